@@ -1,0 +1,77 @@
+// Lint with import boundaries (DESIGN §2): ui → machines → api/domain → generated, no cycles.
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const restricted = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'coverage/**', '.data/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { ecmaVersion: 2023, sourceType: 'module' } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Views render machine state; they never call the API or touch generated clients.
+    files: ['src/ui/**/*.{ts,tsx}', 'src/main.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': restricted([
+        { group: ['**/api', '**/api/*', '**/generated', '**/generated/*'], message: 'Views may not import src/api or src/generated: read machines with useSelector and send events.' },
+      ]),
+    },
+  },
+  {
+    // Machines are framework-free: all I/O in actors that receive clients through input.
+    files: ['src/machines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restricted([
+        { group: ['react', 'react-dom', 'react-dom/*', '@xstate/react', 'react-i18next', 'wouter', 'wouter/*'], message: 'Machines may not import React.' },
+        { group: ['**/ui', '**/ui/*'], message: 'Machines may not import views.' },
+      ]),
+    },
+  },
+  {
+    // Pure domain: no I/O layers above or beside it.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restricted([
+        { group: ['**/api', '**/api/*', '**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'], message: 'src/domain holds pure functions only.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restricted([
+        { group: ['**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'], message: 'src/api sits below machines and views.' },
+      ]),
+    },
+  },
+);

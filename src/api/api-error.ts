@@ -1,0 +1,30 @@
+/**
+ * A non-2xx answer (or a GraphQL error list) turned into one error type, so machines can branch on
+ * `status` and read the contract's error body without knowing which client produced it.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    message?: string,
+  ) {
+    super(message ?? `HTTP ${status}`);
+  }
+}
+
+/** Field errors of the contract's 400 body, keyed by field (`body/email` → `email`). */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.status !== 400) return {};
+  const body = error.body as { errors?: unknown } | null;
+  if (!body || !Array.isArray(body.errors)) return {};
+  const out: Record<string, string> = {};
+  for (const item of body.errors as unknown[]) {
+    if (item && typeof item === 'object' && 'field' in item && 'message' in item) {
+      const field = String(item.field).replace(/^(body|query|path|variables)\//, '');
+      out[field] ??= String(item.message);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { OperationDefinitionNode } from 'graphql';
+import { print } from 'graphql/language/printer.js';
+import { ApiError } from './api-error';
+import type { FetchLike } from './auth-middleware';
+
+/** One GraphQL error as the server sends it. */
+export interface GraphqlErrorItem {
+  message: string;
+  path?: readonly (string | number)[];
+  extensions?: Record<string, unknown>;
+}
+
+/** A GraphQL answer that carried `errors`; `status` mirrors `extensions.http.status` or the HTTP status. */
+export class GraphqlError extends ApiError {
+  constructor(
+    status: number,
+    readonly errors: readonly GraphqlErrorItem[],
+  ) {
+    super(status, { errors }, errors[0]?.message ?? 'GraphQL error');
+  }
+
+  /** The first error's `extensions.code` (FORBIDDEN, BAD_USER_INPUT, …). */
+  get code(): string | undefined {
+    const code = this.errors[0]?.extensions?.['code'];
+    return typeof code === 'string' ? code : undefined;
+  }
+}
+
+export interface ExecuteOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export type Execute = <TResult, TVariables>(
+  document: TypedDocumentNode<TResult, TVariables>,
+  ...rest: TVariables extends Record<string, never> ? [variables?: TVariables, options?: ExecuteOptions] : [variables: TVariables, options?: ExecuteOptions]
+) => Promise<TResult>;
+
+export interface GraphqlClientOptions {
+  /** The endpoint, read on every call because the tenant (first path segment) can change. */
+  url: () => string;
+  /** Usually `createAuthFetch(...)`; the refresh call uses a plain fetch so it cannot recurse. */
+  fetch?: FetchLike;
+}
+
+const printed = new WeakMap<object, { query: string; operationName: string | undefined }>();
+
+function serialise(document: TypedDocumentNode<unknown, unknown>) {
+  let cached = printed.get(document);
+  if (!cached) {
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+    cached = { query: print(document), operationName: operation?.name?.value };
+    printed.set(document, cached);
+  }
+  return cached;
+}
+
+/** Creates `execute(doc, vars)`: typed by the generated TypedDocumentNodes, over fetch. */
+export function createGraphqlClient(options: GraphqlClientOptions): { execute: Execute } {
+  const send = options.fetch ?? ((r: Request) => fetch(r));
+
+  const execute = async <TResult, TVariables>(
+    document: TypedDocumentNode<TResult, TVariables>,
+    variables?: TVariables,
+    init: ExecuteOptions = {},
+  ): Promise<TResult> => {
+    const { query, operationName } = serialise(document as TypedDocumentNode<unknown, unknown>);
+    const request = new Request(options.url(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', ...init.headers },
+      body: JSON.stringify({ query, variables: variables ?? {}, operationName }),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    const response = await send(request);
+    type Payload = { data?: TResult | null; errors?: GraphqlErrorItem[] };
+    const payload = await response.json().then(
+      (json: unknown) => (json && typeof json === 'object' ? (json as Payload) : null),
+      () => null,
+    );
+    if (payload?.errors?.length) {
+      const httpStatus = payload.errors[0]?.extensions?.['http'] as { status?: number } | undefined;
+      throw new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors);
+    }
+    if (!response.ok) throw new ApiError(response.status, payload);
+    if (!payload || payload.data === undefined || payload.data === null) throw new ApiError(response.status, payload, 'Empty GraphQL answer');
+    return payload.data;
+  };
+
+  return { execute: execute as Execute };
+}

@@ -1,0 +1,113 @@
+import type { components } from '../generated/openapi';
+
+/**
+ * Payload types of the server → client events, mirroring the table in `contracts/socket.md` §3.
+ * `InstanceUpdated` carries the REST `Instance` schema itself, so it is typed from the generated code.
+ */
+type Id = number;
+type Instant = string;
+
+export interface ServerEventData {
+  ping: { message: 'pong'; serverTime: Instant };
+  InstanceUpdated: components['schemas']['Instance'];
+  CampaignUpdated: {
+    campaignId: Id;
+    name: string;
+    status: 'draft' | 'scheduled' | 'running' | 'paused' | 'finished' | 'cancelled';
+    total: number;
+    sent: number;
+    delivered: number;
+    read: number;
+    failed: number;
+    replied: number;
+  };
+  ChatNotification: {
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    messageId: Id;
+    userId: Id | null;
+    departmentId: Id | null;
+    fromMe: boolean;
+    preview: string;
+    createdAt: Instant;
+  };
+  CustomerChatCreated: {
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    userId: Id | null;
+    departmentId: Id | null;
+    origin: 'inbound' | 'outbound' | 'campaign';
+    createdAt: Instant;
+  };
+  CustomerCreatedToChat: { customerId: Id; instanceId: Id; ticketId: Id | null; name: string | null; phone: string; createdAt: Instant };
+  CustomerChatAckChanged: {
+    messageId: Id;
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    ack: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+    ackAt: Instant;
+  };
+  CustomerBlacklisted: { customerId: Id; phone: string; instanceId: Id | null; blacklisted: boolean; byUserId: Id | null; reason: string | null };
+  GroupOfCustomersUpdated: { groupId: Id; name: string; change: 'created' | 'updated' | 'imported' | 'deleted'; customersCount: number };
+  ChatTicketTransfer: {
+    transferId: Id;
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    fromUserId: Id;
+    toUserId: Id | null;
+    toDepartmentId: Id | null;
+    note: string | null;
+    requestedAt: Instant;
+  };
+  ChatTicketTransferring: { transferId: Id; ticketId: Id; instanceId: Id; customerId: Id; fromUserId: Id; toUserId: Id };
+  ChatTicketTransferred: {
+    transferId: Id;
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    fromUserId: Id;
+    toUserId: Id;
+    toDepartmentId: Id | null;
+    transferredAt: Instant;
+  };
+  DeleteChatTicketTransfer: {
+    transferId: Id;
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    fromUserId: Id;
+    toUserId: Id | null;
+    reason: 'rejected' | 'cancelled' | 'expired';
+  };
+  ChatTicketClosed: { ticketId: Id; instanceId: Id; customerId: Id; userId: Id | null; reasonId: Id | null; closedAt: Instant };
+}
+
+/** Event names exactly as the server sends them. */
+export type ServerEventName = keyof ServerEventData;
+
+/** The app-bus name: the server name with its first letter lowercased (SPEC §4). */
+export type AppEventName = Uncapitalize<ServerEventName>;
+
+/** App-bus payloads keyed by the lowercased name. */
+export type AppEventData = { [K in ServerEventName as Uncapitalize<K>]: ServerEventData[K] };
+
+export const SERVER_EVENT_NAMES = [
+  'ping',
+  'InstanceUpdated',
+  'CampaignUpdated',
+  'ChatNotification',
+  'CustomerChatCreated',
+  'CustomerCreatedToChat',
+  'CustomerChatAckChanged',
+  'CustomerBlacklisted',
+  'GroupOfCustomersUpdated',
+  'ChatTicketTransfer',
+  'ChatTicketTransferring',
+  'ChatTicketTransferred',
+  'DeleteChatTicketTransfer',
+  'ChatTicketClosed',
+] as const satisfies readonly ServerEventName[];

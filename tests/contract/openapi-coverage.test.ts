@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { UNAUTHORIZED_BODIES, classifyUnauthorized } from '../../src/domain/auth-errors';
+import { routes } from '../../src/domain/paths';
+
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  'x-permission'?: string | string[];
+  'x-extension'?: boolean;
+  'x-extension-reason'?: string;
+  requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown; examples?: unknown }> }>;
+};
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, unknown>; schemas: Record<string, object> };
+};
+
+const doc = parse(readFileSync(new URL('../../contracts/openapi.yaml', import.meta.url), 'utf8')) as Doc;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Operation })),
+);
+
+// SPEC §7's REST list, written out by hand from the spec (the connections path is "not shown": extension).
+const SPEC_REST: [string, string][] = [
+  ['post', '/api/auth/login'],
+  ['post', '/api/auth/logout'],
+  ['get', '/api/auth/userInfo'],
+  ['post', '/api/users/email'],
+  ['get', '/api/users'],
+  ['post', '/api/users'],
+  ['put', '/api/users/{id}'],
+  ['patch', '/api/users/{id}'],
+  ['delete', '/api/users/{id}'],
+  ['patch', '/api/user-settings/{id}'],
+  ['get', '/api/users/is-funcional-user'],
+  ['get', '/api/tenant/{filterUsers}'],
+  ['post', '/api/tenant/paginated'],
+  ['post', '/api/tenant'],
+  ['post', '/api/tenant/delete'],
+  ['post', '/api/tenant/restore'],
+  ['post', '/api/tenant/set-plan'],
+  ['get', '/api/tenant/sheets/orders'],
+  ['get', '/api/tenant/sheets/attendances'],
+  ['get', '/api/tenant/sheets/instance_logs'],
+  ['get', '/api/tenant/sheets/reasons'],
+  ['get', '/api/tenant/feature'],
+  ['post', '/api/tenant/feature'],
+  ['get', '/api/tenant/syncAnalytics'],
+  ['get', '/api/tenant/generate-campaign-status-webhook'],
+  ['post', '/api/dashboard-report'],
+  ['get', '/api/permission/email'],
+  ['get', '/api/permission'],
+  ['get', '/api/permission/categories'],
+  ['post', '/api/permission/update'],
+  ['get', '/api/instance'],
+  ['post', '/api/instance'],
+  ['post', '/api/instance/update'],
+  ['post', '/api/instance/syncMessages'],
+];
+
+// What issue #2 asks the contract to add for the screens, each marked x-extension.
+const EXTENSIONS: [string, string][] = [
+  ['get', '/api/roles'],
+  ['post', '/api/roles'],
+  ['get', '/api/roles/{id}'],
+  ['put', '/api/roles/{id}'],
+  ['get', '/api/departments'],
+  ['get', '/api/connection'],
+  ['get', '/api/dashboard/summary'],
+  ['get', '/api/dashboard/timeseries'],
+  ['get', '/api/dashboard/productivity'],
+  ['get', '/healthz'],
+  ['get', '/readyz'],
+];
+
+const routeNames = new Set<string>(routes.map((r) => r.name));
+
+describe('contracts/openapi.yaml', () => {
+  it('is OpenAPI 3.1', () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+  });
+
+  it.each(SPEC_REST)('has SPEC §7 call %s %s', (method, path) => {
+    expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+  });
+
+  it.each(EXTENSIONS)('has the screen extension %s %s, marked with a reason', (method, path) => {
+    const op = doc.paths[path]?.[method];
+    expect(op).toBeDefined();
+    expect(op?.['x-extension']).toBe(true);
+    expect(op?.['x-extension-reason']).toMatch(/\w{3,}/);
+  });
+
+  it('has no undocumented operation: everything is SPEC §7 or a marked extension', () => {
+    const known = new Set([...SPEC_REST, ...EXTENSIONS].map(([m, p]) => `${m} ${p}`));
+    expect(operations.map(({ method, path }) => `${method} ${path}`).filter((k) => !known.has(k))).toEqual([]);
+  });
+
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.op] as const))('%s is complete', (_name, op) => {
+    expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(op.summary?.length).toBeGreaterThan(5);
+    const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+    expect(successes.length).toBeGreaterThan(0);
+    for (const status of successes) {
+      for (const media of Object.values(op.responses[status]?.content ?? {})) {
+        expect(media.example ?? media.examples, `example for ${status}`).toBeDefined();
+      }
+    }
+    for (const media of Object.values(op.requestBody?.content ?? {})) expect(media.example ?? media.examples).toBeDefined();
+    const isPublic = Array.isArray(op.security) && op.security.length === 0;
+    if (isPublic) {
+      expect(op['x-permission']).toBe('public');
+    } else {
+      expect(op.responses['401']?.$ref).toBe('#/components/responses/Unauthorized');
+      expect(Array.isArray(op['x-permission'])).toBe(true);
+      for (const name of op['x-permission'] as string[]) expect(routeNames, name).toContain(name);
+      if ((op['x-permission'] as string[]).length > 0) expect(op.responses['403']?.$ref).toBe('#/components/responses/Forbidden');
+    }
+    const hasInput = Boolean(op.requestBody) || /\{/.test(_name);
+    if (hasInput) expect(op.responses['400']?.$ref).toBe('#/components/responses/ValidationFailed');
+  });
+
+  it('operationIds are unique', () => {
+    const ids = operations.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('defines the shared 400, 401, 403, 404 and 429 bodies', () => {
+    for (const name of ['ValidationFailed', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']) {
+      expect(doc.components.responses[name], name).toBeDefined();
+    }
+  });
+
+  it('the client classifier and the contract agree on every 401 body of DESIGN §4', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(doc.components.schemas['Unauthorized'] ?? {});
+    for (const body of Object.values(UNAUTHORIZED_BODIES)) expect(validate(body), JSON.stringify(body)).toBe(true);
+    expect(validate({ status: 'Something else' })).toBe(false);
+    const refreshing = Object.values(UNAUTHORIZED_BODIES).filter((b) => classifyUnauthorized(b) === 'refresh');
+    expect(refreshing).toEqual([{ error: 'Token has expired' }]);
+  });
+});

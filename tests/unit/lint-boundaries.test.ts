@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+
+// The import boundaries of DESIGN §2 are lint rules; this proves each one actually fires.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function ruleIds(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? 'fatal');
+}
+
+describe('import boundaries', () => {
+  it.each([
+    ['src/ui/screens/x/x.tsx', "import { ApiError } from '../../../api/api-error';\nexport const x = ApiError;\n"],
+    ['src/ui/x.tsx', "import type { paths } from '../generated/openapi';\nexport type X = paths;\n"],
+    ['src/machines/x.machine.ts', "import { useState } from 'react';\nexport const x = useState;\n"],
+    ['src/machines/y.machine.ts', "import { App } from '../ui/app';\nexport const x = App;\n"],
+    ['src/domain/x.ts', "import { ApiError } from '../api/api-error';\nexport const x = ApiError;\n"],
+    ['src/api/x.ts', "import { createActor } from 'xstate';\nexport const x = createActor;\n"],
+  ])('%s may not import across its boundary', async (filePath, code) => {
+    expect(await ruleIds(code, filePath)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['src/ui/x.tsx', "import { passwordStrength } from '../domain/password-strength';\nexport const x = passwordStrength;\n"],
+    ['src/machines/x.machine.ts', "import { ApiError } from '../api/api-error';\nexport const x = ApiError;\n"],
+  ])('%s may import downward', async (filePath, code) => {
+    expect(await ruleIds(code, filePath)).not.toContain('no-restricted-imports');
+  });
+
+  it('forbids explicit any in hand-written code', async () => {
+    expect(await ruleIds('export const x = (a: any) => a;\n', 'src/domain/z.ts')).toContain('@typescript-eslint/no-explicit-any');
+  });
+
+  it('forbids import cycles', async () => {
+    const dir = mkdtempSync(join(process.cwd(), 'tests/unit/cycle-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import { b } from './b';\nexport const a = (): unknown => b;\n");
+      writeFileSync(join(dir, 'b.ts'), "import { a } from './a';\nexport const b = (): unknown => a;\n");
+      const [result] = await eslint.lintFiles([join(dir, 'a.ts')]);
+      expect((result?.messages ?? []).map((m) => m.ruleId)).toContain('import-x/no-cycle');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
