@@ -190,6 +190,17 @@ describe('createGraphqlClient', () => {
     expect((error as ApiError).body).toEqual({ status: 'Unauthorized' });
   });
 
+  it('does not return data from a non-2xx answer', async () => {
+    const { fetch } = fakeEndpoint(json(500, { data: USERS }));
+    const { execute } = createGraphqlClient({ url: () => 'http://api.test/graphql', fetch });
+
+    const error = await execute(UsersDocument).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(500);
+    expect((error as ApiError).body).toEqual({ data: USERS });
+  });
+
   it.each([
     [200, '<html>gateway page</html>'],
     [502, '<html>Bad Gateway</html>'],
