@@ -193,7 +193,7 @@ export interface paths {
         put?: never;
         /**
          * One page of tenants with search and sort
-         * @description Defaults page 1, limit 4, search '', sort id DESC (SPEC §9). Search matches name and cnpj (substring, case- and accent-insensitive). Deleted tenants are hidden unless `only_deleted` is true.
+         * @description Defaults page 1, limit 4, search '', sort id DESC (SPEC §9). Search matches name and cnpj (substring, case-insensitive; cnpj also by digits alone). Deleted tenants are hidden unless `only_deleted` is true.
          */
         post: operations["tenantPaginated"];
         delete?: never;

@@ -1,0 +1,123 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import type { Kysely } from 'kysely';
+import { fileURLToPath } from 'node:url';
+import { TokenService } from './auth/tokens';
+import type { ServerConfig } from './config';
+import type { Database } from './db/schema';
+import { HttpError } from './errors';
+import { registerGraphql } from './graphql';
+import { EventBus } from './events';
+import { authenticate, type AuthContext } from './plugins/auth';
+import { securityHeaders } from './plugins/security-headers';
+import { registerSocket, type SocketServer } from './plugins/socket';
+import { createOperations, type Operations } from './rest';
+
+export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export interface AppDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  /** For tests: replace handlers by operationId. */
+  operations?: Partial<Operations>;
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  tokens: TokenService;
+  events: EventBus;
+  sockets: SocketServer;
+}
+
+/** JSON-Schema 2020-12 (OpenAPI 3.1) validation; unknown properties are errors, never dropped. */
+function createValidator() {
+  const ajv = new Ajv2020({ removeAdditional: false, useDefaults: true, coerceTypes: 'array', allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+function fieldOf(error: NonNullable<FastifyError['validation']>[number], context: string | undefined): string {
+  const part = context === 'querystring' ? 'query' : context === 'params' ? 'path' : (context ?? 'body');
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const leaf = params.missingProperty ?? params.additionalProperty;
+  return `${part}/${[path, leaf].filter(Boolean).join('.')}`.replace(/\/$/, '');
+}
+
+function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).headers(error.headers).send(error.body);
+  }
+  if (error.validation) {
+    const errors = error.validation.map((v) => ({
+      field: fieldOf(v, error.validationContext),
+      message: v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'),
+    }));
+    return reply.code(400).send({ message: 'Validation failed', errors });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own 4xx (bad JSON, unsupported media type, body too large): the contract's 400 shape.
+    return reply.code(status === 413 || status === 415 ? status : 400).send({ message: 'Validation failed', errors: [{ field: 'body', message: error.message }] });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ message: 'Internal server error' });
+}
+
+/** Builds the app: plugin order external → app → routes (fastify/demo). */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { db, config } = deps;
+  const ajv = createValidator();
+  const fastify = Fastify({
+    logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: false,
+  });
+  fastify.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  fastify.setErrorHandler(handleError);
+  fastify.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
+  fastify.decorateRequest('auth', null);
+
+  // external
+  securityHeaders(fastify, { connectSrc: [] });
+
+  // app
+  const tokens = new TokenService(db, config);
+  await tokens.init();
+  fastify.addHook('preHandler', async (request) => {
+    // openapi-glue copies the operation's x- extensions onto the route schema.
+    const permission = (request.routeOptions.schema as { 'x-permission'?: string | string[] } | undefined)?.['x-permission'];
+    if (permission === undefined || permission === 'public') return;
+    request.auth = await authenticate(request, { db, tokens, required: permission });
+  });
+
+  // routes
+  const events = new EventBus();
+  const operations = { ...createOperations({ db, config, tokens, events }), ...deps.operations };
+  await fastify.register(openapiGlue, {
+    specification: OPENAPI_PATH,
+    // A handler typed for its own operation is a plain Fastify handler at runtime.
+    operationResolver: (operationId: string) => {
+      const handler = operations[operationId as keyof Operations];
+      return handler as unknown as (request: FastifyRequest, reply: FastifyReply) => void;
+    },
+  });
+
+  registerGraphql(fastify, { db, config, tokens });
+  const sockets = registerSocket(fastify, { db, tokens, events, config });
+  // Sockets get a close code on shutdown (1001) instead of a reset.
+  fastify.addHook('preClose', async () => sockets.close());
+
+  return { fastify, tokens, events, sockets };
+}

@@ -1,0 +1,177 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/schema';
+import type { UnauthorizedBody } from '../errors';
+
+/**
+ * Access tokens are HS256 JWTs that double as refresh tokens (DESIGN §4): an expired token may be
+ * exchanged through GraphQL `refreshToken` while its session's refresh window lasts. Every token
+ * belongs to a family (one sign-in); rotation is a compare-and-swap on the family's current jti, the
+ * predecessor keeps working for a short grace window, and using it after that revokes the family.
+ */
+
+export interface TokenClaims {
+  /** user id */
+  sub: string;
+  /** family id */
+  fam: string;
+  jti: string;
+  /** the user's token_version when issued: bumping it revokes every token of the user at once */
+  tv: number;
+  /** end of the refresh window (seconds since epoch), fixed at sign-in and kept through rotations */
+  rxp: number;
+  iat: number;
+  exp: number;
+}
+
+export type VerifyResult =
+  | { ok: true; claims: TokenClaims; userId: number; expired: boolean }
+  | { ok: false; body: UnauthorizedBody };
+
+const ISSUER = 'backoffice-panel';
+const encoder = new TextEncoder();
+
+export class TokenService {
+  private key: Uint8Array | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: ServerConfig,
+  ) {}
+
+  /** The signing key: JWT_SECRET, else one kept in the database so every process shares it. */
+  async init(): Promise<void> {
+    if (this.config.jwtSecret) {
+      this.key = encoder.encode(this.config.jwtSecret);
+      return;
+    }
+    const candidate = randomBytes(48).toString('base64url');
+    await this.db.insertInto('server_secrets').values({ name: 'jwt', value: candidate }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const row = await this.db.selectFrom('server_secrets').select('value').where('name', '=', 'jwt').executeTakeFirstOrThrow();
+    this.key = encoder.encode(row.value);
+  }
+
+  private get secret(): Uint8Array {
+    if (!this.key) throw new Error('TokenService.init() was not awaited');
+    return this.key;
+  }
+
+  private async sign(claims: Omit<TokenClaims, 'iat' | 'exp'>, now: number): Promise<string> {
+    return new SignJWT({ fam: claims.fam, tv: claims.tv, rxp: claims.rxp })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setJti(claims.jti)
+      .setIssuer(ISSUER)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.config.accessTokenTtl)
+      .sign(this.secret);
+  }
+
+  /** Starts a session (a new family) for a user. */
+  async issue(userId: number, tokenVersion: number): Promise<{ token: string; expiresIn: number }> {
+    const now = Math.floor(Date.now() / 1000);
+    const fam = randomUUID();
+    const jti = randomUUID();
+    await this.db
+      .insertInto('token_families')
+      .values({ id: fam, user_id: userId, current_jti: jti, previous_jti: null, previous_valid_until: null, revoked_at: null })
+      .execute();
+    const token = await this.sign({ sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + this.config.refreshWindow }, now);
+    return { token, expiresIn: this.config.accessTokenTtl };
+  }
+
+  /**
+   * Checks signature and claims, then the database state (family alive, jti current or within grace,
+   * user's token_version unchanged, user not blocked or deleted). `allowRefreshable` lets the refresh
+   * call through with an expired token that is still inside its refresh window.
+   */
+  async verify(token: string | undefined, options: { allowRefreshable?: boolean } = {}): Promise<VerifyResult> {
+    if (!token) return { ok: false, body: { status: 'Authorization Token not found' } };
+    let claims: TokenClaims;
+    let expired = false;
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate: new Date(0) });
+      claims = payload as unknown as TokenClaims;
+    } catch {
+      return { ok: false, body: { status: 'Token is Invalid' } };
+    }
+    if (!isClaims(claims)) return { ok: false, body: { status: 'Token is Invalid' } };
+    const now = Math.floor(Date.now() / 1000);
+    if (claims.exp <= now) {
+      if (claims.rxp <= now) return { ok: false, body: { status: 'Token is Expired' } };
+      expired = true;
+    }
+    const userId = Number(claims.sub);
+    const state = await this.db
+      .selectFrom('token_families as f')
+      .innerJoin('users as u', 'u.id', 'f.user_id')
+      .select(['f.current_jti', 'f.previous_jti', 'f.previous_valid_until', 'f.revoked_at', 'u.token_version', 'u.blocked', 'u.deleted_at'])
+      .where('f.id', '=', claims.fam)
+      .where('f.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!state || state.revoked_at || state.blocked || state.deleted_at || state.token_version !== claims.tv) {
+      return { ok: false, body: { status: 'Unauthorized' } };
+    }
+    const current = state.current_jti === claims.jti;
+    const inGrace = state.previous_jti === claims.jti && state.previous_valid_until !== null && state.previous_valid_until.getTime() > Date.now();
+    if (!current && !inGrace) {
+      // A superseded token used after its grace window: someone holds a stolen copy. Kill the family.
+      await this.revokeFamily(claims.fam);
+      return { ok: false, body: { status: 'Unauthorized' } };
+    }
+    if (expired && !options.allowRefreshable) return { ok: false, body: { error: 'Token has expired' } };
+    return { ok: true, claims, userId, expired };
+  }
+
+  /**
+   * Rotates a verified token: atomic compare-and-swap on the family's current jti, so of two
+   * concurrent refreshes of one token exactly one wins; the loser is refused without revoking.
+   */
+  async rotate(claims: TokenClaims): Promise<{ token: string; expiresIn: number } | null> {
+    const now = Math.floor(Date.now() / 1000);
+    const jti = randomUUID();
+    const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
+    const swapped = await this.db
+      .updateTable('token_families')
+      .set({ previous_jti: claims.jti, previous_valid_until: graceUntil, current_jti: jti, refreshed_at: sql<Date>`now()` })
+      .where('id', '=', claims.fam)
+      .where('current_jti', '=', claims.jti)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!swapped) return null;
+    const token = await this.sign({ sub: claims.sub, fam: claims.fam, jti, tv: claims.tv, rxp: claims.rxp }, now);
+    return { token, expiresIn: this.config.accessTokenTtl };
+  }
+
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.db.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
+  }
+
+  /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */
+  async revokeUser(userId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', userId).execute();
+      await trx.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    });
+  }
+}
+
+function isClaims(value: unknown): value is TokenClaims {
+  const c = value as Partial<TokenClaims> | null;
+  return (
+    !!c &&
+    typeof c.sub === 'string' &&
+    /^[1-9]\d{0,9}$/.test(c.sub) &&
+    typeof c.fam === 'string' &&
+    typeof c.jti === 'string' &&
+    typeof c.tv === 'number' &&
+    typeof c.rxp === 'number' &&
+    typeof c.exp === 'number' &&
+    typeof c.iat === 'number'
+  );
+}
+

@@ -1,0 +1,61 @@
+/**
+ * Settings from the environment, read once at start. Defaults run the product from a fresh clone.
+ */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  /** Access-token lifetime in seconds (ACCESS_TOKEN_TTL, default 900). */
+  accessTokenTtl: number;
+  /** Seconds after a session starts during which an expired token may still be refreshed (REFRESH_WINDOW, default 14 days). */
+  refreshWindow: number;
+  /** Seconds a rotated-out token keeps working, so parallel requests in flight during a refresh do not fail. */
+  rotationGrace: number;
+  /** HMAC key for JWTs; when unset, one is generated and kept in the database so every process shares it. */
+  jwtSecret: string | undefined;
+  seedDemo: boolean;
+  backofficeTenant: string;
+  production: boolean;
+  /** Where the built SPA lives. */
+  webRoot: string;
+  allowedOrigins: string[];
+  /** Failed logins per account and address within the window before 429. */
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+}
+
+function int(name: string, fallback: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const embedded = !databaseUrl || databaseUrl.startsWith('pglite:');
+  return {
+    host: process.env.HOST || '127.0.0.1',
+    port: int('PORT', 8080),
+    databaseUrl,
+    accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1),
+    refreshWindow: int('REFRESH_WINDOW', 14 * 24 * 3600, 1),
+    rotationGrace: int('ROTATION_GRACE', 10),
+    jwtSecret: process.env.JWT_SECRET || undefined,
+    seedDemo: bool('SEED_DEMO', embedded),
+    backofficeTenant: process.env.BACKOFFICE_TENANT || 'backoffice',
+    production: process.env.NODE_ENV === 'production',
+    webRoot: process.env.WEB_ROOT || 'dist/web',
+    allowedOrigins: (process.env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
+    loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
+    ...overrides,
+  };
+}

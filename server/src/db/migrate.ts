@@ -1,0 +1,39 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as core from './migrations/0001-core';
+import * as auth from './migrations/0002-auth';
+import * as activity from './migrations/0003-activity';
+import * as tenantSearch from './migrations/0004-tenant-search';
+import type { Database } from './schema';
+
+/**
+ * Every migration, in order. Static imports rather than a folder glob, so the list is the same
+ * under tsx, vitest and any bundler. Append new migrations here; never edit an applied one.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-core': core,
+  '0002-auth': auth,
+  '0003-activity': activity,
+  '0004-tenant-search': tenantSearch,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};
+
+/**
+ * Brings the schema up to date. Idempotent: applied migrations are skipped, and Kysely's lock table
+ * keeps two processes starting together from applying the same migration twice.
+ *
+ * @returns the names of the migrations applied by this call
+ * @throws the first migration error, after Kysely rolled it back
+ */
+export async function migrate(db: Kysely<Database>): Promise<{ applied: string[] }> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((r) => r.status === 'Error');
+    const cause = error instanceof Error ? error : new Error(String(error));
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause.message}`, { cause });
+  }
+  return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,266 @@
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+
+/**
+ * Kysely's view of the database (snake_case, as in the migrations).
+ *
+ * Value conventions, identical on PGlite and PostgreSQL (see `connect.ts`):
+ * - `timestamptz` → `Date`;
+ * - `date` → `'YYYY-MM-DD'` string (never a `Date`, so no time-zone shift);
+ * - `numeric` and `int8`/`bigserial`/`count(*)` → `number`.
+ */
+
+/** A `timestamptz` column with a database default. */
+type CreatedAt = Generated<Date>;
+/** A `numeric` column: read as a number, written as a number or an exact decimal string. */
+type Numeric = ColumnType<number, number | string, number | string>;
+type NullableNumeric = ColumnType<number | null, number | string | null | undefined, number | string | null>;
+/** A `date` column: `'YYYY-MM-DD'`. */
+type Day = string;
+
+export type Plan = 'starter' | 'professional' | 'enterprise';
+export type InstanceStatus = 'idle' | 'syncing' | 'done' | 'failed';
+export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected' | 'qrcode';
+export type CampaignStatusType = 'sent' | 'delivered' | 'read' | 'failed' | 'replied';
+export type OrderStatus = 'pending' | 'confirmed' | 'delivered' | 'cancelled';
+export type TicketStatus = 'open' | 'pending' | 'closed' | 'transferred';
+export type InstanceEvent = 'connected' | 'disconnected' | 'qrcode' | 'sync_started' | 'sync_finished' | 'error';
+
+export interface TenantsTable {
+  id: Generated<number>;
+  /** Slug, also the first segment of the panel's address; unique among live and deleted tenants. */
+  name: string;
+  /** Masked `00.000.000/0000-00`. */
+  cnpj: string;
+  /** The CNPJ's digits only, kept by the database; trigram-indexed for unmasked searches. */
+  cnpj_digits: GeneratedAlways<string>;
+  template: string;
+  pool: string;
+  plan: Plan;
+  user_limit: number;
+  ticket_limit: number;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export interface PlansTable {
+  name: Plan;
+  display_name: string;
+  default_user_limit: number;
+  default_ticket_limit: number;
+}
+
+export interface FeatureOptionsTable {
+  option: string;
+  display_name: string;
+}
+
+export interface TenantFeaturesTable {
+  tenant_id: number;
+  option: string;
+  enabled: boolean;
+  updated_at: CreatedAt;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  display_name: string;
+}
+
+export interface PermissionsTable {
+  id: Generated<number>;
+  route_name: string;
+  display_name: string;
+  category: string;
+}
+
+export interface RolePermissionsTable {
+  role_id: number;
+  permission_id: number;
+}
+
+export interface DepartmentsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  activated: Generated<boolean>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  role_id: number;
+  department_id: number | null;
+  name: string;
+  username: string;
+  /** Store lower-cased; uniqueness is on `lower(email)` among non-deleted users. */
+  email: string;
+  password_hash: string;
+  image: string | null;
+  blocked: Generated<boolean>;
+  two_factor_enabled: Generated<boolean>;
+  is_connected: Generated<boolean>;
+  origin_backoffice: Generated<boolean>;
+  /** Bumped to revoke every token of the user at once. */
+  token_version: Generated<number>;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export interface InstancesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  activated: Generated<boolean>;
+  is_official: Generated<boolean>;
+  is_unlimited: Generated<boolean>;
+  status: Generated<InstanceStatus>;
+  /** 0–100. */
+  sync_progress: Generated<number>;
+  synced_messages: Generated<number>;
+  total_messages: number | null;
+  created_at: CreatedAt;
+}
+
+export interface UserInstancesTable {
+  id: Generated<number>;
+  user_id: number;
+  instance_id: number;
+}
+
+export interface ConnectionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  instance_id: number;
+  phone: string | null;
+  status: Generated<ConnectionStatus>;
+  last_seen_at: Date | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  /** What the client's IP lookup saw (may be null). */
+  ip: string | null;
+  /** The connection's own address as the server saw it. */
+  remote_address: string | null;
+  user_id: number | null;
+  success: boolean;
+  created_at: CreatedAt;
+}
+
+export interface TokenFamiliesTable {
+  id: string;
+  user_id: number;
+  current_jti: string;
+  previous_jti: string | null;
+  previous_valid_until: Date | null;
+  revoked_at: Date | null;
+  created_at: CreatedAt;
+  refreshed_at: CreatedAt;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  type: CampaignStatusType;
+  start_at: Day;
+  finish_at: Day;
+  deliveries: Generated<number>;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface AnalyticsDailyTable {
+  tenant_id: number;
+  /** Calendar day in America/Sao_Paulo. */
+  day: Day;
+  /** Orders that were not cancelled. */
+  orders: number;
+  /** Sum of `total` of orders that were not cancelled, BRL. */
+  revenue: Numeric;
+  attendances: number;
+  /** Attendances started that day whose ticket is not closed (open, pending, transferred). */
+  tickets_open: number;
+  /** Attendances started that day whose ticket is closed. */
+  tickets_closed: number;
+  computed_at: CreatedAt;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  created_at: CreatedAt;
+  customer_name: string;
+  website_id: number | null;
+  status: OrderStatus;
+  items: number;
+  total: Numeric;
+}
+
+export interface AttendancesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number | null;
+  started_at: Date;
+  finished_at: Date | null;
+  website_id: number | null;
+  estimation: Generated<boolean>;
+  estimation_value: NullableNumeric;
+  first_response_seconds: number | null;
+  handling_seconds: number | null;
+  ticket_status: TicketStatus;
+}
+
+export interface InstanceLogsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  instance_id: number;
+  created_at: CreatedAt;
+  event: InstanceEvent;
+  detail: string | null;
+}
+
+export interface ReasonsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface AttendanceReasonsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  reason_id: number;
+  attendance_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  plans: PlansTable;
+  feature_options: FeatureOptionsTable;
+  tenant_features: TenantFeaturesTable;
+  roles: RolesTable;
+  permissions: PermissionsTable;
+  role_permissions: RolePermissionsTable;
+  departments: DepartmentsTable;
+  users: UsersTable;
+  instances: InstancesTable;
+  user_instances: UserInstancesTable;
+  connections: ConnectionsTable;
+  login_attempts: LoginAttemptsTable;
+  token_families: TokenFamiliesTable;
+  server_secrets: ServerSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  analytics_daily: AnalyticsDailyTable;
+  orders: OrdersTable;
+  attendances: AttendancesTable;
+  instance_logs: InstanceLogsTable;
+  reasons: ReasonsTable;
+  attendance_reasons: AttendanceReasonsTable;
+}

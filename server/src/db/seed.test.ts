@@ -1,0 +1,270 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isValidCnpj } from '../../../src/domain/cnpj';
+import { AdminCreateError, createAdmin } from './admin';
+import { recomputeAnalytics, saoPauloDay } from './analytics';
+import { PERMISSION_ROUTES } from './catalog';
+import type { OpenDatabase } from './connect';
+import { verifyPassword } from './password';
+import { DEMO_PASSWORD, seedDemo, type SeedSummary } from './seed';
+import { openTestDatabase } from './testing';
+
+const ENGINES = ['pglite://memory', ...(process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [])];
+const NOW = new Date('2026-03-18T15:30:00Z');
+const DAY = 86_400_000;
+
+describe.each(ENGINES)('demo seed on %s', (url) => {
+  let database: OpenDatabase;
+  let summary: SeedSummary | null;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(url);
+    const started = Date.now();
+    summary = await seedDemo(database.db, { now: NOW });
+    console.info(`seedDemo on ${url.split(':')[0] ?? url}: ${String(Date.now() - started)} ms`, summary);
+  }, 120_000);
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('creates the back-office and 12+ customer tenants, two of them soft-deleted, with valid CNPJs', async () => {
+    const tenants = await database.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'deleted_at']).orderBy('id').execute();
+    expect(summary?.tenants).toBe(tenants.length);
+    expect(tenants.length).toBeGreaterThanOrEqual(13);
+    expect(tenants[0]?.name).toBe('backoffice');
+    expect(tenants.filter((t) => t.deleted_at !== null)).toHaveLength(2);
+    expect(tenants.every((t) => isValidCnpj(t.cnpj))).toBe(true);
+    const features = await database.db.selectFrom('tenant_features').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(features.n).toBe(tenants.length * 7);
+  });
+
+  it('creates both demo logins with argon2id hashes of the demo password', async () => {
+    const users = await database.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['u.email', 'u.name', 'u.password_hash', 'u.origin_backoffice', 'r.name as role', 't.name as tenant'])
+      .where('u.email', 'in', ['admin@demo.local', 'operador@demo.local'])
+      .orderBy('u.email')
+      .execute();
+    expect(users.map(({ email, name, role, tenant, origin_backoffice }) => ({ email, name, role, tenant, origin_backoffice }))).toEqual([
+      { email: 'admin@demo.local', name: 'Ana Administradora', role: 'administrador', tenant: 'backoffice', origin_backoffice: true },
+      { email: 'operador@demo.local', name: 'Olívia Operadora', role: 'operador', tenant: 'backoffice', origin_backoffice: true },
+    ]);
+    for (const user of users) {
+      expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(await verifyPassword(user.password_hash, DEMO_PASSWORD)).toBe(true);
+      expect(await verifyPassword(user.password_hash, 'wrong password')).toBe(false);
+    }
+  });
+
+  it('gives administrador every permission and operador only dashboards and reports', async () => {
+    const rows = await database.db
+      .selectFrom('role_permissions as rp')
+      .innerJoin('roles as r', 'r.id', 'rp.role_id')
+      .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+      .select(['r.name as role', 'p.route_name'])
+      .execute();
+    const of = (role: string) => rows.filter((r) => r.role === role).map((r) => r.route_name).sort();
+    expect(of('administrador')).toEqual([...PERMISSION_ROUTES].sort());
+    expect(of('operador')).toEqual([
+      'dashboard-analytics',
+      'dashboard-control-panel',
+      'dashboard-maria-panel',
+      'dashboard-produtivity-report',
+      'dashboard-report',
+      'dashboard-report-smart',
+    ]);
+    expect(of('operador').some((r) => r === 'users' || r === 'tenants' || r.startsWith('roles-'))).toBe(false);
+    const categories = await database.db.selectFrom('permissions').select('category').distinct().execute();
+    expect(categories.map((c) => c.category).sort()).toEqual(['dashboard', 'gestao', 'relatorios']);
+  });
+
+  it('gives each customer tenant 3–8 users, 1–3 instances with connections, and linked instances', async () => {
+    const perTenant = await database.db
+      .selectFrom('tenants as t')
+      .select((eb) => [
+        't.name',
+        eb.selectFrom('users as u').whereRef('u.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('users'),
+        eb.selectFrom('instances as i').whereRef('i.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('instances'),
+        eb.selectFrom('connections as c').whereRef('c.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('connections'),
+        eb.selectFrom('departments as d').whereRef('d.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('departments'),
+      ])
+      .where('t.name', '<>', 'backoffice')
+      .execute();
+    for (const t of perTenant) {
+      expect(t.users).toBeGreaterThanOrEqual(3);
+      expect(t.users).toBeLessThanOrEqual(8);
+      expect(t.instances).toBeGreaterThanOrEqual(1);
+      expect(t.instances).toBeLessThanOrEqual(3);
+      expect(t.connections).toBe(t.instances);
+      expect(t.departments).toBeGreaterThanOrEqual(2);
+    }
+    const unlinked = await sql<{ n: number }>`
+      select count(*) as n from users u where not exists (select 1 from user_instances ui where ui.user_id = u.id)
+    `.execute(database.db);
+    expect(unlinked.rows[0]?.n).toBe(0);
+  });
+
+  it('fills 90 days of activity ending at now, a few hundred rows per tenant and kind', async () => {
+    for (const table of ['orders', 'instance_logs', 'attendance_reasons'] as const) {
+      const range = await database.db
+        .selectFrom(table)
+        .select((eb) => [eb.fn.min('created_at').as('first'), eb.fn.max('created_at').as('last')])
+        .executeTakeFirstOrThrow();
+      expect(new Date(range.first ?? 0).getTime()).toBeGreaterThanOrEqual(NOW.getTime() - 90 * DAY);
+      expect(new Date(range.last ?? 0).getTime()).toBeLessThanOrEqual(NOW.getTime());
+    }
+    const perTenant = await sql<{ name: string; orders: number; attendances: number; logs: number; reasons: number }>`
+      select t.name,
+        (select count(*) from orders o where o.tenant_id = t.id) as orders,
+        (select count(*) from attendances a where a.tenant_id = t.id) as attendances,
+        (select count(*) from instance_logs l where l.tenant_id = t.id) as logs,
+        (select count(*) from attendance_reasons r where r.tenant_id = t.id) as reasons
+      from tenants t where t.deleted_at is null
+    `.execute(database.db);
+    for (const t of perTenant.rows) {
+      expect(Math.min(t.orders, t.attendances, t.logs, t.reasons), t.name).toBeGreaterThanOrEqual(100);
+    }
+    const days = await database.db.selectFrom('analytics_daily').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(days.n).toBe((summary?.tenants ?? 0) * 90);
+  });
+
+  it('skips when data exists', async () => {
+    const before = await database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(await seedDemo(database.db, { now: NOW })).toBeNull();
+    const after = await database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+  });
+
+  it('recomputeAnalytics matches a direct sum over orders and attendances', async () => {
+    const db = database.db;
+    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', 'farmacia-central').executeTakeFirstOrThrow();
+    const fromDay = saoPauloDay(new Date(NOW.getTime() - 29 * DAY));
+    const toDay = saoPauloDay(NOW);
+    // Wipe the aggregates so the comparison cannot pass on the seed's own numbers.
+    await db.deleteFrom('analytics_daily').where('tenant_id', '=', tenant.id).execute();
+    const result = await recomputeAnalytics(db, tenant.id, fromDay, toDay);
+    expect(result.recomputedDays).toBe(30);
+    expect(result.skippedDays).toBe(0);
+
+    const direct = await sql<{ orders: number; revenue: number; attendances: number; closed: number; rows: number }>`
+      select
+        (select count(*) from orders where tenant_id = ${tenant.id} and status <> 'cancelled'
+           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as orders,
+        (select coalesce(sum(total), 0) from orders where tenant_id = ${tenant.id} and status <> 'cancelled'
+           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as revenue,
+        (select count(*) from attendances where tenant_id = ${tenant.id}
+           and (started_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as attendances,
+        (select count(*) from attendances where tenant_id = ${tenant.id} and ticket_status = 'closed'
+           and (started_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as closed,
+        (select count(*) from orders where tenant_id = ${tenant.id}
+           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as rows
+    `.execute(db);
+    const expected = direct.rows[0];
+    const aggregated = await db
+      .selectFrom('analytics_daily')
+      .select((eb) => [
+        eb.fn.sum<number>('orders').as('orders'),
+        eb.fn.sum<number>('revenue').as('revenue'),
+        eb.fn.sum<number>('attendances').as('attendances'),
+        eb.fn.sum<number>('tickets_closed').as('closed'),
+        eb.fn.countAll<number>().as('days'),
+      ])
+      .where('tenant_id', '=', tenant.id)
+      .executeTakeFirstOrThrow();
+    expect(expected?.revenue).toBeGreaterThan(0);
+    expect(aggregated).toEqual({ orders: expected?.orders, revenue: expected?.revenue, attendances: expected?.attendances, closed: expected?.closed, days: 30 });
+    expect(result.rows).toBe((expected?.rows ?? 0) + (expected?.attendances ?? 0));
+  });
+
+  it('recomputeAnalytics without force skips final days and resets days whose data is gone', async () => {
+    const db = database.db;
+    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', 'drogaria-sao-joao').executeTakeFirstOrThrow();
+    const fromDay = saoPauloDay(new Date(NOW.getTime() - 9 * DAY));
+    // The seed computed every day at real time, long after NOW: all ten days are final.
+    const lazy = await recomputeAnalytics(db, tenant.id, fromDay, saoPauloDay(NOW), { force: false });
+    expect(lazy).toMatchObject({ recomputedDays: 0, skippedDays: 10, rows: 0 });
+
+    const day = saoPauloDay(new Date(NOW.getTime() - 2 * DAY));
+    await sql`delete from attendance_reasons where tenant_id = ${tenant.id}`.execute(db);
+    await sql`delete from orders where tenant_id = ${tenant.id} and (created_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(db);
+    await sql`delete from attendances where tenant_id = ${tenant.id} and (started_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(db);
+    await recomputeAnalytics(db, tenant.id, day, day);
+    const row = await db.selectFrom('analytics_daily').selectAll().where('tenant_id', '=', tenant.id).where('day', '=', day).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ orders: 0, revenue: 0, attendances: 0, tickets_open: 0, tickets_closed: 0 });
+  });
+
+  it('recomputeAnalytics refuses malformed or reversed ranges', async () => {
+    await expect(recomputeAnalytics(database.db, 1, '2026-02-30', '2026-03-01')).rejects.toThrow(RangeError);
+    await expect(recomputeAnalytics(database.db, 1, '2026-03-02', '2026-03-01')).rejects.toThrow(RangeError);
+  });
+});
+
+describe('seed determinism', () => {
+  async function fingerprint(): Promise<unknown> {
+    const database = await openTestDatabase();
+    try {
+      await seedDemo(database.db, { now: NOW, seed: 7 });
+      const tenants = await database.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'plan', 'deleted_at', 'created_at']).orderBy('id').execute();
+      const orders = await sql<{ tenant_id: number; n: number; total: number }>`
+        select tenant_id, count(*) as n, sum(total) as total from orders group by tenant_id order by tenant_id
+      `.execute(database.db);
+      const users = await database.db.selectFrom('users').select(['email', 'name', 'department_id']).orderBy('id').execute();
+      const attendances = await sql<{ n: number; s: number }>`select count(*) as n, sum(handling_seconds) as s from attendances`.execute(database.db);
+      return { tenants, orders: orders.rows, users, attendances: attendances.rows };
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('gives the same tenants, users and order totals for the same seed and now', async () => {
+    const [a, b] = [await fingerprint(), await fingerprint()];
+    expect(a).toEqual(b);
+  }, 120_000);
+});
+
+describe('createAdmin', () => {
+  let database: OpenDatabase;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  }, 60_000);
+
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('creates tenant, roles, permissions and the administrator on an empty database', async () => {
+    const created = await createAdmin(database.db, { email: ' Root@Example.COM ', password: 'S3nh@-Forte!', name: 'Rita Root' });
+    expect(created).toMatchObject({ email: 'root@example.com', tenantName: 'backoffice' });
+    const user = await database.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['u.password_hash', 'u.origin_backoffice', 'u.username', 'r.name as role', 't.name as tenant'])
+      .where('u.id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ origin_backoffice: true, username: 'root', role: 'administrador', tenant: 'backoffice' });
+    expect(await verifyPassword(user.password_hash, 'S3nh@-Forte!')).toBe(true);
+    const permissions = await database.db.selectFrom('permissions').select('route_name').execute();
+    expect(permissions.map((p) => p.route_name).sort()).toEqual([...PERMISSION_ROUTES].sort());
+  });
+
+  it('refuses an e-mail that exists, whatever its case', async () => {
+    await expect(createAdmin(database.db, { email: 'ROOT@example.com', password: 'Outra#Senha!1', name: 'Outra' })).rejects.toMatchObject({
+      name: 'AdminCreateError',
+      code: 'email_exists',
+    });
+  });
+
+  it('refuses a short password and a malformed e-mail', async () => {
+    await expect(createAdmin(database.db, { email: 'x@y.z', password: 'short', name: 'X' })).rejects.toBeInstanceOf(AdminCreateError);
+    await expect(createAdmin(database.db, { email: 'not-an-email', password: 'long-enough-1!', name: 'X' })).rejects.toMatchObject({ code: 'invalid_email' });
+  });
+
+  it('leaves the database to admin data only: the demo seed then skips', async () => {
+    expect(await seedDemo(database.db, { now: NOW })).toBeNull();
+  });
+});

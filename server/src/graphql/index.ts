@@ -1,0 +1,250 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Only instance-free parts of graphql-js here (parse, AST): yoga may load another copy of the module
+// (ESM vs CJS under vitest), and schemas/errors must come from that copy (createSchema, createGraphQLError).
+import { getOperationAST, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
+import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, type YogaLogger } from 'graphql-yoga';
+import type { Kysely } from 'kysely';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createLogin } from '../auth/login';
+import type { TokenService } from '../auth/tokens';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/schema';
+import { bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
+import { createResolvers } from './resolvers';
+import type { GraphqlContext, ServerContext, TenantRow } from './types';
+
+export type { GraphqlContext } from './types';
+
+export const SCHEMA_PATH = fileURLToPath(new URL('../../../contracts/schema.graphql', import.meta.url));
+export const GRAPHQL_ROUTE = '/:tenant/graphql';
+
+export interface GraphqlDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+}
+
+/** Root fields that need no token: `logIn` ignores any token sent; introspection is public (and off in production). */
+const PUBLIC_FIELDS = new Set(['logIn', '__schema', '__type', '__typename']);
+
+const errorsBody = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
+const TENANT_NOT_FOUND = errorsBody('Tenant not found', 'NOT_FOUND');
+
+interface RequestBody {
+  query: string;
+  operationName?: string | null;
+}
+
+function isRequestBody(body: unknown): body is RequestBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { query, operationName } = body as Record<string, unknown>;
+  return typeof query === 'string' && (operationName === undefined || operationName === null || typeof operationName === 'string');
+}
+
+/** Names of the operation's root fields, looking through fragments at the root; null when a fragment is unknown. */
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] | null {
+  const names: string[] = [];
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      names.push(selection.name.value);
+      continue;
+    }
+    let inner: SelectionSetNode | undefined;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      inner = selection.selectionSet;
+    } else {
+      const name = selection.name.value;
+      if (seen.has(name)) return null;
+      seen.add(name);
+      inner = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name)?.selectionSet;
+    }
+    if (!inner) return null;
+    const nested = rootFields(document, inner, seen);
+    if (!nested) return null;
+    names.push(...nested);
+  }
+  return names;
+}
+
+type Plan = 'public' | 'refresh' | 'authenticated';
+
+/**
+ * What the request needs before execution (contracts/schema.graphql, AUTHENTICATION FAILURES): no
+ * token when every root field is public; an expired-but-refreshable token only when `refreshToken` is
+ * the sole root field of a mutation; a live token otherwise (including documents that do not parse).
+ */
+function planOf(body: unknown): Plan {
+  if (!isRequestBody(body)) return 'authenticated';
+  let document: DocumentNode;
+  try {
+    document = parse(body.query);
+  } catch {
+    return 'authenticated';
+  }
+  const operation = getOperationAST(document, body.operationName ?? undefined);
+  if (!operation) return 'authenticated';
+  const fields = rootFields(document, operation.selectionSet);
+  if (!fields || fields.length === 0) return 'authenticated';
+  if (fields.every((name) => PUBLIC_FIELDS.has(name))) return 'public';
+  if (operation.operation === 'mutation' && fields.length === 1 && fields[0] === 'refreshToken') return 'refresh';
+  return 'authenticated';
+}
+
+/** A CSP for the GraphiQL page (outside production): its inline scripts by hash, its assets from unpkg. */
+function graphiqlCsp(html: string): string {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
+  return [
+    "default-src 'self'",
+    `script-src 'self' https://unpkg.com ${hashes.join(' ')}`,
+    "style-src 'self' 'unsafe-inline' https://unpkg.com",
+    "img-src 'self' data: blob: https://raw.githubusercontent.com",
+    "font-src 'self' data: https://unpkg.com",
+    "connect-src 'self' https://unpkg.com",
+    "worker-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/**
+ * Statuses of the contract's error table: parse/validation failures are 400 whatever the `Accept`
+ * (yoga would answer 200 to `application/json` per GraphQL over HTTP), unexpected failures 500.
+ */
+const contractStatuses: Plugin = {
+  onResultProcess({ result }) {
+    if (Array.isArray(result) || Symbol.asyncIterator in result) return;
+    for (const error of result.errors ?? []) {
+      const http = error.extensions.http;
+      if (http?.spec) http.spec = false;
+    }
+  },
+};
+
+/** graphql-js's NoSchemaIntrospectionCustomRule, without its instanceof checks against our copy of graphql-js. */
+const noSchemaIntrospection: ValidationRule = (context) => ({
+  Field(node) {
+    const name = node.name.value;
+    if (name === '__schema' || name === '__type') {
+      context.reportError(createGraphQLError(`GraphQL introspection is disabled, but the query contained ${name}.`, { nodes: [node] }));
+    }
+  },
+});
+
+const noIntrospection: Plugin = {
+  onValidate({ addValidationRule }) {
+    addValidationRule(noSchemaIntrospection);
+  },
+};
+
+const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in error && 'path' in error;
+
+/** yoga's masking, plus HTTP 500 for the masked (unexpected) errors, as the contract's table says. */
+function maskUnexpected(error: unknown, message: string): Error {
+  const masked = maskError(error, message, false);
+  if (masked === error || !isGraphQLError(masked)) return masked;
+  return createGraphQLError(masked.message, {
+    nodes: masked.nodes,
+    source: masked.source,
+    positions: masked.positions,
+    path: masked.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR', unexpected: true, http: { status: 500 } },
+  });
+}
+
+export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
+  const typeDefs = readFileSync(SCHEMA_PATH, 'utf8');
+  const login = createLogin(deps);
+  return createSchema<GraphqlContext>({ typeDefs, resolvers: createResolvers({ ...deps, login }) });
+}
+
+/** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders GraphiQL outside production). */
+export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): void {
+  const { db, config, tokens } = deps;
+  const schema = buildGraphqlSchema(deps);
+  const log = fastify.log;
+  const logging: YogaLogger = {
+    debug: () => undefined,
+    info: (...args: unknown[]) => log.info({ graphql: args }, 'graphql'),
+    warn: (...args: unknown[]) => log.warn({ graphql: args }, 'graphql'),
+    error: (...args: unknown[]) => log.error({ err: args[0] }, 'graphql error'),
+  };
+
+  const yoga = createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_ROUTE,
+    graphiql: config.production ? false : (request) => ({ title: 'Back-office GraphQL', endpoint: new URL(request.url).pathname }),
+    landingPage: false,
+    cors: false,
+    multipart: false,
+    batching: false,
+    logging,
+    maskedErrors: { maskError: maskUnexpected, isDev: false },
+    plugins: [contractStatuses, ...(config.production ? [noIntrospection] : [])],
+  });
+
+  const states = new WeakMap<FastifyRequest, GraphqlContext>();
+
+  async function findTenant(name: string): Promise<TenantRow | undefined> {
+    return db.selectFrom('tenants').select(['id', 'name', 'user_limit']).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  async function guard(request: FastifyRequest<{ Params: { tenant: string } }>, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (request.method === 'GET') {
+      const query = request.query as Record<string, unknown> | undefined;
+      if (config.production || (query && 'query' in query)) {
+        return reply.code(405).header('allow', 'POST').send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
+      }
+      const tenant = await findTenant(request.params.tenant);
+      if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
+      states.set(request, { auth: null, tenant, remoteAddress: request.ip });
+      return undefined;
+    }
+
+    const plan = planOf(request.body);
+    let auth: AuthContext | null = null;
+    if (plan !== 'public') {
+      const verified = await tokens.verify(bearerToken(request.headers.authorization), { allowRefreshable: plan === 'refresh' });
+      if (!verified.ok) return reply.code(401).send(verified.body);
+      auth = await loadAuthContext(db, verified.userId, verified.claims);
+      if (!auth) return reply.code(401).send({ status: 'Unauthorized' });
+    }
+
+    const tenant = await findTenant(request.params.tenant);
+    if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
+    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
+      return reply.code(403).send(errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN'));
+    }
+    if (!isRequestBody(request.body)) {
+      return reply.code(400).send(errorsBody('The body must be a JSON object with a "query" string', 'BAD_REQUEST'));
+    }
+    states.set(request, { auth, tenant, remoteAddress: request.ip });
+    return undefined;
+  }
+
+  fastify.route<{ Params: { tenant: string } }>({
+    method: ['GET', 'POST'],
+    url: GRAPHQL_ROUTE,
+    preHandler: guard,
+    handler: async (request, reply) => {
+      const state = states.get(request);
+      if (!state) return reply.code(500).send(errorsBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
+      const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply, ...state });
+      // A 401 during execution (refresh lost its compare-and-swap, or was reused): the 401 table's body.
+      if (response.status === 401) return reply.code(401).type('application/json; charset=utf-8').send({ status: 'Unauthorized' });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      if (response.headers.get('content-type')?.startsWith('text/html')) {
+        const html = await response.text();
+        reply.header('content-security-policy', graphiqlCsp(html));
+        return reply.send(html);
+      }
+      return reply.send(response.body);
+    },
+  });
+}

@@ -1,0 +1,117 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  DepartmentsQuery,
+  InstancesQuery,
+  RefreshTokenMutation,
+  RolesQuery,
+  UpdateUserPasswordMutation,
+  UserInfosQuery,
+  UserInstancesQuery,
+} from '../../../src/generated/graphql';
+import type { AuthContext } from '../plugins/auth';
+
+/**
+ * Hand-written resolver types for contracts/schema.graphql. Object shapes come from the generated
+ * operation types (those operations select every field, so their result types are the full object
+ * types); argument types are written out after input coercion (lists are always arrays here).
+ */
+
+export type GqlUser = UserInfosQuery['userInfos'];
+export type GqlRole = RolesQuery['roles'][number];
+export type GqlDepartment = DepartmentsQuery['departments'][number];
+export type GqlInstance = InstancesQuery['instances'][number];
+export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
+export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
+export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
+
+export interface TenantRow {
+  id: number;
+  name: string;
+  user_limit: number;
+}
+
+/** What the route's preHandler resolved, handed to every resolver. */
+export interface GraphqlContext {
+  /** The caller; null only for operations that need no token (`logIn`, introspection). */
+  auth: AuthContext | null;
+  /** The tenant of the path (`/{tenant}/graphql`): existing, not deleted, and the caller's or the caller is staff. */
+  tenant: TenantRow;
+  /** The connection's own address. */
+  remoteAddress: string;
+}
+
+export interface ServerContext extends GraphqlContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type NoArgs = Record<string, never>;
+
+export interface QueryArgs {
+  users: NoArgs;
+  userInfos: NoArgs;
+  userInstances: { user_id: number };
+  instances: { remove_ids?: number[] | null };
+  onlineUsers: { user_id?: number | null; instance_id?: number | null };
+  roles: NoArgs;
+  departments: NoArgs;
+}
+
+export interface QueryResults {
+  users: GqlUser[];
+  userInfos: GqlUser;
+  userInstances: GqlUserInstance[];
+  instances: GqlInstance[];
+  onlineUsers: GqlUser[];
+  roles: GqlRole[];
+  departments: GqlDepartment[];
+}
+
+export interface MutationArgs {
+  logIn: { email: string; password: string; remember?: boolean | null };
+  refreshToken: NoArgs;
+  connected: NoArgs;
+  disconnected: NoArgs;
+  newUser: {
+    username: string;
+    name: string;
+    email: string;
+    password: string;
+    role_id: number;
+    user_department_id?: number | null;
+    chosen_instances?: number[] | null;
+  };
+  /** `undefined` = omitted (unchanged); `null` = explicit null. */
+  updateUser: {
+    id: number;
+    username?: string | null;
+    name?: string | null;
+    image?: string | null;
+    email?: string | null;
+    role_id?: number | null;
+    user_department_id?: number | null;
+    chosen_instances?: number[] | null;
+  };
+  updateUserPassword: { password: string };
+  deleteUser: { id: number };
+  disconnectUser: { user_id: number };
+  deleteUserInstance: { id: number };
+}
+
+export interface MutationResults {
+  logIn: GqlAuthPayload;
+  refreshToken: GqlTokenPayload;
+  connected: boolean;
+  disconnected: boolean;
+  newUser: GqlUser;
+  updateUser: GqlUser;
+  updateUserPassword: GqlAuthPayload;
+  deleteUser: boolean;
+  disconnectUser: boolean;
+  deleteUserInstance: boolean;
+}
+
+export type Resolver<Args, Result> = (parent: unknown, args: Args, context: GraphqlContext) => Promise<Result>;
+
+export type QueryResolvers = { [K in keyof QueryArgs]: Resolver<QueryArgs[K], QueryResults[K]> };
+export type MutationResolvers = { [K in keyof MutationArgs]: Resolver<MutationArgs[K], MutationResults[K]> };

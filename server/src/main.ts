@@ -1,0 +1,47 @@
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/connect';
+import { migrate } from './db/migrate';
+import { seedDemo } from './db/seed';
+import { serveSpa } from './plugins/static';
+
+/** `npm start`: migrate, seed on first run, serve SPA + API on one port, drain on shutdown. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config.databaseUrl);
+  await migrate(database.db);
+  if (config.seedDemo) {
+    const started = Date.now();
+    const seeded = await seedDemo(database.db);
+    if (seeded) console.log(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  }
+  const { fastify } = await buildApp({ db: database.db, config });
+  await serveSpa(fastify, { webRoot: config.webRoot, backofficeTenant: config.backofficeTenant });
+  await fastify.listen({ host: config.host, port: config.port });
+
+  const base = `http://${config.host}:${config.port}`;
+  console.log(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
+  console.log(`Database: ${database.kind}${database.kind === 'pglite' ? (config.databaseUrl ?? ' (./.data/pglite)') : ''}`);
+  if (config.seedDemo) {
+    console.log('Demo logins (password Back#Office!Demo):');
+    console.log('  admin@demo.local     administrador');
+    console.log('  operador@demo.local  operador (dashboards and reports only)');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    fastify.log.info({ signal }, 'shutting down: draining in-flight requests');
+    await fastify.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { base64ToUtf8, encodeServerFrame } from '../../../src/api/socket-codec';
+import type { TokenService } from '../auth/tokens';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/schema';
+import type { EventBus, PanelEvent } from '../events';
+
+/** contracts/socket.md §5: the reference server side of the protocol. */
+const MAX_CLIENT_FRAME = 4096;
+
+interface Client {
+  socket: WebSocket;
+  tenantName: string;
+  userId: number;
+}
+
+export interface SocketServer {
+  /** Open sockets per tenant (tests, metrics). */
+  count(tenantName?: string): number;
+  close(): Promise<void>;
+}
+
+function originAllowed(request: IncomingMessage, config: ServerConfig): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true; // non-browser clients; the token is still required
+  const host = request.headers.host;
+  try {
+    const url = new URL(origin);
+    if (host && url.host === host) return true;
+  } catch {
+    return false;
+  }
+  return config.allowedOrigins.includes(origin);
+}
+
+export function registerSocket(
+  fastify: FastifyInstance,
+  deps: { db: Kysely<Database>; tokens: TokenService; events: EventBus; config: ServerConfig; path?: string },
+): SocketServer {
+  const path = deps.path ?? '/ws';
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
+  const clients = new Set<Client>();
+
+  const reject = (socket: WebSocket, code: number, reason: string) => socket.close(code, reason);
+
+  async function admit(socket: WebSocket, request: IncomingMessage): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (!originAllowed(request, deps.config)) return reject(socket, 4403, 'Origin not allowed');
+    const token = url.searchParams.get('token') ?? undefined;
+    const tenantName = url.searchParams.get('tenantName') ?? '';
+    const userId = Number(url.searchParams.get('userId'));
+    const verified = await deps.tokens.verify(token);
+    if (!verified.ok || verified.userId !== userId) return reject(socket, 4401, 'Unauthorized');
+    const row = await deps.db
+      .selectFrom('users as u')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['t.name as own_tenant', 'u.origin_backoffice'])
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
+    const tenant = await deps.db.selectFrom('tenants').select('name').where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!row || !tenant || (row.own_tenant !== tenantName && !row.origin_backoffice)) return reject(socket, 4403, 'Forbidden');
+
+    const client: Client = { socket, tenantName, userId };
+    clients.add(client);
+    socket.on('close', () => clients.delete(client));
+    socket.on('error', (error) => fastify.log.debug({ err: error }, 'socket error'));
+    socket.on('message', (raw, isBinary) => {
+      if (isBinary) return;
+      try {
+        const frame = JSON.parse(raw.toString()) as { action?: unknown; data?: unknown };
+        if (frame.action !== 'sendmessage' || typeof frame.data !== 'string') return;
+        const message = JSON.parse(base64ToUtf8(frame.data)) as { event?: unknown };
+        if (message.event === 'ping') {
+          const now = new Date().toISOString();
+          socket.send(encodeServerFrame('ping', { message: 'pong', serverTime: now }, tenantName, now));
+        }
+      } catch {
+        fastify.log.debug('undecodable client frame dropped');
+      }
+    });
+  }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) return; // not ours: leave it to other upgrade handlers
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      admit(ws, request).catch((error: unknown) => {
+        fastify.log.error({ err: error }, 'socket admission failed');
+        ws.close(1011, 'Internal error');
+      });
+    });
+  };
+  fastify.server.on('upgrade', onUpgrade);
+
+  const unsubscribe = deps.events.subscribe((event: PanelEvent) => {
+    const frame = encodeServerFrame(event.event, event.data, event.tenantName, event.sentAt);
+    for (const client of clients) {
+      if (client.tenantName === event.tenantName && client.socket.readyState === WebSocket.OPEN) client.socket.send(frame);
+    }
+  });
+
+  return {
+    count: (tenantName) => [...clients].filter((c) => !tenantName || c.tenantName === tenantName).length,
+    async close() {
+      unsubscribe();
+      fastify.server.off('upgrade', onUpgrade);
+      for (const client of clients) client.socket.close(1001, 'Server shutdown');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

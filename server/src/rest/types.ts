@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { operations } from '../../../src/generated/openapi';
+import type { TokenService } from '../auth/tokens';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/schema';
+import { unauthorized } from '../errors';
+import type { EventBus } from '../events';
+import type { AuthContext } from '../plugins/auth';
+
+export type OperationId = keyof operations;
+
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The JSON request body of an operation, from the generated contract types. */
+export type BodyOf<Id extends OperationId> = operations[Id] extends { requestBody: infer R } ? JsonOf<NonNullable<R>> : never;
+/** Query parameters of an operation. */
+export type QueryOf<Id extends OperationId> = operations[Id]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+/** Path parameters of an operation. */
+export type PathOf<Id extends OperationId> = operations[Id]['parameters'] extends { path?: infer P } ? NonNullable<P> : never;
+/** The 2xx JSON answer of an operation. */
+export type OkOf<Id extends OperationId> = operations[Id]['responses'] extends infer R
+  ? R extends Record<number, unknown>
+    ? JsonOf<R[200 extends keyof R ? 200 : 201 extends keyof R ? 201 : 202 extends keyof R ? 202 : never]>
+    : never
+  : never;
+
+export interface HandlerDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+  events: EventBus;
+}
+
+export type Handler<Id extends OperationId> = (
+  request: FastifyRequest<{ Body: BodyOf<Id>; Querystring: QueryOf<Id>; Params: PathOf<Id> }>,
+  reply: FastifyReply,
+) => Promise<OkOf<Id> | void>;
+
+export type Operations = { [Id in OperationId]: Handler<Id> };
+
+/** The caller of an authenticated operation (the preHandler guarantees it is set). */
+export function caller(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized({ status: 'Authorization Token not found' });
+  return request.auth;
+}

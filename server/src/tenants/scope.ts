@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+import type { AuthContext } from '../plugins/auth';
+
+export interface TenantRef {
+  id: number;
+  name: string;
+}
+
+/**
+ * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
+ * else the caller's own. A tenant user naming another tenant gets 403, whatever the URL says.
+ */
+export async function resolveTenant(db: Kysely<Database>, auth: AuthContext, tenantName?: string | null): Promise<TenantRef> {
+  if (!tenantName || tenantName === auth.tenantName) return { id: auth.tenantId, name: auth.tenantName };
+  if (!auth.originBackoffice) throw forbidden();
+  const row = await db.selectFrom('tenants').select(['id', 'name']).where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!row) throw notFound('Tenant not found');
+  return row;
+}
+
+/** Guards a record of some tenant (by id) against callers of other tenants. */
+export function assertSameTenant(auth: AuthContext, tenantId: number): void {
+  if (!auth.originBackoffice && auth.tenantId !== tenantId) throw notFound();
+}

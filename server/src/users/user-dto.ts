@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { components } from '../../../src/generated/openapi';
+import { ADMIN_ROLE, PERMISSION_ROUTES } from '../db/catalog';
+import type { Database } from '../db/schema';
+
+export { ADMIN_ROLE, PERMISSION_ROUTES };
+
+export type UserDto = components['schemas']['User'];
+export type RoleDto = components['schemas']['Role'];
+
+/** A role's permitted route names; administrador holds every one (DESIGN §4). */
+export async function permittedRoutesOf(db: Kysely<Database>, roleId: number, roleName: string): Promise<string[]> {
+  if (roleName === ADMIN_ROLE) return [...PERMISSION_ROUTES];
+  const rows = await db
+    .selectFrom('role_permissions as rp')
+    .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+    .select('p.route_name')
+    .where('rp.role_id', '=', roleId)
+    .orderBy('p.route_name')
+    .execute();
+  return rows.map((r) => r.route_name);
+}
+
+/**
+ * Loads users as the contract's `User` (role with its routes, department, instance links) in four
+ * queries whatever the number of users, so a 10,000-user list is not 40,000 round trips.
+ */
+export async function loadUserDtos(db: Kysely<Database>, filter: { ids?: readonly number[]; tenantId?: number }): Promise<UserDto[]> {
+  let query = db
+    .selectFrom('users as u')
+    .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .leftJoin('departments as d', 'd.id', 'u.department_id')
+    .select([
+      'u.id',
+      'u.name',
+      'u.username',
+      'u.email',
+      'u.image',
+      'u.is_connected',
+      'u.blocked',
+      'u.two_factor_enabled',
+      'u.origin_backoffice',
+      't.name as tenant_name',
+      'r.id as role_id',
+      'r.name as role_name',
+      'r.display_name as role_display_name',
+      'd.id as department_id',
+      'd.name as department_name',
+      'd.activated as department_activated',
+    ])
+    .where('u.deleted_at', 'is', null)
+    .orderBy('u.name')
+    .orderBy('u.id');
+  if (filter.ids) {
+    if (filter.ids.length === 0) return [];
+    query = query.where('u.id', 'in', [...filter.ids]);
+  }
+  if (filter.tenantId !== undefined) query = query.where('u.tenant_id', '=', filter.tenantId);
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+
+  const roleIds = [...new Set(rows.map((r) => r.role_id))];
+  const rolePerms = await db
+    .selectFrom('role_permissions as rp')
+    .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+    .select(['rp.role_id', 'p.route_name'])
+    .where('rp.role_id', 'in', roleIds)
+    .orderBy('p.route_name')
+    .execute();
+  const links = await db
+    .selectFrom('user_instances as ui')
+    .innerJoin('instances as i', 'i.id', 'ui.instance_id')
+    .select(['ui.id', 'ui.user_id', 'i.id as instance_id', 'i.name as instance_name', 'i.activated as instance_activated'])
+    .where('ui.user_id', 'in', rows.map((r) => r.id))
+    .orderBy('i.name')
+    .execute();
+
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    username: r.username,
+    email: r.email,
+    image: r.image,
+    isConnected: r.is_connected,
+    blocked: r.blocked,
+    twoFactorEnabled: r.two_factor_enabled,
+    tenantName: r.tenant_name,
+    origin_backoffice: r.origin_backoffice,
+    role: {
+      id: r.role_id,
+      name: r.role_name,
+      display_name: r.role_display_name,
+      has_permission_routes:
+        r.role_name === ADMIN_ROLE ? [...PERMISSION_ROUTES] : rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
+    },
+    userDepartment:
+      r.department_id === null ? null : { id: r.department_id, name: r.department_name ?? '', activated: r.department_activated ?? false },
+    userInstances: links
+      .filter((l) => l.user_id === r.id)
+      .map((l) => ({ id: l.id, instance: { id: l.instance_id, name: l.instance_name, activated: l.instance_activated } })),
+  }));
+}
