@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
-import { buildApp, type App } from './app';
-import { loadConfig } from './config';
-import { openDatabase } from './db/connect';
-import { migrate } from './db/migrate';
+import type { App } from './app';
 import type { Database } from './db/schema';
-import { seedDemo } from './db/seed';
+import { DEMO_PASSWORD } from './db/seed';
+import { startTestApp, type TestApp } from './test-support/app';
 
-const PASSWORD = 'Back#Office!Demo';
+let harness: TestApp;
 let app: App;
 let db: Kysely<Database>;
-let close: () => Promise<void>;
 
-async function login(email: string, password = PASSWORD) {
+async function login(email: string, password = DEMO_PASSWORD) {
   return app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, ip: null } });
 }
 
@@ -22,19 +19,12 @@ async function tokenOf(email: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  process.env.LOG_LEVEL = 'silent';
-  const database = await openDatabase('pglite://memory');
-  db = database.db;
-  close = database.close;
-  await migrate(db);
-  await seedDemo(db);
-  app = await buildApp({ db, config: loadConfig({ databaseUrl: 'pglite://memory', seedDemo: true }) });
+  harness = await startTestApp();
+  app = harness.app;
+  db = harness.db;
 }, 120_000);
 
-afterAll(async () => {
-  await app.fastify.close();
-  await close();
-});
+afterAll(async () => harness.close());
 
 describe('reference server', () => {
   it('logs in the demo administrator and answers the contract shape', async () => {

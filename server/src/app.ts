@@ -10,6 +10,7 @@ import type { Database } from './db/schema';
 import { HttpError } from './errors';
 import { registerGraphql } from './graphql';
 import { EventBus } from './events';
+import { registerApiDocs } from './plugins/api-docs';
 import { authenticate, type AuthContext } from './plugins/auth';
 import { securityHeaders } from './plugins/security-headers';
 import { registerSocket, type SocketServer } from './plugins/socket';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerGraphql(fastify, { db, config, tokens });
+  registerApiDocs(fastify, { specPath: OPENAPI_PATH });
   const sockets = registerSocket(fastify, { db, tokens, events, config });
   // Sockets get a close code on shutdown (1001) instead of a reset.
   fastify.addHook('preClose', async () => sockets.close());

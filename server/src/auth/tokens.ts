@@ -31,11 +31,18 @@ export type VerifyResult =
   | { ok: true; claims: TokenClaims; userId: number; expired: boolean }
   | { ok: false; body: UnauthorizedBody };
 
+/** Told after a revocation is stored, so live connections (sockets) of the revoked tokens close at once. */
+export interface RevocationListener {
+  onUserRevoked?(userId: number): void;
+  onFamilyRevoked?(familyId: string): void;
+}
+
 const ISSUER = 'backoffice-panel';
 const encoder = new TextEncoder();
 
 export class TokenService {
   private key: Uint8Array | undefined;
+  private readonly listeners = new Set<RevocationListener>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -147,8 +154,15 @@ export class TokenService {
     return { token, expiresIn: this.config.accessTokenTtl };
   }
 
+  /** Subscribes to revocations (the socket server closes the revoked sockets); returns the unsubscribe. */
+  onRevoked(listener: RevocationListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await this.db.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
+    for (const listener of this.listeners) listener.onFamilyRevoked?.(familyId);
   }
 
   /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */
@@ -157,6 +171,7 @@ export class TokenService {
       await trx.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', userId).execute();
       await trx.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     });
+    for (const listener of this.listeners) listener.onUserRevoked?.(userId);
   }
 }
 

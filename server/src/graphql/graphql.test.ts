@@ -63,7 +63,6 @@ async function tokenOf(target: App, email: string, password = PASSWORD, tenant =
   return body.data?.logIn.token ?? '';
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
@@ -182,34 +181,41 @@ describe('GraphQL /{tenant}/graphql', () => {
   });
 
   it('expired token: 401 "Token has expired", refreshToken rotates, reuse of the old token after the grace window revokes the family', async () => {
-    const short = await makeApp(loadConfig({ databaseUrl: 'pglite://memory', accessTokenTtl: 1, rotationGrace: 1 }));
+    // The clock is moved instead of slept on: token times come from Date.now(), so a loaded machine
+    // cannot expire a token before the test means it to.
+    const short = await makeApp(loadConfig({ databaseUrl: 'pglite://memory', accessTokenTtl: 60, rotationGrace: 5 }));
     extraApps.push(short);
-    const old = await tokenOf(short, 'admin@demo.local');
-    expect((await gql(short, USER_INFOS, { token: old })).status).toBe(200);
-    await sleep(2100);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const old = await tokenOf(short, 'admin@demo.local');
+      expect((await gql(short, USER_INFOS, { token: old })).status).toBe(200);
+      vi.setSystemTime(Date.now() + 61_000);
 
-    const expired = await gql(short, USER_INFOS, { token: old });
-    expect(expired.status).toBe(401);
-    expect(expired.body).toEqual({ error: 'Token has expired' });
-    // refreshToken accepts the expired token only as the sole root field.
-    const mixed = await gql(short, 'mutation { refreshToken { token } connected }', { token: old });
-    expect(mixed.status).toBe(401);
-    expect(mixed.body).toEqual({ error: 'Token has expired' });
+      const expired = await gql(short, USER_INFOS, { token: old });
+      expect(expired.status).toBe(401);
+      expect(expired.body).toEqual({ error: 'Token has expired' });
+      // refreshToken accepts the expired token only as the sole root field.
+      const mixed = await gql(short, 'mutation { refreshToken { token } connected }', { token: old });
+      expect(mixed.status).toBe(401);
+      expect(mixed.body).toEqual({ error: 'Token has expired' });
 
-    const refreshed = await gql<{ refreshToken: { token: string; expires_in: number } }>(short, REFRESH, { token: old });
-    expect(refreshed.status).toBe(200);
-    const fresh = refreshed.body.data?.refreshToken.token ?? '';
-    expect(refreshed.body.data?.refreshToken.expires_in).toBe(1);
-    expect(fresh).not.toBe(old);
-    expect((await gql(short, USER_INFOS, { token: fresh })).status).toBe(200);
+      const refreshed = await gql<{ refreshToken: { token: string; expires_in: number } }>(short, REFRESH, { token: old });
+      expect(refreshed.status).toBe(200);
+      const fresh = refreshed.body.data?.refreshToken.token ?? '';
+      expect(refreshed.body.data?.refreshToken.expires_in).toBe(60);
+      expect(fresh).not.toBe(old);
+      expect((await gql(short, USER_INFOS, { token: fresh })).status).toBe(200);
 
-    await sleep(1200);
-    const reuse = await gql(short, USER_INFOS, { token: old });
-    expect(reuse.status).toBe(401);
-    expect(reuse.body).toEqual({ status: 'Unauthorized' });
-    const afterReuse = await gql(short, USER_INFOS, { token: fresh });
-    expect(afterReuse.status).toBe(401);
-    expect(afterReuse.body).toEqual({ status: 'Unauthorized' });
+      vi.setSystemTime(Date.now() + 6_000);
+      const reuse = await gql(short, USER_INFOS, { token: old });
+      expect(reuse.status).toBe(401);
+      expect(reuse.body).toEqual({ status: 'Unauthorized' });
+      const afterReuse = await gql(short, USER_INFOS, { token: fresh });
+      expect(afterReuse.status).toBe(401);
+      expect(afterReuse.body).toEqual({ status: 'Unauthorized' });
+    } finally {
+      vi.useRealTimers();
+    }
   }, 20_000);
 
   it('two concurrent refreshToken calls with one token: exactly one succeeds', async () => {
@@ -359,21 +365,39 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(invalid.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('serves GraphiQL on GET outside production, with hashed inline scripts instead of unsafe-inline', async () => {
+  it('serves a local GraphiQL page on GET outside production: no CDN, no inline code, the app CSP', async () => {
     const page = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<textarea id="query"');
+    expect(page.body).toContain('<input id="token"');
+    expect(page.body).toContain('<script src="/api/graphiql/graphiql.js" defer></script>');
+    expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=|unpkg|https?:\/\//i);
     const csp = String(page.headers['content-security-policy']);
-    expect(csp).toMatch(/script-src [^;]*'sha256-/);
-    expect(csp).not.toMatch(/script-src [^;]*unsafe-inline/);
+    expect(csp).toMatch(/script-src 'self';/);
+    expect(csp).toMatch(/style-src 'self';/);
+    const script = await app.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.body).toContain('window.location.pathname');
+    expect(script.body).toContain("'Bearer '");
+    const styles = await app.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.css' });
+    expect(styles.headers['content-type']).toContain('text/css');
+    expect((await app.fastify.inject({ method: 'GET', url: '/no-such-tenant/graphql', headers: { accept: 'text/html' } })).statusCode).toBe(404);
     const getQuery = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql?query=%7B__typename%7D' });
     expect(getQuery.statusCode).toBe(405);
+    const getJson = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'application/json' } });
+    expect(getJson.statusCode).toBe(405);
+    // What the page's script sends: a POST to the same URL with the bearer token.
+    const introspection = await gql<{ __schema: { queryType: { name: string } } }>(app, '{ __schema { queryType { name } } }');
+    expect(introspection.body.data?.__schema.queryType.name).toBe('Query');
   });
 
   it('in production: no GraphiQL, no introspection', async () => {
     const prod = await makeApp(loadConfig({ databaseUrl: 'pglite://memory', production: true }));
     extraApps.push(prod);
     expect((await prod.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } })).statusCode).toBe(405);
+    expect((await prod.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.js' })).statusCode).toBe(404);
     const introspection = await gql(prod, '{ __schema { queryType { name } } }');
     expect(introspection.status).toBe(400);
     expect(introspection.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');

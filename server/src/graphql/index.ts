@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
 import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createLogin } from '../auth/login';
@@ -12,6 +11,7 @@ import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
+import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
 import { createResolvers } from './resolvers';
 import type { GraphqlContext, ServerContext, TenantRow } from './types';
 
@@ -92,24 +92,6 @@ function planOf(body: unknown): Plan {
   return 'authenticated';
 }
 
-/** A CSP for the GraphiQL page (outside production): its inline scripts by hash, its assets from unpkg. */
-function graphiqlCsp(html: string): string {
-  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
-  return [
-    "default-src 'self'",
-    `script-src 'self' https://unpkg.com ${hashes.join(' ')}`,
-    "style-src 'self' 'unsafe-inline' https://unpkg.com",
-    "img-src 'self' data: blob: https://raw.githubusercontent.com",
-    "font-src 'self' data: https://unpkg.com",
-    "connect-src 'self' https://unpkg.com",
-    "worker-src 'self' blob:",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
-}
-
 /**
  * Statuses of the contract's error table: parse/validation failures are 400 whatever the `Accept`
  * (yoga would answer 200 to `application/json` per GraphQL over HTTP), unexpected failures 500.
@@ -161,7 +143,7 @@ export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
   return createSchema<GraphqlContext>({ typeDefs, resolvers: createResolvers({ ...deps, login }) });
 }
 
-/** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders GraphiQL outside production). */
+/** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders the local GraphiQL page outside production). */
 export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): void {
   const { db, config, tokens } = deps;
   const schema = buildGraphqlSchema(deps);
@@ -176,7 +158,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ROUTE,
-    graphiql: config.production ? false : (request) => ({ title: 'Back-office GraphQL', endpoint: new URL(request.url).pathname }),
+    // yoga's GraphiQL loads from unpkg; outside production our own page (./graphiql) answers GET instead.
+    graphiql: false,
     landingPage: false,
     cors: false,
     multipart: false,
@@ -185,6 +168,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     maskedErrors: { maskError: maskUnexpected, isDev: false },
     plugins: [contractStatuses, ...(config.production ? [noIntrospection] : [])],
   });
+
+  if (!config.production) registerGraphiqlAssets(fastify);
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
 
@@ -195,7 +180,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   async function guard(request: FastifyRequest<{ Params: { tenant: string } }>, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (request.method === 'GET') {
       const query = request.query as Record<string, unknown> | undefined;
-      if (config.production || (query && 'query' in query)) {
+      const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+      if (config.production || !wantsHtml || (query && 'query' in query)) {
         return reply.code(405).header('allow', 'POST').send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
       }
       const tenant = await findTenant(request.params.tenant);
@@ -230,6 +216,9 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     url: GRAPHQL_ROUTE,
     preHandler: guard,
     handler: async (request, reply) => {
+      if (request.method === 'GET') {
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(graphiqlPage(request.params.tenant));
+      }
       const state = states.get(request);
       if (!state) return reply.code(500).send(errorsBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
       const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply, ...state });
@@ -239,11 +228,6 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
         reply.header(key, value);
       });
       reply.status(response.status);
-      if (response.headers.get('content-type')?.startsWith('text/html')) {
-        const html = await response.text();
-        reply.header('content-security-policy', graphiqlCsp(html));
-        return reply.send(html);
-      }
       return reply.send(response.body);
     },
   });

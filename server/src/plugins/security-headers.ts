@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Security headers on every response (issue #3): a CSP without inline scripts, nosniff, no framing,
  * a strict referrer policy. vanilla-extract emits real CSS files, so styles need no 'unsafe-inline'
- * either; GraphiQL (outside production) is the one page that loads its own inline assets.
+ * either. The API docs and the local GraphiQL page (outside production) follow the same CSP.
  */
 export function securityHeaders(app: FastifyInstance, options: { connectSrc: string[] }): void {
   const csp = [

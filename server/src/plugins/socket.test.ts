@@ -12,11 +12,13 @@ let close: () => Promise<void>;
 let base: string;
 let token: string;
 let userId: number;
+let db: Awaited<ReturnType<typeof openDatabase>>['db'];
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
   const database = await openDatabase('pglite://memory');
   close = database.close;
+  db = database.db;
   await migrate(database.db);
   await seedDemo(database.db);
   app = await buildApp({ db: database.db, config: loadConfig({ databaseUrl: 'pglite://memory' }) });
@@ -43,6 +45,13 @@ function open(query: string): Promise<WebSocket> {
 
 function nextFrame(ws: WebSocket): Promise<string> {
   return new Promise((resolve) => ws.once('message', (data) => resolve(data.toString())));
+}
+
+async function admitted(ws: WebSocket, tenantName: string): Promise<void> {
+  const frame = nextFrame(ws);
+  ws.send(encodeClientFrame({ event: 'ping', tenantName, userId }));
+  const decoded = decodeServerFrame(await frame);
+  expect(decoded.ok && decoded.event.name).toBe('ping');
 }
 
 function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
@@ -75,8 +84,8 @@ describe('socket /ws', () => {
   it('broadcasts an event to the sockets of its tenant only', async () => {
     const mine = await open(`tenantName=farmacia-central&userId=${userId}&token=${token}`);
     const other = await open(`tenantName=backoffice&userId=${userId}&token=${token}`);
-    // Admission (token and tenant checks) finishes after the upgrade: wait for both to be registered.
-    await vi.waitFor(() => expect(app.sockets.count('farmacia-central') + app.sockets.count('backoffice')).toBeGreaterThanOrEqual(2));
+    // Admission (token and tenant checks) finishes after the upgrade; a pong proves it is done.
+    await Promise.all([admitted(mine, 'farmacia-central'), admitted(other, 'backoffice')]);
     const mineFrame = nextFrame(mine);
     const otherFrame = nextFrame(other);
     app.events.publish('farmacia-central', 'GroupOfCustomersUpdated', { groupId: 1, name: 'VIP', change: 'created', customersCount: 3 });
@@ -88,5 +97,59 @@ describe('socket /ws', () => {
     expect(theirs.ok && theirs.event.name).toBe('campaignUpdated');
     mine.close();
     other.close();
+  });
+
+  it('closes a user\'s open sockets with 4401 when an admin blocks the user', async () => {
+    const customer = await db
+      .selectFrom('users as u')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['u.id', 'u.email', 't.name as tenant'])
+      .where('u.origin_backoffice', '=', false)
+      .where('u.blocked', '=', false)
+      .where('u.deleted_at', 'is', null)
+      .where('t.deleted_at', 'is', null)
+      .orderBy('u.id')
+      .executeTakeFirstOrThrow();
+    const login = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: customer.email, password: 'Back#Office!Demo', ip: null } });
+    expect(login.statusCode).toBe(200);
+    const customerToken = login.json<{ access_token: string }>().access_token;
+    const ws = await open(`tenantName=${customer.tenant}&userId=${customer.id}&token=${customerToken}`);
+    const pong = nextFrame(ws);
+    ws.send(encodeClientFrame({ event: 'ping', tenantName: customer.tenant, userId: customer.id }));
+    expect(decodeServerFrame(await pong).ok).toBe(true);
+    const adminSocket = await open(`tenantName=backoffice&userId=${userId}&token=${token}`);
+    await admitted(adminSocket, 'backoffice');
+
+    const wasClosed = closed(ws);
+    const blocked = await app.fastify.inject({
+      method: 'PATCH',
+      url: `/api/users/${customer.id}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { blocked: true },
+    });
+    expect(blocked.statusCode).toBe(200);
+    expect(await wasClosed).toEqual({ code: 4401, reason: 'Unauthorized' });
+    // Only that user's sockets: the admin's stays open.
+    expect(adminSocket.readyState).toBe(WebSocket.OPEN);
+    adminSocket.close();
+  });
+
+  it('logout closes only the sockets opened with that session\'s token family', async () => {
+    const second = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+    const otherToken = second.json<{ access_token: string }>().access_token;
+    const mine = await open(`tenantName=backoffice&userId=${userId}&token=${otherToken}`);
+    const kept = await open(`tenantName=backoffice&userId=${userId}&token=${token}`);
+    await Promise.all([admitted(mine, 'backoffice'), admitted(kept, 'backoffice')]);
+    const wasClosed = closed(mine);
+    const logout = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${otherToken}` },
+      payload: { data: { email: 'admin@demo.local' }, ip: null },
+    });
+    expect(logout.statusCode).toBe(200);
+    expect((await wasClosed).code).toBe(4401);
+    expect(kept.readyState).toBe(WebSocket.OPEN);
+    kept.close();
   });
 });

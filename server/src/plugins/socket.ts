@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { base64ToUtf8, encodeServerFrame } from '../../../src/api/socket-codec';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
@@ -16,11 +16,17 @@ interface Client {
   socket: WebSocket;
   tenantName: string;
   userId: number;
+  /** The token family the socket was opened with: logging out that session closes it. */
+  family: string;
 }
 
 export interface SocketServer {
   /** Open sockets per tenant (tests, metrics). */
   count(tenantName?: string): number;
+  /** Closes every socket of a user (its tokens were revoked: block, delete, disconnect, password change). */
+  closeUser(userId: number, code?: number, reason?: string): number;
+  /** Closes the sockets opened with one token family (logout, or reuse of a rotated token). */
+  closeFamily(familyId: string, code?: number, reason?: string): number;
   close(): Promise<void>;
 }
 
@@ -48,6 +54,11 @@ export function registerSocket(
   const reject = (socket: WebSocket, code: number, reason: string) => socket.close(code, reason);
 
   async function admit(socket: WebSocket, request: IncomingMessage): Promise<void> {
+    // Frames that arrive while the token and tenant are being checked (a client pings at once on
+    // open) are held and answered after admission, never dropped.
+    const early: { raw: RawData; isBinary: boolean }[] = [];
+    const hold = (raw: RawData, isBinary: boolean) => early.push({ raw, isBinary });
+    socket.on('message', hold);
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (!originAllowed(request, deps.config)) return reject(socket, 4403, 'Origin not allowed');
     const token = url.searchParams.get('token') ?? undefined;
@@ -64,11 +75,16 @@ export function registerSocket(
     const tenant = await deps.db.selectFrom('tenants').select('name').where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
     if (!row || !tenant || (row.own_tenant !== tenantName && !row.origin_backoffice)) return reject(socket, 4403, 'Forbidden');
 
-    const client: Client = { socket, tenantName, userId };
+    const client: Client = { socket, tenantName, userId, family: verified.claims.fam };
     clients.add(client);
     socket.on('close', () => clients.delete(client));
+    // Revoked while being admitted: the check above may have read the state just before the revocation.
+    if (!(await deps.tokens.verify(token)).ok) {
+      closeWhere((c) => c === client, 4401, 'Unauthorized');
+      return;
+    }
     socket.on('error', (error) => fastify.log.debug({ err: error }, 'socket error'));
-    socket.on('message', (raw, isBinary) => {
+    const onMessage = (raw: RawData, isBinary: boolean) => {
       if (isBinary) return;
       try {
         const frame = JSON.parse(raw.toString()) as { action?: unknown; data?: unknown };
@@ -81,7 +97,10 @@ export function registerSocket(
       } catch {
         fastify.log.debug('undecodable client frame dropped');
       }
-    });
+    };
+    socket.off('message', hold);
+    socket.on('message', onMessage);
+    for (const frame of early.splice(0)) onMessage(frame.raw, frame.isBinary);
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -96,6 +115,20 @@ export function registerSocket(
   };
   fastify.server.on('upgrade', onUpgrade);
 
+  function closeWhere(match: (client: Client) => boolean, code: number, reason: string): number {
+    let closed = 0;
+    for (const client of clients) {
+      if (!match(client)) continue;
+      clients.delete(client);
+      client.socket.close(code, reason);
+      closed += 1;
+    }
+    return closed;
+  }
+  const closeUser = (userId: number, code = 4401, reason = 'Unauthorized') => closeWhere((c) => c.userId === userId, code, reason);
+  const closeFamily = (familyId: string, code = 4401, reason = 'Unauthorized') => closeWhere((c) => c.family === familyId, code, reason);
+  const stopRevocations = deps.tokens.onRevoked({ onUserRevoked: (userId) => closeUser(userId), onFamilyRevoked: (familyId) => closeFamily(familyId) });
+
   const unsubscribe = deps.events.subscribe((event: PanelEvent) => {
     const frame = encodeServerFrame(event.event, event.data, event.tenantName, event.sentAt);
     for (const client of clients) {
@@ -105,8 +138,11 @@ export function registerSocket(
 
   return {
     count: (tenantName) => [...clients].filter((c) => !tenantName || c.tenantName === tenantName).length,
+    closeUser,
+    closeFamily,
     async close() {
       unsubscribe();
+      stopRevocations();
       fastify.server.off('upgrade', onUpgrade);
       for (const client of clients) client.socket.close(1001, 'Server shutdown');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
