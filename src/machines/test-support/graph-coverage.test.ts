@@ -1,0 +1,56 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, heldPromise } from './graph-coverage';
+
+const sample = setup({
+  types: { context: {} as { count: number }, events: {} as { type: 'go' } | { type: 'bump' } | { type: 'reset' } },
+  actors: { load: fromPromise<number>(async () => 1) },
+  guards: { full: ({ context }) => context.count >= 2 },
+}).createMachine({
+  id: 'sample',
+  context: { count: 0 },
+  initial: 'idle',
+  states: {
+    idle: { on: { go: 'loading', bump: { guard: 'full', target: 'overflow' } } },
+    loading: {
+      invoke: { id: 'load', src: 'load', onDone: 'ready', onError: 'failed' },
+    },
+    ready: {
+      on: { bump: { actions: assign({ count: ({ context }) => context.count + 1 }) }, reset: 'idle' },
+      after: { 500: 'idle' },
+    },
+    failed: { always: 'idle' },
+    overflow: { type: 'final' },
+  },
+});
+
+const faked = sample.provide({ actors: { load: heldPromise<number>() } });
+const events = [{ type: 'go' }, { type: 'bump' }, { type: 'reset' }, doneEvent('load', 1), errorEvent('load', new Error('x'))] as const;
+
+describe('exploreCoverage', () => {
+  it('reaches every state and transition when the graph can see the guard context', async () => {
+    const report = await exploreCoverage({ machine: faked, events, serializeContext: (c) => Math.min(c.count, 2) });
+    assertFullCoverage(report);
+    expect(report.states.total).toBe(5);
+    // idle: go, bump; loading: done, error; ready: bump, reset, after; failed: always
+    expect(report.transitions.total).toBe(8);
+  });
+
+  it('lists what it missed when the guard context is not part of the graph', async () => {
+    const report = await exploreCoverage({ machine: faked, events });
+    expect(report.states.missing).toEqual(['sample.overflow']);
+    expect(report.transitions.missing).toEqual(['sample.idle --bump[0] if full--> sample.overflow']);
+    expect(() => assertFullCoverage(report)).toThrow(/sample\.overflow/);
+  });
+
+  it('reports a divergence when a fake completes behind the walk', async () => {
+    const eager = sample.provide({ actors: { load: fromPromise<number>(() => Promise.reject(new Error('eager'))) } });
+    const report = await exploreCoverage({
+      machine: eager,
+      events,
+      strategies: ['shortest'],
+      drive: { go: async ({ actor, settle }) => { actor.send({ type: 'go' }); await settle(); } },
+    });
+    expect(report.divergences.length).toBeGreaterThan(0);
+    expect(() => assertFullCoverage(report)).toThrow(/diverged/);
+  });
+});
