@@ -2,86 +2,154 @@ import { createTheme, createThemeContract } from '@vanilla-extract/css';
 
 /**
  * Design tokens. Components read `vars.*`; the shell puts `lightTheme` or `darkTheme` on its root
- * (light is the default theme, SPEC §9).
+ * (light is the default theme, SPEC §9). Every colour pair a component draws is checked for WCAG AA
+ * contrast by `src/ui/components/theme-contrast.test.ts`, so a token change that breaks AA fails a test.
  */
 export const vars = createThemeContract({
   color: {
     background: null,
     surface: null,
+    /** Popovers, dialogs, menus, toasts: above the page. */
+    surfaceRaised: null,
+    /** Hovered rows and menu items. */
+    surfaceHover: null,
+    /** Selected rows, options and tabs. */
+    selected: null,
     text: null,
     textMuted: null,
     primary: null,
+    primaryHover: null,
     primaryText: null,
+    /** Boundaries of controls (inputs, checkboxes): non-text, ≥ 3:1. */
     border: null,
+    /** Decorative separators only (cards, table rules); never the only boundary of a control. */
+    borderSubtle: null,
     focus: null,
     danger: null,
+    dangerHover: null,
+    dangerText: null,
     success: null,
     warning: null,
+    info: null,
+    /** Tinted backgrounds for status messages; body text on them uses `text`. */
+    dangerSurface: null,
+    successSurface: null,
+    warningSurface: null,
+    infoSurface: null,
+    backdrop: null,
+    skeleton: null,
   },
-  space: { xs: null, sm: null, md: null, lg: null, xl: null },
+  space: { xxs: null, xs: null, sm: null, md: null, lg: null, xl: null },
   radius: { sm: null, md: null, lg: null, pill: null },
   font: {
     family: null,
-    size: { sm: null, md: null, lg: null, xl: null, xxl: null },
+    mono: null,
+    size: { xs: null, sm: null, md: null, lg: null, xl: null, xxl: null },
+    weight: { regular: null, medium: null, bold: null },
+    lineHeight: { tight: null, normal: null },
   },
+  /** Control heights, so buttons and inputs on one line align. */
+  control: { sm: null, md: null, lg: null },
+  shadow: { sm: null, md: null, lg: null },
+  focusRing: { width: null, offset: null },
+  zIndex: { sticky: null, overlay: null, modal: null, popover: null, toast: null },
+  duration: { fast: null, normal: null },
 });
 
 const shared = {
-  space: { xs: '0.25rem', sm: '0.5rem', md: '1rem', lg: '1.5rem', xl: '2.5rem' },
+  space: { xxs: '0.125rem', xs: '0.25rem', sm: '0.5rem', md: '1rem', lg: '1.5rem', xl: '2.5rem' },
   radius: { sm: '4px', md: '8px', lg: '12px', pill: '999px' },
   font: {
     family:
       'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
-    size: { sm: '0.875rem', md: '1rem', lg: '1.25rem', xl: '1.5rem', xxl: '2rem' },
+    mono: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+    size: { xs: '0.75rem', sm: '0.875rem', md: '1rem', lg: '1.25rem', xl: '1.5rem', xxl: '2rem' },
+    weight: { regular: '400', medium: '500', bold: '650' },
+    lineHeight: { tight: '1.25', normal: '1.5' },
   },
+  control: { sm: '2rem', md: '2.5rem', lg: '3rem' },
+  // WCAG 2.4.13: a 2 px outline offset from the control stays visible on every background.
+  focusRing: { width: '2px', offset: '2px' },
+  // Popovers sit above modals so a Select inside a dialog opens over it; toasts above everything.
+  zIndex: { sticky: '10', overlay: '100', modal: '200', popover: '300', toast: '400' },
+  duration: { fast: '120ms', normal: '200ms' },
 };
 
-/*
- * WCAG 2.x contrast ratios (relative luminance, computed with the sRGB formula):
- *   text/background 14.76   text/surface 13.62
- *   textMuted/background 6.46   textMuted/surface 5.96
- *   primaryText/primary 6.70   primary/background 6.70 (links, outlines)
- *   danger/background 6.47   success/background 5.02   warning/background 5.58
- *   border/background 3.66   border/surface 3.38   focus/background 6.70 (non-text, ≥ 3 needed)
- */
+/** Light palette; exported (plain strings) so the contrast test can check every pair. */
+export const lightColors = {
+  background: '#ffffff',
+  surface: '#f4f6f8',
+  surfaceRaised: '#ffffff',
+  surfaceHover: '#e8edf2',
+  selected: '#dbe7fd',
+  text: '#1f2933',
+  textMuted: '#52606d',
+  primary: '#1d4ed8',
+  primaryHover: '#1e40af',
+  primaryText: '#ffffff',
+  border: '#7b8794',
+  borderSubtle: '#d9e0e7',
+  focus: '#1d4ed8',
+  danger: '#b91c1c',
+  dangerHover: '#991b1b',
+  dangerText: '#ffffff',
+  success: '#166534',
+  warning: '#a35200',
+  info: '#0369a1',
+  dangerSurface: '#fdecec',
+  successSurface: '#e9f7ee',
+  warningSurface: '#fdf3e4',
+  infoSurface: '#e6f1f8',
+  backdrop: 'rgba(15, 23, 42, 0.55)',
+  skeleton: '#e2e8f0',
+} as const;
+
+/** Dark palette; same keys as {@link lightColors}. */
+export const darkColors = {
+  background: '#0f172a',
+  surface: '#1e293b',
+  surfaceRaised: '#1e293b',
+  surfaceHover: '#334155',
+  selected: '#1e3a5f',
+  text: '#e2e8f0',
+  textMuted: '#a3b1c6',
+  primary: '#93c5fd',
+  primaryHover: '#bfdbfe',
+  primaryText: '#0f172a',
+  border: '#64748b',
+  borderSubtle: '#334155',
+  focus: '#93c5fd',
+  danger: '#fca5a5',
+  dangerHover: '#fecaca',
+  dangerText: '#0f172a',
+  success: '#86efac',
+  warning: '#fcd34d',
+  info: '#7dd3fc',
+  dangerSurface: '#3f1d25',
+  successSurface: '#12301f',
+  warningSurface: '#3a2a0a',
+  infoSurface: '#0c2a3e',
+  backdrop: 'rgba(2, 6, 23, 0.7)',
+  skeleton: '#334155',
+} as const satisfies Record<keyof typeof lightColors, string>;
+
 export const lightTheme = createTheme(vars, {
-  color: {
-    background: '#ffffff',
-    surface: '#f4f6f8',
-    text: '#1f2933',
-    textMuted: '#52606d',
-    primary: '#1d4ed8',
-    primaryText: '#ffffff',
-    border: '#7b8794',
-    focus: '#1d4ed8',
-    danger: '#b91c1c',
-    success: '#15803d',
-    warning: '#a35200',
+  color: lightColors,
+  shadow: {
+    sm: '0 1px 2px rgba(15, 23, 42, 0.08)',
+    md: '0 4px 12px rgba(15, 23, 42, 0.12)',
+    lg: '0 12px 32px rgba(15, 23, 42, 0.18)',
   },
   ...shared,
 });
 
-/*
- * WCAG 2.x contrast ratios:
- *   text/background 14.48   text/surface 11.87
- *   textMuted/background 8.21   textMuted/surface 6.73
- *   primaryText/primary 9.90   primary/background 9.90
- *   danger/background 9.41   success/background 12.71   warning/background 12.38
- *   border/background 3.75   border/surface 3.07   focus/background 9.90
- */
 export const darkTheme = createTheme(vars, {
-  color: {
-    background: '#0f172a',
-    surface: '#1e293b',
-    text: '#e2e8f0',
-    textMuted: '#a3b1c6',
-    primary: '#93c5fd',
-    primaryText: '#0f172a',
-    border: '#64748b',
-    focus: '#93c5fd',
-    danger: '#fca5a5',
-    success: '#86efac',
-    warning: '#fcd34d',
+  color: darkColors,
+  // Shadows barely show on dark backgrounds; raised surfaces also get a border where it matters.
+  shadow: {
+    sm: '0 1px 2px rgba(0, 0, 0, 0.4)',
+    md: '0 4px 12px rgba(0, 0, 0, 0.5)',
+    lg: '0 12px 32px rgba(0, 0, 0, 0.6)',
   },
   ...shared,
 });
