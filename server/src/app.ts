@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import openapiGlue from 'fastify-openapi-glue';
 import type { Kysely } from 'kysely';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 import { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
@@ -12,6 +13,7 @@ import { registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
 import { authenticate, type AuthContext } from './plugins/auth';
+import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { securityHeaders } from './plugins/security-headers';
 import { registerSocket, type SocketServer } from './plugins/socket';
 import { createOperations, type Operations } from './rest';
@@ -29,6 +31,11 @@ export interface AppDeps {
   config: ServerConfig;
   /** For tests: replace handlers by operationId. */
   operations?: Partial<Operations>;
+  /**
+   * PostgreSQL only (the pool of `openDatabase`, or a connection string): events fan out to the other
+   * server processes on the database through LISTEN/NOTIFY. Omitted (PGlite): in-process delivery only.
+   */
+  pg?: pg.Pool | string;
 }
 
 export interface App {
@@ -36,11 +43,17 @@ export interface App {
   tokens: TokenService;
   events: EventBus;
   sockets: SocketServer;
+  /** The LISTEN/NOTIFY relay, when built with `pg`. */
+  relay?: EventRelayHandle;
 }
 
-/** JSON-Schema 2020-12 (OpenAPI 3.1) validation; unknown properties are errors, never dropped. */
-function createValidator() {
-  const ajv = new Ajv2020({ removeAdditional: false, useDefaults: true, coerceTypes: 'array', allErrors: true, strict: false });
+/**
+ * JSON-Schema 2020-12 (OpenAPI 3.1) validation; unknown properties are errors, never dropped.
+ * Query, path and header values arrive as text, so those parts coerce (`?page=2` is the integer 2);
+ * a JSON body never does: `{"name": 12345}` or `{"name": ["x"]}` is a wrong type, not the string "12345".
+ */
+function createValidator(coerce: boolean) {
+  const ajv = new Ajv2020({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
   addFormats.default(ajv);
   return ajv;
 }
@@ -76,7 +89,8 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
 /** Builds the app: plugin order external → app → routes (fastify/demo). */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { db, config } = deps;
-  const ajv = createValidator();
+  const textParts = createValidator(true);
+  const bodies = createValidator(false);
   const fastify = Fastify({
     logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
     genReqId: () => crypto.randomUUID(),
@@ -85,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: true,
     forceCloseConnections: false,
   });
-  fastify.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  fastify.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(schema));
   fastify.setErrorHandler(handleError);
   fastify.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   fastify.decorateRequest('auth', null);
@@ -105,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // routes
   const events = new EventBus();
+  const relay = deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
+  if (relay) fastify.addHook('onClose', async () => relay.close());
   const operations = { ...createOperations({ db, config, tokens, events }), ...deps.operations };
   await fastify.register(openapiGlue, {
     specification: OPENAPI_PATH,
@@ -121,5 +137,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Sockets get a close code on shutdown (1001) instead of a reset.
   fastify.addHook('preClose', async () => sockets.close());
 
-  return { fastify, tokens, events, sockets };
+  return { fastify, tokens, events, sockets, relay };
 }

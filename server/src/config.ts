@@ -22,6 +22,8 @@ export interface ServerConfig {
   /** Failed logins per account and address within the window before 429. */
   loginMaxFailures: number;
   loginWindowSeconds: number;
+  /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
+  socketLivenessMs: number;
 }
 
 function int(name: string, fallback: number, min = 0): number {
@@ -56,6 +58,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     allowedOrigins: (process.env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
+    socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     ...overrides,
   };
 }

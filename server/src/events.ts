@@ -3,8 +3,15 @@ import type { ServerEventData, ServerEventName } from '../../src/api/socket-even
 
 /**
  * The server's event bus (contracts/socket.md §5): handlers publish what changed, the socket plugin
- * pushes it to the tenant's sockets. With PostgreSQL the socket plugin also relays events through
- * LISTEN/NOTIFY so every process sees every event.
+ * pushes it to the tenant's sockets.
+ *
+ * Two paths, kept apart:
+ * - `publish` (producers in this process): hands the event to the relay, if any, then delivers it
+ *   locally;
+ * - `deliver` (the relay, for events produced by OTHER processes): local delivery only.
+ *
+ * With PostgreSQL the relay is LISTEN/NOTIFY on `panel_events` (plugins/event-relay.ts); with PGlite
+ * there is a single process and no relay.
  */
 export interface PanelEvent<E extends ServerEventName = ServerEventName> {
   event: E;
@@ -13,15 +20,33 @@ export interface PanelEvent<E extends ServerEventName = ServerEventName> {
   sentAt: string;
 }
 
+/** Carries events produced in this process to the other processes on the same database. */
+export interface EventRelay {
+  send(event: PanelEvent): void;
+}
+
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  private relay: EventRelay | undefined;
 
   constructor() {
     this.emitter.setMaxListeners(0);
   }
 
+  /** Installs (or with `undefined` removes) the cross-process relay. */
+  setRelay(relay: EventRelay | undefined): void {
+    this.relay = relay;
+  }
+
+  /** An event produced in this process: relayed to other processes, and delivered locally. */
   publish<E extends ServerEventName>(tenantName: string, event: E, data: ServerEventData[E]): void {
     const message: PanelEvent<E> = { event, data, tenantName, sentAt: new Date().toISOString() };
+    this.relay?.send(message as PanelEvent);
+    this.deliver(message as PanelEvent);
+  }
+
+  /** Local delivery only (an event that came from another process through the relay). */
+  deliver(message: PanelEvent): void {
     this.emitter.emit('event', message);
   }
 

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemo(database.db);
     if (seeded) console.log(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  const { fastify } = await buildApp({ db: database.db, config });
+  const { fastify } = await buildApp({ db: database.db, config, pg: database.pg });
   await serveSpa(fastify, { webRoot: config.webRoot, backofficeTenant: config.backofficeTenant });
   await fastify.listen({ host: config.host, port: config.port });
 

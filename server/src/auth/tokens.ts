@@ -37,12 +37,21 @@ export interface RevocationListener {
   onFamilyRevoked?(familyId: string): void;
 }
 
+/** A stored revocation: every token of a user, or one token family (one sign-in). */
+export type Revocation = { userId: number } | { familyId: string };
+
+/** Carries this process's revocations to the other server processes on the same database. */
+export interface RevocationRelay {
+  send(revocation: Revocation): void;
+}
+
 const ISSUER = 'backoffice-panel';
 const encoder = new TextEncoder();
 
 export class TokenService {
   private key: Uint8Array | undefined;
   private readonly listeners = new Set<RevocationListener>();
+  private relay: RevocationRelay | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -160,9 +169,31 @@ export class TokenService {
     return () => this.listeners.delete(listener);
   }
 
+  /** Installs (or with `undefined` removes) the cross-process relay of revocations. */
+  setRelay(relay: RevocationRelay | undefined): void {
+    this.relay = relay;
+  }
+
+  /**
+   * Tells this process's listeners about a revocation stored by another process (through the relay),
+   * so its sockets of the revoked tokens close too. Local only: never relayed again.
+   */
+  deliverRevocation(revocation: Revocation): void {
+    for (const listener of this.listeners) {
+      if ('userId' in revocation) listener.onUserRevoked?.(revocation.userId);
+      else listener.onFamilyRevoked?.(revocation.familyId);
+    }
+  }
+
+  /** After a revocation is stored: local listeners at once, other processes through the relay. */
+  private announce(revocation: Revocation): void {
+    this.relay?.send(revocation);
+    this.deliverRevocation(revocation);
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await this.db.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
-    for (const listener of this.listeners) listener.onFamilyRevoked?.(familyId);
+    this.announce({ familyId });
   }
 
   /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */
@@ -171,7 +202,7 @@ export class TokenService {
       await trx.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', userId).execute();
       await trx.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     });
-    for (const listener of this.listeners) listener.onUserRevoked?.(userId);
+    this.announce({ userId });
   }
 }
 

@@ -10,11 +10,11 @@ import { migrate } from './migrate';
  * - a `postgres://…` URL: a fresh schema on that server (search_path pinned through the connection's
  *   `options`), dropped with everything in it by `close()`.
  */
-export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase> {
+export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase & { url: string }> {
   if (!/^postgres(ql)?:\/\//.test(url)) {
     const database = await openDatabase(url);
     await migrate(database.db);
-    return database;
+    return { ...database, url };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -30,6 +30,8 @@ export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDat
   await migrate(database.db);
   return {
     ...database,
+    /** The scoped URL: another connection (or process) opened with it sees the same schema. */
+    url: scoped.toString(),
     close: async () => {
       await database.close();
       const cleanup = new pg.Client({ connectionString: url });

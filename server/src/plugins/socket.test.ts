@@ -153,3 +153,43 @@ describe('socket /ws', () => {
     kept.close();
   });
 });
+
+describe('socket liveness (contracts/socket.md §5)', () => {
+  let live: import('../test-support/app').TestApp;
+
+  beforeAll(async () => {
+    const { startTestApp } = await import('../test-support/app');
+    live = await startTestApp({ config: { socketLivenessMs: 100 } });
+    await live.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  it('terminates a connection that stops answering protocol pings, and keeps one that answers', async () => {
+    const url = `ws://127.0.0.1:${(live.app.fastify.server.address() as AddressInfo).port}/ws`;
+    const { authorization } = await live.auth('admin@demo.local');
+    const liveToken = authorization.slice('Bearer '.length);
+    const me = await live.app.fastify.inject({ method: 'GET', url: '/api/auth/userInfo', headers: { authorization } });
+    const id = me.json<{ user: { id: number } }>().user.id;
+    const connect = (autoPong: boolean) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`${url}?tenantName=backoffice&userId=${id}&token=${liveToken}`, { autoPong });
+        ws.once('open', () => resolve(ws));
+        ws.once('error', reject);
+      });
+    const silent = await connect(false);
+    const healthy = await connect(true);
+    let pings = 0;
+    healthy.on('ping', () => (pings += 1));
+    // ws reports a terminated connection (no close frame) as 1006.
+    expect((await closed(silent)).code).toBe(1006);
+    await new Promise<void>((resolve) => {
+      const check = () => (pings >= 3 ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    expect(healthy.readyState).toBe(WebSocket.OPEN);
+    healthy.close();
+  }, 15_000);
+});

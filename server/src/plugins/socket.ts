@@ -14,6 +14,8 @@ const MAX_CLIENT_FRAME = 4096;
 
 interface Client {
   socket: WebSocket;
+  /** Answered the last liveness ping (§5 "Liveness"). */
+  alive: boolean;
   tenantName: string;
   userId: number;
   /** The token family the socket was opened with: logging out that session closes it. */
@@ -75,7 +77,10 @@ export function registerSocket(
     const tenant = await deps.db.selectFrom('tenants').select('name').where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
     if (!row || !tenant || (row.own_tenant !== tenantName && !row.origin_backoffice)) return reject(socket, 4403, 'Forbidden');
 
-    const client: Client = { socket, tenantName, userId, family: verified.claims.fam };
+    const client: Client = { socket, alive: true, tenantName, userId, family: verified.claims.fam };
+    socket.on('pong', () => {
+      client.alive = true;
+    });
     clients.add(client);
     socket.on('close', () => clients.delete(client));
     // Revoked while being admitted: the check above may have read the state just before the revocation.
@@ -129,6 +134,21 @@ export function registerSocket(
   const closeFamily = (familyId: string, code = 4401, reason = 'Unauthorized') => closeWhere((c) => c.family === familyId, code, reason);
   const stopRevocations = deps.tokens.onRevoked({ onUserRevoked: (userId) => closeUser(userId), onFamilyRevoked: (familyId) => closeFamily(familyId) });
 
+  // Liveness (§5): a protocol ping per interval; a connection that did not pong since the last one is
+  // dead (half-open TCP, sleeping laptop) and is terminated, so the client sees 1006 and reconnects.
+  const liveness = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        clients.delete(client);
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }, deps.config.socketLivenessMs);
+  liveness.unref();
+
   const unsubscribe = deps.events.subscribe((event: PanelEvent) => {
     const frame = encodeServerFrame(event.event, event.data, event.tenantName, event.sentAt);
     for (const client of clients) {
@@ -141,6 +161,7 @@ export function registerSocket(
     closeUser,
     closeFamily,
     async close() {
+      clearInterval(liveness);
       unsubscribe();
       stopRevocations();
       fastify.server.off('upgrade', onUpgrade);

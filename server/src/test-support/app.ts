@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { buildApp, type App } from '../app';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db/connect';
-import { migrate } from '../db/migrate';
+import { loadConfig, type ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { DEMO_PASSWORD, seedDemo } from '../db/seed';
+import { openTestDatabase } from '../db/testing';
 
 export interface TestApp {
   app: App;
@@ -14,13 +13,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app in-process on a fresh in-memory database with the demo seed (like `app.test.ts`). */
-export async function startTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * `pglite://memory` (default) or a `postgres://…` server, where the app gets a fresh schema of its
+   * own (dropped by `close()`) and its LISTEN/NOTIFY relay, like `npm start` on PostgreSQL.
+   */
+  databaseUrl?: string;
+  config?: Partial<ServerConfig>;
+}
+
+/** The app in-process on a fresh migrated database with the demo seed (like `app.test.ts`). */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   process.env.LOG_LEVEL = 'silent';
-  const database = await openDatabase('pglite://memory');
-  await migrate(database.db);
+  const databaseUrl = options.databaseUrl ?? 'pglite://memory';
+  const database = await openTestDatabase(databaseUrl);
   await seedDemo(database.db);
-  const app = await buildApp({ db: database.db, config: loadConfig({ databaseUrl: 'pglite://memory', seedDemo: true }) });
+  const config = loadConfig({ databaseUrl, seedDemo: true, ...options.config });
+  const app = await buildApp({ db: database.db, config, ...(database.pg ? { pg: database.pg } : {}) });
   return {
     app,
     db: database.db,

@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface ThrowawayPostgres {
+  /** `postgres://…` of a database the caller may freely use. */
+  url: string;
+  /** Stops the cluster and removes its files (a no-op for `TEST_DATABASE_URL`). */
+  stop(): Promise<void>;
+}
+
+/** The directory holding `initdb`/`pg_ctl`: `PATH` first, then Debian's `/usr/lib/postgresql/<v>/bin`. */
+async function findBinDir(): Promise<string> {
+  try {
+    const { stdout } = await run('sh', ['-c', 'command -v pg_ctl']);
+    const found = stdout.trim();
+    if (found) return found.replace(/\/pg_ctl$/, '');
+  } catch {
+    // not on PATH
+  }
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) {
+    throw new Error('PostgreSQL binaries not found (pg_ctl); install them (apt-get install -y postgresql) or set TEST_DATABASE_URL');
+  }
+  return join(root, versions[0] ?? '', 'bin');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function userIds(name: string): Promise<{ uid: number; gid: number }> {
+  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]);
+  return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+}
+
+/**
+ * A PostgreSQL for tests: `TEST_DATABASE_URL` when set, otherwise a fresh cluster in a temp dir on
+ * 127.0.0.1 and a free port (trust auth, user `postgres`). `initdb` refuses to run as root, so as
+ * root the cluster belongs to the system user `postgres` and its tools run through `runuser`.
+ */
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) return { url: external, stop: async () => undefined };
+
+  const bin = await findBinDir();
+  const asRoot = process.getuid?.() === 0;
+  const exec = (tool: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args));
+
+  const dir = await mkdtemp(join(tmpdir(), 'panel-pg-'));
+  if (asRoot) {
+    const { uid, gid } = await userIds('postgres');
+    await chown(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  try {
+    await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    await exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,8 @@
+import { startThrowawayPostgres } from '../../../server/src/test-support/postgres';
+import { describeConformance } from './suite';
+
+/**
+ * The same kit on PostgreSQL (issue #3: "0 schema violations, on PGlite and on PostgreSQL"): a
+ * throwaway cluster this suite starts itself (`TEST_DATABASE_URL` to use an existing server).
+ */
+describeConformance('PostgreSQL', startThrowawayPostgres);

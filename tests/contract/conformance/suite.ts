@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from '../../../server/src/test-support/app';
+import { GRAPHQL_OPERATIONS, REST_OPERATION_IDS, formatResults, runConformance, type Result } from './kit';
+
+/**
+ * The conformance kit against the in-process reference server on a fresh database: `pglite://memory`
+ * or a `postgres://…` server (a schema of its own). Same checks on both engines.
+ */
+export function describeConformance(label: string, databaseUrl: () => Promise<{ url: string; stop(): Promise<void> }>): void {
+  let testApp: TestApp | undefined;
+  let stopDatabase: (() => Promise<void>) | undefined;
+  let results: Result[] = [];
+
+  beforeAll(async () => {
+    const database = await databaseUrl();
+    stopDatabase = () => database.stop();
+    testApp = await startTestApp({ databaseUrl: database.url });
+    await testApp.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+    const address = testApp.app.fastify.server.address() as AddressInfo;
+    results = await runConformance({ baseUrl: `http://127.0.0.1:${address.port}`, email: 'admin@demo.local', password: 'Back#Office!Demo' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await testApp?.close();
+    await stopDatabase?.();
+  });
+
+  describe(`conformance kit against the reference server on ${label}`, () => {
+    it('exercises every REST operation of the contract', () => {
+      const seen = new Set(results.filter((r) => r.kind === 'rest').map((r) => r.operation));
+      expect(REST_OPERATION_IDS.filter((id) => !seen.has(id))).toEqual([]);
+    });
+
+    it('exercises every GraphQL operations file', () => {
+      const seen = new Set(results.filter((r) => r.kind === 'graphql').map((r) => r.operation));
+      expect(GRAPHQL_OPERATIONS.map((op) => op.name).filter((name) => !seen.has(name))).toEqual([]);
+    });
+
+    it('checks the 401 table and soft-delete/restore', () => {
+      const names = results.map((r) => r.operation);
+      expect(names).toEqual(
+        expect.arrayContaining(['401 no token (REST)', '401 garbage token (REST)', '401 token after logout (REST)', 'soft delete / restore']),
+      );
+    });
+
+    it('finds no contract violation', () => {
+      const failed = results.filter((r) => !r.ok);
+      if (failed.length > 0) console.error(formatResults(failed));
+      expect(failed.map((r) => `${r.operation}: ${r.problems.join(' | ')}`)).toEqual([]);
+    });
+  });
+}
