@@ -1,0 +1,295 @@
+import { readFileSync } from 'node:fs';
+import { Kind, type TypeNode } from 'graphql';
+import { parse } from 'yaml';
+import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { OPENAPI_PATH } from '../app';
+import { startTestApp, type TestApp } from '../test-support/app';
+import { validateResponse } from '../test-support/contract';
+
+/**
+ * Issue #3: "Malformed bodies and params on every operation get 400 with the contract's error body,
+ * never 500." The cases are derived from each operation's own schemas in contracts/openapi.yaml, so a
+ * new operation is covered without touching this file: broken JSON, a JSON value of the wrong kind,
+ * each required property missing, an extra property, each property of the wrong type, each path and
+ * query parameter of the wrong type or out of its range, each required query parameter missing.
+ * Requests carry an administrator's token, so what answers is validation, not authorization.
+ */
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+  example?: unknown;
+};
+interface Parameter {
+  $ref?: string;
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: Schema;
+  example?: unknown;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { $ref?: string; content?: Record<string, { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }> };
+}
+interface Document {
+  paths: Record<string, Record<string, Operation> & { parameters?: Parameter[] }>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+const doc = parse(readFileSync(OPENAPI_PATH, 'utf8')) as Document;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function deref<T extends { $ref?: string }>(value: T): T {
+  if (!value.$ref) return value;
+  const [, , section, name] = value.$ref.split('/');
+  const target = doc.components[section ?? '']?.[name ?? ''];
+  if (!target) throw new Error(`unresolved ${value.$ref}`);
+  return deref(target as T);
+}
+
+function typeOf(schema: Schema): string | undefined {
+  const s = deref(schema);
+  if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
+  return s.type;
+}
+
+/** A value of the schema, for the valid baseline a case then breaks in one place. */
+function sample(schema: Schema): unknown {
+  const s = deref(schema);
+  if (s.example !== undefined) return s.example;
+  if (s.enum) return s.enum[0];
+  if (s.oneOf?.[0]) return sample(s.oneOf[0]);
+  if (s.anyOf?.[0]) return sample(s.anyOf[0]);
+  switch (typeOf(s)) {
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries((s.required ?? []).map((key) => [key, sample(s.properties?.[key] ?? {})]));
+    default:
+      return s.format === 'date' ? '2026-01-01' : s.format === 'date-time' ? '2026-01-01T00:00:00Z' : 'x'.repeat(Math.max(1, s.minLength ?? 1));
+  }
+}
+
+/** Values no reading of the schema accepts (as JSON values; query strings are their String()). */
+function wrongValues(schema: Schema, inQuery: boolean): unknown[] {
+  const s = deref(schema);
+  const out: unknown[] = [];
+  const type = typeOf(s);
+  if (type === 'integer' || type === 'number') {
+    out.push(inQuery ? 'abc' : 'abc', inQuery ? '1e999' : { n: 1 });
+    if (type === 'integer') out.push(inQuery ? '1.5' : 1.5);
+    if (s.minimum !== undefined) out.push(s.minimum - 1);
+    if (s.maximum !== undefined) out.push(s.maximum + 1);
+  } else if (type === 'boolean') {
+    out.push(inQuery ? 'maybe' : 'yes');
+  } else if (type === 'array') {
+    if (!inQuery) out.push('not-an-array', { a: 1 });
+  } else if (type === 'object') {
+    out.push('not-an-object', [1]);
+  } else if (type === 'string') {
+    if (!inQuery) out.push(12345, ['x']);
+    if (s.enum) out.push('not-one-of-the-enum');
+    if (s.format === 'date') out.push('2026-13-45');
+    if (s.format === 'date-time') out.push('yesterday');
+    if (s.format === 'email') out.push('not-an-email');
+    if (s.pattern && !new RegExp(s.pattern).test('Not Valid!!')) out.push('Not Valid!!');
+    if (s.maxLength !== undefined) out.push('a'.repeat(s.maxLength + 1));
+    if (s.minLength !== undefined && s.minLength > 0 && !inQuery) out.push('');
+  }
+  return out;
+}
+
+interface Case {
+  name: string;
+  method: string;
+  url: string;
+  payload?: string;
+}
+
+function buildUrl(path: string, pathValues: Record<string, unknown>, query: Record<string, unknown>): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_m, key: string) => encodeURIComponent(String(pathValues[key])));
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return qs ? `${filled}?${qs}` : filled;
+}
+
+function casesFor(path: string, method: string, op: Operation, shared: Parameter[]): Case[] {
+  const params = [...shared, ...(op.parameters ?? [])].map(deref).filter((p) => p.in !== 'header');
+  const pathValues = Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, p.example ?? sample(p.schema)]));
+  const query = Object.fromEntries(params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, p.example ?? sample(p.schema)]));
+  const content = op.requestBody ? deref(op.requestBody).content?.['application/json'] : undefined;
+  const body = content ? (content.example ?? Object.values(content.examples ?? {})[0]?.value ?? sample(content.schema)) : undefined;
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const url = buildUrl(path, pathValues, query);
+  const cases: Case[] = [];
+  const M = method.toUpperCase();
+
+  for (const p of params) {
+    for (const wrong of wrongValues(p.schema, true)) {
+      const target = p.in === 'path' ? buildUrl(path, { ...pathValues, [p.name]: wrong }, query) : buildUrl(path, pathValues, { ...query, [p.name]: wrong });
+      cases.push({ name: `${p.in} ${p.name}=${String(wrong)}`, method: M, url: target, ...(payload === undefined ? {} : { payload }) });
+    }
+    if (p.in === 'query' && p.required) {
+      const { [p.name]: _dropped, ...rest } = query;
+      cases.push({ name: `query ${p.name} missing`, method: M, url: buildUrl(path, pathValues, rest), ...(payload === undefined ? {} : { payload }) });
+    }
+  }
+
+  if (content) {
+    const schema = deref(content.schema);
+    cases.push({ name: 'body is not JSON', method: M, url, payload: '{"oops": ' });
+    cases.push({ name: 'body is a JSON array', method: M, url, payload: '[]' });
+    cases.push({ name: 'body is a JSON string', method: M, url, payload: '"text"' });
+    const branches = schema.oneOf ?? schema.anyOf ?? [schema];
+    const object = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    if (object) {
+      cases.push({ name: 'extra property', method: M, url, payload: JSON.stringify({ ...object, sneaky: 1 }) });
+      const properties = Object.fromEntries(branches.flatMap((b) => Object.entries(deref(b).properties ?? {})));
+      const required = new Set(branches.map((b) => deref(b).required ?? []).reduce((a, b) => a.filter((k) => b.includes(k))));
+      for (const key of Object.keys(object)) {
+        if (required.has(key)) {
+          const { [key]: _dropped, ...rest } = object;
+          cases.push({ name: `body ${key} missing`, method: M, url, payload: JSON.stringify(rest) });
+        }
+        for (const wrong of wrongValues(properties[key] ?? {}, false)) {
+          cases.push({ name: `body ${key}=${JSON.stringify(wrong)}`, method: M, url, payload: JSON.stringify({ ...object, [key]: wrong }) });
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((method) => {
+    const op = item[method] as Operation;
+    return { path, method, op, cases: casesFor(path, method, op, item.parameters ?? []) };
+  }),
+);
+
+let testApp: TestApp;
+let authorization: string;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  ({ authorization } = await testApp.auth('admin@demo.local'));
+}, 120_000);
+
+afterAll(async () => {
+  await testApp?.close();
+});
+
+describe('malformed input on every REST operation', () => {
+  it('derives at least one malformed case for every operation that takes input', () => {
+    const withoutCases = operations.filter((o) => o.cases.length === 0).map((o) => o.op.operationId);
+    // Only operations with no parameters and no body have nothing to malform.
+    const inputless = operations.filter((o) => !o.op.requestBody && !(o.op.parameters ?? []).length && !(doc.paths[o.path]?.parameters ?? []).length).map((o) => o.op.operationId);
+    expect(withoutCases.sort()).toEqual(inputless.sort());
+    expect(operations.reduce((n, o) => n + o.cases.length, 0)).toBeGreaterThan(200);
+  });
+
+  it.each(operations.filter((o) => o.cases.length > 0).map((o) => [o.op.operationId, o] as const))('%s answers 400 with the contract body', async (_id, o) => {
+    const problems: string[] = [];
+    for (const c of o.cases) {
+      const response = await testApp.app.fastify.inject({
+        method: c.method as 'GET',
+        url: c.url,
+        headers: { authorization, ...(c.payload === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(c.payload === undefined ? {} : { payload: c.payload }),
+      });
+      if (response.statusCode !== 400) {
+        problems.push(`${c.name} (${c.method} ${c.url}): ${response.statusCode} ${response.body.slice(0, 160)}`);
+        continue;
+      }
+      const check = validateResponse(o.op.operationId, 400, response.json());
+      if (!check.valid) problems.push(`${c.name}: 400 body breaks the contract: ${JSON.stringify(check.errors).slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+/** A value a GraphQL variable of this type accepts, so each case breaks exactly one variable. */
+function validVariable(type: TypeNode): unknown {
+  if (type.kind === Kind.NON_NULL_TYPE) return validVariable(type.type);
+  if (type.kind === Kind.LIST_TYPE) return [];
+  switch (type.name.value) {
+    case 'Int':
+      return 1;
+    case 'Boolean':
+      return true;
+    case 'String':
+      return 'x';
+    default:
+      throw new Error(`no valid sample for GraphQL type ${type.name.value}: extend validVariable`);
+  }
+}
+
+/** Values a GraphQL variable of this type refuses (coercion errors), by the type's named leaf. */
+function wrongVariables(type: TypeNode): unknown[] {
+  if (type.kind === Kind.NON_NULL_TYPE) return [null, ...wrongVariables(type.type)];
+  if (type.kind === Kind.LIST_TYPE) return [{ not: 'a list' }];
+  switch (type.name.value) {
+    case 'Int':
+      return ['abc', 1.5, 2 ** 31];
+    case 'Float':
+      return ['abc'];
+    case 'Boolean':
+      return ['yes', 1];
+    case 'String':
+    case 'ID':
+      return [{ an: 'object' }, ['x', 'y']];
+    default:
+      return ['not-an-input-object-or-enum', 12345];
+  }
+}
+
+describe('malformed variables on every GraphQL operation', () => {
+  const withVariables = GRAPHQL_OPERATIONS.filter((op) => (op.operation.variableDefinitions ?? []).length > 0);
+
+  it.each(withVariables.map((op) => [op.name, op] as const))('%s answers 400 with GraphQL errors', async (_name, op) => {
+    const definitions = op.operation.variableDefinitions ?? [];
+    const problems: string[] = [];
+    const valid = Object.fromEntries(definitions.map((def) => [def.variable.name.value, validVariable(def.type)]));
+    const cases: { name: string; variables: Record<string, unknown> }[] = [];
+    for (const def of definitions) {
+      const name = def.variable.name.value;
+      for (const wrong of wrongVariables(def.type)) cases.push({ name: `$${name}=${JSON.stringify(wrong)}`, variables: { ...valid, [name]: wrong } });
+      if (def.type.kind === Kind.NON_NULL_TYPE && !def.defaultValue) {
+        const { [name]: _dropped, ...rest } = valid;
+        cases.push({ name: `$${name} missing`, variables: rest });
+      }
+    }
+    for (const c of cases) {
+      const response = await testApp.app.fastify.inject({
+        method: 'POST',
+        url: '/backoffice/graphql',
+        headers: { authorization, 'content-type': 'application/json' },
+        payload: JSON.stringify({ query: op.source, operationName: op.name, variables: c.variables }),
+      });
+      const body = response.json<{ errors?: { message: string }[]; data?: unknown }>();
+      if (response.statusCode !== 400 || !body.errors?.length || body.data !== undefined) {
+        problems.push(`${c.name}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+      }
+    }
+    expect(cases.length).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});
