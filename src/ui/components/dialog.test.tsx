@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import ptBR from '../../i18n/pt-BR.json';
+import { Button } from './button';
+import { DialogTrigger, Modal } from './dialog';
+import { renderUi } from './test-utils';
+import { TextField } from './text-field';
+
+afterEach(cleanup);
+
+function EditUser() {
+  return (
+    <DialogTrigger>
+      <Button>Editar usuário</Button>
+      <Modal title="Editar usuário" footer={(close) => <Button onPress={close}>Salvar</Button>}>
+        <TextField label="Nome" autoFocus />
+      </Modal>
+    </DialogTrigger>
+  );
+}
+
+describe('Modal', () => {
+  it('opens from its trigger as a dialog named by its title, with focus inside', async () => {
+    const { user } = renderUi(<EditUser />);
+    await user.click(screen.getByRole('button', { name: 'Editar usuário' }));
+    const dialog = screen.getByRole('dialog', { name: 'Editar usuário' });
+    expect(dialog).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus();
+  });
+
+  it('traps Tab inside and closes with Escape, returning focus to the trigger', async () => {
+    const { user } = renderUi(<EditUser />);
+    const trigger = screen.getByRole('button', { name: 'Editar usuário' });
+    await user.click(trigger);
+    const dialog = screen.getByRole('dialog');
+    for (let i = 0; i < 4; i += 1) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // RAC restores focus in the next animation frame.
+    await waitFor(() => expect(trigger).toHaveFocus());
+  });
+
+  it('closes from the named close button and from footer actions', async () => {
+    const { user } = renderUi(<EditUser />);
+    await user.click(screen.getByRole('button', { name: 'Editar usuário' }));
+    await user.click(screen.getByRole('button', { name: ptBR.common.close }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Editar usuário' }));
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('can be controlled without a trigger', () => {
+    const onOpenChange = vi.fn();
+    renderUi(
+      <Modal title="Detalhes" isOpen onOpenChange={onOpenChange}>
+        Conteúdo
+      </Modal>,
+    );
+    expect(screen.getByRole('dialog', { name: 'Detalhes' })).toHaveTextContent('Conteúdo');
+  });
+});

@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import { Tooltip as RACTooltip, TooltipTrigger } from 'react-aria-components/Tooltip';
+import * as styles from './tooltip.css';
+
+export interface TooltipProps {
+  /** Tooltip text (translated). Supplementary only: the trigger must already have a name. */
+  content: ReactNode;
+  /** One focusable RAC element (Button, IconButton, Link). */
+  children: ReactNode;
+  placement?: 'top' | 'bottom' | 'start' | 'end';
+  /** ms before showing on hover; focus shows it at once. */
+  delay?: number;
+}
+
+/**
+ * A hover/focus hint (RAC `TooltipTrigger` + `Tooltip`, role tooltip, linked by
+ * `aria-describedby`). It shows on keyboard focus too and hides on Escape. Never put the only
+ * copy of information or anything interactive in it.
+ */
+export function Tooltip({ content, children, placement = 'top', delay = 600 }: TooltipProps) {
+  return (
+    <TooltipTrigger delay={delay}>
+      {children}
+      <RACTooltip placement={placement} offset={6} className={styles.tooltip}>
+        {content}
+      </RACTooltip>
+    </TooltipTrigger>
+  );
+}
