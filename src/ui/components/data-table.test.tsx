@@ -1,0 +1,104 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import type { SortDescriptor } from 'react-aria-components/Table';
+import ptBR from '../../i18n/pt-BR.json';
+import { DataTable, type DataTableColumn } from './data-table';
+import { ErrorState } from './error-state';
+import { renderUi } from './test-utils';
+
+afterEach(cleanup);
+
+interface Tenant {
+  id: number;
+  name: string;
+  userLimit: number;
+}
+const tenants: Tenant[] = [
+  { id: 1, name: 'Backoffice', userLimit: 50 },
+  { id: 2, name: 'Farmácia Sol', userLimit: 10 },
+  { id: 3, name: 'Drogaria Lua', userLimit: 25 },
+];
+const columns: DataTableColumn<Tenant>[] = [
+  { id: 'name', header: 'Nome', cell: (t) => t.name, isRowHeader: true, allowsSorting: true },
+  { id: 'userLimit', header: 'Limite de usuários', cell: (t) => t.userLimit, allowsSorting: true, align: 'end' },
+];
+
+function SortedTable() {
+  const [sort, setSort] = useState<SortDescriptor>({ column: 'name', direction: 'ascending' });
+  const rows = [...tenants].sort((a, b) => {
+    const key = sort.column as keyof Tenant;
+    const order = String(a[key]).localeCompare(String(b[key]), 'pt-BR', { numeric: true });
+    return sort.direction === 'ascending' ? order : -order;
+  });
+  return <DataTable aria-label="Tenants" columns={columns} rows={rows} sortDescriptor={sort} onSortChange={setSort} />;
+}
+
+function bodyNames(): string[] {
+  const rows = screen.getAllByRole('row').slice(1);
+  return rows.map((row) => within(row).getAllByRole('rowheader')[0]?.textContent ?? '');
+}
+
+describe('DataTable', () => {
+  it('is a named grid with column headers, row headers and aria-sort', () => {
+    renderUi(<SortedTable />);
+    const grid = screen.getByRole('grid', { name: 'Tenants' });
+    const headers = within(grid).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['Nome', 'Limite de usuários']);
+    expect(headers[0]).toHaveAttribute('aria-sort', 'ascending');
+    expect(headers[1]).toHaveAttribute('aria-sort', 'none');
+    expect(bodyNames()).toEqual(['Backoffice', 'Drogaria Lua', 'Farmácia Sol']);
+  });
+
+  it('sorts by clicking a header and by Enter on a focused header', async () => {
+    const { user } = renderUi(<SortedTable />);
+    const [nameHeader, limitHeader] = screen.getAllByRole('columnheader') as [HTMLElement, HTMLElement];
+    await user.click(nameHeader);
+    expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
+    expect(bodyNames()).toEqual(['Farmácia Sol', 'Drogaria Lua', 'Backoffice']);
+    limitHeader.focus();
+    await user.keyboard('{Enter}');
+    expect(limitHeader).toHaveAttribute('aria-sort', 'ascending');
+    expect(bodyNames()).toEqual(['Farmácia Sol', 'Drogaria Lua', 'Backoffice']);
+  });
+
+  it('moves between cells with arrow keys', async () => {
+    const { user } = renderUi(<SortedTable />);
+    await user.tab();
+    await user.keyboard('{ArrowDown}');
+    const focused = document.activeElement as HTMLElement;
+    expect(focused.getAttribute('role')).toMatch(/row|rowheader|gridcell/);
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).not.toBe(focused);
+    expect(screen.getByRole('grid')).toContainElement(document.activeElement as HTMLElement);
+  });
+
+  it('selects rows with checkboxes, including select-all', async () => {
+    const onSelectionChange = vi.fn();
+    const { user } = renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} selectionMode="multiple" onSelectionChange={onSelectionChange} />);
+    const checkboxes = screen.getAllByRole('checkbox');
+    expect(checkboxes).toHaveLength(4);
+    await user.click(checkboxes[2] as HTMLElement);
+    expect([...(onSelectionChange.mock.calls.at(-1)?.[0] as Set<number>)]).toEqual([2]);
+    await user.click(checkboxes[0] as HTMLElement);
+    expect(onSelectionChange.mock.calls.at(-1)?.[0]).toBe('all');
+  });
+
+  it('shows the loading, empty and error slots', () => {
+    const { rerender } = renderUi(<DataTable aria-label="Tenants" columns={columns} rows={[]} status="loading" />);
+    expect(screen.getByRole('progressbar', { name: ptBR.ui.table.loading })).toBeInTheDocument();
+
+    rerender(<DataTable aria-label="Tenants" columns={columns} rows={[]} />);
+    expect(screen.getByText(ptBR.common.empty)).toBeInTheDocument();
+
+    rerender(<DataTable aria-label="Tenants" columns={columns} rows={tenants} status="error" errorState={<ErrorState onRetry={() => undefined} />} />);
+    expect(screen.getByRole('alert')).toHaveTextContent(ptBR.common.error);
+    expect(screen.queryByText('Backoffice')).toBeNull();
+  });
+
+  it('keeps rows visible and marks the region busy while reloading', () => {
+    const { container } = renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} status="loading" />);
+    expect(container.querySelector('[aria-busy="true"]')).toContainElement(screen.getByRole('grid'));
+    expect(screen.getByText('Backoffice')).toBeInTheDocument();
+  });
+});

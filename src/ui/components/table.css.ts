@@ -1,0 +1,91 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../theme.css';
+import { focusRing } from './focus.css';
+
+/**
+ * The wrapper scrolls sideways on narrow screens (390 px) instead of widening the page; the table
+ * keeps its natural width inside it.
+ */
+export const wrapper = style({
+  width: '100%',
+  maxWidth: '100%',
+  overflowX: 'auto',
+  border: `1px solid ${vars.color.borderSubtle}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.background,
+});
+
+export const table = style({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: vars.font.size.sm,
+  color: vars.color.text,
+  outline: 'none',
+  selectors: {
+    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
+    '[aria-busy="true"] > &': { opacity: 0.6 },
+  },
+});
+
+/** Virtualized: the table itself is the scroll container RAC's Virtualizer measures. */
+export const virtualTable = style({ display: 'block', overflow: 'auto', position: 'relative' });
+
+export const header = style({
+  backgroundColor: vars.color.surface,
+  position: 'sticky',
+  top: 0,
+  zIndex: vars.zIndex.sticky,
+});
+
+export const column = style({
+  padding: `${vars.space.sm} ${vars.space.sm}`,
+  textAlign: 'start',
+  fontWeight: vars.font.weight.bold,
+  whiteSpace: 'nowrap',
+  borderBottom: `1px solid ${vars.color.border}`,
+  outline: 'none',
+  selectors: {
+    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
+    '&[data-allows-sorting]': { cursor: 'pointer' },
+    '&[data-hovered][data-allows-sorting]': { backgroundColor: vars.color.surfaceHover },
+  },
+});
+
+export const columnContent = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs });
+
+/** The neutral sort icon of an unsorted sortable column is muted; the active one is full text colour. */
+export const sortIcon = style({ color: vars.color.textMuted });
+
+export const row = style({
+  outline: 'none',
+  borderBottom: `1px solid ${vars.color.borderSubtle}`,
+  selectors: {
+    '&[data-hovered]': { backgroundColor: vars.color.surfaceHover },
+    '&[data-selected]': { backgroundColor: vars.color.selected },
+    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
+    '&[data-href], &[data-action]': { cursor: 'pointer' },
+    '&[data-disabled]': { color: vars.color.textMuted },
+  },
+});
+
+export const cell = style({
+  padding: `${vars.space.sm} ${vars.space.sm}`,
+  verticalAlign: 'middle',
+  outline: 'none',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  selectors: { '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' } },
+});
+
+export const alignEnd = style({ textAlign: 'end', fontVariantNumeric: 'tabular-nums' });
+
+export const selectionCell = style({ width: '2.75rem' });
+
+export const state = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: vars.space.sm,
+  padding: vars.space.lg,
+  color: vars.color.textMuted,
+});
