@@ -6,26 +6,10 @@ import { bulkActor } from './bulk-run';
 import { changedFeatures, featureBulkMachine, featureProgress, featureRows, type Feature, type FeatureChange } from './feature-bulk.machine';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type PathStrategy } from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from './test-support/fake-fetch';
+import { fakeOverlay, type FakeOverlay } from './test-support/fake-overlay';
 
 const tenantName = 'farmacia-central';
 const stored = (option: string, enabled: boolean): Feature => ({ option, enabled, tenantName });
-
-/** Records the overlay calls; `held` is true between a suspend and its resume. */
-function fakeOverlay() {
-  const overlay = {
-    calls: [] as ('suspend' | 'resume')[],
-    held: false,
-    suspend() {
-      overlay.calls.push('suspend');
-      overlay.held = true;
-    },
-    resume() {
-      overlay.calls.push('resume');
-      overlay.held = false;
-    },
-  };
-  return overlay;
-}
 
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
@@ -70,7 +54,7 @@ describe('featureBulkMachine: model coverage', () => {
       // Guards read the draft, the stored state and the results: all of it is the graph's key.
       serializeContext: (context) => [context.draft, context.saved, context.run.entries.map((entry) => entry.result?.status ?? null)],
       onStep: ({ actor, input }) => {
-        const overlay = input?.overlay as ReturnType<typeof fakeOverlay>;
+        const overlay = input?.overlay as FakeOverlay;
         expect(overlay.held).toBe(actor.getSnapshot().matches('saving'));
       },
     });
