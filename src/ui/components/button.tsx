@@ -15,6 +15,8 @@ interface BaseButtonProps extends Omit<RACButtonProps, 'className' | 'style' | '
   className?: string;
   /** Accessible name of the spinner while `isPending`; defaults to "Carregando…". */
   pendingLabel?: string;
+  /** Marks the current item of a set (the current page in Pagination). */
+  'aria-current'?: 'page' | 'step' | 'location' | 'true';
 }
 
 export interface ButtonProps extends BaseButtonProps {
@@ -25,24 +27,26 @@ export interface ButtonProps extends BaseButtonProps {
 }
 
 /*
- * RAC forwards only known DOM props, so `aria-busy` goes through its `render` hook: the element
- * stays RAC's own <button>, with every prop and ref RAC computed, plus the busy flag.
+ * RAC forwards only known DOM props, so `aria-busy` and `aria-current` go through its `render`
+ * hook: the element stays RAC's own <button>, with every prop and ref RAC computed, plus these.
  */
-const renderBusyButton: NonNullable<RACButtonProps['render']> = (domProps, { isPending }) => (
-  <button {...domProps} aria-busy={isPending || undefined} />
-);
+function renderButton(ariaCurrent: ButtonProps['aria-current']): NonNullable<RACButtonProps['render']> {
+  return function render(domProps, { isPending }) {
+    return <button {...domProps} aria-busy={isPending || undefined} aria-current={ariaCurrent} />;
+  };
+}
 
 /**
  * The action button (RAC `Button`). `isPending` keeps it focusable but inert, shows a spinner that
  * RAC adds to the button's name, sets `aria-busy` and stops Enter in a form from submitting twice.
  */
-export function Button({ variant = 'primary', size = 'md', className, children, icon, fullWidth, isPending, pendingLabel, ...props }: ButtonProps) {
+export function Button({ variant = 'primary', size = 'md', className, children, icon, fullWidth, isPending, pendingLabel, 'aria-current': ariaCurrent, ...props }: ButtonProps) {
   const { t } = useTranslation();
   return (
     <RACButton
       {...props}
       isPending={isPending}
-      render={renderBusyButton}
+      render={renderButton(ariaCurrent)}
       className={cx(styles.base, styles.variant[variant], styles.size[size], fullWidth && styles.fullWidth, className)}
     >
       {isPending ? <Spinner size="sm" label={pendingLabel ?? t('common.loading')} /> : icon}
@@ -62,14 +66,14 @@ export interface IconButtonProps extends Omit<BaseButtonProps, 'aria-label' | 'a
 }
 
 /** A square, icon-only button. Its accessible name is `label`; the type makes it impossible to omit. */
-export function IconButton({ label, icon, variant = 'ghost', size = 'md', className, isPending, pendingLabel, ...props }: IconButtonProps) {
+export function IconButton({ label, icon, variant = 'ghost', size = 'md', className, isPending, pendingLabel, 'aria-current': ariaCurrent, ...props }: IconButtonProps) {
   const { t } = useTranslation();
   return (
     <RACButton
       {...props}
       aria-label={label}
       isPending={isPending}
-      render={renderBusyButton}
+      render={renderButton(ariaCurrent)}
       className={cx(styles.base, styles.variant[variant], styles.iconSize[size], className)}
     >
       {isPending ? <Spinner size="sm" label={pendingLabel ?? t('common.loading')} /> : icon}

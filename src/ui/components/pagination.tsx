@@ -1,0 +1,105 @@
+import { useTranslation } from 'react-i18next';
+import { Button, IconButton } from './button';
+import { ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
+import * as styles from './pagination.css';
+import { Select } from './select';
+import { VisuallyHidden } from './visually-hidden';
+
+export interface PaginationProps {
+  /** Current page, 1-based. */
+  page: number;
+  pageSize: number;
+  /** Total number of records (not pages). */
+  total: number;
+  onPageChange: (page: number) => void;
+  /** With it, a page-size Select is shown. */
+  onPageSizeChange?: (pageSize: number) => void;
+  /** Choices for the page size; SPEC §9's default of 4 per page comes first. */
+  pageSizeOptions?: readonly number[];
+  /** Page buttons either side of the current one before an ellipsis. */
+  siblings?: number;
+  isDisabled?: boolean;
+}
+
+/** Page numbers to show, with `null` for a gap: 1 … 4 5 6 … 20. */
+export function pageWindow(page: number, pageCount: number, siblings: number): (number | null)[] {
+  const first = Math.max(2, page - siblings);
+  const last = Math.min(pageCount - 1, page + siblings);
+  const result: (number | null)[] = [1];
+  if (first > 2) result.push(null);
+  for (let p = first; p <= last; p += 1) result.push(p);
+  if (last < pageCount - 1) result.push(null);
+  if (pageCount > 1) result.push(pageCount);
+  return result;
+}
+
+/**
+ * Page controls for server-paged lists (tenants): a `nav` landmark with first/previous/numbered/
+ * next/last buttons (the current one `aria-current="page"`), the "1–4 de 37" range in a polite
+ * live region so a page change is announced, and an optional page-size Select.
+ */
+export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChange, pageSizeOptions = [4, 10, 25, 50], siblings = 1, isDisabled }: PaginationProps) {
+  const { t } = useTranslation();
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const from = total === 0 ? 0 : (current - 1) * pageSize + 1;
+  const to = Math.min(total, current * pageSize);
+  const go = (target: number) => {
+    if (target !== current) onPageChange(target);
+  };
+  return (
+    <nav aria-label={t('ui.pagination.label')} className={styles.nav}>
+      <span className={styles.range} aria-live="polite">
+        {t('ui.pagination.range', { from, to, total })}
+      </span>
+      <ul className={styles.pages}>
+        <li>
+          <IconButton label={t('ui.pagination.first')} icon={<ChevronsLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(1)} />
+        </li>
+        <li>
+          <IconButton label={t('ui.pagination.previous')} icon={<ChevronLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(current - 1)} />
+        </li>
+        {pageWindow(current, pageCount, siblings).map((p, index) =>
+          p === null ? (
+            <li key={`gap-${index}`} className={styles.ellipsis}>
+              <span aria-hidden="true">…</span>
+              <VisuallyHidden>{t('ui.pagination.more')}</VisuallyHidden>
+            </li>
+          ) : (
+            <li key={p}>
+              <Button
+                size="sm"
+                variant={p === current ? 'primary' : 'ghost'}
+                aria-label={t('ui.pagination.goTo', { page: p })}
+                aria-current={p === current ? 'page' : undefined}
+                isDisabled={isDisabled}
+                className={p === current ? styles.current : undefined}
+                onPress={() => go(p)}
+              >
+                {p}
+              </Button>
+            </li>
+          ),
+        )}
+        <li>
+          <IconButton label={t('ui.pagination.next')} icon={<ChevronRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(current + 1)} />
+        </li>
+        <li>
+          <IconButton label={t('ui.pagination.last')} icon={<ChevronsRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(pageCount)} />
+        </li>
+      </ul>
+      {onPageSizeChange ? (
+        <Select
+          label={t('ui.pagination.pageSize')}
+          items={pageSizeOptions.map((size) => ({ id: size, label: String(size) }))}
+          value={pageSize}
+          onChange={(key) => {
+            if (typeof key === 'number') onPageSizeChange(key);
+          }}
+          isDisabled={isDisabled}
+          className={styles.pageSize}
+        />
+      ) : null}
+    </nav>
+  );
+}
