@@ -42,6 +42,22 @@ describe('exploreCoverage', () => {
     expect(() => assertFullCoverage(report)).toThrow(/sample\.overflow/);
   });
 
+  it('walks simple paths per scenario, starting where the prefix leads', async () => {
+    const report = await exploreCoverage({
+      machine: faked,
+      events,
+      serializeContext: (c) => Math.min(c.count, 2),
+      strategies: ['simple'],
+      simpleScenarios: [{ prefix: [{ type: 'go' }, doneEvent('load', 1)], events: [{ type: 'bump' }, { type: 'reset' }] }],
+    });
+    // Only what lies after go → done: the error branch is outside this scenario.
+    expect(report.transitions.missing).toEqual(['sample.loading --xstate.error.actor.load[0]--> sample.failed', 'sample.failed --(always)[0]--> sample.idle']);
+    expect(report.divergences).toEqual([]);
+    await expect(
+      exploreCoverage({ machine: faked, events, strategies: ['simple'], simpleScenarios: [{ prefix: [{ type: 'reset' }], events: [] }] }),
+    ).rejects.toThrow();
+  });
+
   it('reports a divergence when a fake completes behind the walk', async () => {
     const eager = sample.provide({ actors: { load: fromPromise<number>(() => Promise.reject(new Error('eager'))) } });
     const report = await exploreCoverage({

@@ -31,8 +31,8 @@
  * events by itself. Every driven actor runs on its own `SimulatedClock` that is never advanced
  * unless a custom driver does it, so real timers never fire behind the walk's back.
  *
- * In each state only the listed events the state can take (`snapshot.can(event)`: a transition
- * whose guard passes) are explored; an event type missing from the list is never invented, so its
+ * In each state only the listed events that enable a transition (one whose guard passes, even a
+ * targetless one without actions) are explored; an event type missing from the list is never invented, so its
  * transitions show up as missing in the report. (Unlike `@xstate/graph`'s own default, a listed
  * event is never offered to a state that ignores it: an unhandled `xstate.error.actor.*` would put
  * the actor in error.)
@@ -45,7 +45,7 @@
  * Project exactly the context a guard depends on (a counter, a flag), or guarded branches behind
  * it stay unexplored and show up as missing in the report.
  */
-import { getAdjacencyMap, type AdjacencyMap, getShortestPaths, getSimplePaths, getStateNodes, type StatePath } from '@xstate/graph';
+import { getAdjacencyMap, getPathsFromEvents, type AdjacencyMap, getShortestPaths, getSimplePaths, getStateNodes, type StatePath } from '@xstate/graph';
 import {
   __unsafe_getAllOwnEventDescriptors as ownEventTypes,
   createActor,
@@ -79,6 +79,14 @@ export type AfterEvent = { type: `xstate.after.${string}` };
 /** Anything the walk may send: the machine's own events plus actor completions and timers. */
 export type GraphEvent<TMachine extends AnyStateMachine> = EventFromLogic<TMachine> | ActorDoneEvent | ActorErrorEvent | AfterEvent;
 
+/** A region of the graph where simple paths are enumerated; see {@link CoverageOptions.simpleScenarios}. */
+export interface SimpleScenario<TMachine extends AnyStateMachine> {
+  /** Events sent from the initial state to reach the scenario's start (each must be enabled in turn). */
+  prefix?: readonly GraphEvent<TMachine>[];
+  /** Events explored from there (filtered per state like the main list). */
+  events: readonly GraphEvent<TMachine>[];
+}
+
 /** Which path families to walk. */
 export type PathStrategy = 'shortest' | 'simple' | 'transitions';
 
@@ -105,6 +113,13 @@ export interface CoverageOptions<TMachine extends AnyStateMachine> {
   serializeContext?: (context: ContextFrom<TMachine>) => unknown;
   /** Path families to walk; default all three. */
   strategies?: readonly PathStrategy[];
+  /**
+   * Where simple paths are enumerated. Simple paths grow exponentially with the graph's density
+   * (`@xstate/graph` enumerates all of them before returning), so a large machine splits them into
+   * focused scenarios: each starts where its `prefix` leads (from the initial state) and explores
+   * only its own `events`. Default: one scenario over the whole `events` list.
+   */
+  simpleScenarios?: readonly SimpleScenario<TMachine>[];
   /** Graph traversal limit (states expanded); default 20 000. */
   limit?: number;
   /** Custom drivers by event type; default is `actor.send(event)`. */
@@ -206,15 +221,16 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
   const project = (options.serializeContext ?? (() => undefined)) as (context: unknown) => unknown;
   const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify([snapshot.value, snapshot.status, project(snapshot.context)]);
   const listed = options.events as readonly AnyEventObject[] | ((snapshot: AnyMachineSnapshot) => readonly AnyEventObject[]);
-  const events = (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
+  const offered = (list: typeof listed) => (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
     if (snapshot.status !== 'active') return [];
-    const candidates = typeof listed === 'function' ? listed(snapshot) : listed;
+    const candidates = typeof list === 'function' ? list(snapshot) : list;
     const timers = ownEventTypes(snapshot)
       .filter((type) => type.startsWith('xstate.after.'))
       .map((type): AnyEventObject => ({ type }));
-    return [...candidates, ...timers].filter((event) => snapshot.can(event));
+    // Enabled = some transition's guard passes, even a targetless one without actions (an explicit "ignore").
+    return [...candidates, ...timers].filter((event) => machine.getTransitionData(snapshot, event).length > 0);
   };
-  const traversal = { input: options.input?.(), events, serializeState, limit: options.limit ?? 20_000 };
+  const traversal = { input: options.input?.(), events: offered(listed), serializeState, limit: options.limit ?? 20_000 };
 
   type Path = StatePath<AnyMachineSnapshot, AnyEventObject>;
   const paths: Path[] = [];
@@ -234,7 +250,15 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
       }
     }
   }
-  if (strategies.includes('simple')) paths.push(...getSimplePaths(machine, traversal));
+  if (strategies.includes('simple')) {
+    for (const scenario of options.simpleScenarios ?? [{ events: options.events as readonly GraphEvent<TMachine>[] }]) {
+      const prefix = (scenario.prefix ?? []) as readonly AnyEventObject[];
+      const [head] = getPathsFromEvents(machine, [...prefix], { ...traversal, events: offered(prefix) });
+      if (!head) throw new Error(`simple scenario prefix ${prefix.map((e) => e.type).join(' → ')} leads nowhere`);
+      const tails: Path[] = getSimplePaths(machine, { ...traversal, events: offered(scenario.events as readonly AnyEventObject[]), fromState: head.state });
+      for (const tail of tails) paths.push({ state: tail.state, weight: head.weight + tail.weight, steps: [...head.steps, ...tail.steps.slice(1)] });
+    }
+  }
 
   const catalogue = transitionCatalogue(machine);
   const allStates = getStateNodes(machine.root).map((n) => n.id);
@@ -252,13 +276,12 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
   for (const path of walked) {
     const clock = new SimulatedClock();
     const input = options.input?.();
-    const rootActor = { sessionId: '' };
     const actor = createActor(machine, {
       clock,
       ...(input === undefined ? {} : { input }),
       inspect: (inspection) => {
-        // Microsteps only begin at start(), after rootActor.sessionId is known.
-        if (inspection.type !== '@xstate.microstep' || inspection.actorRef.sessionId !== rootActor.sessionId) return;
+        // The root's own microsteps (initial eventless ones run inside createActor, before it returns).
+        if (inspection.type !== '@xstate.microstep' || inspection.actorRef.sessionId !== inspection.rootId) return;
         for (const transition of inspection._transitions) {
           const name = catalogue.get(transition);
           if (name) reachedTransitions.add(name);
@@ -267,7 +290,6 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
         if (isMachineSnapshot(inspection.snapshot)) markNodes(inspection.snapshot);
       },
     });
-    rootActor.sessionId = actor.sessionId;
     // An actor in error status rethrows asynchronously unless someone listens.
     actor.subscribe({ error: (error) => errors.push(`actor error: ${error instanceof Error ? error.message : String(error)}`) });
     const context = { actor, clock, input, settle } as DriveContext<TMachine>;
