@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build the SPA when it is missing or older than its sources, then run the reference server.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,5 +19,11 @@ if (!existsSync(index) || statSync(index).mtimeMs < newest('src')) {
   const build = spawnSync('npx', ['rsbuild', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawnSync('npx', ['tsx', 'server/src/main.ts'], { stdio: 'inherit' });
-process.exit(server.status ?? 1);
+// The server runs as this process's direct child (Node with the tsx loader, no npx/sh/tsx wrappers
+// between), and SIGTERM/SIGINT are passed on: it drains in-flight requests and closes sockets with
+// 1001 instead of being killed with the wrappers.
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { stdio: 'inherit' });
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));

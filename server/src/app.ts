@@ -122,6 +122,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const relay = deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
   const operations = { ...createOperations({ db, config, tokens, events }), ...deps.operations };
+  // Every request body of the contract is JSON. Body schemas are attached per media type
+  // (`content['application/json']`), so a body of another type that Fastify CAN parse would reach a
+  // handler unvalidated: drop the built-in text/plain parser, so such bodies get 415 like any type
+  // without a parser. text/csv is only ever an ANSWER (the sheets); openapi-glue counts response media
+  // types as request ones and would warn at every start that no parser exists, so refuse it explicitly.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('text/csv', (_request, _payload, done) => {
+    done(Object.assign(new Error('Unsupported Media Type: text/csv request bodies are not accepted'), { statusCode: 415 }), undefined);
+  });
   await fastify.register(openapiGlue, {
     specification: OPENAPI_PATH,
     // A handler typed for its own operation is a plain Fastify handler at runtime.

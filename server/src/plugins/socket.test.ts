@@ -6,6 +6,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import { seedDemo } from '../db/seed';
+import { startTestApp, type TestApp } from '../test-support/app';
 
 let app: App;
 let close: () => Promise<void>;
@@ -155,10 +156,9 @@ describe('socket /ws', () => {
 });
 
 describe('socket liveness (contracts/socket.md §5)', () => {
-  let live: import('../test-support/app').TestApp;
+  let live: TestApp;
 
   beforeAll(async () => {
-    const { startTestApp } = await import('../test-support/app');
     live = await startTestApp({ config: { socketLivenessMs: 100 } });
     await live.app.fastify.listen({ host: '127.0.0.1', port: 0 });
   }, 120_000);
