@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   await serveSpa(fastify, { webRoot: config.webRoot, backofficeTenant: config.backofficeTenant });
   await fastify.listen({ host: config.host, port: config.port });
 
-  const base = `http://${config.host}:${config.port}`;
+  // The bound port, not the configured one: PORT=0 lets the OS pick.
+  const address = fastify.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host}:${port}`;
   console.log(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
   console.log(`Database: ${database.kind}${database.kind === 'pglite' ? (config.databaseUrl ?? ' (./.data/pglite)') : ''}`);
   if (config.seedDemo) {
