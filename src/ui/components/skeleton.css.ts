@@ -1,0 +1,14 @@
+import { keyframes, style } from '@vanilla-extract/css';
+import { vars } from '../theme.css';
+
+const pulse = keyframes({ '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.5 } });
+
+export const skeleton = style({
+  display: 'block',
+  maxWidth: '100%',
+  backgroundColor: vars.color.skeleton,
+  borderRadius: vars.radius.sm,
+  animation: `${pulse} 1.5s ease-in-out infinite`,
+});
+
+export const lines = style({ display: 'flex', flexDirection: 'column', gap: vars.space.sm });

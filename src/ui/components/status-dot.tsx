@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import * as styles from './badge.css';
+import type { Tone } from './badge';
+import { cx } from './class-names';
+
+export interface StatusDotProps {
+  /** The visible text of the state (translated). Required: the dot alone means nothing. */
+  label: string;
+  tone: Tone;
+  /** Dot shape: `on` filled, `pending` dashed ring, `off` hollow — a second cue besides colour. */
+  shape?: keyof typeof styles.dotShape;
+  /** Announce changes (a polite `status` region): for the socket state, not for table rows. */
+  live?: boolean;
+  className?: string;
+}
+
+/** A coloured, shaped dot plus its text. */
+export function StatusDot({ label, tone, shape = 'on', live, className }: StatusDotProps) {
+  return (
+    <span className={cx(styles.status, className)} role={live ? 'status' : undefined}>
+      <span className={cx(styles.dot, styles.dotShape[shape], styles.dotTone[tone])} aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+/** States of the real-time socket (SPEC §4). */
+export type ConnectionState = 'connected' | 'connecting' | 'disconnected';
+
+const CONNECTION = {
+  connected: { tone: 'success', shape: 'on' },
+  connecting: { tone: 'warning', shape: 'pending' },
+  disconnected: { tone: 'danger', shape: 'off' },
+} as const;
+
+/** The socket's state for the navbar: "Conectado" / "Conectando…" / "Desconectado", announced on change. */
+export function ConnectionStatus({ state, className }: { state: ConnectionState; className?: string }) {
+  const { t } = useTranslation();
+  const { tone, shape } = CONNECTION[state];
+  return <StatusDot live label={t(`shell.connection.${state}`)} tone={tone} shape={shape} className={className} />;
+}
+
+/** A user's presence (`isConnected`) in lists: "Online" / "Offline". */
+export function PresenceStatus({ isConnected, className }: { isConnected: boolean; className?: string }) {
+  const { t } = useTranslation();
+  return isConnected ? (
+    <StatusDot label={t('ui.presence.online')} tone="success" shape="on" className={className} />
+  ) : (
+    <StatusDot label={t('ui.presence.offline')} tone="neutral" shape="off" className={className} />
+  );
+}
