@@ -1,0 +1,103 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { Execute } from '../api/graphql-client';
+import { unwrap, type RestClient } from '../api/rest-client';
+import type { components } from '../generated/openapi';
+import { RefreshTokenDocument } from '../generated/graphql';
+import { readStoredSession, SESSION_KEYS, type Permission, type StorageEventSource, type StorageLike, type StoredSession } from './session-storage';
+
+/**
+ * The session's I/O, one named actor per call (DESIGN §3). Each gets its client through `input`, so
+ * tests `provide()` fakes or hand the real clients a fake `fetch`.
+ */
+
+export type LoginResponse = components['schemas']['LoginResponse'];
+export type UserInfoResponse = components['schemas']['UserInfoResponse'];
+
+export interface LoginInput {
+  rest: RestClient;
+  email: string;
+  password: string;
+  ip: string | null;
+}
+
+export interface LogoutInput {
+  rest: RestClient;
+  email: string | null;
+  ip: string | null;
+}
+
+export interface ProfileInput {
+  rest: RestClient;
+  email: string | null;
+}
+
+/** userInfo is required; the permission list is kept from before when its call fails. */
+export interface ProfileOutput {
+  info: UserInfoResponse;
+  permissions: Permission[] | null;
+}
+
+export interface RefreshInput {
+  /** A GraphQL client over a PLAIN fetch: the refresh carries the expired token itself and must not recurse into the seam. */
+  graphql: { execute: Execute };
+  token: string;
+}
+
+export interface RefreshOutput {
+  token: string;
+  /** Seconds. */
+  expiresIn: number;
+}
+
+export interface CrossTabInput {
+  events: StorageEventSource;
+  storage: StorageLike;
+  baseUrl: string;
+}
+
+/** POST /api/auth/login. A 200 without a token resolves too: the machine tells the two failures apart. */
+export const loginActor = fromPromise<LoginResponse, LoginInput>(async ({ input, signal }) =>
+  unwrap(await input.rest.POST('/api/auth/login', { body: { email: input.email, password: input.password, ip: input.ip }, signal })),
+);
+
+/** POST /api/auth/logout with the ip; the machine ends the session whatever this answers. */
+export const logoutActor = fromPromise<void, LogoutInput>(async ({ input, signal }) => {
+  unwrap(await input.rest.POST('/api/auth/logout', { body: { data: input.email ? { email: input.email } : null, ip: input.ip }, signal }));
+});
+
+/** GET /api/auth/userInfo, and the user's permissions (SPEC §6 "second check") when the email is known. */
+export const loadProfileActor = fromPromise<ProfileOutput, ProfileInput>(async ({ input, signal }) => {
+  const { email } = input;
+  const [info, permissions] = await Promise.all([
+    input.rest.GET('/api/auth/userInfo', { signal }).then(unwrap),
+    email
+      ? input.rest
+          .GET('/api/permission/email', { params: { query: { email } }, signal })
+          .then(unwrap)
+          .catch(() => null)
+      : Promise.resolve(null),
+  ]);
+  return { info, permissions };
+});
+
+/** GraphQL `refreshToken`, sent with the (possibly expired) token it replaces. */
+export const refreshActor = fromPromise<RefreshOutput, RefreshInput>(async ({ input, signal }) => {
+  const { refreshToken } = await input.graphql.execute(RefreshTokenDocument, {}, { headers: { Authorization: `Bearer ${input.token}` }, signal });
+  if (!refreshToken.token) throw new Error('refreshToken answered without a token');
+  return { token: refreshToken.token, expiresIn: refreshToken.expires_in };
+});
+
+/** The public-IP lookup (src/api/ip-lookup.ts, which never throws and caps its own time). */
+export const ipLookupActor = fromPromise<string | null, { lookup: () => Promise<string | null> }>(({ input }) => input.lookup());
+
+/** Another tab changed the token key: report what storage now holds. */
+export type SessionSyncEvent = { type: 'session.sync'; stored: StoredSession | null };
+
+/** Listens for other tabs' session writes (logout, refreshed or new token). */
+export const crossTabActor = fromCallback<SessionSyncEvent, CrossTabInput>(({ input, sendBack }) =>
+  input.events((change) => {
+    if (change.key === SESSION_KEYS.token || change.key === null) {
+      sendBack({ type: 'session.sync', stored: readStoredSession(input.storage, input.baseUrl) });
+    }
+  }),
+);

@@ -1,0 +1,98 @@
+import type { Execute } from '../api/graphql-client';
+import type { RestClient } from '../api/rest-client';
+import type { I18nKey } from './i18n-key';
+import type { SessionSyncEvent } from './session-actors';
+import { readStoredSession, type Permission, type StorageEventSource, type StorageLike, type StoredSession, type User } from './session-storage';
+
+/** The session machine's input, context and events (kept apart so the machine file stays readable). */
+
+/** How long login waits for the IP lookup at most (DESIGN §4: "never delays login more than ~1.5 s"). */
+export const IP_WAIT_MS = 1500;
+/** A token this close to its expiry counts as expired, so it never dies in flight. */
+export const EXPIRY_SKEW_MS = 5000;
+
+export interface SessionInput {
+  /** REST client over `createAuthFetch(sessionSeam(...))` (see session-seam.ts). */
+  rest: RestClient;
+  /** GraphQL client over a plain fetch, used only for `refreshToken`. */
+  refreshGraphql: { execute: Execute };
+  /** Public-IP lookup, e.g. `() => lookupPublicIp({ url })`; must resolve null on failure. */
+  lookupIp: () => Promise<string | null>;
+  storage: StorageLike;
+  /** Other tabs' storage writes, e.g. `windowStorageEvents(window)`. */
+  storageEvents: StorageEventSource;
+  /** Wall clock for token expiry; default `Date.now`. */
+  now?: () => number;
+  /** API base the token belongs to (stored as `baseUrl`); default '' (same origin). */
+  baseUrl?: string;
+}
+
+/** Why the last session ended: shown on the login page as a notice key. */
+export type SessionEnd = 'logout' | 'expired' | 'remote';
+
+export interface SessionContext {
+  deps: Required<SessionInput>;
+  token: string | null;
+  expiresAt: number | null;
+  email: string | null;
+  originBackoffice: boolean;
+  user: User | null;
+  permittedRoutes: string[];
+  permissions: Permission[];
+  ip: string | null;
+  ipSettled: boolean;
+  /** Held only while a login is in flight. */
+  credentials: { email: string; password: string; to: string | null } | null;
+  /** Login failure message key ('auth.login.failed' / 'auth.login.noToken'). */
+  error: I18nKey | null;
+  /** Success toast after login, cleared by `session.dismissNotice`. */
+  notice: { titleKey: I18nKey; bodyKey: I18nKey } | null;
+  /** Where to go after login (the safe `to` parameter or the tenant home), cleared by `session.redirected`. */
+  redirectTo: string | null;
+  /** Why the last session ended; the login page may show {@link SESSION_END_KEYS}. */
+  ended: SessionEnd | null;
+}
+
+/** Notice keys for an ended session (a user-initiated logout shows nothing). */
+export const SESSION_END_KEYS = { expired: 'session.ended.expired', remote: 'session.ended.remote' } as const satisfies Record<Exclude<SessionEnd, 'logout'>, I18nKey>;
+
+export type SessionEvent =
+  | { type: 'session.login'; email: string; password: string; to?: string | null }
+  | { type: 'session.logout' }
+  /** Sent before a request leaves: refreshes first when the token is locally expired. */
+  | { type: 'session.ensureFresh' }
+  /** Refresh because `token` was refused (e.g. socket close 4401); ignored when `token` is already replaced. */
+  | { type: 'session.refresh'; token: string | null }
+  /** A 401 of a request sent with `token` (null: unknown); see session-seam.ts. */
+  | { type: 'session.unauthorized'; token: string | null; body: unknown; attempt: 1 | 2 }
+  | SessionSyncEvent
+  | { type: 'session.reloadProfile' }
+  | { type: 'session.redirected' }
+  | { type: 'session.dismissNotice' };
+
+export const signedOut = {
+  token: null,
+  expiresAt: null,
+  email: null,
+  originBackoffice: false,
+  user: null,
+  permittedRoutes: [],
+  permissions: [],
+  credentials: null,
+  notice: null,
+  redirectTo: null,
+} satisfies Partial<SessionContext>;
+
+export function fromStored(stored: StoredSession): Partial<SessionContext> {
+  const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = stored;
+  return { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions };
+}
+
+export function initialContext(input: SessionInput): SessionContext {
+  const deps: Required<SessionInput> = { now: () => Date.now(), baseUrl: '', ...input };
+  const stored = readStoredSession(deps.storage, deps.baseUrl);
+  return { deps, ...signedOut, ...(stored ? fromStored(stored) : {}), ip: null, ipSettled: false, error: null, ended: null };
+}
+
+/** True when `token` is the one in use (null: the caller does not know which token it sent). */
+export const isCurrentToken = (context: SessionContext, token: string | null) => token === null || token === context.token;

@@ -1,0 +1,256 @@
+import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { classifyUnauthorized } from '../domain/auth-errors';
+import { safeRedirectTarget } from '../domain/route-access';
+import type { I18nKey } from './i18n-key';
+import {
+  crossTabActor,
+  ipLookupActor,
+  loadProfileActor,
+  loginActor,
+  logoutActor,
+  refreshActor,
+  type LoginResponse,
+  type ProfileOutput,
+  type RefreshOutput,
+} from './session-actors';
+import {
+  EXPIRY_SKEW_MS,
+  fromStored,
+  initialContext,
+  IP_WAIT_MS,
+  isCurrentToken,
+  signedOut,
+  type SessionContext,
+  type SessionEnd,
+  type SessionEvent,
+  type SessionInput,
+} from './session-context';
+import { clearStoredSession, writeStoredSession } from './session-storage';
+
+export * from './session-context';
+
+/**
+ * The session (issue #4 point 1): restore, login, logout, the 401 policy and cross-tab sync.
+ *
+ * Read with tags: `authenticated` (signed in), `refreshing`, `busy` (login or logout in flight),
+ * `token` (a token exists, so requests carry it), and the selectors of session-selectors.ts. Write
+ * with the {@link SessionEvent}s. The HTTP clients reach it through `sessionSeam` (session-seam.ts).
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    login: loginActor,
+    logout: logoutActor,
+    loadProfile: loadProfileActor,
+    refresh: refreshActor,
+    lookupIp: ipLookupActor,
+    crossTab: crossTabActor,
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    ipSettled: ({ context }) => context.ipSettled,
+    responseHasToken: (_, params: { response: LoginResponse }) => typeof params.response.access_token === 'string' && params.response.access_token !== '',
+    tokenExpired: ({ context }) => context.expiresAt !== null && context.deps.now() >= context.expiresAt - EXPIRY_SKEW_MS,
+    refreshRequested: ({ context, event }) => event.type === 'session.refresh' && event.token !== null && event.token === context.token,
+    staleUnauthorized: ({ context, event }) => event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
+    refreshableUnauthorized: ({ event }) => event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
+    terminalUnauthorized: ({ context, event }) =>
+      event.type === 'session.unauthorized' && isCurrentToken(context, event.token) && (event.attempt === 2 || classifyUnauthorized(event.body) === 'logout'),
+    remoteSignedOut: ({ event }) => event.type === 'session.sync' && event.stored === null,
+    remoteNewToken: ({ context, event }) => event.type === 'session.sync' && event.stored !== null && event.stored.token !== context.token,
+  },
+  actions: {
+    persist: ({ context }) => {
+      if (context.token === null) return;
+      const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = context;
+      writeStoredSession(context.deps.storage, { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions, baseUrl: context.deps.baseUrl });
+    },
+    clearStorage: ({ context }) => clearStoredSession(context.deps.storage),
+    signOut: assign((_, params: { reason: SessionEnd }) => ({ ...signedOut, ended: params.reason })),
+    adoptStored: assign(({ event }) => (event.type === 'session.sync' && event.stored ? { ...fromStored(event.stored), ended: null } : {})),
+    startLogin: assign(({ event }) =>
+      event.type === 'session.login' ? { error: null, ended: null, credentials: { email: event.email, password: event.password, to: event.to ?? null } } : {},
+    ),
+    storeIp: assign((_, params: { ip: string | null }) => ({ ip: params.ip, ipSettled: true })),
+    storeLogin: assign(({ context }, params: { response: LoginResponse }) => {
+      const { response } = params;
+      return {
+        token: response.access_token,
+        expiresAt: Number.isFinite(response.expires_in) ? context.deps.now() + response.expires_in * 1000 : null,
+        email: response.user?.email ?? context.credentials?.email ?? null,
+        originBackoffice: response.origin_backoffice === true,
+        permittedRoutes: [...(response.has_permission_routes ?? [])],
+        user: response.user ?? null,
+        notice: { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
+        redirectTo: safeRedirectTarget(context.credentials?.to),
+        credentials: null,
+      } satisfies Partial<SessionContext>;
+    }),
+    failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, credentials: null })),
+    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000 })),
+    storeProfile: assign(({ context }, params: ProfileOutput) => ({
+      user: params.info.user,
+      permittedRoutes: [...params.info.has_permission_routes],
+      permissions: params.permissions ?? context.permissions,
+    })),
+    clearRedirect: assign({ redirectTo: null }),
+    clearNotice: assign({ notice: null }),
+  },
+  delays: { ipWait: IP_WAIT_MS },
+}).createMachine({
+  id: 'session',
+  type: 'parallel',
+  context: ({ input }) => initialContext(input),
+  invoke: {
+    id: 'crossTab',
+    src: 'crossTab',
+    input: ({ context }) => ({ events: context.deps.storageEvents, storage: context.deps.storage, baseUrl: context.deps.baseUrl }),
+  },
+  states: {
+    ip: {
+      initial: 'lookingUp',
+      states: {
+        lookingUp: {
+          invoke: {
+            id: 'lookupIp',
+            src: 'lookupIp',
+            input: ({ context }) => ({ lookup: context.deps.lookupIp }),
+            onDone: { target: 'settled', actions: { type: 'storeIp', params: ({ event }) => ({ ip: event.output }) } },
+            onError: { target: 'settled', actions: { type: 'storeIp', params: { ip: null } } },
+          },
+        },
+        settled: {},
+      },
+    },
+    auth: {
+      initial: 'restoring',
+      states: {
+        restoring: {
+          always: [{ guard: 'hasToken', target: 'authenticated' }, { target: 'anonymous' }],
+        },
+        anonymous: {
+          on: {
+            'session.login': { target: 'loggingIn', actions: 'startLogin' },
+            'session.sync': { guard: 'remoteNewToken', target: 'restoring', actions: 'adoptStored' },
+          },
+        },
+        loggingIn: {
+          tags: ['busy'],
+          initial: 'waitingForIp',
+          states: {
+            waitingForIp: {
+              always: { guard: 'ipSettled', target: 'submitting' },
+              after: { ipWait: 'submitting' },
+            },
+            submitting: {
+              invoke: {
+                id: 'login',
+                src: 'login',
+                input: ({ context }) => ({
+                  rest: context.deps.rest,
+                  email: context.credentials?.email ?? '',
+                  password: context.credentials?.password ?? '',
+                  ip: context.ip,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'responseHasToken', params: ({ event }) => ({ response: event.output }) },
+                    target: '#session.auth.authenticated',
+                    actions: [{ type: 'storeLogin', params: ({ event }) => ({ response: event.output }) }, 'persist'],
+                  },
+                  { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.noToken' } } },
+                ],
+                onError: { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.failed' } } },
+              },
+            },
+          },
+        },
+        authenticated: {
+          tags: ['authenticated', 'token'],
+          type: 'parallel',
+          on: {
+            'session.logout': { target: 'loggingOut' },
+            'session.sync': { guard: 'remoteSignedOut', target: 'anonymous', actions: { type: 'signOut', params: { reason: 'remote' } } },
+            'session.redirected': { actions: 'clearRedirect' },
+            'session.dismissNotice': { actions: 'clearNotice' },
+          },
+          states: {
+            token: {
+              initial: 'valid',
+              states: {
+                valid: {
+                  on: {
+                    'session.ensureFresh': { guard: 'tokenExpired', target: 'refreshing' },
+                    'session.refresh': { guard: 'refreshRequested', target: 'refreshing' },
+                    'session.unauthorized': [
+                      { guard: 'staleUnauthorized' },
+                      { guard: 'refreshableUnauthorized', target: 'refreshing' },
+                      { guard: 'terminalUnauthorized', target: '#session.auth.anonymous', actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }] },
+                    ],
+                    'session.sync': { guard: 'remoteNewToken', actions: 'adoptStored' },
+                  },
+                },
+                refreshing: {
+                  tags: ['refreshing'],
+                  on: {
+                    // Single flight: refreshable 401s wait for this refresh; a terminal one for the current token ends the session.
+                    'session.unauthorized': {
+                      guard: 'terminalUnauthorized',
+                      target: '#session.auth.anonymous',
+                      actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                    },
+                    // Another tab refreshed first: take its token instead of spending this refresh.
+                    'session.sync': { guard: 'remoteNewToken', target: 'valid', actions: 'adoptStored' },
+                  },
+                  invoke: {
+                    id: 'refresh',
+                    src: 'refresh',
+                    input: ({ context }) => ({ graphql: context.deps.refreshGraphql, token: context.token ?? '' }),
+                    onDone: { target: 'valid', actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'] },
+                    onError: { target: '#session.auth.anonymous', actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }] },
+                  },
+                },
+              },
+            },
+            profile: {
+              initial: 'loading',
+              states: {
+                loading: {
+                  invoke: {
+                    id: 'loadProfile',
+                    src: 'loadProfile',
+                    input: ({ context }) => ({ rest: context.deps.rest, email: context.email }),
+                    onDone: { target: 'ready', actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'] },
+                    // A 401 is the seam's business; any other failure keeps what the session already knows.
+                    onError: { target: 'ready' },
+                  },
+                },
+                ready: { on: { 'session.reloadProfile': { target: 'loading' } } },
+              },
+            },
+          },
+        },
+        loggingOut: {
+          tags: ['busy', 'token'],
+          entry: 'clearStorage',
+          invoke: {
+            id: 'logout',
+            src: 'logout',
+            input: ({ context }) => ({ rest: context.deps.rest, email: context.email, ip: context.ip }),
+            onDone: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
+            onError: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** A running session. */
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
+/** A session snapshot, for selectors. */
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
