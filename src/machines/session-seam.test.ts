@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { waitFor } from 'xstate';
+import { createAuthFetch } from '../api/auth-middleware';
+import type { SessionActor } from './session.machine';
+import { sessionSeam } from './session-seam';
+import { memoryStorage, writeStoredSession, type StoredSession } from './session-storage';
+import { fakeApi, flush, json, NOW, startSession, storageHub, USER, type RouteHandler } from './test-support/session-fakes';
+
+const T1_SESSION: StoredSession = {
+  token: 'T1',
+  expiresAt: NOW + 600_000,
+  email: USER.email,
+  originBackoffice: false,
+  user: USER,
+  permittedRoutes: ['users'],
+  permissions: [],
+  baseUrl: 'http://api.test',
+};
+
+function storedT1() {
+  const storage = memoryStorage();
+  writeStoredSession(storage, T1_SESSION);
+  return storage;
+}
+
+/** Counts the session's endings (authenticated → anything else) as they happen. */
+function countLogouts(actor: SessionActor) {
+  let authenticated = actor.getSnapshot().hasTag('authenticated');
+  const counter = { logouts: 0 };
+  actor.subscribe((snapshot) => {
+    if (authenticated && !snapshot.hasTag('authenticated')) counter.logouts += 1;
+    authenticated = snapshot.hasTag('authenticated');
+  });
+  return counter;
+}
+
+/** A session on T1 whose profile load already finished, so only the test's requests are in flight. */
+async function ready(routes: Record<string, RouteHandler>) {
+  const started = startSession({ storage: storedT1(), api: fakeApi(routes) });
+  await waitFor(started.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+  started.api.seen.length = 0;
+  return { ...started, counter: countLogouts(started.actor) };
+}
+
+const EXPIRED = { error: 'Token has expired' };
+
+describe('session seam: properties', () => {
+  it('K concurrent requests refused with "Token has expired" cause one refresh and K retries, in any interleaving', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 6 }), async (s, k) => {
+        const { api, rest, actor, counter } = await ready({
+          'GET /api/users': (request) =>
+            s.schedule(Promise.resolve(request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)), 'users'),
+          'GRAPHQL refreshToken': () => s.schedule(Promise.resolve(json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } })), 'refresh'),
+        });
+        const results = await s.waitFor(Promise.all(Array.from({ length: k }, () => rest.GET('/api/users'))));
+        expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+        expect(api.calls('GET /api/users').filter((c) => c.authorization === 'Bearer T1')).toHaveLength(k);
+        expect(api.calls('GET /api/users').filter((c) => c.authorization === 'Bearer T2')).toHaveLength(k);
+        expect(results.map((r) => r.response.status)).toEqual(Array.from({ length: k }, () => 200));
+        expect(counter.logouts).toBe(0);
+        expect(actor.getSnapshot().context.token).toBe('T2');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('when that refresh fails: one logout and K rejections, no retry and no second refresh', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(json(401, { status: 'Token is Expired' }), json(200, { errors: [{ message: 'Unauthorized', extensions: { http: { status: 401 } } }] })),
+        async (s, k, refusal) => {
+          const { api, rest, actor, counter } = await ready({
+            'GET /api/users': () => s.schedule(Promise.resolve(json(401, EXPIRED)), 'users'),
+            'GRAPHQL refreshToken': () => s.schedule(Promise.resolve(refusal.clone()), 'refresh'),
+          });
+          const results = await s.waitFor(Promise.all(Array.from({ length: k }, () => rest.GET('/api/users'))));
+          expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+          expect(api.calls('GET /api/users')).toHaveLength(k);
+          expect(results.map((r) => r.response.status)).toEqual(Array.from({ length: k }, () => 401));
+          expect(counter.logouts).toBe(1);
+          expect(api.calls('POST /api/auth/logout')).toHaveLength(0);
+          expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('session seam: 401 policy', () => {
+  it.each(['Unauthorized', 'Authorization Token not found', 'Token is Expired', 'Token is Invalid'])(
+    'a 401 with status %s logs out at once: no refresh, no retry',
+    async (status) => {
+      const { api, rest, actor, counter } = await ready({ 'GET /api/users': () => json(401, { status }) });
+      const [a, b] = await Promise.all([rest.GET('/api/users'), rest.GET('/api/users')]);
+      expect([a.response.status, b.response.status]).toEqual([401, 401]);
+      expect(api.calls('GET /api/users')).toHaveLength(2);
+      expect(api.calls('GRAPHQL refreshToken')).toHaveLength(0);
+      expect(counter.logouts).toBe(1);
+      expect(actor.getSnapshot().context).toMatchObject({ token: null, ended: 'expired' });
+    },
+  );
+
+  it('retries once only: a retry refused again logs out instead of looping', async () => {
+    const { api, rest, counter } = await ready({ 'GET /api/users': () => json(401, EXPIRED) });
+    const result = await rest.GET('/api/users');
+    expect(result.response.status).toBe(401);
+    expect(api.seen.map((c) => [c.route, c.authorization])).toEqual([
+      ['GET /api/users', 'Bearer T1'],
+      ['GRAPHQL refreshToken', 'Bearer T1'],
+      ['GET /api/users', 'Bearer T2'],
+    ]);
+    expect(counter.logouts).toBe(1);
+  });
+
+  it('a locally expired token is refreshed once before concurrent requests leave', async () => {
+    let now = NOW;
+    const storage = storedT1();
+    const { api, rest, actor } = startSession({ storage, now: () => now, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    api.seen.length = 0;
+    now = NOW + 600_000;
+    await Promise.all([rest.GET('/api/users'), rest.GET('/api/users'), rest.GET('/api/users')]);
+    expect(api.seen.map((c) => [c.route, c.authorization])).toEqual([
+      ['GRAPHQL refreshToken', 'Bearer T1'],
+      ['GET /api/users', 'Bearer T2'],
+      ['GET /api/users', 'Bearer T2'],
+      ['GET /api/users', 'Bearer T2'],
+    ]);
+    expect(storage.getItem('accessToken')).toBe('T2');
+  });
+
+  it('leaves a 401 of a signed-out request alone and sends no token', async () => {
+    const { actor, api } = startSession({ api: fakeApi({ 'GET /api/users': () => json(401, { status: 'Authorization Token not found' }) }) });
+    const authFetch = createAuthFetch(sessionSeam(actor), api.fetch);
+    const response = await authFetch(new Request('http://api.test/api/users'));
+    expect(response.status).toBe(401);
+    expect(api.calls('GET /api/users')[0]?.authorization).toBeNull();
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+  });
+
+  it('without a tracked fetch still refreshes and retries with the new token', async () => {
+    const { actor, api } = await ready({ 'GET /api/users': (r) => (r.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)) });
+    const response = await createAuthFetch(sessionSeam(actor), api.fetch)(new Request('http://api.test/api/users'));
+    expect(response.status).toBe(200);
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+  });
+});
+
+describe('session: cross-tab', () => {
+  it('a logout in one tab signs the other out without a second logout call', async () => {
+    const hub = storageHub();
+    const a = startSession({ ...hub.tab() });
+    const b = startSession({ ...hub.tab() });
+    a.actor.send({ type: 'session.login', email: USER.email, password: 'x' });
+    await waitFor(b.actor, (s) => s.hasTag('authenticated'));
+    expect(b.actor.getSnapshot().context.token).toBe('T1');
+    await flush();
+    a.actor.send({ type: 'session.logout' });
+    await waitFor(b.actor, (s) => s.matches({ auth: 'anonymous' }));
+    expect(b.actor.getSnapshot().context.ended).toBe('remote');
+    expect(b.api.calls('POST /api/auth/logout')).toHaveLength(0);
+  });
+
+  it('a token refreshed in one tab replaces the other tab\'s token, even mid-refresh', async () => {
+    const hub = storageHub();
+    writeStoredSession(hub.shared, T1_SESSION);
+    const a = startSession({ ...hub.tab() });
+    const b = startSession({ ...hub.tab(), api: fakeApi({ 'GRAPHQL refreshToken': () => new Promise(() => undefined) }) });
+    await flush();
+    b.actor.send({ type: 'session.refresh', token: 'T1' });
+    expect(b.actor.getSnapshot().hasTag('refreshing')).toBe(true);
+    a.actor.send({ type: 'session.refresh', token: 'T1' });
+    await waitFor(b.actor, (s) => s.context.token === 'T2' && !s.hasTag('refreshing'));
+    expect(a.actor.getSnapshot().context.token).toBe('T2');
+  });
+});
