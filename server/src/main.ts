@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
-import { seedDemo } from './db/seed';
+import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed';
 import { serveSpa } from './plugins/static';
 
 /** `npm start`: migrate, seed on first run, serve SPA + API on one port, drain on shutdown. */
@@ -24,11 +24,23 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
   console.log(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
-  console.log(`Database: ${database.kind}${database.kind === 'pglite' ? (config.databaseUrl ?? ' (./.data/pglite)') : ''}`);
-  if (config.seedDemo) {
-    console.log('Demo logins (password Back#Office!Demo):');
-    console.log('  admin@demo.local     administrador');
-    console.log('  operador@demo.local  operador (dashboards and reports only)');
+  const where = database.kind === 'pglite' ? ` (${config.databaseUrl ?? './.data/pglite'})` : '';
+  console.log(`Database: ${database.kind}${where}`);
+  // Only logins that really exist: a database created with admin:create has none of the demo ones.
+  const demo = await database.db
+    .selectFrom('users')
+    .select('email')
+    .where('email', 'in', DEMO_LOGINS.map((l) => l.email))
+    .where('deleted_at', 'is', null)
+    .where('blocked', '=', false)
+    .execute();
+  const present = DEMO_LOGINS.filter((l) => demo.some((row) => row.email === l.email));
+  if (present.length > 0) {
+    console.log(`Demo logins (password ${DEMO_PASSWORD}):`);
+    for (const login of present) {
+      const note = login.role === 'operador' ? ' (dashboards and reports only)' : '';
+      console.log(`  ${login.email.padEnd(20)} ${login.role}${note}`);
+    }
   }
 
   let closing = false;
