@@ -16,7 +16,8 @@ import { Select } from './select';
 import { ConnectionStatus } from './status-dot';
 import { renderUi } from './test-utils';
 import { TextField } from './text-field';
-import { createToastQueue, showToast, ToastRegion } from './toast';
+import { ToastRegion } from './toast';
+import { createToastQueue, showToast } from './toast-queue';
 
 afterEach(cleanup);
 

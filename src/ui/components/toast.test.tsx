@@ -2,7 +2,8 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { renderUi } from './test-utils';
-import { createToastQueue, showToast, ToastRegion } from './toast';
+import { ToastRegion } from './toast';
+import { createToastQueue, showToast } from './toast-queue';
 
 afterEach(() => {
   cleanup();
