@@ -1,4 +1,4 @@
-import { fromCallback, fromPromise } from 'xstate';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { Execute } from '../api/graphql-client';
 import { unwrap, type RestClient } from '../api/rest-client';
 import type { components } from '../generated/openapi';
@@ -94,10 +94,11 @@ export const ipLookupActor = fromPromise<string | null, { lookup: () => Promise<
 export type SessionSyncEvent = { type: 'session.sync'; stored: StoredSession | null };
 
 /** Listens for other tabs' session writes (logout, refreshed or new token). */
-export const crossTabActor = fromCallback<SessionSyncEvent, CrossTabInput>(({ input, sendBack }) =>
+export const crossTabActor = fromCallback<EventObject, CrossTabInput>(({ input, sendBack }) =>
   input.events((change) => {
     if (change.key === SESSION_KEYS.token || change.key === null) {
-      sendBack({ type: 'session.sync', stored: readStoredSession(input.storage, input.baseUrl) });
+      const sync: SessionSyncEvent = { type: 'session.sync', stored: readStoredSession(input.storage, input.baseUrl) };
+      sendBack(sync);
     }
   }),
 );

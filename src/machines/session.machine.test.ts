@@ -1,7 +1,7 @@
-import { SimulatedClock, waitFor } from 'xstate';
+import { SimulatedClock, waitFor, type EventObject } from 'xstate';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
 import { fakeApi, flush, inertSessionInput, json, loginResponse, NOW, startSession, USER } from './test-support/session-fakes';
-import type { CrossTabInput, LoginInput, LoginResponse, LogoutInput, ProfileInput, ProfileOutput, RefreshInput, RefreshOutput, SessionSyncEvent } from './session-actors';
+import type { CrossTabInput, LoginInput, LoginResponse, LogoutInput, ProfileInput, ProfileOutput, RefreshInput, RefreshOutput } from './session-actors';
 import { IP_WAIT_MS, sessionMachine, type SessionActor } from './session.machine';
 import { memoryStorage, readStoredSession, writeStoredSession, type StoredSession } from './session-storage';
 
@@ -12,7 +12,7 @@ const faked = sessionMachine.provide({
     loadProfile: heldPromise<ProfileOutput, ProfileInput>(),
     refresh: heldPromise<RefreshOutput, RefreshInput>(),
     lookupIp: heldPromise<string | null, { lookup: () => Promise<string | null> }>(),
-    crossTab: idleCallback<SessionSyncEvent, CrossTabInput>(),
+    crossTab: idleCallback<EventObject, CrossTabInput>(),
   },
 });
 

@@ -49,11 +49,13 @@ import { getAdjacencyMap, getPathsFromEvents, type AdjacencyMap, getShortestPath
 import {
   __unsafe_getAllOwnEventDescriptors as ownEventTypes,
   createActor,
+  createEmptyActor,
   fromCallback,
   fromPromise,
   isMachineSnapshot,
   SimulatedClock,
   type Actor,
+  type AnyActorScope,
   type AnyEventObject,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -198,6 +200,22 @@ function dedupe<T extends { steps: { event: EventObject }[] }>(paths: T[]): T[] 
   return kept.map((k) => k.path);
 }
 
+/** An actor scope that executes nothing, as @xstate/graph uses for its pure transitions. */
+function graphScope(): AnyActorScope {
+  const self = createEmptyActor();
+  return {
+    self,
+    id: '',
+    sessionId: 'graph',
+    logger: () => undefined,
+    defer: () => undefined,
+    emit: () => undefined,
+    system: self.system,
+    stopChild: () => undefined,
+    actionExecutor: () => undefined,
+  };
+}
+
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -230,7 +248,10 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
     // Enabled = some transition's guard passes, even a targetless one without actions (an explicit "ignore").
     return [...candidates, ...timers].filter((event) => machine.getTransitionData(snapshot, event).length > 0);
   };
-  const traversal = { input: options.input?.(), events: offered(listed), serializeState, limit: options.limit ?? 20_000 };
+  const graphInput = options.input?.();
+  // Passed explicitly: some @xstate/graph helpers would otherwise build the initial state without input.
+  const fromState: AnyMachineSnapshot = machine.getInitialSnapshot(graphScope(), graphInput);
+  const traversal = { input: graphInput, fromState, events: offered(listed), serializeState, limit: options.limit ?? 20_000 };
 
   type Path = StatePath<AnyMachineSnapshot, AnyEventObject>;
   const paths: Path[] = [];
