@@ -7,7 +7,6 @@ import { changedFeatures, featureBulkMachine, featureProgress, featureRows, type
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type PathStrategy } from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from './test-support/fake-fetch';
 import { fakeOverlay, type FakeOverlay } from './test-support/fake-overlay';
-import { withDefaultInput } from './test-support/with-input';
 
 const tenantName = 'farmacia-central';
 const stored = (option: string, enabled: boolean): Feature => ({ option, enabled, tenantName });
@@ -17,7 +16,7 @@ const unusedRest = fakeServer(() => {
 }).rest;
 
 describe('featureBulkMachine: model coverage', () => {
-  const machine = withDefaultInput(featureBulkMachine.provide({ actors: { loadFeatures: heldPromise(), saveFeatures: idleCallback() } }), () => ({ rest: unusedRest, tenantName, overlay: fakeOverlay() }));
+  const machine = featureBulkMachine.provide({ actors: { loadFeatures: heldPromise(), saveFeatures: idleCallback() } });
 
   /** Walks the graph over `features`; the overlay must be held exactly while saving. */
   function explore(features: Feature[], strategies: PathStrategy[]) {

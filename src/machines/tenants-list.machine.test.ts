@@ -4,7 +4,6 @@ import { ApiError } from '../api/api-error';
 import type { Tenant, TenantCreate, TenantPage } from './tenants-actors';
 import { tenantsListMachine } from './tenants-list.machine';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, type ActorDoneEvent } from './test-support/graph-coverage';
-import { withDefaultInput } from './test-support/with-input';
 import { deferred, fakeServer, flush, json, type Deferred, type SeenRequest } from './test-support/fake-fetch';
 
 function tenant(id: number, deleted = false): Tenant {
@@ -33,8 +32,7 @@ const unusedRest = fakeServer(() => {
 describe('tenantsListMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const input = () => ({ rest: unusedRest, debounceMs: 50 });
-    const machine = withDefaultInput(
-      tenantsListMachine.provide({
+    const machine = tenantsListMachine.provide({
         actors: {
           fetchTenantPage: heldPromise(),
           createTenant: heldPromise(),
@@ -42,9 +40,7 @@ describe('tenantsListMachine: model coverage', () => {
           deleteTenant: heldPromise(),
           restoreTenant: heldPromise(),
         },
-      }),
-      input,
-    );
+      });
     /** Page answers for request `seq` (the machine shows only the latest request's answer). */
     const answers = (seq: number): [ActorDoneEvent, ActorDoneEvent] => [
       doneEvent('fetchTenantPage', { seq, page: page([tenant(1), tenant(2, true)]) }),

@@ -6,7 +6,6 @@ import { bulkActor } from './bulk-run';
 import { assertFullCoverage, exploreCoverage, formatCoverage, idleCallback, type PathStrategy } from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from './test-support/fake-fetch';
 import { fakeOverlay, type FakeOverlay } from './test-support/fake-overlay';
-import { withDefaultInput } from './test-support/with-input';
 import {
   webhookGenerationMachine,
   webhookProgress,
@@ -24,7 +23,7 @@ const unusedRest = fakeServer(() => {
 }).rest;
 
 describe('webhookGenerationMachine: model coverage', () => {
-  const machine = withDefaultInput(webhookGenerationMachine.provide({ actors: { generateWebhooks: idleCallback() } }), () => ({ rest: unusedRest, tenantName, overlay: fakeOverlay() }));
+  const machine = webhookGenerationMachine.provide({ actors: { generateWebhooks: idleCallback() } });
 
   function explore(types: CampaignStatusType[], strategies: PathStrategy[]) {
     return exploreCoverage({
