@@ -58,6 +58,20 @@ describe('exploreCoverage', () => {
     ).rejects.toThrow();
   });
 
+  it('refuses, before enumerating, simple paths that would not finish', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `s${i}`);
+    const on = Object.fromEntries(names.map((n) => [`to.${n}`, `.${n}`]));
+    const dense = setup({ types: { events: {} as { type: string } } }).createMachine({
+      id: 'dense',
+      initial: 's0',
+      on,
+      states: Object.fromEntries(names.map((n) => [n, {}])),
+    });
+    const started = Date.now();
+    await expect(exploreCoverage({ machine: dense, events: names.map((n) => ({ type: `to.${n}` })), strategies: ['simple'] })).rejects.toThrow(/simpleScenarios/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('reports a divergence when a fake completes behind the walk', async () => {
     const eager = sample.provide({ actors: { load: fromPromise<number>(() => Promise.reject(new Error('eager'))) } });
     const report = await exploreCoverage({

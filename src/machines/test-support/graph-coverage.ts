@@ -122,6 +122,11 @@ export interface CoverageOptions<TMachine extends AnyStateMachine> {
    * only its own `events`. Default: one scenario over the whole `events` list.
    */
   simpleScenarios?: readonly SimpleScenario<TMachine>[];
+  /**
+   * Work allowed per simple-path scenario (path prefixes × states), checked BEFORE enumerating, so
+   * an over-dense scenario fails fast with advice instead of hanging. Default 200 000.
+   */
+  simplePathBudget?: number;
   /** Graph traversal limit (states expanded); default 20 000. */
   limit?: number;
   /** Custom drivers by event type; default is `actor.send(event)`. */
@@ -200,6 +205,35 @@ function dedupe<T extends { steps: { event: EventObject }[] }>(paths: T[]): T[] 
   return kept.map((k) => k.path);
 }
 
+/**
+ * `getSimplePaths` walks every simple path prefix once per state of the graph. Counts the prefixes
+ * (bounded) and throws when that work would exceed the budget.
+ */
+function checkSimplePathBudget(
+  adjacency: AdjacencyMap<AnyMachineSnapshot, AnyEventObject>,
+  serialize: (snapshot: AnyMachineSnapshot) => string,
+  start: string,
+  budget: number,
+): void {
+  const entries = Object.entries(adjacency);
+  const successors = new Map(
+    entries.map(([key, { transitions }]) => [key, Object.values<{ state: AnyMachineSnapshot }>(transitions).map(({ state }) => serialize(state))]),
+  );
+  const limit = Math.max(1, Math.floor(budget / Math.max(1, entries.length)));
+  let prefixes = 0;
+  const onPath = new Set<string>();
+  const visit = (key: string): void => {
+    prefixes += 1;
+    if (prefixes > limit) {
+      throw new Error(`simple paths over ${entries.length} graph states need more than ${budget} steps: split them with \`simpleScenarios\` (a prefix and a few events each)`);
+    }
+    onPath.add(key);
+    for (const successor of successors.get(key) ?? []) if (!onPath.has(successor)) visit(successor);
+    onPath.delete(key);
+  };
+  visit(start);
+}
+
 /** An actor scope that executes nothing, as @xstate/graph uses for its pure transitions. */
 function graphScope(): AnyActorScope {
   const self = createEmptyActor();
@@ -276,7 +310,9 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
       const prefix = (scenario.prefix ?? []) as readonly AnyEventObject[];
       const [head] = getPathsFromEvents(machine, [...prefix], { ...traversal, events: offered(prefix) });
       if (!head) throw new Error(`simple scenario prefix ${prefix.map((e) => e.type).join(' → ')} leads nowhere`);
-      const tails: Path[] = getSimplePaths(machine, { ...traversal, events: offered(scenario.events as readonly AnyEventObject[]), fromState: head.state });
+      const scenarioTraversal = { ...traversal, events: offered(scenario.events as readonly AnyEventObject[]), fromState: head.state };
+      checkSimplePathBudget(getAdjacencyMap(machine, scenarioTraversal), serializeState, serializeState(head.state), options.simplePathBudget ?? 200_000);
+      const tails: Path[] = getSimplePaths(machine, scenarioTraversal);
       for (const tail of tails) paths.push({ state: tail.state, weight: head.weight + tail.weight, steps: [...head.steps, ...tail.steps.slice(1)] });
     }
   }
