@@ -79,7 +79,7 @@ const oneOf = <T extends string>(values: readonly T[], value: unknown, fallback:
 
 /** Reads stored preferences; anything missing or malformed falls back to its default. */
 export function readPreferences(storage: StorageLike | null): Preferences {
-  let raw: unknown = null;
+  let raw: unknown;
   try {
     raw = JSON.parse(storage?.getItem(PREFERENCES_KEY) ?? 'null');
   } catch {
