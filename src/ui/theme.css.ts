@@ -70,8 +70,9 @@ const shared = {
   control: { sm: '2rem', md: '2.5rem', lg: '3rem' },
   // WCAG 2.4.13: a 2 px outline offset from the control stays visible on every background.
   focusRing: { width: '2px', offset: '2px' },
-  // Popovers sit above modals so a Select inside a dialog opens over it; toasts above everything.
-  zIndex: { sticky: '10', overlay: '100', modal: '200', popover: '300', toast: '400' },
+  // Toasts sit above modals (feedback of a dialog's action shows over it); popovers and tooltips
+  // the user just opened sit above both, so a toast never hides the calendar being used.
+  zIndex: { sticky: '10', overlay: '100', modal: '200', toast: '300', popover: '400' },
   duration: { fast: '120ms', normal: '200ms' },
 };
 

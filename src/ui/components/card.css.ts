@@ -22,11 +22,12 @@ export const kpiLabel = style({ margin: 0, fontSize: vars.font.size.sm, color: v
 
 export const kpiValue = style({
   margin: 0,
-  fontSize: vars.font.size.xxl,
+  // Large enough to scan, small enough that "R$ 123.456,78" fits a quarter of a 1366 px screen.
+  fontSize: vars.font.size.xl,
   fontWeight: vars.font.weight.bold,
   lineHeight: vars.font.lineHeight.tight,
   fontVariantNumeric: 'tabular-nums',
-  overflowWrap: 'anywhere',
+  overflowWrap: 'break-word',
 });
 
 export const delta = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xxs, fontSize: vars.font.size.sm, fontWeight: vars.font.weight.medium });

@@ -7,8 +7,11 @@ import { CheckIcon, MinusIcon } from './icons';
 import * as styles from './toggle.css';
 
 export interface CheckboxProps extends Omit<RACCheckboxProps, 'className' | 'style' | 'children'> {
-  /** The visible label (clicking it toggles too). */
-  children: ReactNode;
+  /**
+   * The visible label (clicking it toggles too). Omit it only where React Aria names the checkbox
+   * itself (`slot="selection"` in a table).
+   */
+  children?: ReactNode;
   className?: string;
 }
 
@@ -24,7 +27,7 @@ export function Checkbox({ children, className, ...props }: CheckboxProps) {
           <span className={styles.box} aria-hidden="true">
             {isIndeterminate ? <MinusIcon size={14} strokeWidth={3} /> : isSelected ? <CheckIcon size={14} strokeWidth={3} /> : null}
           </span>
-          <span>{children}</span>
+          {children ? <span>{children}</span> : null}
         </>
       )}
     </RACCheckbox>

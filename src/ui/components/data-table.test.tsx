@@ -102,3 +102,12 @@ describe('DataTable', () => {
     expect(screen.getByText('Backoffice')).toBeInTheDocument();
   });
 });
+
+describe('DataTable select-all state', () => {
+  it('shows the header checkbox as mixed while only some rows are selected', () => {
+    renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} selectionMode="multiple" defaultSelectedKeys={[2]} />);
+    const [selectAll] = screen.getAllByRole('checkbox') as [HTMLInputElement];
+    expect(selectAll.indeterminate).toBe(true);
+    expect(selectAll).not.toBeChecked();
+  });
+});

@@ -1,13 +1,12 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { Checkbox } from 'react-aria-components/Checkbox';
 import { Cell, Column, Row, Table, TableBody, TableHeader, type Key, type TableProps } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
+import { Checkbox } from './checkbox';
 import { cx } from './class-names';
 import { EmptyState } from './empty-state';
-import { ArrowDownIcon, ArrowUpIcon, CheckIcon, SortIcon } from './icons';
+import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
 import { Spinner } from './spinner';
 import * as styles from './table.css';
-import * as toggleStyles from './toggle.css';
 
 /** How one column reads and renders a row. */
 export interface DataTableColumn<T> {
@@ -47,15 +46,7 @@ export interface DataTableRenderOptions {
 
 function SelectionCheckbox() {
   // RAC names it ("Selecionar", "Selecionar tudo") and wires it to the row/table selection.
-  return (
-    <Checkbox slot="selection" className={toggleStyles.row}>
-      {({ isSelected, isIndeterminate }) => (
-        <span className={toggleStyles.box} aria-hidden="true">
-          {isSelected || isIndeterminate ? <CheckIcon size={14} strokeWidth={3} /> : null}
-        </span>
-      )}
-    </Checkbox>
-  );
+  return <Checkbox slot="selection" />;
 }
 
 /** @internal The RAC table shared by {@link DataTable} and `VirtualizedDataTable` (which wraps it in a Virtualizer). */

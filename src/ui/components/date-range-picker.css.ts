@@ -42,7 +42,16 @@ export const dialog = style({ outline: 'none', padding: vars.space.xs });
 
 export const calendarHeader = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: vars.space.sm, marginBottom: vars.space.sm });
 
-export const heading = style({ margin: 0, fontSize: vars.font.size.md, fontWeight: vars.font.weight.bold, textTransform: 'capitalize' });
+// "março de 2026" → "Março de 2026": only the first letter (capitalize would give "Março De 2026").
+export const heading = style({
+  margin: 0,
+  fontSize: vars.font.size.md,
+  fontWeight: vars.font.weight.bold,
+  selectors: { '&::first-letter': { textTransform: 'uppercase' } },
+});
+
+/** The calendar keeps its own width instead of stretching to the field's (the popover default). */
+export const calendarPopover = style({ minWidth: 'auto' });
 
 export const grid = style({ borderCollapse: 'collapse', fontSize: vars.font.size.sm });
 

@@ -44,7 +44,7 @@ export function DateRangePicker<T extends DateValue>({ label, description, error
         </Button>
       </Group>
       <FieldHelp description={description} errorMessage={errorMessage} />
-      <Popover className={popoverStyles.popover} placement="bottom start">
+      <Popover className={cx(popoverStyles.popover, styles.calendarPopover)} placement="bottom start">
         <Dialog className={styles.dialog}>
           <RangeCalendar>
             <header className={styles.calendarHeader}>

@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
 
 export const nav = style({
@@ -19,4 +19,8 @@ export const current = style({ fontWeight: vars.font.weight.bold });
 
 export const ellipsis = style({ padding: `0 ${vars.space.xs}`, color: vars.color.textMuted });
 
-export const pageSize = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, minWidth: '9rem' });
+/** Label and select on one line: "Itens por página [4 v]". */
+export const pageSize = style({ flexDirection: 'row', alignItems: 'center', gap: vars.space.sm });
+
+// The Select's trigger is full-width by default; here it only needs room for "50".
+globalStyle(`${pageSize} button`, { width: '5.5rem' });

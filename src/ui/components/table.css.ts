@@ -71,6 +71,10 @@ export const row = style({
 export const cell = style({
   padding: `${vars.space.sm} ${vars.space.sm}`,
   verticalAlign: 'middle',
+  // Cells keep their words whole: on a narrow screen the wrapper scrolls sideways instead of
+  // breaking "ana@demo.local" into three lines.
+  whiteSpace: 'nowrap',
+  overflowWrap: 'normal',
   outline: 'none',
   overflow: 'hidden',
   textOverflow: 'ellipsis',

@@ -10,6 +10,6 @@ export const tooltip = style({
   color: vars.color.background,
   fontSize: vars.font.size.sm,
   boxShadow: vars.shadow.md,
-  zIndex: vars.zIndex.toast,
+  zIndex: vars.zIndex.popover,
   pointerEvents: 'none',
 });
