@@ -17,6 +17,15 @@ export interface paths {
          * Sign in with email and password
          * @description Unknown email and wrong password get the same 401 answer. Every failure is recorded (time, email,
          *     address). More than 10 failures per account and address within 15 minutes answer 429 with `Retry-After`.
+         *
+         *     Two-factor (extension): for a user whose `two_factor_enabled` is true, a right password without `otp`
+         *     answers 401 `{"error":"two_factor_required"}` (not counted as a failure); the client asks for the code
+         *     and repeats the request with `otp`: a 6-digit TOTP code (the current 30-second step or one either
+         *     side) or an unused recovery code. A code is accepted once only (a TOTP step no newer than the last
+         *     accepted one is refused; a recovery code is consumed). A wrong or reused code answers 401
+         *     `{"error":"invalid_two_factor_code"}` and counts as a failed sign-in (throttling). Both answers come
+         *     only after a right password, so they reveal nothing about unknown e-mails. Clients must handle these
+         *     two answers BEFORE the SPEC §8 rule "a login response without token → Wrong Email or Password".
          */
         post: operations["authLogin"];
         delete?: never;
@@ -157,9 +166,105 @@ export interface paths {
         head?: never;
         /**
          * Turn a user's two-factor setting on or off
-         * @description A user may change its own setting; changing another user's needs the `users` permission.
+         * @description `two_factor_enabled` means "login asks for a second factor" and needs an enrolled TOTP secret.
+         *     - `true`: only for a user who has enrolled (`POST /api/two-factor/enrol` then `/verify`, which already
+         *       turns it on); for a user who has not, 409 with a message saying so. A user may do this for itself;
+         *       for another user the `users` permission is needed.
+         *     - `false`: a reset by an administrator with the `users` permission (also of its own account): the
+         *       secret and the recovery codes are cleared, and the user enrols again to turn it back on. A user
+         *       without that permission turns its own two-factor off with `POST /api/two-factor/disable` and a code
+         *       (403 here).
+         *     Extension (issue #9): the spec shows the toggle only; these rules keep it consistent with enrolment.
          */
         patch: operations["userSettingsUpdate"];
+        trace?: never;
+    };
+    "/api/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's two-factor state */
+        get: operations["twoFactorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/two-factor/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolment with a new TOTP secret, its otpauth URI and a QR code
+         * @description Generates a secret for the caller and keeps it pending until `POST /api/two-factor/verify` confirms a
+         *     code from it (enrolling again replaces a pending secret). The QR code is an SVG document generated
+         *     by the server, so the SPA needs no QR library: show it as an image
+         *     (`data:image/svg+xml;charset=utf-8,` + encodeURIComponent(qr_svg)). The secret is shown for manual entry.
+         *     409 when two-factor is already on (turn it off first).
+         */
+        post: operations["twoFactorEnrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/two-factor/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm enrolment with a code; turns two-factor on and returns the recovery codes once
+         * @description Checks a 6-digit code of the pending secret (the current 30-second step or one either side). On
+         *     success two-factor is on, and 10 single-use recovery codes are returned: this is the only time they
+         *     are shown (the server keeps only their hashes). A wrong code answers 400 (field `body/code`) and
+         *     counts as a failed sign-in of the caller (throttling, 429). 409 when there is no pending enrolment or
+         *     two-factor is already on.
+         */
+        post: operations["twoFactorVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn one's own two-factor off with a current code or a recovery code
+         * @description Needs a code, so a stolen session alone cannot turn two-factor off: a 6-digit TOTP code (single use,
+         *     as at login) or an unused recovery code. Clears the secret and the recovery codes. A wrong code answers
+         *     400 (field `body/code`) and counts as a failed sign-in (429 after too many). 409 when two-factor is off.
+         *     (An administrator resets another user's two-factor with `PATCH /api/user-settings/{id}`.)
+         */
+        post: operations["twoFactorDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/tenant/{filterUsers}": {
@@ -746,8 +851,11 @@ export interface components {
             error: "Token has expired";
         };
         LoginError: {
-            /** @enum {string} */
-            error: "invalid_credentials" | "user_blocked";
+            /**
+             * @description `two_factor_required` and `invalid_two_factor_code` are extensions (two-factor sign-in, issue #9): ask for the code, do not treat them as a wrong password.
+             * @enum {string}
+             */
+            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code";
             message: string;
         };
         Forbidden: {
@@ -783,6 +891,8 @@ export interface components {
             email: components["schemas"]["Email"];
             password: string;
             ip?: components["schemas"]["IpAddress"];
+            /** @description The second factor, sent only after a 401 `two_factor_required` (see the operation). */
+            otp?: components["schemas"]["TwoFactorCode"];
         };
         LoginResponse: {
             access_token: string;
@@ -899,6 +1009,42 @@ export interface components {
         UserSettings: {
             user_id: components["schemas"]["Id"];
             two_factor_enabled: boolean;
+        };
+        /** @description A 6-digit TOTP code, or a recovery code (10 base32 characters, the dash optional, any case). */
+        TwoFactorCode: string;
+        TwoFactorStatus: {
+            /** @description Login asks for a second factor (the user's `two_factor_enabled`). */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the current secret was confirmed; null when off.
+             */
+            enrolled_at: string | null;
+            /** @description Unused recovery codes. */
+            recovery_codes_left: number;
+        };
+        TwoFactorEnrolment: {
+            /** @description The TOTP secret in base32 (160 bits), for manual entry. */
+            secret: string;
+            /** @description Key Uri Format: SHA1, 6 digits, 30-second period. */
+            otpauth_uri: string;
+            /** @description The otpauth URI as a QR code: a standalone SVG document, no scripts. */
+            qr_svg: string;
+        };
+        TwoFactorVerifyRequest: {
+            /** @description A 6-digit code of the pending secret. */
+            code: string;
+        };
+        TwoFactorCodeRequest: {
+            code: components["schemas"]["TwoFactorCode"];
+        };
+        TwoFactorActivated: {
+            /** @enum {boolean} */
+            enabled: true;
+            /** Format: date-time */
+            enrolled_at: string;
+            /** @description Single-use codes for when the authenticator is lost; shown only in this answer. */
+            recovery_codes: string[];
         };
         /**
          * @description Commercial plan.
@@ -1327,9 +1473,16 @@ export interface components {
                 "application/json": components["schemas"]["TooManyRequests"];
             };
         };
-        /** @description A dependency (the database) is unavailable; retry later. */
+        /**
+         * @description The database is unreachable (down, restarting, refusing connections, or not answering within the
+         *     connect timeout). Nothing was changed by a request that got this answer before its first write; a
+         *     write interrupted midway is rolled back by the database. Retry after `Retry-After` seconds; the
+         *     server recovers by itself when the database returns (no restart).
+         */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1453,24 +1606,19 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
-            /** @description Wrong email or password (the same answer for an unknown email). */
+            /** @description Wrong email or password (the same answer for an unknown email); or, after a right password, a second factor is needed or was wrong. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_credentials",
-                     *       "message": "Email ou/e senha errado(s)"
-                     *     }
-                     */
                     "application/json": components["schemas"]["LoginError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authLogout: {
@@ -1512,6 +1660,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authUserInfo: {
@@ -1577,6 +1726,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userFindByEmail: {
@@ -1619,6 +1769,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userList: {
@@ -1685,6 +1836,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userCreate: {
@@ -1729,6 +1881,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userIsFuncionalUser: {
@@ -1755,6 +1908,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userUpdate: {
@@ -1789,6 +1943,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userDelete: {
@@ -1822,6 +1977,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userSetBlocked: {
@@ -1860,6 +2016,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     userSettingsUpdate: {
@@ -1902,8 +2059,166 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twoFactorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enrolled_at": "2026-11-20T18:30:00Z",
+                     *       "recovery_codes_left": 9
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TwoFactorStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twoFactorEnrol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending enrolment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauth_uri": "otpauth://totp/Back-office%20panel:admin%40demo.local?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Back-office+panel&algorithm=SHA1&digits=6&period=30",
+                     *       "qr_svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 37 37\"><path d=\"M4 4h7v7H4z\"/></svg>"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twoFactorVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TwoFactorVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor is on; the recovery codes, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enrolled_at": "2026-11-20T18:30:00Z",
+                     *       "recovery_codes": [
+                     *         "ABCDE-FGHIJ",
+                     *         "KLMNO-PQRST",
+                     *         "UVWXY-Z2345",
+                     *         "A6B7C-D2E3F",
+                     *         "GHJKL-MNPQR",
+                     *         "STUVW-XYZ23",
+                     *         "A2B3C-4D5E6",
+                     *         "F7G2H-3J4K5",
+                     *         "L6M7N-2P3Q4",
+                     *         "R5S6T-7U2V3"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TwoFactorActivated"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    twoFactorDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor is off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": false,
+                     *       "enrolled_at": null,
+                     *       "recovery_codes_left": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TwoFactorStatus"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantList: {
@@ -1944,6 +2259,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantPaginated: {
@@ -2010,6 +2326,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantCreate: {
@@ -2055,6 +2372,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantDelete: {
@@ -2091,6 +2409,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantRestore: {
@@ -2127,6 +2446,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantSetPlan: {
@@ -2165,6 +2485,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sheetOrders: {
@@ -2232,6 +2553,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sheetAttendances: {
@@ -2313,6 +2635,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sheetInstanceLogs: {
@@ -2379,6 +2702,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sheetReasons: {
@@ -2450,6 +2774,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     featureList: {
@@ -2491,6 +2816,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     featureUpdate: {
@@ -2535,6 +2861,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantSyncAnalytics: {
@@ -2580,6 +2907,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     tenantGenerateCampaignStatusWebhook: {
@@ -2629,6 +2957,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     dashboardReport: {
@@ -2679,6 +3008,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     permissionByEmail: {
@@ -2716,6 +3046,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     permissionList: {
@@ -2748,6 +3079,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     permissionCategories: {
@@ -2785,6 +3117,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     permissionUpdate: {
@@ -2835,6 +3168,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     roleList: {
@@ -2867,6 +3201,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     roleCreate: {
@@ -2911,6 +3246,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     roleGet: {
@@ -2948,6 +3284,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     roleRename: {
@@ -2996,6 +3333,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     departmentList: {
@@ -3034,6 +3372,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     instanceList: {
@@ -3078,6 +3417,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     instanceCreate: {
@@ -3117,6 +3457,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     instanceUpdate: {
@@ -3158,6 +3499,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     instanceSyncMessages: {
@@ -3197,6 +3539,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     connectionList: {
@@ -3237,6 +3580,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     dashboardSummary: {
@@ -3289,6 +3633,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     dashboardTimeseries: {
@@ -3348,6 +3693,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     dashboardProductivity: {
@@ -3404,6 +3750,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     healthLive: {

@@ -77,6 +77,11 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/dashboard/productivity'],
   ['get', '/healthz'],
   ['get', '/readyz'],
+  // Issue #9: two-factor enrolment for the /two-factor screen.
+  ['get', '/api/two-factor'],
+  ['post', '/api/two-factor/enrol'],
+  ['post', '/api/two-factor/verify'],
+  ['post', '/api/two-factor/disable'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));
@@ -131,10 +136,15 @@ describe('contracts/openapi.yaml', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('defines the shared 400, 401, 403, 404 and 429 bodies', () => {
-    for (const name of ['ValidationFailed', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests']) {
+  it('defines the shared 400, 401, 403, 404, 429 and 503 bodies', () => {
+    for (const name of ['ValidationFailed', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests', 'ServiceUnavailable']) {
       expect(doc.components.responses[name], name).toBeDefined();
     }
+  });
+
+  it('lists the 503 of a database outage on every operation but liveness (issue #9)', () => {
+    const without = operations.filter(({ op }) => op.operationId !== 'healthLive' && op.responses['503']?.$ref !== '#/components/responses/ServiceUnavailable');
+    expect(without.map(({ op }) => op.operationId)).toEqual([]);
   });
 
   it('the client classifier and the contract agree on every 401 body of DESIGN §4', () => {

@@ -5,11 +5,13 @@ import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
 import { loadUserDtos, type UserDto } from '../users/user-dto';
 import type { TokenService } from './tokens';
+import { createTwoFactor } from './two-factor';
 
 /**
  * The one sign-in procedure behind REST `POST /api/auth/login` and GraphQL `logIn`: throttling per
  * account and address, argon2 verification (unknown e-mails pay for one too, so timing reveals
- * nothing), every attempt recorded, and a new token family on success.
+ * nothing), the second factor of users who have two-factor on, every attempt recorded, and a new
+ * token family on success.
  */
 
 export interface LoginInput {
@@ -24,50 +26,81 @@ export interface LoginInput {
    * staff is refused exactly like a wrong password.
    */
   tenantId?: number;
+  /** The second factor (TOTP code or recovery code), for users with two-factor on. */
+  otp?: string | null;
 }
 
 export type LoginResult =
   | { ok: true; user: UserDto; token: string; expiresIn: number }
-  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'invalid' | 'two_factor_required' | 'invalid_two_factor_code' }
   | { ok: false; reason: 'throttled'; retryAfter: number };
+
+/**
+ * Failed sign-ins of an account from an address within the window: `retryAfter` seconds when there are
+ * `loginMaxFailures` or more (429), else null. Wrong two-factor codes at verify and disable count too.
+ */
+export async function throttled(db: Kysely<Database>, config: ServerConfig, email: string, address: string): Promise<number | null> {
+  const windowStart = new Date(Date.now() - config.loginWindowSeconds * 1000);
+  const failures = await db
+    .selectFrom('login_attempts')
+    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
+    .where('email', '=', email)
+    .where('remote_address', '=', address)
+    .where('success', '=', false)
+    .where('created_at', '>', windowStart)
+    .executeTakeFirstOrThrow();
+  if (failures.n < config.loginMaxFailures) return null;
+  const oldest = failures.oldest ? new Date(failures.oldest).getTime() : Date.now();
+  return Math.max(1, Math.ceil((oldest + config.loginWindowSeconds * 1000 - Date.now()) / 1000));
+}
+
+export async function recordAttempt(
+  db: Kysely<Database>,
+  attempt: { email: string; ip: string | null; remoteAddress: string; userId: number | null; success: boolean },
+): Promise<void> {
+  await db
+    .insertInto('login_attempts')
+    .values({ email: attempt.email, ip: attempt.ip, remote_address: attempt.remoteAddress, user_id: attempt.userId, success: attempt.success })
+    .execute();
+}
 
 export function createLogin(deps: { db: Kysely<Database>; config: ServerConfig; tokens: TokenService }): (input: LoginInput) => Promise<LoginResult> {
   const { db, config, tokens } = deps;
+  const twoFactor = createTwoFactor(db);
   // Unknown e-mails still pay for one argon2 verification, so timing does not reveal which exist.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
   return async function login(input: LoginInput): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
     const address = input.remoteAddress;
-    const windowStart = new Date(Date.now() - config.loginWindowSeconds * 1000);
-    const failures = await db
-      .selectFrom('login_attempts')
-      .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
-      .where('email', '=', email)
-      .where('remote_address', '=', address)
-      .where('success', '=', false)
-      .where('created_at', '>', windowStart)
-      .executeTakeFirstOrThrow();
-    if (failures.n >= config.loginMaxFailures) {
-      const oldest = failures.oldest ? new Date(failures.oldest).getTime() : Date.now();
-      const retryAfter = Math.max(1, Math.ceil((oldest + config.loginWindowSeconds * 1000 - Date.now()) / 1000));
-      return { ok: false, reason: 'throttled', retryAfter };
-    }
+    const retryAfter = await throttled(db, config, email, address);
+    if (retryAfter !== null) return { ok: false, reason: 'throttled', retryAfter };
 
     const user = await db
       .selectFrom('users')
-      .select(['id', 'tenant_id', 'origin_backoffice', 'password_hash', 'blocked', 'token_version'])
+      .select(['id', 'tenant_id', 'origin_backoffice', 'password_hash', 'blocked', 'token_version', 'two_factor_enabled'])
       .where(sql`lower(email)`, '=', email)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
     const inTenant = !user || input.tenantId === undefined || user.tenant_id === input.tenantId || user.origin_backoffice;
-    const ok = Boolean(user && valid && !user.blocked && inTenant);
-    await db
-      .insertInto('login_attempts')
-      .values({ email, ip: input.ip, remote_address: address, user_id: user?.id ?? null, success: ok })
-      .execute();
-    if (!ok || !user) return { ok: false, reason: 'invalid' };
+    const passwordOk = Boolean(user && valid && !user.blocked && inTenant);
+    const record = (success: boolean) => recordAttempt(db, { email, ip: input.ip, remoteAddress: address, userId: user?.id ?? null, success });
+    if (!passwordOk || !user) {
+      await record(false);
+      return { ok: false, reason: 'invalid' };
+    }
+
+    if (user.two_factor_enabled) {
+      // Asked for only after a right password, so this answer says nothing about unknown e-mails. Not a
+      // failure: the client repeats the request with the code.
+      if (!input.otp) return { ok: false, reason: 'two_factor_required' };
+      if (!(await twoFactor.consume(user.id, input.otp))) {
+        await record(false);
+        return { ok: false, reason: 'invalid_two_factor_code' };
+      }
+    }
+    await record(true);
 
     const session = await tokens.issue(user.id, user.token_version);
     const [dto] = await loadUserDtos(db, { ids: [user.id] });

@@ -3,6 +3,7 @@ import * as core from './migrations/0001-core';
 import * as auth from './migrations/0002-auth';
 import * as activity from './migrations/0003-activity';
 import * as tenantSearch from './migrations/0004-tenant-search';
+import * as twoFactor from './migrations/0005-two-factor';
 import type { Database } from './schema';
 
 /**
@@ -14,6 +15,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-auth': auth,
   '0003-activity': activity,
   '0004-tenant-search': tenantSearch,
+  '0005-two-factor': twoFactor,
 };
 
 const provider: MigrationProvider = {

@@ -98,7 +98,16 @@ export interface UsersTable {
   password_hash: string;
   image: string | null;
   blocked: Generated<boolean>;
+  /** "Login asks for a second factor"; only ever true with an enrolled `two_factor_secret` (a check constraint). */
   two_factor_enabled: Generated<boolean>;
+  /** The enrolled TOTP secret (base32), set by a successful verify. */
+  two_factor_secret: string | null;
+  two_factor_enrolled_at: Date | null;
+  /** A secret handed out by enrol and not yet confirmed by verify. */
+  two_factor_pending_secret: string | null;
+  two_factor_pending_at: Date | null;
+  /** The last TOTP time step accepted for the user: a code is refused unless its step is newer (single use). */
+  two_factor_last_step: number | null;
   is_connected: Generated<boolean>;
   origin_backoffice: Generated<boolean>;
   /** Bumped to revoke every token of the user at once. */
@@ -158,6 +167,15 @@ export interface TokenFamiliesTable {
   revoked_at: Date | null;
   created_at: CreatedAt;
   refreshed_at: CreatedAt;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the normalised code; the code itself is shown once and never stored. */
+  code_hash: string;
+  used_at: Date | null;
+  created_at: CreatedAt;
 }
 
 export interface ServerSecretsTable {
@@ -256,6 +274,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   token_families: TokenFamiliesTable;
   server_secrets: ServerSecretsTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   analytics_daily: AnalyticsDailyTable;
   orders: OrdersTable;

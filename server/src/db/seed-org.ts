@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { newTotpSecret } from '../auth/totp';
 import { cnpjCheckDigits, formatCnpj, isValidCnpj } from '../../../src/domain/cnpj';
 import { ADMIN_ROLE, FEATURE_OPTIONS, OPERATOR_ROLE, PLAN_LIMITS, ensureBackofficeTenant, ensureRbac } from './catalog';
 import type { ConnectionStatus, Database, Plan, UsersTable } from './schema';
@@ -183,16 +184,24 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
         for (let n = 2; usedEmails.has(`${username}@${tenant.name}.demo.local`); n++) username = `${asciiSlug(first)}.${asciiSlug(last)}${String(n)}`;
         const email = `${username}@${tenant.name}.demo.local`;
         usedEmails.add(email);
+        // Drawn in the same order as the columns always were, so the seed stays the same data.
+        const departmentId = rng.chance(0.9) ? rng.pick(departmentIds) : null;
+        const blocked = rng.chance(0.07);
+        // Some customer users have two-factor on, which means an enrolled secret (nobody holds it: an
+        // administrator resets it through PATCH /api/user-settings/{id}).
+        const twoFactor = rng.chance(0.2);
         users.push({
           tenant_id: tenant.id,
           role_id: operatorRole,
-          department_id: rng.chance(0.9) ? rng.pick(departmentIds) : null,
+          department_id: departmentId,
           name: `${first} ${last}`,
           username,
           email,
           password_hash: hashes.customer,
-          blocked: rng.chance(0.07),
-          two_factor_enabled: rng.chance(0.2),
+          blocked,
+          two_factor_enabled: twoFactor,
+          two_factor_secret: twoFactor ? newTotpSecret() : null,
+          two_factor_enrolled_at: twoFactor ? new Date(tenant.createdAt.getTime() + DAY) : null,
           is_connected: tenant.deletedAt === null && rng.chance(0.3),
           origin_backoffice: false,
           created_at: new Date(tenant.createdAt.getTime() + rng.int(1, 30) * DAY),

@@ -15,6 +15,14 @@ export const notFound = (field: string, message = 'Not found') => createGraphQLE
 
 export const invalidCredentials = () => createGraphQLError('Wrong Email or Password', { extensions: { code: 'INVALID_CREDENTIALS' } });
 
+/** `logIn` of a user with two-factor on, right password, no `otp` (contract: Extension, issue #9). */
+export const twoFactorRequired = () =>
+  createGraphQLError('Informe o código de verificação do seu aplicativo autenticador.', { extensions: { code: 'TWO_FACTOR_REQUIRED' } });
+
+/** `logIn` with a wrong or reused `otp`. */
+export const invalidTwoFactorCode = () =>
+  createGraphQLError('Código de verificação inválido ou já usado.', { extensions: { code: 'INVALID_TWO_FACTOR_CODE' } });
+
 export const userLimitReached = (limit: number) =>
   createGraphQLError(`The tenant already has its limit of ${limit} users`, { extensions: { code: 'USER_LIMIT_REACHED' } });
 

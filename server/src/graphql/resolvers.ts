@@ -7,7 +7,7 @@ import { hashPassword } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
 import { allows, type AuthContext } from '../plugins/auth';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
-import { badInput, forbidden, invalidCredentials, notFound, tooManyAttempts, unauthenticated, userLimitReached } from './errors';
+import { badInput, forbidden, invalidCredentials, invalidTwoFactorCode, notFound, tooManyAttempts, twoFactorRequired, unauthenticated, userLimitReached } from './errors';
 import type { GqlRole, GqlUser, GqlUserInstance, GraphqlContext, MutationResolvers, QueryResolvers } from './types';
 
 export interface ResolverDeps {
@@ -241,8 +241,13 @@ export function createResolvers({ db, config, tokens, login }: ResolverDeps): { 
 
   const Mutation: MutationResolvers = {
     async logIn(_parent, args, ctx) {
-      const result = await login({ email: args.email, password: args.password, ip: null, remoteAddress: ctx.remoteAddress, tenantId: ctx.tenant.id });
-      if (!result.ok) throw result.reason === 'throttled' ? tooManyAttempts(result.retryAfter) : invalidCredentials();
+      const result = await login({ email: args.email, password: args.password, ip: null, remoteAddress: ctx.remoteAddress, tenantId: ctx.tenant.id, otp: args.otp ?? null });
+      if (!result.ok) {
+        if (result.reason === 'throttled') throw tooManyAttempts(result.retryAfter);
+        if (result.reason === 'two_factor_required') throw twoFactorRequired();
+        if (result.reason === 'invalid_two_factor_code') throw invalidTwoFactorCode();
+        throw invalidCredentials();
+      }
       return { token: result.token, expires_in: result.expiresIn, user: toUser(result.user) };
     },
 

@@ -68,7 +68,7 @@ export interface QueryResults {
 }
 
 export interface MutationArgs {
-  logIn: { email: string; password: string; remember?: boolean | null };
+  logIn: { email: string; password: string; remember?: boolean | null; otp?: string | null };
   refreshToken: NoArgs;
   connected: NoArgs;
   disconnected: NoArgs;

@@ -143,6 +143,8 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
       .select(['u.id', 'u.email', 't.name as tenant'])
       .where('u.origin_backoffice', '=', false)
       .where('u.blocked', '=', false)
+      // Seeded users with two-factor on need a code nobody holds.
+      .where('u.two_factor_enabled', '=', false)
       .where('u.deleted_at', 'is', null)
       .where('t.deleted_at', 'is', null)
       .orderBy('u.id')

@@ -4,13 +4,21 @@ import { loadUserDtos, permittedRoutesOf } from '../users/user-dto';
 import { caller, type Handler, type HandlerDeps } from './types';
 
 const INVALID = () => new HttpError(401, { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' });
+const TWO_FACTOR_REQUIRED = () => new HttpError(401, { error: 'two_factor_required', message: 'Informe o código de verificação do seu aplicativo autenticador.' });
+const INVALID_TWO_FACTOR_CODE = () => new HttpError(401, { error: 'invalid_two_factor_code', message: 'Código de verificação inválido ou já usado.' });
 
 export function authHandlers({ db, config, tokens }: HandlerDeps) {
   const login = createLogin({ db, config, tokens });
 
   const authLogin: Handler<'authLogin'> = async (request) => {
-    const result = await login({ email: request.body.email, password: request.body.password, ip: request.body.ip ?? null, remoteAddress: request.ip });
-    if (!result.ok) throw result.reason === 'throttled' ? tooManyRequests(result.retryAfter) : INVALID();
+    const body = request.body;
+    const result = await login({ email: body.email, password: body.password, ip: body.ip ?? null, remoteAddress: request.ip, otp: body.otp ?? null });
+    if (!result.ok) {
+      if (result.reason === 'throttled') throw tooManyRequests(result.retryAfter);
+      if (result.reason === 'two_factor_required') throw TWO_FACTOR_REQUIRED();
+      if (result.reason === 'invalid_two_factor_code') throw INVALID_TWO_FACTOR_CODE();
+      throw INVALID();
+    }
     return {
       access_token: result.token,
       token_type: 'Bearer' as const,

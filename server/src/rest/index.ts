@@ -5,6 +5,7 @@ import { instanceHandlers } from './instances';
 import { permissionHandlers } from './permissions';
 import { sheetHandlers } from './sheets';
 import { tenantHandlers } from './tenants';
+import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
 import type { HandlerDeps, Operations } from './types';
 
@@ -24,5 +25,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...instanceHandlers(deps),
     ...sheetHandlers(deps),
     ...analyticsHandlers(deps),
+    ...twoFactorHandlers(deps),
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { createTwoFactor } from '../auth/two-factor';
 import type { Database } from '../db/schema';
 import { hashPassword } from '../db/password';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -49,6 +50,7 @@ async function emailTaken(db: Kysely<Database>, email: string, exceptId?: number
 }
 
 export function userHandlers({ db, tokens }: HandlerDeps) {
+  const twoFactor = createTwoFactor(db);
   const userList: Handler<'userList'> = async (request) => {
     const tenant = await resolveTenant(db, caller(request), request.query.tenantName);
     return loadUserDtos(db, { tenantId: tenant.id });
@@ -150,12 +152,27 @@ export function userHandlers({ db, tokens }: HandlerDeps) {
     return { message: 'Deleted' };
   };
 
+  /**
+   * The two-factor toggle of SPEC §7, kept consistent with enrolment (contract): ON only for an enrolled
+   * user (enrolling already turns it on, so this is a no-op or 409), OFF is an administrator's reset.
+   */
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) => {
     const auth = caller(request);
     const target = await targetUser(db, auth, request.params.id);
-    if (target.id !== auth.userId && !allows(auth, ['users'])) throw forbidden(['users']);
-    await db.updateTable('users').set({ two_factor_enabled: request.body.two_factor_enabled }).where('id', '=', target.id).execute();
-    return { user_id: target.id, two_factor_enabled: request.body.two_factor_enabled };
+    const admin = allows(auth, ['users']);
+    if (target.id !== auth.userId && !admin) throw forbidden(['users']);
+    if (request.body.two_factor_enabled) {
+      const row = await db.selectFrom('users').select(['two_factor_enabled']).where('id', '=', target.id).executeTakeFirstOrThrow();
+      if (!row.two_factor_enabled) {
+        throw conflict('Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen', 'two_factor_enabled');
+      }
+      return { user_id: target.id, two_factor_enabled: true };
+    }
+    // Turning it off without a code is a reset: only with the `users` permission (a user turns its own off
+    // with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
+    if (!admin) throw forbidden(['users']);
+    await twoFactor.reset(target.id);
+    return { user_id: target.id, two_factor_enabled: false };
   };
 
   return { userList, userFindByEmail, userIsFuncionalUser, userCreate, userUpdate, userSetBlocked, userDelete, userSettingsUpdate };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
 import type { Database } from '../db/schema';
-import { DEMO_PASSWORD, seedDemo } from '../db/seed';
+import { DEMO_PASSWORD, seedDemo, type SeedOptions } from '../db/seed';
 import { openTestDatabase } from '../db/testing';
 
 export interface TestApp {
@@ -20,6 +20,8 @@ export interface TestAppOptions {
    */
   databaseUrl?: string;
   config?: Partial<ServerConfig>;
+  /** Demo seed options: e.g. `{ days: 3 }` when a test needs the organisation but not 90 days of activity. */
+  seed?: SeedOptions;
 }
 
 /** The app in-process on a fresh migrated database with the demo seed (like `app.test.ts`). */
@@ -27,7 +29,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   process.env.LOG_LEVEL = 'silent';
   const databaseUrl = options.databaseUrl ?? 'pglite://memory';
   const database = await openTestDatabase(databaseUrl);
-  await seedDemo(database.db);
+  await seedDemo(database.db, options.seed);
   const config = loadConfig({ databaseUrl, seedDemo: true, ...options.config });
   const app = await buildApp({ db: database.db, config, ...(database.pg ? { pg: database.pg } : {}) });
   return {

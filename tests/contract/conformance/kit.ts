@@ -18,6 +18,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { createHmac } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -293,6 +294,30 @@ function randomCnpj(): string {
   return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
 }
 
+/**
+ * A TOTP code (RFC 6238: HMAC-SHA1, 30 s, 6 digits) of a base32 secret, `steps` steps from now. Written
+ * out here so the kit stays free of server code.
+ */
+function totpCode(secret: string, steps = 0): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of secret.toUpperCase().replace(/=+$/, '')) {
+    value = ((value << 5) | alphabet.indexOf(char)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + steps));
+  const mac = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
+  const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
 interface HttpAnswer {
   status: number;
   contentType: string;
@@ -365,6 +390,28 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     }
     results.push({ operation: label, kind: 'rest', status: answer.status, ok: problems.length === 0, problems });
     return answer.status === expected ? answer.json : undefined;
+  }
+
+  /**
+   * Two-factor as a throwaway user: status, enrol, verify (recovery codes), login without a code (401
+   * two_factor_required), login with a recovery code, disable with the next TOTP step.
+   */
+  async function twoFactorFlow(who: string, secret: string): Promise<void> {
+    const own = await loginToken(who, secret);
+    if (!own) {
+      for (const id of ['twoFactorStatus', 'twoFactorEnrol', 'twoFactorVerify', 'twoFactorDisable']) check(id, 'rest', 0, ['could not sign in as the throwaway user']);
+      return;
+    }
+    await rest('twoFactorStatus', 'GET', '/api/two-factor', 200, { token: own });
+    const enrolment = asRecord(await rest('twoFactorEnrol', 'POST', '/api/two-factor/enrol', 200, { token: own }));
+    const totpSecret = typeof enrolment.secret === 'string' ? enrolment.secret : '';
+    const activated = asRecord(await rest('twoFactorVerify', 'POST', '/api/two-factor/verify', 200, { token: own, body: { code: totpCode(totpSecret) } }));
+    const recovery = asArray(activated.recovery_codes).filter((c): c is string => typeof c === 'string');
+    const credentials = { email: who, password: secret, ip: null };
+    const asked = asRecord(await rest('authLogin', 'POST', '/api/auth/login', 401, { token: null, body: credentials }, 'authLogin (two-factor required)'));
+    if (asked.error !== 'two_factor_required') check('authLogin (two-factor required)', 'auth', 401, [`expected error two_factor_required, got ${JSON.stringify(asked)}`]);
+    await rest('authLogin', 'POST', '/api/auth/login', 200, { token: null, body: { ...credentials, otp: recovery[0] ?? 'AAAAA-AAAAA' } }, 'authLogin (recovery code)');
+    await rest('twoFactorDisable', 'POST', '/api/two-factor/disable', 200, { token: own, body: { code: totpCode(totpSecret, 1) } });
   }
 
   /** The CSV variant of a sheet: BOM, `;` header, CRLF, text/csv. */
@@ -538,9 +585,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
   const anyUserId = typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
   const userEmail = `conf-${stamp}@example.com`;
+  const userPassword = `Conf#${stamp}!pw`;
   const user = asRecord(
     await rest('userCreate', 'POST', '/api/users', 201, {
-      body: { username: `conf.${stamp}`, name: 'Conformance User', email: userEmail, password: `Conf#${stamp}!pw`, role_id: roleId ?? 1, user_department_id: null, chosen_instances: [] },
+      body: { username: `conf.${stamp}`, name: 'Conformance User', email: userEmail, password: userPassword, role_id: roleId ?? 1, user_department_id: null, chosen_instances: [] },
     }),
   );
   const userId = typeof user.id === 'number' ? user.id : undefined;
@@ -548,7 +596,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   if (userId) {
     await rest('userUpdate', 'PUT', `/api/users/${userId}`, 200, { body: { name: 'Conformance User Renamed' } });
     await rest('userSetBlocked', 'PATCH', `/api/users/${userId}`, 200, { body: { blocked: false } });
-    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, { body: { two_factor_enabled: true } });
+    // Two-factor can only be turned on by enrolling (409 here); off is an administrator's reset.
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 409, { body: { two_factor_enabled: true } }, 'userSettingsUpdate (on without enrolment)');
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, { body: { two_factor_enabled: false } });
+    await twoFactorFlow(userEmail, userPassword);
   } else if (anyUserId) {
     // Without a throwaway user, still exercise the read-only-ish setting on the caller itself.
     await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${anyUserId}`, 200, { body: { two_factor_enabled: me.twoFactorEnabled === true } });

@@ -1,0 +1,178 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import QRCode from 'qrcode';
+import type { Database } from '../db/schema';
+import { matchTotp, newTotpSecret, otpauthUri } from './totp';
+
+/**
+ * TOTP two-factor (issue #9, contracts/openapi.yaml tag `two-factor`): enrol hands out a pending secret
+ * with its otpauth URI and an SVG QR code; verify confirms a code of it, turns two-factor on and
+ * returns 10 recovery codes once (only their SHA-256 is stored: they are random 50-bit strings, so a
+ * slow password hash adds nothing); login and disable accept a TOTP code once per time step (the last
+ * accepted step is kept per user, advanced by a compare-and-swap) or consume a recovery code.
+ */
+
+export const RECOVERY_CODE_COUNT = 10;
+export const TOTP_ISSUER = 'Back-office panel';
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  enrolled_at: string | null;
+  recovery_codes_left: number;
+}
+
+const RECOVERY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** `ABCDE-FGHIJ`: 10 base32 characters (50 bits) from the CSPRNG. */
+function newRecoveryCode(): string {
+  let code = '';
+  for (let i = 0; i < 10; i += 1) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** The stored form of a recovery code: case and the dash do not matter. */
+export function hashRecoveryCode(code: string): string {
+  return createHash('sha256').update(code.toUpperCase().replace(/-/g, '')).digest('hex');
+}
+
+const isTotpCode = (code: string) => /^\d{6}$/.test(code);
+
+export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.now) {
+  async function status(userId: number): Promise<TwoFactorStatus> {
+    const row = await db
+      .selectFrom('users')
+      .select(['two_factor_enabled', 'two_factor_enrolled_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('two_factor_recovery_codes as c')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('c.user_id', '=', 'users.id')
+          .where('c.used_at', 'is', null)
+          .as('left'),
+      )
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      enabled: row.two_factor_enabled,
+      enrolled_at: row.two_factor_enabled && row.two_factor_enrolled_at ? new Date(row.two_factor_enrolled_at).toISOString() : null,
+      recovery_codes_left: row.two_factor_enabled ? Number(row.left ?? 0) : 0,
+    };
+  }
+
+  /** A new pending secret (replacing any pending one); null when two-factor is already on. */
+  async function enrol(userId: number, account: string): Promise<{ secret: string; otpauth_uri: string; qr_svg: string } | null> {
+    const secret = newTotpSecret();
+    const updated = await db
+      .updateTable('users')
+      .set({ two_factor_pending_secret: secret, two_factor_pending_at: new Date(now()) })
+      .where('id', '=', userId)
+      .where('two_factor_enabled', '=', false)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return null;
+    const uri = otpauthUri(secret, account, TOTP_ISSUER);
+    const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { secret, otpauth_uri: uri, qr_svg: svg };
+  }
+
+  /**
+   * Confirms the pending secret with a code of it. `no_pending`: nothing to confirm (or already on);
+   * `wrong_code`: the code does not match.
+   */
+  async function verify(
+    userId: number,
+    code: string,
+  ): Promise<{ ok: true; enrolled_at: string; recovery_codes: string[] } | { ok: false; reason: 'no_pending' | 'wrong_code' }> {
+    const row = await db.selectFrom('users').select(['two_factor_enabled', 'two_factor_pending_secret']).where('id', '=', userId).executeTakeFirstOrThrow();
+    if (row.two_factor_enabled || !row.two_factor_pending_secret) return { ok: false, reason: 'no_pending' };
+    const step = matchTotp(row.two_factor_pending_secret, code, now());
+    if (step === null) return { ok: false, reason: 'wrong_code' };
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const enrolledAt = new Date(now());
+    const done = await db.transaction().execute(async (trx) => {
+      // Only the secret that was checked is promoted: a concurrent enrol replaced it → not confirmed.
+      const promoted = await trx
+        .updateTable('users')
+        .set({
+          two_factor_enabled: true,
+          two_factor_secret: row.two_factor_pending_secret,
+          two_factor_enrolled_at: enrolledAt,
+          two_factor_pending_secret: null,
+          two_factor_pending_at: null,
+          two_factor_last_step: step,
+        })
+        .where('id', '=', userId)
+        .where('two_factor_enabled', '=', false)
+        .where('two_factor_pending_secret', '=', row.two_factor_pending_secret)
+        .returning('id')
+        .executeTakeFirst();
+      if (!promoted) return false;
+      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+      await trx
+        .insertInto('two_factor_recovery_codes')
+        .values(codes.map((c) => ({ user_id: userId, code_hash: hashRecoveryCode(c) })))
+        .execute();
+      return true;
+    });
+    if (!done) return { ok: false, reason: 'no_pending' };
+    return { ok: true, enrolled_at: enrolledAt.toISOString(), recovery_codes: codes };
+  }
+
+  /**
+   * Accepts a second factor of an enrolled user once: a TOTP code whose step is newer than the last
+   * accepted one (advanced atomically, so two requests with one code cannot both pass), or an unused
+   * recovery code (consumed atomically).
+   */
+  async function consume(userId: number, code: string): Promise<boolean> {
+    if (isTotpCode(code)) {
+      const row = await db.selectFrom('users').select(['two_factor_secret']).where('id', '=', userId).where('two_factor_enabled', '=', true).executeTakeFirst();
+      if (!row?.two_factor_secret) return false;
+      const step = matchTotp(row.two_factor_secret, code, now());
+      if (step === null) return false;
+      const advanced = await db
+        .updateTable('users')
+        .set({ two_factor_last_step: step })
+        .where('id', '=', userId)
+        .where('two_factor_enabled', '=', true)
+        .where((eb) => eb.or([eb('two_factor_last_step', 'is', null), eb('two_factor_last_step', '<', step)]))
+        .returning('id')
+        .executeTakeFirst();
+      return Boolean(advanced);
+    }
+    if (!/^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$/.test(code)) return false;
+    const used = await db
+      .updateTable('two_factor_recovery_codes')
+      .set({ used_at: new Date(now()) })
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', hashRecoveryCode(code))
+      .where('used_at', 'is', null)
+      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('id', '=', userId).where('two_factor_enabled', '=', true)))
+      .returning('id')
+      .executeTakeFirst();
+    return Boolean(used);
+  }
+
+  /** Turns two-factor off and forgets the secret, the pending one and the recovery codes. */
+  async function reset(userId: number): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({
+          two_factor_enabled: false,
+          two_factor_secret: null,
+          two_factor_enrolled_at: null,
+          two_factor_pending_secret: null,
+          two_factor_pending_at: null,
+          two_factor_last_step: null,
+        })
+        .where('id', '=', userId)
+        .execute();
+      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+    });
+  }
+
+  return { status, enrol, verify, consume, reset };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactor>;
