@@ -8,7 +8,8 @@ import type pg from 'pg';
 import { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
-import { HttpError } from './errors';
+import { HttpError, unavailable } from './errors';
+import { isDatabaseUnavailable } from './db/unavailable';
 import { registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
@@ -76,6 +77,11 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
       message: v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'),
     }));
     return reply.code(400).send({ message: 'Validation failed', errors });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    const answer = unavailable('Database unavailable: the request was not completed; retry shortly');
+    return reply.code(503).headers(answer.headers).send(answer.body);
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

@@ -1,3 +1,5 @@
+import { DATABASE_RETRY_AFTER_SECONDS } from './db/unavailable';
+
 /**
  * Errors a handler throws to answer with one of the contract's bodies (contracts/openapi.yaml
  * components/responses). The app's error handler turns them into replies.
@@ -23,4 +25,6 @@ export const conflict = (message: string, field?: string) => new HttpError(409, 
 export const badRequest = (field: string, message: string) => new HttpError(400, { message: 'Validation failed', errors: [{ field, message }] });
 export const tooManyRequests = (retryAfter: number) =>
   new HttpError(429, { message: 'Too many failed attempts', retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
-export const unavailable = (message = 'Database unavailable') => new HttpError(503, { status: 'unavailable', message });
+/** 503 of contracts/openapi.yaml `ServiceUnavailable`, with `Retry-After`. */
+export const unavailable = (message = 'Database unavailable', retryAfter = DATABASE_RETRY_AFTER_SECONDS) =>
+  new HttpError(503, { status: 'unavailable', message }, { 'Retry-After': String(retryAfter) });

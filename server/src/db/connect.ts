@@ -75,6 +75,9 @@ async function openPostgres(url: string): Promise<OpenDatabase> {
     types: pgTypes,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
     idleTimeoutMillis: 30_000,
+    // A database that does not answer (network partition, host down) fails a request after this long
+    // (503, contract ServiceUnavailable) instead of holding it forever.
+    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener Node exits.
   pool.on('error', (error) => {

@@ -10,6 +10,7 @@ import { createLogin } from '../auth/login';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
 import { bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
 import { createResolvers } from './resolvers';
@@ -126,6 +127,15 @@ const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in 
 
 /** yoga's masking, plus HTTP 500 for the masked (unexpected) errors, as the contract's table says. */
 function maskUnexpected(error: unknown, message: string): Error {
+  if (isDatabaseUnavailable(error)) {
+    // The contract's SERVICE_UNAVAILABLE (503, Retry-After), not a 500: the database will be back.
+    const graphqlError = isGraphQLError(error as Error) ? (error as GraphQLError) : undefined;
+    return createGraphQLError('Database unavailable: retry shortly', {
+      nodes: graphqlError?.nodes,
+      path: graphqlError?.path,
+      extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } } },
+    });
+  }
   const masked = maskError(error, message, false);
   if (masked === error || !isGraphQLError(masked)) return masked;
   return createGraphQLError(masked.message, {

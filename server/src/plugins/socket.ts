@@ -7,6 +7,7 @@ import { base64ToUtf8, encodeServerFrame } from '../../../src/api/socket-codec';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import type { EventBus, PanelEvent } from '../events';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
@@ -113,6 +114,12 @@ export function registerSocket(
     if (url.pathname !== path) return; // not ours: leave it to other upgrade handlers
     wss.handleUpgrade(request, socket, head, (ws) => {
       admit(ws, request).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) {
+          // 1013 Try Again Later: the client reconnects with its backoff once the database is back.
+          fastify.log.warn({ err: error }, 'socket admission: database unavailable');
+          ws.close(1013, 'Database unavailable');
+          return;
+        }
         fastify.log.error({ err: error }, 'socket admission failed');
         ws.close(1011, 'Internal error');
       });

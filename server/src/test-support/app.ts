@@ -8,6 +8,8 @@ import { openTestDatabase } from '../db/testing';
 export interface TestApp {
   app: App;
   db: Kysely<Database>;
+  /** The database URL the app runs on (on PostgreSQL: scoped to the app's own schema). */
+  databaseUrl: string;
   /** A bearer header for a demo login. */
   auth(email: string): Promise<{ authorization: string }>;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app,
     db: database.db,
+    databaseUrl: database.url,
     async auth(email) {
       const response = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: DEMO_PASSWORD, ip: null } });
       if (response.statusCode !== 200) throw new Error(`login ${email}: ${response.statusCode} ${response.body}`);

@@ -13,6 +13,12 @@ export interface ThrowawayPostgres {
   url: string;
   /** Stops the cluster and removes its files (a no-op for `TEST_DATABASE_URL`). */
   stop(): Promise<void>;
+  /**
+   * Stops the server (`pg_ctl stop -m fast`: connections are dropped) and keeps its files, for outage
+   * tests; `resume()` starts it again on the same port and data. Only on a cluster of its own.
+   */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 /** The directory holding `initdb`/`pg_ctl`: `PATH` first, then Debian's `/usr/lib/postgresql/<v>/bin`. */
@@ -58,9 +64,14 @@ async function userIds(name: string): Promise<{ uid: number; gid: number }> {
  * 127.0.0.1 and a free port (trust auth, user `postgres`). `initdb` refuses to run as root, so as
  * root the cluster belongs to the system user `postgres` and its tools run through `runuser`.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(options: { own?: boolean } = {}): Promise<ThrowawayPostgres> {
   const external = process.env.TEST_DATABASE_URL;
-  if (external) return { url: external, stop: async () => undefined };
+  if (external && !options.own) {
+    const refuse = async () => {
+      throw new Error('pause/resume need a cluster of its own: startThrowawayPostgres({ own: true })');
+    };
+    return { url: external, stop: async () => undefined, pause: refuse, resume: refuse };
+  }
 
   const bin = await findBinDir();
   const asRoot = process.getuid?.() === 0;
@@ -73,10 +84,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   }
   const data = join(dir, 'data');
   const port = await freePort();
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   try {
     await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    await exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    await start();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -85,11 +97,21 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async pause() {
+      await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    async resume() {
+      await start();
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(async (error: unknown) => {
+          // Already stopped (a test paused it and failed before resuming) is fine.
+          const { stdout } = await exec('pg_ctl', ['-D', data, 'status']).catch((status: { stdout?: string }) => ({ stdout: status.stdout ?? '' }));
+          if (!stdout.includes('no server running')) throw error;
+        });
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
