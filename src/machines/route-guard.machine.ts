@@ -36,6 +36,11 @@ function redirectRoute(decision: NavigationDecision | null): string | null {
   return matchPath(decision.to.split('?')[0] ?? '')?.route.name ?? null;
 }
 
+/**
+ * Decides each navigation with `resolveNavigation` (never re-deriving a rule). States: `idle` (no
+ * navigation yet), `allowed`, and the redirects `notFound`, `loginRequired`, `notAuthorized`;
+ * tags `allowed` / `redirect`. Read with {@link selectGuardRedirect} and {@link selectAllowedRoute}.
+ */
 export const routeGuardMachine = setup({
   types: {
     context: {} as RouteGuardContext,
