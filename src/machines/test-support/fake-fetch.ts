@@ -7,6 +7,7 @@
  * test can hold a request open and settle requests in any order. An aborted request rejects with
  * an `AbortError`, as the platform fetch does.
  */
+import { createGraphqlClient, type Execute } from '../../api/graphql-client';
 import { createRestClient, type RestClient } from '../../api/rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
 
@@ -24,6 +25,8 @@ export interface SeenRequest {
 export type Responder = (request: SeenRequest) => Response | Promise<Response>;
 
 export const BASE_URL = 'http://api.test';
+/** Where the fake's GraphQL client posts (the tenant is the first path segment). */
+export const GRAPHQL_URL = `${BASE_URL}/backoffice/graphql`;
 
 /** A JSON response. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -53,8 +56,25 @@ function abortError(): Error {
   return error;
 }
 
-/** The fake server: its `fetch`, a REST client over it, and every request seen, in order. */
-export function fakeServer(respond: Responder): { fetch: FetchLike; rest: RestClient; seen: SeenRequest[] } {
+/** The operation name and variables of a GraphQL request, or null for any other request. */
+export function operationOf(request: SeenRequest): { name: string; variables: Record<string, unknown> } | null {
+  if (request.path !== new URL(GRAPHQL_URL).pathname) return null;
+  const body = request.body as { operationName?: string; variables?: Record<string, unknown> } | null;
+  return { name: body?.operationName ?? '', variables: body?.variables ?? {} };
+}
+
+/** A GraphQL success answer. */
+export function gqlData(data: unknown): Response {
+  return json(200, { data });
+}
+
+/** A GraphQL error answer as the contract shapes it (`extensions.code`, optional `field`). */
+export function gqlError(code: string, field?: string, status = 200): Response {
+  return json(status, { data: null, errors: [{ message: code, extensions: { code, ...(field ? { field } : {}), http: { status } } }] });
+}
+
+/** The fake server: its `fetch`, REST and GraphQL clients over it, and every request seen, in order. */
+export function fakeServer(respond: Responder): { fetch: FetchLike; rest: RestClient; execute: Execute; seen: SeenRequest[] } {
   const seen: SeenRequest[] = [];
   const fetch: FetchLike = async (request) => {
     const url = new URL(request.url);
@@ -76,7 +96,7 @@ export function fakeServer(respond: Responder): { fetch: FetchLike; rest: RestCl
         .then(resolve, reject);
     });
   };
-  return { fetch, rest: createRestClient({ baseUrl: BASE_URL, fetch }), seen };
+  return { fetch, rest: createRestClient({ baseUrl: BASE_URL, fetch }), execute: createGraphqlClient({ url: () => GRAPHQL_URL, fetch }).execute, seen };
 }
 
 /** Resolves after pending promise reactions have run (one `setImmediate` turn, no 1 ms timer clamp). */
