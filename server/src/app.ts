@@ -15,6 +15,7 @@ import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
 import { authenticate, type AuthContext } from './plugins/auth';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
+import { registerFaults, type FaultInjector } from './plugins/faults';
 import { securityHeaders } from './plugins/security-headers';
 import { registerSocket, type SocketServer } from './plugins/socket';
 import { createOperations, type Operations } from './rest';
@@ -46,6 +47,8 @@ export interface App {
   sockets: SocketServer;
   /** The LISTEN/NOTIFY relay, when built with `pg`. */
   relay?: EventRelayHandle;
+  /** The fault injector, only with FAULT_INJECTION=1 outside production. */
+  faults?: FaultInjector;
 }
 
 /**
@@ -122,6 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (permission === undefined || permission === 'public') return;
     request.auth = await authenticate(request, { db, tokens, required: permission });
   });
+  // After authentication (hooks run in order): a faulted request is one the server would have run.
+  const faults = config.faultInjection && !config.production ? registerFaults(fastify, config.faults) : undefined;
 
   // routes
   const events = new EventBus();
@@ -152,5 +157,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Sockets get a close code on shutdown (1001) instead of a reset.
   fastify.addHook('preClose', async () => sockets.close());
 
-  return { fastify, tokens, events, sockets, relay };
+  return { fastify, tokens, events, sockets, relay, faults };
 }

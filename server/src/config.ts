@@ -1,3 +1,5 @@
+import { parseFaultRules, type FaultRule } from './plugins/faults';
+
 /**
  * Settings from the environment, read once at start. Defaults run the product from a fresh clone.
  */
@@ -24,6 +26,10 @@ export interface ServerConfig {
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
+  /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
+  faultInjection: boolean;
+  /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
+  faults: FaultRule[];
 }
 
 function int(name: string, fallback: number, min = 0): number {
@@ -43,6 +49,12 @@ function bool(name: string, fallback: boolean): boolean {
 export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const embedded = !databaseUrl || databaseUrl.startsWith('pglite:');
+  const production = overrides.production ?? process.env.NODE_ENV === 'production';
+  const faultInjection = overrides.faultInjection ?? bool('FAULT_INJECTION', false);
+  if (faultInjection && production) {
+    // Never a way to make a production server fail on request: refuse to start instead.
+    throw new Error('FAULT_INJECTION=1 is refused with NODE_ENV=production: fault injection is for tests only');
+  }
   return {
     host: process.env.HOST || '127.0.0.1',
     port: int('PORT', 8080),
@@ -53,12 +65,14 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     jwtSecret: process.env.JWT_SECRET || undefined,
     seedDemo: bool('SEED_DEMO', embedded),
     backofficeTenant: process.env.BACKOFFICE_TENANT || 'backoffice',
-    production: process.env.NODE_ENV === 'production',
+    production,
     webRoot: process.env.WEB_ROOT || 'dist/web',
     allowedOrigins: (process.env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
+    faultInjection,
+    faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,
   };
 }

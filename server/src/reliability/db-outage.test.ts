@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
@@ -38,7 +39,7 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const inject = (options: Parameters<TestApp['app']['fastify']['inject']>[0]) => a.app.fastify.inject(options);
+const inject = (options: InjectOptions) => a.app.fastify.inject(options);
 
 async function untilReady(deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;

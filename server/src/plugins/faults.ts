@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
+
+/**
+ * Fault injection for tests and the e2e suite (issue #9), e.g. "bulk feature update with one failing
+ * feature": a rule makes the server answer a chosen status instead of running an operation. Enabled
+ * only with `FAULT_INJECTION=1` and never with `NODE_ENV=production` (the server refuses to start, see
+ * config.ts). Rules come from `FAULTS` (a JSON array) at start and from the test-only endpoint
+ * `POST /__test/faults` (`GET` lists them with what is left, `DELETE` clears them); neither the endpoint
+ * nor the hook exist when the facility is off.
+ *
+ * A rule fires for requests of one operation: REST by `operationId` (contracts/openapi.yaml), GraphQL by
+ * `operationName`. `match` narrows it to requests whose input (REST: path, query and body merged;
+ * GraphQL: variables) has every listed property equal. `times` (default: unlimited) counts firings.
+ * The hook runs after validation and authentication, so a faulted request is one the server would have
+ * executed. Answers carry `x-fault-injected: <rule id>`.
+ */
+export interface FaultRule {
+  operationId: string;
+  match?: Record<string, unknown>;
+  /** 400–599. */
+  status: number;
+  /** How many matching requests fail; then the rule is spent. Unlimited when absent. */
+  times?: number;
+  /** Answer body; by default the contract's body for the status (503: ServiceUnavailable, …). */
+  body?: unknown;
+  /** Wait this long before answering (at most 30 s), e.g. to hold a request in flight. */
+  delayMs?: number;
+}
+
+export interface ActiveFault extends FaultRule {
+  id: number;
+  /** Firings left; null for unlimited. */
+  remaining: number | null;
+  fired: number;
+}
+
+export const FAULT_RULE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['operationId', 'status'],
+  properties: {
+    operationId: { type: 'string', minLength: 1, maxLength: 100 },
+    match: { type: 'object' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    times: { type: 'integer', minimum: 1 },
+    body: {},
+    delayMs: { type: 'integer', minimum: 0, maximum: 30_000 },
+  },
+} as const;
+
+/** Parses `FAULTS` (a JSON array of rules); throws with the reason on anything else. */
+export function parseFaultRules(raw: string | undefined): FaultRule[] {
+  if (!raw) return [];
+  const value: unknown = JSON.parse(raw);
+  const rules = Array.isArray(value) ? value : [value];
+  for (const rule of rules) {
+    const r = rule as Partial<FaultRule> | null;
+    if (!r || typeof r.operationId !== 'string' || !Number.isInteger(r.status) || (r.status ?? 0) < 400 || (r.status ?? 0) > 599) {
+      throw new Error(`FAULTS: each rule needs operationId (string) and status (400–599), got ${JSON.stringify(rule)}`);
+    }
+  }
+  return rules as FaultRule[];
+}
+
+function defaultBody(status: number, graphql: boolean): unknown {
+  const message = `Injected fault (HTTP ${status})`;
+  if (graphql) return { errors: [{ message, extensions: { code: status === 503 ? 'SERVICE_UNAVAILABLE' : 'INJECTED_FAULT' } }] };
+  if (status === 503) return { status: 'unavailable', message };
+  if (status === 400) return { message: 'Validation failed', errors: [{ field: 'body', message }] };
+  return { message };
+}
+
+export interface FaultInjector {
+  add(rules: readonly FaultRule[]): ActiveFault[];
+  list(): ActiveFault[];
+  clear(): void;
+}
+
+export function registerFaults(fastify: FastifyInstance, initial: readonly FaultRule[]): FaultInjector {
+  let nextId = 1;
+  let active: ActiveFault[] = [];
+  const injector: FaultInjector = {
+    add(rules) {
+      const added = rules.map((rule) => ({ ...rule, id: nextId++, remaining: rule.times ?? null, fired: 0 }));
+      active.push(...added);
+      return added;
+    },
+    list: () => active.map((rule) => ({ ...rule })),
+    clear() {
+      active = [];
+    },
+  };
+  injector.add(initial);
+  fastify.log.warn({ rules: initial.length }, 'FAULT INJECTION IS ON (FAULT_INJECTION=1): test use only');
+
+  function take(operationId: string, input: Record<string, unknown>): ActiveFault | undefined {
+    const rule = active.find(
+      (r) =>
+        r.operationId === operationId &&
+        (r.remaining === null || r.remaining > 0) &&
+        Object.entries(r.match ?? {}).every(([key, value]) => isDeepStrictEqual(input[key], value)),
+    );
+    if (!rule) return undefined;
+    rule.fired += 1;
+    if (rule.remaining !== null) rule.remaining -= 1;
+    return rule;
+  }
+
+  const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+  fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith('/__test/')) return;
+    const schema = request.routeOptions.schema as { operationId?: string } | undefined;
+    const graphql = request.routeOptions.url === '/:tenant/graphql' && request.method === 'POST';
+    const body = asRecord(request.body);
+    const operationId = graphql ? (typeof body.operationName === 'string' ? body.operationName : undefined) : schema?.operationId;
+    if (!operationId) return;
+    const input = graphql ? asRecord(body.variables) : { ...asRecord(request.params), ...asRecord(request.query), ...body };
+    const rule = take(operationId, input);
+    if (!rule) return;
+    if (rule.delayMs) await new Promise((resolve) => setTimeout(resolve, rule.delayMs));
+    reply.header('x-fault-injected', String(rule.id));
+    if (rule.status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return reply.code(rule.status).send(rule.body ?? defaultBody(rule.status, graphql));
+  });
+
+  fastify.post('/__test/faults', {
+    schema: { body: { oneOf: [FAULT_RULE_SCHEMA, { type: 'array', items: FAULT_RULE_SCHEMA, maxItems: 100 }] } },
+    handler: async (request, reply) => {
+      const rules = Array.isArray(request.body) ? (request.body as FaultRule[]) : [request.body as FaultRule];
+      return reply.code(201).send({ rules: injector.add(rules) });
+    },
+  });
+  fastify.get('/__test/faults', async () => ({ rules: injector.list() }));
+  fastify.delete('/__test/faults', async () => {
+    injector.clear();
+    return { rules: [] };
+  });
+  return injector;
+}
