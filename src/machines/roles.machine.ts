@@ -1,0 +1,114 @@
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { unwrap, type RestClient } from '../api/rest-client';
+import type { components } from '../generated/openapi';
+import type { I18nKey } from './i18n-key';
+import { actionError, refusedFields, type ActionError } from './request-error';
+
+export type Role = components['schemas']['Role'];
+export type RoleCreate = components['schemas']['RoleCreate'];
+
+/** The contract's pattern for a role's machine name. */
+export const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
+
+export interface RolesInput {
+  rest: RestClient;
+}
+
+export interface RolesContext {
+  rest: RestClient;
+  roles: Role[];
+  listError: ActionError | null;
+  pending: RoleCreate | null;
+  actionError: ActionError | null;
+  fieldErrors: Record<string, I18nKey>;
+  notice: I18nKey | null;
+}
+
+export type RolesEvent = { type: 'roles.reload' } | { type: 'roles.create'; name: string; displayName: string };
+
+/** Why a new role is refused locally, per field. */
+export function roleCreateProblems(name: string, displayName: string): Record<string, I18nKey> {
+  const problems: Record<string, I18nKey> = {};
+  if (!ROLE_NAME.test(name)) problems['name'] = 'roles.errors.name';
+  const label = displayName.trim();
+  if (!label || label.length > 80) problems['display_name'] = 'roles.errors.displayName';
+  return problems;
+}
+
+/**
+ * The role list (`GET /api/roles`) and role creation (`POST /api/roles`, a contract extension);
+ * permissions and renaming live in the role editor ({@link rolePermissionsMachine}).
+ *
+ * States: `loading`, `failed`, `ready.idle`, `ready.creating` (tag `busy`).
+ */
+export const rolesMachine = setup({
+  types: {
+    input: {} as RolesInput,
+    context: {} as RolesContext,
+    events: {} as RolesEvent,
+  },
+  actors: {
+    loadRoles: fromPromise<Role[], { rest: RestClient }>(async ({ input, signal }) => unwrap(await input.rest.GET('/api/roles', { signal }))),
+    createRole: fromPromise<Role, { rest: RestClient; role: RoleCreate }>(async ({ input }) => unwrap(await input.rest.POST('/api/roles', { body: input.role }))),
+  },
+  guards: {
+    validRole: ({ event }) => event.type === 'roles.create' && Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0,
+  },
+  actions: {
+    storeRoles: assign((_, roles: Role[]) => ({ roles, listError: null })),
+    listFailed: assign((_, params: { error: unknown }) => ({ roles: [], listError: actionError('roles.errors.load', params.error) })),
+    begin: assign(({ event }) =>
+      event.type === 'roles.create' ? { pending: { name: event.name, display_name: event.displayName.trim() }, actionError: null, fieldErrors: {}, notice: null } : {},
+    ),
+    refuse: assign(({ event }) => (event.type === 'roles.create' ? { fieldErrors: roleCreateProblems(event.name, event.displayName), notice: null } : {})),
+    created: assign(({ context }, role: Role) => ({ roles: [...context.roles, role], pending: null, notice: 'roles.notices.created' as const })),
+    createFailed: assign((_, params: { error: unknown }) => ({
+      actionError: actionError('roles.errors.create', params.error),
+      fieldErrors: refusedFields(params.error),
+      pending: null,
+    })),
+  },
+}).createMachine({
+  id: 'roles',
+  context: ({ input }) => ({ rest: input.rest, roles: [], listError: null, pending: null, actionError: null, fieldErrors: {}, notice: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadRoles',
+        src: 'loadRoles',
+        input: ({ context }) => ({ rest: context.rest }),
+        onDone: { target: 'ready', actions: { type: 'storeRoles', params: ({ event }) => event.output } },
+        onError: { target: 'failed', actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    failed: { on: { 'roles.reload': 'loading' } },
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'roles.reload': '#roles.loading',
+            'roles.create': [{ guard: 'validRole', target: 'creating', actions: 'begin' }, { actions: 'refuse' }],
+          },
+        },
+        creating: {
+          tags: ['busy'],
+          invoke: {
+            id: 'createRole',
+            src: 'createRole',
+            input: ({ context }) => {
+              if (!context.pending) throw new Error('roles: creating without a role');
+              return { rest: context.rest, role: context.pending };
+            },
+            onDone: { target: 'idle', actions: { type: 'created', params: ({ event }) => event.output } },
+            onError: { target: 'idle', actions: { type: 'createFailed', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type RolesSnapshot = SnapshotFrom<typeof rolesMachine>;
