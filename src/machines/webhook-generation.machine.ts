@@ -17,6 +17,7 @@ import {
   type BulkRun,
   type OverlayControl,
 } from './bulk-run';
+import { isValidRange } from './date-range';
 import type { I18nKey } from './i18n-key';
 
 export type CampaignStatusType = components['schemas']['CampaignStatusType'];
@@ -64,12 +65,10 @@ export type WebhookGenerationEvent =
   | { type: 'webhooks.dismiss' }
   | BulkEvent<WebhookGenerationResult>;
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /** Why the current selection cannot be generated, or null when it can. */
 export function webhookRequestProblem(context: Pick<WebhookGenerationContext, 'selected' | 'startAt' | 'finishAt'>): I18nKey | null {
   if (context.selected.length === 0) return 'webhooks.errors.noType';
-  if (!ISO_DATE.test(context.startAt) || !ISO_DATE.test(context.finishAt) || context.startAt > context.finishAt) return 'webhooks.errors.range';
+  if (!isValidRange(context)) return 'webhooks.errors.range';
   return null;
 }
 
