@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 // Only instance-free parts of graphql-js here (parse, AST): yoga may load another copy of the module
 // (ESM vs CJS under vitest), and schemas/errors must come from that copy (createSchema, createGraphQLError).
-import { getOperationAST, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
+import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
 import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { Database } from '../db/schema';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
 import { bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
+import { limitedParse, parseLimited, queryLimits } from './limits';
 import { createResolvers } from './resolvers';
 import type { GraphqlContext, ServerContext, TenantRow } from './types';
 
@@ -80,7 +81,7 @@ function planOf(body: unknown): Plan {
   if (!isRequestBody(body)) return 'authenticated';
   let document: DocumentNode;
   try {
-    document = parse(body.query);
+    document = parseLimited(body.query);
   } catch {
     return 'authenticated';
   }
@@ -116,6 +117,16 @@ const noSchemaIntrospection: ValidationRule = (context) => ({
     }
   },
 });
+
+/** Token, depth and cost limits on every document (contracts/schema.graphql, LIMITS). */
+const limits: Plugin = {
+  onParse({ parseFn, setParseFn }) {
+    setParseFn(limitedParse(parseFn));
+  },
+  onValidate({ addValidationRule }) {
+    addValidationRule(queryLimits);
+  },
+};
 
 const noIntrospection: Plugin = {
   onValidate({ addValidationRule }) {
@@ -176,7 +187,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     batching: false,
     logging,
     maskedErrors: { maskError: maskUnexpected, isDev: false },
-    plugins: [contractStatuses, ...(config.production ? [noIntrospection] : [])],
+    plugins: [contractStatuses, limits, ...(config.production ? [noIntrospection] : [])],
   });
 
   if (!config.production) registerGraphiqlAssets(fastify);
