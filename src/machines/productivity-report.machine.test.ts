@@ -70,7 +70,7 @@ describe('productivityReportMachine: against the REST contract', () => {
 });
 
 describe('sortProductivity', () => {
-  const rowArb = fc.record({
+  const rowArb: fc.Arbitrary<ProductivityRow> = fc.record({
     user_id: fc.integer({ min: 1, max: 50 }),
     name: fc.constantFrom('Ana', 'ana', 'Álvaro', 'Bruno', 'bruno', 'Zé'),
     attendances: fc.integer({ min: 0, max: 5 }),
