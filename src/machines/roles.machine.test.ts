@@ -12,16 +12,20 @@ const unused = fakeServer(() => {
 describe('rolesMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
-      machine: rolesMachine.provide({ actors: { loadRoles: heldPromise(), createRole: heldPromise() } }),
+      machine: rolesMachine.provide({ actors: { loadRoles: heldPromise(), createRole: heldPromise(), renameRole: heldPromise() } }),
       input: () => ({ rest: unused.rest }),
       events: [
-        doneEvent('loadRoles', [role(1, 'administrador')]),
+        doneEvent('loadRoles', [role(1, 'administrador'), role(2, 'operador')]),
         errorEvent('loadRoles', new ApiError(403, null)),
         { type: 'roles.reload' },
         { type: 'roles.create', name: 'supervisor', displayName: 'Supervisor' },
         { type: 'roles.create', name: 'Bad Name', displayName: '' },
         doneEvent('createRole', role(3, 'supervisor')),
         errorEvent('createRole', new ApiError(409, { message: 'exists', field: 'name' })),
+        { type: 'roles.rename', id: 2, displayName: 'Operador de loja' },
+        { type: 'roles.rename', id: 1, displayName: 'Chefe' },
+        doneEvent('renameRole', role(2, 'operador', 'Operador de loja')),
+        errorEvent('renameRole', new ApiError(400, { message: 'bad', errors: [{ field: 'display_name', message: 'too long' }] })),
       ],
     });
     assertFullCoverage(report);
@@ -30,6 +34,32 @@ describe('rolesMachine: model coverage', () => {
 });
 
 describe('rolesMachine: against the REST contract', () => {
+  it('renames with PUT /api/roles/{id}, never the administrador, and says why a rename failed', async () => {
+    let fail = true;
+    const fake = fakeServer((r) => {
+      if (r.method === 'GET') return json(200, [role(1, 'administrador', 'Administrador'), role(2, 'operador', 'Operador')]);
+      if (fail) return json(503, { status: 'unavailable', message: 'down' });
+      return json(200, role(2, 'operador', (r.body as { display_name: string }).display_name));
+    });
+    const actor = createActor(rolesMachine, { input: { rest: fake.rest } }).start();
+    await flush();
+    actor.send({ type: 'roles.rename', id: 1, displayName: 'Chefe' });
+    actor.send({ type: 'roles.rename', id: 2, displayName: '   ' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ display_name: 'roles.errors.displayName' });
+    expect(fake.seen).toHaveLength(1);
+    actor.send({ type: 'roles.rename', id: 2, displayName: ' Operador de loja ' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await flush();
+    expect(fake.seen[1]).toMatchObject({ method: 'PUT', path: '/api/roles/2', body: { display_name: 'Operador de loja' } });
+    expect(actor.getSnapshot().context.actionError).toEqual({ key: 'roles.errors.rename', reason: 'apiErrors.unavailable' });
+    fail = false;
+    actor.send({ type: 'roles.rename', id: 2, displayName: 'Operador de loja' });
+    await flush();
+    expect(actor.getSnapshot().context.roles.map((r) => r.display_name)).toEqual(['Administrador', 'Operador de loja']);
+    expect(actor.getSnapshot().context.notice).toBe('roles.notices.renamed');
+    expect(actor.getSnapshot().context.actionError).toBeNull();
+  });
+
   it('lists with GET /api/roles and creates with POST /api/roles, showing refusals per field', async () => {
     let conflict = true;
     const fake = fakeServer((r) => {

@@ -7,6 +7,9 @@ import { actionError, refusedFields, type ActionError } from './request-error';
 export type Role = components['schemas']['Role'];
 export type RoleCreate = components['schemas']['RoleCreate'];
 
+/** The role that passes every check and stays read-only (SPEC §6; same as role-permissions' ADMIN_ROLE, which imports this file). */
+const ADMIN_ROLE_NAME = 'administrador';
+
 /** The contract's pattern for a role's machine name. */
 export const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
 
@@ -19,12 +22,17 @@ export interface RolesContext {
   roles: Role[];
   listError: ActionError | null;
   pending: RoleCreate | null;
+  /** The rename in flight (`PUT /api/roles/{id}`). */
+  renaming: { id: number; displayName: string } | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
   notice: I18nKey | null;
 }
 
-export type RolesEvent = { type: 'roles.reload' } | { type: 'roles.create'; name: string; displayName: string };
+export type RolesEvent =
+  | { type: 'roles.reload' }
+  | { type: 'roles.create'; name: string; displayName: string }
+  | { type: 'roles.rename'; id: number; displayName: string };
 
 /** Why a new role is refused locally, per field. */
 export function roleCreateProblems(name: string, displayName: string): Record<string, I18nKey> {
@@ -35,11 +43,18 @@ export function roleCreateProblems(name: string, displayName: string): Record<st
   return problems;
 }
 
+/** Why a rename is refused locally: an empty or too long display name. */
+export function roleRenameProblems(displayName: string): Record<string, I18nKey> {
+  const label = displayName.trim();
+  return !label || label.length > 80 ? { display_name: 'roles.errors.displayName' } : {};
+}
+
 /**
- * The role list (`GET /api/roles`) and role creation (`POST /api/roles`, a contract extension);
- * permissions and renaming live in the role editor ({@link rolePermissionsMachine}).
+ * The role list (`GET /api/roles`), role creation (`POST /api/roles`) and renaming a role's display
+ * name (`PUT /api/roles/{id}`), contract extensions; permissions live in the role editor
+ * ({@link rolePermissionsMachine}). The administrador role is never renamed here.
  *
- * States: `loading`, `failed`, `ready.idle`, `ready.creating` (tag `busy`).
+ * States: `loading`, `failed`, `ready.idle`, `ready.creating`, `ready.renaming` (calls tagged `busy`).
  */
 export const rolesMachine = setup({
   types: {
@@ -50,9 +65,17 @@ export const rolesMachine = setup({
   actors: {
     loadRoles: fromPromise<Role[], { rest: RestClient }>(async ({ input, signal }) => unwrap(await input.rest.GET('/api/roles', { signal }))),
     createRole: fromPromise<Role, { rest: RestClient; role: RoleCreate }>(async ({ input }) => unwrap(await input.rest.POST('/api/roles', { body: input.role }))),
+    renameRole: fromPromise<Role, { rest: RestClient; id: number; displayName: string }>(async ({ input }) =>
+      unwrap(await input.rest.PUT('/api/roles/{id}', { params: { path: { id: input.id } }, body: { display_name: input.displayName } })),
+    ),
   },
   guards: {
     validRole: ({ event }) => event.type === 'roles.create' && Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0,
+    validRename: ({ context, event }) => {
+      if (event.type !== 'roles.rename') return false;
+      const role = context.roles.find((r) => r.id === event.id);
+      return role !== undefined && role.name !== ADMIN_ROLE_NAME && Object.keys(roleRenameProblems(event.displayName)).length === 0;
+    },
   },
   actions: {
     storeRoles: assign((_, roles: Role[]) => ({ roles, listError: null })),
@@ -60,7 +83,24 @@ export const rolesMachine = setup({
     begin: assign(({ event }) =>
       event.type === 'roles.create' ? { pending: { name: event.name, display_name: event.displayName.trim() }, actionError: null, fieldErrors: {}, notice: null } : {},
     ),
-    refuse: assign(({ event }) => (event.type === 'roles.create' ? { fieldErrors: roleCreateProblems(event.name, event.displayName), notice: null } : {})),
+    refuse: assign(({ event }) => {
+      if (event.type === 'roles.create') return { fieldErrors: roleCreateProblems(event.name, event.displayName), actionError: null, notice: null };
+      if (event.type === 'roles.rename') return { fieldErrors: roleRenameProblems(event.displayName), actionError: null, notice: null };
+      return {};
+    }),
+    beginRename: assign(({ event }) =>
+      event.type === 'roles.rename' ? { renaming: { id: event.id, displayName: event.displayName.trim() }, actionError: null, fieldErrors: {}, notice: null } : {},
+    ),
+    renamed: assign(({ context }, role: Role) => ({
+      roles: context.roles.map((r) => (r.id === role.id ? role : r)),
+      renaming: null,
+      notice: 'roles.notices.renamed' as const,
+    })),
+    renameFailed: assign((_, params: { error: unknown }) => ({
+      actionError: actionError('roles.errors.rename', params.error),
+      fieldErrors: refusedFields(params.error),
+      renaming: null,
+    })),
     created: assign(({ context }, role: Role) => ({ roles: [...context.roles, role], pending: null, notice: 'roles.notices.created' as const })),
     createFailed: assign((_, params: { error: unknown }) => ({
       actionError: actionError('roles.errors.create', params.error),
@@ -70,7 +110,7 @@ export const rolesMachine = setup({
   },
 }).createMachine({
   id: 'roles',
-  context: ({ input }) => ({ rest: input.rest, roles: [], listError: null, pending: null, actionError: null, fieldErrors: {}, notice: null }),
+  context: ({ input }) => ({ rest: input.rest, roles: [], listError: null, pending: null, renaming: null, actionError: null, fieldErrors: {}, notice: null }),
   initial: 'loading',
   states: {
     loading: {
@@ -91,6 +131,7 @@ export const rolesMachine = setup({
           on: {
             'roles.reload': '#roles.loading',
             'roles.create': [{ guard: 'validRole', target: 'creating', actions: 'begin' }, { actions: 'refuse' }],
+            'roles.rename': [{ guard: 'validRename', target: 'renaming', actions: 'beginRename' }, { actions: 'refuse' }],
           },
         },
         creating: {
@@ -104,6 +145,19 @@ export const rolesMachine = setup({
             },
             onDone: { target: 'idle', actions: { type: 'created', params: ({ event }) => event.output } },
             onError: { target: 'idle', actions: { type: 'createFailed', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        renaming: {
+          tags: ['busy'],
+          invoke: {
+            id: 'renameRole',
+            src: 'renameRole',
+            input: ({ context }) => {
+              if (!context.renaming) throw new Error('roles: renaming without a role');
+              return { rest: context.rest, ...context.renaming };
+            },
+            onDone: { target: 'idle', actions: { type: 'renamed', params: ({ event }) => event.output } },
+            onError: { target: 'idle', actions: { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) } },
           },
         },
       },
