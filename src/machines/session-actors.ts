@@ -1,4 +1,5 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { ApiError } from '../api/api-error';
 import type { Execute } from '../api/graphql-client';
 import { unwrap, type RestClient } from '../api/rest-client';
 import type { components } from '../generated/openapi';
@@ -18,6 +19,28 @@ export interface LoginInput {
   email: string;
   password: string;
   ip: string | null;
+  /** The second factor, only after the server answered `two_factor_required`. */
+  otp?: string | null;
+}
+
+/** Why a sign-in was refused, as the login form must tell it (the contract's 401/429 bodies). */
+export type LoginFailure = { kind: 'twoFactorRequired' } | { kind: 'invalidCode' } | { kind: 'throttled'; retryAfter: number } | { kind: 'failed' };
+
+/**
+ * Reads a refused sign-in. The two-factor answers are told apart BEFORE SPEC §8's generic failure
+ * (contracts/openapi.yaml, authLogin); anything else — wrong password, unknown e-mail, blocked user,
+ * network — is the one generic failure, so the form never reveals which accounts exist.
+ */
+export function classifyLoginFailure(error: unknown): LoginFailure {
+  if (!(error instanceof ApiError)) return { kind: 'failed' };
+  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as { error?: unknown; retry_after?: unknown };
+  if (error.status === 401 && body.error === 'two_factor_required') return { kind: 'twoFactorRequired' };
+  if (error.status === 401 && body.error === 'invalid_two_factor_code') return { kind: 'invalidCode' };
+  if (error.status === 429) {
+    const seconds = typeof body.retry_after === 'number' && body.retry_after > 0 ? body.retry_after : 900;
+    return { kind: 'throttled', retryAfter: seconds };
+  }
+  return { kind: 'failed' };
 }
 
 export interface LogoutInput {
@@ -57,7 +80,12 @@ export interface CrossTabInput {
 
 /** POST /api/auth/login. A 200 without a token resolves too: the machine tells the two failures apart. */
 export const loginActor = fromPromise<LoginResponse, LoginInput>(async ({ input, signal }) =>
-  unwrap(await input.rest.POST('/api/auth/login', { body: { email: input.email, password: input.password, ip: input.ip }, signal })),
+  unwrap(
+    await input.rest.POST('/api/auth/login', {
+      body: { email: input.email, password: input.password, ip: input.ip, ...(input.otp ? { otp: input.otp } : {}) },
+      signal,
+    }),
+  ),
 );
 
 /** POST /api/auth/logout with the ip; the machine ends the session whatever this answers. */

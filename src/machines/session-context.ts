@@ -42,9 +42,11 @@ export interface SessionContext {
   ip: string | null;
   ipSettled: boolean;
   /** Held only while a login is in flight. */
-  credentials: { email: string; password: string; to: string | null } | null;
-  /** Login failure message key ('auth.login.failed' / 'auth.login.noToken'). */
+  credentials: { email: string; password: string; to: string | null; otp: string | null } | null;
+  /** Login failure message key ('auth.login.failed', 'auth.login.noToken', 'auth.login.throttled', 'auth.twoFactor.invalidCode'). */
   error: I18nKey | null;
+  /** Seconds the server asks to wait after too many failed sign-ins (429 `retry_after`), for the message. */
+  retryAfter: number | null;
   /** Success toast after login, cleared by `session.dismissNotice`. */
   notice: { titleKey: I18nKey; bodyKey: I18nKey } | null;
   /** Where to go after login (the safe `to` parameter or the tenant home), cleared by `session.redirected`. */
@@ -58,6 +60,10 @@ export const SESSION_END_KEYS = { expired: 'session.ended.expired', remote: 'ses
 
 export type SessionEvent =
   | { type: 'session.login'; email: string; password: string; to?: string | null }
+  /** The second factor (a TOTP or recovery code) after the server asked for it (`twoFactor` tag). */
+  | { type: 'session.verifyCode'; otp: string }
+  /** Back from the code step to the e-mail and password form; the held credentials are dropped. */
+  | { type: 'session.cancelTwoFactor' }
   | { type: 'session.logout' }
   /** Sent before a request leaves: refreshes first when the token is locally expired. */
   | { type: 'session.ensureFresh' }
@@ -79,6 +85,7 @@ export const signedOut = {
   permittedRoutes: [],
   permissions: [],
   credentials: null,
+  retryAfter: null,
   notice: null,
   redirectTo: null,
 } satisfies Partial<SessionContext>;

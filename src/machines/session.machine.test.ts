@@ -2,6 +2,7 @@ import { SimulatedClock, waitFor, type EventObject } from 'xstate';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
 import { fakeApi, flush, inertSessionInput, json, loginResponse, NOW, startSession, USER } from './test-support/session-fakes';
 import type { CrossTabInput, LoginInput, LoginResponse, LogoutInput, ProfileInput, ProfileOutput, RefreshInput, RefreshOutput } from './session-actors';
+import { ApiError } from '../api/api-error';
 import { IP_WAIT_MS, sessionMachine, type SessionActor } from './session.machine';
 import { memoryStorage, readStoredSession, writeStoredSession, type StoredSession } from './session-storage';
 
@@ -33,6 +34,8 @@ const revoked = { status: 'Unauthorized' };
 
 const events: GraphEvent<typeof sessionMachine>[] = [
   { type: 'session.login', email: USER.email, password: 'Back#Office!Demo', to: '/users' },
+  { type: 'session.verifyCode', otp: '123456' },
+  { type: 'session.cancelTwoFactor' },
   { type: 'session.logout' },
   { type: 'session.ensureFresh' },
   { type: 'session.refresh', token: 'T1' },
@@ -50,6 +53,9 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   doneEvent('login', loginResponse('T1')),
   doneEvent('login', loginResponse('')),
   errorEvent('login', new Error('401')),
+  errorEvent('login', new ApiError(401, { error: 'two_factor_required', message: 'code' })),
+  errorEvent('login', new ApiError(401, { error: 'invalid_two_factor_code', message: 'bad code' })),
+  errorEvent('login', new ApiError(429, { message: 'Too many failed attempts', retry_after: 840 })),
   doneEvent('logout'),
   errorEvent('logout', new Error('500')),
   doneEvent('loadProfile', { info: { user: USER, has_permission_routes: ['users', 'tenants'] }, permissions: null } satisfies ProfileOutput),
@@ -65,6 +71,7 @@ const login = events[0]!;
 /** Simple paths per concern: the whole graph is too dense to enumerate every simple path of it. */
 const simpleScenarios = [
   { events: pick('session.login', 'xstate.done.actor.lookupIp', 'xstate.error.actor.lookupIp', 'xstate.done.actor.login', 'xstate.error.actor.login') },
+  { prefix: [ipDone], events: pick('session.login', 'session.verifyCode', 'session.cancelTwoFactor', 'xstate.error.actor.login', 'session.sync') },
   {
     prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],
     events: pick('session.unauthorized', 'session.refresh', 'session.ensureFresh', 'xstate.done.actor.refresh', 'xstate.error.actor.refresh', 'xstate.done.actor.loadProfile'),
@@ -194,5 +201,71 @@ describe('session machine: logout', () => {
     await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }));
     expect(api.calls('POST /api/auth/logout')[0]).toMatchObject({ authorization: 'Bearer T3', body: { data: { email: USER.email }, ip: '203.0.113.7' } });
     expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null, permittedRoutes: [], ended: 'logout' });
+  });
+});
+
+describe('session machine: two-factor sign-in and throttling', () => {
+  const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo', to: '/tenants' } as const;
+  const twoFactorApi = (accept: string) =>
+    fakeApi({
+      'POST /api/auth/login': (_request, body) => {
+        const otp = (body as { otp?: string }).otp;
+        if (otp === undefined) return json(401, { error: 'two_factor_required', message: 'Informe o código' });
+        if (otp !== accept) return json(401, { error: 'invalid_two_factor_code', message: 'Código inválido' });
+        return json(200, loginResponse('T1'));
+      },
+    });
+
+  it('asks for the code, refuses a wrong one, then signs in with the right one, holding the password only meanwhile', async () => {
+    const api = twoFactorApi('654321');
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    expect(actor.getSnapshot().context).toMatchObject({ error: null, credentials: { email: USER.email, otp: null } });
+
+    actor.send({ type: 'session.verifyCode', otp: ' 111111 ' });
+    await waitFor(actor, (s) => s.hasTag('twoFactor') && s.context.error !== null);
+    expect(actor.getSnapshot().context.error).toBe('auth.twoFactor.invalidCode');
+
+    actor.send({ type: 'session.verifyCode', otp: '654321' });
+    await loggedIn(actor);
+    const bodies = api.calls('POST /api/auth/login').map((c) => c.body);
+    expect(bodies).toEqual([
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '111111' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '654321' },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({ credentials: null, redirectTo: '/tenants', error: null });
+  });
+
+  it('drops the held credentials when the user goes back from the code step', async () => {
+    const { actor } = startSession({ api: twoFactorApi('654321') });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    actor.send({ type: 'session.cancelTwoFactor' });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+    expect(actor.getSnapshot().context.credentials).toBeNull();
+  });
+
+  it('tells a throttled sign-in apart from a wrong password, with the wait the server gives', async () => {
+    const api = fakeApi({ 'POST /api/auth/login': () => json(429, { message: 'Too many failed attempts', retry_after: 840 }) });
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.context.error !== null);
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'auth.login.throttled', retryAfter: 840, credentials: null });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+  });
+
+  it('keeps SPEC §8\'s one message for every other refusal (unknown e-mail, wrong password, blocked user)', async () => {
+    for (const body of [{ error: 'invalid_credentials', message: 'x' }, { error: 'user_blocked', message: 'x' }]) {
+      const { actor } = startSession({ api: fakeApi({ 'POST /api/auth/login': () => json(401, body) }) });
+      await flush();
+      actor.send(credentials);
+      await waitFor(actor, (s) => s.context.error !== null);
+      expect(actor.getSnapshot().context).toMatchObject({ error: 'auth.login.failed', retryAfter: null });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { classifyUnauthorized } from '../domain/auth-errors';
 import { safeRedirectTarget } from '../domain/route-access';
 import type { I18nKey } from './i18n-key';
 import {
+  classifyLoginFailure,
   crossTabActor,
   ipLookupActor,
   loadProfileActor,
@@ -53,6 +54,9 @@ export const sessionMachine = setup({
   guards: {
     hasToken: ({ context }) => context.token !== null,
     ipSettled: ({ context }) => context.ipSettled,
+    loginNeedsCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'twoFactorRequired',
+    loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
+    loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
     responseHasToken: (_, params: { response: LoginResponse }) => typeof params.response.access_token === 'string' && params.response.access_token !== '',
     tokenExpired: ({ context }) => context.expiresAt !== null && context.deps.now() >= context.expiresAt - EXPIRY_SKEW_MS,
     refreshRequested: ({ context, event }) => event.type === 'session.refresh' && event.token !== null && event.token === context.token,
@@ -73,8 +77,24 @@ export const sessionMachine = setup({
     signOut: assign((_, params: { reason: SessionEnd }) => ({ ...signedOut, ended: params.reason })),
     adoptStored: assign(({ event }) => (event.type === 'session.sync' && event.stored ? { ...fromStored(event.stored), ended: null } : {})),
     startLogin: assign(({ event }) =>
-      event.type === 'session.login' ? { error: null, ended: null, credentials: { email: event.email, password: event.password, to: event.to ?? null } } : {},
+      event.type === 'session.login'
+        ? { error: null, retryAfter: null, ended: null, credentials: { email: event.email, password: event.password, to: event.to ?? null, otp: null } }
+        : {},
     ),
+    /** The code goes out with the credentials held since the first step. */
+    sendCode: assign(({ context, event }) =>
+      event.type === 'session.verifyCode' && context.credentials ? { error: null, credentials: { ...context.credentials, otp: event.otp.trim() } } : {},
+    ),
+    askForCode: assign(({ context }) => ({ error: null, credentials: context.credentials ? { ...context.credentials, otp: null } : null })),
+    refuseCode: assign(({ context }) => ({
+      error: 'auth.twoFactor.invalidCode' as const,
+      credentials: context.credentials ? { ...context.credentials, otp: null } : null,
+    })),
+    throttleLogin: assign((_, params: { error: unknown }) => {
+      const failure = classifyLoginFailure(params.error);
+      return { error: 'auth.login.throttled' as const, retryAfter: failure.kind === 'throttled' ? failure.retryAfter : null, credentials: null };
+    }),
+    dropCredentials: assign({ credentials: null, error: null }),
     storeIp: assign((_, params: { ip: string | null }) => ({ ip: params.ip, ipSettled: true })),
     storeLogin: assign(({ context }, params: { response: LoginResponse }) => {
       const { response } = params;
@@ -90,7 +110,7 @@ export const sessionMachine = setup({
         credentials: null,
       } satisfies Partial<SessionContext>;
     }),
-    failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, credentials: null })),
+    failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, retryAfter: null, credentials: null })),
     storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000 })),
     storeProfile: assign(({ context }, params: ProfileOutput) => ({
       user: params.info.user,
@@ -138,6 +158,16 @@ export const sessionMachine = setup({
             'session.sync': { guard: 'remoteNewToken', target: 'restoring', actions: 'adoptStored' },
           },
         },
+        /** The server asked for the second factor; the e-mail and password are held (memory only) until it is sent. */
+        awaitingCode: {
+          tags: ['twoFactor'],
+          on: {
+            'session.verifyCode': { target: 'loggingIn', actions: 'sendCode' },
+            'session.cancelTwoFactor': { target: 'anonymous', actions: 'dropCredentials' },
+            'session.login': { target: 'loggingIn', actions: 'startLogin' },
+            'session.sync': { guard: 'remoteNewToken', target: 'restoring', actions: ['dropCredentials', 'adoptStored'] },
+          },
+        },
         loggingIn: {
           tags: ['busy'],
           initial: 'waitingForIp',
@@ -155,6 +185,7 @@ export const sessionMachine = setup({
                   email: context.credentials?.email ?? '',
                   password: context.credentials?.password ?? '',
                   ip: context.ip,
+                  otp: context.credentials?.otp ?? null,
                 }),
                 onDone: [
                   {
@@ -164,7 +195,16 @@ export const sessionMachine = setup({
                   },
                   { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.noToken' } } },
                 ],
-                onError: { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.failed' } } },
+                onError: [
+                  { guard: { type: 'loginNeedsCode', params: ({ event }) => ({ error: event.error }) }, target: '#session.auth.awaitingCode', actions: 'askForCode' },
+                  { guard: { type: 'loginBadCode', params: ({ event }) => ({ error: event.error }) }, target: '#session.auth.awaitingCode', actions: 'refuseCode' },
+                  {
+                    guard: { type: 'loginThrottled', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'throttleLogin', params: ({ event }) => ({ error: event.error }) },
+                  },
+                  { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.failed' } } },
+                ],
               },
             },
           },
