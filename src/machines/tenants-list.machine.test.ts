@@ -88,8 +88,9 @@ describe('tenantsListMachine: model coverage', () => {
         { prefix: [answers(1)[0]], events: dialogEvents.slice(5, 9).concat(dialogEvents.slice(-1)) },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(9) },
       ],
-      // The guards read the page (past the end?) and whether a typed search differs from the applied one.
-      serializeContext: (context) => [context.query.page, context.query.search, context.searchText],
+      // The guards read the page (past the end?), whether a typed search differs from the applied one,
+      // and whether the rows answer the latest request.
+      serializeContext: (context) => [context.query.page, context.query.search, context.searchText, context.shownSeq === context.requestSeq && !context.listError],
       drive: {
         // The answer is for the request in flight: the real actor's own sequence number.
         'xstate.done.actor.fetchTenantPage': ({ actor }, event) => {
@@ -152,11 +153,22 @@ describe('tenantsListMachine: against the REST contract', () => {
     await flush();
     expect(server.paged()).toHaveLength(2);
     expect(server.paged()[1]?.body).toMatchObject({ search: 'farm', pagination_page: 1 });
-    // Typing back what is already applied loads nothing.
+    server.pages[1]?.resolve(json(200, page([tenant(2)])));
+    await flush();
+    // Typing back what is already applied and shown loads nothing.
+    actor.send({ type: 'tenants.search', text: 'far' });
     actor.send({ type: 'tenants.search', text: 'farm' });
     clock.increment(300);
     await flush();
     expect(server.paged()).toHaveLength(2);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    // Typing that interrupted a load reloads even when the text ends up unchanged.
+    actor.send({ type: 'tenants.page', page: 2 });
+    actor.send({ type: 'tenants.search', text: 'farm' });
+    clock.increment(300);
+    await flush();
+    expect(server.paged()).toHaveLength(4);
+    expect(server.paged()[3]?.body).toMatchObject({ search: 'farm', pagination_page: 2 });
   });
 
   it('never shows an older answer: a superseded request is aborted and its answer ignored', async () => {
@@ -258,42 +270,49 @@ describe('tenantsListMachine: against the REST contract', () => {
 });
 
 describe('tenantsListMachine: never shows data from a request older than the latest', () => {
-  type Op = { kind: 'start'; page: number } | { kind: 'answer'; pick: number; ok: boolean };
+  type Op = { kind: 'start'; page: number } | { kind: 'answer'; pick: number; ok: boolean } | { kind: 'type'; text: string } | { kind: 'tick' };
   const opArb: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ kind: fc.constant('start' as const), page: fc.integer({ min: 1, max: 3 }) }),
-    fc.record({ kind: fc.constant('answer' as const), pick: fc.nat(), ok: fc.boolean() }),
+    { arbitrary: fc.record({ kind: fc.constant('start' as const), page: fc.integer({ min: 1, max: 3 }) }), weight: 3 },
+    { arbitrary: fc.record({ kind: fc.constant('answer' as const), pick: fc.nat(), ok: fc.boolean() }), weight: 4 },
+    { arbitrary: fc.record({ kind: fc.constant('type' as const), text: fc.constantFrom('', 'farm') }), weight: 1 },
+    { arbitrary: fc.constant({ kind: 'tick' as const }), weight: 1 },
   );
 
-  it('for any interleaving of request starts and answer orders (1000 runs)', async () => {
+  it('for any interleaving of request starts, typing and answer orders (1000 runs)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 12 }), async (ops) => {
         const server = heldServer();
-        const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+        const clock = new SimulatedClock();
+        const actor = createActor(tenantsListMachine, { input: { rest: server.rest, debounceMs: 300 }, clock }).start();
         await flush();
         const open = new Set<number>([0]);
         let shown = -1; // index of the request whose rows are on screen
         const check = () => {
-          const snapshot = snapshotOf();
+          const snapshot = actor.getSnapshot();
           const ids = snapshot.context.rows.map((t) => t.id);
           const now = ids.length ? (ids[0] ?? 0) - 1000 : -1;
           const latest = server.paged().length - 1;
-          // Rows change only to a newer request's answer, and that request was the latest one.
+          // Rows change only to the answer of the latest request, never back to an older one.
           if (now !== shown) {
             expect(now).toBe(latest);
             expect(now).toBeGreaterThan(shown);
             shown = now;
           }
+          // Shown as ready (not loading): the rows are the latest request's answer.
           if (snapshot.matches('ready')) expect(now).toBe(latest);
         };
-        const snapshotOf = () => actor.getSnapshot();
         for (const op of ops) {
+          const before = server.paged().length;
           if (op.kind === 'start') {
-            const before = server.paged().length;
             actor.send({ type: 'tenants.page', page: op.page });
             await flush();
             // Every change issues a new request, whatever is still in flight.
             expect(server.paged()).toHaveLength(before + 1);
-            open.add(before);
+          } else if (op.kind === 'type') {
+            actor.send({ type: 'tenants.search', text: op.text });
+          } else if (op.kind === 'tick') {
+            clock.increment(300);
+            await flush();
           } else if (open.size > 0) {
             const pending = [...open];
             const index = pending[op.pick % pending.length] ?? 0;
@@ -301,6 +320,7 @@ describe('tenantsListMachine: never shows data from a request older than the lat
             server.pages[index]?.resolve(op.ok ? json(200, page([tenant(1000 + index)])) : json(500, { message: 'boom' }));
             await flush();
           }
+          for (let i = before; i < server.paged().length; i += 1) open.add(i);
           check();
         }
         actor.stop();

@@ -115,6 +115,7 @@ export const tenantsListMachine = setup({
     pastLastPage: ({ context }, result: TenantPageResult) =>
       result.seq === context.requestSeq && result.page.data.length === 0 && context.query.page > result.page.last_page,
     searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
+    upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     validCnpj: ({ event }) => event.type === 'tenants.create' && isValidCnpj(event.tenant.cnpj),
     isActive: ({ event }) => event.type === 'tenants.delete' && event.tenant.deleted_at === null,
     isDeleted: ({ event }) => event.type === 'tenants.restore' && event.tenant.deleted_at !== null,
@@ -208,7 +209,9 @@ export const tenantsListMachine = setup({
       after: {
         searchDebounce: [
           { guard: 'searchChanged', target: 'loading', actions: ['commitSearch', 'announceQuery'] },
-          { target: 'ready' },
+          // Typing may have interrupted a load: only the latest request's answer may show as ready.
+          { guard: 'upToDate', target: 'ready' },
+          { target: 'loading' },
         ],
       },
       on: { ...queryEvents, 'tenants.search': { target: 'debouncing', reenter: true, actions: 'typeSearch' } },
