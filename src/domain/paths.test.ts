@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import en from '../i18n/en.json';
+import pt from '../i18n/pt.json';
+import ptBR from '../i18n/pt-BR.json';
 import {
   getHref,
   getRoute,
@@ -50,7 +53,11 @@ describe('routes table', () => {
     const route = getRoute(name as RouteName);
     expect(route).toMatchObject({ name, path, rule, layout });
     expect(requiresSession(route)).toBe(layout === 'main');
-    expect(route.titleKey).toMatch(/^routes\.[a-zA-Z0-9]+$/);
+    // The title must resolve in every locale (keys are looked up, not merely well-formed).
+    for (const resources of [ptBR, pt, en]) {
+      const title = route.titleKey.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), resources);
+      expect(typeof title, route.titleKey).toBe('string');
+    }
   });
 
   it('has unique names, paths and title keys', () => {

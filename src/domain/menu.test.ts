@@ -1,0 +1,56 @@
+import ptBR from '../i18n/pt-BR.json';
+import { MENU, menuHref, visibleMenu } from './menu';
+import { getRoute, matchPath } from './paths';
+import { canAccess, type AccessSubject } from './route-access';
+
+const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [] };
+/** What the demo `operador` role holds (server/src/db/seed-org.ts): dashboards and reports only. */
+const operador: AccessSubject = {
+  authenticated: true,
+  role: 'operador',
+  permittedRoutes: ['dashboard-analytics', 'dashboard-control-panel', 'dashboard-maria-panel', 'dashboard-produtivity-report', 'dashboard-report', 'dashboard-report-smart'],
+};
+
+function lookup(key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), ptBR);
+}
+
+describe('menu', () => {
+  it('has every section of SPEC §1, in its order', () => {
+    expect(MENU.map((s) => s.id)).toEqual(['dashboard', 'report', 'dataAnalytics', 'targetAudience', 'campaigns', 'users', 'roles', 'instances', 'blockedContacts', 'departments', 'others']);
+  });
+
+  it('labels every section and item with a pt-BR string', () => {
+    const keys = MENU.flatMap((s) => [s.labelKey, ...s.items.map((i) => i.labelKey)]);
+    expect(keys.filter((key) => typeof lookup(key) !== 'string')).toEqual([]);
+  });
+
+  it('links every item to a route of the table, ids unique', () => {
+    const items = MENU.flatMap((s) => s.items);
+    for (const item of items) expect(matchPath(menuHref(item).split('?')[0] ?? '')?.route.name).toBe(item.route);
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+  });
+
+  it('sends the sections without a screen to the coming-soon page', () => {
+    const soon = MENU.filter((s) => s.items.every((i) => i.route === 'comingsoon')).map((s) => s.id);
+    expect(soon).toEqual(['targetAudience', 'campaigns', 'blockedContacts', 'departments']);
+  });
+
+  it('shows an administrator every item', () => {
+    expect(visibleMenu(admin).flatMap((s) => s.items)).toHaveLength(MENU.flatMap((s) => s.items).length);
+  });
+
+  it('shows operador its dashboards and reports but no users, roles, tenants or instances', () => {
+    const visible = visibleMenu(operador).flatMap((s) => s.items.map((i) => i.route));
+    expect(visible).not.toEqual(expect.arrayContaining(['users']));
+    for (const hidden of ['users', 'roles-list', 'tenants']) expect(visible).not.toContain(hidden);
+    expect(visible).toEqual(expect.arrayContaining(['dashboard-control-panel', 'dashboard-report', 'dashboard-analytics', 'user-settings', 'two-factor']));
+    // Exactly what the guard would let through, never more.
+    for (const item of MENU.flatMap((s) => s.items)) expect(visible.includes(item.route)).toBe(canAccess(getRoute(item.route), operador));
+  });
+
+  it('drops sections left empty', () => {
+    expect(visibleMenu(operador).map((s) => s.id)).not.toContain('users');
+    expect(visibleMenu(operador).every((s) => s.items.length > 0)).toBe(true);
+  });
+});
