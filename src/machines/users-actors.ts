@@ -1,4 +1,4 @@
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { Execute } from '../api/graphql-client';
 import { unwrap, type RestClient } from '../api/rest-client';
 import {
@@ -8,6 +8,7 @@ import {
   DisconnectUserDocument,
   InstancesDocument,
   NewUserDocument,
+  OnlineUsersDocument,
   RolesDocument,
   UpdateUserDocument,
   UserInstancesDocument,
@@ -75,7 +76,48 @@ export interface UserFormValues {
   user_department_id: number | null;
 }
 
+/**
+ * How often the users screen re-reads who is online. Presence has no socket event
+ * (contracts/socket.md §3: "the socket carries no presence events"), so the live column polls the
+ * GraphQL `onlineUsers` query, the contract's presence read.
+ */
+export const PRESENCE_POLL_MS = 15_000;
+
+/** What the presence watcher sends its parent: the ids online right now. */
+export interface OnlineEvent {
+  type: 'users.online';
+  ids: number[];
+}
+
 export const usersActors = {
+  /**
+   * Polls `onlineUsers` every `intervalMs` (0 turns it off) and sends `users.online`. A poll is
+   * skipped while the previous one is still out, and a failed poll is only logged: the column keeps
+   * the last known presence and the next poll corrects it.
+   */
+  watchPresence: fromCallback<OnlineEvent, { execute: Execute; intervalMs: number }>(({ input, sendBack }) => {
+    if (input.intervalMs <= 0) return undefined;
+    let inFlight: AbortController | null = null;
+    const poll = () => {
+      if (inFlight) return;
+      const controller = new AbortController();
+      inFlight = controller;
+      input
+        .execute(OnlineUsersDocument, {}, { signal: controller.signal })
+        .then(({ onlineUsers }) => sendBack({ type: 'users.online', ids: onlineUsers.map((user) => user.id) }))
+        .catch((error: unknown) => {
+          if (!controller.signal.aborted) console.warn('users: presence poll failed', error);
+        })
+        .finally(() => {
+          if (inFlight === controller) inFlight = null;
+        });
+    };
+    const timer = setInterval(poll, input.intervalMs);
+    return () => {
+      clearInterval(timer);
+      inFlight?.abort();
+    };
+  }),
   loadUsers: fromPromise<UserRow[], { execute: Execute }>(async ({ input, signal }) => (await input.execute(UsersDocument, {}, { signal })).users),
   deleteUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
     confirmed((await input.execute(DeleteUserDocument, { id: input.id })).deleteUser, 'deleteUser'),

@@ -5,7 +5,7 @@ import type { components } from '../generated/openapi';
 import { userFormMachine } from './user-form.machine';
 import { usersMachine, type UsersEvent } from './users.machine';
 import type { UserRow } from './users-actors';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, type GraphEvent } from './test-support/graph-coverage';
+import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
 import { fakeServer, flush, gqlData, gqlError, json, operationOf, type SeenRequest } from './test-support/fake-fetch';
 import { userRow } from './test-support/user-fixtures';
 
@@ -31,6 +31,7 @@ describe('usersMachine: model coverage', () => {
         disconnectUser: heldPromise(),
         renameUser: heldPromise(),
         changeEmail: heldPromise(),
+        watchPresence: idleCallback(),
         // The real form with held calls: the walk delivers its completion (xstate.done.actor.userForm).
         userForm: userFormMachine.provide({
           actors: { loadFormOptions: heldPromise(), createUser: heldPromise(), updateUser: heldPromise(), removeLink: heldPromise() },
@@ -72,6 +73,7 @@ describe('usersMachine: model coverage', () => {
       errorEvent('loadUsers', new GraphqlError(403, [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN' } }])),
       { type: 'users.reload' },
       { type: 'users.presence', userId: 2, isConnected: true },
+      { type: 'users.online', ids: [1] },
     ];
     const report = await exploreCoverage({
       machine,
@@ -95,7 +97,7 @@ describe('usersMachine: against the contracts', () => {
       if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
       throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
     });
-    const actor = createActor(usersMachine, { input: { execute: fake.execute, rest: fake.rest } }).start();
+    const actor = createActor(usersMachine, { input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 } }).start();
     const send = (event: UsersEvent) => actor.send(event);
     return { fake, actor, send, ctx: () => actor.getSnapshot().context };
   }
@@ -201,6 +203,40 @@ describe('usersMachine: against the contracts', () => {
     const before = t.ctx().users;
     t.send({ type: 'users.presence', userId: 99, isConnected: true });
     expect(t.ctx().users).toEqual(before);
+  });
+
+  it('polls onlineUsers while the list is shown and sets every row\'s presence from it', async () => {
+    vi.useFakeTimers();
+    try {
+      let online = [1];
+      const fake = fakeServer((request) => {
+        const op = operationOf(request);
+        if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
+        if (op?.name === 'onlineUsers') return gqlData({ onlineUsers: online.map((id) => userRow(id)) });
+        return gqlError('FORBIDDEN', undefined, 403);
+      });
+      const actor = createActor(usersMachine, { input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 1000 } }).start();
+      const connected = () => actor.getSnapshot().context.users.map((u) => u.isConnected);
+      const polls = () => fake.seen.filter((r) => operationOf(r)?.name === 'onlineUsers').length;
+      await vi.advanceTimersByTimeAsync(0);
+      expect(connected()).toEqual([false, true]);
+      expect(polls()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(polls()).toBe(1);
+      expect(connected()).toEqual([true, false]);
+      const before = actor.getSnapshot().context.users;
+      await vi.advanceTimersByTimeAsync(1000);
+      // Nothing changed: the same list, so the view does not re-render its rows.
+      expect(actor.getSnapshot().context.users).toBe(before);
+      online = [2];
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(connected()).toEqual([false, true]);
+      actor.stop();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(polls()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('opens the form as child userForm and puts the saved user in the list', async () => {

@@ -4,11 +4,13 @@ import type { RestClient } from '../api/rest-client';
 import type { I18nKey } from './i18n-key';
 import { actionError, type ActionError } from './request-error';
 import { userFormMachine } from './user-form.machine';
-import { usersActors, type UserRow } from './users-actors';
+import { PRESENCE_POLL_MS, usersActors, type OnlineEvent, type UserRow } from './users-actors';
 
 export interface UsersInput {
   execute: Execute;
   rest: RestClient;
+  /** Presence poll period while the list is shown; default {@link PRESENCE_POLL_MS}, 0 turns it off. */
+  presenceIntervalMs?: number;
 }
 
 /** The row actions; each failure surfaces `users.errors.<action>`. */
@@ -17,6 +19,7 @@ export type UserAction = 'delete' | 'block' | 'unblock' | 'twoFactor' | 'disconn
 export interface UsersContext {
   execute: Execute;
   rest: RestClient;
+  presenceIntervalMs: number;
   users: UserRow[];
   /** The list call failed: the list is empty (SPEC §8) and this says so. */
   listError: ActionError | null;
@@ -32,6 +35,7 @@ export interface UsersContext {
 export type UsersEvent =
   | { type: 'users.reload' }
   | { type: 'users.presence'; userId: number; isConnected: boolean }
+  | OnlineEvent
   | { type: 'users.delete'; user: UserRow }
   | { type: 'users.confirm' }
   | { type: 'users.close' }
@@ -94,6 +98,19 @@ export const usersMachine = setup({
         ? { users: context.users.map((u) => (u.id === event.userId && u.isConnected !== event.isConnected ? { ...u, isConnected: event.isConnected } : u)) }
         : {},
     ),
+    // Only rows whose presence changed are replaced (and the list only when one did), so a poll
+    // that finds nothing new does not re-render 10,000 rows.
+    online: assign(({ context, event }) => {
+      if (event.type !== 'users.online') return {};
+      const ids = new Set(event.ids);
+      let changed = false;
+      const users = context.users.map((u) => {
+        if (ids.has(u.id) === u.isConnected) return u;
+        changed = true;
+        return { ...u, isConnected: !u.isConnected };
+      });
+      return changed ? { users } : {};
+    }),
     begin: assign(({ event }) => {
       const target = 'user' in event ? event.user : null;
       switch (event.type) {
@@ -141,6 +158,7 @@ export const usersMachine = setup({
   context: ({ input }) => ({
     execute: input.execute,
     rest: input.rest,
+    presenceIntervalMs: input.presenceIntervalMs ?? PRESENCE_POLL_MS,
     users: [],
     listError: null,
     target: null,
@@ -148,7 +166,7 @@ export const usersMachine = setup({
     lastResult: null,
     actionError: null,
   }),
-  on: { 'users.presence': { actions: 'presence' } },
+  on: { 'users.presence': { actions: 'presence' }, 'users.online': { actions: 'online' } },
   initial: 'loading',
   states: {
     loading: {
@@ -165,6 +183,12 @@ export const usersMachine = setup({
       on: { 'users.reload': 'loading' },
     },
     ready: {
+      // Presence has no socket event (contracts/socket.md §3): poll it while the list is shown.
+      invoke: {
+        id: 'watchPresence',
+        src: 'watchPresence',
+        input: ({ context }) => ({ execute: context.execute, intervalMs: context.presenceIntervalMs }),
+      },
       initial: 'idle',
       states: {
         idle: {
