@@ -120,12 +120,6 @@ export function toPageRequest(query: TenantsQuery): TenantPageRequest {
   };
 }
 
-export function sameQuery(a: TenantsQuery, b: TenantsQuery): boolean {
-  return (
-    a.page === b.page && a.limit === b.limit && a.search === b.search && a.sortName === b.sortName && a.sortType === b.sortType && a.deleted === b.deleted
-  );
-}
-
 /** The view events that change the query (the search box goes through the debounce instead). */
 export type TenantsQueryChange =
   | { type: 'tenants.page'; page: number }
