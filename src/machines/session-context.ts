@@ -73,6 +73,11 @@ export type SessionEvent =
   | { type: 'session.unauthorized'; token: string | null; body: unknown; attempt: 1 | 2 }
   | SessionSyncEvent
   | { type: 'session.reloadProfile' }
+  /**
+   * The server issued this session a new token outside a refresh: GraphQL `updateUserPassword`
+   * revokes every earlier token (the one in use too) and answers a fresh one, which must replace it.
+   */
+  | { type: 'session.tokenRotated'; token: string; expiresIn: number }
   | { type: 'session.redirected' }
   | { type: 'session.dismissNotice' };
 

@@ -46,6 +46,7 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   { type: 'session.sync', stored: null },
   { type: 'session.sync', stored: remote },
   { type: 'session.reloadProfile' },
+  { type: 'session.tokenRotated', token: 'T9', expiresIn: 900 },
   { type: 'session.redirected' },
   { type: 'session.dismissNotice' },
   doneEvent('lookupIp', '203.0.113.7'),
@@ -74,7 +75,7 @@ const simpleScenarios = [
   { prefix: [ipDone], events: pick('session.login', 'session.verifyCode', 'session.cancelTwoFactor', 'xstate.error.actor.login', 'session.sync') },
   {
     prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],
-    events: pick('session.unauthorized', 'session.refresh', 'session.ensureFresh', 'xstate.done.actor.refresh', 'xstate.error.actor.refresh', 'xstate.done.actor.loadProfile'),
+    events: pick('session.unauthorized', 'session.refresh', 'session.ensureFresh', 'session.tokenRotated', 'xstate.done.actor.refresh', 'xstate.error.actor.refresh', 'xstate.done.actor.loadProfile'),
   },
   {
     prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],

@@ -64,6 +64,7 @@ export const sessionMachine = setup({
     refreshableUnauthorized: ({ event }) => event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
     terminalUnauthorized: ({ context, event }) =>
       event.type === 'session.unauthorized' && isCurrentToken(context, event.token) && (event.attempt === 2 || classifyUnauthorized(event.body) === 'logout'),
+    rotatedToken: ({ event }) => event.type === 'session.tokenRotated' && event.token !== '',
     remoteSignedOut: ({ event }) => event.type === 'session.sync' && event.stored === null,
     remoteNewToken: ({ context, event }) => event.type === 'session.sync' && event.stored !== null && event.stored.token !== context.token,
   },
@@ -232,6 +233,7 @@ export const sessionMachine = setup({
                       { guard: 'terminalUnauthorized', target: '#session.auth.anonymous', actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }] },
                     ],
                     'session.sync': { guard: 'remoteNewToken', actions: 'adoptStored' },
+                    'session.tokenRotated': { guard: 'rotatedToken', actions: [{ type: 'storeRefreshed', params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }) }, 'persist'] },
                   },
                 },
                 refreshing: {
@@ -245,6 +247,8 @@ export const sessionMachine = setup({
                     },
                     // Another tab refreshed first: take its token instead of spending this refresh.
                     'session.sync': { guard: 'remoteNewToken', target: 'valid', actions: 'adoptStored' },
+                    // The old token is revoked: a refresh with it can only fail, so the rotated token ends it.
+                    'session.tokenRotated': { guard: 'rotatedToken', target: 'valid', actions: [{ type: 'storeRefreshed', params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }) }, 'persist'] },
                   },
                   invoke: {
                     id: 'refresh',
