@@ -10,7 +10,7 @@ import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
 import { HttpError, unavailable } from './errors';
 import { isDatabaseUnavailable } from './db/unavailable';
-import { registerGraphql } from './graphql';
+import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
 import { authenticate, type AuthContext } from './plugins/auth';
@@ -95,6 +95,18 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   return reply.code(500).send({ message: 'Internal server error' });
 }
 
+/** Where in a parsed value a string holds U+0000 (`a.b.0`, '' for the value itself), or null. */
+function nulPath(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? '' : null;
+  if (depth > 64 || typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return key.split('\u0000').join('\\0');
+    const found = nulPath(inner, depth + 1);
+    if (found !== null) return found ? `${key}.${found}` : key;
+  }
+  return null;
+}
+
 /** Builds the app: plugin order external → app → routes (fastify/demo). */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { db, config } = deps;
@@ -115,6 +127,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // external
   securityHeaders(fastify, { connectSrc: [] });
+  // PostgreSQL cannot store U+0000 in text: refuse it up front (contract conventions) rather than fail
+  // in the database with a 500. Found by the contract fuzzer (issue #9).
+  fastify.addHook('preValidation', async (request, reply) => {
+    for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const where = nulPath(value);
+      if (where === null) continue;
+      const message = 'must not contain NUL characters (U+0000)';
+      if (request.routeOptions.url === GRAPHQL_ROUTE) {
+        return reply.code(400).send({ errors: [{ message: `${part}${where ? `.${where}` : ''} ${message}`, extensions: { code: 'BAD_USER_INPUT' } }] });
+      }
+      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${part}/${where}`.replace(/\/$/, ''), message }] });
+    }
+    return undefined;
+  });
 
   // app
   const tokens = new TokenService(db, config);

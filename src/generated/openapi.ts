@@ -1161,6 +1161,7 @@ export interface components {
         };
         DashboardReportRequest: {
             start_at: components["schemas"]["IsoDate"];
+            /** @description Last day, inclusive; not before `start_at`, the range at most 366 days (400 on `finish_at` otherwise). */
             finish_at: components["schemas"]["IsoDate"];
             selectedUsers?: components["schemas"]["Id"][];
         };
@@ -1204,6 +1205,7 @@ export interface components {
             created_at: string;
         };
         InstanceCreate: {
+            /** @description Trimmed; blank after trimming answers 400. */
             name: string;
             tenantName: components["schemas"]["TenantName"];
             isOfficial: boolean;
@@ -1212,6 +1214,7 @@ export interface components {
         InstanceUpdate: {
             id: components["schemas"]["Id"];
             tenantName: components["schemas"]["TenantName"];
+            /** @description Trimmed; blank after trimming answers 400. */
             name?: string;
             activated?: boolean;
             isOfficial?: boolean;
@@ -1512,7 +1515,7 @@ export interface components {
          */
         StartAt: components["schemas"]["IsoDate"];
         /**
-         * @description Last day, inclusive; not before `startAt`.
+         * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
          * @example 2026-11-07
          */
         FinishAt: components["schemas"]["IsoDate"];
@@ -1836,6 +1839,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2014,6 +2018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2497,7 +2502,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -2553,6 +2558,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2565,7 +2571,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -2635,6 +2641,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2647,7 +2654,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -2702,6 +2709,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2714,7 +2722,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -2873,7 +2881,10 @@ export interface operations {
                 tenantName: components["parameters"]["TenantNameRequired"];
                 /** @example 2026-10-01 */
                 fromDate: components["schemas"]["IsoDate"];
-                /** @example 2026-10-31 */
+                /**
+                 * @description Last day, inclusive; not before `fromDate`, the range at most 366 days (400 on `toDate` otherwise).
+                 * @example 2026-10-31
+                 */
                 toDate: components["schemas"]["IsoDate"];
             };
             header?: never;
@@ -2921,7 +2932,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -3166,6 +3177,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3372,6 +3384,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3592,7 +3605,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -3633,6 +3646,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3645,7 +3659,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -3693,6 +3707,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3705,7 +3720,7 @@ export interface operations {
                  */
                 startAt: components["parameters"]["StartAt"];
                 /**
-                 * @description Last day, inclusive; not before `startAt`.
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
                  * @example 2026-11-07
                  */
                 finishAt: components["parameters"]["FinishAt"];
@@ -3750,6 +3765,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

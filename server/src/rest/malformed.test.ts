@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Kind, type TypeNode } from 'graphql';
-import { parse } from 'yaml';
 import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
-import { OPENAPI_PATH } from '../app';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
+import { buildUrl, deref, METHODS, OPENAPI_DOCUMENT, sample, wrongValues, type Operation, type Parameter } from '../test-support/openapi-schema';
 
 /**
  * Issue #3: "Malformed bodies and params on every operation get 400 with the contract's error body,
@@ -14,109 +12,7 @@ import { validateResponse } from '../test-support/contract';
  * query parameter of the wrong type or out of its range, each required query parameter missing.
  * Requests carry an administrator's token, so what answers is validation, not authorization.
  */
-type Schema = {
-  $ref?: string;
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  allOf?: Schema[];
-  example?: unknown;
-};
-interface Parameter {
-  $ref?: string;
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  schema: Schema;
-  example?: unknown;
-}
-interface Operation {
-  operationId: string;
-  parameters?: Parameter[];
-  requestBody?: { $ref?: string; content?: Record<string, { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }> };
-}
-interface Document {
-  paths: Record<string, Record<string, Operation> & { parameters?: Parameter[] }>;
-  components: Record<string, Record<string, unknown>>;
-}
-
-const doc = parse(readFileSync(OPENAPI_PATH, 'utf8')) as Document;
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-function deref<T extends { $ref?: string }>(value: T): T {
-  if (!value.$ref) return value;
-  const [, , section, name] = value.$ref.split('/');
-  const target = doc.components[section ?? '']?.[name ?? ''];
-  if (!target) throw new Error(`unresolved ${value.$ref}`);
-  return deref(target as T);
-}
-
-function typeOf(schema: Schema): string | undefined {
-  const s = deref(schema);
-  if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
-  return s.type;
-}
-
-/** A value of the schema, for the valid baseline a case then breaks in one place. */
-function sample(schema: Schema): unknown {
-  const s = deref(schema);
-  if (s.example !== undefined) return s.example;
-  if (s.enum) return s.enum[0];
-  if (s.oneOf?.[0]) return sample(s.oneOf[0]);
-  if (s.anyOf?.[0]) return sample(s.anyOf[0]);
-  switch (typeOf(s)) {
-    case 'integer':
-    case 'number':
-      return s.minimum ?? 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object':
-      return Object.fromEntries((s.required ?? []).map((key) => [key, sample(s.properties?.[key] ?? {})]));
-    default:
-      return s.format === 'date' ? '2026-01-01' : s.format === 'date-time' ? '2026-01-01T00:00:00Z' : 'x'.repeat(Math.max(1, s.minLength ?? 1));
-  }
-}
-
-/** Values no reading of the schema accepts (as JSON values; query strings are their String()). */
-function wrongValues(schema: Schema, inQuery: boolean): unknown[] {
-  const s = deref(schema);
-  const out: unknown[] = [];
-  const type = typeOf(s);
-  if (type === 'integer' || type === 'number') {
-    out.push(inQuery ? 'abc' : 'abc', inQuery ? '1e999' : { n: 1 });
-    if (type === 'integer') out.push(inQuery ? '1.5' : 1.5);
-    if (s.minimum !== undefined) out.push(s.minimum - 1);
-    if (s.maximum !== undefined) out.push(s.maximum + 1);
-  } else if (type === 'boolean') {
-    out.push(inQuery ? 'maybe' : 'yes');
-  } else if (type === 'array') {
-    if (!inQuery) out.push('not-an-array', { a: 1 });
-  } else if (type === 'object') {
-    out.push('not-an-object', [1]);
-  } else if (type === 'string') {
-    if (!inQuery) out.push(12345, ['x']);
-    if (s.enum) out.push('not-one-of-the-enum');
-    if (s.format === 'date') out.push('2026-13-45');
-    if (s.format === 'date-time') out.push('yesterday');
-    if (s.format === 'email') out.push('not-an-email');
-    if (s.pattern && !new RegExp(s.pattern).test('Not Valid!!')) out.push('Not Valid!!');
-    if (s.maxLength !== undefined) out.push('a'.repeat(s.maxLength + 1));
-    if (s.minLength !== undefined && s.minLength > 0 && !inQuery) out.push('');
-  }
-  return out;
-}
+const doc = OPENAPI_DOCUMENT;
 
 interface Case {
   name: string;
@@ -126,12 +22,6 @@ interface Case {
   /** 400 unless said: a body over the limit is 413, one that is not JSON by its media type 415. */
   status?: 400 | 413 | 415;
   contentType?: string;
-}
-
-function buildUrl(path: string, pathValues: Record<string, unknown>, query: Record<string, unknown>): string {
-  const filled = path.replace(/\{(\w+)\}/g, (_m, key: string) => encodeURIComponent(String(pathValues[key])));
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
-  return qs ? `${filled}?${qs}` : filled;
 }
 
 function casesFor(path: string, method: string, op: Operation, shared: Parameter[]): Case[] {
