@@ -587,7 +587,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the permissions of a role
-         * @description `permissions` lists route names; the role's set becomes exactly that list.
+         * @description `permissions` lists route names; the role's set becomes exactly that list. Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
          */
         post: operations["permissionUpdate"];
         delete?: never;
@@ -606,7 +606,10 @@ export interface paths {
         /** Every role with its permitted route names */
         get: operations["roleList"];
         put?: never;
-        /** Create a role */
+        /**
+         * Create a role
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
+         */
         post: operations["roleCreate"];
         delete?: never;
         options?: never;
@@ -626,7 +629,10 @@ export interface paths {
         };
         /** One role with its permitted route names */
         get: operations["roleGet"];
-        /** Rename a role (its display name) */
+        /**
+         * Rename a role (its display name)
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
+         */
         put: operations["roleRename"];
         post?: never;
         delete?: never;

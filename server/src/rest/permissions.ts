@@ -1,9 +1,18 @@
+import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../errors';
 import { allows } from '../plugins/auth';
 import { resolveTenant } from '../tenants/scope';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 import { caller, type Handler, type HandlerDeps } from './types';
+
+/**
+ * Roles (and their permissions) are shared by every tenant: a tenant's own administrator changing one
+ * would change what users of other tenants may do. Only back-office staff may (contract).
+ */
+function backofficeOnly(request: FastifyRequest): void {
+  if (!caller(request).originBackoffice) throw forbidden(['roles-edit']);
+}
 
 export function permissionHandlers({ db }: HandlerDeps) {
   const allPermissions = () => db.selectFrom('permissions').select(['id', 'route_name', 'display_name', 'category']).orderBy('category').orderBy('route_name');
@@ -38,6 +47,7 @@ export function permissionHandlers({ db }: HandlerDeps) {
   };
 
   const permissionUpdate: Handler<'permissionUpdate'> = async (request) => {
+    backofficeOnly(request);
     const { roleId, permissions } = request.body;
     const role = await roleDto(roleId);
     if (role.name === ADMIN_ROLE) throw conflict('The administrador role always holds every permission', 'roleId');
@@ -59,6 +69,7 @@ export function permissionHandlers({ db }: HandlerDeps) {
   const roleGet: Handler<'roleGet'> = async (request) => roleDto(request.params.id);
 
   const roleCreate: Handler<'roleCreate'> = async (request, reply) => {
+    backofficeOnly(request);
     const exists = await db.selectFrom('roles').select('id').where('name', '=', request.body.name).executeTakeFirst();
     if (exists) throw conflict('A role with this name already exists', 'name');
     const created = await db.insertInto('roles').values(request.body).returning('id').executeTakeFirstOrThrow();
@@ -67,6 +78,7 @@ export function permissionHandlers({ db }: HandlerDeps) {
   };
 
   const roleRename: Handler<'roleRename'> = async (request) => {
+    backofficeOnly(request);
     const updated = await db.updateTable('roles').set({ display_name: request.body.display_name }).where('id', '=', request.params.id).returning('id').executeTakeFirst();
     if (!updated) throw notFound('Role not found');
     return roleDto(updated.id);
