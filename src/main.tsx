@@ -1,23 +1,27 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createI18n } from './i18n/setup';
+import { createAppServices, readSettings } from './machines/app-services';
+import { readPreferences } from './machines/preferences.machine';
 import { App } from './ui/app';
 
-const i18n = createI18n();
+// The first paint already speaks the stored language (no flash of pt-BR for an English user).
+const i18n = createI18n(readPreferences(safeStorage()).locale);
+const services = createAppServices({ window, settings: readSettings(document) });
 
-/** Keeps `<html lang>` and the tab title in step with the active language (screen readers, spell-check). */
-function syncDocument(): void {
-  document.documentElement.lang = i18n.resolvedLanguage ?? i18n.language;
-  document.title = i18n.t('app.name');
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
-syncDocument();
-i18n.on('languageChanged', syncDocument);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root element missing from index.html');
 
 createRoot(container).render(
   <StrictMode>
-    <App i18n={i18n} />
+    <App services={services} i18n={i18n} />
   </StrictMode>,
 );

@@ -107,6 +107,14 @@ function nulPath(value: unknown, depth = 0): string | null {
   return null;
 }
 
+function originOf(url: string): string[] {
+  try {
+    return url ? [new URL(url).origin] : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Builds the app: plugin order external → app → routes (fastify/demo). */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { db, config } = deps;
@@ -126,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   fastify.decorateRequest('auth', null);
 
   // external
-  securityHeaders(fastify, { connectSrc: [] });
+  // The SPA calls the public-IP service itself (SPEC §7): its origin, and only it, joins connect-src.
+  securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // PostgreSQL cannot store U+0000 in text: refuse it up front (contract conventions) rather than fail
   // in the database with a 500. Found by the contract fuzzer (issue #9).
   fastify.addHook('preValidation', async (request, reply) => {

@@ -26,6 +26,10 @@ export interface ServerConfig {
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
+  /** The SPA's socket address (contracts/socket.md §1.1 `SOCKET_URL`); default `/ws` on this host. */
+  socketUrl: string;
+  /** The public-IP service the SPA calls at login/logout (SPEC §7); empty turns the lookup off. */
+  ipLookupUrl: string;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -71,6 +75,8 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
+    socketUrl: process.env.SOCKET_URL || '/ws',
+    ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

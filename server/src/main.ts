@@ -16,7 +16,11 @@ async function main(): Promise<void> {
     if (seeded) console.log(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
   const { fastify } = await buildApp({ db: database.db, config, pg: database.pg });
-  await serveSpa(fastify, { webRoot: config.webRoot, backofficeTenant: config.backofficeTenant });
+  await serveSpa(fastify, {
+    webRoot: config.webRoot,
+    backofficeTenant: config.backofficeTenant,
+    settings: { socketUrl: config.socketUrl, ipLookupUrl: config.ipLookupUrl },
+  });
   await fastify.listen({ host: config.host, port: config.port });
 
   // The bound port, not the configured one: PORT=0 lets the OS pick.

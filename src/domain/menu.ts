@@ -1,3 +1,4 @@
+import type { I18nKey } from '../i18n/keys';
 import { getHref, getRoute, type QueryParams, type RouteName } from './paths';
 import { canAccess, type AccessSubject } from './route-access';
 
@@ -13,7 +14,7 @@ export type MenuIcon = 'dashboard' | 'report' | 'analytics' | 'audience' | 'camp
 export interface MenuItem {
   readonly id: string;
   /** i18n key of the label. */
-  readonly labelKey: string;
+  readonly labelKey: I18nKey;
   readonly icon: MenuIcon;
   readonly route: RouteName;
   readonly query?: QueryParams;
@@ -21,12 +22,12 @@ export interface MenuItem {
 
 export interface MenuSection {
   readonly id: string;
-  readonly labelKey: string;
+  readonly labelKey: I18nKey;
   readonly items: readonly MenuItem[];
 }
 
-const soon = (id: string, labelKey: string, icon: MenuIcon): MenuItem => ({ id, labelKey, icon, route: 'comingsoon', query: { section: id } });
-const page = (route: RouteName, icon: MenuIcon, query?: QueryParams, labelKey: string = getRoute(route).titleKey): MenuItem => ({
+const soon = (id: string, labelKey: I18nKey, icon: MenuIcon): MenuItem => ({ id, labelKey, icon, route: 'comingsoon', query: { section: id } });
+const page = (route: RouteName, icon: MenuIcon, query?: QueryParams, labelKey: I18nKey = getRoute(route).titleKey): MenuItem => ({
   id: query ? `${route}:${Object.values(query).join(',')}` : route,
   labelKey,
   icon,

@@ -8,6 +8,7 @@ import { createAppBus, type AppBus } from './app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from './preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
 import type { OverlayControl } from './bulk-run';
+import { createRequestActivity, type RequestActivity } from './request-activity';
 import { sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from './session-storage';
@@ -50,6 +51,8 @@ export interface AppServices {
   bus: AppBus;
   /** For bulk runners: holds the loading overlay off while they run (DESIGN §4). */
   overlay: OverlayControl;
+  /** Requests in flight through the typed clients (the global loading indicator). */
+  activity: RequestActivity;
   settings: AppSettings;
   /** The tenant of the current address (first path segment). */
   tenant(): string;
@@ -111,8 +114,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     return ref.session;
   };
   const authFetch = sessionFetch(source, network);
-  const rest = createRestClient({ baseUrl: apiBase, fetch: authFetch });
-  const graphql = createGraphqlClient({ url: graphqlUrl, fetch: authFetch });
+  const activity = createRequestActivity();
+  const counted = activity.track(authFetch);
+  const rest = createRestClient({ baseUrl: apiBase, fetch: counted });
+  const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
   const lookupIp = () => (settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }));
@@ -160,6 +165,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     preferences,
     bus,
     overlay: overlayControl(preferences),
+    activity,
     settings,
     tenant,
     stop() {

@@ -1,39 +1,45 @@
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { createI18n } from '../i18n/setup';
-import * as styles from './app.css';
-import { lightTheme } from './theme.css';
+import { useEffect } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Router } from 'wouter';
+import type { AppServices } from '../machines/app-services';
+import { LazyToastRegion } from './components/lazy-toast-region';
+import { AppRouter } from './router';
+import { ServicesProvider, usePreferences, useServices } from './services-context';
+import './global.css';
 
 export interface AppProps {
-  /** Injected by tests and by `main.tsx`; without it the app uses one shared pt-BR instance. */
-  i18n?: I18n;
+  services: AppServices;
+  i18n: I18n;
+  /** A wouter location hook (tests pass a memory location); default: the browser's. */
+  locationHook?: Parameters<typeof Router>[0]['hook'];
 }
 
-let defaultI18n: I18n | undefined;
-
-/** Created on first use, so importing this module (e.g. in tests) builds no instance. */
-function getDefaultI18n(): I18n {
-  defaultI18n ??= createI18n();
-  return defaultI18n;
-}
-
-/** Root component: provides translations and the theme, then the (placeholder) home page. */
-export function App({ i18n }: AppProps) {
+/**
+ * The root: services and translations for every view, then the tenant router (DESIGN §4: the SPA is
+ * served under `/{tenant}/…`). Theme, language and `<html lang>` follow the preferences machine.
+ */
+export function App({ services, i18n, locationHook }: AppProps) {
   return (
-    <I18nextProvider i18n={i18n ?? getDefaultI18n()}>
-      <div className={`${lightTheme} ${styles.root}`}>
-        <Home />
-      </div>
+    <I18nextProvider i18n={i18n}>
+      <ServicesProvider services={services}>
+        <LocaleSync i18n={i18n} />
+        <Router {...(locationHook ? { hook: locationHook } : {})}>
+          <AppRouter />
+        </Router>
+        <LazyToastRegion />
+      </ServicesProvider>
     </I18nextProvider>
   );
 }
 
-function Home() {
-  const { t } = useTranslation();
-  return (
-    <main className={styles.main}>
-      <h1 className={styles.heading}>{t('app.name')}</h1>
-      <p className={styles.tagline}>{t('app.tagline')}</p>
-    </main>
-  );
+/** Keeps i18next, `<html lang>` and the tab title in step with the chosen locale. */
+function LocaleSync({ i18n }: { i18n: I18n }) {
+  const locale = usePreferences((s) => s.context.locale);
+  const { preferences } = useServices();
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+    document.documentElement.lang = locale;
+  }, [i18n, locale, preferences]);
+  return null;
 }

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { AppServices } from '../machines/app-services';
 import type { PreferencesSnapshot } from '../machines/preferences.machine';
 import type { SessionSnapshot } from '../machines/session.machine';
@@ -36,4 +36,10 @@ export function usePreferences<T>(selector: (snapshot: PreferencesSnapshot) => T
 /** Selects from the socket (tags `open`, `connecting`, `reconnecting`). */
 export function useSocket<T>(selector: (snapshot: SocketSnapshot) => T, compare?: (a: T, b: T) => boolean): T {
   return useSelector(useServices().socket, selector, compare);
+}
+
+/** Requests in flight through the typed clients (drives the global loading indicator). */
+export function usePendingRequests(): number {
+  const { activity } = useServices();
+  return useSyncExternalStore(activity.subscribe, activity.pending, activity.pending);
 }

@@ -1,15 +1,37 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
  * (history mode; wouter's base is the first segment). `/` goes to the back-office tenant.
  */
-export async function serveSpa(app: FastifyInstance, options: { webRoot: string; backofficeTenant: string }): Promise<void> {
+/** What the SPA reads at start (src/machines/app-services.ts `readSettings`). */
+export interface SpaSettings {
+  socketUrl: string;
+  ipLookupUrl: string;
+}
+
+/** Escapes a JSON text for a double-quoted HTML attribute. */
+function attribute(value: string): string {
+  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * index.html with the runtime settings in a `<meta name="panel-settings">` (data, not script: the CSP
+ * forbids inline scripts), so one build serves every deployment.
+ */
+export function withSettings(html: string, settings: SpaSettings): string {
+  const meta = `<meta name="panel-settings" content="${attribute(JSON.stringify(settings))}" />`;
+  return html.includes('</head>') ? html.replace('</head>', `${meta}</head>`) : `${meta}${html}`;
+}
+
+export async function serveSpa(app: FastifyInstance, options: { webRoot: string; backofficeTenant: string; settings: SpaSettings }): Promise<void> {
   const root = resolve(options.webRoot);
-  const hasBuild = existsSync(resolve(root, 'index.html'));
+  const indexPath = resolve(root, 'index.html');
+  const hasBuild = existsSync(indexPath);
+  const index = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: resolve(root, 'static'),
@@ -25,6 +47,6 @@ export async function serveSpa(app: FastifyInstance, options: { webRoot: string;
   app.get('/:tenant/*', async (_request, reply) => {
     if (!hasBuild) return reply.code(503).send({ status: 'unavailable', message: 'The SPA is not built: run `npm run build`.' });
     reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', root);
+    return reply.type('text/html; charset=utf-8').send(index);
   });
 }

@@ -7,7 +7,7 @@ export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: num
  * A small built-in icon set (stroke paths on a 24-unit grid) so the primitives need no icon
  * library. Icons are always `aria-hidden`: the control that holds one carries the accessible name.
  */
-function makeIcon(paths: readonly string[]) {
+export function makeIcon(paths: readonly string[]) {
   return function Icon({ size = 16, ...props }: IconProps) {
     return (
       <svg

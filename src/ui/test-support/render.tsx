@@ -10,6 +10,7 @@ import { fakeSockets } from '../../machines/test-support/socket-fakes';
 import { fakeServer, json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
 import { createI18n } from '../../i18n/setup';
 import { UiProvider } from '../components/ui-provider';
+import { App } from '../app';
 import { ServicesProvider } from '../services-context';
 
 /**
@@ -61,10 +62,9 @@ export interface RenderedApp extends RenderResult {
 
 const notFound: Responder = (request) => json(404, { message: `no fake for ${request.method} ${request.path}` });
 
-/** Renders `ui` inside the providers the shell sets up, with a memory router at `path`. */
-export function renderWithServices(ui: ReactElement, options: RenderOptions = {}): RenderedApp {
+/** Storage, network, socket and services for one test, as a signed-in or signed-out visitor at `path`. */
+function setup(options: RenderOptions, path: string) {
   const tenant = options.tenant ?? 'backoffice';
-  const path = options.path ?? '/';
   window.history.replaceState(null, '', `/${tenant}${path}`);
   window.localStorage.clear();
   if (options.signedIn) {
@@ -85,6 +85,13 @@ export function renderWithServices(ui: ReactElement, options: RenderOptions = {}
   const sockets = fakeSockets();
   const services = createAppServices({ window, fetch: server.fetch, apiBase: API_BASE, createSocket: sockets.create });
   const i18n = createI18n(options.locale);
+  return { tenant, server, sockets, services, i18n };
+}
+
+/** Renders `ui` inside the providers the shell sets up, with a memory router at `path`. */
+export function renderWithServices(ui: ReactElement, options: RenderOptions = {}): RenderedApp {
+  const path = options.path ?? '/';
+  const { server, sockets, services, i18n } = setup(options, path);
   const memory = memoryLocation({ path, record: true });
 
   const Providers = ({ children }: { children: ReactNode }) => (
@@ -97,6 +104,29 @@ export function renderWithServices(ui: ReactElement, options: RenderOptions = {}
     </I18nextProvider>
   );
   const result = render(ui, { wrapper: Providers });
+  return {
+    ...result,
+    services,
+    i18n,
+    requests: server.seen,
+    location: () => memory.history?.at(-1) ?? path,
+    sockets,
+    unmount: () => {
+      result.unmount();
+      services.stop();
+    },
+  };
+}
+
+/**
+ * Renders the whole app (router, guard, layouts, screens) at `/{tenant}{path}` over the real services.
+ * `location()` answers the full address, tenant included.
+ */
+export function renderApp(options: RenderOptions = {}): RenderedApp {
+  const path = options.path ?? '/';
+  const { tenant, server, sockets, services, i18n } = setup(options, path);
+  const memory = memoryLocation({ path: `/${tenant}${path}`, record: true });
+  const result = render(<App services={services} i18n={i18n} locationHook={memory.hook} />);
   return {
     ...result,
     services,

@@ -1,0 +1,61 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppRoute } from '../../domain/paths';
+import { usePreferences, useServices } from '../services-context';
+import { HorizontalMenu } from '../shell/horizontal-menu';
+import { MobileNav } from '../shell/mobile-nav';
+import { Navbar } from '../shell/navbar';
+import { NavSections } from '../shell/nav-sections';
+import { PageHeader } from '../shell/page-header';
+import { RequestBar } from '../shell/request-bar';
+import { useDocumentTitle } from '../shell/use-document-title';
+import { useMediaQuery } from '../shell/use-media-query';
+import * as styles from './main-layout.css';
+
+export interface MainLayoutProps {
+  route: AppRoute;
+  children: ReactNode;
+}
+
+/** Below this width the menu is a drawer whatever the layout preference. */
+export const NARROW_QUERY = '(max-width: 64rem)';
+
+/**
+ * The signed-in chrome (issue #5 point 1): vertical (sidebar, default) or horizontal (top menu)
+ * layout, collapsible sidebar, navbar, the request indicator, the page title with its star.
+ */
+export default function MainLayout({ route, children }: MainLayoutProps) {
+  const { t } = useTranslation();
+  const { preferences } = useServices();
+  const { layout, sidebarCollapsed, navbarWidth } = usePreferences((s) => s.context);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useDocumentTitle(route);
+
+  const toggleMenu = () => (narrow || layout === 'horizontal' ? setDrawerOpen(true) : preferences.send({ type: 'prefs.sidebar.toggle' }));
+  const sidebar = layout === 'vertical' && !narrow;
+
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skip}>
+        {t('shell.skipToContent')}
+      </a>
+      {sidebar ? (
+        <nav aria-label={t('shell.mainNavigation')} className={sidebarCollapsed ? styles.sidebarCollapsed : styles.sidebar}>
+          <p className={styles.brand}>{sidebarCollapsed ? t('app.short') : t('app.name')}</p>
+          <NavSections collapsed={sidebarCollapsed} />
+        </nav>
+      ) : null}
+      <div className={styles.column}>
+        <Navbar onToggleMenu={toggleMenu} />
+        {layout === 'horizontal' && !narrow ? <HorizontalMenu /> : null}
+        <RequestBar />
+        <main id="main" tabIndex={-1} className={navbarWidth === 'boxed' ? styles.mainBoxed : styles.main}>
+          <PageHeader route={route} />
+          {children}
+        </main>
+      </div>
+      <MobileNav isOpen={drawerOpen} onOpenChange={setDrawerOpen} />
+    </div>
+  );
+}

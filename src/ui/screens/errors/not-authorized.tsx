@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { ErrorPage } from './error-page';
+
+/** `/pages/not-authorized`: a checked route the user's role may not open (SPEC §2, §6). */
+export default function NotAuthorizedScreen() {
+  const { t } = useTranslation();
+  return <ErrorPage code="403" title={t('pages.notAuthorized.title')} body={t('pages.notAuthorized.body')} action={{ label: t('pages.notAuthorized.action'), href: '/' }} />;
+}

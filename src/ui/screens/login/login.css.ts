@@ -1,0 +1,27 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../theme.css';
+
+export const card = style({
+  width: '100%',
+  maxWidth: '24rem',
+  display: 'grid',
+  gap: vars.space.md,
+  padding: vars.space.xl,
+  backgroundColor: vars.color.surface,
+  border: `1px solid ${vars.color.borderSubtle}`,
+  borderRadius: vars.radius.lg,
+  boxShadow: vars.shadow.md,
+  '@media': { 'screen and (max-width: 30rem)': { padding: vars.space.lg } },
+});
+
+export const title = style({ margin: 0, fontSize: vars.font.size.xl, lineHeight: 1.25 });
+
+export const notice = style({
+  margin: 0,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.infoSurface,
+  color: vars.color.text,
+});
+
+export const hint = style({ margin: 0, color: vars.color.textMuted });

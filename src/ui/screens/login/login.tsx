@@ -1,0 +1,124 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { selectEndedNotice, selectIsAuthenticated, selectIsBusy, selectLoginError, selectNotice, selectRedirectTo } from '../../../machines/session-selectors';
+import { safeRedirectTarget } from '../../../domain/route-access';
+import { Button } from '../../components/button';
+import { Form, FormActions } from '../../components/form';
+import { PasswordField } from '../../components/password-field';
+import { TextField } from '../../components/text-field';
+import { appToasts, showToast } from '../../components/toast-queue';
+import { useServices, useSession } from '../../services-context';
+import * as styles from './login.css';
+
+/**
+ * `/login` (SPEC §2, §5, §8): e-mail and password, then — when the account has two-factor sign-in —
+ * the code. Messages come from the session machine; after success the user goes to `to` or home.
+ */
+export default function LoginScreen() {
+  const { t } = useTranslation();
+  const { session } = useServices();
+  const [, navigate] = useLocation();
+  const to = new URLSearchParams(useSearch()).get('to');
+  const authenticated = useSession(selectIsAuthenticated);
+  const busy = useSession(selectIsBusy);
+  const notice = useSession(selectNotice);
+  const redirectTo = useSession(selectRedirectTo);
+  const ended = useSession(selectEndedNotice);
+  const twoFactor = useSession((s) => s.hasTag('twoFactor'));
+
+  // Signed in (just now, or already when the page opened): greet once, then leave for the target.
+  useEffect(() => {
+    if (!authenticated) return;
+    if (notice) {
+      showToast(appToasts, { variant: 'success', title: t(notice.titleKey), description: t(notice.bodyKey) });
+      session.send({ type: 'session.dismissNotice' });
+    }
+    navigate(redirectTo ?? safeRedirectTarget(to), { replace: true });
+    if (redirectTo) session.send({ type: 'session.redirected' });
+  }, [authenticated, navigate, notice, redirectTo, session, t, to]);
+
+  return (
+    <section className={styles.card} aria-labelledby="login-title">
+      <h1 id="login-title" className={styles.title}>
+        {twoFactor ? t('auth.twoFactor.title') : t('auth.login.title')}
+      </h1>
+      {ended && !twoFactor ? (
+        <p className={styles.notice} role="status">
+          {t(ended)}
+        </p>
+      ) : null}
+      {twoFactor ? <CodeStep busy={busy} /> : <CredentialsStep busy={busy} to={to} />}
+    </section>
+  );
+}
+
+function useErrorText(): string | null {
+  const { t } = useTranslation();
+  const error = useSession(selectLoginError);
+  const retryAfter = useSession((s) => s.context.retryAfter);
+  if (!error) return null;
+  return t(error, { minutes: Math.max(1, Math.ceil((retryAfter ?? 60) / 60)) });
+}
+
+function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
+  const { t } = useTranslation();
+  const { session } = useServices();
+  const error = useErrorText();
+  const [email, setEmail] = useState(() => session.getSnapshot().context.credentials?.email ?? '');
+  const [password, setPassword] = useState('');
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    session.send({ type: 'session.login', email: email.trim(), password, to });
+  };
+
+  return (
+    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
+      <TextField label={t('auth.login.email')} name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} autoFocus />
+      <PasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired value={password} onChange={setPassword} />
+      <FormActions>
+        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+          {t('auth.login.submit')}
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}
+
+function CodeStep({ busy }: { busy: boolean }) {
+  const { t } = useTranslation();
+  const { session } = useServices();
+  const error = useErrorText();
+  const [code, setCode] = useState('');
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    session.send({ type: 'session.verifyCode', otp: code });
+    setCode('');
+  };
+
+  return (
+    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
+      <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
+      <TextField
+        label={t('auth.twoFactor.code')}
+        name="otp"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        isRequired
+        value={code}
+        onChange={setCode}
+        autoFocus
+      />
+      <FormActions>
+        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+          {t('auth.twoFactor.submit')}
+        </Button>
+        <Button variant="ghost" fullWidth onPress={() => session.send({ type: 'session.cancelTwoFactor' })} isDisabled={busy}>
+          {t('auth.twoFactor.back')}
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}

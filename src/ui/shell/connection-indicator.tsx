@@ -1,0 +1,15 @@
+import { ConnectionStatus, type ConnectionState } from '../components/status-dot';
+import type { SocketSnapshot } from '../../machines/socket.machine';
+import { useSocket } from '../services-context';
+
+/** The socket's state as the navbar shows it (colour, shape and text; announced politely). */
+export function selectConnectionState(snapshot: SocketSnapshot): ConnectionState {
+  if (snapshot.hasTag('open')) return 'connected';
+  if (snapshot.hasTag('connecting') || snapshot.hasTag('reconnecting')) return 'connecting';
+  return 'disconnected';
+}
+
+export function ConnectionIndicator() {
+  const state = useSocket(selectConnectionState);
+  return <ConnectionStatus state={state} />;
+}

@@ -1,0 +1,32 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { Button } from '../components/button';
+import { ChevronDownIcon } from '../components/icons';
+import { Menu, MenuTrigger } from '../components/menu';
+import { menuHref, visibleMenu } from '../../domain/menu';
+import { selectAccessSubject } from '../../machines/session-selectors';
+import { useSession } from '../services-context';
+import * as styles from './horizontal-menu.css';
+
+/** The menu as a top bar (layout "horizontal"): one button per section, its pages in a dropdown. */
+export function HorizontalMenu() {
+  const { t } = useTranslation();
+  const subject = useSession(selectAccessSubject, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  const [path] = useLocation();
+  return (
+    <nav aria-label={t('shell.mainNavigation')} className={styles.bar}>
+      {visibleMenu(subject).map((section) => {
+        const active = section.items.some((item) => menuHref(item).split('?')[0] === path);
+        return (
+          <MenuTrigger key={section.id}>
+            <Button variant="ghost" size="sm" className={active ? styles.active : undefined} aria-current={active ? 'true' : undefined}>
+              {t(section.labelKey)}
+              <ChevronDownIcon />
+            </Button>
+            <Menu placement="bottom start" aria-label={t(section.labelKey)} items={section.items.map((item) => ({ id: item.id, label: t(item.labelKey), href: menuHref(item) }))} />
+          </MenuTrigger>
+        );
+      })}
+    </nav>
+  );
+}

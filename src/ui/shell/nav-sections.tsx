@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearch } from 'wouter';
+import { menuHref, visibleMenu, type MenuItem } from '../../domain/menu';
+import { selectAccessSubject } from '../../machines/session-selectors';
+import { useSession } from '../services-context';
+import { MENU_ICONS } from './icons';
+import * as styles from './nav-sections.css';
+
+/** True when the item is the page on screen (its path, and its query when it has one). */
+export function isActiveItem(item: MenuItem, path: string, search: string): boolean {
+  const [itemPath, itemQuery = ''] = menuHref(item).split('?');
+  if (itemPath !== path) return false;
+  const current = new URLSearchParams(search);
+  const wanted = new URLSearchParams(itemQuery);
+  if (wanted.size === 0) return !current.has('panel') && !current.has('section');
+  return [...wanted].every(([key, value]) => current.get(key) === value);
+}
+
+export interface NavSectionsProps {
+  /** Icons only (labels stay for screen readers and as tooltips). */
+  collapsed?: boolean;
+  onNavigate?: () => void;
+}
+
+/** The menu sections the user may open (SPEC §1), as the guard decides them. */
+export function NavSections({ collapsed = false, onNavigate }: NavSectionsProps) {
+  const { t } = useTranslation();
+  const subject = useSession(selectAccessSubject, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  const [path] = useLocation();
+  const search = useSearch();
+  return (
+    <div className={styles.sections}>
+      {visibleMenu(subject).map((section) => (
+        <section key={section.id} aria-labelledby={`nav-${section.id}`} className={styles.section}>
+          <h2 id={`nav-${section.id}`} className={collapsed ? styles.hiddenHeading : styles.heading}>
+            {t(section.labelKey)}
+          </h2>
+          <ul className={styles.list}>
+            {section.items.map((item) => {
+              const Icon = MENU_ICONS[item.icon];
+              const active = isActiveItem(item, path, search);
+              const label = t(item.labelKey);
+              return (
+                <li key={item.id}>
+                  <Link
+                    href={menuHref(item)}
+                    className={styles.link}
+                    aria-current={active ? 'page' : undefined}
+                    title={collapsed ? label : undefined}
+                    onClick={onNavigate}
+                  >
+                    <Icon size={18} />
+                    <span className={collapsed ? styles.hiddenLabel : undefined}>{label}</span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}

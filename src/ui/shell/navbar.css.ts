@@ -1,0 +1,53 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../theme.css';
+
+const narrow = 'screen and (max-width: 48rem)';
+
+export const navbar = style({
+  position: 'sticky',
+  top: 0,
+  zIndex: 10,
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+  minHeight: '3.5rem',
+  padding: `${vars.space.xs} ${vars.space.md}`,
+  backgroundColor: vars.color.surface,
+  borderBottom: `1px solid ${vars.color.borderSubtle}`,
+});
+
+export const group = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0 });
+
+export const wideOnly = style({ '@media': { [narrow]: { display: 'none' } } });
+
+export const tenantSwitcher = style({
+  width: '14rem',
+  '@media': { [narrow]: { width: '9rem' } },
+});
+
+export const userButton = style({ gap: vars.space.sm, paddingInline: vars.space.xs });
+
+export const userName = style({
+  maxWidth: '10rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  '@media': { [narrow]: { display: 'none' } },
+});
+
+export const avatar = style({
+  display: 'inline-grid',
+  placeItems: 'center',
+  width: '2rem',
+  height: '2rem',
+  borderRadius: '50%',
+  backgroundColor: vars.color.primary,
+  color: vars.color.primaryText,
+  fontSize: vars.font.size.sm,
+  fontWeight: 600,
+});
+
+export const starredButton = style({ paddingInline: vars.space.sm });
+export const starredCount = style({ fontSize: vars.font.size.sm });
+
+export const preferences = style({ display: 'grid', gap: vars.space.lg });

@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import { IconButton } from '../components/button';
+import { useSession } from '../services-context';
+import { ConnectionIndicator } from './connection-indicator';
+import { MenuToggleIcon } from './icons';
+import { LanguageSelect } from './language-select';
+import { StarredMenu } from './starred-menu';
+import { TenantSwitcher } from './tenant-switcher';
+import { ThemeToggle } from './theme-toggle';
+import { UserMenu } from './user-menu';
+import * as styles from './navbar.css';
+
+/** The top bar: menu toggle, favourites, tenant (staff), connection, language, theme, user menu. */
+export function Navbar({ onToggleMenu }: { onToggleMenu: () => void }) {
+  const { t } = useTranslation();
+  const staff = useSession((s) => s.context.originBackoffice);
+  return (
+    <header className={styles.navbar}>
+      <div className={styles.group}>
+        <IconButton label={t('shell.toggleSidebar')} icon={<MenuToggleIcon size={20} />} onPress={onToggleMenu} />
+        <StarredMenu />
+      </div>
+      <div className={styles.group}>
+        {staff ? <TenantSwitcher /> : null}
+        <ConnectionIndicator />
+        <span className={styles.wideOnly}>
+          <LanguageSelect />
+        </span>
+        <ThemeToggle />
+        <UserMenu />
+      </div>
+    </header>
+  );
+}

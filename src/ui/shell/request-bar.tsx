@@ -1,0 +1,16 @@
+import { useTranslation } from 'react-i18next';
+import { selectOverlayEnabled } from '../../machines/preferences.machine';
+import { usePendingRequests, usePreferences } from '../services-context';
+import * as styles from './request-bar.css';
+
+/**
+ * The global loading indicator (SPEC §3 "loading overlay"): requests in flight show a thin bar that
+ * never blocks the page; it fades in only after 250 ms (CSS), so quick requests never flash it. Bulk
+ * runs switch the flag off while they show their own progress (DESIGN §4).
+ */
+export function RequestBar() {
+  const { t } = useTranslation();
+  const pending = usePendingRequests();
+  const enabled = usePreferences(selectOverlayEnabled);
+  return <div className={styles.track}>{pending > 0 && enabled ? <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} /> : null}</div>;
+}

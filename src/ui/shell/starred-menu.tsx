@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from '../components/button';
+import { Menu, MenuTrigger, type MenuOption } from '../components/menu';
+import { STARRED_LIMIT } from '../../machines/preferences.machine';
+import { usePreferences } from '../services-context';
+import { StarIcon } from './icons';
+import * as styles from './navbar.css';
+
+/** Starred pages in the navbar (at most 10, SPEC §9); each page's header star adds or removes it. */
+export function StarredMenu() {
+  const { t } = useTranslation();
+  const starred = usePreferences((s) => s.context.starred);
+  const items: MenuOption[] = starred.map((page) => ({ id: page.href, label: t(page.titleKey as never), href: page.href }));
+  const label = `${t('shell.starred.title')} (${starred.length}/${STARRED_LIMIT})`;
+  if (items.length === 0) return null;
+  return (
+    <MenuTrigger>
+      <Button variant="ghost" aria-label={label} className={styles.starredButton} icon={<StarIcon size={18} />}>
+        <span className={styles.starredCount}>{starred.length}</span>
+      </Button>
+      <Menu items={items} aria-label={t('shell.starred.title')} placement="bottom start" />
+    </MenuTrigger>
+  );
+}

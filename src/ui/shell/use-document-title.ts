@@ -1,0 +1,12 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppRoute } from '../../domain/paths';
+
+/** The tab title names the page, then the product (WCAG 2.4.2), in the current language. */
+export function useDocumentTitle(route: AppRoute): void {
+  const { t } = useTranslation();
+  const title = `${t(route.titleKey)} · ${t('app.name')}`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}

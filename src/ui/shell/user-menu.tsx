@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../components/button';
+import { Menu, MenuTrigger, type MenuOption } from '../components/menu';
+import { selectUser } from '../../machines/session-selectors';
+import { useServices, useSession } from '../services-context';
+import { LogoutIcon, ShieldIcon, SlidersIcon, UserIcon } from './icons';
+import { PreferencesDialog } from './preferences-dialog';
+import * as styles from './navbar.css';
+
+/** Initials for the avatar: first letters of the first and last names. */
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+/** Profile, security, preferences and logout (issue #5: the navbar's user menu). */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { session } = useServices();
+  const user = useSession(selectUser);
+  const [preferencesOpen, setPreferencesOpen] = useState(false);
+  const items: MenuOption[] = [
+    { id: 'profile', label: t('shell.profile'), icon: <UserIcon />, href: '/user-settings' },
+    { id: 'security', label: t('routes.two-factor'), icon: <ShieldIcon />, href: '/two-factor' },
+    { id: 'preferences', label: t('shell.preferences.title'), icon: <SlidersIcon /> },
+    { id: 'logout', label: t('shell.logout'), icon: <LogoutIcon />, isDanger: true },
+  ];
+  return (
+    <>
+      <MenuTrigger>
+        <Button variant="ghost" aria-label={`${t('shell.userMenu')}: ${user?.name ?? ''}`} className={styles.userButton}>
+          <span className={styles.avatar} aria-hidden="true">
+            {initials(user?.name ?? '')}
+          </span>
+          <span className={styles.userName}>{user?.name}</span>
+        </Button>
+        <Menu
+          items={items}
+          aria-label={t('shell.userMenu')}
+          onAction={(key) => {
+            if (key === 'preferences') setPreferencesOpen(true);
+            if (key === 'logout') session.send({ type: 'session.logout' });
+          }}
+        />
+      </MenuTrigger>
+      <PreferencesDialog isOpen={preferencesOpen} onOpenChange={setPreferencesOpen} />
+    </>
+  );
+}
