@@ -53,6 +53,20 @@ describe('session machine: token rotated by the server', () => {
     expect(actor.getSnapshot().hasTag('authenticated')).toBe(true);
   });
 
+  it('takes the email from a reloaded profile (the user may have changed it in their settings)', async () => {
+    const asked: (string | null)[] = [];
+    const api = fakeApi({
+      'GET /api/auth/userInfo': () => json(200, { user: { ...USER, email: 'olga@demo.local' }, has_permission_routes: ['users'] }),
+      'GET /api/permission/email': (request) => (asked.push(new URL(request.url).searchParams.get('email')), json(200, [])),
+    });
+    const { actor } = startSession({ storage: signedIn(), api });
+    await ready(actor);
+    expect(actor.getSnapshot().context.email).toBe('olga@demo.local');
+    actor.send({ type: 'session.reloadProfile' });
+    await ready(actor);
+    expect(asked).toEqual([USER.email, 'olga@demo.local']);
+  });
+
   it('is ignored while signed out', () => {
     const { actor } = startSession();
     actor.send({ type: 'session.tokenRotated', token: 'T9', expiresIn: 600 });

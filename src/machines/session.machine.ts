@@ -115,6 +115,8 @@ export const sessionMachine = setup({
     storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000 })),
     storeProfile: assign(({ context }, params: ProfileOutput) => ({
       user: params.info.user,
+      // The user may have changed their own email (user settings); logout and the permission lookup send it.
+      email: params.info.user.email,
       permittedRoutes: [...params.info.has_permission_routes],
       permissions: params.permissions ?? context.permissions,
     })),
