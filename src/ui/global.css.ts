@@ -38,3 +38,7 @@ globalStyle('*', {
     },
   },
 });
+
+// React Aria's press handling wants this rule (it would inject it as an inline <style>, which the CSP
+// forbids; index.html claims its element id so it does not try): no double-tap-zoom delay on taps.
+globalStyle('[data-react-aria-pressable]', { touchAction: 'pan-x pan-y pinch-zoom' });

@@ -10,25 +10,34 @@ import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { ChevronDownIcon } from './icons';
 import { OptionItem, type SelectOption } from './list-box';
 import * as styles from './popover.css';
+import { VisuallyHidden } from './visually-hidden';
 
 export interface ComboBoxProps<T extends SelectOption> extends Omit<RACComboBoxProps<T>, 'className' | 'style' | 'children' | 'items' | 'defaultItems'>, FieldChromeProps {
   /** All options; the ComboBox filters them by what is typed (locale-aware "contains"). */
   items: Iterable<T>;
   placeholder?: string;
   className?: string;
+  /** Keep the label for screen readers only (compact toolbars such as the navbar's tenant switcher). */
+  labelHidden?: boolean;
 }
 
 /**
  * Type to filter, then pick one (RAC `ComboBox`): tenant switcher, instance picker, long lists.
  * ArrowDown opens the list, Enter picks, Escape closes/clears; the value is the option's `id`.
  */
-export function ComboBox<T extends SelectOption>({ label, description, errorMessage, items, placeholder, className, ...props }: ComboBoxProps<T>) {
+export function ComboBox<T extends SelectOption>({ label, labelHidden, description, errorMessage, items, placeholder, className, ...props }: ComboBoxProps<T>) {
   const { t } = useTranslation();
   return (
     <RACComboBox allowsEmptyCollection {...props} defaultItems={items} className={cx(fieldStyles.field, className)}>
       {({ isInvalid, isDisabled }) => (
         <>
-          <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+          {labelHidden ? (
+            <VisuallyHidden>
+              <FieldLabel>{label}</FieldLabel>
+            </VisuallyHidden>
+          ) : (
+            <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+          )}
           <div className={fieldStyles.groupBox} data-invalid={isInvalid || undefined} data-disabled={isDisabled || undefined}>
             <Input className={fieldStyles.innerInput} placeholder={placeholder} />
             <Button className={fieldStyles.inputButton} aria-label={t('ui.select.showOptions')}>

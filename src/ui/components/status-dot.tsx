@@ -12,14 +12,16 @@ export interface StatusDotProps {
   /** Announce changes (a polite `status` region): for the socket state, not for table rows. */
   live?: boolean;
   className?: string;
+  /** Class of the text (e.g. to hide it visually on narrow toolbars while screen readers still read it). */
+  labelClassName?: string;
 }
 
 /** A coloured, shaped dot plus its text. */
-export function StatusDot({ label, tone, shape = 'on', live, className }: StatusDotProps) {
+export function StatusDot({ label, tone, shape = 'on', live, className, labelClassName }: StatusDotProps) {
   return (
     <span className={cx(styles.status, className)} role={live ? 'status' : undefined}>
       <span className={cx(styles.dot, styles.dotShape[shape], styles.dotTone[tone])} aria-hidden="true" />
-      {label}
+      <span className={labelClassName}>{label}</span>
     </span>
   );
 }
@@ -34,10 +36,10 @@ const CONNECTION = {
 } as const;
 
 /** The socket's state for the navbar: "Conectado" / "Conectando…" / "Desconectado", announced on change. */
-export function ConnectionStatus({ state, className }: { state: ConnectionState; className?: string }) {
+export function ConnectionStatus({ state, className, labelClassName }: { state: ConnectionState; className?: string; labelClassName?: string }) {
   const { t } = useTranslation();
   const { tone, shape } = CONNECTION[state];
-  return <StatusDot live label={t(`shell.connection.${state}`)} tone={tone} shape={shape} className={className} />;
+  return <StatusDot live label={t(`shell.connection.${state}`)} tone={tone} shape={shape} className={className} labelClassName={labelClassName} />;
 }
 
 /** A user's presence (`isConnected`) in lists: "Online" / "Offline". */

@@ -1,6 +1,7 @@
 import { ConnectionStatus, type ConnectionState } from '../components/status-dot';
 import type { SocketSnapshot } from '../../machines/socket.machine';
 import { useSocket } from '../services-context';
+import * as styles from './navbar.css';
 
 /** The socket's state as the navbar shows it (colour, shape and text; announced politely). */
 export function selectConnectionState(snapshot: SocketSnapshot): ConnectionState {
@@ -11,5 +12,5 @@ export function selectConnectionState(snapshot: SocketSnapshot): ConnectionState
 
 export function ConnectionIndicator() {
   const state = useSocket(selectConnectionState);
-  return <ConnectionStatus state={state} />;
+  return <ConnectionStatus state={state} labelClassName={styles.narrowHidden} />;
 }

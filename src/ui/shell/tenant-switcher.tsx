@@ -22,6 +22,7 @@ export function TenantSwitcher() {
   return (
     <ComboBox
       label={t('shell.tenant')}
+      labelHidden
       className={styles.tenantSwitcher}
       items={items}
       selectedKey={current}
