@@ -7,7 +7,7 @@ interface TaggedActor<TSnapshot extends { hasTag(tag: string): boolean }> {
 }
 
 /**
- * Calls `onSettled(next, previous)` each time the actor leaves a state tagged `busy`: the moment a
+ * Calls `onSettled(next, previous)` each time the actor leaves a state tagged `tag` (default `busy`): the moment a
  * call's outcome (a notice or an error key) is known, to toast it or close the dialog that asked
  * for it. A subscription, not an effect on selected values, so two equal outcomes in a row both
  * count.
@@ -15,6 +15,7 @@ interface TaggedActor<TSnapshot extends { hasTag(tag: string): boolean }> {
 export function useSettled<TSnapshot extends { hasTag(tag: string): boolean }>(
   actor: TaggedActor<TSnapshot>,
   onSettled: (next: TSnapshot, previous: TSnapshot) => void,
+  tag = 'busy',
 ): void {
   const latest = useRef(onSettled);
   useEffect(() => {
@@ -25,8 +26,8 @@ export function useSettled<TSnapshot extends { hasTag(tag: string): boolean }>(
     const subscription = actor.subscribe((next) => {
       const before = previous;
       previous = next;
-      if (before.hasTag('busy') && !next.hasTag('busy')) latest.current(next, before);
+      if (before.hasTag(tag) && !next.hasTag(tag)) latest.current(next, before);
     });
     return () => subscription.unsubscribe();
-  }, [actor]);
+  }, [actor, tag]);
 }
