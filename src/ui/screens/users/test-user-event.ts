@@ -1,0 +1,11 @@
+import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+
+/**
+ * user-event for the users screen tests: the same keys and clicks, without the pause between keys
+ * and without a computed-style check per event (both slow in jsdom with the theme's stylesheets,
+ * and these tests type whole forms on shared CI cores).
+ */
+export const keys = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+
+/** Screen flows render React Aria tables and dialogs in jsdom: allow for a busy machine. */
+export const FLOW_TIMEOUT_MS = 15_000;

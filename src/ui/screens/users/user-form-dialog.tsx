@@ -1,0 +1,119 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/button';
+import { Modal } from '../../components/dialog';
+import { ErrorState } from '../../components/error-state';
+import { Form } from '../../components/form';
+import { Spinner } from '../../components/spinner';
+import { appToasts, showToast } from '../../components/toast-queue';
+import { UserIdentityFields, type UserFormRef } from './user-form-fields';
+import { UserInstancesSection } from './user-instances-section';
+import * as styles from './users.css';
+
+/** `full`: create or edit everything; `instances`: only the user's instance links (row action "Instâncias"). */
+export type FormView = 'full' | 'instances';
+
+export interface UserFormDialogProps {
+  form: UserFormRef;
+  view: FormView;
+  /** The edited user's name as listed (the title must not follow what is being typed). */
+  userName: string | null;
+  onClose: () => void;
+}
+
+/**
+ * The create/edit dialog over the users machine's `userForm` child: loading and load-failure
+ * states, the fields, the instances, server errors on top and by field, and a pending submit that
+ * cannot be dismissed halfway. The users machine closes it when the save lands.
+ */
+export function UserFormDialog({ form, view, userName, onClose }: UserFormDialogProps) {
+  const { t } = useTranslation();
+  const formId = useId();
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const status = useSelector(form, (s) => (s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'failed' : 'ready'));
+  const saving = useSelector(form, (s) => s.matches('creating') || s.matches('updating'));
+  const mode = useSelector(form, (s) => s.context.mode);
+  const error = useSelector(form, (s) => s.context.error);
+  const [refusals, setRefusals] = useState(0);
+  const removed = useRef<string | null>(null);
+
+  // After a refused submit, focus the first field that says why (keyboard and screen-reader users
+  // land on the problem instead of hunting for it). After the render that marks the fields.
+  useEffect(() => {
+    if (refusals > 0) bodyRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] button')?.focus();
+  }, [refusals]);
+
+  // A link removal applies at once, outside the save: say so when it lands.
+  useEffect(() => {
+    let wasRemoving = form.getSnapshot().context.removing;
+    const subscription = form.subscribe((snapshot) => {
+      const { removing, error: failure } = snapshot.context;
+      if (wasRemoving !== null && removing === null && failure === null && removed.current) {
+        showToast(appToasts, { variant: 'success', title: t('users.notices.linkRemoved', { name: removed.current }) });
+      }
+      wasRemoving = removing;
+    });
+    return () => subscription.unsubscribe();
+  }, [form, t]);
+
+  const removeLink = (linkId: number) => {
+    removed.current = form.getSnapshot().context.links.find((link) => link.id === linkId)?.instance.name ?? null;
+    form.send({ type: 'users.form.removeLink', linkId });
+  };
+
+  const title =
+    mode === 'create' ? t('users.form.createTitle') : view === 'instances' ? t('users.form.instancesTitle', { name: userName ?? '' }) : t('users.form.editTitle', { name: userName ?? '' });
+
+  return (
+    <Modal
+      isOpen
+      onOpenChange={(open) => {
+        if (!open && !saving) onClose();
+      }}
+      isDismissable={!saving}
+      isKeyboardDismissDisabled={saving}
+      hideCloseButton={saving}
+      size={view === 'full' ? 'lg' : 'md'}
+      title={title}
+      footer={(close) => (
+        <>
+          <Button variant="secondary" isDisabled={saving} onPress={close}>
+            {t('common.cancel')}
+          </Button>
+          {status === 'ready' ? (
+            <Button type="submit" form={formId} isPending={saving} pendingLabel={t('users.form.saving')}>
+              {mode === 'create' ? t('users.form.submitCreate') : t('users.form.submitSave')}
+            </Button>
+          ) : null}
+        </>
+      )}
+    >
+      {status === 'loading' ? (
+        <div className={styles.loading}>
+          <Spinner label={t('users.form.loading')} />
+          <span aria-hidden="true">{t('users.form.loading')}</span>
+        </div>
+      ) : status === 'failed' ? (
+        <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={() => form.send({ type: 'users.form.reload' })} />
+      ) : (
+        <div ref={bodyRef}>
+        <Form
+          id={formId}
+          validationBehavior="aria"
+          formError={error ? `${t(error.key)} ${t(error.reason)}` : null}
+          onSubmit={(event) => {
+            event.preventDefault();
+            form.send({ type: 'users.form.submit' });
+            // The machine checks synchronously: a refusal is already in the snapshot.
+            if (Object.keys(form.getSnapshot().context.invalid).length > 0) setRefusals((n) => n + 1);
+          }}
+        >
+          {view === 'full' ? <UserIdentityFields form={form} /> : null}
+          <UserInstancesSection form={form} onRemove={removeLink} />
+        </Form>
+        </div>
+      )}
+    </Modal>
+  );
+}

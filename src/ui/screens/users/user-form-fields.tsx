@@ -1,0 +1,125 @@
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { UserFormField, userFormMachine } from '../../../machines/user-form.machine';
+import { PasswordField } from '../../components/password-field';
+import { PasswordStrengthMeter } from '../../components/password-strength-meter';
+import { Select } from '../../components/select';
+import { TextField } from '../../components/text-field';
+import * as styles from './users.css';
+
+/** The running form child of the users machine (`snapshot.children.userForm`). */
+export type UserFormRef = ActorRefFrom<typeof userFormMachine>;
+
+/** The "no department" choice of the department select (a Select option needs a key). */
+const NO_DEPARTMENT = 'none';
+
+/** Each field reads only its own value and error, so a keystroke re-renders one field, not the form. */
+function useField(form: UserFormRef, field: string) {
+  const { t } = useTranslation();
+  const key = useSelector(form, (s) => s.context.invalid[field]);
+  const busy = useSelector(form, (s) => s.hasTag('busy'));
+  return { isInvalid: key !== undefined, errorMessage: key ? t(key) : undefined, busy };
+}
+
+function TextInput({ form, field, type, autoComplete }: { form: UserFormRef; field: Exclude<UserFormField, 'password'>; type: 'text' | 'email'; autoComplete: string }) {
+  const { t } = useTranslation();
+  const value = useSelector(form, (s) => s.context.values[field]);
+  const { busy, ...validity } = useField(form, field);
+  return (
+    <TextField
+      name={field}
+      type={type}
+      autoComplete={autoComplete}
+      label={t(`users.form.${field}`)}
+      value={value}
+      onChange={(next) => form.send({ type: 'users.form.field', field, value: next })}
+      isRequired
+      isReadOnly={busy}
+      {...validity}
+    />
+  );
+}
+
+function PasswordInput({ form }: { form: UserFormRef }) {
+  const { t } = useTranslation();
+  const meterId = useId();
+  const value = useSelector(form, (s) => s.context.values.password);
+  const { busy, ...validity } = useField(form, 'password');
+  return (
+    <div className={`${styles.wide} ${styles.section}`}>
+      <PasswordField
+        name="password"
+        autoComplete="new-password"
+        label={t('users.form.password')}
+        description={t('users.form.passwordHelp')}
+        value={value}
+        onChange={(next) => form.send({ type: 'users.form.field', field: 'password', value: next })}
+        isRequired
+        isReadOnly={busy}
+        aria-describedby={value ? meterId : undefined}
+        {...validity}
+      />
+      <PasswordStrengthMeter id={meterId} password={value} />
+    </div>
+  );
+}
+
+function RoleSelect({ form }: { form: UserFormRef }) {
+  const { t } = useTranslation();
+  const value = useSelector(form, (s) => s.context.values.role_id);
+  const roles = useSelector(form, (s) => s.context.roles);
+  const { busy, ...validity } = useField(form, 'role_id');
+  return (
+    <Select
+      label={t('users.form.role')}
+      name="role_id"
+      items={roles.map((role) => ({ id: role.id, label: role.display_name }))}
+      value={value}
+      onChange={(key) => form.send({ type: 'users.form.role', roleId: typeof key === 'number' ? key : null })}
+      isRequired
+      isDisabled={busy}
+      {...validity}
+    />
+  );
+}
+
+function DepartmentSelect({ form }: { form: UserFormRef }) {
+  const { t } = useTranslation();
+  const value = useSelector(form, (s) => s.context.values.user_department_id);
+  const departments = useSelector(form, (s) => s.context.departments);
+  const { busy, ...validity } = useField(form, 'user_department_id');
+  return (
+    <Select
+      label={t('users.form.department')}
+      name="user_department_id"
+      items={[{ id: NO_DEPARTMENT, label: t('users.noDepartment') }, ...departments.map((d) => ({ id: d.id, label: d.name }))]}
+      value={value ?? NO_DEPARTMENT}
+      onChange={(key) => form.send({ type: 'users.form.department', departmentId: typeof key === 'number' ? key : null })}
+      isDisabled={busy}
+      {...validity}
+    />
+  );
+}
+
+/**
+ * Name, username, email, the password with its strength meter (create only: an edit never sends a
+ * password, SPEC §7 `updateUser`), role and department. Values and errors are the machine's:
+ * local checks and the server's refusals arrive by field the same way.
+ */
+export function UserIdentityFields({ form }: { form: UserFormRef }) {
+  const mode = useSelector(form, (s) => s.context.mode);
+  return (
+    <div className={styles.fields}>
+      <TextInput form={form} field="name" type="text" autoComplete="name" />
+      <TextInput form={form} field="username" type="text" autoComplete="username" />
+      <div className={styles.wide}>
+        <TextInput form={form} field="email" type="email" autoComplete="email" />
+      </div>
+      {mode === 'create' ? <PasswordInput form={form} /> : null}
+      <RoleSelect form={form} />
+      <DepartmentSelect form={form} />
+    </div>
+  );
+}

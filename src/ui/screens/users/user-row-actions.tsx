@@ -1,0 +1,66 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { UserRow } from '../../../machines/users-actors';
+import { Button, IconButton } from '../../components/button';
+import { Menu, MenuTrigger, type MenuOption } from '../../components/menu';
+import { MoreIcon } from './more-icon';
+import { useRowActions } from './row-actions-context';
+import * as styles from './users.css';
+
+/** Everything an admin can do to one user from the list. */
+export const ROW_ACTIONS = ['edit', 'rename', 'changeEmail', 'instances', 'block', 'unblock', 'twoFactorOn', 'twoFactorOff', 'disconnect', 'delete'] as const;
+export type RowAction = (typeof ROW_ACTIONS)[number];
+
+interface RowMenuOption extends MenuOption {
+  id: RowAction;
+}
+
+/**
+ * The menu entries for a user, in the order an admin scans them: edits, access, destructive last.
+ * Only what applies is offered (unblock for a blocked user, disconnect for a connected one); on the
+ * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409).
+ */
+export function rowActionOptions(user: UserRow, t: TFunction, options: { withEdit: boolean; isSelf: boolean }): RowMenuOption[] {
+  const { withEdit, isSelf } = options;
+  const items: RowMenuOption[] = [];
+  if (withEdit) items.push({ id: 'edit', label: t('users.actions.edit') });
+  items.push({ id: 'rename', label: t('users.actions.rename') }, { id: 'changeEmail', label: t('users.actions.changeEmail') }, { id: 'instances', label: t('users.actions.instances') });
+  if (user.blocked) items.push({ id: 'unblock', label: t('users.actions.unblock') });
+  else if (!isSelf) items.push({ id: 'block', label: t('users.actions.block') });
+  items.push(user.twoFactorEnabled ? { id: 'twoFactorOff', label: t('users.actions.twoFactorOff') } : { id: 'twoFactorOn', label: t('users.actions.twoFactorOn') });
+  if (user.isConnected && !isSelf) items.push({ id: 'disconnect', label: t('users.actions.disconnect') });
+  if (!isSelf) items.push({ id: 'delete', label: t('users.actions.delete'), isDanger: true });
+  return items;
+}
+
+/**
+ * "Editar" plus a "more" menu on wide screens; one menu with every action on narrow ones (where
+ * "Editar" joins the menu so the column stays one button wide). While an action runs, its row's
+ * menu button spins and the others are disabled: the machine takes one action at a time.
+ */
+export function UserRowActions({ user }: { user: UserRow }) {
+  const { t } = useTranslation();
+  const { narrow, busy, pendingUserId, selfId, onAction } = useRowActions();
+  const isPending = busy && pendingUserId === user.id;
+  const isDisabled = busy;
+  const isSelf = user.id === selfId;
+  return (
+    <span className={styles.rowActions}>
+      {narrow ? null : (
+        <Button variant="ghost" size="sm" aria-label={t('users.actions.editNamed', { name: user.name })} isDisabled={isDisabled} onPress={() => onAction('edit', user)}>
+          {t('users.actions.edit')}
+        </Button>
+      )}
+      <MenuTrigger>
+        <IconButton label={t('users.actions.more', { name: user.name })} icon={<MoreIcon />} size="sm" isPending={isPending} isDisabled={isDisabled && !isPending} />
+        <Menu
+          items={rowActionOptions(user, t, { withEdit: narrow, isSelf })}
+          onAction={(key) => {
+            const action = ROW_ACTIONS.find((id) => id === key);
+            if (action) onAction(action, user);
+          }}
+        />
+      </MenuTrigger>
+    </span>
+  );
+}

@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import { appToasts } from '../../components/toast-queue';
+import { renderWithServices, type RenderedApp } from '../../test-support/render';
+import { fakeUsersApi, user } from './fake-users-api';
+import { NARROW_QUERY } from './use-narrow';
+import { FLOW_TIMEOUT_MS, keys } from './test-user-event';
+import UsersScreen from './users';
+
+/*
+ * jsdom has no layout; React Aria's virtualizer would then treat the viewport as infinite. Give
+ * elements a 1000×600 box, as virtualized-table.test.tsx does, so only visible rows render.
+ */
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 1000 });
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+});
+afterAll(() => {
+  Reflect.deleteProperty(HTMLElement.prototype, 'clientWidth');
+  Reflect.deleteProperty(HTMLElement.prototype, 'clientHeight');
+});
+
+vi.setConfig({ testTimeout: FLOW_TIMEOUT_MS });
+
+let view: RenderedApp | undefined;
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  appToasts.clear();
+  vi.unstubAllGlobals();
+});
+
+const render = (users = [user(2, { name: 'Ana Souza' }), user(3, { name: 'Bruno Alves', isConnected: true })]) => {
+  view = renderWithServices(<UsersScreen />, { path: '/users', signedIn: {}, respond: fakeUsersApi(users).respond });
+  return view;
+};
+
+describe('UsersScreen: 10,000 users', () => {
+  it('keeps at most 150 rows in the DOM, announces the full count, and searches the whole list', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => user(i + 2, { name: `Usuário ${String(i + 1).padStart(5, '0')}` }));
+    render(many);
+    // The loading table is the plain one; the list swaps it for the virtualized one.
+    await screen.findByText('Usuário 00001', undefined, { timeout: 10_000 });
+    const grid = screen.getByRole('grid', { name: 'Lista de usuários' });
+    expect(grid).toHaveAttribute('aria-rowcount', '10001');
+    expect(within(grid).getAllByRole('row').length).toBeLessThanOrEqual(150);
+    expect(screen.getByRole('status')).toHaveTextContent('Mostrando 10.000 de 10.000');
+    // Pasted, not typed: each keystroke would rebuild React Aria's 10,000-row collection, which
+    // costs seconds in jsdom (milliseconds in a browser) and proves nothing more.
+    await keys.click(screen.getByRole('searchbox'));
+    await keys.paste('09999');
+    await waitFor(() => expect(within(grid).getAllByRole('rowheader').map((c) => c.textContent)).toEqual(['Usuário 09999']));
+    expect(screen.getByRole('status')).toHaveTextContent('Mostrando 1 de 10.000');
+  }, 30_000);
+});
+
+describe('UsersScreen: narrow screens', () => {
+  it('collapses the actions into one menu per row, right after the name', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === NARROW_QUERY, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    render();
+    const row = await screen.findByRole('row', { name: /Ana Souza/ });
+    expect(within(row).queryByRole('button', { name: 'Editar Ana Souza' })).toBeNull();
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(0, 3)).toEqual(['Nome', 'Ações', 'Presença']);
+    await keys.click(within(row).getByRole('button', { name: 'Ações de Ana Souza' }));
+    await keys.click(await screen.findByRole('menuitem', { name: 'Editar' }));
+    expect(await screen.findByRole('dialog', { name: 'Editar Ana Souza' })).toBeInTheDocument();
+  });
+});
+
+describe('UsersScreen: keyboard alone', () => {
+  it('reaches search, create and a row menu by keys, and focus comes back when dialogs close', async () => {
+    render();
+    await screen.findByRole('row', { name: /Ana Souza/ });
+    await keys.tab();
+    expect(screen.getByRole('searchbox')).toHaveFocus();
+    await keys.tab();
+    const create = screen.getByRole('button', { name: 'Novo usuário' });
+    expect(create).toHaveFocus();
+    await keys.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Novo usuário' });
+    await within(dialog).findByRole('textbox', { name: 'Nome' });
+    await keys.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(create).toHaveFocus();
+    // Into the grid: Tab lands on a cell, arrows walk to the row's menu button.
+    await keys.tab();
+    const more = within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', { name: 'Ações de Ana Souza' });
+    for (let i = 0; i < 12 && document.activeElement !== more; i += 1) await keys.keyboard(document.activeElement?.getAttribute('role') === 'columnheader' ? '{ArrowDown}' : '{ArrowRight}');
+    expect(more).toHaveFocus();
+    await keys.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem')[0]).toHaveFocus();
+    await keys.keyboard('{ArrowDown}{Enter}');
+    const email = await screen.findByRole('dialog', { name: 'Alterar email de Ana Souza' });
+    expect(within(email).getByRole('textbox', { name: 'Novo email' })).toHaveFocus();
+    await keys.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(more).toHaveFocus();
+  });
+});
