@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { WebSocket } from 'ws';
+import { startTestApp, type TestApp } from '../test-support/app';
+
+/**
+ * Issue #9 point 7 (docs/security.md): the browser-facing guards. Security headers on every kind of
+ * answer (success, 4xx, GraphQL, 404 of an unknown path) and the socket's Origin check (cross-site
+ * WebSocket hijacking: a page on another site cannot open a socket with the user's token).
+ */
+let t: TestApp;
+let base: string;
+let session: { token: string; userId: number };
+
+beforeAll(async () => {
+  t = await startTestApp({ seed: { days: 1 }, config: { allowedOrigins: ['https://panel.example.com'] } });
+  await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+  base = `127.0.0.1:${(t.app.fastify.server.address() as AddressInfo).port}`;
+  const login = await t.app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+  const body = login.json<{ access_token: string; user: { id: number } }>();
+  session = { token: body.access_token, userId: body.user.id };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('security headers on every answer', () => {
+  it.each([
+    ['a success', { method: 'GET' as const, url: '/api/auth/userInfo', auth: true }],
+    ['a 401', { method: 'GET' as const, url: '/api/auth/userInfo', auth: false }],
+    ['a 400', { method: 'GET' as const, url: '/api/users/not-a-number', auth: true }],
+    ['an unknown path', { method: 'GET' as const, url: '/no/such/path', auth: false }],
+    ['GraphQL', { method: 'POST' as const, url: '/backoffice/graphql', auth: true, payload: { query: '{ userInfos { id } }' } }],
+  ])('%s', async (_name, request) => {
+    const response = await t.app.fastify.inject({
+      method: request.method,
+      url: request.url,
+      headers: request.auth ? { authorization: `Bearer ${session.token}` } : {},
+      ...('payload' in request ? { payload: request.payload } : {}),
+    });
+    const csp = String(response.headers['content-security-policy']);
+    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    expect(directives['default-src']).toEqual(["'self'"]);
+    expect(directives['script-src']).toEqual(["'self'"]);
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['base-uri']).toEqual(["'self'"]);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+});
+
+describe('socket Origin check', () => {
+  async function open(origin: string | undefined) {
+    const ws = new WebSocket(`ws://${base}/ws?tenantName=backoffice&userId=${session.userId}&token=${session.token}`, origin ? { origin } : {});
+    const closed = once(ws, 'close').then(([code, reason]) => ({ code: code as number, reason: String(reason) }));
+    await once(ws, 'open');
+    return { ws, closed };
+  }
+
+  it.each([
+    ['another site', 'https://evil.example.net'],
+    ['a look-alike of the allowed origin', 'https://panel.example.com.evil.net'],
+    ['the allowed origin over plain http', 'http://panel.example.com'],
+    ['an opaque origin (sandboxed frame, file:)', 'null'],
+  ])('closes with 4403 for %s, even with a valid token', async (_name, origin) => {
+    const { closed } = await open(origin);
+    expect(await closed).toEqual({ code: 4403, reason: 'Origin not allowed' });
+  });
+
+  it.each([
+    ['the server\'s own origin', () => `http://${base}`],
+    ['an origin of ALLOWED_ORIGINS', () => 'https://panel.example.com'],
+    ['no Origin (a non-browser client; the token still decides)', () => undefined],
+  ])('admits %s', async (_name, origin) => {
+    const before = t.app.sockets.count('backoffice');
+    const { ws } = await open(origin());
+    for (let i = 0; i < 200 && t.app.sockets.count('backoffice') === before; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(t.app.sockets.count('backoffice')).toBe(before + 1);
+    const done = once(ws, 'close');
+    ws.close(1000);
+    await done;
+  });
+});
