@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route } from 'wouter';
 import type { PermissionCategory } from '../../../machines/role-permissions.machine';
 import type { Role } from '../../../machines/roles.machine';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
@@ -35,9 +34,7 @@ type Answer = (r: SeenRequest) => Response | Promise<Response> | undefined;
 function render(id: string, role: Role | null, answer: Answer = () => undefined) {
   view = renderWithServices(
     <>
-      <Route path="/roles/edit/:id">
-        <RolesEditScreen />
-      </Route>
+      <RolesEditScreen />
       <Link href="/users">Ir para usuários</Link>
     </>,
     {
