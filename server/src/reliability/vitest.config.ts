@@ -11,7 +11,8 @@ export default defineConfig({
   test: {
     globals: true,
     environment: 'node',
-    include: ['server/src/**/*.reliability.ts'],
+    // tests/reliability: suites that drive the SPA's real machines against real server processes.
+    include: ['server/src/**/*.reliability.ts', 'tests/reliability/**/*.reliability.ts'],
     fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 180_000,
