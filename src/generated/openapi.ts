@@ -522,6 +522,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard-report/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users the login-failure report can be narrowed to
+         * @description The tenant's users (not deleted), by name, for the report's user picker. GraphQL `users` needs the
+         *     `users` permission, which a report-only role lacks; this call needs only the report's. Absent
+         *     `tenantName` means the caller's own tenant; staff may name another.
+         */
+        get: operations["dashboardReportUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/permission/email": {
         parameters: {
             query?: never;
@@ -1170,6 +1192,11 @@ export interface components {
             /** @description Last day, inclusive; not before `start_at`, the range at most 366 days (400 on `finish_at` otherwise). */
             finish_at: components["schemas"]["IsoDate"];
             selectedUsers?: components["schemas"]["Id"][];
+        };
+        ReportUser: {
+            id: components["schemas"]["Id"];
+            name: string;
+            email: string;
         };
         LoginFailure: {
             id: components["schemas"]["Id"];
@@ -3025,6 +3052,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dashboardReportUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A tenant to restrict to (back-office staff); absent means the caller's tenant, or every tenant for staff.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOptional"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users, ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Olívia Operadora",
+                     *         "email": "operador@demo.local"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ReportUser"][];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

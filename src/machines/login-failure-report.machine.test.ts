@@ -3,8 +3,7 @@ import { ApiError } from '../api/api-error';
 import { isValidRange } from './date-range';
 import { loginFailureReportMachine, type LoginFailure } from './login-failure-report.machine';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
-import { fakeServer, flush, gqlData, gqlError, json, operationOf } from './test-support/fake-fetch';
-import { userRow } from './test-support/user-fixtures';
+import { fakeServer, flush, json } from './test-support/fake-fetch';
 
 const range = { startAt: '2026-11-01', finishAt: '2026-11-07' };
 const failure: LoginFailure = { id: 1, created_at: '2026-11-02T12:01:00Z', email: 'operador@demo.local', ip: '203.0.113.7', user_id: 2, user_name: 'Olívia' };
@@ -16,7 +15,7 @@ describe('loginFailureReportMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
       machine: loginFailureReportMachine.provide({ actors: { loadReportUsers: heldPromise(), loadLoginFailures: heldPromise() } }),
-      input: () => ({ rest: unused.rest, execute: unused.execute, ...range }),
+      input: () => ({ rest: unused.rest, ...range }),
       events: [
         doneEvent('loadReportUsers', [{ id: 2, name: 'Olívia', email: 'operador@demo.local' }]),
         errorEvent('loadReportUsers', new ApiError(403, null)),
@@ -36,15 +35,19 @@ describe('loginFailureReportMachine: model coverage', () => {
   });
 });
 
-describe('loginFailureReportMachine: against the contracts', () => {
-  it('fills the picker from GraphQL users and posts the range and the selected users', async () => {
-    const fake = fakeServer((r) => (operationOf(r)?.name === 'users' ? gqlData({ users: [userRow(2), userRow(3)] }) : json(200, [failure])));
-    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, execute: fake.execute, ...range } }).start();
+const reportUsers = [
+  { id: 2, name: 'User 2', email: 'user2@demo.local' },
+  { id: 3, name: 'User 3', email: 'user3@demo.local' },
+];
+const isUsers = (r: { method: string; path: string }) => r.method === 'GET' && r.path === '/api/dashboard-report/users';
+
+describe('loginFailureReportMachine: against the REST contract', () => {
+  it('fills the picker from the report users of the tenant and posts the range and the selected users', async () => {
+    const fake = fakeServer((r) => (isUsers(r) ? json(200, reportUsers) : json(200, [failure])));
+    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, tenantName: 'farmacia-central', ...range } }).start();
     await flush();
-    expect(actor.getSnapshot().context.users).toEqual([
-      { id: 2, name: 'User 2', email: 'user2@demo.local' },
-      { id: 3, name: 'User 3', email: 'user3@demo.local' },
-    ]);
+    expect(Object.fromEntries(fake.seen[0]?.query ?? [])).toEqual({ tenantName: 'farmacia-central' });
+    expect(actor.getSnapshot().context.users).toEqual(reportUsers);
     actor.send({ type: 'reports.toggleUser', userId: 3 });
     actor.send({ type: 'reports.toggleUser', userId: 2 });
     actor.send({ type: 'reports.toggleUser', userId: 3 });
@@ -56,10 +59,11 @@ describe('loginFailureReportMachine: against the contracts', () => {
     expect(actor.getSnapshot().context.rows).toEqual([failure]);
   });
 
-  it('without the users permission the picker is empty and says so; the report covers everyone', async () => {
-    const fake = fakeServer((r) => (operationOf(r)?.name === 'users' ? gqlError('FORBIDDEN', undefined, 403) : json(200, [])));
-    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, execute: fake.execute, ...range } }).start();
+  it('when the picker cannot be filled it is empty and says so; the report covers everyone', async () => {
+    const fake = fakeServer((r) => (isUsers(r) ? json(403, { message: 'Forbidden', required_permission: ['dashboard-report'] }) : json(200, [])));
+    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, ...range } }).start();
     await flush();
+    expect(fake.seen[0]?.query.has('tenantName')).toBe(false);
     expect(actor.getSnapshot().context.usersError).toEqual({ key: 'reports.errors.users', reason: 'apiErrors.forbidden' });
     actor.send({ type: 'reports.run' });
     await flush();
@@ -68,8 +72,8 @@ describe('loginFailureReportMachine: against the contracts', () => {
 
   it('refuses a bad range locally; a failed report is an empty list with an error key', async () => {
     let fail = false;
-    const fake = fakeServer((r) => (operationOf(r) ? gqlData({ users: [] }) : fail ? json(500, { message: 'boom' }) : json(200, [failure])));
-    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, execute: fake.execute, ...range } }).start();
+    const fake = fakeServer((r) => (isUsers(r) ? json(200, []) : fail ? json(500, { message: 'boom' }) : json(200, [failure])));
+    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, ...range } }).start();
     await flush();
     actor.send({ type: 'reports.range', startAt: '2026-02-30', finishAt: '2026-03-01' });
     actor.send({ type: 'reports.run' });

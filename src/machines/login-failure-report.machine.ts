@@ -1,7 +1,5 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { Execute } from '../api/graphql-client';
 import { unwrap, type RestClient } from '../api/rest-client';
-import { UsersDocument } from '../generated/graphql';
 import type { components } from '../generated/openapi';
 import { isValidRange, type DateRange } from './date-range';
 import type { I18nKey } from './i18n-key';
@@ -10,20 +8,17 @@ import { actionError, type ActionError } from './request-error';
 export type LoginFailure = components['schemas']['LoginFailure'];
 
 /** A user the report can be narrowed to. */
-export interface ReportUser {
-  id: number;
-  name: string;
-  email: string;
-}
+export type ReportUser = components['schemas']['ReportUser'];
 
 export interface LoginFailureReportInput extends Partial<DateRange> {
   rest: RestClient;
-  execute: Execute;
+  /** The tenant whose users fill the picker (the address's); absent means the caller's own. */
+  tenantName?: string;
 }
 
 export interface LoginFailureReportContext {
   rest: RestClient;
-  execute: Execute;
+  tenantName: string | undefined;
   range: DateRange;
   /** Empty: every user (the contract's rule for `selectedUsers`). */
   selectedUsers: number[];
@@ -51,9 +46,10 @@ const filters = {
 
 /**
  * The login-failure report (`/dashboard/report`, `/dashboard/report-smart`): failures between two
- * days for the selected users (`POST /api/dashboard-report`). The user picker is filled from GraphQL
- * `users`; when that is refused the picker stays empty with `usersError` and the report runs for
- * every user. A failed report is an empty list plus `error`.
+ * days for the selected users (`POST /api/dashboard-report`). The user picker is filled from
+ * `GET /api/dashboard-report/users` (the tenant's users, under the report's own permission, so a
+ * report-only role gets it too); when that fails the picker stays empty with `usersError` and the
+ * report runs for every user. A failed report is an empty list plus `error`.
  *
  * States: `loadingUsers`, `idle`, `loading` (tag `busy`), `done`.
  */
@@ -64,8 +60,13 @@ export const loginFailureReportMachine = setup({
     events: {} as LoginFailureReportEvent,
   },
   actors: {
-    loadReportUsers: fromPromise<ReportUser[], { execute: Execute }>(async ({ input, signal }) =>
-      (await input.execute(UsersDocument, {}, { signal })).users.map((u) => ({ id: u.id, name: u.name, email: u.email })),
+    loadReportUsers: fromPromise<ReportUser[], { rest: RestClient; tenantName: string | undefined }>(async ({ input, signal }) =>
+      unwrap(
+        await input.rest.GET('/api/dashboard-report/users', {
+          params: { query: input.tenantName ? { tenantName: input.tenantName } : {} },
+          signal,
+        }),
+      ),
     ),
     loadLoginFailures: fromPromise<LoginFailure[], { rest: RestClient; range: DateRange; selectedUsers: number[] }>(async ({ input, signal }) =>
       unwrap(
@@ -97,7 +98,7 @@ export const loginFailureReportMachine = setup({
   id: 'loginFailureReport',
   context: ({ input }) => ({
     rest: input.rest,
-    execute: input.execute,
+    tenantName: input.tenantName,
     range: { startAt: input.startAt ?? '', finishAt: input.finishAt ?? input.startAt ?? '' },
     selectedUsers: [],
     users: [],
@@ -112,7 +113,7 @@ export const loginFailureReportMachine = setup({
       invoke: {
         id: 'loadReportUsers',
         src: 'loadReportUsers',
-        input: ({ context }) => ({ execute: context.execute }),
+        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
         onDone: { target: 'idle', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
         onError: { target: 'idle', actions: { type: 'usersFailed', params: ({ event }) => ({ error: event.error }) } },
       },

@@ -82,6 +82,8 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/two-factor/enrol'],
   ['post', '/api/two-factor/verify'],
   ['post', '/api/two-factor/disable'],
+  // Issue #6: the login-failure report's user picker for report-only roles.
+  ['get', '/api/dashboard-report/users'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -196,6 +196,7 @@ const ACCEPTABLE: Partial<Record<string, Explain>> = {
   tenantSyncAnalytics: anyOf(rangeRule('fromDate', 'toDate', 'query'), tenantMissing('query')),
   tenantGenerateCampaignStatusWebhook: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   dashboardReport: rangeRule('start_at', 'finish_at', 'body'),
+  dashboardReportUsers: tenantMissing('query'),
   dashboardSummary: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   dashboardTimeseries: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   dashboardProductivity: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),

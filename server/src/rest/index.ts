@@ -3,6 +3,7 @@ import { authHandlers } from './auth';
 import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
 import { permissionHandlers } from './permissions';
+import { reportUserHandlers } from './report-users';
 import { sheetHandlers } from './sheets';
 import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
@@ -25,6 +26,7 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...instanceHandlers(deps),
     ...sheetHandlers(deps),
     ...analyticsHandlers(deps),
+    ...reportUserHandlers(deps),
     ...twoFactorHandlers(deps),
   };
 }

@@ -164,6 +164,7 @@ const REST_TABLE: [string, string, Build, Row][] = [
   ['tenantSyncAnalytics', '', async () => ({ method: 'GET', url: `/api/tenant/syncAnalytics?tenantName=matrix-b&fromDate=${today()}&toDate=${today()}` }), STAFF_ONLY],
   ['tenantGenerateCampaignStatusWebhook', '', get(`/api/tenant/generate-campaign-status-webhook?tenantName=matrix-b&STARTFINISH&type=delivered`), STAFF_ONLY],
   ['dashboardReport', 'B\'s user selected', send('POST', '/api/dashboard-report', () => ({ start_at: today(), finish_at: today(), selectedUsers: [ids.bUser] })), [401, 401, 401, 401, 200, 200, 200]],
+  ['dashboardReportUsers', '', get('/api/dashboard-report/users?tenantName=matrix-b'), REPORTS],
   ['dashboardSummary', '', get(`/api/dashboard/summary?tenantName=matrix-b&STARTFINISH`), REPORTS],
   ['dashboardTimeseries', '', get(`/api/dashboard/timeseries?tenantName=matrix-b&STARTFINISH&metric=orders&interval=day`), REPORTS],
   ['dashboardProductivity', '', get(`/api/dashboard/productivity?tenantName=matrix-b&STARTFINISH`), REPORTS],

@@ -565,6 +565,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   await rest('dashboardProductivity', 'GET', '/api/dashboard/productivity', 200, { query: range });
   await csv('dashboardProductivity', '/api/dashboard/productivity', range);
   await rest('dashboardReport', 'POST', '/api/dashboard-report', 200, { body: { start_at: startAt, finish_at: finishAt, selectedUsers: [] } });
+  await rest('dashboardReportUsers', 'GET', '/api/dashboard-report/users', 200);
 
   // ----- permissions and roles ---------------------------------------------------------------------------
   await rest('permissionByEmail', 'GET', '/api/permission/email', 200, { query: { email } });
