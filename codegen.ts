@@ -22,6 +22,7 @@ const config: CodegenConfig = {
         nonOptionalTypename: false,
         skipTypename: true,
         dedupeFragments: true,
+        documentMode: 'string',
       },
     },
   },

@@ -1,6 +1,4 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { OperationDefinitionNode } from 'graphql';
-import { print } from 'graphql/language/printer.js';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { ApiError } from './api-error';
 import type { FetchLike } from './auth-middleware';
 
@@ -32,8 +30,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A generated operation: its text (codegen `documentMode: 'string'`, so no GraphQL parser or printer
+ * ships to the browser) typed with its result and variables.
+ */
+export type GraphqlDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
+
 export type Execute = <TResult, TVariables>(
-  document: TypedDocumentNode<TResult, TVariables>,
+  document: GraphqlDocument<TResult, TVariables>,
   ...rest: TVariables extends Record<string, never> ? [variables?: TVariables, options?: ExecuteOptions] : [variables: TVariables, options?: ExecuteOptions]
 ) => Promise<TResult>;
 
@@ -44,16 +48,12 @@ export interface GraphqlClientOptions {
   fetch?: FetchLike;
 }
 
-const printed = new WeakMap<object, { query: string; operationName: string | undefined }>();
+const OPERATION_NAME = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 
-function serialise(document: TypedDocumentNode<unknown, unknown>) {
-  let cached = printed.get(document);
-  if (!cached) {
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-    cached = { query: print(document), operationName: operation?.name?.value };
-    printed.set(document, cached);
-  }
-  return cached;
+/** The query text and its operation name (each operations file holds one named operation). */
+function serialise(document: { toString(): string }) {
+  const query = document.toString().trim();
+  return { query, operationName: OPERATION_NAME.exec(query)?.[1] };
 }
 
 /** Creates `execute(doc, vars)`: typed by the generated TypedDocumentNodes, over fetch. */
@@ -61,11 +61,11 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
   const send = options.fetch ?? ((r: Request) => fetch(r));
 
   const execute = async <TResult, TVariables>(
-    document: TypedDocumentNode<TResult, TVariables>,
+    document: GraphqlDocument<TResult, TVariables>,
     variables?: TVariables,
     init: ExecuteOptions = {},
   ): Promise<TResult> => {
-    const { query, operationName } = serialise(document as TypedDocumentNode<unknown, unknown>);
+    const { query, operationName } = serialise(document);
     const request = new Request(options.url(), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', ...init.headers },

@@ -1,5 +1,5 @@
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { Locale } from '../i18n/setup';
+import type { Locale } from '../i18n/options';
 import type { OverlayControl } from './bulk-run';
 import type { I18nKey } from './i18n-key';
 import type { StorageLike } from './session-storage';

@@ -2,6 +2,7 @@ import type { i18n as I18n } from 'i18next';
 import { useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
+import { ensureLocale } from '../i18n/runtime';
 import type { AppServices } from '../machines/app-services';
 import { LazyToastRegion } from './components/lazy-toast-region';
 import { AppRouter } from './router';
@@ -38,8 +39,16 @@ function LocaleSync({ i18n }: { i18n: I18n }) {
   const locale = usePreferences((s) => s.context.locale);
   const { preferences } = useServices();
   useEffect(() => {
-    if (i18n.language !== locale) void i18n.changeLanguage(locale);
-    document.documentElement.lang = locale;
+    let current = true;
+    // pt and en are loaded on first use; <html lang> changes with the text, not before it.
+    void ensureLocale(i18n, locale).then(async () => {
+      if (!current) return;
+      if (i18n.language !== locale) await i18n.changeLanguage(locale);
+      document.documentElement.lang = locale;
+    });
+    return () => {
+      current = false;
+    };
   }, [i18n, locale, preferences]);
   return null;
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RouteName } from '../domain/paths';
+import { ensureAppLocale } from '../i18n/runtime';
 import type { MainLayoutProps } from './layouts/main-layout';
 // The login screen is the first paint of a signed-out visit (LCP): in the entry chunk, not lazy.
 import LoginScreen from './screens/login/login';
@@ -38,9 +39,9 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
   tenants: comingSoon,
   'roles-list': lazyWithTimeout(() => import('./screens/roles-list/roles-list')),
   'roles-edit': lazyWithTimeout(() => import('./screens/roles-edit/roles-edit')),
-  'dashboard-analytics': comingSoon,
-  'dashboard-control-panel': comingSoon,
-  'dashboard-maria-panel': comingSoon,
+  'dashboard-analytics': lazyWithTimeout(() => import('./screens/dashboard/dashboard')),
+  'dashboard-control-panel': lazyWithTimeout(() => import('./screens/dashboard/dashboard')),
+  'dashboard-maria-panel': lazyWithTimeout(() => import('./screens/dashboard/dashboard')),
   'dashboard-produtivity-report': comingSoon,
   'dashboard-report': comingSoon,
   'dashboard-report-smart': comingSoon,
@@ -51,5 +52,10 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
   'not-authorized': lazyWithTimeout(() => import('./screens/errors/not-authorized')),
 };
 
-/** The main layout (navbar, menus, switchers) is its own chunk: the login route never needs it. */
-export const LazyMainLayout: LazyExoticComponent<ComponentType<MainLayoutProps>> = lazyWithTimeout(() => import('./layouts/main-layout'));
+/**
+ * The main layout (navbar, menus, switchers) is its own chunk: the login route never needs it. It
+ * renders once the current language's complete messages are in (src/i18n/runtime.ts).
+ */
+export const LazyMainLayout: LazyExoticComponent<ComponentType<MainLayoutProps>> = lazyWithTimeout(() =>
+  Promise.all([import('./layouts/main-layout'), ensureAppLocale()]).then(([layout]) => layout),
+);

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SUPPORTED_LOCALES, type Locale } from '../../i18n/setup';
+import { SUPPORTED_LOCALES, type Locale } from '../../i18n/options';
 import { usePreferences, useServices } from '../services-context';
 import * as styles from './language-select.css';
 

@@ -1,0 +1,27 @@
+import type { InitOptions } from 'i18next';
+
+/** Locales the panel ships, in menu order. `pt-BR` is the source of truth for keys. */
+export const SUPPORTED_LOCALES = ['pt-BR', 'pt', 'en'] as const;
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'pt-BR';
+
+export function isSupportedLocale(value: string): value is Locale {
+  return (SUPPORTED_LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * Init options shared by the app and by tests. A function, not a constant: i18next keeps (and may
+ * extend) the objects it is given.
+ */
+export function baseInitOptions(): InitOptions {
+  return {
+    supportedLngs: [...SUPPORTED_LOCALES],
+    // pt-BR borrows from European Portuguese before English; anything else falls back to pt-BR.
+    fallbackLng: { 'pt-BR': ['pt', 'en'], pt: ['en'], default: [DEFAULT_LOCALE] },
+    // React escapes on render; escaping here would double-encode.
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    // Resources are in memory, so initialise synchronously and render translated text on first paint.
+    initAsync: false,
+  };
+}

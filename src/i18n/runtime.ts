@@ -1,0 +1,60 @@
+import i18next, { type i18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { baseInitOptions, DEFAULT_LOCALE, isSupportedLocale, type Locale } from './options';
+// Named imports: the bundler keeps only these parts of pt-BR in the entry chunk (what the login route,
+// the blank pages and the shell's first paint need). Everything else arrives with the main layout.
+import { apiErrors, app, auth, common, languages, menu, pages, password, routes, session, shell, ui } from './pt-BR.json';
+
+/**
+ * The app's i18next. The entry chunk carries pt-BR's "core" messages only; a locale's complete
+ * messages are a chunk of their own (the `?full` query makes pt-BR's a separate module from the core
+ * part), loaded before the main layout renders and when the user picks another language.
+ */
+const CORE_PT_BR = { apiErrors, app, auth, common, languages, menu, pages, password, routes, session, shell, ui };
+
+const FULL: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
+  'pt-BR': () => import('./pt-BR.json?full'),
+  pt: () => import('./pt.json'),
+  en: () => import('./en.json'),
+};
+
+/** Instances built here start partial; tests build complete ones (setup.ts) and never wait. */
+const partial = new WeakMap<i18n, Map<Locale, Promise<void>>>();
+let appInstance: i18n | undefined;
+
+/** Loads `lng`'s complete messages into `instance` once (a no-op for complete instances). */
+export function ensureLocale(instance: i18n, lng: string): Promise<void> {
+  const loads = partial.get(instance);
+  if (!loads || !isSupportedLocale(lng)) return Promise.resolve();
+  let load = loads.get(lng);
+  if (!load) {
+    load = FULL[lng]().then(({ default: messages }) => {
+      instance.addResourceBundle(lng, 'translation', messages, true, true);
+    });
+    // A failed chunk may be retried later (e.g. after the network returns).
+    load.catch(() => loads.delete(lng));
+    loads.set(lng, load);
+  }
+  return load;
+}
+
+/** The app instance's current language, complete (the main layout waits for it). */
+export function ensureAppLocale(): Promise<void> {
+  return appInstance ? ensureLocale(appInstance, appInstance.language) : Promise.resolve();
+}
+
+/** The app instance, speaking `lng` once its messages are in (at once for pt-BR). */
+export async function createRuntimeI18n(lng: string = DEFAULT_LOCALE): Promise<i18n> {
+  const instance = i18next.createInstance();
+  partial.set(instance, new Map());
+  appInstance = instance;
+  void instance.use(initReactI18next).init({ ...baseInitOptions(), resources: { [DEFAULT_LOCALE]: { translation: CORE_PT_BR } }, lng: DEFAULT_LOCALE });
+  if (lng !== DEFAULT_LOCALE) {
+    // A locale chunk that fails to load leaves the panel in pt-BR rather than blank.
+    await ensureLocale(instance, lng).then(
+      () => instance.changeLanguage(lng),
+      (error: unknown) => console.error(`locale ${lng} failed to load`, error),
+    );
+  }
+  return instance;
+}
