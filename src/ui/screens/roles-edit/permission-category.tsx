@@ -3,6 +3,7 @@ import type { I18nKey } from '../../../machines/i18n-key';
 import type { PermissionGroup } from '../../../machines/role-permissions.machine';
 import { Card } from '../../components/card';
 import { Checkbox, CheckboxGroup } from '../../components/checkbox';
+import { Grid } from '../../components/layout';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import * as styles from './roles-edit.css';
 
@@ -63,12 +64,14 @@ export function PermissionCategory({ group, isReadOnly, onToggle, onToggleAll }:
           if (changed) onToggle(changed.routeName);
         }}
       >
-        {group.permissions.map((permission) => (
-          <span key={permission.routeName} className={styles.permission}>
-            <Checkbox value={permission.routeName}>{permission.displayName}</Checkbox>
-            <span className={styles.routeName}>{permission.routeName}</span>
-          </span>
-        ))}
+        <Grid minColumnWidth="15rem" gap="sm">
+          {group.permissions.map((permission) => (
+            <span key={permission.routeName} className={styles.permission}>
+              <Checkbox value={permission.routeName}>{permission.displayName}</Checkbox>
+              <span className={styles.routeName}>{permission.routeName}</span>
+            </span>
+          ))}
+        </Grid>
       </CheckboxGroup>
     </Card>
   );

@@ -24,11 +24,7 @@ export const permission = style({ display: 'flex', flexDirection: 'column', alig
 
 export const routeName = style({ marginLeft: '1.75rem', fontFamily: vars.font.mono, fontSize: vars.font.size.xs, color: vars.color.textMuted, overflowWrap: 'anywhere' });
 
-/** Stays in view at the bottom of the page while there is something to save. */
 export const actionBar = style({
-  position: 'sticky',
-  bottom: 0,
-  zIndex: vars.zIndex.sticky,
   display: 'flex',
   flexWrap: 'wrap',
   alignItems: 'center',
@@ -48,3 +44,6 @@ export const clean = style({ margin: 0, color: vars.color.textMuted });
 export const buttons = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, marginLeft: 'auto' });
 
 export const loading = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md });
+
+/** Stays in view at the bottom of the page while there is something to save. */
+export const sticky = style({ position: 'sticky', bottom: vars.space.sm, zIndex: vars.zIndex.sticky });

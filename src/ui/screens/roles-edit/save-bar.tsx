@@ -13,7 +13,7 @@ export interface SaveBarProps {
 export function SaveBar({ dirty, saving, onSave, onDiscard }: SaveBarProps) {
   const { t } = useTranslation();
   return (
-    <div className={styles.actionBar}>
+    <div className={dirty || saving ? `${styles.actionBar} ${styles.sticky}` : styles.actionBar}>
       <p className={dirty ? styles.dirty : styles.clean} role="status">
         {dirty ? t('roles.unsaved') : t('roles.edit.saved')}
       </p>

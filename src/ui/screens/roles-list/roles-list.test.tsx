@@ -43,6 +43,12 @@ describe('RolesListScreen', () => {
     expect(within(operadorRow).getByRole('link', { name: 'Editar permissões de Operador' })).toHaveAttribute('href', '/roles/edit/2');
   });
 
+  it("opens a role's permissions from its row", async () => {
+    const rendered = render(rolesApi([admin, operador]));
+    await userEvent.click(await screen.findByText('operador'));
+    await waitFor(() => expect(rendered.location()).toBe('/roles/edit/2'));
+  });
+
   it('shows an empty state that offers to create the first role', async () => {
     render(rolesApi([]));
     expect(await screen.findByText('Nenhuma função cadastrada')).toBeInTheDocument();
@@ -105,11 +111,13 @@ describe('RolesListScreen', () => {
 
   it('renames a role from its row and shows the new name', async () => {
     const user = userEvent.setup();
-    const seen = render((r) =>
+    const rendered = render((r) =>
       r.method === 'PUT' ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name }) : rolesApi([admin, operador])(r),
-    ).requests;
+    );
+    const seen = rendered.requests;
     await user.click(await screen.findByRole('button', { name: 'Renomear Operador' }));
     const dialog = await screen.findByRole('dialog', { name: 'Renomear função' });
+    expect(rendered.location()).toBe('/roles/list');
     const field = within(dialog).getByRole('textbox', { name: /Nome/ });
     expect(field).toHaveValue('Operador');
     await user.clear(field);

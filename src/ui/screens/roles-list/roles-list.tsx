@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
 import { getHref } from '../../../domain/paths';
 import { roleCreateProblems, roleRenameProblems, rolesMachine, type Role, type RolesSnapshot } from '../../../machines/roles.machine';
 import { Badge } from '../../components/badge';
@@ -37,6 +38,7 @@ export default function RolesListScreen() {
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
+  const [, navigate] = useLocation();
 
   useSettled(actor, (next) => {
     const { actionError, fieldErrors, notice } = next.context;
@@ -108,6 +110,8 @@ export default function RolesListScreen() {
         columns={columns}
         rows={roles}
         status={status}
+        // A click or Enter on a row opens its permissions (on a phone the actions column is off-screen).
+        onRowAction={(id) => navigate(getHref('roles-edit', { id: String(id) }))}
         emptyState={
           <EmptyState
             title={t('roles.list.empty')}

@@ -27,7 +27,8 @@ export function RecoveryCodes({ codes, account, onDone }: RecoveryCodesProps) {
   return (
     <Card title={t('twoFactor.codesHeading')}>
       <p className={styles.warning} role="alert">
-        <AlertIcon size={18} /> {t('twoFactor.codesWarning')}
+        <AlertIcon size={18} className={styles.warningIcon} />
+        <span>{t('twoFactor.codesWarning')}</span>
       </p>
       <ol className={styles.codes} aria-label={t('twoFactor.codesListLabel')}>
         {codes.map((code) => (

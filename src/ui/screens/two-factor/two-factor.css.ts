@@ -9,6 +9,9 @@ export const statusLine = style({ display: 'flex', flexWrap: 'wrap', alignItems:
 
 export const warning = style({
   margin: 0,
+  display: 'flex',
+  alignItems: 'flex-start',
+  gap: vars.space.sm,
   padding: `${vars.space.sm} ${vars.space.md}`,
   borderRadius: vars.radius.md,
   backgroundColor: vars.color.warningSurface,
@@ -53,3 +56,5 @@ export const codes = style({
   fontFamily: vars.font.mono,
   fontSize: vars.font.size.md,
 });
+
+export const warningIcon = style({ flexShrink: 0, marginTop: '0.15em', color: vars.color.warning });

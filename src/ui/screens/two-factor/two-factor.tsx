@@ -37,10 +37,15 @@ export default function TwoFactorScreen() {
   useSettled(actor, (next) => {
     const { notice } = next.context;
     if (!notice) return;
-    showToast(appToasts, { variant: 'success', title: t(notice) });
     // The signed-in user's `twoFactorEnabled` changed on the server.
     session.send({ type: 'session.reloadProfile' });
+    // While the recovery codes show, they are the feedback (a toast would only cover them on a phone).
+    if (!next.matches('showingCodes')) showToast(appToasts, { variant: 'success', title: t(notice) });
   });
+  const acknowledge = () => {
+    actor.send({ type: 'twoFactor.acknowledge' });
+    showToast(appToasts, { variant: 'success', title: t('twoFactor.notices.enabled') });
+  };
 
   if (phase === 'loading' || phase === 'deciding') return <Spinner label={t('common.loading')} />;
   if (phase === 'failed' || !status) {
@@ -52,7 +57,7 @@ export default function TwoFactorScreen() {
     <Stack gap="lg">
       <p className={styles.intro}>{t('twoFactor.intro')}</p>
       {phase === 'showingCodes' && recoveryCodes ? (
-        <RecoveryCodes codes={recoveryCodes} account={user?.email ?? ''} onDone={() => actor.send({ type: 'twoFactor.acknowledge' })} />
+        <RecoveryCodes codes={recoveryCodes} account={user?.email ?? ''} onDone={acknowledge} />
       ) : enrolment && (phase === 'awaitingCode' || phase === 'verifying' || phase === 'enrolling') ? (
         <EnrolCard
           enrolment={enrolment}
