@@ -4,6 +4,7 @@ import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
 import { createRestClient, type RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
+import { activityFeedMachine, type ActivityFeedActor } from './activity-feed.machine';
 import { createAppBus, type AppBus } from './app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from './preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
@@ -49,6 +50,8 @@ export interface AppServices {
   guard: RouteGuardActor;
   preferences: PreferencesActor;
   bus: AppBus;
+  /** The latest socket events, for the navbar's activity feed. */
+  activityFeed: ActivityFeedActor;
   /** For bulk runners: holds the loading overlay off while they run (DESIGN §4). */
   overlay: OverlayControl;
   /** Requests in flight through the typed clients (the global loading indicator). */
@@ -128,6 +131,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const preferences = createActor(preferencesMachine, { input: { storage } });
   const guard = createActor(routeGuardMachine, { input: {} });
   const bus = createAppBus();
+  const activityFeed = createActor(activityFeedMachine, { input: { bus } });
   const socket = createActor(socketMachine, {
     input: {
       createSocket: options.createSocket ?? ((url) => new window.WebSocket(url)),
@@ -142,6 +146,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   session.start();
   preferences.start();
   guard.start();
+  activityFeed.start();
   socket.start();
   const sessionActor = session;
 
@@ -164,6 +169,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     guard,
     preferences,
     bus,
+    activityFeed,
     overlay: overlayControl(preferences),
     activity,
     settings,
@@ -172,6 +178,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       unlinkSocket();
       subjectSubscription.unsubscribe();
       socket.stop();
+      activityFeed.stop();
       guard.stop();
       preferences.stop();
       sessionActor.stop();

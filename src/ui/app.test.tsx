@@ -157,4 +157,24 @@ describe('app shell', () => {
     expect(view.requests.some((r) => r.path === '/api/auth/logout')).toBe(true);
     expect(window.localStorage.getItem('accessToken')).toBeNull();
   });
+
+  it('lists live socket events in the activity feed, with an unread count that opening clears', async () => {
+    view = renderApp({ path: '/', respond: api(), signedIn: {} });
+    const user = userEvent.setup();
+    await screen.findByRole('button', { name: ptBR.activity.title });
+    act(() => {
+      view?.services.bus.publish({
+        name: 'instanceUpdated',
+        data: { id: 4, name: 'WhatsApp Loja 1', activated: true, tenantName: 'backoffice', isOfficial: true, isUnlimited: false, status: 'syncing', syncProgress: 40, syncedMessages: 40, totalMessages: 100, created_at: '2026-01-01T00:00:00Z' },
+        tenantName: 'backoffice',
+        sentAt: new Date().toISOString(),
+      });
+    });
+    await user.click(await screen.findByRole('button', { name: ptBR.activity.openUnread.replace('{{count}}', '1') }));
+    const feed = await screen.findByRole('dialog', { name: ptBR.activity.title });
+    expect(within(feed).getByText(ptBR.activity.events.instanceUpdated)).toBeInTheDocument();
+    expect(within(feed).getByText('WhatsApp Loja 1: sincronizando (40%)')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(await screen.findByRole('button', { name: ptBR.activity.title })).toBeInTheDocument();
+  });
 });

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../components/button';
 import { useSession } from '../services-context';
+import { ActivityFeed } from './activity-feed';
 import { ConnectionIndicator } from './connection-indicator';
 import { MenuToggleIcon } from './icons';
 import { LanguageSelect } from './language-select';
@@ -23,6 +24,7 @@ export function Navbar({ onToggleMenu }: { onToggleMenu: () => void }) {
       <div className={styles.group}>
         {staff ? <TenantSwitcher /> : null}
         <ConnectionIndicator />
+        <ActivityFeed />
         <span className={styles.wideOnly}>
           <LanguageSelect />
         </span>

@@ -1,0 +1,90 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { Dialog, DialogTrigger, Heading } from 'react-aria-components/Dialog';
+import { Popover } from 'react-aria-components/Popover';
+import { useTranslation } from 'react-i18next';
+import type { FeedEntry } from '../../machines/activity-feed.machine';
+import { Button, IconButton } from '../components/button';
+import { useServices } from '../services-context';
+import { BellIcon } from './icons';
+import * as styles from './activity-feed.css';
+
+/** "há 2 min" / "2 min ago": how long ago an event was produced, in the current language. */
+export function ago(sentAt: string, now: number, locale: string): string {
+  const seconds = Math.round((Date.parse(sentAt) - now) / 1000);
+  if (!Number.isFinite(seconds)) return '';
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+  const abs = Math.abs(seconds);
+  if (abs < 60) return format.format(seconds, 'second');
+  if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return format.format(Math.round(seconds / 3600), 'hour');
+  return format.format(Math.round(seconds / 86_400), 'day');
+}
+
+function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
+  const { t, i18n } = useTranslation();
+  const known = i18n.exists(`activity.events.${entry.name}`);
+  const title = known ? t(`activity.events.${entry.name}` as 'activity.events.instanceUpdated') : t('activity.unknown', { name: entry.name });
+  const hasDetail = i18n.exists(`activity.details.${entry.name}`);
+  const status = typeof entry.detail.status === 'string' && i18n.exists(`activity.status.${entry.detail.status}`) ? t(`activity.status.${entry.detail.status}` as 'activity.status.idle') : entry.detail.status;
+  const detail = hasDetail ? t(`activity.details.${entry.name}` as 'activity.details.instanceUpdated', { ...entry.detail, status, name: entry.detail.name ?? '' }) : '';
+  return (
+    <li className={styles.line}>
+      <span className={styles.lineTitle}>{title}</span>
+      {detail ? <span>{detail}</span> : null}
+      <span className={styles.meta}>
+        <time dateTime={entry.sentAt}>{ago(entry.sentAt, now, i18n.language)}</time> · {entry.tenantName}
+      </span>
+    </li>
+  );
+}
+
+/** The navbar's feed of real-time events (issue #6 point 7): opening it marks them read. */
+export function ActivityFeed() {
+  const { t } = useTranslation();
+  const { activityFeed } = useServices();
+  const entries = useSelector(activityFeed, (s) => s.context.entries);
+  const unread = useSelector(activityFeed, (s) => s.context.unread);
+  // Times are "ago" from when the feed was opened (stable while it is open).
+  const [openedAt, setOpenedAt] = useState(0);
+  const onOpenChange = (open: boolean) => {
+    if (!open) return;
+    setOpenedAt(Date.now());
+    activityFeed.send({ type: 'feed.read' });
+  };
+  return (
+    <DialogTrigger onOpenChange={onOpenChange}>
+      <span className={styles.anchor}>
+        <IconButton label={unread > 0 ? t('activity.openUnread', { count: unread }) : t('activity.title')} icon={<BellIcon size={18} />} />
+        {unread > 0 ? (
+          <span className={styles.badge} aria-hidden="true">
+            {unread > 9 ? '9+' : unread}
+          </span>
+        ) : null}
+      </span>
+      <Popover placement="bottom end" className={styles.popover}>
+        <Dialog className={styles.dialog} aria-labelledby="activity-feed-title">
+          <div className={styles.header}>
+            <Heading slot="title" id="activity-feed-title" className={styles.heading}>
+              {t('activity.title')}
+            </Heading>
+            {entries.length > 0 ? (
+              <Button variant="ghost" size="sm" onPress={() => activityFeed.send({ type: 'feed.clear' })}>
+                {t('activity.clear')}
+              </Button>
+            ) : null}
+          </div>
+          {entries.length === 0 ? (
+            <p className={styles.empty}>{t('activity.empty')}</p>
+          ) : (
+            <ol className={styles.list}>
+              {entries.map((entry) => (
+                <FeedLine key={entry.seq} entry={entry} now={openedAt} />
+              ))}
+            </ol>
+          )}
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
+  );
+}
