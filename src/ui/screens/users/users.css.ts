@@ -15,7 +15,7 @@ export const badges = style({ display: 'inline-flex', flexWrap: 'nowrap', gap: v
 export const muted = style({ color: vars.color.textMuted });
 
 /** Form fields two by two at 1366 px, one per line on a phone (the dialog is narrower than the page). */
-export const fields = style({ display: 'grid', gap: vars.space.md, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 15rem), 1fr))' });
+export const fields = style({ display: 'grid', gap: vars.space.md, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 18rem), 1fr))' });
 
 export const wide = style({ gridColumn: '1 / -1' });
 
