@@ -31,11 +31,10 @@ const comingSoon = lazyWithTimeout(() => import('./screens/comingsoon/comingsoon
 /** Every screen but login, loaded on first visit (the login route carries none of them). */
 export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
   home: lazyWithTimeout(() => import('./screens/home/home')),
-  // Screens still being built (issue #5 users/settings/two-factor, issue #6 tenants, dashboards, reports)
-  // show the coming-soon page until they land.
-  'user-settings': comingSoon,
-  users: comingSoon,
-  'two-factor': comingSoon,
+  // Screens still being built (issue #6 tenants, dashboards, reports) show the coming-soon page until they land.
+  'user-settings': lazyWithTimeout(() => import('./screens/user-settings/user-settings')),
+  users: lazyWithTimeout(() => import('./screens/users/users')),
+  'two-factor': lazyWithTimeout(() => import('./screens/two-factor/two-factor')),
   tenants: comingSoon,
   'roles-list': lazyWithTimeout(() => import('./screens/roles-list/roles-list')),
   'roles-edit': lazyWithTimeout(() => import('./screens/roles-edit/roles-edit')),
