@@ -1,6 +1,41 @@
 import { defineConfig } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { VanillaExtractPlugin } from '@vanilla-extract/webpack-plugin';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * Writes rspack's chunk graph to `dist/stats.json` after a production build, for the per-route size
+ * table (`bench/route-sizes.mjs`, run by `npm run build` and `npm run bench`). Outside `dist/web` on
+ * purpose: that folder is served, and the graph names every source module.
+ */
+const STATS_FILE = resolve('dist/stats.json');
+const chunkGraphStats = {
+  apply(compiler: { options: { mode?: string }; hooks: { done: { tap(name: string, fn: (stats: { toJson(options: object): unknown }) => void): void } } }) {
+    compiler.hooks.done.tap('chunk-graph-stats', (stats) => {
+      if (compiler.options.mode !== 'production') return;
+      const json = stats.toJson({
+        all: false,
+        assets: true,
+        chunks: true,
+        chunkGroups: true,
+        chunkOrigins: true,
+        chunkModules: true,
+        chunkRelations: true,
+        entrypoints: true,
+        ids: true,
+        modules: false,
+        nestedModules: true,
+        dependentModules: true,
+        nestedModulesSpace: 100000,
+        orphanModules: true,
+        origins: true,
+      });
+      mkdirSync(dirname(STATS_FILE), { recursive: true });
+      writeFileSync(STATS_FILE, JSON.stringify(json));
+    });
+  },
+};
 
 /**
  * The SPA is served under `/{tenant}/…` (DESIGN §4), so assets use absolute `/static/…` URLs that
@@ -27,7 +62,7 @@ export default defineConfig({
   },
   tools: {
     rspack: {
-      plugins: [new VanillaExtractPlugin()],
+      plugins: [new VanillaExtractPlugin(), chunkGraphStats],
     },
   },
 });
