@@ -124,6 +124,8 @@ describe('sheets across every tenant (staff)', () => {
       .where('deleted_at', 'is', null)
       .where('blocked', '=', false)
       .where('origin_backoffice', '=', false)
+      // Seeded users with two-factor on need a code nobody holds.
+      .where('two_factor_enabled', '=', false)
       .executeTakeFirstOrThrow();
     const headers = await t.auth(user.email);
     const own = await t.app.fastify.inject({ url: urlOf('orders', { startAt, finishAt }), headers });
