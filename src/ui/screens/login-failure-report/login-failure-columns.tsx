@@ -1,0 +1,34 @@
+import type { TFunction } from 'i18next';
+import { formatDateTime } from '../../../domain/format';
+import type { LoginFailure } from '../../../machines/login-failure-report.machine';
+import type { DataTableColumn } from '../../components/data-table';
+import { csvDateTime, type CsvValue } from '../sheets/csv-file';
+import * as styles from '../sheets/report-layout.css';
+
+/** When (pt-BR date and time in São Paulo), who, which e-mail was tried, from which address. */
+export function loginFailureColumns(t: TFunction, locale: string): DataTableColumn<LoginFailure>[] {
+  return [
+    { id: 'when', header: t('reports.screen.loginFailures.columns.when'), cell: (r) => <span className={styles.nowrap}>{formatDateTime(r.created_at, locale)}</span> },
+    {
+      id: 'user',
+      header: t('reports.screen.loginFailures.columns.user'),
+      isRowHeader: true,
+      cell: (r) => r.user_name ?? <span className={styles.muted}>{t('reports.screen.loginFailures.unknownUser')}</span>,
+    },
+    { id: 'email', header: t('reports.screen.loginFailures.columns.email'), cell: (r) => r.email },
+    { id: 'ip', header: t('reports.screen.loginFailures.columns.ip'), cell: (r) => r.ip ?? <span className={styles.muted}>{t('reports.screen.none')}</span> },
+  ];
+}
+
+/** The CSV of the rows as shown: the same columns, instants as `YYYY-MM-DD HH:mm` in São Paulo. */
+export function loginFailureCsvRows(t: TFunction, rows: readonly LoginFailure[]): CsvValue[][] {
+  return [
+    [
+      t('reports.screen.loginFailures.columns.when'),
+      t('reports.screen.loginFailures.columns.user'),
+      t('reports.screen.loginFailures.columns.email'),
+      t('reports.screen.loginFailures.columns.ip'),
+    ],
+    ...rows.map((r) => [csvDateTime(r.created_at), r.user_name, r.email, r.ip]),
+  ];
+}

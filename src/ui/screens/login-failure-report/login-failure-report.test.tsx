@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import type { LoginFailure } from '../../../machines/login-failure-report.machine';
+import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
+import { appToasts } from '../../components/toast-queue';
+import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
+import { isoDaysAgo } from '../sheets/sheet-request';
+import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from '../sheets/test-support';
+import LoginFailureReportScreen from './login-failure-report';
+
+const range = { startAt: isoDaysAgo(29), finishAt: isoDaysAgo(0) };
+const users = [
+  { id: 1, name: 'Ana Administradora', email: 'admin@demo.local' },
+  { id: 2, name: 'Olívia Operadora', email: 'operador@demo.local' },
+];
+const failures: LoginFailure[] = [
+  { id: 9, created_at: '2026-11-02T12:01:00Z', email: 'operador@demo.local', ip: '203.0.113.7', user_id: 2, user_name: 'Olívia Operadora' },
+  { id: 8, created_at: '2026-11-01T02:30:00Z', email: '=HYPERLINK("x");ninguem@demo.local', ip: null, user_id: null, user_name: null },
+];
+const operador = {
+  ...ADMIN_USER,
+  id: 2,
+  name: 'Olívia Operadora',
+  email: 'operador@demo.local',
+  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-report', 'dashboard-report-smart'] },
+};
+
+let view: RenderedApp | undefined;
+afterEach(() => {
+  vi.restoreAllMocks();
+  view?.unmount();
+  view = undefined;
+  appToasts.clear();
+});
+
+type Answer = Response | Promise<Response>;
+function render(report: (r: SeenRequest) => Answer, picker: () => Answer = () => json(200, users), signedIn = {}) {
+  view = renderWithServices(<LoginFailureReportScreen />, {
+    path: '/dashboard/report',
+    signedIn,
+    respond: (r) => (r.path === '/api/dashboard-report/users' ? picker() : r.path === '/api/dashboard-report' ? report(r) : json(404, { message: 'no fake' })),
+  });
+  return view;
+}
+
+const reports = () => (view?.requests ?? []).filter((r) => r.path === '/api/dashboard-report');
+const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
+
+describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
+  it('loads the picker, then the last 30 days for everyone: when in pt-BR, user, e-mail and address', async () => {
+    const answer = deferred<Response>();
+    render(() => answer.promise);
+    expect(await screen.findByRole('progressbar', { name: 'Carregando registros…' })).toBeInTheDocument();
+    await waitFor(() => expect(reports()).toHaveLength(1));
+    expect(reports()[0]?.body).toEqual({ start_at: range.startAt, finish_at: range.finishAt, selectedUsers: [] });
+    answer.resolve(json(200, failures));
+    const known = await screen.findByRole('row', { name: /Olívia Operadora/ });
+    expect(within(known).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7']);
+    const unknown = screen.getByRole('row', { name: /E-mail sem usuário/ });
+    expect(within(unknown).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '—']);
+    expect(screen.getByText('Total: 2')).toBeInTheDocument();
+  });
+
+  it('narrows the report to the chosen users', async () => {
+    render(() => json(200, failures));
+    await screen.findByRole('row', { name: /Olívia Operadora/ });
+    await keys.click(screen.getByRole('button', { name: /Usuários/ }));
+    await keys.click(await screen.findByRole('option', { name: /Olívia Operadora/ }));
+    await keys.keyboard('{Escape}');
+    expect(within(screen.getByRole('grid', { name: 'Itens selecionados' })).getByText('Olívia Operadora')).toBeInTheDocument();
+    await keys.click(screen.getByRole('button', { name: 'Gerar relatório' }));
+    await waitFor(() => expect(reports()).toHaveLength(2));
+    expect(reports()[1]?.body).toEqual({ start_at: range.startAt, finish_at: range.finishAt, selectedUsers: [2] });
+  });
+
+  it('says when there are no failures, with nothing to export', async () => {
+    render(() => json(200, []));
+    expect(await screen.findByText('Nenhuma falha de login no período')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
+  });
+
+  it('says why the report failed and runs it again', async () => {
+    let fail = true;
+    render(() => (fail ? json(500, { message: 'boom' }) : json(200, failures)));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Não foi possível carregar as falhas de login.');
+    expect(alert).toHaveTextContent('Erro no servidor.');
+    fail = false;
+    await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByRole('row', { name: /Olívia Operadora/ })).toBeInTheDocument();
+  });
+
+  it('works for a report-only role: the picker comes from the report call, never GraphQL users', async () => {
+    render(() => json(200, failures), () => json(200, [users[1]]), { user: operador, permittedRoutes: ['dashboard-report', 'dashboard-report-smart'] });
+    await screen.findByRole('row', { name: /Olívia Operadora/ });
+    expect(view?.requests.some((r) => r.path.endsWith('/graphql'))).toBe(false);
+    await keys.click(screen.getByRole('button', { name: /Usuários/ }));
+    expect(await screen.findAllByRole('option')).toHaveLength(1);
+  });
+
+  it('without a picker the report still covers everyone and says why', async () => {
+    render(() => json(200, failures), () => json(403, { message: 'Forbidden', required_permission: ['dashboard-report'] }));
+    await screen.findByRole('row', { name: /Olívia Operadora/ });
+    expect(screen.getByText(/Não foi possível carregar a lista de usuários; o relatório considera todos\. Você não tem permissão/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Usuários/ })).toBeDisabled();
+  });
+
+  it('exports the rows shown as CSV (BOM, ;, São Paulo times, formulas kept as text)', async () => {
+    const downloads = csvDownloads();
+    render(() => json(200, failures));
+    await screen.findByRole('row', { name: /Olívia Operadora/ });
+    await keys.click(screen.getByRole('button', { name: 'Exportar CSV' }));
+    const file = await readCsv(downloads.last());
+    expect(file.name).toBe(`falhas-de-login-${range.startAt}-${range.finishAt}.csv`);
+    expect(file.bom).toBe(true);
+    expect(file.lines).toEqual([
+      'Data e hora;Usuário;E-mail;Endereço IP',
+      '2026-11-02 09:01;Olívia Operadora;operador@demo.local;203.0.113.7',
+      `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";`,
+    ]);
+    await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 2 linha(s).']));
+  });
+});

@@ -1,0 +1,113 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { Key } from 'react-aria-components/ListBox';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../domain/format';
+import { isValidRange, type DateRange } from '../../../machines/date-range';
+import { loginFailureReportMachine, type LoginFailureReportSnapshot } from '../../../machines/login-failure-report.machine';
+import { DataTable } from '../../components/data-table';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState } from '../../components/error-state';
+import { MultiSelect } from '../../components/multi-select';
+import { appToasts, showToast } from '../../components/toast-queue';
+import { VirtualizedDataTable } from '../../components/virtualized-table';
+import { useServices } from '../../services-context';
+import { downloadCsv } from '../sheets/csv-file';
+import { ReportToolbar } from '../sheets/report-toolbar';
+import * as styles from '../sheets/report-layout.css';
+import { defaultRange } from '../sheets/sheet-request';
+import { useReportTenant } from '../sheets/use-report-tenant';
+import { loginFailureColumns, loginFailureCsvRows } from './login-failure-columns';
+
+/** Above this many failures only the rows in view are in the DOM (the server sends up to 10,000). */
+export const VIRTUALIZE_FROM = 100;
+
+function selectStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
+  if (s.hasTag('busy') || (!s.matches('done') && !s.context.invalid)) return 'loading';
+  return s.context.error ? 'error' : 'ready';
+}
+
+/**
+ * `/dashboard/report` and `/dashboard/report-smart` (the shell titles each): login failures of a
+ * period, newest first, narrowed to the chosen users (none chosen: everyone), with a CSV export of
+ * the rows shown. The user picker lists the tenant's users under the report's own permission.
+ */
+export default function LoginFailureReportScreen() {
+  const { t, i18n } = useTranslation();
+  const { clients } = useServices();
+  const tenantName = useReportTenant();
+  const actor = useActorRef(loginFailureReportMachine, { input: { rest: clients.rest, tenantName, ...defaultRange() } });
+  const range = useSelector(actor, (s) => s.context.range);
+  const invalid = useSelector(actor, (s) => s.context.invalid);
+  const error = useSelector(actor, (s) => s.context.error);
+  const users = useSelector(actor, (s) => s.context.users);
+  const usersError = useSelector(actor, (s) => s.context.usersError);
+  const selected = useSelector(actor, (s) => s.context.selectedUsers);
+  const loadingUsers = useSelector(actor, (s) => s.matches('loadingUsers'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const status = useSelector(actor, selectStatus);
+  const rows = useSelector(actor, (s) => s.context.rows);
+  const ran = useRef<DateRange>(range);
+  const locale = i18n.language;
+  const columns = useMemo(() => loginFailureColumns(t, locale), [t, locale]);
+  const options = useMemo(() => users.map((u) => ({ id: u.id, label: u.name, description: u.email })), [users]);
+
+  const run = () => {
+    const current = actor.getSnapshot().context.range;
+    if (isValidRange(current)) ran.current = current;
+    actor.send({ type: 'reports.run' });
+  };
+  // The first run waits for the picker (running earlier would cancel its load), then covers everyone.
+  const first = useRef(true);
+  useEffect(() => {
+    if (loadingUsers || !first.current) return;
+    first.current = false;
+    run();
+  }, [loadingUsers]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const choose = (keys: Key[]) => {
+    const next = keys.filter((key): key is number => typeof key === 'number');
+    if (next.length === 0) return actor.send({ type: 'reports.clearUsers' });
+    for (const id of new Set([...next, ...selected])) if (next.includes(id) !== selected.includes(id)) actor.send({ type: 'reports.toggleUser', userId: id });
+  };
+  const exportCsv = () => {
+    downloadCsv(loginFailureCsvRows(t, rows), t('reports.screen.loginFailures.fileName', { ...ran.current }));
+    showToast(appToasts, { variant: 'success', title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }) });
+  };
+
+  const table = {
+    'aria-label': t('reports.screen.loginFailures.tableLabel'),
+    columns,
+    rows,
+    status,
+    emptyState: <EmptyState title={t('reports.screen.loginFailures.empty')} description={t('reports.screen.loginFailures.emptyHint')} />,
+    errorState: <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={run} isRetrying={busy} />,
+  };
+  return (
+    <div className={styles.screen}>
+      <p className={styles.intro}>{t('reports.screen.loginFailures.intro')}</p>
+      <ReportToolbar
+        range={range}
+        rangeError={invalid ? t(invalid) : null}
+        onRange={(startAt, finishAt) => actor.send({ type: 'reports.range', startAt, finishAt })}
+        onRun={run}
+        busy={busy}
+        canExport={status === 'ready' && rows.length > 0}
+        onExport={exportCsv}
+      >
+        <MultiSelect
+          label={t('reports.screen.loginFailures.users')}
+          description={usersError ? `${t(usersError.key)} ${t(usersError.reason)}` : t('reports.screen.loginFailures.usersHint')}
+          placeholder={t('reports.allUsers')}
+          items={options}
+          value={selected}
+          onChange={choose}
+          isDisabled={loadingUsers || users.length === 0}
+          className={styles.field}
+        />
+      </ReportToolbar>
+      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
+      {rows.length > VIRTUALIZE_FROM ? <VirtualizedDataTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} /> : <DataTable {...table} />}
+    </div>
+  );
+}

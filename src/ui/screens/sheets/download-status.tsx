@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../domain/format';
+import { Button } from '../../components/button';
+import { ProgressBar } from '../../components/progress-bar';
+import { formatSize } from './format-size';
+import * as styles from './sheets.css';
+import type { SheetDownloadView } from './use-sheet-download';
+
+export interface DownloadStatusProps extends SheetDownloadView {
+  onCancel: () => void;
+  onRetry: () => void;
+}
+
+/**
+ * The running or last download: a progress bar in rows (against the preview's total when known)
+ * with the bytes so far, cancel while it runs, and the outcome after (the toast says it too).
+ */
+export function DownloadStatus({ snapshot, expectedRows, fileName, onCancel, onRetry }: DownloadStatusProps) {
+  const { t, i18n } = useTranslation();
+  const { request, progress, error } = snapshot.context;
+  if (!request || snapshot.matches('idle')) return null;
+  const locale = i18n.language;
+  const name = t(`sheets.names.${request.sheet}`);
+  const running = snapshot.hasTag('busy');
+  const done = snapshot.matches('done');
+  const known = expectedRows !== null && expectedRows > 0;
+  const values = { rows: formatNumber(progress.rows, locale), total: formatNumber(expectedRows ?? 0, locale), size: formatSize(progress.bytes, locale) };
+  const valueLabel = known ? t('sheets.panel.progress.value', values) : t('sheets.panel.progress.valueUnknown', values);
+  const waiting = running && progress.bytes === 0;
+  return (
+    <div className={styles.download}>
+      <ProgressBar
+        label={t('sheets.panel.progress.label', { name })}
+        value={done ? (known ? expectedRows : 1) : Math.min(progress.rows, expectedRows ?? 0)}
+        maxValue={known ? expectedRows : 1}
+        isIndeterminate={running && !known}
+        valueLabel={waiting ? t('sheets.panel.progress.waiting') : valueLabel}
+        tone={done ? 'success' : snapshot.matches('failed') ? 'danger' : 'primary'}
+      />
+      {/* The indeterminate bar hides its value: the counts stay visible beside it. */}
+      {running && !known ? <p className={styles.count}>{waiting ? t('sheets.panel.progress.waiting') : valueLabel}</p> : null}
+      {done && fileName ? <p className={styles.count}>{t('sheets.panel.progress.savedAs', { file: fileName })}</p> : null}
+      {snapshot.matches('cancelled') ? <p className={styles.count}>{t('sheets.cancelled')}</p> : null}
+      {error ? (
+        <p className={styles.error} role="alert">
+          {t(error.key)} {t(error.reason)}
+        </p>
+      ) : null}
+      <div className={styles.actions}>
+        {running ? (
+          <Button variant="secondary" onPress={onCancel}>
+            {t('sheets.panel.progress.cancel')}
+          </Button>
+        ) : done ? null : (
+          <Button variant="ghost" onPress={onRetry}>
+            {t('sheets.panel.progress.again')}
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
