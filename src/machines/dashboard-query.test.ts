@@ -7,6 +7,9 @@ import {
   isoDateIn,
   MAX_RANGE_DAYS,
   parseDashboardQuery,
+  PERIOD_PRESETS,
+  presetOf,
+  presetRange,
   previousRange,
   rangeDays,
   rangeProblem,
@@ -98,5 +101,30 @@ describe('dashboard ranges', () => {
     expect(intervalFor({ startAt: '2026-01-01', finishAt: '2026-03-04' })).toBe('week');
     expect(intervalFor({ startAt: '2026-01-01', finishAt: '2026-07-02' })).toBe('week'); // 183 days
     expect(intervalFor({ startAt: '2026-01-01', finishAt: '2026-07-03' })).toBe('month');
+  });
+});
+
+describe('period presets', () => {
+  it('cover the days they say, and are recognised from a range', () => {
+    expect(presetRange('last7', '2026-03-01')).toEqual({ startAt: '2026-02-23', finishAt: '2026-03-01' });
+    expect(presetRange('last90', '2026-03-01')).toEqual({ startAt: '2025-12-02', finishAt: '2026-03-01' });
+    expect(presetRange('thisMonth', '2026-03-15')).toEqual({ startAt: '2026-03-01', finishAt: '2026-03-15' });
+    expect(presetRange('lastMonth', '2024-03-15')).toEqual({ startAt: '2024-02-01', finishAt: '2024-02-29' });
+    expect(presetRange('lastMonth', '2026-01-10')).toEqual({ startAt: '2025-12-01', finishAt: '2025-12-31' });
+    expect(presetOf({ startAt: '2026-02-01', finishAt: '2026-03-02' }, '2026-03-02')).toBe('last30');
+    expect(presetOf({ startAt: '2026-02-02', finishAt: '2026-03-02' }, '2026-03-02')).toBeNull();
+  });
+
+  it('are valid ranges that map back to themselves (or an earlier preset with the same days) on any day (1000 runs)', () => {
+    fc.assert(
+      fc.property(dayArb, fc.constantFrom(...PERIOD_PRESETS), (today, preset) => {
+        const range = presetRange(preset, today);
+        expect(rangeProblem(range.startAt, range.finishAt)).toBeNull();
+        const found = presetOf(range, today);
+        expect(found).not.toBeNull();
+        expect(presetRange(found!, today)).toEqual(range);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

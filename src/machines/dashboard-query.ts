@@ -61,6 +61,39 @@ export function defaultRange(today: string): Pick<DashboardQuery, 'startAt' | 'f
   return { startAt: addDays(today, 1 - DEFAULT_RANGE_DAYS), finishAt: today };
 }
 
+/** Ready-made periods, all ending today except the previous month. */
+export const PERIOD_PRESETS = ['last7', 'last30', 'last90', 'thisMonth', 'lastMonth'] as const;
+export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+
+/** The days a preset covers on `today`. */
+export function presetRange(preset: PeriodPreset, today: string): Pick<DashboardQuery, 'startAt' | 'finishAt'> {
+  const monthStart = `${today.slice(0, 8)}01`;
+  switch (preset) {
+    case 'last7':
+      return { startAt: addDays(today, -6), finishAt: today };
+    case 'last30':
+      return defaultRange(today);
+    case 'last90':
+      return { startAt: addDays(today, -89), finishAt: today };
+    case 'thisMonth':
+      return { startAt: monthStart, finishAt: today };
+    case 'lastMonth': {
+      const finishAt = addDays(monthStart, -1);
+      return { startAt: `${finishAt.slice(0, 8)}01`, finishAt };
+    }
+  }
+}
+
+/** The first preset covering exactly this range on `today`, or `null` for a custom range. */
+export function presetOf(range: Pick<DashboardQuery, 'startAt' | 'finishAt'>, today: string): PeriodPreset | null {
+  return (
+    PERIOD_PRESETS.find((preset) => {
+      const candidate = presetRange(preset, today);
+      return candidate.startAt === range.startAt && candidate.finishAt === range.finishAt;
+    }) ?? null
+  );
+}
+
 /**
  * The range of the same length just before `query`'s, for the KPI change ("versus the previous
  * period"); `null` when it would start before year 1.

@@ -1,0 +1,116 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { addDays, isoDateIn } from '../../../machines/dashboard-query';
+import type { User } from '../../../machines/session-storage';
+import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
+import DashboardScreen from './dashboard';
+import { dashboardApi, RANGE } from './dashboard-fixtures';
+
+let view: RenderedApp | undefined;
+beforeAll(async () => {
+  await Promise.all([import('./dashboard-charts'), import('./custom-range')]);
+});
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+});
+
+const OPERADOR: User = {
+  ...ADMIN_USER,
+  id: 7,
+  email: 'operador@farmacia-central.demo.local',
+  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] },
+  tenantName: 'farmacia-central',
+  origin_backoffice: false,
+};
+
+function render(path = `/dashboard/analytics${RANGE}`, user?: User) {
+  view = renderWithServices(<DashboardScreen />, { path, tenant: user?.tenantName ?? 'backoffice', signedIn: { ...(user ? { user } : {}) }, respond: dashboardApi() });
+  return view;
+}
+
+/** The summary calls of the current period (not the previous one), as `startAt..finishAt tenant`. */
+const summaries = (v: RenderedApp) =>
+  v.requests
+    .filter((r) => r.path === '/api/dashboard/summary')
+    .map((r) => `${r.query.get('startAt')}..${r.query.get('finishAt')} ${r.query.get('tenantName') ?? '*'}`)
+    .filter((_, i) => i % 2 === 0);
+
+describe('DashboardScreen: filters', () => {
+  it('opens on the last 30 days of every tenant for staff, with a plain address', async () => {
+    const v = render('/dashboard/analytics');
+    const today = isoDateIn(new Date());
+    await screen.findByRole('table', { name: 'Pedidos por dia' }, { timeout: 5000 });
+    expect(summaries(v)).toEqual([`${addDays(today, -29)}..${today} *`]);
+    expect(screen.getByRole('button', { name: /Período/ })).toHaveTextContent('Últimos 30 dias');
+    expect(screen.queryByRole('group', { name: 'Datas do período' })).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Tenant' })).toHaveValue('Todos os tenants');
+    expect(v.location()).toBe('/dashboard/analytics');
+  });
+
+  it('a preset period reloads and goes into the address; "Personalizado" opens the dates', async () => {
+    const user = userEvent.setup();
+    const v = render('/dashboard/analytics');
+    const today = isoDateIn(new Date());
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    await user.click(screen.getByRole('button', { name: /Período/ }));
+    await user.click(await screen.findByRole('option', { name: 'Últimos 7 dias' }));
+    await waitFor(() => expect(v.location()).toBe(`/dashboard/analytics?from=${addDays(today, -6)}&to=${today}`));
+    await waitFor(() => expect(summaries(v).at(-1)).toBe(`${addDays(today, -6)}..${today} *`));
+    await user.click(screen.getByRole('button', { name: /Período/ }));
+    await user.click(await screen.findByRole('option', { name: 'Personalizado' }));
+    expect(await screen.findByRole('group', { name: 'Datas do período' })).toBeInTheDocument();
+  });
+
+  it('a typed period reloads and goes into the address; a reversed one is refused with a message', async () => {
+    const user = userEvent.setup();
+    const v = render();
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    // A range that is no preset is "Personalizado"; the dates field (its own chunk) comes when asked for.
+    expect(screen.getByRole('button', { name: /Período/ })).toHaveTextContent('Personalizado');
+    expect(screen.getByText('De 01/11/2025 a 03/11/2025')).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Datas do período' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Editar datas' }));
+    const [startDay] = await screen.findAllByRole('spinbutton', { name: /dia, Data inicial/ });
+    await waitFor(() => expect(startDay).toHaveFocus());
+    await user.click(startDay!);
+    await user.keyboard('02');
+    await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2025-11-02&to=2025-11-03'));
+    await waitFor(() => expect(summaries(v).at(-1)).toBe('2025-11-02..2025-11-03 *'));
+    const count = v.requests.length;
+    const [endDay] = screen.getAllByRole('spinbutton', { name: /dia, Data final/ });
+    await user.click(endDay!);
+    await user.keyboard('01');
+    expect(await screen.findByText('Informe um período válido: a data inicial não pode ser posterior à final.')).toBeInTheDocument();
+    expect(v.requests.length).toBe(count);
+    expect(v.location()).toBe('/dashboard/analytics?from=2025-11-02&to=2025-11-03');
+  });
+
+  it('staff pick a tenant: it is sent as tenantName and kept in the address', async () => {
+    const user = userEvent.setup();
+    const v = render();
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    await user.click(screen.getByRole('button', { name: /Mostrar opções/ }));
+    await user.click(await screen.findByRole('option', { name: 'farmacia-central' }));
+    await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2025-11-01&to=2025-11-03&tenant=farmacia-central'));
+    await waitFor(() => expect(summaries(v).at(-1)).toBe('2025-11-01..2025-11-03 farmacia-central'));
+    expect(await screen.findByRole('table', { name: 'Pedidos por dia' })).toBeInTheDocument();
+  });
+
+  it('restores the tenant from the address', async () => {
+    const v = render(`/dashboard/maria-panel${RANGE}&tenant=drogaria-sul`);
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    expect(summaries(v)).toEqual(['2025-11-01..2025-11-03 drogaria-sul']);
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Tenant' })).toHaveValue('drogaria-sul'));
+  });
+
+  it('others see their own tenant, named, with no tenant picker and no tenantName sent', async () => {
+    const v = render(`/dashboard/analytics${RANGE}&tenant=drogaria-sul`, OPERADOR);
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    expect(screen.getByText('Dados do tenant farmacia-central')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Tenant' })).toBeNull();
+    expect(summaries(v)).toEqual(['2025-11-01..2025-11-03 *']);
+    expect(v.requests.some((r) => r.path === '/api/tenant/false')).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+import { useSelector } from '@xstate/react';
+import { lazy, Suspense, useState } from 'react';
+import { useLocale } from 'react-aria-components/I18nProvider';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../domain/format';
+import type { DashboardActor } from '../../../machines/dashboard.machine';
+import { PERIOD_PRESETS, presetOf, presetRange, type PeriodPreset } from '../../../machines/dashboard-query';
+import { Button } from '../../components/button';
+import { Select } from '../../components/select';
+import { Skeleton } from '../../components/skeleton';
+import { VisuallyHidden } from '../../components/visually-hidden';
+import * as styles from './dashboard.css';
+
+// The date picker stack (calendar, segmented fields, every calendar system) is ~44 KB gzipped:
+// fetched only when a custom period is asked for, so the presets keep the route light.
+const CustomRange = lazy(() => import('./custom-range'));
+
+const CUSTOM = 'custom';
+
+function DatesFallback() {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.filterField} aria-busy="true">
+      <VisuallyHidden>{t('dashboard.filters.loadingDates')}</VisuallyHidden>
+      <Skeleton height="4.25rem" />
+    </div>
+  );
+}
+
+/**
+ * The period: a preset (last 7/30/90 days, this or last month) or custom dates. The dates field
+ * (and its chunk) comes only when asked for: choosing "Personalizado", or "Editar datas" beside a
+ * custom range that came with the address. It then takes the focus.
+ */
+export function PeriodFilter({ actor }: { actor: DashboardActor }) {
+  const { t } = useTranslation();
+  const { locale } = useLocale();
+  const startAt = useSelector(actor, (s) => s.context.query.startAt);
+  const finishAt = useSelector(actor, (s) => s.context.query.finishAt);
+  const today = useSelector(actor, (s) => s.context.defaults.finishAt);
+  const [datesOpen, setDatesOpen] = useState(false);
+  const preset = presetOf({ startAt, finishAt }, today);
+  const custom = datesOpen || preset === null;
+  const items = [...PERIOD_PRESETS, CUSTOM].map((id) => ({ id, label: t(`dashboard.filters.presets.${id as PeriodPreset | typeof CUSTOM}`) }));
+  return (
+    <>
+      <Select
+        className={styles.filterField}
+        label={t('dashboard.filters.period')}
+        description={t('dashboard.filters.rangeText', { from: formatDate(startAt, locale), to: formatDate(finishAt, locale) })}
+        items={items}
+        value={custom ? CUSTOM : preset}
+        onChange={(key) => {
+          if (key === CUSTOM) return setDatesOpen(true);
+          setDatesOpen(false);
+          actor.send({ type: 'dashboard.range', ...presetRange(key as PeriodPreset, today) });
+        }}
+      />
+      {datesOpen ? (
+        <Suspense fallback={<DatesFallback />}>
+          <CustomRange actor={actor} />
+        </Suspense>
+      ) : custom ? (
+        <Button variant="secondary" className={styles.editDates} onPress={() => setDatesOpen(true)}>
+          {t('dashboard.filters.editDates')}
+        </Button>
+      ) : null}
+    </>
+  );
+}
