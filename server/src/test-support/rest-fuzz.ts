@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { cnpjCheckDigits, isValidCnpj } from '../../../src/domain/cnpj';
+import { passwordStrength } from '../../../src/domain/password-strength';
 import { PERMISSION_ROUTES } from '../db/catalog';
 import { startTestApp, type TestApp } from './app';
 import { HOSTILE_STRINGS, invalidArbitrary, invalidText, validArbitrary, type Hints } from './arbitraries';
@@ -170,12 +171,20 @@ const blankName =
       ? 'the name is blank after trimming (stated in the contract)'
       : null;
 
+/** SPEC §5: a weak password (score 50) may be refused wherever one is set, on body/password. */
+const weakPassword: Explain = ({ status, body, input }) => {
+  const password = (input.body as { password?: unknown } | undefined)?.password;
+  return status === 400 && fields(body).every((f) => f === 'body/password') && typeof password === 'string' && passwordStrength(password) === 50
+    ? 'the password is weak by SPEC §5 (stated)'
+    : null;
+};
+
 const ACCEPTABLE: Partial<Record<string, Explain>> = {
   authLogin: anyOf(statusIs(401, 'credentials do not match a user (state)'), statusIs(429, 'throttled after earlier failures (state)')),
   userFindByEmail: statusIs(404, 'no user with this e-mail (state)'),
   userList: tenantMissing('query'),
-  userCreate: anyOf(statusIs(409, 'duplicate e-mail or the tenant is at its user limit (state)'), missingRefs),
-  userUpdate: anyOf(pathUserMissing, statusIs(409, 'duplicate e-mail (state)'), missingRefs),
+  userCreate: anyOf(statusIs(409, 'duplicate e-mail or the tenant is at its user limit (state)'), missingRefs, weakPassword),
+  userUpdate: anyOf(pathUserMissing, statusIs(409, 'duplicate e-mail (state)'), missingRefs, weakPassword),
   userSetBlocked: anyOf(pathUserMissing, statusIs(409, 'a user cannot block itself')),
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
   userSettingsUpdate: anyOf(pathUserMissing, statusIs(409, 'two-factor can only be turned on by enrolling (stated)')),
