@@ -586,7 +586,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
   const anyUserId = typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
   const userEmail = `conf-${stamp}@example.com`;
-  const userPassword = `Conf#${stamp}!pw`;
+  // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that SPEC §5 calls weak.
+  const userPassword = 'Conf#Kx9!Qm2@Lp';
   const user = asRecord(
     await rest('userCreate', 'POST', '/api/users', 201, {
       body: { username: `conf.${stamp}`, name: 'Conformance User', email: userEmail, password: userPassword, role_id: roleId ?? 1, user_department_id: null, chosen_instances: [] },
@@ -623,7 +624,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     const extra = asRecord((await http('POST', '/api/instance', { body: { name: `Conformance ${stamp} gql`, tenantName: tenant, isOfficial: false, isUnlimited: false } })).json);
     if (typeof extra.id === 'number') instanceIds = [extra.id];
   }
-  const gqlPassword = `Conf#${stamp}!gql`;
+  const gqlPassword = 'Conf#Gq7!Zr4@Wt';
   const gqlEmail = `conf-gql-${stamp}@example.com`;
   const created = asRecord(
     (
