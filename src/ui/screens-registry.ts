@@ -35,7 +35,7 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
   'user-settings': lazyWithTimeout(() => import('./screens/user-settings/user-settings')),
   users: lazyWithTimeout(() => import('./screens/users/users')),
   'two-factor': lazyWithTimeout(() => import('./screens/two-factor/two-factor')),
-  tenants: comingSoon,
+  tenants: lazyWithTimeout(() => import('./screens/tenants/tenants')),
   'roles-list': lazyWithTimeout(() => import('./screens/roles-list/roles-list')),
   'roles-edit': lazyWithTimeout(() => import('./screens/roles-edit/roles-edit')),
   'dashboard-analytics': lazyWithTimeout(() => import('./screens/dashboard/dashboard')),

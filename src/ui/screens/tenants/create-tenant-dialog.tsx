@@ -1,0 +1,148 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCnpj, isValidCnpj, normalizeCnpj } from '../../../domain/cnpj';
+import type { I18nKey } from '../../../machines/i18n-key';
+import type { ActionError } from '../../../machines/request-error';
+import type { Plan, TenantCreate } from '../../../machines/tenants-actors';
+import { Button } from '../../components/button';
+import { Checkbox, CheckboxGroup } from '../../components/checkbox';
+import { Modal } from '../../components/dialog';
+import { Form, FormActions } from '../../components/form';
+import { NumberField } from '../../components/number-field';
+import { Select } from '../../components/select';
+import { Spinner } from '../../components/spinner';
+import { TextField } from '../../components/text-field';
+import { createProblems, LIMITS, PLAN_DEFAULTS, PLANS } from './tenant-form-checks';
+import * as styles from './tenants.css';
+import { useFeatureLabel } from './use-feature-label';
+import { useFeatureOptions } from './use-feature-options';
+import { useFocusFirstInvalid, useFormErrors } from './use-field-errors';
+
+export interface CreateTenantDialogProps {
+  isPending: boolean;
+  /** The server's (or the machine's) refusals by field. */
+  fieldErrors: Record<string, I18nKey>;
+  formError: ActionError | null;
+  onSubmit: (tenant: TenantCreate) => void;
+  onClose: () => void;
+}
+
+/** "Novo tenant": every TenantCreate field, checked here first, the server's refusals on their fields. */
+export function CreateTenantDialog(props: CreateTenantDialogProps) {
+  const { t } = useTranslation();
+  const { isPending, onClose } = props;
+  return (
+    <Modal title={t('tenants.screen.form.createTitle')} isOpen size="lg" onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} isKeyboardDismissDisabled={isPending} hideCloseButton={isPending}>
+      <CreateTenantForm {...props} />
+    </Modal>
+  );
+}
+
+function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose }: CreateTenantDialogProps) {
+  const { t } = useTranslation();
+  const featureOptions = useFeatureOptions();
+  const featureLabel = useFeatureLabel();
+  const [name, setName] = useState('');
+  const [cnpj, setCnpj] = useState('');
+  const [features, setFeatures] = useState<string[]>([]);
+  const [template, setTemplate] = useState('');
+  const [pool, setPool] = useState('');
+  const [plan, setPlan] = useState<Plan>('starter');
+  const [limits, setLimits] = useState(PLAN_DEFAULTS.starter);
+  const [limitsEdited, setLimitsEdited] = useState(false);
+  const { errors, refuse, touch } = useFormErrors(fieldErrors);
+  const container = useRef<HTMLDivElement>(null);
+  useFocusFirstInvalid(container, errors);
+
+  const edit =
+    <T,>(field: string, set: (value: T) => void) =>
+    (value: T) => {
+      touch(field);
+      set(value);
+    };
+  const pickPlan = (next: Plan) => {
+    touch('plan');
+    setPlan(next);
+    if (!limitsEdited) setLimits(PLAN_DEFAULTS[next]);
+  };
+  const setLimit = (field: 'userLimit' | 'ticketLimit', value: number) => {
+    touch(field);
+    setLimitsEdited(true);
+    setLimits((current) => ({ ...current, [field]: value }));
+  };
+
+  return (
+    <div ref={container}>
+      <Form
+        validationBehavior="aria"
+        validationErrors={errors}
+        formError={formError ? t('tenants.screen.failure', { what: t(formError.key), why: t(formError.reason) }) : null}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const tenant: TenantCreate = { name: name.trim(), cnpj, features, template: template.trim(), pool: pool.trim(), plan, ...limits };
+          const problems = createProblems(tenant);
+          refuse(problems);
+          if (Object.keys(problems).length === 0) onSubmit(tenant);
+        }}
+      >
+        <div className={styles.fields}>
+          <TextField label={t('tenants.screen.form.name')} description={t('tenants.screen.form.nameHint')} name="name" value={name} onChange={edit('name', setName)} isRequired autoFocus autoComplete="off" />
+          <TextField
+            label={t('tenants.screen.form.cnpj')}
+            description={t('tenants.screen.form.cnpjHint')}
+            name="cnpj"
+            value={cnpj}
+            onChange={edit('cnpj', (value: string) => setCnpj(formatCnpj(value)))}
+            // Says so as soon as the 14th digit is typed, before any submit.
+            validate={(value) => (normalizeCnpj(value).length === 14 && !isValidCnpj(value) ? t('tenants.errors.cnpj') : null)}
+            inputMode="numeric"
+            isRequired
+            autoComplete="off"
+          />
+          <TextField label={t('tenants.screen.form.template')} description={t('tenants.screen.form.templateHint')} name="template" value={template} onChange={edit('template', setTemplate)} isRequired autoComplete="off" />
+          <TextField label={t('tenants.screen.form.pool')} description={t('tenants.screen.form.poolHint')} name="pool" value={pool} onChange={edit('pool', setPool)} isRequired autoComplete="off" />
+          <Select
+            label={t('tenants.screen.form.plan')}
+            description={t('tenants.screen.form.planHint')}
+            name="plan"
+            items={PLANS.map((id) => ({ id, label: t(`tenants.screen.plans.${id}`) }))}
+            value={plan}
+            onChange={(key) => {
+              const next = PLANS.find((id) => id === key);
+              if (next) pickPlan(next);
+            }}
+            isRequired
+          />
+          <NumberField label={t('tenants.screen.form.userLimit')} name="userLimit" value={limits.userLimit} onChange={(v) => setLimit('userLimit', v)} minValue={LIMITS.userLimit.min} maxValue={LIMITS.userLimit.max} isRequired />
+          <NumberField label={t('tenants.screen.form.ticketLimit')} name="ticketLimit" value={limits.ticketLimit} onChange={(v) => setLimit('ticketLimit', v)} minValue={LIMITS.ticketLimit.min} maxValue={LIMITS.ticketLimit.max} isRequired />
+          <div className={styles.wide}>
+            {featureOptions === null ? (
+              <div className={styles.loading}>
+                <Spinner label={t('tenants.screen.form.featuresLoading')} />
+                <span aria-hidden="true">{t('tenants.screen.form.featuresLoading')}</span>
+              </div>
+            ) : featureOptions === 'failed' ? (
+              <p className={styles.muted}>{t('tenants.screen.form.featuresFailed')}</p>
+            ) : (
+              <CheckboxGroup label={t('tenants.screen.form.features')} name="features" value={features} onChange={edit('features', setFeatures)} orientation="horizontal">
+                {featureOptions.map((option) => (
+                  <Checkbox key={option} value={option}>
+                    {featureLabel(option)}
+                  </Checkbox>
+                ))}
+              </CheckboxGroup>
+            )}
+          </div>
+        </div>
+        <FormActions>
+          <Button variant="secondary" onPress={onClose} isDisabled={isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" isPending={isPending} pendingLabel={t('tenants.screen.form.saving')}>
+            {t('tenants.screen.form.submitCreate')}
+          </Button>
+        </FormActions>
+      </Form>
+    </div>
+  );
+}

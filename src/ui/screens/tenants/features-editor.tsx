@@ -1,0 +1,118 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import { featureProgress, featureRows, type FeatureBulkSnapshot, type featureBulkMachine } from '../../../machines/feature-bulk.machine';
+import type { BulkProgress } from '../../../machines/bulk-run';
+import { Badge } from '../../components/badge';
+import { Button } from '../../components/button';
+import { Checkbox, CheckboxGroup } from '../../components/checkbox';
+import { ErrorState } from '../../components/error-state';
+import { Spinner } from '../../components/spinner';
+import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';
+import * as styles from './tenants.css';
+import { useFeatureLabel } from './use-feature-label';
+
+export type FeaturesActor = ActorRefFrom<typeof featureBulkMachine>;
+
+const TEXTS: BulkTexts = {
+  finished: 'features.editor.finished',
+  running: 'features.editor.saving',
+  progress: 'features.editor.progress',
+  waiting: 'features.editor.waiting',
+  failed: 'features.editor.failed',
+  outcome: {
+    success: 'features.editor.outcome.success',
+    partial: 'features.editor.outcome.partial',
+    error: 'features.editor.outcome.error',
+    cancelled: 'features.editor.outcome.cancelled',
+  },
+};
+
+const selectPhase = (s: FeatureBulkSnapshot) => (s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'failed' : s.matches('saving') ? 'saving' : s.matches('done') ? 'done' : 'editing');
+const sameProgress = (a: BulkProgress, b: BulkProgress) => a.done === b.done && a.failed === b.failed && a.total === b.total;
+
+/**
+ * A tenant's features: tick them on or off, then one save sends one call per changed feature
+ * (bounded concurrency) with a progress bar, each feature's result beside it, and a retry of only
+ * the failed ones. Edits that did not reach the server stay in place.
+ */
+export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; tenantName: string }) {
+  const { t } = useTranslation();
+  const featureLabel = useFeatureLabel();
+  const phase = useSelector(actor, selectPhase);
+  const rows = useSelector(actor, featureRows);
+  const progress = useSelector(actor, featureProgress, sameProgress);
+  const outcome = useSelector(actor, (s) => s.context.run.outcome);
+  const error = useSelector(actor, (s) => s.context.error);
+  const changes = rows.filter((row) => row.changed).length;
+  const saving = phase === 'saving';
+
+  if (phase === 'loading') {
+    return (
+      <div className={styles.loading}>
+        <Spinner label={t('common.loading')} />
+        <span aria-hidden="true">{t('common.loading')}</span>
+      </div>
+    );
+  }
+  if (phase === 'failed') {
+    return <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={() => actor.send({ type: 'features.reload' })} />;
+  }
+
+  return (
+    <div className={styles.section}>
+      <p className={styles.muted}>{t('features.editor.intro')}</p>
+      <CheckboxGroup
+        label={t('features.editor.listLabel', { name: tenantName })}
+        value={rows.filter((row) => row.enabled).map((row) => row.option)}
+        onChange={(next) => {
+          for (const row of rows) {
+            const enabled = next.includes(row.option);
+            if (enabled !== row.enabled) actor.send({ type: 'features.set', option: row.option, enabled });
+          }
+        }}
+        isDisabled={saving}
+      >
+        {rows.map((row) => (
+          <div key={row.option} className={styles.featureRow}>
+            <Checkbox value={row.option}>{featureLabel(row.option)}</Checkbox>
+            <span className={styles.actions}>
+              {row.changed ? <Badge tone="warning">{t('features.editor.changed')}</Badge> : null}
+              <ItemResult result={row.result} running={saving} okText={() => t('features.editor.saved')} texts={TEXTS} />
+            </span>
+          </div>
+        ))}
+      </CheckboxGroup>
+      <RunProgress progress={progress} outcome={outcome} texts={TEXTS} />
+      <p className={styles.muted} aria-live="polite">
+        {changes > 0 ? t('features.editor.pendingChanges', { count: changes }) : t('features.editor.noChanges')}
+      </p>
+      <div className={styles.actions}>
+        {saving ? (
+          <Button variant="secondary" onPress={() => actor.send({ type: 'features.cancel' })}>
+            {t('features.editor.cancel')}
+          </Button>
+        ) : null}
+        {phase === 'done' && progress.failed > 0 ? (
+          <Button onPress={() => actor.send({ type: 'features.retry' })}>{t('features.editor.retry', { count: progress.failed })}</Button>
+        ) : null}
+        {phase === 'done' && progress.failed > 0 ? null : (
+          <Button
+            isPending={saving}
+            pendingLabel={t('tenants.screen.form.saving')}
+            isDisabled={changes === 0 && !saving}
+            onPress={() => {
+              if (phase === 'done') actor.send({ type: 'features.dismiss' });
+              actor.send({ type: 'features.save' });
+            }}
+          >
+            {t('features.save')}
+          </Button>
+        )}
+        <Button variant="ghost" isDisabled={changes === 0 || saving} onPress={() => actor.send({ type: 'features.reset' })}>
+          {t('features.editor.discard')}
+        </Button>
+      </div>
+    </div>
+  );
+}

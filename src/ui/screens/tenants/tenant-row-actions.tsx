@@ -1,0 +1,68 @@
+import { createContext, useContext } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Tenant } from '../../../machines/tenants-actors';
+import { Button, IconButton } from '../../components/button';
+import { Menu, MenuTrigger, type MenuOption } from '../../components/menu';
+import type { PanelTab } from './tenants-address';
+
+/** What an admin can do to one tenant from the list: open a panel section, or change the tenant. */
+export type TenantAction = PanelTab | 'setPlan' | 'delete' | 'restore';
+
+const ACTIVE_ACTIONS = ['features', 'webhooks', 'analytics', 'instances', 'setPlan', 'delete'] as const satisfies readonly TenantAction[];
+
+/** What every row's action cell needs besides its tenant (read from context, not the columns). */
+export interface TenantRowActionsState {
+  /** A change is running: the machine takes one at a time. */
+  busy: boolean;
+  /** The tenant that change is about: its button spins. */
+  pendingId: number | null;
+  onAction: (action: TenantAction, tenant: Tenant) => void;
+}
+
+export const TenantRowActionsContext = createContext<TenantRowActionsState | null>(null);
+
+function useRowActions(): TenantRowActionsState {
+  const state = useContext(TenantRowActionsContext);
+  if (!state) throw new Error('TenantRowActions outside <TenantRowActionsContext>');
+  return state;
+}
+
+function MoreIcon() {
+  return (
+    <svg width={16} height={16} viewBox="0 0 24 24" fill="currentColor" focusable="false" aria-hidden="true">
+      <circle cx="5" cy="12" r="2" />
+      <circle cx="12" cy="12" r="2" />
+      <circle cx="19" cy="12" r="2" />
+    </svg>
+  );
+}
+
+/**
+ * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
+ * (features, webhooks, analytics, instances), the plan, and delete last (danger).
+ */
+export function TenantRowActions({ tenant }: { tenant: Tenant }) {
+  const { t } = useTranslation();
+  const { busy, pendingId, onAction } = useRowActions();
+  const isPending = busy && pendingId === tenant.id;
+  if (tenant.deleted_at !== null) {
+    return (
+      <Button variant="secondary" size="sm" aria-label={t('tenants.screen.actions.restoreNamed', { name: tenant.name })} isPending={isPending} isDisabled={busy && !isPending} onPress={() => onAction('restore', tenant)}>
+        {t('tenants.screen.actions.restore')}
+      </Button>
+    );
+  }
+  const items: MenuOption[] = ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }));
+  return (
+    <MenuTrigger>
+      <IconButton label={t('tenants.screen.actions.more', { name: tenant.name })} icon={<MoreIcon />} size="sm" isPending={isPending} isDisabled={busy && !isPending} />
+      <Menu
+        items={items}
+        onAction={(key) => {
+          const action = ACTIVE_ACTIONS.find((id) => id === key);
+          if (action) onAction(action, tenant);
+        }}
+      />
+    </MenuTrigger>
+  );
+}

@@ -1,0 +1,81 @@
+import { useMemo, type ReactNode } from 'react';
+import type { SortDescriptor } from 'react-aria-components/Table';
+import { useTranslation } from 'react-i18next';
+import { formatDate, formatNumber } from '../../../domain/format';
+import type { Tenant } from '../../../machines/tenants-actors';
+import { TENANT_SORT_NAMES, type TenantSortName } from '../../../machines/tenants-query';
+import { Badge, type Tone } from '../../components/badge';
+import { DataTable, type DataTableColumn, type DataTableStatus } from '../../components/data-table';
+import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
+import * as styles from './tenants.css';
+
+const PLAN_TONES: Record<Tenant['plan'], Tone> = { starter: 'neutral', professional: 'info', enterprise: 'success' };
+
+export interface TenantsTableProps {
+  rows: readonly Tenant[];
+  status: DataTableStatus;
+  /** The deleted-tenants view: "Excluído em" instead of "Criado em", restore instead of the menu. */
+  deleted: boolean;
+  narrow: boolean;
+  sort: SortDescriptor;
+  onSort: (sortName: TenantSortName, direction: 'ASC' | 'DESC') => void;
+  actions: TenantRowActionsState;
+  emptyState: ReactNode;
+  errorState: ReactNode;
+  'aria-labelledby': string;
+}
+
+function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[] {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  return useMemo(() => {
+    const name: DataTableColumn<Tenant> = { id: 'name', header: t('tenants.screen.columns.name'), isRowHeader: true, allowsSorting: true, cell: (row) => <span className={styles.name}>{row.name}</span> };
+    const actions: DataTableColumn<Tenant> = { id: 'actions', header: t('tenants.screen.columns.actions'), align: 'end', cell: (row) => <TenantRowActions tenant={row} /> };
+    const details: DataTableColumn<Tenant>[] = [
+      { id: 'cnpj', header: t('tenants.screen.columns.cnpj'), allowsSorting: true, cell: (row) => <span className={styles.nowrap}>{row.cnpj}</span> },
+      { id: 'plan', header: t('tenants.screen.columns.plan'), allowsSorting: true, cell: (row) => <Badge tone={PLAN_TONES[row.plan]}>{t(`tenants.screen.plans.${row.plan}`)}</Badge> },
+      {
+        id: 'userLimit',
+        header: t('tenants.screen.columns.users'),
+        allowsSorting: true,
+        align: 'end',
+        cell: (row) => (
+          <span className={styles.usage}>
+            <span className={styles.nowrap}>{t('tenants.screen.usage', { used: formatNumber(row.users_count, locale), limit: formatNumber(row.userLimit, locale) })}</span>
+            {row.users_count > row.userLimit ? <Badge tone="warning">{t('tenants.screen.overLimit')}</Badge> : null}
+          </span>
+        ),
+      },
+      { id: 'ticketLimit', header: t('tenants.screen.columns.ticketLimit'), allowsSorting: true, align: 'end', cell: (row) => formatNumber(row.ticketLimit, locale) },
+      { id: 'template', header: t('tenants.screen.columns.template'), allowsSorting: true, cell: (row) => row.template },
+      { id: 'pool', header: t('tenants.screen.columns.pool'), allowsSorting: true, cell: (row) => row.pool },
+      deleted
+        ? { id: 'deleted_at', header: t('tenants.screen.columns.deletedAt'), allowsSorting: true, cell: (row) => (row.deleted_at ? formatDate(row.deleted_at, locale) : '') }
+        : { id: 'created_at', header: t('tenants.screen.columns.createdAt'), allowsSorting: true, cell: (row) => formatDate(row.created_at, locale) },
+    ];
+    // On a phone the actions come right after the name, before any sideways scroll.
+    return narrow ? [name, actions, ...details] : [name, ...details, actions];
+  }, [t, locale, deleted, narrow]);
+}
+
+/** One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions. */
+export function TenantsTable({ rows, status, deleted, narrow, sort, onSort, actions, emptyState, errorState, ...aria }: TenantsTableProps) {
+  const columns = useColumns(deleted, narrow);
+  return (
+    <TenantRowActionsContext.Provider value={actions}>
+      <DataTable
+        {...aria}
+        columns={columns}
+        rows={rows}
+        status={status}
+        sortDescriptor={sort}
+        onSortChange={({ column, direction }) => {
+          const name = TENANT_SORT_NAMES.find((id) => id === column);
+          if (name) onSort(name, direction === 'descending' ? 'DESC' : 'ASC');
+        }}
+        emptyState={emptyState}
+        errorState={errorState}
+      />
+    </TenantRowActionsContext.Provider>
+  );
+}

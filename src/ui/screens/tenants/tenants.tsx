@@ -1,0 +1,147 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useId, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
+import type { TenantsListSnapshot } from '../../../machines/tenants-list.machine';
+import { tenantsListMachine } from '../../../machines/tenants-list.machine';
+import type { Tenant } from '../../../machines/tenants-actors';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorState } from '../../components/error-state';
+import { Pagination } from '../../components/pagination';
+import { VisuallyHidden } from '../../components/visually-hidden';
+import { useServices } from '../../services-context';
+import { useMediaQuery } from '../../shell/use-media-query';
+import { CreateTenantDialog } from './create-tenant-dialog';
+import { SetPlanDialog } from './set-plan-dialog';
+import type { TenantAction } from './tenant-row-actions';
+import { TenantPanel } from './tenant-panel';
+import { TenantsEmptyState, TenantsToolbar } from './tenants-toolbar';
+import { TenantsTable } from './tenants-table';
+import * as styles from './tenants.css';
+import { useTenantsAddress } from './use-tenants-address';
+import { useReloadOnFocus, useTenantsFeedback } from './use-tenants-feedback';
+
+const PAGE_SIZES = [4, 10, 25, 50];
+
+/** Below this width the row actions come right after the name (390 px phones). */
+const NARROW_QUERY = '(max-width: 47.99rem)';
+
+const selectStatus = (s: TenantsListSnapshot) => (s.matches('failed') ? 'error' : s.hasTag('loading') ? 'loading' : 'ready');
+const selectDialog = (s: TenantsListSnapshot) =>
+  s.matches({ ready: 'createForm' }) || s.matches({ ready: 'creating' })
+    ? 'create'
+    : s.matches({ ready: 'planForm' }) || s.matches({ ready: 'settingPlan' })
+      ? 'plan'
+      : s.matches({ ready: 'confirmingDelete' }) || s.matches({ ready: 'deleting' })
+        ? 'delete'
+        : null;
+
+/**
+ * `/tenants`: one page of tenants (SPEC §9: 4 per page by default) with search by name or CNPJ,
+ * sortable columns, page controls and page size, all in the address; create, set plan, delete
+ * with confirmation, the deleted view with restore; per tenant, a panel (also in the address) with
+ * its features, webhooks, analytics sync and instances. Below the shell's h1.
+ */
+export default function TenantsScreen() {
+  const { t } = useTranslation();
+  const { clients } = useServices();
+  const initialSearch = useSearch();
+  const actor = useActorRef(tenantsListMachine, { input: { rest: clients.rest, search: initialSearch } });
+  const [panel, setPanel] = useTenantsAddress(actor);
+  const rows = useSelector(actor, (s) => s.context.rows);
+  const total = useSelector(actor, (s) => s.context.total);
+  const query = useSelector(actor, (s) => s.context.query);
+  const searchText = useSelector(actor, (s) => s.context.searchText);
+  const status = useSelector(actor, selectStatus);
+  const listError = useSelector(actor, (s) => s.context.listError);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const idle = useSelector(actor, (s) => s.matches({ ready: 'idle' }));
+  const target = useSelector(actor, (s) => s.context.target);
+  const dialog = useSelector(actor, selectDialog);
+  const actionError = useSelector(actor, (s) => s.context.actionError);
+  const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const searchRef = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+
+  // The row whose button had focus may be gone (deleted, restored): focus the search instead.
+  useTenantsFeedback(actor, () => requestAnimationFrame(() => searchRef.current?.querySelector('input')?.focus()));
+  useReloadOnFocus(actor);
+
+  const onAction = useCallback(
+    (action: TenantAction, tenant: Tenant) => {
+      if (action === 'setPlan') actor.send({ type: 'tenants.planOpen', tenant });
+      else if (action === 'delete') actor.send({ type: 'tenants.delete', tenant });
+      else if (action === 'restore') actor.send({ type: 'tenants.restore', tenant });
+      else setPanel({ tab: action, tenant: tenant.name });
+    },
+    [actor, setPanel],
+  );
+  const rowActions = useMemo(() => ({ busy, pendingId: target?.id ?? null, onAction }), [busy, target, onAction]);
+  const sort = useMemo(() => ({ column: query.sortName, direction: query.sortType === 'ASC' ? ('ascending' as const) : ('descending' as const) }), [query.sortName, query.sortType]);
+  const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
+  const close = () => actor.send({ type: 'tenants.close' });
+  const create = () => actor.send({ type: 'tenants.createOpen' });
+
+  return (
+    <section className={styles.screen} aria-labelledby={headingId}>
+      <VisuallyHidden>
+        <h2 id={headingId}>{t('tenants.screen.heading')}</h2>
+      </VisuallyHidden>
+      <TenantsToolbar
+        searchText={searchText}
+        onSearch={(text) => actor.send({ type: 'tenants.search', text })}
+        deleted={query.deleted}
+        onView={(deleted) => actor.send({ type: 'tenants.view', deleted })}
+        onReload={() => actor.send({ type: 'tenants.reload' })}
+        isLoading={status === 'loading'}
+        onCreate={create}
+        canCreate={idle}
+        searchRef={searchRef}
+      />
+      <TenantsTable
+        aria-labelledby={headingId}
+        rows={rows}
+        status={status}
+        deleted={query.deleted}
+        narrow={narrow}
+        sort={sort}
+        onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
+        actions={rowActions}
+        emptyState={<TenantsEmptyState deleted={query.deleted} search={query.search} onClear={() => actor.send({ type: 'tenants.search', text: '' })} onCreate={create} />}
+        errorState={<ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'tenants.reload' })} />}
+      />
+      <Pagination
+        page={query.page}
+        pageSize={query.limit}
+        total={total}
+        pageSizeOptions={pageSizes}
+        onPageChange={(page) => actor.send({ type: 'tenants.page', page })}
+        onPageSizeChange={(limit) => actor.send({ type: 'tenants.limit', limit })}
+      />
+      {dialog === 'create' ? (
+        <CreateTenantDialog
+          isPending={busy}
+          fieldErrors={fieldErrors}
+          formError={actionError}
+          onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
+          onClose={close}
+        />
+      ) : null}
+      {dialog === 'plan' && target ? (
+        <SetPlanDialog tenant={target} isPending={busy} fieldErrors={fieldErrors} formError={actionError} onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })} onClose={close} />
+      ) : null}
+      <ConfirmDialog
+        isOpen={dialog === 'delete'}
+        onOpenChange={(open) => !open && close()}
+        title={t('tenants.screen.deleteTitle')}
+        message={t('tenants.confirmDelete', { name: target?.name ?? '' })}
+        confirmLabel={t('tenants.screen.actions.delete')}
+        variant="danger"
+        isPending={busy}
+        onConfirm={() => actor.send({ type: 'tenants.confirm' })}
+      />
+      {panel ? <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} /> : null}
+    </section>
+  );
+}
