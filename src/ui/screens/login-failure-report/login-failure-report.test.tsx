@@ -58,7 +58,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(within(known).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7']);
     const unknown = screen.getByRole('row', { name: /E-mail sem usuário/ });
     expect(within(unknown).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '—']);
-    expect(screen.getByText('Total: 2')).toBeInTheDocument();
+    expect(screen.getByText('2 falha(s) no período.')).toBeInTheDocument();
   });
 
   it('narrows the report to the chosen users', async () => {

@@ -106,7 +106,7 @@ export default function LoginFailureReportScreen() {
           className={styles.field}
         />
       </ReportToolbar>
-      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
+      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
       {rows.length > VIRTUALIZE_FROM ? <VirtualizedDataTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} /> : <DataTable {...table} />}
     </div>
   );

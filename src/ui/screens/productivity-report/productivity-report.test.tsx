@@ -47,7 +47,7 @@ describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(names()).toEqual(['Olívia Operadora', 'bruno Lima', 'Álvaro Souza']);
     const alvaro = screen.getByRole('row', { name: /Álvaro Souza/ });
     expect(within(alvaro).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['45', '3min 20s', '1h 02min', '40']);
-    expect(screen.getByText('Total: 3')).toBeInTheDocument();
+    expect(screen.getByText('3 atendente(s) no período.')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /Atendimentos/ })).toHaveAttribute('aria-sort', 'descending');
   });
 

@@ -73,7 +73,7 @@ export default function ProductivityReportScreen() {
         canExport={status === 'ready' && rows.length > 0}
         onExport={exportCsv}
       />
-      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
+      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.productivity.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
       <DataTable
         aria-label={t('reports.screen.productivity.tableLabel')}
         columns={columns}

@@ -7,7 +7,17 @@ export const screen = style({ display: 'flex', flexDirection: 'column', gap: var
 export const intro = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm, maxWidth: '70ch' });
 
 /** Period and filters grow; the buttons keep their size and wrap below on phones. */
-export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space.md, minWidth: 0 });
+export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: vars.space.md, minWidth: 0 });
+
+/** The buttons' column: an empty line as tall as a field label, so they sit level with the inputs. */
+export const actions = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+
+export const labelSpace = style({
+  visibility: 'hidden',
+  fontSize: vars.font.size.sm,
+  // On phones the buttons wrap onto their own line, where the spacer would only add a gap.
+  '@media': { '(max-width: 47.99rem)': { display: 'none' } },
+});
 
 export const field = style({ flex: '1 1 18rem', minWidth: 0, maxWidth: '26rem' });
 

@@ -42,13 +42,18 @@ export function ReportToolbar({ range, rangeError, onRange, onRun, busy, canExpo
         className={styles.field}
       />
       {children}
-      <div className={styles.buttons}>
-        <Button type="submit" isPending={busy}>
-          {t('reports.run')}
-        </Button>
-        <Button variant="secondary" onPress={onExport} isDisabled={!canExport}>
-          {t('reports.screen.export')}
-        </Button>
+      <div className={styles.actions}>
+        <span className={styles.labelSpace} aria-hidden="true">
+          {'\u00a0'}
+        </span>
+        <div className={styles.buttons}>
+          <Button type="submit" isPending={busy}>
+            {t('reports.run')}
+          </Button>
+          <Button variant="secondary" onPress={onExport} isDisabled={!canExport}>
+            {t('reports.screen.export')}
+          </Button>
+        </div>
       </div>
     </form>
   );

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
 import { sheetPreviewMachine, type PreviewRequest, type PreviewSheetName, type SheetPreviewSnapshot } from '../../../machines/sheet-preview.machine';
@@ -30,10 +30,12 @@ export interface SheetTabProps {
   /** Another download is running: this one waits. */
   downloadBusy: boolean;
   onDownload: (request: PreviewRequest, expectedRows: number | null) => void;
+  /** The running or last download (one for the whole panel), shown under the buttons of the open tab. */
+  downloadStatus: ReactNode;
 }
 
 /** One sheet: its filters, a preview of the first rows with the range's total, and the download. */
-export function SheetTab({ sheet, filters, onFilters, tenantName, downloadBusy, onDownload }: SheetTabProps) {
+export function SheetTab({ sheet, filters, onFilters, tenantName, downloadBusy, onDownload, downloadStatus }: SheetTabProps) {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const actor = useActorRef(sheetPreviewMachine, { input: { rest: clients.rest } });
@@ -70,6 +72,7 @@ export function SheetTab({ sheet, filters, onFilters, tenantName, downloadBusy, 
           <p className={styles.count}>{t('sheets.panel.previewCount', { shown: formatNumber(rows.length, locale), total: formatNumber(preview.total, locale) })}</p>
         ) : null}
       </div>
+      {downloadStatus}
       <DataTable
         aria-label={t('sheets.panel.previewLabel', { name })}
         columns={columns}

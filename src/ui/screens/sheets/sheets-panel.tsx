@@ -44,6 +44,7 @@ export function SheetsPanel({ tenantName, headingLevel = 2 }: SheetsPanelProps) 
   const download = useSheetDownload();
   const busy = download.snapshot.hasTag('busy');
   const last = download.snapshot.context.request;
+  const status = <DownloadStatus {...download} onCancel={download.cancel} onRetry={() => last && void download.start(last, download.expectedRows)} />;
   return (
     <Card title={t('sheets.panel.title')} headingLevel={headingLevel}>
       <div className={styles.panel}>
@@ -66,11 +67,11 @@ export function SheetsPanel({ tenantName, headingLevel = 2 }: SheetsPanelProps) 
                 tenantName={scope}
                 downloadBusy={busy}
                 onDownload={(request, rows) => void download.start(request, rows)}
+                downloadStatus={status}
               />
             </TabPanel>
           ))}
         </Tabs>
-        <DownloadStatus {...download} onCancel={download.cancel} onRetry={() => last && void download.start(last, download.expectedRows)} />
       </div>
     </Card>
   );
