@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useId, useMemo, useRef } from 'react';
+import { lazy, Suspense, useCallback, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import type { TenantsListSnapshot } from '../../../machines/tenants-list.machine';
@@ -8,18 +8,22 @@ import type { Tenant } from '../../../machines/tenants-actors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorState } from '../../components/error-state';
 import { Pagination } from '../../components/pagination';
+import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices } from '../../services-context';
 import { useMediaQuery } from '../../shell/use-media-query';
-import { CreateTenantDialog } from './create-tenant-dialog';
-import { SetPlanDialog } from './set-plan-dialog';
 import type { TenantAction } from './tenant-row-actions';
-import { TenantPanel } from './tenant-panel';
 import { TenantsEmptyState, TenantsToolbar } from './tenants-toolbar';
 import { TenantsTable } from './tenants-table';
 import * as styles from './tenants.css';
 import { useTenantsAddress } from './use-tenants-address';
 import { useReloadOnFocus, useTenantsFeedback } from './use-tenants-feedback';
+
+// The dialogs and the tenant panel (date pickers, multi-select, tabs, number fields) are their own
+// chunks: the list shows without them, and each arrives when first opened.
+const CreateTenantDialog = lazy(() => import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })));
+const SetPlanDialog = lazy(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
+const TenantPanel = lazy(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
 const PAGE_SIZES = [4, 10, 25, 50];
 
@@ -119,18 +123,20 @@ export default function TenantsScreen() {
         onPageChange={(page) => actor.send({ type: 'tenants.page', page })}
         onPageSizeChange={(limit) => actor.send({ type: 'tenants.limit', limit })}
       />
-      {dialog === 'create' ? (
-        <CreateTenantDialog
-          isPending={busy}
-          fieldErrors={fieldErrors}
-          formError={actionError}
-          onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
-          onClose={close}
-        />
-      ) : null}
-      {dialog === 'plan' && target ? (
-        <SetPlanDialog tenant={target} isPending={busy} fieldErrors={fieldErrors} formError={actionError} onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })} onClose={close} />
-      ) : null}
+      <Suspense fallback={<Spinner label={t('common.loading')} />}>
+        {dialog === 'create' ? (
+          <CreateTenantDialog
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === 'plan' && target ? (
+          <SetPlanDialog tenant={target} isPending={busy} fieldErrors={fieldErrors} formError={actionError} onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })} onClose={close} />
+        ) : null}
+      </Suspense>
       <ConfirmDialog
         isOpen={dialog === 'delete'}
         onOpenChange={(open) => !open && close()}
@@ -141,7 +147,11 @@ export default function TenantsScreen() {
         isPending={busy}
         onConfirm={() => actor.send({ type: 'tenants.confirm' })}
       />
-      {panel ? <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} /> : null}
+      {panel ? (
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
