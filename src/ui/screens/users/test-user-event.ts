@@ -6,6 +6,3 @@ import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event'
  * and these tests type whole forms on shared CI cores).
  */
 export const keys = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
-
-/** Screen flows render React Aria tables and dialogs in jsdom: allow for a busy machine. */
-export const FLOW_TIMEOUT_MS = 15_000;

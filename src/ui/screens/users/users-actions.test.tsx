@@ -4,10 +4,8 @@ import { deferred, json, operationOf } from '../../../machines/test-support/fake
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import { fakeUsersApi, user, type FakeUsersApi } from './fake-users-api';
-import { FLOW_TIMEOUT_MS, keys } from './test-user-event';
+import { keys } from './test-user-event';
 import UsersScreen from './users';
-
-vi.setConfig({ testTimeout: FLOW_TIMEOUT_MS });
 
 let view: RenderedApp | undefined;
 afterEach(() => {
