@@ -9,7 +9,9 @@ import { intervalFor, previousRange, type DashboardQuery } from './dashboard-que
  * passes the abort signal on, so a superseded request is cancelled on the wire too.
  */
 
+/** The KPIs of a range (contract `DashboardSummary`). */
 export type DashboardSummary = components['schemas']['DashboardSummary'];
+/** One metric over time (contract `TimeSeries`). */
 export type TimeSeries = components['schemas']['TimeSeries'];
 export type SeriesMetric = TimeSeries['metric'];
 export type SeriesInterval = TimeSeries['interval'];
@@ -36,6 +38,7 @@ export interface DashboardCallInput {
   staff: boolean;
 }
 
+/** The metrics charted, in the order their calls are made. */
 export const SERIES_METRICS: readonly SeriesMetric[] = ['orders', 'revenue', 'attendances', 'tickets'];
 
 /** `tenantName` only for staff who picked one: absent means every tenant for staff, and one's own tenant for others. */
@@ -74,4 +77,5 @@ export const loadSeries = fromPromise<SeriesData, DashboardCallInput>(async ({ i
   return { interval, points };
 });
 
+/** The actors {@link dashboardMachine} names in `setup`; tests `provide()` held fakes instead. */
 export const dashboardActors = { loadSummary, loadSeries };

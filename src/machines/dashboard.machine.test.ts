@@ -1,41 +1,14 @@
-import fc from 'fast-check';
-import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
-import { dashboardMachine, type DashboardInput, type DashboardSummary, type SeriesData, type SummaryData } from './dashboard.machine';
+import { dashboardMachine, type SeriesData, type SummaryData } from './dashboard.machine';
+import { api, start, summary, TODAY } from './dashboard.machine-fixtures';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
-import { deferred, fakeServer, flush, json, type Deferred, type SeenRequest } from './test-support/fake-fetch';
+import { fakeServer, flush, json } from './test-support/fake-fetch';
 
-const TODAY = '2026-11-21';
-const summary = (orders: number, extra: Partial<DashboardSummary> = {}): DashboardSummary => ({
-  startAt: '2026-10-23',
-  finishAt: TODAY,
-  orders,
-  revenue: orders * 128.5,
-  averageTicket: 128.5,
-  attendances: 980,
-  ticketsOpen: 37,
-  ticketsClosed: 943,
-  onlineUsers: 6,
-  ...extra,
-});
 const summaryData: SummaryData = { current: summary(412), previous: summary(400), previousRange: { startAt: '2026-09-23', finishAt: '2026-10-22' } };
 const seriesData: SeriesData = { interval: 'day', points: { orders: [], revenue: [], attendances: [], tickets: [] } };
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 });
-
-/** Answers from the request itself, so a test can tell which filters an answer belongs to. */
-function api(request: SeenRequest): Response {
-  const q = Object.fromEntries(request.query);
-  const tag = Number(q['startAt']?.slice(8)) + (q['tenantName'] ? 1000 : 0);
-  if (request.path === '/api/dashboard/summary') return json(200, summary(tag, { startAt: q['startAt'], finishAt: q['finishAt'] }));
-  if (request.path === '/api/dashboard/timeseries') return json(200, { metric: q['metric'], interval: q['interval'], points: [{ date: q['startAt'], value: tag }] });
-  return json(404, { message: 'no fake' });
-}
-
-function start(input: Partial<DashboardInput> & { rest: DashboardInput['rest'] }) {
-  return createActor(dashboardMachine, { input: { tenantName: 'backoffice', staff: true, homeTenant: 'backoffice', today: TODAY, ...input } }).start();
-}
 
 describe('dashboardMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
@@ -173,69 +146,5 @@ describe('dashboardMachine: against the REST contract', () => {
     const forbidden = start({ rest: fakeServer(() => json(403, { message: 'Forbidden' })).rest });
     await flush();
     expect(forbidden.getSnapshot().context.summaryError).toEqual({ key: 'dashboard.errors.summary', reason: 'apiErrors.forbidden' });
-  });
-});
-
-describe('dashboardMachine: only the latest request is shown', () => {
-  it('a slower older answer never overwrites a newer one, and its calls are aborted', async () => {
-    const held: { request: SeenRequest; answer: Deferred<Response> }[] = [];
-    const fake = fakeServer((request) => {
-      const answer = deferred<Response>();
-      held.push({ request, answer });
-      return answer.promise;
-    });
-    const actor = start({ rest: fake.rest });
-    await flush();
-    const first = held.splice(0);
-    actor.send({ type: 'dashboard.range', startAt: '2026-11-01', finishAt: '2026-11-07' });
-    await flush();
-    for (const { request, answer } of held) answer.resolve(api(request));
-    await flush();
-    for (const { request, answer } of first) answer.resolve(api(request));
-    await flush();
-    expect(first.every(({ request }) => request.signal.aborted)).toBe(true);
-    expect(actor.getSnapshot().context.summary?.current.orders).toBe(1);
-    expect(actor.getSnapshot().context.series?.points.orders).toEqual([{ date: '2026-11-01', value: 1 }]);
-  });
-
-  it('for any interleaving of filter changes and answers, what is shown belongs to the current filters (100 runs)', async () => {
-    const step = fc.oneof(
-      fc.record({ kind: fc.constant('range' as const), day: fc.integer({ min: 1, max: 20 }) }),
-      fc.record({ kind: fc.constant('tenant' as const), pick: fc.boolean() }),
-      fc.record({ kind: fc.constant('answer' as const), index: fc.nat() }),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
-        const held: { request: SeenRequest; answer: Deferred<Response> }[] = [];
-        const fake = fakeServer((request) => {
-          const answer = deferred<Response>();
-          held.push({ request, answer });
-          return answer.promise;
-        });
-        const actor = start({ rest: fake.rest });
-        await flush();
-        // The steps, then answers until nothing is held (each answer may be to a superseded request).
-        const drain = function* () {
-          yield* steps;
-          while (held.length > 0) yield { kind: 'answer' as const, index: 0 };
-        };
-        for (const s of drain()) {
-          if (s.kind === 'range') actor.send({ type: 'dashboard.range', startAt: `2026-11-${String(s.day).padStart(2, '0')}`, finishAt: '2026-11-21' });
-          if (s.kind === 'tenant') actor.send({ type: 'dashboard.tenant', tenant: s.pick ? 'farmacia-central' : null });
-          if (s.kind === 'answer' && held.length > 0) {
-            const [next] = held.splice(s.index % held.length, 1);
-            next?.answer.resolve(api(next.request));
-          }
-          await flush();
-          const { query, summary: shown, series } = actor.getSnapshot().context;
-          const tag = Number(query.startAt.slice(8)) + (query.tenant ? 1000 : 0);
-          if (actor.getSnapshot().matches({ loading: { summary: 'done' } }) || actor.getSnapshot().matches('ready')) expect(shown?.current.orders).toBe(tag);
-          if (series) expect(series.points.orders[0]?.value).toBe(tag);
-        }
-        expect(actor.getSnapshot().value).toBe('ready');
-        actor.stop();
-      }),
-      { numRuns: 100 },
-    );
   });
 });

@@ -15,6 +15,7 @@ import {
 
 export type { DashboardSummary, SeriesData, SeriesMetric, SeriesPoint, SummaryData } from './dashboard-query-api';
 
+/** What the screen starts the dashboard with. */
 export interface DashboardInput {
   rest: RestClient;
   /** The tenant of the address (first path segment). */
@@ -29,6 +30,7 @@ export interface DashboardInput {
   today?: string;
 }
 
+/** The dashboard's state: the filters (applied and default), the figures and why they failed. */
 export interface DashboardContext {
   rest: RestClient;
   staff: boolean;
@@ -45,6 +47,7 @@ export interface DashboardContext {
   invalid: I18nKey | null;
 }
 
+/** Filter changes from the view (`dashboard.location`: the address changed), and a retry after a failure. */
 export type DashboardEvent =
   | { type: 'dashboard.range'; startAt: string; finishAt: string }
   | { type: 'dashboard.tenant'; tenant: string | null }
@@ -201,5 +204,6 @@ export const dashboardMachine = setup({
   },
 });
 
+/** A running dashboard, as views hold it. */
 export type DashboardActor = ActorRefFrom<typeof dashboardMachine>;
 export type DashboardSnapshot = SnapshotFrom<typeof dashboardMachine>;

@@ -1,4 +1,5 @@
 import { style, styleVariants } from '@vanilla-extract/css';
+import { nativeFocusRingSelectors } from '../../components/focus.css';
 import { vars } from '../../theme.css';
 
 /** A chart card that takes the whole row of the charts grid. */
@@ -51,6 +52,8 @@ export const tableWrapper = style({
   overflow: 'auto',
   border: `1px solid ${vars.color.borderSubtle}`,
   borderRadius: vars.radius.md,
+  // Keyboard users scroll it (it is focusable): the ring shows where they are.
+  selectors: nativeFocusRingSelectors,
 });
 
 export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.font.size.sm, color: vars.color.text });
@@ -67,6 +70,13 @@ export const th = style({
 });
 
 export const td = style({ padding: vars.space.sm, whiteSpace: 'nowrap', borderBottom: `1px solid ${vars.color.borderSubtle}` });
+
+/** The date of a row: a row header for screen readers, plain text to the eye. */
+export const rowHeader = style({
+  textAlign: 'start',
+  fontWeight: vars.font.weight.regular,
+  selectors: { 'tfoot &': { fontWeight: vars.font.weight.bold } },
+});
 
 export const number = style({ textAlign: 'end', fontVariantNumeric: 'tabular-nums' });
 

@@ -48,7 +48,7 @@ export function SeriesTable({ caption, dateHeader, columns, formatDate, totalLab
         <tbody>
           {dates.map((date, row) => (
             <tr key={date}>
-              <th scope="row" className={styles.td}>
+              <th scope="row" className={`${styles.td} ${styles.rowHeader}`}>
                 {formatDate(date)}
               </th>
               {columns.map((c) => (
@@ -61,7 +61,7 @@ export function SeriesTable({ caption, dateHeader, columns, formatDate, totalLab
         </tbody>
         <tfoot>
           <tr className={styles.total}>
-            <th scope="row" className={styles.td}>
+            <th scope="row" className={`${styles.td} ${styles.rowHeader}`}>
               {totalLabel}
             </th>
             {columns.map((c) => (
