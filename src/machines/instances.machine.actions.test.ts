@@ -32,7 +32,7 @@ describe('instancesMachine: create', () => {
     actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });
     expect(selectBusy(actor.getSnapshot())).toBe(true);
     await flush();
-    expect(context()).toMatchObject({ actionError: { key: 'instances.errors.create', reason: 'apiErrors.conflict' }, fieldErrors: { name: 'apiErrors.fieldTaken' } });
+    expect(context()).toMatchObject({ actionError: { key: 'instances.errors.create', reason: 'instances.errors.nameTaken' }, fieldErrors: { name: 'apiErrors.fieldTaken' } });
     expect(selectDialog(actor.getSnapshot())).toBe('create');
     duplicate = false;
     actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });

@@ -117,11 +117,14 @@ export const instancesMachine = setup({
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
       const error = actionError(params.key, params.error);
-      // 409 on a sync means one is already running: say that rather than a generic conflict.
-      const running = params.key === 'instances.errors.sync' && params.error instanceof ApiError && params.error.status === 409;
       const fields = refusedFields(params.error);
-      if (running) delete fields['id'];
-      return { actionError: running ? { ...error, reason: 'instances.errors.syncRunning' as const } : error, fieldErrors: fields };
+      if (!(params.error instanceof ApiError && params.error.status === 409)) return { actionError: error, fieldErrors: fields };
+      // Say which conflict it was rather than a generic one: a sync already running, or a taken name.
+      if (params.key === 'instances.errors.sync') {
+        delete fields['id'];
+        return { actionError: { ...error, reason: 'instances.errors.syncRunning' as const }, fieldErrors: fields };
+      }
+      return { actionError: fields['name'] ? { ...error, reason: 'instances.errors.nameTaken' as const } : error, fieldErrors: fields };
     }),
     announceNotice: emit((_, params: { notice: I18nKey; name: string }) => ({ type: 'instances.notice' as const, ...params })),
   },

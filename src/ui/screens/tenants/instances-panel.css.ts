@@ -7,7 +7,7 @@ export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'fl
 
 export const heading = style({ margin: 0, fontSize: vars.font.size.xl, fontWeight: vars.font.weight.bold, lineHeight: vars.font.lineHeight.tight, overflowWrap: 'anywhere' });
 
-export const intro = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm, flex: '1 1 16rem' });
+export const intro = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
 export const section = style({ display: 'flex', flexDirection: 'column', gap: vars.space.sm, minWidth: 0 });
 

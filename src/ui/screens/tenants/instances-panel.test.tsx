@@ -87,9 +87,12 @@ describe('InstancesPanel: states', () => {
     expect(within(card('WhatsApp Loja 2')).getByText('Instância ativa')).toBeInTheDocument();
     expect(within(card('WhatsApp Loja 1')).queryByText('Instância ativa')).toBeNull();
     expect(toasts()).toEqual(['WhatsApp Loja 2 agora é a instância ativa.']);
-    await userEvent.click(within(card('WhatsApp Loja 2')).getByRole('button', { name: 'Deixar de usar WhatsApp Loja 2 como instância ativa' }));
+    // A rename (here, from another tab's socket event) reaches the stored choice.
+    act(() => app.services.bus.publish({ name: 'instanceUpdated', data: instance(2, { name: 'Delivery' }), tenantName: TENANT, sentAt: new Date().toISOString() }));
+    expect(app.services.preferences.getSnapshot().context.activeInstance).toEqual({ id: 2, name: 'Delivery' });
+    await userEvent.click(within(card('Delivery')).getByRole('button', { name: 'Deixar de usar Delivery como instância ativa' }));
     expect(app.services.preferences.getSnapshot().context.activeInstance).toBeNull();
-    expect(within(card('WhatsApp Loja 2')).queryByText('Instância ativa')).toBeNull();
+    expect(within(card('Delivery')).queryByText('Instância ativa')).toBeNull();
   });
 
   it('refetches when the socket opens again after a drop', async () => {

@@ -71,6 +71,11 @@ function Panel({ tenantName }: { tenantName: string }) {
   const headingIds = { instances: useId(), connections: useId() };
   useRefetchOnReconnect(actor);
   useNotices(actor);
+  // The active instance carries its name (SPEC §3): follow a rename made here or elsewhere.
+  useEffect(() => {
+    const row = active ? instances.find((r) => r.id === active.id) : undefined;
+    if (row && row.name !== active?.name) preferences.send({ type: 'prefs.instance.set', instance: { id: row.id, name: row.name } });
+  }, [active, instances, preferences]);
 
   const close = () => actor.send({ type: 'instances.close' });
   const create = () => actor.send({ type: 'instances.createOpen' });
