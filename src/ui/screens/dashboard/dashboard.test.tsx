@@ -75,6 +75,9 @@ describe('DashboardScreen: loading, data, empty, error', () => {
     expect(await screen.findByText('Nenhum dado no período')).toBeInTheDocument();
     expect(screen.getByText('Não há pedidos nem atendimentos de 01/11/2025 a 03/11/2025. Escolha outro período ou tenant.')).toBeInTheDocument();
     expect(kpi('Pedidos')).toHaveTextContent('0');
+    // A previous period without figures compares nothing: no change, no note.
+    expect(kpi('Pedidos')).not.toHaveTextContent(/Aumento|Queda|Sem variação/);
+    expect(screen.queryByText(/Variação em relação/)).toBeNull();
     expect(screen.queryByRole('table')).toBeNull();
   });
 

@@ -44,9 +44,12 @@ export function KpiGrid({ summary, isLoading }: { summary: SummaryData | null; i
   const current: DashboardSummary | undefined = summary?.current;
   const previous = summary?.previous ?? undefined;
   const range = summary?.previousRange;
+  const deltaOf = (kpi: Kpi) => (current && !kpi.snapshot ? change(current[kpi.figure], previous?.[kpi.figure]) : undefined);
+  // The note only where a change shows: a previous period without figures (a new tenant) compares nothing.
+  const compared = !isLoading && range && KPIS.some((kpi) => deltaOf(kpi) !== undefined);
   return (
     <>
-      {previous && range && !isLoading ? (
+      {compared ? (
         <p className={styles.note}>{t('dashboard.kpi.comparison', { from: formatDate(range.startAt, locale), to: formatDate(range.finishAt, locale) })}</p>
       ) : null}
       {/* 15rem: "R$ 1.234.567,89" fits a card without breaking the figure. */}
@@ -57,7 +60,7 @@ export function KpiGrid({ summary, isLoading }: { summary: SummaryData | null; i
             label={t(kpi.label)}
             isLoading={isLoading || current === undefined}
             value={current ? format(kpi.figure, current[kpi.figure], locale) : ''}
-            delta={current && !kpi.snapshot ? change(current[kpi.figure], previous?.[kpi.figure]) : undefined}
+            delta={deltaOf(kpi)}
             invertDelta={kpi.invert}
             footnote={kpi.snapshot ? t('dashboard.kpi.now') : kpi.figure === 'ticketsOpen' ? t('dashboard.kpi.openOfPeriod') : undefined}
           />
