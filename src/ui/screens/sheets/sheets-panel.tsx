@@ -42,9 +42,17 @@ export function SheetsPanel({ tenantName, headingLevel = 2 }: SheetsPanelProps) 
   const [selected, setSelected] = useState<Key>('orders');
   const [filters, setFilters] = useState(initialFilters);
   const download = useSheetDownload();
-  const busy = download.snapshot.hasTag('busy');
-  const last = download.snapshot.context.request;
-  const status = <DownloadStatus {...download} onCancel={download.cancel} onRetry={() => last && void download.start(last, download.expectedRows)} />;
+  const { busy, request: last } = download;
+  const status = (
+    <DownloadStatus
+      actor={download.actor}
+      expectedRows={download.expectedRows}
+      fileName={download.fileName}
+      toDisk={download.toDisk}
+      onCancel={download.cancel}
+      onRetry={() => last && void download.start(last, download.expectedRows)}
+    />
+  );
   return (
     <Card title={t('sheets.panel.title')} headingLevel={headingLevel}>
       <div className={styles.panel}>

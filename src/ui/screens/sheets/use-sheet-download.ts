@@ -3,15 +3,18 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
 import { isValidRange } from '../../../machines/date-range';
-import { sheetDownloadMachine, type SheetDownloadSnapshot } from '../../../machines/sheet-download.machine';
+import { sheetDownloadMachine } from '../../../machines/sheet-download.machine';
 import { sheetFileName, type SheetRequest, type SheetSink } from '../../../machines/sheet-stream';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useServices } from '../../services-context';
 import { blobSink, canPickFile, pickFile, type PickerWindow } from './save-file';
 
+/** The download actor (its progress is read where it is shown, so a chunk re-renders only that). */
+export type SheetDownloadActor = ReturnType<typeof useActorRef<typeof sheetDownloadMachine>>;
+
 /** What the download region shows. */
 export interface SheetDownloadView {
-  snapshot: SheetDownloadSnapshot;
+  actor: SheetDownloadActor;
   /** Rows the range holds, when a preview of the same request said so (the bar's maximum). */
   expectedRows: number | null;
   /** Where the file went: the picked file's name, or the name the Blob was saved under. */
@@ -21,6 +24,9 @@ export interface SheetDownloadView {
 }
 
 export interface SheetDownloadControls extends SheetDownloadView {
+  busy: boolean;
+  /** The running or last request (for "download again"). */
+  request: SheetRequest | null;
   /** Starts a download (asks where to save first when the browser can stream to a file). */
   start(request: SheetRequest, expectedRows: number | null): Promise<void>;
   cancel(): void;
@@ -50,7 +56,8 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
       },
     },
   });
-  const snapshot = useSelector(actor, (s) => s);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const request = useSelector(actor, (s) => s.context.request);
 
   useEffect(() => {
     let previous = actor.getSnapshot();
@@ -90,5 +97,5 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
     actor.send({ type: 'sheets.download', request });
   };
 
-  return { snapshot, expectedRows, fileName, toDisk, start, cancel: () => actor.send({ type: 'sheets.cancel' }) };
+  return { actor, busy, request, expectedRows, fileName, toDisk, start, cancel: () => actor.send({ type: 'sheets.cancel' }) };
 }
