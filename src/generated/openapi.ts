@@ -131,7 +131,13 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update a user (whole object, or only its email, or only its name) */
+        /**
+         * Update a user (whole object, or only its email, or only its name)
+         * @description With the `users` permission: any user of the caller's scope. Without it, a signed-in user may still
+         *     change its OWN name or e-mail (the name-only and email-only forms); the whole object (role,
+         *     department, instances, username, password) answers 403. A password in the whole object must pass
+         *     SPEC §5's strength rule (not weak), as on every operation that sets one.
+         */
         put: operations["userUpdate"];
         post?: never;
         /**

@@ -74,8 +74,8 @@ function profileRefusals(error: unknown): Partial<Record<string, I18nKey>> {
 
 /**
  * The signed-in user's own settings (`/user-settings`): name and email with GraphQL `updateUser`
- * (the contract's only way to change them; it needs route permission `users`, so the server
- * refuses users without it with FORBIDDEN), and the password with `updateUserPassword`, which
+ * (every user may change their own; a FORBIDDEN from a server that disagrees is said as such), and
+ * the password with `updateUserPassword`, which
  * revokes every earlier token and answers a new one: the session adopts it at once
  * (`session.tokenRotated`) and reloads the profile.
  *

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { MIN_PASSWORD_LENGTH } from '../../../src/domain/password-strength';
+import { passwordRefusal } from '../users/password-policy';
 import { ADMIN_ROLE, ensureBackofficeTenant, ensureRbac } from './catalog';
 import { hashPassword } from './password';
 import type { Database } from './schema';
@@ -47,8 +47,9 @@ export async function createAdmin(db: Kysely<Database>, input: CreateAdminInput)
   const tenantName = input.tenantName ?? 'backoffice';
   if (!EMAIL.test(email) || email.length > 254) throw new AdminCreateError('invalid_email', `Not a valid e-mail address: "${input.email}"`);
   if (name.length < 1 || name.length > 120) throw new AdminCreateError('invalid_name', 'The name must have 1 to 120 characters');
-  if ([...input.password].length < MIN_PASSWORD_LENGTH || input.password.length > 128) {
-    throw new AdminCreateError('weak_password', `The password must have ${String(MIN_PASSWORD_LENGTH)} to 128 characters`);
+  const refusal = passwordRefusal(input.password);
+  if (refusal) {
+    throw new AdminCreateError('weak_password', `The ${refusal}`);
   }
   // Hash before the transaction: on PGlite the transaction holds the only connection.
   const passwordHash = await hashPassword(input.password);

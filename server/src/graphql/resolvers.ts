@@ -4,6 +4,7 @@ import type { LoginResult, LoginInput } from '../auth/login';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import { hashPassword } from '../db/password';
+import { passwordRefusal } from '../users/password-policy';
 import type { Database, UsersTable } from '../db/schema';
 import { allows, type AuthContext } from '../plugins/auth';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
@@ -82,7 +83,8 @@ function checkEmail(value: string): string {
 }
 
 function checkPassword(value: string): string {
-  if (value.length < 8 || value.length > 128) throw badInput('password', 'password must be 8–128 characters');
+  const refusal = passwordRefusal(value);
+  if (refusal) throw badInput('password', refusal);
   return value;
 }
 
@@ -324,7 +326,11 @@ export function createResolvers({ db, config, tokens, login }: ResolverDeps): { 
     },
 
     async updateUser(_parent, args, ctx) {
-      permitted(ctx, USERS);
+      // Anyone may change their OWN name, username, e-mail and avatar; role, department and instances
+      // (and anyone else's record) need the `users` permission.
+      const auth = signedIn(ctx);
+      const ownProfile = args.id === auth.userId && args.role_id === undefined && args.user_department_id === undefined && args.chosen_instances === undefined;
+      if (!ownProfile) permitted(ctx, USERS);
       const target = await tenantUser(ctx, args.id, 'id');
       const tenantId = ctx.tenant.id;
       const set: Updateable<UsersTable> = {};

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { createTwoFactor } from '../auth/two-factor';
 import type { Database } from '../db/schema';
 import { hashPassword } from '../db/password';
+import { passwordRefusal } from '../users/password-policy';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { AuthContext } from '../plugins/auth';
 import { allows } from '../plugins/auth';
@@ -73,6 +74,8 @@ export function userHandlers({ db, tokens }: HandlerDeps) {
   const userCreate: Handler<'userCreate'> = async (request, reply) => {
     const auth = caller(request);
     const body = request.body;
+    const refusal = passwordRefusal(body.password);
+    if (refusal) throw badRequest('body/password', refusal);
     const tenantId = auth.tenantId;
     await checkRefs(db, tenantId, body);
     if (await emailTaken(db, body.email)) throw conflict('A user with this email already exists', 'email');
@@ -107,6 +110,11 @@ export function userHandlers({ db, tokens }: HandlerDeps) {
     const auth = caller(request);
     const target = await targetUser(db, auth, request.params.id);
     const body = request.body;
+    // Anyone may change their OWN name or e-mail (the name-only and email-only forms); the whole
+    // object (role, department, instances, username, password) and other users need `users`.
+    if (!allows(auth, ['users']) && !(target.id === auth.userId && !('role_id' in body))) throw forbidden(['users']);
+    const refusal = 'role_id' in body && body.password !== undefined ? passwordRefusal(body.password) : null;
+    if (refusal) throw badRequest('body/password', refusal);
     if ('email' in body && body.email !== undefined && (await emailTaken(db, body.email, target.id))) {
       throw conflict('A user with this email already exists', 'email');
     }

@@ -459,11 +459,14 @@ export function describeRestFuzz(size: RestFuzzSize): void {
         expect(Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBeGreaterThan(0);
       }
       const payload = HOSTILE_STRINGS[1] ?? '';
+      // The fuzz may have soft-deleted any tenant (tenantDelete with random ids): write into one that
+      // is live now, so this checks storage, not which tenants the random run happened to leave.
+      const live = await t.db.selectFrom('tenants').select('name').where('deleted_at', 'is', null).orderBy('id').executeTakeFirstOrThrow();
       const created = await t.app.fastify.inject({
         method: 'POST',
         url: '/api/instance',
         headers: { authorization: `Bearer ${token}` },
-        payload: { name: payload, tenantName: 'farmacia-central', isOfficial: false, isUnlimited: false },
+        payload: { name: payload, tenantName: live.name, isOfficial: false, isUnlimited: false },
       });
       expect([201, 409]).toContain(created.statusCode);
       const row = await t.db.selectFrom('instances').select('name').where('name', '=', payload).executeTakeFirst();

@@ -12,14 +12,13 @@ import * as styles from './user-settings.css';
 export interface ProfileCardProps {
   user: User;
   /** The server lets only holders of route permission `users` change names and emails, even their own. */
-  canEdit: boolean;
   isSaving: boolean;
   feedback: FormFeedback;
   onSave: (name: string, email: string) => void;
 }
 
 /** Own name and email, with the username and role for reference. */
-export function ProfileCard({ user, canEdit, isSaving, feedback, onSave }: ProfileCardProps) {
+export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardProps) {
   const { t } = useTranslation();
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
@@ -34,7 +33,6 @@ export function ProfileCard({ user, canEdit, isSaving, feedback, onSave }: Profi
         <dt className={styles.factName}>{t('settings.profile.role')}</dt>
         <dd className={styles.factValue}>{user.role.display_name}</dd>
       </dl>
-      {canEdit ? null : <p className={styles.notice}>{t('settings.profile.readOnly')}</p>}
       <Form
         className={styles.form}
         validationBehavior="aria"
@@ -45,15 +43,13 @@ export function ProfileCard({ user, canEdit, isSaving, feedback, onSave }: Profi
           onSave(name, email);
         }}
       >
-        <TextField label={t('settings.profile.name')} name="name" value={name} onChange={setName} isReadOnly={!canEdit} autoComplete="name" />
-        <TextField label={t('settings.profile.email')} name="email" type="email" value={email} onChange={setEmail} isReadOnly={!canEdit} autoComplete="email" />
-        {canEdit ? (
-          <FormActions>
-            <Button type="submit" isPending={isSaving} isDisabled={!changed && !isSaving}>
-              {t('settings.profile.save')}
-            </Button>
-          </FormActions>
-        ) : null}
+        <TextField label={t('settings.profile.name')} name="name" value={name} onChange={setName} autoComplete="name" />
+        <TextField label={t('settings.profile.email')} name="email" type="email" value={email} onChange={setEmail} autoComplete="email" />
+        <FormActions>
+          <Button type="submit" isPending={isSaving} isDisabled={!changed && !isSaving}>
+            {t('settings.profile.save')}
+          </Button>
+        </FormActions>
       </Form>
     </Card>
   );

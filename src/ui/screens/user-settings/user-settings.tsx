@@ -1,9 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getHref, getRoute } from '../../../domain/paths';
-import { canAccess } from '../../../domain/route-access';
-import { selectAccessSubject, selectUser } from '../../../machines/session-selectors';
+import { getHref } from '../../../domain/paths';
+import { selectUser } from '../../../machines/session-selectors';
 import type { User } from '../../../machines/session-storage';
 import { userSettingsMachine } from '../../../machines/user-settings.machine';
 import { Badge } from '../../components/badge';
@@ -33,7 +32,6 @@ export default function UserSettingsScreen() {
 function Settings({ user }: { user: User }) {
   const { t } = useTranslation();
   const { clients, session } = useServices();
-  const canEdit = useSession((s) => canAccess(getRoute('users'), selectAccessSubject(s)));
   const actor = useActorRef(userSettingsMachine, { input: { execute: clients.graphql.execute, userId: user.id, session } });
   const profile = useSelector(actor, (s) => s.context.profile);
   const password = useSelector(actor, (s) => s.context.password);
@@ -58,7 +56,6 @@ function Settings({ user }: { user: User }) {
       <ProfileCard
         key={user.id}
         user={user}
-        canEdit={canEdit}
         isSaving={savingProfile}
         feedback={profile}
         onSave={(name, email) => actor.send({ type: 'settings.saveProfile', name, email })}
