@@ -28,6 +28,8 @@ export class GraphqlError extends ApiError {
 export interface ExecuteOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Let the request outlive the page (e.g. `disconnected` on page unload). */
+  keepalive?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
       headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', ...init.headers },
       body: JSON.stringify({ query, variables: variables ?? {}, operationName }),
       ...(init.signal ? { signal: init.signal } : {}),
+      ...(init.keepalive ? { keepalive: true } : {}),
     });
     const response = await send(request);
     type Payload = { data?: TResult | null; errors?: GraphqlErrorItem[] };

@@ -9,6 +9,7 @@ import { createAppBus, type AppBus } from './app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from './preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
 import type { OverlayControl } from './bulk-run';
+import { linkPresence, presenceBeforeLogout } from './presence-link';
 import { createRequestActivity, type RequestActivity } from './request-activity';
 import { sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
@@ -126,7 +127,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const lookupIp = () => (settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }));
 
   const session = createActor(sessionMachine, {
-    input: { rest, refreshGraphql, lookupIp, storage, storageEvents: windowStorageEvents(window), baseUrl: apiBase },
+    input: { rest, refreshGraphql, lookupIp, storage, storageEvents: windowStorageEvents(window), baseUrl: apiBase, beforeLogout: presenceBeforeLogout(graphql.execute) },
   });
   const preferences = createActor(preferencesMachine, { input: { storage } });
   const guard = createActor(routeGuardMachine, { input: {} });
@@ -161,6 +162,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     guard.send({ type: 'route.session', subject });
   });
   const unlinkSocket = linkSocketToSession(sessionActor, socket, tenant);
+  const unlinkPresence = linkPresence({ session: sessionActor, socket, execute: graphql.execute, pageHide: windowPageHide(window) });
 
   return {
     clients: { rest, graphql, fetch: authFetch },
@@ -176,6 +178,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     tenant,
     stop() {
       unlinkSocket();
+      unlinkPresence();
       subjectSubscription.unsubscribe();
       socket.stop();
       activityFeed.stop();

@@ -47,6 +47,9 @@ export interface LogoutInput {
   rest: RestClient;
   email: string | null;
   ip: string | null;
+  /** See `SessionInput.beforeLogout`; bounded by `waitMs`, errors ignored. */
+  beforeLogout?: () => Promise<unknown>;
+  waitMs?: number;
 }
 
 export interface ProfileInput {
@@ -90,6 +93,12 @@ export const loginActor = fromPromise<LoginResponse, LoginInput>(async ({ input,
 
 /** POST /api/auth/logout with the ip; the machine ends the session whatever this answers. */
 export const logoutActor = fromPromise<void, LogoutInput>(async ({ input, signal }) => {
+  if (input.beforeLogout) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, input.waitMs ?? 1500)));
+    await Promise.race([input.beforeLogout().catch(() => undefined), cap]);
+    clearTimeout(timer);
+  }
   unwrap(await input.rest.POST('/api/auth/logout', { body: { data: input.email ? { email: input.email } : null, ip: input.ip }, signal }));
 });
 

@@ -10,6 +10,8 @@ import { readStoredSession, type Permission, type StorageEventSource, type Stora
 export const IP_WAIT_MS = 1500;
 /** A token this close to its expiry counts as expired, so it never dies in flight. */
 export const EXPIRY_SKEW_MS = 5000;
+/** How long logout waits for `beforeLogout`. */
+export const BEFORE_LOGOUT_MS = 1500;
 
 export interface SessionInput {
   /** REST client over `createAuthFetch(sessionSeam(...))` (see session-seam.ts). */
@@ -18,6 +20,11 @@ export interface SessionInput {
   refreshGraphql: { execute: Execute };
   /** Public-IP lookup, e.g. `() => lookupPublicIp({ url })`; must resolve null on failure. */
   lookupIp: () => Promise<string | null>;
+  /**
+   * Runs just before the REST logout, while the token still works (e.g. GraphQL `disconnected`, SPEC
+   * §4 presence). Waited for at most {@link BEFORE_LOGOUT_MS}; its failure never blocks the logout.
+   */
+  beforeLogout?: () => Promise<unknown>;
   storage: StorageLike;
   /** Other tabs' storage writes, e.g. `windowStorageEvents(window)`. */
   storageEvents: StorageEventSource;
@@ -101,7 +108,7 @@ export function fromStored(stored: StoredSession): Partial<SessionContext> {
 }
 
 export function initialContext(input: SessionInput): SessionContext {
-  const deps: Required<SessionInput> = { now: () => Date.now(), baseUrl: '', ...input };
+  const deps: Required<SessionInput> = { now: () => Date.now(), baseUrl: '', beforeLogout: () => Promise.resolve(), ...input };
   const stored = readStoredSession(deps.storage, deps.baseUrl);
   return { deps, ...signedOut, ...(stored ? fromStored(stored) : {}), ip: null, ipSettled: false, error: null, ended: null };
 }

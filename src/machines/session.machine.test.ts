@@ -270,3 +270,23 @@ describe('session machine: two-factor sign-in and throttling', () => {
     }
   });
 });
+
+describe('session machine: what happens just before logout', () => {
+  it('runs beforeLogout first, and logs out even when it fails or never answers', async () => {
+    for (const beforeLogout of [() => Promise.resolve('said'), () => Promise.reject(new Error('offline')), () => new Promise(() => undefined)]) {
+      const order: string[] = [];
+      const api = fakeApi({
+        'POST /api/auth/logout': () => {
+          order.push('logout');
+          return json(200, { message: 'Logged out' });
+        },
+      });
+      const { actor } = startSession({ api, storage: stored({ ...remote, expiresAt: NOW + 60_000 }), beforeLogout: () => (order.push('before'), beforeLogout()) });
+      await loggedIn(actor);
+      actor.send({ type: 'session.logout' });
+      // The never-answering one is cut off after BEFORE_LOGOUT_MS (a real timer inside the actor).
+      await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }), { timeout: 5000 });
+      expect(order).toEqual(['before', 'logout']);
+    }
+  });
+});

@@ -15,6 +15,7 @@ import {
   type RefreshOutput,
 } from './session-actors';
 import {
+  BEFORE_LOGOUT_MS,
   EXPIRY_SKEW_MS,
   fromStored,
   initialContext,
@@ -286,7 +287,7 @@ export const sessionMachine = setup({
           invoke: {
             id: 'logout',
             src: 'logout',
-            input: ({ context }) => ({ rest: context.deps.rest, email: context.email, ip: context.ip }),
+            input: ({ context }) => ({ rest: context.deps.rest, email: context.email, ip: context.ip, beforeLogout: context.deps.beforeLogout, waitMs: BEFORE_LOGOUT_MS }),
             onDone: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
             onError: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
           },

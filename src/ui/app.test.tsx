@@ -177,4 +177,20 @@ describe('app shell', () => {
     await user.keyboard('{Escape}');
     expect(await screen.findByRole('button', { name: ptBR.activity.title })).toBeInTheDocument();
   });
+
+  it('tells the server about presence: connected when the socket opens, disconnected before logging out', async () => {
+    view = renderApp({ path: '/', respond: api(), signedIn: {} });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
+    const operations = () => (view?.requests ?? []).map((r) => (r.path.endsWith('/graphql') ? `gql ${(r.body as { operationName?: string }).operationName}` : `${r.method} ${r.path}`));
+    await waitFor(() => expect(view?.sockets.all.length).toBeGreaterThan(0));
+    act(() => view?.sockets.last().open());
+    await waitFor(() => expect(operations()).toContain('gql connected'));
+    await user.click(await screen.findByRole('button', { name: `${ptBR.shell.userMenu}: ${ADMIN_USER.name}` }));
+    await user.click(await screen.findByRole('menuitem', { name: ptBR.shell.logout }));
+    await waitFor(() => expect(operations()).toContain('POST /api/auth/logout'));
+    const sequence = operations();
+    expect(sequence.indexOf('gql disconnected')).toBeGreaterThan(-1);
+    expect(sequence.indexOf('gql disconnected')).toBeLessThan(sequence.indexOf('POST /api/auth/logout'));
+  });
 });

@@ -133,6 +133,7 @@ export interface StartOptions {
   lookupIp?: () => Promise<string | null>;
   now?: () => number;
   clock?: SimulatedClock;
+  beforeLogout?: () => Promise<unknown>;
 }
 
 /**
@@ -156,6 +157,7 @@ export function startSession(options: StartOptions = {}) {
     storageEvents: options.storageEvents ?? (() => () => undefined),
     now: options.now ?? (() => NOW),
     baseUrl: 'http://api.test',
+    ...(options.beforeLogout ? { beforeLogout: options.beforeLogout } : {}),
   };
   const actor = createActor(sessionMachine, { input, ...(options.clock ? { clock: options.clock } : {}) });
   holder.actor = actor;
