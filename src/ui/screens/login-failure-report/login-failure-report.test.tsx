@@ -64,7 +64,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
   it('narrows the report to the chosen users', async () => {
     render(() => json(200, failures));
     await screen.findByRole('row', { name: /Olívia Operadora/ });
-    await keys.click(screen.getByRole('button', { name: /Usuários/ }));
+    await keys.click(await screen.findByRole('button', { name: /Usuários/ }));
     await keys.click(await screen.findByRole('option', { name: /Olívia Operadora/ }));
     await keys.keyboard('{Escape}');
     expect(within(screen.getByRole('grid', { name: 'Itens selecionados' })).getByText('Olívia Operadora')).toBeInTheDocument();
@@ -94,7 +94,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     render(() => json(200, failures), () => json(200, [users[1]]), { user: operador, permittedRoutes: ['dashboard-report', 'dashboard-report-smart'] });
     await screen.findByRole('row', { name: /Olívia Operadora/ });
     expect(view?.requests.some((r) => r.path.endsWith('/graphql'))).toBe(false);
-    await keys.click(screen.getByRole('button', { name: /Usuários/ }));
+    await keys.click(await screen.findByRole('button', { name: /Usuários/ }));
     expect(await screen.findAllByRole('option')).toHaveLength(1);
   });
 
@@ -102,7 +102,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     render(() => json(200, failures), () => json(403, { message: 'Forbidden', required_permission: ['dashboard-report'] }));
     await screen.findByRole('row', { name: /Olívia Operadora/ });
     expect(screen.getByText(/Não foi possível carregar a lista de usuários; o relatório considera todos\. Você não tem permissão/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /Usuários/ })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: /Usuários/ })).toBeDisabled();
   });
 
   it('exports the rows shown as CSV (BOM, ;, São Paulo times, formulas kept as text)', async () => {

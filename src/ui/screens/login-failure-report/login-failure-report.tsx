@@ -1,26 +1,33 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type ComponentType } from 'react';
 import type { Key } from 'react-aria-components/ListBox';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../machines/date-range';
-import { loginFailureReportMachine, type LoginFailureReportSnapshot } from '../../../machines/login-failure-report.machine';
+import { loginFailureReportMachine, type LoginFailure, type LoginFailureReportSnapshot } from '../../../machines/login-failure-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
-import { MultiSelect } from '../../components/multi-select';
 import { appToasts, showToast } from '../../components/toast-queue';
-import { VirtualizedDataTable } from '../../components/virtualized-table';
+import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { useServices } from '../../services-context';
 import { downloadCsv } from '../sheets/csv-file';
 import { ReportToolbar } from '../sheets/report-toolbar';
 import * as styles from '../sheets/report-layout.css';
+import { FieldFallback } from '../sheets/lazy-fields';
 import { defaultRange } from '../sheets/sheet-request';
 import { useReportTenant } from '../sheets/use-report-tenant';
 import { loginFailureColumns, loginFailureCsvRows } from './login-failure-columns';
 
 /** Above this many failures only the rows in view are in the DOM (the server sends up to 10,000). */
 export const VIRTUALIZE_FROM = 100;
+
+// Own chunks, after the first paint: the picker's select/filter/tags stack, and the virtualizer
+// only when a period has that many failures.
+const UsersPicker = lazy(() => import('./users-picker'));
+const VirtualizedTable = lazy(() =>
+  import('../../components/virtualized-table').then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<LoginFailure>> })),
+);
 
 function selectStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
   if (s.hasTag('busy') || (!s.matches('done') && !s.context.invalid)) return 'loading';
@@ -50,7 +57,6 @@ export default function LoginFailureReportScreen() {
   const ran = useRef<DateRange>(range);
   const locale = i18n.language;
   const columns = useMemo(() => loginFailureColumns(t, locale), [t, locale]);
-  const options = useMemo(() => users.map((u) => ({ id: u.id, label: u.name, description: u.email })), [users]);
 
   const run = () => {
     const current = actor.getSnapshot().context.range;
@@ -95,19 +101,25 @@ export default function LoginFailureReportScreen() {
         canExport={status === 'ready' && rows.length > 0}
         onExport={exportCsv}
       >
-        <MultiSelect
-          label={t('reports.screen.loginFailures.users')}
-          description={usersError ? `${t(usersError.key)} ${t(usersError.reason)}` : t('reports.screen.loginFailures.usersHint')}
-          placeholder={t('reports.allUsers')}
-          items={options}
-          value={selected}
-          onChange={choose}
-          isDisabled={loadingUsers || users.length === 0}
-          className={styles.field}
-        />
+        <Suspense fallback={<FieldFallback label={t('reports.screen.loginFailures.users')} className={styles.field} />}>
+          <UsersPicker
+            users={users}
+            selected={selected}
+            onChange={choose}
+            description={usersError ? `${t(usersError.key)} ${t(usersError.reason)}` : t('reports.screen.loginFailures.usersHint')}
+            isDisabled={loadingUsers || users.length === 0}
+            className={styles.field}
+          />
+        </Suspense>
       </ReportToolbar>
       {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
-      {rows.length > VIRTUALIZE_FROM ? <VirtualizedDataTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} /> : <DataTable {...table} />}
+      {rows.length > VIRTUALIZE_FROM ? (
+        <Suspense fallback={<DataTable {...table} rows={[]} status="loading" />}>
+          <VirtualizedTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} />
+        </Suspense>
+      ) : (
+        <DataTable {...table} />
+      )}
     </div>
   );
 }

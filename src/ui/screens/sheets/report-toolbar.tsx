@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DateRange } from '../../../machines/date-range';
 import { Button } from '../../components/button';
-import { RangeField } from './range-field';
+import { LazyRangeField } from './lazy-fields';
 import * as styles from './report-layout.css';
 
 export interface ReportToolbarProps {
@@ -32,7 +32,7 @@ export function ReportToolbar({ range, rangeError, onRange, onRun, busy, canExpo
         onRun();
       }}
     >
-      <RangeField
+      <LazyRangeField
         label={t('reports.screen.range')}
         description={t('reports.screen.rangeHint')}
         startAt={range.startAt}

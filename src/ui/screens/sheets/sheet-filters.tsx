@@ -7,7 +7,7 @@ import { ComboBox } from '../../components/combo-box';
 import { NumberField } from '../../components/number-field';
 import { Select } from '../../components/select';
 import { useServices } from '../../services-context';
-import { RangeField } from './range-field';
+import { LazyRangeField } from './lazy-fields';
 import type { SheetFilters } from './sheet-request';
 import * as styles from './sheets.css';
 
@@ -46,7 +46,7 @@ export function SheetFiltersBar({ sheet, filters, onChange, rangeError }: SheetF
   const set = (patch: Partial<SheetFilters>) => onChange({ ...filters, ...patch });
   return (
     <div className={styles.filters}>
-      <RangeField
+      <LazyRangeField
         label={t('sheets.panel.range')}
         description={t('reports.screen.rangeHint')}
         startAt={filters.startAt}

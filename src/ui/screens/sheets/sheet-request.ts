@@ -1,4 +1,3 @@
-import { getLocalTimeZone, today } from '@internationalized/date';
 import type { PreviewRequest, PreviewSheetName } from '../../../machines/sheet-preview.machine';
 
 /** The sheets in the order of the tabs. */
@@ -18,9 +17,13 @@ export interface SheetFilters {
   reasonId: number | null;
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
 /** `YYYY-MM-DD` of the day `days` before today in the browser's zone (0: today). */
-export function isoDaysAgo(days: number): string {
-  return today(getLocalTimeZone()).subtract({ days }).toString();
+export function isoDaysAgo(days: number, now: Date = new Date()): string {
+  // Local noon: a day's arithmetic never lands on a DST boundary.
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() - days, 12);
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
 /** The last 30 days, today included. */
