@@ -4,6 +4,7 @@ import * as auth from './migrations/0002-auth';
 import * as activity from './migrations/0003-activity';
 import * as tenantSearch from './migrations/0004-tenant-search';
 import * as twoFactor from './migrations/0005-two-factor';
+import * as sheetKeysetIndexes from './migrations/0006-sheet-keyset-indexes';
 import type { Database } from './schema';
 
 /**
@@ -16,6 +17,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-activity': activity,
   '0004-tenant-search': tenantSearch,
   '0005-two-factor': twoFactor,
+  '0006-sheet-keyset-indexes': sheetKeysetIndexes,
 };
 
 const provider: MigrationProvider = {

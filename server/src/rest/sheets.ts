@@ -13,22 +13,45 @@ const defineSheet = <Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): Sheet
 
 const countOf = sql<number>`count(*)::int`.as('n');
 
+/**
+ * Tenant names by id for one sheet request, read once per tenant instead of joined on every row: the
+ * join cost an index lookup per row (half the time of a 1,000,000-row orders sheet, bench/scale.ts);
+ * this costs one query per page for the ids not seen yet. Bounded by the number of tenants.
+ */
+function tenantNameCache(db: Kysely<Database>): (ids: readonly number[]) => Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  return async (ids) => {
+    const missing = [...new Set(ids)].filter((id) => !names.has(id));
+    if (missing.length > 0) {
+      const rows = await db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', missing).execute();
+      for (const row of rows) names.set(row.id, row.name);
+    }
+    return names;
+  };
+}
+
 function ordersSheet(db: Kysely<Database>, scope: ReportScope, range: DayRange) {
   const base = () => {
     const q = db.selectFrom('orders as o').where(withinDays('o.created_at', range));
     return scope.tenantId === null ? q : q.where('o.tenant_id', '=', scope.tenantId);
   };
+  const tenantNames = tenantNameCache(db);
   return defineSheet({
     file: 'orders',
     header: ['id', 'tenant', 'criado_em', 'cliente', 'site', 'status', 'itens', 'total'],
     count: async () => (await base().select(countOf).executeTakeFirstOrThrow()).n,
-    page: (cursor, limit) => {
+    page: async (cursor, limit) => {
       let q = base()
-        .innerJoin('tenants as t', 't.id', 'o.tenant_id')
-        .select(['o.id', 't.name as tenant_name', 'o.created_at', 'o.customer_name', 'o.website_id', 'o.status', 'o.items', 'o.total'])
+        .select(['o.id', 'o.tenant_id', 'o.created_at', 'o.customer_name', 'o.website_id', 'o.status', 'o.items', 'o.total'])
+        // Filled below; selected so every row object has the property from the start (no reshaping,
+        // no per-row copy: copying rows cost a seventh of the server's time on a 1,000,000-row sheet).
+        .select(sql<string>`''`.as('tenant_name'))
         .select(cursorOf('o.created_at').as('cursor_at'));
       if (cursor) q = q.where(after('o.created_at', 'o.id', cursor));
-      return q.orderBy('o.created_at').orderBy('o.id').limit(limit).execute();
+      const rows = await q.orderBy('o.created_at').orderBy('o.id').limit(limit).execute();
+      const names = await tenantNames(rows.map((r) => r.tenant_id));
+      for (const row of rows) row.tenant_name = names.get(row.tenant_id) ?? '';
+      return rows;
     },
     json: (r): Schemas['OrderRow'] => ({
       id: r.id,
