@@ -193,4 +193,18 @@ describe('app shell', () => {
     expect(sequence.indexOf('gql disconnected')).toBeGreaterThan(-1);
     expect(sequence.indexOf('gql disconnected')).toBeLessThan(sequence.indexOf('POST /api/auth/logout'));
   });
+
+  it('gives screens their route params through wouter (useParams)', async () => {
+    view = renderApp({
+      path: '/roles/edit/2',
+      signedIn: {},
+      respond: (request) => {
+        if (request.path === '/api/roles/2') return json(200, ROLES[1]);
+        if (request.path === '/api/permission/categories') return json(200, []);
+        return api()(request);
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: ptBR.routes['roles-edit'] })).toBeInTheDocument();
+    await waitFor(() => expect(view?.requests.some((r) => r.path === '/api/roles/2')).toBe(true));
+  });
 });

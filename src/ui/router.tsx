@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { Redirect, Router, useLocation, useSearch } from 'wouter';
+import { Redirect, Route, Router, useLocation, useSearch } from 'wouter';
 import { DEFAULT_TENANT, matchPath, splitTenantPath, type AppRoute } from '../domain/paths';
 import { selectAllowedRoute, selectGuardRedirect } from '../machines/route-guard.machine';
 import { usePreferences, useServices } from './services-context';
@@ -91,7 +91,10 @@ function ScreenFor({ route }: { route: AppRoute }) {
   return (
     <ErrorBoundary>
       <Suspense fallback={<PageFallback />}>
-        <Screen />
+        {/* Inside a <Route> of its table path, so screens read `:params` with wouter's useParams(). */}
+        <Route path={route.path}>
+          <Screen />
+        </Route>
       </Suspense>
     </ErrorBoundary>
   );

@@ -1,5 +1,4 @@
-import { useParams, useRoute } from 'wouter';
-import { getRoute } from '../../../domain/paths';
+import { useParams } from 'wouter';
 import { RoleEditor } from './role-editor';
 import { RoleNotFound } from './role-not-found';
 
@@ -9,10 +8,8 @@ import { RoleNotFound } from './role-not-found';
  * a dialog; the administrador read-only; an unknown id says so and links back to the list.
  */
 export default function RolesEditScreen() {
-  // The `:id` of an enclosing wouter <Route>, else matched here: the shell renders screens from the route table.
-  const params = useParams<{ id?: string }>();
-  const [, matched] = useRoute<{ id: string }>(getRoute('roles-edit').path);
-  const id = params.id ?? matched?.id ?? '';
+  // The shell renders every screen inside a <Route> of its table path (src/ui/router.tsx).
+  const id = useParams<{ id?: string }>().id ?? '';
   const roleId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
   if (!Number.isSafeInteger(roleId) || roleId > 2_147_483_647) return <RoleNotFound id={id} />;
   // Keyed by id: another role starts a fresh editor, never one holding the previous role's draft.
