@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Route } from 'wouter';
 import type { PermissionCategory } from '../../../machines/role-permissions.machine';
 import type { Role } from '../../../machines/roles.machine';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
@@ -34,7 +35,10 @@ type Answer = (r: SeenRequest) => Response | Promise<Response> | undefined;
 function render(id: string, role: Role | null, answer: Answer = () => undefined) {
   view = renderWithServices(
     <>
-      <RolesEditScreen />
+      {/* As the shell renders it (src/ui/router.tsx): inside a <Route> of its table path. */}
+      <Route path="/roles/edit/:id">
+        <RolesEditScreen />
+      </Route>
       <Link href="/users">Ir para usuários</Link>
     </>,
     {
