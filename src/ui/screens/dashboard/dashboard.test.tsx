@@ -104,6 +104,15 @@ describe('DashboardScreen: loading, data, empty, error', () => {
     expect(kpi('Pedidos')).toHaveTextContent('412');
   });
 
+  it('offers the sheets on Data & Analytics only', async () => {
+    render();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Planilhas' })).toBeInTheDocument();
+    view?.unmount();
+    render({ path: `/dashboard/control-panel${RANGE}` });
+    await screen.findByRole('table', { name: 'Pedidos por dia' });
+    expect(screen.queryByRole('heading', { level: 2, name: 'Planilhas' })).toBeNull();
+  });
+
   it('gives each dashboard route its subtitle', async () => {
     render({ path: `/dashboard/control-panel${RANGE}` });
     expect(screen.getByText('Acompanhe o movimento de pedidos, atendimentos e tickets do período escolhido.')).toBeInTheDocument();

@@ -21,6 +21,8 @@ import { useDashboardAddress } from './use-dashboard-address';
 
 // The chart code is its own chunk, fetched only when a dashboard shows data.
 const DashboardCharts = lazy(() => import('./dashboard-charts'));
+// Data & Analytics also offers the sheets (SPEC §1, §7): their tabs, filters and downloads load only there.
+const SheetsPanel = lazy(() => import('../sheets/sheets-panel'));
 
 const SUBTITLES: Readonly<Record<string, I18nKey>> = {
   'dashboard-analytics': 'dashboard.subtitle.analytics',
@@ -107,7 +109,18 @@ function Dashboard({ tenantName }: { tenantName: string }) {
           <ChartsArea actor={actor} />
         </Stack>
       </section>
+      {matchPath(path)?.route.name === 'dashboard-analytics' ? <Sheets actor={actor} /> : null}
     </Stack>
+  );
+}
+
+/** The sheets of the dashboard's tenant filter (all tenants: the caller's whole scope). */
+function Sheets({ actor }: { actor: DashboardActor }) {
+  const tenant = useSelector(actor, (s) => s.context.query.tenant);
+  return (
+    <Suspense fallback={<Skeleton height="12rem" />}>
+      <SheetsPanel {...(tenant ? { tenantName: tenant } : {})} headingLevel={2} />
+    </Suspense>
   );
 }
 
