@@ -1,0 +1,46 @@
+/** Types of bench/route-sizes.mjs (plain JS so `npm run build` runs it without tsx). */
+export interface Sizes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+export interface Measured {
+  files: string[];
+  js: Sizes;
+  css: Sizes;
+  html: Sizes;
+  all: Sizes;
+}
+export interface RouteRow extends Measured {
+  kind: 'initial' | 'layout' | 'route' | 'lazy' | 'whole';
+  route: string;
+  path: string;
+  request?: string | null;
+  note?: string;
+  chunks?: string[];
+}
+export interface Contributor {
+  name: string;
+  raw: number;
+  gzipEstimate: number;
+  chunks: string[];
+}
+export interface RouteSizes {
+  rows: RouteRow[];
+  whole: RouteRow;
+  loginContributors: Contributor[];
+  entryChunks: (Measured & { id: string })[];
+}
+export interface BundleBudgets {
+  loginGzipKB: number;
+  routeExtraGzipKB: number;
+  wholeAppGzipKB: number;
+}
+export function parseRegistry(source: string): Map<string, string | null>;
+export function parseRouteTable(source: string): Map<string, { path: string; layout: 'main' | 'blank' }>;
+export function computeRouteSizes(options?: { root?: string }): RouteSizes;
+export function checkRouteSizes(
+  result: RouteSizes,
+  budgets: BundleBudgets,
+): { name: string; value: number; budget: number; unit: string; ok: boolean }[];
+export function formatRouteSizes(result: RouteSizes, budgets?: BundleBudgets): string;
