@@ -1,5 +1,8 @@
-import { UNSTABLE_ToastQueue as RACToastQueue } from 'react-aria-components/Toast';
-
+/**
+ * The app's toast queue, light enough for the login route: no React Aria until a toast region
+ * renders. Toasts added before that wait here; the region (toast.tsx, loaded lazily) attaches
+ * React Aria's queue, which takes them over and shows them.
+ */
 export type ToastVariant = 'success' | 'error' | 'info';
 
 /** What a toast says; texts are translated by the caller. */
@@ -9,12 +12,78 @@ export interface ToastContent {
   description?: string;
 }
 
-/** A queue of toasts; the shell owns one and renders its `ToastRegion`. */
-export type ToastQueue = RACToastQueue<ToastContent>;
+/** A queued toast as regions and tests read it. */
+export interface QueuedToast {
+  key: string;
+  content: ToastContent;
+}
 
-/** Creates a queue (tests and storybook-like pages make their own; the app uses {@link appToasts}). */
+/** The part of React Aria's `ToastQueue` this app uses (the real one satisfies it). */
+export interface ToastQueueLike {
+  add(content: ToastContent, options?: { timeout?: number }): string;
+  close(key: string): void;
+  clear(): void;
+  subscribe(listener: () => void): () => void;
+  readonly visibleToasts: readonly QueuedToast[];
+}
+
+/** Holds toasts until a region attaches the real queue, then forwards everything to it. */
+export class ToastQueue implements ToastQueueLike {
+  private real: ToastQueueLike | null = null;
+  private pending: (QueuedToast & { timeout: number | undefined })[] = [];
+  private readonly listeners = new Set<() => void>();
+  private next = 0;
+
+  /** Called once by the region with React Aria's queue; the waiting toasts move over, in order. */
+  attach(real: ToastQueueLike): void {
+    if (this.real) return;
+    this.real = real;
+    for (const toast of this.pending.splice(0)) real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout });
+    real.subscribe(() => this.notify());
+    this.notify();
+  }
+
+  get attached(): ToastQueueLike | null {
+    return this.real;
+  }
+
+  add(content: ToastContent, options: { timeout?: number } = {}): string {
+    if (this.real) return this.real.add(content, options);
+    const key = `pending-${++this.next}`;
+    this.pending.push({ key, content, timeout: options.timeout });
+    this.notify();
+    return key;
+  }
+
+  close(key: string): void {
+    if (this.real) return this.real.close(key);
+    this.pending = this.pending.filter((toast) => toast.key !== key);
+    this.notify();
+  }
+
+  clear(): void {
+    if (this.real) return this.real.clear();
+    this.pending = [];
+    this.notify();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  get visibleToasts(): readonly QueuedToast[] {
+    return this.real ? this.real.visibleToasts : this.pending;
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** Creates a queue (tests and pages with their own region; the app uses {@link appToasts}). */
 export function createToastQueue(): ToastQueue {
-  return new RACToastQueue<ToastContent>({ maxVisibleToasts: 5 });
+  return new ToastQueue();
 }
 
 /** The app-wide queue: views call `showToast(appToasts, …)` when a machine reports an outcome. */
@@ -27,6 +96,6 @@ export const appToasts: ToastQueue = createToastQueue();
 const DEFAULT_TIMEOUT: Record<ToastVariant, number | undefined> = { success: 5000, info: 5000, error: undefined };
 
 /** Shows a toast; returns its key (for `queue.close(key)`). */
-export function showToast(queue: ToastQueue, content: ToastContent, timeout = DEFAULT_TIMEOUT[content.variant]): string {
-  return queue.add(content, { timeout });
+export function showToast(queue: ToastQueueLike, content: ToastContent, timeout = DEFAULT_TIMEOUT[content.variant]): string {
+  return queue.add(content, timeout === undefined ? {} : { timeout });
 }

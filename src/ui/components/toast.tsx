@@ -1,13 +1,27 @@
 import { Text } from 'react-aria-components/Text';
-import { UNSTABLE_Toast as RACToast, UNSTABLE_ToastContent as RACToastContent, UNSTABLE_ToastRegion as RACToastRegion } from 'react-aria-components/Toast';
+import {
+  UNSTABLE_Toast as RACToast,
+  UNSTABLE_ToastContent as RACToastContent,
+  UNSTABLE_ToastQueue as RACToastQueue,
+  UNSTABLE_ToastRegion as RACToastRegion,
+} from 'react-aria-components/Toast';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './button';
 import { AlertIcon, CloseIcon, InfoIcon, SuccessIcon } from './icons';
 import * as styles from './toast.css';
-import { appToasts, type ToastQueue } from './toast-queue';
+import { appToasts, type ToastContent, type ToastQueue } from './toast-queue';
 import { VisuallyHidden } from './visually-hidden';
 
 const ICONS = { success: SuccessIcon, error: AlertIcon, info: InfoIcon } as const;
+
+/** React Aria's queue behind an app queue, created (and attached) when a region first renders it. */
+function realQueue(queue: ToastQueue): RACToastQueue<ToastContent> {
+  const attached = queue.attached;
+  if (attached instanceof RACToastQueue) return attached as RACToastQueue<ToastContent>;
+  const real = new RACToastQueue<ToastContent>({ maxVisibleToasts: 5 });
+  queue.attach(real);
+  return real;
+}
 
 /**
  * The landmark region where toasts appear (RAC `ToastRegion`): F6 jumps to it, each toast is
@@ -17,7 +31,7 @@ const ICONS = { success: SuccessIcon, error: AlertIcon, info: InfoIcon } as cons
 export function ToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
   const { t } = useTranslation();
   return (
-    <RACToastRegion queue={queue} aria-label={t('ui.toast.region')} className={styles.region}>
+    <RACToastRegion queue={realQueue(queue)} aria-label={t('ui.toast.region')} className={styles.region}>
       {({ toast }) => {
         const { variant, title, description } = toast.content;
         const Icon = ICONS[variant];
