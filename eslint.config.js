@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const restricted = (patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'coverage/**', '.data/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'coverage/**', '.data/**', 'test-results/**', '.scratch/**', 'playwright-report/**', 'screenshots/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
