@@ -8,7 +8,7 @@ import { BlankLayout } from './layouts/blank-layout';
 import { ErrorBoundary } from './error-boundary';
 import { LazyMainLayout, SCREENS } from './screens-registry';
 import { PageFallback } from './page-fallback';
-import { UiProvider } from './components/ui-provider';
+import { useThemeClass } from './components/theme-class';
 
 /**
  * The tenant router (DESIGN §4): the first path segment is the tenant and wouter's base; every route
@@ -22,7 +22,7 @@ export function AppRouter() {
   return (
     <Router base={`/${tenant}`}>
       <TenantSocket tenant={tenant} />
-      <ThemedRoutes tenant={tenant} />
+      <ThemedRoutes />
     </Router>
   );
 }
@@ -39,16 +39,11 @@ function TenantSocket({ tenant }: { tenant: string }) {
   return null;
 }
 
-function ThemedRoutes({ tenant }: { tenant: string }) {
+function ThemedRoutes() {
   const theme = usePreferences((s) => s.context.theme);
-  const [, navigate] = useLocation();
-  // RAC links get the real address (tenant prefix) for middle-click and "open in new tab".
-  const useHref = (href: string) => (href.startsWith('/') ? `/${tenant}${href}` : href);
-  return (
-    <UiProvider theme={theme} navigate={(to) => navigate(to)} useHref={useHref}>
-      <GuardedRoute />
-    </UiProvider>
-  );
+  // The theme on every route; React Aria's providers live in the main layout (the login route has no RAC).
+  useThemeClass(theme);
+  return <GuardedRoute />;
 }
 
 /** Tells the guard where we are (before paint), follows its redirects, renders what it allows. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Form as RACForm, type FormProps as RACFormProps } from 'react-aria-components/Form';
 import { cx } from './class-names';
 import * as styles from './form.css';
-import { AlertIcon } from './icons';
+import { FormError } from './form-parts';
 
 export interface FormProps extends Omit<RACFormProps, 'className' | 'style' | 'children'> {
   children: ReactNode;
@@ -28,17 +28,4 @@ export function Form({ children, formError, className, ...props }: FormProps) {
   );
 }
 
-/** The form-level error box on its own, for layouts that place it elsewhere. */
-export function FormError({ children }: { children: ReactNode }) {
-  return (
-    <div role="alert" className={styles.formError}>
-      <AlertIcon className={styles.formErrorIcon} />
-      <span>{children}</span>
-    </div>
-  );
-}
-
-/** The row of buttons at the end of a form: right-aligned, wrapping on narrow screens. */
-export function FormActions({ children }: { children: ReactNode }) {
-  return <div className={styles.actions}>{children}</div>;
-}
+export { FormActions, FormError } from './form-parts';

@@ -1,16 +1,12 @@
-import { useLayoutEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-aria-components';
-import { darkTheme, lightTheme } from '../theme.css';
 import { UiLocaleProvider } from './locale-provider';
+import { useThemeClass, type ThemeName } from './theme-class';
 
-export type ThemeName = 'light' | 'dark';
+export type { ThemeName } from './theme-class';
 
-const THEME_CLASS: Record<ThemeName, string> = { light: lightTheme, dark: darkTheme };
-
-export interface UiProviderProps {
+export interface AriaProvidersProps {
   children: ReactNode;
-  /** Light is the default theme (SPEC §9). */
-  theme?: ThemeName;
   /** Client-side navigation for every RAC `Link`/`LinkButton`/menu item with `href` (e.g. wouter's `navigate`). */
   navigate?: (path: string) => void;
   /** Turns an app path into the real href (e.g. prefixes the `/{tenant}` base). */
@@ -19,26 +15,18 @@ export interface UiProviderProps {
   locale?: string;
 }
 
+export interface UiProviderProps extends AriaProvidersProps {
+  /** Light is the default theme (SPEC §9). */
+  theme?: ThemeName;
+}
+
 /**
- * What the primitives need from the app root, in one place. Render it inside `I18nextProvider`.
- *
- * - The theme class goes on `<html>`, not on a wrapper: popovers, dialogs, tooltips and toasts
- *   render in portals under `<body>` and must see the same CSS variables. `color-scheme` follows,
- *   so native scrollbars and form controls match the theme.
- * - React Aria's locale follows the active i18next language.
- * - With `navigate`, RAC links navigate client-side (no reload) and keep modifier-click behaviour.
+ * What the React Aria primitives need, in one place (inside `I18nextProvider`): React Aria's locale
+ * follows the active i18next language, and with `navigate` RAC links navigate client-side (no
+ * reload) and keep modifier-click behaviour. The main layout renders it; the login route and the
+ * blank pages use native controls and do without (no React Aria in the entry).
  */
-export function UiProvider({ children, theme = 'light', navigate, useHref, locale }: UiProviderProps) {
-  useLayoutEffect(() => {
-    const root = document.documentElement;
-    const className = THEME_CLASS[theme];
-    root.classList.add(className);
-    root.style.colorScheme = theme;
-    return () => {
-      root.classList.remove(className);
-      root.style.removeProperty('color-scheme');
-    };
-  }, [theme]);
+export function AriaProviders({ children, navigate, useHref, locale }: AriaProvidersProps) {
   const content = <UiLocaleProvider locale={locale}>{children}</UiLocaleProvider>;
   if (!navigate) return content;
   return (
@@ -46,4 +34,10 @@ export function UiProvider({ children, theme = 'light', navigate, useHref, local
       {content}
     </RouterProvider>
   );
+}
+
+/** The theme class on `<html>` ({@link useThemeClass}) plus {@link AriaProviders}: for tests and stand-alone views. */
+export function UiProvider({ theme = 'light', ...props }: UiProviderProps) {
+  useThemeClass(theme);
+  return <AriaProviders {...props} />;
 }

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useRouter } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
+import { AriaProviders } from '../components/ui-provider';
 import { usePreferences, useServices } from '../services-context';
 import { HorizontalMenu } from '../shell/horizontal-menu';
 import { MobileNav } from '../shell/mobile-nav';
@@ -22,9 +24,22 @@ export const NARROW_QUERY = '(max-width: 64rem)';
 
 /**
  * The signed-in chrome (issue #5 point 1): vertical (sidebar, default) or horizontal (top menu)
- * layout, collapsible sidebar, navbar, the request indicator, the page title with its star.
+ * layout, collapsible sidebar, navbar, the request indicator, the page title with its star. React
+ * Aria's providers (locale, client-side links) start here: the signed-out routes do without RAC.
  */
-export default function MainLayout({ route, children }: MainLayoutProps) {
+export default function MainLayout(props: MainLayoutProps) {
+  const [, navigate] = useLocation();
+  const { base } = useRouter();
+  // RAC links get the real address (tenant prefix) for middle-click and "open in new tab".
+  const useHref = (href: string) => (href.startsWith('/') ? `${base}${href}` : href);
+  return (
+    <AriaProviders navigate={(to) => navigate(to)} useHref={useHref}>
+      <Shell {...props} />
+    </AriaProviders>
+  );
+}
+
+function Shell({ route, children }: MainLayoutProps) {
   const { t } = useTranslation();
   const { preferences } = useServices();
   const { layout, sidebarCollapsed, navbarWidth } = usePreferences((s) => s.context);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../components/button';
-import { LinkButton } from '../../components/link';
+import { NativeButton } from '../../components/native-button';
+import { RouteLinkButton } from '../../components/route-link';
 import * as styles from './error-page.css';
 
 export interface ErrorPageProps {
@@ -11,7 +11,11 @@ export interface ErrorPageProps {
   action: { label: string } & ({ href: string } | { onPress: () => void });
 }
 
-/** The blank-layout pages (404, not authorized, 500, coming soon): say what happened, offer one way on. */
+/**
+ * The blank-layout pages (404, not authorized, 500, coming soon): say what happened, offer one way
+ * on. Plain elements, no React Aria: the 500 content is in the entry (the error boundary), and these
+ * pages render in the blank layout, outside the main layout's React Aria providers.
+ */
 export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
   return (
     <section className={styles.page} aria-labelledby="error-page-title">
@@ -26,11 +30,11 @@ export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
       <p className={styles.body}>{body}</p>
       <div className={styles.actions}>
         {'href' in action ? (
-          <LinkButton href={action.href} variant="primary">
+          <RouteLinkButton href={action.href} variant="primary">
             {action.label}
-          </LinkButton>
+          </RouteLinkButton>
         ) : (
-          <Button onPress={action.onPress}>{action.label}</Button>
+          <NativeButton onPress={action.onPress}>{action.label}</NativeButton>
         )}
       </div>
     </section>

@@ -3,10 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { selectEndedNotice, selectIsAuthenticated, selectIsBusy, selectLoginError, selectNotice, selectRedirectTo } from '../../../machines/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
-import { Button } from '../../components/button';
-import { Form, FormActions } from '../../components/form';
-import { PasswordField } from '../../components/password-field';
-import { TextField } from '../../components/text-field';
+import { FormActions, NativeForm } from '../../components/form-parts';
+import { NativeButton } from '../../components/native-button';
+import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useServices, useSession } from '../../services-context';
 import * as styles from './login.css';
@@ -14,6 +13,7 @@ import * as styles from './login.css';
 /**
  * `/login` (SPEC §2, §5, §8): e-mail and password, then — when the account has two-factor sign-in —
  * the code. Messages come from the session machine; after success the user goes to `to` or home.
+ * Native controls (no React Aria): this screen is the first paint of a signed-out visit.
  */
 export default function LoginScreen() {
   const { t } = useTranslation();
@@ -74,15 +74,15 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   };
 
   return (
-    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
-      <TextField label={t('auth.login.email')} name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} autoFocus />
-      <PasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired value={password} onChange={setPassword} />
+    <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
+      <NativeTextField label={t('auth.login.email')} name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} autoFocus />
+      <NativePasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired value={password} onChange={setPassword} />
       <FormActions>
-        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+        <NativeButton type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
-        </Button>
+        </NativeButton>
       </FormActions>
-    </Form>
+    </NativeForm>
   );
 }
 
@@ -99,9 +99,9 @@ function CodeStep({ busy }: { busy: boolean }) {
   };
 
   return (
-    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
+    <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
       <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
-      <TextField
+      <NativeTextField
         label={t('auth.twoFactor.code')}
         name="otp"
         autoComplete="one-time-code"
@@ -112,13 +112,13 @@ function CodeStep({ busy }: { busy: boolean }) {
         autoFocus
       />
       <FormActions>
-        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+        <NativeButton type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.twoFactor.submit')}
-        </Button>
-        <Button variant="ghost" fullWidth onPress={() => session.send({ type: 'session.cancelTwoFactor' })} isDisabled={busy}>
+        </NativeButton>
+        <NativeButton variant="ghost" fullWidth onPress={() => session.send({ type: 'session.cancelTwoFactor' })} isDisabled={busy}>
           {t('auth.twoFactor.back')}
-        </Button>
+        </NativeButton>
       </FormActions>
-    </Form>
+    </NativeForm>
   );
 }
