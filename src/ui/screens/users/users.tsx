@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session-selectors';
 import { USER_ACTION_ERRORS, usersMachine, type UsersSnapshot } from '../../../machines/users.machine';
@@ -59,11 +59,17 @@ export default function UsersScreen() {
   const headingId = useId();
   const count = new Intl.NumberFormat(i18n.language);
 
+  // After a delete the row and its menu button are gone: focus goes to the search, which still exists,
+  // once the confirmation has unmounted (its focus scope then finds focus outside and leaves it there).
+  const [focusSearch, setFocusSearch] = useState(0);
+  useEffect(() => {
+    if (focusSearch > 0) searchRef.current?.querySelector('input')?.focus();
+  }, [focusSearch]);
+
   useUsersFeedback(actor, intent, {
     onSuccess: (action) => {
       setDialog(null);
-      // The deleted row and its menu button are gone: give focus a place that still exists.
-      if (action === 'delete') requestAnimationFrame(() => searchRef.current?.querySelector('input')?.focus());
+      if (action === 'delete') setFocusSearch((n) => n + 1);
     },
     onFailure: () => setDialog(null),
   });
