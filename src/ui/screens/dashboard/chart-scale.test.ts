@@ -9,6 +9,11 @@ describe('valueAxis', () => {
     expect(valueAxis(0)).toEqual({ max: 4, ticks: [0, 1, 2, 3, 4] });
   });
 
+  it('covers a largest value a hair above a round step (a counterexample found in CI: an absolute tolerance let 1.000000000001e-5 get a 1e-5 top)', () => {
+    const largest = 0.000010000000010000002;
+    expect(valueAxis(largest).max).toBeGreaterThanOrEqual(largest);
+  });
+
   it('always covers the largest value with evenly spaced ticks, at most 2.5× too tall (1000 runs)', () => {
     fc.assert(
       fc.property(fc.double({ min: 1e-6, max: 1e12, noNaN: true }), (largest) => {

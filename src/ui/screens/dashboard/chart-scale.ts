@@ -19,7 +19,7 @@ export function valueAxis(largest: number, count = 4): ValueAxis {
   const top = Number.isFinite(largest) && largest > 0 ? largest : count;
   const raw = top / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = (STEPS.find((s) => s * magnitude >= raw - 1e-9) ?? 10) * magnitude;
+  const step = (STEPS.find((s) => s * magnitude >= raw * (1 - 1e-12)) ?? 10) * magnitude;
   const ticks = Array.from({ length: count + 1 }, (_, i) => Number((i * step).toPrecision(12)));
   return { max: ticks[count] ?? top, ticks };
 }
