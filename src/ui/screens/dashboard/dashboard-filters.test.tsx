@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, isoDateIn } from '../../../machines/dashboard-query';
 import type { User } from '../../../machines/session-storage';
@@ -37,14 +37,17 @@ const summaries = (v: RenderedApp) =>
     .map((r) => `${r.query.get('startAt')}..${r.query.get('finishAt')} ${r.query.get('tenantName') ?? '*'}`)
     .filter((_, i) => i % 2 === 0);
 
+/** The dashboard's own filters (the sheets panel below has a period of its own). */
+const filters = () => within(screen.getByRole('region', { name: 'Filtros do painel' }));
+
 describe('DashboardScreen: filters', () => {
   it('opens on the last 30 days of every tenant for staff, with a plain address', async () => {
     const v = render('/dashboard/analytics');
     const today = isoDateIn(new Date());
     await screen.findByRole('table', { name: 'Pedidos por dia' }, { timeout: 5000 });
     expect(summaries(v)).toEqual([`${addDays(today, -29)}..${today} *`]);
-    expect(screen.getByRole('button', { name: /Período/ })).toHaveTextContent('Últimos 30 dias');
-    expect(screen.queryByRole('group', { name: 'Datas do período' })).toBeNull();
+    expect(filters().getByRole('button', { name: /Período/ })).toHaveTextContent('Últimos 30 dias');
+    expect(filters().queryByRole('group', { name: 'Datas do período' })).toBeNull();
     expect(screen.getByRole('combobox', { name: 'Tenant' })).toHaveValue('Todos os tenants');
     expect(v.location()).toBe('/dashboard/analytics');
   });
@@ -54,13 +57,13 @@ describe('DashboardScreen: filters', () => {
     const v = render('/dashboard/analytics');
     const today = isoDateIn(new Date());
     await screen.findByRole('table', { name: 'Pedidos por dia' });
-    await user.click(screen.getByRole('button', { name: /Período/ }));
+    await user.click(filters().getByRole('button', { name: /Período/ }));
     await user.click(await screen.findByRole('option', { name: 'Últimos 7 dias' }));
     await waitFor(() => expect(v.location()).toBe(`/dashboard/analytics?from=${addDays(today, -6)}&to=${today}`));
     await waitFor(() => expect(summaries(v).at(-1)).toBe(`${addDays(today, -6)}..${today} *`));
-    await user.click(screen.getByRole('button', { name: /Período/ }));
+    await user.click(filters().getByRole('button', { name: /Período/ }));
     await user.click(await screen.findByRole('option', { name: 'Personalizado' }));
-    expect(await screen.findByRole('group', { name: 'Datas do período' })).toBeInTheDocument();
+    expect(await filters().findByRole('group', { name: 'Datas do período' })).toBeInTheDocument();
   });
 
   it('a typed period reloads and goes into the address; a reversed one is refused with a message', async () => {
@@ -68,18 +71,18 @@ describe('DashboardScreen: filters', () => {
     const v = render();
     await screen.findByRole('table', { name: 'Pedidos por dia' });
     // A range that is no preset is "Personalizado"; the dates field (its own chunk) comes when asked for.
-    expect(screen.getByRole('button', { name: /Período/ })).toHaveTextContent('Personalizado');
-    expect(screen.getByText('De 01/11/2025 a 03/11/2025')).toBeInTheDocument();
-    expect(screen.queryByRole('group', { name: 'Datas do período' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Editar datas' }));
-    const [startDay] = await screen.findAllByRole('spinbutton', { name: /dia, Data inicial/ });
+    expect(filters().getByRole('button', { name: /Período/ })).toHaveTextContent('Personalizado');
+    expect(filters().getByText('De 01/11/2025 a 03/11/2025')).toBeInTheDocument();
+    expect(filters().queryByRole('group', { name: 'Datas do período' })).toBeNull();
+    await user.click(filters().getByRole('button', { name: 'Editar datas' }));
+    const [startDay] = await filters().findAllByRole('spinbutton', { name: /dia, Data inicial/ });
     await waitFor(() => expect(startDay).toHaveFocus());
     await user.click(startDay!);
     await user.keyboard('02');
     await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2025-11-02&to=2025-11-03'));
     await waitFor(() => expect(summaries(v).at(-1)).toBe('2025-11-02..2025-11-03 *'));
     const count = v.requests.length;
-    const [endDay] = screen.getAllByRole('spinbutton', { name: /dia, Data final/ });
+    const [endDay] = filters().getAllByRole('spinbutton', { name: /dia, Data final/ });
     await user.click(endDay!);
     await user.keyboard('01');
     expect(await screen.findByText('Informe um período válido: a data inicial não pode ser posterior à final.')).toBeInTheDocument();
@@ -91,7 +94,7 @@ describe('DashboardScreen: filters', () => {
     const user = userEvent.setup();
     const v = render();
     await screen.findByRole('table', { name: 'Pedidos por dia' });
-    await user.click(screen.getByRole('button', { name: /Mostrar opções/ }));
+    await user.click(filters().getByRole('button', { name: /Mostrar opções/ }));
     await user.click(await screen.findByRole('option', { name: 'farmacia-central' }));
     await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2025-11-01&to=2025-11-03&tenant=farmacia-central'));
     await waitFor(() => expect(summaries(v).at(-1)).toBe('2025-11-01..2025-11-03 farmacia-central'));
