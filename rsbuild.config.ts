@@ -63,6 +63,12 @@ export default defineConfig({
   tools: {
     rspack: {
       plugins: [new VanillaExtractPlugin(), chunkGraphStats],
+      module: {
+        rules: [
+          // React Aria's built-in strings in the app's three locales only (scripts/aria-locales-loader.mjs).
+          { test: /[\\/]react-(?:aria|stately)[\\/]dist[\\/]private[\\/][^\\/]+[\\/]intlStrings\.mjs$/, loader: resolve('scripts/aria-locales-loader.mjs') },
+        ],
+      },
     },
   },
 });
