@@ -123,17 +123,26 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
       expect(spread).toBeGreaterThan(500);
       expect(new Set(secondDelays.map((d) => Math.round(d / 50))).size).toBeGreaterThan(CLIENTS / 4);
     }
-    // 3. No thundering herd: the successful reconnects are spread out; no 250 ms window holds more than
-    //    half the clients. And nobody hammered the dead server: backoff keeps attempts few.
+    // 3. No thundering herd: the attempts that succeeded left the clients spread out; no 250 ms window
+    //    holds more than half of them. (Measured where the client decides, at the attempt: a new process
+    //    on a loaded box may hold the first upgrades for a moment and complete them together, which says
+    //    nothing about the clients.) And nobody hammered the dead server: backoff keeps attempts few.
     const reopened = clients.map((c) => c.opens.find((at) => at >= upAt - 5_000) ?? Number.NaN).sort((a, b) => a - b);
+    const succeeded = clients
+      .map((c, i) => {
+        const open = c.opens.find((at) => at >= upAt - 5_000) ?? Number.NaN;
+        return (retries[i] ?? []).filter((at) => at <= open).at(-1) ?? Number.NaN;
+      })
+      .sort((a, b) => a - b);
+    expect(succeeded.every(Number.isFinite), 'every reconnect has the attempt that made it').toBe(true);
     let busiest = 0;
-    for (const start of reopened) busiest = Math.max(busiest, reopened.filter((at) => at >= start && at < start + 250).length);
+    for (const start of succeeded) busiest = Math.max(busiest, succeeded.filter((at) => at >= start && at < start + 250).length);
     const outage = upAt - stoppedAt;
     const maxAttempts = Math.max(...retries.map((r) => r.length));
     console.info(
       `restart: ${CLIENTS} clients; outage ${(outage / 1000).toFixed(1)} s; first reconnect ${Math.min(...firstDelays).toFixed(0)}–${Math.max(...firstDelays).toFixed(0)} ms after close; ` +
         `second-attempt delays ${secondDelays.length ? `${Math.min(...secondDelays).toFixed(0)}–${Math.max(...secondDelays).toFixed(0)} ms` : 'n/a (server was back before)'}; ` +
-        `reconnected over ${((reopened.at(-1) ?? 0) - (reopened[0] ?? 0)).toFixed(0)} ms, busiest 250 ms window ${busiest}/${CLIENTS}; attempts per client ≤ ${maxAttempts}`,
+        `successful attempts over ${((succeeded.at(-1) ?? 0) - (succeeded[0] ?? 0)).toFixed(0)} ms (opened over ${((reopened.at(-1) ?? 0) - (reopened[0] ?? 0)).toFixed(0)} ms), busiest 250 ms window of attempts ${busiest}/${CLIENTS}; attempts per client ≤ ${maxAttempts}`,
     );
     expect(jittered, 'the outage outlasted the first fixed reconnect, so every client reached the jittered attempts').toBe(true);
     expect(busiest).toBeLessThanOrEqual(Math.ceil(CLIENTS / 2));
