@@ -46,6 +46,14 @@ export default defineConfig({
   source: {
     entry: { index: './src/main.tsx' },
   },
+  resolve: {
+    alias: {
+      // React 19 has useSyncExternalStore: the shims (@xstate/react, react-i18next, wouter) become React's own.
+      'use-sync-external-store/shim/with-selector$': resolve('node_modules/use-sync-external-store/with-selector.js'),
+      'use-sync-external-store/shim/index.js$': resolve('node_modules/use-sync-external-store/index.js'),
+      'use-sync-external-store/shim$': resolve('node_modules/use-sync-external-store/index.js'),
+    },
+  },
   html: {
     title: 'Painel Back-office',
     template: './src/index.html',
