@@ -1,0 +1,39 @@
+import { signIn, submitLogin, tenantPath, pageTitle } from './support/app';
+import { expect, test } from './support/fixtures';
+import { toast } from './support/toast';
+import { t } from './support/i18n';
+
+test.describe('login', () => {
+  test('a wrong password shows the failure message and stays on the login page', async ({ page, app }) => {
+    await page.goto(`${app.origin}${tenantPath('/login')}`);
+    await submitLogin(page, { email: app.admin.email, password: `${app.admin.password}-wrong` });
+    await expect(page.getByText(t('auth.login.failed'), { exact: true })).toBeVisible();
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/login'));
+    // Nothing was stored: a reload is still signed out.
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+  });
+
+  test('success greets the user and lands on the tenant home', async ({ page, app }) => {
+    await page.goto(`${app.origin}${tenantPath('/login')}`);
+    await submitLogin(page, app.admin);
+    const greeting = toast(page, t('auth.login.successTitle'));
+    await expect(greeting).toBeVisible();
+    await expect(greeting).toContainText(t('auth.login.successBody'));
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/'));
+    await expect(pageTitle(page)).toHaveText(t('routes.home'));
+  });
+
+  test('a signed-out visit to a screen asks to sign in, then goes to that screen (`to`)', async ({ page, app }) => {
+    await page.goto(`${app.origin}${tenantPath('/roles/list')}?x=1`);
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/login'));
+    expect(new URL(page.url()).searchParams.get('to')).toBe('/roles/list?x=1');
+    await submitLogin(page, app.admin);
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/roles/list') && url.search === '?x=1');
+    await expect(pageTitle(page)).toHaveText(t('routes.roles-list'));
+  });
+
+  test('an explicit `to` on the login address is followed after sign-in', async ({ page, app }) => {
+    await signIn(page, app.origin, app.admin, '/tenants');
+    await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
+  });
+});

@@ -1,0 +1,19 @@
+import { cnpjCheckDigits } from '../../../src/domain/cnpj';
+import type { Api } from './api';
+
+/** A valid CNPJ (check digits from the app's own rule), different on every call. */
+export function freshCnpj(): string {
+  const base = `${Date.now() % 1e8}`.padStart(8, '0') + `${Math.floor(Math.random() * 1e4)}`.padStart(4, '0');
+  return `${base}${cnpjCheckDigits(base)}`;
+}
+
+/** Creates a tenant through the REST API (POST /api/tenant) and returns its name. */
+export async function createTenant(api: Api, name: string, features: string[] = ['chat']): Promise<string> {
+  await api.rest('POST', '/api/tenant', { name, cnpj: freshCnpj(), features, template: 'farmacia', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 1000 });
+  return name;
+}
+
+/** A tenant-name prefix unique to this run and test. */
+export function uniquePrefix(tag: string): string {
+  return `e2e-${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
+}

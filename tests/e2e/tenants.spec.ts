@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { apiLogin } from './support/api';
+import { signIn, tenantPath } from './support/app';
+import { expect, test } from './support/fixtures';
+import { t } from './support/i18n';
+import { createTenant, uniquePrefix } from './support/tenants';
+import { toast } from './support/toast';
+
+const grid = (page: Page) => page.getByRole('grid', { name: t('tenants.screen.heading') });
+/** Tenant names in the order the table shows them (row headers). */
+const shownNames = (page: Page) => grid(page).getByRole('rowheader');
+const query = (page: Page) => new URL(page.url()).searchParams;
+
+test.describe('tenants', () => {
+  test('paging, search, sort and the address that restores them', async ({ page, app }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const prefix = uniquePrefix('list');
+    // Created out of order, so "newest first" (the default) and "by name" differ.
+    const created: string[] = [];
+    for (const suffix of ['c', 'a', 'e', 'b', 'd']) created.push(await createTenant(api, `${prefix}-${suffix}`));
+    const newestFirst = [...created].reverse();
+    const byName = [...created].sort();
+
+    await signIn(page, app.origin, app.admin, '/tenants');
+    // Default page size (SPEC §9: 4 per page).
+    await expect(shownNames(page)).toHaveCount(4);
+    await page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') }).fill(prefix);
+    await expect.poll(() => query(page).get('search')).toBe(prefix);
+    await expect(shownNames(page)).toHaveText(newestFirst.slice(0, 4));
+
+    await page.getByRole('button', { name: t('ui.pagination.next') }).click();
+    await expect.poll(() => query(page).get('page')).toBe('2');
+    await expect(shownNames(page)).toHaveText(newestFirst.slice(4));
+
+    await grid(page).getByRole('columnheader', { name: t('tenants.screen.columns.name') }).click();
+    await expect.poll(() => query(page).get('sort')).toMatch(/name/);
+    await expect(shownNames(page)).toHaveText(byName.slice(0, 4));
+    await page.getByRole('button', { name: t('ui.pagination.next') }).click();
+    await expect(shownNames(page)).toHaveText(byName.slice(4));
+
+    // The address alone restores the view: reload, and open it in a fresh page.
+    const address = page.url();
+    await page.reload();
+    await expect(shownNames(page)).toHaveText(byName.slice(4));
+    await expect(page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') })).toHaveValue(prefix);
+    const other = await page.context().newPage();
+    await other.goto(address);
+    await expect(shownNames(other)).toHaveText(byName.slice(4));
+    await other.close();
+
+    // Sorting again reverses the order.
+    await grid(page).getByRole('columnheader', { name: t('tenants.screen.columns.name') }).click();
+    await expect(shownNames(page)).toHaveText([...byName].reverse().slice(0, 4));
+  });
+
+  test('delete hides the tenant, the deleted view lists it, restore brings it back', async ({ page, app }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const name = await createTenant(api, uniquePrefix('del'));
+    await signIn(page, app.origin, app.admin, `/tenants?search=${name}`);
+    await expect(shownNames(page)).toHaveText([name]);
+
+    await grid(page).getByRole('button', { name: t('tenants.screen.actions.more', { name }) }).click();
+    await page.getByRole('menuitem', { name: t('tenants.screen.actions.delete'), exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: t('tenants.screen.deleteTitle') });
+    await expect(confirm).toContainText(t('tenants.confirmDelete', { name }));
+    await confirm.getByRole('button', { name: t('tenants.screen.actions.delete'), exact: true }).click();
+    await expect(toast(page, t('tenants.notices.deleted'))).toBeVisible();
+    await expect(grid(page).getByRole('rowheader', { name, exact: true })).toHaveCount(0);
+    await expect(page.getByText(t('tenants.screen.empty.search', { search: name }))).toBeVisible();
+
+    const views = page.getByRole('radiogroup', { name: t('tenants.screen.viewLabel') });
+    // React Aria's radio input is visually hidden: a person clicks its label.
+    await views.getByText(t('tenants.views.deleted'), { exact: true }).click();
+    await expect.poll(() => query(page).get('view')).toBe('deleted');
+    await expect(shownNames(page)).toHaveText([name]);
+    await grid(page).getByRole('button', { name: t('tenants.screen.actions.restoreNamed', { name }) }).click();
+    await expect(toast(page, t('tenants.notices.restored'))).toBeVisible();
+    await expect(grid(page).getByRole('rowheader', { name, exact: true })).toHaveCount(0);
+
+    await views.getByText(t('tenants.views.active'), { exact: true }).click();
+    await expect(shownNames(page)).toHaveText([name]);
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+  });
+});
