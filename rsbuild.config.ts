@@ -74,7 +74,7 @@ export default defineConfig({
       module: {
         rules: [
           // React Aria's built-in strings in the app's three locales only (scripts/aria-locales-loader.mjs).
-          { test: /[\\/]react-(?:aria|stately)[\\/]dist[\\/]private[\\/][^\\/]+[\\/]intlStrings\.mjs$/, loader: resolve('scripts/aria-locales-loader.mjs') },
+          { test: /[\\/]react-(?:aria|stately|aria-components)[\\/]dist[\\/]private[\\/](?:[^\\/]+[\\/])?intlStrings\.mjs$/, loader: resolve('scripts/aria-locales-loader.mjs') },
           // Gregorian only: the app's locales use no other calendar (scripts/gregorian-calendar-loader.mjs).
           { test: /[\\/]@internationalized[\\/]date[\\/]dist[\\/]private[\\/]createCalendar\.mjs$/, loader: resolve('scripts/gregorian-calendar-loader.mjs') },
         ],
