@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session-selectors';
 import { USER_ACTION_ERRORS, usersMachine, type UsersSnapshot } from '../../../machines/users.machine';
@@ -8,11 +8,11 @@ import { Button } from '../../components/button';
 import { ErrorState } from '../../components/error-state';
 import { PlusIcon } from '../../components/icons';
 import { SearchField } from '../../components/search-field';
+import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../services-context';
-import { QuickEditDialog } from './quick-edit-dialog';
 import { UserConfirmDialog, type ConfirmKind } from './user-confirm-dialog';
-import { UserFormDialog, type FormView } from './user-form-dialog';
+import type { FormView } from './user-form-dialog';
 import type { RowAction } from './user-row-actions';
 import { useNarrow } from './use-narrow';
 import { useUsersFeedback, type Intent } from './use-users-feedback';
@@ -21,6 +21,11 @@ import { UsersEmptyState } from './users-empty-state';
 import { indexUsers, queryUsers, SORT_COLUMNS } from './users-query';
 import { UsersTable } from './users-table';
 import * as styles from './users.css';
+
+// The create/edit form (its machine, password and instance pickers) and the quick edits load on first
+// open, like the tenants' dialogs: the list paints without them.
+const UserFormDialog = lazy(() => import('./user-form-dialog').then((m) => ({ default: m.UserFormDialog })));
+const QuickEditDialog = lazy(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
 
 /** A dialog the screen owns (delete confirmation and the form are the machine's own states). */
 type LocalDialog = { kind: 'rename' | 'changeEmail'; user: UserRow } | { kind: 'confirm'; confirm: Exclude<ConfirmKind, 'delete'>; user: UserRow } | null;
@@ -158,20 +163,22 @@ export default function UsersScreen() {
         emptyState={<UsersEmptyState hasUsers={users.length > 0} query={deferred.q} onClear={() => setQuery({ q: '' })} onCreate={createUser} />}
         errorState={<ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'users.reload' })} />}
       />
-      {form ? <UserFormDialog form={form} view={formView} userName={target?.name ?? null} onClose={() => actor.send({ type: 'users.close' })} /> : null}
-      {dialog?.kind === 'rename' || dialog?.kind === 'changeEmail' ? (
-        <QuickEditDialog
-          field={dialog.kind === 'rename' ? 'name' : 'email'}
-          user={dialog.user}
-          isPending={busy}
-          error={quickError(dialog.kind)}
-          onClose={() => setDialog(null)}
-          onSubmit={(value) => {
-            ask(dialog.kind, dialog.user);
-            actor.send(dialog.kind === 'rename' ? { type: 'users.rename', user: dialog.user, name: value } : { type: 'users.changeEmail', user: dialog.user, email: value });
-          }}
-        />
-      ) : null}
+      <Suspense fallback={<Spinner label={t('common.loading')} />}>
+        {form ? <UserFormDialog form={form} view={formView} userName={target?.name ?? null} onClose={() => actor.send({ type: 'users.close' })} /> : null}
+        {dialog?.kind === 'rename' || dialog?.kind === 'changeEmail' ? (
+          <QuickEditDialog
+            field={dialog.kind === 'rename' ? 'name' : 'email'}
+            user={dialog.user}
+            isPending={busy}
+            error={quickError(dialog.kind)}
+            onClose={() => setDialog(null)}
+            onSubmit={(value) => {
+              ask(dialog.kind, dialog.user);
+              actor.send(dialog.kind === 'rename' ? { type: 'users.rename', user: dialog.user, name: value } : { type: 'users.changeEmail', user: dialog.user, email: value });
+            }}
+          />
+        ) : null}
+      </Suspense>
       <UserConfirmDialog
         kind={deleteStep ? 'delete' : dialog?.kind === 'confirm' ? dialog.confirm : null}
         user={deleteStep ? target : dialog?.kind === 'confirm' ? dialog.user : null}
