@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BOM, CSV_BATCH, csvLine, prefersCsv, sendCsv, type Cell } from './csv';
+import type { CsvPage } from './csv-sql';
 import type { DayRange } from './report-params';
 
 /** Position after the last row read: its time as Postgres text (exact to the microsecond) and id. */
@@ -35,6 +36,11 @@ export interface Sheet<Row extends SheetRow, Json> {
   page(cursor: Cursor | null, limit: number): Promise<Row[]>;
   json(row: Row): Json;
   csv(row: Row): readonly Cell[];
+  /**
+   * Optional: the same page as {@link page} already formatted as CSV by the database (./csv-sql.ts),
+   * for the big sheets; when absent, rows are formatted here with {@link csv}.
+   */
+  csvPage?(cursor: Cursor | null, limit: number): Promise<CsvPage>;
 }
 
 /**
@@ -57,6 +63,12 @@ interface FormattedPage {
  * server's RSS — by ~150 MB over a 1,000,000-row sheet until the next full collection (bench/scale.ts).
  */
 async function formattedPage<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, cursor: Cursor | null): Promise<FormattedPage> {
+  if (sheet.csvPage) {
+    const page = await sheet.csvPage(cursor, CSV_BATCH);
+    const chunks: string[] = [];
+    for (let at = 0; at < page.text.length; at += CHUNK_CHARS) chunks.push(page.text.slice(at, at + CHUNK_CHARS));
+    return { chunks, next: page.count < CSV_BATCH ? null : page.last };
+  }
   const rows = await sheet.page(cursor, CSV_BATCH);
   const chunks: string[] = [];
   let text = '';

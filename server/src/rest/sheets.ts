@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
 import type { Database } from '../db/schema';
 import { decimal } from './csv';
+import { csvIntSql, csvMoneySql, csvPageOf, csvRecordSql, csvTextSql, csvTimeSql } from './csv-sql';
 import { dayRange, reportScope, reportScopeById, withinDays, type DayRange, type ReportScope } from './report-params';
 import { after, answerSheet, cursorOf, type Sheet, type SheetRow } from './sheet-stream';
 import { caller, type Handler, type HandlerDeps } from './types';
@@ -30,7 +31,8 @@ function tenantNameCache(db: Kysely<Database>): (ids: readonly number[]) => Prom
   };
 }
 
-function ordersSheet(db: Kysely<Database>, scope: ReportScope, range: DayRange) {
+/** Exported for csv-sql.test.ts, which compares its two CSV paths. */
+export function ordersSheet(db: Kysely<Database>, scope: ReportScope, range: DayRange) {
   const base = () => {
     const q = db.selectFrom('orders as o').where(withinDays('o.created_at', range));
     return scope.tenantId === null ? q : q.where('o.tenant_id', '=', scope.tenantId);
@@ -64,6 +66,26 @@ function ordersSheet(db: Kysely<Database>, scope: ReportScope, range: DayRange) 
       total: r.total,
     }),
     csv: (r) => [r.id, r.tenant_name, r.created_at, r.customer_name, r.website_id, r.status, r.items, decimal(r.total)],
+    csvPage: (cursor, limit) => {
+      let q = base()
+        .leftJoin('tenants as t', 't.id', 'o.tenant_id')
+        .select(['o.id', 'o.created_at as sort_at'])
+        .select(cursorOf('o.created_at').as('cursor_at'))
+        .select(
+          csvRecordSql([
+            csvIntSql(sql.ref('o.id')),
+            csvTextSql(sql.ref('t.name')),
+            csvTimeSql(sql.ref('o.created_at')),
+            csvTextSql(sql.ref('o.customer_name')),
+            csvIntSql(sql.ref('o.website_id')),
+            csvTextSql(sql.ref('o.status')),
+            csvIntSql(sql.ref('o.items')),
+            csvMoneySql(sql.ref('o.total')),
+          ]).as('line'),
+        );
+      if (cursor) q = q.where(after('o.created_at', 'o.id', cursor));
+      return csvPageOf(db, q.orderBy('o.created_at').orderBy('o.id').limit(limit));
+    },
   });
 }
 
