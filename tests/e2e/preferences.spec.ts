@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { STARRED_LIMIT } from '../../src/machines/preferences.machine';
 import { routes } from '../../src/domain/paths';
 import { pageTitle, signIn, tenantPath } from './support/app';
@@ -6,7 +7,7 @@ import { en, t } from './support/i18n';
 import { toast } from './support/toast';
 
 /** Relative luminance (0 black … 1 white) of the body's background, to tell light from dark. */
-const backgroundLuminance = (page: import('@playwright/test').Page) =>
+const backgroundLuminance = (page: Page) =>
   page.evaluate(() => {
     const [r = 0, g = 0, b = 0] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).map(Number);
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
