@@ -1,11 +1,11 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, type ComponentType } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users-actors';
 import { Badge } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
 import { PresenceStatus } from '../../components/status-dot';
-import { VirtualizedDataTable } from '../../components/virtualized-table';
+import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { RowActionsContext, type RowActionsState } from './row-actions-context';
 import { UserRowActions } from './user-row-actions';
 import * as styles from './users.css';
@@ -16,6 +16,12 @@ import * as styles from './users.css';
  * search never swaps the table under the user.
  */
 export const VIRTUALIZE_FROM = 100;
+
+// The virtualizer (React Aria's Virtualizer and table layout) is a chunk of its own, loaded only when a
+// tenant has that many users: the list of a smaller tenant paints without it.
+const VirtualizedDataTable = lazy(() =>
+  import('../../components/virtualized-table').then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>> })),
+);
 
 /** Fixed row height of the virtualized table: a small button plus the cell padding. */
 const ROW_HEIGHT = 52;
@@ -62,7 +68,9 @@ export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...p
   return (
     <RowActionsContext.Provider value={actions}>
       {totalUsers > VIRTUALIZE_FROM ? (
-        <VirtualizedDataTable {...common} height="max(20rem, calc(100dvh - 16rem))" rowHeight={ROW_HEIGHT} />
+        <Suspense fallback={<DataTable {...common} rows={[]} status="loading" />}>
+          <VirtualizedDataTable {...common} height="max(20rem, calc(100dvh - 16rem))" rowHeight={ROW_HEIGHT} />
+        </Suspense>
       ) : (
         <DataTable {...common} />
       )}
