@@ -30,9 +30,7 @@ export function UserMenu() {
     <>
       <MenuTrigger>
         <Button variant="ghost" aria-label={`${t('shell.userMenu')}: ${user?.name ?? ''}`} className={styles.userButton}>
-          <span className={styles.avatar} aria-hidden="true">
-            {initials(user?.name ?? '')}
-          </span>
+          <span className={styles.avatar} aria-hidden="true" data-initials={initials(user?.name ?? '')} />
           <span className={styles.userName}>{user?.name}</span>
         </Button>
         <Menu

@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { getHref, routes } from '../../src/domain/paths';
+import { apiLogin } from './support/api';
+import { signIn, tenantPath } from './support/app';
+import { expect, test } from './support/fixtures';
+
+/**
+ * Every screen, light and dark: axe-core (0 serious or critical violations) and screenshots at
+ * 1366×768 and 390×844 into `screenshots/` (gitignored; README "Browser tests").
+ */
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = resolve(import.meta.dirname, '../../screenshots');
+const VIEWPORTS = [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+] as const;
+
+// The server's CSP forbids injected scripts (script-src 'self'); axe is injected only here.
+test.use({ bypassCSP: true });
+test.describe.configure({ mode: 'parallel' });
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; html?: string }[];
+}
+
+async function audit(page: Page): Promise<Violation[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })) }));
+  });
+}
+
+async function settle(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // Lazy chunks and data: nothing left loading (busy regions, skeletons announce aria-busy).
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`every screen, ${theme}: axe finds no serious or critical violation; screenshots`, async ({ page, app }) => {
+    test.setTimeout(240_000);
+    mkdirSync(SHOTS, { recursive: true });
+    // The theme preference as the app stores it (preferences.machine.ts), set before each load.
+    await page.addInitScript((value) => {
+      const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
+      localStorage.setItem('preferences', JSON.stringify({ ...stored, theme: value }));
+    }, theme);
+    const roleId = (await (await apiLogin(app.origin, app.admin.email, app.admin.password)).graphql<{ roles: { id: string }[] }>('query roles { roles { id } }', {}, 'roles')).roles[0]?.id ?? '1';
+
+    const screens = routes.map((route) => ({ name: route.name, href: route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path, signedIn: route.name !== 'login' }));
+    const table: { screen: string; counts: Record<string, number> }[] = [];
+    const serious: string[] = [];
+    let signedIn = false;
+    for (const screen of [...screens.filter((s) => !s.signedIn), ...screens.filter((s) => s.signedIn)]) {
+      if (screen.signedIn && !signedIn) {
+        await signIn(page, app.origin, app.admin);
+        signedIn = true;
+      }
+      await page.setViewportSize(VIEWPORTS[0]);
+      await page.goto(`${app.origin}${tenantPath(screen.href)}`);
+      await settle(page);
+      const violations = await audit(page);
+      const counts: Record<string, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+      for (const v of violations) counts[v.impact ?? 'minor'] = (counts[v.impact ?? 'minor'] ?? 0) + v.nodes.length;
+      table.push({ screen: screen.name, counts });
+      for (const v of violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+        serious.push(`${screen.name} (${theme}): ${v.impact} ${v.id} — ${v.help} — ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.html))}`);
+      }
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await settle(page);
+        await page.screenshot({ path: resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`) });
+      }
+    }
+    console.log(
+      [`axe summary (${theme}): screen — critical / serious / moderate / minor (nodes)`, ...table.map((r) => `  ${r.screen.padEnd(30)} ${r.counts.critical} / ${r.counts.serious} / ${r.counts.moderate} / ${r.counts.minor}`)].join('\n'),
+    );
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}
