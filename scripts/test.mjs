@@ -2,7 +2,7 @@
 /**
  * `npm test`: every quality gate and test suite in one run, each counted, ending with the single line
  * `N passed, N failed` that .ci/run prints. Gates count as one check each; vitest counts its tests.
- * Later suites (conformance, e2e) are added to STEPS.
+ * Then the browser end-to-end suite (Playwright, tests/e2e), counted from its JSON report.
  *
  * `npm run test:reliability` (`--reliability`): only the long suites (files named `*.reliability.ts` under server/src:
  * scale-out soak, restarts under socket load), with the same closing line; .ci/run adds its counts.
@@ -73,6 +73,40 @@ try {
   failures.push('vitest (no report)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+// Browser end-to-end suite (issue #7): Playwright on Chromium against the build made above and the
+// reference server it starts itself; tests counted from its JSON report. Not with --reliability.
+if (!reliability) {
+  const e2eDir = mkdtempSync(join(tmpdir(), 'e2e-'));
+  const e2eReport = join(e2eDir, 'report.json');
+  const started = Date.now();
+  console.log('\n▶ browser end-to-end tests (Playwright, tests/e2e)');
+  const e2e = spawnSync('npx', ['playwright', 'test', '--reporter=list,json'], {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+  });
+  const e2eOk = e2e.status === 0;
+  console.log(`${e2eOk ? '✔' : '✘'} browser end-to-end tests (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  try {
+    const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+    // A flaky (passed on retry) or skipped test is not a pass.
+    const bad = stats.unexpected + stats.flaky + stats.skipped;
+    passed += stats.expected;
+    failed += bad;
+    if (bad > 0 || !e2eOk) failures.push('e2e');
+    // A suite that failed to start (global setup, server) reports no failed test.
+    if (!e2eOk && bad === 0) failed += 1;
+    if (stats.expected + bad === 0) {
+      failed += 1;
+      failures.push('e2e ran no test');
+    }
+  } catch {
+    failed += 1;
+    failures.push('e2e (no report)');
+  } finally {
+    rmSync(e2eDir, { recursive: true, force: true });
+  }
 }
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
