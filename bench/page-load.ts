@@ -41,7 +41,7 @@ const PROBES = `
         const email = document.querySelector('input[name="email"]');
         if (email && !email.disabled) b.formAt = performance.now();
       }
-      if (!b.rowsPaintedAt && !b.rowsSeen && document.querySelector('[role=grid] [role=rowheader]')) {
+      if (!b.rowsPaintedAt && !b.rowsSeen && document.querySelector('[role=grid] [role=rowgroup]:not([data-empty]) [role=rowheader]')) {
         b.rowsSeen = true;
         requestAnimationFrame(() => { b.rowsPaintedAt = performance.now(); });
       }
@@ -95,6 +95,9 @@ async function oneRun(browser: Browser, base: string, throttle: number): Promise
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'pt-BR' });
   try {
     const page = await context.newPage();
+    // tsx compiles this file with esbuild's keepNames, which wraps named functions inside the callbacks
+    // given to page.evaluate in a `__name(fn, "name")` helper that exists only in Node: give the page one.
+    await page.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((fn) => fn);' });
     await page.addInitScript(PROBES);
     const cdp = await context.newCDPSession(page);
     if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
@@ -130,9 +133,14 @@ async function oneRun(browser: Browser, base: string, throttle: number): Promise
     // 5. Scroll the list to the end and back, a step per frame.
     const scroll = await page.evaluate(async () => {
       const grid = document.querySelector('[role=grid]');
-      const candidates = [grid, ...Array.from(grid?.querySelectorAll('*') ?? [])].filter((el): el is HTMLElement => el instanceof HTMLElement && el.scrollHeight > el.clientHeight + 10);
+      // The list scrolls in its own box, or in the layout's content area around it.
+      const ancestors: Element[] = [];
+      for (let el = grid?.parentElement; el; el = el.parentElement) ancestors.push(el);
+      const candidates = [grid, ...Array.from(grid?.querySelectorAll('*') ?? []), ...ancestors].filter((el): el is HTMLElement => el instanceof HTMLElement && el.scrollHeight > el.clientHeight + 10);
       const scroller = candidates.find((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY)) ?? document.scrollingElement;
-      if (!(scroller instanceof HTMLElement)) return { maxLongTask: Number.NaN, longTasks: 0, steps: 0 };
+      const describe = (el: Element | null | undefined) => (el instanceof HTMLElement ? `${el.tagName.toLowerCase()}.${el.className} ${el.scrollHeight}/${el.clientHeight} ${getComputedStyle(el).overflowY}` : String(el));
+      const info = `grid ${describe(grid)}; rows ${grid?.querySelectorAll('[role=row]').length ?? 0}; scroller ${describe(scroller)}; candidates ${candidates.length}`;
+      if (!(scroller instanceof HTMLElement)) return { maxLongTask: Number.NaN, longTasks: 0, steps: 0, info };
       const start = performance.now();
       const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
       const step = Math.max(200, Math.ceil(scroller.scrollHeight / 150));
@@ -149,9 +157,10 @@ async function oneRun(browser: Browser, base: string, throttle: number): Promise
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
       const tasks = (window as unknown as { __bench: { longTasks: { start: number; duration: number }[] } }).__bench.longTasks.filter((t) => t.start >= start);
-      return { maxLongTask: tasks.reduce((max, t) => Math.max(max, t.duration), 0), longTasks: tasks.length, steps };
+      return { maxLongTask: tasks.reduce((max, t) => Math.max(max, t.duration), 0), longTasks: tasks.length, steps, info };
     });
-    if (scroll.steps === 0) throw new Error('the users list did not scroll');
+    if (scroll.steps === 0 && process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT, fullPage: true });
+    if (scroll.steps === 0) throw new Error(`the users list did not scroll (${scroll.info})`);
 
     return {
       fcp: login.fcp,
