@@ -13,7 +13,11 @@ export async function createTenant(api: Api, name: string, features: string[] = 
   return name;
 }
 
-/** A tenant-name prefix unique to this run and test. */
+/**
+ * A tenant-name prefix unique to this run and test, without digits: the tenant search also matches
+ * CNPJ digits, so a digit in the name would find unrelated tenants.
+ */
 export function uniquePrefix(tag: string): string {
-  return `e2e-${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`;
+  const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  return `e2e-${tag}-${unique.replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;
 }
