@@ -10,8 +10,9 @@
  *
  * What each row counts (bytes of the built files, compressed one by one — what a browser downloads):
  * - `login (initial)`: every file the entry loads (the HTML's scripts and styles) plus the HTML itself.
- * - `(main layout)`: the lazily loaded layout and the complete pt-BR messages, minus the entry: the
- *   price of the first main-layout route after login, paid once.
+ * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages and the socket side the
+ *   layout waits for (src/machines/realtime.ts, loaded at sign-in), minus the entry: the price of the
+ *   first main-layout route after login, paid once.
  * - every other route: its screen's async chunk group minus the entry, and for main-layout routes minus
  *   the layout group too — what navigating there downloads on top of what is already loaded.
  * - `lazy …` rows: chunks a screen or the shell loads later on demand (charts, a dialog, a language).
@@ -187,7 +188,10 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
   const html = existsSync(join(webRoot, 'index.html')) ? ['index.html'] : [];
   rows.push({ kind: 'initial', route: 'login', path: '/login', chunks: [...entryIds], ...measure(webRoot, [...entryFiles, ...html]) });
 
-  const layoutIds = minus(new Set([...group(`${REGISTRY} -> ./layouts/main-layout`), ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full')]), entryIds);
+  const layoutIds = minus(
+    new Set([...group(`${REGISTRY} -> ./layouts/main-layout`), ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'), ...group('./src/machines/app-services.ts -> ./realtime')]),
+    entryIds,
+  );
   rows.push({ kind: 'layout', route: '(main layout)', path: 'first main route', chunks: [...layoutIds], ...measure(webRoot, filesOf(layoutIds)) });
 
   for (const [route, request] of registry) {

@@ -4,24 +4,25 @@ import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
 import { createRestClient, type RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
-import { activityFeedMachine, type ActivityFeedActor } from './activity-feed.machine';
+import type { ActivityFeedActor } from './activity-feed.machine';
 import { createAppBus, type AppBus } from './app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from './preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
 import type { OverlayControl } from './bulk-run';
-import { linkPresence, presenceBeforeLogout } from './presence-link';
+import { DisconnectedDocument } from '../generated/graphql';
+import type { Realtime, RealtimeDeps } from './realtime';
 import { createRequestActivity, type RequestActivity } from './request-activity';
 import { sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from './session-storage';
-import { sessionMachine, type SessionActor } from './session.machine';
-import { windowPageHide, type CreateSocket } from './socket-actors';
-import { linkSocketToSession } from './socket-link';
-import { socketMachine, type SocketActor } from './socket.machine';
+import { sessionMachine, type SessionActor, type SessionSnapshot } from './session.machine';
+import type { CreateSocket } from './socket-actors';
+import type { SocketActor } from './socket.machine';
 
 /**
  * The composition root (DESIGN §2: ui → machines → api): builds the HTTP clients over the session
- * seam, starts the app-wide actors (session, socket, route guard, preferences) and links them. Views
+ * seam, starts the app-wide actors (session, route guard, preferences; the socket and activity feed
+ * once signed in, see {@link RealtimeHandle}) and links them. Views
  * receive the result through React context and only read actors and send events; screen machines get
  * `clients` through their `input`.
  */
@@ -36,6 +37,24 @@ export interface AppSettings {
 
 export const DEFAULT_SETTINGS: AppSettings = { socketUrl: '/ws', ipLookupUrl: '' };
 
+/** The socket and the activity feed, started once a user has signed in. */
+export interface RealtimeServices {
+  socket: SocketActor;
+  /** The latest socket events, for the navbar's activity feed. */
+  activityFeed: ActivityFeedActor;
+}
+
+/**
+ * The socket, activity feed and presence (realtime.ts) are a chunk of their own, loaded and started
+ * at the first sign-in (or at boot with a stored session), so the login route carries none of them.
+ */
+export interface RealtimeHandle {
+  /** The running actors, or null until they have loaded. */
+  current(): RealtimeServices | null;
+  /** Loads and starts them once: the same promise on every call (a new one after a failed load). */
+  ready(): Promise<RealtimeServices>;
+}
+
 /** The typed clients screen machines take as input. */
 export interface AppClients {
   rest: RestClient;
@@ -47,12 +66,11 @@ export interface AppClients {
 export interface AppServices {
   clients: AppClients;
   session: SessionActor;
-  socket: SocketActor;
+  /** The socket and activity feed (views read them with `useRealtime()`). */
+  realtime: RealtimeHandle;
   guard: RouteGuardActor;
   preferences: PreferencesActor;
   bus: AppBus;
-  /** The latest socket events, for the navbar's activity feed. */
-  activityFeed: ActivityFeedActor;
   /** For bulk runners: holds the loading overlay off while they run (DESIGN §4). */
   overlay: OverlayControl;
   /** Requests in flight through the typed clients (the global loading indicator). */
@@ -73,6 +91,11 @@ export interface AppServicesOptions {
   apiBase?: string;
   /** WebSocket factory; default the window's `WebSocket`. */
   createSocket?: CreateSocket;
+  /**
+   * Starts the socket side in place, without loading its chunk (tests pass realtime.ts's
+   * `startRealtime`, so it runs synchronously); default: the chunk, loaded at the first sign-in.
+   */
+  startRealtime?: (deps: RealtimeDeps) => Realtime;
 }
 
 /** Reads `<meta name="panel-settings" content='{"socketUrl":…}'>`; defaults for anything absent or malformed. */
@@ -127,29 +150,44 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const lookupIp = () => (settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }));
 
   const session = createActor(sessionMachine, {
-    input: { rest, refreshGraphql, lookupIp, storage, storageEvents: windowStorageEvents(window), baseUrl: apiBase, beforeLogout: presenceBeforeLogout(graphql.execute) },
+    // Presence (SPEC §4): say `disconnected` while the token still works (the rest is presence-link.ts).
+    input: { rest, refreshGraphql, lookupIp, storage, storageEvents: windowStorageEvents(window), baseUrl: apiBase, beforeLogout: () => graphql.execute(DisconnectedDocument) },
   });
   const preferences = createActor(preferencesMachine, { input: { storage } });
   const guard = createActor(routeGuardMachine, { input: {} });
   const bus = createAppBus();
-  const activityFeed = createActor(activityFeedMachine, { input: { bus } });
-  const socket = createActor(socketMachine, {
-    input: {
-      createSocket: options.createSocket ?? ((url) => new window.WebSocket(url)),
-      pageUrl: window.location.href,
-      bus,
-      socketUrl: settings.socketUrl,
-      pageHide: windowPageHide(window),
-    },
-  });
 
   ref.session = session;
   session.start();
   preferences.start();
   guard.start();
-  activityFeed.start();
-  socket.start();
   const sessionActor = session;
+
+  let realtime: Realtime | null = null;
+  let loading: Promise<RealtimeServices> | null = null;
+  let stopped = false;
+  const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
+  const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
+    if (stopped) throw new Error('app services stopped');
+    realtime ??= startRealtime(realtimeDeps);
+    return realtime;
+  };
+  const realtimeHandle: RealtimeHandle = {
+    current: () => realtime,
+    ready() {
+      if (loading) return loading;
+      if (options.startRealtime) loading = Promise.resolve(start(options.startRealtime));
+      else {
+        const load = import('./realtime').then((module) => start(module.startRealtime));
+        // A chunk that failed (offline) is asked for again next time.
+        load.catch(() => {
+          if (loading === load) loading = null;
+        });
+        loading = load;
+      }
+      return loading;
+    },
+  };
 
   // The guard decides with the session's current subject (signed in, role, permitted routes).
   guard.send({ type: 'route.session', subject: selectAccessSubject(sessionActor.getSnapshot()) });
@@ -161,27 +199,32 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     lastSubject = key;
     guard.send({ type: 'route.session', subject });
   });
-  const unlinkSocket = linkSocketToSession(sessionActor, socket, tenant);
-  const unlinkPresence = linkPresence({ session: sessionActor, socket, execute: graphql.execute, pageHide: windowPageHide(window) });
+  // The socket side starts with the first signed-in snapshot (a stored session: at once).
+  const startWhenSignedIn = (snapshot: SessionSnapshot) => {
+    if (realtime !== null || loading !== null || !snapshot.hasTag('authenticated')) return;
+    realtimeHandle.ready().catch((error: unknown) => {
+      if (!stopped) console.error('realtime chunk failed to load', error);
+    });
+  };
+  const realtimeSubscription = sessionActor.subscribe(startWhenSignedIn);
+  startWhenSignedIn(sessionActor.getSnapshot());
 
   return {
     clients: { rest, graphql, fetch: authFetch },
     session: sessionActor,
-    socket,
+    realtime: realtimeHandle,
     guard,
     preferences,
     bus,
-    activityFeed,
     overlay: overlayControl(preferences),
     activity,
     settings,
     tenant,
     stop() {
-      unlinkSocket();
-      unlinkPresence();
+      stopped = true;
+      realtimeSubscription.unsubscribe();
+      realtime?.stop();
       subjectSubscription.unsubscribe();
-      socket.stop();
-      activityFeed.stop();
       guard.stop();
       preferences.stop();
       sessionActor.stop();

@@ -7,7 +7,7 @@ import type { SocketActor } from './socket.machine';
 /**
  * Presence (SPEC §4: `isConnected` becomes true via the `connected` call, false via `disconnected`):
  * `connected` each time the signed-in user's socket opens (a reconnect after a network loss or a
- * server restart says so again); `disconnected` at logout (see `presenceBeforeLogout`) and when the
+ * server restart says so again); `disconnected` at logout (the session's `beforeLogout`, app-services.ts) and when the
  * page is left, as a keepalive request that outlives the page. Failures are only logged: presence
  * is a hint, never a reason to disturb the user.
  *
@@ -31,9 +31,4 @@ export function linkPresence(deps: { session: SessionActor; socket: SocketActor;
     subscription.unsubscribe();
     stopPageHide?.();
   };
-}
-
-/** For `SessionInput.beforeLogout`: say `disconnected` while the token still works. */
-export function presenceBeforeLogout(execute: Execute): () => Promise<unknown> {
-  return () => execute(DisconnectedDocument);
 }

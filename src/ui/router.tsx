@@ -29,13 +29,15 @@ export function AppRouter() {
 
 /** A tenant switch (first segment changed) reconnects the socket for the new tenant (socket.md §4.4). */
 function TenantSocket({ tenant }: { tenant: string }) {
-  const { socket } = useServices();
+  const { realtime } = useServices();
   const previous = useRef(tenant);
   useLayoutEffect(() => {
     if (previous.current === tenant) return;
     previous.current = tenant;
-    if (socket.getSnapshot().status === 'active') socket.send({ type: 'socket.tenant', tenantName: tenant });
-  }, [socket, tenant]);
+    // Not loaded yet (signed out): the socket reads the tenant when it starts.
+    const socket = realtime.current()?.socket;
+    if (socket?.getSnapshot().status === 'active') socket.send({ type: 'socket.tenant', tenantName: tenant });
+  }, [realtime, tenant]);
   return null;
 }
 

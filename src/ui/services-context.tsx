@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { AppServices } from '../machines/app-services';
+import { createContext, use, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import type { AppServices, RealtimeServices } from '../machines/app-services';
 import type { PreferencesSnapshot } from '../machines/preferences.machine';
 import type { SessionSnapshot } from '../machines/session.machine';
 import type { SocketSnapshot } from '../machines/socket.machine';
@@ -33,9 +33,20 @@ export function usePreferences<T>(selector: (snapshot: PreferencesSnapshot) => T
   return useSelector(useServices().preferences, selector, compare);
 }
 
+/**
+ * The socket and the activity feed. They load at sign-in (app-services.ts); a view that asks before
+ * they are in suspends until they are (the main layout asks first, under its page fallback).
+ */
+export function useRealtime(): RealtimeServices {
+  const { realtime } = useServices();
+  // Asked first: without the chunk (tests) it starts synchronously and `current()` has it.
+  const ready = realtime.ready();
+  return realtime.current() ?? use(ready);
+}
+
 /** Selects from the socket (tags `open`, `connecting`, `reconnecting`). */
 export function useSocket<T>(selector: (snapshot: SocketSnapshot) => T, compare?: (a: T, b: T) => boolean): T {
-  return useSelector(useServices().socket, selector, compare);
+  return useSelector(useRealtime().socket, selector, compare);
 }
 
 /** Requests in flight through the typed clients (drives the global loading indicator). */

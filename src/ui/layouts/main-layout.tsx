@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useRouter } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
 import { AriaProviders } from '../components/ui-provider';
-import { usePreferences, useServices } from '../services-context';
+import { usePreferences, useRealtime, useServices } from '../services-context';
 import { HorizontalMenu } from '../shell/horizontal-menu';
 import { MobileNav } from '../shell/mobile-nav';
 import { Navbar } from '../shell/navbar';
@@ -28,6 +28,9 @@ export const NARROW_QUERY = '(max-width: 64rem)';
  * Aria's providers (locale, client-side links) start here: the signed-out routes do without RAC.
  */
 export default function MainLayout(props: MainLayoutProps) {
+  // The socket and activity feed the navbar shows load at sign-in: the layout waits for them as a
+  // whole (under the route's page fallback) rather than piece by piece.
+  useRealtime();
   const [, navigate] = useLocation();
   const { base } = useRouter();
   // RAC links get the real address (tenant prefix) for middle-click and "open in new tab".

@@ -5,7 +5,7 @@ import { Popover } from 'react-aria-components/Popover';
 import { useTranslation } from 'react-i18next';
 import type { FeedEntry } from '../../machines/activity-feed.machine';
 import { Button, IconButton } from '../components/button';
-import { useServices } from '../services-context';
+import { useRealtime } from '../services-context';
 import { BellIcon } from './icons';
 import * as styles from './activity-feed.css';
 
@@ -42,7 +42,7 @@ function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
 /** The navbar's feed of real-time events (issue #6 point 7): opening it marks them read. */
 export function ActivityFeed() {
   const { t } = useTranslation();
-  const { activityFeed } = useServices();
+  const { activityFeed } = useRealtime();
   const entries = useSelector(activityFeed, (s) => s.context.entries);
   const unread = useSelector(activityFeed, (s) => s.context.unread);
   // Times are "ago" from when the feed was opened (stable while it is open).

@@ -5,6 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { createAppServices, type AppServices } from '../../machines/app-services';
+import { startRealtime } from '../../machines/realtime';
 import { writeStoredSession, type StoredSession, type User } from '../../machines/session-storage';
 import { fakeSockets } from '../../machines/test-support/socket-fakes';
 import { fakeServer, json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
@@ -83,7 +84,7 @@ function setup(options: RenderOptions, path: string) {
   }
   const server = fakeServer(options.respond ?? notFound);
   const sockets = fakeSockets();
-  const services = createAppServices({ window, fetch: server.fetch, apiBase: API_BASE, createSocket: sockets.create });
+  const services = createAppServices({ window, fetch: server.fetch, apiBase: API_BASE, createSocket: sockets.create, startRealtime });
   const i18n = createI18n(options.locale);
   return { tenant, server, sockets, services, i18n };
 }
