@@ -65,7 +65,16 @@ export default defineConfig({
     legalComments: 'none',
   },
   performance: {
-    chunkSplit: { strategy: 'split-by-experience' },
+    chunkSplit: {
+      strategy: 'split-by-experience',
+      override: {
+        cacheGroups: {
+          // The icon sets (the login route has its few icons in modules of their own) are one shared
+          // async chunk, not a copy in every screen that shows an icon.
+          icons: { test: /[\\/]src[\\/]ui[\\/](?:components|shell)[\\/]icons\.tsx$/, name: 'icons', chunks: 'async', enforce: true, priority: 20 },
+        },
+      },
+    },
     printFileSize: { total: true, detail: true, compressed: true },
   },
   tools: {

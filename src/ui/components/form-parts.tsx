@@ -1,7 +1,7 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
 import { cx } from './class-names';
 import * as styles from './form.css';
-import { AlertIcon } from './icons';
+import { AlertIcon } from './form-icons';
 
 /** The form-level error box on its own, for layouts that place it elsewhere. */
 export function FormError({ children }: { children: ReactNode }) {

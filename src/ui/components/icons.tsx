@@ -1,35 +1,11 @@
-import type { SVGProps } from 'react';
+import { makeIcon } from './make-icon';
 
-/** Props of every icon: decorative by default, so screen readers read the control's label instead. */
-export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
-
-/**
- * A small built-in icon set (stroke paths on a 24-unit grid) so the primitives need no icon
- * library. Icons are always `aria-hidden`: the control that holds one carries the accessible name.
+/*
+ * The primitives' icon set. `makeIcon` and the form controls' icons live in their own modules (the
+ * login route needs only those); everything is re-exported here.
  */
-export function makeIcon(paths: readonly string[]) {
-  return function Icon({ size = 16, ...props }: IconProps) {
-    return (
-      <svg
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        focusable="false"
-        {...props}
-        aria-hidden="true"
-      >
-        {paths.map((d) => (
-          <path key={d} d={d} />
-        ))}
-      </svg>
-    );
-  };
-}
+export { makeIcon, type IconProps } from './make-icon';
+export { AlertIcon, EyeIcon, EyeOffIcon } from './form-icons';
 
 export const ChevronDownIcon = /* @__PURE__ */ makeIcon(['M6 9l6 6 6-6']);
 export const ChevronUpIcon = /* @__PURE__ */ makeIcon(['M18 15l-6-6-6 6']);
@@ -42,26 +18,11 @@ export const MinusIcon = /* @__PURE__ */ makeIcon(['M5 12h14']);
 export const PlusIcon = /* @__PURE__ */ makeIcon(['M12 5v14', 'M5 12h14']);
 export const CloseIcon = /* @__PURE__ */ makeIcon(['M18 6L6 18', 'M6 6l12 12']);
 export const SearchIcon = /* @__PURE__ */ makeIcon(['M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z', 'M21 21l-4.35-4.35']);
-export const EyeIcon = /* @__PURE__ */ makeIcon([
-  'M1 12s4-8 11-8 11 8 11 8-4 8-11 8-11-8-11-8z',
-  'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
-]);
-export const EyeOffIcon = /* @__PURE__ */ makeIcon([
-  'M17.94 17.94A10.07 10.07 0 0 1 12 20c-7 0-11-8-11-8a18.45 18.45 0 0 1 5.06-5.94',
-  'M9.9 4.24A9.12 9.12 0 0 1 12 4c7 0 11 8 11 8a18.5 18.5 0 0 1-2.16 3.19',
-  'M14.12 14.12a3 3 0 1 1-4.24-4.24',
-  'M1 1l22 22',
-]);
 export const CalendarIcon = /* @__PURE__ */ makeIcon(['M3 5h18v16H3z', 'M16 3v4', 'M8 3v4', 'M3 10h18']);
 export const ArrowUpIcon = /* @__PURE__ */ makeIcon(['M12 19V5', 'M5 12l7-7 7 7']);
 export const ArrowDownIcon = /* @__PURE__ */ makeIcon(['M12 5v14', 'M19 12l-7 7-7-7']);
 export const SortIcon = /* @__PURE__ */ makeIcon(['M7 15l5 5 5-5', 'M7 9l5-5 5 5']);
 export const InfoIcon = /* @__PURE__ */ makeIcon(['M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z', 'M12 16v-4', 'M12 8h.01']);
-export const AlertIcon = /* @__PURE__ */ makeIcon([
-  'M10.29 3.86L1.82 18a2 2 0 0 0 1.71 3h16.94a2 2 0 0 0 1.71-3L13.71 3.86a2 2 0 0 0-3.42 0z',
-  'M12 9v4',
-  'M12 17h.01',
-]);
 export const SuccessIcon = /* @__PURE__ */ makeIcon(['M22 11.08V12a10 10 0 1 1-5.93-9.14', 'M22 4L12 14.01l-3-3']);
 export const InboxIcon = /* @__PURE__ */ makeIcon([
   'M22 12h-6l-2 3h-4l-2-3H2',

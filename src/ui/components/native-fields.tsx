@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as styles from './field.css';
 import { FieldLabelText } from './field-label';
-import { EyeIcon, EyeOffIcon } from './icons';
+import { EyeIcon, EyeOffIcon } from './form-icons';
 import * as native from './native-controls.css';
 
 type NativeInputProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'name' | 'autoComplete' | 'inputMode' | 'autoFocus' | 'placeholder'>;

@@ -1,9 +1,10 @@
-import { makeIcon } from '../components/icons';
+import { makeIcon } from '../components/make-icon';
 import type { MenuIcon } from '../../domain/menu';
 
+// The theme toggle's icons are on the login route: a module of their own.
+export { MoonIcon, SunIcon } from './theme-icons';
+
 /** Shell icons (same 24-unit stroke set as the primitives; always aria-hidden). */
-export const SunIcon = /* @__PURE__ */ makeIcon(['M12 17a5 5 0 1 0 0-10 5 5 0 0 0 0 10z', 'M12 1v2', 'M12 21v2', 'M4.22 4.22l1.42 1.42', 'M18.36 18.36l1.42 1.42', 'M1 12h2', 'M21 12h2', 'M4.22 19.78l1.42-1.42', 'M18.36 5.64l1.42-1.42']);
-export const MoonIcon = /* @__PURE__ */ makeIcon(['M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 12.79z']);
 export const MenuToggleIcon = /* @__PURE__ */ makeIcon(['M3 6h18', 'M3 12h18', 'M3 18h18']);
 export const StarIcon = /* @__PURE__ */ makeIcon(['M12 2l3.09 6.26L22 9.27l-5 4.87 1.18 6.88L12 17.77l-6.18 3.25L7 14.14 2 9.27l6.91-1.01L12 2z']);
 export const LogoutIcon = /* @__PURE__ */ makeIcon(['M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4', 'M16 17l5-5-5-5', 'M21 12H9']);
