@@ -3,7 +3,7 @@ import { addFault, apiLogin, listFaults } from './support/api';
 import { signIn } from './support/app';
 import { expect, test } from './support/fixtures';
 import { escapeRegExp, t } from './support/i18n';
-import { createTenant, uniquePrefix } from './support/tenants';
+import { createTenant, TEST_TENANT_PREFIX, uniquePrefix } from './support/tenants';
 
 interface Feature {
   option: string;
@@ -68,7 +68,7 @@ test.describe('tenant features', () => {
       sort_type: 'DESC',
     });
     const rows = list.data ?? list.tenants ?? [];
-    const seeded = rows.map((r) => r.name).find((n) => !n.startsWith('e2e-'));
+    const seeded = rows.map((r) => r.name).find((n) => !n.startsWith(TEST_TENANT_PREFIX));
     expect(seeded, JSON.stringify(list).slice(0, 300)).toBeTruthy();
     const name = seeded ?? '';
 

@@ -13,11 +13,15 @@ export async function createTenant(api: Api, name: string, features: string[] = 
   return name;
 }
 
+/** What every tenant the suite creates is named with (no digit, see below). */
+export const TEST_TENANT_PREFIX = 'pw-';
+
 /**
  * A tenant-name prefix unique to this run and test, without digits: the tenant search also matches
- * CNPJ digits, so a digit in the name would find unrelated tenants.
+ * the digits of a search against CNPJs (any digit, even inside a name like "e2e-…"), so a digit in
+ * the name would find unrelated tenants.
  */
 export function uniquePrefix(tag: string): string {
   const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
-  return `e2e-${tag}-${unique.replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;
+  return `${TEST_TENANT_PREFIX}${tag}-${unique.replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;
 }
