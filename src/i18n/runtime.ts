@@ -1,16 +1,30 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { baseInitOptions, DEFAULT_LOCALE, isSupportedLocale, type Locale } from './options';
-// Named imports: the bundler keeps only these parts of pt-BR in the entry chunk (what the login route,
-// the blank pages and the shell's first paint need). Everything else arrives with the main layout.
-import { apiErrors, app, auth, common, languages, menu, pages, password, routes, session, shell, ui } from './pt-BR.json';
+// Named imports, read property by property: the bundler keeps only these parts of pt-BR in the entry
+// chunk. Everything else arrives with the main layout, which waits for the complete messages.
+import { apiErrors, app, auth, common, languages, pages, routes, session, shell, ui } from './pt-BR.json';
 
 /**
- * The app's i18next. The entry chunk carries pt-BR's "core" messages only; a locale's complete
- * messages are a chunk of their own (the `?full` query makes pt-BR's a separate module from the core
- * part), loaded before the main layout renders and when the user picks another language.
+ * The app's i18next. The entry chunk carries pt-BR's "core" messages only: what the blank layout's
+ * routes (login and two-factor step, error and coming-soon pages), the session's notices, the toasts
+ * and the page fallback say. A locale's complete messages are a chunk of their own (the `?full` query
+ * makes pt-BR's a separate module from the core part), loaded before the main layout renders and when
+ * the user picks another language.
  */
-const CORE_PT_BR = { apiErrors, app, auth, common, languages, menu, pages, password, routes, session, shell, ui };
+const CORE_PT_BR = {
+  apiErrors,
+  app,
+  auth,
+  languages,
+  pages,
+  session,
+  common: { loading: common.loading },
+  // Document titles of the blank layout's routes (the main layout's arrive with it).
+  routes: { login: routes.login, comingsoon: routes.comingsoon, 'error-404': routes['error-404'], 'error-500': routes['error-500'], 'not-authorized': routes['not-authorized'] },
+  shell: { loading: shell.loading, toggleTheme: shell.toggleTheme, language: shell.language },
+  ui: { password: ui.password, toast: ui.toast },
+};
 
 const FULL: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
   'pt-BR': () => import('./pt-BR.json?full'),
@@ -48,7 +62,8 @@ export async function createRuntimeI18n(lng: string = DEFAULT_LOCALE): Promise<i
   const instance = i18next.createInstance();
   partial.set(instance, new Map());
   appInstance = instance;
-  void instance.use(initReactI18next).init({ ...baseInitOptions(), resources: { [DEFAULT_LOCALE]: { translation: CORE_PT_BR } }, lng: DEFAULT_LOCALE });
+  // A copy: completing the locale deep-merges into this object, and the core must stay the core.
+  void instance.use(initReactI18next).init({ ...baseInitOptions(), resources: { [DEFAULT_LOCALE]: { translation: structuredClone(CORE_PT_BR) } }, lng: DEFAULT_LOCALE });
   if (lng !== DEFAULT_LOCALE) {
     // A locale chunk that fails to load leaves the panel in pt-BR rather than blank.
     await ensureLocale(instance, lng).then(
