@@ -12,7 +12,8 @@ test('a sheet download completes: the CSV file arrives with its header and data 
   await signIn(page, app.origin, app.admin, '/dashboard/analytics');
   const panel = page.getByRole('region', { name: t('sheets.panel.title') });
   await expect(panel).toBeVisible();
-  const downloading = page.waitForEvent('download');
+  // The whole CSV streams before the download is handed over: generous on a loaded 2-core box.
+  const downloading = page.waitForEvent('download', { timeout: 60_000 });
   await panel.getByRole('button', { name: t('sheets.panel.download'), exact: true }).first().click();
   const download = await downloading;
   const path = await download.path();
