@@ -10,6 +10,13 @@ import { readStoredSession, type Permission, type StorageEventSource, type Stora
 export const IP_WAIT_MS = 1500;
 /** A token this close to its expiry counts as expired, so it never dies in flight. */
 export const EXPIRY_SKEW_MS = 5000;
+
+/**
+ * The margin for a token of `lifetimeMs` (null: not known, e.g. restored from storage): at most
+ * {@link EXPIRY_SKEW_MS}, and never more than a quarter of its life — a margin as long as the token
+ * itself (ACCESS_TOKEN_TTL=3) made every fresh token count as expired, so each request refreshed again.
+ */
+export const expirySkew = (lifetimeMs: number | null): number => (lifetimeMs === null ? EXPIRY_SKEW_MS : Math.min(EXPIRY_SKEW_MS, lifetimeMs / 4));
 /** How long logout waits for `beforeLogout`. */
 export const BEFORE_LOGOUT_MS = 1500;
 
@@ -41,6 +48,8 @@ export interface SessionContext {
   deps: Required<SessionInput>;
   token: string | null;
   expiresAt: number | null;
+  /** How long the current token lived when it was issued to this tab (not stored): sets its expiry margin. */
+  lifetimeMs: number | null;
   email: string | null;
   originBackoffice: boolean;
   user: User | null;
@@ -91,6 +100,7 @@ export type SessionEvent =
 export const signedOut = {
   token: null,
   expiresAt: null,
+  lifetimeMs: null,
   email: null,
   originBackoffice: false,
   user: null,

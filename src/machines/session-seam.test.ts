@@ -133,6 +133,33 @@ describe('session seam: 401 policy', () => {
     expect(storage.getItem('accessToken')).toBe('T2');
   });
 
+  it('a short-lived token (3 s, under the 5 s margin) is refreshed once, then used: no refresh per request', async () => {
+    let now = NOW;
+    const storage = storedT1();
+    const { api, rest, actor } = startSession({
+      storage,
+      now: () => now,
+      api: fakeApi({
+        'GET /api/users': () => json(200, []),
+        'GRAPHQL refreshToken': () => json(200, { data: { refreshToken: { token: 'T2', expires_in: 3 } } }),
+      }),
+    });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    api.seen.length = 0;
+    now = NOW + 600_000;
+    await rest.GET('/api/users');
+    // The fresh 3 s token is good for the next requests, until its last quarter.
+    now += 1_000;
+    await rest.GET('/api/users');
+    await rest.GET('/api/users');
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+    expect(api.calls('GET /api/users').map((c) => c.authorization)).toEqual(['Bearer T2', 'Bearer T2', 'Bearer T2']);
+    // In its last quarter it counts as expired again.
+    now += 1_500;
+    await rest.GET('/api/users');
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(2);
+  });
+
   it('leaves a 401 of a signed-out request alone and sends no token', async () => {
     const { actor, api } = startSession({ api: fakeApi({ 'GET /api/users': () => json(401, { status: 'Authorization Token not found' }) }) });
     const authFetch = createAuthFetch(sessionSeam(actor), api.fetch);

@@ -16,7 +16,7 @@ import {
 } from './session-actors';
 import {
   BEFORE_LOGOUT_MS,
-  EXPIRY_SKEW_MS,
+  expirySkew,
   fromStored,
   initialContext,
   IP_WAIT_MS,
@@ -59,7 +59,7 @@ export const sessionMachine = setup({
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
     responseHasToken: (_, params: { response: LoginResponse }) => typeof params.response.access_token === 'string' && params.response.access_token !== '',
-    tokenExpired: ({ context }) => context.expiresAt !== null && context.deps.now() >= context.expiresAt - EXPIRY_SKEW_MS,
+    tokenExpired: ({ context }) => context.expiresAt !== null && context.deps.now() >= context.expiresAt - expirySkew(context.lifetimeMs),
     refreshRequested: ({ context, event }) => event.type === 'session.refresh' && event.token !== null && event.token === context.token,
     staleUnauthorized: ({ context, event }) => event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
     refreshableUnauthorized: ({ event }) => event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
@@ -103,6 +103,7 @@ export const sessionMachine = setup({
       return {
         token: response.access_token,
         expiresAt: Number.isFinite(response.expires_in) ? context.deps.now() + response.expires_in * 1000 : null,
+        lifetimeMs: Number.isFinite(response.expires_in) ? response.expires_in * 1000 : null,
         email: response.user?.email ?? context.credentials?.email ?? null,
         originBackoffice: response.origin_backoffice === true,
         permittedRoutes: [...(response.has_permission_routes ?? [])],
@@ -113,7 +114,7 @@ export const sessionMachine = setup({
       } satisfies Partial<SessionContext>;
     }),
     failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, retryAfter: null, credentials: null })),
-    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000 })),
+    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000, lifetimeMs: params.expiresIn * 1000 })),
     storeProfile: assign(({ context }, params: ProfileOutput) => ({
       user: params.info.user,
       // The user may have changed their own email (user settings); logout and the permission lookup send it.
