@@ -66,7 +66,8 @@ describe.each([
 
   function expected(search: string, sort: 'name' | 'id' | 'plan', dir: 'ASC' | 'DESC', page: number, limit: number, onlyDeleted = false) {
     const term = search.toLowerCase();
-    const digits = search.replace(/\D/g, '');
+    // Digits reach CNPJs only when the search reads as part of one (digits and CNPJ punctuation).
+    const digits = /^[\d./\s-]*\d[\d./\s-]*$/.test(search) ? search.replace(/\D/g, '') : '';
     const matches = rows.filter(
       (r) => r.deleted === onlyDeleted && (r.name.toLowerCase().includes(term) || r.cnpj.toLowerCase().includes(term) || (digits !== '' && r.cnpj.replace(/\D/g, '').includes(digits))),
     );
@@ -87,6 +88,8 @@ describe.each([
     [cnpjOf(17).slice(3, 10), 'id', 'ASC', 1, 10],
     [cnpjOf(23).replace(/\D/g, '').slice(4, 11), 'id', 'ASC', 1, 10],
     ['zzz-nothing', 'name', 'ASC', 1, 10],
+    // A name with a digit is a name: not every CNPJ holding that digit.
+    ['alfa-0', 'id', 'ASC', 1, 100],
     ['busca', 'name', 'ASC', 99, 10],
   ];
 

@@ -7,6 +7,9 @@ import { assertSameTenant, resolveTenant } from '../tenants/scope';
 import { tenantQuery, toTenantDto } from '../tenants/tenant-dto';
 import { caller, type Handler, type HandlerDeps } from './types';
 
+/** A search that reads as (part of) a CNPJ: digits, with or without its `.`, `/` and `-`. */
+const CNPJ_FRAGMENT = /^[\d./\s-]*\d[\d./\s-]*$/;
+
 /** Contract sort names → columns; the enum in the contract is the allow-list. */
 const SORT_COLUMNS = {
   id: 't.id',
@@ -130,7 +133,9 @@ export function tenantHandlers({ db }: HandlerDeps) {
     if (body.filter_users) base = base.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
     if (search) {
       const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const digits = search.replace(/\D/g, '');
+      // Digits are matched against CNPJs only when the search reads as (part of) one: digits with CNPJ
+      // punctuation. Otherwise a name with a digit ('loja-2') would match every CNPJ holding a 2.
+      const digits = CNPJ_FRAGMENT.test(search) ? search.replace(/\D/g, '') : '';
       base = base.where((eb) =>
         eb.or([
           eb('t.name', 'ilike', like),
