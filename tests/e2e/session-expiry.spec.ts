@@ -1,3 +1,4 @@
+import type { Response } from '@playwright/test';
 import { credentialsFrom, pageTitle, signIn, tenantPath } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
@@ -8,10 +9,12 @@ const isApi = (url: string) => {
   return path.startsWith('/api/') || path.endsWith('/graphql');
 };
 
-// Its own server with short-lived access tokens (ACCESS_TOKEN_TTL). Not 3 s: the client refreshes any
-// token within EXPIRY_SKEW_MS (5 s) of its expiry before a request leaves, so a 3 s token is always
-// "expired" to it and every request refreshes (a refresh loop with the socket and presence calls —
-// reported with issue #7). 8 s leaves the client 3 s of a token it considers fresh.
+// Its own server with 8 s access tokens, not the 3 s issue #7 names: with 3 s tokens and the page's
+// clock held still, background requests meet a new expiry every few seconds, and on this loaded 2-core
+// box a session sometimes ended — a refresh answered after its page was left (or raced by another)
+// leaves the tab holding the superseded token, whose own refresh the server refuses as the loser of a
+// concurrent rotation (issue #9's rule), so the client logs out. Reported with issue #7; 8 s leaves the
+// journey a quiet moment to step away in.
 test.describe('access token expiring mid-session', () => {
   let server: RunningServer;
   test.beforeAll(async () => {
@@ -30,35 +33,43 @@ test.describe('access token expiring mid-session', () => {
     await signIn(page, server.origin, admin, '/users');
     await expect(page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row')).not.toHaveCount(0);
 
-    // Wait until the token the page holds is past its `exp` on the server's (real) clock.
-    const tokenExpiry = () =>
-      page.evaluate(() => {
-        const payload = (localStorage.getItem('accessToken') ?? '').split('.')[1] ?? '';
-        return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number }).exp * 1000;
-      });
-    await expect.poll(async () => (await tokenExpiry()) - Date.now(), { timeout: 15_000, intervals: [250] }).toBeLessThan(-200);
-    const tokenBefore = await page.evaluate(() => localStorage.getItem('accessToken'));
+    // Leave the app once nothing is in flight, so nothing refreshes the token in the background, then
+    // wait until the stored token is past its `exp` on the server's (real) clock.
+    await page.waitForLoadState('networkidle');
+    await page.goto('about:blank');
+    const stored = async () => {
+      const origin = (await page.context().storageState()).origins.find((o) => o.origin === server.origin);
+      return origin?.localStorage.find((item) => item.name === 'accessToken')?.value ?? '';
+    };
+    const tokenBefore = await stored();
+    const payload = tokenBefore.split('.')[1] ?? '';
+    const tokenExpiry = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp: number }).exp * 1000;
+    await expect.poll(() => tokenExpiry - Date.now(), { timeout: 15_000, intervals: [250] }).toBeLessThan(-200);
 
     // Refresh calls counted by their answers (the GraphQL client's request bodies are streams the
-    // browser does not report): a `refreshToken` result is one refresh.
+    // browser does not report): a `refreshToken` result is one refresh. Only what the expired token
+    // caused counts: with short tokens and a still clock, a request a few seconds later meets the next
+    // token's expiry and rightly refreshes again.
     const refreshes: string[] = [];
     const expired: string[] = [];
+    const withOldToken = async (response: Response) => (await response.request().allHeaders())['authorization'] === `Bearer ${tokenBefore}`;
     page.on('response', async (response) => {
       if (!isApi(response.url())) return;
+      if (!(await withOldToken(response))) return;
       if (response.status() === 401) expired.push(response.url());
       else if (response.url().endsWith('/graphql') && (await response.text().catch(() => '')).includes('"refreshToken"')) refreshes.push(response.url());
     });
 
-    // A reload starts the session's and the screen's requests at once (user info, permissions,
-    // tenants, users, presence): every one of them meets the expired token.
-    await page.reload();
+    // Coming back starts the session's and the screen's requests at once (user info, permissions,
+    // users, presence): every one of them meets the expired token.
+    await page.goto(`${server.origin}${tenantPath('/users')}`);
     await expect(pageTitle(page)).toHaveText(t('routes.users'));
     await expect(page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row').nth(1)).toBeVisible();
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/users'));
 
     expect(expired.length, 'parallel requests refused with the expired token').toBeGreaterThanOrEqual(2);
     expect(refreshes, 'one refresh for the whole burst').toHaveLength(1);
-    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe(tokenBefore);
+    expect(await stored()).not.toBe(tokenBefore);
     // Nothing said to the user: no session-ended notice, no error toast.
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
   });
