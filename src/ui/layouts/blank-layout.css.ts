@@ -13,13 +13,16 @@ export const header = style({
   display: 'flex',
   alignItems: 'center',
   justifyContent: 'space-between',
+  // On a phone the language and theme tools go under the name rather than break it ("Back-/office").
+  flexWrap: 'wrap',
   gap: vars.space.md,
+  rowGap: vars.space.xs,
   padding: `${vars.space.sm} ${vars.space.lg}`,
 });
 
-export const brand = style({ fontWeight: 600, fontSize: vars.font.size.lg });
+export const brand = style({ fontWeight: 600, fontSize: vars.font.size.lg, whiteSpace: 'nowrap' });
 
-export const tools = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs });
+export const tools = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, marginInlineStart: 'auto' });
 
 export const main = style({
   flex: 1,
