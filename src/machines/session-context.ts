@@ -48,7 +48,7 @@ export interface SessionContext {
   deps: Required<SessionInput>;
   token: string | null;
   expiresAt: number | null;
-  /** How long the current token lived when it was issued to this tab (not stored): sets its expiry margin. */
+  /** How long the current token lives from issue to expiry (from the login/refresh answer, or the token's own claims): sets its expiry margin. */
   lifetimeMs: number | null;
   email: string | null;
   originBackoffice: boolean;
@@ -112,9 +112,26 @@ export const signedOut = {
   redirectTo: null,
 } satisfies Partial<SessionContext>;
 
+/**
+ * A JWT's lifetime (`exp − iat`) read from its payload, or null when the token says nothing usable.
+ * Only sizes the expiry margin of a token restored from storage or adopted from another tab; the
+ * token is never trusted for anything else here (the server checks it).
+ */
+export function tokenLifetimeMs(token: string | null): number | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { iat?: unknown; exp?: unknown };
+    const { iat, exp } = claims;
+    return typeof iat === 'number' && typeof exp === 'number' && exp > iat ? (exp - iat) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
 export function fromStored(stored: StoredSession): Partial<SessionContext> {
   const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = stored;
-  return { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions };
+  return { token, expiresAt, lifetimeMs: tokenLifetimeMs(token), email, originBackoffice, user, permittedRoutes, permissions };
 }
 
 export function initialContext(input: SessionInput): SessionContext {

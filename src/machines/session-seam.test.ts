@@ -205,3 +205,27 @@ describe('session: cross-tab', () => {
     expect(a.actor.getSnapshot().context.token).toBe('T2');
   });
 });
+
+describe('session: restored short-lived token', () => {
+  /** A JWT-shaped token whose payload says it lives `seconds` (signature irrelevant to the client). */
+  const jwt = (seconds: number) => `h.${btoa(JSON.stringify({ iat: 1_000, exp: 1_000 + seconds })).replace(/=+$/, '')}.s`;
+
+  it('a restored 3 s token is used while fresh, its margin sized from its own claims (not refreshed on the first request)', async () => {
+    const storage = memoryStorage();
+    writeStoredSession(storage, { ...T1_SESSION, token: jwt(3), expiresAt: NOW + 2_000 });
+    const { api, rest, actor } = startSession({ storage, now: () => NOW, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    await rest.GET('/api/users');
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(0);
+    expect(api.calls('GET /api/users').map((c) => c.authorization)).toEqual([`Bearer ${jwt(3)}`]);
+  });
+
+  it('a restored token without readable claims keeps the full margin', async () => {
+    const storage = memoryStorage();
+    writeStoredSession(storage, { ...T1_SESSION, expiresAt: NOW + 2_000 });
+    const { api, rest, actor } = startSession({ storage, now: () => NOW, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    await rest.GET('/api/users');
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+  });
+});
