@@ -70,6 +70,7 @@ describe('resolveNavigation — examples', () => {
     ['anonymous on users with search', '/users', anonymous, '?page=2&q=a b', 'redirect:/login?to=%2Fusers%3Fpage%3D2%26q%3Da+b'],
     ['search without ?', '/tenants', anonymous, 'x=1', 'redirect:/login?to=%2Ftenants%3Fx%3D1'],
     ['bare ? dropped', '/tenants', anonymous, '?', 'redirect:/login?to=%2Ftenants'],
+    ['just logged out: plain login, no way back', '/users', { ...anonymous, loggedOut: true }, undefined, 'redirect:/login'],
     ['anonymous on login', '/login', anonymous, undefined, 'allow:login'],
     ['anonymous on 500', '/pages/error-500', anonymous, undefined, 'allow:error-500'],
     ['agent without permission', '/tenants', agent, undefined, 'redirect:/pages/not-authorized'],

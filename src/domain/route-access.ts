@@ -14,6 +14,8 @@ export type AccessSubject = {
   role: string | null;
   /** Route names from `has_permission_routes`. */
   permittedRoutes: readonly string[];
+  /** Signed out on purpose (logout): the login page then opens plain, without a `to` to come back to. */
+  loggedOut?: boolean;
 };
 
 /** The outcome of a navigation: render the route, or go elsewhere (a tenant-relative href). */
@@ -80,6 +82,7 @@ export function resolveNavigation(
   if (match === null) return { kind: 'redirect', to: getRoute('error-404').path };
   const { route, params } = match;
   if (route.layout === 'main' && !subject.authenticated) {
+    if (subject.loggedOut) return { kind: 'redirect', to: getRoute('login').path };
     const to = `${pathnameWithinTenant}${normaliseSearch(search)}`;
     return { kind: 'redirect', to: getHref('login', {}, { to }) };
   }

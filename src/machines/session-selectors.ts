@@ -36,6 +36,7 @@ export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject =>
   authenticated: snapshot.hasTag('authenticated'),
   role: snapshot.context.user?.role.name ?? null,
   permittedRoutes: snapshot.context.permittedRoutes,
+  loggedOut: !snapshot.hasTag('authenticated') && (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),
 });
 
 /** SPEC §6 second check: whether a permission with this route name exists for the signed-in user. */
