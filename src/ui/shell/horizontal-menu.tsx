@@ -19,7 +19,7 @@ export function HorizontalMenu() {
         const active = section.items.some((item) => menuHref(item).split('?')[0] === path);
         return (
           <MenuTrigger key={section.id}>
-            <Button variant="ghost" size="sm" className={active ? styles.active : undefined} aria-current={active ? 'true' : undefined}>
+            <Button variant="ghost" size="sm" className={active ? `${styles.trigger} ${styles.active}` : styles.trigger} aria-current={active ? 'true' : undefined}>
               {t(section.labelKey)}
               <ChevronDownIcon />
             </Button>
