@@ -151,7 +151,10 @@ async function keepCallerIntact(): Promise<void> {
 }
 
 async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
-  // Operations that end or rotate the caller's session get one of their own.
+  // Operations that end or rotate the caller's session get one of their own. The password user may have
+  // been deleted or blocked by an earlier fuzzed call (its id is in the pool): bring it back first, or
+  // every later updateUserPassword answers 401 for a reason the case did not choose.
+  if (op.name === 'updateUserPassword') await t.db.updateTable('users').set({ blocked: false, deleted_at: null }).where('id', '=', passwordUser.id).execute();
   const bearer = op.name === 'updateUserPassword' ? await mint(passwordUser) : op.name === 'refreshToken' ? await mint(caller) : token;
   const response = await t.app.fastify.inject({
     method: 'POST',
