@@ -85,7 +85,7 @@ describe.each(ENGINES)('schema on %s', (url) => {
       select indexname as name from pg_indexes where tablename = 'tenants' and indexname like '%trgm%' order by 1
     `.execute(database.db);
     const ext = await sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(database.db);
-    const expected = ext.rows[0]?.n === 1 ? ['tenants_cnpj_digits_trgm_idx', 'tenants_cnpj_trgm_idx', 'tenants_name_trgm_idx'] : [];
+    const expected = ext.rows[0]?.n === 1 ? ['tenants_cnpj_digits_trgm_idx', 'tenants_search_text_trgm_idx'] : [];
     if (url.startsWith('pglite')) expect(ext.rows[0]?.n).toBe(1);
     expect(rows.map((r) => r.name)).toEqual(expected);
   });

@@ -5,6 +5,7 @@ import * as activity from './migrations/0003-activity';
 import * as tenantSearch from './migrations/0004-tenant-search';
 import * as twoFactor from './migrations/0005-two-factor';
 import * as sheetKeysetIndexes from './migrations/0006-sheet-keyset-indexes';
+import * as tenantSearchText from './migrations/0007-tenant-search-text';
 import type { Database } from './schema';
 
 /**
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004-tenant-search': tenantSearch,
   '0005-two-factor': twoFactor,
   '0006-sheet-keyset-indexes': sheetKeysetIndexes,
+  '0007-tenant-search-text': tenantSearchText,
 };
 
 const provider: MigrationProvider = {

@@ -33,6 +33,8 @@ export interface TenantsTable {
   cnpj: string;
   /** The CNPJ's digits only, kept by the database; trigram-indexed for unmasked searches. */
   cnpj_digits: GeneratedAlways<string>;
+  /** `name || ' ' || cnpj`, kept by the database; the trigram-indexed column the search reads (migration 0007). */
+  search_text: GeneratedAlways<string>;
   template: string;
   pool: string;
   plan: Plan;

@@ -91,6 +91,10 @@ describe.each([
     // A name with a digit is a name: not every CNPJ holding that digit.
     ['alfa-0', 'id', 'ASC', 1, 100],
     ['busca', 'name', 'ASC', 99, 10],
+    // Name and CNPJ are one column joined by a space (migration 0007): a space must not match across it.
+    ['alfa-00 10.', 'id', 'ASC', 1, 100],
+    // A CNPJ typed with spaces still reaches the digits.
+    [`${cnpjOf(31).slice(0, 2)} ${cnpjOf(31).slice(3, 6)}`, 'id', 'ASC', 1, 100],
   ];
 
   it.each(cases)('search %j sorted by %s %s, page %i of %i', async (term, sort, dir, page, limit) => {
