@@ -1,29 +1,480 @@
-import type { Key } from 'react-aria-components/Table';
-import { TableLayout, Virtualizer } from 'react-aria-components/Virtualizer';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import type { Key, SortDescriptor } from 'react-aria-components/Table';
+import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
-import { DataTableView, type DataTableProps } from './data-table';
-import * as styles from './table.css';
+import type { DataTableColumn, DataTableProps } from './data-table';
+import { EmptyState } from './empty-state';
+import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
+import { Spinner } from './spinner';
+import * as tableStyles from './table.css';
+import * as styles from './virtualized-table.css';
+import { VisuallyHidden } from './visually-hidden';
 
-export interface VirtualizedDataTableProps<T extends { id: Key }> extends DataTableProps<T> {
-  /** Height of the scrolling table in px (or any CSS length, e.g. `calc(100vh - 240px)`). */
+/** Row selection and row actions are {@link DataTable}'s alone: no long list uses them. */
+type DataTableOnlyProps = 'selectionMode' | 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange' | 'disabledKeys' | 'onRowAction';
+
+export interface VirtualizedDataTableProps<T extends { id: Key }> extends Omit<DataTableProps<T>, DataTableOnlyProps> {
+  /** Height of the scrolling grid in px (or any CSS length, e.g. `calc(100vh - 240px)`). */
   height: number | string;
-  /** Fixed row height in px; rows are laid out, not measured, so 10,000 rows cost nothing. */
+  /** Fixed row height in px: rows are positioned by index, never measured. */
   rowHeight?: number;
+  /** Height of the header row in px. */
   headingHeight?: number;
+  /** Rows rendered above and below the viewport, so a short scroll mounts only the rows it reveals. */
+  overscan?: number;
+  /** Narrowest a column without a `width` gets (px); below that the grid scrolls sideways. */
+  minColumnWidth?: number;
+}
+
+/** Where the grid's single tab stop is: a header cell, or a body row (`col: null`) or one of its cells. */
+type Cursor = { area: 'header'; col: number } | { area: 'body'; key: Key; col: number | null };
+/** A cursor by row index, as the keyboard computes it. */
+type Target = { area: 'header'; col: number } | { area: 'body'; index: number; col: number | null };
+type Range = { start: number; end: number };
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The controls inside a cell (its buttons), in order; the grid's own cells and rows are not among them. */
+function controlsIn(cell: Element): HTMLElement[] {
+  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('data-grid-part') && (el.getAttribute('tabindex') ?? '0') !== '-1');
+}
+
+function isEditable(el: HTMLElement): boolean {
+  return el.isContentEditable || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+}
+
+/** Which header cell, row or cell an element belongs to (null: the grid itself or the empty/error slot). */
+function locate(grid: HTMLElement, el: Element): (Target & { cell: HTMLElement | null }) | null {
+  const cell = el.closest<HTMLElement>('[data-col]');
+  if (cell && grid.contains(cell) && cell.hasAttribute('data-header')) return { area: 'header', col: Number(cell.dataset.col), cell };
+  const row = el.closest<HTMLElement>('[data-row]');
+  if (!row || !grid.contains(row)) return null;
+  return { area: 'body', index: Number(row.dataset.row), col: cell ? Number(cell.dataset.col) : null, cell };
+}
+
+const cellId = (prefix: string, key: Key, col: number) => `${prefix}-${String(key)}-${col}`;
+
+interface GridRowProps<T extends { id: Key }> {
+  row: T;
+  index: number;
+  columns: readonly DataTableColumn<T>[];
+  rowHeight: number;
+  template: string;
+  idPrefix: string;
+  /** undefined: not the tab stop; null: the row is; a number: that cell is. */
+  focus: number | null | undefined;
 }
 
 /**
- * {@link DataTable} for long lists (users: 10,000+): RAC `Virtualizer` with a `TableLayout` renders
- * only the rows in view plus a small overscan — a few dozen row elements whatever the length —
- * while keyboard navigation, selection, `aria-rowcount`/`aria-rowindex` still cover every row.
- * Lives in its own module so screens without long lists never load the virtualizer.
+ * One row, memoized: scrolling mounts the rows it reveals and leaves the others alone (their props
+ * do not change). Cells read live state (e.g. a busy flag) from context, not from these props.
  */
-export function VirtualizedDataTable<T extends { id: Key }>({ height, rowHeight = 44, headingHeight = 44, className, ...props }: VirtualizedDataTableProps<T>) {
+const GridRow = memo(function GridRow<T extends { id: Key }>({ row, index, columns, rowHeight, template, idPrefix, focus }: GridRowProps<T>) {
+  const headerCol = columns.findIndex((column) => column.isRowHeader);
   return (
-    <div className={cx(styles.wrapper, className)} aria-busy={props.status === 'loading' || undefined}>
-      <Virtualizer layout={TableLayout} layoutOptions={{ rowHeight, headingHeight }}>
-        <DataTableView {...props} tableClassName={styles.virtualTable} tableStyle={{ height }} />
-      </Virtualizer>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-labelledby={headerCol >= 0 ? cellId(idPrefix, row.id, headerCol) : undefined}
+      data-row={index}
+      data-grid-part=""
+      tabIndex={focus === null ? 0 : -1}
+      className={cx(tableStyles.row, styles.row)}
+      style={{ top: index * rowHeight, height: rowHeight, gridTemplateColumns: template }}
+    >
+      {columns.map((column, col) => (
+        <div
+          key={column.id}
+          role={column.isRowHeader ? 'rowheader' : 'gridcell'}
+          id={cellId(idPrefix, row.id, col)}
+          aria-colindex={col + 1}
+          data-col={col}
+          data-grid-part=""
+          tabIndex={focus === col ? 0 : -1}
+          className={cx(tableStyles.cell, styles.cell, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.cellEnd)}
+        >
+          <span className={styles.cellContent}>{column.cell(row)}</span>
+        </div>
+      ))}
+    </div>
+  );
+}) as <T extends { id: Key }>(props: GridRowProps<T>) => ReactNode;
+
+/**
+ * {@link DataTable} for long lists (users: 10,000+): a grid of its own that only builds the rows in
+ * view plus a few above and below — a couple of dozen row elements whatever the length — laid out by
+ * index at a fixed row height. React Aria's Table (with its Virtualizer) built a collection node for
+ * every row and cell and walked all of them on every scroll step: seconds to first paint, ~90 MiB of
+ * heap and long tasks of hundreds of ms while scrolling 10,000 users.
+ *
+ * Same contract as the RAC grid it replaces: `role=grid` with `aria-rowcount`/`aria-colcount` over
+ * every row, `aria-rowindex`/`aria-colindex`, sortable column headers (`aria-sort`, click or
+ * Enter/Space) and one tab stop with RAC's keyboard model — arrows between rows, cells and the
+ * controls inside a cell, Home/End (in the row; with Ctrl the first/last row), PageUp/PageDown, Tab
+ * out of the grid. The row holding focus stays mounted while it is scrolled away. Lives in its own
+ * module so screens without long lists never load it.
+ */
+export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDataTableProps<T>) {
+  const {
+    columns,
+    rows,
+    status = 'ready',
+    emptyState,
+    errorState,
+    className,
+    height,
+    rowHeight = 44,
+    headingHeight = 44,
+    overscan = 2,
+    minColumnWidth = 120,
+    sortDescriptor,
+    onSortChange,
+    'aria-label': ariaLabel,
+    'aria-labelledby': ariaLabelledby,
+  } = props;
+  const { t } = useTranslation();
+  const idPrefix = useId();
+  const sortableId = `${idPrefix}-sortable`;
+  const sortedId = `${idPrefix}-sorted`;
+  const gridRef = useRef<HTMLDivElement>(null);
+  const leaving = useRef(false);
+  const shownRows = useMemo(() => (status === 'error' || (status === 'loading' && rows.length === 0) ? [] : rows), [status, rows]);
+  const count = shownRows.length;
+
+  // The window: rows [start, end) of the list are mounted. Only a scroll that reveals another row
+  // changes it; the first guess uses the window's height until the grid is measured.
+  const [range, setRange] = useState<Range>(() => ({ start: 0, end: Math.ceil((typeof window === 'undefined' ? 800 : window.innerHeight) / rowHeight) + overscan }));
+  // Written only where the range is set, so a scroll compares against what is (about to be) rendered.
+  const rangeRef = useRef(range);
+  const syncRange = useCallback(
+    (sync: boolean) => {
+      const grid = gridRef.current;
+      if (!grid) return;
+      const viewport = Math.max(rowHeight, (grid.clientHeight || window.innerHeight) - headingHeight);
+      const first = Math.floor(grid.scrollTop / rowHeight);
+      const next = { start: Math.max(0, first - overscan), end: first + Math.ceil(viewport / rowHeight) + 1 + overscan };
+      if (next.start === rangeRef.current.start && next.end === rangeRef.current.end) return;
+      rangeRef.current = next;
+      // From a scroll event, render before the frame is painted (no blank rows); elsewhere React batches.
+      if (sync) flushSync(() => setRange(next));
+      else setRange(next);
+    },
+    [rowHeight, headingHeight, overscan],
+  );
+  useLayoutEffect(() => syncRange(false), [syncRange, count]);
+  useEffect(() => {
+    const grid = gridRef.current;
+    if (!grid || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => syncRange(false));
+    observer.observe(grid);
+    return () => observer.disconnect();
+  }, [syncRange]);
+
+  // The tab stop, by row key so it follows its row through sorting and filtering.
+  const [cursor, setCursor] = useState<Cursor | null>(null);
+  const indexOf = useMemo(() => {
+    let byKey: Map<Key, number> | null = null;
+    return (key: Key) => {
+      byKey ??= new Map(shownRows.map((row, i) => [row.id, i]));
+      return byKey.get(key) ?? -1;
+    };
+  }, [shownRows]);
+  const cursorIndex = cursor?.area === 'body' ? indexOf(cursor.key) : -1;
+  // A row filtered out (or deleted) takes the tab stop with it: the grid itself is the stop again.
+  const current: Cursor | null = cursor?.area === 'body' && cursorIndex < 0 ? null : cursor;
+
+  const start = Math.min(range.start, count);
+  const end = Math.min(range.end, count);
+  const indices: number[] = [];
+  if (cursorIndex >= 0 && cursorIndex < start) indices.push(cursorIndex);
+  for (let i = start; i < end; i += 1) indices.push(i);
+  if (cursorIndex >= end) indices.push(cursorIndex);
+
+  const template = columns.map((column) => (column.width ? `${column.width}px` : `minmax(${minColumnWidth}px, 1fr)`)).join(' ');
+  const minWidth = columns.reduce((sum, column) => sum + (column.width ?? minColumnWidth), 0);
+  const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
+
+  const sortBy = (column: DataTableColumn<T>) => {
+    if (!column.allowsSorting) return;
+    const direction: SortDescriptor['direction'] = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
+    onSortChange?.({ column: column.id, direction });
+  };
+
+  /** Scrolls row `index` fully into view below the sticky header. */
+  const revealRow = (grid: HTMLElement, index: number) => {
+    const top = index * rowHeight;
+    const viewport = grid.clientHeight - headingHeight;
+    if (top < grid.scrollTop) grid.scrollTop = top;
+    else if (viewport > 0 && top + rowHeight > grid.scrollTop + viewport) grid.scrollTop = top + rowHeight - viewport;
+  };
+  const revealColumn = (grid: HTMLElement, cell: HTMLElement) => {
+    const left = cell.offsetLeft;
+    const right = left + cell.offsetWidth;
+    if (left < grid.scrollLeft) grid.scrollLeft = left;
+    else if (grid.clientWidth > 0 && right > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = right - grid.clientWidth;
+  };
+
+  /** Moves the tab stop and DOM focus: the row is mounted (it is the stop) before it is scrolled to. */
+  const moveTo = (target: Target, controls: 'first' | 'last') => {
+    const grid = gridRef.current;
+    const row = target.area === 'body' ? shownRows[target.index] : undefined;
+    if (!grid || (target.area === 'body' && !row)) return;
+    flushSync(() => setCursor(target.area === 'header' ? target : { area: 'body', key: (row as T).id, col: target.col }));
+    if (target.area === 'body') {
+      revealRow(grid, target.index);
+      syncRange(true);
+    }
+    const rowEl = target.area === 'header' ? grid.querySelector('[data-header-row]') : grid.querySelector(`[data-row="${target.index}"]`);
+    const el = target.col === null ? rowEl : rowEl?.querySelector<HTMLElement>(`[data-col="${target.col}"]`);
+    if (!(el instanceof HTMLElement)) return;
+    if (target.col !== null) revealColumn(grid, el);
+    // A cell with controls (the row's buttons) hands focus to one of them, as RAC's grid does.
+    const inside = target.area === 'body' && target.col !== null ? controlsIn(el) : [];
+    const focusable = (controls === 'last' ? inside[inside.length - 1] : inside[0]) ?? el;
+    focusable.focus({ preventScroll: true });
+  };
+
+  /** Tab leaves the grid: focus hops to its last tabbable element (Shift: to the grid) and the browser moves on from there. */
+  const leave = (grid: HTMLElement, backwards: boolean) => {
+    leaving.current = true;
+    try {
+      if (backwards) grid.focus({ preventScroll: true });
+      else {
+        const tabbables = grid.querySelectorAll<HTMLElement>(TABBABLE);
+        const last = tabbables[tabbables.length - 1];
+        if (last && last !== document.activeElement) last.focus({ preventScroll: true });
+      }
+    } finally {
+      leaving.current = false;
+    }
+  };
+
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    const grid = event.currentTarget;
+    const el = event.target as HTMLElement;
+    // Keys from a row's open menu reach here through React's tree (it is portalled): not ours.
+    if (!grid.contains(el) || event.altKey || event.defaultPrevented) return;
+    if (event.key === 'Tab') {
+      if (count > 0) leave(grid, event.shiftKey);
+      return;
+    }
+    const at = el === grid ? null : locate(grid, el);
+    if (at === null && el !== grid) return; // the empty/error slot: its keys belong to its content
+    if (isEditable(el) && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
+    const page = Math.max(1, Math.floor((grid.clientHeight - headingHeight) / rowHeight));
+    const last = columns.length - 1;
+    const ctrl = event.ctrlKey || event.metaKey;
+    let next: Target | null = null;
+    let controls: 'first' | 'last' = 'first';
+    if (at === null) {
+      if (count > 0 && ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)) {
+        next = { area: 'body', index: event.key === 'End' ? count - 1 : 0, col: null };
+      }
+    } else if (at.area === 'header') {
+      const { col } = at;
+      switch (event.key) {
+        case 'ArrowLeft':
+          if (col > 0) next = { area: 'header', col: col - 1 };
+          break;
+        case 'ArrowRight':
+          if (col < last) next = { area: 'header', col: col + 1 };
+          break;
+        case 'Home':
+          next = { area: 'header', col: 0 };
+          break;
+        case 'End':
+          next = { area: 'header', col: last };
+          break;
+        case 'ArrowDown':
+        case 'PageDown':
+          if (count > 0) next = { area: 'body', index: event.key === 'ArrowDown' ? 0 : Math.min(count - 1, page - 1), col };
+          break;
+        case 'Enter':
+        case ' ': {
+          const column = columns[col];
+          if (el === at.cell && column?.allowsSorting) {
+            event.preventDefault();
+            sortBy(column);
+          }
+          return;
+        }
+      }
+    } else {
+      const { index, col, cell } = at;
+      const sameColumn = (i: number): Target => ({ area: 'body', index: Math.max(0, Math.min(count - 1, i)), col });
+      switch (event.key) {
+        case 'ArrowDown':
+          next = sameColumn(index + 1);
+          break;
+        case 'ArrowUp':
+          next = index === 0 && col !== null ? { area: 'header', col } : sameColumn(index - 1);
+          break;
+        case 'PageDown':
+          next = sameColumn(index + page);
+          break;
+        case 'PageUp':
+          next = sameColumn(index - page);
+          break;
+        case 'Home':
+          next = ctrl || col === null ? sameColumn(0) : { area: 'body', index, col: 0 };
+          break;
+        case 'End':
+          next = ctrl || col === null ? sameColumn(count - 1) : { area: 'body', index, col: last };
+          break;
+        case 'ArrowRight':
+        case 'ArrowLeft': {
+          const forward = event.key === 'ArrowRight';
+          // Between the controls of a cell first (e.g. "Editar" → "Ações"), then to the next cell.
+          if (cell && el !== cell) {
+            const inside = controlsIn(cell);
+            const i = inside.findIndex((control) => control === el || control.contains(el));
+            const sibling = i < 0 ? undefined : inside[forward ? i + 1 : i - 1];
+            if (sibling) {
+              event.preventDefault();
+              event.stopPropagation();
+              sibling.focus({ preventScroll: true });
+              return;
+            }
+          }
+          // Past the last cell (or before the first) comes the row itself, as in RAC's grid.
+          if (forward) next = { area: 'body', index, col: col === null ? 0 : col < last ? col + 1 : null };
+          else next = { area: 'body', index, col: col === null ? last : col > 0 ? col - 1 : null };
+          controls = forward ? 'first' : 'last';
+          break;
+        }
+      }
+    }
+    if (!next) return;
+    // Handled here, in the capture phase, so a cell's control (a menu button opens on ArrowDown) never sees it.
+    event.preventDefault();
+    event.stopPropagation();
+    moveTo(next, controls);
+  };
+
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const grid = event.currentTarget;
+    const el = event.target;
+    if (leaving.current || !grid.contains(el)) return;
+    if (el === grid) {
+      if (count === 0) return;
+      // Tabbing in: back to the remembered cell, else the first row (the last when coming from after the grid).
+      const from = event.relatedTarget;
+      const fromAfter = from instanceof Node && !grid.contains(from) && (grid.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      const target: Target =
+        current?.area === 'header' ? current : current?.area === 'body' ? { area: 'body', index: cursorIndex, col: current.col } : { area: 'body', index: fromAfter ? count - 1 : 0, col: null };
+      moveTo(target, 'first');
+      return;
+    }
+    const at = locate(grid, el);
+    if (!at) return;
+    const next: Cursor | null = at.area === 'header' ? at : shownRows[at.index] ? { area: 'body', key: (shownRows[at.index] as T).id, col: at.col } : null;
+    if (next && !(current && current.area === next.area && current.col === next.col && (current.area === 'header' || (next.area === 'body' && current.key === next.key)))) setCursor(next);
+    // A cell focused from outside (a click on its padding, Tab back into the grid) hands focus to its first control.
+    if (at.area === 'body' && at.cell === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) controlsIn(el)[0]?.focus({ preventScroll: true });
+  };
+
+  const renderState = () => {
+    if (status === 'error') return errorState;
+    if (status === 'loading') {
+      return (
+        <div className={tableStyles.state}>
+          <Spinner label={t('ui.table.loading')} />
+          <span aria-hidden="true">{t('ui.table.loading')}</span>
+        </div>
+      );
+    }
+    return emptyState ?? <EmptyState title={t('common.empty')} />;
+  };
+
+  return (
+    <div className={cx(tableStyles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
+      <div
+        ref={gridRef}
+        role="grid"
+        aria-label={ariaLabel}
+        aria-labelledby={ariaLabelledby}
+        aria-describedby={sortedColumn ? sortedId : undefined}
+        aria-rowcount={count > 0 ? count + 1 : 2}
+        aria-colcount={columns.length}
+        tabIndex={current ? -1 : 0}
+        data-grid-part=""
+        className={cx(tableStyles.table, styles.grid)}
+        style={{ height }}
+        onScroll={() => syncRange(true)}
+        onKeyDownCapture={onKeyDownCapture}
+        onFocus={onFocus}
+      >
+        <div className={styles.content} style={{ minWidth }}>
+          <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
+            <div role="row" aria-rowindex={1} data-header-row="" data-grid-part="" className={styles.headerRow} style={{ gridTemplateColumns: template, height: headingHeight }}>
+              {columns.map((column, col) => {
+                const direction = sortedColumn?.id === column.id ? sortDescriptor?.direction : undefined;
+                return (
+                  <div
+                    key={column.id}
+                    role="columnheader"
+                    aria-colindex={col + 1}
+                    aria-sort={column.allowsSorting ? (direction ?? 'none') : undefined}
+                    aria-describedby={column.allowsSorting ? sortableId : undefined}
+                    data-col={col}
+                    data-header=""
+                    data-grid-part=""
+                    data-allows-sorting={column.allowsSorting || undefined}
+                    data-sort-direction={direction}
+                    tabIndex={current?.area === 'header' && current.col === col ? 0 : -1}
+                    className={cx(tableStyles.column, styles.column, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.columnEnd)}
+                    onClick={() => sortBy(column)}
+                  >
+                    <span className={tableStyles.columnContent}>
+                      {column.header}
+                      {column.allowsSorting ? (
+                        <span className={direction ? undefined : tableStyles.sortIcon}>
+                          {direction === 'ascending' ? <ArrowUpIcon size={14} /> : direction === 'descending' ? <ArrowDownIcon size={14} /> : <SortIcon size={14} />}
+                        </span>
+                      ) : null}
+                    </span>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          {count > 0 ? (
+            <div role="rowgroup" className={styles.body} style={{ height: count * rowHeight }}>
+              {indices.map((i) => {
+                const row = shownRows[i] as T;
+                return (
+                  <GridRow
+                    key={row.id}
+                    row={row}
+                    index={i}
+                    columns={columns}
+                    rowHeight={rowHeight}
+                    template={template}
+                    idPrefix={idPrefix}
+                    focus={i === cursorIndex && current?.area === 'body' ? current.col : undefined}
+                  />
+                );
+              })}
+            </div>
+          ) : (
+            <div role="rowgroup" data-empty="" className={styles.body}>
+              <div role="row" aria-rowindex={2} className={styles.stateRow}>
+                <div role="gridcell" aria-colindex={1} aria-colspan={columns.length}>
+                  {renderState()}
+                </div>
+              </div>
+            </div>
+          )}
+        </div>
+      </div>
+      <VisuallyHidden>
+        <span id={sortableId}>{t('ui.table.sortable')}</span>
+        {sortedColumn ? (
+          <span id={sortedId}>{t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', { column: sortedColumn.header })}</span>
+        ) : null}
+      </VisuallyHidden>
     </div>
   );
 }
