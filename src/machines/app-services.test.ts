@@ -28,6 +28,14 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(sockets.all).toHaveLength(0);
   });
 
+  it('preloads its code for a signed-out visitor without starting or connecting anything', async () => {
+    const { services, sockets } = start();
+    await services.realtime.preload();
+    await flush();
+    expect(services.realtime.current()).toBeNull();
+    expect(sockets.all).toHaveLength(0);
+  });
+
   it('loads and starts at boot with a stored session, and connects with its token', async () => {
     writeStoredSession(window.localStorage, {
       token: 'stored-token',

@@ -53,6 +53,8 @@ export interface RealtimeHandle {
   current(): RealtimeServices | null;
   /** Loads and starts them once: the same promise on every call (a new one after a failed load). */
   ready(): Promise<RealtimeServices>;
+  /** Fetches their code without starting anything (the login page warms it while idle). */
+  preload(): Promise<void>;
 }
 
 /** The typed clients screen machines take as input. */
@@ -186,6 +188,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
         loading = load;
       }
       return loading;
+    },
+    async preload() {
+      if (options.startRealtime || realtime) return;
+      // The bundler keeps one module instance: ready() later finds it evaluated. A failure here is
+      // ready()'s to report, when the socket is actually needed.
+      await import('./realtime').then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
 

@@ -8,6 +8,7 @@ import { BlankLayout } from './layouts/blank-layout';
 import { ErrorBoundary } from './error-boundary';
 import { LazyMainLayout, SCREENS } from './screens-registry';
 import { PageFallback } from './page-fallback';
+import { SignedInPreloader } from './signed-in-preloader';
 import { useThemeClass } from './components/theme-class';
 
 /**
@@ -67,10 +68,13 @@ function GuardedRoute() {
   const current = matchPath(path);
   if (redirect !== null || allowed === null || current?.route.name !== allowed.route.name) return <PageFallback />;
   return (
-    <RouteFrame route={allowed.route}>
-      {/* A new route (or :id) is a new screen: its machines start fresh. */}
-      <ScreenFor key={`${allowed.route.name}:${JSON.stringify(allowed.params)}`} route={allowed.route} />
-    </RouteFrame>
+    <>
+      <RouteFrame route={allowed.route}>
+        {/* A new route (or :id) is a new screen: its machines start fresh. */}
+        <ScreenFor key={`${allowed.route.name}:${JSON.stringify(allowed.params)}`} route={allowed.route} />
+      </RouteFrame>
+      {allowed.route.name === 'login' ? <SignedInPreloader /> : null}
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { RouteName } from '../domain/paths';
+import type { ComponentType } from 'react';
+import { matchPath, type RouteName } from '../domain/paths';
+import { preloadableLazy, type PreloadableComponent } from './components/preloadable';
 import { ensureAppLocale } from '../i18n/runtime';
 import type { MainLayoutProps } from './layouts/main-layout';
 // The login screen is the first paint of a signed-out visit (LCP): in the entry chunk, not lazy.
@@ -8,28 +9,15 @@ import LoginScreen from './screens/login/login';
 /** SPEC §8: a chunk that has not loaded after 120 s is an error (the boundary offers a retry). */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
-export class ChunkTimeoutError extends Error {
-  override readonly name = 'ChunkTimeoutError';
-}
-
-/** `React.lazy` with SPEC §8's timeout: a stalled network ends in the error page, not a spinner forever. */
-export function lazyWithTimeout<P extends object>(
-  load: () => Promise<{ default: ComponentType<P> }>,
-  timeoutMs = CHUNK_TIMEOUT_MS,
-): LazyExoticComponent<ComponentType<P>> {
-  return lazy(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([load(), timeout]).finally(() => clearTimeout(timer));
-  });
+/** A screen in a chunk of its own, with SPEC §8's timeout: a stalled network ends in the error page, not a spinner forever. */
+export function lazyWithTimeout<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, timeoutMs = CHUNK_TIMEOUT_MS): PreloadableComponent<P> {
+  return preloadableLazy(load, timeoutMs);
 }
 
 const comingSoon = lazyWithTimeout(() => import('./screens/comingsoon/comingsoon'));
 
 /** Every screen but login, loaded on first visit (the login route carries none of them). */
-export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
+export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComponent<object>>> = {
   home: lazyWithTimeout(() => import('./screens/home/home')),
   // Screens still being built (issue #6 tenants, dashboards, reports) show the coming-soon page until they land.
   'user-settings': lazyWithTimeout(() => import('./screens/user-settings/user-settings')),
@@ -55,6 +43,22 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType>> = {
  * The main layout (navbar, menus, switchers) is its own chunk: the login route never needs it. It
  * renders once the current language's complete messages are in (src/i18n/runtime.ts).
  */
-export const LazyMainLayout: LazyExoticComponent<ComponentType<MainLayoutProps>> = lazyWithTimeout(() =>
+export const LazyMainLayout: PreloadableComponent<MainLayoutProps> = lazyWithTimeout(() =>
   Promise.all([import('./layouts/main-layout'), ensureAppLocale()]).then(([layout]) => layout),
 );
+
+/**
+ * Fetches what showing `target` (a tenant-relative address) after sign-in takes — the main layout,
+ * the complete messages and the target's screen — so the first signed-in render does not wait for
+ * the network or suspend. The login screen calls it once the form is idle.
+ */
+export function preloadSignedIn(target: string): Promise<unknown> {
+  const route = matchPath(target.split(/[?#]/)[0] ?? '/')?.route;
+  const loads: Promise<unknown>[] = [];
+  if (route?.layout === 'main') {
+    loads.push(LazyMainLayout.preload());
+    const screen = SCREENS[route.name];
+    if ('preload' in screen) loads.push(screen.preload());
+  }
+  return Promise.all(loads);
+}

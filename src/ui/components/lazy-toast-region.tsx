@@ -1,7 +1,11 @@
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { Suspense, useState, useSyncExternalStore } from 'react';
+import { preloadableLazy } from './preloadable';
 import { appToasts, type ToastQueue } from './toast-queue';
 
-const ToastRegion = lazy(() => import('./toast').then((module) => ({ default: module.ToastRegion })));
+const ToastRegion = preloadableLazy<{ queue?: ToastQueue }>(() => import('./toast').then((module) => ({ default: module.ToastRegion })));
+
+/** Fetches the region's code ahead of its first toast (sign-in greets with one). */
+export const preloadToastRegion = (): Promise<unknown> => ToastRegion.preload();
 
 /**
  * The app's toast region, loaded on first use: the region (RAC's landmark, focus management and
