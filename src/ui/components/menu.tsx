@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { Menu as RACMenu, MenuItem, MenuTrigger as RACMenuTrigger, type Key, type MenuProps as RACMenuProps } from 'react-aria-components/Menu';
 import { Popover } from 'react-aria-components/Popover';
 import { cx } from './class-names';
@@ -30,6 +30,11 @@ export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, '
   /** Where the popover opens relative to the trigger. */
   placement?: 'bottom start' | 'bottom end' | 'top start' | 'top end';
   className?: string;
+  /**
+   * Outside a {@link MenuTrigger} (see `MenuButton`): the element the popover hangs from and its
+   * open state. Inside a trigger these come from it.
+   */
+  popover?: { triggerRef: RefObject<Element | null>; isOpen: boolean; onOpenChange: (isOpen: boolean) => void };
 }
 
 /**
@@ -37,9 +42,9 @@ export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, '
  * logout), language menu (`selectionMode="single"` + `selectedKeys`, items get a check mark and
  * `menuitemradio`). Arrow keys move, type-ahead jumps, Enter runs `onAction(id)`.
  */
-export function Menu<T extends MenuOption>({ items, placement = 'bottom end', className, ...props }: MenuProps<T>) {
+export function Menu<T extends MenuOption>({ items, placement = 'bottom end', className, popover, ...props }: MenuProps<T>) {
   return (
-    <Popover placement={placement} className={styles.popover}>
+    <Popover {...popover} placement={placement} className={styles.popover}>
       <RACMenu {...props} items={items} className={cx(styles.list, className)}>
         {(item) => (
           <MenuItem

@@ -45,9 +45,18 @@ export function ConnectionStatus({ state, className, labelClassName }: { state: 
 /** A user's presence (`isConnected`) in lists: "Online" / "Offline". */
 export function PresenceStatus({ isConnected, className }: { isConnected: boolean; className?: string }) {
   const { t } = useTranslation();
+  return <Presence isConnected={isConnected} labels={{ online: t('ui.presence.online'), offline: t('ui.presence.offline') }} className={className} />;
+}
+
+/**
+ * {@link PresenceStatus} with its two labels translated once by the caller: for the cells of long
+ * virtualized lists, which mount rows while scrolling and should not translate (or subscribe to
+ * i18next) once per row.
+ */
+export function Presence({ isConnected, labels, className }: { isConnected: boolean; labels: { online: string; offline: string }; className?: string }) {
   return isConnected ? (
-    <StatusDot label={t('ui.presence.online')} tone="success" shape="on" className={className} />
+    <StatusDot label={labels.online} tone="success" shape="on" className={className} />
   ) : (
-    <StatusDot label={t('ui.presence.offline')} tone="neutral" shape="off" className={className} />
+    <StatusDot label={labels.offline} tone="neutral" shape="off" className={className} />
   );
 }

@@ -62,6 +62,8 @@ export const cell = style({
   display: 'flex',
   alignItems: 'center',
   minWidth: 0,
+  // Sized by its column and row, never by its text: laying out a scrolled-in row stays local.
+  contain: 'strict',
   selectors: { '&:focus-visible': { ...focusRing, outlineOffset: '-2px' } },
 });
 

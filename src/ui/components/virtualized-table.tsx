@@ -36,22 +36,33 @@ type Range = { start: number; end: number };
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
 const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** The controls inside a cell (its buttons), in order; the grid's own cells and rows are not among them. */
+/** The controls inside a cell (its buttons), in order. */
 function controlsIn(cell: Element): HTMLElement[] {
-  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('data-grid-part') && (el.getAttribute('tabindex') ?? '0') !== '-1');
+  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => (el.getAttribute('tabindex') ?? '0') !== '-1');
 }
 
 function isEditable(el: HTMLElement): boolean {
   return el.isContentEditable || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
 }
 
-/** Which header cell, row or cell an element belongs to (null: the grid itself or the empty/error slot). */
+/**
+ * Which header cell, row or cell an element belongs to, from the ARIA indices every row and cell
+ * carries (null: the grid itself or the empty/error slot).
+ */
 function locate(grid: HTMLElement, el: Element): (Target & { cell: HTMLElement | null }) | null {
-  const cell = el.closest<HTMLElement>('[data-col]');
-  if (cell && grid.contains(cell) && cell.hasAttribute('data-header')) return { area: 'header', col: Number(cell.dataset.col), cell };
-  const row = el.closest<HTMLElement>('[data-row]');
-  if (!row || !grid.contains(row)) return null;
-  return { area: 'body', index: Number(row.dataset.row), col: cell ? Number(cell.dataset.col) : null, cell };
+  const row = el.closest<HTMLElement>('[role=row]');
+  if (!row || !grid.contains(row) || row.parentElement?.hasAttribute('data-empty')) return null;
+  const cell = el.closest<HTMLElement>('[aria-colindex]');
+  const col = cell && row.contains(cell) ? Number(cell.getAttribute('aria-colindex')) - 1 : null;
+  const rowIndex = Number(row.getAttribute('aria-rowindex'));
+  if (rowIndex === 1) return col === null ? null : { area: 'header', col, cell };
+  return { area: 'body', index: rowIndex - 2, col, cell: col === null ? null : cell };
+}
+
+/** The element of a cursor target: the header cell, the row, or the cell. */
+function elementOf(grid: HTMLElement, target: Target): HTMLElement | null {
+  const row = grid.querySelector<HTMLElement>(`[role=row][aria-rowindex="${target.area === 'header' ? 1 : target.index + 2}"]`);
+  return target.col === null ? row : (row?.querySelector<HTMLElement>(`[aria-colindex="${target.col + 1}"]`) ?? null);
 }
 
 const cellId = (prefix: string, key: Key, col: number) => `${prefix}-${String(key)}-${col}`;
@@ -78,8 +89,6 @@ const GridRow = memo(function GridRow<T extends { id: Key }>({ row, index, colum
       role="row"
       aria-rowindex={index + 2}
       aria-labelledby={headerCol >= 0 ? cellId(idPrefix, row.id, headerCol) : undefined}
-      data-row={index}
-      data-grid-part=""
       tabIndex={focus === null ? 0 : -1}
       className={cx(tableStyles.row, styles.row)}
       style={{ top: index * rowHeight, height: rowHeight, gridTemplateColumns: template }}
@@ -88,10 +97,8 @@ const GridRow = memo(function GridRow<T extends { id: Key }>({ row, index, colum
         <div
           key={column.id}
           role={column.isRowHeader ? 'rowheader' : 'gridcell'}
-          id={cellId(idPrefix, row.id, col)}
+          id={col === headerCol ? cellId(idPrefix, row.id, col) : undefined}
           aria-colindex={col + 1}
-          data-col={col}
-          data-grid-part=""
           tabIndex={focus === col ? 0 : -1}
           className={cx(tableStyles.cell, styles.cell, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.cellEnd)}
         >
@@ -187,6 +194,11 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
 
   const start = Math.min(range.start, count);
   const end = Math.min(range.end, count);
+  // Rows are keyed by slot (index modulo the window's size), not by id: a row scrolled out lends
+  // its elements to the row scrolled in, which React updates in place instead of unmounting one
+  // and mounting another (the DOM work of a scroll step drops to changed text and attributes). The
+  // row holding the tab stop keeps a key of its own, so its element (and DOM focus) stays put.
+  const slots = Math.max(1, range.end - range.start);
   const indices: number[] = [];
   if (cursorIndex >= 0 && cursorIndex < start) indices.push(cursorIndex);
   for (let i = start; i < end; i += 1) indices.push(i);
@@ -226,9 +238,8 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
       revealRow(grid, target.index);
       syncRange(true);
     }
-    const rowEl = target.area === 'header' ? grid.querySelector('[data-header-row]') : grid.querySelector(`[data-row="${target.index}"]`);
-    const el = target.col === null ? rowEl : rowEl?.querySelector<HTMLElement>(`[data-col="${target.col}"]`);
-    if (!(el instanceof HTMLElement)) return;
+    const el = elementOf(grid, target);
+    if (!el) return;
     if (target.col !== null) revealColumn(grid, el);
     // A cell with controls (the row's buttons) hands focus to one of them, as RAC's grid does.
     const inside = target.area === 'body' && target.col !== null ? controlsIn(el) : [];
@@ -399,7 +410,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
         aria-rowcount={count > 0 ? count + 1 : 2}
         aria-colcount={columns.length}
         tabIndex={current ? -1 : 0}
-        data-grid-part=""
         className={cx(tableStyles.table, styles.grid)}
         style={{ height }}
         onScroll={() => syncRange(true)}
@@ -408,7 +418,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
       >
         <div className={styles.content} style={{ minWidth }}>
           <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
-            <div role="row" aria-rowindex={1} data-header-row="" data-grid-part="" className={styles.headerRow} style={{ gridTemplateColumns: template, height: headingHeight }}>
+            <div role="row" aria-rowindex={1} className={styles.headerRow} style={{ gridTemplateColumns: template, height: headingHeight }}>
               {columns.map((column, col) => {
                 const direction = sortedColumn?.id === column.id ? sortDescriptor?.direction : undefined;
                 return (
@@ -418,9 +428,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                     aria-colindex={col + 1}
                     aria-sort={column.allowsSorting ? (direction ?? 'none') : undefined}
                     aria-describedby={column.allowsSorting ? sortableId : undefined}
-                    data-col={col}
-                    data-header=""
-                    data-grid-part=""
                     data-allows-sorting={column.allowsSorting || undefined}
                     data-sort-direction={direction}
                     tabIndex={current?.area === 'header' && current.col === col ? 0 : -1}
@@ -446,7 +453,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                 const row = shownRows[i] as T;
                 return (
                   <GridRow
-                    key={row.id}
+                    key={i === cursorIndex ? `cursor-${String(row.id)}` : i % slots}
                     row={row}
                     index={i}
                     columns={columns}
@@ -461,7 +468,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
           ) : (
             <div role="rowgroup" data-empty="" className={styles.body}>
               <div role="row" aria-rowindex={2} className={styles.stateRow}>
-                <div role="gridcell" aria-colindex={1} aria-colspan={columns.length}>
+                <div role="gridcell" aria-colspan={columns.length}>
                   {renderState()}
                 </div>
               </div>

@@ -1,8 +1,10 @@
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users-actors';
-import { Button, IconButton } from '../../components/button';
-import { Menu, MenuTrigger, type MenuOption } from '../../components/menu';
+import * as buttonStyles from '../../components/button.css';
+import { cx } from '../../components/class-names';
+import type { MenuOption } from '../../components/menu';
+import { MenuButton } from '../../components/menu-button';
+import * as native from '../../components/native-controls.css';
 import { MoreIcon } from './more-icon';
 import { useRowActions } from './row-actions-context';
 import * as styles from './users.css';
@@ -37,30 +39,41 @@ export function rowActionOptions(user: UserRow, t: TFunction, options: { withEdi
  * "Editar" plus a "more" menu on wide screens; one menu with every action on narrow ones (where
  * "Editar" joins the menu so the column stays one button wide). While an action runs, its row's
  * menu button spins and the others are disabled: the machine takes one action at a time.
+ *
+ * Mounted on every row a virtualized list scrolls into view, so it stays light: `t` comes from the
+ * columns (no useTranslation per row), "Editar" is a plain button with the ghost Button's look and
+ * the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
  */
-export function UserRowActions({ user }: { user: UserRow }) {
-  const { t } = useTranslation();
+export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   const { narrow, busy, pendingUserId, selfId, onAction } = useRowActions();
   const isPending = busy && pendingUserId === user.id;
-  const isDisabled = busy;
   const isSelf = user.id === selfId;
   return (
     <span className={styles.rowActions}>
       {narrow ? null : (
-        <Button variant="ghost" size="sm" aria-label={t('users.actions.editNamed', { name: user.name })} isDisabled={isDisabled} onPress={() => onAction('edit', user)}>
-          {t('users.actions.edit')}
-        </Button>
+        <button
+          type="button"
+          aria-label={t('users.actions.editNamed', { name: user.name })}
+          disabled={busy}
+          className={cx(buttonStyles.base, buttonStyles.variant.ghost, buttonStyles.size.sm, native.buttonState, native.buttonHover.ghost)}
+          onClick={() => onAction('edit', user)}
+        >
+          <span className={buttonStyles.label}>{t('users.actions.edit')}</span>
+        </button>
       )}
-      <MenuTrigger>
-        <IconButton label={t('users.actions.more', { name: user.name })} icon={<MoreIcon />} size="sm" isPending={isPending} isDisabled={isDisabled && !isPending} />
-        <Menu
-          items={rowActionOptions(user, t, { withEdit: narrow, isSelf })}
-          onAction={(key) => {
-            const action = ROW_ACTIONS.find((id) => id === key);
-            if (action) onAction(action, user);
-          }}
-        />
-      </MenuTrigger>
+      <MenuButton
+        label={t('users.actions.more', { name: user.name })}
+        icon={<MoreIcon />}
+        size="sm"
+        isPending={isPending}
+        pendingLabel={isPending ? t('common.loading') : undefined}
+        isDisabled={busy && !isPending}
+        items={() => rowActionOptions(user, t, { withEdit: narrow, isSelf })}
+        onAction={(key) => {
+          const action = ROW_ACTIONS.find((id) => id === key);
+          if (action) onAction(action, user);
+        }}
+      />
     </span>
   );
 }

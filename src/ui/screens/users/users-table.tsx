@@ -1,10 +1,10 @@
-import { lazy, Suspense, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users-actors';
 import { Badge } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
-import { PresenceStatus } from '../../components/status-dot';
+import { Presence } from '../../components/status-dot';
 import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { RowActionsContext, type RowActionsState } from './row-actions-context';
 import { UserRowActions } from './user-row-actions';
@@ -17,11 +17,11 @@ import * as styles from './users.css';
  */
 export const VIRTUALIZE_FROM = 100;
 
-// The virtualizer (React Aria's Virtualizer and table layout) is a chunk of its own, loaded only when a
-// tenant has that many users: the list of a smaller tenant paints without it.
-const VirtualizedDataTable = lazy(() =>
-  import('../../components/virtualized-table').then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>> })),
-);
+// The windowed grid is a chunk of its own, used only when a tenant has that many users: the list of a
+// smaller tenant paints without it. It is fetched while the list loads (see UsersTable), so a large
+// list does not wait for it after its data arrived.
+const loadVirtualized = () => import('../../components/virtualized-table');
+const VirtualizedDataTable = lazy(() => loadVirtualized().then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>> })));
 
 /** Fixed row height of the virtualized table: a small button plus the cell padding. */
 const ROW_HEIGHT = 52;
@@ -38,21 +38,29 @@ export interface UsersTableProps extends Pick<DataTableProps<UserRow>, 'status' 
 function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
   const { t } = useTranslation();
   return useMemo(() => {
+    // Translated once per language, not once per row: a virtualized list renders rows while scrolling.
+    const text = {
+      noDepartment: t('users.noDepartment'),
+      active: t('users.status.active'),
+      blocked: t('users.status.blocked'),
+      twoFactor: t('users.status.twoFactor'),
+      presence: { online: t('ui.presence.online'), offline: t('ui.presence.offline') },
+    };
     const name: DataTableColumn<UserRow> = { id: 'name', header: t('users.columns.name'), isRowHeader: true, allowsSorting: true, cell: (u) => u.name };
-    const actions: DataTableColumn<UserRow> = { id: 'actions', header: t('users.columns.actions'), align: 'end', cell: (u) => <UserRowActions user={u} /> };
-    const presence: DataTableColumn<UserRow> = { id: 'presence', header: t('users.columns.presence'), allowsSorting: true, cell: (u) => <PresenceStatus isConnected={u.isConnected} /> };
+    const actions: DataTableColumn<UserRow> = { id: 'actions', header: t('users.columns.actions'), align: 'end', cell: (u) => <UserRowActions user={u} t={t} /> };
+    const presence: DataTableColumn<UserRow> = { id: 'presence', header: t('users.columns.presence'), allowsSorting: true, cell: (u) => <Presence isConnected={u.isConnected} labels={text.presence} /> };
     const details: DataTableColumn<UserRow>[] = [
       { id: 'email', header: t('users.columns.email'), allowsSorting: true, cell: (u) => u.email },
       { id: 'role', header: t('users.columns.role'), allowsSorting: true, cell: (u) => u.role.display_name },
-      { id: 'department', header: t('users.columns.department'), allowsSorting: true, cell: (u) => u.userDepartment?.name ?? <span className={styles.muted}>{t('users.noDepartment')}</span> },
+      { id: 'department', header: t('users.columns.department'), allowsSorting: true, cell: (u) => u.userDepartment?.name ?? <span className={styles.muted}>{text.noDepartment}</span> },
     ];
     const status: DataTableColumn<UserRow> = {
       id: 'status',
       header: t('users.columns.status'),
       cell: (u) => (
         <span className={styles.badges}>
-          {u.blocked ? <Badge tone="danger">{t('users.status.blocked')}</Badge> : <Badge tone="success">{t('users.status.active')}</Badge>}
-          {u.twoFactorEnabled ? <Badge tone="info">{t('users.status.twoFactor')}</Badge> : null}
+          {u.blocked ? <Badge tone="danger">{text.blocked}</Badge> : <Badge tone="success">{text.active}</Badge>}
+          {u.twoFactorEnabled ? <Badge tone="info">{text.twoFactor}</Badge> : null}
         </span>
       ),
     };
@@ -64,6 +72,11 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
 /** The users list: name, email, role, department, live presence, status and the row actions. */
 export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...props }: UsersTableProps) {
   const columns = useColumns(actions.narrow);
+  // The size of the list is known only when it arrives: fetch the grid's chunk alongside it.
+  const loading = props.status === 'loading';
+  useEffect(() => {
+    if (loading) void loadVirtualized();
+  }, [loading]);
   const common = { ...props, columns, rows, sortDescriptor: sort, onSortChange };
   return (
     <RowActionsContext.Provider value={actions}>

@@ -1,0 +1,88 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import type { Key } from 'react-aria-components/Menu';
+import type { ButtonSize, ButtonVariant } from './button';
+import * as buttonStyles from './button.css';
+import { cx } from './class-names';
+import { Menu, type MenuOption, type MenuProps } from './menu';
+import * as native from './native-controls.css';
+import { NativeSpinner } from './native-spinner';
+
+export interface MenuButtonProps<T extends MenuOption> {
+  /** Accessible name of the icon button (translated), e.g. "Ações de Ana". */
+  label: string;
+  icon: ReactNode;
+  /** The entries, computed when the menu opens. */
+  items: () => T[];
+  onAction: (id: Key) => void;
+  /** Focusable but inert, with a spinner named `pendingLabel` added to its name. */
+  isPending?: boolean;
+  /** The spinner's name, needed while pending (translated, e.g. "Carregando…"). */
+  pendingLabel?: string;
+  isDisabled?: boolean;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  placement?: MenuProps<T>['placement'];
+  className?: string;
+}
+
+/**
+ * An icon button that opens a {@link Menu}: the `MenuTrigger` + `IconButton` pair's behaviour
+ * (Enter, Space or a click open it on the first item, ArrowDown/ArrowUp on the first/last; Escape
+ * or a choice closes it and focus returns to the button) for buttons repeated on every row of a
+ * long list. It is a plain `<button>` with the IconButton's look, and React Aria's Popover and Menu
+ * are mounted only while the menu is open: a row mounts in a fraction of the time the RAC pair
+ * takes, which is what scrolling a virtualized list does on every frame.
+ */
+export function MenuButton<T extends MenuOption>({ label, icon, items, onAction, isPending, pendingLabel, isDisabled, variant = 'ghost', size = 'md', placement, className }: MenuButtonProps<T>) {
+  const ref = useRef<HTMLButtonElement>(null);
+  // Open, and which item takes focus; null when closed.
+  const [open, setOpen] = useState<'first' | 'last' | null>(null);
+  const id = useId();
+  const buttonId = `${id}-button`;
+  const menuId = `${id}-menu`;
+  const progressId = `${id}-progress`;
+  return (
+    <>
+      <button
+        ref={ref}
+        type="button"
+        id={buttonId}
+        aria-label={label}
+        // As RAC: an aria-label would hide the spinner's name, so the pending name is "label + spinner".
+        aria-labelledby={isPending ? `${buttonId} ${progressId}` : undefined}
+        aria-haspopup="true"
+        aria-expanded={open !== null}
+        aria-controls={open !== null ? menuId : undefined}
+        aria-disabled={isPending || undefined}
+        aria-busy={isPending || undefined}
+        disabled={isDisabled}
+        className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.iconSize[size], native.buttonState, native.buttonHover[variant], className)}
+        onClick={isPending ? undefined : () => setOpen('first')}
+        onKeyDown={(event) => {
+          // Keys open it on keydown, as RAC's trigger: the click a key would fire next reads as a
+          // "virtual" (screen reader) press to React Aria, whose menu would then keep focus itself.
+          const focus = event.key === 'ArrowUp' ? 'last' : ['ArrowDown', 'Enter', ' '].includes(event.key) ? 'first' : null;
+          if (isPending || !focus) return;
+          event.preventDefault();
+          setOpen(focus);
+        }}
+      >
+        {isPending ? <NativeSpinner id={progressId} size="sm" label={pendingLabel} /> : icon}
+      </button>
+      {open !== null ? (
+        <Menu
+          id={menuId}
+          aria-labelledby={buttonId}
+          autoFocus={open}
+          items={items()}
+          placement={placement}
+          popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)) }}
+          onAction={(key) => {
+            setOpen(null);
+            onAction(key);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
