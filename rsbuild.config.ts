@@ -1,8 +1,10 @@
-import { defineConfig } from '@rsbuild/core';
+import { defineConfig, type RsbuildPlugin } from '@rsbuild/core';
 import { pluginReact } from '@rsbuild/plugin-react';
 import { VanillaExtractPlugin } from '@vanilla-extract/webpack-plugin';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as Prerender from './src/prerender';
 
 /**
  * Writes rspack's chunk graph to `dist/stats.json` after a production build, for the per-route size
@@ -11,9 +13,10 @@ import { dirname, resolve } from 'node:path';
  */
 const STATS_FILE = resolve('dist/stats.json');
 const chunkGraphStats = {
-  apply(compiler: { options: { mode?: string }; hooks: { done: { tap(name: string, fn: (stats: { toJson(options: object): unknown }) => void): void } } }) {
+  apply(compiler: { options: { mode?: string; name?: string }; hooks: { done: { tap(name: string, fn: (stats: { toJson(options: object): unknown }) => void): void } } }) {
     compiler.hooks.done.tap('chunk-graph-stats', (stats) => {
-      if (compiler.options.mode !== 'production') return;
+      // The SPA's graph only, not the build-time prerender bundle's.
+      if (compiler.options.mode !== 'production' || compiler.options.name !== 'web') return;
       const json = stats.toJson({
         all: false,
         assets: true,
@@ -38,14 +41,32 @@ const chunkGraphStats = {
 };
 
 /**
- * The SPA is served under `/{tenant}/…` (DESIGN §4), so assets use absolute `/static/…` URLs that
- * work from any tenant path; the server maps them regardless of the first segment.
+ * After a production build: renders the login page with the build's own code (the `prerender`
+ * environment, src/prerender.tsx: the same modules, so the same vanilla-extract class names) into
+ * `dist/web/login.html`, which the server sends for `/{tenant}/login` (issue #8: login LCP).
  */
-export default defineConfig({
-  plugins: [pluginReact()],
-  source: {
-    entry: { index: './src/main.tsx' },
+const PRERENDER_ROOT = resolve('dist/prerender');
+const prerenderLoginPage: RsbuildPlugin = {
+  name: 'prerender-login-page',
+  setup(api) {
+    api.onAfterBuild(async ({ stats }) => {
+      if (stats?.hasErrors()) return;
+      const web = resolve('dist/web');
+      // A fresh URL per build: `import()` caches modules by URL (watch mode builds again).
+      const module = (await import(`${pathToFileURL(resolve(PRERENDER_ROOT, 'prerender.js')).href}?build=${Date.now()}`)) as typeof Prerender;
+      const page = await module.renderLoginPage();
+      writeFileSync(resolve(web, 'login.html'), module.withPrerenderedPage(readFileSync(resolve(web, 'index.html'), 'utf8'), page));
+    });
   },
+};
+
+/**
+ * The SPA is served under `/{tenant}/…` (DESIGN §4), so assets use absolute `/static/…` URLs that
+ * work from any tenant path; the server maps them regardless of the first segment. Production
+ * builds add the `prerender` environment (Node) for the login page above.
+ */
+export default defineConfig(({ command }) => ({
+  plugins: [pluginReact(), ...(command === 'build' ? [prerenderLoginPage] : [])],
   resolve: {
     alias: {
       // React 19 has useSyncExternalStore: the shims (@xstate/react, react-i18next, wouter) become React's own.
@@ -54,28 +75,45 @@ export default defineConfig({
       'use-sync-external-store/shim$': resolve('node_modules/use-sync-external-store/index.js'),
     },
   },
-  html: {
-    title: 'Painel Back-office',
-    template: './src/index.html',
-  },
   output: {
-    assetPrefix: '/',
-    distPath: { root: 'dist/web' },
     // Legal comments would only add bytes to every route.
     legalComments: 'none',
   },
-  performance: {
-    chunkSplit: {
-      strategy: 'split-by-experience',
-      override: {
-        cacheGroups: {
-          // The icon sets (the login route has its few icons in modules of their own) are one shared
-          // async chunk, not a copy in every screen that shows an icon.
-          icons: { test: /[\\/]src[\\/]ui[\\/](?:components|shell)[\\/]icons\.tsx$/, name: 'icons', chunks: 'async', enforce: true, priority: 20 },
+  environments: {
+    web: {
+      source: { entry: { index: './src/main.tsx' } },
+      html: {
+        title: 'Painel Back-office',
+        template: './src/index.html',
+      },
+      output: {
+        target: 'web',
+        assetPrefix: '/',
+        distPath: { root: 'dist/web' },
+      },
+      performance: {
+        chunkSplit: {
+          strategy: 'split-by-experience',
+          override: {
+            cacheGroups: {
+              // The icon sets (the login route has its few icons in modules of their own) are one shared
+              // async chunk, not a copy in every screen that shows an icon.
+              icons: { test: /[\\/]src[\\/]ui[\\/](?:components|shell)[\\/]icons\.tsx$/, name: 'icons', chunks: 'async', enforce: true, priority: 20 },
+            },
+          },
         },
+        printFileSize: { total: true, detail: true, compressed: true },
       },
     },
-    printFileSize: { total: true, detail: true, compressed: true },
+    ...(command === 'build'
+      ? {
+          prerender: {
+            source: { entry: { prerender: './src/prerender.tsx' } },
+            output: { target: 'node' as const, module: true, distPath: { root: PRERENDER_ROOT }, minify: false },
+            performance: { printFileSize: false },
+          },
+        }
+      : {}),
   },
   tools: {
     rspack: {
@@ -90,4 +128,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

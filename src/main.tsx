@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { createRuntimeI18n } from './i18n/runtime';
 import { createAppServices, readSettings } from './machines/app-services';
 import { readPreferences } from './machines/preferences.machine';
 import { App } from './ui/app';
+import { mountApp } from './ui/mount-app';
+import { decideFirstRoute, prerenderKey } from './ui/prerender-state';
 
 const services = createAppServices({ window, settings: readSettings(document) });
 
@@ -18,12 +19,17 @@ function safeStorage(): Storage | null {
 const container = document.getElementById('root');
 if (!container) throw new Error('#root element missing from index.html');
 
-// The first paint already speaks the stored language (no flash of pt-BR for an English user).
+// The first render already speaks the stored language (the prerendered login page is pt-BR: an
+// English visitor gets a render from scratch, see mountApp).
 void createRuntimeI18n(readPreferences(safeStorage()).locale).then((i18n) => {
   document.documentElement.lang = i18n.language;
-  createRoot(container).render(
+  decideFirstRoute(services, window.location);
+  const app = (
     <StrictMode>
       <App services={services} i18n={i18n} />
-    </StrictMode>,
+    </StrictMode>
   );
+  // The login page may come prerendered (src/prerender.tsx): hydrated when this visit is in the
+  // state it was rendered for.
+  mountApp(container, app, prerenderKey(services, window.location.pathname));
 });

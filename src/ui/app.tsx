@@ -14,18 +14,20 @@ export interface AppProps {
   i18n: I18n;
   /** A wouter location hook (tests pass a memory location); default: the browser's. */
   locationHook?: Parameters<typeof Router>[0]['hook'];
+  /** The address to render outside a browser (the build-time login page, src/prerender.tsx). */
+  ssrPath?: string;
 }
 
 /**
  * The root: services and translations for every view, then the tenant router (DESIGN §4: the SPA is
  * served under `/{tenant}/…`). Theme, language and `<html lang>` follow the preferences machine.
  */
-export function App({ services, i18n, locationHook }: AppProps) {
+export function App({ services, i18n, locationHook, ssrPath }: AppProps) {
   return (
     <I18nextProvider i18n={i18n}>
       <ServicesProvider services={services}>
         <LocaleSync i18n={i18n} />
-        <Router {...(locationHook ? { hook: locationHook } : {})}>
+        <Router {...(locationHook ? { hook: locationHook } : {})} {...(ssrPath === undefined ? {} : { ssrPath })}>
           <AppRouter />
         </Router>
         <LazyToastRegion />

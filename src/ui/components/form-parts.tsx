@@ -1,4 +1,4 @@
-import type { FormHTMLAttributes, ReactNode } from 'react';
+import type { FormHTMLAttributes, ReactNode, Ref } from 'react';
 import { cx } from './class-names';
 import * as styles from './form.css';
 import { AlertIcon } from './form-icons';
@@ -23,6 +23,7 @@ export interface NativeFormProps extends Omit<FormHTMLAttributes<HTMLFormElement
   /** A message about the whole form, in a `role="alert"` box above the fields. */
   formError?: ReactNode;
   className?: string;
+  ref?: Ref<HTMLFormElement>;
 }
 
 /**

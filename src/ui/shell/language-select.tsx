@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/options';
+import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../services-context';
 import * as styles from './language-select.css';
 
@@ -13,12 +14,18 @@ export function LanguageSelect() {
   const { preferences } = useServices();
   const locale = usePreferences((s) => s.context.locale);
   const id = useId();
+  const hydrated = useHydrated();
   return (
     <span className={styles.wrapper}>
       <label htmlFor={id} className={styles.label}>
         {t('shell.language')}
       </label>
-      <select id={id} className={styles.select} value={locale} onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}>
+      <select
+        id={id}
+        className={styles.select}
+        value={locale}
+        disabled={!hydrated}
+        onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}>
         {SUPPORTED_LOCALES.map((code) => (
           <option key={code} value={code} lang={code}>
             {t(`languages.${code}`)}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NativeIconButton } from '../components/native-button';
+import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../services-context';
 import { MoonIcon, SunIcon } from './theme-icons';
 
@@ -8,9 +9,11 @@ export function ThemeToggle() {
   const { t } = useTranslation();
   const { preferences } = useServices();
   const theme = usePreferences((s) => s.context.theme);
+  const hydrated = useHydrated();
   return (
     <NativeIconButton
       label={t('shell.toggleTheme')}
+      isDisabled={!hydrated}
       icon={theme === 'dark' ? <SunIcon size={18} /> : <MoonIcon size={18} />}
       onPress={() => preferences.send({ type: 'prefs.theme.toggle' })}
     />

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { selectEndedNotice, selectIsAuthenticated, selectIsBusy, selectLoginError, selectNotice, selectRedirectTo } from '../../../machines/session-selectors';
@@ -7,6 +7,7 @@ import { FormActions, NativeForm } from '../../components/form-parts';
 import { NativeButton } from '../../components/native-button';
 import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
+import { useHydrated } from '../../components/use-hydrated';
 import { useServices, useSession } from '../../services-context';
 import * as styles from './login.css';
 
@@ -67,6 +68,17 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   const error = useErrorText();
   const [email, setEmail] = useState(() => session.getSnapshot().context.credentials?.email ?? '');
   const [password, setPassword] = useState('');
+  // Prerendered (src/prerender.tsx): disabled until hydrated, then the e-mail gets the focus
+  // `autoFocus` could not give a disabled field — unless the user has put it somewhere already.
+  const hydrated = useHydrated();
+  const form = useRef<HTMLFormElement>(null);
+  const wasDisabled = useRef(!hydrated);
+  useEffect(() => {
+    if (!hydrated || !wasDisabled.current) return;
+    wasDisabled.current = false;
+    const active = document.activeElement;
+    if (active === null || active === document.body) form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+  }, [hydrated]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -74,11 +86,29 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   };
 
   return (
-    <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
-      <NativeTextField label={t('auth.login.email')} name="email" type="email" autoComplete="username" isRequired value={email} onChange={setEmail} autoFocus />
-      <NativePasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired value={password} onChange={setPassword} />
+    <NativeForm ref={form} onSubmit={submit} formError={error} aria-labelledby="login-title">
+      <NativeTextField
+        label={t('auth.login.email')}
+        name="email"
+        type="email"
+        autoComplete="username"
+        isRequired
+        isDisabled={!hydrated}
+        value={email}
+        onChange={setEmail}
+        autoFocus
+      />
+      <NativePasswordField
+        label={t('auth.login.password')}
+        name="password"
+        autoComplete="current-password"
+        isRequired
+        isDisabled={!hydrated}
+        value={password}
+        onChange={setPassword}
+      />
       <FormActions>
-        <NativeButton type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+        <NativeButton type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
         </NativeButton>
       </FormActions>

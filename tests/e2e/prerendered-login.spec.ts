@@ -1,0 +1,64 @@
+import { tenantPath, pageTitle, submitLogin } from './support/app';
+import { expect, test } from './support/fixtures';
+import { t } from './support/i18n';
+
+/**
+ * Issue #8 (login LCP): the server sends `/{tenant}/login` with the form already rendered at build
+ * time (dist/web/login.html), and the SPA hydrates it. Only the login page: any other address gets
+ * the empty shell, so a signed-in reload never flashes a login form.
+ */
+test.describe('prerendered login page', () => {
+  test('the login page arrives rendered, the others do not', async ({ page, app }) => {
+    const login = await page.request.get(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`);
+    const html = await login.text();
+    expect(html).toContain('data-prerendered="login pt-BR light"');
+    expect(html).toContain(t('auth.login.title'));
+    expect(html).not.toMatch(/\sstyle=/);
+    for (const path of ['/', '/tenants', '/users']) {
+      const other = await (await page.request.get(`${app.origin}${tenantPath(path)}`)).text();
+      expect(other, path).not.toContain('data-prerendered');
+      expect(other, path).not.toContain(t('auth.login.title'));
+    }
+  });
+
+  test('without scripts the form shows but cannot be used (nothing typed is lost, nothing is sent as a GET)', async ({ browser, app }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${app.origin}${tenantPath('/login')}`);
+      await expect(page.getByRole('heading', { level: 1, name: t('auth.login.title') })).toBeVisible();
+      await expect(page.getByRole('textbox', { name: t('auth.login.email'), exact: true })).toBeDisabled();
+      await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toBeDisabled();
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('hydrates without errors or CSP violations, focuses the e-mail field and signs in', async ({ page, app }) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`);
+    const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
+    await expect(email).toBeEnabled();
+    await expect(email).toBeFocused();
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login pt-BR light');
+    await submitLogin(page, app.admin);
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+    await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
+    expect(problems).toEqual([]);
+  });
+
+  test('a visitor who chose English and the dark theme gets them, not the prerendered page', async ({ page, app }) => {
+    await page.goto(`${app.origin}${tenantPath('/login')}`);
+    await page.getByRole('combobox', { name: t('shell.language') }).selectOption('en');
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in to the panel');
+    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    expect(await page.evaluate(() => document.documentElement.classList.length)).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('dark');
+  });
+});
