@@ -65,6 +65,39 @@ function elementOf(grid: HTMLElement, target: Target): HTMLElement | null {
   return target.col === null ? row : (row?.querySelector<HTMLElement>(`[aria-colindex="${target.col + 1}"]`) ?? null);
 }
 
+/**
+ * Which element slot each mounted row uses. A row keeps its slot while it stays mounted (scrolling
+ * a little, or the focused row scrolled away); a row scrolled in takes a slot a row scrolled out
+ * left, and React updates that row's elements in place instead of unmounting one row and mounting
+ * another: the DOM work of a scroll step is then changed text and attributes. The assignment is
+ * memory across renders, as RAC's virtualizer reuses its views; it is a pure function of the
+ * previous assignment and the rows to render, so rendering twice gives the same slots.
+ */
+class RowSlots {
+  private slots = new Map<Key, number>();
+
+  assign(keys: readonly Key[]): Map<Key, number> {
+    const next = new Map<Key, number>();
+    const used = new Set<number>();
+    for (const key of keys) {
+      const slot = this.slots.get(key);
+      if (slot !== undefined) {
+        next.set(key, slot);
+        used.add(slot);
+      }
+    }
+    let free = 0;
+    for (const key of keys) {
+      if (next.has(key)) continue;
+      while (used.has(free)) free += 1;
+      next.set(key, free);
+      used.add(free);
+    }
+    this.slots = next;
+    return next;
+  }
+}
+
 const cellId = (prefix: string, key: Key, col: number) => `${prefix}-${String(key)}-${col}`;
 
 interface GridRowProps<T extends { id: Key }> {
@@ -147,6 +180,8 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
   const sortedId = `${idPrefix}-sorted`;
   const gridRef = useRef<HTMLDivElement>(null);
   const leaving = useRef(false);
+  // Set from a pointer press until the task ends: the focus it causes is a click, not a Tab.
+  const pressing = useRef(false);
   const shownRows = useMemo(() => (status === 'error' || (status === 'loading' && rows.length === 0) ? [] : rows), [status, rows]);
   const count = shownRows.length;
 
@@ -194,15 +229,12 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
 
   const start = Math.min(range.start, count);
   const end = Math.min(range.end, count);
-  // Rows are keyed by slot (index modulo the window's size), not by id: a row scrolled out lends
-  // its elements to the row scrolled in, which React updates in place instead of unmounting one
-  // and mounting another (the DOM work of a scroll step drops to changed text and attributes). The
-  // row holding the tab stop keeps a key of its own, so its element (and DOM focus) stays put.
-  const slots = Math.max(1, range.end - range.start);
   const indices: number[] = [];
   if (cursorIndex >= 0 && cursorIndex < start) indices.push(cursorIndex);
   for (let i = start; i < end; i += 1) indices.push(i);
   if (cursorIndex >= end) indices.push(cursorIndex);
+  const [rowSlots] = useState(() => new RowSlots());
+  const slotOf = rowSlots.assign(indices.map((i) => (shownRows[i] as T).id));
 
   const template = columns.map((column) => (column.width ? `${column.width}px` : `minmax(${minColumnWidth}px, 1fr)`)).join(' ');
   const minWidth = columns.reduce((sum, column) => sum + (column.width ?? minColumnWidth), 0);
@@ -380,6 +412,16 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     }
     const at = locate(grid, el);
     if (!at) return;
+    // Tabbing (Shift+Tab) into a control of some row: the grid is one tab stop, so focus goes back
+    // to the remembered row or cell instead, as in RAC's grid. A click keeps what it clicked.
+    const fromOutside = !(event.relatedTarget instanceof Node && grid.contains(event.relatedTarget));
+    if (fromOutside && !pressing.current && current) {
+      const target: Target = current.area === 'header' ? current : { area: 'body', index: cursorIndex, col: current.col };
+      if (!elementOf(grid, target)?.contains(el)) {
+        moveTo(target, 'first');
+        return;
+      }
+    }
     const next: Cursor | null = at.area === 'header' ? at : shownRows[at.index] ? { area: 'body', key: (shownRows[at.index] as T).id, col: at.col } : null;
     if (next && !(current && current.area === next.area && current.col === next.col && (current.area === 'header' || (next.area === 'body' && current.key === next.key)))) setCursor(next);
     // A cell focused from outside (a click on its padding, Tab back into the grid) hands focus to its first control.
@@ -415,6 +457,12 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
         onScroll={() => syncRange(true)}
         onKeyDownCapture={onKeyDownCapture}
         onFocus={onFocus}
+        onPointerDownCapture={() => {
+          pressing.current = true;
+          setTimeout(() => {
+            pressing.current = false;
+          }, 0);
+        }}
       >
         <div className={styles.content} style={{ minWidth }}>
           <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
@@ -453,7 +501,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                 const row = shownRows[i] as T;
                 return (
                   <GridRow
-                    key={i === cursorIndex ? `cursor-${String(row.id)}` : i % slots}
+                    key={slotOf.get(row.id)}
                     row={row}
                     index={i}
                     columns={columns}
