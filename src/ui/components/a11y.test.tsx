@@ -9,6 +9,7 @@ import { DataTable, type DataTableColumn } from './data-table';
 import { DateRangePicker } from './date-range-picker';
 import { Form, FormActions } from './form';
 import { KpiCard } from './kpi-card';
+import { MenuButton } from './menu-button';
 import { MultiSelect } from './multi-select';
 import { Pagination } from './pagination';
 import { PasswordField } from './password-field';
@@ -17,6 +18,7 @@ import { ConnectionStatus } from './status-dot';
 import { renderUi } from './test-utils';
 import { TextField } from './text-field';
 import { ToastRegion } from './toast';
+import { VirtualizedDataTable } from './virtualized-table';
 import { createToastQueue, showToast } from './toast-queue';
 
 afterEach(cleanup);
@@ -72,6 +74,29 @@ const cases: Array<[string, () => ReactElement]> = [
     ),
   ],
   [
+    'virtualized grid of 1,000 rows with a menu button per row',
+    () => (
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={[
+          ...columns,
+          {
+            id: 'actions',
+            header: 'Ações',
+            cell: (r) => <MenuButton label={`Ações de ${r.name}`} icon="…" items={() => [{ id: 'edit', label: 'Editar' }]} onAction={() => undefined} />,
+          },
+        ]}
+        rows={Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, name: `Tenant ${i + 1}`, users: i }))}
+        height={600}
+        sortDescriptor={{ column: 'name', direction: 'descending' }}
+      />
+    ),
+  ],
+  [
+    'virtualized grid, empty',
+    () => <VirtualizedDataTable aria-label="Usuários" columns={columns} rows={[]} height={600} />,
+  ],
+  [
     'selects, date range, KPI and connection state',
     () => (
       <>
@@ -104,6 +129,13 @@ describe('axe-core (jsdom)', () => {
 
   it.each(cases)('%s has no violations', async (_name, build) => {
     renderUi(build());
+    expect(await violations()).toEqual([]);
+  });
+
+  it('an open menu of a MenuButton has no violations', async () => {
+    const { user } = renderUi(<MenuButton label="Ações de Ana" icon="…" items={() => [{ id: 'edit', label: 'Editar' }, { id: 'delete', label: 'Excluir', isDanger: true }]} onAction={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Ações de Ana' }));
+    expect(screen.getByRole('menu', { name: 'Ações de Ana' })).toBeInTheDocument();
     expect(await violations()).toEqual([]);
   });
 

@@ -76,7 +76,8 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
           autoFocus={open}
           items={items()}
           placement={placement}
-          popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)) }}
+          // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
+          popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)), 'aria-labelledby': buttonId }}
           onAction={(key) => {
             setOpen(null);
             onAction(key);

@@ -34,7 +34,7 @@ export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, '
    * Outside a {@link MenuTrigger} (see `MenuButton`): the element the popover hangs from and its
    * open state. Inside a trigger these come from it.
    */
-  popover?: { triggerRef: RefObject<Element | null>; isOpen: boolean; onOpenChange: (isOpen: boolean) => void };
+  popover?: { triggerRef: RefObject<Element | null>; isOpen: boolean; onOpenChange: (isOpen: boolean) => void; 'aria-labelledby'?: string };
 }
 
 /**

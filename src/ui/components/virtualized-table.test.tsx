@@ -39,10 +39,9 @@ function actionColumns(onPress: (what: string, id: number) => void): DataTableCo
 }
 
 /*
- * jsdom has no layout: every element is 0×0. React Aria's ScrollView treats an unmocked
- * HTMLElement.prototype.clientWidth/clientHeight in tests as an infinite viewport (and would render
- * every row), so define both on the prototype: the scroll view then measures 1000×600 px, as in a
- * browser, and the TableLayout lays out only the rows that fit plus its overscan.
+ * jsdom has no layout: every element is 0×0, and the grid would fall back to the window's height
+ * for its viewport. Define clientWidth/clientHeight on the prototype so it measures 1000×600 px, as
+ * in a browser, and mounts only the rows that fit (under a 44 px header) plus its overscan.
  */
 const VIEWPORT = { width: 1000, height: 600 };
 beforeAll(() => {

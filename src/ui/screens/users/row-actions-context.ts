@@ -15,9 +15,9 @@ export interface RowActionsState {
 }
 
 /*
- * Row cells read this from context instead of from the column definitions: React Aria rebuilds
- * its table collection (every row, 10,000 of them) whenever the columns change, and a busy flag
- * in the columns would do that at the start and end of every action.
+ * Row cells read this from context instead of from the column definitions: new columns re-render
+ * every row of the table (and make React Aria's table, for short lists, rebuild its collection),
+ * and a busy flag in the columns would do that at the start and end of every action.
  */
 export const RowActionsContext = createContext<RowActionsState | null>(null);
 
