@@ -1,11 +1,9 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Cell, Column, Row, Table, TableBody, TableHeader, type Key, type TableProps } from 'react-aria-components/Table';
-import { useTranslation } from 'react-i18next';
 import { Checkbox } from './checkbox';
 import { cx } from './class-names';
-import { EmptyState } from './empty-state';
 import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
-import { Spinner } from './spinner';
+import { TableState } from './table-state';
 import * as styles from './table.css';
 
 /** How one column reads and renders a row. */
@@ -52,21 +50,9 @@ function SelectionCheckbox() {
 /** @internal The RAC table shared by {@link DataTable} and `VirtualizedDataTable` (which wraps it in a Virtualizer). */
 export function DataTableView<T extends { id: Key }>(props: DataTableProps<T> & DataTableRenderOptions) {
   const { columns, rows, status = 'ready', emptyState, errorState, selectionMode = 'none', className: _className, tableClassName, tableStyle, ...tableProps } = props;
-  const { t } = useTranslation();
   const multiple = selectionMode === 'multiple';
   const shownRows = status === 'error' || (status === 'loading' && rows.length === 0) ? [] : rows;
-  const renderState = () => {
-    if (status === 'error') return errorState;
-    if (status === 'loading') {
-      return (
-        <div className={styles.state}>
-          <Spinner label={t('ui.table.loading')} />
-          <span aria-hidden="true">{t('ui.table.loading')}</span>
-        </div>
-      );
-    }
-    return emptyState ?? <EmptyState title={t('common.empty')} />;
-  };
+  const renderState = () => <TableState status={status} emptyState={emptyState} errorState={errorState} />;
   return (
     <Table
       {...tableProps}

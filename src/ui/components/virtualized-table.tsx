@@ -4,9 +4,8 @@ import type { Key, SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import type { DataTableColumn, DataTableProps } from './data-table';
-import { EmptyState } from './empty-state';
 import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
-import { Spinner } from './spinner';
+import { TableState } from './table-state';
 import * as tableStyles from './table.css';
 import * as styles from './virtualized-table.css';
 import { VisuallyHidden } from './visually-hidden';
@@ -428,18 +427,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     if (at.area === 'body' && at.cell === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) controlsIn(el)[0]?.focus({ preventScroll: true });
   };
 
-  const renderState = () => {
-    if (status === 'error') return errorState;
-    if (status === 'loading') {
-      return (
-        <div className={tableStyles.state}>
-          <Spinner label={t('ui.table.loading')} />
-          <span aria-hidden="true">{t('ui.table.loading')}</span>
-        </div>
-      );
-    }
-    return emptyState ?? <EmptyState title={t('common.empty')} />;
-  };
+  const renderState = () => <TableState status={status} emptyState={emptyState} errorState={errorState} />;
 
   return (
     <div className={cx(tableStyles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
