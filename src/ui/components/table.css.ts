@@ -27,9 +27,6 @@ export const table = style({
   },
 });
 
-/** Virtualized: the table itself is the scroll container RAC's Virtualizer measures. */
-export const virtualTable = style({ display: 'block', overflow: 'auto', position: 'relative' });
-
 export const header = style({
   backgroundColor: vars.color.surface,
   position: 'sticky',

@@ -4,8 +4,7 @@ import type { Key, SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import type { DataTableColumn, DataTableProps } from './data-table';
-import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
-import { TableState } from './table-state';
+import { rowsToShow, SortIndicator, TableState } from './table-parts';
 import * as tableStyles from './table.css';
 import * as styles from './virtualized-table.css';
 import { VisuallyHidden } from './visually-hidden';
@@ -181,7 +180,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
   const leaving = useRef(false);
   // Set from a pointer press until the task ends: the focus it causes is a click, not a Tab.
   const pressing = useRef(false);
-  const shownRows = useMemo(() => (status === 'error' || (status === 'loading' && rows.length === 0) ? [] : rows), [status, rows]);
+  const shownRows = useMemo(() => rowsToShow(status, rows), [status, rows]);
   const count = shownRows.length;
 
   // The window: rows [start, end) of the list are mounted. Only a scroll that reveals another row
@@ -427,8 +426,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     if (at.area === 'body' && at.cell === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) controlsIn(el)[0]?.focus({ preventScroll: true });
   };
 
-  const renderState = () => <TableState status={status} emptyState={emptyState} errorState={errorState} />;
-
   return (
     <div className={cx(tableStyles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
       <div
@@ -472,11 +469,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                   >
                     <span className={tableStyles.columnContent}>
                       {column.header}
-                      {column.allowsSorting ? (
-                        <span className={direction ? undefined : tableStyles.sortIcon}>
-                          {direction === 'ascending' ? <ArrowUpIcon size={14} /> : direction === 'descending' ? <ArrowDownIcon size={14} /> : <SortIcon size={14} />}
-                        </span>
-                      ) : null}
+                      {column.allowsSorting ? <SortIndicator direction={direction} /> : null}
                     </span>
                   </div>
                 );
@@ -505,7 +498,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
             <div role="rowgroup" data-empty="" className={styles.body}>
               <div role="row" aria-rowindex={2} className={styles.stateRow}>
                 <div role="gridcell" aria-colspan={columns.length}>
-                  {renderState()}
+                  <TableState status={status} emptyState={emptyState} errorState={errorState} />
                 </div>
               </div>
             </div>
