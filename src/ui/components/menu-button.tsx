@@ -1,11 +1,8 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { Key } from 'react-aria-components/Menu';
 import type { ButtonSize, ButtonVariant } from './button';
-import * as buttonStyles from './button.css';
-import { cx } from './class-names';
 import { Menu, type MenuOption, type MenuProps } from './menu';
-import * as native from './native-controls.css';
-import { NativeSpinner } from './native-spinner';
+import { NativeIconButton } from './native-button';
 
 export interface MenuButtonProps<T extends MenuOption> {
   /** Accessible name of the icon button (translated), e.g. "Ações de Ana". */
@@ -29,7 +26,8 @@ export interface MenuButtonProps<T extends MenuOption> {
  * An icon button that opens a {@link Menu}: the `MenuTrigger` + `IconButton` pair's behaviour
  * (Enter, Space or a click open it on the first item, ArrowDown/ArrowUp on the first/last; Escape
  * or a choice closes it and focus returns to the button) for buttons repeated on every row of a
- * long list. It is a plain `<button>` with the IconButton's look, and React Aria's Popover and Menu
+ * long list. It is a {@link NativeIconButton} (a plain `<button>` with the IconButton's look and
+ * pending behaviour), and React Aria's Popover and Menu
  * are mounted only while the menu is open: a row mounts in a fraction of the time the RAC pair
  * takes, which is what scrolling a virtualized list does on every frame.
  */
@@ -40,24 +38,23 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
   const id = useId();
   const buttonId = `${id}-button`;
   const menuId = `${id}-menu`;
-  const progressId = `${id}-progress`;
   return (
     <>
-      <button
+      <NativeIconButton
         ref={ref}
-        type="button"
         id={buttonId}
-        aria-label={label}
-        // As RAC: an aria-label would hide the spinner's name, so the pending name is "label + spinner".
-        aria-labelledby={isPending ? `${buttonId} ${progressId}` : undefined}
+        label={label}
+        icon={icon}
+        variant={variant}
+        size={size}
+        isPending={isPending}
+        pendingLabel={pendingLabel}
+        isDisabled={isDisabled}
+        className={className}
         aria-haspopup="true"
         aria-expanded={open !== null}
         aria-controls={open !== null ? menuId : undefined}
-        aria-disabled={isPending || undefined}
-        aria-busy={isPending || undefined}
-        disabled={isDisabled}
-        className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.iconSize[size], native.buttonState, native.buttonHover[variant], className)}
-        onClick={isPending ? undefined : () => setOpen('first')}
+        onPress={() => setOpen('first')}
         onKeyDown={(event) => {
           // Keys open it on keydown, as RAC's trigger: the click a key would fire next reads as a
           // "virtual" (screen reader) press to React Aria, whose menu would then keep focus itself.
@@ -66,9 +63,7 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
           event.preventDefault();
           setOpen(focus);
         }}
-      >
-        {isPending ? <NativeSpinner id={progressId} size="sm" label={pendingLabel} /> : icon}
-      </button>
+      />
       {open !== null ? (
         <Menu
           id={menuId}

@@ -1,5 +1,4 @@
-import { useId, type ButtonHTMLAttributes, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useId, type ButtonHTMLAttributes, type ReactNode, type Ref } from 'react';
 import * as styles from './button.css';
 import type { ButtonSize, ButtonVariant } from './button';
 import { cx } from './class-names';
@@ -15,7 +14,9 @@ interface BaseNativeButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElem
   isDisabled?: boolean;
   /** Focusable but inert, with a spinner in its name, `aria-busy`, and no second submit on Enter. */
   isPending?: boolean;
+  /** The spinner's name, needed while pending (translated, e.g. "Carregando…"). */
   pendingLabel?: string;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export interface NativeButtonProps extends BaseNativeButtonProps {
@@ -26,8 +27,9 @@ export interface NativeButtonProps extends BaseNativeButtonProps {
 
 /**
  * {@link Button}'s look and pending behaviour on a plain `<button>`, for the routes that must load
- * without React Aria (login, the blank pages, the theme toggle): same classes, `:hover` and
- * `:focus-visible` instead of RAC's data attributes (keyboard-only focus ring either way).
+ * without React Aria (login, the blank pages, the theme toggle) and for buttons on every row of a
+ * long list (mounted while scrolling: no React Aria, no i18next subscription): same classes,
+ * `:hover` and `:focus-visible` instead of RAC's data attributes (keyboard-only focus ring either way).
  */
 export function NativeButton({ variant = 'primary', size = 'md', className, children, icon, fullWidth, ...props }: NativeButtonProps) {
   const { spinner, buttonProps } = useNativeButton(props);
@@ -56,11 +58,10 @@ export function NativeIconButton({ label, icon, variant = 'ghost', size = 'md', 
 }
 
 function useNativeButton({ onPress, isDisabled, isPending, pendingLabel, type = 'button', id, ...rest }: BaseNativeButtonProps) {
-  const { t } = useTranslation();
   const ownId = useId();
   const progressId = useId();
   const buttonId = id ?? ownId;
-  const spinner = isPending ? <NativeSpinner id={progressId} size="sm" label={pendingLabel ?? t('common.loading')} /> : null;
+  const spinner = isPending ? <NativeSpinner id={progressId} size="sm" label={pendingLabel} /> : null;
   // As RAC: an aria-label would hide the spinner's name, so the pending name is "label + spinner".
   const labelledBy = isPending && rest['aria-label'] ? `${buttonId} ${progressId}` : undefined;
   return {

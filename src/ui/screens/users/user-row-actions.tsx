@@ -1,10 +1,8 @@
 import type { TFunction } from 'i18next';
 import type { UserRow } from '../../../machines/users-actors';
-import * as buttonStyles from '../../components/button.css';
-import { cx } from '../../components/class-names';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
-import * as native from '../../components/native-controls.css';
+import { NativeButton } from '../../components/native-button';
 import { MoreIcon } from './more-icon';
 import { useRowActions } from './row-actions-context';
 import * as styles from './users.css';
@@ -41,8 +39,8 @@ export function rowActionOptions(user: UserRow, t: TFunction, options: { withEdi
  * menu button spins and the others are disabled: the machine takes one action at a time.
  *
  * Mounted on every row a virtualized list scrolls into view, so it stays light: `t` comes from the
- * columns (no useTranslation per row), "Editar" is a plain button with the ghost Button's look and
- * the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
+ * columns (no useTranslation per row), "Editar" is a {@link NativeButton} (a plain button with the
+ * ghost Button's look) and the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
  */
 export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   const { narrow, busy, pendingUserId, selfId, onAction } = useRowActions();
@@ -51,15 +49,9 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   return (
     <span className={styles.rowActions}>
       {narrow ? null : (
-        <button
-          type="button"
-          aria-label={t('users.actions.editNamed', { name: user.name })}
-          disabled={busy}
-          className={cx(buttonStyles.base, buttonStyles.variant.ghost, buttonStyles.size.sm, native.buttonState, native.buttonHover.ghost)}
-          onClick={() => onAction('edit', user)}
-        >
-          <span className={buttonStyles.label}>{t('users.actions.edit')}</span>
-        </button>
+        <NativeButton variant="ghost" size="sm" aria-label={t('users.actions.editNamed', { name: user.name })} isDisabled={busy} onPress={() => onAction('edit', user)}>
+          {t('users.actions.edit')}
+        </NativeButton>
       )}
       <MenuButton
         label={t('users.actions.more', { name: user.name })}
