@@ -1,11 +1,13 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { escapeHtmlText } from './domain/html';
 import { DEFAULT_TENANT, getRoute, withTenant } from './domain/paths';
 import { createRuntimeI18n } from './i18n/runtime';
 import { createAppServices } from './machines/app-services';
 import { App } from './ui/app';
 import { lightTheme } from './ui/theme.css';
 import { decideFirstRoute, prerenderKey } from './ui/prerender-state';
+import { documentTitle } from './ui/shell/use-document-title';
 
 /**
  * The build-time render of the login page (issue #8: login LCP), run by rsbuild.config.ts after a
@@ -57,7 +59,7 @@ export async function renderLoginPage(): Promise<PrerenderedPage> {
     return {
       markup,
       key,
-      title: `${i18n.t(getRoute('login').titleKey)} · ${i18n.t('app.name')}`,
+      title: documentTitle(i18n.t, getRoute('login')),
       lang: i18n.language,
       htmlClass: lightTheme,
     };
@@ -72,15 +74,14 @@ export async function renderLoginPage(): Promise<PrerenderedPage> {
  * style: the CSP forbids both.
  */
 export function withPrerenderedPage(indexHtml: string, page: PrerenderedPage): string {
-  const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
   const replaceOnce = (html: string, pattern: RegExp, replacement: string) => {
     if (!pattern.test(html)) throw new Error(`index.html has no ${pattern}`);
     return html.replace(pattern, () => replacement);
   };
   let html = indexHtml;
-  html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${escape(page.lang)}" class="${escape(page.htmlClass)}">`);
+  html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${escapeHtmlText(page.lang)}" class="${escapeHtmlText(page.htmlClass)}">`);
   html = replaceOnce(html, /<meta name="color-scheme" content="[^"]*"\s*\/?>/, `<meta name="color-scheme" content="light" />`);
-  html = replaceOnce(html, /<title>[^<]*<\/title>/, `<title>${escape(page.title)}</title>`);
-  html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root" data-prerendered="${escape(page.key)}">${page.markup}</div>`);
+  html = replaceOnce(html, /<title>[^<]*<\/title>/, `<title>${escapeHtmlText(page.title)}</title>`);
+  html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root" data-prerendered="${escapeHtmlText(page.key)}">${page.markup}</div>`);
   return html;
 }

@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { escapeHtmlText } from '../../../src/domain/html';
 import { matchPath } from '../../../src/domain/paths';
 
 /**
@@ -17,17 +18,12 @@ export interface SpaSettings {
   ipLookupUrl: string;
 }
 
-/** Escapes a JSON text for a double-quoted HTML attribute. */
-function attribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
-
 /**
  * index.html with the runtime settings in a `<meta name="panel-settings">` (data, not script: the CSP
  * forbids inline scripts), so one build serves every deployment.
  */
 export function withSettings(html: string, settings: SpaSettings): string {
-  const meta = `<meta name="panel-settings" content="${attribute(JSON.stringify(settings))}" />`;
+  const meta = `<meta name="panel-settings" content="${escapeHtmlText(JSON.stringify(settings))}" />`;
   return html.includes('</head>') ? html.replace('</head>', `${meta}</head>`) : `${meta}${html}`;
 }
 
