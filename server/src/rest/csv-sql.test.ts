@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { HOSTILE_STRINGS } from '../test-support/arbitraries';
 import { startTestApp, type TestApp } from '../test-support/app';
-import { parseCsv } from '../test-support/csv';
+import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { csvCell, csvLine, decimal } from './csv';
 import { csvIntSql, csvMoneySql, csvTextSql, csvTimeSql } from './csv-sql';
@@ -15,7 +15,25 @@ import { ordersSheet } from './sheets';
  * `csvCell` does in this process: random and hostile values through both, on PGlite and PostgreSQL;
  * then a whole orders sheet read both ways, page by page, compared byte for byte.
  */
-const TEXTS = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom(...HOSTILE_STRINGS, 'a;b', 'diz "oi"', 'linha\r\nnova', 'só\n', ';', '"', ''));
+// Formula payloads (CSV injection): every guarded leading character, alone or behind spaces,
+// controls and invisible marks, followed by anything. Not U+FEFF in front: PGlite's driver drops a
+// leading U+FEFF from every text value it reads (its UTF-8 decoder strips a byte-order mark), so the
+// rows path would format another text than the database did; U+FEFF before a trigger, where the `'`
+// comes first, is in the every-code-point test below.
+const FORMULA_LEADS = ['=', '+', '-', '@', '\t', '\r', '\n', '＝', '＋', '－', '＠'];
+const FORMULA_TEXTS = fc
+  .tuple(
+    fc.constantFrom('', ' ', '   ', '\u00A0', '\u200B', '\u202E', '\u2066', '\u3000', '\u0001', '\u0085', '\r\n'),
+    fc.constantFrom(...FORMULA_LEADS, "'", '"', ';', 'a', '1', 'ç', '😀'),
+    fc.string({ unit: 'grapheme', maxLength: 12 }),
+  )
+  .map((parts) => parts.join(''));
+const PAYLOADS = ['=HYPERLINK("http://x.test","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-2+3', '\t=1', '=1;=2', '"=1"', '-', '=', '\r\n=1', ' =1'];
+const TEXTS = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  FORMULA_TEXTS,
+  fc.constantFrom(...HOSTILE_STRINGS, ...PAYLOADS, 'a;b', 'diz "oi"', 'linha\r\nnova', 'só\n', ';', '"', '', '👨‍👩‍👧‍👦=1', `=${'x'.repeat(100_000)}`),
+);
 // 1914–2100: São Paulo's DST years and the future. (Before 1914 the zone was local mean time,
 // −3:06:28, and ICU and PostgreSQL's zone data round those seconds a minute apart; no sheet holds
 // such times.)
@@ -46,9 +64,45 @@ describe.each([
     return rows.rows.map((r) => r.text);
   }
 
-  it('text: quoted exactly when it holds ; " CR or LF, with doubled quotes; null empty (500 values)', async () => {
-    const values = [...fc.sample(TEXTS, 500).filter((s) => !s.includes('\u0000')), null];
-    expect(await viaDatabase(values, csvTextSql as never, 'text')).toEqual(values.map((v) => csvCell(v)));
+  it('text: quoted exactly when it holds ; " CR or LF, with doubled quotes; `\'` before a formula; null empty (1000 values)', async () => {
+    const values = [...fc.sample(TEXTS, 1000).filter((s) => !s.includes('\u0000')), ...PAYLOADS, '', `+${'ç'.repeat(50_000)};`, null];
+    const cells = await viaDatabase(values, csvTextSql as never, 'text');
+    expect(cells).toEqual(values.map((v) => csvCell(v)));
+    cells.forEach((cell, i) => {
+      const [record = []] = parseCsv(`${cell}\r\n`);
+      expect(record).toHaveLength(1);
+      const text = record[0] ?? '';
+      expect(formulaLead(text)).toBeNull();
+      const value = values[i] ?? '';
+      expect(text === value || text === `'${value}`).toBe(true);
+    });
+    // The payloads that start like formulas carry the `'`; the rest are as they were.
+    expect(cells.slice(-(PAYLOADS.length + 3), -3)).toEqual([
+      `"'=HYPERLINK(""http://x.test"",""y"")"`,
+      "'+cmd|' /C calc'!A0",
+      "'@SUM(1+1)",
+      "'-2+3",
+      "'\t=1",
+      `"'=1;=2"`,
+      `"""=1"""`,
+      "'-",
+      "'=",
+      `"'\r\n=1"`,
+      "' =1",
+    ]);
+  });
+
+  it('text led by any character (every code point of the BMP, bare and behind a space): the same `\'` both ways', async () => {
+    const values: string[] = [];
+    for (let code = 1; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const c = String.fromCharCode(code);
+      values.push(`${c}=1`, ` ${c}x`);
+    }
+    const cells = await viaDatabase(values, csvTextSql as never, 'text');
+    const mismatches = values.filter((v, i) => cells[i] !== csvCell(v));
+    expect(mismatches).toEqual([]);
+    expect(cells.filter((c) => c.startsWith("'") || c.startsWith(`"'`)).length).toBeGreaterThan(100);
   });
 
   it('times: YYYY-MM-DD HH:mm in São Paulo, across every DST rule since 1914 (1000 values)', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { FORMULA_START_SOURCE, SAFE_FIRST_CODES } from '../../../src/domain/csv-formula';
 import type { Database } from '../db/schema';
 import { REPORT_TIME_ZONE } from './report-params';
 import type { Cursor } from './sheet-stream';
@@ -11,9 +12,20 @@ import type { Cursor } from './sheet-stream';
  */
 type Cell = RawBuilder<string>;
 
-/** Text: quoted, with `""` for `"`, when it holds `;`, `"`, CR or LF; null is empty. */
+/**
+ * `'` when the text starts like a formula, else nothing (CSV injection): `startsLikeFormula`
+ * (src/domain/csv-formula.ts) in SQL — its fast path on the first character (`ascii` is its code
+ * point), then the very regular expression it tests, which PostgreSQL reads as JavaScript does.
+ */
+const formulaGuardSql = (value: Expression<string | null>): Cell =>
+  sql<string>`case when ascii(${value}) between ${sql.lit(SAFE_FIRST_CODES.min)} and ${sql.lit(SAFE_FIRST_CODES.max)} then '' when ${value} ~ ${FORMULA_START_SOURCE}::text then '''' else '' end`;
+
+/**
+ * Text: `'` in front when it starts like a formula; quoted, with `""` for `"`, when it holds `;`,
+ * `"`, CR or LF; null is empty. Each branch tests the formula rule once per cell.
+ */
 export const csvTextSql = (value: Expression<string | null>): Cell =>
-  sql<string>`coalesce(case when strpos(${value}, ';') > 0 or strpos(${value}, '"') > 0 or strpos(${value}, chr(13)) > 0 or strpos(${value}, chr(10)) > 0 then '"' || replace(${value}, '"', '""') || '"' else ${value} end, '')`;
+  sql<string>`coalesce(case when strpos(${value}, ';') > 0 or strpos(${value}, '"') > 0 or strpos(${value}, chr(13)) > 0 or strpos(${value}, chr(10)) > 0 then '"' || ${formulaGuardSql(value)} || replace(${value}, '"', '""') || '"' else ${formulaGuardSql(value)} || ${value} end, '')`;
 
 /** An integer as it is; null is empty. */
 export const csvIntSql = (value: Expression<number | null>): Cell => sql<string>`coalesce((${value})::text, '')`;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
+import { neutraliseFormula } from '../../../src/domain/csv-formula';
 import { csvDecimal } from '../../../src/domain/format';
 import { REPORT_TIME_ZONE } from './report-params';
 
@@ -11,8 +12,17 @@ export const BOM = '\uFEFF';
 /** Rows read per keyset page while streaming. */
 export const CSV_BATCH = 2000;
 
-/** A cell before formatting: `null`/`undefined` is an empty cell. */
-export type Cell = string | number | boolean | Date | null | undefined;
+/**
+ * A cell before formatting: `null`/`undefined` is an empty cell. A string is text (guarded against
+ * formulas, src/domain/csv-formula.ts); numbers, dates, booleans and {@link decimal}s are formatted
+ * here and never guarded, so a negative amount stays a number.
+ */
+export type Cell = string | number | boolean | Date | CsvDecimal | null | undefined;
+
+/** A number printed with two decimals (see {@link decimal}). */
+export interface CsvDecimal {
+  readonly decimal: number;
+}
 
 const NEEDS_QUOTES = /[;"\r\n]/;
 
@@ -93,19 +103,24 @@ function decimal2(value: number): string {
   return csvDecimal(value);
 }
 
-/** One cell: integers as they are, other numbers with two decimals and a comma, `sim`/`não` for booleans. */
+/**
+ * One cell: integers as they are, other numbers with two decimals and a comma, `sim`/`não` for
+ * booleans; text with a leading `'` when it starts like a formula (CSV injection). The SQL formatter
+ * (./csv-sql.ts) prints every cell the same way.
+ */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
   let text: string;
-  if (value instanceof Date) text = csvDateTime(value);
-  else if (typeof value === 'boolean') text = value ? 'sim' : 'não';
+  if (typeof value === 'string') text = neutraliseFormula(value);
   else if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : decimal2(value);
-  else text = value;
+  else if (typeof value === 'boolean') text = value ? 'sim' : 'não';
+  else if (value instanceof Date) text = csvDateTime(value);
+  else text = decimal2(value.decimal);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** A money or average cell: always two decimals (`129,90`), even for whole amounts. */
-export const decimal = (value: number | null): string | null => (value === null ? null : decimal2(value));
+export const decimal = (value: number | null): CsvDecimal | null => (value === null ? null : { decimal: value });
 
 export function csvLine(cells: readonly Cell[]): string {
   return `${cells.map(csvCell).join(';')}\r\n`;

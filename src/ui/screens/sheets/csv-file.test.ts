@@ -9,6 +9,9 @@ describe('client-side CSV (DESIGN §4 format)', () => {
   it('keeps text that looks like a formula as text (CSV injection), numbers untouched', () => {
     expect(['=1+1', '+55 11', '-x', '@SUM(A1)', 'ok'].map(csvCell)).toEqual(["'=1+1", "'+55 11", "'-x", "'@SUM(A1)", 'ok']);
     expect(csvCell(-3)).toBe('-3');
+    expect(csvCell({ decimal: -12.5 })).toBe('-12,50');
+    // The rule of src/domain/csv-formula.ts: also behind spaces and invisible marks, and full-width.
+    expect([' =1', '\u200B@x', '＝1', '\n=1;2', "'=1", 'a=1'].map(csvCell)).toEqual(["' =1", "'\u200B@x", "'＝1", '"\'\n=1;2"', "'=1", 'a=1']);
   });
 
   it('writes instants as YYYY-MM-DD HH:mm in São Paulo; an invalid one is an empty cell', () => {

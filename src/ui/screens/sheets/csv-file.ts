@@ -1,3 +1,4 @@
+import { neutraliseFormula } from '../../../domain/csv-formula';
 import { csvDecimal, DEFAULT_TIME_ZONE } from '../../../domain/format';
 
 /**
@@ -10,16 +11,17 @@ import { csvDecimal, DEFAULT_TIME_ZONE } from '../../../domain/format';
 export type CsvValue = string | number | { decimal: number } | null | undefined;
 
 const NEEDS_QUOTES = /[;"\r\n]/;
-// A text cell starting like a formula would run in Excel (CSV injection): a leading quote keeps it text.
-const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One cell, quoted when it holds `;`, `"` or a line break. */
+/**
+ * One cell, quoted when it holds `;`, `"` or a line break. Text that starts like a formula gets a
+ * leading `'` (CSV injection, src/domain/csv-formula.ts); numbers never do.
+ */
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   let text: string;
   if (typeof value === 'number') text = Number.isInteger(value) ? String(value) : csvDecimal(value);
   else if (typeof value === 'object') text = csvDecimal(value.decimal);
-  else text = FORMULA_START.test(value) ? `'${value}` : value;
+  else text = neutraliseFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
