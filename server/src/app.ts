@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { TokenService } from './auth/tokens';
+import { initTotpEncryption } from './auth/totp-secrets';
 import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
 import { HttpError, unavailable } from './errors';
@@ -154,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // app
   const tokens = new TokenService(db, config);
   await tokens.init();
+  // After the migrations, before serving: the TOTP key, and any plain secret encrypted under it.
+  await initTotpEncryption(db, config, fastify.log);
   fastify.addHook('preHandler', async (request) => {
     // openapi-glue copies the operation's x- extensions onto the route schema.
     const permission = (request.routeOptions.schema as { 'x-permission'?: string | string[] } | undefined)?.['x-permission'];

@@ -1,3 +1,4 @@
+import { parseTotpEncryptionKey } from './auth/totp-secrets';
 import { parseFaultRules, type FaultRule } from './plugins/faults';
 
 /**
@@ -15,6 +16,13 @@ export interface ServerConfig {
   rotationGrace: number;
   /** HMAC key for JWTs; when unset, one is generated and kept in the database so every process shares it. */
   jwtSecret: string | undefined;
+  /**
+   * TOTP_ENCRYPTION_KEY: the AES-256-GCM key the two-factor secrets are stored under
+   * (server/src/auth/totp-secrets.ts), 32 bytes as base64/base64url or 64 hex characters; a malformed
+   * value stops the start. When unset, one is generated and kept in the database so every process
+   * shares it (a database dump then holds both the key and the secrets: set it in production).
+   */
+  totpEncryptionKey: string | undefined;
   seedDemo: boolean;
   backofficeTenant: string;
   production: boolean;
@@ -50,6 +58,14 @@ function bool(name: string, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
+/** TOTP_ENCRYPTION_KEY as given, after checking it parses: a malformed key refuses the start. */
+function totpEncryptionKey(): string | undefined {
+  const raw = process.env.TOTP_ENCRYPTION_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  parseTotpEncryptionKey(raw);
+  return raw;
+}
+
 export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const embedded = !databaseUrl || databaseUrl.startsWith('pglite:');
@@ -67,6 +83,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     refreshWindow: int('REFRESH_WINDOW', 14 * 24 * 3600, 1),
     rotationGrace: int('ROTATION_GRACE', 10),
     jwtSecret: process.env.JWT_SECRET || undefined,
+    totpEncryptionKey: totpEncryptionKey(),
     seedDemo: bool('SEED_DEMO', embedded),
     backofficeTenant: process.env.BACKOFFICE_TENANT || 'backoffice',
     production,

@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 import { totp } from './totp';
+import { totpSecretCipherOf } from './totp-secrets';
 
 /**
  * Issue #9 point 4: TOTP two-factor. Enrol (secret, otpauth URI, server-made SVG QR), verify (turns it on,
@@ -107,7 +108,10 @@ describe('enrolment', () => {
       expect(dump).not.toContain(code.replace('-', ''));
     }
     const row = await t.db.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret', 'two_factor_pending_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ two_factor_enabled: true, two_factor_secret: secret, two_factor_pending_secret: null });
+    expect(row).toEqual({ two_factor_enabled: true, two_factor_secret: expect.stringMatching(/^v1:/), two_factor_pending_secret: null });
+    // Stored encrypted (totp-secrets.test.ts has the details), and it is the secret that was handed out.
+    expect(row.two_factor_secret).not.toContain(secret);
+    expect(totpSecretCipherOf(t.db).decrypt(user.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(secret);
 
     // Verify and enrol again: nothing pending / already on.
     expect((await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, body: { code: '000000' } })).status).toBe(409);

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import QRCode from 'qrcode';
 import type { Database } from '../db/schema';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp';
+import { totpSecretCipherOf, type TotpSecretCipher } from './totp-secrets';
 
 /**
  * TOTP two-factor (issue #9, contracts/openapi.yaml tag `two-factor`): enrol hands out a pending secret
@@ -11,6 +12,9 @@ import { matchTotp, newTotpSecret, otpauthUri } from './totp';
  * returns 10 recovery codes once (only their SHA-256 is stored: they are random 50-bit strings, so a
  * slow password hash adds nothing); login and disable accept a TOTP code once per time step (the last
  * accepted step is kept per user, advanced by a compare-and-swap) or consume a recovery code.
+ *
+ * Both secrets are stored encrypted (`totp-secrets.ts`); one that does not decrypt counts as absent: no
+ * pending enrolment at verify, a wrong code at login and disable.
  */
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -38,7 +42,13 @@ export function hashRecoveryCode(code: string): string {
 
 const isTotpCode = (code: string) => /^\d{6}$/.test(code);
 
-export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.now) {
+/**
+ * `cipher` defaults to the one `initTotpEncryption` set up for `db` at server start, looked up when a
+ * secret is first read or written (so building the service does not need it).
+ */
+export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.now, cipher?: TotpSecretCipher) {
+  const secrets = () => cipher ?? totpSecretCipherOf(db);
+
   async function status(userId: number): Promise<TwoFactorStatus> {
     const row = await db
       .selectFrom('users')
@@ -65,7 +75,7 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
     const secret = newTotpSecret();
     const updated = await db
       .updateTable('users')
-      .set({ two_factor_pending_secret: secret, two_factor_pending_at: new Date(now()) })
+      .set({ two_factor_pending_secret: secrets().encrypt(userId, 'two_factor_pending_secret', secret), two_factor_pending_at: new Date(now()) })
       .where('id', '=', userId)
       .where('two_factor_enabled', '=', false)
       .returning('id')
@@ -86,7 +96,9 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
   ): Promise<{ ok: true; enrolled_at: string; recovery_codes: string[] } | { ok: false; reason: 'no_pending' | 'wrong_code' }> {
     const row = await db.selectFrom('users').select(['two_factor_enabled', 'two_factor_pending_secret']).where('id', '=', userId).executeTakeFirstOrThrow();
     if (row.two_factor_enabled || !row.two_factor_pending_secret) return { ok: false, reason: 'no_pending' };
-    const step = matchTotp(row.two_factor_pending_secret, code, now());
+    const pending = secrets().decrypt(userId, 'two_factor_pending_secret', row.two_factor_pending_secret);
+    if (pending === null) return { ok: false, reason: 'no_pending' };
+    const step = matchTotp(pending, code, now());
     if (step === null) return { ok: false, reason: 'wrong_code' };
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const enrolledAt = new Date(now());
@@ -96,7 +108,8 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
         .updateTable('users')
         .set({
           two_factor_enabled: true,
-          two_factor_secret: row.two_factor_pending_secret,
+          // Encrypted afresh: the additional authenticated data names the column.
+          two_factor_secret: secrets().encrypt(userId, 'two_factor_secret', pending),
           two_factor_enrolled_at: enrolledAt,
           two_factor_pending_secret: null,
           two_factor_pending_at: null,
@@ -128,7 +141,9 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
     if (isTotpCode(code)) {
       const row = await db.selectFrom('users').select(['two_factor_secret']).where('id', '=', userId).where('two_factor_enabled', '=', true).executeTakeFirst();
       if (!row?.two_factor_secret) return false;
-      const step = matchTotp(row.two_factor_secret, code, now());
+      const secret = secrets().decrypt(userId, 'two_factor_secret', row.two_factor_secret);
+      if (secret === null) return false;
+      const step = matchTotp(secret, code, now());
       if (step === null) return false;
       const advanced = await db
         .updateTable('users')

@@ -102,10 +102,13 @@ export interface UsersTable {
   blocked: Generated<boolean>;
   /** "Login asks for a second factor"; only ever true with an enrolled `two_factor_secret` (a check constraint). */
   two_factor_enabled: Generated<boolean>;
-  /** The enrolled TOTP secret (base32), set by a successful verify. */
+  /**
+   * The enrolled TOTP secret, set by a successful verify; stored AES-256-GCM encrypted as
+   * `v1:<key id>:<iv>:<ciphertext>` (server/src/auth/totp-secrets.ts), never as the plain base32.
+   */
   two_factor_secret: string | null;
   two_factor_enrolled_at: Date | null;
-  /** A secret handed out by enrol and not yet confirmed by verify. */
+  /** A secret handed out by enrol and not yet confirmed by verify; encrypted like `two_factor_secret`. */
   two_factor_pending_secret: string | null;
   two_factor_pending_at: Date | null;
   /** The last TOTP time step accepted for the user: a code is refused unless its step is newer (single use). */
