@@ -14,12 +14,16 @@ import { isDatabaseUnavailable } from './db/unavailable';
 import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
-import { authenticate, type AuthContext } from './plugins/auth';
+import { authenticate, routeAccess, type AuthContext } from './plugins/auth';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { registerFaults, type FaultInjector } from './plugins/faults';
+import { NUL_MESSAGE, nulIn } from './plugins/nul';
 import { securityHeaders } from './plugins/security-headers';
 import { registerSocket, type SocketServer } from './plugins/socket';
 import { createOperations, type Operations } from './rest';
+import { restAnswerOf } from './rest/domain-errors';
+import { createServices } from './services';
+import { asDomainError } from './shared/domain-error';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
 
@@ -34,6 +38,8 @@ export interface AppDeps {
   config: ServerConfig;
   /** For tests: replace handlers by operationId. */
   operations?: Partial<Operations>;
+  /** For tests that create thousands of users: a cheaper password hash than argon2id's defaults. */
+  hashPassword?: (password: string) => Promise<string>;
   /**
    * PostgreSQL only (the pool of `openDatabase`, or a connection string): events fan out to the other
    * server processes on the database through LISTEN/NOTIFY. Omitted (PGlite): in-process delivery only.
@@ -75,6 +81,12 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   if (error instanceof HttpError) {
     return reply.code(error.statusCode).headers(error.headers).send(error.body);
   }
+  // A refusal of a domain service, or a unique index that caught a race: the contract's answer.
+  const domain = asDomainError(error);
+  if (domain) {
+    const answer = restAnswerOf(domain, request);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  }
   if (error.validation) {
     const errors = error.validation.map((v) => ({
       field: fieldOf(v, error.validationContext),
@@ -94,18 +106,6 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.code(500).send({ message: 'Internal server error' });
-}
-
-/** Where in a parsed value a string holds U+0000 (`a.b.0`, '' for the value itself), or null. */
-function nulPath(value: unknown, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? '' : null;
-  if (depth > 64 || typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key.includes('\u0000')) return key.split('\u0000').join('\\0');
-    const found = nulPath(inner, depth + 1);
-    if (found !== null) return found ? `${key}.${found}` : key;
-  }
-  return null;
 }
 
 function originOf(url: string): string[] {
@@ -137,19 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // external
   // The SPA calls the public-IP service itself (SPEC §7): its origin, and only it, joins connect-src.
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
-  // PostgreSQL cannot store U+0000 in text: refuse it up front (contract conventions) rather than fail
-  // in the database with a 500. Found by the contract fuzzer (issue #9).
+  // Text holding U+0000 is refused as input (server/src/plugins/nul.ts), after identity and permission.
   fastify.addHook('preValidation', async (request, reply) => {
-    for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
-      const where = nulPath(value);
-      if (where === null) continue;
-      const message = 'must not contain NUL characters (U+0000)';
-      if (request.routeOptions.url === GRAPHQL_ROUTE) {
-        return reply.code(400).send({ errors: [{ message: `${part}${where ? `.${where}` : ''} ${message}`, extensions: { code: 'BAD_USER_INPUT' } }] });
-      }
-      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${part}/${where}`.replace(/\/$/, ''), message }] });
-    }
-    return undefined;
+    // The GraphQL route checks identity and permission first, then this (server/src/graphql/index.ts).
+    if (request.routeOptions.url === GRAPHQL_ROUTE) return undefined;
+    const found = nulIn(request);
+    if (found === null) return undefined;
+    return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${found.part}/${found.where}`.replace(/\/$/, ''), message: NUL_MESSAGE }] });
   });
 
   // app
@@ -157,11 +151,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await tokens.init();
   // After the migrations, before serving: the TOTP key, and any plain secret encrypted under it.
   await initTotpEncryption(db, config, fastify.log);
-  fastify.addHook('preHandler', async (request) => {
+  // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
+  // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401
+  // and a missing permission a 403 whatever the body holds.
+  fastify.addHook('onRequest', async (request) => {
     // openapi-glue copies the operation's x- extensions onto the route schema.
-    const permission = (request.routeOptions.schema as { 'x-permission'?: string | string[] } | undefined)?.['x-permission'];
-    if (permission === undefined || permission === 'public') return;
-    request.auth = await authenticate(request, { db, tokens, required: permission });
+    const access = routeAccess(request.routeOptions.schema);
+    if (access === null) return;
+    request.auth = await authenticate(request, { db, tokens, access });
   });
   // After authentication (hooks run in order): a faulted request is one the server would have run.
   const faults = config.faultInjection && !config.production ? registerFaults(fastify, config.faults) : undefined;
@@ -170,7 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const events = new EventBus();
   const relay = deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
-  const operations = { ...createOperations({ db, config, tokens, events }), ...deps.operations };
+  const services = createServices({ db, config, tokens, events, ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}) });
+  const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
   // Every request body of the contract is JSON. Body schemas are attached per media type
   // (`content['application/json']`), so a body of another type that Fastify CAN parse would reach a
   // handler unvalidated: drop the built-in text/plain parser, so such bodies get 415 like any type
@@ -189,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
 
-  registerGraphql(fastify, { db, config, tokens });
+  registerGraphql(fastify, { db, config, tokens, services });
   registerApiDocs(fastify, { specPath: OPENAPI_PATH });
   const sockets = registerSocket(fastify, { db, tokens, events, config });
   // Sockets get a close code on shutdown (1001) instead of a reset.

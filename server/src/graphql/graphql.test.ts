@@ -5,7 +5,6 @@ import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import type { Database } from '../db/schema';
 import { seedDemo } from '../db/seed';
-import { GRAPHQL_ROUTE, registerGraphql } from './index';
 
 const PASSWORD = 'Back#Office!Demo';
 let app: App;
@@ -22,13 +21,8 @@ interface GqlBody<T> {
   errors?: GqlError[];
 }
 
-/** buildApp registers GraphQL itself once the lead wires it in; until then the test mounts it. */
 async function makeApp(config: ServerConfig): Promise<App> {
-  const built = await buildApp({ db, config });
-  if (!built.fastify.hasRoute({ method: 'POST', url: GRAPHQL_ROUTE })) {
-    registerGraphql(built.fastify, { db, config, tokens: built.tokens });
-  }
-  return built;
+  return buildApp({ db, config });
 }
 
 async function gql<T>(

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 // Only instance-free parts of graphql-js here (parse, AST): yoga may load another copy of the module
 // (ESM vs CJS under vitest), and schemas/errors must come from that copy (createSchema, createGraphQLError).
 import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
@@ -6,16 +6,20 @@ import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, t
 import type { Kysely } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createLogin } from '../auth/login';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
-import { bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
+import { allows, bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
+import { NUL_MESSAGE, nulIn } from '../plugins/nul';
+import type { Services } from '../services';
+import { asDomainError } from '../shared/domain-error';
+import { graphqlErrorOf } from './domain-errors';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
 import { limitedParse, parseLimited, queryLimits } from './limits';
+import { fieldAccessTable, type FieldAccess } from './permissions';
 import { createResolvers } from './resolvers';
-import type { GraphqlContext, ServerContext, TenantRow } from './types';
+import type { GraphqlContext, ServerContext } from './types';
 
 export type { GraphqlContext } from './types';
 
@@ -26,6 +30,8 @@ export interface GraphqlDeps {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  /** The domain services (server/src/services.ts), shared with the REST adapter. */
+  services: Services;
 }
 
 /** Root fields that need no token: `logIn` ignores any token sent; introspection is public (and off in production). */
@@ -72,26 +78,35 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen
 
 type Plan = 'public' | 'refresh' | 'authenticated';
 
+/** What the guard reads off a request body before execution: its plan, and its root fields when they are known. */
+interface Reading {
+  plan: Plan;
+  operation: 'query' | 'mutation' | 'subscription' | null;
+  fields: string[] | null;
+}
+
 /**
  * What the request needs before execution (contracts/schema.graphql, AUTHENTICATION FAILURES): no
  * token when every root field is public; an expired-but-refreshable token only when `refreshToken` is
  * the sole root field of a mutation; a live token otherwise (including documents that do not parse).
  */
-function planOf(body: unknown): Plan {
-  if (!isRequestBody(body)) return 'authenticated';
+function readingOf(body: unknown): Reading {
+  const unknown: Reading = { plan: 'authenticated', operation: null, fields: null };
+  if (!isRequestBody(body)) return unknown;
   let document: DocumentNode;
   try {
     document = parseLimited(body.query);
   } catch {
-    return 'authenticated';
+    return unknown;
   }
   const operation = getOperationAST(document, body.operationName ?? undefined);
-  if (!operation) return 'authenticated';
+  if (!operation) return unknown;
   const fields = rootFields(document, operation.selectionSet);
-  if (!fields || fields.length === 0) return 'authenticated';
-  if (fields.every((name) => PUBLIC_FIELDS.has(name))) return 'public';
-  if (operation.operation === 'mutation' && fields.length === 1 && fields[0] === 'refreshToken') return 'refresh';
-  return 'authenticated';
+  if (!fields || fields.length === 0) return unknown;
+  const reading = { operation: operation.operation, fields };
+  if (fields.every((name) => PUBLIC_FIELDS.has(name))) return { ...reading, plan: 'public' };
+  if (operation.operation === 'mutation' && fields.length === 1 && fields[0] === 'refreshToken') return { ...reading, plan: 'refresh' };
+  return { ...reading, plan: 'authenticated' };
 }
 
 /**
@@ -136,8 +151,15 @@ const noIntrospection: Plugin = {
 
 const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in error && 'path' in error;
 
-/** yoga's masking, plus HTTP 500 for the masked (unexpected) errors, as the contract's table says. */
+/**
+ * A refusal of a domain service (or a unique index that caught a race) becomes the contract's error
+ * (./domain-errors.ts); the rest is yoga's masking, plus HTTP 500 for the masked (unexpected) errors,
+ * as the contract's table says.
+ */
 function maskUnexpected(error: unknown, message: string): Error {
+  const located = error instanceof Error && isGraphQLError(error) ? error : undefined;
+  const domain = asDomainError(located?.originalError ?? error);
+  if (domain) return graphqlErrorOf(domain, located);
   if (isDatabaseUnavailable(error)) {
     // The contract's SERVICE_UNAVAILABLE (503, Retry-After), not a 500: the database will be back.
     const graphqlError = isGraphQLError(error as Error) ? (error as GraphQLError) : undefined;
@@ -160,13 +182,12 @@ function maskUnexpected(error: unknown, message: string): Error {
 
 export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
   const typeDefs = readFileSync(SCHEMA_PATH, 'utf8');
-  const login = createLogin(deps);
-  return createSchema<GraphqlContext>({ typeDefs, resolvers: createResolvers({ ...deps, login }) });
+  return createSchema<GraphqlContext>({ typeDefs, resolvers: createResolvers(deps) });
 }
 
 /** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders the local GraphiQL page outside production). */
 export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): void {
-  const { db, config, tokens } = deps;
+  const { db, config, tokens, services } = deps;
   const schema = buildGraphqlSchema(deps);
   const log = fastify.log;
   const logging: YogaLogger = {
@@ -193,11 +214,29 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   if (!config.production) registerGraphiqlAssets(fastify);
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
+  const access = fieldAccessTable(schema);
 
-  async function findTenant(name: string): Promise<TenantRow | undefined> {
-    return db.selectFrom('tenants').select(['id', 'name', 'user_limit']).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  /** The route permissions a root field needs that the caller lacks; empty when it may run. */
+  function missingRoutes(auth: AuthContext, operation: Reading['operation'], field: string): readonly string[] {
+    const table = operation === 'mutation' ? access.mutation : access.query;
+    const needed: FieldAccess | undefined = table.get(field);
+    return needed?.kind === 'routes' && !allows(auth, needed.routes) ? needed.routes : [];
   }
 
+  /** Identity for a request whose body could not even be read: as for any document that does not parse. */
+  async function identityOf(request: FastifyRequest, plan: Plan): Promise<{ auth: AuthContext } | { status: 401; body: Record<string, unknown> }> {
+    const verified = await tokens.verify(bearerToken(request.headers.authorization), { allowRefreshable: plan === 'refresh' });
+    if (!verified.ok) return { status: 401, body: verified.body };
+    const auth = await loadAuthContext(db, verified.userId, verified.claims);
+    if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
+    return { auth };
+  }
+
+  /**
+   * Before yoga reads the document: identity (401), the tenant of the path (404, 403), the root fields'
+   * route permissions (403), and only then the body itself (NUL characters, shape: 400), so a caller
+   * without the permission learns nothing from how its input would have been judged (contracts/schema.graphql).
+   */
   async function guard(request: FastifyRequest<{ Params: { tenant: string } }>, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (request.method === 'GET') {
       const query = request.query as Record<string, unknown> | undefined;
@@ -205,25 +244,41 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       if (config.production || !wantsHtml || (query && 'query' in query)) {
         return reply.code(405).header('allow', 'POST').send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
       }
-      const tenant = await findTenant(request.params.tenant);
+      const tenant = await services.tenants.findLive(request.params.tenant);
       if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
       states.set(request, { auth: null, tenant, remoteAddress: request.ip });
       return undefined;
     }
 
-    const plan = planOf(request.body);
+    const reading = readingOf(request.body);
     let auth: AuthContext | null = null;
-    if (plan !== 'public') {
-      const verified = await tokens.verify(bearerToken(request.headers.authorization), { allowRefreshable: plan === 'refresh' });
-      if (!verified.ok) return reply.code(401).send(verified.body);
-      auth = await loadAuthContext(db, verified.userId, verified.claims);
-      if (!auth) return reply.code(401).send({ status: 'Unauthorized' });
+    if (reading.plan !== 'public') {
+      const identity = await identityOf(request, reading.plan);
+      if ('status' in identity) return reply.code(identity.status).send(identity.body);
+      auth = identity.auth;
     }
 
-    const tenant = await findTenant(request.params.tenant);
+    const tenant = await services.tenants.findLive(request.params.tenant);
     if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
     if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
       return reply.code(403).send(errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN'));
+    }
+    if (auth && reading.fields) {
+      const caller = auth;
+      const refused = reading.fields.map((field) => [field, missingRoutes(caller, reading.operation, field)] as const).filter(([, missing]) => missing.length > 0);
+      if (refused.length > 0) {
+        // Nothing of the document runs: a root field the caller may not use refuses the whole request.
+        const errors = refused.map(([field, missing]) => ({
+          message: `Forbidden: needs route permission ${missing.map((r) => `\`${r}\``).join(' or ')}`,
+          path: [field],
+          extensions: { code: 'FORBIDDEN' },
+        }));
+        return reply.code(403).send({ data: null, errors });
+      }
+    }
+    const nul = nulIn(request);
+    if (nul) {
+      return reply.code(400).send(errorsBody(`${nul.part}${nul.where ? `.${nul.where}` : ''} ${NUL_MESSAGE}`, 'BAD_USER_INPUT'));
     }
     if (!isRequestBody(request.body)) {
       return reply.code(400).send(errorsBody('The body must be a JSON object with a "query" string', 'BAD_REQUEST'));
@@ -232,10 +287,26 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     return undefined;
   }
 
+  /**
+   * A body Fastify could not parse (bad JSON, another media type, too large) never reaches the guard:
+   * answer identity first here too, as for a document that does not parse, then the 4xx.
+   */
+  async function bodyErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500 && !error.validation) {
+      const identity = await identityOf(request, 'authenticated');
+      if ('status' in identity) return reply.code(identity.status).send(identity.body);
+    }
+    throw error;
+  }
+
   fastify.route<{ Params: { tenant: string } }>({
     method: ['GET', 'POST'],
     url: GRAPHQL_ROUTE,
-    preHandler: guard,
+    // Route-level preValidation runs after the app-level hooks of that stage; the app's NUL check
+    // leaves this route to the guard, which checks identity and permission first.
+    preValidation: guard,
+    errorHandler: bodyErrorHandler,
     handler: async (request, reply) => {
       if (request.method === 'GET') {
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(graphiqlPage(request.params.tenant));

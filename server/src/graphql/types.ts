@@ -9,6 +9,7 @@ import type {
   UserInstancesQuery,
 } from '../../../src/generated/graphql';
 import type { AuthContext } from '../plugins/auth';
+import type { TenantRef } from '../tenants/scope';
 
 /**
  * Hand-written resolver types for contracts/schema.graphql. Object shapes come from the generated
@@ -24,18 +25,13 @@ export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
 export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
 export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 
-export interface TenantRow {
-  id: number;
-  name: string;
-  user_limit: number;
-}
 
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
   /** The caller; null only for operations that need no token (`logIn`, introspection). */
   auth: AuthContext | null;
   /** The tenant of the path (`/{tenant}/graphql`): existing, not deleted, and the caller's or the caller is staff. */
-  tenant: TenantRow;
+  tenant: TenantRef;
   /** The connection's own address. */
   remoteAddress: string;
 }

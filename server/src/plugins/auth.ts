@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { TokenService, TokenClaims } from '../auth/tokens';
 import type { Database } from '../db/schema';
-import { forbidden, unauthorized } from '../errors';
+import { forbidden, unauthenticated } from '../shared/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 
 /** Who is calling, resolved once per request by the single auth hook of `/api` and `/graphql`. */
@@ -49,19 +49,52 @@ export async function loadAuthContext(db: Kysely<Database>, userId: number, clai
 }
 
 /**
- * Verifies the bearer token (401 bodies of DESIGN §4) and the route permission the operation
- * declares in `x-permission` (403). `allowRefreshable` is only for the refresh call.
+ * What a REST operation requires before its input is read, from its contract extensions
+ * (contracts/openapi.yaml, read off the route schema openapi-glue builds):
+ * - `x-permission`: `public` (no token), `[]` (any signed-in user) or route names (any one suffices);
+ * - `x-staff-only: true`: only back-office staff (`origin_backoffice`), whatever the role;
+ * - `x-permission-for-others: [routes]`: when the path's `id` is another user than the caller, these
+ *   route permissions too (a user acting on its own record needs only `x-permission`).
  */
-export async function authenticate(
-  request: FastifyRequest,
-  deps: { db: Kysely<Database>; tokens: TokenService; required: string | readonly string[]; allowRefreshable?: boolean },
-): Promise<AuthContext> {
+export interface RouteAccess {
+  required: readonly string[];
+  staffOnly: boolean;
+  forOthers: readonly string[] | null;
+}
+
+/** The access an operation's route schema declares; null for public operations and routes outside the contract. */
+export function routeAccess(schema: unknown): RouteAccess | null {
+  const declared = schema as { 'x-permission'?: string | string[]; 'x-staff-only'?: boolean; 'x-permission-for-others'?: string[] } | undefined;
+  const permission = declared?.['x-permission'];
+  if (permission === undefined || permission === 'public') return null;
+  return {
+    required: typeof permission === 'string' ? [] : permission,
+    staffOnly: declared?.['x-staff-only'] === true,
+    forOthers: declared?.['x-permission-for-others'] ?? null,
+  };
+}
+
+/** Back-office staff only (roles are shared by every tenant; tenants are created by the back-office). */
+export function requireStaff(auth: AuthContext, required: readonly string[]): void {
+  if (!auth.originBackoffice) throw forbidden(required);
+}
+
+/**
+ * Verifies the bearer token (401 bodies of contracts/openapi.yaml `Unauthorized`) and the access the
+ * operation declares (403), before anything of the request's body is read.
+ */
+export async function authenticate(request: FastifyRequest, deps: { db: Kysely<Database>; tokens: TokenService; access: RouteAccess }): Promise<AuthContext> {
   const token = bearerToken(request.headers.authorization);
-  const result = await deps.tokens.verify(token, { allowRefreshable: deps.allowRefreshable ?? false });
-  if (!result.ok) throw unauthorized(result.body);
+  const result = await deps.tokens.verify(token, { allowRefreshable: false });
+  if (!result.ok) throw unauthenticated(result.body);
   const auth = await loadAuthContext(deps.db, result.userId, result.claims);
-  if (!auth) throw unauthorized({ status: 'Unauthorized' });
-  const required = typeof deps.required === 'string' ? [] : deps.required;
+  if (!auth) throw unauthenticated({ status: 'Unauthorized' });
+  const { required, staffOnly, forOthers } = deps.access;
   if (!allows(auth, required)) throw forbidden(required);
+  if (staffOnly) requireStaff(auth, required);
+  if (forOthers) {
+    const id = Number((request.params as { id?: unknown } | undefined)?.id);
+    if (id !== auth.userId && !allows(auth, forOthers)) throw forbidden(forOthers);
+  }
   return auth;
 }

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema';
 import { unauthorized } from '../errors';
 import type { EventBus } from '../events';
 import type { AuthContext } from '../plugins/auth';
+import type { Services } from '../services';
 
 export type OperationId = keyof operations;
 
@@ -30,6 +31,8 @@ export interface HandlerDeps {
   config: ServerConfig;
   tokens: TokenService;
   events: EventBus;
+  /** The domain services (server/src/services.ts), shared with the GraphQL adapter. */
+  services: Services;
 }
 
 export type Handler<Id extends OperationId> = (

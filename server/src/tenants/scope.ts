@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound } from '../shared/domain-error';
 import type { AuthContext } from '../plugins/auth';
 
 export interface TenantRef {
@@ -16,7 +16,7 @@ export async function resolveTenant(db: Kysely<Database>, auth: AuthContext, ten
   if (!tenantName || tenantName === auth.tenantName) return { id: auth.tenantId, name: auth.tenantName };
   if (!auth.originBackoffice) throw forbidden();
   const row = await db.selectFrom('tenants').select(['id', 'name']).where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!row) throw notFound('Tenant not found');
+  if (!row) throw notFound('Tenant not found', 'tenantName');
   return row;
 }
 

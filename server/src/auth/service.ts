@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/schema';
+import type { AuthContext } from '../plugins/auth';
+import { conflict, invalid, invalidCredentials, invalidTwoFactorCode, throttled, twoFactorRequired, unauthenticated } from '../shared/domain-error';
+import { userEmail } from '../users/repository';
+import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
+import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
+import type { TokenService } from './tokens';
+import { createTwoFactor } from './two-factor';
+
+/**
+ * Sessions and the caller's own two-factor: sign-in, sign-out, refresh, who am I — whichever protocol
+ * asks (REST server/src/rest/auth.ts and two-factor.ts, GraphQL server/src/graphql/resolvers.ts).
+ * Refusals are domain errors (server/src/shared/domain-error.ts), one mapping per protocol.
+ */
+export function createAuthService({ db, config, tokens }: { db: Kysely<Database>; config: ServerConfig; tokens: TokenService }) {
+  const login = createLogin({ db, config, tokens });
+  const twoFactor = createTwoFactor(db);
+
+  const emailOf = async (userId: number): Promise<string> => (await userEmail(db, userId)).email.toLowerCase();
+
+  /**
+   * A second-factor check of the caller's own account under the sign-in throttle: a wrong code counts
+   * as a failed sign-in of its e-mail from this address, so a stolen session cannot try codes without limit.
+   */
+  async function checkedCode(userId: number, remoteAddress: string, check: () => Promise<boolean>): Promise<boolean> {
+    const email = await emailOf(userId);
+    const retryAfter = await throttledFor(db, config, email, remoteAddress);
+    if (retryAfter !== null) throw throttled(retryAfter);
+    const ok = await check();
+    if (!ok) await recordAttempt(db, { email, ip: null, remoteAddress, userId, success: false });
+    return ok;
+  }
+
+  return {
+    /** Signs in (server/src/auth/login.ts): a new session, or the refusal as a domain error. */
+    async signIn(input: LoginInput): Promise<{ user: UserDto; token: string; expiresIn: number }> {
+      const result = await login(input);
+      if (result.ok) return { user: result.user, token: result.token, expiresIn: result.expiresIn };
+      if (result.reason === 'throttled') throw throttled(result.retryAfter);
+      if (result.reason === 'two_factor_required') throw twoFactorRequired();
+      if (result.reason === 'invalid_two_factor_code') throw invalidTwoFactorCode();
+      throw invalidCredentials();
+    },
+
+    /** Ends the caller's session (its token family); other sessions of the user go on. */
+    async signOut(actor: AuthContext): Promise<void> {
+      await tokens.revokeFamily(actor.claims.fam);
+    },
+
+    /**
+     * A new token of the caller's session (server/src/auth/tokens.ts `rotate`): refused (401) when
+     * another refresh of the same token won and the grace does not cover it.
+     */
+    async refresh(actor: AuthContext): Promise<{ token: string; expiresIn: number }> {
+      const next = await tokens.rotate(actor.claims);
+      if (!next) throw unauthenticated();
+      return next;
+    },
+
+    /** The caller with its permitted route names. */
+    async whoAmI(actor: AuthContext): Promise<{ user: UserDto; has_permission_routes: string[] }> {
+      const [user] = await loadUserDtos(db, { ids: [actor.userId] });
+      if (!user) throw unauthenticated();
+      return { user, has_permission_routes: await permittedRoutesOf(db, user.role.id, user.role.name) };
+    },
+
+    twoFactorStatus(actor: AuthContext) {
+      return twoFactor.status(actor.userId);
+    },
+
+    async twoFactorEnrol(actor: AuthContext) {
+      const enrolment = await twoFactor.enrol(actor.userId, await emailOf(actor.userId));
+      if (!enrolment) throw conflict('Two-factor is already on; turn it off before enrolling again');
+      return enrolment;
+    },
+
+    async twoFactorVerify(actor: AuthContext, remoteAddress: string, code: string) {
+      let outcome: Awaited<ReturnType<typeof twoFactor.verify>> | undefined;
+      await checkedCode(actor.userId, remoteAddress, async () => {
+        outcome = await twoFactor.verify(actor.userId, code);
+        return outcome.ok || outcome.reason !== 'wrong_code';
+      });
+      if (!outcome) throw new Error('unreachable: verify did not run');
+      if (!outcome.ok) {
+        if (outcome.reason === 'no_pending') throw conflict('There is no pending enrolment: call POST /api/two-factor/enrol first');
+        throw invalid('code', 'The code is not valid for the pending secret');
+      }
+      return { enabled: true as const, enrolled_at: outcome.enrolled_at, recovery_codes: outcome.recovery_codes };
+    },
+
+    async twoFactorDisable(actor: AuthContext, remoteAddress: string, code: string) {
+      const current = await twoFactor.status(actor.userId);
+      if (!current.enabled) throw conflict('Two-factor is already off');
+      const ok = await checkedCode(actor.userId, remoteAddress, () => twoFactor.consume(actor.userId, code));
+      if (!ok) throw invalid('code', 'The code is not valid or was already used');
+      await twoFactor.reset(actor.userId);
+      return twoFactor.status(actor.userId);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,48 @@
+import type { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import type { DomainError } from '../shared/domain-error';
+
+/**
+ * The one mapping of domain errors to GraphQL execution errors (contracts/schema.graphql, "ERRORS
+ * DURING EXECUTION"); REST has its own (server/src/rest/domain-errors.ts). `http` never reaches the
+ * wire: it sets the response status. Built with yoga's `createGraphQLError`, so they are instances of
+ * the graphql-js copy yoga checks against (under vitest, `import 'graphql'` here and inside yoga can
+ * load two copies, ESM and CJS, and a foreign GraphQLError would be masked as INTERNAL_SERVER_ERROR).
+ */
+export function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
+  const place = { nodes: at?.nodes, path: at?.path };
+  const field = error.details.field;
+  const withField = (code: string) => createGraphQLError(error.message, { ...place, extensions: field === undefined ? { code } : { code, field } });
+  switch (error.kind) {
+    case 'unauthenticated':
+      return createGraphQLError('Unauthorized', { ...place, extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+    case 'forbidden': {
+      const required = error.details.required ?? [];
+      const message = required.length ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}` : error.message;
+      return createGraphQLError(message, { ...place, extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
+    }
+    case 'invalid':
+    case 'conflict':
+      // The contract names no conflict code: a duplicate or a refused state breaks the rule stated on
+      // the argument (BAD_USER_INPUT with its name).
+      return withField('BAD_USER_INPUT');
+    case 'not_found':
+    case 'unknown_reference':
+      return withField('NOT_FOUND');
+    case 'limit_reached':
+      return createGraphQLError(error.message, { ...place, extensions: { code: 'USER_LIMIT_REACHED' } });
+    case 'throttled': {
+      const retryAfter = error.details.retryAfter ?? 1;
+      return createGraphQLError('Too many failed attempts', {
+        ...place,
+        extensions: { code: 'TOO_MANY_REQUESTS', retry_after: retryAfter, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } },
+      });
+    }
+    case 'invalid_credentials':
+      return createGraphQLError('Wrong Email or Password', { ...place, extensions: { code: 'INVALID_CREDENTIALS' } });
+    case 'two_factor_required':
+      return createGraphQLError(error.message, { ...place, extensions: { code: 'TWO_FACTOR_REQUIRED' } });
+    case 'invalid_two_factor_code':
+      return createGraphQLError(error.message, { ...place, extensions: { code: 'INVALID_TWO_FACTOR_CODE' } });
+  }
+}

@@ -1,0 +1,49 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { instanceDto, instanceQuery } from './instance-dto';
+
+/** The instances service's SQL (server/src/instances/service.ts); the sync's is in ./sync.ts. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The tenant's instances as the contract's `Instance`, by id. */
+export async function tenantInstances(db: Db, tenantId: number) {
+  return (await instanceQuery(db as Kysely<Database>).where('i.tenant_id', '=', tenantId).orderBy('i.id').execute()).map(instanceDto);
+}
+
+/** The tenant's instances as id, name and activated, by id, without the given ids. */
+export function instanceSummaries(db: Db, tenantId: number, exceptIds: readonly number[]) {
+  let query = db.selectFrom('instances').select(['id', 'name', 'activated']).where('tenant_id', '=', tenantId).orderBy('id');
+  if (exceptIds.length > 0) query = query.where('id', 'not in', [...exceptIds]);
+  return query.execute();
+}
+
+export function findTenantInstance(db: Db, tenantId: number, id: number) {
+  return db.selectFrom('instances').select(['id', 'tenant_id']).where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** Whether another instance of the tenant has this name, ignoring case. */
+export async function instanceNameTaken(db: Db, tenantId: number, name: string, exceptId?: number): Promise<boolean> {
+  let query = db.selectFrom('instances').select('id').where('tenant_id', '=', tenantId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export async function insertInstance(db: Db, values: { tenant_id: number; name: string; is_official: boolean; is_unlimited: boolean }): Promise<number> {
+  return (await db.insertInto('instances').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateInstance(db: Db, id: number, set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean }): Promise<void> {
+  if (Object.keys(set).length > 0) await db.updateTable('instances').set(set).where('id', '=', id).execute();
+}
+
+/** The tenant's connections with their instance's name, by id. */
+export function tenantConnections(db: Db, tenantId: number) {
+  return db
+    .selectFrom('connections as c')
+    .innerJoin('instances as i', 'i.id', 'c.instance_id')
+    .select(['c.id', 'c.instance_id', 'i.name as instance_name', 'c.phone', 'c.status', 'c.last_seen_at'])
+    .where('c.tenant_id', '=', tenantId)
+    .orderBy('c.id')
+    .execute();
+}

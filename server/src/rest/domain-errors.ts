@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import type { DomainError } from '../shared/domain-error';
+
+/** A REST answer: status, the contract's body (contracts/openapi.yaml components/responses), headers. */
+export interface RestAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  return typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/**
+ * Where a domain field lives in this request, as the contract's `ValidationError` names it:
+ * `body/email`, `query/finishAt`, `path/id`. A field already so named is kept.
+ */
+export function restField(request: FastifyRequest, field: string): string {
+  if (/^(body|query|path)(\/|$)/.test(field)) return field;
+  const top = field.split('.')[0] ?? field;
+  if (hasKey(request.body, top)) return `body/${field}`;
+  if (hasKey(request.query, top)) return `query/${field}`;
+  if (hasKey(request.params, top)) return `path/${field}`;
+  return `body/${field}`;
+}
+
+/**
+ * The one mapping of domain errors to REST answers. GraphQL has its own
+ * (server/src/graphql/domain-errors.ts); both read the same {@link DomainError}.
+ */
+export function restAnswerOf(error: DomainError, request: FastifyRequest): RestAnswer {
+  const { field } = error.details;
+  switch (error.kind) {
+    case 'unauthenticated':
+      return { status: 401, body: error.details.unauthorized ?? { status: 'Unauthorized' }, headers: {} };
+    case 'forbidden':
+      return { status: 403, body: { message: 'Forbidden', required_permission: [...(error.details.required ?? [])] }, headers: {} };
+    case 'invalid':
+    case 'unknown_reference':
+      // A reference in a body that names nothing is a bad value of that field, like any other.
+      return { status: 400, body: { message: 'Validation failed', errors: [{ field: restField(request, field ?? 'body'), message: error.message }] }, headers: {} };
+    case 'not_found':
+      return { status: 404, body: { message: error.message }, headers: {} };
+    case 'conflict':
+    case 'limit_reached':
+      return { status: 409, body: field === undefined ? { message: error.message } : { message: error.message, field }, headers: {} };
+    case 'throttled': {
+      const retryAfter = error.details.retryAfter ?? 1;
+      return { status: 429, body: { message: 'Too many failed attempts', retry_after: retryAfter }, headers: { 'Retry-After': String(retryAfter) } };
+    }
+    case 'invalid_credentials':
+      return { status: 401, body: { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' }, headers: {} };
+    case 'two_factor_required':
+      return { status: 401, body: { error: 'two_factor_required', message: error.message }, headers: {} };
+    case 'invalid_two_factor_code':
+      return { status: 401, body: { error: 'invalid_two_factor_code', message: error.message }, headers: {} };
+  }
+}

@@ -1,0 +1,53 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+
+/** The roles service's SQL (server/src/roles/service.ts): roles, the permission catalogue, role permissions. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function allRoles(db: Db) {
+  return db.selectFrom('roles').select(['id', 'name', 'display_name']).orderBy('id').execute();
+}
+
+export function findRole(db: Db, id: number) {
+  return db.selectFrom('roles').select(['id', 'name', 'display_name']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function roleNameTaken(db: Db, name: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirst());
+}
+
+export async function insertRole(db: Db, values: { name: string; display_name: string }): Promise<number> {
+  return (await db.insertInto('roles').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function renameRole(db: Db, id: number, displayName: string): Promise<boolean> {
+  return Boolean(await db.updateTable('roles').set({ display_name: displayName }).where('id', '=', id).returning('id').executeTakeFirst());
+}
+
+/** The permission catalogue, by category then route name. */
+export function allPermissions(db: Db) {
+  return db.selectFrom('permissions').select(['id', 'route_name', 'display_name', 'category']).orderBy('category').orderBy('route_name').execute();
+}
+
+export function permissionsNamed(db: Db, routeNames: readonly string[]) {
+  if (routeNames.length === 0) return Promise.resolve([]);
+  return db.selectFrom('permissions').select(['id', 'route_name']).where('route_name', 'in', [...routeNames]).execute();
+}
+
+/** Makes the role's permissions exactly these. */
+export async function replaceRolePermissions(trx: Transaction<Database>, roleId: number, permissionIds: readonly number[]): Promise<void> {
+  await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+  if (permissionIds.length) await trx.insertInto('role_permissions').values(permissionIds.map((permission_id) => ({ role_id: roleId, permission_id }))).execute();
+}
+
+/** The live user with this (lower-cased) e-mail and its role, or undefined. */
+export function userRoleByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['u.id', 'u.tenant_id', 'r.id as role_id', 'r.name as role_name'])
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email))
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,0 +1,101 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { allows, requireStaff, type AuthContext } from '../plugins/auth';
+import { conflict, forbidden, invalid, notFound } from '../shared/domain-error';
+import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
+import * as repo from './repository';
+
+/**
+ * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
+ * create or change them (contracts/openapi.yaml `x-staff-only`); reading them needs a route the
+ * adapters check. The rules on names match contracts/openapi.yaml `RoleCreate`.
+ */
+
+const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
+const DISPLAY_NAME_MAX = 80;
+const EDIT = ['roles-edit'] as const;
+
+export interface RoleDto {
+  id: number;
+  name: string;
+  display_name: string;
+  /** Ascending by route name, no duplicates; every route of the catalogue for `administrador`. */
+  has_permission_routes: string[];
+}
+
+function checkDisplayName(value: string): string {
+  const length = [...value].length;
+  if (length < 1 || length > DISPLAY_NAME_MAX) throw invalid('display_name', `display_name must be 1–${DISPLAY_NAME_MAX} characters`);
+  return value;
+}
+
+export function createRolesService({ db }: { db: Kysely<Database> }) {
+  async function dto(role: { id: number; name: string; display_name: string }): Promise<RoleDto> {
+    const routes = await permittedRoutesOf(db, role.id, role.name);
+    return { ...role, has_permission_routes: [...new Set(routes)].sort() };
+  }
+
+  async function get(id: number): Promise<RoleDto> {
+    const role = await repo.findRole(db, id);
+    if (!role) throw notFound('Role not found', 'id');
+    return dto(role);
+  }
+
+  return {
+    /** Every role, ascending by id. */
+    async list(): Promise<RoleDto[]> {
+      return Promise.all((await repo.allRoles(db)).map(dto));
+    },
+
+    get,
+
+    async create(actor: AuthContext, input: { name: string; display_name: string }): Promise<RoleDto> {
+      requireStaff(actor, EDIT);
+      if (!ROLE_NAME.test(input.name)) throw invalid('name', 'name must be 2–40 characters of a–z 0–9 _ -');
+      const displayName = checkDisplayName(input.display_name);
+      // A clear answer for the common case; the unique index (roles_name_key) decides races.
+      if (await repo.roleNameTaken(db, input.name)) throw conflict('A role with this name already exists', 'name');
+      return get(await repo.insertRole(db, { name: input.name, display_name: displayName }));
+    },
+
+    async rename(actor: AuthContext, id: number, displayName: string): Promise<RoleDto> {
+      requireStaff(actor, EDIT);
+      if (!(await repo.renameRole(db, id, checkDisplayName(displayName)))) throw notFound('Role not found', 'id');
+      return get(id);
+    },
+
+    /** The role's route permissions become exactly `routeNames`; `administrador` always holds all. */
+    async setPermissions(actor: AuthContext, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
+      requireStaff(actor, EDIT);
+      const role = await get(roleId);
+      if (role.name === ADMIN_ROLE) throw conflict('The administrador role always holds every permission', 'roleId');
+      const rows = await repo.permissionsNamed(db, routeNames);
+      const missing = routeNames.filter((name) => !rows.some((r) => r.route_name === name));
+      if (missing.length) throw notFound(`Unknown permission: ${missing.join(', ')}`, 'permissions');
+      await db.transaction().execute((trx) => repo.replaceRolePermissions(trx, roleId, rows.map((r) => r.id)));
+      return get(roleId);
+    },
+
+    /** The permission catalogue, by category then route name. */
+    permissions() {
+      return repo.allPermissions(db);
+    },
+
+    async permissionCategories() {
+      const groups = new Map<string, Awaited<ReturnType<typeof repo.allPermissions>>>();
+      for (const p of await repo.allPermissions(db)) groups.set(p.category, [...(groups.get(p.category) ?? []), p]);
+      return [...groups].map(([category, permissions]) => ({ category, permissions }));
+    },
+
+    /** The permissions of the user with this e-mail: one's own always; another's with `users` or `roles-list`. */
+    async permissionsOf(actor: AuthContext, email: string) {
+      const user = await repo.userRoleByEmail(db, email.toLowerCase());
+      if (!user || (!actor.originBackoffice && user.tenant_id !== actor.tenantId)) throw notFound('User not found', 'email');
+      if (user.id !== actor.userId && !allows(actor, ['users', 'roles-list'])) throw forbidden(['users', 'roles-list']);
+      const routes = new Set(await permittedRoutesOf(db, user.role_id, user.role_name));
+      return (await repo.allPermissions(db)).filter((p) => routes.has(p.route_name));
+    },
+  };
+}
+
+export type RolesService = ReturnType<typeof createRolesService>;

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import { createAuthService } from './auth/service';
+import type { TokenService } from './auth/tokens';
+import type { ServerConfig } from './config';
+import type { Database } from './db/schema';
+import { createDepartmentsService } from './departments/service';
+import type { EventBus } from './events';
+import { createInstancesService } from './instances/service';
+import { createRolesService } from './roles/service';
+import { createTenantsService } from './tenants/service';
+import { createUsersService } from './users/service';
+
+/**
+ * The domain services, one per resource, built once per app and shared by both protocol adapters
+ * (server/src/rest/, server/src/graphql/): every rule, transaction and query lives in a service or
+ * its repository, never in an adapter (docs/architecture.md).
+ */
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+  events: EventBus;
+  /** argon2id by default; see server/src/users/service.ts. */
+  hashPassword?: (password: string) => Promise<string>;
+}
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    auth: createAuthService(deps),
+    users: createUsersService(deps),
+    tenants: createTenantsService(deps),
+    roles: createRolesService(deps),
+    departments: createDepartmentsService(deps),
+    instances: createInstancesService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,122 @@
+import type { UnauthorizedBody } from '../errors';
+
+/**
+ * What a domain service refuses, in protocol-neutral terms. Services throw these; the REST adapter
+ * (server/src/rest/domain-errors.ts) and the GraphQL adapter (server/src/graphql/domain-errors.ts)
+ * each turn them into their own contract's body, in one place each, so the same refusal reads the
+ * same through either protocol (contracts/openapi.yaml responses, contracts/schema.graphql
+ * "ERRORS DURING EXECUTION").
+ *
+ * Order of checks in every operation: identity (`unauthenticated`) → permission (`forbidden`) →
+ * input (`invalid`) → state and rules (`not_found`, `conflict`, `limit_reached`…). The adapters check
+ * identity and the route permission before they parse input (docs/architecture.md).
+ */
+export type DomainErrorKind =
+  /** No identity, or a dead one. */
+  | 'unauthenticated'
+  /** Signed in, but not allowed. */
+  | 'forbidden'
+  /** An input value breaks a rule stated on it. */
+  | 'invalid'
+  /** An input id names a record that does not exist (or is not visible): the target of the operation. */
+  | 'not_found'
+  /** An input id names a record the operation would link to that does not exist (a role, a department…). */
+  | 'unknown_reference'
+  /** The change conflicts with what is stored: a duplicate, or a state that forbids it. */
+  | 'conflict'
+  /** A tenant's limit (users) is reached. */
+  | 'limit_reached'
+  /** Too many failed attempts (sign-in, two-factor codes). */
+  | 'throttled'
+  /** Sign-in: unknown e-mail, wrong password or blocked user (deliberately indistinguishable). */
+  | 'invalid_credentials'
+  /** Sign-in: right password of a user with two-factor on, and no code. */
+  | 'two_factor_required'
+  /** Sign-in: a wrong or reused second-factor code. */
+  | 'invalid_two_factor_code';
+
+export interface DomainErrorDetails {
+  /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
+  field?: string;
+  /** `forbidden`: the route permissions, any of which would have allowed it. */
+  required?: readonly string[];
+  /** `unauthenticated`: the contract's 401 body. */
+  unauthorized?: UnauthorizedBody;
+  /** `throttled`: seconds until a new attempt is accepted. */
+  retryAfter?: number;
+  /** `limit_reached`: the limit. */
+  limit?: number;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly details: DomainErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get field(): string | undefined {
+    return this.details.field;
+  }
+}
+
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
+export const unauthenticated = (body: UnauthorizedBody = { status: 'Unauthorized' }) =>
+  new DomainError('unauthenticated', 'status' in body ? body.status : body.error, { unauthorized: body });
+
+export const forbidden = (required: readonly string[] = [], message = 'Forbidden') => new DomainError('forbidden', message, { required });
+
+export const invalid = (field: string, message: string) => new DomainError('invalid', message, { field });
+
+export const notFound = (message = 'Not found', field?: string) => new DomainError('not_found', message, field === undefined ? {} : { field });
+
+export const unknownReference = (field: string, message: string) => new DomainError('unknown_reference', message, { field });
+
+export const conflict = (message: string, field?: string) => new DomainError('conflict', message, field === undefined ? {} : { field });
+
+export const limitReached = (limit: number, message = `The tenant already has its limit of ${limit} users`) =>
+  new DomainError('limit_reached', message, { limit, field: 'role_id' });
+
+export const throttled = (retryAfter: number) => new DomainError('throttled', 'Too many failed attempts', { retryAfter });
+
+export const invalidCredentials = () => new DomainError('invalid_credentials', 'Wrong Email or Password');
+
+export const twoFactorRequired = () => new DomainError('two_factor_required', 'Informe o código de verificação do seu aplicativo autenticador.');
+
+export const invalidTwoFactorCode = () => new DomainError('invalid_two_factor_code', 'Código de verificação inválido ou já usado.');
+
+/**
+ * The unique indexes of the schema (server/src/db/migrations) and what a violation of each means.
+ * Uniqueness is the database's job: a check before an insert cannot see a concurrent insert, the
+ * index can. This table is the one place a violation becomes the contract's conflict.
+ */
+const UNIQUE_CONSTRAINTS: Readonly<Record<string, { field: string; message: string }>> = {
+  users_email_lower_key: { field: 'email', message: 'A user with this email already exists' },
+  users_tenant_username_key: { field: 'username', message: 'This username is already taken in this tenant' },
+  tenants_name_key: { field: 'name', message: 'A tenant with this name already exists' },
+  roles_name_key: { field: 'name', message: 'A role with this name already exists' },
+  instances_tenant_name_key: { field: 'name', message: 'An instance with this name already exists' },
+  departments_tenant_name_key: { field: 'name', message: 'A department with this name already exists' },
+};
+
+/** A PostgreSQL unique violation (SQLSTATE 23505), as `pg` and PGlite both report it. */
+export function isUniqueViolation(error: unknown): error is { code: '23505'; constraint?: string } {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/**
+ * The domain error an exception stands for: itself when it is one, the conflict of the violated
+ * unique index when it is a unique violation, else null (an unexpected failure).
+ */
+export function asDomainError(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (isUniqueViolation(error)) {
+    const known = error.constraint === undefined ? undefined : UNIQUE_CONSTRAINTS[error.constraint];
+    return known ? conflict(known.message, known.field) : conflict('The change conflicts with a record that already exists');
+  }
+  return null;
+}

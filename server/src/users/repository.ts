@@ -1,0 +1,173 @@
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { Database, UsersTable } from '../db/schema';
+
+/** The users service's SQL (server/src/users/service.ts): reads and writes of users and their links. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A live (not deleted) user's id and tenant, or undefined. */
+export function findLiveUser(db: Db, id: number) {
+  return db.selectFrom('users').select(['id', 'tenant_id']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** The live user with this (lower-cased) e-mail, or undefined. */
+export function findLiveUserByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'tenant_id'])
+    .where(sql<string>`lower(email)`, '=', email)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Whether a live user other than `exceptId` holds the (lower-cased) e-mail. */
+export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', email).where('deleted_at', 'is', null);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+/** Whether a live user of the tenant other than `exceptId` holds the username (ignoring case). */
+export async function usernameTaken(db: Db, tenantId: number, username: string, exceptId?: number): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where('deleted_at', 'is', null);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export async function roleExists(db: Db, roleId: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst());
+}
+
+export async function departmentInTenant(db: Db, tenantId: number, departmentId: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('departments').select('id').where('id', '=', departmentId).where('tenant_id', '=', tenantId).executeTakeFirst());
+}
+
+/** How many of the (distinct) instance ids belong to the tenant. */
+export async function instancesInTenant(db: Db, tenantId: number, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const found = await db.selectFrom('instances').select('id').where('id', 'in', [...ids]).where('tenant_id', '=', tenantId).execute();
+  return found.length;
+}
+
+/**
+ * Locks the tenant's row for the rest of the transaction and answers its user limit: creations in
+ * one tenant then run one after the other, so counting live users and inserting one cannot
+ * interleave with another creation (the limit holds under concurrent requests).
+ */
+export async function lockTenantUserLimit(trx: Transaction<Database>, tenantId: number): Promise<number> {
+  const row = await trx.selectFrom('tenants').select('user_limit').where('id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+  return row.user_limit;
+}
+
+export async function countLiveUsers(db: Db, tenantId: number): Promise<number> {
+  const { n } = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return n;
+}
+
+export interface NewUserRow {
+  tenant_id: number;
+  role_id: number;
+  department_id: number | null;
+  name: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  origin_backoffice: boolean;
+}
+
+export async function insertUser(db: Db, values: NewUserRow): Promise<number> {
+  const created = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+  return created.id;
+}
+
+export async function updateUserRow(db: Db, id: number, set: Updateable<UsersTable>): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
+}
+
+/** Makes the user's instance links exactly `instanceIds`, keeping the links (and their ids) that stay. */
+export async function setInstanceLinks(db: Db, userId: number, instanceIds: readonly number[]): Promise<void> {
+  let removal = db.deleteFrom('user_instances').where('user_id', '=', userId);
+  if (instanceIds.length > 0) removal = removal.where('instance_id', 'not in', [...instanceIds]);
+  await removal.execute();
+  if (instanceIds.length > 0) {
+    await db
+      .insertInto('user_instances')
+      .values(instanceIds.map((instance_id) => ({ user_id: userId, instance_id })))
+      .onConflict((oc) => oc.columns(['user_id', 'instance_id']).doNothing())
+      .execute();
+  }
+}
+
+/** Soft-deletes the user: its links go, it is no longer connected. */
+export async function markUserDeleted(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('user_instances').where('user_id', '=', id).execute();
+  await db.updateTable('users').set({ deleted_at: new Date(), is_connected: false }).where('id', '=', id).execute();
+}
+
+export function userTokenVersion(db: Db, id: number) {
+  return db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export function userEmail(db: Db, id: number) {
+  return db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export function twoFactorEnabledOf(db: Db, id: number) {
+  return db.selectFrom('users').select('two_factor_enabled').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The user's instance links, by link id. */
+export async function instanceLinksOf(db: Db, userId: number) {
+  return db
+    .selectFrom('user_instances as ui')
+    .innerJoin('instances as i', 'i.id', 'ui.instance_id')
+    .select(['ui.id', 'i.id as instance_id', 'i.name', 'i.activated'])
+    .where('ui.user_id', '=', userId)
+    .orderBy('ui.id')
+    .execute();
+}
+
+/** A link of a live user of the tenant, or undefined. */
+export function findTenantLink(db: Db, tenantId: number, linkId: number) {
+  return db
+    .selectFrom('user_instances as ui')
+    .innerJoin('users as u', 'u.id', 'ui.user_id')
+    .select('ui.id')
+    .where('ui.id', '=', linkId)
+    .where('u.tenant_id', '=', tenantId)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function deleteLink(db: Db, linkId: number): Promise<void> {
+  await db.deleteFrom('user_instances').where('id', '=', linkId).execute();
+}
+
+/** Ids of the tenant's connected live users, optionally without one user and only those linked to an instance. */
+export async function onlineUserIds(db: Db, tenantId: number, filter: { exceptUserId?: number | null; instanceId?: number | null }): Promise<number[]> {
+  let query = db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).where('is_connected', '=', true);
+  if (filter.exceptUserId != null) query = query.where('id', '!=', filter.exceptUserId);
+  const instanceId = filter.instanceId;
+  if (instanceId != null) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('user_instances as ui').select('ui.id').whereRef('ui.user_id', '=', 'users.id').where('ui.instance_id', '=', instanceId)),
+    );
+  }
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** The tenant's live users as id, name and e-mail, by name. */
+export function userSummaries(db: Db, tenantId: number) {
+  return db.selectFrom('users').select(['id', 'name', 'email']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+}

@@ -1,0 +1,293 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { TokenService } from '../auth/tokens';
+import { createTwoFactor } from '../auth/two-factor';
+import type { ServerConfig } from '../config';
+import { hashPassword as argon2Hash } from '../db/password';
+import type { Database, UsersTable } from '../db/schema';
+import { allows, type AuthContext } from '../plugins/auth';
+import { conflict, forbidden, invalid, limitReached, notFound, unauthenticated, unknownReference } from '../shared/domain-error';
+import type { TenantRef } from '../tenants/scope';
+import * as repo from './repository';
+import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
+import { loadUserDtos, type UserDto } from './user-dto';
+
+/**
+ * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
+ * (REST handlers in server/src/rest/users.ts, GraphQL resolvers in server/src/graphql/resolvers.ts).
+ * The route permission an operation needs is checked by the adapters before input is read
+ * (contracts: `x-permission`, "Permission:"); what depends on the target (tenant, self) is checked here.
+ */
+
+/** Route permission that manages users. */
+export const USERS_PERMISSION = ['users'] as const;
+
+/** Where a target user must be: in one tenant (GraphQL: the path's), or anywhere the actor may see (null). */
+export interface TargetScope {
+  tenantId: number | null;
+}
+
+export interface NewUser {
+  username: string;
+  name: string;
+  email: string;
+  password: string;
+  role_id: number;
+  user_department_id?: number | null;
+  chosen_instances?: readonly number[] | null;
+}
+
+/** A change to a user: omitted (undefined) fields stay as they are; null where a value is required is refused. */
+export interface UserPatch {
+  username?: string | null;
+  name?: string | null;
+  email?: string | null;
+  /** null clears the avatar. */
+  image?: string | null;
+  password?: string;
+  role_id?: number | null;
+  /** null removes the department. */
+  user_department_id?: number | null;
+  /** The complete new set of linked instances. */
+  chosen_instances?: readonly number[];
+}
+
+/** A value the field cannot do without. */
+function required<T>(value: T | null, field: string): T {
+  if (value === null) throw invalid(field, `${field} cannot be null`);
+  return value;
+}
+
+/** The fields a user without the `users` permission may change on its own record. */
+const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
+
+export interface UsersServiceDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+  /** argon2id by default; tests that hash thousands of passwords may pass cheaper parameters. */
+  hashPassword?: (password: string) => Promise<string>;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function createUsersService({ db, config, tokens, hashPassword = argon2Hash }: UsersServiceDeps) {
+  const twoFactor = createTwoFactor(db);
+
+  async function dto(id: number): Promise<UserDto> {
+    const [user] = await loadUserDtos(db, { ids: [id] });
+    if (!user) throw notFound('User not found', 'id');
+    return user;
+  }
+
+  /** The live target user, visible to the actor in the scope; else not found (never "forbidden": that would confirm it exists). */
+  async function target(actor: AuthContext, scope: TargetScope, id: number) {
+    const row = await repo.findLiveUser(db, id);
+    const visible =
+      row !== undefined && (scope.tenantId !== null ? row.tenant_id === scope.tenantId : actor.originBackoffice || row.tenant_id === actor.tenantId);
+    if (!row || !visible) throw notFound('User not found', 'id');
+    return row;
+  }
+
+  /** Role, department and instances must exist, the last two in the user's tenant; answers the distinct instance ids. */
+  async function checkReferences(
+    tenantId: number,
+    refs: { role_id?: number; user_department_id?: number | null; chosen_instances?: readonly number[] },
+  ): Promise<number[] | undefined> {
+    if (refs.role_id !== undefined && !(await repo.roleExists(db, refs.role_id))) throw unknownReference('role_id', 'No such role');
+    if (refs.user_department_id != null && !(await repo.departmentInTenant(db, tenantId, refs.user_department_id))) {
+      throw unknownReference('user_department_id', 'No such department in this tenant');
+    }
+    if (refs.chosen_instances === undefined) return undefined;
+    const ids = [...new Set(refs.chosen_instances)];
+    if ((await repo.instancesInTenant(db, tenantId, ids)) !== ids.length) throw unknownReference('chosen_instances', 'An instance does not belong to this tenant');
+    return ids;
+  }
+
+  async function assertUnique(trx: Kysely<Database>, tenantId: number, values: { email?: string; username?: string }, exceptId?: number) {
+    // Checked inside the transaction for a clear answer; the unique indexes (users_email_lower_key,
+    // users_tenant_username_key) decide when two requests race, and their violation maps to the same
+    // conflict (server/src/shared/domain-error.ts).
+    if (values.email !== undefined && (await repo.emailTaken(trx, values.email, exceptId))) throw conflict('A user with this email already exists', 'email');
+    if (values.username !== undefined && (await repo.usernameTaken(trx, tenantId, values.username, exceptId))) {
+      throw conflict('This username is already taken in this tenant', 'username');
+    }
+  }
+
+  return {
+    /** The tenant's live users, by name. */
+    list(tenant: TenantRef): Promise<UserDto[]> {
+      return loadUserDtos(db, { tenantId: tenant.id });
+    },
+
+    /** The given live users (of one tenant, when given), by name. */
+    byIds(ids: readonly number[], tenantId?: number): Promise<UserDto[]> {
+      return loadUserDtos(db, tenantId === undefined ? { ids } : { ids, tenantId });
+    },
+
+    /** The caller itself; a caller whose record vanished mid-request is no longer signed in. */
+    async me(actor: AuthContext): Promise<UserDto> {
+      const [user] = await loadUserDtos(db, { ids: [actor.userId] });
+      if (!user) throw unauthenticated();
+      return user;
+    },
+
+    /** A live user by e-mail, visible to the actor. */
+    async findByEmail(actor: AuthContext, email: string): Promise<{ id: number; name: string; email: string }> {
+      const row = await repo.findLiveUserByEmail(db, email.toLowerCase());
+      if (!row || (!actor.originBackoffice && row.tenant_id !== actor.tenantId)) throw notFound('User not found', 'email');
+      return { id: row.id, name: row.name, email: row.email };
+    },
+
+    /** "Functional user" (contracts/openapi.yaml `userIsFuncionalUser`): a customer-tenant account, not staff. */
+    isFunctional(actor: AuthContext): boolean {
+      return !actor.originBackoffice;
+    },
+
+    /** Creates a user in the tenant; at most the tenant's `userLimit` live users, whatever runs at the same time. */
+    async create(tenant: TenantRef, input: NewUser): Promise<UserDto> {
+      const username = checkUsername(input.username);
+      const name = checkName(input.name);
+      const email = checkEmail(input.email);
+      const password = checkPassword(input.password);
+      const instances = (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
+      // Hashed before the transaction: on PGlite the transaction holds the only connection.
+      const passwordHash = await hashPassword(password);
+      const id = await db.transaction().execute(async (trx) => {
+        const limit = await repo.lockTenantUserLimit(trx, tenant.id);
+        await assertUnique(trx, tenant.id, { email, username });
+        if ((await repo.countLiveUsers(trx, tenant.id)) >= limit) throw limitReached(limit);
+        const created = await repo.insertUser(trx, {
+          tenant_id: tenant.id,
+          role_id: input.role_id,
+          department_id: input.user_department_id ?? null,
+          name,
+          username,
+          email,
+          password_hash: passwordHash,
+          // Back-office staff are exactly the users of the back-office tenant (BACKOFFICE_TENANT).
+          origin_backoffice: tenant.name === config.backofficeTenant,
+        });
+        await repo.setInstanceLinks(trx, created, instances);
+        return created;
+      });
+      return dto(id);
+    },
+
+    /**
+     * Changes a user. With the `users` permission: any visible user, any field. Without it: only its
+     * own username, name, e-mail and avatar. A new password ends every session of the user.
+     */
+    async update(actor: AuthContext, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
+      // An explicit null counts as a change asked for: only the fields it may change decide, not its value.
+      const fields = (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined);
+      const manager = allows(actor, USERS_PERMISSION);
+      if (!manager && (id !== actor.userId || fields.some((field) => !OWN_PROFILE_FIELDS.has(field)))) throw forbidden(USERS_PERMISSION);
+      const user = await target(actor, scope, id);
+      const set: Updateable<UsersTable> = {};
+      if (patch.username !== undefined) set.username = checkUsername(required(patch.username, 'username'));
+      if (patch.name !== undefined) set.name = checkName(required(patch.name, 'name'));
+      if (patch.email !== undefined) set.email = checkEmail(required(patch.email, 'email'));
+      if (patch.image !== undefined) set.image = patch.image === null ? null : checkImage(patch.image);
+      const password = patch.password === undefined ? undefined : checkPassword(patch.password);
+      const roleId = patch.role_id === undefined ? undefined : required(patch.role_id, 'role_id');
+      const instances = await checkReferences(user.tenant_id, { ...patch, role_id: roleId });
+      if (roleId !== undefined) set.role_id = roleId;
+      if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
+      if (password !== undefined) set.password_hash = await hashPassword(password);
+      await db.transaction().execute(async (trx) => {
+        await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
+        await repo.updateUserRow(trx, user.id, set);
+        if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
+      });
+      if (password !== undefined) await tokens.revokeUser(user.id);
+      return dto(user.id);
+    },
+
+    /** Blocks (ending every session at once) or unblocks a user; nobody blocks itself. */
+    async setBlocked(actor: AuthContext, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
+      const user = await target(actor, scope, id);
+      if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
+      await repo.updateUserRow(db, user.id, { blocked });
+      if (blocked) await tokens.revokeUser(user.id);
+      return dto(user.id);
+    },
+
+    /** Deletes a user (soft: its e-mail becomes free again), ending every session; nobody deletes itself. */
+    async remove(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
+      const user = await target(actor, scope, id);
+      if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
+      await db.transaction().execute((trx) => repo.markUserDeleted(trx, user.id));
+      await tokens.revokeUser(user.id);
+    },
+
+    /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
+    async disconnect(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
+      const user = await target(actor, scope, id);
+      await repo.updateUserRow(db, user.id, { is_connected: false });
+      await tokens.revokeUser(user.id);
+    },
+
+    /** Presence of the caller (the SPA's `connected` / `disconnected`). */
+    async setConnected(actor: AuthContext, connected: boolean): Promise<void> {
+      await repo.updateUserRow(db, actor.userId, { is_connected: connected });
+    },
+
+    /** The caller's new password: every session ends, and a new one starts for this caller. */
+    async changeOwnPassword(actor: AuthContext, password: string): Promise<{ token: string; expiresIn: number; user: UserDto }> {
+      const passwordHash = await hashPassword(checkPassword(password));
+      await repo.updateUserRow(db, actor.userId, { password_hash: passwordHash });
+      await tokens.revokeUser(actor.userId);
+      const { token_version } = await repo.userTokenVersion(db, actor.userId);
+      const session = await tokens.issue(actor.userId, token_version);
+      const [user] = await loadUserDtos(db, { ids: [actor.userId] });
+      if (!user) throw unauthenticated();
+      return { token: session.token, expiresIn: session.expiresIn, user };
+    },
+
+    /** A user's instance links, by link id. */
+    async instanceLinks(actor: AuthContext, scope: TargetScope, userId: number) {
+      const user = await target(actor, scope, userId);
+      const rows = await repo.instanceLinksOf(db, user.id);
+      return rows.map((r) => ({ id: r.id, instance: { id: r.instance_id, name: r.name, activated: r.activated } }));
+    },
+
+    /** Removes one user–instance link of the tenant. */
+    async removeInstanceLink(tenantId: number, linkId: number): Promise<void> {
+      const link = await repo.findTenantLink(db, tenantId, linkId);
+      if (!link) throw notFound('No such user–instance link in this tenant', 'id');
+      await repo.deleteLink(db, link.id);
+    },
+
+    /** The tenant's connected users, optionally without one user and only those linked to an instance. */
+    async online(tenantId: number, filter: { exceptUserId?: number | null; instanceId?: number | null }): Promise<UserDto[]> {
+      const ids = await repo.onlineUserIds(db, tenantId, filter);
+      return loadUserDtos(db, { ids, tenantId });
+    },
+
+    /** Who a login-failure report may be narrowed to: id, name and e-mail of the tenant's users. */
+    summaries(tenant: TenantRef) {
+      return repo.userSummaries(db, tenant.id);
+    },
+
+    /**
+     * The two-factor toggle, kept consistent with enrolment (contracts/openapi.yaml `userSettingsUpdate`):
+     * on only for an enrolled user (a no-op), off is a reset that needs the `users` permission.
+     */
+    async setTwoFactor(actor: AuthContext, scope: TargetScope, id: number, enabled: boolean): Promise<{ user_id: number; two_factor_enabled: boolean }> {
+      const user = await target(actor, scope, id);
+      const manager = allows(actor, USERS_PERMISSION);
+      if (user.id !== actor.userId && !manager) throw forbidden(USERS_PERMISSION);
+      if (enabled) {
+        if (!(await repo.twoFactorEnabledOf(db, user.id)).two_factor_enabled) {
+          throw conflict('Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen', 'two_factor_enabled');
+        }
+        return { user_id: user.id, two_factor_enabled: true };
+      }
+      // Turning it off without a code is a reset: only with the `users` permission (a user turns its own
+      // off with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
+      if (!manager) throw forbidden(USERS_PERMISSION);
+      await twoFactor.reset(user.id);
+      return { user_id: user.id, two_factor_enabled: false };
+    },
+  };
+}
