@@ -3,9 +3,10 @@ import type pg from 'pg';
 /**
  * Bulk data for the scale bench, generated inside PostgreSQL (`insert … select generate_series`):
  * no rows cross the wire, so 1,000,000 orders take seconds. Tenant names and CNPJs look like the
- * product's (`farmacia-boa-vista-12345`, `12.345.678/0001-90`) so substring searches hit realistic
- * trigram distributions; orders spread evenly over the last 89 days across every bench tenant, inserted
- * in time order as an append-only table fills up.
+ * product's (`farmacia-boa-vista-12345`, `12.345.678/0001-90`, one in ten alphanumeric as issued since
+ * July 2026, `BC.DEF.GHA/0001-90`) so substring searches hit realistic trigram distributions; orders
+ * spread evenly over the last 89 days across every bench tenant, inserted in time order as an
+ * append-only table fills up.
  */
 const PREFIXES = ['farmacia', 'drogaria', 'droga', 'farma', 'botica', 'manipulacao'];
 const WORDS = ['central', 'sao-joao', 'bem-estar', 'vida', 'saude', 'popular', 'bairro', 'esperanca', 'santa-luzia', 'nova-era', 'trabalhador', 'familia', 'natural', 'cuidar', 'sao-bento', 'boa-vista', 'do-povo', 'express', 'mais', 'real', 'avenida', 'praca', 'jardim', 'estrela', 'aurora', 'primavera', 'lider', 'unica', 'economica', 'total'];
@@ -30,11 +31,12 @@ export async function seedScale(client: pg.Client, counts: { tenants: number; or
     `insert into tenants (id, name, cnpj, template, pool, plan, user_limit, ticket_limit, created_at, deleted_at)
      select $1::int + g - 1,
             (${arrayLiteral(PREFIXES)})[1 + g % ${PREFIXES.length}] || '-' || (${arrayLiteral(WORDS)})[1 + (g / ${PREFIXES.length}) % ${WORDS.length}] || '-' || g,
-            regexp_replace(lpad(((g::bigint * 7919 * 1000003) % 100000000000000)::text, 14, '0'), '^(..)(...)(...)(....)(..)$', '\\1.\\2.\\3/\\4-\\5'),
+            regexp_replace(case when g % 10 = 0 then translate(left(c.d, 8), '0123456789', 'ABCDEFGHJK') || right(c.d, 6) else c.d end, '^(..)(...)(...)(....)(..)$', '\\1.\\2.\\3/\\4-\\5'),
             'default', 'pool-' || (g % 8), (array['starter','professional','enterprise'])[1 + g % 3], 5 + g % 50, 100 + g % 900,
             now() - (g % 1000) * interval '1 hour',
             case when g % 20 = 0 then now() else null end
-       from generate_series(1, $2::int) as g`,
+       from generate_series(1, $2::int) as g,
+            lateral (select lpad(((g::bigint * 7919 * 1000003) % 100000000000000)::text, 14, '0') as d) as c`,
     [firstId, counts.tenants],
   );
   await client.query(`select setval(pg_get_serial_sequence('tenants', 'id'), (select max(id) from tenants))`);

@@ -23,6 +23,8 @@ function searchCases(): SearchCase[] {
     { label: 'name prefix, ~17% match', body: page('drogaria') },
     { label: 'cnpj digits', body: page('4567') },
     { label: 'cnpj formatted', body: page('.123.') },
+    { label: 'cnpj alphanumeric, part of the mask', body: page('.abc.') },
+    { label: 'cnpj alphanumeric, bare across the mask', body: page('bcde0') },
     { label: 'no match', body: page('zzz-nada') },
     { label: 'default (no search, id DESC)', body: { pagination_page: 1, pagination_limit: 4, search: '', sort_name: 'id', sort_type: 'DESC' } },
     { label: 'no search, page 500 by name', body: page('', { pagination_page: 500 }) },

@@ -304,7 +304,8 @@ export interface paths {
         put?: never;
         /**
          * One page of tenants with search and sort
-         * @description Defaults page 1, limit 4, search '', sort id DESC (SPEC §9). Search matches name and cnpj (substring, case-insensitive; cnpj also by digits alone). Deleted tenants are hidden unless `only_deleted` is true.
+         * @description Defaults page 1, limit 4, search '', sort id DESC (SPEC §9). Search matches name and cnpj (substring, case-insensitive). Deleted tenants are hidden unless `only_deleted` is true.
+         *     Extension (alphanumeric CNPJs, IN RFB 2.229/2024; the spec does not say how a CNPJ typed without its mask is searched): a search that reads as part of a CNPJ also matches the CNPJ with the mask's marks it left out. It reads so when it holds only letters, digits, `.`, `/`, `-` and spaces, holds a digit, `.`, `/` or a space (tenant names are lower-case slugs, so letters and hyphens alone read as a name), and fits the mask `AA.AAA.AAA/AAAA-DD` (letters only in the first 12 places, each mark it holds where the mask has it). `12ABC`, `12.abc`, `abc345` and `ABC345/01` all find `12.ABC.345/01DE-35`; `loja-2` finds a CNPJ only if it holds `LOJA-2` or `LOJA2`, not every CNPJ with a 2.
          */
         post: operations["tenantPaginated"];
         delete?: never;
@@ -1090,7 +1091,7 @@ export interface components {
         Tenant: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["TenantName"];
-            /** @description Masked CNPJ. */
+            /** @description Masked CNPJ in upper case, `AA.AAA.AAA/AAAA-DD`: 12 letters or digits, then 2 check digits (`11.222.333/0001-81`, `12.ABC.345/01DE-35`). */
             cnpj: string;
             /** @description Option names of the enabled features. */
             features: components["schemas"]["FeatureOption"][];
@@ -1111,7 +1112,7 @@ export interface components {
         };
         TenantCreate: {
             name: components["schemas"]["TenantName"];
-            /** @description 14 digits, masked or not; check digits are verified. */
+            /** @description 12 letters or digits then 2 check digits, bare or masked (`AA.AAA.AAA/AAAA-DD`), letters in any case; stored masked and in upper case. The check digits are verified (IN RFB 2.229/2024: each character counts as its ASCII code minus 48, modulus 11 with the usual weights; numeric CNPJs are the same rule), and a base of one character repeated is refused (400 on field `body/cnpj`, its message saying what is wrong). */
             cnpj: string;
             features: components["schemas"]["FeatureOption"][];
             template: string;
@@ -2339,6 +2340,22 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "id": 14,
+                     *           "name": "drogaria-nova",
+                     *           "cnpj": "12.ABC.345/01DE-35",
+                     *           "features": [
+                     *             "chat"
+                     *           ],
+                     *           "template": "pharmacy",
+                     *           "pool": "pool-a",
+                     *           "userLimit": 5,
+                     *           "plan": "starter",
+                     *           "ticketLimit": 1000,
+                     *           "users_count": 1,
+                     *           "created_at": "2026-08-03T12:00:00Z",
+                     *           "deleted_at": null
+                     *         },
+                     *         {
                      *           "id": 3,
                      *           "name": "farmacia-central",
                      *           "cnpj": "11.222.333/0001-81",
@@ -2382,21 +2399,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "farmacia-do-povo",
-                 *       "cnpj": "11.222.333/0001-81",
-                 *       "features": [
-                 *         "campaigns",
-                 *         "chat"
-                 *       ],
-                 *       "template": "pharmacy",
-                 *       "pool": "pool-a",
-                 *       "userLimit": 20,
-                 *       "plan": "professional",
-                 *       "ticketLimit": 5000
-                 *     }
-                 */
                 "application/json": components["schemas"]["TenantCreate"];
             };
         };

@@ -214,8 +214,17 @@ describe('tenantsListMachine: against the REST contract', () => {
     server.pages[0]?.resolve(json(200, page([])));
     await flush();
     actor.send({ type: 'tenants.createOpen' });
+    // Refused locally, saying what is wrong (src/domain/cnpj.ts).
     actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '11.111.111/1111-11' } });
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.repeated' });
+    actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '12.ABC.345/01DE-36' } });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.checkDigits' });
+    actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '12ABC34501DE3' } });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.length' });
+    actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '12ABC34501DEXY' } });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.checkDigitLetter' });
+    actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '12.ABC.345/01DE35' } });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.format' });
     expect(server.seen.filter((r) => r.path === '/api/tenant')).toHaveLength(0);
     actor.send({ type: 'tenants.create', tenant: newTenant });
     await flush();
@@ -223,9 +232,11 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(actor.getSnapshot().context.actionError).toEqual({ key: 'tenants.errors.create', reason: 'apiErrors.conflict' });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'apiErrors.fieldTaken' });
     answer = json(201, tenant(9));
-    actor.send({ type: 'tenants.create', tenant: newTenant });
+    // An alphanumeric CNPJ (IN RFB 2.229/2024's example) passes the local check, in any case.
+    const alphanumeric = { ...newTenant, cnpj: '12.abc.345/01de-35' };
+    actor.send({ type: 'tenants.create', tenant: alphanumeric });
     await flush();
-    expect(server.seen.filter((r) => r.path === '/api/tenant').map((r) => r.body)).toEqual([newTenant, newTenant]);
+    expect(server.seen.filter((r) => r.path === '/api/tenant').map((r) => r.body)).toEqual([newTenant, alphanumeric]);
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
     expect(actor.getSnapshot().context.notice).toBe('tenants.notices.created');
     expect(server.paged()).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { assign, emit, setup, type SnapshotFrom } from 'xstate';
 import type { RestClient } from '../api/rest-client';
-import { isValidCnpj } from '../domain/cnpj';
+import { cnpjProblem, isValidCnpj } from '../domain/cnpj';
 import type { I18nKey } from './i18n-key';
 import { actionError, refusedFields, type ActionError } from './request-error';
 import { tenantsActors, type Plan, type Tenant, type TenantCreate, type TenantPageResult } from './tenants-actors';
@@ -156,7 +156,14 @@ export const tenantsListMachine = setup({
     }),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     clearFeedback: assign({ actionError: null, fieldErrors: () => ({}), notice: null }),
-    badCnpj: assign({ fieldErrors: () => ({ cnpj: 'tenants.errors.cnpj' as const }), actionError: null }),
+    // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
+    badCnpj: assign({
+      fieldErrors: ({ event }) => {
+        const problem = event.type === 'tenants.create' ? (cnpjProblem(event.tenant.cnpj) ?? 'checkDigits') : 'checkDigits';
+        return { cnpj: `tenants.errors.cnpj.${problem}` as const };
+      },
+      actionError: null,
+    }),
     changed: assign((_, params: { notice: I18nKey }) => ({ notice: params.notice, target: null, pending: null, actionError: null, fieldErrors: {} })),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
       actionError: actionError(params.key, params.error),

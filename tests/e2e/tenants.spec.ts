@@ -53,6 +53,37 @@ test.describe('tenants', () => {
     await expect(shownNames(page)).toHaveText([...byName].reverse().slice(0, 4));
   });
 
+  test('an alphanumeric CNPJ typed in lower case without punctuation: created masked in upper case, listed, found by part of it', async ({ page, app }) => {
+    const name = uniquePrefix('cnpj');
+    await signIn(page, app.origin, app.admin, '/tenants');
+    await page.getByRole('button', { name: t('tenants.screen.create'), exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: t('tenants.screen.form.createTitle') });
+    await dialog.getByRole('textbox', { name: t('tenants.screen.form.name'), exact: true }).fill(name);
+    const cnpj = dialog.getByRole('textbox', { name: t('tenants.screen.form.cnpj'), exact: true });
+    // Key by key, as a person types it: the mask and the capitals appear as it goes.
+    await cnpj.pressSequentially('12abc34501de35');
+    await expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
+    await expect(cnpj).not.toHaveAttribute('aria-invalid', 'true');
+    await dialog.getByRole('textbox', { name: t('tenants.screen.form.template'), exact: true }).fill('farmacia');
+    await dialog.getByRole('textbox', { name: t('tenants.screen.form.pool'), exact: true }).fill('pool-a');
+    await dialog.getByRole('button', { name: t('tenants.screen.form.submitCreate'), exact: true }).click();
+    await expect(toast(page, t('tenants.notices.created'))).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // In the list, with its CNPJ as stored.
+    const search = page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') });
+    const row = grid(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    await search.fill(name);
+    await expect.poll(() => query(page).get('search')).toBe(name);
+    await expect(shownNames(page)).toHaveText([name]);
+    await expect(row).toContainText('12.ABC.345/01DE-35');
+
+    // Found by a bare, lower-case part of it; newest first, so on the first page whatever else holds it.
+    await search.fill('abc345');
+    await expect.poll(() => query(page).get('search')).toBe('abc345');
+    await expect(row).toContainText('12.ABC.345/01DE-35');
+  });
+
   test('delete hides the tenant, the deleted view lists it, restore brings it back', async ({ page, app }) => {
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     const name = await createTenant(api, uniquePrefix('del'));

@@ -67,8 +67,14 @@ describe.each(ENGINES)('schema on %s', (url) => {
     const tenant = { template: 't', pool: 'p', plan: 'starter' as const, user_limit: 5, ticket_limit: 10 };
     await expect(db.insertInto('tenants').values({ ...tenant, name: 'Bad Name', cnpj: '11.222.333/0001-81' }).execute()).rejects.toMatchObject({ code: '23514' });
     await expect(db.insertInto('tenants').values({ ...tenant, name: 'okname', cnpj: '11222333000181' }).execute()).rejects.toMatchObject({ code: '23514' });
-    const row = await db.insertInto('tenants').values({ ...tenant, name: 'digits', cnpj: '11.222.333/0001-81' }).returning('cnpj_digits').executeTakeFirstOrThrow();
-    expect(row.cnpj_digits).toBe('11222333000181');
+    // Stored masked and upper-case (migration 0008): bare, lower-case or a letter in a check digit are refused.
+    await expect(db.insertInto('tenants').values({ ...tenant, name: 'okname', cnpj: '12ABC34501DE35' }).execute()).rejects.toMatchObject({ code: '23514' });
+    await expect(db.insertInto('tenants').values({ ...tenant, name: 'okname', cnpj: '12.abc.345/01de-35' }).execute()).rejects.toMatchObject({ code: '23514' });
+    await expect(db.insertInto('tenants').values({ ...tenant, name: 'okname', cnpj: '12.ABC.345/01DE-3A' }).execute()).rejects.toMatchObject({ code: '23514' });
+    const row = await db.insertInto('tenants').values({ ...tenant, name: 'digits', cnpj: '11.222.333/0001-81' }).returning(['cnpj_bare', 'search_text']).executeTakeFirstOrThrow();
+    expect(row).toEqual({ cnpj_bare: '11222333000181', search_text: 'digits 11.222.333/0001-81' });
+    const letters = await db.insertInto('tenants').values({ ...tenant, name: 'letters', cnpj: '12.ABC.345/01DE-35' }).returning(['cnpj_bare', 'search_text']).executeTakeFirstOrThrow();
+    expect(letters).toEqual({ cnpj_bare: '12ABC34501DE35', search_text: 'letters 12.abc.345/01de-35' });
   });
 
   it('reports affected rows for builder and raw writes alike', async () => {
@@ -85,7 +91,7 @@ describe.each(ENGINES)('schema on %s', (url) => {
       select indexname as name from pg_indexes where tablename = 'tenants' and indexname like '%trgm%' order by 1
     `.execute(database.db);
     const ext = await sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(database.db);
-    const expected = ext.rows[0]?.n === 1 ? ['tenants_cnpj_digits_trgm_idx', 'tenants_search_text_trgm_idx'] : [];
+    const expected = ext.rows[0]?.n === 1 ? ['tenants_cnpj_bare_trgm_idx', 'tenants_search_text_trgm_idx'] : [];
     if (url.startsWith('pglite')) expect(ext.rows[0]?.n).toBe(1);
     expect(rows.map((r) => r.name)).toEqual(expected);
   });

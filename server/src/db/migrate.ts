@@ -6,6 +6,7 @@ import * as tenantSearch from './migrations/0004-tenant-search';
 import * as twoFactor from './migrations/0005-two-factor';
 import * as sheetKeysetIndexes from './migrations/0006-sheet-keyset-indexes';
 import * as tenantSearchText from './migrations/0007-tenant-search-text';
+import * as alphanumericCnpj from './migrations/0008-alphanumeric-cnpj';
 import * as totpEncryption from './migrations/0009-totp-encryption';
 import type { Database } from './schema';
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005-two-factor': twoFactor,
   '0006-sheet-keyset-indexes': sheetKeysetIndexes,
   '0007-tenant-search-text': tenantSearchText,
+  '0008-alphanumeric-cnpj': alphanumericCnpj,
   '0009-totp-encryption': totpEncryption,
 };
 

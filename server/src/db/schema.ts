@@ -29,11 +29,11 @@ export interface TenantsTable {
   id: Generated<number>;
   /** Slug, also the first segment of the panel's address; unique among live and deleted tenants. */
   name: string;
-  /** Masked `00.000.000/0000-00`. */
+  /** Masked and upper-case, `AA.AAA.AAA/AAAA-DD`: letters or digits, then two check digits (migration 0008). */
   cnpj: string;
-  /** The CNPJ's digits only, kept by the database; trigram-indexed for unmasked searches. */
-  cnpj_digits: GeneratedAlways<string>;
-  /** `name || ' ' || cnpj`, kept by the database; the trigram-indexed column the search reads (migration 0007). */
+  /** The CNPJ without its mask (14 upper-case letters and digits), kept by the database; trigram-indexed for searches typed without the mask (migration 0008). */
+  cnpj_bare: GeneratedAlways<string>;
+  /** `name || ' ' || lower(cnpj)`, kept by the database; the trigram-indexed column the search reads (migrations 0007, 0008). */
   search_text: GeneratedAlways<string>;
   template: string;
   pool: string;

@@ -37,9 +37,13 @@ export const DEMO_LOGINS = [
 
 export const DEMO_PASSWORD = 'Back#Office!Demo';
 
-function randomCnpj(rng: Rng): string {
+const CNPJ_CHARACTERS = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+
+/** A head office's CNPJ (branch `0001`): a numeric root, or an alphanumeric one as issued since July 2026. */
+function randomCnpj(rng: Rng, alphanumeric = false): string {
   for (;;) {
-    const base = `${String(rng.int(10_000_000, 99_999_999))}0001`;
+    const root = alphanumeric ? Array.from({ length: 8 }, () => rng.pick(CNPJ_CHARACTERS)).join('') : String(rng.int(10_000_000, 99_999_999));
+    const base = `${root}0001`;
     const cnpj = formatCnpj(`${base}${cnpjCheckDigits(base)}`);
     if (isValidCnpj(cnpj)) return cnpj;
   }
@@ -87,7 +91,7 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
       .insertInto('tenants')
       .values({
         name: spec.name,
-        cnpj: randomCnpj(rng),
+        cnpj: spec.cnpj ?? randomCnpj(rng, spec.alphanumeric),
         template: rng.pick(TEMPLATES),
         pool: rng.pick(POOLS),
         plan,

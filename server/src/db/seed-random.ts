@@ -85,8 +85,12 @@ export const LAST_NAMES = [
   'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas',
 ] as const;
 
-/** Customer tenants: pharmacy-like slugs; the two marked `deleted` are soft-deleted. */
-export const CUSTOMER_TENANTS: readonly { name: string; deleted?: true }[] = [
+/**
+ * Customer tenants: pharmacy-like slugs; the two marked `deleted` are soft-deleted. The newest were
+ * registered after July 2026, with alphanumeric CNPJs (src/domain/cnpj.ts): `alphanumeric` draws one,
+ * `cnpj` fixes one (checked by hand in seed.test.ts).
+ */
+export const CUSTOMER_TENANTS: readonly { name: string; deleted?: true; alphanumeric?: true; cnpj?: string }[] = [
   { name: 'farmacia-central' },
   { name: 'drogaria-sao-joao' },
   { name: 'farmacia-bem-estar' },
@@ -98,9 +102,9 @@ export const CUSTOMER_TENANTS: readonly { name: string; deleted?: true }[] = [
   { name: 'farmacia-do-trabalhador' },
   { name: 'drogaria-familia', deleted: true },
   { name: 'farmacia-natural' },
-  { name: 'drogaria-cuidar' },
-  { name: 'farmacia-sao-bento' },
-  { name: 'drogaria-boa-saude' },
+  { name: 'drogaria-cuidar', alphanumeric: true },
+  { name: 'farmacia-sao-bento', alphanumeric: true },
+  { name: 'drogaria-boa-saude', cnpj: 'AB.12C.D34/0001-84' },
 ];
 
 export const DEPARTMENTS = ['Atendimento', 'Vendas', 'Farmácia', 'Entregas', 'Financeiro', 'Suporte'] as const;

@@ -39,6 +39,18 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
     expect(features.n).toBe(tenants.length * 7);
   });
 
+  it('registers the newest customer tenants with alphanumeric CNPJs, masked in upper case and valid', async () => {
+    const tenants = await database.db.selectFrom('tenants').select(['name', 'cnpj']).orderBy('id').execute();
+    expect(tenants.every((t) => /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}$/.test(t.cnpj))).toBe(true);
+    const alphanumeric = tenants.filter((t) => /[A-Z]/.test(t.cnpj));
+    expect(alphanumeric.map((t) => t.name)).toEqual(['drogaria-cuidar', 'farmacia-sao-bento', 'drogaria-boa-saude']);
+    expect(alphanumeric.filter((t) => !isValidCnpj(t.cnpj))).toEqual([]);
+    // Checked by hand (IN RFB 2.229/2024: a character counts as its ASCII code minus 48): A,B,1,2,C,D,3,4,
+    // 0,0,0,1 → 17,18,1,2,19,20,3,4,0,0,0,1; × 5,4,3,2,9,8,7,6,5,4,3,2 = 542, 542 mod 11 = 3 → 8;
+    // with the 8, × 6,5,4,3,2,9,8,7,6,5,4,3,2 = 491, 491 mod 11 = 7 → 4.
+    expect(alphanumeric.at(-1)?.cnpj).toBe('AB.12C.D34/0001-84');
+  });
+
   it('creates both demo logins with argon2id hashes of the demo password', async () => {
     const users = await database.db
       .selectFrom('users as u')

@@ -3,8 +3,8 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/
 
 /**
  * Paginated tenant search (POST /api/tenant/paginated) against a reference computed here: one query
- * for count and page when searching (rest/tenants.ts), the same answers as filtering, sorting and
- * slicing every tenant in JavaScript — on PGlite and on PostgreSQL.
+ * for count and page when searching (tenants/search.ts), the same answers as filtering, sorting and
+ * slicing every tenant in JavaScript — on PGlite and on PostgreSQL. Numeric and alphanumeric CNPJs.
  */
 interface Row {
   id: number;
@@ -17,9 +17,51 @@ interface Row {
 const PLANS = ['starter', 'professional', 'enterprise'] as const;
 const WORDS = ['alfa', 'beta', 'gama', 'delta'];
 
+const mask = (d: string) => `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+
 function cnpjOf(i: number): string {
-  const d = String(10_000_000_000_000 + i * 7_919).slice(-14);
-  return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+  return mask(String(10_000_000_000_000 + i * 7_919).slice(-14));
+}
+
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** Letters and digits in the base, digits after it (the CHECK's shape; the search ignores check digits). */
+function alphanumericCnpjOf(i: number): string {
+  const base = Array.from({ length: 12 }, (_, k) => ALPHANUMERIC[(i * 7 + k * k * 13 + k) % 36]).join('');
+  return mask(`${base}${String((i * 37) % 100).padStart(2, '0')}`);
+}
+
+/** Tenants of the alphanumeric cases, by name and CNPJ. */
+const ALPHANUMERIC_TENANTS: readonly [string, string][] = [
+  ['receita-exemplo', '12.ABC.345/01DE-35'], // the example of IN RFB 2.229/2024
+  ['exemplo-a-mao', 'AB.12C.D34/0001-84'],
+  // 'LOJA2' in the bare CNPJ, but a '.' inside it where the name 'loja-2' has a '-' after it.
+  ['dados-cruzados', 'ZZ.ZLO.JA2/0001-00'],
+  // 'LOJA-2' in the masked CNPJ, letter for letter.
+  ['fim-da-base', 'XY.ZWV.UTS/LOJA-21'],
+  // A name a CNPJ-looking search must find by name too.
+  ['loja-2', '98.765.432/0001-98'],
+];
+
+/**
+ * Whether the masked CNPJ holds `term` (upper-case, no spaces) with marks of the mask it left out put
+ * back between two of its characters: a walk from every start, skipping a mark of the CNPJ where the
+ * term has none.
+ */
+function maskedHolds(masked: string, term: string): boolean {
+  for (let start = 0; start < masked.length; start++) {
+    let i = start;
+    let j = 0;
+    while (j < term.length && i < masked.length) {
+      if (masked[i] === term[j]) {
+        i += 1;
+        j += 1;
+      } else if (j > 0 && './-'.includes(masked[i] ?? '')) i += 1;
+      else break;
+    }
+    if (j === term.length) return true;
+  }
+  return false;
 }
 
 describe.each([
@@ -50,6 +92,21 @@ describe.each([
         })),
       )
       .execute();
+    await t.db
+      .insertInto('tenants')
+      .values(
+        [...ALPHANUMERIC_TENANTS, ...Array.from({ length: 20 }, (_, i): [string, string] => [`letras-${String(i).padStart(2, '0')}`, alphanumericCnpjOf(i)])].map(([name, cnpj], i) => ({
+          name,
+          cnpj,
+          template: 'default',
+          pool: 'pool-1',
+          plan: PLANS[i % 3] ?? 'starter',
+          user_limit: 10,
+          ticket_limit: 100,
+          deleted_at: i % 13 === 12 ? new Date() : null,
+        })),
+      )
+      .execute();
     rows = (await t.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'plan', 'deleted_at']).execute()).map((r) => ({ id: r.id, name: r.name, cnpj: r.cnpj, plan: r.plan, deleted: r.deleted_at !== null }));
   }, 240_000);
 
@@ -65,12 +122,15 @@ describe.each([
   }
 
   function expected(search: string, sort: 'name' | 'id' | 'plan', dir: 'ASC' | 'DESC', page: number, limit: number, onlyDeleted = false) {
-    const term = search.toLowerCase();
-    // Digits reach CNPJs only when the search reads as part of one (digits and CNPJ punctuation).
-    const digits = /^[\d./\s-]*\d[\d./\s-]*$/.test(search) ? search.replace(/\D/g, '') : '';
-    const matches = rows.filter(
-      (r) => r.deleted === onlyDeleted && (r.name.toLowerCase().includes(term) || r.cnpj.toLowerCase().includes(term) || (digits !== '' && r.cnpj.replace(/\D/g, '').includes(digits))),
-    );
+    const trimmed = search.trim();
+    const term = trimmed.toLowerCase();
+    // As typed, without spaces: name or masked CNPJ, in any case.
+    const asTyped = (r: Row) => !/\s/.test(term) && (r.name.includes(term) || r.cnpj.toLowerCase().includes(term));
+    // A search of CNPJ characters, marks and spaces with a digit or a mark no name holds (names are
+    // lower-case slugs) is also looked for in the CNPJ with left-out marks put back.
+    const cnpjLike = /^[0-9a-z./\s-]+$/i.test(trimmed) && /[0-9a-z]/i.test(trimmed) && /[\d./\s]/.test(trimmed);
+    const compact = trimmed.replace(/\s+/g, '').toUpperCase();
+    const matches = rows.filter((r) => r.deleted === onlyDeleted && (asTyped(r) || (cnpjLike && maskedHolds(r.cnpj, compact))));
     const sign = dir === 'ASC' ? 1 : -1;
     // Byte order, as the C collation of the test clusters sorts.
     const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
@@ -95,6 +155,24 @@ describe.each([
     ['alfa-00 10.', 'id', 'ASC', 1, 100],
     // A CNPJ typed with spaces still reaches the digits.
     [`${cnpjOf(31).slice(0, 2)} ${cnpjOf(31).slice(3, 6)}`, 'id', 'ASC', 1, 100],
+    [cnpjOf(40).slice(8), 'id', 'ASC', 1, 100],
+    // Alphanumeric CNPJs, masked, bare, half-masked, in any case.
+    ['12ABC', 'id', 'ASC', 1, 100],
+    ['12.ABC', 'id', 'ASC', 1, 100],
+    ['abc.345', 'id', 'ASC', 1, 100],
+    ['ABC345/01', 'id', 'ASC', 1, 100],
+    ['abc345', 'name', 'DESC', 1, 100],
+    ['01de-35', 'id', 'ASC', 1, 100],
+    ['12abc34501de35', 'id', 'ASC', 1, 100],
+    ['12.ABC.345/01DE-35', 'id', 'ASC', 1, 100],
+    ['ab 12c d34', 'id', 'ASC', 1, 100],
+    [alphanumericCnpjOf(7).slice(1, 9), 'id', 'ASC', 1, 100],
+    [alphanumericCnpjOf(11).replace(/[./-]/g, '').slice(3, 10).toLowerCase(), 'id', 'ASC', 1, 100],
+    // A name-like search is matched letter for letter against CNPJs.
+    ['loja-2', 'id', 'ASC', 1, 100],
+    ['loja2', 'id', 'ASC', 1, 100],
+    ['LOJA', 'id', 'ASC', 1, 100],
+    ['letras', 'name', 'ASC', 2, 7],
   ];
 
   it.each(cases)('search %j sorted by %s %s, page %i of %i', async (term, sort, dir, page, limit) => {
@@ -110,6 +188,22 @@ describe.each([
     const want = expected('busca', 'id', 'ASC', 1, 100, true);
     expect(answer.data.map((r) => r.id)).toEqual(want.ids);
     expect(answer.total).toBe(want.total);
+  });
+
+  it('finds the official example by any part of it, bare or masked, in any case', async () => {
+    const names = async (term: string) => (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map((r) => r.name);
+    for (const term of ['12ABC', '12.ABC', '12.abc', 'abc.345', 'ABC345/01', 'abc345', '01DE-35', '01de35', '12abc34501de35', '12.ABC.345/01DE-35', '12 ABC 345']) {
+      expect(await names(term), term).toContain('receita-exemplo');
+    }
+    for (const term of ['12ABD', 'abc.346', 'ABC345-01', '0001-35']) expect(await names(term), term).not.toContain('receita-exemplo');
+  });
+
+  it('matches a name-like search against CNPJs letter for letter, never by its digits alone', async () => {
+    const names = async (term: string) => (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map((r) => r.name);
+    // 'loja-2': the tenant so named and the CNPJ holding 'LOJA-2'; not 'LO.JA2' (a mark elsewhere), nor
+    // the CNPJs that merely hold a 2.
+    expect(await names('loja-2')).toEqual(['fim-da-base', 'loja-2']);
+    expect(await names('loja2')).toEqual(['dados-cruzados', 'fim-da-base']);
   });
 
   it('treats % and _ in the search as plain characters', async () => {

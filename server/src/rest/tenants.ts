@@ -1,28 +1,21 @@
 import { sql, type Kysely } from 'kysely';
-import { formatCnpj, isValidCnpj } from '../../../src/domain/cnpj';
+import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import type { Database } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { AuthContext } from '../plugins/auth';
 import { assertSameTenant, resolveTenant } from '../tenants/scope';
+import { searchTenants } from '../tenants/search';
 import { tenantQuery, toTenantDto } from '../tenants/tenant-dto';
 import { caller, type Handler, type HandlerDeps } from './types';
 
-/** A search that reads as (part of) a CNPJ: digits, with or without its `.`, `/` and `-`. */
-const CNPJ_FRAGMENT = /^[\d./\s-]*\d[\d./\s-]*$/;
-
-/** Contract sort names → columns; the enum in the contract is the allow-list. */
-const SORT_COLUMNS = {
-  id: 't.id',
-  name: 't.name',
-  cnpj: 't.cnpj',
-  plan: 't.plan',
-  userLimit: 't.user_limit',
-  ticketLimit: 't.ticket_limit',
-  template: 't.template',
-  pool: 't.pool',
-  created_at: 't.created_at',
-  deleted_at: 't.deleted_at',
-} as const;
+/** What the 400 says when a CNPJ passes the contract's pattern but not the rule of src/domain/cnpj.ts. */
+const CNPJ_REFUSALS: Readonly<Record<CnpjProblem, string>> = {
+  length: 'invalid CNPJ: 12 letters or digits and 2 check digits expected',
+  format: 'invalid CNPJ: letters and digits, bare or masked as AA.AAA.AAA/AAAA-DD',
+  checkDigitLetter: 'invalid CNPJ: the last two characters are check digits, always digits',
+  repeated: 'invalid CNPJ: the first 12 characters are one character repeated',
+  checkDigits: 'invalid CNPJ check digits',
+};
 
 async function tenantDto(db: Kysely<Database>, auth: AuthContext, id: number) {
   const row = await tenantQuery(db).where('t.id', '=', id).executeTakeFirst();
@@ -46,7 +39,8 @@ export function tenantHandlers({ db }: HandlerDeps) {
     // Creating customer companies is back-office work; a tenant's own staff never may.
     if (!caller(request).originBackoffice) throw forbidden(['tenants']);
     const body = request.body;
-    if (!isValidCnpj(body.cnpj)) throw badRequest('body/cnpj', 'invalid CNPJ check digits');
+    const problem = cnpjProblem(body.cnpj);
+    if (problem !== null) throw badRequest('body/cnpj', CNPJ_REFUSALS[problem]);
     const exists = await db.selectFrom('tenants').select('id').where('name', '=', body.name).executeTakeFirst();
     if (exists) throw conflict('A tenant with this name already exists', 'name');
     const known = await db.selectFrom('feature_options').select('option').execute();
@@ -57,6 +51,7 @@ export function tenantHandlers({ db }: HandlerDeps) {
         .insertInto('tenants')
         .values({
           name: body.name,
+          // Masked and upper-case, whatever the caller sent (the database's CHECK, migration 0008).
           cnpj: formatCnpj(body.cnpj),
           template: body.template,
           pool: body.pool,
@@ -124,76 +119,24 @@ export function tenantHandlers({ db }: HandlerDeps) {
     const body = request.body;
     const page = body.pagination_page ?? 1;
     const limit = body.pagination_limit ?? 4;
-    const search = (body.search ?? '').trim();
-    const column = SORT_COLUMNS[body.sort_name ?? 'id'];
-    const direction = (body.sort_type ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc';
-
-    const scoped = () => {
-      let q = db.selectFrom('tenants as t').where('t.deleted_at', body.only_deleted ? 'is not' : 'is', null);
-      if (!auth.originBackoffice) q = q.where('t.id', '=', auth.tenantId);
-      if (body.filter_users) q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
-      return q;
-    };
-    const base = scoped();
-    const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
-    /** The search's matches with their sort value: one query per searched column, united. */
-    let matches: ReturnType<typeof withSort> | null = null;
-    /** A search that no tenant can match (a space, and not part of a CNPJ): no query at all. */
-    let nothingMatches = false;
-    if (search) {
-      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      // Digits are matched against CNPJs only when the search reads as (part of) one: digits with CNPJ
-      // punctuation. Otherwise a name with a digit ('loja-2') would match every CNPJ holding a 2.
-      const digits = CNPJ_FRAGMENT.test(search) ? search.replace(/\D/g, '') : '';
-      // Name and CNPJ are searched through `search_text` (`name || ' ' || cnpj`, migration 0007): one
-      // trigram index and a plain LIKE instead of ILIKE on each column (docs/performance.md). Neither
-      // part holds a space, so a search with one can match only across the join, never a real tenant.
-      const branches = [
-        ...(/\s/.test(search) ? [] : [withSort(scoped().where('t.search_text', 'like', sql<string>`lower(${like})`))]),
-        // The stored digits-only column, not an expression over cnpj: its trigram index (migration 0004)
-        // serves `like '%digits%'`, where the expression forced a scan of every tenant (~0.8 s at 100,000).
-        // A union, not an OR: for an OR PostgreSQL prices the two bitmap scans like reading every tenant.
-        ...(digits ? [withSort(scoped().where('t.cnpj_digits', 'like', `%${digits}%`))] : []),
-      ];
-      const [first, ...rest] = branches;
-      if (first) matches = rest.reduce((all, next) => all.union(next), first);
-      else nothingMatches = true;
-    }
-    let total: number;
-    let ids: { id: number }[];
-    if (nothingMatches) {
-      total = 0;
-      ids = [];
-    } else if (matches !== null) {
-      const found = matches;
-      // One scan of the matches for both the count and the page. Two queries read the trigram matches
-      // twice, and the page query often walked the sort column's index instead, filtering row by row
-      // until ten matched: ~100 ms when the matches sort late (bench/scale.ts, 100,000 tenants).
-      const dir = sql.raw(direction);
-      const row = await db
-        .with((cte) => cte('m').materialized(), () => found)
-        .selectNoFrom([
-          sql<number>`(select count(*)::int from m)`.as('total'),
-          sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as('ids'),
-        ])
-        .executeTakeFirstOrThrow();
-      total = row.total;
-      ids = row.ids.map((id) => ({ id: Number(id) }));
-    } else {
-      total = (await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()).total;
-      ids = await base
-        .select('t.id')
-        .orderBy(sql.ref(column), direction)
-        .orderBy('t.id', direction)
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute();
-    }
-    const rows = ids.length ? await tenantQuery(db).where('t.id', 'in', ids.map((r) => r.id)).execute() : [];
+    const { ids, total } = await searchTenants(
+      db,
+      { tenantId: auth.originBackoffice ? null : auth.tenantId },
+      {
+        search: body.search ?? '',
+        sort: body.sort_name ?? 'id',
+        direction: (body.sort_type ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+        page,
+        limit,
+        onlyDeleted: body.only_deleted ?? false,
+        filterUsers: body.filter_users ?? false,
+      },
+    );
+    const rows = ids.length ? await tenantQuery(db).where('t.id', 'in', ids).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return {
-      data: ids.flatMap((r) => {
-        const row = byId.get(r.id);
+      data: ids.flatMap((id) => {
+        const row = byId.get(id);
         return row ? [toTenantDto(row)] : [];
       }),
       total,

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCnpj, isValidCnpj, normalizeCnpj } from '../../../domain/cnpj';
+import { CNPJ_LENGTH, cnpjProblem, formatCnpj, normalizeCnpj } from '../../../domain/cnpj';
 import type { I18nKey } from '../../../machines/i18n-key';
 import type { ActionError } from '../../../machines/request-error';
 import type { Plan, TenantCreate } from '../../../machines/tenants-actors';
@@ -90,12 +90,20 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
           <TextField
             label={t('tenants.screen.form.cnpj')}
             description={t('tenants.screen.form.cnpjHint')}
+            placeholder={t('tenants.screen.form.cnpjPlaceholder')}
             name="cnpj"
             value={cnpj}
+            // Masked and upper-cased as typed; letters only where the base may have them (src/domain/cnpj.ts).
             onChange={edit('cnpj', (value: string) => setCnpj(formatCnpj(value)))}
-            // Says so as soon as the 14th digit is typed, before any submit.
-            validate={(value) => (normalizeCnpj(value).length === 14 && !isValidCnpj(value) ? t('tenants.errors.cnpj') : null)}
-            inputMode="numeric"
+            // Says what is wrong as soon as the 14th character is typed, before any submit.
+            validate={(value) => {
+              const problem = normalizeCnpj(value).length === CNPJ_LENGTH ? cnpjProblem(value) : null;
+              return problem === null ? null : t(`tenants.errors.cnpj.${problem}`);
+            }}
+            // Letters since July 2026: a text keyboard, no spelling help on a code.
+            inputMode="text"
+            autoCorrect="off"
+            spellCheck="false"
             isRequired
             autoComplete="off"
           />

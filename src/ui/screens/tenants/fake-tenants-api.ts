@@ -1,4 +1,4 @@
-import { isValidCnpj, formatCnpj } from '../../../domain/cnpj';
+import { cnpjSearchFragment, formatCnpj, isValidCnpj, normalizeCnpj } from '../../../domain/cnpj';
 import { json, type Responder, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import type { Tenant, TenantCreate } from '../../../machines/tenants-actors';
 import type { TenantPageRequest } from '../../../machines/tenants-query';
@@ -41,13 +41,14 @@ export interface FakeTenantsApi {
 const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? '')));
 
 function page(api: FakeTenantsApi, body: TenantPageRequest) {
-  const search = (body.search ?? '').toLowerCase();
-  const digits = search.replace(/\D/g, '');
+  const search = (body.search ?? '').trim().toLowerCase();
+  // Roughly the server's rule (server/src/tenants/search.ts): as typed, or a CNPJ fragment without its marks.
+  const bare = normalizeCnpj(cnpjSearchFragment(search) ?? '');
   const sortName = body.sort_name ?? 'id';
   const direction = (body.sort_type ?? 'DESC').toUpperCase() === 'ASC' ? 1 : -1;
   const rows = api.tenants
     .filter((t) => (body.only_deleted ? t.deleted_at !== null : t.deleted_at === null))
-    .filter((t) => search === '' || t.name.includes(search) || t.cnpj.includes(search) || (digits !== '' && t.cnpj.replace(/\D/g, '').includes(digits)))
+    .filter((t) => search === '' || t.name.includes(search) || t.cnpj.toLowerCase().includes(search) || (bare !== '' && normalizeCnpj(t.cnpj).includes(bare)))
     .sort((a, b) => direction * compare(a[sortName], b[sortName]) || b.id - a.id);
   const limit = body.pagination_limit ?? 4;
   const current = body.pagination_page ?? 1;

@@ -1,4 +1,4 @@
-import { isValidCnpj } from '../../../domain/cnpj';
+import { cnpjProblem, type CnpjProblem } from '../../../domain/cnpj';
 import type { Plan, TenantCreate } from '../../../machines/tenants-actors';
 
 /**
@@ -21,8 +21,8 @@ export const PLANS: readonly Plan[] = ['starter', 'professional', 'enterprise'];
 const TENANT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SLUG = /^[a-z0-9_-]{1,40}$/;
 
-/** A problem with one field, as the form shows it (`limit` carries its bounds). */
-export type FieldProblem = { kind: 'required' | 'name' | 'slug' | 'cnpj' } | { kind: 'limit'; min: number; max: number };
+/** A problem with one field, as the form shows it (`limit` carries its bounds, `cnpj` what is wrong). */
+export type FieldProblem = { kind: 'required' | 'name' | 'slug' } | { kind: 'cnpj'; problem: CnpjProblem } | { kind: 'limit'; min: number; max: number };
 
 export function limitProblem(value: number, bounds: { min: number; max: number }): FieldProblem | null {
   if (Number.isNaN(value)) return { kind: 'required' };
@@ -34,8 +34,9 @@ export function createProblems(tenant: TenantCreate): Record<string, FieldProble
   const out: Record<string, FieldProblem> = {};
   if (tenant.name === '') out['name'] = { kind: 'required' };
   else if (!TENANT_NAME.test(tenant.name)) out['name'] = { kind: 'name' };
+  const problem = tenant.cnpj === '' ? null : cnpjProblem(tenant.cnpj);
   if (tenant.cnpj === '') out['cnpj'] = { kind: 'required' };
-  else if (!isValidCnpj(tenant.cnpj)) out['cnpj'] = { kind: 'cnpj' };
+  else if (problem !== null) out['cnpj'] = { kind: 'cnpj', problem };
   for (const field of ['template', 'pool'] as const) {
     if (tenant[field] === '') out[field] = { kind: 'required' };
     else if (!SLUG.test(tenant[field])) out[field] = { kind: 'slug' };

@@ -54,7 +54,7 @@ describe('TenantsScreen: create', () => {
     await keys.type(cnpj, '11222333000182');
     // The mask is applied while typing, and the check digits are verified at the 14th digit.
     expect(cnpj).toHaveValue('11.222.333/0001-82');
-    expect(cnpj).toHaveAccessibleDescription(/CNPJ inválido\./);
+    expect(cnpj).toHaveAccessibleDescription(/CNPJ inválido: os dígitos verificadores \(os 2 últimos\) não conferem com os 12 primeiros caracteres\./);
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
     await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
     await keys.click(within(dialog).getByRole('checkbox', { name: 'Chatbot' }));
@@ -73,6 +73,54 @@ describe('TenantsScreen: create', () => {
     ]);
     expect(toasts()).toContainEqual(['success', 'Tenant criado.', 'farmacia-do-povo']);
     expect(await screen.findByRole('row', { name: /farmacia-do-povo/ })).toBeInTheDocument();
+  });
+
+  it('takes an alphanumeric CNPJ typed in lower case without punctuation: upper-cased and masked as typed', async () => {
+    const api = fakeTenantsApi([central]);
+    const { requests } = await render(api);
+    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await within(dialog).findByRole('checkbox', { name: 'Chatbot' });
+    const cnpj = within(dialog).getByRole('textbox', { name: /CNPJ/ });
+    expect(cnpj).toHaveAttribute('placeholder', 'Ex.: 12.ABC.345/01DE-35');
+    expect(cnpj).toHaveAccessibleDescription(/12 letras ou números e 2 dígitos verificadores/);
+    await keys.type(cnpj, '12abc');
+    expect(cnpj).toHaveValue('12.ABC');
+    // A letter where a check digit goes is not taken.
+    await keys.type(cnpj, '34501dex');
+    expect(cnpj).toHaveValue('12.ABC.345/01DE');
+    await keys.type(cnpj, '35');
+    expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
+    expect(cnpj).not.toHaveAttribute('aria-invalid');
+    await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'drogaria-nova');
+    await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
+    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(requests, '/api/tenant')).toEqual([
+      { name: 'drogaria-nova', cnpj: '12.ABC.345/01DE-35', features: [], template: 'farmacia', pool: 'pool-a', plan: 'starter', userLimit: 5, ticketLimit: 1000 },
+    ]);
+    expect(within(await screen.findByRole('row', { name: /drogaria-nova/ })).getByText('12.ABC.345/01DE-35')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['12abc34501de', /CNPJ incompleto: são 14 caracteres, 12 letras ou números e 2 dígitos verificadores\./],
+    ['aaaaaaaaaaaa45', /CNPJ inválido: os 12 primeiros caracteres não podem ser todos iguais\./],
+    ['12abc34501de53', /CNPJ inválido: os dígitos verificadores \(os 2 últimos\) não conferem/],
+  ])('says what is wrong with the CNPJ %j', async (typed, message) => {
+    const api = fakeTenantsApi([central]);
+    const { requests } = await render(api);
+    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'drogaria-nova');
+    await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
+    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
+    const cnpj = within(dialog).getByRole('textbox', { name: /CNPJ/ });
+    await fill(cnpj, typed);
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    expect(cnpj).toHaveAttribute('aria-invalid', 'true');
+    expect(cnpj).toHaveAccessibleDescription(message);
+    expect(posts(requests, '/api/tenant')).toEqual([]);
   });
 
   it('shows the server refusals on their fields and keeps what was typed', async () => {

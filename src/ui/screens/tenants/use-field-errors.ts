@@ -33,7 +33,7 @@ export function useFormErrors(server: Record<string, I18nKey>): FormErrors {
     for (const [field, key] of Object.entries(server)) if (!clearedFields.includes(field)) out[field] = t(key);
     for (const [field, problem] of Object.entries(local)) {
       if (problem.kind === 'limit') out[field] = t('tenants.screen.form.errors.limit', { min: formatNumber(problem.min, locale), max: formatNumber(problem.max, locale) });
-      else if (problem.kind === 'cnpj') out[field] = t('tenants.errors.cnpj');
+      else if (problem.kind === 'cnpj') out[field] = t(`tenants.errors.cnpj.${problem.problem}`);
       else out[field] = t(`tenants.screen.form.errors.${problem.kind}`);
     }
     return out;

@@ -1,0 +1,140 @@
+import { sql, type Kysely } from 'kysely';
+import { cnpjSearchFragment } from '../../../src/domain/cnpj';
+import type { components } from '../../../src/generated/openapi';
+import type { Database } from '../db/schema';
+
+/** Which tenants a search covers: one tenant (a customer tenant's staff), or every tenant (`null`, back-office staff). */
+export interface TenantSearchScope {
+  tenantId: number | null;
+}
+
+export type TenantSortName = NonNullable<components['schemas']['TenantPageRequest']['sort_name']>;
+
+export interface TenantSearchParams {
+  /** As typed; surrounding whitespace is ignored and '' lists every tenant. */
+  search: string;
+  sort: TenantSortName;
+  direction: 'asc' | 'desc';
+  /** 1-based. */
+  page: number;
+  limit: number;
+  /** The soft-deleted tenants instead of the live ones. */
+  onlyDeleted: boolean;
+  /** Only tenants with at least one live user. */
+  filterUsers: boolean;
+}
+
+/** One page of a tenant search: the ids in order, and how many tenants match in all. */
+export interface TenantSearchResult {
+  ids: number[];
+  total: number;
+}
+
+/** Contract sort names → columns; the enum in the contract is the allow-list. */
+const SORT_COLUMNS: Readonly<Record<TenantSortName, string>> = {
+  id: 't.id',
+  name: 't.name',
+  cnpj: 't.cnpj',
+  plan: 't.plan',
+  userLimit: 't.user_limit',
+  ticketLimit: 't.ticket_limit',
+  template: 't.template',
+  pool: 't.pool',
+  created_at: 't.created_at',
+  deleted_at: 't.deleted_at',
+};
+
+/**
+ * A regular expression (PostgreSQL's and JavaScript's alike) for a CNPJ fragment in the masked CNPJ:
+ * each of its characters as it is, and between two letters or digits the mark the fragment may have
+ * left out (the mask never has two marks in a row). `ABC345/01` → `A[./-]?B…5/0[./-]?1`.
+ */
+export function maskedFragmentPattern(fragment: string): string {
+  let pattern = '';
+  let previousIsCharacter = false;
+  for (const char of fragment) {
+    const isCharacter = /[0-9A-Z]/.test(char);
+    if (isCharacter && previousIsCharacter) pattern += '[./-]?';
+    pattern += char === '.' ? '\\.' : char;
+    previousIsCharacter = isCharacter;
+  }
+  return pattern;
+}
+
+/**
+ * The tenants whose name or CNPJ holds the search (case-insensitive), one page of them in the asked
+ * order (ties by id in the same direction), and the count of all of them.
+ *
+ * A search matches a tenant when
+ * - it holds no whitespace and the name, or the masked CNPJ, holds it (`farm`, `12.abc`, `-35`); or
+ * - it reads as part of a CNPJ (`cnpjSearchFragment` in src/domain/cnpj.ts: only CNPJ characters and
+ *   marks, fits the mask, holds a digit, `.`, `/` or space) and the masked CNPJ holds it with any
+ *   of the mask's marks the search left out put back (`12ABC`, `abc345`, `ABC345/01`, `11 222`).
+ * A name like `loja-2` is matched against CNPJs letter for letter, so it does not find every CNPJ
+ * holding a 2.
+ */
+export async function searchTenants(db: Kysely<Database>, scope: TenantSearchScope, params: TenantSearchParams): Promise<TenantSearchResult> {
+  const { page, limit, direction } = params;
+  const search = params.search.trim();
+  const column = SORT_COLUMNS[params.sort];
+
+  const scoped = () => {
+    let q = db.selectFrom('tenants as t').where('t.deleted_at', params.onlyDeleted ? 'is not' : 'is', null);
+    if (scope.tenantId !== null) q = q.where('t.id', '=', scope.tenantId);
+    if (params.filterUsers) q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
+    return q;
+  };
+
+  if (!search) {
+    const base = scoped();
+    const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select('t.id')
+      .orderBy(sql.ref(column), direction)
+      .orderBy('t.id', direction)
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute();
+    return { ids: rows.map((r) => r.id), total };
+  }
+
+  const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
+  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const fragment = cnpjSearchFragment(search);
+  const branches = [
+    // Name and CNPJ are searched through `search_text` (`name || ' ' || lower(cnpj)`, migrations 0007 and
+    // 0008): one trigram index and a plain LIKE instead of ILIKE on each column (docs/performance.md).
+    // Neither part holds a space, so a search with one can match only across the join, never a real tenant.
+    ...(/\s/.test(search) ? [] : [withSort(scoped().where('t.search_text', 'like', sql<string>`lower(${like})`))]),
+    // A CNPJ fragment typed with fewer marks than the mask: the stored bare CNPJ, not an expression over
+    // cnpj, so its trigram index (migration 0008) serves `like '%…%'` — an expression forced a scan of every
+    // tenant (~0.8 s at 100,000, docs/performance.md). The pattern then checks the marks the search kept,
+    // on the few rows the index found. A union, not an OR: for an OR PostgreSQL prices the two bitmap
+    // scans like reading every tenant.
+    ...(fragment === null
+      ? []
+      : [
+          withSort(
+            scoped()
+              .where('t.cnpj_bare', 'like', `%${fragment.replace(/[./-]/g, '')}%`)
+              .where('t.cnpj', '~', maskedFragmentPattern(fragment)),
+          ),
+        ]),
+  ];
+  const [first, ...rest] = branches;
+  // A search that no tenant can match (a space, and not part of a CNPJ): no query at all.
+  if (!first) return { ids: [], total: 0 };
+  const matches = rest.reduce((all, next) => all.union(next), first);
+  // One scan of the matches for both the count and the page. Two queries read the trigram matches
+  // twice, and the page query often walked the sort column's index instead, filtering row by row
+  // until ten matched: ~100 ms when the matches sort late (bench/scale.ts, 100,000 tenants).
+  const dir = sql.raw(direction);
+  const row = await db
+    .with((cte) => cte('m').materialized(), () => matches)
+    .selectNoFrom([
+      sql<number>`(select count(*)::int from m)`.as('total'),
+      sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as('ids'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { ids: row.ids.map(Number), total: row.total };
+}
