@@ -5,7 +5,9 @@ import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
 import { createDepartmentsService } from './departments/service';
 import type { EventBus } from './events';
+import { createHealthService } from './health/service';
 import { createInstancesService } from './instances/service';
+import { createReportsService } from './reports/service';
 import { createRolesService } from './roles/service';
 import { createTenantsService } from './tenants/service';
 import { createUsersService } from './users/service';
@@ -32,6 +34,8 @@ export function createServices(deps: ServiceDeps) {
     roles: createRolesService(deps),
     departments: createDepartmentsService(deps),
     instances: createInstancesService(deps),
+    reports: createReportsService(deps),
+    health: createHealthService(deps),
   };
 }
 

@@ -1,192 +1,27 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { performance } from 'node:perf_hooks';
-import { recomputeAnalytics } from '../db/analytics';
-import type { Database } from '../db/schema';
-import { resolveTenant } from '../tenants/scope';
-import { BOM, csvLine, decimal, prefersCsv, sendCsv } from './csv';
-import { dayRange, reportScope, REPORT_TIME_ZONE, withinDays, type DayRange, type ReportScope } from './report-params';
+import { prefersCsv, sendCsv } from './csv-http';
+import { productivityCsv } from '../reports/analytics';
 import { caller, type Handler, type HandlerDeps } from './types';
 
-/** The login-failure report is a screen, not an export: its newest rows are enough (and bound memory). */
-const MAX_REPORT_ROWS = 10_000;
+/** REST dashboards, reports and analytics: parse, call the reports service (server/src/reports/), answer. */
+export function analyticsHandlers({ services }: HandlerDeps) {
+  const { reports } = services;
 
-const INTERVAL_UNITS = { day: 'day', week: 'week', month: 'month' } as const;
-
-/** `tenant_id = …`, or nothing for an every-tenant scope. */
-function tenantFilter(column: string, scope: ReportScope): RawBuilder<boolean> {
-  return scope.tenantId === null ? sql<boolean>`true` : sql<boolean>`${sql.ref(column)} = ${scope.tenantId}`;
-}
-
-/** Value of one time-series point per bucket (same definitions as `analytics_daily`). */
-function metricSource(metric: 'orders' | 'revenue' | 'attendances' | 'tickets', unit: RawBuilder<unknown>, scope: ReportScope, range: DayRange) {
-  const bucket = (column: string) => sql`date_trunc(${unit}, ${sql.ref(column)} at time zone ${REPORT_TIME_ZONE})::date`;
-  if (metric === 'orders' || metric === 'revenue') {
-    const value =
-      metric === 'orders'
-        ? sql`count(*) filter (where status <> 'cancelled')`
-        : sql`round(coalesce(sum(total) filter (where status <> 'cancelled'), 0), 2)`;
-    return sql`select ${bucket('created_at')} as bucket, ${value} as value from orders
-      where ${tenantFilter('tenant_id', scope)} and ${withinDays('created_at', range)} group by 1`;
-  }
-  // `tickets` are the attendances whose ticket was closed; `attendances` counts them all.
-  const value = metric === 'attendances' ? sql`count(*)` : sql`count(*) filter (where ticket_status = 'closed')`;
-  return sql`select ${bucket('started_at')} as bucket, ${value} as value from attendances
-    where ${tenantFilter('tenant_id', scope)} and ${withinDays('started_at', range)} group by 1`;
-}
-
-async function productivityRows(db: Kysely<Database>, scope: ReportScope, range: DayRange) {
-  let query = db
-    .selectFrom('attendances as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select([
-      'u.id as user_id',
-      'u.name',
-      sql<number>`count(*)::int`.as('attendances'),
-      sql<number>`coalesce(round(avg(a.first_response_seconds), 2), 0)`.as('avgFirstResponseSeconds'),
-      sql<number>`coalesce(round(avg(a.handling_seconds), 2), 0)`.as('avgHandlingSeconds'),
-      sql<number>`(count(*) filter (where a.ticket_status = 'closed'))::int`.as('closedTickets'),
-    ])
-    .where(withinDays('a.started_at', range));
-  if (scope.tenantId !== null) query = query.where('a.tenant_id', '=', scope.tenantId);
-  return query.groupBy(['u.id', 'u.name']).orderBy('u.name').orderBy('u.id').execute();
-}
-
-export function analyticsHandlers({ db }: HandlerDeps) {
-  const tenantSyncAnalytics: Handler<'tenantSyncAnalytics'> = async (request) => {
-    const q = request.query;
-    const range = dayRange(q.fromDate, q.toDate, 'query/toDate');
-    const tenant = await resolveTenant(db, caller(request), q.tenantName);
-    const forceUpdate = q.forceUpdate ?? false;
-    const started = performance.now();
-    // Without force, days aggregated after they ended are final and kept; the rest of the range
-    // (missing days, and days aggregated while still in progress) is recomputed.
-    const result = await recomputeAnalytics(db, tenant.id, range.start, range.finish, { force: forceUpdate });
-    return {
-      tenantName: tenant.name,
-      fromDate: range.start,
-      toDate: range.finish,
-      forceUpdate,
-      ...result,
-      durationMs: Math.round(performance.now() - started),
-    };
-  };
-
-  const tenantGenerateCampaignStatusWebhook: Handler<'tenantGenerateCampaignStatusWebhook'> = async (request) => {
-    const q = request.query;
-    const range = dayRange(q.startAt, q.finishAt, 'query/finishAt');
-    const auth = caller(request);
-    const tenant = await resolveTenant(db, auth, q.tenantName);
-    // The reference server holds no campaign messages; each order of the tenant in the range stands in
-    // for one campaign message, so `deliveries` is a real, reproducible count whatever the status type.
-    const { n } = await db
-      .selectFrom('orders')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('tenant_id', '=', tenant.id)
-      .where(withinDays('created_at', range))
-      .executeTakeFirstOrThrow();
-    const delivery = await db
-      .insertInto('webhook_deliveries')
-      .values({ tenant_id: tenant.id, type: q.type, start_at: range.start, finish_at: range.finish, deliveries: n, created_by: auth.userId })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { tenantName: tenant.name, type: q.type, startAt: range.start, finishAt: range.finish, deliveries: n, deliveryId: delivery.id };
-  };
-
-  const dashboardReport: Handler<'dashboardReport'> = async (request) => {
-    const body = request.body;
-    const range = dayRange(body.start_at, body.finish_at, 'body/finish_at');
-    const auth = caller(request);
-    let query = db
-      .selectFrom('login_attempts as la')
-      .leftJoin('users as u', 'u.id', 'la.user_id')
-      .select(['la.id', 'la.created_at', 'la.email', sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'), 'la.user_id', 'u.name as user_name'])
-      .where('la.success', '=', false)
-      .where(withinDays('la.created_at', range));
-    // Tenant staff only see failures of their tenant's users; attempts on unknown emails are staff-only.
-    if (!auth.originBackoffice) query = query.where('u.tenant_id', '=', auth.tenantId);
-    if (body.selectedUsers?.length) query = query.where('la.user_id', 'in', body.selectedUsers);
-    const rows = await query.orderBy('la.created_at', 'desc').orderBy('la.id', 'desc').limit(MAX_REPORT_ROWS).execute();
-    return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
-  };
-
-  const dashboardSummary: Handler<'dashboardSummary'> = async (request) => {
-    const q = request.query;
-    const range = dayRange(q.startAt, q.finishAt, 'query/finishAt');
-    const scope = await reportScope(db, caller(request), q.tenantName);
-    const [orders, attendances, users] = await Promise.all([
-      db
-        .selectFrom('orders')
-        .select([
-          sql<number>`(count(*) filter (where status <> 'cancelled'))::int`.as('orders'),
-          sql<number>`round(coalesce(sum(total) filter (where status <> 'cancelled'), 0), 2)`.as('revenue'),
-        ])
-        .where(tenantFilter('tenant_id', scope))
-        .where(withinDays('created_at', range))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('attendances')
-        .select([
-          sql<number>`count(*)::int`.as('attendances'),
-          sql<number>`(count(*) filter (where ticket_status <> 'closed'))::int`.as('open'),
-          sql<number>`(count(*) filter (where ticket_status = 'closed'))::int`.as('closed'),
-        ])
-        .where(tenantFilter('tenant_id', scope))
-        .where(withinDays('started_at', range))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('users')
-        .select(sql<number>`count(*)::int`.as('online'))
-        .where('is_connected', '=', true)
-        .where('deleted_at', 'is', null)
-        .where(tenantFilter('tenant_id', scope))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return {
-      startAt: range.start,
-      finishAt: range.finish,
-      orders: orders.orders,
-      revenue: orders.revenue,
-      averageTicket: orders.orders === 0 ? 0 : Math.round((orders.revenue / orders.orders) * 100) / 100,
-      attendances: attendances.attendances,
-      ticketsOpen: attendances.open,
-      ticketsClosed: attendances.closed,
-      onlineUsers: users.online,
-    };
-  };
-
-  const dashboardTimeseries: Handler<'dashboardTimeseries'> = async (request) => {
-    const q = request.query;
-    const range = dayRange(q.startAt, q.finishAt, 'query/finishAt');
-    const scope = await reportScope(db, caller(request), q.tenantName);
-    const interval = q.interval ?? 'day';
-    const unit = sql.lit(INTERVAL_UNITS[interval]);
-    // One bucket per interval from the one holding startAt to the one holding finishAt; empty ones are 0.
-    const { rows } = await sql<{ date: string; value: number }>`
-      with buckets as (
-        select g::date as bucket
-        from generate_series(date_trunc(${unit}, ${range.start}::date::timestamp), date_trunc(${unit}, ${range.finish}::date::timestamp), ${sql.lit(`1 ${INTERVAL_UNITS[interval]}`)}::interval) as g
-      ),
-      src as (${metricSource(q.metric, unit, scope, range)})
-      select to_char(b.bucket, 'YYYY-MM-DD') as date, coalesce(src.value, 0)::float8 as value
-      from buckets b left join src on src.bucket = b.bucket
-      order by b.bucket
-    `.execute(db);
-    return { metric: q.metric, interval, points: rows };
-  };
+  const tenantSyncAnalytics: Handler<'tenantSyncAnalytics'> = async (request) => reports.syncAnalytics(caller(request), request.query);
+  const tenantGenerateCampaignStatusWebhook: Handler<'tenantGenerateCampaignStatusWebhook'> = async (request) =>
+    reports.campaignStatusWebhook(caller(request), request.query);
+  const dashboardReport: Handler<'dashboardReport'> = async (request) => reports.loginFailures(caller(request), request.body);
+  const dashboardSummary: Handler<'dashboardSummary'> = async (request) => reports.summary(caller(request), request.query);
+  const dashboardTimeseries: Handler<'dashboardTimeseries'> = async (request) => reports.timeseries(caller(request), request.query);
 
   const dashboardProductivity: Handler<'dashboardProductivity'> = async (request, reply) => {
-    const q = request.query;
-    const range = dayRange(q.startAt, q.finishAt, 'query/finishAt');
-    const scope = await reportScope(db, caller(request), q.tenantName);
-    const rows = await productivityRows(db, scope, range);
+    const { range, rows } = await reports.productivity(caller(request), request.query);
     if (!prefersCsv(request)) return rows;
     // One row per attendant: small enough to format at once; still sent as a stream like the sheets.
-    async function* lines() {
-      yield BOM + csvLine(['atendente', 'atendimentos', 'primeira_resposta_media_s', 'duracao_media_s', 'tickets_fechados']);
-      for (const r of rows) yield csvLine([r.name, r.attendances, decimal(r.avgFirstResponseSeconds), decimal(r.avgHandlingSeconds), r.closedTickets]);
-    }
-    await sendCsv(reply, `productivity-${range.start}-${range.finish}.csv`, lines());
+    await sendCsv(reply, `productivity-${range.start}-${range.finish}.csv`, productivityCsv(rows));
   };
+
+  const dashboardReportUsers: Handler<'dashboardReportUsers'> = async (request) =>
+    services.users.summaries(await services.tenants.resolve(caller(request), request.query.tenantName));
 
   return {
     tenantSyncAnalytics,
@@ -195,5 +30,6 @@ export function analyticsHandlers({ db }: HandlerDeps) {
     dashboardSummary,
     dashboardTimeseries,
     dashboardProductivity,
+    dashboardReportUsers,
   };
 }

@@ -3,7 +3,6 @@ import { authHandlers } from './auth';
 import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
 import { permissionHandlers } from './permissions';
-import { reportUserHandlers } from './report-users';
 import { sheetHandlers } from './sheets';
 import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
@@ -12,10 +11,7 @@ import type { HandlerDeps, Operations } from './types';
 
 export type { Operations } from './types';
 
-/**
- * Every REST handler by operationId. The server is being built operation by operation (issue #3);
- * an operationId absent here answers openapi-glue's "not implemented" error until its handler lands.
- */
+/** Every REST handler by operationId: thin adapters over the domain services (server/src/services.ts). */
 export function createOperations(deps: HandlerDeps): Partial<Operations> {
   return {
     ...healthHandlers(deps),
@@ -26,7 +22,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...instanceHandlers(deps),
     ...sheetHandlers(deps),
     ...analyticsHandlers(deps),
-    ...reportUserHandlers(deps),
     ...twoFactorHandlers(deps),
   };
 }

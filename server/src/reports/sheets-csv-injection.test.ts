@@ -3,8 +3,8 @@ import { startTestApp, type TestApp } from '../test-support/app';
 import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { csvLine } from './csv';
-import { dayRange } from './report-params';
-import type { Cursor } from './sheet-stream';
+import { dayRange } from './params';
+import type { Cursor } from './sheet';
 import { ordersSheet } from './sheets';
 
 /**

@@ -1,8 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BOM, CSV_BATCH, csvLine, prefersCsv, sendCsv, type Cell } from './csv';
+import { BOM, CSV_BATCH, csvLine, type Cell } from './csv';
 import type { CsvPage } from './csv-sql';
-import type { DayRange } from './report-params';
+import type { DayRange } from './params';
 
 /** Position after the last row read: its time as Postgres text (exact to the microsecond) and id. */
 export interface Cursor {
@@ -89,7 +88,7 @@ async function formattedPage<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>
  * the current one is read, so the database reads (and this process formats) page n+1 while the socket
  * drains page n: the two run side by side instead of taking turns. At most two pages of text are held.
  */
-async function* csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): AsyncGenerator<string> {
+export async function* csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): AsyncGenerator<string> {
   yield BOM + csvLine(sheet.header);
   let pending: Promise<FormattedPage> | null = formattedPage(sheet, null);
   while (pending) {
@@ -102,21 +101,11 @@ async function* csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): A
   }
 }
 
-/**
- * Answers a sheet request: the first `limit` rows and the total as JSON, or — when the client prefers
- * `text/csv` — every row streamed in keyset pages of {@link CSV_BATCH}.
- */
-export async function answerSheet<Row extends SheetRow, Json>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  sheet: Sheet<Row, Json>,
-  range: DayRange,
-  limit: number,
-): Promise<{ data: Json[]; total: number; limit: number } | undefined> {
-  if (prefersCsv(request)) {
-    await sendCsv(reply, `${sheet.file}-${range.start}-${range.finish}.csv`, csvLines(sheet));
-    return undefined;
-  }
+/** The first `limit` rows as the contract's JSON, and how many rows the whole sheet has. */
+export async function sheetPreview<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, limit: number): Promise<{ data: Json[]; total: number; limit: number }> {
   const [rows, total] = await Promise.all([sheet.page(null, limit), sheet.count()]);
   return { data: rows.map((row) => sheet.json(row)), total, limit };
 }
+
+/** `<file>-<first day>-<last day>.csv`. */
+export const sheetFileName = (sheet: { file: string }, range: DayRange): string => `${sheet.file}-${range.start}-${range.finish}.csv`;

@@ -1,8 +1,8 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { FORMULA_START_SOURCE, SAFE_FIRST_CODES } from '../../../src/domain/csv-formula';
 import type { Database } from '../db/schema';
-import { REPORT_TIME_ZONE } from './report-params';
-import type { Cursor } from './sheet-stream';
+import { REPORT_TIME_ZONE } from './params';
+import type { Cursor } from './sheet';
 
 /**
  * CSV cells formatted by the database, exactly as `csvCell` (./csv.ts) formats them in this process:

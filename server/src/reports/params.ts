@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
-import { badRequest, forbidden } from '../errors';
+import { forbidden, invalid } from '../shared/domain-error';
 import type { AuthContext } from '../plugins/auth';
 import { resolveTenant } from '../tenants/scope';
 
@@ -21,13 +21,13 @@ const DAY_MS = 86_400_000;
 
 /**
  * Checks the semantics the schema cannot: the last day is not before the first, and the range is at
- * most {@link MAX_RANGE_DAYS} long. `finishField` names the offending field in the 400 body.
+ * most {@link MAX_RANGE_DAYS} long. `finishField` names the offending field (`finishAt`, `toDate`, `finish_at`).
  */
 export function dayRange(start: string, finish: string, finishField: string): DayRange {
   const days = (Date.parse(`${finish}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS + 1;
-  if (!Number.isFinite(days)) throw badRequest(finishField, 'is not a valid date');
-  if (days < 1) throw badRequest(finishField, 'must not be before the start date');
-  if (days > MAX_RANGE_DAYS) throw badRequest(finishField, `the range must not exceed ${MAX_RANGE_DAYS} days`);
+  if (!Number.isFinite(days)) throw invalid(finishField, 'is not a valid date');
+  if (days < 1) throw invalid(finishField, 'must not be before the start date');
+  if (days > MAX_RANGE_DAYS) throw invalid(finishField, `the range must not exceed ${MAX_RANGE_DAYS} days`);
   return { start, finish, days };
 }
 

@@ -6,8 +6,8 @@ import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { csvCell, csvLine, decimal } from './csv';
 import { csvIntSql, csvMoneySql, csvTextSql, csvTimeSql } from './csv-sql';
-import { dayRange } from './report-params';
-import type { Cursor } from './sheet-stream';
+import { dayRange } from './params';
+import type { Cursor } from './sheet';
 import { ordersSheet } from './sheets';
 
 /**

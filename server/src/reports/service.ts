@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { AuthContext } from '../plugins/auth';
+import { createAnalytics } from './analytics';
+import { dayRange, reportScope, reportScopeById } from './params';
+import { csvLines, sheetFileName, sheetPreview, type Sheet, type SheetRow } from './sheet';
+import { attendancesSheet, instanceLogsSheet, ordersSheet, reasonsSheet } from './sheets';
+
+/** Default JSON preview size (the contract's `SheetLimit` default). */
+const DEFAULT_LIMIT = 100;
+
+interface SheetQuery {
+  startAt: string;
+  finishAt: string;
+  limit?: number;
+}
+
+/** A sheet ready to answer: its JSON preview, or every row as CSV (server/src/reports/csv.ts) with its file name. */
+export interface SheetAnswer<Json> {
+  preview(): Promise<{ data: Json[]; total: number; limit: number }>;
+  fileName: string;
+  csv(): AsyncGenerator<string>;
+}
+
+function answer<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, q: SheetQuery, range: ReturnType<typeof dayRange>): SheetAnswer<Json> {
+  return { preview: () => sheetPreview(sheet, q.limit ?? DEFAULT_LIMIT), fileName: sheetFileName(sheet, range), csv: () => csvLines(sheet) };
+}
+
+/**
+ * Reports: the four sheets (orders, attendances, instance logs, reasons: a bounded JSON preview or
+ * every row streamed as CSV in constant memory), dashboards and analytics (./analytics.ts).
+ */
+export function createReportsService({ db }: { db: Kysely<Database> }) {
+  return {
+    ...createAnalytics({ db }),
+
+    async orders(actor: AuthContext, q: SheetQuery & { tenantName?: string }) {
+      const range = dayRange(q.startAt, q.finishAt, 'finishAt');
+      return answer(ordersSheet(db, await reportScope(db, actor, q.tenantName), range), q, range);
+    },
+
+    async attendances(actor: AuthContext, q: SheetQuery & { tenantName?: string; websiteId?: number; estimation?: boolean }) {
+      const range = dayRange(q.startAt, q.finishAt, 'finishAt');
+      const sheet = attendancesSheet(db, await reportScope(db, actor, q.tenantName), range, { websiteId: q.websiteId, estimation: q.estimation });
+      return answer(sheet, q, range);
+    },
+
+    async instanceLogs(actor: AuthContext, q: SheetQuery & { tenantName?: string }) {
+      const range = dayRange(q.startAt, q.finishAt, 'finishAt');
+      return answer(instanceLogsSheet(db, await reportScope(db, actor, q.tenantName), range), q, range);
+    },
+
+    /** The reasons sheet names its tenant by id (`tenancyId`). */
+    async reasons(actor: AuthContext, q: SheetQuery & { tenancyId?: number; reasonId?: number }) {
+      const range = dayRange(q.startAt, q.finishAt, 'finishAt');
+      return answer(reasonsSheet(db, reportScopeById(actor, q.tenancyId), range, q.reasonId), q, range);
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
