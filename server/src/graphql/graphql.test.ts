@@ -5,6 +5,18 @@ import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import type { Database } from '../db/schema';
 import { seedDemo } from '../db/seed';
+import {
+  failedLoginCount,
+  instanceIdsOf,
+  isConnected,
+  roleId,
+  someCustomerUser,
+  someDeletedTenantName,
+  someDepartmentOf,
+  someInstanceOutside,
+  tenantId,
+  userIdByEmail,
+} from '../test-support/lookups';
 
 const PASSWORD = 'Back#Office!Demo';
 let app: App;
@@ -85,7 +97,7 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(routes).toContain('users');
     expect(routes).toEqual([...routes].sort());
 
-    const before = await db.selectFrom('login_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('success', '=', false).executeTakeFirstOrThrow();
+    const before = await failedLoginCount(db);
     const wrong = await gql<LoginData>(app, LOGIN, { variables: { email: 'admin@demo.local', password: 'wrong-password' } });
     const unknown = await gql<LoginData>(app, LOGIN, { variables: { email: 'nobody@demo.local', password: 'wrong-password' } });
     for (const answer of [wrong, unknown]) {
@@ -93,8 +105,7 @@ describe('GraphQL /{tenant}/graphql', () => {
       expect(answer.body.data).toBeNull();
       expect(answer.body.errors?.[0]).toMatchObject({ message: 'Wrong Email or Password', extensions: { code: 'INVALID_CREDENTIALS' } });
     }
-    const after = await db.selectFrom('login_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('success', '=', false).executeTakeFirstOrThrow();
-    expect(Number(after.n) - Number(before.n)).toBe(2);
+    expect((await failedLoginCount(db)) - before).toBe(2);
   });
 
   it('logIn ignores a bad token, and needs none', async () => {
@@ -148,21 +159,9 @@ describe('GraphQL /{tenant}/graphql', () => {
     const unknown = await gql(app, USER_INFOS, { token, tenant: 'no-such-tenant' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ errors: [{ message: 'Tenant not found', extensions: { code: 'NOT_FOUND' } }] });
-    const deleted = await db.selectFrom('tenants').select('name').where('deleted_at', 'is not', null).executeTakeFirstOrThrow();
-    expect((await gql(app, USER_INFOS, { token, tenant: deleted.name })).status).toBe(404);
+    expect((await gql(app, USER_INFOS, { token, tenant: await someDeletedTenantName(db) })).status).toBe(404);
 
-    const customer = await db
-      .selectFrom('users as u')
-      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-      .select(['u.email', 't.name as tenant'])
-      .where('u.origin_backoffice', '=', false)
-      .where('u.blocked', '=', false)
-      // Seeded users with two-factor on need a code nobody holds.
-      .where('u.two_factor_enabled', '=', false)
-      .where('u.deleted_at', 'is', null)
-      .where('t.deleted_at', 'is', null)
-      .orderBy('u.id')
-      .executeTakeFirstOrThrow();
+    const customer = await someCustomerUser(db);
     // Staff may act in any tenant.
     expect((await gql(app, USER_INFOS, { token, tenant: customer.tenant })).status).toBe(200);
     // A tenant user cannot sign in through another tenant …
@@ -224,7 +223,7 @@ describe('GraphQL /{tenant}/graphql', () => {
 
   it('newUser checks its arguments per field', async () => {
     const token = await tokenOf(app, 'admin@demo.local');
-    const role = await db.selectFrom('roles').select('id').where('name', '=', 'operador').executeTakeFirstOrThrow();
+    const role = { id: await roleId(db, 'operador') };
     const NEW_USER = `mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!, $user_department_id: Int, $chosen_instances: [Int!]) {
       newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { id }
     }`;
@@ -237,23 +236,17 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(duplicate.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'email' });
     const noRole = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', role_id: 999_999 } });
     expect(noRole.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', field: 'role_id' });
-    const foreignInstance = await db
-      .selectFrom('instances as i')
-      .innerJoin('tenants as t', 't.id', 'i.tenant_id')
-      .select('i.id')
-      .where('t.name', '!=', 'backoffice')
-      .executeTakeFirstOrThrow();
-    const wrongInstance = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', chosen_instances: [foreignInstance.id] } });
+    const foreignInstance = await someInstanceOutside(db, 'backoffice');
+    const wrongInstance = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', chosen_instances: [foreignInstance] } });
     expect(wrongInstance.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', field: 'chosen_instances' });
   });
 
   it('newUser, updateUser (omitted vs null), userInstances and deleteUserInstance', async () => {
     const token = await tokenOf(app, 'admin@demo.local');
-    const role = await db.selectFrom('roles').select('id').where('name', '=', 'operador').executeTakeFirstOrThrow();
-    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', 'backoffice').executeTakeFirstOrThrow();
-    const dep = await db.selectFrom('departments').select('id').where('tenant_id', '=', tenant.id).executeTakeFirstOrThrow();
-    const instances = await db.selectFrom('instances').select('id').where('tenant_id', '=', tenant.id).orderBy('id').execute();
-    const chosen = instances.slice(0, 2).map((i) => i.id);
+    const role = { id: await roleId(db, 'operador') };
+    const tenant = await tenantId(db, 'backoffice');
+    const dep = { id: await someDepartmentOf(db, tenant) };
+    const chosen = (await instanceIdsOf(db, tenant)).slice(0, 2);
     const created = await gql<{ newUser: { id: number; image: string | null; userDepartment: { id: number } | null; userInstances: { id: number; instance: { id: number } }[] } }>(
       app,
       `mutation { newUser(username: "gql.user", name: " GraphQL User ", email: "gql.user@demo.local", password: "long-enough-1", role_id: ${role.id}, user_department_id: ${dep.id}, chosen_instances: [${[...chosen, ...chosen].join(',')}]) {
@@ -291,15 +284,15 @@ describe('GraphQL /{tenant}/graphql', () => {
 
     const deleted = await gql<{ deleteUser: boolean }>(app, `mutation { deleteUser(id: ${id}) }`, { token });
     expect(deleted.body.data?.deleteUser).toBe(true);
-    const me = await db.selectFrom('users').select('id').where('email', '=', 'admin@demo.local').executeTakeFirstOrThrow();
-    const self = await gql(app, `mutation { deleteUser(id: ${me.id}) }`, { token });
+    const me = await userIdByEmail(db, 'admin@demo.local');
+    const self = await gql(app, `mutation { deleteUser(id: ${me}) }`, { token });
     expect(self.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id' });
   });
 
   it('disconnectUser makes the target token 401 Unauthorized; presence shows in onlineUsers', async () => {
     const admin = await tokenOf(app, 'admin@demo.local');
     const target = await tokenOf(app, 'operador@demo.local');
-    const targetId = (await db.selectFrom('users').select('id').where('email', '=', 'operador@demo.local').executeTakeFirstOrThrow()).id;
+    const targetId = await userIdByEmail(db, 'operador@demo.local');
     expect((await gql<{ connected: boolean }>(app, 'mutation { connected }', { token: target })).body.data?.connected).toBe(true);
     const online = await gql<{ onlineUsers: { id: number }[] }>(app, 'query { onlineUsers { id } }', { token: admin });
     expect(online.body.data?.onlineUsers.map((u) => u.id)).toContain(targetId);
@@ -309,8 +302,7 @@ describe('GraphQL /{tenant}/graphql', () => {
     const after = await gql(app, USER_INFOS, { token: target });
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ status: 'Unauthorized' });
-    const row = await db.selectFrom('users').select('is_connected').where('id', '=', targetId).executeTakeFirstOrThrow();
-    expect(row.is_connected).toBe(false);
+    expect(await isConnected(db, targetId)).toBe(false);
   });
 
   it('updateUserPassword revokes earlier tokens and answers a working one', async () => {

@@ -1,13 +1,84 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { AuthContext } from '../plugins/auth';
-import { resolveTenant, type TenantRef } from './scope';
+import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
+import type { Database, Plan } from '../db/schema';
+import { requireStaff, type AuthContext } from '../plugins/auth';
+import { conflict, invalid, notFound } from '../shared/domain-error';
+import * as repo from './repository';
+import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
+import { searchTenants, type TenantSortName } from './search';
+import { toTenantDto, type TenantDto } from './tenant-dto';
 
 /**
- * Tenants: which tenant a call acts on, and (server/src/tenants/…) every rule about tenants, whichever
- * protocol asks.
+ * Tenants (customer companies): which tenant a call acts on, creation, soft delete and restore, plan,
+ * feature flags and the paged search — every rule about them, whichever protocol asks. The rules on
+ * values match contracts/openapi.yaml `TenantCreate` and `TenantSetPlan`; names are unique among live
+ * and deleted tenants (the index tenants_name_key decides when two requests race).
  */
+
+const TENANT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const SLUG = /^[a-z0-9_-]{1,40}$/;
+const PLANS: readonly Plan[] = ['starter', 'professional', 'enterprise'];
+const TENANTS = ['tenants'] as const;
+
+/** What a 400 says when a CNPJ is not one (src/domain/cnpj.ts). */
+const CNPJ_REFUSALS: Readonly<Record<CnpjProblem, string>> = {
+  length: 'invalid CNPJ: 12 letters or digits and 2 check digits expected',
+  format: 'invalid CNPJ: letters and digits, bare or masked as AA.AAA.AAA/AAAA-DD',
+  checkDigitLetter: 'invalid CNPJ: the last two characters are check digits, always digits',
+  repeated: 'invalid CNPJ: the first 12 characters are one character repeated',
+  checkDigits: 'invalid CNPJ check digits',
+};
+
+function checkLimit(field: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw invalid(field, `${field} must be a whole number from 1 to ${max}`);
+  return value;
+}
+
+function checkPlan(value: string): Plan {
+  if (!PLANS.includes(value as Plan)) throw invalid('plan', `plan must be one of ${PLANS.join(', ')}`);
+  return value as Plan;
+}
+
+export interface NewTenant {
+  name: string;
+  cnpj: string;
+  features: readonly string[];
+  template: string;
+  pool: string;
+  userLimit: number;
+  plan: string;
+  ticketLimit: number;
+}
+
+export interface TenantPageQuery {
+  search?: string;
+  sort_name?: TenantSortName;
+  sort_type?: string;
+  pagination_page?: number;
+  pagination_limit?: number;
+  only_deleted?: boolean;
+  filter_users?: boolean;
+}
+
 export function createTenantsService({ db }: { db: Kysely<Database> }) {
+  /** The tenant as the contract's `Tenant`, if the actor may see it. */
+  async function dto(actor: AuthContext, id: number): Promise<TenantDto> {
+    const [row] = await repo.tenantRows(db, [id]);
+    if (!row) throw notFound('Tenant not found', 'id');
+    assertSameTenant(actor, row.id);
+    return toTenantDto(row);
+  }
+
+  async function setDeleted(actor: AuthContext, id: number, deleted: boolean): Promise<TenantDto> {
+    const row = await repo.findTenant(db, id);
+    if (!row) throw notFound('Tenant not found', 'id');
+    assertSameTenant(actor, row.id);
+    if (deleted && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
+    if (deleted === (row.deleted_at !== null)) throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
+    await repo.setTenantDeleted(db, row.id, deleted);
+    return dto(actor, row.id);
+  }
+
   return {
     /**
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
@@ -19,7 +90,95 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
 
     /** A live (not deleted) tenant by name, or undefined: the tenant of a GraphQL path. */
     findLive(name: string): Promise<TenantRef | undefined> {
-      return db.selectFrom('tenants').select(['id', 'name']).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+      return repo.findLiveTenantByName(db, name);
+    },
+
+    /** Live tenants (id and name) the actor may act on, by name; optionally only those with live users. */
+    names(actor: AuthContext, withUsers: boolean) {
+      return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
+    },
+
+    /** One page of the tenants the actor may see, searched and sorted (./search.ts). */
+    async page(actor: AuthContext, q: TenantPageQuery) {
+      const page = q.pagination_page ?? 1;
+      const limit = q.pagination_limit ?? 4;
+      const { ids, total } = await searchTenants(
+        db,
+        { tenantId: actor.originBackoffice ? null : actor.tenantId },
+        {
+          search: q.search ?? '',
+          sort: q.sort_name ?? 'id',
+          direction: (q.sort_type ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+          page,
+          limit,
+          onlyDeleted: q.only_deleted ?? false,
+          filterUsers: q.filter_users ?? false,
+        },
+      );
+      const byId = new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r]));
+      return {
+        data: ids.flatMap((id) => {
+          const row = byId.get(id);
+          return row ? [toTenantDto(row)] : [];
+        }),
+        total,
+        page,
+        limit,
+        last_page: Math.max(1, Math.ceil(total / limit)),
+      };
+    },
+
+    /** Creates a customer company (back-office work only) with its feature flags; the CNPJ is stored masked, upper-case. */
+    async create(actor: AuthContext, input: NewTenant): Promise<TenantDto> {
+      requireStaff(actor, TENANTS);
+      if (!TENANT_NAME.test(input.name)) throw invalid('name', 'name must be a lower-case slug of 1–63 characters');
+      const problem = cnpjProblem(input.cnpj);
+      if (problem !== null) throw invalid('cnpj', CNPJ_REFUSALS[problem]);
+      if (!SLUG.test(input.template)) throw invalid('template', 'template must be 1–40 characters of a–z 0–9 _ -');
+      if (!SLUG.test(input.pool)) throw invalid('pool', 'pool must be 1–40 characters of a–z 0–9 _ -');
+      const plan = checkPlan(input.plan);
+      const userLimit = checkLimit('userLimit', input.userLimit, 100_000);
+      const ticketLimit = checkLimit('ticketLimit', input.ticketLimit, 100_000_000);
+      const options = await repo.featureOptions(db);
+      const unknown = input.features.filter((f) => !options.includes(f));
+      if (unknown.length) throw invalid('features', `unknown feature: ${unknown.join(', ')}`);
+      // A clear answer for the common case; the unique index decides races.
+      if (await repo.tenantNameTaken(db, input.name)) throw conflict('A tenant with this name already exists', 'name');
+      const id = await db.transaction().execute((trx) =>
+        repo.insertTenant(
+          trx,
+          // Masked and upper-case, whatever the caller sent (the database's CHECK, migration 0008).
+          { name: input.name, cnpj: formatCnpj(input.cnpj), template: input.template, pool: input.pool, plan, user_limit: userLimit, ticket_limit: ticketLimit },
+          options,
+          input.features,
+        ),
+      );
+      return dto(actor, id);
+    },
+
+    /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */
+    remove: (actor: AuthContext, id: number) => setDeleted(actor, id, true),
+
+    restore: (actor: AuthContext, id: number) => setDeleted(actor, id, false),
+
+    async setPlan(actor: AuthContext, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {
+      const plan = checkPlan(input.plan);
+      const userLimit = checkLimit('user', input.user, 100_000);
+      const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
+      await dto(actor, input.id);
+      await repo.setTenantPlan(db, input.id, { plan, user_limit: userLimit, ticket_limit: ticketLimit });
+      return dto(actor, input.id);
+    },
+
+    /** Every feature option with the tenant's setting. */
+    async features(tenant: TenantRef) {
+      return (await repo.tenantFeatures(db, tenant.id)).map((r) => ({ option: r.option, enabled: r.enabled ?? false, tenantName: tenant.name }));
+    },
+
+    async setFeature(tenant: TenantRef, option: string, enabled: boolean) {
+      if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
+      await repo.setTenantFeature(db, tenant.id, option, enabled);
+      return { option, enabled, tenantName: tenant.name };
     },
   };
 }
