@@ -1,5 +1,6 @@
 import { and, assign, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../api/graphql-client';
+import { isValidEmail } from '../domain/email';
 import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../domain/password-strength';
 import type { I18nKey } from './i18n-key';
 import { actionError, refusedFields, type ActionError } from './request-error';
@@ -43,7 +44,6 @@ export type UserFormEvent =
   | { type: 'users.form.reload' };
 
 const USERNAME = /^[A-Za-z0-9._-]{3,40}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Why a password is refused (SPEC §5: weak is refused), or null when it scores medium or strong. */
 export function passwordProblem(password: string): I18nKey | null {
@@ -59,7 +59,7 @@ export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'
   if (!values.name.trim()) invalid.name = 'users.form.required';
   else if (Array.from(values.name.trim()).length > 120) invalid.name = 'users.form.nameTooLong';
   if (!values.email.trim()) invalid.email = 'users.form.required';
-  else if (!EMAIL.test(values.email.trim())) invalid.email = 'users.form.emailInvalid';
+  else if (!isValidEmail(values.email.trim())) invalid.email = 'users.form.emailInvalid';
   if (mode === 'create') {
     const problem = values.password ? passwordProblem(values.password) : 'users.form.required';
     if (problem) invalid.password = problem;

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../api/graphql-client';
+import { isValidEmail } from '../domain/email';
 import { UpdateUserDocument, UpdateUserPasswordDocument } from '../generated/graphql';
 import type { I18nKey } from './i18n-key';
 import { actionError, refusedFields, type ActionError } from './request-error';
@@ -35,7 +36,6 @@ export interface UserSettingsContext extends UserSettingsInput {
 
 export type UserSettingsEvent = { type: 'settings.saveProfile'; name: string; email: string } | { type: 'settings.changePassword'; password: string; confirmation: string };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_PASSWORD = 128;
 const clean: FormFeedback = { fieldErrors: {}, error: null, notice: null };
 
@@ -46,7 +46,7 @@ export function profileProblems(name: string, email: string): Partial<Record<'na
   if (!trimmed) problems.name = 'settings.errors.nameRequired';
   else if (Array.from(trimmed).length > 120) problems.name = 'settings.errors.nameTooLong';
   const address = email.trim();
-  if (!EMAIL.test(address) || address.length > 254) problems.email = 'settings.errors.emailInvalid';
+  if (!isValidEmail(address)) problems.email = 'settings.errors.emailInvalid';
   return problems;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { passwordRefusal } from '../users/password-policy';
+import { isDomainError, isUniqueViolation } from '../shared/domain-error';
+import { checkEmail, checkName, checkPassword } from '../users/rules';
 import { ADMIN_ROLE, ensureBackofficeTenant, ensureRbac } from './catalog';
 import { hashPassword } from './password';
 import type { Database } from './schema';
@@ -25,12 +26,19 @@ export interface CreateAdminInput {
   tenantName?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** A username from the e-mail's local part that fits the contract's `^[A-Za-z0-9._-]{3,40}$`. */
 function usernameFor(email: string): string {
   const local = (email.split('@')[0] ?? '').replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40);
   return local.length >= 3 ? local : `${local}adm`.slice(0, 40).padEnd(3, '0');
+}
+
+/** A value the users service's rules (server/src/users/rules.ts) accept, else the command's own refusal. */
+function accepted<T>(code: AdminCreateErrorCode, message: (reason: string) => string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw isDomainError(error) ? new AdminCreateError(code, message(error.message)) : error;
+  }
 }
 
 /**
@@ -42,15 +50,10 @@ function usernameFor(email: string): string {
  * @throws AdminCreateError when the input is invalid or a live user already has the e-mail
  */
 export async function createAdmin(db: Kysely<Database>, input: CreateAdminInput): Promise<{ id: number; email: string; tenantName: string }> {
-  const email = input.email.trim().toLowerCase();
-  const name = input.name.trim();
+  const email = accepted('invalid_email', () => `Not a valid e-mail address: "${input.email}"`, () => checkEmail(input.email.trim()));
+  const name = accepted('invalid_name', () => 'The name must have 1 to 120 characters', () => checkName(input.name));
+  accepted('weak_password', (reason) => `The ${reason}`, () => checkPassword(input.password));
   const tenantName = input.tenantName ?? 'backoffice';
-  if (!EMAIL.test(email) || email.length > 254) throw new AdminCreateError('invalid_email', `Not a valid e-mail address: "${input.email}"`);
-  if (name.length < 1 || name.length > 120) throw new AdminCreateError('invalid_name', 'The name must have 1 to 120 characters');
-  const refusal = passwordRefusal(input.password);
-  if (refusal) {
-    throw new AdminCreateError('weak_password', `The ${refusal}`);
-  }
   // Hash before the transaction: on PGlite the transaction holds the only connection.
   const passwordHash = await hashPassword(input.password);
   const exists = () => new AdminCreateError('email_exists', `A user with e-mail ${email} already exists`);
@@ -88,8 +91,4 @@ export async function createAdmin(db: Kysely<Database>, input: CreateAdminInput)
     if (isUniqueViolation(error)) throw exists();
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === '23505';
 }

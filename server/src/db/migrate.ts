@@ -8,6 +8,7 @@ import * as sheetKeysetIndexes from './migrations/0006-sheet-keyset-indexes';
 import * as tenantSearchText from './migrations/0007-tenant-search-text';
 import * as alphanumericCnpj from './migrations/0008-alphanumeric-cnpj';
 import * as totpEncryption from './migrations/0009-totp-encryption';
+import * as uniqueNames from './migrations/0010-unique-names';
 import type { Database } from './schema';
 
 /**
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-tenant-search-text': tenantSearchText,
   '0008-alphanumeric-cnpj': alphanumericCnpj,
   '0009-totp-encryption': totpEncryption,
+  '0010-unique-names': uniqueNames,
 };
 
 const provider: MigrationProvider = {
