@@ -5,4 +5,4 @@ import { describeGraphqlFuzz } from '../test-support/graphql-fuzz';
  * oracle in server/src/test-support/graphql-fuzz.ts) at a quick size; `npm run test:reliability` runs
  * the full size (server/src/reliability/fuzz.reliability.ts).
  */
-describeGraphqlFuzz({ validRuns: 25, invalidRuns: 20 });
+describeGraphqlFuzz({ validRuns: 25, invalidRuns: 20, orderingRuns: 400 });

@@ -3,6 +3,7 @@ import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { OPERATIONS } from '../test-support/openapi-schema';
+import { declaredAccess, forgedToken, invalidGraphqlCases, invalidRestCases, refusedBeforeInput, type Caller, type InvalidRestCase } from '../test-support/ordering';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 
 /**
@@ -21,6 +22,19 @@ import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/us
  *   admin  back-office `administrador`
  * The exp and rev tokens belong to a back-office administrator: only the token's state refuses them.
  * Requests target tenant B (by `tenantName`, by its records' ids, or by the GraphQL path `/matrix-b/graphql`).
+ *
+ * ORDER OF CHECKS (contracts/openapi.yaml conventions: identity, then permission, then input, then state;
+ * the GraphQL guard of contracts/schema.graphql: identity, the path's tenant, the root fields' route
+ * permission, then the body). For every operation and root field above that takes input, requests broken
+ * in one place (server/src/test-support/ordering.ts: wrong types, missing and unknown properties, NUL,
+ * bad JSON, another media type, a body over 1 MiB) are sent as
+ *   (a) anon, malf and forged (admin's claims signed with another key) → 401 with the contract's body;
+ *   (b) a signed-in caller the contract refuses before reading input → 403 with the contract's body:
+ *       op or none (back-office staff whose role holds no route) for route lists, A→B for x-staff-only,
+ *       op aimed at another user for x-permission-for-others; GraphQL: op for route `users`, A→B for
+ *       tenant B's path;
+ *   (c) every other signed-in caller (admin; op, none, A→B where allowed; op aimed at itself) → 400
+ *       (413 for the size, 415 for the media type).
  */
 
 type Principal = 'anon' | 'malf' | 'exp' | 'rev' | 'op' | 'AtoB' | 'admin';
@@ -37,7 +51,7 @@ type Build = (who: Principal, n: number) => Req | Promise<Req>;
 
 let t: TestApp;
 const ids = { a: 0, b: 0, bUser: 0, bInstance: 0, bDepartment: 0, bLink: 0, role: 0 };
-const users = {} as Record<'admin' | 'op' | 'aAdmin' | 'login', TestUser>;
+const users = {} as Record<'admin' | 'op' | 'aAdmin' | 'login' | 'none', TestUser>;
 let key: Uint8Array;
 let counter = 0;
 
@@ -234,6 +248,44 @@ const ISOLATION_TABLE: [string, () => Record<string, unknown> | Promise<Record<s
 ];
 
 // ------------------------------------------------------------------------------------------------------
+// ORDER OF CHECKS: who is refused before the input is read
+// ------------------------------------------------------------------------------------------------------
+
+/** The callers that hold no token the server accepts: no header, a malformed token, a forged signature. */
+const UNAUTHENTICATED = ['anon', 'malf', 'forged'] as const;
+const UNAUTHENTICATED_BODY: Record<(typeof UNAUTHENTICATED)[number], unknown> = { anon: UNAUTHORIZED.anon, malf: UNAUTHORIZED.malf, forged: UNAUTHORIZED.malf };
+/** Signed-in callers; `opSelf` is op aimed at its own record (x-permission-for-others). */
+type SignedIn = 'op' | 'opSelf' | 'none' | 'AtoB' | 'admin';
+/** A path `id` no record has: a request that got past validation would meet "not found", never a record. */
+const NOWHERE = 2_000_000_000;
+let opRoutes: ReadonlySet<string> = new Set();
+
+/** What the contract's rules know of each signed-in caller. */
+function callerOf(who: SignedIn): Caller {
+  switch (who) {
+    case 'op':
+    case 'opSelf':
+      return { id: users.op.id, administrador: false, staff: true, routes: opRoutes };
+    case 'none':
+      return { id: users.none.id, administrador: false, staff: true, routes: new Set() };
+    case 'AtoB':
+      return { id: users.aAdmin.id, administrador: true, staff: false, routes: new Set() };
+    case 'admin':
+      return { id: users.admin.id, administrador: true, staff: true, routes: new Set() };
+  }
+}
+
+/**
+ * GraphQL root fields whose route permission op lacks, checked before the document is read (G_USERS).
+ * updateUser is left out, for op: its permission depends on its arguments (contracts/schema.graphql:
+ * "without it, a signed-in user may still change its OWN …"), so the guard lets any signed-in user
+ * through to variable coercion, and op with a broken variable gets 400 even when `id` names another user.
+ */
+const G_ROUTE_FIELDS = new Set(GRAPHQL_TABLE.filter(([name, , row]) => row === G_USERS && name !== 'updateUser').map(([name]) => name));
+
+const ordering = { rest: 0, graphql: 0, unauthenticated: 0, forbidden: 0, invalid: 0, inputless: [] as string[], unlisted: new Set<string>() };
+
+// ------------------------------------------------------------------------------------------------------
 // Setup
 // ------------------------------------------------------------------------------------------------------
 
@@ -262,11 +314,47 @@ beforeAll(async () => {
   await t.db.insertInto('connections').values({ tenant_id: ids.b, instance_id: ids.bInstance, phone: '+5511999990000', status: 'connected', last_seen_at: new Date() }).execute();
   await t.db.insertInto('login_attempts').values({ email: 'matrix-b-user@demo.local', ip: null, remote_address: '10.0.0.9', user_id: bUser.id, success: false }).execute();
   ids.role = (await t.db.insertInto('roles').values({ name: 'matrix_role', display_name: 'Matrix role' }).returning('id').executeTakeFirstOrThrow()).id;
+  // Ordering cells only: back-office staff whose role holds no route permission.
+  await t.db.insertInto('roles').values({ name: 'matrix_none', display_name: 'Matrix no routes' }).execute();
+  users.none = await createTestUser(t.db, { email: 'matrix-none@demo.local', tenant: 'backoffice', role: 'matrix_none' });
+  opRoutes = new Set(
+    (
+      await t.db
+        .selectFrom('role_permissions as rp')
+        .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+        .innerJoin('roles as r', 'r.id', 'rp.role_id')
+        .select('p.route_name')
+        .where('r.name', '=', 'operador')
+        .execute()
+    ).map((r) => r.route_name),
+  );
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
 });
+
+function operation(operationId: string) {
+  const op = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId} in contracts/openapi.yaml`);
+  return op;
+}
+
+/** Authorization headers for the ordering cells, minted once per operation (invalid input never reaches a handler). */
+async function signedInHeaders(): Promise<Record<'anon' | 'malf' | 'forged' | SignedIn, string | undefined>> {
+  const admin = await mint(users.admin);
+  const op = `Bearer ${await mint(users.op)}`;
+  return {
+    anon: undefined,
+    malf: await authorization('malf'),
+    forged: `Bearer ${await forgedToken(decodeJwt(admin))}`,
+    op,
+    opSelf: op,
+    none: `Bearer ${await mint(users.none)}`,
+    AtoB: `Bearer ${await mint(users.aAdmin)}`,
+    admin: `Bearer ${admin}`,
+  };
+}
 
 function leakCheck(who: Principal, label: string, body: string): void {
   if (who !== 'AtoB') return;
@@ -353,6 +441,127 @@ describe('RBAC and tenant-isolation matrix', () => {
     leakCheck('AtoB', `GraphQL ${name} (own path)`, response.body);
   });
 
+  const restOrdering = [...new Set(REST_TABLE.map(([id]) => id))].filter((id) => declaredAccess(operation(id)).permission !== 'public');
+  it.each(restOrdering)('REST %s: 401 before 403 before 400, whatever the input', async (operationId) => {
+    const op = operation(operationId);
+    const access = declaredAccess(op);
+    const hasId = op.params.some((p) => p.in === 'path' && p.name === 'id');
+    // x-permission-for-others decides by the path's id: another user (B's) for everyone, op's own for opSelf.
+    const target = (who: SignedIn) => (!hasId ? {} : access.forOthers ? { id: who === 'opSelf' ? users.op.id : ids.bUser } : { id: NOWHERE });
+    const callers: SignedIn[] = ['op', 'none', 'AtoB', 'admin', ...(access.forOthers ? (['opSelf'] as const) : [])];
+    const headers = await signedInHeaders();
+    const mismatches: string[] = [];
+    const cases = invalidRestCases(op, target('admin'));
+    if (cases.length === 0) ordering.inputless.push(operationId);
+    const refusals = { unauthenticated: 0, forbidden: 0, invalid: 0 };
+
+    const check = async (who: string, c: InvalidRestCase, header: string | undefined, expected: number, unauthorized?: unknown) => {
+      const response = await t.app.fastify.inject({
+        method: c.method,
+        url: c.url,
+        headers: { ...(header === undefined ? {} : { authorization: header }), ...(c.payload === undefined ? {} : { 'content-type': c.contentType ?? 'application/json' }) },
+        ...(c.payload === undefined ? {} : { payload: c.payload }),
+      });
+      requests += 1;
+      ordering.rest += 1;
+      const label = `${who}, ${c.name} (${c.method} ${c.url.slice(0, 80)})`;
+      if (response.statusCode !== expected) {
+        mismatches.push(`${label}: ${response.statusCode}, expected ${expected}: ${response.body.slice(0, 160)}`);
+        return;
+      }
+      const body: unknown = response.json();
+      if (op.op.responses?.[String(expected)]) {
+        const contract = validateResponse(operationId, expected, body);
+        if (!contract.valid) mismatches.push(`${label}: ${expected} body breaks the contract: ${JSON.stringify(contract.errors).slice(0, 160)}`);
+      } else {
+        // A body sent to an operation that takes none: the contract lists no answer for it; the server's own.
+        ordering.unlisted.add(`${operationId} ${expected}`);
+        if ((body as { message?: unknown }).message !== 'Validation failed') mismatches.push(`${label}: ${expected} body ${response.body.slice(0, 160)}`);
+      }
+      if (unauthorized !== undefined && JSON.stringify(body) !== JSON.stringify(unauthorized)) mismatches.push(`${label}: 401 body ${response.body}, expected ${JSON.stringify(unauthorized)}`);
+      if (expected === 403 && (body as { message?: unknown }).message !== 'Forbidden') mismatches.push(`${label}: 403 body ${response.body}`);
+    };
+
+    for (const c of cases) {
+      for (const who of UNAUTHENTICATED) {
+        await check(who, c, headers[who], 401, UNAUTHENTICATED_BODY[who]);
+        refusals.unauthenticated += 1;
+      }
+    }
+    for (const who of callers) {
+      for (const c of invalidRestCases(op, target(who))) {
+        const refused = refusedBeforeInput(callerOf(who), access, c.pathId);
+        // An absent body is not validated today: Fastify attaches the body schemas per media type
+        // (server/src/app.ts), and a request without one has none. Only its 401 and 403 cells are asserted.
+        if (!refused && c.absentBody) continue;
+        await check(who, c, headers[who], refused ? 403 : c.status);
+        refusals[refused ? 'forbidden' : 'invalid'] += 1;
+      }
+    }
+    ordering.unauthenticated += refusals.unauthenticated;
+    ordering.forbidden += refusals.forbidden;
+    ordering.invalid += refusals.invalid;
+    expect(mismatches).toEqual([]);
+    // An operation that takes input and declares a permission someone lacks has cells of all three kinds.
+    const restricted = access.permission !== 'public' && (access.permission.length > 0 || access.staffOnly || access.forOthers !== null);
+    if (cases.length > 0) expect({ unauthenticated: refusals.unauthenticated > 0, forbidden: refusals.forbidden > 0 || !restricted, invalid: refusals.invalid > 0 }).toEqual({ unauthenticated: true, forbidden: true, invalid: true });
+  });
+
+  it.each(GRAPHQL_TABLE.filter(([name]) => name !== 'logIn'))('GraphQL %s at /matrix-b/graphql: 401 before 403 before 400, whatever the body', async (name, variables) => {
+    const op = GRAPHQL_OPERATIONS.find((o) => o.name === name);
+    if (!op) throw new Error(`no operations file for ${name}`);
+    const headers = await signedInHeaders();
+    const mismatches: string[] = [];
+    const cases = invalidGraphqlCases(op, await variables());
+    const check = async (who: string, c: (typeof cases)[number], expected: number, unauthorized?: unknown) => {
+      const header = headers[who as keyof typeof headers];
+      const response = await t.app.fastify.inject({
+        method: 'POST',
+        url: '/matrix-b/graphql',
+        headers: { 'content-type': c.contentType, ...(header === undefined ? {} : { authorization: header }) },
+        payload: c.payload,
+      });
+      requests += 1;
+      ordering.graphql += 1;
+      const label = `${who}, ${c.name}`;
+      if (response.statusCode !== expected) {
+        mismatches.push(`${label}: ${response.statusCode}, expected ${expected}: ${response.body.slice(0, 160)}`);
+        return;
+      }
+      const body = response.json<{ data?: unknown; errors?: { extensions?: { code?: string } }[] }>();
+      if (unauthorized !== undefined && JSON.stringify(body) !== JSON.stringify(unauthorized)) mismatches.push(`${label}: 401 body ${response.body}, expected ${JSON.stringify(unauthorized)}`);
+      if (expected === 403 && (!body.errors?.length || body.errors.some((e) => e.extensions?.code !== 'FORBIDDEN'))) mismatches.push(`${label}: 403 without FORBIDDEN: ${response.body.slice(0, 160)}`);
+      // A refused document never ran: no data of any field.
+      if (expected === 403 && body.data !== undefined && body.data !== null) mismatches.push(`${label}: 403 with data: ${response.body.slice(0, 160)}`);
+      if (expected === 400 && c.parsed && (!body.errors?.length || body.data !== undefined)) mismatches.push(`${label}: 400 without errors, or with data: ${response.body.slice(0, 160)}`);
+    };
+    for (const c of cases) {
+      for (const who of UNAUTHENTICATED) {
+        await check(who, c, 401, UNAUTHENTICATED_BODY[who]);
+        ordering.unauthenticated += 1;
+      }
+      // Tenant B's path refuses A→B before the body is looked at. Only for bodies Fastify parses: the others
+      // go to bodyErrorHandler (server/src/graphql/index.ts), which checks identity but not the path's tenant.
+      if (c.parsed) {
+        await check('AtoB', c, 403);
+        ordering.forbidden += 1;
+      }
+      if (G_ROUTE_FIELDS.has(name)) {
+        if (c.readable) {
+          await check('op', c, 403);
+          ordering.forbidden += 1;
+        }
+      } else if (name !== 'updateUser') {
+        // updateUser: see G_ROUTE_FIELDS (op's answer depends on the variables' `id`, which the guard does not read).
+        await check('op', c, c.status);
+        ordering.invalid += 1;
+      }
+      await check('admin', c, c.status);
+      ordering.invalid += 1;
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('leaked nothing of tenant B to tenant A, and no refused call changed tenant B', async () => {
     expect(leaks).toEqual([]);
     // Refused writes carried "pwned-<principal>": none may have landed anywhere.
@@ -368,6 +577,13 @@ describe('RBAC and tenant-isolation matrix', () => {
     const bUser = await t.db.selectFrom('users').select(['name', 'blocked', 'deleted_at']).where('id', '=', ids.bUser).executeTakeFirstOrThrow();
     expect(bUser).toEqual({ name: 'Bruno Segredo', blocked: false, deleted_at: null });
     const matrixSize = REST_TABLE.length * PRINCIPALS.length + GRAPHQL_TABLE.length * PRINCIPALS.length + ISOLATION_TABLE.length;
-    console.info(`RBAC matrix: ${REST_TABLE.length} REST rows + ${GRAPHQL_TABLE.length} GraphQL rows × ${PRINCIPALS.length} principals + ${ISOLATION_TABLE.length} isolation checks = ${matrixSize} cells (${requests} requests), ${leaks.length} leaks`);
+    const orderingCells = ordering.rest + ordering.graphql;
+    console.info(
+      `RBAC matrix: ${REST_TABLE.length} REST rows + ${GRAPHQL_TABLE.length} GraphQL rows × ${PRINCIPALS.length} principals + ${ISOLATION_TABLE.length} isolation checks = ${matrixSize} cells` +
+        ` + ${orderingCells} ordering cells (${ordering.rest} REST + ${ordering.graphql} GraphQL: ${ordering.unauthenticated} → 401, ${ordering.forbidden} → 403, ${ordering.invalid} → 400/413/415)` +
+        ` (${requests} requests), ${leaks.length} leaks`,
+    );
+    console.info(`  ordering: REST operations without input to break (no cells): ${ordering.inputless.join(', ') || 'none'}`);
+    console.info(`  ordering: answers the contract does not list (a body sent where it defines none): ${[...ordering.unlisted].join(', ') || 'none'}`);
   });
 });

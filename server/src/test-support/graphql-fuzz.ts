@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { decodeJwt } from 'jose';
 import { buildSchema, getVariableValues, Kind, type TypeNode, type VariableDefinitionNode } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { GRAPHQL_OPERATIONS, validateGraphqlData, type GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
@@ -6,6 +7,7 @@ import { startTestApp, type TestApp } from './app';
 import { HOSTILE_STRINGS, OVERFLOWING_NUMBERS } from './arbitraries';
 import { createTestUser, type TestUser } from './users';
 import { SCHEMA_PATH } from '../graphql/index';
+import { forgedToken, mayBePublic, NO_TOKEN_HEADERS, oversizedBody, tamperedToken, UNAUTHORIZED_BODIES, unsignedToken } from './ordering';
 
 /**
  * Issue #9 point 1, GraphQL side: every operation of contracts/operations fuzzed through its variables
@@ -15,6 +17,9 @@ import { SCHEMA_PATH } from '../graphql/index';
  * Oracle: no 5xx; invalid variables → 400 with errors and no data; valid variables → 200 whose errors
  * are only the codes the schema documents for that operation (BAD_USER_INPUT / NOT_FOUND naming one of
  * its arguments, INVALID_CREDENTIALS…), and whose data matches the operation's selection.
+ * A second property proves the order of checks (contracts/schema.graphql): whatever the document, variables
+ * or body (even one Fastify cannot parse), no token and a bad token get 401 with the REST body, and a caller
+ * on another tenant's path or without a root field's route 403 FORBIDDEN, before the body is judged.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -22,10 +27,12 @@ export interface GraphqlFuzzSize {
   /** Requests per operation with valid and with broken variables. */
   validRuns: number;
   invalidRuns: number;
+  /** Runs of the order-of-checks property (no token, a bad token, a caller without the permission). */
+  orderingRuns: number;
 }
 
 /** `npm run test:reliability`. */
-export const FULL_GRAPHQL_FUZZ: GraphqlFuzzSize = { validRuns: 90, invalidRuns: 70 };
+export const FULL_GRAPHQL_FUZZ: GraphqlFuzzSize = { validRuns: 90, invalidRuns: 70, orderingRuns: 2_000 };
 const schema = buildSchema(readFileSync(SCHEMA_PATH, 'utf8'));
 
 /** Execution errors the schema documents per operation (contracts/schema.graphql descriptions). */
@@ -44,6 +51,8 @@ let t: TestApp;
 let caller: TestUser;
 let passwordUser: TestUser;
 let token: string;
+/** Callers the guard refuses before reading the body: a customer tenant's user on another tenant's path; staff without route `users`. */
+const refused = { outsider: undefined as unknown as TestUser, outsiderToken: '', operador: undefined as unknown as TestUser, operadorToken: '' };
 const pools = { ids: [] as number[], tenants: [] as string[], live: new Set<string>() };
 
 async function mint(user: TestUser): Promise<string> {
@@ -203,6 +212,131 @@ async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
   if (['updateUser', 'deleteUser', 'disconnectUser'].includes(op.name)) await keepCallerIntact();
 }
 
+// ------------------------------------------------------------------------------------------------------
+// Order of checks (contracts/schema.graphql, AUTHENTICATION FAILURES and FORBIDDEN): identity, the path's
+// tenant, the root fields' route permission, and only then the body
+// ------------------------------------------------------------------------------------------------------
+
+/**
+ * Root fields that need route `users` (or `roles-list`/`roles-edit`), which operador lacks, whatever their
+ * arguments (contracts/schema.graphql, PERMISSIONS). `updateUser` is not one: without the route a user may
+ * still change its own profile, so its permission depends on the variables.
+ */
+const NEEDS_A_ROUTE = new Set(['roles', 'users', 'userInstances', 'newUser', 'disconnectUser', 'deleteUser', 'deleteUserInstance']);
+
+type Who = 'no token' | 'bad token' | 'other tenant' | 'no route';
+interface OrderingCase {
+  op: string;
+  tenant: string;
+  payload: string;
+  contentType: string;
+  who: Who;
+  header: string | undefined;
+}
+
+/** Documents: the operation's own, broken (cut, with text inserted, holding NUL), or any text at all. */
+function documentArbitrary(op: GraphqlOperationFile): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constant(op.source) },
+    { weight: 1, arbitrary: fc.nat(op.source.length).map((n) => op.source.slice(0, n)) },
+    { weight: 1, arbitrary: fc.tuple(fc.nat(op.source.length), fc.string({ maxLength: 20 })).map(([n, text]) => op.source.slice(0, n) + text + op.source.slice(n)) },
+    { weight: 1, arbitrary: fc.constant(`${op.source}\n# nul\u0000byte\n`) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 120 }) },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+  );
+}
+
+/** JSON request bodies around the operation: its document (or another), any variables, any extra properties. */
+function bodyArbitrary(op: GraphqlOperationFile, document: fc.Arbitrary<string>): fc.Arbitrary<Record<string, unknown>> {
+  const variables = fc.oneof({ weight: 3, arbitrary: fc.boolean().chain((valid) => caseArbitrary(op, valid)).map((c) => c.variables as unknown) }, { weight: 1, arbitrary: fc.jsonValue() });
+  const operationName = fc.oneof({ weight: 6, arbitrary: fc.constant<unknown>(op.name) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, null, 12345, 'otherName') });
+  const extra = fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 })) });
+  return fc.record({ query: document, operationName, variables, extra }).map(({ query, operationName: name, variables: v, extra: more }) => ({
+    ...more,
+    query,
+    ...(name === undefined ? {} : { operationName: name }),
+    variables: v,
+  }));
+}
+
+/** Payloads Fastify may not parse: the JSON body, raw text, any JSON value, a body over 1 MiB. */
+function payloadArbitrary(body: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: body.map((b) => JSON.stringify(b)) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
+    { weight: 1, arbitrary: fc.json({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: body.map((b) => JSON.stringify({ ...b, pad: oversizedBody() })) },
+  );
+}
+
+const contentTypes = fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/graphql', 'application/x-www-form-urlencoded') });
+
+/** What Fastify parses into a body the guard reads (JSON under the limit, no prototype poisoning), or undefined. */
+function parsedBody(payload: string, contentType: string): { value: unknown } | undefined {
+  if (contentType !== 'application/json' || payload.length > 1024 * 1024 || /"(__proto__|constructor)"/.test(payload)) return undefined;
+  try {
+    return { value: JSON.parse(payload) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+const orderingStats = { requests: 0, noToken: 0, badToken: 0, otherTenant: 0, noRoute: 0, publicSkipped: 0, operations: new Set<string>() };
+
+async function orderingCheck(c: OrderingCase): Promise<void> {
+  const response = await t.app.fastify.inject({
+    method: 'POST',
+    url: `/${c.tenant}/graphql`,
+    headers: { 'content-type': c.contentType, ...(c.header === undefined ? {} : { authorization: c.header }) },
+    payload: c.payload,
+  });
+  orderingStats.requests += 1;
+  orderingStats.operations.add(c.op);
+  const label = `${c.who} (${String(c.header).slice(0, 50)}): ${c.op} /${c.tenant}/graphql ${c.contentType} ${c.payload.slice(0, 200)}`;
+  let body: { errors?: { extensions?: { code?: string } }[]; data?: unknown } | undefined;
+  try {
+    body = response.json();
+  } catch {
+    body = undefined;
+  }
+  if (c.who === 'no token' || c.who === 'bad token') {
+    orderingStats[c.who === 'no token' ? 'noToken' : 'badToken'] += 1;
+    const expected = c.who === 'no token' ? UNAUTHORIZED_BODIES.noToken : UNAUTHORIZED_BODIES.invalid;
+    if (response.statusCode !== 401 || JSON.stringify(body) !== JSON.stringify(expected)) throw new Error(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}, expected 401 ${JSON.stringify(expected)}`);
+    return;
+  }
+  orderingStats[c.who === 'other tenant' ? 'otherTenant' : 'noRoute'] += 1;
+  const forbidden = response.statusCode === 403 && !!body?.errors?.length && body.errors.every((e) => e.extensions?.code === 'FORBIDDEN') && (body.data === undefined || body.data === null);
+  if (!forbidden) throw new Error(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}, expected 403 FORBIDDEN and no data`);
+}
+
+/** The fuzzed requests of the order-of-checks property, for the principals the run knows. */
+function orderingCases(forged: readonly string[]): fc.Arbitrary<OrderingCase> {
+  const claims = decodeJwt(token);
+  const badTokens = fc.oneof(fc.constantFrom(...forged, unsignedToken(claims), tamperedToken(token, claims), 'not.a.jwt'), fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,300}$/));
+  const operations = GRAPHQL_OPERATIONS.filter((op) => op.name !== 'logIn');
+  const live = [...pools.live];
+  const outsiderTenant = refused.outsider.tenantName;
+  const perOperation = operations.map((op) => {
+    const anyBody = bodyArbitrary(op, documentArbitrary(op));
+    const anyTenant = caseArbitrary(op, true).map((c) => c.tenant);
+    const unauthenticated = fc
+      .record({ tenant: anyTenant, payload: payloadArbitrary(anyBody), contentType: contentTypes, who: fc.constantFrom<Who>('no token', 'bad token'), none: fc.constantFrom(...NO_TOKEN_HEADERS), bad: badTokens })
+      .map(({ none, bad, ...rest }): OrderingCase => ({ op: op.name, ...rest, header: rest.who === 'no token' ? none : `Bearer ${bad}` }));
+    // The guard reads the path's tenant for any JSON body: another tenant's path refuses the outsider.
+    const otherTenant = fc
+      .record({ tenant: fc.constantFrom(...live.filter((name) => name !== outsiderTenant)), body: anyBody })
+      .map(({ tenant, body }): OrderingCase => ({ op: op.name, tenant, payload: JSON.stringify(body), contentType: 'application/json', who: 'other tenant', header: `Bearer ${refused.outsiderToken}` }));
+    // The operation's own document (root fields readable), whatever its variables and the rest of the body.
+    const ownDocument = fc.constantFrom(op.source, `${op.source}\n# nul\u0000byte\n`, op.source.replace(/\{/, '{\n  notAField\n'));
+    const noRoute = fc
+      .record({ tenant: fc.constantFrom(...live), body: bodyArbitrary(op, ownDocument).map((b) => ({ ...b, operationName: op.name })) })
+      .map(({ tenant, body }): OrderingCase => ({ op: op.name, tenant, payload: JSON.stringify(body), contentType: 'application/json', who: 'no route', header: `Bearer ${refused.operadorToken}` }));
+    return fc.oneof({ weight: 2, arbitrary: unauthenticated }, { weight: 1, arbitrary: otherTenant }, ...(NEEDS_A_ROUTE.has(op.name) ? [{ weight: 1, arbitrary: noRoute }] : []));
+  });
+  return fc.oneof(...perOperation);
+}
+
 /** Registers the fuzz run in the calling test file (normal suite: small; reliability: {@link FULL_GRAPHQL_FUZZ}). */
 export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
   beforeAll(async () => {
@@ -218,6 +352,12 @@ export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
       for (const row of await t.db.selectFrom(table).select('id').execute()) ids.add(row.id);
     }
     pools.ids = [...ids];
+    // After the pools: no fuzzed id names these users, so no fuzzed call can delete or change them.
+    const customer = await t.db.selectFrom('tenants').select('name').where('name', '!=', 'backoffice').where('deleted_at', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+    refused.outsider = await createTestUser(t.db, { email: 'gql-fuzz-outsider@demo.local', tenant: customer.name, role: 'administrador', originBackoffice: false });
+    refused.outsiderToken = await mint(refused.outsider);
+    refused.operador = await createTestUser(t.db, { email: 'gql-fuzz-operador@demo.local', tenant: 'backoffice', role: 'operador' });
+    refused.operadorToken = await mint(refused.operador);
   }, 120_000);
 
   afterAll(async () => {
@@ -225,6 +365,32 @@ export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
   });
 
   describe('contract fuzzing of every GraphQL operation', () => {
+    // First, while the fuzz has changed nothing: every request below is refused before its body is read.
+    it('refuses any body without a token (401), with a bad token (401), on another tenant\'s path or without the route (403)', async () => {
+      const started = Date.now();
+      const forged = await Promise.all([0, 1, 2].map(() => forgedToken(decodeJwt(token))));
+      await fc.assert(
+        fc.asyncProperty(orderingCases(forged), async (c) => {
+          // Documents that may select only public fields (logIn, introspection) need no token: not this property's.
+          const parsed = parsedBody(c.payload, c.contentType);
+          if (parsed && mayBePublic(parsed.value)) {
+            orderingStats.publicSkipped += 1;
+            return;
+          }
+          if ((c.who === 'other tenant' || c.who === 'no route') && !parsed) throw new Error(`generator: a ${c.who} case Fastify would not parse: ${c.payload.slice(0, 120)}`);
+          await orderingCheck(c);
+        }),
+        { numRuns: size.orderingRuns, seed: SEED },
+      );
+      console.info(
+        `GraphQL order of checks (seed ${SEED}): ${orderingStats.requests} fuzzed requests on ${orderingStats.operations.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+          `${orderingStats.noToken} without a token → 401, ${orderingStats.badToken} with a bad token → 401, ${orderingStats.otherTenant} on another tenant's path → 403, ` +
+          `${orderingStats.noRoute} without route \`users\` → 403; ${orderingStats.publicSkipped} public documents left out`,
+      );
+      expect(orderingStats.operations.size).toBe(GRAPHQL_OPERATIONS.length - 1);
+      expect(Math.min(orderingStats.noToken, orderingStats.badToken, orderingStats.otherTenant, orderingStats.noRoute)).toBeGreaterThan(size.orderingRuns / 20);
+    }, 600_000);
+
     it('answers no 5xx, refuses invalid variables with 400, and answers valid ones with documented errors or conforming data', async () => {
       const started = Date.now();
       expect(GRAPHQL_OPERATIONS.length).toBeGreaterThan(15);

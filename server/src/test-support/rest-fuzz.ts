@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
+import { decodeJwt } from 'jose';
 import { cnpjCheckDigits, isValidCnpj } from '../../../src/domain/cnpj';
 import { passwordStrength } from '../../../src/domain/password-strength';
 import { PERMISSION_ROUTES } from '../db/catalog';
@@ -8,6 +9,7 @@ import { startTestApp, type TestApp } from './app';
 import { HOSTILE_STRINGS, invalidArbitrary, invalidText, validArbitrary, type Hints } from './arbitraries';
 import { validateResponse } from './contract';
 import { buildUrl, OPENAPI_DOCUMENT, OPERATIONS, type ContractOperation, type Schema } from './openapi-schema';
+import { declaredAccess, forgedToken, NO_TOKEN_HEADERS, oversizedBody, refusedBeforeInput, tamperedToken, UNAUTHORIZED_BODIES, unsignedToken, type Caller } from './ordering';
 import { createTestUser, type TestUser } from './users';
 
 /**
@@ -23,6 +25,9 @@ import { createTestUser, type TestUser } from './users';
  *   or on a rule the contract states in prose, each listed per operation in ACCEPTABLE below with the
  *   reason, and where possible checked independently (a 400 for a date range is only accepted when the
  *   range really breaks the stated rule; a 404 for a tenant only when that tenant does not exist).
+ * A second property proves the order of checks (contracts/openapi.yaml conventions): whatever is sent
+ * (valid, broken in one place, or any body of any media type), no token and a bad token get 401 with the
+ * contract's body, and a signed-in caller without the operation's permission 403.
  * The seed is printed (FUZZ_SEED=… reproduces a run).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -35,10 +40,12 @@ export interface RestFuzzSize {
   heavy: Partial<Record<string, number>>;
   /** The run must send at least this many requests. */
   minRequests: number;
+  /** Runs of the order-of-checks property (no token, a bad token, a caller without the permission). */
+  orderingRuns: number;
 }
 
 /** `npm run test:reliability`: at least 10 000 requests (issue #9). */
-export const FULL_REST_FUZZ: RestFuzzSize = { validRuns: 90, invalidRuns: 125, heavy: { authLogin: 30, userCreate: 50, userUpdate: 60 }, minRequests: 10_000 };
+export const FULL_REST_FUZZ: RestFuzzSize = { validRuns: 90, invalidRuns: 125, heavy: { authLogin: 30, userCreate: 50, userUpdate: 60 }, minRequests: 10_000, orderingRuns: 3_000 };
 
 type Answer = { status: number; body: unknown; input: Input };
 interface Input {
@@ -52,6 +59,9 @@ type Explain = (answer: Answer) => Promise<string | null> | string | null;
 let t: TestApp;
 let caller: TestUser;
 let token: string;
+/** A user of a customer tenant (not back-office staff) whose role holds no route permission. */
+let outsider: TestUser;
+let outsiderToken: string;
 const existing = { tenants: [] as string[], emails: [] as string[], ids: [] as number[], options: [] as string[] };
 
 // ------------------------------------------------------------------------------------------------------
@@ -386,6 +396,68 @@ async function send(op: ContractOperation, request: Request, expectValid: boolea
   if (/^user(Update|SetBlocked|Delete|SettingsUpdate)$/.test(op.operationId)) await keepCallerIntact();
 }
 
+// ------------------------------------------------------------------------------------------------------
+// Order of checks (contracts/openapi.yaml conventions): identity, then permission, then input
+// ------------------------------------------------------------------------------------------------------
+
+type Who = { kind: 'no token'; header: string | undefined } | { kind: 'bad token'; header: string } | { kind: 'no permission'; header: string };
+
+/** Bodies of any kind and media type, on the operation's own path and query (valid ones, so only the body is wild). */
+function rawRequest(op: ContractOperation): fc.Arbitrary<Request> {
+  const base = requestArbitrary(op, true);
+  const raw = fc.oneof(
+    { weight: 4, arbitrary: fc.json() },
+    { weight: 3, arbitrary: fc.string({ maxLength: 200 }) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_STRINGS).map((s) => JSON.stringify({ s })) },
+    { weight: 1, arbitrary: fc.constant(oversizedBody()) },
+  );
+  const type = fc.constantFrom('application/json', 'application/json', 'text/plain', 'text/csv', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x');
+  return fc.tuple(base, raw, type).map(([request, body, contentType]) => ({ input: { ...request.input, body: undefined }, raw: body, contentType }));
+}
+
+const anyRequests = new Map<ContractOperation, fc.Arbitrary<Request>>();
+/** Whatever a client may send: contract-valid requests, ones broken in one place, and wild bodies (built once per operation). */
+function anyRequest(op: ContractOperation): fc.Arbitrary<Request> {
+  let arbitrary = anyRequests.get(op);
+  if (!arbitrary) {
+    arbitrary = fc.oneof(requestArbitrary(op, true), requestArbitrary(op, false), rawRequest(op));
+    anyRequests.set(op, arbitrary);
+  }
+  return arbitrary;
+}
+
+const orderingStats = { requests: 0, noToken: 0, badToken: 0, forbidden: 0, operations: new Set<string>() };
+
+async function orderingCheck(op: ContractOperation, request: Request, who: Who): Promise<void> {
+  const url = buildUrl(op.path, request.input.path, request.input.query);
+  const response = await t.app.fastify.inject({
+    method: op.method.toUpperCase() as 'GET',
+    url,
+    headers: {
+      ...(who.header === undefined ? {} : { authorization: who.header }),
+      ...(request.raw === undefined ? {} : { 'content-type': request.contentType ?? 'application/json' }),
+      ...(request.accept ? { accept: request.accept } : {}),
+    },
+    ...(request.raw === undefined ? {} : { payload: request.raw }),
+  });
+  orderingStats.requests += 1;
+  orderingStats.operations.add(op.operationId);
+  const label = `${who.kind} (${String(who.header).slice(0, 60)}): ${op.operationId} ${op.method.toUpperCase()} ${url.slice(0, 120)} ${request.contentType ?? ''} body=${(request.raw ?? '').slice(0, 120)}`;
+  const body = safeJson(response.body);
+  if (who.kind === 'no permission') {
+    orderingStats.forbidden += 1;
+    if (response.statusCode !== 403) throw new Error(`${label} → ${response.statusCode}, expected 403: ${response.body.slice(0, 200)}`);
+    const check = validateResponse(op.operationId, 403, body);
+    if (!check.valid || (body as { message?: unknown }).message !== 'Forbidden') throw new Error(`${label} → 403 body ${response.body.slice(0, 200)} breaks the contract`);
+    return;
+  }
+  const expected = who.kind === 'no token' ? UNAUTHORIZED_BODIES.noToken : UNAUTHORIZED_BODIES.invalid;
+  orderingStats[who.kind === 'no token' ? 'noToken' : 'badToken'] += 1;
+  if (response.statusCode !== 401 || JSON.stringify(body) !== JSON.stringify(expected)) {
+    throw new Error(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}, expected 401 ${JSON.stringify(expected)}`);
+  }
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -412,6 +484,12 @@ export function describeRestFuzz(size: RestFuzzSize): void {
       for (const row of await t.db.selectFrom(table).select('id').execute()) ids.add(row.id);
     }
     existing.ids = [...ids];
+    // After the pools: no fuzzed id names this role or this user, so nothing the fuzz does can grant it a route.
+    const customer = await t.db.selectFrom('tenants').select('name').where('name', '!=', 'backoffice').where('deleted_at', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+    await t.db.insertInto('roles').values({ name: 'fuzz_no_routes', display_name: 'Fuzz: no routes' }).execute();
+    outsider = await createTestUser(t.db, { email: 'fuzz-outsider@demo.local', tenant: customer.name, role: 'fuzz_no_routes', originBackoffice: false });
+    const version = await t.db.selectFrom('users').select('token_version').where('id', '=', outsider.id).executeTakeFirstOrThrow();
+    outsiderToken = (await t.app.tokens.issue(outsider.id, version.token_version)).token;
   }, 120_000);
 
   afterAll(async () => {
@@ -419,6 +497,44 @@ export function describeRestFuzz(size: RestFuzzSize): void {
   });
 
   describe('contract fuzzing of every REST operation', () => {
+    // First, while nothing the fuzz did can have touched the principals: every request below is refused
+    // before its input is read, so nothing of it runs.
+    it('refuses any request without a token (401), with a bad token (401) and without the permission (403), whatever its input', async () => {
+      const started = Date.now();
+      const claims = decodeJwt(token);
+      const forged = await Promise.all([0, 1, 2].map(() => forgedToken(claims)));
+      const badTokens = fc.oneof(
+        fc.constantFrom(...forged, unsignedToken(claims), tamperedToken(token, claims), 'not.a.jwt'),
+        fc.stringMatching(/^[A-Za-z0-9._~+/=-]{1,300}$/),
+      );
+      const outsiderCaller: Caller = { id: outsider.id, administrador: false, staff: false, routes: new Set() };
+      const guarded = OPERATIONS.filter((op) => declaredAccess(op).permission !== 'public');
+      const who = (op: ContractOperation): fc.Arbitrary<Who> =>
+        fc.oneof(
+          fc.constantFrom(...NO_TOKEN_HEADERS).map((header): Who => ({ kind: 'no token', header })),
+          badTokens.map((bad): Who => ({ kind: 'bad token', header: `Bearer ${bad}` })),
+          // Operations any signed-in user may call have no caller without their permission.
+          ...(refusedBeforeInput(outsiderCaller, declaredAccess(op), 0) ? [fc.constant<Who>({ kind: 'no permission', header: `Bearer ${outsiderToken}` })] : []),
+        );
+      // Per operation: its id (short counterexamples), what may be sent, and by whom.
+      const cases = fc.oneof(...guarded.map((op) => fc.record({ operationId: fc.constant(op.operationId), request: anyRequest(op), who: who(op) })));
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ operationId, request, who: principal }) => {
+          const op = guarded.find((o) => o.operationId === operationId) as ContractOperation;
+          // x-permission-for-others: the outsider aimed at its own record holds the operation (never generated: its id is in no pool).
+          fc.pre(principal.kind !== 'no permission' || refusedBeforeInput(outsiderCaller, declaredAccess(op), request.input.path.id));
+          await orderingCheck(op, request, principal);
+        }),
+        { numRuns: size.orderingRuns, seed: SEED },
+      );
+      console.info(
+        `REST order of checks (seed ${SEED}): ${orderingStats.requests} fuzzed requests on ${orderingStats.operations.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+          `${orderingStats.noToken} without a token → 401, ${orderingStats.badToken} with a bad token → 401, ${orderingStats.forbidden} without the permission → 403`,
+      );
+      expect(orderingStats.operations.size).toBe(guarded.length);
+      expect(Math.min(orderingStats.noToken, orderingStats.badToken, orderingStats.forbidden)).toBeGreaterThan(size.orderingRuns / 10);
+    }, 600_000);
+
     it('answers no 5xx, only contract answers, refuses every invalid request and accepts every valid one', async () => {
       const started = Date.now();
       for (const [index, op] of OPERATIONS.entries()) {
