@@ -20,7 +20,7 @@ import { registerFaults, type FaultInjector } from './plugins/faults';
 import { NUL_MESSAGE, nulIn } from './plugins/nul';
 import { securityHeaders } from './plugins/security-headers';
 import { registerSocket, type SocketServer } from './plugins/socket';
-import { createOperations, type Operations } from './rest';
+import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { restAnswerOf } from './rest/domain-errors';
 import { createServices } from './services';
 import { asDomainError } from './shared/domain-error';
@@ -137,15 +137,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // external
   // The SPA calls the public-IP service itself (SPEC §7): its origin, and only it, joins connect-src.
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
-  // Text holding U+0000 is refused as input (server/src/plugins/nul.ts), after identity and permission.
-  fastify.addHook('preValidation', async (request, reply) => {
-    // The GraphQL route checks identity and permission first, then this (server/src/graphql/index.ts).
-    if (request.routeOptions.url === GRAPHQL_ROUTE) return undefined;
-    const found = nulIn(request);
-    if (found === null) return undefined;
-    return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${found.part}/${found.where}`.replace(/\/$/, ''), message: NUL_MESSAGE }] });
-  });
-
   // app
   const tokens = new TokenService(db, config);
   await tokens.init();
@@ -169,6 +160,26 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (relay) fastify.addHook('onClose', async () => relay.close());
   const services = createServices({ db, config, tokens, events, ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}) });
   const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
+  const bodyChecks = bodyPermissionChecks();
+  // Once the body is parsed, before it is validated: what of the permission depends on the body (403),
+  // then text holding U+0000 (server/src/plugins/nul.ts) and a missing body (400). The GraphQL route
+  // does the same in its own order (server/src/graphql/index.ts).
+  fastify.addHook('preValidation', async (request, reply) => {
+    if (request.routeOptions.url === GRAPHQL_ROUTE) return undefined;
+    const schema = request.routeOptions.schema as { operationId?: string; body?: unknown } | undefined;
+    const check = schema?.operationId === undefined ? undefined : bodyChecks[schema.operationId as keyof typeof bodyChecks];
+    check?.(request);
+    const found = nulIn(request);
+    if (found !== null) {
+      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${found.part}/${found.where}`.replace(/\/$/, ''), message: NUL_MESSAGE }] });
+    }
+    // Every request body of the contract is required; with no body at all (no media type either) no
+    // body schema applies, so Fastify would hand the handler `undefined`.
+    if (schema?.body !== undefined && request.body === undefined) {
+      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is required' }] });
+    }
+    return undefined;
+  });
   // Every request body of the contract is JSON. Body schemas are attached per media type
   // (`content['application/json']`), so a body of another type that Fastify CAN parse would reach a
   // handler unvalidated: drop the built-in text/plain parser, so such bodies get 415 like any type

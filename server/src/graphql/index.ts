@@ -1,7 +1,18 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 // Only instance-free parts of graphql-js here (parse, AST): yoga may load another copy of the module
 // (ESM vs CJS under vitest), and schemas/errors must come from that copy (createSchema, createGraphQLError).
-import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type SelectionSetNode, type ValidationRule } from 'graphql';
+import {
+  getOperationAST,
+  Kind,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
 import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, type YogaLogger } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import { readFileSync } from 'node:fs';
@@ -13,7 +24,9 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unava
 import { allows, bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
 import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
-import { asDomainError } from '../shared/domain-error';
+import { asDomainError, DomainError } from '../shared/domain-error';
+import type { TenantRef } from '../tenants/scope';
+import { assertMayChange } from '../users/service';
 import { graphqlErrorOf } from './domain-errors';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
 import { limitedParse, parseLimited, queryLimits } from './limits';
@@ -51,12 +64,12 @@ function isRequestBody(body: unknown): body is RequestBody {
   return typeof query === 'string' && (operationName === undefined || operationName === null || typeof operationName === 'string');
 }
 
-/** Names of the operation's root fields, looking through fragments at the root; null when a fragment is unknown. */
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] | null {
-  const names: string[] = [];
+/** The operation's root fields, looking through fragments at the root; null when a fragment is unknown. */
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): FieldNode[] | null {
+  const fields: FieldNode[] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      names.push(selection.name.value);
+      fields.push(selection);
       continue;
     }
     let inner: SelectionSetNode | undefined;
@@ -71,9 +84,28 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen
     if (!inner) return null;
     const nested = rootFields(document, inner, seen);
     if (!nested) return null;
-    names.push(...nested);
+    fields.push(...nested);
   }
-  return names;
+  return fields;
+}
+
+/**
+ * The arguments a field is given, as far as can be told before validation: literals as they are
+ * written, variables from the request's `variables` (an argument whose variable is not sent is
+ * omitted, as GraphQL treats it).
+ */
+function givenArguments(field: FieldNode, variables: unknown): Record<string, unknown> {
+  const values = typeof variables === 'object' && variables !== null ? (variables as Record<string, unknown>) : {};
+  const given: Record<string, unknown> = {};
+  for (const argument of field.arguments ?? []) {
+    if (argument.value.kind === Kind.VARIABLE) {
+      const name = argument.value.name.value;
+      if (Object.prototype.hasOwnProperty.call(values, name)) given[argument.name.value] = values[name];
+    } else {
+      given[argument.name.value] = valueFromASTUntyped(argument.value);
+    }
+  }
+  return given;
 }
 
 type Plan = 'public' | 'refresh' | 'authenticated';
@@ -82,7 +114,7 @@ type Plan = 'public' | 'refresh' | 'authenticated';
 interface Reading {
   plan: Plan;
   operation: 'query' | 'mutation' | 'subscription' | null;
-  fields: string[] | null;
+  fields: FieldNode[] | null;
 }
 
 /**
@@ -104,8 +136,9 @@ function readingOf(body: unknown): Reading {
   const fields = rootFields(document, operation.selectionSet);
   if (!fields || fields.length === 0) return unknown;
   const reading = { operation: operation.operation, fields };
-  if (fields.every((name) => PUBLIC_FIELDS.has(name))) return { ...reading, plan: 'public' };
-  if (operation.operation === 'mutation' && fields.length === 1 && fields[0] === 'refreshToken') return { ...reading, plan: 'refresh' };
+  const names = fields.map((field) => field.name.value);
+  if (names.every((name) => PUBLIC_FIELDS.has(name))) return { ...reading, plan: 'public' };
+  if (operation.operation === 'mutation' && names.length === 1 && names[0] === 'refreshToken') return { ...reading, plan: 'refresh' };
   return { ...reading, plan: 'authenticated' };
 }
 
@@ -216,11 +249,36 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
   const access = fieldAccessTable(schema);
 
+  /**
+   * Permission rules of root fields that depend on their arguments (contracts/schema.graphql: "…; without
+   * it, a signed-in user may still…"), asked before the document is validated, like REST's
+   * (server/src/rest/users.ts `bodyPermissionChecks`): the same function of the users service decides.
+   */
+  const argumentChecks: Readonly<Record<string, (auth: AuthContext, args: Record<string, unknown>) => void>> = {
+    updateUser: (auth, { id, ...fields }) => assertMayChange(auth, typeof id === 'number' ? id : Number.NaN, Object.keys(fields)),
+  };
+
   /** The route permissions a root field needs that the caller lacks; empty when it may run. */
-  function missingRoutes(auth: AuthContext, operation: Reading['operation'], field: string): readonly string[] {
+  function missingRoutes(auth: AuthContext, operation: Reading['operation'], field: FieldNode, variables: unknown): readonly string[] {
     const table = operation === 'mutation' ? access.mutation : access.query;
-    const needed: FieldAccess | undefined = table.get(field);
-    return needed?.kind === 'routes' && !allows(auth, needed.routes) ? needed.routes : [];
+    const name = field.name.value;
+    const needed: FieldAccess | undefined = table.get(name);
+    if (needed?.kind === 'routes') return allows(auth, needed.routes) ? [] : needed.routes;
+    try {
+      argumentChecks[name]?.(auth, givenArguments(field, variables));
+      return [];
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'forbidden') return error.details.required ?? [];
+      throw error;
+    }
+  }
+
+  /** The tenant of the path for this caller: undefined when it does not exist, else whether the caller may act in it. */
+  async function pathTenant(name: string, auth: AuthContext | null): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
+    const tenant = await services.tenants.findLive(name);
+    if (!tenant) return { status: 404, body: TENANT_NOT_FOUND };
+    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) return { status: 403, body: errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN') };
+    return { tenant };
   }
 
   /** Identity for a request whose body could not even be read: as for any document that does not parse. */
@@ -258,14 +316,15 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       auth = identity.auth;
     }
 
-    const tenant = await services.tenants.findLive(request.params.tenant);
-    if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
-    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
-      return reply.code(403).send(errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN'));
-    }
+    const place = await pathTenant(request.params.tenant, auth);
+    if ('status' in place) return reply.code(place.status).send(place.body);
+    const { tenant } = place;
     if (auth && reading.fields) {
       const caller = auth;
-      const refused = reading.fields.map((field) => [field, missingRoutes(caller, reading.operation, field)] as const).filter(([, missing]) => missing.length > 0);
+      const variables = (request.body as { variables?: unknown }).variables;
+      const refused = reading.fields
+        .map((field) => [field.name.value, missingRoutes(caller, reading.operation, field, variables)] as const)
+        .filter(([, missing]) => missing.length > 0);
       if (refused.length > 0) {
         // Nothing of the document runs: a root field the caller may not use refuses the whole request.
         const errors = refused.map(([field, missing]) => ({
@@ -289,13 +348,15 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
 
   /**
    * A body Fastify could not parse (bad JSON, another media type, too large) never reaches the guard:
-   * answer identity first here too, as for a document that does not parse, then the 4xx.
+   * answer identity and the path's tenant first here too, as for a document that does not parse, then the 4xx.
    */
   async function bodyErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500 && !error.validation) {
       const identity = await identityOf(request, 'authenticated');
       if ('status' in identity) return reply.code(identity.status).send(identity.body);
+      const place = await pathTenant((request.params as { tenant: string }).tenant, identity.auth);
+      if ('status' in place) return reply.code(place.status).send(place.body);
     }
     throw error;
   }

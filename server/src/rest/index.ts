@@ -10,6 +10,7 @@ import { userHandlers } from './users';
 import type { HandlerDeps, Operations } from './types';
 
 export type { Operations } from './types';
+export { bodyPermissionChecks } from './users';
 
 /** Every REST handler by operationId: thin adapters over the domain services (server/src/services.ts). */
 export function createOperations(deps: HandlerDeps): Partial<Operations> {

@@ -1,5 +1,21 @@
-import type { UserPatch } from '../users/service';
-import { caller, type Handler, type HandlerDeps } from './types';
+import type { FastifyRequest } from 'fastify';
+import { assertMayChange, type UserPatch } from '../users/service';
+import { caller, type Handler, type HandlerDeps, type OperationId } from './types';
+
+/**
+ * Permission rules that depend on the body, asked before the body is validated (server/src/app.ts):
+ * a caller without the permission gets 403 whatever the values.
+ */
+export function bodyPermissionChecks(): Partial<Record<OperationId, (request: FastifyRequest) => void>> {
+  return {
+    // The fields the body names, whatever their values (a body that is not an object is left to validation).
+    userUpdate: (request) => {
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+      assertMayChange(caller(request), Number((request.params as { id?: unknown }).id), Object.keys(body));
+    },
+  };
+}
 
 /** REST `/api/users…` and `/api/user-settings/{id}`: parse, call the users service (server/src/users/service.ts), answer. */
 export function userHandlers({ services }: HandlerDeps) {

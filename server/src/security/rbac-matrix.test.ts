@@ -3,7 +3,16 @@ import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { OPERATIONS } from '../test-support/openapi-schema';
-import { declaredAccess, forgedToken, invalidGraphqlCases, invalidRestCases, refusedBeforeInput, type Caller, type InvalidRestCase } from '../test-support/ordering';
+import {
+  declaredAccess,
+  forgedToken,
+  invalidGraphqlCases,
+  invalidRestCases,
+  namesManagedUserFields,
+  refusedBeforeInput,
+  type Caller,
+  type InvalidRestCase,
+} from '../test-support/ordering';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 
 /**
@@ -277,11 +286,11 @@ function callerOf(who: SignedIn): Caller {
 
 /**
  * GraphQL root fields whose route permission op lacks, checked before the document is read (G_USERS).
- * updateUser is left out, for op: its permission depends on its arguments (contracts/schema.graphql:
- * "without it, a signed-in user may still change its OWN …"), so the guard lets any signed-in user
- * through to variable coercion, and op with a broken variable gets 400 even when `id` names another user.
+ * updateUser among them: its permission depends on its arguments (contracts/schema.graphql: "without
+ * it, a signed-in user may still change its OWN …"), which the guard reads before validation; the
+ * table's variables name another user, so op is refused whatever else they hold.
  */
-const G_ROUTE_FIELDS = new Set(GRAPHQL_TABLE.filter(([name, , row]) => row === G_USERS && name !== 'updateUser').map(([name]) => name));
+const G_ROUTE_FIELDS = new Set(GRAPHQL_TABLE.filter(([, , row]) => row === G_USERS).map(([name]) => name));
 
 const ordering = { rest: 0, graphql: 0, unauthenticated: 0, forbidden: 0, invalid: 0, inputless: [] as string[], unlisted: new Set<string>() };
 
@@ -490,10 +499,11 @@ describe('RBAC and tenant-isolation matrix', () => {
     }
     for (const who of callers) {
       for (const c of invalidRestCases(op, target(who))) {
-        const refused = refusedBeforeInput(callerOf(who), access, c.pathId);
-        // An absent body is not validated today: Fastify attaches the body schemas per media type
-        // (server/src/app.ts), and a request without one has none. Only its 401 and 403 cells are asserted.
-        if (!refused && c.absentBody) continue;
+        const caller = callerOf(who);
+        const refused =
+          refusedBeforeInput(caller, access, c.pathId) ||
+          // A body the server parses (JSON of an accepted size) shows the fields it asks to change.
+          (operationId === 'userUpdate' && !caller.administrador && !caller.routes.has('users') && c.status === 400 && namesManagedUserFields(c.payload));
         await check(who, c, headers[who], refused ? 403 : c.status);
         refusals[refused ? 'forbidden' : 'invalid'] += 1;
       }
@@ -540,19 +550,16 @@ describe('RBAC and tenant-isolation matrix', () => {
         await check(who, c, 401, UNAUTHENTICATED_BODY[who]);
         ordering.unauthenticated += 1;
       }
-      // Tenant B's path refuses A→B before the body is looked at. Only for bodies Fastify parses: the others
-      // go to bodyErrorHandler (server/src/graphql/index.ts), which checks identity but not the path's tenant.
-      if (c.parsed) {
-        await check('AtoB', c, 403);
-        ordering.forbidden += 1;
-      }
+      // Tenant B's path refuses A→B before the body is looked at, also for bodies Fastify cannot parse
+      // (bodyErrorHandler in server/src/graphql/index.ts checks identity, then the path's tenant).
+      await check('AtoB', c, 403);
+      ordering.forbidden += 1;
       if (G_ROUTE_FIELDS.has(name)) {
         if (c.readable) {
           await check('op', c, 403);
           ordering.forbidden += 1;
         }
-      } else if (name !== 'updateUser') {
-        // updateUser: see G_ROUTE_FIELDS (op's answer depends on the variables' `id`, which the guard does not read).
+      } else {
         await check('op', c, c.status);
         ordering.invalid += 1;
       }

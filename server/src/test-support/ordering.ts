@@ -99,6 +99,22 @@ export function refusedBeforeInput(caller: Caller, access: DeclaredAccess, pathI
   return false;
 }
 
+/**
+ * contracts/openapi.yaml `userUpdate`: without the `users` permission a user may change only its OWN
+ * name or e-mail; a body naming a field of the whole object that only `users` may change (role,
+ * department, instances, password) is refused before it is validated, whatever its values.
+ */
+export function namesManagedUserFields(payload: string | undefined): boolean {
+  let body: unknown;
+  try {
+    body = payload === undefined ? undefined : JSON.parse(payload);
+  } catch {
+    return false;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  return ['role_id', 'user_department_id', 'chosen_instances', 'password'].some((field) => field in body);
+}
+
 // ------------------------------------------------------------------------------------------------------
 // REST: invalid requests per operation, from its own schemas
 // ------------------------------------------------------------------------------------------------------

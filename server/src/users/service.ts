@@ -57,8 +57,24 @@ function required<T>(value: T | null, field: string): T {
   return value;
 }
 
+/** Every field a change may name. */
+const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>(['username', 'name', 'email', 'image', 'password', 'role_id', 'user_department_id', 'chosen_instances']);
+
 /** The fields a user without the `users` permission may change on its own record. */
 const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
+
+/**
+ * Who may ask for a change of these fields of user `id`: with the `users` permission anyone; without it
+ * only the user itself, and only its {@link OWN_PROFILE_FIELDS}. It depends on the request alone, not on
+ * stored data, so the adapters also ask it before they validate the input (a caller without the
+ * permission gets 403 whatever the values: docs/architecture.md, order of checks).
+ */
+export function assertMayChange(actor: AuthContext, id: number, fields: readonly string[]): void {
+  if (allows(actor, USERS_PERMISSION)) return;
+  // Names that are no field of a user are bad input, for validation to refuse, not a permission.
+  const asked = fields.filter((field) => USER_FIELDS.has(field));
+  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch))) throw forbidden(USERS_PERMISSION);
+}
 
 export interface UsersServiceDeps {
   db: Kysely<Database>;
@@ -179,9 +195,7 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
      */
     async update(actor: AuthContext, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
       // An explicit null counts as a change asked for: only the fields it may change decide, not its value.
-      const fields = (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined);
-      const manager = allows(actor, USERS_PERMISSION);
-      if (!manager && (id !== actor.userId || fields.some((field) => !OWN_PROFILE_FIELDS.has(field)))) throw forbidden(USERS_PERMISSION);
+      assertMayChange(actor, id, (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined));
       const user = await target(actor, scope, id);
       const set: Updateable<UsersTable> = {};
       if (patch.username !== undefined) set.username = checkUsername(required(patch.username, 'username'));
