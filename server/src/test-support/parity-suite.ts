@@ -1,0 +1,172 @@
+import fc from 'fast-check';
+import { startTwins, Tally, type Twins } from './parity';
+import {
+  blockSignInStep,
+  blockStep,
+  createStep,
+  deleteStep,
+  deleteStepSparingVisible,
+  departmentsStep,
+  listStep,
+  orderingStep,
+  passwordStep,
+  plainCreateStep,
+  refreshSteps,
+  rolesStep,
+  runCase,
+  selfEditStep,
+  sequence,
+  sessionStep,
+  setLimitStep,
+  signInEmailForms,
+  signInPasswords,
+  signInStep,
+  updateStep,
+  type Step,
+} from './parity-steps';
+
+/**
+ * The capabilities both protocols offer (contracts/openapi.yaml ↔ contracts/schema.graphql), each a
+ * fast-check property over short step sequences (server/src/test-support/parity-steps.ts), run on two
+ * twins (server/src/test-support/parity.ts). `requires` lists agreed outcomes the cases must have met
+ * at least once, so a generator that drifted away from a rule cannot pass by never reaching it.
+ */
+export interface Capability {
+  name: string;
+  cases: fc.Arbitrary<Step[]>;
+  requires: readonly string[];
+}
+
+export const CAPABILITIES: readonly Capability[] = [
+  {
+    name: 'sign-in',
+    cases: sequence(signInStep(signInEmailForms, signInPasswords)),
+    requires: ['attempt0:ok', 'attempt0:invalid_credentials', 'attempt0:two_factor_required', '*:throttled'],
+  },
+  {
+    name: 'refresh',
+    cases: fc.tuple(sessionStep, fc.array(refreshSteps, { minLength: 1, maxLength: 4 })).map(([first, rest]) => [first, ...rest]),
+    requires: ['session:ok', 'refresh:ok', 'refresh:unauthenticated', 'use:ok', 'use:unauthenticated'],
+  },
+  {
+    name: 'user create',
+    cases: sequence(fc.oneof({ weight: 8, arbitrary: createStep }, { weight: 1, arbitrary: deleteStep }, { weight: 2, arbitrary: setLimitStep })),
+    requires: ['create:ok', 'create:invalid', 'create:unknown_reference', 'create:conflict', 'create:limit_reached', 'create:forbidden', 'create:unauthenticated'],
+  },
+  {
+    name: 'user update',
+    cases: sequence(
+      fc.oneof({ weight: 6, arbitrary: updateStep }, { weight: 3, arbitrary: selfEditStep }, { weight: 2, arbitrary: plainCreateStep }, { weight: 1, arbitrary: deleteStepSparingVisible }),
+    ),
+    requires: ['update:ok', 'update:invalid', 'update:unknown_reference', 'update:conflict', 'update:not_found', 'update:forbidden'],
+  },
+  {
+    name: 'user delete',
+    cases: sequence(fc.oneof({ weight: 5, arbitrary: deleteStep }, { weight: 3, arbitrary: plainCreateStep })),
+    requires: ['delete:ok', 'delete:not_found', 'delete:conflict', 'delete:forbidden', 'delete:unauthenticated'],
+  },
+  {
+    name: 'password',
+    cases: sequence(passwordStep, 2),
+    requires: ['change:ok', 'change:invalid', 'change:unauthenticated', 'oldTokenRest:unauthenticated', 'newPassword:ok'],
+  },
+  {
+    name: 'block',
+    cases: sequence(
+      fc.oneof(
+        { weight: 3, arbitrary: blockStep },
+        { weight: 3, arbitrary: blockSignInStep },
+        { weight: 2, arbitrary: listStep },
+        { weight: 1, arbitrary: plainCreateStep },
+      ),
+      5,
+    ),
+    requires: ['block:ok', 'attempt0:ok', 'attempt0:invalid_credentials', 'list:ok'],
+  },
+  {
+    name: 'users list',
+    cases: sequence(
+      fc.oneof(
+        { weight: 4, arbitrary: listStep },
+        { weight: 1, arbitrary: plainCreateStep },
+        { weight: 1, arbitrary: updateStep },
+        { weight: 1, arbitrary: deleteStepSparingVisible },
+        { weight: 1, arbitrary: blockStep },
+      ),
+    ),
+    requires: ['list:ok', 'list:forbidden', 'list:unauthenticated'],
+  },
+  { name: 'roles', cases: sequence(rolesStep, 3), requires: ['roles:ok', 'roles:forbidden', 'roles:unauthenticated'] },
+  { name: 'departments', cases: sequence(departmentsStep, 3), requires: ['departments:ok', 'departments:forbidden', 'departments:unauthenticated'] },
+  {
+    name: '401 → 403 → 400 ordering',
+    cases: sequence(orderingStep, 3),
+    requires: ['create:unauthenticated', 'create:forbidden', 'create:invalid', 'update:forbidden', 'delete:forbidden'],
+  },
+];
+
+/** Cases per capability and database (`PARITY_RUNS` overrides, for a longer local run). */
+export const RUNS = Number(process.env.PARITY_RUNS ?? 200);
+
+/**
+ * Registers the differential suite for one database: twins started once, every capability a property
+ * of RUNS cases, the counts printed at the end (one line per capability, like the RBAC matrix test).
+ * `PARITY_SEED` replays a run; the seed is printed either way.
+ */
+export function defineParitySuite(database: string, open: () => Promise<{ url: string; stop(): Promise<void> }>): void {
+  const seed = Number(process.env.PARITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  const tally = new Tally();
+  let twins: Twins | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  let started = 0;
+  let cpuAtStart = process.cpuUsage();
+
+  describe(`REST ↔ GraphQL differential (${database}, seed ${seed})`, () => {
+    beforeAll(async () => {
+      started = Date.now();
+      cpuAtStart = process.cpuUsage();
+      const server = await open();
+      stop = () => server.stop();
+      twins = await startTwins(server.url);
+      console.log(`parity[${database}] twins ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }, 300_000);
+
+    afterAll(async () => {
+      await twins?.close();
+      await stop?.();
+      const all = process.cpuUsage(cpuAtStart);
+      console.log(
+        [
+          ...tally.lines(database),
+          `parity[${database}] seed ${seed}, ${RUNS} cases per capability, ${((Date.now() - started) / 1000).toFixed(1)} s in all (${((all.user + all.system) / 1e6).toFixed(1)} s CPU in this process)`,
+        ].join('\n'),
+      );
+    });
+
+    // PARITY_ONLY=<part of a name>[,…] runs only those capabilities (to replay one locally).
+    const only = (process.env.PARITY_ONLY ?? '').split(',').filter(Boolean);
+    for (const [index, capability] of CAPABILITIES.entries()) {
+      if (only.length > 0 && !only.some((part) => capability.name.includes(part))) continue;
+      it(`${capability.name}: the same outcome kinds and the same rows through REST and GraphQL`, async () => {
+        const t = twins;
+        if (!t) throw new Error('twins did not start');
+        const wall = performance.now();
+        const cpu = process.cpuUsage();
+        const details = await fc.check(
+          fc.asyncProperty(capability.cases, (steps) => runCase(t, steps, tally, capability.name)),
+          { numRuns: RUNS, seed: seed + index },
+        );
+        const used = process.cpuUsage(cpu);
+        tally.ran(capability.name, details.numRuns, (performance.now() - wall) / 1000, (used.user + used.system) / 1e6);
+        if (details.failed) {
+          const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          throw new Error(`${fc.defaultReportMessage(details) ?? 'property failed'}\n\nCause: ${cause}`);
+        }
+        expect(details.numRuns).toBeGreaterThanOrEqual(RUNS);
+        const met = [...tally.kinds(capability.name).keys()];
+        const reached = (wanted: string) => met.some((key) => key === wanted || (wanted.startsWith('*:') && key.endsWith(wanted.slice(1))));
+        expect(capability.requires.filter((wanted) => !reached(wanted))).toEqual([]);
+      }, 600_000);
+    }
+  });
+}
