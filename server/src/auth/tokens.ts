@@ -10,7 +10,8 @@ import type { UnauthorizedBody } from '../errors';
  * Access tokens are HS256 JWTs that double as refresh tokens (DESIGN §4): an expired token may be
  * exchanged through GraphQL `refreshToken` while its session's refresh window lasts. Every token
  * belongs to a family (one sign-in); rotation is a compare-and-swap on the family's current jti, the
- * predecessor keeps working for a short grace window, and using it after that revokes the family.
+ * predecessor keeps working for a short grace window (refreshing it again answers the family's current
+ * token), and using it after that revokes the family.
  */
 
 export interface TokenClaims {
@@ -143,8 +144,11 @@ export class TokenService {
   }
 
   /**
-   * Rotates a verified token: atomic compare-and-swap on the family's current jti, so of two
-   * concurrent refreshes of one token exactly one wins; the loser is refused without revoking.
+   * Rotates a verified token: atomic compare-and-swap on the family's current jti, so of concurrent
+   * refreshes of one token exactly one moves the family. A refresh that finds its token already
+   * superseded, by exactly one rotation and within the grace window, gets a token of the family's
+   * current jti instead (the family does not move again): the first answer may have been lost to a
+   * reload or a closed tab, and a second tab may have raced the first. Any other loser gets null.
    */
   async rotate(claims: TokenClaims): Promise<{ token: string; expiresIn: number } | null> {
     const now = Math.floor(Date.now() / 1000);
@@ -158,7 +162,20 @@ export class TokenService {
       .where('revoked_at', 'is', null)
       .returning('id')
       .executeTakeFirst();
-    if (!swapped) return null;
+    if (swapped) return this.answer(claims, jti, now);
+    const family = await this.db
+      .selectFrom('token_families')
+      .select(['current_jti', 'previous_jti', 'previous_valid_until', 'revoked_at'])
+      .where('id', '=', claims.fam)
+      .where('user_id', '=', Number(claims.sub))
+      .executeTakeFirst();
+    const inGrace = family?.previous_valid_until ? family.previous_valid_until.getTime() > Date.now() : false;
+    if (!family || family.revoked_at !== null || family.previous_jti !== claims.jti || !inGrace) return null;
+    return this.answer(claims, family.current_jti, now);
+  }
+
+  /** A token of the claims' session (same user, family, token_version and refresh window) with this jti. */
+  private async answer(claims: TokenClaims, jti: string, now: number): Promise<{ token: string; expiresIn: number }> {
     const token = await this.sign({ sub: claims.sub, fam: claims.fam, jti, tv: claims.tv, rxp: claims.rxp }, now);
     return { token, expiresIn: this.config.accessTokenTtl };
   }
