@@ -2,7 +2,7 @@
 import { createAppServices, type AppServices } from './app-services';
 import { writeStoredSession } from './session-storage';
 import { USER } from './test-support/session-fakes';
-import { fakeServer, flush, json } from './test-support/fake-fetch';
+import { fakeServer, flush, gqlData, json, operationOf, type SeenRequest } from './test-support/fake-fetch';
 import { fakeSockets } from './test-support/socket-fakes';
 
 let services: AppServices | undefined;
@@ -55,5 +55,68 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(realtime.socket.getSnapshot().status).toBe('active');
     await vi.waitFor(() => expect(sockets.all).toHaveLength(1));
     expect(sockets.last().url).toContain('stored-token');
+  });
+});
+
+describe('createAppServices: leaving the page', () => {
+  /** A signed-in page on a server that answers everything the session and presence ask for. */
+  async function signedInPage() {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 60_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: 'http://api.test',
+    });
+    const respond = (request: SeenRequest) => {
+      const operation = operationOf(request)?.name;
+      if (operation === 'refreshToken') return gqlData({ refreshToken: { token: 'refreshed-token', expires_in: 900 } });
+      if (operation) return gqlData({ [operation]: true });
+      if (request.path === '/api/auth/userInfo') return json(200, { user: USER, has_permission_routes: [] });
+      return json(200, []);
+    };
+    const server = fakeServer(respond);
+    const keepalive: boolean[] = [];
+    services = createAppServices({
+      window,
+      fetch: (request) => (keepalive.push(request.keepalive), server.fetch(request)),
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    await services.realtime.ready();
+    await vi.waitFor(() => expect(server.seen.some((r) => r.path === '/api/auth/userInfo')).toBe(true));
+    await flush();
+    server.seen.length = 0;
+    keepalive.length = 0;
+    const sent = () => server.seen.map((r) => [operationOf(r)?.name ?? r.path, r.headers.get('Authorization')]);
+    return { services, sent, keepalive };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says `disconnected` with the fresh token as a keepalive request, without refreshing', async () => {
+    const { services, sent, keepalive } = await signedInPage();
+    window.dispatchEvent(new Event('pagehide'));
+    await flush();
+    expect(sent()).toEqual([['disconnected', 'Bearer stored-token']]);
+    expect(keepalive).toEqual([true]);
+    expect(services.session.getSnapshot().context.token).toBe('stored-token');
+  });
+
+  it('after an idle period past the token\'s life sends nothing: no refresh cut off by the navigation', async () => {
+    const { services, sent } = await signedInPage();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 120_000);
+    window.dispatchEvent(new Event('pagehide'));
+    await flush();
+    await flush();
+    expect(sent()).toEqual([]);
+    expect(services.session.getSnapshot().hasTag('refreshing')).toBe(false);
+    expect(window.localStorage.getItem('accessToken')).toBe('stored-token');
   });
 });

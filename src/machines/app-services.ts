@@ -12,7 +12,7 @@ import type { OverlayControl } from './bulk-run';
 import { DisconnectedDocument } from '../generated/graphql';
 import type { Realtime, RealtimeDeps } from './realtime';
 import { createRequestActivity, type RequestActivity } from './request-activity';
-import { sessionFetch } from './session-seam';
+import { freshTokenFetch, sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from './session-storage';
 import { sessionMachine, type SessionActor, type SessionSnapshot } from './session.machine';
@@ -149,6 +149,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
+  // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).
+  const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(source, network) });
   const lookupIp = () => (settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }));
 
   const session = createActor(sessionMachine, {
@@ -168,7 +170,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   let realtime: Realtime | null = null;
   let loading: Promise<RealtimeServices> | null = null;
   let stopped = false;
-  const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
+  const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, executeIfFresh: ifFreshGraphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
   const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
     if (stopped) throw new Error('app services stopped');
     realtime ??= startRealtime(realtimeDeps);

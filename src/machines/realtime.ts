@@ -21,8 +21,10 @@ export interface RealtimeDeps {
   window: Window & typeof globalThis;
   session: SessionActor;
   bus: AppBus;
-  /** The typed GraphQL client (presence's `connected` / `disconnected`). */
+  /** The typed GraphQL client (presence's `connected`). */
   execute: Execute;
+  /** GraphQL over the session's token only while it is fresh, never refreshing (presence's `disconnected` on page hide). */
+  executeIfFresh: Execute;
   socketUrl: string;
   /** The page's tenant (first path segment), read when the socket starts. */
   tenant: () => string;
@@ -51,7 +53,7 @@ export function startRealtime(deps: RealtimeDeps): Realtime {
   activityFeed.start();
   socket.start();
   const unlinkSocket = linkSocketToSession(session, socket, deps.tenant);
-  const unlinkPresence = linkPresence({ session, socket, execute: deps.execute, pageHide: windowPageHide(window) });
+  const unlinkPresence = linkPresence({ session, socket, execute: deps.execute, executeIfFresh: deps.executeIfFresh, pageHide: windowPageHide(window) });
   return {
     socket,
     activityFeed,

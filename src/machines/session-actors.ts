@@ -117,6 +117,15 @@ export const loadProfileActor = fromPromise<ProfileOutput, ProfileInput>(async (
   return { info, permissions };
 });
 
+/**
+ * Whether a failed refresh was the server refusing the token (a 401 answer, REST body or GraphQL
+ * `extensions.http.status`), which ends the session. Anything else (no answer at all: the network
+ * dropped it or the page being left cut it off; or a server failure) says nothing about the token.
+ */
+export function refreshRefused(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
 /** GraphQL `refreshToken`, sent with the (possibly expired) token it replaces. */
 export const refreshActor = fromPromise<RefreshOutput, RefreshInput>(async ({ input, signal }) => {
   const { refreshToken } = await input.graphql.execute(RefreshTokenDocument, {}, { headers: { Authorization: `Bearer ${input.token}` }, signal });

@@ -17,6 +17,9 @@ export const EXPIRY_SKEW_MS = 5000;
  * itself (ACCESS_TOKEN_TTL=3) made every fresh token count as expired, so each request refreshed again.
  */
 export const expirySkew = (lifetimeMs: number | null): number => (lifetimeMs === null ? EXPIRY_SKEW_MS : Math.min(EXPIRY_SKEW_MS, lifetimeMs / 4));
+/** Whether the session's token counts as expired on its own clock (margin included): it is refreshed before use. */
+export const isTokenExpired = (context: Pick<SessionContext, 'expiresAt' | 'lifetimeMs' | 'deps'>): boolean =>
+  context.expiresAt !== null && context.deps.now() >= context.expiresAt - expirySkew(context.lifetimeMs);
 /** How long logout waits for `beforeLogout`. */
 export const BEFORE_LOGOUT_MS = 1500;
 

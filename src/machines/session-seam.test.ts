@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { waitFor } from 'xstate';
 import { createAuthFetch } from '../api/auth-middleware';
 import type { SessionActor } from './session.machine';
-import { sessionSeam } from './session-seam';
+import { freshTokenFetch, sessionSeam } from './session-seam';
 import { memoryStorage, writeStoredSession, type StoredSession } from './session-storage';
 import { fakeApi, flush, json, NOW, startSession, storageHub, USER, type RouteHandler } from './test-support/session-fakes';
 
@@ -177,6 +177,64 @@ describe('session seam: 401 policy', () => {
   });
 });
 
+describe('session seam: a refresh that is not refused', () => {
+  const networkDown = () => Promise.reject(new TypeError('Failed to fetch'));
+
+  it('without an answer (lost, or cut off by leaving the page) keeps the session and its stored token; the next refresh of it carries on', async () => {
+    let now = NOW;
+    const storage = storedT1();
+    let refreshes = 0;
+    const started = startSession({
+      storage,
+      now: () => now,
+      api: fakeApi({
+        'GET /api/users': (request) => (request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)),
+        'GRAPHQL refreshToken': () => (++refreshes === 1 ? networkDown() : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } })),
+      }),
+    });
+    await waitFor(started.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    const counter = countLogouts(started.actor);
+    started.api.seen.length = 0;
+    now = NOW + 600_000;
+    const result = await started.rest.GET('/api/users');
+    expect(result.response.status).toBe(200);
+    // The first refresh got no answer: the request left with T1, met "Token has expired", and its refresh worked.
+    expect(started.api.seen.map((c) => [c.route, c.authorization])).toEqual([
+      ['GRAPHQL refreshToken', 'Bearer T1'],
+      ['GET /api/users', 'Bearer T1'],
+      ['GRAPHQL refreshToken', 'Bearer T1'],
+      ['GET /api/users', 'Bearer T2'],
+    ]);
+    expect(counter.logouts).toBe(0);
+    expect(storage.getItem('accessToken')).toBe('T2');
+  });
+
+  it('the token stays stored while the refresh has no answer (what the next page starts from)', async () => {
+    let now = NOW;
+    const storage = storedT1();
+    const { actor, rest } = startSession({ storage, now: () => now, api: fakeApi({ 'GET /api/users': () => json(200, []), 'GRAPHQL refreshToken': networkDown }) });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    now = NOW + 600_000;
+    await rest.GET('/api/users');
+    expect(actor.getSnapshot().hasTag('authenticated')).toBe(true);
+    expect(actor.getSnapshot().context.token).toBe('T1');
+    expect(storage.getItem('accessToken')).toBe('T1');
+  });
+
+  it.each([
+    ['the network down', networkDown],
+    ['a server failure (503)', () => json(503, { status: 'unavailable' })],
+  ])('with %s: K concurrent requests end with at most two refreshes, no logout and no loop', async (_label, refreshAnswer) => {
+    const { api, rest, actor, counter } = await ready({ 'GET /api/users': () => json(401, EXPIRED), 'GRAPHQL refreshToken': refreshAnswer });
+    const results = await Promise.all(Array.from({ length: 4 }, () => rest.GET('/api/users')));
+    expect(results.map((r) => r.response.status)).toEqual([401, 401, 401, 401]);
+    expect(api.calls('GRAPHQL refreshToken').length).toBeLessThanOrEqual(2);
+    expect(api.calls('GET /api/users')).toHaveLength(4);
+    expect(counter.logouts).toBe(0);
+    expect(actor.getSnapshot().context.token).toBe('T1');
+  });
+});
+
 describe('session: cross-tab', () => {
   it('a logout in one tab signs the other out without a second logout call', async () => {
     const hub = storageHub();
@@ -227,5 +285,45 @@ describe('session: restored short-lived token', () => {
     await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     await rest.GET('/api/users');
     expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+  });
+});
+
+describe('freshTokenFetch: requests sent while the page is being left', () => {
+  it('sends with the session\'s fresh token (whatever the caller set) and keeps the request\'s keepalive', async () => {
+    const { actor, api } = await ready({ 'GET /api/users': () => json(200, []) });
+    const keepalive: boolean[] = [];
+    const send = freshTokenFetch(actor, (request) => (keepalive.push(request.keepalive), api.fetch(request)));
+    const response = await send(new Request('http://api.test/api/users', { headers: { Authorization: 'Bearer forged' }, keepalive: true }));
+    expect(response.status).toBe(200);
+    expect(api.seen.map((c) => [c.route, c.authorization])).toEqual([['GET /api/users', 'Bearer T1']]);
+    expect(keepalive).toEqual([true]);
+  });
+
+  it('with a locally expired token rejects without sending, and starts no refresh', async () => {
+    let now = NOW;
+    const started = startSession({ storage: storedT1(), now: () => now });
+    await waitFor(started.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    started.api.seen.length = 0;
+    now = T1_SESSION.expiresAt ?? NOW;
+    await expect(freshTokenFetch(started.actor, started.api.fetch)(new Request('http://api.test/api/users'))).rejects.toThrow('no fresh session token');
+    await flush();
+    expect(started.api.seen).toEqual([]);
+    expect(started.actor.getSnapshot().hasTag('refreshing')).toBe(false);
+  });
+
+  it.each([EXPIRED, { status: 'Unauthorized' }])('hands a 401 (%j) back to the caller: no refresh, no retry, no logout', async (body) => {
+    const { actor, api, counter } = await ready({ 'GET /api/users': () => json(401, body) });
+    const response = await freshTokenFetch(() => actor, api.fetch)(new Request('http://api.test/api/users'));
+    await flush();
+    expect(response.status).toBe(401);
+    expect(api.seen.map((c) => c.route)).toEqual(['GET /api/users']);
+    expect(counter.logouts).toBe(0);
+    expect(actor.getSnapshot().context.token).toBe('T1');
+  });
+
+  it('signed out: rejects without sending', async () => {
+    const { actor, api } = startSession();
+    await expect(freshTokenFetch(actor, api.fetch)(new Request('http://api.test/api/users'))).rejects.toThrow('no fresh session token');
+    expect(api.seen).toEqual([]);
   });
 });

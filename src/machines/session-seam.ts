@@ -1,6 +1,7 @@
 import { createAuthFetch, type AuthSeam, type FetchLike, type UnauthorizedEvent } from '../api/auth-middleware';
 import type { Subscription } from 'xstate';
 import type { SessionActor, SessionSnapshot } from './session.machine';
+import { selectFreshToken } from './session-selectors';
 
 /**
  * The running session as the HTTP clients' {@link AuthSeam} (src/api/auth-middleware.ts): the seam
@@ -107,4 +108,23 @@ export function sessionSeam(source: SessionSource): SessionSeam {
 export function sessionFetch(source: SessionSource, baseFetch: FetchLike = (request) => fetch(request)): FetchLike {
   const seam = sessionSeam(source);
   return createAuthFetch(seam, seam.track(baseFetch));
+}
+
+/**
+ * A fetch for requests sent while the page is being left (presence's `disconnected` on page hide):
+ * it carries the session's token only while that token is fresh ({@link selectFreshToken}) and
+ * otherwise sends nothing (the promise rejects). It never starts a refresh and never hands a 401 to
+ * the session. A refresh started while leaving is cut off by the navigation, possibly after the server
+ * rotated the token, and would leave the next page holding a superseded one; a 401 here is no reason
+ * to end the session that the next page continues.
+ */
+export function freshTokenFetch(source: SessionSource, baseFetch: FetchLike = (request) => fetch(request)): FetchLike {
+  const actorOf = typeof source === 'function' ? source : () => source;
+  return async (request) => {
+    const token = selectFreshToken(actorOf().getSnapshot());
+    if (token === null) throw new Error('no fresh session token: request not sent');
+    const headers = new Headers(request.headers);
+    headers.set('Authorization', `Bearer ${token}`);
+    return baseFetch(new Request(request, { headers }));
+  };
 }

@@ -1,11 +1,18 @@
 import { hasPermission, type AccessSubject } from '../domain/route-access';
 import type { I18nKey } from './i18n-key';
-import { SESSION_END_KEYS, type SessionSnapshot } from './session.machine';
+import { isTokenExpired, SESSION_END_KEYS, type SessionSnapshot } from './session.machine';
 import type { User } from './session-storage';
 
 /** Selectors for `useSelector(session, …)`: views never read the context's shape directly. */
 
 export const selectIsAuthenticated = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('authenticated');
+
+/**
+ * The signed-in session's token while it is fresh: not expired on the session's clock (margin
+ * included) and not being replaced by a refresh. Null otherwise.
+ */
+export const selectFreshToken = (snapshot: SessionSnapshot): string | null =>
+  snapshot.hasTag('authenticated') && !snapshot.hasTag('refreshing') && !isTokenExpired(snapshot.context) ? snapshot.context.token : null;
 
 /** A login or logout call is in flight (disable the form / the logout button). */
 export const selectIsBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('busy');

@@ -62,7 +62,8 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   doneEvent('loadProfile', { info: { user: USER, has_permission_routes: ['users', 'tenants'] }, permissions: null } satisfies ProfileOutput),
   errorEvent('loadProfile', new Error('500')),
   doneEvent('refresh', { token: 'T2', expiresIn: 900 } satisfies RefreshOutput),
-  errorEvent('refresh', new Error('refresh refused')),
+  errorEvent('refresh', new ApiError(401, { status: 'Unauthorized' })),
+  errorEvent('refresh', new TypeError('Failed to fetch')),
 ];
 
 const pick = (...types: string[]) => events.filter((e) => types.includes(e.type));

@@ -10,17 +10,18 @@ import {
   loginActor,
   logoutActor,
   refreshActor,
+  refreshRefused,
   type LoginResponse,
   type ProfileOutput,
   type RefreshOutput,
 } from './session-actors';
 import {
   BEFORE_LOGOUT_MS,
-  expirySkew,
   fromStored,
   initialContext,
   IP_WAIT_MS,
   isCurrentToken,
+  isTokenExpired,
   signedOut,
   type SessionContext,
   type SessionEnd,
@@ -58,8 +59,9 @@ export const sessionMachine = setup({
     loginNeedsCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'twoFactorRequired',
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
+    refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
     responseHasToken: (_, params: { response: LoginResponse }) => typeof params.response.access_token === 'string' && params.response.access_token !== '',
-    tokenExpired: ({ context }) => context.expiresAt !== null && context.deps.now() >= context.expiresAt - expirySkew(context.lifetimeMs),
+    tokenExpired: ({ context }) => isTokenExpired(context),
     refreshRequested: ({ context, event }) => event.type === 'session.refresh' && event.token !== null && event.token === context.token,
     staleUnauthorized: ({ context, event }) => event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
     refreshableUnauthorized: ({ event }) => event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
@@ -259,7 +261,17 @@ export const sessionMachine = setup({
                     src: 'refresh',
                     input: ({ context }) => ({ graphql: context.deps.refreshGraphql, token: context.token ?? '' }),
                     onDone: { target: 'valid', actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'] },
-                    onError: { target: '#session.auth.anonymous', actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }] },
+                    onError: [
+                      {
+                        guard: { type: 'refreshRefused', params: ({ event }) => ({ error: event.error }) },
+                        target: '#session.auth.anonymous',
+                        actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                      },
+                      // Not refused, e.g. the answer was lost: the server may have rotated the token all the
+                      // same, and refreshing it again within the grace window gets the new one (docs/security.md).
+                      // Keeping it, in storage too, keeps the session of this page and of the next one.
+                      { target: 'valid' },
+                    ],
                   },
                 },
               },

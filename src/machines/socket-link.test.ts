@@ -2,7 +2,7 @@ import { createActor, waitFor } from 'xstate';
 import { createAppBus } from './app-bus';
 import { socketMachine } from './socket.machine';
 import { linkSocketToSession } from './socket-link';
-import { fakeApi, flush, startSession, USER } from './test-support/session-fakes';
+import { fakeApi, flush, json, startSession, USER } from './test-support/session-fakes';
 import { fakeSockets, TENANT } from './test-support/socket-fakes';
 
 function linked(api = fakeApi()) {
@@ -42,6 +42,27 @@ describe('socket ↔ session link', () => {
     sockets.last().drop(4401, 'Unauthorized');
     await waitFor(actor, (s) => s.context.token === 'T2');
     expect(api.calls('GRAPHQL refreshToken')).toEqual([expect.objectContaining({ authorization: 'Bearer T1' })]);
+    expect(sockets.all).toHaveLength(2);
+    expect(sockets.last().url).toContain('token=T2');
+  });
+
+  it('when the refresh a refused socket token asks for gets no answer: the session stays, the socket waits, and the next token reconnects it', async () => {
+    let refreshes = 0;
+    const api = fakeApi({
+      'GRAPHQL refreshToken': () =>
+        ++refreshes === 1 ? Promise.reject(new TypeError('Failed to fetch')) : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
+    });
+    const { actor, sockets } = linked(api);
+    actor.send({ type: 'session.login', email: USER.email, password: 'x' });
+    await waitFor(actor, (s) => s.hasTag('authenticated'));
+    sockets.last().drop(4401, 'Unauthorized');
+    await waitFor(actor, () => refreshes === 1);
+    await flush();
+    expect(actor.getSnapshot().hasTag('authenticated')).toBe(true);
+    expect(actor.getSnapshot().context.token).toBe('T1');
+    expect(sockets.all).toHaveLength(1);
+    actor.send({ type: 'session.refresh', token: 'T1' });
+    await waitFor(actor, (s) => s.context.token === 'T2');
     expect(sockets.all).toHaveLength(2);
     expect(sockets.last().url).toContain('token=T2');
   });
