@@ -1,4 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { DataValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
@@ -24,6 +25,7 @@ import { bodyPermissionChecks, createOperations, type Operations } from './rest'
 import { restAnswerOf } from './rest/domain-errors';
 import { createServices } from './services';
 import { asDomainError } from './shared/domain-error';
+import { CONTRACT_RULES } from './users/rules';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
 
@@ -66,6 +68,24 @@ export interface App {
 function createValidator(coerce: boolean) {
   const ajv = new Ajv2020({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
   addFormats.default(ajv);
+  // `x-rule: <name>` (contracts/openapi.yaml conventions): a value rule of the services, applied here
+  // with the schema so one answer names every bad field. An unknown rule name fails at start.
+  ajv.addKeyword({
+    keyword: 'x-rule',
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    compile(rule: string) {
+      const refusal = CONTRACT_RULES[rule];
+      if (!refusal) throw new Error(`contracts/openapi.yaml: unknown x-rule "${rule}"`);
+      const validate: DataValidateFunction = (value: string) => {
+        const why = refusal(value);
+        validate.errors = why === null ? undefined : [{ keyword: 'x-rule', message: why, params: { rule } }];
+        return why === null;
+      };
+      return validate;
+    },
+  });
   return ajv;
 }
 
@@ -75,6 +95,26 @@ function fieldOf(error: NonNullable<FastifyError['validation']>[number], context
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const leaf = params.missingProperty ?? params.additionalProperty;
   return `${part}/${[path, leaf].filter(Boolean).join('.')}`.replace(/\/$/, '');
+}
+
+type ValidationErrors = NonNullable<FastifyError['validation']>;
+
+/**
+ * A body that is one of several forms (`oneOf`: PUT /api/users/{id} takes the whole user, or only its
+ * e-mail, or only its name) is judged by the form it is closest to — the one it breaks fewest
+ * structural rules of (missing or unknown properties) — instead of listing what every form would say.
+ */
+function closestForm(errors: ValidationErrors): ValidationErrors {
+  const formOf = (e: ValidationErrors[number]) => /^#\/oneOf\/(\d+)\//.exec(e.schemaPath)?.[1];
+  const forms = new Map<string, ValidationErrors>();
+  for (const e of errors) {
+    const form = formOf(e);
+    if (form !== undefined) forms.set(form, [...(forms.get(form) ?? []), e]);
+  }
+  if (forms.size === 0) return errors;
+  const structural = (list: ValidationErrors) => list.filter((e) => e.keyword === 'required' || e.keyword === 'additionalProperties').length;
+  const [closest] = [...forms.values()].sort((a, b) => structural(a) - structural(b) || a.length - b.length);
+  return [...errors.filter((e) => formOf(e) === undefined && !(e.keyword === 'oneOf' && e.schemaPath === '#/oneOf')), ...(closest ?? [])];
 }
 
 function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
@@ -88,11 +128,13 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
   if (error.validation) {
-    const errors = error.validation.map((v) => ({
-      field: fieldOf(v, error.validationContext),
-      message: v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'),
-    }));
-    return reply.code(400).send({ message: 'Validation failed', errors });
+    // One error per bad field, its first (a short password is refused for its length, not also its strength).
+    const errors = new Map<string, string>();
+    for (const v of closestForm(error.validation)) {
+      const field = fieldOf(v, error.validationContext);
+      if (!errors.has(field)) errors.set(field, v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'));
+    }
+    return reply.code(400).send({ message: 'Validation failed', errors: [...errors].map(([field, message]) => ({ field, message })) });
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');

@@ -861,9 +861,10 @@ export interface components {
         TenantName: string;
         /** @description A route name of SPEC §2 (the permission key). */
         RouteName: string;
+        /** @description Not blank (not only spaces); stored without surrounding spaces. */
         PersonName: string;
         Username: string;
-        /** @description At least 8 characters; the panel shows its strength (SPEC §5). */
+        /** @description At least 8 characters, and not weak by SPEC §5's score (no run of 3 identical characters, no ascending run of 3 letters or digits such as 123 or abc); the panel shows its strength. */
         Password: string;
         /** @description The client's public address as the IP lookup saw it, or null when the lookup failed. */
         IpAddress: string | null;
@@ -1021,7 +1022,10 @@ export interface components {
             username: components["schemas"]["Username"];
             name: components["schemas"]["PersonName"];
             email: components["schemas"]["Email"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL, or null for none.
+             */
             image?: string | null;
             password?: components["schemas"]["Password"];
             role_id: components["schemas"]["Id"];
@@ -1545,6 +1549,11 @@ export interface components {
         /** @example farmacia-central */
         TenantNameRequired: components["schemas"]["TenantName"];
         /**
+         * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+         * @example farmacia-central
+         */
+        TenantNameOrOwn: components["schemas"]["TenantName"];
+        /**
          * @description A tenant to restrict to (back-office staff); absent means the caller's tenant, or every tenant for staff.
          * @example farmacia-central
          */
@@ -1819,10 +1828,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A tenant to restrict to (back-office staff); absent means the caller's tenant, or every tenant for staff.
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
                  * @example farmacia-central
                  */
-                tenantName?: components["parameters"]["TenantNameOptional"];
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
             };
             header?: never;
             path?: never;
@@ -3067,10 +3076,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A tenant to restrict to (back-office staff); absent means the caller's tenant, or every tenant for staff.
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
                  * @example farmacia-central
                  */
-                tenantName?: components["parameters"]["TenantNameOptional"];
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
             };
             header?: never;
             path?: never;
@@ -3433,10 +3442,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A tenant to restrict to (back-office staff); absent means the caller's tenant, or every tenant for staff.
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
                  * @example farmacia-central
                  */
-                tenantName?: components["parameters"]["TenantNameOptional"];
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
             };
             header?: never;
             path?: never;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { csvLine, decimal } from '../../server/src/rest/csv';
+import { csvLine, decimal } from '../../server/src/reports/csv';
 import { HOSTILE_STRINGS } from '../../server/src/test-support/arbitraries';
 import { formulaLead, parseCsv } from '../../server/src/test-support/csv';
 import { csvDecimal } from '../../src/domain/format';

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { AuthContext } from '../plugins/auth';
-import { conflict, invalid, invalidCredentials, invalidTwoFactorCode, throttled, twoFactorRequired, unauthenticated } from '../shared/domain-error';
+import { isValidEmail } from '../../../src/domain/email';
+import { checkAll, conflict, invalid, invalidCredentials, invalidTwoFactorCode, throttled, twoFactorRequired, unauthenticated } from '../shared/domain-error';
+import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
 import { userEmail } from '../users/repository';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
 import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
@@ -36,6 +38,17 @@ export function createAuthService({ db, config, tokens }: { db: Kysely<Database>
   return {
     /** Signs in (server/src/auth/login.ts): a new session, or the refusal as a domain error. */
     async signIn(input: LoginInput): Promise<{ user: UserDto; token: string; expiresIn: number }> {
+      // contracts/openapi.yaml `LoginRequest`, for both protocols: a malformed request is bad input,
+      // neither a wrong password nor a recorded attempt.
+      checkAll({
+        email: () => {
+          if (!isValidEmail(input.email)) throw invalid('email', 'email must be a valid address of at most 254 characters');
+        },
+        password: () => {
+          const length = [...input.password].length;
+          if (length < 1 || length > MAX_PASSWORD_LENGTH) throw invalid('password', `password must have 1–${MAX_PASSWORD_LENGTH} characters`);
+        },
+      });
       const result = await login(input);
       if (result.ok) return { user: result.user, token: result.token, expiresIn: result.expiresIn };
       if (result.reason === 'throttled') throw throttled(result.retryAfter);

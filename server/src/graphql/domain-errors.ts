@@ -9,7 +9,23 @@ import type { DomainError } from '../shared/domain-error';
  * the graphql-js copy yoga checks against (under vitest, `import 'graphql'` here and inside yoga can
  * load two copies, ESM and CJS, and a foreign GraphQLError would be masked as INTERNAL_SERVER_ERROR).
  */
-export function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
+/** Where the errors a domain error stands for wait, on the first of them, until the result is sent. */
+export const ONE_PER_FIELD = Symbol('one GraphQL error per bad field');
+
+/**
+ * A domain error as GraphQL errors: one per bad field for an `invalid` naming several (the contract's
+ * "one error per bad field"), else one. A resolver can throw only one error, so the others ride on the
+ * first ({@link ONE_PER_FIELD}) and ./index.ts spreads them in the result.
+ */
+export function graphqlErrorsOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
+  const several = error.kind === 'invalid' ? (error.details.errors ?? []) : [];
+  if (several.length < 2) return graphqlErrorOf(error, at);
+  const all = several.map((e) => createGraphQLError(e.message, { nodes: at?.nodes, path: at?.path, extensions: { code: 'BAD_USER_INPUT', field: e.field } }));
+  const [first] = all;
+  return Object.assign(first ?? graphqlErrorOf(error, at), { [ONE_PER_FIELD]: all });
+}
+
+function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
   const place = { nodes: at?.nodes, path: at?.path };
   const field = error.details.field;
   const withField = (code: string) => createGraphQLError(error.message, { ...place, extensions: field === undefined ? { code } : { code, field } });

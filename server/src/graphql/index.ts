@@ -27,7 +27,7 @@ import type { Services } from '../services';
 import { asDomainError, DomainError } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { assertMayChange } from '../users/service';
-import { graphqlErrorOf } from './domain-errors';
+import { graphqlErrorsOf, ONE_PER_FIELD } from './domain-errors';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
 import { limitedParse, parseLimited, queryLimits } from './limits';
 import { fieldAccessTable, type FieldAccess } from './permissions';
@@ -147,12 +147,15 @@ function readingOf(body: unknown): Reading {
  * (yoga would answer 200 to `application/json` per GraphQL over HTTP), unexpected failures 500.
  */
 const contractStatuses: Plugin = {
-  onResultProcess({ result }) {
+  onResultProcess({ result, setResult }) {
     if (Array.isArray(result) || Symbol.asyncIterator in result) return;
     for (const error of result.errors ?? []) {
       const http = error.extensions.http;
       if (http?.spec) http.spec = false;
     }
+    // One error per bad field (./domain-errors.ts): spread the ones that rode on the first.
+    const errors = result.errors?.flatMap((error) => (error as GraphQLError & { [ONE_PER_FIELD]?: GraphQLError[] })[ONE_PER_FIELD] ?? [error]);
+    if (errors && errors.length !== result.errors?.length) setResult({ ...result, errors });
   },
 };
 
@@ -192,7 +195,7 @@ const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in 
 function maskUnexpected(error: unknown, message: string): Error {
   const located = error instanceof Error && isGraphQLError(error) ? error : undefined;
   const domain = asDomainError(located?.originalError ?? error);
-  if (domain) return graphqlErrorOf(domain, located);
+  if (domain) return graphqlErrorsOf(domain, located);
   if (isDatabaseUnavailable(error)) {
     // The contract's SERVICE_UNAVAILABLE (503, Retry-After), not a 500: the database will be back.
     const graphqlError = isGraphQLError(error as Error) ? (error as GraphQLError) : undefined;

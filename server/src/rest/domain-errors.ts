@@ -37,9 +37,11 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
     case 'forbidden':
       return { status: 403, body: { message: 'Forbidden', required_permission: [...(error.details.required ?? [])] }, headers: {} };
     case 'invalid':
-    case 'unknown_reference':
+    case 'unknown_reference': {
       // A reference in a body that names nothing is a bad value of that field, like any other.
-      return { status: 400, body: { message: 'Validation failed', errors: [{ field: restField(request, field ?? 'body'), message: error.message }] }, headers: {} };
+      const bad = error.details.errors ?? [{ field: field ?? 'body', message: error.message }];
+      return { status: 400, body: { message: 'Validation failed', errors: bad.map((e) => ({ field: restField(request, e.field), message: e.message })) }, headers: {} };
+    }
     case 'not_found':
       return { status: 404, body: { message: error.message }, headers: {} };
     case 'conflict':

@@ -38,6 +38,8 @@ export type DomainErrorKind =
 export interface DomainErrorDetails {
   /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
   field?: string;
+  /** `invalid`: every bad field of the input, when there are several (the first is also `field`). */
+  errors?: readonly { field: string; message: string }[];
   /** `forbidden`: the route permissions, any of which would have allowed it. */
   required?: readonly string[];
   /** `unauthenticated`: the contract's 401 body. */
@@ -71,6 +73,26 @@ export const unauthenticated = (body: UnauthorizedBody = { status: 'Unauthorized
 export const forbidden = (required: readonly string[] = [], message = 'Forbidden') => new DomainError('forbidden', message, { required });
 
 export const invalid = (field: string, message: string) => new DomainError('invalid', message, { field });
+
+/**
+ * Runs value checks and refuses them all at once: one `invalid` naming every bad field (the contracts
+ * promise one error per bad field), or the checks' results when none failed.
+ */
+export function checkAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: () => T[K] }): T {
+  const values: Partial<T> = {};
+  const errors: { field: string; message: string }[] = [];
+  for (const key of Object.keys(checks) as (keyof T)[]) {
+    try {
+      values[key] = checks[key]();
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
+      errors.push(...(error.details.errors ?? [{ field: error.details.field ?? String(key), message: error.message }]));
+    }
+  }
+  const [first] = errors;
+  if (first) throw new DomainError('invalid', first.message, { field: first.field, errors });
+  return values as T;
+}
 
 export const notFound = (message = 'Not found', field?: string) => new DomainError('not_found', message, field === undefined ? {} : { field });
 

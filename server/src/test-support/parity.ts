@@ -280,7 +280,9 @@ export function graphqlOutcome(answer: Answer, field: string, value: (data: unkn
     case 'FORBIDDEN':
       return { ok: false, kinds: ['forbidden'], fields: null, wire };
     case 'BAD_USER_INPUT': {
-      if (named) return { ok: false, kinds: ['invalid', 'conflict'], fields: named, wire };
+      // One error per bad field (contracts/schema.graphql): every field they name.
+      const all = errors.flatMap((e) => (isRecord(e.extensions) && typeof e.extensions.field === 'string' ? [e.extensions.field] : []));
+      if (named) return { ok: false, kinds: ['invalid', 'conflict'], fields: all, wire };
       // The guard's NUL refusal names the variable in its message only ("body.variables.name must not…").
       const variable = /^body\.variables\.([^.\s]+)/.exec(String(first.message ?? ''))?.[1];
       return { ok: false, kinds: ['invalid'], fields: variable ? [variable] : null, wire };

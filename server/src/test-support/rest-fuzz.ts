@@ -181,20 +181,29 @@ const blankName =
       ? 'the name is blank after trimming (stated in the contract)'
       : null;
 
-/** SPEC §5: a weak password (score 50) may be refused wherever one is set, on body/password. */
-const weakPassword: Explain = ({ status, body, input }) => {
-  const password = (input.body as { password?: unknown } | undefined)?.password;
-  return status === 400 && fields(body).every((f) => f === 'body/password') && typeof password === 'string' && passwordStrength(password) === 50
-    ? 'the password is weak by SPEC §5 (stated)'
-    : null;
+/**
+ * The value rules contracts/openapi.yaml states with `x-rule` on a user's fields: every refused field
+ * breaks one — a weak password (SPEC §5, score 50), a blank name, an avatar that is not http(s).
+ */
+const statedValueRules: Explain = ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const values = (input.body ?? {}) as { password?: unknown; name?: unknown; image?: unknown };
+  const breaks = (field: string): boolean => {
+    if (field === 'body/password') return typeof values.password === 'string' && passwordStrength(values.password) === 50;
+    if (field === 'body/name') return typeof values.name === 'string' && values.name.trim() === '';
+    if (field === 'body/image') return typeof values.image === 'string' && !/^https?:\/\//i.test(values.image);
+    return false;
+  };
+  const refused = fields(body);
+  return refused.length > 0 && refused.every(breaks) ? 'a value breaks a rule the contract states (x-rule)' : null;
 };
 
 const ACCEPTABLE: Partial<Record<string, Explain>> = {
   authLogin: anyOf(statusIs(401, 'credentials do not match a user (state)'), statusIs(429, 'throttled after earlier failures (state)')),
   userFindByEmail: statusIs(404, 'no user with this e-mail (state)'),
   userList: tenantMissing('query'),
-  userCreate: anyOf(statusIs(409, 'duplicate e-mail or the tenant is at its user limit (state)'), missingRefs, weakPassword),
-  userUpdate: anyOf(pathUserMissing, statusIs(409, 'duplicate e-mail (state)'), missingRefs, weakPassword),
+  userCreate: anyOf(statusIs(409, 'duplicate e-mail or username, or the tenant is at its user limit (state)'), missingRefs, statedValueRules),
+  userUpdate: anyOf(pathUserMissing, statusIs(409, 'duplicate e-mail or username (state)'), missingRefs, statedValueRules),
   userSetBlocked: anyOf(pathUserMissing, statusIs(409, 'a user cannot block itself')),
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
   userSettingsUpdate: anyOf(pathUserMissing, statusIs(409, 'two-factor can only be turned on by enrolling (stated)')),

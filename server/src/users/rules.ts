@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isValidEmail, normalizeEmail } from '../../../src/domain/email';
-import { invalid } from '../shared/domain-error';
+import { DomainError, invalid } from '../shared/domain-error';
 import { passwordRefusal } from './password-policy';
 
 /**
@@ -57,4 +57,26 @@ export function checkImage(value: string): string {
   }
   if (!ok) throw invalid('image', 'image must be an absolute http(s) URL of at most 2048 characters');
   return value;
+}
+
+/**
+ * The rules contracts/openapi.yaml names with `x-rule` (what JSON Schema cannot state), for the REST
+ * validator (server/src/app.ts) to apply with the schema: the same functions the service calls, so a
+ * request is judged once, every bad field named, whichever protocol carries it. Each answers why the
+ * value is refused, or null.
+ */
+export const CONTRACT_RULES: Readonly<Record<string, (value: string) => string | null>> = {
+  'not-blank': (value) => (value.trim().length === 0 ? 'must not be blank' : null),
+  'password-strength': (value) => passwordRefusal(value),
+  'http-url': (value) => refusalOf(() => checkImage(value)),
+};
+
+function refusalOf(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
 }

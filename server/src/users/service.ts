@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
 import { allows, type AuthContext } from '../plugins/auth';
-import { conflict, forbidden, invalid, limitReached, notFound, unauthenticated, unknownReference } from '../shared/domain-error';
+import { checkAll, conflict, forbidden, invalid, limitReached, notFound, unauthenticated, unknownReference } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
@@ -161,10 +161,12 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
 
     /** Creates a user in the tenant; at most the tenant's `userLimit` live users, whatever runs at the same time. */
     async create(tenant: TenantRef, input: NewUser): Promise<UserDto> {
-      const username = checkUsername(input.username);
-      const name = checkName(input.name);
-      const email = checkEmail(input.email);
-      const password = checkPassword(input.password);
+      const { username, name, email, password } = checkAll({
+        username: () => checkUsername(input.username),
+        name: () => checkName(input.name),
+        email: () => checkEmail(input.email),
+        password: () => checkPassword(input.password),
+      });
       const instances = (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
       // Hashed before the transaction: on PGlite the transaction holds the only connection.
       const passwordHash = await hashPassword(password);
@@ -196,14 +198,24 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     async update(actor: AuthContext, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
       // An explicit null counts as a change asked for: only the fields it may change decide, not its value.
       assertMayChange(actor, id, (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined));
-      const user = await target(actor, scope, id);
+      // Input before state (docs/architecture.md): the values first, then the user they would change.
+      const given = <T, R>(value: T | undefined, check: (value: T) => R): R | undefined => (value === undefined ? undefined : check(value));
+      const checked = checkAll({
+        username: () => given(patch.username, (v) => checkUsername(required(v, 'username'))),
+        name: () => given(patch.name, (v) => checkName(required(v, 'name'))),
+        email: () => given(patch.email, (v) => checkEmail(required(v, 'email'))),
+        image: () => given(patch.image, (v) => (v === null ? null : checkImage(v))),
+        password: () => given(patch.password, checkPassword),
+        role_id: () => given(patch.role_id, (v) => required(v, 'role_id')),
+      });
       const set: Updateable<UsersTable> = {};
-      if (patch.username !== undefined) set.username = checkUsername(required(patch.username, 'username'));
-      if (patch.name !== undefined) set.name = checkName(required(patch.name, 'name'));
-      if (patch.email !== undefined) set.email = checkEmail(required(patch.email, 'email'));
-      if (patch.image !== undefined) set.image = patch.image === null ? null : checkImage(patch.image);
-      const password = patch.password === undefined ? undefined : checkPassword(patch.password);
-      const roleId = patch.role_id === undefined ? undefined : required(patch.role_id, 'role_id');
+      if (checked.username !== undefined) set.username = checked.username;
+      if (checked.name !== undefined) set.name = checked.name;
+      if (checked.email !== undefined) set.email = checked.email;
+      if (checked.image !== undefined) set.image = checked.image;
+      const password = checked.password;
+      const roleId = checked.role_id;
+      const user = await target(actor, scope, id);
       const instances = await checkReferences(user.tenant_id, { ...patch, role_id: roleId });
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
