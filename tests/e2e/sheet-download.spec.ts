@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { signIn } from './support/app';
 import { expect, test } from './support/fixtures';
-import { t } from './support/i18n';
+import { escapeRegExp, t } from './support/i18n';
 
 test('a sheet download completes: the CSV file arrives with its header and data rows', async ({ page, app }) => {
   // Chromium offers the File System Access picker, which needs a person to pick a file; without it
@@ -12,6 +12,12 @@ test('a sheet download completes: the CSV file arrives with its header and data 
   await signIn(page, app.origin, app.admin, '/dashboard/analytics');
   const panel = page.getByRole('region', { name: t('sheets.panel.title') });
   await expect(panel).toBeVisible();
+  // The dashboard's figures and the sheet's preview load around the button, and each can move it. A
+  // press whose pointer is released after the button moved away is no press (it only took the focus,
+  // seen once on a loaded box): click once the screen has settled, as a person would.
+  const previewCount = new RegExp(escapeRegExp(t('sheets.panel.previewCount', { shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'));
+  await expect(panel.getByText(previewCount)).toBeVisible();
+  await page.waitForLoadState('networkidle');
   // The whole CSV streams before the download is handed over: generous on a loaded 2-core box.
   const downloading = page.waitForEvent('download', { timeout: 60_000 });
   await panel.getByRole('button', { name: t('sheets.panel.download'), exact: true }).first().click();
