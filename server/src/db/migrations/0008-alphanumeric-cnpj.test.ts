@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
-import pg from 'pg';
-import { openDatabase, type OpenDatabase } from '../connect';
+import type { OpenDatabase } from '../connect';
 import { MIGRATIONS, migrate } from '../migrate';
+import { openEmptyTestDatabase } from '../testing';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test-support/postgres';
 
 /**
@@ -18,28 +17,9 @@ describe.each([
   let database: OpenDatabase;
   const tenant = { template: 't', pool: 'p', plan: 'starter' as const, user_limit: 5, ticket_limit: 10 };
 
-  const schema = `test_0008_${randomBytes(6).toString('hex')}`;
-  async function onCluster(url: string, statement: string): Promise<void> {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(statement);
-    } finally {
-      await admin.end();
-    }
-  }
-
-  /** A fresh, unmigrated schema of the cluster (which may be `TEST_DATABASE_URL`, shared with others). */
-  async function freshSchema(url: string): Promise<string> {
-    await onCluster(url, `create schema ${schema}`);
-    const scoped = new URL(url);
-    scoped.searchParams.set('options', `-c search_path=${schema},public`);
-    return scoped.toString();
-  }
-
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
-    database = await openDatabase(cluster ? await freshSchema(cluster.url) : 'pglite://memory');
+    database = await openEmptyTestDatabase(cluster ? cluster.url : 'pglite://memory');
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
     const before = await migrator.migrateTo('0007-tenant-search-text');
     expect(before.error).toBeUndefined();
@@ -49,7 +29,6 @@ describe.each([
 
   afterAll(async () => {
     await database?.close();
-    if (cluster) await onCluster(cluster.url, `drop schema if exists ${schema} cascade`);
     await cluster?.stop();
   });
 

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Migrator } from 'kysely';
-import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test-support/postgres';
-import { openDatabase, type OpenDatabase } from '../connect';
+import type { OpenDatabase } from '../connect';
 import { MIGRATIONS, migrate } from '../migrate';
+import { openEmptyTestDatabase } from '../testing';
 
 /**
  * Migration 0010 on a database that already breaks the new rules (migrated up to 0009, then written the
@@ -17,29 +16,11 @@ describe.each([
 ])('migration 0010-unique-names on %s', (_label, postgres) => {
   let cluster: ThrowawayPostgres | undefined;
   let database: OpenDatabase;
-  const schema = `test_0010_${randomBytes(6).toString('hex')}`;
   const ids: { tenant: number; other: number; role: number; users: number[]; instances: number[] } = { tenant: 0, other: 0, role: 0, users: [], instances: [] };
 
-  async function onCluster(url: string, statement: string): Promise<void> {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(statement);
-    } finally {
-      await admin.end();
-    }
-  }
-
   beforeAll(async () => {
-    let url = 'pglite://memory';
-    if (postgres) {
-      cluster = await startThrowawayPostgres();
-      await onCluster(cluster.url, `create schema ${schema}`);
-      const scoped = new URL(cluster.url);
-      scoped.searchParams.set('options', `-c search_path=${schema},public`);
-      url = scoped.toString();
-    }
-    database = await openDatabase(url);
+    if (postgres) cluster = await startThrowawayPostgres();
+    database = await openEmptyTestDatabase(cluster ? cluster.url : 'pglite://memory');
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
     expect((await migrator.migrateTo('0009-totp-encryption')).error).toBeUndefined();
     const db = database.db;
@@ -76,7 +57,6 @@ describe.each([
 
   afterAll(async () => {
     await database?.close();
-    if (cluster) await onCluster(cluster.url, `drop schema if exists ${schema} cascade`);
     await cluster?.stop();
   });
 
