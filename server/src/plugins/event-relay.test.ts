@@ -9,6 +9,7 @@ import { DEMO_PASSWORD, seedDemo } from '../db/seed';
 import { openTestDatabase } from '../db/testing';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { scopedChannel } from './event-relay';
+import { someCustomerUser } from '../test-support/lookups';
 
 /**
  * Two apps in this process on ONE PostgreSQL schema, each with its own pool and LISTEN connection:
@@ -137,18 +138,7 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
   });
 
   it('closes sockets on B when an admin on A blocks the user (user revocation crosses processes)', async () => {
-    const target = await primary.db
-      .selectFrom('users as u')
-      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-      .select(['u.id', 'u.email', 't.name as tenant'])
-      .where('u.origin_backoffice', '=', false)
-      .where('u.blocked', '=', false)
-      // Seeded users with two-factor on need a code nobody holds.
-      .where('u.two_factor_enabled', '=', false)
-      .where('u.deleted_at', 'is', null)
-      .where('t.deleted_at', 'is', null)
-      .orderBy('u.id')
-      .executeTakeFirstOrThrow();
+    const target = await someCustomerUser(primary.db);
     const user = await login(b, target.email);
     const ws = await open(baseB, `tenantName=${target.tenant}&userId=${user.id}&token=${user.token}`);
     await admitted(ws, target.tenant, user.id);

@@ -7,6 +7,7 @@ import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import { seedDemo } from '../db/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
+import { someCustomerUser } from '../test-support/lookups';
 
 let app: App;
 let close: () => Promise<void>;
@@ -101,18 +102,7 @@ describe('socket /ws', () => {
   });
 
   it('closes a user\'s open sockets with 4401 when an admin blocks the user', async () => {
-    const customer = await db
-      .selectFrom('users as u')
-      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-      .select(['u.id', 'u.email', 't.name as tenant'])
-      .where('u.origin_backoffice', '=', false)
-      .where('u.blocked', '=', false)
-      // Seeded users with two-factor on need a code nobody holds.
-      .where('u.two_factor_enabled', '=', false)
-      .where('u.deleted_at', 'is', null)
-      .where('t.deleted_at', 'is', null)
-      .orderBy('u.id')
-      .executeTakeFirstOrThrow();
+    const customer = await someCustomerUser(db);
     const login = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: customer.email, password: 'Back#Office!Demo', ip: null } });
     expect(login.statusCode).toBe(200);
     const customerToken = login.json<{ access_token: string }>().access_token;

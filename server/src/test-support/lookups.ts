@@ -15,12 +15,12 @@ export async function someDeletedTenantName(db: Kysely<Database>): Promise<strin
   return (await db.selectFrom('tenants').select('name').where('deleted_at', 'is not', null).executeTakeFirstOrThrow()).name;
 }
 
-/** A live customer-tenant user (not staff) who can sign in with a password alone: e-mail and tenant. */
+/** A live customer-tenant user (not staff) who can sign in with a password alone: id, e-mail and tenant. */
 export function someCustomerUser(db: Kysely<Database>) {
   return db
     .selectFrom('users as u')
     .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-    .select(['u.email', 't.name as tenant'])
+    .select(['u.id', 'u.email', 't.name as tenant'])
     .where('u.origin_backoffice', '=', false)
     .where('u.blocked', '=', false)
     // Seeded users with two-factor on need a code nobody holds.

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { Database, UsersTable } from '../db/schema';
 
 /** The users service's SQL (server/src/users/service.ts): reads and writes of users and their links. */
@@ -74,16 +74,7 @@ export async function countLiveUsers(db: Db, tenantId: number): Promise<number> 
   return n;
 }
 
-export interface NewUserRow {
-  tenant_id: number;
-  role_id: number;
-  department_id: number | null;
-  name: string;
-  username: string;
-  email: string;
-  password_hash: string;
-  origin_backoffice: boolean;
-}
+export type NewUserRow = Pick<Insertable<UsersTable>, 'tenant_id' | 'role_id' | 'department_id' | 'name' | 'username' | 'email' | 'password_hash' | 'origin_backoffice'>;
 
 export async function insertUser(db: Db, values: NewUserRow): Promise<number> {
   const created = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
