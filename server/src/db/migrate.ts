@@ -9,6 +9,7 @@ import * as tenantSearchText from './migrations/0007-tenant-search-text';
 import * as alphanumericCnpj from './migrations/0008-alphanumeric-cnpj';
 import * as totpEncryption from './migrations/0009-totp-encryption';
 import * as uniqueNames from './migrations/0010-unique-names';
+import * as tenantSearchLexemes from './migrations/0011-tenant-search-lexemes';
 import type { Database } from './schema';
 
 /**
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-alphanumeric-cnpj': alphanumericCnpj,
   '0009-totp-encryption': totpEncryption,
   '0010-unique-names': uniqueNames,
+  '0011-tenant-search-lexemes': tenantSearchLexemes,
 };
 
 const provider: MigrationProvider = {

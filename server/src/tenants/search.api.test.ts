@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import { searchTenants } from './search';
 
 /**
  * Paginated tenant search (POST /api/tenant/paginated) against a reference computed here: one query
@@ -173,6 +174,15 @@ describe.each([
     ['loja2', 'id', 'ASC', 1, 100],
     ['LOJA', 'id', 'ASC', 1, 100],
     ['letras', 'name', 'ASC', 2, 7],
+    // One case per class of the scale bench (bench/scale.ts): a common word, a rare name, CNPJ digits
+    // partial and full, an alphanumeric CNPJ partial, no match.
+    ['busca', 'name', 'DESC', 4, 5],
+    ['busca-gama-42', 'name', 'ASC', 1, 10],
+    ['42', 'name', 'ASC', 1, 10],
+    [cnpjOf(12).replace(/\D/g, ''), 'name', 'ASC', 1, 10],
+    [cnpjOf(12), 'name', 'ASC', 1, 10],
+    ['12abc3', 'name', 'ASC', 1, 10],
+    ['zzznada', 'name', 'ASC', 1, 10],
   ];
 
   it.each(cases)('search %j sorted by %s %s, page %i of %i', async (term, sort, dir, page, limit) => {
@@ -181,6 +191,17 @@ describe.each([
     expect(answer.data.map((r) => r.id)).toEqual(want.ids);
     expect(answer.total).toBe(want.total);
     expect(answer.last_page).toBe(Math.max(1, Math.ceil(want.total / limit)));
+  });
+
+  // The name walk for many matches (search.ts, above COMMON_MATCHES) on every letters-and-digits case,
+  // with the threshold at 0 so these few tenants take it.
+  it.each(cases.filter(([term]) => /^[0-9a-z]+$/i.test(term.trim())))('name walk: %j sorted by %s %s, page %i of %i', async (term, _sort, _dir, page, limit) => {
+    for (const direction of ['ASC', 'DESC'] as const) {
+      const answer = await searchTenants(t.db, { tenantId: null }, { search: term, sort: 'name', direction: direction === 'ASC' ? 'asc' : 'desc', page, limit, onlyDeleted: false, filterUsers: false }, { commonMatches: 0 });
+      const want = expected(term, 'name', direction, page, limit);
+      expect(answer.ids).toEqual(want.ids);
+      expect(answer.total).toBe(want.total);
+    }
   });
 
   it('searches the soft-deleted tenants when asked', async () => {

@@ -30,6 +30,12 @@ export interface TenantSearchResult {
   total: number;
 }
 
+/**
+ * Above this many matches a page sorted by name walks the names in order instead of reading every
+ * match (server/src/tenants/search.ts `searchTenants`); below it reading them is the cheaper.
+ */
+export const COMMON_MATCHES = 2_000;
+
 /** Contract sort names → columns; the enum in the contract is the allow-list. */
 const SORT_COLUMNS: Readonly<Record<TenantSortName, string>> = {
   id: 't.id',
@@ -73,7 +79,7 @@ export function maskedFragmentPattern(fragment: string): string {
  * A name like `loja-2` is matched against CNPJs letter for letter, so it does not find every CNPJ
  * holding a 2.
  */
-export async function searchTenants(db: Kysely<Database>, scope: TenantSearchScope, params: TenantSearchParams): Promise<TenantSearchResult> {
+export async function searchTenants(db: Kysely<Database>, scope: TenantSearchScope, params: TenantSearchParams, options: { commonMatches?: number } = {}): Promise<TenantSearchResult> {
   const { page, limit, direction } = params;
   const search = params.search.trim();
   const column = SORT_COLUMNS[params.sort];
@@ -99,6 +105,53 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
   }
 
   const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
+  const dir = sql.raw(direction);
+
+  // Letters and digits only (the common search: a word, a name's number, CNPJ digits, `12abc`): the exact
+  // index of migration 0011, which needs no recheck. Soft-deleted tenants are not in it.
+  if (/^[0-9a-z]+$/i.test(search) && !params.onlyDeleted) {
+    const lower = search.toLowerCase();
+    const upper = cnpjSearchFragment(search);
+    // Name and CNPJ words as typed (`search_text`), and the bare CNPJ for a search that reads as part of one.
+    const query = upper === null ? `'${lower}':*` : `'${lower}':* | '${upper}':*`;
+    const matching = () => scoped().where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${query}::tsquery`);
+    const { total } = await matching().select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+    if (total === 0) return { ids: [], total };
+    const offset = (page - 1) * limit;
+    if (total > (options.commonMatches ?? COMMON_MATCHES) && params.sort === 'name' && scope.tenantId === null) {
+      // Many matches: reading each to sort them costs more than walking the names in order
+      // (`tenants_live_name_idx`, migration 0007, index only) until the page is full. The walk sees names
+      // only, so the tenants matched by their CNPJ alone (few, as a rule) are looked up apart and merged.
+      const like = `%${lower}%`;
+      const byName = scoped()
+        .select(['t.id', 't.name as s'])
+        .where('t.name', 'like', like)
+        .orderBy('t.name', direction)
+        .orderBy('t.id', direction)
+        .limit(offset + limit);
+      const byCnpj = scoped()
+        .select(['t.id', 't.name as s'])
+        .where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${`'${upper ?? lower.toUpperCase()}':*`}::tsquery`)
+        .where('t.name', 'not like', like)
+        .where(upper === null ? sql<boolean>`lower(t.cnpj) like ${like}` : sql<boolean>`true`);
+      const rows = await db
+        // The walk is a subquery of its own: its ORDER BY and LIMIT would otherwise apply to the union.
+        .selectFrom(db.selectFrom(byName.as('n')).select(['n.id', 'n.s']).unionAll(byCnpj).as('u'))
+        .select('u.id')
+        .orderBy('u.s', direction)
+        .orderBy('u.id', direction)
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return { ids: rows.map((r) => r.id), total };
+    }
+    const row = await db
+      .with((cte) => cte('m').materialized(), () => withSort(matching()))
+      .selectNoFrom(sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`.as('ids'))
+      .executeTakeFirstOrThrow();
+    return { ids: row.ids.map(Number), total };
+  }
+
   const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const fragment = cnpjSearchFragment(search);
   const branches = [
@@ -128,7 +181,6 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
   // One scan of the matches for both the count and the page. Two queries read the trigram matches
   // twice, and the page query often walked the sort column's index instead, filtering row by row
   // until ten matched: ~100 ms when the matches sort late (bench/scale.ts, 100,000 tenants).
-  const dir = sql.raw(direction);
   const row = await db
     .with((cte) => cte('m').materialized(), () => matches)
     .selectNoFrom([
