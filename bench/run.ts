@@ -4,7 +4,8 @@
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
  * Options: `--quick`; `--only bundle,api,scale,sockets,page` (comma-separated); `--no-build` (reuse
- * dist/ for the bundle and page suites).
+ * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
+ * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
@@ -12,18 +13,25 @@ import { apiBench } from './api';
 import { bundleBench } from './bundle';
 import { check, formatChecks, formatTable, type Check, type SuiteResult } from './lib/report';
 import { serverOnPostgres, stopEverything, type PostgresTarget } from './lib/servers';
-import { pageLoadBench } from './page-load';
+import { pageLoadBench, type PageLoadBudgets } from './page-load';
 import { scaleBench } from './scale';
 import { socketBench } from './sockets';
 
 const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  console.log(`npm run bench [-- options]    npm run bench:quick
+  --quick              smaller suites (CI); the page suite is left out unless named in --only
+  --only a,b           only these suites: bundle, api, scale, sockets, page
+  --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
+  process.exit(0);
+}
 const quick = args.includes('--quick');
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
 const build = !args.includes('--no-build') && !quick;
 const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.url), 'utf8')) as {
   bundle: { loginGzipKB: number; routeExtraGzipKB: number; wholeAppGzipKB: number };
-  pageLoad: { throttledLoginLcpMs: number; throttledLoginToTenantsMs: number; throttledHeapAfterListMiB: number; usersListMaxDomRows: number; scrollMaxLongTaskMs: number };
+  pageLoad: PageLoadBudgets;
   api: { maxErrors: number };
   scale: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
   sockets: { connections: number; broadcastP99Ms: number };
@@ -47,7 +55,7 @@ const suites: Suite[] = [
     quick: true,
     run: async () => socketBench({ connections: quick ? 1000 : budgets.sockets.connections, broadcastP99Ms: budgets.sockets.broadcastP99Ms, shared: await sharedServer() }),
   },
-  { name: 'page', quick: false, run: () => pageLoadBench({ budgets: budgets.pageLoad, build: build && !ran.has('bundle') }) },
+  { name: 'page', quick: false, run: () => pageLoadBench({ budgets: budgets.pageLoad, build: build && !ran.has('bundle'), buildPeers: build, quick }) },
 ];
 const ran = new Set<string>();
 

@@ -63,7 +63,7 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
 export function formatChecks(checks: readonly Check[]): string {
   const rows = [['check', 'measured', 'budget', 'result']];
   for (const c of checks) {
-    rows.push([c.name, `${fixed(c.value, c.unit === 'KB' || c.unit === 'ms' || c.unit === 'MiB' || c.unit === 'MB' ? 1 : 0)} ${c.unit}`, `${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}`, c.ok ? 'pass' : `MISSED${c.note ? ` (${c.note})` : ''}`]);
+    rows.push([c.name, `${fixed(c.value, c.unit === 'KB' || c.unit === 'ms' || c.unit === 'MiB' || c.unit === 'MB' ? 1 : c.unit === '×' ? 2 : 0)} ${c.unit}`, `${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}`, c.ok ? 'pass' : `MISSED${c.note ? ` (${c.note})` : ''}`]);
   }
   return formatTable(rows);
 }

@@ -1,6 +1,6 @@
 /**
  * The 100 tenants of the page-load comparison (bench/page-load.ts): the peers bundle them, and the bench
- * creates the same ones in the real server through `POST /api/tenant/create`. Deterministic (a seeded
+ * creates the same ones in the real server through `POST /api/tenant`. Deterministic (a seeded
  * PRNG, no clock), plain JavaScript with no imports so both a browser bundle and Node can use it.
  *
  * Every tenant satisfies the server's `TenantCreate` (contracts/openapi.yaml): a slug name
@@ -77,7 +77,7 @@ export function makeTenants(count = TENANT_COUNT, seed = 20261125) {
   return tenants;
 }
 
-/** What `POST /api/tenant/create` takes for one of them (contracts/openapi.yaml `TenantCreate`). */
+/** What `POST /api/tenant` takes for one of them (contracts/openapi.yaml `TenantCreate`). */
 export function tenantCreateBody(tenant) {
   const { name, cnpj: masked, features, template, pool, userLimit, plan, ticketLimit } = tenant;
   return { name, cnpj: masked, features, template, pool, userLimit, plan, ticketLimit };
