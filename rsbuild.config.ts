@@ -4,6 +4,7 @@ import { VanillaExtractPlugin } from '@vanilla-extract/webpack-plugin';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { precompressDir } from './scripts/precompress.mjs';
 import type * as Prerender from './src/prerender';
 
 /**
@@ -61,12 +62,31 @@ const prerenderLoginPage: RsbuildPlugin = {
 };
 
 /**
+ * After a production build: a brotli and a gzip file beside every compressible asset under
+ * `dist/web/static` (scripts/precompress.mjs), which server/src/plugins/static.ts sends to clients
+ * that accept them. Compressed once here at the highest levels instead of per request.
+ */
+const precompressAssets: RsbuildPlugin = {
+  name: 'precompress-assets',
+  setup(api) {
+    api.onAfterBuild(async ({ stats, environments }) => {
+      if (stats?.hasErrors()) return;
+      const web = environments.web;
+      if (!web) return;
+      const done = await precompressDir(resolve(web.distPath, 'static'));
+      const sum = (key: 'raw' | 'brotli' | 'gzip') => (done.reduce((total, file) => total + file[key], 0) / 1000).toFixed(1);
+      api.logger.info(`precompressed ${done.length} assets: ${sum('raw')} kB raw, ${sum('gzip')} kB gzip -9, ${sum('brotli')} kB brotli q11`);
+    });
+  },
+};
+
+/**
  * The SPA is served under `/{tenant}/…` (DESIGN §4), so assets use absolute `/static/…` URLs that
  * work from any tenant path; the server maps them regardless of the first segment. Production
  * builds add the `prerender` environment (Node) for the login page above.
  */
 export default defineConfig(({ command }) => ({
-  plugins: [pluginReact(), ...(command === 'build' ? [prerenderLoginPage] : [])],
+  plugins: [pluginReact(), ...(command === 'build' ? [prerenderLoginPage, precompressAssets] : [])],
   resolve: {
     alias: {
       // React 19 has useSyncExternalStore: the shims (@xstate/react, react-i18next, wouter) become React's own.

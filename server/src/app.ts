@@ -15,11 +15,13 @@ import { isDatabaseUnavailable } from './db/unavailable';
 import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
+import { registerCompression } from './plugins/compression';
 import { authenticate, routeAccess, type AuthContext } from './plugins/auth';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { registerFaults, type FaultInjector } from './plugins/faults';
 import { NUL_MESSAGE, nulIn } from './plugins/nul';
 import { securityHeaders } from './plugins/security-headers';
+import { STATIC_PREFIX } from './plugins/static';
 import { registerSocket, type SocketServer } from './plugins/socket';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { restAnswerOf } from './rest/domain-errors';
@@ -179,6 +181,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // external
   // The SPA calls the public-IP service itself (SPEC §7): its origin, and only it, joins connect-src.
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
+  // Before every route: @fastify/compress sets a route up when the route is added.
+  await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
   // app
   const tokens = new TokenService(db, config);
   await tokens.init();

@@ -1,9 +1,12 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { escapeHtmlText } from '../../../src/domain/html';
 import { matchPath } from '../../../src/domain/paths';
+import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 
 /**
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
@@ -11,7 +14,16 @@ import { matchPath } from '../../../src/domain/paths';
  * `login.html` when the build has one: the same page with the login form already rendered
  * (src/prerender.tsx), so it paints before any script runs. Only there: a signed-in user
  * reloading any other page must not see a login form flash by. `/` goes to the back-office tenant.
+ *
+ * Compression (docs/performance.md, "Compression"): the assets are sent as the brotli or gzip file the
+ * build wrote beside them (scripts/precompress.mjs) when the client accepts one, chosen by
+ * @fastify/static's `preCompressed`, which also sets `Vary: Accept-Encoding` and the original file's
+ * content type; the ETag is the sent file's. The two pages are compressed here, once at start, after
+ * the runtime settings are in them, and negotiated the same way (`preferredEncoding`).
  */
+/** Where the hashed assets are served (rsbuild.config.ts: `assetPrefix: '/'`, files under `static/`). */
+export const STATIC_PREFIX = '/static/';
+
 /** What the SPA reads at start (src/machines/app-services.ts `readSettings`). */
 export interface SpaSettings {
   socketUrl: string;
@@ -27,30 +39,73 @@ export function withSettings(html: string, settings: SpaSettings): string {
   return html.includes('</head>') ? html.replace('</head>', `${meta}</head>`) : `${meta}${html}`;
 }
 
+/** One page in every encoding it is sent in, each with its own ETag. */
+export interface CompressedPage {
+  bodies: { identity: Buffer } & Partial<Record<Encoding, Buffer>>;
+  etags: { identity: string } & Partial<Record<Encoding, string>>;
+  /** The encodings worth sending (smaller than the page itself), in the server's order of preference. */
+  encodings: Encoding[];
+}
+
+/** Brotli at its best quality and gzip -9, as the build does for the assets (scripts/precompress.mjs). */
+export function compressPage(html: string): CompressedPage {
+  const identity = Buffer.from(html, 'utf8');
+  const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+  const page: CompressedPage = { bodies: { identity }, etags: { identity: `"${tag}"` }, encodings: [] };
+  const compressed: Record<Encoding, Buffer> = {
+    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzip: gzipSync(identity, { level: 9 }),
+  };
+  for (const encoding of ENCODINGS) {
+    if (compressed[encoding].length >= identity.length) continue;
+    page.bodies[encoding] = compressed[encoding];
+    page.etags[encoding] = `"${tag}-${encoding}"`;
+    page.encodings.push(encoding);
+  }
+  return page;
+}
+
+/** Whether `If-None-Match` names this ETag (weak comparison, as for a GET) or is `*`. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
 export async function serveSpa(app: FastifyInstance, options: { webRoot: string; backofficeTenant: string; settings: SpaSettings }): Promise<void> {
   const root = resolve(options.webRoot);
   const indexPath = resolve(root, 'index.html');
   const hasBuild = existsSync(indexPath);
-  const index = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
+  const indexHtml = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
   const loginPath = resolve(root, 'login.html');
-  const login = hasBuild && existsSync(loginPath) ? withSettings(readFileSync(loginPath, 'utf8'), options.settings) : index;
+  const index = compressPage(indexHtml);
+  const login = hasBuild && existsSync(loginPath) ? compressPage(withSettings(readFileSync(loginPath, 'utf8'), options.settings)) : index;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: resolve(root, 'static'),
-      prefix: '/static/',
+      prefix: STATIC_PREFIX,
       immutable: true,
       maxAge: '365d',
       index: false,
       wildcard: true,
+      preCompressed: true,
     });
   }
   app.get('/', async (_request, reply) => reply.redirect(`/${options.backofficeTenant}/`, 302));
   app.get('/:tenant', async (request, reply) => reply.redirect(`/${(request.params as { tenant: string }).tenant}/`, 301));
-  app.get('/:tenant/*', async (request, reply) => {
+  // Compressed here, not again by server/src/plugins/compression.ts.
+  app.get('/:tenant/*', { compress: false }, async (request, reply) => {
     if (!hasBuild) return reply.code(503).send({ status: 'unavailable', message: 'The SPA is not built: run `npm run build`.' });
-    reply.header('cache-control', 'no-cache');
     const rest = `/${(request.params as { '*': string })['*']}`;
-    return reply.type('text/html; charset=utf-8').send(isLoginPath(rest) ? login : index);
+    const page = isLoginPath(rest) ? login : index;
+    const encoding = preferredEncoding(request.headers['accept-encoding'], page.encodings);
+    const etag = page.etags[encoding] ?? page.etags.identity;
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', etag);
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.type('text/html; charset=utf-8').send(page.bodies[encoding] ?? page.bodies.identity);
   });
 }
 
