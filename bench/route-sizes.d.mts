@@ -30,13 +30,20 @@ export interface RouteSizes {
   whole: RouteRow;
   loginContributors: Contributor[];
   entryChunks: (Measured & { id: string })[];
+  /** The scripts the login page loads eagerly (before its form is interactive), as served. */
+  loginEager: Measured & { page: string | null };
+  /** Whether the build wrote `.br`/`.gz` files beside its assets (scripts/precompress.mjs). */
+  precompressed: boolean;
 }
 export interface BundleBudgets {
   loginGzipKB: number;
+  /** The login page's eager JS, brotli as served. */
+  loginBrotliKB?: number;
   routeExtraGzipKB: number;
   wholeAppGzipKB: number;
 }
 export function parseRegistry(source: string): Map<string, string | null>;
+export function eagerScripts(html: string): string[];
 export function parseRouteTable(source: string): Map<string, { path: string; layout: 'main' | 'blank' }>;
 export function computeRouteSizes(options?: { root?: string }): RouteSizes;
 export function checkRouteSizes(

@@ -8,8 +8,15 @@
  * and the route table (`src/domain/paths.ts`: each route's layout), so screens added by anyone show up
  * without a magic comment.
  *
- * What each row counts (bytes of the built files, compressed one by one — what a browser downloads):
- * - `login (initial)`: every file the entry loads (the HTML's scripts and styles) plus the HTML itself.
+ * What each row counts (bytes of the built files as `npm start` sends them, file by file — what a
+ * browser downloads): `br` and `gz` are the sizes of the `.br` and `.gz` files the build writes beside
+ * each asset (scripts/precompress.mjs, brotli q11 and gzip -9), which server/src/plugins/static.ts sends
+ * to a client that accepts them (a browser's `Accept-Encoding: gzip, deflate, br, zstd` gets brotli);
+ * an asset without one goes out raw, and counts raw. bench/bundle.ts fetches the same files from a
+ * started server to check these figures against the bytes really sent.
+ * - `login (initial)`: every file the entry loads (the HTML's scripts and styles) plus the login page
+ *   (`login.html`, compressed by the server at start, counted here without the ~100-byte settings
+ *   meta it adds).
  * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages and the socket side the
  *   layout waits for (src/machines/realtime.ts, loaded at sign-in), minus the entry: the price of the
  *   first main-layout route after login, paid once.
@@ -17,6 +24,10 @@
  *   the layout group too — what navigating there downloads on top of what is already loaded.
  * - `lazy …` rows: chunks a screen or the shell loads later on demand (charts, a dialog, a language).
  * - `whole app`: every JS and CSS file of the build.
+ *
+ * Also: the login page's JS on the wire before the form is interactive — the scripts `login.html`
+ * loads eagerly (its `<script src>` and script preloads; the form's handlers come with them), brotli
+ * as served, against `loginBrotliKB`.
  *
  * `node bench/route-sizes.mjs` prints the table; `--json FILE` also writes it; `--check` exits 1 when a
  * budget of bench/budgets.json is missed (the build itself only prints).
@@ -27,23 +38,47 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const KB = 1000;
 
-/** Compressed sizes of one built file, computed once per run. */
+/**
+ * Sizes of one built file as the server sends it: raw, and its `.gz` and `.br` files when the build
+ * wrote them (else raw: the server sends the file as it is). Pages at the root (`*.html`) are not
+ * sent from disk but compressed by the server at start with the same settings: compressed here alike.
+ */
 const sizeCache = new Map();
 function fileSizes(webRoot, file) {
   const key = join(webRoot, file);
   let sizes = sizeCache.get(key);
   if (!sizes) {
     const buffer = readFileSync(key);
+    const variant = (extension, compress) => {
+      if (!file.includes('/')) return Math.min(buffer.length, compress(buffer).length);
+      return existsSync(key + extension) ? statSync(key + extension).size : buffer.length;
+    };
     sizes = {
       raw: buffer.length,
-      gzip: gzipSync(buffer, { level: 9 }).length,
-      brotli: brotliCompressSync(buffer, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buffer.length },
-      }).length,
+      gzip: variant('.gz', (b) => gzipSync(b, { level: 9 })),
+      brotli: variant('.br', (b) =>
+        brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+      ),
     };
     sizeCache.set(key, sizes);
   }
   return sizes;
+}
+
+/** Whether the build wrote compressed files beside its assets (a build before that did not). */
+function precompressed(webRoot, files) {
+  return files.some((file) => existsSync(join(webRoot, `${file}.br`)));
+}
+
+/** The scripts a page loads eagerly: `<script src>` and `<link rel="modulepreload|preload" as="script">`, in order. */
+export function eagerScripts(html) {
+  const found = [];
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) if (!/\btype="(?!module)[^"]*"/.test(match[0])) found.push(match[1]);
+  for (const match of html.matchAll(/<link\b[^>]*>/g)) {
+    const tag = match[0];
+    if (/\brel="modulepreload"/.test(tag) || (/\brel="preload"/.test(tag) && /\bas="script"/.test(tag))) found.push(/\bhref="([^"]+)"/.exec(tag)?.[1]);
+  }
+  return [...new Set(found.filter(Boolean).map((src) => src.replace(/^\//, '').replace(/[?#].*$/, '')))];
 }
 
 const kindOf = (file) => (file.endsWith('.css') ? 'css' : file.endsWith('.js') ? 'js' : file.endsWith('.html') ? 'html' : 'other');
@@ -185,8 +220,12 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
 
   const rows = [];
   const entryFiles = filesOf(entryIds);
-  const html = existsSync(join(webRoot, 'index.html')) ? ['index.html'] : [];
+  const page = ['login.html', 'index.html'].find((name) => existsSync(join(webRoot, name)));
+  const html = page ? [page] : [];
   rows.push({ kind: 'initial', route: 'login', path: '/login', chunks: [...entryIds], ...measure(webRoot, [...entryFiles, ...html]) });
+  // What the login page's HTML makes the browser fetch before its form works.
+  const eager = page ? eagerScripts(readFileSync(join(webRoot, page), 'utf8')) : [];
+  const loginEager = { page: page ?? null, ...measure(webRoot, eager) };
 
   const layoutIds = minus(
     new Set([...group(`${REGISTRY} -> ./layouts/main-layout`), ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'), ...group('./src/machines/app-services.ts -> ./realtime')]),
@@ -252,7 +291,7 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
     return { id, files: chunk?.files ?? [], ...measure(webRoot, chunk?.files ?? []) };
   });
 
-  return { rows, whole, loginContributors, entryChunks };
+  return { rows, whole, loginContributors, entryChunks, loginEager, precompressed: precompressed(webRoot, allFiles) };
 }
 
 /** Budget checks (bench/budgets.json `bundle`): one per row that has a budget. */
@@ -265,6 +304,9 @@ export function checkRouteSizes(result, budgets) {
     }
   }
   checks.push({ name: 'bundle: whole app (gzip)', value: result.whole.all.gzip / KB, budget: budgets.wholeAppGzipKB, unit: 'KB' });
+  if (budgets.loginBrotliKB !== undefined) {
+    checks.push({ name: 'bundle: login JS on the wire before the form is interactive (brotli, as served)', value: result.loginEager.js.brotli / KB, budget: budgets.loginBrotliKB, unit: 'KB' });
+  }
   return checks.map((c) => ({ ...c, ok: c.value <= c.budget }));
 }
 
@@ -294,11 +336,17 @@ export function formatRouteSizes(result, budgets) {
   }
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
   const fmt = (r) => r.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
-  lines.push('JS and CSS per route (KB = 1000 bytes; gzip -9 and brotli q11 of each built file; extra = on top of what is already loaded)');
+  lines.push('JS and CSS per route (KB = 1000 bytes; gz and br = the bytes the server sends for each file: the build\'s gzip -9 and brotli q11 files; extra = on top of what is already loaded)');
+  if (!result.precompressed) lines.push('NOTE: this build has no .br/.gz files (built without scripts/precompress.mjs): the server sends it raw, and so counts the table.');
   lines.push(fmt(header));
   lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of body) lines.push(fmt(r));
   lines.push('');
+  const eager = result.loginEager;
+  const verdict = budgets?.loginBrotliKB === undefined ? '' : ` (budget ≤ ${budgets.loginBrotliKB} KB br: ${eager.js.brotli / KB <= budgets.loginBrotliKB ? 'ok' : 'OVER'})`;
+  lines.push(
+    `Login JS on the wire before the form is interactive (${eager.files.length} scripts ${eager.page ?? 'the page'} loads eagerly): ${kb(eager.js.brotli)} KB br, ${kb(eager.js.gzip)} KB gz, ${kb(eager.js.raw)} KB raw${verdict}`,
+  );
   lines.push(`Login route files: ${result.entryChunks.map((c) => `${c.files.join(' + ')} ${kb(c.all.gzip)} KB gz`).join('; ')}`);
   lines.push('Biggest contributors to the login route (estimated gzip: raw source share × chunk gzip):');
   for (const c of result.loginContributors.slice(0, 10)) lines.push(`  ${c.name.padEnd(36)} ~${kb(c.gzipEstimate).padStart(5)} KB gz  (${kb(c.raw)} KB source)`);
