@@ -36,6 +36,27 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(sockets.all).toHaveLength(0);
   });
 
+  it('once preloaded, starts in the same task as a sign-in, so the first signed-in render never waits for it', async () => {
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/login'
+        ? json(200, { access_token: 'fresh-token', token_type: 'Bearer', expires_in: 900, origin_backoffice: true, has_permission_routes: [], user: USER })
+        : json(200, []),
+    );
+    services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
+    await services.realtime.preload();
+    expect(services.realtime.current()).toBeNull();
+    const { session, realtime } = services;
+    const startedWithSignIn = new Promise<boolean>((resolve) => {
+      const subscription = session.subscribe((snapshot) => {
+        if (!snapshot.hasTag('authenticated')) return;
+        subscription.unsubscribe();
+        resolve(realtime.current() !== null);
+      });
+    });
+    session.send({ type: 'session.login', email: USER.email, password: 'Back#Office!Demo' });
+    expect(await startedWithSignIn).toBe(true);
+  });
+
   it('loads and starts at boot with a stored session, and connects with its token', async () => {
     writeStoredSession(window.localStorage, {
       token: 'stored-token',

@@ -169,6 +169,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
 
   let realtime: Realtime | null = null;
   let loading: Promise<RealtimeServices> | null = null;
+  // The realtime module once preloaded: a sign-in then starts it synchronously, so the main
+  // layout's first render finds it instead of suspending (a fallback shown delays the next reveal
+  // by React's 300 ms).
+  let preloaded: typeof import('./realtime') | null = null;
   let stopped = false;
   const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, executeIfFresh: ifFreshGraphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
   const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
@@ -181,6 +185,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ready() {
       if (loading) return loading;
       if (options.startRealtime) loading = Promise.resolve(start(options.startRealtime));
+      else if (preloaded) loading = Promise.resolve(start(preloaded.startRealtime));
       else {
         const load = import('./realtime').then((module) => start(module.startRealtime));
         // A chunk that failed (offline) is asked for again next time.
@@ -196,7 +201,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       // The bundler keeps one module instance: ready() later finds it evaluated. A failure here is
       // ready()'s to report, when the socket is actually needed.
       await import('./realtime').then(
-        () => undefined,
+        (module) => {
+          preloaded = module;
+        },
         () => undefined,
       );
     },
