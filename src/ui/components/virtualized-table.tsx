@@ -181,7 +181,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     return true;
   };
 
-  const { current, cursorIndex, gridProps, headerTabIndex, focusIn } = useGridNavigation({
+  const { cursorIndex, gridProps, headerTabIndex, focusIn } = useGridNavigation({
     gridRef,
     rows: shownRows,
     columnCount: columns.length,
