@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
+import { waitFor } from 'xstate';
 import { createAppServices, type AppServices } from './app-services';
+import { parseTenantsQuery, toPageRequest } from './tenants-query';
 import { writeStoredSession } from './session-storage';
 import { USER } from './test-support/session-fakes';
 import { fakeServer, flush, gqlData, json, operationOf, type SeenRequest } from './test-support/fake-fetch';
@@ -36,6 +38,27 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(sockets.all).toHaveLength(0);
   });
 
+  it('once preloaded, starts in the same task as a sign-in, so the first signed-in render never waits for it', async () => {
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/login'
+        ? json(200, { access_token: 'fresh-token', token_type: 'Bearer', expires_in: 900, origin_backoffice: true, has_permission_routes: [], user: USER })
+        : json(200, []),
+    );
+    services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
+    await services.realtime.preload();
+    expect(services.realtime.current()).toBeNull();
+    const { session, realtime } = services;
+    const startedWithSignIn = new Promise<boolean>((resolve) => {
+      const subscription = session.subscribe((snapshot) => {
+        if (!snapshot.hasTag('authenticated')) return;
+        subscription.unsubscribe();
+        resolve(realtime.current() !== null);
+      });
+    });
+    session.send({ type: 'session.login', email: USER.email, password: 'Back#Office!Demo' });
+    expect(await startedWithSignIn).toBe(true);
+  });
+
   it('loads and starts at boot with a stored session, and connects with its token', async () => {
     writeStoredSession(window.localStorage, {
       token: 'stored-token',
@@ -55,6 +78,43 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(realtime.socket.getSnapshot().status).toBe('active');
     await vi.waitFor(() => expect(sockets.all).toHaveLength(1));
     expect(sockets.last().url).toContain('stored-token');
+  });
+});
+
+describe('createAppServices: the first screen’s request after a sign-in', () => {
+  const ADMIN = { ...USER, role: { ...USER.role, name: 'administrador' } };
+  function signIn(user: typeof USER, to: string) {
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/login'
+        ? json(200, { access_token: 'fresh-token', token_type: 'Bearer', expires_in: 900, origin_backoffice: true, has_permission_routes: user.role.has_permission_routes, user })
+        : json(200, request.path === '/api/tenant/paginated' ? { data: [], total: 0 } : []),
+    );
+    services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
+    const signedIn = waitFor(services.session, (s) => s.hasTag('authenticated'));
+    services.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to });
+    const pages = () => server.seen.filter((r) => r.path === '/api/tenant/paginated');
+    return { services, server, signedIn, pages };
+  }
+
+  it('sends the tenants page with the sign-in answer, and the screen’s equal request takes that answer', async () => {
+    const { services, signedIn, pages } = signIn(ADMIN, '/tenants?limit=100&sort=-name');
+    await signedIn;
+    await vi.waitFor(() => expect(pages()).toHaveLength(1));
+    expect(pages()[0]?.body).toEqual(toPageRequest(parseTenantsQuery('limit=100&sort=-name')));
+    // What tenants-list.machine.ts sends on its first load.
+    const first = await services.clients.rest.POST('/api/tenant/paginated', { body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')) });
+    expect(first.data).toEqual({ data: [], total: 0 });
+    expect(pages()).toHaveLength(1);
+    // Once: a reload asks the server again.
+    await services.clients.rest.POST('/api/tenant/paginated', { body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')) });
+    expect(pages()).toHaveLength(2);
+  });
+
+  it('sends nothing for a screen the user may not open', async () => {
+    const { signedIn, pages } = signIn(USER, '/tenants?limit=100');
+    await signedIn;
+    await flush();
+    expect(pages()).toHaveLength(0);
   });
 });
 

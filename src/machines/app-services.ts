@@ -2,15 +2,17 @@ import { createActor } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
+import { createPrefetchingFetch } from '../api/prefetch';
 import { createRestClient, type RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
 import type { ActivityFeedActor } from './activity-feed.machine';
 import { createAppBus, type AppBus } from './app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from './preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
+import { prefetchRoute } from './route-prefetch';
 import type { OverlayControl } from './bulk-run';
 import { DisconnectedDocument } from '../generated/graphql';
-import type { Realtime, RealtimeDeps } from './realtime';
+import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from './realtime';
 import { createRequestActivity, type RequestActivity } from './request-activity';
 import { freshTokenFetch, sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
@@ -143,9 +145,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     return ref.session;
   };
   const authFetch = sessionFetch(source, network);
+  const prefetching = createPrefetchingFetch(authFetch);
   const activity = createRequestActivity();
-  const counted = activity.track(authFetch);
+  const counted = activity.track(prefetching.fetch);
   const rest = createRestClient({ baseUrl: apiBase, fetch: counted });
+  // The first screen's request, sent with the sign-in answer (route-prefetch.ts).
+  const prefetchRest = createRestClient({ baseUrl: apiBase, fetch: activity.track(prefetching.prefetch) });
   const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
@@ -169,6 +174,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
 
   let realtime: Realtime | null = null;
   let loading: Promise<RealtimeServices> | null = null;
+  // The realtime module once preloaded: a sign-in then starts it synchronously, so the main
+  // layout's first render finds it instead of suspending (a fallback shown delays the next reveal
+  // by React's 300 ms).
+  let preloaded: { startRealtime: typeof StartRealtime } | null = null;
   let stopped = false;
   const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, executeIfFresh: ifFreshGraphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
   const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
@@ -181,6 +190,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ready() {
       if (loading) return loading;
       if (options.startRealtime) loading = Promise.resolve(start(options.startRealtime));
+      else if (preloaded) loading = Promise.resolve(start(preloaded.startRealtime));
       else {
         const load = import('./realtime').then((module) => start(module.startRealtime));
         // A chunk that failed (offline) is asked for again next time.
@@ -196,7 +206,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       // The bundler keeps one module instance: ready() later finds it evaluated. A failure here is
       // ready()'s to report, when the socket is actually needed.
       await import('./realtime').then(
-        () => undefined,
+        (module) => {
+          preloaded = module;
+        },
         () => undefined,
       );
     },
@@ -221,6 +233,14 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
   const realtimeSubscription = sessionActor.subscribe(startWhenSignedIn);
   startWhenSignedIn(sessionActor.getSnapshot());
+  // A sign-in just answered: the screen it leads to gets its first request sent now.
+  let prefetchedFor: string | null = null;
+  const prefetchSubscription = sessionActor.subscribe((snapshot) => {
+    const { token, redirectTo, profileFromLogin } = snapshot.context;
+    if (!snapshot.hasTag('authenticated') || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
+    prefetchedFor = token;
+    prefetchRoute(redirectTo, selectAccessSubject(snapshot), prefetchRest);
+  });
 
   return {
     clients: { rest, graphql, fetch: authFetch },
@@ -236,6 +256,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     stop() {
       stopped = true;
       realtimeSubscription.unsubscribe();
+      prefetchSubscription.unsubscribe();
       realtime?.stop();
       subjectSubscription.unsubscribe();
       guard.stop();

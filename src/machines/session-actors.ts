@@ -55,11 +55,16 @@ export interface LogoutInput {
 export interface ProfileInput {
   rest: RestClient;
   email: string | null;
+  /**
+   * Whether to ask userInfo too. Right after a sign-in it is not asked: the sign-in answer carries
+   * the same user and permitted routes (contracts/openapi.yaml, LoginResponse).
+   */
+  userInfo: boolean;
 }
 
-/** userInfo is required; the permission list is kept from before when its call fails. */
+/** userInfo (when asked) is required; the permission list is kept from before when its call fails. */
 export interface ProfileOutput {
-  info: UserInfoResponse;
+  info: UserInfoResponse | null;
   permissions: Permission[] | null;
 }
 
@@ -102,11 +107,11 @@ export const logoutActor = fromPromise<void, LogoutInput>(async ({ input, signal
   unwrap(await input.rest.POST('/api/auth/logout', { body: { data: input.email ? { email: input.email } : null, ip: input.ip }, signal }));
 });
 
-/** GET /api/auth/userInfo, and the user's permissions (SPEC §6 "second check") when the email is known. */
+/** GET /api/auth/userInfo (unless just signed in), and the user's permissions (the second check of docs/security.md) when the email is known. */
 export const loadProfileActor = fromPromise<ProfileOutput, ProfileInput>(async ({ input, signal }) => {
   const { email } = input;
   const [info, permissions] = await Promise.all([
-    input.rest.GET('/api/auth/userInfo', { signal }).then(unwrap),
+    input.userInfo ? input.rest.GET('/api/auth/userInfo', { signal }).then(unwrap) : Promise.resolve(null),
     email
       ? input.rest
           .GET('/api/permission/email', { params: { query: { email } }, signal })

@@ -58,6 +58,8 @@ export interface SessionContext {
   user: User | null;
   permittedRoutes: string[];
   permissions: Permission[];
+  /** The user and permitted routes came from a sign-in answer just now: the profile load skips userInfo. */
+  profileFromLogin: boolean;
   ip: string | null;
   ipSettled: boolean;
   /** Held only while a login is in flight. */
@@ -109,6 +111,7 @@ export const signedOut = {
   user: null,
   permittedRoutes: [],
   permissions: [],
+  profileFromLogin: false,
   credentials: null,
   retryAfter: null,
   notice: null,

@@ -135,7 +135,7 @@ describe('session machine: restore', () => {
 describe('session machine: login', () => {
   const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo' } as const;
 
-  it('logs in with the ip, stores the session, greets, targets `to` and refreshes userInfo', async () => {
+  it('logs in with the ip, stores the session, greets, targets `to`, and asks the permissions but not userInfo again', async () => {
     const storage = memoryStorage();
     const { actor, api } = startSession({ storage });
     await flush();
@@ -146,8 +146,17 @@ describe('session machine: login', () => {
     expect(context.notice).toEqual({ titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' });
     expect(context.redirectTo).toBe('/roles/edit/7?tab=perms');
     expect(context.credentials).toBeNull();
-    expect(readStoredSession(storage, 'http://api.test')).toMatchObject({ token: 'T1', email: USER.email, expiresAt: NOW + 900_000, permittedRoutes: ['users', 'tenants'] });
+    // The routes are the sign-in answer's.
+    expect(readStoredSession(storage, 'http://api.test')).toMatchObject({ token: 'T1', email: USER.email, expiresAt: NOW + 900_000, permittedRoutes: ['users'] });
+    // The sign-in answer carried the user and routes: only the permission list is asked.
+    expect(api.calls('GET /api/auth/userInfo')).toEqual([]);
+    expect(api.calls('GET /api/permission/email')[0]?.authorization).toBe('Bearer T1');
+    // A later reload of the profile (e.g. after the user changed their own e-mail) asks userInfo.
+    actor.send({ type: 'session.reloadProfile' });
+    await waitFor(actor, () => api.calls('GET /api/auth/userInfo').length === 1);
     expect(api.calls('GET /api/auth/userInfo')[0]?.authorization).toBe('Bearer T1');
+    await waitFor(actor, (s) => s.context.permittedRoutes.length === 2);
+    expect(readStoredSession(storage, 'http://api.test')?.permittedRoutes).toEqual(['users', 'tenants']);
     actor.send({ type: 'session.redirected' });
     actor.send({ type: 'session.dismissNotice' });
     expect(actor.getSnapshot().context).toMatchObject({ redirectTo: null, notice: null });

@@ -113,17 +113,24 @@ export const sessionMachine = setup({
         notice: { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
         redirectTo: safeRedirectTarget(context.credentials?.to),
         credentials: null,
+        profileFromLogin: true,
       } satisfies Partial<SessionContext>;
     }),
     failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, retryAfter: null, credentials: null })),
     storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000, lifetimeMs: params.expiresIn * 1000 })),
     storeProfile: assign(({ context }, params: ProfileOutput) => ({
-      user: params.info.user,
-      // The user may have changed their own email (user settings); logout and the permission lookup send it.
-      email: params.info.user.email,
-      permittedRoutes: [...params.info.has_permission_routes],
+      ...(params.info
+        ? {
+            user: params.info.user,
+            // The user may have changed their own email (user settings); logout and the permission lookup send it.
+            email: params.info.user.email,
+            permittedRoutes: [...params.info.has_permission_routes],
+          }
+        : {}),
       permissions: params.permissions ?? context.permissions,
+      profileFromLogin: false,
     })),
+    settleProfile: assign({ profileFromLogin: false }),
     clearRedirect: assign({ redirectTo: null }),
     clearNotice: assign({ notice: null }),
   },
@@ -283,10 +290,10 @@ export const sessionMachine = setup({
                   invoke: {
                     id: 'loadProfile',
                     src: 'loadProfile',
-                    input: ({ context }) => ({ rest: context.deps.rest, email: context.email }),
+                    input: ({ context }) => ({ rest: context.deps.rest, email: context.email, userInfo: !context.profileFromLogin }),
                     onDone: { target: 'ready', actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'] },
                     // A 401 is the seam's business; any other failure keeps what the session already knows.
-                    onError: { target: 'ready' },
+                    onError: { target: 'ready', actions: 'settleProfile' },
                   },
                 },
                 ready: { on: { 'session.reloadProfile': { target: 'loading' } } },

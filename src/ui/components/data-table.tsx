@@ -1,9 +1,22 @@
-import type { ReactNode } from 'react';
-import { Cell, Column, Row, Table, TableBody, TableHeader, type Key, type TableProps } from 'react-aria-components/Table';
-import { Checkbox } from './checkbox';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
+import { useGridNavigation, type GridKey } from './grid-navigation';
 import { rowsToShow, SortIndicator, TableState } from './table-parts';
 import * as styles from './table.css';
+import { VisuallyHidden } from './visually-hidden';
+
+/** A row's identity: stable across sorting and filtering. */
+export type Key = GridKey;
+
+/** Which column a table is sorted by, and which way (the caller sorts; the table shows it). */
+export interface SortDescriptor {
+  column: Key;
+  direction: 'ascending' | 'descending';
+}
+
+/** The selected rows: a set of keys, or every row. */
+export type Selection = 'all' | Set<Key>;
 
 /** How one column reads and renders a row. */
 export interface DataTableColumn<T> {
@@ -23,11 +36,23 @@ export interface DataTableColumn<T> {
 /** `ready` shows rows or the empty state; `loading` a spinner (or dims existing rows); `error` the error slot. */
 export type DataTableStatus = 'ready' | 'loading' | 'error';
 
-export interface DataTableProps<T extends { id: Key }>
-  extends Pick<TableProps, 'aria-label' | 'aria-labelledby' | 'sortDescriptor' | 'onSortChange' | 'selectionMode' | 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange' | 'disabledKeys' | 'onRowAction'> {
+export interface DataTableProps<T extends { id: Key }> {
+  'aria-label'?: string;
+  'aria-labelledby'?: string;
   columns: readonly DataTableColumn<T>[];
   rows: readonly T[];
   status?: DataTableStatus;
+  sortDescriptor?: SortDescriptor;
+  onSortChange?: (sort: SortDescriptor) => void;
+  /** `multiple`: a checkbox per row and a select-all checkbox in the header. */
+  selectionMode?: 'none' | 'multiple';
+  selectedKeys?: Selection | Iterable<Key>;
+  defaultSelectedKeys?: Selection | Iterable<Key>;
+  onSelectionChange?: (keys: Selection) => void;
+  /** Rows that cannot be selected. */
+  disabledKeys?: Iterable<Key>;
+  /** A click on a row (not on a control in it) or Enter on the focused row. */
+  onRowAction?: (key: Key) => void;
   /** Shown when `ready` with no rows; defaults to an EmptyState saying "Nenhum registro encontrado". */
   emptyState?: ReactNode;
   /** Shown when `error`, e.g. `<ErrorState onRetry={…} />`. */
@@ -35,67 +60,209 @@ export interface DataTableProps<T extends { id: Key }>
   className?: string;
 }
 
-function SelectionCheckbox() {
-  // RAC names it ("Selecionar", "Selecionar tudo") and wires it to the row/table selection.
-  return <Checkbox slot="selection" />;
+const asSelection = (keys: Selection | Iterable<Key> | undefined): Selection => (keys === 'all' ? 'all' : new Set(keys ?? []));
+
+/** The selection, controlled (`selectedKeys`) or kept here (`defaultSelectedKeys`). */
+function useSelection(props: Pick<DataTableProps<{ id: Key }>, 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange'>) {
+  const [own, setOwn] = useState<Selection>(() => asSelection(props.defaultSelectedKeys));
+  const selection = props.selectedKeys === undefined ? own : asSelection(props.selectedKeys);
+  const change = (next: Selection) => {
+    if (props.selectedKeys === undefined) setOwn(next);
+    props.onSelectionChange?.(next);
+  };
+  return [selection, change] as const;
 }
 
 /**
- * A data table (RAC `Table`, role grid): sortable headers with `aria-sort` (the caller sorts, the
- * table shows it), optional row selection with checkboxes, row actions, and loading/empty/error
- * slots. Arrow keys move between cells. For long lists use `VirtualizedDataTable`.
+ * A data table: a native `<table>` with grid semantics (`role=grid`, `aria-rowindex`/`aria-colindex`)
+ * and the keyboard model of grid-navigation.ts (one tab stop, arrows between cells and the controls
+ * in them). Sortable headers with `aria-sort` (the caller sorts, the table shows it), optional row
+ * selection with checkboxes, row actions, and loading/empty/error slots. Every row is rendered: a
+ * page of up to a few hundred rows builds only its elements (no collection of nodes per row and
+ * cell), so it renders and holds memory like plain markup. For long lists use `VirtualizedDataTable`.
  */
 export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
-  const { columns, rows, status = 'ready', emptyState, errorState, selectionMode = 'none', className, ...tableProps } = props;
+  const { columns, rows, status = 'ready', emptyState, errorState, selectionMode = 'none', className, sortDescriptor, onSortChange, onRowAction } = props;
+  const { t } = useTranslation();
+  const idPrefix = useId();
+  const gridRef = useRef<HTMLTableElement>(null);
+  const [selection, setSelection] = useSelection(props);
   const multiple = selectionMode === 'multiple';
+  const disabled = new Set(props.disabledKeys ?? []);
   const shownRows = rowsToShow(status, rows);
-  const renderState = () => <TableState status={status} emptyState={emptyState} errorState={errorState} />;
-  // aria-busy on the wrapper: RAC's Table does not forward it, and it covers the whole region.
+  const count = shownRows.length;
+  const offset = multiple ? 1 : 0;
+  const columnCount = columns.length + offset;
+  const headerCol = columns.findIndex((column) => column.isRowHeader);
+  const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
+  const sortableId = `${idPrefix}-sortable`;
+  const sortedId = `${idPrefix}-sorted`;
+
+  const sortBy = (column: DataTableColumn<T> | undefined): boolean => {
+    if (!column?.allowsSorting) return false;
+    const direction = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
+    onSortChange?.({ column: column.id, direction });
+    return true;
+  };
+
+  const { gridProps, headerTabIndex, focusIn } = useGridNavigation({
+    gridRef,
+    rows: shownRows,
+    columnCount,
+    pageRows: (grid) => {
+      const row = grid.querySelector<HTMLElement>('tbody [role=row]');
+      const view = grid.closest<HTMLElement>('[data-grid-scroller]')?.clientHeight || window.innerHeight;
+      return row && row.offsetHeight > 0 ? Math.floor(view / row.offsetHeight) - 1 : 10;
+    },
+    onHeaderAction: (col) => sortBy(columns[col - offset]),
+    onRowAction,
+  });
+
+  const selectable = shownRows.filter((row) => !disabled.has(row.id));
+  const isSelected = (key: Key) => selection === 'all' || selection.has(key);
+  const selectedCount = selection === 'all' ? selectable.length : selectable.filter((row) => selection.has(row.id)).length;
+  const allSelected = selectable.length > 0 && selectedCount === selectable.length;
+  const toggleRow = (key: Key) => {
+    const next = new Set(selection === 'all' ? selectable.map((row) => row.id) : selection);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    setSelection(next);
+  };
+  const cellId = (key: Key, col: number) => `${idPrefix}-${String(key)}-${col}`;
+
+  // aria-busy on the wrapper: it covers the whole region, header included.
   return (
-    <div className={cx(styles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
-      <Table {...tableProps} selectionMode={selectionMode} className={styles.table}>
-        <TableHeader className={styles.header}>
-          {multiple ? (
-            <Column className={cx(styles.column, styles.selectionCell)} width={44}>
-              <SelectionCheckbox />
-            </Column>
-          ) : null}
-          {columns.map((column) => (
-            <Column
-              key={column.id}
-              id={column.id}
-              isRowHeader={column.isRowHeader}
-              allowsSorting={column.allowsSorting}
-              textValue={column.header}
-              width={column.width}
-              className={cx(styles.column, column.align === 'end' && styles.alignEnd)}
-            >
-              {({ allowsSorting, sortDirection }) => (
-                <span className={styles.columnContent}>
-                  {column.header}
-                  {allowsSorting ? <SortIndicator direction={sortDirection} /> : null}
-                </span>
-              )}
-            </Column>
-          ))}
-        </TableHeader>
-        <TableBody items={shownRows} dependencies={[columns, status]} renderEmptyState={renderState}>
-          {(row) => (
-            <Row id={row.id} className={styles.row}>
-              {multiple ? (
-                <Cell className={styles.cell}>
-                  <SelectionCheckbox />
-                </Cell>
-              ) : null}
-              {columns.map((column) => (
-                <Cell key={column.id} className={cx(styles.cell, column.align === 'end' && styles.alignEnd)}>
-                  {column.cell(row)}
-                </Cell>
-              ))}
-            </Row>
-          )}
-        </TableBody>
-      </Table>
+    <div className={cx(styles.wrapper, className)} aria-busy={status === 'loading' || undefined} data-grid-scroller="">
+      <table
+        ref={gridRef}
+        role="grid"
+        aria-label={props['aria-label']}
+        aria-labelledby={props['aria-labelledby']}
+        aria-describedby={sortedColumn ? sortedId : undefined}
+        aria-rowcount={count > 0 ? count + 1 : 2}
+        aria-colcount={columnCount}
+        aria-multiselectable={multiple || undefined}
+        className={styles.table}
+        {...gridProps}
+      >
+        <thead role="rowgroup" className={styles.header}>
+          <tr role="row" aria-rowindex={1}>
+            {multiple ? (
+              <th role="columnheader" aria-colindex={1} tabIndex={headerTabIndex(0)} className={cx(styles.column, styles.selectionCell)}>
+                <input
+                  type="checkbox"
+                  className={styles.checkbox}
+                  aria-label={t('ui.table.selectAll')}
+                  checked={allSelected}
+                  ref={(el) => {
+                    if (el) el.indeterminate = selectedCount > 0 && !allSelected;
+                  }}
+                  disabled={selectable.length === 0}
+                  onChange={() => setSelection(allSelected ? new Set() : 'all')}
+                />
+              </th>
+            ) : null}
+            {columns.map((column, i) => {
+              const direction = sortedColumn?.id === column.id ? sortDescriptor?.direction : undefined;
+              return (
+                <th
+                  key={column.id}
+                  role="columnheader"
+                  scope="col"
+                  aria-colindex={i + offset + 1}
+                  aria-sort={column.allowsSorting ? (direction ?? 'none') : undefined}
+                  aria-describedby={column.allowsSorting ? sortableId : undefined}
+                  data-allows-sorting={column.allowsSorting || undefined}
+                  tabIndex={headerTabIndex(i + offset)}
+                  style={column.width ? { width: column.width } : undefined}
+                  className={cx(styles.column, column.align === 'end' && styles.alignEnd)}
+                  onClick={() => sortBy(column)}
+                >
+                  <span className={styles.columnContent}>
+                    {column.header}
+                    {column.allowsSorting ? <SortIndicator direction={direction} /> : null}
+                  </span>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        {count > 0 ? (
+          <tbody role="rowgroup">
+            {shownRows.map((row, index) => {
+              const focus = focusIn(index);
+              const rowDisabled = disabled.has(row.id);
+              return (
+                <tr
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={index + 2}
+                  aria-selected={multiple ? isSelected(row.id) : undefined}
+                  aria-labelledby={headerCol >= 0 ? cellId(row.id, headerCol) : undefined}
+                  aria-disabled={rowDisabled || undefined}
+                  data-action={onRowAction ? '' : undefined}
+                  tabIndex={focus === null ? 0 : -1}
+                  className={styles.row}
+                  onClick={
+                    onRowAction
+                      ? (event) => {
+                          // A click on a control in the row (a checkbox, a menu) is the control's.
+                          const control = (event.target as Element).closest('a, button, input, select, textarea, [role=menu]');
+                          if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
+                        }
+                      : undefined
+                  }
+                >
+                  {multiple ? (
+                    <td role="gridcell" aria-colindex={1} tabIndex={focus === 0 ? 0 : -1} className={cx(styles.cell, styles.selectionCell)}>
+                      <input
+                        type="checkbox"
+                        id={`${cellId(row.id, -1)}`}
+                        className={styles.checkbox}
+                        aria-label={t('ui.table.selectRow')}
+                        aria-labelledby={headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined}
+                        checked={isSelected(row.id)}
+                        disabled={rowDisabled}
+                        onChange={() => toggleRow(row.id)}
+                      />
+                    </td>
+                  ) : null}
+                  {columns.map((column, i) => {
+                    const Cell = column.isRowHeader ? 'th' : 'td';
+                    return (
+                      <Cell
+                        key={column.id}
+                        role={column.isRowHeader ? 'rowheader' : 'gridcell'}
+                        scope={column.isRowHeader ? 'row' : undefined}
+                        id={i === headerCol ? cellId(row.id, i) : undefined}
+                        aria-colindex={i + offset + 1}
+                        tabIndex={focus === i + offset ? 0 : -1}
+                        className={cx(styles.cell, column.isRowHeader && styles.rowHeader, column.align === 'end' && styles.alignEnd)}
+                      >
+                        {column.cell(row)}
+                      </Cell>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        ) : (
+          <tbody role="rowgroup" data-empty="">
+            <tr role="row" aria-rowindex={2}>
+              <td role="gridcell" aria-colindex={1} colSpan={columnCount}>
+                <TableState status={status} emptyState={emptyState} errorState={errorState} />
+              </td>
+            </tr>
+          </tbody>
+        )}
+      </table>
+      <VisuallyHidden>
+        <span id={sortableId}>{t('ui.table.sortable')}</span>
+        {sortedColumn ? (
+          <span id={sortedId}>{t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', { column: sortedColumn.header })}</span>
+        ) : null}
+      </VisuallyHidden>
     </div>
   );
 }

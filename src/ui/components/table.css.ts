@@ -22,7 +22,7 @@ export const table = style({
   color: vars.color.text,
   outline: 'none',
   selectors: {
-    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
+    '&:focus-visible': { ...focusRing, outlineOffset: '-2px' },
     '[aria-busy="true"] > &': { opacity: 0.6 },
   },
 });
@@ -42,9 +42,9 @@ export const column = style({
   borderBottom: `1px solid ${vars.color.border}`,
   outline: 'none',
   selectors: {
-    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
+    '&:focus-visible': { ...focusRing, outlineOffset: '-2px' },
     '&[data-allows-sorting]': { cursor: 'pointer' },
-    '&[data-hovered][data-allows-sorting]': { backgroundColor: vars.color.surfaceHover },
+    '&[data-allows-sorting]:hover': { backgroundColor: vars.color.surfaceHover },
   },
 });
 
@@ -57,11 +57,11 @@ export const row = style({
   outline: 'none',
   borderBottom: `1px solid ${vars.color.borderSubtle}`,
   selectors: {
-    '&[data-hovered]': { backgroundColor: vars.color.surfaceHover },
-    '&[data-selected]': { backgroundColor: vars.color.selected },
-    '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
-    '&[data-href], &[data-action]': { cursor: 'pointer' },
-    '&[data-disabled]': { color: vars.color.textMuted },
+    '&:hover': { backgroundColor: vars.color.surfaceHover },
+    '&[aria-selected="true"]': { backgroundColor: vars.color.selected },
+    '&:focus-visible': { ...focusRing, outlineOffset: '-2px' },
+    '&[data-action]': { cursor: 'pointer' },
+    '&[aria-disabled="true"]': { color: vars.color.textMuted },
   },
 });
 
@@ -75,12 +75,18 @@ export const cell = style({
   outline: 'none',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
-  selectors: { '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' } },
+  selectors: { '&:focus-visible': { ...focusRing, outlineOffset: '-2px' } },
 });
+
+/** The row's naming cell is a `th` for its semantics only: it reads like the other cells. */
+export const rowHeader = style({ fontWeight: 'inherit', textAlign: 'start' });
 
 export const alignEnd = style({ textAlign: 'end', fontVariantNumeric: 'tabular-nums' });
 
 export const selectionCell = style({ width: '2.75rem' });
+
+/** The row and select-all checkboxes: the platform's own, in the accent colour. */
+export const checkbox = style({ width: '1.125rem', height: '1.125rem', margin: 0, accentColor: vars.color.primary, cursor: 'pointer' });
 
 export const state = style({
   display: 'flex',

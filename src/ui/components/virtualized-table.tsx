@@ -1,8 +1,9 @@
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { Key, SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
+import { useGridNavigation } from './grid-navigation';
 import type { DataTableColumn, DataTableProps } from './data-table';
 import { rowsToShow, SortIndicator, TableState } from './table-parts';
 import * as tableStyles from './table.css';
@@ -25,43 +26,7 @@ export interface VirtualizedDataTableProps<T extends { id: Key }> extends Omit<D
   minColumnWidth?: number;
 }
 
-/** Where the grid's single tab stop is: a header cell, or a body row (`col: null`) or one of its cells. */
-type Cursor = { area: 'header'; col: number } | { area: 'body'; key: Key; col: number | null };
-/** A cursor by row index, as the keyboard computes it. */
-type Target = { area: 'header'; col: number } | { area: 'body'; index: number; col: number | null };
 type Range = { start: number; end: number };
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** The controls inside a cell (its buttons), in order. */
-function controlsIn(cell: Element): HTMLElement[] {
-  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => (el.getAttribute('tabindex') ?? '0') !== '-1');
-}
-
-function isEditable(el: HTMLElement): boolean {
-  return el.isContentEditable || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
-}
-
-/**
- * Which header cell, row or cell an element belongs to, from the ARIA indices every row and cell
- * carries (null: the grid itself or the empty/error slot).
- */
-function locate(grid: HTMLElement, el: Element): (Target & { cell: HTMLElement | null }) | null {
-  const row = el.closest<HTMLElement>('[role=row]');
-  if (!row || !grid.contains(row) || row.parentElement?.hasAttribute('data-empty')) return null;
-  const cell = el.closest<HTMLElement>('[aria-colindex]');
-  const col = cell && row.contains(cell) ? Number(cell.getAttribute('aria-colindex')) - 1 : null;
-  const rowIndex = Number(row.getAttribute('aria-rowindex'));
-  if (rowIndex === 1) return col === null ? null : { area: 'header', col, cell };
-  return { area: 'body', index: rowIndex - 2, col, cell: col === null ? null : cell };
-}
-
-/** The element of a cursor target: the header cell, the row, or the cell. */
-function elementOf(grid: HTMLElement, target: Target): HTMLElement | null {
-  const row = grid.querySelector<HTMLElement>(`[role=row][aria-rowindex="${target.area === 'header' ? 1 : target.index + 2}"]`);
-  return target.col === null ? row : (row?.querySelector<HTMLElement>(`[aria-colindex="${target.col + 1}"]`) ?? null);
-}
 
 /**
  * Which element slot each mounted row uses. A row keeps its slot while it stays mounted (scrolling
@@ -177,9 +142,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
   const sortableId = `${idPrefix}-sortable`;
   const sortedId = `${idPrefix}-sorted`;
   const gridRef = useRef<HTMLDivElement>(null);
-  const leaving = useRef(false);
-  // Set from a pointer press until the task ends: the focus it causes is a click, not a Tab.
-  const pressing = useRef(false);
   const shownRows = useMemo(() => rowsToShow(status, rows), [status, rows]);
   const count = shownRows.length;
 
@@ -212,18 +174,28 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     return () => observer.disconnect();
   }, [syncRange]);
 
-  // The tab stop, by row key so it follows its row through sorting and filtering.
-  const [cursor, setCursor] = useState<Cursor | null>(null);
-  const indexOf = useMemo(() => {
-    let byKey: Map<Key, number> | null = null;
-    return (key: Key) => {
-      byKey ??= new Map(shownRows.map((row, i) => [row.id, i]));
-      return byKey.get(key) ?? -1;
-    };
-  }, [shownRows]);
-  const cursorIndex = cursor?.area === 'body' ? indexOf(cursor.key) : -1;
-  // A row filtered out (or deleted) takes the tab stop with it: the grid itself is the stop again.
-  const current: Cursor | null = cursor?.area === 'body' && cursorIndex < 0 ? null : cursor;
+  const sortBy = (column: DataTableColumn<T> | undefined): boolean => {
+    if (!column?.allowsSorting) return false;
+    const direction: SortDescriptor['direction'] = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
+    onSortChange?.({ column: column.id, direction });
+    return true;
+  };
+
+  const { cursorIndex, gridProps, headerTabIndex, focusIn } = useGridNavigation({
+    gridRef,
+    rows: shownRows,
+    columnCount: columns.length,
+    pageRows: (grid) => Math.floor((grid.clientHeight - headingHeight) / rowHeight),
+    // Scrolls row `index` fully into view below the sticky header, then mounts it before it takes focus.
+    revealRow: (grid, index) => {
+      const top = index * rowHeight;
+      const viewport = grid.clientHeight - headingHeight;
+      if (top < grid.scrollTop) grid.scrollTop = top;
+      else if (viewport > 0 && top + rowHeight > grid.scrollTop + viewport) grid.scrollTop = top + rowHeight - viewport;
+      syncRange(true);
+    },
+    onHeaderAction: (col) => sortBy(columns[col]),
+  });
 
   const start = Math.min(range.start, count);
   const end = Math.min(range.end, count);
@@ -238,194 +210,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
   const minWidth = columns.reduce((sum, column) => sum + (column.width ?? minColumnWidth), 0);
   const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
 
-  const sortBy = (column: DataTableColumn<T>) => {
-    if (!column.allowsSorting) return;
-    const direction: SortDescriptor['direction'] = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
-    onSortChange?.({ column: column.id, direction });
-  };
-
-  /** Scrolls row `index` fully into view below the sticky header. */
-  const revealRow = (grid: HTMLElement, index: number) => {
-    const top = index * rowHeight;
-    const viewport = grid.clientHeight - headingHeight;
-    if (top < grid.scrollTop) grid.scrollTop = top;
-    else if (viewport > 0 && top + rowHeight > grid.scrollTop + viewport) grid.scrollTop = top + rowHeight - viewport;
-  };
-  const revealColumn = (grid: HTMLElement, cell: HTMLElement) => {
-    const left = cell.offsetLeft;
-    const right = left + cell.offsetWidth;
-    if (left < grid.scrollLeft) grid.scrollLeft = left;
-    else if (grid.clientWidth > 0 && right > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = right - grid.clientWidth;
-  };
-
-  /** Moves the tab stop and DOM focus: the row is mounted (it is the stop) before it is scrolled to. */
-  const moveTo = (target: Target, controls: 'first' | 'last') => {
-    const grid = gridRef.current;
-    const row = target.area === 'body' ? shownRows[target.index] : undefined;
-    if (!grid || (target.area === 'body' && !row)) return;
-    flushSync(() => setCursor(target.area === 'header' ? target : { area: 'body', key: (row as T).id, col: target.col }));
-    if (target.area === 'body') {
-      revealRow(grid, target.index);
-      syncRange(true);
-    }
-    const el = elementOf(grid, target);
-    if (!el) return;
-    if (target.col !== null) revealColumn(grid, el);
-    // A cell with controls (the row's buttons) hands focus to one of them, as RAC's grid does.
-    const inside = target.area === 'body' && target.col !== null ? controlsIn(el) : [];
-    const focusable = (controls === 'last' ? inside[inside.length - 1] : inside[0]) ?? el;
-    focusable.focus({ preventScroll: true });
-  };
-
-  /** Tab leaves the grid: focus hops to its last tabbable element (Shift: to the grid) and the browser moves on from there. */
-  const leave = (grid: HTMLElement, backwards: boolean) => {
-    leaving.current = true;
-    try {
-      if (backwards) grid.focus({ preventScroll: true });
-      else {
-        const tabbables = grid.querySelectorAll<HTMLElement>(TABBABLE);
-        const last = tabbables[tabbables.length - 1];
-        if (last && last !== document.activeElement) last.focus({ preventScroll: true });
-      }
-    } finally {
-      leaving.current = false;
-    }
-  };
-
-  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
-    const grid = event.currentTarget;
-    const el = event.target as HTMLElement;
-    // Keys from a row's open menu reach here through React's tree (it is portalled): not ours.
-    if (!grid.contains(el) || event.altKey || event.defaultPrevented) return;
-    if (event.key === 'Tab') {
-      if (count > 0) leave(grid, event.shiftKey);
-      return;
-    }
-    const at = el === grid ? null : locate(grid, el);
-    if (at === null && el !== grid) return; // the empty/error slot: its keys belong to its content
-    if (isEditable(el) && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
-    const page = Math.max(1, Math.floor((grid.clientHeight - headingHeight) / rowHeight));
-    const last = columns.length - 1;
-    const ctrl = event.ctrlKey || event.metaKey;
-    let next: Target | null = null;
-    let controls: 'first' | 'last' = 'first';
-    if (at === null) {
-      if (count > 0 && ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)) {
-        next = { area: 'body', index: event.key === 'End' ? count - 1 : 0, col: null };
-      }
-    } else if (at.area === 'header') {
-      const { col } = at;
-      switch (event.key) {
-        case 'ArrowLeft':
-          if (col > 0) next = { area: 'header', col: col - 1 };
-          break;
-        case 'ArrowRight':
-          if (col < last) next = { area: 'header', col: col + 1 };
-          break;
-        case 'Home':
-          next = { area: 'header', col: 0 };
-          break;
-        case 'End':
-          next = { area: 'header', col: last };
-          break;
-        case 'ArrowDown':
-        case 'PageDown':
-          if (count > 0) next = { area: 'body', index: event.key === 'ArrowDown' ? 0 : Math.min(count - 1, page - 1), col };
-          break;
-        case 'Enter':
-        case ' ': {
-          const column = columns[col];
-          if (el === at.cell && column?.allowsSorting) {
-            event.preventDefault();
-            sortBy(column);
-          }
-          return;
-        }
-      }
-    } else {
-      const { index, col, cell } = at;
-      const sameColumn = (i: number): Target => ({ area: 'body', index: Math.max(0, Math.min(count - 1, i)), col });
-      switch (event.key) {
-        case 'ArrowDown':
-          next = sameColumn(index + 1);
-          break;
-        case 'ArrowUp':
-          next = index === 0 && col !== null ? { area: 'header', col } : sameColumn(index - 1);
-          break;
-        case 'PageDown':
-          next = sameColumn(index + page);
-          break;
-        case 'PageUp':
-          next = sameColumn(index - page);
-          break;
-        case 'Home':
-          next = ctrl || col === null ? sameColumn(0) : { area: 'body', index, col: 0 };
-          break;
-        case 'End':
-          next = ctrl || col === null ? sameColumn(count - 1) : { area: 'body', index, col: last };
-          break;
-        case 'ArrowRight':
-        case 'ArrowLeft': {
-          const forward = event.key === 'ArrowRight';
-          // Between the controls of a cell first (e.g. "Editar" → "Ações"), then to the next cell.
-          if (cell && el !== cell) {
-            const inside = controlsIn(cell);
-            const i = inside.findIndex((control) => control === el || control.contains(el));
-            const sibling = i < 0 ? undefined : inside[forward ? i + 1 : i - 1];
-            if (sibling) {
-              event.preventDefault();
-              event.stopPropagation();
-              sibling.focus({ preventScroll: true });
-              return;
-            }
-          }
-          // Past the last cell (or before the first) comes the row itself, as in RAC's grid.
-          if (forward) next = { area: 'body', index, col: col === null ? 0 : col < last ? col + 1 : null };
-          else next = { area: 'body', index, col: col === null ? last : col > 0 ? col - 1 : null };
-          controls = forward ? 'first' : 'last';
-          break;
-        }
-      }
-    }
-    if (!next) return;
-    // Handled here, in the capture phase, so a cell's control (a menu button opens on ArrowDown) never sees it.
-    event.preventDefault();
-    event.stopPropagation();
-    moveTo(next, controls);
-  };
-
-  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
-    const grid = event.currentTarget;
-    const el = event.target;
-    if (leaving.current || !grid.contains(el)) return;
-    if (el === grid) {
-      if (count === 0) return;
-      // Tabbing in: back to the remembered cell, else the first row (the last when coming from after the grid).
-      const from = event.relatedTarget;
-      const fromAfter = from instanceof Node && !grid.contains(from) && (grid.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
-      const target: Target =
-        current?.area === 'header' ? current : current?.area === 'body' ? { area: 'body', index: cursorIndex, col: current.col } : { area: 'body', index: fromAfter ? count - 1 : 0, col: null };
-      moveTo(target, 'first');
-      return;
-    }
-    const at = locate(grid, el);
-    if (!at) return;
-    // Tabbing (Shift+Tab) into a control of some row: the grid is one tab stop, so focus goes back
-    // to the remembered row or cell instead, as in RAC's grid. A click keeps what it clicked.
-    const fromOutside = !(event.relatedTarget instanceof Node && grid.contains(event.relatedTarget));
-    if (fromOutside && !pressing.current && current) {
-      const target: Target = current.area === 'header' ? current : { area: 'body', index: cursorIndex, col: current.col };
-      if (!elementOf(grid, target)?.contains(el)) {
-        moveTo(target, 'first');
-        return;
-      }
-    }
-    const next: Cursor | null = at.area === 'header' ? at : shownRows[at.index] ? { area: 'body', key: (shownRows[at.index] as T).id, col: at.col } : null;
-    if (next && !(current && current.area === next.area && current.col === next.col && (current.area === 'header' || (next.area === 'body' && current.key === next.key)))) setCursor(next);
-    // A cell focused from outside (a click on its padding, Tab back into the grid) hands focus to its first control.
-    if (at.area === 'body' && at.cell === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) controlsIn(el)[0]?.focus({ preventScroll: true });
-  };
-
   return (
     <div className={cx(tableStyles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
       <div
@@ -436,18 +220,10 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
         aria-describedby={sortedColumn ? sortedId : undefined}
         aria-rowcount={count > 0 ? count + 1 : 2}
         aria-colcount={columns.length}
-        tabIndex={current ? -1 : 0}
+        {...gridProps}
         className={cx(tableStyles.table, styles.grid)}
         style={{ height }}
         onScroll={() => syncRange(true)}
-        onKeyDownCapture={onKeyDownCapture}
-        onFocus={onFocus}
-        onPointerDownCapture={() => {
-          pressing.current = true;
-          setTimeout(() => {
-            pressing.current = false;
-          }, 0);
-        }}
       >
         <div className={styles.content} style={{ minWidth }}>
           <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
@@ -463,7 +239,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                     aria-describedby={column.allowsSorting ? sortableId : undefined}
                     data-allows-sorting={column.allowsSorting || undefined}
                     data-sort-direction={direction}
-                    tabIndex={current?.area === 'header' && current.col === col ? 0 : -1}
+                    tabIndex={headerTabIndex(col)}
                     className={cx(tableStyles.column, styles.column, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.columnEnd)}
                     onClick={() => sortBy(column)}
                   >
@@ -489,7 +265,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
                     rowHeight={rowHeight}
                     template={template}
                     idPrefix={idPrefix}
-                    focus={i === cursorIndex && current?.area === 'body' ? current.col : undefined}
+                    focus={focusIn(i)}
                   />
                 );
               })}

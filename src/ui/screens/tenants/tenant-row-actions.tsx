@@ -1,8 +1,9 @@
 import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Tenant } from '../../../machines/tenants-actors';
-import { Button, IconButton } from '../../components/button';
-import { Menu, MenuTrigger, type MenuOption } from '../../components/menu';
+import type { MenuOption } from '../../components/menu';
+import { MenuButton } from '../../components/menu-button';
+import { NativeButton } from '../../components/native-button';
 import type { PanelTab } from './tenants-address';
 
 /** What an admin can do to one tenant from the list: open a panel section, or change the tenant. */
@@ -39,30 +40,42 @@ function MoreIcon() {
 
 /**
  * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
- * (features, webhooks, analytics, instances), the plan, and delete last (danger).
+ * (features, webhooks, analytics, instances), the plan, and delete last (danger). Both are plain
+ * buttons (React Aria's menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   const { t } = useTranslation();
   const { busy, pendingId, onAction } = useRowActions();
   const isPending = busy && pendingId === tenant.id;
+  const pendingLabel = isPending ? t('common.loading') : undefined;
   if (tenant.deleted_at !== null) {
     return (
-      <Button variant="secondary" size="sm" aria-label={t('tenants.screen.actions.restoreNamed', { name: tenant.name })} isPending={isPending} isDisabled={busy && !isPending} onPress={() => onAction('restore', tenant)}>
+      <NativeButton
+        variant="secondary"
+        size="sm"
+        aria-label={t('tenants.screen.actions.restoreNamed', { name: tenant.name })}
+        isPending={isPending}
+        pendingLabel={pendingLabel}
+        isDisabled={busy && !isPending}
+        onPress={() => onAction('restore', tenant)}
+      >
         {t('tenants.screen.actions.restore')}
-      </Button>
+      </NativeButton>
     );
   }
-  const items: MenuOption[] = ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }));
   return (
-    <MenuTrigger>
-      <IconButton label={t('tenants.screen.actions.more', { name: tenant.name })} icon={<MoreIcon />} size="sm" isPending={isPending} isDisabled={busy && !isPending} />
-      <Menu
-        items={items}
-        onAction={(key) => {
-          const action = ACTIVE_ACTIONS.find((id) => id === key);
-          if (action) onAction(action, tenant);
-        }}
-      />
-    </MenuTrigger>
+    <MenuButton
+      label={t('tenants.screen.actions.more', { name: tenant.name })}
+      icon={<MoreIcon />}
+      size="sm"
+      isPending={isPending}
+      pendingLabel={pendingLabel}
+      isDisabled={busy && !isPending}
+      items={(): MenuOption[] => ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }))}
+      onAction={(key) => {
+        const action = ACTIVE_ACTIONS.find((id) => id === key);
+        if (action) onAction(action, tenant);
+      }}
+    />
   );
 }
