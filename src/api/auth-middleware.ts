@@ -24,6 +24,12 @@ export interface AuthSeam {
    */
   getToken(): Promise<string | null>;
   /**
+   * The token when it is known at once (present and fresh), else undefined and `getToken()` decides.
+   * A request then leaves in the caller's task: one sent as a state change is announced goes out
+   * before the re-render that change causes, instead of after it.
+   */
+  peekToken?(): string | undefined;
+  /**
    * Called for every 401 of a request that carried a token. Resolve `true` to replay the request once
    * with a fresh `getToken()`; the answer to an `attempt: 2` event is ignored.
    */
@@ -53,7 +59,7 @@ export function createAuthFetch(seam: AuthSeam, baseFetch: FetchLike = (r) => fe
   return async (request) => {
     // Kept before the first send: a body can be read only once.
     const replay = request.clone();
-    const token = await seam.getToken();
+    const token = seam.peekToken?.() ?? (await seam.getToken());
     const response = await baseFetch(withToken(request, token));
     if (response.status !== 401 || !token) return response;
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { waitFor } from 'xstate';
 import { createAuthFetch } from '../api/auth-middleware';
 import type { SessionActor } from './session.machine';
-import { freshTokenFetch, sessionSeam } from './session-seam';
+import { freshTokenFetch, sessionFetch, sessionSeam } from './session-seam';
 import { memoryStorage, writeStoredSession, type StoredSession } from './session-storage';
 import { fakeApi, flush, json, NOW, startSession, storageHub, USER, type RouteHandler } from './test-support/session-fakes';
 
@@ -327,3 +327,19 @@ describe('freshTokenFetch: requests sent while the page is being left', () => {
     expect(api.seen).toEqual([]);
   });
 });
+
+describe('sessionFetch: a fresh token leaves at once', () => {
+  it('sends the request in the caller’s task, before work queued after the call (e.g. the re-render of the state change that made it)', async () => {
+    const started = startSession({ storage: storedT1(), api: fakeApi({}) });
+    const order: string[] = [];
+    const send = sessionFetch(started.actor, (request) => {
+      order.push(`network ${request.headers.get('Authorization')}`);
+      return Promise.resolve(json(200, {}));
+    });
+    const answer = send(new Request('http://api.test/api/tenant/paginated', { method: 'POST', body: '{}' }));
+    queueMicrotask(() => order.push('queued after'));
+    await answer;
+    expect(order).toEqual(['network Bearer T1', 'queued after']);
+  });
+});
+

@@ -75,6 +75,10 @@ export function sessionSeam(source: SessionSource): SessionSeam {
       return snapshot.hasTag('token') ? snapshot.context.token : null;
     },
 
+    peekToken() {
+      return selectFreshToken(actorOf().getSnapshot()) ?? undefined;
+    },
+
     async onUnauthorized(event: UnauthorizedEvent) {
       const actor = actorOf();
       const before = actor.getSnapshot().context.token;
