@@ -65,7 +65,7 @@ async function start(container: HTMLElement) {
 }
 
 describe('the prerendered login page', () => {
-  it('is the login form in pt-BR, every control disabled until hydrated, with no inline style or script', async () => {
+  it('is the login form in pt-BR, its fields open to typing and every other control disabled until hydrated, with no inline style or script', async () => {
     const page = await renderLoginPage();
     expect(page.key).toBe('login pt-BR light');
     expect(page.lang).toBe('pt-BR');
@@ -73,9 +73,13 @@ describe('the prerendered login page', () => {
     const root = document.createElement('div');
     root.innerHTML = page.markup;
     expect(root.querySelector('h1')?.textContent).toBe(ptBR.auth.login.title);
-    const controls = root.querySelectorAll('input, select, button');
-    expect(controls.length).toBeGreaterThanOrEqual(5);
+    const fields = root.querySelectorAll('input');
+    expect([...fields].map((field) => field.name)).toEqual(['email', 'password']);
+    for (const field of fields) expect(field).toBeEnabled();
+    const controls = root.querySelectorAll('select, button');
+    expect(controls.length).toBeGreaterThanOrEqual(3);
     for (const control of controls) expect(control).toBeDisabled();
+    expect(root.querySelector('button[type=submit]')).toBeDisabled();
     expect(page.markup).not.toMatch(/style=|<script/i);
 
     const html = withPrerenderedPage(INDEX, page);
@@ -91,7 +95,7 @@ describe('the prerendered login page', () => {
     const errors = vi.spyOn(console, 'error');
     const { container } = await loadPrerendered('/backoffice/login?to=%2Ftenants');
     const email = container.querySelector('input[name="email"]');
-    expect(email).toBeDisabled();
+    expect(container.querySelector('button[type=submit]')).toBeDisabled();
     expect(await start(container)).toBe('hydrated');
     // The very element the server sent, now enabled and focused.
     expect(container.querySelector('input[name="email"]')).toBe(email);
@@ -99,6 +103,24 @@ describe('the prerendered login page', () => {
     expect(document.activeElement).toBe(email);
     for (const control of container.querySelectorAll('input, select, button')) expect(control).toBeEnabled();
     expect(container.dataset.prerendered).toBe('login pt-BR light');
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('keeps what was typed before the script ran, and focus where the user put it', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const { container } = await loadPrerendered('/backoffice/login?to=%2Ftenants');
+    const email = container.querySelector<HTMLInputElement>('input[name="email"]');
+    const password = container.querySelector<HTMLInputElement>('input[name="password"]');
+    if (!email || !password) throw new Error('the prerendered form has no fields');
+    email.value = 'admin@demo.local';
+    password.value = 'Back#Office!Demo';
+    password.focus();
+    expect(await start(container)).toBe('hydrated');
+    await vi.waitFor(() => expect(container.querySelector('button[type=submit]')).toBeEnabled());
+    expect(container.querySelector('input[name="email"]')).toBe(email);
+    expect(email.value).toBe('admin@demo.local');
+    expect(password.value).toBe('Back#Office!Demo');
+    expect(document.activeElement).toBe(password);
     expect(errors).not.toHaveBeenCalled();
   });
 

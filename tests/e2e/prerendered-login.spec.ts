@@ -21,17 +21,46 @@ test.describe('prerendered login page', () => {
     }
   });
 
-  test('without scripts the form shows but cannot be used (nothing typed is lost, nothing is sent as a GET)', async ({ browser, app }) => {
+  test('without scripts the fields take typing but nothing can be sent (no GET with the password)', async ({ browser, app }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto(`${app.origin}${tenantPath('/login')}`);
+      const url = page.url();
       await expect(page.getByRole('heading', { level: 1, name: t('auth.login.title') })).toBeVisible();
-      await expect(page.getByRole('textbox', { name: t('auth.login.email'), exact: true })).toBeDisabled();
+      const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
+      await email.fill(app.admin.email);
+      await expect(email).toHaveValue(app.admin.email);
       await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toBeDisabled();
+      // Enter in a field submits through the default button; it is disabled, so nothing leaves.
+      await email.press('Enter');
+      await page.waitForTimeout(300);
+      expect(page.url()).toBe(url);
     } finally {
       await context.close();
     }
+  });
+
+  test('what is typed before the script has run is kept and signs in', async ({ page, app }) => {
+    // Hold the scripts back until the form has been filled, as on a slow network.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/static/js/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`, { waitUntil: 'commit' });
+    const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
+    const submit = page.getByRole('button', { name: t('auth.login.submit'), exact: true });
+    await email.fill(app.admin.email);
+    await page.getByRole('textbox', { name: t('auth.login.password'), exact: true }).fill(app.admin.password);
+    await expect(submit).toBeDisabled();
+    release();
+    await expect(submit).toBeEnabled();
+    await expect(email).toHaveValue(app.admin.email);
+    await submit.click();
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+    await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
   });
 
   test('hydrates without errors or CSP violations, focuses the e-mail field and signs in', async ({ page, app }) => {

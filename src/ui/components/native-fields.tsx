@@ -5,6 +5,7 @@ import * as styles from './field.css';
 import { FieldLabelText } from './field-label';
 import { EyeIcon, EyeOffIcon } from './form-icons';
 import * as native from './native-controls.css';
+import { useHydrated } from './use-hydrated';
 
 type NativeInputProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'name' | 'autoComplete' | 'inputMode' | 'autoFocus' | 'placeholder'>;
 
@@ -14,8 +15,14 @@ export interface NativeTextFieldProps extends NativeInputProps {
   /** Translated text shown instead of the browser's own message when a native constraint fails. */
   errorMessage?: string;
   type?: 'text' | 'email' | 'tel' | 'url' | 'search';
-  value: string;
-  onChange: (value: string) => void;
+  /** Controlled: the value and its change. Leave both out for an uncontrolled input (`defaultValue`; read the form on submit). */
+  value?: string;
+  onChange?: (value: string) => void;
+  /**
+   * The first value of an uncontrolled input. Uncontrolled inputs keep what was typed into a
+   * prerendered page before it hydrated: React neither resets nor rewrites their value.
+   */
+  defaultValue?: string;
   isRequired?: boolean;
   isDisabled?: boolean;
   className?: string;
@@ -49,6 +56,8 @@ export interface NativePasswordFieldProps extends Omit<NativeTextFieldProps, 'ty
 export function NativePasswordField({ label, description, errorMessage, className, autoComplete = 'current-password', ...props }: NativePasswordFieldProps) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
+  // Inert until hydrated on a prerendered page (use-hydrated.ts): nothing would listen to it.
+  const hydrated = useHydrated();
   const field = useNativeField(props, errorMessage, description);
   return (
     <div className={cx(styles.field, className)} data-invalid={field.error !== null || undefined}>
@@ -68,7 +77,7 @@ export function NativePasswordField({ label, description, errorMessage, classNam
           type="button"
           className={cx(styles.inputButton, native.inputButtonState)}
           aria-label={visible ? t('ui.password.hide') : t('ui.password.show')}
-          disabled={props.isDisabled}
+          disabled={props.isDisabled || !hydrated}
           onClick={() => setVisible((v) => !v)}
         >
           {visible ? <EyeOffIcon /> : <EyeIcon />}
@@ -125,12 +134,12 @@ function useNativeField(
       ...input,
       ref,
       id: inputId,
-      value,
+      ...(value !== undefined ? { value } : {}),
       required: isRequired,
       disabled: isDisabled,
       'aria-invalid': shown || undefined,
       'aria-describedby': describedBy,
-      onChange: (event: { target: HTMLInputElement }) => onChange(event.target.value),
+      onChange: onChange ? (event: { target: HTMLInputElement }) => onChange(event.target.value) : undefined,
       onInvalid: (event: { currentTarget: HTMLInputElement; preventDefault(): void }) => {
         const element = event.currentTarget;
         // The message goes under the field instead of the browser's bubble; focus the first invalid one.

@@ -66,22 +66,26 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   const { t } = useTranslation();
   const { session } = useServices();
   const error = useErrorText();
-  const [email, setEmail] = useState(() => session.getSnapshot().context.credentials?.email ?? '');
-  const [password, setPassword] = useState('');
-  // Prerendered (src/prerender.tsx): disabled until hydrated, then the e-mail gets the focus
-  // `autoFocus` could not give a disabled field — unless the user has put it somewhere already.
+  // Uncontrolled: on the prerendered page (src/prerender.tsx) the fields take typing before the
+  // script has run, and hydration keeps what was typed. Only the button waits for hydration: before
+  // it nothing listens to the form, and with the default button disabled neither a click nor Enter
+  // submits it (so nothing goes out as a GET). Once hydrated, the e-mail gets the focus `autoFocus`
+  // gave nothing yet — unless the user has put it somewhere already.
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
-  const wasDisabled = useRef(!hydrated);
+  const wasPrerendered = useRef(!hydrated);
   useEffect(() => {
-    if (!hydrated || !wasDisabled.current) return;
-    wasDisabled.current = false;
+    if (!hydrated || !wasPrerendered.current) return;
+    wasPrerendered.current = false;
     const active = document.activeElement;
     if (active === null || active === document.body) form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
   }, [hydrated]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const fields = new FormData(event.currentTarget);
+    const email = String(fields.get('email') ?? '');
+    const password = String(fields.get('password') ?? '');
     session.send({ type: 'session.login', email: email.trim(), password, to });
   };
 
@@ -93,20 +97,10 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
         type="email"
         autoComplete="username"
         isRequired
-        isDisabled={!hydrated}
-        value={email}
-        onChange={setEmail}
+        defaultValue={session.getSnapshot().context.credentials?.email ?? ''}
         autoFocus
       />
-      <NativePasswordField
-        label={t('auth.login.password')}
-        name="password"
-        autoComplete="current-password"
-        isRequired
-        isDisabled={!hydrated}
-        value={password}
-        onChange={setPassword}
-      />
+      <NativePasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired />
       <FormActions>
         <NativeButton type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
