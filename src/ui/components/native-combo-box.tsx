@@ -49,6 +49,8 @@ export function NativeComboBox<T extends SelectOption>({ label, labelHidden, ite
 
   const shown = open === 'filtered' && typed !== null ? items.filter((item) => fold(item.label).includes(fold(typed))) : items;
   const listId = `${id}-list`;
+  // Expanded only while a listbox shows; "no results" is a status message beside the field instead.
+  const expanded = open !== null && shown.length > 0;
   const optionId = (index: number) => `${id}-option-${index}`;
 
   const close = () => {
@@ -103,9 +105,9 @@ export function NativeComboBox<T extends SelectOption>({ label, labelHidden, ite
           id={`${id}-input`}
           role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open !== null}
-          aria-controls={open !== null && shown.length > 0 ? listId : undefined}
-          aria-activedescendant={open !== null && active >= 0 && active < shown.length ? optionId(active) : undefined}
+          aria-expanded={expanded}
+          aria-controls={expanded ? listId : undefined}
+          aria-activedescendant={expanded && active >= 0 && active < shown.length ? optionId(active) : undefined}
           autoComplete="off"
           spellCheck={false}
           placeholder={placeholder}
@@ -123,8 +125,8 @@ export function NativeComboBox<T extends SelectOption>({ label, labelHidden, ite
           type="button"
           tabIndex={-1}
           aria-label={t('ui.select.showOptions')}
-          aria-expanded={open !== null}
-          aria-controls={open !== null && shown.length > 0 ? listId : undefined}
+          aria-expanded={expanded}
+          aria-controls={expanded ? listId : undefined}
           className={cx(fieldStyles.inputButton, controls.inputButtonState)}
           // The input keeps focus (and its caret) while the list opens or closes.
           onMouseDown={(event) => event.preventDefault()}
@@ -140,7 +142,9 @@ export function NativeComboBox<T extends SelectOption>({ label, labelHidden, ite
       {open !== null ? (
         <div className={cx(styles.popover, native.comboPopup)}>
           {shown.length === 0 ? (
-            <div className={styles.empty}>{t('ui.select.noResults')}</div>
+            <div role="status" className={styles.empty}>
+              {t('ui.select.noResults')}
+            </div>
           ) : (
             <div ref={listRef} role="listbox" id={listId} aria-labelledby={`${id}-label`} className={styles.list}>
               {shown.map((item, index) => (
