@@ -2,26 +2,30 @@ import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
 import * as dialogStyles from './dialog.css';
 
-/*
+/**
  * A `<dialog>` opened with showModal() (native-overlay.tsx) sits in the top layer, centred by the
- * browser's own styles. These reset what the browser adds (border, padding, max sizes) so the
- * shared looks of dialog.css.ts and popover.css.ts apply unchanged.
+ * browser's own styles. On every overlay `<dialog>` the browser's border, padding, colours and max
+ * sizes go, at zero specificity (`:where`), so the shared looks of dialog.css.ts and popover.css.ts
+ * win whatever the CSS order.
  */
-const reset = {
+export const overlay = style({});
+globalStyle(`:where(${overlay})`, {
   padding: 0,
   border: 'none',
   maxWidth: 'none',
   maxHeight: 'none',
-} as const;
+  color: 'inherit',
+  backgroundColor: 'transparent',
+});
 
 /** The page behind a modal does not scroll (as React Aria's `ModalOverlay`). */
 globalStyle('html:has(dialog[data-scroll-lock]:modal)', { overflow: 'hidden' });
 
 /** A centred modal dialog: dialog.css.ts's modal box, with its overlay's backdrop colour. */
 export const modal = style([
+  overlay,
   dialogStyles.modal,
   {
-    ...reset,
     margin: 'auto',
     width: `calc(100% - 2 * ${vars.space.md})`,
     maxHeight: `calc(100% - 2 * ${vars.space.md})`,
@@ -30,32 +34,33 @@ export const modal = style([
   },
 ]);
 
-/** The box inside the modal: header, scrolling body and footer stacked in the dialog's height. */
-export const modalContent = style({ display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: 'inherit', flex: 1 });
-
 /** The menu-drawer: full height at the inline start. */
-export const drawer = style({
-  ...reset,
-  margin: 0,
-  insetBlock: 0,
-  insetInlineStart: 0,
-  insetInlineEnd: 'auto',
-  height: '100%',
-  color: vars.color.text,
-  '::backdrop': { backgroundColor: vars.color.backdrop },
-});
+export const drawer = style([
+  overlay,
+  {
+    margin: 0,
+    insetBlock: 0,
+    insetInlineStart: 0,
+    insetInlineEnd: 'auto',
+    height: '100%',
+    color: vars.color.text,
+    '::backdrop': { backgroundColor: vars.color.backdrop },
+  },
+]);
 
 /**
  * A popover anchored to its trigger (menus, the activity feed): placed by inline `top` and
  * `left`/`right`; the backdrop is transparent, a click on it closes the popover.
  */
-export const popover = style({
-  ...reset,
-  position: 'fixed',
-  margin: 0,
-  inset: 'auto',
-  '::backdrop': { backgroundColor: 'transparent' },
-});
+export const popover = style([
+  overlay,
+  {
+    position: 'fixed',
+    margin: 0,
+    inset: 'auto',
+    '::backdrop': { backgroundColor: 'transparent' },
+  },
+]);
 
 /**
  * A native menu item (`<button>` or `<a>` with role menuitem) on popover.css.ts's `item` look:
@@ -119,6 +124,8 @@ export const comboField = style({ position: 'relative' });
 
 /** The list under a native combo box (popover.css.ts's surface, placed by CSS instead of React Aria). */
 export const comboPopup = style({
+  // popover.css.ts's surface is at least as wide as its trigger: here the whole field.
+  vars: { '--trigger-width': '100%' },
   position: 'absolute',
   top: `calc(100% + ${vars.space.xs})`,
   insetInlineStart: 0,
