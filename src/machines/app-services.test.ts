@@ -90,8 +90,9 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
         : json(200, request.path === '/api/tenant/paginated' ? { data: [], total: 0 } : []),
     );
     services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
-    const signedIn = waitFor(services.session, (s) => s.hasTag('authenticated'));
-    services.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to });
+    const preloaded = services.preloadSignIn();
+    const signedIn = preloaded.then(() => waitFor(services!.session, (s) => s.hasTag('authenticated')));
+    void preloaded.then(() => services!.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to }));
     const pages = () => server.seen.filter((r) => r.path === '/api/tenant/paginated');
     return { services, server, signedIn, pages };
   }

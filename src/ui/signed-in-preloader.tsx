@@ -22,7 +22,7 @@ export function whenIdle(task: () => void, timeoutMs = 2000): () => void {
  * and evaluating it between the server's answer and the first signed-in paint. Renders nothing.
  */
 export function SignedInPreloader() {
-  const { realtime } = useServices();
+  const services = useServices();
   const to = new URLSearchParams(useSearch()).get('to');
   const target = safeRedirectTarget(to);
   useEffect(
@@ -31,9 +31,9 @@ export function SignedInPreloader() {
         const failed = (error: unknown) => console.warn('preloading the signed-in screens failed; they load at sign-in', error);
         preloadSignedIn(target).catch(failed);
         preloadToastRegion().catch(failed);
-        void realtime.preload();
+        void services.preloadSignIn();
       }),
-    [realtime, target],
+    [services, target],
   );
   return null;
 }
