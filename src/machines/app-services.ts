@@ -2,7 +2,6 @@ import { createActor } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
-import { createPrefetchingFetch } from '../api/prefetch';
 import { createRestClient, type RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
 import type { ActivityFeedActor } from './activity-feed.machine';
@@ -12,7 +11,7 @@ import { routeGuardMachine, type RouteGuardActor } from './route-guard.machine';
 import type { OverlayControl } from './bulk-run';
 import { DisconnectedDocument } from '../generated/graphql';
 import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from './realtime';
-import type { prefetchRoute as PrefetchRoute } from './route-prefetch';
+import type { RoutePrefetch } from './route-prefetch';
 import { createRequestActivity, type RequestActivity } from './request-activity';
 import { freshTokenFetch, sessionFetch } from './session-seam';
 import { selectAccessSubject } from './session-selectors';
@@ -150,12 +149,11 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     return ref.session;
   };
   const authFetch = sessionFetch(source, network);
-  const prefetching = createPrefetchingFetch(authFetch);
+  // The first screen's request, sent with the sign-in answer (route-prefetch.ts, once preloaded).
+  let routePrefetch: RoutePrefetch | null = null;
   const activity = createRequestActivity();
-  const counted = activity.track(prefetching.fetch);
+  const counted = activity.track((request) => (routePrefetch ? routePrefetch.fetch(request) : authFetch(request)));
   const rest = createRestClient({ baseUrl: apiBase, fetch: counted });
-  // The first screen's request, sent with the sign-in answer (route-prefetch.ts).
-  const prefetchRest = createRestClient({ baseUrl: apiBase, fetch: activity.track(prefetching.prefetch) });
   const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
@@ -240,20 +238,19 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   startWhenSignedIn(sessionActor.getSnapshot());
   // A sign-in just answered: the screen it leads to gets its first request sent now (once the
   // login page has preloaded route-prefetch.ts: it stays out of the login page's own code).
-  let prefetchRoute: typeof PrefetchRoute | null = null;
   let prefetchedFor: string | null = null;
   const prefetchSubscription = sessionActor.subscribe((snapshot) => {
     const { token, redirectTo, profileFromLogin } = snapshot.context;
-    if (!prefetchRoute || !snapshot.hasTag('authenticated') || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
+    if (!routePrefetch || !snapshot.hasTag('authenticated') || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
     prefetchedFor = token;
-    prefetchRoute(redirectTo, selectAccessSubject(snapshot), prefetchRest);
+    routePrefetch.prefetchRoute(redirectTo, selectAccessSubject(snapshot));
   });
   const preloadSignIn = async () => {
     await Promise.all([
       realtimeHandle.preload(),
       import('./route-prefetch').then(
         (module) => {
-          prefetchRoute = module.prefetchRoute;
+          routePrefetch ??= module.createRoutePrefetch(authFetch, (fetch) => createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }));
         },
         () => undefined,
       ),
