@@ -132,8 +132,14 @@ type Figure = keyof RunResult;
 
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Probe }).__bench);
 
-async function waitForProbe(page: Page, field: keyof Probe, timeoutMs: number): Promise<void> {
-  await page.waitForFunction((f) => Boolean((window as unknown as { __bench: Record<string, unknown> }).__bench[f]), field, { timeout: timeoutMs, polling: 50 });
+/** Waits for a probe's stamp; a timeout names the stamp, the page and how many rows were there. */
+async function waitForProbe(page: Page, field: keyof Probe, timeoutMs: number, rowsSelector?: string): Promise<void> {
+  try {
+    await page.waitForFunction((f) => Boolean((window as unknown as { __bench: Record<string, unknown> }).__bench[f]), field, { timeout: timeoutMs, polling: 50 });
+  } catch (error) {
+    const rows = rowsSelector ? await page.evaluate((selector) => document.querySelectorAll(selector).length, rowsSelector).catch(() => Number.NaN) : Number.NaN;
+    throw new Error(`no ${field} within ${timeoutMs / 1000} s at ${page.url()}${rowsSelector ? ` (${rows} rows match ${rowsSelector})` : ''}`, { cause: error });
+  }
 }
 
 async function heapMiB(cdp: CDPSession): Promise<number> {
@@ -211,7 +217,7 @@ async function oneRun(app: App, throttle: number, expectedNames: readonly string
 
     // 1. Sign-in page.
     await page.goto(app.loginUrl, { waitUntil: 'load' });
-    await waitForProbe(page, 'formAt', 60_000);
+    await waitForProbe(page, 'formAt', 60_000, app.selectors.email);
     await page.waitForTimeout(300); // let LCP settle before any input ends it
     const login = await probe(page);
 
@@ -219,7 +225,7 @@ async function oneRun(app: App, throttle: number, expectedNames: readonly string
     await page.fill(app.selectors.email, app.email);
     await page.fill(app.selectors.password, app.password);
     await page.click(app.selectors.submit);
-    await waitForProbe(page, 'rowsAt', 60_000);
+    await waitForProbe(page, 'rowsAt', 60_000, app.selectors.rows);
     const afterLogin = await probe(page);
     if (!afterLogin.clickAt) throw new Error('the submit click was not seen');
     // The same 100 tenants: the page holds the generator's first and last.
@@ -285,7 +291,8 @@ async function lighthouseRun(url: string, storage?: { origin: string; entries: R
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helpers may still be writing the profile for a moment after the browser exits.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

@@ -249,6 +249,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const sockets = registerSocket(fastify, { db, tokens, events, config });
   // Sockets get a close code on shutdown (1001) instead of a reset.
   fastify.addHook('preClose', async () => sockets.close());
+  // An answer still streaming when the server starts closing (a sheet download, slower when
+  // compressed) keeps its keep-alive connection once done, and `close` would wait for the client to
+  // let go (keepAliveTimeout, 72 s): close idle connections as each answer ends (server/src/shutdown.test.ts).
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => fastify.server.closeIdleConnections());
+  });
 
   return { fastify, tokens, events, sockets, relay, faults };
 }

@@ -1,10 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
-import { Dialog, DialogTrigger, Heading } from 'react-aria-components/Dialog';
-import { Popover } from 'react-aria-components/Popover';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedEntry } from '../../machines/activity-feed.machine';
-import { Button, IconButton } from '../components/button';
+import { NativeButton, NativeIconButton } from '../components/native-button';
+import { NativePopover } from '../components/native-overlay';
 import { useRealtime } from '../services-context';
 import { BellIcon } from './icons';
 import * as styles from './activity-feed.css';
@@ -39,52 +38,67 @@ function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
   );
 }
 
-/** The navbar's feed of real-time events (issue #6 point 7): opening it marks them read. */
+/**
+ * The navbar's feed of real-time events (issue #6 point 7): opening it marks them read. The bell
+ * opens a dialog anchored under it (a modal `<dialog>`, as React Aria's popover was modal): focus
+ * moves into it, Escape or a click outside closes it and focus returns to the bell.
+ */
 export function ActivityFeed() {
   const { t } = useTranslation();
   const { activityFeed } = useRealtime();
   const entries = useSelector(activityFeed, (s) => s.context.entries);
   const unread = useSelector(activityFeed, (s) => s.context.unread);
-  // Times are "ago" from when the feed was opened (stable while it is open).
+  const bell = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  // Times are "ago" from when the feed was opened (stable while it is open); 0 when closed.
   const [openedAt, setOpenedAt] = useState(0);
-  const onOpenChange = (open: boolean) => {
-    if (!open) return;
+  const open = () => {
     setOpenedAt(Date.now());
     activityFeed.send({ type: 'feed.read' });
   };
   return (
-    <DialogTrigger onOpenChange={onOpenChange}>
+    <>
       <span className={styles.anchor}>
-        <IconButton label={unread > 0 ? t('activity.openUnread', { count: unread }) : t('activity.title')} icon={<BellIcon size={18} />} />
+        <NativeIconButton
+          ref={bell}
+          label={unread > 0 ? t('activity.openUnread', { count: unread }) : t('activity.title')}
+          icon={<BellIcon size={18} />}
+          aria-haspopup="dialog"
+          aria-expanded={openedAt > 0}
+          aria-controls={openedAt > 0 ? `${id}-feed` : undefined}
+          onPress={open}
+        />
         {unread > 0 ? (
           <span className={styles.badge} aria-hidden="true">
             {unread > 9 ? '9+' : unread}
           </span>
         ) : null}
       </span>
-      <Popover placement="bottom end" className={styles.popover}>
-        <Dialog className={styles.dialog} aria-labelledby="activity-feed-title">
-          <div className={styles.header}>
-            <Heading slot="title" id="activity-feed-title" className={styles.heading}>
-              {t('activity.title')}
-            </Heading>
-            {entries.length > 0 ? (
-              <Button variant="ghost" size="sm" onPress={() => activityFeed.send({ type: 'feed.clear' })}>
-                {t('activity.clear')}
-              </Button>
-            ) : null}
+      {openedAt > 0 ? (
+        <NativePopover id={`${id}-feed`} triggerRef={bell} placement="bottom end" className={styles.popover} aria-labelledby={`${id}-title`} onClose={() => setOpenedAt(0)}>
+          <div className={styles.dialog}>
+            <div className={styles.header}>
+              <h2 id={`${id}-title`} className={styles.heading}>
+                {t('activity.title')}
+              </h2>
+              {entries.length > 0 ? (
+                <NativeButton variant="ghost" size="sm" onPress={() => activityFeed.send({ type: 'feed.clear' })}>
+                  {t('activity.clear')}
+                </NativeButton>
+              ) : null}
+            </div>
+            {entries.length === 0 ? (
+              <p className={styles.empty}>{t('activity.empty')}</p>
+            ) : (
+              <ol className={styles.list}>
+                {entries.map((entry) => (
+                  <FeedLine key={entry.seq} entry={entry} now={openedAt} />
+                ))}
+              </ol>
+            )}
           </div>
-          {entries.length === 0 ? (
-            <p className={styles.empty}>{t('activity.empty')}</p>
-          ) : (
-            <ol className={styles.list}>
-              {entries.map((entry) => (
-                <FeedLine key={entry.seq} entry={entry} now={openedAt} />
-              ))}
-            </ol>
-          )}
-        </Dialog>
-      </Popover>
-    </DialogTrigger>
+        </NativePopover>
+      ) : null}
+    </>
   );
 }

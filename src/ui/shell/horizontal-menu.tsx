@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { Button } from '../components/button';
 import { ChevronDownIcon } from '../components/icons';
-import { Menu, MenuTrigger } from '../components/menu';
+import { NativeMenuButton } from '../components/native-menu';
 import { menuHref, visibleMenu } from '../../domain/menu';
 import { selectAccessSubject } from '../../machines/session-selectors';
 import { useSession } from '../services-context';
@@ -18,13 +17,19 @@ export function HorizontalMenu() {
       {visibleMenu(subject).map((section) => {
         const active = section.items.some((item) => menuHref(item).split('?')[0] === path);
         return (
-          <MenuTrigger key={section.id}>
-            <Button variant="ghost" size="sm" className={active ? `${styles.trigger} ${styles.active}` : styles.trigger} aria-current={active ? 'true' : undefined}>
-              {t(section.labelKey)}
-              <ChevronDownIcon />
-            </Button>
-            <Menu placement="bottom start" aria-label={t(section.labelKey)} items={section.items.map((item) => ({ id: item.id, label: t(item.labelKey), href: menuHref(item) }))} />
-          </MenuTrigger>
+          <NativeMenuButton
+            key={section.id}
+            variant="ghost"
+            size="sm"
+            className={active ? `${styles.trigger} ${styles.active}` : styles.trigger}
+            aria-current={active ? 'true' : undefined}
+            placement="bottom start"
+            menuLabel={t(section.labelKey)}
+            items={section.items.map((item) => ({ id: item.id, label: t(item.labelKey), href: menuHref(item) }))}
+          >
+            {t(section.labelKey)}
+            <ChevronDownIcon />
+          </NativeMenuButton>
         );
       })}
     </nav>

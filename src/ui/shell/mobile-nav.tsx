@@ -1,29 +1,31 @@
 import { useTranslation } from 'react-i18next';
-import { Dialog } from 'react-aria-components/Dialog';
-import { Modal, ModalOverlay } from 'react-aria-components/Modal';
-import { IconButton } from '../components/button';
 import { CloseIcon } from '../components/icons';
+import { NativeIconButton } from '../components/native-button';
+import { useModalDialog } from '../components/native-overlay';
+import * as overlay from '../components/native-overlay.css';
 import { NavSections } from './nav-sections';
 import * as styles from './mobile-nav.css';
 
-/** The menu as a drawer on narrow screens: focus trapped, Escape or a tap outside closes, focus returns. */
+/**
+ * The menu as a drawer on narrow screens, on a modal `<dialog>`: focus stays inside, the page
+ * behind is inert, Escape or a tap outside closes it, focus returns to the menu button.
+ */
 export function MobileNav({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+  return isOpen ? <Drawer close={() => onOpenChange(false)} /> : null;
+}
+
+function Drawer({ close }: { close: () => void }) {
   const { t } = useTranslation();
+  const { dialogProps } = useModalDialog({ onClose: close });
   return (
-    <ModalOverlay isOpen={isOpen} onOpenChange={onOpenChange} isDismissable className={styles.overlay}>
-      <Modal className={styles.drawer}>
-        <Dialog aria-label={t('shell.mainNavigation')} className={styles.dialog}>
-          {({ close }) => (
-            <nav aria-label={t('shell.mainNavigation')}>
-              <div className={styles.top}>
-                <span className={styles.brand}>{t('app.name')}</span>
-                <IconButton label={t('common.close')} icon={<CloseIcon />} onPress={close} />
-              </div>
-              <NavSections onNavigate={close} />
-            </nav>
-          )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <dialog {...dialogProps} aria-label={t('shell.mainNavigation')} tabIndex={-1} className={`${overlay.drawer} ${styles.drawer} ${styles.dialog}`}>
+      <nav aria-label={t('shell.mainNavigation')}>
+        <div className={styles.top}>
+          <span className={styles.brand}>{t('app.name')}</span>
+          <NativeIconButton label={t('common.close')} icon={<CloseIcon />} onPress={close} />
+        </div>
+        <NavSections onNavigate={close} />
+      </nav>
+    </dialog>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
 import { selectIsStarred } from '../../machines/preferences.machine';
-import { IconButton } from '../components/button';
+import { NativeIconButton } from '../components/native-button';
 import { appToasts, showToast } from '../components/toast-queue';
 import { usePreferences, useServices } from '../services-context';
 import { StarIcon } from './icons';
@@ -27,7 +27,7 @@ export function PageHeader({ route }: { route: AppRoute }) {
   return (
     <div className={styles.header}>
       <h1 className={styles.title}>{t(route.titleKey)}</h1>
-      <IconButton
+      <NativeIconButton
         label={starred ? t('shell.unstarPage') : t('shell.starPage')}
         icon={<StarIcon size={18} className={starred ? styles.starOn : undefined} />}
         onPress={() => preferences.send(starred ? { type: 'prefs.unstar', href } : { type: 'prefs.star', page: { href, titleKey: route.titleKey } })}

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Button } from '../components/button';
-import { Menu, MenuTrigger, type MenuOption } from '../components/menu';
+import type { MenuOption } from '../components/menu';
+import { NativeMenuButton } from '../components/native-menu';
 import { STARRED_LIMIT } from '../../machines/preferences.machine';
 import { usePreferences } from '../services-context';
 import { StarIcon } from './icons';
@@ -14,11 +14,8 @@ export function StarredMenu() {
   const label = `${t('shell.starred.title')} (${starred.length}/${STARRED_LIMIT})`;
   if (items.length === 0) return null;
   return (
-    <MenuTrigger>
-      <Button variant="ghost" aria-label={label} className={styles.starredButton} icon={<StarIcon size={18} />}>
-        <span className={styles.starredCount}>{starred.length}</span>
-      </Button>
-      <Menu items={items} aria-label={t('shell.starred.title')} placement="bottom start" />
-    </MenuTrigger>
+    <NativeMenuButton variant="ghost" aria-label={label} className={styles.starredButton} icon={<StarIcon size={18} />} items={items} menuLabel={t('shell.starred.title')} placement="bottom start">
+      <span className={styles.starredCount}>{starred.length}</span>
+    </NativeMenuButton>
   );
 }

@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { ComboBox } from '../components/combo-box';
+import { NativeComboBox } from '../components/native-combo-box';
 import { tenantOptionsMachine } from '../../machines/tenant-options.machine';
 import { useServices } from '../services-context';
 import * as styles from './navbar.css';
@@ -20,7 +20,7 @@ export function TenantSwitcher() {
   const current = tenant();
   const items = (tenants.some((x) => x.name === current) ? tenants : [{ id: 0, name: current }, ...tenants]).map((x) => ({ id: x.name, label: x.name }));
   return (
-    <ComboBox
+    <NativeComboBox
       label={t('shell.tenant')}
       labelHidden
       className={styles.tenantSwitcher}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../components/button';
-import { Menu, MenuTrigger, type MenuOption } from '../components/menu';
+import type { MenuOption } from '../components/menu';
+import { NativeMenuButton } from '../components/native-menu';
 import { selectUser } from '../../machines/session-selectors';
 import { useServices, useSession } from '../services-context';
 import { LogoutIcon, ShieldIcon, SlidersIcon, UserIcon } from './icons';
@@ -28,20 +28,20 @@ export function UserMenu() {
   ];
   return (
     <>
-      <MenuTrigger>
-        <Button variant="ghost" aria-label={`${t('shell.userMenu')}: ${user?.name ?? ''}`} className={styles.userButton}>
-          <span className={styles.avatar} aria-hidden="true" data-initials={initials(user?.name ?? '')} />
-          <span className={styles.userName}>{user?.name}</span>
-        </Button>
-        <Menu
-          items={items}
-          aria-label={t('shell.userMenu')}
-          onAction={(key) => {
-            if (key === 'preferences') setPreferencesOpen(true);
-            if (key === 'logout') session.send({ type: 'session.logout' });
-          }}
-        />
-      </MenuTrigger>
+      <NativeMenuButton
+        variant="ghost"
+        aria-label={`${t('shell.userMenu')}: ${user?.name ?? ''}`}
+        className={styles.userButton}
+        items={items}
+        menuLabel={t('shell.userMenu')}
+        onAction={(key) => {
+          if (key === 'preferences') setPreferencesOpen(true);
+          if (key === 'logout') session.send({ type: 'session.logout' });
+        }}
+      >
+        <span className={styles.avatar} aria-hidden="true" data-initials={initials(user?.name ?? '')} />
+        <span className={styles.userName}>{user?.name}</span>
+      </NativeMenuButton>
       <PreferencesDialog isOpen={preferencesOpen} onOpenChange={setPreferencesOpen} />
     </>
   );

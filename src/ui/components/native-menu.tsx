@@ -1,0 +1,158 @@
+import { useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { Link } from 'wouter';
+import { cx } from './class-names';
+import type { MenuOption } from './menu';
+import { NativeButton, type NativeButtonProps } from './native-button';
+import { NativePopover, type PopoverPlacement } from './native-overlay';
+import * as native from './native-overlay.css';
+import * as styles from './popover.css';
+
+type MenuKey = MenuOption['id'];
+
+export interface NativeMenuButtonProps<T extends MenuOption> extends Omit<NativeButtonProps, 'onPress' | 'ref'> {
+  /** The entries (an item with `href` is a link: client-side navigation, real address for a new tab). */
+  items: T[];
+  /** The menu's accessible name (translated). */
+  menuLabel: string;
+  /** Called with the chosen item's id after the menu closed (links navigate instead). */
+  onAction?: (id: MenuKey) => void;
+  placement?: PopoverPlacement;
+}
+
+/**
+ * A {@link NativeButton} that opens a menu, without React Aria: the MenuTrigger + Menu pair's
+ * behaviour (menu.tsx) on platform elements. Enter, Space, a click or ArrowDown open it on the
+ * first item, ArrowUp on the last; arrows, Home/End and type-ahead move; Enter or Space choose;
+ * Escape, Tab or a click outside close it, and focus returns to the button. The button says
+ * `aria-haspopup`, `aria-expanded` and, while open, `aria-controls`.
+ */
+export function NativeMenuButton<T extends MenuOption>({ items, menuLabel, onAction, placement = 'bottom end', id, ...buttonProps }: NativeMenuButtonProps<T>) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState<'first' | 'last' | null>(null);
+  const ownId = useId();
+  const buttonId = id ?? `${ownId}-button`;
+  const menuId = `${ownId}-menu`;
+  return (
+    <>
+      <NativeButton
+        {...buttonProps}
+        ref={ref}
+        id={buttonId}
+        aria-haspopup="true"
+        aria-expanded={open !== null}
+        aria-controls={open !== null ? menuId : undefined}
+        onPress={() => setOpen('first')}
+        onKeyDown={(event) => {
+          if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+          event.preventDefault();
+          setOpen(event.key === 'ArrowUp' ? 'last' : 'first');
+        }}
+      />
+      {open !== null ? (
+        <NativeMenu
+          id={menuId}
+          label={menuLabel}
+          labelledBy={buttonId}
+          items={items}
+          focus={open}
+          triggerRef={ref}
+          placement={placement}
+          onClose={() => setOpen(null)}
+          onAction={onAction}
+        />
+      ) : null}
+    </>
+  );
+}
+
+interface NativeMenuProps<T extends MenuOption> {
+  id: string;
+  label: string;
+  labelledBy: string;
+  items: T[];
+  focus: 'first' | 'last';
+  triggerRef: RefObject<Element | null>;
+  placement: PopoverPlacement;
+  onClose: () => void;
+  onAction: ((id: MenuKey) => void) | undefined;
+}
+
+const enabledItems = (root: Element | null) => [...(root?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
+
+/** The open menu: role menu in a popover named by its button; items take focus one at a time (roving). */
+function NativeMenu<T extends MenuOption>({ id, label, labelledBy, items, focus, triggerRef, placement, onClose, onAction }: NativeMenuProps<T>) {
+  const typed = useRef({ text: '', at: 0 });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const all = enabledItems(event.currentTarget);
+    const index = all.indexOf(document.activeElement as HTMLElement);
+    const go = (next: number) => all[(next + all.length) % all.length]?.focus();
+    if (event.key === 'ArrowDown') go(index + 1);
+    else if (event.key === 'ArrowUp') go(index < 0 ? -1 : index - 1);
+    else if (event.key === 'Home') go(0);
+    else if (event.key === 'End') go(-1);
+    else if (event.key === 'Tab') onClose();
+    else if (event.key === ' ') (all[index] ?? null)?.click();
+    else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Type-ahead: the next item whose label starts with what was typed in the last half second.
+      const now = Date.now();
+      typed.current = { text: (now - typed.current.at < 500 ? typed.current.text : '') + event.key.toLocaleLowerCase(), at: now };
+      const { text } = typed.current;
+      const order = [...all.slice(index + (text.length === 1 ? 1 : 0)), ...all.slice(0, index + (text.length === 1 ? 1 : 0))];
+      order.find((item) => (item.textContent ?? '').trim().toLocaleLowerCase().startsWith(text))?.focus();
+    } else return;
+    event.preventDefault();
+  };
+
+  return (
+    <NativePopover
+      triggerRef={triggerRef}
+      placement={placement}
+      className={styles.popover}
+      aria-labelledby={labelledBy}
+      onClose={onClose}
+      initialFocus={(dialog) => {
+        const all = enabledItems(dialog);
+        return (focus === 'last' ? all.at(-1) : all[0]) ?? null;
+      }}
+      onKeyDown={onKeyDown}
+    >
+      <div role="menu" id={id} aria-label={label} className={styles.list}>
+        {items.map((item) => {
+          const common = {
+            role: 'menuitem',
+            tabIndex: -1,
+            'aria-disabled': item.isDisabled || undefined,
+            'data-danger': item.isDanger || undefined,
+            className: cx(styles.item, native.menuItem),
+            onPointerEnter: (event: { currentTarget: HTMLElement }) => (item.isDisabled ? undefined : event.currentTarget.focus()),
+          } as const;
+          const content = (
+            <>
+              {item.icon}
+              <span className={styles.itemLabel}>{item.label}</span>
+            </>
+          );
+          return item.href && !item.isDisabled ? (
+            <Link key={String(item.id)} href={item.href} {...common} onClick={onClose}>
+              {content}
+            </Link>
+          ) : (
+            <button
+              key={String(item.id)}
+              type="button"
+              {...common}
+              onClick={() => {
+                if (item.isDisabled) return;
+                onClose();
+                onAction?.(item.id);
+              }}
+            >
+              {content}
+            </button>
+          );
+        })}
+      </div>
+    </NativePopover>
+  );
+}

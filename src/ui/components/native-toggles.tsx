@@ -1,0 +1,61 @@
+import { useId, type ReactNode } from 'react';
+import { cx } from './class-names';
+import * as fieldStyles from './field.css';
+import * as native from './native-overlay.css';
+import * as styles from './toggle.css';
+
+export interface NativeRadioGroupProps<V extends string> {
+  /** The group's visible label; it names the radiogroup. */
+  label: ReactNode;
+  value: V;
+  onChange: (value: V) => void;
+  options: readonly { value: V; label: ReactNode }[];
+  isDisabled?: boolean;
+  className?: string;
+}
+
+/**
+ * `RadioGroup`'s look (radio-group.tsx) on native radios: Tab enters at the checked one, arrow keys
+ * move and choose, a screen reader hears a named radiogroup of radios, as with React Aria.
+ */
+export function NativeRadioGroup<V extends string>({ label, value, onChange, options, isDisabled, className }: NativeRadioGroupProps<V>) {
+  const id = useId();
+  return (
+    <div role="radiogroup" aria-labelledby={`${id}-label`} aria-disabled={isDisabled || undefined} className={cx(styles.group, className)}>
+      <span id={`${id}-label`} className={fieldStyles.label}>
+        {label}
+      </span>
+      <div className={styles.options}>
+        {options.map((option) => (
+          <label key={option.value} className={cx(styles.row, native.toggleRow)} data-selected={option.value === value || undefined} data-disabled={isDisabled || undefined}>
+            <input type="radio" name={id} value={option.value} checked={option.value === value} disabled={isDisabled} onChange={() => onChange(option.value)} className={native.toggleInput} />
+            <span className={cx(styles.radio, native.toggleIndicator)} aria-hidden="true" />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export interface NativeSwitchProps {
+  /** The visible label; it names the switch. */
+  children: ReactNode;
+  isSelected: boolean;
+  onChange: (isSelected: boolean) => void;
+  isDisabled?: boolean;
+  className?: string;
+}
+
+/** `Switch`'s look (switch.tsx) on a native checkbox with role switch: Space toggles. */
+export function NativeSwitch({ children, isSelected, onChange, isDisabled, className }: NativeSwitchProps) {
+  return (
+    <label className={cx(styles.row, native.toggleRow, className)} data-selected={isSelected || undefined} data-disabled={isDisabled || undefined}>
+      <input type="checkbox" role="switch" checked={isSelected} disabled={isDisabled} onChange={(event) => onChange(event.target.checked)} className={native.toggleInput} />
+      <span className={cx(styles.track, native.toggleIndicator)} aria-hidden="true">
+        <span className={styles.thumb} />
+      </span>
+      <span>{children}</span>
+    </label>
+  );
+}
