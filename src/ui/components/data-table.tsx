@@ -2,9 +2,8 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import { useGridNavigation, type GridKey } from './grid-navigation';
-import { rowsToShow, SortIndicator, TableState } from './table-parts';
+import { rowsToShow, TableState, useColumnSort } from './table-parts';
 import * as styles from './table.css';
-import { VisuallyHidden } from './visually-hidden';
 
 /** A row's identity: stable across sorting and filtering. */
 export type Key = GridKey;
@@ -94,16 +93,7 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
   const offset = multiple ? 1 : 0;
   const columnCount = columns.length + offset;
   const headerCol = columns.findIndex((column) => column.isRowHeader);
-  const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
-  const sortableId = `${idPrefix}-sortable`;
-  const sortedId = `${idPrefix}-sorted`;
-
-  const sortBy = (column: DataTableColumn<T> | undefined): boolean => {
-    if (!column?.allowsSorting) return false;
-    const direction = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
-    onSortChange?.({ column: column.id, direction });
-    return true;
-  };
+  const { sortBy, header, describedBy, descriptions } = useColumnSort(columns, idPrefix, sortDescriptor, onSortChange);
 
   const { gridProps, headerTabIndex, focusIn } = useGridNavigation({
     gridRef,
@@ -138,7 +128,7 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
         role="grid"
         aria-label={props['aria-label']}
         aria-labelledby={props['aria-labelledby']}
-        aria-describedby={sortedColumn ? sortedId : undefined}
+        aria-describedby={describedBy}
         aria-rowcount={count > 0 ? count + 1 : 2}
         aria-colcount={columnCount}
         aria-multiselectable={multiple || undefined}
@@ -163,25 +153,19 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
               </th>
             ) : null}
             {columns.map((column, i) => {
-              const direction = sortedColumn?.id === column.id ? sortDescriptor?.direction : undefined;
+              const { props: sortProps, content } = header(column);
               return (
                 <th
                   key={column.id}
                   role="columnheader"
                   scope="col"
                   aria-colindex={i + offset + 1}
-                  aria-sort={column.allowsSorting ? (direction ?? 'none') : undefined}
-                  aria-describedby={column.allowsSorting ? sortableId : undefined}
-                  data-allows-sorting={column.allowsSorting || undefined}
+                  {...sortProps}
                   tabIndex={headerTabIndex(i + offset)}
                   style={column.width ? { width: column.width } : undefined}
                   className={cx(styles.column, column.align === 'end' && styles.alignEnd)}
-                  onClick={() => sortBy(column)}
                 >
-                  <span className={styles.columnContent}>
-                    {column.header}
-                    {column.allowsSorting ? <SortIndicator direction={direction} /> : null}
-                  </span>
+                  {content}
                 </th>
               );
             })}
@@ -257,12 +241,7 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
           </tbody>
         )}
       </table>
-      <VisuallyHidden>
-        <span id={sortableId}>{t('ui.table.sortable')}</span>
-        {sortedColumn ? (
-          <span id={sortedId}>{t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', { column: sortedColumn.header })}</span>
-        ) : null}
-      </VisuallyHidden>
+      {descriptions}
     </div>
   );
 }

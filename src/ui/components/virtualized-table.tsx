@@ -1,14 +1,12 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { Key, SortDescriptor } from 'react-aria-components/Table';
-import { useTranslation } from 'react-i18next';
+import type { Key } from 'react-aria-components/Table';
 import { cx } from './class-names';
 import { useGridNavigation } from './grid-navigation';
 import type { DataTableColumn, DataTableProps } from './data-table';
-import { rowsToShow, SortIndicator, TableState } from './table-parts';
+import { rowsToShow, TableState, useColumnSort } from './table-parts';
 import * as tableStyles from './table.css';
 import * as styles from './virtualized-table.css';
-import { VisuallyHidden } from './visually-hidden';
 
 /** Row selection and row actions are {@link DataTable}'s alone: no long list uses them. */
 type DataTableOnlyProps = 'selectionMode' | 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange' | 'disabledKeys' | 'onRowAction';
@@ -137,10 +135,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     'aria-label': ariaLabel,
     'aria-labelledby': ariaLabelledby,
   } = props;
-  const { t } = useTranslation();
   const idPrefix = useId();
-  const sortableId = `${idPrefix}-sortable`;
-  const sortedId = `${idPrefix}-sorted`;
   const gridRef = useRef<HTMLDivElement>(null);
   const shownRows = useMemo(() => rowsToShow(status, rows), [status, rows]);
   const count = shownRows.length;
@@ -174,12 +169,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
     return () => observer.disconnect();
   }, [syncRange]);
 
-  const sortBy = (column: DataTableColumn<T> | undefined): boolean => {
-    if (!column?.allowsSorting) return false;
-    const direction: SortDescriptor['direction'] = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
-    onSortChange?.({ column: column.id, direction });
-    return true;
-  };
+  const { sortBy, header, describedBy, descriptions } = useColumnSort(columns, idPrefix, sortDescriptor, onSortChange);
 
   const { cursorIndex, gridProps, headerTabIndex, focusIn } = useGridNavigation({
     gridRef,
@@ -208,7 +198,6 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
 
   const template = columns.map((column) => (column.width ? `${column.width}px` : `minmax(${minColumnWidth}px, 1fr)`)).join(' ');
   const minWidth = columns.reduce((sum, column) => sum + (column.width ?? minColumnWidth), 0);
-  const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
 
   return (
     <div className={cx(tableStyles.wrapper, className)} aria-busy={status === 'loading' || undefined}>
@@ -217,7 +206,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
         role="grid"
         aria-label={ariaLabel}
         aria-labelledby={ariaLabelledby}
-        aria-describedby={sortedColumn ? sortedId : undefined}
+        aria-describedby={describedBy}
         aria-rowcount={count > 0 ? count + 1 : 2}
         aria-colcount={columns.length}
         {...gridProps}
@@ -229,24 +218,10 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
           <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
             <div role="row" aria-rowindex={1} className={styles.headerRow} style={{ gridTemplateColumns: template, height: headingHeight }}>
               {columns.map((column, col) => {
-                const direction = sortedColumn?.id === column.id ? sortDescriptor?.direction : undefined;
+                const { props: sortProps, content } = header(column);
                 return (
-                  <div
-                    key={column.id}
-                    role="columnheader"
-                    aria-colindex={col + 1}
-                    aria-sort={column.allowsSorting ? (direction ?? 'none') : undefined}
-                    aria-describedby={column.allowsSorting ? sortableId : undefined}
-                    data-allows-sorting={column.allowsSorting || undefined}
-                    data-sort-direction={direction}
-                    tabIndex={headerTabIndex(col)}
-                    className={cx(tableStyles.column, styles.column, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.columnEnd)}
-                    onClick={() => sortBy(column)}
-                  >
-                    <span className={tableStyles.columnContent}>
-                      {column.header}
-                      {column.allowsSorting ? <SortIndicator direction={direction} /> : null}
-                    </span>
+                  <div key={column.id} role="columnheader" aria-colindex={col + 1} {...sortProps} tabIndex={headerTabIndex(col)} className={cx(tableStyles.column, styles.column, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.columnEnd)}>
+                    {content}
                   </div>
                 );
               })}
@@ -281,12 +256,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
           )}
         </div>
       </div>
-      <VisuallyHidden>
-        <span id={sortableId}>{t('ui.table.sortable')}</span>
-        {sortedColumn ? (
-          <span id={sortedId}>{t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', { column: sortedColumn.header })}</span>
-        ) : null}
-      </VisuallyHidden>
+      {descriptions}
     </div>
   );
 }
