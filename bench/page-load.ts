@@ -367,17 +367,16 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
     notes.push(`peers' files with brotli q11: react-admin ${(raServer.brotliBytes / 1000).toFixed(0)} KB, refine ${(refineServer.brotliBytes / 1000).toFixed(0)} KB`);
 
     const peerCredentials = { email: 'bench@example.com', password: 'anything' };
-    const oursApp = (base: string): App => ({
-      key: 'ours',
-      loginUrl: `${base}/backoffice/login?to=${encodeURIComponent(`/tenants?limit=${TENANT_COUNT}`)}`,
-      email: 'admin@demo.local',
-      password: DEMO_PASSWORD,
-      // Data rows only: React Aria renders the table's empty/loading row with a rowheader too.
-      selectors: { email: 'input[name="email"]', password: 'input[name="password"]', submit: 'button[type=submit]', rows: '[role=grid] [role=rowgroup]:not([data-empty]) [role=rowheader]' },
-      usersUrl: `${base}/backoffice/users`,
-    });
     const apps: Record<AppKey, App> = {
-      ours: oursApp(server.base),
+      ours: {
+        key: 'ours',
+        loginUrl: `${server.base}/backoffice/login?to=${encodeURIComponent(`/tenants?limit=${TENANT_COUNT}`)}`,
+        email: 'admin@demo.local',
+        password: DEMO_PASSWORD,
+        // Data rows only: React Aria renders the table's empty/loading row with a rowheader too.
+        selectors: { email: 'input[name="email"]', password: 'input[name="password"]', submit: 'button[type=submit]', rows: '[role=grid] [role=rowgroup]:not([data-empty]) [role=rowheader]' },
+        usersUrl: `${server.base}/backoffice/users`,
+      },
       'react-admin': {
         key: 'react-admin',
         loginUrl: `${raServer.base}/#/login`,
@@ -392,16 +391,6 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
       },
     };
 
-    // The panel's server stopped under us (on this shared box something sent it SIGTERM more than once:
-    // exit 0 is its own drain, server/src/main.ts): start it again on the same database; true if it was.
-    const restartedServer = async (): Promise<boolean> => {
-      if (!server || (server.child.exitCode === null && server.child.signalCode === null)) return false;
-      failures.push(`the panel's server had exited (${server.child.exitCode ?? server.child.signalCode}); restarted on the same database`);
-      server = await startServer(url, { seed: true });
-      apps.ours = oursApp(server.base);
-      return true;
-    };
-
     // Interleaved: each round measures every app at every rate, the apps' order turning each round.
     const results = new Map<string, RunResult[]>();
     const failures: string[] = [];
@@ -410,17 +399,13 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
         for (let i = 0; i < APPS_ORDER.length; i += 1) {
           const key = APPS_ORDER[(i + round) % APPS_ORDER.length] as AppKey;
           const slot = `${key} ${throttle}x`;
-          for (let attempt = 1; attempt <= 2; attempt += 1) {
-            try {
-              const result = await oneRun(apps[key], throttle, expectedNames);
-              results.set(slot, [...(results.get(slot) ?? []), result]);
-              break;
-            } catch (error) {
-              failures.push(`${slot} run ${round + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-              // The panel's server stopped under us (on this shared box something sent it SIGTERM more than
-              // once: exit 0 is its own drain, server/src/main.ts): start it again on the same database and
-              // repeat the run once.
-              if (attempt === 2 || !(await restartedServer())) break;
+          try {
+            const result = await oneRun(apps[key], throttle, expectedNames);
+            results.set(slot, [...(results.get(slot) ?? []), result]);
+          } catch (error) {
+            failures.push(`${slot} run ${round + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+            if (server.child.exitCode !== null || server.child.signalCode !== null) {
+              throw new Error(`the panel's server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.output.join('').slice(-1000)}`, { cause: error });
             }
           }
         }
@@ -432,17 +417,15 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
     // Lighthouse is slow: full runs only, 3 per page, medians.
     const lighthouseRuns = options.quick ? 0 : 3;
     const lh = new Map<string, LighthouseFigures[]>();
-    const ourBase = () => server?.base ?? '';
     const lighthouseTargets = [
-      { slot: 'ours pt-BR light', url: () => `${ourBase()}/backoffice/login` },
-      { slot: 'ours en dark', url: () => `${ourBase()}/backoffice/login`, storage: () => ({ origin: ourBase(), entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) } }) },
-      { slot: 'react-admin', url: () => `${raServer.base}/#/login` },
+      { slot: 'ours pt-BR light', url: `${server.base}/backoffice/login` },
+      { slot: 'ours en dark', url: `${server.base}/backoffice/login`, storage: { origin: server.base, entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) } } },
+      { slot: 'react-admin', url: `${raServer.base}/#/login` },
     ];
     for (let round = 0; round < lighthouseRuns; round += 1) {
       for (const target of lighthouseTargets) {
-        await restartedServer();
         try {
-          lh.set(target.slot, [...(lh.get(target.slot) ?? []), await lighthouseRun(target.url(), target.storage?.())]);
+          lh.set(target.slot, [...(lh.get(target.slot) ?? []), await lighthouseRun(target.url, target.storage)]);
         } catch (error) {
           failures.push(`Lighthouse ${target.slot}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
         }
