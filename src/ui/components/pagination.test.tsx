@@ -58,13 +58,36 @@ describe('Pagination', () => {
     expect(screen.getByRole('button', { name: ptBR.ui.pagination.next })).toBeDisabled();
   });
 
-  it('changes the page size through its Select', async () => {
+  it('changes the page size through its labelled native select', async () => {
     const onPageSizeChange = vi.fn();
     const { user } = renderUi(<Paged onPageSizeChange={onPageSizeChange} />);
-    await user.click(screen.getByRole('button', { name: new RegExp(ptBR.ui.pagination.pageSize) }));
-    await user.click(screen.getByRole('option', { name: '10' }));
+    const select = screen.getByRole('combobox', { name: ptBR.ui.pagination.pageSize });
+    expect(select).toHaveValue('4');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['4', '10', '25', '50']);
+    await user.selectOptions(select, '10');
     expect(onPageSizeChange).toHaveBeenCalledWith(10);
+    expect(select).toHaveValue('10');
     expect(screen.getByText('1–10 de 37')).toBeInTheDocument();
+  });
+
+  it('disables every control with isDisabled, and "next"/"last" on the last page only', async () => {
+    const { rerender } = renderUi(<Pagination page={2} pageSize={4} total={8} onPageChange={() => {}} onPageSizeChange={() => {}} isDisabled />);
+    for (const button of screen.getAllByRole('button')) expect(button).toBeDisabled();
+    expect(screen.getByRole('combobox', { name: ptBR.ui.pagination.pageSize })).toBeDisabled();
+    rerender(<Pagination page={2} pageSize={4} total={8} onPageChange={() => {}} />);
+    expect(screen.getByRole('button', { name: ptBR.ui.pagination.first })).toBeEnabled();
+    expect(screen.getByRole('button', { name: ptBR.ui.pagination.next })).toBeDisabled();
+    expect(screen.getByRole('button', { name: ptBR.ui.pagination.last })).toBeDisabled();
+    expect(screen.queryByRole('combobox')).toBeNull();
+  });
+
+  it('does not call onPageChange for the current page', async () => {
+    const onPageChange = vi.fn();
+    const { user } = renderUi(<Pagination page={1} pageSize={4} total={8} onPageChange={onPageChange} />);
+    await user.click(screen.getByRole('button', { name: 'Página 1' }));
+    expect(onPageChange).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Página 2' }));
+    expect(onPageChange).toHaveBeenCalledWith(2);
   });
 
   it('handles an empty list', () => {

@@ -1,8 +1,9 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, IconButton } from './button';
-import { ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
+import * as fieldStyles from './field.css';
+import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
+import { NativeButton, NativeIconButton } from './native-button';
 import * as styles from './pagination.css';
-import { Select } from './select';
 import { VisuallyHidden } from './visually-hidden';
 
 export interface PaginationProps {
@@ -12,7 +13,7 @@ export interface PaginationProps {
   /** Total number of records (not pages). */
   total: number;
   onPageChange: (page: number) => void;
-  /** With it, a page-size Select is shown. */
+  /** With it, a page-size select is shown. */
   onPageSizeChange?: (pageSize: number) => void;
   /** Choices for the page size; SPEC §9's default of 4 per page comes first. */
   pageSizeOptions?: readonly number[];
@@ -36,10 +37,13 @@ export function pageWindow(page: number, pageCount: number, siblings: number): (
 /**
  * Page controls for server-paged lists (tenants): a `nav` landmark with first/previous/numbered/
  * next/last buttons (the current one `aria-current="page"`), the "1–4 de 37" range in a polite
- * live region so a page change is announced, and an optional page-size Select.
+ * live region so a page change is announced, and an optional page-size select. Plain elements
+ * (native-button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
+ * screen after sign-in, shows it.
  */
 export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChange, pageSizeOptions = [4, 10, 25, 50], siblings = 1, isDisabled }: PaginationProps) {
   const { t } = useTranslation();
+  const sizeId = useId();
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const from = total === 0 ? 0 : (current - 1) * pageSize + 1;
@@ -54,10 +58,10 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
       </span>
       <ul className={styles.pages}>
         <li>
-          <IconButton label={t('ui.pagination.first')} icon={<ChevronsLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(1)} />
+          <NativeIconButton label={t('ui.pagination.first')} icon={<ChevronsLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(1)} />
         </li>
         <li>
-          <IconButton label={t('ui.pagination.previous')} icon={<ChevronLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(current - 1)} />
+          <NativeIconButton label={t('ui.pagination.previous')} icon={<ChevronLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(current - 1)} />
         </li>
         {pageWindow(current, pageCount, siblings).map((p, index) =>
           p === null ? (
@@ -67,7 +71,7 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
             </li>
           ) : (
             <li key={p}>
-              <Button
+              <NativeButton
                 size="sm"
                 variant={p === current ? 'primary' : 'ghost'}
                 aria-label={t('ui.pagination.goTo', { page: p })}
@@ -77,28 +81,33 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
                 onPress={() => go(p)}
               >
                 {p}
-              </Button>
+              </NativeButton>
             </li>
           ),
         )}
         <li>
-          <IconButton label={t('ui.pagination.next')} icon={<ChevronRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(current + 1)} />
+          <NativeIconButton label={t('ui.pagination.next')} icon={<ChevronRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(current + 1)} />
         </li>
         <li>
-          <IconButton label={t('ui.pagination.last')} icon={<ChevronsRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(pageCount)} />
+          <NativeIconButton label={t('ui.pagination.last')} icon={<ChevronsRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(pageCount)} />
         </li>
       </ul>
       {onPageSizeChange ? (
-        <Select
-          label={t('ui.pagination.pageSize')}
-          items={pageSizeOptions.map((size) => ({ id: size, label: String(size) }))}
-          value={pageSize}
-          onChange={(key) => {
-            if (typeof key === 'number') onPageSizeChange(key);
-          }}
-          isDisabled={isDisabled}
-          className={styles.pageSize}
-        />
+        <span className={styles.pageSize}>
+          <label htmlFor={sizeId} className={fieldStyles.label}>
+            {t('ui.pagination.pageSize')}
+          </label>
+          <span className={styles.selectBox}>
+            <select id={sizeId} className={styles.select} value={pageSize} disabled={isDisabled} onChange={(event) => onPageSizeChange(Number(event.target.value))}>
+              {pageSizeOptions.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+            <ChevronDownIcon className={styles.selectIcon} />
+          </span>
+        </span>
       ) : null}
     </nav>
   );

@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { VisuallyHidden as AriaVisuallyHidden } from 'react-aria-components/VisuallyHidden';
+import type { CSSProperties, ReactNode } from 'react';
 
 export interface VisuallyHiddenProps {
   children: ReactNode;
@@ -8,9 +7,27 @@ export interface VisuallyHiddenProps {
 }
 
 /**
- * Content for screen readers only (e.g. "Sucesso" before a toast's text, a status that the eye
- * reads from an icon). React Aria's implementation: clipped, not `display: none`, so it is read.
+ * The clip that keeps content in the accessibility tree while taking it off screen; the same
+ * declarations React Aria's `VisuallyHidden` sets, as an inline style so no stylesheet order matters.
  */
-export function VisuallyHidden({ children, elementType = 'span' }: VisuallyHiddenProps) {
-  return <AriaVisuallyHidden elementType={elementType}>{children}</AriaVisuallyHidden>;
+const hidden: CSSProperties = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  clipPath: 'inset(50%)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  width: '1px',
+  whiteSpace: 'nowrap',
+};
+
+/**
+ * Content for screen readers only (e.g. "Sucesso" before a toast's text, a status that the eye
+ * reads from an icon): clipped, not `display: none`, so it is read. A plain element, no React Aria,
+ * so the screens that use it (tenants list, tables) do not load it for this.
+ */
+export function VisuallyHidden({ children, elementType: Element = 'span' }: VisuallyHiddenProps) {
+  return <Element style={hidden}>{children}</Element>;
 }

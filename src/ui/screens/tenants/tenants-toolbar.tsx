@@ -1,10 +1,10 @@
 import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { PlusIcon } from '../../components/icons';
-import { Radio, RadioGroup } from '../../components/radio-group';
-import { SearchField } from '../../components/search-field';
+import { NativeButton } from '../../components/native-button';
+import { NativeSearchField } from '../../components/native-search-field';
+import { NativeRadioGroup } from '../../components/native-toggles';
 import * as styles from './tenants.css';
 
 export interface TenantsToolbarProps {
@@ -19,25 +19,35 @@ export interface TenantsToolbarProps {
   searchRef: RefObject<HTMLDivElement | null>;
 }
 
-/** Search (by name or CNPJ, debounced by the machine), active/deleted view, reload and "Novo tenant". */
+/**
+ * Search (by name or CNPJ, debounced by the machine), active/deleted view, reload and "Novo tenant".
+ * Native controls (native-search-field.tsx, native-toggles.tsx, native-button.tsx): the first
+ * screen after sign-in loads no React Aria for its toolbar.
+ */
 export function TenantsToolbar({ searchText, onSearch, deleted, onView, onReload, isLoading, onCreate, canCreate, searchRef }: TenantsToolbarProps) {
   const { t } = useTranslation();
   return (
     <div className={styles.toolbar}>
       <div ref={searchRef} className={styles.search}>
-        <SearchField label={t('tenants.screen.searchLabel')} placeholder={t('tenants.screen.searchPlaceholder')} value={searchText} onChange={onSearch} />
+        <NativeSearchField label={t('tenants.screen.searchLabel')} placeholder={t('tenants.screen.searchPlaceholder')} value={searchText} onChange={onSearch} />
       </div>
-      <RadioGroup label={t('tenants.screen.viewLabel')} orientation="horizontal" value={deleted ? 'deleted' : 'active'} onChange={(value) => onView(value === 'deleted')}>
-        <Radio value="active">{t('tenants.views.active')}</Radio>
-        <Radio value="deleted">{t('tenants.views.deleted')}</Radio>
-      </RadioGroup>
+      <NativeRadioGroup
+        label={t('tenants.screen.viewLabel')}
+        value={deleted ? 'deleted' : 'active'}
+        onChange={(value) => onView(value === 'deleted')}
+        options={[
+          { value: 'active', label: t('tenants.views.active') },
+          { value: 'deleted', label: t('tenants.views.deleted') },
+        ]}
+        className={styles.views}
+      />
       <div className={styles.toolbarEnd}>
-        <Button variant="secondary" onPress={onReload} isPending={isLoading} pendingLabel={t('tenants.screen.loadingPage')} aria-label={t('tenants.screen.reloadHint')}>
+        <NativeButton variant="secondary" onPress={onReload} isPending={isLoading} pendingLabel={t('tenants.screen.loadingPage')} aria-label={t('tenants.screen.reloadHint')}>
           {t('tenants.screen.reload')}
-        </Button>
-        <Button icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
+        </NativeButton>
+        <NativeButton icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
           {t('tenants.screen.create')}
-        </Button>
+        </NativeButton>
       </div>
     </div>
   );
@@ -59,9 +69,9 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
         title={t('tenants.screen.empty.search', { search })}
         description={t('tenants.screen.empty.searchHint')}
         action={
-          <Button variant="secondary" onPress={onClear}>
+          <NativeButton variant="secondary" onPress={onClear}>
             {t('tenants.screen.empty.clear')}
-          </Button>
+          </NativeButton>
         }
       />
     );
@@ -72,9 +82,9 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
       title={t('tenants.screen.empty.none')}
       description={t('tenants.screen.empty.noneHint')}
       action={
-        <Button icon={<PlusIcon />} onPress={onCreate}>
+        <NativeButton icon={<PlusIcon />} onPress={onCreate}>
           {t('tenants.screen.create')}
-        </Button>
+        </NativeButton>
       }
     />
   );

@@ -1,4 +1,5 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
+import * as toggle from '../../components/toggle.css';
 import { vars } from '../../theme.css';
 
 export const screen = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, minWidth: 0 });
@@ -7,6 +8,10 @@ export const screen = style({ display: 'flex', flexDirection: 'column', gap: var
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space.md });
 
 export const search = style({ flex: '1 1 16rem', minWidth: 0, maxWidth: '28rem' });
+
+/** The active/deleted radios side by side, as toggle.css.ts lays out a horizontal group. */
+export const views = style({});
+globalStyle(`${views} > ${toggle.options}`, { flexDirection: 'row', flexWrap: 'wrap', columnGap: vars.space.md });
 
 export const toolbarEnd = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, marginInlineStart: 'auto' });
 

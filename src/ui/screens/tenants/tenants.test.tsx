@@ -100,8 +100,9 @@ describe('TenantsScreen: the view lives in the address', () => {
     await waitFor(() => expect(location()).toBe('/tenants?page=2'));
     await waitFor(() => expect(rowNames()).toEqual(['botica-norte', 'drogaria-sul', 'farmacia-central']));
 
-    await keys.click(screen.getByRole('button', { name: /Itens por página/ }));
-    await keys.click(screen.getByRole('option', { name: '10' }));
+    const pageSize = screen.getByRole('combobox', { name: 'Itens por página' });
+    expect(pageSize).toHaveValue('4');
+    await keys.selectOptions(pageSize, '10');
     await waitFor(() => expect(location()).toBe('/tenants?limit=10'));
     await waitFor(() => expect(rowNames()).toHaveLength(7));
 

@@ -5,10 +5,10 @@ import { useSearch } from 'wouter';
 import type { TenantsListSnapshot } from '../../../machines/tenants-list.machine';
 import { tenantsListMachine } from '../../../machines/tenants-list.machine';
 import type { Tenant } from '../../../machines/tenants-actors';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorState } from '../../components/error-state';
+import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
+import { NativeSpinner } from '../../components/native-spinner';
 import { Pagination } from '../../components/pagination';
-import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices } from '../../services-context';
 import { useMediaQuery } from '../../shell/use-media-query';
@@ -123,7 +123,7 @@ export default function TenantsScreen() {
         onPageChange={(page) => actor.send({ type: 'tenants.page', page })}
         onPageSizeChange={(limit) => actor.send({ type: 'tenants.limit', limit })}
       />
-      <Suspense fallback={<Spinner label={t('common.loading')} />}>
+      <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
         {dialog === 'create' ? (
           <CreateTenantDialog
             isPending={busy}
@@ -137,7 +137,7 @@ export default function TenantsScreen() {
           <SetPlanDialog tenant={target} isPending={busy} fieldErrors={fieldErrors} formError={actionError} onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })} onClose={close} />
         ) : null}
       </Suspense>
-      <ConfirmDialog
+      <NativeConfirmDialog
         isOpen={dialog === 'delete'}
         onOpenChange={(open) => !open && close()}
         title={t('tenants.screen.deleteTitle')}
@@ -148,7 +148,7 @@ export default function TenantsScreen() {
         onConfirm={() => actor.send({ type: 'tenants.confirm' })}
       />
       {panel ? (
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+        <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
           <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} />
         </Suspense>
       ) : null}
