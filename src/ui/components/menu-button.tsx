@@ -1,8 +1,14 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { Key } from 'react-aria-components/Menu';
 import type { ButtonSize, ButtonVariant } from './button';
-import { Menu, type MenuOption, type MenuProps } from './menu';
+import type { MenuOption, MenuProps } from './menu';
 import { NativeIconButton } from './native-button';
+
+/** React Aria's menu and popover (menu.tsx), fetched once: when a button is pointed at or focused, at the latest on open. */
+const importMenu = () => import('./menu');
+let menuModule: ReturnType<typeof importMenu> | null = null;
+const loadMenu = () => (menuModule ??= importMenu());
+const LazyMenu = lazy(() => loadMenu().then((m) => ({ default: m.Menu as ComponentType<MenuProps<MenuOption>> })));
 
 export interface MenuButtonProps<T extends MenuOption> {
   /** Accessible name of the icon button (translated), e.g. "Ações de Ana". */
@@ -29,7 +35,9 @@ export interface MenuButtonProps<T extends MenuOption> {
  * long list. It is a {@link NativeIconButton} (a plain `<button>` with the IconButton's look and
  * pending behaviour), and React Aria's Popover and Menu
  * are mounted only while the menu is open: a row mounts in a fraction of the time the RAC pair
- * takes, which is what scrolling a virtualized list does on every frame.
+ * takes, which is what scrolling a virtualized list does on every frame. Their code is its own
+ * chunk, fetched when a menu button is first pointed at or focused (a list's first load does not
+ * wait for it); a menu opened before it arrives shows as soon as it does.
  */
 export function MenuButton<T extends MenuOption>({ label, icon, items, onAction, isPending, pendingLabel, isDisabled, variant = 'ghost', size = 'md', placement, className }: MenuButtonProps<T>) {
   const ref = useRef<HTMLButtonElement>(null);
@@ -55,6 +63,8 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
         aria-expanded={open !== null}
         aria-controls={open !== null ? menuId : undefined}
         onPress={() => setOpen('first')}
+        onPointerEnter={() => void loadMenu()}
+        onFocus={() => void loadMenu()}
         onKeyDown={(event) => {
           // Keys open it on keydown, as RAC's trigger: the click a key would fire next reads as a
           // "virtual" (screen reader) press to React Aria, whose menu would then keep focus itself.
@@ -65,19 +75,21 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
         }}
       />
       {open !== null ? (
-        <Menu
-          id={menuId}
-          aria-labelledby={buttonId}
-          autoFocus={open}
-          items={items()}
-          placement={placement}
-          // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
-          popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)), 'aria-labelledby': buttonId }}
-          onAction={(key) => {
-            setOpen(null);
-            onAction(key);
-          }}
-        />
+        <Suspense fallback={null}>
+          <LazyMenu
+            id={menuId}
+            aria-labelledby={buttonId}
+            autoFocus={open}
+            items={items()}
+            placement={placement}
+            // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
+            popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)), 'aria-labelledby': buttonId }}
+            onAction={(key) => {
+              setOpen(null);
+              onAction(key);
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );
