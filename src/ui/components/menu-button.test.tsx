@@ -32,6 +32,23 @@ describe('MenuButton', () => {
     await waitFor(() => expect(button).toHaveFocus());
   });
 
+  it('runs the choice once the menu is gone and focus is back on the button (a dialog it opens returns focus there)', async () => {
+    let focusedAtAction: Element | null = null;
+    let menuAtAction: HTMLElement | null = document.body;
+    const onAction = vi.fn(() => {
+      focusedAtAction = document.activeElement;
+      menuAtAction = screen.queryByRole('menu');
+    });
+    const { user } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={onAction} pendingLabel="Carregando…" />);
+    const button = screen.getByRole('button', { name: 'Ações de Ana' });
+    await user.click(button);
+    await user.click(await screen.findByRole('menuitem', { name: 'Excluir' }));
+    await waitFor(() => expect(onAction).toHaveBeenCalledWith('delete'));
+    expect(onAction).toHaveBeenCalledOnce();
+    expect(menuAtAction).toBeNull();
+    expect(focusedAtAction).toBe(button);
+  });
+
   it('opens on the last item with ArrowUp, on a click with the mouse, and closes with Escape back on the button', async () => {
     const { user } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={() => undefined} pendingLabel="Carregando…" />);
     const button = screen.getByRole('button', { name: 'Ações de Ana' });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { Key } from 'react-aria-components/Menu';
 import type { ButtonSize, ButtonVariant } from './button';
 import type { MenuOption, MenuProps } from './menu';
@@ -46,6 +46,18 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
   const id = useId();
   const buttonId = `${id}-button`;
   const menuId = `${id}-menu`;
+  // The choice runs once the menu is gone (its popover keeps the rest of the page inert while
+  // open) and focus is back on the button: a dialog the action opens (native-overlay.tsx) then
+  // returns focus to the button when it closes, not to the page.
+  const chosen = useRef<Key | null>(null);
+  const runAction = useEffectEvent((key: Key) => onAction(key));
+  useEffect(() => {
+    const key = chosen.current;
+    if (open !== null || key === null) return;
+    chosen.current = null;
+    ref.current?.focus();
+    runAction(key);
+  }, [open]);
   return (
     <>
       <NativeIconButton
@@ -85,8 +97,8 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
             // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
             popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)), 'aria-labelledby': buttonId }}
             onAction={(key) => {
+              chosen.current = key;
               setOpen(null);
-              onAction(key);
             }}
           />
         </Suspense>

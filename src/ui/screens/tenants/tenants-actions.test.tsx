@@ -166,10 +166,12 @@ describe('TenantsScreen: delete, restore and plan', () => {
     await pick('farmacia-central', 'Excluir');
     const confirm = await screen.findByRole('alertdialog', { name: 'Excluir tenant' });
     expect(confirm).toHaveTextContent('Excluir o tenant farmacia-central? Ele poderá ser restaurado depois.');
-    // Cancel first: nothing is sent.
+    expect(within(confirm).getByRole('button', { name: 'Cancelar' })).toHaveFocus();
+    // Cancel first: nothing is sent, and focus is back on the row's menu button.
     await keys.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(posts(requests, '/api/tenant/delete')).toEqual([]);
+    expect(within(row('farmacia-central')).getByRole('button', { name: 'Ações de farmacia-central' })).toHaveFocus();
 
     await pick('farmacia-central', 'Excluir');
     await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
