@@ -236,21 +236,13 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
   const realtimeSubscription = sessionActor.subscribe(startWhenSignedIn);
   startWhenSignedIn(sessionActor.getSnapshot());
-  // A sign-in just answered: the screen it leads to gets its first request sent now (once the
-  // login page has preloaded route-prefetch.ts: it stays out of the login page's own code).
-  let prefetchedFor: string | null = null;
-  const prefetchSubscription = sessionActor.subscribe((snapshot) => {
-    const { token, redirectTo, profileFromLogin } = snapshot.context;
-    if (!routePrefetch || !snapshot.hasTag('authenticated') || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
-    prefetchedFor = token;
-    routePrefetch.prefetchRoute(redirectTo, selectAccessSubject(snapshot));
-  });
+  // Once preloaded, route-prefetch.ts sends the first screen's request with each sign-in's answer.
   const preloadSignIn = async () => {
     await Promise.all([
       realtimeHandle.preload(),
       import('./route-prefetch').then(
         (module) => {
-          routePrefetch ??= module.createRoutePrefetch(authFetch, (fetch) => createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }));
+          routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) => createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }));
         },
         () => undefined,
       ),
@@ -272,7 +264,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     stop() {
       stopped = true;
       realtimeSubscription.unsubscribe();
-      prefetchSubscription.unsubscribe();
+      routePrefetch?.stop();
       realtime?.stop();
       subjectSubscription.unsubscribe();
       guard.stop();
