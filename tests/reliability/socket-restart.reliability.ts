@@ -115,8 +115,11 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
       expect(delay).toBeLessThan(2_000);
     }
     // 2. Later attempts are jittered: the second attempt's delays after the first are spread over the
-    //    window [0, 2000] ms, not one value (without jitter they would all be equal).
-    const secondDelays = retries.filter((r) => r.length >= 3).map((r) => (r[1] ?? 0) - (r[0] ?? 0));
+    //    window [0, 2000] ms, not one value (without jitter they would all be equal). Every client whose
+    //    first reconnect met the server still down made a second attempt, whether that one succeeded
+    //    or not (counting only clients with a third attempt made this depend on the draw: with a 2 s
+    //    outage about half the second attempts succeed).
+    const secondDelays = retries.filter((r) => r.length >= 2).map((r) => (r[1] ?? 0) - (r[0] ?? 0));
     const jittered = secondDelays.length >= CLIENTS / 2;
     if (jittered) {
       const spread = Math.max(...secondDelays) - Math.min(...secondDelays);
