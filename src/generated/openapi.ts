@@ -864,7 +864,7 @@ export interface components {
         /** @description Not blank (not only spaces); stored without surrounding spaces. */
         PersonName: string;
         Username: string;
-        /** @description At least 8 characters, and not weak by SPEC §5's score (no run of 3 identical characters, no ascending run of 3 letters or digits such as 123 or abc); the panel shows its strength. */
+        /** @description At least 8 characters, and not weak by the panel's strength score (src/domain/password-strength.ts; no run of 3 identical characters, no ascending run of 3 letters or digits such as 123 or abc); the panel shows its strength. */
         Password: string;
         /** @description The client's public address as the IP lookup saw it, or null when the lookup failed. */
         IpAddress: string | null;

@@ -183,7 +183,7 @@ const blankName =
 
 /**
  * The value rules contracts/openapi.yaml states with `x-rule` on a user's fields: every refused field
- * breaks one — a weak password (SPEC §5, score 50), a blank name, an avatar that is not http(s).
+ * breaks one — a weak password (src/domain/password-strength.ts, score 50), a blank name, an avatar that is not http(s).
  */
 const statedValueRules: Explain = ({ status, body, input }) => {
   if (status !== 400) return null;

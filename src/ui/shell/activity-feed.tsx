@@ -39,7 +39,7 @@ function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
 }
 
 /**
- * The navbar's feed of real-time events (issue #6 point 7): opening it marks them read. The bell
+ * The navbar's feed of real-time events: opening it marks them read. The bell
  * opens a dialog anchored under it (a modal `<dialog>`, as React Aria's popover was modal): focus
  * moves into it, Escape or a click outside closes it and focus returns to the bell.
  */
