@@ -85,26 +85,6 @@ export const menuItem = style({
 /** The label row of a native radio or switch (toggle.css.ts's `row`), holding the hidden input. */
 export const toggleRow = style({ position: 'relative' });
 
-/** The real input of a native radio or switch: invisible but focusable and read; the indicator shows it. */
-export const toggleInput = style({
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  margin: -1,
-  padding: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  clipPath: 'inset(50%)',
-  whiteSpace: 'nowrap',
-  border: 0,
-  opacity: 0,
-});
-
-/** The indicator's keyboard focus ring, from the hidden input (RAC's `data-focus-visible` twin). */
-export const toggleIndicator = style({
-  selectors: { [`${toggleRow}:has(input:focus-visible) &`]: { outline: `${vars.focusRing.width} solid ${vars.color.focus}`, outlineOffset: vars.focusRing.offset } },
-});
-
 /** Text for screen readers only (a label the layout shows by other means). */
 export const srOnly = style({
   position: 'absolute',
@@ -117,6 +97,14 @@ export const srOnly = style({
   clipPath: 'inset(50%)',
   whiteSpace: 'nowrap',
   border: 0,
+});
+
+/** The real input of a native radio or switch: invisible but focusable and read; the indicator shows it. */
+export const toggleInput = style([srOnly, { opacity: 0 }]);
+
+/** The indicator's keyboard focus ring, from the hidden input (RAC's `data-focus-visible` twin). */
+export const toggleIndicator = style({
+  selectors: { [`${toggleRow}:has(input:focus-visible) &`]: { outline: `${vars.focusRing.width} solid ${vars.color.focus}`, outlineOffset: vars.focusRing.offset } },
 });
 
 /** The native combo box: its list hangs under the whole field. */
