@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import type { SortDescriptor } from 'react-aria-components/Table';
+import type { SortDescriptor } from './data-table';
 import ptBR from '../../i18n/pt-BR.json';
 import { DataTable, type DataTableColumn } from './data-table';
 import { ErrorState } from './error-state';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import type { SortDescriptor } from 'react-aria-components/Table';
+import type { SortDescriptor } from './data-table';
 import type { DataTableColumn } from './data-table';
 import { renderUi } from './test-utils';
 import { VirtualizedDataTable } from './virtualized-table';

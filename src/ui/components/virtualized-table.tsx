@@ -1,9 +1,8 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { Key } from 'react-aria-components/Table';
 import { cx } from './class-names';
 import { useGridNavigation } from './grid-navigation';
-import type { DataTableColumn, DataTableProps } from './data-table';
+import type { DataTableColumn, DataTableProps, Key } from './data-table';
 import { rowsToShow, TableState, useColumnSort } from './table-parts';
 import * as tableStyles from './table.css';
 import * as styles from './virtualized-table.css';
