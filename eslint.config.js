@@ -8,7 +8,19 @@ import tseslint from 'typescript-eslint';
 const restricted = (patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'coverage/**', '.data/**', 'test-results/**', '.scratch/**', 'playwright-report/**', 'screenshots/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'src/generated/**',
+      'coverage/**',
+      '.data/**',
+      'test-results/**',
+      '.scratch/**',
+      'playwright-report/**',
+      'screenshots/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -43,7 +55,10 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': restricted([
-        { group: ['**/api', '**/api/*', '**/generated', '**/generated/*'], message: 'Views may not import src/api or src/generated: read machines with useSelector and send events.' },
+        {
+          group: ['**/api', '**/api/*', '**/generated', '**/generated/*'],
+          message: 'Views may not import src/api or src/generated: read machines with useSelector and send events.',
+        },
       ]),
     },
   },
@@ -52,7 +67,10 @@ export default tseslint.config(
     files: ['src/machines/**/*.ts'],
     rules: {
       'no-restricted-imports': restricted([
-        { group: ['react', 'react-dom', 'react-dom/*', '@xstate/react', 'react-i18next', 'wouter', 'wouter/*'], message: 'Machines may not import React.' },
+        {
+          group: ['react', 'react-dom', 'react-dom/*', '@xstate/react', 'react-i18next', 'wouter', 'wouter/*'],
+          message: 'Machines may not import React.',
+        },
         { group: ['**/ui', '**/ui/*'], message: 'Machines may not import views.' },
       ]),
     },
@@ -62,7 +80,10 @@ export default tseslint.config(
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': restricted([
-        { group: ['**/api', '**/api/*', '**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'], message: 'src/domain holds pure functions only.' },
+        {
+          group: ['**/api', '**/api/*', '**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'],
+          message: 'src/domain holds pure functions only.',
+        },
       ]),
     },
   },
@@ -70,7 +91,10 @@ export default tseslint.config(
     files: ['src/api/**/*.ts'],
     rules: {
       'no-restricted-imports': restricted([
-        { group: ['**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'], message: 'src/api sits below machines and views.' },
+        {
+          group: ['**/machines', '**/machines/*', '**/ui', '**/ui/*', 'react', 'xstate'],
+          message: 'src/api sits below machines and views.',
+        },
       ]),
     },
   },

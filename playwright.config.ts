@@ -6,7 +6,14 @@ import { defineConfig } from '@playwright/test';
  * (tests/e2e/global-setup.ts). Two workers at most: the CI box has two cores and the server runs
  * beside the browsers.
  */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export default defineConfig({
   testDir: 'tests/e2e',

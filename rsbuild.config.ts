@@ -14,7 +14,10 @@ import type * as Prerender from './src/prerender';
  */
 const STATS_FILE = resolve('dist/stats.json');
 const chunkGraphStats = {
-  apply(compiler: { options: { mode?: string; name?: string }; hooks: { done: { tap(name: string, fn: (stats: { toJson(options: object): unknown }) => void): void } } }) {
+  apply(compiler: {
+    options: { mode?: string; name?: string };
+    hooks: { done: { tap(name: string, fn: (stats: { toJson(options: object): unknown }) => void): void } };
+  }) {
     compiler.hooks.done.tap('chunk-graph-stats', (stats) => {
       // The SPA's graph only, not the build-time prerender bundle's.
       if (compiler.options.mode !== 'production' || compiler.options.name !== 'web') return;
@@ -54,9 +57,14 @@ const prerenderLoginPage: RsbuildPlugin = {
       if (stats?.hasErrors()) return;
       const web = resolve('dist/web');
       // A fresh URL per build: `import()` caches modules by URL (watch mode builds again).
-      const module = (await import(`${pathToFileURL(resolve(PRERENDER_ROOT, 'prerender.js')).href}?build=${Date.now()}`)) as typeof Prerender;
+      const module = (await import(
+        `${pathToFileURL(resolve(PRERENDER_ROOT, 'prerender.js')).href}?build=${Date.now()}`
+      )) as typeof Prerender;
       const page = await module.renderLoginPage();
-      writeFileSync(resolve(web, 'login.html'), module.withPrerenderedPage(readFileSync(resolve(web, 'index.html'), 'utf8'), page));
+      writeFileSync(
+        resolve(web, 'login.html'),
+        module.withPrerenderedPage(readFileSync(resolve(web, 'index.html'), 'utf8'), page),
+      );
     });
   },
 };
@@ -74,8 +82,11 @@ const precompressAssets: RsbuildPlugin = {
       const web = environments.web;
       if (!web) return;
       const done = await precompressDir(resolve(web.distPath, 'static'));
-      const sum = (key: 'raw' | 'brotli' | 'gzip') => (done.reduce((total, file) => total + file[key], 0) / 1000).toFixed(1);
-      api.logger.info(`precompressed ${done.length} assets: ${sum('raw')} kB raw, ${sum('gzip')} kB gzip -9, ${sum('brotli')} kB brotli q11`);
+      const sum = (key: 'raw' | 'brotli' | 'gzip') =>
+        (done.reduce((total, file) => total + file[key], 0) / 1000).toFixed(1);
+      api.logger.info(
+        `precompressed ${done.length} assets: ${sum('raw')} kB raw, ${sum('gzip')} kB gzip -9, ${sum('brotli')} kB brotli q11`,
+      );
     });
   },
 };
@@ -118,7 +129,13 @@ export default defineConfig(({ command }) => ({
             cacheGroups: {
               // The icon sets (the login route has its few icons in modules of their own) are one shared
               // async chunk, not a copy in every screen that shows an icon.
-              icons: { test: /[\\/]src[\\/]ui[\\/](?:components|shell)[\\/]icons\.tsx$/, name: 'icons', chunks: 'async', enforce: true, priority: 20 },
+              icons: {
+                test: /[\\/]src[\\/]ui[\\/](?:components|shell)[\\/]icons\.tsx$/,
+                name: 'icons',
+                chunks: 'async',
+                enforce: true,
+                priority: 20,
+              },
             },
           },
         },
@@ -141,9 +158,15 @@ export default defineConfig(({ command }) => ({
       module: {
         rules: [
           // React Aria's built-in strings in the app's three locales only (scripts/aria-locales-loader.mjs).
-          { test: /[\\/]react-(?:aria|stately|aria-components)[\\/]dist[\\/]private[\\/](?:[^\\/]+[\\/])?intlStrings\.mjs$/, loader: resolve('scripts/aria-locales-loader.mjs') },
+          {
+            test: /[\\/]react-(?:aria|stately|aria-components)[\\/]dist[\\/]private[\\/](?:[^\\/]+[\\/])?intlStrings\.mjs$/,
+            loader: resolve('scripts/aria-locales-loader.mjs'),
+          },
           // Gregorian only: the app's locales use no other calendar (scripts/gregorian-calendar-loader.mjs).
-          { test: /[\\/]@internationalized[\\/]date[\\/]dist[\\/]private[\\/]createCalendar\.mjs$/, loader: resolve('scripts/gregorian-calendar-loader.mjs') },
+          {
+            test: /[\\/]@internationalized[\\/]date[\\/]dist[\\/]private[\\/]createCalendar\.mjs$/,
+            loader: resolve('scripts/gregorian-calendar-loader.mjs'),
+          },
         ],
       },
     },

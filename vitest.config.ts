@@ -17,7 +17,12 @@ export default defineConfig({
   plugins: [vanillaExtractPlugin(), jsonFull],
   test: {
     globals: true,
-    include: ['src/**/*.test.{ts,tsx}', 'server/src/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}', 'tests/contract/**/*.test.ts'],
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'server/src/**/*.test.ts',
+      'tests/unit/**/*.test.{ts,tsx}',
+      'tests/contract/**/*.test.ts',
+    ],
     environment: 'node',
     setupFiles: ['./tests/setup.ts'],
     // 1000-run properties and real databases take seconds; on a loaded 2-core CI box the 5 s default

@@ -3,7 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { check, type SuiteResult } from './lib/report';
 import { startServer, stopServer } from './lib/servers';
-import { checkRouteSizes, computeRouteSizes, formatRouteSizes, type BundleBudgets, type RouteSizes } from './route-sizes.mjs';
+import {
+  checkRouteSizes,
+  computeRouteSizes,
+  formatRouteSizes,
+  type BundleBudgets,
+  type RouteSizes,
+} from './route-sizes.mjs';
 
 /**
  * Issue #8 point 1: JS and CSS per route, gzip and brotli, from a production build's chunk graph.
@@ -18,15 +24,22 @@ import { checkRouteSizes, computeRouteSizes, formatRouteSizes, type BundleBudget
  */
 
 /** Body bytes of one answer as received, with its `content-encoding`. */
-function wireBytes(base: string, path: string, acceptEncoding: string): Promise<{ status: number; bytes: number; encoding: string | undefined }> {
+function wireBytes(
+  base: string,
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; bytes: number; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, base);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { 'accept-encoding': acceptEncoding } }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, encoding: res.headers['content-encoding'] }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, headers: { 'accept-encoding': acceptEncoding } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, encoding: res.headers['content-encoding'] }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -43,7 +56,10 @@ interface Served {
 async function servedSizes(sizes: RouteSizes): Promise<{ rows: Map<string, Served>; loginEager: Served }> {
   const server = await startServer('pglite://memory', { env: { LOG_LEVEL: 'warn' } });
   try {
-    const cache = new Map<string, { br: Awaited<ReturnType<typeof wireBytes>>; gz: Awaited<ReturnType<typeof wireBytes>> }>();
+    const cache = new Map<
+      string,
+      { br: Awaited<ReturnType<typeof wireBytes>>; gz: Awaited<ReturnType<typeof wireBytes>> }
+    >();
     const fetchFile = async (file: string) => {
       let got = cache.get(file);
       if (!got) {
@@ -90,27 +106,82 @@ export async function bundleBench(options: { build: boolean; budgets: BundleBudg
   console.log(formatRouteSizes(sizes, options.budgets));
   const served = await servedSizes(sizes);
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
-  const table = [['route', 'path', 'JS gz KB', 'JS br KB', 'CSS gz KB', 'CSS br KB', 'total gz KB', 'total br KB', 'served gz KB', 'served br KB']];
+  const table = [
+    [
+      'route',
+      'path',
+      'JS gz KB',
+      'JS br KB',
+      'CSS gz KB',
+      'CSS br KB',
+      'total gz KB',
+      'total br KB',
+      'served gz KB',
+      'served br KB',
+    ],
+  ];
   for (const row of [...sizes.rows, sizes.whole]) {
     const wire = served.rows.get(row.route);
-    table.push([row.route, row.path, ...[row.js.gzip, row.js.brotli, row.css.gzip, row.css.brotli, row.all.gzip, row.all.brotli].map(kb), kb(wire?.gzip ?? Number.NaN), kb(wire?.brotli ?? Number.NaN)]);
+    table.push([
+      row.route,
+      row.path,
+      ...[row.js.gzip, row.js.brotli, row.css.gzip, row.css.brotli, row.all.gzip, row.all.brotli].map(kb),
+      kb(wire?.gzip ?? Number.NaN),
+      kb(wire?.brotli ?? Number.NaN),
+    ]);
   }
   const eager = served.loginEager;
-  table.push(['login JS before the form is interactive', `${sizes.loginEager.files.length} eager scripts`, kb(sizes.loginEager.js.gzip), kb(sizes.loginEager.js.brotli), '', '', '', '', kb(eager.gzip), kb(eager.brotli)]);
-  notes.push(`login JS on the wire before the form is interactive (${sizes.loginEager.files.join(', ')}): ${kb(eager.brotli)} KB brotli, ${kb(eager.gzip)} KB gzip, ${kb(sizes.loginEager.js.raw)} KB raw, as served`);
+  table.push([
+    'login JS before the form is interactive',
+    `${sizes.loginEager.files.length} eager scripts`,
+    kb(sizes.loginEager.js.gzip),
+    kb(sizes.loginEager.js.brotli),
+    '',
+    '',
+    '',
+    '',
+    kb(eager.gzip),
+    kb(eager.brotli),
+  ]);
+  notes.push(
+    `login JS on the wire before the form is interactive (${sizes.loginEager.files.join(', ')}): ${kb(eager.brotli)} KB brotli, ${kb(eager.gzip)} KB gzip, ${kb(sizes.loginEager.js.raw)} KB raw, as served`,
+  );
   const login = served.rows.get('login');
   const whole = served.rows.get('whole app');
-  if (login) notes.push(`login route as served (JS + CSS + page): ${kb(login.brotli)} KB brotli, ${kb(login.gzip)} KB gzip, ${kb(sizes.rows[0]?.all.raw ?? Number.NaN)} KB raw`);
-  if (whole) notes.push(`whole app as served: ${kb(whole.brotli)} KB brotli, ${kb(whole.gzip)} KB gzip, ${kb(sizes.whole.all.raw)} KB raw`);
+  if (login)
+    notes.push(
+      `login route as served (JS + CSS + page): ${kb(login.brotli)} KB brotli, ${kb(login.gzip)} KB gzip, ${kb(sizes.rows[0]?.all.raw ?? Number.NaN)} KB raw`,
+    );
+  if (whole)
+    notes.push(
+      `whole app as served: ${kb(whole.brotli)} KB brotli, ${kb(whole.gzip)} KB gzip, ${kb(sizes.whole.all.raw)} KB raw`,
+    );
   const notBrotli = [...new Set([...served.rows.values()].flatMap((r) => r.notBrotli))];
   if (notBrotli.length > 0) notes.push(`sent without brotli to a client that accepts it: ${notBrotli.join(', ')}`);
 
   const checks = checkRouteSizes(sizes, options.budgets).map((c) =>
     // The eager-JS budget is judged on the bytes the started server sent.
-    c.name.startsWith('bundle: login JS on the wire') ? check(c.name, eager.brotli / 1000, c.budget, c.unit) : check(c.name, c.value, c.budget, c.unit),
+    c.name.startsWith('bundle: login JS on the wire')
+      ? check(c.name, eager.brotli / 1000, c.budget, c.unit)
+      : check(c.name, c.value, c.budget, c.unit),
   );
   const assets = sizes.whole.files.filter((f) => /\.(js|css)$/.test(f));
   const uncompressed = assets.filter((f) => notBrotli.includes(f));
-  checks.push(check('bundle: JS/CSS files a brotli client gets uncompressed', uncompressed.length, Math.ceil(assets.length * 0.05), 'files', 'max', 'a few tiny files gain nothing from compression; more means the build wrote no .br files'));
-  return { suite: 'bundle', table, checks, data: { ...sizes, served: { rows: Object.fromEntries(served.rows), loginEager: eager } }, notes };
+  checks.push(
+    check(
+      'bundle: JS/CSS files a brotli client gets uncompressed',
+      uncompressed.length,
+      Math.ceil(assets.length * 0.05),
+      'files',
+      'max',
+      'a few tiny files gain nothing from compression; more means the build wrote no .br files',
+    ),
+  );
+  return {
+    suite: 'bundle',
+    table,
+    checks,
+    data: { ...sizes, served: { rows: Object.fromEntries(served.rows), loginEager: eager } },
+    notes,
+  };
 }

@@ -39,7 +39,14 @@ import { serveStatic, type StaticServer } from './lib/static-server';
  * src/machines/preferences.machine.ts; the panel ignores Accept-Language), and on react-admin's.
  */
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const USERS = 10_000;
 const THROTTLES = [4, 1] as const;
 const PEERS = ['react-admin', 'refine'] as const;
@@ -142,10 +149,21 @@ const probe = (page: Page) => page.evaluate(() => (window as unknown as { __benc
 /** Waits for a probe's stamp; a timeout names the stamp, the page and how many rows were there. */
 async function waitForProbe(page: Page, field: keyof Probe, timeoutMs: number, rowsSelector?: string): Promise<void> {
   try {
-    await page.waitForFunction((f) => Boolean((window as unknown as { __bench: Record<string, unknown> }).__bench[f]), field, { timeout: timeoutMs, polling: 50 });
+    await page.waitForFunction(
+      (f) => Boolean((window as unknown as { __bench: Record<string, unknown> }).__bench[f]),
+      field,
+      { timeout: timeoutMs, polling: 50 },
+    );
   } catch (error) {
-    const rows = rowsSelector ? await page.evaluate((selector) => document.querySelectorAll(selector).length, rowsSelector).catch(() => Number.NaN) : Number.NaN;
-    throw new Error(`no ${field} within ${timeoutMs / 1000} s at ${page.url()}${rowsSelector ? ` (${rows} rows match ${rowsSelector})` : ''}`, { cause: error });
+    const rows = rowsSelector
+      ? await page
+          .evaluate((selector) => document.querySelectorAll(selector).length, rowsSelector)
+          .catch(() => Number.NaN)
+      : Number.NaN;
+    throw new Error(
+      `no ${field} within ${timeoutMs / 1000} s at ${page.url()}${rowsSelector ? ` (${rows} rows match ${rowsSelector})` : ''}`,
+      { cause: error },
+    );
   }
 }
 
@@ -157,7 +175,16 @@ async function heapMiB(cdp: CDPSession): Promise<number> {
 }
 
 /** The users list (10,000 rows, windowed) and scrolling it: the panel only. */
-async function usersList(page: Page, cdp: CDPSession, url: string): Promise<Pick<RunResult, 'usersRendered' | 'usersDomRows' | 'usersRowCount' | 'heapAfterUsersMiB' | 'scrollMaxLongTask' | 'scrollLongTasks'>> {
+async function usersList(
+  page: Page,
+  cdp: CDPSession,
+  url: string,
+): Promise<
+  Pick<
+    RunResult,
+    'usersRendered' | 'usersDomRows' | 'usersRowCount' | 'heapAfterUsersMiB' | 'scrollMaxLongTask' | 'scrollLongTasks'
+  >
+> {
   await page.goto(url, { waitUntil: 'load' });
   await waitForProbe(page, 'firstRowAt', 120_000);
   const users = await probe(page);
@@ -173,9 +200,15 @@ async function usersList(page: Page, cdp: CDPSession, url: string): Promise<Pick
     // The list scrolls in its own box, or in the layout's content area around it.
     const ancestors: Element[] = [];
     for (let el = grid?.parentElement; el; el = el.parentElement) ancestors.push(el);
-    const candidates = [grid, ...Array.from(grid?.querySelectorAll('*') ?? []), ...ancestors].filter((el): el is HTMLElement => el instanceof HTMLElement && el.scrollHeight > el.clientHeight + 10);
-    const scroller = candidates.find((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY)) ?? document.scrollingElement;
-    const describe = (el: Element | null | undefined) => (el instanceof HTMLElement ? `${el.tagName.toLowerCase()}.${el.className} ${el.scrollHeight}/${el.clientHeight} ${getComputedStyle(el).overflowY}` : String(el));
+    const candidates = [grid, ...Array.from(grid?.querySelectorAll('*') ?? []), ...ancestors].filter(
+      (el): el is HTMLElement => el instanceof HTMLElement && el.scrollHeight > el.clientHeight + 10,
+    );
+    const scroller =
+      candidates.find((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY)) ?? document.scrollingElement;
+    const describe = (el: Element | null | undefined) =>
+      el instanceof HTMLElement
+        ? `${el.tagName.toLowerCase()}.${el.className} ${el.scrollHeight}/${el.clientHeight} ${getComputedStyle(el).overflowY}`
+        : String(el);
     const info = `grid ${describe(grid)}; rows ${grid?.querySelectorAll('[role=row]').length ?? 0}; scroller ${describe(scroller)}; candidates ${candidates.length}`;
     if (!(scroller instanceof HTMLElement)) return { maxLongTask: Number.NaN, longTasks: 0, steps: 0, info };
     const start = performance.now();
@@ -193,10 +226,18 @@ async function usersList(page: Page, cdp: CDPSession, url: string): Promise<Pick
       await frame();
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const tasks = (window as unknown as { __bench: { longTasks: { start: number; duration: number }[] } }).__bench.longTasks.filter((t) => t.start >= start);
-    return { maxLongTask: tasks.reduce((max, t) => Math.max(max, t.duration), 0), longTasks: tasks.length, steps, info };
+    const tasks = (
+      window as unknown as { __bench: { longTasks: { start: number; duration: number }[] } }
+    ).__bench.longTasks.filter((t) => t.start >= start);
+    return {
+      maxLongTask: tasks.reduce((max, t) => Math.max(max, t.duration), 0),
+      longTasks: tasks.length,
+      steps,
+      info,
+    };
   });
-  if (scroll.steps === 0 && process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT, fullPage: true });
+  if (scroll.steps === 0 && process.env.BENCH_SHOT)
+    await page.screenshot({ path: process.env.BENCH_SHOT, fullPage: true });
   if (scroll.steps === 0) throw new Error(`the users list did not scroll (${scroll.info})`);
   return {
     usersRendered: users.firstRowAt,
@@ -237,7 +278,10 @@ async function oneRun(app: App, throttle: number, expectedNames: readonly string
     const afterLogin = await probe(page);
     if (!afterLogin.clickAt) throw new Error('the submit click was not seen');
     // The same 100 tenants: the page holds the generator's first and last.
-    const missing = await page.evaluate((names) => names.filter((name) => !document.body.textContent?.includes(name)), [...expectedNames]);
+    const missing = await page.evaluate(
+      (names) => names.filter((name) => !document.body.textContent?.includes(name)),
+      [...expectedNames],
+    );
     if (missing.length) throw new Error(`${app.key}: the list at ${page.url()} lacks ${missing.join(', ')}`);
 
     // 3. Heap after the list.
@@ -246,8 +290,23 @@ async function oneRun(app: App, throttle: number, expectedNames: readonly string
     // 4. The panel's users list.
     const users = app.usersUrl
       ? await usersList(page, cdp, app.usersUrl)
-      : { usersRendered: Number.NaN, usersDomRows: Number.NaN, usersRowCount: Number.NaN, heapAfterUsersMiB: Number.NaN, scrollMaxLongTask: Number.NaN, scrollLongTasks: Number.NaN };
-    return { fcp: login.fcp, lcp: login.lcp, formInteractive: login.formAt, formReady: login.submitAt, loginToList: afterLogin.rowsAt - afterLogin.clickAt, heapAfterListMiB, ...users };
+      : {
+          usersRendered: Number.NaN,
+          usersDomRows: Number.NaN,
+          usersRowCount: Number.NaN,
+          heapAfterUsersMiB: Number.NaN,
+          scrollMaxLongTask: Number.NaN,
+          scrollLongTasks: Number.NaN,
+        };
+    return {
+      fcp: login.fcp,
+      lcp: login.lcp,
+      formInteractive: login.formAt,
+      formReady: login.submitAt,
+      loginToList: afterLogin.rowsAt - afterLogin.clickAt,
+      heapAfterListMiB,
+      ...users,
+    };
   } finally {
     await browser.close();
   }
@@ -263,9 +322,23 @@ interface LighthouseFigures {
  * Chromium with an empty profile; `storage` is put into the origin's localStorage first, from a
  * same-origin JSON response so nothing of the app is loaded or cached before Lighthouse's visit.
  */
-async function lighthouseRun(url: string, storage?: { origin: string; entries: Record<string, string> }): Promise<LighthouseFigures> {
+async function lighthouseRun(
+  url: string,
+  storage?: { origin: string; entries: Record<string, string> },
+): Promise<LighthouseFigures> {
   const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
-  const child = spawn(CHROMIUM, ['--headless=new', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...ARGS, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    CHROMIUM,
+    [
+      '--headless=new',
+      '--remote-debugging-address=127.0.0.1',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      ...ARGS,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let err = '';
@@ -288,11 +361,20 @@ async function lighthouseRun(url: string, storage?: { origin: string; entries: R
       await page.close();
       await browser.close(); // a browser connected over CDP is only disconnected
     }
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: Boolean(storage) });
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: Boolean(storage),
+    });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
     if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
-    return { performance: (lhr.categories.performance?.score ?? Number.NaN) * 100, interactiveMs: lhr.audits.interactive?.numericValue ?? Number.NaN };
+    return {
+      performance: (lhr.categories.performance?.score ?? Number.NaN) * 100,
+      interactiveMs: lhr.audits.interactive?.numericValue ?? Number.NaN,
+    };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -331,10 +413,16 @@ async function createTenants(base: string): Promise<void> {
 
 const APPS_ORDER: readonly AppKey[] = ['react-admin', 'refine', 'ours'];
 
-export async function pageLoadBench(options: { build: boolean; buildPeers: boolean; quick: boolean; budgets: PageLoadBudgets }): Promise<SuiteResult> {
+export async function pageLoadBench(options: {
+  build: boolean;
+  buildPeers: boolean;
+  quick: boolean;
+  budgets: PageLoadBudgets;
+}): Promise<SuiteResult> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
   const missingRoutes = missingScreens();
-  if (missingRoutes.length) throw new Error(`screens not in the registry yet: ${missingRoutes.join(', ')} (still comingSoon)`);
+  if (missingRoutes.length)
+    throw new Error(`screens not in the registry yet: ${missingRoutes.join(', ')} (still comingSoon)`);
   const runs = options.quick ? 3 : 5;
   const notes: string[] = [];
   if (options.build || !existsSync('dist/web/index.html')) {
@@ -343,7 +431,8 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
   }
   const prepared: PeerPrepared[] = PEERS.map((name) => preparePeer(name, { build: options.buildPeers }));
   for (const p of prepared) {
-    const install = p.installSeconds === null ? 'already installed' : `${p.installedWith} ${p.installSeconds.toFixed(0)} s`;
+    const install =
+      p.installSeconds === null ? 'already installed' : `${p.installedWith} ${p.installSeconds.toFixed(0)} s`;
     const build = p.buildSeconds === null ? 'dist/ reused' : `vite build ${p.buildSeconds.toFixed(0)} s`;
     notes.push(`peer ${p.name}: ${install}, ${build}`);
   }
@@ -372,7 +461,9 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
     for (const p of prepared) statics.push(await serveStatic(p.dist));
     const [raServer, refineServer] = statics;
     if (!raServer || !refineServer) throw new Error('peer servers missing');
-    notes.push(`peers' files with brotli q11: react-admin ${(raServer.brotliBytes / 1000).toFixed(0)} KB, refine ${(refineServer.brotliBytes / 1000).toFixed(0)} KB`);
+    notes.push(
+      `peers' files with brotli q11: react-admin ${(raServer.brotliBytes / 1000).toFixed(0)} KB, refine ${(refineServer.brotliBytes / 1000).toFixed(0)} KB`,
+    );
 
     const peerCredentials = { email: 'bench@example.com', password: 'anything' };
     const apps: Record<AppKey, App> = {
@@ -382,20 +473,35 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
         email: 'admin@demo.local',
         password: DEMO_PASSWORD,
         // Data rows only: React Aria renders the table's empty/loading row with a rowheader too.
-        selectors: { email: 'input[name="email"]', password: 'input[name="password"]', submit: 'button[type=submit]', rows: '[role=grid] [role=rowgroup]:not([data-empty]) [role=rowheader]' },
+        selectors: {
+          email: 'input[name="email"]',
+          password: 'input[name="password"]',
+          submit: 'button[type=submit]',
+          rows: '[role=grid] [role=rowgroup]:not([data-empty]) [role=rowheader]',
+        },
         usersUrl: `${server.base}/backoffice/users`,
       },
       'react-admin': {
         key: 'react-admin',
         loginUrl: `${raServer.base}/#/login`,
         ...peerCredentials,
-        selectors: { email: 'input[name="email"]', password: 'input[name="password"]', submit: 'button[type=submit]', rows: 'tbody tr.RaDataTable-row' },
+        selectors: {
+          email: 'input[name="email"]',
+          password: 'input[name="password"]',
+          submit: 'button[type=submit]',
+          rows: 'tbody tr.RaDataTable-row',
+        },
       },
       refine: {
         key: 'refine',
         loginUrl: `${refineServer.base}/login`,
         ...peerCredentials,
-        selectors: { email: 'input#email', password: 'input#password', submit: 'button[type=submit]', rows: '.ant-table-tbody tr.ant-table-row' },
+        selectors: {
+          email: 'input#email',
+          password: 'input#password',
+          submit: 'button[type=submit]',
+          rows: '.ant-table-tbody tr.ant-table-row',
+        },
       },
     };
 
@@ -411,23 +517,33 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
             const result = await oneRun(apps[key], throttle, expectedNames);
             results.set(slot, [...(results.get(slot) ?? []), result]);
           } catch (error) {
-            failures.push(`${slot} run ${round + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+            failures.push(
+              `${slot} run ${round + 1}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+            );
             if (server.child.exitCode !== null || server.child.signalCode !== null) {
-              throw new Error(`the panel's server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.output.join('').slice(-1000)}`, { cause: error });
+              throw new Error(
+                `the panel's server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.output.join('').slice(-1000)}`,
+                { cause: error },
+              );
             }
           }
         }
       }
       console.log(`  round ${round + 1} of ${runs} done`);
     }
-    const m = (key: AppKey, throttle: number, figure: Figure) => median((results.get(`${key} ${throttle}x`) ?? []).map((r) => r[figure]).filter(Number.isFinite));
+    const m = (key: AppKey, throttle: number, figure: Figure) =>
+      median((results.get(`${key} ${throttle}x`) ?? []).map((r) => r[figure]).filter(Number.isFinite));
 
     // Lighthouse is slow: full runs only, 3 per page, medians.
     const lighthouseRuns = options.quick ? 0 : 3;
     const lh = new Map<string, LighthouseFigures[]>();
     const lighthouseTargets = [
       { slot: 'ours pt-BR light', url: `${server.base}/backoffice/login` },
-      { slot: 'ours en dark', url: `${server.base}/backoffice/login`, storage: { origin: server.base, entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) } } },
+      {
+        slot: 'ours en dark',
+        url: `${server.base}/backoffice/login`,
+        storage: { origin: server.base, entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) } },
+      },
       { slot: 'react-admin', url: `${raServer.base}/#/login` },
     ];
     for (let round = 0; round < lighthouseRuns; round += 1) {
@@ -435,27 +551,56 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
         try {
           lh.set(target.slot, [...(lh.get(target.slot) ?? []), await lighthouseRun(target.url, target.storage)]);
         } catch (error) {
-          failures.push(`Lighthouse ${target.slot}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+          failures.push(
+            `Lighthouse ${target.slot}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+          );
         }
       }
     }
-    const l = (slot: string, figure: keyof LighthouseFigures) => median((lh.get(slot) ?? []).map((r) => r[figure]).filter(Number.isFinite));
+    const l = (slot: string, figure: keyof LighthouseFigures) =>
+      median((lh.get(slot) ?? []).map((r) => r[figure]).filter(Number.isFinite));
 
     const b = options.budgets;
-    const table = [[`figure (median of ${runs})`, 'react-admin', 'refine', 'ours', 'ours vs react-admin', 'budget (ours)']];
+    const table = [
+      [`figure (median of ${runs})`, 'react-admin', 'refine', 'ours', 'ours vs react-admin', 'budget (ours)'],
+    ];
     // react-admin's value over ours: above 1 means ours is faster (or smaller).
-    const ratio = (ra: number, ours: number) => (Number.isFinite(ra) && Number.isFinite(ours) && ours > 0 ? ra / ours : Number.NaN);
+    const ratio = (ra: number, ours: number) =>
+      Number.isFinite(ra) && Number.isFinite(ours) && ours > 0 ? ra / ours : Number.NaN;
     const ratioText = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '—');
     const row = (label: string, figure: Figure, throttle: number, digits: number, budget = '') => {
-      const [ra, rf, ours] = [m('react-admin', throttle, figure), m('refine', throttle, figure), m('ours', throttle, figure)];
-      table.push([label, fixed(ra, digits), fixed(rf, digits), fixed(ours, digits), ratioText(ratio(ra, ours)), budget]);
+      const [ra, rf, ours] = [
+        m('react-admin', throttle, figure),
+        m('refine', throttle, figure),
+        m('ours', throttle, figure),
+      ];
+      table.push([
+        label,
+        fixed(ra, digits),
+        fixed(rf, digits),
+        fixed(ours, digits),
+        ratioText(ratio(ra, ours)),
+        budget,
+      ]);
     };
     row('sign-in page FCP ms, 4× CPU', 'fcp', 4, 0);
     row('sign-in page LCP ms, 4× CPU', 'lcp', 4, 0, `≤ ${b.throttledLoginLcpMs}`);
     row('sign-in form interactive ms, 4× CPU', 'formInteractive', 4, 0, `≤ ${b.throttledFormInteractiveMs}`);
     row('sign-in form ready to send (submit enabled) ms, 4× CPU', 'formReady', 4, 0);
-    row(`sign-in → ${TENANT_COUNT} rows painted ms, 4× CPU`, 'loginToList', 4, 0, `≤ ${b.throttledLoginToListMs}, ratio ≥ ${b.loginToListVsReactAdminMin}`);
-    row('JS heap after the list MiB (after GC), 4× CPU', 'heapAfterListMiB', 4, 1, `≤ ${b.throttledHeapAfterListMiB}, ratio ≥ ${b.heapVsReactAdminMin}`);
+    row(
+      `sign-in → ${TENANT_COUNT} rows painted ms, 4× CPU`,
+      'loginToList',
+      4,
+      0,
+      `≤ ${b.throttledLoginToListMs}, ratio ≥ ${b.loginToListVsReactAdminMin}`,
+    );
+    row(
+      'JS heap after the list MiB (after GC), 4× CPU',
+      'heapAfterListMiB',
+      4,
+      1,
+      `≤ ${b.throttledHeapAfterListMiB}, ratio ≥ ${b.heapVsReactAdminMin}`,
+    );
     row('sign-in page FCP ms, 1× CPU', 'fcp', 1, 0);
     row('sign-in page LCP ms, 1× CPU', 'lcp', 1, 0);
     row('sign-in form interactive ms, 1× CPU', 'formInteractive', 1, 0);
@@ -465,18 +610,44 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
     // The panel's own pages: no peer counterpart.
     for (const throttle of THROTTLES) {
       const ours = (figure: Figure, digits: number) => fixed(m('ours', throttle, figure), digits);
-      const only = (label: string, value: string, budget = '') => table.push([`${label}, ${throttle}× CPU`, '', '', value, '', budget]);
-      only(`users list (${USERS.toLocaleString('en')} users) first row painted ms from navigation`, ours('usersRendered', 0));
-      only('users list: rows in the DOM / aria-rowcount', `${ours('usersDomRows', 0)} / ${ours('usersRowCount', 0)}`, `≤ ${b.usersListMaxDomRows}`);
+      const only = (label: string, value: string, budget = '') =>
+        table.push([`${label}, ${throttle}× CPU`, '', '', value, '', budget]);
+      only(
+        `users list (${USERS.toLocaleString('en')} users) first row painted ms from navigation`,
+        ours('usersRendered', 0),
+      );
+      only(
+        'users list: rows in the DOM / aria-rowcount',
+        `${ours('usersDomRows', 0)} / ${ours('usersRowCount', 0)}`,
+        `≤ ${b.usersListMaxDomRows}`,
+      );
       only('JS heap after the users list MiB', ours('heapAfterUsersMiB', 1));
-      only('scrolling the users list: longest long task ms (0 = none)', ours('scrollMaxLongTask', 0), throttle === 4 ? `≤ ${b.scrollMaxLongTaskMs}` : '');
+      only(
+        'scrolling the users list: longest long task ms (0 = none)',
+        ours('scrollMaxLongTask', 0),
+        throttle === 4 ? `≤ ${b.scrollMaxLongTaskMs}` : '',
+      );
       only('scrolling the users list: long tasks', ours('scrollLongTasks', 0));
     }
     if (lighthouseRuns > 0) {
       for (const visitor of ['pt-BR light', 'en dark']) {
         const ours = `ours ${visitor}`;
-        table.push([`Lighthouse mobile performance score, ${visitor} visitor`, fixed(l('react-admin', 'performance'), 0), '', fixed(l(ours, 'performance'), 0), '', `≥ ${b.lighthouse.performanceMin}`]);
-        table.push([`Lighthouse mobile time to interactive ms, ${visitor} visitor`, fixed(l('react-admin', 'interactiveMs'), 0), '', fixed(l(ours, 'interactiveMs'), 0), ratioText(ratio(l('react-admin', 'interactiveMs'), l(ours, 'interactiveMs'))), `≤ ${b.lighthouse.interactiveMaxMs}`]);
+        table.push([
+          `Lighthouse mobile performance score, ${visitor} visitor`,
+          fixed(l('react-admin', 'performance'), 0),
+          '',
+          fixed(l(ours, 'performance'), 0),
+          '',
+          `≥ ${b.lighthouse.performanceMin}`,
+        ]);
+        table.push([
+          `Lighthouse mobile time to interactive ms, ${visitor} visitor`,
+          fixed(l('react-admin', 'interactiveMs'), 0),
+          '',
+          fixed(l(ours, 'interactiveMs'), 0),
+          ratioText(ratio(l('react-admin', 'interactiveMs'), l(ours, 'interactiveMs'))),
+          `≤ ${b.lighthouse.interactiveMaxMs}`,
+        ]);
       }
     }
 
@@ -485,18 +656,66 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
     const checks: Check[] = [
       check('page: sign-in LCP at 4× CPU', ours4('lcp'), b.throttledLoginLcpMs, 'ms'),
       check('page: sign-in form interactive at 4× CPU', ours4('formInteractive'), b.throttledFormInteractiveMs, 'ms'),
-      check(`page: sign-in → ${TENANT_COUNT} rows painted at 4× CPU`, ours4('loginToList'), b.throttledLoginToListMs, 'ms'),
-      check(`page: sign-in → ${TENANT_COUNT} rows painted at 1× CPU`, m('ours', 1, 'loginToList'), b.loginToListMs1x, 'ms'),
-      check(`page: react-admin ÷ ours, sign-in → ${TENANT_COUNT} rows at 4× CPU`, ratio(m('react-admin', 4, 'loginToList'), ours4('loginToList')), b.loginToListVsReactAdminMin, '×', 'min', 'ours with the real server and argon2id, react-admin with fake in-memory sign-in'),
+      check(
+        `page: sign-in → ${TENANT_COUNT} rows painted at 4× CPU`,
+        ours4('loginToList'),
+        b.throttledLoginToListMs,
+        'ms',
+      ),
+      check(
+        `page: sign-in → ${TENANT_COUNT} rows painted at 1× CPU`,
+        m('ours', 1, 'loginToList'),
+        b.loginToListMs1x,
+        'ms',
+      ),
+      check(
+        `page: react-admin ÷ ours, sign-in → ${TENANT_COUNT} rows at 4× CPU`,
+        ratio(m('react-admin', 4, 'loginToList'), ours4('loginToList')),
+        b.loginToListVsReactAdminMin,
+        '×',
+        'min',
+        'ours with the real server and argon2id, react-admin with fake in-memory sign-in',
+      ),
       check('page: JS heap after the list at 4× CPU', ours4('heapAfterListMiB'), b.throttledHeapAfterListMiB, 'MiB'),
-      check('page: react-admin ÷ ours, JS heap after the list at 4× CPU', ratio(m('react-admin', 4, 'heapAfterListMiB'), ours4('heapAfterListMiB')), b.heapVsReactAdminMin, '×', 'min'),
-      check('page: users list rows in the DOM (10,000 users)', allOurs.length ? Math.max(...allOurs.map((r) => r.usersDomRows)) : Number.NaN, b.usersListMaxDomRows, 'rows'),
-      check('page: longest long task scrolling the users list at 4× CPU', ours4('scrollMaxLongTask'), b.scrollMaxLongTaskMs, 'ms'),
+      check(
+        'page: react-admin ÷ ours, JS heap after the list at 4× CPU',
+        ratio(m('react-admin', 4, 'heapAfterListMiB'), ours4('heapAfterListMiB')),
+        b.heapVsReactAdminMin,
+        '×',
+        'min',
+      ),
+      check(
+        'page: users list rows in the DOM (10,000 users)',
+        allOurs.length ? Math.max(...allOurs.map((r) => r.usersDomRows)) : Number.NaN,
+        b.usersListMaxDomRows,
+        'rows',
+      ),
+      check(
+        'page: longest long task scrolling the users list at 4× CPU',
+        ours4('scrollMaxLongTask'),
+        b.scrollMaxLongTaskMs,
+        'ms',
+      ),
     ];
     if (lighthouseRuns > 0) {
       for (const visitor of ['pt-BR light', 'en dark']) {
-        checks.push(check(`lighthouse: sign-in performance score, ${visitor} visitor`, l(`ours ${visitor}`, 'performance'), b.lighthouse.performanceMin, 'points', 'min'));
-        checks.push(check(`lighthouse: sign-in time to interactive, ${visitor} visitor`, l(`ours ${visitor}`, 'interactiveMs'), b.lighthouse.interactiveMaxMs, 'ms'));
+        checks.push(
+          check(
+            `lighthouse: sign-in performance score, ${visitor} visitor`,
+            l(`ours ${visitor}`, 'performance'),
+            b.lighthouse.performanceMin,
+            'points',
+            'min',
+          ),
+        );
+        checks.push(
+          check(
+            `lighthouse: sign-in time to interactive, ${visitor} visitor`,
+            l(`ours ${visitor}`, 'interactiveMs'),
+            b.lighthouse.interactiveMaxMs,
+            'ms',
+          ),
+        );
       }
     }
 
@@ -504,7 +723,9 @@ export async function pageLoadBench(options: { build: boolean; buildPeers: boole
       `${chromiumVersion()}, a new browser per run (2 s idle on about:blank first), ${runs} runs per app and CPU rate, interleaved; viewport 1366×768; medians`,
       `ours: the real server on PostgreSQL with argon2id sign-in, ${server.base}/backoffice/login?to=/tenants?limit=${TENANT_COUNT}; react-admin and refine: static dist/ with an in-memory fake sign-in and the same ${TENANT_COUNT} tenants (bench/peers/tenants-data.mjs)`,
       '"ours vs react-admin" is react-admin\'s figure ÷ ours: above 1× ours is faster or smaller',
-      options.quick ? 'quick: 3 runs, no Lighthouse' : `Lighthouse ${lighthouseRuns} runs per page (default mobile profile, simulated throttling), medians`,
+      options.quick
+        ? 'quick: 3 runs, no Lighthouse'
+        : `Lighthouse ${lighthouseRuns} runs per page (default mobile profile, simulated throttling), medians`,
       ...failures.map((f) => `FAILED ${f}`),
     );
     const data = { runs: Object.fromEntries(results), lighthouse: Object.fromEntries(lh), peers: prepared, failures };

@@ -57,7 +57,9 @@ function fileSizes(webRoot, file) {
       raw: buffer.length,
       gzip: variant('.gz', (b) => gzipSync(b, { level: 9 })),
       brotli: variant('.br', (b) =>
-        brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+        brotliCompressSync(b, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: b.length },
+        }),
       ),
     };
     sizeCache.set(key, sizes);
@@ -73,15 +75,18 @@ function precompressed(webRoot, files) {
 /** The scripts a page loads eagerly: `<script src>` and `<link rel="modulepreload|preload" as="script">`, in order. */
 export function eagerScripts(html) {
   const found = [];
-  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) if (!/\btype="(?!module)[^"]*"/.test(match[0])) found.push(match[1]);
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g))
+    if (!/\btype="(?!module)[^"]*"/.test(match[0])) found.push(match[1]);
   for (const match of html.matchAll(/<link\b[^>]*>/g)) {
     const tag = match[0];
-    if (/\brel="modulepreload"/.test(tag) || (/\brel="preload"/.test(tag) && /\bas="script"/.test(tag))) found.push(/\bhref="([^"]+)"/.exec(tag)?.[1]);
+    if (/\brel="modulepreload"/.test(tag) || (/\brel="preload"/.test(tag) && /\bas="script"/.test(tag)))
+      found.push(/\bhref="([^"]+)"/.exec(tag)?.[1]);
   }
   return [...new Set(found.filter(Boolean).map((src) => src.replace(/^\//, '').replace(/[?#].*$/, '')))];
 }
 
-const kindOf = (file) => (file.endsWith('.css') ? 'css' : file.endsWith('.js') ? 'js' : file.endsWith('.html') ? 'html' : 'other');
+const kindOf = (file) =>
+  file.endsWith('.css') ? 'css' : file.endsWith('.js') ? 'js' : file.endsWith('.html') ? 'html' : 'other';
 
 /** Sums raw/gzip/brotli per kind (js, css, html) over files. */
 function measure(webRoot, files) {
@@ -119,7 +124,8 @@ export function parseRegistry(source) {
   const body = source.slice(open + 1, source.indexOf('\n};', open));
   const routes = new Map();
   // One entry per `name: value,` at the object's top level; values may span lines.
-  const entry = /^\s{2}(?:'([a-z0-9-]+)'|([a-zA-Z0-9_]+))\s*:\s*([\s\S]*?),?\s*(?=^\s{2}(?:'[a-z0-9-]+'|[a-zA-Z0-9_]+)\s*:|(?![\s\S]))/gm;
+  const entry =
+    /^\s{2}(?:'([a-z0-9-]+)'|([a-zA-Z0-9_]+))\s*:\s*([\s\S]*?),?\s*(?=^\s{2}(?:'[a-z0-9-]+'|[a-zA-Z0-9_]+)\s*:|(?![\s\S]))/gm;
   for (const match of body.matchAll(entry)) {
     const name = match[1] ?? match[2];
     const value = (match[3] ?? '').replace(/\/\/.*$/gm, '').trim();
@@ -182,7 +188,8 @@ function contributors(chunks) {
 export function computeRouteSizes({ root = process.cwd() } = {}) {
   const statsFile = join(root, 'dist/stats.json');
   const webRoot = join(root, 'dist/web');
-  if (!existsSync(statsFile)) throw new Error(`${relative(root, statsFile)} is missing: build with rsbuild (its config writes it)`);
+  if (!existsSync(statsFile))
+    throw new Error(`${relative(root, statsFile)} is missing: build with rsbuild (its config writes it)`);
   const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
   const registry = parseRegistry(readFileSync(join(root, 'src/ui/screens-registry.ts'), 'utf8'));
   const table = parseRouteTable(readFileSync(join(root, 'src/domain/paths.ts'), 'utf8'));
@@ -222,16 +229,32 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
   const entryFiles = filesOf(entryIds);
   const page = ['login.html', 'index.html'].find((name) => existsSync(join(webRoot, name)));
   const html = page ? [page] : [];
-  rows.push({ kind: 'initial', route: 'login', path: '/login', chunks: [...entryIds], ...measure(webRoot, [...entryFiles, ...html]) });
+  rows.push({
+    kind: 'initial',
+    route: 'login',
+    path: '/login',
+    chunks: [...entryIds],
+    ...measure(webRoot, [...entryFiles, ...html]),
+  });
   // What the login page's HTML makes the browser fetch before its form works.
   const eager = page ? eagerScripts(readFileSync(join(webRoot, page), 'utf8')) : [];
   const loginEager = { page: page ?? null, ...measure(webRoot, eager) };
 
   const layoutIds = minus(
-    new Set([...group(`${REGISTRY} -> ./layouts/main-layout`), ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'), ...group('./src/machines/app-services.ts -> ./realtime')]),
+    new Set([
+      ...group(`${REGISTRY} -> ./layouts/main-layout`),
+      ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'),
+      ...group('./src/machines/app-services.ts -> ./realtime'),
+    ]),
     entryIds,
   );
-  rows.push({ kind: 'layout', route: '(main layout)', path: 'first main route', chunks: [...layoutIds], ...measure(webRoot, filesOf(layoutIds)) });
+  rows.push({
+    kind: 'layout',
+    route: '(main layout)',
+    path: 'first main route',
+    chunks: [...layoutIds],
+    ...measure(webRoot, filesOf(layoutIds)),
+  });
 
   for (const [route, request] of registry) {
     if (route === 'login') continue;
@@ -246,14 +269,28 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
         note = [...entryModules].some((m) => m.startsWith(`${module}.`)) ? 'in the entry' : 'no chunk found';
       }
     }
-    rows.push({ kind: 'route', route, path: where?.path ?? '?', request, note, chunks: [...ids], ...measure(webRoot, filesOf(ids)) });
+    rows.push({
+      kind: 'route',
+      route,
+      path: where?.path ?? '?',
+      request,
+      note,
+      chunks: [...ids],
+      ...measure(webRoot, filesOf(ids)),
+    });
   }
 
   // Chunks loaded later on demand: nested lazy components, other languages, the toast region.
   for (const [key, ids] of groups) {
     if (used.has(key) || key.endsWith('-> ./src/main.tsx')) continue;
     const extra = minus(ids, entryIds, layoutIds);
-    rows.push({ kind: 'lazy', route: `lazy ${key.split(' -> ')[1]}`, path: `from ${key.split(' -> ')[0].replace(/^\.\/src\//, '')}`, chunks: [...extra], ...measure(webRoot, filesOf(extra)) });
+    rows.push({
+      kind: 'lazy',
+      route: `lazy ${key.split(' -> ')[1]}`,
+      path: `from ${key.split(' -> ')[0].replace(/^\.\/src\//, '')}`,
+      chunks: [...extra],
+      ...measure(webRoot, filesOf(extra)),
+    });
   }
 
   const allFiles = [];
@@ -298,14 +335,35 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
 export function checkRouteSizes(result, budgets) {
   const checks = [];
   for (const row of result.rows) {
-    if (row.kind === 'initial') checks.push({ name: 'bundle: login route (initial JS+CSS+HTML, gzip)', value: row.all.gzip / KB, budget: budgets.loginGzipKB, unit: 'KB' });
+    if (row.kind === 'initial')
+      checks.push({
+        name: 'bundle: login route (initial JS+CSS+HTML, gzip)',
+        value: row.all.gzip / KB,
+        budget: budgets.loginGzipKB,
+        unit: 'KB',
+      });
     else if (row.kind === 'route' || row.kind === 'layout') {
-      checks.push({ name: `bundle: ${row.route} extra (gzip)`, value: row.all.gzip / KB, budget: budgets.routeExtraGzipKB, unit: 'KB' });
+      checks.push({
+        name: `bundle: ${row.route} extra (gzip)`,
+        value: row.all.gzip / KB,
+        budget: budgets.routeExtraGzipKB,
+        unit: 'KB',
+      });
     }
   }
-  checks.push({ name: 'bundle: whole app (gzip)', value: result.whole.all.gzip / KB, budget: budgets.wholeAppGzipKB, unit: 'KB' });
+  checks.push({
+    name: 'bundle: whole app (gzip)',
+    value: result.whole.all.gzip / KB,
+    budget: budgets.wholeAppGzipKB,
+    unit: 'KB',
+  });
   if (budgets.loginBrotliKB !== undefined) {
-    checks.push({ name: 'bundle: login JS on the wire before the form is interactive (brotli, as served)', value: result.loginEager.js.brotli / KB, budget: budgets.loginBrotliKB, unit: 'KB' });
+    checks.push({
+      name: 'bundle: login JS on the wire before the form is interactive (brotli, as served)',
+      value: result.loginEager.js.brotli / KB,
+      budget: budgets.loginBrotliKB,
+      unit: 'KB',
+    });
   }
   return checks.map((c) => ({ ...c, ok: c.value <= c.budget }));
 }
@@ -317,7 +375,13 @@ export function formatRouteSizes(result, budgets) {
   const header = ['route', 'path', 'JS gz', 'JS br', 'CSS gz', 'CSS br', 'total gz', 'total br', 'budget', ''];
   const body = [];
   const budgetOf = (row) =>
-    row.kind === 'initial' ? budgets?.loginGzipKB : row.kind === 'route' || row.kind === 'layout' ? budgets?.routeExtraGzipKB : row.kind === 'whole' ? budgets?.wholeAppGzipKB : undefined;
+    row.kind === 'initial'
+      ? budgets?.loginGzipKB
+      : row.kind === 'route' || row.kind === 'layout'
+        ? budgets?.routeExtraGzipKB
+        : row.kind === 'whole'
+          ? budgets?.wholeAppGzipKB
+          : undefined;
   for (const row of [...result.rows, result.whole]) {
     const budget = budgetOf(row);
     const verdict = budget === undefined ? '' : row.all.gzip / KB <= budget ? 'ok' : 'OVER';
@@ -335,21 +399,36 @@ export function formatRouteSizes(result, budgets) {
     ]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
-  const fmt = (r) => r.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
-  lines.push('JS and CSS per route (KB = 1000 bytes; gz and br = the bytes the server sends for each file: the build\'s gzip -9 and brotli q11 files; extra = on top of what is already loaded)');
-  if (!result.precompressed) lines.push('NOTE: this build has no .br/.gz files (built without scripts/precompress.mjs): the server sends it raw, and so counts the table.');
+  const fmt = (r) =>
+    r
+      .map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  lines.push(
+    "JS and CSS per route (KB = 1000 bytes; gz and br = the bytes the server sends for each file: the build's gzip -9 and brotli q11 files; extra = on top of what is already loaded)",
+  );
+  if (!result.precompressed)
+    lines.push(
+      'NOTE: this build has no .br/.gz files (built without scripts/precompress.mjs): the server sends it raw, and so counts the table.',
+    );
   lines.push(fmt(header));
   lines.push(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of body) lines.push(fmt(r));
   lines.push('');
   const eager = result.loginEager;
-  const verdict = budgets?.loginBrotliKB === undefined ? '' : ` (budget ≤ ${budgets.loginBrotliKB} KB br: ${eager.js.brotli / KB <= budgets.loginBrotliKB ? 'ok' : 'OVER'})`;
+  const verdict =
+    budgets?.loginBrotliKB === undefined
+      ? ''
+      : ` (budget ≤ ${budgets.loginBrotliKB} KB br: ${eager.js.brotli / KB <= budgets.loginBrotliKB ? 'ok' : 'OVER'})`;
   lines.push(
     `Login JS on the wire before the form is interactive (${eager.files.length} scripts ${eager.page ?? 'the page'} loads eagerly): ${kb(eager.js.brotli)} KB br, ${kb(eager.js.gzip)} KB gz, ${kb(eager.js.raw)} KB raw${verdict}`,
   );
-  lines.push(`Login route files: ${result.entryChunks.map((c) => `${c.files.join(' + ')} ${kb(c.all.gzip)} KB gz`).join('; ')}`);
+  lines.push(
+    `Login route files: ${result.entryChunks.map((c) => `${c.files.join(' + ')} ${kb(c.all.gzip)} KB gz`).join('; ')}`,
+  );
   lines.push('Biggest contributors to the login route (estimated gzip: raw source share × chunk gzip):');
-  for (const c of result.loginContributors.slice(0, 10)) lines.push(`  ${c.name.padEnd(36)} ~${kb(c.gzipEstimate).padStart(5)} KB gz  (${kb(c.raw)} KB source)`);
+  for (const c of result.loginContributors.slice(0, 10))
+    lines.push(`  ${c.name.padEnd(36)} ~${kb(c.gzipEstimate).padStart(5)} KB gz  (${kb(c.raw)} KB source)`);
   return lines.join('\n');
 }
 

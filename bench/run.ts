@@ -48,14 +48,32 @@ const sharedServer = async (): Promise<PostgresTarget | undefined> => {
 type Suite = { name: string; quick: boolean; run: () => Promise<SuiteResult> };
 const suites: Suite[] = [
   { name: 'bundle', quick: true, run: () => bundleBench({ build, budgets: budgets.bundle }) },
-  { name: 'api', quick: true, run: async () => apiBench({ quick, maxErrors: budgets.api.maxErrors, shared: await sharedServer() }) },
-  { name: 'scale', quick: true, run: async () => scaleBench({ quick, budgets: budgets.scale, shared: await sharedServer() }) },
+  {
+    name: 'api',
+    quick: true,
+    run: async () => apiBench({ quick, maxErrors: budgets.api.maxErrors, shared: await sharedServer() }),
+  },
+  {
+    name: 'scale',
+    quick: true,
+    run: async () => scaleBench({ quick, budgets: budgets.scale, shared: await sharedServer() }),
+  },
   {
     name: 'sockets',
     quick: true,
-    run: async () => socketBench({ connections: quick ? 1000 : budgets.sockets.connections, broadcastP99Ms: budgets.sockets.broadcastP99Ms, shared: await sharedServer() }),
+    run: async () =>
+      socketBench({
+        connections: quick ? 1000 : budgets.sockets.connections,
+        broadcastP99Ms: budgets.sockets.broadcastP99Ms,
+        shared: await sharedServer(),
+      }),
   },
-  { name: 'page', quick: false, run: () => pageLoadBench({ budgets: budgets.pageLoad, build: build && !ran.has('bundle'), buildPeers: build, quick }) },
+  {
+    name: 'page',
+    quick: false,
+    run: () =>
+      pageLoadBench({ budgets: budgets.pageLoad, build: build && !ran.has('bundle'), buildPeers: build, quick }),
+  },
 ];
 const ran = new Set<string>();
 
@@ -79,7 +97,10 @@ async function main(): Promise<number> {
     } catch (error) {
       console.error(error);
       // A suite that cannot run is a missed check, never a silent pass.
-      checks.push({ ...check(`${suite.name}: suite ran`, 0, 1, 'run', 'min'), note: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      checks.push({
+        ...check(`${suite.name}: suite ran`, 0, 1, 'run', 'min'),
+        note: error instanceof Error ? error.message.split('\n')[0] : String(error),
+      });
       console.log(`✘ ${suite.name} failed to run (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     }
     if (!shared) await stopEverything();
@@ -96,7 +117,10 @@ async function main(): Promise<number> {
   console.log('\n## budgets');
   console.log(formatChecks(checks));
   const missed = checks.filter((c) => !c.ok);
-  for (const c of missed) console.log(`MISSED: ${c.name} — measured ${c.value.toFixed(1)} ${c.unit}, budget ${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}${c.note ? ` (${c.note})` : ''}`);
+  for (const c of missed)
+    console.log(
+      `MISSED: ${c.name} — measured ${c.value.toFixed(1)} ${c.unit}, budget ${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}${c.note ? ` (${c.note})` : ''}`,
+    );
 
   mkdirSync('dist/bench', { recursive: true });
   const file = `dist/bench/results-${quick ? 'quick' : only ? [...only].join('-') : 'full'}.json`;

@@ -9,7 +9,38 @@ import type pg from 'pg';
  * append-only table fills up.
  */
 const PREFIXES = ['farmacia', 'drogaria', 'droga', 'farma', 'botica', 'manipulacao'];
-const WORDS = ['central', 'sao-joao', 'bem-estar', 'vida', 'saude', 'popular', 'bairro', 'esperanca', 'santa-luzia', 'nova-era', 'trabalhador', 'familia', 'natural', 'cuidar', 'sao-bento', 'boa-vista', 'do-povo', 'express', 'mais', 'real', 'avenida', 'praca', 'jardim', 'estrela', 'aurora', 'primavera', 'lider', 'unica', 'economica', 'total'];
+const WORDS = [
+  'central',
+  'sao-joao',
+  'bem-estar',
+  'vida',
+  'saude',
+  'popular',
+  'bairro',
+  'esperanca',
+  'santa-luzia',
+  'nova-era',
+  'trabalhador',
+  'familia',
+  'natural',
+  'cuidar',
+  'sao-bento',
+  'boa-vista',
+  'do-povo',
+  'express',
+  'mais',
+  'real',
+  'avenida',
+  'praca',
+  'jardim',
+  'estrela',
+  'aurora',
+  'primavera',
+  'lider',
+  'unica',
+  'economica',
+  'total',
+];
 
 const arrayLiteral = (items: readonly string[]) => `array[${items.map((w) => `'${w}'`).join(',')}]`;
 
@@ -61,7 +92,9 @@ export async function seedScale(client: pg.Client, counts: { tenants: number; or
   // most three times. Orders are read through (created_at, id) index ranges with heap fetches either way.
   for (let pass = 0; pass < 3; pass++) {
     await client.query('vacuum (analyze) tenants');
-    const { rows } = await client.query<{ pages: number; visible: number }>(`select relpages as pages, relallvisible as visible from pg_class where relname = 'tenants'`);
+    const { rows } = await client.query<{ pages: number; visible: number }>(
+      `select relpages as pages, relallvisible as visible from pg_class where relname = 'tenants'`,
+    );
     if ((rows[0]?.visible ?? 0) >= (rows[0]?.pages ?? 0)) break;
   }
   await client.query('vacuum (analyze) orders');

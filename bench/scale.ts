@@ -1,6 +1,14 @@
 import http from 'node:http';
 import { check, fixed, percentile, since, type Check, type SuiteResult } from './lib/report';
-import { cpuSeconds, loginOn, rssMB, sampleRss, serverOnPostgres, withClient, type PostgresTarget } from './lib/servers';
+import {
+  cpuSeconds,
+  loginOn,
+  rssMB,
+  sampleRss,
+  serverOnPostgres,
+  withClient,
+  type PostgresTarget,
+} from './lib/servers';
 import { seedScale } from './scale-seed';
 
 /**
@@ -19,10 +27,21 @@ interface SearchCase {
 }
 
 function searchCases(): SearchCase[] {
-  const page = (search: string, extra: Record<string, unknown> = {}) => ({ pagination_page: 1, pagination_limit: 10, search, sort_name: 'name', sort_type: 'ASC', ...extra });
+  const page = (search: string, extra: Record<string, unknown> = {}) => ({
+    pagination_page: 1,
+    pagination_limit: 10,
+    search,
+    sort_name: 'name',
+    sort_type: 'ASC',
+    ...extra,
+  });
   return [
     { kind: 'common word', label: 'name prefix, ~17% match', body: page('drogaria') },
-    { kind: 'common word', label: 'name prefix, ~17% match, descending', body: page('drogaria', { sort_type: 'DESC' }) },
+    {
+      kind: 'common word',
+      label: 'name prefix, ~17% match, descending',
+      body: page('drogaria', { sort_type: 'DESC' }),
+    },
     { kind: 'common word', label: 'name word, ~3% match', body: page('jardim') },
     { kind: 'rare name', label: 'name fragment, few matches', body: page('boa-vista-12') },
     { kind: 'rare name', label: 'one tenant by its number', body: page('98765') },
@@ -36,13 +55,21 @@ function searchCases(): SearchCase[] {
     { kind: 'cnpj alphanumeric', label: 'official example, masked', body: page('12.ABC.345/01DE-35') },
     { kind: 'no match', label: 'no match', body: page('zzz-nada') },
     { kind: 'no match', label: 'no match, letters only', body: page('zzznada') },
-    { kind: 'no search', label: 'default (id DESC)', body: { pagination_page: 1, pagination_limit: 4, search: '', sort_name: 'id', sort_type: 'DESC' } },
+    {
+      kind: 'no search',
+      label: 'default (id DESC)',
+      body: { pagination_page: 1, pagination_limit: 4, search: '', sort_name: 'id', sort_type: 'DESC' },
+    },
     { kind: 'no search', label: 'page 500 by name', body: page('', { pagination_page: 500 }) },
   ];
 }
 
 /** Streams a GET and counts its lines without keeping the body. */
-function readLines(url: string, headers: Record<string, string>, started: number): Promise<{ lines: number; bytes: number; firstByteMs: number }> {
+function readLines(
+  url: string,
+  headers: Record<string, string>,
+  started: number,
+): Promise<{ lines: number; bytes: number; firstByteMs: number }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { headers }, (response) => {
       if (response.statusCode !== 200) {
@@ -77,7 +104,11 @@ async function post(base: string, token: string, path: string, body: unknown): P
   return since(started);
 }
 
-export async function scaleBench(options: { quick: boolean; budgets: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number }; shared?: PostgresTarget }): Promise<SuiteResult> {
+export async function scaleBench(options: {
+  quick: boolean;
+  budgets: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
+  shared?: PostgresTarget;
+}): Promise<SuiteResult> {
   const counts = options.quick ? { tenants: 10_000, orders: 100_000 } : { tenants: 100_000, orders: 1_000_000 };
   const notes: string[] = [];
   const checks: Check[] = [];
@@ -86,7 +117,9 @@ export async function scaleBench(options: { quick: boolean; budgets: { searchP95
   {
     try {
       const seeded = await withClient(url, (client) => seedScale(client, counts));
-      notes.push(`seeded ${counts.tenants.toLocaleString('en')} tenants and ${counts.orders.toLocaleString('en')} orders in ${fixed(seeded.seconds)} s (generate_series inside PostgreSQL; demo data besides)`);
+      notes.push(
+        `seeded ${counts.tenants.toLocaleString('en')} tenants and ${counts.orders.toLocaleString('en')} orders in ${fixed(seeded.seconds)} s (generate_series inside PostgreSQL; demo data besides)`,
+      );
       const { token } = await loginOn(server.base);
 
       // Paginated search.
@@ -105,19 +138,35 @@ export async function scaleBench(options: { quick: boolean; budgets: { searchP95
       }
       for (const c of cases) {
         const samples = perCase.get(c.label) ?? [];
-        table.push([`search: ${c.kind}: ${c.label} (${JSON.stringify(c.body['search'])}) p50 / p95 ms`, `${fixed(percentile(samples, 50))} / ${fixed(percentile(samples, 95))}`]);
+        table.push([
+          `search: ${c.kind}: ${c.label} (${JSON.stringify(c.body['search'])}) p50 / p95 ms`,
+          `${fixed(percentile(samples, 50))} / ${fixed(percentile(samples, 95))}`,
+        ]);
       }
       const searchCpuMs = ((cpuSeconds(server.child.pid ?? 0) - searchCpuBefore) * 1000) / all.length;
       table.push(['search: server CPU ms per request (all cases)', fixed(searchCpuMs, 2)]);
-      table.push([`search: all ${all.length} requests p50 / p95 / p99 ms`, `${fixed(percentile(all, 50))} / ${fixed(percentile(all, 95))} / ${fixed(percentile(all, 99))}`]);
+      table.push([
+        `search: all ${all.length} requests p50 / p95 / p99 ms`,
+        `${fixed(percentile(all, 50))} / ${fixed(percentile(all, 95))} / ${fixed(percentile(all, 99))}`,
+      ]);
       // The budget holds for every class, each over all the requests of its queries.
       for (const kind of [...new Set(cases.map((c) => c.kind))]) {
         const samples = cases.filter((c) => c.kind === kind).flatMap((c) => perCase.get(c.label) ?? []);
         const p95 = percentile(samples, 95);
-        table.push([`search class: ${kind}, ${samples.length} requests p50 / p95 ms`, `${fixed(percentile(samples, 50))} / ${fixed(p95)}`]);
+        table.push([
+          `search class: ${kind}, ${samples.length} requests p50 / p95 ms`,
+          `${fixed(percentile(samples, 50))} / ${fixed(p95)}`,
+        ]);
         // Listing without a search counts every live tenant: measured, outside this budget.
         if (kind === 'no search') continue;
-        checks.push(check(`scale: tenant search p95, ${kind} (${counts.tenants.toLocaleString('en')} tenants, PostgreSQL)`, p95, options.budgets.searchP95Ms, 'ms'));
+        checks.push(
+          check(
+            `scale: tenant search p95, ${kind} (${counts.tenants.toLocaleString('en')} tenants, PostgreSQL)`,
+            p95,
+            options.budgets.searchP95Ms,
+            'ms',
+          ),
+        );
       }
 
       // CSV sheet of every order.
@@ -133,7 +182,11 @@ export async function scaleBench(options: { quick: boolean; budgets: { searchP95
       const started = performance.now();
       // node:http rather than fetch: undici's web streams cost this process more than the server spends
       // per row, and the figure is the server's.
-      const { lines, bytes, firstByteMs } = await readLines(`${server.base}/api/tenant/sheets/orders?startAt=${from}&finishAt=${to}`, { accept: 'text/csv', authorization: `Bearer ${token}` }, started);
+      const { lines, bytes, firstByteMs } = await readLines(
+        `${server.base}/api/tenant/sheets/orders?startAt=${from}&finishAt=${to}`,
+        { accept: 'text/csv', authorization: `Bearer ${token}` },
+        started,
+      );
       const seconds = since(started) / 1000;
       const serverCpu = cpuSeconds(pid) - cpuBefore;
       const samples = sampler.stop();
@@ -145,12 +198,38 @@ export async function scaleBench(options: { quick: boolean; budgets: { searchP95
       table.push(['csv: seconds (first byte ms)', `${fixed(seconds, 2)} (${fixed(firstByteMs, 0)})`]);
       table.push(['csv: rows/s', fixed(rowsPerSecond, 0)]);
       // CPU time barely depends on what else the machine runs: the server's own cost per row.
-      table.push(['csv: server CPU s (µs per row)', `${fixed(serverCpu, 2)} (${fixed((serverCpu * 1e6) / Math.max(1, rows), 2)})`]);
-      table.push(['csv: server RSS before / peak / growth MB', `${fixed(before)} / ${fixed(peak)} / ${fixed(peak - before)}`]);
-      if (rows < counts.orders) notes.push(`the sheet streamed ${rows} rows, fewer than the ${counts.orders} bench orders`);
-      checks.push(check(`scale: CSV sheet rows/s (${rows.toLocaleString('en')} rows)`, rowsPerSecond, options.budgets.csvRowsPerSecond, 'rows/s', 'min'));
+      table.push([
+        'csv: server CPU s (µs per row)',
+        `${fixed(serverCpu, 2)} (${fixed((serverCpu * 1e6) / Math.max(1, rows), 2)})`,
+      ]);
+      table.push([
+        'csv: server RSS before / peak / growth MB',
+        `${fixed(before)} / ${fixed(peak)} / ${fixed(peak - before)}`,
+      ]);
+      if (rows < counts.orders)
+        notes.push(`the sheet streamed ${rows} rows, fewer than the ${counts.orders} bench orders`);
+      checks.push(
+        check(
+          `scale: CSV sheet rows/s (${rows.toLocaleString('en')} rows)`,
+          rowsPerSecond,
+          options.budgets.csvRowsPerSecond,
+          'rows/s',
+          'min',
+        ),
+      );
       checks.push(check('scale: CSV sheet server RSS growth', peak - before, options.budgets.csvRssGrowthMB, 'MB'));
-      return { suite: 'scale', table, checks, notes, data: { counts, seeded, searchMs: Object.fromEntries(perCase), csv: { rows, bytes, seconds, firstByteMs, before, peak, serverCpu } } };
+      return {
+        suite: 'scale',
+        table,
+        checks,
+        notes,
+        data: {
+          counts,
+          seeded,
+          searchMs: Object.fromEntries(perCase),
+          csv: { rows, bytes, seconds, firstByteMs, before, peak, serverCpu },
+        },
+      };
     } finally {
       await release();
     }

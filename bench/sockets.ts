@@ -23,8 +23,12 @@ const BROADCASTS = 5;
 const TENANT = 'backoffice';
 
 const encodePing = (tenantName: string, userId: number) =>
-  JSON.stringify({ action: 'sendmessage', data: Buffer.from(JSON.stringify({ event: 'ping', tenantName, userId }), 'utf8').toString('base64') });
-const decode = (frame: string) => JSON.parse(Buffer.from(frame, 'base64').toString('utf8')) as { event: string; sentAt: string; data: unknown };
+  JSON.stringify({
+    action: 'sendmessage',
+    data: Buffer.from(JSON.stringify({ event: 'ping', tenantName, userId }), 'utf8').toString('base64'),
+  });
+const decode = (frame: string) =>
+  JSON.parse(Buffer.from(frame, 'base64').toString('utf8')) as { event: string; sentAt: string; data: unknown };
 const nowMs = () => performance.timeOrigin + performance.now();
 
 interface Client {
@@ -62,7 +66,11 @@ function connect(url: string, ping: string, timeoutMs: number): Promise<Client> 
   });
 }
 
-export async function socketBench(options: { connections: number; broadcastP99Ms: number; shared?: PostgresTarget }): Promise<SuiteResult> {
+export async function socketBench(options: {
+  connections: number;
+  broadcastP99Ms: number;
+  shared?: PostgresTarget;
+}): Promise<SuiteResult> {
   const n = options.connections;
   const checks: Check[] = [];
   const notes: string[] = [];
@@ -75,10 +83,17 @@ export async function socketBench(options: { connections: number; broadcastP99Ms
       const operator = await loginOn(server.base, 'operador@demo.local');
       const auth = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
       const instance = await json<{ id: number }>(
-        await fetch(`${server.base}/api/instance`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench-broadcast', tenantName: TENANT, isOfficial: false, isUnlimited: false }) }),
+        await fetch(`${server.base}/api/instance`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ name: 'bench-broadcast', tenantName: TENANT, isOfficial: false, isUnlimited: false }),
+        }),
       );
       const wsBase = server.base.replace(/^http/, 'ws');
-      const sessions = [admin, operator].map((s) => ({ url: `${wsBase}/ws?tenantName=${TENANT}&userId=${s.userId}&token=${encodeURIComponent(s.token)}`, ping: encodePing(TENANT, s.userId) }));
+      const sessions = [admin, operator].map((s) => ({
+        url: `${wsBase}/ws?tenantName=${TENANT}&userId=${s.userId}&token=${encodeURIComponent(s.token)}`,
+        ping: encodePing(TENANT, s.userId),
+      }));
 
       await sleep(500);
       const rssBefore = rssMB(server.child.pid ?? 0);
@@ -106,8 +121,14 @@ export async function socketBench(options: { connections: number; broadcastP99Ms
       const rssAfter = rssMB(server.child.pid ?? 0);
       const admission = clients.map((c) => c.admittedMs);
       table.push(['sockets admitted / asked', `${clients.length} / ${n}`]);
-      table.push(['connect + admit all: seconds (sockets/s)', `${fixed(connectSeconds, 1)} (${fixed(clients.length / connectSeconds, 0)})`]);
-      table.push(['admission (open → first pong) p50 / p99 ms, batches of ' + BATCH, `${fixed(percentile(admission, 50))} / ${fixed(percentile(admission, 99))}`]);
+      table.push([
+        'connect + admit all: seconds (sockets/s)',
+        `${fixed(connectSeconds, 1)} (${fixed(clients.length / connectSeconds, 0)})`,
+      ]);
+      table.push([
+        'admission (open → first pong) p50 / p99 ms, batches of ' + BATCH,
+        `${fixed(percentile(admission, 50))} / ${fixed(percentile(admission, 99))}`,
+      ]);
       table.push(['server RSS before / after MB', `${fixed(rssBefore)} / ${fixed(rssAfter)}`]);
       const perConnectionKB = ((rssAfter - rssBefore) * 1024) / Math.max(1, clients.length);
       table.push(['server memory per connection KB (RSS growth / sockets)', fixed(perConnectionKB, 1)]);
@@ -122,8 +143,13 @@ export async function socketBench(options: { connections: number; broadcastP99Ms
         c.socket.send(c.ping);
       }
       await waitFor(() => clients.every((c) => c.frames.length > 0), 30_000);
-      const pongs = clients.filter((c) => c.frames.length > 0).map((c) => (c.frames[0]?.at ?? 0) - (pingAt.get(c) ?? 0));
-      table.push([`ping burst (${clients.length} at once): pongs / p50 / p99 ms`, `${pongs.length} / ${fixed(percentile(pongs, 50))} / ${fixed(percentile(pongs, 99))}`]);
+      const pongs = clients
+        .filter((c) => c.frames.length > 0)
+        .map((c) => (c.frames[0]?.at ?? 0) - (pingAt.get(c) ?? 0));
+      table.push([
+        `ping burst (${clients.length} at once): pongs / p50 / p99 ms`,
+        `${pongs.length} / ${fixed(percentile(pongs, 50))} / ${fixed(percentile(pongs, 99))}`,
+      ]);
 
       // One event to all: a warm-up, then BROADCASTS measured ones (each waits until every socket has it).
       const rounds: { p50: number; p99: number; max: number; fromRequestP99: number; delivered: number }[] = [];
@@ -131,35 +157,70 @@ export async function socketBench(options: { connections: number; broadcastP99Ms
         for (const c of clients) c.frames.length = 0;
         await sleep(300);
         const requestAt = nowMs();
-        await json(await fetch(`${server.base}/api/instance/update`, { method: 'POST', headers: auth, body: JSON.stringify({ id: instance.id, tenantName: TENANT, name: `bench-broadcast-${round}` }) }));
+        await json(
+          await fetch(`${server.base}/api/instance/update`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ id: instance.id, tenantName: TENANT, name: `bench-broadcast-${round}` }),
+          }),
+        );
         await waitFor(() => clients.every((c) => c.frames.length > 0), 30_000);
         const sample = clients[0]?.frames.find((f) => decode(f.data).event === 'InstanceUpdated');
         const sentAt = sample ? Date.parse(decode(sample.data).sentAt) : Number.NaN;
-        const arrivals = clients.map((c) => c.frames.find((f) => f.data === sample?.data)?.at ?? Number.NaN).filter((at) => !Number.isNaN(at));
+        const arrivals = clients
+          .map((c) => c.frames.find((f) => f.data === sample?.data)?.at ?? Number.NaN)
+          .filter((at) => !Number.isNaN(at));
         const fromSentAt = arrivals.map((at) => at - sentAt);
         if (round === 0) continue;
         rounds.push({
           p50: percentile(fromSentAt, 50),
           p99: percentile(fromSentAt, 99),
           max: Math.max(...fromSentAt),
-          fromRequestP99: percentile(arrivals.map((at) => at - requestAt), 99),
+          fromRequestP99: percentile(
+            arrivals.map((at) => at - requestAt),
+            99,
+          ),
           delivered: arrivals.length,
         });
       }
       const p99 = median(rounds.map((r) => r.p99));
       const delivered = Math.min(...rounds.map((r) => r.delivered));
       table.push(['broadcast: delivered to every socket, each round', `${delivered} / ${clients.length}`]);
-      table.push([`broadcast (median of ${BROADCASTS}): sentAt → arrival p50 / p99 / max ms`, `${fixed(median(rounds.map((r) => r.p50)))} / ${fixed(p99)} / ${fixed(median(rounds.map((r) => r.max)))}`]);
-      table.push([`broadcast (median of ${BROADCASTS}): request sent → arrival p99 ms`, fixed(median(rounds.map((r) => r.fromRequestP99)))]);
+      table.push([
+        `broadcast (median of ${BROADCASTS}): sentAt → arrival p50 / p99 / max ms`,
+        `${fixed(median(rounds.map((r) => r.p50)))} / ${fixed(p99)} / ${fixed(median(rounds.map((r) => r.max)))}`,
+      ]);
+      table.push([
+        `broadcast (median of ${BROADCASTS}): request sent → arrival p99 ms`,
+        fixed(median(rounds.map((r) => r.fromRequestP99))),
+      ]);
       table.push(['broadcast: p99 of each round ms', rounds.map((r) => fixed(r.p99, 0)).join(', ')]);
-      checks.push(check(`sockets: broadcast delivered to all ${clients.length}`, delivered, clients.length, 'sockets', 'min'));
-      checks.push(check(`sockets: broadcast p99 to ${clients.length} sockets (median of ${BROADCASTS})`, p99, options.broadcastP99Ms, 'ms'));
+      checks.push(
+        check(`sockets: broadcast delivered to all ${clients.length}`, delivered, clients.length, 'sockets', 'min'),
+      );
+      checks.push(
+        check(
+          `sockets: broadcast p99 to ${clients.length} sockets (median of ${BROADCASTS})`,
+          p99,
+          options.broadcastP99Ms,
+          'ms',
+        ),
+      );
       return {
         suite: 'sockets',
         table,
         checks,
         notes,
-        data: { n, admitted: clients.length, connectSeconds, rssBefore, rssAfter, perConnectionKB, pong: { p50: percentile(pongs, 50), p99: percentile(pongs, 99) }, broadcast: rounds },
+        data: {
+          n,
+          admitted: clients.length,
+          connectSeconds,
+          rssBefore,
+          rssAfter,
+          perConnectionKB,
+          pong: { p50: percentile(pongs, 50), p99: percentile(pongs, 99) },
+          broadcast: rounds,
+        },
       };
     } finally {
       for (const c of clients) c.socket.terminate();

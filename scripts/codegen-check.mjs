@@ -9,6 +9,6 @@ const untracked = execSync('git ls-files --others --exclude-standard -- src/gene
 const status = [changed, untracked].filter(Boolean).join('\n');
 if (status) {
   console.error('src/generated is stale; run `npm run codegen` and commit the result:\n' + status);
-    process.exit(1);
+  process.exit(1);
 }
 console.log('src/generated is fresh.');

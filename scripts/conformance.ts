@@ -46,7 +46,12 @@ if (!email || !password) {
 
 let failed = 1;
 try {
-  const results = await runConformance({ baseUrl, email, password, ...(values.tenant ? { tenant: values.tenant } : {}) });
+  const results = await runConformance({
+    baseUrl,
+    email,
+    password,
+    ...(values.tenant ? { tenant: values.tenant } : {}),
+  });
   console.log(formatResults(results));
   failed = results.filter((r) => !r.ok).length;
 } catch (error) {

@@ -20,10 +20,28 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 /** Text formats the build can emit; images and fonts (png, woff2…) are compressed already. */
-export const COMPRESSIBLE = new Set(['.js', '.mjs', '.cjs', '.css', '.html', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.ico', '.wasm']);
+export const COMPRESSIBLE = new Set([
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.css',
+  '.html',
+  '.svg',
+  '.json',
+  '.webmanifest',
+  '.txt',
+  '.xml',
+  '.ico',
+  '.wasm',
+]);
 
 export const brotliMax = (buffer) =>
-  brotli(buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: buffer.length } });
+  brotli(buffer, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: buffer.length,
+    },
+  });
 export const gzipMax = (buffer) => gz(buffer, { level: 9 });
 
 async function filesUnder(dir) {
@@ -50,7 +68,10 @@ export async function precompressDir(dir) {
       const raw = await readFile(file);
       const [br, gzipped] = await Promise.all([brotliMax(raw), gzipMax(raw)]);
       const result = { file, raw: raw.length, brotli: br.length, gzip: gzipped.length };
-      for (const [extension, bytes] of [['.br', br], ['.gz', gzipped]]) {
+      for (const [extension, bytes] of [
+        ['.br', br],
+        ['.gz', gzipped],
+      ]) {
         if (bytes.length < raw.length) await writeFile(file + extension, bytes);
         else await unlink(file + extension).catch(() => undefined);
       }

@@ -13,13 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const reliability = process.argv.includes('--reliability');
-const gates = reliability ? [] : [
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
-  ['contract lint (Redocly)', 'npm', ['run', '--silent', 'lint:contracts']],
-  ['codegen fresh', 'npm', ['run', '--silent', 'codegen:check']],
-  ['build', 'npm', ['run', '--silent', 'build']],
-];
+const gates = reliability
+  ? []
+  : [
+      ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+      ['lint', 'npm', ['run', '--silent', 'lint']],
+      ['format (Prettier)', 'npm', ['run', '--silent', 'format:check']],
+      ['contract lint (Redocly)', 'npm', ['run', '--silent', 'lint:contracts']],
+      ['codegen fresh', 'npm', ['run', '--silent', 'codegen:check']],
+      ['build', 'npm', ['run', '--silent', 'build']],
+    ];
 
 let passed = 0;
 let failed = 0;
@@ -56,7 +59,13 @@ const ok = reliability
       '--reporter=json',
       `--outputFile.json=${report}`,
     ])
-  : run('unit, component and contract tests (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  : run('unit, component and contract tests (vitest)', 'npx', [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ]);
 try {
   const json = JSON.parse(readFileSync(report, 'utf8'));
   passed += json.numPassedTests;

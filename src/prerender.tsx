@@ -79,9 +79,21 @@ export function withPrerenderedPage(indexHtml: string, page: PrerenderedPage): s
     return html.replace(pattern, () => replacement);
   };
   let html = indexHtml;
-  html = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${escapeHtmlText(page.lang)}" class="${escapeHtmlText(page.htmlClass)}">`);
-  html = replaceOnce(html, /<meta name="color-scheme" content="[^"]*"\s*\/?>/, `<meta name="color-scheme" content="light" />`);
+  html = replaceOnce(
+    html,
+    /<html lang="[^"]*">/,
+    `<html lang="${escapeHtmlText(page.lang)}" class="${escapeHtmlText(page.htmlClass)}">`,
+  );
+  html = replaceOnce(
+    html,
+    /<meta name="color-scheme" content="[^"]*"\s*\/?>/,
+    `<meta name="color-scheme" content="light" />`,
+  );
   html = replaceOnce(html, /<title>[^<]*<\/title>/, `<title>${escapeHtmlText(page.title)}</title>`);
-  html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root" data-prerendered="${escapeHtmlText(page.key)}">${page.markup}</div>`);
+  html = replaceOnce(
+    html,
+    /<div id="root"><\/div>/,
+    `<div id="root" data-prerendered="${escapeHtmlText(page.key)}">${page.markup}</div>`,
+  );
   return html;
 }

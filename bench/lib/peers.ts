@@ -20,7 +20,11 @@ export interface PeerPrepared {
 }
 
 function npm(dir: string, args: string[]): { ok: boolean; output: string } {
-  const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const result = spawnSync('npm', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 

@@ -24,7 +24,14 @@ export interface SuiteResult {
   notes?: string[];
 }
 
-export function check(name: string, value: number, budget: number, unit: string, kind: 'max' | 'min' = 'max', note?: string): Check {
+export function check(
+  name: string,
+  value: number,
+  budget: number,
+  unit: string,
+  kind: 'max' | 'min' = 'max',
+  note?: string,
+): Check {
   const ok = Number.isFinite(value) && (kind === 'max' ? value <= budget : value >= budget);
   return { name, value, budget, unit, kind, ok, ...(note ? { note } : {}) };
 }
@@ -55,7 +62,10 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   const numeric = (cell: string) => /^[-~≤≥<>×]?\s?[0-9.,—]+\s?[a-zA-Z%/×]*$/.test(cell);
   const line = (row: readonly string[]) =>
-    row.map((cell, i) => (numeric(cell) && i > 0 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+    row
+      .map((cell, i) => (numeric(cell) && i > 0 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const [header, ...body] = rows;
   return [line(header ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
@@ -63,7 +73,12 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
 export function formatChecks(checks: readonly Check[]): string {
   const rows = [['check', 'measured', 'budget', 'result']];
   for (const c of checks) {
-    rows.push([c.name, `${fixed(c.value, c.unit === 'KB' || c.unit === 'ms' || c.unit === 'MiB' || c.unit === 'MB' ? 1 : c.unit === '×' ? 2 : 0)} ${c.unit}`, `${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}`, c.ok ? 'pass' : `MISSED${c.note ? ` (${c.note})` : ''}`]);
+    rows.push([
+      c.name,
+      `${fixed(c.value, c.unit === 'KB' || c.unit === 'ms' || c.unit === 'MiB' || c.unit === 'MB' ? 1 : c.unit === '×' ? 2 : 0)} ${c.unit}`,
+      `${c.kind === 'max' ? '≤' : '≥'} ${c.budget} ${c.unit}`,
+      c.ok ? 'pass' : `MISSED${c.note ? ` (${c.note})` : ''}`,
+    ]);
   }
   return formatTable(rows);
 }

@@ -4,7 +4,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
-import { loginOn, schemaUrl, startServerProcess, stopServerProcess, type ServerProcess } from '../../server/src/test-support/processes';
+import {
+  loginOn,
+  schemaUrl,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../../server/src/test-support/processes';
 
 export { loginOn, stopServerProcess, type ServerProcess };
 
@@ -28,7 +34,10 @@ export const freshSchema = (clusterUrl: string, prefix: string): Promise<string>
  * The real server (`node --import tsx server/src/main.ts`) in its own process, production mode,
  * `LOG_LEVEL=warn`, on 127.0.0.1 and a free port.
  */
-export async function startServer(databaseUrl: string, options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+export async function startServer(
+  databaseUrl: string,
+  options: { seed?: boolean; env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
   const proc = await startServerProcess(databaseUrl, {
     seed: options.seed ?? false,
     env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '10', ...options.env },
@@ -53,7 +62,10 @@ export interface PostgresTarget {
  * The suite's server on PostgreSQL: the shared one when given (quick mode: one cluster, one seeded
  * server for every suite), else a cluster, schema and seeded server of its own, stopped by `release`.
  */
-export async function serverOnPostgres(prefix: string, shared?: PostgresTarget): Promise<PostgresTarget & { release(): Promise<void> }> {
+export async function serverOnPostgres(
+  prefix: string,
+  shared?: PostgresTarget,
+): Promise<PostgresTarget & { release(): Promise<void> }> {
   if (shared) return { ...shared, release: async () => undefined };
   const cluster = await startPostgres();
   try {

@@ -52,7 +52,9 @@ export async function serveStatic(root: string): Promise<StaticServer> {
     const raw = readFileSync(path);
     const entry: Entry = { type: TYPES[ext] ?? 'application/octet-stream', raw };
     if (COMPRESSIBLE.has(ext)) {
-      entry.br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+      entry.br = brotliCompressSync(raw, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      });
       entry.gzip = gzipSync(raw, { level: 9 });
     }
     brotliBytes += (entry.br ?? raw).length;
@@ -65,7 +67,12 @@ export async function serveStatic(root: string): Promise<StaticServer> {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
     const entry = files.get(path) ?? index;
     const accepts = String(request.headers['accept-encoding'] ?? '');
-    const [encoding, body] = entry.br && /\bbr\b/.test(accepts) ? ['br', entry.br] : entry.gzip && /\bgzip\b/.test(accepts) ? ['gzip', entry.gzip] : [undefined, entry.raw];
+    const [encoding, body] =
+      entry.br && /\bbr\b/.test(accepts)
+        ? ['br', entry.br]
+        : entry.gzip && /\bgzip\b/.test(accepts)
+          ? ['gzip', entry.gzip]
+          : [undefined, entry.raw];
     response.writeHead(200, {
       'content-type': entry.type,
       'content-length': body.length,

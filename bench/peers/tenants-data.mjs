@@ -11,8 +11,40 @@
 export const TENANT_COUNT = 100;
 export const PLANS = ['starter', 'professional', 'enterprise'];
 
-const BRANDS = ['alfa', 'brisa', 'cidade', 'delta', 'estrela', 'farol', 'granja', 'horizonte', 'ipe', 'jatoba', 'lago', 'mar', 'norte', 'oeste', 'prado', 'rio', 'serra', 'sol', 'terra', 'vale'];
-const TRADES = ['farmacia', 'drogaria', 'mercado', 'padaria', 'clinica', 'escola', 'oficina', 'livraria', 'otica', 'pet'];
+const BRANDS = [
+  'alfa',
+  'brisa',
+  'cidade',
+  'delta',
+  'estrela',
+  'farol',
+  'granja',
+  'horizonte',
+  'ipe',
+  'jatoba',
+  'lago',
+  'mar',
+  'norte',
+  'oeste',
+  'prado',
+  'rio',
+  'serra',
+  'sol',
+  'terra',
+  'vale',
+];
+const TRADES = [
+  'farmacia',
+  'drogaria',
+  'mercado',
+  'padaria',
+  'clinica',
+  'escola',
+  'oficina',
+  'livraria',
+  'otica',
+  'pet',
+];
 const FEATURES = ['campaigns', 'chat', 'chatbot', 'analytics', 'webhooks', 'blacklist'];
 const USER_LIMITS = { starter: 5, professional: 25, enterprise: 200 };
 const TICKET_LIMITS = { starter: 1000, professional: 10000, enterprise: 100000 };

@@ -16,7 +16,11 @@ async function main(): Promise<number> {
   const database = await openDatabase();
   try {
     await migrate(database.db);
-    const admin = await createAdmin(database.db, { email: values.email, password: values.password, name: values.name ?? values.email.split('@')[0] ?? 'Admin' });
+    const admin = await createAdmin(database.db, {
+      email: values.email,
+      password: values.password,
+      name: values.name ?? values.email.split('@')[0] ?? 'Admin',
+    });
     console.log(`Administrator ${admin.email} created in tenant ${admin.tenantName} (id ${admin.id}).`);
     return 0;
   } catch (error) {
@@ -30,7 +34,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

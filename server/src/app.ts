@@ -68,7 +68,13 @@ export interface App {
  * a JSON body never does: `{"name": 12345}` or `{"name": ["x"]}` is a wrong type, not the string "12345".
  */
 function createValidator(coerce: boolean) {
-  const ajv = new Ajv2020({ removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, allErrors: true, strict: false });
+  const ajv = new Ajv2020({
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    allErrors: true,
+    strict: false,
+  });
   addFormats.default(ajv);
   // `x-rule: <name>` (contracts/openapi.yaml conventions): a value rule of the services, applied here
   // with the schema so one answer names every bad field. An unknown rule name fails at start.
@@ -114,9 +120,13 @@ function closestForm(errors: ValidationErrors): ValidationErrors {
     if (form !== undefined) forms.set(form, [...(forms.get(form) ?? []), e]);
   }
   if (forms.size === 0) return errors;
-  const structural = (list: ValidationErrors) => list.filter((e) => e.keyword === 'required' || e.keyword === 'additionalProperties').length;
+  const structural = (list: ValidationErrors) =>
+    list.filter((e) => e.keyword === 'required' || e.keyword === 'additionalProperties').length;
   const [closest] = [...forms.values()].sort((a, b) => structural(a) - structural(b) || a.length - b.length);
-  return [...errors.filter((e) => formOf(e) === undefined && !(e.keyword === 'oneOf' && e.schemaPath === '#/oneOf')), ...(closest ?? [])];
+  return [
+    ...errors.filter((e) => formOf(e) === undefined && !(e.keyword === 'oneOf' && e.schemaPath === '#/oneOf')),
+    ...(closest ?? []),
+  ];
 }
 
 function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
@@ -134,9 +144,15 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
     const errors = new Map<string, string>();
     for (const v of closestForm(error.validation)) {
       const field = fieldOf(v, error.validationContext);
-      if (!errors.has(field)) errors.set(field, v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'));
+      if (!errors.has(field))
+        errors.set(
+          field,
+          v.params && 'additionalProperty' in v.params ? 'is not allowed' : (v.message ?? 'is invalid'),
+        );
     }
-    return reply.code(400).send({ message: 'Validation failed', errors: [...errors].map(([field, message]) => ({ field, message })) });
+    return reply
+      .code(400)
+      .send({ message: 'Validation failed', errors: [...errors].map(([field, message]) => ({ field, message })) });
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
@@ -146,7 +162,9 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own 4xx (bad JSON, unsupported media type, body too large): the contract's 400 shape.
-    return reply.code(status === 413 || status === 415 ? status : 400).send({ message: 'Validation failed', errors: [{ field: 'body', message: error.message }] });
+    return reply
+      .code(status === 413 || status === 415 ? status : 400)
+      .send({ message: 'Validation failed', errors: [{ field: 'body', message: error.message }] });
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.code(500).send({ message: 'Internal server error' });
@@ -202,9 +220,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // routes
   const events = new EventBus();
-  const relay = deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
+  const relay =
+    deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
-  const services = createServices({ db, config, tokens, events, ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}) });
+  const services = createServices({
+    db,
+    config,
+    tokens,
+    events,
+    ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}),
+  });
   const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
   const bodyChecks = bodyPermissionChecks();
   // Once the body is parsed, before it is validated: what of the permission depends on the body (403),
@@ -213,16 +238,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   fastify.addHook('preValidation', async (request, reply) => {
     if (request.routeOptions.url === GRAPHQL_ROUTE) return undefined;
     const schema = request.routeOptions.schema as { operationId?: string; body?: unknown } | undefined;
-    const check = schema?.operationId === undefined ? undefined : bodyChecks[schema.operationId as keyof typeof bodyChecks];
+    const check =
+      schema?.operationId === undefined ? undefined : bodyChecks[schema.operationId as keyof typeof bodyChecks];
     check?.(request);
     const found = nulIn(request);
     if (found !== null) {
-      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: `${found.part}/${found.where}`.replace(/\/$/, ''), message: NUL_MESSAGE }] });
+      return reply.code(400).send({
+        message: 'Validation failed',
+        errors: [{ field: `${found.part}/${found.where}`.replace(/\/$/, ''), message: NUL_MESSAGE }],
+      });
     }
     // Every request body of the contract is required; with no body at all (no media type either) no
     // body schema applies, so Fastify would hand the handler `undefined`.
     if (schema?.body !== undefined && request.body === undefined) {
-      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is required' }] });
+      return reply
+        .code(400)
+        .send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is required' }] });
     }
     return undefined;
   });
@@ -233,7 +264,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // types as request ones and would warn at every start that no parser exists, so refuse it explicitly.
   fastify.removeContentTypeParser('text/plain');
   fastify.addContentTypeParser('text/csv', (_request, _payload, done) => {
-    done(Object.assign(new Error('Unsupported Media Type: text/csv request bodies are not accepted'), { statusCode: 415 }), undefined);
+    done(
+      Object.assign(new Error('Unsupported Media Type: text/csv request bodies are not accepted'), { statusCode: 415 }),
+      undefined,
+    );
   });
   await fastify.register(openapiGlue, {
     specification: OPENAPI_PATH,

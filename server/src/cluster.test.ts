@@ -41,7 +41,15 @@ async function startServer(url: string, seed: boolean): Promise<Proc> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: seed ? '1' : '0', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: seed ? '1' : '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const proc: Proc = { child, base: `http://127.0.0.1:${port}`, output: [] };
@@ -78,7 +86,9 @@ async function login(base: string): Promise<{ token: string; userId: number }> {
 
 /** A socket on `base`, admitted (its ping answered), recording the events it receives. */
 async function socketOn(base: string, tenantName: string, session: { token: string; userId: number }) {
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?tenantName=${tenantName}&userId=${session.userId}&token=${session.token}`);
+  const ws = new WebSocket(
+    `${base.replace('http', 'ws')}/ws?tenantName=${tenantName}&userId=${session.userId}&token=${session.token}`,
+  );
   const events: { name: string; data: unknown }[] = [];
   let waiter: (() => void) | undefined;
   ws.on('message', (raw) => {
@@ -143,7 +153,7 @@ describe('two server processes on one PostgreSQL', () => {
     onB.ws.close();
   });
 
-  it('a logout on process A closes that session\'s socket on process B with 4401', async () => {
+  it("a logout on process A closes that session's socket on process B with 4401", async () => {
     const [a, b] = procs;
     if (!a || !b) throw new Error('servers did not start');
     const session = await login(b.base);

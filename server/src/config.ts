@@ -88,7 +88,10 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     backofficeTenant: process.env.BACKOFFICE_TENANT || 'backoffice',
     production,
     webRoot: process.env.WEB_ROOT || 'dist/web',
-    allowedOrigins: (process.env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowedOrigins: (process.env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),

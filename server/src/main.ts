@@ -34,7 +34,11 @@ async function main(): Promise<void> {
   const demo = await database.db
     .selectFrom('users')
     .select('email')
-    .where('email', 'in', DEMO_LOGINS.map((l) => l.email))
+    .where(
+      'email',
+      'in',
+      DEMO_LOGINS.map((l) => l.email),
+    )
     .where('deleted_at', 'is', null)
     .where('blocked', '=', false)
     .execute();

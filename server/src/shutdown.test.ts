@@ -19,7 +19,14 @@ beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
     // Port 0: the OS picks; the server prints the address it got.
-    env: { ...process.env, DATABASE_URL: 'pglite://memory', PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: 'pglite://memory',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -47,14 +54,18 @@ describe('graceful shutdown', () => {
     const { access_token: token, user } = (await login.json()) as { access_token: string; user: { id: number } };
     const headers = { authorization: `Bearer ${token}` };
     const query = 'startAt=2026-01-01&finishAt=2026-11-23';
-    const { total } = (await (await fetch(`${base}/api/tenant/sheets/attendances?${query}&limit=1`, { headers })).json()) as { total: number };
+    const { total } = (await (
+      await fetch(`${base}/api/tenant/sheets/attendances?${query}&limit=1`, { headers })
+    ).json()) as { total: number };
     expect(total).toBeGreaterThan(1000);
 
     const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?tenantName=backoffice&userId=${user.id}&token=${token}`);
     await once(ws, 'open');
     const socketClosed = once(ws, 'close');
 
-    const response = await fetch(`${base}/api/tenant/sheets/attendances?${query}`, { headers: { ...headers, accept: 'text/csv' } });
+    const response = await fetch(`${base}/api/tenant/sheets/attendances?${query}`, {
+      headers: { ...headers, accept: 'text/csv' },
+    });
     expect(response.status).toBe(200);
     const reader = response.body?.getReader();
     if (!reader) throw new Error('no body');

@@ -174,7 +174,10 @@ describe('createAuthFetch', () => {
   });
 
   it.each([200, 204, 400, 403, 404, 419, 500, 503])('passes a %i answer through untouched', async (status) => {
-    const answer = new Response(status === 204 ? null : JSON.stringify({ status }), { status, headers: { 'X-Answer': 'original' } });
+    const answer = new Response(status === 204 ? null : JSON.stringify({ status }), {
+      status,
+      headers: { 'X-Answer': 'original' },
+    });
     const { fetch, seen } = fakeServer(answer);
     const { seam, onUnauthorized } = fakeSeam(['tok']);
 

@@ -24,7 +24,12 @@ function json(status: number, body: unknown): Response {
 function fakeEndpoint(...answers: Response[]) {
   const sent: Sent[] = [];
   const fetch = vi.fn(async (request: Request): Promise<Response> => {
-    sent.push({ url: request.url, method: request.method, headers: request.headers, body: (await request.json()) as Sent['body'] });
+    sent.push({
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      body: (await request.json()) as Sent['body'],
+    });
     const next = answers.shift();
     if (!next) throw new Error('unexpected request');
     return next;
@@ -83,7 +88,10 @@ describe('createGraphqlClient', () => {
     await execute(UsersDocument);
 
     expect(first).toEqual(USERS);
-    expect(sent.map((s) => s.url)).toEqual(['http://api.test/farmacia-central/graphql', 'http://api.test/outra-loja/graphql']);
+    expect(sent.map((s) => s.url)).toEqual([
+      'http://api.test/farmacia-central/graphql',
+      'http://api.test/outra-loja/graphql',
+    ]);
     expect(sent[0]?.method).toBe('POST');
     expect(sent[0]?.headers.get('Content-Type')).toMatch(/^application\/json\b/);
     expect(Object.keys(sent[0]!.body).sort()).toEqual(['operationName', 'query', 'variables']);
@@ -108,7 +116,10 @@ describe('createGraphqlClient', () => {
   });
 
   it('requires the variables of a document that declares required ones (type level)', () => {
-    const { execute } = createGraphqlClient({ url: () => 'http://api.test/graphql', fetch: async () => json(200, { data: {} }) });
+    const { execute } = createGraphqlClient({
+      url: () => 'http://api.test/graphql',
+      fetch: async () => json(200, { data: {} }),
+    });
     // Not called: only the compiler checks these.
     const typeOnly = (): void => {
       // @ts-expect-error logIn needs email and password
@@ -125,7 +136,9 @@ describe('createGraphqlClient', () => {
     const { fetch, sent } = fakeEndpoint(json(200, { data: refreshed }));
     const { execute } = createGraphqlClient({ url: () => 'http://api.test/graphql', fetch });
 
-    const result = await execute(RefreshTokenDocument, undefined, { headers: { Authorization: 'Bearer old-jwt', 'X-Tenant': 'acme' } });
+    const result = await execute(RefreshTokenDocument, undefined, {
+      headers: { Authorization: 'Bearer old-jwt', 'X-Tenant': 'acme' },
+    });
 
     expect(result).toEqual(refreshed);
     expect(sent[0]?.headers.get('Authorization')).toBe('Bearer old-jwt');
@@ -160,7 +173,9 @@ describe('createGraphqlClient', () => {
     [200, 200],
     [400, 400],
   ])('without extensions.http the GraphqlError status is the HTTP status (%i)', async (httpStatus, expected) => {
-    const { fetch } = fakeEndpoint(json(httpStatus, { errors: [{ message: 'bad', extensions: { code: 'BAD_USER_INPUT' } }] }));
+    const { fetch } = fakeEndpoint(
+      json(httpStatus, { errors: [{ message: 'bad', extensions: { code: 'BAD_USER_INPUT' } }] }),
+    );
     const { execute } = createGraphqlClient({ url: () => 'http://api.test/graphql', fetch });
 
     const error = await execute(LogInDocument, { email: 'x', password: 'y' }).catch((e: unknown) => e);

@@ -40,7 +40,9 @@ export type GraphqlDocument<TResult, TVariables> = DocumentTypeDecoration<TResul
 
 export type Execute = <TResult, TVariables>(
   document: GraphqlDocument<TResult, TVariables>,
-  ...rest: TVariables extends Record<string, never> ? [variables?: TVariables, options?: ExecuteOptions] : [variables: TVariables, options?: ExecuteOptions]
+  ...rest: TVariables extends Record<string, never>
+    ? [variables?: TVariables, options?: ExecuteOptions]
+    : [variables: TVariables, options?: ExecuteOptions]
 ) => Promise<TResult>;
 
 export interface GraphqlClientOptions {
@@ -70,7 +72,11 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
     const { query, operationName } = serialise(document);
     const request = new Request(options.url(), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', ...init.headers },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/graphql-response+json, application/json',
+        ...init.headers,
+      },
       body: JSON.stringify({ query, variables: variables ?? {}, operationName }),
       ...(init.signal ? { signal: init.signal } : {}),
       ...(init.keepalive ? { keepalive: true } : {}),
@@ -86,7 +92,8 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
       throw new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors);
     }
     if (!response.ok) throw new ApiError(response.status, payload);
-    if (!payload || payload.data === undefined || payload.data === null) throw new ApiError(response.status, payload, 'Empty GraphQL answer');
+    if (!payload || payload.data === undefined || payload.data === null)
+      throw new ApiError(response.status, payload, 'Empty GraphQL answer');
     return payload.data;
   };
 

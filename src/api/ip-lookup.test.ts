@@ -31,10 +31,13 @@ describe('lookupPublicIp', () => {
     expect(log).not.toHaveBeenCalled();
   });
 
-  it.each(['2001:db8::1', '2001:0db8:85a3:0000:0000:8a2e:0370:7334', '::1'])('accepts the IPv6 address %s', async (ip) => {
-    const { fetch } = answering(json(200, { ip }));
-    await expect(lookupPublicIp({ url: URL_IP, fetch, log: vi.fn() })).resolves.toBe(ip);
-  });
+  it.each(['2001:db8::1', '2001:0db8:85a3:0000:0000:8a2e:0370:7334', '::1'])(
+    'accepts the IPv6 address %s',
+    async (ip) => {
+      const { fetch } = answering(json(200, { ip }));
+      await expect(lookupPublicIp({ url: URL_IP, fetch, log: vi.fn() })).resolves.toBe(ip);
+    },
+  );
 
   it('answers null and logs on HTTP 500', async () => {
     const { fetch } = answering(json(500, { ip: '203.0.113.7' }));

@@ -26,7 +26,9 @@ export async function lookupPublicIp(options: IpLookupOptions): Promise<string |
   });
   const lookup = (async () => {
     try {
-      const response = await send(new Request(url, { headers: { Accept: 'application/json' }, signal: controller.signal }));
+      const response = await send(
+        new Request(url, { headers: { Accept: 'application/json' }, signal: controller.signal }),
+      );
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { ip?: unknown };
       const ip = typeof body.ip === 'string' ? body.ip.trim() : '';

@@ -11,7 +11,12 @@ function network() {
   return { fetch, sent };
 }
 
-const post = (path: string, body: unknown) => new Request(`http://api.test${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const post = (path: string, body: unknown) =>
+  new Request(`http://api.test${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
 
 describe('createPrefetchingFetch', () => {
   it('answers the first equal request with the prefetched answer, once; later ones go to the network', async () => {
@@ -66,7 +71,10 @@ describe('createPrefetchingFetch: timing', () => {
     });
     void prefetch(post('/api/tenant/paginated', { limit: 100 }));
     expect(sentSync).toBe(1);
-    const [a, b] = await Promise.all([fetch(post('/api/tenant/paginated', { limit: 100 })), fetch(post('/api/tenant/paginated', { limit: 100 }))]);
+    const [a, b] = await Promise.all([
+      fetch(post('/api/tenant/paginated', { limit: 100 })),
+      fetch(post('/api/tenant/paginated', { limit: 100 })),
+    ]);
     expect([(await a.json()).answer, (await b.json()).answer].sort()).toEqual([1, 2]);
   });
 });

@@ -65,10 +65,14 @@ describe('createRestClient', () => {
   });
 
   it('encodes the query of a GET', async () => {
-    const { fetch, sent } = fakeServer(json(200, [{ option: 'chatbot', enabled: true, tenantName: 'farmacia central&x=1' }]));
+    const { fetch, sent } = fakeServer(
+      json(200, [{ option: 'chatbot', enabled: true, tenantName: 'farmacia central&x=1' }]),
+    );
     const client = createRestClient({ baseUrl: 'http://api.test', fetch });
 
-    const features = unwrap(await client.GET('/api/tenant/feature', { params: { query: { tenantName: 'farmacia central&x=1' } } }));
+    const features = unwrap(
+      await client.GET('/api/tenant/feature', { params: { query: { tenantName: 'farmacia central&x=1' } } }),
+    );
 
     expect(features).toEqual([{ option: 'chatbot', enabled: true, tenantName: 'farmacia central&x=1' }]);
     const url = new URL(sent[0]!.url);
@@ -82,7 +86,10 @@ describe('createRestClient', () => {
   it('goes through the auth fetch: a replayed POST keeps its body', async () => {
     const { fetch, sent } = fakeServer(json(401, { error: 'Token has expired' }), json(200, PAGE));
     const tokens = ['old', 'new'];
-    const authFetch = createAuthFetch({ getToken: async () => tokens.shift() ?? null, onUnauthorized: async () => true }, fetch);
+    const authFetch = createAuthFetch(
+      { getToken: async () => tokens.shift() ?? null, onUnauthorized: async () => true },
+      fetch,
+    );
     const client = createRestClient({ baseUrl: 'http://api.test', fetch: authFetch });
 
     const page = unwrap(await client.POST('/api/tenant/paginated', { body: PAGE_REQUEST }));
@@ -153,7 +160,9 @@ describe('fieldErrors', () => {
 
     expect(error).toBeInstanceOf(ApiError);
     expect(fieldErrors(error)).toEqual({ email: 'x', tenantName: 'obrigatório', id: 'inteiro', password: 'curta' });
-    expect(fieldErrors(new ApiError(400, { message: 'm', errors: [{ field: 'body/email', message: 'x' }] }))).toEqual({ email: 'x' });
+    expect(fieldErrors(new ApiError(400, { message: 'm', errors: [{ field: 'body/email', message: 'x' }] }))).toEqual({
+      email: 'x',
+    });
   });
 
   it.each([

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { base64ToUtf8, decodeServerFrame, encodeClientFrame, encodeServerFrame, lowercaseFirst, utf8ToBase64 } from './socket-codec';
+import {
+  base64ToUtf8,
+  decodeServerFrame,
+  encodeClientFrame,
+  encodeServerFrame,
+  lowercaseFirst,
+  utf8ToBase64,
+} from './socket-codec';
 import { SERVER_EVENT_NAMES } from './socket-events';
 
 const protocol = readFileSync(new URL('../../contracts/socket.md', import.meta.url), 'utf8');
@@ -40,7 +47,10 @@ describe('socket codec', () => {
   });
 
   it('decodes every server frame shown in socket.md §6 into its documented envelope', () => {
-    const frames = protocol.split('\n').map((line) => line.trim()).filter((line) => /^[A-Za-z0-9+/]{40,}=*$/.test(line));
+    const frames = protocol
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^[A-Za-z0-9+/]{40,}=*$/.test(line));
     expect(frames.length).toBeGreaterThanOrEqual(2);
     for (const frame of frames) {
       const result = decodeServerFrame(frame);
@@ -62,7 +72,12 @@ describe('socket codec', () => {
           const result = decodeServerFrame(encodeServerFrame(name, data, tenant, '2026-11-22T00:00:00.000Z'));
           expect(result).toEqual({
             ok: true,
-            event: { name: lowercaseFirst(name), data: JSON.parse(JSON.stringify(data)), tenantName: tenant, sentAt: '2026-11-22T00:00:00.000Z' },
+            event: {
+              name: lowercaseFirst(name),
+              data: JSON.parse(JSON.stringify(data)),
+              tenantName: tenant,
+              sentAt: '2026-11-22T00:00:00.000Z',
+            },
           });
         },
       ),
@@ -71,8 +86,13 @@ describe('socket codec', () => {
   });
 
   it('forwards unknown events flagged as unknown', () => {
-    const result = decodeServerFrame(utf8ToBase64(JSON.stringify({ event: 'NewThing', data: { a: 1 }, tenantName: 't', sentAt: 'x' })));
-    expect(result).toEqual({ ok: true, event: { name: 'newThing', data: { a: 1 }, tenantName: 't', sentAt: 'x', unknown: true } });
+    const result = decodeServerFrame(
+      utf8ToBase64(JSON.stringify({ event: 'NewThing', data: { a: 1 }, tenantName: 't', sentAt: 'x' })),
+    );
+    expect(result).toEqual({
+      ok: true,
+      event: { name: 'newThing', data: { a: 1 }, tenantName: 't', sentAt: 'x', unknown: true },
+    });
   });
 
   it.each([

@@ -38,7 +38,9 @@ export function encodeClientFrame(message: ClientPing): string {
 }
 
 /** A decoded server event, already renamed for the app bus. */
-export type AppEvent = { [K in AppEventName]: { name: K; data: AppEventData[K]; tenantName: string; sentAt: string } }[AppEventName];
+export type AppEvent = {
+  [K in AppEventName]: { name: K; data: AppEventData[K]; tenantName: string; sentAt: string };
+}[AppEventName];
 
 /** An event this client does not know; forwarded anyway so a newer server does not break it (socket.md §4.2). */
 export interface UnknownAppEvent {
@@ -49,7 +51,8 @@ export interface UnknownAppEvent {
   unknown: true;
 }
 
-export type DecodeResult = { ok: true; event: AppEvent | UnknownAppEvent } | { ok: false; reason: 'not-base64' | 'not-json' | 'bad-envelope' };
+export type DecodeResult =
+  { ok: true; event: AppEvent | UnknownAppEvent } | { ok: false; reason: 'not-base64' | 'not-json' | 'bad-envelope' };
 
 const KNOWN = new Set<string>(SERVER_EVENT_NAMES);
 
@@ -70,19 +73,28 @@ export function decodeServerFrame(frame: string): DecodeResult {
   } catch {
     return { ok: false, reason: 'not-json' };
   }
-  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) return { ok: false, reason: 'bad-envelope' };
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope))
+    return { ok: false, reason: 'bad-envelope' };
   const { event, data, tenantName, sentAt } = envelope as Record<string, unknown>;
   if (typeof event !== 'string' || event === '' || !data || typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, reason: 'bad-envelope' };
   }
   if (typeof tenantName !== 'string' || typeof sentAt !== 'string') return { ok: false, reason: 'bad-envelope' };
   if (!KNOWN.has(event)) {
-    return { ok: true, event: { name: lowercaseFirst(event), data: data as Record<string, unknown>, tenantName, sentAt, unknown: true } };
+    return {
+      ok: true,
+      event: { name: lowercaseFirst(event), data: data as Record<string, unknown>, tenantName, sentAt, unknown: true },
+    };
   }
   return { ok: true, event: { name: lowercaseFirst(event as ServerEventName), data, tenantName, sentAt } as AppEvent };
 }
 
 /** Server side of the same codec (used by the reference server and tests). */
-export function encodeServerFrame(event: ServerEventName, data: object, tenantName: string, sentAt = new Date().toISOString()): string {
+export function encodeServerFrame(
+  event: ServerEventName,
+  data: object,
+  tenantName: string,
+  sentAt = new Date().toISOString(),
+): string {
   return utf8ToBase64(JSON.stringify({ event, data, tenantName, sentAt }));
 }

@@ -41,7 +41,14 @@ export interface ServerEventData {
     origin: 'inbound' | 'outbound' | 'campaign';
     createdAt: Instant;
   };
-  CustomerCreatedToChat: { customerId: Id; instanceId: Id; ticketId: Id | null; name: string | null; phone: string; createdAt: Instant };
+  CustomerCreatedToChat: {
+    customerId: Id;
+    instanceId: Id;
+    ticketId: Id | null;
+    name: string | null;
+    phone: string;
+    createdAt: Instant;
+  };
   CustomerChatAckChanged: {
     messageId: Id;
     ticketId: Id;
@@ -50,8 +57,20 @@ export interface ServerEventData {
     ack: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
     ackAt: Instant;
   };
-  CustomerBlacklisted: { customerId: Id; phone: string; instanceId: Id | null; blacklisted: boolean; byUserId: Id | null; reason: string | null };
-  GroupOfCustomersUpdated: { groupId: Id; name: string; change: 'created' | 'updated' | 'imported' | 'deleted'; customersCount: number };
+  CustomerBlacklisted: {
+    customerId: Id;
+    phone: string;
+    instanceId: Id | null;
+    blacklisted: boolean;
+    byUserId: Id | null;
+    reason: string | null;
+  };
+  GroupOfCustomersUpdated: {
+    groupId: Id;
+    name: string;
+    change: 'created' | 'updated' | 'imported' | 'deleted';
+    customersCount: number;
+  };
   ChatTicketTransfer: {
     transferId: Id;
     ticketId: Id;
@@ -63,7 +82,14 @@ export interface ServerEventData {
     note: string | null;
     requestedAt: Instant;
   };
-  ChatTicketTransferring: { transferId: Id; ticketId: Id; instanceId: Id; customerId: Id; fromUserId: Id; toUserId: Id };
+  ChatTicketTransferring: {
+    transferId: Id;
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    fromUserId: Id;
+    toUserId: Id;
+  };
   ChatTicketTransferred: {
     transferId: Id;
     ticketId: Id;
@@ -83,7 +109,14 @@ export interface ServerEventData {
     toUserId: Id | null;
     reason: 'rejected' | 'cancelled' | 'expired';
   };
-  ChatTicketClosed: { ticketId: Id; instanceId: Id; customerId: Id; userId: Id | null; reasonId: Id | null; closedAt: Instant };
+  ChatTicketClosed: {
+    ticketId: Id;
+    instanceId: Id;
+    customerId: Id;
+    userId: Id | null;
+    reasonId: Id | null;
+    closedAt: Instant;
+  };
 }
 
 /** Event names exactly as the server sends them. */

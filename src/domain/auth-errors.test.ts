@@ -100,8 +100,7 @@ describe('classifyUnauthorized — properties', () => {
     typeof v === 'object' &&
     v !== null &&
     !Array.isArray(v) &&
-    ((v as Record<string, unknown>)['error'] === EXPIRED ||
-      (v as Record<string, unknown>)['message'] === EXPIRED);
+    ((v as Record<string, unknown>)['error'] === EXPIRED || (v as Record<string, unknown>)['message'] === EXPIRED);
 
   it('answers logout for every JSON value that is not the refresh body', () => {
     fc.assert(
@@ -116,13 +115,14 @@ describe('classifyUnauthorized — properties', () => {
   it('answers refresh for any JSON object carrying the refresh error and no terminal status', () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string().filter((k) => k !== 'status' && k !== '__proto__'), fc.jsonValue()),
+        fc.dictionary(
+          fc.string().filter((k) => k !== 'status' && k !== '__proto__'),
+          fc.jsonValue(),
+        ),
         fc.constantFrom('error', 'message'),
         (extra, key) => {
           expect(classifyUnauthorized({ ...extra, [key]: EXPIRED })).toBe('refresh');
-          expect(classifyUnauthorized(JSON.parse(JSON.stringify({ ...extra, [key]: EXPIRED })))).toBe(
-            'refresh',
-          );
+          expect(classifyUnauthorized(JSON.parse(JSON.stringify({ ...extra, [key]: EXPIRED })))).toBe('refresh');
         },
       ),
       RUNS,
@@ -133,12 +133,7 @@ describe('classifyUnauthorized — properties', () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.string(), fc.jsonValue()),
-        fc.constantFrom(
-          'Unauthorized',
-          'Authorization Token not found',
-          'Token is Expired',
-          'Token is Invalid',
-        ),
+        fc.constantFrom('Unauthorized', 'Authorization Token not found', 'Token is Expired', 'Token is Invalid'),
         (extra, status) => {
           expect(classifyUnauthorized({ ...extra, error: EXPIRED, status })).toBe('logout');
         },

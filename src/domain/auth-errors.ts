@@ -19,9 +19,7 @@ export const LOGOUT_STATUSES = [
 export type LogoutStatus = (typeof LOGOUT_STATUSES)[number];
 
 /** A 401 body the server may send: a terminal `status`, or the refreshable `error`. */
-export type UnauthorizedBody =
-  | { readonly status: LogoutStatus }
-  | { readonly error: typeof TOKEN_HAS_EXPIRED };
+export type UnauthorizedBody = { readonly status: LogoutStatus } | { readonly error: typeof TOKEN_HAS_EXPIRED };
 
 /** Exact 401 body per situation; the server serialises these verbatim. */
 export const UNAUTHORIZED_BODIES = {

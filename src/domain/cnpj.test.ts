@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cnpjCheckDigits, cnpjProblem, cnpjSearchFragment, formatCnpj, isValidCnpj, normalizeCnpj, type CnpjProblem } from './cnpj';
+import {
+  cnpjCheckDigits,
+  cnpjProblem,
+  cnpjSearchFragment,
+  formatCnpj,
+  isValidCnpj,
+  normalizeCnpj,
+  type CnpjProblem,
+} from './cnpj';
 
 const RUNS = { numRuns: 1000 };
 const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -35,7 +43,8 @@ const alphanumeric = fc.constantFrom(...ALPHANUMERIC.split(''));
 const numericBase = fc.array(digit, { minLength: 12, maxLength: 12 });
 const alphanumericBase = fc.array(alphanumeric, { minLength: 12, maxLength: 12 });
 const sameBase = (cnpj: string): boolean => /^(.)\1*$/.test(cnpj.slice(0, 12));
-const mask = (bare: string) => `${bare.slice(0, 2)}.${bare.slice(2, 5)}.${bare.slice(5, 8)}/${bare.slice(8, 12)}-${bare.slice(12)}`;
+const mask = (bare: string) =>
+  `${bare.slice(0, 2)}.${bare.slice(2, 5)}.${bare.slice(5, 8)}/${bare.slice(8, 12)}-${bare.slice(12)}`;
 
 describe('isValidCnpj and cnpjProblem — examples', () => {
   it.each<[string, CnpjProblem | null]>([
@@ -218,21 +227,26 @@ describe('CNPJ — properties', () => {
 
   it('invalidates it when any one character changes (check digits always; base characters unless 11 apart in value or it ends in 00)', () => {
     fc.assert(
-      fc.property(alphanumericBase, fc.integer({ min: 0, max: 13 }), fc.integer({ min: 1, max: 35 }), (base, position, delta) => {
-        const cnpj = oracleCnpj(base);
-        fc.pre(!sameBase(cnpj));
-        const chars = cnpj.split('');
-        const alphabet = position >= 12 ? '0123456789' : ALPHANUMERIC;
-        const before = chars[position] ?? '0';
-        const after = alphabet[(alphabet.indexOf(before) + delta) % alphabet.length] ?? '0';
-        fc.pre(after !== before);
-        chars[position] = after;
-        const changed = chars.join('');
-        const apart = Math.abs(VALUE_ORDER.indexOf(after) - VALUE_ORDER.indexOf(before));
-        if (position >= 12 || (apart % 11 !== 0 && !cnpj.endsWith('00'))) expect(isValidCnpj(changed)).toBe(false);
-        // In every case the verdict matches the independent oracle.
-        expect(isValidCnpj(changed)).toBe(oracleCnpj(chars.slice(0, 12)) === changed && !sameBase(changed));
-      }),
+      fc.property(
+        alphanumericBase,
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 1, max: 35 }),
+        (base, position, delta) => {
+          const cnpj = oracleCnpj(base);
+          fc.pre(!sameBase(cnpj));
+          const chars = cnpj.split('');
+          const alphabet = position >= 12 ? '0123456789' : ALPHANUMERIC;
+          const before = chars[position] ?? '0';
+          const after = alphabet[(alphabet.indexOf(before) + delta) % alphabet.length] ?? '0';
+          fc.pre(after !== before);
+          chars[position] = after;
+          const changed = chars.join('');
+          const apart = Math.abs(VALUE_ORDER.indexOf(after) - VALUE_ORDER.indexOf(before));
+          if (position >= 12 || (apart % 11 !== 0 && !cnpj.endsWith('00'))) expect(isValidCnpj(changed)).toBe(false);
+          // In every case the verdict matches the independent oracle.
+          expect(isValidCnpj(changed)).toBe(oracleCnpj(chars.slice(0, 12)) === changed && !sameBase(changed));
+        },
+      ),
       RUNS,
     );
   });
@@ -259,7 +273,9 @@ describe('CNPJ — properties', () => {
       fc.property(fc.string(), (s) => {
         const once = formatCnpj(s);
         expect(formatCnpj(once)).toBe(once);
-        expect(once).toMatch(/^[0-9A-Z]{0,2}(?:\.[0-9A-Z]{1,3}(?:\.[0-9A-Z]{1,3}(?:\/[0-9A-Z]{1,4}(?:-\d{1,2})?)?)?)?$/);
+        expect(once).toMatch(
+          /^[0-9A-Z]{0,2}(?:\.[0-9A-Z]{1,3}(?:\.[0-9A-Z]{1,3}(?:\/[0-9A-Z]{1,4}(?:-\d{1,2})?)?)?)?$/,
+        );
         expect(normalizeCnpj(once).slice(0, 12)).toBe(normalizeCnpj(s).slice(0, 12));
       }),
       RUNS,
@@ -268,15 +284,20 @@ describe('CNPJ — properties', () => {
 
   it('a CNPJ reads as a search fragment of itself in every part, bare or masked', () => {
     fc.assert(
-      fc.property(alphanumericBase, fc.integer({ min: 0, max: 17 }), fc.integer({ min: 1, max: 18 }), (base, from, length) => {
-        const masked = mask(oracleCnpj(base));
-        const part = masked.slice(from, from + length);
-        fc.pre(/[0-9A-Z]/.test(part) && /[\d./]/.test(part));
-        expect(cnpjSearchFragment(part)).toBe(part);
-        expect(cnpjSearchFragment(part.toLowerCase())).toBe(part);
-        const bare = part.replace(/[./-]/g, '');
-        if (/\d/.test(bare)) expect(cnpjSearchFragment(bare)).toBe(bare);
-      }),
+      fc.property(
+        alphanumericBase,
+        fc.integer({ min: 0, max: 17 }),
+        fc.integer({ min: 1, max: 18 }),
+        (base, from, length) => {
+          const masked = mask(oracleCnpj(base));
+          const part = masked.slice(from, from + length);
+          fc.pre(/[0-9A-Z]/.test(part) && /[\d./]/.test(part));
+          expect(cnpjSearchFragment(part)).toBe(part);
+          expect(cnpjSearchFragment(part.toLowerCase())).toBe(part);
+          const bare = part.replace(/[./-]/g, '');
+          if (/\d/.test(bare)) expect(cnpjSearchFragment(bare)).toBe(bare);
+        },
+      ),
       RUNS,
     );
   });

@@ -24,7 +24,20 @@
  * like their ASCII forms. Not `|` or `%`: no spreadsheet starts a formula with them (a DDE payload
  * needs a leading `=`, `+`, `-` or `@`).
  */
-export const FORMULA_TRIGGERS: readonly string[] = ['=', '+', '@', '\t', '\r', '\n', '\u0000', '\uFF1D', '\uFF0B', '\uFF20', '\uFF0D', '-'];
+export const FORMULA_TRIGGERS: readonly string[] = [
+  '=',
+  '+',
+  '@',
+  '\t',
+  '\r',
+  '\n',
+  '\u0000',
+  '\uFF1D',
+  '\uFF0B',
+  '\uFF20',
+  '\uFF0D',
+  '-',
+];
 
 /**
  * Code point ranges skipped before looking for a trigger: spaces, control characters and invisible
@@ -48,7 +61,9 @@ export const LEADING_BLANKS: readonly (readonly [number, number])[] = [
 
 const escape = (codePoint: number): string => `\\u${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 
-const blankClass = LEADING_BLANKS.map(([first, last]) => (first === last ? escape(first) : `${escape(first)}-${escape(last)}`)).join('');
+const blankClass = LEADING_BLANKS.map(([first, last]) =>
+  first === last ? escape(first) : `${escape(first)}-${escape(last)}`,
+).join('');
 // `-` is written last: were an engine to read the escaped `\u002D` as a range dash, a trailing one is
 // still a literal in both JavaScript and PostgreSQL brackets.
 const triggerClass = FORMULA_TRIGGERS.map((c) => escape(c.charCodeAt(0))).join('');

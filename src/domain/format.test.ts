@@ -151,7 +151,11 @@ describe('dates — examples', () => {
 });
 
 describe('dates — properties', () => {
-  const instant = fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-30T00:00:00Z'), noInvalidDate: true });
+  const instant = fc.date({
+    min: new Date('1000-01-01T00:00:00Z'),
+    max: new Date('9999-12-30T00:00:00Z'),
+    noInvalidDate: true,
+  });
 
   it('toIsoDate is the UTC day of toISOString', () => {
     fc.assert(

@@ -57,7 +57,11 @@ export function formatCurrency(value: number, locale: string = DEFAULT_LOCALE, c
  * @param locale - BCP 47 locale
  * @param options - extra `Intl.NumberFormat` options (fraction digits etc.)
  */
-export function formatNumber(value: number, locale: string = DEFAULT_LOCALE, options: Intl.NumberFormatOptions = {}): string {
+export function formatNumber(
+  value: number,
+  locale: string = DEFAULT_LOCALE,
+  options: Intl.NumberFormatOptions = {},
+): string {
   return numberFormat(locale, { signDisplay: 'negative', ...options }).format(value);
 }
 
@@ -98,10 +102,16 @@ function toInstant(value: string | Date, timeZone: string): { date: Date; timeZo
  * @param timeZone - IANA zone the instant is shown in (ignored for calendar dates)
  * @returns the formatted date, or `''` for an invalid input
  */
-export function formatDate(value: string | Date, locale: string = DEFAULT_LOCALE, timeZone: string = DEFAULT_TIME_ZONE): string {
+export function formatDate(
+  value: string | Date,
+  locale: string = DEFAULT_LOCALE,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): string {
   const instant = toInstant(value, timeZone);
   if (instant === null) return '';
-  return dateFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: instant.timeZone }).format(instant.date);
+  return dateFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: instant.timeZone }).format(
+    instant.date,
+  );
 }
 
 /**
@@ -113,7 +123,11 @@ export function formatDate(value: string | Date, locale: string = DEFAULT_LOCALE
  * @param timeZone - IANA zone the instant is shown in
  * @returns the formatted date and time, or `''` for an invalid input
  */
-export function formatDateTime(value: string | Date, locale: string = DEFAULT_LOCALE, timeZone: string = DEFAULT_TIME_ZONE): string {
+export function formatDateTime(
+  value: string | Date,
+  locale: string = DEFAULT_LOCALE,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): string {
   const instant = toInstant(value, timeZone);
   if (instant === null) return '';
   const day = dateFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: instant.timeZone });

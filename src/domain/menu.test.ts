@@ -8,16 +8,40 @@ const admin: AccessSubject = { authenticated: true, role: 'administrador', permi
 const operador: AccessSubject = {
   authenticated: true,
   role: 'operador',
-  permittedRoutes: ['dashboard-analytics', 'dashboard-control-panel', 'dashboard-maria-panel', 'dashboard-produtivity-report', 'dashboard-report', 'dashboard-report-smart'],
+  permittedRoutes: [
+    'dashboard-analytics',
+    'dashboard-control-panel',
+    'dashboard-maria-panel',
+    'dashboard-produtivity-report',
+    'dashboard-report',
+    'dashboard-report-smart',
+  ],
 };
 
 function lookup(key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), ptBR);
+  return key
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      ptBR,
+    );
 }
 
 describe('menu', () => {
   it('has every section of SPEC §1, in its order', () => {
-    expect(MENU.map((s) => s.id)).toEqual(['dashboard', 'report', 'dataAnalytics', 'targetAudience', 'campaigns', 'users', 'roles', 'instances', 'blockedContacts', 'departments', 'others']);
+    expect(MENU.map((s) => s.id)).toEqual([
+      'dashboard',
+      'report',
+      'dataAnalytics',
+      'targetAudience',
+      'campaigns',
+      'users',
+      'roles',
+      'instances',
+      'blockedContacts',
+      'departments',
+      'others',
+    ]);
   });
 
   it('labels every section and item with a pt-BR string', () => {
@@ -44,9 +68,18 @@ describe('menu', () => {
     const visible = visibleMenu(operador).flatMap((s) => s.items.map((i) => i.route));
     expect(visible).not.toEqual(expect.arrayContaining(['users']));
     for (const hidden of ['users', 'roles-list', 'tenants']) expect(visible).not.toContain(hidden);
-    expect(visible).toEqual(expect.arrayContaining(['dashboard-control-panel', 'dashboard-report', 'dashboard-analytics', 'user-settings', 'two-factor']));
+    expect(visible).toEqual(
+      expect.arrayContaining([
+        'dashboard-control-panel',
+        'dashboard-report',
+        'dashboard-analytics',
+        'user-settings',
+        'two-factor',
+      ]),
+    );
     // Exactly what the guard would let through, never more.
-    for (const item of MENU.flatMap((s) => s.items)) expect(visible.includes(item.route)).toBe(canAccess(getRoute(item.route), operador));
+    for (const item of MENU.flatMap((s) => s.items))
+      expect(visible.includes(item.route)).toBe(canAccess(getRoute(item.route), operador));
   });
 
   it('drops sections left empty', () => {

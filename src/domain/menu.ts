@@ -8,7 +8,20 @@ import { canAccess, type AccessSubject } from './route-access';
  * coming-soon page.
  */
 
-export type MenuIcon = 'dashboard' | 'report' | 'analytics' | 'audience' | 'campaign' | 'users' | 'roles' | 'instances' | 'blocked' | 'departments' | 'tenants' | 'settings' | 'security';
+export type MenuIcon =
+  | 'dashboard'
+  | 'report'
+  | 'analytics'
+  | 'audience'
+  | 'campaign'
+  | 'users'
+  | 'roles'
+  | 'instances'
+  | 'blocked'
+  | 'departments'
+  | 'tenants'
+  | 'settings'
+  | 'security';
 
 /** One entry: a route of the table (with an optional query), or a section without a screen yet. */
 export interface MenuItem {
@@ -26,8 +39,19 @@ export interface MenuSection {
   readonly items: readonly MenuItem[];
 }
 
-const soon = (id: string, labelKey: I18nKey, icon: MenuIcon): MenuItem => ({ id, labelKey, icon, route: 'comingsoon', query: { section: id } });
-const page = (route: RouteName, icon: MenuIcon, query?: QueryParams, labelKey: I18nKey = getRoute(route).titleKey): MenuItem => ({
+const soon = (id: string, labelKey: I18nKey, icon: MenuIcon): MenuItem => ({
+  id,
+  labelKey,
+  icon,
+  route: 'comingsoon',
+  query: { section: id },
+});
+const page = (
+  route: RouteName,
+  icon: MenuIcon,
+  query?: QueryParams,
+  labelKey: I18nKey = getRoute(route).titleKey,
+): MenuItem => ({
   id: query ? `${route}:${Object.values(query).join(',')}` : route,
   labelKey,
   icon,
@@ -37,21 +61,49 @@ const page = (route: RouteName, icon: MenuIcon, query?: QueryParams, labelKey: I
 
 /** SPEC §1's sections, in its order. */
 export const MENU: readonly MenuSection[] = [
-  { id: 'dashboard', labelKey: 'menu.sections.dashboard', items: [page('dashboard-control-panel', 'dashboard'), page('dashboard-maria-panel', 'dashboard')] },
+  {
+    id: 'dashboard',
+    labelKey: 'menu.sections.dashboard',
+    items: [page('dashboard-control-panel', 'dashboard'), page('dashboard-maria-panel', 'dashboard')],
+  },
   {
     id: 'report',
     labelKey: 'menu.sections.report',
-    items: [page('dashboard-report', 'report'), page('dashboard-report-smart', 'report'), page('dashboard-produtivity-report', 'report')],
+    items: [
+      page('dashboard-report', 'report'),
+      page('dashboard-report-smart', 'report'),
+      page('dashboard-produtivity-report', 'report'),
+    ],
   },
   { id: 'dataAnalytics', labelKey: 'menu.sections.dataAnalytics', items: [page('dashboard-analytics', 'analytics')] },
-  { id: 'targetAudience', labelKey: 'menu.sections.targetAudience', items: [soon('targetAudience', 'menu.sections.targetAudience', 'audience')] },
-  { id: 'campaigns', labelKey: 'menu.sections.campaigns', items: [soon('campaigns', 'menu.sections.campaigns', 'campaign')] },
+  {
+    id: 'targetAudience',
+    labelKey: 'menu.sections.targetAudience',
+    items: [soon('targetAudience', 'menu.sections.targetAudience', 'audience')],
+  },
+  {
+    id: 'campaigns',
+    labelKey: 'menu.sections.campaigns',
+    items: [soon('campaigns', 'menu.sections.campaigns', 'campaign')],
+  },
   { id: 'users', labelKey: 'menu.sections.users', items: [page('users', 'users')] },
   { id: 'roles', labelKey: 'menu.sections.roles', items: [page('roles-list', 'roles')] },
   // Instances and connections are managed per tenant, in the tenants workspace (issue #6).
-  { id: 'instances', labelKey: 'menu.sections.instances', items: [page('tenants', 'instances', { panel: 'instances' }, 'menu.sections.instances')] },
-  { id: 'blockedContacts', labelKey: 'menu.sections.blockedContacts', items: [soon('blockedContacts', 'menu.sections.blockedContacts', 'blocked')] },
-  { id: 'departments', labelKey: 'menu.sections.departments', items: [soon('departments', 'menu.sections.departments', 'departments')] },
+  {
+    id: 'instances',
+    labelKey: 'menu.sections.instances',
+    items: [page('tenants', 'instances', { panel: 'instances' }, 'menu.sections.instances')],
+  },
+  {
+    id: 'blockedContacts',
+    labelKey: 'menu.sections.blockedContacts',
+    items: [soon('blockedContacts', 'menu.sections.blockedContacts', 'blocked')],
+  },
+  {
+    id: 'departments',
+    labelKey: 'menu.sections.departments',
+    items: [soon('departments', 'menu.sections.departments', 'departments')],
+  },
   {
     id: 'others',
     labelKey: 'menu.sections.others',

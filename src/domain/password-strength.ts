@@ -88,8 +88,7 @@ export function passwordStrength(password: string): PasswordScore {
   // Code points, not UTF-16 units: an emoji is one character to the user.
   const chars = Array.from(password);
   if (chars.length < MIN_PASSWORD_LENGTH || hasWeakPattern(chars)) return PASSWORD_SCORES.weak;
-  const strong =
-    countSpecials(chars) >= MIN_SPECIAL_CHARACTERS && LOWER.test(password) && UPPER.test(password);
+  const strong = countSpecials(chars) >= MIN_SPECIAL_CHARACTERS && LOWER.test(password) && UPPER.test(password);
   return strong ? PASSWORD_SCORES.strong : PASSWORD_SCORES.medium;
 }
 

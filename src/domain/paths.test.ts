@@ -55,7 +55,12 @@ describe('routes table', () => {
     expect(requiresSession(route)).toBe(layout === 'main');
     // The title must resolve in every locale (keys are looked up, not merely well-formed).
     for (const resources of [ptBR, pt, en]) {
-      const title = route.titleKey.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), resources);
+      const title = route.titleKey
+        .split('.')
+        .reduce<unknown>(
+          (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+          resources,
+        );
       expect(typeof title, route.titleKey).toBe('string');
     }
   });

@@ -34,17 +34,59 @@ export const routes = [
   { name: 'tenants', path: '/tenants', rule: 'check', layout: 'main', titleKey: 'routes.tenants' },
   { name: 'roles-list', path: '/roles/list', rule: 'check', layout: 'main', titleKey: 'routes.roles-list' },
   { name: 'roles-edit', path: '/roles/edit/:id', rule: 'check', layout: 'main', titleKey: 'routes.roles-edit' },
-  { name: 'dashboard-analytics', path: '/dashboard/analytics', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-analytics' },
-  { name: 'dashboard-control-panel', path: '/dashboard/control-panel', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-control-panel' },
-  { name: 'dashboard-maria-panel', path: '/dashboard/maria-panel', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-maria-panel' },
-  { name: 'dashboard-produtivity-report', path: '/dashboard/produtivity-report', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-produtivity-report' },
-  { name: 'dashboard-report', path: '/dashboard/report', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-report' },
-  { name: 'dashboard-report-smart', path: '/dashboard/report-smart', rule: 'check', layout: 'main', titleKey: 'routes.dashboard-report-smart' },
+  {
+    name: 'dashboard-analytics',
+    path: '/dashboard/analytics',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-analytics',
+  },
+  {
+    name: 'dashboard-control-panel',
+    path: '/dashboard/control-panel',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-control-panel',
+  },
+  {
+    name: 'dashboard-maria-panel',
+    path: '/dashboard/maria-panel',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-maria-panel',
+  },
+  {
+    name: 'dashboard-produtivity-report',
+    path: '/dashboard/produtivity-report',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-produtivity-report',
+  },
+  {
+    name: 'dashboard-report',
+    path: '/dashboard/report',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-report',
+  },
+  {
+    name: 'dashboard-report-smart',
+    path: '/dashboard/report-smart',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.dashboard-report-smart',
+  },
   { name: 'login', path: '/login', rule: 'all', layout: 'blank', titleKey: 'routes.login' },
   { name: 'comingsoon', path: '/pages/comingsoon', rule: 'all', layout: 'blank', titleKey: 'routes.comingsoon' },
   { name: 'error-404', path: '/pages/error-404', rule: 'all', layout: 'blank', titleKey: 'routes.error-404' },
   { name: 'error-500', path: '/pages/error-500', rule: 'all', layout: 'blank', titleKey: 'routes.error-500' },
-  { name: 'not-authorized', path: '/pages/not-authorized', rule: 'all', layout: 'blank', titleKey: 'routes.not-authorized' },
+  {
+    name: 'not-authorized',
+    path: '/pages/not-authorized',
+    rule: 'all',
+    layout: 'blank',
+    titleKey: 'routes.not-authorized',
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 /** A row of {@link routes}. */
@@ -64,7 +106,9 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Para
     : never;
 
 /** Parameter values for a route's pattern. */
-export type RouteParams<N extends RouteName> = Readonly<Record<PathParamNames<RouteByName<N>['path']>, string | number>>;
+export type RouteParams<N extends RouteName> = Readonly<
+  Record<PathParamNames<RouteByName<N>['path']>, string | number>
+>;
 
 /** Query-string values; `null`/`undefined` entries are left out. */
 export type QueryParams = Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -186,7 +230,9 @@ export function splitTenantPath(pathname: string): { tenant: string | null; rest
   const slash = path.indexOf('/');
   const tenant = slash === -1 ? path : path.slice(0, slash);
   const rest = slash === -1 ? '/' : path.slice(slash);
-  return tenant === '' ? { tenant: null, rest: pathname.startsWith('/') ? pathname : `/${pathname}` } : { tenant, rest };
+  return tenant === ''
+    ? { tenant: null, rest: pathname.startsWith('/') ? pathname : `/${pathname}` }
+    : { tenant, rest };
 }
 
 /**

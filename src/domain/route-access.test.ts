@@ -17,7 +17,13 @@ const admin: AccessSubject = { authenticated: true, role: 'administrador', permi
 const agent: AccessSubject = { authenticated: true, role: 'atendente', permittedRoutes: ['users', 'roles-edit'] };
 const staleAdmin: AccessSubject = { authenticated: false, role: 'administrador', permittedRoutes: ['users'] };
 
-const adminOnly: RouteDefinition = { name: 'secret', path: '/secret', rule: 'admin', layout: 'main', titleKey: 'routes.secret' };
+const adminOnly: RouteDefinition = {
+  name: 'secret',
+  path: '/secret',
+  rule: 'admin',
+  layout: 'main',
+  titleKey: 'routes.secret',
+};
 
 const subject = fc.record({
   authenticated: fc.boolean(),
@@ -26,7 +32,17 @@ const subject = fc.record({
 });
 
 // First segments of every route, written out so "unknown" is independent of the matcher.
-const KNOWN_FIRST_SEGMENTS = ['', 'user-settings', 'users', 'two-factor', 'tenants', 'roles', 'dashboard', 'login', 'pages'];
+const KNOWN_FIRST_SEGMENTS = [
+  '',
+  'user-settings',
+  'users',
+  'two-factor',
+  'tenants',
+  'roles',
+  'dashboard',
+  'login',
+  'pages',
+];
 
 describe('canAccess', () => {
   it('exports the administrator role name', () => {
@@ -67,10 +83,22 @@ describe('resolveNavigation — examples', () => {
     ['unknown path', '/nope', admin, undefined, 'redirect:/pages/error-404'],
     ['unknown path, anonymous', '/nope', anonymous, undefined, 'redirect:/pages/error-404'],
     ['anonymous on home', '/', anonymous, undefined, 'redirect:/login?to=%2F'],
-    ['anonymous on users with search', '/users', anonymous, '?page=2&q=a b', 'redirect:/login?to=%2Fusers%3Fpage%3D2%26q%3Da+b'],
+    [
+      'anonymous on users with search',
+      '/users',
+      anonymous,
+      '?page=2&q=a b',
+      'redirect:/login?to=%2Fusers%3Fpage%3D2%26q%3Da+b',
+    ],
     ['search without ?', '/tenants', anonymous, 'x=1', 'redirect:/login?to=%2Ftenants%3Fx%3D1'],
     ['bare ? dropped', '/tenants', anonymous, '?', 'redirect:/login?to=%2Ftenants'],
-    ['just logged out: plain login, no way back', '/users', { ...anonymous, loggedOut: true }, undefined, 'redirect:/login'],
+    [
+      'just logged out: plain login, no way back',
+      '/users',
+      { ...anonymous, loggedOut: true },
+      undefined,
+      'redirect:/login',
+    ],
     ['anonymous on login', '/login', anonymous, undefined, 'allow:login'],
     ['anonymous on 500', '/pages/error-500', anonymous, undefined, 'allow:error-500'],
     ['agent without permission', '/tenants', agent, undefined, 'redirect:/pages/not-authorized'],
@@ -112,8 +140,13 @@ describe('resolveNavigation — properties', () => {
   });
 
   it('sends unknown paths to the 404 page, whoever asks', () => {
-    const unknownFirst = fc.string({ minLength: 1 }).filter((s) => !s.includes('/') && !KNOWN_FIRST_SEGMENTS.includes(s));
-    const deep = fc.array(fc.string({ minLength: 1 }).filter((s) => !s.includes('/')), { minLength: 4, maxLength: 6 });
+    const unknownFirst = fc
+      .string({ minLength: 1 })
+      .filter((s) => !s.includes('/') && !KNOWN_FIRST_SEGMENTS.includes(s));
+    const deep = fc.array(
+      fc.string({ minLength: 1 }).filter((s) => !s.includes('/')),
+      { minLength: 4, maxLength: 6 },
+    );
     const unknown = fc.oneof(
       fc.tuple(unknownFirst, fc.array(fc.string())).map(([first, rest]) => [`/${first}`, ...rest].join('/')),
       deep.map((parts) => `/${parts.join('/')}`),
@@ -128,27 +161,36 @@ describe('resolveNavigation — properties', () => {
 
   it('allows an authenticated administrator on every route', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...routes), fc.string({ unit: 'grapheme', minLength: 1 }), fc.subarray(['users', 'x']), (route, id, permitted) => {
-        const who = { authenticated: true, role: ADMIN_ROLE, permittedRoutes: permitted };
-        const decision = resolveNavigation(getHref(route.name, { id }), who);
-        expect(decision).toMatchObject({ kind: 'allow', route: { name: route.name } });
-      }),
+      fc.property(
+        fc.constantFrom(...routes),
+        fc.string({ unit: 'grapheme', minLength: 1 }),
+        fc.subarray(['users', 'x']),
+        (route, id, permitted) => {
+          const who = { authenticated: true, role: ADMIN_ROLE, permittedRoutes: permitted };
+          const decision = resolveNavigation(getHref(route.name, { id }), who);
+          expect(decision).toMatchObject({ kind: 'allow', route: { name: route.name } });
+        },
+      ),
       RUNS,
     );
   });
 
   it('sends anonymous visitors of main routes to login with a `to` that leads back', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...routes.filter((r) => r.layout === 'main')), fc.string({ unit: 'grapheme' }), (route, query) => {
-        const path = getHref(route.name, { id: 5 });
-        const search = query === '' ? '' : `?q=${encodeURIComponent(query)}`;
-        const decision = resolveNavigation(path, anonymous, search);
-        expect(decision.kind).toBe('redirect');
-        if (decision.kind !== 'redirect') return;
-        const to = new URL(decision.to, 'http://app.test').searchParams.get('to');
-        expect(to).toBe(`${path}${search}`);
-        expect(safeRedirectTarget(to)).toBe(to);
-      }),
+      fc.property(
+        fc.constantFrom(...routes.filter((r) => r.layout === 'main')),
+        fc.string({ unit: 'grapheme' }),
+        (route, query) => {
+          const path = getHref(route.name, { id: 5 });
+          const search = query === '' ? '' : `?q=${encodeURIComponent(query)}`;
+          const decision = resolveNavigation(path, anonymous, search);
+          expect(decision.kind).toBe('redirect');
+          if (decision.kind !== 'redirect') return;
+          const to = new URL(decision.to, 'http://app.test').searchParams.get('to');
+          expect(to).toBe(`${path}${search}`);
+          expect(safeRedirectTarget(to)).toBe(to);
+        },
+      ),
       RUNS,
     );
   });
@@ -183,13 +225,20 @@ describe('safeRedirectTarget', () => {
 
   it('only ever returns a path the browser resolves to this origin', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.webUrl(), fc.string().map((s) => `/${s}`)), (to) => {
-        const out = safeRedirectTarget(to);
-        expect(out === '/' || out === to).toBe(true);
-        expect(new URL(out, 'http://app.test/base/').origin).toBe('http://app.test');
-        expect(out.startsWith('/')).toBe(true);
-        expect(out.startsWith('//')).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.webUrl(),
+          fc.string().map((s) => `/${s}`),
+        ),
+        (to) => {
+          const out = safeRedirectTarget(to);
+          expect(out === '/' || out === to).toBe(true);
+          expect(new URL(out, 'http://app.test/base/').origin).toBe('http://app.test');
+          expect(out.startsWith('/')).toBe(true);
+          expect(out.startsWith('//')).toBe(false);
+        },
+      ),
       RUNS,
     );
   });

@@ -20,8 +20,7 @@ export type AccessSubject = {
 
 /** The outcome of a navigation: render the route, or go elsewhere (a tenant-relative href). */
 export type NavigationDecision =
-  | { kind: 'allow'; route: AppRoute; params: Readonly<Record<string, string>> }
-  | { kind: 'redirect'; to: string };
+  { kind: 'allow'; route: AppRoute; params: Readonly<Record<string, string>> } | { kind: 'redirect'; to: string };
 
 /**
  * Whether a subject passes a route's rule.

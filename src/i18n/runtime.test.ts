@@ -14,10 +14,33 @@ describe('runtime i18n (only what the current route needs)', () => {
 
   it('has in its core what the blank layout, the session notices and the toasts say, and no main-layout text', async () => {
     const i18n = await createRuntimeI18n('pt-BR');
-    for (const key of ['routes.login', 'routes.error-404', 'pages.notFound.title', 'shell.toggleTheme', 'shell.language', 'languages.en', 'ui.password.show', 'ui.toast.region', 'session.ended.expired', 'apiErrors.network', 'auth.twoFactor.code', 'common.loading'] as const) {
-      expect(i18n.t(key)).toBe(key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], ptBR));
+    for (const key of [
+      'routes.login',
+      'routes.error-404',
+      'pages.notFound.title',
+      'shell.toggleTheme',
+      'shell.language',
+      'languages.en',
+      'ui.password.show',
+      'ui.toast.region',
+      'session.ended.expired',
+      'apiErrors.network',
+      'auth.twoFactor.code',
+      'common.loading',
+    ] as const) {
+      expect(i18n.t(key)).toBe(
+        key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], ptBR),
+      );
     }
-    for (const key of ['routes.users', 'shell.skipToContent', 'menu.sections.users', 'ui.pagination.next', 'password.strength.label', 'common.save']) expect(i18n.exists(key)).toBe(false);
+    for (const key of [
+      'routes.users',
+      'shell.skipToContent',
+      'menu.sections.users',
+      'ui.pagination.next',
+      'password.strength.label',
+      'common.save',
+    ])
+      expect(i18n.exists(key)).toBe(false);
   });
 
   it('starts in a stored language by loading it first', async () => {

@@ -21,7 +21,13 @@ const CORE_PT_BR = {
   session,
   common: { loading: common.loading },
   // Document titles of the blank layout's routes (the main layout's arrive with it).
-  routes: { login: routes.login, comingsoon: routes.comingsoon, 'error-404': routes['error-404'], 'error-500': routes['error-500'], 'not-authorized': routes['not-authorized'] },
+  routes: {
+    login: routes.login,
+    comingsoon: routes.comingsoon,
+    'error-404': routes['error-404'],
+    'error-500': routes['error-500'],
+    'not-authorized': routes['not-authorized'],
+  },
   shell: { loading: shell.loading, toggleTheme: shell.toggleTheme, language: shell.language },
   ui: { password: ui.password, toast: ui.toast },
 };
@@ -63,7 +69,11 @@ export async function createRuntimeI18n(lng: string = DEFAULT_LOCALE): Promise<i
   partial.set(instance, new Map());
   appInstance = instance;
   // A copy: completing the locale deep-merges into this object, and the core must stay the core.
-  void instance.use(initReactI18next).init({ ...baseInitOptions(), resources: { [DEFAULT_LOCALE]: { translation: structuredClone(CORE_PT_BR) } }, lng: DEFAULT_LOCALE });
+  void instance.use(initReactI18next).init({
+    ...baseInitOptions(),
+    resources: { [DEFAULT_LOCALE]: { translation: structuredClone(CORE_PT_BR) } },
+    lng: DEFAULT_LOCALE,
+  });
   if (lng !== DEFAULT_LOCALE) {
     // A locale chunk that fails to load leaves the panel in pt-BR rather than blank.
     await ensureLocale(instance, lng).then(

@@ -25,6 +25,8 @@ export interface CreateI18nOptions {
  */
 export function createI18n(lng: string = DEFAULT_LOCALE, options: CreateI18nOptions = {}): i18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({ ...baseInitOptions(), resources: options.resources ?? bundledResources, lng });
+  void instance
+    .use(initReactI18next)
+    .init({ ...baseInitOptions(), resources: options.resources ?? bundledResources, lng });
   return instance;
 }

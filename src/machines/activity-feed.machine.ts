@@ -21,7 +21,8 @@ export interface ActivityFeedContext {
   next: number;
 }
 
-export type ActivityFeedEvent = { type: 'feed.received'; message: BusMessage } | { type: 'feed.read' } | { type: 'feed.clear' };
+export type ActivityFeedEvent =
+  { type: 'feed.received'; message: BusMessage } | { type: 'feed.read' } | { type: 'feed.clear' };
 
 /** The fields each known event shows (socket.md §3); anything else is left out of the line. */
 const DETAIL_FIELDS: Record<string, readonly string[]> = {
@@ -52,7 +53,9 @@ function detailOf(message: BusMessage): FeedEntry['detail'] {
 }
 
 /** Every message on the app bus, forwarded to the feed. */
-const listenToBus = fromCallback<ActivityFeedEvent, { bus: AppBus }>(({ input, sendBack }) => input.bus.onAny((message) => sendBack({ type: 'feed.received', message })));
+const listenToBus = fromCallback<ActivityFeedEvent, { bus: AppBus }>(({ input, sendBack }) =>
+  input.bus.onAny((message) => sendBack({ type: 'feed.received', message })),
+);
 
 /**
  * The shell's activity feed (issue #6 point 7): the latest socket events, newest first, with an
@@ -72,7 +75,16 @@ export const activityFeedMachine = setup({
   on: {
     'feed.received': {
       actions: assign(({ context, event }) => ({
-        entries: [{ seq: context.next, name: event.message.name, tenantName: event.message.tenantName, sentAt: event.message.sentAt, detail: detailOf(event.message) }, ...context.entries].slice(0, FEED_LIMIT),
+        entries: [
+          {
+            seq: context.next,
+            name: event.message.name,
+            tenantName: event.message.tenantName,
+            sentAt: event.message.sentAt,
+            detail: detailOf(event.message),
+          },
+          ...context.entries,
+        ].slice(0, FEED_LIMIT),
         unread: Math.min(context.unread + 1, FEED_LIMIT),
         next: context.next + 1,
       })),

@@ -1,7 +1,25 @@
 import { createAppBus, type BusMessage } from './app-bus';
 
-const closed: BusMessage = { name: 'chatTicketClosed', data: { ticketId: 1, instanceId: 2, customerId: 3, userId: null, reasonId: null, closedAt: '2026-01-15T12:00:00.000Z' }, tenantName: 't', sentAt: '2026-01-15T12:00:00.000Z' };
-const unknown: BusMessage = { name: 'somethingNew', data: { a: 1 }, tenantName: 't', sentAt: '2026-01-15T12:00:00.000Z', unknown: true };
+const closed: BusMessage = {
+  name: 'chatTicketClosed',
+  data: {
+    ticketId: 1,
+    instanceId: 2,
+    customerId: 3,
+    userId: null,
+    reasonId: null,
+    closedAt: '2026-01-15T12:00:00.000Z',
+  },
+  tenantName: 't',
+  sentAt: '2026-01-15T12:00:00.000Z',
+};
+const unknown: BusMessage = {
+  name: 'somethingNew',
+  data: { a: 1 },
+  tenantName: 't',
+  sentAt: '2026-01-15T12:00:00.000Z',
+  unknown: true,
+};
 
 describe('app bus', () => {
   it('delivers by name and to catch-all listeners, unknown names only to the latter', () => {

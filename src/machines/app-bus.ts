@@ -28,7 +28,8 @@ export interface AppBusOptions {
 
 /** Creates a bus. Handlers run synchronously, in subscription order. */
 export function createAppBus(options: AppBusOptions = {}): AppBus {
-  const report = options.onHandlerError ?? ((error, message) => console.error(`app bus: handler for ${message.name} failed`, error));
+  const report =
+    options.onHandlerError ?? ((error, message) => console.error(`app bus: handler for ${message.name} failed`, error));
   const byName = new Map<string, Set<(message: BusMessage) => void>>();
   const any = new Set<(message: BusMessage) => void>();
 

@@ -18,7 +18,12 @@ function start() {
   const server = fakeServer(() => json(404, { message: 'no fake' }));
   const sockets = fakeSockets();
   // No `startRealtime`: the socket side comes from its chunk, as in the browser.
-  services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: sockets.create });
+  services = createAppServices({
+    window,
+    fetch: server.fetch,
+    apiBase: 'http://api.test',
+    createSocket: sockets.create,
+  });
   return { services, sockets };
 }
 
@@ -41,10 +46,22 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
   it('once preloaded, starts in the same task as a sign-in, so the first signed-in render never waits for it', async () => {
     const server = fakeServer((request) =>
       request.path === '/api/auth/login'
-        ? json(200, { access_token: 'fresh-token', token_type: 'Bearer', expires_in: 900, origin_backoffice: true, has_permission_routes: [], user: USER })
+        ? json(200, {
+            access_token: 'fresh-token',
+            token_type: 'Bearer',
+            expires_in: 900,
+            origin_backoffice: true,
+            has_permission_routes: [],
+            user: USER,
+          })
         : json(200, []),
     );
-    services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
     await services.realtime.preload();
     expect(services.realtime.current()).toBeNull();
     const { session, realtime } = services;
@@ -86,13 +103,27 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
   function signIn(user: typeof USER, to: string) {
     const server = fakeServer((request) =>
       request.path === '/api/auth/login'
-        ? json(200, { access_token: 'fresh-token', token_type: 'Bearer', expires_in: 900, origin_backoffice: true, has_permission_routes: user.role.has_permission_routes, user })
+        ? json(200, {
+            access_token: 'fresh-token',
+            token_type: 'Bearer',
+            expires_in: 900,
+            origin_backoffice: true,
+            has_permission_routes: user.role.has_permission_routes,
+            user,
+          })
         : json(200, request.path === '/api/tenant/paginated' ? { data: [], total: 0 } : []),
     );
-    services = createAppServices({ window, fetch: server.fetch, apiBase: 'http://api.test', createSocket: fakeSockets().create });
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
     const preloaded = services.preloadSignIn();
     const signedIn = preloaded.then(() => waitFor(services!.session, (s) => s.hasTag('authenticated')));
-    void preloaded.then(() => services!.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to }));
+    void preloaded.then(() =>
+      services!.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to }),
+    );
     const pages = () => server.seen.filter((r) => r.path === '/api/tenant/paginated');
     return { services, server, signedIn, pages };
   }
@@ -103,11 +134,15 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
     await vi.waitFor(() => expect(pages()).toHaveLength(1));
     expect(pages()[0]?.body).toEqual(toPageRequest(parseTenantsQuery('limit=100&sort=-name')));
     // What tenants-list.machine.ts sends on its first load.
-    const first = await services.clients.rest.POST('/api/tenant/paginated', { body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')) });
+    const first = await services.clients.rest.POST('/api/tenant/paginated', {
+      body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')),
+    });
     expect(first.data).toEqual({ data: [], total: 0 });
     expect(pages()).toHaveLength(1);
     // Once: a reload asks the server again.
-    await services.clients.rest.POST('/api/tenant/paginated', { body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')) });
+    await services.clients.rest.POST('/api/tenant/paginated', {
+      body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')),
+    });
     expect(pages()).toHaveLength(2);
   });
 
@@ -169,7 +204,7 @@ describe('createAppServices: leaving the page', () => {
     expect(services.session.getSnapshot().context.token).toBe('stored-token');
   });
 
-  it('after an idle period past the token\'s life sends nothing: no refresh cut off by the navigation', async () => {
+  it("after an idle period past the token's life sends nothing: no refresh cut off by the navigation", async () => {
     const { services, sent } = await signedInPage();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 120_000);

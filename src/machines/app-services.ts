@@ -113,7 +113,8 @@ export function readSettings(document: Pick<Document, 'querySelector'>): AppSett
   try {
     const parsed = JSON.parse(raw) as Partial<Record<keyof AppSettings, unknown>>;
     return {
-      socketUrl: typeof parsed.socketUrl === 'string' && parsed.socketUrl !== '' ? parsed.socketUrl : DEFAULT_SETTINGS.socketUrl,
+      socketUrl:
+        typeof parsed.socketUrl === 'string' && parsed.socketUrl !== '' ? parsed.socketUrl : DEFAULT_SETTINGS.socketUrl,
       ipLookupUrl: typeof parsed.ipLookupUrl === 'string' ? parsed.ipLookupUrl : DEFAULT_SETTINGS.ipLookupUrl,
     };
   } catch {
@@ -159,11 +160,20 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
   // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).
   const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(source, network) });
-  const lookupIp = () => (settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }));
+  const lookupIp = () =>
+    settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network });
 
   const session = createActor(sessionMachine, {
     // Presence (SPEC §4): say `disconnected` while the token still works (the rest is presence-link.ts).
-    input: { rest, refreshGraphql, lookupIp, storage, storageEvents: windowStorageEvents(window), baseUrl: apiBase, beforeLogout: () => graphql.execute(DisconnectedDocument) },
+    input: {
+      rest,
+      refreshGraphql,
+      lookupIp,
+      storage,
+      storageEvents: windowStorageEvents(window),
+      baseUrl: apiBase,
+      beforeLogout: () => graphql.execute(DisconnectedDocument),
+    },
   });
   const preferences = createActor(preferencesMachine, { input: { storage } });
   const guard = createActor(routeGuardMachine, { input: {} });
@@ -182,7 +192,16 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // by React's 300 ms).
   let preloaded: { startRealtime: typeof StartRealtime } | null = null;
   let stopped = false;
-  const realtimeDeps: RealtimeDeps = { window, session: sessionActor, bus, execute: graphql.execute, executeIfFresh: ifFreshGraphql.execute, socketUrl: settings.socketUrl, tenant, createSocket: options.createSocket };
+  const realtimeDeps: RealtimeDeps = {
+    window,
+    session: sessionActor,
+    bus,
+    execute: graphql.execute,
+    executeIfFresh: ifFreshGraphql.execute,
+    socketUrl: settings.socketUrl,
+    tenant,
+    createSocket: options.createSocket,
+  };
   const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
     if (stopped) throw new Error('app services stopped');
     realtime ??= startRealtime(realtimeDeps);
@@ -242,7 +261,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       realtimeHandle.preload(),
       import('./route-prefetch').then(
         (module) => {
-          routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) => createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }));
+          routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) =>
+            createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }),
+          );
         },
         () => undefined,
       ),

@@ -17,7 +17,9 @@ import {
 const RUNS = { numRuns: 1000 };
 
 /** The outcome each item's call will have; `fail` throws an ApiError with this status. */
-const scriptArb = fc.array(fc.record({ ok: fc.boolean(), status: fc.constantFrom(400, 404, 409, 500) }), { maxLength: 24 });
+const scriptArb = fc.array(fc.record({ ok: fc.boolean(), status: fc.constantFrom(400, 404, 409, 500) }), {
+  maxLength: 24,
+});
 
 describe('runBulk', () => {
   it('never exceeds its bound and reports every item exactly once, ok or failed as the call ended', async () => {
@@ -51,7 +53,11 @@ describe('runBulk', () => {
         script.forEach((step, i) => {
           const results = reports.get(i) ?? [];
           expect(results).toHaveLength(1);
-          expect(results[0]).toEqual(step.ok ? { status: 'ok', value: i * 10 } : { status: 'failed', reason: expect.stringMatching(/^apiErrors\./) });
+          expect(results[0]).toEqual(
+            step.ok
+              ? { status: 'ok', value: i * 10 }
+              : { status: 'failed', reason: expect.stringMatching(/^apiErrors\./) },
+          );
         });
       }),
       RUNS,
@@ -60,36 +66,42 @@ describe('runBulk', () => {
 
   it('after an abort starts nothing new and still reports every item exactly once', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), scriptArb, fc.integer({ min: 1, max: 4 }), fc.nat(24), async (s, script, concurrency, abortAfter) => {
-        const controller = new AbortController();
-        const started: number[] = [];
-        const reports: number[] = [];
-        let startedAfterAbort = false;
-        const work = async (index: number) => {
-          if (controller.signal.aborted) startedAfterAbort = true;
-          started.push(index);
-          await s.schedule(Promise.resolve(), `item ${index}`);
-          if (!script[index]?.ok) throw new Error('boom');
-          return index;
-        };
-        const results = new Map<number, BulkItemResult<number>>();
-        const done = runBulk(
-          script.map((_, i) => i),
-          work,
-          (index, result) => {
-            reports.push(index);
-            results.set(index, result);
-            if (reports.length === abortAfter) controller.abort();
-          },
-          { concurrency, signal: controller.signal },
-        );
-        await s.waitFor(done);
-        expect(startedAfterAbort).toBe(false);
-        expect([...reports].sort((a, b) => a - b)).toEqual(script.map((_, i) => i));
-        for (const [index, result] of results) {
-          if (!started.includes(index)) expect(result).toEqual({ status: 'failed', reason: 'apiErrors.cancelled' });
-        }
-      }),
+      fc.asyncProperty(
+        fc.scheduler(),
+        scriptArb,
+        fc.integer({ min: 1, max: 4 }),
+        fc.nat(24),
+        async (s, script, concurrency, abortAfter) => {
+          const controller = new AbortController();
+          const started: number[] = [];
+          const reports: number[] = [];
+          let startedAfterAbort = false;
+          const work = async (index: number) => {
+            if (controller.signal.aborted) startedAfterAbort = true;
+            started.push(index);
+            await s.schedule(Promise.resolve(), `item ${index}`);
+            if (!script[index]?.ok) throw new Error('boom');
+            return index;
+          };
+          const results = new Map<number, BulkItemResult<number>>();
+          const done = runBulk(
+            script.map((_, i) => i),
+            work,
+            (index, result) => {
+              reports.push(index);
+              results.set(index, result);
+              if (reports.length === abortAfter) controller.abort();
+            },
+            { concurrency, signal: controller.signal },
+          );
+          await s.waitFor(done);
+          expect(startedAfterAbort).toBe(false);
+          expect([...reports].sort((a, b) => a - b)).toEqual(script.map((_, i) => i));
+          for (const [index, result] of results) {
+            if (!started.includes(index)) expect(result).toEqual({ status: 'failed', reason: 'apiErrors.cancelled' });
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -118,11 +130,16 @@ describe('runBulk', () => {
         expect(runProgress(run)).toEqual({ done: items.length, failed: expectedFailed.length, total: items.length });
 
         const retried: string[] = [];
-        const retry = runBulk(failedItems(run), async (item) => {
-          retried.push(item);
-          await s.schedule(Promise.resolve(), `retry ${item}`);
-          return item;
-        }, () => undefined, { concurrency });
+        const retry = runBulk(
+          failedItems(run),
+          async (item) => {
+            retried.push(item);
+            await s.schedule(Promise.resolve(), `retry ${item}`);
+            return item;
+          },
+          () => undefined,
+          { concurrency },
+        );
         await s.waitFor(retry);
         expect([...retried].sort()).toEqual([...expectedFailed].sort());
       }),
@@ -184,7 +201,9 @@ describe('bulkActor and overlayHold', () => {
 
   it('suspends the overlay while running and resumes it when stopped', () => {
     const calls: string[] = [];
-    const actor = createActor(overlayHold, { input: { overlay: { suspend: () => calls.push('suspend'), resume: () => calls.push('resume') } } });
+    const actor = createActor(overlayHold, {
+      input: { overlay: { suspend: () => calls.push('suspend'), resume: () => calls.push('resume') } },
+    });
     actor.start();
     expect(calls).toEqual(['suspend']);
     actor.stop();

@@ -55,7 +55,8 @@ export async function runBulk<T, V>(
 }
 
 /** What a bulk actor sends its parent. `index` is the item's position in the run's `items`. */
-export type BulkEvent<V> = { type: 'bulk.result'; index: number; result: BulkItemResult<V> } | { type: 'bulk.finished' };
+export type BulkEvent<V> =
+  { type: 'bulk.result'; index: number; result: BulkItemResult<V> } | { type: 'bulk.finished' };
 
 /** Input of every bulk actor: the machine's own fields plus the items and the bound. */
 export type BulkInput<TBase, T> = TBase & { items: readonly T[]; concurrency: number };
@@ -71,10 +72,15 @@ export function bulkActor<TBase, T, V>(work: (input: TBase, item: T, signal: Abo
     const report = (event: BulkEvent<V>) => {
       if (open) sendBack(event);
     };
-    void runBulk(input.items, (item, signal) => work(input, item, signal), (index, result) => report({ type: 'bulk.result', index, result }), {
-      concurrency: input.concurrency,
-      signal: controller.signal,
-    }).then(() => report({ type: 'bulk.finished' }));
+    void runBulk(
+      input.items,
+      (item, signal) => work(input, item, signal),
+      (index, result) => report({ type: 'bulk.result', index, result }),
+      {
+        concurrency: input.concurrency,
+        signal: controller.signal,
+      },
+    ).then(() => report({ type: 'bulk.finished' }));
     return () => {
       open = false;
       controller.abort();
@@ -140,7 +146,13 @@ export function finishRun<T, V>(run: BulkRun<T, V>, cancelled: boolean): BulkRun
   const cancelledResult: BulkItemResult<V> = { status: 'failed', reason: 'apiErrors.cancelled' };
   const entries = run.entries.map((entry) => (entry.result === null ? { ...entry, result: cancelledResult } : entry));
   const failed = entries.filter((entry) => entry.result?.status === 'failed').length;
-  const outcome: BulkOutcome = cancelled ? 'cancelled' : failed === 0 ? 'success' : failed === entries.length ? 'error' : 'partial';
+  const outcome: BulkOutcome = cancelled
+    ? 'cancelled'
+    : failed === 0
+      ? 'success'
+      : failed === entries.length
+        ? 'error'
+        : 'partial';
   return { entries, outcome };
 }
 

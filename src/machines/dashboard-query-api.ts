@@ -46,8 +46,14 @@ function tenantParam(input: DashboardCallInput): { tenantName?: string } {
   return input.staff && input.query.tenant !== null ? { tenantName: input.query.tenant } : {};
 }
 
-async function fetchSummary(input: DashboardCallInput, range: { startAt: string; finishAt: string }, signal: AbortSignal): Promise<DashboardSummary> {
-  return unwrap(await input.rest.GET('/api/dashboard/summary', { params: { query: { ...range, ...tenantParam(input) } }, signal }));
+async function fetchSummary(
+  input: DashboardCallInput,
+  range: { startAt: string; finishAt: string },
+  signal: AbortSignal,
+): Promise<DashboardSummary> {
+  return unwrap(
+    await input.rest.GET('/api/dashboard/summary', { params: { query: { ...range, ...tenantParam(input) } }, signal }),
+  );
 }
 
 /** The period's KPIs; the previous period's are a bonus, so their failure only drops the change. */
@@ -67,13 +73,24 @@ export const loadSeries = fromPromise<SeriesData, DashboardCallInput>(async ({ i
     SERIES_METRICS.map(async (metric) =>
       unwrap(
         await input.rest.GET('/api/dashboard/timeseries', {
-          params: { query: { startAt: input.query.startAt, finishAt: input.query.finishAt, metric, interval, ...tenantParam(input) } },
+          params: {
+            query: {
+              startAt: input.query.startAt,
+              finishAt: input.query.finishAt,
+              metric,
+              interval,
+              ...tenantParam(input),
+            },
+          },
           signal,
         }),
       ),
     ),
   );
-  const points = Object.fromEntries(SERIES_METRICS.map((metric, i) => [metric, answers[i]?.points ?? []])) as Record<SeriesMetric, SeriesPoint[]>;
+  const points = Object.fromEntries(SERIES_METRICS.map((metric, i) => [metric, answers[i]?.points ?? []])) as Record<
+    SeriesMetric,
+    SeriesPoint[]
+  >;
   return { interval, points };
 });
 

@@ -45,13 +45,19 @@ describe('dashboard query in the address', () => {
   it('reads any string as valid filters, and writes them back canonically (1000 runs)', () => {
     const junk = fc.oneof(
       fc.string(),
-      fc.record({ from: fc.oneof(dayArb, fc.string()), to: fc.oneof(dayArb, fc.string()), tenant: fc.oneof(tenantArb, fc.string()) }).map((r) => {
-        const params = new URLSearchParams();
-        params.set('from', r.from);
-        params.set('to', r.to);
-        params.set('tenant', r.tenant ?? ALL_TENANTS_PARAM);
-        return params.toString();
-      }),
+      fc
+        .record({
+          from: fc.oneof(dayArb, fc.string()),
+          to: fc.oneof(dayArb, fc.string()),
+          tenant: fc.oneof(tenantArb, fc.string()),
+        })
+        .map((r) => {
+          const params = new URLSearchParams();
+          params.set('from', r.from);
+          params.set('to', r.to);
+          params.set('tenant', r.tenant ?? ALL_TENANTS_PARAM);
+          return params.toString();
+        }),
     );
     fc.assert(
       fc.property(junk, queryArb, (search, base) => {
@@ -67,13 +73,21 @@ describe('dashboard query in the address', () => {
 
   it('leaves defaults out and falls back on a bad range as a whole', () => {
     expect(serializeDashboardQuery(defaults, defaults)).toBe('');
-    expect(serializeDashboardQuery({ ...defaults, tenant: 'farmacia-central' }, defaults)).toBe('tenant=farmacia-central');
+    expect(serializeDashboardQuery({ ...defaults, tenant: 'farmacia-central' }, defaults)).toBe(
+      'tenant=farmacia-central',
+    );
     expect(serializeDashboardQuery(defaults, { ...defaults, tenant: 'farmacia-central' })).toBe('tenant=*');
-    expect(serializeDashboardQuery({ ...defaults, startAt: '2026-11-01' }, defaults)).toBe('from=2026-11-01&to=2026-11-21');
+    expect(serializeDashboardQuery({ ...defaults, startAt: '2026-11-01' }, defaults)).toBe(
+      'from=2026-11-01&to=2026-11-21',
+    );
     expect(parseDashboardQuery('from=2026-11-30&to=2026-11-01&tenant=Farmácia', defaults)).toEqual(defaults);
     expect(parseDashboardQuery('from=2026-02-30&to=2026-03-01', defaults)).toEqual(defaults);
     expect(parseDashboardQuery('from=2025-01-01&to=2026-01-02', defaults)).toEqual(defaults);
-    expect(parseDashboardQuery('from=2025-01-01&to=2026-01-01', defaults)).toEqual({ ...defaults, startAt: '2025-01-01', finishAt: '2026-01-01' });
+    expect(parseDashboardQuery('from=2025-01-01&to=2026-01-01', defaults)).toEqual({
+      ...defaults,
+      startAt: '2025-01-01',
+      finishAt: '2026-01-01',
+    });
   });
 });
 
@@ -87,8 +101,14 @@ describe('dashboard ranges', () => {
   });
 
   it('compares with the period of the same length just before', () => {
-    expect(previousRange({ startAt: '2026-11-01', finishAt: '2026-11-30' })).toEqual({ startAt: '2026-10-02', finishAt: '2026-10-31' });
-    expect(previousRange({ startAt: '2024-03-01', finishAt: '2024-03-01' })).toEqual({ startAt: '2024-02-29', finishAt: '2024-02-29' });
+    expect(previousRange({ startAt: '2026-11-01', finishAt: '2026-11-30' })).toEqual({
+      startAt: '2026-10-02',
+      finishAt: '2026-10-31',
+    });
+    expect(previousRange({ startAt: '2024-03-01', finishAt: '2024-03-01' })).toEqual({
+      startAt: '2024-02-29',
+      finishAt: '2024-02-29',
+    });
     expect(previousRange({ startAt: '0001-01-01', finishAt: '0001-01-05' })).toBeNull();
   });
 

@@ -51,7 +51,12 @@ export function rangeProblem(startAt: string, finishAt: string): 'invalid' | 'to
 
 /** The calendar day of an instant in a time zone, `YYYY-MM-DD`. */
 export function isoDateIn(instant: Date, timeZone: string = DASHBOARD_TIME_ZONE): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -98,7 +103,9 @@ export function presetOf(range: Pick<DashboardQuery, 'startAt' | 'finishAt'>, to
  * The range of the same length just before `query`'s, for the KPI change ("versus the previous
  * period"); `null` when it would start before year 1.
  */
-export function previousRange(query: Pick<DashboardQuery, 'startAt' | 'finishAt'>): { startAt: string; finishAt: string } | null {
+export function previousRange(
+  query: Pick<DashboardQuery, 'startAt' | 'finishAt'>,
+): { startAt: string; finishAt: string } | null {
   const days = rangeDays(query.startAt, query.finishAt);
   if (Date.parse(`${query.startAt}T00:00:00Z`) - days * DAY_MS < Date.parse('0001-01-01T00:00:00Z')) return null;
   return { startAt: addDays(query.startAt, -days), finishAt: addDays(query.startAt, -1) };
@@ -119,9 +126,17 @@ export function parseDashboardQuery(search: string, defaults: DashboardQuery): D
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const startAt = params.get('from') ?? defaults.startAt;
   const finishAt = params.get('to') ?? defaults.finishAt;
-  const range = rangeProblem(startAt, finishAt) === null ? { startAt, finishAt } : { startAt: defaults.startAt, finishAt: defaults.finishAt };
+  const range =
+    rangeProblem(startAt, finishAt) === null
+      ? { startAt, finishAt }
+      : { startAt: defaults.startAt, finishAt: defaults.finishAt };
   const tenantParam = params.get('tenant');
-  const tenant = tenantParam === ALL_TENANTS_PARAM ? null : tenantParam !== null && isTenantName(tenantParam) ? tenantParam : defaults.tenant;
+  const tenant =
+    tenantParam === ALL_TENANTS_PARAM
+      ? null
+      : tenantParam !== null && isTenantName(tenantParam)
+        ? tenantParam
+        : defaults.tenant;
   return { ...range, tenant };
 }
 

@@ -27,12 +27,16 @@ export const summary = (orders: number, extra: Partial<DashboardSummary> = {}): 
 export function api(request: SeenRequest): Response {
   const q = Object.fromEntries(request.query);
   const tag = Number(q['startAt']?.slice(8)) + (q['tenantName'] ? 1000 : 0);
-  if (request.path === '/api/dashboard/summary') return json(200, summary(tag, { startAt: q['startAt'], finishAt: q['finishAt'] }));
-  if (request.path === '/api/dashboard/timeseries') return json(200, { metric: q['metric'], interval: q['interval'], points: [{ date: q['startAt'], value: tag }] });
+  if (request.path === '/api/dashboard/summary')
+    return json(200, summary(tag, { startAt: q['startAt'], finishAt: q['finishAt'] }));
+  if (request.path === '/api/dashboard/timeseries')
+    return json(200, { metric: q['metric'], interval: q['interval'], points: [{ date: q['startAt'], value: tag }] });
   return json(404, { message: 'no fake' });
 }
 
 /** A started dashboard for staff at home (every tenant) on {@link TODAY}, unless the input says otherwise. */
 export function start(input: Partial<DashboardInput> & { rest: DashboardInput['rest'] }) {
-  return createActor(dashboardMachine, { input: { tenantName: 'backoffice', staff: true, homeTenant: 'backoffice', today: TODAY, ...input } }).start();
+  return createActor(dashboardMachine, {
+    input: { tenantName: 'backoffice', staff: true, homeTenant: 'backoffice', today: TODAY, ...input },
+  }).start();
 }

@@ -46,7 +46,12 @@ describe('dashboardMachine: only the latest request is shown', () => {
           while (held.length > 0) yield { kind: 'answer' as const, index: 0 };
         };
         for (const s of drain()) {
-          if (s.kind === 'range') actor.send({ type: 'dashboard.range', startAt: `2026-11-${String(s.day).padStart(2, '0')}`, finishAt: '2026-11-21' });
+          if (s.kind === 'range')
+            actor.send({
+              type: 'dashboard.range',
+              startAt: `2026-11-${String(s.day).padStart(2, '0')}`,
+              finishAt: '2026-11-21',
+            });
           if (s.kind === 'tenant') actor.send({ type: 'dashboard.tenant', tenant: s.pick ? 'farmacia-central' : null });
           if (s.kind === 'answer' && held.length > 0) {
             const [next] = held.splice(s.index % held.length, 1);
@@ -55,7 +60,8 @@ describe('dashboardMachine: only the latest request is shown', () => {
           await flush();
           const { query, summary: shown, series } = actor.getSnapshot().context;
           const tag = Number(query.startAt.slice(8)) + (query.tenant ? 1000 : 0);
-          if (actor.getSnapshot().matches({ loading: { summary: 'done' } }) || actor.getSnapshot().matches('ready')) expect(shown?.current.orders).toBe(tag);
+          if (actor.getSnapshot().matches({ loading: { summary: 'done' } }) || actor.getSnapshot().matches('ready'))
+            expect(shown?.current.orders).toBe(tag);
           if (series) expect(series.points.orders[0]?.value).toBe(tag);
         }
         expect(actor.getSnapshot().value).toBe('ready');

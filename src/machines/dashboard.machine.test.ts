@@ -1,10 +1,21 @@
 import { ApiError } from '../api/api-error';
 import { dashboardMachine, type SeriesData, type SummaryData } from './dashboard.machine';
 import { api, start, summary, TODAY } from './dashboard.machine-fixtures';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, json } from './test-support/fake-fetch';
 
-const summaryData: SummaryData = { current: summary(412), previous: summary(400), previousRange: { startAt: '2026-09-23', finishAt: '2026-10-22' } };
+const summaryData: SummaryData = {
+  current: summary(412),
+  previous: summary(400),
+  previousRange: { startAt: '2026-09-23', finishAt: '2026-10-22' },
+};
 const seriesData: SeriesData = { interval: 'day', points: { orders: [], revenue: [], attendances: [], tickets: [] } };
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
@@ -14,7 +25,13 @@ describe('dashboardMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
       machine: dashboardMachine.provide({ actors: { loadSummary: heldPromise(), loadSeries: heldPromise() } }),
-      input: () => ({ rest: unused.rest, tenantName: 'backoffice', staff: true, homeTenant: 'backoffice', today: TODAY }),
+      input: () => ({
+        rest: unused.rest,
+        tenantName: 'backoffice',
+        staff: true,
+        homeTenant: 'backoffice',
+        today: TODAY,
+      }),
       events: [
         { type: 'dashboard.range', startAt: '2026-11-01', finishAt: '2026-11-07' },
         { type: 'dashboard.range', startAt: '2026-10-23', finishAt: TODAY },
@@ -29,8 +46,22 @@ describe('dashboardMachine: model coverage', () => {
       ],
       serializeContext: (context) => context.query,
       simpleScenarios: [
-        { events: [doneEvent('loadSummary', summaryData), errorEvent('loadSummary', new ApiError(503, null)), doneEvent('loadSeries', seriesData), errorEvent('loadSeries', new ApiError(403, null))] },
-        { prefix: [doneEvent('loadSummary', summaryData), doneEvent('loadSeries', seriesData)], events: [{ type: 'dashboard.tenant', tenant: 'farmacia-central' }, { type: 'dashboard.location', search: '' }, { type: 'dashboard.retry' }] },
+        {
+          events: [
+            doneEvent('loadSummary', summaryData),
+            errorEvent('loadSummary', new ApiError(503, null)),
+            doneEvent('loadSeries', seriesData),
+            errorEvent('loadSeries', new ApiError(403, null)),
+          ],
+        },
+        {
+          prefix: [doneEvent('loadSummary', summaryData), doneEvent('loadSeries', seriesData)],
+          events: [
+            { type: 'dashboard.tenant', tenant: 'farmacia-central' },
+            { type: 'dashboard.location', search: '' },
+            { type: 'dashboard.retry' },
+          ],
+        },
       ],
     });
     assertFullCoverage(report);
@@ -80,9 +111,18 @@ describe('dashboardMachine: against the REST contract', () => {
 
   it('others see their own tenant only: no tenantName is sent and the address cannot change it', async () => {
     const fake = fakeServer(api);
-    const actor = start({ rest: fake.rest, staff: false, tenantName: 'farmacia-central', search: 'tenant=outra&from=2026-11-01&to=2026-11-02' });
+    const actor = start({
+      rest: fake.rest,
+      staff: false,
+      tenantName: 'farmacia-central',
+      search: 'tenant=outra&from=2026-11-01&to=2026-11-02',
+    });
     await flush();
-    expect(actor.getSnapshot().context.query).toEqual({ startAt: '2026-11-01', finishAt: '2026-11-02', tenant: 'farmacia-central' });
+    expect(actor.getSnapshot().context.query).toEqual({
+      startAt: '2026-11-01',
+      finishAt: '2026-11-02',
+      tenant: 'farmacia-central',
+    });
     expect(fake.seen.every((r) => !r.query.has('tenantName'))).toBe(true);
     const before = fake.seen.length;
     actor.send({ type: 'dashboard.tenant', tenant: null });
@@ -125,7 +165,8 @@ describe('dashboardMachine: against the REST contract', () => {
   it('reports each failure as i18n keys, keeps the other half, drops only the change when the previous period fails; retry reloads', async () => {
     let down = true;
     const fake = fakeServer((r) => {
-      if (r.path === '/api/dashboard/summary' && r.query.get('startAt') === '2026-09-23') return json(500, { message: 'boom' });
+      if (r.path === '/api/dashboard/summary' && r.query.get('startAt') === '2026-09-23')
+        return json(500, { message: 'boom' });
       if (down && r.path === '/api/dashboard/timeseries') return json(503, { status: 'unavailable', message: 'down' });
       return api(r);
     });
@@ -145,6 +186,9 @@ describe('dashboardMachine: against the REST contract', () => {
 
     const forbidden = start({ rest: fakeServer(() => json(403, { message: 'Forbidden' })).rest });
     await flush();
-    expect(forbidden.getSnapshot().context.summaryError).toEqual({ key: 'dashboard.errors.summary', reason: 'apiErrors.forbidden' });
+    expect(forbidden.getSnapshot().context.summaryError).toEqual({
+      key: 'dashboard.errors.summary',
+      reason: 'apiErrors.forbidden',
+    });
   });
 });

@@ -76,7 +76,11 @@ function normalize(query: DashboardQuery, staff: boolean, defaults: DashboardQue
   return staff ? query : { ...query, tenant: defaults.tenant };
 }
 
-const callInput = (context: DashboardContext): DashboardCallInput => ({ rest: context.rest, query: context.query, staff: context.staff });
+const callInput = (context: DashboardContext): DashboardCallInput => ({
+  rest: context.rest,
+  query: context.query,
+  staff: context.staff,
+});
 
 const reload = { target: '#dashboard.loading', reenter: true } as const;
 const filters = {
@@ -113,7 +117,8 @@ export const dashboardMachine = setup({
   },
   actors: dashboardActors,
   guards: {
-    rangeRefused: ({ event }) => event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) !== null,
+    rangeRefused: ({ event }) =>
+      event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) !== null,
     queryChanged: ({ context, event }) => !sameDashboardQuery(requested(context, event), context.query),
   },
   actions: {
@@ -123,15 +128,24 @@ export const dashboardMachine = setup({
     }),
     announceQuery: emit(({ context }) => ({ type: 'dashboard.queryChanged' as const, search: context.queryString })),
     refuseRange: assign(({ event }) => ({
-      invalid: event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) === 'tooLong' ? ('dashboard.errors.rangeTooLong' as const) : ('dashboard.errors.range' as const),
+      invalid:
+        event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) === 'tooLong'
+          ? ('dashboard.errors.rangeTooLong' as const)
+          : ('dashboard.errors.range' as const),
     })),
     clearInvalid: assign({ invalid: null }),
     // Nothing of the previous filters stays on screen while the new ones load.
     startLoading: assign({ summary: null, series: null, summaryError: null, seriesError: null }),
     storeSummary: assign((_, summary: SummaryData) => ({ summary })),
     storeSeries: assign((_, series: SeriesData) => ({ series })),
-    summaryFailed: assign((_, params: { error: unknown }) => ({ summary: null, summaryError: actionError('dashboard.errors.summary', params.error) })),
-    seriesFailed: assign((_, params: { error: unknown }) => ({ series: null, seriesError: actionError('dashboard.errors.series', params.error) })),
+    summaryFailed: assign((_, params: { error: unknown }) => ({
+      summary: null,
+      summaryError: actionError('dashboard.errors.summary', params.error),
+    })),
+    seriesFailed: assign((_, params: { error: unknown }) => ({
+      series: null,
+      seriesError: actionError('dashboard.errors.series', params.error),
+    })),
   },
 }).createMachine({
   id: 'dashboard',
@@ -171,7 +185,10 @@ export const dashboardMachine = setup({
                 src: 'loadSummary',
                 input: ({ context }) => callInput(context),
                 onDone: { target: 'done', actions: { type: 'storeSummary', params: ({ event }) => event.output } },
-                onError: { target: 'failed', actions: { type: 'summaryFailed', params: ({ event }) => ({ error: event.error }) } },
+                onError: {
+                  target: 'failed',
+                  actions: { type: 'summaryFailed', params: ({ event }) => ({ error: event.error }) },
+                },
               },
             },
             done: { type: 'final' },
@@ -188,7 +205,10 @@ export const dashboardMachine = setup({
                 src: 'loadSeries',
                 input: ({ context }) => callInput(context),
                 onDone: { target: 'done', actions: { type: 'storeSeries', params: ({ event }) => event.output } },
-                onError: { target: 'failed', actions: { type: 'seriesFailed', params: ({ event }) => ({ error: event.error }) } },
+                onError: {
+                  target: 'failed',
+                  actions: { type: 'seriesFailed', params: ({ event }) => ({ error: event.error }) },
+                },
               },
             },
             done: { type: 'final' },

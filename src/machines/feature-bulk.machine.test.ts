@@ -3,8 +3,24 @@ import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../api/api-error';
 import type { RestClient } from '../api/rest-client';
 import { bulkActor } from './bulk-run';
-import { changedFeatures, featureBulkMachine, featureProgress, featureRows, type Feature, type FeatureChange } from './feature-bulk.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type PathStrategy } from './test-support/graph-coverage';
+import {
+  changedFeatures,
+  featureBulkMachine,
+  featureProgress,
+  featureRows,
+  type Feature,
+  type FeatureChange,
+} from './feature-bulk.machine';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  idleCallback,
+  type PathStrategy,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from './test-support/fake-fetch';
 import { fakeOverlay, type FakeOverlay } from './test-support/fake-overlay';
 
@@ -30,8 +46,16 @@ describe('featureBulkMachine: model coverage', () => {
         const results = run.entries.flatMap((entry, index) =>
           entry.result === null
             ? [
-                { type: 'bulk.result' as const, index, result: { status: 'ok' as const, value: stored(entry.item.option, entry.item.enabled) } },
-                { type: 'bulk.result' as const, index, result: { status: 'failed' as const, reason: 'apiErrors.server' as const } },
+                {
+                  type: 'bulk.result' as const,
+                  index,
+                  result: { status: 'ok' as const, value: stored(entry.item.option, entry.item.enabled) },
+                },
+                {
+                  type: 'bulk.result' as const,
+                  index,
+                  result: { status: 'failed' as const, reason: 'apiErrors.server' as const },
+                },
               ]
             : [],
         );
@@ -52,7 +76,11 @@ describe('featureBulkMachine: model coverage', () => {
         ];
       },
       // Guards read the draft, the stored state and the results: all of it is the graph's key.
-      serializeContext: (context) => [context.draft, context.saved, context.run.entries.map((entry) => entry.result?.status ?? null)],
+      serializeContext: (context) => [
+        context.draft,
+        context.saved,
+        context.run.entries.map((entry) => entry.result?.status ?? null),
+      ],
       onStep: ({ actor, input }) => {
         const overlay = input?.overlay as FakeOverlay;
         expect(overlay.held).toBe(actor.getSnapshot().matches('saving'));
@@ -80,14 +108,20 @@ describe('featureBulkMachine: against the REST contract', () => {
   function setup(concurrency = 2, answer?: (body: FeatureChange) => Promise<Response>) {
     const held: Deferred<Response>[] = [];
     const server = fakeServer((request) => {
-      if (request.method === 'GET') return json(200, options.map((option) => stored(option, option === 'chat')));
+      if (request.method === 'GET')
+        return json(
+          200,
+          options.map((option) => stored(option, option === 'chat')),
+        );
       if (answer) return answer(request.body as FeatureChange);
       const d = deferred<Response>();
       held.push(d);
       return d.promise;
     });
     const overlay = fakeOverlay();
-    const actor = createActor(featureBulkMachine, { input: { rest: server.rest, tenantName, overlay, concurrency } }).start();
+    const actor = createActor(featureBulkMachine, {
+      input: { rest: server.rest, tenantName, overlay, concurrency },
+    }).start();
     return { server, overlay, actor, held };
   }
 
@@ -97,7 +131,9 @@ describe('featureBulkMachine: against the REST contract', () => {
     expect(server.seen[0]?.path).toBe('/api/tenant/feature');
     expect(server.seen[0]?.query.get('tenantName')).toBe(tenantName);
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(featureRows(actor.getSnapshot()).map((row) => [row.option, row.enabled])).toEqual(options.map((o) => [o, o === 'chat']));
+    expect(featureRows(actor.getSnapshot()).map((row) => [row.option, row.enabled])).toEqual(
+      options.map((o) => [o, o === 'chat']),
+    );
   });
 
   it('sends one POST per changed feature, never more than the bound at once, and reports n of m', async () => {
@@ -134,7 +170,9 @@ describe('featureBulkMachine: against the REST contract', () => {
   it('lists failures and retries exactly the failed features', async () => {
     const failing = new Set(['campaigns', 'chatbot']);
     const { server, actor, overlay } = setup(3, async (body) =>
-      failing.has(body.option) ? json(404, { message: 'Feature not found' }) : json(200, stored(body.option, body.enabled)),
+      failing.has(body.option)
+        ? json(404, { message: 'Feature not found' })
+        : json(200, stored(body.option, body.enabled)),
     );
     await flush();
     for (const option of ['analytics', 'campaigns', 'chatbot']) actor.send({ type: 'features.toggle', option });
@@ -142,7 +180,11 @@ describe('featureBulkMachine: against the REST contract', () => {
     await flush();
     let snapshot = actor.getSnapshot();
     expect(snapshot.context.run.outcome).toBe('partial');
-    expect(featureRows(snapshot).filter((row) => row.result?.status === 'failed').map((row) => [row.option, row.result])).toEqual([
+    expect(
+      featureRows(snapshot)
+        .filter((row) => row.result?.status === 'failed')
+        .map((row) => [row.option, row.result]),
+    ).toEqual([
       ['campaigns', { status: 'failed', reason: 'apiErrors.notFound' }],
       ['chatbot', { status: 'failed', reason: 'apiErrors.notFound' }],
     ]);
@@ -150,7 +192,12 @@ describe('featureBulkMachine: against the REST contract', () => {
     const before = server.seen.length;
     actor.send({ type: 'features.retry' });
     await flush();
-    expect(server.seen.slice(before).map((r) => (r.body as FeatureChange).option).sort()).toEqual(['campaigns', 'chatbot']);
+    expect(
+      server.seen
+        .slice(before)
+        .map((r) => (r.body as FeatureChange).option)
+        .sort(),
+    ).toEqual(['campaigns', 'chatbot']);
     snapshot = actor.getSnapshot();
     expect(snapshot.context.run.outcome).toBe('success');
     expect(overlay.calls).toEqual(['suspend', 'resume', 'suspend', 'resume']);
@@ -175,7 +222,9 @@ describe('featureBulkMachine: against the REST contract', () => {
   it('a load failure shows features.errors.load with its reason, and reload tries again', async () => {
     let fail = true;
     const server = fakeServer(() => (fail ? json(403, { message: 'Forbidden' }) : json(200, [stored('chat', true)])));
-    const actor = createActor(featureBulkMachine, { input: { rest: server.rest, tenantName, overlay: fakeOverlay() } }).start();
+    const actor = createActor(featureBulkMachine, {
+      input: { rest: server.rest, tenantName, overlay: fakeOverlay() },
+    }).start();
     await flush();
     expect(actor.getSnapshot().value).toBe('loadFailed');
     expect(actor.getSnapshot().context.error).toEqual({ key: 'features.errors.load', reason: 'apiErrors.forbidden' });
@@ -212,11 +261,13 @@ describe('featureBulkMachine: the overlay comes back in every outcome', () => {
           const machine = featureBulkMachine.provide({
             actors: {
               loadFeatures: fromPromise(async () => options.map((option) => stored(option, false))),
-              saveFeatures: bulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(async (_, change) => {
-                await s.schedule(Promise.resolve(), change.option);
-                if (!outcomes[options.indexOf(change.option)]) throw new ApiError(500, null);
-                return stored(change.option, change.enabled);
-              }),
+              saveFeatures: bulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(
+                async (_, change) => {
+                  await s.schedule(Promise.resolve(), change.option);
+                  if (!outcomes[options.indexOf(change.option)]) throw new ApiError(500, null);
+                  return stored(change.option, change.enabled);
+                },
+              ),
             },
           });
           const actor = createActor(machine, { input: { rest: unusedRest, tenantName, overlay, concurrency } }).start();
@@ -243,7 +294,9 @@ describe('featureBulkMachine: the overlay comes back in every outcome', () => {
             await drain();
           }
           expect(overlay.held).toBe(false);
-          expect(overlay.calls.filter((c) => c === 'suspend').length).toBe(overlay.calls.filter((c) => c === 'resume').length);
+          expect(overlay.calls.filter((c) => c === 'suspend').length).toBe(
+            overlay.calls.filter((c) => c === 'resume').length,
+          );
           expect(overlay.calls[0]).toBe('suspend');
           if (end !== 'stop') expect(actor.getSnapshot().value).toBe('done');
           actor.stop();

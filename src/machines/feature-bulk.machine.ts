@@ -65,7 +65,9 @@ export type FeatureBulkEvent =
 
 /** The features whose draft differs from the stored state: what a save sends, one POST each. */
 export function changedFeatures(context: Pick<FeatureBulkContext, 'options' | 'saved' | 'draft'>): FeatureChange[] {
-  return context.options.filter((option) => context.draft[option] !== context.saved[option]).map((option) => ({ option, enabled: context.draft[option] === true }));
+  return context.options
+    .filter((option) => context.draft[option] !== context.saved[option])
+    .map((option) => ({ option, enabled: context.draft[option] === true }));
 }
 
 /**
@@ -85,10 +87,18 @@ export const featureBulkMachine = setup({
   },
   actors: {
     loadFeatures: fromPromise<Feature[], { rest: RestClient; tenantName: string }>(async ({ input, signal }) =>
-      unwrap(await input.rest.GET('/api/tenant/feature', { params: { query: { tenantName: input.tenantName } }, signal })),
+      unwrap(
+        await input.rest.GET('/api/tenant/feature', { params: { query: { tenantName: input.tenantName } }, signal }),
+      ),
     ),
-    saveFeatures: bulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(async ({ rest, tenantName }, change, signal) =>
-      unwrap(await rest.POST('/api/tenant/feature', { body: { option: change.option, enabled: change.enabled, tenantName }, signal })),
+    saveFeatures: bulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(
+      async ({ rest, tenantName }, change, signal) =>
+        unwrap(
+          await rest.POST('/api/tenant/feature', {
+            body: { option: change.option, enabled: change.enabled, tenantName },
+            signal,
+          }),
+        ),
     ),
     overlayHold,
   },
@@ -100,9 +110,17 @@ export const featureBulkMachine = setup({
   actions: {
     storeFeatures: assign((_, features: Feature[]) => {
       const saved = Object.fromEntries(features.map((f) => [f.option, f.enabled]));
-      return { options: features.map((f) => f.option), saved, draft: { ...saved }, error: null, run: emptyRun<FeatureChange, Feature>() };
+      return {
+        options: features.map((f) => f.option),
+        saved,
+        draft: { ...saved },
+        error: null,
+        run: emptyRun<FeatureChange, Feature>(),
+      };
     }),
-    storeLoadError: assign((_, params: { error: unknown }) => ({ error: actionError('features.errors.load', params.error) })),
+    storeLoadError: assign((_, params: { error: unknown }) => ({
+      error: actionError('features.errors.load', params.error),
+    })),
     edit: assign(({ context, event }) => {
       if (event.type !== 'features.toggle' && event.type !== 'features.set') return {};
       const enabled = event.type === 'features.set' ? event.enabled : !context.draft[event.option];
@@ -117,7 +135,9 @@ export const featureBulkMachine = setup({
       const stored = params.result.value;
       return { run, saved: { ...context.saved, [stored.option]: stored.enabled } };
     }),
-    finishRun: assign(({ context }, params: { cancelled: boolean }) => ({ run: finishRun(context.run, params.cancelled) })),
+    finishRun: assign(({ context }, params: { cancelled: boolean }) => ({
+      run: finishRun(context.run, params.cancelled),
+    })),
     clearRun: assign({ run: () => emptyRun<FeatureChange, Feature>() }),
   },
 }).createMachine({
@@ -142,7 +162,10 @@ export const featureBulkMachine = setup({
         src: 'loadFeatures',
         input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
         onDone: { target: 'editing', actions: { type: 'storeFeatures', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'loadFailed',
+          actions: { type: 'storeLoadError', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     loadFailed: {
@@ -173,7 +196,9 @@ export const featureBulkMachine = setup({
         },
       ],
       on: {
-        'bulk.result': { actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) } },
+        'bulk.result': {
+          actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) },
+        },
         'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
         'features.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
       },

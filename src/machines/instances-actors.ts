@@ -28,30 +28,46 @@ export type LiveEvent = { type: 'instances.live'; instance: Instance };
 export const instancesActors = {
   loadChannels: fromPromise<TenantChannels, { rest: RestClient; tenantName: string }>(async ({ input, signal }) => {
     const query = { params: { query: { tenantName: input.tenantName } }, signal };
-    const [instances, connections] = await Promise.all([input.rest.GET('/api/instance', query), input.rest.GET('/api/connection', query)]);
+    const [instances, connections] = await Promise.all([
+      input.rest.GET('/api/instance', query),
+      input.rest.GET('/api/connection', query),
+    ]);
     return { instances: unwrap(instances), connections: unwrap(connections) };
   }),
   /** The instances alone: the fallback while a sync runs and no socket event reaches this page. */
   pollInstances: fromPromise<Instance[], { rest: RestClient; tenantName: string }>(async ({ input, signal }) =>
     unwrap(await input.rest.GET('/api/instance', { params: { query: { tenantName: input.tenantName } }, signal })),
   ),
-  createInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; draft: InstanceDraft }>(async ({ input }) =>
-    unwrap(await input.rest.POST('/api/instance', { body: { ...input.draft, tenantName: input.tenantName } })),
+  createInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; draft: InstanceDraft }>(
+    async ({ input }) =>
+      unwrap(await input.rest.POST('/api/instance', { body: { ...input.draft, tenantName: input.tenantName } })),
   ),
-  updateInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; changes: InstanceChanges }>(async ({ input }) =>
-    unwrap(await input.rest.POST('/api/instance/update', { body: { ...input.changes, id: input.id, tenantName: input.tenantName } })),
+  updateInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; changes: InstanceChanges }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/instance/update', {
+          body: { ...input.changes, id: input.id, tenantName: input.tenantName },
+        }),
+      ),
   ),
-  syncInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; sync: SyncRequest }>(async ({ input }) =>
-    unwrap(
-      await input.rest.POST('/api/instance/syncMessages', {
-        body: { id: input.id, tenantName: input.tenantName, unlimitedSync: input.sync.unlimited, daysAgo: input.sync.unlimited ? null : input.sync.daysAgo },
-      }),
-    ),
+  syncInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; sync: SyncRequest }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/instance/syncMessages', {
+          body: {
+            id: input.id,
+            tenantName: input.tenantName,
+            unlimitedSync: input.sync.unlimited,
+            daysAgo: input.sync.unlimited ? null : input.sync.daysAgo,
+          },
+        }),
+      ),
   ),
   /** Forwards `instanceUpdated` bus messages about this tenant's instances as `instances.live`. */
   watchInstances: fromCallback<LiveEvent, { bus: AppBus; tenantName: string }>(({ input, sendBack }) =>
     input.bus.on('instanceUpdated', (message) => {
-      if (message.tenantName === input.tenantName && message.data.tenantName === input.tenantName) sendBack({ type: 'instances.live', instance: message.data });
+      if (message.tenantName === input.tenantName && message.data.tenantName === input.tenantName)
+        sendBack({ type: 'instances.live', instance: message.data });
     }),
   ),
 };

@@ -34,7 +34,8 @@ export function mergeFetched(fetched: readonly Instance[], recent: Readonly<Reco
 
 /** Connections show their instance's name: keep it in step with a renamed instance. */
 export function renameConnections(connections: readonly Connection[], instance: Instance): Connection[] {
-  if (!connections.some((c) => c.instance_id === instance.id && c.instance_name !== instance.name)) return connections as Connection[];
+  if (!connections.some((c) => c.instance_id === instance.id && c.instance_name !== instance.name))
+    return connections as Connection[];
   return connections.map((c) => (c.instance_id === instance.id ? { ...c, instance_name: instance.name } : c));
 }
 
@@ -56,7 +57,10 @@ export function announcementFor(previous: Instance | undefined, next: Instance):
   if (next.status !== 'syncing') return null;
   const milestone = (p: number) => Math.floor(p / MILESTONE_STEP);
   if (next.syncProgress < 100 && milestone(next.syncProgress) > milestone(previous.syncProgress)) {
-    return { key: 'instances.live.progress', params: { ...params, progress: milestone(next.syncProgress) * MILESTONE_STEP } };
+    return {
+      key: 'instances.live.progress',
+      params: { ...params, progress: milestone(next.syncProgress) * MILESTONE_STEP },
+    };
   }
   return null;
 }
@@ -64,7 +68,12 @@ export function announcementFor(previous: Instance | undefined, next: Instance):
 /** The announcement of the most recent change among `next` rows compared with `previous` rows, if any. */
 export function announcementAcross(previous: readonly Instance[], next: readonly Instance[]): SyncAnnouncement | null {
   let found: SyncAnnouncement | null = null;
-  for (const row of next) found = announcementFor(previous.find((p) => p.id === row.id), row) ?? found;
+  for (const row of next)
+    found =
+      announcementFor(
+        previous.find((p) => p.id === row.id),
+        row,
+      ) ?? found;
   return found;
 }
 

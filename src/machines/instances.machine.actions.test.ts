@@ -7,7 +7,9 @@ import { deferred, fakeServer, flush, json, type Responder } from './test-suppor
 /** The machine over the stateful fake and a real app bus, loaded. */
 async function started(respond: Responder) {
   const server = fakeServer(respond);
-  const actor = createActor(instancesMachine, { input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT } }).start();
+  const actor = createActor(instancesMachine, {
+    input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT },
+  }).start();
   const notices: InstancesEmitted[] = [];
   actor.on('instances.notice', (event) => notices.push(event));
   await flush();
@@ -22,7 +24,10 @@ describe('instancesMachine: create', () => {
     let duplicate = true;
     const state = { instances: [instance(1)], connections: [connection(1, 1)] };
     const { actor, notices, posts, context } = await started(
-      instancesApi(state, { create: () => (duplicate ? json(409, { message: 'An instance with this name already exists', field: 'name' }) : undefined) }),
+      instancesApi(state, {
+        create: () =>
+          duplicate ? json(409, { message: 'An instance with this name already exists', field: 'name' }) : undefined,
+      }),
     );
     actor.send({ type: 'instances.createOpen' });
     expect(selectDialog(actor.getSnapshot())).toBe('create');
@@ -32,7 +37,10 @@ describe('instancesMachine: create', () => {
     actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });
     expect(selectBusy(actor.getSnapshot())).toBe(true);
     await flush();
-    expect(context()).toMatchObject({ actionError: { key: 'instances.errors.create', reason: 'instances.errors.nameTaken' }, fieldErrors: { name: 'apiErrors.fieldTaken' } });
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.create', reason: 'instances.errors.nameTaken' },
+      fieldErrors: { name: 'apiErrors.fieldTaken' },
+    });
     expect(selectDialog(actor.getSnapshot())).toBe('create');
     duplicate = false;
     actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });
@@ -48,19 +56,30 @@ describe('instancesMachine: create', () => {
 
   it('maps the fields of a 400 body to the form', async () => {
     const { actor, context } = await started(
-      instancesApi({ instances: [], connections: [] }, { create: () => json(400, { message: 'Validation failed', errors: [{ field: 'body/name', message: 'must not be blank' }] }) }),
+      instancesApi(
+        { instances: [], connections: [] },
+        {
+          create: () =>
+            json(400, { message: 'Validation failed', errors: [{ field: 'body/name', message: 'must not be blank' }] }),
+        },
+      ),
     );
     actor.send({ type: 'instances.createOpen' });
     actor.send({ type: 'instances.create', draft: { name: 'x', isOfficial: false, isUnlimited: false } });
     await flush();
-    expect(context()).toMatchObject({ actionError: { key: 'instances.errors.create', reason: 'apiErrors.validation' }, fieldErrors: { name: 'apiErrors.fieldInvalid' } });
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.create', reason: 'apiErrors.validation' },
+      fieldErrors: { name: 'apiErrors.fieldInvalid' },
+    });
     actor.send({ type: 'instances.close' });
     expect(context()).toMatchObject({ actionError: null, fieldErrors: {} });
   });
 
   it('keeps a dialog and its call through a list reload', async () => {
     const held = deferred<Response>();
-    const { actor, notices } = await started(instancesApi({ instances: [instance(1)], connections: [] }, { create: () => held.promise }));
+    const { actor, notices } = await started(
+      instancesApi({ instances: [instance(1)], connections: [] }, { create: () => held.promise }),
+    );
     actor.send({ type: 'instances.createOpen' });
     actor.send({ type: 'instances.create', draft: { name: 'Loja 2', isOfficial: false, isUnlimited: false } });
     actor.send({ type: 'instances.reconnected' });
@@ -89,14 +108,21 @@ describe('instancesMachine: update', () => {
     expect(context().fieldErrors).toEqual({ name: 'instances.errors.name' });
     actor.send({ type: 'instances.update', fields: { ...fields, name: 'Balcão', activated: false, isOfficial: true } });
     await flush();
-    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão', activated: false, isOfficial: true }]);
+    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([
+      { id: 1, tenantName: TENANT, name: 'Balcão', activated: false, isOfficial: true },
+    ]);
     expect(context().instances[0]).toMatchObject({ name: 'Balcão', activated: false, isOfficial: true });
     expect(context().connections[0]?.instance_name).toBe('Balcão');
     expect(notices.map((n) => [n.notice, n.name])).toEqual([['instances.notices.updated', 'Balcão']]);
   });
 
   it('keeps the dialog open with the reason when the server refuses', async () => {
-    const { actor, context } = await started(instancesApi({ instances: [instance(1)], connections: [] }, { update: () => json(404, { message: 'Instance not found' }) }));
+    const { actor, context } = await started(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { update: () => json(404, { message: 'Instance not found' }) },
+      ),
+    );
     actor.send({ type: 'instances.updateOpen', id: 1 });
     actor.send({ type: 'instances.update', fields: { ...fields, activated: false } });
     await flush();
@@ -132,11 +158,19 @@ describe('instancesMachine: sync', () => {
   });
 
   it('says a sync is already running on a 409', async () => {
-    const { actor, context } = await started(instancesApi({ instances: [instance(1)], connections: [] }, { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) }));
+    const { actor, context } = await started(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) },
+      ),
+    );
     actor.send({ type: 'instances.syncOpen', id: 1 });
     actor.send({ type: 'instances.sync', daysAgo: 7, unlimited: false });
     await flush();
     expect(selectDialog(actor.getSnapshot())).toBe('sync');
-    expect(context()).toMatchObject({ actionError: { key: 'instances.errors.sync', reason: 'instances.errors.syncRunning' }, fieldErrors: {} });
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.sync', reason: 'instances.errors.syncRunning' },
+      fieldErrors: {},
+    });
   });
 });

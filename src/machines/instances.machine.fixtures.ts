@@ -57,7 +57,9 @@ const OPERATIONS: Record<string, InstancesOperation> = {
  */
 export function instancesApi(
   state: { instances: Instance[]; connections: Connection[] },
-  override: Partial<Record<InstancesOperation, (request: SeenRequest) => Response | Promise<Response> | undefined>> = {},
+  override: Partial<
+    Record<InstancesOperation, (request: SeenRequest) => Response | Promise<Response> | undefined>
+  > = {},
 ): Responder {
   return (request) => {
     const operation = OPERATIONS[`${request.method} ${request.path}`];
@@ -93,8 +95,15 @@ export function instancesApi(
       case 'sync': {
         const row = find();
         if (!row) return json(404, { message: 'Instance not found' });
-        if (row.status === 'syncing') return json(409, { message: 'A sync of this instance is already running', field: 'id' });
-        const started: Instance = { ...row, status: 'syncing', syncProgress: 0, syncedMessages: 0, totalMessages: 1000 };
+        if (row.status === 'syncing')
+          return json(409, { message: 'A sync of this instance is already running', field: 'id' });
+        const started: Instance = {
+          ...row,
+          status: 'syncing',
+          syncProgress: 0,
+          syncedMessages: 0,
+          totalMessages: 1000,
+        };
         state.instances = state.instances.map((r) => (r.id === row.id ? started : r));
         return json(202, started);
       }

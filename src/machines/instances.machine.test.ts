@@ -4,7 +4,16 @@ import { createAppBus } from './app-bus';
 import type { Instance } from './instances-actors';
 import { connection, instance, instancesApi, TENANT } from './instances.machine.fixtures';
 import { instancesMachine, selectListStatus, type InstancesContext } from './instances.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  idleCallback,
+  type GraphEvent,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Responder } from './test-support/fake-fetch';
 
 const unused = fakeServer(() => {
@@ -50,7 +59,10 @@ describe('instancesMachine: model coverage', () => {
       { type: 'instances.update', fields: { ...fields, name: 'Loja Centro' } },
       { type: 'instances.update', fields: { ...fields, name: '' } },
       doneEvent('updateInstance', idle1),
-      errorEvent('updateInstance', new ApiError(400, { message: 'Validation failed', errors: [{ field: 'body/name', message: 'blank' }] })),
+      errorEvent(
+        'updateInstance',
+        new ApiError(400, { message: 'Validation failed', errors: [{ field: 'body/name', message: 'blank' }] }),
+      ),
       { type: 'instances.syncOpen', id: 1 },
       { type: 'instances.sync', daysAgo: 30, unlimited: false },
       { type: 'instances.sync', daysAgo: 0, unlimited: false },
@@ -96,15 +108,25 @@ function start(respond: Responder) {
   const server = fakeServer(respond);
   const bus = createAppBus();
   const clock = new SimulatedClock();
-  const actor = createActor(instancesMachine, { input: { rest: server.rest, bus, tenantName: TENANT, pollMs: 1000 }, clock }).start();
-  const publish = (data: Instance, tenantName = TENANT) => bus.publish({ name: 'instanceUpdated', data, tenantName, sentAt: new Date().toISOString() });
+  const actor = createActor(instancesMachine, {
+    input: { rest: server.rest, bus, tenantName: TENANT, pollMs: 1000 },
+    clock,
+  }).start();
+  const publish = (data: Instance, tenantName = TENANT) =>
+    bus.publish({ name: 'instanceUpdated', data, tenantName, sentAt: new Date().toISOString() });
   const gets = (path: string) => server.seen.filter((r) => r.method === 'GET' && r.path === path);
   const said = () => actor.getSnapshot().context.announcement;
   return { server, bus, clock, actor, publish, gets, said };
 }
 
 const syncing = (id: number, progress: number, over: Partial<Instance> = {}) =>
-  instance(id, { status: 'syncing', syncProgress: progress, syncedMessages: progress * 10, totalMessages: 1000, ...over });
+  instance(id, {
+    status: 'syncing',
+    syncProgress: progress,
+    syncedMessages: progress * 10,
+    totalMessages: 1000,
+    ...over,
+  });
 
 describe('instancesMachine: list and live rows', () => {
   it('loads the instances and connections of its tenant', async () => {
@@ -115,15 +137,28 @@ describe('instancesMachine: list and live rows', () => {
     expect(gets('/api/instance')[0]?.query.get('tenantName')).toBe(TENANT);
     expect(gets('/api/connection')[0]?.query.get('tenantName')).toBe(TENANT);
     expect(selectListStatus(actor.getSnapshot())).toBe('ready');
-    expect(actor.getSnapshot().context).toMatchObject({ instances: state.instances, connections: state.connections, loaded: true, listError: null });
+    expect(actor.getSnapshot().context).toMatchObject({
+      instances: state.instances,
+      connections: state.connections,
+      loaded: true,
+      listError: null,
+    });
   });
 
   it('says why a load failed and loads again on reload', async () => {
     let down = true;
-    const { actor } = start(instancesApi({ instances: [instance(1)], connections: [] }, { connections: () => (down ? json(503, { status: 'unavailable', message: 'down' }) : undefined) }));
+    const { actor } = start(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { connections: () => (down ? json(503, { status: 'unavailable', message: 'down' }) : undefined) },
+      ),
+    );
     await flush();
     expect(selectListStatus(actor.getSnapshot())).toBe('error');
-    expect(actor.getSnapshot().context.listError).toEqual({ key: 'instances.errors.load', reason: 'apiErrors.unavailable' });
+    expect(actor.getSnapshot().context.listError).toEqual({
+      key: 'instances.errors.load',
+      reason: 'apiErrors.unavailable',
+    });
     down = false;
     actor.send({ type: 'instances.reload' });
     await flush();
@@ -163,7 +198,13 @@ describe('instancesMachine: list and live rows', () => {
     }
     publish(instance(1, { status: 'done', syncProgress: 100, syncedMessages: 1000, totalMessages: 1000 }));
     note();
-    expect(heard).toEqual(['instances.live.started 0', 'instances.live.progress 25', 'instances.live.progress 50', 'instances.live.progress 75', 'instances.live.done 100']);
+    expect(heard).toEqual([
+      'instances.live.started 0',
+      'instances.live.progress 25',
+      'instances.live.progress 50',
+      'instances.live.progress 75',
+      'instances.live.done 100',
+    ]);
     publish(syncing(1, 0));
     publish(instance(1, { status: 'failed', syncProgress: 30 }));
     expect(said()).toMatchObject({ key: 'instances.live.failed', params: { name: 'WhatsApp Loja 1' }, seq: 7 });
@@ -172,7 +213,9 @@ describe('instancesMachine: list and live rows', () => {
   it('keeps events received while a load is in flight over its older answer', async () => {
     const held = deferred<Response>();
     let hold = false;
-    const { actor, publish } = start(instancesApi({ instances: [syncing(1, 40)], connections: [] }, { list: () => (hold ? held.promise : undefined) }));
+    const { actor, publish } = start(
+      instancesApi({ instances: [syncing(1, 40)], connections: [] }, { list: () => (hold ? held.promise : undefined) }),
+    );
     await flush();
     hold = true;
     actor.send({ type: 'instances.reconnected' });
@@ -209,7 +252,9 @@ describe('instancesMachine: list and live rows', () => {
   it('polls a running sync only while no event arrives, and stops when it ends', async () => {
     const state = { instances: [syncing(1, 10)], connections: [] };
     let failPoll = false;
-    const { actor, clock, publish, gets } = start(instancesApi(state, { list: () => (failPoll ? json(500, { message: 'boom' }) : undefined) }));
+    const { actor, clock, publish, gets } = start(
+      instancesApi(state, { list: () => (failPoll ? json(500, { message: 'boom' }) : undefined) }),
+    );
     await flush();
     publish(syncing(1, 20));
     clock.increment(1000);
@@ -220,7 +265,10 @@ describe('instancesMachine: list and live rows', () => {
     await flush();
     expect(gets('/api/instance')).toHaveLength(2);
     expect(actor.getSnapshot().context.instances[0]?.syncProgress).toBe(60);
-    expect(actor.getSnapshot().context.announcement).toMatchObject({ key: 'instances.live.progress', params: { progress: 50 } });
+    expect(actor.getSnapshot().context.announcement).toMatchObject({
+      key: 'instances.live.progress',
+      params: { progress: 50 },
+    });
     failPoll = true;
     clock.increment(1000);
     await flush();

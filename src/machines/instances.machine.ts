@@ -2,15 +2,36 @@ import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstat
 import { ApiError } from '../api/api-error';
 import type { I18nKey } from './i18n-key';
 import { instancesActors, type Instance, type TenantChannels } from './instances-actors';
-import { POLL_INTERVAL_MS, type InstancesContext, type InstancesEmitted, type InstancesEvent, type InstancesInput } from './instances-context';
-import { announcementAcross, announcementFor, anySyncing, changesOf, mergeFetched, nameProblems, renameConnections, syncProblems, upsertInstance } from './instances-rows';
+import {
+  POLL_INTERVAL_MS,
+  type InstancesContext,
+  type InstancesEmitted,
+  type InstancesEvent,
+  type InstancesInput,
+} from './instances-context';
+import {
+  announcementAcross,
+  announcementFor,
+  anySyncing,
+  changesOf,
+  mergeFetched,
+  nameProblems,
+  renameConnections,
+  syncProblems,
+  upsertInstance,
+} from './instances-rows';
 import { actionError, refusedFields } from './request-error';
 
 export type { Connection, Instance, InstanceDraft, SyncRequest } from './instances-actors';
-export { POLL_INTERVAL_MS, type InstancesContext, type InstancesEmitted, type InstancesEvent, type InstancesInput } from './instances-context';
+export {
+  POLL_INTERVAL_MS,
+  type InstancesContext,
+  type InstancesEmitted,
+  type InstancesEvent,
+  type InstancesInput,
+} from './instances-context';
 export type { InstanceFields } from './instances-rows';
 export { selectBusy, selectDialog, selectListStatus } from './instances-selectors';
-
 
 /** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
 function invalidState(state: string): never {
@@ -22,12 +43,17 @@ const succeeded = (notice: I18nKey) => ({
   actions: [
     { type: 'applyOwn' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     'clearDialog' as const,
-    { type: 'announceNotice' as const, params: ({ event }: { event: { output: Instance } }) => ({ notice, name: event.output.name }) },
+    {
+      type: 'announceNotice' as const,
+      params: ({ event }: { event: { output: Instance } }) => ({ notice, name: event.output.name }),
+    },
   ],
 });
 const refused = (key: I18nKey, back: string) => ({
   target: back,
-  actions: [{ type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) }],
+  actions: [
+    { type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) },
+  ],
 });
 
 /**
@@ -56,14 +82,24 @@ export const instancesMachine = setup({
     pollInterval: ({ context }) => context.pollMs,
   },
   guards: {
-    knownInstance: ({ context, event }) => event.type === 'instances.live' && context.instances.some((row) => row.id === event.instance.id),
+    knownInstance: ({ context, event }) =>
+      event.type === 'instances.live' && context.instances.some((row) => row.id === event.instance.id),
     needsPoll: ({ context }) => !context.heardLive && anySyncing(context.instances),
-    knownTarget: ({ context, event }) => event.type === 'instances.updateOpen' && context.instances.some((row) => row.id === event.id),
-    canSync: ({ context, event }) => event.type === 'instances.syncOpen' && context.instances.some((row) => row.id === event.id && row.status !== 'syncing'),
-    validCreate: ({ event }) => event.type === 'instances.create' && Object.keys(nameProblems(event.draft.name)).length === 0,
-    unchanged: ({ context, event }) => event.type === 'instances.update' && context.target !== null && Object.keys(changesOf(context.target, event.fields)).length === 0,
-    validUpdate: ({ event }) => event.type === 'instances.update' && Object.keys(nameProblems(event.fields.name)).length === 0,
-    validSync: ({ event }) => event.type === 'instances.sync' && Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0,
+    knownTarget: ({ context, event }) =>
+      event.type === 'instances.updateOpen' && context.instances.some((row) => row.id === event.id),
+    canSync: ({ context, event }) =>
+      event.type === 'instances.syncOpen' &&
+      context.instances.some((row) => row.id === event.id && row.status !== 'syncing'),
+    validCreate: ({ event }) =>
+      event.type === 'instances.create' && Object.keys(nameProblems(event.draft.name)).length === 0,
+    unchanged: ({ context, event }) =>
+      event.type === 'instances.update' &&
+      context.target !== null &&
+      Object.keys(changesOf(context.target, event.fields)).length === 0,
+    validUpdate: ({ event }) =>
+      event.type === 'instances.update' && Object.keys(nameProblems(event.fields.name)).length === 0,
+    validSync: ({ event }) =>
+      event.type === 'instances.sync' && Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0,
   },
   actions: {
     forgetRecent: assign({ recent: () => ({}) }),
@@ -77,13 +113,21 @@ export const instancesMachine = setup({
     showPolled: assign(({ context }, fetched: Instance[]) => {
       const instances = mergeFetched(fetched, context.recent);
       const said = announcementAcross(context.instances, instances);
-      return { instances, announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement };
+      return {
+        instances,
+        announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement,
+      };
     }),
-    listFailed: assign((_, params: { error: unknown }) => ({ listError: actionError('instances.errors.load', params.error) })),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      listError: actionError('instances.errors.load', params.error),
+    })),
     applyLive: assign(({ context, event }) => {
       if (event.type !== 'instances.live') return {};
       const { instance } = event;
-      const said = announcementFor(context.instances.find((row) => row.id === instance.id), instance);
+      const said = announcementFor(
+        context.instances.find((row) => row.id === instance.id),
+        instance,
+      );
       return {
         instances: upsertInstance(context.instances, instance),
         connections: renameConnections(context.connections, instance),
@@ -103,30 +147,49 @@ export const instancesMachine = setup({
       return { target: context.instances.find((row) => row.id === id) ?? null };
     }),
     setPending: assign(({ context, event }) => {
-      if (event.type === 'instances.create') return { pending: { create: { ...event.draft, name: event.draft.name.trim() } }, actionError: null, fieldErrors: {} };
-      if (event.type === 'instances.update' && context.target) return { pending: { changes: changesOf(context.target, event.fields) }, actionError: null, fieldErrors: {} };
-      if (event.type === 'instances.sync') return { pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } }, actionError: null, fieldErrors: {} };
+      if (event.type === 'instances.create')
+        return {
+          pending: { create: { ...event.draft, name: event.draft.name.trim() } },
+          actionError: null,
+          fieldErrors: {},
+        };
+      if (event.type === 'instances.update' && context.target)
+        return { pending: { changes: changesOf(context.target, event.fields) }, actionError: null, fieldErrors: {} };
+      if (event.type === 'instances.sync')
+        return {
+          pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } },
+          actionError: null,
+          fieldErrors: {},
+        };
       return {};
     }),
     refuseLocally: assign(({ event }) => {
       if (event.type === 'instances.create') return { fieldErrors: nameProblems(event.draft.name), actionError: null };
       if (event.type === 'instances.update') return { fieldErrors: nameProblems(event.fields.name), actionError: null };
-      if (event.type === 'instances.sync') return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
+      if (event.type === 'instances.sync')
+        return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
       return {};
     }),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
       const error = actionError(params.key, params.error);
       const fields = refusedFields(params.error);
-      if (!(params.error instanceof ApiError && params.error.status === 409)) return { actionError: error, fieldErrors: fields };
+      if (!(params.error instanceof ApiError && params.error.status === 409))
+        return { actionError: error, fieldErrors: fields };
       // Say which conflict it was rather than a generic one: a sync already running, or a taken name.
       if (params.key === 'instances.errors.sync') {
         delete fields['id'];
         return { actionError: { ...error, reason: 'instances.errors.syncRunning' as const }, fieldErrors: fields };
       }
-      return { actionError: fields['name'] ? { ...error, reason: 'instances.errors.nameTaken' as const } : error, fieldErrors: fields };
+      return {
+        actionError: fields['name'] ? { ...error, reason: 'instances.errors.nameTaken' as const } : error,
+        fieldErrors: fields,
+      };
     }),
-    announceNotice: emit((_, params: { notice: I18nKey; name: string }) => ({ type: 'instances.notice' as const, ...params })),
+    announceNotice: emit((_, params: { notice: I18nKey; name: string }) => ({
+      type: 'instances.notice' as const,
+      ...params,
+    })),
   },
 }).createMachine({
   id: 'instances',
@@ -148,7 +211,11 @@ export const instancesMachine = setup({
     fieldErrors: {},
     announcement: null,
   }),
-  invoke: { id: 'watchInstances', src: 'watchInstances', input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }) },
+  invoke: {
+    id: 'watchInstances',
+    src: 'watchInstances',
+    input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
+  },
   states: {
     list: {
       initial: 'loading',
@@ -166,7 +233,10 @@ export const instancesMachine = setup({
             src: 'loadChannels',
             input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
             onDone: { target: 'ready', actions: { type: 'showChannels', params: ({ event }) => event.output } },
-            onError: { target: 'failed', actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'failed',
+              actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
           on: { 'instances.live': { actions: 'applyLive' } },
         },
@@ -206,13 +276,20 @@ export const instancesMachine = setup({
         idle: {
           on: {
             'instances.createOpen': { target: 'createForm', actions: 'clearDialog' },
-            'instances.updateOpen': { guard: 'knownTarget', target: 'updateForm', actions: ['clearDialog', 'setTarget'] },
+            'instances.updateOpen': {
+              guard: 'knownTarget',
+              target: 'updateForm',
+              actions: ['clearDialog', 'setTarget'],
+            },
             'instances.syncOpen': { guard: 'canSync', target: 'syncForm', actions: ['clearDialog', 'setTarget'] },
           },
         },
         createForm: {
           on: {
-            'instances.create': [{ guard: 'validCreate', target: 'creating', actions: 'setPending' }, { actions: 'refuseLocally' }],
+            'instances.create': [
+              { guard: 'validCreate', target: 'creating', actions: 'setPending' },
+              { actions: 'refuseLocally' },
+            ],
             'instances.close': { target: 'idle', actions: 'clearDialog' },
           },
         },
@@ -249,7 +326,8 @@ export const instancesMachine = setup({
               rest: context.rest,
               tenantName: context.tenantName,
               id: context.target?.id ?? invalidState('updating'),
-              changes: context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
+              changes:
+                context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
             }),
             onDone: succeeded('instances.notices.updated'),
             onError: refused('instances.errors.update', 'updateForm'),
@@ -257,7 +335,10 @@ export const instancesMachine = setup({
         },
         syncForm: {
           on: {
-            'instances.sync': [{ guard: 'validSync', target: 'startingSync', actions: 'setPending' }, { actions: 'refuseLocally' }],
+            'instances.sync': [
+              { guard: 'validSync', target: 'startingSync', actions: 'setPending' },
+              { actions: 'refuseLocally' },
+            ],
             'instances.close': { target: 'idle', actions: 'clearDialog' },
           },
         },

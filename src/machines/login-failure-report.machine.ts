@@ -60,21 +60,27 @@ export const loginFailureReportMachine = setup({
     events: {} as LoginFailureReportEvent,
   },
   actors: {
-    loadReportUsers: fromPromise<ReportUser[], { rest: RestClient; tenantName: string | undefined }>(async ({ input, signal }) =>
-      unwrap(
-        await input.rest.GET('/api/dashboard-report/users', {
-          params: { query: input.tenantName ? { tenantName: input.tenantName } : {} },
-          signal,
-        }),
-      ),
+    loadReportUsers: fromPromise<ReportUser[], { rest: RestClient; tenantName: string | undefined }>(
+      async ({ input, signal }) =>
+        unwrap(
+          await input.rest.GET('/api/dashboard-report/users', {
+            params: { query: input.tenantName ? { tenantName: input.tenantName } : {} },
+            signal,
+          }),
+        ),
     ),
-    loadLoginFailures: fromPromise<LoginFailure[], { rest: RestClient; range: DateRange; selectedUsers: number[] }>(async ({ input, signal }) =>
-      unwrap(
-        await input.rest.POST('/api/dashboard-report', {
-          body: { start_at: input.range.startAt, finish_at: input.range.finishAt, selectedUsers: input.selectedUsers },
-          signal,
-        }),
-      ),
+    loadLoginFailures: fromPromise<LoginFailure[], { rest: RestClient; range: DateRange; selectedUsers: number[] }>(
+      async ({ input, signal }) =>
+        unwrap(
+          await input.rest.POST('/api/dashboard-report', {
+            body: {
+              start_at: input.range.startAt,
+              finish_at: input.range.finishAt,
+              selectedUsers: input.selectedUsers,
+            },
+            signal,
+          }),
+        ),
     ),
   },
   guards: {
@@ -82,17 +88,31 @@ export const loginFailureReportMachine = setup({
   },
   actions: {
     storeUsers: assign((_, users: ReportUser[]) => ({ users })),
-    usersFailed: assign((_, params: { error: unknown }) => ({ users: [], usersError: actionError('reports.errors.users', params.error) })),
-    setRange: assign(({ event }) => (event.type === 'reports.range' ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null } : {})),
+    usersFailed: assign((_, params: { error: unknown }) => ({
+      users: [],
+      usersError: actionError('reports.errors.users', params.error),
+    })),
+    setRange: assign(({ event }) =>
+      event.type === 'reports.range'
+        ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null }
+        : {},
+    ),
     toggleUser: assign(({ context, event }) => {
       if (event.type !== 'reports.toggleUser') return {};
       const on = context.selectedUsers.includes(event.userId);
-      return { selectedUsers: on ? context.selectedUsers.filter((id) => id !== event.userId) : [...context.selectedUsers, event.userId] };
+      return {
+        selectedUsers: on
+          ? context.selectedUsers.filter((id) => id !== event.userId)
+          : [...context.selectedUsers, event.userId],
+      };
     }),
     clearUsers: assign({ selectedUsers: () => [] }),
     refuseRange: assign({ invalid: 'reports.errors.range' as const }),
     storeRows: assign((_, rows: LoginFailure[]) => ({ rows, error: null })),
-    reportFailed: assign((_, params: { error: unknown }) => ({ rows: [], error: actionError('reports.errors.loginFailures', params.error) })),
+    reportFailed: assign((_, params: { error: unknown }) => ({
+      rows: [],
+      error: actionError('reports.errors.loginFailures', params.error),
+    })),
   },
 }).createMachine({
   id: 'loginFailureReport',

@@ -86,15 +86,31 @@ describe('preferences machine: behaviour', () => {
     actor.send({ type: 'prefs.instance.set', instance: { id: 3, name: 'Loja 3' } });
     actor.send({ type: 'prefs.overlay.suspend' });
     const again = start(storage).actor.getSnapshot();
-    expect(again.context).toMatchObject({ theme: 'dark', layout: 'horizontal', sidebarCollapsed: true, navbarWidth: 'boxed', locale: 'en', starred: [page(1)] });
+    expect(again.context).toMatchObject({
+      theme: 'dark',
+      layout: 'horizontal',
+      sidebarCollapsed: true,
+      navbarWidth: 'boxed',
+      locale: 'en',
+      starred: [page(1)],
+    });
     expect(again.context.activeInstance).toBeNull();
     expect(selectOverlayEnabled(again)).toBe(true);
   });
 
   it('falls back to defaults for malformed stored preferences', () => {
-    const storage = memoryStorage({ [PREFERENCES_KEY]: JSON.stringify({ theme: 'neon', locale: 'de', starred: [{ href: 1 }, page(2)], sidebarCollapsed: 'yes' }) });
+    const storage = memoryStorage({
+      [PREFERENCES_KEY]: JSON.stringify({
+        theme: 'neon',
+        locale: 'de',
+        starred: [{ href: 1 }, page(2)],
+        sidebarCollapsed: 'yes',
+      }),
+    });
     expect(start(storage).actor.getSnapshot().context).toMatchObject({ ...DEFAULT_PREFERENCES, starred: [page(2)] });
-    expect(start(memoryStorage({ [PREFERENCES_KEY]: '{not json' })).actor.getSnapshot().context).toMatchObject(DEFAULT_PREFERENCES);
+    expect(start(memoryStorage({ [PREFERENCES_KEY]: '{not json' })).actor.getSnapshot().context).toMatchObject(
+      DEFAULT_PREFERENCES,
+    );
   });
 
   it('keeps the overlay off while any bulk run holds it, through the OverlayControl adapter', () => {

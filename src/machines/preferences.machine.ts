@@ -43,7 +43,14 @@ export interface Preferences {
   starred: StarredPage[];
 }
 
-export const DEFAULT_PREFERENCES: Preferences = { theme: 'light', layout: 'vertical', sidebarCollapsed: false, navbarWidth: 'full', locale: 'pt-BR', starred: [] };
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: 'light',
+  layout: 'vertical',
+  sidebarCollapsed: false,
+  navbarWidth: 'full',
+  locale: 'pt-BR',
+  starred: [],
+};
 
 export interface PreferencesInput {
   /** Where preferences persist; without it they live in memory only. */
@@ -75,7 +82,8 @@ export type PreferencesEvent =
   /** That run ended (any outcome): release its hold. */
   | { type: 'prefs.overlay.resume' };
 
-const oneOf = <T extends string>(values: readonly T[], value: unknown, fallback: T): T => (values.includes(value as T) ? (value as T) : fallback);
+const oneOf = <T extends string>(values: readonly T[], value: unknown, fallback: T): T =>
+  values.includes(value as T) ? (value as T) : fallback;
 
 /** Reads stored preferences; anything missing or malformed falls back to its default. */
 export function readPreferences(storage: StorageLike | null): Preferences {
@@ -87,7 +95,13 @@ export function readPreferences(storage: StorageLike | null): Preferences {
   }
   const stored = raw && typeof raw === 'object' ? (raw as Partial<Record<keyof Preferences, unknown>>) : {};
   const starred = Array.isArray(stored.starred)
-    ? stored.starred.filter((p): p is StarredPage => !!p && typeof p === 'object' && typeof (p as StarredPage).href === 'string' && typeof (p as StarredPage).titleKey === 'string')
+    ? stored.starred.filter(
+        (p): p is StarredPage =>
+          !!p &&
+          typeof p === 'object' &&
+          typeof (p as StarredPage).href === 'string' &&
+          typeof (p as StarredPage).titleKey === 'string',
+      )
     : [];
   return {
     theme: oneOf(['light', 'dark'], stored.theme, DEFAULT_PREFERENCES.theme),
@@ -110,23 +124,36 @@ export const preferencesMachine = setup({
     input: {} as PreferencesInput,
   },
   guards: {
-    alreadyStarred: ({ context, event }) => event.type === 'prefs.star' && context.starred.some((p) => p.href === event.page.href),
+    alreadyStarred: ({ context, event }) =>
+      event.type === 'prefs.star' && context.starred.some((p) => p.href === event.page.href),
     starredFull: ({ context }) => context.starred.length >= STARRED_LIMIT,
   },
   actions: {
     persist: ({ context }) => {
       const { theme, layout, sidebarCollapsed, navbarWidth, locale, starred } = context;
       try {
-        context.storage?.setItem(PREFERENCES_KEY, JSON.stringify({ theme, layout, sidebarCollapsed, navbarWidth, locale, starred }));
+        context.storage?.setItem(
+          PREFERENCES_KEY,
+          JSON.stringify({ theme, layout, sidebarCollapsed, navbarWidth, locale, starred }),
+        );
       } catch {
         // Quota or privacy mode: the choice still applies to this tab.
       }
     },
     change: assign((_, params: Partial<Preferences>) => ({ ...params, refusal: null })),
-    toggleTheme: assign(({ context }) => ({ theme: context.theme === 'light' ? ('dark' as const) : ('light' as const), refusal: null })),
+    toggleTheme: assign(({ context }) => ({
+      theme: context.theme === 'light' ? ('dark' as const) : ('light' as const),
+      refusal: null,
+    })),
     toggleSidebar: assign(({ context }) => ({ sidebarCollapsed: !context.sidebarCollapsed, refusal: null })),
-    star: assign(({ context, event }) => (event.type === 'prefs.star' ? { starred: [...context.starred, event.page], refusal: null } : {})),
-    unstar: assign(({ context, event }) => (event.type === 'prefs.unstar' ? { starred: context.starred.filter((p) => p.href !== event.href), refusal: null } : {})),
+    star: assign(({ context, event }) =>
+      event.type === 'prefs.star' ? { starred: [...context.starred, event.page], refusal: null } : {},
+    ),
+    unstar: assign(({ context, event }) =>
+      event.type === 'prefs.unstar'
+        ? { starred: context.starred.filter((p) => p.href !== event.href), refusal: null }
+        : {},
+    ),
     refuseStar: assign({ refusal: { key: 'shell.starredLimit', params: { max: STARRED_LIMIT } } }),
     setInstance: assign(({ event }) => (event.type === 'prefs.instance.set' ? { activeInstance: event.instance } : {})),
     hold: assign(({ context }) => ({ overlayHolds: context.overlayHolds + 1 })),
@@ -145,14 +172,28 @@ export const preferencesMachine = setup({
   states: {
     ready: {
       on: {
-        'prefs.theme.set': { actions: [{ type: 'change', params: ({ event }) => ({ theme: event.theme }) }, 'persist'] },
+        'prefs.theme.set': {
+          actions: [{ type: 'change', params: ({ event }) => ({ theme: event.theme }) }, 'persist'],
+        },
         'prefs.theme.toggle': { actions: ['toggleTheme', 'persist'] },
-        'prefs.layout.set': { actions: [{ type: 'change', params: ({ event }) => ({ layout: event.layout }) }, 'persist'] },
+        'prefs.layout.set': {
+          actions: [{ type: 'change', params: ({ event }) => ({ layout: event.layout }) }, 'persist'],
+        },
         'prefs.sidebar.toggle': { actions: ['toggleSidebar', 'persist'] },
-        'prefs.sidebar.set': { actions: [{ type: 'change', params: ({ event }) => ({ sidebarCollapsed: event.collapsed }) }, 'persist'] },
-        'prefs.navbar.set': { actions: [{ type: 'change', params: ({ event }) => ({ navbarWidth: event.width }) }, 'persist'] },
-        'prefs.locale.set': { actions: [{ type: 'change', params: ({ event }) => ({ locale: event.locale }) }, 'persist'] },
-        'prefs.star': [{ guard: 'alreadyStarred' }, { guard: 'starredFull', actions: 'refuseStar' }, { actions: ['star', 'persist'] }],
+        'prefs.sidebar.set': {
+          actions: [{ type: 'change', params: ({ event }) => ({ sidebarCollapsed: event.collapsed }) }, 'persist'],
+        },
+        'prefs.navbar.set': {
+          actions: [{ type: 'change', params: ({ event }) => ({ navbarWidth: event.width }) }, 'persist'],
+        },
+        'prefs.locale.set': {
+          actions: [{ type: 'change', params: ({ event }) => ({ locale: event.locale }) }, 'persist'],
+        },
+        'prefs.star': [
+          { guard: 'alreadyStarred' },
+          { guard: 'starredFull', actions: 'refuseStar' },
+          { actions: ['star', 'persist'] },
+        ],
         'prefs.unstar': { actions: ['unstar', 'persist'] },
         'prefs.instance.set': { actions: 'setInstance' },
         'prefs.overlay.suspend': { actions: 'hold' },
@@ -167,8 +208,10 @@ export type PreferencesSnapshot = SnapshotFrom<typeof preferencesMachine>;
 
 /** The loading overlay (global request spinner) may show: on at start, off while any bulk run holds it. */
 export const selectOverlayEnabled = (snapshot: PreferencesSnapshot): boolean => snapshot.context.overlayHolds === 0;
-export const selectIsStarred = (snapshot: PreferencesSnapshot, href: string): boolean => snapshot.context.starred.some((p) => p.href === href);
-export const selectCanStar = (snapshot: PreferencesSnapshot): boolean => snapshot.context.starred.length < STARRED_LIMIT;
+export const selectIsStarred = (snapshot: PreferencesSnapshot, href: string): boolean =>
+  snapshot.context.starred.some((p) => p.href === href);
+export const selectCanStar = (snapshot: PreferencesSnapshot): boolean =>
+  snapshot.context.starred.length < STARRED_LIMIT;
 
 /** The preferences' overlay flag as the bulk runners' {@link OverlayControl} (src/machines/bulk-run.ts). */
 export function overlayControl(preferences: PreferencesActor): OverlayControl {

@@ -30,7 +30,16 @@ function leavablePage() {
 async function signedIn(routes: Record<string, RouteHandler> = {}) {
   let now = NOW;
   const storage = memoryStorage();
-  writeStoredSession(storage, { token: 'T1', expiresAt: NOW + 60_000, email: USER.email, originBackoffice: false, user: USER, permittedRoutes: ['users'], permissions: [], baseUrl: 'http://api.test' });
+  writeStoredSession(storage, {
+    token: 'T1',
+    expiresAt: NOW + 60_000,
+    email: USER.email,
+    originBackoffice: false,
+    user: USER,
+    permittedRoutes: ['users'],
+    permissions: [],
+    baseUrl: 'http://api.test',
+  });
   const api = fakeApi({ 'GRAPHQL disconnected': () => json(200, { data: { disconnected: true } }), ...routes });
   const keepalive: boolean[] = [];
   const network = (request: Request) => {
@@ -41,7 +50,12 @@ async function signedIn(routes: Record<string, RouteHandler> = {}) {
   await waitFor(session.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
   const actorOf = (): SessionActor => session.actor;
   const socket = createActor(socketMachine, {
-    input: { createSocket: fakeSockets().create, pageUrl: `http://127.0.0.1:8080/${TENANT}/`, bus: createAppBus(), log: () => undefined },
+    input: {
+      createSocket: fakeSockets().create,
+      pageUrl: `http://127.0.0.1:8080/${TENANT}/`,
+      bus: createAppBus(),
+      log: () => undefined,
+    },
   }).start();
   const page = leavablePage();
   const logged: string[] = [];

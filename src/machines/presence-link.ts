@@ -44,7 +44,9 @@ export function linkPresence(deps: PresenceDeps): () => void {
   });
   const stopPageHide = deps.pageHide?.(() => {
     if (selectFreshToken(deps.session.getSnapshot()) === null) return;
-    deps.executeIfFresh(DisconnectedDocument, {}, { keepalive: true }).catch((error: unknown) => log('presence: disconnected failed', error));
+    deps
+      .executeIfFresh(DisconnectedDocument, {}, { keepalive: true })
+      .catch((error: unknown) => log('presence: disconnected failed', error));
   });
   return () => {
     subscription.unsubscribe();

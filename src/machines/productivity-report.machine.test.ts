@@ -2,8 +2,21 @@ import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
 import { isValidRange } from './date-range';
-import { productivityReportMachine, sortedProductivity, sortProductivity, type ProductivityKey, type ProductivityRow } from './productivity-report.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  productivityReportMachine,
+  sortedProductivity,
+  sortProductivity,
+  type ProductivityKey,
+  type ProductivityRow,
+} from './productivity-report.machine';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, json } from './test-support/fake-fetch';
 
 const range = { startAt: '2026-11-01', finishAt: '2026-11-07' };
@@ -42,7 +55,9 @@ describe('productivityReportMachine: model coverage', () => {
 describe('productivityReportMachine: against the REST contract', () => {
   it('asks for JSON rows of the range and tenant, then sorts them client-side', async () => {
     const fake = fakeServer(() => json(200, [row(1, 'Bruno', 50), row(2, 'ana', 120), row(3, 'Álvaro', 50)]));
-    const actor = createActor(productivityReportMachine, { input: { rest: fake.rest, tenantName: 'farmacia-central', ...range } }).start();
+    const actor = createActor(productivityReportMachine, {
+      input: { rest: fake.rest, tenantName: 'farmacia-central', ...range },
+    }).start();
     actor.send({ type: 'reports.run' });
     await flush();
     const seen = fake.seen[0];
@@ -57,15 +72,22 @@ describe('productivityReportMachine: against the REST contract', () => {
   });
 
   it('a failure is an empty list with an error key; a bad range is refused locally', async () => {
-    const fake = fakeServer(() => json(403, { message: 'Forbidden', required_permission: ['dashboard-produtivity-report'] }));
-    const actor = createActor(productivityReportMachine, { input: { rest: fake.rest, startAt: '2026-11-07', finishAt: '2026-11-01' } }).start();
+    const fake = fakeServer(() =>
+      json(403, { message: 'Forbidden', required_permission: ['dashboard-produtivity-report'] }),
+    );
+    const actor = createActor(productivityReportMachine, {
+      input: { rest: fake.rest, startAt: '2026-11-07', finishAt: '2026-11-01' },
+    }).start();
     actor.send({ type: 'reports.run' });
     expect(actor.getSnapshot().context.invalid).toBe('reports.errors.range');
     actor.send({ type: 'reports.range', ...range });
     actor.send({ type: 'reports.run' });
     await flush();
     expect(actor.getSnapshot().context.rows).toEqual([]);
-    expect(actor.getSnapshot().context.error).toEqual({ key: 'reports.errors.productivity', reason: 'apiErrors.forbidden' });
+    expect(actor.getSnapshot().context.error).toEqual({
+      key: 'reports.errors.productivity',
+      reason: 'apiErrors.forbidden',
+    });
   });
 });
 
@@ -78,21 +100,36 @@ describe('sortProductivity', () => {
     avgHandlingSeconds: fc.double({ min: 0, max: 1000, noNaN: true }),
     closedTickets: fc.integer({ min: 0, max: 5 }),
   });
-  const keys: ProductivityKey[] = ['user_id', 'name', 'attendances', 'avgFirstResponseSeconds', 'avgHandlingSeconds', 'closedTickets'];
+  const keys: ProductivityKey[] = [
+    'user_id',
+    'name',
+    'attendances',
+    'avgFirstResponseSeconds',
+    'avgHandlingSeconds',
+    'closedTickets',
+  ];
 
   it('is an ordered, stable permutation for any rows, column and direction (1000 runs)', () => {
     const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
     fc.assert(
-      fc.property(fc.array(rowArb, { maxLength: 30 }), fc.constantFrom(...keys), fc.constantFrom('asc' as const, 'desc' as const), (rows, key, direction) => {
-        const out = sortProductivity(rows, { key, direction });
-        expect([...out].sort((a, b) => rows.indexOf(a) - rows.indexOf(b))).toEqual(rows);
-        for (let i = 1; i < out.length; i += 1) {
-          const [a, b] = [out[i - 1] as ProductivityRow, out[i] as ProductivityRow];
-          const cmp = typeof a[key] === 'string' ? collator.compare(String(a[key]), String(b[key])) : Number(a[key]) - Number(b[key]);
-          expect(direction === 'asc' ? cmp <= 0 : cmp >= 0).toBe(true);
-          if (cmp === 0) expect(rows.indexOf(a)).toBeLessThan(rows.indexOf(b));
-        }
-      }),
+      fc.property(
+        fc.array(rowArb, { maxLength: 30 }),
+        fc.constantFrom(...keys),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (rows, key, direction) => {
+          const out = sortProductivity(rows, { key, direction });
+          expect([...out].sort((a, b) => rows.indexOf(a) - rows.indexOf(b))).toEqual(rows);
+          for (let i = 1; i < out.length; i += 1) {
+            const [a, b] = [out[i - 1] as ProductivityRow, out[i] as ProductivityRow];
+            const cmp =
+              typeof a[key] === 'string'
+                ? collator.compare(String(a[key]), String(b[key]))
+                : Number(a[key]) - Number(b[key]);
+            expect(direction === 'asc' ? cmp <= 0 : cmp >= 0).toBe(true);
+            if (cmp === 0) expect(rows.indexOf(a)).toBeLessThan(rows.indexOf(b));
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -71,9 +71,18 @@ export const productivityReportMachine = setup({
     events: {} as ProductivityReportEvent,
   },
   actors: {
-    loadProductivity: fromPromise<ProductivityRow[], { rest: RestClient; range: DateRange; tenantName: string | undefined }>(async ({ input, signal }) => {
+    loadProductivity: fromPromise<
+      ProductivityRow[],
+      { rest: RestClient; range: DateRange; tenantName: string | undefined }
+    >(async ({ input, signal }) => {
       const result = await input.rest.GET('/api/dashboard/productivity', {
-        params: { query: { startAt: input.range.startAt, finishAt: input.range.finishAt, ...(input.tenantName ? { tenantName: input.tenantName } : {}) } },
+        params: {
+          query: {
+            startAt: input.range.startAt,
+            finishAt: input.range.finishAt,
+            ...(input.tenantName ? { tenantName: input.tenantName } : {}),
+          },
+        },
         // The same operation streams CSV for `text/csv`; the screen wants the JSON rows.
         headers: { Accept: 'application/json' },
         signal,
@@ -87,7 +96,11 @@ export const productivityReportMachine = setup({
     validRange: ({ context }) => isValidRange(context.range),
   },
   actions: {
-    setRange: assign(({ event }) => (event.type === 'reports.range' ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null } : {})),
+    setRange: assign(({ event }) =>
+      event.type === 'reports.range'
+        ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null }
+        : {},
+    ),
     sortBy: assign(({ context, event }) => {
       if (event.type !== 'reports.sort') return {};
       const direction = context.sort.key === event.key && context.sort.direction === 'asc' ? 'desc' : 'asc';
@@ -95,7 +108,10 @@ export const productivityReportMachine = setup({
     }),
     refuseRange: assign({ invalid: 'reports.errors.range' as const }),
     storeRows: assign((_, rows: ProductivityRow[]) => ({ rows, error: null })),
-    reportFailed: assign((_, params: { error: unknown }) => ({ rows: [], error: actionError('reports.errors.productivity', params.error) })),
+    reportFailed: assign((_, params: { error: unknown }) => ({
+      rows: [],
+      error: actionError('reports.errors.productivity', params.error),
+    })),
   },
 }).createMachine({
   id: 'productivityReport',

@@ -53,7 +53,13 @@ export function startRealtime(deps: RealtimeDeps): Realtime {
   activityFeed.start();
   socket.start();
   const unlinkSocket = linkSocketToSession(session, socket, deps.tenant);
-  const unlinkPresence = linkPresence({ session, socket, execute: deps.execute, executeIfFresh: deps.executeIfFresh, pageHide: windowPageHide(window) });
+  const unlinkPresence = linkPresence({
+    session,
+    socket,
+    execute: deps.execute,
+    executeIfFresh: deps.executeIfFresh,
+    pageHide: windowPageHide(window),
+  });
   return {
     socket,
     activityFeed,

@@ -39,7 +39,8 @@ export function reasonKeyOf(error: unknown): I18nKey {
     const byCode = error.code === undefined ? undefined : GRAPHQL_REASONS[error.code];
     if (byCode) return byCode;
   }
-  if (error instanceof ApiError) return STATUS_REASONS[error.status] ?? (error.status >= 500 ? 'apiErrors.server' : 'apiErrors.unknown');
+  if (error instanceof ApiError)
+    return STATUS_REASONS[error.status] ?? (error.status >= 500 ? 'apiErrors.server' : 'apiErrors.unknown');
   // fetch rejects with a TypeError when the network is down or the host unreachable.
   if (error instanceof TypeError) return 'apiErrors.network';
   return 'apiErrors.unknown';

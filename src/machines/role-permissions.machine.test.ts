@@ -2,7 +2,14 @@ import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
 import { isDirty, permissionGroups, rolePermissionsMachine, type PermissionCategory } from './role-permissions.machine';
 import type { Role } from './roles.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, json, type SeenRequest } from './test-support/fake-fetch';
 
 const categories: PermissionCategory[] = [
@@ -13,9 +20,17 @@ const categories: PermissionCategory[] = [
       { id: 9, route_name: 'dashboard-report', display_name: 'Relatório', category: 'dashboard' },
     ],
   },
-  { category: 'management', permissions: [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'management' }] },
+  {
+    category: 'management',
+    permissions: [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'management' }],
+  },
 ];
-const operador: Role = { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] };
+const operador: Role = {
+  id: 2,
+  name: 'operador',
+  display_name: 'Operador',
+  has_permission_routes: ['dashboard-analytics'],
+};
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 });
@@ -23,7 +38,9 @@ const unused = fakeServer(() => {
 describe('rolePermissionsMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
-      machine: rolePermissionsMachine.provide({ actors: { loadRoleEditor: heldPromise(), savePermissions: heldPromise(), renameRole: heldPromise() } }),
+      machine: rolePermissionsMachine.provide({
+        actors: { loadRoleEditor: heldPromise(), savePermissions: heldPromise(), renameRole: heldPromise() },
+      }),
       input: () => ({ rest: unused.rest, roleId: 2 }),
       events: [
         doneEvent('loadRoleEditor', { role: operador, categories }),
@@ -62,7 +79,9 @@ describe('rolePermissionsMachine: against the REST contract', () => {
 
   it('loads the role and the categories, groups the checklist, tracks dirtiness and saves the exact set', async () => {
     const t = setup(operador, (r) =>
-      r.path === '/api/permission/update' ? json(200, { ...operador, has_permission_routes: (r.body as { permissions: string[] }).permissions }) : undefined,
+      r.path === '/api/permission/update'
+        ? json(200, { ...operador, has_permission_routes: (r.body as { permissions: string[] }).permissions })
+        : undefined,
     );
     await flush();
     expect(permissionGroups(t.actor.getSnapshot())).toEqual([
@@ -75,7 +94,12 @@ describe('rolePermissionsMachine: against the REST contract', () => {
         allChecked: false,
         someChecked: true,
       },
-      { category: 'management', permissions: [{ routeName: 'users', displayName: 'Usuários', checked: false }], allChecked: false, someChecked: false },
+      {
+        category: 'management',
+        permissions: [{ routeName: 'users', displayName: 'Usuários', checked: false }],
+        allChecked: false,
+        someChecked: false,
+      },
     ]);
     t.actor.send({ type: 'roles.toggle', routeName: 'users' });
     t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: true });
@@ -83,7 +107,10 @@ describe('rolePermissionsMachine: against the REST contract', () => {
     expect(isDirty(t.ctx())).toBe(true);
     t.actor.send({ type: 'roles.save' });
     await flush();
-    expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'dashboard-report', 'users'] });
+    expect(t.fake.seen.at(-1)?.body).toEqual({
+      roleId: 2,
+      permissions: ['dashboard-analytics', 'dashboard-report', 'users'],
+    });
     expect(isDirty(t.ctx())).toBe(false);
     expect(t.ctx().notice).toBe('roles.notices.saved');
     t.actor.send({ type: 'roles.save' });
@@ -91,7 +118,9 @@ describe('rolePermissionsMachine: against the REST contract', () => {
   });
 
   it('keeps the edits and shows why when the save fails', async () => {
-    const t = setup(operador, (r) => (r.path === '/api/permission/update' ? json(404, { message: 'Unknown permission' }) : undefined));
+    const t = setup(operador, (r) =>
+      r.path === '/api/permission/update' ? json(404, { message: 'Unknown permission' }) : undefined,
+    );
     await flush();
     t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
     t.actor.send({ type: 'roles.save' });
@@ -105,7 +134,9 @@ describe('rolePermissionsMachine: against the REST contract', () => {
 
   it('renames with PUT /api/roles/{id} and keeps unsaved toggles', async () => {
     const t = setup(operador, (r) =>
-      r.method === 'PUT' ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name }) : undefined,
+      r.method === 'PUT'
+        ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name })
+        : undefined,
     );
     await flush();
     t.actor.send({ type: 'roles.toggle', routeName: 'users' });
@@ -120,7 +151,12 @@ describe('rolePermissionsMachine: against the REST contract', () => {
   });
 
   it('leaves the administrador role read-only', async () => {
-    const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'] };
+    const admin: Role = {
+      id: 1,
+      name: 'administrador',
+      display_name: 'Administrador',
+      has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'],
+    };
     const t = setup(admin);
     await flush();
     t.actor.send({ type: 'roles.toggle', routeName: 'users' });
@@ -131,7 +167,9 @@ describe('rolePermissionsMachine: against the REST contract', () => {
   });
 
   it('a missing role fails the load with roles.errors.load and can be reloaded', async () => {
-    const fake = fakeServer((r) => (r.path === '/api/roles/77' ? json(404, { message: 'Role not found' }) : json(200, categories)));
+    const fake = fakeServer((r) =>
+      r.path === '/api/roles/77' ? json(404, { message: 'Role not found' }) : json(200, categories),
+    );
     const actor = createActor(rolePermissionsMachine, { input: { rest: fake.rest, roleId: 77 } }).start();
     await flush();
     expect(actor.getSnapshot().value).toBe('failed');

@@ -67,25 +67,41 @@ export const rolePermissionsMachine = setup({
     events: {} as RolePermissionsEvent,
   },
   actors: {
-    loadRoleEditor: fromPromise<{ role: Role; categories: PermissionCategory[] }, { rest: RestClient; roleId: number }>(async ({ input, signal }) => {
-      const [role, categories] = await Promise.all([
-        input.rest.GET('/api/roles/{id}', { params: { path: { id: input.roleId } }, signal }).then(unwrap),
-        input.rest.GET('/api/permission/categories', { signal }).then(unwrap),
-      ]);
-      return { role, categories };
-    }),
+    loadRoleEditor: fromPromise<{ role: Role; categories: PermissionCategory[] }, { rest: RestClient; roleId: number }>(
+      async ({ input, signal }) => {
+        const [role, categories] = await Promise.all([
+          input.rest.GET('/api/roles/{id}', { params: { path: { id: input.roleId } }, signal }).then(unwrap),
+          input.rest.GET('/api/permission/categories', { signal }).then(unwrap),
+        ]);
+        return { role, categories };
+      },
+    ),
     savePermissions: fromPromise<Role, { rest: RestClient; roleId: number; permissions: string[] }>(async ({ input }) =>
-      unwrap(await input.rest.POST('/api/permission/update', { body: { roleId: input.roleId, permissions: input.permissions } })),
+      unwrap(
+        await input.rest.POST('/api/permission/update', {
+          body: { roleId: input.roleId, permissions: input.permissions },
+        }),
+      ),
     ),
     renameRole: fromPromise<Role, { rest: RestClient; roleId: number; displayName: string }>(async ({ input }) =>
-      unwrap(await input.rest.PUT('/api/roles/{id}', { params: { path: { id: input.roleId } }, body: { display_name: input.displayName } })),
+      unwrap(
+        await input.rest.PUT('/api/roles/{id}', {
+          params: { path: { id: input.roleId } },
+          body: { display_name: input.displayName },
+        }),
+      ),
     ),
   },
   guards: {
     editable: ({ context }) => isEditable(context),
     knownRoute: ({ context, event }) =>
-      isEditable(context) && event.type === 'roles.toggle' && context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName)),
-    knownCategory: ({ context, event }) => isEditable(context) && event.type === 'roles.toggleCategory' && context.categories.some((c) => c.category === event.category),
+      isEditable(context) &&
+      event.type === 'roles.toggle' &&
+      context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName)),
+    knownCategory: ({ context, event }) =>
+      isEditable(context) &&
+      event.type === 'roles.toggleCategory' &&
+      context.categories.some((c) => c.category === event.category),
     canSave: ({ context }) => isEditable(context) && isDirty(context),
     newName: ({ context, event }) => {
       if (event.type !== 'roles.rename') return false;
@@ -98,16 +114,24 @@ export const rolePermissionsMachine = setup({
       const saved = sorted(params.role.has_permission_routes);
       return { role: params.role, categories: params.categories, saved, draft: saved, loadError: null };
     }),
-    loadFailed: assign((_, params: { error: unknown }) => ({ loadError: actionError('roles.errors.load', params.error) })),
+    loadFailed: assign((_, params: { error: unknown }) => ({
+      loadError: actionError('roles.errors.load', params.error),
+    })),
     toggle: assign(({ context, event }) => {
       if (event.type !== 'roles.toggle') return {};
       const on = context.draft.includes(event.routeName);
-      return { draft: on ? context.draft.filter((n) => n !== event.routeName) : sorted([...context.draft, event.routeName]), notice: null };
+      return {
+        draft: on ? context.draft.filter((n) => n !== event.routeName) : sorted([...context.draft, event.routeName]),
+        notice: null,
+      };
     }),
     toggleCategory: assign(({ context, event }) => {
       if (event.type !== 'roles.toggleCategory') return {};
-      const names = context.categories.find((c) => c.category === event.category)?.permissions.map((p) => p.route_name) ?? [];
-      const draft = event.enabled ? sorted([...context.draft, ...names]) : context.draft.filter((n) => !names.includes(n));
+      const names =
+        context.categories.find((c) => c.category === event.category)?.permissions.map((p) => p.route_name) ?? [];
+      const draft = event.enabled
+        ? sorted([...context.draft, ...names])
+        : context.draft.filter((n) => !names.includes(n));
       return { draft, notice: null };
     }),
     reset: assign(({ context }) => ({ draft: context.saved, notice: null })),
@@ -118,7 +142,12 @@ export const rolePermissionsMachine = setup({
       return { role: params.role, saved, draft: saved, renameTo: null, notice: params.notice };
     }),
     // The edited checklist is kept: renaming does not touch permissions.
-    renamed: assign((_, role: Role) => ({ role, saved: sorted(role.has_permission_routes), renameTo: null, notice: 'roles.notices.renamed' as const })),
+    renamed: assign((_, role: Role) => ({
+      role,
+      saved: sorted(role.has_permission_routes),
+      renameTo: null,
+      notice: 'roles.notices.renamed' as const,
+    })),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
       actionError: actionError(params.key, params.error),
       fieldErrors: refusedFields(params.error),
@@ -169,8 +198,14 @@ export const rolePermissionsMachine = setup({
         id: 'savePermissions',
         src: 'savePermissions',
         input: ({ context }) => ({ rest: context.rest, roleId: context.roleId, permissions: context.draft }),
-        onDone: { target: 'editing', actions: { type: 'stored', params: ({ event }) => ({ role: event.output, notice: 'roles.notices.saved' }) } },
-        onError: { target: 'editing', actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) } },
+        onDone: {
+          target: 'editing',
+          actions: { type: 'stored', params: ({ event }) => ({ role: event.output, notice: 'roles.notices.saved' }) },
+        },
+        onError: {
+          target: 'editing',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) },
+        },
       },
     },
     renaming: {
@@ -180,7 +215,10 @@ export const rolePermissionsMachine = setup({
         src: 'renameRole',
         input: ({ context }) => ({ rest: context.rest, roleId: context.roleId, displayName: context.renameTo ?? '' }),
         onDone: { target: 'editing', actions: { type: 'renamed', params: ({ event }) => event.output } },
-        onError: { target: 'editing', actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.rename', error: event.error }) } },
+        onError: {
+          target: 'editing',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.rename', error: event.error }) },
+        },
       },
     },
   },
@@ -200,8 +238,17 @@ export interface PermissionGroup {
 export function permissionGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
   const checked = new Set(snapshot.context.draft);
   return snapshot.context.categories.map((c) => {
-    const permissions = c.permissions.map((p) => ({ routeName: p.route_name, displayName: p.display_name, checked: checked.has(p.route_name) }));
+    const permissions = c.permissions.map((p) => ({
+      routeName: p.route_name,
+      displayName: p.display_name,
+      checked: checked.has(p.route_name),
+    }));
     const count = permissions.filter((p) => p.checked).length;
-    return { category: c.category, permissions, allChecked: count === permissions.length && count > 0, someChecked: count > 0 && count < permissions.length };
+    return {
+      category: c.category,
+      permissions,
+      allChecked: count === permissions.length && count > 0,
+      someChecked: count > 0 && count < permissions.length,
+    };
   });
 }

@@ -1,10 +1,22 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
 import { roleCreateProblems, rolesMachine, type Role } from './roles.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, json } from './test-support/fake-fetch';
 
-const role = (id: number, name: string, display_name = name): Role => ({ id, name, display_name, has_permission_routes: [] });
+const role = (id: number, name: string, display_name = name): Role => ({
+  id,
+  name,
+  display_name,
+  has_permission_routes: [],
+});
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 });
@@ -12,7 +24,9 @@ const unused = fakeServer(() => {
 describe('rolesMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
-      machine: rolesMachine.provide({ actors: { loadRoles: heldPromise(), createRole: heldPromise(), renameRole: heldPromise() } }),
+      machine: rolesMachine.provide({
+        actors: { loadRoles: heldPromise(), createRole: heldPromise(), renameRole: heldPromise() },
+      }),
       input: () => ({ rest: unused.rest }),
       events: [
         doneEvent('loadRoles', [role(1, 'administrador'), role(2, 'operador')]),
@@ -25,7 +39,10 @@ describe('rolesMachine: model coverage', () => {
         { type: 'roles.rename', id: 2, displayName: 'Operador de loja' },
         { type: 'roles.rename', id: 1, displayName: 'Chefe' },
         doneEvent('renameRole', role(2, 'operador', 'Operador de loja')),
-        errorEvent('renameRole', new ApiError(400, { message: 'bad', errors: [{ field: 'display_name', message: 'too long' }] })),
+        errorEvent(
+          'renameRole',
+          new ApiError(400, { message: 'bad', errors: [{ field: 'display_name', message: 'too long' }] }),
+        ),
       ],
     });
     assertFullCoverage(report);
@@ -37,7 +54,8 @@ describe('rolesMachine: against the REST contract', () => {
   it('renames with PUT /api/roles/{id}, never the administrador, and says why a rename failed', async () => {
     let fail = true;
     const fake = fakeServer((r) => {
-      if (r.method === 'GET') return json(200, [role(1, 'administrador', 'Administrador'), role(2, 'operador', 'Operador')]);
+      if (r.method === 'GET')
+        return json(200, [role(1, 'administrador', 'Administrador'), role(2, 'operador', 'Operador')]);
       if (fail) return json(503, { status: 'unavailable', message: 'down' });
       return json(200, role(2, 'operador', (r.body as { display_name: string }).display_name));
     });
@@ -50,8 +68,15 @@ describe('rolesMachine: against the REST contract', () => {
     actor.send({ type: 'roles.rename', id: 2, displayName: ' Operador de loja ' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await flush();
-    expect(fake.seen[1]).toMatchObject({ method: 'PUT', path: '/api/roles/2', body: { display_name: 'Operador de loja' } });
-    expect(actor.getSnapshot().context.actionError).toEqual({ key: 'roles.errors.rename', reason: 'apiErrors.unavailable' });
+    expect(fake.seen[1]).toMatchObject({
+      method: 'PUT',
+      path: '/api/roles/2',
+      body: { display_name: 'Operador de loja' },
+    });
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      key: 'roles.errors.rename',
+      reason: 'apiErrors.unavailable',
+    });
     fail = false;
     actor.send({ type: 'roles.rename', id: 2, displayName: 'Operador de loja' });
     await flush();
@@ -64,19 +89,27 @@ describe('rolesMachine: against the REST contract', () => {
     let conflict = true;
     const fake = fakeServer((r) => {
       if (r.method === 'GET') return json(200, [role(1, 'administrador', 'Administrador')]);
-      return conflict ? json(409, { message: 'A role with this name already exists', field: 'name' }) : json(201, role(3, 'supervisor', 'Supervisor'));
+      return conflict
+        ? json(409, { message: 'A role with this name already exists', field: 'name' })
+        : json(201, role(3, 'supervisor', 'Supervisor'));
     });
     const actor = createActor(rolesMachine, { input: { rest: fake.rest } }).start();
     await flush();
     expect(fake.seen[0]?.path).toBe('/api/roles');
     expect(actor.getSnapshot().context.roles.map((r) => r.name)).toEqual(['administrador']);
     actor.send({ type: 'roles.create', name: 'Super Visor', displayName: ' ' });
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'roles.errors.name', display_name: 'roles.errors.displayName' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      name: 'roles.errors.name',
+      display_name: 'roles.errors.displayName',
+    });
     expect(fake.seen).toHaveLength(1);
     actor.send({ type: 'roles.create', name: 'supervisor', displayName: ' Supervisor ' });
     await flush();
     expect(fake.seen[1]?.body).toEqual({ name: 'supervisor', display_name: 'Supervisor' });
-    expect(actor.getSnapshot().context.actionError).toEqual({ key: 'roles.errors.create', reason: 'apiErrors.conflict' });
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      key: 'roles.errors.create',
+      reason: 'apiErrors.conflict',
+    });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'apiErrors.fieldTaken' });
     conflict = false;
     actor.send({ type: 'roles.create', name: 'supervisor', displayName: 'Supervisor' });

@@ -63,33 +63,66 @@ export const rolesMachine = setup({
     events: {} as RolesEvent,
   },
   actors: {
-    loadRoles: fromPromise<Role[], { rest: RestClient }>(async ({ input, signal }) => unwrap(await input.rest.GET('/api/roles', { signal }))),
-    createRole: fromPromise<Role, { rest: RestClient; role: RoleCreate }>(async ({ input }) => unwrap(await input.rest.POST('/api/roles', { body: input.role }))),
+    loadRoles: fromPromise<Role[], { rest: RestClient }>(async ({ input, signal }) =>
+      unwrap(await input.rest.GET('/api/roles', { signal })),
+    ),
+    createRole: fromPromise<Role, { rest: RestClient; role: RoleCreate }>(async ({ input }) =>
+      unwrap(await input.rest.POST('/api/roles', { body: input.role })),
+    ),
     renameRole: fromPromise<Role, { rest: RestClient; id: number; displayName: string }>(async ({ input }) =>
-      unwrap(await input.rest.PUT('/api/roles/{id}', { params: { path: { id: input.id } }, body: { display_name: input.displayName } })),
+      unwrap(
+        await input.rest.PUT('/api/roles/{id}', {
+          params: { path: { id: input.id } },
+          body: { display_name: input.displayName },
+        }),
+      ),
     ),
   },
   guards: {
-    validRole: ({ event }) => event.type === 'roles.create' && Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0,
+    validRole: ({ event }) =>
+      event.type === 'roles.create' && Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0,
     validRename: ({ context, event }) => {
       if (event.type !== 'roles.rename') return false;
       const role = context.roles.find((r) => r.id === event.id);
-      return role !== undefined && role.name !== ADMIN_ROLE_NAME && Object.keys(roleRenameProblems(event.displayName)).length === 0;
+      return (
+        role !== undefined &&
+        role.name !== ADMIN_ROLE_NAME &&
+        Object.keys(roleRenameProblems(event.displayName)).length === 0
+      );
     },
   },
   actions: {
     storeRoles: assign((_, roles: Role[]) => ({ roles, listError: null })),
-    listFailed: assign((_, params: { error: unknown }) => ({ roles: [], listError: actionError('roles.errors.load', params.error) })),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      roles: [],
+      listError: actionError('roles.errors.load', params.error),
+    })),
     begin: assign(({ event }) =>
-      event.type === 'roles.create' ? { pending: { name: event.name, display_name: event.displayName.trim() }, actionError: null, fieldErrors: {}, notice: null } : {},
+      event.type === 'roles.create'
+        ? {
+            pending: { name: event.name, display_name: event.displayName.trim() },
+            actionError: null,
+            fieldErrors: {},
+            notice: null,
+          }
+        : {},
     ),
     refuse: assign(({ event }) => {
-      if (event.type === 'roles.create') return { fieldErrors: roleCreateProblems(event.name, event.displayName), actionError: null, notice: null };
-      if (event.type === 'roles.rename') return { fieldErrors: roleRenameProblems(event.displayName), actionError: null, notice: null };
+      if (event.type === 'roles.create')
+        return { fieldErrors: roleCreateProblems(event.name, event.displayName), actionError: null, notice: null };
+      if (event.type === 'roles.rename')
+        return { fieldErrors: roleRenameProblems(event.displayName), actionError: null, notice: null };
       return {};
     }),
     beginRename: assign(({ event }) =>
-      event.type === 'roles.rename' ? { renaming: { id: event.id, displayName: event.displayName.trim() }, actionError: null, fieldErrors: {}, notice: null } : {},
+      event.type === 'roles.rename'
+        ? {
+            renaming: { id: event.id, displayName: event.displayName.trim() },
+            actionError: null,
+            fieldErrors: {},
+            notice: null,
+          }
+        : {},
     ),
     renamed: assign(({ context }, role: Role) => ({
       roles: context.roles.map((r) => (r.id === role.id ? role : r)),
@@ -101,7 +134,11 @@ export const rolesMachine = setup({
       fieldErrors: refusedFields(params.error),
       renaming: null,
     })),
-    created: assign(({ context }, role: Role) => ({ roles: [...context.roles, role], pending: null, notice: 'roles.notices.created' as const })),
+    created: assign(({ context }, role: Role) => ({
+      roles: [...context.roles, role],
+      pending: null,
+      notice: 'roles.notices.created' as const,
+    })),
     createFailed: assign((_, params: { error: unknown }) => ({
       actionError: actionError('roles.errors.create', params.error),
       fieldErrors: refusedFields(params.error),
@@ -110,7 +147,16 @@ export const rolesMachine = setup({
   },
 }).createMachine({
   id: 'roles',
-  context: ({ input }) => ({ rest: input.rest, roles: [], listError: null, pending: null, renaming: null, actionError: null, fieldErrors: {}, notice: null }),
+  context: ({ input }) => ({
+    rest: input.rest,
+    roles: [],
+    listError: null,
+    pending: null,
+    renaming: null,
+    actionError: null,
+    fieldErrors: {},
+    notice: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -131,7 +177,10 @@ export const rolesMachine = setup({
           on: {
             'roles.reload': '#roles.loading',
             'roles.create': [{ guard: 'validRole', target: 'creating', actions: 'begin' }, { actions: 'refuse' }],
-            'roles.rename': [{ guard: 'validRename', target: 'renaming', actions: 'beginRename' }, { actions: 'refuse' }],
+            'roles.rename': [
+              { guard: 'validRename', target: 'renaming', actions: 'beginRename' },
+              { actions: 'refuse' },
+            ],
           },
         },
         creating: {
@@ -144,7 +193,10 @@ export const rolesMachine = setup({
               return { rest: context.rest, role: context.pending };
             },
             onDone: { target: 'idle', actions: { type: 'created', params: ({ event }) => event.output } },
-            onError: { target: 'idle', actions: { type: 'createFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'createFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         renaming: {
@@ -157,7 +209,10 @@ export const rolesMachine = setup({
               return { rest: context.rest, ...context.renaming };
             },
             onDone: { target: 'idle', actions: { type: 'renamed', params: ({ event }) => event.output } },
-            onError: { target: 'idle', actions: { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
       },

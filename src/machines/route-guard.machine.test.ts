@@ -44,7 +44,13 @@ describe('route guard: decisions after every navigation', () => {
   it.each([
     ['an unknown path', anonymous, '/nope', '', '/pages/error-404'],
     ['an unknown path, signed in', admin, '/users/extra', '', '/pages/error-404'],
-    ['a protected route while signed out', anonymous, '/roles/edit/7', '?tab=perms', '/login?to=%2Froles%2Fedit%2F7%3Ftab%3Dperms'],
+    [
+      'a protected route while signed out',
+      anonymous,
+      '/roles/edit/7',
+      '?tab=perms',
+      '/login?to=%2Froles%2Fedit%2F7%3Ftab%3Dperms',
+    ],
     ['an "all" main route while signed out', anonymous, '/user-settings', '', '/login?to=%2Fuser-settings'],
     ['a checked route without its permission', operator, '/tenants', '', '/pages/not-authorized'],
   ])('redirects for %s', (_, subject, pathname, search, to) => {

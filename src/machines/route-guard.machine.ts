@@ -25,8 +25,7 @@ export interface RouteGuardContext {
 }
 
 export type RouteGuardEvent =
-  | { type: 'route.navigate'; pathname: string; search?: string }
-  | { type: 'route.session'; subject: AccessSubject };
+  { type: 'route.navigate'; pathname: string; search?: string } | { type: 'route.session'; subject: AccessSubject };
 
 const SIGNED_OUT: AccessSubject = { authenticated: false, role: null, permittedRoutes: [] };
 
@@ -53,9 +52,13 @@ export const routeGuardMachine = setup({
     notPermitted: ({ context }) => redirectRoute(context.decision) === getRoute('not-authorized').name,
   },
   actions: {
-    takeLocation: assign(({ event }) => (event.type === 'route.navigate' ? { pathname: event.pathname, search: event.search ?? '' } : {})),
+    takeLocation: assign(({ event }) =>
+      event.type === 'route.navigate' ? { pathname: event.pathname, search: event.search ?? '' } : {},
+    ),
     takeSubject: assign(({ event }) => (event.type === 'route.session' ? { subject: event.subject } : {})),
-    decide: assign(({ context }) => ({ decision: context.pathname === null ? null : resolveNavigation(context.pathname, context.subject, context.search) })),
+    decide: assign(({ context }) => ({
+      decision: context.pathname === null ? null : resolveNavigation(context.pathname, context.subject, context.search),
+    })),
   },
 }).createMachine({
   id: 'routeGuard',
@@ -95,4 +98,6 @@ export const selectGuardRedirect = (snapshot: RouteGuardSnapshot): string | null
 
 /** The allowed route and its params, or null while redirecting. */
 export const selectAllowedRoute = (snapshot: RouteGuardSnapshot) =>
-  snapshot.hasTag('allowed') && snapshot.context.decision?.kind === 'allow' ? { route: snapshot.context.decision.route, params: snapshot.context.decision.params } : null;
+  snapshot.hasTag('allowed') && snapshot.context.decision?.kind === 'allow'
+    ? { route: snapshot.context.decision.route, params: snapshot.context.decision.params }
+    : null;

@@ -22,7 +22,11 @@ export interface RoutePrefetch {
  * `preloadSignIn`), so none of it is in the login page's own code. `createRest` gives a typed client
  * over a fetch.
  */
-export function createRoutePrefetch(session: SessionActor, inner: FetchLike, createRest: (fetch: FetchLike) => RestClient): RoutePrefetch {
+export function createRoutePrefetch(
+  session: SessionActor,
+  inner: FetchLike,
+  createRest: (fetch: FetchLike) => RestClient,
+): RoutePrefetch {
   const prefetching = createPrefetchingFetch(inner);
   const rest = createRest(prefetching.prefetch);
   let prefetchedFor: string | null = null;
@@ -39,7 +43,14 @@ export function createRoutePrefetch(session: SessionActor, inner: FetchLike, cre
   };
   const subscription = session.subscribe((snapshot) => {
     const { token, redirectTo, profileFromLogin } = snapshot.context;
-    if (!snapshot.hasTag('authenticated') || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
+    if (
+      !snapshot.hasTag('authenticated') ||
+      !profileFromLogin ||
+      redirectTo === null ||
+      token === null ||
+      prefetchedFor === token
+    )
+      return;
     prefetchedFor = token;
     prefetchRoute(redirectTo, selectAccessSubject(snapshot));
   });

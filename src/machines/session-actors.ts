@@ -4,7 +4,14 @@ import type { Execute } from '../api/graphql-client';
 import { unwrap, type RestClient } from '../api/rest-client';
 import type { components } from '../generated/openapi';
 import { RefreshTokenDocument } from '../generated/graphql';
-import { readStoredSession, SESSION_KEYS, type Permission, type StorageEventSource, type StorageLike, type StoredSession } from './session-storage';
+import {
+  readStoredSession,
+  SESSION_KEYS,
+  type Permission,
+  type StorageEventSource,
+  type StorageLike,
+  type StoredSession,
+} from './session-storage';
 
 /**
  * The session's I/O, one named actor per call (DESIGN §3). Each gets its client through `input`, so
@@ -24,7 +31,11 @@ export interface LoginInput {
 }
 
 /** Why a sign-in was refused, as the login form must tell it (the contract's 401/429 bodies). */
-export type LoginFailure = { kind: 'twoFactorRequired' } | { kind: 'invalidCode' } | { kind: 'throttled'; retryAfter: number } | { kind: 'failed' };
+export type LoginFailure =
+  | { kind: 'twoFactorRequired' }
+  | { kind: 'invalidCode' }
+  | { kind: 'throttled'; retryAfter: number }
+  | { kind: 'failed' };
 
 /**
  * Reads a refused sign-in. The two-factor answers are told apart BEFORE SPEC §8's generic failure
@@ -33,7 +44,10 @@ export type LoginFailure = { kind: 'twoFactorRequired' } | { kind: 'invalidCode'
  */
 export function classifyLoginFailure(error: unknown): LoginFailure {
   if (!(error instanceof ApiError)) return { kind: 'failed' };
-  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as { error?: unknown; retry_after?: unknown };
+  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as {
+    error?: unknown;
+    retry_after?: unknown;
+  };
   if (error.status === 401 && body.error === 'two_factor_required') return { kind: 'twoFactorRequired' };
   if (error.status === 401 && body.error === 'invalid_two_factor_code') return { kind: 'invalidCode' };
   if (error.status === 429) {
@@ -104,7 +118,12 @@ export const logoutActor = fromPromise<void, LogoutInput>(async ({ input, signal
     await Promise.race([input.beforeLogout().catch(() => undefined), cap]);
     clearTimeout(timer);
   }
-  unwrap(await input.rest.POST('/api/auth/logout', { body: { data: input.email ? { email: input.email } : null, ip: input.ip }, signal }));
+  unwrap(
+    await input.rest.POST('/api/auth/logout', {
+      body: { data: input.email ? { email: input.email } : null, ip: input.ip },
+      signal,
+    }),
+  );
 });
 
 /** GET /api/auth/userInfo (unless just signed in), and the user's permissions (the second check of docs/security.md) when the email is known. */
@@ -133,13 +152,19 @@ export function refreshRefused(error: unknown): boolean {
 
 /** GraphQL `refreshToken`, sent with the (possibly expired) token it replaces. */
 export const refreshActor = fromPromise<RefreshOutput, RefreshInput>(async ({ input, signal }) => {
-  const { refreshToken } = await input.graphql.execute(RefreshTokenDocument, {}, { headers: { Authorization: `Bearer ${input.token}` }, signal });
+  const { refreshToken } = await input.graphql.execute(
+    RefreshTokenDocument,
+    {},
+    { headers: { Authorization: `Bearer ${input.token}` }, signal },
+  );
   if (!refreshToken.token) throw new Error('refreshToken answered without a token');
   return { token: refreshToken.token, expiresIn: refreshToken.expires_in };
 });
 
 /** The public-IP lookup (src/api/ip-lookup.ts, which never throws and caps its own time). */
-export const ipLookupActor = fromPromise<string | null, { lookup: () => Promise<string | null> }>(({ input }) => input.lookup());
+export const ipLookupActor = fromPromise<string | null, { lookup: () => Promise<string | null> }>(({ input }) =>
+  input.lookup(),
+);
 
 /** Another tab changed the token key: report what storage now holds. */
 export type SessionSyncEvent = { type: 'session.sync'; stored: StoredSession | null };

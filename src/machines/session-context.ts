@@ -2,7 +2,14 @@ import type { Execute } from '../api/graphql-client';
 import type { RestClient } from '../api/rest-client';
 import type { I18nKey } from './i18n-key';
 import type { SessionSyncEvent } from './session-actors';
-import { readStoredSession, type Permission, type StorageEventSource, type StorageLike, type StoredSession, type User } from './session-storage';
+import {
+  readStoredSession,
+  type Permission,
+  type StorageEventSource,
+  type StorageLike,
+  type StoredSession,
+  type User,
+} from './session-storage';
 
 /** The session machine's input, context and events (kept apart so the machine file stays readable). */
 
@@ -16,7 +23,8 @@ export const EXPIRY_SKEW_MS = 5000;
  * {@link EXPIRY_SKEW_MS}, and never more than a quarter of its life — a margin as long as the token
  * itself (ACCESS_TOKEN_TTL=3) made every fresh token count as expired, so each request refreshed again.
  */
-export const expirySkew = (lifetimeMs: number | null): number => (lifetimeMs === null ? EXPIRY_SKEW_MS : Math.min(EXPIRY_SKEW_MS, lifetimeMs / 4));
+export const expirySkew = (lifetimeMs: number | null): number =>
+  lifetimeMs === null ? EXPIRY_SKEW_MS : Math.min(EXPIRY_SKEW_MS, lifetimeMs / 4);
 /** Whether the session's token counts as expired on its own clock (margin included): it is refreshed before use. */
 export const isTokenExpired = (context: Pick<SessionContext, 'expiresAt' | 'lifetimeMs' | 'deps'>): boolean =>
   context.expiresAt !== null && context.deps.now() >= context.expiresAt - expirySkew(context.lifetimeMs);
@@ -77,7 +85,10 @@ export interface SessionContext {
 }
 
 /** Notice keys for an ended session (a user-initiated logout shows nothing). */
-export const SESSION_END_KEYS = { expired: 'session.ended.expired', remote: 'session.ended.remote' } as const satisfies Record<Exclude<SessionEnd, 'logout'>, I18nKey>;
+export const SESSION_END_KEYS = {
+  expired: 'session.ended.expired',
+  remote: 'session.ended.remote',
+} as const satisfies Record<Exclude<SessionEnd, 'logout'>, I18nKey>;
 
 export type SessionEvent =
   | { type: 'session.login'; email: string; password: string; to?: string | null }
@@ -137,14 +148,37 @@ export function tokenLifetimeMs(token: string | null): number | null {
 
 export function fromStored(stored: StoredSession): Partial<SessionContext> {
   const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = stored;
-  return { token, expiresAt, lifetimeMs: tokenLifetimeMs(token), email, originBackoffice, user, permittedRoutes, permissions };
+  return {
+    token,
+    expiresAt,
+    lifetimeMs: tokenLifetimeMs(token),
+    email,
+    originBackoffice,
+    user,
+    permittedRoutes,
+    permissions,
+  };
 }
 
 export function initialContext(input: SessionInput): SessionContext {
-  const deps: Required<SessionInput> = { now: () => Date.now(), baseUrl: '', beforeLogout: () => Promise.resolve(), ...input };
+  const deps: Required<SessionInput> = {
+    now: () => Date.now(),
+    baseUrl: '',
+    beforeLogout: () => Promise.resolve(),
+    ...input,
+  };
   const stored = readStoredSession(deps.storage, deps.baseUrl);
-  return { deps, ...signedOut, ...(stored ? fromStored(stored) : {}), ip: null, ipSettled: false, error: null, ended: null };
+  return {
+    deps,
+    ...signedOut,
+    ...(stored ? fromStored(stored) : {}),
+    ip: null,
+    ipSettled: false,
+    error: null,
+    ended: null,
+  };
 }
 
 /** True when `token` is the one in use (null: the caller does not know which token it sent). */
-export const isCurrentToken = (context: SessionContext, token: string | null) => token === null || token === context.token;
+export const isCurrentToken = (context: SessionContext, token: string | null) =>
+  token === null || token === context.token;

@@ -20,7 +20,8 @@ const signedIn = () => {
   });
   return storage;
 };
-const ready = (actor: SessionActor) => waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+const ready = (actor: SessionActor) =>
+  waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
 
 describe('session machine: token rotated by the server', () => {
   it('adopts and persists the new token, so the next requests carry it', async () => {
@@ -56,8 +57,12 @@ describe('session machine: token rotated by the server', () => {
   it('takes the email from a reloaded profile (the user may have changed it in their settings)', async () => {
     const asked: (string | null)[] = [];
     const api = fakeApi({
-      'GET /api/auth/userInfo': () => json(200, { user: { ...USER, email: 'olga@demo.local' }, has_permission_routes: ['users'] }),
-      'GET /api/permission/email': (request) => (asked.push(new URL(request.url).searchParams.get('email')), json(200, [])),
+      'GET /api/auth/userInfo': () =>
+        json(200, { user: { ...USER, email: 'olga@demo.local' }, has_permission_routes: ['users'] }),
+      'GET /api/permission/email': (request) => (
+        asked.push(new URL(request.url).searchParams.get('email')),
+        json(200, [])
+      ),
     });
     const { actor } = startSession({ storage: signedIn(), api });
     await ready(actor);

@@ -4,7 +4,16 @@ import { createAuthFetch } from '../api/auth-middleware';
 import type { SessionActor } from './session.machine';
 import { freshTokenFetch, sessionFetch, sessionSeam } from './session-seam';
 import { memoryStorage, writeStoredSession, type StoredSession } from './session-storage';
-import { fakeApi, flush, json, NOW, startSession, storageHub, USER, type RouteHandler } from './test-support/session-fakes';
+import {
+  fakeApi,
+  flush,
+  json,
+  NOW,
+  startSession,
+  storageHub,
+  USER,
+  type RouteHandler,
+} from './test-support/session-fakes';
 
 const T1_SESSION: StoredSession = {
   token: 'T1',
@@ -50,8 +59,17 @@ describe('session seam: properties', () => {
       fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 6 }), async (s, k) => {
         const { api, rest, actor, counter } = await ready({
           'GET /api/users': (request) =>
-            s.schedule(Promise.resolve(request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)), 'users'),
-          'GRAPHQL refreshToken': () => s.schedule(Promise.resolve(json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } })), 'refresh'),
+            s.schedule(
+              Promise.resolve(
+                request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED),
+              ),
+              'users',
+            ),
+          'GRAPHQL refreshToken': () =>
+            s.schedule(
+              Promise.resolve(json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } })),
+              'refresh',
+            ),
         });
         const results = await s.waitFor(Promise.all(Array.from({ length: k }, () => rest.GET('/api/users'))));
         expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
@@ -70,7 +88,10 @@ describe('session seam: properties', () => {
       fc.asyncProperty(
         fc.scheduler(),
         fc.integer({ min: 1, max: 6 }),
-        fc.constantFrom(json(401, { status: 'Token is Expired' }), json(200, { errors: [{ message: 'Unauthorized', extensions: { http: { status: 401 } } }] })),
+        fc.constantFrom(
+          json(401, { status: 'Token is Expired' }),
+          json(200, { errors: [{ message: 'Unauthorized', extensions: { http: { status: 401 } } }] }),
+        ),
         async (s, k, refusal) => {
           const { api, rest, actor, counter } = await ready({
             'GET /api/users': () => s.schedule(Promise.resolve(json(401, EXPIRED)), 'users'),
@@ -119,7 +140,11 @@ describe('session seam: 401 policy', () => {
   it('a locally expired token is refreshed once before concurrent requests leave', async () => {
     let now = NOW;
     const storage = storedT1();
-    const { api, rest, actor } = startSession({ storage, now: () => now, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    const { api, rest, actor } = startSession({
+      storage,
+      now: () => now,
+      api: fakeApi({ 'GET /api/users': () => json(200, []) }),
+    });
     await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     api.seen.length = 0;
     now = NOW + 600_000;
@@ -161,7 +186,9 @@ describe('session seam: 401 policy', () => {
   });
 
   it('leaves a 401 of a signed-out request alone and sends no token', async () => {
-    const { actor, api } = startSession({ api: fakeApi({ 'GET /api/users': () => json(401, { status: 'Authorization Token not found' }) }) });
+    const { actor, api } = startSession({
+      api: fakeApi({ 'GET /api/users': () => json(401, { status: 'Authorization Token not found' }) }),
+    });
     const authFetch = createAuthFetch(sessionSeam(actor), api.fetch);
     const response = await authFetch(new Request('http://api.test/api/users'));
     expect(response.status).toBe(401);
@@ -170,7 +197,9 @@ describe('session seam: 401 policy', () => {
   });
 
   it('without a tracked fetch still refreshes and retries with the new token', async () => {
-    const { actor, api } = await ready({ 'GET /api/users': (r) => (r.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)) });
+    const { actor, api } = await ready({
+      'GET /api/users': (r) => (r.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)),
+    });
     const response = await createAuthFetch(sessionSeam(actor), api.fetch)(new Request('http://api.test/api/users'));
     expect(response.status).toBe(200);
     expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
@@ -188,8 +217,10 @@ describe('session seam: a refresh that is not refused', () => {
       storage,
       now: () => now,
       api: fakeApi({
-        'GET /api/users': (request) => (request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED)),
-        'GRAPHQL refreshToken': () => (++refreshes === 1 ? networkDown() : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } })),
+        'GET /api/users': (request) =>
+          request.headers.get('Authorization') === 'Bearer T2' ? json(200, []) : json(401, EXPIRED),
+        'GRAPHQL refreshToken': () =>
+          ++refreshes === 1 ? networkDown() : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
       }),
     });
     await waitFor(started.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
@@ -212,7 +243,11 @@ describe('session seam: a refresh that is not refused', () => {
   it('the token stays stored while the refresh has no answer (what the next page starts from)', async () => {
     let now = NOW;
     const storage = storedT1();
-    const { actor, rest } = startSession({ storage, now: () => now, api: fakeApi({ 'GET /api/users': () => json(200, []), 'GRAPHQL refreshToken': networkDown }) });
+    const { actor, rest } = startSession({
+      storage,
+      now: () => now,
+      api: fakeApi({ 'GET /api/users': () => json(200, []), 'GRAPHQL refreshToken': networkDown }),
+    });
     await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     now = NOW + 600_000;
     await rest.GET('/api/users');
@@ -224,15 +259,21 @@ describe('session seam: a refresh that is not refused', () => {
   it.each([
     ['the network down', networkDown],
     ['a server failure (503)', () => json(503, { status: 'unavailable' })],
-  ])('with %s: K concurrent requests end with at most two refreshes, no logout and no loop', async (_label, refreshAnswer) => {
-    const { api, rest, actor, counter } = await ready({ 'GET /api/users': () => json(401, EXPIRED), 'GRAPHQL refreshToken': refreshAnswer });
-    const results = await Promise.all(Array.from({ length: 4 }, () => rest.GET('/api/users')));
-    expect(results.map((r) => r.response.status)).toEqual([401, 401, 401, 401]);
-    expect(api.calls('GRAPHQL refreshToken').length).toBeLessThanOrEqual(2);
-    expect(api.calls('GET /api/users')).toHaveLength(4);
-    expect(counter.logouts).toBe(0);
-    expect(actor.getSnapshot().context.token).toBe('T1');
-  });
+  ])(
+    'with %s: K concurrent requests end with at most two refreshes, no logout and no loop',
+    async (_label, refreshAnswer) => {
+      const { api, rest, actor, counter } = await ready({
+        'GET /api/users': () => json(401, EXPIRED),
+        'GRAPHQL refreshToken': refreshAnswer,
+      });
+      const results = await Promise.all(Array.from({ length: 4 }, () => rest.GET('/api/users')));
+      expect(results.map((r) => r.response.status)).toEqual([401, 401, 401, 401]);
+      expect(api.calls('GRAPHQL refreshToken').length).toBeLessThanOrEqual(2);
+      expect(api.calls('GET /api/users')).toHaveLength(4);
+      expect(counter.logouts).toBe(0);
+      expect(actor.getSnapshot().context.token).toBe('T1');
+    },
+  );
 });
 
 describe('session: cross-tab', () => {
@@ -250,11 +291,14 @@ describe('session: cross-tab', () => {
     expect(b.api.calls('POST /api/auth/logout')).toHaveLength(0);
   });
 
-  it('a token refreshed in one tab replaces the other tab\'s token, even mid-refresh', async () => {
+  it("a token refreshed in one tab replaces the other tab's token, even mid-refresh", async () => {
     const hub = storageHub();
     writeStoredSession(hub.shared, T1_SESSION);
     const a = startSession({ ...hub.tab() });
-    const b = startSession({ ...hub.tab(), api: fakeApi({ 'GRAPHQL refreshToken': () => new Promise(() => undefined) }) });
+    const b = startSession({
+      ...hub.tab(),
+      api: fakeApi({ 'GRAPHQL refreshToken': () => new Promise(() => undefined) }),
+    });
     await flush();
     b.actor.send({ type: 'session.refresh', token: 'T1' });
     expect(b.actor.getSnapshot().hasTag('refreshing')).toBe(true);
@@ -266,12 +310,17 @@ describe('session: cross-tab', () => {
 
 describe('session: restored short-lived token', () => {
   /** A JWT-shaped token whose payload says it lives `seconds` (signature irrelevant to the client). */
-  const jwt = (seconds: number) => `h.${btoa(JSON.stringify({ iat: 1_000, exp: 1_000 + seconds })).replace(/=+$/, '')}.s`;
+  const jwt = (seconds: number) =>
+    `h.${btoa(JSON.stringify({ iat: 1_000, exp: 1_000 + seconds })).replace(/=+$/, '')}.s`;
 
   it('a restored 3 s token is used while fresh, its margin sized from its own claims (not refreshed on the first request)', async () => {
     const storage = memoryStorage();
     writeStoredSession(storage, { ...T1_SESSION, token: jwt(3), expiresAt: NOW + 2_000 });
-    const { api, rest, actor } = startSession({ storage, now: () => NOW, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    const { api, rest, actor } = startSession({
+      storage,
+      now: () => NOW,
+      api: fakeApi({ 'GET /api/users': () => json(200, []) }),
+    });
     await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     await rest.GET('/api/users');
     expect(api.calls('GRAPHQL refreshToken')).toHaveLength(0);
@@ -281,7 +330,11 @@ describe('session: restored short-lived token', () => {
   it('a restored token without readable claims keeps the full margin', async () => {
     const storage = memoryStorage();
     writeStoredSession(storage, { ...T1_SESSION, expiresAt: NOW + 2_000 });
-    const { api, rest, actor } = startSession({ storage, now: () => NOW, api: fakeApi({ 'GET /api/users': () => json(200, []) }) });
+    const { api, rest, actor } = startSession({
+      storage,
+      now: () => NOW,
+      api: fakeApi({ 'GET /api/users': () => json(200, []) }),
+    });
     await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     await rest.GET('/api/users');
     expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
@@ -289,11 +342,13 @@ describe('session: restored short-lived token', () => {
 });
 
 describe('freshTokenFetch: requests sent while the page is being left', () => {
-  it('sends with the session\'s fresh token (whatever the caller set) and keeps the request\'s keepalive', async () => {
+  it("sends with the session's fresh token (whatever the caller set) and keeps the request's keepalive", async () => {
     const { actor, api } = await ready({ 'GET /api/users': () => json(200, []) });
     const keepalive: boolean[] = [];
     const send = freshTokenFetch(actor, (request) => (keepalive.push(request.keepalive), api.fetch(request)));
-    const response = await send(new Request('http://api.test/api/users', { headers: { Authorization: 'Bearer forged' }, keepalive: true }));
+    const response = await send(
+      new Request('http://api.test/api/users', { headers: { Authorization: 'Bearer forged' }, keepalive: true }),
+    );
     expect(response.status).toBe(200);
     expect(api.seen.map((c) => [c.route, c.authorization])).toEqual([['GET /api/users', 'Bearer T1']]);
     expect(keepalive).toEqual([true]);
@@ -305,25 +360,32 @@ describe('freshTokenFetch: requests sent while the page is being left', () => {
     await waitFor(started.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
     started.api.seen.length = 0;
     now = T1_SESSION.expiresAt ?? NOW;
-    await expect(freshTokenFetch(started.actor, started.api.fetch)(new Request('http://api.test/api/users'))).rejects.toThrow('no fresh session token');
+    await expect(
+      freshTokenFetch(started.actor, started.api.fetch)(new Request('http://api.test/api/users')),
+    ).rejects.toThrow('no fresh session token');
     await flush();
     expect(started.api.seen).toEqual([]);
     expect(started.actor.getSnapshot().hasTag('refreshing')).toBe(false);
   });
 
-  it.each([EXPIRED, { status: 'Unauthorized' }])('hands a 401 (%j) back to the caller: no refresh, no retry, no logout', async (body) => {
-    const { actor, api, counter } = await ready({ 'GET /api/users': () => json(401, body) });
-    const response = await freshTokenFetch(() => actor, api.fetch)(new Request('http://api.test/api/users'));
-    await flush();
-    expect(response.status).toBe(401);
-    expect(api.seen.map((c) => c.route)).toEqual(['GET /api/users']);
-    expect(counter.logouts).toBe(0);
-    expect(actor.getSnapshot().context.token).toBe('T1');
-  });
+  it.each([EXPIRED, { status: 'Unauthorized' }])(
+    'hands a 401 (%j) back to the caller: no refresh, no retry, no logout',
+    async (body) => {
+      const { actor, api, counter } = await ready({ 'GET /api/users': () => json(401, body) });
+      const response = await freshTokenFetch(() => actor, api.fetch)(new Request('http://api.test/api/users'));
+      await flush();
+      expect(response.status).toBe(401);
+      expect(api.seen.map((c) => c.route)).toEqual(['GET /api/users']);
+      expect(counter.logouts).toBe(0);
+      expect(actor.getSnapshot().context.token).toBe('T1');
+    },
+  );
 
   it('signed out: rejects without sending', async () => {
     const { actor, api } = startSession();
-    await expect(freshTokenFetch(actor, api.fetch)(new Request('http://api.test/api/users'))).rejects.toThrow('no fresh session token');
+    await expect(freshTokenFetch(actor, api.fetch)(new Request('http://api.test/api/users'))).rejects.toThrow(
+      'no fresh session token',
+    );
     expect(api.seen).toEqual([]);
   });
 });
@@ -342,4 +404,3 @@ describe('sessionFetch: a fresh token leaves at once', () => {
     expect(order).toEqual(['network Bearer T1', 'queued after']);
   });
 });
-

@@ -12,7 +12,9 @@ export const selectIsAuthenticated = (snapshot: SessionSnapshot): boolean => sna
  * included) and not being replaced by a refresh. Null otherwise.
  */
 export const selectFreshToken = (snapshot: SessionSnapshot): string | null =>
-  snapshot.hasTag('authenticated') && !snapshot.hasTag('refreshing') && !isTokenExpired(snapshot.context) ? snapshot.context.token : null;
+  snapshot.hasTag('authenticated') && !snapshot.hasTag('refreshing') && !isTokenExpired(snapshot.context)
+    ? snapshot.context.token
+    : null;
 
 /** A login or logout call is in flight (disable the form / the logout button). */
 export const selectIsBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('busy');
@@ -43,7 +45,9 @@ export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject =>
   authenticated: snapshot.hasTag('authenticated'),
   role: snapshot.context.user?.role.name ?? null,
   permittedRoutes: snapshot.context.permittedRoutes,
-  loggedOut: !snapshot.hasTag('authenticated') && (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),
+  loggedOut:
+    !snapshot.hasTag('authenticated') &&
+    (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),
 });
 
 /** SPEC §6 second check: whether a permission with this route name exists for the signed-in user. */

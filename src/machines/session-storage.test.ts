@@ -1,7 +1,24 @@
-import { clearStoredSession, memoryStorage, readStoredSession, SESSION_KEYS, writeStoredSession, type StorageLike, type StoredSession } from './session-storage';
+import {
+  clearStoredSession,
+  memoryStorage,
+  readStoredSession,
+  SESSION_KEYS,
+  writeStoredSession,
+  type StorageLike,
+  type StoredSession,
+} from './session-storage';
 import { USER } from './test-support/session-fakes';
 
-const SESSION: StoredSession = { token: 'T1', expiresAt: 123, email: USER.email, originBackoffice: true, user: USER, permittedRoutes: ['users'], permissions: [{ id: 1, route_name: 'users', display_name: 'U', category: 'C' }], baseUrl: '' };
+const SESSION: StoredSession = {
+  token: 'T1',
+  expiresAt: 123,
+  email: USER.email,
+  originBackoffice: true,
+  user: USER,
+  permittedRoutes: ['users'],
+  permissions: [{ id: 1, route_name: 'users', display_name: 'U', category: 'C' }],
+  baseUrl: '',
+};
 
 describe('session storage', () => {
   it('round-trips a session under the SPEC §3 keys, writing the token last and removing it first', () => {
@@ -23,8 +40,20 @@ describe('session storage', () => {
   });
 
   it('reads malformed entries as empty values and a foreign or missing token as no session', () => {
-    const storage = memoryStorage({ accessToken: 'T', userInfo: '{oops', permissionRoutes: '[1,"users"]', permissions: '"x"', accessTokenExpiresAt: 'soon' });
-    expect(readStoredSession(storage, '')).toMatchObject({ token: 'T', user: null, permittedRoutes: ['users'], permissions: [], expiresAt: null });
+    const storage = memoryStorage({
+      accessToken: 'T',
+      userInfo: '{oops',
+      permissionRoutes: '[1,"users"]',
+      permissions: '"x"',
+      accessTokenExpiresAt: 'soon',
+    });
+    expect(readStoredSession(storage, '')).toMatchObject({
+      token: 'T',
+      user: null,
+      permittedRoutes: ['users'],
+      permissions: [],
+      expiresAt: null,
+    });
     expect(readStoredSession(memoryStorage({ ...storage.dump(), baseUrl: 'http://other' }), '')).toBeNull();
     expect(readStoredSession(memoryStorage(), '')).toBeNull();
   });

@@ -60,7 +60,10 @@ function stringArray(value: unknown): string[] {
 
 function permissionArray(value: unknown): Permission[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((p): p is Permission => !!p && typeof p === 'object' && typeof (p as { route_name?: unknown }).route_name === 'string');
+  return value.filter(
+    (p): p is Permission =>
+      !!p && typeof p === 'object' && typeof (p as { route_name?: unknown }).route_name === 'string',
+  );
 }
 
 function userOrNull(value: unknown): User | null {
@@ -135,7 +138,9 @@ export function clearStoredSession(storage: StorageLike): void {
 }
 
 /** The browser's `storage` event as a {@link StorageEventSource}. */
-export function windowStorageEvents(target: Pick<Window, 'addEventListener' | 'removeEventListener'>): StorageEventSource {
+export function windowStorageEvents(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+): StorageEventSource {
   return (listener) => {
     const handler = (event: StorageEvent) => listener({ key: event.key });
     target.addEventListener('storage', handler);

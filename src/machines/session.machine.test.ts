@@ -1,7 +1,34 @@
 import { SimulatedClock, waitFor, type EventObject } from 'xstate';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
-import { fakeApi, flush, inertSessionInput, json, loginResponse, NOW, startSession, USER } from './test-support/session-fakes';
-import type { CrossTabInput, LoginInput, LoginResponse, LogoutInput, ProfileInput, ProfileOutput, RefreshInput, RefreshOutput } from './session-actors';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  idleCallback,
+  type GraphEvent,
+} from './test-support/graph-coverage';
+import {
+  fakeApi,
+  flush,
+  inertSessionInput,
+  json,
+  loginResponse,
+  NOW,
+  startSession,
+  USER,
+} from './test-support/session-fakes';
+import type {
+  CrossTabInput,
+  LoginInput,
+  LoginResponse,
+  LogoutInput,
+  ProfileInput,
+  ProfileOutput,
+  RefreshInput,
+  RefreshOutput,
+} from './session-actors';
 import { ApiError } from '../api/api-error';
 import { IP_WAIT_MS, sessionMachine, type SessionActor } from './session.machine';
 import { memoryStorage, readStoredSession, writeStoredSession, type StoredSession } from './session-storage';
@@ -59,7 +86,10 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   errorEvent('login', new ApiError(429, { message: 'Too many failed attempts', retry_after: 840 })),
   doneEvent('logout'),
   errorEvent('logout', new Error('500')),
-  doneEvent('loadProfile', { info: { user: USER, has_permission_routes: ['users', 'tenants'] }, permissions: null } satisfies ProfileOutput),
+  doneEvent('loadProfile', {
+    info: { user: USER, has_permission_routes: ['users', 'tenants'] },
+    permissions: null,
+  } satisfies ProfileOutput),
   errorEvent('loadProfile', new Error('500')),
   doneEvent('refresh', { token: 'T2', expiresIn: 900 } satisfies RefreshOutput),
   errorEvent('refresh', new ApiError(401, { status: 'Unauthorized' })),
@@ -72,15 +102,47 @@ const login = events[0]!;
 
 /** Simple paths per concern: the whole graph is too dense to enumerate every simple path of it. */
 const simpleScenarios = [
-  { events: pick('session.login', 'xstate.done.actor.lookupIp', 'xstate.error.actor.lookupIp', 'xstate.done.actor.login', 'xstate.error.actor.login') },
-  { prefix: [ipDone], events: pick('session.login', 'session.verifyCode', 'session.cancelTwoFactor', 'xstate.error.actor.login', 'session.sync') },
   {
-    prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],
-    events: pick('session.unauthorized', 'session.refresh', 'session.ensureFresh', 'session.tokenRotated', 'xstate.done.actor.refresh', 'xstate.error.actor.refresh', 'xstate.done.actor.loadProfile'),
+    events: pick(
+      'session.login',
+      'xstate.done.actor.lookupIp',
+      'xstate.error.actor.lookupIp',
+      'xstate.done.actor.login',
+      'xstate.error.actor.login',
+    ),
+  },
+  {
+    prefix: [ipDone],
+    events: pick(
+      'session.login',
+      'session.verifyCode',
+      'session.cancelTwoFactor',
+      'xstate.error.actor.login',
+      'session.sync',
+    ),
   },
   {
     prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],
-    events: pick('session.sync', 'session.logout', 'xstate.done.actor.logout', 'xstate.error.actor.logout', 'session.redirected', 'session.dismissNotice'),
+    events: pick(
+      'session.unauthorized',
+      'session.refresh',
+      'session.ensureFresh',
+      'session.tokenRotated',
+      'xstate.done.actor.refresh',
+      'xstate.error.actor.refresh',
+      'xstate.done.actor.loadProfile',
+    ),
+  },
+  {
+    prefix: [ipDone, login, doneEvent('login', loginResponse('T1'))],
+    events: pick(
+      'session.sync',
+      'session.logout',
+      'xstate.done.actor.logout',
+      'xstate.error.actor.logout',
+      'session.redirected',
+      'session.dismissNotice',
+    ),
   },
 ];
 
@@ -98,7 +160,8 @@ describe('session machine: model coverage', () => {
   });
 });
 
-const loggedIn = (actor: SessionActor) => waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+const loggedIn = (actor: SessionActor) =>
+  waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
 const stored = (session: StoredSession) => {
   const storage = memoryStorage();
   writeStoredSession(storage, session);
@@ -141,13 +204,22 @@ describe('session machine: login', () => {
     await flush();
     actor.send({ ...credentials, to: '/roles/edit/7?tab=perms' });
     await loggedIn(actor);
-    expect(api.calls('POST /api/auth/login')[0]).toEqual({ route: 'POST /api/auth/login', authorization: null, body: { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' } });
+    expect(api.calls('POST /api/auth/login')[0]).toEqual({
+      route: 'POST /api/auth/login',
+      authorization: null,
+      body: { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
+    });
     const { context } = actor.getSnapshot();
     expect(context.notice).toEqual({ titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' });
     expect(context.redirectTo).toBe('/roles/edit/7?tab=perms');
     expect(context.credentials).toBeNull();
     // The routes are the sign-in answer's.
-    expect(readStoredSession(storage, 'http://api.test')).toMatchObject({ token: 'T1', email: USER.email, expiresAt: NOW + 900_000, permittedRoutes: ['users'] });
+    expect(readStoredSession(storage, 'http://api.test')).toMatchObject({
+      token: 'T1',
+      email: USER.email,
+      expiresAt: NOW + 900_000,
+      permittedRoutes: ['users'],
+    });
     // The sign-in answer carried the user and routes: only the permission list is asked.
     expect(api.calls('GET /api/auth/userInfo')).toEqual([]);
     expect(api.calls('GET /api/permission/email')[0]?.authorization).toBe('Bearer T1');
@@ -184,7 +256,11 @@ describe('session machine: login', () => {
   });
 
   it.each([
-    ['a 401', () => json(401, { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' }), 'auth.login.failed'],
+    [
+      'a 401',
+      () => json(401, { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' }),
+      'auth.login.failed',
+    ],
     ['a network failure', () => Promise.reject(new TypeError('fetch failed')), 'auth.login.failed'],
     ['a 200 without token', () => json(200, loginResponse('')), 'auth.login.noToken'],
   ] as const)('ends anonymous with the message key after %s, storing nothing', async (_, answer, key) => {
@@ -203,20 +279,36 @@ describe('session machine: logout', () => {
     ['succeeds', () => json(200, { message: 'Logged out' })],
     ['fails', () => json(500, { message: 'boom' })],
     ['cannot reach the server', () => Promise.reject(new TypeError('fetch failed'))],
-  ] as const)('sends the logout with the ip and the token, clears storage and ends logged out when the call %s', async (_, answer) => {
-    const storage = stored({ ...remote, expiresAt: NOW + 60_000 });
-    const { actor, api } = startSession({ storage, api: fakeApi({ 'POST /api/auth/logout': answer }) });
-    await loggedIn(actor);
-    actor.send({ type: 'session.logout' });
-    expect(storage.dump()).toEqual({});
-    await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }));
-    expect(api.calls('POST /api/auth/logout')[0]).toMatchObject({ authorization: 'Bearer T3', body: { data: { email: USER.email }, ip: '203.0.113.7' } });
-    expect(actor.getSnapshot().context).toMatchObject({ token: null, user: null, permittedRoutes: [], ended: 'logout' });
-  });
+  ] as const)(
+    'sends the logout with the ip and the token, clears storage and ends logged out when the call %s',
+    async (_, answer) => {
+      const storage = stored({ ...remote, expiresAt: NOW + 60_000 });
+      const { actor, api } = startSession({ storage, api: fakeApi({ 'POST /api/auth/logout': answer }) });
+      await loggedIn(actor);
+      actor.send({ type: 'session.logout' });
+      expect(storage.dump()).toEqual({});
+      await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }));
+      expect(api.calls('POST /api/auth/logout')[0]).toMatchObject({
+        authorization: 'Bearer T3',
+        body: { data: { email: USER.email }, ip: '203.0.113.7' },
+      });
+      expect(actor.getSnapshot().context).toMatchObject({
+        token: null,
+        user: null,
+        permittedRoutes: [],
+        ended: 'logout',
+      });
+    },
+  );
 });
 
 describe('session machine: two-factor sign-in and throttling', () => {
-  const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo', to: '/tenants' } as const;
+  const credentials = {
+    type: 'session.login',
+    email: USER.email,
+    password: 'Back#Office!Demo',
+    to: '/tenants',
+  } as const;
   const twoFactorApi = (accept: string) =>
     fakeApi({
       'POST /api/auth/login': (_request, body) => {
@@ -261,17 +353,26 @@ describe('session machine: two-factor sign-in and throttling', () => {
   });
 
   it('tells a throttled sign-in apart from a wrong password, with the wait the server gives', async () => {
-    const api = fakeApi({ 'POST /api/auth/login': () => json(429, { message: 'Too many failed attempts', retry_after: 840 }) });
+    const api = fakeApi({
+      'POST /api/auth/login': () => json(429, { message: 'Too many failed attempts', retry_after: 840 }),
+    });
     const { actor } = startSession({ api });
     await flush();
     actor.send(credentials);
     await waitFor(actor, (s) => s.context.error !== null);
-    expect(actor.getSnapshot().context).toMatchObject({ error: 'auth.login.throttled', retryAfter: 840, credentials: null });
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: 'auth.login.throttled',
+      retryAfter: 840,
+      credentials: null,
+    });
     expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
   });
 
-  it('keeps SPEC §8\'s one message for every other refusal (unknown e-mail, wrong password, blocked user)', async () => {
-    for (const body of [{ error: 'invalid_credentials', message: 'x' }, { error: 'user_blocked', message: 'x' }]) {
+  it("keeps SPEC §8's one message for every other refusal (unknown e-mail, wrong password, blocked user)", async () => {
+    for (const body of [
+      { error: 'invalid_credentials', message: 'x' },
+      { error: 'user_blocked', message: 'x' },
+    ]) {
       const { actor } = startSession({ api: fakeApi({ 'POST /api/auth/login': () => json(401, body) }) });
       await flush();
       actor.send(credentials);
@@ -283,7 +384,11 @@ describe('session machine: two-factor sign-in and throttling', () => {
 
 describe('session machine: what happens just before logout', () => {
   it('runs beforeLogout first, and logs out even when it fails or never answers', async () => {
-    for (const beforeLogout of [() => Promise.resolve('said'), () => Promise.reject(new Error('offline')), () => new Promise(() => undefined)]) {
+    for (const beforeLogout of [
+      () => Promise.resolve('said'),
+      () => Promise.reject(new Error('offline')),
+      () => new Promise(() => undefined),
+    ]) {
       const order: string[] = [];
       const api = fakeApi({
         'POST /api/auth/logout': () => {
@@ -291,7 +396,11 @@ describe('session machine: what happens just before logout', () => {
           return json(200, { message: 'Logged out' });
         },
       });
-      const { actor } = startSession({ api, storage: stored({ ...remote, expiresAt: NOW + 60_000 }), beforeLogout: () => (order.push('before'), beforeLogout()) });
+      const { actor } = startSession({
+        api,
+        storage: stored({ ...remote, expiresAt: NOW + 60_000 }),
+        beforeLogout: () => (order.push('before'), beforeLogout()),
+      });
       await loggedIn(actor);
       actor.send({ type: 'session.logout' });
       // The never-answering one is cut off after BEFORE_LOGOUT_MS (a real timer inside the actor).

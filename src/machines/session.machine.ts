@@ -60,43 +60,75 @@ export const sessionMachine = setup({
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
     refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
-    responseHasToken: (_, params: { response: LoginResponse }) => typeof params.response.access_token === 'string' && params.response.access_token !== '',
+    responseHasToken: (_, params: { response: LoginResponse }) =>
+      typeof params.response.access_token === 'string' && params.response.access_token !== '',
     tokenExpired: ({ context }) => isTokenExpired(context),
-    refreshRequested: ({ context, event }) => event.type === 'session.refresh' && event.token !== null && event.token === context.token,
-    staleUnauthorized: ({ context, event }) => event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
-    refreshableUnauthorized: ({ event }) => event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
+    refreshRequested: ({ context, event }) =>
+      event.type === 'session.refresh' && event.token !== null && event.token === context.token,
+    staleUnauthorized: ({ context, event }) =>
+      event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
+    refreshableUnauthorized: ({ event }) =>
+      event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
     terminalUnauthorized: ({ context, event }) =>
-      event.type === 'session.unauthorized' && isCurrentToken(context, event.token) && (event.attempt === 2 || classifyUnauthorized(event.body) === 'logout'),
+      event.type === 'session.unauthorized' &&
+      isCurrentToken(context, event.token) &&
+      (event.attempt === 2 || classifyUnauthorized(event.body) === 'logout'),
     rotatedToken: ({ event }) => event.type === 'session.tokenRotated' && event.token !== '',
     remoteSignedOut: ({ event }) => event.type === 'session.sync' && event.stored === null,
-    remoteNewToken: ({ context, event }) => event.type === 'session.sync' && event.stored !== null && event.stored.token !== context.token,
+    remoteNewToken: ({ context, event }) =>
+      event.type === 'session.sync' && event.stored !== null && event.stored.token !== context.token,
   },
   actions: {
     persist: ({ context }) => {
       if (context.token === null) return;
       const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = context;
-      writeStoredSession(context.deps.storage, { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions, baseUrl: context.deps.baseUrl });
+      writeStoredSession(context.deps.storage, {
+        token,
+        expiresAt,
+        email,
+        originBackoffice,
+        user,
+        permittedRoutes,
+        permissions,
+        baseUrl: context.deps.baseUrl,
+      });
     },
     clearStorage: ({ context }) => clearStoredSession(context.deps.storage),
     signOut: assign((_, params: { reason: SessionEnd }) => ({ ...signedOut, ended: params.reason })),
-    adoptStored: assign(({ event }) => (event.type === 'session.sync' && event.stored ? { ...fromStored(event.stored), ended: null } : {})),
+    adoptStored: assign(({ event }) =>
+      event.type === 'session.sync' && event.stored ? { ...fromStored(event.stored), ended: null } : {},
+    ),
     startLogin: assign(({ event }) =>
       event.type === 'session.login'
-        ? { error: null, retryAfter: null, ended: null, credentials: { email: event.email, password: event.password, to: event.to ?? null, otp: null } }
+        ? {
+            error: null,
+            retryAfter: null,
+            ended: null,
+            credentials: { email: event.email, password: event.password, to: event.to ?? null, otp: null },
+          }
         : {},
     ),
     /** The code goes out with the credentials held since the first step. */
     sendCode: assign(({ context, event }) =>
-      event.type === 'session.verifyCode' && context.credentials ? { error: null, credentials: { ...context.credentials, otp: event.otp.trim() } } : {},
+      event.type === 'session.verifyCode' && context.credentials
+        ? { error: null, credentials: { ...context.credentials, otp: event.otp.trim() } }
+        : {},
     ),
-    askForCode: assign(({ context }) => ({ error: null, credentials: context.credentials ? { ...context.credentials, otp: null } : null })),
+    askForCode: assign(({ context }) => ({
+      error: null,
+      credentials: context.credentials ? { ...context.credentials, otp: null } : null,
+    })),
     refuseCode: assign(({ context }) => ({
       error: 'auth.twoFactor.invalidCode' as const,
       credentials: context.credentials ? { ...context.credentials, otp: null } : null,
     })),
     throttleLogin: assign((_, params: { error: unknown }) => {
       const failure = classifyLoginFailure(params.error);
-      return { error: 'auth.login.throttled' as const, retryAfter: failure.kind === 'throttled' ? failure.retryAfter : null, credentials: null };
+      return {
+        error: 'auth.login.throttled' as const,
+        retryAfter: failure.kind === 'throttled' ? failure.retryAfter : null,
+        credentials: null,
+      };
     }),
     dropCredentials: assign({ credentials: null, error: null }),
     storeIp: assign((_, params: { ip: string | null }) => ({ ip: params.ip, ipSettled: true })),
@@ -116,8 +148,16 @@ export const sessionMachine = setup({
         profileFromLogin: true,
       } satisfies Partial<SessionContext>;
     }),
-    failLogin: assign((_, params: { error: I18nKey }) => ({ error: params.error, retryAfter: null, credentials: null })),
-    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({ token: params.token, expiresAt: context.deps.now() + params.expiresIn * 1000, lifetimeMs: params.expiresIn * 1000 })),
+    failLogin: assign((_, params: { error: I18nKey }) => ({
+      error: params.error,
+      retryAfter: null,
+      credentials: null,
+    })),
+    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({
+      token: params.token,
+      expiresAt: context.deps.now() + params.expiresIn * 1000,
+      lifetimeMs: params.expiresIn * 1000,
+    })),
     storeProfile: assign(({ context }, params: ProfileOutput) => ({
       ...(params.info
         ? {
@@ -142,7 +182,11 @@ export const sessionMachine = setup({
   invoke: {
     id: 'crossTab',
     src: 'crossTab',
-    input: ({ context }) => ({ events: context.deps.storageEvents, storage: context.deps.storage, baseUrl: context.deps.baseUrl }),
+    input: ({ context }) => ({
+      events: context.deps.storageEvents,
+      storage: context.deps.storage,
+      baseUrl: context.deps.baseUrl,
+    }),
   },
   states: {
     ip: {
@@ -179,7 +223,11 @@ export const sessionMachine = setup({
             'session.verifyCode': { target: 'loggingIn', actions: 'sendCode' },
             'session.cancelTwoFactor': { target: 'anonymous', actions: 'dropCredentials' },
             'session.login': { target: 'loggingIn', actions: 'startLogin' },
-            'session.sync': { guard: 'remoteNewToken', target: 'restoring', actions: ['dropCredentials', 'adoptStored'] },
+            'session.sync': {
+              guard: 'remoteNewToken',
+              target: 'restoring',
+              actions: ['dropCredentials', 'adoptStored'],
+            },
           },
         },
         loggingIn: {
@@ -207,17 +255,31 @@ export const sessionMachine = setup({
                     target: '#session.auth.authenticated',
                     actions: [{ type: 'storeLogin', params: ({ event }) => ({ response: event.output }) }, 'persist'],
                   },
-                  { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.noToken' } } },
+                  {
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.login.noToken' } },
+                  },
                 ],
                 onError: [
-                  { guard: { type: 'loginNeedsCode', params: ({ event }) => ({ error: event.error }) }, target: '#session.auth.awaitingCode', actions: 'askForCode' },
-                  { guard: { type: 'loginBadCode', params: ({ event }) => ({ error: event.error }) }, target: '#session.auth.awaitingCode', actions: 'refuseCode' },
+                  {
+                    guard: { type: 'loginNeedsCode', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingCode',
+                    actions: 'askForCode',
+                  },
+                  {
+                    guard: { type: 'loginBadCode', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingCode',
+                    actions: 'refuseCode',
+                  },
                   {
                     guard: { type: 'loginThrottled', params: ({ event }) => ({ error: event.error }) },
                     target: '#session.auth.anonymous',
                     actions: { type: 'throttleLogin', params: ({ event }) => ({ error: event.error }) },
                   },
-                  { target: '#session.auth.anonymous', actions: { type: 'failLogin', params: { error: 'auth.login.failed' } } },
+                  {
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.login.failed' } },
+                  },
                 ],
               },
             },
@@ -228,7 +290,11 @@ export const sessionMachine = setup({
           type: 'parallel',
           on: {
             'session.logout': { target: 'loggingOut' },
-            'session.sync': { guard: 'remoteSignedOut', target: 'anonymous', actions: { type: 'signOut', params: { reason: 'remote' } } },
+            'session.sync': {
+              guard: 'remoteSignedOut',
+              target: 'anonymous',
+              actions: { type: 'signOut', params: { reason: 'remote' } },
+            },
             'session.redirected': { actions: 'clearRedirect' },
             'session.dismissNotice': { actions: 'clearNotice' },
           },
@@ -243,10 +309,23 @@ export const sessionMachine = setup({
                     'session.unauthorized': [
                       { guard: 'staleUnauthorized' },
                       { guard: 'refreshableUnauthorized', target: 'refreshing' },
-                      { guard: 'terminalUnauthorized', target: '#session.auth.anonymous', actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }] },
+                      {
+                        guard: 'terminalUnauthorized',
+                        target: '#session.auth.anonymous',
+                        actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                      },
                     ],
                     'session.sync': { guard: 'remoteNewToken', actions: 'adoptStored' },
-                    'session.tokenRotated': { guard: 'rotatedToken', actions: [{ type: 'storeRefreshed', params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }) }, 'persist'] },
+                    'session.tokenRotated': {
+                      guard: 'rotatedToken',
+                      actions: [
+                        {
+                          type: 'storeRefreshed',
+                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
+                        },
+                        'persist',
+                      ],
+                    },
                   },
                 },
                 refreshing: {
@@ -261,13 +340,26 @@ export const sessionMachine = setup({
                     // Another tab refreshed first: take its token instead of spending this refresh.
                     'session.sync': { guard: 'remoteNewToken', target: 'valid', actions: 'adoptStored' },
                     // The old token is revoked: a refresh with it can only fail, so the rotated token ends it.
-                    'session.tokenRotated': { guard: 'rotatedToken', target: 'valid', actions: [{ type: 'storeRefreshed', params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }) }, 'persist'] },
+                    'session.tokenRotated': {
+                      guard: 'rotatedToken',
+                      target: 'valid',
+                      actions: [
+                        {
+                          type: 'storeRefreshed',
+                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
+                        },
+                        'persist',
+                      ],
+                    },
                   },
                   invoke: {
                     id: 'refresh',
                     src: 'refresh',
                     input: ({ context }) => ({ graphql: context.deps.refreshGraphql, token: context.token ?? '' }),
-                    onDone: { target: 'valid', actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'] },
+                    onDone: {
+                      target: 'valid',
+                      actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'],
+                    },
                     onError: [
                       {
                         guard: { type: 'refreshRefused', params: ({ event }) => ({ error: event.error }) },
@@ -290,8 +382,15 @@ export const sessionMachine = setup({
                   invoke: {
                     id: 'loadProfile',
                     src: 'loadProfile',
-                    input: ({ context }) => ({ rest: context.deps.rest, email: context.email, userInfo: !context.profileFromLogin }),
-                    onDone: { target: 'ready', actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'] },
+                    input: ({ context }) => ({
+                      rest: context.deps.rest,
+                      email: context.email,
+                      userInfo: !context.profileFromLogin,
+                    }),
+                    onDone: {
+                      target: 'ready',
+                      actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'],
+                    },
                     // A 401 is the seam's business; any other failure keeps what the session already knows.
                     onError: { target: 'ready', actions: 'settleProfile' },
                   },
@@ -307,7 +406,13 @@ export const sessionMachine = setup({
           invoke: {
             id: 'logout',
             src: 'logout',
-            input: ({ context }) => ({ rest: context.deps.rest, email: context.email, ip: context.ip, beforeLogout: context.deps.beforeLogout, waitMs: BEFORE_LOGOUT_MS }),
+            input: ({ context }) => ({
+              rest: context.deps.rest,
+              email: context.email,
+              ip: context.ip,
+              beforeLogout: context.deps.beforeLogout,
+              waitMs: BEFORE_LOGOUT_MS,
+            }),
             onDone: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
             onError: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
           },

@@ -31,7 +31,12 @@ function controlledBody() {
     },
     { highWaterMark: 0 },
   );
-  return { body, state, push: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close() };
+  return {
+    body,
+    state,
+    push: (text: string) => controller.enqueue(encoder.encode(text)),
+    end: () => controller.close(),
+  };
 }
 
 /** A sink that records what it got; `hold` makes writes wait for the test. */
@@ -64,7 +69,10 @@ describe('sheetDownloadMachine: model coverage', () => {
       input: () => ({ rest: unused.rest, openSink: () => recordingSink().sink }),
       events: [
         { type: 'sheets.download', request: orders },
-        { type: 'sheets.download', request: { sheet: 'reasons', query: { startAt: '2026-11-07', finishAt: '2026-11-01' } } },
+        {
+          type: 'sheets.download',
+          request: { sheet: 'reasons', query: { startAt: '2026-11-07', finishAt: '2026-11-01' } },
+        },
         { type: 'sheets.opened', file: { name: 'orders.csv', type: 'text/csv' } },
         { type: 'sheets.progress', progress: { bytes: 10, rows: 1 } },
         { type: 'sheets.finished', progress: { bytes: 20, rows: 2 } },
@@ -95,7 +103,13 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     return { fake, actor, log, files, ctx: () => actor.getSnapshot().context };
   }
   const csvResponse = (body: ReadableStream<Uint8Array>) =>
-    new Response(body, { status: 200, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="orders-2026-11-01-2026-11-07.csv"' } });
+    new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="orders-2026-11-01-2026-11-07.csv"',
+      },
+    });
 
   it('asks for text/csv, writes chunk by chunk with progress in bytes and rows, then closes the sink', async () => {
     const csv = controlledBody();
@@ -109,7 +123,10 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     expect(t.files).toEqual(['orders-2026-11-01-2026-11-07.csv']);
     csv.push('\uFEFFid;cliente\r\n1;Maria\r\n2;"Jo');
     await flush();
-    expect(t.ctx().progress).toEqual({ bytes: encoder.encode('\uFEFFid;cliente\r\n1;Maria\r\n2;"Jo').byteLength, rows: 1 });
+    expect(t.ctx().progress).toEqual({
+      bytes: encoder.encode('\uFEFFid;cliente\r\n1;Maria\r\n2;"Jo').byteLength,
+      rows: 1,
+    });
     csv.push('ão\r\nda Silva"\r\n3;Ana');
     csv.end();
     await flush();
@@ -158,7 +175,10 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
 
   it('a refused download opens no sink and says why; the sink refusing cancels the body', async () => {
     const t = setup(() => json(403, { message: 'Forbidden' }));
-    t.actor.send({ type: 'sheets.download', request: { sheet: 'attendances', query: { ...range, websiteId: 1, estimation: true } } });
+    t.actor.send({
+      type: 'sheets.download',
+      request: { sheet: 'attendances', query: { ...range, websiteId: 1, estimation: true } },
+    });
     await flush();
     expect(t.fake.seen[0]?.path).toBe('/api/tenant/sheets/attendances');
     expect(Object.fromEntries(t.fake.seen[0]?.query ?? [])).toEqual({ ...range, websiteId: '1', estimation: 'true' });
@@ -170,7 +190,9 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     const fake = fakeServer(() => csvResponse(csv.body));
     const dismissed = new Error('The user aborted a request.');
     dismissed.name = 'AbortError';
-    const actor = createActor(sheetDownloadMachine, { input: { rest: fake.rest, openSink: () => Promise.reject(dismissed) } }).start();
+    const actor = createActor(sheetDownloadMachine, {
+      input: { rest: fake.rest, openSink: () => Promise.reject(dismissed) },
+    }).start();
     actor.send({ type: 'sheets.download', request: { sheet: 'productivity', query: range } });
     await flush();
     expect(fake.seen[0]?.path).toBe('/api/dashboard/productivity');
@@ -180,7 +202,10 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
 
   it('refuses a bad range locally and can start again after any end', async () => {
     const t = setup(() => csvResponse(new Response('h\n1\n').body as ReadableStream<Uint8Array>));
-    t.actor.send({ type: 'sheets.download', request: { sheet: 'instance_logs', query: { startAt: '2026-11-08', finishAt: '2026-11-01' } } });
+    t.actor.send({
+      type: 'sheets.download',
+      request: { sheet: 'instance_logs', query: { startAt: '2026-11-08', finishAt: '2026-11-01' } },
+    });
     expect(t.ctx().invalid).toBe('sheets.errors.range');
     expect(t.fake.seen).toHaveLength(0);
     t.actor.send({ type: 'sheets.download', request: { sheet: 'instance_logs', query: range } });
@@ -199,18 +224,22 @@ describe('CSV row counting across chunks', () => {
 
   it('counts the data rows of any server-shaped CSV however it is split (1000 runs)', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (rows, cuts) => {
-        const text = '\uFEFFa;b\r\n' + rows.map((r) => `${r.map(quote).join(';')}\r\n`).join('');
-        const bytes = encoder.encode(text);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const counter = createRowCounter();
-        let from = 0;
-        for (const at of [...points, bytes.length]) {
-          counter.feed(bytes.subarray(from, at));
-          from = at;
-        }
-        expect(counter.rows(true)).toBe(rows.length);
-      }),
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (rows, cuts) => {
+          const text = '\uFEFFa;b\r\n' + rows.map((r) => `${r.map(quote).join(';')}\r\n`).join('');
+          const bytes = encoder.encode(text);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const counter = createRowCounter();
+          let from = 0;
+          for (const at of [...points, bytes.length]) {
+            counter.feed(bytes.subarray(from, at));
+            from = at;
+          }
+          expect(counter.rows(true)).toBe(rows.length);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -28,27 +28,36 @@ type StreamEvent =
   | { type: 'sheets.finished'; progress: SheetProgress }
   | { type: 'sheets.failed'; error: unknown };
 
-export type SheetDownloadEvent = { type: 'sheets.download'; request: SheetRequest } | { type: 'sheets.cancel' } | { type: 'sheets.reset' } | StreamEvent;
+export type SheetDownloadEvent =
+  | { type: 'sheets.download'; request: SheetRequest }
+  | { type: 'sheets.cancel' }
+  | { type: 'sheets.reset' }
+  | StreamEvent;
 
 /** Streams one sheet into a sink and reports; leaving the state (cancel) or stopping aborts it. */
-const streamSheetActor = fromCallback<EventObject, { rest: RestClient; request: SheetRequest; openSink: OpenSink }>(({ input, sendBack }) => {
-  const controller = new AbortController();
-  const report = (event: StreamEvent) => {
-    if (!controller.signal.aborted) sendBack(event);
-  };
-  streamSheet({
-    ...input,
-    signal: controller.signal,
-    onOpen: (file) => report({ type: 'sheets.opened', file }),
-    onProgress: (progress) => report({ type: 'sheets.progress', progress }),
-  }).then(
-    (progress) => report({ type: 'sheets.finished', progress }),
-    (error: unknown) => report({ type: 'sheets.failed', error }),
-  );
-  return () => controller.abort();
-});
+const streamSheetActor = fromCallback<EventObject, { rest: RestClient; request: SheetRequest; openSink: OpenSink }>(
+  ({ input, sendBack }) => {
+    const controller = new AbortController();
+    const report = (event: StreamEvent) => {
+      if (!controller.signal.aborted) sendBack(event);
+    };
+    streamSheet({
+      ...input,
+      signal: controller.signal,
+      onOpen: (file) => report({ type: 'sheets.opened', file }),
+      onProgress: (progress) => report({ type: 'sheets.progress', progress }),
+    }).then(
+      (progress) => report({ type: 'sheets.finished', progress }),
+      (error: unknown) => report({ type: 'sheets.failed', error }),
+    );
+    return () => controller.abort();
+  },
+);
 
-const start = [{ guard: 'validRange', target: '#sheetDownload.downloading', actions: 'begin' }, { actions: 'refuse' }] as const;
+const start = [
+  { guard: 'validRange', target: '#sheetDownload.downloading', actions: 'begin' },
+  { actions: 'refuse' },
+] as const;
 
 /**
  * Sheet download with progress (orders, attendances, instance logs, reasons, and the productivity
@@ -69,17 +78,31 @@ export const sheetDownloadMachine = setup({
   },
   actions: {
     begin: assign(({ event }) =>
-      event.type === 'sheets.download' ? { request: event.request, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null } : {},
+      event.type === 'sheets.download'
+        ? { request: event.request, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null }
+        : {},
     ),
     refuse: assign({ invalid: 'sheets.errors.range' as const }),
     opened: assign(({ event }) => (event.type === 'sheets.opened' ? { file: event.file } : {})),
-    progress: assign(({ event }) => (event.type === 'sheets.progress' || event.type === 'sheets.finished' ? { progress: event.progress } : {})),
-    failed: assign(({ event }) => (event.type === 'sheets.failed' ? { error: actionError('sheets.errors.download', event.error) } : {})),
+    progress: assign(({ event }) =>
+      event.type === 'sheets.progress' || event.type === 'sheets.finished' ? { progress: event.progress } : {},
+    ),
+    failed: assign(({ event }) =>
+      event.type === 'sheets.failed' ? { error: actionError('sheets.errors.download', event.error) } : {},
+    ),
     reset: assign({ request: null, file: null, progress: () => ({ bytes: 0, rows: 0 }), error: null, invalid: null }),
   },
 }).createMachine({
   id: 'sheetDownload',
-  context: ({ input }) => ({ rest: input.rest, openSink: input.openSink, request: null, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null }),
+  context: ({ input }) => ({
+    rest: input.rest,
+    openSink: input.openSink,
+    request: null,
+    file: null,
+    progress: { bytes: 0, rows: 0 },
+    error: null,
+    invalid: null,
+  }),
   initial: 'idle',
   states: {
     idle: { on: { 'sheets.download': start } },

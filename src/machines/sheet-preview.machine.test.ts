@@ -1,12 +1,28 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
 import { PREVIEW_LIMIT, sheetPreviewMachine, type PreviewRequest } from './sheet-preview.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json } from './test-support/fake-fetch';
 
 const range = { startAt: '2026-11-01', finishAt: '2026-11-07' };
 const orders: PreviewRequest = { sheet: 'orders', query: range };
-const order = { id: 1, tenantName: 'farmacia-central', created_at: '2026-11-01T13:05:00Z', customer_name: 'Maria Souza', website_id: 1, status: 'delivered', items: 3, total: 129.9 };
+const order = {
+  id: 1,
+  tenantName: 'farmacia-central',
+  created_at: '2026-11-01T13:05:00Z',
+  customer_name: 'Maria Souza',
+  website_id: 1,
+  status: 'delivered',
+  items: 3,
+  total: 129.9,
+};
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 });
@@ -18,7 +34,10 @@ describe('sheetPreviewMachine: model coverage', () => {
       input: () => ({ rest: unused.rest }),
       events: [
         { type: 'sheets.preview', request: orders },
-        { type: 'sheets.preview', request: { sheet: 'reasons', query: { startAt: '2026-11-07', finishAt: '2026-11-01' } } },
+        {
+          type: 'sheets.preview',
+          request: { sheet: 'reasons', query: { startAt: '2026-11-07', finishAt: '2026-11-01' } },
+        },
         doneEvent('loadPreview', { sheet: 'orders', data: [order], total: 1, limit: PREVIEW_LIMIT }),
         errorEvent('loadPreview', new ApiError(500, null)),
       ],
@@ -42,16 +61,26 @@ describe('sheetPreviewMachine: against the REST contract', () => {
     await flush();
     expect(fake.seen[0]?.path).toBe(path);
     expect(fake.seen[0]?.headers.get('accept')).toBe('application/json');
-    expect(Object.fromEntries(fake.seen[0]?.query ?? [])).toEqual({ ...Object.fromEntries(Object.entries({ ...range, ...filters }).map(([k, v]) => [k, String(v)])), limit: String(PREVIEW_LIMIT) });
+    expect(Object.fromEntries(fake.seen[0]?.query ?? [])).toEqual({
+      ...Object.fromEntries(Object.entries({ ...range, ...filters }).map(([k, v]) => [k, String(v)])),
+      limit: String(PREVIEW_LIMIT),
+    });
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.preview).toEqual({ sheet, data: [], total: 12_345, limit: PREVIEW_LIMIT });
   });
 
   it('a newer preview replaces one in flight (the old request is aborted)', async () => {
     const first = deferred<Response>();
-    const fake = fakeServer((r) => (r.query.get('startAt') === '2026-10-01' ? first.promise : json(200, { data: [order], total: 1, limit: PREVIEW_LIMIT })));
+    const fake = fakeServer((r) =>
+      r.query.get('startAt') === '2026-10-01'
+        ? first.promise
+        : json(200, { data: [order], total: 1, limit: PREVIEW_LIMIT }),
+    );
     const actor = createActor(sheetPreviewMachine, { input: { rest: fake.rest } }).start();
-    actor.send({ type: 'sheets.preview', request: { sheet: 'orders', query: { startAt: '2026-10-01', finishAt: '2026-10-31' } } });
+    actor.send({
+      type: 'sheets.preview',
+      request: { sheet: 'orders', query: { startAt: '2026-10-01', finishAt: '2026-10-31' } },
+    });
     await flush();
     actor.send({ type: 'sheets.preview', request: orders });
     await flush();
@@ -65,17 +94,26 @@ describe('sheetPreviewMachine: against the REST contract', () => {
   it('refuses a bad range locally; a failure keeps no rows and says why', async () => {
     const fake = fakeServer(() => json(403, { message: 'Forbidden', required_permission: ['dashboard-analytics'] }));
     const actor = createActor(sheetPreviewMachine, { input: { rest: fake.rest } }).start();
-    actor.send({ type: 'sheets.preview', request: { sheet: 'orders', query: { startAt: '2026-11-08', finishAt: '2026-11-01' } } });
+    actor.send({
+      type: 'sheets.preview',
+      request: { sheet: 'orders', query: { startAt: '2026-11-08', finishAt: '2026-11-01' } },
+    });
     expect(actor.getSnapshot().context.invalid).toBe('sheets.errors.range');
     expect(fake.seen).toHaveLength(0);
     actor.send({ type: 'sheets.preview', request: orders });
     await flush();
     expect(actor.getSnapshot().value).toBe('failed');
-    expect(actor.getSnapshot().context).toMatchObject({ preview: null, invalid: null, error: { key: 'sheets.panel.errors.preview', reason: 'apiErrors.forbidden' } });
+    expect(actor.getSnapshot().context).toMatchObject({
+      preview: null,
+      invalid: null,
+      error: { key: 'sheets.panel.errors.preview', reason: 'apiErrors.forbidden' },
+    });
   });
 
   it('a CSV answer where JSON was asked for is an error, not rows', async () => {
-    const fake = fakeServer(() => new Response('\uFEFFid\r\n1\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }));
+    const fake = fakeServer(
+      () => new Response('\uFEFFid\r\n1\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }),
+    );
     const actor = createActor(sheetPreviewMachine, { input: { rest: fake.rest } }).start();
     actor.send({ type: 'sheets.preview', request: orders });
     await flush();

@@ -41,13 +41,45 @@ async function fetchPreview(rest: RestClient, request: PreviewRequest, signal: A
   const options = { ...json, signal };
   switch (request.sheet) {
     case 'orders':
-      return { sheet: 'orders', ...previewBody(await rest.GET('/api/tenant/sheets/orders', { ...options, params: { query: { ...request.query, limit: PREVIEW_LIMIT } } })) };
+      return {
+        sheet: 'orders',
+        ...previewBody(
+          await rest.GET('/api/tenant/sheets/orders', {
+            ...options,
+            params: { query: { ...request.query, limit: PREVIEW_LIMIT } },
+          }),
+        ),
+      };
     case 'attendances':
-      return { sheet: 'attendances', ...previewBody(await rest.GET('/api/tenant/sheets/attendances', { ...options, params: { query: { ...request.query, limit: PREVIEW_LIMIT } } })) };
+      return {
+        sheet: 'attendances',
+        ...previewBody(
+          await rest.GET('/api/tenant/sheets/attendances', {
+            ...options,
+            params: { query: { ...request.query, limit: PREVIEW_LIMIT } },
+          }),
+        ),
+      };
     case 'instance_logs':
-      return { sheet: 'instance_logs', ...previewBody(await rest.GET('/api/tenant/sheets/instance_logs', { ...options, params: { query: { ...request.query, limit: PREVIEW_LIMIT } } })) };
+      return {
+        sheet: 'instance_logs',
+        ...previewBody(
+          await rest.GET('/api/tenant/sheets/instance_logs', {
+            ...options,
+            params: { query: { ...request.query, limit: PREVIEW_LIMIT } },
+          }),
+        ),
+      };
     case 'reasons':
-      return { sheet: 'reasons', ...previewBody(await rest.GET('/api/tenant/sheets/reasons', { ...options, params: { query: { ...request.query, limit: PREVIEW_LIMIT } } })) };
+      return {
+        sheet: 'reasons',
+        ...previewBody(
+          await rest.GET('/api/tenant/sheets/reasons', {
+            ...options,
+            params: { query: { ...request.query, limit: PREVIEW_LIMIT } },
+          }),
+        ),
+      };
   }
 }
 
@@ -61,7 +93,10 @@ export interface SheetPreviewContext {
 
 export type SheetPreviewEvent = { type: 'sheets.preview'; request: PreviewRequest };
 
-const start = [{ guard: 'validRange', target: '#sheetPreview.loading', actions: 'begin' }, { actions: 'refuse' }] as const;
+const start = [
+  { guard: 'validRange', target: '#sheetPreview.loading', actions: 'begin' },
+  { actions: 'refuse' },
+] as const;
 
 /**
  * The JSON preview of a sheet (`limit` {@link PREVIEW_LIMIT}): its first rows and the total count of
@@ -77,7 +112,9 @@ export const sheetPreviewMachine = setup({
     events: {} as SheetPreviewEvent,
   },
   actors: {
-    loadPreview: fromPromise<SheetPreview, { rest: RestClient; request: PreviewRequest }>(({ input, signal }) => fetchPreview(input.rest, input.request, signal)),
+    loadPreview: fromPromise<SheetPreview, { rest: RestClient; request: PreviewRequest }>(({ input, signal }) =>
+      fetchPreview(input.rest, input.request, signal),
+    ),
   },
   guards: {
     validRange: ({ event }) => isValidRange(event.request.query),
@@ -86,7 +123,10 @@ export const sheetPreviewMachine = setup({
     begin: assign(({ event }) => ({ request: event.request, error: null, invalid: null })),
     refuse: assign({ invalid: 'sheets.errors.range' as const }),
     store: assign((_, preview: SheetPreview) => ({ preview })),
-    failed: assign((_, params: { error: unknown }) => ({ preview: null, error: actionError('sheets.panel.errors.preview', params.error) })),
+    failed: assign((_, params: { error: unknown }) => ({
+      preview: null,
+      error: actionError('sheets.panel.errors.preview', params.error),
+    })),
   },
 }).createMachine({
   id: 'sheetPreview',

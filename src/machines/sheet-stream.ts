@@ -6,7 +6,9 @@ import type { paths } from '../generated/openapi';
  * chunk is read only after the sink took the previous one, so the file never sits in memory whole.
  */
 
-type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never;
 
 /** One downloadable sheet and its query (SPEC §7 sheets, plus the productivity report's CSV). */
 export type SheetRequest =

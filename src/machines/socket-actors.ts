@@ -84,7 +84,8 @@ export const connectionActor = fromCallback<ConnectionCommand, ConnectionInput>(
 
   receive((command) => {
     if (command.type === 'close') close(command.code, command.reason);
-    else if (!done) socket.send(encodeClientFrame({ event: 'ping', tenantName: input.tenantName, userId: input.userId }));
+    else if (!done)
+      socket.send(encodeClientFrame({ event: 'ping', tenantName: input.tenantName, userId: input.userId }));
   });
   return () => {
     silence();

@@ -9,7 +9,12 @@ function linked(api = fakeApi()) {
   const sockets = fakeSockets();
   const session = startSession({ api });
   const socket = createActor(socketMachine, {
-    input: { createSocket: sockets.create, pageUrl: `http://127.0.0.1:8080/${TENANT}/`, bus: createAppBus(), log: () => undefined },
+    input: {
+      createSocket: sockets.create,
+      pageUrl: `http://127.0.0.1:8080/${TENANT}/`,
+      bus: createAppBus(),
+      log: () => undefined,
+    },
   }).start();
   const unlink = linkSocketToSession(session.actor, socket, () => TENANT);
   return { ...session, socket, sockets, unlink };
@@ -50,7 +55,9 @@ describe('socket ↔ session link', () => {
     let refreshes = 0;
     const api = fakeApi({
       'GRAPHQL refreshToken': () =>
-        ++refreshes === 1 ? Promise.reject(new TypeError('Failed to fetch')) : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
+        ++refreshes === 1
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
     });
     const { actor, sockets } = linked(api);
     actor.send({ type: 'session.login', email: USER.email, password: 'x' });

@@ -12,7 +12,9 @@ describe('buildSocketUrl (socket.md §1.1)', () => {
     ['http://rt.example.com/', 'https://panel.example.com/', 'ws://rt.example.com/?'],
     ['', 'https://panel.example.com/', 'wss://panel.example.com/ws?'],
   ])('%s on %s', (setting, page, prefix) => {
-    expect(buildSocketUrl(setting, page, creds)).toBe(`${prefix}tenantName=farm%C3%A1cia+central&userId=2&token=a.b%2Bc`);
+    expect(buildSocketUrl(setting, page, creds)).toBe(
+      `${prefix}tenantName=farm%C3%A1cia+central&userId=2&token=a.b%2Bc`,
+    );
   });
 
   it('refuses other schemes', () => {
@@ -28,11 +30,15 @@ describe('reconnectDelay (socket.md §4.3)', () => {
 
   it('stays within [0, min(30000, 1000·2^(n−1))] for later attempts', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 2000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
-        const delay = reconnectDelay(attempt, () => r);
-        expect(delay).toBeGreaterThanOrEqual(0);
-        expect(delay).toBeLessThanOrEqual(Math.min(30000, 1000 * 2 ** (attempt - 1)));
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 2000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, r) => {
+          const delay = reconnectDelay(attempt, () => r);
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(Math.min(30000, 1000 * 2 ** (attempt - 1)));
+        },
+      ),
       { numRuns: 1000 },
     );
     expect(reconnectDelay(6, () => 0.999999)).toBe(30000);

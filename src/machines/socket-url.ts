@@ -22,7 +22,8 @@ export function buildSocketUrl(setting: string, pageUrl: string, credentials: So
   const url = new URL(setting || DEFAULT_SOCKET_URL, page);
   if (url.protocol === 'http:') url.protocol = 'ws:';
   else if (url.protocol === 'https:') url.protocol = 'wss:';
-  else if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error(`SOCKET_URL has an unsupported scheme: ${url.protocol}`);
+  else if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new Error(`SOCKET_URL has an unsupported scheme: ${url.protocol}`);
   url.searchParams.set('tenantName', credentials.tenantName);
   url.searchParams.set('userId', String(credentials.userId));
   url.searchParams.set('token', credentials.token);

@@ -2,12 +2,36 @@ import fc from 'fast-check';
 import { createActor, type EventObject } from 'xstate';
 import { createAppBus, type BusMessage } from './app-bus';
 import type { PageHideSource } from './socket-actors';
-import { PING_INTERVAL_MS, STABLE_AFTER_MS, socketMachine, type SocketEmitted, type SocketInput } from './socket.machine';
-import { assertFullCoverage, exploreCoverage, formatCoverage, idleCallback, type GraphEvent } from './test-support/graph-coverage';
+import {
+  PING_INTERVAL_MS,
+  STABLE_AFTER_MS,
+  socketMachine,
+  type SocketEmitted,
+  type SocketInput,
+} from './socket.machine';
+import {
+  assertFullCoverage,
+  exploreCoverage,
+  formatCoverage,
+  idleCallback,
+  type GraphEvent,
+} from './test-support/graph-coverage';
 import { fakeSockets, frame, TENANT, TrackingClock } from './test-support/socket-fakes';
 
 const START = { type: 'socket.start', tenantName: TENANT, userId: 2, token: 'T1' } as const;
-const INSTANCE = { id: 7, name: 'Loja 1', activated: true, tenantName: TENANT, isOfficial: false, isUnlimited: false, status: 'idle', syncProgress: 0, syncedMessages: 0, totalMessages: null, created_at: '2026-01-01T00:00:00.000Z' };
+const INSTANCE = {
+  id: 7,
+  name: 'Loja 1',
+  activated: true,
+  tenantName: TENANT,
+  isOfficial: false,
+  isUnlimited: false,
+  status: 'idle',
+  syncProgress: 0,
+  syncedMessages: 0,
+  totalMessages: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+};
 
 function setup(overrides: Partial<SocketInput> = {}) {
   const sockets = fakeSockets();
@@ -58,7 +82,9 @@ describe('socket machine: model coverage', () => {
       { type: 'socket.closed', code: 4403, reason: 'Forbidden' },
     ];
     const report = await exploreCoverage({
-      machine: socketMachine.provide({ actors: { pageLifecycle: idleCallback<EventObject, { pageHide: PageHideSource }>() } }),
+      machine: socketMachine.provide({
+        actors: { pageLifecycle: idleCallback<EventObject, { pageHide: PageHideSource }>() },
+      }),
       input: () => {
         const env = setup();
         envs.set(env.input, env.sockets);
@@ -195,13 +221,34 @@ describe('socket machine: frames', () => {
     socket.receive('not base64 at all!');
     socket.receive(frame('ChatTicketClosed', { ticketId: 1 }, 'outra-farmacia'));
     socket.receive(new Uint8Array([1, 2]));
-    expect(messages).toEqual([{ name: 'instanceUpdated', data: INSTANCE, tenantName: TENANT, sentAt: '2026-01-15T12:00:00.000Z' }]);
-    expect(emitted).toEqual([{ type: 'socket.message', event: 'instanceUpdated', data: INSTANCE, tenantName: TENANT, sentAt: '2026-01-15T12:00:00.000Z' }]);
-    expect(logs).toEqual(['socket: pong', 'socket: frame dropped (not-base64)', 'socket: frame for tenant outra-farmacia dropped', 'socket: binary frame dropped']);
+    expect(messages).toEqual([
+      { name: 'instanceUpdated', data: INSTANCE, tenantName: TENANT, sentAt: '2026-01-15T12:00:00.000Z' },
+    ]);
+    expect(emitted).toEqual([
+      {
+        type: 'socket.message',
+        event: 'instanceUpdated',
+        data: INSTANCE,
+        tenantName: TENANT,
+        sentAt: '2026-01-15T12:00:00.000Z',
+      },
+    ]);
+    expect(logs).toEqual([
+      'socket: pong',
+      'socket: frame dropped (not-base64)',
+      'socket: frame for tenant outra-farmacia dropped',
+      'socket: binary frame dropped',
+    ]);
   });
 });
 
-type Op = { kind: 'open' } | { kind: 'close'; code: number } | { kind: 'error' } | { kind: 'unload' } | { kind: 'advance'; ms: number } | { kind: 'token' };
+type Op =
+  | { kind: 'open' }
+  | { kind: 'close'; code: number }
+  | { kind: 'error' }
+  | { kind: 'unload' }
+  | { kind: 'advance'; ms: number }
+  | { kind: 'token' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: 'open' } as const),
@@ -209,7 +256,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: 'error' } as const),
   fc.constant({ kind: 'unload' } as const),
   fc.constant({ kind: 'token' } as const),
-  fc.constantFrom(1, 999, 1000, 30_000, 60_000, PING_INTERVAL_MS - 1, PING_INTERVAL_MS).map((ms) => ({ kind: 'advance', ms }) as const),
+  fc
+    .constantFrom(1, 999, 1000, 30_000, 60_000, PING_INTERVAL_MS - 1, PING_INTERVAL_MS)
+    .map((ms) => ({ kind: 'advance', ms }) as const),
 );
 
 describe('socket machine: properties', () => {
@@ -226,7 +275,8 @@ describe('socket machine: properties', () => {
           if (step.kind === 'close') socket?.drop(step.code);
           if (step.kind === 'error') socket?.fail();
           const running = actor.getSnapshot().status === 'active';
-          if (step.kind === 'token' && running) actor.send({ type: 'socket.token', token: `T${sockets.all.length + 1}` });
+          if (step.kind === 'token' && running)
+            actor.send({ type: 'socket.token', token: `T${sockets.all.length + 1}` });
           if (step.kind === 'advance') clock.advance(step.ms);
           if (step.kind === 'unload') {
             if (running) actor.send({ type: 'socket.unload' });

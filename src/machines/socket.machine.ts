@@ -1,7 +1,13 @@
 import { assign, emit, enqueueActions, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { decodeServerFrame } from '../api/socket-codec';
 import type { AppBus, BusMessage } from './app-bus';
-import { connectionActor, pageLifecycleActor, type ConnectionEvent, type CreateSocket, type PageHideSource } from './socket-actors';
+import {
+  connectionActor,
+  pageLifecycleActor,
+  type ConnectionEvent,
+  type CreateSocket,
+  type PageHideSource,
+} from './socket-actors';
 import { buildSocketUrl, DEFAULT_SOCKET_URL, reconnectDelay } from './socket-url';
 
 /** Application ping interval (SPEC §9). */
@@ -82,9 +88,15 @@ export const socketMachine = setup({
     forbidden: ({ event }) => event.type === 'socket.closed' && event.code === 4403,
   },
   actions: {
-    takeCredentials: assign(({ event }) => (event.type === 'socket.start' ? { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 } : {})),
+    takeCredentials: assign(({ event }) =>
+      event.type === 'socket.start'
+        ? { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 }
+        : {},
+    ),
     takeToken: assign(({ event }) => (event.type === 'socket.token' ? { token: event.token } : {})),
-    takeTenant: assign(({ event }) => (event.type === 'socket.tenant' ? { tenantName: event.tenantName, attempt: 0 } : {})),
+    takeTenant: assign(({ event }) =>
+      event.type === 'socket.tenant' ? { tenantName: event.tenantName, attempt: 0 } : {},
+    ),
     forget: assign({ tenantName: null, userId: null, token: null, attempt: 0 }),
     countFailure: assign(({ context, event }) => {
       const attempt = context.attempt + 1;
@@ -97,7 +109,11 @@ export const socketMachine = setup({
     resetAttempts: assign({ attempt: 0 }),
     ping: sendTo('connection', { type: 'ping' }),
     // An exit action, so it reaches the connection before the connection is stopped.
-    closeDeliberately: sendTo('connection', ({ event }) => ({ type: 'close' as const, code: 1000, reason: DELIBERATE[event.type] ?? 'Closing' })),
+    closeDeliberately: sendTo('connection', ({ event }) => ({
+      type: 'close' as const,
+      code: 1000,
+      reason: DELIBERATE[event.type] ?? 'Closing',
+    })),
     logClose: ({ context, event }) => {
       if (event.type === 'socket.closed') context.deps.log(`socket: closed ${event.code} ${event.reason}`.trim());
     },
@@ -110,11 +126,18 @@ export const socketMachine = setup({
       const decoded = decodeServerFrame(event.data);
       if (!decoded.ok) return enqueue(() => log(`socket: frame dropped (${decoded.reason})`));
       const message: BusMessage = decoded.event;
-      if (message.tenantName !== context.tenantName) return enqueue(() => log(`socket: frame for tenant ${message.tenantName} dropped`));
+      if (message.tenantName !== context.tenantName)
+        return enqueue(() => log(`socket: frame for tenant ${message.tenantName} dropped`));
       // The pong is only logged (SPEC §4).
       if (message.name === 'ping') return enqueue(() => log('socket: pong', message.data));
       enqueue(() => bus.publish(message));
-      enqueue.emit({ type: 'socket.message', event: message.name, data: message.data, tenantName: message.tenantName, sentAt: message.sentAt });
+      enqueue.emit({
+        type: 'socket.message',
+        event: message.name,
+        data: message.data,
+        tenantName: message.tenantName,
+        sentAt: message.sentAt,
+      });
     }),
   },
   delays: {
@@ -126,7 +149,13 @@ export const socketMachine = setup({
   id: 'socket',
   initial: 'idle',
   context: ({ input }) => ({
-    deps: { socketUrl: DEFAULT_SOCKET_URL, random: Math.random, log: (m, d) => console.info(m, d ?? ''), pageHide: () => () => undefined, ...input },
+    deps: {
+      socketUrl: DEFAULT_SOCKET_URL,
+      random: Math.random,
+      log: (m, d) => console.info(m, d ?? ''),
+      pageHide: () => () => undefined,
+      ...input,
+    },
     tenantName: null,
     userId: null,
     token: null,
@@ -148,7 +177,11 @@ export const socketMachine = setup({
         id: 'connection',
         src: 'connection',
         input: ({ context }) => ({
-          url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, { tenantName: context.tenantName ?? '', userId: context.userId ?? 0, token: context.token ?? '' }),
+          url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, {
+            tenantName: context.tenantName ?? '',
+            userId: context.userId ?? 0,
+            token: context.token ?? '',
+          }),
           tenantName: context.tenantName ?? '',
           userId: context.userId ?? 0,
           createSocket: context.deps.createSocket,

@@ -1,11 +1,33 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, type PathStrategy } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  type PathStrategy,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json } from './test-support/fake-fetch';
-import { MAX_SYNC_DAYS, syncAnalyticsMachine, syncRangeProblem, type SyncAnalyticsResult } from './sync-analytics.machine';
+import {
+  MAX_SYNC_DAYS,
+  syncAnalyticsMachine,
+  syncRangeProblem,
+  type SyncAnalyticsResult,
+} from './sync-analytics.machine';
 
 const tenantName = 'farmacia-central';
-const answer: SyncAnalyticsResult = { tenantName, fromDate: '2026-10-01', toDate: '2026-10-31', forceUpdate: true, recomputedDays: 31, skippedDays: 0, rows: 4120, durationMs: 180 };
+const answer: SyncAnalyticsResult = {
+  tenantName,
+  fromDate: '2026-10-01',
+  toDate: '2026-10-31',
+  forceUpdate: true,
+  recomputedDays: 31,
+  skippedDays: 0,
+  rows: 4120,
+  durationMs: 180,
+};
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 }).rest;
@@ -25,7 +47,14 @@ describe('syncAnalyticsMachine: model coverage', () => {
         doneEvent('syncAnalytics', answer),
         errorEvent('syncAnalytics', new ApiError(503, null)),
       ],
-      serializeContext: (context) => [context.fromDate, context.toDate, context.forceUpdate, context.result !== null, context.error !== null, context.invalid],
+      serializeContext: (context) => [
+        context.fromDate,
+        context.toDate,
+        context.forceUpdate,
+        context.result !== null,
+        context.error !== null,
+        context.invalid,
+      ],
     });
   }
 
@@ -50,8 +79,12 @@ describe('syncRangeProblem', () => {
 
 describe('syncAnalyticsMachine: against the REST contract', () => {
   it('sends the tenant, range and force flag, and keeps the answer', async () => {
-    const server = fakeServer((request) => json(200, { ...answer, forceUpdate: request.query.get('forceUpdate') === 'true' }));
-    const actor = createActor(syncAnalyticsMachine, { input: { rest: server.rest, tenantName, fromDate: '2026-10-01', toDate: '2026-10-31' } }).start();
+    const server = fakeServer((request) =>
+      json(200, { ...answer, forceUpdate: request.query.get('forceUpdate') === 'true' }),
+    );
+    const actor = createActor(syncAnalyticsMachine, {
+      input: { rest: server.rest, tenantName, fromDate: '2026-10-01', toDate: '2026-10-31' },
+    }).start();
     actor.send({ type: 'analytics.force', forceUpdate: true });
     actor.send({ type: 'analytics.sync' });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
@@ -60,7 +93,12 @@ describe('syncAnalyticsMachine: against the REST contract', () => {
     const [request] = server.seen;
     expect(request?.method).toBe('GET');
     expect(request?.path).toBe('/api/tenant/syncAnalytics');
-    expect(Object.fromEntries(request?.query ?? [])).toEqual({ tenantName, fromDate: '2026-10-01', toDate: '2026-10-31', forceUpdate: 'true' });
+    expect(Object.fromEntries(request?.query ?? [])).toEqual({
+      tenantName,
+      fromDate: '2026-10-01',
+      toDate: '2026-10-31',
+      forceUpdate: 'true',
+    });
     expect(actor.getSnapshot().matches('editing')).toBe(true);
     expect(actor.getSnapshot().context.result).toEqual(answer);
     actor.stop();
@@ -69,7 +107,9 @@ describe('syncAnalyticsMachine: against the REST contract', () => {
   it('refuses a bad range without a call, and says why a failed sync failed', async () => {
     const gate = deferred<Response>();
     const server = fakeServer(() => gate.promise);
-    const actor = createActor(syncAnalyticsMachine, { input: { rest: server.rest, tenantName, fromDate: '2026-10-31', toDate: '2026-10-01' } }).start();
+    const actor = createActor(syncAnalyticsMachine, {
+      input: { rest: server.rest, tenantName, fromDate: '2026-10-31', toDate: '2026-10-01' },
+    }).start();
     actor.send({ type: 'analytics.sync' });
     expect(actor.getSnapshot().context.invalid).toBe('tenants.analytics.errors.range');
     expect(server.seen).toHaveLength(0);
@@ -79,7 +119,10 @@ describe('syncAnalyticsMachine: against the REST contract', () => {
     await flush();
     gate.resolve(json(503, { status: 'unavailable', message: 'down' }));
     await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
-    expect(actor.getSnapshot().context.error).toEqual({ key: 'tenants.analytics.errors.sync', reason: 'apiErrors.unavailable' });
+    expect(actor.getSnapshot().context.error).toEqual({
+      key: 'tenants.analytics.errors.sync',
+      reason: 'apiErrors.unavailable',
+    });
     expect(actor.getSnapshot().context.result).toBeNull();
     actor.stop();
   });

@@ -66,10 +66,20 @@ export const syncAnalyticsMachine = setup({
     events: {} as SyncAnalyticsEvent,
   },
   actors: {
-    syncAnalytics: fromPromise<SyncAnalyticsResult, Pick<SyncAnalyticsContext, 'rest' | 'tenantName' | 'fromDate' | 'toDate' | 'forceUpdate'>>(async ({ input, signal }) =>
+    syncAnalytics: fromPromise<
+      SyncAnalyticsResult,
+      Pick<SyncAnalyticsContext, 'rest' | 'tenantName' | 'fromDate' | 'toDate' | 'forceUpdate'>
+    >(async ({ input, signal }) =>
       unwrap(
         await input.rest.GET('/api/tenant/syncAnalytics', {
-          params: { query: { tenantName: input.tenantName, fromDate: input.fromDate, toDate: input.toDate, forceUpdate: input.forceUpdate } },
+          params: {
+            query: {
+              tenantName: input.tenantName,
+              fromDate: input.fromDate,
+              toDate: input.toDate,
+              forceUpdate: input.forceUpdate,
+            },
+          },
           signal,
         }),
       ),
@@ -79,12 +89,16 @@ export const syncAnalyticsMachine = setup({
     canSync: ({ context }) => syncRangeProblem(context) === null,
   },
   actions: {
-    setRange: assign(({ event }) => (event.type === 'analytics.range' ? { fromDate: event.fromDate, toDate: event.toDate, invalid: null } : {})),
+    setRange: assign(({ event }) =>
+      event.type === 'analytics.range' ? { fromDate: event.fromDate, toDate: event.toDate, invalid: null } : {},
+    ),
     setForce: assign(({ event }) => (event.type === 'analytics.force' ? { forceUpdate: event.forceUpdate } : {})),
     refuse: assign(({ context }) => ({ invalid: syncRangeProblem(context) })),
     start: assign({ error: null, invalid: null }),
     store: assign((_, result: SyncAnalyticsResult) => ({ result, error: null })),
-    fail: assign((_, params: { error: unknown }) => ({ error: actionError('tenants.analytics.errors.sync', params.error) })),
+    fail: assign((_, params: { error: unknown }) => ({
+      error: actionError('tenants.analytics.errors.sync', params.error),
+    })),
   },
 }).createMachine({
   id: 'syncAnalytics',
@@ -112,7 +126,13 @@ export const syncAnalyticsMachine = setup({
       invoke: {
         id: 'syncAnalytics',
         src: 'syncAnalytics',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName, fromDate: context.fromDate, toDate: context.toDate, forceUpdate: context.forceUpdate }),
+        input: ({ context }) => ({
+          rest: context.rest,
+          tenantName: context.tenantName,
+          fromDate: context.fromDate,
+          toDate: context.toDate,
+          forceUpdate: context.forceUpdate,
+        }),
         onDone: { target: 'editing', actions: { type: 'store', params: ({ event }) => event.output } },
         onError: { target: 'editing', actions: { type: 'fail', params: ({ event }) => ({ error: event.error }) } },
       },

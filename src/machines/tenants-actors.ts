@@ -16,15 +16,22 @@ export interface TenantPageResult {
 
 /** The I/O of the tenants list: every call goes through the typed REST client in `input`. */
 export const tenantsActors = {
-  fetchTenantPage: fromPromise<TenantPageResult, { rest: RestClient; query: TenantsQuery; seq: number }>(async ({ input, signal }) => ({
-    seq: input.seq,
-    page: unwrap(await input.rest.POST('/api/tenant/paginated', { body: toPageRequest(input.query), signal })),
-  })),
+  fetchTenantPage: fromPromise<TenantPageResult, { rest: RestClient; query: TenantsQuery; seq: number }>(
+    async ({ input, signal }) => ({
+      seq: input.seq,
+      page: unwrap(await input.rest.POST('/api/tenant/paginated', { body: toPageRequest(input.query), signal })),
+    }),
+  ),
   createTenant: fromPromise<Tenant, { rest: RestClient; tenant: TenantCreate }>(async ({ input }) =>
     unwrap(await input.rest.POST('/api/tenant', { body: input.tenant })),
   ),
-  setTenantPlan: fromPromise<Tenant, { rest: RestClient; id: number; plan: Plan; user: number; ticket: number }>(async ({ input }) =>
-    unwrap(await input.rest.POST('/api/tenant/set-plan', { body: { id: input.id, plan: input.plan, user: input.user, ticket: input.ticket } })),
+  setTenantPlan: fromPromise<Tenant, { rest: RestClient; id: number; plan: Plan; user: number; ticket: number }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/tenant/set-plan', {
+          body: { id: input.id, plan: input.plan, user: input.user, ticket: input.ticket },
+        }),
+      ),
   ),
   deleteTenant: fromPromise<Tenant, { rest: RestClient; id: number }>(async ({ input }) =>
     unwrap(await input.rest.POST('/api/tenant/delete', { body: { id: input.id } })),

@@ -3,7 +3,15 @@ import { createActor, SimulatedClock } from 'xstate';
 import { ApiError } from '../api/api-error';
 import type { Tenant, TenantCreate, TenantPage } from './tenants-actors';
 import { tenantsListMachine } from './tenants-list.machine';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, type ActorDoneEvent } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  type ActorDoneEvent,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred, type SeenRequest } from './test-support/fake-fetch';
 
 function tenant(id: number, deleted = false): Tenant {
@@ -23,8 +31,23 @@ function tenant(id: number, deleted = false): Tenant {
   };
 }
 
-const page = (data: Tenant[], pageNumber = 1, lastPage = 1): TenantPage => ({ data, total: data.length, page: pageNumber, limit: 4, last_page: lastPage });
-const newTenant: TenantCreate = { name: 'farmacia-nova', cnpj: '11.222.333/0001-81', features: [], template: 'pharmacy', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 100 };
+const page = (data: Tenant[], pageNumber = 1, lastPage = 1): TenantPage => ({
+  data,
+  total: data.length,
+  page: pageNumber,
+  limit: 4,
+  last_page: lastPage,
+});
+const newTenant: TenantCreate = {
+  name: 'farmacia-nova',
+  cnpj: '11.222.333/0001-81',
+  features: [],
+  template: 'pharmacy',
+  pool: 'pool-a',
+  userLimit: 5,
+  plan: 'starter',
+  ticketLimit: 100,
+};
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 }).rest;
@@ -33,14 +56,14 @@ describe('tenantsListMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const input = () => ({ rest: unusedRest, debounceMs: 50 });
     const machine = tenantsListMachine.provide({
-        actors: {
-          fetchTenantPage: heldPromise(),
-          createTenant: heldPromise(),
-          setTenantPlan: heldPromise(),
-          deleteTenant: heldPromise(),
-          restoreTenant: heldPromise(),
-        },
-      });
+      actors: {
+        fetchTenantPage: heldPromise(),
+        createTenant: heldPromise(),
+        setTenantPlan: heldPromise(),
+        deleteTenant: heldPromise(),
+        restoreTenant: heldPromise(),
+      },
+    });
     /** Page answers for request `seq` (the machine shows only the latest request's answer). */
     const answers = (seq: number): [ActorDoneEvent, ActorDoneEvent] => [
       doneEvent('fetchTenantPage', { seq, page: page([tenant(1), tenant(2, true)]) }),
@@ -83,14 +106,22 @@ describe('tenantsListMachine: model coverage', () => {
       // Simple paths over the whole graph run into the millions: enumerate them per concern instead.
       simpleScenarios: [
         { events: [answers(1)[0], errorEvent('fetchTenantPage', new ApiError(500, null)), { type: 'tenants.reload' }] },
-        { prefix: [answers(1)[0]], events: [{ type: 'tenants.search', text: 'farm' }, { type: 'tenants.page', page: 2 }, ...answers(2)] },
+        {
+          prefix: [answers(1)[0]],
+          events: [{ type: 'tenants.search', text: 'farm' }, { type: 'tenants.page', page: 2 }, ...answers(2)],
+        },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(0, 5).concat(dialogEvents.slice(-1)) },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(5, 9).concat(dialogEvents.slice(-1)) },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(9) },
       ],
       // The guards read the page (past the end?), whether a typed search differs from the applied one,
       // and whether the rows answer the latest request.
-      serializeContext: (context) => [context.query.page, context.query.search, context.searchText, context.shownSeq === context.requestSeq && !context.listError],
+      serializeContext: (context) => [
+        context.query.page,
+        context.query.search,
+        context.searchText,
+        context.shownSeq === context.requestSeq && !context.listError,
+      ],
       drive: {
         // The answer is for the request in flight: the real actor's own sequence number.
         'xstate.done.actor.fetchTenantPage': ({ actor }, event) => {
@@ -119,12 +150,22 @@ function heldServer(mutation: (request: SeenRequest) => Response = () => json(20
 describe('tenantsListMachine: against the REST contract', () => {
   it('starts from the address query and mirrors every change back (emitted and in context)', async () => {
     const server = heldServer();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: '?page=2&search=farm&sort=-name' } });
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, search: '?page=2&search=farm&sort=-name' },
+    });
     const written: string[] = [];
     actor.on('tenants.queryChanged', (event) => written.push(event.search));
     actor.start();
     await flush();
-    expect(server.paged()[0]?.body).toEqual({ filter_users: false, pagination_page: 2, pagination_limit: 4, search: 'farm', sort_name: 'name', sort_type: 'DESC', only_deleted: false });
+    expect(server.paged()[0]?.body).toEqual({
+      filter_users: false,
+      pagination_page: 2,
+      pagination_limit: 4,
+      search: 'farm',
+      sort_name: 'name',
+      sort_type: 'DESC',
+      only_deleted: false,
+    });
     server.pages[0]?.resolve(json(200, page([tenant(3)], 2, 3)));
     await flush();
     expect(actor.getSnapshot().matches('ready')).toBe(true);
@@ -137,7 +178,10 @@ describe('tenantsListMachine: against the REST contract', () => {
   it('debounces the search box into one request and goes back to page 1', async () => {
     const server = heldServer();
     const clock = new SimulatedClock();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: 'page=3', debounceMs: 300 }, clock }).start();
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, search: 'page=3', debounceMs: 300 },
+      clock,
+    }).start();
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(1)], 3, 3)));
     await flush();
@@ -229,7 +273,10 @@ describe('tenantsListMachine: against the REST contract', () => {
     actor.send({ type: 'tenants.create', tenant: newTenant });
     await flush();
     expect(actor.getSnapshot().matches({ ready: 'createForm' })).toBe(true);
-    expect(actor.getSnapshot().context.actionError).toEqual({ key: 'tenants.errors.create', reason: 'apiErrors.conflict' });
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      key: 'tenants.errors.create',
+      reason: 'apiErrors.conflict',
+    });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'apiErrors.fieldTaken' });
     answer = json(201, tenant(9));
     // An alphanumeric CNPJ (IN RFB 2.229/2024's example) passes the local check, in any case.
@@ -258,7 +305,12 @@ describe('tenantsListMachine: against the REST contract', () => {
     actor.send({ type: 'tenants.planOpen', tenant: tenant(3) });
     actor.send({ type: 'tenants.setPlan', plan: 'enterprise', user: 50, ticket: 20000 });
     await flush();
-    expect(server.seen.find((r) => r.path === '/api/tenant/set-plan')?.body).toEqual({ id: 3, plan: 'enterprise', user: 50, ticket: 20000 });
+    expect(server.seen.find((r) => r.path === '/api/tenant/set-plan')?.body).toEqual({
+      id: 3,
+      plan: 'enterprise',
+      user: 50,
+      ticket: 20000,
+    });
     expect(actor.getSnapshot().context.notice).toBe('tenants.notices.planSet');
     expect(server.paged()).toHaveLength(3);
   });
@@ -270,7 +322,10 @@ describe('tenantsListMachine: against the REST contract', () => {
     server.pages[0]?.resolve(json(503, { status: 'unavailable', message: 'Database unavailable' }));
     await flush();
     expect(actor.getSnapshot().value).toBe('failed');
-    expect(actor.getSnapshot().context.listError).toEqual({ key: 'tenants.errors.load', reason: 'apiErrors.unavailable' });
+    expect(actor.getSnapshot().context.listError).toEqual({
+      key: 'tenants.errors.load',
+      reason: 'apiErrors.unavailable',
+    });
     actor.send({ type: 'tenants.reload' });
     await flush();
     server.pages[1]?.resolve(json(200, page([tenant(1)])));
@@ -281,7 +336,11 @@ describe('tenantsListMachine: against the REST contract', () => {
 });
 
 describe('tenantsListMachine: never shows data from a request older than the latest', () => {
-  type Op = { kind: 'start'; page: number } | { kind: 'answer'; pick: number; ok: boolean } | { kind: 'type'; text: string } | { kind: 'tick' };
+  type Op =
+    | { kind: 'start'; page: number }
+    | { kind: 'answer'; pick: number; ok: boolean }
+    | { kind: 'type'; text: string }
+    | { kind: 'tick' };
   const opArb: fc.Arbitrary<Op> = fc.oneof(
     { arbitrary: fc.record({ kind: fc.constant('start' as const), page: fc.integer({ min: 1, max: 3 }) }), weight: 3 },
     { arbitrary: fc.record({ kind: fc.constant('answer' as const), pick: fc.nat(), ok: fc.boolean() }), weight: 4 },
@@ -328,7 +387,9 @@ describe('tenantsListMachine: never shows data from a request older than the lat
             const pending = [...open];
             const index = pending[op.pick % pending.length] ?? 0;
             open.delete(index);
-            server.pages[index]?.resolve(op.ok ? json(200, page([tenant(1000 + index)])) : json(500, { message: 'boom' }));
+            server.pages[index]?.resolve(
+              op.ok ? json(200, page([tenant(1000 + index)])) : json(500, { message: 'boom' }),
+            );
             await flush();
           }
           for (let i = before; i < server.paged().length; i += 1) open.add(i);

@@ -82,10 +82,15 @@ function invalidState(state: string): never {
 }
 
 /** A finished change: its notice, then the list reloads. */
-const changed = (notice: I18nKey) => ({ target: '#tenants.loading', actions: [{ type: 'changed' as const, params: { notice } }] });
+const changed = (notice: I18nKey) => ({
+  target: '#tenants.loading',
+  actions: [{ type: 'changed' as const, params: { notice } }],
+});
 const refused = (key: I18nKey, back: string) => ({
   target: back,
-  actions: [{ type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) }],
+  actions: [
+    { type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) },
+  ],
 });
 
 /**
@@ -145,13 +150,18 @@ export const tenantsListMachine = setup({
       return { query, queryString: serializeTenantsQuery(query) };
     }),
     // SPEC §8 lists no fallback for the tenants list: the rows of the last good answer stay, with the error.
-    listFailed: assign((_, params: { error: unknown }) => ({ listError: actionError('tenants.errors.load', params.error) })),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      listError: actionError('tenants.errors.load', params.error),
+    })),
     setTarget: assign(({ event }) =>
-      event.type === 'tenants.planOpen' || event.type === 'tenants.delete' || event.type === 'tenants.restore' ? { target: event.tenant } : {},
+      event.type === 'tenants.planOpen' || event.type === 'tenants.delete' || event.type === 'tenants.restore'
+        ? { target: event.tenant }
+        : {},
     ),
     setPending: assign(({ event }) => {
       if (event.type === 'tenants.create') return { pending: { create: event.tenant } };
-      if (event.type === 'tenants.setPlan') return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
+      if (event.type === 'tenants.setPlan')
+        return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
       return {};
     }),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
@@ -159,12 +169,19 @@ export const tenantsListMachine = setup({
     // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
     badCnpj: assign({
       fieldErrors: ({ event }) => {
-        const problem = event.type === 'tenants.create' ? (cnpjProblem(event.tenant.cnpj) ?? 'checkDigits') : 'checkDigits';
+        const problem =
+          event.type === 'tenants.create' ? (cnpjProblem(event.tenant.cnpj) ?? 'checkDigits') : 'checkDigits';
         return { cnpj: `tenants.errors.cnpj.${problem}` as const };
       },
       actionError: null,
     }),
-    changed: assign((_, params: { notice: I18nKey }) => ({ notice: params.notice, target: null, pending: null, actionError: null, fieldErrors: {} })),
+    changed: assign((_, params: { notice: I18nKey }) => ({
+      notice: params.notice,
+      target: null,
+      pending: null,
+      actionError: null,
+      fieldErrors: {},
+    })),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
       actionError: actionError(params.key, params.error),
       fieldErrors: refusedFields(params.error),
@@ -204,8 +221,17 @@ export const tenantsListMachine = setup({
         input: ({ context }) => ({ rest: context.rest, query: context.query, seq: context.requestSeq }),
         onDone: [
           // After a delete emptied the last page, show the new last page instead of an empty one.
-          { guard: { type: 'pastLastPage', params: ({ event }) => event.output }, target: 'loading', reenter: true, actions: [{ type: 'goToLastPage', params: ({ event }) => event.output }, 'announceQuery'] },
-          { guard: { type: 'isLatest', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'showPage', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'pastLastPage', params: ({ event }) => event.output },
+            target: 'loading',
+            reenter: true,
+            actions: [{ type: 'goToLastPage', params: ({ event }) => event.output }, 'announceQuery'],
+          },
+          {
+            guard: { type: 'isLatest', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'showPage', params: ({ event }) => event.output },
+          },
         ],
         onError: { target: 'failed', actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) } },
       },
@@ -234,14 +260,21 @@ export const tenantsListMachine = setup({
             ...queryEvents,
             'tenants.createOpen': { target: 'createForm', actions: ['clearFeedback', 'clearDialog'] },
             'tenants.planOpen': { target: 'planForm', actions: ['clearFeedback', 'clearDialog', 'setTarget'] },
-            'tenants.delete': { guard: 'isActive', target: 'confirmingDelete', actions: ['clearFeedback', 'clearDialog', 'setTarget'] },
+            'tenants.delete': {
+              guard: 'isActive',
+              target: 'confirmingDelete',
+              actions: ['clearFeedback', 'clearDialog', 'setTarget'],
+            },
             'tenants.restore': { guard: 'isDeleted', target: 'restoring', actions: ['clearFeedback', 'setTarget'] },
           },
         },
         createForm: {
           on: {
             ...queryEvents,
-            'tenants.create': [{ guard: 'validCnpj', target: 'creating', actions: 'setPending' }, { actions: 'badCnpj' }],
+            'tenants.create': [
+              { guard: 'validCnpj', target: 'creating', actions: 'setPending' },
+              { actions: 'badCnpj' },
+            ],
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
           },
         },
@@ -250,7 +283,11 @@ export const tenantsListMachine = setup({
           invoke: {
             id: 'createTenant',
             src: 'createTenant',
-            input: ({ context }) => ({ rest: context.rest, tenant: context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating') }),
+            input: ({ context }) => ({
+              rest: context.rest,
+              tenant:
+                context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating'),
+            }),
             onDone: changed('tenants.notices.created'),
             onError: refused('tenants.errors.create', 'createForm'),
           },

@@ -32,7 +32,11 @@ const junkArb = fc.oneof(
     .array(
       fc.tuple(
         fc.constantFrom('page', 'limit', 'search', 'sort', 'view', 'x'),
-        fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('-name', 'id', '-x', 'deleted', '0', '101', '1000001', '007')),
+        fc.oneof(
+          fc.string(),
+          fc.integer().map(String),
+          fc.constantFrom('-name', 'id', '-x', 'deleted', '0', '101', '1000001', '007'),
+        ),
       ),
     )
     .map((pairs) => new URLSearchParams(pairs).toString()),
@@ -40,13 +44,27 @@ const junkArb = fc.oneof(
 
 describe('tenants query in the address', () => {
   it('defaults to SPEC §9 (page 1, 4 per page, no search, id DESC) and writes nothing for them', () => {
-    expect(parseTenantsQuery('')).toEqual({ page: 1, limit: 4, search: '', sortName: 'id', sortType: 'DESC', deleted: false });
+    expect(parseTenantsQuery('')).toEqual({
+      page: 1,
+      limit: 4,
+      search: '',
+      sortName: 'id',
+      sortType: 'DESC',
+      deleted: false,
+    });
     expect(serializeTenantsQuery(DEFAULT_TENANTS_QUERY)).toBe('');
   });
 
   it('reads and writes the documented form', () => {
     const query = parseTenantsQuery('?page=2&search=farm%C3%A1cia&sort=-name&view=deleted&limit=10');
-    expect(query).toEqual({ page: 2, limit: 10, search: 'farmácia', sortName: 'name', sortType: 'DESC', deleted: true });
+    expect(query).toEqual({
+      page: 2,
+      limit: 10,
+      search: 'farmácia',
+      sortName: 'name',
+      sortType: 'DESC',
+      deleted: true,
+    });
     expect(serializeTenantsQuery(query)).toBe('page=2&limit=10&search=farm%C3%A1cia&sort=-name&view=deleted');
     expect(parseTenantsQuery('sort=plan').sortType).toBe('ASC');
     expect(parseTenantsQuery('sort=-password').sortName).toBe('id');
@@ -83,7 +101,9 @@ describe('tenants query in the address', () => {
   });
 
   it('builds the paginated request body from a query', () => {
-    expect(toPageRequest({ page: 3, limit: 10, search: 'x', sortName: 'plan', sortType: 'ASC', deleted: true })).toEqual({
+    expect(
+      toPageRequest({ page: 3, limit: 10, search: 'x', sortName: 'plan', sortType: 'ASC', deleted: true }),
+    ).toEqual({
       filter_users: false,
       pagination_page: 3,
       pagination_limit: 10,
@@ -106,17 +126,33 @@ describe('nextQuery', () => {
 
   it('goes back to page 1 on limit, sort, view and a new search; sorting a column twice flips it', () => {
     expect(nextQuery(base, '', { type: 'tenants.limit', limit: 10 })).toEqual({ ...base, limit: 10, page: 1 });
-    expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'name' })).toEqual({ ...base, sortName: 'name', sortType: 'ASC', page: 1 });
-    expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'id' })).toMatchObject({ sortName: 'id', sortType: 'ASC' });
+    expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'name' })).toEqual({
+      ...base,
+      sortName: 'name',
+      sortType: 'ASC',
+      page: 1,
+    });
+    expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'id' })).toMatchObject({
+      sortName: 'id',
+      sortType: 'ASC',
+    });
     expect(nextQuery({ ...base, sortType: 'ASC' }, '', { type: 'tenants.sort', sortName: 'id' }).sortType).toBe('DESC');
     expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'plan', sortType: 'DESC' }).sortType).toBe('DESC');
     expect(nextQuery(base, '', { type: 'tenants.view', deleted: true })).toEqual({ ...base, deleted: true, page: 1 });
     expect(nextQuery(base, '', { type: 'tenants.view', deleted: false })).toEqual(base);
     expect(nextQuery(base, 'farm', { type: 'tenants.page', page: 2 })).toEqual({ ...base, search: 'farm', page: 2 });
-    expect(nextQuery(base, 'farm', { type: 'tenants.view', deleted: true })).toEqual({ ...base, search: 'farm', deleted: true, page: 1 });
+    expect(nextQuery(base, 'farm', { type: 'tenants.view', deleted: true })).toEqual({
+      ...base,
+      search: 'farm',
+      deleted: true,
+      page: 1,
+    });
   });
 
   it('takes the address as it is on tenants.location', () => {
-    expect(nextQuery(base, 'typed', { type: 'tenants.location', search: '?page=7' })).toEqual({ ...DEFAULT_TENANTS_QUERY, page: 7 });
+    expect(nextQuery(base, 'typed', { type: 'tenants.location', search: '?page=7' })).toEqual({
+      ...DEFAULT_TENANTS_QUERY,
+      page: 7,
+    });
   });
 });

@@ -102,7 +102,8 @@ export function serializeTenantsQuery(query: TenantsQuery): string {
   if (query.page !== d.page) params.set('page', String(query.page));
   if (query.limit !== d.limit) params.set('limit', String(query.limit));
   if (query.search !== d.search) params.set('search', query.search);
-  if (query.sortName !== d.sortName || query.sortType !== d.sortType) params.set('sort', `${query.sortType === 'DESC' ? '-' : ''}${query.sortName}`);
+  if (query.sortName !== d.sortName || query.sortType !== d.sortType)
+    params.set('sort', `${query.sortType === 'DESC' ? '-' : ''}${query.sortName}`);
   if (query.deleted) params.set('view', 'deleted');
   return params.toString();
 }
@@ -128,7 +129,13 @@ export type TenantsQueryChange =
   | { type: 'tenants.view'; deleted: boolean }
   | { type: 'tenants.location'; search: string };
 
-const QUERY_CHANGES: readonly string[] = ['tenants.page', 'tenants.limit', 'tenants.sort', 'tenants.view', 'tenants.location'] satisfies TenantsQueryChange['type'][];
+const QUERY_CHANGES: readonly string[] = [
+  'tenants.page',
+  'tenants.limit',
+  'tenants.sort',
+  'tenants.view',
+  'tenants.location',
+] satisfies TenantsQueryChange['type'][];
 
 export function isQueryChange(event: { type: string }): event is TenantsQueryChange {
   return QUERY_CHANGES.includes(event.type);
@@ -146,9 +153,14 @@ export function nextQuery(current: TenantsQuery, searchText: string, event: Tena
     case 'tenants.page':
       return { ...base, page: Math.min(MAX_PAGE, Math.max(1, Math.floor(event.page) || 1)) };
     case 'tenants.limit':
-      return { ...base, limit: Math.min(MAX_LIMIT, Math.max(1, Math.floor(event.limit) || DEFAULT_TENANTS_QUERY.limit)), page: 1 };
+      return {
+        ...base,
+        limit: Math.min(MAX_LIMIT, Math.max(1, Math.floor(event.limit) || DEFAULT_TENANTS_QUERY.limit)),
+        page: 1,
+      };
     case 'tenants.sort': {
-      const sortType = event.sortType ?? (base.sortName === event.sortName ? (base.sortType === 'ASC' ? 'DESC' : 'ASC') : 'ASC');
+      const sortType =
+        event.sortType ?? (base.sortName === event.sortName ? (base.sortType === 'ASC' ? 'DESC' : 'ASC') : 'ASC');
       return { ...base, sortName: event.sortName, sortType, page: 1 };
     }
     case 'tenants.view':

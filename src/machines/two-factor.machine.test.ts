@@ -1,17 +1,42 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, json, type SeenRequest } from './test-support/fake-fetch';
-import { codeProblem, twoFactorMachine, type TwoFactorActivated, type TwoFactorEnrolment, type TwoFactorStatus } from './two-factor.machine';
+import {
+  codeProblem,
+  twoFactorMachine,
+  type TwoFactorActivated,
+  type TwoFactorEnrolment,
+  type TwoFactorStatus,
+} from './two-factor.machine';
 
 const off: TwoFactorStatus = { enabled: false, enrolled_at: null, recovery_codes_left: 0 };
 const on: TwoFactorStatus = { enabled: true, enrolled_at: '2026-11-20T18:30:00Z', recovery_codes_left: 9 };
 const enrolment: TwoFactorEnrolment = {
   secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-  otpauth_uri: 'otpauth://totp/Back-office%20panel:admin%40demo.local?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Back-office+panel',
+  otpauth_uri:
+    'otpauth://totp/Back-office%20panel:admin%40demo.local?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Back-office+panel',
   qr_svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37"><path d="M4 4h7v7H4z"/></svg>',
 };
-const codes = ['ABCDE-FGHIJ', 'KLMNO-PQRST', 'UVWXY-Z2345', 'A6B7C-D2E3F', 'GHJKL-MNPQR', 'STUVW-XYZ23', 'A2B3C-4D5E6', 'F7G2H-3J4K5', 'L6M7N-2P3Q4', 'R5S6T-7U2V3'];
+const codes = [
+  'ABCDE-FGHIJ',
+  'KLMNO-PQRST',
+  'UVWXY-Z2345',
+  'A6B7C-D2E3F',
+  'GHJKL-MNPQR',
+  'STUVW-XYZ23',
+  'A2B3C-4D5E6',
+  'F7G2H-3J4K5',
+  'L6M7N-2P3Q4',
+  'R5S6T-7U2V3',
+];
 const activated: TwoFactorActivated = { enabled: true, enrolled_at: '2026-11-21T10:00:00Z', recovery_codes: codes };
 const wrong = new ApiError(400, { message: 'Invalid code', errors: [{ field: 'body/code', message: 'wrong' }] });
 const unused = fakeServer(() => {
@@ -21,7 +46,9 @@ const unused = fakeServer(() => {
 describe('twoFactorMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
-      machine: twoFactorMachine.provide({ actors: { loadStatus: heldPromise(), enrol: heldPromise(), verify: heldPromise(), disable: heldPromise() } }),
+      machine: twoFactorMachine.provide({
+        actors: { loadStatus: heldPromise(), enrol: heldPromise(), verify: heldPromise(), disable: heldPromise() },
+      }),
       input: () => ({ rest: unused.rest }),
       events: [
         doneEvent('loadStatus', off),
@@ -65,7 +92,9 @@ describe('twoFactorMachine: against the REST contract', () => {
     const t = start((r) => {
       if (r.path === '/api/two-factor/enrol') return json(200, enrolment);
       attempts += 1;
-      return attempts === 1 ? json(400, { message: 'Invalid code', errors: [{ field: 'body/code', message: 'wrong' }] }) : json(200, activated);
+      return attempts === 1
+        ? json(400, { message: 'Invalid code', errors: [{ field: 'body/code', message: 'wrong' }] })
+        : json(200, activated);
     });
     await flush();
     expect(t.actor.getSnapshot().value).toBe('disabled');
@@ -81,9 +110,18 @@ describe('twoFactorMachine: against the REST contract', () => {
     expect(t.ctx().codeError).toBe('twoFactor.errors.wrongCode');
     t.actor.send({ type: 'twoFactor.verify', code: ' 492 039 ' });
     await flush();
-    expect(t.fake.seen.at(-1)).toMatchObject({ method: 'POST', path: '/api/two-factor/verify', body: { code: '492039' } });
+    expect(t.fake.seen.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/api/two-factor/verify',
+      body: { code: '492039' },
+    });
     expect(t.actor.getSnapshot().value).toBe('showingCodes');
-    expect(t.ctx()).toMatchObject({ recoveryCodes: codes, enrolment: null, notice: 'twoFactor.notices.enabled', status: { enabled: true, recovery_codes_left: 10 } });
+    expect(t.ctx()).toMatchObject({
+      recoveryCodes: codes,
+      enrolment: null,
+      notice: 'twoFactor.notices.enabled',
+      status: { enabled: true, recovery_codes_left: 10 },
+    });
     t.actor.send({ type: 'twoFactor.acknowledge' });
     expect(t.actor.getSnapshot().value).toBe('enabled');
     expect(t.ctx().recoveryCodes).toBeNull();
@@ -102,7 +140,10 @@ describe('twoFactorMachine: against the REST contract', () => {
     answer = json(429, { message: 'Too many', retry_after: 60 });
     t.actor.send({ type: 'twoFactor.disable', code: '222222' });
     await flush();
-    expect(t.ctx()).toMatchObject({ codeError: null, error: { key: 'twoFactor.errors.disable', reason: 'apiErrors.tooManyRequests' } });
+    expect(t.ctx()).toMatchObject({
+      codeError: null,
+      error: { key: 'twoFactor.errors.disable', reason: 'apiErrors.tooManyRequests' },
+    });
     answer = json(200, off);
     t.actor.send({ type: 'twoFactor.disable', code: 'abcde-fghij' });
     await flush();
@@ -112,7 +153,9 @@ describe('twoFactorMachine: against the REST contract', () => {
   });
 
   it('reloads the status when the server says the screen is stale (409)', async () => {
-    const fake = fakeServer((r) => (r.path === '/api/two-factor' ? json(200, fake.seen.length > 1 ? on : off) : json(409, { message: 'already on' })));
+    const fake = fakeServer((r) =>
+      r.path === '/api/two-factor' ? json(200, fake.seen.length > 1 ? on : off) : json(409, { message: 'already on' }),
+    );
     const actor = createActor(twoFactorMachine, { input: { rest: fake.rest } }).start();
     await flush();
     actor.send({ type: 'twoFactor.enrol' });

@@ -68,8 +68,12 @@ const isStale = (error: unknown) => error instanceof ApiError && error.status ==
 export const twoFactorMachine = setup({
   types: { input: {} as TwoFactorInput, context: {} as TwoFactorContext, events: {} as TwoFactorEvent },
   actors: {
-    loadStatus: fromPromise<TwoFactorStatus, { rest: RestClient }>(async ({ input, signal }) => unwrap(await input.rest.GET('/api/two-factor', { signal }))),
-    enrol: fromPromise<TwoFactorEnrolment, { rest: RestClient }>(async ({ input }) => unwrap(await input.rest.POST('/api/two-factor/enrol'))),
+    loadStatus: fromPromise<TwoFactorStatus, { rest: RestClient }>(async ({ input, signal }) =>
+      unwrap(await input.rest.GET('/api/two-factor', { signal })),
+    ),
+    enrol: fromPromise<TwoFactorEnrolment, { rest: RestClient }>(async ({ input }) =>
+      unwrap(await input.rest.POST('/api/two-factor/enrol')),
+    ),
     verify: fromPromise<TwoFactorActivated, { rest: RestClient; code: string }>(async ({ input }) =>
       unwrap(await input.rest.POST('/api/two-factor/verify', { body: { code: input.code } })),
     ),
@@ -86,9 +90,15 @@ export const twoFactorMachine = setup({
   },
   actions: {
     storeStatus: assign((_, status: TwoFactorStatus) => ({ status, loadError: null })),
-    loadFailed: assign((_, params: { error: unknown }) => ({ loadError: actionError('twoFactor.errors.load', params.error) })),
+    loadFailed: assign((_, params: { error: unknown }) => ({
+      loadError: actionError('twoFactor.errors.load', params.error),
+    })),
     clearFeedback: assign({ codeError: null, error: null, notice: null }),
-    takeCode: assign(({ event }) => (event.type === 'twoFactor.verify' || event.type === 'twoFactor.disable' ? { code: normaliseCode(event.code) } : {})),
+    takeCode: assign(({ event }) =>
+      event.type === 'twoFactor.verify' || event.type === 'twoFactor.disable'
+        ? { code: normaliseCode(event.code) }
+        : {},
+    ),
     refuseCode: assign(({ event }) => {
       if (event.type === 'twoFactor.verify') return { codeError: codeProblem(event.code, 'verify'), error: null };
       if (event.type === 'twoFactor.disable') return { codeError: codeProblem(event.code, 'disable'), error: null };
@@ -104,9 +114,16 @@ export const twoFactorMachine = setup({
       notice: 'twoFactor.notices.enabled' as const,
     })),
     forgetCodes: assign({ recoveryCodes: null, notice: null }),
-    disabled: assign((_, status: TwoFactorStatus) => ({ status, code: null, notice: 'twoFactor.notices.disabled' as const })),
+    disabled: assign((_, status: TwoFactorStatus) => ({
+      status,
+      code: null,
+      notice: 'twoFactor.notices.disabled' as const,
+    })),
     codeRefused: assign({ codeError: 'twoFactor.errors.wrongCode' as const, code: null }),
-    failed: assign((_, params: { key: I18nKey; error: unknown }) => ({ error: actionError(params.key, params.error), code: null })),
+    failed: assign((_, params: { key: I18nKey; error: unknown }) => ({
+      error: actionError(params.key, params.error),
+      code: null,
+    })),
   },
 }).createMachine({
   id: 'twoFactor',
@@ -144,14 +161,24 @@ export const twoFactorMachine = setup({
         input: ({ context }) => ({ rest: context.rest }),
         onDone: { target: 'awaitingCode', actions: { type: 'storeEnrolment', params: ({ event }) => event.output } },
         onError: [
-          { guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) }, target: 'loading', actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.enrol', error: event.error }) } },
-          { target: 'disabled', actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.enrol', error: event.error }) } },
+          {
+            guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) },
+            target: 'loading',
+            actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.enrol', error: event.error }) },
+          },
+          {
+            target: 'disabled',
+            actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.enrol', error: event.error }) },
+          },
         ],
       },
     },
     awaitingCode: {
       on: {
-        'twoFactor.verify': [{ guard: 'validVerifyCode', target: 'verifying', actions: ['clearFeedback', 'takeCode'] }, { actions: 'refuseCode' }],
+        'twoFactor.verify': [
+          { guard: 'validVerifyCode', target: 'verifying', actions: ['clearFeedback', 'takeCode'] },
+          { actions: 'refuseCode' },
+        ],
         'twoFactor.enrol': { target: 'enrolling', actions: 'clearFeedback' },
         'twoFactor.cancel': { target: 'disabled', actions: 'dropEnrolment' },
       },
@@ -164,15 +191,37 @@ export const twoFactorMachine = setup({
         input: ({ context }) => ({ rest: context.rest, code: context.code ?? '' }),
         onDone: { target: 'showingCodes', actions: { type: 'activated', params: ({ event }) => event.output } },
         onError: [
-          { guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) }, target: 'awaitingCode', actions: 'codeRefused' },
-          { guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) }, target: 'loading', actions: ['dropEnrolment', { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.verify', error: event.error }) }] },
-          { target: 'awaitingCode', actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.verify', error: event.error }) } },
+          {
+            guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) },
+            target: 'awaitingCode',
+            actions: 'codeRefused',
+          },
+          {
+            guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) },
+            target: 'loading',
+            actions: [
+              'dropEnrolment',
+              { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.verify', error: event.error }) },
+            ],
+          },
+          {
+            target: 'awaitingCode',
+            actions: {
+              type: 'failed',
+              params: ({ event }) => ({ key: 'twoFactor.errors.verify', error: event.error }),
+            },
+          },
         ],
       },
     },
     showingCodes: { on: { 'twoFactor.acknowledge': { target: 'enabled', actions: 'forgetCodes' } } },
     enabled: {
-      on: { 'twoFactor.disable': [{ guard: 'validDisableCode', target: 'disabling', actions: ['clearFeedback', 'takeCode'] }, { actions: 'refuseCode' }] },
+      on: {
+        'twoFactor.disable': [
+          { guard: 'validDisableCode', target: 'disabling', actions: ['clearFeedback', 'takeCode'] },
+          { actions: 'refuseCode' },
+        ],
+      },
     },
     disabling: {
       tags: ['busy'],
@@ -182,9 +231,26 @@ export const twoFactorMachine = setup({
         input: ({ context }) => ({ rest: context.rest, code: context.code ?? '' }),
         onDone: { target: 'disabled', actions: { type: 'disabled', params: ({ event }) => event.output } },
         onError: [
-          { guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) }, target: 'enabled', actions: 'codeRefused' },
-          { guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) }, target: 'loading', actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.disable', error: event.error }) } },
-          { target: 'enabled', actions: { type: 'failed', params: ({ event }) => ({ key: 'twoFactor.errors.disable', error: event.error }) } },
+          {
+            guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) },
+            target: 'enabled',
+            actions: 'codeRefused',
+          },
+          {
+            guard: { type: 'stale', params: ({ event }) => ({ error: event.error }) },
+            target: 'loading',
+            actions: {
+              type: 'failed',
+              params: ({ event }) => ({ key: 'twoFactor.errors.disable', error: event.error }),
+            },
+          },
+          {
+            target: 'enabled',
+            actions: {
+              type: 'failed',
+              params: ({ event }) => ({ key: 'twoFactor.errors.disable', error: event.error }),
+            },
+          },
         ],
       },
     },

@@ -5,7 +5,15 @@ import { passwordStrength } from '../domain/password-strength';
 import { passwordProblem, userFormMachine, validateUserForm, type UserFormEvent } from './user-form.machine';
 import type { UserFormOptions } from './users-actors';
 import { userRow } from './test-support/user-fixtures';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, type GraphEvent } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  type GraphEvent,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, gqlData, gqlError, operationOf } from './test-support/fake-fetch';
 import { mergeCoverage } from './test-support/merge-coverage';
 
@@ -22,7 +30,12 @@ const unused = fakeServer(() => {
 
 describe('userFormMachine: model coverage (create and edit)', () => {
   const machine = userFormMachine.provide({
-    actors: { loadFormOptions: heldPromise(), createUser: heldPromise(), updateUser: heldPromise(), removeLink: heldPromise() },
+    actors: {
+      loadFormOptions: heldPromise(),
+      createUser: heldPromise(),
+      updateUser: heldPromise(),
+      removeLink: heldPromise(),
+    },
   });
   type Ev = GraphEvent<typeof userFormMachine>;
   const fill: UserFormEvent[] = [
@@ -32,7 +45,11 @@ describe('userFormMachine: model coverage (create and edit)', () => {
     { type: 'users.form.field', field: 'password', value: STRONG },
     { type: 'users.form.role', roleId: 2 },
   ];
-  const loaded: Ev[] = [doneEvent('loadFormOptions', options), errorEvent('loadFormOptions', new Error('offline')), { type: 'users.form.reload' }];
+  const loaded: Ev[] = [
+    doneEvent('loadFormOptions', options),
+    errorEvent('loadFormOptions', new Error('offline')),
+    { type: 'users.form.reload' },
+  ];
   const editing: Ev[] = [
     { type: 'users.form.field', field: 'password', value: 'aaa' },
     { type: 'users.form.department', departmentId: 1 },
@@ -44,15 +61,19 @@ describe('userFormMachine: model coverage (create and edit)', () => {
     doneEvent('removeLink'),
     errorEvent('removeLink', new GraphqlError(200, [{ message: 'x', extensions: { code: 'NOT_FOUND', field: 'id' } }])),
     doneEvent('createUser', userRow(9)),
-    errorEvent('createUser', new GraphqlError(200, [{ message: 'x', extensions: { code: 'BAD_USER_INPUT', field: 'email' } }])),
+    errorEvent(
+      'createUser',
+      new GraphqlError(200, [{ message: 'x', extensions: { code: 'BAD_USER_INPUT', field: 'email' } }]),
+    ),
     doneEvent('updateUser', userRow(3)),
     errorEvent('updateUser', new GraphqlError(403, [{ message: 'x', extensions: { code: 'FORBIDDEN' } }])),
   ];
   // `valid` reads which fields are refused, `knownLink` the links: both are part of the graph's key.
-  const serializeContext = (context: { values: Parameters<typeof validateUserForm>[0]; mode: 'create' | 'edit'; links: { id: number }[] }) => [
-    Object.keys(validateUserForm(context.values, context.mode)).sort(),
-    context.links.map((link) => link.id),
-  ];
+  const serializeContext = (context: {
+    values: Parameters<typeof validateUserForm>[0];
+    mode: 'create' | 'edit';
+    links: { id: number }[];
+  }) => [Object.keys(validateUserForm(context.values, context.mode)).sort(), context.links.map((link) => link.id)];
 
   it('reaches every state and transition over both modes with shortest, simple and per-edge paths', async () => {
     const create = await exploreCoverage({
@@ -60,7 +81,10 @@ describe('userFormMachine: model coverage (create and edit)', () => {
       input: () => ({ execute: unused.execute, mode: 'create' as const }),
       events: [...loaded, ...fill, ...editing, ...calls],
       serializeContext,
-      simpleScenarios: [{ events: loaded }, { prefix: [loaded[0] as Ev, ...fill], events: [...editing.slice(0, 1), ...editing.slice(3), ...calls] }],
+      simpleScenarios: [
+        { events: loaded },
+        { prefix: [loaded[0] as Ev, ...fill], events: [...editing.slice(0, 1), ...editing.slice(3), ...calls] },
+      ],
     });
     const edit = await exploreCoverage({
       machine,
@@ -81,14 +105,24 @@ describe('password rule (SPEC §5: weak refused with a reason)', () => {
       fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 16 }), (password) => {
         const problem = passwordProblem(password);
         expect(problem !== null).toBe(passwordStrength(password) === 50);
-        if (problem) expect(problem).toBe(Array.from(password).length < 8 ? 'users.form.passwordTooShort' : 'users.form.passwordWeak');
+        if (problem)
+          expect(problem).toBe(
+            Array.from(password).length < 8 ? 'users.form.passwordTooShort' : 'users.form.passwordWeak',
+          );
       }),
       { numRuns: 1000 },
     );
   });
 
   it('checks the fields locally; the password only when creating', () => {
-    const values = { username: 'jo', name: ' ', email: 'x@y', password: 'abc12345', role_id: null, user_department_id: null };
+    const values = {
+      username: 'jo',
+      name: ' ',
+      email: 'x@y',
+      password: 'abc12345',
+      role_id: null,
+      user_department_id: null,
+    };
     expect(validateUserForm(values, 'create')).toEqual({
       username: 'users.form.usernameInvalid',
       name: 'users.form.required',
@@ -120,7 +154,9 @@ describe('userFormMachine: against the GraphQL contract', () => {
     const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'create' } }).start();
     await flush();
     expect(fake.seen.map((r) => operationOf(r)?.name).sort()).toEqual(['departments', 'instances', 'roles']);
-    expect(operationOf(fake.seen.find((r) => operationOf(r)?.name === 'instances')!)?.variables).toEqual({ remove_ids: [] });
+    expect(operationOf(fake.seen.find((r) => operationOf(r)?.name === 'instances')!)?.variables).toEqual({
+      remove_ids: [],
+    });
     const send = (event: UserFormEvent) => actor.send(event);
     send({ type: 'users.form.field', field: 'username', value: 'joana.silva' });
     send({ type: 'users.form.field', field: 'name', value: 'Joana Silva' });
@@ -155,7 +191,12 @@ describe('userFormMachine: against the GraphQL contract', () => {
     const fake = server({ ...choices, newUser: () => gqlError('BAD_USER_INPUT', 'email') });
     const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'create' } }).start();
     await flush();
-    for (const [field, value] of [['username', 'joana'], ['name', 'Joana'], ['email', 'taken@demo.local'], ['password', STRONG]] as const) {
+    for (const [field, value] of [
+      ['username', 'joana'],
+      ['name', 'Joana'],
+      ['email', 'taken@demo.local'],
+      ['password', STRONG],
+    ] as const) {
       actor.send({ type: 'users.form.field', field, value });
     }
     actor.send({ type: 'users.form.role', roleId: 2 });
@@ -169,16 +210,26 @@ describe('userFormMachine: against the GraphQL contract', () => {
   it('edits: loads the links, removes one at once, sends the complete instance set with updateUser', async () => {
     const fake = server({
       ...choices,
-      userInstances: () => gqlData({ userInstances: [...options.links, { id: 11, instance: { id: 3, name: 'Loja 3', activated: true } }] }),
+      userInstances: () =>
+        gqlData({
+          userInstances: [...options.links, { id: 11, instance: { id: 3, name: 'Loja 3', activated: true } }],
+        }),
       deleteUserInstance: () => gqlData({ deleteUserInstance: true }),
       updateUser: () => gqlData({ updateUser: userRow(3, { name: 'Novo Nome' }) }),
     });
-    const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'edit', user: userRow(3) } }).start();
+    const actor = createActor(userFormMachine, {
+      input: { execute: fake.execute, mode: 'edit', user: userRow(3) },
+    }).start();
     await flush();
     const ops = () => fake.seen.map(operationOf);
     expect(ops().find((op) => op?.name === 'userInstances')?.variables).toEqual({ user_id: 3 });
     expect(ops().find((op) => op?.name === 'instances')?.variables).toEqual({ remove_ids: [1, 3] });
-    expect(actor.getSnapshot().context.values).toMatchObject({ username: 'user3', role_id: 2, user_department_id: 1, password: '' });
+    expect(actor.getSnapshot().context.values).toMatchObject({
+      username: 'user3',
+      role_id: 2,
+      user_department_id: 1,
+      password: '',
+    });
     actor.send({ type: 'users.form.removeLink', linkId: 10 });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await flush();

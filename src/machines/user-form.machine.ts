@@ -4,7 +4,15 @@ import { isValidEmail } from '../domain/email';
 import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../domain/password-strength';
 import type { I18nKey } from './i18n-key';
 import { actionError, refusedFields, type ActionError } from './request-error';
-import { userFormActors, type Department, type InstanceOption, type Role, type UserFormValues, type UserInstanceLink, type UserRow } from './users-actors';
+import {
+  userFormActors,
+  type Department,
+  type InstanceOption,
+  type Role,
+  type UserFormValues,
+  type UserInstanceLink,
+  type UserRow,
+} from './users-actors';
 
 export type UserFormInput = { execute: Execute; mode: 'create' } | { execute: Execute; mode: 'edit'; user: UserRow };
 
@@ -52,7 +60,10 @@ export function passwordProblem(password: string): I18nKey | null {
 }
 
 /** Local checks before anything is sent; the server's own refusals arrive per field the same way. */
-export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'): Partial<Record<keyof UserFormValues, I18nKey>> {
+export function validateUserForm(
+  values: UserFormValues,
+  mode: 'create' | 'edit',
+): Partial<Record<keyof UserFormValues, I18nKey>> {
   const invalid: Partial<Record<keyof UserFormValues, I18nKey>> = {};
   if (!values.username.trim()) invalid.username = 'users.form.required';
   else if (!USERNAME.test(values.username.trim())) invalid.username = 'users.form.usernameInvalid';
@@ -68,7 +79,14 @@ export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'
   return invalid;
 }
 
-const emptyValues: UserFormValues = { username: '', name: '', email: '', password: '', role_id: null, user_department_id: null };
+const emptyValues: UserFormValues = {
+  username: '',
+  name: '',
+  email: '',
+  password: '',
+  role_id: null,
+  user_department_id: null,
+};
 
 /**
  * The create/edit user form. Loads the role, department and instance choices (and, when editing,
@@ -89,32 +107,46 @@ export const userFormMachine = setup({
   guards: {
     valid: ({ context }) => Object.keys(validateUserForm(context.values, context.mode)).length === 0,
     creating: ({ context }) => context.mode === 'create',
-    knownLink: ({ context, event }) => event.type === 'users.form.removeLink' && context.links.some((link) => link.id === event.linkId),
+    knownLink: ({ context, event }) =>
+      event.type === 'users.form.removeLink' && context.links.some((link) => link.id === event.linkId),
   },
   actions: {
-    storeOptions: assign((_, options: { roles: Role[]; departments: Department[]; instances: InstanceOption[]; links: UserInstanceLink[] }) => ({
-      ...options,
-      error: null,
+    storeOptions: assign(
+      (
+        _,
+        options: { roles: Role[]; departments: Department[]; instances: InstanceOption[]; links: UserInstanceLink[] },
+      ) => ({
+        ...options,
+        error: null,
+      }),
+    ),
+    loadFailed: assign((_, params: { error: unknown }) => ({
+      error: actionError('users.errors.formLoad', params.error),
     })),
-    loadFailed: assign((_, params: { error: unknown }) => ({ error: actionError('users.errors.formLoad', params.error) })),
     setField: assign(({ context, event }) => {
       if (event.type === 'users.form.field') {
         const values = { ...context.values, [event.field]: event.value };
-        const passwordScore = event.field === 'password' ? (event.value ? passwordStrength(event.value) : null) : context.passwordScore;
+        const passwordScore =
+          event.field === 'password' ? (event.value ? passwordStrength(event.value) : null) : context.passwordScore;
         const { [event.field]: _cleared, ...invalid } = context.invalid;
         return { values, passwordScore, invalid };
       }
       if (event.type === 'users.form.role') return { values: { ...context.values, role_id: event.roleId } };
-      if (event.type === 'users.form.department') return { values: { ...context.values, user_department_id: event.departmentId } };
+      if (event.type === 'users.form.department')
+        return { values: { ...context.values, user_department_id: event.departmentId } };
       return {};
     }),
     toggleInstance: assign(({ context, event }) => {
       if (event.type !== 'users.form.toggleInstance') return {};
-      const chosen = context.chosen.includes(event.instanceId) ? context.chosen.filter((id) => id !== event.instanceId) : [...context.chosen, event.instanceId];
+      const chosen = context.chosen.includes(event.instanceId)
+        ? context.chosen.filter((id) => id !== event.instanceId)
+        : [...context.chosen, event.instanceId];
       return { chosen };
     }),
     showInvalid: assign(({ context }) => ({ invalid: validateUserForm(context.values, context.mode) })),
-    startRemoval: assign(({ event }) => (event.type === 'users.form.removeLink' ? { removing: event.linkId, error: null } : {})),
+    startRemoval: assign(({ event }) =>
+      event.type === 'users.form.removeLink' ? { removing: event.linkId, error: null } : {},
+    ),
     linkRemoved: assign(({ context }) => {
       const link = context.links.find((l) => l.id === context.removing);
       return {
@@ -142,7 +174,14 @@ export const userFormMachine = setup({
       mode: input.mode,
       userId: user?.id ?? null,
       values: user
-        ? { username: user.username, name: user.name, email: user.email, password: '', role_id: user.role.id, user_department_id: user.userDepartment?.id ?? null }
+        ? {
+            username: user.username,
+            name: user.name,
+            email: user.email,
+            password: '',
+            role_id: user.role.id,
+            user_department_id: user.userDepartment?.id ?? null,
+          }
         : emptyValues,
       passwordScore: null,
       roles: [],
@@ -166,7 +205,10 @@ export const userFormMachine = setup({
         src: 'loadFormOptions',
         input: ({ context }) => ({ execute: context.execute, userId: context.userId }),
         onDone: { target: 'ready', actions: { type: 'storeOptions', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'loadFailed', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'loadFailed',
+          actions: { type: 'loadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     loadFailed: {
@@ -191,9 +233,15 @@ export const userFormMachine = setup({
       invoke: {
         id: 'removeLink',
         src: 'removeLink',
-        input: ({ context }) => ({ execute: context.execute, linkId: context.removing ?? invalidState('removingLink') }),
+        input: ({ context }) => ({
+          execute: context.execute,
+          linkId: context.removing ?? invalidState('removingLink'),
+        }),
         onDone: { target: 'ready', actions: 'linkRemoved' },
-        onError: { target: 'ready', actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.removeLink', error: event.error }) } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.removeLink', error: event.error }) },
+        },
       },
     },
     creating: {
@@ -203,7 +251,10 @@ export const userFormMachine = setup({
         src: 'createUser',
         input: ({ context }) => ({ execute: context.execute, values: context.values, instanceIds: context.chosen }),
         onDone: { target: 'done', actions: { type: 'saved', params: ({ event }) => event.output } },
-        onError: { target: 'ready', actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.create', error: event.error }) } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.create', error: event.error }) },
+        },
       },
     },
     updating: {
@@ -218,7 +269,10 @@ export const userFormMachine = setup({
           instanceIds: [...context.links.map((link) => link.instance.id), ...context.chosen],
         }),
         onDone: { target: 'done', actions: { type: 'saved', params: ({ event }) => event.output } },
-        onError: { target: 'ready', actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.update', error: event.error }) } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.update', error: event.error }) },
+        },
       },
     },
     done: { type: 'final' },

@@ -1,7 +1,14 @@
 import { createActor } from 'xstate';
 import { GraphqlError } from '../api/graphql-client';
 import type { SessionEvent } from './session-context';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, gqlData, gqlError, json, operationOf, type SeenRequest } from './test-support/fake-fetch';
 import { passwordProblems, profileProblems, userSettingsMachine } from './user-settings.machine';
 
@@ -38,7 +45,9 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
   function start(respond: (r: SeenRequest) => Response) {
     const fake = fakeServer(respond);
     const link = session();
-    const actor = createActor(userSettingsMachine, { input: { execute: fake.execute, userId: 2, session: link } }).start();
+    const actor = createActor(userSettingsMachine, {
+      input: { execute: fake.execute, userId: 2, session: link },
+    }).start();
     return { fake, link, actor, ctx: () => actor.getSnapshot().context };
   }
 
@@ -47,7 +56,10 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
     t.actor.send({ type: 'settings.saveProfile', name: ' Olga Souza ', email: 'olga@demo.local ' });
     expect(t.actor.getSnapshot().hasTag('savingProfile')).toBe(true);
     await flush();
-    expect(operationOf(t.fake.seen[0]!)).toEqual({ name: 'updateUser', variables: { id: 2, name: 'Olga Souza', email: 'olga@demo.local' } });
+    expect(operationOf(t.fake.seen[0]!)).toEqual({
+      name: 'updateUser',
+      variables: { id: 2, name: 'Olga Souza', email: 'olga@demo.local' },
+    });
     expect(t.ctx().profile.notice).toBe('settings.notices.profileSaved');
     expect(t.link.sent).toEqual([{ type: 'session.reloadProfile' }]);
   });
@@ -57,7 +69,11 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
     const t = start(() => answer);
     t.actor.send({ type: 'settings.saveProfile', name: 'Olga', email: 'olga@demo.local' });
     await flush();
-    expect(t.ctx().profile).toEqual({ fieldErrors: {}, error: { key: 'settings.errors.profile', reason: 'apiErrors.forbidden' }, notice: null });
+    expect(t.ctx().profile).toEqual({
+      fieldErrors: {},
+      error: { key: 'settings.errors.profile', reason: 'apiErrors.forbidden' },
+      notice: null,
+    });
     answer = gqlError('BAD_USER_INPUT', 'email');
     t.actor.send({ type: 'settings.saveProfile', name: 'Olga', email: 'admin@demo.local' });
     await flush();
@@ -74,9 +90,18 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
     expect(t.fake.seen).toHaveLength(0);
     t.actor.send({ type: 'settings.changePassword', password: 'Farm@c1a-Boa!', confirmation: 'Farm@c1a-Boa!' });
     await flush();
-    expect(operationOf(t.fake.seen[0]!)).toEqual({ name: 'updateUserPassword', variables: { password: 'Farm@c1a-Boa!' } });
-    expect(t.link.sent).toEqual([{ type: 'session.tokenRotated', token: 'T9', expiresIn: 900 }, { type: 'session.reloadProfile' }]);
-    expect(t.ctx()).toMatchObject({ pendingPassword: null, password: { notice: 'settings.notices.passwordChanged', error: null } });
+    expect(operationOf(t.fake.seen[0]!)).toEqual({
+      name: 'updateUserPassword',
+      variables: { password: 'Farm@c1a-Boa!' },
+    });
+    expect(t.link.sent).toEqual([
+      { type: 'session.tokenRotated', token: 'T9', expiresIn: 900 },
+      { type: 'session.reloadProfile' },
+    ]);
+    expect(t.ctx()).toMatchObject({
+      pendingPassword: null,
+      password: { notice: 'settings.notices.passwordChanged', error: null },
+    });
   });
 
   it('keeps the session as it is when the password change fails', async () => {
@@ -88,10 +113,16 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
   });
 
   it('checks names, emails and passwords locally', () => {
-    expect(profileProblems('', 'x@y')).toEqual({ name: 'settings.errors.nameRequired', email: 'settings.errors.emailInvalid' });
+    expect(profileProblems('', 'x@y')).toEqual({
+      name: 'settings.errors.nameRequired',
+      email: 'settings.errors.emailInvalid',
+    });
     expect(profileProblems('a'.repeat(121), 'a@b.co')).toEqual({ name: 'settings.errors.nameTooLong' });
     expect(passwordProblems('', '')).toEqual({ password: 'settings.errors.passwordRequired' });
     expect(passwordProblems('Ab#1', 'Ab#1')).toEqual({ password: 'users.form.passwordTooShort' });
-    expect(passwordProblems(`Aa#!${'x1y2'.repeat(40)}`, 'other')).toEqual({ password: 'settings.errors.passwordTooLong', confirmation: 'settings.errors.passwordMismatch' });
+    expect(passwordProblems(`Aa#!${'x1y2'.repeat(40)}`, 'other')).toEqual({
+      password: 'settings.errors.passwordTooLong',
+      confirmation: 'settings.errors.passwordMismatch',
+    });
   });
 });

@@ -34,7 +34,9 @@ export interface UserSettingsContext extends UserSettingsInput {
   pendingPassword: string | null;
 }
 
-export type UserSettingsEvent = { type: 'settings.saveProfile'; name: string; email: string } | { type: 'settings.changePassword'; password: string; confirmation: string };
+export type UserSettingsEvent =
+  | { type: 'settings.saveProfile'; name: string; email: string }
+  | { type: 'settings.changePassword'; password: string; confirmation: string };
 
 const MAX_PASSWORD = 128;
 const clean: FormFeedback = { fieldErrors: {}, error: null, notice: null };
@@ -51,7 +53,10 @@ export function profileProblems(name: string, email: string): Partial<Record<'na
 }
 
 /** Local checks of a new password: SPEC §5 refuses weak ones (with the reason), and both entries must match. */
-export function passwordProblems(password: string, confirmation: string): Partial<Record<'password' | 'confirmation', I18nKey>> {
+export function passwordProblems(
+  password: string,
+  confirmation: string,
+): Partial<Record<'password' | 'confirmation', I18nKey>> {
   const problems: Partial<Record<'password' | 'confirmation', I18nKey>> = {};
   if (!password) problems.password = 'settings.errors.passwordRequired';
   else if (password.length > MAX_PASSWORD) problems.password = 'settings.errors.passwordTooLong';
@@ -87,31 +92,64 @@ export const userSettingsMachine = setup({
     saveProfile: fromPromise<void, { execute: Execute; id: number; name: string; email: string }>(async ({ input }) => {
       await input.execute(UpdateUserDocument, { id: input.id, name: input.name, email: input.email });
     }),
-    changePassword: fromPromise<{ token: string; expiresIn: number }, { execute: Execute; password: string }>(async ({ input }) => {
-      const { updateUserPassword } = await input.execute(UpdateUserPasswordDocument, { password: input.password });
-      return { token: updateUserPassword.token, expiresIn: updateUserPassword.expires_in };
-    }),
+    changePassword: fromPromise<{ token: string; expiresIn: number }, { execute: Execute; password: string }>(
+      async ({ input }) => {
+        const { updateUserPassword } = await input.execute(UpdateUserPasswordDocument, { password: input.password });
+        return { token: updateUserPassword.token, expiresIn: updateUserPassword.expires_in };
+      },
+    ),
   },
   guards: {
-    validProfile: ({ event }) => event.type === 'settings.saveProfile' && Object.keys(profileProblems(event.name, event.email)).length === 0,
-    validPassword: ({ event }) => event.type === 'settings.changePassword' && Object.keys(passwordProblems(event.password, event.confirmation)).length === 0,
+    validProfile: ({ event }) =>
+      event.type === 'settings.saveProfile' && Object.keys(profileProblems(event.name, event.email)).length === 0,
+    validPassword: ({ event }) =>
+      event.type === 'settings.changePassword' &&
+      Object.keys(passwordProblems(event.password, event.confirmation)).length === 0,
   },
   actions: {
-    beginProfile: assign(({ event }) => (event.type === 'settings.saveProfile' ? { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean } : {})),
-    refuseProfile: assign(({ event }) => (event.type === 'settings.saveProfile' ? { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } } : {})),
+    beginProfile: assign(({ event }) =>
+      event.type === 'settings.saveProfile'
+        ? { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean }
+        : {},
+    ),
+    refuseProfile: assign(({ event }) =>
+      event.type === 'settings.saveProfile'
+        ? { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } }
+        : {},
+    ),
     profileSaved: assign({ pendingProfile: null, profile: { ...clean, notice: 'settings.notices.profileSaved' } }),
     profileFailed: assign((_, params: { error: unknown }) => ({
       pendingProfile: null,
-      profile: { fieldErrors: profileRefusals(params.error), error: actionError('settings.errors.profile', params.error), notice: null },
+      profile: {
+        fieldErrors: profileRefusals(params.error),
+        error: actionError('settings.errors.profile', params.error),
+        notice: null,
+      },
     })),
-    beginPassword: assign(({ event }) => (event.type === 'settings.changePassword' ? { pendingPassword: event.password, password: clean } : {})),
-    refusePassword: assign(({ event }) => (event.type === 'settings.changePassword' ? { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } } : {})),
-    passwordChanged: assign({ pendingPassword: null, password: { ...clean, notice: 'settings.notices.passwordChanged' } }),
+    beginPassword: assign(({ event }) =>
+      event.type === 'settings.changePassword' ? { pendingPassword: event.password, password: clean } : {},
+    ),
+    refusePassword: assign(({ event }) =>
+      event.type === 'settings.changePassword'
+        ? { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } }
+        : {},
+    ),
+    passwordChanged: assign({
+      pendingPassword: null,
+      password: { ...clean, notice: 'settings.notices.passwordChanged' },
+    }),
     passwordFailed: assign((_, params: { error: unknown }) => ({
       pendingPassword: null,
-      password: { fieldErrors: refusedFields(params.error)['password'] ? { password: 'settings.errors.passwordRejected' as const } : {}, error: actionError('settings.errors.password', params.error), notice: null },
+      password: {
+        fieldErrors: refusedFields(params.error)['password']
+          ? { password: 'settings.errors.passwordRejected' as const }
+          : {},
+        error: actionError('settings.errors.password', params.error),
+        notice: null,
+      },
     })),
-    adoptToken: ({ context }, params: { token: string; expiresIn: number }) => context.session.send({ type: 'session.tokenRotated', ...params }),
+    adoptToken: ({ context }, params: { token: string; expiresIn: number }) =>
+      context.session.send({ type: 'session.tokenRotated', ...params }),
     reloadProfile: ({ context }) => context.session.send({ type: 'session.reloadProfile' }),
   },
 }).createMachine({
@@ -122,15 +160,30 @@ export const userSettingsMachine = setup({
     profile: {
       initial: 'idle',
       states: {
-        idle: { on: { 'settings.saveProfile': [{ guard: 'validProfile', target: 'saving', actions: 'beginProfile' }, { actions: 'refuseProfile' }] } },
+        idle: {
+          on: {
+            'settings.saveProfile': [
+              { guard: 'validProfile', target: 'saving', actions: 'beginProfile' },
+              { actions: 'refuseProfile' },
+            ],
+          },
+        },
         saving: {
           tags: ['busy', 'savingProfile'],
           invoke: {
             id: 'saveProfile',
             src: 'saveProfile',
-            input: ({ context }) => ({ execute: context.execute, id: context.userId, name: context.pendingProfile?.name ?? '', email: context.pendingProfile?.email ?? '' }),
+            input: ({ context }) => ({
+              execute: context.execute,
+              id: context.userId,
+              name: context.pendingProfile?.name ?? '',
+              email: context.pendingProfile?.email ?? '',
+            }),
             onDone: { target: 'idle', actions: ['profileSaved', 'reloadProfile'] },
-            onError: { target: 'idle', actions: { type: 'profileFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'profileFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
       },
@@ -138,7 +191,14 @@ export const userSettingsMachine = setup({
     password: {
       initial: 'idle',
       states: {
-        idle: { on: { 'settings.changePassword': [{ guard: 'validPassword', target: 'changing', actions: 'beginPassword' }, { actions: 'refusePassword' }] } },
+        idle: {
+          on: {
+            'settings.changePassword': [
+              { guard: 'validPassword', target: 'changing', actions: 'beginPassword' },
+              { actions: 'refusePassword' },
+            ],
+          },
+        },
         changing: {
           tags: ['busy', 'changingPassword'],
           invoke: {
@@ -146,8 +206,18 @@ export const userSettingsMachine = setup({
             src: 'changePassword',
             input: ({ context }) => ({ execute: context.execute, password: context.pendingPassword ?? '' }),
             // The token first: every request after this answer must carry the new one.
-            onDone: { target: 'idle', actions: [{ type: 'adoptToken', params: ({ event }) => event.output }, 'passwordChanged', 'reloadProfile'] },
-            onError: { target: 'idle', actions: { type: 'passwordFailed', params: ({ event }) => ({ error: event.error }) } },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'adoptToken', params: ({ event }) => event.output },
+                'passwordChanged',
+                'reloadProfile',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'passwordFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
       },

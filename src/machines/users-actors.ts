@@ -118,7 +118,9 @@ export const usersActors = {
       inFlight?.abort();
     };
   }),
-  loadUsers: fromPromise<UserRow[], { execute: Execute }>(async ({ input, signal }) => (await input.execute(UsersDocument, {}, { signal })).users),
+  loadUsers: fromPromise<UserRow[], { execute: Execute }>(
+    async ({ input, signal }) => (await input.execute(UsersDocument, {}, { signal })).users,
+  ),
   deleteUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
     confirmed((await input.execute(DeleteUserDocument, { id: input.id })).deleteUser, 'deleteUser'),
   ),
@@ -126,61 +128,94 @@ export const usersActors = {
     confirmed((await input.execute(DisconnectUserDocument, { user_id: input.id })).disconnectUser, 'disconnectUser'),
   ),
   setBlocked: fromPromise<UserRow, { rest: RestClient; id: number; blocked: boolean }>(async ({ input }) =>
-    toUserRow(unwrap(await input.rest.PATCH('/api/users/{id}', { params: { path: { id: input.id } }, body: { blocked: input.blocked } }))),
+    toUserRow(
+      unwrap(
+        await input.rest.PATCH('/api/users/{id}', {
+          params: { path: { id: input.id } },
+          body: { blocked: input.blocked },
+        }),
+      ),
+    ),
   ),
   setTwoFactor: fromPromise<boolean, { rest: RestClient; id: number; enabled: boolean }>(async ({ input }) => {
     const settings = unwrap(
-      await input.rest.PATCH('/api/user-settings/{id}', { params: { path: { id: input.id } }, body: { two_factor_enabled: input.enabled } }),
+      await input.rest.PATCH('/api/user-settings/{id}', {
+        params: { path: { id: input.id } },
+        body: { two_factor_enabled: input.enabled },
+      }),
     );
     return settings.two_factor_enabled;
   }),
   renameUser: fromPromise<UserRow, { rest: RestClient; id: number; name: string }>(async ({ input }) =>
-    toUserRow(unwrap(await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { name: input.name } }))),
+    toUserRow(
+      unwrap(
+        await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { name: input.name } }),
+      ),
+    ),
   ),
   changeEmail: fromPromise<UserRow, { rest: RestClient; id: number; email: string }>(async ({ input }) =>
-    toUserRow(unwrap(await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { email: input.email } }))),
+    toUserRow(
+      unwrap(
+        await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { email: input.email } }),
+      ),
+    ),
   ),
 };
 
 export const userFormActors = {
-  loadFormOptions: fromPromise<UserFormOptions, { execute: Execute; userId: number | null }>(async ({ input, signal }) => {
-    const { execute, userId } = input;
-    const [roles, departments, links] = await Promise.all([
-      execute(RolesDocument, {}, { signal }).then((r) => r.roles),
-      execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
-      userId === null ? Promise.resolve([]) : execute(UserInstancesDocument, { user_id: userId }, { signal }).then((r) => r.userInstances),
-    ]);
-    const { instances } = await execute(InstancesDocument, { remove_ids: links.map((link) => link.instance.id) }, { signal });
-    return { roles, departments, instances, links };
-  }),
-  createUser: fromPromise<UserRow, { execute: Execute; values: UserFormValues; instanceIds: number[] }>(async ({ input }) => {
-    const { values } = input;
-    const answer = await input.execute(NewUserDocument, {
-      username: values.username.trim(),
-      name: values.name.trim(),
-      email: values.email.trim(),
-      password: values.password,
-      role_id: values.role_id ?? 0,
-      user_department_id: values.user_department_id,
-      chosen_instances: input.instanceIds,
-    });
-    return answer.newUser;
-  }),
-  updateUser: fromPromise<UserRow, { execute: Execute; id: number; values: UserFormValues; instanceIds: number[] }>(async ({ input }) => {
-    const { values } = input;
-    const answer = await input.execute(UpdateUserDocument, {
-      id: input.id,
-      username: values.username.trim(),
-      name: values.name.trim(),
-      email: values.email.trim(),
-      role_id: values.role_id,
-      user_department_id: values.user_department_id,
-      // The complete set: links kept plus the instances added in the form.
-      chosen_instances: input.instanceIds,
-    });
-    return answer.updateUser;
-  }),
+  loadFormOptions: fromPromise<UserFormOptions, { execute: Execute; userId: number | null }>(
+    async ({ input, signal }) => {
+      const { execute, userId } = input;
+      const [roles, departments, links] = await Promise.all([
+        execute(RolesDocument, {}, { signal }).then((r) => r.roles),
+        execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
+        userId === null
+          ? Promise.resolve([])
+          : execute(UserInstancesDocument, { user_id: userId }, { signal }).then((r) => r.userInstances),
+      ]);
+      const { instances } = await execute(
+        InstancesDocument,
+        { remove_ids: links.map((link) => link.instance.id) },
+        { signal },
+      );
+      return { roles, departments, instances, links };
+    },
+  ),
+  createUser: fromPromise<UserRow, { execute: Execute; values: UserFormValues; instanceIds: number[] }>(
+    async ({ input }) => {
+      const { values } = input;
+      const answer = await input.execute(NewUserDocument, {
+        username: values.username.trim(),
+        name: values.name.trim(),
+        email: values.email.trim(),
+        password: values.password,
+        role_id: values.role_id ?? 0,
+        user_department_id: values.user_department_id,
+        chosen_instances: input.instanceIds,
+      });
+      return answer.newUser;
+    },
+  ),
+  updateUser: fromPromise<UserRow, { execute: Execute; id: number; values: UserFormValues; instanceIds: number[] }>(
+    async ({ input }) => {
+      const { values } = input;
+      const answer = await input.execute(UpdateUserDocument, {
+        id: input.id,
+        username: values.username.trim(),
+        name: values.name.trim(),
+        email: values.email.trim(),
+        role_id: values.role_id,
+        user_department_id: values.user_department_id,
+        // The complete set: links kept plus the instances added in the form.
+        chosen_instances: input.instanceIds,
+      });
+      return answer.updateUser;
+    },
+  ),
   removeLink: fromPromise<void, { execute: Execute; linkId: number }>(async ({ input }) =>
-    confirmed((await input.execute(DeleteUserInstanceDocument, { id: input.linkId })).deleteUserInstance, 'deleteUserInstance'),
+    confirmed(
+      (await input.execute(DeleteUserInstanceDocument, { id: input.linkId })).deleteUserInstance,
+      'deleteUserInstance',
+    ),
   ),
 };

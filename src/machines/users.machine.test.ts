@@ -5,7 +5,16 @@ import type { components } from '../generated/openapi';
 import { userFormMachine } from './user-form.machine';
 import { usersMachine, type UsersEvent } from './users.machine';
 import type { UserRow } from './users-actors';
-import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, formatCoverage, heldPromise, idleCallback, type GraphEvent } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  idleCallback,
+  type GraphEvent,
+} from './test-support/graph-coverage';
 import { fakeServer, flush, gqlData, gqlError, json, operationOf, type SeenRequest } from './test-support/fake-fetch';
 import { userRow } from './test-support/user-fixtures';
 
@@ -34,7 +43,12 @@ describe('usersMachine: model coverage', () => {
         watchPresence: idleCallback(),
         // The real form with held calls: the walk delivers its completion (xstate.done.actor.userForm).
         userForm: userFormMachine.provide({
-          actors: { loadFormOptions: heldPromise(), createUser: heldPromise(), updateUser: heldPromise(), removeLink: heldPromise() },
+          actors: {
+            loadFormOptions: heldPromise(),
+            createUser: heldPromise(),
+            updateUser: heldPromise(),
+            removeLink: heldPromise(),
+          },
         }),
       },
     });
@@ -97,7 +111,9 @@ describe('usersMachine: against the contracts', () => {
       if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
       throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
     });
-    const actor = createActor(usersMachine, { input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 } }).start();
+    const actor = createActor(usersMachine, {
+      input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 },
+    }).start();
     const send = (event: UsersEvent) => actor.send(event);
     return { fake, actor, send, ctx: () => actor.getSnapshot().context };
   }
@@ -150,7 +166,9 @@ describe('usersMachine: against the contracts', () => {
   });
 
   it('toggles two-factor with PATCH /api/user-settings/{id}', async () => {
-    const t = setup((r) => (r.path === '/api/user-settings/2' ? json(200, { user_id: 2, two_factor_enabled: true }) : undefined));
+    const t = setup((r) =>
+      r.path === '/api/user-settings/2' ? json(200, { user_id: 2, two_factor_enabled: true }) : undefined,
+    );
     await flush();
     t.send({ type: 'users.twoFactor', user: two, enabled: true });
     await flush();
@@ -205,7 +223,7 @@ describe('usersMachine: against the contracts', () => {
     expect(t.ctx().users).toEqual(before);
   });
 
-  it('polls onlineUsers while the list is shown and sets every row\'s presence from it', async () => {
+  it("polls onlineUsers while the list is shown and sets every row's presence from it", async () => {
     vi.useFakeTimers();
     try {
       let online = [1];
@@ -215,7 +233,9 @@ describe('usersMachine: against the contracts', () => {
         if (op?.name === 'onlineUsers') return gqlData({ onlineUsers: online.map((id) => userRow(id)) });
         return gqlError('FORBIDDEN', undefined, 403);
       });
-      const actor = createActor(usersMachine, { input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 1000 } }).start();
+      const actor = createActor(usersMachine, {
+        input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 1000 },
+      }).start();
       const connected = () => actor.getSnapshot().context.users.map((u) => u.isConnected);
       const polls = () => fake.seen.filter((r) => operationOf(r)?.name === 'onlineUsers').length;
       await vi.advanceTimersByTimeAsync(0);
@@ -242,7 +262,8 @@ describe('usersMachine: against the contracts', () => {
   it('opens the form as child userForm and puts the saved user in the list', async () => {
     const t = setup((r) => {
       const op = operationOf(r);
-      if (op?.name === 'roles') return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
+      if (op?.name === 'roles')
+        return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
       if (op?.name === 'departments') return gqlData({ departments: [] });
       if (op?.name === 'instances') return gqlData({ instances: [] });
       if (op?.name === 'newUser') return gqlData({ newUser: userRow(9) });
@@ -253,7 +274,12 @@ describe('usersMachine: against the contracts', () => {
     await flush();
     const form = t.actor.getSnapshot().children.userForm as ActorRefFrom<typeof userFormMachine> | undefined;
     expect(form?.getSnapshot().value).toBe('ready');
-    for (const [field, value] of [['username', 'nova'], ['name', 'Nova'], ['email', 'nova@demo.local'], ['password', 'Fa#rm@c1a-Boa']] as const) {
+    for (const [field, value] of [
+      ['username', 'nova'],
+      ['name', 'Nova'],
+      ['email', 'nova@demo.local'],
+      ['password', 'Fa#rm@c1a-Boa'],
+    ] as const) {
       form?.send({ type: 'users.form.field', field, value });
     }
     form?.send({ type: 'users.form.role', roleId: 2 });

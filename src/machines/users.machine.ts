@@ -14,7 +14,8 @@ export interface UsersInput {
 }
 
 /** The row actions; each failure surfaces `users.errors.<action>`. */
-export type UserAction = 'delete' | 'block' | 'unblock' | 'twoFactor' | 'disconnect' | 'rename' | 'changeEmail' | 'save';
+export type UserAction =
+  'delete' | 'block' | 'unblock' | 'twoFactor' | 'disconnect' | 'rename' | 'changeEmail' | 'save';
 
 export interface UsersContext {
   execute: Execute;
@@ -64,7 +65,6 @@ const replaceRow = (users: UserRow[], row: UserRow): UserRow[] => {
   return at === -1 ? [...users, row] : users.map((u, i) => (i === at ? row : u));
 };
 
-
 /**
  * The users screen. The list comes from GraphQL `users` (see users-actors.ts for why); a failed list
  * is empty (SPEC §8) and carries `listError`. Row actions: delete (after `users.confirm`),
@@ -92,10 +92,19 @@ export const usersMachine = setup({
   actions: {
     storeUsers: assign((_, users: UserRow[]) => ({ users, listError: null })),
     // SPEC §8: a failed user list is an empty list; the error key makes the failure visible.
-    listFailed: assign((_, params: { error: unknown }) => ({ users: [], listError: actionError('users.errors.load', params.error) })),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      users: [],
+      listError: actionError('users.errors.load', params.error),
+    })),
     presence: assign(({ context, event }) =>
       event.type === 'users.presence'
-        ? { users: context.users.map((u) => (u.id === event.userId && u.isConnected !== event.isConnected ? { ...u, isConnected: event.isConnected } : u)) }
+        ? {
+            users: context.users.map((u) =>
+              u.id === event.userId && u.isConnected !== event.isConnected
+                ? { ...u, isConnected: event.isConnected }
+                : u,
+            ),
+          }
         : {},
     ),
     // Only rows whose presence changed are replaced (and the list only when one did), so a poll
@@ -145,8 +154,15 @@ export const usersMachine = setup({
       target: null,
     })),
     failed: assign(({ context }, params: { action: UserAction; error: unknown }) => {
-      const action: UserAction = params.action === 'block' && context.pending && 'blocked' in context.pending && !context.pending.blocked ? 'unblock' : params.action;
-      return { lastResult: { action, ok: false }, actionError: actionError(USER_ACTION_ERRORS[action], params.error), pending: null };
+      const action: UserAction =
+        params.action === 'block' && context.pending && 'blocked' in context.pending && !context.pending.blocked
+          ? 'unblock'
+          : params.action;
+      return {
+        lastResult: { action, ok: false },
+        actionError: actionError(USER_ACTION_ERRORS[action], params.error),
+        pending: null,
+      };
     }),
     refuseEmpty: assign((_, params: { action: UserAction }) => ({
       lastResult: { action: params.action, ok: false },
@@ -220,7 +236,10 @@ export const usersMachine = setup({
             src: 'deleteUser',
             input: ({ context }) => ({ execute: context.execute, id: targetId(context) }),
             onDone: { target: 'idle', actions: 'removeTarget' },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'delete', error: event.error }) } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'delete', error: event.error }) },
+            },
           },
         },
         blocking: {
@@ -228,12 +247,22 @@ export const usersMachine = setup({
           invoke: {
             id: 'setBlocked',
             src: 'setBlocked',
-            input: ({ context }) => ({ rest: context.rest, id: targetId(context), blocked: pendingOf(context, 'blocked') }),
+            input: ({ context }) => ({
+              rest: context.rest,
+              id: targetId(context),
+              blocked: pendingOf(context, 'blocked'),
+            }),
             onDone: {
               target: 'idle',
-              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: event.output.blocked ? 'block' : 'unblock' }) },
+              actions: {
+                type: 'replaceRow',
+                params: ({ event }) => ({ row: event.output, action: event.output.blocked ? 'block' : 'unblock' }),
+              },
             },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'block', error: event.error }) } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'block', error: event.error }) },
+            },
           },
         },
         settingTwoFactor: {
@@ -241,9 +270,22 @@ export const usersMachine = setup({
           invoke: {
             id: 'setTwoFactor',
             src: 'setTwoFactor',
-            input: ({ context }) => ({ rest: context.rest, id: targetId(context), enabled: pendingOf(context, 'twoFactor') }),
-            onDone: { target: 'idle', actions: { type: 'patchTarget', params: ({ event }) => ({ patch: { twoFactorEnabled: event.output }, action: 'twoFactor' }) } },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'twoFactor', error: event.error }) } },
+            input: ({ context }) => ({
+              rest: context.rest,
+              id: targetId(context),
+              enabled: pendingOf(context, 'twoFactor'),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: {
+                type: 'patchTarget',
+                params: ({ event }) => ({ patch: { twoFactorEnabled: event.output }, action: 'twoFactor' }),
+              },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'twoFactor', error: event.error }) },
+            },
           },
         },
         disconnecting: {
@@ -252,8 +294,14 @@ export const usersMachine = setup({
             id: 'disconnectUser',
             src: 'disconnectUser',
             input: ({ context }) => ({ execute: context.execute, id: targetId(context) }),
-            onDone: { target: 'idle', actions: { type: 'patchTarget', params: { patch: { isConnected: false }, action: 'disconnect' } } },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'disconnect', error: event.error }) } },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'patchTarget', params: { patch: { isConnected: false }, action: 'disconnect' } },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'disconnect', error: event.error }) },
+            },
           },
         },
         renaming: {
@@ -262,8 +310,14 @@ export const usersMachine = setup({
             id: 'renameUser',
             src: 'renameUser',
             input: ({ context }) => ({ rest: context.rest, id: targetId(context), name: pendingOf(context, 'name') }),
-            onDone: { target: 'idle', actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'rename' }) } },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'rename', error: event.error }) } },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'rename' }) },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'rename', error: event.error }) },
+            },
           },
         },
         changingEmail: {
@@ -272,8 +326,14 @@ export const usersMachine = setup({
             id: 'changeEmail',
             src: 'changeEmail',
             input: ({ context }) => ({ rest: context.rest, id: targetId(context), email: pendingOf(context, 'email') }),
-            onDone: { target: 'idle', actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'changeEmail' }) } },
-            onError: { target: 'idle', actions: { type: 'failed', params: ({ event }) => ({ action: 'changeEmail', error: event.error }) } },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'changeEmail' }) },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'failed', params: ({ event }) => ({ action: 'changeEmail', error: event.error }) },
+            },
           },
         },
         form: {
@@ -281,8 +341,13 @@ export const usersMachine = setup({
             id: 'userForm',
             src: 'userForm',
             input: ({ context }) =>
-              context.target ? { execute: context.execute, mode: 'edit' as const, user: context.target } : { execute: context.execute, mode: 'create' as const },
-            onDone: { target: 'idle', actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'save' }) } },
+              context.target
+                ? { execute: context.execute, mode: 'edit' as const, user: context.target }
+                : { execute: context.execute, mode: 'create' as const },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'save' }) },
+            },
           },
           on: { 'users.close': { target: 'idle', actions: 'close' } },
         },

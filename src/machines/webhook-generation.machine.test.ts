@@ -3,7 +3,13 @@ import { createActor } from 'xstate';
 import { ApiError } from '../api/api-error';
 import type { RestClient } from '../api/rest-client';
 import { bulkActor } from './bulk-run';
-import { assertFullCoverage, exploreCoverage, formatCoverage, idleCallback, type PathStrategy } from './test-support/graph-coverage';
+import {
+  assertFullCoverage,
+  exploreCoverage,
+  formatCoverage,
+  idleCallback,
+  type PathStrategy,
+} from './test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from './test-support/fake-fetch';
 import { fakeOverlay, type FakeOverlay } from './test-support/fake-overlay';
 import {
@@ -17,7 +23,13 @@ import {
 
 const tenantName = 'farmacia-central';
 const range = { startAt: '2026-11-01', finishAt: '2026-11-07' };
-const answer = (type: CampaignStatusType, deliveries = 3): WebhookGenerationResult => ({ tenantName, type, ...range, deliveries, deliveryId: 7 });
+const answer = (type: CampaignStatusType, deliveries = 3): WebhookGenerationResult => ({
+  tenantName,
+  type,
+  ...range,
+  deliveries,
+  deliveryId: 7,
+});
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 }).rest;
@@ -35,8 +47,16 @@ describe('webhookGenerationMachine: model coverage', () => {
         const results = run.entries.flatMap((entry, index) =>
           entry.result === null
             ? [
-                { type: 'bulk.result' as const, index, result: { status: 'ok' as const, value: answer(entry.item.type) } },
-                { type: 'bulk.result' as const, index, result: { status: 'failed' as const, reason: 'apiErrors.server' as const } },
+                {
+                  type: 'bulk.result' as const,
+                  index,
+                  result: { status: 'ok' as const, value: answer(entry.item.type) },
+                },
+                {
+                  type: 'bulk.result' as const,
+                  index,
+                  result: { status: 'failed' as const, reason: 'apiErrors.server' as const },
+                },
               ]
             : [],
         );
@@ -52,7 +72,12 @@ describe('webhookGenerationMachine: model coverage', () => {
           ...(allReported ? [{ type: 'bulk.finished' as const }] : []),
         ];
       },
-      serializeContext: (context) => [context.selected, context.startAt, context.invalid, context.run.entries.map((entry) => entry.result?.status ?? null)],
+      serializeContext: (context) => [
+        context.selected,
+        context.startAt,
+        context.invalid,
+        context.run.entries.map((entry) => entry.result?.status ?? null),
+      ],
       onStep: ({ actor, input }) => {
         expect((input?.overlay as FakeOverlay).held).toBe(actor.getSnapshot().matches('running'));
       },
@@ -83,7 +108,9 @@ describe('webhookGenerationMachine: against the REST contract', () => {
       return d.promise;
     });
     const overlay = fakeOverlay();
-    const actor = createActor(webhookGenerationMachine, { input: { rest: server.rest, tenantName, overlay, concurrency: 2, ...range } }).start();
+    const actor = createActor(webhookGenerationMachine, {
+      input: { rest: server.rest, tenantName, overlay, concurrency: 2, ...range },
+    }).start();
     return { server, actor, overlay, held };
   }
 
@@ -97,12 +124,15 @@ describe('webhookGenerationMachine: against the REST contract', () => {
     expect(actor.getSnapshot().context.invalid).toBe('webhooks.errors.range');
     expect(actor.getSnapshot().value).toBe('editing');
     expect(server.seen).toHaveLength(0);
-    expect(webhookRequestProblem({ selected: ['read'], startAt: '2026-11-01', finishAt: 'x' })).toBe('webhooks.errors.range');
+    expect(webhookRequestProblem({ selected: ['read'], startAt: '2026-11-01', finishAt: 'x' })).toBe(
+      'webhooks.errors.range',
+    );
   });
 
   it('sends one GET per selected type, in contract order, within the bound, then reports deliveries', async () => {
     const { actor, server, held, overlay } = setup();
-    for (const webhookType of ['replied', 'sent', 'failed'] as const) actor.send({ type: 'webhooks.toggleType', webhookType });
+    for (const webhookType of ['replied', 'sent', 'failed'] as const)
+      actor.send({ type: 'webhooks.toggleType', webhookType });
     actor.send({ type: 'webhooks.generate' });
     await flush();
     expect(overlay.held).toBe(true);
@@ -120,14 +150,19 @@ describe('webhookGenerationMachine: against the REST contract', () => {
     const snapshot = actor.getSnapshot();
     expect(snapshot.value).toBe('done');
     expect(snapshot.context.run.outcome).toBe('success');
-    expect(snapshot.context.run.entries.map((e) => e.result?.status === 'ok' && e.result.value.deliveries)).toEqual([12, 0, 4]);
+    expect(snapshot.context.run.entries.map((e) => e.result?.status === 'ok' && e.result.value.deliveries)).toEqual([
+      12, 0, 4,
+    ]);
     expect(overlay.calls).toEqual(['suspend', 'resume']);
   });
 
   it('lists failed types and retries only those; all failing is the error outcome', async () => {
     let failing = new Set<CampaignStatusType>(['read', 'delivered']);
-    const { actor, server, overlay } = setup((type) => (failing.has(type) ? json(500, { message: 'boom' }) : json(200, answer(type))));
-    for (const webhookType of ['delivered', 'read', 'sent'] as const) actor.send({ type: 'webhooks.toggleType', webhookType });
+    const { actor, server, overlay } = setup((type) =>
+      failing.has(type) ? json(500, { message: 'boom' }) : json(200, answer(type)),
+    );
+    for (const webhookType of ['delivered', 'read', 'sent'] as const)
+      actor.send({ type: 'webhooks.toggleType', webhookType });
     actor.send({ type: 'webhooks.generate' });
     await flush();
     expect(actor.getSnapshot().context.run.outcome).toBe('partial');
@@ -147,7 +182,8 @@ describe('webhookGenerationMachine: against the REST contract', () => {
 
   it('cancel aborts what is in flight and lists the rest as failed (cancelled); dismiss goes back to editing', async () => {
     const { actor, server, overlay } = setup();
-    for (const webhookType of ['sent', 'read', 'replied'] as const) actor.send({ type: 'webhooks.toggleType', webhookType });
+    for (const webhookType of ['sent', 'read', 'replied'] as const)
+      actor.send({ type: 'webhooks.toggleType', webhookType });
     actor.send({ type: 'webhooks.generate' });
     await flush();
     actor.send({ type: 'webhooks.cancel' });
@@ -176,14 +212,20 @@ describe('webhookGenerationMachine: the overlay comes back in every outcome', ()
           const overlay = fakeOverlay();
           const machine = webhookGenerationMachine.provide({
             actors: {
-              generateWebhooks: bulkActor<{ rest: RestClient; tenantName: string }, WebhookRequest, WebhookGenerationResult>(async (_, request) => {
+              generateWebhooks: bulkActor<
+                { rest: RestClient; tenantName: string },
+                WebhookRequest,
+                WebhookGenerationResult
+              >(async (_, request) => {
                 await s.schedule(Promise.resolve(), request.type);
                 if (!oks[types.indexOf(request.type)]) throw new ApiError(500, null);
                 return answer(request.type);
               }),
             },
           });
-          const actor = createActor(machine, { input: { rest: unusedRest, tenantName, overlay, concurrency: 2, ...range } }).start();
+          const actor = createActor(machine, {
+            input: { rest: unusedRest, tenantName, overlay, concurrency: 2, ...range },
+          }).start();
           const drain = async () => {
             do {
               await s.waitAll();
@@ -205,7 +247,9 @@ describe('webhookGenerationMachine: the overlay comes back in every outcome', ()
             await drain();
           }
           expect(overlay.held).toBe(false);
-          expect(overlay.calls.filter((c) => c === 'suspend').length).toBe(overlay.calls.filter((c) => c === 'resume').length);
+          expect(overlay.calls.filter((c) => c === 'suspend').length).toBe(
+            overlay.calls.filter((c) => c === 'resume').length,
+          );
           if (end !== 'stop') expect(actor.getSnapshot().value).toBe('done');
           actor.stop();
         },

@@ -24,7 +24,13 @@ export type CampaignStatusType = components['schemas']['CampaignStatusType'];
 export type WebhookGenerationResult = components['schemas']['WebhookGenerationResult'];
 
 /** Every type the contract knows, in its order (the checklist the view shows). */
-export const CAMPAIGN_STATUS_TYPES = ['sent', 'delivered', 'read', 'failed', 'replied'] as const satisfies readonly CampaignStatusType[];
+export const CAMPAIGN_STATUS_TYPES = [
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'replied',
+] as const satisfies readonly CampaignStatusType[];
 
 /** One GET of a run. */
 export interface WebhookRequest {
@@ -66,7 +72,9 @@ export type WebhookGenerationEvent =
   | BulkEvent<WebhookGenerationResult>;
 
 /** Why the current selection cannot be generated, or null when it can. */
-export function webhookRequestProblem(context: Pick<WebhookGenerationContext, 'selected' | 'startAt' | 'finishAt'>): I18nKey | null {
+export function webhookRequestProblem(
+  context: Pick<WebhookGenerationContext, 'selected' | 'startAt' | 'finishAt'>,
+): I18nKey | null {
   if (context.selected.length === 0) return 'webhooks.errors.noType';
   if (!isValidRange(context)) return 'webhooks.errors.range';
   return null;
@@ -93,13 +101,14 @@ export const webhookGenerationMachine = setup({
     events: {} as WebhookGenerationEvent,
   },
   actors: {
-    generateWebhooks: bulkActor<{ rest: RestClient; tenantName: string }, WebhookRequest, WebhookGenerationResult>(async ({ rest, tenantName }, request, signal) =>
-      unwrap(
-        await rest.GET('/api/tenant/generate-campaign-status-webhook', {
-          params: { query: { tenantName, startAt: request.startAt, finishAt: request.finishAt, type: request.type } },
-          signal,
-        }),
-      ),
+    generateWebhooks: bulkActor<{ rest: RestClient; tenantName: string }, WebhookRequest, WebhookGenerationResult>(
+      async ({ rest, tenantName }, request, signal) =>
+        unwrap(
+          await rest.GET('/api/tenant/generate-campaign-status-webhook', {
+            params: { query: { tenantName, startAt: request.startAt, finishAt: request.finishAt, type: request.type } },
+            signal,
+          }),
+        ),
     ),
     overlayHold,
   },
@@ -112,19 +121,29 @@ export const webhookGenerationMachine = setup({
       if (event.type !== 'webhooks.toggleType') return {};
       const on = context.selected.includes(event.webhookType);
       // Kept in contract order so runs and results read the same way every time.
-      const selected = CAMPAIGN_STATUS_TYPES.filter((type) => (type === event.webhookType ? !on : context.selected.includes(type)));
+      const selected = CAMPAIGN_STATUS_TYPES.filter((type) =>
+        type === event.webhookType ? !on : context.selected.includes(type),
+      );
       return { selected, invalid: null };
     }),
-    setRange: assign(({ event }) => (event.type === 'webhooks.range' ? { startAt: event.startAt, finishAt: event.finishAt, invalid: null } : {})),
+    setRange: assign(({ event }) =>
+      event.type === 'webhooks.range' ? { startAt: event.startAt, finishAt: event.finishAt, invalid: null } : {},
+    ),
     refuse: assign(({ context }) => ({ invalid: webhookRequestProblem(context) })),
     startRun: assign(({ context }) => ({
-      run: startRun<WebhookRequest, WebhookGenerationResult>(context.selected.map((type) => ({ type, startAt: context.startAt, finishAt: context.finishAt }))),
+      run: startRun<WebhookRequest, WebhookGenerationResult>(
+        context.selected.map((type) => ({ type, startAt: context.startAt, finishAt: context.finishAt })),
+      ),
     })),
-    startRetry: assign(({ context }) => ({ run: startRun<WebhookRequest, WebhookGenerationResult>(failedItems(context.run)) })),
+    startRetry: assign(({ context }) => ({
+      run: startRun<WebhookRequest, WebhookGenerationResult>(failedItems(context.run)),
+    })),
     recordResult: assign(({ context }, params: { index: number; result: BulkItemResult<WebhookGenerationResult> }) => ({
       run: recordResult(context.run, params.index, params.result),
     })),
-    finishRun: assign(({ context }, params: { cancelled: boolean }) => ({ run: finishRun(context.run, params.cancelled) })),
+    finishRun: assign(({ context }, params: { cancelled: boolean }) => ({
+      run: finishRun(context.run, params.cancelled),
+    })),
     clearRun: assign({ run: () => emptyRun<WebhookRequest, WebhookGenerationResult>() }),
   },
 }).createMachine({
@@ -164,7 +183,9 @@ export const webhookGenerationMachine = setup({
         },
       ],
       on: {
-        'bulk.result': { actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) } },
+        'bulk.result': {
+          actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) },
+        },
         'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
         'webhooks.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
       },

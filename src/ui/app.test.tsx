@@ -27,9 +27,14 @@ function api(login: Responder = () => json(200, loginAnswer(ADMIN_USER)), me: Us
   return (request) => {
     const route = `${request.method} ${request.path}`;
     if (route === 'POST /api/auth/login') return login(request);
-    if (route === 'GET /api/auth/userInfo') return json(200, { user: me, has_permission_routes: me.role.has_permission_routes });
+    if (route === 'GET /api/auth/userInfo')
+      return json(200, { user: me, has_permission_routes: me.role.has_permission_routes });
     if (route === 'GET /api/permission/email') return json(200, []);
-    if (route === 'GET /api/tenant/false') return json(200, [{ id: 1, name: 'backoffice' }, { id: 2, name: 'farmacia-central' }]);
+    if (route === 'GET /api/tenant/false')
+      return json(200, [
+        { id: 1, name: 'backoffice' },
+        { id: 2, name: 'farmacia-central' },
+      ]);
     if (route === 'GET /api/roles') return json(200, ROLES);
     if (route === 'POST /api/auth/logout') return json(200, { message: 'Logged out' });
     return json(404, { message: `no fake for ${route}` });
@@ -37,7 +42,14 @@ function api(login: Responder = () => json(200, loginAnswer(ADMIN_USER)), me: Us
 }
 
 function loginAnswer(user: User) {
-  return { access_token: 'T1', token_type: 'Bearer', expires_in: 900, origin_backoffice: user.origin_backoffice, has_permission_routes: user.role.has_permission_routes, user };
+  return {
+    access_token: 'T1',
+    token_type: 'Bearer',
+    expires_in: 900,
+    origin_backoffice: user.origin_backoffice,
+    has_permission_routes: user.role.has_permission_routes,
+    user,
+  };
 }
 
 let view: RenderedApp | undefined;
@@ -67,7 +79,7 @@ describe('app shell', () => {
     expect(login?.body).toMatchObject({ email: 'admin@demo.local', password: 'Back#Office!Demo' });
   });
 
-  it('shows SPEC §8\'s message for a failed login and stays on the form', async () => {
+  it("shows SPEC §8's message for a failed login and stays on the form", async () => {
     view = renderApp({ path: '/login', respond: api(() => json(401, { error: 'invalid_credentials', message: 'x' })) });
     await signIn('admin@demo.local', 'wrong');
     expect(await screen.findByText(ptBR.auth.login.failed)).toBeInTheDocument();
@@ -80,7 +92,9 @@ describe('app shell', () => {
       respond: api((request) => {
         const otp = (request.body as { otp?: string }).otp;
         if (!otp) return json(401, { error: 'two_factor_required', message: 'code' });
-        return otp === '123456' ? json(200, loginAnswer(ADMIN_USER)) : json(401, { error: 'invalid_two_factor_code', message: 'bad' });
+        return otp === '123456'
+          ? json(200, loginAnswer(ADMIN_USER))
+          : json(401, { error: 'invalid_two_factor_code', message: 'bad' });
       }),
     });
     const user = await signIn();
@@ -101,7 +115,11 @@ describe('app shell', () => {
   });
 
   it('sends operador to not-authorized on /roles/list and shows it no users, roles or tenants in the menu', async () => {
-    view = renderApp({ path: '/roles/list', respond: api(undefined, OPERADOR), signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] } });
+    view = renderApp({
+      path: '/roles/list',
+      respond: api(undefined, OPERADOR),
+      signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] },
+    });
     await waitFor(() => expect(view?.location()).toBe('/backoffice/pages/not-authorized'));
     expect(await screen.findByRole('heading', { level: 1, name: ptBR.pages.notAuthorized.title })).toBeInTheDocument();
   });
@@ -113,12 +131,20 @@ describe('app shell', () => {
   });
 
   it('shows only the sections the user may open', async () => {
-    view = renderApp({ path: '/', respond: api(undefined, OPERADOR), signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] } });
+    view = renderApp({
+      path: '/',
+      respond: api(undefined, OPERADOR),
+      signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] },
+    });
     const nav = await screen.findByRole('navigation', { name: ptBR.shell.mainNavigation });
     expect(within(nav).getByRole('link', { name: ptBR.routes['dashboard-report'] })).toBeInTheDocument();
-    for (const hidden of [ptBR.routes.users, ptBR.routes['roles-list'], ptBR.routes.tenants]) expect(within(nav).queryByRole('link', { name: hidden })).toBeNull();
+    for (const hidden of [ptBR.routes.users, ptBR.routes['roles-list'], ptBR.routes.tenants])
+      expect(within(nav).queryByRole('link', { name: hidden })).toBeNull();
     // Sections without a screen are open to all and go to coming-soon.
-    expect(within(nav).getByRole('link', { name: ptBR.menu.sections.campaigns })).toHaveAttribute('href', '/backoffice/pages/comingsoon?section=campaigns');
+    expect(within(nav).getByRole('link', { name: ptBR.menu.sections.campaigns })).toHaveAttribute(
+      'href',
+      '/backoffice/pages/comingsoon?section=campaigns',
+    );
   });
 
   it('switches language (texts and <html lang>) and theme, and keeps both across a reload', async () => {
@@ -131,7 +157,10 @@ describe('app shell', () => {
     const before = document.documentElement.className;
     await user.click(screen.getByRole('button', { name: en.shell.toggleTheme }));
     await waitFor(() => expect(document.documentElement.className).not.toBe(before));
-    expect(JSON.parse(window.localStorage.getItem('preferences') ?? '{}')).toMatchObject({ locale: 'en', theme: 'dark' });
+    expect(JSON.parse(window.localStorage.getItem('preferences') ?? '{}')).toMatchObject({
+      locale: 'en',
+      theme: 'dark',
+    });
   });
 
   it('stars the current page into the navbar and un-stars it', async () => {
@@ -145,7 +174,9 @@ describe('app shell', () => {
       await user.keyboard('{Escape}');
     });
     await user.click(screen.getByRole('button', { name: ptBR.shell.unstarPage }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: `${ptBR.shell.starred.title} (1/10)` })).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: `${ptBR.shell.starred.title} (1/10)` })).toBeNull(),
+    );
   });
 
   it('logs out from the user menu and lands on the plain login page (no way back to where it was)', async () => {
@@ -165,7 +196,19 @@ describe('app shell', () => {
     act(() => {
       view?.services.bus.publish({
         name: 'instanceUpdated',
-        data: { id: 4, name: 'WhatsApp Loja 1', activated: true, tenantName: 'backoffice', isOfficial: true, isUnlimited: false, status: 'syncing', syncProgress: 40, syncedMessages: 40, totalMessages: 100, created_at: '2026-01-01T00:00:00Z' },
+        data: {
+          id: 4,
+          name: 'WhatsApp Loja 1',
+          activated: true,
+          tenantName: 'backoffice',
+          isOfficial: true,
+          isUnlimited: false,
+          status: 'syncing',
+          syncProgress: 40,
+          syncedMessages: 40,
+          totalMessages: 100,
+          created_at: '2026-01-01T00:00:00Z',
+        },
         tenantName: 'backoffice',
         sentAt: new Date().toISOString(),
       });
@@ -182,7 +225,12 @@ describe('app shell', () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
     const user = userEvent.setup();
     await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
-    const operations = () => (view?.requests ?? []).map((r) => (r.path.endsWith('/graphql') ? `gql ${(r.body as { operationName?: string }).operationName}` : `${r.method} ${r.path}`));
+    const operations = () =>
+      (view?.requests ?? []).map((r) =>
+        r.path.endsWith('/graphql')
+          ? `gql ${(r.body as { operationName?: string }).operationName}`
+          : `${r.method} ${r.path}`,
+      );
     await waitFor(() => expect(view?.sockets.all.length).toBeGreaterThan(0));
     act(() => view?.sockets.last().open());
     await waitFor(() => expect(operations()).toContain('gql connected'));

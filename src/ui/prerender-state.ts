@@ -16,7 +16,8 @@ import type { AppServices } from '../machines/app-services';
 export function prerenderKey(services: Pick<AppServices, 'session' | 'preferences'>, pathname: string): string | null {
   if (matchPath(splitTenantPath(pathname).rest)?.route.name !== 'login') return null;
   const session = services.session.getSnapshot();
-  if (!session.matches({ auth: 'anonymous' }) || session.context.ended !== null || session.context.error !== null) return null;
+  if (!session.matches({ auth: 'anonymous' }) || session.context.ended !== null || session.context.error !== null)
+    return null;
   const { locale, theme } = services.preferences.getSnapshot().context;
   if (locale !== DEFAULT_LOCALE || theme !== 'light') return null;
   return `login ${locale} ${theme}`;
@@ -27,7 +28,10 @@ export function prerenderKey(services: Pick<AppServices, 'session' | 'preference
  * the route (the router otherwise shows the page fallback first and tells the guard in a layout
  * effect): the prerendered markup is the route, and hydration must produce the same.
  */
-export function decideFirstRoute(services: Pick<AppServices, 'guard'>, location: Pick<Location, 'pathname' | 'search'>): void {
+export function decideFirstRoute(
+  services: Pick<AppServices, 'guard'>,
+  location: Pick<Location, 'pathname' | 'search'>,
+): void {
   const { tenant, rest } = splitTenantPath(location.pathname);
   if (tenant === null) return;
   // As wouter gives it to the router (no leading "?"); the router's own report follows and agrees.

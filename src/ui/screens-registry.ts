@@ -10,7 +10,10 @@ import LoginScreen from './screens/login/login';
 export const CHUNK_TIMEOUT_MS = 120_000;
 
 /** A screen in a chunk of its own, with SPEC §8's timeout: a stalled network ends in the error page, not a spinner forever. */
-export function lazyWithTimeout<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, timeoutMs = CHUNK_TIMEOUT_MS): PreloadableComponent<P> {
+export function lazyWithTimeout<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  timeoutMs = CHUNK_TIMEOUT_MS,
+): PreloadableComponent<P> {
   return preloadableLazy(load, timeoutMs);
 }
 

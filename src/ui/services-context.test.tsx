@@ -12,7 +12,9 @@ function Probe() {
   const { clients } = useServices();
   const [count, setCount] = useState<string>('…');
   useEffect(() => {
-    void clients.rest.GET('/api/users').then((r) => setCount(r.response.ok ? String(r.data?.length) : `HTTP ${r.response.status}`));
+    void clients.rest
+      .GET('/api/users')
+      .then((r) => setCount(r.response.ok ? String(r.data?.length) : `HTTP ${r.response.status}`));
   }, [clients]);
   return (
     <p>

@@ -29,7 +29,10 @@ export function useSession<T>(selector: (snapshot: SessionSnapshot) => T, compar
 }
 
 /** Selects from the preferences (theme, layout, locale, starred pages, overlay…). */
-export function usePreferences<T>(selector: (snapshot: PreferencesSnapshot) => T, compare?: (a: T, b: T) => boolean): T {
+export function usePreferences<T>(
+  selector: (snapshot: PreferencesSnapshot) => T,
+  compare?: (a: T, b: T) => boolean,
+): T {
   return useSelector(useServices().preferences, selector, compare);
 }
 

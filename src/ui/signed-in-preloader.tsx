@@ -28,7 +28,8 @@ export function SignedInPreloader() {
   useEffect(
     () =>
       whenIdle(() => {
-        const failed = (error: unknown) => console.warn('preloading the signed-in screens failed; they load at sign-in', error);
+        const failed = (error: unknown) =>
+          console.warn('preloading the signed-in screens failed; they load at sign-in', error);
         preloadSignedIn(target).catch(failed);
         preloadToastRegion().catch(failed);
         void services.preloadSignIn();

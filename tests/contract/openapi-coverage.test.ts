@@ -109,29 +109,34 @@ describe('contracts/openapi.yaml', () => {
     expect(operations.map(({ method, path }) => `${method} ${path}`).filter((k) => !known.has(k))).toEqual([]);
   });
 
-  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.op] as const))('%s is complete', (_name, op) => {
-    expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
-    expect(op.summary?.length).toBeGreaterThan(5);
-    const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
-    expect(successes.length).toBeGreaterThan(0);
-    for (const status of successes) {
-      for (const media of Object.values(op.responses[status]?.content ?? {})) {
-        expect(media.example ?? media.examples, `example for ${status}`).toBeDefined();
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.op] as const))(
+    '%s is complete',
+    (_name, op) => {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.summary?.length).toBeGreaterThan(5);
+      const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(successes.length).toBeGreaterThan(0);
+      for (const status of successes) {
+        for (const media of Object.values(op.responses[status]?.content ?? {})) {
+          expect(media.example ?? media.examples, `example for ${status}`).toBeDefined();
+        }
       }
-    }
-    for (const media of Object.values(op.requestBody?.content ?? {})) expect(media.example ?? media.examples).toBeDefined();
-    const isPublic = Array.isArray(op.security) && op.security.length === 0;
-    if (isPublic) {
-      expect(op['x-permission']).toBe('public');
-    } else {
-      expect(op.responses['401']?.$ref).toBe('#/components/responses/Unauthorized');
-      expect(Array.isArray(op['x-permission'])).toBe(true);
-      for (const name of op['x-permission'] as string[]) expect(routeNames, name).toContain(name);
-      if ((op['x-permission'] as string[]).length > 0) expect(op.responses['403']?.$ref).toBe('#/components/responses/Forbidden');
-    }
-    const hasInput = Boolean(op.requestBody) || /\{/.test(_name);
-    if (hasInput) expect(op.responses['400']?.$ref).toBe('#/components/responses/ValidationFailed');
-  });
+      for (const media of Object.values(op.requestBody?.content ?? {}))
+        expect(media.example ?? media.examples).toBeDefined();
+      const isPublic = Array.isArray(op.security) && op.security.length === 0;
+      if (isPublic) {
+        expect(op['x-permission']).toBe('public');
+      } else {
+        expect(op.responses['401']?.$ref).toBe('#/components/responses/Unauthorized');
+        expect(Array.isArray(op['x-permission'])).toBe(true);
+        for (const name of op['x-permission'] as string[]) expect(routeNames, name).toContain(name);
+        if ((op['x-permission'] as string[]).length > 0)
+          expect(op.responses['403']?.$ref).toBe('#/components/responses/Forbidden');
+      }
+      const hasInput = Boolean(op.requestBody) || /\{/.test(_name);
+      if (hasInput) expect(op.responses['400']?.$ref).toBe('#/components/responses/ValidationFailed');
+    },
+  );
 
   it('operationIds are unique', () => {
     const ids = operations.map((o) => o.op.operationId);
@@ -139,13 +144,23 @@ describe('contracts/openapi.yaml', () => {
   });
 
   it('defines the shared 400, 401, 403, 404, 429 and 503 bodies', () => {
-    for (const name of ['ValidationFailed', 'Unauthorized', 'Forbidden', 'NotFound', 'TooManyRequests', 'ServiceUnavailable']) {
+    for (const name of [
+      'ValidationFailed',
+      'Unauthorized',
+      'Forbidden',
+      'NotFound',
+      'TooManyRequests',
+      'ServiceUnavailable',
+    ]) {
       expect(doc.components.responses[name], name).toBeDefined();
     }
   });
 
   it('lists the 503 of a database outage on every operation but liveness (issue #9)', () => {
-    const without = operations.filter(({ op }) => op.operationId !== 'healthLive' && op.responses['503']?.$ref !== '#/components/responses/ServiceUnavailable');
+    const without = operations.filter(
+      ({ op }) =>
+        op.operationId !== 'healthLive' && op.responses['503']?.$ref !== '#/components/responses/ServiceUnavailable',
+    );
     expect(without.map(({ op }) => op.operationId)).toEqual([]);
   });
 

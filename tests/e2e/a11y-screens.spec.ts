@@ -32,9 +32,18 @@ interface Violation {
 async function audit(page: Page): Promise<Violation[]> {
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })),
+    }));
   });
 }
 
@@ -54,9 +63,18 @@ for (const theme of ['light', 'dark'] as const) {
       const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
       localStorage.setItem('preferences', JSON.stringify({ ...stored, theme: value }));
     }, theme);
-    const roleId = (await (await apiLogin(app.origin, app.admin.email, app.admin.password)).graphql<{ roles: { id: string }[] }>('query roles { roles { id } }', {}, 'roles')).roles[0]?.id ?? '1';
+    const roleId =
+      (
+        await (
+          await apiLogin(app.origin, app.admin.email, app.admin.password)
+        ).graphql<{ roles: { id: string }[] }>('query roles { roles { id } }', {}, 'roles')
+      ).roles[0]?.id ?? '1';
 
-    const screens = routes.map((route) => ({ name: route.name, href: route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path, signedIn: route.name !== 'login' }));
+    const screens = routes.map((route) => ({
+      name: route.name,
+      href: route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path,
+      signedIn: route.name !== 'login',
+    }));
     const table: { screen: string; counts: Record<string, number> }[] = [];
     const serious: string[] = [];
     let signedIn = false;
@@ -73,16 +91,26 @@ for (const theme of ['light', 'dark'] as const) {
       for (const v of violations) counts[v.impact ?? 'minor'] = (counts[v.impact ?? 'minor'] ?? 0) + v.nodes.length;
       table.push({ screen: screen.name, counts });
       for (const v of violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-        serious.push(`${screen.name} (${theme}): ${v.impact} ${v.id} — ${v.help} — ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.html))}`);
+        serious.push(
+          `${screen.name} (${theme}): ${v.impact} ${v.id} — ${v.help} — ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.html))}`,
+        );
       }
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await settle(page);
-        await page.screenshot({ path: resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`) });
+        await page.screenshot({
+          path: resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`),
+        });
       }
     }
     console.log(
-      [`axe summary (${theme}): screen — critical / serious / moderate / minor (nodes)`, ...table.map((r) => `  ${r.screen.padEnd(30)} ${r.counts.critical} / ${r.counts.serious} / ${r.counts.moderate} / ${r.counts.minor}`)].join('\n'),
+      [
+        `axe summary (${theme}): screen — critical / serious / moderate / minor (nodes)`,
+        ...table.map(
+          (r) =>
+            `  ${r.screen.padEnd(30)} ${r.counts.critical} / ${r.counts.serious} / ${r.counts.moderate} / ${r.counts.minor}`,
+        ),
+      ].join('\n'),
     );
     expect(serious, 'serious or critical axe violations').toEqual([]);
   });

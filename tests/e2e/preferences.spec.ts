@@ -9,7 +9,9 @@ import { toast } from './support/toast';
 /** Relative luminance (0 black … 1 white) of the body's background, to tell light from dark. */
 const backgroundLuminance = (page: Page) =>
   page.evaluate(() => {
-    const [r = 0, g = 0, b = 0] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+    const [r = 0, g = 0, b = 0] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).map(
+      Number,
+    );
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
   });
 
@@ -51,9 +53,13 @@ test.describe('preferences', () => {
       await page.goto(`${app.origin}${tenantPath(route.path)}`);
       await expect(pageTitle(page)).toHaveText(t(route.titleKey));
       await star().click();
-      await expect(page.getByRole('main').getByRole('button', { name: t('shell.unstarPage'), exact: true })).toBeVisible();
+      await expect(
+        page.getByRole('main').getByRole('button', { name: t('shell.unstarPage'), exact: true }),
+      ).toBeVisible();
     }
-    const counter = page.getByRole('button', { name: `${t('shell.starred.title')} (${STARRED_LIMIT}/${STARRED_LIMIT})` });
+    const counter = page.getByRole('button', {
+      name: `${t('shell.starred.title')} (${STARRED_LIMIT}/${STARRED_LIMIT})`,
+    });
     await expect(counter).toBeVisible();
 
     const extra = pages[STARRED_LIMIT];
@@ -68,6 +74,8 @@ test.describe('preferences', () => {
     await page.reload();
     await expect(counter).toBeVisible();
     await counter.click();
-    await expect(page.getByRole('menu', { name: t('shell.starred.title') }).getByRole('menuitem')).toHaveCount(STARRED_LIMIT);
+    await expect(page.getByRole('menu', { name: t('shell.starred.title') }).getByRole('menuitem')).toHaveCount(
+      STARRED_LIMIT,
+    );
   });
 });

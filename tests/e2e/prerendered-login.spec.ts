@@ -21,7 +21,10 @@ test.describe('prerendered login page', () => {
     }
   });
 
-  test('without scripts the fields take typing but nothing can be sent (no GET with the password)', async ({ browser, app }) => {
+  test('without scripts the fields take typing but nothing can be sent (no GET with the password)', async ({
+    browser,
+    app,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();

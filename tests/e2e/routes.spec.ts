@@ -50,7 +50,10 @@ test.describe('routes (SPEC §2)', () => {
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/pages/error-404'));
   });
 
-  test('operador is sent to not-authorized on checked routes it lacks, and opens the ones it has', async ({ page, app }) => {
+  test('operador is sent to not-authorized on checked routes it lacks, and opens the ones it has', async ({
+    page,
+    app,
+  }) => {
     // What the operador may open is the server's answer (has_permission_routes), not a copy of it.
     const response = await fetch(`${app.origin}/api/auth/login`, {
       method: 'POST',
@@ -68,7 +71,9 @@ test.describe('routes (SPEC §2)', () => {
     await signIn(page, app.origin, app.operator);
     for (const route of denied) {
       await page.goto(`${app.origin}${tenantPath(route.path)}`);
-      await expect(page, `${route.name} is refused`).toHaveURL((url) => url.pathname === tenantPath('/pages/not-authorized'));
+      await expect(page, `${route.name} is refused`).toHaveURL(
+        (url) => url.pathname === tenantPath('/pages/not-authorized'),
+      );
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('pages.notAuthorized.title'));
     }
     for (const route of allowed) {
@@ -83,6 +88,7 @@ test.describe('routes (SPEC §2)', () => {
     }
     // The menu offers none of the refused screens.
     const nav = page.getByRole('navigation', { name: t('shell.mainNavigation') });
-    for (const route of denied) await expect(nav.getByRole('link', { name: t(route.titleKey), exact: true })).toHaveCount(0);
+    for (const route of denied)
+      await expect(nav.getByRole('link', { name: t(route.titleKey), exact: true })).toHaveCount(0);
   });
 });

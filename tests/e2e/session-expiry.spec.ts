@@ -21,7 +21,9 @@ test.describe('access token expiring mid-session', () => {
     await server?.stop();
   });
 
-  test('a burst of requests with an expired token causes one refresh, is retried, and the user notices nothing', async ({ page }) => {
+  test('a burst of requests with an expired token causes one refresh, is retried, and the user notices nothing', async ({
+    page,
+  }) => {
     const { admin } = credentialsFrom(server.logins, server.password);
     // The page's clock stands still (timers keep running): the client never sees its token as
     // expired, so the requests leave with it and meet the server's 401 "Token has expired" — the
@@ -49,24 +51,36 @@ test.describe('access token expiring mid-session', () => {
     // token's expiry and rightly refreshes again.
     const refreshes: string[] = [];
     const expired: string[] = [];
-    const withOldToken = async (response: Response) => (await response.request().allHeaders())['authorization'] === `Bearer ${tokenBefore}`;
+    const withOldToken = async (response: Response) =>
+      (await response.request().allHeaders())['authorization'] === `Bearer ${tokenBefore}`;
     page.on('response', async (response) => {
       if (!isApi(response.url())) return;
       if (!(await withOldToken(response))) return;
       if (response.status() === 401) expired.push(response.url());
-      else if (response.url().endsWith('/graphql') && (await response.text().catch(() => '')).includes('"refreshToken"')) refreshes.push(response.url());
+      else if (
+        response.url().endsWith('/graphql') &&
+        (await response.text().catch(() => '')).includes('"refreshToken"')
+      )
+        refreshes.push(response.url());
     });
 
     // Coming back starts the session's and the screen's requests at once (user info, permissions,
     // users, presence): every one of them meets the expired token.
     await page.goto(`${server.origin}${tenantPath('/users')}`);
     await expect(pageTitle(page)).toHaveText(t('routes.users'));
-    await expect(page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row').nth(1)).toBeVisible();
+    await expect(
+      page
+        .getByRole('grid', { name: t('users.list.heading') })
+        .getByRole('row')
+        .nth(1),
+    ).toBeVisible();
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/users'));
 
     // The listener reads headers and bodies asynchronously, so its counts can lag the screen: wait for
     // them, then once the network is quiet check that no second refresh came.
-    await expect.poll(() => expired.length, { message: 'parallel requests refused with the expired token' }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => expired.length, { message: 'parallel requests refused with the expired token' })
+      .toBeGreaterThanOrEqual(2);
     await expect.poll(() => refreshes.length, { message: 'one refresh for the whole burst' }).toBe(1);
     await page.waitForLoadState('networkidle');
     expect(refreshes, 'one refresh for the whole burst').toHaveLength(1);

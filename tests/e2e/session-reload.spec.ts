@@ -54,7 +54,12 @@ async function idleUntilTokenDead(page: Page, label: string): Promise<string> {
 async function expectScreen(page: Page, screen: Screen): Promise<void> {
   await expect(page).toHaveURL((url) => url.pathname === tenantPath(screen.path));
   await expect(pageTitle(page)).toHaveText(t(screen.titleKey));
-  await expect(page.getByRole('grid', { name: t(screen.gridKey) }).getByRole('row').nth(1)).toBeVisible();
+  await expect(
+    page
+      .getByRole('grid', { name: t(screen.gridKey) })
+      .getByRole('row')
+      .nth(1),
+  ).toBeVisible();
 }
 
 /**
@@ -72,7 +77,9 @@ test.describe('reload after an idle period', () => {
     await server?.stop();
   });
 
-  test('20 times idle past the token’s life, then reload or open another page by URL: never the login page, the session keeps working', async ({ page }) => {
+  test('20 times idle past the token’s life, then reload or open another page by URL: never the login page, the session keeps working', async ({
+    page,
+  }) => {
     test.setTimeout(300_000);
     const { admin } = credentialsFrom(server.logins, server.password);
     const visited: string[] = [];
@@ -107,14 +114,19 @@ test.describe('reload after an idle period', () => {
       await expectScreen(page, screen);
       // The new page refreshed the dead token: the session goes on with a new one.
       await expect.poll(() => storedToken(page), { message: `round ${round}: a refreshed token` }).not.toBe(before);
-      expect(visited.filter((path) => path === tenantPath('/login')), `round ${round}: never on the login page`).toEqual([]);
+      expect(
+        visited.filter((path) => path === tenantPath('/login')),
+        `round ${round}: never on the login page`,
+      ).toEqual([]);
       expect(refused, `round ${round}: no request refused for good`).toEqual([]);
     }
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
     await expect(page.getByText(t('session.ended.expired'))).toHaveCount(0);
   });
 
-  test('a refresh whose answer is lost after the server rotated the token: no sign-out, the page and the next one carry on with the same session', async ({ page }) => {
+  test('a refresh whose answer is lost after the server rotated the token: no sign-out, the page and the next one carry on with the same session', async ({
+    page,
+  }) => {
     const { admin } = credentialsFrom(server.logins, server.password);
     const screen = SCREENS[0];
     await signIn(page, server.origin, admin, screen.path);
@@ -149,7 +161,8 @@ test.describe('reload after an idle period', () => {
     // The page kept its session; its requests refreshed the superseded token again, within the grace
     // window, and got the lost token's identity.
     await expectScreen(page, screen);
-    const jtiOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string }).jti;
+    const jtiOf = (token: string) =>
+      (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string }).jti;
     await expect.poll(() => regained.map(jtiOf)).toEqual([jtiOf(lost ?? '')]);
     expect(await storedToken(page)).not.toBe(before);
     await page.reload();
@@ -157,7 +170,9 @@ test.describe('reload after an idle period', () => {
     expect(visited.filter((path) => path === tenantPath('/login'))).toEqual([]);
   });
 
-  test('a superseded token presented after the grace window revokes the session it was stolen from', async ({ page }) => {
+  test('a superseded token presented after the grace window revokes the session it was stolen from', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const { admin } = credentialsFrom(server.logins, server.password);
     const screen = SCREENS[0];
@@ -184,7 +199,9 @@ test.describe('reload after an idle period', () => {
 
     // The whole family died with it: the owner's current token is refused too, and the page (its
     // socket closed with 4401, its refresh refused) ends up on the login page, told the session ended.
-    const userInfo = await page.request.get(`${server.origin}/api/auth/userInfo`, { headers: { authorization: `Bearer ${current}` } });
+    const userInfo = await page.request.get(`${server.origin}/api/auth/userInfo`, {
+      headers: { authorization: `Bearer ${current}` },
+    });
     expect(userInfo.status()).toBe(401);
     expect(await userInfo.json()).toEqual({ status: 'Unauthorized' });
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/login'));

@@ -33,7 +33,10 @@ test.describe('revoked session', () => {
     const row = page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row', { name: user.name });
     await row.getByRole('button', { name: t('users.actions.more', { name: user.name }) }).click();
     await page.getByRole('menuitem', { name: t('users.actions.disconnect'), exact: true }).click();
-    await page.getByRole('alertdialog', { name: t('users.confirm.disconnect.title') }).getByRole('button', { name: t('users.actions.disconnect'), exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: t('users.confirm.disconnect.title') })
+      .getByRole('button', { name: t('users.actions.disconnect'), exact: true })
+      .click();
     await expect(toast(page, t('users.notices.disconnected'))).toBeVisible();
 
     // The revoked session's socket is closed by the server (4401): the panel ends the session.

@@ -15,19 +15,27 @@ test('a sheet download completes: the CSV file arrives with its header and data 
   // The dashboard's figures and the sheet's preview load around the button, and each can move it. A
   // press whose pointer is released after the button moved away is no press (it only took the focus,
   // seen once on a loaded box): click once the screen has settled, as a person would.
-  const previewCount = new RegExp(escapeRegExp(t('sheets.panel.previewCount', { shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'));
+  const previewCount = new RegExp(
+    escapeRegExp(t('sheets.panel.previewCount', { shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'),
+  );
   await expect(panel.getByText(previewCount)).toBeVisible();
   await page.waitForLoadState('networkidle');
   // The whole CSV streams before the download is handed over: generous on a loaded 2-core box.
   const downloading = page.waitForEvent('download', { timeout: 60_000 });
-  await panel.getByRole('button', { name: t('sheets.panel.download'), exact: true }).first().click();
+  await panel
+    .getByRole('button', { name: t('sheets.panel.download'), exact: true })
+    .first()
+    .click();
   const download = await downloading;
   const path = await download.path();
   expect(await download.failure()).toBeNull();
   const text = await readFile(path, 'utf8');
   // UTF-8 BOM, `;`-separated header (DESIGN §4), at least one data row.
   expect(text.charCodeAt(0)).toBe(0xfeff);
-  const lines = text.slice(1).split(/\r?\n/).filter((line) => line !== '');
+  const lines = text
+    .slice(1)
+    .split(/\r?\n/)
+    .filter((line) => line !== '');
   expect(lines[0]).toContain(';');
   expect(lines.length).toBeGreaterThan(1);
   expect(download.suggestedFilename()).toMatch(/\.csv$/);

@@ -11,7 +11,10 @@ test.describe('real-time socket', () => {
     // Its own server on a database directory, restarted on the same port with the same key, so
     // the session outlives the restart.
     const dir = mkdtempSync(join(tmpdir(), 'e2e-restart-'));
-    const env = { DATABASE_URL: `pglite://${join(dir, 'db')}`, JWT_SECRET: 'e2e-restart-secret-0123456789-abcdefghijklmnop' };
+    const env = {
+      DATABASE_URL: `pglite://${join(dir, 'db')}`,
+      JWT_SECRET: 'e2e-restart-secret-0123456789-abcdefghijklmnop',
+    };
     let server: RunningServer | null = await startServer(env);
     try {
       const port = Number(new URL(server.origin).port);
@@ -24,7 +27,9 @@ test.describe('real-time socket', () => {
 
       await server.stop();
       server = null;
-      await expect(connectionStatus(page)).toHaveText(new RegExp(`${t('shell.connection.disconnected')}|${t('shell.connection.connecting')}`));
+      await expect(connectionStatus(page)).toHaveText(
+        new RegExp(`${t('shell.connection.disconnected')}|${t('shell.connection.connecting')}`),
+      );
       server = await startServer(env, { port });
       await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'), { timeout: 30_000 });
       expect(navigations, 'no reload').toBe(0);

@@ -13,14 +13,22 @@ interface Feature {
 const panel = (page: Page, name: string) => page.getByRole('dialog', { name: t('tenants.panel.title', { name }) });
 
 test.describe('tenant features', () => {
-  test('bulk update with one failing feature: the failure is shown, retry saves it, nothing is lost', async ({ page, app }) => {
+  test('bulk update with one failing feature: the failure is shown, retry saves it, nothing is lost', async ({
+    page,
+    app,
+  }) => {
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     const name = await createTenant(api, uniquePrefix('feat'), ['chat']);
     const before = await api.rest<Feature[]>('GET', `/api/tenant/feature?tenantName=${name}`);
     // Flip three options: two on, one off; the server refuses the chatbot one once.
     const flips = ['campaigns', 'chatbot', 'chat'];
     const wanted = new Map(before.map((f) => [f.option, flips.includes(f.option) ? !f.enabled : f.enabled]));
-    await addFault(app.origin, { operationId: 'featureUpdate', match: { tenantName: name, option: 'chatbot' }, status: 500, times: 1 });
+    await addFault(app.origin, {
+      operationId: 'featureUpdate',
+      match: { tenantName: name, option: 'chatbot' },
+      status: 500,
+      times: 1,
+    });
 
     await signIn(page, app.origin, app.admin, `/tenants?panel=features&tenant=${name}`);
     const dialog = panel(page, name);
@@ -34,8 +42,12 @@ test.describe('tenant features', () => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/tenant/feature') updates += 1;
     });
     await dialog.getByRole('button', { name: t('features.save'), exact: true }).click();
-    await expect(dialog.getByText(t('features.editor.outcome.partial', { failed: 1, total: flips.length }))).toBeVisible();
-    await expect(dialog.getByText(new RegExp(escapeRegExp(t('features.editor.failed', { reason: '§' })).replace('§', '.+')))).toHaveCount(1);
+    await expect(
+      dialog.getByText(t('features.editor.outcome.partial', { failed: 1, total: flips.length })),
+    ).toBeVisible();
+    await expect(
+      dialog.getByText(new RegExp(escapeRegExp(t('features.editor.failed', { reason: '§' })).replace('§', '.+'))),
+    ).toHaveCount(1);
     // One call per changed feature (SPEC §7), and the injected fault fired once.
     expect(updates).toBe(flips.length);
     expect((await listFaults(app.origin)).find((f) => f.match?.tenantName === name)?.fired).toBe(1);
@@ -59,14 +71,18 @@ test.describe('tenant features', () => {
   test('webhook generation: one call per selected type, deliveries per type', async ({ page, app }) => {
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     // A seeded tenant (with campaign activity): the first of the default list.
-    const list = await api.rest<{ data?: { name: string }[]; tenants?: { name: string }[] }>('POST', '/api/tenant/paginated', {
-      filter_users: false,
-      pagination_page: 1,
-      pagination_limit: 50,
-      search: '',
-      sort_name: 'id',
-      sort_type: 'DESC',
-    });
+    const list = await api.rest<{ data?: { name: string }[]; tenants?: { name: string }[] }>(
+      'POST',
+      '/api/tenant/paginated',
+      {
+        filter_users: false,
+        pagination_page: 1,
+        pagination_limit: 50,
+        search: '',
+        sort_name: 'id',
+        sort_type: 'DESC',
+      },
+    );
     const rows = list.data ?? list.tenants ?? [];
     const seeded = rows.map((r) => r.name).find((n) => !n.startsWith(TEST_TENANT_PREFIX));
     expect(seeded, JSON.stringify(list).slice(0, 300)).toBeTruthy();
@@ -75,17 +91,21 @@ test.describe('tenant features', () => {
     const calls: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === '/api/tenant/generate-campaign-status-webhook') calls.push(url.searchParams.get('type') ?? '');
+      if (url.pathname === '/api/tenant/generate-campaign-status-webhook')
+        calls.push(url.searchParams.get('type') ?? '');
     });
     await signIn(page, app.origin, app.admin, `/tenants?panel=webhooks&tenant=${name}`);
     const dialog = panel(page, name);
     await dialog.getByRole('button', { name: new RegExp(escapeRegExp(t('webhooks.generator.types'))) }).click();
     const types = ['sent', 'delivered'];
-    for (const type of types) await page.getByRole('option', { name: t(`webhooks.types.${type}`), exact: true }).click();
+    for (const type of types)
+      await page.getByRole('option', { name: t(`webhooks.types.${type}`), exact: true }).click();
     await page.keyboard.press('Escape');
     await dialog.getByRole('button', { name: t('webhooks.generate'), exact: true }).click();
     await expect(dialog.getByText(t('webhooks.generator.outcome.success'))).toBeVisible();
-    const deliveries = new RegExp(escapeRegExp(t('webhooks.generator.deliveries', { count: 999 })).replace('999', '[\\d.]+'));
+    const deliveries = new RegExp(
+      escapeRegExp(t('webhooks.generator.deliveries', { count: 999 })).replace('999', '[\\d.]+'),
+    );
     await expect(dialog.getByText(deliveries)).toHaveCount(types.length);
     expect(calls.sort()).toEqual([...types].sort());
   });

@@ -32,7 +32,9 @@ test.describe('tenants', () => {
     await expect.poll(() => query(page).get('page')).toBe('2');
     await expect(shownNames(page)).toHaveText(newestFirst.slice(4));
 
-    await grid(page).getByRole('columnheader', { name: t('tenants.screen.columns.name') }).click();
+    await grid(page)
+      .getByRole('columnheader', { name: t('tenants.screen.columns.name') })
+      .click();
     await expect.poll(() => query(page).get('sort')).toMatch(/name/);
     await expect(shownNames(page)).toHaveText(byName.slice(0, 4));
     await page.getByRole('button', { name: t('ui.pagination.next') }).click();
@@ -49,11 +51,16 @@ test.describe('tenants', () => {
     await other.close();
 
     // Sorting again reverses the order.
-    await grid(page).getByRole('columnheader', { name: t('tenants.screen.columns.name') }).click();
+    await grid(page)
+      .getByRole('columnheader', { name: t('tenants.screen.columns.name') })
+      .click();
     await expect(shownNames(page)).toHaveText([...byName].reverse().slice(0, 4));
   });
 
-  test('an alphanumeric CNPJ typed in lower case without punctuation: created masked in upper case, listed, found by part of it', async ({ page, app }) => {
+  test('an alphanumeric CNPJ typed in lower case without punctuation: created masked in upper case, listed, found by part of it', async ({
+    page,
+    app,
+  }) => {
     const name = uniquePrefix('cnpj');
     await signIn(page, app.origin, app.admin, '/tenants');
     await page.getByRole('button', { name: t('tenants.screen.create'), exact: true }).click();
@@ -72,7 +79,9 @@ test.describe('tenants', () => {
 
     // In the list, with its CNPJ as stored.
     const search = page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') });
-    const row = grid(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+    const row = grid(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
     await search.fill(name);
     await expect.poll(() => query(page).get('search')).toBe(name);
     await expect(shownNames(page)).toHaveText([name]);
@@ -90,7 +99,9 @@ test.describe('tenants', () => {
     await signIn(page, app.origin, app.admin, `/tenants?search=${name}`);
     await expect(shownNames(page)).toHaveText([name]);
 
-    await grid(page).getByRole('button', { name: t('tenants.screen.actions.more', { name }) }).click();
+    await grid(page)
+      .getByRole('button', { name: t('tenants.screen.actions.more', { name }) })
+      .click();
     await page.getByRole('menuitem', { name: t('tenants.screen.actions.delete'), exact: true }).click();
     const confirm = page.getByRole('alertdialog', { name: t('tenants.screen.deleteTitle') });
     await expect(confirm).toContainText(t('tenants.confirmDelete', { name }));
@@ -104,7 +115,9 @@ test.describe('tenants', () => {
     await views.getByText(t('tenants.views.deleted'), { exact: true }).click();
     await expect.poll(() => query(page).get('view')).toBe('deleted');
     await expect(shownNames(page)).toHaveText([name]);
-    await grid(page).getByRole('button', { name: t('tenants.screen.actions.restoreNamed', { name }) }).click();
+    await grid(page)
+      .getByRole('button', { name: t('tenants.screen.actions.restoreNamed', { name }) })
+      .click();
     await expect(toast(page, t('tenants.notices.restored'))).toBeVisible();
     await expect(grid(page).getByRole('rowheader', { name, exact: true })).toHaveCount(0);
 

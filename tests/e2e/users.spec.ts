@@ -25,17 +25,25 @@ test.describe('users', () => {
     const stamp = Date.now().toString(36);
     for (const level of ['weak', 'medium', 'strong'] as const) {
       const name = `E2E ${level} ${stamp}`;
-      await page.getByRole('button', { name: t('users.actions.create'), exact: true }).first().click();
+      await page
+        .getByRole('button', { name: t('users.actions.create'), exact: true })
+        .first()
+        .click();
       const dialog = page.getByRole('dialog', { name: t('users.form.createTitle') });
       await dialog.getByRole('textbox', { name: t('users.form.name'), exact: true }).fill(name);
       await dialog.getByRole('textbox', { name: t('users.form.username'), exact: true }).fill(`e2e.${level}.${stamp}`);
-      await dialog.getByRole('textbox', { name: t('users.form.email'), exact: true }).fill(`e2e.${level}.${stamp}@e2e.local`);
+      await dialog
+        .getByRole('textbox', { name: t('users.form.email'), exact: true })
+        .fill(`e2e.${level}.${stamp}@e2e.local`);
       await dialog.getByRole('textbox', { name: t('users.form.password'), exact: true }).fill(passwords[level]);
       const meter = dialog.getByRole('meter');
       await expect(meter).toHaveAttribute('aria-valuenow', String(passwordStrength(passwords[level])));
       await expect(meter).toHaveAttribute('aria-valuetext', t(`password.strength.${level}`));
       await dialog.getByRole('button', { name: new RegExp(t('users.form.role')) }).click();
-      await page.getByRole('listbox', { name: t('users.form.role') }).getByRole('option', { name: role.display_name, exact: true }).click();
+      await page
+        .getByRole('listbox', { name: t('users.form.role') })
+        .getByRole('option', { name: role.display_name, exact: true })
+        .click();
       await dialog.getByRole('button', { name: t('users.form.submitCreate'), exact: true }).click();
       if (level === 'weak') {
         await expect(dialog.getByText(t('users.form.passwordWeak'))).toBeVisible();

@@ -2,7 +2,13 @@ import { createActor, waitFor } from 'xstate';
 import { createRestClient } from '../../src/api/rest-client';
 import { featureBulkMachine, featureRows, type FeatureBulkSnapshot } from '../../src/machines/feature-bulk.machine';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
-import { loginOn, schemaUrl, startServerProcess, stopServerProcess, type ServerProcess } from '../../server/src/test-support/processes';
+import {
+  loginOn,
+  schemaUrl,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../../server/src/test-support/processes';
 
 /**
  * Issue #9 point 5: "bulk operations with injected failures lose nothing". The REAL feature bulk machine
@@ -42,7 +48,9 @@ async function faults(method: 'POST' | 'DELETE', body?: unknown): Promise<void> 
 }
 
 async function serverFeatures(): Promise<Record<string, boolean>> {
-  const response = await fetch(`${server.base}/api/tenant/feature?tenantName=${TENANT}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${server.base}/api/tenant/feature?tenantName=${TENANT}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const rows = (await response.json()) as { option: string; enabled: boolean }[];
   return Object.fromEntries(rows.map((r) => [r.option, r.enabled]));
 }
@@ -56,7 +64,16 @@ describe('bulk feature update with injected failures', () => {
         return fetch(request);
       },
     });
-    const overlay = { suspended: 0, resumed: 0, suspend() { this.suspended += 1; }, resume() { this.resumed += 1; } };
+    const overlay = {
+      suspended: 0,
+      resumed: 0,
+      suspend() {
+        this.suspended += 1;
+      },
+      resume() {
+        this.resumed += 1;
+      },
+    };
     const actor = createActor(featureBulkMachine, { input: { rest, tenantName: TENANT, overlay, concurrency: 3 } });
     actor.start();
     await waitFor(actor, (s) => s.matches('editing'), { timeout: 10_000 });
@@ -70,7 +87,14 @@ describe('bulk feature update with injected failures', () => {
       { operationId: 'featureUpdate', match: { option: always }, status: 503 },
       { operationId: 'featureUpdate', match: { option: once }, status: 500, times: 1 },
       // Held in flight while the others finish, then answered normally… as a 409 the machine must report too.
-      { operationId: 'featureUpdate', match: { option: slow }, status: 409, delayMs: 800, times: 1, body: { message: 'Busy, try again' } },
+      {
+        operationId: 'featureUpdate',
+        match: { option: slow },
+        status: 409,
+        delayMs: 800,
+        times: 1,
+        body: { message: 'Busy, try again' },
+      },
     ]);
 
     // Flip every feature: one POST each.
@@ -82,7 +106,10 @@ describe('bulk feature update with injected failures', () => {
     const rows = featureRows(done);
     expect(rows.map((r) => r.option).sort()).toEqual([...options].sort());
     expect(rows.every((r) => r.result !== null)).toBe(true);
-    const failed = rows.filter((r) => r.result?.status === 'failed').map((r) => r.option).sort();
+    const failed = rows
+      .filter((r) => r.result?.status === 'failed')
+      .map((r) => r.option)
+      .sort();
     expect(failed).toEqual([always, once, slow].sort());
     expect(done.context.run.outcome).toBe('partial');
     expect(overlay).toMatchObject({ suspended: 1, resumed: 1 });
@@ -99,7 +126,12 @@ describe('bulk feature update with injected failures', () => {
     await faults('DELETE');
     actor.send({ type: 'features.retry' });
     await waitFor(actor, (s) => s.matches('saving'), { timeout: 5_000 });
-    expect(actor.getSnapshot().context.run.entries.map((e) => e.item.option).sort()).toEqual(failed);
+    expect(
+      actor
+        .getSnapshot()
+        .context.run.entries.map((e) => e.item.option)
+        .sort(),
+    ).toEqual(failed);
     done = await waitFor(actor, (s) => s.matches('done'), { timeout: 30_000 });
     expect(done.context.run.outcome).toBe('success');
     const final = await serverFeatures();

@@ -4,7 +4,13 @@ import { createAppBus } from '../../src/machines/app-bus';
 import type { WebSocketLike } from '../../src/machines/socket-actors';
 import { socketMachine, type SocketActor } from '../../src/machines/socket.machine';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
-import { loginOn, schemaUrl, startServerProcess, stopServerProcess, type ServerProcess } from '../../server/src/test-support/processes';
+import {
+  loginOn,
+  schemaUrl,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../../server/src/test-support/processes';
 
 /**
  * Issue #9 point 5: "server restart under socket load → every client reconnects, jittered, no thundering
@@ -67,7 +73,13 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
     const session = await loginOn(server.base);
     const clients: Client[] = [];
     for (let i = 0; i < CLIENTS; i += 1) {
-      const client: Client = { actor: undefined as unknown as SocketActor, attempts: [], opens: [], closes: [], events: [] };
+      const client: Client = {
+        actor: undefined as unknown as SocketActor,
+        attempts: [],
+        opens: [],
+        closes: [],
+        events: [],
+      };
       const bus = createAppBus();
       bus.on('instanceUpdated', (message) => client.events.push(message.data.name));
       client.actor = createActor(socketMachine, {
@@ -91,7 +103,11 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
     await Promise.all(clients.map((c) => waitFor(c.actor, (s) => s.hasTag('open'), { timeout: 30_000 })));
     // Admitted everywhere: an event reaches every client.
     await instanceCreated(server.base, session.token, 'before-restart');
-    await until(() => clients.every((c) => c.events.includes('before-restart')), 15_000, 'the first event on every client');
+    await until(
+      () => clients.every((c) => c.events.includes('before-restart')),
+      15_000,
+      'the first event on every client',
+    );
     const attemptsBefore = clients.map((c) => c.attempts.length);
 
     // Restart: the old process drains and closes every socket with 1001; a new one starts on the port.
@@ -102,11 +118,17 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
 
     await Promise.all(clients.map((c) => waitFor(c.actor, (s) => s.hasTag('open'), { timeout: 90_000 })));
     await instanceCreated(server.base, session.token, 'after-restart');
-    await until(() => clients.every((c) => c.events.includes('after-restart')), 20_000, 'the event after the restart on every client');
+    await until(
+      () => clients.every((c) => c.events.includes('after-restart')),
+      20_000,
+      'the event after the restart on every client',
+    );
 
     // --- what the reconnects looked like -------------------------------------------------------------
     const closedAt = clients.map((c) => c.closes.find((close) => close.at >= stoppedAt - 1)?.at ?? Number.NaN);
-    expect(clients.map((c) => c.closes.find((close) => close.at >= stoppedAt - 1)?.code)).toEqual(clients.map(() => 1001));
+    expect(clients.map((c) => c.closes.find((close) => close.at >= stoppedAt - 1)?.code)).toEqual(
+      clients.map(() => 1001),
+    );
     const retries = clients.map((c, i) => c.attempts.slice(attemptsBefore[i]));
     // 1. The first reconnect: 1000 ms after the close (spec), give or take a loaded machine's timers.
     const firstDelays = retries.map((r, i) => (r[0] ?? Number.NaN) - (closedAt[i] ?? 0));
@@ -132,14 +154,17 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
     //    nothing about the clients.) And nobody hammered the dead server: backoff keeps attempts few.
     // The first open after the restart's close (an open before it, from the start of the test, may lie
     // within seconds of the new process coming up when the outage was short).
-    const reopenedAt = clients.map((c, i) => c.opens.find((at) => at > (closedAt[i] ?? Number.POSITIVE_INFINITY)) ?? Number.NaN);
+    const reopenedAt = clients.map(
+      (c, i) => c.opens.find((at) => at > (closedAt[i] ?? Number.POSITIVE_INFINITY)) ?? Number.NaN,
+    );
     const reopened = [...reopenedAt].sort((a, b) => a - b);
     const succeeded = clients
       .map((_, i) => (retries[i] ?? []).filter((at) => at <= (reopenedAt[i] ?? Number.NaN)).at(-1) ?? Number.NaN)
       .sort((a, b) => a - b);
     expect(succeeded.every(Number.isFinite), 'every reconnect has the attempt that made it').toBe(true);
     let busiest = 0;
-    for (const start of succeeded) busiest = Math.max(busiest, succeeded.filter((at) => at >= start && at < start + 250).length);
+    for (const start of succeeded)
+      busiest = Math.max(busiest, succeeded.filter((at) => at >= start && at < start + 250).length);
     const outage = upAt - stoppedAt;
     const maxAttempts = Math.max(...retries.map((r) => r.length));
     console.info(
@@ -147,7 +172,10 @@ describe(`server restart under socket load (${CLIENTS} real socket machines)`, (
         `second-attempt delays ${secondDelays.length ? `${Math.min(...secondDelays).toFixed(0)}–${Math.max(...secondDelays).toFixed(0)} ms` : 'n/a (server was back before)'}; ` +
         `successful attempts over ${((succeeded.at(-1) ?? 0) - (succeeded[0] ?? 0)).toFixed(0)} ms (opened over ${((reopened.at(-1) ?? 0) - (reopened[0] ?? 0)).toFixed(0)} ms), busiest 250 ms window of attempts ${busiest}/${CLIENTS}; attempts per client ≤ ${maxAttempts}`,
     );
-    expect(jittered, 'the outage outlasted the first fixed reconnect, so every client reached the jittered attempts').toBe(true);
+    expect(
+      jittered,
+      'the outage outlasted the first fixed reconnect, so every client reached the jittered attempts',
+    ).toBe(true);
     expect(busiest).toBeLessThanOrEqual(Math.ceil(CLIENTS / 2));
     // Exponential backoff: over an outage of T seconds about log2(T) + 2 attempts, never a tight loop.
     expect(maxAttempts).toBeLessThanOrEqual(Math.ceil(Math.log2(outage / 1000 + 1)) + 4);

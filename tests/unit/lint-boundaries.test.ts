@@ -23,14 +23,19 @@ describe('import boundaries', () => {
   });
 
   it.each([
-    ['src/ui/x.tsx', "import { passwordStrength } from '../domain/password-strength';\nexport const x = passwordStrength;\n"],
+    [
+      'src/ui/x.tsx',
+      "import { passwordStrength } from '../domain/password-strength';\nexport const x = passwordStrength;\n",
+    ],
     ['src/machines/x.machine.ts', "import { ApiError } from '../api/api-error';\nexport const x = ApiError;\n"],
   ])('%s may import downward', async (filePath, code) => {
     expect(await ruleIds(code, filePath)).not.toContain('no-restricted-imports');
   });
 
   it('forbids explicit any in hand-written code', async () => {
-    expect(await ruleIds('export const x = (a: any) => a;\n', 'src/domain/z.ts')).toContain('@typescript-eslint/no-explicit-any');
+    expect(await ruleIds('export const x = (a: any) => a;\n', 'src/domain/z.ts')).toContain(
+      '@typescript-eslint/no-explicit-any',
+    );
   });
 
   it('forbids import cycles', async () => {

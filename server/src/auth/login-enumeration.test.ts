@@ -32,7 +32,14 @@ async function login(email: string, password: string) {
     remoteAddress: `10.77.${Math.floor(address / 250)}.${address % 250}`,
     payload: { email, password, ip: null },
   });
-  return { ms: performance.now() - started, status: response.statusCode, body: response.body, headers: Object.keys(response.headers).filter((h) => !['date', 'content-length'].includes(h)).sort() };
+  return {
+    ms: performance.now() - started,
+    status: response.statusCode,
+    body: response.body,
+    headers: Object.keys(response.headers)
+      .filter((h) => !['date', 'content-length'].includes(h))
+      .sort(),
+  };
 }
 
 const median = (values: number[]) => {
@@ -63,13 +70,18 @@ describe('login does not reveal which e-mails exist', () => {
     for (let i = 0; i < 15; i += 1) {
       const [first, second] = i % 2 === 0 ? ['known', 'unknown'] : ['unknown', 'known'];
       for (const which of [first, second]) {
-        const attempt = which === 'known' ? await login('admin@demo.local', `Wrong#${i}`) : await login(`nobody-${i}@demo.local`, `Wrong#${i}`);
+        const attempt =
+          which === 'known'
+            ? await login('admin@demo.local', `Wrong#${i}`)
+            : await login(`nobody-${i}@demo.local`, `Wrong#${i}`);
         (which === 'known' ? known : unknown).push(attempt.ms);
       }
     }
     const k = median(known);
     const u = median(unknown);
-    console.info(`login timing: known e-mail median ${k.toFixed(1)} ms, unknown e-mail median ${u.toFixed(1)} ms, ratio ${(Math.max(k, u) / Math.min(k, u)).toFixed(2)}`);
+    console.info(
+      `login timing: known e-mail median ${k.toFixed(1)} ms, unknown e-mail median ${u.toFixed(1)} ms, ratio ${(Math.max(k, u) / Math.min(k, u)).toFixed(2)}`,
+    );
     expect(Math.max(k, u) / Math.min(k, u)).toBeLessThan(2);
   }, 60_000);
 });
@@ -78,7 +90,11 @@ describe('password hashing', () => {
   const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
   it('stores argon2id with at least m = 19 MiB, t = 2, p = 1 (OWASP) and a 16-byte salt', async () => {
-    const row = await t.db.selectFrom('users').select('password_hash').where('email', '=', 'admin@demo.local').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'admin@demo.local')
+      .executeTakeFirstOrThrow();
     for (const hash of [row.password_hash, await hashPassword('Another#Password-1')]) {
       const match = PHC.exec(hash);
       expect(match, hash).not.toBeNull();

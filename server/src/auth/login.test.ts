@@ -20,7 +20,12 @@ afterAll(async () => {
 });
 
 function login(email: string, password: string, remoteAddress = '10.0.0.1', ip: string | null = '203.0.113.7') {
-  return t.app.fastify.inject({ method: 'POST', url: '/api/auth/login', remoteAddress, payload: { email, password, ip } });
+  return t.app.fastify.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress,
+    payload: { email, password, ip },
+  });
 }
 
 describe('POST /api/auth/login failures', () => {
@@ -47,7 +52,8 @@ describe('POST /api/auth/login failures', () => {
 
   it(`throttles after ${MAX} failures per account and address with 429 and Retry-After`, async () => {
     const address = '10.0.0.70';
-    for (let i = 0; i < MAX; i += 1) expect((await login('admin@demo.local', `wrong-${i}`, address)).statusCode).toBe(401);
+    for (let i = 0; i < MAX; i += 1)
+      expect((await login('admin@demo.local', `wrong-${i}`, address)).statusCode).toBe(401);
 
     // Now even the right password is refused from that address, with a wait that fits the window.
     const throttled = await login('admin@demo.local', DEMO_PASSWORD, address);

@@ -39,7 +39,12 @@ export type LoginResult =
  * Failed sign-ins of an account from an address within the window: `retryAfter` seconds when there are
  * `loginMaxFailures` or more (429), else null. Wrong two-factor codes at verify and disable count too.
  */
-export async function throttled(db: Kysely<Database>, config: ServerConfig, email: string, address: string): Promise<number | null> {
+export async function throttled(
+  db: Kysely<Database>,
+  config: ServerConfig,
+  email: string,
+  address: string,
+): Promise<number | null> {
   const windowStart = new Date(Date.now() - config.loginWindowSeconds * 1000);
   const failures = await db
     .selectFrom('login_attempts')
@@ -60,11 +65,21 @@ export async function recordAttempt(
 ): Promise<void> {
   await db
     .insertInto('login_attempts')
-    .values({ email: attempt.email, ip: attempt.ip, remote_address: attempt.remoteAddress, user_id: attempt.userId, success: attempt.success })
+    .values({
+      email: attempt.email,
+      ip: attempt.ip,
+      remote_address: attempt.remoteAddress,
+      user_id: attempt.userId,
+      success: attempt.success,
+    })
     .execute();
 }
 
-export function createLogin(deps: { db: Kysely<Database>; config: ServerConfig; tokens: TokenService }): (input: LoginInput) => Promise<LoginResult> {
+export function createLogin(deps: {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+}): (input: LoginInput) => Promise<LoginResult> {
   const { db, config, tokens } = deps;
   const twoFactor = createTwoFactor(db);
   // Unknown e-mails still pay for one argon2 verification, so timing does not reveal which exist.
@@ -78,14 +93,24 @@ export function createLogin(deps: { db: Kysely<Database>; config: ServerConfig; 
 
     const user = await db
       .selectFrom('users')
-      .select(['id', 'tenant_id', 'origin_backoffice', 'password_hash', 'blocked', 'token_version', 'two_factor_enabled'])
+      .select([
+        'id',
+        'tenant_id',
+        'origin_backoffice',
+        'password_hash',
+        'blocked',
+        'token_version',
+        'two_factor_enabled',
+      ])
       .where(sql`lower(email)`, '=', email)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
-    const inTenant = !user || input.tenantId === undefined || user.tenant_id === input.tenantId || user.origin_backoffice;
+    const inTenant =
+      !user || input.tenantId === undefined || user.tenant_id === input.tenantId || user.origin_backoffice;
     const passwordOk = Boolean(user && valid && !user.blocked && inTenant);
-    const record = (success: boolean) => recordAttempt(db, { email, ip: input.ip, remoteAddress: address, userId: user?.id ?? null, success });
+    const record = (success: boolean) =>
+      recordAttempt(db, { email, ip: input.ip, remoteAddress: address, userId: user?.id ?? null, success });
     if (!passwordOk || !user) {
       await record(false);
       return { ok: false, reason: 'invalid' };

@@ -36,7 +36,11 @@ describe.each([
 
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
-    t = await startTestApp({ ...(cluster ? { databaseUrl: cluster.url } : {}), seed: { days: 1 }, config: { rotationGrace: 30, accessTokenTtl: TTL } });
+    t = await startTestApp({
+      ...(cluster ? { databaseUrl: cluster.url } : {}),
+      seed: { days: 1 },
+      config: { rotationGrace: 30, accessTokenTtl: TTL },
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -47,8 +51,16 @@ describe.each([
   /** A new sign-in (a new family) of a new user, without argon2. */
   async function session(): Promise<string> {
     n += 1;
-    const user = await createTestUser(t.db, { email: `grace-${n}@demo.local`, tenant: 'backoffice', role: 'administrador' });
-    const { token_version } = await t.db.selectFrom('users').select('token_version').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const user = await createTestUser(t.db, {
+      email: `grace-${n}@demo.local`,
+      tenant: 'backoffice',
+      role: 'administrador',
+    });
+    const { token_version } = await t.db
+      .selectFrom('users')
+      .select('token_version')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     return (await t.app.tokens.issue(user.id, token_version)).token;
   }
 
@@ -64,7 +76,11 @@ describe.each([
   }
 
   async function userInfo(token: string) {
-    const response = await t.app.fastify.inject({ method: 'GET', url: '/api/auth/userInfo', headers: { authorization: `Bearer ${token}` } });
+    const response = await t.app.fastify.inject({
+      method: 'GET',
+      url: '/api/auth/userInfo',
+      headers: { authorization: `Bearer ${token}` },
+    });
     return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
   }
 
@@ -79,10 +95,19 @@ describe.each([
   }
 
   const family = (fam: string) =>
-    t.db.selectFrom('token_families').select(['current_jti', 'previous_jti', 'previous_valid_until', 'revoked_at']).where('id', '=', fam).executeTakeFirstOrThrow();
+    t.db
+      .selectFrom('token_families')
+      .select(['current_jti', 'previous_jti', 'previous_valid_until', 'revoked_at'])
+      .where('id', '=', fam)
+      .executeTakeFirstOrThrow();
 
   /** Ends the grace window of the family's last rotation. */
-  const graceOver = (fam: string) => t.db.updateTable('token_families').set({ previous_valid_until: new Date(Date.now() - 1000) }).where('id', '=', fam).execute();
+  const graceOver = (fam: string) =>
+    t.db
+      .updateTable('token_families')
+      .set({ previous_valid_until: new Date(Date.now() - 1000) })
+      .where('id', '=', fam)
+      .execute();
 
   it('the immediate predecessor within the grace window answers a valid token of the family’s current jti, without moving the family', async () => {
     const t0 = await session();
@@ -106,7 +131,12 @@ describe.each([
       expect(await userInfos(again.token)).toBe(200);
     }
     // The family did not move and its grace window did not grow.
-    expect(await family(fam)).toEqual({ current_jti: j1, previous_jti: j0, previous_valid_until: graceEnds, revoked_at: null });
+    expect(await family(fam)).toEqual({
+      current_jti: j1,
+      previous_jti: j0,
+      previous_valid_until: graceEnds,
+      revoked_at: null,
+    });
     expect((await userInfo(first.token)).status).toBe(200);
   });
 
@@ -118,7 +148,11 @@ describe.each([
     const next = await refresh(regained.token);
     expect(next.status).toBe(200);
     const { fam } = claimsOf(t0);
-    expect(await family(fam)).toMatchObject({ current_jti: claimsOf(next.token).jti, previous_jti: claimsOf(lost.token).jti, revoked_at: null });
+    expect(await family(fam)).toMatchObject({
+      current_jti: claimsOf(next.token).jti,
+      previous_jti: claimsOf(lost.token).jti,
+      revoked_at: null,
+    });
     expect((await userInfo(next.token)).status).toBe(200);
   });
 
@@ -139,7 +173,11 @@ describe.each([
     const t1 = (await refresh(t0)).token;
     const t2 = (await refresh(t1)).token;
     const { fam } = claimsOf(t0);
-    expect(await family(fam)).toMatchObject({ current_jti: claimsOf(t2).jti, previous_jti: claimsOf(t1).jti, revoked_at: null });
+    expect(await family(fam)).toMatchObject({
+      current_jti: claimsOf(t2).jti,
+      previous_jti: claimsOf(t1).jti,
+      revoked_at: null,
+    });
 
     expect(await refresh(t0)).toMatchObject({ status: 401, body: { status: 'Unauthorized' } });
     expect((await family(fam)).revoked_at).not.toBeNull();
@@ -150,7 +188,12 @@ describe.each([
   it('no grace answer for a family that was signed out', async () => {
     const t0 = await session();
     const t1 = (await refresh(t0)).token;
-    const logout = await t.app.fastify.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${t1}` }, payload: { data: null, ip: null } });
+    const logout = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${t1}` },
+      payload: { data: null, ip: null },
+    });
     expect(logout.statusCode).toBe(200);
     expect(await refresh(t0)).toMatchObject({ status: 401, body: { status: 'Unauthorized' } });
   });
@@ -167,7 +210,11 @@ describe.each([
 
     await graceOver(fam);
     expect(await t.app.tokens.rotate(claimsOf(t1))).toBeNull();
-    await t.db.updateTable('token_families').set({ previous_valid_until: new Date(Date.now() + 30_000) }).where('id', '=', fam).execute();
+    await t.db
+      .updateTable('token_families')
+      .set({ previous_valid_until: new Date(Date.now() + 30_000) })
+      .where('id', '=', fam)
+      .execute();
     expect(await t.app.tokens.rotate(claimsOf(t1))).not.toBeNull();
     await t.app.tokens.revokeFamily(fam);
     expect(await t.app.tokens.rotate(claimsOf(t1))).toBeNull();
@@ -185,7 +232,10 @@ describe.each([
         const { fam, jti } = claimsOf(token);
         const answers = await Promise.all(Array.from({ length: callers }, () => refresh(token)));
         const label = `${callers} callers, round ${round}`;
-        expect(answers.map((a) => a.status), label).toEqual(Array.from({ length: callers }, () => 200));
+        expect(
+          answers.map((a) => a.status),
+          label,
+        ).toEqual(Array.from({ length: callers }, () => 200));
         const state = await family(fam);
         // One compare-and-swap won: the family's predecessor is the token every caller presented.
         expect(state, label).toMatchObject({ previous_jti: jti, revoked_at: null });

@@ -3,7 +3,16 @@ import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { AuthContext } from '../plugins/auth';
 import { isValidEmail } from '../../../src/domain/email';
-import { checkAll, conflict, invalid, invalidCredentials, invalidTwoFactorCode, throttled, twoFactorRequired, unauthenticated } from '../shared/domain-error';
+import {
+  checkAll,
+  conflict,
+  invalid,
+  invalidCredentials,
+  invalidTwoFactorCode,
+  throttled,
+  twoFactorRequired,
+  unauthenticated,
+} from '../shared/domain-error';
 import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
 import { userEmail } from '../users/repository';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
@@ -16,7 +25,15 @@ import { createTwoFactor } from './two-factor';
  * asks (REST server/src/rest/auth.ts and two-factor.ts, GraphQL server/src/graphql/resolvers.ts).
  * Refusals are domain errors (server/src/shared/domain-error.ts), one mapping per protocol.
  */
-export function createAuthService({ db, config, tokens }: { db: Kysely<Database>; config: ServerConfig; tokens: TokenService }) {
+export function createAuthService({
+  db,
+  config,
+  tokens,
+}: {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  tokens: TokenService;
+}) {
   const login = createLogin({ db, config, tokens });
   const twoFactor = createTwoFactor(db);
 
@@ -42,11 +59,13 @@ export function createAuthService({ db, config, tokens }: { db: Kysely<Database>
       // neither a wrong password nor a recorded attempt.
       checkAll({
         email: () => {
-          if (!isValidEmail(input.email)) throw invalid('email', 'email must be a valid address of at most 254 characters');
+          if (!isValidEmail(input.email))
+            throw invalid('email', 'email must be a valid address of at most 254 characters');
         },
         password: () => {
           const length = [...input.password].length;
-          if (length < 1 || length > MAX_PASSWORD_LENGTH) throw invalid('password', `password must have 1–${MAX_PASSWORD_LENGTH} characters`);
+          if (length < 1 || length > MAX_PASSWORD_LENGTH)
+            throw invalid('password', `password must have 1–${MAX_PASSWORD_LENGTH} characters`);
         },
       });
       const result = await login(input);
@@ -97,7 +116,8 @@ export function createAuthService({ db, config, tokens }: { db: Kysely<Database>
       });
       if (!outcome) throw new Error('unreachable: verify did not run');
       if (!outcome.ok) {
-        if (outcome.reason === 'no_pending') throw conflict('There is no pending enrolment: call POST /api/two-factor/enrol first');
+        if (outcome.reason === 'no_pending')
+          throw conflict('There is no pending enrolment: call POST /api/two-factor/enrol first');
         throw invalid('code', 'The code is not valid for the pending secret');
       }
       return { enabled: true as const, enrolled_at: outcome.enrolled_at, recovery_codes: outcome.recovery_codes };

@@ -29,8 +29,7 @@ export interface TokenClaims {
 }
 
 export type VerifyResult =
-  | { ok: true; claims: TokenClaims; userId: number; expired: boolean }
-  | { ok: false; body: UnauthorizedBody };
+  { ok: true; claims: TokenClaims; userId: number; expired: boolean } | { ok: false; body: UnauthorizedBody };
 
 /** Told after a revocation is stored, so live connections (sockets) of the revoked tokens close at once. */
 export interface RevocationListener {
@@ -66,8 +65,16 @@ export class TokenService {
       return;
     }
     const candidate = randomBytes(48).toString('base64url');
-    await this.db.insertInto('server_secrets').values({ name: 'jwt', value: candidate }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const row = await this.db.selectFrom('server_secrets').select('value').where('name', '=', 'jwt').executeTakeFirstOrThrow();
+    await this.db
+      .insertInto('server_secrets')
+      .values({ name: 'jwt', value: candidate })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', 'jwt')
+      .executeTakeFirstOrThrow();
     this.key = encoder.encode(row.value);
   }
 
@@ -94,9 +101,19 @@ export class TokenService {
     const jti = randomUUID();
     await this.db
       .insertInto('token_families')
-      .values({ id: fam, user_id: userId, current_jti: jti, previous_jti: null, previous_valid_until: null, revoked_at: null })
+      .values({
+        id: fam,
+        user_id: userId,
+        current_jti: jti,
+        previous_jti: null,
+        previous_valid_until: null,
+        revoked_at: null,
+      })
       .execute();
-    const token = await this.sign({ sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + this.config.refreshWindow }, now);
+    const token = await this.sign(
+      { sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + this.config.refreshWindow },
+      now,
+    );
     return { token, expiresIn: this.config.accessTokenTtl };
   }
 
@@ -110,7 +127,11 @@ export class TokenService {
     let claims: TokenClaims;
     let expired = false;
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], issuer: ISSUER, currentDate: new Date(0) });
+      const { payload } = await jwtVerify(token, this.secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: new Date(0),
+      });
       claims = payload as unknown as TokenClaims;
     } catch {
       return { ok: false, body: { status: 'Token is Invalid' } };
@@ -125,7 +146,15 @@ export class TokenService {
     const state = await this.db
       .selectFrom('token_families as f')
       .innerJoin('users as u', 'u.id', 'f.user_id')
-      .select(['f.current_jti', 'f.previous_jti', 'f.previous_valid_until', 'f.revoked_at', 'u.token_version', 'u.blocked', 'u.deleted_at'])
+      .select([
+        'f.current_jti',
+        'f.previous_jti',
+        'f.previous_valid_until',
+        'f.revoked_at',
+        'u.token_version',
+        'u.blocked',
+        'u.deleted_at',
+      ])
       .where('f.id', '=', claims.fam)
       .where('f.user_id', '=', userId)
       .executeTakeFirst();
@@ -133,7 +162,10 @@ export class TokenService {
       return { ok: false, body: { status: 'Unauthorized' } };
     }
     const current = state.current_jti === claims.jti;
-    const inGrace = state.previous_jti === claims.jti && state.previous_valid_until !== null && state.previous_valid_until.getTime() > Date.now();
+    const inGrace =
+      state.previous_jti === claims.jti &&
+      state.previous_valid_until !== null &&
+      state.previous_valid_until.getTime() > Date.now();
     if (!current && !inGrace) {
       // A superseded token used after its grace window: someone holds a stolen copy. Kill the family.
       await this.revokeFamily(claims.fam);
@@ -156,7 +188,12 @@ export class TokenService {
     const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
     const swapped = await this.db
       .updateTable('token_families')
-      .set({ previous_jti: claims.jti, previous_valid_until: graceUntil, current_jti: jti, refreshed_at: sql<Date>`now()` })
+      .set({
+        previous_jti: claims.jti,
+        previous_valid_until: graceUntil,
+        current_jti: jti,
+        refreshed_at: sql<Date>`now()`,
+      })
       .where('id', '=', claims.fam)
       .where('current_jti', '=', claims.jti)
       .where('revoked_at', 'is', null)
@@ -209,15 +246,29 @@ export class TokenService {
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    await this.db.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('token_families')
+      .set({ revoked_at: sql<Date>`now()` })
+      .where('id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
     this.announce({ familyId });
   }
 
   /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */
   async revokeUser(userId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', userId).execute();
-      await trx.updateTable('token_families').set({ revoked_at: sql<Date>`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+        .where('id', '=', userId)
+        .execute();
+      await trx
+        .updateTable('token_families')
+        .set({ revoked_at: sql<Date>`now()` })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
     });
     this.announce({ userId });
   }
@@ -237,4 +288,3 @@ function isClaims(value: unknown): value is TokenClaims {
     typeof c.iat === 'number'
   );
 }
-

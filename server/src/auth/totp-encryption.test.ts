@@ -13,7 +13,14 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/
 import { schemaUrl, startServerProcess, stopServerProcess } from '../test-support/processes';
 import { createTestUser, TEST_PASSWORD } from '../test-support/users';
 import { newTotpSecret, totp } from './totp';
-import { initTotpEncryption, PLAIN_TOTP_SECRET_ROWS, TotpSecretCipher, totpKeyId, parseTotpEncryptionKey, type TotpSecretLog } from './totp-secrets';
+import {
+  initTotpEncryption,
+  PLAIN_TOTP_SECRET_ROWS,
+  TotpSecretCipher,
+  totpKeyId,
+  parseTotpEncryptionKey,
+  type TotpSecretLog,
+} from './totp-secrets';
 
 /**
  * TOTP secrets encrypted at rest, on PGlite and on PostgreSQL: the start-up step (key kept in the
@@ -55,7 +62,9 @@ async function rawSecrets(db: Kysely<Database>): Promise<RawSecrets[]> {
 
 /** Every stored secret is in the v1 form; returns how many there are. */
 function expectOnlyEncrypted(rows: RawSecrets[]): number {
-  const values = rows.flatMap((r) => [r.two_factor_secret, r.two_factor_pending_secret]).filter((v): v is string => v !== null);
+  const values = rows
+    .flatMap((r) => [r.two_factor_secret, r.two_factor_pending_secret])
+    .filter((v): v is string => v !== null);
   expect(values.filter((v) => !v.startsWith('v1:'))).toEqual([]);
   return values.length;
 }
@@ -131,7 +140,12 @@ describe.each([
   }
 
   async function rest(app: App, url: string, token: string, body?: Record<string, unknown>) {
-    const response = await app.fastify.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body } : {}) });
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(body ? { payload: body } : {}),
+    });
     return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
   }
 
@@ -160,10 +174,16 @@ describe.each([
     const stored = await rawSecrets(db);
     expect(stored.map((r) => r.id)).toEqual(seeded.map((r) => r.id));
     expect(expectOnlyEncrypted(stored)).toBe(seeded.length);
-    const kept = await db.selectFrom('server_secrets').select('value').where('name', '=', 'totp').executeTakeFirstOrThrow();
+    const kept = await db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', 'totp')
+      .executeTakeFirstOrThrow();
     const cipher = new TotpSecretCipher(parseTotpEncryptionKey(kept.value));
     for (const [i, row] of stored.entries()) {
-      expect(cipher.decrypt(row.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(seeded[i]?.two_factor_secret);
+      expect(cipher.decrypt(row.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(
+        seeded[i]?.two_factor_secret,
+      );
     }
 
     // A restart finds nothing to do and the same key.
@@ -182,7 +202,11 @@ describe.each([
       const user = await createTestUser(db, { email: `totp-concurrent-${String(n)}@demo.local`, tenant: 'backoffice' });
       const secret = newTotpSecret();
       plain.set(user.id, secret);
-      await db.updateTable('users').set({ two_factor_enabled: true, two_factor_secret: secret, two_factor_enrolled_at: new Date() }).where('id', '=', user.id).execute();
+      await db
+        .updateTable('users')
+        .set({ two_factor_enabled: true, two_factor_secret: secret, two_factor_enrolled_at: new Date() })
+        .where('id', '=', user.id)
+        .execute();
     }
     // On PostgreSQL each start has a pool of its own, like separate processes.
     const second = postgres ? await openDatabase(url) : undefined;
@@ -196,7 +220,10 @@ describe.each([
     expect(await db.selectFrom('server_secrets').select('name').where('name', '=', 'totp').execute()).toHaveLength(1);
     const stored = await rawSecrets(db);
     expect(expectOnlyEncrypted(stored)).toBe(20);
-    for (const row of stored) expect(results[0].cipher.decrypt(row.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(plain.get(row.id));
+    for (const row of stored)
+      expect(results[0].cipher.decrypt(row.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(
+        plain.get(row.id),
+      );
   });
 
   it('upgrade: a database written before encryption gets its plain secrets encrypted at start; the users sign in with their codes, before and after a restart', async () => {
@@ -204,12 +231,26 @@ describe.each([
     await ensureRbac(db);
     await ensureBackofficeTenant(db, 'backoffice');
     n += 1;
-    const enrolled = await createTestUser(db, { email: `totp-upgrade-on-${String(n)}@demo.local`, tenant: 'backoffice' });
-    const pending = await createTestUser(db, { email: `totp-upgrade-pending-${String(n)}@demo.local`, tenant: 'backoffice' });
+    const enrolled = await createTestUser(db, {
+      email: `totp-upgrade-on-${String(n)}@demo.local`,
+      tenant: 'backoffice',
+    });
+    const pending = await createTestUser(db, {
+      email: `totp-upgrade-pending-${String(n)}@demo.local`,
+      tenant: 'backoffice',
+    });
     const plainOn = newTotpSecret();
     const plainPending = newTotpSecret();
-    await db.updateTable('users').set({ two_factor_enabled: true, two_factor_secret: plainOn, two_factor_enrolled_at: new Date() }).where('id', '=', enrolled.id).execute();
-    await db.updateTable('users').set({ two_factor_pending_secret: plainPending, two_factor_pending_at: new Date() }).where('id', '=', pending.id).execute();
+    await db
+      .updateTable('users')
+      .set({ two_factor_enabled: true, two_factor_secret: plainOn, two_factor_enrolled_at: new Date() })
+      .where('id', '=', enrolled.id)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ two_factor_pending_secret: plainPending, two_factor_pending_at: new Date() })
+      .where('id', '=', pending.id)
+      .execute();
 
     // The migration itself leaves the values alone (it has no key) and indexes the rows still plain.
     expect((await migrate(db)).applied).toContain(MIGRATION);
@@ -217,7 +258,9 @@ describe.each([
       [plainOn, null],
       [null, plainPending],
     ]);
-    const { rows: indexed } = await sql<{ id: number }>`select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)} order by id`.execute(db);
+    const { rows: indexed } = await sql<{
+      id: number;
+    }>`select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)} order by id`.execute(db);
     expect(indexed.map((r) => r.id)).toEqual([enrolled.id, pending.id]);
 
     const app = await start(db, url, KEY_A);
@@ -225,18 +268,26 @@ describe.each([
     expect(expectOnlyEncrypted(after)).toBe(2);
     expect(JSON.stringify(after)).not.toContain(plainOn);
     expect(JSON.stringify(after)).not.toContain(plainPending);
-    const { rows: leftPlain } = await sql<{ id: number }>`select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)}`.execute(db);
+    const { rows: leftPlain } = await sql<{
+      id: number;
+    }>`select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)}`.execute(db);
     expect(leftPlain).toEqual([]);
 
     // The 0005 check still holds: still there and validated, and still refuses "on" without a secret.
-    const { rows: check } = await sql<{ convalidated: boolean }>`select convalidated from pg_constraint where conname = 'users_two_factor_enrolled'`.execute(db);
+    const { rows: check } = await sql<{
+      convalidated: boolean;
+    }>`select convalidated from pg_constraint where conname = 'users_two_factor_enrolled'`.execute(db);
     expect(check).toEqual([{ convalidated: true }]);
-    await expect(db.updateTable('users').set({ two_factor_enabled: true }).where('id', '=', pending.id).execute()).rejects.toThrow(/users_two_factor_enrolled/);
+    await expect(
+      db.updateTable('users').set({ two_factor_enabled: true }).where('id', '=', pending.id).execute(),
+    ).rejects.toThrow(/users_two_factor_enrolled/);
 
     expect((await login(app, enrolled.email)).body.error).toBe('two_factor_required');
     expect((await login(app, enrolled.email, totp(plainOn, Date.now()))).status).toBe(200);
     const token = (await login(app, pending.email)).body.access_token as string;
-    expect((await rest(app, '/api/two-factor/verify', token, { code: totp(plainPending, Date.now()) })).status).toBe(200);
+    expect((await rest(app, '/api/two-factor/verify', token, { code: totp(plainPending, Date.now()) })).status).toBe(
+      200,
+    );
 
     // Restart: nothing is re-encrypted (same stored values, IVs included) and the codes still work.
     const before = await rawSecrets(db);
@@ -284,7 +335,9 @@ describe.each([
     it('the start-up step reads the rows still plain through the partial index of 0009', async () => {
       const plan = await db.transaction().execute(async (trx) => {
         await sql`set local enable_seqscan = off`.execute(trx);
-        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)} order by id for update`.execute(trx);
+        const { rows } = await sql<{
+          'QUERY PLAN': string;
+        }>`explain select id from users where ${sql.raw(PLAIN_TOTP_SECRET_ROWS)} order by id for update`.execute(trx);
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(plan).toContain('users_two_factor_plain_idx');
@@ -315,7 +368,11 @@ describe.each([
       const two = await enrolledUser(app, db);
       const stored = new Map((await rawSecrets(db)).map((r) => [r.id, r.two_factor_secret]));
       const put = async (id: number, value: string | null | undefined) => {
-        await db.updateTable('users').set({ two_factor_secret: value ?? null }).where('id', '=', id).execute();
+        await db
+          .updateTable('users')
+          .set({ two_factor_secret: value ?? null })
+          .where('id', '=', id)
+          .execute();
       };
       await put(one.id, stored.get(two.id));
       await put(two.id, stored.get(one.id));
@@ -324,7 +381,10 @@ describe.each([
       for (const user of [one, two]) {
         for (const secret of [one.secret, two.secret]) {
           const answer = await login(app, user.email, totp(secret, Date.now() + NEXT_STEP));
-          expect(answer).toEqual({ status: 401, body: { error: 'invalid_two_factor_code', message: expect.any(String) } });
+          expect(answer).toEqual({
+            status: 401,
+            body: { error: 'invalid_two_factor_code', message: expect.any(String) },
+          });
         }
       }
       expect(log.entries.map((e) => [e.fields.userId, e.fields.reason])).toEqual([
@@ -346,7 +406,11 @@ describe.each([
       const [row] = await rawSecrets(db).then((rows) => rows.filter((r) => r.id === user.id));
       const value = row?.two_factor_secret ?? '';
       const last = value.at(-2) === 'A' ? 'B' : 'A';
-      await db.updateTable('users').set({ two_factor_secret: `${value.slice(0, -2)}${last}${value.slice(-1)}` }).where('id', '=', user.id).execute();
+      await db
+        .updateTable('users')
+        .set({ two_factor_secret: `${value.slice(0, -2)}${last}${value.slice(-1)}` })
+        .where('id', '=', user.id)
+        .execute();
       const log = await restartStep(KEY_A);
       const answer = await login(app, user.email, totp(user.secret, Date.now() + NEXT_STEP));
       expect(answer).toEqual({ status: 401, body: { error: 'invalid_two_factor_code', message: expect.any(String) } });
@@ -357,7 +421,10 @@ describe.each([
     it('another key after a restart: the start reports it, login is 401 invalid_two_factor_code (not a 500), pending enrolments are gone, recovery codes work', async () => {
       const user = await enrolledUser(app, db);
       n += 1;
-      const enrolling = await createTestUser(db, { email: `totp-wrong-key-pending-${String(n)}@demo.local`, tenant: 'backoffice' });
+      const enrolling = await createTestUser(db, {
+        email: `totp-wrong-key-pending-${String(n)}@demo.local`,
+        tenant: 'backoffice',
+      });
       const enrollingToken = (await login(app, enrolling.email)).body.access_token as string;
       const enrolment = await rest(app, '/api/two-factor/enrol', enrollingToken);
       const pendingSecret = enrolment.body.secret as string;
@@ -367,16 +434,26 @@ describe.each([
       try {
         // The start says how many values are under which other key, before anyone tries to sign in.
         expect(log.entries).toHaveLength(1);
-        expect(log.entries[0]?.fields).toEqual({ keyId: totpKeyId(Buffer.from(KEY_B, 'hex')), otherKeys: { [totpKeyId(parseTotpEncryptionKey(KEY_A))]: expectOnlyEncrypted(stored) } });
-        expect(log.entries[0]?.message).toMatch(/encrypted under another key than the configured TOTP key \(TOTP_ENCRYPTION_KEY\)/);
+        expect(log.entries[0]?.fields).toEqual({
+          keyId: totpKeyId(Buffer.from(KEY_B, 'hex')),
+          otherKeys: { [totpKeyId(parseTotpEncryptionKey(KEY_A))]: expectOnlyEncrypted(stored) },
+        });
+        expect(log.entries[0]?.message).toMatch(
+          /encrypted under another key than the configured TOTP key \(TOTP_ENCRYPTION_KEY\)/,
+        );
         // Nothing was rewritten: with the right key back the values work again.
         expect(await rawSecrets(db)).toEqual(stored);
 
         for (let i = 0; i < 3; i += 1) {
           const answer = await login(app, user.email, totp(user.secret, Date.now() + NEXT_STEP));
-          expect(answer).toEqual({ status: 401, body: { error: 'invalid_two_factor_code', message: expect.any(String) } });
+          expect(answer).toEqual({
+            status: 401,
+            body: { error: 'invalid_two_factor_code', message: expect.any(String) },
+          });
         }
-        const verify = await rest(app, '/api/two-factor/verify', enrollingToken, { code: totp(pendingSecret, Date.now()) });
+        const verify = await rest(app, '/api/two-factor/verify', enrollingToken, {
+          code: totp(pendingSecret, Date.now()),
+        });
         expect(verify.status).toBe(409);
         expect(log.entries.slice(1).map((e) => [e.fields.userId, e.fields.column, e.fields.reason])).toEqual([
           [user.id, 'two_factor_secret', 'key'],
@@ -388,7 +465,9 @@ describe.each([
         expect(restored.entries).toEqual([]);
       }
       expect((await login(app, user.email, totp(user.secret, Date.now() + NEXT_STEP))).status).toBe(200);
-      expect((await rest(app, '/api/two-factor/verify', enrollingToken, { code: totp(pendingSecret, Date.now()) })).status).toBe(200);
+      expect(
+        (await rest(app, '/api/two-factor/verify', enrollingToken, { code: totp(pendingSecret, Date.now()) })).status,
+      ).toBe(200);
     });
   });
 });
@@ -411,7 +490,9 @@ describe('server processes (main.ts, as `npm start`)', () => {
       (error: unknown) => error as Error,
     );
     expect(failure.message).toMatch(/^server exited with 1:/);
-    expect(failure.message).toMatch(/TOTP_ENCRYPTION_KEY must be 32 bytes written as 64 hexadecimal characters or as base64\/base64url/);
+    expect(failure.message).toMatch(
+      /TOTP_ENCRYPTION_KEY must be 32 bytes written as 64 hexadecimal characters or as base64\/base64url/,
+    );
     expect(failure.message).not.toContain(value);
   }, 60_000);
 
@@ -426,7 +507,11 @@ describe('server processes (main.ts, as `npm start`)', () => {
       await ensureBackofficeTenant(database.db, 'backoffice');
       const user = await createTestUser(database.db, { email: 'totp-process@demo.local', tenant: 'backoffice' });
       email = user.email;
-      await database.db.updateTable('users').set({ two_factor_enabled: true, two_factor_secret: plain, two_factor_enrolled_at: new Date() }).where('id', '=', user.id).execute();
+      await database.db
+        .updateTable('users')
+        .set({ two_factor_enabled: true, two_factor_secret: plain, two_factor_enrolled_at: new Date() })
+        .where('id', '=', user.id)
+        .execute();
     } finally {
       await database.close();
     }
@@ -443,7 +528,9 @@ describe('server processes (main.ts, as `npm start`)', () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        const { rows } = await client.query<{ two_factor_secret: string | null }>('select two_factor_secret from users where two_factor_secret is not null');
+        const { rows } = await client.query<{ two_factor_secret: string | null }>(
+          'select two_factor_secret from users where two_factor_secret is not null',
+        );
         return rows.map((r) => r.two_factor_secret);
       } finally {
         await client.end();

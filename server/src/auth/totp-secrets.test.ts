@@ -59,7 +59,9 @@ describe('TOTP_ENCRYPTION_KEY', () => {
     }
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
-    expect(message).toMatch(/^TOTP_ENCRYPTION_KEY must be 32 bytes written as 64 hexadecimal characters or as base64\/base64url/);
+    expect(message).toMatch(
+      /^TOTP_ENCRYPTION_KEY must be 32 bytes written as 64 hexadecimal characters or as base64\/base64url/,
+    );
     if (value.trim().length >= 4) expect(message).not.toContain(value.trim());
   });
 
@@ -128,11 +130,17 @@ describe('TotpSecretCipher', () => {
     const iv = Buffer.from(ivText, 'base64url');
     const sealed = Buffer.from(sealedText, 'base64url');
     let altered = 0;
-    for (const [part, bytes] of [['iv', iv], ['sealed', sealed]] as const) {
+    for (const [part, bytes] of [
+      ['iv', iv],
+      ['sealed', sealed],
+    ] as const) {
       for (let i = 0; i < bytes.length; i += 1) {
         const copy = Buffer.from(bytes);
         copy[i] = (copy[i] ?? 0) ^ 0x01;
-        const value = part === 'iv' ? `${scheme}:${keyId}:${copy.toString('base64url')}:${sealedText}` : `${scheme}:${keyId}:${ivText}:${copy.toString('base64url')}`;
+        const value =
+          part === 'iv'
+            ? `${scheme}:${keyId}:${copy.toString('base64url')}:${sealedText}`
+            : `${scheme}:${keyId}:${ivText}:${copy.toString('base64url')}`;
         expect(cipher.decrypt(42, 'two_factor_secret', value), `${part}[${String(i)}]`).toBeNull();
         altered += 1;
       }
@@ -154,7 +162,9 @@ describe('TotpSecretCipher', () => {
     const cipher = new TotpSecretCipher(KEY, log);
     const value = make(cipher.encrypt(5, 'two_factor_secret', newTotpSecret()));
     expect(cipher.decrypt(5, 'two_factor_secret', value)).toBeNull();
-    expect(log.entries).toEqual([expect.objectContaining({ fields: expect.objectContaining({ userId: 5, reason: 'format' }) })]);
+    expect(log.entries).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ userId: 5, reason: 'format' }) }),
+    ]);
   });
 
   it('binds a value to its user and its column (additional authenticated data)', () => {
@@ -186,7 +196,13 @@ describe('TotpSecretCipher', () => {
     expect(cipher.decrypt(3, 'two_factor_secret', stored)).toBeNull();
     expect(log.entries).toEqual([
       {
-        fields: { userId: 3, column: 'two_factor_secret', reason: 'key', keyId: cipher.keyId, storedKeyId: other.keyId },
+        fields: {
+          userId: 3,
+          column: 'two_factor_secret',
+          reason: 'key',
+          keyId: cipher.keyId,
+          storedKeyId: other.keyId,
+        },
         message: expect.stringMatching(/^unusable two-factor secret of user 3: it was encrypted under another key/),
       },
     ]);

@@ -92,7 +92,8 @@ export class TotpSecretCipher {
     key: Uint8Array,
     private readonly log: TotpSecretLog = consoleLog,
   ) {
-    if (key.length !== TOTP_KEY_BYTES) throw new Error(`a TOTP encryption key has ${String(TOTP_KEY_BYTES)} bytes, got ${String(key.length)}`);
+    if (key.length !== TOTP_KEY_BYTES)
+      throw new Error(`a TOTP encryption key has ${String(TOTP_KEY_BYTES)} bytes, got ${String(key.length)}`);
     this.key = Buffer.from(key);
     this.keyId = totpKeyId(this.key);
   }
@@ -118,7 +119,11 @@ export class TotpSecretCipher {
     return null;
   }
 
-  private open(userId: number, column: TotpSecretColumn, stored: string): string | { failure: TotpSecretFailure; storedKeyId?: string } {
+  private open(
+    userId: number,
+    column: TotpSecretColumn,
+    stored: string,
+  ): string | { failure: TotpSecretFailure; storedKeyId?: string } {
     const parts = stored.split(':');
     const [scheme, keyId, ivText, sealedText] = parts;
     if (parts.length !== 4 || scheme !== SCHEME || !keyId || !ivText || !sealedText) return { failure: 'format' };
@@ -131,7 +136,10 @@ export class TotpSecretCipher {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(this.aad(keyId, userId, column));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      secret = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      secret = Buffer.concat([
+        decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       return { failure: 'authentication' };
     }
@@ -143,7 +151,13 @@ export class TotpSecretCipher {
     return secret;
   }
 
-  private report(userId: number, column: TotpSecretColumn, stored: string, failure: TotpSecretFailure, storedKeyId?: string): void {
+  private report(
+    userId: number,
+    column: TotpSecretColumn,
+    stored: string,
+    failure: TotpSecretFailure,
+    storedKeyId?: string,
+  ): void {
     const seen = `${String(userId)}\u0000${column}\u0000${stored}`;
     if (this.reported.has(seen)) return;
     if (this.reported.size >= REPORTED_LIMIT) this.reported.clear();
@@ -171,8 +185,16 @@ export class TotpSecretCipher {
 /** The database-kept key: generated once, `on conflict do nothing` then read back, so concurrent starts agree. */
 async function databaseKey(db: Kysely<Database>): Promise<Buffer> {
   const candidate = randomBytes(TOTP_KEY_BYTES).toString('base64url');
-  await db.insertInto('server_secrets').values({ name: 'totp', value: candidate }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', 'totp').executeTakeFirstOrThrow();
+  await db
+    .insertInto('server_secrets')
+    .values({ name: 'totp', value: candidate })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('server_secrets')
+    .select('value')
+    .where('name', '=', 'totp')
+    .executeTakeFirstOrThrow();
   return parseTotpEncryptionKey(row.value, "server_secrets row 'totp'");
 }
 
@@ -200,7 +222,9 @@ export async function encryptPlainTotpSecrets(db: Kysely<Database>, cipher: Totp
         .updateTable('users')
         .set({
           two_factor_secret: isPlain(secret) ? cipher.encrypt(row.id, 'two_factor_secret', secret) : secret,
-          two_factor_pending_secret: isPlain(pending) ? cipher.encrypt(row.id, 'two_factor_pending_secret', pending) : pending,
+          two_factor_pending_secret: isPlain(pending)
+            ? cipher.encrypt(row.id, 'two_factor_pending_secret', pending)
+            : pending,
         })
         .where('id', '=', row.id)
         .execute();

@@ -97,6 +97,12 @@ describe('otpauthUri', () => {
     expect(uri.protocol).toBe('otpauth:');
     expect(uri.host).toBe('totp');
     expect(decodeURIComponent(uri.pathname)).toBe('/Back-office:ana@demo.local');
-    expect(Object.fromEntries(uri.searchParams)).toEqual({ secret: 'JBSWY3DPEHPK3PXP', issuer: 'Back-office', algorithm: 'SHA1', digits: '6', period: '30' });
+    expect(Object.fromEntries(uri.searchParams)).toEqual({
+      secret: 'JBSWY3DPEHPK3PXP',
+      issuer: 'Back-office',
+      algorithm: 'SHA1',
+      digits: '6',
+      period: '30',
+    });
   });
 });

@@ -53,7 +53,12 @@ export function newTotpSecret(): string {
 }
 
 /** HOTP value of `counter` (RFC 4226 §5.3 dynamic truncation), zero-padded to `digits`. */
-export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
+export function hotp(
+  key: Uint8Array,
+  counter: number,
+  digits = TOTP_DIGITS,
+  algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1',
+): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac(algorithm, key).update(message).digest();
@@ -92,6 +97,12 @@ export function matchTotp(secret: string, code: string, nowMs: number): number |
 /** The URI authenticator apps scan (Key Uri Format): issuer and account in the label, SHA1/6/30 spelled out. */
 export function otpauthUri(secret: string, account: string, issuer: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const params = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS) });
+  const params = new URLSearchParams({
+    secret,
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_SECONDS),
+  });
   return `otpauth://totp/${label}?${params.toString()}`;
 }

@@ -30,7 +30,12 @@ async function freshUser(role: 'administrador' | 'operador' = 'operador'): Promi
   return { ...user, address: `10.9.0.${n}` };
 }
 
-async function call(method: 'GET' | 'POST' | 'PATCH', url: string, operationId: string, options: { token?: string; body?: unknown; address?: string } = {}) {
+async function call(
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  operationId: string,
+  options: { token?: string; body?: unknown; address?: string } = {},
+) {
   const response = await t.app.fastify.inject({
     method,
     url,
@@ -45,7 +50,10 @@ async function call(method: 'GET' | 'POST' | 'PATCH', url: string, operationId: 
 }
 
 const login = (user: { email: string; address: string }, otp?: string) =>
-  call('POST', '/api/auth/login', 'authLogin', { address: user.address, body: { email: user.email, password: TEST_PASSWORD, ip: null, ...(otp === undefined ? {} : { otp }) } });
+  call('POST', '/api/auth/login', 'authLogin', {
+    address: user.address,
+    body: { email: user.email, password: TEST_PASSWORD, ip: null, ...(otp === undefined ? {} : { otp }) },
+  });
 
 async function tokenOf(user: { email: string; address: string }): Promise<string> {
   const answer = await login(user);
@@ -68,7 +76,11 @@ describe('enrolment', () => {
   it('hands out a secret, its otpauth URI and an SVG QR code, and keeps it pending until verified', async () => {
     const user = await freshUser();
     const token = await tokenOf(user);
-    expect((await call('GET', '/api/two-factor', 'twoFactorStatus', { token })).body).toEqual({ enabled: false, enrolled_at: null, recovery_codes_left: 0 });
+    expect((await call('GET', '/api/two-factor', 'twoFactorStatus', { token })).body).toEqual({
+      enabled: false,
+      enrolled_at: null,
+      recovery_codes_left: 0,
+    });
 
     const { body } = await call('POST', '/api/two-factor/enrol', 'twoFactorEnrol', { token });
     const secret = body.secret as string;
@@ -86,7 +98,10 @@ describe('enrolment', () => {
     // Enrolling again replaces the pending secret: a code of the old one no longer verifies.
     const again = await call('POST', '/api/two-factor/enrol', 'twoFactorEnrol', { token });
     expect(again.body.secret).not.toBe(secret);
-    const stale = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, body: { code: totp(secret, Date.now()) } });
+    const stale = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', {
+      token,
+      body: { code: totp(secret, Date.now()) },
+    });
     expect(stale.status).toBe(400);
   });
 
@@ -100,21 +115,35 @@ describe('enrolment', () => {
     expect(status.body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
     expect(Date.parse(status.body.enrolled_at as string)).toBeGreaterThan(Date.now() - 60_000);
 
-    const stored = await t.db.selectFrom('two_factor_recovery_codes').selectAll().where('user_id', '=', user.id).execute();
+    const stored = await t.db
+      .selectFrom('two_factor_recovery_codes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     expect(stored).toHaveLength(10);
     const dump = JSON.stringify(stored);
     for (const code of recovery) {
       expect(dump).not.toContain(code);
       expect(dump).not.toContain(code.replace('-', ''));
     }
-    const row = await t.db.selectFrom('users').select(['two_factor_enabled', 'two_factor_secret', 'two_factor_pending_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ two_factor_enabled: true, two_factor_secret: expect.stringMatching(/^v1:/), two_factor_pending_secret: null });
+    const row = await t.db
+      .selectFrom('users')
+      .select(['two_factor_enabled', 'two_factor_secret', 'two_factor_pending_secret'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      two_factor_enabled: true,
+      two_factor_secret: expect.stringMatching(/^v1:/),
+      two_factor_pending_secret: null,
+    });
     // Stored encrypted (totp-secrets.test.ts has the details), and it is the secret that was handed out.
     expect(row.two_factor_secret).not.toContain(secret);
     expect(totpSecretCipherOf(t.db).decrypt(user.id, 'two_factor_secret', row.two_factor_secret ?? '')).toBe(secret);
 
     // Verify and enrol again: nothing pending / already on.
-    expect((await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, body: { code: '000000' } })).status).toBe(409);
+    expect(
+      (await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, body: { code: '000000' } })).status,
+    ).toBe(409);
     expect((await call('POST', '/api/two-factor/enrol', 'twoFactorEnrol', { token })).status).toBe(409);
   });
 
@@ -125,11 +154,19 @@ describe('enrolment', () => {
     const right = totp(body.secret as string, Date.now());
     const wrong = right === '123456' ? '654321' : '123456';
     for (let i = 0; i < MAX_FAILURES; i += 1) {
-      const answer = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, address: user.address, body: { code: wrong } });
+      const answer = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', {
+        token,
+        address: user.address,
+        body: { code: wrong },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([expect.objectContaining({ field: 'body/code' })]);
     }
-    const throttled = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', { token, address: user.address, body: { code: right } });
+    const throttled = await call('POST', '/api/two-factor/verify', 'twoFactorVerify', {
+      token,
+      address: user.address,
+      body: { code: right },
+    });
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
   });
@@ -143,7 +180,10 @@ describe('login with two-factor on', () => {
     expect(missing.status).toBe(401);
     expect(missing.body.error).toBe('two_factor_required');
     // A wrong password still gets the plain answer, with or without a code.
-    const wrongPassword = await call('POST', '/api/auth/login', 'authLogin', { address: user.address, body: { email: user.email, password: 'nope-nope', ip: null, otp: '123456' } });
+    const wrongPassword = await call('POST', '/api/auth/login', 'authLogin', {
+      address: user.address,
+      body: { email: user.email, password: 'nope-nope', ip: null, otp: '123456' },
+    });
     expect(wrongPassword.body).toEqual({ error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' });
   });
 
@@ -185,18 +225,25 @@ describe('login with two-factor on', () => {
   it('counts wrong codes as failed sign-ins: 429 with Retry-After, even for a right code', async () => {
     const user = await freshUser();
     const { secret } = await enable(await tokenOf(user));
-    for (let i = 0; i < MAX_FAILURES; i += 1) expect((await login(user, 'AAAAA-AAAAA')).body.error).toBe('invalid_two_factor_code');
+    for (let i = 0; i < MAX_FAILURES; i += 1)
+      expect((await login(user, 'AAAAA-AAAAA')).body.error).toBe('invalid_two_factor_code');
     const throttled = await login(user, totp(secret, Date.now() + 30_000));
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
-    const rows = await t.db.selectFrom('login_attempts').select(['success']).where('email', '=', user.email).where('remote_address', '=', user.address).execute();
+    const rows = await t.db
+      .selectFrom('login_attempts')
+      .select(['success'])
+      .where('email', '=', user.email)
+      .where('remote_address', '=', user.address)
+      .execute();
     expect(rows.filter((r) => !r.success)).toHaveLength(MAX_FAILURES);
   });
 
   it('GraphQL logIn answers TWO_FACTOR_REQUIRED without otp and a token with it', async () => {
     const user = await freshUser();
     const { secret } = await enable(await tokenOf(user));
-    const query = 'mutation logIn($email: String!, $password: String!, $otp: String) { logIn(email: $email, password: $password, otp: $otp) { token } }';
+    const query =
+      'mutation logIn($email: String!, $password: String!, $otp: String) { logIn(email: $email, password: $password, otp: $otp) { token } }';
     const gql = async (otp?: string) => {
       const response = await t.app.fastify.inject({
         method: 'POST',
@@ -205,7 +252,13 @@ describe('login with two-factor on', () => {
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         payload: JSON.stringify({ query, variables: { email: user.email, password: TEST_PASSWORD, otp } }),
       });
-      return { status: response.statusCode, body: response.json<{ data: { logIn: { token: string } } | null; errors?: { extensions: { code: string } }[] }>() };
+      return {
+        status: response.statusCode,
+        body: response.json<{
+          data: { logIn: { token: string } } | null;
+          errors?: { extensions: { code: string } }[];
+        }>(),
+      };
     };
     const missing = await gql();
     expect(missing.status).toBe(200);
@@ -223,16 +276,30 @@ describe('turning it off', () => {
     const user = await freshUser();
     const token = await tokenOf(user);
     const { secret } = await enable(token);
-    const wrong = await call('POST', '/api/two-factor/disable', 'twoFactorDisable', { token, body: { code: 'ZZZZZ-ZZZZZ' } });
+    const wrong = await call('POST', '/api/two-factor/disable', 'twoFactorDisable', {
+      token,
+      body: { code: 'ZZZZZ-ZZZZZ' },
+    });
     expect(wrong.status).toBe(400);
-    const off = await call('POST', '/api/two-factor/disable', 'twoFactorDisable', { token, body: { code: totp(secret, Date.now() + 30_000) } });
+    const off = await call('POST', '/api/two-factor/disable', 'twoFactorDisable', {
+      token,
+      body: { code: totp(secret, Date.now() + 30_000) },
+    });
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ enabled: false, enrolled_at: null, recovery_codes_left: 0 });
     expect((await login(user)).status).toBe(200);
-    const row = await t.db.selectFrom('users').select(['two_factor_secret']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select(['two_factor_secret'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.two_factor_secret).toBeNull();
-    expect(await t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
-    expect((await call('POST', '/api/two-factor/disable', 'twoFactorDisable', { token, body: { code: '123456' } })).status).toBe(409);
+    expect(
+      await t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+    expect(
+      (await call('POST', '/api/two-factor/disable', 'twoFactorDisable', { token, body: { code: '123456' } })).status,
+    ).toBe(409);
   });
 
   it('PATCH /api/user-settings: an administrator resets another user; ON without enrolment is a 409; OFF without `users` is a 403', async () => {
@@ -241,23 +308,45 @@ describe('turning it off', () => {
     const user = await freshUser();
     const userToken = await tokenOf(user);
 
-    const on = await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', { token: adminToken, body: { two_factor_enabled: true } });
+    const on = await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', {
+      token: adminToken,
+      body: { two_factor_enabled: true },
+    });
     expect(on.status).toBe(409);
     expect(on.body.message).toMatch(/enrol/i);
 
     await enable(userToken);
     // The user itself: ON when enrolled is a no-op 200; OFF without a code is not for it.
-    expect((await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', { token: userToken, body: { two_factor_enabled: true } })).body).toEqual({
+    expect(
+      (
+        await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', {
+          token: userToken,
+          body: { two_factor_enabled: true },
+        })
+      ).body,
+    ).toEqual({
       user_id: user.id,
       two_factor_enabled: true,
     });
-    expect((await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', { token: userToken, body: { two_factor_enabled: false } })).status).toBe(403);
+    expect(
+      (
+        await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', {
+          token: userToken,
+          body: { two_factor_enabled: false },
+        })
+      ).status,
+    ).toBe(403);
     expect((await login(user)).body.error).toBe('two_factor_required');
 
-    const reset = await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', { token: adminToken, body: { two_factor_enabled: false } });
+    const reset = await call('PATCH', `/api/user-settings/${user.id}`, 'userSettingsUpdate', {
+      token: adminToken,
+      body: { two_factor_enabled: false },
+    });
     expect(reset.body).toEqual({ user_id: user.id, two_factor_enabled: false });
     expect((await login(user)).status).toBe(200);
-    expect(await t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
     // Re-enrolling works after a reset.
     await enable(userToken);
     expect((await login(user)).body.error).toBe('two_factor_required');
@@ -265,6 +354,8 @@ describe('turning it off', () => {
 
   it('the database refuses two-factor on without an enrolled secret', async () => {
     const user = await freshUser();
-    await expect(t.db.updateTable('users').set({ two_factor_enabled: true }).where('id', '=', user.id).execute()).rejects.toThrow(/users_two_factor_enrolled/);
+    await expect(
+      t.db.updateTable('users').set({ two_factor_enabled: true }).where('id', '=', user.id).execute(),
+    ).rejects.toThrow(/users_two_factor_enrolled/);
   });
 });

@@ -65,17 +65,26 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
       .executeTakeFirstOrThrow();
     return {
       enabled: row.two_factor_enabled,
-      enrolled_at: row.two_factor_enabled && row.two_factor_enrolled_at ? new Date(row.two_factor_enrolled_at).toISOString() : null,
+      enrolled_at:
+        row.two_factor_enabled && row.two_factor_enrolled_at
+          ? new Date(row.two_factor_enrolled_at).toISOString()
+          : null,
       recovery_codes_left: row.two_factor_enabled ? Number(row.left ?? 0) : 0,
     };
   }
 
   /** A new pending secret (replacing any pending one); null when two-factor is already on. */
-  async function enrol(userId: number, account: string): Promise<{ secret: string; otpauth_uri: string; qr_svg: string } | null> {
+  async function enrol(
+    userId: number,
+    account: string,
+  ): Promise<{ secret: string; otpauth_uri: string; qr_svg: string } | null> {
     const secret = newTotpSecret();
     const updated = await db
       .updateTable('users')
-      .set({ two_factor_pending_secret: secrets().encrypt(userId, 'two_factor_pending_secret', secret), two_factor_pending_at: new Date(now()) })
+      .set({
+        two_factor_pending_secret: secrets().encrypt(userId, 'two_factor_pending_secret', secret),
+        two_factor_pending_at: new Date(now()),
+      })
       .where('id', '=', userId)
       .where('two_factor_enabled', '=', false)
       .returning('id')
@@ -93,8 +102,14 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
   async function verify(
     userId: number,
     code: string,
-  ): Promise<{ ok: true; enrolled_at: string; recovery_codes: string[] } | { ok: false; reason: 'no_pending' | 'wrong_code' }> {
-    const row = await db.selectFrom('users').select(['two_factor_enabled', 'two_factor_pending_secret']).where('id', '=', userId).executeTakeFirstOrThrow();
+  ): Promise<
+    { ok: true; enrolled_at: string; recovery_codes: string[] } | { ok: false; reason: 'no_pending' | 'wrong_code' }
+  > {
+    const row = await db
+      .selectFrom('users')
+      .select(['two_factor_enabled', 'two_factor_pending_secret'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     if (row.two_factor_enabled || !row.two_factor_pending_secret) return { ok: false, reason: 'no_pending' };
     const pending = secrets().decrypt(userId, 'two_factor_pending_secret', row.two_factor_pending_secret);
     if (pending === null) return { ok: false, reason: 'no_pending' };
@@ -139,7 +154,12 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
    */
   async function consume(userId: number, code: string): Promise<boolean> {
     if (isTotpCode(code)) {
-      const row = await db.selectFrom('users').select(['two_factor_secret']).where('id', '=', userId).where('two_factor_enabled', '=', true).executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .select(['two_factor_secret'])
+        .where('id', '=', userId)
+        .where('two_factor_enabled', '=', true)
+        .executeTakeFirst();
       if (!row?.two_factor_secret) return false;
       const secret = secrets().decrypt(userId, 'two_factor_secret', row.two_factor_secret);
       if (secret === null) return false;
@@ -162,7 +182,9 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
       .where('user_id', '=', userId)
       .where('code_hash', '=', hashRecoveryCode(code))
       .where('used_at', 'is', null)
-      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('id', '=', userId).where('two_factor_enabled', '=', true)))
+      .where((eb) =>
+        eb.exists(eb.selectFrom('users').select('id').where('id', '=', userId).where('two_factor_enabled', '=', true)),
+      )
       .returning('id')
       .executeTakeFirst();
     return Boolean(used);

@@ -57,9 +57,12 @@ describe.each([
   let admin: { authorization: string };
   let operatorRole: number;
 
-  const rest = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) => t.app.fastify.inject({ method, url, payload, headers: admin }).then(answerOf);
+  const rest = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
+    t.app.fastify.inject({ method, url, payload, headers: admin }).then(answerOf);
   const graphql = (query: string, variables: Record<string, unknown>) =>
-    t.app.fastify.inject({ method: 'POST', url: GRAPHQL, payload: { query, variables }, headers: admin }).then(answerOf);
+    t.app.fastify
+      .inject({ method: 'POST', url: GRAPHQL, payload: { query, variables }, headers: admin })
+      .then(answerOf);
   const restOutcome = (answer: Answer) => {
     const field = (answer.body as { field?: string }).field;
     return `${answer.status}${answer.status === 409 && field ? `:${field}` : ''}`;
@@ -88,19 +91,33 @@ describe.each([
   it('user create with one e-mail, REST and GraphQL mixed: one 201, the rest the e-mail conflict, one row', async () => {
     const email = `mesmo.email.${postgres ? 'pg' : 'pgl'}@demo.local`;
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => (i % 2 === 0 ? rest('POST', '/api/users', user(i, i % 4 === 0 ? email : email.toUpperCase())) : graphql(NEW_USER, user(i, email)))),
+      Array.from({ length: N }, (_, i) =>
+        i % 2 === 0
+          ? rest('POST', '/api/users', user(i, i % 4 === 0 ? email : email.toUpperCase()))
+          : graphql(NEW_USER, user(i, email)),
+      ),
     );
     const outcomes = answers.map((a, i) => (i % 2 === 0 ? restOutcome(a) : graphqlOutcome(a)));
     const wins = outcomes.filter((o) => o === '201' || o === 'ok');
     expect(wins, JSON.stringify(tally(outcomes))).toHaveLength(1);
     for (const outcome of outcomes) expect(['201', 'ok', '409:email', 'BAD_USER_INPUT:email']).toContain(outcome);
-    const rows = await t.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).where('deleted_at', 'is', null).execute();
+    const rows = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it('user create with one username in a tenant: one success, the rest the username conflict', async () => {
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => rest('POST', '/api/users', { ...user(100 + i, `nome.igual.${i}@demo.local`), username: i % 2 ? 'Nome.Igual' : 'nome.igual' })),
+      Array.from({ length: N }, (_, i) =>
+        rest('POST', '/api/users', {
+          ...user(100 + i, `nome.igual.${i}@demo.local`),
+          username: i % 2 ? 'Nome.Igual' : 'nome.igual',
+        }),
+      ),
     );
     const outcomes = answers.map(restOutcome);
     expect(tally(outcomes)).toEqual({ '201': 1, '409:username': N - 1 });
@@ -116,58 +133,116 @@ describe.each([
     const target = `alvo.${postgres ? 'pg' : 'pgl'}@demo.local`;
     const answers = await Promise.all(ids.map((id) => rest('PUT', `/api/users/${id}`, { email: target })));
     expect(tally(answers.map(restOutcome))).toEqual({ '200': 1, '409:email': N - 1 });
-    const rows = await t.db.selectFrom('users').select('id').where('email', '=', target).where('deleted_at', 'is', null).execute();
+    const rows = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', target)
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it('user creations against a tenant one below its user limit, REST and GraphQL mixed: exactly one more user', async () => {
     const backoffice = await tenantId(t.db, 'backoffice');
     const count = async () =>
-      Number((await t.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', backoffice).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('tenant_id', '=', backoffice)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
-    const plan = await rest('POST', '/api/tenant/set-plan', { id: backoffice, plan: 'enterprise', user: before + 1, ticket: 1000 });
+    const plan = await rest('POST', '/api/tenant/set-plan', {
+      id: backoffice,
+      plan: 'enterprise',
+      user: before + 1,
+      ticket: 1000,
+    });
     expect(plan.status).toBe(200);
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => (i % 2 === 0 ? rest('POST', '/api/users', user(300 + i, `limite.${i}@demo.local`)) : graphql(NEW_USER, user(300 + i, `limite.${i}@demo.local`)))),
+      Array.from({ length: N }, (_, i) =>
+        i % 2 === 0
+          ? rest('POST', '/api/users', user(300 + i, `limite.${i}@demo.local`))
+          : graphql(NEW_USER, user(300 + i, `limite.${i}@demo.local`)),
+      ),
     );
     const outcomes = answers.map((a, i) => (i % 2 === 0 ? restOutcome(a) : graphqlOutcome(a)));
-    expect(outcomes.filter((o) => o === '201' || o === 'ok'), JSON.stringify(tally(outcomes))).toHaveLength(1);
+    expect(
+      outcomes.filter((o) => o === '201' || o === 'ok'),
+      JSON.stringify(tally(outcomes)),
+    ).toHaveLength(1);
     for (const outcome of outcomes) expect(['201', 'ok', '409:role_id', 'USER_LIMIT_REACHED']).toContain(outcome);
     expect(await count()).toBe(before + 1);
     // Room again for the other cases of this file.
-    expect((await rest('POST', '/api/tenant/set-plan', { id: backoffice, plan: 'enterprise', user: 100_000, ticket: 1000 })).status).toBe(200);
+    expect(
+      (await rest('POST', '/api/tenant/set-plan', { id: backoffice, plan: 'enterprise', user: 100_000, ticket: 1000 }))
+        .status,
+    ).toBe(200);
   });
 
   it('tenant create with one name: one 201, the rest 409 name, one row', async () => {
-    const tenant = { name: 'corrida-de-tenants', cnpj: '12.ABC.345/01DE-35', features: ['chat'], template: 'pharmacy', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 100 };
+    const tenant = {
+      name: 'corrida-de-tenants',
+      cnpj: '12.ABC.345/01DE-35',
+      features: ['chat'],
+      template: 'pharmacy',
+      pool: 'pool-a',
+      userLimit: 5,
+      plan: 'starter',
+      ticketLimit: 100,
+    };
     const answers = await Promise.all(Array.from({ length: N }, () => rest('POST', '/api/tenant', tenant)));
     expect(tally(answers.map(restOutcome))).toEqual({ '201': 1, '409:name': N - 1 });
     expect(await t.db.selectFrom('tenants').select('id').where('name', '=', tenant.name).execute()).toHaveLength(1);
   });
 
   it('role create with one name: one 201, the rest 409 name, one row', async () => {
-    const answers = await Promise.all(Array.from({ length: N }, () => rest('POST', '/api/roles', { name: 'corrida', display_name: 'Corrida' })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, () => rest('POST', '/api/roles', { name: 'corrida', display_name: 'Corrida' })),
+    );
     expect(tally(answers.map(restOutcome))).toEqual({ '201': 1, '409:name': N - 1 });
     expect(await t.db.selectFrom('roles').select('id').where('name', '=', 'corrida').execute()).toHaveLength(1);
   });
 
   it('instance create with one name (any case): one 201, the rest 409 name, one row', async () => {
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => rest('POST', '/api/instance', { name: i % 2 ? 'WhatsApp Corrida' : 'whatsapp corrida', tenantName: 'backoffice', isOfficial: false, isUnlimited: false })),
+      Array.from({ length: N }, (_, i) =>
+        rest('POST', '/api/instance', {
+          name: i % 2 ? 'WhatsApp Corrida' : 'whatsapp corrida',
+          tenantName: 'backoffice',
+          isOfficial: false,
+          isUnlimited: false,
+        }),
+      ),
     );
     expect(tally(answers.map(restOutcome))).toEqual({ '201': 1, '409:name': N - 1 });
-    const rows = await t.db.selectFrom('instances').select('id').where((eb) => eb(eb.fn('lower', ['name']), '=', 'whatsapp corrida')).execute();
+    const rows = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', 'whatsapp corrida'))
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it('sixteen instances renamed to one name at once: one 200, the rest 409 name', async () => {
     const ids: number[] = [];
     for (let i = 0; i < N; i += 1) {
-      const created = await rest('POST', '/api/instance', { name: `Renomear ${i}`, tenantName: 'backoffice', isOfficial: false, isUnlimited: false });
+      const created = await rest('POST', '/api/instance', {
+        name: `Renomear ${i}`,
+        tenantName: 'backoffice',
+        isOfficial: false,
+        isUnlimited: false,
+      });
       expect(created.status).toBe(201);
       ids.push((created.body as { id: number }).id);
     }
-    const answers = await Promise.all(ids.map((id) => rest('POST', '/api/instance/update', { id, tenantName: 'backoffice', name: 'Mesmo Nome' })));
+    const answers = await Promise.all(
+      ids.map((id) => rest('POST', '/api/instance/update', { id, tenantName: 'backoffice', name: 'Mesmo Nome' })),
+    );
     expect(tally(answers.map(restOutcome))).toEqual({ '200': 1, '409:name': N - 1 });
   });
 });

@@ -49,10 +49,25 @@ function accepted<T>(code: AdminCreateErrorCode, message: (reason: string) => st
  * @returns the new user's id and stored (lower-cased) e-mail
  * @throws AdminCreateError when the input is invalid or a live user already has the e-mail
  */
-export async function createAdmin(db: Kysely<Database>, input: CreateAdminInput): Promise<{ id: number; email: string; tenantName: string }> {
-  const email = accepted('invalid_email', () => `Not a valid e-mail address: "${input.email}"`, () => checkEmail(input.email.trim()));
-  const name = accepted('invalid_name', () => 'The name must have 1 to 120 characters', () => checkName(input.name));
-  accepted('weak_password', (reason) => `The ${reason}`, () => checkPassword(input.password));
+export async function createAdmin(
+  db: Kysely<Database>,
+  input: CreateAdminInput,
+): Promise<{ id: number; email: string; tenantName: string }> {
+  const email = accepted(
+    'invalid_email',
+    () => `Not a valid e-mail address: "${input.email}"`,
+    () => checkEmail(input.email.trim()),
+  );
+  const name = accepted(
+    'invalid_name',
+    () => 'The name must have 1 to 120 characters',
+    () => checkName(input.name),
+  );
+  accepted(
+    'weak_password',
+    (reason) => `The ${reason}`,
+    () => checkPassword(input.password),
+  );
   const tenantName = input.tenantName ?? 'backoffice';
   // Hash before the transaction: on PGlite the transaction holds the only connection.
   const passwordHash = await hashPassword(input.password);

@@ -40,7 +40,8 @@ export async function recomputeAnalytics(
   options: { force?: boolean } = {},
 ): Promise<RecomputeResult> {
   const span = daySpan(fromDay, toDay);
-  if (span > MAX_ANALYTICS_DAYS) throw new RangeError(`recomputeAnalytics: at most ${String(MAX_ANALYTICS_DAYS)} days at once`);
+  if (span > MAX_ANALYTICS_DAYS)
+    throw new RangeError(`recomputeAnalytics: at most ${String(MAX_ANALYTICS_DAYS)} days at once`);
   const force = options.force ?? true;
   const tz = sql.lit(ANALYTICS_TIME_ZONE);
   const from = sql`${fromDay}::date`;
@@ -114,11 +115,17 @@ export function daySpan(fromDay: string, toDay: string): number {
 
 function parseDay(day: string): number {
   const time = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== day) throw new RangeError(`not a calendar day: "${day}"`);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== day)
+    throw new RangeError(`not a calendar day: "${day}"`);
   return time;
 }
 
 /** The São Paulo calendar day of an instant, `YYYY-MM-DD`. */
 export function saoPauloDay(instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: ANALYTICS_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: ANALYTICS_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(instant);
 }

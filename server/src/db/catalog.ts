@@ -12,7 +12,9 @@ export type PermissionCategory = 'gestao' | 'dashboard' | 'relatorios';
  * One permission per checked route, with its pt-BR label and role-editor group. Typed by the route
  * table, so adding a checked route to `src/domain/paths.ts` fails the build until it is labelled here.
  */
-export const PERMISSION_CATALOG: Readonly<Record<PermissionRoute, { displayName: string; category: PermissionCategory }>> = {
+export const PERMISSION_CATALOG: Readonly<
+  Record<PermissionRoute, { displayName: string; category: PermissionCategory }>
+> = {
   users: { displayName: 'Usuários', category: 'gestao' },
   tenants: { displayName: 'Empresas', category: 'gestao' },
   'roles-list': { displayName: 'Perfis: listar', category: 'gestao' },
@@ -48,7 +50,15 @@ export const DEFAULT_ROLES: Readonly<Record<string, { displayName: string; route
 };
 
 /** Feature options seeded by the migration, in display order. */
-export const FEATURE_OPTIONS = ['campaigns', 'chat', 'chatbot', 'analytics', 'webhooks', 'blacklist', 'reports'] as const;
+export const FEATURE_OPTIONS = [
+  'campaigns',
+  'chat',
+  'chatbot',
+  'analytics',
+  'webhooks',
+  'blacklist',
+  'reports',
+] as const;
 
 export const PLAN_LIMITS: Readonly<Record<Plan, { userLimit: number; ticketLimit: number }>> = {
   starter: { userLimit: 5, ticketLimit: 1000 },
@@ -69,7 +79,13 @@ export const BACKOFFICE_CNPJ = formatCnpj(`112223330001${cnpjCheckDigits('112223
 export async function ensureRbac(db: Kysely<Database>): Promise<Map<string, number>> {
   await db
     .insertInto('permissions')
-    .values(PERMISSION_ROUTES.map((route) => ({ route_name: route, display_name: PERMISSION_CATALOG[route].displayName, category: PERMISSION_CATALOG[route].category })))
+    .values(
+      PERMISSION_ROUTES.map((route) => ({
+        route_name: route,
+        display_name: PERMISSION_CATALOG[route].displayName,
+        category: PERMISSION_CATALOG[route].category,
+      })),
+    )
     .onConflict((oc) => oc.column('route_name').doNothing())
     .execute();
   const created = await db
@@ -78,7 +94,11 @@ export async function ensureRbac(db: Kysely<Database>): Promise<Map<string, numb
     .onConflict((oc) => oc.column('name').doNothing())
     .returning('name')
     .execute();
-  const roles = await db.selectFrom('roles').select(['id', 'name']).where('name', 'in', Object.keys(DEFAULT_ROLES)).execute();
+  const roles = await db
+    .selectFrom('roles')
+    .select(['id', 'name'])
+    .where('name', 'in', Object.keys(DEFAULT_ROLES))
+    .execute();
   const permissions = await db.selectFrom('permissions').select(['id', 'route_name']).execute();
   const permissionId = new Map(permissions.map((p) => [p.route_name, p.id]));
   const fresh = new Set(created.map((r) => r.name));
@@ -91,7 +111,11 @@ export async function ensureRbac(db: Kysely<Database>): Promise<Map<string, numb
     }
   }
   if (links.length > 0) {
-    await db.insertInto('role_permissions').values(links).onConflict((oc) => oc.columns(['role_id', 'permission_id']).doNothing()).execute();
+    await db
+      .insertInto('role_permissions')
+      .values(links)
+      .onConflict((oc) => oc.columns(['role_id', 'permission_id']).doNothing())
+      .execute();
   }
   return new Map(roles.map((r) => [r.name, r.id]));
 }

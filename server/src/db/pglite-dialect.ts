@@ -61,7 +61,9 @@ class PGliteConnection implements DatabaseConnection {
     const kind = compiledQuery.query.kind;
     // Report affected rows for writes only, as Kysely's PostgreSQL driver does (raw SQL included).
     const changes = WRITE_NODES.has(kind) || (kind === 'RawNode' && WRITE_SQL.test(compiledQuery.sql));
-    return changes && affected !== undefined ? { rows: result.rows, numAffectedRows: BigInt(affected) } : { rows: result.rows };
+    return changes && affected !== undefined
+      ? { rows: result.rows, numAffectedRows: BigInt(affected) }
+      : { rows: result.rows };
   }
 
   // PGlite has no cursors over its one session without holding the lease for the whole read;
@@ -103,7 +105,9 @@ class PGliteDriver implements Driver {
       settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
       settings.accessMode ?? '',
     ].filter((mode) => mode !== '');
-    await connection.executeQuery(CompiledQuery.raw(modes.length > 0 ? `start transaction ${modes.join(', ')}` : 'begin'));
+    await connection.executeQuery(
+      CompiledQuery.raw(modes.length > 0 ? `start transaction ${modes.join(', ')}` : 'begin'),
+    );
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -3,7 +3,17 @@ import { newTotpSecret } from '../auth/totp';
 import { cnpjCheckDigits, formatCnpj, isValidCnpj } from '../../../src/domain/cnpj';
 import { ADMIN_ROLE, FEATURE_OPTIONS, OPERATOR_ROLE, PLAN_LIMITS, ensureBackofficeTenant, ensureRbac } from './catalog';
 import type { ConnectionStatus, Database, Plan, UsersTable } from './schema';
-import { CUSTOMER_TENANTS, DEPARTMENTS, FIRST_NAMES, INSTANCE_NAMES, LAST_NAMES, POOLS, TEMPLATES, asciiSlug, type Rng } from './seed-random';
+import {
+  CUSTOMER_TENANTS,
+  DEPARTMENTS,
+  FIRST_NAMES,
+  INSTANCE_NAMES,
+  LAST_NAMES,
+  POOLS,
+  TEMPLATES,
+  asciiSlug,
+  type Rng,
+} from './seed-random';
 
 const DAY = 86_400_000;
 
@@ -42,7 +52,9 @@ const CNPJ_CHARACTERS = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 /** A head office's CNPJ (branch `0001`): a numeric root, or an alphanumeric one as issued since July 2026. */
 function randomCnpj(rng: Rng, alphanumeric = false): string {
   for (;;) {
-    const root = alphanumeric ? Array.from({ length: 8 }, () => rng.pick(CNPJ_CHARACTERS)).join('') : String(rng.int(10_000_000, 99_999_999));
+    const root = alphanumeric
+      ? Array.from({ length: 8 }, () => rng.pick(CNPJ_CHARACTERS)).join('')
+      : String(rng.int(10_000_000, 99_999_999));
     const base = `${root}0001`;
     const cnpj = formatCnpj(`${base}${cnpjCheckDigits(base)}`);
     if (isValidCnpj(cnpj)) return cnpj;
@@ -79,11 +91,24 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
   const tenants: SeededTenant[] = [];
   const backofficeCreated = new Date(now.getTime() - 730 * DAY);
   const backofficeId = await ensureBackofficeTenant(trx, options.backofficeTenant, backofficeCreated);
-  tenants.push({ id: backofficeId, name: options.backofficeTenant, plan: 'enterprise', createdAt: backofficeCreated, deletedAt: null, userIds: [], instanceIds: [], scale: 0.8 });
+  tenants.push({
+    id: backofficeId,
+    name: options.backofficeTenant,
+    plan: 'enterprise',
+    createdAt: backofficeCreated,
+    deletedAt: null,
+    userIds: [],
+    instanceIds: [],
+    scale: 0.8,
+  });
 
   const deletedAgo = [45, 20];
   for (const [index, spec] of CUSTOMER_TENANTS.entries()) {
-    const plan = rng.weighted<Plan>([['starter', 4], ['professional', 4], ['enterprise', 2]]);
+    const plan = rng.weighted<Plan>([
+      ['starter', 4],
+      ['professional', 4],
+      ['enterprise', 2],
+    ]);
     const createdAt = new Date(now.getTime() - (700 - index * 40) * DAY - rng.int(0, 86_399) * 1000);
     const deletedAt = spec.deleted ? new Date(now.getTime() - (deletedAgo.pop() ?? 30) * DAY) : null;
     const limits = PLAN_LIMITS[plan];
@@ -107,7 +132,14 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
     const enabled = featuresFor(plan, rng);
     await trx
       .insertInto('tenant_features')
-      .values(FEATURE_OPTIONS.map((option) => ({ tenant_id: id, option, enabled: enabled.has(option), updated_at: createdAt })))
+      .values(
+        FEATURE_OPTIONS.map((option) => ({
+          tenant_id: id,
+          option,
+          enabled: enabled.has(option),
+          updated_at: createdAt,
+        })),
+      )
       .execute();
   }
 
@@ -117,12 +149,16 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
     const departmentNames = isBackoffice ? ['Suporte', 'Financeiro'] : rng.subset(DEPARTMENTS, 2).slice(0, 4);
     const departments = await trx
       .insertInto('departments')
-      .values(departmentNames.map((name) => ({ tenant_id: tenant.id, name, activated: isBackoffice || rng.chance(0.9) })))
+      .values(
+        departmentNames.map((name) => ({ tenant_id: tenant.id, name, activated: isBackoffice || rng.chance(0.9) })),
+      )
       .returning('id')
       .execute();
     const departmentIds = departments.map((d) => d.id);
 
-    const instanceNames = isBackoffice ? ['WhatsApp Suporte', 'WhatsApp Comercial'] : INSTANCE_NAMES.slice(0, rng.int(1, 3));
+    const instanceNames = isBackoffice
+      ? ['WhatsApp Suporte', 'WhatsApp Comercial']
+      : INSTANCE_NAMES.slice(0, rng.int(1, 3));
     const instances = await trx
       .insertInto('instances')
       .values(
@@ -150,12 +186,18 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
       .insertInto('connections')
       .values(
         tenant.instanceIds.map((instanceId) => {
-          const status = rng.weighted<ConnectionStatus>([['connected', 70], ['disconnected', 15], ['qrcode', 10], ['connecting', 5]]);
+          const status = rng.weighted<ConnectionStatus>([
+            ['connected', 70],
+            ['disconnected', 15],
+            ['qrcode', 10],
+            ['connecting', 5],
+          ]);
           const lastSeenAgo = status === 'connected' ? rng.int(1, 30) * 60_000 : rng.int(2, 72) * 3_600_000;
           return {
             tenant_id: tenant.id,
             instance_id: instanceId,
-            phone: status === 'qrcode' ? null : `+55${String(rng.int(11, 99))}9${String(rng.int(10_000_000, 99_999_999))}`,
+            phone:
+              status === 'qrcode' ? null : `+55${String(rng.int(11, 99))}9${String(rng.int(10_000_000, 99_999_999))}`,
             status,
             last_seen_at: status === 'qrcode' ? null : new Date(now.getTime() - lastSeenAgo),
           };
@@ -185,7 +227,8 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
         const first = rng.pick(FIRST_NAMES);
         const last = rng.pick(LAST_NAMES);
         let username = `${asciiSlug(first)}.${asciiSlug(last)}`;
-        for (let n = 2; usedEmails.has(`${username}@${tenant.name}.demo.local`); n++) username = `${asciiSlug(first)}.${asciiSlug(last)}${String(n)}`;
+        for (let n = 2; usedEmails.has(`${username}@${tenant.name}.demo.local`); n++)
+          username = `${asciiSlug(first)}.${asciiSlug(last)}${String(n)}`;
         const email = `${username}@${tenant.name}.demo.local`;
         usedEmails.add(email);
         // Drawn in the same order as the columns always were, so the seed stays the same data.
@@ -214,7 +257,9 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
     }
     const inserted = await trx.insertInto('users').values(users).returning(['id', 'blocked']).execute();
     tenant.userIds = inserted.filter((u) => !u.blocked).map((u) => u.id);
-    const links = inserted.flatMap((u) => rng.subset(tenant.instanceIds, 1).map((instanceId) => ({ user_id: u.id, instance_id: instanceId })));
+    const links = inserted.flatMap((u) =>
+      rng.subset(tenant.instanceIds, 1).map((instanceId) => ({ user_id: u.id, instance_id: instanceId })),
+    );
     if (links.length > 0) await trx.insertInto('user_instances').values(links).execute();
   }
   return tenants;

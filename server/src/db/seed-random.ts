@@ -73,16 +73,79 @@ export class Rng {
 }
 
 export const FIRST_NAMES = [
-  'Ana', 'Beatriz', 'Camila', 'Daniela', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Juliana',
-  'Larissa', 'Mariana', 'Natália', 'Patrícia', 'Rafaela', 'Sofia', 'Tatiane', 'Vitória', 'Aline', 'Bruna',
-  'André', 'Bruno', 'Carlos', 'Diego', 'Eduardo', 'Felipe', 'Gustavo', 'Henrique', 'Igor', 'João',
-  'Lucas', 'Marcelo', 'Nicolas', 'Otávio', 'Paulo', 'Rafael', 'Samuel', 'Thiago', 'Vinícius', 'Wagner',
+  'Ana',
+  'Beatriz',
+  'Camila',
+  'Daniela',
+  'Eduarda',
+  'Fernanda',
+  'Gabriela',
+  'Helena',
+  'Isabela',
+  'Juliana',
+  'Larissa',
+  'Mariana',
+  'Natália',
+  'Patrícia',
+  'Rafaela',
+  'Sofia',
+  'Tatiane',
+  'Vitória',
+  'Aline',
+  'Bruna',
+  'André',
+  'Bruno',
+  'Carlos',
+  'Diego',
+  'Eduardo',
+  'Felipe',
+  'Gustavo',
+  'Henrique',
+  'Igor',
+  'João',
+  'Lucas',
+  'Marcelo',
+  'Nicolas',
+  'Otávio',
+  'Paulo',
+  'Rafael',
+  'Samuel',
+  'Thiago',
+  'Vinícius',
+  'Wagner',
 ] as const;
 
 export const LAST_NAMES = [
-  'Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes',
-  'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa',
-  'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas',
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+  'Rocha',
+  'Dias',
+  'Nascimento',
+  'Andrade',
+  'Moreira',
+  'Nunes',
+  'Marques',
+  'Machado',
+  'Mendes',
+  'Freitas',
 ] as const;
 
 /**
@@ -109,7 +172,12 @@ export const CUSTOMER_TENANTS: readonly { name: string; deleted?: true; alphanum
 
 export const DEPARTMENTS = ['Atendimento', 'Vendas', 'Farmácia', 'Entregas', 'Financeiro', 'Suporte'] as const;
 
-export const INSTANCE_NAMES = ['WhatsApp Balcão', 'WhatsApp Delivery', 'WhatsApp Oficial', 'WhatsApp Manipulação'] as const;
+export const INSTANCE_NAMES = [
+  'WhatsApp Balcão',
+  'WhatsApp Delivery',
+  'WhatsApp Oficial',
+  'WhatsApp Manipulação',
+] as const;
 
 export const TEMPLATES = ['farmacia', 'drogaria', 'padrao'] as const;
 export const POOLS = ['pool-a', 'pool-b', 'pool-c'] as const;

@@ -29,13 +29,20 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
   });
 
   it('creates the back-office and 12+ customer tenants, two of them soft-deleted, with valid CNPJs', async () => {
-    const tenants = await database.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'deleted_at']).orderBy('id').execute();
+    const tenants = await database.db
+      .selectFrom('tenants')
+      .select(['id', 'name', 'cnpj', 'deleted_at'])
+      .orderBy('id')
+      .execute();
     expect(summary?.tenants).toBe(tenants.length);
     expect(tenants.length).toBeGreaterThanOrEqual(13);
     expect(tenants[0]?.name).toBe('backoffice');
     expect(tenants.filter((t) => t.deleted_at !== null)).toHaveLength(2);
     expect(tenants.every((t) => isValidCnpj(t.cnpj))).toBe(true);
-    const features = await database.db.selectFrom('tenant_features').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const features = await database.db
+      .selectFrom('tenant_features')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(features.n).toBe(tenants.length * 7);
   });
 
@@ -60,9 +67,29 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .where('u.email', 'in', ['admin@demo.local', 'operador@demo.local'])
       .orderBy('u.email')
       .execute();
-    expect(users.map(({ email, name, role, tenant, origin_backoffice }) => ({ email, name, role, tenant, origin_backoffice }))).toEqual([
-      { email: 'admin@demo.local', name: 'Ana Administradora', role: 'administrador', tenant: 'backoffice', origin_backoffice: true },
-      { email: 'operador@demo.local', name: 'Olívia Operadora', role: 'operador', tenant: 'backoffice', origin_backoffice: true },
+    expect(
+      users.map(({ email, name, role, tenant, origin_backoffice }) => ({
+        email,
+        name,
+        role,
+        tenant,
+        origin_backoffice,
+      })),
+    ).toEqual([
+      {
+        email: 'admin@demo.local',
+        name: 'Ana Administradora',
+        role: 'administrador',
+        tenant: 'backoffice',
+        origin_backoffice: true,
+      },
+      {
+        email: 'operador@demo.local',
+        name: 'Olívia Operadora',
+        role: 'operador',
+        tenant: 'backoffice',
+        origin_backoffice: true,
+      },
     ]);
     for (const user of users) {
       expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
@@ -78,7 +105,11 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
       .select(['r.name as role', 'p.route_name'])
       .execute();
-    const of = (role: string) => rows.filter((r) => r.role === role).map((r) => r.route_name).sort();
+    const of = (role: string) =>
+      rows
+        .filter((r) => r.role === role)
+        .map((r) => r.route_name)
+        .sort();
     expect(of('administrador')).toEqual([...PERMISSION_ROUTES].sort());
     expect(of('operador')).toEqual([
       'dashboard-analytics',
@@ -98,10 +129,26 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .selectFrom('tenants as t')
       .select((eb) => [
         't.name',
-        eb.selectFrom('users as u').whereRef('u.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('users'),
-        eb.selectFrom('instances as i').whereRef('i.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('instances'),
-        eb.selectFrom('connections as c').whereRef('c.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('connections'),
-        eb.selectFrom('departments as d').whereRef('d.tenant_id', '=', 't.id').select(eb.fn.countAll<number>().as('n')).as('departments'),
+        eb
+          .selectFrom('users as u')
+          .whereRef('u.tenant_id', '=', 't.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('users'),
+        eb
+          .selectFrom('instances as i')
+          .whereRef('i.tenant_id', '=', 't.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('instances'),
+        eb
+          .selectFrom('connections as c')
+          .whereRef('c.tenant_id', '=', 't.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('connections'),
+        eb
+          .selectFrom('departments as d')
+          .whereRef('d.tenant_id', '=', 't.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('departments'),
       ])
       .where('t.name', '<>', 'backoffice')
       .execute();
@@ -139,20 +186,33 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
     for (const t of perTenant.rows) {
       expect(Math.min(t.orders, t.attendances, t.logs, t.reasons), t.name).toBeGreaterThanOrEqual(100);
     }
-    const days = await database.db.selectFrom('analytics_daily').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const days = await database.db
+      .selectFrom('analytics_daily')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(days.n).toBe((summary?.tenants ?? 0) * 90);
   });
 
   it('skips when data exists', async () => {
-    const before = await database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await database.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(await seedDemo(database.db, { now: NOW })).toBeNull();
-    const after = await database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
   it('recomputeAnalytics matches a direct sum over orders and attendances', async () => {
     const db = database.db;
-    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', 'farmacia-central').executeTakeFirstOrThrow();
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', 'farmacia-central')
+      .executeTakeFirstOrThrow();
     const fromDay = saoPauloDay(new Date(NOW.getTime() - 29 * DAY));
     const toDay = saoPauloDay(NOW);
     // Wipe the aggregates so the comparison cannot pass on the seed's own numbers.
@@ -187,13 +247,23 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .where('tenant_id', '=', tenant.id)
       .executeTakeFirstOrThrow();
     expect(expected?.revenue).toBeGreaterThan(0);
-    expect(aggregated).toEqual({ orders: expected?.orders, revenue: expected?.revenue, attendances: expected?.attendances, closed: expected?.closed, days: 30 });
+    expect(aggregated).toEqual({
+      orders: expected?.orders,
+      revenue: expected?.revenue,
+      attendances: expected?.attendances,
+      closed: expected?.closed,
+      days: 30,
+    });
     expect(result.rows).toBe((expected?.rows ?? 0) + (expected?.attendances ?? 0));
   });
 
   it('recomputeAnalytics without force skips final days and resets days whose data is gone', async () => {
     const db = database.db;
-    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', 'drogaria-sao-joao').executeTakeFirstOrThrow();
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', 'drogaria-sao-joao')
+      .executeTakeFirstOrThrow();
     const fromDay = saoPauloDay(new Date(NOW.getTime() - 9 * DAY));
     // The seed computed every day at real time, long after NOW: all ten days are final.
     const lazy = await recomputeAnalytics(db, tenant.id, fromDay, saoPauloDay(NOW), { force: false });
@@ -201,10 +271,19 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
 
     const day = saoPauloDay(new Date(NOW.getTime() - 2 * DAY));
     await sql`delete from attendance_reasons where tenant_id = ${tenant.id}`.execute(db);
-    await sql`delete from orders where tenant_id = ${tenant.id} and (created_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(db);
-    await sql`delete from attendances where tenant_id = ${tenant.id} and (started_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(db);
+    await sql`delete from orders where tenant_id = ${tenant.id} and (created_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(
+      db,
+    );
+    await sql`delete from attendances where tenant_id = ${tenant.id} and (started_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(
+      db,
+    );
     await recomputeAnalytics(db, tenant.id, day, day);
-    const row = await db.selectFrom('analytics_daily').selectAll().where('tenant_id', '=', tenant.id).where('day', '=', day).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('analytics_daily')
+      .selectAll()
+      .where('tenant_id', '=', tenant.id)
+      .where('day', '=', day)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ orders: 0, revenue: 0, attendances: 0, tickets_open: 0, tickets_closed: 0 });
   });
 
@@ -219,12 +298,23 @@ describe('seed determinism', () => {
     const database = await openTestDatabase();
     try {
       await seedDemo(database.db, { now: NOW, seed: 7 });
-      const tenants = await database.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'plan', 'deleted_at', 'created_at']).orderBy('id').execute();
+      const tenants = await database.db
+        .selectFrom('tenants')
+        .select(['id', 'name', 'cnpj', 'plan', 'deleted_at', 'created_at'])
+        .orderBy('id')
+        .execute();
       const orders = await sql<{ tenant_id: number; n: number; total: number }>`
         select tenant_id, count(*) as n, sum(total) as total from orders group by tenant_id order by tenant_id
       `.execute(database.db);
-      const users = await database.db.selectFrom('users').select(['email', 'name', 'department_id']).orderBy('id').execute();
-      const attendances = await sql<{ n: number; s: number }>`select count(*) as n, sum(handling_seconds) as s from attendances`.execute(database.db);
+      const users = await database.db
+        .selectFrom('users')
+        .select(['email', 'name', 'department_id'])
+        .orderBy('id')
+        .execute();
+      const attendances = await sql<{
+        n: number;
+        s: number;
+      }>`select count(*) as n, sum(handling_seconds) as s from attendances`.execute(database.db);
       return { tenants, orders: orders.rows, users, attendances: attendances.rows };
     } finally {
       await database.close();
@@ -249,7 +339,11 @@ describe('createAdmin', () => {
   });
 
   it('creates tenant, roles, permissions and the administrator on an empty database', async () => {
-    const created = await createAdmin(database.db, { email: ' Root@Example.COM ', password: 'S3nh@-Forte!', name: 'Rita Root' });
+    const created = await createAdmin(database.db, {
+      email: ' Root@Example.COM ',
+      password: 'S3nh@-Forte!',
+      name: 'Rita Root',
+    });
     expect(created).toMatchObject({ email: 'root@example.com', tenantName: 'backoffice' });
     const user = await database.db
       .selectFrom('users as u')
@@ -258,22 +352,33 @@ describe('createAdmin', () => {
       .select(['u.password_hash', 'u.origin_backoffice', 'u.username', 'r.name as role', 't.name as tenant'])
       .where('u.id', '=', created.id)
       .executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ origin_backoffice: true, username: 'root', role: 'administrador', tenant: 'backoffice' });
+    expect(user).toMatchObject({
+      origin_backoffice: true,
+      username: 'root',
+      role: 'administrador',
+      tenant: 'backoffice',
+    });
     expect(await verifyPassword(user.password_hash, 'S3nh@-Forte!')).toBe(true);
     const permissions = await database.db.selectFrom('permissions').select('route_name').execute();
     expect(permissions.map((p) => p.route_name).sort()).toEqual([...PERMISSION_ROUTES].sort());
   });
 
   it('refuses an e-mail that exists, whatever its case', async () => {
-    await expect(createAdmin(database.db, { email: 'ROOT@example.com', password: 'Outra#Senha!1', name: 'Outra' })).rejects.toMatchObject({
+    await expect(
+      createAdmin(database.db, { email: 'ROOT@example.com', password: 'Outra#Senha!1', name: 'Outra' }),
+    ).rejects.toMatchObject({
       name: 'AdminCreateError',
       code: 'email_exists',
     });
   });
 
   it('refuses a short password and a malformed e-mail', async () => {
-    await expect(createAdmin(database.db, { email: 'x@y.z', password: 'short', name: 'X' })).rejects.toBeInstanceOf(AdminCreateError);
-    await expect(createAdmin(database.db, { email: 'not-an-email', password: 'long-enough-1!', name: 'X' })).rejects.toMatchObject({ code: 'invalid_email' });
+    await expect(createAdmin(database.db, { email: 'x@y.z', password: 'short', name: 'X' })).rejects.toBeInstanceOf(
+      AdminCreateError,
+    );
+    await expect(
+      createAdmin(database.db, { email: 'not-an-email', password: 'long-enough-1!', name: 'X' }),
+    ).rejects.toMatchObject({ code: 'invalid_email' });
   });
 
   it('leaves the database to admin data only: the demo seed then skips', async () => {

@@ -54,7 +54,11 @@ export async function seedDemo(db: Kysely<Database>, options: SeedOptions = {}):
   const days = options.days ?? 90;
   const rng = new Rng(options.seed ?? DEFAULT_SEED);
   // Hash outside the transaction: on PGlite the transaction holds the only connection.
-  const [admin, operator, customer] = await Promise.all([hashPassword(DEMO_PASSWORD), hashPassword(DEMO_PASSWORD), hashPassword(DEMO_PASSWORD)]);
+  const [admin, operator, customer] = await Promise.all([
+    hashPassword(DEMO_PASSWORD),
+    hashPassword(DEMO_PASSWORD),
+    hashPassword(DEMO_PASSWORD),
+  ]);
 
   return db.transaction().execute(async (trx) => {
     await sql`lock table tenants in exclusive mode`.execute(trx);
@@ -68,17 +72,29 @@ export async function seedDemo(db: Kysely<Database>, options: SeedOptions = {}):
     });
     const reasons = await trx.selectFrom('reasons').select('id').orderBy('id').execute();
     const activity = { now, rng, days };
-    for (const tenant of tenants) await seedTenantActivity(trx, tenant, reasons.map((r) => r.id), activity);
+    for (const tenant of tenants)
+      await seedTenantActivity(
+        trx,
+        tenant,
+        reasons.map((r) => r.id),
+        activity,
+      );
     const users = await trx.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
     await seedLoginFailures(trx, users, activity);
 
     const fromDay = saoPauloDay(new Date(now.getTime() - (days - 1) * 86_400_000));
     const toDay = saoPauloDay(now);
     let analyticsDays = 0;
-    for (const tenant of tenants) analyticsDays += (await recomputeAnalytics(trx, tenant.id, fromDay, toDay)).recomputedDays;
+    for (const tenant of tenants)
+      analyticsDays += (await recomputeAnalytics(trx, tenant.id, fromDay, toDay)).recomputedDays;
 
-    const count = async (table: 'orders' | 'attendances' | 'instance_logs' | 'attendance_reasons' | 'login_attempts'): Promise<number> => {
-      const row = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = async (
+      table: 'orders' | 'attendances' | 'instance_logs' | 'attendance_reasons' | 'login_attempts',
+    ): Promise<number> => {
+      const row = await trx
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return row.n;
     };
     return {

@@ -8,7 +8,17 @@
 /** Seconds a client is asked to wait (`Retry-After`) after a 503 of a database outage. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01 admin_shutdown (the server
@@ -30,7 +40,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown; originalError?: unknown };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code))) return true;
-  if (typeof e.message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(e.message as string))) return true;
+  if (typeof e.message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(e.message as string)))
+    return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.originalError, depth + 1);
 }

@@ -20,7 +20,13 @@ export const ONE_PER_FIELD = Symbol('one GraphQL error per bad field');
 export function graphqlErrorsOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
   const several = error.kind === 'invalid' ? (error.details.errors ?? []) : [];
   if (several.length < 2) return graphqlErrorOf(error, at);
-  const all = several.map((e) => createGraphQLError(e.message, { nodes: at?.nodes, path: at?.path, extensions: { code: 'BAD_USER_INPUT', field: e.field } }));
+  const all = several.map((e) =>
+    createGraphQLError(e.message, {
+      nodes: at?.nodes,
+      path: at?.path,
+      extensions: { code: 'BAD_USER_INPUT', field: e.field },
+    }),
+  );
   const [first] = all;
   return Object.assign(first ?? graphqlErrorOf(error, at), { [ONE_PER_FIELD]: all });
 }
@@ -28,13 +34,19 @@ export function graphqlErrorsOf(error: DomainError, at?: Pick<GraphQLError, 'nod
 function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'path'>): GraphQLError {
   const place = { nodes: at?.nodes, path: at?.path };
   const field = error.details.field;
-  const withField = (code: string) => createGraphQLError(error.message, { ...place, extensions: field === undefined ? { code } : { code, field } });
+  const withField = (code: string) =>
+    createGraphQLError(error.message, { ...place, extensions: field === undefined ? { code } : { code, field } });
   switch (error.kind) {
     case 'unauthenticated':
-      return createGraphQLError('Unauthorized', { ...place, extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+      return createGraphQLError('Unauthorized', {
+        ...place,
+        extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+      });
     case 'forbidden': {
       const required = error.details.required ?? [];
-      const message = required.length ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}` : error.message;
+      const message = required.length
+        ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}`
+        : error.message;
       return createGraphQLError(message, { ...place, extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
     }
     case 'invalid':
@@ -51,7 +63,11 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
       const retryAfter = error.details.retryAfter ?? 1;
       return createGraphQLError('Too many failed attempts', {
         ...place,
-        extensions: { code: 'TOO_MANY_REQUESTS', retry_after: retryAfter, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } },
+        extensions: {
+          code: 'TOO_MANY_REQUESTS',
+          retry_after: retryAfter,
+          http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+        },
       });
     }
     case 'invalid_credentials':

@@ -104,6 +104,10 @@ pre{margin:0;min-height:31rem;background:#f5f7fa;border:1px solid #e3e8f0;border
 
 /** The page's script and styles, as same-origin files. */
 export function registerGraphiqlAssets(fastify: FastifyInstance): void {
-  fastify.get(GRAPHIQL_SCRIPT, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(SCRIPT));
-  fastify.get(GRAPHIQL_STYLES, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(STYLES));
+  fastify.get(GRAPHIQL_SCRIPT, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(SCRIPT),
+  );
+  fastify.get(GRAPHIQL_STYLES, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(STYLES),
+  );
 }

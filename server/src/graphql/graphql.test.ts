@@ -40,26 +40,51 @@ async function makeApp(config: ServerConfig): Promise<App> {
 async function gql<T>(
   target: App,
   query: string,
-  options: { variables?: Record<string, unknown>; token?: string; tenant?: string; operationName?: string; accept?: string } = {},
+  options: {
+    variables?: Record<string, unknown>;
+    token?: string;
+    tenant?: string;
+    operationName?: string;
+    accept?: string;
+  } = {},
 ) {
   const response = await target.fastify.inject({
     method: 'POST',
     url: `/${options.tenant ?? 'backoffice'}/graphql`,
-    headers: { 'content-type': 'application/json', accept: options.accept ?? 'application/graphql-response+json, application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: options.accept ?? 'application/graphql-response+json, application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     payload: JSON.stringify({ query, variables: options.variables ?? {}, operationName: options.operationName }),
   });
-  return { status: response.statusCode, body: response.json<GqlBody<T> & Record<string, unknown>>(), headers: response.headers };
+  return {
+    status: response.statusCode,
+    body: response.json<GqlBody<T> & Record<string, unknown>>(),
+    headers: response.headers,
+  };
 }
 
 const LOGIN = `mutation logIn($email: String!, $password: String!) {
   logIn(email: $email, password: $password) { token expires_in user { id email tenantName origin_backoffice role { name has_permission_routes } userInstances { id } } }
 }`;
-const USERS = 'query users { users { id name email isConnected role { name } userDepartment { id } userInstances { id instance { id } } } }';
+const USERS =
+  'query users { users { id name email isConnected role { name } userDepartment { id } userInstances { id instance { id } } } }';
 const USER_INFOS = 'query userInfos { userInfos { id email } }';
 const REFRESH = 'mutation refreshToken { refreshToken { token expires_in } }';
 
 interface LoginData {
-  logIn: { token: string; expires_in: number; user: { id: number; email: string; tenantName: string; origin_backoffice: boolean; role: { name: string; has_permission_routes: string[] } } };
+  logIn: {
+    token: string;
+    expires_in: number;
+    user: {
+      id: number;
+      email: string;
+      tenantName: string;
+      origin_backoffice: boolean;
+      role: { name: string; has_permission_routes: string[] };
+    };
+  };
 }
 
 async function tokenOf(target: App, email: string, password = PASSWORD, tenant = 'backoffice'): Promise<string> {
@@ -68,7 +93,6 @@ async function tokenOf(target: App, email: string, password = PASSWORD, tenant =
   expect(body.errors).toBeUndefined();
   return body.data?.logIn.token ?? '';
 }
-
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
@@ -92,24 +116,39 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data?.logIn.token.split('.')).toHaveLength(3);
     expect(ok.body.data?.logIn.expires_in).toBe(900);
-    expect(ok.body.data?.logIn.user).toMatchObject({ email: 'admin@demo.local', tenantName: 'backoffice', origin_backoffice: true, role: { name: 'administrador' } });
+    expect(ok.body.data?.logIn.user).toMatchObject({
+      email: 'admin@demo.local',
+      tenantName: 'backoffice',
+      origin_backoffice: true,
+      role: { name: 'administrador' },
+    });
     const routes = ok.body.data?.logIn.user.role.has_permission_routes ?? [];
     expect(routes).toContain('users');
     expect(routes).toEqual([...routes].sort());
 
     const before = await failedLoginCount(db);
-    const wrong = await gql<LoginData>(app, LOGIN, { variables: { email: 'admin@demo.local', password: 'wrong-password' } });
-    const unknown = await gql<LoginData>(app, LOGIN, { variables: { email: 'nobody@demo.local', password: 'wrong-password' } });
+    const wrong = await gql<LoginData>(app, LOGIN, {
+      variables: { email: 'admin@demo.local', password: 'wrong-password' },
+    });
+    const unknown = await gql<LoginData>(app, LOGIN, {
+      variables: { email: 'nobody@demo.local', password: 'wrong-password' },
+    });
     for (const answer of [wrong, unknown]) {
       expect(answer.status).toBe(200);
       expect(answer.body.data).toBeNull();
-      expect(answer.body.errors?.[0]).toMatchObject({ message: 'Wrong Email or Password', extensions: { code: 'INVALID_CREDENTIALS' } });
+      expect(answer.body.errors?.[0]).toMatchObject({
+        message: 'Wrong Email or Password',
+        extensions: { code: 'INVALID_CREDENTIALS' },
+      });
     }
     expect((await failedLoginCount(db)) - before).toBe(2);
   });
 
   it('logIn ignores a bad token, and needs none', async () => {
-    const { status, body } = await gql<LoginData>(app, LOGIN, { variables: { email: 'admin@demo.local', password: PASSWORD }, token: 'garbage' });
+    const { status, body } = await gql<LoginData>(app, LOGIN, {
+      variables: { email: 'admin@demo.local', password: PASSWORD },
+      token: 'garbage',
+    });
     expect(status).toBe(200);
     expect(body.data?.logIn.user.email).toBe('admin@demo.local');
   });
@@ -165,7 +204,10 @@ describe('GraphQL /{tenant}/graphql', () => {
     // Staff may act in any tenant.
     expect((await gql(app, USER_INFOS, { token, tenant: customer.tenant })).status).toBe(200);
     // A tenant user cannot sign in through another tenant …
-    const elsewhere = await gql(app, LOGIN, { variables: { email: customer.email, password: PASSWORD }, tenant: 'backoffice' });
+    const elsewhere = await gql(app, LOGIN, {
+      variables: { email: customer.email, password: PASSWORD },
+      tenant: 'backoffice',
+    });
     expect(elsewhere.body.errors?.[0]?.extensions?.code).toBe('INVALID_CREDENTIALS');
     // … and its token does not work there.
     const own = await tokenOf(app, customer.email, PASSWORD, customer.tenant);
@@ -194,7 +236,9 @@ describe('GraphQL /{tenant}/graphql', () => {
       expect(mixed.status).toBe(401);
       expect(mixed.body).toEqual({ error: 'Token has expired' });
 
-      const refreshed = await gql<{ refreshToken: { token: string; expires_in: number } }>(short, REFRESH, { token: old });
+      const refreshed = await gql<{ refreshToken: { token: string; expires_in: number } }>(short, REFRESH, {
+        token: old,
+      });
       expect(refreshed.status).toBe(200);
       const fresh = refreshed.body.data?.refreshToken.token ?? '';
       expect(refreshed.body.data?.refreshToken.expires_in).toBe(60);
@@ -216,10 +260,14 @@ describe('GraphQL /{tenant}/graphql', () => {
   it('two concurrent refreshToken calls with one token: one rotation, and both get a token of its jti', async () => {
     const token = await tokenOf(app, 'admin@demo.local');
     type Refreshed = { refreshToken: { token: string } };
-    const answers = await Promise.all([gql<Refreshed>(app, REFRESH, { token }), gql<Refreshed>(app, REFRESH, { token })]);
+    const answers = await Promise.all([
+      gql<Refreshed>(app, REFRESH, { token }),
+      gql<Refreshed>(app, REFRESH, { token }),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     // The loser presented the winner's immediate predecessor within the grace window (server/src/auth/tokens.ts).
-    const jtiOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string }).jti;
+    const jtiOf = (jwt: string) =>
+      (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string }).jti;
     const [first, second] = answers.map((a) => jtiOf(a.body.data?.refreshToken.token ?? ''));
     expect(first).not.toBe(jtiOf(token));
     expect(second).toBe(first);
@@ -231,17 +279,32 @@ describe('GraphQL /{tenant}/graphql', () => {
     const NEW_USER = `mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!, $user_department_id: Int, $chosen_instances: [Int!]) {
       newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { id }
     }`;
-    const base = { username: 'weak.pw', name: 'Weak Password', email: 'weak.pw@demo.local', password: 'short', role_id: role.id };
+    const base = {
+      username: 'weak.pw',
+      name: 'Weak Password',
+      email: 'weak.pw@demo.local',
+      password: 'short',
+      role_id: role.id,
+    };
     const weak = await gql(app, NEW_USER, { token, variables: base });
     expect(weak.status).toBe(200);
     expect(weak.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'password' });
 
-    const duplicate = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', email: 'Admin@Demo.local' } });
+    const duplicate = await gql(app, NEW_USER, {
+      token,
+      variables: { ...base, password: 'long-enough-1', email: 'Admin@Demo.local' },
+    });
     expect(duplicate.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'email' });
-    const noRole = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', role_id: 999_999 } });
+    const noRole = await gql(app, NEW_USER, {
+      token,
+      variables: { ...base, password: 'long-enough-1', role_id: 999_999 },
+    });
     expect(noRole.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', field: 'role_id' });
     const foreignInstance = await someInstanceOutside(db, 'backoffice');
-    const wrongInstance = await gql(app, NEW_USER, { token, variables: { ...base, password: 'long-enough-1', chosen_instances: [foreignInstance] } });
+    const wrongInstance = await gql(app, NEW_USER, {
+      token,
+      variables: { ...base, password: 'long-enough-1', chosen_instances: [foreignInstance] },
+    });
     expect(wrongInstance.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', field: 'chosen_instances' });
   });
 
@@ -251,7 +314,14 @@ describe('GraphQL /{tenant}/graphql', () => {
     const tenant = await tenantId(db, 'backoffice');
     const dep = { id: await someDepartmentOf(db, tenant) };
     const chosen = (await instanceIdsOf(db, tenant)).slice(0, 2);
-    const created = await gql<{ newUser: { id: number; image: string | null; userDepartment: { id: number } | null; userInstances: { id: number; instance: { id: number } }[] } }>(
+    const created = await gql<{
+      newUser: {
+        id: number;
+        image: string | null;
+        userDepartment: { id: number } | null;
+        userInstances: { id: number; instance: { id: number } }[];
+      };
+    }>(
       app,
       `mutation { newUser(username: "gql.user", name: " GraphQL User ", email: "gql.user@demo.local", password: "long-enough-1", role_id: ${role.id}, user_department_id: ${dep.id}, chosen_instances: [${[...chosen, ...chosen].join(',')}]) {
         id image userDepartment { id } userInstances { id instance { id } } } }`,
@@ -266,11 +336,25 @@ describe('GraphQL /{tenant}/graphql', () => {
     const UPDATE = `mutation updateUser($id: Int!, $image: String, $user_department_id: Int, $chosen_instances: [Int!], $name: String) {
       updateUser(id: $id, image: $image, user_department_id: $user_department_id, chosen_instances: $chosen_instances, name: $name) { name image userDepartment { id } userInstances { id instance { id } } }
     }`;
-    type Updated = { updateUser: { name: string; image: string | null; userDepartment: { id: number } | null; userInstances: { instance: { id: number } }[] } };
+    type Updated = {
+      updateUser: {
+        name: string;
+        image: string | null;
+        userDepartment: { id: number } | null;
+        userInstances: { instance: { id: number } }[];
+      };
+    };
     const withImage = await gql<Updated>(app, UPDATE, { token, variables: { id, image: 'https://example.com/a.png' } });
-    expect(withImage.body.data?.updateUser).toMatchObject({ name: 'GraphQL User', image: 'https://example.com/a.png', userDepartment: { id: dep.id } });
+    expect(withImage.body.data?.updateUser).toMatchObject({
+      name: 'GraphQL User',
+      image: 'https://example.com/a.png',
+      userDepartment: { id: dep.id },
+    });
     expect(withImage.body.data?.updateUser.userInstances).toHaveLength(2);
-    const cleared = await gql<Updated>(app, UPDATE, { token, variables: { id, image: null, user_department_id: null, chosen_instances: chosen.slice(0, 1) } });
+    const cleared = await gql<Updated>(app, UPDATE, {
+      token,
+      variables: { id, image: null, user_department_id: null, chosen_instances: chosen.slice(0, 1) },
+    });
     expect(cleared.body.data?.updateUser).toMatchObject({ image: null, userDepartment: null });
     expect(cleared.body.data?.updateUser.userInstances.map((l) => l.instance.id)).toEqual(chosen.slice(0, 1));
     const nullName = await gql(app, UPDATE, { token, variables: { id, name: null } });
@@ -278,10 +362,16 @@ describe('GraphQL /{tenant}/graphql', () => {
     const badImage = await gql(app, UPDATE, { token, variables: { id, image: 'javascript:alert(1)' } });
     expect(badImage.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'image' });
 
-    const links = await gql<{ userInstances: { id: number }[] }>(app, `query { userInstances(user_id: ${id}) { id instance { id } } }`, { token });
+    const links = await gql<{ userInstances: { id: number }[] }>(
+      app,
+      `query { userInstances(user_id: ${id}) { id instance { id } } }`,
+      { token },
+    );
     const linkId = links.body.data?.userInstances[0]?.id ?? 0;
     expect(linkId).toBeGreaterThan(0);
-    const removed = await gql<{ deleteUserInstance: boolean }>(app, `mutation { deleteUserInstance(id: ${linkId}) }`, { token });
+    const removed = await gql<{ deleteUserInstance: boolean }>(app, `mutation { deleteUserInstance(id: ${linkId}) }`, {
+      token,
+    });
     expect(removed.body.data?.deleteUserInstance).toBe(true);
     const again = await gql(app, `mutation { deleteUserInstance(id: ${linkId}) }`, { token });
     expect(again.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
@@ -297,11 +387,15 @@ describe('GraphQL /{tenant}/graphql', () => {
     const admin = await tokenOf(app, 'admin@demo.local');
     const target = await tokenOf(app, 'operador@demo.local');
     const targetId = await userIdByEmail(db, 'operador@demo.local');
-    expect((await gql<{ connected: boolean }>(app, 'mutation { connected }', { token: target })).body.data?.connected).toBe(true);
+    expect(
+      (await gql<{ connected: boolean }>(app, 'mutation { connected }', { token: target })).body.data?.connected,
+    ).toBe(true);
     const online = await gql<{ onlineUsers: { id: number }[] }>(app, 'query { onlineUsers { id } }', { token: admin });
     expect(online.body.data?.onlineUsers.map((u) => u.id)).toContain(targetId);
 
-    const done = await gql<{ disconnectUser: boolean }>(app, `mutation { disconnectUser(user_id: ${targetId}) }`, { token: admin });
+    const done = await gql<{ disconnectUser: boolean }>(app, `mutation { disconnectUser(user_id: ${targetId}) }`, {
+      token: admin,
+    });
     expect(done.body.data?.disconnectUser).toBe(true);
     const after = await gql(app, USER_INFOS, { token: target });
     expect(after.status).toBe(401);
@@ -330,7 +424,11 @@ describe('GraphQL /{tenant}/graphql', () => {
 
   it('reads roles, departments and instances', async () => {
     const token = await tokenOf(app, 'admin@demo.local');
-    const { status, body } = await gql<{ roles: { id: number; name: string }[]; departments: { name: string }[]; instances: { id: number }[] }>(
+    const { status, body } = await gql<{
+      roles: { id: number; name: string }[];
+      departments: { name: string }[];
+      instances: { id: number }[];
+    }>(
       app,
       'query { roles { id name display_name has_permission_routes } departments { id name activated } instances { id name activated } }',
       { token },
@@ -342,7 +440,11 @@ describe('GraphQL /{tenant}/graphql', () => {
     const all = body.data?.instances.map((i) => i.id) ?? [];
     const first = all[0];
     if (first !== undefined) {
-      const rest = await gql<{ instances: { id: number }[] }>(app, `query { instances(remove_ids: [${first}]) { id } }`, { token });
+      const rest = await gql<{ instances: { id: number }[] }>(
+        app,
+        `query { instances(remove_ids: [${first}]) { id } }`,
+        { token },
+      );
       expect(rest.body.data?.instances.map((i) => i.id)).toEqual(all.slice(1));
     }
   });
@@ -358,7 +460,11 @@ describe('GraphQL /{tenant}/graphql', () => {
   });
 
   it('serves a local GraphiQL page on GET outside production: no CDN, no inline code, the app CSP', async () => {
-    const page = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } });
+    const page = await app.fastify.inject({
+      method: 'GET',
+      url: '/backoffice/graphql',
+      headers: { accept: 'text/html' },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<textarea id="query"');
@@ -375,20 +481,33 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(script.body).toContain("'Bearer '");
     const styles = await app.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.css' });
     expect(styles.headers['content-type']).toContain('text/css');
-    expect((await app.fastify.inject({ method: 'GET', url: '/no-such-tenant/graphql', headers: { accept: 'text/html' } })).statusCode).toBe(404);
+    expect(
+      (await app.fastify.inject({ method: 'GET', url: '/no-such-tenant/graphql', headers: { accept: 'text/html' } }))
+        .statusCode,
+    ).toBe(404);
     const getQuery = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql?query=%7B__typename%7D' });
     expect(getQuery.statusCode).toBe(405);
-    const getJson = await app.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'application/json' } });
+    const getJson = await app.fastify.inject({
+      method: 'GET',
+      url: '/backoffice/graphql',
+      headers: { accept: 'application/json' },
+    });
     expect(getJson.statusCode).toBe(405);
     // What the page's script sends: a POST to the same URL with the bearer token.
-    const introspection = await gql<{ __schema: { queryType: { name: string } } }>(app, '{ __schema { queryType { name } } }');
+    const introspection = await gql<{ __schema: { queryType: { name: string } } }>(
+      app,
+      '{ __schema { queryType { name } } }',
+    );
     expect(introspection.body.data?.__schema.queryType.name).toBe('Query');
   });
 
   it('in production: no GraphiQL, no introspection', async () => {
     const prod = await makeApp(loadConfig({ databaseUrl: 'pglite://memory', production: true }));
     extraApps.push(prod);
-    expect((await prod.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } })).statusCode).toBe(405);
+    expect(
+      (await prod.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } }))
+        .statusCode,
+    ).toBe(405);
     expect((await prod.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.js' })).statusCode).toBe(404);
     const introspection = await gql(prod, '{ __schema { queryType { name } } }');
     expect(introspection.status).toBe(400);

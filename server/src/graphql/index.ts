@@ -61,11 +61,18 @@ interface RequestBody {
 function isRequestBody(body: unknown): body is RequestBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const { query, operationName } = body as Record<string, unknown>;
-  return typeof query === 'string' && (operationName === undefined || operationName === null || typeof operationName === 'string');
+  return (
+    typeof query === 'string' &&
+    (operationName === undefined || operationName === null || typeof operationName === 'string')
+  );
 }
 
 /** The operation's root fields, looking through fragments at the root; null when a fragment is unknown. */
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): FieldNode[] | null {
+function rootFields(
+  document: DocumentNode,
+  selectionSet: SelectionSetNode,
+  seen = new Set<string>(),
+): FieldNode[] | null {
   const fields: FieldNode[] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -79,7 +86,9 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen
       const name = selection.name.value;
       if (seen.has(name)) return null;
       seen.add(name);
-      inner = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name)?.selectionSet;
+      inner = document.definitions.find(
+        (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name,
+      )?.selectionSet;
     }
     if (!inner) return null;
     const nested = rootFields(document, inner, seen);
@@ -138,7 +147,8 @@ function readingOf(body: unknown): Reading {
   const reading = { operation: operation.operation, fields };
   const names = fields.map((field) => field.name.value);
   if (names.every((name) => PUBLIC_FIELDS.has(name))) return { ...reading, plan: 'public' };
-  if (operation.operation === 'mutation' && names.length === 1 && names[0] === 'refreshToken') return { ...reading, plan: 'refresh' };
+  if (operation.operation === 'mutation' && names.length === 1 && names[0] === 'refreshToken')
+    return { ...reading, plan: 'refresh' };
   return { ...reading, plan: 'authenticated' };
 }
 
@@ -154,7 +164,9 @@ const contractStatuses: Plugin = {
       if (http?.spec) http.spec = false;
     }
     // One error per bad field (./domain-errors.ts): spread the ones that rode on the first.
-    const errors = result.errors?.flatMap((error) => (error as GraphQLError & { [ONE_PER_FIELD]?: GraphQLError[] })[ONE_PER_FIELD] ?? [error]);
+    const errors = result.errors?.flatMap(
+      (error) => (error as GraphQLError & { [ONE_PER_FIELD]?: GraphQLError[] })[ONE_PER_FIELD] ?? [error],
+    );
     if (errors && errors.length !== result.errors?.length) setResult({ ...result, errors });
   },
 };
@@ -164,7 +176,9 @@ const noSchemaIntrospection: ValidationRule = (context) => ({
   Field(node) {
     const name = node.name.value;
     if (name === '__schema' || name === '__type') {
-      context.reportError(createGraphQLError(`GraphQL introspection is disabled, but the query contained ${name}.`, { nodes: [node] }));
+      context.reportError(
+        createGraphQLError(`GraphQL introspection is disabled, but the query contained ${name}.`, { nodes: [node] }),
+      );
     }
   },
 });
@@ -202,7 +216,10 @@ function maskUnexpected(error: unknown, message: string): Error {
     return createGraphQLError('Database unavailable: retry shortly', {
       nodes: graphqlError?.nodes,
       path: graphqlError?.path,
-      extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } } },
+      extensions: {
+        code: 'SERVICE_UNAVAILABLE',
+        http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
+      },
     });
   }
   const masked = maskError(error, message, false);
@@ -258,11 +275,17 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
    * (server/src/rest/users.ts `bodyPermissionChecks`): the same function of the users service decides.
    */
   const argumentChecks: Readonly<Record<string, (auth: AuthContext, args: Record<string, unknown>) => void>> = {
-    updateUser: (auth, { id, ...fields }) => assertMayChange(auth, typeof id === 'number' ? id : Number.NaN, Object.keys(fields)),
+    updateUser: (auth, { id, ...fields }) =>
+      assertMayChange(auth, typeof id === 'number' ? id : Number.NaN, Object.keys(fields)),
   };
 
   /** The route permissions a root field needs that the caller lacks; empty when it may run. */
-  function missingRoutes(auth: AuthContext, operation: Reading['operation'], field: FieldNode, variables: unknown): readonly string[] {
+  function missingRoutes(
+    auth: AuthContext,
+    operation: Reading['operation'],
+    field: FieldNode,
+    variables: unknown,
+  ): readonly string[] {
     const table = operation === 'mutation' ? access.mutation : access.query;
     const name = field.name.value;
     const needed: FieldAccess | undefined = table.get(name);
@@ -277,16 +300,25 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   }
 
   /** The tenant of the path for this caller: undefined when it does not exist, else whether the caller may act in it. */
-  async function pathTenant(name: string, auth: AuthContext | null): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
+  async function pathTenant(
+    name: string,
+    auth: AuthContext | null,
+  ): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
     const tenant = await services.tenants.findLive(name);
     if (!tenant) return { status: 404, body: TENANT_NOT_FOUND };
-    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) return { status: 403, body: errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN') };
+    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id)
+      return { status: 403, body: errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN') };
     return { tenant };
   }
 
   /** Identity for a request whose body could not even be read: as for any document that does not parse. */
-  async function identityOf(request: FastifyRequest, plan: Plan): Promise<{ auth: AuthContext } | { status: 401; body: Record<string, unknown> }> {
-    const verified = await tokens.verify(bearerToken(request.headers.authorization), { allowRefreshable: plan === 'refresh' });
+  async function identityOf(
+    request: FastifyRequest,
+    plan: Plan,
+  ): Promise<{ auth: AuthContext } | { status: 401; body: Record<string, unknown> }> {
+    const verified = await tokens.verify(bearerToken(request.headers.authorization), {
+      allowRefreshable: plan === 'refresh',
+    });
     if (!verified.ok) return { status: 401, body: verified.body };
     const auth = await loadAuthContext(db, verified.userId, verified.claims);
     if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
@@ -298,12 +330,18 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
    * route permissions (403), and only then the body itself (NUL characters, shape: 400), so a caller
    * without the permission learns nothing from how its input would have been judged (contracts/schema.graphql).
    */
-  async function guard(request: FastifyRequest<{ Params: { tenant: string } }>, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  async function guard(
+    request: FastifyRequest<{ Params: { tenant: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> {
     if (request.method === 'GET') {
       const query = request.query as Record<string, unknown> | undefined;
       const wantsHtml = (request.headers.accept ?? '').includes('text/html');
       if (config.production || !wantsHtml || (query && 'query' in query)) {
-        return reply.code(405).header('allow', 'POST').send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
+        return reply
+          .code(405)
+          .header('allow', 'POST')
+          .send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
       }
       const tenant = await services.tenants.findLive(request.params.tenant);
       if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
@@ -340,7 +378,9 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     }
     const nul = nulIn(request);
     if (nul) {
-      return reply.code(400).send(errorsBody(`${nul.part}${nul.where ? `.${nul.where}` : ''} ${NUL_MESSAGE}`, 'BAD_USER_INPUT'));
+      return reply
+        .code(400)
+        .send(errorsBody(`${nul.part}${nul.where ? `.${nul.where}` : ''} ${NUL_MESSAGE}`, 'BAD_USER_INPUT'));
     }
     if (!isRequestBody(request.body)) {
       return reply.code(400).send(errorsBody('The body must be a JSON object with a "query" string', 'BAD_REQUEST'));
@@ -373,13 +413,17 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     errorHandler: bodyErrorHandler,
     handler: async (request, reply) => {
       if (request.method === 'GET') {
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(graphiqlPage(request.params.tenant));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(graphiqlPage(request.params.tenant));
       }
       const state = states.get(request);
       if (!state) return reply.code(500).send(errorsBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
       const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply, ...state });
       // A 401 during execution (refresh lost its compare-and-swap, or was reused): the 401 table's body.
-      if (response.status === 401) return reply.code(401).type('application/json; charset=utf-8').send({ status: 'Unauthorized' });
+      if (response.status === 401)
+        return reply.code(401).type('application/json; charset=utf-8').send({ status: 'Unauthorized' });
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });

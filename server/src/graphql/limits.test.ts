@@ -1,4 +1,11 @@
-import { buildSchema, getIntrospectionQuery, Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  getIntrospectionQuery,
+  Kind,
+  parse,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { readFileSync } from 'node:fs';
 import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
 import { startTestApp, type TestApp } from '../test-support/app';
@@ -18,20 +25,29 @@ const recursive = buildSchema(SCHEMA_SOURCE);
 
 function measureSource(source: string, schema = recursive) {
   const document = parse(source);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   if (!operation) throw new Error('no operation');
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   return measure(schema, operation.selectionSet, schema.getQueryType() ?? undefined, (name) => fragments.get(name));
 }
 
-const nested = (field: string, levels: number, leaf = 'id') => `${`${field} { `.repeat(levels)}${leaf}${' }'.repeat(levels)}`;
+const nested = (field: string, levels: number, leaf = 'id') =>
+  `${`${field} { `.repeat(levels)}${leaf}${' }'.repeat(levels)}`;
 
 describe('measure', () => {
   it('counts depth in fields, through inline fragments and fragment spreads', () => {
     expect(measureSource('{ leaf }')).toEqual({ depth: 1, cost: 1, metaDepth: 0 });
     expect(measureSource(`{ ${nested('node', 1)} }`).depth).toBe(2);
     expect(measureSource(`{ node { ${nested('child', 6)} } }`).depth).toBe(8);
-    expect(measureSource('{ node { ...F } } fragment F on Node { child { ... on Node { child { id } } } }').depth).toBe(4);
+    expect(measureSource('{ node { ...F } } fragment F on Node { child { ... on Node { child { id } } } }').depth).toBe(
+      4,
+    );
   });
 
   it('costs 1 per field and multiplies what is below a list', () => {
@@ -43,15 +59,26 @@ describe('measure', () => {
 
   it('stops at a fragment cycle instead of looping (graphql-js reports the cycle itself)', () => {
     // node → A → child → (A again: not expanded): two fields deep, two fields of cost.
-    expect(measureSource('{ node { ...A } } fragment A on Node { child { ...A } }')).toEqual({ depth: 2, cost: 2, metaDepth: 0 });
+    expect(measureSource('{ node { ...A } } fragment A on Node { child { ...A } }')).toEqual({
+      depth: 2,
+      cost: 2,
+      metaDepth: 0,
+    });
   });
 
   it('keeps every operation of the contract well inside both limits', () => {
     const schema = buildSchema(readFileSync(SCHEMA_PATH, 'utf8'));
     const measured = GRAPHQL_OPERATIONS.map((op) => {
       const root = op.operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-      const fragments = new Map(op.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-      return { name: op.name, ...measure(schema, op.operation.selectionSet, root ?? undefined, (name) => fragments.get(name)) };
+      const fragments = new Map(
+        op.document.definitions
+          .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+          .map((d) => [d.name.value, d]),
+      );
+      return {
+        name: op.name,
+        ...measure(schema, op.operation.selectionSet, root ?? undefined, (name) => fragments.get(name)),
+      };
     });
     expect(measured.length).toBeGreaterThan(10);
     for (const m of measured) {
@@ -82,7 +109,11 @@ describe('limits over HTTP', () => {
       headers: { authorization, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       payload: JSON.stringify({ query }),
     });
-    return { status: response.statusCode, body: response.json<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }>(), ms: performance.now() - started };
+    return {
+      status: response.statusCode,
+      body: response.json<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }>(),
+      ms: performance.now() - started,
+    };
   }
 
   it('lets the standard introspection query (GraphiQL) through outside production', async () => {
@@ -92,8 +123,16 @@ describe('limits over HTTP', () => {
   });
 
   it.each([
-    ['introspection nested too deep', `{ __schema { types { ${nested('ofType', MAX_INTROSPECTION_DEPTH + 2, 'name')} } } }`, /too deep/],
-    ['alias fan-out over the cost limit', `{ ${Array.from({ length: 20 }, (_, i) => `u${i}: users { id name role { name } userInstances { id instance { id name } } }`).join(' ')} }`, /too expensive/],
+    [
+      'introspection nested too deep',
+      `{ __schema { types { ${nested('ofType', MAX_INTROSPECTION_DEPTH + 2, 'name')} } } }`,
+      /too deep/,
+    ],
+    [
+      'alias fan-out over the cost limit',
+      `{ ${Array.from({ length: 20 }, (_, i) => `u${i}: users { id name role { name } userInstances { id instance { id name } } }`).join(' ')} }`,
+      /too expensive/,
+    ],
     [
       'fragment fan-out over the cost limit',
       `{ users { ...U } a: users { ...U } b: users { ...U } } fragment U on User { id name email role { id name has_permission_routes } userInstances { id instance { id name activated } } userDepartment { id name } }`,
@@ -109,7 +148,10 @@ describe('limits over HTTP', () => {
 
   it.each([
     ['over the token limit', `{ users ${'{ userInstances '.repeat(20_000)}${'}'.repeat(20_001)}`],
-    ['under the token limit but deeper than the stack', `{ users ${'{ userInstances '.repeat(MAX_TOKENS / 2 - 10)}${'}'.repeat(MAX_TOKENS / 2 - 9)}`],
+    [
+      'under the token limit but deeper than the stack',
+      `{ users ${'{ userInstances '.repeat(MAX_TOKENS / 2 - 10)}${'}'.repeat(MAX_TOKENS / 2 - 9)}`,
+    ],
   ])('answers absurdly nested text (%s) with a 400, quickly, not a 500 or a stack overflow', async (_name, query) => {
     const answer = await post(query);
     expect(answer.status).toBe(400);

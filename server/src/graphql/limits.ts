@@ -1,4 +1,15 @@
-import { parse, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type ParseOptions, type SelectionSetNode, type Source, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  parse,
+  type ASTNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type ParseOptions,
+  type SelectionSetNode,
+  type Source,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 
 /**
@@ -79,13 +90,22 @@ export function measure(
         continue;
       }
       // Introspection roots are not in the schema's Query fields: their subtree is measured untyped.
-      const inner = measure(schema, selection.selectionSet, field ? unwrap(field.type) : undefined, fragment, expanding, meta || entersMeta);
+      const inner = measure(
+        schema,
+        selection.selectionSet,
+        field ? unwrap(field.type) : undefined,
+        fragment,
+        expanding,
+        meta || entersMeta,
+      );
       if (entersMeta) metaDepth = Math.max(metaDepth, 1 + inner.metaDepth);
       else add(inner, 1, field && isList(field.type) ? LIST_FACTOR : 1);
       continue;
     }
     if (selection.kind === 'InlineFragment') {
-      const typed = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) as unknown as TypeLike | undefined) : parent;
+      const typed = selection.typeCondition
+        ? (schema.getType(selection.typeCondition.name.value) as unknown as TypeLike | undefined)
+        : parent;
       add(measure(schema, selection.selectionSet, typed, fragment, expanding, meta), 0, 1);
       continue;
     }
@@ -98,19 +118,30 @@ export function measure(
   return { depth, cost, metaDepth };
 }
 
-const tooComplex = (message: string, node: ASTNode) => createGraphQLError(message, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: true } });
+const tooComplex = (message: string, node: ASTNode) =>
+  createGraphQLError(message, { nodes: [node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: true } });
 
 /** The validation rule: one error per operation over a limit, naming the limit and the measured value. */
 export const queryLimits: ValidationRule = (context: ValidationContext) => ({
   OperationDefinition(node) {
     const schema = context.getSchema();
-    const root = (node.operation === 'mutation' ? schema.getMutationType() : node.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType()) as
-      | TypeLike
-      | null
-      | undefined;
-    const { depth, cost, metaDepth } = measure(schema, node.selectionSet, root ?? undefined, (name) => context.getFragment(name));
+    const root = (
+      node.operation === 'mutation'
+        ? schema.getMutationType()
+        : node.operation === 'subscription'
+          ? schema.getSubscriptionType()
+          : schema.getQueryType()
+    ) as TypeLike | null | undefined;
+    const { depth, cost, metaDepth } = measure(schema, node.selectionSet, root ?? undefined, (name) =>
+      context.getFragment(name),
+    );
     if (metaDepth > MAX_INTROSPECTION_DEPTH) {
-      context.reportError(tooComplex(`Introspection query is too deep: ${metaDepth} levels, the limit is ${MAX_INTROSPECTION_DEPTH}`, node));
+      context.reportError(
+        tooComplex(
+          `Introspection query is too deep: ${metaDepth} levels, the limit is ${MAX_INTROSPECTION_DEPTH}`,
+          node,
+        ),
+      );
     } else if (depth > MAX_DEPTH) {
       context.reportError(tooComplex(`Query is too deep: ${depth} levels of fields, the limit is ${MAX_DEPTH}`, node));
     } else if (cost > MAX_COST) {
@@ -131,7 +162,9 @@ export function limitedParse(base: (source: string | Source, options?: ParseOpti
       return base(source, { ...options, maxTokens: MAX_TOKENS });
     } catch (error) {
       if (error instanceof RangeError) {
-        throw createGraphQLError('Syntax Error: the document is nested too deeply to parse', { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } } });
+        throw createGraphQLError('Syntax Error: the document is nested too deeply to parse', {
+          extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } },
+        });
       }
       throw error;
     }

@@ -20,7 +20,10 @@ export function accessOf(description: string | null | undefined): FieldAccess {
 }
 
 /** Root field name → access, for `Query` and `Mutation`; throws when a root field states no permission. */
-export function fieldAccessTable(schema: GraphQLSchema): { query: ReadonlyMap<string, FieldAccess>; mutation: ReadonlyMap<string, FieldAccess> } {
+export function fieldAccessTable(schema: GraphQLSchema): {
+  query: ReadonlyMap<string, FieldAccess>;
+  mutation: ReadonlyMap<string, FieldAccess>;
+} {
   const table = (type: ReturnType<GraphQLSchema['getQueryType']>) =>
     new Map(Object.values(type?.getFields() ?? {}).map((field) => [field.name, accessOf(field.description)] as const));
   return { query: table(schema.getQueryType()), mutation: table(schema.getMutationType()) };

@@ -32,22 +32,38 @@ function toUser(dto: UserDto): GqlUser {
     twoFactorEnabled: dto.twoFactorEnabled,
     tenantName: dto.tenantName,
     origin_backoffice: dto.origin_backoffice,
-    role: { id: dto.role.id, name: dto.role.name, display_name: dto.role.display_name, has_permission_routes: [...dto.role.has_permission_routes].sort() },
-    userDepartment: dto.userDepartment ? { id: dto.userDepartment.id, name: dto.userDepartment.name, activated: dto.userDepartment.activated } : null,
+    role: {
+      id: dto.role.id,
+      name: dto.role.name,
+      display_name: dto.role.display_name,
+      has_permission_routes: [...dto.role.has_permission_routes].sort(),
+    },
+    userDepartment: dto.userDepartment
+      ? { id: dto.userDepartment.id, name: dto.userDepartment.name, activated: dto.userDepartment.activated }
+      : null,
     userInstances: dto.userInstances
-      .map((l) => ({ id: l.id, instance: { id: l.instance.id, name: l.instance.name, activated: l.instance.activated } }))
+      .map((l) => ({
+        id: l.id,
+        instance: { id: l.instance.id, name: l.instance.name, activated: l.instance.activated },
+      }))
       .sort(byId),
   };
 }
 
-const toRole = (role: RoleDto): GqlRole => ({ id: role.id, name: role.name, display_name: role.display_name, has_permission_routes: role.has_permission_routes });
+const toRole = (role: RoleDto): GqlRole => ({
+  id: role.id,
+  name: role.name,
+  display_name: role.display_name,
+  has_permission_routes: role.has_permission_routes,
+});
 
 /** The services name a target user `id`; some operations call that argument `user_id`. */
 async function asArgument<T>(field: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DomainError && error.details.field === 'id') throw new DomainError(error.kind, error.message, { ...error.details, field });
+    if (error instanceof DomainError && error.details.field === 'id')
+      throw new DomainError(error.kind, error.message, { ...error.details, field });
     throw error;
   }
 }
@@ -77,7 +93,9 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
     async onlineUsers(_parent, args, ctx) {
       signedIn(ctx);
-      const online = (await users.online(ctx.tenant.id, { exceptUserId: args.user_id, instanceId: args.instance_id })).map(toUser);
+      const online = (
+        await users.online(ctx.tenant.id, { exceptUserId: args.user_id, instanceId: args.instance_id })
+      ).map(toUser);
       return online.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
     },
 
@@ -93,7 +111,14 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
   const Mutation: MutationResolvers = {
     async logIn(_parent, args, ctx) {
-      const session = await auth.signIn({ email: args.email, password: args.password, ip: null, remoteAddress: ctx.remoteAddress, tenantId: ctx.tenant.id, otp: args.otp ?? null });
+      const session = await auth.signIn({
+        email: args.email,
+        password: args.password,
+        ip: null,
+        remoteAddress: ctx.remoteAddress,
+        tenantId: ctx.tenant.id,
+        otp: args.otp ?? null,
+      });
       return { token: session.token, expires_in: session.expiresIn, user: toUser(session.user) };
     },
 

@@ -25,7 +25,6 @@ export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
 export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
 export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 
-
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
   /** The caller; null only for operations that need no token (`logIn`, introspection). */

@@ -47,7 +47,10 @@ describe('instances', () => {
     expect(list.statusCode).toBe(200);
     expect(validateResponse('instanceList', 200, list.json())).toEqual(ok);
     expect(list.json<unknown[]>().length).toBeGreaterThan(0);
-    const connections = await t.app.fastify.inject({ url: `/api/connection?tenantName=${tenant.name}`, headers: admin });
+    const connections = await t.app.fastify.inject({
+      url: `/api/connection?tenantName=${tenant.name}`,
+      headers: admin,
+    });
     expect(connections.statusCode).toBe(200);
     expect(validateResponse('connectionList', 200, connections.json())).toEqual(ok);
     expect(connections.json<{ tenantName: string }[]>().every((c) => c.tenantName === tenant.name)).toBe(true);
@@ -60,31 +63,65 @@ describe('instances', () => {
     stop();
     expect(created.statusCode).toBe(201);
     expect(validateResponse('instanceCreate', 201, created.json())).toEqual(ok);
-    expect(created.json()).toMatchObject({ name: 'Loja Teste', tenantName: tenant.name, status: 'idle', totalMessages: null });
+    expect(created.json()).toMatchObject({
+      name: 'Loja Teste',
+      tenantName: tenant.name,
+      status: 'idle',
+      totalMessages: null,
+    });
     expect(events.map((e) => e.tenantName)).toEqual([tenant.name]);
-    const duplicate = await t.app.fastify.inject({ method: 'POST', url: '/api/instance', headers: admin, payload: { ...payload, name: 'loja teste' } });
+    const duplicate = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/instance',
+      headers: admin,
+      payload: { ...payload, name: 'loja teste' },
+    });
     expect(duplicate.statusCode).toBe(409);
     expect(validateResponse('instanceCreate', 409, duplicate.json())).toEqual(ok);
   });
 
   it('updates and publishes InstanceUpdated; another tenant instance is 404', async () => {
-    const [first] = await t.db.selectFrom('instances').select('id').where('tenant_id', '=', tenant.id).orderBy('id').execute();
+    const [first] = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .orderBy('id')
+      .execute();
     const { events, stop } = collect();
     const payload = { id: first?.id, tenantName: tenant.name, activated: false };
-    const updated = await t.app.fastify.inject({ method: 'POST', url: '/api/instance/update', headers: admin, payload });
+    const updated = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/instance/update',
+      headers: admin,
+      payload,
+    });
     stop();
     expect(updated.statusCode).toBe(200);
     expect(validateResponse('instanceUpdate', 200, updated.json())).toEqual(ok);
     expect(updated.json()).toMatchObject({ id: first?.id, activated: false });
     expect(events).toHaveLength(1);
     expect(validateResponse('instanceUpdate', 200, events[0]?.data)).toEqual(ok);
-    const other = await t.db.selectFrom('instances').select('id').where('tenant_id', '!=', tenant.id).executeTakeFirstOrThrow();
-    const foreign = await t.app.fastify.inject({ method: 'POST', url: '/api/instance/update', headers: admin, payload: { ...payload, id: other.id } });
+    const other = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '!=', tenant.id)
+      .executeTakeFirstOrThrow();
+    const foreign = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/instance/update',
+      headers: admin,
+      payload: { ...payload, id: other.id },
+    });
     expect(foreign.statusCode).toBe(404);
   });
 
   it('syncs messages in the background: 202, InstanceUpdated events ending in done, logs, real counts', async () => {
-    const instance = await t.db.selectFrom('instances').select('id').where('tenant_id', '=', tenant.id).orderBy('id').executeTakeFirstOrThrow();
+    const instance = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     const { count } = await t.db
       .selectFrom('attendances')
       .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -108,7 +145,12 @@ describe('instances', () => {
     expect(statuses[0]).toBe('syncing');
     expect(statuses.at(-1)).toBe('done');
     for (const event of events) expect(validateResponse('instanceSyncMessages', 202, event.data)).toEqual(ok);
-    expect(events.at(-1)?.data).toMatchObject({ id: instance.id, syncProgress: 100, syncedMessages: Number(count), totalMessages: Number(count) });
+    expect(events.at(-1)?.data).toMatchObject({
+      id: instance.id,
+      syncProgress: 100,
+      syncedMessages: Number(count),
+      totalMessages: Number(count),
+    });
     const logs = await t.db
       .selectFrom('instance_logs')
       .select('event')
@@ -117,17 +159,36 @@ describe('instances', () => {
       .where('created_at', '>=', before)
       .execute();
     expect(logs.map((l) => l.event).sort()).toEqual(['sync_finished', 'sync_started']);
-    const row = await t.db.selectFrom('instances').select(['status', 'synced_messages']).where('id', '=', instance.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('instances')
+      .select(['status', 'synced_messages'])
+      .where('id', '=', instance.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'done', synced_messages: Number(count) });
   });
 
   it('answers 409 while a sync runs and 400 without daysAgo unless unlimited', async () => {
-    const instance = await t.db.selectFrom('instances').select('id').where('tenant_id', '=', tenant.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const instance = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const payload = { id: instance.id, daysAgo: null, tenantName: tenant.name, unlimitedSync: false };
-    const missing = await t.app.fastify.inject({ method: 'POST', url: '/api/instance/syncMessages', headers: admin, payload });
+    const missing = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/instance/syncMessages',
+      headers: admin,
+      payload,
+    });
     expect(missing.statusCode).toBe(400);
     await t.db.updateTable('instances').set({ status: 'syncing' }).where('id', '=', instance.id).execute();
-    const busy = await t.app.fastify.inject({ method: 'POST', url: '/api/instance/syncMessages', headers: admin, payload: { ...payload, unlimitedSync: true } });
+    const busy = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/instance/syncMessages',
+      headers: admin,
+      payload: { ...payload, unlimitedSync: true },
+    });
     expect(busy.statusCode).toBe(409);
     expect(validateResponse('instanceSyncMessages', 409, busy.json())).toEqual(ok);
     await t.db.updateTable('instances').set({ status: 'idle' }).where('id', '=', instance.id).execute();

@@ -8,32 +8,57 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** The tenant's instances as the contract's `Instance`, by id. */
 export async function tenantInstances(db: Db, tenantId: number) {
-  return (await instanceQuery(db as Kysely<Database>).where('i.tenant_id', '=', tenantId).orderBy('i.id').execute()).map(instanceDto);
+  return (
+    await instanceQuery(db as Kysely<Database>)
+      .where('i.tenant_id', '=', tenantId)
+      .orderBy('i.id')
+      .execute()
+  ).map(instanceDto);
 }
 
 /** The tenant's instances as id, name and activated, by id, without the given ids. */
 export function instanceSummaries(db: Db, tenantId: number, exceptIds: readonly number[]) {
-  let query = db.selectFrom('instances').select(['id', 'name', 'activated']).where('tenant_id', '=', tenantId).orderBy('id');
+  let query = db
+    .selectFrom('instances')
+    .select(['id', 'name', 'activated'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('id');
   if (exceptIds.length > 0) query = query.where('id', 'not in', [...exceptIds]);
   return query.execute();
 }
 
 export function findTenantInstance(db: Db, tenantId: number, id: number) {
-  return db.selectFrom('instances').select(['id', 'tenant_id']).where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return db
+    .selectFrom('instances')
+    .select(['id', 'tenant_id'])
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
 /** Whether another instance of the tenant has this name, ignoring case. */
 export async function instanceNameTaken(db: Db, tenantId: number, name: string, exceptId?: number): Promise<boolean> {
-  let query = db.selectFrom('instances').select('id').where('tenant_id', '=', tenantId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  let query = db
+    .selectFrom('instances')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Boolean(await query.executeTakeFirst());
 }
 
-export async function insertInstance(db: Db, values: { tenant_id: number; name: string; is_official: boolean; is_unlimited: boolean }): Promise<number> {
+export async function insertInstance(
+  db: Db,
+  values: { tenant_id: number; name: string; is_official: boolean; is_unlimited: boolean },
+): Promise<number> {
   return (await db.insertInto('instances').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateInstance(db: Db, id: number, set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean }): Promise<void> {
+export async function updateInstance(
+  db: Db,
+  id: number,
+  set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean },
+): Promise<void> {
   if (Object.keys(set).length > 0) await db.updateTable('instances').set(set).where('id', '=', id).execute();
 }
 

@@ -46,7 +46,8 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
   }
 
   async function assertNameFree(tenant: TenantRef, name: string, exceptId?: number) {
-    if (await repo.instanceNameTaken(db, tenant.id, name, exceptId)) throw conflict('An instance with this name already exists', 'name');
+    if (await repo.instanceNameTaken(db, tenant.id, name, exceptId))
+      throw conflict('An instance with this name already exists', 'name');
   }
 
   return {
@@ -59,10 +60,18 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
       return repo.instanceSummaries(db, tenant.id, exceptIds);
     },
 
-    async create(tenant: TenantRef, input: { name: string; isOfficial: boolean; isUnlimited: boolean }): Promise<InstanceDto> {
+    async create(
+      tenant: TenantRef,
+      input: { name: string; isOfficial: boolean; isUnlimited: boolean },
+    ): Promise<InstanceDto> {
       const name = checkName(input.name);
       await assertNameFree(tenant, name);
-      const id = await repo.insertInstance(db, { tenant_id: tenant.id, name, is_official: input.isOfficial, is_unlimited: input.isUnlimited });
+      const id = await repo.insertInstance(db, {
+        tenant_id: tenant.id,
+        name,
+        is_official: input.isOfficial,
+        is_unlimited: input.isUnlimited,
+      });
       return publish(id);
     },
 
@@ -79,10 +88,18 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
     },
 
     /** Starts a message sync in the background (./sync.ts); one at a time per instance. */
-    async syncMessages(tenant: TenantRef, input: { id: number; daysAgo: number | null; unlimitedSync: boolean }, log: FastifyBaseLogger): Promise<InstanceDto> {
-      if (!input.unlimitedSync && input.daysAgo === null) throw invalid('daysAgo', 'is required unless unlimitedSync is true');
+    async syncMessages(
+      tenant: TenantRef,
+      input: { id: number; daysAgo: number | null; unlimitedSync: boolean },
+      log: FastifyBaseLogger,
+    ): Promise<InstanceDto> {
+      if (!input.unlimitedSync && input.daysAgo === null)
+        throw invalid('daysAgo', 'is required unless unlimitedSync is true');
       const row = await target(tenant, input.id);
-      const dto = await startSync({ db, events, log }, { instanceId: row.id, tenantId: tenant.id, daysAgo: input.unlimitedSync ? null : input.daysAgo });
+      const dto = await startSync(
+        { db, events, log },
+        { instanceId: row.id, tenantId: tenant.id, daysAgo: input.unlimitedSync ? null : input.daysAgo },
+      );
       if (!dto) throw conflict('A sync of this instance is already running', 'id');
       return dto;
     },

@@ -62,7 +62,11 @@ async function run(db: Kysely<Database>, events: EventBus, p: SyncPlan): Promise
   for await (const rows of pages) {
     synced = Math.min(p.total, synced + rows.length);
     const progress = p.total === 0 ? 100 : Math.min(99, Math.floor((synced * 100) / p.total));
-    await db.updateTable('instances').set({ synced_messages: synced, sync_progress: progress }).where('id', '=', p.instanceId).execute();
+    await db
+      .updateTable('instances')
+      .set({ synced_messages: synced, sync_progress: progress })
+      .where('id', '=', p.instanceId)
+      .execute();
     if (Date.now() - lastEvent >= PROGRESS_INTERVAL_MS) {
       lastEvent = Date.now();
       await publish(db, events, p.instanceId);
@@ -75,7 +79,12 @@ async function run(db: Kysely<Database>, events: EventBus, p: SyncPlan): Promise
     .execute();
   await db
     .insertInto('instance_logs')
-    .values({ tenant_id: p.tenantId, instance_id: p.instanceId, event: 'sync_finished', detail: `${synced} messages synced` })
+    .values({
+      tenant_id: p.tenantId,
+      instance_id: p.instanceId,
+      event: 'sync_finished',
+      detail: `${synced} messages synced`,
+    })
     .execute();
   await publish(db, events, p.instanceId);
 }
@@ -83,7 +92,10 @@ async function run(db: Kysely<Database>, events: EventBus, p: SyncPlan): Promise
 async function fail(db: Kysely<Database>, events: EventBus, p: SyncTarget, error: unknown): Promise<void> {
   const detail = `sync failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
   await db.updateTable('instances').set({ status: 'failed' }).where('id', '=', p.instanceId).execute();
-  await db.insertInto('instance_logs').values({ tenant_id: p.tenantId, instance_id: p.instanceId, event: 'error', detail }).execute();
+  await db
+    .insertInto('instance_logs')
+    .values({ tenant_id: p.tenantId, instance_id: p.instanceId, event: 'error', detail })
+    .execute();
   await publish(db, events, p.instanceId);
 }
 
@@ -110,12 +122,19 @@ export async function startSync(
   const window = p.daysAgo === null ? 'all messages' : `last ${p.daysAgo} days`;
   await db
     .insertInto('instance_logs')
-    .values({ tenant_id: p.tenantId, instance_id: p.instanceId, event: 'sync_started', detail: `${window}: ${p.total} messages` })
+    .values({
+      tenant_id: p.tenantId,
+      instance_id: p.instanceId,
+      event: 'sync_started',
+      detail: `${window}: ${p.total} messages`,
+    })
     .execute();
   const dto = await publish(db, events, p.instanceId);
   void run(db, events, p).catch(async (error: unknown) => {
     log.error({ err: error, instanceId: p.instanceId }, 'instance sync failed');
-    await fail(db, events, p, error).catch((nested: unknown) => log.error({ err: nested }, 'could not record the failed sync'));
+    await fail(db, events, p, error).catch((nested: unknown) =>
+      log.error({ err: nested }, 'could not record the failed sync'),
+    );
   });
   return dto;
 }

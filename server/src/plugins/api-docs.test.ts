@@ -26,7 +26,11 @@ const source = readFileSync(OPENAPI_PATH, 'utf8');
 
 function operationIds(): string[] {
   const spec = parse(source) as { paths: Record<string, Record<string, { operationId?: string }>> };
-  return Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => (op && typeof op === 'object' && 'operationId' in op && op.operationId ? [op.operationId] : [])));
+  return Object.values(spec.paths).flatMap((item) =>
+    Object.values(item).flatMap((op) =>
+      op && typeof op === 'object' && 'operationId' in op && op.operationId ? [op.operationId] : [],
+    ),
+  );
 }
 
 describe('/api/docs', () => {

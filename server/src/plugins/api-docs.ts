@@ -15,7 +15,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 /** Follows a local `$ref` (`#/components/...`) one or more times. */
@@ -24,7 +27,8 @@ function deref(spec: Obj, value: unknown, depth = 0): unknown {
   const ref = value['$ref'];
   if (!ref.startsWith('#/')) return value;
   let target: unknown = spec;
-  for (const part of ref.slice(2).split('/')) target = isObj(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const part of ref.slice(2).split('/'))
+    target = isObj(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   return deref(spec, target, depth + 1);
 }
 
@@ -37,7 +41,8 @@ function schemaName(schema: unknown): string {
     if (Array.isArray(list)) return `${key}(${list.map(schemaName).join(', ')})`;
   }
   if (schema['type'] === 'array') return `array<${schemaName(schema['items'])}>`;
-  if (typeof schema['type'] === 'string') return `${schema['type']}${typeof schema['format'] === 'string' ? ` (${schema['format']})` : ''}`;
+  if (typeof schema['type'] === 'string')
+    return `${schema['type']}${typeof schema['format'] === 'string' ? ` (${schema['format']})` : ''}`;
   if (Array.isArray(schema['type'])) return schema['type'].join(' | ');
   return 'inline object';
 }
@@ -137,11 +142,17 @@ export function renderApiDocs(source: string): string {
   const description = (name: string) => tags.find((t) => t['name'] === name)?.['description'];
   const nav = [...byTag.entries()]
     .filter(([, ops]) => ops.length)
-    .map(([tag, ops]) => `<li><a href="#tag-${escapeHtml(tag)}">${escapeHtml(tag)}</a> <span class="muted">(${ops.length})</span></li>`)
+    .map(
+      ([tag, ops]) =>
+        `<li><a href="#tag-${escapeHtml(tag)}">${escapeHtml(tag)}</a> <span class="muted">(${ops.length})</span></li>`,
+    )
     .join('');
   const sections = [...byTag.entries()]
     .filter(([, ops]) => ops.length)
-    .map(([tag, ops]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${text(description(tag))}${ops.map((op) => renderOperation(spec, op)).join('\n')}`)
+    .map(
+      ([tag, ops]) =>
+        `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${text(description(tag))}${ops.map((op) => renderOperation(spec, op)).join('\n')}`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -184,7 +195,13 @@ code{font-family:ui-monospace,monospace}
 export function registerApiDocs(fastify: FastifyInstance, options: { specPath: string }): void {
   const source = readFileSync(options.specPath, 'utf8');
   const html = renderApiDocs(source);
-  fastify.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html));
-  fastify.get('/api/docs/docs.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(CSS));
-  fastify.get('/api/docs/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').header('cache-control', 'no-cache').send(source));
+  fastify.get('/api/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html),
+  );
+  fastify.get('/api/docs/docs.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(CSS),
+  );
+  fastify.get('/api/docs/openapi.yaml', async (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').header('cache-control', 'no-cache').send(source),
+  );
 }

@@ -27,12 +27,23 @@ export function allows(auth: AuthContext, required: readonly string[]): boolean 
   return auth.role === ADMIN_ROLE || required.length === 0 || required.some((name) => auth.permissions.has(name));
 }
 
-export async function loadAuthContext(db: Kysely<Database>, userId: number, claims: TokenClaims): Promise<AuthContext | null> {
+export async function loadAuthContext(
+  db: Kysely<Database>,
+  userId: number,
+  claims: TokenClaims,
+): Promise<AuthContext | null> {
   const row = await db
     .selectFrom('users as u')
     .innerJoin('tenants as t', 't.id', 'u.tenant_id')
     .innerJoin('roles as r', 'r.id', 'u.role_id')
-    .select(['u.id', 'u.tenant_id', 't.name as tenant_name', 'r.id as role_id', 'r.name as role_name', 'u.origin_backoffice'])
+    .select([
+      'u.id',
+      'u.tenant_id',
+      't.name as tenant_name',
+      'r.id as role_id',
+      'r.name as role_name',
+      'u.origin_backoffice',
+    ])
     .where('u.id', '=', userId)
     .executeTakeFirst();
   if (!row) return null;
@@ -64,7 +75,8 @@ export interface RouteAccess {
 
 /** The access an operation's route schema declares; null for public operations and routes outside the contract. */
 export function routeAccess(schema: unknown): RouteAccess | null {
-  const declared = schema as { 'x-permission'?: string | string[]; 'x-staff-only'?: boolean; 'x-permission-for-others'?: string[] } | undefined;
+  const declared = schema as
+    { 'x-permission'?: string | string[]; 'x-staff-only'?: boolean; 'x-permission-for-others'?: string[] } | undefined;
   const permission = declared?.['x-permission'];
   if (permission === undefined || permission === 'public') return null;
   return {
@@ -83,7 +95,10 @@ export function requireStaff(auth: AuthContext, required: readonly string[]): vo
  * Verifies the bearer token (401 bodies of contracts/openapi.yaml `Unauthorized`) and the access the
  * operation declares (403), before anything of the request's body is read.
  */
-export async function authenticate(request: FastifyRequest, deps: { db: Kysely<Database>; tokens: TokenService; access: RouteAccess }): Promise<AuthContext> {
+export async function authenticate(
+  request: FastifyRequest,
+  deps: { db: Kysely<Database>; tokens: TokenService; access: RouteAccess },
+): Promise<AuthContext> {
   const token = bearerToken(request.headers.authorization);
   const result = await deps.tokens.verify(token, { allowRefreshable: false });
   if (!result.ok) throw unauthenticated(result.body);

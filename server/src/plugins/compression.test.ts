@@ -49,7 +49,12 @@ describe('compressed dynamic answers', () => {
   afterAll(async () => t.close());
 
   const tenants = (acceptEncoding?: string) =>
-    t.app.fastify.inject({ method: 'POST', url: '/api/tenant/paginated', headers: { ...admin, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) }, payload: {} });
+    t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/paginated',
+      headers: { ...admin, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+      payload: {},
+    });
 
   it('compresses JSON above the threshold: brotli when accepted, gzip otherwise, plain when neither', async () => {
     const plain = await tenants();
@@ -79,15 +84,27 @@ describe('compressed dynamic answers', () => {
   });
 
   it('sends small JSON as it is', async () => {
-    const response = await t.app.fastify.inject({ method: 'GET', url: '/healthz', headers: { 'accept-encoding': 'br, gzip' } });
+    const response = await t.app.fastify.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(response.rawPayload.length).toBeLessThan(DYNAMIC_THRESHOLD);
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.json()).toBeTruthy();
   });
 
   it('answers HEAD with the headers of the GET and no body', async () => {
-    const get = await t.app.fastify.inject({ method: 'GET', url: '/api/auth/userInfo', headers: { ...admin, 'accept-encoding': 'br' } });
-    const head = await t.app.fastify.inject({ method: 'HEAD', url: '/api/auth/userInfo', headers: { ...admin, 'accept-encoding': 'br' } });
+    const get = await t.app.fastify.inject({
+      method: 'GET',
+      url: '/api/auth/userInfo',
+      headers: { ...admin, 'accept-encoding': 'br' },
+    });
+    const head = await t.app.fastify.inject({
+      method: 'HEAD',
+      url: '/api/auth/userInfo',
+      headers: { ...admin, 'accept-encoding': 'br' },
+    });
     expect(get.statusCode).toBe(200);
     expect(head.statusCode).toBe(200);
     expect(head.rawPayload.length).toBe(0);
@@ -100,7 +117,12 @@ describe('compressed dynamic answers', () => {
       t.app.fastify.inject({
         method: 'POST',
         url: '/backoffice/graphql',
-        headers: { ...admin, 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', 'accept-encoding': acceptEncoding },
+        headers: {
+          ...admin,
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json',
+          'accept-encoding': acceptEncoding,
+        },
         payload: JSON.stringify({ query }),
       });
     const USERS = 'query { __schema { types { name description fields { name description } } } }';
@@ -128,7 +150,10 @@ describe('compressed dynamic answers', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.length).toBeGreaterThan(DYNAMIC_THRESHOLD);
     for (const encoding of ['br', 'gzip'] as const) {
-      const response = await t.app.fastify.inject({ url, headers: { ...admin, accept: 'text/csv', 'accept-encoding': encoding } });
+      const response = await t.app.fastify.inject({
+        url,
+        headers: { ...admin, accept: 'text/csv', 'accept-encoding': encoding },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(response.headers['content-disposition']).toBe(plain.headers['content-disposition']);
@@ -144,7 +169,8 @@ describe('compressed dynamic answers', () => {
 describe('a compressed stream stays a stream', () => {
   const ROWS = 100_000;
   // Rows like the sheets' (server/src/reports): repetitive, so they compress several times over.
-  const sheetLine = (i: number) => `${i};farmacia-central;2026-03-${String((i % 28) + 1).padStart(2, '0')} 10:${String(i % 60).padStart(2, '0')};Atendente ${i % 40};Loja ${i % 7};${(i * 37) % 1000},50\r\n`;
+  const sheetLine = (i: number) =>
+    `${i};farmacia-central;2026-03-${String((i % 28) + 1).padStart(2, '0')} 10:${String(i % 60).padStart(2, '0')};Atendente ${i % 40};Loja ${i % 7};${(i * 37) % 1000},50\r\n`;
   // Random hex: about 2:1, so what sits in socket buffers is far from the whole sheet.
   const hexLine = (i: number) => `${i};${randomBytes(128).toString('hex')}\r\n`;
 
@@ -168,7 +194,12 @@ describe('a compressed stream stays a stream', () => {
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = app.server.address() as AddressInfo;
-      const request = httpRequest({ host: '127.0.0.1', port, path: '/test/sheet', headers: { 'accept-encoding': encoding } });
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/test/sheet',
+        headers: { 'accept-encoding': encoding },
+      });
       request.end();
       const [response] = (await once(request, 'response')) as [IncomingMessage];
       expect(response.headers['content-encoding']).toBe(encoding);
@@ -197,14 +228,22 @@ describe('a compressed stream stays a stream', () => {
     }
   }
 
-  it.each(['br', 'gzip'] as const)('sends the first %s bytes of a 100k-row sheet long before the last row is read', async (encoding) => {
-    const { atFirstByte } = await slowly(sheetLine, encoding);
-    expect(atFirstByte).toBeLessThan(ROWS / 10);
-  }, 60_000);
+  it.each(['br', 'gzip'] as const)(
+    'sends the first %s bytes of a 100k-row sheet long before the last row is read',
+    async (encoding) => {
+      const { atFirstByte } = await slowly(sheetLine, encoding);
+      expect(atFirstByte).toBeLessThan(ROWS / 10);
+    },
+    60_000,
+  );
 
-  it.each(['br', 'gzip'] as const)('pulls a %s sheet only as fast as a slow client reads it', async (encoding) => {
-    const { whilePaused } = await slowly(hexLine, encoding);
-    // Backpressure reaches the generator: only what fills the socket's buffers has been read ahead.
-    expect(whilePaused).toBeLessThan(ROWS / 2);
-  }, 60_000);
+  it.each(['br', 'gzip'] as const)(
+    'pulls a %s sheet only as fast as a slow client reads it',
+    async (encoding) => {
+      const { whilePaused } = await slowly(hexLine, encoding);
+      // Backpressure reaches the generator: only what fills the socket's buffers has been read ahead.
+      expect(whilePaused).toBeLessThan(ROWS / 2);
+    },
+    60_000,
+  );
 });

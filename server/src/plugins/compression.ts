@@ -51,7 +51,10 @@ function qualities(header: string): Map<string, number> {
  * Identity is always acceptable (a refusal of it too would be a 406; the plain bytes are sent
  * instead) and wins only when named with a higher quality than every acceptable coding.
  */
-export function preferredEncoding(header: string | string[] | undefined, available: readonly Encoding[] = ENCODINGS): Encoding | 'identity' {
+export function preferredEncoding(
+  header: string | string[] | undefined,
+  available: readonly Encoding[] = ENCODINGS,
+): Encoding | 'identity' {
   if (header === undefined) return 'identity';
   const q = qualities(Array.isArray(header) ? header.join(',') : header);
   const star = q.get('*');
@@ -120,7 +123,8 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uin
 function addVary(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
   const value = Array.isArray(vary) ? vary.join(', ') : vary === undefined ? '' : String(vary);
-  if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(value)) reply.header('vary', value ? `${value}, accept-encoding` : 'accept-encoding');
+  if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(value))
+    reply.header('vary', value ? `${value}, accept-encoding` : 'accept-encoding');
 }
 
 /**
@@ -136,7 +140,8 @@ function addVary(reply: FastifyReply): void {
  */
 async function compressStream(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (!isWebStream(payload) && !(payload instanceof Readable)) return payload;
-  if (reply.hasHeader('content-encoding') || reply.hasHeader('content-range') || reply.statusCode === 206) return payload;
+  if (reply.hasHeader('content-encoding') || reply.hasHeader('content-range') || reply.statusCode === 206)
+    return payload;
   const length = Number(reply.getHeader('content-length'));
   if (Number.isInteger(length) && length < DYNAMIC_THRESHOLD) {
     if (isWebStream(payload)) return Buffer.from(await new Response(payload).arrayBuffer());
@@ -153,25 +158,36 @@ async function compressStream(request: FastifyRequest, reply: FastifyReply, payl
   // and one zlib call per batch instead of per CSV line spares the thread pool.
   const compressor =
     encoding === 'br'
-      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY }, flush: constants.BROTLI_OPERATION_FLUSH })
+      ? createBrotliCompress({
+          params: { [constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY },
+          flush: constants.BROTLI_OPERATION_FLUSH,
+        })
       : createGzip({ level: GZIP_LEVEL, flush: constants.Z_SYNC_FLUSH });
   reply.header('content-encoding', encoding);
   reply.removeHeader('content-length');
   // An error of the source (a failed query mid-sheet) ends the compressed stream with it; Fastify then
   // cuts the connection, as it does for a plain stream that fails after its headers went out.
   pipeline(source, batches(STREAM_BATCH), compressor, (error) => {
-    if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') request.log.warn({ err: error }, 'compressed stream failed');
+    if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      request.log.warn({ err: error }, 'compressed stream failed');
   });
   return compressor;
 }
 
-export async function registerCompression(fastify: FastifyInstance, options: { precompressedPrefixes: readonly string[] }): Promise<void> {
+export async function registerCompression(
+  fastify: FastifyInstance,
+  options: { precompressedPrefixes: readonly string[] },
+): Promise<void> {
   // Before @fastify/compress's own onRoute hook (hooks run in the order they were added), which reads
   // a route's `compress` option when the route is added; the stream hook goes before its onSend.
   fastify.addHook('onRoute', (route) => {
-    if (route.compress === undefined && options.precompressedPrefixes.some((prefix) => route.url.startsWith(prefix))) route.compress = false;
+    if (route.compress === undefined && options.precompressedPrefixes.some((prefix) => route.url.startsWith(prefix)))
+      route.compress = false;
     if (route.compress === false) return;
-    route.onSend = [compressStream, ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend])];
+    route.onSend = [
+      compressStream,
+      ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]),
+    ];
   });
   await fastify.register(fastifyCompress, {
     globalCompression: true,

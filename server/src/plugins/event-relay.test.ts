@@ -25,7 +25,11 @@ let baseB: string;
 let admin: { id: number; token: string };
 
 async function login(app: App, email: string): Promise<{ id: number; token: string }> {
-  const response = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: DEMO_PASSWORD, ip: null } });
+  const response = await app.fastify.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: DEMO_PASSWORD, ip: null },
+  });
   const body = response.json<{ access_token: string; user: { id: number } }>();
   return { id: body.user.id, token: body.access_token };
 }
@@ -101,7 +105,12 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     await Promise.all([admitted(mine, 'farmacia-central', admin.id), admitted(other, 'backoffice', admin.id)]);
     const got = record(mine);
     const otherGot = record(other);
-    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', { groupId: 7, name: 'VIP', change: 'created', customersCount: 2 });
+    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', {
+      groupId: 7,
+      name: 'VIP',
+      change: 'created',
+      customersCount: 2,
+    });
     await until(() => got.length === 1, 'the relayed event');
     // Give a duplicate (an own-origin echo, a second delivery) time to show up before asserting none came.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -111,11 +120,18 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     other.close();
   });
 
-  it('does not echo B\'s own events back to B\'s sockets', async () => {
+  it("does not echo B's own events back to B's sockets", async () => {
     const ws = await open(baseB, `tenantName=farmacia-central&userId=${admin.id}&token=${admin.token}`);
     await admitted(ws, 'farmacia-central', admin.id);
     const got = record(ws);
-    b.events.publish('farmacia-central', 'CustomerBlacklisted', { customerId: 1, phone: '+5511987654321', instanceId: null, blacklisted: true, byUserId: null, reason: null });
+    b.events.publish('farmacia-central', 'CustomerBlacklisted', {
+      customerId: 1,
+      phone: '+5511987654321',
+      instanceId: null,
+      blacklisted: true,
+      byUserId: null,
+      reason: null,
+    });
     await until(() => got.length === 1, 'the local event');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(got).toEqual(['customerBlacklisted']);
@@ -143,7 +159,12 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     const ws = await open(baseB, `tenantName=${target.tenant}&userId=${user.id}&token=${user.token}`);
     await admitted(ws, target.tenant, user.id);
     const code = closedWith(ws);
-    const blocked = await a.fastify.inject({ method: 'PATCH', url: `/api/users/${target.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: { blocked: true } });
+    const blocked = await a.fastify.inject({
+      method: 'PATCH',
+      url: `/api/users/${target.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: { blocked: true },
+    });
     expect(blocked.statusCode).toBe(200);
     expect(await code).toBe(4401);
   });
@@ -156,13 +177,23 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     const raw = new pg.Client({ connectionString: primary.url });
     await raw.connect();
     try {
-      for (const payload of ['not json', '[]', JSON.stringify({ event: 'NoSuchEvent', data: {}, tenantName: 'farmacia-central', sentAt: 'x', origin: 'x' }), JSON.stringify({ event: 'ping', data: {}, tenantName: 'farmacia-central', sentAt: 'x', origin: 'x' })]) {
+      for (const payload of [
+        'not json',
+        '[]',
+        JSON.stringify({ event: 'NoSuchEvent', data: {}, tenantName: 'farmacia-central', sentAt: 'x', origin: 'x' }),
+        JSON.stringify({ event: 'ping', data: {}, tenantName: 'farmacia-central', sentAt: 'x', origin: 'x' }),
+      ]) {
         await raw.query('select pg_notify($1, $2)', [channel, payload]);
       }
     } finally {
       await raw.end();
     }
-    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', { groupId: 8, name: 'Novos', change: 'updated', customersCount: 5 });
+    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', {
+      groupId: 8,
+      name: 'Novos',
+      change: 'updated',
+      customersCount: 5,
+    });
     await until(() => got.length >= 1, 'the valid event after the malformed ones');
     expect(got).toEqual(['groupOfCustomersUpdated']);
     ws.close();
@@ -187,7 +218,12 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     const ws = await open(baseB, `tenantName=farmacia-central&userId=${admin.id}&token=${admin.token}`);
     await admitted(ws, 'farmacia-central', admin.id);
     const got = record(ws);
-    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', { groupId: 9, name: 'Depois', change: 'created', customersCount: 1 });
+    a.events.publish('farmacia-central', 'GroupOfCustomersUpdated', {
+      groupId: 9,
+      name: 'Depois',
+      change: 'created',
+      customersCount: 1,
+    });
     await until(() => got.length === 1, 'an event after the reconnect');
     ws.close();
   });

@@ -61,7 +61,9 @@ const EVENT_NAMES = new Set<string>(SERVER_EVENT_NAMES);
 function parseJson(payload: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -70,7 +72,13 @@ function parseJson(payload: string): Record<string, unknown> | undefined {
 function parseEvent(payload: string): EventEnvelope | undefined {
   const v = parseJson(payload);
   if (!v || typeof v.event !== 'string' || !EVENT_NAMES.has(v.event) || v.event === 'ping') return undefined;
-  if (typeof v.data !== 'object' || v.data === null || typeof v.tenantName !== 'string' || typeof v.sentAt !== 'string' || typeof v.origin !== 'string') {
+  if (
+    typeof v.data !== 'object' ||
+    v.data === null ||
+    typeof v.tenantName !== 'string' ||
+    typeof v.sentAt !== 'string' ||
+    typeof v.origin !== 'string'
+  ) {
     return undefined;
   }
   return v as unknown as EventEnvelope;
@@ -79,7 +87,8 @@ function parseEvent(payload: string): EventEnvelope | undefined {
 function parseRevocation(payload: string): RevocationEnvelope | undefined {
   const v = parseJson(payload);
   if (!v || typeof v.origin !== 'string') return undefined;
-  if (Number.isSafeInteger(v.userId) && (v.userId as number) > 0) return { origin: v.origin, userId: v.userId as number };
+  if (Number.isSafeInteger(v.userId) && (v.userId as number) > 0)
+    return { origin: v.origin, userId: v.userId as number };
   if (typeof v.familyId === 'string' && v.familyId.length > 0) return { origin: v.origin, familyId: v.familyId };
   return undefined;
 }
@@ -99,11 +108,15 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
   const ownsPool = typeof options.pg === 'string';
   const pool = typeof options.pg === 'string' ? new pg.Pool({ connectionString: options.pg, max: 2 }) : options.pg;
   if (ownsPool) pool.on('error', (error) => log.warn({ err: error }, 'event relay: idle pool client error'));
-  const clientConfig: pg.ClientConfig = typeof options.pg === 'string' ? { connectionString: options.pg } : { ...options.pg.options };
+  const clientConfig: pg.ClientConfig =
+    typeof options.pg === 'string' ? { connectionString: options.pg } : { ...options.pg.options };
 
   const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
   const schema = rows[0]?.schema ?? 'public';
-  const channels = { events: scopedChannel(EVENT_CHANNEL, schema), revocations: scopedChannel(REVOCATION_CHANNEL, schema) };
+  const channels = {
+    events: scopedChannel(EVENT_CHANNEL, schema),
+    revocations: scopedChannel(REVOCATION_CHANNEL, schema),
+  };
 
   // ---- out: NOTIFY -------------------------------------------------------------------------------
   const pending = new Set<Promise<unknown>>();
@@ -119,7 +132,9 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
     }
     const sent = pool
       .query('select pg_notify($1, $2)', [channel, payload])
-      .catch((error: unknown) => log.error({ err: error, ...context }, 'event relay: NOTIFY failed, delivered locally only'))
+      .catch((error: unknown) =>
+        log.error({ err: error, ...context }, 'event relay: NOTIFY failed, delivered locally only'),
+      )
       .finally(() => pending.delete(sent));
     pending.add(sent);
   }
@@ -144,7 +159,12 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       const envelope = parseEvent(message.payload);
       if (!envelope) return log.warn({ bytes: message.payload.length }, 'event relay: malformed event dropped');
       if (envelope.origin === origin) return; // already delivered locally by publish()
-      events.deliver({ event: envelope.event, data: envelope.data, tenantName: envelope.tenantName, sentAt: envelope.sentAt });
+      events.deliver({
+        event: envelope.event,
+        data: envelope.data,
+        tenantName: envelope.tenantName,
+        sentAt: envelope.sentAt,
+      });
     } else if (message.channel === channels.revocations) {
       const envelope = parseRevocation(message.payload);
       if (!envelope) return log.warn({ bytes: message.payload.length }, 'event relay: malformed revocation dropped');
@@ -198,7 +218,10 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       timer = undefined;
       connect().catch((error: unknown) => {
         lostAt ??= Date.now();
-        log.warn({ err: error, retryInMs: Math.min(maxMs, initialMs * 2 ** attempt) }, 'event relay: LISTEN connection failed');
+        log.warn(
+          { err: error, retryInMs: Math.min(maxMs, initialMs * 2 ** attempt) },
+          'event relay: LISTEN connection failed',
+        );
         schedule();
       });
     }, delay);

@@ -13,7 +13,9 @@ let off: TestApp;
 let authorization: string;
 
 beforeAll(async () => {
-  const faults = parseFaultRules(JSON.stringify([{ operationId: 'featureUpdate', match: { option: 'chatbot' }, status: 503, times: 1 }]));
+  const faults = parseFaultRules(
+    JSON.stringify([{ operationId: 'featureUpdate', match: { option: 'chatbot' }, status: 503, times: 1 }]),
+  );
   [on, off] = await Promise.all([
     startTestApp({ seed: { days: 1 }, config: { faultInjection: true, faults } }),
     startTestApp({ seed: { days: 1 } }),
@@ -26,7 +28,12 @@ afterAll(async () => {
 });
 
 const feature = (option: string) =>
-  on.app.fastify.inject({ method: 'POST', url: '/api/tenant/feature', headers: { authorization }, payload: { option, enabled: true, tenantName: 'farmacia-central' } });
+  on.app.fastify.inject({
+    method: 'POST',
+    url: '/api/tenant/feature',
+    headers: { authorization },
+    payload: { option, enabled: true, tenantName: 'farmacia-central' },
+  });
 
 describe('configuration', () => {
   const saved = { ...process.env };
@@ -36,7 +43,15 @@ describe('configuration', () => {
 
   it('is off by default: no endpoint, no hook', async () => {
     expect(loadConfig().faultInjection).toBe(false);
-    expect((await off.app.fastify.inject({ method: 'POST', url: '/__test/faults', payload: { operationId: 'userList', status: 500 } })).statusCode).toBe(404);
+    expect(
+      (
+        await off.app.fastify.inject({
+          method: 'POST',
+          url: '/__test/faults',
+          payload: { operationId: 'userList', status: 500 },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect(off.app.faults).toBeUndefined();
   });
 
@@ -87,36 +102,73 @@ describe('rules', () => {
         method: 'POST',
         url: '/backoffice/graphql',
         headers: { authorization, 'content-type': 'application/json' },
-        payload: JSON.stringify({ query: 'query userInstances($user_id: Int!) { userInstances(user_id: $user_id) { id } }', operationName: 'userInstances', variables: { user_id: userId } }),
+        payload: JSON.stringify({
+          query: 'query userInstances($user_id: Int!) { userInstances(user_id: $user_id) { id } }',
+          operationName: 'userInstances',
+          variables: { user_id: userId },
+        }),
       });
     const faulted = await gql(1);
     expect(faulted.statusCode).toBe(500);
-    expect(faulted.json()).toEqual({ errors: [{ message: 'Injected fault (HTTP 500)', extensions: { code: 'INJECTED_FAULT' } }] });
+    expect(faulted.json()).toEqual({
+      errors: [{ message: 'Injected fault (HTTP 500)', extensions: { code: 'INJECTED_FAULT' } }],
+    });
     expect((await gql(2)).statusCode).toBe(200);
-    const listed = (await on.app.fastify.inject({ method: 'GET', url: '/__test/faults' })).json<{ rules: { operationId: string; remaining: number | null; fired: number }[] }>();
+    const listed = (await on.app.fastify.inject({ method: 'GET', url: '/__test/faults' })).json<{
+      rules: { operationId: string; remaining: number | null; fired: number }[];
+    }>();
     expect(listed.rules.map((r) => [r.operationId, r.remaining, r.fired])).toEqual([
       ['userInstances', 1, 1],
       ['featureList', null, 0],
     ]);
-    const custom = await on.app.fastify.inject({ method: 'GET', url: '/api/tenant/feature?tenantName=farmacia-central', headers: { authorization } });
+    const custom = await on.app.fastify.inject({
+      method: 'GET',
+      url: '/api/tenant/feature?tenantName=farmacia-central',
+      headers: { authorization },
+    });
     expect(custom.statusCode).toBe(409);
     expect(custom.json()).toEqual({ message: 'custom' });
 
     expect((await on.app.fastify.inject({ method: 'DELETE', url: '/__test/faults' })).json()).toEqual({ rules: [] });
-    expect((await on.app.fastify.inject({ method: 'GET', url: '/api/tenant/feature?tenantName=farmacia-central', headers: { authorization } })).statusCode).toBe(200);
+    expect(
+      (
+        await on.app.fastify.inject({
+          method: 'GET',
+          url: '/api/tenant/feature?tenantName=farmacia-central',
+          headers: { authorization },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('runs after validation and authentication: an anonymous or malformed request keeps its own answer', async () => {
-    await on.app.fastify.inject({ method: 'POST', url: '/__test/faults', payload: { operationId: 'featureUpdate', status: 500 } });
-    const anonymous = await on.app.fastify.inject({ method: 'POST', url: '/api/tenant/feature', payload: { option: 'chatbot', enabled: true, tenantName: 'farmacia-central' } });
+    await on.app.fastify.inject({
+      method: 'POST',
+      url: '/__test/faults',
+      payload: { operationId: 'featureUpdate', status: 500 },
+    });
+    const anonymous = await on.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/feature',
+      payload: { option: 'chatbot', enabled: true, tenantName: 'farmacia-central' },
+    });
     expect(anonymous.statusCode).toBe(401);
-    const malformed = await on.app.fastify.inject({ method: 'POST', url: '/api/tenant/feature', headers: { authorization }, payload: { option: 'chatbot' } });
+    const malformed = await on.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/feature',
+      headers: { authorization },
+      payload: { option: 'chatbot' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect((await feature('chatbot')).statusCode).toBe(500);
   });
 
   it('holds a request for delayMs before answering', async () => {
-    await on.app.fastify.inject({ method: 'POST', url: '/__test/faults', payload: { operationId: 'userList', status: 503, delayMs: 300, times: 1 } });
+    await on.app.fastify.inject({
+      method: 'POST',
+      url: '/__test/faults',
+      payload: { operationId: 'userList', status: 503, delayMs: 300, times: 1 },
+    });
     const started = performance.now();
     const response = await on.app.fastify.inject({ method: 'GET', url: '/api/users', headers: { authorization } });
     expect(response.statusCode).toBe(503);
@@ -124,7 +176,11 @@ describe('rules', () => {
   });
 
   it('refuses rules the endpoint cannot apply', async () => {
-    const bad = await on.app.fastify.inject({ method: 'POST', url: '/__test/faults', payload: { operationId: 'userList', status: 200 } });
+    const bad = await on.app.fastify.inject({
+      method: 'POST',
+      url: '/__test/faults',
+      payload: { operationId: 'userList', status: 200 },
+    });
     expect(bad.statusCode).toBe(400);
   });
 });

@@ -57,7 +57,13 @@ export function parseFaultRules(raw: string | undefined): FaultRule[] {
   const rules = Array.isArray(value) ? value : [value];
   for (const rule of rules) {
     const r = rule as Partial<FaultRule> | null;
-    if (!r || typeof r.operationId !== 'string' || !Number.isInteger(r.status) || (r.status ?? 0) < 400 || (r.status ?? 0) > 599) {
+    if (
+      !r ||
+      typeof r.operationId !== 'string' ||
+      !Number.isInteger(r.status) ||
+      (r.status ?? 0) < 400 ||
+      (r.status ?? 0) > 599
+    ) {
       throw new Error(`FAULTS: each rule needs operationId (string) and status (400–599), got ${JSON.stringify(rule)}`);
     }
   }
@@ -66,7 +72,8 @@ export function parseFaultRules(raw: string | undefined): FaultRule[] {
 
 function defaultBody(status: number, graphql: boolean): unknown {
   const message = `Injected fault (HTTP ${status})`;
-  if (graphql) return { errors: [{ message, extensions: { code: status === 503 ? 'SERVICE_UNAVAILABLE' : 'INJECTED_FAULT' } }] };
+  if (graphql)
+    return { errors: [{ message, extensions: { code: status === 503 ? 'SERVICE_UNAVAILABLE' : 'INJECTED_FAULT' } }] };
   if (status === 503) return { status: 'unavailable', message };
   if (status === 400) return { message: 'Validation failed', errors: [{ field: 'body', message }] };
   return { message };
@@ -108,16 +115,23 @@ export function registerFaults(fastify: FastifyInstance, initial: readonly Fault
     return rule;
   }
 
-  const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+  const asRecord = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/__test/')) return;
     const schema = request.routeOptions.schema as { operationId?: string } | undefined;
     const graphql = request.routeOptions.url === '/:tenant/graphql' && request.method === 'POST';
     const body = asRecord(request.body);
-    const operationId = graphql ? (typeof body.operationName === 'string' ? body.operationName : undefined) : schema?.operationId;
+    const operationId = graphql
+      ? typeof body.operationName === 'string'
+        ? body.operationName
+        : undefined
+      : schema?.operationId;
     if (!operationId) return;
-    const input = graphql ? asRecord(body.variables) : { ...asRecord(request.params), ...asRecord(request.query), ...body };
+    const input = graphql
+      ? asRecord(body.variables)
+      : { ...asRecord(request.params), ...asRecord(request.query), ...body };
     const rule = take(operationId, input);
     if (!rule) return;
     if (rule.delayMs) await new Promise((resolve) => setTimeout(resolve, rule.delayMs));

@@ -21,10 +21,13 @@ export const NUL_MESSAGE = 'must not contain NUL characters (U+0000)';
 
 /** The first part of the request (path, query, body) holding U+0000, and where in it; null when none does. */
 export function nulIn(request: FastifyRequest): { part: 'path' | 'query' | 'body'; where: string } | null {
-  for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+  for (const [part, value] of [
+    ['path', request.params],
+    ['query', request.query],
+    ['body', request.body],
+  ] as const) {
     const where = nulPath(value);
     if (where !== null) return { part, where };
   }
   return null;
 }
-

@@ -26,7 +26,11 @@ beforeAll(async () => {
   app = await buildApp({ db: database.db, config: loadConfig({ databaseUrl: 'pglite://memory' }) });
   await app.fastify.listen({ host: '127.0.0.1', port: 0 });
   base = `ws://127.0.0.1:${(app.fastify.server.address() as AddressInfo).port}/ws`;
-  const login = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+  const login = await app.fastify.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+  });
   const body = login.json<{ access_token: string; user: { id: number } }>();
   token = body.access_token;
   userId = body.user.id;
@@ -90,8 +94,23 @@ describe('socket /ws', () => {
     await Promise.all([admitted(mine, 'farmacia-central'), admitted(other, 'backoffice')]);
     const mineFrame = nextFrame(mine);
     const otherFrame = nextFrame(other);
-    app.events.publish('farmacia-central', 'GroupOfCustomersUpdated', { groupId: 1, name: 'VIP', change: 'created', customersCount: 3 });
-    app.events.publish('backoffice', 'CampaignUpdated', { campaignId: 2, name: 'Natal', status: 'running', total: 10, sent: 1, delivered: 0, read: 0, failed: 0, replied: 0 });
+    app.events.publish('farmacia-central', 'GroupOfCustomersUpdated', {
+      groupId: 1,
+      name: 'VIP',
+      change: 'created',
+      customersCount: 3,
+    });
+    app.events.publish('backoffice', 'CampaignUpdated', {
+      campaignId: 2,
+      name: 'Natal',
+      status: 'running',
+      total: 10,
+      sent: 1,
+      delivered: 0,
+      read: 0,
+      failed: 0,
+      replied: 0,
+    });
     const decoded = decodeServerFrame(await mineFrame);
     expect(decoded.ok && decoded.event.name).toBe('groupOfCustomersUpdated');
     // The other tenant's first frame is its own event: the farmacia-central one never reached it.
@@ -101,9 +120,13 @@ describe('socket /ws', () => {
     other.close();
   });
 
-  it('closes a user\'s open sockets with 4401 when an admin blocks the user', async () => {
+  it("closes a user's open sockets with 4401 when an admin blocks the user", async () => {
     const customer = await someCustomerUser(db);
-    const login = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: customer.email, password: 'Back#Office!Demo', ip: null } });
+    const login = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: customer.email, password: 'Back#Office!Demo', ip: null },
+    });
     expect(login.statusCode).toBe(200);
     const customerToken = login.json<{ access_token: string }>().access_token;
     const ws = await open(`tenantName=${customer.tenant}&userId=${customer.id}&token=${customerToken}`);
@@ -127,8 +150,12 @@ describe('socket /ws', () => {
     adminSocket.close();
   });
 
-  it('logout closes only the sockets opened with that session\'s token family', async () => {
-    const second = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+  it("logout closes only the sockets opened with that session's token family", async () => {
+    const second = await app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+    });
     const otherToken = second.json<{ access_token: string }>().access_token;
     const mine = await open(`tenantName=backoffice&userId=${userId}&token=${otherToken}`);
     const kept = await open(`tenantName=backoffice&userId=${userId}&token=${token}`);

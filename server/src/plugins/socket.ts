@@ -88,8 +88,14 @@ export function registerSocket(
       .select(['t.name as own_tenant', 'u.origin_backoffice'])
       .where('u.id', '=', userId)
       .executeTakeFirst();
-    const tenant = await deps.db.selectFrom('tenants').select('name').where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!row || !tenant || (row.own_tenant !== tenantName && !row.origin_backoffice)) return reject(socket, 4403, 'Forbidden');
+    const tenant = await deps.db
+      .selectFrom('tenants')
+      .select('name')
+      .where('name', '=', tenantName)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row || !tenant || (row.own_tenant !== tenantName && !row.origin_backoffice))
+      return reject(socket, 4403, 'Forbidden');
 
     const client: Client = { socket, alive: true, tenantName, userId, family: verified.claims.fam };
     socket.on('pong', () => {
@@ -150,9 +156,14 @@ export function registerSocket(
     }
     return closed;
   }
-  const closeUser = (userId: number, code = 4401, reason = 'Unauthorized') => closeWhere((c) => c.userId === userId, code, reason);
-  const closeFamily = (familyId: string, code = 4401, reason = 'Unauthorized') => closeWhere((c) => c.family === familyId, code, reason);
-  const stopRevocations = deps.tokens.onRevoked({ onUserRevoked: (userId) => closeUser(userId), onFamilyRevoked: (familyId) => closeFamily(familyId) });
+  const closeUser = (userId: number, code = 4401, reason = 'Unauthorized') =>
+    closeWhere((c) => c.userId === userId, code, reason);
+  const closeFamily = (familyId: string, code = 4401, reason = 'Unauthorized') =>
+    closeWhere((c) => c.family === familyId, code, reason);
+  const stopRevocations = deps.tokens.onRevoked({
+    onUserRevoked: (userId) => closeUser(userId),
+    onFamilyRevoked: (familyId) => closeFamily(familyId),
+  });
 
   // Liveness (§5): a protocol ping per interval; a connection that did not pong since the last one is
   // dead (half-open TCP, sleeping laptop) and is terminated, so the client sees 1006 and reconnects.

@@ -8,8 +8,13 @@ import { compressPage, isLoginPath, matchesEtag, serveSpa, withSettings } from '
 
 describe('SPA index with runtime settings', () => {
   it('injects the settings as an escaped meta, never as script', () => {
-    const html = withSettings('<html><head><title>x</title></head><body></body></html>', { socketUrl: '/ws', ipLookupUrl: 'https://ip.example/?a=1&b="2"' });
-    expect(html).toContain('<meta name="panel-settings" content="{&quot;socketUrl&quot;:&quot;/ws&quot;,&quot;ipLookupUrl&quot;:&quot;https://ip.example/?a=1&amp;b=\\&quot;2\\&quot;&quot;}" /></head>');
+    const html = withSettings('<html><head><title>x</title></head><body></body></html>', {
+      socketUrl: '/ws',
+      ipLookupUrl: 'https://ip.example/?a=1&b="2"',
+    });
+    expect(html).toContain(
+      '<meta name="panel-settings" content="{&quot;socketUrl&quot;:&quot;/ws&quot;,&quot;ipLookupUrl&quot;:&quot;https://ip.example/?a=1&amp;b=\\&quot;2\\&quot;&quot;}" /></head>',
+    );
     expect(html).not.toContain('<script');
   });
 
@@ -19,7 +24,11 @@ describe('SPA index with runtime settings', () => {
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
     const t = await startTestApp({ config: { ipLookupUrl: 'https://api.ipify.org?format=json' } });
     try {
-      await serveSpa(t.app.fastify, { webRoot, backofficeTenant: 'backoffice', settings: { socketUrl: '/ws', ipLookupUrl: 'https://api.ipify.org?format=json' } });
+      await serveSpa(t.app.fastify, {
+        webRoot,
+        backofficeTenant: 'backoffice',
+        settings: { socketUrl: '/ws', ipLookupUrl: 'https://api.ipify.org?format=json' },
+      });
       const page = await t.app.fastify.inject({ method: 'GET', url: '/farmacia-central/users?x=1' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -36,10 +45,17 @@ describe('SPA index with runtime settings', () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
-    writeFileSync(join(webRoot, 'login.html'), '<html><head></head><body><div id="root" data-prerendered="login pt-BR light"><form></form></div></body></html>');
+    writeFileSync(
+      join(webRoot, 'login.html'),
+      '<html><head></head><body><div id="root" data-prerendered="login pt-BR light"><form></form></div></body></html>',
+    );
     const t = await startTestApp();
     try {
-      await serveSpa(t.app.fastify, { webRoot, backofficeTenant: 'backoffice', settings: { socketUrl: '/ws', ipLookupUrl: '' } });
+      await serveSpa(t.app.fastify, {
+        webRoot,
+        backofficeTenant: 'backoffice',
+        settings: { socketUrl: '/ws', ipLookupUrl: '' },
+      });
       for (const url of ['/backoffice/login', '/farmacia-central/login?to=%2Ftenants', '/backoffice/login/']) {
         const page = await t.app.fastify.inject({ method: 'GET', url });
         expect([url, page.statusCode]).toEqual([url, 200]);
@@ -48,7 +64,14 @@ describe('SPA index with runtime settings', () => {
         expect(page.headers['cache-control']).toBe('no-cache');
       }
       // Every other page — a signed-in user reloading it — gets the empty shell, never a login form.
-      for (const url of ['/backoffice/', '/backoffice/tenants', '/backoffice/users?login=1', '/backoffice/pages/error-404', '/backoffice/login/extra', '/backoffice/Login']) {
+      for (const url of [
+        '/backoffice/',
+        '/backoffice/tenants',
+        '/backoffice/users?login=1',
+        '/backoffice/pages/error-404',
+        '/backoffice/login/extra',
+        '/backoffice/Login',
+      ]) {
         const page = await t.app.fastify.inject({ method: 'GET', url });
         expect([url, page.statusCode]).toEqual([url, 200]);
         expect(page.body).not.toContain('data-prerendered');
@@ -65,7 +88,11 @@ describe('SPA index with runtime settings', () => {
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
     const t = await startTestApp();
     try {
-      await serveSpa(t.app.fastify, { webRoot, backofficeTenant: 'backoffice', settings: { socketUrl: '/ws', ipLookupUrl: '' } });
+      await serveSpa(t.app.fastify, {
+        webRoot,
+        backofficeTenant: 'backoffice',
+        settings: { socketUrl: '/ws', ipLookupUrl: '' },
+      });
       const page = await t.app.fastify.inject({ method: 'GET', url: '/backoffice/login' });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<div id="root"></div>');
@@ -94,8 +121,14 @@ describe('compressed SPA files', () => {
   let t: TestApp;
   let webRoot: string;
   // A module of a few KB that compresses like the build's do.
-  const script = Array.from({ length: 200 }, (_, i) => `export function screen${i}(props){return props.items.filter((item)=>item.id!==${i}).map((item)=>item.name);}`).join('\n');
-  const styles = Array.from({ length: 100 }, (_, i) => `.c${i}{display:flex;align-items:center;padding:${i}px}`).join('');
+  const script = Array.from(
+    { length: 200 },
+    (_, i) =>
+      `export function screen${i}(props){return props.items.filter((item)=>item.id!==${i}).map((item)=>item.name);}`,
+  ).join('\n');
+  const styles = Array.from({ length: 100 }, (_, i) => `.c${i}{display:flex;align-items:center;padding:${i}px}`).join(
+    '',
+  );
   const loginHtml = `<!doctype html><html><head><title>Painel</title><script defer src="/static/js/app.js"></script><link href="/static/css/app.css" rel="stylesheet"></head><body><div id="root" data-prerendered="login pt-BR light"><form><label>E-mail<input name="email"></label><label>Senha<input name="password" type="password"></label></form></div></body></html>`;
 
   beforeAll(async () => {
@@ -104,18 +137,26 @@ describe('compressed SPA files', () => {
     mkdirSync(join(webRoot, 'static', 'css'), { recursive: true });
     writeFileSync(join(webRoot, 'static', 'js', 'app.js'), script);
     writeFileSync(join(webRoot, 'static', 'css', 'app.css'), styles);
-    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><html><head><title>Painel</title><script defer src="/static/js/app.js"></script></head><body><div id="root"></div></body></html>');
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><html><head><title>Painel</title><script defer src="/static/js/app.js"></script></head><body><div id="root"></div></body></html>',
+    );
     writeFileSync(join(webRoot, 'login.html'), loginHtml);
     const done = await precompressDir(join(webRoot, 'static'));
     expect(done.map((d) => d.file.slice(webRoot.length))).toEqual(['/static/css/app.css', '/static/js/app.js']);
     // Written after the build's step: no compressed files beside it.
     writeFileSync(join(webRoot, 'static', 'js', 'late.js'), script);
     t = await startTestApp({ seed: { days: 1 } });
-    await serveSpa(t.app.fastify, { webRoot, backofficeTenant: 'backoffice', settings: { socketUrl: '/ws', ipLookupUrl: '' } });
+    await serveSpa(t.app.fastify, {
+      webRoot,
+      backofficeTenant: 'backoffice',
+      settings: { socketUrl: '/ws', ipLookupUrl: '' },
+    });
   }, 180_000);
   afterAll(async () => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.app.fastify.inject({ method, url, headers });
+  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    t.app.fastify.inject({ method, url, headers });
 
   it('writes brotli and gzip files that decompress to the built file', () => {
     const js = readFileSync(join(webRoot, 'static', 'js', 'app.js'));
@@ -169,7 +210,12 @@ describe('compressed SPA files', () => {
     expect(br.headers.etag).not.toBe(plain.headers.etag);
 
     const head = await get('/static/js/app.js', { 'accept-encoding': 'br' }, 'HEAD');
-    expect([head.statusCode, head.headers['content-encoding'], head.headers.etag, head.rawPayload.length]).toEqual([200, 'br', br.headers.etag, 0]);
+    expect([head.statusCode, head.headers['content-encoding'], head.headers.etag, head.rawPayload.length]).toEqual([
+      200,
+      'br',
+      br.headers.etag,
+      0,
+    ]);
     expect(head.headers['content-length']).toBe(br.headers['content-length']);
 
     const same = await get('/static/js/app.js', { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
@@ -214,11 +260,22 @@ describe('compressed SPA files', () => {
       }
       const br = await get(url, { 'accept-encoding': 'br' });
       const head = await get(url, { 'accept-encoding': 'br' }, 'HEAD');
-      expect([head.statusCode, head.headers['content-encoding'], head.headers.etag, head.rawPayload.length]).toEqual([200, 'br', br.headers.etag, 0]);
+      expect([head.statusCode, head.headers['content-encoding'], head.headers.etag, head.rawPayload.length]).toEqual([
+        200,
+        'br',
+        br.headers.etag,
+        0,
+      ]);
       const revalidated = await get(url, { 'accept-encoding': 'br', 'if-none-match': `W/${String(br.headers.etag)}` });
-      expect([revalidated.statusCode, revalidated.rawPayload.length, revalidated.headers.etag]).toEqual([304, 0, br.headers.etag]);
+      expect([revalidated.statusCode, revalidated.rawPayload.length, revalidated.headers.etag]).toEqual([
+        304,
+        0,
+        br.headers.etag,
+      ]);
       expect(revalidated.headers.vary).toMatch(/accept-encoding/i);
-      expect((await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(br.headers.etag) })).statusCode).toBe(200);
+      expect((await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(br.headers.etag) })).statusCode).toBe(
+        200,
+      );
     }
   });
 

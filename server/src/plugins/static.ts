@@ -53,7 +53,12 @@ export function compressPage(html: string): CompressedPage {
   const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const page: CompressedPage = { bodies: { identity }, etags: { identity: `"${tag}"` }, encodings: [] };
   const compressed: Record<Encoding, Buffer> = {
-    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    br: brotliCompressSync(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
     gzip: gzipSync(identity, { level: 9 }),
   };
   for (const encoding of ENCODINGS) {
@@ -74,14 +79,20 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
-export async function serveSpa(app: FastifyInstance, options: { webRoot: string; backofficeTenant: string; settings: SpaSettings }): Promise<void> {
+export async function serveSpa(
+  app: FastifyInstance,
+  options: { webRoot: string; backofficeTenant: string; settings: SpaSettings },
+): Promise<void> {
   const root = resolve(options.webRoot);
   const indexPath = resolve(root, 'index.html');
   const hasBuild = existsSync(indexPath);
   const indexHtml = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
   const loginPath = resolve(root, 'login.html');
   const index = compressPage(indexHtml);
-  const login = hasBuild && existsSync(loginPath) ? compressPage(withSettings(readFileSync(loginPath, 'utf8'), options.settings)) : index;
+  const login =
+    hasBuild && existsSync(loginPath)
+      ? compressPage(withSettings(readFileSync(loginPath, 'utf8'), options.settings))
+      : index;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: resolve(root, 'static'),
@@ -94,10 +105,13 @@ export async function serveSpa(app: FastifyInstance, options: { webRoot: string;
     });
   }
   app.get('/', async (_request, reply) => reply.redirect(`/${options.backofficeTenant}/`, 302));
-  app.get('/:tenant', async (request, reply) => reply.redirect(`/${(request.params as { tenant: string }).tenant}/`, 301));
+  app.get('/:tenant', async (request, reply) =>
+    reply.redirect(`/${(request.params as { tenant: string }).tenant}/`, 301),
+  );
   // Compressed here, not again by server/src/plugins/compression.ts.
   app.get('/:tenant/*', { compress: false }, async (request, reply) => {
-    if (!hasBuild) return reply.code(503).send({ status: 'unavailable', message: 'The SPA is not built: run `npm run build`.' });
+    if (!hasBuild)
+      return reply.code(503).send({ status: 'unavailable', message: 'The SPA is not built: run `npm run build`.' });
     const rest = `/${(request.params as { '*': string })['*']}`;
     const page = isLoginPath(rest) ? login : index;
     const encoding = preferredEncoding(request.headers['accept-encoding'], page.encodings);

@@ -26,7 +26,11 @@ beforeAll(async () => {
   a = await startTestApp({ databaseUrl: pg.url, seed: { days: 2 } });
   // A second server on the same schema, as a second process would be: its own pool and relay.
   const database = await openDatabase(a.databaseUrl);
-  const app = await buildApp({ db: database.db, config: loadConfig({ databaseUrl: a.databaseUrl, seedDemo: false }), ...(database.pg ? { pg: database.pg } : {}) });
+  const app = await buildApp({
+    db: database.db,
+    config: loadConfig({ databaseUrl: a.databaseUrl, seedDemo: false }),
+    ...(database.pg ? { pg: database.pg } : {}),
+  });
   await app.fastify.listen({ host: '127.0.0.1', port: 0 });
   second = { app, database, base: `ws://127.0.0.1:${(app.fastify.server.address() as AddressInfo).port}` };
   await app.relay?.ready();
@@ -46,13 +50,17 @@ async function untilReady(deadlineMs: number): Promise<void> {
   for (;;) {
     const ready = await inject({ method: 'GET', url: '/readyz' });
     if (ready.statusCode === 200) return;
-    if (Date.now() > deadline) throw new Error(`/readyz still ${ready.statusCode} after ${deadlineMs} ms: ${ready.body}`);
+    if (Date.now() > deadline)
+      throw new Error(`/readyz still ${ready.statusCode} after ${deadlineMs} ms: ${ready.body}`);
     // Wait for the condition: the next probe, not a fixed sleep for the whole recovery.
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-function expect503(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, operationId: string) {
+function expect503(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  operationId: string,
+) {
   expect(response.statusCode).toBe(503);
   expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   const body = response.json();
@@ -62,7 +70,11 @@ function expect503(response: { statusCode: number; headers: Record<string, unkno
 
 describe('database outage and recovery on one server process', () => {
   it('answers 503 with Retry-After while PostgreSQL is down and serves again, with the same token, once it is back', async () => {
-    const login = await inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+    const login = await inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+    });
     const { access_token: token, user } = login.json<{ access_token: string; user: { id: number } }>();
     const authorization = `Bearer ${token}`;
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization } })).statusCode).toBe(200);
@@ -71,8 +83,18 @@ describe('database outage and recovery on one server process', () => {
     try {
       const started = Date.now();
       expect503(await inject({ method: 'GET', url: '/api/users', headers: { authorization } }), 'userList');
-      expect503(await inject({ method: 'POST', url: '/api/tenant/paginated', headers: { authorization }, payload: {} }), 'tenantPaginated');
-      expect503(await inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } }), 'authLogin');
+      expect503(
+        await inject({ method: 'POST', url: '/api/tenant/paginated', headers: { authorization }, payload: {} }),
+        'tenantPaginated',
+      );
+      expect503(
+        await inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+        }),
+        'authLogin',
+      );
       expect503(await inject({ method: 'GET', url: '/readyz' }), 'healthReady');
       // Liveness does not depend on the database: the process is fine, only not ready.
       expect((await inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
@@ -103,7 +125,15 @@ describe('database outage and recovery on one server process', () => {
     const users = await inject({ method: 'GET', url: '/api/users', headers: { authorization } });
     expect(users.statusCode).toBe(200);
     expect(validateResponse('userList', 200, users.json()).errors).toEqual([]);
-    expect((await inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } })).statusCode).toBe(200);
+    expect(
+      (
+        await inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+        })
+      ).statusCode,
+    ).toBe(200);
     const graphql = await inject({
       method: 'POST',
       url: '/backoffice/graphql',
@@ -118,13 +148,20 @@ describe('database outage and recovery on one server process', () => {
     const received: string[] = [];
     ws.on('message', (raw) => {
       const frame = decodeServerFrame(raw.toString());
-      if (frame.ok && frame.event.name === 'instanceUpdated') received.push((frame.event.data as { name: string }).name);
+      if (frame.ok && frame.event.name === 'instanceUpdated')
+        received.push((frame.event.data as { name: string }).name);
     });
     await once(ws, 'open');
     // Admission is asynchronous: wait until the second server counts the socket.
-    for (let i = 0; i < 100 && second?.app.sockets.count('farmacia-central') === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && second?.app.sockets.count('farmacia-central') === 0; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
     const name = `after-outage-${Date.now()}`;
-    const created = await inject({ method: 'POST', url: '/api/instance', headers: { authorization }, payload: { name, tenantName: 'farmacia-central', isOfficial: false, isUnlimited: false } });
+    const created = await inject({
+      method: 'POST',
+      url: '/api/instance',
+      headers: { authorization },
+      payload: { name, tenantName: 'farmacia-central', isOfficial: false, isUnlimited: false },
+    });
     expect(created.statusCode).toBe(201);
     const deadline = Date.now() + 10_000;
     while (!received.includes(name) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -18,8 +18,14 @@ function tenantFilter(column: string, scope: ReportScope): RawBuilder<boolean> {
 }
 
 /** Value of one time-series point per bucket (same definitions as `analytics_daily`). */
-function metricSource(metric: 'orders' | 'revenue' | 'attendances' | 'tickets', unit: RawBuilder<unknown>, scope: ReportScope, range: DayRange) {
-  const bucket = (column: string) => sql`date_trunc(${unit}, ${sql.ref(column)} at time zone ${REPORT_TIME_ZONE})::date`;
+function metricSource(
+  metric: 'orders' | 'revenue' | 'attendances' | 'tickets',
+  unit: RawBuilder<unknown>,
+  scope: ReportScope,
+  range: DayRange,
+) {
+  const bucket = (column: string) =>
+    sql`date_trunc(${unit}, ${sql.ref(column)} at time zone ${REPORT_TIME_ZONE})::date`;
   if (metric === 'orders' || metric === 'revenue') {
     const value =
       metric === 'orders'
@@ -62,7 +68,10 @@ export type CampaignStatusType = 'sent' | 'delivered' | 'read' | 'failed' | 'rep
 export function createAnalytics({ db }: { db: Kysely<Database> }) {
   return {
     /** Recomputes the tenant's daily aggregates over the range; without `force`, days aggregated after they ended are kept. */
-    async syncAnalytics(actor: AuthContext, q: { tenantName?: string; fromDate: string; toDate: string; forceUpdate?: boolean }) {
+    async syncAnalytics(
+      actor: AuthContext,
+      q: { tenantName?: string; fromDate: string; toDate: string; forceUpdate?: boolean },
+    ) {
       const range = dayRange(q.fromDate, q.toDate, 'toDate');
       const tenant = await resolveTenant(db, actor, q.tenantName);
       const forceUpdate = q.forceUpdate ?? false;
@@ -79,7 +88,10 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
     },
 
     /** Records a campaign-status webhook generation for the tenant and range. */
-    async campaignStatusWebhook(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string; type: CampaignStatusType }) {
+    async campaignStatusWebhook(
+      actor: AuthContext,
+      q: { tenantName?: string; startAt: string; finishAt: string; type: CampaignStatusType },
+    ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const tenant = await resolveTenant(db, actor, q.tenantName);
       // The reference server holds no campaign messages; each order of the tenant in the range stands in
@@ -92,25 +104,53 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
         .executeTakeFirstOrThrow();
       const delivery = await db
         .insertInto('webhook_deliveries')
-        .values({ tenant_id: tenant.id, type: q.type, start_at: range.start, finish_at: range.finish, deliveries: n, created_by: actor.userId })
+        .values({
+          tenant_id: tenant.id,
+          type: q.type,
+          start_at: range.start,
+          finish_at: range.finish,
+          deliveries: n,
+          created_by: actor.userId,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { tenantName: tenant.name, type: q.type, startAt: range.start, finishAt: range.finish, deliveries: n, deliveryId: delivery.id };
+      return {
+        tenantName: tenant.name,
+        type: q.type,
+        startAt: range.start,
+        finishAt: range.finish,
+        deliveries: n,
+        deliveryId: delivery.id,
+      };
     },
 
     /** Failed sign-ins in the range, newest first (at most 10,000): tenant staff see only their tenant's users'. */
-    async loginFailures(actor: AuthContext, q: { start_at: string; finish_at: string; selectedUsers?: readonly number[] | null }) {
+    async loginFailures(
+      actor: AuthContext,
+      q: { start_at: string; finish_at: string; selectedUsers?: readonly number[] | null },
+    ) {
       const range = dayRange(q.start_at, q.finish_at, 'finish_at');
       let query = db
         .selectFrom('login_attempts as la')
         .leftJoin('users as u', 'u.id', 'la.user_id')
-        .select(['la.id', 'la.created_at', 'la.email', sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'), 'la.user_id', 'u.name as user_name'])
+        .select([
+          'la.id',
+          'la.created_at',
+          'la.email',
+          sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'),
+          'la.user_id',
+          'u.name as user_name',
+        ])
         .where('la.success', '=', false)
         .where(withinDays('la.created_at', range));
       // Tenant staff only see failures of their tenant's users; attempts on unknown emails are staff-only.
       if (!actor.originBackoffice) query = query.where('u.tenant_id', '=', actor.tenantId);
       if (q.selectedUsers?.length) query = query.where('la.user_id', 'in', [...q.selectedUsers]);
-      const rows = await query.orderBy('la.created_at', 'desc').orderBy('la.id', 'desc').limit(MAX_REPORT_ROWS).execute();
+      const rows = await query
+        .orderBy('la.created_at', 'desc')
+        .orderBy('la.id', 'desc')
+        .limit(MAX_REPORT_ROWS)
+        .execute();
       return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
     },
 
@@ -118,56 +158,58 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
     async summary(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const scope = await reportScope(db, actor, q.tenantName);
-    const [orders, attendances, users] = await Promise.all([
-      db
-        .selectFrom('orders')
-        .select([
-          sql<number>`(count(*) filter (where status <> 'cancelled'))::int`.as('orders'),
-          sql<number>`round(coalesce(sum(total) filter (where status <> 'cancelled'), 0), 2)`.as('revenue'),
-        ])
-        .where(tenantFilter('tenant_id', scope))
-        .where(withinDays('created_at', range))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('attendances')
-        .select([
-          sql<number>`count(*)::int`.as('attendances'),
-          sql<number>`(count(*) filter (where ticket_status <> 'closed'))::int`.as('open'),
-          sql<number>`(count(*) filter (where ticket_status = 'closed'))::int`.as('closed'),
-        ])
-        .where(tenantFilter('tenant_id', scope))
-        .where(withinDays('started_at', range))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('users')
-        .select(sql<number>`count(*)::int`.as('online'))
-        .where('is_connected', '=', true)
-        .where('deleted_at', 'is', null)
-        .where(tenantFilter('tenant_id', scope))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return {
-      startAt: range.start,
-      finishAt: range.finish,
-      orders: orders.orders,
-      revenue: orders.revenue,
-      averageTicket: orders.orders === 0 ? 0 : Math.round((orders.revenue / orders.orders) * 100) / 100,
-      attendances: attendances.attendances,
-      ticketsOpen: attendances.open,
-      ticketsClosed: attendances.closed,
-      onlineUsers: users.online,
-    };
+      const [orders, attendances, users] = await Promise.all([
+        db
+          .selectFrom('orders')
+          .select([
+            sql<number>`(count(*) filter (where status <> 'cancelled'))::int`.as('orders'),
+            sql<number>`round(coalesce(sum(total) filter (where status <> 'cancelled'), 0), 2)`.as('revenue'),
+          ])
+          .where(tenantFilter('tenant_id', scope))
+          .where(withinDays('created_at', range))
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('attendances')
+          .select([
+            sql<number>`count(*)::int`.as('attendances'),
+            sql<number>`(count(*) filter (where ticket_status <> 'closed'))::int`.as('open'),
+            sql<number>`(count(*) filter (where ticket_status = 'closed'))::int`.as('closed'),
+          ])
+          .where(tenantFilter('tenant_id', scope))
+          .where(withinDays('started_at', range))
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('users')
+          .select(sql<number>`count(*)::int`.as('online'))
+          .where('is_connected', '=', true)
+          .where('deleted_at', 'is', null)
+          .where(tenantFilter('tenant_id', scope))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        startAt: range.start,
+        finishAt: range.finish,
+        orders: orders.orders,
+        revenue: orders.revenue,
+        averageTicket: orders.orders === 0 ? 0 : Math.round((orders.revenue / orders.orders) * 100) / 100,
+        attendances: attendances.attendances,
+        ticketsOpen: attendances.open,
+        ticketsClosed: attendances.closed,
+        onlineUsers: users.online,
+      };
     },
 
-
     /** One point per day, week or month of the range (empty buckets are 0). */
-    async timeseries(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string; metric: Metric; interval?: Interval }) {
+    async timeseries(
+      actor: AuthContext,
+      q: { tenantName?: string; startAt: string; finishAt: string; metric: Metric; interval?: Interval },
+    ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const scope = await reportScope(db, actor, q.tenantName);
-    const interval = q.interval ?? 'day';
-    const unit = sql.lit(INTERVAL_UNITS[interval]);
-    // One bucket per interval from the one holding startAt to the one holding finishAt; empty ones are 0.
-    const { rows } = await sql<{ date: string; value: number }>`
+      const interval = q.interval ?? 'day';
+      const unit = sql.lit(INTERVAL_UNITS[interval]);
+      // One bucket per interval from the one holding startAt to the one holding finishAt; empty ones are 0.
+      const { rows } = await sql<{ date: string; value: number }>`
       with buckets as (
         select g::date as bucket
         from generate_series(date_trunc(${unit}, ${range.start}::date::timestamp), date_trunc(${unit}, ${range.finish}::date::timestamp), ${sql.lit(`1 ${INTERVAL_UNITS[interval]}`)}::interval) as g
@@ -177,9 +219,8 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
       from buckets b left join src on src.bucket = b.bucket
       order by b.bucket
     `.execute(db);
-    return { metric: q.metric, interval, points: rows };
+      return { metric: q.metric, interval, points: rows };
     },
-
 
     /** Per attendant over the range: attendances, average first response and handling times, closed tickets. */
     async productivity(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string }) {
@@ -195,6 +236,15 @@ type ProductivityRow = Awaited<ReturnType<typeof productivityRows>>[number];
 
 /** The productivity report as CSV lines (server/src/reports/csv.ts); one row per attendant. */
 export async function* productivityCsv(rows: readonly ProductivityRow[]): AsyncGenerator<string> {
-  yield BOM + csvLine(['atendente', 'atendimentos', 'primeira_resposta_media_s', 'duracao_media_s', 'tickets_fechados']);
-  for (const r of rows) yield csvLine([r.name, r.attendances, decimal(r.avgFirstResponseSeconds), decimal(r.avgHandlingSeconds), r.closedTickets]);
+  yield (
+    BOM + csvLine(['atendente', 'atendimentos', 'primeira_resposta_media_s', 'duracao_media_s', 'tickets_fechados'])
+  );
+  for (const r of rows)
+    yield csvLine([
+      r.name,
+      r.attendances,
+      decimal(r.avgFirstResponseSeconds),
+      decimal(r.avgHandlingSeconds),
+      r.closedTickets,
+    ]);
 }

@@ -28,11 +28,35 @@ const FORMULA_TEXTS = fc
     fc.string({ unit: 'grapheme', maxLength: 12 }),
   )
   .map((parts) => parts.join(''));
-const PAYLOADS = ['=HYPERLINK("http://x.test","y")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-2+3', '\t=1', '=1;=2', '"=1"', '-', '=', '\r\n=1', ' =1'];
+const PAYLOADS = [
+  '=HYPERLINK("http://x.test","y")',
+  "+cmd|' /C calc'!A0",
+  '@SUM(1+1)',
+  '-2+3',
+  '\t=1',
+  '=1;=2',
+  '"=1"',
+  '-',
+  '=',
+  '\r\n=1',
+  ' =1',
+];
 const TEXTS = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   FORMULA_TEXTS,
-  fc.constantFrom(...HOSTILE_STRINGS, ...PAYLOADS, 'a;b', 'diz "oi"', 'linha\r\nnova', 'só\n', ';', '"', '', '👨‍👩‍👧‍👦=1', `=${'x'.repeat(100_000)}`),
+  fc.constantFrom(
+    ...HOSTILE_STRINGS,
+    ...PAYLOADS,
+    'a;b',
+    'diz "oi"',
+    'linha\r\nnova',
+    'só\n',
+    ';',
+    '"',
+    '',
+    '👨‍👩‍👧‍👦=1',
+    `=${'x'.repeat(100_000)}`,
+  ),
 );
 // 1914–2100: São Paulo's DST years and the future. (Before 1914 the zone was local mean time,
 // −3:06:28, and ICU and PostgreSQL's zone data round those seconds a minute apart; no sheet holds
@@ -58,14 +82,28 @@ describe.each([
   });
 
   /** Formats many values in one query, in order. */
-  async function viaDatabase<T>(values: readonly T[], cell: (value: ReturnType<typeof sql.val>) => ReturnType<typeof csvTextSql>, cast: string): Promise<string[]> {
+  async function viaDatabase<T>(
+    values: readonly T[],
+    cell: (value: ReturnType<typeof sql.val>) => ReturnType<typeof csvTextSql>,
+    cast: string,
+  ): Promise<string[]> {
     if (values.length === 0) return [];
-    const rows = await sql<{ text: string }>`select ${cell(sql`v::${sql.raw(cast)}` as never)} as text from unnest(${sql.val(values)}::${sql.raw(cast)}[]) with ordinality as u(v, i) order by i`.execute(t.db);
+    const rows = await sql<{
+      text: string;
+    }>`select ${cell(sql`v::${sql.raw(cast)}` as never)} as text from unnest(${sql.val(values)}::${sql.raw(cast)}[]) with ordinality as u(v, i) order by i`.execute(
+      t.db,
+    );
     return rows.rows.map((r) => r.text);
   }
 
   it('text: quoted exactly when it holds ; " CR or LF, with doubled quotes; `\'` before a formula; null empty (1000 values)', async () => {
-    const values = [...fc.sample(TEXTS, 1000).filter((s) => !s.includes('\u0000')), ...PAYLOADS, '', `+${'ç'.repeat(50_000)};`, null];
+    const values = [
+      ...fc.sample(TEXTS, 1000).filter((s) => !s.includes('\u0000')),
+      ...PAYLOADS,
+      '',
+      `+${'ç'.repeat(50_000)};`,
+      null,
+    ];
     const cells = await viaDatabase(values, csvTextSql as never, 'text');
     expect(cells).toEqual(values.map((v) => csvCell(v)));
     cells.forEach((cell, i) => {
@@ -92,7 +130,7 @@ describe.each([
     ]);
   });
 
-  it('text led by any character (every code point of the BMP, bare and behind a space): the same `\'` both ways', async () => {
+  it("text led by any character (every code point of the BMP, bare and behind a space): the same `'` both ways", async () => {
     const values: string[] = [];
     for (let code = 1; code <= 0xffff; code++) {
       if (code >= 0xd800 && code <= 0xdfff) continue;
@@ -107,7 +145,13 @@ describe.each([
 
   it('times: YYYY-MM-DD HH:mm in São Paulo, across every DST rule since 1914 (1000 values)', async () => {
     const values = fc.sample(TIMES, 1000);
-    expect(await viaDatabase(values.map((d) => d.toISOString()), csvTimeSql as never, 'timestamptz')).toEqual(values.map((d) => csvCell(d)));
+    expect(
+      await viaDatabase(
+        values.map((d) => d.toISOString()),
+        csvTimeSql as never,
+        'timestamptz',
+      ),
+    ).toEqual(values.map((d) => csvCell(d)));
   });
 
   it('integers as they are, money with two decimals and a comma (500 values each)', async () => {
@@ -115,13 +159,23 @@ describe.each([
     expect(await viaDatabase(ints, csvIntSql as never, 'integer')).toEqual(ints.map((v) => csvCell(v)));
     const cents = [...fc.sample(CENTS, 500), 0, 1, 50, 100, 999_999_999_999];
     const money = cents.map((c) => (c / 100).toFixed(2));
-    expect(await viaDatabase(money, csvMoneySql as never, 'numeric(12,2)')).toEqual(cents.map((c) => csvCell(decimal(c / 100))));
+    expect(await viaDatabase(money, csvMoneySql as never, 'numeric(12,2)')).toEqual(
+      cents.map((c) => csvCell(decimal(c / 100))),
+    );
   });
 
   it('a whole orders sheet reads the same both ways, page by page (hostile names, null sites, DST nights)', async () => {
     const tenant = await t.db
       .insertInto('tenants')
-      .values({ name: 'csv-sql-teste', cnpj: '11.222.333/0001-81', template: 'default', pool: 'pool-1', plan: 'starter', user_limit: 10, ticket_limit: 100 })
+      .values({
+        name: 'csv-sql-teste',
+        cnpj: '11.222.333/0001-81',
+        template: 'default',
+        pool: 'pool-1',
+        plan: 'starter',
+        user_limit: 10,
+        ticket_limit: 100,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const names = fc.sample(TEXTS, 300).filter((s) => !s.includes('\u0000'));

@@ -35,10 +35,12 @@ export const csvTimeSql = (value: Expression<Date | null>): Cell =>
   sql<string>`coalesce(to_char(${value} at time zone ${sql.lit(REPORT_TIME_ZONE)}, 'YYYY-MM-DD HH24:MI'), '')`;
 
 /** Money (`numeric(…, 2)`): always two decimals with a comma; null is empty. */
-export const csvMoneySql = (value: Expression<unknown>): Cell => sql<string>`coalesce(replace(round((${value})::numeric, 2)::text, '.', ','), '')`;
+export const csvMoneySql = (value: Expression<unknown>): Cell =>
+  sql<string>`coalesce(replace(round((${value})::numeric, 2)::text, '.', ','), '')`;
 
 /** One CSV record: the cells joined by `;`, ended by CRLF. */
-export const csvRecordSql = (cells: readonly Cell[]): Cell => sql<string>`${sql.join(cells, sql`|| ';' ||`)} || chr(13) || chr(10)`;
+export const csvRecordSql = (cells: readonly Cell[]): Cell =>
+  sql<string>`${sql.join(cells, sql`|| ';' ||`)} || chr(13) || chr(10)`;
 
 /** A keyset page formatted by the database: its text, how many rows it held, where the next starts. */
 export interface CsvPage {

@@ -21,16 +21,24 @@ function expected(value: Date): string {
 describe('CSV cells (fast paths equal the exact Intl formatting)', () => {
   it('formats instants in São Paulo, daylight-saving changes included', () => {
     // Brazil's last DST periods: starts 2017-10-15 and 2018-11-04 at 00:00 local, ends 2018-02-18 and 2019-02-17.
-    for (const around of ['2017-10-15T03:00:00Z', '2018-02-18T02:00:00Z', '2018-11-04T03:00:00Z', '2019-02-17T02:00:00Z']) {
+    for (const around of [
+      '2017-10-15T03:00:00Z',
+      '2018-02-18T02:00:00Z',
+      '2018-11-04T03:00:00Z',
+      '2019-02-17T02:00:00Z',
+    ]) {
       const center = Date.parse(around);
       for (let ms = center - 2 * 3_600_000; ms <= center + 2 * 3_600_000; ms += 59_999) {
         expect(csvDateTime(new Date(ms))).toBe(expected(new Date(ms)));
       }
     }
     fc.assert(
-      fc.property(fc.integer({ min: Date.parse('1915-01-01T00:00:00Z'), max: Date.parse('2199-12-31T00:00:00Z') }), (ms) => {
-        expect(csvDateTime(new Date(ms))).toBe(expected(new Date(ms)));
-      }),
+      fc.property(
+        fc.integer({ min: Date.parse('1915-01-01T00:00:00Z'), max: Date.parse('2199-12-31T00:00:00Z') }),
+        (ms) => {
+          expect(csvDateTime(new Date(ms))).toBe(expected(new Date(ms)));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -55,6 +63,7 @@ describe('CSV cells (fast paths equal the exact Intl formatting)', () => {
       }),
       { numRuns: 5000 },
     );
-    for (const value of [1.005, 2.675, -0, 0, -0.001, 1e15, 0.1 + 0.2]) expect(csvCell(decimal(value))).toBe(csvDecimal(value));
+    for (const value of [1.005, 2.675, -0, 0, -0.001, 1e15, 0.1 + 0.2])
+      expect(csvCell(decimal(value))).toBe(csvDecimal(value));
   });
 });

@@ -56,7 +56,13 @@ function zoneOffsetMs(quarter: number): number {
     const start = quarter * QUARTER_MS;
     const parts: Record<string, string> = {};
     for (const part of DATE_TIME.formatToParts(new Date(start))) parts[part.type] = part.value;
-    const wall = Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day']), Number(parts['hour']), Number(parts['minute']));
+    const wall = Date.UTC(
+      Number(parts['year']),
+      Number(parts['month']) - 1,
+      Number(parts['day']),
+      Number(parts['hour']),
+      Number(parts['minute']),
+    );
     offset = wall - start;
     // Bounded: a year of quarters is 35,040 entries; start over rather than grow without limit.
     if (offsetByQuarter.size > 50_000) offsetByQuarter.clear();

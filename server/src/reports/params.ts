@@ -51,7 +51,11 @@ export interface ReportScope {
  * The scope of a report or sheet with an optional `tenantName`: the named tenant (staff may name any,
  * others only their own → 403); absent, the caller's own tenant, or every tenant for staff.
  */
-export async function reportScope(db: Kysely<Database>, auth: AuthContext, tenantName: string | undefined): Promise<ReportScope> {
+export async function reportScope(
+  db: Kysely<Database>,
+  auth: AuthContext,
+  tenantName: string | undefined,
+): Promise<ReportScope> {
   if (tenantName === undefined) return { tenantId: auth.originBackoffice ? null : auth.tenantId };
   return { tenantId: (await resolveTenant(db, auth, tenantName)).id };
 }

@@ -8,18 +8,35 @@ const ok = { valid: true, errors: [] };
 const URL = '/api/dashboard-report/users';
 
 async function bearer(email: string, password: string): Promise<{ authorization: string }> {
-  const response = await t.app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password, ip: null } });
+  const response = await t.app.fastify.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password, ip: null },
+  });
   expect(response.statusCode).toBe(200);
   return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
 }
 
 async function usersOf(tenantId: number) {
-  return t.db.selectFrom('users').select(['id', 'name', 'email']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+  return t.db
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 beforeAll(async () => {
   t = await startTestApp({ seed: { days: 1 } });
-  customer = await t.db.selectFrom('tenants').select(['id', 'name']).where('deleted_at', 'is', null).where('name', '!=', 'backoffice').orderBy('id').executeTakeFirstOrThrow();
+  customer = await t.db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('deleted_at', 'is', null)
+    .where('name', '!=', 'backoffice')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
 }, 180_000);
 
 afterAll(async () => t.close());
@@ -31,7 +48,11 @@ describe('GET /api/dashboard-report/users (the report user picker)', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json<{ id: number; name: string; email: string }[]>();
     expect(validateResponse('dashboardReportUsers', 200, body)).toEqual(ok);
-    const backoffice = await t.db.selectFrom('tenants').select('id').where('name', '=', 'backoffice').executeTakeFirstOrThrow();
+    const backoffice = await t.db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', 'backoffice')
+      .executeTakeFirstOrThrow();
     expect(body).toEqual(await usersOf(backoffice.id));
     expect(body.map((u) => u.email)).toEqual(expect.arrayContaining(['admin@demo.local', 'operador@demo.local']));
     expect(body.some((u) => u.email.endsWith(`@${customer.name}.demo.local`))).toBe(false);
@@ -43,7 +64,11 @@ describe('GET /api/dashboard-report/users (the report user picker)', () => {
     expect(named.statusCode).toBe(200);
     expect(named.json()).toEqual(await usersOf(customer.id));
 
-    const local = await createTestUser(t.db, { email: 'report-picker@demo.local', tenant: customer.name, originBackoffice: false });
+    const local = await createTestUser(t.db, {
+      email: 'report-picker@demo.local',
+      tenant: customer.name,
+      originBackoffice: false,
+    });
     const headers = await bearer(local.email, TEST_PASSWORD);
     const own = await t.app.fastify.inject({ url: URL, headers });
     expect(own.statusCode).toBe(200);
@@ -59,7 +84,12 @@ describe('GET /api/dashboard-report/users (the report user picker)', () => {
     expect(anonymous.json()).toEqual({ status: 'Authorization Token not found' });
 
     await t.db.insertInto('roles').values({ name: 'sem_relatorios', display_name: 'Sem relatórios' }).execute();
-    const user = await createTestUser(t.db, { email: 'no-reports@demo.local', tenant: customer.name, role: 'sem_relatorios', originBackoffice: false });
+    const user = await createTestUser(t.db, {
+      email: 'no-reports@demo.local',
+      tenant: customer.name,
+      role: 'sem_relatorios',
+      originBackoffice: false,
+    });
     const refused = await t.app.fastify.inject({ url: URL, headers: await bearer(user.email, TEST_PASSWORD) });
     expect(refused.statusCode).toBe(403);
     expect(validateResponse('dashboardReportUsers', 403, refused.json())).toEqual(ok);

@@ -22,8 +22,16 @@ export interface SheetAnswer<Json> {
   csv(): AsyncGenerator<string>;
 }
 
-function answer<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, q: SheetQuery, range: ReturnType<typeof dayRange>): SheetAnswer<Json> {
-  return { preview: () => sheetPreview(sheet, q.limit ?? DEFAULT_LIMIT), fileName: sheetFileName(sheet, range), csv: () => csvLines(sheet) };
+function answer<Row extends SheetRow, Json>(
+  sheet: Sheet<Row, Json>,
+  q: SheetQuery,
+  range: ReturnType<typeof dayRange>,
+): SheetAnswer<Json> {
+  return {
+    preview: () => sheetPreview(sheet, q.limit ?? DEFAULT_LIMIT),
+    fileName: sheetFileName(sheet, range),
+    csv: () => csvLines(sheet),
+  };
 }
 
 /**
@@ -39,9 +47,15 @@ export function createReportsService({ db }: { db: Kysely<Database> }) {
       return answer(ordersSheet(db, await reportScope(db, actor, q.tenantName), range), q, range);
     },
 
-    async attendances(actor: AuthContext, q: SheetQuery & { tenantName?: string; websiteId?: number; estimation?: boolean }) {
+    async attendances(
+      actor: AuthContext,
+      q: SheetQuery & { tenantName?: string; websiteId?: number; estimation?: boolean },
+    ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
-      const sheet = attendancesSheet(db, await reportScope(db, actor, q.tenantName), range, { websiteId: q.websiteId, estimation: q.estimation });
+      const sheet = attendancesSheet(db, await reportScope(db, actor, q.tenantName), range, {
+        websiteId: q.websiteId,
+        estimation: q.estimation,
+      });
       return answer(sheet, q, range);
     },
 

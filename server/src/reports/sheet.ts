@@ -61,7 +61,10 @@ interface FormattedPage {
  * had taken the previous page, they survived it, were promoted, and grew the old generation — and the
  * server's RSS — by ~150 MB over a 1,000,000-row sheet until the next full collection (bench/scale.ts).
  */
-async function formattedPage<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, cursor: Cursor | null): Promise<FormattedPage> {
+async function formattedPage<Row extends SheetRow, Json>(
+  sheet: Sheet<Row, Json>,
+  cursor: Cursor | null,
+): Promise<FormattedPage> {
   if (sheet.csvPage) {
     const page = await sheet.csvPage(cursor, CSV_BATCH);
     const chunks: string[] = [];
@@ -102,10 +105,14 @@ export async function* csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Js
 }
 
 /** The first `limit` rows as the contract's JSON, and how many rows the whole sheet has. */
-export async function sheetPreview<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>, limit: number): Promise<{ data: Json[]; total: number; limit: number }> {
+export async function sheetPreview<Row extends SheetRow, Json>(
+  sheet: Sheet<Row, Json>,
+  limit: number,
+): Promise<{ data: Json[]; total: number; limit: number }> {
   const [rows, total] = await Promise.all([sheet.page(null, limit), sheet.count()]);
   return { data: rows.map((row) => sheet.json(row)), total, limit };
 }
 
 /** `<file>-<first day>-<last day>.csv`. */
-export const sheetFileName = (sheet: { file: string }, range: DayRange): string => `${sheet.file}-${range.start}-${range.finish}.csv`;
+export const sheetFileName = (sheet: { file: string }, range: DayRange): string =>
+  `${sheet.file}-${range.start}-${range.finish}.csv`;

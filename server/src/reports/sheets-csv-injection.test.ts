@@ -78,11 +78,23 @@ describe.each([
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json<{ name: string }>().name).toBe(INSTANCE_NAME);
 
-    const users = await t.db.selectFrom('users').select('id').where('tenant_id', '=', tenant.id).where('deleted_at', 'is', null).orderBy('id').limit(PERSON_NAMES.length).execute();
+    const users = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .limit(PERSON_NAMES.length)
+      .execute();
     expect(users).toHaveLength(PERSON_NAMES.length);
     attendants = [];
     for (const [i, user] of users.entries()) {
-      const response = await t.app.fastify.inject({ method: 'PUT', url: `/api/users/${user.id}`, headers: admin, payload: { name: PERSON_NAMES[i] } });
+      const response = await t.app.fastify.inject({
+        method: 'PUT',
+        url: `/api/users/${user.id}`,
+        headers: admin,
+        payload: { name: PERSON_NAMES[i] },
+      });
       expect(response.statusCode).toBe(200);
       // The name as stored (the users service may normalise it, e.g. trim `\t=1` to `=1`): still a formula.
       const { name } = response.json<{ name: string }>();
@@ -94,21 +106,58 @@ describe.each([
     const at = new Date(Date.now() - 3_600_000);
     const attendances = await t.db
       .insertInto('attendances')
-      .values(attendants.map((u) => ({ tenant_id: tenant.id, user_id: u.id, started_at: at, finished_at: at, ticket_status: 'closed' as const })))
+      .values(
+        attendants.map((u) => ({
+          tenant_id: tenant.id,
+          user_id: u.id,
+          started_at: at,
+          finished_at: at,
+          ticket_status: 'closed' as const,
+        })),
+      )
       .returning('id')
       .execute();
     await t.db
       .insertInto('orders')
-      .values(TEXTS.map((name, i) => ({ tenant_id: tenant.id, created_at: at, customer_name: name, website_id: i, status: 'pending' as const, items: 1, total: 10 })))
+      .values(
+        TEXTS.map((name, i) => ({
+          tenant_id: tenant.id,
+          created_at: at,
+          customer_name: name,
+          website_id: i,
+          status: 'pending' as const,
+          items: 1,
+          total: 10,
+        })),
+      )
       .execute();
     await t.db
       .insertInto('instance_logs')
-      .values(TEXTS.map((detail) => ({ tenant_id: tenant.id, instance_id: instanceId, created_at: at, event: 'error' as const, detail })))
+      .values(
+        TEXTS.map((detail) => ({
+          tenant_id: tenant.id,
+          instance_id: instanceId,
+          created_at: at,
+          event: 'error' as const,
+          detail,
+        })),
+      )
       .execute();
-    const reasons = await t.db.insertInto('reasons').values(TEXTS.map((name) => ({ name }))).returning('id').execute();
+    const reasons = await t.db
+      .insertInto('reasons')
+      .values(TEXTS.map((name) => ({ name })))
+      .returning('id')
+      .execute();
     await t.db
       .insertInto('attendance_reasons')
-      .values(reasons.map((r, i) => ({ tenant_id: tenant.id, reason_id: r.id, attendance_id: attendances[i % attendances.length]?.id ?? null, created_at: at })))
+      .values(
+        reasons.map((r, i) => ({
+          tenant_id: tenant.id,
+          reason_id: r.id,
+          attendance_id: attendances[i % attendances.length]?.id ?? null,
+          created_at: at,
+        })),
+      )
       .execute();
   }, 240_000);
 
@@ -118,7 +167,10 @@ describe.each([
   });
 
   /** Downloads a sheet as CSV; answers its header and records, after checking every cell. */
-  async function download(url: string, sheet: string): Promise<{ body: string; column: (name: string) => string[]; records: string[][] }> {
+  async function download(
+    url: string,
+    sheet: string,
+  ): Promise<{ body: string; column: (name: string) => string[]; records: string[][] }> {
     const response = await t.app.fastify.inject({ url, headers: { ...admin, accept: 'text/csv' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -130,7 +182,8 @@ describe.each([
       expect(record).toHaveLength(header.length);
       record.forEach((cell, i) => {
         const name = header[i] ?? '';
-        if (textColumns.includes(name)) expect(formulaLead(cell), `${sheet}.${name}: ${JSON.stringify(cell)}`).toBeNull();
+        if (textColumns.includes(name))
+          expect(formulaLead(cell), `${sheet}.${name}: ${JSON.stringify(cell)}`).toBeNull();
         else expect(cell, `${sheet}.${name}`).toMatch(NOT_TEXT);
       });
     }
@@ -138,10 +191,11 @@ describe.each([
     return { body: response.body, column, records };
   }
 
-  const sheetUrl = (path: string, tenantParam: string) => `/api/tenant/sheets/${path}?startAt=${startAt}&finishAt=${finishAt}&${tenantParam}`;
+  const sheetUrl = (path: string, tenantParam: string) =>
+    `/api/tenant/sheets/${path}?startAt=${startAt}&finishAt=${finishAt}&${tenantParam}`;
   const count = (cells: readonly string[], value: string) => cells.filter((c) => c === value).length;
 
-  it('orders (formatted by the database): customer names behind a `\'`, byte for byte what the rows path prints', async () => {
+  it("orders (formatted by the database): customer names behind a `'`, byte for byte what the rows path prints", async () => {
     const { body, column } = await download(sheetUrl('orders', `tenantName=${tenant.name}`), 'orders');
     const customers = column('cliente');
     for (const text of TEXTS) expect(count(customers, `'${text}`), JSON.stringify(text)).toBe(1);
@@ -160,42 +214,58 @@ describe.each([
     expect(body.slice(body.indexOf('\r\n') + 2)).toBe(viaRows);
   });
 
-  it('instance logs: the renamed instance on every one of its rows, and log details, behind a `\'`', async () => {
+  it("instance logs: the renamed instance on every one of its rows, and log details, behind a `'`", async () => {
     const { column } = await download(sheetUrl('instance_logs', `tenantName=${tenant.name}`), 'instance_logs');
     const ids = column('instancia_id');
     const names = column('instancia');
     const own = names.filter((_, i) => ids[i] === String(instanceId));
-    const logs = await t.db.selectFrom('instance_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('instance_id', '=', instanceId).executeTakeFirstOrThrow();
+    const logs = await t.db
+      .selectFrom('instance_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('instance_id', '=', instanceId)
+      .executeTakeFirstOrThrow();
     expect(own.length).toBe(Number(logs.n));
     expect(own.every((name) => name === `'${INSTANCE_NAME}`)).toBe(true);
     const details = column('detalhe');
     for (const text of TEXTS) expect(count(details, `'${text}`), JSON.stringify(text)).toBe(1);
   });
 
-  it('attendances: attendants renamed through the API, on every attendance of theirs, behind a `\'`', async () => {
+  it("attendances: attendants renamed through the API, on every attendance of theirs, behind a `'`", async () => {
     const { column } = await download(sheetUrl('attendances', `tenantName=${tenant.name}`), 'attendances');
     const names = column('atendente');
     for (const user of attendants) {
-      const theirs = await t.db.selectFrom('attendances').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const theirs = await t.db
+        .selectFrom('attendances')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(count(names, `'${user.name}`), JSON.stringify(user.name)).toBe(Number(theirs.n));
     }
   });
 
-  it('reasons: reason names behind a `\'`', async () => {
+  it("reasons: reason names behind a `'`", async () => {
     const { column } = await download(sheetUrl('reasons', `tenancyId=${tenant.id}`), 'reasons');
     const names = column('motivo');
     for (const text of TEXTS) expect(count(names, `'${text}`), JSON.stringify(text)).toBe(1);
   });
 
-  it('productivity report: attendants behind a `\'`', async () => {
-    const { column } = await download(`/api/dashboard/productivity?startAt=${startAt}&finishAt=${finishAt}&tenantName=${tenant.name}`, 'productivity');
+  it("productivity report: attendants behind a `'`", async () => {
+    const { column } = await download(
+      `/api/dashboard/productivity?startAt=${startAt}&finishAt=${finishAt}&tenantName=${tenant.name}`,
+      'productivity',
+    );
     const names = column('atendente');
     for (const user of attendants) expect(count(names, `'${user.name}`), JSON.stringify(user.name)).toBe(1);
   });
 
   it('the JSON previews still answer the names as they were typed', async () => {
-    const response = await t.app.fastify.inject({ url: `${sheetUrl('attendances', `tenantName=${tenant.name}`)}&limit=1000`, headers: admin });
-    const names = new Set(response.json<{ data: { attendant_name: string | null }[] }>().data.map((r) => r.attendant_name));
+    const response = await t.app.fastify.inject({
+      url: `${sheetUrl('attendances', `tenantName=${tenant.name}`)}&limit=1000`,
+      headers: admin,
+    });
+    const names = new Set(
+      response.json<{ data: { attendant_name: string | null }[] }>().data.map((r) => r.attendant_name),
+    );
     for (const user of attendants) expect(names.has(user.name)).toBe(true);
   });
 });

@@ -30,7 +30,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const sheets = [
-  { operationId: 'sheetOrders', path: 'orders', file: 'orders', header: 'id;tenant;criado_em;cliente;site;status;itens;total', decimalColumn: 7 },
+  {
+    operationId: 'sheetOrders',
+    path: 'orders',
+    file: 'orders',
+    header: 'id;tenant;criado_em;cliente;site;status;itens;total',
+    decimalColumn: 7,
+  },
   {
     operationId: 'sheetAttendances',
     path: 'attendances',
@@ -38,8 +44,18 @@ const sheets = [
     header: 'id;tenant;inicio;fim;atendente;site;orcamento;valor_orcamento;primeira_resposta_s;duracao_s;status',
     decimalColumn: 7,
   },
-  { operationId: 'sheetInstanceLogs', path: 'instance_logs', file: 'instance-logs', header: 'id;tenant;instancia_id;instancia;criado_em;evento;detalhe' },
-  { operationId: 'sheetReasons', path: 'reasons', file: 'reasons', header: 'id;tenant_id;tenant;motivo_id;motivo;atendimento;criado_em' },
+  {
+    operationId: 'sheetInstanceLogs',
+    path: 'instance_logs',
+    file: 'instance-logs',
+    header: 'id;tenant;instancia_id;instancia;criado_em;evento;detalhe',
+  },
+  {
+    operationId: 'sheetReasons',
+    path: 'reasons',
+    file: 'reasons',
+    header: 'id;tenant_id;tenant;motivo_id;motivo;atendimento;criado_em',
+  },
 ] as const;
 
 function urlOf(path: string, query: Record<string, string | number>) {
@@ -52,7 +68,10 @@ function tenantQuery(path: string): Record<string, string | number> {
 
 describe.each(sheets)('$operationId', ({ operationId, path, file, header, ...sheet }) => {
   it('answers JSON that matches the contract, ordered by time then id', async () => {
-    const response = await t.app.fastify.inject({ url: urlOf(path, { startAt, finishAt, ...tenantQuery(path) }), headers: admin });
+    const response = await t.app.fastify.inject({
+      url: urlOf(path, { startAt, finishAt, ...tenantQuery(path) }),
+      headers: admin,
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json<{ data: { id: number }[]; total: number; limit: number }>();
     expect(validateResponse(operationId, 200, body)).toEqual({ valid: true, errors: [] });
@@ -76,25 +95,39 @@ describe.each(sheets)('$operationId', ({ operationId, path, file, header, ...she
     expect(records.length - 1).toBe(json.total);
     const width = header.split(';').length;
     expect(records.every((r) => r.length === width)).toBe(true);
-    expect(records[1]?.[header.split(';').indexOf(path === 'attendances' ? 'inicio' : 'criado_em')]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(records[1]?.[header.split(';').indexOf(path === 'attendances' ? 'inicio' : 'criado_em')]).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/,
+    );
     if ('decimalColumn' in sheet) {
-      const cells = records.slice(1).map((r) => r[sheet.decimalColumn]).filter((c) => c !== '');
+      const cells = records
+        .slice(1)
+        .map((r) => r[sheet.decimalColumn])
+        .filter((c) => c !== '');
       expect(cells.length).toBeGreaterThan(0);
       expect(cells.every((c) => /^\d+,\d{2}$/.test(c ?? ''))).toBe(true);
     }
   });
 
   it('rejects finishAt before startAt and ranges over 366 days with the contract 400', async () => {
-    const reversed = await t.app.fastify.inject({ url: urlOf(path, { startAt: finishAt, finishAt: '2020-01-01' }), headers: admin });
+    const reversed = await t.app.fastify.inject({
+      url: urlOf(path, { startAt: finishAt, finishAt: '2020-01-01' }),
+      headers: admin,
+    });
     expect(reversed.statusCode).toBe(400);
     expect(validateResponse(operationId, 400, reversed.json()).valid).toBe(true);
     expect(reversed.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('query/finishAt');
-    const long = await t.app.fastify.inject({ url: urlOf(path, { startAt: '2024-01-01', finishAt: '2025-01-02' }), headers: admin });
+    const long = await t.app.fastify.inject({
+      url: urlOf(path, { startAt: '2024-01-01', finishAt: '2025-01-02' }),
+      headers: admin,
+    });
     expect(long.statusCode).toBe(400);
   });
 
   it('lets operador read it', async () => {
-    const response = await t.app.fastify.inject({ url: urlOf(path, { startAt, finishAt, limit: 5 }), headers: operador });
+    const response = await t.app.fastify.inject({
+      url: urlOf(path, { startAt, finishAt, limit: 5 }),
+      headers: operador,
+    });
     expect(response.statusCode).toBe(200);
     expect(validateResponse(operationId, 200, response.json()).valid).toBe(true);
     expect(response.json<{ data: unknown[] }>().data.length).toBeLessThanOrEqual(5);
@@ -105,9 +138,14 @@ describe('sheets across every tenant (staff)', () => {
   it('streams more rows than one keyset page, each exactly once, in (time, id) order', async () => {
     const start = saoPauloDay(new Date(Date.now() - 89 * 86_400_000));
     const query = { startAt: start, finishAt };
-    const json = (await t.app.fastify.inject({ url: urlOf('orders', query), headers: admin })).json<{ total: number }>();
+    const json = (await t.app.fastify.inject({ url: urlOf('orders', query), headers: admin })).json<{
+      total: number;
+    }>();
     expect(json.total).toBeGreaterThan(2000);
-    const response = await t.app.fastify.inject({ url: urlOf('orders', query), headers: { ...admin, accept: 'text/csv;q=1, application/json;q=0.5' } });
+    const response = await t.app.fastify.inject({
+      url: urlOf('orders', query),
+      headers: { ...admin, accept: 'text/csv;q=1, application/json;q=0.5' },
+    });
     const rows = parseCsv(response.body.slice(1)).slice(1);
     expect(rows.length).toBe(json.total);
     expect(new Set(rows.map((r) => r[0])).size).toBe(json.total);
@@ -116,7 +154,12 @@ describe('sheets across every tenant (staff)', () => {
   });
 
   it('keeps a tenant user to its own tenant', async () => {
-    const other = await t.db.selectFrom('tenants').select(['id', 'name']).where('id', '!=', tenantId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const other = await t.db
+      .selectFrom('tenants')
+      .select(['id', 'name'])
+      .where('id', '!=', tenantId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
     const user = await t.db
       .selectFrom('users')
       .select('email')
@@ -131,9 +174,15 @@ describe('sheets across every tenant (staff)', () => {
     const own = await t.app.fastify.inject({ url: urlOf('orders', { startAt, finishAt }), headers });
     expect(own.statusCode).toBe(200);
     expect(own.json<{ data: { tenantName: string }[] }>().data.every((r) => r.tenantName === tenantName)).toBe(true);
-    const foreignByName = await t.app.fastify.inject({ url: urlOf('orders', { startAt, finishAt, tenantName: other.name }), headers });
+    const foreignByName = await t.app.fastify.inject({
+      url: urlOf('orders', { startAt, finishAt, tenantName: other.name }),
+      headers,
+    });
     expect(foreignByName.statusCode).toBe(403);
-    const foreignById = await t.app.fastify.inject({ url: urlOf('reasons', { startAt, finishAt, tenancyId: other.id }), headers });
+    const foreignById = await t.app.fastify.inject({
+      url: urlOf('reasons', { startAt, finishAt, tenancyId: other.id }),
+      headers,
+    });
     expect(foreignById.statusCode).toBe(403);
   });
 });

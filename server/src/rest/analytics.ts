@@ -6,12 +6,16 @@ import { caller, type Handler, type HandlerDeps } from './types';
 export function analyticsHandlers({ services }: HandlerDeps) {
   const { reports } = services;
 
-  const tenantSyncAnalytics: Handler<'tenantSyncAnalytics'> = async (request) => reports.syncAnalytics(caller(request), request.query);
+  const tenantSyncAnalytics: Handler<'tenantSyncAnalytics'> = async (request) =>
+    reports.syncAnalytics(caller(request), request.query);
   const tenantGenerateCampaignStatusWebhook: Handler<'tenantGenerateCampaignStatusWebhook'> = async (request) =>
     reports.campaignStatusWebhook(caller(request), request.query);
-  const dashboardReport: Handler<'dashboardReport'> = async (request) => reports.loginFailures(caller(request), request.body);
-  const dashboardSummary: Handler<'dashboardSummary'> = async (request) => reports.summary(caller(request), request.query);
-  const dashboardTimeseries: Handler<'dashboardTimeseries'> = async (request) => reports.timeseries(caller(request), request.query);
+  const dashboardReport: Handler<'dashboardReport'> = async (request) =>
+    reports.loginFailures(caller(request), request.body);
+  const dashboardSummary: Handler<'dashboardSummary'> = async (request) =>
+    reports.summary(caller(request), request.query);
+  const dashboardTimeseries: Handler<'dashboardTimeseries'> = async (request) =>
+    reports.timeseries(caller(request), request.query);
 
   const dashboardProductivity: Handler<'dashboardProductivity'> = async (request, reply) => {
     const { range, rows } = await reports.productivity(caller(request), request.query);

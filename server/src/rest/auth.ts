@@ -6,7 +6,13 @@ export function authHandlers({ services }: HandlerDeps) {
 
   const authLogin: Handler<'authLogin'> = async (request) => {
     const body = request.body;
-    const session = await auth.signIn({ email: body.email, password: body.password, ip: body.ip ?? null, remoteAddress: request.ip, otp: body.otp ?? null });
+    const session = await auth.signIn({
+      email: body.email,
+      password: body.password,
+      ip: body.ip ?? null,
+      remoteAddress: request.ip,
+      otp: body.otp ?? null,
+    });
     return {
       access_token: session.token,
       token_type: 'Bearer' as const,

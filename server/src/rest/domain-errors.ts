@@ -35,24 +35,47 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
     case 'unauthenticated':
       return { status: 401, body: error.details.unauthorized ?? { status: 'Unauthorized' }, headers: {} };
     case 'forbidden':
-      return { status: 403, body: { message: 'Forbidden', required_permission: [...(error.details.required ?? [])] }, headers: {} };
+      return {
+        status: 403,
+        body: { message: 'Forbidden', required_permission: [...(error.details.required ?? [])] },
+        headers: {},
+      };
     case 'invalid':
     case 'unknown_reference': {
       // A reference in a body that names nothing is a bad value of that field, like any other.
       const bad = error.details.errors ?? [{ field: field ?? 'body', message: error.message }];
-      return { status: 400, body: { message: 'Validation failed', errors: bad.map((e) => ({ field: restField(request, e.field), message: e.message })) }, headers: {} };
+      return {
+        status: 400,
+        body: {
+          message: 'Validation failed',
+          errors: bad.map((e) => ({ field: restField(request, e.field), message: e.message })),
+        },
+        headers: {},
+      };
     }
     case 'not_found':
       return { status: 404, body: { message: error.message }, headers: {} };
     case 'conflict':
     case 'limit_reached':
-      return { status: 409, body: field === undefined ? { message: error.message } : { message: error.message, field }, headers: {} };
+      return {
+        status: 409,
+        body: field === undefined ? { message: error.message } : { message: error.message, field },
+        headers: {},
+      };
     case 'throttled': {
       const retryAfter = error.details.retryAfter ?? 1;
-      return { status: 429, body: { message: 'Too many failed attempts', retry_after: retryAfter }, headers: { 'Retry-After': String(retryAfter) } };
+      return {
+        status: 429,
+        body: { message: 'Too many failed attempts', retry_after: retryAfter },
+        headers: { 'Retry-After': String(retryAfter) },
+      };
     }
     case 'invalid_credentials':
-      return { status: 401, body: { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' }, headers: {} };
+      return {
+        status: 401,
+        body: { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' },
+        headers: {},
+      };
     case 'two_factor_required':
       return { status: 401, body: { error: 'two_factor_required', message: error.message }, headers: {} };
     case 'invalid_two_factor_code':

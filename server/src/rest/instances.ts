@@ -4,7 +4,8 @@ import { caller, type Handler, type HandlerDeps } from './types';
 export function instanceHandlers({ services }: HandlerDeps) {
   const { instances, tenants } = services;
 
-  const instanceList: Handler<'instanceList'> = async (request) => instances.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const instanceList: Handler<'instanceList'> = async (request) =>
+    instances.list(await tenants.resolve(caller(request), request.query.tenantName));
 
   const instanceCreate: Handler<'instanceCreate'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
@@ -20,12 +21,17 @@ export function instanceHandlers({ services }: HandlerDeps) {
 
   const instanceSyncMessages: Handler<'instanceSyncMessages'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
-    const started = await instances.syncMessages(await tenants.resolve(caller(request), tenantName), input, request.log);
+    const started = await instances.syncMessages(
+      await tenants.resolve(caller(request), tenantName),
+      input,
+      request.log,
+    );
     reply.code(202);
     return started;
   };
 
-  const connectionList: Handler<'connectionList'> = async (request) => instances.connections(await tenants.resolve(caller(request), request.query.tenantName));
+  const connectionList: Handler<'connectionList'> = async (request) =>
+    instances.connections(await tenants.resolve(caller(request), request.query.tenantName));
 
   return { instanceList, instanceCreate, instanceUpdate, instanceSyncMessages, connectionList };
 }

@@ -4,10 +4,12 @@ import { caller, type Handler, type HandlerDeps } from './types';
 export function permissionHandlers({ services }: HandlerDeps) {
   const { roles, departments, tenants } = services;
 
-  const permissionByEmail: Handler<'permissionByEmail'> = async (request) => roles.permissionsOf(caller(request), request.query.email);
+  const permissionByEmail: Handler<'permissionByEmail'> = async (request) =>
+    roles.permissionsOf(caller(request), request.query.email);
   const permissionList: Handler<'permissionList'> = async () => roles.permissions();
   const permissionCategories: Handler<'permissionCategories'> = async () => roles.permissionCategories();
-  const permissionUpdate: Handler<'permissionUpdate'> = async (request) => roles.setPermissions(caller(request), request.body.roleId, request.body.permissions);
+  const permissionUpdate: Handler<'permissionUpdate'> = async (request) =>
+    roles.setPermissions(caller(request), request.body.roleId, request.body.permissions);
   const roleList: Handler<'roleList'> = async () => roles.list();
   const roleGet: Handler<'roleGet'> = async (request) => roles.get(request.params.id);
   const roleCreate: Handler<'roleCreate'> = async (request, reply) => {
@@ -15,8 +17,20 @@ export function permissionHandlers({ services }: HandlerDeps) {
     reply.code(201);
     return created;
   };
-  const roleRename: Handler<'roleRename'> = async (request) => roles.rename(caller(request), request.params.id, request.body.display_name);
-  const departmentList: Handler<'departmentList'> = async (request) => departments.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const roleRename: Handler<'roleRename'> = async (request) =>
+    roles.rename(caller(request), request.params.id, request.body.display_name);
+  const departmentList: Handler<'departmentList'> = async (request) =>
+    departments.list(await tenants.resolve(caller(request), request.query.tenantName));
 
-  return { permissionByEmail, permissionList, permissionCategories, permissionUpdate, roleList, roleGet, roleCreate, roleRename, departmentList };
+  return {
+    permissionByEmail,
+    permissionList,
+    permissionCategories,
+    permissionUpdate,
+    roleList,
+    roleGet,
+    roleCreate,
+    roleRename,
+    departmentList,
+  };
 }

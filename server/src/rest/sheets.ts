@@ -16,11 +16,13 @@ async function answer<Json>(request: FastifyRequest, reply: FastifyReply, sheet:
 /** REST sheets: parse, call the reports service (server/src/reports/service.ts), answer. */
 export function sheetHandlers({ services }: HandlerDeps) {
   const { reports } = services;
-  const sheetOrders: Handler<'sheetOrders'> = async (request, reply) => answer(request, reply, await reports.orders(caller(request), request.query));
+  const sheetOrders: Handler<'sheetOrders'> = async (request, reply) =>
+    answer(request, reply, await reports.orders(caller(request), request.query));
   const sheetAttendances: Handler<'sheetAttendances'> = async (request, reply) =>
     answer(request, reply, await reports.attendances(caller(request), request.query));
   const sheetInstanceLogs: Handler<'sheetInstanceLogs'> = async (request, reply) =>
     answer(request, reply, await reports.instanceLogs(caller(request), request.query));
-  const sheetReasons: Handler<'sheetReasons'> = async (request, reply) => answer(request, reply, await reports.reasons(caller(request), request.query));
+  const sheetReasons: Handler<'sheetReasons'> = async (request, reply) =>
+    answer(request, reply, await reports.reasons(caller(request), request.query));
   return { sheetOrders, sheetAttendances, sheetInstanceLogs, sheetReasons };
 }

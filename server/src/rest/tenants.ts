@@ -4,7 +4,8 @@ import { caller, type Handler, type HandlerDeps } from './types';
 export function tenantHandlers({ services }: HandlerDeps) {
   const { tenants } = services;
 
-  const tenantList: Handler<'tenantList'> = async (request) => tenants.names(caller(request), request.params.filterUsers === 'true');
+  const tenantList: Handler<'tenantList'> = async (request) =>
+    tenants.names(caller(request), request.params.filterUsers === 'true');
   const tenantPaginated: Handler<'tenantPaginated'> = async (request) => tenants.page(caller(request), request.body);
   const tenantCreate: Handler<'tenantCreate'> = async (request, reply) => {
     const created = await tenants.create(caller(request), request.body);
@@ -14,11 +15,21 @@ export function tenantHandlers({ services }: HandlerDeps) {
   const tenantDelete: Handler<'tenantDelete'> = async (request) => tenants.remove(caller(request), request.body.id);
   const tenantRestore: Handler<'tenantRestore'> = async (request) => tenants.restore(caller(request), request.body.id);
   const tenantSetPlan: Handler<'tenantSetPlan'> = async (request) => tenants.setPlan(caller(request), request.body);
-  const featureList: Handler<'featureList'> = async (request) => tenants.features(await tenants.resolve(caller(request), request.query.tenantName));
+  const featureList: Handler<'featureList'> = async (request) =>
+    tenants.features(await tenants.resolve(caller(request), request.query.tenantName));
   const featureUpdate: Handler<'featureUpdate'> = async (request) => {
     const { tenantName, option, enabled } = request.body;
     return tenants.setFeature(await tenants.resolve(caller(request), tenantName), option, enabled);
   };
 
-  return { tenantPaginated, tenantList, tenantCreate, tenantDelete, tenantRestore, tenantSetPlan, featureList, featureUpdate };
+  return {
+    tenantPaginated,
+    tenantList,
+    tenantCreate,
+    tenantDelete,
+    tenantRestore,
+    tenantSetPlan,
+    featureList,
+    featureUpdate,
+  };
 }

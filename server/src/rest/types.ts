@@ -14,11 +14,17 @@ export type OperationId = keyof operations;
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
 /** The JSON request body of an operation, from the generated contract types. */
-export type BodyOf<Id extends OperationId> = operations[Id] extends { requestBody: infer R } ? JsonOf<NonNullable<R>> : never;
+export type BodyOf<Id extends OperationId> = operations[Id] extends { requestBody: infer R }
+  ? JsonOf<NonNullable<R>>
+  : never;
 /** Query parameters of an operation. */
-export type QueryOf<Id extends OperationId> = operations[Id]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+export type QueryOf<Id extends OperationId> = operations[Id]['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : never;
 /** Path parameters of an operation. */
-export type PathOf<Id extends OperationId> = operations[Id]['parameters'] extends { path?: infer P } ? NonNullable<P> : never;
+export type PathOf<Id extends OperationId> = operations[Id]['parameters'] extends { path?: infer P }
+  ? NonNullable<P>
+  : never;
 /** The 2xx JSON answer of an operation. */
 export type OkOf<Id extends OperationId> = operations[Id]['responses'] extends infer R
   ? R extends Record<number, unknown>

@@ -23,11 +23,15 @@ export function userHandlers({ services }: HandlerDeps) {
   /** REST names a user by id alone: any user the caller may see. */
   const anyVisible = { tenantId: null };
 
-  const userList: Handler<'userList'> = async (request) => users.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const userList: Handler<'userList'> = async (request) =>
+    users.list(await tenants.resolve(caller(request), request.query.tenantName));
 
-  const userFindByEmail: Handler<'userFindByEmail'> = async (request) => users.findByEmail(caller(request), request.body.email);
+  const userFindByEmail: Handler<'userFindByEmail'> = async (request) =>
+    users.findByEmail(caller(request), request.body.email);
 
-  const userIsFuncionalUser: Handler<'userIsFuncionalUser'> = async (request) => ({ is_funcional_user: users.isFunctional(caller(request)) });
+  const userIsFuncionalUser: Handler<'userIsFuncionalUser'> = async (request) => ({
+    is_funcional_user: users.isFunctional(caller(request)),
+  });
 
   const userCreate: Handler<'userCreate'> = async (request, reply) => {
     const auth = caller(request);
@@ -44,7 +48,8 @@ export function userHandlers({ services }: HandlerDeps) {
     return users.update(caller(request), anyVisible, request.params.id, patch);
   };
 
-  const userSetBlocked: Handler<'userSetBlocked'> = async (request) => users.setBlocked(caller(request), anyVisible, request.params.id, request.body.blocked);
+  const userSetBlocked: Handler<'userSetBlocked'> = async (request) =>
+    users.setBlocked(caller(request), anyVisible, request.params.id, request.body.blocked);
 
   const userDelete: Handler<'userDelete'> = async (request) => {
     await users.remove(caller(request), anyVisible, request.params.id);
@@ -54,5 +59,14 @@ export function userHandlers({ services }: HandlerDeps) {
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
     users.setTwoFactor(caller(request), anyVisible, request.params.id, request.body.two_factor_enabled);
 
-  return { userList, userFindByEmail, userIsFuncionalUser, userCreate, userUpdate, userSetBlocked, userDelete, userSettingsUpdate };
+  return {
+    userList,
+    userFindByEmail,
+    userIsFuncionalUser,
+    userCreate,
+    userUpdate,
+    userSetBlocked,
+    userDelete,
+    userSettingsUpdate,
+  };
 }

@@ -22,23 +22,47 @@ export async function insertRole(db: Db, values: { name: string; display_name: s
 }
 
 export async function renameRole(db: Db, id: number, displayName: string): Promise<boolean> {
-  return Boolean(await db.updateTable('roles').set({ display_name: displayName }).where('id', '=', id).returning('id').executeTakeFirst());
+  return Boolean(
+    await db
+      .updateTable('roles')
+      .set({ display_name: displayName })
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst(),
+  );
 }
 
 /** The permission catalogue, by category then route name. */
 export function allPermissions(db: Db) {
-  return db.selectFrom('permissions').select(['id', 'route_name', 'display_name', 'category']).orderBy('category').orderBy('route_name').execute();
+  return db
+    .selectFrom('permissions')
+    .select(['id', 'route_name', 'display_name', 'category'])
+    .orderBy('category')
+    .orderBy('route_name')
+    .execute();
 }
 
 export function permissionsNamed(db: Db, routeNames: readonly string[]) {
   if (routeNames.length === 0) return Promise.resolve([]);
-  return db.selectFrom('permissions').select(['id', 'route_name']).where('route_name', 'in', [...routeNames]).execute();
+  return db
+    .selectFrom('permissions')
+    .select(['id', 'route_name'])
+    .where('route_name', 'in', [...routeNames])
+    .execute();
 }
 
 /** Makes the role's permissions exactly these. */
-export async function replaceRolePermissions(trx: Transaction<Database>, roleId: number, permissionIds: readonly number[]): Promise<void> {
+export async function replaceRolePermissions(
+  trx: Transaction<Database>,
+  roleId: number,
+  permissionIds: readonly number[],
+): Promise<void> {
   await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-  if (permissionIds.length) await trx.insertInto('role_permissions').values(permissionIds.map((permission_id) => ({ role_id: roleId, permission_id }))).execute();
+  if (permissionIds.length)
+    await trx
+      .insertInto('role_permissions')
+      .values(permissionIds.map((permission_id) => ({ role_id: roleId, permission_id })))
+      .execute();
 }
 
 /** The live user with this (lower-cased) e-mail and its role, or undefined. */

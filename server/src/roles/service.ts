@@ -25,7 +25,8 @@ export interface RoleDto {
 
 function checkDisplayName(value: string): string {
   const length = [...value].length;
-  if (length < 1 || length > DISPLAY_NAME_MAX) throw invalid('display_name', `display_name must be 1–${DISPLAY_NAME_MAX} characters`);
+  if (length < 1 || length > DISPLAY_NAME_MAX)
+    throw invalid('display_name', `display_name must be 1–${DISPLAY_NAME_MAX} characters`);
   return value;
 }
 
@@ -72,7 +73,13 @@ export function createRolesService({ db }: { db: Kysely<Database> }) {
       const rows = await repo.permissionsNamed(db, routeNames);
       const missing = routeNames.filter((name) => !rows.some((r) => r.route_name === name));
       if (missing.length) throw notFound(`Unknown permission: ${missing.join(', ')}`, 'permissions');
-      await db.transaction().execute((trx) => repo.replaceRolePermissions(trx, roleId, rows.map((r) => r.id)));
+      await db.transaction().execute((trx) =>
+        repo.replaceRolePermissions(
+          trx,
+          roleId,
+          rows.map((r) => r.id),
+        ),
+      );
       return get(roleId);
     },
 
@@ -90,7 +97,8 @@ export function createRolesService({ db }: { db: Kysely<Database> }) {
     /** The permissions of the user with this e-mail: one's own always; another's with `users` or `roles-list`. */
     async permissionsOf(actor: AuthContext, email: string) {
       const user = await repo.userRoleByEmail(db, email.toLowerCase());
-      if (!user || (!actor.originBackoffice && user.tenant_id !== actor.tenantId)) throw notFound('User not found', 'email');
+      if (!user || (!actor.originBackoffice && user.tenant_id !== actor.tenantId))
+        throw notFound('User not found', 'email');
       if (user.id !== actor.userId && !allows(actor, ['users', 'roles-list'])) throw forbidden(['users', 'roles-list']);
       const routes = new Set(await permittedRoutesOf(db, user.role_id, user.role_name));
       return (await repo.allPermissions(db)).filter((p) => routes.has(p.route_name));

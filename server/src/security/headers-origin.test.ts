@@ -16,7 +16,11 @@ beforeAll(async () => {
   t = await startTestApp({ seed: { days: 1 }, config: { allowedOrigins: ['https://panel.example.com'] } });
   await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
   base = `127.0.0.1:${(t.app.fastify.server.address() as AddressInfo).port}`;
-  const login = await t.app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null } });
+  const login = await t.app.fastify.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'admin@demo.local', password: 'Back#Office!Demo', ip: null },
+  });
   const body = login.json<{ access_token: string; user: { id: number } }>();
   session = { token: body.access_token, userId: body.user.id };
 }, 120_000);
@@ -31,7 +35,10 @@ describe('security headers on every answer', () => {
     ['a 401', { method: 'GET' as const, url: '/api/auth/userInfo', auth: false }],
     ['a 400', { method: 'GET' as const, url: '/api/users/not-a-number', auth: true }],
     ['an unknown path', { method: 'GET' as const, url: '/no/such/path', auth: false }],
-    ['GraphQL', { method: 'POST' as const, url: '/backoffice/graphql', auth: true, payload: { query: '{ userInfos { id } }' } }],
+    [
+      'GraphQL',
+      { method: 'POST' as const, url: '/backoffice/graphql', auth: true, payload: { query: '{ userInfos { id } }' } },
+    ],
   ])('%s', async (_name, request) => {
     const response = await t.app.fastify.inject({
       method: request.method,
@@ -40,7 +47,12 @@ describe('security headers on every answer', () => {
       ...('payload' in request ? { payload: request.payload } : {}),
     });
     const csp = String(response.headers['content-security-policy']);
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     expect(directives['default-src']).toEqual(["'self'"]);
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
@@ -56,7 +68,10 @@ describe('security headers on every answer', () => {
 
 describe('socket Origin check', () => {
   async function open(origin: string | undefined) {
-    const ws = new WebSocket(`ws://${base}/ws?tenantName=backoffice&userId=${session.userId}&token=${session.token}`, origin ? { origin } : {});
+    const ws = new WebSocket(
+      `ws://${base}/ws?tenantName=backoffice&userId=${session.userId}&token=${session.token}`,
+      origin ? { origin } : {},
+    );
     const closed = once(ws, 'close').then(([code, reason]) => ({ code: code as number, reason: String(reason) }));
     await once(ws, 'open');
     return { ws, closed };
@@ -73,13 +88,14 @@ describe('socket Origin check', () => {
   });
 
   it.each([
-    ['the server\'s own origin', () => `http://${base}`],
+    ["the server's own origin", () => `http://${base}`],
     ['an origin of ALLOWED_ORIGINS', () => 'https://panel.example.com'],
     ['no Origin (a non-browser client; the token still decides)', () => undefined],
   ])('admits %s', async (_name, origin) => {
     const before = t.app.sockets.count('backoffice');
     const { ws } = await open(origin());
-    for (let i = 0; i < 200 && t.app.sockets.count('backoffice') === before; i += 1) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && t.app.sockets.count('backoffice') === before; i += 1)
+      await new Promise((r) => setTimeout(r, 10));
     expect(t.app.sockets.count('backoffice')).toBe(before + 1);
     const done = once(ws, 'close');
     ws.close(1000);

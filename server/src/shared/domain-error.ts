@@ -70,7 +70,8 @@ export const isDomainError = (error: unknown): error is DomainError => error ins
 export const unauthenticated = (body: UnauthorizedBody = { status: 'Unauthorized' }) =>
   new DomainError('unauthenticated', 'status' in body ? body.status : body.error, { unauthorized: body });
 
-export const forbidden = (required: readonly string[] = [], message = 'Forbidden') => new DomainError('forbidden', message, { required });
+export const forbidden = (required: readonly string[] = [], message = 'Forbidden') =>
+  new DomainError('forbidden', message, { required });
 
 export const invalid = (field: string, message: string) => new DomainError('invalid', message, { field });
 
@@ -94,22 +95,28 @@ export function checkAll<T extends Record<string, unknown>>(checks: { [K in keyo
   return values as T;
 }
 
-export const notFound = (message = 'Not found', field?: string) => new DomainError('not_found', message, field === undefined ? {} : { field });
+export const notFound = (message = 'Not found', field?: string) =>
+  new DomainError('not_found', message, field === undefined ? {} : { field });
 
-export const unknownReference = (field: string, message: string) => new DomainError('unknown_reference', message, { field });
+export const unknownReference = (field: string, message: string) =>
+  new DomainError('unknown_reference', message, { field });
 
-export const conflict = (message: string, field?: string) => new DomainError('conflict', message, field === undefined ? {} : { field });
+export const conflict = (message: string, field?: string) =>
+  new DomainError('conflict', message, field === undefined ? {} : { field });
 
 export const limitReached = (limit: number, message = `The tenant already has its limit of ${limit} users`) =>
   new DomainError('limit_reached', message, { limit, field: 'role_id' });
 
-export const throttled = (retryAfter: number) => new DomainError('throttled', 'Too many failed attempts', { retryAfter });
+export const throttled = (retryAfter: number) =>
+  new DomainError('throttled', 'Too many failed attempts', { retryAfter });
 
 export const invalidCredentials = () => new DomainError('invalid_credentials', 'Wrong Email or Password');
 
-export const twoFactorRequired = () => new DomainError('two_factor_required', 'Informe o código de verificação do seu aplicativo autenticador.');
+export const twoFactorRequired = () =>
+  new DomainError('two_factor_required', 'Informe o código de verificação do seu aplicativo autenticador.');
 
-export const invalidTwoFactorCode = () => new DomainError('invalid_two_factor_code', 'Código de verificação inválido ou já usado.');
+export const invalidTwoFactorCode = () =>
+  new DomainError('invalid_two_factor_code', 'Código de verificação inválido ou já usado.');
 
 /**
  * The unique indexes of the schema (server/src/db/migrations) and what a violation of each means.
@@ -138,7 +145,9 @@ export function asDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
   if (isUniqueViolation(error)) {
     const known = error.constraint === undefined ? undefined : UNIQUE_CONSTRAINTS[error.constraint];
-    return known ? conflict(known.message, known.field) : conflict('The change conflicts with a record that already exists');
+    return known
+      ? conflict(known.message, known.field)
+      : conflict('The change conflicts with a record that already exists');
   }
   return null;
 }

@@ -24,7 +24,16 @@ describe('tenant create with alphanumeric CNPJs', () => {
       method: 'POST',
       url: '/api/tenant',
       headers: admin,
-      payload: { name: `cnpj-teste-${String(counter)}`, cnpj, features: ['chat'], template: 'pharmacy', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 100 },
+      payload: {
+        name: `cnpj-teste-${String(counter)}`,
+        cnpj,
+        features: ['chat'],
+        template: 'pharmacy',
+        pool: 'pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
+      },
     });
   };
 
@@ -38,7 +47,11 @@ describe('tenant create with alphanumeric CNPJs', () => {
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<{ id: number; cnpj: string }>();
     expect(body.cnpj).toBe(stored);
-    const row = await t.db.selectFrom('tenants').select(['cnpj', 'cnpj_bare']).where('id', '=', body.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('tenants')
+      .select(['cnpj', 'cnpj_bare'])
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ cnpj: stored, cnpj_bare: stored.replace(/[./-]/g, '') });
   });
 
@@ -54,18 +67,28 @@ describe('tenant create with alphanumeric CNPJs', () => {
     expect(errors[0]?.message).toMatch(message);
   });
 
-  it.each(['12.ABC.345/01DE-3A', '12ABC34501DEAB', '12.ABC.345/01DE35', '12 ABC 345 01DE 35', '12.ÀBC.345/01DE-35'])('refuses %j by the contract pattern', async (cnpj) => {
-    const response = await create(cnpj);
-    expect(response.statusCode).toBe(400);
-    expect(response.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['body/cnpj']);
-  });
+  it.each(['12.ABC.345/01DE-3A', '12ABC34501DEAB', '12.ABC.345/01DE35', '12 ABC 345 01DE 35', '12.ÀBC.345/01DE-35'])(
+    'refuses %j by the contract pattern',
+    async (cnpj) => {
+      const response = await create(cnpj);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['body/cnpj']);
+    },
+  );
 
   it('finds a tenant created with a lower-case bare CNPJ by a lower-case part of it', async () => {
     const created = await create('12abc34501de35');
     expect(created.statusCode).toBe(201);
     const { id } = created.json<{ id: number }>();
-    const response = await t.app.fastify.inject({ method: 'POST', url: '/api/tenant/paginated', headers: admin, payload: { search: 'abc345', pagination_limit: 100 } });
+    const response = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/paginated',
+      headers: admin,
+      payload: { search: 'abc345', pagination_limit: 100 },
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json<{ data: { id: number; cnpj: string }[] }>().data).toContainEqual(expect.objectContaining({ id, cnpj: '12.ABC.345/01DE-35' }));
+    expect(response.json<{ data: { id: number; cnpj: string }[] }>().data).toContainEqual(
+      expect.objectContaining({ id, cnpj: '12.ABC.345/01DE-35' }),
+    );
   });
 });

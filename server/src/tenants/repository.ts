@@ -8,14 +8,24 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** Live tenants' id and name, by name: one tenant, or every tenant (null); optionally only those with live users. */
 export function liveTenantNames(db: Db, filter: { tenantId: number | null; withUsers: boolean }) {
-  let query = db.selectFrom('tenants as t').select(['t.id', 't.name']).where('t.deleted_at', 'is', null).orderBy('t.name');
+  let query = db
+    .selectFrom('tenants as t')
+    .select(['t.id', 't.name'])
+    .where('t.deleted_at', 'is', null)
+    .orderBy('t.name');
   if (filter.tenantId !== null) query = query.where('t.id', '=', filter.tenantId);
-  if (filter.withUsers) query = query.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
+  if (filter.withUsers)
+    query = query.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
   return query.execute();
 }
 
 export function findLiveTenantByName(db: Db, name: string) {
-  return db.selectFrom('tenants').select(['id', 'name']).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('name', '=', name)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export function findTenant(db: Db, id: number) {
@@ -25,7 +35,9 @@ export function findTenant(db: Db, id: number) {
 /** Tenants as the contract's rows (./tenant-dto.ts), in no particular order. */
 export function tenantRows(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return tenantQuery(db as Kysely<Database>).where('t.id', 'in', [...ids]).execute();
+  return tenantQuery(db as Kysely<Database>)
+    .where('t.id', 'in', [...ids])
+    .execute();
 }
 
 export async function tenantNameTaken(db: Db, name: string): Promise<boolean> {
@@ -47,7 +59,12 @@ export interface NewTenantRow {
 }
 
 /** Inserts the tenant with every feature option, the given ones enabled. */
-export async function insertTenant(trx: Transaction<Database>, values: NewTenantRow, options: readonly string[], enabled: readonly string[]): Promise<number> {
+export async function insertTenant(
+  trx: Transaction<Database>,
+  values: NewTenantRow,
+  options: readonly string[],
+  enabled: readonly string[],
+): Promise<number> {
   const created = await trx.insertInto('tenants').values(values).returning('id').executeTakeFirstOrThrow();
   if (options.length > 0) {
     await trx
@@ -59,10 +76,18 @@ export async function insertTenant(trx: Transaction<Database>, values: NewTenant
 }
 
 export async function setTenantDeleted(db: Db, id: number, deleted: boolean): Promise<void> {
-  await db.updateTable('tenants').set({ deleted_at: deleted ? new Date() : null }).where('id', '=', id).execute();
+  await db
+    .updateTable('tenants')
+    .set({ deleted_at: deleted ? new Date() : null })
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function setTenantPlan(db: Db, id: number, plan: { plan: Plan; user_limit: number; ticket_limit: number }): Promise<void> {
+export async function setTenantPlan(
+  db: Db,
+  id: number,
+  plan: { plan: Plan; user_limit: number; ticket_limit: number },
+): Promise<void> {
   await db.updateTable('tenants').set(plan).where('id', '=', id).execute();
 }
 
@@ -70,14 +95,18 @@ export async function setTenantPlan(db: Db, id: number, plan: { plan: Plan; user
 export function tenantFeatures(db: Db, tenantId: number) {
   return db
     .selectFrom('feature_options as o')
-    .leftJoin('tenant_features as f', (join) => join.onRef('f.option', '=', 'o.option').on('f.tenant_id', '=', tenantId))
+    .leftJoin('tenant_features as f', (join) =>
+      join.onRef('f.option', '=', 'o.option').on('f.tenant_id', '=', tenantId),
+    )
     .select(['o.option', 'f.enabled'])
     .orderBy('o.option')
     .execute();
 }
 
 export async function featureOptionExists(db: Db, option: string): Promise<boolean> {
-  return Boolean(await db.selectFrom('feature_options').select('option').where('option', '=', option).executeTakeFirst());
+  return Boolean(
+    await db.selectFrom('feature_options').select('option').where('option', '=', option).executeTakeFirst(),
+  );
 }
 
 export async function setTenantFeature(db: Db, tenantId: number, option: string, enabled: boolean): Promise<void> {

@@ -12,10 +12,19 @@ export interface TenantRef {
  * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
  * else the caller's own. A tenant user naming another tenant gets 403, whatever the URL says.
  */
-export async function resolveTenant(db: Kysely<Database>, auth: AuthContext, tenantName?: string | null): Promise<TenantRef> {
+export async function resolveTenant(
+  db: Kysely<Database>,
+  auth: AuthContext,
+  tenantName?: string | null,
+): Promise<TenantRef> {
   if (!tenantName || tenantName === auth.tenantName) return { id: auth.tenantId, name: auth.tenantName };
   if (!auth.originBackoffice) throw forbidden();
-  const row = await db.selectFrom('tenants').select(['id', 'name']).where('name', '=', tenantName).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('name', '=', tenantName)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) throw notFound('Tenant not found', 'tenantName');
   return row;
 }

@@ -96,7 +96,13 @@ describe.each([
     await t.db
       .insertInto('tenants')
       .values(
-        [...ALPHANUMERIC_TENANTS, ...Array.from({ length: 20 }, (_, i): [string, string] => [`letras-${String(i).padStart(2, '0')}`, alphanumericCnpjOf(i)])].map(([name, cnpj], i) => ({
+        [
+          ...ALPHANUMERIC_TENANTS,
+          ...Array.from({ length: 20 }, (_, i): [string, string] => [
+            `letras-${String(i).padStart(2, '0')}`,
+            alphanumericCnpjOf(i),
+          ]),
+        ].map(([name, cnpj], i) => ({
           name,
           cnpj,
           template: 'default',
@@ -108,7 +114,9 @@ describe.each([
         })),
       )
       .execute();
-    rows = (await t.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'plan', 'deleted_at']).execute()).map((r) => ({ id: r.id, name: r.name, cnpj: r.cnpj, plan: r.plan, deleted: r.deleted_at !== null }));
+    rows = (await t.db.selectFrom('tenants').select(['id', 'name', 'cnpj', 'plan', 'deleted_at']).execute()).map(
+      (r) => ({ id: r.id, name: r.name, cnpj: r.cnpj, plan: r.plan, deleted: r.deleted_at !== null }),
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -117,12 +125,30 @@ describe.each([
   });
 
   async function search(body: Record<string, unknown>) {
-    const response = await t.app.fastify.inject({ method: 'POST', url: '/api/tenant/paginated', headers: admin, payload: body });
+    const response = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/paginated',
+      headers: admin,
+      payload: body,
+    });
     expect(response.statusCode).toBe(200);
-    return response.json<{ data: { id: number; name: string }[]; total: number; page: number; limit: number; last_page: number }>();
+    return response.json<{
+      data: { id: number; name: string }[];
+      total: number;
+      page: number;
+      limit: number;
+      last_page: number;
+    }>();
   }
 
-  function expected(search: string, sort: 'name' | 'id' | 'plan', dir: 'ASC' | 'DESC', page: number, limit: number, onlyDeleted = false) {
+  function expected(
+    search: string,
+    sort: 'name' | 'id' | 'plan',
+    dir: 'ASC' | 'DESC',
+    page: number,
+    limit: number,
+    onlyDeleted = false,
+  ) {
     const trimmed = search.trim();
     const term = trimmed.toLowerCase();
     // As typed, without spaces: name or masked CNPJ, in any case.
@@ -131,7 +157,9 @@ describe.each([
     // lower-case slugs) is also looked for in the CNPJ with left-out marks put back.
     const cnpjLike = /^[0-9a-z./\s-]+$/i.test(trimmed) && /[0-9a-z]/i.test(trimmed) && /[\d./\s]/.test(trimmed);
     const compact = trimmed.replace(/\s+/g, '').toUpperCase();
-    const matches = rows.filter((r) => r.deleted === onlyDeleted && (asTyped(r) || (cnpjLike && maskedHolds(r.cnpj, compact))));
+    const matches = rows.filter(
+      (r) => r.deleted === onlyDeleted && (asTyped(r) || (cnpjLike && maskedHolds(r.cnpj, compact))),
+    );
     const sign = dir === 'ASC' ? 1 : -1;
     // Byte order, as the C collation of the test clusters sorts.
     const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
@@ -186,7 +214,13 @@ describe.each([
   ];
 
   it.each(cases)('search %j sorted by %s %s, page %i of %i', async (term, sort, dir, page, limit) => {
-    const answer = await search({ search: term, sort_name: sort, sort_type: dir, pagination_page: page, pagination_limit: limit });
+    const answer = await search({
+      search: term,
+      sort_name: sort,
+      sort_type: dir,
+      pagination_page: page,
+      pagination_limit: limit,
+    });
     const want = expected(term, sort, dir, page, limit);
     expect(answer.data.map((r) => r.id)).toEqual(want.ids);
     expect(answer.total).toBe(want.total);
@@ -195,32 +229,74 @@ describe.each([
 
   // The name walk for many matches (search.ts, above COMMON_MATCHES) on every letters-and-digits case,
   // with the threshold at 0 so these few tenants take it.
-  it.each(cases.filter(([term]) => /^[0-9a-z]+$/i.test(term.trim())))('name walk: %j sorted by %s %s, page %i of %i', async (term, _sort, _dir, page, limit) => {
-    for (const direction of ['ASC', 'DESC'] as const) {
-      const answer = await searchTenants(t.db, { tenantId: null }, { search: term, sort: 'name', direction: direction === 'ASC' ? 'asc' : 'desc', page, limit, onlyDeleted: false, filterUsers: false }, { commonMatches: 0 });
-      const want = expected(term, 'name', direction, page, limit);
-      expect(answer.ids).toEqual(want.ids);
-      expect(answer.total).toBe(want.total);
-    }
-  });
+  it.each(cases.filter(([term]) => /^[0-9a-z]+$/i.test(term.trim())))(
+    'name walk: %j sorted by %s %s, page %i of %i',
+    async (term, _sort, _dir, page, limit) => {
+      for (const direction of ['ASC', 'DESC'] as const) {
+        const answer = await searchTenants(
+          t.db,
+          { tenantId: null },
+          {
+            search: term,
+            sort: 'name',
+            direction: direction === 'ASC' ? 'asc' : 'desc',
+            page,
+            limit,
+            onlyDeleted: false,
+            filterUsers: false,
+          },
+          { commonMatches: 0 },
+        );
+        const want = expected(term, 'name', direction, page, limit);
+        expect(answer.ids).toEqual(want.ids);
+        expect(answer.total).toBe(want.total);
+      }
+    },
+  );
 
   it('searches the soft-deleted tenants when asked', async () => {
-    const answer = await search({ search: 'busca', sort_name: 'id', sort_type: 'ASC', pagination_page: 1, pagination_limit: 100, only_deleted: true });
+    const answer = await search({
+      search: 'busca',
+      sort_name: 'id',
+      sort_type: 'ASC',
+      pagination_page: 1,
+      pagination_limit: 100,
+      only_deleted: true,
+    });
     const want = expected('busca', 'id', 'ASC', 1, 100, true);
     expect(answer.data.map((r) => r.id)).toEqual(want.ids);
     expect(answer.total).toBe(want.total);
   });
 
   it('finds the official example by any part of it, bare or masked, in any case', async () => {
-    const names = async (term: string) => (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map((r) => r.name);
-    for (const term of ['12ABC', '12.ABC', '12.abc', 'abc.345', 'ABC345/01', 'abc345', '01DE-35', '01de35', '12abc34501de35', '12.ABC.345/01DE-35', '12 ABC 345']) {
+    const names = async (term: string) =>
+      (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map(
+        (r) => r.name,
+      );
+    for (const term of [
+      '12ABC',
+      '12.ABC',
+      '12.abc',
+      'abc.345',
+      'ABC345/01',
+      'abc345',
+      '01DE-35',
+      '01de35',
+      '12abc34501de35',
+      '12.ABC.345/01DE-35',
+      '12 ABC 345',
+    ]) {
       expect(await names(term), term).toContain('receita-exemplo');
     }
-    for (const term of ['12ABD', 'abc.346', 'ABC345-01', '0001-35']) expect(await names(term), term).not.toContain('receita-exemplo');
+    for (const term of ['12ABD', 'abc.346', 'ABC345-01', '0001-35'])
+      expect(await names(term), term).not.toContain('receita-exemplo');
   });
 
   it('matches a name-like search against CNPJs letter for letter, never by its digits alone', async () => {
-    const names = async (term: string) => (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map((r) => r.name);
+    const names = async (term: string) =>
+      (await search({ search: term, sort_name: 'name', sort_type: 'ASC', pagination_limit: 100 })).data.map(
+        (r) => r.name,
+      );
     // 'loja-2': the tenant so named and the CNPJ holding 'LOJA-2'; not 'LO.JA2' (a mark elsewhere), nor
     // the CNPJs that merely hold a 2.
     expect(await names('loja-2')).toEqual(['fim-da-base', 'loja-2']);

@@ -79,7 +79,12 @@ export function maskedFragmentPattern(fragment: string): string {
  * A name like `loja-2` is matched against CNPJs letter for letter, so it does not find every CNPJ
  * holding a 2.
  */
-export async function searchTenants(db: Kysely<Database>, scope: TenantSearchScope, params: TenantSearchParams, options: { commonMatches?: number } = {}): Promise<TenantSearchResult> {
+export async function searchTenants(
+  db: Kysely<Database>,
+  scope: TenantSearchScope,
+  params: TenantSearchParams,
+  options: { commonMatches?: number } = {},
+): Promise<TenantSearchResult> {
   const { page, limit, direction } = params;
   const search = params.search.trim();
   const column = SORT_COLUMNS[params.sort];
@@ -87,7 +92,8 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
   const scoped = () => {
     let q = db.selectFrom('tenants as t').where('t.deleted_at', params.onlyDeleted ? 'is not' : 'is', null);
     if (scope.tenantId !== null) q = q.where('t.id', '=', scope.tenantId);
-    if (params.filterUsers) q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
+    if (params.filterUsers)
+      q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
     return q;
   };
 
@@ -115,7 +121,9 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
     // Name and CNPJ words as typed (`search_text`), and the bare CNPJ for a search that reads as part of one.
     const query = upper === null ? `'${lower}':*` : `'${lower}':* | '${upper}':*`;
     const matching = () => scoped().where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${query}::tsquery`);
-    const { total } = await matching().select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
+    const { total } = await matching()
+      .select(sql<number>`count(*)::int`.as('total'))
+      .executeTakeFirstOrThrow();
     if (total === 0) return { ids: [], total };
     const offset = (page - 1) * limit;
     if (total > (options.commonMatches ?? COMMON_MATCHES) && params.sort === 'name' && scope.tenantId === null) {
@@ -146,8 +154,15 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
       return { ids: rows.map((r) => r.id), total };
     }
     const row = await db
-      .with((cte) => cte('m').materialized(), () => withSort(matching()))
-      .selectNoFrom(sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`.as('ids'))
+      .with(
+        (cte) => cte('m').materialized(),
+        () => withSort(matching()),
+      )
+      .selectNoFrom(
+        sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`.as(
+          'ids',
+        ),
+      )
       .executeTakeFirstOrThrow();
     return { ids: row.ids.map(Number), total };
   }
@@ -182,10 +197,17 @@ export async function searchTenants(db: Kysely<Database>, scope: TenantSearchSco
   // twice, and the page query often walked the sort column's index instead, filtering row by row
   // until ten matched: ~100 ms when the matches sort late (bench/scale.ts, 100,000 tenants).
   const row = await db
-    .with((cte) => cte('m').materialized(), () => matches)
+    .with(
+      (cte) => cte('m').materialized(),
+      () => matches,
+    )
     .selectNoFrom([
       sql<number>`(select count(*)::int from m)`.as('total'),
-      sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as('ids'),
+      sql<
+        number[]
+      >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as(
+        'ids',
+      ),
     ])
     .executeTakeFirstOrThrow();
   return { ids: row.ids.map(Number), total: row.total };

@@ -30,7 +30,8 @@ const CNPJ_REFUSALS: Readonly<Record<CnpjProblem, string>> = {
 };
 
 function checkLimit(field: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) throw invalid(field, `${field} must be a whole number from 1 to ${max}`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw invalid(field, `${field} must be a whole number from 1 to ${max}`);
   return value;
 }
 
@@ -74,7 +75,8 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
     if (!row) throw notFound('Tenant not found', 'id');
     assertSameTenant(actor, row.id);
     if (deleted && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
-    if (deleted === (row.deleted_at !== null)) throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
+    if (deleted === (row.deleted_at !== null))
+      throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
     await repo.setTenantDeleted(db, row.id, deleted);
     return dto(actor, row.id);
   }
@@ -148,7 +150,15 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
         repo.insertTenant(
           trx,
           // Masked and upper-case, whatever the caller sent (the database's CHECK, migration 0008).
-          { name: input.name, cnpj: formatCnpj(input.cnpj), template: input.template, pool: input.pool, plan, user_limit: userLimit, ticket_limit: ticketLimit },
+          {
+            name: input.name,
+            cnpj: formatCnpj(input.cnpj),
+            template: input.template,
+            pool: input.pool,
+            plan,
+            user_limit: userLimit,
+            ticket_limit: ticketLimit,
+          },
           options,
           input.features,
         ),
@@ -161,7 +171,10 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
 
     restore: (actor: AuthContext, id: number) => setDeleted(actor, id, false),
 
-    async setPlan(actor: AuthContext, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {
+    async setPlan(
+      actor: AuthContext,
+      input: { id: number; plan: string; user: number; ticket: number },
+    ): Promise<TenantDto> {
       const plan = checkPlan(input.plan);
       const userLimit = checkLimit('user', input.user, 100_000);
       const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
@@ -172,7 +185,11 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
 
     /** Every feature option with the tenant's setting. */
     async features(tenant: TenantRef) {
-      return (await repo.tenantFeatures(db, tenant.id)).map((r) => ({ option: r.option, enabled: r.enabled ?? false, tenantName: tenant.name }));
+      return (await repo.tenantFeatures(db, tenant.id)).map((r) => ({
+        option: r.option,
+        enabled: r.enabled ?? false,
+        tenantName: tenant.name,
+      }));
     },
 
     async setFeature(tenant: TenantRef, option: string, enabled: boolean) {

@@ -19,8 +19,14 @@ export function tenantQuery(db: Kysely<Database>) {
       't.ticket_limit',
       't.created_at',
       't.deleted_at',
-      sql<string[]>`coalesce((select array_agg(f.option order by f.option) from tenant_features f where f.tenant_id = t.id and f.enabled), '{}')`.as('features'),
-      sql<number>`(select count(*)::int from users u where u.tenant_id = t.id and u.deleted_at is null)`.as('users_count'),
+      sql<
+        string[]
+      >`coalesce((select array_agg(f.option order by f.option) from tenant_features f where f.tenant_id = t.id and f.enabled), '{}')`.as(
+        'features',
+      ),
+      sql<number>`(select count(*)::int from users u where u.tenant_id = t.id and u.deleted_at is null)`.as(
+        'users_count',
+      ),
     ]);
 }
 

@@ -39,7 +39,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     databaseUrl: database.url,
     async auth(email) {
-      const response = await app.fastify.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: DEMO_PASSWORD, ip: null } });
+      const response = await app.fastify.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: DEMO_PASSWORD, ip: null },
+      });
       if (response.statusCode !== 200) throw new Error(`login ${email}: ${response.statusCode} ${response.body}`);
       return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
     },

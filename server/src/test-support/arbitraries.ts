@@ -17,7 +17,7 @@ export const HOSTILE_STRINGS = [
   "' OR '1'='1",
   "'; DROP TABLE users; --",
   '" OR 1=1 --',
-  "1; SELECT pg_sleep(10)--",
+  '1; SELECT pg_sleep(10)--',
   "%' UNION SELECT password_hash, email FROM users --",
   "Robert'); DELETE FROM tenants; --",
   '$$; drop schema public cascade; $$',
@@ -40,7 +40,17 @@ export const HOSTILE_STRINGS = [
 ];
 
 /** Numbers that overflow int32, lose precision as doubles, or are negative zero. */
-export const OVERFLOWING_NUMBERS = [2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, -(2 ** 53) - 2, 1e308, -1e308, 1e-308, -0, 0.1 + 0.2];
+export const OVERFLOWING_NUMBERS = [
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  1e308,
+  -1e308,
+  1e-308,
+  -0,
+  0.1 + 0.2,
+];
 
 /** Per component name (`Id`, `TenantName`, …): values that exist in the database, to reach past "not found". */
 export type Hints = Partial<Record<string, fc.Arbitrary<unknown>>>;
@@ -53,9 +63,13 @@ function stringArbitrary(s: Schema): fc.Arbitrary<string> {
   if (s.enum) return fc.constantFrom(...(s.enum as string[]));
   switch (s.format) {
     case 'date':
-      return fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map(isoDay);
+      return fc
+        .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+        .map(isoDay);
     case 'date-time':
-      return fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case 'email':
       return fc.emailAddress().filter((e) => e.length >= minLength && e.length <= (maxLength ?? 254));
     case 'uri':
@@ -68,7 +82,9 @@ function stringArbitrary(s: Schema): fc.Arbitrary<string> {
       break;
   }
   if (s.pattern) {
-    return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= minLength && (maxLength === undefined || v.length <= maxLength));
+    return fc
+      .stringMatching(new RegExp(s.pattern))
+      .filter((v) => v.length >= minLength && (maxLength === undefined || v.length <= maxLength));
   }
   const cap = maxLength ?? 300;
   const fits = (v: string) => v.length >= minLength && v.length <= cap;
@@ -100,7 +116,11 @@ function genericValid(s: Schema, hints: Hints, depth: number): fc.Arbitrary<unkn
       case 'integer': {
         const min = s.minimum ?? -(2 ** 31);
         const max = s.maximum ?? 2 ** 31 - 1;
-        return fc.oneof(fc.integer({ min, max: Math.min(max, min + 50) }), fc.integer({ min, max }), fc.constantFrom(min, max));
+        return fc.oneof(
+          fc.integer({ min, max: Math.min(max, min + 50) }),
+          fc.integer({ min, max }),
+          fc.constantFrom(min, max),
+        );
       }
       case 'number':
         return fc.double({ min: s.minimum ?? -1e9, max: s.maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
@@ -111,12 +131,18 @@ function genericValid(s: Schema, hints: Hints, depth: number): fc.Arbitrary<unkn
       case 'array': {
         const items = validArbitrary(s.items ?? {}, hints, depth + 1);
         const constraints = { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 5, 5) };
-        return s.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) }) : fc.array(items, constraints);
+        return s.uniqueItems
+          ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) })
+          : fc.array(items, constraints);
       }
       case 'object': {
         const properties = s.properties ?? {};
-        const model = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, validArbitrary(value, hints, depth + 1)]));
-        return fc.record(model, { requiredKeys: s.required ?? [] }).filter((v) => Object.keys(v).length >= (s.minProperties ?? 0));
+        const model = Object.fromEntries(
+          Object.entries(properties).map(([key, value]) => [key, validArbitrary(value, hints, depth + 1)]),
+        );
+        return fc
+          .record(model, { requiredKeys: s.required ?? [] })
+          .filter((v) => Object.keys(v).length >= (s.minProperties ?? 0));
       }
       default:
         return fc.jsonValue({ maxDepth: 2 });
@@ -127,12 +153,15 @@ function genericValid(s: Schema, hints: Hints, depth: number): fc.Arbitrary<unkn
 
 /** One thing wrong with a value of `s`, at the top level. */
 function wrongLeaf(s: Schema): fc.Arbitrary<unknown> {
-  const options: fc.Arbitrary<unknown>[] = [fc.constantFrom<unknown>({ nested: { deeper: [1, 'two', null] } }, [[['deep']]])];
+  const options: fc.Arbitrary<unknown>[] = [
+    fc.constantFrom<unknown>({ nested: { deeper: [1, 'two', null] } }, [[['deep']]]),
+  ];
   switch (typeOf(s)) {
     case 'integer':
     case 'number':
       options.push(fc.constantFrom<unknown>('12', '1e3', true, [1], ...OVERFLOWING_NUMBERS));
-      if (typeOf(s) === 'integer') options.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)));
+      if (typeOf(s) === 'integer')
+        options.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)));
       if (s.minimum !== undefined) options.push(fc.integer({ min: -(2 ** 31), max: s.minimum - 1 }));
       if (s.maximum !== undefined) options.push(fc.integer({ min: s.maximum + 1, max: 2 ** 31 }));
       break;
@@ -141,12 +170,17 @@ function wrongLeaf(s: Schema): fc.Arbitrary<unknown> {
       break;
     case 'string':
       options.push(fc.constantFrom<unknown>(12345, false, ['x'], { s: 'x' }));
-      if (s.maxLength !== undefined) options.push(fc.constantFrom(`${'y'.repeat(s.maxLength + 1)}`, 'z'.repeat(100_000)));
+      if (s.maxLength !== undefined)
+        options.push(fc.constantFrom(`${'y'.repeat(s.maxLength + 1)}`, 'z'.repeat(100_000)));
       if (s.minLength !== undefined && s.minLength > 0) options.push(fc.constant(''));
       if (s.pattern) options.push(fc.constantFrom(...HOSTILE_STRINGS));
       if (s.enum) options.push(fc.constantFrom('NOT-IN-ENUM', String(s.enum[0]).toUpperCase() + '!'));
-      if (s.format === 'date') options.push(fc.constantFrom('2026-02-30', '2026-13-01', '26-01-01', '2026-1-1', 'today', '2026-01-01T00:00:00Z'));
-      if (s.format === 'email') options.push(fc.constantFrom('no-at-sign', '@nobody', 'a@', 'a b@c.d', HOSTILE_STRINGS[0] ?? ''));
+      if (s.format === 'date')
+        options.push(
+          fc.constantFrom('2026-02-30', '2026-13-01', '26-01-01', '2026-1-1', 'today', '2026-01-01T00:00:00Z'),
+        );
+      if (s.format === 'email')
+        options.push(fc.constantFrom('no-at-sign', '@nobody', 'a@', 'a b@c.d', HOSTILE_STRINGS[0] ?? ''));
       break;
     case 'array':
       options.push(fc.constantFrom<unknown>('not-an-array', { 0: 'x' }, 7));
@@ -178,7 +212,11 @@ export function invalidArbitrary(schema: Schema, hints: Hints = {}): fc.Arbitrar
       fc.constantFrom('sneaky', '__proto__x', 'constructor', 'ΩΩ').map((extra) => ({ ...object, [extra]: 'extra' })),
     ];
     if (keys.length > 0) {
-      mutations.push(fc.constantFrom(...keys).chain((key) => wrongLeaf(deref(properties[key] ?? {})).map((wrong) => ({ ...object, [key]: wrong }))));
+      mutations.push(
+        fc
+          .constantFrom(...keys)
+          .chain((key) => wrongLeaf(deref(properties[key] ?? {})).map((wrong) => ({ ...object, [key]: wrong }))),
+      );
     }
     const required = s.required ?? [];
     if (required.length > 0) {
@@ -200,7 +238,21 @@ export function invalidText(schema: Schema): fc.Arbitrary<string> {
   switch (typeOf(s)) {
     case 'integer':
     case 'number':
-      options.push(fc.constantFrom('abc', '1.5', '99999999999999999999999', '-1', '0x10', '1e999', '', ' ', 'NaN', 'Infinity', '١٢'));
+      options.push(
+        fc.constantFrom(
+          'abc',
+          '1.5',
+          '99999999999999999999999',
+          '-1',
+          '0x10',
+          '1e999',
+          '',
+          ' ',
+          'NaN',
+          'Infinity',
+          '١٢',
+        ),
+      );
       break;
     case 'boolean':
       options.push(fc.constantFrom('maybe', 'TRUE!', '2', 'yes please'));

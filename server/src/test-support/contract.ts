@@ -29,7 +29,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false 
 addFormats.default(ajv);
 ajv.addSchema({ ...document, $id: DOC_ID });
 
-const pointer = (...parts: string[]): string => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const pointer = (...parts: string[]): string =>
+  parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 const compiled = new Map<string, ValidateFunction>();
 
 /** JSON pointer (inside the document) of the JSON schema of an operation's answer. */
@@ -59,7 +60,12 @@ export interface ContractCheck {
  *
  * @example expect(validateResponse('instanceList', 200, response.json())).toEqual({ valid: true, errors: [] })
  */
-export function validateResponse(operationId: string, status: number, body: unknown, mediaType = 'application/json'): ContractCheck {
+export function validateResponse(
+  operationId: string,
+  status: number,
+  body: unknown,
+  mediaType = 'application/json',
+): ContractCheck {
   const key = `${operationId} ${status} ${mediaType}`;
   let validate = compiled.get(key);
   if (!validate) {

@@ -7,28 +7,35 @@ import type { Database } from '../db/schema';
  */
 
 export async function failedLoginCount(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('login_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('success', '=', false).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('login_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('success', '=', false)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function someDeletedTenantName(db: Kysely<Database>): Promise<string> {
-  return (await db.selectFrom('tenants').select('name').where('deleted_at', 'is not', null).executeTakeFirstOrThrow()).name;
+  return (await db.selectFrom('tenants').select('name').where('deleted_at', 'is not', null).executeTakeFirstOrThrow())
+    .name;
 }
 
 /** A live customer-tenant user (not staff) who can sign in with a password alone: id, e-mail and tenant. */
 export function someCustomerUser(db: Kysely<Database>) {
-  return db
-    .selectFrom('users as u')
-    .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-    .select(['u.id', 'u.email', 't.name as tenant'])
-    .where('u.origin_backoffice', '=', false)
-    .where('u.blocked', '=', false)
-    // Seeded users with two-factor on need a code nobody holds.
-    .where('u.two_factor_enabled', '=', false)
-    .where('u.deleted_at', 'is', null)
-    .where('t.deleted_at', 'is', null)
-    .orderBy('u.id')
-    .executeTakeFirstOrThrow();
+  return (
+    db
+      .selectFrom('users as u')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['u.id', 'u.email', 't.name as tenant'])
+      .where('u.origin_backoffice', '=', false)
+      .where('u.blocked', '=', false)
+      // Seeded users with two-factor on need a code nobody holds.
+      .where('u.two_factor_enabled', '=', false)
+      .where('u.deleted_at', 'is', null)
+      .where('t.deleted_at', 'is', null)
+      .orderBy('u.id')
+      .executeTakeFirstOrThrow()
+  );
 }
 
 export async function roleId(db: Kysely<Database>, name: string): Promise<number> {
@@ -44,13 +51,20 @@ export async function someDepartmentOf(db: Kysely<Database>, tenant: number): Pr
 }
 
 export async function instanceIdsOf(db: Kysely<Database>, tenant: number): Promise<number[]> {
-  return (await db.selectFrom('instances').select('id').where('tenant_id', '=', tenant).orderBy('id').execute()).map((r) => r.id);
+  return (await db.selectFrom('instances').select('id').where('tenant_id', '=', tenant).orderBy('id').execute()).map(
+    (r) => r.id,
+  );
 }
 
 /** An instance of any tenant but the named one. */
 export async function someInstanceOutside(db: Kysely<Database>, tenantName: string): Promise<number> {
   return (
-    await db.selectFrom('instances as i').innerJoin('tenants as t', 't.id', 'i.tenant_id').select('i.id').where('t.name', '!=', tenantName).executeTakeFirstOrThrow()
+    await db
+      .selectFrom('instances as i')
+      .innerJoin('tenants as t', 't.id', 'i.tenant_id')
+      .select('i.id')
+      .where('t.name', '!=', tenantName)
+      .executeTakeFirstOrThrow()
   ).id;
 }
 
@@ -59,5 +73,6 @@ export async function userIdByEmail(db: Kysely<Database>, email: string): Promis
 }
 
 export async function isConnected(db: Kysely<Database>, userId: number): Promise<boolean> {
-  return (await db.selectFrom('users').select('is_connected').where('id', '=', userId).executeTakeFirstOrThrow()).is_connected;
+  return (await db.selectFrom('users').select('is_connected').where('id', '=', userId).executeTakeFirstOrThrow())
+    .is_connected;
 }

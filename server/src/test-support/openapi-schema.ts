@@ -44,7 +44,10 @@ export interface Parameter {
 export interface Operation {
   operationId: string;
   parameters?: Parameter[];
-  requestBody?: { $ref?: string; content?: Record<string, { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }> };
+  requestBody?: {
+    $ref?: string;
+    content?: Record<string, { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }>;
+  };
   responses?: Record<string, unknown>;
   security?: unknown[];
   'x-permission'?: string | string[];
@@ -93,7 +96,11 @@ export function sample(schema: Schema): unknown {
     case 'object':
       return Object.fromEntries((s.required ?? []).map((key) => [key, sample(s.properties?.[key] ?? {})]));
     default:
-      return s.format === 'date' ? '2026-01-01' : s.format === 'date-time' ? '2026-01-01T00:00:00Z' : 'x'.repeat(Math.max(1, s.minLength ?? 1));
+      return s.format === 'date'
+        ? '2026-01-01'
+        : s.format === 'date-time'
+          ? '2026-01-01T00:00:00Z'
+          : 'x'.repeat(Math.max(1, s.minLength ?? 1));
   }
 }
 
@@ -152,14 +159,24 @@ export const OPERATIONS: ContractOperation[] = Object.entries(doc.paths).flatMap
     const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref).filter((p) => p.in !== 'header');
     const requestBody = op.requestBody ? deref(op.requestBody) : undefined;
     const content = requestBody?.content?.['application/json'];
-    const example = content ? (content.example ?? Object.values(content.examples ?? {})[0]?.value ?? sample(content.schema)) : undefined;
+    const example = content
+      ? (content.example ?? Object.values(content.examples ?? {})[0]?.value ?? sample(content.schema))
+      : undefined;
     return {
       path,
       method,
       op,
       operationId: op.operationId,
       params,
-      ...(content ? { body: { schema: content.schema, example, required: (requestBody as { required?: boolean }).required ?? false } } : {}),
+      ...(content
+        ? {
+            body: {
+              schema: content.schema,
+              example,
+              required: (requestBody as { required?: boolean }).required ?? false,
+            },
+          }
+        : {}),
       public: Array.isArray(op.security) && op.security.length === 0,
     };
   }),

@@ -34,7 +34,14 @@ export function tamperedToken(token: string, claims: JWTPayload): string {
 }
 
 /** Headers that carry no bearer token at all: all answer 401 {"status":"Authorization Token not found"}. */
-export const NO_TOKEN_HEADERS: readonly (string | undefined)[] = [undefined, '', 'Bearer', 'Bearer   ', 'Basic bWF0cml4OnNlY3JldA==', 'Token abc.def.ghi'];
+export const NO_TOKEN_HEADERS: readonly (string | undefined)[] = [
+  undefined,
+  '',
+  'Bearer',
+  'Bearer   ',
+  'Basic bWF0cml4OnNlY3JldA==',
+  'Token abc.def.ghi',
+];
 
 export const UNAUTHORIZED_BODIES = {
   noToken: { status: 'Authorization Token not found' },
@@ -66,7 +73,10 @@ export interface DeclaredAccess {
 }
 
 export function declaredAccess(op: ContractOperation): DeclaredAccess {
-  const declared = op.op as ContractOperation['op'] & { 'x-staff-only'?: boolean; 'x-permission-for-others'?: string[] };
+  const declared = op.op as ContractOperation['op'] & {
+    'x-staff-only'?: boolean;
+    'x-permission-for-others'?: string[];
+  };
   const permission = declared['x-permission'];
   if (permission === undefined) throw new Error(`${op.operationId}: no x-permission in contracts/openapi.yaml`);
   return {
@@ -92,7 +102,8 @@ export interface Caller {
  */
 export function refusedBeforeInput(caller: Caller, access: DeclaredAccess, pathId: unknown): boolean {
   if (access.permission === 'public') return false;
-  const holds = (routes: readonly string[]) => caller.administrador || routes.length === 0 || routes.some((r) => caller.routes.has(r));
+  const holds = (routes: readonly string[]) =>
+    caller.administrador || routes.length === 0 || routes.some((r) => caller.routes.has(r));
   if (!holds(access.permission)) return true;
   if (access.staffOnly && !caller.staff) return true;
   if (access.forOthers && String(pathId) !== String(caller.id) && !holds(access.forOthers)) return true;
@@ -143,20 +154,43 @@ const isString = (schema: Schema) => typeOf(schema) === 'string';
  */
 export function invalidRestCases(op: ContractOperation, pathValues: Record<string, unknown> = {}): InvalidRestCase[] {
   const method = op.method.toUpperCase() as InvalidRestCase['method'];
-  const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValues[p.name] ?? p.example ?? sample(p.schema)]));
-  const query = Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, p.example ?? sample(p.schema)]));
+  const path = Object.fromEntries(
+    op.params.filter((p) => p.in === 'path').map((p) => [p.name, pathValues[p.name] ?? p.example ?? sample(p.schema)]),
+  );
+  const query = Object.fromEntries(
+    op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, p.example ?? sample(p.schema)]),
+  );
   const example = op.body?.example;
   const payload = example === undefined ? undefined : JSON.stringify(example);
   const cases: InvalidRestCase[] = [];
-  const add = (name: string, url: string, body: string | undefined, status: InvalidRestCase['status'] = 400, contentType?: string, id: unknown = path.id) =>
-    cases.push({ name, method, url, pathId: id, status, ...(body === undefined ? {} : { payload: body }), ...(contentType ? { contentType } : {}) });
+  const add = (
+    name: string,
+    url: string,
+    body: string | undefined,
+    status: InvalidRestCase['status'] = 400,
+    contentType?: string,
+    id: unknown = path.id,
+  ) =>
+    cases.push({
+      name,
+      method,
+      url,
+      pathId: id,
+      status,
+      ...(body === undefined ? {} : { payload: body }),
+      ...(contentType ? { contentType } : {}),
+    });
   const url = buildUrl(op.path, path, query);
 
   for (const p of op.params) {
     const wrong = wrongValues(p.schema, true)[0];
-    const at = (value: unknown) => (p.in === 'path' ? buildUrl(op.path, { ...path, [p.name]: value }, query) : buildUrl(op.path, path, { ...query, [p.name]: value }));
+    const at = (value: unknown) =>
+      p.in === 'path'
+        ? buildUrl(op.path, { ...path, [p.name]: value }, query)
+        : buildUrl(op.path, path, { ...query, [p.name]: value });
     const id = (value: unknown) => (p.in === 'path' && p.name === 'id' ? value : path.id);
-    if (wrong !== undefined) add(`${p.in} ${p.name}=${JSON.stringify(wrong)}`, at(wrong), payload, 400, undefined, id(wrong));
+    if (wrong !== undefined)
+      add(`${p.in} ${p.name}=${JSON.stringify(wrong)}`, at(wrong), payload, 400, undefined, id(wrong));
     if (isString(p.schema)) {
       const nul = `${String(p.in === 'path' ? path[p.name] : (query[p.name] ?? p.example ?? sample(p.schema)))}\u0000`;
       add(`${p.in} ${p.name} holds NUL`, at(nul), payload, 400, undefined, id(nul));
@@ -172,20 +206,29 @@ export function invalidRestCases(op: ContractOperation, pathValues: Record<strin
     const branches = (schema.oneOf ?? schema.anyOf ?? [schema]).map(deref);
     const properties = Object.fromEntries(branches.flatMap((b) => Object.entries(b.properties ?? {})));
     const required = branches.map((b) => b.required ?? []).reduce((a, b) => a.filter((k) => b.includes(k)));
-    const object = example !== null && typeof example === 'object' && !Array.isArray(example) ? (example as Record<string, unknown>) : {};
+    const object =
+      example !== null && typeof example === 'object' && !Array.isArray(example)
+        ? (example as Record<string, unknown>)
+        : {};
     add('body is not JSON', url, MALFORMED_JSON);
     add('body is a JSON array', url, '[]');
     add('body as text/plain', url, payload ?? '{}', 415, 'text/plain');
     add('body over 1 MiB', url, oversizedBody(), 413);
     add('body has an unknown property', url, JSON.stringify({ ...object, sneaky: 1 }));
-    if (op.body.required) cases.push({ name: 'body missing', method, url, pathId: path.id, status: 400, absentBody: true });
+    if (op.body.required)
+      cases.push({ name: 'body missing', method, url, pathId: path.id, status: 400, absentBody: true });
     const missing = required.find((key) => key in object);
     if (missing) {
       const { [missing]: _dropped, ...rest } = object;
       add(`body ${missing} missing`, url, JSON.stringify(rest));
     }
     const typed = Object.keys(object).find((key) => wrongValues(properties[key] ?? {}, false).length > 0);
-    if (typed) add(`body ${typed} of the wrong type`, url, JSON.stringify({ ...object, [typed]: wrongValues(properties[typed] ?? {}, false)[0] }));
+    if (typed)
+      add(
+        `body ${typed} of the wrong type`,
+        url,
+        JSON.stringify({ ...object, [typed]: wrongValues(properties[typed] ?? {}, false)[0] }),
+      );
     const text = Object.keys(properties).find((key) => isString(properties[key] ?? {}));
     if (text) add(`body ${text} holds NUL`, url, JSON.stringify({ ...object, [text]: 'nul\u0000byte' }));
   } else if (method !== 'GET') {
@@ -234,7 +277,17 @@ function withUnknownArgument(op: GraphqlOperationFile): string {
     Field(node: FieldNode) {
       if (done) return undefined;
       done = true;
-      return { ...node, arguments: [...(node.arguments ?? []), { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'notAnArgument' }, value: { kind: Kind.INT, value: '1' } }] };
+      return {
+        ...node,
+        arguments: [
+          ...(node.arguments ?? []),
+          {
+            kind: Kind.ARGUMENT,
+            name: { kind: Kind.NAME, value: 'notAnArgument' },
+            value: { kind: Kind.INT, value: '1' },
+          },
+        ],
+      };
     },
   });
   return print(changed);
@@ -247,7 +300,10 @@ function withUnknownArgument(op: GraphqlOperationFile): string {
  * that does not parse, an operationName that is not a string (JSON, root fields unreadable); bad JSON,
  * another media type, a body over the limit (Fastify cannot parse them).
  */
-export function invalidGraphqlCases(op: GraphqlOperationFile, variables: Record<string, unknown>): InvalidGraphqlCase[] {
+export function invalidGraphqlCases(
+  op: GraphqlOperationFile,
+  variables: Record<string, unknown>,
+): InvalidGraphqlCase[] {
   const definitions = op.operation.variableDefinitions ?? [];
   const json = (name: string, body: Record<string, unknown>, readable: boolean): InvalidGraphqlCase => ({
     name,
@@ -260,23 +316,60 @@ export function invalidGraphqlCases(op: GraphqlOperationFile, variables: Record<
   const request = { query: op.source, operationName: op.name, variables };
   const cases: InvalidGraphqlCase[] = [];
   const first = definitions[0];
-  if (first) cases.push(json(`$${first.variable.name.value} of the wrong type`, { ...request, variables: { ...variables, [first.variable.name.value]: wrongVariable(first.type) } }, true));
+  if (first)
+    cases.push(
+      json(
+        `$${first.variable.name.value} of the wrong type`,
+        { ...request, variables: { ...variables, [first.variable.name.value]: wrongVariable(first.type) } },
+        true,
+      ),
+    );
   const required = definitions.find((d) => d.type.kind === Kind.NON_NULL_TYPE && !d.defaultValue);
   if (required) {
     const { [required.variable.name.value]: _dropped, ...rest } = variables;
     cases.push(json(`$${required.variable.name.value} missing`, { ...request, variables: rest }, true));
   }
   const text = definitions.find((d) => namedLeaf(d.type) === 'String');
-  if (text) cases.push(json(`$${text.variable.name.value} holds NUL`, { ...request, variables: { ...variables, [text.variable.name.value]: 'nul\u0000byte' } }, true));
+  if (text)
+    cases.push(
+      json(
+        `$${text.variable.name.value} holds NUL`,
+        { ...request, variables: { ...variables, [text.variable.name.value]: 'nul\u0000byte' } },
+        true,
+      ),
+    );
   cases.push(json('document holds NUL (in a comment)', { ...request, query: `${op.source}\n# nul\u0000byte\n` }, true));
-  cases.push(json('document does not validate (unknown argument)', { ...request, query: withUnknownArgument(op) }, true));
+  cases.push(
+    json('document does not validate (unknown argument)', { ...request, query: withUnknownArgument(op) }, true),
+  );
   cases.push(json('body has an unknown property', { ...request, sneaky: 1 }, true));
   cases.push(json('variables is not an object', { ...request, variables: 'not-an-object' }, true));
   cases.push(json('document does not parse', { ...request, query: `${op.source} {` }, false));
   cases.push(json('operationName is not a string', { ...request, operationName: 12345 }, false));
-  cases.push({ name: 'body is not JSON', payload: MALFORMED_JSON, contentType: 'application/json', status: 400, parsed: false, readable: false });
-  cases.push({ name: 'body as text/plain', payload: JSON.stringify(request), contentType: 'text/plain', status: 415, parsed: false, readable: false });
-  cases.push({ name: 'body over 1 MiB', payload: JSON.stringify({ ...request, variables: { ...variables, pad: 'x'.repeat(1024 * 1024) } }), contentType: 'application/json', status: 413, parsed: false, readable: false });
+  cases.push({
+    name: 'body is not JSON',
+    payload: MALFORMED_JSON,
+    contentType: 'application/json',
+    status: 400,
+    parsed: false,
+    readable: false,
+  });
+  cases.push({
+    name: 'body as text/plain',
+    payload: JSON.stringify(request),
+    contentType: 'text/plain',
+    status: 415,
+    parsed: false,
+    readable: false,
+  });
+  cases.push({
+    name: 'body over 1 MiB',
+    payload: JSON.stringify({ ...request, variables: { ...variables, pad: 'x'.repeat(1024 * 1024) } }),
+    contentType: 'application/json',
+    status: 413,
+    parsed: false,
+    readable: false,
+  });
   return cases;
 }
 
@@ -303,6 +396,9 @@ export function mayBePublic(body: unknown): boolean {
     return false;
   }
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const chosen = typeof operationName === 'string' ? operations.filter((o) => o.name?.value === operationName) : operations;
-  return chosen.some((o) => o.selectionSet.selections.every((s) => s.kind !== Kind.FIELD || PUBLIC_ROOT_FIELDS.has(s.name.value)));
+  const chosen =
+    typeof operationName === 'string' ? operations.filter((o) => o.name?.value === operationName) : operations;
+  return chosen.some((o) =>
+    o.selectionSet.selections.every((s) => s.kind !== Kind.FIELD || PUBLIC_ROOT_FIELDS.has(s.name.value)),
+  );
 }

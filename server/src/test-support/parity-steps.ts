@@ -64,13 +64,23 @@ export type SignInPassword = 'right' | 'wrong' | 'other-users';
 export type SignInTarget = { fixture: FixtureUserKey } | { created: number } | { unknown: string };
 
 export type Step =
-  | { op: 'create'; who: PrincipalName; fields: Required<Pick<UserFields, 'username' | 'name' | 'email' | 'password' | 'role'>> & UserFields }
+  | {
+      op: 'create';
+      who: PrincipalName;
+      fields: Required<Pick<UserFields, 'username' | 'name' | 'email' | 'password' | 'role'>> & UserFields;
+    }
   | { op: 'update'; who: PrincipalName; target: UserRef; form: 'whole' | 'email' | 'name'; fields: UserFields }
   | { op: 'delete'; who: PrincipalName; target: UserRef }
   | { op: 'password'; who: PrincipalName; password: string }
   | { op: 'block'; who: PrincipalName; target: UserRef; blocked: boolean }
   | { op: 'setLimit'; tenant: TenantKey; headroom: number }
-  | { op: 'signIn'; target: SignInTarget; email: SignInEmail | string; password: SignInPassword | string; times: number }
+  | {
+      op: 'signIn';
+      target: SignInTarget;
+      email: SignInEmail | string;
+      password: SignInPassword | string;
+      times: number;
+    }
   | { op: 'list'; who: PrincipalName; tenant: 'own' | 'other' }
   | { op: 'roles'; who: PrincipalName }
   | { op: 'departments'; who: PrincipalName; tenant: 'own' | 'other' }
@@ -109,7 +119,10 @@ export class Model {
       const key = PRINCIPAL_USER[who];
       return key ? users[key].id : UNKNOWN_ID;
     }
-    if ('created' in ref) return this.created.length === 0 ? UNKNOWN_ID : (this.created[ref.created % this.created.length]?.id ?? UNKNOWN_ID);
+    if ('created' in ref)
+      return this.created.length === 0
+        ? UNKNOWN_ID
+        : (this.created[ref.created % this.created.length]?.id ?? UNKNOWN_ID);
     return UNKNOWN_ID;
   }
 
@@ -120,7 +133,8 @@ export class Model {
       const key = PRINCIPAL_USER[who];
       return key ? this.twins.fixture.users[key].tenant : null;
     }
-    if ('created' in ref) return this.created.length === 0 ? null : (this.created[ref.created % this.created.length]?.tenant ?? null);
+    if ('created' in ref)
+      return this.created.length === 0 ? null : (this.created[ref.created % this.created.length]?.tenant ?? null);
     return null;
   }
 }
@@ -155,13 +169,32 @@ const userValue = (body: unknown) => canonicalUser(body);
 const userList = (body: unknown) => canonicalList(body, canonicalUser);
 
 function restLoginValue(body: unknown): unknown {
-  const b = body as { expires_in: number; origin_backoffice: boolean; has_permission_routes: string[]; user: unknown; token_type: string };
-  return { expires_in: b.expires_in, origin_backoffice: b.origin_backoffice, routes: [...b.has_permission_routes].sort(), user: canonicalUser(b.user) };
+  const b = body as {
+    expires_in: number;
+    origin_backoffice: boolean;
+    has_permission_routes: string[];
+    user: unknown;
+    token_type: string;
+  };
+  return {
+    expires_in: b.expires_in,
+    origin_backoffice: b.origin_backoffice,
+    routes: [...b.has_permission_routes].sort(),
+    user: canonicalUser(b.user),
+  };
 }
 
 function graphqlLoginValue(data: unknown): unknown {
-  const d = data as { expires_in: number; user: { origin_backoffice: boolean; role: { has_permission_routes: string[] } } };
-  return { expires_in: d.expires_in, origin_backoffice: d.user.origin_backoffice, routes: [...d.user.role.has_permission_routes].sort(), user: canonicalUser(d.user) };
+  const d = data as {
+    expires_in: number;
+    user: { origin_backoffice: boolean; role: { has_permission_routes: string[] } };
+  };
+  return {
+    expires_in: d.expires_in,
+    origin_backoffice: d.user.origin_backoffice,
+    routes: [...d.user.role.has_permission_routes].sort(),
+    user: canonicalUser(d.user),
+  };
 }
 
 /** Resolves the acting tenant's references in a set of fields into the contract's values, in one key order for both protocols. */
@@ -175,11 +208,19 @@ function resolveFields(twins: Twins, tenant: TenantKey, fields: UserFields): Rec
   if (fields.image !== undefined) out.image = fields.image;
   if (fields.email !== undefined) out.email = fields.email;
   if (fields.password !== undefined) out.password = fields.password;
-  if (fields.role !== undefined) out.role_id = fields.role === 'admin' ? fixture.roles.admin : fields.role === 'operator' ? fixture.roles.operator : 9999;
+  if (fields.role !== undefined)
+    out.role_id =
+      fields.role === 'admin' ? fixture.roles.admin : fields.role === 'operator' ? fixture.roles.operator : 9999;
   if (fields.department !== undefined) {
     const d = fields.department;
     out.user_department_id =
-      'none' in d ? null : 'own' in d ? (own.departments[d.own % own.departments.length] ?? UNKNOWN_ID) : 'other' in d ? (other.departments[0] ?? UNKNOWN_ID) : UNKNOWN_ID;
+      'none' in d
+        ? null
+        : 'own' in d
+          ? (own.departments[d.own % own.departments.length] ?? UNKNOWN_ID)
+          : 'other' in d
+            ? (other.departments[0] ?? UNKNOWN_ID)
+            : UNKNOWN_ID;
   }
   if (fields.instances !== undefined) {
     const ids = [...new Set(fields.instances.own.map((i) => own.instances[i % own.instances.length] ?? UNKNOWN_ID))];
@@ -202,7 +243,11 @@ function otherTenant(who: PrincipalName): TenantKey {
 }
 
 async function currentRow(twin: Twin, id: number) {
-  return twin.db.selectFrom('users').select(['username', 'name', 'email', 'role_id', 'tenant_id']).where('id', '=', id).executeTakeFirst();
+  return twin.db
+    .selectFrom('users')
+    .select(['username', 'name', 'email', 'role_id', 'tenant_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 function emailVariant(email: string, form: SignInEmail | string): string {
@@ -214,16 +259,30 @@ function emailVariant(email: string, form: SignInEmail | string): string {
 }
 
 /** A sign-in through the twin's own protocol, as an outcome; the token when it succeeded. */
-async function signInOutcome(twin: Twin, email: string, password: string, tenant: string): Promise<{ outcome: Outcome; token: string | null }> {
+async function signInOutcome(
+  twin: Twin,
+  email: string,
+  password: string,
+  tenant: string,
+): Promise<{ outcome: Outcome; token: string | null }> {
   const { token, answer } = await twin.signIn(email, password, tenant);
-  const outcome = twin.protocol === 'rest' ? restOutcome(answer, restLoginValue) : graphqlOutcome(answer, 'logIn', graphqlLoginValue);
+  const outcome =
+    twin.protocol === 'rest' ? restOutcome(answer, restLoginValue) : graphqlOutcome(answer, 'logIn', graphqlLoginValue);
   return { outcome, token };
 }
 
 /** "Who am I" with a token, through REST or GraphQL (on either twin: a token must behave the same in both protocols). */
-async function whoAmI(twin: Twin, token: string | null | undefined, via: 'rest' | 'graphql', tenant: string): Promise<Outcome> {
+async function whoAmI(
+  twin: Twin,
+  token: string | null | undefined,
+  via: 'rest' | 'graphql',
+  tenant: string,
+): Promise<Outcome> {
   const authorization = token ? (token.startsWith('Bearer ') ? token : `Bearer ${token}`) : undefined;
-  if (via === 'rest') return restOutcome(await twin.rest(authorization, 'GET', '/api/auth/userInfo'), (b) => canonicalUser((b as { user: unknown }).user));
+  if (via === 'rest')
+    return restOutcome(await twin.rest(authorization, 'GET', '/api/auth/userInfo'), (b) =>
+      canonicalUser((b as { user: unknown }).user),
+    );
   return graphqlOutcome(await twin.graphql(authorization, tenant, 'userInfos'), 'userInfos', userValue);
 }
 
@@ -244,7 +303,13 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       const tenant = HOME[step.who];
       const input = resolveFields(twins, tenant, step.fields);
       if (rest) return { create: restOutcome(await twin.rest(auth(step.who), 'POST', '/api/users', input), userValue) };
-      return { create: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'newUser', input), 'newUser', userValue) };
+      return {
+        create: graphqlOutcome(
+          await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'newUser', input),
+          'newUser',
+          userValue,
+        ),
+      };
     }
 
     case 'update': {
@@ -253,14 +318,22 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       const all = resolveFields(twins, tenant, step.fields);
       // The contract's three REST forms; GraphQL gets exactly the same arguments.
       const input = step.form === 'whole' ? all : step.form === 'email' ? { email: all.email } : { name: all.name };
-      if (rest) return { update: restOutcome(await twin.rest(auth(step.who), 'PUT', `/api/users/${id}`, input), userValue) };
+      if (rest)
+        return { update: restOutcome(await twin.rest(auth(step.who), 'PUT', `/api/users/${id}`, input), userValue) };
       const path = pathTenant(step.who, model.tenantOf(step.target, step.who));
-      return { update: graphqlOutcome(await twin.graphql(auth(step.who), path, 'updateUser', { id, ...input }), 'updateUser', userValue) };
+      return {
+        update: graphqlOutcome(
+          await twin.graphql(auth(step.who), path, 'updateUser', { id, ...input }),
+          'updateUser',
+          userValue,
+        ),
+      };
     }
 
     case 'delete': {
       const id = model.userId(step.target, step.who);
-      if (rest) return { delete: restOutcome(await twin.rest(auth(step.who), 'DELETE', `/api/users/${id}`), () => true) };
+      if (rest)
+        return { delete: restOutcome(await twin.rest(auth(step.who), 'DELETE', `/api/users/${id}`), () => true) };
       const path = pathTenant(step.who, model.tenantOf(step.target, step.who));
       return { delete: graphqlOutcome(await twin.graphql(auth(step.who), path, 'deleteUser', { id }), 'deleteUser') };
     }
@@ -274,15 +347,28 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       let change: Outcome;
       if (rest) {
         const row = self ? await currentRow(twin, self.id) : undefined;
-        const body = row ? { username: row.username, name: row.name, email: row.email, role_id: row.role_id, password: step.password } : { username: 'nobody', name: 'Nobody', email: 'nobody@parity.test', role_id: fixture.roles.admin, password: step.password };
-        change = restOutcome(await twin.rest(before, 'PUT', `/api/users/${self?.id ?? fixture.users.aAdmin.id}`, body), userValue);
+        const body = row
+          ? { username: row.username, name: row.name, email: row.email, role_id: row.role_id, password: step.password }
+          : {
+              username: 'nobody',
+              name: 'Nobody',
+              email: 'nobody@parity.test',
+              role_id: fixture.roles.admin,
+              password: step.password,
+            };
+        change = restOutcome(
+          await twin.rest(before, 'PUT', `/api/users/${self?.id ?? fixture.users.aAdmin.id}`, body),
+          userValue,
+        );
       } else {
         const answer = await twin.graphql(before, tenant, 'updateUserPassword', { password: step.password });
         change = graphqlOutcome(answer, 'updateUserPassword', (d) => canonicalUser((d as { user: unknown }).user));
         const fresh = tokenOf(answer, 'updateUserPassword');
         if (fresh) {
           // GraphQL's answer carries a fresh session; REST's PUT carries none, so it is left out of the rows compared.
-          const fam = JSON.parse(Buffer.from(fresh.split('.')[1] ?? '', 'base64url').toString('utf8')) as { fam: string };
+          const fam = JSON.parse(Buffer.from(fresh.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+            fam: string;
+          };
           twin.ignoredFamilies.add(fam.fam);
         }
       }
@@ -298,7 +384,8 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         if (change.ok) {
           const fresh = await signInOutcome(twin, self.email, step.password, tenant);
           observation.newPassword = fresh.outcome;
-          if (previous !== step.password) observation.oldPassword = (await signInOutcome(twin, self.email, previous, tenant)).outcome;
+          if (previous !== step.password)
+            observation.oldPassword = (await signInOutcome(twin, self.email, previous, tenant)).outcome;
           if (fresh.token) twin.auth[step.who] = `Bearer ${fresh.token}`;
         } else {
           observation.oldPassword = (await signInOutcome(twin, self.email, previous, tenant)).outcome;
@@ -311,13 +398,22 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       // Only REST blocks (contracts/schema.graphql User.blocked): both twins block through REST; the
       // effect is then read through each twin's own protocol (sign-in, users list).
       const id = model.userId(step.target, step.who);
-      return { block: restOutcome(await twin.rest(auth(step.who), 'PATCH', `/api/users/${id}`, { blocked: step.blocked }), userValue) };
+      return {
+        block: restOutcome(
+          await twin.rest(auth(step.who), 'PATCH', `/api/users/${id}`, { blocked: step.blocked }),
+          userValue,
+        ),
+      };
     }
 
     case 'setLimit': {
       // REST only (tenants are managed through REST): the same call on both twins.
       const tenant = fixture.tenants[step.tenant];
-      const row = await twin.db.selectFrom('tenants').select(['plan', 'ticket_limit']).where('id', '=', tenant.id).executeTakeFirstOrThrow();
+      const row = await twin.db
+        .selectFrom('tenants')
+        .select(['plan', 'ticket_limit'])
+        .where('id', '=', tenant.id)
+        .executeTakeFirstOrThrow();
       const { n } = await twin.db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -325,7 +421,12 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow();
       const body = { id: tenant.id, plan: row.plan, user: Number(n) + step.headroom, ticket: row.ticket_limit };
-      return { setLimit: restOutcome(await twin.rest(auth('boAdmin'), 'POST', '/api/tenant/set-plan', body), (b) => (b as { userLimit: number }).userLimit) };
+      return {
+        setLimit: restOutcome(
+          await twin.rest(auth('boAdmin'), 'POST', '/api/tenant/set-plan', body),
+          (b) => (b as { userLimit: number }).userLimit,
+        ),
+      };
     }
 
     case 'signIn': {
@@ -338,7 +439,8 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         tenant = user.tenant;
         own = model.passwords.get(user.id) ?? user.password;
       } else if ('created' in step.target) {
-        const created = model.created.length === 0 ? undefined : model.created[step.target.created % model.created.length];
+        const created =
+          model.created.length === 0 ? undefined : model.created[step.target.created % model.created.length];
         email = created?.email ?? 'nobody@parity.test';
         tenant = created?.tenant ?? 'a';
         own = created ? (model.passwords.get(created.id) ?? created.password) : FIXTURE_PASSWORD;
@@ -346,13 +448,29 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         email = step.target.unknown;
       }
       if ('fixture' in step.target || 'created' in step.target) {
-        const id = 'fixture' in step.target ? fixture.users[step.target.fixture].id : model.userId({ created: step.target.created }, 'aAdmin');
-        const row = id === UNKNOWN_ID ? undefined : await twin.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirst();
+        const id =
+          'fixture' in step.target
+            ? fixture.users[step.target.fixture].id
+            : model.userId({ created: step.target.created }, 'aAdmin');
+        const row =
+          id === UNKNOWN_ID
+            ? undefined
+            : await twin.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirst();
         if (row) email = row.email;
       }
-      const password = step.password === 'right' ? own : step.password === 'wrong' ? 'Wrong#Parity-77' : step.password === 'other-users' ? fixture.users.aOp.password + '?' : step.password;
+      const password =
+        step.password === 'right'
+          ? own
+          : step.password === 'wrong'
+            ? 'Wrong#Parity-77'
+            : step.password === 'other-users'
+              ? fixture.users.aOp.password + '?'
+              : step.password;
       const observation: Observation = {};
-      for (let i = 0; i < step.times; i++) observation[`attempt${i}`] = (await signInOutcome(twin, emailVariant(email, step.email), password, TENANT_NAMES[tenant])).outcome;
+      for (let i = 0; i < step.times; i++)
+        observation[`attempt${i}`] = (
+          await signInOutcome(twin, emailVariant(email, step.email), password, TENANT_NAMES[tenant])
+        ).outcome;
       return observation;
     }
 
@@ -362,13 +480,21 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         const url = step.tenant === 'own' ? '/api/users' : `/api/users?tenantName=${TENANT_NAMES[tenant]}`;
         return { list: restOutcome(await twin.rest(auth(step.who), 'GET', url), userList) };
       }
-      return { list: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'users'), 'users', userList) };
+      return {
+        list: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'users'), 'users', userList),
+      };
     }
 
     case 'roles': {
       const roles = (b: unknown) => canonicalList(b, canonicalRole);
       if (rest) return { roles: restOutcome(await twin.rest(auth(step.who), 'GET', '/api/roles'), roles) };
-      return { roles: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[HOME[step.who]], 'roles'), 'roles', roles) };
+      return {
+        roles: graphqlOutcome(
+          await twin.graphql(auth(step.who), TENANT_NAMES[HOME[step.who]], 'roles'),
+          'roles',
+          roles,
+        ),
+      };
     }
 
     case 'departments': {
@@ -378,12 +504,23 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
         const url = step.tenant === 'own' ? '/api/departments' : `/api/departments?tenantName=${TENANT_NAMES[tenant]}`;
         return { departments: restOutcome(await twin.rest(auth(step.who), 'GET', url), list) };
       }
-      return { departments: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'departments'), 'departments', list) };
+      return {
+        departments: graphqlOutcome(
+          await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'departments'),
+          'departments',
+          list,
+        ),
+      };
     }
 
     case 'session': {
       const user = fixture.users[step.user];
-      const { outcome, token } = await signInOutcome(twin, user.email, model.passwords.get(user.id) ?? user.password, TENANT_NAMES[user.tenant]);
+      const { outcome, token } = await signInOutcome(
+        twin,
+        user.email,
+        model.passwords.get(user.id) ?? user.password,
+        TENANT_NAMES[user.tenant],
+      );
       sessionsOf(twin).set(step.user, { current: token, previous: null });
       return { session: outcome };
     }
@@ -392,8 +529,14 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       // Only GraphQL refreshes (contracts/schema.graphql refreshToken), whichever protocol signed in.
       const session = sessionsOf(twin).get(step.user);
       const token = step.token === 'current' ? session?.current : session?.previous;
-      const answer = await twin.graphql(token ? `Bearer ${token}` : undefined, TENANT_NAMES[fixture.users[step.user].tenant], 'refreshToken');
-      const outcome = graphqlOutcome(answer, 'refreshToken', (d) => ({ expires_in: (d as { expires_in: number }).expires_in }));
+      const answer = await twin.graphql(
+        token ? `Bearer ${token}` : undefined,
+        TENANT_NAMES[fixture.users[step.user].tenant],
+        'refreshToken',
+      );
+      const outcome = graphqlOutcome(answer, 'refreshToken', (d) => ({
+        expires_in: (d as { expires_in: number }).expires_in,
+      }));
       const next = tokenOf(answer, 'refreshToken');
       if (session && next) sessionsOf(twin).set(step.user, { current: next, previous: token ?? null });
       return { refresh: outcome };
@@ -410,7 +553,14 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       const session = sessionsOf(twin).get(step.user);
       const user = fixture.users[step.user];
       const token = session?.current;
-      return { logout: restOutcome(await twin.rest(token ? `Bearer ${token}` : undefined, 'POST', '/api/auth/logout', { data: { email: user.email }, ip: null })) };
+      return {
+        logout: restOutcome(
+          await twin.rest(token ? `Bearer ${token}` : undefined, 'POST', '/api/auth/logout', {
+            data: { email: user.email },
+            ip: null,
+          }),
+        ),
+      };
     }
 
     case 'selfPassword': {
@@ -421,16 +571,28 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
       const authorization = token ? `Bearer ${token}` : undefined;
       if (rest) {
         const row = await currentRow(twin, user.id);
-        const body = { username: row?.username, name: row?.name, email: row?.email, role_id: row?.role_id, password: step.password };
-        return { selfPassword: restOutcome(await twin.rest(authorization, 'PUT', `/api/users/${user.id}`, body), userValue) };
+        const body = {
+          username: row?.username,
+          name: row?.name,
+          email: row?.email,
+          role_id: row?.role_id,
+          password: step.password,
+        };
+        return {
+          selfPassword: restOutcome(await twin.rest(authorization, 'PUT', `/api/users/${user.id}`, body), userValue),
+        };
       }
-      const answer = await twin.graphql(authorization, TENANT_NAMES.a, 'updateUserPassword', { password: step.password });
+      const answer = await twin.graphql(authorization, TENANT_NAMES.a, 'updateUserPassword', {
+        password: step.password,
+      });
       const fresh = tokenOf(answer, 'updateUserPassword');
       if (fresh) {
         const fam = JSON.parse(Buffer.from(fresh.split('.')[1] ?? '', 'base64url').toString('utf8')) as { fam: string };
         twin.ignoredFamilies.add(fam.fam);
       }
-      return { selfPassword: graphqlOutcome(answer, 'updateUserPassword', (d) => canonicalUser((d as { user: unknown }).user)) };
+      return {
+        selfPassword: graphqlOutcome(answer, 'updateUserPassword', (d) => canonicalUser((d as { user: unknown }).user)),
+      };
     }
   }
 }
@@ -438,7 +600,8 @@ export async function runStep(step: Step, twin: Twin, model: Model): Promise<Obs
 /** What a step changed in the case model, read off the REST twin's answer once both agreed. */
 function applyEffects(step: Step, observation: Observation, model: Model): void {
   const { fixture } = model.twins;
-  const okUser = (outcome: Outcome | undefined) => (outcome?.ok ? (outcome.value as { id: number; email: string }) : undefined);
+  const okUser = (outcome: Outcome | undefined) =>
+    outcome?.ok ? (outcome.value as { id: number; email: string }) : undefined;
   switch (step.op) {
     case 'create': {
       const user = okUser(observation.create);
@@ -486,7 +649,8 @@ export async function runCase(twins: Twins, steps: readonly Step[], tally: Tally
       const go = g[name];
       if (!ro || !go) throw new Error(`step ${index} ${JSON.stringify(step)}: "${name}" answered on one twin only`);
       const verdict = agree(ro, go);
-      if ('mismatch' in verdict) throw new Error(`step ${index} ${JSON.stringify(step)} → ${name}: ${verdict.mismatch}`);
+      if ('mismatch' in verdict)
+        throw new Error(`step ${index} ${JSON.stringify(step)} → ${name}: ${verdict.mismatch}`);
       tally.step(capability, `${name}:${verdict.kind}`);
     }
     applyEffects(step, r, model);
@@ -505,13 +669,22 @@ export async function runCase(twins: Twins, steps: readonly Step[], tally: Tally
 
 /** Flips the case of letters by the bits of `bits` (0: as given), so shrinking walks back to the plain value. */
 const recase = (value: string, bits: number): string =>
-  [...value].map((c, i) => ((bits >> i % 30) & 1 ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+  [...value]
+    .map((c, i) => ((bits >> (i % 30)) & 1 ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c))
+    .join('');
 
-const withCase = (values: readonly string[]) => fc.tuple(fc.constantFrom(...values), fc.nat()).map(([v, bits]) => recase(v, bits));
+const withCase = (values: readonly string[]) =>
+  fc.tuple(fc.constantFrom(...values), fc.nat()).map(([v, bits]) => recase(v, bits));
 
 /** Addresses new users take, and fixture addresses (taken, or free again: gone.a was deleted). */
 export const FRESH_EMAILS = ['ana@parity.test', 'bia@parity.test', 'caio.x@parity.test', 'duda+1@parity.test'] as const;
-export const TAKEN_EMAILS = ['op.a@parity.test', 'admin.b@parity.test', 'admin@demo.local', 'spare.bo@parity.test', 'blocked.a@parity.test'] as const;
+export const TAKEN_EMAILS = [
+  'op.a@parity.test',
+  'admin.b@parity.test',
+  'admin@demo.local',
+  'spare.bo@parity.test',
+  'blocked.a@parity.test',
+] as const;
 export const FREED_EMAILS = ['gone.a@parity.test'] as const;
 
 /**
@@ -563,25 +736,95 @@ export const USERNAME: Pools<string> = {
 /** Names: Unicode (emoji, combining marks, RTL, a lone surrogate), surrounding space, at and past 120 characters, blank. */
 export const NAME: Pools<string> = {
   good: fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('Ana Souza', 'Zoë 👩‍💻 Ñandú', 'João da Silva', 'محمد', 'e\u0301mile', '李小龙', '\u200bzero') },
-    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((v) => v.trim().length > 0 && !v.includes('\u0000')) },
-    { weight: 2, arbitrary: fc.constantFrom('  Ana  ', '\tAna\n', '\u00a0Ana\u2003', 'x'.repeat(120), '😀'.repeat(120), ` ${'y'.repeat(118)} `, '\ud800lone') },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        'Ana Souza',
+        'Zoë 👩‍💻 Ñandú',
+        'João da Silva',
+        'محمد',
+        'e\u0301mile',
+        '李小龙',
+        '\u200bzero',
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
+        .filter((v) => v.trim().length > 0 && !v.includes('\u0000')),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '  Ana  ',
+        '\tAna\n',
+        '\u00a0Ana\u2003',
+        'x'.repeat(120),
+        '😀'.repeat(120),
+        ` ${'y'.repeat(118)} `,
+        '\ud800lone',
+      ),
+    },
   ),
-  bad: fc.constantFrom('   ', '', '\u00a0\u2003', '\t\n', 'x'.repeat(121), '😀'.repeat(121), ` ${'y'.repeat(119)} `, 'a\u0000b'),
+  bad: fc.constantFrom(
+    '   ',
+    '',
+    '\u00a0\u2003',
+    '\t\n',
+    'x'.repeat(121),
+    '😀'.repeat(121),
+    ` ${'y'.repeat(119)} `,
+    'a\u0000b',
+  ),
 };
 
 /** Passwords: strong; weak (runs, sequences), short, past 128 (characters, or UTF-16 units), NUL. */
 export const PASSWORD: Pools<string> = {
-  good: fc.constantFrom('Parity#Pass-1x', 'Outra$Senha-72', 'Ünïcødé-Sênha-9', 'Zz!9Yy@8Xx#7', 'Ab1#'.repeat(32), 'Ab1#🔑'.repeat(21)),
-  bad: fc.constantFrom('aaaB#9xy', 'Xy#12345', 'abcXy#9!', 'Short1!', '', 'Ab1#'.repeat(32) + 'Z', '🔑'.repeat(7), '🔑Ab#9'.repeat(22), 'Pass\u0000word#9'),
+  good: fc.constantFrom(
+    'Parity#Pass-1x',
+    'Outra$Senha-72',
+    'Ünïcødé-Sênha-9',
+    'Zz!9Yy@8Xx#7',
+    'Ab1#'.repeat(32),
+    'Ab1#🔑'.repeat(21),
+  ),
+  bad: fc.constantFrom(
+    'aaaB#9xy',
+    'Xy#12345',
+    'abcXy#9!',
+    'Short1!',
+    '',
+    'Ab1#'.repeat(32) + 'Z',
+    '🔑'.repeat(7),
+    '🔑Ab#9'.repeat(22),
+    'Pass\u0000word#9',
+  ),
 };
 
 export const IMAGE: Pools<string | null> = {
-  good: fc.constantFrom(null, 'https://cdn.parity.test/a.png', 'http://parity.test/x?y=1#z', `https://parity.test/${'p'.repeat(2048 - 'https://parity.test/'.length)}`),
-  bad: fc.constantFrom('ftp://parity.test/a.png', 'not a url', '/relative.png', `https://parity.test/${'p'.repeat(2049 - 'https://parity.test/'.length)}`),
+  good: fc.constantFrom(
+    null,
+    'https://cdn.parity.test/a.png',
+    'http://parity.test/x?y=1#z',
+    `https://parity.test/${'p'.repeat(2048 - 'https://parity.test/'.length)}`,
+  ),
+  bad: fc.constantFrom(
+    'ftp://parity.test/a.png',
+    'not a url',
+    '/relative.png',
+    `https://parity.test/${'p'.repeat(2049 - 'https://parity.test/'.length)}`,
+  ),
 };
 
-export const roleArb: fc.Arbitrary<RoleRef> = fc.constantFrom<RoleRef>('operator', 'operator', 'operator', 'admin', 'admin', 'unknown');
+export const roleArb: fc.Arbitrary<RoleRef> = fc.constantFrom<RoleRef>(
+  'operator',
+  'operator',
+  'operator',
+  'admin',
+  'admin',
+  'unknown',
+);
 
 export const departmentArb: fc.Arbitrary<DepartmentRef> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<DepartmentRef>({ none: true }) },
@@ -589,28 +832,54 @@ export const departmentArb: fc.Arbitrary<DepartmentRef> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<DepartmentRef>({ other: true }, { unknown: true }) },
 );
 
-export const instancesArb: fc.Arbitrary<InstancesRef> = fc.tuple(fc.uniqueArray(fc.nat(3), { maxLength: 3 }), fc.constantFrom<'other' | 'unknown' | undefined>(undefined, undefined, undefined, 'other', 'unknown')).map(
-  ([own, extra]) => (extra === undefined ? { own } : { own, extra }),
-);
+export const instancesArb: fc.Arbitrary<InstancesRef> = fc
+  .tuple(
+    fc.uniqueArray(fc.nat(3), { maxLength: 3 }),
+    fc.constantFrom<'other' | 'unknown' | undefined>(undefined, undefined, undefined, 'other', 'unknown'),
+  )
+  .map(([own, extra]) => (extra === undefined ? { own } : { own, extra }));
 
 /** How many fields of one step may hold a bad value. */
 export const MAX_BAD_FIELDS = 4;
 
 type TextField = 'username' | 'name' | 'email' | 'password' | 'image';
-const POOLS: Readonly<Record<TextField, Pools<string | null>>> = { username: USERNAME, name: NAME, email: EMAIL, password: PASSWORD, image: IMAGE };
+const POOLS: Readonly<Record<TextField, Pools<string | null>>> = {
+  username: USERNAME,
+  name: NAME,
+  email: EMAIL,
+  password: PASSWORD,
+  image: IMAGE,
+};
 
 /** Good values for `fields`, then (one case in two) up to `maxBad` of them replaced by bad ones. */
 function textFields<K extends TextField>(fields: readonly K[], maxBad: number): fc.Arbitrary<Record<K, string>> {
-  const record = (model: [K, fc.Arbitrary<string | null>][]) => fc.record(Object.fromEntries(model) as Record<string, fc.Arbitrary<string>>) as unknown as fc.Arbitrary<Record<K, string>>;
+  const record = (model: [K, fc.Arbitrary<string | null>][]) =>
+    fc.record(Object.fromEntries(model) as Record<string, fc.Arbitrary<string>>) as unknown as fc.Arbitrary<
+      Record<K, string>
+    >;
   const good = record(fields.map((f) => [f, POOLS[f].good]));
   if (maxBad === 0) return good;
-  const bad = fc.uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: maxBad }).chain((which) => record(which.map((f) => [f, POOLS[f].bad])));
-  return fc.tuple(good, fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: bad })).map(([g, b]) => ({ ...g, ...b }));
+  const bad = fc
+    .uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: maxBad })
+    .chain((which) => record(which.map((f) => [f, POOLS[f].bad])));
+  return fc
+    .tuple(good, fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: bad }))
+    .map(([g, b]) => ({ ...g, ...b }));
 }
 
 export const createFieldsArb = fc
-  .tuple(textFields(['username', 'name', 'email', 'password'] as const, MAX_BAD_FIELDS), roleArb, fc.option(departmentArb, { nil: undefined }), fc.option(instancesArb, { nil: undefined }))
-  .map(([text, role, department, instances]) => ({ ...text, role, ...(department === undefined ? {} : { department }), ...(instances === undefined ? {} : { instances }) }));
+  .tuple(
+    textFields(['username', 'name', 'email', 'password'] as const, MAX_BAD_FIELDS),
+    roleArb,
+    fc.option(departmentArb, { nil: undefined }),
+    fc.option(instancesArb, { nil: undefined }),
+  )
+  .map(([text, role, department, instances]) => ({
+    ...text,
+    role,
+    ...(department === undefined ? {} : { department }),
+    ...(instances === undefined ? {} : { instances }),
+  }));
 
 /** Fields of an update: all good (`maxBad` 0), or up to `maxBad` bad values. */
 export function updateFieldsArb(maxBad: number): fc.Arbitrary<UserFields> {
@@ -632,7 +901,10 @@ export function updateFieldsArb(maxBad: number): fc.Arbitrary<UserFields> {
 }
 
 /** A password for the password cases: mostly good, sometimes bad. */
-export const passwordArb: fc.Arbitrary<string> = fc.oneof({ weight: 2, arbitrary: PASSWORD.good }, { weight: 1, arbitrary: PASSWORD.bad });
+export const passwordArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: PASSWORD.good },
+  { weight: 1, arbitrary: PASSWORD.bad },
+);
 
 /** Callers: mostly the ones who may, sometimes ones who may not, or nobody. */
 export const managerArb: fc.Arbitrary<PrincipalName> = fc.oneof(
@@ -641,15 +913,33 @@ export const managerArb: fc.Arbitrary<PrincipalName> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('anon', 'malformed', 'revoked') },
 );
 
-export const anyPrincipalArb: fc.Arbitrary<PrincipalName> = fc.constantFrom<PrincipalName>('boAdmin', 'boOp', 'aAdmin', 'aOp', 'bAdmin', 'anon', 'malformed', 'revoked');
+export const anyPrincipalArb: fc.Arbitrary<PrincipalName> = fc.constantFrom<PrincipalName>(
+  'boAdmin',
+  'boOp',
+  'aAdmin',
+  'aOp',
+  'bAdmin',
+  'anon',
+  'malformed',
+  'revoked',
+);
 
 export const userRefArb: fc.Arbitrary<UserRef> = fc.oneof(
   { weight: 4, arbitrary: fc.nat(5).map<UserRef>((created) => ({ created })) },
-  { weight: 3, arbitrary: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp', 'aAdmin').map<UserRef>((fixture) => ({ fixture })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp', 'aAdmin')
+      .map<UserRef>((fixture) => ({ fixture })),
+  },
   { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
 );
 
-export const createStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('create' as const), who: managerArb, fields: createFieldsArb });
+export const createStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('create' as const),
+  who: managerArb,
+  fields: createFieldsArb,
+});
 /** A create by an administrator with a valid value set: cases need users to act on. */
 export const plainCreateStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('create' as const),
@@ -677,19 +967,27 @@ const VISIBLE: Readonly<Record<'boAdmin' | 'aAdmin' | 'bAdmin', readonly Fixture
 };
 
 /** An administrator changing a user it can see, with bad values among the good ones. */
-const badValueUpdate: fc.Arbitrary<Step> = fc.constantFrom<'boAdmin' | 'aAdmin' | 'bAdmin'>('boAdmin', 'aAdmin', 'aAdmin', 'bAdmin').chain((who) =>
-  fc.record({
-    op: fc.constant('update' as const),
-    who: fc.constant<PrincipalName>(who),
-    target: fc.constantFrom(...VISIBLE[who]).map<UserRef>((fixture) => ({ fixture })),
-    form: formArb,
-    fields: updateFieldsArb(MAX_BAD_FIELDS),
-  }),
-);
+const badValueUpdate: fc.Arbitrary<Step> = fc
+  .constantFrom<'boAdmin' | 'aAdmin' | 'bAdmin'>('boAdmin', 'aAdmin', 'aAdmin', 'bAdmin')
+  .chain((who) =>
+    fc.record({
+      op: fc.constant('update' as const),
+      who: fc.constant<PrincipalName>(who),
+      target: fc.constantFrom(...VISIBLE[who]).map<UserRef>((fixture) => ({ fixture })),
+      form: formArb,
+      fields: updateFieldsArb(MAX_BAD_FIELDS),
+    }),
+  );
 
 /** Callers without `users` (operators) and without a usable token, on any target, good and bad values alike: 403 or 401 first. */
 const unprivilegedUpdate = (who: fc.Arbitrary<PrincipalName>): fc.Arbitrary<Step> =>
-  fc.record({ op: fc.constant('update' as const), who, target: userRefArb, form: formArb, fields: updateFieldsArb(MAX_BAD_FIELDS) });
+  fc.record({
+    op: fc.constant('update' as const),
+    who,
+    target: userRefArb,
+    form: formArb,
+    fields: updateFieldsArb(MAX_BAD_FIELDS),
+  });
 
 /** Updates: any caller on any target (created users, fixtures, itself, deleted or unknown ids), good and bad values. */
 export const updateStep: fc.Arbitrary<Step> = fc.oneof(
@@ -697,7 +995,10 @@ export const updateStep: fc.Arbitrary<Step> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       op: fc.constant('update' as const),
-      who: fc.oneof({ weight: 3, arbitrary: managerArb }, { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') }),
+      who: fc.oneof(
+        { weight: 3, arbitrary: managerArb },
+        { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
+      ),
       target: userRefArb,
       form: formArb,
       fields: updateFieldsArb(MAX_BAD_FIELDS),
@@ -719,13 +1020,30 @@ export const selfEditStep: fc.Arbitrary<Step> = fc.record({
   fields: updateFieldsArb(MAX_BAD_FIELDS),
 });
 
-export const deleteStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('delete' as const), who: managerArb, target: userRefArb });
+export const deleteStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('delete' as const),
+  who: managerArb,
+  target: userRefArb,
+});
 /** Targets of deletes in cases that also update with bad values: never a user of VISIBLE. */
 const sparingTargetArb: fc.Arbitrary<UserRef> = fc.oneof(
   { weight: 3, arbitrary: fc.nat(5).map<UserRef>((created) => ({ created })) },
-  { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }, { fixture: 'aAdmin' }, { fixture: 'bAdmin' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<UserRef>(
+      { self: true },
+      { unknown: true },
+      { fixture: 'aGone' },
+      { fixture: 'aAdmin' },
+      { fixture: 'bAdmin' },
+    ),
+  },
 );
-export const deleteStepSparingVisible: fc.Arbitrary<Step> = fc.record({ op: fc.constant('delete' as const), who: managerArb, target: sparingTargetArb });
+export const deleteStepSparingVisible: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('delete' as const),
+  who: managerArb,
+  target: sparingTargetArb,
+});
 export const setLimitStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('setLimit' as const),
   tenant: fc.constantFrom<TenantKey>('a', 'a', 'backoffice'),
@@ -733,13 +1051,21 @@ export const setLimitStep: fc.Arbitrary<Step> = fc.record({
 });
 /** Users a block case blocks and signs in: fixture users with their own passwords, users it created, itself. */
 const blockTargetArb: fc.Arbitrary<UserRef> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare').map<UserRef>((fixture) => ({ fixture })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare')
+      .map<UserRef>((fixture) => ({ fixture })),
+  },
   { weight: 1, arbitrary: fc.nat(2).map<UserRef>((created) => ({ created })) },
   { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
 );
 export const blockStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('block' as const),
-  who: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin') }, { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('bAdmin', 'aOp') }),
+  who: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin') },
+    { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('bAdmin', 'aOp') },
+  ),
   target: blockTargetArb,
   blocked: fc.constantFrom(true, true, false),
 });
@@ -747,14 +1073,23 @@ export const blockStep: fc.Arbitrary<Step> = fc.record({
 export const blockSignInStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('signIn' as const),
   target: fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare').map<SignInTarget>((fixture) => ({ fixture })) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare')
+        .map<SignInTarget>((fixture) => ({ fixture })),
+    },
     { weight: 1, arbitrary: fc.nat(2).map<SignInTarget>((created) => ({ created })) },
   ),
   email: fc.constantFrom<SignInEmail>('exact', 'upper'),
   password: fc.constantFrom<SignInPassword>('right', 'right', 'wrong'),
   times: fc.integer({ min: 1, max: 2 }),
 });
-export const listStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('list' as const), who: anyPrincipalArb, tenant: fc.constantFrom<'own' | 'other'>('own', 'own', 'other') });
+export const listStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('list' as const),
+  who: anyPrincipalArb,
+  tenant: fc.constantFrom<'own' | 'other'>('own', 'own', 'other'),
+});
 export const rolesStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('roles' as const), who: anyPrincipalArb });
 export const departmentsStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('departments' as const),
@@ -764,13 +1099,27 @@ export const departmentsStep: fc.Arbitrary<Step> = fc.record({
 
 /** Sign-in targets: active, blocked, deleted, two-factor, the demo administrator (a real argon2id hash), created users, unknown addresses. */
 export const signInTargetArb: fc.Arbitrary<SignInTarget> = fc.oneof(
-  { weight: 10, arbitrary: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aGone', 'aTwoFactor', 'bOp', 'boSpare').map<SignInTarget>((fixture) => ({ fixture })) },
+  {
+    weight: 10,
+    arbitrary: fc
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aGone', 'aTwoFactor', 'bOp', 'boSpare')
+      .map<SignInTarget>((fixture) => ({ fixture })),
+  },
   // These two cost a full argon2id verification each (a real hash; a dummy one for unknown addresses).
   { weight: 1, arbitrary: fc.constant<SignInTarget>({ fixture: 'boAdmin' }) },
-  { weight: 1, arbitrary: fc.constantFrom<SignInTarget>({ unknown: 'nobody@parity.test' }, { unknown: 'Nobody@Parity.Test' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<SignInTarget>({ unknown: 'nobody@parity.test' }, { unknown: 'Nobody@Parity.Test' }),
+  },
 );
 export const signInStep = (emails: fc.Arbitrary<string>, passwords: fc.Arbitrary<string>): fc.Arbitrary<Step> =>
-  fc.record({ op: fc.constant('signIn' as const), target: signInTargetArb, email: emails, password: passwords, times: fc.integer({ min: 1, max: 3 }) });
+  fc.record({
+    op: fc.constant('signIn' as const),
+    target: signInTargetArb,
+    email: emails,
+    password: passwords,
+    times: fc.integer({ min: 1, max: 3 }),
+  });
 /** The address as stored, in upper or mixed case, with surrounding space, or malformed ("%s" is the address); passwords right, wrong, empty, too long. */
 export const signInEmailForms: fc.Arbitrary<SignInEmail | string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<SignInEmail | string>('exact', 'exact', 'upper', 'mixed') },
@@ -795,10 +1144,22 @@ const sessionUserArb = fc.constantFrom<SessionUser>('aAdmin', 'aAdmin', 'aOp', '
 export const sessionStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('session' as const), user: sessionUserArb });
 export const refreshSteps: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: sessionStep },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('refresh' as const), user: sessionUserArb, token: fc.constantFrom<'current' | 'previous'>('current', 'current', 'previous') }) },
   {
     weight: 4,
-    arbitrary: fc.record({ op: fc.constant('use' as const), user: sessionUserArb, via: fc.constantFrom<'rest' | 'graphql'>('rest', 'graphql'), token: fc.constantFrom<'current' | 'previous'>('current', 'current', 'previous') }),
+    arbitrary: fc.record({
+      op: fc.constant('refresh' as const),
+      user: sessionUserArb,
+      token: fc.constantFrom<'current' | 'previous'>('current', 'current', 'previous'),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('use' as const),
+      user: sessionUserArb,
+      via: fc.constantFrom<'rest' | 'graphql'>('rest', 'graphql'),
+      token: fc.constantFrom<'current' | 'previous'>('current', 'current', 'previous'),
+    }),
   },
   {
     weight: 1,
@@ -809,20 +1170,43 @@ export const refreshSteps: fc.Arbitrary<Step> = fc.oneof(
       blocked: fc.boolean(),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), who: fc.constant<PrincipalName>('boAdmin'), target: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain').map<UserRef>((fixture) => ({ fixture })) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('selfPassword' as const), password: fc.constantFrom('Nova#Senha-71', 'Nova#Senha-71', 'Xy#12345') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('delete' as const),
+      who: fc.constant<PrincipalName>('boAdmin'),
+      target: fc.constantFrom<FixtureUserKey>('aOp', 'aPlain').map<UserRef>((fixture) => ({ fixture })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('selfPassword' as const),
+      password: fc.constantFrom('Nova#Senha-71', 'Nova#Senha-71', 'Xy#12345'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('logout' as const), user: sessionUserArb }) },
 );
 
 /** Every step kind an ordering case may use: principals of every sort, inputs good or bad. */
 export const orderingStep: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('create' as const), who: anyPrincipalArb, fields: createFieldsArb }),
-  fc.record({ op: fc.constant('update' as const), who: anyPrincipalArb, target: userRefArb, form: formArb, fields: updateFieldsArb(MAX_BAD_FIELDS) }),
+  fc.record({
+    op: fc.constant('update' as const),
+    who: anyPrincipalArb,
+    target: userRefArb,
+    form: formArb,
+    fields: updateFieldsArb(MAX_BAD_FIELDS),
+  }),
   unprivilegedUpdate(fc.constantFrom<PrincipalName>('aOp', 'boOp', 'anon', 'malformed', 'revoked')),
   badValueUpdate,
   selfEditStep,
   fc.record({ op: fc.constant('delete' as const), who: anyPrincipalArb, target: sparingTargetArb }),
-  fc.record({ op: fc.constant('password' as const), who: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'bAdmin', 'anon', 'malformed', 'revoked'), password: passwordArb }),
+  fc.record({
+    op: fc.constant('password' as const),
+    who: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'bAdmin', 'anon', 'malformed', 'revoked'),
+    password: passwordArb,
+  }),
   listStep,
   rolesStep,
   departmentsStep,

@@ -45,20 +45,48 @@ export const CAPABILITIES: readonly Capability[] = [
   },
   {
     name: 'refresh',
-    cases: fc.tuple(sessionStep, fc.array(refreshSteps, { minLength: 1, maxLength: 4 })).map(([first, rest]) => [first, ...rest]),
+    cases: fc
+      .tuple(sessionStep, fc.array(refreshSteps, { minLength: 1, maxLength: 4 }))
+      .map(([first, rest]) => [first, ...rest]),
     requires: ['session:ok', 'refresh:ok', 'refresh:unauthenticated', 'use:ok', 'use:unauthenticated'],
   },
   {
     name: 'user create',
-    cases: sequence(fc.oneof({ weight: 8, arbitrary: createStep }, { weight: 1, arbitrary: deleteStep }, { weight: 2, arbitrary: setLimitStep })),
-    requires: ['create:ok', 'create:invalid', 'create:unknown_reference', 'create:conflict', 'create:limit_reached', 'create:forbidden', 'create:unauthenticated'],
+    cases: sequence(
+      fc.oneof(
+        { weight: 8, arbitrary: createStep },
+        { weight: 1, arbitrary: deleteStep },
+        { weight: 2, arbitrary: setLimitStep },
+      ),
+    ),
+    requires: [
+      'create:ok',
+      'create:invalid',
+      'create:unknown_reference',
+      'create:conflict',
+      'create:limit_reached',
+      'create:forbidden',
+      'create:unauthenticated',
+    ],
   },
   {
     name: 'user update',
     cases: sequence(
-      fc.oneof({ weight: 6, arbitrary: updateStep }, { weight: 3, arbitrary: selfEditStep }, { weight: 2, arbitrary: plainCreateStep }, { weight: 1, arbitrary: deleteStepSparingVisible }),
+      fc.oneof(
+        { weight: 6, arbitrary: updateStep },
+        { weight: 3, arbitrary: selfEditStep },
+        { weight: 2, arbitrary: plainCreateStep },
+        { weight: 1, arbitrary: deleteStepSparingVisible },
+      ),
     ),
-    requires: ['update:ok', 'update:invalid', 'update:unknown_reference', 'update:conflict', 'update:not_found', 'update:forbidden'],
+    requires: [
+      'update:ok',
+      'update:invalid',
+      'update:unknown_reference',
+      'update:conflict',
+      'update:not_found',
+      'update:forbidden',
+    ],
   },
   {
     name: 'user delete',
@@ -68,7 +96,13 @@ export const CAPABILITIES: readonly Capability[] = [
   {
     name: 'password',
     cases: sequence(passwordStep, 2),
-    requires: ['change:ok', 'change:invalid', 'change:unauthenticated', 'oldTokenRest:unauthenticated', 'newPassword:ok'],
+    requires: [
+      'change:ok',
+      'change:invalid',
+      'change:unauthenticated',
+      'oldTokenRest:unauthenticated',
+      'newPassword:ok',
+    ],
   },
   {
     name: 'block',
@@ -97,7 +131,11 @@ export const CAPABILITIES: readonly Capability[] = [
     requires: ['list:ok', 'list:forbidden', 'list:unauthenticated'],
   },
   { name: 'roles', cases: sequence(rolesStep, 3), requires: ['roles:ok', 'roles:forbidden', 'roles:unauthenticated'] },
-  { name: 'departments', cases: sequence(departmentsStep, 3), requires: ['departments:ok', 'departments:forbidden', 'departments:unauthenticated'] },
+  {
+    name: 'departments',
+    cases: sequence(departmentsStep, 3),
+    requires: ['departments:ok', 'departments:forbidden', 'departments:unauthenticated'],
+  },
   {
     name: '401 → 403 → 400 ordering',
     cases: sequence(orderingStep, 3),
@@ -159,12 +197,14 @@ export function defineParitySuite(database: string, open: () => Promise<{ url: s
         const used = process.cpuUsage(cpu);
         tally.ran(capability.name, details.numRuns, (performance.now() - wall) / 1000, (used.user + used.system) / 1e6);
         if (details.failed) {
-          const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          const cause =
+            details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
           throw new Error(`${fc.defaultReportMessage(details) ?? 'property failed'}\n\nCause: ${cause}`);
         }
         expect(details.numRuns).toBeGreaterThanOrEqual(RUNS);
         const met = [...tally.kinds(capability.name).keys()];
-        const reached = (wanted: string) => met.some((key) => key === wanted || (wanted.startsWith('*:') && key.endsWith(wanted.slice(1))));
+        const reached = (wanted: string) =>
+          met.some((key) => key === wanted || (wanted.startsWith('*:') && key.endsWith(wanted.slice(1))));
         expect(capability.requires.filter((wanted) => !reached(wanted))).toEqual([]);
       }, 600_000);
     }

@@ -41,9 +41,14 @@ export const cheapHash = (password: string): Promise<string> =>
   argon2Hash(password, { algorithm: 2 as Algorithm.Argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 });
 
 export type TenantKey = 'backoffice' | 'a' | 'b';
-export const TENANT_NAMES: Readonly<Record<TenantKey, string>> = { backoffice: 'backoffice', a: 'farmacia-central', b: 'drogaria-sao-joao' };
+export const TENANT_NAMES: Readonly<Record<TenantKey, string>> = {
+  backoffice: 'backoffice',
+  a: 'farmacia-central',
+  b: 'drogaria-sao-joao',
+};
 
-export type FixtureUserKey = 'boAdmin' | 'boOp' | 'boSpare' | 'aAdmin' | 'aOp' | 'aPlain' | 'aBlocked' | 'aGone' | 'aTwoFactor' | 'bAdmin' | 'bOp';
+export type FixtureUserKey =
+  'boAdmin' | 'boOp' | 'boSpare' | 'aAdmin' | 'aOp' | 'aPlain' | 'aBlocked' | 'aGone' | 'aTwoFactor' | 'bAdmin' | 'bOp';
 
 interface FixtureUserSpec {
   tenant: TenantKey;
@@ -60,13 +65,47 @@ interface FixtureUserSpec {
 
 /** Users the harness adds to the demo seed (the back-office demo logins already exist). */
 const FIXTURE_USERS: Readonly<Record<Exclude<FixtureUserKey, 'boAdmin' | 'boOp'>, FixtureUserSpec>> = {
-  boSpare: { tenant: 'backoffice', role: OPERATOR_ROLE, email: 'spare.bo@parity.test', username: 'spare.bo', name: 'Sílvio Spare' },
+  boSpare: {
+    tenant: 'backoffice',
+    role: OPERATOR_ROLE,
+    email: 'spare.bo@parity.test',
+    username: 'spare.bo',
+    name: 'Sílvio Spare',
+  },
   aAdmin: { tenant: 'a', role: ADMIN_ROLE, email: 'admin.a@parity.test', username: 'admin.a', name: 'Alice Admin A' },
   aOp: { tenant: 'a', role: OPERATOR_ROLE, email: 'op.a@parity.test', username: 'op.a', name: 'Otto Operador A' },
-  aPlain: { tenant: 'a', role: OPERATOR_ROLE, email: 'plain.a@parity.test', username: 'plain.a', name: 'Paula Plain A', linked: true },
-  aBlocked: { tenant: 'a', role: OPERATOR_ROLE, email: 'blocked.a@parity.test', username: 'blocked.a', name: 'Bruno Blocked A', blocked: true },
-  aGone: { tenant: 'a', role: OPERATOR_ROLE, email: 'gone.a@parity.test', username: 'gone.a', name: 'Gil Gone A', deleted: true },
-  aTwoFactor: { tenant: 'a', role: OPERATOR_ROLE, email: 'tfa.a@parity.test', username: 'tfa.a', name: 'Tatiana TFA A', twoFactor: true },
+  aPlain: {
+    tenant: 'a',
+    role: OPERATOR_ROLE,
+    email: 'plain.a@parity.test',
+    username: 'plain.a',
+    name: 'Paula Plain A',
+    linked: true,
+  },
+  aBlocked: {
+    tenant: 'a',
+    role: OPERATOR_ROLE,
+    email: 'blocked.a@parity.test',
+    username: 'blocked.a',
+    name: 'Bruno Blocked A',
+    blocked: true,
+  },
+  aGone: {
+    tenant: 'a',
+    role: OPERATOR_ROLE,
+    email: 'gone.a@parity.test',
+    username: 'gone.a',
+    name: 'Gil Gone A',
+    deleted: true,
+  },
+  aTwoFactor: {
+    tenant: 'a',
+    role: OPERATOR_ROLE,
+    email: 'tfa.a@parity.test',
+    username: 'tfa.a',
+    name: 'Tatiana TFA A',
+    twoFactor: true,
+  },
   // Same username as tenant A's administrator: usernames are unique per tenant only.
   bAdmin: { tenant: 'b', role: ADMIN_ROLE, email: 'admin.b@parity.test', username: 'admin.a', name: 'Beatriz Admin B' },
   bOp: { tenant: 'b', role: OPERATOR_ROLE, email: 'op.b@parity.test', username: 'op.b', name: 'Oscar Operador B' },
@@ -205,16 +244,19 @@ const LOGIN_ERRORS: Readonly<Record<string, DomainErrorKind>> = {
 };
 
 /** ajv's messages for shape rules (server/src/app.ts keeps ajv's text, "is not allowed" for an unknown property). */
-const SHAPE_ERROR = /^(is not allowed|must have required property|must match exactly one schema in oneOf|must match a schema in anyOf|must be (null|integer|string|number|boolean|object|array)$)/;
+const SHAPE_ERROR =
+  /^(is not allowed|must have required property|must match exactly one schema in oneOf|must match a schema in anyOf|must be (null|integer|string|number|boolean|object|array)$)/;
 
 /** Arguments that name the operation's target record, and arguments that name other records (contracts: `Id`, `role_id`…). */
 const TARGET_FIELDS: ReadonlySet<string> = new Set(['id', 'user_id']);
 const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['role_id', 'user_department_id', 'chosen_instances']);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `body/chosen_instances.0` → `chosen_instances`; `path/id` → `id`. */
-const topField = (field: string): string => (field.replace(/^(body|query|path|variables)(\/|\.|$)/, '').split(/[./]/)[0] ?? '') || 'body';
+const topField = (field: string): string =>
+  (field.replace(/^(body|query|path|variables)(\/|\.|$)/, '').split(/[./]/)[0] ?? '') || 'body';
 
 const uniqueSorted = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -235,7 +277,12 @@ export function restOutcome(answer: Answer, value: (body: unknown) => unknown = 
       const errors = values.length > 0 ? values : all;
       const fields = uniqueSorted(errors.map((e) => topField(String(e.field ?? 'body'))));
       // Only an argument that names another record can be an unknown reference.
-      return { ok: false, kinds: fields.some((f) => REFERENCE_FIELDS.has(f)) ? ['invalid', 'unknown_reference'] : ['invalid'], fields, wire };
+      return {
+        ok: false,
+        kinds: fields.some((f) => REFERENCE_FIELDS.has(f)) ? ['invalid', 'unknown_reference'] : ['invalid'],
+        fields,
+        wire,
+      };
     }
     case 401: {
       const login = typeof b.error === 'string' ? LOGIN_ERRORS[b.error] : undefined;
@@ -259,7 +306,11 @@ export function restOutcome(answer: Answer, value: (body: unknown) => unknown = 
 }
 
 /** A GraphQL answer for the root field `field`, normalised; `value` shapes the field's data. */
-export function graphqlOutcome(answer: Answer, field: string, value: (data: unknown) => unknown = (data) => data): Outcome {
+export function graphqlOutcome(
+  answer: Answer,
+  field: string,
+  value: (data: unknown) => unknown = (data) => data,
+): Outcome {
   const { status, body } = answer;
   const wire = `GraphQL ${status} ${JSON.stringify(body)?.slice(0, 300)}`;
   if (status === 401) return { ok: false, kinds: ['unauthenticated'], fields: null, unauthorized: body, wire };
@@ -281,7 +332,9 @@ export function graphqlOutcome(answer: Answer, field: string, value: (data: unkn
       return { ok: false, kinds: ['forbidden'], fields: null, wire };
     case 'BAD_USER_INPUT': {
       // One error per bad field (contracts/schema.graphql): every field they name.
-      const all = errors.flatMap((e) => (isRecord(e.extensions) && typeof e.extensions.field === 'string' ? [e.extensions.field] : []));
+      const all = errors.flatMap((e) =>
+        isRecord(e.extensions) && typeof e.extensions.field === 'string' ? [e.extensions.field] : [],
+      );
       if (named) return { ok: false, kinds: ['invalid', 'conflict'], fields: all, wire };
       // The guard's NUL refusal names the variable in its message only ("body.variables.name must not…").
       const variable = /^body\.variables\.([^.\s]+)/.exec(String(first.message ?? ''))?.[1];
@@ -290,7 +343,12 @@ export function graphqlOutcome(answer: Answer, field: string, value: (data: unkn
     case 'NOT_FOUND':
       // The operation's own target (`id`, `user_id`; none: the path's tenant) is not_found; another
       // record an argument names is an unknown reference.
-      return { ok: false, kinds: named && !TARGET_FIELDS.has(named[0] ?? '') ? ['unknown_reference'] : ['not_found'], fields: named, wire };
+      return {
+        ok: false,
+        kinds: named && !TARGET_FIELDS.has(named[0] ?? '') ? ['unknown_reference'] : ['not_found'],
+        fields: named,
+        wire,
+      };
     case 'USER_LIMIT_REACHED':
       return { ok: false, kinds: ['limit_reached'], fields: null, wire };
     case 'TOO_MANY_REQUESTS':
@@ -311,16 +369,25 @@ export function agree(rest: Outcome, graphql: Outcome): { kind: Kind | 'ok' } | 
   const both = `\n    REST:    ${rest.wire}\n    GraphQL: ${graphql.wire}`;
   if (rest.ok && graphql.ok) {
     if (isDeepStrictEqual(rest.value, graphql.value)) return { kind: 'ok' };
-    return { mismatch: `both succeeded with different results:\n    REST:    ${JSON.stringify(rest.value)}\n    GraphQL: ${JSON.stringify(graphql.value)}` };
+    return {
+      mismatch: `both succeeded with different results:\n    REST:    ${JSON.stringify(rest.value)}\n    GraphQL: ${JSON.stringify(graphql.value)}`,
+    };
   }
   if (rest.ok || graphql.ok) return { mismatch: `one succeeded, the other refused:${both}` };
   const common = rest.kinds.filter((kind) => graphql.kinds.includes(kind) && kind !== 'unexpected');
   const kind = common[0];
-  if (kind === undefined) return { mismatch: `different kinds (${rest.kinds.join('|')} vs ${graphql.kinds.join('|')}):${both}` };
+  if (kind === undefined)
+    return { mismatch: `different kinds (${rest.kinds.join('|')} vs ${graphql.kinds.join('|')}):${both}` };
   if (rest.fields && graphql.fields && !isDeepStrictEqual(uniqueSorted(rest.fields), uniqueSorted(graphql.fields))) {
-    return { mismatch: `different fields (${rest.fields.join(',')} vs ${graphql.fields.join(',')}; kinds ${rest.kinds.join('|')} vs ${graphql.kinds.join('|')}):${both}` };
+    return {
+      mismatch: `different fields (${rest.fields.join(',')} vs ${graphql.fields.join(',')}; kinds ${rest.kinds.join('|')} vs ${graphql.kinds.join('|')}):${both}`,
+    };
   }
-  if (rest.unauthorized !== undefined && graphql.unauthorized !== undefined && !isDeepStrictEqual(rest.unauthorized, graphql.unauthorized)) {
+  if (
+    rest.unauthorized !== undefined &&
+    graphql.unauthorized !== undefined &&
+    !isDeepStrictEqual(rest.unauthorized, graphql.unauthorized)
+  ) {
     return { mismatch: `different 401 bodies:${both}` };
   }
   return { kind };
@@ -357,7 +424,9 @@ export function canonicalList(value: unknown, item: (v: unknown) => unknown = (v
 /** A role with its route names as a set. */
 export function canonicalRole(value: unknown): unknown {
   if (!isRecord(value)) return value;
-  const routes = Array.isArray(value.has_permission_routes) ? [...(value.has_permission_routes as string[])].sort() : value.has_permission_routes;
+  const routes = Array.isArray(value.has_permission_routes)
+    ? [...(value.has_permission_routes as string[])].sort()
+    : value.has_permission_routes;
   return { ...value, has_permission_routes: routes };
 }
 
@@ -378,7 +447,6 @@ interface State {
   families: [string, number, boolean][];
 }
 
-
 export class Twin {
   /** The Authorization header of each principal on this twin, as of now in the case. */
   auth: Record<PrincipalName, string | undefined>;
@@ -397,18 +465,45 @@ export class Twin {
     readonly db: Kysely<Database>,
     private readonly closeDatabase: () => Promise<void>,
   ) {
-    this.auth = { boAdmin: undefined, boOp: undefined, aAdmin: undefined, aOp: undefined, bAdmin: undefined, anon: undefined, malformed: 'Bearer not.a.jwt', revoked: undefined };
+    this.auth = {
+      boAdmin: undefined,
+      boOp: undefined,
+      aAdmin: undefined,
+      aOp: undefined,
+      bAdmin: undefined,
+      anon: undefined,
+      malformed: 'Bearer not.a.jwt',
+      revoked: undefined,
+    };
   }
 
-  async rest(authorization: string | undefined, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<Answer> {
+  async rest(
+    authorization: string | undefined,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (authorization) headers.authorization = authorization;
-    const response = await this.app.fastify.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const response = await this.app.fastify.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
     return { status: response.statusCode, body: parse(response.body) };
   }
 
-  async graphql(authorization: string | undefined, tenant: string, field: GraphqlField, variables: Record<string, unknown> = {}): Promise<Answer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+  async graphql(
+    authorization: string | undefined,
+    tenant: string,
+    field: GraphqlField,
+    variables: Record<string, unknown> = {},
+  ): Promise<Answer> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+    };
     if (authorization) headers.authorization = authorization;
     const response = await this.app.fastify.inject({
       method: 'POST',
@@ -427,7 +522,10 @@ export class Twin {
       return { token, answer };
     }
     const answer = await this.graphql(undefined, tenant, 'logIn', { email, password });
-    const data = isRecord(answer.body) && isRecord(answer.body.data) && isRecord(answer.body.data.logIn) ? answer.body.data.logIn : null;
+    const data =
+      isRecord(answer.body) && isRecord(answer.body.data) && isRecord(answer.body.data.logIn)
+        ? answer.body.data.logIn
+        : null;
     return { token: data ? String(data.token) : null, answer };
   }
 
@@ -438,7 +536,11 @@ export class Twin {
    * twin's throwaway database (an in-memory PGlite, or a schema dropped at the end).
    */
   async recordBaseline(): Promise<void> {
-    const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns where table_name = 'users' and table_schema = current_schema() order by ordinal_position`.execute(this.db);
+    const columns = await sql<{
+      column_name: string;
+    }>`select column_name from information_schema.columns where table_name = 'users' and table_schema = current_schema() order by ordinal_position`.execute(
+      this.db,
+    );
     const set = columns.rows
       .map((c) => c.column_name)
       .filter((c) => c !== 'id' && /^[a-z_][a-z0-9_]*$/.test(c))
@@ -489,7 +591,9 @@ export class Twin {
       $parity$`,
       )
       .execute(this.db);
-    const max = await sql<{ value: { attempt: number } }>`select value from parity_baseline where name = 'max'`.execute(this.db);
+    const max = await sql<{ value: { attempt: number } }>`select value from parity_baseline where name = 'max'`.execute(
+      this.db,
+    );
     this.baselineAttempt = Number(max.rows[0]?.value.attempt ?? 0);
     this.baselineAuth = { ...this.auth };
   }
@@ -513,7 +617,15 @@ export class Twin {
   /** The rows the cases may change, timestamps left out; password hashes kept apart (compared by verification). */
   async readState(): Promise<State> {
     const base = this.baselineAttempt;
-    const result = await sql<{ state: { users: unknown[][]; links: unknown[]; tenants: unknown[]; attempts: unknown[]; families: [string, number, boolean][] } }>`
+    const result = await sql<{
+      state: {
+        users: unknown[][];
+        links: unknown[];
+        tenants: unknown[];
+        attempts: unknown[];
+        families: [string, number, boolean][];
+      };
+    }>`
       select json_build_object(
         'users', (select coalesce(json_agg(json_build_array(id, tenant_id, role_id, department_id, name, username, email, image, blocked, two_factor_enabled,
                     is_connected, origin_backoffice, token_version, deleted_at is not null, password_hash) order by id), '[]'::json) from users),
@@ -525,7 +637,8 @@ export class Twin {
     const state = result.rows[0]?.state;
     if (!state) throw new Error('no state');
     const users = new Map<number, UserState>();
-    for (const row of state.users) users.set(Number(row[0]), { row: row.slice(0, -1), hash: String(row[row.length - 1]) });
+    for (const row of state.users)
+      users.set(Number(row[0]), { row: row.slice(0, -1), hash: String(row[row.length - 1]) });
     return { users, links: state.links, tenants: state.tenants, attempts: state.attempts, families: state.families };
   }
 
@@ -558,17 +671,22 @@ function familyCounts(twin: Twin, families: [string, number, boolean][]): Record
 function stateDiff(rest: State, graphql: State, restTwin: Twin, graphqlTwin: Twin): string | null {
   const restIds = [...rest.users.keys()];
   const graphqlIds = [...graphql.users.keys()];
-  if (!isDeepStrictEqual(restIds, graphqlIds)) return `user ids differ: REST-only ${restIds.filter((id) => !graphql.users.has(id)).join(',')}; GraphQL-only ${graphqlIds.filter((id) => !rest.users.has(id)).join(',')}`;
+  if (!isDeepStrictEqual(restIds, graphqlIds))
+    return `user ids differ: REST-only ${restIds.filter((id) => !graphql.users.has(id)).join(',')}; GraphQL-only ${graphqlIds.filter((id) => !rest.users.has(id)).join(',')}`;
   for (const [id, r] of rest.users) {
     const g = graphql.users.get(id);
-    if (!g || !isDeepStrictEqual(r.row, g.row)) return `users row ${id} differs:\n    REST:    ${JSON.stringify(r.row)}\n    GraphQL: ${JSON.stringify(g?.row)}`;
+    if (!g || !isDeepStrictEqual(r.row, g.row))
+      return `users row ${id} differs:\n    REST:    ${JSON.stringify(r.row)}\n    GraphQL: ${JSON.stringify(g?.row)}`;
   }
-  if (!isDeepStrictEqual(rest.links, graphql.links)) return `user_instances differ:\n    REST:    ${JSON.stringify(rest.links)}\n    GraphQL: ${JSON.stringify(graphql.links)}`;
+  if (!isDeepStrictEqual(rest.links, graphql.links))
+    return `user_instances differ:\n    REST:    ${JSON.stringify(rest.links)}\n    GraphQL: ${JSON.stringify(graphql.links)}`;
   if (!isDeepStrictEqual(rest.tenants, graphql.tenants)) return 'tenants (plan, limits) differ';
-  if (!isDeepStrictEqual(rest.attempts, graphql.attempts)) return `login_attempts differ:\n    REST:    ${JSON.stringify(rest.attempts)}\n    GraphQL: ${JSON.stringify(graphql.attempts)}`;
+  if (!isDeepStrictEqual(rest.attempts, graphql.attempts))
+    return `login_attempts differ:\n    REST:    ${JSON.stringify(rest.attempts)}\n    GraphQL: ${JSON.stringify(graphql.attempts)}`;
   const rf = familyCounts(restTwin, rest.families);
   const gf = familyCounts(graphqlTwin, graphql.families);
-  if (!isDeepStrictEqual(rf, gf)) return `token families (live, revoked) per user differ:\n    REST:    ${JSON.stringify(rf)}\n    GraphQL: ${JSON.stringify(gf)}`;
+  if (!isDeepStrictEqual(rf, gf))
+    return `token families (live, revoked) per user differ:\n    REST:    ${JSON.stringify(rf)}\n    GraphQL: ${JSON.stringify(gf)}`;
   return null;
 }
 
@@ -586,15 +704,26 @@ export interface Twins {
   close(): Promise<void>;
 }
 
-async function hashesCheck(twin: Twin, before: State, after: State, passwords: ReadonlyMap<number, string>): Promise<string[]> {
+async function hashesCheck(
+  twin: Twin,
+  before: State,
+  after: State,
+  passwords: ReadonlyMap<number, string>,
+): Promise<string[]> {
   const changed: string[] = [];
   for (const [id, now] of after.users) {
     const was = before.users.get(id);
     if (was && was.hash === now.hash) continue;
     changed.push(String(id));
     const expected = passwords.get(id);
-    if (expected === undefined) throw new Error(`${twin.protocol} twin: the password hash of user ${id} changed, but no step set a password for it`);
-    if (!(await argon2Verify(now.hash, expected))) throw new Error(`${twin.protocol} twin: user ${id}'s stored hash does not verify the password the case set (${JSON.stringify(expected)})`);
+    if (expected === undefined)
+      throw new Error(
+        `${twin.protocol} twin: the password hash of user ${id} changed, but no step set a password for it`,
+      );
+    if (!(await argon2Verify(now.hash, expected)))
+      throw new Error(
+        `${twin.protocol} twin: user ${id}'s stored hash does not verify the password the case set (${JSON.stringify(expected)})`,
+      );
   }
   return changed;
 }
@@ -602,8 +731,19 @@ async function hashesCheck(twin: Twin, before: State, after: State, passwords: R
 async function insertFixtureUsers(db: Kysely<Database>, hashOf: string): Promise<void> {
   const roles = new Map((await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
   for (const spec of Object.values(FIXTURE_USERS)) {
-    const tenant = await db.selectFrom('tenants').select('id').where('name', '=', TENANT_NAMES[spec.tenant]).executeTakeFirstOrThrow();
-    const department = spec.linked ? await db.selectFrom('departments').select('id').where('tenant_id', '=', tenant.id).orderBy('id').executeTakeFirst() : undefined;
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', TENANT_NAMES[spec.tenant])
+      .executeTakeFirstOrThrow();
+    const department = spec.linked
+      ? await db
+          .selectFrom('departments')
+          .select('id')
+          .where('tenant_id', '=', tenant.id)
+          .orderBy('id')
+          .executeTakeFirst()
+      : undefined;
     const { id } = await db
       .insertInto('users')
       .values({
@@ -625,7 +765,12 @@ async function insertFixtureUsers(db: Kysely<Database>, hashOf: string): Promise
       .returning('id')
       .executeTakeFirstOrThrow();
     if (spec.linked) {
-      const instance = await db.selectFrom('instances').select('id').where('tenant_id', '=', tenant.id).orderBy('id').executeTakeFirstOrThrow();
+      const instance = await db
+        .selectFrom('instances')
+        .select('id')
+        .where('tenant_id', '=', tenant.id)
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       await db.insertInto('user_instances').values({ user_id: id, instance_id: instance.id }).execute();
     }
   }
@@ -634,24 +779,70 @@ async function insertFixtureUsers(db: Kysely<Database>, hashOf: string): Promise
 async function readFixture(db: Kysely<Database>): Promise<Fixture> {
   const tenants = {} as Record<TenantKey, TenantInfo>;
   for (const key of Object.keys(TENANT_NAMES) as TenantKey[]) {
-    const row = await db.selectFrom('tenants').select(['id', 'name']).where('name', '=', TENANT_NAMES[key]).executeTakeFirstOrThrow();
-    const departments = await db.selectFrom('departments').select('id').where('tenant_id', '=', row.id).orderBy('id').execute();
-    const instances = await db.selectFrom('instances').select('id').where('tenant_id', '=', row.id).orderBy('id').execute();
-    tenants[key] = { key, id: row.id, name: row.name, departments: departments.map((d) => d.id), instances: instances.map((i) => i.id) };
+    const row = await db
+      .selectFrom('tenants')
+      .select(['id', 'name'])
+      .where('name', '=', TENANT_NAMES[key])
+      .executeTakeFirstOrThrow();
+    const departments = await db
+      .selectFrom('departments')
+      .select('id')
+      .where('tenant_id', '=', row.id)
+      .orderBy('id')
+      .execute();
+    const instances = await db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '=', row.id)
+      .orderBy('id')
+      .execute();
+    tenants[key] = {
+      key,
+      id: row.id,
+      name: row.name,
+      departments: departments.map((d) => d.id),
+      instances: instances.map((i) => i.id),
+    };
   }
   const roles = new Map((await db.selectFrom('roles').select(['id', 'name']).execute()).map((r) => [r.name, r.id]));
   const specs: Record<FixtureUserKey, FixtureUserSpec & { password: string }> = {
-    boAdmin: { tenant: 'backoffice', role: ADMIN_ROLE, email: 'admin@demo.local', username: '', name: '', password: DEMO_PASSWORD },
-    boOp: { tenant: 'backoffice', role: OPERATOR_ROLE, email: 'operador@demo.local', username: '', name: '', password: DEMO_PASSWORD },
-    ...(Object.fromEntries(Object.entries(FIXTURE_USERS).map(([k, v]) => [k, { ...v, password: FIXTURE_PASSWORD }])) as Record<
-      Exclude<FixtureUserKey, 'boAdmin' | 'boOp'>,
-      FixtureUserSpec & { password: string }
-    >),
+    boAdmin: {
+      tenant: 'backoffice',
+      role: ADMIN_ROLE,
+      email: 'admin@demo.local',
+      username: '',
+      name: '',
+      password: DEMO_PASSWORD,
+    },
+    boOp: {
+      tenant: 'backoffice',
+      role: OPERATOR_ROLE,
+      email: 'operador@demo.local',
+      username: '',
+      name: '',
+      password: DEMO_PASSWORD,
+    },
+    ...(Object.fromEntries(
+      Object.entries(FIXTURE_USERS).map(([k, v]) => [k, { ...v, password: FIXTURE_PASSWORD }]),
+    ) as Record<Exclude<FixtureUserKey, 'boAdmin' | 'boOp'>, FixtureUserSpec & { password: string }>),
   };
   const users = {} as Record<FixtureUserKey, FixtureUser>;
   for (const [key, spec] of Object.entries(specs) as [FixtureUserKey, FixtureUserSpec & { password: string }][]) {
-    const row = await db.selectFrom('users').select(['id', 'email', 'username', 'name', 'role_id']).where('email', '=', spec.email).executeTakeFirstOrThrow();
-    users[key] = { key, id: row.id, email: row.email, username: row.username, name: row.name, tenant: spec.tenant, roleId: row.role_id, password: spec.password };
+    const row = await db
+      .selectFrom('users')
+      .select(['id', 'email', 'username', 'name', 'role_id'])
+      .where('email', '=', spec.email)
+      .executeTakeFirstOrThrow();
+    users[key] = {
+      key,
+      id: row.id,
+      email: row.email,
+      username: row.username,
+      name: row.name,
+      tenant: spec.tenant,
+      roleId: row.role_id,
+      password: spec.password,
+    };
   }
   return { tenants, users, roles: { admin: roles.get(ADMIN_ROLE) ?? 0, operator: roles.get(OPERATOR_ROLE) ?? 0 } };
 }
@@ -712,7 +903,10 @@ async function startTwin(protocol: Protocol, serverUrl: string, fixtureHash: str
  */
 export async function startTwins(databaseUrl: string): Promise<Twins> {
   const fixtureHash = await cheapHash(FIXTURE_PASSWORD);
-  const [rest, graphql] = await Promise.all([startTwin('rest', databaseUrl, fixtureHash), startTwin('graphql', databaseUrl, fixtureHash)]);
+  const [rest, graphql] = await Promise.all([
+    startTwin('rest', databaseUrl, fixtureHash),
+    startTwin('graphql', databaseUrl, fixtureHash),
+  ]);
   const fixture = await readFixture(rest.db);
   const other = await readFixture(graphql.db);
   if (!isDeepStrictEqual(fixture, other)) throw new Error('the twins were not seeded alike');
@@ -726,7 +920,10 @@ export async function startTwins(databaseUrl: string): Promise<Twins> {
     }
     const admin = fixture.users.aAdmin;
     const { token } = await twin.signIn(admin.email, admin.password, TENANT_NAMES.a);
-    const logout = await twin.rest(`Bearer ${token}`, 'POST', '/api/auth/logout', { data: { email: admin.email }, ip: null });
+    const logout = await twin.rest(`Bearer ${token}`, 'POST', '/api/auth/logout', {
+      data: { email: admin.email },
+      ip: null,
+    });
     if (logout.status !== 200) throw new Error(`logout: ${JSON.stringify(logout)}`);
     twin.auth.revoked = `Bearer ${token}`;
     await twin.recordBaseline();
@@ -743,8 +940,12 @@ export async function startTwins(databaseUrl: string): Promise<Twins> {
       const [r, g] = await Promise.all([rest.readState(), graphql.readState()]);
       const diff = stateDiff(r, g, rest, graphql);
       if (diff) throw new Error(`rows differ between the twins: ${diff}`);
-      const [rc, gc] = await Promise.all([hashesCheck(rest, rest.state ?? r, r, passwords), hashesCheck(graphql, graphql.state ?? g, g, passwords)]);
-      if (!isDeepStrictEqual(rc, gc)) throw new Error(`password hashes changed for different users: REST ${rc.join(',')} vs GraphQL ${gc.join(',')}`);
+      const [rc, gc] = await Promise.all([
+        hashesCheck(rest, rest.state ?? r, r, passwords),
+        hashesCheck(graphql, graphql.state ?? g, g, passwords),
+      ]);
+      if (!isDeepStrictEqual(rc, gc))
+        throw new Error(`password hashes changed for different users: REST ${rc.join(',')} vs GraphQL ${gc.join(',')}`);
       rest.state = r;
       graphql.state = g;
     },
@@ -763,7 +964,10 @@ export async function startTwins(databaseUrl: string): Promise<Twins> {
 
 /** Cases, steps and agreed kinds per capability, printed by the suites for the closing note. */
 export class Tally {
-  private readonly rows = new Map<string, { cases: number; runs: number; steps: number; seconds: number; cpuSeconds: number; kinds: Map<string, number> }>();
+  private readonly rows = new Map<
+    string,
+    { cases: number; runs: number; steps: number; seconds: number; cpuSeconds: number; kinds: Map<string, number> }
+  >();
 
   private entry(capability: string) {
     let row = this.rows.get(capability);
@@ -803,7 +1007,10 @@ export class Tally {
 
   lines(database: string): string[] {
     return [...this.rows.entries()].map(([capability, row]) => {
-      const kinds = [...row.kinds.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+      const kinds = [...row.kinds.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
       return `parity[${database}] ${capability}: ${row.runs} cases, ${row.steps} compared answers, ${row.seconds.toFixed(1)} s (${row.cpuSeconds.toFixed(1)} s CPU in this process) — ${kinds}`;
     });
   }

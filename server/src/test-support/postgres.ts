@@ -37,7 +37,9 @@ async function findBinDir(): Promise<string> {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (versions.length === 0) {
-    throw new Error('PostgreSQL binaries not found (pg_ctl); install them (apt-get install -y postgresql) or set TEST_DATABASE_URL');
+    throw new Error(
+      'PostgreSQL binaries not found (pg_ctl); install them (apt-get install -y postgresql) or set TEST_DATABASE_URL',
+    );
   }
   return join(root, versions[0] ?? '', 'bin');
 }
@@ -75,7 +77,8 @@ export async function startThrowawayPostgres(options: { own?: boolean } = {}): P
 
   const bin = await findBinDir();
   const asRoot = process.getuid?.() === 0;
-  const exec = (tool: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args));
+  const exec = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args);
 
   const dir = await mkdtemp(join(tmpdir(), 'panel-pg-'));
   if (asRoot) {
@@ -85,7 +88,8 @@ export async function startThrowawayPostgres(options: { own?: boolean } = {}): P
   const data = join(dir, 'data');
   const port = await freePort();
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  const start = () => exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () =>
+    exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   try {
     await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     await start();
@@ -109,7 +113,9 @@ export async function startThrowawayPostgres(options: { own?: boolean } = {}): P
       try {
         await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(async (error: unknown) => {
           // Already stopped (a test paused it and failed before resuming) is fine.
-          const { stdout } = await exec('pg_ctl', ['-D', data, 'status']).catch((status: { stdout?: string }) => ({ stdout: status.stdout ?? '' }));
+          const { stdout } = await exec('pg_ctl', ['-D', data, 'status']).catch((status: { stdout?: string }) => ({
+            stdout: status.stdout ?? '',
+          }));
           if (!stdout.includes('no server running')) throw error;
         });
       } finally {

@@ -46,7 +46,10 @@ export async function schemaUrl(clusterUrl: string, prefix: string): Promise<str
 }
 
 /** Starts `main.ts` and resolves once it prints its URL (migrated, seeded if asked, listening). */
-export async function startServerProcess(databaseUrl: string, options: { seed?: boolean; port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  databaseUrl: string,
+  options: { seed?: boolean; port?: number; env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
@@ -64,7 +67,8 @@ export async function startServerProcess(databaseUrl: string, options: { seed?: 
   });
   const proc: ServerProcess = { child, base: `http://127.0.0.1:${port}`, port, output: [] };
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => reject(new Error(`server exited with ${code ?? signal}:\n${proc.output.join('')}`));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`server exited with ${code ?? signal}:\n${proc.output.join('')}`));
     child.stdout?.on('data', (chunk: Buffer) => {
       proc.output.push(chunk.toString());
       if (proc.output.join('').includes('Back-office panel:')) {
@@ -79,7 +83,10 @@ export async function startServerProcess(databaseUrl: string, options: { seed?: 
 }
 
 /** SIGTERM (graceful: drains, closes sockets with 1001) and waits for the exit. */
-export async function stopServerProcess(proc: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+export async function stopServerProcess(
+  proc: ServerProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<number | null> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.child.exitCode;
   const exited = once(proc.child, 'exit');
   proc.child.kill(signal);
@@ -87,7 +94,11 @@ export async function stopServerProcess(proc: ServerProcess, signal: NodeJS.Sign
   return code;
 }
 
-export async function loginOn(base: string, email = 'admin@demo.local', password = DEMO_PASSWORD): Promise<{ token: string; userId: number }> {
+export async function loginOn(
+  base: string,
+  email = 'admin@demo.local',
+  password = DEMO_PASSWORD,
+): Promise<{ token: string; userId: number }> {
   const response = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

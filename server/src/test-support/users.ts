@@ -23,8 +23,16 @@ export async function createTestUser(
   options: { email: string; tenant: string; role?: string; originBackoffice?: boolean; name?: string },
 ): Promise<TestUser> {
   hashed ??= hashPassword(TEST_PASSWORD);
-  const tenant = await db.selectFrom('tenants').select(['id', 'name']).where('name', '=', options.tenant).executeTakeFirstOrThrow();
-  const role = await db.selectFrom('roles').select('id').where('name', '=', options.role ?? OPERATOR_ROLE).executeTakeFirstOrThrow();
+  const tenant = await db
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where('name', '=', options.tenant)
+    .executeTakeFirstOrThrow();
+  const role = await db
+    .selectFrom('roles')
+    .select('id')
+    .where('name', '=', options.role ?? OPERATOR_ROLE)
+    .executeTakeFirstOrThrow();
   const email = options.email.toLowerCase();
   const row = await db
     .insertInto('users')
@@ -33,7 +41,11 @@ export async function createTestUser(
       role_id: role.id,
       department_id: null,
       name: options.name ?? email.split('@')[0] ?? email,
-      username: email.split('@')[0]?.replace(/[^A-Za-z0-9._-]/g, '.').slice(0, 40) ?? 'user',
+      username:
+        email
+          .split('@')[0]
+          ?.replace(/[^A-Za-z0-9._-]/g, '.')
+          .slice(0, 40) ?? 'user',
       email,
       password_hash: await hashed,
       origin_backoffice: options.originBackoffice ?? tenant.name === 'backoffice',

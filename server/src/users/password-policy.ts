@@ -10,8 +10,11 @@ export const MAX_PASSWORD_LENGTH = 128;
  * letters or digits (012, abc).
  */
 export function passwordRefusal(password: string): string | null {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return `password must have at least ${String(MIN_PASSWORD_LENGTH)} characters`;
-  if ([...password].length > MAX_PASSWORD_LENGTH) return `password must have at most ${String(MAX_PASSWORD_LENGTH)} characters`;
-  if (passwordStrength(password) === 50) return 'password is too weak: avoid runs of 3 identical characters and sequences such as 123 or abc';
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    return `password must have at least ${String(MIN_PASSWORD_LENGTH)} characters`;
+  if ([...password].length > MAX_PASSWORD_LENGTH)
+    return `password must have at most ${String(MAX_PASSWORD_LENGTH)} characters`;
+  if (passwordStrength(password) === 50)
+    return 'password is too weak: avoid runs of 3 identical characters and sequences such as 123 or abc';
   return null;
 }

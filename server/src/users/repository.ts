@@ -7,7 +7,12 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** A live (not deleted) user's id and tenant, or undefined. */
 export function findLiveUser(db: Db, id: number) {
-  return db.selectFrom('users').select(['id', 'tenant_id']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'tenant_id'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** The live user with this (lower-cased) e-mail, or undefined. */
@@ -22,7 +27,11 @@ export function findLiveUserByEmail(db: Db, email: string) {
 
 /** Whether a live user other than `exceptId` holds the (lower-cased) e-mail. */
 export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
-  let query = db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', email).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', email)
+    .where('deleted_at', 'is', null);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Boolean(await query.executeTakeFirst());
 }
@@ -44,13 +53,25 @@ export async function roleExists(db: Db, roleId: number): Promise<boolean> {
 }
 
 export async function departmentInTenant(db: Db, tenantId: number, departmentId: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('departments').select('id').where('id', '=', departmentId).where('tenant_id', '=', tenantId).executeTakeFirst());
+  return Boolean(
+    await db
+      .selectFrom('departments')
+      .select('id')
+      .where('id', '=', departmentId)
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst(),
+  );
 }
 
 /** How many of the (distinct) instance ids belong to the tenant. */
 export async function instancesInTenant(db: Db, tenantId: number, ids: readonly number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const found = await db.selectFrom('instances').select('id').where('id', 'in', [...ids]).where('tenant_id', '=', tenantId).execute();
+  const found = await db
+    .selectFrom('instances')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where('tenant_id', '=', tenantId)
+    .execute();
   return found.length;
 }
 
@@ -60,7 +81,12 @@ export async function instancesInTenant(db: Db, tenantId: number, ids: readonly 
  * interleave with another creation (the limit holds under concurrent requests).
  */
 export async function lockTenantUserLimit(trx: Transaction<Database>, tenantId: number): Promise<number> {
-  const row = await trx.selectFrom('tenants').select('user_limit').where('id', '=', tenantId).forUpdate().executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom('tenants')
+    .select('user_limit')
+    .where('id', '=', tenantId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   return row.user_limit;
 }
 
@@ -74,7 +100,10 @@ export async function countLiveUsers(db: Db, tenantId: number): Promise<number> 
   return n;
 }
 
-export type NewUserRow = Pick<Insertable<UsersTable>, 'tenant_id' | 'role_id' | 'department_id' | 'name' | 'username' | 'email' | 'password_hash' | 'origin_backoffice'>;
+export type NewUserRow = Pick<
+  Insertable<UsersTable>,
+  'tenant_id' | 'role_id' | 'department_id' | 'name' | 'username' | 'email' | 'password_hash' | 'origin_backoffice'
+>;
 
 export async function insertUser(db: Db, values: NewUserRow): Promise<number> {
   const created = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
@@ -146,13 +175,28 @@ export async function deleteLink(db: Db, linkId: number): Promise<void> {
 }
 
 /** Ids of the tenant's connected live users, optionally without one user and only those linked to an instance. */
-export async function onlineUserIds(db: Db, tenantId: number, filter: { exceptUserId?: number | null; instanceId?: number | null }): Promise<number[]> {
-  let query = db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).where('is_connected', '=', true);
+export async function onlineUserIds(
+  db: Db,
+  tenantId: number,
+  filter: { exceptUserId?: number | null; instanceId?: number | null },
+): Promise<number[]> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .where('is_connected', '=', true);
   if (filter.exceptUserId != null) query = query.where('id', '!=', filter.exceptUserId);
   const instanceId = filter.instanceId;
   if (instanceId != null) {
     query = query.where((eb) =>
-      eb.exists(eb.selectFrom('user_instances as ui').select('ui.id').whereRef('ui.user_id', '=', 'users.id').where('ui.instance_id', '=', instanceId)),
+      eb.exists(
+        eb
+          .selectFrom('user_instances as ui')
+          .select('ui.id')
+          .whereRef('ui.user_id', '=', 'users.id')
+          .where('ui.instance_id', '=', instanceId),
+      ),
     );
   }
   return (await query.execute()).map((r) => r.id);
@@ -160,5 +204,12 @@ export async function onlineUserIds(db: Db, tenantId: number, filter: { exceptUs
 
 /** The tenant's live users as id, name and e-mail, by name. */
 export function userSummaries(db: Db, tenantId: number) {
-  return db.selectFrom('users').select(['id', 'name', 'email']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }

@@ -30,10 +30,12 @@ const accepts = (check: () => unknown): boolean => {
 /** Strings near the edges of an e-mail address: real ones, ones with a character changed, and noise. */
 const emailLike = fc.oneof(
   fc.emailAddress(),
-  fc.tuple(fc.emailAddress(), fc.nat(), fc.constantFrom(' ', '@', '..', 'ç', '\u00a0', '', '-', '.', '+', '"', 'A')).map(([email, at, insert]) => {
-    const i = at % (email.length + 1);
-    return email.slice(0, i) + insert + email.slice(i);
-  }),
+  fc
+    .tuple(fc.emailAddress(), fc.nat(), fc.constantFrom(' ', '@', '..', 'ç', '\u00a0', '', '-', '.', '+', '"', 'A'))
+    .map(([email, at, insert]) => {
+      const i = at % (email.length + 1);
+      return email.slice(0, i) + insert + email.slice(i);
+    }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.stringMatching(/^[a-z.@-]{1,12}$/),
 );
@@ -49,8 +51,18 @@ describe('users rules agree with the contract as REST validates it', () => {
   });
 
   it('e-mail: known answers, and storage in lower case', () => {
-    for (const good of ['ana@demo.local', 'Ana.Silva+x@Drogaria-Sao-Paulo.com.br', "o'hara@x.io"]) expect(isValidEmail(good)).toBe(true);
-    for (const bad of [' ana@demo.local', 'ana@demo.local ', 'ana@@demo.local', 'ana@demo', 'ana@-demo.local', 'a@b', 'joão@demo.local', `${'a'.repeat(250)}@x.io`]) {
+    for (const good of ['ana@demo.local', 'Ana.Silva+x@Drogaria-Sao-Paulo.com.br', "o'hara@x.io"])
+      expect(isValidEmail(good)).toBe(true);
+    for (const bad of [
+      ' ana@demo.local',
+      'ana@demo.local ',
+      'ana@@demo.local',
+      'ana@demo',
+      'ana@-demo.local',
+      'a@b',
+      'joão@demo.local',
+      `${'a'.repeat(250)}@x.io`,
+    ]) {
       expect(isValidEmail(bad)).toBe(false);
     }
     expect(checkEmail('Ana@Demo.Local')).toBe('ana@demo.local');
@@ -71,7 +83,12 @@ describe('users rules agree with the contract as REST validates it', () => {
   });
 
   it('image: an http(s) URL the contract accepts', () => {
-    const urls = fc.oneof(fc.webUrl(), fc.webUrl().map((u) => `${u} x`), fc.string({ maxLength: 30 }), fc.constantFrom('mailto:a@b.c', 'javascript:alert(1)', 'https://', 'ftp://x.io/a'));
+    const urls = fc.oneof(
+      fc.webUrl(),
+      fc.webUrl().map((u) => `${u} x`),
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('mailto:a@b.c', 'javascript:alert(1)', 'https://', 'ftp://x.io/a'),
+    );
     fc.assert(
       fc.property(urls, (value) => {
         const ok = accepts(() => checkImage(value));

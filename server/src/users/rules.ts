@@ -24,7 +24,8 @@ export function checkUsername(value: string): string {
 /** A person's name: at most 120 characters, not blank; stored without surrounding space. */
 export function checkName(value: string): string {
   const name = value.trim();
-  if (name.length === 0 || length(value) > NAME_MAX_LENGTH) throw invalid('name', `name must be 1–${NAME_MAX_LENGTH} characters and not blank`);
+  if (name.length === 0 || length(value) > NAME_MAX_LENGTH)
+    throw invalid('name', `name must be 1–${NAME_MAX_LENGTH} characters and not blank`);
   return name;
 }
 

@@ -5,7 +5,16 @@ import type { ServerConfig } from '../config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
 import { allows, type AuthContext } from '../plugins/auth';
-import { checkAll, conflict, forbidden, invalid, limitReached, notFound, unauthenticated, unknownReference } from '../shared/domain-error';
+import {
+  checkAll,
+  conflict,
+  forbidden,
+  invalid,
+  limitReached,
+  notFound,
+  unauthenticated,
+  unknownReference,
+} from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
@@ -58,7 +67,16 @@ function required<T>(value: T | null, field: string): T {
 }
 
 /** Every field a change may name. */
-const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>(['username', 'name', 'email', 'image', 'password', 'role_id', 'user_department_id', 'chosen_instances']);
+const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>([
+  'username',
+  'name',
+  'email',
+  'image',
+  'password',
+  'role_id',
+  'user_department_id',
+  'chosen_instances',
+]);
 
 /** The fields a user without the `users` permission may change on its own record. */
 const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
@@ -73,7 +91,8 @@ export function assertMayChange(actor: AuthContext, id: number, fields: readonly
   if (allows(actor, USERS_PERMISSION)) return;
   // Names that are no field of a user are bad input, for validation to refuse, not a permission.
   const asked = fields.filter((field) => USER_FIELDS.has(field));
-  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch))) throw forbidden(USERS_PERMISSION);
+  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
+    throw forbidden(USERS_PERMISSION);
 }
 
 export interface UsersServiceDeps {
@@ -99,7 +118,10 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
   async function target(actor: AuthContext, scope: TargetScope, id: number) {
     const row = await repo.findLiveUser(db, id);
     const visible =
-      row !== undefined && (scope.tenantId !== null ? row.tenant_id === scope.tenantId : actor.originBackoffice || row.tenant_id === actor.tenantId);
+      row !== undefined &&
+      (scope.tenantId !== null
+        ? row.tenant_id === scope.tenantId
+        : actor.originBackoffice || row.tenant_id === actor.tenantId);
     if (!row || !visible) throw notFound('User not found', 'id');
     return row;
   }
@@ -109,21 +131,29 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     tenantId: number,
     refs: { role_id?: number; user_department_id?: number | null; chosen_instances?: readonly number[] },
   ): Promise<number[] | undefined> {
-    if (refs.role_id !== undefined && !(await repo.roleExists(db, refs.role_id))) throw unknownReference('role_id', 'No such role');
+    if (refs.role_id !== undefined && !(await repo.roleExists(db, refs.role_id)))
+      throw unknownReference('role_id', 'No such role');
     if (refs.user_department_id != null && !(await repo.departmentInTenant(db, tenantId, refs.user_department_id))) {
       throw unknownReference('user_department_id', 'No such department in this tenant');
     }
     if (refs.chosen_instances === undefined) return undefined;
     const ids = [...new Set(refs.chosen_instances)];
-    if ((await repo.instancesInTenant(db, tenantId, ids)) !== ids.length) throw unknownReference('chosen_instances', 'An instance does not belong to this tenant');
+    if ((await repo.instancesInTenant(db, tenantId, ids)) !== ids.length)
+      throw unknownReference('chosen_instances', 'An instance does not belong to this tenant');
     return ids;
   }
 
-  async function assertUnique(trx: Kysely<Database>, tenantId: number, values: { email?: string; username?: string }, exceptId?: number) {
+  async function assertUnique(
+    trx: Kysely<Database>,
+    tenantId: number,
+    values: { email?: string; username?: string },
+    exceptId?: number,
+  ) {
     // Checked inside the transaction for a clear answer; the unique indexes (users_email_lower_key,
     // users_tenant_username_key) decide when two requests race, and their violation maps to the same
     // conflict (server/src/shared/domain-error.ts).
-    if (values.email !== undefined && (await repo.emailTaken(trx, values.email, exceptId))) throw conflict('A user with this email already exists', 'email');
+    if (values.email !== undefined && (await repo.emailTaken(trx, values.email, exceptId)))
+      throw conflict('A user with this email already exists', 'email');
     if (values.username !== undefined && (await repo.usernameTaken(trx, tenantId, values.username, exceptId))) {
       throw conflict('This username is already taken in this tenant', 'username');
     }
@@ -150,7 +180,8 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     /** A live user by e-mail, visible to the actor. */
     async findByEmail(actor: AuthContext, email: string): Promise<{ id: number; name: string; email: string }> {
       const row = await repo.findLiveUserByEmail(db, email.toLowerCase());
-      if (!row || (!actor.originBackoffice && row.tenant_id !== actor.tenantId)) throw notFound('User not found', 'email');
+      if (!row || (!actor.originBackoffice && row.tenant_id !== actor.tenantId))
+        throw notFound('User not found', 'email');
       return { id: row.id, name: row.name, email: row.email };
     },
 
@@ -167,7 +198,8 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
         email: () => checkEmail(input.email),
         password: () => checkPassword(input.password),
       });
-      const instances = (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
+      const instances =
+        (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
       // Hashed before the transaction: on PGlite the transaction holds the only connection.
       const passwordHash = await hashPassword(password);
       const id = await db.transaction().execute(async (trx) => {
@@ -197,9 +229,14 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
      */
     async update(actor: AuthContext, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
       // An explicit null counts as a change asked for: only the fields it may change decide, not its value.
-      assertMayChange(actor, id, (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined));
+      assertMayChange(
+        actor,
+        id,
+        (Object.keys(patch) as (keyof UserPatch)[]).filter((key) => patch[key] !== undefined),
+      );
       // Input before state (docs/architecture.md): the values first, then the user they would change.
-      const given = <T, R>(value: T | undefined, check: (value: T) => R): R | undefined => (value === undefined ? undefined : check(value));
+      const given = <T, R>(value: T | undefined, check: (value: T) => R): R | undefined =>
+        value === undefined ? undefined : check(value);
       const checked = checkAll({
         username: () => given(patch.username, (v) => checkUsername(required(v, 'username'))),
         name: () => given(patch.name, (v) => checkName(required(v, 'name'))),
@@ -259,7 +296,10 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     },
 
     /** The caller's new password: every session ends, and a new one starts for this caller. */
-    async changeOwnPassword(actor: AuthContext, password: string): Promise<{ token: string; expiresIn: number; user: UserDto }> {
+    async changeOwnPassword(
+      actor: AuthContext,
+      password: string,
+    ): Promise<{ token: string; expiresIn: number; user: UserDto }> {
       const passwordHash = await hashPassword(checkPassword(password));
       await repo.updateUserRow(db, actor.userId, { password_hash: passwordHash });
       await tokens.revokeUser(actor.userId);
@@ -285,7 +325,10 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     },
 
     /** The tenant's connected users, optionally without one user and only those linked to an instance. */
-    async online(tenantId: number, filter: { exceptUserId?: number | null; instanceId?: number | null }): Promise<UserDto[]> {
+    async online(
+      tenantId: number,
+      filter: { exceptUserId?: number | null; instanceId?: number | null },
+    ): Promise<UserDto[]> {
       const ids = await repo.onlineUserIds(db, tenantId, filter);
       return loadUserDtos(db, { ids, tenantId });
     },
@@ -299,13 +342,21 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
      * The two-factor toggle, kept consistent with enrolment (contracts/openapi.yaml `userSettingsUpdate`):
      * on only for an enrolled user (a no-op), off is a reset that needs the `users` permission.
      */
-    async setTwoFactor(actor: AuthContext, scope: TargetScope, id: number, enabled: boolean): Promise<{ user_id: number; two_factor_enabled: boolean }> {
+    async setTwoFactor(
+      actor: AuthContext,
+      scope: TargetScope,
+      id: number,
+      enabled: boolean,
+    ): Promise<{ user_id: number; two_factor_enabled: boolean }> {
       const user = await target(actor, scope, id);
       const manager = allows(actor, USERS_PERMISSION);
       if (user.id !== actor.userId && !manager) throw forbidden(USERS_PERMISSION);
       if (enabled) {
         if (!(await repo.twoFactorEnabledOf(db, user.id)).two_factor_enabled) {
-          throw conflict('Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen', 'two_factor_enabled');
+          throw conflict(
+            'Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen',
+            'two_factor_enabled',
+          );
         }
         return { user_id: user.id, two_factor_enabled: true };
       }

@@ -25,7 +25,10 @@ export async function permittedRoutesOf(db: Kysely<Database>, roleId: number, ro
  * Loads users as the contract's `User` (role with its routes, department, instance links) in four
  * queries whatever the number of users, so a 10,000-user list is not 40,000 round trips.
  */
-export async function loadUserDtos(db: Kysely<Database>, filter: { ids?: readonly number[]; tenantId?: number }): Promise<UserDto[]> {
+export async function loadUserDtos(
+  db: Kysely<Database>,
+  filter: { ids?: readonly number[]; tenantId?: number },
+): Promise<UserDto[]> {
   let query = db
     .selectFrom('users as u')
     .innerJoin('tenants as t', 't.id', 'u.tenant_id')
@@ -71,8 +74,18 @@ export async function loadUserDtos(db: Kysely<Database>, filter: { ids?: readonl
   const links = await db
     .selectFrom('user_instances as ui')
     .innerJoin('instances as i', 'i.id', 'ui.instance_id')
-    .select(['ui.id', 'ui.user_id', 'i.id as instance_id', 'i.name as instance_name', 'i.activated as instance_activated'])
-    .where('ui.user_id', 'in', rows.map((r) => r.id))
+    .select([
+      'ui.id',
+      'ui.user_id',
+      'i.id as instance_id',
+      'i.name as instance_name',
+      'i.activated as instance_activated',
+    ])
+    .where(
+      'ui.user_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('i.name')
     .execute();
 
@@ -92,12 +105,19 @@ export async function loadUserDtos(db: Kysely<Database>, filter: { ids?: readonl
       name: r.role_name,
       display_name: r.role_display_name,
       has_permission_routes:
-        r.role_name === ADMIN_ROLE ? [...PERMISSION_ROUTES] : rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
+        r.role_name === ADMIN_ROLE
+          ? [...PERMISSION_ROUTES]
+          : rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
     },
     userDepartment:
-      r.department_id === null ? null : { id: r.department_id, name: r.department_name ?? '', activated: r.department_activated ?? false },
+      r.department_id === null
+        ? null
+        : { id: r.department_id, name: r.department_name ?? '', activated: r.department_activated ?? false },
     userInstances: links
       .filter((l) => l.user_id === r.id)
-      .map((l) => ({ id: l.id, instance: { id: l.instance_id, name: l.instance_name, activated: l.instance_activated } })),
+      .map((l) => ({
+        id: l.id,
+        instance: { id: l.instance_id, name: l.instance_name, activated: l.instance_activated },
+      })),
   }));
 }

@@ -70,11 +70,19 @@ export function gqlData(data: unknown): Response {
 
 /** A GraphQL error answer as the contract shapes it (`extensions.code`, optional `field`). */
 export function gqlError(code: string, field?: string, status = 200): Response {
-  return json(status, { data: null, errors: [{ message: code, extensions: { code, ...(field ? { field } : {}), http: { status } } }] });
+  return json(status, {
+    data: null,
+    errors: [{ message: code, extensions: { code, ...(field ? { field } : {}), http: { status } } }],
+  });
 }
 
 /** The fake server: its `fetch`, REST and GraphQL clients over it, and every request seen, in order. */
-export function fakeServer(respond: Responder): { fetch: FetchLike; rest: RestClient; execute: Execute; seen: SeenRequest[] } {
+export function fakeServer(respond: Responder): {
+  fetch: FetchLike;
+  rest: RestClient;
+  execute: Execute;
+  seen: SeenRequest[];
+} {
   const seen: SeenRequest[] = [];
   const fetch: FetchLike = async (request) => {
     const url = new URL(request.url);
@@ -96,7 +104,12 @@ export function fakeServer(respond: Responder): { fetch: FetchLike; rest: RestCl
         .then(resolve, reject);
     });
   };
-  return { fetch, rest: createRestClient({ baseUrl: BASE_URL, fetch }), execute: createGraphqlClient({ url: () => GRAPHQL_URL, fetch }).execute, seen };
+  return {
+    fetch,
+    rest: createRestClient({ baseUrl: BASE_URL, fetch }),
+    execute: createGraphqlClient({ url: () => GRAPHQL_URL, fetch }).execute,
+    seen,
+  };
 }
 
 /** Resolves after pending promise reactions have run (one `setImmediate` turn, no 1 ms timer clamp). */

@@ -24,7 +24,13 @@ const sample = setup({
 });
 
 const faked = sample.provide({ actors: { load: heldPromise<number>() } });
-const events = [{ type: 'go' }, { type: 'bump' }, { type: 'reset' }, doneEvent('load', 1), errorEvent('load', new Error('x'))] as const;
+const events = [
+  { type: 'go' },
+  { type: 'bump' },
+  { type: 'reset' },
+  doneEvent('load', 1),
+  errorEvent('load', new Error('x')),
+] as const;
 
 describe('exploreCoverage', () => {
   it('reaches every state and transition when the graph can see the guard context', async () => {
@@ -48,13 +54,23 @@ describe('exploreCoverage', () => {
       events,
       serializeContext: (c) => Math.min(c.count, 2),
       strategies: ['simple'],
-      simpleScenarios: [{ prefix: [{ type: 'go' }, doneEvent('load', 1)], events: [{ type: 'bump' }, { type: 'reset' }] }],
+      simpleScenarios: [
+        { prefix: [{ type: 'go' }, doneEvent('load', 1)], events: [{ type: 'bump' }, { type: 'reset' }] },
+      ],
     });
     // Only what lies after go → done: the error branch is outside this scenario.
-    expect(report.transitions.missing).toEqual(['sample.loading --xstate.error.actor.load[0]--> sample.failed', 'sample.failed --(always)[0]--> sample.idle']);
+    expect(report.transitions.missing).toEqual([
+      'sample.loading --xstate.error.actor.load[0]--> sample.failed',
+      'sample.failed --(always)[0]--> sample.idle',
+    ]);
     expect(report.divergences).toEqual([]);
     await expect(
-      exploreCoverage({ machine: faked, events, strategies: ['simple'], simpleScenarios: [{ prefix: [{ type: 'reset' }], events: [] }] }),
+      exploreCoverage({
+        machine: faked,
+        events,
+        strategies: ['simple'],
+        simpleScenarios: [{ prefix: [{ type: 'reset' }], events: [] }],
+      }),
     ).rejects.toThrow();
   });
 
@@ -68,7 +84,9 @@ describe('exploreCoverage', () => {
       states: Object.fromEntries(names.map((n) => [n, {}])),
     });
     const started = Date.now();
-    await expect(exploreCoverage({ machine: dense, events: names.map((n) => ({ type: `to.${n}` })), strategies: ['simple'] })).rejects.toThrow(/simpleScenarios/);
+    await expect(
+      exploreCoverage({ machine: dense, events: names.map((n) => ({ type: `to.${n}` })), strategies: ['simple'] }),
+    ).rejects.toThrow(/simpleScenarios/);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -78,7 +96,12 @@ describe('exploreCoverage', () => {
       machine: eager,
       events,
       strategies: ['shortest'],
-      drive: { go: async ({ actor, settle }) => { actor.send({ type: 'go' }); await settle(); } },
+      drive: {
+        go: async ({ actor, settle }) => {
+          actor.send({ type: 'go' });
+          await settle();
+        },
+      },
     });
     expect(report.divergences.length).toBeGreaterThan(0);
     expect(() => assertFullCoverage(report)).toThrow(/diverged/);

@@ -63,9 +63,24 @@ import {
   type NonReducibleUnknown,
   type PromiseActorLogic,
 } from 'xstate';
-import { graphPaths, type ActorDoneEvent, type ActorErrorEvent, type GraphEvent, type PathOptions } from './graph-paths';
+import {
+  graphPaths,
+  type ActorDoneEvent,
+  type ActorErrorEvent,
+  type GraphEvent,
+  type PathOptions,
+} from './graph-paths';
 
-export type { ActorDoneEvent, ActorErrorEvent, AfterEvent, GraphEvent, PathOptions, PathStrategy, SimpleScenario, WalkPath } from './graph-paths';
+export type {
+  ActorDoneEvent,
+  ActorErrorEvent,
+  AfterEvent,
+  GraphEvent,
+  PathOptions,
+  PathStrategy,
+  SimpleScenario,
+  WalkPath,
+} from './graph-paths';
 
 /** Handed to custom drivers, once per path. */
 export interface DriveContext<TMachine extends AnyStateMachine> {
@@ -77,7 +92,10 @@ export interface DriveContext<TMachine extends AnyStateMachine> {
 }
 
 /** Sends one graph event to the real actor in a custom way. */
-export type Driver<TMachine extends AnyStateMachine> = (context: DriveContext<TMachine>, event: GraphEvent<TMachine>) => void | Promise<void>;
+export type Driver<TMachine extends AnyStateMachine> = (
+  context: DriveContext<TMachine>,
+  event: GraphEvent<TMachine>,
+) => void | Promise<void>;
 
 export interface CoverageOptions<TMachine extends AnyStateMachine> extends PathOptions<TMachine> {
   /** Custom drivers by event type; default is `actor.send(event)`. */
@@ -114,7 +132,10 @@ export function heldPromise<TOutput, TInput = NonReducibleUnknown>(): PromiseAct
 }
 
 /** A `fromCallback` stand-in that sends nothing: whatever it would report comes from the walk's events. */
-export function idleCallback<TEvent extends EventObject = EventObject, TInput = NonReducibleUnknown>(): CallbackActorLogic<TEvent, TInput> {
+export function idleCallback<
+  TEvent extends EventObject = EventObject,
+  TInput = NonReducibleUnknown,
+>(): CallbackActorLogic<TEvent, TInput> {
   return fromCallback<TEvent, TInput>(() => undefined);
 }
 
@@ -122,7 +143,8 @@ function guardName(transition: AnyTransitionDefinition): string {
   const guard: unknown = transition.guard;
   if (guard === undefined) return '';
   if (typeof guard === 'string') return ` if ${guard}`;
-  if (guard && typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return ` if ${guard.type}`;
+  if (guard && typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string')
+    return ` if ${guard.type}`;
   return ' if <inline guard>';
 }
 
@@ -159,7 +181,9 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * assertFullCoverage(report);
  * ```
  */
-export async function exploreCoverage<TMachine extends AnyStateMachine>(options: CoverageOptions<TMachine>): Promise<CoverageReport> {
+export async function exploreCoverage<TMachine extends AnyStateMachine>(
+  options: CoverageOptions<TMachine>,
+): Promise<CoverageReport> {
   const machine: AnyStateMachine = options.machine;
   const walked = graphPaths(options);
   const catalogue = transitionCatalogue(machine);
@@ -192,7 +216,9 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
       },
     });
     // An actor in error status rethrows asynchronously unless someone listens.
-    actor.subscribe({ error: (error) => errors.push(`actor error: ${error instanceof Error ? error.message : String(error)}`) });
+    actor.subscribe({
+      error: (error) => errors.push(`actor error: ${error instanceof Error ? error.message : String(error)}`),
+    });
     const context = { actor, clock, input, settle } as DriveContext<TMachine>;
     const trail: string[] = [];
     try {
@@ -212,7 +238,9 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
         const real = actor.getSnapshot();
         markNodes(real);
         if (JSON.stringify(real.value) !== JSON.stringify(step.state.value) || real.status !== step.state.status) {
-          divergences.push(`after ${trail.join(' → ')}: expected ${JSON.stringify(step.state.value)} (${step.state.status}), got ${JSON.stringify(real.value)} (${real.status})`);
+          divergences.push(
+            `after ${trail.join(' → ')}: expected ${JSON.stringify(step.state.value)} (${step.state.status}), got ${JSON.stringify(real.value)} (${real.status})`,
+          );
           break;
         }
         await options.onStep?.(context, event as GraphEvent<TMachine>);
@@ -228,7 +256,11 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(options:
   return {
     paths: walked.length,
     steps,
-    states: { total: allStates.length, reached: allStates.filter((s) => reachedStates.has(s)), missing: allStates.filter((s) => !reachedStates.has(s)) },
+    states: {
+      total: allStates.length,
+      reached: allStates.filter((s) => reachedStates.has(s)),
+      missing: allStates.filter((s) => !reachedStates.has(s)),
+    },
     transitions: {
       total: allTransitions.length,
       reached: allTransitions.filter((t) => reachedTransitions.has(t)),
@@ -251,8 +283,10 @@ export function formatCoverage(report: CoverageReport): string {
 export function assertFullCoverage(report: CoverageReport): void {
   const problems: string[] = [];
   if (report.states.missing.length) problems.push(`states never reached:\n  ${report.states.missing.join('\n  ')}`);
-  if (report.transitions.missing.length) problems.push(`transitions never taken:\n  ${report.transitions.missing.join('\n  ')}`);
-  if (report.divergences.length) problems.push(`real actor diverged from the graph:\n  ${report.divergences.join('\n  ')}`);
+  if (report.transitions.missing.length)
+    problems.push(`transitions never taken:\n  ${report.transitions.missing.join('\n  ')}`);
+  if (report.divergences.length)
+    problems.push(`real actor diverged from the graph:\n  ${report.divergences.join('\n  ')}`);
   if (report.errors.length) problems.push(`errors while driving:\n  ${report.errors.join('\n  ')}`);
   if (report.paths === 0) problems.push('no path was walked');
   if (problems.length) throw new Error(`Incomplete model coverage (${formatCoverage(report)})\n${problems.join('\n')}`);

@@ -3,7 +3,14 @@
  * one per edge) over the events each state can take. Kept apart so each file stays readable; tests
  * import everything from graph-coverage.ts.
  */
-import { getAdjacencyMap, getPathsFromEvents, getShortestPaths, getSimplePaths, type AdjacencyMap, type StatePath } from '@xstate/graph';
+import {
+  getAdjacencyMap,
+  getPathsFromEvents,
+  getShortestPaths,
+  getSimplePaths,
+  type AdjacencyMap,
+  type StatePath,
+} from '@xstate/graph';
 import {
   __unsafe_getAllOwnEventDescriptors as ownEventTypes,
   createEmptyActor,
@@ -26,7 +33,8 @@ export type ActorErrorEvent = { type: `xstate.error.actor.${string}`; error: unk
 export type AfterEvent = { type: `xstate.after.${string}` };
 
 /** Anything the walk may send: the machine's own events plus actor completions and timers. */
-export type GraphEvent<TMachine extends AnyStateMachine> = EventFromLogic<TMachine> | ActorDoneEvent | ActorErrorEvent | AfterEvent;
+export type GraphEvent<TMachine extends AnyStateMachine> =
+  EventFromLogic<TMachine> | ActorDoneEvent | ActorErrorEvent | AfterEvent;
 
 /** A region of the graph where simple paths are enumerated; see {@link PathOptions.simpleScenarios}. */
 export interface SimpleScenario<TMachine extends AnyStateMachine> {
@@ -95,7 +103,10 @@ function checkSimplePathBudget(
 ): void {
   const entries = Object.entries(adjacency);
   const successors = new Map(
-    entries.map(([key, { transitions }]) => [key, Object.values<{ state: AnyMachineSnapshot }>(transitions).map(({ state }) => serialize(state))]),
+    entries.map(([key, { transitions }]) => [
+      key,
+      Object.values<{ state: AnyMachineSnapshot }>(transitions).map(({ state }) => serialize(state)),
+    ]),
   );
   const limit = Math.max(1, Math.floor(budget / Math.max(1, entries.length)));
   let prefixes = 0;
@@ -103,7 +114,9 @@ function checkSimplePathBudget(
   const visit = (key: string): void => {
     prefixes += 1;
     if (prefixes > limit) {
-      throw new Error(`simple paths over ${entries.length} graph states need more than ${budget} steps: split them with \`simpleScenarios\` (a prefix and a few events each)`);
+      throw new Error(
+        `simple paths over ${entries.length} graph states need more than ${budget} steps: split them with \`simpleScenarios\` (a prefix and a few events each)`,
+      );
     }
     onPath.add(key);
     for (const successor of successors.get(key) ?? []) if (!onPath.has(successor)) visit(successor);
@@ -136,21 +149,31 @@ export function graphPaths<TMachine extends AnyStateMachine>(options: PathOption
   const machine: AnyStateMachine = options.machine;
   const { strategies = ['shortest', 'simple', 'transitions'] } = options;
   const project = (options.serializeContext ?? (() => undefined)) as (context: unknown) => unknown;
-  const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify([snapshot.value, snapshot.status, project(snapshot.context)]);
-  const listed = options.events as readonly AnyEventObject[] | ((snapshot: AnyMachineSnapshot) => readonly AnyEventObject[]);
-  const offered = (list: typeof listed) => (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
-    if (snapshot.status !== 'active') return [];
-    const candidates = typeof list === 'function' ? list(snapshot) : list;
-    const timers = ownEventTypes(snapshot)
-      .filter((type) => type.startsWith('xstate.after.'))
-      .map((type): AnyEventObject => ({ type }));
-    // Enabled = some transition's guard passes, even a targetless one without actions (an explicit "ignore").
-    return [...candidates, ...timers].filter((event) => machine.getTransitionData(snapshot, event).length > 0);
-  };
+  const serializeState = (snapshot: AnyMachineSnapshot) =>
+    JSON.stringify([snapshot.value, snapshot.status, project(snapshot.context)]);
+  const listed = options.events as
+    readonly AnyEventObject[] | ((snapshot: AnyMachineSnapshot) => readonly AnyEventObject[]);
+  const offered =
+    (list: typeof listed) =>
+    (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
+      if (snapshot.status !== 'active') return [];
+      const candidates = typeof list === 'function' ? list(snapshot) : list;
+      const timers = ownEventTypes(snapshot)
+        .filter((type) => type.startsWith('xstate.after.'))
+        .map((type): AnyEventObject => ({ type }));
+      // Enabled = some transition's guard passes, even a targetless one without actions (an explicit "ignore").
+      return [...candidates, ...timers].filter((event) => machine.getTransitionData(snapshot, event).length > 0);
+    };
   const graphInput = options.input?.();
   // Passed explicitly: some @xstate/graph helpers would otherwise build the initial state without input.
   const fromState: AnyMachineSnapshot = machine.getInitialSnapshot(graphScope(), graphInput);
-  const traversal = { input: graphInput, fromState, events: offered(listed), serializeState, limit: options.limit ?? 20_000 };
+  const traversal = {
+    input: graphInput,
+    fromState,
+    events: offered(listed),
+    serializeState,
+    limit: options.limit ?? 20_000,
+  };
 
   const paths: WalkPath[] = [];
   if (strategies.includes('shortest') || strategies.includes('transitions')) {
@@ -163,7 +186,9 @@ export function graphPaths<TMachine extends AnyStateMachine>(options: PathOption
       for (const [key, { transitions }] of Object.entries(adjacency)) {
         const head = toState.get(key);
         if (!head) continue;
-        for (const { event, state } of Object.values<{ event: AnyEventObject; state: AnyMachineSnapshot }>(transitions)) {
+        for (const { event, state } of Object.values<{ event: AnyEventObject; state: AnyMachineSnapshot }>(
+          transitions,
+        )) {
           paths.push({ state, weight: head.weight + 1, steps: [...head.steps, { state, event }] });
         }
       }
@@ -174,10 +199,24 @@ export function graphPaths<TMachine extends AnyStateMachine>(options: PathOption
       const prefix = (scenario.prefix ?? []) as readonly AnyEventObject[];
       const [head] = getPathsFromEvents(machine, [...prefix], { ...traversal, events: offered(prefix) });
       if (!head) throw new Error(`simple scenario prefix ${prefix.map((e) => e.type).join(' → ')} leads nowhere`);
-      const scenarioTraversal = { ...traversal, events: offered(scenario.events as readonly AnyEventObject[]), fromState: head.state };
-      checkSimplePathBudget(getAdjacencyMap(machine, scenarioTraversal), serializeState, serializeState(head.state), options.simplePathBudget ?? 200_000);
+      const scenarioTraversal = {
+        ...traversal,
+        events: offered(scenario.events as readonly AnyEventObject[]),
+        fromState: head.state,
+      };
+      checkSimplePathBudget(
+        getAdjacencyMap(machine, scenarioTraversal),
+        serializeState,
+        serializeState(head.state),
+        options.simplePathBudget ?? 200_000,
+      );
       const tails: WalkPath[] = getSimplePaths(machine, scenarioTraversal);
-      for (const tail of tails) paths.push({ state: tail.state, weight: head.weight + tail.weight, steps: [...head.steps, ...tail.steps.slice(1)] });
+      for (const tail of tails)
+        paths.push({
+          state: tail.state,
+          weight: head.weight + tail.weight,
+          steps: [...head.steps, ...tail.steps.slice(1)],
+        });
     }
   }
 

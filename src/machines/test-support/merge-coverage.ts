@@ -9,7 +9,11 @@ export function mergeCoverage(first: CoverageReport, ...rest: CoverageReport[]):
   const union = (pick: (r: CoverageReport) => { reached: string[]; missing: string[] }) => {
     const all = [...pick(first).reached, ...pick(first).missing];
     const reached = new Set(reports.flatMap((r) => pick(r).reached));
-    return { total: all.length, reached: all.filter((name) => reached.has(name)), missing: all.filter((name) => !reached.has(name)) };
+    return {
+      total: all.length,
+      reached: all.filter((name) => reached.has(name)),
+      missing: all.filter((name) => !reached.has(name)),
+    };
   };
   return {
     paths: reports.reduce((n, r) => n + r.paths, 0),

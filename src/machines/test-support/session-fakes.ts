@@ -29,7 +29,15 @@ export const USER: User = {
 };
 
 export function loginResponse(token: string, overrides: Partial<LoginResponse> = {}): LoginResponse {
-  return { access_token: token, token_type: 'Bearer', expires_in: 900, origin_backoffice: false, has_permission_routes: ['users'], user: USER, ...overrides };
+  return {
+    access_token: token,
+    token_type: 'Bearer',
+    expires_in: 900,
+    origin_backoffice: false,
+    has_permission_routes: ['users'],
+    user: USER,
+    ...overrides,
+  };
 }
 
 export function json(status: number, body: unknown): Response {
@@ -37,7 +45,8 @@ export function json(status: number, body: unknown): Response {
 }
 
 /** A fetch that fails the test if anything calls it (for inputs whose actors are faked). */
-export const unreachableFetch: FetchLike = (request) => Promise.reject(new Error(`unexpected request ${request.method} ${request.url}`));
+export const unreachableFetch: FetchLike = (request) =>
+  Promise.reject(new Error(`unexpected request ${request.method} ${request.url}`));
 
 /** Several tabs over one storage: a write in one tab reaches the others' listeners, never its own (like `storage` events). */
 export function storageHub(initial: Record<string, string> = {}) {
@@ -46,7 +55,8 @@ export function storageHub(initial: Record<string, string> = {}) {
   function tab() {
     const self = { listeners: new Set<(change: StorageChange) => void>() };
     tabs.push(self);
-    const notify = (key: string) => tabs.filter((t) => t !== self).forEach((t) => t.listeners.forEach((l) => l({ key })));
+    const notify = (key: string) =>
+      tabs.filter((t) => t !== self).forEach((t) => t.listeners.forEach((l) => l({ key })));
     const storage: StorageLike = {
       getItem: (key) => shared.getItem(key),
       setItem: (key, value) => {
@@ -73,7 +83,10 @@ export function storageHub(initial: Record<string, string> = {}) {
 export function inertSessionInput(overrides: Partial<SessionInput> = {}): SessionInput {
   return {
     rest: createRestClient({ baseUrl: 'http://api.test', fetch: unreachableFetch }),
-    refreshGraphql: createGraphqlClient({ url: () => 'http://api.test/farmacia-central/graphql', fetch: unreachableFetch }),
+    refreshGraphql: createGraphqlClient({
+      url: () => 'http://api.test/farmacia-central/graphql',
+      fetch: unreachableFetch,
+    }),
     lookupIp: () => Promise.reject(new Error('ip lookup is faked')),
     storage: memoryStorage(),
     storageEvents: () => () => undefined,
@@ -102,7 +115,8 @@ export function fakeApi(routes: Record<string, RouteHandler> = {}) {
     'POST /api/auth/login': () => json(200, loginResponse('T1')),
     'POST /api/auth/logout': () => json(200, { message: 'Logged out' }),
     'GET /api/auth/userInfo': () => json(200, { user: USER, has_permission_routes: ['users', 'tenants'] }),
-    'GET /api/permission/email': () => json(200, [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'Usuários' }]),
+    'GET /api/permission/email': () =>
+      json(200, [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'Usuários' }]),
     'GRAPHQL refreshToken': () => json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
     ...routes,
   };
@@ -110,7 +124,9 @@ export function fakeApi(routes: Record<string, RouteHandler> = {}) {
     const url = new URL(request.url);
     const text = request.body ? await request.clone().text() : '';
     const body: unknown = text ? JSON.parse(text) : null;
-    const operation = url.pathname.endsWith('/graphql') ? (body as { operationName?: string } | null)?.operationName : undefined;
+    const operation = url.pathname.endsWith('/graphql')
+      ? (body as { operationName?: string } | null)?.operationName
+      : undefined;
     const route = operation ? `GRAPHQL ${operation}` : `${request.method} ${url.pathname}`;
     seen.push({ route, authorization: request.headers.get('Authorization'), body });
     const handler = handlers[route];

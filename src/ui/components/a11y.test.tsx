@@ -29,7 +29,9 @@ afterEach(cleanup);
  * component is not a page: landmarks are the shell's job).
  */
 async function violations(): Promise<string[]> {
-  const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+  const result = await axe.run(document.body, {
+    rules: { 'color-contrast': { enabled: false }, region: { enabled: false } },
+  });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -69,7 +71,13 @@ const cases: Array<[string, () => ReactElement]> = [
           selectionMode="multiple"
           sortDescriptor={{ column: 'name', direction: 'ascending' }}
         />
-        <Pagination page={2} pageSize={4} total={37} onPageChange={() => undefined} onPageSizeChange={() => undefined} />
+        <Pagination
+          page={2}
+          pageSize={4}
+          total={37}
+          onPageChange={() => undefined}
+          onPageSizeChange={() => undefined}
+        />
       </>
     ),
   ],
@@ -83,7 +91,14 @@ const cases: Array<[string, () => ReactElement]> = [
           {
             id: 'actions',
             header: 'Ações',
-            cell: (r) => <MenuButton label={`Ações de ${r.name}`} icon="…" items={() => [{ id: 'edit', label: 'Editar' }]} onAction={() => undefined} />,
+            cell: (r) => (
+              <MenuButton
+                label={`Ações de ${r.name}`}
+                icon="…"
+                items={() => [{ id: 'edit', label: 'Editar' }]}
+                onAction={() => undefined}
+              />
+            ),
           },
         ]}
         rows={Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, name: `Tenant ${i + 1}`, users: i }))}
@@ -102,7 +117,10 @@ const cases: Array<[string, () => ReactElement]> = [
       <>
         <Select label="Função" items={[{ id: 1, label: 'Administrador' }]} />
         <MultiSelect label="Tipos" items={[{ id: 'a', label: 'A' }]} defaultValue={['a']} />
-        <DateRangePicker label="Período" defaultValue={{ start: new CalendarDate(2026, 3, 1), end: new CalendarDate(2026, 3, 31) }} />
+        <DateRangePicker
+          label="Período"
+          defaultValue={{ start: new CalendarDate(2026, 3, 1), end: new CalendarDate(2026, 3, 31) }}
+        />
         <KpiCard label="Receita" value="R$ 1.234,56" delta={0.1} />
         <ConnectionStatus state="connecting" />
       </>
@@ -110,7 +128,16 @@ const cases: Array<[string, () => ReactElement]> = [
   ],
   [
     'open confirm dialog',
-    () => <ConfirmDialog isOpen onOpenChange={() => undefined} onConfirm={() => undefined} title="Excluir" message="Tem certeza?" variant="danger" />,
+    () => (
+      <ConfirmDialog
+        isOpen
+        onOpenChange={() => undefined}
+        onConfirm={() => undefined}
+        title="Excluir"
+        message="Tem certeza?"
+        variant="danger"
+      />
+    ),
   ],
 ];
 
@@ -133,7 +160,17 @@ describe('axe-core (jsdom)', () => {
   });
 
   it('an open menu of a MenuButton has no violations', async () => {
-    const { user } = renderUi(<MenuButton label="Ações de Ana" icon="…" items={() => [{ id: 'edit', label: 'Editar' }, { id: 'delete', label: 'Excluir', isDanger: true }]} onAction={() => undefined} />);
+    const { user } = renderUi(
+      <MenuButton
+        label="Ações de Ana"
+        icon="…"
+        items={() => [
+          { id: 'edit', label: 'Editar' },
+          { id: 'delete', label: 'Excluir', isDanger: true },
+        ]}
+        onAction={() => undefined}
+      />,
+    );
     await user.click(screen.getByRole('button', { name: 'Ações de Ana' }));
     // React Aria's menu is its own chunk (menu-button.tsx): it shows once loaded.
     expect(await screen.findByRole('menu', { name: 'Ações de Ana' })).toBeInTheDocument();
@@ -144,7 +181,13 @@ describe('axe-core (jsdom)', () => {
     const queue = createToastQueue();
     const { user } = renderUi(
       <>
-        <Select label="Função" items={[{ id: 1, label: 'Administrador' }, { id: 2, label: 'Operador' }]} />
+        <Select
+          label="Função"
+          items={[
+            { id: 1, label: 'Administrador' },
+            { id: 2, label: 'Operador' },
+          ]}
+        />
         <ToastRegion queue={queue} />
       </>,
     );

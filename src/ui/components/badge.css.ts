@@ -25,10 +25,23 @@ export const tone = styleVariants({
   info: { backgroundColor: vars.color.infoSurface, borderColor: vars.color.info },
 });
 
-export const status = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs, fontSize: vars.font.size.sm, color: vars.color.text });
+export const status = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  fontSize: vars.font.size.sm,
+  color: vars.color.text,
+});
 
 /** Each state also has its own shape: filled (on), ring (in progress), hollow (off). */
-export const dot = style({ display: 'inline-block', flexShrink: 0, width: '0.625rem', height: '0.625rem', borderRadius: '50%', border: '2px solid' });
+export const dot = style({
+  display: 'inline-block',
+  flexShrink: 0,
+  width: '0.625rem',
+  height: '0.625rem',
+  borderRadius: '50%',
+  border: '2px solid',
+});
 
 export const dotShape = styleVariants({
   on: { backgroundColor: 'currentColor' },

@@ -76,7 +76,9 @@ describe('Button', () => {
         </Button>
       </>,
     );
-    expect(screen.getByRole('button', { name: 'A' }).className).not.toBe(screen.getByRole('button', { name: 'B' }).className);
+    expect(screen.getByRole('button', { name: 'A' }).className).not.toBe(
+      screen.getByRole('button', { name: 'B' }).className,
+    );
   });
 });
 

@@ -40,7 +40,18 @@ function renderButton(ariaCurrent: ButtonProps['aria-current']): NonNullable<RAC
  * The action button (RAC `Button`). `isPending` keeps it focusable but inert, shows a spinner that
  * RAC adds to the button's name, sets `aria-busy` and stops Enter in a form from submitting twice.
  */
-export function Button({ variant = 'primary', size = 'md', className, children, icon, fullWidth, isPending, pendingLabel, 'aria-current': ariaCurrent, ...props }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  className,
+  children,
+  icon,
+  fullWidth,
+  isPending,
+  pendingLabel,
+  'aria-current': ariaCurrent,
+  ...props
+}: ButtonProps) {
   const { t } = useTranslation();
   return (
     <RACButton
@@ -66,7 +77,17 @@ export interface IconButtonProps extends Omit<BaseButtonProps, 'aria-label' | 'a
 }
 
 /** A square, icon-only button. Its accessible name is `label`; the type makes it impossible to omit. */
-export function IconButton({ label, icon, variant = 'ghost', size = 'md', className, isPending, pendingLabel, 'aria-current': ariaCurrent, ...props }: IconButtonProps) {
+export function IconButton({
+  label,
+  icon,
+  variant = 'ghost',
+  size = 'md',
+  className,
+  isPending,
+  pendingLabel,
+  'aria-current': ariaCurrent,
+  ...props
+}: IconButtonProps) {
   const { t } = useTranslation();
   return (
     <RACButton

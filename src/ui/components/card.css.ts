@@ -14,11 +14,27 @@ export const card = style({
   boxShadow: vars.shadow.sm,
 });
 
-export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: vars.space.sm });
+export const header = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+});
 
-export const title = style({ margin: 0, fontSize: vars.font.size.lg, fontWeight: vars.font.weight.bold, lineHeight: vars.font.lineHeight.tight });
+export const title = style({
+  margin: 0,
+  fontSize: vars.font.size.lg,
+  fontWeight: vars.font.weight.bold,
+  lineHeight: vars.font.lineHeight.tight,
+});
 
-export const kpiLabel = style({ margin: 0, fontSize: vars.font.size.sm, color: vars.color.textMuted, fontWeight: vars.font.weight.medium });
+export const kpiLabel = style({
+  margin: 0,
+  fontSize: vars.font.size.sm,
+  color: vars.color.textMuted,
+  fontWeight: vars.font.weight.medium,
+});
 
 export const kpiValue = style({
   margin: 0,
@@ -30,7 +46,13 @@ export const kpiValue = style({
   overflowWrap: 'break-word',
 });
 
-export const delta = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xxs, fontSize: vars.font.size.sm, fontWeight: vars.font.weight.medium });
+export const delta = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.xxs,
+  fontSize: vars.font.size.sm,
+  fontWeight: vars.font.weight.medium,
+});
 
 export const deltaTone = styleVariants({
   up: { color: vars.color.success },

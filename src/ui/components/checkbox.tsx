@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { Checkbox as RACCheckbox, type CheckboxProps as RACCheckboxProps } from 'react-aria-components/Checkbox';
-import { CheckboxGroup as RACCheckboxGroup, type CheckboxGroupProps as RACCheckboxGroupProps } from 'react-aria-components/CheckboxGroup';
+import {
+  CheckboxGroup as RACCheckboxGroup,
+  type CheckboxGroupProps as RACCheckboxGroupProps,
+} from 'react-aria-components/CheckboxGroup';
 import { cx } from './class-names';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { CheckIcon, MinusIcon } from './icons';
@@ -25,7 +28,11 @@ export function Checkbox({ children, className, ...props }: CheckboxProps) {
       {({ isSelected, isIndeterminate }) => (
         <>
           <span className={styles.box} aria-hidden="true">
-            {isIndeterminate ? <MinusIcon size={14} strokeWidth={3} /> : isSelected ? <CheckIcon size={14} strokeWidth={3} /> : null}
+            {isIndeterminate ? (
+              <MinusIcon size={14} strokeWidth={3} />
+            ) : isSelected ? (
+              <CheckIcon size={14} strokeWidth={3} />
+            ) : null}
           </span>
           {children ? <span>{children}</span> : null}
         </>
@@ -34,14 +41,23 @@ export function Checkbox({ children, className, ...props }: CheckboxProps) {
   );
 }
 
-export interface CheckboxGroupProps extends Omit<RACCheckboxGroupProps, 'className' | 'style' | 'children'>, FieldChromeProps {
+export interface CheckboxGroupProps
+  extends Omit<RACCheckboxGroupProps, 'className' | 'style' | 'children'>, FieldChromeProps {
   children: ReactNode;
   className?: string;
   orientation?: 'vertical' | 'horizontal';
 }
 
 /** A labelled group of checkboxes with one value array (features of a tenant, chosen instances). */
-export function CheckboxGroup({ label, description, errorMessage, children, className, orientation = 'vertical', ...props }: CheckboxGroupProps) {
+export function CheckboxGroup({
+  label,
+  description,
+  errorMessage,
+  children,
+  className,
+  orientation = 'vertical',
+  ...props
+}: CheckboxGroupProps) {
   return (
     <RACCheckboxGroup {...props} className={cx(styles.group, className)} data-orientation={orientation}>
       <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>

@@ -21,7 +21,11 @@ describe('ComboBox', () => {
     await user.click(input);
     await user.keyboard('farmacia');
     const listbox = screen.getByRole('listbox');
-    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Farmácia Sol']);
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Farmácia Sol']);
     await user.keyboard('{ArrowDown}{Enter}');
     expect(onSelectionChange).toHaveBeenLastCalledWith('farmacia-sol');
     expect(input).toHaveValue('Farmácia Sol');

@@ -12,7 +12,8 @@ import { OptionItem, type SelectOption } from './list-box';
 import * as styles from './popover.css';
 import { VisuallyHidden } from './visually-hidden';
 
-export interface ComboBoxProps<T extends SelectOption> extends Omit<RACComboBoxProps<T>, 'className' | 'style' | 'children' | 'items' | 'defaultItems'>, FieldChromeProps {
+export interface ComboBoxProps<T extends SelectOption>
+  extends Omit<RACComboBoxProps<T>, 'className' | 'style' | 'children' | 'items' | 'defaultItems'>, FieldChromeProps {
   /** All options; the ComboBox filters them by what is typed (locale-aware "contains"). */
   items: Iterable<T>;
   placeholder?: string;
@@ -25,7 +26,16 @@ export interface ComboBoxProps<T extends SelectOption> extends Omit<RACComboBoxP
  * Type to filter, then pick one (RAC `ComboBox`): tenant switcher, instance picker, long lists.
  * ArrowDown opens the list, Enter picks, Escape closes/clears; the value is the option's `id`.
  */
-export function ComboBox<T extends SelectOption>({ label, labelHidden, description, errorMessage, items, placeholder, className, ...props }: ComboBoxProps<T>) {
+export function ComboBox<T extends SelectOption>({
+  label,
+  labelHidden,
+  description,
+  errorMessage,
+  items,
+  placeholder,
+  className,
+  ...props
+}: ComboBoxProps<T>) {
   const { t } = useTranslation();
   return (
     <RACComboBox allowsEmptyCollection {...props} defaultItems={items} className={cx(fieldStyles.field, className)}>
@@ -38,7 +48,11 @@ export function ComboBox<T extends SelectOption>({ label, labelHidden, descripti
           ) : (
             <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
           )}
-          <div className={fieldStyles.groupBox} data-invalid={isInvalid || undefined} data-disabled={isDisabled || undefined}>
+          <div
+            className={fieldStyles.groupBox}
+            data-invalid={isInvalid || undefined}
+            data-disabled={isDisabled || undefined}
+          >
             <Input className={fieldStyles.innerInput} placeholder={placeholder} />
             <Button className={fieldStyles.inputButton} aria-label={t('ui.select.showOptions')}>
               <ChevronDownIcon />

@@ -25,7 +25,17 @@ export interface ConfirmDialogProps {
  * "Are you sure?" before delete, block, disconnect, restore. An `alertdialog` whose initial focus
  * is Cancel (the safe choice), with the action's result owned by the caller (machine state).
  */
-export function ConfirmDialog({ isOpen, onOpenChange, title, message, onConfirm, confirmLabel, cancelLabel, variant = 'primary', isPending = false }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  isOpen,
+  onOpenChange,
+  title,
+  message,
+  onConfirm,
+  confirmLabel,
+  cancelLabel,
+  variant = 'primary',
+  isPending = false,
+}: ConfirmDialogProps) {
   const { t } = useTranslation();
   const messageId = useId();
   return (

@@ -75,7 +75,15 @@ describe('DataTable', () => {
 
   it('selects rows with checkboxes, including select-all', async () => {
     const onSelectionChange = vi.fn();
-    const { user } = renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} selectionMode="multiple" onSelectionChange={onSelectionChange} />);
+    const { user } = renderUi(
+      <DataTable
+        aria-label="Tenants"
+        columns={columns}
+        rows={tenants}
+        selectionMode="multiple"
+        onSelectionChange={onSelectionChange}
+      />,
+    );
     const checkboxes = screen.getAllByRole('checkbox');
     expect(checkboxes).toHaveLength(4);
     await user.click(checkboxes[2] as HTMLElement);
@@ -91,13 +99,23 @@ describe('DataTable', () => {
     rerender(<DataTable aria-label="Tenants" columns={columns} rows={[]} />);
     expect(screen.getByText(ptBR.common.empty)).toBeInTheDocument();
 
-    rerender(<DataTable aria-label="Tenants" columns={columns} rows={tenants} status="error" errorState={<ErrorState onRetry={() => undefined} />} />);
+    rerender(
+      <DataTable
+        aria-label="Tenants"
+        columns={columns}
+        rows={tenants}
+        status="error"
+        errorState={<ErrorState onRetry={() => undefined} />}
+      />,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent(ptBR.common.error);
     expect(screen.queryByText('Backoffice')).toBeNull();
   });
 
   it('keeps rows visible and marks the region busy while reloading', () => {
-    const { container } = renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} status="loading" />);
+    const { container } = renderUi(
+      <DataTable aria-label="Tenants" columns={columns} rows={tenants} status="loading" />,
+    );
     expect(container.querySelector('[aria-busy="true"]')).toContainElement(screen.getByRole('grid'));
     expect(screen.getByText('Backoffice')).toBeInTheDocument();
   });
@@ -105,7 +123,15 @@ describe('DataTable', () => {
 
 describe('DataTable select-all state', () => {
   it('shows the header checkbox as mixed while only some rows are selected', () => {
-    renderUi(<DataTable aria-label="Tenants" columns={columns} rows={tenants} selectionMode="multiple" defaultSelectedKeys={[2]} />);
+    renderUi(
+      <DataTable
+        aria-label="Tenants"
+        columns={columns}
+        rows={tenants}
+        selectionMode="multiple"
+        defaultSelectedKeys={[2]}
+      />,
+    );
     const [selectAll] = screen.getAllByRole('checkbox') as [HTMLInputElement];
     expect(selectAll.indeterminate).toBe(true);
     expect(selectAll).not.toBeChecked();

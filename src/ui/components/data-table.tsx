@@ -59,10 +59,13 @@ export interface DataTableProps<T extends { id: Key }> {
   className?: string;
 }
 
-const asSelection = (keys: Selection | Iterable<Key> | undefined): Selection => (keys === 'all' ? 'all' : new Set(keys ?? []));
+const asSelection = (keys: Selection | Iterable<Key> | undefined): Selection =>
+  keys === 'all' ? 'all' : new Set(keys ?? []);
 
 /** The selection, controlled (`selectedKeys`) or kept here (`defaultSelectedKeys`). */
-function useSelection(props: Pick<DataTableProps<{ id: Key }>, 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange'>) {
+function useSelection(
+  props: Pick<DataTableProps<{ id: Key }>, 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange'>,
+) {
   const [own, setOwn] = useState<Selection>(() => asSelection(props.defaultSelectedKeys));
   const selection = props.selectedKeys === undefined ? own : asSelection(props.selectedKeys);
   const change = (next: Selection) => {
@@ -81,7 +84,18 @@ function useSelection(props: Pick<DataTableProps<{ id: Key }>, 'selectedKeys' | 
  * cell), so it renders and holds memory like plain markup. For long lists use `VirtualizedDataTable`.
  */
 export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
-  const { columns, rows, status = 'ready', emptyState, errorState, selectionMode = 'none', className, sortDescriptor, onSortChange, onRowAction } = props;
+  const {
+    columns,
+    rows,
+    status = 'ready',
+    emptyState,
+    errorState,
+    selectionMode = 'none',
+    className,
+    sortDescriptor,
+    onSortChange,
+    onRowAction,
+  } = props;
   const { t } = useTranslation();
   const idPrefix = useId();
   const gridRef = useRef<HTMLTableElement>(null);
@@ -110,7 +124,8 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
 
   const selectable = shownRows.filter((row) => !disabled.has(row.id));
   const isSelected = (key: Key) => selection === 'all' || selection.has(key);
-  const selectedCount = selection === 'all' ? selectable.length : selectable.filter((row) => selection.has(row.id)).length;
+  const selectedCount =
+    selection === 'all' ? selectable.length : selectable.filter((row) => selection.has(row.id)).length;
   const allSelected = selectable.length > 0 && selectedCount === selectable.length;
   const toggleRow = (key: Key) => {
     const next = new Set(selection === 'all' ? selectable.map((row) => row.id) : selection);
@@ -138,7 +153,12 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
         <thead role="rowgroup" className={styles.header}>
           <tr role="row" aria-rowindex={1}>
             {multiple ? (
-              <th role="columnheader" aria-colindex={1} tabIndex={headerTabIndex(0)} className={cx(styles.column, styles.selectionCell)}>
+              <th
+                role="columnheader"
+                aria-colindex={1}
+                tabIndex={headerTabIndex(0)}
+                className={cx(styles.column, styles.selectionCell)}
+              >
                 <input
                   type="checkbox"
                   className={styles.checkbox}
@@ -191,20 +211,29 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                     onRowAction
                       ? (event) => {
                           // A click on a control in the row (a checkbox, a menu) is the control's.
-                          const control = (event.target as Element).closest('a, button, input, select, textarea, [role=menu]');
+                          const control = (event.target as Element).closest(
+                            'a, button, input, select, textarea, [role=menu]',
+                          );
                           if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
                         }
                       : undefined
                   }
                 >
                   {multiple ? (
-                    <td role="gridcell" aria-colindex={1} tabIndex={focus === 0 ? 0 : -1} className={cx(styles.cell, styles.selectionCell)}>
+                    <td
+                      role="gridcell"
+                      aria-colindex={1}
+                      tabIndex={focus === 0 ? 0 : -1}
+                      className={cx(styles.cell, styles.selectionCell)}
+                    >
                       <input
                         type="checkbox"
                         id={`${cellId(row.id, -1)}`}
                         className={styles.checkbox}
                         aria-label={t('ui.table.selectRow')}
-                        aria-labelledby={headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined}
+                        aria-labelledby={
+                          headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined
+                        }
                         checked={isSelected(row.id)}
                         disabled={rowDisabled}
                         onChange={() => toggleRow(row.id)}
@@ -221,7 +250,11 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                         id={i === headerCol ? cellId(row.id, i) : undefined}
                         aria-colindex={i + offset + 1}
                         tabIndex={focus === i + offset ? 0 : -1}
-                        className={cx(styles.cell, column.isRowHeader && styles.rowHeader, column.align === 'end' && styles.alignEnd)}
+                        className={cx(
+                          styles.cell,
+                          column.isRowHeader && styles.rowHeader,
+                          column.align === 'end' && styles.alignEnd,
+                        )}
                       >
                         {column.cell(row)}
                       </Cell>

@@ -40,7 +40,13 @@ export const calendarButton = style({ marginInlineStart: 'auto' });
 
 export const dialog = style({ outline: 'none', padding: vars.space.xs });
 
-export const calendarHeader = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: vars.space.sm, marginBottom: vars.space.sm });
+export const calendarHeader = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+  marginBottom: vars.space.sm,
+});
 
 // "março de 2026" → "Março de 2026": only the first letter (capitalize would give "Março De 2026").
 export const heading = style({
@@ -55,7 +61,12 @@ export const calendarPopover = style({ minWidth: 'auto' });
 
 export const grid = style({ borderCollapse: 'collapse', fontSize: vars.font.size.sm });
 
-export const headerCell = style({ padding: vars.space.xxs, color: vars.color.textMuted, fontWeight: vars.font.weight.medium, textTransform: 'uppercase' });
+export const headerCell = style({
+  padding: vars.space.xxs,
+  color: vars.color.textMuted,
+  fontWeight: vars.font.weight.medium,
+  textTransform: 'uppercase',
+});
 
 export const cell = style({
   display: 'flex',
@@ -71,8 +82,17 @@ export const cell = style({
     '&[data-hovered]': { backgroundColor: vars.color.surfaceHover },
     '&[data-outside-month]': { visibility: 'hidden' },
     '&[data-selected]': { backgroundColor: vars.color.selected, borderRadius: 0 },
-    '&[data-selection-start], &[data-selection-end]': { backgroundColor: vars.color.primary, color: vars.color.primaryText, borderRadius: vars.radius.sm, fontWeight: vars.font.weight.bold },
-    '&[data-disabled], &[data-unavailable]': { color: vars.color.textMuted, textDecoration: 'line-through', cursor: 'not-allowed' },
+    '&[data-selection-start], &[data-selection-end]': {
+      backgroundColor: vars.color.primary,
+      color: vars.color.primaryText,
+      borderRadius: vars.radius.sm,
+      fontWeight: vars.font.weight.bold,
+    },
+    '&[data-disabled], &[data-unavailable]': {
+      color: vars.color.textMuted,
+      textDecoration: 'line-through',
+      cursor: 'not-allowed',
+    },
     '&[data-focus-visible]': focusRing,
   },
 });

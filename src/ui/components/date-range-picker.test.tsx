@@ -58,7 +58,13 @@ describe('DateRangePicker', () => {
 
   it('shows errors and honours min/max', () => {
     renderUi(
-      <DateRangePicker label="Período" defaultValue={march} minValue={new CalendarDate(2026, 3, 10)} errorMessage="Período fora do permitido" validationBehavior="aria" />,
+      <DateRangePicker
+        label="Período"
+        defaultValue={march}
+        minValue={new CalendarDate(2026, 3, 10)}
+        errorMessage="Período fora do permitido"
+        validationBehavior="aria"
+      />,
     );
     expect(screen.getByText('Período fora do permitido')).toBeInTheDocument();
   });

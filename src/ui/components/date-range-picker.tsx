@@ -1,9 +1,24 @@
 import { getLocalTimeZone, isToday } from '@internationalized/date';
 import { Button } from 'react-aria-components/Button';
-import { DateInput, DateRangePicker as RACDateRangePicker, DateSegment, Group, type DateRangePickerProps as RACDateRangePickerProps, type DateValue } from 'react-aria-components/DateRangePicker';
+import {
+  DateInput,
+  DateRangePicker as RACDateRangePicker,
+  DateSegment,
+  Group,
+  type DateRangePickerProps as RACDateRangePickerProps,
+  type DateValue,
+} from 'react-aria-components/DateRangePicker';
 import { Dialog } from 'react-aria-components/Dialog';
 import { Popover } from 'react-aria-components/Popover';
-import { CalendarCell, CalendarGrid, CalendarGridBody, CalendarGridHeader, CalendarHeaderCell, Heading, RangeCalendar } from 'react-aria-components/RangeCalendar';
+import {
+  CalendarCell,
+  CalendarGrid,
+  CalendarGridBody,
+  CalendarGridHeader,
+  CalendarHeaderCell,
+  Heading,
+  RangeCalendar,
+} from 'react-aria-components/RangeCalendar';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as styles from './date-range-picker.css';
@@ -14,7 +29,8 @@ import * as popoverStyles from './popover.css';
 
 export type { DateRange } from 'react-aria-components/DateRangePicker';
 
-export interface DateRangePickerProps<T extends DateValue> extends Omit<RACDateRangePickerProps<T>, 'className' | 'style' | 'children'>, FieldChromeProps {
+export interface DateRangePickerProps<T extends DateValue>
+  extends Omit<RACDateRangePickerProps<T>, 'className' | 'style' | 'children'>, FieldChromeProps {
   className?: string;
 }
 
@@ -24,7 +40,13 @@ export interface DateRangePickerProps<T extends DateValue> extends Omit<RACDateR
  * popover. Values are `@internationalized/date` `CalendarDate`s: no time zone surprises.
  * Submits as `startName`/`endName` (ISO dates) inside a form.
  */
-export function DateRangePicker<T extends DateValue>({ label, description, errorMessage, className, ...props }: DateRangePickerProps<T>) {
+export function DateRangePicker<T extends DateValue>({
+  label,
+  description,
+  errorMessage,
+  className,
+  ...props
+}: DateRangePickerProps<T>) {
   const { t } = useTranslation();
   return (
     <RACDateRangePicker {...props} className={cx(fieldStyles.field, className)}>
@@ -39,7 +61,10 @@ export function DateRangePicker<T extends DateValue>({ label, description, error
         <DateInput slot="end" className={styles.input}>
           {(segment) => <DateSegment segment={segment} className={styles.segment} />}
         </DateInput>
-        <Button className={cx(fieldStyles.inputButton, styles.calendarButton)} aria-label={t('ui.dateRange.openCalendar')}>
+        <Button
+          className={cx(fieldStyles.inputButton, styles.calendarButton)}
+          aria-label={t('ui.dateRange.openCalendar')}
+        >
           <CalendarIcon />
         </Button>
       </Group>
@@ -57,9 +82,16 @@ export function DateRangePicker<T extends DateValue>({ label, description, error
               </Button>
             </header>
             <CalendarGrid className={styles.grid}>
-              <CalendarGridHeader>{(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}</CalendarGridHeader>
+              <CalendarGridHeader>
+                {(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}
+              </CalendarGridHeader>
               <CalendarGridBody>
-                {(date) => <CalendarCell date={date} className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)} />}
+                {(date) => (
+                  <CalendarCell
+                    date={date}
+                    className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)}
+                  />
+                )}
               </CalendarGridBody>
             </CalendarGrid>
           </RangeCalendar>

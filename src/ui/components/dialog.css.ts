@@ -46,7 +46,12 @@ export const header = style({
   padding: `${vars.space.md} ${vars.space.md} 0`,
 });
 
-export const title = style({ margin: 0, fontSize: vars.font.size.lg, fontWeight: vars.font.weight.bold, lineHeight: vars.font.lineHeight.tight });
+export const title = style({
+  margin: 0,
+  fontSize: vars.font.size.lg,
+  fontWeight: vars.font.weight.bold,
+  lineHeight: vars.font.lineHeight.tight,
+});
 
 /** The body scrolls on its own so header and footer stay visible on a 768 px-tall screen. */
 export const body = style({ flex: 1, minHeight: 0, overflowY: 'auto', padding: vars.space.md });

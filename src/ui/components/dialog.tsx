@@ -41,7 +41,20 @@ export interface ModalProps {
  * on close, the page behind is inert and does not scroll, Escape closes. Header with title and a
  * named close button, a scrolling body, and a footer.
  */
-export function Modal({ title, children, footer, size = 'md', isOpen, onOpenChange, isDismissable = true, isKeyboardDismissDisabled, role = 'dialog', hideCloseButton, className, 'aria-describedby': describedBy }: ModalProps) {
+export function Modal({
+  title,
+  children,
+  footer,
+  size = 'md',
+  isOpen,
+  onOpenChange,
+  isDismissable = true,
+  isKeyboardDismissDisabled,
+  role = 'dialog',
+  hideCloseButton,
+  className,
+  'aria-describedby': describedBy,
+}: ModalProps) {
   const { t } = useTranslation();
   return (
     <ModalOverlay
@@ -59,10 +72,14 @@ export function Modal({ title, children, footer, size = 'md', isOpen, onOpenChan
                 <Heading slot="title" className={styles.title}>
                   {title}
                 </Heading>
-                {hideCloseButton ? null : <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />}
+                {hideCloseButton ? null : (
+                  <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
+                )}
               </div>
               <div className={styles.body}>{typeof children === 'function' ? children(close) : children}</div>
-              {footer ? <div className={styles.footer}>{typeof footer === 'function' ? footer(close) : footer}</div> : null}
+              {footer ? (
+                <div className={styles.footer}>{typeof footer === 'function' ? footer(close) : footer}</div>
+              ) : null}
             </>
           )}
         </RACDialog>

@@ -9,7 +9,13 @@ afterEach(cleanup);
 describe('EmptyState', () => {
   it('shows title, description and an action', async () => {
     const onPress = vi.fn();
-    const { user } = renderUi(<EmptyState title="Nenhum tenant" description="Crie o primeiro tenant." action={<Button onPress={onPress}>Novo tenant</Button>} />);
+    const { user } = renderUi(
+      <EmptyState
+        title="Nenhum tenant"
+        description="Crie o primeiro tenant."
+        action={<Button onPress={onPress}>Novo tenant</Button>}
+      />,
+    );
     expect(screen.getByText('Nenhum tenant')).toBeInTheDocument();
     expect(screen.getByText('Crie o primeiro tenant.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Novo tenant' }));

@@ -20,7 +20,11 @@ export const required = style({ color: vars.color.danger, marginInlineStart: var
 
 export const description = style({ fontSize: vars.font.size.sm, color: vars.color.textMuted });
 
-export const error = style({ fontSize: vars.font.size.sm, color: vars.color.danger, fontWeight: vars.font.weight.medium });
+export const error = style({
+  fontSize: vars.font.size.sm,
+  color: vars.color.danger,
+  fontWeight: vars.font.weight.medium,
+});
 
 /** The bordered box of a text-like control; used on RAC `Input` and on `Group`s holding one. */
 export const inputBox = style({

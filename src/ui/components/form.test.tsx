@@ -8,7 +8,15 @@ import { TextField } from './text-field';
 
 afterEach(cleanup);
 
-function LoginLikeForm({ onSubmit, formError, validationErrors }: { onSubmit: () => void; formError?: string; validationErrors?: Record<string, string> }) {
+function LoginLikeForm({
+  onSubmit,
+  formError,
+  validationErrors,
+}: {
+  onSubmit: () => void;
+  formError?: string;
+  validationErrors?: Record<string, string>;
+}) {
   return (
     <Form
       aria-label="Entrar"

@@ -9,16 +9,25 @@ export type Cursor = { area: 'header'; col: number } | { area: 'body'; key: Grid
 /** A cursor by row index, as the keyboard computes it. */
 export type Target = { area: 'header'; col: number } | { area: 'body'; index: number; col: number | null };
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The controls inside a cell (its buttons), in order. */
 function controlsIn(cell: Element): HTMLElement[] {
-  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => (el.getAttribute('tabindex') ?? '0') !== '-1');
+  return Array.from(cell.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => (el.getAttribute('tabindex') ?? '0') !== '-1',
+  );
 }
 
 function isEditable(el: HTMLElement): boolean {
-  return el.isContentEditable || el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+  return (
+    el.isContentEditable ||
+    el instanceof HTMLInputElement ||
+    el instanceof HTMLTextAreaElement ||
+    el instanceof HTMLSelectElement
+  );
 }
 
 /**
@@ -37,7 +46,9 @@ function locate(grid: HTMLElement, el: Element): (Target & { cell: HTMLElement |
 
 /** The element of a cursor target: the header cell, the row, or the cell. */
 function elementOf(grid: HTMLElement, target: Target): HTMLElement | null {
-  const row = grid.querySelector<HTMLElement>(`[role=row][aria-rowindex="${target.area === 'header' ? 1 : target.index + 2}"]`);
+  const row = grid.querySelector<HTMLElement>(
+    `[role=row][aria-rowindex="${target.area === 'header' ? 1 : target.index + 2}"]`,
+  );
   return target.col === null ? row : (row?.querySelector<HTMLElement>(`[aria-colindex="${target.col + 1}"]`) ?? null);
 }
 
@@ -105,7 +116,8 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
     const left = cell.offsetLeft;
     const right = left + cell.offsetWidth;
     if (left < scroller.scrollLeft) scroller.scrollLeft = left;
-    else if (scroller.clientWidth > 0 && right > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = right - scroller.clientWidth;
+    else if (scroller.clientWidth > 0 && right > scroller.scrollLeft + scroller.clientWidth)
+      scroller.scrollLeft = right - scroller.clientWidth;
   };
 
   /** Moves the tab stop and DOM focus: the row is mounted (it is the stop) before it is scrolled to. */
@@ -113,7 +125,9 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
     const grid = gridRef.current;
     const row = target.area === 'body' ? rows[target.index] : undefined;
     if (!grid || (target.area === 'body' && !row)) return;
-    flushSync(() => setCursor(target.area === 'header' ? target : { area: 'body', key: (row as T).id, col: target.col }));
+    flushSync(() =>
+      setCursor(target.area === 'header' ? target : { area: 'body', key: (row as T).id, col: target.col }),
+    );
     if (target.area === 'body') revealRow?.(grid, target.index);
     const el = elementOf(grid, target);
     if (!el) return;
@@ -158,7 +172,10 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
     let next: Target | null = null;
     let controls: 'first' | 'last' = 'first';
     if (at === null) {
-      if (count > 0 && ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)) {
+      if (
+        count > 0 &&
+        ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)
+      ) {
         next = { area: 'body', index: event.key === 'End' ? count - 1 : 0, col: null };
       }
     } else if (at.area === 'header') {
@@ -178,7 +195,8 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
           break;
         case 'ArrowDown':
         case 'PageDown':
-          if (count > 0) next = { area: 'body', index: event.key === 'ArrowDown' ? 0 : Math.min(count - 1, page - 1), col };
+          if (count > 0)
+            next = { area: 'body', index: event.key === 'ArrowDown' ? 0 : Math.min(count - 1, page - 1), col };
           break;
         case 'Enter':
         case ' ':
@@ -254,9 +272,16 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
       if (count === 0) return;
       // Tabbing in: back to the remembered cell, else the first row (the last when coming from after the grid).
       const from = event.relatedTarget;
-      const fromAfter = from instanceof Node && !grid.contains(from) && (grid.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      const fromAfter =
+        from instanceof Node &&
+        !grid.contains(from) &&
+        (grid.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
       const target: Target =
-        current?.area === 'header' ? current : current?.area === 'body' ? { area: 'body', index: cursorIndex, col: current.col } : { area: 'body', index: fromAfter ? count - 1 : 0, col: null };
+        current?.area === 'header'
+          ? current
+          : current?.area === 'body'
+            ? { area: 'body', index: cursorIndex, col: current.col }
+            : { area: 'body', index: fromAfter ? count - 1 : 0, col: null };
       moveTo(target, 'first');
       return;
     }
@@ -266,16 +291,32 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
     // to the remembered row or cell instead, as in RAC's grid. A click keeps what it clicked.
     const fromOutside = !(event.relatedTarget instanceof Node && grid.contains(event.relatedTarget));
     if (fromOutside && !pressing.current && current) {
-      const target: Target = current.area === 'header' ? current : { area: 'body', index: cursorIndex, col: current.col };
+      const target: Target =
+        current.area === 'header' ? current : { area: 'body', index: cursorIndex, col: current.col };
       if (!elementOf(grid, target)?.contains(el)) {
         moveTo(target, 'first');
         return;
       }
     }
-    const next: Cursor | null = at.area === 'header' ? at : rows[at.index] ? { area: 'body', key: (rows[at.index] as T).id, col: at.col } : null;
-    if (next && !(current && current.area === next.area && current.col === next.col && (current.area === 'header' || (next.area === 'body' && current.key === next.key)))) setCursor(next);
+    const next: Cursor | null =
+      at.area === 'header' ? at : rows[at.index] ? { area: 'body', key: (rows[at.index] as T).id, col: at.col } : null;
+    if (
+      next &&
+      !(
+        current &&
+        current.area === next.area &&
+        current.col === next.col &&
+        (current.area === 'header' || (next.area === 'body' && current.key === next.key))
+      )
+    )
+      setCursor(next);
     // A cell focused from outside (a click on its padding, Tab back into the grid) hands focus to its first control.
-    if (at.area === 'body' && at.cell === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) controlsIn(el)[0]?.focus({ preventScroll: true });
+    if (
+      at.area === 'body' &&
+      at.cell === el &&
+      !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))
+    )
+      controlsIn(el)[0]?.focus({ preventScroll: true });
   };
 
   const onPointerDownCapture = () => {

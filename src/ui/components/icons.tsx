@@ -22,7 +22,11 @@ export const CalendarIcon = /* @__PURE__ */ makeIcon(['M3 5h18v16H3z', 'M16 3v4'
 export const ArrowUpIcon = /* @__PURE__ */ makeIcon(['M12 19V5', 'M5 12l7-7 7 7']);
 export const ArrowDownIcon = /* @__PURE__ */ makeIcon(['M12 5v14', 'M19 12l-7 7-7-7']);
 export const SortIcon = /* @__PURE__ */ makeIcon(['M7 15l5 5 5-5', 'M7 9l5-5 5 5']);
-export const InfoIcon = /* @__PURE__ */ makeIcon(['M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z', 'M12 16v-4', 'M12 8h.01']);
+export const InfoIcon = /* @__PURE__ */ makeIcon([
+  'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z',
+  'M12 16v-4',
+  'M12 8h.01',
+]);
 export const SuccessIcon = /* @__PURE__ */ makeIcon(['M22 11.08V12a10 10 0 1 1-5.93-9.14', 'M22 4L12 14.01l-3-3']);
 export const InboxIcon = /* @__PURE__ */ makeIcon([
   'M22 12h-6l-2 3h-4l-2-3H2',

@@ -30,12 +30,18 @@ export function KpiCard({ label, value, delta, invertDelta, footnote, isLoading,
   const { locale } = useLocale();
   let deltaNode: ReactNode = null;
   if (delta !== undefined && !isLoading) {
-    const magnitude = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(Math.abs(delta));
+    const magnitude = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(
+      Math.abs(delta),
+    );
     const direction = delta > 0 ? 'up' : delta < 0 ? 'down' : 'flat';
     const tone = direction === 'flat' ? 'flat' : (direction === 'up') !== Boolean(invertDelta) ? 'up' : 'down';
     const Icon = direction === 'up' ? ArrowUpIcon : direction === 'down' ? ArrowDownIcon : MinusIcon;
     const text =
-      direction === 'up' ? t('ui.kpi.increase', { value: magnitude }) : direction === 'down' ? t('ui.kpi.decrease', { value: magnitude }) : t('ui.kpi.unchanged');
+      direction === 'up'
+        ? t('ui.kpi.increase', { value: magnitude })
+        : direction === 'down'
+          ? t('ui.kpi.decrease', { value: magnitude })
+          : t('ui.kpi.unchanged');
     deltaNode = (
       <span className={cx(styles.delta, styles.deltaTone[tone])}>
         <Icon size={14} />
@@ -44,7 +50,12 @@ export function KpiCard({ label, value, delta, invertDelta, footnote, isLoading,
     );
   }
   return (
-    <div role="group" aria-label={label} aria-busy={isLoading || undefined} className={cx(styles.card, styles.kpi, className)}>
+    <div
+      role="group"
+      aria-label={label}
+      aria-busy={isLoading || undefined}
+      className={cx(styles.card, styles.kpi, className)}
+    >
       <p className={styles.kpiLabel}>{label}</p>
       {isLoading ? <Skeleton height="2.5rem" width="60%" /> : <p className={styles.kpiValue}>{value}</p>}
       {deltaNode}

@@ -5,7 +5,9 @@ const spaceKeys = ['none', 'xxs', 'xs', 'sm', 'md', 'lg', 'xl'] as const;
 type SpaceKey = (typeof spaceKeys)[number];
 const spaceValue = (key: SpaceKey) => (key === 'none' ? '0' : vars.space[key]);
 
-export const gap = styleVariants(Object.fromEntries(spaceKeys.map((key) => [key, { gap: spaceValue(key) }])) as Record<SpaceKey, { gap: string }>);
+export const gap = styleVariants(
+  Object.fromEntries(spaceKeys.map((key) => [key, { gap: spaceValue(key) }])) as Record<SpaceKey, { gap: string }>,
+);
 
 /** `minWidth: 0` everywhere: flex and grid children may shrink, so long content never widens the page. */
 export const stack = style({ display: 'flex', flexDirection: 'column', minWidth: 0 });

@@ -17,13 +17,44 @@ interface LayoutProps {
 
 /** Children in a column with even spacing (forms, page sections). */
 export function Stack({ children, gap = 'md', align, justify, as: Element = 'div', className }: LayoutProps) {
-  return <Element className={cx(styles.stack, styles.gap[gap], align && styles.align[align], justify && styles.justify[justify], className)}>{children}</Element>;
+  return (
+    <Element
+      className={cx(
+        styles.stack,
+        styles.gap[gap],
+        align && styles.align[align],
+        justify && styles.justify[justify],
+        className,
+      )}
+    >
+      {children}
+    </Element>
+  );
 }
 
 /** Children in a row that wraps on narrow screens (toolbars, button groups, filters). */
-export function Inline({ children, gap = 'sm', align = 'center', justify, as: Element = 'div', noWrap, className }: LayoutProps & { noWrap?: boolean }) {
+export function Inline({
+  children,
+  gap = 'sm',
+  align = 'center',
+  justify,
+  as: Element = 'div',
+  noWrap,
+  className,
+}: LayoutProps & { noWrap?: boolean }) {
   return (
-    <Element className={cx(styles.inline, styles.gap[gap], styles.align[align], justify && styles.justify[justify], noWrap && styles.noWrap, className)}>{children}</Element>
+    <Element
+      className={cx(
+        styles.inline,
+        styles.gap[gap],
+        styles.align[align],
+        justify && styles.justify[justify],
+        noWrap && styles.noWrap,
+        className,
+      )}
+    >
+      {children}
+    </Element>
   );
 }
 

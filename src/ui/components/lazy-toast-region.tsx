@@ -2,7 +2,9 @@ import { Suspense, useState, useSyncExternalStore } from 'react';
 import { preloadableLazy } from './preloadable';
 import { appToasts, type ToastQueue } from './toast-queue';
 
-const ToastRegion = preloadableLazy<{ queue?: ToastQueue }>(() => import('./toast').then((module) => ({ default: module.ToastRegion })));
+const ToastRegion = preloadableLazy<{ queue?: ToastQueue }>(() =>
+  import('./toast').then((module) => ({ default: module.ToastRegion })),
+);
 
 /** Fetches the region's code ahead of its first toast (sign-in greets with one). */
 export const preloadToastRegion = (): Promise<unknown> => ToastRegion.preload();

@@ -32,9 +32,19 @@ export interface LinkButtonProps extends BaseLinkProps {
  * assistive technology (role link, opens in a new tab with the modifier keys) — use `Button` for
  * actions that do not change the address.
  */
-export function LinkButton({ variant = 'secondary', size = 'md', icon, children, className, ...props }: LinkButtonProps) {
+export function LinkButton({
+  variant = 'secondary',
+  size = 'md',
+  icon,
+  children,
+  className,
+  ...props
+}: LinkButtonProps) {
   return (
-    <RACLink {...props} className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.size[size], className)}>
+    <RACLink
+      {...props}
+      className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.size[size], className)}
+    >
       {icon}
       <span className={buttonStyles.label}>{children}</span>
     </RACLink>

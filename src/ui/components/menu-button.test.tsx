@@ -16,7 +16,15 @@ const items: MenuOption[] = [
 describe('MenuButton', () => {
   it('opens from the keyboard on the first item, runs the choice and gives focus back', async () => {
     const onAction = vi.fn();
-    const { user } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={onAction} pendingLabel="Carregando…" />);
+    const { user } = renderUi(
+      <MenuButton
+        label="Ações de Ana"
+        icon={<MoreIcon />}
+        items={() => items}
+        onAction={onAction}
+        pendingLabel="Carregando…"
+      />,
+    );
     const button = screen.getByRole('button', { name: 'Ações de Ana' });
     expect(button).toHaveAttribute('aria-haspopup', 'true');
     expect(button).toHaveAttribute('aria-expanded', 'false');
@@ -39,7 +47,15 @@ describe('MenuButton', () => {
       focusedAtAction = document.activeElement;
       menuAtAction = screen.queryByRole('menu');
     });
-    const { user } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={onAction} pendingLabel="Carregando…" />);
+    const { user } = renderUi(
+      <MenuButton
+        label="Ações de Ana"
+        icon={<MoreIcon />}
+        items={() => items}
+        onAction={onAction}
+        pendingLabel="Carregando…"
+      />,
+    );
     const button = screen.getByRole('button', { name: 'Ações de Ana' });
     await user.click(button);
     await user.click(await screen.findByRole('menuitem', { name: 'Excluir' }));
@@ -50,7 +66,15 @@ describe('MenuButton', () => {
   });
 
   it('opens on the last item with ArrowUp, on a click with the mouse, and closes with Escape back on the button', async () => {
-    const { user } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={() => undefined} pendingLabel="Carregando…" />);
+    const { user } = renderUi(
+      <MenuButton
+        label="Ações de Ana"
+        icon={<MoreIcon />}
+        items={() => items}
+        onAction={() => undefined}
+        pendingLabel="Carregando…"
+      />,
+    );
     const button = screen.getByRole('button', { name: 'Ações de Ana' });
     await user.tab();
     await user.keyboard('{ArrowUp}');
@@ -61,11 +85,24 @@ describe('MenuButton', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
     await user.click(button);
     expect(await screen.findByRole('menu', { name: 'Ações de Ana' })).toBeInTheDocument();
-    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Renomear', 'Bloquear', 'Excluir']);
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Renomear',
+      'Bloquear',
+      'Excluir',
+    ]);
   });
 
   it('while pending: stays focusable, says so in its name and does not open; disabled: cannot be used', async () => {
-    const { user, rerender } = renderUi(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={() => undefined} isPending pendingLabel="Carregando…" />);
+    const { user, rerender } = renderUi(
+      <MenuButton
+        label="Ações de Ana"
+        icon={<MoreIcon />}
+        items={() => items}
+        onAction={() => undefined}
+        isPending
+        pendingLabel="Carregando…"
+      />,
+    );
     const button = screen.getByRole('button', { name: 'Ações de Ana Carregando…' });
     expect(button).toHaveAttribute('aria-busy', 'true');
     expect(button).not.toBeDisabled();
@@ -74,7 +111,16 @@ describe('MenuButton', () => {
     await user.keyboard('{Enter}');
     await user.click(button);
     expect(screen.queryByRole('menu')).toBeNull();
-    rerender(<MenuButton label="Ações de Ana" icon={<MoreIcon />} items={() => items} onAction={() => undefined} isDisabled pendingLabel="Carregando…" />);
+    rerender(
+      <MenuButton
+        label="Ações de Ana"
+        icon={<MoreIcon />}
+        items={() => items}
+        onAction={() => undefined}
+        isDisabled
+        pendingLabel="Carregando…"
+      />,
+    );
     expect(screen.getByRole('button', { name: 'Ações de Ana' })).toBeDisabled();
   });
 });

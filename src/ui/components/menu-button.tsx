@@ -1,4 +1,14 @@
-import { lazy, Suspense, useEffect, useEffectEvent, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useEffectEvent,
+  useId,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import type { Key } from 'react-aria-components/Menu';
 import type { ButtonSize, ButtonVariant } from './button';
 import type { MenuOption, MenuProps } from './menu';
@@ -39,7 +49,19 @@ export interface MenuButtonProps<T extends MenuOption> {
  * chunk, fetched when a menu button is first pointed at or focused (a list's first load does not
  * wait for it); a menu opened before it arrives shows as soon as it does.
  */
-export function MenuButton<T extends MenuOption>({ label, icon, items, onAction, isPending, pendingLabel, isDisabled, variant = 'ghost', size = 'md', placement, className }: MenuButtonProps<T>) {
+export function MenuButton<T extends MenuOption>({
+  label,
+  icon,
+  items,
+  onAction,
+  isPending,
+  pendingLabel,
+  isDisabled,
+  variant = 'ghost',
+  size = 'md',
+  placement,
+  className,
+}: MenuButtonProps<T>) {
   const ref = useRef<HTMLButtonElement>(null);
   // Open, and which item takes focus; null when closed.
   const [open, setOpen] = useState<'first' | 'last' | null>(null);
@@ -80,7 +102,8 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
         onKeyDown={(event) => {
           // Keys open it on keydown, as RAC's trigger: the click a key would fire next reads as a
           // "virtual" (screen reader) press to React Aria, whose menu would then keep focus itself.
-          const focus = event.key === 'ArrowUp' ? 'last' : ['ArrowDown', 'Enter', ' '].includes(event.key) ? 'first' : null;
+          const focus =
+            event.key === 'ArrowUp' ? 'last' : ['ArrowDown', 'Enter', ' '].includes(event.key) ? 'first' : null;
           if (isPending || !focus) return;
           event.preventDefault();
           setOpen(focus);
@@ -95,7 +118,12 @@ export function MenuButton<T extends MenuOption>({ label, icon, items, onAction,
             items={items()}
             placement={placement}
             // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
-            popover={{ triggerRef: ref, isOpen: true, onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)), 'aria-labelledby': buttonId }}
+            popover={{
+              triggerRef: ref,
+              isOpen: true,
+              onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)),
+              'aria-labelledby': buttonId,
+            }}
             onAction={(key) => {
               chosen.current = key;
               setOpen(null);

@@ -59,7 +59,13 @@ describe('Menu', () => {
     const { user } = renderUi(
       <MenuTrigger>
         <Button>Ações</Button>
-        <Menu items={[{ id: 'a', label: 'A', isDisabled: true }, { id: 'b', label: 'B' }]} onAction={onAction} />
+        <Menu
+          items={[
+            { id: 'a', label: 'A', isDisabled: true },
+            { id: 'b', label: 'B' },
+          ]}
+          onAction={onAction}
+        />
       </MenuTrigger>,
     );
     await user.click(screen.getByRole('button', { name: 'Ações' }));

@@ -1,5 +1,11 @@
 import type { ReactNode, RefObject } from 'react';
-import { Menu as RACMenu, MenuItem, MenuTrigger as RACMenuTrigger, type Key, type MenuProps as RACMenuProps } from 'react-aria-components/Menu';
+import {
+  Menu as RACMenu,
+  MenuItem,
+  MenuTrigger as RACMenuTrigger,
+  type Key,
+  type MenuProps as RACMenuProps,
+} from 'react-aria-components/Menu';
 import { Popover } from 'react-aria-components/Popover';
 import { cx } from './class-names';
 import { CheckIcon } from './icons';
@@ -25,7 +31,10 @@ export interface MenuOption {
  */
 export const MenuTrigger = RACMenuTrigger;
 
-export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, 'className' | 'style' | 'children' | 'items'> {
+export interface MenuProps<T extends MenuOption> extends Omit<
+  RACMenuProps<T>,
+  'className' | 'style' | 'children' | 'items'
+> {
   items: Iterable<T>;
   /** Where the popover opens relative to the trigger. */
   placement?: 'bottom start' | 'bottom end' | 'top start' | 'top end';
@@ -34,7 +43,12 @@ export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, '
    * Outside a {@link MenuTrigger} (see `MenuButton`): the element the popover hangs from and its
    * open state. Inside a trigger these come from it.
    */
-  popover?: { triggerRef: RefObject<Element | null>; isOpen: boolean; onOpenChange: (isOpen: boolean) => void; 'aria-labelledby'?: string };
+  popover?: {
+    triggerRef: RefObject<Element | null>;
+    isOpen: boolean;
+    onOpenChange: (isOpen: boolean) => void;
+    'aria-labelledby'?: string;
+  };
 }
 
 /**
@@ -42,7 +56,13 @@ export interface MenuProps<T extends MenuOption> extends Omit<RACMenuProps<T>, '
  * logout), language menu (`selectionMode="single"` + `selectedKeys`, items get a check mark and
  * `menuitemradio`). Arrow keys move, type-ahead jumps, Enter runs `onAction(id)`.
  */
-export function Menu<T extends MenuOption>({ items, placement = 'bottom end', className, popover, ...props }: MenuProps<T>) {
+export function Menu<T extends MenuOption>({
+  items,
+  placement = 'bottom end',
+  className,
+  popover,
+  ...props
+}: MenuProps<T>) {
   return (
     <Popover {...popover} placement={placement} className={styles.popover}>
       <RACMenu {...props} items={items} className={cx(styles.list, className)}>
@@ -57,7 +77,11 @@ export function Menu<T extends MenuOption>({ items, placement = 'bottom end', cl
           >
             {({ isSelected, selectionMode }) => (
               <>
-                {selectionMode === 'none' ? item.icon : <span className={styles.check}>{isSelected ? <CheckIcon /> : null}</span>}
+                {selectionMode === 'none' ? (
+                  item.icon
+                ) : (
+                  <span className={styles.check}>{isSelected ? <CheckIcon /> : null}</span>
+                )}
                 <span className={styles.itemLabel}>{item.label}</span>
               </>
             )}

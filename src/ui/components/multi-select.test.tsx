@@ -36,9 +36,15 @@ describe('MultiSelect', () => {
 
   it('shows the chosen items as tags that can be removed by their button or Backspace', async () => {
     const onChange = vi.fn();
-    const { user } = renderUi(<MultiSelect label="Tipos" items={types} defaultValue={['sent', 'read']} onChange={onChange} />);
+    const { user } = renderUi(
+      <MultiSelect label="Tipos" items={types} defaultValue={['sent', 'read']} onChange={onChange} />,
+    );
     const tags = screen.getByRole('grid', { name: ptBR.ui.multiSelect.selectedList });
-    expect(within(tags).getAllByRole('row').map((r) => r.textContent)).toEqual(['Enviadas', 'Lidas']);
+    expect(
+      within(tags)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['Enviadas', 'Lidas']);
     await user.click(within(tags).getAllByRole('button', { name: /Remover/ })[0] as HTMLElement);
     expect(onChange).toHaveBeenLastCalledWith(['read']);
     const lidas = screen.getByRole('row', { name: 'Lidas' });
@@ -59,7 +65,16 @@ describe('MultiSelect', () => {
   });
 
   it('submits every selected id under its name and shows errors', () => {
-    const { container } = renderUi(<MultiSelect label="Tipos" name="types" items={types} defaultValue={['read']} isInvalid errorMessage="Escolha os tipos" />);
+    const { container } = renderUi(
+      <MultiSelect
+        label="Tipos"
+        name="types"
+        items={types}
+        defaultValue={['read']}
+        isInvalid
+        errorMessage="Escolha os tipos"
+      />,
+    );
     const hidden = container.querySelector('select[name="types"]') as HTMLSelectElement;
     expect([...hidden.selectedOptions].map((o) => o.value)).toEqual(['read']);
     expect(screen.getByText('Escolha os tipos')).toBeInTheDocument();

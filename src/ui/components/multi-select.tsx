@@ -49,7 +49,11 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
   };
   const searchable = props.searchable ?? items.length > 7;
   const list = (
-    <ListBox items={items} className={popoverStyles.list} renderEmptyState={() => <div className={popoverStyles.empty}>{t('ui.select.noResults')}</div>}>
+    <ListBox
+      items={items}
+      className={popoverStyles.list}
+      renderEmptyState={() => <div className={popoverStyles.empty}>{t('ui.select.noResults')}</div>}
+    >
       {(option) => <OptionItem option={option} />}
     </ListBox>
   );
@@ -69,7 +73,11 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
         <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
         <Button className={popoverStyles.trigger}>
           <SelectValue className={popoverStyles.value}>
-            {({ isPlaceholder }) => (isPlaceholder ? (placeholder ?? t('ui.multiSelect.none')) : t('ui.multiSelect.selected', { count: selected.length }))}
+            {({ isPlaceholder }) =>
+              isPlaceholder
+                ? (placeholder ?? t('ui.multiSelect.none'))
+                : t('ui.multiSelect.selected', { count: selected.length })
+            }
           </SelectValue>
           <ChevronDownIcon />
         </Button>
@@ -86,7 +94,10 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
         </Popover>
       </Select>
       {chosen.length > 0 ? (
-        <TagGroup aria-label={t('ui.multiSelect.selectedList')} onRemove={(keys) => update(selected.filter((key) => !keys.has(key)))}>
+        <TagGroup
+          aria-label={t('ui.multiSelect.selectedList')}
+          onRemove={(keys) => update(selected.filter((key) => !keys.has(key)))}
+        >
           <TagList items={chosen} className={styles.tagList}>
             {(item) => (
               <Tag id={item.id} textValue={item.label} isDisabled={props.isDisabled} className={styles.tag}>

@@ -11,7 +11,9 @@ afterEach(cleanup);
 
 /** axe-core as a11y.test.tsx runs it: no colours or landmarks in jsdom. */
 async function violations(): Promise<string[]> {
-  const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+  const result = await axe.run(document.body, {
+    rules: { 'color-contrast': { enabled: false }, region: { enabled: false } },
+  });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -20,10 +22,18 @@ const tenants = [
   { id: 'farmacia-central', label: 'farmacia-central' },
 ];
 
-describe('axe-core over the shell\'s native controls (jsdom)', () => {
+describe("axe-core over the shell's native controls (jsdom)", () => {
   it('an open native menu has no violations', async () => {
     const { user } = renderUi(
-      <NativeMenuButton variant="ghost" aria-label="Menu do usuário: Ana" menuLabel="Menu do usuário" items={[{ id: 'profile', label: 'Perfil', href: '/user-settings' }, { id: 'logout', label: 'Sair', isDanger: true }]}>
+      <NativeMenuButton
+        variant="ghost"
+        aria-label="Menu do usuário: Ana"
+        menuLabel="Menu do usuário"
+        items={[
+          { id: 'profile', label: 'Perfil', href: '/user-settings' },
+          { id: 'logout', label: 'Sair', isDanger: true },
+        ]}
+      >
         Ana
       </NativeMenuButton>,
     );
@@ -35,7 +45,15 @@ describe('axe-core over the shell\'s native controls (jsdom)', () => {
   it('an open native modal with radios and a switch has no violations', async () => {
     renderUi(
       <NativeModal title="Preferências" isOpen onOpenChange={() => undefined} size="sm">
-        <NativeRadioGroup label="Tema" value="light" onChange={() => undefined} options={[{ value: 'light', label: 'Claro' }, { value: 'dark', label: 'Escuro' }]} />
+        <NativeRadioGroup
+          label="Tema"
+          value="light"
+          onChange={() => undefined}
+          options={[
+            { value: 'light', label: 'Claro' },
+            { value: 'dark', label: 'Escuro' },
+          ]}
+        />
         <NativeSwitch isSelected={false} onChange={() => undefined} isDisabled>
           Menu recolhido
         </NativeSwitch>
@@ -46,7 +64,15 @@ describe('axe-core over the shell\'s native controls (jsdom)', () => {
   });
 
   it('a native combo box, open with options and with no result, has no violations', async () => {
-    const { user } = renderUi(<NativeComboBox label="Tenant" labelHidden items={tenants} selectedKey="backoffice" onSelectionChange={() => undefined} />);
+    const { user } = renderUi(
+      <NativeComboBox
+        label="Tenant"
+        labelHidden
+        items={tenants}
+        selectedKey="backoffice"
+        onSelectionChange={() => undefined}
+      />,
+    );
     expect(await violations()).toEqual([]);
     await user.click(screen.getByRole('combobox', { name: 'Tenant' }));
     await user.keyboard('{ArrowDown}');

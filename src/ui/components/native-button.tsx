@@ -5,7 +5,10 @@ import { cx } from './class-names';
 import * as native from './native-controls.css';
 import { NativeSpinner } from './native-spinner';
 
-interface BaseNativeButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className' | 'style' | 'children' | 'disabled' | 'onClick'> {
+interface BaseNativeButtonProps extends Omit<
+  ButtonHTMLAttributes<HTMLButtonElement>,
+  'className' | 'style' | 'children' | 'disabled' | 'onClick'
+> {
   variant?: ButtonVariant;
   size?: ButtonSize;
   className?: string;
@@ -31,10 +34,29 @@ export interface NativeButtonProps extends BaseNativeButtonProps {
  * long list (mounted while scrolling: no React Aria, no i18next subscription): same classes,
  * `:hover` and `:focus-visible` instead of RAC's data attributes (keyboard-only focus ring either way).
  */
-export function NativeButton({ variant = 'primary', size = 'md', className, children, icon, fullWidth, ...props }: NativeButtonProps) {
+export function NativeButton({
+  variant = 'primary',
+  size = 'md',
+  className,
+  children,
+  icon,
+  fullWidth,
+  ...props
+}: NativeButtonProps) {
   const { spinner, buttonProps } = useNativeButton(props);
   return (
-    <button {...buttonProps} className={cx(styles.base, styles.variant[variant], styles.size[size], native.buttonState, native.buttonHover[variant], fullWidth && styles.fullWidth, className)}>
+    <button
+      {...buttonProps}
+      className={cx(
+        styles.base,
+        styles.variant[variant],
+        styles.size[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        fullWidth && styles.fullWidth,
+        className,
+      )}
+    >
       {spinner ?? icon}
       <span className={styles.label}>{children}</span>
     </button>
@@ -48,16 +70,41 @@ export interface NativeIconButtonProps extends Omit<BaseNativeButtonProps, 'aria
 }
 
 /** {@link IconButton} on a plain `<button>`: square, named by `label`. */
-export function NativeIconButton({ label, icon, variant = 'ghost', size = 'md', className, ...props }: NativeIconButtonProps) {
+export function NativeIconButton({
+  label,
+  icon,
+  variant = 'ghost',
+  size = 'md',
+  className,
+  ...props
+}: NativeIconButtonProps) {
   const { spinner, buttonProps } = useNativeButton({ ...props, 'aria-label': label });
   return (
-    <button {...buttonProps} className={cx(styles.base, styles.variant[variant], styles.iconSize[size], native.buttonState, native.buttonHover[variant], className)}>
+    <button
+      {...buttonProps}
+      className={cx(
+        styles.base,
+        styles.variant[variant],
+        styles.iconSize[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        className,
+      )}
+    >
       {spinner ?? icon}
     </button>
   );
 }
 
-function useNativeButton({ onPress, isDisabled, isPending, pendingLabel, type = 'button', id, ...rest }: BaseNativeButtonProps) {
+function useNativeButton({
+  onPress,
+  isDisabled,
+  isPending,
+  pendingLabel,
+  type = 'button',
+  id,
+  ...rest
+}: BaseNativeButtonProps) {
   const ownId = useId();
   const progressId = useId();
   const buttonId = id ?? ownId;

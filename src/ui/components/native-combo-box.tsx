@@ -24,7 +24,11 @@ export interface NativeComboBoxProps<T extends SelectOption> {
 }
 
 /** Lower case without accents, for a "contains" match that ignores both ("sao" finds "São"). */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLocaleLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLocaleLowerCase();
 
 /**
  * `ComboBox`'s behaviour (combo-box.tsx) on a native input, without React Aria (the ARIA combobox
@@ -33,7 +37,15 @@ const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, 
  * the input); Enter or a click picks; Escape, or leaving the field, closes it and puts the chosen
  * option's label back. The chevron button shows every option; it is not a tab stop.
  */
-export function NativeComboBox<T extends SelectOption>({ label, labelHidden, items, selectedKey, onSelectionChange, placeholder, className }: NativeComboBoxProps<T>) {
+export function NativeComboBox<T extends SelectOption>({
+  label,
+  labelHidden,
+  items,
+  selectedKey,
+  onSelectionChange,
+  placeholder,
+  className,
+}: NativeComboBoxProps<T>) {
   const { t } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -47,7 +59,8 @@ export function NativeComboBox<T extends SelectOption>({ label, labelHidden, ite
   // The active option shows a ring when the arrows moved to it, not under the pointer.
   const [byKey, setByKey] = useState(false);
 
-  const shown = open === 'filtered' && typed !== null ? items.filter((item) => fold(item.label).includes(fold(typed))) : items;
+  const shown =
+    open === 'filtered' && typed !== null ? items.filter((item) => fold(item.label).includes(fold(typed))) : items;
   const listId = `${id}-list`;
   // Expanded only while a listbox shows; "no results" is a status message beside the field instead.
   const expanded = open !== null && shown.length > 0;

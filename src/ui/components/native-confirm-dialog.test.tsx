@@ -35,7 +35,13 @@ function Opener() {
       <button type="button" onClick={() => setOpen(true)}>
         Excluir acme
       </button>
-      <NativeConfirmDialog isOpen={open} onOpenChange={setOpen} onConfirm={() => setOpen(false)} title="Excluir tenant" message="O tenant acme será excluído." />
+      <NativeConfirmDialog
+        isOpen={open}
+        onOpenChange={setOpen}
+        onConfirm={() => setOpen(false)}
+        title="Excluir tenant"
+        message="O tenant acme será excluído."
+      />
     </>
   );
 }
@@ -52,7 +58,9 @@ describe('NativeConfirmDialog', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Excluir tenant' });
     expect(dialog).toHaveAccessibleDescription('O tenant acme será excluído.');
     expect(screen.getByRole('button', { name: ptBR.common.cancel })).toHaveFocus();
-    const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+    const result = await axe.run(document.body, {
+      rules: { 'color-contrast': { enabled: false }, region: { enabled: false } },
+    });
     expect(result.violations.map((v) => v.id)).toEqual([]);
   });
 

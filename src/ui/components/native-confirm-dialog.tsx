@@ -18,7 +18,16 @@ export function NativeConfirmDialog({ isOpen, ...props }: ConfirmDialogProps) {
   return isOpen ? <OpenConfirmDialog {...props} /> : null;
 }
 
-function OpenConfirmDialog({ onOpenChange, title, message, onConfirm, confirmLabel, cancelLabel, variant = 'primary', isPending = false }: Omit<ConfirmDialogProps, 'isOpen'>) {
+function OpenConfirmDialog({
+  onOpenChange,
+  title,
+  message,
+  onConfirm,
+  confirmLabel,
+  cancelLabel,
+  variant = 'primary',
+  isPending = false,
+}: Omit<ConfirmDialogProps, 'isOpen'>) {
   const { t } = useTranslation();
   const titleId = useId();
   const messageId = useId();
@@ -32,7 +41,15 @@ function OpenConfirmDialog({ onOpenChange, title, message, onConfirm, confirmLab
     initialFocus: (dialog) => dialog.querySelector<HTMLElement>('[data-cancel]'),
   });
   return (
-    <dialog {...dialogProps} role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={messageId} tabIndex={-1} className={cx(styles.modal, dialogStyles.size.sm)}>
+    <dialog
+      {...dialogProps}
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={messageId}
+      tabIndex={-1}
+      className={cx(styles.modal, dialogStyles.size.sm)}
+    >
       <div className={dialogStyles.header}>
         <h2 id={titleId} className={dialogStyles.title}>
           {title}

@@ -11,7 +11,9 @@ const hover = (backgroundColor: string) => ({
   selectors: {
     '&:active:not(:disabled):not([aria-disabled="true"])': { backgroundColor },
   },
-  '@media': { '(hover: hover)': { selectors: { '&:hover:not(:disabled):not([aria-disabled="true"])': { backgroundColor } } } },
+  '@media': {
+    '(hover: hover)': { selectors: { '&:hover:not(:disabled):not([aria-disabled="true"])': { backgroundColor } } },
+  },
 });
 
 export const buttonState = style({
@@ -51,6 +53,8 @@ export const inputButtonState = style({
     '&:disabled': { cursor: 'not-allowed', opacity: 0.55 },
   },
   '@media': {
-    '(hover: hover)': { selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.surfaceHover, color: vars.color.text } } },
+    '(hover: hover)': {
+      selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.surfaceHover, color: vars.color.text } },
+    },
   },
 });

@@ -8,7 +8,15 @@ import { renderUi } from './test-utils';
 
 afterEach(cleanup);
 
-function NativeLoginForm({ onSubmit, formError, busy = false }: { onSubmit: () => void; formError?: string; busy?: boolean }) {
+function NativeLoginForm({
+  onSubmit,
+  formError,
+  busy = false,
+}: {
+  onSubmit: () => void;
+  formError?: string;
+  busy?: boolean;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   return (
@@ -20,8 +28,23 @@ function NativeLoginForm({ onSubmit, formError, busy = false }: { onSubmit: () =
         onSubmit();
       }}
     >
-      <NativeTextField name="email" label="Email" type="email" isRequired errorMessage="Informe um email válido" value={email} onChange={setEmail} />
-      <NativePasswordField name="password" label="Senha" isRequired errorMessage="Informe a senha" value={password} onChange={setPassword} />
+      <NativeTextField
+        name="email"
+        label="Email"
+        type="email"
+        isRequired
+        errorMessage="Informe um email válido"
+        value={email}
+        onChange={setEmail}
+      />
+      <NativePasswordField
+        name="password"
+        label="Senha"
+        isRequired
+        errorMessage="Informe a senha"
+        value={password}
+        onChange={setPassword}
+      />
       <FormActions>
         <NativeButton type="submit" isPending={busy} pendingLabel="Carregando…">
           Entrar
@@ -92,7 +115,9 @@ describe('native fields (the login route, without React Aria)', () => {
     await user.tab();
     await user.keyboard('{Enter}');
     expect(onPress).toHaveBeenCalledOnce();
-    rerender(<NativeIconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />);
+    rerender(
+      <NativeIconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />,
+    );
     expect(screen.getByRole('button')).toHaveAccessibleName('Alternar tema Carregando…');
   });
 });

@@ -7,7 +7,10 @@ import { EyeIcon, EyeOffIcon } from './form-icons';
 import * as native from './native-controls.css';
 import { useHydrated } from './use-hydrated';
 
-type NativeInputProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'name' | 'autoComplete' | 'inputMode' | 'autoFocus' | 'placeholder'>;
+type NativeInputProps = Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'name' | 'autoComplete' | 'inputMode' | 'autoFocus' | 'placeholder'
+>;
 
 export interface NativeTextFieldProps extends NativeInputProps {
   label: ReactNode;
@@ -35,7 +38,14 @@ export interface NativeTextFieldProps extends NativeInputProps {
  * `aria-describedby`, `aria-invalid` on the input) and the first invalid field gets focus; the
  * message is re-checked when the value is committed (the input's `change` event).
  */
-export function NativeTextField({ label, description, errorMessage, className, type = 'text', ...props }: NativeTextFieldProps) {
+export function NativeTextField({
+  label,
+  description,
+  errorMessage,
+  className,
+  type = 'text',
+  ...props
+}: NativeTextFieldProps) {
   const field = useNativeField(props, errorMessage, description);
   return (
     <div className={cx(styles.field, className)} data-invalid={field.error !== null || undefined}>
@@ -53,7 +63,14 @@ export interface NativePasswordFieldProps extends Omit<NativeTextFieldProps, 'ty
 }
 
 /** {@link PasswordField} without React Aria: the input plus a show/hide button named by what it will do. */
-export function NativePasswordField({ label, description, errorMessage, className, autoComplete = 'current-password', ...props }: NativePasswordFieldProps) {
+export function NativePasswordField({
+  label,
+  description,
+  errorMessage,
+  className,
+  autoComplete = 'current-password',
+  ...props
+}: NativePasswordFieldProps) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   // Inert until hydrated on a prerendered page (use-hydrated.ts): nothing would listen to it.
@@ -90,7 +107,17 @@ export function NativePasswordField({ label, description, errorMessage, classNam
 
 /** Native constraint failures: their browser text is untranslated, so the caller's text replaces it. */
 function failedNatively(v: ValidityState): boolean {
-  return v.valueMissing || v.typeMismatch || v.patternMismatch || v.tooShort || v.tooLong || v.rangeOverflow || v.rangeUnderflow || v.stepMismatch || v.badInput;
+  return (
+    v.valueMissing ||
+    v.typeMismatch ||
+    v.patternMismatch ||
+    v.tooShort ||
+    v.tooLong ||
+    v.rangeOverflow ||
+    v.rangeUnderflow ||
+    v.stepMismatch ||
+    v.badInput
+  );
 }
 
 /** What shows under the field: the caller's text for a native constraint, else the browser's. */
@@ -101,11 +128,19 @@ function messageOf(element: HTMLInputElement, errorMessage: string | undefined):
 
 /** By `validity`, not `:invalid` (matching that selector re-runs validation in some DOMs). */
 function firstInvalid(form: HTMLFormElement): Element | undefined {
-  return Array.from(form.elements).find((element) => 'validity' in element && !(element as HTMLInputElement).validity.valid);
+  return Array.from(form.elements).find(
+    (element) => 'validity' in element && !(element as HTMLInputElement).validity.valid,
+  );
 }
 
 function useNativeField(
-  { value, onChange, isRequired, isDisabled, ...input }: Omit<NativeTextFieldProps, 'label' | 'description' | 'errorMessage' | 'className' | 'type'>,
+  {
+    value,
+    onChange,
+    isRequired,
+    isDisabled,
+    ...input
+  }: Omit<NativeTextFieldProps, 'label' | 'description' | 'errorMessage' | 'className' | 'type'>,
   errorMessage: string | undefined,
   description: ReactNode,
 ) {
@@ -126,7 +161,8 @@ function useNativeField(
     return () => element.removeEventListener('change', recheck);
   }, [shown, errorMessage]);
 
-  const describedBy = [description ? descriptionId : null, shown ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [description ? descriptionId : null, shown ? errorId : null].filter(Boolean).join(' ') || undefined;
   return {
     inputId,
     error,

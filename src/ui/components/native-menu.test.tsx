@@ -19,7 +19,13 @@ function setup(onAction = vi.fn()) {
   const location = memoryLocation({ path: '/', record: true });
   const view = renderUi(
     <Router hook={location.hook} base="/acme">
-      <NativeMenuButton variant="ghost" aria-label="Menu do usuário: Ana" items={items} menuLabel="Menu do usuário" onAction={onAction}>
+      <NativeMenuButton
+        variant="ghost"
+        aria-label="Menu do usuário: Ana"
+        items={items}
+        menuLabel="Menu do usuário"
+        onAction={onAction}
+      >
         Ana
       </NativeMenuButton>
       <button type="button">depois</button>
@@ -84,7 +90,12 @@ describe('NativeMenuButton', () => {
   it('opens on a click; a click on an item runs it, a click on the backdrop closes; a link item navigates client-side with the real address', async () => {
     const { user, button, onAction, location } = setup();
     await user.click(button);
-    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Perfil', 'Preferências', 'Indisponível', 'Sair']);
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Perfil',
+      'Preferências',
+      'Indisponível',
+      'Sair',
+    ]);
     await user.click(screen.getByRole('menuitem', { name: 'Indisponível' }));
     expect(onAction).not.toHaveBeenCalled();
     expect(screen.getByRole('menu')).toBeInTheDocument();

@@ -26,7 +26,14 @@ export interface NativeMenuButtonProps<T extends MenuOption> extends Omit<Native
  * Escape, Tab or a click outside close it, and focus returns to the button. The button says
  * `aria-haspopup`, `aria-expanded` and, while open, `aria-controls`.
  */
-export function NativeMenuButton<T extends MenuOption>({ items, menuLabel, onAction, placement = 'bottom end', id, ...buttonProps }: NativeMenuButtonProps<T>) {
+export function NativeMenuButton<T extends MenuOption>({
+  items,
+  menuLabel,
+  onAction,
+  placement = 'bottom end',
+  id,
+  ...buttonProps
+}: NativeMenuButtonProps<T>) {
   const ref = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState<'first' | 'last' | null>(null);
   const ownId = useId();
@@ -77,10 +84,22 @@ interface NativeMenuProps<T extends MenuOption> {
   onAction: ((id: MenuKey) => void) | undefined;
 }
 
-const enabledItems = (root: Element | null) => [...(root?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
+const enabledItems = (root: Element | null) => [
+  ...(root?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? []),
+];
 
 /** The open menu: role menu in a popover named by its button; items take focus one at a time (roving). */
-function NativeMenu<T extends MenuOption>({ id, label, labelledBy, items, focus, triggerRef, placement, onClose, onAction }: NativeMenuProps<T>) {
+function NativeMenu<T extends MenuOption>({
+  id,
+  label,
+  labelledBy,
+  items,
+  focus,
+  triggerRef,
+  placement,
+  onClose,
+  onAction,
+}: NativeMenuProps<T>) {
   const typed = useRef({ text: '', at: 0 });
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
@@ -96,9 +115,15 @@ function NativeMenu<T extends MenuOption>({ id, label, labelledBy, items, focus,
     else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
       // Type-ahead: the next item whose label starts with what was typed in the last half second.
       const now = Date.now();
-      typed.current = { text: (now - typed.current.at < 500 ? typed.current.text : '') + event.key.toLocaleLowerCase(), at: now };
+      typed.current = {
+        text: (now - typed.current.at < 500 ? typed.current.text : '') + event.key.toLocaleLowerCase(),
+        at: now,
+      };
       const { text } = typed.current;
-      const order = [...all.slice(index + (text.length === 1 ? 1 : 0)), ...all.slice(0, index + (text.length === 1 ? 1 : 0))];
+      const order = [
+        ...all.slice(index + (text.length === 1 ? 1 : 0)),
+        ...all.slice(0, index + (text.length === 1 ? 1 : 0)),
+      ];
       order.find((item) => (item.textContent ?? '').trim().toLocaleLowerCase().startsWith(text))?.focus();
     } else return;
     event.preventDefault();
@@ -125,7 +150,8 @@ function NativeMenu<T extends MenuOption>({ id, label, labelledBy, items, focus,
             'aria-disabled': item.isDisabled || undefined,
             'data-danger': item.isDanger || undefined,
             className: cx(styles.item, native.menuItem),
-            onPointerEnter: (event: { currentTarget: HTMLElement }) => (item.isDisabled ? undefined : event.currentTarget.focus()),
+            onPointerEnter: (event: { currentTarget: HTMLElement }) =>
+              item.isDisabled ? undefined : event.currentTarget.focus(),
           } as const;
           const content = (
             <>

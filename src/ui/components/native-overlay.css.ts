@@ -79,7 +79,11 @@ export const menuItem = style({
     '&:focus-visible': { outline: `${vars.focusRing.width} solid ${vars.color.focus}`, outlineOffset: '-2px' },
     '&[aria-disabled="true"]': { color: vars.color.textMuted, cursor: 'not-allowed' },
   },
-  '@media': { '(hover: hover)': { selectors: { '&:hover:not([aria-disabled="true"])': { backgroundColor: vars.color.surfaceHover } } } },
+  '@media': {
+    '(hover: hover)': {
+      selectors: { '&:hover:not([aria-disabled="true"])': { backgroundColor: vars.color.surfaceHover } },
+    },
+  },
 });
 
 /** The label row of a native radio or switch (toggle.css.ts's `row`), holding the hidden input. */
@@ -104,7 +108,12 @@ export const toggleInput = style([srOnly, { opacity: 0 }]);
 
 /** The indicator's keyboard focus ring, from the hidden input (RAC's `data-focus-visible` twin). */
 export const toggleIndicator = style({
-  selectors: { [`${toggleRow}:has(input:focus-visible) &`]: { outline: `${vars.focusRing.width} solid ${vars.color.focus}`, outlineOffset: vars.focusRing.offset } },
+  selectors: {
+    [`${toggleRow}:has(input:focus-visible) &`]: {
+      outline: `${vars.focusRing.width} solid ${vars.color.focus}`,
+      outlineOffset: vars.focusRing.offset,
+    },
+  },
 });
 
 /** The native combo box: its list hangs under the whole field. */

@@ -6,14 +6,31 @@ import { renderUi } from './test-utils';
 
 afterEach(cleanup);
 
-function Harness({ isDismissable, isKeyboardDismissDisabled }: { isDismissable?: boolean; isKeyboardDismissDisabled?: boolean }) {
+function Harness({
+  isDismissable,
+  isKeyboardDismissDisabled,
+}: {
+  isDismissable?: boolean;
+  isKeyboardDismissDisabled?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" onClick={() => setOpen(true)}>
         Abrir
       </button>
-      <NativeModal title="Preferências" isOpen={open} onOpenChange={setOpen} isDismissable={isDismissable} isKeyboardDismissDisabled={isKeyboardDismissDisabled} footer={(close) => <button type="button" onClick={close}>Cancelar</button>}>
+      <NativeModal
+        title="Preferências"
+        isOpen={open}
+        onOpenChange={setOpen}
+        isDismissable={isDismissable}
+        isKeyboardDismissDisabled={isKeyboardDismissDisabled}
+        footer={(close) => (
+          <button type="button" onClick={close}>
+            Cancelar
+          </button>
+        )}
+      >
         {() => <input aria-label="Nome" />}
       </NativeModal>
     </>

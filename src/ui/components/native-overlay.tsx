@@ -1,4 +1,14 @@
-import { useEffectEvent, useId, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import {
+  useEffectEvent,
+  useId,
+  useLayoutEffect,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as dialogStyles from './dialog.css';
@@ -24,7 +34,13 @@ export interface ModalDialogOptions {
  * element that had it when the dialog opened; Escape and (optionally) a click on the backdrop ask
  * the caller to close. Without showModal (jsdom) it is a plain open `<dialog>` with the same keys.
  */
-export function useModalDialog({ onClose, isDismissable = true, isKeyboardDismissDisabled = false, initialFocus, scrollLock = true }: ModalDialogOptions) {
+export function useModalDialog({
+  onClose,
+  isDismissable = true,
+  isKeyboardDismissDisabled = false,
+  initialFocus,
+  scrollLock = true,
+}: ModalDialogOptions) {
   const ref = useRef<HTMLDialogElement>(null);
   const pointerOnBackdrop = useRef(false);
   const focusTarget = useEffectEvent((dialog: HTMLDialogElement) => initialFocus?.(dialog) ?? dialog);
@@ -55,7 +71,9 @@ export function useModalDialog({ onClose, isDismissable = true, isKeyboardDismis
   const outside = (event: MouseEvent<HTMLDialogElement> | PointerEvent<HTMLDialogElement>) => {
     if (event.target !== event.currentTarget) return false;
     const box = event.currentTarget.getBoundingClientRect();
-    return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom;
+    return (
+      event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom
+    );
   };
 
   return {
@@ -114,21 +132,45 @@ export function NativeModal({ isOpen, ...props }: NativeModalProps) {
   return isOpen ? <OpenModal {...props} /> : null;
 }
 
-function OpenModal({ title, children, footer, size = 'md', onOpenChange, isDismissable = true, isKeyboardDismissDisabled, role = 'dialog', hideCloseButton, className, 'aria-describedby': describedBy }: Omit<NativeModalProps, 'isOpen'>) {
+function OpenModal({
+  title,
+  children,
+  footer,
+  size = 'md',
+  onOpenChange,
+  isDismissable = true,
+  isKeyboardDismissDisabled,
+  role = 'dialog',
+  hideCloseButton,
+  className,
+  'aria-describedby': describedBy,
+}: Omit<NativeModalProps, 'isOpen'>) {
   const { t } = useTranslation();
   const close = () => onOpenChange(false);
   const { dialogProps } = useModalDialog({ onClose: close, isDismissable, isKeyboardDismissDisabled });
   const titleId = useId();
   return (
-    <dialog {...dialogProps} role={role === 'alertdialog' ? 'alertdialog' : undefined} aria-modal="true" aria-labelledby={titleId} aria-describedby={describedBy} tabIndex={-1} className={cx(styles.modal, dialogStyles.size[size], className)}>
+    <dialog
+      {...dialogProps}
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={describedBy}
+      tabIndex={-1}
+      className={cx(styles.modal, dialogStyles.size[size], className)}
+    >
       <div className={dialogStyles.header}>
         <h2 id={titleId} className={dialogStyles.title}>
           {title}
         </h2>
-        {hideCloseButton ? null : <NativeIconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />}
+        {hideCloseButton ? null : (
+          <NativeIconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
+        )}
       </div>
       <div className={dialogStyles.body}>{typeof children === 'function' ? children(close) : children}</div>
-      {footer ? <div className={dialogStyles.footer}>{typeof footer === 'function' ? footer(close) : footer}</div> : null}
+      {footer ? (
+        <div className={dialogStyles.footer}>{typeof footer === 'function' ? footer(close) : footer}</div>
+      ) : null}
     </dialog>
   );
 }
@@ -166,8 +208,25 @@ export interface NativePopoverProps extends Omit<ModalDialogOptions, 'scrollLock
  * Aria's Popover is modal: the rest of the page is inert while it is open, a click outside or
  * Escape closes it, focus returns to the trigger. Mount it while open.
  */
-export function NativePopover({ triggerRef, placement = 'bottom end', className, children, onKeyDown, onClose, isDismissable, isKeyboardDismissDisabled, initialFocus, ...aria }: NativePopoverProps) {
-  const { ref, dialogProps } = useModalDialog({ onClose, isDismissable, isKeyboardDismissDisabled, initialFocus, scrollLock: false });
+export function NativePopover({
+  triggerRef,
+  placement = 'bottom end',
+  className,
+  children,
+  onKeyDown,
+  onClose,
+  isDismissable,
+  isKeyboardDismissDisabled,
+  initialFocus,
+  ...aria
+}: NativePopoverProps) {
+  const { ref, dialogProps } = useModalDialog({
+    onClose,
+    isDismissable,
+    isKeyboardDismissDisabled,
+    initialFocus,
+    scrollLock: false,
+  });
   useLayoutEffect(() => {
     const popover = ref.current;
     const trigger = triggerRef.current;

@@ -9,7 +9,9 @@ import { renderUi } from './test-utils';
 afterEach(cleanup);
 
 async function violations(): Promise<string[]> {
-  const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, region: { enabled: false } } });
+  const result = await axe.run(document.body, {
+    rules: { 'color-contrast': { enabled: false }, region: { enabled: false } },
+  });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -32,7 +34,9 @@ describe('NativeSearchField', () => {
     const onSubmit = vi.fn();
     const onChange = vi.fn();
     const onClear = vi.fn();
-    const { user } = renderUi(<NativeSearchField label="Buscar tenants" onSubmit={onSubmit} onChange={onChange} onClear={onClear} />);
+    const { user } = renderUi(
+      <NativeSearchField label="Buscar tenants" onSubmit={onSubmit} onChange={onChange} onClear={onClear} />,
+    );
     await user.tab();
     const box = screen.getByRole('searchbox', { name: 'Buscar tenants' });
     expect(box).toHaveFocus();

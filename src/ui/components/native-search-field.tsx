@@ -36,7 +36,21 @@ export interface NativeSearchFieldProps {
  * out of the tab order as React Aria's, and keeps focus in the input. Debouncing belongs to the
  * machine that searches.
  */
-export function NativeSearchField({ label, labelHidden, description, placeholder, value, defaultValue = '', onChange, onSubmit, onClear, isDisabled, name, autoFocus, className }: NativeSearchFieldProps) {
+export function NativeSearchField({
+  label,
+  labelHidden,
+  description,
+  placeholder,
+  value,
+  defaultValue = '',
+  onChange,
+  onSubmit,
+  onClear,
+  isDisabled,
+  name,
+  autoFocus,
+  className,
+}: NativeSearchFieldProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const descriptionId = useId();
@@ -115,4 +129,3 @@ export function NativeSearchField({ label, labelHidden, description, placeholder
     </div>
   );
 }
-

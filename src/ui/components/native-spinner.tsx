@@ -18,7 +18,14 @@ export function NativeSpinner({ label, size = 'md', className, id }: NativeSpinn
   const circle = <span className={cx(styles.spinner, styles.size[size])} aria-hidden="true" />;
   if (!label) return <span className={cx(styles.wrapper, className)}>{circle}</span>;
   return (
-    <span role="progressbar" id={id} aria-label={label} aria-valuemin={0} aria-valuemax={100} className={cx(styles.wrapper, className)}>
+    <span
+      role="progressbar"
+      id={id}
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      className={cx(styles.wrapper, className)}
+    >
       {circle}
     </span>
   );

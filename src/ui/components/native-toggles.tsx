@@ -18,17 +18,42 @@ export interface NativeRadioGroupProps<V extends string> {
  * `RadioGroup`'s look (radio-group.tsx) on native radios: Tab enters at the checked one, arrow keys
  * move and choose, a screen reader hears a named radiogroup of radios, as with React Aria.
  */
-export function NativeRadioGroup<V extends string>({ label, value, onChange, options, isDisabled, className }: NativeRadioGroupProps<V>) {
+export function NativeRadioGroup<V extends string>({
+  label,
+  value,
+  onChange,
+  options,
+  isDisabled,
+  className,
+}: NativeRadioGroupProps<V>) {
   const id = useId();
   return (
-    <div role="radiogroup" aria-labelledby={`${id}-label`} aria-disabled={isDisabled || undefined} className={cx(styles.group, className)}>
+    <div
+      role="radiogroup"
+      aria-labelledby={`${id}-label`}
+      aria-disabled={isDisabled || undefined}
+      className={cx(styles.group, className)}
+    >
       <span id={`${id}-label`} className={fieldStyles.label}>
         {label}
       </span>
       <div className={styles.options}>
         {options.map((option) => (
-          <label key={option.value} className={cx(styles.row, native.toggleRow)} data-selected={option.value === value || undefined} data-disabled={isDisabled || undefined}>
-            <input type="radio" name={id} value={option.value} checked={option.value === value} disabled={isDisabled} onChange={() => onChange(option.value)} className={native.toggleInput} />
+          <label
+            key={option.value}
+            className={cx(styles.row, native.toggleRow)}
+            data-selected={option.value === value || undefined}
+            data-disabled={isDisabled || undefined}
+          >
+            <input
+              type="radio"
+              name={id}
+              value={option.value}
+              checked={option.value === value}
+              disabled={isDisabled}
+              onChange={() => onChange(option.value)}
+              className={native.toggleInput}
+            />
             <span className={cx(styles.radio, native.toggleIndicator)} aria-hidden="true" />
             <span>{option.label}</span>
           </label>
@@ -50,8 +75,19 @@ export interface NativeSwitchProps {
 /** `Switch`'s look (switch.tsx) on a native checkbox with role switch: Space toggles. */
 export function NativeSwitch({ children, isSelected, onChange, isDisabled, className }: NativeSwitchProps) {
   return (
-    <label className={cx(styles.row, native.toggleRow, className)} data-selected={isSelected || undefined} data-disabled={isDisabled || undefined}>
-      <input type="checkbox" role="switch" checked={isSelected} disabled={isDisabled} onChange={(event) => onChange(event.target.checked)} className={native.toggleInput} />
+    <label
+      className={cx(styles.row, native.toggleRow, className)}
+      data-selected={isSelected || undefined}
+      data-disabled={isDisabled || undefined}
+    >
+      <input
+        type="checkbox"
+        role="switch"
+        checked={isSelected}
+        disabled={isDisabled}
+        onChange={(event) => onChange(event.target.checked)}
+        className={native.toggleInput}
+      />
       <span className={cx(styles.track, native.toggleIndicator)} aria-hidden="true">
         <span className={styles.thumb} />
       </span>

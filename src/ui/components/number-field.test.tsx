@@ -8,7 +8,9 @@ afterEach(cleanup);
 describe('NumberField', () => {
   it('steps with arrow keys within bounds and reports numbers', async () => {
     const onChange = vi.fn();
-    const { user } = renderUi(<NumberField label="Limite de usuários" defaultValue={9} minValue={0} maxValue={10} onChange={onChange} />);
+    const { user } = renderUi(
+      <NumberField label="Limite de usuários" defaultValue={9} minValue={0} maxValue={10} onChange={onChange} />,
+    );
     await user.tab();
     const input = screen.getByRole('textbox', { name: 'Limite de usuários' });
     expect(input).toHaveFocus();

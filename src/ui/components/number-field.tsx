@@ -1,14 +1,18 @@
 import { Button } from 'react-aria-components/Button';
 import { Group } from 'react-aria-components/Group';
 import { Input } from 'react-aria-components/Input';
-import { NumberField as RACNumberField, type NumberFieldProps as RACNumberFieldProps } from 'react-aria-components/NumberField';
+import {
+  NumberField as RACNumberField,
+  type NumberFieldProps as RACNumberFieldProps,
+} from 'react-aria-components/NumberField';
 import { cx } from './class-names';
 import * as styles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { MinusIcon, PlusIcon } from './icons';
 import * as numberStyles from './number-field.css';
 
-export interface NumberFieldProps extends Omit<RACNumberFieldProps, 'className' | 'style' | 'children'>, FieldChromeProps {
+export interface NumberFieldProps
+  extends Omit<RACNumberFieldProps, 'className' | 'style' | 'children'>, FieldChromeProps {
   placeholder?: string;
   className?: string;
 }

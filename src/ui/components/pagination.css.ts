@@ -11,9 +11,21 @@ export const nav = style({
   minWidth: 0,
 });
 
-export const range = style({ fontSize: vars.font.size.sm, color: vars.color.textMuted, fontVariantNumeric: 'tabular-nums' });
+export const range = style({
+  fontSize: vars.font.size.sm,
+  color: vars.color.textMuted,
+  fontVariantNumeric: 'tabular-nums',
+});
 
-export const pages = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.xxs, margin: 0, padding: 0, listStyle: 'none' });
+export const pages = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.xxs,
+  margin: 0,
+  padding: 0,
+  listStyle: 'none',
+});
 
 /** The current page: filled (shape/weight, not only colour) and `aria-current`. */
 export const current = style({ fontWeight: vars.font.weight.bold });
@@ -46,7 +58,14 @@ export const select = style({
     '&:focus-visible': focusRing,
     '&:disabled': { backgroundColor: vars.color.surface, color: vars.color.textMuted, cursor: 'not-allowed' },
   },
-  '@media': { '(hover: hover)': { selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.surfaceHover } } } },
+  '@media': {
+    '(hover: hover)': { selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.surfaceHover } } },
+  },
 });
 
-export const selectIcon = style({ position: 'absolute', insetInlineEnd: vars.space.sm, pointerEvents: 'none', color: vars.color.text });
+export const selectIcon = style({
+  position: 'absolute',
+  insetInlineEnd: vars.space.sm,
+  pointerEvents: 'none',
+  color: vars.color.text,
+});

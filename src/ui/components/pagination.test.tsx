@@ -63,7 +63,11 @@ describe('Pagination', () => {
     const { user } = renderUi(<Paged onPageSizeChange={onPageSizeChange} />);
     const select = screen.getByRole('combobox', { name: ptBR.ui.pagination.pageSize });
     expect(select).toHaveValue('4');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['4', '10', '25', '50']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['4', '10', '25', '50']);
     await user.selectOptions(select, '10');
     expect(onPageSizeChange).toHaveBeenCalledWith(10);
     expect(select).toHaveValue('10');
@@ -71,7 +75,9 @@ describe('Pagination', () => {
   });
 
   it('disables every control with isDisabled, and "next"/"last" on the last page only', async () => {
-    const { rerender } = renderUi(<Pagination page={2} pageSize={4} total={8} onPageChange={() => {}} onPageSizeChange={() => {}} isDisabled />);
+    const { rerender } = renderUi(
+      <Pagination page={2} pageSize={4} total={8} onPageChange={() => {}} onPageSizeChange={() => {}} isDisabled />,
+    );
     for (const button of screen.getAllByRole('button')) expect(button).toBeDisabled();
     expect(screen.getByRole('combobox', { name: ptBR.ui.pagination.pageSize })).toBeDisabled();
     rerender(<Pagination page={2} pageSize={4} total={8} onPageChange={() => {}} />);

@@ -41,7 +41,16 @@ export function pageWindow(page: number, pageCount: number, siblings: number): (
  * (native-button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
  * screen after sign-in, shows it.
  */
-export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChange, pageSizeOptions = [4, 10, 25, 50], siblings = 1, isDisabled }: PaginationProps) {
+export function Pagination({
+  page,
+  pageSize,
+  total,
+  onPageChange,
+  onPageSizeChange,
+  pageSizeOptions = [4, 10, 25, 50],
+  siblings = 1,
+  isDisabled,
+}: PaginationProps) {
   const { t } = useTranslation();
   const sizeId = useId();
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -58,10 +67,22 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
       </span>
       <ul className={styles.pages}>
         <li>
-          <NativeIconButton label={t('ui.pagination.first')} icon={<ChevronsLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(1)} />
+          <NativeIconButton
+            label={t('ui.pagination.first')}
+            icon={<ChevronsLeftIcon />}
+            size="sm"
+            isDisabled={isDisabled || current === 1}
+            onPress={() => go(1)}
+          />
         </li>
         <li>
-          <NativeIconButton label={t('ui.pagination.previous')} icon={<ChevronLeftIcon />} size="sm" isDisabled={isDisabled || current === 1} onPress={() => go(current - 1)} />
+          <NativeIconButton
+            label={t('ui.pagination.previous')}
+            icon={<ChevronLeftIcon />}
+            size="sm"
+            isDisabled={isDisabled || current === 1}
+            onPress={() => go(current - 1)}
+          />
         </li>
         {pageWindow(current, pageCount, siblings).map((p, index) =>
           p === null ? (
@@ -86,10 +107,22 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
           ),
         )}
         <li>
-          <NativeIconButton label={t('ui.pagination.next')} icon={<ChevronRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(current + 1)} />
+          <NativeIconButton
+            label={t('ui.pagination.next')}
+            icon={<ChevronRightIcon />}
+            size="sm"
+            isDisabled={isDisabled || current === pageCount}
+            onPress={() => go(current + 1)}
+          />
         </li>
         <li>
-          <NativeIconButton label={t('ui.pagination.last')} icon={<ChevronsRightIcon />} size="sm" isDisabled={isDisabled || current === pageCount} onPress={() => go(pageCount)} />
+          <NativeIconButton
+            label={t('ui.pagination.last')}
+            icon={<ChevronsRightIcon />}
+            size="sm"
+            isDisabled={isDisabled || current === pageCount}
+            onPress={() => go(pageCount)}
+          />
         </li>
       </ul>
       {onPageSizeChange ? (
@@ -98,7 +131,13 @@ export function Pagination({ page, pageSize, total, onPageChange, onPageSizeChan
             {t('ui.pagination.pageSize')}
           </label>
           <span className={styles.selectBox}>
-            <select id={sizeId} className={styles.select} value={pageSize} disabled={isDisabled} onChange={(event) => onPageSizeChange(Number(event.target.value))}>
+            <select
+              id={sizeId}
+              className={styles.select}
+              value={pageSize}
+              disabled={isDisabled}
+              onChange={(event) => onPageSizeChange(Number(event.target.value))}
+            >
               {pageSizeOptions.map((size) => (
                 <option key={size} value={size}>
                   {size}

@@ -8,7 +8,8 @@ import * as styles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { EyeIcon, EyeOffIcon } from './icons';
 
-export interface PasswordFieldProps extends Omit<RACTextFieldProps, 'className' | 'style' | 'children' | 'type'>, FieldChromeProps {
+export interface PasswordFieldProps
+  extends Omit<RACTextFieldProps, 'className' | 'style' | 'children' | 'type'>, FieldChromeProps {
   placeholder?: string;
   className?: string;
   /** `current-password` on login, `new-password` on create/change (password managers use it). */
@@ -19,15 +20,32 @@ export interface PasswordFieldProps extends Omit<RACTextFieldProps, 'className' 
  * A password input with a show/hide toggle. The toggle is a real button whose name says what it
  * will do ("Mostrar senha" / "Ocultar senha"); it never submits the form and keeps focus on press.
  */
-export function PasswordField({ label, description, errorMessage, placeholder, className, autoComplete = 'current-password', ...props }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  description,
+  errorMessage,
+  placeholder,
+  className,
+  autoComplete = 'current-password',
+  ...props
+}: PasswordFieldProps) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   return (
-    <RACTextField {...props} type={visible ? 'text' : 'password'} autoComplete={autoComplete} className={cx(styles.field, className)}>
+    <RACTextField
+      {...props}
+      type={visible ? 'text' : 'password'}
+      autoComplete={autoComplete}
+      className={cx(styles.field, className)}
+    >
       {({ isInvalid, isDisabled }) => (
         <>
           <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-          <div className={styles.groupBox} data-invalid={isInvalid || undefined} data-disabled={isDisabled || undefined}>
+          <div
+            className={styles.groupBox}
+            data-invalid={isInvalid || undefined}
+            data-disabled={isDisabled || undefined}
+          >
             <Input className={styles.innerInput} placeholder={placeholder} spellCheck={false} autoCapitalize="none" />
             <Button
               className={styles.inputButton}

@@ -3,7 +3,13 @@ import { vars } from '../theme.css';
 
 export const root = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, minWidth: 0, width: '100%' });
 
-export const labels = style({ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: vars.space.sm, fontSize: vars.font.size.sm });
+export const labels = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  fontSize: vars.font.size.sm,
+});
 
 /** The level in words, bold, in body text colour: the colour of the bar is never the only cue. */
 export const level = style({ fontWeight: vars.font.weight.bold, color: vars.color.text });

@@ -46,7 +46,13 @@ describe('PasswordStrengthMeter', () => {
       const [value, setValue] = useState('');
       return (
         <>
-          <PasswordField label="Senha" value={value} onChange={setValue} aria-describedby="strength" autoComplete="new-password" />
+          <PasswordField
+            label="Senha"
+            value={value}
+            onChange={setValue}
+            aria-describedby="strength"
+            autoComplete="new-password"
+          />
           <PasswordStrengthMeter id="strength" password={value} />
         </>
       );

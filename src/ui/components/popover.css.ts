@@ -81,4 +81,9 @@ export const value = style({
   selectors: { '&[data-placeholder]': { color: vars.color.textMuted } },
 });
 
-export const description = style({ display: 'block', fontSize: vars.font.size.sm, color: vars.color.textMuted, fontWeight: vars.font.weight.regular });
+export const description = style({
+  display: 'block',
+  fontSize: vars.font.size.sm,
+  color: vars.color.textMuted,
+  fontWeight: vars.font.weight.regular,
+});

@@ -19,7 +19,9 @@ class Boundary extends Component<{ children: ReactNode }, { error: Error | null 
 
 describe('preloadableLazy', () => {
   it('suspends like React.lazy when rendered before its chunk is in', async () => {
-    const load = vi.fn(() => new Promise<ReturnType<typeof greeting>>((resolve) => setTimeout(() => resolve(greeting()), 20)));
+    const load = vi.fn(
+      () => new Promise<ReturnType<typeof greeting>>((resolve) => setTimeout(() => resolve(greeting()), 20)),
+    );
     const Greeting = preloadableLazy(load);
     render(
       <Suspense fallback={<p>carregando</p>}>

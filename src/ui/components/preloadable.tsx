@@ -22,7 +22,10 @@ type Module<P> = { default: ComponentType<P> };
  * @param load - the dynamic import
  * @param timeoutMs - rejects with a {@link ChunkTimeoutError} when the load takes longer (SPEC §8)
  */
-export function preloadableLazy<P extends object>(load: () => Promise<Module<P>>, timeoutMs?: number): PreloadableComponent<P> {
+export function preloadableLazy<P extends object>(
+  load: () => Promise<Module<P>>,
+  timeoutMs?: number,
+): PreloadableComponent<P> {
   let loaded: Module<P> | null = null;
   let pending: Promise<Module<P>> | null = null;
 
@@ -33,7 +36,10 @@ export function preloadableLazy<P extends object>(load: () => Promise<Module<P>>
     if (timeoutMs !== undefined) {
       sources.push(
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       );
     }

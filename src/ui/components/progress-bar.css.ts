@@ -3,7 +3,12 @@ import { vars } from '../theme.css';
 
 export const root = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, minWidth: 0, width: '100%' });
 
-export const labels = style({ display: 'flex', justifyContent: 'space-between', gap: vars.space.sm, fontSize: vars.font.size.sm });
+export const labels = style({
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+  fontSize: vars.font.size.sm,
+});
 
 export const value = style({ color: vars.color.textMuted, fontVariantNumeric: 'tabular-nums' });
 
@@ -19,7 +24,11 @@ export const track = style({
 
 const slide = keyframes({ from: { transform: 'translateX(-100%)' }, to: { transform: 'translateX(250%)' } });
 
-export const fill = style({ height: '100%', borderRadius: vars.radius.pill, transition: `width ${vars.duration.normal}` });
+export const fill = style({
+  height: '100%',
+  borderRadius: vars.radius.pill,
+  transition: `width ${vars.duration.normal}`,
+});
 
 export const tone = styleVariants({
   primary: { backgroundColor: vars.color.primary },

@@ -29,9 +29,26 @@ export interface ProgressBarProps {
  * Progress of a bulk operation (features save, webhooks per type, sheet download, instance sync)
  * — RAC `ProgressBar`, role progressbar with `aria-valuenow`/`aria-valuetext`.
  */
-export function ProgressBar({ label, value, minValue = 0, maxValue = 100, isIndeterminate, valueLabel, hideValue, tone = 'primary', className }: ProgressBarProps) {
+export function ProgressBar({
+  label,
+  value,
+  minValue = 0,
+  maxValue = 100,
+  isIndeterminate,
+  valueLabel,
+  hideValue,
+  tone = 'primary',
+  className,
+}: ProgressBarProps) {
   return (
-    <RACProgressBar value={value} minValue={minValue} maxValue={maxValue} isIndeterminate={isIndeterminate} valueLabel={valueLabel} className={cx(styles.root, className)}>
+    <RACProgressBar
+      value={value}
+      minValue={minValue}
+      maxValue={maxValue}
+      isIndeterminate={isIndeterminate}
+      valueLabel={valueLabel}
+      className={cx(styles.root, className)}
+    >
       {({ percentage, valueText }) => (
         <>
           <div className={styles.labels}>

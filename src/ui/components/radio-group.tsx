@@ -1,10 +1,16 @@
 import type { ReactNode } from 'react';
-import { Radio as RACRadio, RadioGroup as RACRadioGroup, type RadioGroupProps as RACRadioGroupProps, type RadioProps as RACRadioProps } from 'react-aria-components/RadioGroup';
+import {
+  Radio as RACRadio,
+  RadioGroup as RACRadioGroup,
+  type RadioGroupProps as RACRadioGroupProps,
+  type RadioProps as RACRadioProps,
+} from 'react-aria-components/RadioGroup';
 import { cx } from './class-names';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import * as styles from './toggle.css';
 
-export interface RadioGroupProps extends Omit<RACRadioGroupProps, 'className' | 'style' | 'children'>, FieldChromeProps {
+export interface RadioGroupProps
+  extends Omit<RACRadioGroupProps, 'className' | 'style' | 'children'>, FieldChromeProps {
   children: ReactNode;
   className?: string;
 }

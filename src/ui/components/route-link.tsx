@@ -20,9 +20,26 @@ export interface RouteLinkButtonProps {
  * link (wouter's `Link`: client-side navigation, modifier-click still opens a tab) that looks like
  * a button, with the keyboard-only focus ring.
  */
-export function RouteLinkButton({ href, children, variant = 'secondary', size = 'md', icon, className }: RouteLinkButtonProps) {
+export function RouteLinkButton({
+  href,
+  children,
+  variant = 'secondary',
+  size = 'md',
+  icon,
+  className,
+}: RouteLinkButtonProps) {
   return (
-    <Link href={href} className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.size[size], native.buttonState, native.buttonHover[variant], className)}>
+    <Link
+      href={href}
+      className={cx(
+        buttonStyles.base,
+        buttonStyles.variant[variant],
+        buttonStyles.size[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        className,
+      )}
+    >
       {icon}
       <span className={buttonStyles.label}>{children}</span>
     </Link>

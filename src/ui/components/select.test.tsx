@@ -33,7 +33,14 @@ describe('Select', () => {
   it('submits the selected id through a hidden native select and reports required errors', async () => {
     const { user, container } = renderUi(
       <form>
-        <Select label="Função" name="role_id" items={roles} defaultValue={1} isInvalid errorMessage="Escolha uma função" />
+        <Select
+          label="Função"
+          name="role_id"
+          items={roles}
+          defaultValue={1}
+          isInvalid
+          errorMessage="Escolha uma função"
+        />
       </form>,
     );
     const hidden = container.querySelector('select[name="role_id"]');

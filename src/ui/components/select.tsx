@@ -12,7 +12,10 @@ import * as styles from './popover.css';
 
 export type { SelectOption } from './list-box';
 
-export interface SelectProps<T extends SelectOption> extends Omit<RACSelectProps<T, 'single'>, 'className' | 'style' | 'children' | 'items' | 'selectionMode'>, FieldChromeProps {
+export interface SelectProps<T extends SelectOption>
+  extends
+    Omit<RACSelectProps<T, 'single'>, 'className' | 'style' | 'children' | 'items' | 'selectionMode'>,
+    FieldChromeProps {
   items: Iterable<T>;
   /** Shown while nothing is selected; defaults to "Selecione…". */
   placeholder?: string;
@@ -24,10 +27,22 @@ export interface SelectProps<T extends SelectOption> extends Omit<RACSelectProps
  * page size. Type-ahead and arrow keys work on the closed button; the value is the option's `id`
  * and it submits with forms through `name`.
  */
-export function Select<T extends SelectOption>({ label, description, errorMessage, items, placeholder, className, ...props }: SelectProps<T>) {
+export function Select<T extends SelectOption>({
+  label,
+  description,
+  errorMessage,
+  items,
+  placeholder,
+  className,
+  ...props
+}: SelectProps<T>) {
   const { t } = useTranslation();
   return (
-    <RACSelect {...props} placeholder={placeholder ?? t('ui.select.placeholder')} className={cx(fieldStyles.field, className)}>
+    <RACSelect
+      {...props}
+      placeholder={placeholder ?? t('ui.select.placeholder')}
+      className={cx(fieldStyles.field, className)}
+    >
       <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
       <Button className={styles.trigger}>
         <SelectValue className={styles.value} />

@@ -25,5 +25,11 @@ export function Skeleton({ width = '100%', height = '1em', lines, circle }: Skel
       </span>
     );
   }
-  return <span className={styles.skeleton} aria-hidden="true" style={{ width, height, borderRadius: circle ? '50%' : undefined }} />;
+  return (
+    <span
+      className={styles.skeleton}
+      aria-hidden="true"
+      style={{ width, height, borderRadius: circle ? '50%' : undefined }}
+    />
+  );
 }

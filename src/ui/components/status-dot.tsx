@@ -36,16 +36,39 @@ const CONNECTION = {
 } as const;
 
 /** The socket's state for the navbar: "Conectado" / "Conectando…" / "Desconectado", announced on change. */
-export function ConnectionStatus({ state, className, labelClassName }: { state: ConnectionState; className?: string; labelClassName?: string }) {
+export function ConnectionStatus({
+  state,
+  className,
+  labelClassName,
+}: {
+  state: ConnectionState;
+  className?: string;
+  labelClassName?: string;
+}) {
   const { t } = useTranslation();
   const { tone, shape } = CONNECTION[state];
-  return <StatusDot live label={t(`shell.connection.${state}`)} tone={tone} shape={shape} className={className} labelClassName={labelClassName} />;
+  return (
+    <StatusDot
+      live
+      label={t(`shell.connection.${state}`)}
+      tone={tone}
+      shape={shape}
+      className={className}
+      labelClassName={labelClassName}
+    />
+  );
 }
 
 /** A user's presence (`isConnected`) in lists: "Online" / "Offline". */
 export function PresenceStatus({ isConnected, className }: { isConnected: boolean; className?: string }) {
   const { t } = useTranslation();
-  return <Presence isConnected={isConnected} labels={{ online: t('ui.presence.online'), offline: t('ui.presence.offline') }} className={className} />;
+  return (
+    <Presence
+      isConnected={isConnected}
+      labels={{ online: t('ui.presence.online'), offline: t('ui.presence.offline') }}
+      className={className}
+    />
+  );
 }
 
 /**
@@ -53,7 +76,15 @@ export function PresenceStatus({ isConnected, className }: { isConnected: boolea
  * virtualized lists, which mount rows while scrolling and should not translate (or subscribe to
  * i18next) once per row.
  */
-export function Presence({ isConnected, labels, className }: { isConnected: boolean; labels: { online: string; offline: string }; className?: string }) {
+export function Presence({
+  isConnected,
+  labels,
+  className,
+}: {
+  isConnected: boolean;
+  labels: { online: string; offline: string };
+  className?: string;
+}) {
   return isConnected ? (
     <StatusDot label={labels.online} tone="success" shape="on" className={className} />
   ) : (

@@ -21,7 +21,13 @@ export function rowsToShow<T>(status: DataTableStatus, rows: readonly T[]): read
 export function SortIndicator({ direction }: { direction: 'ascending' | 'descending' | undefined }) {
   return (
     <span className={direction ? undefined : styles.sortIcon}>
-      {direction === 'ascending' ? <ArrowUpIcon size={14} /> : direction === 'descending' ? <ArrowDownIcon size={14} /> : <SortIcon size={14} />}
+      {direction === 'ascending' ? (
+        <ArrowUpIcon size={14} />
+      ) : direction === 'descending' ? (
+        <ArrowDownIcon size={14} />
+      ) : (
+        <SortIcon size={14} />
+      )}
     </span>
   );
 }
@@ -30,7 +36,15 @@ export function SortIndicator({ direction }: { direction: 'ascending' | 'descend
  * What a table shows in place of rows: the screen's error state, a spinner while loading, or the
  * screen's empty state (a plain "nothing here" by default).
  */
-export function TableState({ status, emptyState, errorState }: { status: DataTableStatus; emptyState?: ReactNode; errorState?: ReactNode }) {
+export function TableState({
+  status,
+  emptyState,
+  errorState,
+}: {
+  status: DataTableStatus;
+  emptyState?: ReactNode;
+  errorState?: ReactNode;
+}) {
   const { t } = useTranslation();
   if (status === 'error') return errorState;
   if (status === 'loading') {
@@ -49,14 +63,21 @@ export function TableState({ status, emptyState, errorState }: { status: DataTab
  * caller for the other direction of that column (ascending first). Each sortable header says it is
  * sortable and how it is sorted (`aria-sort`, and a description the grid points to).
  */
-export function useColumnSort<T>(columns: readonly DataTableColumn<T>[], idPrefix: string, sortDescriptor?: SortDescriptor, onSortChange?: (sort: SortDescriptor) => void) {
+export function useColumnSort<T>(
+  columns: readonly DataTableColumn<T>[],
+  idPrefix: string,
+  sortDescriptor?: SortDescriptor,
+  onSortChange?: (sort: SortDescriptor) => void,
+) {
   const { t } = useTranslation();
-  const sortedColumn = sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
+  const sortedColumn =
+    sortDescriptor?.column == null ? undefined : columns.find((column) => column.id === sortDescriptor.column);
   const sortableId = `${idPrefix}-sortable`;
   const sortedId = `${idPrefix}-sorted`;
   const sortBy = (column: DataTableColumn<T> | undefined): boolean => {
     if (!column?.allowsSorting) return false;
-    const direction = sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
+    const direction =
+      sortDescriptor?.column === column.id && sortDescriptor.direction === 'ascending' ? 'descending' : 'ascending';
     onSortChange?.({ column: column.id, direction });
     return true;
   };
@@ -83,7 +104,11 @@ export function useColumnSort<T>(columns: readonly DataTableColumn<T>[], idPrefi
     <VisuallyHidden>
       <span id={sortableId}>{t('ui.table.sortable')}</span>
       {sortedColumn ? (
-        <span id={sortedId}>{t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', { column: sortedColumn.header })}</span>
+        <span id={sortedId}>
+          {t(sortDescriptor?.direction === 'descending' ? 'ui.table.sortedDescending' : 'ui.table.sortedAscending', {
+            column: sortedColumn.header,
+          })}
+        </span>
       ) : null}
     </VisuallyHidden>
   );

@@ -86,7 +86,13 @@ export const alignEnd = style({ textAlign: 'end', fontVariantNumeric: 'tabular-n
 export const selectionCell = style({ width: '2.75rem' });
 
 /** The row and select-all checkboxes: the platform's own, in the accent colour. */
-export const checkbox = style({ width: '1.125rem', height: '1.125rem', margin: 0, accentColor: vars.color.primary, cursor: 'pointer' });
+export const checkbox = style({
+  width: '1.125rem',
+  height: '1.125rem',
+  margin: 0,
+  accentColor: vars.color.primary,
+  cursor: 'pointer',
+});
 
 export const state = style({
   display: 'flex',

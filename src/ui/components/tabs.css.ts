@@ -23,7 +23,11 @@ export const tab = style({
   outline: 'none',
   selectors: {
     '&[data-hovered]': { color: vars.color.text },
-    '&[data-selected]': { color: vars.color.text, borderBottomColor: vars.color.primary, fontWeight: vars.font.weight.bold },
+    '&[data-selected]': {
+      color: vars.color.text,
+      borderBottomColor: vars.color.primary,
+      fontWeight: vars.font.weight.bold,
+    },
     '&[data-focus-visible]': { ...focusRing, outlineOffset: '-2px' },
     '&[data-disabled]': { opacity: 0.55, cursor: 'not-allowed' },
   },

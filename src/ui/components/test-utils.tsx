@@ -13,7 +13,10 @@ export interface RenderUiOptions extends Omit<RenderOptions, 'wrapper'> {
 }
 
 /** `render` wrapped like the shell wraps screens: i18next, React Aria's locale, the light theme. */
-export function renderUi(ui: ReactElement, { language = 'pt-BR', ...options }: RenderUiOptions = {}): RenderResult & { i18n: I18n; user: UserEvent } {
+export function renderUi(
+  ui: ReactElement,
+  { language = 'pt-BR', ...options }: RenderUiOptions = {},
+): RenderResult & { i18n: I18n; user: UserEvent } {
   const i18n = createI18n(language);
   function Wrapper({ children }: { children: ReactNode }) {
     return (

@@ -51,7 +51,12 @@ describe('TextField', () => {
 describe('TextField validation text', () => {
   it('shows the message of a validate function (app text) rather than the generic errorMessage', async () => {
     const { user } = renderUi(
-      <TextField label="Nome" validationBehavior="aria" errorMessage="Campo inválido" validate={(v) => (v.length < 3 ? 'Mínimo de 3 caracteres' : null)} />,
+      <TextField
+        label="Nome"
+        validationBehavior="aria"
+        errorMessage="Campo inválido"
+        validate={(v) => (v.length < 3 ? 'Mínimo de 3 caracteres' : null)}
+      />,
     );
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'ab');
     expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveAccessibleDescription('Mínimo de 3 caracteres');

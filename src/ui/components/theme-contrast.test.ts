@@ -21,7 +21,20 @@ function contrast(a: string, b: string): number {
 
 /** Text drawn on a background by some primitive: WCAG AA 1.4.3 needs 4.5:1. */
 const TEXT_PAIRS: ReadonlyArray<[Token, Token[]]> = [
-  ['text', ['background', 'surface', 'surfaceRaised', 'surfaceHover', 'selected', 'dangerSurface', 'successSurface', 'warningSurface', 'infoSurface']],
+  [
+    'text',
+    [
+      'background',
+      'surface',
+      'surfaceRaised',
+      'surfaceHover',
+      'selected',
+      'dangerSurface',
+      'successSurface',
+      'warningSurface',
+      'infoSurface',
+    ],
+  ],
   ['textMuted', ['background', 'surface', 'surfaceRaised', 'surfaceHover', 'selected']],
   ['primary', ['background', 'surface', 'surfaceRaised', 'selected']], // links, checkmarks in options
   ['primaryText', ['primary', 'primaryHover']], // primary buttons, calendar range ends, focused date segment

@@ -38,7 +38,8 @@ export class ToastQueue implements ToastQueueLike {
   attach(real: ToastQueueLike): void {
     if (this.real) return;
     this.real = real;
-    for (const toast of this.pending.splice(0)) real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout });
+    for (const toast of this.pending.splice(0))
+      real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout });
     real.subscribe(() => this.notify());
     this.notify();
   }
@@ -96,6 +97,10 @@ export const appToasts: ToastQueue = createToastQueue();
 const DEFAULT_TIMEOUT: Record<ToastVariant, number | undefined> = { success: 5000, info: 5000, error: undefined };
 
 /** Shows a toast; returns its key (for `queue.close(key)`). */
-export function showToast(queue: ToastQueueLike, content: ToastContent, timeout = DEFAULT_TIMEOUT[content.variant]): string {
+export function showToast(
+  queue: ToastQueueLike,
+  content: ToastContent,
+  timeout = DEFAULT_TIMEOUT[content.variant],
+): string {
   return queue.add(content, timeout === undefined ? {} : { timeout });
 }

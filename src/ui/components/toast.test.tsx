@@ -15,7 +15,11 @@ describe('ToastRegion', () => {
     const queue = createToastQueue();
     renderUi(<ToastRegion queue={queue} />);
     act(() => {
-      showToast(queue, { variant: 'success', title: ptBR.auth.login.successTitle, description: ptBR.auth.login.successBody });
+      showToast(queue, {
+        variant: 'success',
+        title: ptBR.auth.login.successTitle,
+        description: ptBR.auth.login.successBody,
+      });
     });
     const region = screen.getByRole('region', { name: ptBR.ui.toast.region });
     const toast = within(region).getByRole('alertdialog');

@@ -34,7 +34,10 @@ export const box = style({
   height: '1.25rem',
   borderRadius: vars.radius.sm,
   selectors: {
-    [`${row}[data-selected] &, ${row}[data-indeterminate] &`]: { backgroundColor: vars.color.primary, borderColor: vars.color.primary },
+    [`${row}[data-selected] &, ${row}[data-indeterminate] &`]: {
+      backgroundColor: vars.color.primary,
+      borderColor: vars.color.primary,
+    },
     [`${row}[data-focus-visible] &`]: focusRing,
     [`${row}[data-invalid] &`]: { borderColor: vars.color.danger },
     [`${row}[data-hovered]:not([data-selected]) &`]: { borderColor: vars.color.text },
@@ -84,5 +87,7 @@ export const options = style({
   display: 'flex',
   flexDirection: 'column',
   gap: vars.space.xxs,
-  selectors: { '[data-orientation="horizontal"] > &': { flexDirection: 'row', flexWrap: 'wrap', columnGap: vars.space.md } },
+  selectors: {
+    '[data-orientation="horizontal"] > &': { flexDirection: 'row', flexWrap: 'wrap', columnGap: vars.space.md },
+  },
 });

@@ -18,7 +18,9 @@ describe('Tooltip', () => {
     await user.tab();
     const tooltip = screen.getByRole('tooltip');
     expect(tooltip).toHaveTextContent('Alternar tema (claro/escuro)');
-    expect(screen.getByRole('button', { name: 'Alternar tema' })).toHaveAccessibleDescription('Alternar tema (claro/escuro)');
+    expect(screen.getByRole('button', { name: 'Alternar tema' })).toHaveAccessibleDescription(
+      'Alternar tema (claro/escuro)',
+    );
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('tooltip')).toBeNull();
   });

@@ -11,7 +11,11 @@ interface User {
   name: string;
   email: string;
 }
-const users: User[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i + 1, name: `Usuário ${i + 1}`, email: `user${i + 1}@demo.local` }));
+const users: User[] = Array.from({ length: 10_000 }, (_, i) => ({
+  id: i + 1,
+  name: `Usuário ${i + 1}`,
+  email: `user${i + 1}@demo.local`,
+}));
 const columns: DataTableColumn<User>[] = [
   { id: 'name', header: 'Nome', cell: (u) => u.name, isRowHeader: true },
   { id: 'email', header: 'Email', cell: (u) => u.email },
@@ -57,7 +61,15 @@ afterEach(cleanup);
 
 describe('VirtualizedDataTable', () => {
   it('renders 10,000 users with at most 150 row elements in the DOM', () => {
-    renderUi(<VirtualizedDataTable aria-label="Usuários" columns={columns} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={columns}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     const grid = screen.getByRole('grid', { name: 'Usuários' });
     const rows = within(grid).getAllByRole('row');
     // Header row + the rows in a 600 px viewport at 40 px each, plus overscan.
@@ -70,7 +82,15 @@ describe('VirtualizedDataTable', () => {
   });
 
   it('renders other rows after scrolling, still within the bound', () => {
-    renderUi(<VirtualizedDataTable aria-label="Usuários" columns={columns} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={columns}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     const grid = screen.getByRole('grid', { name: 'Usuários' });
     act(() => {
       grid.scrollTop = 40 * 5000;
@@ -82,7 +102,15 @@ describe('VirtualizedDataTable', () => {
   });
 
   it('keeps keyboard navigation: End on a row jumps to the last of the 10,000', async () => {
-    const { user } = renderUi(<VirtualizedDataTable aria-label="Usuários" columns={columns} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    const { user } = renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={columns}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     await user.tab();
     await user.keyboard('{ArrowDown}');
     await user.keyboard('{Control>}{End}{/Control}');
@@ -92,7 +120,15 @@ describe('VirtualizedDataTable', () => {
   });
 
   it('renders the rows of the window with their own aria-rowindex, and keeps the count for the whole list', () => {
-    renderUi(<VirtualizedDataTable aria-label="Usuários" columns={columns} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={columns}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     const grid = screen.getByRole('grid', { name: 'Usuários' });
     expect(grid).toHaveAttribute('aria-colcount', '2');
     act(() => {
@@ -111,7 +147,15 @@ describe('VirtualizedDataTable', () => {
   });
 
   it('moves between rows, cells and headers with the keyboard, RAC-style', async () => {
-    const { user } = renderUi(<VirtualizedDataTable aria-label="Usuários" columns={columns} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    const { user } = renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={columns}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     const grid = screen.getByRole('grid', { name: 'Usuários' });
     expect(grid).toHaveAttribute('tabindex', '0');
     await user.tab();
@@ -159,7 +203,13 @@ describe('VirtualizedDataTable', () => {
     const { user } = renderUi(
       <>
         <button type="button">Antes</button>
-        <VirtualizedDataTable aria-label="Usuários" columns={actionColumns(() => undefined)} rows={users} height={VIEWPORT.height} rowHeight={40} />
+        <VirtualizedDataTable
+          aria-label="Usuários"
+          columns={actionColumns(() => undefined)}
+          rows={users}
+          height={VIEWPORT.height}
+          rowHeight={40}
+        />
         <button type="button">Depois</button>
       </>,
     );
@@ -191,7 +241,13 @@ describe('VirtualizedDataTable', () => {
     const { user } = renderUi(
       <>
         <button type="button">Antes</button>
-        <VirtualizedDataTable aria-label="Usuários" columns={actionColumns(onPress)} rows={users} height={VIEWPORT.height} rowHeight={40} />
+        <VirtualizedDataTable
+          aria-label="Usuários"
+          columns={actionColumns(onPress)}
+          rows={users}
+          height={VIEWPORT.height}
+          rowHeight={40}
+        />
       </>,
     );
     const grid = screen.getByRole('grid', { name: 'Usuários' });
@@ -218,7 +274,15 @@ describe('VirtualizedDataTable', () => {
   it('walks the controls of a cell with the arrows; Up/Down move rows instead of reaching the controls', async () => {
     const onPress = vi.fn();
     const withActions = actionColumns(onPress);
-    const { user } = renderUi(<VirtualizedDataTable aria-label="Usuários" columns={withActions} rows={users} height={VIEWPORT.height} rowHeight={40} />);
+    const { user } = renderUi(
+      <VirtualizedDataTable
+        aria-label="Usuários"
+        columns={withActions}
+        rows={users}
+        height={VIEWPORT.height}
+        rowHeight={40}
+      />,
+    );
     await user.tab();
     await user.keyboard('{ArrowLeft}');
     // Into the last cell: its last control (coming from the right, as RAC does).
@@ -241,7 +305,17 @@ describe('VirtualizedDataTable', () => {
     function Sorted() {
       const [sort, setSort] = useState<SortDescriptor>({ column: 'name', direction: 'ascending' });
       const rows = sort.direction === 'ascending' ? users : [...users].reverse();
-      return <VirtualizedDataTable aria-label="Usuários" columns={sortable} rows={rows} height={VIEWPORT.height} rowHeight={40} sortDescriptor={sort} onSortChange={setSort} />;
+      return (
+        <VirtualizedDataTable
+          aria-label="Usuários"
+          columns={sortable}
+          rows={rows}
+          height={VIEWPORT.height}
+          rowHeight={40}
+          sortDescriptor={sort}
+          onSortChange={setSort}
+        />
+      );
     }
     const { user } = renderUi(<Sorted />);
     const grid = screen.getByRole('grid', { name: 'Usuários' });

@@ -8,7 +8,8 @@ import * as tableStyles from './table.css';
 import * as styles from './virtualized-table.css';
 
 /** Row selection and row actions are {@link DataTable}'s alone: no long list uses them. */
-type DataTableOnlyProps = 'selectionMode' | 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange' | 'disabledKeys' | 'onRowAction';
+type DataTableOnlyProps =
+  'selectionMode' | 'selectedKeys' | 'defaultSelectedKeys' | 'onSelectionChange' | 'disabledKeys' | 'onRowAction';
 
 export interface VirtualizedDataTableProps<T extends { id: Key }> extends Omit<DataTableProps<T>, DataTableOnlyProps> {
   /** Height of the scrolling grid in px (or any CSS length, e.g. `calc(100vh - 240px)`). */
@@ -75,7 +76,15 @@ interface GridRowProps<T extends { id: Key }> {
  * One row, memoized: scrolling mounts the rows it reveals and leaves the others alone (their props
  * do not change). Cells read live state (e.g. a busy flag) from context, not from these props.
  */
-const GridRow = memo(function GridRow<T extends { id: Key }>({ row, index, columns, rowHeight, template, idPrefix, focus }: GridRowProps<T>) {
+const GridRow = memo(function GridRow<T extends { id: Key }>({
+  row,
+  index,
+  columns,
+  rowHeight,
+  template,
+  idPrefix,
+  focus,
+}: GridRowProps<T>) {
   const headerCol = columns.findIndex((column) => column.isRowHeader);
   return (
     <div
@@ -93,7 +102,12 @@ const GridRow = memo(function GridRow<T extends { id: Key }>({ row, index, colum
           id={col === headerCol ? cellId(idPrefix, row.id, col) : undefined}
           aria-colindex={col + 1}
           tabIndex={focus === col ? 0 : -1}
-          className={cx(tableStyles.cell, styles.cell, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.cellEnd)}
+          className={cx(
+            tableStyles.cell,
+            styles.cell,
+            column.align === 'end' && tableStyles.alignEnd,
+            column.align === 'end' && styles.cellEnd,
+          )}
         >
           <span className={styles.cellContent}>{column.cell(row)}</span>
         </div>
@@ -141,7 +155,10 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
 
   // The window: rows [start, end) of the list are mounted. Only a scroll that reveals another row
   // changes it; the first guess uses the window's height until the grid is measured.
-  const [range, setRange] = useState<Range>(() => ({ start: 0, end: Math.ceil((typeof window === 'undefined' ? 800 : window.innerHeight) / rowHeight) + overscan }));
+  const [range, setRange] = useState<Range>(() => ({
+    start: 0,
+    end: Math.ceil((typeof window === 'undefined' ? 800 : window.innerHeight) / rowHeight) + overscan,
+  }));
   // Written only where the range is set, so a scroll compares against what is (about to be) rendered.
   const rangeRef = useRef(range);
   const syncRange = useCallback(
@@ -150,7 +167,10 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
       if (!grid) return;
       const viewport = Math.max(rowHeight, (grid.clientHeight || window.innerHeight) - headingHeight);
       const first = Math.floor(grid.scrollTop / rowHeight);
-      const next = { start: Math.max(0, first - overscan), end: first + Math.ceil(viewport / rowHeight) + 1 + overscan };
+      const next = {
+        start: Math.max(0, first - overscan),
+        end: first + Math.ceil(viewport / rowHeight) + 1 + overscan,
+      };
       if (next.start === rangeRef.current.start && next.end === rangeRef.current.end) return;
       rangeRef.current = next;
       // From a scroll event, render before the frame is painted (no blank rows); elsewhere React batches.
@@ -195,7 +215,9 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
   const [rowSlots] = useState(() => new RowSlots());
   const slotOf = rowSlots.assign(indices.map((i) => (shownRows[i] as T).id));
 
-  const template = columns.map((column) => (column.width ? `${column.width}px` : `minmax(${minColumnWidth}px, 1fr)`)).join(' ');
+  const template = columns
+    .map((column) => (column.width ? `${column.width}px` : `minmax(${minColumnWidth}px, 1fr)`))
+    .join(' ');
   const minWidth = columns.reduce((sum, column) => sum + (column.width ?? minColumnWidth), 0);
 
   return (
@@ -215,11 +237,28 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
       >
         <div className={styles.content} style={{ minWidth }}>
           <div role="rowgroup" className={cx(tableStyles.header, styles.header)}>
-            <div role="row" aria-rowindex={1} className={styles.headerRow} style={{ gridTemplateColumns: template, height: headingHeight }}>
+            <div
+              role="row"
+              aria-rowindex={1}
+              className={styles.headerRow}
+              style={{ gridTemplateColumns: template, height: headingHeight }}
+            >
               {columns.map((column, col) => {
                 const { props: sortProps, content } = header(column);
                 return (
-                  <div key={column.id} role="columnheader" aria-colindex={col + 1} {...sortProps} tabIndex={headerTabIndex(col)} className={cx(tableStyles.column, styles.column, column.align === 'end' && tableStyles.alignEnd, column.align === 'end' && styles.columnEnd)}>
+                  <div
+                    key={column.id}
+                    role="columnheader"
+                    aria-colindex={col + 1}
+                    {...sortProps}
+                    tabIndex={headerTabIndex(col)}
+                    className={cx(
+                      tableStyles.column,
+                      styles.column,
+                      column.align === 'end' && tableStyles.alignEnd,
+                      column.align === 'end' && styles.columnEnd,
+                    )}
+                  >
                     {content}
                   </div>
                 );

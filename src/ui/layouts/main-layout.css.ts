@@ -1,7 +1,12 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
 
-export const shell = style({ display: 'flex', minHeight: '100vh', backgroundColor: vars.color.background, color: vars.color.text });
+export const shell = style({
+  display: 'flex',
+  minHeight: '100vh',
+  backgroundColor: vars.color.background,
+  color: vars.color.text,
+});
 
 export const skip = style({
   position: 'absolute',
@@ -40,5 +45,10 @@ export const brand = style({
 
 export const column = style({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' });
 
-export const main = style({ flex: 1, padding: vars.space.lg, outline: 'none', '@media': { 'screen and (max-width: 30rem)': { padding: vars.space.md } } });
+export const main = style({
+  flex: 1,
+  padding: vars.space.lg,
+  outline: 'none',
+  '@media': { 'screen and (max-width: 30rem)': { padding: vars.space.md } },
+});
 export const mainBoxed = style([main, { width: '100%', maxWidth: '80rem', marginInline: 'auto' }]);

@@ -50,7 +50,8 @@ function Shell({ route, children }: MainLayoutProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   useDocumentTitle(route);
 
-  const toggleMenu = () => (narrow || layout === 'horizontal' ? setDrawerOpen(true) : preferences.send({ type: 'prefs.sidebar.toggle' }));
+  const toggleMenu = () =>
+    narrow || layout === 'horizontal' ? setDrawerOpen(true) : preferences.send({ type: 'prefs.sidebar.toggle' });
   const sidebar = layout === 'vertical' && !narrow;
 
   return (
@@ -59,7 +60,10 @@ function Shell({ route, children }: MainLayoutProps) {
         {t('shell.skipToContent')}
       </a>
       {sidebar ? (
-        <nav aria-label={t('shell.mainNavigation')} className={sidebarCollapsed ? styles.sidebarCollapsed : styles.sidebar}>
+        <nav
+          aria-label={t('shell.mainNavigation')}
+          className={sidebarCollapsed ? styles.sidebarCollapsed : styles.sidebar}
+        >
           <p className={styles.brand}>{sidebarCollapsed ? t('app.short') : t('app.name')}</p>
           <NavSections collapsed={sidebarCollapsed} />
         </nav>

@@ -30,7 +30,13 @@ export const popover = style({
   zIndex: vars.zIndex.popover,
 });
 export const dialog = style({ outline: 'none', padding: vars.space.sm });
-export const header = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: vars.space.sm, marginBottom: vars.space.xs });
+export const header = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space.sm,
+  marginBottom: vars.space.xs,
+});
 export const heading = style({ margin: 0, fontSize: vars.font.size.md });
 export const empty = style({ margin: 0, padding: vars.space.sm, color: vars.color.textMuted });
 export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.xs });

@@ -23,10 +23,21 @@ export function ago(sentAt: string, now: number, locale: string): string {
 function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
   const { t, i18n } = useTranslation();
   const known = i18n.exists(`activity.events.${entry.name}`);
-  const title = known ? t(`activity.events.${entry.name}` as 'activity.events.instanceUpdated') : t('activity.unknown', { name: entry.name });
+  const title = known
+    ? t(`activity.events.${entry.name}` as 'activity.events.instanceUpdated')
+    : t('activity.unknown', { name: entry.name });
   const hasDetail = i18n.exists(`activity.details.${entry.name}`);
-  const status = typeof entry.detail.status === 'string' && i18n.exists(`activity.status.${entry.detail.status}`) ? t(`activity.status.${entry.detail.status}` as 'activity.status.idle') : entry.detail.status;
-  const detail = hasDetail ? t(`activity.details.${entry.name}` as 'activity.details.instanceUpdated', { ...entry.detail, status, name: entry.detail.name ?? '' }) : '';
+  const status =
+    typeof entry.detail.status === 'string' && i18n.exists(`activity.status.${entry.detail.status}`)
+      ? t(`activity.status.${entry.detail.status}` as 'activity.status.idle')
+      : entry.detail.status;
+  const detail = hasDetail
+    ? t(`activity.details.${entry.name}` as 'activity.details.instanceUpdated', {
+        ...entry.detail,
+        status,
+        name: entry.detail.name ?? '',
+      })
+    : '';
   return (
     <li className={styles.line}>
       <span className={styles.lineTitle}>{title}</span>
@@ -75,7 +86,14 @@ export function ActivityFeed() {
         ) : null}
       </span>
       {openedAt > 0 ? (
-        <NativePopover id={`${id}-feed`} triggerRef={bell} placement="bottom end" className={styles.popover} aria-labelledby={`${id}-title`} onClose={() => setOpenedAt(0)}>
+        <NativePopover
+          id={`${id}-feed`}
+          triggerRef={bell}
+          placement="bottom end"
+          className={styles.popover}
+          aria-labelledby={`${id}-title`}
+          onClose={() => setOpenedAt(0)}
+        >
           <div className={styles.dialog}>
             <div className={styles.header}>
               <h2 id={`${id}-title`} className={styles.heading}>

@@ -25,7 +25,8 @@ export function LanguageSelect() {
         className={styles.select}
         value={locale}
         disabled={!hydrated}
-        onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}>
+        onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}
+      >
         {SUPPORTED_LOCALES.map((code) => (
           <option key={code} value={code} lang={code}>
             {t(`languages.${code}`)}

@@ -12,5 +12,10 @@ export const drawer = style({
   boxShadow: vars.shadow.lg,
 });
 export const dialog = style({ outline: 'none' });
-export const top = style({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: `${vars.space.sm} ${vars.space.md}` });
+export const top = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  padding: `${vars.space.sm} ${vars.space.md}`,
+});
 export const brand = style({ fontWeight: 600 });

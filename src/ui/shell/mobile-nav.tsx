@@ -18,7 +18,12 @@ function Drawer({ close }: { close: () => void }) {
   const { t } = useTranslation();
   const { dialogProps } = useModalDialog({ onClose: close });
   return (
-    <dialog {...dialogProps} aria-label={t('shell.mainNavigation')} tabIndex={-1} className={`${overlay.drawer} ${styles.drawer} ${styles.dialog}`}>
+    <dialog
+      {...dialogProps}
+      aria-label={t('shell.mainNavigation')}
+      tabIndex={-1}
+      className={`${overlay.drawer} ${styles.drawer} ${styles.dialog}`}
+    >
       <nav aria-label={t('shell.mainNavigation')}>
         <div className={styles.top}>
           <span className={styles.brand}>{t('app.name')}</span>

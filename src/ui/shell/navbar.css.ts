@@ -58,6 +58,13 @@ export const preferences = style({ display: 'grid', gap: vars.space.lg });
 /** Text kept for screen readers but hidden on narrow screens (the shape and colour stay visible). */
 export const narrowHidden = style({
   '@media': {
-    [narrow]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+    [narrow]: {
+      position: 'absolute',
+      width: 1,
+      height: 1,
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
   },
 });

@@ -30,7 +30,11 @@ export function PageHeader({ route }: { route: AppRoute }) {
       <NativeIconButton
         label={starred ? t('shell.unstarPage') : t('shell.starPage')}
         icon={<StarIcon size={18} className={starred ? styles.starOn : undefined} />}
-        onPress={() => preferences.send(starred ? { type: 'prefs.unstar', href } : { type: 'prefs.star', page: { href, titleKey: route.titleKey } })}
+        onPress={() =>
+          preferences.send(
+            starred ? { type: 'prefs.unstar', href } : { type: 'prefs.star', page: { href, titleKey: route.titleKey } },
+          )
+        }
       />
     </div>
   );

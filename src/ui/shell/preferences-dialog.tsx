@@ -9,7 +9,13 @@ import * as styles from './navbar.css';
  * Layout (vertical by default), navbar width, sidebar and theme: applied at once, kept across
  * reloads. A native `<dialog>` with native radios and switch: the shell loads no React Aria.
  */
-export function PreferencesDialog({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+export function PreferencesDialog({
+  isOpen,
+  onOpenChange,
+}: {
+  isOpen: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const { t } = useTranslation();
   const { preferences } = useServices();
   const { layout, navbarWidth, sidebarCollapsed, theme } = usePreferences((s) => s.context);
@@ -43,7 +49,11 @@ export function PreferencesDialog({ isOpen, onOpenChange }: { isOpen: boolean; o
             { value: 'dark', label: t('shell.preferences.dark') },
           ]}
         />
-        <NativeSwitch isSelected={sidebarCollapsed} onChange={(collapsed) => preferences.send({ type: 'prefs.sidebar.set', collapsed })} isDisabled={layout === 'horizontal'}>
+        <NativeSwitch
+          isSelected={sidebarCollapsed}
+          onChange={(collapsed) => preferences.send({ type: 'prefs.sidebar.set', collapsed })}
+          isDisabled={layout === 'horizontal'}
+        >
           {t('shell.preferences.collapsed')}
         </NativeSwitch>
       </div>

@@ -12,5 +12,11 @@ export function RequestBar() {
   const { t } = useTranslation();
   const pending = usePendingRequests();
   const enabled = usePreferences(selectOverlayEnabled);
-  return <div className={styles.track}>{pending > 0 && enabled ? <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} /> : null}</div>;
+  return (
+    <div className={styles.track}>
+      {pending > 0 && enabled ? (
+        <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} />
+      ) : null}
+    </div>
+  );
 }

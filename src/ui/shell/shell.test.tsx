@@ -10,7 +10,12 @@ const api: Responder = (request) => {
   const route = `${request.method} ${request.path}`;
   if (route === 'GET /api/auth/userInfo') return json(200, { user: ADMIN_USER, has_permission_routes: [] });
   if (route === 'GET /api/permission/email') return json(200, []);
-  if (route === 'GET /api/tenant/false') return json(200, [{ id: 1, name: 'backoffice' }, { id: 2, name: 'farmacia-central' }, { id: 3, name: 'loja-centro' }]);
+  if (route === 'GET /api/tenant/false')
+    return json(200, [
+      { id: 1, name: 'backoffice' },
+      { id: 2, name: 'farmacia-central' },
+      { id: 3, name: 'loja-centro' },
+    ]);
   return json(404, { message: `no fake for ${route}` });
 };
 
@@ -30,7 +35,13 @@ describe('shell', () => {
     await waitFor(() => expect(view?.requests.some((r) => r.path === '/api/tenant/false')).toBe(true));
     await user.clear(switcher);
     await user.type(switcher, 'CENTR');
-    await waitFor(() => expect(within(screen.getByRole('listbox', { name: ptBR.shell.tenant })).getAllByRole('option').map((o) => o.textContent)).toEqual(['farmacia-central', 'loja-centro']));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listbox', { name: ptBR.shell.tenant }))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['farmacia-central', 'loja-centro']),
+    );
     await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     await waitFor(() => expect(view?.location()).toBe('/loja-centro/roles/list'));
   });
@@ -41,7 +52,10 @@ describe('shell', () => {
     const menuButton = await screen.findByRole('button', { name: `${ptBR.shell.userMenu}: ${ADMIN_USER.name}` });
     await user.click(menuButton);
     const menu = screen.getByRole('menu', { name: ptBR.shell.userMenu });
-    expect(within(menu).getByRole('menuitem', { name: ptBR.shell.profile })).toHaveAttribute('href', '/backoffice/user-settings');
+    expect(within(menu).getByRole('menuitem', { name: ptBR.shell.profile })).toHaveAttribute(
+      'href',
+      '/backoffice/user-settings',
+    );
     await user.click(within(menu).getByRole('menuitem', { name: ptBR.shell.preferences.title }));
     const dialog = await screen.findByRole('dialog', { name: ptBR.shell.preferences.title });
     expect(within(dialog).getByRole('radio', { name: ptBR.shell.preferences.vertical })).toBeChecked();

@@ -10,11 +10,23 @@ import * as styles from './navbar.css';
 export function StarredMenu() {
   const { t } = useTranslation();
   const starred = usePreferences((s) => s.context.starred);
-  const items: MenuOption[] = starred.map((page) => ({ id: page.href, label: t(page.titleKey as never), href: page.href }));
+  const items: MenuOption[] = starred.map((page) => ({
+    id: page.href,
+    label: t(page.titleKey as never),
+    href: page.href,
+  }));
   const label = `${t('shell.starred.title')} (${starred.length}/${STARRED_LIMIT})`;
   if (items.length === 0) return null;
   return (
-    <NativeMenuButton variant="ghost" aria-label={label} className={styles.starredButton} icon={<StarIcon size={18} />} items={items} menuLabel={t('shell.starred.title')} placement="bottom start">
+    <NativeMenuButton
+      variant="ghost"
+      aria-label={label}
+      className={styles.starredButton}
+      icon={<StarIcon size={18} />}
+      items={items}
+      menuLabel={t('shell.starred.title')}
+      placement="bottom start"
+    >
       <span className={styles.starredCount}>{starred.length}</span>
     </NativeMenuButton>
   );

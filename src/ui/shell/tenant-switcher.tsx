@@ -18,7 +18,9 @@ export function TenantSwitcher() {
   const [path, navigate] = useLocation();
   const search = useSearch();
   const current = tenant();
-  const items = (tenants.some((x) => x.name === current) ? tenants : [{ id: 0, name: current }, ...tenants]).map((x) => ({ id: x.name, label: x.name }));
+  const items = (tenants.some((x) => x.name === current) ? tenants : [{ id: 0, name: current }, ...tenants]).map(
+    (x) => ({ id: x.name, label: x.name }),
+  );
   return (
     <NativeComboBox
       label={t('shell.tenant')}

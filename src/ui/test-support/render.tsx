@@ -84,7 +84,13 @@ function setup(options: RenderOptions, path: string) {
   }
   const server = fakeServer(options.respond ?? notFound);
   const sockets = fakeSockets();
-  const services = createAppServices({ window, fetch: server.fetch, apiBase: API_BASE, createSocket: sockets.create, startRealtime });
+  const services = createAppServices({
+    window,
+    fetch: server.fetch,
+    apiBase: API_BASE,
+    createSocket: sockets.create,
+    startRealtime,
+  });
   const i18n = createI18n(options.locale);
   return { tenant, server, sockets, services, i18n };
 }

@@ -15,10 +15,18 @@ describe('conformance kit validators', () => {
   it('reports missing fields, nulls in non-null fields, wrong scalars and unselected fields', () => {
     if (!roles) throw new Error('contracts/operations/roles.query.graphql is missing');
     const { display_name: _omitted, ...withoutName } = role;
-    expect(validateGraphqlData(roles, { roles: [withoutName] })).toEqual(['graphql: data.roles[0].display_name is missing']);
-    expect(validateGraphqlData(roles, { roles: [{ ...role, name: null }] })).toEqual(['graphql: data.roles[0].name is null but String! is non-null']);
-    expect(validateGraphqlData(roles, { roles: [{ ...role, id: '1' }] })).toEqual(['graphql: data.roles[0].id is "1", not a Int']);
-    expect(validateGraphqlData(roles, { roles: null })).toEqual(['graphql: data.roles is null but [Role!]! is non-null']);
+    expect(validateGraphqlData(roles, { roles: [withoutName] })).toEqual([
+      'graphql: data.roles[0].display_name is missing',
+    ]);
+    expect(validateGraphqlData(roles, { roles: [{ ...role, name: null }] })).toEqual([
+      'graphql: data.roles[0].name is null but String! is non-null',
+    ]);
+    expect(validateGraphqlData(roles, { roles: [{ ...role, id: '1' }] })).toEqual([
+      'graphql: data.roles[0].id is "1", not a Int',
+    ]);
+    expect(validateGraphqlData(roles, { roles: null })).toEqual([
+      'graphql: data.roles is null but [Role!]! is non-null',
+    ]);
     expect(validateGraphqlData(roles, { roles: [], extra: 1 })).toEqual(['graphql: data.extra was not selected']);
   });
 

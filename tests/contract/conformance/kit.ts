@@ -94,7 +94,9 @@ export const GRAPHQL_OPERATIONS: GraphqlOperationFile[] = readdirSync(join(CONTR
   .map((file) => {
     const source = readFileSync(join(CONTRACTS, 'operations', file), 'utf8');
     const document = parseGraphql(source);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = document.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
     if (!operation?.name) throw new Error(`${file}: no named operation`);
     return { name: operation.name.value, file, source, document, operation };
   });
@@ -108,7 +110,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false 
 addFormats.default(ajv);
 ajv.addSchema({ ...openapi, $id: DOC_ID });
 const compiled = new Map<string, ValidateFunction>();
-const pointer = (...parts: string[]): string => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const pointer = (...parts: string[]): string =>
+  parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /** The statuses the contract lists for an operation. */
 function listedStatuses(operationId: string): string[] {
@@ -129,7 +132,8 @@ function schemaPointer(operationId: string, status: number, mediaType: string): 
       const ref = response.$ref?.replace(/^#\//, '');
       const base = ref ? ref.split('/') : ['paths', path, method, 'responses', String(status)];
       const target = ref ? openapi.components.responses?.[base[2] ?? ''] : response;
-      if (!target?.content?.[mediaType]?.schema) throw new Error(`the contract has no ${mediaType} schema for ${status}`);
+      if (!target?.content?.[mediaType]?.schema)
+        throw new Error(`the contract has no ${mediaType} schema for ${status}`);
       return `#/${pointer(...base, 'content', mediaType, 'schema')}`;
     }
   }
@@ -137,7 +141,12 @@ function schemaPointer(operationId: string, status: number, mediaType: string): 
 }
 
 /** Problems of `body` against the contract's schema for `operationId` answering `status`; [] when valid. */
-export function validateRestResponse(operationId: string, status: number, body: unknown, mediaType = 'application/json'): string[] {
+export function validateRestResponse(
+  operationId: string,
+  status: number,
+  body: unknown,
+  mediaType = 'application/json',
+): string[] {
   const key = `${operationId} ${status} ${mediaType}`;
   let validate = compiled.get(key);
   if (!validate) {
@@ -149,7 +158,10 @@ export function validateRestResponse(operationId: string, status: number, body: 
     compiled.set(key, validate);
   }
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `schema: ${e.instancePath || '/'} ${e.message ?? 'invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `schema: ${e.instancePath || '/'} ${e.message ?? 'invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -195,15 +207,19 @@ function checkValue(
       problems.push(`graphql: ${path} is not a list`);
       return;
     }
-    value.forEach((item, i) => checkValue(item, type.ofType as GraphQLOutputType, selection, `${path}[${i}]`, fragments, problems));
+    value.forEach((item, i) =>
+      checkValue(item, type.ofType as GraphQLOutputType, selection, `${path}[${i}]`, fragments, problems),
+    );
     return;
   }
   if (isScalarType(type)) {
-    if (!checkScalar(type.name, value)) problems.push(`graphql: ${path} is ${JSON.stringify(value)}, not a ${type.name}`);
+    if (!checkScalar(type.name, value))
+      problems.push(`graphql: ${path} is ${JSON.stringify(value)}, not a ${type.name}`);
     return;
   }
   if (isEnumType(type)) {
-    if (typeof value !== 'string' || !type.getValue(value)) problems.push(`graphql: ${path} is ${JSON.stringify(value)}, not a ${type.name}`);
+    if (typeof value !== 'string' || !type.getValue(value))
+      problems.push(`graphql: ${path} is ${JSON.stringify(value)}, not a ${type.name}`);
     return;
   }
   if (isObjectType(type)) {
@@ -257,17 +273,21 @@ function checkSelection(
     checkValue(object[key], field.type, selection.selectionSet, `${path}.${key}`, fragments, problems);
   }
   if (top) {
-    for (const key of Object.keys(object)) if (!seen.has(key)) problems.push(`graphql: ${path}.${key} was not selected`);
+    for (const key of Object.keys(object))
+      if (!seen.has(key)) problems.push(`graphql: ${path}.${key} was not selected`);
   }
 }
 
 /** Problems of a GraphQL `data` object against the operation's selection; [] when it matches. */
 export function validateGraphqlData(operation: GraphqlOperationFile, data: unknown): string[] {
-  const root = operation.operation.operation === 'mutation' ? graphqlSchema.getMutationType() : graphqlSchema.getQueryType();
+  const root =
+    operation.operation.operation === 'mutation' ? graphqlSchema.getMutationType() : graphqlSchema.getQueryType();
   if (!root) return [`graphql: the schema has no ${operation.operation.operation} type`];
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return ['graphql: data is not an object'];
   const fragments = new Map(
-    operation.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    operation.document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
   );
   const problems: string[] = [];
   checkSelection(data as Record<string, unknown>, root, operation.operation.selectionSet, 'data', fragments, problems);
@@ -333,7 +353,8 @@ interface CallOptions {
   accept?: string;
 }
 
-const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -358,7 +379,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     const bearer = opts.token === undefined ? token : opts.token;
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await doFetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const response = await doFetch(url, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const bytes = new Uint8Array(await response.arrayBuffer());
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     let json: unknown;
@@ -371,20 +396,35 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   }
 
   /** Calls one REST operation, validates the answer, records a result and returns the JSON body. */
-  async function rest(operationId: string, method: string, path: string, expected: number, opts: CallOptions = {}, label = operationId): Promise<unknown> {
+  async function rest(
+    operationId: string,
+    method: string,
+    path: string,
+    expected: number,
+    opts: CallOptions = {},
+    label = operationId,
+  ): Promise<unknown> {
     const problems: string[] = [];
     let answer: HttpAnswer;
     try {
       answer = await http(method, path, opts);
     } catch (error) {
-      results.push({ operation: label, kind: 'rest', status: 0, ok: false, problems: [`request failed: ${(error as Error).message}`] });
+      results.push({
+        operation: label,
+        kind: 'rest',
+        status: 0,
+        ok: false,
+        problems: [`request failed: ${(error as Error).message}`],
+      });
       return undefined;
     }
-    if (answer.status !== expected) problems.push(`expected HTTP ${expected}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (answer.status !== expected)
+      problems.push(`expected HTTP ${expected}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
     if (!listedStatuses(operationId).includes(String(answer.status))) {
       problems.push(`HTTP ${answer.status} is not an answer the contract lists`);
     } else if (answer.status !== 204) {
-      if (!answer.contentType.includes('application/json')) problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
+      if (!answer.contentType.includes('application/json'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
       if (answer.json === undefined) problems.push('body is not JSON');
       else problems.push(...validateRestResponse(operationId, answer.status, answer.json));
     }
@@ -399,19 +439,47 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   async function twoFactorFlow(who: string, secret: string): Promise<void> {
     const own = await loginToken(who, secret);
     if (!own) {
-      for (const id of ['twoFactorStatus', 'twoFactorEnrol', 'twoFactorVerify', 'twoFactorDisable']) check(id, 'rest', 0, ['could not sign in as the throwaway user']);
+      for (const id of ['twoFactorStatus', 'twoFactorEnrol', 'twoFactorVerify', 'twoFactorDisable'])
+        check(id, 'rest', 0, ['could not sign in as the throwaway user']);
       return;
     }
     await rest('twoFactorStatus', 'GET', '/api/two-factor', 200, { token: own });
     const enrolment = asRecord(await rest('twoFactorEnrol', 'POST', '/api/two-factor/enrol', 200, { token: own }));
     const totpSecret = typeof enrolment.secret === 'string' ? enrolment.secret : '';
-    const activated = asRecord(await rest('twoFactorVerify', 'POST', '/api/two-factor/verify', 200, { token: own, body: { code: totpCode(totpSecret) } }));
+    const activated = asRecord(
+      await rest('twoFactorVerify', 'POST', '/api/two-factor/verify', 200, {
+        token: own,
+        body: { code: totpCode(totpSecret) },
+      }),
+    );
     const recovery = asArray(activated.recovery_codes).filter((c): c is string => typeof c === 'string');
     const credentials = { email: who, password: secret, ip: null };
-    const asked = asRecord(await rest('authLogin', 'POST', '/api/auth/login', 401, { token: null, body: credentials }, 'authLogin (two-factor required)'));
-    if (asked.error !== 'two_factor_required') check('authLogin (two-factor required)', 'auth', 401, [`expected error two_factor_required, got ${JSON.stringify(asked)}`]);
-    await rest('authLogin', 'POST', '/api/auth/login', 200, { token: null, body: { ...credentials, otp: recovery[0] ?? 'AAAAA-AAAAA' } }, 'authLogin (recovery code)');
-    await rest('twoFactorDisable', 'POST', '/api/two-factor/disable', 200, { token: own, body: { code: totpCode(totpSecret, 1) } });
+    const asked = asRecord(
+      await rest(
+        'authLogin',
+        'POST',
+        '/api/auth/login',
+        401,
+        { token: null, body: credentials },
+        'authLogin (two-factor required)',
+      ),
+    );
+    if (asked.error !== 'two_factor_required')
+      check('authLogin (two-factor required)', 'auth', 401, [
+        `expected error two_factor_required, got ${JSON.stringify(asked)}`,
+      ]);
+    await rest(
+      'authLogin',
+      'POST',
+      '/api/auth/login',
+      200,
+      { token: null, body: { ...credentials, otp: recovery[0] ?? 'AAAAA-AAAAA' } },
+      'authLogin (recovery code)',
+    );
+    await rest('twoFactorDisable', 'POST', '/api/two-factor/disable', 200, {
+      token: own,
+      body: { code: totpCode(totpSecret, 1) },
+    });
   }
 
   /** The CSV variant of a sheet: BOM, `;` header, CRLF, text/csv. */
@@ -422,19 +490,27 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     try {
       answer = await http('GET', path, { query, accept: 'text/csv' });
     } catch (error) {
-      results.push({ operation: label, kind: 'rest', status: 0, ok: false, problems: [`request failed: ${(error as Error).message}`] });
+      results.push({
+        operation: label,
+        kind: 'rest',
+        status: 0,
+        ok: false,
+        problems: [`request failed: ${(error as Error).message}`],
+      });
       return;
     }
     if (answer.status !== 200) problems.push(`expected HTTP 200, got ${answer.status}: ${answer.text.slice(0, 300)}`);
     else {
-      if (!answer.contentType.includes('text/csv')) problems.push(`content-type ${answer.contentType || '(none)'} is not text/csv`);
+      if (!answer.contentType.includes('text/csv'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not text/csv`);
       const [b0, b1, b2] = answer.bytes;
       if (b0 !== 0xef || b1 !== 0xbb || b2 !== 0xbf) problems.push('CSV does not start with a UTF-8 BOM');
       const body = answer.text.replace(/^\uFEFF/, '');
       const lineEnd = body.indexOf('\r\n');
       const header = lineEnd >= 0 ? body.slice(0, lineEnd) : body;
       if (lineEnd < 0) problems.push('CSV header line does not end with CRLF');
-      if (!header.includes(';')) problems.push(`CSV header is not ;-separated: ${JSON.stringify(header.slice(0, 120))}`);
+      if (!header.includes(';'))
+        problems.push(`CSV header is not ;-separated: ${JSON.stringify(header.slice(0, 120))}`);
       if (header.includes(',')) problems.push(`CSV header contains commas: ${JSON.stringify(header.slice(0, 120))}`);
       problems.push(...validateRestResponse(operationId, 200, answer.text, 'text/csv'));
     }
@@ -446,13 +522,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     results.push({ operation, kind, status, ok: problems.length === 0, problems });
   }
 
-  async function expect401(operation: string, method: string, path: string, bearer: string | null, expected: Record<string, string>, body?: unknown): Promise<void> {
+  async function expect401(
+    operation: string,
+    method: string,
+    path: string,
+    bearer: string | null,
+    expected: Record<string, string>,
+    body?: unknown,
+  ): Promise<void> {
     try {
       const answer = await http(method, path, { token: bearer, body });
       const problems: string[] = [];
       if (answer.status !== 401) problems.push(`expected HTTP 401, got ${answer.status}: ${answer.text.slice(0, 300)}`);
-      if (JSON.stringify(answer.json) !== JSON.stringify(expected)) problems.push(`expected body ${JSON.stringify(expected)}, got ${answer.text.slice(0, 300)}`);
-      if (!answer.contentType.includes('application/json')) problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
+      if (JSON.stringify(answer.json) !== JSON.stringify(expected))
+        problems.push(`expected body ${JSON.stringify(expected)}, got ${answer.text.slice(0, 300)}`);
+      if (!answer.contentType.includes('application/json'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
       check(operation, 'auth', answer.status, problems);
     } catch (error) {
       check(operation, 'auth', 0, [`request failed: ${(error as Error).message}`]);
@@ -460,14 +545,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   }
 
   async function loginToken(who = email, secret = password): Promise<string | null> {
-    const answer = await http('POST', '/api/auth/login', { token: null, body: { email: who, password: secret, ip: null } });
+    const answer = await http('POST', '/api/auth/login', {
+      token: null,
+      body: { email: who, password: secret, ip: null },
+    });
     const access = asRecord(answer.json).access_token;
     return answer.status === 200 && typeof access === 'string' ? access : null;
   }
 
   const graphqlByName = new Map(GRAPHQL_OPERATIONS.map((op) => [op.name, op]));
   /** Runs one operations file; returns its `data` when it succeeded. */
-  async function graphql(name: string, variables: Record<string, unknown>, bearer?: string | null): Promise<Record<string, unknown> | undefined> {
+  async function graphql(
+    name: string,
+    variables: Record<string, unknown>,
+    bearer?: string | null,
+  ): Promise<Record<string, unknown> | undefined> {
     const operation = graphqlByName.get(name);
     if (!operation) {
       check(name, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
@@ -498,7 +590,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   // ----- health and sign-in ------------------------------------------------------------------------------
   await rest('healthLive', 'GET', '/healthz', 200, { token: null });
   await rest('healthReady', 'GET', '/readyz', 200, { token: null });
-  const login = asRecord(await rest('authLogin', 'POST', '/api/auth/login', 200, { token: null, body: { email, password, ip: null } }));
+  const login = asRecord(
+    await rest('authLogin', 'POST', '/api/auth/login', 200, { token: null, body: { email, password, ip: null } }),
+  );
   token = typeof login.access_token === 'string' ? login.access_token : null;
   if (!token) {
     check('sign-in', 'auth', 0, ['could not sign in; the remaining operations were not exercised']);
@@ -508,9 +602,20 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
 
   // ----- 401 table (DESIGN §4) ---------------------------------------------------------------------------
-  await expect401('401 no token (REST)', 'GET', '/api/auth/userInfo', null, { status: 'Authorization Token not found' });
-  await expect401('401 garbage token (REST)', 'GET', '/api/auth/userInfo', 'garbage.token.value', { status: 'Token is Invalid' });
-  await expect401('401 no token (GraphQL)', 'POST', `/${encodeURIComponent(tenant)}/graphql`, null, { status: 'Authorization Token not found' }, { query: '{ userInfos { id } }' });
+  await expect401('401 no token (REST)', 'GET', '/api/auth/userInfo', null, {
+    status: 'Authorization Token not found',
+  });
+  await expect401('401 garbage token (REST)', 'GET', '/api/auth/userInfo', 'garbage.token.value', {
+    status: 'Token is Invalid',
+  });
+  await expect401(
+    '401 no token (GraphQL)',
+    'POST',
+    `/${encodeURIComponent(tenant)}/graphql`,
+    null,
+    { status: 'Authorization Token not found' },
+    { query: '{ userInfos { id } }' },
+  );
 
   // ----- discovery ---------------------------------------------------------------------------------------
   const tenants = asArray(await rest('tenantList', 'GET', '/api/tenant/false', 200)).map(asRecord);
@@ -523,27 +628,55 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const tenantName = `conf-${stamp}`;
   const createdTenant = asRecord(
     await rest('tenantCreate', 'POST', '/api/tenant', 201, {
-      body: { name: tenantName, cnpj: randomCnpj(), features: ['chat'], template: 'pharmacy', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 100 },
+      body: {
+        name: tenantName,
+        cnpj: randomCnpj(),
+        features: ['chat'],
+        template: 'pharmacy',
+        pool: 'pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
+      },
     }),
   );
   const tenantId = typeof createdTenant.id === 'number' ? createdTenant.id : undefined;
-  if (tenantId) await rest('tenantSetPlan', 'POST', '/api/tenant/set-plan', 200, { body: { id: tenantId, plan: 'professional', user: 10, ticket: 1000 } });
+  if (tenantId)
+    await rest('tenantSetPlan', 'POST', '/api/tenant/set-plan', 200, {
+      body: { id: tenantId, plan: 'professional', user: 10, ticket: 1000 },
+    });
   await rest('featureList', 'GET', '/api/tenant/feature', 200, { query: { tenantName } });
-  await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, { body: { option: 'chatbot', enabled: true, tenantName } });
-  await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, { query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true } });
-  await rest('tenantGenerateCampaignStatusWebhook', 'GET', '/api/tenant/generate-campaign-status-webhook', 200, { query: { tenantName, startAt, finishAt, type: 'delivered' } });
+  await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, {
+    body: { option: 'chatbot', enabled: true, tenantName },
+  });
+  await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
+    query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
+  });
+  await rest('tenantGenerateCampaignStatusWebhook', 'GET', '/api/tenant/generate-campaign-status-webhook', 200, {
+    query: { tenantName, startAt, finishAt, type: 'delivered' },
+  });
 
   // ----- instances and connections -----------------------------------------------------------------------
   await rest('instanceList', 'GET', '/api/instance', 200, { query: { tenantName: customerName } });
-  const instance = asRecord(await rest('instanceCreate', 'POST', '/api/instance', 201, { body: { name: `Conformance ${stamp}`, tenantName, isOfficial: false, isUnlimited: false } }));
+  const instance = asRecord(
+    await rest('instanceCreate', 'POST', '/api/instance', 201, {
+      body: { name: `Conformance ${stamp}`, tenantName, isOfficial: false, isUnlimited: false },
+    }),
+  );
   const instanceId = typeof instance.id === 'number' ? instance.id : undefined;
   if (instanceId) {
-    await rest('instanceUpdate', 'POST', '/api/instance/update', 200, { body: { id: instanceId, tenantName, name: `Conformance ${stamp} renamed`, activated: true } });
-    await rest('instanceSyncMessages', 'POST', '/api/instance/syncMessages', 202, { body: { id: instanceId, daysAgo: 30, tenantName, unlimitedSync: false } });
+    await rest('instanceUpdate', 'POST', '/api/instance/update', 200, {
+      body: { id: instanceId, tenantName, name: `Conformance ${stamp} renamed`, activated: true },
+    });
+    await rest('instanceSyncMessages', 'POST', '/api/instance/syncMessages', 202, {
+      body: { id: instanceId, daysAgo: 30, tenantName, unlimitedSync: false },
+    });
     // Let the background sync settle before the tenant is deleted (bounded wait).
     for (let i = 0; i < 50; i += 1) {
       const list = await http('GET', '/api/instance', { query: { tenantName } });
-      const row = asArray(list.json).map(asRecord).find((r) => r.id === instanceId);
+      const row = asArray(list.json)
+        .map(asRecord)
+        .find((r) => r.id === instanceId);
       if (!row || row.status !== 'syncing') break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -558,13 +691,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   await csv('sheetAttendances', '/api/tenant/sheets/attendances', range);
   await rest('sheetInstanceLogs', 'GET', '/api/tenant/sheets/instance_logs', 200, { query: { ...range, limit: 20 } });
   await csv('sheetInstanceLogs', '/api/tenant/sheets/instance_logs', range);
-  await rest('sheetReasons', 'GET', '/api/tenant/sheets/reasons', 200, { query: { startAt, finishAt, tenancyId: customerId, limit: 20 } });
+  await rest('sheetReasons', 'GET', '/api/tenant/sheets/reasons', 200, {
+    query: { startAt, finishAt, tenancyId: customerId, limit: 20 },
+  });
   await csv('sheetReasons', '/api/tenant/sheets/reasons', { startAt, finishAt, tenancyId: customerId });
   await rest('dashboardSummary', 'GET', '/api/dashboard/summary', 200, { query: range });
-  await rest('dashboardTimeseries', 'GET', '/api/dashboard/timeseries', 200, { query: { ...range, metric: 'revenue', interval: 'day' } });
+  await rest('dashboardTimeseries', 'GET', '/api/dashboard/timeseries', 200, {
+    query: { ...range, metric: 'revenue', interval: 'day' },
+  });
   await rest('dashboardProductivity', 'GET', '/api/dashboard/productivity', 200, { query: range });
   await csv('dashboardProductivity', '/api/dashboard/productivity', range);
-  await rest('dashboardReport', 'POST', '/api/dashboard-report', 200, { body: { start_at: startAt, finish_at: finishAt, selectedUsers: [] } });
+  await rest('dashboardReport', 'POST', '/api/dashboard-report', 200, {
+    body: { start_at: startAt, finish_at: finishAt, selectedUsers: [] },
+  });
   await rest('dashboardReportUsers', 'GET', '/api/dashboard-report/users', 200);
 
   // ----- permissions and roles ---------------------------------------------------------------------------
@@ -572,25 +711,42 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const permissions = asArray(await rest('permissionList', 'GET', '/api/permission', 200)).map(asRecord);
   await rest('permissionCategories', 'GET', '/api/permission/categories', 200);
   await rest('roleList', 'GET', '/api/roles', 200);
-  const role = asRecord(await rest('roleCreate', 'POST', '/api/roles', 201, { body: { name: `conf_${stamp}`, display_name: `Conformance ${stamp}` } }));
+  const role = asRecord(
+    await rest('roleCreate', 'POST', '/api/roles', 201, {
+      body: { name: `conf_${stamp}`, display_name: `Conformance ${stamp}` },
+    }),
+  );
   const roleId = typeof role.id === 'number' ? role.id : undefined;
   if (roleId) {
     await rest('roleGet', 'GET', `/api/roles/${roleId}`, 200);
-    await rest('roleRename', 'PUT', `/api/roles/${roleId}`, 200, { body: { display_name: `Conformance ${stamp} renamed` } });
+    await rest('roleRename', 'PUT', `/api/roles/${roleId}`, 200, {
+      body: { display_name: `Conformance ${stamp} renamed` },
+    });
     const route = permissions.map((p) => p.route_name).find((r): r is string => typeof r === 'string');
-    await rest('permissionUpdate', 'POST', '/api/permission/update', 200, { body: { roleId, permissions: route ? [route] : [] } });
+    await rest('permissionUpdate', 'POST', '/api/permission/update', 200, {
+      body: { roleId, permissions: route ? [route] : [] },
+    });
   }
   await rest('departmentList', 'GET', '/api/departments', 200);
 
   // ----- users (a throwaway user in the caller's tenant) -------------------------------------------------
   const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
-  const anyUserId = typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
+  const anyUserId =
+    typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
   const userEmail = `conf-${stamp}@example.com`;
   // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that SPEC §5 calls weak.
   const userPassword = 'Conf#Kx9!Qm2@Lp';
   const user = asRecord(
     await rest('userCreate', 'POST', '/api/users', 201, {
-      body: { username: `conf.${stamp}`, name: 'Conformance User', email: userEmail, password: userPassword, role_id: roleId ?? 1, user_department_id: null, chosen_instances: [] },
+      body: {
+        username: `conf.${stamp}`,
+        name: 'Conformance User',
+        email: userEmail,
+        password: userPassword,
+        role_id: roleId ?? 1,
+        user_department_id: null,
+        chosen_instances: [],
+      },
     }),
   );
   const userId = typeof user.id === 'number' ? user.id : undefined;
@@ -599,12 +755,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     await rest('userUpdate', 'PUT', `/api/users/${userId}`, 200, { body: { name: 'Conformance User Renamed' } });
     await rest('userSetBlocked', 'PATCH', `/api/users/${userId}`, 200, { body: { blocked: false } });
     // Two-factor can only be turned on by enrolling (409 here); off is an administrator's reset.
-    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 409, { body: { two_factor_enabled: true } }, 'userSettingsUpdate (on without enrolment)');
-    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, { body: { two_factor_enabled: false } });
+    await rest(
+      'userSettingsUpdate',
+      'PATCH',
+      `/api/user-settings/${userId}`,
+      409,
+      { body: { two_factor_enabled: true } },
+      'userSettingsUpdate (on without enrolment)',
+    );
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, {
+      body: { two_factor_enabled: false },
+    });
     await twoFactorFlow(userEmail, userPassword);
   } else if (anyUserId) {
     // Without a throwaway user, still exercise the read-only-ish setting on the caller itself.
-    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${anyUserId}`, 200, { body: { two_factor_enabled: me.twoFactorEnabled === true } });
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${anyUserId}`, 200, {
+      body: { two_factor_enabled: me.twoFactorEnabled === true },
+    });
   }
 
   // ----- GraphQL operations ------------------------------------------------------------------------------
@@ -621,7 +788,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   let instanceIds = gqlInstances.map((i) => i.id).filter((id): id is number => typeof id === 'number');
   if (instanceIds.length === 0) {
     // The GraphQL tenant has no instance: create one so links can be made and removed.
-    const extra = asRecord((await http('POST', '/api/instance', { body: { name: `Conformance ${stamp} gql`, tenantName: tenant, isOfficial: false, isUnlimited: false } })).json);
+    const extra = asRecord(
+      (
+        await http('POST', '/api/instance', {
+          body: { name: `Conformance ${stamp} gql`, tenantName: tenant, isOfficial: false, isUnlimited: false },
+        })
+      ).json,
+    );
     if (typeof extra.id === 'number') instanceIds = [extra.id];
   }
   const gqlPassword = 'Conf#Gq7!Zr4@Wt';
@@ -642,7 +815,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const gqlUserId = typeof created.id === 'number' ? created.id : undefined;
   if (gqlUserId) {
     const links = asArray((await graphql('userInstances', { user_id: gqlUserId }))?.userInstances).map(asRecord);
-    await graphql('updateUser', { id: gqlUserId, name: 'Conformance GraphQL User Renamed', chosen_instances: instanceIds.slice(0, 1) });
+    await graphql('updateUser', {
+      id: gqlUserId,
+      name: 'Conformance GraphQL User Renamed',
+      chosen_instances: instanceIds.slice(0, 1),
+    });
     const linkId = links.map((l) => l.id).find((id): id is number => typeof id === 'number');
     if (linkId) await graphql('deleteUserInstance', { id: linkId });
     else check('deleteUserInstance', 'graphql', 0, ['no user–instance link to delete (newUser linked no instance)']);
@@ -653,7 +830,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     await graphql('disconnectUser', { user_id: gqlUserId });
     await graphql('deleteUser', { id: gqlUserId });
   } else {
-    for (const name of ['userInstances', 'updateUser', 'deleteUserInstance', 'updateUserPassword', 'disconnectUser', 'deleteUser']) {
+    for (const name of [
+      'userInstances',
+      'updateUser',
+      'deleteUserInstance',
+      'updateUserPassword',
+      'disconnectUser',
+      'deleteUser',
+    ]) {
       check(name, 'graphql', 0, ['not exercised: newUser did not create a user']);
     }
   }
@@ -665,8 +849,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   // ----- soft delete and restore of the throwaway tenant -------------------------------------------------
   if (tenantId) {
     const findIn = async (onlyDeleted: boolean): Promise<Record<string, unknown> | undefined> => {
-      const page = await http('POST', '/api/tenant/paginated', { body: { search: tenantName, pagination_limit: 100, only_deleted: onlyDeleted } });
-      return asArray(asRecord(page.json).data).map(asRecord).find((t) => t.id === tenantId);
+      const page = await http('POST', '/api/tenant/paginated', {
+        body: { search: tenantName, pagination_limit: 100, only_deleted: onlyDeleted },
+      });
+      return asArray(asRecord(page.json).data)
+        .map(asRecord)
+        .find((t) => t.id === tenantId);
     };
     const deleted = asRecord(await rest('tenantDelete', 'POST', '/api/tenant/delete', 200, { body: { id: tenantId } }));
     const problems: string[] = [];
@@ -674,10 +862,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
     if (await findIn(false)) problems.push('a deleted tenant is still in the paginated list');
     const hidden = await findIn(true);
     if (!hidden) problems.push('a deleted tenant is missing from the list with only_deleted');
-    else if (typeof hidden.deleted_at !== 'string') problems.push('a deleted tenant lists deleted_at null with only_deleted');
+    else if (typeof hidden.deleted_at !== 'string')
+      problems.push('a deleted tenant lists deleted_at null with only_deleted');
     const listed = asArray((await http('GET', '/api/tenant/false')).json).map(asRecord);
     if (listed.some((t) => t.id === tenantId)) problems.push('a deleted tenant is still in GET /api/tenant/false');
-    const restored = asRecord(await rest('tenantRestore', 'POST', '/api/tenant/restore', 200, { body: { id: tenantId } }));
+    const restored = asRecord(
+      await rest('tenantRestore', 'POST', '/api/tenant/restore', 200, { body: { id: tenantId } }),
+    );
     if (restored.deleted_at !== null) problems.push('tenantRestore answered deleted_at not null');
     if (!(await findIn(false))) problems.push('a restored tenant is missing from the paginated list');
     if (await findIn(true)) problems.push('a restored tenant is still in the list with only_deleted');
@@ -700,8 +891,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
 
   function finish(): Result[] {
     const seen = new Set(results.map((r) => r.operation));
-    for (const id of REST_OPERATION_IDS) if (!seen.has(id)) check(id, 'rest', 0, ['not exercised by the conformance kit']);
-    for (const op of GRAPHQL_OPERATIONS) if (!seen.has(op.name)) check(op.name, 'graphql', 0, ['not exercised by the conformance kit']);
+    for (const id of REST_OPERATION_IDS)
+      if (!seen.has(id)) check(id, 'rest', 0, ['not exercised by the conformance kit']);
+    for (const op of GRAPHQL_OPERATIONS)
+      if (!seen.has(op.name)) check(op.name, 'graphql', 0, ['not exercised by the conformance kit']);
     return results;
   }
 }
@@ -709,8 +902,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
 /** A fixed-width table of results (one row per check, problems indented below). */
 export function formatResults(results: Result[]): string {
   const rows = results.map((r) => [r.operation, r.kind, String(r.status), r.ok ? 'ok' : 'FAIL']);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(['operation', 'kind', 'status', 'ok'][i]?.length ?? 0, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(['operation', 'kind', 'status', 'ok'][i]?.length ?? 0, ...rows.map((row) => row[i]?.length ?? 0)),
+  );
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(['operation', 'kind', 'status', 'ok']), line(widths.map((w) => '-'.repeat(w)))];
   results.forEach((r, i) => {
     out.push(line(rows[i] ?? []));

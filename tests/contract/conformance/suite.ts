@@ -6,7 +6,10 @@ import { GRAPHQL_OPERATIONS, REST_OPERATION_IDS, formatResults, runConformance, 
  * The conformance kit against the in-process reference server on a fresh database: `pglite://memory`
  * or a `postgres://…` server (a schema of its own). Same checks on both engines.
  */
-export function describeConformance(label: string, databaseUrl: () => Promise<{ url: string; stop(): Promise<void> }>): void {
+export function describeConformance(
+  label: string,
+  databaseUrl: () => Promise<{ url: string; stop(): Promise<void> }>,
+): void {
   let testApp: TestApp | undefined;
   let stopDatabase: (() => Promise<void>) | undefined;
   let results: Result[] = [];
@@ -17,7 +20,11 @@ export function describeConformance(label: string, databaseUrl: () => Promise<{ 
     testApp = await startTestApp({ databaseUrl: database.url });
     await testApp.app.fastify.listen({ host: '127.0.0.1', port: 0 });
     const address = testApp.app.fastify.server.address() as AddressInfo;
-    results = await runConformance({ baseUrl: `http://127.0.0.1:${address.port}`, email: 'admin@demo.local', password: 'Back#Office!Demo' });
+    results = await runConformance({
+      baseUrl: `http://127.0.0.1:${address.port}`,
+      email: 'admin@demo.local',
+      password: 'Back#Office!Demo',
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -39,7 +46,12 @@ export function describeConformance(label: string, databaseUrl: () => Promise<{ 
     it('checks the 401 table and soft-delete/restore', () => {
       const names = results.map((r) => r.operation);
       expect(names).toEqual(
-        expect.arrayContaining(['401 no token (REST)', '401 garbage token (REST)', '401 token after logout (REST)', 'soft delete / restore']),
+        expect.arrayContaining([
+          '401 no token (REST)',
+          '401 garbage token (REST)',
+          '401 token after logout (REST)',
+          'soft delete / restore',
+        ]),
       );
     });
 

@@ -21,15 +21,24 @@ export async function apiLogin(origin: string, email: string, password: string, 
   return {
     token,
     async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const res = await fetch(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${origin}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text}`);
       return (text ? JSON.parse(text) : null) as T;
     },
     async graphql<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
-      const res = await fetch(`${origin}/${tenant}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
+      const res = await fetch(`${origin}/${tenant}/graphql`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, variables, operationName }),
+      });
       const json = (await res.json()) as { data?: T; errors?: unknown[] };
-      if (!res.ok || json.errors) throw new Error(`graphql ${operationName ?? ''}: HTTP ${res.status} ${JSON.stringify(json.errors)}`);
+      if (!res.ok || json.errors)
+        throw new Error(`graphql ${operationName ?? ''}: HTTP ${res.status} ${JSON.stringify(json.errors)}`);
       return json.data as T;
     },
   };
@@ -44,7 +53,11 @@ export interface FaultRule {
 }
 
 export async function addFault(origin: string, rule: FaultRule): Promise<void> {
-  const res = await fetch(`${origin}/__test/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+  const res = await fetch(`${origin}/__test/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
   if (res.status !== 201) throw new Error(`fault injection refused: HTTP ${res.status} ${await res.text()}`);
 }
 

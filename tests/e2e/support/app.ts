@@ -12,17 +12,22 @@ export interface Credentials {
 /** Where the shared server runs and who may sign in, as global-setup.ts found them. */
 export function sharedServer(): { origin: string; admin: Credentials; operator: Credentials } {
   const origin = process.env.E2E_ORIGIN;
-  if (!origin) throw new Error('E2E_ORIGIN unset: run the suite with `npx playwright test` (global setup starts the server)');
+  if (!origin)
+    throw new Error('E2E_ORIGIN unset: run the suite with `npx playwright test` (global setup starts the server)');
   const logins = JSON.parse(process.env.E2E_LOGINS ?? '[]') as { email: string; role: string }[];
   const password = process.env.E2E_PASSWORD ?? '';
   return { origin, ...credentialsFrom(logins, password) };
 }
 
 /** The demo administrador and operador from a server banner's login list. */
-export function credentialsFrom(logins: { email: string; role: string }[], password: string): { admin: Credentials; operator: Credentials } {
+export function credentialsFrom(
+  logins: { email: string; role: string }[],
+  password: string,
+): { admin: Credentials; operator: Credentials } {
   const admin = logins.find((l) => l.role === 'administrador');
   const operator = logins.find((l) => l.role === 'operador');
-  if (!admin || !operator || !password) throw new Error(`demo logins missing from the server banner: ${JSON.stringify(logins)}`);
+  if (!admin || !operator || !password)
+    throw new Error(`demo logins missing from the server banner: ${JSON.stringify(logins)}`);
   return { admin: { email: admin.email, password }, operator: { email: operator.email, password } };
 }
 

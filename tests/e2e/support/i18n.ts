@@ -35,7 +35,8 @@ export function t(key: string, vars: Record<string, string | number> = {}, local
   for (const candidate of chain) {
     const plural = count === undefined ? undefined : lookup(candidate, `${key}_${count === 1 ? 'one' : 'other'}`);
     const text = plural ?? lookup(candidate, key);
-    if (text !== undefined) return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
+    if (text !== undefined)
+      return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? `{{${name}}}`));
   }
   throw new Error(`i18n key not found: ${key} (${locale})`);
 }

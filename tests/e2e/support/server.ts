@@ -22,7 +22,10 @@ export interface RunningServer {
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-export async function startServer(env: Record<string, string> = {}, { port = 0 }: { port?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { port = 0 }: { port?: number } = {},
+): Promise<RunningServer> {
   const webRoot = process.env.E2E_WEB_ROOT ?? resolve(ROOT, 'dist/web');
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,

@@ -9,7 +9,16 @@ export function freshCnpj(): string {
 
 /** Creates a tenant through the REST API (POST /api/tenant) and returns its name. */
 export async function createTenant(api: Api, name: string, features: string[] = ['chat']): Promise<string> {
-  await api.rest('POST', '/api/tenant', { name, cnpj: freshCnpj(), features, template: 'farmacia', pool: 'pool-a', userLimit: 5, plan: 'starter', ticketLimit: 1000 });
+  await api.rest('POST', '/api/tenant', {
+    name,
+    cnpj: freshCnpj(),
+    features,
+    template: 'farmacia',
+    pool: 'pool-a',
+    userLimit: 5,
+    plan: 'starter',
+    ticketLimit: 1000,
+  });
   return name;
 }
 

@@ -14,7 +14,11 @@ export async function operatorRole(api: Api): Promise<Role> {
 }
 
 /** A user made through the API for journeys that act on an existing one. */
-export async function createUser(api: Api, tag: string, password: string): Promise<{ id: number; name: string; email: string }> {
+export async function createUser(
+  api: Api,
+  tag: string,
+  password: string,
+): Promise<{ id: number; name: string; email: string }> {
   const role = await operatorRole(api);
   const stamp = `${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
   const { newUser } = await api.graphql<{ newUser: { id: string; name: string; email: string } }>(
@@ -24,4 +28,3 @@ export async function createUser(api: Api, tag: string, password: string): Promi
   );
   return { id: Number(newUser.id), name: newUser.name, email: newUser.email };
 }
-

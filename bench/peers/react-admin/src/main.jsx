@@ -1,6 +1,15 @@
 import { createRoot } from 'react-dom/client';
 import {
-  Admin, DataTable, List, Login, LoginForm, PasswordInput, Resource, SearchInput, TextInput, required,
+  Admin,
+  DataTable,
+  List,
+  Login,
+  LoginForm,
+  PasswordInput,
+  Resource,
+  SearchInput,
+  TextInput,
+  required,
 } from 'react-admin';
 import { makeTenants, queryTenants } from '../../tenants-data.mjs';
 
@@ -9,7 +18,10 @@ const USER_KEY = 'bench-peer-user';
 
 /** Sign-in accepts any e-mail and password: no server, no hashing (bench/page-load.ts says so next to the ratios). */
 const authProvider = {
-  login: ({ email, password }) => (email && password ? Promise.resolve(localStorage.setItem(USER_KEY, email)) : Promise.reject(new Error('E-mail and password are required'))),
+  login: ({ email, password }) =>
+    email && password
+      ? Promise.resolve(localStorage.setItem(USER_KEY, email))
+      : Promise.reject(new Error('E-mail and password are required')),
   logout: () => Promise.resolve(localStorage.removeItem(USER_KEY)),
   checkAuth: () => (localStorage.getItem(USER_KEY) ? Promise.resolve() : Promise.reject()),
   checkError: () => Promise.resolve(),
@@ -20,9 +32,18 @@ const authProvider = {
 /** In memory: the list's page, search (`q`) and sort; one record for anything that asks. */
 const dataProvider = {
   getList: (_resource, { pagination, sort, filter }) =>
-    Promise.resolve(queryTenants(tenants, { q: filter?.q, field: sort?.field, order: sort?.order, page: pagination?.page, perPage: pagination?.perPage })),
+    Promise.resolve(
+      queryTenants(tenants, {
+        q: filter?.q,
+        field: sort?.field,
+        order: sort?.order,
+        page: pagination?.page,
+        perPage: pagination?.perPage,
+      }),
+    ),
   getOne: (_resource, { id }) => Promise.resolve({ data: tenants.find((t) => String(t.id) === String(id)) }),
-  getMany: (_resource, { ids }) => Promise.resolve({ data: tenants.filter((t) => ids.map(String).includes(String(t.id))) }),
+  getMany: (_resource, { ids }) =>
+    Promise.resolve({ data: tenants.filter((t) => ids.map(String).includes(String(t.id))) }),
   getManyReference: () => Promise.resolve({ data: [], total: 0 }),
   create: () => Promise.reject(new Error('read-only')),
   update: () => Promise.reject(new Error('read-only')),

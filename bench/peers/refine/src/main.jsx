@@ -1,6 +1,15 @@
 import { createRoot } from 'react-dom/client';
 import { Authenticated, Refine } from '@refinedev/core';
-import { AuthPage, ErrorComponent, List, RefineThemes, ThemedLayout, getDefaultSortOrder, useNotificationProvider, useTable } from '@refinedev/antd';
+import {
+  AuthPage,
+  ErrorComponent,
+  List,
+  RefineThemes,
+  ThemedLayout,
+  getDefaultSortOrder,
+  useNotificationProvider,
+  useTable,
+} from '@refinedev/antd';
 import routerProvider, { CatchAllNavigate, NavigateToResource } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider, Form, Input, Table } from 'antd';
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router';
@@ -13,7 +22,8 @@ const USER_KEY = 'bench-peer-user';
 /** Sign-in accepts any e-mail and password: no server, no hashing (bench/page-load.ts says so next to the ratios). */
 const authProvider = {
   login: async ({ email, password }) => {
-    if (!email || !password) return { success: false, error: { name: 'Sign-in failed', message: 'E-mail and password are required' } };
+    if (!email || !password)
+      return { success: false, error: { name: 'Sign-in failed', message: 'E-mail and password are required' } };
     localStorage.setItem(USER_KEY, email);
     return { success: true, redirectTo: '/tenants' };
   },
@@ -21,7 +31,10 @@ const authProvider = {
     localStorage.removeItem(USER_KEY);
     return { success: true, redirectTo: '/login' };
   },
-  check: async () => (localStorage.getItem(USER_KEY) ? { authenticated: true } : { authenticated: false, redirectTo: '/login', logout: true }),
+  check: async () =>
+    localStorage.getItem(USER_KEY)
+      ? { authenticated: true }
+      : { authenticated: false, redirectTo: '/login', logout: true },
   onError: async () => ({}),
   getIdentity: async () => ({ id: 1, name: localStorage.getItem(USER_KEY) }),
   getPermissions: async () => null,
@@ -32,7 +45,13 @@ const dataProvider = {
   getList: async ({ pagination, sorters, filters }) => {
     const q = filters?.find((f) => f.field === 'q')?.value ?? '';
     const [sorter] = sorters ?? [];
-    return queryTenants(tenants, { q, field: sorter?.field, order: sorter?.order, page: pagination?.currentPage, perPage: pagination?.pageSize });
+    return queryTenants(tenants, {
+      q,
+      field: sorter?.field,
+      order: sorter?.order,
+      page: pagination?.currentPage,
+      perPage: pagination?.pageSize,
+    });
   },
   getOne: async ({ id }) => ({ data: tenants.find((t) => String(t.id) === String(id)) }),
   create: async () => Promise.reject(new Error('read-only')),

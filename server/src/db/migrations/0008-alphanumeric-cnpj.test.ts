@@ -20,10 +20,16 @@ describe.each([
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
     database = await openEmptyTestDatabase(cluster ? cluster.url : 'pglite://memory');
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
+    const migrator = new Migrator({
+      db: database.db,
+      provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) },
+    });
     const before = await migrator.migrateTo('0007-tenant-search-text');
     expect(before.error).toBeUndefined();
-    await database.db.insertInto('tenants').values({ ...tenant, name: 'antes-da-0008', cnpj: '11.222.333/0001-81' }).execute();
+    await database.db
+      .insertInto('tenants')
+      .values({ ...tenant, name: 'antes-da-0008', cnpj: '11.222.333/0001-81' })
+      .execute();
     await migrate(database.db);
   }, 240_000);
 
@@ -33,8 +39,16 @@ describe.each([
   });
 
   it('keeps the numeric CNPJs and fills the new columns for them', async () => {
-    const row = await database.db.selectFrom('tenants').select(['cnpj', 'cnpj_bare', 'search_text']).where('name', '=', 'antes-da-0008').executeTakeFirstOrThrow();
-    expect(row).toEqual({ cnpj: '11.222.333/0001-81', cnpj_bare: '11222333000181', search_text: 'antes-da-0008 11.222.333/0001-81' });
+    const row = await database.db
+      .selectFrom('tenants')
+      .select(['cnpj', 'cnpj_bare', 'search_text'])
+      .where('name', '=', 'antes-da-0008')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      cnpj: '11.222.333/0001-81',
+      cnpj_bare: '11222333000181',
+      search_text: 'antes-da-0008 11.222.333/0001-81',
+    });
     const columns = await sql<{ column_name: string }>`
       select column_name from information_schema.columns where table_name = 'tenants' and column_name like 'cnpj%' order by 1
     `.execute(database.db);
@@ -48,8 +62,20 @@ describe.each([
       .returning(['cnpj_bare', 'search_text'])
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ cnpj_bare: '12ABC34501DE35', search_text: 'alfanumerico 12.abc.345/01de-35' });
-    for (const cnpj of ['12.abc.345/01de-35', '12ABC34501DE35', '12.ABC.345/01DE-3A', '12.ABC.345/01DE35', '12.ÀBC.345/01DE-35']) {
-      await expect(database.db.insertInto('tenants').values({ ...tenant, name: 'recusado', cnpj }).execute(), cnpj).rejects.toMatchObject({ code: '23514' });
+    for (const cnpj of [
+      '12.abc.345/01de-35',
+      '12ABC34501DE35',
+      '12.ABC.345/01DE-3A',
+      '12.ABC.345/01DE35',
+      '12.ÀBC.345/01DE-35',
+    ]) {
+      await expect(
+        database.db
+          .insertInto('tenants')
+          .values({ ...tenant, name: 'recusado', cnpj })
+          .execute(),
+        cnpj,
+      ).rejects.toMatchObject({ code: '23514' });
     }
   });
 
@@ -57,16 +83,25 @@ describe.each([
     const indexes = await sql<{ name: string }>`
       select indexname as name from pg_indexes where tablename = 'tenants' and indexname like '%trgm%' order by 1
     `.execute(database.db);
-    const ext = await sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(database.db);
+    const ext = await sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(
+      database.db,
+    );
     // PGlite loads pg_trgm (db/connect.ts); the throwaway cluster ships it in contrib.
     expect(ext.rows[0]?.n).toBe(1);
     expect(indexes.rows.map((r) => r.name)).toEqual(['tenants_cnpj_bare_trgm_idx', 'tenants_search_text_trgm_idx']);
     await database.db.transaction().execute(async (trx) => {
       // Two rows are too few for the planner to prefer an index unless scans are priced out.
       await sql`set local enable_seqscan = off`.execute(trx);
-      const plan = async (query: ReturnType<typeof sql>) => (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(await plan(sql`select id from tenants where cnpj_bare like '%ABC345%'`)).toContain('tenants_cnpj_bare_trgm_idx');
-      expect(await plan(sql`select id from tenants where search_text like lower('%12.ABC%')`)).toContain('tenants_search_text_trgm_idx');
+      const plan = async (query: ReturnType<typeof sql>) =>
+        (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(trx)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      expect(await plan(sql`select id from tenants where cnpj_bare like '%ABC345%'`)).toContain(
+        'tenants_cnpj_bare_trgm_idx',
+      );
+      expect(await plan(sql`select id from tenants where search_text like lower('%12.ABC%')`)).toContain(
+        'tenants_search_text_trgm_idx',
+      );
     });
   });
 });

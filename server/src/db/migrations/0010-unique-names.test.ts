@@ -16,18 +16,45 @@ describe.each([
 ])('migration 0010-unique-names on %s', (_label, postgres) => {
   let cluster: ThrowawayPostgres | undefined;
   let database: OpenDatabase;
-  const ids: { tenant: number; other: number; role: number; users: number[]; instances: number[] } = { tenant: 0, other: 0, role: 0, users: [], instances: [] };
+  const ids: { tenant: number; other: number; role: number; users: number[]; instances: number[] } = {
+    tenant: 0,
+    other: 0,
+    role: 0,
+    users: [],
+    instances: [],
+  };
 
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
     database = await openEmptyTestDatabase(cluster ? cluster.url : 'pglite://memory');
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
+    const migrator = new Migrator({
+      db: database.db,
+      provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) },
+    });
     expect((await migrator.migrateTo('0009-totp-encryption')).error).toBeUndefined();
     const db = database.db;
     const tenant = { template: 't', pool: 'p', plan: 'starter' as const, user_limit: 50, ticket_limit: 10 };
-    ids.tenant = (await db.insertInto('tenants').values({ ...tenant, name: 'antes', cnpj: '11.222.333/0001-81' }).returning('id').executeTakeFirstOrThrow()).id;
-    ids.other = (await db.insertInto('tenants').values({ ...tenant, name: 'outra', cnpj: '12.ABC.345/01DE-35' }).returning('id').executeTakeFirstOrThrow()).id;
-    ids.role = (await db.insertInto('roles').values({ name: 'tester', display_name: 'Tester' }).returning('id').executeTakeFirstOrThrow()).id;
+    ids.tenant = (
+      await db
+        .insertInto('tenants')
+        .values({ ...tenant, name: 'antes', cnpj: '11.222.333/0001-81' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    ids.other = (
+      await db
+        .insertInto('tenants')
+        .values({ ...tenant, name: 'outra', cnpj: '12.ABC.345/01DE-35' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    ids.role = (
+      await db
+        .insertInto('roles')
+        .values({ name: 'tester', display_name: 'Tester' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     const user = (tenantId: number, username: string, email: string, deleted = false) => ({
       tenant_id: tenantId,
       role_id: ids.role,
@@ -50,7 +77,9 @@ describe.each([
       { tenant_id: ids.tenant, name: 'whatsapp loja' },
       { tenant_id: ids.other, name: 'WhatsApp Loja' },
     ]) {
-      ids.instances.push((await db.insertInto('instances').values(values).returning('id').executeTakeFirstOrThrow()).id);
+      ids.instances.push(
+        (await db.insertInto('instances').values(values).returning('id').executeTakeFirstOrThrow()).id,
+      );
     }
     await migrate(database.db);
   }, 240_000);
@@ -82,17 +111,30 @@ describe.each([
   it('refuses a new duplicate username in a tenant, ignoring case, and allows it elsewhere or once deleted', async () => {
     const db = database.db;
     const values = { tenant_id: ids.tenant, role_id: ids.role, name: 'Y', password_hash: 'h' };
-    await expect(db.insertInto('users').values({ ...values, username: 'Maria', email: 'y1@x.test' }).execute()).rejects.toMatchObject({
+    await expect(
+      db
+        .insertInto('users')
+        .values({ ...values, username: 'Maria', email: 'y1@x.test' })
+        .execute(),
+    ).rejects.toMatchObject({
       code: '23505',
       constraint: 'users_tenant_username_key',
     });
-    await db.insertInto('users').values({ ...values, tenant_id: ids.other, username: 'Joana', email: 'y2@x.test' }).execute();
-    await db.insertInto('users').values({ ...values, username: 'joana', email: 'y3@x.test' }).execute();
+    await db
+      .insertInto('users')
+      .values({ ...values, tenant_id: ids.other, username: 'Joana', email: 'y2@x.test' })
+      .execute();
+    await db
+      .insertInto('users')
+      .values({ ...values, username: 'joana', email: 'y3@x.test' })
+      .execute();
   });
 
   it('refuses a new instance named like another of its tenant, ignoring case', async () => {
     const db = database.db;
-    await expect(db.insertInto('instances').values({ tenant_id: ids.tenant, name: 'WHATSAPP LOJA' }).execute()).rejects.toMatchObject({
+    await expect(
+      db.insertInto('instances').values({ tenant_id: ids.tenant, name: 'WHATSAPP LOJA' }).execute(),
+    ).rejects.toMatchObject({
       code: '23505',
       constraint: 'instances_tenant_name_key',
     });

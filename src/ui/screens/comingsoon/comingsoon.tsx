@@ -12,5 +12,11 @@ export default function ComingSoonScreen() {
   const wanted = new URLSearchParams(useSearch()).get('section');
   const section = MENU.find((s) => s.id === wanted);
   const title = section ? `${t(section.labelKey)}: ${t('pages.comingSoon.title')}` : t('pages.comingSoon.title');
-  return <ErrorPage title={title} body={t('pages.comingSoon.body')} action={{ label: t('pages.comingSoon.action'), href: '/' }} />;
+  return (
+    <ErrorPage
+      title={title}
+      body={t('pages.comingSoon.body')}
+      action={{ label: t('pages.comingSoon.action'), href: '/' }}
+    />
+  );
 }

@@ -32,7 +32,16 @@ function Swatch({ tone }: { tone: ChartSeries['tone'] }) {
  * While the drawing shows, the same table is in the page for screen readers only (the SVG is hidden
  * from them), so everyone gets the same numbers.
  */
-export function ChartCard({ title, kind, series, dateHeader, formatValue, formatAxis, formatDate, wide }: ChartCardProps) {
+export function ChartCard({
+  title,
+  kind,
+  series,
+  dateHeader,
+  formatValue,
+  formatAxis,
+  formatDate,
+  wide,
+}: ChartCardProps) {
   const { t } = useTranslation();
   const [asTable, setAsTable] = useState(false);
   const table = (visible: boolean) => (
@@ -50,7 +59,11 @@ export function ChartCard({ title, kind, series, dateHeader, formatValue, format
       title={title}
       className={wide ? styles.wide : undefined}
       actions={
-        <Switch isSelected={asTable} onChange={setAsTable} aria-label={t('dashboard.charts.showTableOf', { chart: title })}>
+        <Switch
+          isSelected={asTable}
+          onChange={setAsTable}
+          aria-label={t('dashboard.charts.showTableOf', { chart: title })}
+        >
           {t('dashboard.charts.showTable')}
         </Switch>
       }
@@ -59,7 +72,13 @@ export function ChartCard({ title, kind, series, dateHeader, formatValue, format
         table(true)
       ) : (
         <>
-          <TimeChart kind={kind} series={series} formatValue={formatValue} formatAxis={formatAxis} formatDate={formatDate} />
+          <TimeChart
+            kind={kind}
+            series={series}
+            formatValue={formatValue}
+            formatAxis={formatAxis}
+            formatDate={formatDate}
+          />
           {series.length > 1 ? (
             <ul className={styles.legend} aria-hidden="true">
               {series.map((s) => (

@@ -24,7 +24,13 @@ export const bar = styleVariants({
 
 export const line = styleVariants({
   primary: { fill: 'none', stroke: vars.color.primary, strokeWidth: 2, strokeLinejoin: 'round' },
-  secondary: { fill: 'none', stroke: vars.color.success, strokeWidth: 2, strokeLinejoin: 'round', strokeDasharray: '6 4' },
+  secondary: {
+    fill: 'none',
+    stroke: vars.color.success,
+    strokeWidth: 2,
+    strokeLinejoin: 'round',
+    strokeDasharray: '6 4',
+  },
 });
 
 export const dot = styleVariants({
@@ -56,7 +62,12 @@ export const tableWrapper = style({
   selectors: nativeFocusRingSelectors,
 });
 
-export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.font.size.sm, color: vars.color.text });
+export const table = style({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: vars.font.size.sm,
+  color: vars.color.text,
+});
 
 export const th = style({
   position: 'sticky',
@@ -69,7 +80,11 @@ export const th = style({
   fontWeight: vars.font.weight.bold,
 });
 
-export const td = style({ padding: vars.space.sm, whiteSpace: 'nowrap', borderBottom: `1px solid ${vars.color.borderSubtle}` });
+export const td = style({
+  padding: vars.space.sm,
+  whiteSpace: 'nowrap',
+  borderBottom: `1px solid ${vars.color.borderSubtle}`,
+});
 
 /** The date of a row: a row header for screen readers, plain text to the eye. */
 export const rowHeader = style({

@@ -26,7 +26,12 @@ const OPERADOR: User = {
 };
 
 function render(path = `/dashboard/analytics${RANGE}`, user?: User) {
-  view = renderWithServices(<DashboardScreen />, { path, tenant: user?.tenantName ?? 'backoffice', signedIn: { ...(user ? { user } : {}) }, respond: dashboardApi() });
+  view = renderWithServices(<DashboardScreen />, {
+    path,
+    tenant: user?.tenantName ?? 'backoffice',
+    signedIn: { ...(user ? { user } : {}) },
+    respond: dashboardApi(),
+  });
   return view;
 }
 
@@ -85,10 +90,14 @@ describe('DashboardScreen: filters', () => {
     const [endDay] = filters().getAllByRole('spinbutton', { name: /dia, Data final/ });
     await user.click(endDay!);
     await user.keyboard('01');
-    expect(await screen.findByText('Informe um período válido: a data inicial não pode ser posterior à final.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Informe um período válido: a data inicial não pode ser posterior à final.'),
+    ).toBeInTheDocument();
     // Nothing asks for the refused period. (The previous period's last calls may still be leaving: the
     // charts ask after the summary, so a count taken after the summary is no boundary.)
-    const periods = v.requests.slice(count).flatMap((r) => (r.query.has('startAt') ? [`${r.query.get('startAt')}..${r.query.get('finishAt')}`] : []));
+    const periods = v.requests
+      .slice(count)
+      .flatMap((r) => (r.query.has('startAt') ? [`${r.query.get('startAt')}..${r.query.get('finishAt')}`] : []));
     expect(periods.filter((period) => period !== '2025-11-02..2025-11-03')).toEqual([]);
     expect(v.location()).toBe('/dashboard/analytics?from=2025-11-02&to=2025-11-03');
   });
@@ -99,7 +108,9 @@ describe('DashboardScreen: filters', () => {
     await screen.findByRole('table', { name: 'Pedidos por dia' });
     await user.click(filters().getByRole('button', { name: /Mostrar opções/ }));
     await user.click(await screen.findByRole('option', { name: 'farmacia-central' }));
-    await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2025-11-01&to=2025-11-03&tenant=farmacia-central'));
+    await waitFor(() =>
+      expect(v.location()).toBe('/dashboard/analytics?from=2025-11-01&to=2025-11-03&tenant=farmacia-central'),
+    );
     await waitFor(() => expect(summaries(v).at(-1)).toBe('2025-11-01..2025-11-03 farmacia-central'));
     expect(await screen.findByRole('table', { name: 'Pedidos por dia' })).toBeInTheDocument();
   });

@@ -18,7 +18,10 @@ function TenantFilter({ actor }: { actor: DashboardActor }) {
   const selected = useSelector(actor, (s) => s.context.query.tenant);
   const names = tenants.map((x) => x.name);
   if (selected !== null && !names.includes(selected)) names.unshift(selected);
-  const items = [{ id: ALL, label: t('dashboard.filters.allTenants') }, ...names.map((name) => ({ id: name, label: name }))];
+  const items = [
+    { id: ALL, label: t('dashboard.filters.allTenants') },
+    ...names.map((name) => ({ id: name, label: name })),
+  ];
   return (
     <ComboBox
       className={styles.filterField}
@@ -40,7 +43,11 @@ export function DashboardFilters({ actor, staff }: { actor: DashboardActor; staf
   return (
     <section className={styles.filters} aria-label={t('dashboard.filters.label')}>
       <PeriodFilter actor={actor} />
-      {staff ? <TenantFilter actor={actor} /> : <p className={styles.ownTenant}>{t('dashboard.filters.ownTenant', { name: tenant ?? '' })}</p>}
+      {staff ? (
+        <TenantFilter actor={actor} />
+      ) : (
+        <p className={styles.ownTenant}>{t('dashboard.filters.ownTenant', { name: tenant ?? '' })}</p>
+      )}
     </section>
   );
 }

@@ -50,13 +50,26 @@ export interface FakeDashboardOptions {
 export function dashboardApi(options: FakeDashboardOptions = {}) {
   return (r: SeenRequest): Response => {
     if (options.down?.includes(r.path)) return json(503, { status: 'unavailable', message: 'down' });
-    const zero = (s: DashboardSummary) => (options.empty ? { ...s, orders: 0, revenue: 0, averageTicket: 0, attendances: 0, ticketsOpen: 0, ticketsClosed: 0 } : s);
-    if (r.path === '/api/dashboard/summary') return json(200, zero(r.query.get('startAt') === '2025-10-29' ? PREVIOUS : CURRENT));
+    const zero = (s: DashboardSummary) =>
+      options.empty
+        ? { ...s, orders: 0, revenue: 0, averageTicket: 0, attendances: 0, ticketsOpen: 0, ticketsClosed: 0 }
+        : s;
+    if (r.path === '/api/dashboard/summary')
+      return json(200, zero(r.query.get('startAt') === '2025-10-29' ? PREVIOUS : CURRENT));
     if (r.path === '/api/dashboard/timeseries') {
       const metric = r.query.get('metric') as SeriesMetric;
-      return json(200, { metric, interval: 'day', points: DAYS.map((date, i) => ({ date, value: options.empty ? 0 : (POINTS[metric][i] ?? 0) })) });
+      return json(200, {
+        metric,
+        interval: 'day',
+        points: DAYS.map((date, i) => ({ date, value: options.empty ? 0 : (POINTS[metric][i] ?? 0) })),
+      });
     }
-    if (r.path === '/api/tenant/false') return json(200, [{ id: 1, name: 'backoffice' }, { id: 2, name: 'farmacia-central' }, { id: 3, name: 'drogaria-sul' }]);
+    if (r.path === '/api/tenant/false')
+      return json(200, [
+        { id: 1, name: 'backoffice' },
+        { id: 2, name: 'farmacia-central' },
+        { id: 3, name: 'drogaria-sul' },
+      ]);
     if (r.path === '/api/auth/userInfo') return json(200, { user: ADMIN_USER, has_permission_routes: [] });
     return json(404, { message: `no fake for ${r.path}` });
   };

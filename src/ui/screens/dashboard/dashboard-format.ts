@@ -9,13 +9,19 @@ import type { SeriesInterval, SeriesMetric } from '../../../machines/dashboard-q
 
 /** A figure in full: `R$ 53.120,40` for revenue, `1.234` for counts. */
 export function formatMetric(metric: SeriesMetric | 'averageTicket', value: number, locale: string): string {
-  return metric === 'revenue' || metric === 'averageTicket' ? formatCurrency(value, locale) : formatNumber(value, locale);
+  return metric === 'revenue' || metric === 'averageTicket'
+    ? formatCurrency(value, locale)
+    : formatNumber(value, locale);
 }
 
 /** A figure on a chart axis, short: `R$ 12 mil`, `1,5 mil`. */
 export function formatAxis(metric: SeriesMetric, value: number, locale: string): string {
   const compact: Intl.NumberFormatOptions = { notation: 'compact', maximumFractionDigits: 1 };
-  return formatNumber(value, locale, metric === 'revenue' ? { ...compact, style: 'currency', currency: 'BRL' } : compact);
+  return formatNumber(
+    value,
+    locale,
+    metric === 'revenue' ? { ...compact, style: 'currency', currency: 'BRL' } : compact,
+  );
 }
 
 const shortDay: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', timeZone: 'UTC' };
@@ -25,7 +31,12 @@ const monthYear: Intl.DateTimeFormatOptions = { month: 'short', year: 'numeric',
  * A bucket's date: `long` for tables and tooltips (`01/11/2026`, `nov. de 2026`), `short` for the
  * axis (`01/11`, `nov. de 2026`).
  */
-export function formatBucket(date: string, interval: SeriesInterval, locale: string, variant: 'long' | 'short'): string {
+export function formatBucket(
+  date: string,
+  interval: SeriesInterval,
+  locale: string,
+  variant: 'long' | 'short',
+): string {
   const instant = new Date(`${date}T00:00:00Z`);
   if (interval === 'month') return new Intl.DateTimeFormat(locale, monthYear).format(instant);
   return variant === 'long' ? formatDate(date, locale) : new Intl.DateTimeFormat(locale, shortDay).format(instant);

@@ -16,22 +16,36 @@ afterEach(() => {
   view = undefined;
 });
 
-function render(options: FakeDashboardOptions & { path?: string; respond?: (r: SeenRequest) => Response | Promise<Response> } = {}) {
-  view = renderWithServices(<DashboardScreen />, { path: options.path ?? `/dashboard/analytics${RANGE}`, signedIn: {}, respond: options.respond ?? dashboardApi(options) });
+function render(
+  options: FakeDashboardOptions & { path?: string; respond?: (r: SeenRequest) => Response | Promise<Response> } = {},
+) {
+  view = renderWithServices(<DashboardScreen />, {
+    path: options.path ?? `/dashboard/analytics${RANGE}`,
+    signedIn: {},
+    respond: options.respond ?? dashboardApi(options),
+  });
   return view;
 }
 
 const kpi = (name: string) => screen.getByRole('group', { name });
-const cells = (table: HTMLElement) => within(table).getAllByRole('row').map((row) => Array.from(row.children, (cell) => cell.textContent?.replace(/\u00a0/g, ' ')));
+const cells = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .map((row) => Array.from(row.children, (cell) => cell.textContent?.replace(/\u00a0/g, ' ')));
 
 describe('DashboardScreen: loading, data, empty, error', () => {
   it('shows skeletons while loading, then the KPIs in R$ with a decimal comma and the change against the previous period', async () => {
     const held = deferred<Response>();
     const api = dashboardApi();
-    render({ respond: (r) => (r.path === '/api/dashboard/summary' && r.query.get('startAt') === '2025-11-01' ? held.promise : api(r)) });
+    render({
+      respond: (r) =>
+        r.path === '/api/dashboard/summary' && r.query.get('startAt') === '2025-11-01' ? held.promise : api(r),
+    });
     expect(kpi('Pedidos')).toHaveAttribute('aria-busy', 'true');
     expect(screen.getByText('Carregando gráficos…')).toBeInTheDocument();
-    held.resolve(api({ path: '/api/dashboard/summary', query: new URLSearchParams('startAt=2025-11-01') } as SeenRequest));
+    held.resolve(
+      api({ path: '/api/dashboard/summary', query: new URLSearchParams('startAt=2025-11-01') } as SeenRequest),
+    );
     await waitFor(() => expect(kpi('Pedidos')).not.toHaveAttribute('aria-busy'));
     expect(kpi('Pedidos')).toHaveTextContent('412');
     expect(kpi('Pedidos')).toHaveTextContent('Aumento de 3%');
@@ -50,18 +64,37 @@ describe('DashboardScreen: loading, data, empty, error', () => {
     const user = userEvent.setup();
     render();
     const orders = await screen.findByRole('table', { name: 'Pedidos por dia' });
-    expect(cells(orders)).toEqual([['Dia', 'Pedidos'], ['01/11/2025', '130'], ['02/11/2025', '150'], ['03/11/2025', '132'], ['Total', '412']]);
+    expect(cells(orders)).toEqual([
+      ['Dia', 'Pedidos'],
+      ['01/11/2025', '130'],
+      ['02/11/2025', '150'],
+      ['03/11/2025', '132'],
+      ['Total', '412'],
+    ]);
     // The drawing is hidden from screen readers; its tooltips hold the very same figures.
     const card = screen.getByRole('region', { name: 'Pedidos por dia' });
     const svg = card.querySelector('svg[viewBox]');
     expect(svg?.closest('[aria-hidden="true"]')).not.toBeNull();
-    expect(Array.from(svg?.querySelectorAll('rect > title') ?? [], (t) => t.textContent)).toEqual(['01/11/2025: 130', '02/11/2025: 150', '03/11/2025: 132']);
+    expect(Array.from(svg?.querySelectorAll('rect > title') ?? [], (t) => t.textContent)).toEqual([
+      '01/11/2025: 130',
+      '02/11/2025: 150',
+      '03/11/2025: 132',
+    ]);
 
     const revenue = screen.getByRole('table', { name: 'Faturamento por dia' });
-    expect(cells(revenue).slice(1)).toEqual([['01/11/2025', 'R$ 17.000,10'], ['02/11/2025', 'R$ 19.120,30'], ['03/11/2025', 'R$ 17.000,00'], ['Total', 'R$ 53.120,40']]);
+    expect(cells(revenue).slice(1)).toEqual([
+      ['01/11/2025', 'R$ 17.000,10'],
+      ['02/11/2025', 'R$ 19.120,30'],
+      ['03/11/2025', 'R$ 17.000,00'],
+      ['Total', 'R$ 53.120,40'],
+    ]);
     const attendances = screen.getByRole('table', { name: 'Atendimentos e tickets fechados por dia' });
     expect(cells(attendances)[0]).toEqual(['Dia', 'Atendimentos', 'Tickets fechados']);
-    expect(cells(attendances).slice(1, 4).map((row) => row.slice(1).map(Number))).toEqual(POINTS.attendances.map((value, i) => [value, POINTS.tickets[i]]));
+    expect(
+      cells(attendances)
+        .slice(1, 4)
+        .map((row) => row.slice(1).map(Number)),
+    ).toEqual(POINTS.attendances.map((value, i) => [value, POINTS.tickets[i]]));
 
     await user.click(screen.getByRole('switch', { name: 'Ver como tabela: Pedidos por dia' }));
     expect(card.querySelector('svg[viewBox]')).toBeNull();
@@ -73,7 +106,9 @@ describe('DashboardScreen: loading, data, empty, error', () => {
   it('says so when the period has no data', async () => {
     render({ empty: true });
     expect(await screen.findByText('Nenhum dado no período')).toBeInTheDocument();
-    expect(screen.getByText('Não há pedidos nem atendimentos de 01/11/2025 a 03/11/2025. Escolha outro período ou tenant.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Não há pedidos nem atendimentos de 01/11/2025 a 03/11/2025. Escolha outro período ou tenant.'),
+    ).toBeInTheDocument();
     expect(kpi('Pedidos')).toHaveTextContent('0');
     // A previous period without figures compares nothing: no change, no note.
     expect(kpi('Pedidos')).not.toHaveTextContent(/Aumento|Queda|Sem variação/);
@@ -85,7 +120,9 @@ describe('DashboardScreen: loading, data, empty, error', () => {
     const user = userEvent.setup();
     let down = ['/api/dashboard/summary'];
     const api = dashboardApi();
-    const { requests } = render({ respond: (r) => (down.includes(r.path) ? json(503, { status: 'unavailable', message: 'down' }) : api(r)) });
+    const { requests } = render({
+      respond: (r) => (down.includes(r.path) ? json(503, { status: 'unavailable', message: 'down' }) : api(r)),
+    });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar os indicadores.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
@@ -115,7 +152,9 @@ describe('DashboardScreen: loading, data, empty, error', () => {
 
   it('gives each dashboard route its subtitle', async () => {
     render({ path: `/dashboard/control-panel${RANGE}` });
-    expect(screen.getByText('Acompanhe o movimento de pedidos, atendimentos e tickets do período escolhido.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Acompanhe o movimento de pedidos, atendimentos e tickets do período escolhido.'),
+    ).toBeInTheDocument();
     await screen.findByRole('table', { name: 'Pedidos por dia' });
   });
 });

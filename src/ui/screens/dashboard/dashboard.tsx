@@ -30,7 +30,8 @@ const SUBTITLES: Readonly<Record<string, I18nKey>> = {
   'dashboard-maria-panel': 'dashboard.subtitle.mariaPanel',
 };
 
-const isEmpty = (series: SeriesData) => Object.values(series.points).every((points) => points.every((p) => p.value === 0));
+const isEmpty = (series: SeriesData) =>
+  Object.values(series.points).every((points) => points.every((p) => p.value === 0));
 
 function ChartsSkeleton() {
   const { t } = useTranslation();
@@ -57,9 +58,23 @@ function ChartsArea({ actor }: { actor: DashboardActor }) {
   const query = useSelector(actor, (s) => s.context.query);
   if (loading) return <ChartsSkeleton />;
   if (error || !series)
-    return <ErrorState title={t(error?.key ?? 'dashboard.errors.series')} description={error ? t(error.reason) : undefined} onRetry={() => actor.send({ type: 'dashboard.retry' })} />;
+    return (
+      <ErrorState
+        title={t(error?.key ?? 'dashboard.errors.series')}
+        description={error ? t(error.reason) : undefined}
+        onRetry={() => actor.send({ type: 'dashboard.retry' })}
+      />
+    );
   if (isEmpty(series))
-    return <EmptyState title={t('dashboard.empty.title')} description={t('dashboard.empty.description', { from: formatDate(query.startAt, locale), to: formatDate(query.finishAt, locale) })} />;
+    return (
+      <EmptyState
+        title={t('dashboard.empty.title')}
+        description={t('dashboard.empty.description', {
+          from: formatDate(query.startAt, locale),
+          to: formatDate(query.finishAt, locale),
+        })}
+      />
+    );
   return (
     <div className={styles.charts}>
       <Suspense fallback={<ChartsSkeleton />}>
@@ -95,7 +110,11 @@ function Dashboard({ tenantName }: { tenantName: string }) {
             {t('dashboard.kpi.label')}
           </h2>
           {summaryError ? (
-            <ErrorState title={t(summaryError.key)} description={t(summaryError.reason)} onRetry={() => actor.send({ type: 'dashboard.retry' })} />
+            <ErrorState
+              title={t(summaryError.key)}
+              description={t(summaryError.reason)}
+              onRetry={() => actor.send({ type: 'dashboard.retry' })}
+            />
           ) : (
             <KpiGrid summary={summary} isLoading={summaryLoading} />
           )}

@@ -30,7 +30,9 @@ const KPIS: readonly Kpi[] = [
 ];
 
 function format(figure: Figure, value: number, locale: string): string {
-  return figure === 'revenue' || figure === 'averageTicket' ? formatMetric(figure, value, locale) : formatMetric('orders', value, locale);
+  return figure === 'revenue' || figure === 'averageTicket'
+    ? formatMetric(figure, value, locale)
+    : formatMetric('orders', value, locale);
 }
 
 /**
@@ -44,13 +46,19 @@ export function KpiGrid({ summary, isLoading }: { summary: SummaryData | null; i
   const current: DashboardSummary | undefined = summary?.current;
   const previous = summary?.previous ?? undefined;
   const range = summary?.previousRange;
-  const deltaOf = (kpi: Kpi) => (current && !kpi.snapshot ? change(current[kpi.figure], previous?.[kpi.figure]) : undefined);
+  const deltaOf = (kpi: Kpi) =>
+    current && !kpi.snapshot ? change(current[kpi.figure], previous?.[kpi.figure]) : undefined;
   // The note only where a change shows: a previous period without figures (a new tenant) compares nothing.
   const compared = !isLoading && range && KPIS.some((kpi) => deltaOf(kpi) !== undefined);
   return (
     <>
       {compared ? (
-        <p className={styles.note}>{t('dashboard.kpi.comparison', { from: formatDate(range.startAt, locale), to: formatDate(range.finishAt, locale) })}</p>
+        <p className={styles.note}>
+          {t('dashboard.kpi.comparison', {
+            from: formatDate(range.startAt, locale),
+            to: formatDate(range.finishAt, locale),
+          })}
+        </p>
       ) : null}
       {/* 15rem: "R$ 1.234.567,89" fits a card without breaking the figure. */}
       <Grid minColumnWidth="15rem" as="div">
@@ -62,7 +70,13 @@ export function KpiGrid({ summary, isLoading }: { summary: SummaryData | null; i
             value={current ? format(kpi.figure, current[kpi.figure], locale) : ''}
             delta={deltaOf(kpi)}
             invertDelta={kpi.invert}
-            footnote={kpi.snapshot ? t('dashboard.kpi.now') : kpi.figure === 'ticketsOpen' ? t('dashboard.kpi.openOfPeriod') : undefined}
+            footnote={
+              kpi.snapshot
+                ? t('dashboard.kpi.now')
+                : kpi.figure === 'ticketsOpen'
+                  ? t('dashboard.kpi.openOfPeriod')
+                  : undefined
+            }
           />
         ))}
       </Grid>

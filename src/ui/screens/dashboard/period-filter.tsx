@@ -41,13 +41,19 @@ export function PeriodFilter({ actor }: { actor: DashboardActor }) {
   const [datesOpen, setDatesOpen] = useState(false);
   const preset = presetOf({ startAt, finishAt }, today);
   const custom = datesOpen || preset === null;
-  const items = [...PERIOD_PRESETS, CUSTOM].map((id) => ({ id, label: t(`dashboard.filters.presets.${id as PeriodPreset | typeof CUSTOM}`) }));
+  const items = [...PERIOD_PRESETS, CUSTOM].map((id) => ({
+    id,
+    label: t(`dashboard.filters.presets.${id as PeriodPreset | typeof CUSTOM}`),
+  }));
   return (
     <>
       <Select
         className={styles.filterField}
         label={t('dashboard.filters.period')}
-        description={t('dashboard.filters.rangeText', { from: formatDate(startAt, locale), to: formatDate(finishAt, locale) })}
+        description={t('dashboard.filters.rangeText', {
+          from: formatDate(startAt, locale),
+          to: formatDate(finishAt, locale),
+        })}
         items={items}
         value={custom ? CUSTOM : preset}
         onChange={(key) => {

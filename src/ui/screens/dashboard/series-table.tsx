@@ -31,47 +31,47 @@ function total(points: readonly SeriesPoint[]): number {
 export function SeriesTable({ caption, dateHeader, columns, formatDate, totalLabel, visible }: SeriesTableProps) {
   const dates = (columns[0]?.points ?? []).map((p) => p.date);
   const table = (
-      <table className={styles.table}>
-        <caption className={styles.caption}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={styles.th}>
-              {dateHeader}
+    <table className={styles.table}>
+      <caption className={styles.caption}>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" className={styles.th}>
+            {dateHeader}
+          </th>
+          {columns.map((c) => (
+            <th key={c.label} scope="col" className={`${styles.th} ${styles.number}`}>
+              {c.label}
             </th>
-            {columns.map((c) => (
-              <th key={c.label} scope="col" className={`${styles.th} ${styles.number}`}>
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {dates.map((date, row) => (
-            <tr key={date}>
-              <th scope="row" className={`${styles.td} ${styles.rowHeader}`}>
-                {formatDate(date)}
-              </th>
-              {columns.map((c) => (
-                <td key={c.label} className={`${styles.td} ${styles.number}`}>
-                  {c.format(c.points[row]?.value ?? 0)}
-                </td>
-              ))}
-            </tr>
           ))}
-        </tbody>
-        <tfoot>
-          <tr className={styles.total}>
+        </tr>
+      </thead>
+      <tbody>
+        {dates.map((date, row) => (
+          <tr key={date}>
             <th scope="row" className={`${styles.td} ${styles.rowHeader}`}>
-              {totalLabel}
+              {formatDate(date)}
             </th>
             {columns.map((c) => (
               <td key={c.label} className={`${styles.td} ${styles.number}`}>
-                {c.format(total(c.points))}
+                {c.format(c.points[row]?.value ?? 0)}
               </td>
             ))}
           </tr>
-        </tfoot>
-      </table>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr className={styles.total}>
+          <th scope="row" className={`${styles.td} ${styles.rowHeader}`}>
+            {totalLabel}
+          </th>
+          {columns.map((c) => (
+            <td key={c.label} className={`${styles.td} ${styles.number}`}>
+              {c.format(total(c.points))}
+            </td>
+          ))}
+        </tr>
+      </tfoot>
+    </table>
   );
   if (!visible) return table;
   return (

@@ -50,7 +50,13 @@ export function TimeChart({ kind, series, formatValue, formatAxis, formatDate }:
       <svg className={styles.svg} viewBox={`0 0 ${width} ${HEIGHT}`} height={HEIGHT} focusable="false">
         {axis.ticks.map((tick, i) => (
           <g key={tick}>
-            <line className={i === 0 ? styles.baseline : styles.grid} x1={left} x2={width - RIGHT} y1={y(tick)} y2={y(tick)} />
+            <line
+              className={i === 0 ? styles.baseline : styles.grid}
+              x1={left}
+              x2={width - RIGHT}
+              y1={y(tick)}
+              y2={y(tick)}
+            />
             <text className={styles.axisText} x={left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
               {axisLabels[i]}
             </text>
@@ -60,7 +66,13 @@ export function TimeChart({ kind, series, formatValue, formatAxis, formatDate }:
           const half = ((shortDates[i]?.length ?? 0) * CHAR) / 2;
           const anchor = x(i) - half < 0 ? 'start' : x(i) + half > width ? 'end' : 'middle';
           return (
-            <text key={i} className={styles.axisText} x={anchor === 'start' ? 0 : anchor === 'end' ? width : x(i)} y={HEIGHT - 6} textAnchor={anchor}>
+            <text
+              key={i}
+              className={styles.axisText}
+              x={anchor === 'start' ? 0 : anchor === 'end' ? width : x(i)}
+              y={HEIGHT - 6}
+              textAnchor={anchor}
+            >
               {shortDates[i]}
             </text>
           );
@@ -71,7 +83,14 @@ export function TimeChart({ kind, series, formatValue, formatAxis, formatDate }:
                 const barWidth = Math.max(1, Math.min(band * 0.72, 48));
                 const top = p.value > 0 ? Math.min(y(p.value), y(0) - 1) : y(0);
                 return (
-                  <rect key={p.date} className={styles.bar[s.tone]} x={x(i) - barWidth / 2} y={top} width={barWidth} height={y(0) - top}>
+                  <rect
+                    key={p.date}
+                    className={styles.bar[s.tone]}
+                    x={x(i) - barWidth / 2}
+                    y={top}
+                    width={barWidth}
+                    height={y(0) - top}
+                  >
                     <title>{`${formatDate(p.date, 'long')}: ${formatValue(p.value)}`}</title>
                   </rect>
                 );
@@ -79,7 +98,12 @@ export function TimeChart({ kind, series, formatValue, formatAxis, formatDate }:
             )
           : drawn.map((s) => (
               <g key={s.label}>
-                <path className={styles.line[s.tone]} d={s.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)} ${y(p.value).toFixed(1)}`).join(' ')} />
+                <path
+                  className={styles.line[s.tone]}
+                  d={s.points
+                    .map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)} ${y(p.value).toFixed(1)}`)
+                    .join(' ')}
+                />
                 {s.points.map((p, i) => (
                   <circle key={p.date} className={styles.dot[s.tone]} cx={x(i)} cy={y(p.value)} r={band >= 8 ? 3 : 2}>
                     <title>{`${s.label} – ${formatDate(p.date, 'long')}: ${formatValue(p.value)}`}</title>

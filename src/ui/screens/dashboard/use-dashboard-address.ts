@@ -12,7 +12,9 @@ export function useDashboardAddress(actor: DashboardActor): void {
   const [location, navigate] = useLocation();
 
   useEffect(() => {
-    const subscription = actor.on('dashboard.queryChanged', (event) => navigate(event.search ? `${location}?${event.search}` : location, { replace: true }));
+    const subscription = actor.on('dashboard.queryChanged', (event) =>
+      navigate(event.search ? `${location}?${event.search}` : location, { replace: true }),
+    );
     return () => subscription.unsubscribe();
   }, [actor, location, navigate]);
 

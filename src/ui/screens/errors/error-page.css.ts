@@ -1,7 +1,13 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme.css';
 
-export const page = style({ maxWidth: '32rem', textAlign: 'center', display: 'grid', gap: vars.space.md, justifyItems: 'center' });
+export const page = style({
+  maxWidth: '32rem',
+  textAlign: 'center',
+  display: 'grid',
+  gap: vars.space.md,
+  justifyItems: 'center',
+});
 export const code = style({ margin: 0, fontSize: '4rem', fontWeight: 700, lineHeight: 1, color: vars.color.primary });
 export const title = style({ margin: 0, fontSize: vars.font.size.xxl, lineHeight: 1.2 });
 export const body = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.lg });

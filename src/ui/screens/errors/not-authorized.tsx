@@ -4,5 +4,12 @@ import { ErrorPage } from './error-page';
 /** `/pages/not-authorized`: a checked route the user's role may not open (SPEC §2, §6). */
 export default function NotAuthorizedScreen() {
   const { t } = useTranslation();
-  return <ErrorPage code="403" title={t('pages.notAuthorized.title')} body={t('pages.notAuthorized.body')} action={{ label: t('pages.notAuthorized.action'), href: '/' }} />;
+  return (
+    <ErrorPage
+      code="403"
+      title={t('pages.notAuthorized.title')}
+      body={t('pages.notAuthorized.body')}
+      action={{ label: t('pages.notAuthorized.action'), href: '/' }}
+    />
+  );
 }

@@ -4,5 +4,12 @@ import { ErrorPage } from './error-page';
 /** `/pages/error-404`: where every unknown path lands (SPEC §2). */
 export default function NotFoundScreen() {
   const { t } = useTranslation();
-  return <ErrorPage code="404" title={t('pages.notFound.title')} body={t('pages.notFound.body')} action={{ label: t('pages.notFound.action'), href: '/' }} />;
+  return (
+    <ErrorPage
+      code="404"
+      title={t('pages.notFound.title')}
+      body={t('pages.notFound.body')}
+      action={{ label: t('pages.notFound.action'), href: '/' }}
+    />
+  );
 }

@@ -2,7 +2,11 @@ import { globalStyle, style } from '@vanilla-extract/css';
 import { nativeFocusRingSelectors } from '../../components/focus.css';
 import { vars } from '../../theme.css';
 
-export const grid = style({ display: 'grid', gap: vars.space.lg, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 22rem), 1fr))' });
+export const grid = style({
+  display: 'grid',
+  gap: vars.space.lg,
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 22rem), 1fr))',
+});
 export const wide = style({ gridColumn: '1 / -1' });
 export const facts = style({
   display: 'grid',

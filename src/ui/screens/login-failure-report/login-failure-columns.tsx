@@ -8,7 +8,11 @@ import * as styles from '../sheets/report-layout.css';
 /** When (pt-BR date and time in São Paulo), who, which e-mail was tried, from which address. */
 export function loginFailureColumns(t: TFunction, locale: string): DataTableColumn<LoginFailure>[] {
   return [
-    { id: 'when', header: t('reports.screen.loginFailures.columns.when'), cell: (r) => <span className={styles.nowrap}>{formatDateTime(r.created_at, locale)}</span> },
+    {
+      id: 'when',
+      header: t('reports.screen.loginFailures.columns.when'),
+      cell: (r) => <span className={styles.nowrap}>{formatDateTime(r.created_at, locale)}</span>,
+    },
     {
       id: 'user',
       header: t('reports.screen.loginFailures.columns.user'),
@@ -16,7 +20,11 @@ export function loginFailureColumns(t: TFunction, locale: string): DataTableColu
       cell: (r) => r.user_name ?? <span className={styles.muted}>{t('reports.screen.loginFailures.unknownUser')}</span>,
     },
     { id: 'email', header: t('reports.screen.loginFailures.columns.email'), cell: (r) => r.email },
-    { id: 'ip', header: t('reports.screen.loginFailures.columns.ip'), cell: (r) => r.ip ?? <span className={styles.muted}>{t('reports.screen.none')}</span> },
+    {
+      id: 'ip',
+      header: t('reports.screen.loginFailures.columns.ip'),
+      cell: (r) => r.ip ?? <span className={styles.muted}>{t('reports.screen.none')}</span>,
+    },
   ];
 }
 

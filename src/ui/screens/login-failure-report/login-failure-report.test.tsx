@@ -14,15 +14,34 @@ const users = [
   { id: 2, name: 'Olívia Operadora', email: 'operador@demo.local' },
 ];
 const failures: LoginFailure[] = [
-  { id: 9, created_at: '2026-11-02T12:01:00Z', email: 'operador@demo.local', ip: '203.0.113.7', user_id: 2, user_name: 'Olívia Operadora' },
-  { id: 8, created_at: '2026-11-01T02:30:00Z', email: '=HYPERLINK("x");ninguem@demo.local', ip: null, user_id: null, user_name: null },
+  {
+    id: 9,
+    created_at: '2026-11-02T12:01:00Z',
+    email: 'operador@demo.local',
+    ip: '203.0.113.7',
+    user_id: 2,
+    user_name: 'Olívia Operadora',
+  },
+  {
+    id: 8,
+    created_at: '2026-11-01T02:30:00Z',
+    email: '=HYPERLINK("x");ninguem@demo.local',
+    ip: null,
+    user_id: null,
+    user_name: null,
+  },
 ];
 const operador = {
   ...ADMIN_USER,
   id: 2,
   name: 'Olívia Operadora',
   email: 'operador@demo.local',
-  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-report', 'dashboard-report-smart'] },
+  role: {
+    id: 2,
+    name: 'operador',
+    display_name: 'Operador',
+    has_permission_routes: ['dashboard-report', 'dashboard-report-smart'],
+  },
 };
 
 let view: RenderedApp | undefined;
@@ -38,7 +57,12 @@ function render(report: (r: SeenRequest) => Answer, picker: () => Answer = () =>
   view = renderWithServices(<LoginFailureReportScreen />, {
     path: '/dashboard/report',
     signedIn,
-    respond: (r) => (r.path === '/api/dashboard-report/users' ? picker() : r.path === '/api/dashboard-report' ? report(r) : json(404, { message: 'no fake' })),
+    respond: (r) =>
+      r.path === '/api/dashboard-report/users'
+        ? picker()
+        : r.path === '/api/dashboard-report'
+          ? report(r)
+          : json(404, { message: 'no fake' }),
   });
   return view;
 }
@@ -55,9 +79,17 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(reports()[0]?.body).toEqual({ start_at: range.startAt, finish_at: range.finishAt, selectedUsers: [] });
     answer.resolve(json(200, failures));
     const known = await screen.findByRole('row', { name: /Olívia Operadora/ });
-    expect(within(known).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7']);
+    expect(
+      within(known)
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent),
+    ).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7']);
     const unknown = screen.getByRole('row', { name: /E-mail sem usuário/ });
-    expect(within(unknown).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '—']);
+    expect(
+      within(unknown)
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent),
+    ).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '—']);
     expect(screen.getByText('2 falha(s) no período.')).toBeInTheDocument();
   });
 
@@ -67,7 +99,9 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     await keys.click(await screen.findByRole('button', { name: /Usuários/ }));
     await keys.click(await screen.findByRole('option', { name: /Olívia Operadora/ }));
     await keys.keyboard('{Escape}');
-    expect(within(screen.getByRole('grid', { name: 'Itens selecionados' })).getByText('Olívia Operadora')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('grid', { name: 'Itens selecionados' })).getByText('Olívia Operadora'),
+    ).toBeInTheDocument();
     await keys.click(screen.getByRole('button', { name: 'Gerar relatório' }));
     await waitFor(() => expect(reports()).toHaveLength(2));
     expect(reports()[1]?.body).toEqual({ start_at: range.startAt, finish_at: range.finishAt, selectedUsers: [2] });
@@ -91,7 +125,11 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
   });
 
   it('works for a report-only role: the picker comes from the report call, never GraphQL users', async () => {
-    render(() => json(200, failures), () => json(200, [users[1]]), { user: operador, permittedRoutes: ['dashboard-report', 'dashboard-report-smart'] });
+    render(
+      () => json(200, failures),
+      () => json(200, [users[1]]),
+      { user: operador, permittedRoutes: ['dashboard-report', 'dashboard-report-smart'] },
+    );
     await screen.findByRole('row', { name: /Olívia Operadora/ });
     expect(view?.requests.some((r) => r.path.endsWith('/graphql'))).toBe(false);
     await keys.click(await screen.findByRole('button', { name: /Usuários/ }));
@@ -99,9 +137,16 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
   });
 
   it('without a picker the report still covers everyone and says why', async () => {
-    render(() => json(200, failures), () => json(403, { message: 'Forbidden', required_permission: ['dashboard-report'] }));
+    render(
+      () => json(200, failures),
+      () => json(403, { message: 'Forbidden', required_permission: ['dashboard-report'] }),
+    );
     await screen.findByRole('row', { name: /Olívia Operadora/ });
-    expect(screen.getByText(/Não foi possível carregar a lista de usuários; o relatório considera todos\. Você não tem permissão/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /Não foi possível carregar a lista de usuários; o relatório considera todos\. Você não tem permissão/,
+      ),
+    ).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: /Usuários/ })).toBeDisabled();
   });
 

@@ -4,7 +4,11 @@ import type { Key } from 'react-aria-components/ListBox';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../machines/date-range';
-import { loginFailureReportMachine, type LoginFailure, type LoginFailureReportSnapshot } from '../../../machines/login-failure-report.machine';
+import {
+  loginFailureReportMachine,
+  type LoginFailure,
+  type LoginFailureReportSnapshot,
+} from '../../../machines/login-failure-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
@@ -26,7 +30,9 @@ export const VIRTUALIZE_FROM = 100;
 // only when a period has that many failures.
 const UsersPicker = lazy(() => import('./users-picker'));
 const VirtualizedTable = lazy(() =>
-  import('../../components/virtualized-table').then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<LoginFailure>> })),
+  import('../../components/virtualized-table').then((m) => ({
+    default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<LoginFailure>>,
+  })),
 );
 
 function selectStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
@@ -43,7 +49,9 @@ export default function LoginFailureReportScreen() {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const tenantName = useReportTenant();
-  const actor = useActorRef(loginFailureReportMachine, { input: { rest: clients.rest, tenantName, ...defaultRange() } });
+  const actor = useActorRef(loginFailureReportMachine, {
+    input: { rest: clients.rest, tenantName, ...defaultRange() },
+  });
   const range = useSelector(actor, (s) => s.context.range);
   const invalid = useSelector(actor, (s) => s.context.invalid);
   const error = useSelector(actor, (s) => s.context.error);
@@ -74,11 +82,15 @@ export default function LoginFailureReportScreen() {
   const choose = (keys: Key[]) => {
     const next = keys.filter((key): key is number => typeof key === 'number');
     if (next.length === 0) return actor.send({ type: 'reports.clearUsers' });
-    for (const id of new Set([...next, ...selected])) if (next.includes(id) !== selected.includes(id)) actor.send({ type: 'reports.toggleUser', userId: id });
+    for (const id of new Set([...next, ...selected]))
+      if (next.includes(id) !== selected.includes(id)) actor.send({ type: 'reports.toggleUser', userId: id });
   };
   const exportCsv = () => {
     downloadCsv(loginFailureCsvRows(t, rows), t('reports.screen.loginFailures.fileName', { ...ran.current }));
-    showToast(appToasts, { variant: 'success', title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }) });
+    showToast(appToasts, {
+      variant: 'success',
+      title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }),
+    });
   };
 
   const table = {
@@ -86,8 +98,20 @@ export default function LoginFailureReportScreen() {
     columns,
     rows,
     status,
-    emptyState: <EmptyState title={t('reports.screen.loginFailures.empty')} description={t('reports.screen.loginFailures.emptyHint')} />,
-    errorState: <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={run} isRetrying={busy} />,
+    emptyState: (
+      <EmptyState
+        title={t('reports.screen.loginFailures.empty')}
+        description={t('reports.screen.loginFailures.emptyHint')}
+      />
+    ),
+    errorState: (
+      <ErrorState
+        title={error ? t(error.key) : undefined}
+        description={error ? t(error.reason) : undefined}
+        onRetry={run}
+        isRetrying={busy}
+      />
+    ),
   };
   return (
     <div className={styles.screen}>
@@ -106,13 +130,19 @@ export default function LoginFailureReportScreen() {
             users={users}
             selected={selected}
             onChange={choose}
-            description={usersError ? `${t(usersError.key)} ${t(usersError.reason)}` : t('reports.screen.loginFailures.usersHint')}
+            description={
+              usersError ? `${t(usersError.key)} ${t(usersError.reason)}` : t('reports.screen.loginFailures.usersHint')
+            }
             isDisabled={loadingUsers || users.length === 0}
             className={styles.field}
           />
         </Suspense>
       </ReportToolbar>
-      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
+      {status === 'ready' && rows.length > 0 ? (
+        <p className={styles.total}>
+          {t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}
+        </p>
+      ) : null}
       {rows.length > VIRTUALIZE_FROM ? (
         <Suspense fallback={<DataTable {...table} rows={[]} status="loading" />}>
           <VirtualizedTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} />

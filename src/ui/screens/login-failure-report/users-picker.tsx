@@ -14,7 +14,14 @@ export interface UsersPickerProps {
 }
 
 /** The report's users, by name with the e-mail beneath; none chosen means everyone. */
-export default function UsersPicker({ users, selected, onChange, description, isDisabled, className }: UsersPickerProps) {
+export default function UsersPicker({
+  users,
+  selected,
+  onChange,
+  description,
+  isDisabled,
+  className,
+}: UsersPickerProps) {
   const { t } = useTranslation();
   return (
     <MultiSelect

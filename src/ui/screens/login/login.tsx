@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { selectEndedNotice, selectIsAuthenticated, selectIsBusy, selectLoginError, selectNotice, selectRedirectTo } from '../../../machines/session-selectors';
+import {
+  selectEndedNotice,
+  selectIsAuthenticated,
+  selectIsBusy,
+  selectLoginError,
+  selectNotice,
+  selectRedirectTo,
+} from '../../../machines/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
 import { FormActions, NativeForm } from '../../components/form-parts';
 import { NativeButton } from '../../components/native-button';
@@ -78,7 +85,8 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
     if (!hydrated || !wasPrerendered.current) return;
     wasPrerendered.current = false;
     const active = document.activeElement;
-    if (active === null || active === document.body) form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+    if (active === null || active === document.body)
+      form.current?.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
   }, [hydrated]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -100,7 +108,12 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
         defaultValue={session.getSnapshot().context.credentials?.email ?? ''}
         autoFocus
       />
-      <NativePasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired />
+      <NativePasswordField
+        label={t('auth.login.password')}
+        name="password"
+        autoComplete="current-password"
+        isRequired
+      />
       <FormActions>
         <NativeButton type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
@@ -139,7 +152,12 @@ function CodeStep({ busy }: { busy: boolean }) {
         <NativeButton type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.twoFactor.submit')}
         </NativeButton>
-        <NativeButton variant="ghost" fullWidth onPress={() => session.send({ type: 'session.cancelTwoFactor' })} isDisabled={busy}>
+        <NativeButton
+          variant="ghost"
+          fullWidth
+          onPress={() => session.send({ type: 'session.cancelTwoFactor' })}
+          isDisabled={busy}
+        >
           {t('auth.twoFactor.back')}
         </NativeButton>
       </FormActions>

@@ -9,9 +9,30 @@ import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from '../sheets/test-sup
 import ProductivityReportScreen from './productivity-report';
 
 const rows: ProductivityRow[] = [
-  { user_id: 2, name: 'Olívia Operadora', attendances: 120, avgFirstResponseSeconds: 38.5, avgHandlingSeconds: 612, closedTickets: 117 },
-  { user_id: 3, name: 'Álvaro Souza', attendances: 45, avgFirstResponseSeconds: 200, avgHandlingSeconds: 3725.25, closedTickets: 40 },
-  { user_id: 4, name: 'bruno Lima', attendances: 80, avgFirstResponseSeconds: 12, avgHandlingSeconds: 59, closedTickets: 80 },
+  {
+    user_id: 2,
+    name: 'Olívia Operadora',
+    attendances: 120,
+    avgFirstResponseSeconds: 38.5,
+    avgHandlingSeconds: 612,
+    closedTickets: 117,
+  },
+  {
+    user_id: 3,
+    name: 'Álvaro Souza',
+    attendances: 45,
+    avgFirstResponseSeconds: 200,
+    avgHandlingSeconds: 3725.25,
+    closedTickets: 40,
+  },
+  {
+    user_id: 4,
+    name: 'bruno Lima',
+    attendances: 80,
+    avgFirstResponseSeconds: 12,
+    avgHandlingSeconds: 59,
+    closedTickets: 80,
+  },
 ];
 const range = { startAt: isoDaysAgo(29), finishAt: isoDaysAgo(0) };
 const PATH = '/api/dashboard/productivity';
@@ -25,12 +46,21 @@ afterEach(() => {
 });
 
 function render(respond: (r: SeenRequest) => Response | Promise<Response>, tenant?: string) {
-  view = renderWithServices(<ProductivityReportScreen />, { path: '/dashboard/produtivity-report', signedIn: {}, respond, ...(tenant ? { tenant } : {}) });
+  view = renderWithServices(<ProductivityReportScreen />, {
+    path: '/dashboard/produtivity-report',
+    signedIn: {},
+    respond,
+    ...(tenant ? { tenant } : {}),
+  });
   return view;
 }
 
-const api = (answer: () => Response | Promise<Response>) => (r: SeenRequest) => (r.path === PATH ? answer() : json(404, { message: 'no fake' }));
-const names = () => within(screen.getByRole('grid', { name: 'Produtividade por atendente' })).getAllByRole('rowheader').map((cell) => cell.textContent);
+const api = (answer: () => Response | Promise<Response>) => (r: SeenRequest) =>
+  r.path === PATH ? answer() : json(404, { message: 'no fake' });
+const names = () =>
+  within(screen.getByRole('grid', { name: 'Produtividade por atendente' }))
+    .getAllByRole('rowheader')
+    .map((cell) => cell.textContent);
 const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
 
 describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
@@ -46,7 +76,11 @@ describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(await screen.findByRole('row', { name: /Olívia Operadora/ })).toBeInTheDocument();
     expect(names()).toEqual(['Olívia Operadora', 'bruno Lima', 'Álvaro Souza']);
     const alvaro = screen.getByRole('row', { name: /Álvaro Souza/ });
-    expect(within(alvaro).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['45', '3min 20s', '1h 02min', '40']);
+    expect(
+      within(alvaro)
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent),
+    ).toEqual(['45', '3min 20s', '1h 02min', '40']);
     expect(screen.getByText('3 atendente(s) no período.')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /Atendimentos/ })).toHaveAttribute('aria-sort', 'descending');
   });
@@ -96,7 +130,10 @@ describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
   });
 
   it('scopes staff to the tenant in the address when it is not their own', async () => {
-    const { requests } = render(api(() => json(200, rows)), 'farmacia-central');
+    const { requests } = render(
+      api(() => json(200, rows)),
+      'farmacia-central',
+    );
     await screen.findByRole('row', { name: /bruno Lima/ });
     expect(requests.find((r) => r.path === PATH)?.query.get('tenantName')).toBe('farmacia-central');
     expect(ADMIN_USER.tenantName).toBe('backoffice');

@@ -4,7 +4,12 @@ import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../machines/date-range';
-import { productivityReportMachine, sortProductivity, type ProductivityKey, type ProductivityReportSnapshot } from '../../../machines/productivity-report.machine';
+import {
+  productivityReportMachine,
+  sortProductivity,
+  type ProductivityKey,
+  type ProductivityReportSnapshot,
+} from '../../../machines/productivity-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
@@ -15,13 +20,17 @@ import { ReportToolbar } from '../sheets/report-toolbar';
 import * as styles from '../sheets/report-layout.css';
 import { defaultRange } from '../sheets/sheet-request';
 import { useReportTenant } from '../sheets/use-report-tenant';
-import { PRODUCTIVITY_COLUMNS, productivityColumns, productivityCsvRows, type ProductivityTableRow } from './productivity-columns';
+import {
+  PRODUCTIVITY_COLUMNS,
+  productivityColumns,
+  productivityCsvRows,
+  type ProductivityTableRow,
+} from './productivity-columns';
 
 function selectStatus(s: ProductivityReportSnapshot): 'loading' | 'error' | 'ready' {
   if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
   return s.context.error ? 'error' : 'ready';
 }
-
 
 const isColumn = (key: unknown): key is ProductivityKey => PRODUCTIVITY_COLUMNS.some((c) => c === key);
 
@@ -34,7 +43,9 @@ export default function ProductivityReportScreen() {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const tenantName = useReportTenant();
-  const actor = useActorRef(productivityReportMachine, { input: { rest: clients.rest, tenantName, ...defaultRange() } });
+  const actor = useActorRef(productivityReportMachine, {
+    input: { rest: clients.rest, tenantName, ...defaultRange() },
+  });
   const range = useSelector(actor, (s) => s.context.range);
   const invalid = useSelector(actor, (s) => s.context.invalid);
   const error = useSelector(actor, (s) => s.context.error);
@@ -42,7 +53,10 @@ export default function ProductivityReportScreen() {
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const status = useSelector(actor, selectStatus);
   const loaded = useSelector(actor, (s) => s.context.rows);
-  const rows = useMemo<ProductivityTableRow[]>(() => sortProductivity(loaded, sort).map((row) => ({ ...row, id: row.user_id })), [loaded, sort]);
+  const rows = useMemo<ProductivityTableRow[]>(
+    () => sortProductivity(loaded, sort).map((row) => ({ ...row, id: row.user_id })),
+    [loaded, sort],
+  );
   const ran = useRef<DateRange>(range);
   const locale = i18n.language;
   const columns = useMemo(() => productivityColumns(t, locale), [t, locale]);
@@ -57,9 +71,15 @@ export default function ProductivityReportScreen() {
 
   const exportCsv = () => {
     downloadCsv(productivityCsvRows(t, rows), t('reports.screen.productivity.fileName', { ...ran.current }));
-    showToast(appToasts, { variant: 'success', title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }) });
+    showToast(appToasts, {
+      variant: 'success',
+      title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }),
+    });
   };
-  const sortDescriptor: SortDescriptor = { column: sort.key, direction: sort.direction === 'asc' ? 'ascending' : 'descending' };
+  const sortDescriptor: SortDescriptor = {
+    column: sort.key,
+    direction: sort.direction === 'asc' ? 'ascending' : 'descending',
+  };
 
   return (
     <div className={styles.screen}>
@@ -73,7 +93,11 @@ export default function ProductivityReportScreen() {
         canExport={status === 'ready' && rows.length > 0}
         onExport={exportCsv}
       />
-      {status === 'ready' && rows.length > 0 ? <p className={styles.total}>{t('reports.screen.productivity.total', { rows: formatNumber(rows.length, locale) })}</p> : null}
+      {status === 'ready' && rows.length > 0 ? (
+        <p className={styles.total}>
+          {t('reports.screen.productivity.total', { rows: formatNumber(rows.length, locale) })}
+        </p>
+      ) : null}
       <DataTable
         aria-label={t('reports.screen.productivity.tableLabel')}
         columns={columns}
@@ -81,8 +105,20 @@ export default function ProductivityReportScreen() {
         status={status}
         sortDescriptor={sortDescriptor}
         onSortChange={(next) => isColumn(next.column) && actor.send({ type: 'reports.sort', key: next.column })}
-        emptyState={<EmptyState title={t('reports.screen.productivity.empty')} description={t('reports.screen.productivity.emptyHint')} />}
-        errorState={<ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={run} isRetrying={busy} />}
+        emptyState={
+          <EmptyState
+            title={t('reports.screen.productivity.empty')}
+            description={t('reports.screen.productivity.emptyHint')}
+          />
+        }
+        errorState={
+          <ErrorState
+            title={error ? t(error.key) : undefined}
+            description={error ? t(error.reason) : undefined}
+            onRetry={run}
+            isRetrying={busy}
+          />
+        }
       />
     </div>
   );

@@ -1,7 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isDirty, isEditable, permissionGroups, rolePermissionsMachine, type PermissionGroup, type RolePermissionsSnapshot } from '../../../machines/role-permissions.machine';
+import {
+  isDirty,
+  isEditable,
+  permissionGroups,
+  rolePermissionsMachine,
+  type PermissionGroup,
+  type RolePermissionsSnapshot,
+} from '../../../machines/role-permissions.machine';
 import { roleRenameProblems } from '../../../machines/roles.machine';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -25,7 +32,12 @@ import { useLeaveGuard } from './use-leave-guard';
 function shownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
   const groups = permissionGroups(snapshot);
   if (isEditable(snapshot.context)) return groups;
-  return groups.map((g) => ({ ...g, permissions: g.permissions.map((p) => ({ ...p, checked: true })), allChecked: g.permissions.length > 0, someChecked: false }));
+  return groups.map((g) => ({
+    ...g,
+    permissions: g.permissions.map((p) => ({ ...p, checked: true })),
+    allChecked: g.permissions.length > 0,
+    someChecked: false,
+  }));
 }
 
 const sameGroups = (a: PermissionGroup[], b: PermissionGroup[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -37,7 +49,9 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId } });
   const role = useSelector(actor, (s) => s.context.role);
   const loadError = useSelector(actor, (s) => s.context.loadError);
-  const phase = useSelector(actor, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready'));
+  const phase = useSelector(actor, (s) =>
+    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
+  );
   const groups = useSelector(actor, shownGroups, sameGroups);
   const dirty = useSelector(actor, (s) => isDirty(s.context));
   const saving = useSelector(actor, (s) => s.matches('saving'));
@@ -53,7 +67,8 @@ export function RoleEditor({ roleId }: { roleId: number }) {
       if (actionError) return setFeedback({ fieldErrors, formError: actionError });
       setRenameOpen(false);
     }
-    if (actionError && previous.matches('saving')) showToast(appToasts, { variant: 'error', title: t(actionError.key), description: t(actionError.reason) });
+    if (actionError && previous.matches('saving'))
+      showToast(appToasts, { variant: 'error', title: t(actionError.key), description: t(actionError.reason) });
     else if (notice) showToast(appToasts, { variant: 'success', title: t(notice) });
   });
 
@@ -68,7 +83,13 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   }
   if (phase === 'failed' || role === null) {
     if (loadError?.reason === 'apiErrors.notFound') return <RoleNotFound id={String(roleId)} />;
-    return <ErrorState title={loadError ? t(loadError.key) : undefined} description={loadError ? t(loadError.reason) : undefined} onRetry={() => actor.send({ type: 'roles.reload' })} />;
+    return (
+      <ErrorState
+        title={loadError ? t(loadError.key) : undefined}
+        description={loadError ? t(loadError.reason) : undefined}
+        onRetry={() => actor.send({ type: 'roles.reload' })}
+      />
+    );
   }
 
   const selected = groups.reduce((n, g) => n + g.permissions.filter((p) => p.checked).length, 0);
@@ -103,7 +124,14 @@ export function RoleEditor({ roleId }: { roleId: number }) {
           onToggleAll={(enabled) => actor.send({ type: 'roles.toggleCategory', category: group.category, enabled })}
         />
       ))}
-      {editable ? <SaveBar dirty={dirty} saving={saving} onSave={() => actor.send({ type: 'roles.save' })} onDiscard={() => actor.send({ type: 'roles.reset' })} /> : null}
+      {editable ? (
+        <SaveBar
+          dirty={dirty}
+          saving={saving}
+          onSave={() => actor.send({ type: 'roles.save' })}
+          onDiscard={() => actor.send({ type: 'roles.reset' })}
+        />
+      ) : null}
       <RenameRoleDialog
         isOpen={renameOpen}
         onClose={() => setRenameOpen(false)}

@@ -1,11 +1,30 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../../theme.css';
 
-export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: vars.space.md });
+export const header = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-start',
+  justifyContent: 'space-between',
+  gap: vars.space.md,
+});
 
-export const titleRow = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, margin: 0, fontSize: vars.font.size.xl, lineHeight: vars.font.lineHeight.tight });
+export const titleRow = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  margin: 0,
+  fontSize: vars.font.size.xl,
+  lineHeight: vars.font.lineHeight.tight,
+});
 
-export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm, overflowWrap: 'anywhere' });
+export const muted = style({
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.sm,
+  overflowWrap: 'anywhere',
+});
 
 export const notice = style({
   margin: 0,
@@ -16,13 +35,23 @@ export const notice = style({
   borderLeft: `4px solid ${vars.color.info}`,
 });
 
-export const count = style({ color: vars.color.textMuted, fontSize: vars.font.size.sm, fontVariantNumeric: 'tabular-nums' });
+export const count = style({
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.sm,
+  fontVariantNumeric: 'tabular-nums',
+});
 
 export const categoryTools = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.md });
 
 export const permission = style({ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', minWidth: 0 });
 
-export const routeName = style({ marginLeft: '1.75rem', fontFamily: vars.font.mono, fontSize: vars.font.size.xs, color: vars.color.textMuted, overflowWrap: 'anywhere' });
+export const routeName = style({
+  marginLeft: '1.75rem',
+  fontFamily: vars.font.mono,
+  fontSize: vars.font.size.xs,
+  color: vars.color.textMuted,
+  overflowWrap: 'anywhere',
+});
 
 export const actionBar = style({
   display: 'flex',

@@ -18,9 +18,19 @@ const categories: PermissionCategory[] = [
       { id: 2, route_name: 'tenants', display_name: 'Empresas', category: 'gestao' },
     ],
   },
-  { category: 'dashboard', permissions: [{ id: 5, route_name: 'dashboard-analytics', display_name: 'Painel analítico', category: 'dashboard' }] },
+  {
+    category: 'dashboard',
+    permissions: [
+      { id: 5, route_name: 'dashboard-analytics', display_name: 'Painel analítico', category: 'dashboard' },
+    ],
+  },
 ];
-const operador: Role = { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] };
+const operador: Role = {
+  id: 2,
+  name: 'operador',
+  display_name: 'Operador',
+  has_permission_routes: ['dashboard-analytics'],
+};
 const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] };
 
 let view: RenderedApp | undefined;
@@ -47,7 +57,8 @@ function render(id: string, role: Role | null, answer: Answer = () => undefined)
       respond: (r) => {
         const custom = answer(r);
         if (custom) return custom;
-        if (r.path === `/api/roles/${id}` && r.method === 'GET') return role ? json(200, role) : json(404, { message: 'Role not found' });
+        if (r.path === `/api/roles/${id}` && r.method === 'GET')
+          return role ? json(200, role) : json(404, { message: 'Role not found' });
         if (r.path === '/api/permission/categories') return json(200, categories);
         return json(404, { message: 'no fake' });
       },
@@ -99,10 +110,16 @@ describe('RolesEditScreen', () => {
 
   it('keeps the edits and says why when the save fails; discard restores the saved set', async () => {
     const user = userEvent.setup();
-    render('2', operador, (r) => (r.path === '/api/permission/update' ? json(403, { message: 'Forbidden' }) : undefined));
+    render('2', operador, (r) =>
+      r.path === '/api/permission/update' ? json(403, { message: 'Forbidden' }) : undefined,
+    );
     await user.click(await screen.findByRole('checkbox', { name: 'Painel analítico' }));
     await user.click(screen.getByRole('button', { name: 'Salvar permissões' }));
-    await waitFor(() => expect(toasts()).toEqual([['error', 'Não foi possível salvar as permissões.', 'Você não tem permissão para esta ação.']]));
+    await waitFor(() =>
+      expect(toasts()).toEqual([
+        ['error', 'Não foi possível salvar as permissões.', 'Você não tem permissão para esta ação.'],
+      ]),
+    );
     expect(box('Painel analítico')).not.toBeChecked();
     expect(screen.getByRole('status')).toHaveTextContent('Há alterações não salvas.');
     await user.click(screen.getByRole('button', { name: 'Descartar alterações' }));
@@ -142,15 +159,22 @@ describe('RolesEditScreen', () => {
 
   it('renames the role from its header', async () => {
     const user = userEvent.setup();
-    const { requests } = render('2', operador, (r) => (r.method === 'PUT' ? json(200, { ...operador, display_name: 'Operador de loja' }) : undefined));
+    const { requests } = render('2', operador, (r) =>
+      r.method === 'PUT' ? json(200, { ...operador, display_name: 'Operador de loja' }) : undefined,
+    );
     await user.click(await screen.findByRole('button', { name: 'Renomear' }));
-    const field = within(await screen.findByRole('dialog', { name: 'Renomear função' })).getByRole('textbox', { name: /Nome/ });
+    const field = within(await screen.findByRole('dialog', { name: 'Renomear função' })).getByRole('textbox', {
+      name: /Nome/,
+    });
     await user.clear(field);
     await user.type(field, 'Operador de loja');
     await user.click(screen.getByRole('button', { name: 'Salvar nome' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Operador de loja' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(requests.find((r) => r.method === 'PUT')).toMatchObject({ path: '/api/roles/2', body: { display_name: 'Operador de loja' } });
+    expect(requests.find((r) => r.method === 'PUT')).toMatchObject({
+      path: '/api/roles/2',
+      body: { display_name: 'Operador de loja' },
+    });
     expect(toasts()).toEqual([['success', 'Função renomeada.', undefined]]);
   });
 
@@ -177,7 +201,9 @@ describe('RolesEditScreen', () => {
   it('says why the load failed and retries', async () => {
     let fail = true;
     const user = userEvent.setup();
-    render('2', operador, (r) => (r.path === '/api/roles/2' && fail ? json(503, { status: 'unavailable', message: 'down' }) : undefined));
+    render('2', operador, (r) =>
+      r.path === '/api/roles/2' && fail ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar as funções.Serviço indisponível. Tente mais tarde.');
     fail = false;

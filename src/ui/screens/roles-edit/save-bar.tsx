@@ -21,7 +21,12 @@ export function SaveBar({ dirty, saving, onSave, onDiscard }: SaveBarProps) {
         <Button variant="secondary" onPress={onDiscard} isDisabled={!dirty || saving}>
           {t('roles.edit.discard')}
         </Button>
-        <Button onPress={onSave} isDisabled={!dirty && !saving} isPending={saving} pendingLabel={t('roles.edit.saving')}>
+        <Button
+          onPress={onSave}
+          isDisabled={!dirty && !saving}
+          isPending={saving}
+          pendingLabel={t('roles.edit.saving')}
+        >
           {t('roles.edit.save')}
         </Button>
       </div>

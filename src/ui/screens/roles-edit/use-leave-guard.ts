@@ -41,7 +41,12 @@ export function useLeaveGuard(active: boolean): LeaveGuard {
     const onClick = (event: MouseEvent) => {
       if (!isPlainLeftClick(event)) return;
       const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
-      if (!(anchor instanceof HTMLAnchorElement) || (anchor.target && anchor.target !== '_self') || anchor.hasAttribute('download')) return;
+      if (
+        !(anchor instanceof HTMLAnchorElement) ||
+        (anchor.target && anchor.target !== '_self') ||
+        anchor.hasAttribute('download')
+      )
+        return;
       const url = new URL(anchor.href, window.location.href);
       const here = window.location;
       if (url.origin !== here.origin || (url.pathname === here.pathname && url.search === here.search)) return;

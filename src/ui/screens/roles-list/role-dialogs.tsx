@@ -33,22 +33,46 @@ export function suggestRoleName(displayName: string): string {
 
 function useFeedbackText(feedback: DialogFeedback | null) {
   const { t } = useTranslation();
-  const validationErrors = Object.fromEntries(Object.entries(feedback?.fieldErrors ?? {}).map(([field, key]) => [field, t(key)]));
-  const formError = feedback?.formError ? t('roles.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) }) : null;
+  const validationErrors = Object.fromEntries(
+    Object.entries(feedback?.fieldErrors ?? {}).map(([field, key]) => [field, t(key)]),
+  );
+  const formError = feedback?.formError
+    ? t('roles.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) })
+    : null;
   return { validationErrors, formError };
 }
 
 /** The "Nova função" dialog: display name, and the identifier suggested from it until edited. */
-export function CreateRoleDialog({ isOpen, onClose, isPending, feedback, onSubmit }: DialogShellProps & { onSubmit: (name: string, displayName: string) => void }) {
+export function CreateRoleDialog({
+  isOpen,
+  onClose,
+  isPending,
+  feedback,
+  onSubmit,
+}: DialogShellProps & { onSubmit: (name: string, displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal title={t('roles.form.createTitle')} isOpen={isOpen} onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} hideCloseButton={isPending}>
+    <Modal
+      title={t('roles.form.createTitle')}
+      isOpen={isOpen}
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      hideCloseButton={isPending}
+    >
       <CreateRoleForm isPending={isPending} feedback={feedback} onSubmit={onSubmit} onCancel={onClose} />
     </Modal>
   );
 }
 
-function CreateRoleForm({ isPending, feedback, onSubmit, onCancel }: Pick<DialogShellProps, 'isPending' | 'feedback'> & { onSubmit: (name: string, displayName: string) => void; onCancel: () => void }) {
+function CreateRoleForm({
+  isPending,
+  feedback,
+  onSubmit,
+  onCancel,
+}: Pick<DialogShellProps, 'isPending' | 'feedback'> & {
+  onSubmit: (name: string, displayName: string) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState('');
   const [name, setName] = useState<string | null>(null);
@@ -63,8 +87,25 @@ function CreateRoleForm({ isPending, feedback, onSubmit, onCancel }: Pick<Dialog
         onSubmit(shownName, displayName);
       }}
     >
-      <TextField label={t('roles.form.displayName')} description={t('roles.form.displayNameHint')} name="display_name" value={displayName} onChange={setDisplayName} isRequired errorMessage={t('roles.errors.displayName')} autoFocus />
-      <TextField label={t('roles.form.name')} description={t('roles.form.nameHint')} name="name" value={shownName} onChange={setName} isRequired errorMessage={t('roles.errors.name')} />
+      <TextField
+        label={t('roles.form.displayName')}
+        description={t('roles.form.displayNameHint')}
+        name="display_name"
+        value={displayName}
+        onChange={setDisplayName}
+        isRequired
+        errorMessage={t('roles.errors.displayName')}
+        autoFocus
+      />
+      <TextField
+        label={t('roles.form.name')}
+        description={t('roles.form.nameHint')}
+        name="name"
+        value={shownName}
+        onChange={setName}
+        isRequired
+        errorMessage={t('roles.errors.name')}
+      />
       <FormActions>
         <Button variant="secondary" onPress={onCancel} isDisabled={isPending}>
           {t('common.cancel')}
@@ -78,16 +119,46 @@ function CreateRoleForm({ isPending, feedback, onSubmit, onCancel }: Pick<Dialog
 }
 
 /** The "Renomear função" dialog: the display name only (the identifier never changes). */
-export function RenameRoleDialog({ isOpen, onClose, isPending, feedback, currentName, onSubmit }: DialogShellProps & { currentName: string; onSubmit: (displayName: string) => void }) {
+export function RenameRoleDialog({
+  isOpen,
+  onClose,
+  isPending,
+  feedback,
+  currentName,
+  onSubmit,
+}: DialogShellProps & { currentName: string; onSubmit: (displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal title={t('roles.form.renameTitle')} isOpen={isOpen} onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} hideCloseButton={isPending} size="sm">
-      <RenameRoleForm isPending={isPending} feedback={feedback} currentName={currentName} onSubmit={onSubmit} onCancel={onClose} />
+    <Modal
+      title={t('roles.form.renameTitle')}
+      isOpen={isOpen}
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      hideCloseButton={isPending}
+      size="sm"
+    >
+      <RenameRoleForm
+        isPending={isPending}
+        feedback={feedback}
+        currentName={currentName}
+        onSubmit={onSubmit}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }
 
-function RenameRoleForm({ isPending, feedback, currentName, onSubmit, onCancel }: Pick<DialogShellProps, 'isPending' | 'feedback'> & { currentName: string; onSubmit: (displayName: string) => void; onCancel: () => void }) {
+function RenameRoleForm({
+  isPending,
+  feedback,
+  currentName,
+  onSubmit,
+  onCancel,
+}: Pick<DialogShellProps, 'isPending' | 'feedback'> & {
+  currentName: string;
+  onSubmit: (displayName: string) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(currentName);
   const { validationErrors, formError } = useFeedbackText(feedback);
@@ -100,7 +171,16 @@ function RenameRoleForm({ isPending, feedback, currentName, onSubmit, onCancel }
         onSubmit(displayName);
       }}
     >
-      <TextField label={t('roles.form.displayName')} description={t('roles.form.displayNameHint')} name="display_name" value={displayName} onChange={setDisplayName} isRequired errorMessage={t('roles.errors.displayName')} autoFocus />
+      <TextField
+        label={t('roles.form.displayName')}
+        description={t('roles.form.displayNameHint')}
+        name="display_name"
+        value={displayName}
+        onChange={setDisplayName}
+        isRequired
+        errorMessage={t('roles.errors.displayName')}
+        autoFocus
+      />
       <FormActions>
         <Button variant="secondary" onPress={onCancel} isDisabled={isPending}>
           {t('common.cancel')}

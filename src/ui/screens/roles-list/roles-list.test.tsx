@@ -7,8 +7,18 @@ import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import RolesListScreen from './roles-list';
 
-const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: ['roles-list', 'users'] };
-const operador: Role = { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics', 'dashboard-report'] };
+const admin: Role = {
+  id: 1,
+  name: 'administrador',
+  display_name: 'Administrador',
+  has_permission_routes: ['roles-list', 'users'],
+};
+const operador: Role = {
+  id: 2,
+  name: 'operador',
+  display_name: 'Operador',
+  has_permission_routes: ['dashboard-analytics', 'dashboard-report'],
+};
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -23,7 +33,8 @@ function render(respond: (r: SeenRequest) => Response | Promise<Response>) {
 }
 
 const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
-const rolesApi = (roles: Role[]) => (r: SeenRequest) => (r.path === '/api/roles' && r.method === 'GET' ? json(200, roles) : json(404, { message: 'no fake' }));
+const rolesApi = (roles: Role[]) => (r: SeenRequest) =>
+  r.path === '/api/roles' && r.method === 'GET' ? json(200, roles) : json(404, { message: 'no fake' });
 
 describe('RolesListScreen', () => {
   it('shows a loading state, then every role with its route count, the administrador read-only', async () => {
@@ -36,11 +47,17 @@ describe('RolesListScreen', () => {
     expect(within(adminRow).getByText('Somente leitura')).toBeInTheDocument();
     expect(within(adminRow).getByText('Todas')).toBeInTheDocument();
     expect(within(adminRow).queryByRole('button', { name: /Renomear/ })).toBeNull();
-    expect(within(adminRow).getByRole('link', { name: 'Ver permissões de Administrador' })).toHaveAttribute('href', '/roles/edit/1');
+    expect(within(adminRow).getByRole('link', { name: 'Ver permissões de Administrador' })).toHaveAttribute(
+      'href',
+      '/roles/edit/1',
+    );
     const operadorRow = within(table).getByRole('row', { name: /Operador/ });
     expect(within(operadorRow).getByText('2')).toBeInTheDocument();
     expect(within(operadorRow).getByText('operador')).toBeInTheDocument();
-    expect(within(operadorRow).getByRole('link', { name: 'Editar permissões de Operador' })).toHaveAttribute('href', '/roles/edit/2');
+    expect(within(operadorRow).getByRole('link', { name: 'Editar permissões de Operador' })).toHaveAttribute(
+      'href',
+      '/roles/edit/2',
+    );
   });
 
   it("opens a role's permissions from its row", async () => {
@@ -58,7 +75,13 @@ describe('RolesListScreen', () => {
 
   it('says why the list failed and retries', async () => {
     let fail = true;
-    render((r) => (r.path === '/api/roles' ? (fail ? json(503, { status: 'unavailable', message: 'down' }) : json(200, [operador])) : json(404, {})));
+    render((r) =>
+      r.path === '/api/roles'
+        ? fail
+          ? json(503, { status: 'unavailable', message: 'down' })
+          : json(200, [operador])
+        : json(404, {}),
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar as funções.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
@@ -70,7 +93,8 @@ describe('RolesListScreen', () => {
   it('creates a role with the identifier suggested from its name, closes the dialog and toasts', async () => {
     const user = userEvent.setup();
     const seen = render((r) => {
-      if (r.path === '/api/roles' && r.method === 'POST') return json(201, { id: 3, ...(r.body as object), has_permission_routes: [] });
+      if (r.path === '/api/roles' && r.method === 'POST')
+        return json(201, { id: 3, ...(r.body as object), has_permission_routes: [] });
       return rolesApi([admin, operador])(r);
     }).requests;
     await screen.findByRole('row', { name: /Operador/ });
@@ -80,7 +104,10 @@ describe('RolesListScreen', () => {
     expect(within(dialog).getByRole('textbox', { name: /Identificador/ })).toHaveValue('gerente-de-loja');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({ name: 'gerente-de-loja', display_name: 'Gerente de Loja' });
+    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'gerente-de-loja',
+      display_name: 'Gerente de Loja',
+    });
     expect(screen.getByRole('row', { name: /Gerente de Loja/ })).toBeInTheDocument();
     expect(toasts()).toEqual(['Função criada.']);
   });
@@ -88,7 +115,9 @@ describe('RolesListScreen', () => {
   it('refuses a bad identifier locally and shows the server refusing a duplicate, keeping the dialog open', async () => {
     const user = userEvent.setup();
     const seen = render((r) =>
-      r.method === 'POST' ? json(409, { message: 'A role with this name already exists', field: 'name' }) : rolesApi([admin, operador])(r),
+      r.method === 'POST'
+        ? json(409, { message: 'A role with this name already exists', field: 'name' })
+        : rolesApi([admin, operador])(r),
     ).requests;
     await screen.findByRole('row', { name: /Operador/ });
     await user.click(screen.getByRole('button', { name: 'Nova função' }));
@@ -98,12 +127,16 @@ describe('RolesListScreen', () => {
     await user.clear(identifier);
     await user.type(identifier, 'Op Erador');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
-    expect(await within(dialog).findByText('Use de 2 a 40 letras minúsculas, números, hífen ou sublinhado.')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText('Use de 2 a 40 letras minúsculas, números, hífen ou sublinhado.'),
+    ).toBeInTheDocument();
     expect(seen.some((r) => r.method === 'POST')).toBe(false);
     await user.clear(identifier);
     await user.type(identifier, 'operador');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível criar a função. A alteração conflita com o estado atual');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível criar a função. A alteração conflita com o estado atual',
+    );
     expect(within(dialog).getByText('Já está em uso.')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Nova função' })).toBeInTheDocument();
     expect(toasts()).toEqual([]);
@@ -112,7 +145,9 @@ describe('RolesListScreen', () => {
   it('renames a role from its row and shows the new name', async () => {
     const user = userEvent.setup();
     const rendered = render((r) =>
-      r.method === 'PUT' ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name }) : rolesApi([admin, operador])(r),
+      r.method === 'PUT'
+        ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name })
+        : rolesApi([admin, operador])(r),
     );
     const seen = rendered.requests;
     await user.click(await screen.findByRole('button', { name: 'Renomear Operador' }));
@@ -126,7 +161,9 @@ describe('RolesListScreen', () => {
     await user.type(field, 'Operador de loja');
     await user.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(seen.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([['/api/roles/2', { display_name: 'Operador de loja' }]]);
+    expect(seen.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([
+      ['/api/roles/2', { display_name: 'Operador de loja' }],
+    ]);
     expect(screen.getByRole('row', { name: /Operador de loja/ })).toBeInTheDocument();
     expect(toasts()).toEqual(['Função renomeada.']);
   });

@@ -3,7 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { getHref } from '../../../domain/paths';
-import { roleCreateProblems, roleRenameProblems, rolesMachine, type Role, type RolesSnapshot } from '../../../machines/roles.machine';
+import {
+  roleCreateProblems,
+  roleRenameProblems,
+  rolesMachine,
+  type Role,
+  type RolesSnapshot,
+} from '../../../machines/roles.machine';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
@@ -68,7 +74,11 @@ export default function RolesListScreen() {
         </span>
       ),
     },
-    { id: 'name', header: t('roles.list.columns.name'), cell: (role) => <code className={styles.code}>{role.name}</code> },
+    {
+      id: 'name',
+      header: t('roles.list.columns.name'),
+      cell: (role) => <code className={styles.code}>{role.name}</code>,
+    },
     {
       id: 'routes',
       header: t('roles.list.columns.routes'),
@@ -84,11 +94,20 @@ export default function RolesListScreen() {
         return (
           <span className={styles.actions}>
             {admin ? null : (
-              <Button variant="ghost" size="sm" aria-label={t('roles.list.renameLabel', { name: role.display_name })} onPress={() => open({ kind: 'rename', role })}>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={t('roles.list.renameLabel', { name: role.display_name })}
+                onPress={() => open({ kind: 'rename', role })}
+              >
                 {t('roles.list.rename')}
               </Button>
             )}
-            <LinkButton size="sm" href={getHref('roles-edit', { id: role.id })} aria-label={t(admin ? 'roles.list.viewLabel' : 'roles.list.editLabel', { name: role.display_name })}>
+            <LinkButton
+              size="sm"
+              href={getHref('roles-edit', { id: role.id })}
+              aria-label={t(admin ? 'roles.list.viewLabel' : 'roles.list.editLabel', { name: role.display_name })}
+            >
               {t(admin ? 'roles.list.view' : 'roles.list.edit')}
             </LinkButton>
           </span>
@@ -123,7 +142,13 @@ export default function RolesListScreen() {
             }
           />
         }
-        errorState={<ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'roles.reload' })} />}
+        errorState={
+          <ErrorState
+            title={listError ? t(listError.key) : undefined}
+            description={listError ? t(listError.reason) : undefined}
+            onRetry={() => actor.send({ type: 'roles.reload' })}
+          />
+        }
       />
       <CreateRoleDialog
         isOpen={dialog?.kind === 'create'}
@@ -141,7 +166,8 @@ export default function RolesListScreen() {
         feedback={feedback}
         currentName={dialog?.kind === 'rename' ? dialog.role.display_name : ''}
         onSubmit={(displayName) => {
-          if (dialog?.kind === 'rename' && !refuse(roleRenameProblems(displayName))) actor.send({ type: 'roles.rename', id: dialog.role.id, displayName });
+          if (dialog?.kind === 'rename' && !refuse(roleRenameProblems(displayName)))
+            actor.send({ type: 'roles.rename', id: dialog.role.id, displayName });
         }}
       />
     </Stack>

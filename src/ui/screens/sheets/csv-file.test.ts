@@ -3,15 +3,30 @@ import { blobSink, BLOB_COMPACT_BYTES, canPickFile, pickFile } from './save-file
 
 describe('client-side CSV (DESIGN §4 format)', () => {
   it('quotes separators, quotes and line breaks; decimals with a comma; empty cells for null', () => {
-    expect(csvDocument([['a;b', 'say "hi"', 'two\r\nlines', null, 7, { decimal: 1234.5 }, 0.125]])).toBe('\uFEFF"a;b";"say ""hi""";"two\r\nlines";;7;1234,50;0,13\r\n');
+    expect(csvDocument([['a;b', 'say "hi"', 'two\r\nlines', null, 7, { decimal: 1234.5 }, 0.125]])).toBe(
+      '\uFEFF"a;b";"say ""hi""";"two\r\nlines";;7;1234,50;0,13\r\n',
+    );
   });
 
   it('keeps text that looks like a formula as text (CSV injection), numbers untouched', () => {
-    expect(['=1+1', '+55 11', '-x', '@SUM(A1)', 'ok'].map(csvCell)).toEqual(["'=1+1", "'+55 11", "'-x", "'@SUM(A1)", 'ok']);
+    expect(['=1+1', '+55 11', '-x', '@SUM(A1)', 'ok'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+55 11",
+      "'-x",
+      "'@SUM(A1)",
+      'ok',
+    ]);
     expect(csvCell(-3)).toBe('-3');
     expect(csvCell({ decimal: -12.5 })).toBe('-12,50');
     // The rule of src/domain/csv-formula.ts: also behind spaces and invisible marks, and full-width.
-    expect([' =1', '\u200B@x', '＝1', '\n=1;2', "'=1", 'a=1'].map(csvCell)).toEqual(["' =1", "'\u200B@x", "'＝1", '"\'\n=1;2"', "'=1", 'a=1']);
+    expect([' =1', '\u200B@x', '＝1', '\n=1;2', "'=1", 'a=1'].map(csvCell)).toEqual([
+      "' =1",
+      "'\u200B@x",
+      "'＝1",
+      '"\'\n=1;2"',
+      "'=1",
+      'a=1',
+    ]);
   });
 
   it('writes instants as YYYY-MM-DD HH:mm in São Paulo; an invalid one is an empty cell', () => {
@@ -62,12 +77,17 @@ describe('download sinks', () => {
     expect(canPickFile(win)).toBe(true);
     expect(canPickFile({})).toBe(false);
     const picked = await pickFile('orders-a.csv', 'Pedidos', win);
-    expect(win.showSaveFilePicker).toHaveBeenCalledWith({ suggestedName: 'orders-a.csv', types: [{ description: 'Pedidos', accept: { 'text/csv': ['.csv'] } }] });
+    expect(win.showSaveFilePicker).toHaveBeenCalledWith({
+      suggestedName: 'orders-a.csv',
+      types: [{ description: 'Pedidos', accept: { 'text/csv': ['.csv'] } }],
+    });
     await picked?.sink.write(encoder.encode('abc'));
     await picked?.sink.close();
     expect(picked?.name).toBe('mine.csv');
     expect(calls).toEqual(['write 3', 'close']);
-    const dismissed = { showSaveFilePicker: vi.fn(() => Promise.reject(Object.assign(new Error('no'), { name: 'AbortError' }))) };
+    const dismissed = {
+      showSaveFilePicker: vi.fn(() => Promise.reject(Object.assign(new Error('no'), { name: 'AbortError' }))),
+    };
     expect(await pickFile('x.csv', 'X', dismissed)).toBeNull();
   });
 });

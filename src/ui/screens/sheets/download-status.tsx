@@ -51,7 +51,11 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
   const done = snapshot.matches('done');
   // The preview's total sizes the bar; rows added since then turn it back into a plain count.
   const known = expectedRows !== null && expectedRows > 0 && progress.rows <= expectedRows;
-  const values = { rows: formatNumber(progress.rows, locale), total: formatNumber(expectedRows ?? 0, locale), size: formatSize(progress.bytes, locale) };
+  const values = {
+    rows: formatNumber(progress.rows, locale),
+    total: formatNumber(expectedRows ?? 0, locale),
+    size: formatSize(progress.bytes, locale),
+  };
   const valueLabel = known ? t('sheets.panel.progress.value', values) : t('sheets.panel.progress.valueUnknown', values);
   const waiting = running && progress.bytes === 0;
   return (
@@ -65,8 +69,12 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
         tone={done ? 'success' : snapshot.matches('failed') ? 'danger' : 'primary'}
       />
       {/* The indeterminate bar hides its value: the counts stay visible beside it. */}
-      {running && !known ? <p className={styles.count}>{waiting ? t('sheets.panel.progress.waiting') : valueLabel}</p> : null}
-      {done && fileName ? <p className={styles.count}>{t('sheets.panel.progress.savedAs', { file: fileName })}</p> : null}
+      {running && !known ? (
+        <p className={styles.count}>{waiting ? t('sheets.panel.progress.waiting') : valueLabel}</p>
+      ) : null}
+      {done && fileName ? (
+        <p className={styles.count}>{t('sheets.panel.progress.savedAs', { file: fileName })}</p>
+      ) : null}
       {snapshot.matches('cancelled') ? <p className={styles.count}>{t('sheets.cancelled')}</p> : null}
       {error ? (
         <p className={styles.error} role="alert">

@@ -10,5 +10,10 @@ const UNITS = [
 export function formatSize(bytes: number, locale: string): string {
   const match = UNITS.find((u) => bytes >= u.size);
   if (!match) return formatNumber(bytes, locale, { style: 'unit', unit: 'byte', unitDisplay: 'short' });
-  return formatNumber(bytes / match.size, locale, { style: 'unit', unit: match.unit, unitDisplay: 'short', maximumFractionDigits: 1 });
+  return formatNumber(bytes / match.size, locale, {
+    style: 'unit',
+    unit: match.unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  });
 }

@@ -25,7 +25,16 @@ export interface RangeFieldProps {
  * The design system's date range over the `YYYY-MM-DD` strings machines and the API use: typed with
  * the keyboard (dd/mm/aaaa in pt-BR) or picked in the calendar; no day after today.
  */
-export function RangeField({ label, description, startAt, finishAt, onChange, errorMessage, isDisabled, className }: RangeFieldProps) {
+export function RangeField({
+  label,
+  description,
+  startAt,
+  finishAt,
+  onChange,
+  errorMessage,
+  isDisabled,
+  className,
+}: RangeFieldProps) {
   const from = toCalendar(startAt);
   const to = toCalendar(finishAt);
   const value: DateRange | null = from && to ? { start: from, end: to } : null;

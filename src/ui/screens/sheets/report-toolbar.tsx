@@ -22,7 +22,16 @@ export interface ReportToolbarProps {
  * A report's controls as one form: the period (Enter in it runs the report), extra filters, "Gerar
  * relatório" and "Exportar CSV" (of what the table shows).
  */
-export function ReportToolbar({ range, rangeError, onRange, onRun, busy, canExport, onExport, children }: ReportToolbarProps) {
+export function ReportToolbar({
+  range,
+  rangeError,
+  onRange,
+  onRun,
+  busy,
+  canExport,
+  onExport,
+  children,
+}: ReportToolbarProps) {
   const { t } = useTranslation();
   return (
     <form

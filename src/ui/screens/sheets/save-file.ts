@@ -44,11 +44,18 @@ export interface PickedFile {
  * Resolves `null` when the user dismisses the dialog. Writes go to a swap file the browser commits
  * on `close`; `abort` discards them.
  */
-export async function pickFile(suggestedName: string, description: string, win: PickerWindow = window as PickerWindow): Promise<PickedFile | null> {
+export async function pickFile(
+  suggestedName: string,
+  description: string,
+  win: PickerWindow = window as PickerWindow,
+): Promise<PickedFile | null> {
   if (!win.showSaveFilePicker) return null;
   let handle: SaveFileHandle;
   try {
-    handle = await win.showSaveFilePicker({ suggestedName, types: [{ description, accept: { 'text/csv': ['.csv'] } }] });
+    handle = await win.showSaveFilePicker({
+      suggestedName,
+      types: [{ description, accept: { 'text/csv': ['.csv'] } }],
+    });
   } catch (error) {
     if (error instanceof Error && error.name === 'AbortError') return null;
     throw error;

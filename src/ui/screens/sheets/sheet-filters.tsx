@@ -28,7 +28,13 @@ function TenancyField({ value, onChange }: { value: number | null; onChange: (id
   const { clients } = useServices();
   const actor = useActorRef(tenantOptionsMachine, { input: { rest: clients.rest } });
   const tenants = useSelector(actor, (s) => s.context.tenants);
-  const items = useMemo(() => [{ id: 'all', label: t('sheets.panel.filters.tenancyAll') }, ...tenants.map((tenant) => ({ id: tenant.id, label: tenant.name }))], [t, tenants]);
+  const items = useMemo(
+    () => [
+      { id: 'all', label: t('sheets.panel.filters.tenancyAll') },
+      ...tenants.map((tenant) => ({ id: tenant.id, label: tenant.name })),
+    ],
+    [t, tenants],
+  );
   return (
     <ComboBox
       label={t('sheets.panel.filters.tenancy')}

@@ -57,7 +57,11 @@ export function sheetRequest(sheet: PreviewSheetName, filters: SheetFilters, ten
     case 'reasons':
       return {
         sheet,
-        query: { ...range, ...(filters.tenancyId === null ? {} : { tenancyId: filters.tenancyId }), ...(filters.reasonId === null ? {} : { reasonId: filters.reasonId }) },
+        query: {
+          ...range,
+          ...(filters.tenancyId === null ? {} : { tenancyId: filters.tenancyId }),
+          ...(filters.reasonId === null ? {} : { reasonId: filters.reasonId }),
+        },
       };
   }
 }

@@ -2,7 +2,12 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
-import { sheetPreviewMachine, type PreviewRequest, type PreviewSheetName, type SheetPreviewSnapshot } from '../../../machines/sheet-preview.machine';
+import {
+  sheetPreviewMachine,
+  type PreviewRequest,
+  type PreviewSheetName,
+  type SheetPreviewSnapshot,
+} from '../../../machines/sheet-preview.machine';
 import { Button } from '../../components/button';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
@@ -35,7 +40,15 @@ export interface SheetTabProps {
 }
 
 /** One sheet: its filters, a preview of the first rows with the range's total, and the download. */
-export function SheetTab({ sheet, filters, onFilters, tenantName, downloadBusy, onDownload, downloadStatus }: SheetTabProps) {
+export function SheetTab({
+  sheet,
+  filters,
+  onFilters,
+  tenantName,
+  downloadBusy,
+  onDownload,
+  downloadStatus,
+}: SheetTabProps) {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const actor = useActorRef(sheetPreviewMachine, { input: { rest: clients.rest } });
@@ -62,14 +75,23 @@ export function SheetTab({ sheet, filters, onFilters, tenantName, downloadBusy, 
     <div className={styles.tab}>
       <SheetFiltersBar sheet={sheet} filters={filters} onChange={onFilters} rangeError={invalid ? t(invalid) : null} />
       <div className={styles.actions}>
-        <Button variant="secondary" onPress={() => actor.send({ type: 'sheets.preview', request })} isPending={status === 'loading'}>
+        <Button
+          variant="secondary"
+          onPress={() => actor.send({ type: 'sheets.preview', request })}
+          isPending={status === 'loading'}
+        >
           {t('sheets.panel.preview')}
         </Button>
         <Button onPress={() => onDownload(request, total)} isDisabled={downloadBusy}>
           {t('sheets.panel.download')}
         </Button>
         {preview && status === 'ready' ? (
-          <p className={styles.count}>{t('sheets.panel.previewCount', { shown: formatNumber(rows.length, locale), total: formatNumber(preview.total, locale) })}</p>
+          <p className={styles.count}>
+            {t('sheets.panel.previewCount', {
+              shown: formatNumber(rows.length, locale),
+              total: formatNumber(preview.total, locale),
+            })}
+          </p>
         ) : null}
       </div>
       {downloadStatus}

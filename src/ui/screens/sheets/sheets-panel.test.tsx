@@ -9,8 +9,26 @@ import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from './test-support';
 
 const range = { startAt: isoDaysAgo(29), finishAt: isoDaysAgo(0) };
 const orders = [
-  { id: 1, tenantName: 'farmacia-central', created_at: '2026-11-01T13:05:00Z', customer_name: 'Maria Souza', website_id: 1, status: 'delivered', items: 3, total: 129.9 },
-  { id: 2, tenantName: 'farmacia-central', created_at: '2026-11-01T14:00:00Z', customer_name: 'João Lima', website_id: null, status: 'cancelled', items: 1, total: 10 },
+  {
+    id: 1,
+    tenantName: 'farmacia-central',
+    created_at: '2026-11-01T13:05:00Z',
+    customer_name: 'Maria Souza',
+    website_id: 1,
+    status: 'delivered',
+    items: 3,
+    total: 129.9,
+  },
+  {
+    id: 2,
+    tenantName: 'farmacia-central',
+    created_at: '2026-11-01T14:00:00Z',
+    customer_name: 'João Lima',
+    website_id: null,
+    status: 'cancelled',
+    items: 1,
+    total: 10,
+  },
 ];
 const encoder = new TextEncoder();
 
@@ -18,11 +36,25 @@ const encoder = new TextEncoder();
 function controlledBody() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const state = { cancelled: false };
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => void (state.cancelled = true) }, { highWaterMark: 0 });
-  return { body, state, push: (text: string) => controller.enqueue(encoder.encode(text)), end: () => controller.close() };
+  const body = new ReadableStream<Uint8Array>(
+    { start: (c) => void (controller = c), cancel: () => void (state.cancelled = true) },
+    { highWaterMark: 0 },
+  );
+  return {
+    body,
+    state,
+    push: (text: string) => controller.enqueue(encoder.encode(text)),
+    end: () => controller.close(),
+  };
 }
 const csvAnswer = (body: ReadableStream<Uint8Array>) =>
-  new Response(body, { status: 200, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="orders-server.csv"' } });
+  new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="orders-server.csv"',
+    },
+  });
 
 /** A File System Access picker whose file records what it is given. */
 function fakePicker() {
@@ -57,7 +89,10 @@ interface Fakes {
   preview?: (r: SeenRequest) => Answer;
   csv?: (r: SeenRequest) => Answer;
 }
-function render({ preview = () => json(200, { data: orders, total: 1234, limit: 20 }), csv = () => json(404, {}) }: Fakes = {}) {
+function render({
+  preview = () => json(200, { data: orders, total: 1234, limit: 20 }),
+  csv = () => json(404, {}),
+}: Fakes = {}) {
   view = renderWithServices(<SheetsPanel />, {
     path: '/dashboard/analytics',
     signedIn: {},
@@ -69,7 +104,10 @@ function render({ preview = () => json(200, { data: orders, total: 1234, limit: 
   });
   return view;
 }
-const previews = (sheet: string) => (view?.requests ?? []).filter((r) => r.path === `/api/tenant/sheets/${sheet}` && r.headers.get('accept') !== 'text/csv');
+const previews = (sheet: string) =>
+  (view?.requests ?? []).filter(
+    (r) => r.path === `/api/tenant/sheets/${sheet}` && r.headers.get('accept') !== 'text/csv',
+  );
 const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
 const progress = () => screen.getByRole('progressbar', { name: /Download de Pedidos/ });
 
@@ -84,7 +122,11 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     answer.resolve(json(200, { data: orders, total: 1234, limit: 20 }));
     const table = await screen.findByRole('grid', { name: 'Prévia de Pedidos' });
     const maria = within(table).getByRole('row', { name: /Maria Souza/ });
-    expect(within(maria).getAllByRole('gridcell').map((c) => c.textContent)).toEqual(['1', '01/11/2026 10:05', 'farmacia-central', '1', 'Entregue', '3', 'R$\u00a0129,90']);
+    expect(
+      within(maria)
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent),
+    ).toEqual(['1', '01/11/2026 10:05', 'farmacia-central', '1', 'Entregue', '3', 'R$\u00a0129,90']);
     expect(within(table).getByRole('row', { name: /João Lima/ })).toHaveTextContent('Cancelado');
     expect(screen.getByText('Prévia: 2 de 1.234 linha(s) do período.')).toBeInTheDocument();
   });
@@ -111,7 +153,14 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     await keys.tab();
     await keys.click(screen.getByRole('button', { name: /Orçamento/ }));
     await keys.click(await screen.findByRole('option', { name: 'Com orçamento' }));
-    await waitFor(() => expect(Object.fromEntries(previews('attendances').at(-1)?.query ?? [])).toEqual({ ...range, websiteId: '3', estimation: 'true', limit: '20' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(previews('attendances').at(-1)?.query ?? [])).toEqual({
+        ...range,
+        websiteId: '3',
+        estimation: 'true',
+        limit: '20',
+      }),
+    );
     await keys.click(screen.getByRole('tab', { name: 'Pedidos' }));
     await keys.click(await screen.findByRole('tab', { name: 'Atendimentos' }));
     expect(await screen.findByRole('textbox', { name: 'Site (código)' })).toHaveValue('3');
@@ -127,13 +176,23 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     await keys.click(await screen.findByRole('option', { name: 'farmacia-central' }));
     await keys.type(screen.getByRole('textbox', { name: 'Motivo (código)' }), '4');
     await keys.tab();
-    await waitFor(() => expect(Object.fromEntries(previews('reasons').at(-1)?.query ?? [])).toEqual({ ...range, tenancyId: '5', reasonId: '4', limit: '20' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(previews('reasons').at(-1)?.query ?? [])).toEqual({
+        ...range,
+        tenancyId: '5',
+        reasonId: '4',
+        limit: '20',
+      }),
+    );
   });
 
   it('streams the download to the chosen file with progress in rows and bytes, then says it is done', async () => {
     const { file, showSaveFilePicker } = fakePicker();
     const csv = controlledBody();
-    const { requests } = render({ preview: () => json(200, { data: orders, total: 2, limit: 20 }), csv: () => csvAnswer(csv.body) });
+    const { requests } = render({
+      preview: () => json(200, { data: orders, total: 2, limit: 20 }),
+      csv: () => csvAnswer(csv.body),
+    });
     await screen.findByRole('row', { name: /Maria Souza/ });
     expect(screen.queryByText(/prefira o Chrome/)).toBeNull();
     await keys.click(screen.getByRole('button', { name: 'Baixar CSV' }));
@@ -148,7 +207,11 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     csv.push('2;"João\r\nLima"\r\n');
     csv.end();
     await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 2 linha(s).']));
-    expect(file).toMatchObject({ text: '\uFEFFid;cliente\r\n1;Maria\r\n2;"João\r\nLima"\r\n', closed: true, aborted: false });
+    expect(file).toMatchObject({
+      text: '\uFEFFid;cliente\r\n1;Maria\r\n2;"João\r\nLima"\r\n',
+      closed: true,
+      aborted: false,
+    });
     expect(progress()).toHaveAttribute('aria-valuenow', '2');
     expect(screen.getByText('Arquivo: pedidos.csv')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Baixar CSV' })).toBeEnabled();
@@ -170,7 +233,9 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
   });
 
   it('a dismissed save dialog downloads nothing', async () => {
-    Object.assign(window, { showSaveFilePicker: vi.fn(() => Promise.reject(Object.assign(new Error('dismissed'), { name: 'AbortError' }))) });
+    Object.assign(window, {
+      showSaveFilePicker: vi.fn(() => Promise.reject(Object.assign(new Error('dismissed'), { name: 'AbortError' }))),
+    });
     const { requests } = render();
     await screen.findByRole('row', { name: /Maria Souza/ });
     await keys.click(screen.getByRole('button', { name: 'Baixar CSV' }));
@@ -190,7 +255,12 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     csv.end();
     await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 1 linha(s).']));
     const saved = await readCsv(downloads.last());
-    expect(saved).toMatchObject({ name: 'orders-server.csv', type: 'text/csv;charset=utf-8', bom: true, lines: ['id;total', '1;129,90'] });
+    expect(saved).toMatchObject({
+      name: 'orders-server.csv',
+      type: 'text/csv;charset=utf-8',
+      bom: true,
+      lines: ['id;total', '1;129,90'],
+    });
     expect(screen.getByText('Arquivo: orders-server.csv')).toBeInTheDocument();
   });
 
@@ -198,7 +268,9 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     render({ csv: () => json(503, { status: 'unavailable', message: 'down' }) });
     await screen.findByRole('row', { name: /Maria Souza/ });
     await keys.click(screen.getByRole('button', { name: 'Baixar CSV' }));
-    expect(await screen.findByText('Não foi possível baixar a planilha. Serviço indisponível. Tente mais tarde.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Não foi possível baixar a planilha. Serviço indisponível. Tente mais tarde.'),
+    ).toBeInTheDocument();
     expect(toasts()).toEqual(['Não foi possível baixar a planilha.']);
   });
 });

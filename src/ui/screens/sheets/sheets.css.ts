@@ -14,18 +14,41 @@ export const note = style({
   fontSize: vars.font.size.sm,
 });
 
-export const tab = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md, minWidth: 0, paddingTop: vars.space.md });
+export const tab = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.md,
+  minWidth: 0,
+  paddingTop: vars.space.md,
+});
 
 /** The period grows; the other filters keep a readable width and wrap below on phones. */
-export const filters = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: vars.space.md, minWidth: 0 });
+export const filters = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-start',
+  gap: vars.space.md,
+  minWidth: 0,
+});
 
 export const range = style({ flex: '1 1 18rem', minWidth: 0, maxWidth: '26rem' });
 
 export const filter = style({ flex: '1 1 12rem', minWidth: 0, maxWidth: '18rem' });
 
-export const actions = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, minWidth: 0 });
+export const actions = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  minWidth: 0,
+});
 
-export const count = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm, fontVariantNumeric: 'tabular-nums' });
+export const count = style({
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.sm,
+  fontVariantNumeric: 'tabular-nums',
+});
 
 export const download = style({
   display: 'flex',

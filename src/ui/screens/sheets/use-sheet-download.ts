@@ -69,10 +69,15 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
       void Promise.resolve(picked.current?.abort('unused')).catch(() => undefined);
       picked.current = null;
       const rows = formatNumber(next.context.progress.rows, i18n.language);
-      if (next.matches('done')) showToast(appToasts, { variant: 'success', title: t('sheets.panel.progress.done', { rows }) });
+      if (next.matches('done'))
+        showToast(appToasts, { variant: 'success', title: t('sheets.panel.progress.done', { rows }) });
       else if (next.matches('cancelled')) showToast(appToasts, { variant: 'info', title: t('sheets.cancelled') });
       else if (next.context.error && next.context.error.reason !== 'apiErrors.cancelled') {
-        showToast(appToasts, { variant: 'error', title: t(next.context.error.key), description: t(next.context.error.reason) });
+        showToast(appToasts, {
+          variant: 'error',
+          title: t(next.context.error.key),
+          description: t(next.context.error.reason),
+        });
       }
     });
     return () => subscription.unsubscribe();
@@ -87,7 +92,11 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
       try {
         file = await pickFile(sheetFileName(request, null), t(`sheets.names.${request.sheet}`), win);
       } catch {
-        showToast(appToasts, { variant: 'error', title: t('sheets.errors.download'), description: t('apiErrors.unknown') });
+        showToast(appToasts, {
+          variant: 'error',
+          title: t('sheets.errors.download'),
+          description: t('apiErrors.unknown'),
+        });
         return;
       }
       if (!file) return;
@@ -97,5 +106,14 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
     actor.send({ type: 'sheets.download', request });
   };
 
-  return { actor, busy, request, expectedRows, fileName, toDisk, start, cancel: () => actor.send({ type: 'sheets.cancel' }) };
+  return {
+    actor,
+    busy,
+    request,
+    expectedRows,
+    fileName,
+    toDisk,
+    start,
+    cancel: () => actor.send({ type: 'sheets.cancel' }),
+  };
 }

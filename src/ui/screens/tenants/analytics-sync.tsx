@@ -26,7 +26,13 @@ export function AnalyticsSync({ actor }: { actor: AnalyticsActor }) {
         { label: t('tenants.analytics.recomputed'), value: formatNumber(result.recomputedDays, locale) },
         { label: t('tenants.analytics.skipped'), value: formatNumber(result.skippedDays, locale) },
         { label: t('tenants.analytics.rows'), value: formatNumber(result.rows, locale) },
-        { label: t('tenants.analytics.duration'), value: result.durationMs < 1000 ? t('tenants.analytics.durationMs', { value: formatNumber(result.durationMs, locale) }) : formatDuration(result.durationMs / 1000) },
+        {
+          label: t('tenants.analytics.duration'),
+          value:
+            result.durationMs < 1000
+              ? t('tenants.analytics.durationMs', { value: formatNumber(result.durationMs, locale) })
+              : formatDuration(result.durationMs / 1000),
+        },
         { label: t('tenants.analytics.forced'), value: result.forceUpdate ? t('common.yes') : t('common.no') },
       ]
     : [];
@@ -43,22 +49,37 @@ export function AnalyticsSync({ actor }: { actor: AnalyticsActor }) {
           errorMessage={invalid ? t(invalid) : null}
           isDisabled={syncing}
         />
-        <Switch isSelected={forceUpdate} onChange={(value) => actor.send({ type: 'analytics.force', forceUpdate: value })} isDisabled={syncing}>
+        <Switch
+          isSelected={forceUpdate}
+          onChange={(value) => actor.send({ type: 'analytics.force', forceUpdate: value })}
+          isDisabled={syncing}
+        >
           {t('tenants.analytics.force')}
         </Switch>
       </div>
       <p className={styles.muted}>{t('tenants.analytics.forceHint')}</p>
       <div className={styles.actions}>
-        <Button isPending={syncing} pendingLabel={t('tenants.analytics.syncing')} onPress={() => actor.send({ type: 'analytics.sync' })}>
+        <Button
+          isPending={syncing}
+          pendingLabel={t('tenants.analytics.syncing')}
+          onPress={() => actor.send({ type: 'analytics.sync' })}
+        >
           {t('tenants.analytics.submit')}
         </Button>
       </div>
-      {error ? <FormError>{t('tenants.screen.failure', { what: t(error.key), why: t(error.reason) })}</FormError> : null}
+      {error ? (
+        <FormError>{t('tenants.screen.failure', { what: t(error.key), why: t(error.reason) })}</FormError>
+      ) : null}
       <div role="status" className={styles.section}>
         {result && !error ? (
           <>
             <h4 className={styles.sectionTitle}>{t('tenants.analytics.resultTitle')}</h4>
-            <p className={styles.muted}>{t('tenants.analytics.resultRange', { from: formatDate(result.fromDate, locale), to: formatDate(result.toDate, locale) })}</p>
+            <p className={styles.muted}>
+              {t('tenants.analytics.resultRange', {
+                from: formatDate(result.fromDate, locale),
+                to: formatDate(result.toDate, locale),
+              })}
+            </p>
             <dl className={styles.facts}>
               {facts.map((fact) => (
                 <div key={fact.label} className={styles.fact}>

@@ -21,7 +21,17 @@ export interface BulkTexts {
  * One item's result in a run: waiting (while the run goes on), done with `okText`, or failed with
  * the reason. An icon and the words say it, never colour alone.
  */
-export function ItemResult<V>({ result, running, okText, texts }: { result: BulkItemResult<V> | null; running: boolean; okText: (value: V) => string; texts: BulkTexts }) {
+export function ItemResult<V>({
+  result,
+  running,
+  okText,
+  texts,
+}: {
+  result: BulkItemResult<V> | null;
+  running: boolean;
+  okText: (value: V) => string;
+  texts: BulkTexts;
+}) {
   const { t } = useTranslation();
   if (result === null) {
     if (!running) return null;
@@ -52,13 +62,27 @@ export function ItemResult<V>({ result, running, okText, texts }: { result: Bulk
  * "n of m" while a run goes on (a progress bar), then how it ended, announced politely. The bar
  * turns to success or danger at the end; the sentence under it says so in words.
  */
-export function RunProgress({ progress, outcome, texts }: { progress: BulkProgress; outcome: BulkOutcome | null; texts: BulkTexts }) {
+export function RunProgress({
+  progress,
+  outcome,
+  texts,
+}: {
+  progress: BulkProgress;
+  outcome: BulkOutcome | null;
+  texts: BulkTexts;
+}) {
   const { t } = useTranslation();
   if (progress.total === 0) return null;
   const tone = outcome === null ? 'primary' : progress.failed === 0 && outcome === 'success' ? 'success' : 'danger';
   return (
     <div className={styles.section}>
-      <ProgressBar label={t(outcome === null ? texts.running : texts.finished)} value={progress.done} maxValue={progress.total} valueLabel={t(texts.progress, { done: progress.done, total: progress.total })} tone={tone} />
+      <ProgressBar
+        label={t(outcome === null ? texts.running : texts.finished)}
+        value={progress.done}
+        maxValue={progress.total}
+        valueLabel={t(texts.progress, { done: progress.done, total: progress.total })}
+        tone={tone}
+      />
       <p className={styles.muted} role="status">
         {outcome === null ? null : t(texts.outcome[outcome], { failed: progress.failed, total: progress.total })}
       </p>

@@ -32,7 +32,15 @@ export function CreateTenantDialog(props: CreateTenantDialogProps) {
   const { t } = useTranslation();
   const { isPending, onClose } = props;
   return (
-    <Modal title={t('tenants.screen.form.createTitle')} isOpen size="lg" onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} isKeyboardDismissDisabled={isPending} hideCloseButton={isPending}>
+    <Modal
+      title={t('tenants.screen.form.createTitle')}
+      isOpen
+      size="lg"
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      isKeyboardDismissDisabled={isPending}
+      hideCloseButton={isPending}
+    >
       <CreateTenantForm {...props} />
     </Modal>
   );
@@ -79,14 +87,31 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
         formError={formError ? t('tenants.screen.failure', { what: t(formError.key), why: t(formError.reason) }) : null}
         onSubmit={(event) => {
           event.preventDefault();
-          const tenant: TenantCreate = { name: name.trim(), cnpj, features, template: template.trim(), pool: pool.trim(), plan, ...limits };
+          const tenant: TenantCreate = {
+            name: name.trim(),
+            cnpj,
+            features,
+            template: template.trim(),
+            pool: pool.trim(),
+            plan,
+            ...limits,
+          };
           const problems = createProblems(tenant);
           refuse(problems);
           if (Object.keys(problems).length === 0) onSubmit(tenant);
         }}
       >
         <div className={styles.fields}>
-          <TextField label={t('tenants.screen.form.name')} description={t('tenants.screen.form.nameHint')} name="name" value={name} onChange={edit('name', setName)} isRequired autoFocus autoComplete="off" />
+          <TextField
+            label={t('tenants.screen.form.name')}
+            description={t('tenants.screen.form.nameHint')}
+            name="name"
+            value={name}
+            onChange={edit('name', setName)}
+            isRequired
+            autoFocus
+            autoComplete="off"
+          />
           <TextField
             label={t('tenants.screen.form.cnpj')}
             description={t('tenants.screen.form.cnpjHint')}
@@ -107,8 +132,24 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
             isRequired
             autoComplete="off"
           />
-          <TextField label={t('tenants.screen.form.template')} description={t('tenants.screen.form.templateHint')} name="template" value={template} onChange={edit('template', setTemplate)} isRequired autoComplete="off" />
-          <TextField label={t('tenants.screen.form.pool')} description={t('tenants.screen.form.poolHint')} name="pool" value={pool} onChange={edit('pool', setPool)} isRequired autoComplete="off" />
+          <TextField
+            label={t('tenants.screen.form.template')}
+            description={t('tenants.screen.form.templateHint')}
+            name="template"
+            value={template}
+            onChange={edit('template', setTemplate)}
+            isRequired
+            autoComplete="off"
+          />
+          <TextField
+            label={t('tenants.screen.form.pool')}
+            description={t('tenants.screen.form.poolHint')}
+            name="pool"
+            value={pool}
+            onChange={edit('pool', setPool)}
+            isRequired
+            autoComplete="off"
+          />
           <Select
             label={t('tenants.screen.form.plan')}
             description={t('tenants.screen.form.planHint')}
@@ -121,8 +162,24 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
             }}
             isRequired
           />
-          <NumberField label={t('tenants.screen.form.userLimit')} name="userLimit" value={limits.userLimit} onChange={(v) => setLimit('userLimit', v)} minValue={LIMITS.userLimit.min} maxValue={LIMITS.userLimit.max} isRequired />
-          <NumberField label={t('tenants.screen.form.ticketLimit')} name="ticketLimit" value={limits.ticketLimit} onChange={(v) => setLimit('ticketLimit', v)} minValue={LIMITS.ticketLimit.min} maxValue={LIMITS.ticketLimit.max} isRequired />
+          <NumberField
+            label={t('tenants.screen.form.userLimit')}
+            name="userLimit"
+            value={limits.userLimit}
+            onChange={(v) => setLimit('userLimit', v)}
+            minValue={LIMITS.userLimit.min}
+            maxValue={LIMITS.userLimit.max}
+            isRequired
+          />
+          <NumberField
+            label={t('tenants.screen.form.ticketLimit')}
+            name="ticketLimit"
+            value={limits.ticketLimit}
+            onChange={(v) => setLimit('ticketLimit', v)}
+            minValue={LIMITS.ticketLimit.min}
+            maxValue={LIMITS.ticketLimit.max}
+            isRequired
+          />
           <div className={styles.wide}>
             {featureOptions === null ? (
               <div className={styles.loading}>
@@ -132,7 +189,13 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
             ) : featureOptions === 'failed' ? (
               <p className={styles.muted}>{t('tenants.screen.form.featuresFailed')}</p>
             ) : (
-              <CheckboxGroup label={t('tenants.screen.form.features')} name="features" value={features} onChange={edit('features', setFeatures)} orientation="horizontal">
+              <CheckboxGroup
+                label={t('tenants.screen.form.features')}
+                name="features"
+                value={features}
+                onChange={edit('features', setFeatures)}
+                orientation="horizontal"
+              >
                 {featureOptions.map((option) => (
                   <Checkbox key={option} value={option}>
                     {featureLabel(option)}

@@ -38,7 +38,8 @@ export interface FakeTenantsApi {
   override: Map<string, Override>;
 }
 
-const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? '')));
+const compare = (a: unknown, b: unknown) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? ''));
 
 function page(api: FakeTenantsApi, body: TenantPageRequest) {
   const search = (body.search ?? '').trim().toLowerCase();
@@ -48,15 +49,32 @@ function page(api: FakeTenantsApi, body: TenantPageRequest) {
   const direction = (body.sort_type ?? 'DESC').toUpperCase() === 'ASC' ? 1 : -1;
   const rows = api.tenants
     .filter((t) => (body.only_deleted ? t.deleted_at !== null : t.deleted_at === null))
-    .filter((t) => search === '' || t.name.includes(search) || t.cnpj.toLowerCase().includes(search) || (bare !== '' && normalizeCnpj(t.cnpj).includes(bare)))
+    .filter(
+      (t) =>
+        search === '' ||
+        t.name.includes(search) ||
+        t.cnpj.toLowerCase().includes(search) ||
+        (bare !== '' && normalizeCnpj(t.cnpj).includes(bare)),
+    )
     .sort((a, b) => direction * compare(a[sortName], b[sortName]) || b.id - a.id);
   const limit = body.pagination_limit ?? 4;
   const current = body.pagination_page ?? 1;
-  return { data: rows.slice((current - 1) * limit, current * limit), total: rows.length, page: current, limit, last_page: Math.max(1, Math.ceil(rows.length / limit)) };
+  return {
+    data: rows.slice((current - 1) * limit, current * limit),
+    total: rows.length,
+    page: current,
+    limit,
+    last_page: Math.max(1, Math.ceil(rows.length / limit)),
+  };
 }
 
 export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
-  const api: FakeTenantsApi = { tenants: initial.map((t) => ({ ...t })), features: new Map(), override: new Map(), respond: () => json(500, {}) };
+  const api: FakeTenantsApi = {
+    tenants: initial.map((t) => ({ ...t })),
+    features: new Map(),
+    override: new Map(),
+    respond: () => json(500, {}),
+  };
   let nextId = 1000;
   const byId = (id: unknown) => api.tenants.find((t) => t.id === id);
   const flags = (name: string) => {
@@ -79,11 +97,24 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
         return json(200, page(api, body as TenantPageRequest));
       case 'POST /api/tenant': {
         const create = body as unknown as TenantCreate;
-        if (!isValidCnpj(create.cnpj)) return json(400, { message: 'Validation failed', errors: [{ field: 'body/cnpj', message: 'invalid CNPJ check digits' }] });
-        if (api.tenants.some((t) => t.name === create.name)) return json(409, { message: 'A tenant with this name already exists', field: 'name' });
-        const created = tenant((nextId += 1), { ...create, cnpj: formatCnpj(create.cnpj), users_count: 0, created_at: '2026-03-01T12:00:00Z' });
+        if (!isValidCnpj(create.cnpj))
+          return json(400, {
+            message: 'Validation failed',
+            errors: [{ field: 'body/cnpj', message: 'invalid CNPJ check digits' }],
+          });
+        if (api.tenants.some((t) => t.name === create.name))
+          return json(409, { message: 'A tenant with this name already exists', field: 'name' });
+        const created = tenant((nextId += 1), {
+          ...create,
+          cnpj: formatCnpj(create.cnpj),
+          users_count: 0,
+          created_at: '2026-03-01T12:00:00Z',
+        });
         api.tenants.push(created);
-        api.features.set(created.name, Object.fromEntries(FEATURE_OPTIONS.map((option) => [option, create.features.includes(option)])));
+        api.features.set(
+          created.name,
+          Object.fromEntries(FEATURE_OPTIONS.map((option) => [option, create.features.includes(option)])),
+        );
         return json(201, created);
       }
       case 'POST /api/tenant/delete':
@@ -101,7 +132,10 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
       }
       case 'GET /api/tenant/feature': {
         const name = request.query.get('tenantName') ?? '';
-        return json(200, Object.entries(flags(name)).map(([option, enabled]) => ({ option, enabled, tenantName: name })));
+        return json(
+          200,
+          Object.entries(flags(name)).map(([option, enabled]) => ({ option, enabled, tenantName: name })),
+        );
       }
       case 'POST /api/tenant/feature': {
         const name = String(body['tenantName']);
@@ -110,14 +144,33 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
       }
       case 'GET /api/tenant/generate-campaign-status-webhook': {
         const q = Object.fromEntries(request.query);
-        return json(200, { tenantName: q['tenantName'], type: q['type'], startAt: q['startAt'], finishAt: q['finishAt'], deliveries: 12, deliveryId: 345 });
+        return json(200, {
+          tenantName: q['tenantName'],
+          type: q['type'],
+          startAt: q['startAt'],
+          finishAt: q['finishAt'],
+          deliveries: 12,
+          deliveryId: 345,
+        });
       }
       case 'GET /api/tenant/syncAnalytics': {
         const q = Object.fromEntries(request.query);
-        return json(200, { tenantName: q['tenantName'], fromDate: q['fromDate'], toDate: q['toDate'], forceUpdate: q['forceUpdate'] === 'true', recomputedDays: 31, skippedDays: 0, rows: 4120, durationMs: 180 });
+        return json(200, {
+          tenantName: q['tenantName'],
+          fromDate: q['fromDate'],
+          toDate: q['toDate'],
+          forceUpdate: q['forceUpdate'] === 'true',
+          recomputedDays: 31,
+          skippedDays: 0,
+          rows: 4120,
+          durationMs: 180,
+        });
       }
       case 'GET /api/tenant/false':
-        return json(200, api.tenants.filter((t) => t.deleted_at === null).map(({ id, name }) => ({ id, name })));
+        return json(
+          200,
+          api.tenants.filter((t) => t.deleted_at === null).map(({ id, name }) => ({ id, name })),
+        );
       default:
         return json(404, { message: `no fake for ${key}` });
     }

@@ -1,7 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import { featureProgress, featureRows, type FeatureBulkSnapshot, type featureBulkMachine } from '../../../machines/feature-bulk.machine';
+import {
+  featureProgress,
+  featureRows,
+  type FeatureBulkSnapshot,
+  type featureBulkMachine,
+} from '../../../machines/feature-bulk.machine';
 import type { BulkProgress } from '../../../machines/bulk-run';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -28,8 +33,18 @@ const TEXTS: BulkTexts = {
   },
 };
 
-const selectPhase = (s: FeatureBulkSnapshot) => (s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'failed' : s.matches('saving') ? 'saving' : s.matches('done') ? 'done' : 'editing');
-const sameProgress = (a: BulkProgress, b: BulkProgress) => a.done === b.done && a.failed === b.failed && a.total === b.total;
+const selectPhase = (s: FeatureBulkSnapshot) =>
+  s.matches('loading')
+    ? 'loading'
+    : s.matches('loadFailed')
+      ? 'failed'
+      : s.matches('saving')
+        ? 'saving'
+        : s.matches('done')
+          ? 'done'
+          : 'editing';
+const sameProgress = (a: BulkProgress, b: BulkProgress) =>
+  a.done === b.done && a.failed === b.failed && a.total === b.total;
 
 /**
  * A tenant's features: tick them on or off, then one save sends one call per changed feature
@@ -56,7 +71,13 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
     );
   }
   if (phase === 'failed') {
-    return <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={() => actor.send({ type: 'features.reload' })} />;
+    return (
+      <ErrorState
+        title={error ? t(error.key) : undefined}
+        description={error ? t(error.reason) : undefined}
+        onRetry={() => actor.send({ type: 'features.reload' })}
+      />
+    );
   }
 
   return (
@@ -78,7 +99,12 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
             <Checkbox value={row.option}>{featureLabel(row.option)}</Checkbox>
             <span className={styles.actions}>
               {row.changed ? <Badge tone="warning">{t('features.editor.changed')}</Badge> : null}
-              <ItemResult result={row.result} running={saving} okText={() => t('features.editor.saved')} texts={TEXTS} />
+              <ItemResult
+                result={row.result}
+                running={saving}
+                okText={() => t('features.editor.saved')}
+                texts={TEXTS}
+              />
             </span>
           </div>
         ))}
@@ -94,7 +120,9 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
           </Button>
         ) : null}
         {phase === 'done' && progress.failed > 0 ? (
-          <Button onPress={() => actor.send({ type: 'features.retry' })}>{t('features.editor.retry', { count: progress.failed })}</Button>
+          <Button onPress={() => actor.send({ type: 'features.retry' })}>
+            {t('features.editor.retry', { count: progress.failed })}
+          </Button>
         ) : null}
         {phase === 'done' && progress.failed > 0 ? null : (
           <Button
@@ -109,7 +137,11 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
             {t('features.save')}
           </Button>
         )}
-        <Button variant="ghost" isDisabled={changes === 0 || saving} onPress={() => actor.send({ type: 'features.reset' })}>
+        <Button
+          variant="ghost"
+          isDisabled={changes === 0 || saving}
+          onPress={() => actor.send({ type: 'features.reset' })}
+        >
           {t('features.editor.discard')}
         </Button>
       </div>

@@ -8,7 +8,12 @@ import { cx } from '../../components/class-names';
 import { ProgressBar } from '../../components/progress-bar';
 import * as styles from './instances-panel.css';
 
-const STATUS_TONE: Record<Instance['status'], Tone> = { idle: 'neutral', syncing: 'info', done: 'success', failed: 'danger' };
+const STATUS_TONE: Record<Instance['status'], Tone> = {
+  idle: 'neutral',
+  syncing: 'info',
+  done: 'success',
+  failed: 'danger',
+};
 
 export interface InstanceCardProps {
   instance: Instance;
@@ -27,7 +32,11 @@ function useProgressText(instance: Instance): string {
   const percent = number(instance.syncProgress);
   return instance.totalMessages === null
     ? t('instances.progress.valueUnknown', { synced: number(instance.syncedMessages), percent })
-    : t('instances.progress.value', { synced: number(instance.syncedMessages), total: number(instance.totalMessages), percent });
+    : t('instances.progress.value', {
+        synced: number(instance.syncedMessages),
+        total: number(instance.totalMessages),
+        percent,
+      });
 }
 
 /**
@@ -47,29 +56,59 @@ export function InstanceCard({ instance, isActive, onEdit, onSync, onToggleActiv
       </h4>
       <div className={styles.badges}>
         {isActive ? <Badge tone="info">{t('instances.active.badge')}</Badge> : null}
-        <Badge tone={instance.activated ? 'success' : 'neutral'}>{t(instance.activated ? 'instances.flags.activated' : 'instances.flags.deactivated')}</Badge>
+        <Badge tone={instance.activated ? 'success' : 'neutral'}>
+          {t(instance.activated ? 'instances.flags.activated' : 'instances.flags.deactivated')}
+        </Badge>
         <Badge>{t(instance.isOfficial ? 'instances.flags.official' : 'instances.flags.unofficial')}</Badge>
         {instance.isUnlimited ? <Badge>{t('instances.flags.unlimited')}</Badge> : null}
         <Badge tone={STATUS_TONE[instance.status]}>{t(`instances.status.${instance.status}`)}</Badge>
       </div>
       {syncing ? (
-        <ProgressBar label={t('instances.progress.label', { name: instance.name })} value={instance.syncProgress} valueLabel={progressText} />
+        <ProgressBar
+          label={t('instances.progress.label', { name: instance.name })}
+          value={instance.syncProgress}
+          valueLabel={progressText}
+        />
       ) : instance.status === 'idle' ? null : (
-        <p className={styles.result}>{t(instance.status === 'done' ? 'instances.lastResult.done' : 'instances.lastResult.failed', { messages })}</p>
+        <p className={styles.result}>
+          {t(instance.status === 'done' ? 'instances.lastResult.done' : 'instances.lastResult.failed', { messages })}
+        </p>
       )}
       <div className={styles.actions}>
-        <Button variant="secondary" size="sm" onPress={onEdit} aria-label={t('instances.actions.editLabel', { name: instance.name })}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onPress={onEdit}
+          aria-label={t('instances.actions.editLabel', { name: instance.name })}
+        >
           {t('instances.actions.edit')}
         </Button>
-        <Button variant="secondary" size="sm" onPress={onSync} isDisabled={syncing} aria-label={t('instances.actions.syncLabel', { name: instance.name })}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onPress={onSync}
+          isDisabled={syncing}
+          aria-label={t('instances.actions.syncLabel', { name: instance.name })}
+        >
           {t('instances.actions.sync')}
         </Button>
         {isActive ? (
-          <Button variant="ghost" size="sm" onPress={onToggleActive} aria-label={t('instances.actions.clearLabel', { name: instance.name })}>
+          <Button
+            variant="ghost"
+            size="sm"
+            onPress={onToggleActive}
+            aria-label={t('instances.actions.clearLabel', { name: instance.name })}
+          >
             {t('instances.actions.clear')}
           </Button>
         ) : (
-          <Button variant="ghost" size="sm" onPress={onToggleActive} isDisabled={!instance.activated} aria-label={t('instances.actions.useLabel', { name: instance.name })}>
+          <Button
+            variant="ghost"
+            size="sm"
+            onPress={onToggleActive}
+            isDisabled={!instance.activated}
+            aria-label={t('instances.actions.useLabel', { name: instance.name })}
+          >
             {t('instances.actions.use')}
           </Button>
         )}

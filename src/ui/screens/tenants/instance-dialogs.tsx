@@ -28,14 +28,36 @@ function useFeedbackText({ actionError, fieldErrors }: InstanceFeedback) {
   const { t } = useTranslation();
   // The same object until the machine reports new refusals: React Aria shows server errors again
   // whenever this object changes, so a fresh one per render would keep them after the user edits.
-  const validationErrors = useMemo(() => Object.fromEntries(Object.entries(fieldErrors).map(([field, key]) => [field, t(key)])), [fieldErrors, t]);
-  return { validationErrors, formError: actionError ? t('instances.form.failure', { what: t(actionError.key), why: t(actionError.reason) }) : null };
+  const validationErrors = useMemo(
+    () => Object.fromEntries(Object.entries(fieldErrors).map(([field, key]) => [field, t(key)])),
+    [fieldErrors, t],
+  );
+  return {
+    validationErrors,
+    formError: actionError
+      ? t('instances.form.failure', { what: t(actionError.key), why: t(actionError.reason) })
+      : null,
+  };
 }
 
 /** A modal that cannot be dismissed while its call runs. */
-function PanelModal({ title, isOpen, isPending, onClose, children }: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode }) {
+function PanelModal({
+  title,
+  isOpen,
+  isPending,
+  onClose,
+  children,
+}: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode }) {
   return (
-    <Modal title={title} isOpen={isOpen} onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} isKeyboardDismissDisabled={isPending} hideCloseButton={isPending} size="sm">
+    <Modal
+      title={title}
+      isOpen={isOpen}
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      isKeyboardDismissDisabled={isPending}
+      hideCloseButton={isPending}
+      size="sm"
+    >
       {children}
     </Modal>
   );
@@ -47,7 +69,11 @@ const BLANK: InstanceFields = { name: '', activated: true, isOfficial: false, is
  * Create (no `instance`) or edit an instance: name, official and unlimited flags, and, when editing,
  * whether it is activated. The machine sends only what changed.
  */
-export function InstanceFormDialog({ instance, onSubmit, ...shell }: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
+export function InstanceFormDialog({
+  instance,
+  onSubmit,
+  ...shell
+}: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
   const { t } = useTranslation();
   const title = instance ? t('instances.form.updateTitle', { name: instance.name }) : t('instances.form.createTitle');
   return (
@@ -58,9 +84,24 @@ export function InstanceFormDialog({ instance, onSubmit, ...shell }: ShellProps 
   );
 }
 
-function InstanceForm({ instance, onSubmit, isPending, feedback, onClose }: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
+function InstanceForm({
+  instance,
+  onSubmit,
+  isPending,
+  feedback,
+  onClose,
+}: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
   const { t } = useTranslation();
-  const [fields, setFields] = useState<InstanceFields>(instance ? { name: instance.name, activated: instance.activated, isOfficial: instance.isOfficial, isUnlimited: instance.isUnlimited } : BLANK);
+  const [fields, setFields] = useState<InstanceFields>(
+    instance
+      ? {
+          name: instance.name,
+          activated: instance.activated,
+          isOfficial: instance.isOfficial,
+          isUnlimited: instance.isUnlimited,
+        }
+      : BLANK,
+  );
   const { validationErrors, formError } = useFeedbackText(feedback);
   const set = (change: Partial<InstanceFields>) => setFields((current) => ({ ...current, ...change }));
   return (
@@ -72,7 +113,17 @@ function InstanceForm({ instance, onSubmit, isPending, feedback, onClose }: Shel
         onSubmit(fields);
       }}
     >
-      <TextField label={t('instances.form.name')} description={t('instances.form.nameHint')} name="name" value={fields.name} onChange={(name) => set({ name })} isRequired maxLength={80} errorMessage={t('instances.errors.name')} autoFocus />
+      <TextField
+        label={t('instances.form.name')}
+        description={t('instances.form.nameHint')}
+        name="name"
+        value={fields.name}
+        onChange={(name) => set({ name })}
+        isRequired
+        maxLength={80}
+        errorMessage={t('instances.errors.name')}
+        autoFocus
+      />
       <Checkbox isSelected={fields.isOfficial} onChange={(isOfficial) => set({ isOfficial })}>
         {t('instances.form.official')}
       </Checkbox>
@@ -100,7 +151,11 @@ function InstanceForm({ instance, onSubmit, isPending, feedback, onClose }: Shel
 const DEFAULT_DAYS = 30;
 
 /** Start a message sync: how many days back, or every message. */
-export function SyncDialog({ instance, onSubmit, ...shell }: ShellProps & { instance: Instance | null; onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
+export function SyncDialog({
+  instance,
+  onSubmit,
+  ...shell
+}: ShellProps & { instance: Instance | null; onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
   const { t } = useTranslation();
   return (
     <PanelModal title={t('instances.sync.title', { name: instance?.name ?? '' })} {...shell}>
@@ -109,7 +164,12 @@ export function SyncDialog({ instance, onSubmit, ...shell }: ShellProps & { inst
   );
 }
 
-function SyncForm({ onSubmit, isPending, feedback, onClose }: ShellProps & { onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
+function SyncForm({
+  onSubmit,
+  isPending,
+  feedback,
+  onClose,
+}: ShellProps & { onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
   const { t } = useTranslation();
   const [daysAgo, setDaysAgo] = useState<number>(DEFAULT_DAYS);
   const [unlimited, setUnlimited] = useState(false);

@@ -18,12 +18,23 @@ afterEach(() => {
 type State = Parameters<typeof instancesApi>[0];
 
 function render(state: State, override: Parameters<typeof instancesApi>[1] = {}) {
-  view = renderWithServices(<InstancesPanel tenantName={TENANT} />, { path: `/tenants?panel=instances&tenant=${TENANT}`, signedIn: {}, respond: instancesApi(state, override) });
+  view = renderWithServices(<InstancesPanel tenantName={TENANT} />, {
+    path: `/tenants?panel=instances&tenant=${TENANT}`,
+    signedIn: {},
+    respond: instancesApi(state, override),
+  });
   const app = view;
   /** The server's side of a change: its state, then its InstanceUpdated on the app bus (as the socket forwards it). */
   const push = (row: Instance) => {
     state.instances = state.instances.map((r) => (r.id === row.id ? row : r));
-    act(() => app.services.bus.publish({ name: 'instanceUpdated', data: row, tenantName: TENANT, sentAt: new Date().toISOString() }));
+    act(() =>
+      app.services.bus.publish({
+        name: 'instanceUpdated',
+        data: row,
+        tenantName: TENANT,
+        sentAt: new Date().toISOString(),
+      }),
+    );
   };
   const posts = (path: string) => app.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
   return { app, push, posts };
@@ -39,7 +50,10 @@ describe('InstancesPanel: create and update', () => {
   it('creates an instance in a dialog: local refusal, server refusal by field, then the new card', async () => {
     const user = userEvent.setup({ delay: null });
     let duplicate = true;
-    const { posts } = render({ instances: [instance(1)], connections: [] }, { create: () => (duplicate ? json(409, { message: 'exists', field: 'name' }) : undefined) });
+    const { posts } = render(
+      { instances: [instance(1)], connections: [] },
+      { create: () => (duplicate ? json(409, { message: 'exists', field: 'name' }) : undefined) },
+    );
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Nova instância' }));
     const dialog = await screen.findByRole('dialog', { name: 'Nova instância' });
@@ -52,7 +66,9 @@ describe('InstancesPanel: create and update', () => {
     await user.type(name, 'Loja Centro');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Oficial (API oficial do WhatsApp)' }));
     await user.click(within(dialog).getByRole('button', { name: 'Criar instância' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível criar a instância. Já existe uma instância com este nome neste tenant.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível criar a instância. Já existe uma instância com este nome neste tenant.',
+    );
     expect(within(dialog).getByText('Já está em uso.')).toBeInTheDocument();
     duplicate = false;
     await user.type(name, ' 2');
@@ -60,7 +76,12 @@ describe('InstancesPanel: create and update', () => {
     expect(within(dialog).queryByText('Já está em uso.')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Criar instância' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/instance').at(-1)).toEqual({ name: 'Loja Centro 2', isOfficial: true, isUnlimited: false, tenantName: TENANT });
+    expect(posts('/api/instance').at(-1)).toEqual({
+      name: 'Loja Centro 2',
+      isOfficial: true,
+      isUnlimited: false,
+      tenantName: TENANT,
+    });
     expect(within(card('Loja Centro 2')).getByText('Oficial')).toBeInTheDocument();
     expect(toasts()).toEqual(['Instância Loja Centro 2 criada.']);
   });
@@ -97,11 +118,18 @@ describe('InstancesPanel: sync', () => {
     await user.type(days, '90');
     await user.click(within(dialog).getByRole('button', { name: 'Iniciar sincronização' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/instance/syncMessages')).toEqual([{ id: 1, tenantName: TENANT, daysAgo: 90, unlimitedSync: false }]);
+    expect(posts('/api/instance/syncMessages')).toEqual([
+      { id: 1, tenantName: TENANT, daysAgo: 90, unlimitedSync: false },
+    ]);
     expect(toasts()).toEqual(['Sincronização de WhatsApp Loja 1 iniciada.']);
-    expect(within(card('WhatsApp Loja 1')).getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' })).toBeDisabled();
+    expect(
+      within(card('WhatsApp Loja 1')).getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' }),
+    ).toBeDisabled();
 
-    const bar = () => within(card('WhatsApp Loja 1')).getByRole('progressbar', { name: 'Sincronização de mensagens de WhatsApp Loja 1' });
+    const bar = () =>
+      within(card('WhatsApp Loja 1')).getByRole('progressbar', {
+        name: 'Sincronização de mensagens de WhatsApp Loja 1',
+      });
     push(syncing(10, 400));
     expect(bar()).toHaveAttribute('aria-valuenow', '10');
     expect(bar()).toHaveAttribute('aria-valuetext', '400 de 4.000 mensagens · 10%');
@@ -118,9 +146,13 @@ describe('InstancesPanel: sync', () => {
     push(instance(1, { status: 'done', syncProgress: 100, syncedMessages: 4000, totalMessages: 4000 }));
     expect(within(card('WhatsApp Loja 1')).queryByRole('progressbar')).toBeNull();
     expect(within(card('WhatsApp Loja 1')).getByText('Sincronizada')).toBeInTheDocument();
-    expect(within(card('WhatsApp Loja 1')).getByText('Última sincronização concluída: 4.000 mensagens.')).toBeInTheDocument();
+    expect(
+      within(card('WhatsApp Loja 1')).getByText('Última sincronização concluída: 4.000 mensagens.'),
+    ).toBeInTheDocument();
     expect(announced()).toContain('Sincronização de WhatsApp Loja 1 concluída: 4.000 mensagens.');
-    expect(within(card('WhatsApp Loja 1')).getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' })).toBeEnabled();
+    expect(
+      within(card('WhatsApp Loja 1')).getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' }),
+    ).toBeEnabled();
   });
 
   it('syncs every message with the unlimited switch, and shows a failed sync', async () => {
@@ -133,7 +165,9 @@ describe('InstancesPanel: sync', () => {
     expect(within(dialog).getByRole('textbox', { name: /Dias para trás/ })).toBeDisabled();
     await user.click(within(dialog).getByRole('button', { name: 'Iniciar sincronização' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/instance/syncMessages')).toEqual([{ id: 1, tenantName: TENANT, daysAgo: null, unlimitedSync: true }]);
+    expect(posts('/api/instance/syncMessages')).toEqual([
+      { id: 1, tenantName: TENANT, daysAgo: null, unlimitedSync: true },
+    ]);
     push(syncing(20, 800));
     push(instance(1, { status: 'failed', syncProgress: 20, syncedMessages: 800, totalMessages: 4000 }));
     const failed = card('WhatsApp Loja 1');
@@ -145,11 +179,16 @@ describe('InstancesPanel: sync', () => {
 
   it('says when a sync of the instance is already running', async () => {
     const user = userEvent.setup({ delay: null });
-    render({ instances: [instance(1)], connections: [] }, { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) });
+    render(
+      { instances: [instance(1)], connections: [] },
+      { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) },
+    );
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sincronizar WhatsApp Loja 1' });
     await user.click(within(dialog).getByRole('button', { name: 'Iniciar sincronização' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível iniciar a sincronização. Já há uma sincronização em andamento para esta instância.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível iniciar a sincronização. Já há uma sincronização em andamento para esta instância.',
+    );
   });
 });

@@ -16,7 +16,11 @@ afterEach(() => {
 });
 
 function render(respond: Responder) {
-  view = renderWithServices(<InstancesPanel tenantName={TENANT} />, { path: `/tenants?panel=instances&tenant=${TENANT}`, signedIn: {}, respond });
+  view = renderWithServices(<InstancesPanel tenantName={TENANT} />, {
+    path: `/tenants?panel=instances&tenant=${TENANT}`,
+    signedIn: {},
+    respond,
+  });
   return view;
 }
 
@@ -70,7 +74,12 @@ describe('InstancesPanel: states', () => {
 
   it('says why the load failed and retries', async () => {
     let down = true;
-    render(instancesApi({ instances: [instance(1)], connections: [] }, { list: () => (down ? json(503, { status: 'unavailable', message: 'down' }) : undefined) }));
+    render(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { list: () => (down ? json(503, { status: 'unavailable', message: 'down' }) : undefined) },
+      ),
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar as instâncias e conexões.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
@@ -82,15 +91,26 @@ describe('InstancesPanel: states', () => {
   it('chooses the active instance (SPEC §3 activeInstance) and shows it as such', async () => {
     const app = render(instancesApi({ instances: [instance(1), instance(2)], connections: [] }));
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 2' });
-    await userEvent.click(within(card('WhatsApp Loja 2')).getByRole('button', { name: 'Usar como ativa a instância WhatsApp Loja 2' }));
+    await userEvent.click(
+      within(card('WhatsApp Loja 2')).getByRole('button', { name: 'Usar como ativa a instância WhatsApp Loja 2' }),
+    );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toEqual({ id: 2, name: 'WhatsApp Loja 2' });
     expect(within(card('WhatsApp Loja 2')).getByText('Instância ativa')).toBeInTheDocument();
     expect(within(card('WhatsApp Loja 1')).queryByText('Instância ativa')).toBeNull();
     expect(toasts()).toEqual(['WhatsApp Loja 2 agora é a instância ativa.']);
     // A rename (here, from another tab's socket event) reaches the stored choice.
-    act(() => app.services.bus.publish({ name: 'instanceUpdated', data: instance(2, { name: 'Delivery' }), tenantName: TENANT, sentAt: new Date().toISOString() }));
+    act(() =>
+      app.services.bus.publish({
+        name: 'instanceUpdated',
+        data: instance(2, { name: 'Delivery' }),
+        tenantName: TENANT,
+        sentAt: new Date().toISOString(),
+      }),
+    );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toEqual({ id: 2, name: 'Delivery' });
-    await userEvent.click(within(card('Delivery')).getByRole('button', { name: 'Deixar de usar Delivery como instância ativa' }));
+    await userEvent.click(
+      within(card('Delivery')).getByRole('button', { name: 'Deixar de usar Delivery como instância ativa' }),
+    );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toBeNull();
     expect(within(card('Delivery')).queryByText('Instância ativa')).toBeNull();
   });

@@ -2,7 +2,15 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
-import { instancesMachine, selectBusy, selectDialog, selectListStatus, type Instance, type InstancesActor, type InstancesSnapshot } from '../../../machines/instances.machine';
+import {
+  instancesMachine,
+  selectBusy,
+  selectDialog,
+  selectListStatus,
+  type Instance,
+  type InstancesActor,
+  type InstancesSnapshot,
+} from '../../../machines/instances.machine';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
@@ -16,8 +24,12 @@ import { InstanceConnections } from './instance-connections';
 import { InstanceFormDialog, SyncDialog, type InstanceFeedback } from './instance-dialogs';
 import * as styles from './instances-panel.css';
 
-const selectFeedback = (s: InstancesSnapshot): InstanceFeedback => ({ actionError: s.context.actionError, fieldErrors: s.context.fieldErrors });
-const sameFeedback = (a: InstanceFeedback, b: InstanceFeedback) => a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;
+const selectFeedback = (s: InstancesSnapshot): InstanceFeedback => ({
+  actionError: s.context.actionError,
+  fieldErrors: s.context.fieldErrors,
+});
+const sameFeedback = (a: InstanceFeedback, b: InstanceFeedback) =>
+  a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;
 
 /** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
 function useRefetchOnReconnect(actor: InstancesActor) {
@@ -33,7 +45,9 @@ function useRefetchOnReconnect(actor: InstancesActor) {
 function useNotices(actor: InstancesActor) {
   const { t } = useTranslation();
   useEffect(() => {
-    const subscription = actor.on('instances.notice', (event) => showToast(appToasts, { variant: 'success', title: t(event.notice, { name: event.name }) }));
+    const subscription = actor.on('instances.notice', (event) =>
+      showToast(appToasts, { variant: 'success', title: t(event.notice, { name: event.name }) }),
+    );
     return () => subscription.unsubscribe();
   }, [actor, t]);
 }
@@ -43,7 +57,11 @@ function SyncAnnouncer({ actor }: { actor: InstancesActor }) {
   const { t, i18n } = useTranslation();
   const said = useSelector(actor, (s) => s.context.announcement);
   const text = said
-    ? t(said.key, { name: said.params.name, progress: formatNumber(said.params.progress, i18n.language), messages: formatNumber(said.params.messages, i18n.language) })
+    ? t(said.key, {
+        name: said.params.name,
+        progress: formatNumber(said.params.progress, i18n.language),
+        messages: formatNumber(said.params.messages, i18n.language),
+      })
     : '';
   return (
     <VisuallyHidden elementType="div">
@@ -74,20 +92,35 @@ function Panel({ tenantName }: { tenantName: string }) {
   // The active instance carries its name (SPEC §3): follow a rename made here or elsewhere.
   useEffect(() => {
     const row = active ? instances.find((r) => r.id === active.id) : undefined;
-    if (row && row.name !== active?.name) preferences.send({ type: 'prefs.instance.set', instance: { id: row.id, name: row.name } });
+    if (row && row.name !== active?.name)
+      preferences.send({ type: 'prefs.instance.set', instance: { id: row.id, name: row.name } });
   }, [active, instances, preferences]);
 
   const close = () => actor.send({ type: 'instances.close' });
   const create = () => actor.send({ type: 'instances.createOpen' });
   const toggleActive = (instance: Instance) => {
     const clearing = active?.id === instance.id;
-    preferences.send({ type: 'prefs.instance.set', instance: clearing ? null : { id: instance.id, name: instance.name } });
-    showToast(appToasts, clearing ? { variant: 'info', title: t('instances.active.cleared') } : { variant: 'success', title: t('instances.active.set', { name: instance.name }) });
+    preferences.send({
+      type: 'prefs.instance.set',
+      instance: clearing ? null : { id: instance.id, name: instance.name },
+    });
+    showToast(
+      appToasts,
+      clearing
+        ? { variant: 'info', title: t('instances.active.cleared') }
+        : { variant: 'success', title: t('instances.active.set', { name: instance.name }) },
+    );
   };
 
   const content = () => {
     if (status === 'error') {
-      return <ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'instances.reload' })} />;
+      return (
+        <ErrorState
+          title={listError ? t(listError.key) : undefined}
+          description={listError ? t(listError.reason) : undefined}
+          onRetry={() => actor.send({ type: 'instances.reload' })}
+        />
+      );
     }
     if (!loaded) {
       return (
@@ -104,7 +137,15 @@ function Panel({ tenantName }: { tenantName: string }) {
             {t('instances.sections.instances')}
           </h3>
           {instances.length === 0 ? (
-            <EmptyState title={t('instances.empty')} description={t('instances.emptyHint')} action={<Button variant="secondary" icon={<PlusIcon />} onPress={create}>{t('instances.create')}</Button>} />
+            <EmptyState
+              title={t('instances.empty')}
+              description={t('instances.emptyHint')}
+              action={
+                <Button variant="secondary" icon={<PlusIcon />} onPress={create}>
+                  {t('instances.create')}
+                </Button>
+              }
+            />
           ) : (
             <ul className={styles.cards}>
               {instances.map((instance) => (
@@ -135,7 +176,12 @@ function Panel({ tenantName }: { tenantName: string }) {
       <div className={styles.header}>
         <h2 className={styles.heading}>{t('instances.title', { tenant: tenantName })}</h2>
         <div className={styles.actions}>
-          <Button variant="secondary" onPress={() => actor.send({ type: 'instances.reload' })} isPending={status === 'loading' && loaded} pendingLabel={t('instances.refreshing')}>
+          <Button
+            variant="secondary"
+            onPress={() => actor.send({ type: 'instances.reload' })}
+            isPending={status === 'loading' && loaded}
+            pendingLabel={t('instances.refreshing')}
+          >
             {t('instances.refresh')}
           </Button>
           <Button icon={<PlusIcon />} onPress={create}>
@@ -153,10 +199,22 @@ function Panel({ tenantName }: { tenantName: string }) {
         feedback={feedback}
         onClose={close}
         onSubmit={(fields) =>
-          dialog === 'update' ? actor.send({ type: 'instances.update', fields }) : actor.send({ type: 'instances.create', draft: { name: fields.name, isOfficial: fields.isOfficial, isUnlimited: fields.isUnlimited } })
+          dialog === 'update'
+            ? actor.send({ type: 'instances.update', fields })
+            : actor.send({
+                type: 'instances.create',
+                draft: { name: fields.name, isOfficial: fields.isOfficial, isUnlimited: fields.isUnlimited },
+              })
         }
       />
-      <SyncDialog isOpen={dialog === 'sync'} instance={target} isPending={busy} feedback={feedback} onClose={close} onSubmit={(daysAgo, unlimited) => actor.send({ type: 'instances.sync', daysAgo, unlimited })} />
+      <SyncDialog
+        isOpen={dialog === 'sync'}
+        instance={target}
+        isPending={busy}
+        feedback={feedback}
+        onClose={close}
+        onSubmit={(daysAgo, unlimited) => actor.send({ type: 'instances.sync', daysAgo, unlimited })}
+      />
     </div>
   );
 }

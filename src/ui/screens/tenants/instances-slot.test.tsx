@@ -4,7 +4,9 @@ import { renderWithServices, type RenderedApp } from '../../test-support/render'
 import { InstancesSlot } from './instances-slot';
 
 // The instances workspace's panel (its own tests cover it): here only how the tenants screen mounts it.
-vi.mock('./instances-panel', () => ({ default: ({ tenantName }: { tenantName: string }) => <p>instâncias de {tenantName}</p> }));
+vi.mock('./instances-panel', () => ({
+  default: ({ tenantName }: { tenantName: string }) => <p>instâncias de {tenantName}</p>,
+}));
 
 let view: RenderedApp | undefined;
 afterEach(() => {

@@ -29,7 +29,15 @@ export interface IsoRangePickerProps {
  * The design system's date range over the `YYYY-MM-DD` strings the machines and the API use.
  * Typed with the keyboard (dd/mm/aaaa in pt-BR) or picked in the calendar; no day after today.
  */
-export function IsoRangePicker({ label, description, start, end, onChange, errorMessage, isDisabled }: IsoRangePickerProps) {
+export function IsoRangePicker({
+  label,
+  description,
+  start,
+  end,
+  onChange,
+  errorMessage,
+  isDisabled,
+}: IsoRangePickerProps) {
   const from = toCalendar(start);
   const to = toCalendar(end);
   const value: DateRange | null = from && to ? { start: from, end: to } : null;

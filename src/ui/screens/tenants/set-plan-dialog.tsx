@@ -26,7 +26,14 @@ export function SetPlanDialog(props: SetPlanDialogProps) {
   const { t } = useTranslation();
   const { tenant, isPending, onClose } = props;
   return (
-    <Modal title={t('tenants.screen.form.planTitle', { name: tenant.name })} isOpen onOpenChange={(open) => !open && !isPending && onClose()} isDismissable={!isPending} isKeyboardDismissDisabled={isPending} hideCloseButton={isPending}>
+    <Modal
+      title={t('tenants.screen.form.planTitle', { name: tenant.name })}
+      isOpen
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      isKeyboardDismissDisabled={isPending}
+      hideCloseButton={isPending}
+    >
       <SetPlanForm {...props} />
     </Modal>
   );

@@ -22,7 +22,10 @@ const TENANT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SLUG = /^[a-z0-9_-]{1,40}$/;
 
 /** A problem with one field, as the form shows it (`limit` carries its bounds, `cnpj` what is wrong). */
-export type FieldProblem = { kind: 'required' | 'name' | 'slug' } | { kind: 'cnpj'; problem: CnpjProblem } | { kind: 'limit'; min: number; max: number };
+export type FieldProblem =
+  | { kind: 'required' | 'name' | 'slug' }
+  | { kind: 'cnpj'; problem: CnpjProblem }
+  | { kind: 'limit'; min: number; max: number };
 
 export function limitProblem(value: number, bounds: { min: number; max: number }): FieldProblem | null {
   if (Number.isNaN(value)) return { kind: 'required' };

@@ -11,7 +11,9 @@ import TenantsScreen from './tenants';
 
 vi.setConfig({ testTimeout: FLOW_TIMEOUT_MS });
 // The instances panel is another workspace's (lazily loaded); here a stand-in that names its tenant.
-vi.mock('./instances-slot', () => ({ InstancesSlot: ({ tenantName }: { tenantName: string }) => <p>instâncias de {tenantName}</p> }));
+vi.mock('./instances-slot', () => ({
+  InstancesSlot: ({ tenantName }: { tenantName: string }) => <p>instâncias de {tenantName}</p>,
+}));
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -35,13 +37,21 @@ async function openPanel(item: string) {
 }
 
 const overlayOn = () => selectOverlayEnabled(view!.services.preferences.getSnapshot());
-const calls = (requests: SeenRequest[], method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);
-const featureRow = (dialog: HTMLElement, label: string) => within(dialog).getByRole('checkbox', { name: label }).closest('div') as HTMLElement;
+const calls = (requests: SeenRequest[], method: string, path: string) =>
+  requests.filter((r) => r.method === method && r.path === path);
+const featureRow = (dialog: HTMLElement, label: string) =>
+  within(dialog).getByRole('checkbox', { name: label }).closest('div') as HTMLElement;
 
 describe('TenantPanel: features', () => {
   it('saves every change in one go with progress and a result per feature, retries the failed one, and gives the overlay back', async () => {
     const api = fakeTenantsApi([central]);
-    api.features.set('farmacia-central', { analytics: false, campaigns: false, chat: true, chatbot: false, webhooks: false });
+    api.features.set('farmacia-central', {
+      analytics: false,
+      campaigns: false,
+      chat: true,
+      chatbot: false,
+      webhooks: false,
+    });
     const held = deferred<void>();
     let chatbotFailures = 1;
     api.override.set('POST /api/tenant/feature', async (request) => {
@@ -60,7 +70,8 @@ describe('TenantPanel: features', () => {
     expect(await within(dialog).findByRole('checkbox', { name: 'Chat' })).toBeChecked();
     expect(within(dialog).getByText('Nenhuma alteração para salvar.')).toBeInTheDocument();
 
-    for (const label of ['Campanhas', 'Chatbot', 'Webhooks']) await keys.click(within(dialog).getByRole('checkbox', { name: label }));
+    for (const label of ['Campanhas', 'Chatbot', 'Webhooks'])
+      await keys.click(within(dialog).getByRole('checkbox', { name: label }));
     expect(within(dialog).getByText('Alterações não salvas: 3')).toBeInTheDocument();
     expect(within(featureRow(dialog, 'Chatbot')).getByText('Alterada')).toBeInTheDocument();
     expect(overlayOn()).toBe(true);
@@ -75,18 +86,26 @@ describe('TenantPanel: features', () => {
     expect(within(dialog).queryByRole('button', { name: 'Fechar' })).toBeNull();
     held.resolve();
 
-    await waitFor(() => expect(within(dialog).getByRole('status')).toHaveTextContent('1 de 3 não foram salvas; as alterações continuam aqui para tentar de novo.'));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        '1 de 3 não foram salvas; as alterações continuam aqui para tentar de novo.',
+      ),
+    );
     expect(progress).toHaveAttribute('aria-valuetext', '3 de 3');
     expect(within(dialog).getByRole('progressbar', { name: 'Resultado do salvamento' })).toBe(progress);
     // Retrying is the way on; a second "Salvar alterações" would only do the same.
     expect(within(dialog).queryByRole('button', { name: 'Salvar alterações' })).toBeNull();
-    expect(within(featureRow(dialog, 'Chatbot')).getByText('Falhou: Serviço indisponível. Tente mais tarde.')).toBeInTheDocument();
+    expect(
+      within(featureRow(dialog, 'Chatbot')).getByText('Falhou: Serviço indisponível. Tente mais tarde.'),
+    ).toBeInTheDocument();
     expect(within(dialog).getByRole('checkbox', { name: 'Chatbot' })).toBeChecked();
     expect(within(dialog).getByText('Alterações não salvas: 1')).toBeInTheDocument();
     expect(overlayOn()).toBe(true);
 
     await keys.click(within(dialog).getByRole('button', { name: 'Tentar de novo as que falharam (1)' }));
-    await waitFor(() => expect(within(dialog).getByRole('status')).toHaveTextContent('Todas as funcionalidades foram salvas.'));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent('Todas as funcionalidades foram salvas.'),
+    );
     expect(within(featureRow(dialog, 'Chatbot')).getByText('Salva')).toBeInTheDocument();
     expect(calls(requests, 'POST', '/api/tenant/feature').map((r) => r.body)).toEqual([
       { option: 'campaigns', enabled: true, tenantName: 'farmacia-central' },
@@ -94,7 +113,13 @@ describe('TenantPanel: features', () => {
       { option: 'webhooks', enabled: true, tenantName: 'farmacia-central' },
       { option: 'chatbot', enabled: true, tenantName: 'farmacia-central' },
     ]);
-    expect(api.features.get('farmacia-central')).toEqual({ analytics: false, campaigns: true, chat: true, chatbot: true, webhooks: true });
+    expect(api.features.get('farmacia-central')).toEqual({
+      analytics: false,
+      campaigns: true,
+      chat: true,
+      chatbot: true,
+      webhooks: true,
+    });
     expect(overlayOn()).toBe(true);
   });
 
@@ -137,14 +162,27 @@ describe('TenantPanel: webhooks and analytics', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Gerar' }));
 
     const results = await within(dialog).findByRole('list', { name: 'Resultado por tipo' });
-    await waitFor(() => expect(within(dialog).getByRole('status')).toHaveTextContent('1 de 2 tipos falharam; tente de novo só esses.'));
-    expect(within(results).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['EnviadaEntregas geradas: 12', 'LidaFalhou: Serviço indisponível. Tente mais tarde.']);
-    expect(within(dialog).getByRole('progressbar', { name: 'Resultado da geração' })).toHaveAttribute('aria-valuetext', '2 de 2 tipos');
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent('1 de 2 tipos falharam; tente de novo só esses.'),
+    );
+    expect(
+      within(results)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['EnviadaEntregas geradas: 12', 'LidaFalhou: Serviço indisponível. Tente mais tarde.']);
+    expect(within(dialog).getByRole('progressbar', { name: 'Resultado da geração' })).toHaveAttribute(
+      'aria-valuetext',
+      '2 de 2 tipos',
+    );
     expect(overlayOn()).toBe(true);
 
     await keys.click(within(dialog).getByRole('button', { name: 'Tentar de novo os que falharam (1)' }));
-    await waitFor(() => expect(within(dialog).getByRole('status')).toHaveTextContent('Webhooks gerados para todos os tipos.'));
-    const sent = calls(requests, 'GET', '/api/tenant/generate-campaign-status-webhook').map((r) => Object.fromEntries(r.query));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent('Webhooks gerados para todos os tipos.'),
+    );
+    const sent = calls(requests, 'GET', '/api/tenant/generate-campaign-status-webhook').map((r) =>
+      Object.fromEntries(r.query),
+    );
     const range = { tenantName: 'farmacia-central', startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) };
     expect(sent).toEqual([
       { ...range, type: 'sent' },
@@ -165,7 +203,12 @@ describe('TenantPanel: webhooks and analytics', () => {
     expect(within(dialog).getByText('Duração').nextElementSibling).toHaveTextContent('180 ms');
     expect(within(dialog).getByText('Atualização forçada').nextElementSibling).toHaveTextContent('Sim');
     const [sync] = calls(requests, 'GET', '/api/tenant/syncAnalytics').map((r) => Object.fromEntries(r.query));
-    expect(sync).toEqual({ tenantName: 'farmacia-central', fromDate: isoDaysAgo(29), toDate: isoDaysAgo(0), forceUpdate: 'true' });
+    expect(sync).toEqual({
+      tenantName: 'farmacia-central',
+      fromDate: isoDaysAgo(29),
+      toDate: isoDaysAgo(0),
+      forceUpdate: 'true',
+    });
   });
 
   it('says why a sync failed', async () => {
@@ -174,14 +217,20 @@ describe('TenantPanel: webhooks and analytics', () => {
     await render(api);
     const dialog = await openPanel('Sincronizar análises');
     await keys.click(within(dialog).getByRole('button', { name: 'Sincronizar' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível sincronizar as análises. Serviço indisponível. Tente mais tarde.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível sincronizar as análises. Serviço indisponível. Tente mais tarde.',
+    );
   });
 });
 
 describe('TenantPanel: instances', () => {
   it('opens from the menu address on the tenant of the address, with a tenant chooser', async () => {
     const api = fakeTenantsApi([central, tenant(2, { name: 'drogaria-sul' })]);
-    view = renderWithServices(<TenantsScreen />, { path: '/tenants?panel=instances', signedIn: {}, respond: api.respond });
+    view = renderWithServices(<TenantsScreen />, {
+      path: '/tenants?panel=instances',
+      signedIn: {},
+      respond: api.respond,
+    });
     const { location } = view;
     const dialog = await screen.findByRole('dialog', { name: 'Tenant backoffice' });
     expect(within(dialog).getByRole('tab', { name: 'Instâncias' })).toHaveAttribute('aria-selected', 'true');

@@ -32,10 +32,16 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   const { clients, overlay, tenant } = useServices();
   const tenantName = panel.tenant ?? tenant();
   const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay } });
-  const webhooks = useActorRef(webhookGenerationMachine, { input: { rest: clients.rest, tenantName, overlay, startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) } });
-  const analytics = useActorRef(syncAnalyticsMachine, { input: { rest: clients.rest, tenantName, fromDate: isoDaysAgo(29), toDate: isoDaysAgo(0) } });
+  const webhooks = useActorRef(webhookGenerationMachine, {
+    input: { rest: clients.rest, tenantName, overlay, startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) },
+  });
+  const analytics = useActorRef(syncAnalyticsMachine, {
+    input: { rest: clients.rest, tenantName, fromDate: isoDaysAgo(29), toDate: isoDaysAgo(0) },
+  });
   const saving = useSelector(features, (s) => s.matches('saving'));
-  const unsaved = useSelector(features, (s) => (s.matches('editing') || s.matches('done') ? changedFeatures(s.context).length : 0));
+  const unsaved = useSelector(features, (s) =>
+    s.matches('editing') || s.matches('done') ? changedFeatures(s.context).length : 0,
+  );
   const generating = useSelector(webhooks, (s) => s.matches('running'));
   const syncing = useSelector(analytics, (s) => s.matches('syncing'));
   const busy = saving || generating || syncing;
@@ -48,8 +54,18 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   };
 
   return (
-    <Modal title={t('tenants.panel.title', { name: tenantName })} isOpen size="lg" onOpenChange={(open) => !open && requestClose()} isDismissable={!busy} isKeyboardDismissDisabled={busy} hideCloseButton={busy}>
-      {panel.tenant === null ? <TenantChooser value={tenantName} onChange={(name) => onNavigate({ tab: panel.tab, tenant: name })} /> : null}
+    <Modal
+      title={t('tenants.panel.title', { name: tenantName })}
+      isOpen
+      size="lg"
+      onOpenChange={(open) => !open && requestClose()}
+      isDismissable={!busy}
+      isKeyboardDismissDisabled={busy}
+      hideCloseButton={busy}
+    >
+      {panel.tenant === null ? (
+        <TenantChooser value={tenantName} onChange={(name) => onNavigate({ tab: panel.tab, tenant: name })} />
+      ) : null}
       <Tabs
         selectedKey={panel.tab}
         onSelectionChange={(key) => {

@@ -9,7 +9,14 @@ import type { PanelTab } from './tenants-address';
 /** What an admin can do to one tenant from the list: open a panel section, or change the tenant. */
 export type TenantAction = PanelTab | 'setPlan' | 'delete' | 'restore';
 
-const ACTIVE_ACTIONS = ['features', 'webhooks', 'analytics', 'instances', 'setPlan', 'delete'] as const satisfies readonly TenantAction[];
+const ACTIVE_ACTIONS = [
+  'features',
+  'webhooks',
+  'analytics',
+  'instances',
+  'setPlan',
+  'delete',
+] as const satisfies readonly TenantAction[];
 
 /** What every row's action cell needs besides its tenant (read from context, not the columns). */
 export interface TenantRowActionsState {
@@ -71,7 +78,9 @@ export function TenantRowActions({ tenant }: { tenant: Tenant }) {
       isPending={isPending}
       pendingLabel={pendingLabel}
       isDisabled={busy && !isPending}
-      items={(): MenuOption[] => ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }))}
+      items={(): MenuOption[] =>
+        ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }))
+      }
       onAction={(key) => {
         const action = ACTIVE_ACTIONS.find((id) => id === key);
         if (action) onAction(action, tenant);

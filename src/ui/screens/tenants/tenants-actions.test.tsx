@@ -24,8 +24,10 @@ async function render(api: FakeTenantsApi, path = '/tenants') {
 }
 
 const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
-const toasts = () => appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
-const posts = (requests: RenderedApp['requests'], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
+const toasts = () =>
+  appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
+const posts = (requests: RenderedApp['requests'], path: string) =>
+  requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
 
 /** Types into a plain field in one go (the CNPJ mask is typed key by key where it matters). */
 async function fill(field: HTMLElement, text: string) {
@@ -54,7 +56,9 @@ describe('TenantsScreen: create', () => {
     await keys.type(cnpj, '11222333000182');
     // The mask is applied while typing, and the check digits are verified at the 14th digit.
     expect(cnpj).toHaveValue('11.222.333/0001-82');
-    expect(cnpj).toHaveAccessibleDescription(/CNPJ inválido: os dígitos verificadores \(os 2 últimos\) não conferem com os 12 primeiros caracteres\./);
+    expect(cnpj).toHaveAccessibleDescription(
+      /CNPJ inválido: os dígitos verificadores \(os 2 últimos\) não conferem com os 12 primeiros caracteres\./,
+    );
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
     await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
     await keys.click(within(dialog).getByRole('checkbox', { name: 'Chatbot' }));
@@ -69,7 +73,16 @@ describe('TenantsScreen: create', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(requests, '/api/tenant')).toEqual([
-      { name: 'farmacia-do-povo', cnpj: '11.222.333/0001-81', features: ['chatbot'], template: 'farmacia', pool: 'pool-a', plan: 'starter', userLimit: 5, ticketLimit: 1000 },
+      {
+        name: 'farmacia-do-povo',
+        cnpj: '11.222.333/0001-81',
+        features: ['chatbot'],
+        template: 'farmacia',
+        pool: 'pool-a',
+        plan: 'starter',
+        userLimit: 5,
+        ticketLimit: 1000,
+      },
     ]);
     expect(toasts()).toContainEqual(['success', 'Tenant criado.', 'farmacia-do-povo']);
     expect(await screen.findByRole('row', { name: /farmacia-do-povo/ })).toBeInTheDocument();
@@ -98,9 +111,20 @@ describe('TenantsScreen: create', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(requests, '/api/tenant')).toEqual([
-      { name: 'drogaria-nova', cnpj: '12.ABC.345/01DE-35', features: [], template: 'farmacia', pool: 'pool-a', plan: 'starter', userLimit: 5, ticketLimit: 1000 },
+      {
+        name: 'drogaria-nova',
+        cnpj: '12.ABC.345/01DE-35',
+        features: [],
+        template: 'farmacia',
+        pool: 'pool-a',
+        plan: 'starter',
+        userLimit: 5,
+        ticketLimit: 1000,
+      },
     ]);
-    expect(within(await screen.findByRole('row', { name: /drogaria-nova/ })).getByText('12.ABC.345/01DE-35')).toBeInTheDocument();
+    expect(
+      within(await screen.findByRole('row', { name: /drogaria-nova/ })).getByText('12.ABC.345/01DE-35'),
+    ).toBeInTheDocument();
   });
 
   it.each([
@@ -140,7 +164,9 @@ describe('TenantsScreen: create', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
     await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
     expect(name).toHaveAccessibleDescription(/Já está em uso\./);
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Não foi possível criar o tenant. A alteração conflita com o estado atual');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Não foi possível criar o tenant. A alteração conflita com o estado atual',
+    );
     expect(name).toHaveFocus();
     expect(name).toHaveValue('farmacia-central');
   });
@@ -152,7 +178,9 @@ describe('TenantsScreen: create', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
     await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Farmácia X');
     await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
-    expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAccessibleDescription(/Use até 63 letras minúsculas/);
+    expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAccessibleDescription(
+      /Use até 63 letras minúsculas/,
+    );
     expect(within(dialog).getByRole('textbox', { name: /CNPJ/ })).toHaveAccessibleDescription(/Preencha este campo\./);
     expect(within(dialog).getByRole('textbox', { name: /Pool/ })).toHaveAccessibleDescription(/Preencha este campo\./);
     expect(posts(requests, '/api/tenant')).toEqual([]);
@@ -196,7 +224,13 @@ describe('TenantsScreen: delete, restore and plan', () => {
     await render(api);
     await pick('drogaria-sul', 'Excluir');
     await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
-    await waitFor(() => expect(toasts()).toContainEqual(['error', 'Não foi possível excluir o tenant.', 'drogaria-sul: A alteração conflita com o estado atual (duplicado ou já alterado).']));
+    await waitFor(() =>
+      expect(toasts()).toContainEqual([
+        'error',
+        'Não foi possível excluir o tenant.',
+        'drogaria-sul: A alteração conflita com o estado atual (duplicado ou já alterado).',
+      ]),
+    );
     expect(row('drogaria-sul')).toBeInTheDocument();
   });
 

@@ -29,11 +29,32 @@ function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(() => {
-    const name: DataTableColumn<Tenant> = { id: 'name', header: t('tenants.screen.columns.name'), isRowHeader: true, allowsSorting: true, cell: (row) => <span className={styles.name}>{row.name}</span> };
-    const actions: DataTableColumn<Tenant> = { id: 'actions', header: t('tenants.screen.columns.actions'), align: 'end', cell: (row) => <TenantRowActions tenant={row} /> };
+    const name: DataTableColumn<Tenant> = {
+      id: 'name',
+      header: t('tenants.screen.columns.name'),
+      isRowHeader: true,
+      allowsSorting: true,
+      cell: (row) => <span className={styles.name}>{row.name}</span>,
+    };
+    const actions: DataTableColumn<Tenant> = {
+      id: 'actions',
+      header: t('tenants.screen.columns.actions'),
+      align: 'end',
+      cell: (row) => <TenantRowActions tenant={row} />,
+    };
     const details: DataTableColumn<Tenant>[] = [
-      { id: 'cnpj', header: t('tenants.screen.columns.cnpj'), allowsSorting: true, cell: (row) => <span className={styles.nowrap}>{row.cnpj}</span> },
-      { id: 'plan', header: t('tenants.screen.columns.plan'), allowsSorting: true, cell: (row) => <Badge tone={PLAN_TONES[row.plan]}>{t(`tenants.screen.plans.${row.plan}`)}</Badge> },
+      {
+        id: 'cnpj',
+        header: t('tenants.screen.columns.cnpj'),
+        allowsSorting: true,
+        cell: (row) => <span className={styles.nowrap}>{row.cnpj}</span>,
+      },
+      {
+        id: 'plan',
+        header: t('tenants.screen.columns.plan'),
+        allowsSorting: true,
+        cell: (row) => <Badge tone={PLAN_TONES[row.plan]}>{t(`tenants.screen.plans.${row.plan}`)}</Badge>,
+      },
       {
         id: 'userLimit',
         header: t('tenants.screen.columns.users'),
@@ -41,17 +62,43 @@ function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[
         align: 'end',
         cell: (row) => (
           <span className={styles.usage}>
-            <span className={styles.nowrap}>{t('tenants.screen.usage', { used: formatNumber(row.users_count, locale), limit: formatNumber(row.userLimit, locale) })}</span>
+            <span className={styles.nowrap}>
+              {t('tenants.screen.usage', {
+                used: formatNumber(row.users_count, locale),
+                limit: formatNumber(row.userLimit, locale),
+              })}
+            </span>
             {row.users_count > row.userLimit ? <Badge tone="warning">{t('tenants.screen.overLimit')}</Badge> : null}
           </span>
         ),
       },
-      { id: 'ticketLimit', header: t('tenants.screen.columns.ticketLimit'), allowsSorting: true, align: 'end', cell: (row) => formatNumber(row.ticketLimit, locale) },
-      { id: 'template', header: t('tenants.screen.columns.template'), allowsSorting: true, cell: (row) => row.template },
+      {
+        id: 'ticketLimit',
+        header: t('tenants.screen.columns.ticketLimit'),
+        allowsSorting: true,
+        align: 'end',
+        cell: (row) => formatNumber(row.ticketLimit, locale),
+      },
+      {
+        id: 'template',
+        header: t('tenants.screen.columns.template'),
+        allowsSorting: true,
+        cell: (row) => row.template,
+      },
       { id: 'pool', header: t('tenants.screen.columns.pool'), allowsSorting: true, cell: (row) => row.pool },
       deleted
-        ? { id: 'deleted_at', header: t('tenants.screen.columns.deletedAt'), allowsSorting: true, cell: (row) => (row.deleted_at ? formatDate(row.deleted_at, locale) : '') }
-        : { id: 'created_at', header: t('tenants.screen.columns.createdAt'), allowsSorting: true, cell: (row) => formatDate(row.created_at, locale) },
+        ? {
+            id: 'deleted_at',
+            header: t('tenants.screen.columns.deletedAt'),
+            allowsSorting: true,
+            cell: (row) => (row.deleted_at ? formatDate(row.deleted_at, locale) : ''),
+          }
+        : {
+            id: 'created_at',
+            header: t('tenants.screen.columns.createdAt'),
+            allowsSorting: true,
+            cell: (row) => formatDate(row.created_at, locale),
+          },
     ];
     // On a phone the actions come right after the name, before any sideways scroll.
     return narrow ? [name, actions, ...details] : [name, ...details, actions];
@@ -59,7 +106,18 @@ function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[
 }
 
 /** One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions. */
-export function TenantsTable({ rows, status, deleted, narrow, sort, onSort, actions, emptyState, errorState, ...aria }: TenantsTableProps) {
+export function TenantsTable({
+  rows,
+  status,
+  deleted,
+  narrow,
+  sort,
+  onSort,
+  actions,
+  emptyState,
+  errorState,
+  ...aria
+}: TenantsTableProps) {
   const columns = useColumns(deleted, narrow);
   return (
     <TenantRowActionsContext.Provider value={actions}>

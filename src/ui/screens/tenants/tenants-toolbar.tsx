@@ -24,12 +24,27 @@ export interface TenantsToolbarProps {
  * Native controls (native-search-field.tsx, native-toggles.tsx, native-button.tsx): the first
  * screen after sign-in loads no React Aria for its toolbar.
  */
-export function TenantsToolbar({ searchText, onSearch, deleted, onView, onReload, isLoading, onCreate, canCreate, searchRef }: TenantsToolbarProps) {
+export function TenantsToolbar({
+  searchText,
+  onSearch,
+  deleted,
+  onView,
+  onReload,
+  isLoading,
+  onCreate,
+  canCreate,
+  searchRef,
+}: TenantsToolbarProps) {
   const { t } = useTranslation();
   return (
     <div className={styles.toolbar}>
       <div ref={searchRef} className={styles.search}>
-        <NativeSearchField label={t('tenants.screen.searchLabel')} placeholder={t('tenants.screen.searchPlaceholder')} value={searchText} onChange={onSearch} />
+        <NativeSearchField
+          label={t('tenants.screen.searchLabel')}
+          placeholder={t('tenants.screen.searchPlaceholder')}
+          value={searchText}
+          onChange={onSearch}
+        />
       </div>
       <NativeRadioGroup
         label={t('tenants.screen.viewLabel')}
@@ -42,7 +57,13 @@ export function TenantsToolbar({ searchText, onSearch, deleted, onView, onReload
         className={styles.views}
       />
       <div className={styles.toolbarEnd}>
-        <NativeButton variant="secondary" onPress={onReload} isPending={isLoading} pendingLabel={t('tenants.screen.loadingPage')} aria-label={t('tenants.screen.reloadHint')}>
+        <NativeButton
+          variant="secondary"
+          onPress={onReload}
+          isPending={isLoading}
+          pendingLabel={t('tenants.screen.loadingPage')}
+          aria-label={t('tenants.screen.reloadHint')}
+        >
           {t('tenants.screen.reload')}
         </NativeButton>
         <NativeButton icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
@@ -76,7 +97,8 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
       />
     );
   }
-  if (deleted) return <EmptyState title={t('tenants.screen.empty.deleted')} description={t('tenants.screen.empty.deletedHint')} />;
+  if (deleted)
+    return <EmptyState title={t('tenants.screen.empty.deleted')} description={t('tenants.screen.empty.deletedHint')} />;
   return (
     <EmptyState
       title={t('tenants.screen.empty.none')}

@@ -20,12 +20,22 @@ export const name = style({ fontWeight: vars.font.weight.medium, overflowWrap: '
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
 /** "6 de 5" and, past the limit, a badge that says so in words. */
-export const usage = style({ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: vars.space.xs });
+export const usage = style({
+  display: 'inline-flex',
+  flexWrap: 'wrap',
+  justifyContent: 'flex-end',
+  alignItems: 'center',
+  gap: vars.space.xs,
+});
 
 export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
 /** Form fields two by two in a wide dialog, one per line on a phone. */
-export const fields = style({ display: 'grid', gap: vars.space.md, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 15rem), 1fr))' });
+export const fields = style({
+  display: 'grid',
+  gap: vars.space.md,
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 15rem), 1fr))',
+});
 
 export const wide = style({ gridColumn: '1 / -1' });
 
@@ -36,7 +46,14 @@ export const sectionTitle = style({ margin: 0, fontSize: vars.font.size.md, font
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, alignItems: 'center' });
 
 /** Per-item results of a bulk run: name, then its outcome; wraps on a phone. */
-export const results = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+export const results = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.xs,
+});
 
 export const result = style({
   display: 'flex',
@@ -50,7 +67,12 @@ export const result = style({
   minWidth: 0,
 });
 
-export const resultStatus = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs, fontSize: vars.font.size.sm });
+export const resultStatus = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  fontSize: vars.font.size.sm,
+});
 
 export const featureRow = style({
   display: 'flex',
@@ -64,7 +86,12 @@ export const featureRow = style({
 });
 
 /** The analytics result: label/value pairs, two columns wide, one on a phone. */
-export const facts = style({ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 10rem), 1fr))', gap: vars.space.sm, margin: 0 });
+export const facts = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 10rem), 1fr))',
+  gap: vars.space.sm,
+  margin: 0,
+});
 
 export const fact = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xxs, minWidth: 0 });
 
@@ -81,9 +108,21 @@ export const notice = style({
   color: vars.color.text,
 });
 
-export const panelHeader = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space.md, marginBottom: vars.space.md });
+export const panelHeader = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-end',
+  gap: vars.space.md,
+  marginBottom: vars.space.md,
+});
 
-export const loading = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, color: vars.color.textMuted, padding: `${vars.space.lg} 0` });
+export const loading = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  color: vars.color.textMuted,
+  padding: `${vars.space.lg} 0`,
+});
 
 export const ok = style({ color: vars.color.success, flexShrink: 0 });
 

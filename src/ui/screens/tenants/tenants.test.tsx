@@ -24,13 +24,24 @@ function render(api: FakeTenantsApi, path = '/tenants') {
 }
 
 const grid = () => screen.getByRole('grid', { name: 'Lista de tenants' });
-const rowNames = () => within(grid()).queryAllByRole('rowheader').map((cell) => cell.textContent);
-const pages = (requests: SeenRequest[]) => requests.filter((r) => r.path === '/api/tenant/paginated').map((r) => r.body);
+const rowNames = () =>
+  within(grid())
+    .queryAllByRole('rowheader')
+    .map((cell) => cell.textContent);
+const pages = (requests: SeenRequest[]) =>
+  requests.filter((r) => r.path === '/api/tenant/paginated').map((r) => r.body);
 
 /** Seven tenants: ids 1..7, so the default sort (id DESC) lists 7, 6, 5, 4 first. */
 const seven = () =>
   fakeTenantsApi([
-    tenant(1, { name: 'farmacia-central', cnpj: '11.222.333/0001-81', plan: 'enterprise', users_count: 8, userLimit: 200, ticketLimit: 100_000 }),
+    tenant(1, {
+      name: 'farmacia-central',
+      cnpj: '11.222.333/0001-81',
+      plan: 'enterprise',
+      users_count: 8,
+      userLimit: 200,
+      ticketLimit: 100_000,
+    }),
     tenant(2, { name: 'drogaria-sul', cnpj: '45.723.174/0001-10' }),
     tenant(3, { name: 'botica-norte', plan: 'starter', users_count: 6, userLimit: 5 }),
     tenant(4, { name: 'farmacia-leste' }),
@@ -52,7 +63,15 @@ describe('TenantsScreen: states', () => {
     expect(screen.getByRole('progressbar', { name: 'Carregando registros…' })).toBeInTheDocument();
     gate.resolve();
     await waitFor(() => expect(rowNames()).toEqual(['zeta-pharma', 'alfa-saude', 'drogaria-oeste', 'farmacia-leste']));
-    expect(pages(requests)[0]).toEqual({ filter_users: false, pagination_page: 1, pagination_limit: 4, search: '', sort_name: 'id', sort_type: 'DESC', only_deleted: false });
+    expect(pages(requests)[0]).toEqual({
+      filter_users: false,
+      pagination_page: 1,
+      pagination_limit: 4,
+      search: '',
+      sort_name: 'id',
+      sort_type: 'DESC',
+      only_deleted: false,
+    });
     expect(screen.getByText('1–4 de 7')).toBeInTheDocument();
     await keys.click(screen.getByRole('button', { name: 'Página 2' }));
     const central = await screen.findByRole('row', { name: /farmacia-central/ });
@@ -121,7 +140,15 @@ describe('TenantsScreen: the view lives in the address', () => {
     await waitFor(() => expect(rowNames()).toEqual(['farmacia-leste', 'farmacia-central']));
     // Debounced: one request for the four keystrokes, not four.
     expect(pages(requests).filter((body) => (body as { search: string }).search !== '')).toEqual([
-      { filter_users: false, pagination_page: 1, pagination_limit: 10, search: 'farm', sort_name: 'name', sort_type: 'DESC', only_deleted: false },
+      {
+        filter_users: false,
+        pagination_page: 1,
+        pagination_limit: 10,
+        search: 'farm',
+        sort_name: 'name',
+        sort_type: 'DESC',
+        only_deleted: false,
+      },
     ]);
   });
 
@@ -140,7 +167,15 @@ describe('TenantsScreen: the view lives in the address', () => {
     api.tenants[3] = { ...api.tenants[3]!, deleted_at: '2026-02-04T12:00:00Z' };
     const { requests } = render(api, '/tenants?page=2&limit=2&sort=-name&view=deleted');
     await waitFor(() => expect(rowNames()).toEqual(['botica-norte']));
-    expect(pages(requests)[0]).toEqual({ filter_users: false, pagination_page: 2, pagination_limit: 2, search: '', sort_name: 'name', sort_type: 'DESC', only_deleted: true });
+    expect(pages(requests)[0]).toEqual({
+      filter_users: false,
+      pagination_page: 2,
+      pagination_limit: 2,
+      search: '',
+      sort_name: 'name',
+      sort_type: 'DESC',
+      only_deleted: true,
+    });
     expect(screen.getByRole('radio', { name: 'Excluídos' })).toBeChecked();
     expect(within(grid()).getByRole('columnheader', { name: /Nome/ })).toHaveAttribute('aria-sort', 'descending');
     expect(within(grid()).getByRole('columnheader', { name: /Excluído em/ })).toBeInTheDocument();

@@ -21,7 +21,9 @@ import { useReloadOnFocus, useTenantsFeedback } from './use-tenants-feedback';
 
 // The dialogs and the tenant panel (date pickers, multi-select, tabs, number fields) are their own
 // chunks: the list shows without them, and each arrives when first opened.
-const CreateTenantDialog = lazy(() => import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })));
+const CreateTenantDialog = lazy(() =>
+  import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })),
+);
 const SetPlanDialog = lazy(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
 const TenantPanel = lazy(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
@@ -30,7 +32,8 @@ const PAGE_SIZES = [4, 10, 25, 50];
 /** Below this width the row actions come right after the name (390 px phones). */
 const NARROW_QUERY = '(max-width: 47.99rem)';
 
-const selectStatus = (s: TenantsListSnapshot) => (s.matches('failed') ? 'error' : s.hasTag('loading') ? 'loading' : 'ready');
+const selectStatus = (s: TenantsListSnapshot) =>
+  s.matches('failed') ? 'error' : s.hasTag('loading') ? 'loading' : 'ready';
 const selectDialog = (s: TenantsListSnapshot) =>
   s.matches({ ready: 'createForm' }) || s.matches({ ready: 'creating' })
     ? 'create'
@@ -82,7 +85,13 @@ export default function TenantsScreen() {
     [actor, setPanel],
   );
   const rowActions = useMemo(() => ({ busy, pendingId: target?.id ?? null, onAction }), [busy, target, onAction]);
-  const sort = useMemo(() => ({ column: query.sortName, direction: query.sortType === 'ASC' ? ('ascending' as const) : ('descending' as const) }), [query.sortName, query.sortType]);
+  const sort = useMemo(
+    () => ({
+      column: query.sortName,
+      direction: query.sortType === 'ASC' ? ('ascending' as const) : ('descending' as const),
+    }),
+    [query.sortName, query.sortType],
+  );
   const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
   const close = () => actor.send({ type: 'tenants.close' });
   const create = () => actor.send({ type: 'tenants.createOpen' });
@@ -112,8 +121,21 @@ export default function TenantsScreen() {
         sort={sort}
         onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
         actions={rowActions}
-        emptyState={<TenantsEmptyState deleted={query.deleted} search={query.search} onClear={() => actor.send({ type: 'tenants.search', text: '' })} onCreate={create} />}
-        errorState={<ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'tenants.reload' })} />}
+        emptyState={
+          <TenantsEmptyState
+            deleted={query.deleted}
+            search={query.search}
+            onClear={() => actor.send({ type: 'tenants.search', text: '' })}
+            onCreate={create}
+          />
+        }
+        errorState={
+          <ErrorState
+            title={listError ? t(listError.key) : undefined}
+            description={listError ? t(listError.reason) : undefined}
+            onRetry={() => actor.send({ type: 'tenants.reload' })}
+          />
+        }
       />
       <Pagination
         page={query.page}
@@ -134,7 +156,14 @@ export default function TenantsScreen() {
           />
         ) : null}
         {dialog === 'plan' && target ? (
-          <SetPlanDialog tenant={target} isPending={busy} fieldErrors={fieldErrors} formError={actionError} onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })} onClose={close} />
+          <SetPlanDialog
+            tenant={target}
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })}
+            onClose={close}
+          />
         ) : null}
       </Suspense>
       <NativeConfirmDialog

@@ -10,5 +10,7 @@ import { useServices } from '../../services-context';
 export function useFeatureOptions(): readonly string[] | null | 'failed' {
   const { clients, overlay, tenant } = useServices();
   const actor = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName: tenant(), overlay } });
-  return useSelector(actor, (s) => (s.matches('loading') ? null : s.matches('loadFailed') ? 'failed' : s.context.options));
+  return useSelector(actor, (s) =>
+    s.matches('loading') ? null : s.matches('loadFailed') ? 'failed' : s.context.options,
+  );
 }

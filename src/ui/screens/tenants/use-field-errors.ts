@@ -24,7 +24,10 @@ export function useFormErrors(server: Record<string, I18nKey>): FormErrors {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const [local, setLocal] = useState<Record<string, FieldProblem>>({});
-  const [cleared, setCleared] = useState<{ from: Record<string, I18nKey>; fields: readonly string[] }>({ from: server, fields: [] });
+  const [cleared, setCleared] = useState<{ from: Record<string, I18nKey>; fields: readonly string[] }>({
+    from: server,
+    fields: [],
+  });
   // A new refusal from the machine is a new object: nothing of it has been edited yet.
   const clearedFields = cleared.from === server ? cleared.fields : NONE;
 
@@ -32,7 +35,11 @@ export function useFormErrors(server: Record<string, I18nKey>): FormErrors {
     const out: Record<string, string> = {};
     for (const [field, key] of Object.entries(server)) if (!clearedFields.includes(field)) out[field] = t(key);
     for (const [field, problem] of Object.entries(local)) {
-      if (problem.kind === 'limit') out[field] = t('tenants.screen.form.errors.limit', { min: formatNumber(problem.min, locale), max: formatNumber(problem.max, locale) });
+      if (problem.kind === 'limit')
+        out[field] = t('tenants.screen.form.errors.limit', {
+          min: formatNumber(problem.min, locale),
+          max: formatNumber(problem.max, locale),
+        });
       else if (problem.kind === 'cnpj') out[field] = t(`tenants.errors.cnpj.${problem.problem}`);
       else out[field] = t(`tenants.screen.form.errors.${problem.kind}`);
     }
@@ -41,7 +48,8 @@ export function useFormErrors(server: Record<string, I18nKey>): FormErrors {
 
   const touch = (field: string) => {
     if (field in local) setLocal(({ [field]: _gone, ...rest }) => rest);
-    if (field in server && !clearedFields.includes(field)) setCleared({ from: server, fields: [...clearedFields, field] });
+    if (field in server && !clearedFields.includes(field))
+      setCleared({ from: server, fields: [...clearedFields, field] });
   };
   return { errors, refuse: setLocal, touch };
 }
@@ -56,6 +64,8 @@ export function useFocusFirstInvalid(container: RefObject<HTMLElement | null>, e
     const before = seen.current;
     seen.current = errors;
     if (!Object.keys(errors).some((field) => !(field in before))) return;
-    container.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] input, [data-invalid] button')?.focus();
+    container.current
+      ?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] input, [data-invalid] button')
+      ?.focus();
   }, [container, errors]);
 }

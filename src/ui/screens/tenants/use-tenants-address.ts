@@ -34,7 +34,8 @@ export function useTenantsAddress(actor: TenantsActor): [PanelAddress | null, (p
 
   useEffect(() => {
     // Only the address changing triggers this: the machine's own writes already match it.
-    if (serializeTenantsQuery(parseTenantsQuery(search)) !== actor.getSnapshot().context.queryString) actor.send({ type: 'tenants.location', search });
+    if (serializeTenantsQuery(parseTenantsQuery(search)) !== actor.getSnapshot().context.queryString)
+      actor.send({ type: 'tenants.location', search });
   }, [actor, search]);
 
   const setPanel = (panel: PanelAddress | null) => {

@@ -38,7 +38,11 @@ export function useTenantsFeedback(actor: TenantsActor, onChanged: () => void): 
       } else if (actionError && next.matches({ ready: 'idle' })) {
         const name = subjectOf(before);
         const why = translate(actionError.reason);
-        showToast(appToasts, { variant: 'error', title: translate(actionError.key), description: name ? translate('tenants.screen.failureFor', { name, why }) : why });
+        showToast(appToasts, {
+          variant: 'error',
+          title: translate(actionError.key),
+          description: name ? translate('tenants.screen.failureFor', { name, why }) : why,
+        });
       }
     });
     return () => subscription.unsubscribe();

@@ -2,7 +2,12 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { BulkProgress } from '../../../machines/bulk-run';
-import { CAMPAIGN_STATUS_TYPES, webhookProgress, type WebhookGenerationSnapshot, type webhookGenerationMachine } from '../../../machines/webhook-generation.machine';
+import {
+  CAMPAIGN_STATUS_TYPES,
+  webhookProgress,
+  type WebhookGenerationSnapshot,
+  type webhookGenerationMachine,
+} from '../../../machines/webhook-generation.machine';
 import { Button } from '../../components/button';
 import { MultiSelect } from '../../components/multi-select';
 import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';
@@ -25,8 +30,10 @@ const TEXTS: BulkTexts = {
   },
 };
 
-const selectPhase = (s: WebhookGenerationSnapshot) => (s.matches('running') ? 'running' : s.matches('done') ? 'done' : 'editing');
-const sameProgress = (a: BulkProgress, b: BulkProgress) => a.done === b.done && a.failed === b.failed && a.total === b.total;
+const selectPhase = (s: WebhookGenerationSnapshot) =>
+  s.matches('running') ? 'running' : s.matches('done') ? 'done' : 'editing';
+const sameProgress = (a: BulkProgress, b: BulkProgress) =>
+  a.done === b.done && a.failed === b.failed && a.total === b.total;
 
 /**
  * Campaign-status webhooks for one tenant: the status types (multi-select) and the period, then one
@@ -55,7 +62,8 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
           value={selected}
           onChange={(next) => {
             for (const type of CAMPAIGN_STATUS_TYPES) {
-              if (next.includes(type) !== selected.includes(type)) actor.send({ type: 'webhooks.toggleType', webhookType: type });
+              if (next.includes(type) !== selected.includes(type))
+                actor.send({ type: 'webhooks.toggleType', webhookType: type });
             }
           }}
           isDisabled={running}
@@ -77,7 +85,12 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
           {entries.map((entry) => (
             <li key={entry.item.type} className={styles.result}>
               <span>{t(`webhooks.types.${entry.item.type}`)}</span>
-              <ItemResult result={entry.result} running={running} okText={(value) => t('webhooks.generator.deliveries', { count: value.deliveries })} texts={TEXTS} />
+              <ItemResult
+                result={entry.result}
+                running={running}
+                okText={(value) => t('webhooks.generator.deliveries', { count: value.deliveries })}
+                texts={TEXTS}
+              />
             </li>
           ))}
         </ul>
@@ -89,14 +102,20 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
           </Button>
         ) : null}
         {phase === 'done' && progress.failed > 0 ? (
-          <Button onPress={() => actor.send({ type: 'webhooks.retry' })}>{t('webhooks.generator.retry', { count: progress.failed })}</Button>
+          <Button onPress={() => actor.send({ type: 'webhooks.retry' })}>
+            {t('webhooks.generator.retry', { count: progress.failed })}
+          </Button>
         ) : null}
         {phase === 'done' ? (
           <Button variant="secondary" onPress={() => actor.send({ type: 'webhooks.dismiss' })}>
             {t('webhooks.generator.newRun')}
           </Button>
         ) : (
-          <Button isPending={running} pendingLabel={t('common.loading')} onPress={() => actor.send({ type: 'webhooks.generate' })}>
+          <Button
+            isPending={running}
+            pendingLabel={t('common.loading')}
+            onPress={() => actor.send({ type: 'webhooks.generate' })}
+          >
             {t('webhooks.generate')}
           </Button>
         )}

@@ -26,7 +26,18 @@ export interface CodeFormProps {
  * The code field and its submit button. A refusal shows on the field until the code is edited,
  * and again if the same code is sent again.
  */
-export function CodeForm({ label, description, submitLabel, variant = 'primary', digitsOnly, isPending, codeError, error, onSubmit, extraActions }: CodeFormProps) {
+export function CodeForm({
+  label,
+  description,
+  submitLabel,
+  variant = 'primary',
+  digitsOnly,
+  isPending,
+  codeError,
+  error,
+  onSubmit,
+  extraActions,
+}: CodeFormProps) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const [sent, setSent] = useState<string | null>(null);

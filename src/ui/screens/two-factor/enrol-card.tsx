@@ -23,7 +23,16 @@ export interface EnrolCardProps {
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 /** Enrolment: the app to install, the server's QR code (as an image), the key to type by hand, and the code to confirm. */
-export function EnrolCard({ enrolment, isVerifying, isRenewing, codeError, error, onVerify, onRenew, onCancel }: EnrolCardProps) {
+export function EnrolCard({
+  enrolment,
+  isVerifying,
+  isRenewing,
+  codeError,
+  error,
+  onVerify,
+  onRenew,
+  onCancel,
+}: EnrolCardProps) {
   const { t } = useTranslation();
   const busy = isVerifying || isRenewing;
   return (
@@ -32,7 +41,13 @@ export function EnrolCard({ enrolment, isVerifying, isRenewing, codeError, error
         <li className={styles.step}>{t('twoFactor.stepApp')}</li>
         <li className={styles.step}>
           <span>{t('twoFactor.stepScan')}</span>
-          <img className={styles.qr} src={svgDataUrl(enrolment.qr_svg)} alt={t('twoFactor.qrAlt')} width={192} height={192} />
+          <img
+            className={styles.qr}
+            src={svgDataUrl(enrolment.qr_svg)}
+            alt={t('twoFactor.qrAlt')}
+            width={192}
+            height={192}
+          />
           <div className={styles.details}>
             <p className={styles.muted}>
               <strong>{t('twoFactor.manualHeading')}</strong> {t('twoFactor.manualHint')}

@@ -15,12 +15,20 @@ export function StatusCard({ status, action }: { status: TwoFactorStatus; action
   return (
     <Card title={t('twoFactor.statusHeading')}>
       <p className={styles.statusLine}>
-        <Badge tone={status.enabled ? 'success' : 'neutral'}>{status.enabled ? t('twoFactor.on') : t('twoFactor.off')}</Badge>
-        {status.enabled && status.enrolled_at ? <span>{t('twoFactor.since', { date: formatDateTime(status.enrolled_at, i18n.language) })}</span> : null}
+        <Badge tone={status.enabled ? 'success' : 'neutral'}>
+          {status.enabled ? t('twoFactor.on') : t('twoFactor.off')}
+        </Badge>
+        {status.enabled && status.enrolled_at ? (
+          <span>{t('twoFactor.since', { date: formatDateTime(status.enrolled_at, i18n.language) })}</span>
+        ) : null}
         {status.enabled ? null : <span className={styles.muted}>{t('twoFactor.offHint')}</span>}
       </p>
-      {status.enabled ? <p className={styles.muted}>{t('twoFactor.codesLeft', { count: status.recovery_codes_left })}</p> : null}
-      {status.enabled && status.recovery_codes_left <= LOW_CODES ? <p className={styles.warning}>{t('twoFactor.codesLow')}</p> : null}
+      {status.enabled ? (
+        <p className={styles.muted}>{t('twoFactor.codesLeft', { count: status.recovery_codes_left })}</p>
+      ) : null}
+      {status.enabled && status.recovery_codes_left <= LOW_CODES ? (
+        <p className={styles.warning}>{t('twoFactor.codesLow')}</p>
+      ) : null}
       {action}
     </Card>
   );

@@ -5,7 +5,13 @@ export const intro = style({ margin: 0, color: vars.color.textMuted, maxWidth: '
 
 export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
-export const statusLine = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, margin: 0 });
+export const statusLine = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  margin: 0,
+});
 
 export const warning = style({
   margin: 0,
@@ -19,14 +25,36 @@ export const warning = style({
   color: vars.color.text,
 });
 
-export const steps = style({ margin: 0, paddingLeft: vars.space.lg, display: 'flex', flexDirection: 'column', gap: vars.space.lg });
+export const steps = style({
+  margin: 0,
+  paddingLeft: vars.space.lg,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.lg,
+});
 
 export const step = style({ display: 'flex', flexDirection: 'column', gap: vars.space.sm, minWidth: 0 });
 
 /** White behind the QR in both themes: scanners need dark modules on a light quiet zone. */
-export const qr = style({ display: 'block', width: '12rem', maxWidth: '100%', height: 'auto', padding: vars.space.sm, backgroundColor: '#ffffff', border: `1px solid ${vars.color.borderSubtle}`, borderRadius: vars.radius.md });
+export const qr = style({
+  display: 'block',
+  width: '12rem',
+  maxWidth: '100%',
+  height: 'auto',
+  padding: vars.space.sm,
+  backgroundColor: '#ffffff',
+  border: `1px solid ${vars.color.borderSubtle}`,
+  borderRadius: vars.radius.md,
+});
 
-export const secretRow = style({ margin: 0, display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.sm, minWidth: 0 });
+export const secretRow = style({
+  margin: 0,
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  minWidth: 0,
+});
 
 export const mono = style({
   fontFamily: vars.font.mono,
@@ -38,7 +66,14 @@ export const mono = style({
   minWidth: 0,
 });
 
-export const uri = style({ fontFamily: vars.font.mono, fontSize: vars.font.size.xs, overflowWrap: 'anywhere', wordBreak: 'break-all', color: vars.color.textMuted, margin: 0 });
+export const uri = style({
+  fontFamily: vars.font.mono,
+  fontSize: vars.font.size.xs,
+  overflowWrap: 'anywhere',
+  wordBreak: 'break-all',
+  color: vars.color.textMuted,
+  margin: 0,
+});
 
 export const details = style({ margin: 0, display: 'flex', flexDirection: 'column', gap: vars.space.sm, minWidth: 0 });
 

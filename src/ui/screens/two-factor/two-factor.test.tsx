@@ -12,10 +12,22 @@ const off: TwoFactorStatus = { enabled: false, enrolled_at: null, recovery_codes
 const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37"><path d="M4 4h7v7H4z"/></svg>';
 const enrolment = {
   secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-  otpauth_uri: 'otpauth://totp/Back-office%20panel:admin%40demo.local?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Back-office+panel',
+  otpauth_uri:
+    'otpauth://totp/Back-office%20panel:admin%40demo.local?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Back-office+panel',
   qr_svg: svg,
 };
-const codes = ['ABCDE-FGHIJ', 'KLMNO-PQRST', 'UVWXY-Z2345', 'A6B7C-D2E3F', 'GHJKL-MNPQR', 'STUVW-XYZ23', 'A2B3C-4D5E6', 'F7G2H-3J4K5', 'L6M7N-2P3Q4', 'R5S6T-7U2V3'];
+const codes = [
+  'ABCDE-FGHIJ',
+  'KLMNO-PQRST',
+  'UVWXY-Z2345',
+  'A6B7C-D2E3F',
+  'GHJKL-MNPQR',
+  'STUVW-XYZ23',
+  'A2B3C-4D5E6',
+  'F7G2H-3J4K5',
+  'L6M7N-2P3Q4',
+  'R5S6T-7U2V3',
+];
 const wrongCode = () => json(400, { message: 'Invalid code', errors: [{ field: 'body/code', message: 'wrong' }] });
 
 let view: RenderedApp | undefined;
@@ -25,7 +37,10 @@ afterEach(() => {
   appToasts.clear();
 });
 
-function render(status: TwoFactorStatus | (() => Response), answer: (r: SeenRequest) => Response | undefined = () => undefined) {
+function render(
+  status: TwoFactorStatus | (() => Response),
+  answer: (r: SeenRequest) => Response | undefined = () => undefined,
+) {
   view = renderWithServices(
     <>
       <TwoFactorScreen />
@@ -34,7 +49,13 @@ function render(status: TwoFactorStatus | (() => Response), answer: (r: SeenRequ
     {
       path: '/two-factor',
       signedIn: {},
-      respond: (r) => answer(r) ?? (r.path === '/api/two-factor' ? (typeof status === 'function' ? status() : json(200, status)) : json(404, { message: 'no fake' })),
+      respond: (r) =>
+        answer(r) ??
+        (r.path === '/api/two-factor'
+          ? typeof status === 'function'
+            ? status()
+            : json(200, status)
+          : json(404, { message: 'no fake' })),
     },
   );
   return view;
@@ -50,7 +71,9 @@ describe('TwoFactorScreen', () => {
     const { requests, location } = render(off, (r) => {
       if (r.path === '/api/two-factor/enrol') return json(200, enrolment);
       if (r.path === '/api/two-factor/verify') {
-        return (r.body as { code: string }).code === '492039' ? json(200, { enabled: true, enrolled_at: '2026-11-21T10:00:00Z', recovery_codes: codes }) : wrongCode();
+        return (r.body as { code: string }).code === '492039'
+          ? json(200, { enabled: true, enrolled_at: '2026-11-21T10:00:00Z', recovery_codes: codes })
+          : wrongCode();
       }
       return undefined;
     });
@@ -72,15 +95,23 @@ describe('TwoFactorScreen', () => {
     await user.clear(field);
     await user.type(field, '000000');
     await user.click(screen.getByRole('button', { name: 'Confirmar e ativar' }));
-    expect(await screen.findByText('Código incorreto ou expirado. Digite o código que o aplicativo mostra agora.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Código incorreto ou expirado. Digite o código que o aplicativo mostra agora.'),
+    ).toBeInTheDocument();
     expect(field).toHaveAttribute('aria-invalid', 'true');
     await user.clear(field);
     await user.type(field, '492 039');
     await user.click(screen.getByRole('button', { name: 'Confirmar e ativar' }));
 
     const list = await screen.findByRole('list', { name: 'Seus 10 códigos de recuperação' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(codes);
-    expect(screen.getByRole('alert')).toHaveTextContent('Guarde estes códigos agora: eles não serão mostrados de novo.');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(codes);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Guarde estes códigos agora: eles não serão mostrados de novo.',
+    );
     expect(requests.filter((r) => r.path === '/api/two-factor/verify').at(-1)?.body).toEqual({ code: '492039' });
     await waitFor(() => expect(requests.filter((r) => r.path === '/api/auth/userInfo').length).toBeGreaterThan(1));
     expect(toasts()).toEqual([]);
@@ -93,7 +124,11 @@ describe('TwoFactorScreen', () => {
     for (const code of codes) expect(file).toContain(code);
 
     await user.click(screen.getByRole('link', { name: 'Início' }));
-    await user.click(within(await screen.findByRole('alertdialog', { name: 'Sair sem guardar os códigos?' })).getByRole('button', { name: 'Voltar aos códigos' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Sair sem guardar os códigos?' })).getByRole('button', {
+        name: 'Voltar aos códigos',
+      }),
+    );
     expect(location()).toBe('/two-factor');
 
     const done = screen.getByRole('button', { name: 'Concluir' });
@@ -124,7 +159,8 @@ describe('TwoFactorScreen', () => {
       (r) => {
         if (r.path !== '/api/two-factor/disable') return undefined;
         if ((r.body as { code: string }).code === '111111') return wrongCode();
-        if ((r.body as { code: string }).code === '222222') return json(429, { message: 'Too many attempts', retry_after: 60 });
+        if ((r.body as { code: string }).code === '222222')
+          return json(429, { message: 'Too many attempts', retry_after: 60 });
         enabled = false;
         return json(200, off);
       },
@@ -136,11 +172,15 @@ describe('TwoFactorScreen', () => {
     const disable = () => user.click(screen.getByRole('button', { name: 'Desativar autenticação em dois fatores' }));
     await user.type(field, '111111');
     await disable();
-    expect(await screen.findByText('Código incorreto ou expirado. Digite o código que o aplicativo mostra agora.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Código incorreto ou expirado. Digite o código que o aplicativo mostra agora.'),
+    ).toBeInTheDocument();
     await user.clear(field);
     await user.type(field, '222222');
     await disable();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível desativar a autenticação em dois fatores. Muitas tentativas. Aguarde e tente de novo.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Não foi possível desativar a autenticação em dois fatores. Muitas tentativas. Aguarde e tente de novo.',
+    );
     await user.clear(field);
     await user.type(field, 'abcde-fghij');
     await disable();
@@ -156,7 +196,9 @@ describe('TwoFactorScreen', () => {
     render(() => (fail ? json(503, { status: 'unavailable', message: 'down' }) : json(200, off)));
     expect(screen.getByRole('progressbar', { name: 'Carregando…' })).toBeInTheDocument();
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Não foi possível carregar a autenticação em dois fatores.Serviço indisponível. Tente mais tarde.');
+    expect(alert).toHaveTextContent(
+      'Não foi possível carregar a autenticação em dois fatores.Serviço indisponível. Tente mais tarde.',
+    );
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByText('Desativada')).toBeInTheDocument();

@@ -49,7 +49,13 @@ export default function TwoFactorScreen() {
 
   if (phase === 'loading' || phase === 'deciding') return <Spinner label={t('common.loading')} />;
   if (phase === 'failed' || !status) {
-    return <ErrorState title={loadError ? t(loadError.key) : undefined} description={loadError ? t(loadError.reason) : undefined} onRetry={() => actor.send({ type: 'twoFactor.reload' })} />;
+    return (
+      <ErrorState
+        title={loadError ? t(loadError.key) : undefined}
+        description={loadError ? t(loadError.reason) : undefined}
+        onRetry={() => actor.send({ type: 'twoFactor.reload' })}
+      />
+    );
   }
 
   const failure = error ? t('twoFactor.failure', { what: t(error.key), why: t(error.reason) }) : null;

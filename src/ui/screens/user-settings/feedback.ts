@@ -8,7 +8,10 @@ import type { FormFeedback } from '../../../machines/user-settings.machine';
  * A form's machine feedback as the Form primitive takes it: translated field errors (a new object
  * only when the machine reports new refusals, so React Aria shows them again) and the form error.
  */
-export function useFormFeedback(feedback: FormFeedback): { validationErrors: Record<string, string>; formError: string | null } {
+export function useFormFeedback(feedback: FormFeedback): {
+  validationErrors: Record<string, string>;
+  formError: string | null;
+} {
   const { t } = useTranslation();
   const { fieldErrors, error } = feedback;
   const validationErrors = useMemo(() => translateAll(fieldErrors, t), [fieldErrors, t]);

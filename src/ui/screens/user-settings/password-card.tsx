@@ -34,9 +34,22 @@ export function PasswordCard({ isChanging, feedback, onChange }: PasswordCardPro
           onChange(password, confirmation);
         }}
       >
-        <PasswordField label={t('settings.password.new')} description={t('settings.password.help')} name="password" value={password} onChange={setPassword} autoComplete="new-password" />
+        <PasswordField
+          label={t('settings.password.new')}
+          description={t('settings.password.help')}
+          name="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+        />
         <PasswordStrengthMeter password={password} />
-        <PasswordField label={t('settings.password.confirm')} name="confirmation" value={confirmation} onChange={setConfirmation} autoComplete="new-password" />
+        <PasswordField
+          label={t('settings.password.confirm')}
+          name="confirmation"
+          value={confirmation}
+          onChange={setConfirmation}
+          autoComplete="new-password"
+        />
         <FormActions>
           <Button type="submit" isPending={isChanging}>
             {t('settings.password.submit')}

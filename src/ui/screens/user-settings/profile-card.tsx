@@ -44,7 +44,14 @@ export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardPro
         }}
       >
         <TextField label={t('settings.profile.name')} name="name" value={name} onChange={setName} autoComplete="name" />
-        <TextField label={t('settings.profile.email')} name="email" type="email" value={email} onChange={setEmail} autoComplete="email" />
+        <TextField
+          label={t('settings.profile.email')}
+          name="email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+        />
         <FormActions>
           <Button type="submit" isPending={isSaving} isDisabled={!changed && !isSaving}>
             {t('settings.profile.save')}

@@ -12,7 +12,13 @@ export const notice = style({
   color: vars.color.text,
 });
 
-export const facts = style({ margin: 0, display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', gap: `${vars.space.xs} ${vars.space.md}`, fontSize: vars.font.size.sm });
+export const facts = style({
+  margin: 0,
+  display: 'grid',
+  gridTemplateColumns: 'max-content minmax(0, 1fr)',
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  fontSize: vars.font.size.sm,
+});
 
 export const factName = style({ color: vars.color.textMuted });
 

@@ -33,7 +33,11 @@ function render(answer: Answer = () => undefined, signedIn: { user?: User; permi
     respond: (r) => {
       const custom = answer(r);
       if (custom) return custom;
-      if (r.path === '/api/auth/userInfo') return json(200, { user: signedIn ? (signedIn.user ?? ADMIN_USER) : ADMIN_USER, has_permission_routes: signedIn ? (signedIn.permittedRoutes ?? []) : [] });
+      if (r.path === '/api/auth/userInfo')
+        return json(200, {
+          user: signedIn ? (signedIn.user ?? ADMIN_USER) : ADMIN_USER,
+          has_permission_routes: signedIn ? (signedIn.permittedRoutes ?? []) : [],
+        });
       return json(404, { message: 'no fake' });
     },
   });
@@ -61,7 +65,11 @@ describe('UserSettingsScreen: profile', () => {
     await user.type(name, 'Ana Souza');
     await user.click(save);
     await waitFor(() => expect(toasts()).toEqual(['Perfil salvo.']));
-    expect(operationOf(requests.find(op('updateUser'))!)?.variables).toEqual({ id: 1, name: 'Ana Souza', email: 'admin@demo.local' });
+    expect(operationOf(requests.find(op('updateUser'))!)?.variables).toEqual({
+      id: 1,
+      name: 'Ana Souza',
+      email: 'admin@demo.local',
+    });
     const saveAt = requests.findIndex(op('updateUser'));
     await waitFor(() => expect(requests.slice(saveAt).some((r) => r.path === '/api/auth/userInfo')).toBe(true));
   });
@@ -88,10 +96,15 @@ describe('UserSettingsScreen: profile', () => {
     expect(screen.getByRole('button', { name: 'Salvar perfil' })).toBeInTheDocument();
     expect(screen.getByText('Ativada')).toBeInTheDocument();
     view?.unmount();
-    render((r) => (op('updateUser')(r) ? gqlError('FORBIDDEN', undefined, 403) : undefined), { user: OPERADOR, permittedRoutes: ['dashboard-analytics'] });
+    render((r) => (op('updateUser')(r) ? gqlError('FORBIDDEN', undefined, 403) : undefined), {
+      user: OPERADOR,
+      permittedRoutes: ['dashboard-analytics'],
+    });
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), ' S.');
     await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível salvar o perfil. Você não tem permissão para esta ação.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Não foi possível salvar o perfil. Você não tem permissão para esta ação.',
+    );
   });
 });
 
@@ -103,7 +116,9 @@ describe('UserSettingsScreen: password', () => {
     expect(screen.getByRole('meter', { name: 'Força da senha' })).toHaveAttribute('aria-valuetext', 'fraca');
     await user.type(screen.getByLabelText('Confirme a nova senha'), 'abc12345');
     await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
-    expect(await screen.findByText('Senha fraca: evite 3 caracteres iguais seguidos e sequências como abc ou 123.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Senha fraca: evite 3 caracteres iguais seguidos e sequências como abc ou 123.'),
+    ).toBeInTheDocument();
     expect(requests.some(op('updateUserPassword'))).toBe(false);
   });
 
@@ -112,7 +127,8 @@ describe('UserSettingsScreen: password', () => {
     // Like the server: the password change revokes every earlier token, the one it was sent with too.
     let rotated = false;
     const { requests, services } = render((r) => {
-      if (rotated && r.headers.get('authorization') === 'Bearer test-token') return json(401, { status: 'Unauthorized' });
+      if (rotated && r.headers.get('authorization') === 'Bearer test-token')
+        return json(401, { status: 'Unauthorized' });
       if (!op('updateUserPassword')(r)) return undefined;
       rotated = true;
       return gqlData({ updateUserPassword: { token: 'T9', expires_in: 900, user: ADMIN_USER } });
@@ -135,18 +151,24 @@ describe('UserSettingsScreen: password', () => {
     expect(services.session.getSnapshot().context.token).toBe('T9');
     expect(window.localStorage.getItem('accessToken')).toBe('T9');
     const after = requests.slice(requests.indexOf(sent) + 1);
-    await waitFor(() => expect(after.find((r) => r.path === '/api/auth/userInfo')?.headers.get('authorization')).toBe('Bearer T9'));
+    await waitFor(() =>
+      expect(after.find((r) => r.path === '/api/auth/userInfo')?.headers.get('authorization')).toBe('Bearer T9'),
+    );
     expect(services.session.getSnapshot().hasTag('authenticated')).toBe(true);
     expect(screen.getByLabelText('Nova senha')).toHaveValue('');
   });
 
   it('says why the change failed and keeps the old session', async () => {
     const user = userEvent.setup();
-    const { services } = render((r) => (op('updateUserPassword')(r) ? json(503, { status: 'unavailable', message: 'down' }) : undefined));
+    const { services } = render((r) =>
+      op('updateUserPassword')(r) ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
+    );
     await user.type(screen.getByLabelText('Nova senha'), 'Farm@c1a-Boa!');
     await user.type(screen.getByLabelText('Confirme a nova senha'), 'Farm@c1a-Boa!');
     await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Não foi possível alterar a senha. Serviço indisponível. Tente mais tarde.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Não foi possível alterar a senha. Serviço indisponível. Tente mais tarde.',
+    );
     expect(services.session.getSnapshot().context.token).toBe('test-token');
     expect(toasts()).toEqual([]);
   });

@@ -32,7 +32,9 @@ export default function UserSettingsScreen() {
 function Settings({ user }: { user: User }) {
   const { t } = useTranslation();
   const { clients, session } = useServices();
-  const actor = useActorRef(userSettingsMachine, { input: { execute: clients.graphql.execute, userId: user.id, session } });
+  const actor = useActorRef(userSettingsMachine, {
+    input: { execute: clients.graphql.execute, userId: user.id, session },
+  });
   const profile = useSelector(actor, (s) => s.context.profile);
   const password = useSelector(actor, (s) => s.context.password);
   const savingProfile = useSelector(actor, (s) => s.hasTag('savingProfile'));
@@ -40,7 +42,13 @@ function Settings({ user }: { user: User }) {
   // A changed password empties the fields (a new form instance).
   const [passwordForm, setPasswordForm] = useState(0);
 
-  useSettled(actor, (next) => next.context.profile.notice && showToast(appToasts, { variant: 'success', title: t(next.context.profile.notice) }), 'savingProfile');
+  useSettled(
+    actor,
+    (next) =>
+      next.context.profile.notice &&
+      showToast(appToasts, { variant: 'success', title: t(next.context.profile.notice) }),
+    'savingProfile',
+  );
   useSettled(
     actor,
     (next) => {
@@ -64,11 +72,15 @@ function Settings({ user }: { user: User }) {
         key={passwordForm}
         isChanging={changingPassword}
         feedback={password}
-        onChange={(value, confirmation) => actor.send({ type: 'settings.changePassword', password: value, confirmation })}
+        onChange={(value, confirmation) =>
+          actor.send({ type: 'settings.changePassword', password: value, confirmation })
+        }
       />
       <Card title={t('settings.security.heading')}>
         <p className={styles.muted}>
-          <Badge tone={user.twoFactorEnabled ? 'success' : 'neutral'}>{user.twoFactorEnabled ? t('twoFactor.on') : t('twoFactor.off')}</Badge>{' '}
+          <Badge tone={user.twoFactorEnabled ? 'success' : 'neutral'}>
+            {user.twoFactorEnabled ? t('twoFactor.on') : t('twoFactor.off')}
+          </Badge>{' '}
           {user.twoFactorEnabled ? t('settings.security.on') : t('settings.security.off')}
         </p>
         <div>

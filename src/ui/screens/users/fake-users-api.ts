@@ -1,4 +1,11 @@
-import { gqlData, gqlError, json, operationOf, type Responder, type SeenRequest } from '../../../machines/test-support/fake-fetch';
+import {
+  gqlData,
+  gqlError,
+  json,
+  operationOf,
+  type Responder,
+  type SeenRequest,
+} from '../../../machines/test-support/fake-fetch';
 import type { UserRow } from '../../../machines/users-actors';
 
 /**
@@ -53,7 +60,12 @@ export interface FakeUsersApi {
 }
 
 export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
-  const api: FakeUsersApi = { users: initial.map((u) => ({ ...u })), enrolled: new Set(), override: new Map(), respond: () => json(500, {}) };
+  const api: FakeUsersApi = {
+    users: initial.map((u) => ({ ...u })),
+    enrolled: new Set(),
+    override: new Map(),
+    respond: () => json(500, {}),
+  };
   let nextId = 100;
   let nextLink = 500;
   const find = (id: number) => api.users.find((u) => u.id === id);
@@ -74,9 +86,14 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
       case 'userInstances':
         return gqlData({ userInstances: find(v['user_id'] as number)?.userInstances ?? [] });
       case 'instances':
-        return gqlData({ instances: INSTANCES.filter((i) => !((v['remove_ids'] as number[] | null) ?? []).includes(i.id)) });
+        return gqlData({
+          instances: INSTANCES.filter((i) => !((v['remove_ids'] as number[] | null) ?? []).includes(i.id)),
+        });
       case 'newUser': {
-        const chosen = (v['chosen_instances'] as number[]).map((id) => ({ id: nextLink++, instance: INSTANCES.find((i) => i.id === id) ?? INSTANCES[0]! }));
+        const chosen = (v['chosen_instances'] as number[]).map((id) => ({
+          id: nextLink++,
+          instance: INSTANCES.find((i) => i.id === id) ?? INSTANCES[0]!,
+        }));
         const role = ROLES.find((r) => r.id === v['role_id']) ?? ROLES[1]!;
         const row = user(nextId++, {
           username: v['username'] as string,
@@ -94,7 +111,9 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
         const current = find(id);
         const ids = v['chosen_instances'] as number[];
         const kept = (current?.userInstances ?? []).filter((link) => ids.includes(link.instance.id));
-        const added = ids.filter((i) => !kept.some((link) => link.instance.id === i)).map((i) => ({ id: nextLink++, instance: INSTANCES.find((x) => x.id === i)! }));
+        const added = ids
+          .filter((i) => !kept.some((link) => link.instance.id === i))
+          .map((i) => ({ id: nextLink++, instance: INSTANCES.find((x) => x.id === i)! }));
         const role = ROLES.find((r) => r.id === v['role_id']) ?? ROLES[1]!;
         const row = patch(id, {
           name: v['name'] as string,
@@ -113,7 +132,10 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
         patch(v['user_id'] as number, { isConnected: false });
         return gqlData({ disconnectUser: true });
       case 'deleteUserInstance':
-        api.users = api.users.map((u) => ({ ...u, userInstances: u.userInstances.filter((link) => link.id !== v['id']) }));
+        api.users = api.users.map((u) => ({
+          ...u,
+          userInstances: u.userInstances.filter((link) => link.id !== v['id']),
+        }));
         return gqlData({ deleteUserInstance: true });
       default:
         return gqlError('NOT_FOUND');
@@ -122,15 +144,18 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
   const rest = (r: SeenRequest): Response => {
     const id = Number(/\/(\d+)$/.exec(r.path)?.[1]);
     const body = r.body as Record<string, unknown>;
-    if (r.method === 'PATCH' && r.path.startsWith('/api/users/')) return json(200, restUser(patch(id, { blocked: body['blocked'] as boolean })!));
+    if (r.method === 'PATCH' && r.path.startsWith('/api/users/'))
+      return json(200, restUser(patch(id, { blocked: body['blocked'] as boolean })!));
     if (r.method === 'PATCH' && r.path.startsWith('/api/user-settings/')) {
       const on = body['two_factor_enabled'] as boolean;
-      if (on && !api.enrolled.has(id)) return json(409, { message: 'The user has not enrolled two-factor authentication' });
+      if (on && !api.enrolled.has(id))
+        return json(409, { message: 'The user has not enrolled two-factor authentication' });
       patch(id, { twoFactorEnabled: on });
       return json(200, { user_id: id, two_factor_enabled: on });
     }
     if (r.method === 'PUT' && r.path.startsWith('/api/users/')) {
-      if (typeof body['email'] === 'string' && api.users.some((u) => u.id !== id && u.email === body['email'])) return json(409, { message: 'Email already in use', field: 'email' });
+      if (typeof body['email'] === 'string' && api.users.some((u) => u.id !== id && u.email === body['email']))
+        return json(409, { message: 'Email already in use', field: 'email' });
       return json(200, restUser(patch(id, body as Partial<UserRow>)!));
     }
     return json(404, { message: `no fake for ${r.method} ${r.path}` });

@@ -74,7 +74,12 @@ export function QuickEditDialog({ field, user, isPending, error, onSubmit, onClo
           maxLength={field === 'name' ? 120 : undefined}
           isInvalid={serverError !== null || undefined}
           errorMessage={({ validationDetails }) =>
-            serverError ?? (validationDetails.valueMissing ? t('users.form.required') : validationDetails.typeMismatch ? t('users.form.emailInvalid') : null)
+            serverError ??
+            (validationDetails.valueMissing
+              ? t('users.form.required')
+              : validationDetails.typeMismatch
+                ? t('users.form.emailInvalid')
+                : null)
           }
         />
       </Form>

@@ -7,7 +7,17 @@ import { appToasts, showToast } from '../../components/toast-queue';
 
 /** What the admin asked for last: names the toast and tells on/off and create/edit apart. */
 export interface Intent {
-  kind: 'create' | 'edit' | 'rename' | 'changeEmail' | 'delete' | 'block' | 'unblock' | 'twoFactorOn' | 'twoFactorOff' | 'disconnect';
+  kind:
+    | 'create'
+    | 'edit'
+    | 'rename'
+    | 'changeEmail'
+    | 'delete'
+    | 'block'
+    | 'unblock'
+    | 'twoFactorOn'
+    | 'twoFactorOff'
+    | 'disconnect';
   user: UserRow | null;
 }
 
@@ -39,7 +49,11 @@ export interface FeedbackHandlers {
  * outcomes in a row both count) into a toast: "Usuário bloqueado — Ana", or the failure with its
  * reason. A two-factor switch-on refused with 409 says plainly that the user has not enrolled.
  */
-export function useUsersFeedback(actor: ActorRefFrom<typeof usersMachine>, intent: { current: Intent | null }, handlers: FeedbackHandlers): void {
+export function useUsersFeedback(
+  actor: ActorRefFrom<typeof usersMachine>,
+  intent: { current: Intent | null },
+  handlers: FeedbackHandlers,
+): void {
   const { t } = useTranslation();
   const latest = useRef({ t, handlers });
   useEffect(() => {
@@ -55,16 +69,24 @@ export function useUsersFeedback(actor: ActorRefFrom<typeof usersMachine>, inten
       const asked = intent.current;
       const name = asked?.user?.name;
       if (lastResult.ok) {
-        if (asked) showToast(appToasts, { variant: 'success', title: translate(NOTICE[asked.kind]), description: name });
+        if (asked)
+          showToast(appToasts, { variant: 'success', title: translate(NOTICE[asked.kind]), description: name });
         on.onSuccess(lastResult.action);
         return;
       }
       if (SHOWN_IN_DIALOG.includes(lastResult.action)) return;
-      const notEnrolled = lastResult.action === 'twoFactor' && asked?.kind === 'twoFactorOn' && actionError?.reason === 'apiErrors.conflict';
+      const notEnrolled =
+        lastResult.action === 'twoFactor' &&
+        asked?.kind === 'twoFactorOn' &&
+        actionError?.reason === 'apiErrors.conflict';
       showToast(appToasts, {
         variant: 'error',
         title: actionError ? translate(actionError.key) : translate('common.error'),
-        description: notEnrolled ? translate('users.twoFactor.notEnrolled', { name: name ?? '' }) : actionError ? translate(actionError.reason) : undefined,
+        description: notEnrolled
+          ? translate('users.twoFactor.notEnrolled', { name: name ?? '' })
+          : actionError
+            ? translate(actionError.reason)
+            : undefined,
       });
       on.onFailure(lastResult.action);
     });

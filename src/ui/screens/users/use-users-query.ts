@@ -18,7 +18,10 @@ export function useUsersQuery(): [UsersQuery, (next: Partial<UsersQuery>) => voi
 
   useEffect(() => {
     if (serialized === serializeUsersQuery(parseUsersQuery(search))) return undefined;
-    const timer = setTimeout(() => navigate(serialized ? `${location}?${serialized}` : location, { replace: true }), URL_DELAY_MS);
+    const timer = setTimeout(
+      () => navigate(serialized ? `${location}?${serialized}` : location, { replace: true }),
+      URL_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [serialized, search, location, navigate]);
 

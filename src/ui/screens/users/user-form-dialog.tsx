@@ -31,7 +31,9 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   const { t } = useTranslation();
   const formId = useId();
   const bodyRef = useRef<HTMLDivElement>(null);
-  const status = useSelector(form, (s) => (s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'failed' : 'ready'));
+  const status = useSelector(form, (s) =>
+    s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'failed' : 'ready',
+  );
   const saving = useSelector(form, (s) => s.matches('creating') || s.matches('updating'));
   const mode = useSelector(form, (s) => s.context.mode);
   const error = useSelector(form, (s) => s.context.error);
@@ -41,7 +43,8 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   // After a refused submit, focus the first field that says why (keyboard and screen-reader users
   // land on the problem instead of hunting for it). After the render that marks the fields.
   useEffect(() => {
-    if (refusals > 0) bodyRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] button')?.focus();
+    if (refusals > 0)
+      bodyRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] button')?.focus();
   }, [refusals]);
 
   // A link removal applies at once, outside the save: say so when it lands.
@@ -63,7 +66,11 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   };
 
   const title =
-    mode === 'create' ? t('users.form.createTitle') : view === 'instances' ? t('users.form.instancesTitle', { name: userName ?? '' }) : t('users.form.editTitle', { name: userName ?? '' });
+    mode === 'create'
+      ? t('users.form.createTitle')
+      : view === 'instances'
+        ? t('users.form.instancesTitle', { name: userName ?? '' })
+        : t('users.form.editTitle', { name: userName ?? '' });
 
   return (
     <Modal
@@ -95,23 +102,27 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
           <span aria-hidden="true">{t('users.form.loading')}</span>
         </div>
       ) : status === 'failed' ? (
-        <ErrorState title={error ? t(error.key) : undefined} description={error ? t(error.reason) : undefined} onRetry={() => form.send({ type: 'users.form.reload' })} />
+        <ErrorState
+          title={error ? t(error.key) : undefined}
+          description={error ? t(error.reason) : undefined}
+          onRetry={() => form.send({ type: 'users.form.reload' })}
+        />
       ) : (
         <div ref={bodyRef}>
-        <Form
-          id={formId}
-          validationBehavior="aria"
-          formError={error ? `${t(error.key)} ${t(error.reason)}` : null}
-          onSubmit={(event) => {
-            event.preventDefault();
-            form.send({ type: 'users.form.submit' });
-            // The machine checks synchronously: a refusal is already in the snapshot.
-            if (Object.keys(form.getSnapshot().context.invalid).length > 0) setRefusals((n) => n + 1);
-          }}
-        >
-          {view === 'full' ? <UserIdentityFields form={form} /> : null}
-          <UserInstancesSection form={form} onRemove={removeLink} />
-        </Form>
+          <Form
+            id={formId}
+            validationBehavior="aria"
+            formError={error ? `${t(error.key)} ${t(error.reason)}` : null}
+            onSubmit={(event) => {
+              event.preventDefault();
+              form.send({ type: 'users.form.submit' });
+              // The machine checks synchronously: a refusal is already in the snapshot.
+              if (Object.keys(form.getSnapshot().context.invalid).length > 0) setRefusals((n) => n + 1);
+            }}
+          >
+            {view === 'full' ? <UserIdentityFields form={form} /> : null}
+            <UserInstancesSection form={form} onRemove={removeLink} />
+          </Form>
         </div>
       )}
     </Modal>

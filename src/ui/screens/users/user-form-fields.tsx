@@ -23,7 +23,17 @@ function useField(form: UserFormRef, field: string) {
   return { isInvalid: key !== undefined, errorMessage: key ? t(key) : undefined, busy };
 }
 
-function TextInput({ form, field, type, autoComplete }: { form: UserFormRef; field: Exclude<UserFormField, 'password'>; type: 'text' | 'email'; autoComplete: string }) {
+function TextInput({
+  form,
+  field,
+  type,
+  autoComplete,
+}: {
+  form: UserFormRef;
+  field: Exclude<UserFormField, 'password'>;
+  type: 'text' | 'email';
+  autoComplete: string;
+}) {
   const { t } = useTranslation();
   const value = useSelector(form, (s) => s.context.values[field]);
   const { busy, ...validity } = useField(form, field);
@@ -94,9 +104,14 @@ function DepartmentSelect({ form }: { form: UserFormRef }) {
     <Select
       label={t('users.form.department')}
       name="user_department_id"
-      items={[{ id: NO_DEPARTMENT, label: t('users.noDepartment') }, ...departments.map((d) => ({ id: d.id, label: d.name }))]}
+      items={[
+        { id: NO_DEPARTMENT, label: t('users.noDepartment') },
+        ...departments.map((d) => ({ id: d.id, label: d.name })),
+      ]}
       value={value ?? NO_DEPARTMENT}
-      onChange={(key) => form.send({ type: 'users.form.department', departmentId: typeof key === 'number' ? key : null })}
+      onChange={(key) =>
+        form.send({ type: 'users.form.department', departmentId: typeof key === 'number' ? key : null })
+      }
       isDisabled={busy}
       {...validity}
     />

@@ -33,11 +33,17 @@ export function UserInstancesSection({ form, onRemove }: { form: UserFormRef; on
   const picker = (
     <MultiSelect
       label={mode === 'edit' ? t('users.form.addInstances') : t('users.form.instances')}
-      items={instances.map((instance) => ({ id: instance.id, label: instance.name, description: instance.activated ? undefined : t('users.form.linkInactive') }))}
+      items={instances.map((instance) => ({
+        id: instance.id,
+        label: instance.name,
+        description: instance.activated ? undefined : t('users.form.linkInactive'),
+      }))}
       value={chosen}
       onChange={choose}
       isDisabled={busy || instances.length === 0}
-      description={mode === 'edit' && links.length > 0 && instances.length === 0 ? t('users.form.noInstancesLeft') : undefined}
+      description={
+        mode === 'edit' && links.length > 0 && instances.length === 0 ? t('users.form.noInstancesLeft') : undefined
+      }
     />
   );
   if (mode === 'create') return picker;

@@ -8,7 +8,18 @@ import { useRowActions } from './row-actions-context';
 import * as styles from './users.css';
 
 /** Everything an admin can do to one user from the list. */
-export const ROW_ACTIONS = ['edit', 'rename', 'changeEmail', 'instances', 'block', 'unblock', 'twoFactorOn', 'twoFactorOff', 'disconnect', 'delete'] as const;
+export const ROW_ACTIONS = [
+  'edit',
+  'rename',
+  'changeEmail',
+  'instances',
+  'block',
+  'unblock',
+  'twoFactorOn',
+  'twoFactorOff',
+  'disconnect',
+  'delete',
+] as const;
 export type RowAction = (typeof ROW_ACTIONS)[number];
 
 interface RowMenuOption extends MenuOption {
@@ -20,14 +31,26 @@ interface RowMenuOption extends MenuOption {
  * Only what applies is offered (unblock for a blocked user, disconnect for a connected one); on the
  * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409).
  */
-export function rowActionOptions(user: UserRow, t: TFunction, options: { withEdit: boolean; isSelf: boolean }): RowMenuOption[] {
+export function rowActionOptions(
+  user: UserRow,
+  t: TFunction,
+  options: { withEdit: boolean; isSelf: boolean },
+): RowMenuOption[] {
   const { withEdit, isSelf } = options;
   const items: RowMenuOption[] = [];
   if (withEdit) items.push({ id: 'edit', label: t('users.actions.edit') });
-  items.push({ id: 'rename', label: t('users.actions.rename') }, { id: 'changeEmail', label: t('users.actions.changeEmail') }, { id: 'instances', label: t('users.actions.instances') });
+  items.push(
+    { id: 'rename', label: t('users.actions.rename') },
+    { id: 'changeEmail', label: t('users.actions.changeEmail') },
+    { id: 'instances', label: t('users.actions.instances') },
+  );
   if (user.blocked) items.push({ id: 'unblock', label: t('users.actions.unblock') });
   else if (!isSelf) items.push({ id: 'block', label: t('users.actions.block') });
-  items.push(user.twoFactorEnabled ? { id: 'twoFactorOff', label: t('users.actions.twoFactorOff') } : { id: 'twoFactorOn', label: t('users.actions.twoFactorOn') });
+  items.push(
+    user.twoFactorEnabled
+      ? { id: 'twoFactorOff', label: t('users.actions.twoFactorOff') }
+      : { id: 'twoFactorOn', label: t('users.actions.twoFactorOn') },
+  );
   if (user.isConnected && !isSelf) items.push({ id: 'disconnect', label: t('users.actions.disconnect') });
   if (!isSelf) items.push({ id: 'delete', label: t('users.actions.delete'), isDanger: true });
   return items;
@@ -49,7 +72,13 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   return (
     <span className={styles.rowActions}>
       {narrow ? null : (
-        <NativeButton variant="ghost" size="sm" aria-label={t('users.actions.editNamed', { name: user.name })} isDisabled={busy} onPress={() => onAction('edit', user)}>
+        <NativeButton
+          variant="ghost"
+          size="sm"
+          aria-label={t('users.actions.editNamed', { name: user.name })}
+          isDisabled={busy}
+          onPress={() => onAction('edit', user)}
+        >
           {t('users.actions.edit')}
         </NativeButton>
       )}

@@ -24,7 +24,8 @@ async function render(api: FakeUsersApi) {
 }
 
 const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
-const toasts = () => appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
+const toasts = () =>
+  appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
 
 /** Opens the row's "more" menu and picks an item. */
 async function act(name: string, item: string) {
@@ -37,12 +38,29 @@ describe('UsersScreen: row actions', () => {
     await render(fakeUsersApi([user(1, { name: 'Ana Administradora', isConnected: true }), ana, joao]));
     const labels = async (name: string) => {
       await keys.click(within(row(name)).getByRole('button', { name: `Ações de ${name}` }));
-      const items = within(await screen.findByRole('menu')).getAllByRole('menuitem').map((item) => item.textContent);
+      const items = within(await screen.findByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent);
       await keys.keyboard('{Escape}');
       return items;
     };
-    expect(await labels('Ana Souza')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Bloquear', 'Ativar 2FA', 'Desconectar', 'Excluir']);
-    expect(await labels('João Lima')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Desbloquear', 'Redefinir 2FA', 'Excluir']);
+    expect(await labels('Ana Souza')).toEqual([
+      'Alterar nome',
+      'Alterar email',
+      'Instâncias',
+      'Bloquear',
+      'Ativar 2FA',
+      'Desconectar',
+      'Excluir',
+    ]);
+    expect(await labels('João Lima')).toEqual([
+      'Alterar nome',
+      'Alterar email',
+      'Instâncias',
+      'Desbloquear',
+      'Redefinir 2FA',
+      'Excluir',
+    ]);
     expect(await labels('Ana Administradora')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Ativar 2FA']);
   });
 
@@ -67,11 +85,19 @@ describe('UsersScreen: row actions', () => {
 
   it('keeps the row when the delete fails, and says why', async () => {
     const api = fakeUsersApi([ana]);
-    api.override.set('deleteUser', () => json(200, { data: null, errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }] }));
+    api.override.set('deleteUser', () =>
+      json(200, { data: null, errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }] }),
+    );
     await render(api);
     await act('Ana Souza', 'Excluir');
     await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
-    await waitFor(() => expect(toasts()).toContainEqual(['error', 'Não foi possível excluir o usuário.', 'Você não tem permissão para esta ação.']));
+    await waitFor(() =>
+      expect(toasts()).toContainEqual([
+        'error',
+        'Não foi possível excluir o usuário.',
+        'Você não tem permissão para esta ação.',
+      ]),
+    );
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(row('Ana Souza')).toBeInTheDocument();
   });
@@ -89,7 +115,9 @@ describe('UsersScreen: row actions', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Bloquear usuário' });
     expect(dialog).toHaveTextContent('as sessões abertas serão encerradas');
     await keys.click(within(dialog).getByRole('button', { name: 'Bloquear' }));
-    await waitFor(() => expect(within(dialog).getByRole('button', { name: /Bloquear/ })).toHaveAttribute('aria-busy', 'true'));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: /Bloquear/ })).toHaveAttribute('aria-busy', 'true'),
+    );
     gate.resolve();
     await waitFor(() => expect(within(row('Ana Souza')).getByText('Bloqueado')).toBeInTheDocument());
     expect(screen.queryByRole('alertdialog')).toBeNull();
@@ -137,7 +165,11 @@ describe('UsersScreen: row actions', () => {
     const api = fakeUsersApi([ana, joao]);
     const { requests } = await render(api);
     await act('Ana Souza', 'Desconectar');
-    await keys.click(within(await screen.findByRole('alertdialog', { name: 'Desconectar usuário' })).getByRole('button', { name: 'Desconectar' }));
+    await keys.click(
+      within(await screen.findByRole('alertdialog', { name: 'Desconectar usuário' })).getByRole('button', {
+        name: 'Desconectar',
+      }),
+    );
     await waitFor(() => expect(within(row('Ana Souza')).getByText('Offline')).toBeInTheDocument());
     expect(requests.map(operationOf).find((op) => op?.name === 'disconnectUser')?.variables).toEqual({ user_id: 2 });
     expect(toasts()).toContainEqual(['success', 'Usuário desconectado', 'Ana Souza']);
@@ -159,7 +191,9 @@ describe('UsersScreen: name-only and email-only changes', () => {
     await keys.type(field, 'Ana Paula Souza{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(row('Ana Paula Souza')).toBeInTheDocument();
-    expect(requests.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([['/api/users/2', { name: 'Ana Paula Souza' }]]);
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([
+      ['/api/users/2', { name: 'Ana Paula Souza' }],
+    ]);
     expect(toasts()).toContainEqual(['success', 'Nome alterado', 'Ana Souza']);
   });
 
@@ -178,7 +212,10 @@ describe('UsersScreen: name-only and email-only changes', () => {
     await keys.type(field, 'ana.souza@demo.local{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(row('Ana Souza')).getByText('ana.souza@demo.local')).toBeInTheDocument();
-    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([{ email: 'joao@demo.local' }, { email: 'ana.souza@demo.local' }]);
+    expect(requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([
+      { email: 'joao@demo.local' },
+      { email: 'ana.souza@demo.local' },
+    ]);
     expect(toasts()).toContainEqual(['success', 'Email alterado', 'Ana Souza']);
   });
 });

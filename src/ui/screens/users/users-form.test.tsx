@@ -27,7 +27,8 @@ async function render(api: FakeUsersApi) {
   return view;
 }
 
-const toasts = () => appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
+const toasts = () =>
+  appToasts.visibleToasts.map(({ content }) => [content.variant, content.title, content.description]);
 const named = (name: string) => (r: Parameters<typeof operationOf>[0]) => operationOf(r)?.name === name;
 
 async function choose(dialog: HTMLElement, select: RegExp, option: string) {
@@ -56,7 +57,9 @@ describe('UsersScreen: create', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Criar usuário' }));
     await waitFor(() => expect(password).toHaveFocus());
     expect(password).toHaveAttribute('aria-invalid', 'true');
-    expect(password).toHaveAccessibleDescription(expect.stringContaining('Senha fraca: evite 3 caracteres iguais seguidos e sequências como abc ou 123.'));
+    expect(password).toHaveAccessibleDescription(
+      expect.stringContaining('Senha fraca: evite 3 caracteres iguais seguidos e sequências como abc ou 123.'),
+    );
     expect(requests.some(named('newUser'))).toBe(false);
 
     await keys.clear(password);
@@ -81,22 +84,32 @@ describe('UsersScreen: create', () => {
 
   it('marks every missing field at once, and shows the server refusing a taken username on that field', async () => {
     const api = fakeUsersApi([ana]);
-    api.override.set('newUser', () => json(200, { data: null, errors: [{ message: 'taken', extensions: { code: 'BAD_USER_INPUT', field: 'username' } }] }));
+    api.override.set('newUser', () =>
+      json(200, {
+        data: null,
+        errors: [{ message: 'taken', extensions: { code: 'BAD_USER_INPUT', field: 'username' } }],
+      }),
+    );
     await render(api);
     await keys.click(screen.getByRole('button', { name: 'Novo usuário' }));
     const dialog = await screen.findByRole('dialog', { name: 'Novo usuário' });
     await keys.click(await within(dialog).findByRole('button', { name: 'Criar usuário' }));
     const name = within(dialog).getByRole('textbox', { name: 'Nome' });
     await waitFor(() => expect(name).toHaveFocus());
-    for (const label of ['Nome', 'Nome de usuário', 'Email']) expect(within(dialog).getByRole('textbox', { name: label })).toHaveAccessibleDescription('Campo obrigatório.');
+    for (const label of ['Nome', 'Nome de usuário', 'Email'])
+      expect(within(dialog).getByRole('textbox', { name: label })).toHaveAccessibleDescription('Campo obrigatório.');
     await keys.type(name, 'Bruno Alves');
     await keys.type(within(dialog).getByRole('textbox', { name: 'Nome de usuário' }), 'ana.souza');
     await keys.type(within(dialog).getByRole('textbox', { name: 'Email' }), 'bruno@demo.local');
     await keys.type(within(dialog).getByLabelText(/^Senha/), 'Farmácia#Boa!9');
     await choose(dialog, /Função/, 'Operador');
     await keys.click(within(dialog).getByRole('button', { name: 'Criar usuário' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível criar o usuário. Dados inválidos.');
-    expect(within(dialog).getByRole('textbox', { name: 'Nome de usuário' })).toHaveAccessibleDescription('Valor inválido.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível criar o usuário. Dados inválidos.',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Nome de usuário' })).toHaveAccessibleDescription(
+      'Valor inválido.',
+    );
   });
 
   it('shows the options failing to load, and retries', async () => {
@@ -129,7 +142,15 @@ describe('UsersScreen: edit and instances', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const variables = requests.map(operationOf).find((op) => op?.name === 'updateUser')?.variables;
-    expect(variables).toEqual({ id: 2, username: 'ana.souza', name: 'Ana Lúcia Souza', email: 'ana@demo.local', role_id: 1, user_department_id: 1, chosen_instances: [1] });
+    expect(variables).toEqual({
+      id: 2,
+      username: 'ana.souza',
+      name: 'Ana Lúcia Souza',
+      email: 'ana@demo.local',
+      role_id: 1,
+      user_department_id: 1,
+      chosen_instances: [1],
+    });
     expect(within(screen.getByRole('row', { name: /Ana Lúcia Souza/ })).getByText('Administrador')).toBeInTheDocument();
     expect(toasts()).toContainEqual(['success', 'Usuário atualizado', 'Ana Souza']);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Editar Ana Lúcia Souza' })).toHaveFocus());
@@ -138,11 +159,17 @@ describe('UsersScreen: edit and instances', () => {
   it("lists the user's instances, removes a link at once, and adds another with the save", async () => {
     const api = fakeUsersApi([ana]);
     const { requests } = await render(api);
-    await keys.click(within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', { name: 'Ações de Ana Souza' }));
+    await keys.click(
+      within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', { name: 'Ações de Ana Souza' }),
+    );
     await keys.click(await screen.findByRole('menuitem', { name: 'Instâncias' }));
     const dialog = await screen.findByRole('dialog', { name: 'Instâncias de Ana Souza' });
     const links = await within(dialog).findByRole('list');
-    expect(within(links).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['WhatsApp Loja 1Remover']);
+    expect(
+      within(links)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['WhatsApp Loja 1Remover']);
     expect(within(dialog).queryByRole('textbox', { name: 'Nome' })).toBeNull();
     await keys.click(within(links).getByRole('button', { name: 'Remover WhatsApp Loja 1' }));
     expect(await within(dialog).findByText('Nenhuma instância vinculada.')).toBeInTheDocument();
@@ -153,7 +180,10 @@ describe('UsersScreen: edit and instances', () => {
     await keys.keyboard('{Escape}');
     await keys.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(requests.map(operationOf).find((op) => op?.name === 'updateUser')?.variables).toMatchObject({ id: 2, chosen_instances: [3] });
+    expect(requests.map(operationOf).find((op) => op?.name === 'updateUser')?.variables).toMatchObject({
+      id: 2,
+      chosen_instances: [3],
+    });
     expect(api.users[0]?.userInstances.map((link) => link.instance.name)).toEqual(['Instagram']);
   });
 
@@ -164,7 +194,9 @@ describe('UsersScreen: edit and instances', () => {
     await keys.click(screen.getByRole('button', { name: 'Editar Ana Souza' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar Ana Souza' });
     await keys.click(await within(dialog).findByRole('button', { name: 'Remover WhatsApp Loja 1' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Não foi possível remover a instância do usuário. Registro não encontrado.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Não foi possível remover a instância do usuário. Registro não encontrado.',
+    );
     expect(within(dialog).getByRole('button', { name: 'Remover WhatsApp Loja 1' })).toBeInTheDocument();
     expect(toasts()).toEqual([]);
   });

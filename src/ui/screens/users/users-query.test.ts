@@ -14,7 +14,11 @@ describe('users query', () => {
 
   it('searches name, email and username without accents or case', () => {
     expect(searchKey('João ÁLVARES')).toBe('joao alvares');
-    const index = indexUsers([user(1, { name: 'João Álvares' }), user(2, { email: 'MARIA@demo.local' }), user(3, { username: 'zé.ninguém' })]);
+    const index = indexUsers([
+      user(1, { name: 'João Álvares' }),
+      user(2, { email: 'MARIA@demo.local' }),
+      user(3, { username: 'zé.ninguém' }),
+    ]);
     const ids = (q: string) => queryUsers(index, { ...DEFAULT_QUERY, q }, collator).map((u) => u.id);
     expect(ids('alvares')).toEqual([1]);
     expect(ids('maria@')).toEqual([2]);
@@ -23,8 +27,14 @@ describe('users query', () => {
   });
 
   it('sorts by a column either way with a stable tie-break (name, then id)', () => {
-    const rows = [user(3, { name: 'Bia', isConnected: true }), user(1, { name: 'Ana' }), user(2, { name: 'ana' }), user(4, { name: 'Caio', isConnected: true })];
-    const ids = (sort: 'name' | 'presence', dir: 'ascending' | 'descending') => queryUsers(indexUsers(rows), { q: '', sort, dir }, collator).map((u) => u.id);
+    const rows = [
+      user(3, { name: 'Bia', isConnected: true }),
+      user(1, { name: 'Ana' }),
+      user(2, { name: 'ana' }),
+      user(4, { name: 'Caio', isConnected: true }),
+    ];
+    const ids = (sort: 'name' | 'presence', dir: 'ascending' | 'descending') =>
+      queryUsers(indexUsers(rows), { q: '', sort, dir }, collator).map((u) => u.id);
     expect(ids('name', 'ascending')).toEqual([1, 2, 3, 4]);
     // "Ana" and "ana" are one name to the collator: the tie keeps id order whichever way the sort goes.
     expect(ids('name', 'descending')).toEqual([4, 3, 1, 2]);
@@ -34,7 +44,9 @@ describe('users query', () => {
   });
 
   it('filters and sorts 10,000 users', () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => user(i + 1, { name: `Usuário ${10_000 - i}`, email: `u${i}@demo.local` }));
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      user(i + 1, { name: `Usuário ${10_000 - i}`, email: `u${i}@demo.local` }),
+    );
     const index = indexUsers(many);
     const sorted = queryUsers(index, { q: '', sort: 'email', dir: 'descending' }, collator);
     const found = queryUsers(index, { ...DEFAULT_QUERY, q: 'usuario 99' }, collator);

@@ -73,7 +73,8 @@ export function queryUsers(index: readonly IndexedUser[], query: UsersQuery, col
   const matches = needle === '' ? index : index.filter((entry) => entry.key.includes(needle));
   const value = sortValue[query.sort];
   const sign = query.dir === 'descending' ? -1 : 1;
-  const compare = (a: string | number, b: string | number) => (typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b)));
+  const compare = (a: string | number, b: string | number) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
   return matches
     .map((entry) => entry.row)
     .sort((a, b) => sign * compare(value(a), value(b)) || collator.compare(a.name, b.name) || a.id - b.id);

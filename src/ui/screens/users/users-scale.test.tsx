@@ -35,7 +35,9 @@ const render = (users = [user(2, { name: 'Ana Souza' }), user(3, { name: 'Bruno 
 
 describe('UsersScreen: 10,000 users', () => {
   it('keeps at most 150 rows in the DOM, announces the full count, and searches the whole list', async () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => user(i + 2, { name: `Usuário ${String(i + 1).padStart(5, '0')}` }));
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      user(i + 2, { name: `Usuário ${String(i + 1).padStart(5, '0')}` }),
+    );
     render(many);
     // The loading table is the plain one; the list swaps it for the virtualized one.
     await screen.findByText('Usuário 00001', undefined, { timeout: 60_000 });
@@ -45,13 +47,23 @@ describe('UsersScreen: 10,000 users', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Mostrando 10.000 de 10.000');
     // Typed: each keystroke filters the 10,000 and renders only the rows in view.
     await keys.type(screen.getByRole('searchbox'), '09999');
-    await waitFor(() => expect(within(grid).getAllByRole('rowheader').map((c) => c.textContent)).toEqual(['Usuário 09999']), { timeout: 60_000 });
+    await waitFor(
+      () =>
+        expect(
+          within(grid)
+            .getAllByRole('rowheader')
+            .map((c) => c.textContent),
+        ).toEqual(['Usuário 09999']),
+      { timeout: 60_000 },
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Mostrando 1 de 10.000');
     // A ceiling, not a budget (bench/ holds those): generous for a loaded 2-core box.
   }, 120_000);
 
   it('reaches the last of 10,000 users by keys, opens its menu, and focus comes back from it', async () => {
-    const many = Array.from({ length: 10_000 }, (_, i) => user(i + 2, { name: `Usuário ${String(i + 1).padStart(5, '0')}` }));
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      user(i + 2, { name: `Usuário ${String(i + 1).padStart(5, '0')}` }),
+    );
     render(many);
     await screen.findByText('Usuário 00001', undefined, { timeout: 60_000 });
     const grid = screen.getByRole('grid', { name: 'Lista de usuários' });
@@ -80,7 +92,12 @@ describe('UsersScreen: 10,000 users', () => {
 
 describe('UsersScreen: narrow screens', () => {
   it('collapses the actions into one menu per row, right after the name', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === NARROW_QUERY, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === NARROW_QUERY,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
     render();
     const row = await screen.findByRole('row', { name: /Ana Souza/ });
     expect(within(row).queryByRole('button', { name: 'Editar Ana Souza' })).toBeNull();
@@ -111,8 +128,13 @@ describe('UsersScreen: keyboard alone', () => {
     await waitFor(() => expect(create).toHaveFocus());
     // Into the grid: Tab lands on a cell, arrows walk to the row's menu button.
     await keys.tab();
-    const more = within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', { name: 'Ações de Ana Souza' });
-    for (let i = 0; i < 12 && document.activeElement !== more; i += 1) await keys.keyboard(document.activeElement?.getAttribute('role') === 'columnheader' ? '{ArrowDown}' : '{ArrowRight}');
+    const more = within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', {
+      name: 'Ações de Ana Souza',
+    });
+    for (let i = 0; i < 12 && document.activeElement !== more; i += 1)
+      await keys.keyboard(
+        document.activeElement?.getAttribute('role') === 'columnheader' ? '{ArrowDown}' : '{ArrowRight}',
+      );
     expect(more).toHaveFocus();
     await keys.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');

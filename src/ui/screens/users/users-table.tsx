@@ -21,12 +21,19 @@ export const VIRTUALIZE_FROM = 100;
 // smaller tenant paints without it. It is fetched while the list loads (see UsersTable), so a large
 // list does not wait for it after its data arrived.
 const loadVirtualized = () => import('../../components/virtualized-table');
-const VirtualizedDataTable = lazy(() => loadVirtualized().then((m) => ({ default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>> })));
+const VirtualizedDataTable = lazy(() =>
+  loadVirtualized().then((m) => ({
+    default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>>,
+  })),
+);
 
 /** Fixed row height of the virtualized table: a small button plus the cell padding. */
 const ROW_HEIGHT = 52;
 
-export interface UsersTableProps extends Pick<DataTableProps<UserRow>, 'status' | 'emptyState' | 'errorState' | 'aria-labelledby'> {
+export interface UsersTableProps extends Pick<
+  DataTableProps<UserRow>,
+  'status' | 'emptyState' | 'errorState' | 'aria-labelledby'
+> {
   rows: readonly UserRow[];
   totalUsers: number;
   sort: SortDescriptor;
@@ -46,13 +53,34 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
       twoFactor: t('users.status.twoFactor'),
       presence: { online: t('ui.presence.online'), offline: t('ui.presence.offline') },
     };
-    const name: DataTableColumn<UserRow> = { id: 'name', header: t('users.columns.name'), isRowHeader: true, allowsSorting: true, cell: (u) => u.name };
-    const actions: DataTableColumn<UserRow> = { id: 'actions', header: t('users.columns.actions'), align: 'end', cell: (u) => <UserRowActions user={u} t={t} /> };
-    const presence: DataTableColumn<UserRow> = { id: 'presence', header: t('users.columns.presence'), allowsSorting: true, cell: (u) => <Presence isConnected={u.isConnected} labels={text.presence} /> };
+    const name: DataTableColumn<UserRow> = {
+      id: 'name',
+      header: t('users.columns.name'),
+      isRowHeader: true,
+      allowsSorting: true,
+      cell: (u) => u.name,
+    };
+    const actions: DataTableColumn<UserRow> = {
+      id: 'actions',
+      header: t('users.columns.actions'),
+      align: 'end',
+      cell: (u) => <UserRowActions user={u} t={t} />,
+    };
+    const presence: DataTableColumn<UserRow> = {
+      id: 'presence',
+      header: t('users.columns.presence'),
+      allowsSorting: true,
+      cell: (u) => <Presence isConnected={u.isConnected} labels={text.presence} />,
+    };
     const details: DataTableColumn<UserRow>[] = [
       { id: 'email', header: t('users.columns.email'), allowsSorting: true, cell: (u) => u.email },
       { id: 'role', header: t('users.columns.role'), allowsSorting: true, cell: (u) => u.role.display_name },
-      { id: 'department', header: t('users.columns.department'), allowsSorting: true, cell: (u) => u.userDepartment?.name ?? <span className={styles.muted}>{text.noDepartment}</span> },
+      {
+        id: 'department',
+        header: t('users.columns.department'),
+        allowsSorting: true,
+        cell: (u) => u.userDepartment?.name ?? <span className={styles.muted}>{text.noDepartment}</span>,
+      },
     ];
     const status: DataTableColumn<UserRow> = {
       id: 'status',

@@ -20,12 +20,26 @@ function render(api: FakeUsersApi, path = '/users') {
   return view;
 }
 
-const ana = user(2, { name: 'Ana Souza', email: 'ana@demo.local', isConnected: true, role: { id: 1, name: 'administrador', display_name: 'Administrador' } });
-const joao = user(3, { name: 'João Lima', email: 'joao@demo.local', userDepartment: { id: 2, name: 'Financeiro', activated: true }, blocked: true, twoFactorEnabled: true });
+const ana = user(2, {
+  name: 'Ana Souza',
+  email: 'ana@demo.local',
+  isConnected: true,
+  role: { id: 1, name: 'administrador', display_name: 'Administrador' },
+});
+const joao = user(3, {
+  name: 'João Lima',
+  email: 'joao@demo.local',
+  userDepartment: { id: 2, name: 'Financeiro', activated: true },
+  blocked: true,
+  twoFactorEnabled: true,
+});
 const bia = user(4, { name: 'Beatriz Rocha', email: 'bia@demo.local', userDepartment: null });
 
 const grid = () => screen.getByRole('grid', { name: 'Lista de usuários' });
-const rowNames = () => within(grid()).getAllByRole('rowheader').map((cell) => cell.textContent);
+const rowNames = () =>
+  within(grid())
+    .getAllByRole('rowheader')
+    .map((cell) => cell.textContent);
 
 describe('UsersScreen: states', () => {
   it('shows loading, then each user with email, role, department, presence and status', async () => {
@@ -51,7 +65,9 @@ describe('UsersScreen: states', () => {
     expect(within(joaoRow).getByText('Offline')).toBeInTheDocument();
     expect(within(joaoRow).getByText('Bloqueado')).toBeInTheDocument();
     expect(within(joaoRow).getByText('2FA ativa')).toBeInTheDocument();
-    expect(within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Sem departamento')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Sem departamento'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Mostrando 3 de 3');
     // Sorted by name by default, and the header says so.
     expect(rowNames()).toEqual(['Ana Souza', 'Beatriz Rocha', 'João Lima']);
@@ -124,7 +140,9 @@ describe('UsersScreen: live presence', () => {
     expect(within(biaRow).getByText('Offline')).toBeInTheDocument();
     api.users = api.users.map((u) => ({ ...u, isConnected: u.id === bia.id }));
     act(() => vi.advanceTimersByTime(15_000));
-    await waitFor(() => expect(within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Online')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Online')).toBeInTheDocument(),
+    );
     expect(within(screen.getByRole('row', { name: /Ana Souza/ })).getByText('Offline')).toBeInTheDocument();
     expect(requests.filter((r) => operationOf(r)?.name === 'users')).toHaveLength(1);
     expect(requests.filter((r) => operationOf(r)?.name === 'onlineUsers')).toHaveLength(1);

@@ -28,7 +28,10 @@ const UserFormDialog = lazy(() => import('./user-form-dialog').then((m) => ({ de
 const QuickEditDialog = lazy(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
 
 /** A dialog the screen owns (delete confirmation and the form are the machine's own states). */
-type LocalDialog = { kind: 'rename' | 'changeEmail'; user: UserRow } | { kind: 'confirm'; confirm: Exclude<ConfirmKind, 'delete'>; user: UserRow } | null;
+type LocalDialog =
+  | { kind: 'rename' | 'changeEmail'; user: UserRow }
+  | { kind: 'confirm'; confirm: Exclude<ConfirmKind, 'delete'>; user: UserRow }
+  | null;
 
 const selectStatus = (s: UsersSnapshot) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'error' : 'ready');
 
@@ -48,13 +51,18 @@ export default function UsersScreen() {
   const actionError = useSelector(actor, (s) => s.context.actionError);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const target = useSelector(actor, (s) => s.context.target);
-  const deleteStep = useSelector(actor, (s) => (s.matches({ ready: 'deleting' }) ? 'deleting' : s.matches({ ready: 'confirmingDelete' }) ? 'confirming' : null));
+  const deleteStep = useSelector(actor, (s) =>
+    s.matches({ ready: 'deleting' }) ? 'deleting' : s.matches({ ready: 'confirmingDelete' }) ? 'confirming' : null,
+  );
   const form = useSelector(actor, (s) => s.children.userForm);
   const selfId = useSession((s) => selectUser(s)?.id ?? null);
   const narrow = useNarrow();
   const [query, setQuery] = useUsersQuery();
   const deferred = useDeferredValue(query);
-  const collator = useMemo(() => new Intl.Collator(i18n.language, { sensitivity: 'base', numeric: true }), [i18n.language]);
+  const collator = useMemo(
+    () => new Intl.Collator(i18n.language, { sensitivity: 'base', numeric: true }),
+    [i18n.language],
+  );
   const index = useMemo(() => indexUsers(users), [users]);
   const rows = useMemo(() => queryUsers(index, deferred, collator), [index, deferred, collator]);
   const [dialog, setDialog] = useState<LocalDialog>(null);
@@ -115,7 +123,10 @@ export default function UsersScreen() {
     [actor],
   );
   const pendingUserId = target?.id ?? null;
-  const rowActions = useMemo(() => ({ narrow, busy, pendingUserId, selfId, onAction }), [narrow, busy, pendingUserId, selfId, onAction]);
+  const rowActions = useMemo(
+    () => ({ narrow, busy, pendingUserId, selfId, onAction }),
+    [narrow, busy, pendingUserId, selfId, onAction],
+  );
   const sort = useMemo(() => ({ column: query.sort, direction: query.dir }), [query.sort, query.dir]);
   const confirmLocal = () => {
     if (dialog?.kind !== 'confirm') return;
@@ -131,7 +142,13 @@ export default function UsersScreen() {
     actor.send({ type: 'users.create' });
   };
   const quickError = (field: 'rename' | 'changeEmail') =>
-    actionError?.key === USER_ACTION_ERRORS[field] ? t(field === 'changeEmail' && actionError.reason === 'apiErrors.conflict' ? 'apiErrors.fieldTaken' : actionError.reason) : null;
+    actionError?.key === USER_ACTION_ERRORS[field]
+      ? t(
+          field === 'changeEmail' && actionError.reason === 'apiErrors.conflict'
+            ? 'apiErrors.fieldTaken'
+            : actionError.reason,
+        )
+      : null;
 
   return (
     <section className={styles.screen} aria-labelledby={headingId}>
@@ -140,10 +157,17 @@ export default function UsersScreen() {
       </VisuallyHidden>
       <div className={styles.toolbar}>
         <div ref={searchRef} className={styles.search}>
-          <SearchField label={t('users.search.label')} placeholder={t('users.search.placeholder')} value={query.q} onChange={(q) => setQuery({ q })} />
+          <SearchField
+            label={t('users.search.label')}
+            placeholder={t('users.search.placeholder')}
+            value={query.q}
+            onChange={(q) => setQuery({ q })}
+          />
         </div>
         <p className={styles.summary} role="status">
-          {status === 'ready' ? t('users.list.summary', { shown: count.format(rows.length), total: count.format(users.length) }) : null}
+          {status === 'ready'
+            ? t('users.list.summary', { shown: count.format(rows.length), total: count.format(users.length) })
+            : null}
         </p>
         <Button icon={<PlusIcon />} onPress={createUser} isDisabled={status !== 'ready' || busy}>
           {t('users.actions.create')}
@@ -160,11 +184,31 @@ export default function UsersScreen() {
           if (sort) setQuery({ sort, dir: direction });
         }}
         actions={rowActions}
-        emptyState={<UsersEmptyState hasUsers={users.length > 0} query={deferred.q} onClear={() => setQuery({ q: '' })} onCreate={createUser} />}
-        errorState={<ErrorState title={listError ? t(listError.key) : undefined} description={listError ? t(listError.reason) : undefined} onRetry={() => actor.send({ type: 'users.reload' })} />}
+        emptyState={
+          <UsersEmptyState
+            hasUsers={users.length > 0}
+            query={deferred.q}
+            onClear={() => setQuery({ q: '' })}
+            onCreate={createUser}
+          />
+        }
+        errorState={
+          <ErrorState
+            title={listError ? t(listError.key) : undefined}
+            description={listError ? t(listError.reason) : undefined}
+            onRetry={() => actor.send({ type: 'users.reload' })}
+          />
+        }
       />
       <Suspense fallback={<Spinner label={t('common.loading')} />}>
-        {form ? <UserFormDialog form={form} view={formView} userName={target?.name ?? null} onClose={() => actor.send({ type: 'users.close' })} /> : null}
+        {form ? (
+          <UserFormDialog
+            form={form}
+            view={formView}
+            userName={target?.name ?? null}
+            onClose={() => actor.send({ type: 'users.close' })}
+          />
+        ) : null}
         {dialog?.kind === 'rename' || dialog?.kind === 'changeEmail' ? (
           <QuickEditDialog
             field={dialog.kind === 'rename' ? 'name' : 'email'}
@@ -174,7 +218,11 @@ export default function UsersScreen() {
             onClose={() => setDialog(null)}
             onSubmit={(value) => {
               ask(dialog.kind, dialog.user);
-              actor.send(dialog.kind === 'rename' ? { type: 'users.rename', user: dialog.user, name: value } : { type: 'users.changeEmail', user: dialog.user, email: value });
+              actor.send(
+                dialog.kind === 'rename'
+                  ? { type: 'users.rename', user: dialog.user, name: value }
+                  : { type: 'users.changeEmail', user: dialog.user, email: value },
+              );
             }}
           />
         ) : null}
