@@ -1,4 +1,5 @@
 // Lint with import boundaries (DESIGN §2): ui → machines → api/domain → generated, no cycles.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -6,6 +7,12 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const restricted = (patterns) => ['error', { patterns }];
+
+// Each folder under src/ui/screens is one feature; what two features share lives in src/ui/components or
+// src/ui/hooks (docs/architecture.md).
+const screenFeatures = readdirSync(new URL('./src/ui/screens', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -50,7 +57,7 @@ export default tseslint.config(
   },
   {
     // Views render machine state; they never call the API or touch generated clients.
-    files: ['src/ui/**/*.{ts,tsx}', 'src/main.tsx'],
+    files: ['src/ui/**/*.{ts,tsx}', 'src/app/main.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
@@ -96,6 +103,36 @@ export default tseslint.config(
           message: 'src/api sits below machines and views.',
         },
       ]),
+    },
+  },
+  {
+    // Feature folders and the server/browser line, by resolved path rather than by import text.
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...screenFeatures.map((feature) => ({
+              target: `./src/ui/screens/${feature}`,
+              from: './src/ui/screens',
+              except: [`./${feature}`],
+              message:
+                'A screen may not import another screen: move what both use to src/ui/components or src/ui/hooks.',
+            })),
+            {
+              target: './server',
+              from: ['./src/ui', './src/machines', './src/api', './src/app'],
+              message: 'The server may import only src/domain, src/generated and src/i18n from the browser side.',
+            },
+            {
+              target: ['./src/ui', './src/machines', './src/api', './src/domain'],
+              from: './server',
+              message: 'Browser code may not import the server.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

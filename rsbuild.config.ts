@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { precompressDir } from './scripts/precompress.mjs';
-import type * as Prerender from './src/prerender';
+import type * as Prerender from './src/app/prerender';
 
 /**
  * Writes rspack's chunk graph to `dist/stats.json` after a production build, for the per-route size
@@ -46,7 +46,7 @@ const chunkGraphStats = {
 
 /**
  * After a production build: renders the login page with the build's own code (the `prerender`
- * environment, src/prerender.tsx: the same modules, so the same vanilla-extract class names) into
+ * environment, src/app/prerender.tsx: the same modules, so the same vanilla-extract class names) into
  * `dist/web/login.html`, which the server sends for `/{tenant}/login` (issue #8: login LCP).
  */
 const PRERENDER_ROOT = resolve('dist/prerender');
@@ -112,7 +112,7 @@ export default defineConfig(({ command }) => ({
   },
   environments: {
     web: {
-      source: { entry: { index: './src/main.tsx' } },
+      source: { entry: { index: './src/app/main.tsx' } },
       html: {
         title: 'Painel Back-office',
         template: './src/index.html',
@@ -145,7 +145,7 @@ export default defineConfig(({ command }) => ({
     ...(command === 'build'
       ? {
           prerender: {
-            source: { entry: { prerender: './src/prerender.tsx' } },
+            source: { entry: { prerender: './src/app/prerender.tsx' } },
             output: { target: 'node' as const, module: true, distPath: { root: PRERENDER_ROOT }, minify: false },
             performance: { printFileSize: false },
           },

@@ -36,7 +36,7 @@ import { serveStatic, type StaticServer } from './lib/static-server';
  *
  * Then Lighthouse (its default mobile profile, simulated throttling) on the panel's sign-in page for a
  * pt-BR light visitor and an English dark one (the `preferences` key in localStorage,
- * src/machines/preferences.machine.ts; the panel ignores Accept-Language), and on react-admin's.
+ * src/machines/preferences/preferences.machine.ts; the panel ignores Accept-Language), and on react-admin's.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -393,7 +393,7 @@ function chromiumVersion(): string {
 
 /** Screens that still show the coming-soon page have nothing to measure yet. */
 function missingScreens(): string[] {
-  const registry = readFileSync('src/ui/screens-registry.ts', 'utf8');
+  const registry = readFileSync('src/app/screens-registry.ts', 'utf8');
   return ['tenants', 'users'].filter((route) => new RegExp(`^\\s*${route}:\\s*comingSoon`, 'm').test(registry));
 }
 
@@ -438,7 +438,7 @@ export async function pageLoadBench(options: {
   }
 
   const tenants = makeTenants();
-  // The panel lists newest first (src/machines/tenants-query.ts), the peers too: the page holds all 100.
+  // The panel lists newest first (src/domain/tenants-query.ts), the peers too: the page holds all 100.
   const expectedNames = [tenants[0]?.name ?? '', tenants[tenants.length - 1]?.name ?? ''];
   const cluster = await startPostgres();
   const statics: StaticServer[] = [];

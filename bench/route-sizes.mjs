@@ -4,7 +4,7 @@
  * "the build prints JS per route").
  *
  * Reads the chunk graph that rsbuild.config.ts writes to `dist/stats.json` and the built files under
- * `dist/web`. Routes come from the registry (`src/ui/screens-registry.ts`: `'<route>': …import('…')`)
+ * `dist/web`. Routes come from the registry (`src/app/screens-registry.ts`: `'<route>': …import('…')`)
  * and the route table (`src/domain/paths.ts`: each route's layout), so screens added by anyone show up
  * without a magic comment.
  *
@@ -18,7 +18,7 @@
  *   (`login.html`, compressed by the server at start, counted here without the ~100-byte settings
  *   meta it adds).
  * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages and the socket side the
- *   layout waits for (src/machines/realtime.ts, loaded at sign-in), minus the entry: the price of the
+ *   layout waits for (src/machines/realtime/realtime.ts, loaded at sign-in), minus the entry: the price of the
  *   first main-layout route after login, paid once.
  * - every other route: its screen's async chunk group minus the entry, and for main-layout routes minus
  *   the layout group too — what navigating there downloads on top of what is already loaded.
@@ -147,7 +147,7 @@ export function parseRouteTable(source) {
   return table;
 }
 
-/** `./screens/users/users` imported from `./src/ui/screens-registry.ts` → `./src/ui/screens/users/users`. */
+/** `./screens/users/users` imported from `./src/app/screens-registry.ts` → `./src/ui/screens/users/users`. */
 function resolveRequest(fromModule, request) {
   return posix.normalize(posix.join(posix.dirname(fromModule), request)).replace(/^(?!\.)/, './');
 }
@@ -191,7 +191,7 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
   if (!existsSync(statsFile))
     throw new Error(`${relative(root, statsFile)} is missing: build with rsbuild (its config writes it)`);
   const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
-  const registry = parseRegistry(readFileSync(join(root, 'src/ui/screens-registry.ts'), 'utf8'));
+  const registry = parseRegistry(readFileSync(join(root, 'src/app/screens-registry.ts'), 'utf8'));
   const table = parseRouteTable(readFileSync(join(root, 'src/domain/paths.ts'), 'utf8'));
 
   const chunkById = new Map(stats.chunks.map((c) => [String(c.id), c]));
@@ -217,7 +217,7 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
   };
   for (const id of entryIds) collectNames(chunkById.get(id)?.modules);
 
-  const REGISTRY = './src/ui/screens-registry.ts';
+  const REGISTRY = './src/app/screens-registry.ts';
   const minus = (set, ...others) => new Set([...set].filter((id) => !others.some((o) => o.has(id))));
   const used = new Set();
   const group = (key) => {
@@ -242,9 +242,9 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
 
   const layoutIds = minus(
     new Set([
-      ...group(`${REGISTRY} -> ./layouts/main-layout`),
+      ...group(`${REGISTRY} -> ../ui/layouts/main-layout`),
       ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'),
-      ...group('./src/machines/app-services.ts -> ./realtime'),
+      ...group('./src/app/app-services.ts -> ../machines/realtime/realtime'),
     ]),
     entryIds,
   );
@@ -282,7 +282,7 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
 
   // Chunks loaded later on demand: nested lazy components, other languages, the toast region.
   for (const [key, ids] of groups) {
-    if (used.has(key) || key.endsWith('-> ./src/main.tsx')) continue;
+    if (used.has(key) || key.endsWith('-> ./src/app/main.tsx')) continue;
     const extra = minus(ids, entryIds, layoutIds);
     rows.push({
       kind: 'lazy',

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { decodeServerFrame, encodeClientFrame } from '../../src/api/socket-codec';
+import { decodeServerFrame, encodeClientFrame } from '../../src/domain/socket-codec';
 import { DEMO_PASSWORD } from './db/seed';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/postgres';
 

@@ -25,7 +25,7 @@ const keyOf = (request: Request) => `${request.method} ${request.url}`;
 /**
  * Lets a request leave before the code that needs its answer has rendered: after a sign-in, the
  * first screen's list query goes out with the sign-in answer instead of after the main layout's
- * first render (src/machines/route-prefetch.ts says which). Requests are matched by method, URL
+ * first render (src/machines/navigation/route-prefetch.ts says which). Requests are matched by method, URL
  * and body text, each prefetched answer serves one request, and an answer nobody asked for within
  * the window is dropped; anything else passes through to `inner` untouched.
  */

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { STARRED_LIMIT } from '../../src/machines/preferences.machine';
+import { STARRED_LIMIT } from '../../src/machines/preferences/preferences.machine';
 import { routes } from '../../src/domain/paths';
 import { pageTitle, signIn, tenantPath } from './support/app';
 import { expect, test } from './support/fixtures';

@@ -1,6 +1,10 @@
 import { createActor, waitFor } from 'xstate';
 import { createRestClient } from '../../src/api/rest-client';
-import { featureBulkMachine, featureRows, type FeatureBulkSnapshot } from '../../src/machines/feature-bulk.machine';
+import {
+  featureBulkMachine,
+  featureRows,
+  type FeatureBulkSnapshot,
+} from '../../src/machines/tenants/feature-bulk.machine';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
 import {
   loginOn,
@@ -12,7 +16,7 @@ import {
 
 /**
  * Issue #9 point 5: "bulk operations with injected failures lose nothing". The REAL feature bulk machine
- * (src/machines/feature-bulk.machine.ts, its real actors and the real REST client) saves every feature of
+ * (src/machines/tenants/feature-bulk.machine.ts, its real actors and the real REST client) saves every feature of
  * a tenant against a real server process whose fault injection (FAULT_INJECTION=1) fails some of the
  * POSTs: one feature always (503), one once (500), one slowly (held in flight). Afterwards:
  * - every feature has a result; the failed ones are exactly the faulted ones;

@@ -1,8 +1,8 @@
 import { createActor, waitFor } from 'xstate';
 import { WebSocket } from 'ws';
-import { createAppBus } from '../../src/machines/app-bus';
-import type { WebSocketLike } from '../../src/machines/socket-actors';
-import { socketMachine, type SocketActor } from '../../src/machines/socket.machine';
+import { createAppBus } from '../../src/machines/shared/app-bus';
+import type { WebSocketLike } from '../../src/machines/realtime/socket-actors';
+import { socketMachine, type SocketActor } from '../../src/machines/realtime/socket.machine';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
 import {
   loginOn,
@@ -14,7 +14,7 @@ import {
 
 /**
  * Issue #9 point 5: "server restart under socket load → every client reconnects, jittered, no thundering
- * herd". CLIENTS copies of the REAL socket machine (src/machines/socket.machine.ts with its real
+ * herd". CLIENTS copies of the REAL socket machine (src/machines/realtime/socket.machine.ts with its real
  * connection actor over Node's `ws` WebSocket, real timers, Math.random jitter) hold sockets on a real
  * server process. The process is stopped (SIGTERM: sockets get 1001) and a new one starts on the same
  * port and database. Then, per contracts/socket.md §4.3:

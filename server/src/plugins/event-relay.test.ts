@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { decodeServerFrame, encodeClientFrame } from '../../../src/api/socket-codec';
+import { decodeServerFrame, encodeClientFrame } from '../../../src/domain/socket-codec';
 import { buildApp, type App } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase, type OpenDatabase } from '../db/connect';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { SERVER_EVENT_NAMES } from '../../../src/api/socket-events';
+import { SERVER_EVENT_NAMES } from '../../../src/domain/socket-events';
 import type { Revocation, TokenService } from '../auth/tokens';
 import type { EventBus, PanelEvent } from '../events';
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
-import { decodeServerFrame, encodeClientFrame } from '../../../src/api/socket-codec';
+import { decodeServerFrame, encodeClientFrame } from '../../../src/domain/socket-codec';
 import { buildApp, type App } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/connect';

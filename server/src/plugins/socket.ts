@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { base64ToUtf8, encodeServerFrame } from '../../../src/api/socket-codec';
+import { base64ToUtf8, encodeServerFrame } from '../../../src/domain/socket-codec';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';

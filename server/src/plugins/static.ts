@@ -12,7 +12,7 @@ import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
  * (history mode; wouter's base is the first segment) but the login page's, which gets
  * `login.html` when the build has one: the same page with the login form already rendered
- * (src/prerender.tsx), so it paints before any script runs. Only there: a signed-in user
+ * (src/app/prerender.tsx), so it paints before any script runs. Only there: a signed-in user
  * reloading any other page must not see a login form flash by. `/` goes to the back-office tenant.
  *
  * Compression (docs/performance.md, "Compression"): the assets are sent as the brotli or gzip file the
@@ -24,7 +24,7 @@ import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 /** Where the hashed assets are served (rsbuild.config.ts: `assetPrefix: '/'`, files under `static/`). */
 export const STATIC_PREFIX = '/static/';
 
-/** What the SPA reads at start (src/machines/app-services.ts `readSettings`). */
+/** What the SPA reads at start (src/app/app-services.ts `readSettings`). */
 export interface SpaSettings {
   socketUrl: string;
   ipLookupUrl: string;

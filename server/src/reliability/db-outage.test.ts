@@ -2,7 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
-import { decodeServerFrame } from '../../../src/api/socket-codec';
+import { decodeServerFrame } from '../../../src/domain/socket-codec';
 import { buildApp, type App } from '../app';
 import { loadConfig } from '../config';
 import { openDatabase, type OpenDatabase } from '../db/connect';

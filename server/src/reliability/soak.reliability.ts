@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { WebSocket } from 'ws';
-import { decodeServerFrame, encodeClientFrame } from '../../../src/api/socket-codec';
+import { decodeServerFrame, encodeClientFrame } from '../../../src/domain/socket-codec';
 import {
   loginOn,
   schemaUrl,

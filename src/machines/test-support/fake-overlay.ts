@@ -1,4 +1,4 @@
-import type { OverlayControl } from '../bulk-run';
+import type { OverlayControl } from '../shared/bulk-run';
 
 /** An {@link OverlayControl} that records its calls; `held` is true between a suspend and its resume. */
 export interface FakeOverlay extends OverlayControl {

@@ -2,11 +2,11 @@ import { createActor, type SimulatedClock } from 'xstate';
 import { createGraphqlClient } from '../../api/graphql-client';
 import { createRestClient } from '../../api/rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
-import type { LoginResponse } from '../session-actors';
-import type { SessionInput } from '../session-context';
-import { sessionMachine, type SessionActor } from '../session.machine';
-import { sessionFetch } from '../session-seam';
-import { memoryStorage, type StorageChange, type StorageLike, type User } from '../session-storage';
+import type { LoginResponse } from '../session/session-actors';
+import type { SessionInput } from '../session/session-context';
+import { sessionMachine, type SessionActor } from '../session/session.machine';
+import { sessionFetch } from '../session/session-seam';
+import { memoryStorage, type StorageChange, type StorageLike, type User } from '../session/session-storage';
 
 /** Fakes for session tests: a scripted API behind the REAL REST and GraphQL clients, and a multi-tab storage. */
 

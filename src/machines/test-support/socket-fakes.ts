@@ -1,6 +1,6 @@
 import { SimulatedClock } from 'xstate';
-import { base64ToUtf8, encodeServerFrame } from '../../api/socket-codec';
-import type { WebSocketLike } from '../socket-actors';
+import { base64ToUtf8, encodeServerFrame } from '../../domain/socket-codec';
+import type { WebSocketLike } from '../realtime/socket-actors';
 
 /** Fakes for socket tests: a scriptable WebSocket and a simulated clock that counts its pending timers. */
 

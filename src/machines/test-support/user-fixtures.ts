@@ -1,4 +1,4 @@
-import type { UserRow } from '../users-actors';
+import type { UserRow } from '../users/users-actors';
 
 /** A users-list row with plausible values; override what a test cares about. */
 export const userRow = (id: number, over: Partial<UserRow> = {}): UserRow => ({

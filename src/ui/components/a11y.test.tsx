@@ -15,7 +15,7 @@ import { Pagination } from './pagination';
 import { PasswordField } from './password-field';
 import { Select } from './select';
 import { ConnectionStatus } from './status-dot';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { TextField } from './text-field';
 import { ToastRegion } from './toast';
 import { VirtualizedDataTable } from './virtualized-table';

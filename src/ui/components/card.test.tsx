@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { Button } from './button';
 import { Card } from './card';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

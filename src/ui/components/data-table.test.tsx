@@ -5,7 +5,7 @@ import type { SortDescriptor } from './data-table';
 import ptBR from '../../i18n/pt-BR.json';
 import { DataTable, type DataTableColumn } from './data-table';
 import { ErrorState } from './error-state';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -3,7 +3,7 @@ import { CalendarDate } from '@internationalized/date';
 import { cleanup, screen, within } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { DateRangePicker, type DateRange } from './date-range-picker';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

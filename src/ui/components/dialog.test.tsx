@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
 import { DialogTrigger, Modal } from './dialog';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { TextField } from './text-field';
 
 afterEach(cleanup);

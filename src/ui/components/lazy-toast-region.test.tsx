@@ -2,7 +2,7 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { LazyToastRegion } from './lazy-toast-region';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { createToastQueue, showToast } from './toast-queue';
 
 afterEach(cleanup);

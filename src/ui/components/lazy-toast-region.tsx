@@ -19,7 +19,7 @@ export function LazyToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
   const hasToasts = useSyncExternalStore(
     (onChange) => queue.subscribe(onChange),
     () => queue.visibleToasts.length > 0,
-    // Prerendered pages (src/prerender.tsx) have no toasts.
+    // Prerendered pages (src/app/prerender.tsx) have no toasts.
     () => false,
   );
   // Latches: after the first toast the region stays, so later toasts appear without a fetch.

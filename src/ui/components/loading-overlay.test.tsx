@@ -2,7 +2,7 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { LoadingOverlay } from './loading-overlay';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { MoreIcon } from '../screens/users/more-icon';
 import { MenuButton } from './menu-button';
 import type { MenuOption } from './menu';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

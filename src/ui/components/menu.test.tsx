@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { Button, IconButton } from './button';
 import { CheckIcon } from './icons';
 import { Menu, MenuTrigger, type MenuOption } from './menu';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -3,7 +3,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import type { SelectOption } from './list-box';
 import { MultiSelect } from './multi-select';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

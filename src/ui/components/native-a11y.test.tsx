@@ -5,7 +5,7 @@ import { NativeComboBox } from './native-combo-box';
 import { NativeMenuButton } from './native-menu';
 import { NativeModal } from './native-overlay';
 import { NativeRadioGroup, NativeSwitch } from './native-toggles';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

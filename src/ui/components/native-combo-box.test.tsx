@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { NativeComboBox } from './native-combo-box';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import type { ConfirmDialogProps } from './confirm-dialog';
 import { NativeConfirmDialog } from './native-confirm-dialog';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

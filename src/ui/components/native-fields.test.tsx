@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { FormActions, NativeForm } from './form-parts';
 import { NativeButton, NativeIconButton } from './native-button';
 import { NativePasswordField, NativeTextField } from './native-fields';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -4,7 +4,7 @@ import axe from 'axe-core';
 import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { NativeSearchField } from './native-search-field';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

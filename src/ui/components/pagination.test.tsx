@@ -3,7 +3,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Pagination, pageWindow } from './pagination';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -3,7 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import en from '../../i18n/en.json';
 import ptBR from '../../i18n/pt-BR.json';
 import { PasswordField } from './password-field';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -3,7 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { PasswordField } from './password-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

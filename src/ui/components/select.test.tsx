@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Select, type SelectOption } from './select';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { TextField } from './text-field';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, within } from '@testing-library/react';
 import ptBR from '../../i18n/pt-BR.json';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { ToastRegion } from './toast';
 import { createToastQueue, showToast } from './toast-queue';
 

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { IconButton } from './button';
 import { CloseIcon } from './icons';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { Tooltip } from './tooltip';
 
 afterEach(cleanup);

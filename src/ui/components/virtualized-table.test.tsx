@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { useState } from 'react';
 import type { SortDescriptor } from './data-table';
 import type { DataTableColumn } from './data-table';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { VirtualizedDataTable } from './virtualized-table';
 
 interface User {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
-import { renderUi } from './test-utils';
+import { renderUi } from '../test-support/test-utils';
 import { VisuallyHidden } from './visually-hidden';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppRoute } from '../../domain/paths';
 import { LanguageSelect } from '../shell/language-select';
 import { ThemeToggle } from '../shell/theme-toggle';
-import { useDocumentTitle } from '../shell/use-document-title';
+import { useDocumentTitle } from '../hooks/use-document-title';
 import * as styles from './blank-layout.css';
 
 export interface BlankLayoutProps {

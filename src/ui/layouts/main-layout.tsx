@@ -3,15 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useRouter } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
 import { AriaProviders } from '../components/ui-provider';
-import { usePreferences, useRealtime, useServices } from '../services-context';
+import { usePreferences, useRealtime, useServices } from '../hooks/services-context';
 import { HorizontalMenu } from '../shell/horizontal-menu';
 import { MobileNav } from '../shell/mobile-nav';
 import { Navbar } from '../shell/navbar';
 import { NavSections } from '../shell/nav-sections';
 import { PageHeader } from '../shell/page-header';
 import { RequestBar } from '../shell/request-bar';
-import { useDocumentTitle } from '../shell/use-document-title';
-import { useMediaQuery } from '../shell/use-media-query';
+import { useDocumentTitle } from '../hooks/use-document-title';
+import { useMediaQuery } from '../hooks/use-media-query';
 import * as styles from './main-layout.css';
 
 export interface MainLayoutProps {

@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedEntry } from '../../machines/activity-feed.machine';
+import type { FeedEntry } from '../../machines/realtime/activity-feed.machine';
 import { NativeButton, NativeIconButton } from '../components/native-button';
 import { NativePopover } from '../components/native-overlay';
-import { useRealtime } from '../services-context';
+import { useRealtime } from '../hooks/services-context';
 import { BellIcon } from './icons';
 import * as styles from './activity-feed.css';
 

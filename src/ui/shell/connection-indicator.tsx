@@ -1,6 +1,6 @@
 import { ConnectionStatus, type ConnectionState } from '../components/status-dot';
-import type { SocketSnapshot } from '../../machines/socket.machine';
-import { useSocket } from '../services-context';
+import type { SocketSnapshot } from '../../machines/realtime/socket.machine';
+import { useSocket } from '../hooks/services-context';
 import * as styles from './navbar.css';
 
 /** The socket's state as the navbar shows it (colour, shape and text; announced politely). */

@@ -3,8 +3,8 @@ import { useLocation } from 'wouter';
 import { ChevronDownIcon } from '../components/icons';
 import { NativeMenuButton } from '../components/native-menu';
 import { menuHref, visibleMenu } from '../../domain/menu';
-import { selectAccessSubject } from '../../machines/session-selectors';
-import { useSession } from '../services-context';
+import { selectAccessSubject } from '../../machines/session/session-selectors';
+import { useSession } from '../hooks/services-context';
 import * as styles from './horizontal-menu.css';
 
 /** The menu as a top bar (layout "horizontal"): one button per section, its pages in a dropdown. */

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { menuHref, visibleMenu, type MenuItem } from '../../domain/menu';
-import { selectAccessSubject } from '../../machines/session-selectors';
-import { useSession } from '../services-context';
+import { selectAccessSubject } from '../../machines/session/session-selectors';
+import { useSession } from '../hooks/services-context';
 import { MENU_ICONS } from './icons';
 import * as styles from './nav-sections.css';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NativeIconButton } from '../components/native-button';
-import { useSession } from '../services-context';
+import { useSession } from '../hooks/services-context';
 import { ActivityFeed } from './activity-feed';
 import { ConnectionIndicator } from './connection-indicator';
 import { MenuToggleIcon } from './icons';

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
-import { selectIsStarred } from '../../machines/preferences.machine';
+import { selectIsStarred } from '../../machines/preferences/preferences.machine';
 import { NativeIconButton } from '../components/native-button';
 import { appToasts, showToast } from '../components/toast-queue';
-import { usePreferences, useServices } from '../services-context';
+import { usePreferences, useServices } from '../hooks/services-context';
 import { StarIcon } from './icons';
 import * as styles from './page-header.css';
 

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { NativeModal } from '../components/native-overlay';
 import { NativeRadioGroup, NativeSwitch } from '../components/native-toggles';
-import type { Layout, NavbarWidth, Theme } from '../../machines/preferences.machine';
-import { usePreferences, useServices } from '../services-context';
+import type { Layout, NavbarWidth, Theme } from '../../machines/preferences/preferences.machine';
+import { usePreferences, useServices } from '../hooks/services-context';
 import * as styles from './navbar.css';
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { selectOverlayEnabled } from '../../machines/preferences.machine';
-import { usePendingRequests, usePreferences } from '../services-context';
+import { selectOverlayEnabled } from '../../machines/preferences/preferences.machine';
+import { usePendingRequests, usePreferences } from '../hooks/services-context';
 import * as styles from './request-bar.css';
 
 /**

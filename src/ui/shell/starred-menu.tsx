@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { MenuOption } from '../components/menu';
 import { NativeMenuButton } from '../components/native-menu';
-import { STARRED_LIMIT } from '../../machines/preferences.machine';
-import { usePreferences } from '../services-context';
+import { STARRED_LIMIT } from '../../machines/preferences/preferences.machine';
+import { usePreferences } from '../hooks/services-context';
 import { StarIcon } from './icons';
 import * as styles from './navbar.css';
 

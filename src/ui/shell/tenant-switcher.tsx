@@ -2,8 +2,8 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { NativeComboBox } from '../components/native-combo-box';
-import { tenantOptionsMachine } from '../../machines/tenant-options.machine';
-import { useServices } from '../services-context';
+import { tenantOptionsMachine } from '../../machines/tenants/tenant-options.machine';
+import { useServices } from '../hooks/services-context';
 import * as styles from './navbar.css';
 
 /**

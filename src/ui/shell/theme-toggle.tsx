@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NativeIconButton } from '../components/native-button';
 import { useHydrated } from '../components/use-hydrated';
-import { usePreferences, useServices } from '../services-context';
+import { usePreferences, useServices } from '../hooks/services-context';
 import { MoonIcon, SunIcon } from './theme-icons';
 
 /** Light/dark (SPEC §9: light by default); the preference survives reloads. A native button: it is on the login route. */

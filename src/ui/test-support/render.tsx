@@ -4,15 +4,15 @@ import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createAppServices, type AppServices } from '../../machines/app-services';
-import { startRealtime } from '../../machines/realtime';
-import { writeStoredSession, type StoredSession, type User } from '../../machines/session-storage';
+import { createAppServices, type AppServices } from '../../app/app-services';
+import { startRealtime } from '../../machines/realtime/realtime';
+import { writeStoredSession, type StoredSession, type User } from '../../machines/session/session-storage';
 import { fakeSockets } from '../../machines/test-support/socket-fakes';
 import { fakeServer, json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
 import { createI18n } from '../../i18n/setup';
 import { UiProvider } from '../components/ui-provider';
-import { App } from '../app';
-import { ServicesProvider } from '../services-context';
+import { App } from '../../app/app';
+import { ServicesProvider } from '../hooks/services-context';
 
 /**
  * Renders a view against the REAL app services (session, guard, preferences, socket machines and the

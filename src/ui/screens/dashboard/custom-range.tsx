@@ -2,7 +2,7 @@ import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DashboardActor } from '../../../machines/dashboard.machine';
+import type { DashboardActor } from '../../../machines/dashboard/dashboard.machine';
 import { DateRangePicker } from '../../components/date-range-picker';
 import * as styles from './dashboard.css';
 

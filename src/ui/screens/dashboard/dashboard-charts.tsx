@@ -1,6 +1,6 @@
 import { useLocale } from 'react-aria-components/I18nProvider';
 import { useTranslation } from 'react-i18next';
-import type { SeriesData } from '../../../machines/dashboard.machine';
+import type { SeriesData } from '../../../machines/dashboard/dashboard.machine';
 import { ChartCard } from './chart-card';
 import { formatAxis, formatBucket, formatMetric } from './dashboard-format';
 

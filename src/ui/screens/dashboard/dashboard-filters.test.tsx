@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { addDays, isoDateIn } from '../../../machines/dashboard-query';
-import type { User } from '../../../machines/session-storage';
+import { addDays, isoDateIn } from '../../../domain/dashboard-query';
+import type { User } from '../../../machines/session/session-storage';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
 import DashboardScreen from './dashboard';
-import { dashboardApi, RANGE } from './dashboard-fixtures';
+import { dashboardApi, RANGE } from '../../test-support/dashboard-fixtures';
 
 let view: RenderedApp | undefined;
 beforeAll(async () => {

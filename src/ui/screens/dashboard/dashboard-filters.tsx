@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import type { DashboardActor } from '../../../machines/dashboard.machine';
-import { tenantOptionsMachine } from '../../../machines/tenant-options.machine';
+import type { DashboardActor } from '../../../machines/dashboard/dashboard.machine';
+import { tenantOptionsMachine } from '../../../machines/tenants/tenant-options.machine';
 import { ComboBox } from '../../components/combo-box';
-import { useServices } from '../../services-context';
+import { useServices } from '../../hooks/services-context';
 import * as styles from './dashboard.css';
 import { PeriodFilter } from './period-filter';
 

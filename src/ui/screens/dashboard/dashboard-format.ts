@@ -1,5 +1,5 @@
 import { formatCurrency, formatDate, formatNumber } from '../../../domain/format';
-import type { SeriesInterval, SeriesMetric } from '../../../machines/dashboard-query-api';
+import type { SeriesInterval, SeriesMetric } from '../../../machines/dashboard/dashboard-query-api';
 
 /**
  * How the dashboard writes its figures and buckets: R$ with a decimal comma for revenue (SPEC §9),

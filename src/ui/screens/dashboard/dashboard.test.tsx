@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import DashboardScreen from './dashboard';
-import { dashboardApi, POINTS, RANGE, type FakeDashboardOptions } from './dashboard-fixtures';
+import { dashboardApi, POINTS, RANGE, type FakeDashboardOptions } from '../../test-support/dashboard-fixtures';
 
 let view: RenderedApp | undefined;
 // The chart chunk is lazy; transforming it the first time can outlast findBy's 1 s.

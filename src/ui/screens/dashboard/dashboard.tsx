@@ -5,15 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { formatDate } from '../../../domain/format';
 import { matchPath } from '../../../domain/paths';
-import { dashboardMachine, type DashboardActor, type SeriesData } from '../../../machines/dashboard.machine';
-import type { I18nKey } from '../../../machines/i18n-key';
+import { dashboardMachine, type DashboardActor, type SeriesData } from '../../../machines/dashboard/dashboard.machine';
+import type { I18nKey } from '../../../domain/i18n-key';
 import { Card } from '../../components/card';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { Stack } from '../../components/layout';
 import { Skeleton } from '../../components/skeleton';
 import { VisuallyHidden } from '../../components/visually-hidden';
-import { useServices, useSession } from '../../services-context';
+import { useServices, useSession } from '../../hooks/services-context';
 import { DashboardFilters } from './dashboard-filters';
 import * as styles from './dashboard.css';
 import { KpiGrid } from './kpi-grid';
@@ -22,7 +22,7 @@ import { useDashboardAddress } from './use-dashboard-address';
 // The chart code is its own chunk, fetched only when a dashboard shows data.
 const DashboardCharts = lazy(() => import('./dashboard-charts'));
 // Data & Analytics also offers the sheets (SPEC §1, §7): their tabs, filters and downloads load only there.
-const SheetsPanel = lazy(() => import('../sheets/sheets-panel'));
+const SheetsPanel = lazy(() => import('./sheets/sheets-panel'));
 
 const SUBTITLES: Readonly<Record<string, I18nKey>> = {
   'dashboard-analytics': 'dashboard.subtitle.analytics',

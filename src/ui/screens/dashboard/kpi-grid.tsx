@@ -1,8 +1,8 @@
 import { useLocale } from 'react-aria-components/I18nProvider';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../domain/format';
-import type { DashboardSummary, SummaryData } from '../../../machines/dashboard.machine';
-import type { I18nKey } from '../../../machines/i18n-key';
+import type { DashboardSummary, SummaryData } from '../../../machines/dashboard/dashboard.machine';
+import type { I18nKey } from '../../../domain/i18n-key';
 import { Grid } from '../../components/layout';
 import { KpiCard } from '../../components/kpi-card';
 import { change, formatMetric } from './dashboard-format';

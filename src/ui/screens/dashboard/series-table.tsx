@@ -1,4 +1,4 @@
-import type { SeriesPoint } from '../../../machines/dashboard-query-api';
+import type { SeriesPoint } from '../../../machines/dashboard/dashboard-query-api';
 import * as styles from './charts.css';
 
 /** One numeric column of a {@link SeriesTable}. */

@@ -1,4 +1,4 @@
-import type { SeriesPoint } from '../../../machines/dashboard-query-api';
+import type { SeriesPoint } from '../../../machines/dashboard/dashboard-query-api';
 import { labelIndices, valueAxis } from './chart-scale';
 import * as styles from './charts.css';
 import { useWidth } from './use-width';

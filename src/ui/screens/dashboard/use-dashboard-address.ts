@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { DashboardActor } from '../../../machines/dashboard.machine';
+import type { DashboardActor } from '../../../machines/dashboard/dashboard.machine';
 
 /**
  * Keeps the filters and the address in step: a filter the user changed replaces the query string

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorPage } from './error-page';
+import { ErrorPage } from '../../components/error-page';
 
 /** `/pages/not-authorized`: a checked route the user's role may not open (SPEC §2, §6). */
 export default function NotAuthorizedScreen() {

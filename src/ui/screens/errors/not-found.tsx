@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorPage } from './error-page';
+import { ErrorPage } from '../../components/error-page';
 
 /** `/pages/error-404`: where every unknown path lands (SPEC §2). */
 export default function NotFoundScreen() {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorPage } from './error-page';
+import { ErrorPage } from '../../components/error-page';
 
 /** The 500 content; the error boundary shows it in place of a screen that failed, with a retry. */
 export function ServerErrorContent({ onRetry }: { onRetry: () => void }) {

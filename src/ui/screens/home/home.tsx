@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { menuHref, visibleMenu } from '../../../domain/menu';
-import { selectAccessSubject, selectUser } from '../../../machines/session-selectors';
+import { selectAccessSubject, selectUser } from '../../../machines/session/session-selectors';
 import { Card } from '../../components/card';
 import { EmptyState } from '../../components/empty-state';
-import { usePreferences, useServices, useSession } from '../../services-context';
+import { usePreferences, useServices, useSession } from '../../hooks/services-context';
 import { MENU_ICONS, StarIcon } from '../../shell/icons';
 import * as styles from './home.css';
 

@@ -1,9 +1,9 @@
 import type { TFunction } from 'i18next';
 import { formatDateTime } from '../../../domain/format';
-import type { LoginFailure } from '../../../machines/login-failure-report.machine';
+import type { LoginFailure } from '../../../machines/reports/login-failure-report.machine';
 import type { DataTableColumn } from '../../components/data-table';
-import { csvDateTime, type CsvValue } from '../sheets/csv-file';
-import * as styles from '../sheets/report-layout.css';
+import { csvDateTime, type CsvValue } from '../../components/reports/csv-file';
+import * as styles from '../../components/reports/report-layout.css';
 
 /** When (pt-BR date and time in São Paulo), who, which e-mail was tried, from which address. */
 export function loginFailureColumns(t: TFunction, locale: string): DataTableColumn<LoginFailure>[] {

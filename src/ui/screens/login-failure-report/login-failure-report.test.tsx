@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import type { LoginFailure } from '../../../machines/login-failure-report.machine';
+import type { LoginFailure } from '../../../machines/reports/login-failure-report.machine';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
-import { isoDaysAgo } from '../sheets/sheet-request';
-import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from '../sheets/test-support';
+import { isoDaysAgo } from '../../components/reports/sheet-request';
+import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from '../../test-support/sheets';
 import LoginFailureReportScreen from './login-failure-report';
 
 const range = { startAt: isoDaysAgo(29), finishAt: isoDaysAgo(0) };

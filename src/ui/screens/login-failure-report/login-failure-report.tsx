@@ -3,24 +3,24 @@ import { lazy, Suspense, useEffect, useMemo, useRef, type ComponentType } from '
 import type { Key } from 'react-aria-components/ListBox';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
-import { isValidRange, type DateRange } from '../../../machines/date-range';
+import { isValidRange, type DateRange } from '../../../domain/date-range';
 import {
   loginFailureReportMachine,
   type LoginFailure,
   type LoginFailureReportSnapshot,
-} from '../../../machines/login-failure-report.machine';
+} from '../../../machines/reports/login-failure-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { appToasts, showToast } from '../../components/toast-queue';
 import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
-import { useServices } from '../../services-context';
-import { downloadCsv } from '../sheets/csv-file';
-import { ReportToolbar } from '../sheets/report-toolbar';
-import * as styles from '../sheets/report-layout.css';
-import { FieldFallback } from '../sheets/lazy-fields';
-import { defaultRange } from '../sheets/sheet-request';
-import { useReportTenant } from '../sheets/use-report-tenant';
+import { useServices } from '../../hooks/services-context';
+import { downloadCsv } from '../../components/reports/csv-file';
+import { ReportToolbar } from '../../components/reports/report-toolbar';
+import * as styles from '../../components/reports/report-layout.css';
+import { FieldFallback } from '../../components/reports/lazy-fields';
+import { defaultRange } from '../../components/reports/sheet-request';
+import { useReportTenant } from '../../components/reports/use-report-tenant';
 import { loginFailureColumns, loginFailureCsvRows } from './login-failure-columns';
 
 /** Above this many failures only the rows in view are in the DOM (the server sends up to 10,000). */

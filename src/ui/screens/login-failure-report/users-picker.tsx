@@ -1,6 +1,6 @@
 import type { Key } from 'react-aria-components/ListBox';
 import { useTranslation } from 'react-i18next';
-import type { ReportUser } from '../../../machines/login-failure-report.machine';
+import type { ReportUser } from '../../../machines/reports/login-failure-report.machine';
 import { MultiSelect } from '../../components/multi-select';
 
 export interface UsersPickerProps {

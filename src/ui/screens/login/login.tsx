@@ -8,14 +8,14 @@ import {
   selectLoginError,
   selectNotice,
   selectRedirectTo,
-} from '../../../machines/session-selectors';
+} from '../../../machines/session/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
 import { FormActions, NativeForm } from '../../components/form-parts';
 import { NativeButton } from '../../components/native-button';
 import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
-import { useServices, useSession } from '../../services-context';
+import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
 
 /**
@@ -73,7 +73,7 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   const { t } = useTranslation();
   const { session } = useServices();
   const error = useErrorText();
-  // Uncontrolled: on the prerendered page (src/prerender.tsx) the fields take typing before the
+  // Uncontrolled: on the prerendered page (src/app/prerender.tsx) the fields take typing before the
   // script has run, and hydration keeps what was typed. Only the button waits for hydration: before
   // it nothing listens to the form, and with the default button disabled neither a click nor Enter
   // submits it (so nothing goes out as a GET). Once hydrated, the e-mail gets the focus `autoFocus`

@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next';
 import { formatDuration, formatNumber } from '../../../domain/format';
-import type { ProductivityKey, ProductivityRow } from '../../../machines/productivity-report.machine';
+import type { ProductivityKey, ProductivityRow } from '../../../machines/reports/productivity-report.machine';
 import type { DataTableColumn } from '../../components/data-table';
-import type { CsvValue } from '../sheets/csv-file';
+import type { CsvValue } from '../../components/reports/csv-file';
 
 /** A productivity row as the table keys it. */
 export type ProductivityTableRow = ProductivityRow & { id: number };

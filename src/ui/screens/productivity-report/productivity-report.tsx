@@ -3,23 +3,23 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
-import { isValidRange, type DateRange } from '../../../machines/date-range';
+import { isValidRange, type DateRange } from '../../../domain/date-range';
 import {
   productivityReportMachine,
   sortProductivity,
   type ProductivityKey,
   type ProductivityReportSnapshot,
-} from '../../../machines/productivity-report.machine';
+} from '../../../machines/reports/productivity-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { appToasts, showToast } from '../../components/toast-queue';
-import { useServices } from '../../services-context';
-import { downloadCsv } from '../sheets/csv-file';
-import { ReportToolbar } from '../sheets/report-toolbar';
-import * as styles from '../sheets/report-layout.css';
-import { defaultRange } from '../sheets/sheet-request';
-import { useReportTenant } from '../sheets/use-report-tenant';
+import { useServices } from '../../hooks/services-context';
+import { downloadCsv } from '../../components/reports/csv-file';
+import { ReportToolbar } from '../../components/reports/report-toolbar';
+import * as styles from '../../components/reports/report-layout.css';
+import { defaultRange } from '../../components/reports/sheet-request';
+import { useReportTenant } from '../../components/reports/use-report-tenant';
 import {
   PRODUCTIVITY_COLUMNS,
   productivityColumns,

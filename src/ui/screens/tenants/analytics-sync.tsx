@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import { formatDate, formatDuration, formatNumber } from '../../../domain/format';
-import type { syncAnalyticsMachine } from '../../../machines/sync-analytics.machine';
+import type { syncAnalyticsMachine } from '../../../machines/tenants/sync-analytics.machine';
 import { Button } from '../../components/button';
 import { FormError } from '../../components/form';
 import { Switch } from '../../components/switch';

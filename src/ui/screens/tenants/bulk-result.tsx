@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { BulkItemResult, BulkOutcome, BulkProgress } from '../../../machines/bulk-run';
-import type { I18nKey } from '../../../machines/i18n-key';
+import type { BulkItemResult, BulkOutcome, BulkProgress } from '../../../machines/shared/bulk-run';
+import type { I18nKey } from '../../../domain/i18n-key';
 import { AlertIcon, SuccessIcon } from '../../components/icons';
 import { ProgressBar } from '../../components/progress-bar';
 import { Spinner } from '../../components/spinner';

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CNPJ_LENGTH, cnpjProblem, formatCnpj, normalizeCnpj } from '../../../domain/cnpj';
-import type { I18nKey } from '../../../machines/i18n-key';
-import type { ActionError } from '../../../machines/request-error';
-import type { Plan, TenantCreate } from '../../../machines/tenants-actors';
+import type { I18nKey } from '../../../domain/i18n-key';
+import type { ActionError } from '../../../machines/shared/request-error';
+import type { Plan, TenantCreate } from '../../../machines/tenants/tenants-actors';
 import { Button } from '../../components/button';
 import { Checkbox, CheckboxGroup } from '../../components/checkbox';
 import { Modal } from '../../components/dialog';

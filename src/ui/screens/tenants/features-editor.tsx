@@ -6,8 +6,8 @@ import {
   featureRows,
   type FeatureBulkSnapshot,
   type featureBulkMachine,
-} from '../../../machines/feature-bulk.machine';
-import type { BulkProgress } from '../../../machines/bulk-run';
+} from '../../../machines/tenants/feature-bulk.machine';
+import type { BulkProgress } from '../../../machines/shared/bulk-run';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Checkbox, CheckboxGroup } from '../../components/checkbox';

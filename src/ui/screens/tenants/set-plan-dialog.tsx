@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { I18nKey } from '../../../machines/i18n-key';
-import type { ActionError } from '../../../machines/request-error';
-import type { Plan, Tenant } from '../../../machines/tenants-actors';
+import type { I18nKey } from '../../../domain/i18n-key';
+import type { ActionError } from '../../../machines/shared/request-error';
+import type { Plan, Tenant } from '../../../machines/tenants/tenants-actors';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/dialog';
 import { Form, FormActions } from '../../components/form';

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { tenantOptionsMachine } from '../../../machines/tenant-options.machine';
+import { tenantOptionsMachine } from '../../../machines/tenants/tenant-options.machine';
 import { ComboBox } from '../../components/combo-box';
-import { useServices } from '../../services-context';
+import { useServices } from '../../hooks/services-context';
 import * as styles from './tenants.css';
 
 /**

@@ -1,5 +1,5 @@
 import { cnpjProblem, type CnpjProblem } from '../../../domain/cnpj';
-import type { Plan, TenantCreate } from '../../../machines/tenants-actors';
+import type { Plan, TenantCreate } from '../../../machines/tenants/tenants-actors';
 
 /**
  * The tenant form's own checks, mirroring the contract (TenantCreate, TenantSetPlan), so a bad

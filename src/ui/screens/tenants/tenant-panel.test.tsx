@@ -1,17 +1,17 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import { selectOverlayEnabled } from '../../../machines/preferences.machine';
+import { selectOverlayEnabled } from '../../../machines/preferences/preferences.machine';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
-import { fakeTenantsApi, tenant, type FakeTenantsApi } from './fake-tenants-api';
+import { fakeTenantsApi, tenant, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
 import { isoDaysAgo } from './iso-range-picker';
-import { FLOW_TIMEOUT_MS, keys } from './test-user-event';
+import { FLOW_TIMEOUT_MS, keys } from '../../test-support/tenants-user-event';
 import TenantsScreen from './tenants';
 
 vi.setConfig({ testTimeout: FLOW_TIMEOUT_MS });
 // The instances panel is another workspace's (lazily loaded); here a stand-in that names its tenant.
-vi.mock('./instances-slot', () => ({
+vi.mock('./instances/instances-slot', () => ({
   InstancesSlot: ({ tenantName }: { tenantName: string }) => <p>instâncias de {tenantName}</p>,
 }));
 

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Tenant } from '../../../machines/tenants-actors';
+import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
 import { NativeButton } from '../../components/native-button';

@@ -3,12 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { json } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
-import { fakeTenantsApi, tenant, type FakeTenantsApi } from './fake-tenants-api';
-import { FLOW_TIMEOUT_MS, keys } from './test-user-event';
+import { fakeTenantsApi, tenant, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
+import { FLOW_TIMEOUT_MS, keys } from '../../test-support/tenants-user-event';
 import TenantsScreen from './tenants';
 
 vi.setConfig({ testTimeout: FLOW_TIMEOUT_MS });
-vi.mock('./instances-slot', () => ({ InstancesSlot: () => null }));
+vi.mock('./instances/instances-slot', () => ({ InstancesSlot: () => null }));
 
 let view: RenderedApp | undefined;
 afterEach(() => {

@@ -1,6 +1,6 @@
 /**
  * The parts of the `/tenants` address the screen owns besides the list query (which
- * src/machines/tenants-query.ts reads and writes): the open tenant panel and its tenant,
+ * src/domain/tenants-query.ts reads and writes): the open tenant panel and its tenant,
  * `?panel=features&tenant=farmacia-central`. Pure functions, so a link or a reload opens the same panel.
  */
 

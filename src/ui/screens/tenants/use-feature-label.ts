@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { I18nKey } from '../../../machines/i18n-key';
+import type { I18nKey } from '../../../domain/i18n-key';
 
 /**
  * A feature option's name for people (`chatbot` → "Chatbot", `blacklist` → "Contatos bloqueados").

@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { featureBulkMachine } from '../../../machines/feature-bulk.machine';
-import { useServices } from '../../services-context';
+import { featureBulkMachine } from '../../../machines/tenants/feature-bulk.machine';
+import { useServices } from '../../hooks/services-context';
 
 /**
  * The feature options a new tenant can have (the contract has no catalogue call): read from the

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
-import type { I18nKey } from '../../../machines/i18n-key';
+import type { I18nKey } from '../../../domain/i18n-key';
 import type { FieldProblem } from './tenant-form-checks';
 
 const NONE: readonly string[] = [];

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import { parseTenantsQuery, serializeTenantsQuery } from '../../../machines/tenants-query';
-import type { tenantsListMachine } from '../../../machines/tenants-list.machine';
+import { parseTenantsQuery, serializeTenantsQuery } from '../../../domain/tenants-query';
+import type { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
 import { hrefOf, parsePanel, withListQuery, withPanel, type PanelAddress } from './tenants-address';
 
 type TenantsActor = ActorRefFrom<typeof tenantsListMachine>;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { TenantsListSnapshot, tenantsListMachine } from '../../../machines/tenants-list.machine';
+import type { TenantsListSnapshot, tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
 import { appToasts, showToast } from '../../components/toast-queue';
 
 type TenantsActor = ActorRefFrom<typeof tenantsListMachine>;

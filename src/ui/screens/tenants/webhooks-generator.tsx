@@ -1,13 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { BulkProgress } from '../../../machines/bulk-run';
+import type { BulkProgress } from '../../../machines/shared/bulk-run';
 import {
   CAMPAIGN_STATUS_TYPES,
   webhookProgress,
   type WebhookGenerationSnapshot,
   type webhookGenerationMachine,
-} from '../../../machines/webhook-generation.machine';
+} from '../../../machines/tenants/webhook-generation.machine';
 import { Button } from '../../components/button';
 import { MultiSelect } from '../../components/multi-select';
 import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';

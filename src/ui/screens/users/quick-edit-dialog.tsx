@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/dialog';
 import { Form } from '../../components/form';

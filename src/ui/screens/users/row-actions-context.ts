@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 import type { RowAction } from './user-row-actions';
 
 /** What every row's action cell needs besides its user. */

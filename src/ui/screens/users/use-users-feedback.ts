@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { UserAction, UsersSnapshot, usersMachine } from '../../../machines/users.machine';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserAction, UsersSnapshot, usersMachine } from '../../../machines/users/users.machine';
+import type { UserRow } from '../../../machines/users/users-actors';
 import { appToasts, showToast } from '../../components/toast-queue';
 
 /** What the admin asked for last: names the toast and tells on/off and create/edit apart. */

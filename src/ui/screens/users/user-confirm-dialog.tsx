@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** Actions that ask first: they end sessions or erase something the user cannot get back alone. */

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { UserFormField, userFormMachine } from '../../../machines/user-form.machine';
+import type { UserFormField, userFormMachine } from '../../../machines/users/user-form.machine';
 import { PasswordField } from '../../components/password-field';
 import { PasswordStrengthMeter } from '../../components/password-strength-meter';
 import { Select } from '../../components/select';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
 import { NativeButton } from '../../components/native-button';

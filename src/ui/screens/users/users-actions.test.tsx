@@ -3,8 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { deferred, json, operationOf } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
-import { fakeUsersApi, user, type FakeUsersApi } from './fake-users-api';
-import { keys } from './test-user-event';
+import { fakeUsersApi, user, type FakeUsersApi } from '../../test-support/fake-users-api';
+import { keys } from '../../test-support/users-user-event';
 import UsersScreen from './users';
 
 let view: RenderedApp | undefined;

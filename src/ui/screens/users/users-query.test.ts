@@ -1,4 +1,4 @@
-import { user } from './fake-users-api';
+import { user } from '../../test-support/fake-users-api';
 import { DEFAULT_QUERY, indexUsers, parseUsersQuery, queryUsers, searchKey, serializeUsersQuery } from './users-query';
 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });

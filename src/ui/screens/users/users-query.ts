@@ -1,5 +1,5 @@
 import type { SortDescriptor } from 'react-aria-components/Table';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 
 /**
  * The users table's client-side query: search text and sort, mirrored in the address

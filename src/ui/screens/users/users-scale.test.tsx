@@ -2,9 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
-import { fakeUsersApi, user } from './fake-users-api';
+import { fakeUsersApi, user } from '../../test-support/fake-users-api';
 import { NARROW_QUERY } from './use-narrow';
-import { keys } from './test-user-event';
+import { keys } from '../../test-support/users-user-event';
 import UsersScreen from './users';
 
 /*

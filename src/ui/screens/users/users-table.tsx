@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
-import type { UserRow } from '../../../machines/users-actors';
+import type { UserRow } from '../../../machines/users/users-actors';
 import { Badge } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
 import { Presence } from '../../components/status-dot';

@@ -1,0 +1,218 @@
+// @vitest-environment jsdom
+import { waitFor } from 'xstate';
+import { createAppServices, type AppServices } from './app-services';
+import { parseTenantsQuery, toPageRequest } from '../domain/tenants-query';
+import { writeStoredSession } from '../machines/session/session-storage';
+import { USER } from '../machines/test-support/session-fakes';
+import { fakeServer, flush, gqlData, json, operationOf, type SeenRequest } from '../machines/test-support/fake-fetch';
+import { fakeSockets } from '../machines/test-support/socket-fakes';
+
+let services: AppServices | undefined;
+afterEach(() => {
+  services?.stop();
+  services = undefined;
+  window.localStorage.clear();
+});
+
+function start() {
+  const server = fakeServer(() => json(404, { message: 'no fake' }));
+  const sockets = fakeSockets();
+  // No `startRealtime`: the socket side comes from its chunk, as in the browser.
+  services = createAppServices({
+    window,
+    fetch: server.fetch,
+    apiBase: 'http://api.test',
+    createSocket: sockets.create,
+  });
+  return { services, sockets };
+}
+
+describe('createAppServices: the socket side (realtime.ts)', () => {
+  it('is not loaded for a signed-out visitor', async () => {
+    const { services, sockets } = start();
+    await flush();
+    expect(services.realtime.current()).toBeNull();
+    expect(sockets.all).toHaveLength(0);
+  });
+
+  it('preloads its code for a signed-out visitor without starting or connecting anything', async () => {
+    const { services, sockets } = start();
+    await services.realtime.preload();
+    await flush();
+    expect(services.realtime.current()).toBeNull();
+    expect(sockets.all).toHaveLength(0);
+  });
+
+  it('once preloaded, starts in the same task as a sign-in, so the first signed-in render never waits for it', async () => {
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/login'
+        ? json(200, {
+            access_token: 'fresh-token',
+            token_type: 'Bearer',
+            expires_in: 900,
+            origin_backoffice: true,
+            has_permission_routes: [],
+            user: USER,
+          })
+        : json(200, []),
+    );
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    await services.realtime.preload();
+    expect(services.realtime.current()).toBeNull();
+    const { session, realtime } = services;
+    const startedWithSignIn = new Promise<boolean>((resolve) => {
+      const subscription = session.subscribe((snapshot) => {
+        if (!snapshot.hasTag('authenticated')) return;
+        subscription.unsubscribe();
+        resolve(realtime.current() !== null);
+      });
+    });
+    session.send({ type: 'session.login', email: USER.email, password: 'Back#Office!Demo' });
+    expect(await startedWithSignIn).toBe(true);
+  });
+
+  it('loads and starts at boot with a stored session, and connects with its token', async () => {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 3_600_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: 'http://api.test',
+    });
+    const { services, sockets } = start();
+    const first = services.realtime.ready();
+    expect(services.realtime.ready()).toBe(first);
+    const realtime = await first;
+    expect(services.realtime.current()).toBe(realtime);
+    expect(realtime.socket.getSnapshot().status).toBe('active');
+    await vi.waitFor(() => expect(sockets.all).toHaveLength(1));
+    expect(sockets.last().url).toContain('stored-token');
+  });
+});
+
+describe('createAppServices: the first screen’s request after a sign-in', () => {
+  const ADMIN = { ...USER, role: { ...USER.role, name: 'administrador' } };
+  function signIn(user: typeof USER, to: string) {
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/login'
+        ? json(200, {
+            access_token: 'fresh-token',
+            token_type: 'Bearer',
+            expires_in: 900,
+            origin_backoffice: true,
+            has_permission_routes: user.role.has_permission_routes,
+            user,
+          })
+        : json(200, request.path === '/api/tenant/paginated' ? { data: [], total: 0 } : []),
+    );
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    const preloaded = services.preloadSignIn();
+    const signedIn = preloaded.then(() => waitFor(services!.session, (s) => s.hasTag('authenticated')));
+    void preloaded.then(() =>
+      services!.session.send({ type: 'session.login', email: user.email, password: 'Back#Office!Demo', to }),
+    );
+    const pages = () => server.seen.filter((r) => r.path === '/api/tenant/paginated');
+    return { services, server, signedIn, pages };
+  }
+
+  it('sends the tenants page with the sign-in answer, and the screen’s equal request takes that answer', async () => {
+    const { services, signedIn, pages } = signIn(ADMIN, '/tenants?limit=100&sort=-name');
+    await signedIn;
+    await vi.waitFor(() => expect(pages()).toHaveLength(1));
+    expect(pages()[0]?.body).toEqual(toPageRequest(parseTenantsQuery('limit=100&sort=-name')));
+    // What tenants-list.machine.ts sends on its first load.
+    const first = await services.clients.rest.POST('/api/tenant/paginated', {
+      body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')),
+    });
+    expect(first.data).toEqual({ data: [], total: 0 });
+    expect(pages()).toHaveLength(1);
+    // Once: a reload asks the server again.
+    await services.clients.rest.POST('/api/tenant/paginated', {
+      body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')),
+    });
+    expect(pages()).toHaveLength(2);
+  });
+
+  it('sends nothing for a screen the user may not open', async () => {
+    const { signedIn, pages } = signIn(USER, '/tenants?limit=100');
+    await signedIn;
+    await flush();
+    expect(pages()).toHaveLength(0);
+  });
+});
+
+describe('createAppServices: leaving the page', () => {
+  /** A signed-in page on a server that answers everything the session and presence ask for. */
+  async function signedInPage() {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 60_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: 'http://api.test',
+    });
+    const respond = (request: SeenRequest) => {
+      const operation = operationOf(request)?.name;
+      if (operation === 'refreshToken') return gqlData({ refreshToken: { token: 'refreshed-token', expires_in: 900 } });
+      if (operation) return gqlData({ [operation]: true });
+      if (request.path === '/api/auth/userInfo') return json(200, { user: USER, has_permission_routes: [] });
+      return json(200, []);
+    };
+    const server = fakeServer(respond);
+    const keepalive: boolean[] = [];
+    services = createAppServices({
+      window,
+      fetch: (request) => (keepalive.push(request.keepalive), server.fetch(request)),
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    await services.realtime.ready();
+    await vi.waitFor(() => expect(server.seen.some((r) => r.path === '/api/auth/userInfo')).toBe(true));
+    await flush();
+    server.seen.length = 0;
+    keepalive.length = 0;
+    const sent = () => server.seen.map((r) => [operationOf(r)?.name ?? r.path, r.headers.get('Authorization')]);
+    return { services, sent, keepalive };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says `disconnected` with the fresh token as a keepalive request, without refreshing', async () => {
+    const { services, sent, keepalive } = await signedInPage();
+    window.dispatchEvent(new Event('pagehide'));
+    await flush();
+    expect(sent()).toEqual([['disconnected', 'Bearer stored-token']]);
+    expect(keepalive).toEqual([true]);
+    expect(services.session.getSnapshot().context.token).toBe('stored-token');
+  });
+
+  it("after an idle period past the token's life sends nothing: no refresh cut off by the navigation", async () => {
+    const { services, sent } = await signedInPage();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 120_000);
+    window.dispatchEvent(new Event('pagehide'));
+    await flush();
+    await flush();
+    expect(sent()).toEqual([]);
+    expect(services.session.getSnapshot().hasTag('refreshing')).toBe(false);
+    expect(window.localStorage.getItem('accessToken')).toBe('stored-token');
+  });
+});

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+
+/**
+ * Starts React in `container`. A prerendered login page (src/app/prerender.tsx; `data-prerendered`
+ * holds the state it was rendered for) is hydrated when `key` — the app's own state,
+ * `prerenderKey` — is that state; otherwise the markup and its theme class on `<html>` go, and
+ * the app renders from scratch (another language or theme, a stored session).
+ *
+ * @returns how the app came up
+ */
+export function mountApp(container: HTMLElement, app: ReactNode, key: string | null): 'hydrated' | 'rendered' {
+  const prerendered = container.dataset.prerendered;
+  if (prerendered !== undefined && prerendered === key) {
+    hydrateRoot(container, app, {
+      onRecoverableError: (error) => console.error('the prerendered page did not hydrate; rendered again', error),
+    });
+    return 'hydrated';
+  }
+  if (prerendered !== undefined) {
+    container.replaceChildren();
+    delete container.dataset.prerendered;
+    container.ownerDocument.documentElement.removeAttribute('class');
+  }
+  createRoot(container).render(app);
+  return 'rendered';
+}

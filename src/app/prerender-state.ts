@@ -1,0 +1,39 @@
+import { matchPath, splitTenantPath } from '../domain/paths';
+import { DEFAULT_LOCALE } from '../i18n/options';
+import type { AppServices } from './app-services';
+
+/**
+ * The build renders the login page ahead of time (src/app/prerender.tsx) for the state a first visit
+ * is in: signed out, nothing to tell, pt-BR, light theme. The server sends that page for
+ * `/{tenant}/login` (server/src/plugins/static.ts) with this key on `#root`; the SPA hydrates it
+ * only when its own state gives the same key, and otherwise renders from scratch (another
+ * language or theme, a stored session, another route).
+ *
+ * @param services - the app services, before the first render
+ * @param pathname - the full browser pathname (`/{tenant}/login`)
+ * @returns the key of the page the app would render now, or null when it is not the prerendered one
+ */
+export function prerenderKey(services: Pick<AppServices, 'session' | 'preferences'>, pathname: string): string | null {
+  if (matchPath(splitTenantPath(pathname).rest)?.route.name !== 'login') return null;
+  const session = services.session.getSnapshot();
+  if (!session.matches({ auth: 'anonymous' }) || session.context.ended !== null || session.context.error !== null)
+    return null;
+  const { locale, theme } = services.preferences.getSnapshot().context;
+  if (locale !== DEFAULT_LOCALE || theme !== 'light') return null;
+  return `login ${locale} ${theme}`;
+}
+
+/**
+ * Tells the route guard where the app is before the first render, so that render already shows
+ * the route (the router otherwise shows the page fallback first and tells the guard in a layout
+ * effect): the prerendered markup is the route, and hydration must produce the same.
+ */
+export function decideFirstRoute(
+  services: Pick<AppServices, 'guard'>,
+  location: Pick<Location, 'pathname' | 'search'>,
+): void {
+  const { tenant, rest } = splitTenantPath(location.pathname);
+  if (tenant === null) return;
+  // As wouter gives it to the router (no leading "?"); the router's own report follows and agrees.
+  services.guard.send({ type: 'route.navigate', pathname: rest, search: location.search.replace(/^\?/, '') });
+}

@@ -1,0 +1,171 @@
+// @vitest-environment jsdom
+import { act, cleanup } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { createRuntimeI18n } from '../i18n/runtime';
+import { createAppServices, type AppServices } from './app-services';
+import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
+import { writeStoredSession } from '../machines/session/session-storage';
+import { USER } from '../machines/test-support/session-fakes';
+import { renderLoginPage, withPrerenderedPage } from './prerender';
+import { App } from './app';
+import { mountApp } from './mount-app';
+import { decideFirstRoute, prerenderKey } from './prerender-state';
+import { lightTheme } from '../ui/theme.css';
+import ptBR from '../i18n/pt-BR.json';
+
+const INDEX = `<!doctype html>
+<html lang="pt-BR">
+  <head>
+    <meta name="color-scheme" content="light dark" />
+    <title>Painel Back-office</title>
+  <script defer src="/static/js/index.js"></script></head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+let services: AppServices | undefined;
+afterEach(() => {
+  cleanup();
+  services?.stop();
+  services = undefined;
+  window.localStorage.clear();
+  document.documentElement.removeAttribute('class');
+  document.body.innerHTML = '';
+});
+
+/** Puts the prerendered page in the document, as the server sends it for `/backoffice/login`. */
+async function loadPrerendered(path = '/backoffice/login') {
+  const page = await renderLoginPage();
+  window.history.replaceState(null, '', path);
+  document.documentElement.className = page.htmlClass;
+  document.body.innerHTML = `<div id="root" data-prerendered="${page.key}">${page.markup}</div>`;
+  const container = document.getElementById('root');
+  if (!container) throw new Error('no #root');
+  return { page, container };
+}
+
+/** What src/app/main.tsx does, on this document. */
+async function start(container: HTMLElement) {
+  services = createAppServices({ window });
+  const i18n = await createRuntimeI18n(services.preferences.getSnapshot().context.locale);
+  decideFirstRoute(services, window.location);
+  const key = prerenderKey(services, window.location.pathname);
+  let how: string | undefined;
+  await act(async () => {
+    how = mountApp(
+      container,
+      <StrictMode>
+        <App services={services!} i18n={i18n} />
+      </StrictMode>,
+      key,
+    );
+  });
+  return how;
+}
+
+describe('the prerendered login page', () => {
+  it('is the login form in pt-BR, its fields open to typing and every other control disabled until hydrated, with no inline style or script', async () => {
+    const page = await renderLoginPage();
+    expect(page.key).toBe('login pt-BR light');
+    expect(page.lang).toBe('pt-BR');
+    expect(page.title).toBe(`${ptBR.routes.login} · ${ptBR.app.name}`);
+    const root = document.createElement('div');
+    root.innerHTML = page.markup;
+    expect(root.querySelector('h1')?.textContent).toBe(ptBR.auth.login.title);
+    const fields = root.querySelectorAll('input');
+    expect([...fields].map((field) => field.name)).toEqual(['email', 'password']);
+    for (const field of fields) expect(field).toBeEnabled();
+    const controls = root.querySelectorAll('select, button');
+    expect(controls.length).toBeGreaterThanOrEqual(3);
+    for (const control of controls) expect(control).toBeDisabled();
+    expect(root.querySelector('button[type=submit]')).toBeDisabled();
+    expect(page.markup).not.toMatch(/style=|<script/i);
+
+    const html = withPrerenderedPage(INDEX, page);
+    expect(html).toContain(`<html lang="pt-BR" class="${lightTheme}">`);
+    expect(html).toContain('<meta name="color-scheme" content="light" />');
+    expect(html).toContain(`<title>${page.title}</title>`);
+    expect(html).toContain(`<div id="root" data-prerendered="login pt-BR light">${page.markup}</div>`);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(() => withPrerenderedPage('<html><body></body></html>', page)).toThrow(/index.html has no/);
+  });
+
+  it('is hydrated on a first visit: the same nodes come alive, the e-mail field gets the focus, nothing is rendered again', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const { container } = await loadPrerendered('/backoffice/login?to=%2Ftenants');
+    const email = container.querySelector('input[name="email"]');
+    expect(container.querySelector('button[type=submit]')).toBeDisabled();
+    expect(await start(container)).toBe('hydrated');
+    // The very element the server sent, now enabled and focused.
+    expect(container.querySelector('input[name="email"]')).toBe(email);
+    await vi.waitFor(() => expect(email).toBeEnabled());
+    expect(document.activeElement).toBe(email);
+    for (const control of container.querySelectorAll('input, select, button')) expect(control).toBeEnabled();
+    expect(container.dataset.prerendered).toBe('login pt-BR light');
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('keeps what was typed before the script ran, and focus where the user put it', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const { container } = await loadPrerendered('/backoffice/login?to=%2Ftenants');
+    const email = container.querySelector<HTMLInputElement>('input[name="email"]');
+    const password = container.querySelector<HTMLInputElement>('input[name="password"]');
+    if (!email || !password) throw new Error('the prerendered form has no fields');
+    email.value = 'admin@demo.local';
+    password.value = 'Back#Office!Demo';
+    password.focus();
+    expect(await start(container)).toBe('hydrated');
+    await vi.waitFor(() => expect(container.querySelector('button[type=submit]')).toBeEnabled());
+    expect(container.querySelector('input[name="email"]')).toBe(email);
+    expect(email.value).toBe('admin@demo.local');
+    expect(password.value).toBe('Back#Office!Demo');
+    expect(document.activeElement).toBe(password);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('is dropped for a visitor who chose English: rendered from scratch in English, without the prerendered theme class', async () => {
+    window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ locale: 'en' }));
+    const { container } = await loadPrerendered();
+    const prerenderedEmail = container.querySelector('input[name="email"]');
+    const services0 = createAppServices({ window });
+    const chosen = services0.preferences.getSnapshot().context.locale;
+    services0.stop();
+    expect(chosen).toBe('en');
+    expect(await start(container)).toBe('rendered');
+    await vi.waitFor(() => expect(container.querySelector('h1')).toHaveTextContent('Log in to the panel'));
+    expect(container.querySelector('input[name="email"]')).not.toBe(prerenderedEmail);
+    expect(container.querySelector('input[name="email"]')).toBeEnabled();
+    expect(container.dataset.prerendered).toBeUndefined();
+    // useThemeClass puts the chosen theme's class back; the prerendered one went with the markup.
+    expect(document.documentElement.classList).toContain(lightTheme);
+  });
+
+  it('has a key only for the state it was rendered in', async () => {
+    services = createAppServices({ window });
+    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR light');
+    expect(prerenderKey(services, '/farmacia/login/')).toBe('login pt-BR light');
+    expect(prerenderKey(services, '/backoffice/tenants')).toBeNull();
+    expect(prerenderKey(services, '/')).toBeNull();
+    services.preferences.send({ type: 'prefs.theme.set', theme: 'dark' });
+    expect(prerenderKey(services, '/backoffice/login')).toBeNull();
+    services.preferences.send({ type: 'prefs.theme.set', theme: 'light' });
+    services.preferences.send({ type: 'prefs.locale.set', locale: 'pt' });
+    expect(prerenderKey(services, '/backoffice/login')).toBeNull();
+  });
+
+  it('has no key with a stored session (the login page only redirects then)', () => {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 3_600_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: '',
+    });
+    services = createAppServices({ window, fetch: () => new Promise<Response>(() => undefined) });
+    expect(prerenderKey(services, '/backoffice/login')).toBeNull();
+  });
+});

@@ -1,0 +1,102 @@
+import { useSelector } from '@xstate/react';
+import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { Redirect, Route, Router, useLocation, useSearch } from 'wouter';
+import { DEFAULT_TENANT, matchPath, splitTenantPath, type AppRoute } from '../domain/paths';
+import { selectAllowedRoute, selectGuardRedirect } from '../machines/navigation/route-guard.machine';
+import { usePreferences, useServices } from '../ui/hooks/services-context';
+import { BlankLayout } from '../ui/layouts/blank-layout';
+import { ErrorBoundary } from './error-boundary';
+import { LazyMainLayout, SCREENS } from './screens-registry';
+import { PageFallback } from './page-fallback';
+import { SignedInPreloader } from './signed-in-preloader';
+import { useThemeClass } from '../ui/components/theme-class';
+
+/**
+ * The tenant router (DESIGN §4): the first path segment is the tenant and wouter's base; every route
+ * of the table (src/domain/paths.ts) renders in its layout once the route guard allows it. The guard
+ * runs after every navigation (SPEC §2) and on every session change; its redirects replace history.
+ */
+export function AppRouter() {
+  const [location] = useLocation();
+  const { tenant } = splitTenantPath(location);
+  if (tenant === null) return <Redirect to={`/${DEFAULT_TENANT}/`} replace />;
+  return (
+    <Router base={`/${tenant}`}>
+      <TenantSocket tenant={tenant} />
+      <ThemedRoutes />
+    </Router>
+  );
+}
+
+/** A tenant switch (first segment changed) reconnects the socket for the new tenant (socket.md §4.4). */
+function TenantSocket({ tenant }: { tenant: string }) {
+  const { realtime } = useServices();
+  const previous = useRef(tenant);
+  useLayoutEffect(() => {
+    if (previous.current === tenant) return;
+    previous.current = tenant;
+    // Not loaded yet (signed out): the socket reads the tenant when it starts.
+    const socket = realtime.current()?.socket;
+    if (socket?.getSnapshot().status === 'active') socket.send({ type: 'socket.tenant', tenantName: tenant });
+  }, [realtime, tenant]);
+  return null;
+}
+
+function ThemedRoutes() {
+  const theme = usePreferences((s) => s.context.theme);
+  // The theme on every route; React Aria's providers live in the main layout (the login route has no RAC).
+  useThemeClass(theme);
+  return <GuardedRoute />;
+}
+
+/** Tells the guard where we are (before paint), follows its redirects, renders what it allows. */
+function GuardedRoute() {
+  const { guard } = useServices();
+  const [path, navigate] = useLocation();
+  const search = useSearch();
+  useLayoutEffect(() => {
+    guard.send({ type: 'route.navigate', pathname: path, search });
+  }, [guard, path, search]);
+
+  const redirect = useSelector(guard, selectGuardRedirect);
+  const allowed = useSelector(guard, selectAllowedRoute);
+  useLayoutEffect(() => {
+    if (redirect !== null) navigate(redirect, { replace: true });
+  }, [navigate, redirect]);
+
+  // Render only a decision about THIS path: never a screen the guard has not cleared yet.
+  const current = matchPath(path);
+  if (redirect !== null || allowed === null || current?.route.name !== allowed.route.name) return <PageFallback />;
+  return (
+    <>
+      <RouteFrame route={allowed.route}>
+        {/* A new route (or :id) is a new screen: its machines start fresh. */}
+        <ScreenFor key={`${allowed.route.name}:${JSON.stringify(allowed.params)}`} route={allowed.route} />
+      </RouteFrame>
+      {allowed.route.name === 'login' ? <SignedInPreloader /> : null}
+    </>
+  );
+}
+
+function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
+  if (route.layout === 'blank') return <BlankLayout route={route}>{children}</BlankLayout>;
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <LazyMainLayout route={route}>{children}</LazyMainLayout>
+    </Suspense>
+  );
+}
+
+function ScreenFor({ route }: { route: AppRoute }) {
+  const Screen = SCREENS[route.name];
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<PageFallback />}>
+        {/* Inside a <Route> of its table path, so screens read `:params` with wouter's useParams(). */}
+        <Route path={route.path}>
+          <Screen />
+        </Route>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,228 @@
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { Execute } from '../../api/graphql-client';
+import { isValidEmail } from '../../domain/email';
+import { UpdateUserDocument, UpdateUserPasswordDocument } from '../../generated/graphql';
+import type { I18nKey } from '../../domain/i18n-key';
+import { actionError, refusedFields, type ActionError } from '../shared/request-error';
+import type { SessionEvent } from '../session/session-context';
+import { passwordProblem } from '../users/user-form.machine';
+
+/** Where the settings tell the session what changed (the app's session actor). */
+export interface SessionLink {
+  send(event: SessionEvent): void;
+}
+
+export interface UserSettingsInput {
+  execute: Execute;
+  /** The signed-in user's id (settings change only one's own account). */
+  userId: number;
+  session: SessionLink;
+}
+
+/** One form's feedback: refusals per field, the failure of the whole call, the success notice. */
+export interface FormFeedback {
+  fieldErrors: Partial<Record<string, I18nKey>>;
+  error: ActionError | null;
+  notice: I18nKey | null;
+}
+
+export interface UserSettingsContext extends UserSettingsInput {
+  profile: FormFeedback;
+  password: FormFeedback;
+  /** Held only while the call is in flight. */
+  pendingProfile: { name: string; email: string } | null;
+  pendingPassword: string | null;
+}
+
+export type UserSettingsEvent =
+  | { type: 'settings.saveProfile'; name: string; email: string }
+  | { type: 'settings.changePassword'; password: string; confirmation: string };
+
+const MAX_PASSWORD = 128;
+const clean: FormFeedback = { fieldErrors: {}, error: null, notice: null };
+
+/** Local checks of the name and email (the rules of `updateUser`). */
+export function profileProblems(name: string, email: string): Partial<Record<'name' | 'email', I18nKey>> {
+  const problems: Partial<Record<'name' | 'email', I18nKey>> = {};
+  const trimmed = name.trim();
+  if (!trimmed) problems.name = 'settings.errors.nameRequired';
+  else if (Array.from(trimmed).length > 120) problems.name = 'settings.errors.nameTooLong';
+  const address = email.trim();
+  if (!isValidEmail(address)) problems.email = 'settings.errors.emailInvalid';
+  return problems;
+}
+
+/** Local checks of a new password: SPEC §5 refuses weak ones (with the reason), and both entries must match. */
+export function passwordProblems(
+  password: string,
+  confirmation: string,
+): Partial<Record<'password' | 'confirmation', I18nKey>> {
+  const problems: Partial<Record<'password' | 'confirmation', I18nKey>> = {};
+  if (!password) problems.password = 'settings.errors.passwordRequired';
+  else if (password.length > MAX_PASSWORD) problems.password = 'settings.errors.passwordTooLong';
+  else {
+    const weak = passwordProblem(password);
+    if (weak) problems.password = weak;
+  }
+  if (password && confirmation !== password) problems.confirmation = 'settings.errors.passwordMismatch';
+  return problems;
+}
+
+/** Server refusals of the profile, said precisely for the fields this form has. */
+function profileRefusals(error: unknown): Partial<Record<string, I18nKey>> {
+  const fields = refusedFields(error);
+  return {
+    ...(fields['name'] ? { name: 'settings.errors.nameRejected' as const } : {}),
+    ...(fields['email'] ? { email: 'settings.errors.emailRejected' as const } : {}),
+  };
+}
+
+/**
+ * The signed-in user's own settings (`/user-settings`): name and email with GraphQL `updateUser`
+ * (every user may change their own; a FORBIDDEN from a server that disagrees is said as such), and
+ * the password with `updateUserPassword`, which
+ * revokes every earlier token and answers a new one: the session adopts it at once
+ * (`session.tokenRotated`) and reloads the profile.
+ *
+ * Parallel regions `profile` and `password`, each `idle` or calling (tag `busy`).
+ */
+export const userSettingsMachine = setup({
+  types: { input: {} as UserSettingsInput, context: {} as UserSettingsContext, events: {} as UserSettingsEvent },
+  actors: {
+    saveProfile: fromPromise<void, { execute: Execute; id: number; name: string; email: string }>(async ({ input }) => {
+      await input.execute(UpdateUserDocument, { id: input.id, name: input.name, email: input.email });
+    }),
+    changePassword: fromPromise<{ token: string; expiresIn: number }, { execute: Execute; password: string }>(
+      async ({ input }) => {
+        const { updateUserPassword } = await input.execute(UpdateUserPasswordDocument, { password: input.password });
+        return { token: updateUserPassword.token, expiresIn: updateUserPassword.expires_in };
+      },
+    ),
+  },
+  guards: {
+    validProfile: ({ event }) =>
+      event.type === 'settings.saveProfile' && Object.keys(profileProblems(event.name, event.email)).length === 0,
+    validPassword: ({ event }) =>
+      event.type === 'settings.changePassword' &&
+      Object.keys(passwordProblems(event.password, event.confirmation)).length === 0,
+  },
+  actions: {
+    beginProfile: assign(({ event }) =>
+      event.type === 'settings.saveProfile'
+        ? { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean }
+        : {},
+    ),
+    refuseProfile: assign(({ event }) =>
+      event.type === 'settings.saveProfile'
+        ? { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } }
+        : {},
+    ),
+    profileSaved: assign({ pendingProfile: null, profile: { ...clean, notice: 'settings.notices.profileSaved' } }),
+    profileFailed: assign((_, params: { error: unknown }) => ({
+      pendingProfile: null,
+      profile: {
+        fieldErrors: profileRefusals(params.error),
+        error: actionError('settings.errors.profile', params.error),
+        notice: null,
+      },
+    })),
+    beginPassword: assign(({ event }) =>
+      event.type === 'settings.changePassword' ? { pendingPassword: event.password, password: clean } : {},
+    ),
+    refusePassword: assign(({ event }) =>
+      event.type === 'settings.changePassword'
+        ? { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } }
+        : {},
+    ),
+    passwordChanged: assign({
+      pendingPassword: null,
+      password: { ...clean, notice: 'settings.notices.passwordChanged' },
+    }),
+    passwordFailed: assign((_, params: { error: unknown }) => ({
+      pendingPassword: null,
+      password: {
+        fieldErrors: refusedFields(params.error)['password']
+          ? { password: 'settings.errors.passwordRejected' as const }
+          : {},
+        error: actionError('settings.errors.password', params.error),
+        notice: null,
+      },
+    })),
+    adoptToken: ({ context }, params: { token: string; expiresIn: number }) =>
+      context.session.send({ type: 'session.tokenRotated', ...params }),
+    reloadProfile: ({ context }) => context.session.send({ type: 'session.reloadProfile' }),
+  },
+}).createMachine({
+  id: 'userSettings',
+  type: 'parallel',
+  context: ({ input }) => ({ ...input, profile: clean, password: clean, pendingProfile: null, pendingPassword: null }),
+  states: {
+    profile: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'settings.saveProfile': [
+              { guard: 'validProfile', target: 'saving', actions: 'beginProfile' },
+              { actions: 'refuseProfile' },
+            ],
+          },
+        },
+        saving: {
+          tags: ['busy', 'savingProfile'],
+          invoke: {
+            id: 'saveProfile',
+            src: 'saveProfile',
+            input: ({ context }) => ({
+              execute: context.execute,
+              id: context.userId,
+              name: context.pendingProfile?.name ?? '',
+              email: context.pendingProfile?.email ?? '',
+            }),
+            onDone: { target: 'idle', actions: ['profileSaved', 'reloadProfile'] },
+            onError: {
+              target: 'idle',
+              actions: { type: 'profileFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    password: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'settings.changePassword': [
+              { guard: 'validPassword', target: 'changing', actions: 'beginPassword' },
+              { actions: 'refusePassword' },
+            ],
+          },
+        },
+        changing: {
+          tags: ['busy', 'changingPassword'],
+          invoke: {
+            id: 'changePassword',
+            src: 'changePassword',
+            input: ({ context }) => ({ execute: context.execute, password: context.pendingPassword ?? '' }),
+            // The token first: every request after this answer must carry the new one.
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'adoptToken', params: ({ event }) => event.output },
+                'passwordChanged',
+                'reloadProfile',
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'passwordFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type UserSettingsSnapshot = SnapshotFrom<typeof userSettingsMachine>;

@@ -1,0 +1,73 @@
+import { fromCallback, fromPromise } from 'xstate';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import type { components } from '../../generated/openapi';
+import type { AppBus } from '../shared/app-bus';
+
+export type Instance = components['schemas']['Instance'];
+export type Connection = components['schemas']['Connection'];
+/** The create dialog's fields (the tenant comes from the machine's input). */
+export type InstanceDraft = Omit<components['schemas']['InstanceCreate'], 'tenantName'>;
+/** The update dialog's changed fields (id and tenant come from the machine). */
+export type InstanceChanges = Omit<components['schemas']['InstanceUpdate'], 'id' | 'tenantName'>;
+/** The sync dialog: how far back, or everything. */
+export interface SyncRequest {
+  daysAgo: number | null;
+  unlimited: boolean;
+}
+
+/** What the list load answers: both lists of the tenant. */
+export interface TenantChannels {
+  instances: Instance[];
+  connections: Connection[];
+}
+
+/** A live row from the socket (sent back by {@link instancesActors.watchInstances}). */
+export type LiveEvent = { type: 'instances.live'; instance: Instance };
+
+/** The I/O of the instances panel: every call goes through the typed REST client in `input`. */
+export const instancesActors = {
+  loadChannels: fromPromise<TenantChannels, { rest: RestClient; tenantName: string }>(async ({ input, signal }) => {
+    const query = { params: { query: { tenantName: input.tenantName } }, signal };
+    const [instances, connections] = await Promise.all([
+      input.rest.GET('/api/instance', query),
+      input.rest.GET('/api/connection', query),
+    ]);
+    return { instances: unwrap(instances), connections: unwrap(connections) };
+  }),
+  /** The instances alone: the fallback while a sync runs and no socket event reaches this page. */
+  pollInstances: fromPromise<Instance[], { rest: RestClient; tenantName: string }>(async ({ input, signal }) =>
+    unwrap(await input.rest.GET('/api/instance', { params: { query: { tenantName: input.tenantName } }, signal })),
+  ),
+  createInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; draft: InstanceDraft }>(
+    async ({ input }) =>
+      unwrap(await input.rest.POST('/api/instance', { body: { ...input.draft, tenantName: input.tenantName } })),
+  ),
+  updateInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; changes: InstanceChanges }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/instance/update', {
+          body: { ...input.changes, id: input.id, tenantName: input.tenantName },
+        }),
+      ),
+  ),
+  syncInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; sync: SyncRequest }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/instance/syncMessages', {
+          body: {
+            id: input.id,
+            tenantName: input.tenantName,
+            unlimitedSync: input.sync.unlimited,
+            daysAgo: input.sync.unlimited ? null : input.sync.daysAgo,
+          },
+        }),
+      ),
+  ),
+  /** Forwards `instanceUpdated` bus messages about this tenant's instances as `instances.live`. */
+  watchInstances: fromCallback<LiveEvent, { bus: AppBus; tenantName: string }>(({ input, sendBack }) =>
+    input.bus.on('instanceUpdated', (message) => {
+      if (message.tenantName === input.tenantName && message.data.tenantName === input.tenantName)
+        sendBack({ type: 'instances.live', instance: message.data });
+    }),
+  ),
+};

@@ -1,0 +1,176 @@
+import { createActor } from 'xstate';
+import { createAppBus } from '../shared/app-bus';
+import { connection, instance, instancesApi, TENANT } from '../test-support/instances-fixtures';
+import { instancesMachine, selectBusy, selectDialog, type InstancesEmitted } from './instances.machine';
+import { deferred, fakeServer, flush, json, type Responder } from '../test-support/fake-fetch';
+
+/** The machine over the stateful fake and a real app bus, loaded. */
+async function started(respond: Responder) {
+  const server = fakeServer(respond);
+  const actor = createActor(instancesMachine, {
+    input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT },
+  }).start();
+  const notices: InstancesEmitted[] = [];
+  actor.on('instances.notice', (event) => notices.push(event));
+  await flush();
+  const posts = (path: string) => server.seen.filter((r) => r.method === 'POST' && r.path === path);
+  return { actor, notices, posts, context: () => actor.getSnapshot().context };
+}
+
+const fields = { name: 'WhatsApp Loja 1', activated: true, isOfficial: false, isUnlimited: false };
+
+describe('instancesMachine: create', () => {
+  it('refuses a blank name locally, shows a duplicate by field, adds the created row', async () => {
+    let duplicate = true;
+    const state = { instances: [instance(1)], connections: [connection(1, 1)] };
+    const { actor, notices, posts, context } = await started(
+      instancesApi(state, {
+        create: () =>
+          duplicate ? json(409, { message: 'An instance with this name already exists', field: 'name' }) : undefined,
+      }),
+    );
+    actor.send({ type: 'instances.createOpen' });
+    expect(selectDialog(actor.getSnapshot())).toBe('create');
+    actor.send({ type: 'instances.create', draft: { name: '   ', isOfficial: true, isUnlimited: false } });
+    expect(context().fieldErrors).toEqual({ name: 'instances.errors.name' });
+    expect(posts('/api/instance')).toHaveLength(0);
+    actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });
+    expect(selectBusy(actor.getSnapshot())).toBe(true);
+    await flush();
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.create', reason: 'instances.errors.nameTaken' },
+      fieldErrors: { name: 'apiErrors.fieldTaken' },
+    });
+    expect(selectDialog(actor.getSnapshot())).toBe('create');
+    duplicate = false;
+    actor.send({ type: 'instances.create', draft: { name: ' Loja Centro ', isOfficial: true, isUnlimited: true } });
+    await flush();
+    expect(posts('/api/instance').map((r) => r.body)).toEqual([
+      { name: 'Loja Centro', isOfficial: true, isUnlimited: true, tenantName: TENANT },
+      { name: 'Loja Centro', isOfficial: true, isUnlimited: true, tenantName: TENANT },
+    ]);
+    expect(selectDialog(actor.getSnapshot())).toBeNull();
+    expect(context().instances.map((row) => row.name)).toEqual(['WhatsApp Loja 1', 'Loja Centro']);
+    expect(notices).toEqual([{ type: 'instances.notice', notice: 'instances.notices.created', name: 'Loja Centro' }]);
+  });
+
+  it('maps the fields of a 400 body to the form', async () => {
+    const { actor, context } = await started(
+      instancesApi(
+        { instances: [], connections: [] },
+        {
+          create: () =>
+            json(400, { message: 'Validation failed', errors: [{ field: 'body/name', message: 'must not be blank' }] }),
+        },
+      ),
+    );
+    actor.send({ type: 'instances.createOpen' });
+    actor.send({ type: 'instances.create', draft: { name: 'x', isOfficial: false, isUnlimited: false } });
+    await flush();
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.create', reason: 'apiErrors.validation' },
+      fieldErrors: { name: 'apiErrors.fieldInvalid' },
+    });
+    actor.send({ type: 'instances.close' });
+    expect(context()).toMatchObject({ actionError: null, fieldErrors: {} });
+  });
+
+  it('keeps a dialog and its call through a list reload', async () => {
+    const held = deferred<Response>();
+    const { actor, notices } = await started(
+      instancesApi({ instances: [instance(1)], connections: [] }, { create: () => held.promise }),
+    );
+    actor.send({ type: 'instances.createOpen' });
+    actor.send({ type: 'instances.create', draft: { name: 'Loja 2', isOfficial: false, isUnlimited: false } });
+    actor.send({ type: 'instances.reconnected' });
+    await flush();
+    expect(actor.getSnapshot().matches({ action: 'creating' })).toBe(true);
+    held.resolve(json(201, instance(2, { name: 'Loja 2' })));
+    await flush();
+    expect(notices.map((n) => n.notice)).toEqual(['instances.notices.created']);
+    expect(actor.getSnapshot().context.instances.map((row) => row.id)).toEqual([1, 2]);
+  });
+});
+
+describe('instancesMachine: update', () => {
+  it('sends only what changed, and closes without a call when nothing did', async () => {
+    const state = { instances: [instance(1), instance(2)], connections: [connection(1, 1)] };
+    const { actor, notices, posts, context } = await started(instancesApi(state));
+    actor.send({ type: 'instances.updateOpen', id: 99 });
+    expect(selectDialog(actor.getSnapshot())).toBeNull();
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    expect(context().target?.id).toBe(1);
+    actor.send({ type: 'instances.update', fields: { ...fields, name: ' WhatsApp Loja 1 ' } });
+    expect(selectDialog(actor.getSnapshot())).toBeNull();
+    expect(posts('/api/instance/update')).toHaveLength(0);
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    actor.send({ type: 'instances.update', fields: { ...fields, name: '' } });
+    expect(context().fieldErrors).toEqual({ name: 'instances.errors.name' });
+    actor.send({ type: 'instances.update', fields: { ...fields, name: 'Balcão', activated: false, isOfficial: true } });
+    await flush();
+    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([
+      { id: 1, tenantName: TENANT, name: 'Balcão', activated: false, isOfficial: true },
+    ]);
+    expect(context().instances[0]).toMatchObject({ name: 'Balcão', activated: false, isOfficial: true });
+    expect(context().connections[0]?.instance_name).toBe('Balcão');
+    expect(notices.map((n) => [n.notice, n.name])).toEqual([['instances.notices.updated', 'Balcão']]);
+  });
+
+  it('keeps the dialog open with the reason when the server refuses', async () => {
+    const { actor, context } = await started(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { update: () => json(404, { message: 'Instance not found' }) },
+      ),
+    );
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    actor.send({ type: 'instances.update', fields: { ...fields, activated: false } });
+    await flush();
+    expect(selectDialog(actor.getSnapshot())).toBe('update');
+    expect(context().actionError).toEqual({ key: 'instances.errors.update', reason: 'apiErrors.notFound' });
+  });
+});
+
+describe('instancesMachine: sync', () => {
+  it('checks the days locally, starts a sync (days or unlimited) and shows the row syncing', async () => {
+    const state = { instances: [instance(1), instance(2)], connections: [] };
+    const { actor, notices, posts, context } = await started(instancesApi(state));
+    actor.send({ type: 'instances.syncOpen', id: 1 });
+    expect(selectDialog(actor.getSnapshot())).toBe('sync');
+    for (const daysAgo of [0, 3651, 1.5, null]) {
+      actor.send({ type: 'instances.sync', daysAgo, unlimited: false });
+      expect(context().fieldErrors).toEqual({ daysAgo: 'instances.errors.daysAgo' });
+    }
+    actor.send({ type: 'instances.sync', daysAgo: 30, unlimited: false });
+    await flush();
+    expect(context().instances[0]).toMatchObject({ status: 'syncing', syncProgress: 0 });
+    actor.send({ type: 'instances.syncOpen', id: 2 });
+    actor.send({ type: 'instances.sync', daysAgo: 30, unlimited: true });
+    await flush();
+    expect(posts('/api/instance/syncMessages').map((r) => r.body)).toEqual([
+      { id: 1, tenantName: TENANT, daysAgo: 30, unlimitedSync: false },
+      { id: 2, tenantName: TENANT, daysAgo: null, unlimitedSync: true },
+    ]);
+    expect(notices.map((n) => n.notice)).toEqual(['instances.notices.syncStarted', 'instances.notices.syncStarted']);
+    // A running sync cannot be started again from the panel.
+    actor.send({ type: 'instances.syncOpen', id: 1 });
+    expect(selectDialog(actor.getSnapshot())).toBeNull();
+  });
+
+  it('says a sync is already running on a 409', async () => {
+    const { actor, context } = await started(
+      instancesApi(
+        { instances: [instance(1)], connections: [] },
+        { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) },
+      ),
+    );
+    actor.send({ type: 'instances.syncOpen', id: 1 });
+    actor.send({ type: 'instances.sync', daysAgo: 7, unlimited: false });
+    await flush();
+    expect(selectDialog(actor.getSnapshot())).toBe('sync');
+    expect(context()).toMatchObject({
+      actionError: { key: 'instances.errors.sync', reason: 'instances.errors.syncRunning' },
+      fieldErrors: {},
+    });
+  });
+});

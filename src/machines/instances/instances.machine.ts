@@ -1,0 +1,366 @@
+import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { ApiError } from '../../api/api-error';
+import type { I18nKey } from '../../domain/i18n-key';
+import { instancesActors, type Instance, type TenantChannels } from './instances-actors';
+import {
+  POLL_INTERVAL_MS,
+  type InstancesContext,
+  type InstancesEmitted,
+  type InstancesEvent,
+  type InstancesInput,
+} from './instances-context';
+import {
+  announcementAcross,
+  announcementFor,
+  anySyncing,
+  changesOf,
+  mergeFetched,
+  nameProblems,
+  renameConnections,
+  syncProblems,
+  upsertInstance,
+} from './instances-rows';
+import { actionError, refusedFields } from '../shared/request-error';
+
+export type { Connection, Instance, InstanceDraft, SyncRequest } from './instances-actors';
+export {
+  POLL_INTERVAL_MS,
+  type InstancesContext,
+  type InstancesEmitted,
+  type InstancesEvent,
+  type InstancesInput,
+} from './instances-context';
+export type { InstanceFields } from './instances-rows';
+export { selectBusy, selectDialog, selectListStatus } from './instances-selectors';
+
+/** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
+function invalidState(state: string): never {
+  throw new Error(`instances: entered ${state} without its request`);
+}
+
+const succeeded = (notice: I18nKey) => ({
+  target: 'idle',
+  actions: [
+    { type: 'applyOwn' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
+    'clearDialog' as const,
+    {
+      type: 'announceNotice' as const,
+      params: ({ event }: { event: { output: Instance } }) => ({ notice, name: event.output.name }),
+    },
+  ],
+});
+const refused = (key: I18nKey, back: string) => ({
+  target: back,
+  actions: [
+    { type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) },
+  ],
+});
+
+/**
+ * A tenant's instances and connections (issue #6 point 2): `GET /api/instance` and `/api/connection`,
+ * create, update (only the changed fields) and message sync, with live rows from `instanceUpdated`
+ * on the app bus (a known id replaces its row, an unknown one reloads the list) and a refetch on
+ * `instances.reconnected`. While a sync runs and no event for this tenant arrives (a back-office page
+ * has the back-office tenant's socket: contracts/socket.md §5 sends it no other tenant's events), the
+ * instances are polled every `pollMs`. Answers that are older than events received while they were
+ * in flight never undo those events.
+ *
+ * Regions: `list` (`loading` tagged `loading`, `failed` with `listError`, `ready.{watching,polling}`)
+ * and `action` (`idle`, `createForm`, `creating`, `updateForm`, `updating`, `syncForm`,
+ * `startingSync`; calls tagged `busy`). Failures carry i18n keys; 400/409 field refusals land in
+ * `fieldErrors`; successes emit `instances.notice`; sync milestones land in `announcement`.
+ */
+export const instancesMachine = setup({
+  types: {
+    input: {} as InstancesInput,
+    context: {} as InstancesContext,
+    events: {} as InstancesEvent,
+    emitted: {} as InstancesEmitted,
+  },
+  actors: instancesActors,
+  delays: {
+    pollInterval: ({ context }) => context.pollMs,
+  },
+  guards: {
+    knownInstance: ({ context, event }) =>
+      event.type === 'instances.live' && context.instances.some((row) => row.id === event.instance.id),
+    needsPoll: ({ context }) => !context.heardLive && anySyncing(context.instances),
+    knownTarget: ({ context, event }) =>
+      event.type === 'instances.updateOpen' && context.instances.some((row) => row.id === event.id),
+    canSync: ({ context, event }) =>
+      event.type === 'instances.syncOpen' &&
+      context.instances.some((row) => row.id === event.id && row.status !== 'syncing'),
+    validCreate: ({ event }) =>
+      event.type === 'instances.create' && Object.keys(nameProblems(event.draft.name)).length === 0,
+    unchanged: ({ context, event }) =>
+      event.type === 'instances.update' &&
+      context.target !== null &&
+      Object.keys(changesOf(context.target, event.fields)).length === 0,
+    validUpdate: ({ event }) =>
+      event.type === 'instances.update' && Object.keys(nameProblems(event.fields.name)).length === 0,
+    validSync: ({ event }) =>
+      event.type === 'instances.sync' && Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0,
+  },
+  actions: {
+    forgetRecent: assign({ recent: () => ({}) }),
+    forgetHeard: assign({ heardLive: false }),
+    showChannels: assign(({ context }, channels: TenantChannels) => ({
+      instances: mergeFetched(channels.instances, context.recent),
+      connections: channels.connections,
+      listError: null,
+      loaded: true,
+    })),
+    showPolled: assign(({ context }, fetched: Instance[]) => {
+      const instances = mergeFetched(fetched, context.recent);
+      const said = announcementAcross(context.instances, instances);
+      return {
+        instances,
+        announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement,
+      };
+    }),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      listError: actionError('instances.errors.load', params.error),
+    })),
+    applyLive: assign(({ context, event }) => {
+      if (event.type !== 'instances.live') return {};
+      const { instance } = event;
+      const said = announcementFor(
+        context.instances.find((row) => row.id === instance.id),
+        instance,
+      );
+      return {
+        instances: upsertInstance(context.instances, instance),
+        connections: renameConnections(context.connections, instance),
+        recent: { ...context.recent, [instance.id]: instance },
+        heardLive: true,
+        announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement,
+      };
+    }),
+    // The panel's own call: its toast says what happened, so no live announcement.
+    applyOwn: assign(({ context }, instance: Instance) => ({
+      instances: upsertInstance(context.instances, instance),
+      connections: renameConnections(context.connections, instance),
+      recent: { ...context.recent, [instance.id]: instance },
+    })),
+    setTarget: assign(({ context, event }) => {
+      const id = event.type === 'instances.updateOpen' || event.type === 'instances.syncOpen' ? event.id : null;
+      return { target: context.instances.find((row) => row.id === id) ?? null };
+    }),
+    setPending: assign(({ context, event }) => {
+      if (event.type === 'instances.create')
+        return {
+          pending: { create: { ...event.draft, name: event.draft.name.trim() } },
+          actionError: null,
+          fieldErrors: {},
+        };
+      if (event.type === 'instances.update' && context.target)
+        return { pending: { changes: changesOf(context.target, event.fields) }, actionError: null, fieldErrors: {} };
+      if (event.type === 'instances.sync')
+        return {
+          pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } },
+          actionError: null,
+          fieldErrors: {},
+        };
+      return {};
+    }),
+    refuseLocally: assign(({ event }) => {
+      if (event.type === 'instances.create') return { fieldErrors: nameProblems(event.draft.name), actionError: null };
+      if (event.type === 'instances.update') return { fieldErrors: nameProblems(event.fields.name), actionError: null };
+      if (event.type === 'instances.sync')
+        return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
+      return {};
+    }),
+    clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
+    refused: assign((_, params: { key: I18nKey; error: unknown }) => {
+      const error = actionError(params.key, params.error);
+      const fields = refusedFields(params.error);
+      if (!(params.error instanceof ApiError && params.error.status === 409))
+        return { actionError: error, fieldErrors: fields };
+      // Say which conflict it was rather than a generic one: a sync already running, or a taken name.
+      if (params.key === 'instances.errors.sync') {
+        delete fields['id'];
+        return { actionError: { ...error, reason: 'instances.errors.syncRunning' as const }, fieldErrors: fields };
+      }
+      return {
+        actionError: fields['name'] ? { ...error, reason: 'instances.errors.nameTaken' as const } : error,
+        fieldErrors: fields,
+      };
+    }),
+    announceNotice: emit((_, params: { notice: I18nKey; name: string }) => ({
+      type: 'instances.notice' as const,
+      ...params,
+    })),
+  },
+}).createMachine({
+  id: 'instances',
+  type: 'parallel',
+  context: ({ input }) => ({
+    rest: input.rest,
+    bus: input.bus,
+    tenantName: input.tenantName,
+    pollMs: input.pollMs ?? POLL_INTERVAL_MS,
+    instances: [],
+    connections: [],
+    recent: {},
+    heardLive: false,
+    listError: null,
+    loaded: false,
+    target: null,
+    pending: null,
+    actionError: null,
+    fieldErrors: {},
+    announcement: null,
+  }),
+  invoke: {
+    id: 'watchInstances',
+    src: 'watchInstances',
+    input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
+  },
+  states: {
+    list: {
+      initial: 'loading',
+      // No `reenter`: that would exit the parallel root and reset the `action` region too.
+      on: {
+        'instances.reload': { target: '.loading' },
+        'instances.reconnected': { target: '.loading' },
+      },
+      states: {
+        loading: {
+          tags: ['loading'],
+          entry: 'forgetRecent',
+          invoke: {
+            id: 'loadChannels',
+            src: 'loadChannels',
+            input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+            onDone: { target: 'ready', actions: { type: 'showChannels', params: ({ event }) => event.output } },
+            onError: {
+              target: 'failed',
+              actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+          on: { 'instances.live': { actions: 'applyLive' } },
+        },
+        failed: {},
+        ready: {
+          initial: 'watching',
+          on: {
+            'instances.live': [{ guard: 'knownInstance', actions: 'applyLive' }, { target: 'loading' }],
+          },
+          states: {
+            watching: {
+              after: {
+                pollInterval: [
+                  { guard: 'needsPoll', target: 'polling' },
+                  { target: 'watching', reenter: true, actions: 'forgetHeard' },
+                ],
+              },
+            },
+            polling: {
+              entry: 'forgetRecent',
+              invoke: {
+                id: 'pollInstances',
+                src: 'pollInstances',
+                input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+                onDone: { target: 'watching', actions: { type: 'showPolled', params: ({ event }) => event.output } },
+                // A failed poll changes nothing shown; the next tick tries again.
+                onError: { target: 'watching' },
+              },
+            },
+          },
+        },
+      },
+    },
+    action: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'instances.createOpen': { target: 'createForm', actions: 'clearDialog' },
+            'instances.updateOpen': {
+              guard: 'knownTarget',
+              target: 'updateForm',
+              actions: ['clearDialog', 'setTarget'],
+            },
+            'instances.syncOpen': { guard: 'canSync', target: 'syncForm', actions: ['clearDialog', 'setTarget'] },
+          },
+        },
+        createForm: {
+          on: {
+            'instances.create': [
+              { guard: 'validCreate', target: 'creating', actions: 'setPending' },
+              { actions: 'refuseLocally' },
+            ],
+            'instances.close': { target: 'idle', actions: 'clearDialog' },
+          },
+        },
+        creating: {
+          tags: ['busy'],
+          invoke: {
+            id: 'createInstance',
+            src: 'createInstance',
+            input: ({ context }) => ({
+              rest: context.rest,
+              tenantName: context.tenantName,
+              draft: context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating'),
+            }),
+            onDone: succeeded('instances.notices.created'),
+            onError: refused('instances.errors.create', 'createForm'),
+          },
+        },
+        updateForm: {
+          on: {
+            'instances.update': [
+              { guard: 'unchanged', target: 'idle', actions: 'clearDialog' },
+              { guard: 'validUpdate', target: 'updating', actions: 'setPending' },
+              { actions: 'refuseLocally' },
+            ],
+            'instances.close': { target: 'idle', actions: 'clearDialog' },
+          },
+        },
+        updating: {
+          tags: ['busy'],
+          invoke: {
+            id: 'updateInstance',
+            src: 'updateInstance',
+            input: ({ context }) => ({
+              rest: context.rest,
+              tenantName: context.tenantName,
+              id: context.target?.id ?? invalidState('updating'),
+              changes:
+                context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
+            }),
+            onDone: succeeded('instances.notices.updated'),
+            onError: refused('instances.errors.update', 'updateForm'),
+          },
+        },
+        syncForm: {
+          on: {
+            'instances.sync': [
+              { guard: 'validSync', target: 'startingSync', actions: 'setPending' },
+              { actions: 'refuseLocally' },
+            ],
+            'instances.close': { target: 'idle', actions: 'clearDialog' },
+          },
+        },
+        startingSync: {
+          tags: ['busy'],
+          invoke: {
+            id: 'syncInstance',
+            src: 'syncInstance',
+            input: ({ context }) => ({
+              rest: context.rest,
+              tenantName: context.tenantName,
+              id: context.target?.id ?? invalidState('startingSync'),
+              sync: context.pending && 'sync' in context.pending ? context.pending.sync : invalidState('startingSync'),
+            }),
+            onDone: succeeded('instances.notices.syncStarted'),
+            onError: refused('instances.errors.sync', 'syncForm'),
+          },
+        },
+      },
+    },
+  },
+});
+
+export type InstancesActor = ActorRefFrom<typeof instancesMachine>;
+export type InstancesSnapshot = SnapshotFrom<typeof instancesMachine>;

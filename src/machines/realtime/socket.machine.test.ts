@@ -1,0 +1,301 @@
+import fc from 'fast-check';
+import { createActor, type EventObject } from 'xstate';
+import { createAppBus, type BusMessage } from '../shared/app-bus';
+import type { PageHideSource } from './socket-actors';
+import {
+  PING_INTERVAL_MS,
+  STABLE_AFTER_MS,
+  socketMachine,
+  type SocketEmitted,
+  type SocketInput,
+} from './socket.machine';
+import {
+  assertFullCoverage,
+  exploreCoverage,
+  formatCoverage,
+  idleCallback,
+  type GraphEvent,
+} from '../test-support/graph-coverage';
+import { fakeSockets, frame, TENANT, TrackingClock } from '../test-support/socket-fakes';
+
+const START = { type: 'socket.start', tenantName: TENANT, userId: 2, token: 'T1' } as const;
+const INSTANCE = {
+  id: 7,
+  name: 'Loja 1',
+  activated: true,
+  tenantName: TENANT,
+  isOfficial: false,
+  isUnlimited: false,
+  status: 'idle',
+  syncProgress: 0,
+  syncedMessages: 0,
+  totalMessages: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+
+function setup(overrides: Partial<SocketInput> = {}) {
+  const sockets = fakeSockets();
+  const logs: string[] = [];
+  const messages: BusMessage[] = [];
+  const bus = createAppBus();
+  bus.onAny((m) => messages.push(m));
+  const input: SocketInput = {
+    createSocket: sockets.create,
+    pageUrl: `https://panel.example.com/${TENANT}/users`,
+    bus,
+    random: () => 0.5,
+    log: (message) => logs.push(message),
+    ...overrides,
+  };
+  return { sockets, logs, messages, bus, input };
+}
+
+function start(overrides: Partial<SocketInput> = {}) {
+  const env = setup(overrides);
+  const clock = new TrackingClock();
+  const actor = createActor(socketMachine, { input: env.input, clock }).start();
+  const emitted: SocketEmitted[] = [];
+  actor.on('*', (e) => emitted.push(e));
+  return { ...env, clock, actor, emitted };
+}
+
+describe('socket machine: model coverage', () => {
+  it('reaches every state and transition along @xstate/graph paths, driving fake sockets', async () => {
+    // The real connection actor runs over fake sockets; socket events are produced BY the fake socket.
+    const envs = new Map<SocketInput, ReturnType<typeof fakeSockets>>();
+    const sockets = (input: SocketInput | undefined) => {
+      const found = input && envs.get(input);
+      if (!found) throw new Error('no environment for this path');
+      return found.last();
+    };
+    const events: GraphEvent<typeof socketMachine>[] = [
+      START,
+      { type: 'socket.stop' },
+      { type: 'socket.unload' },
+      { type: 'socket.token', token: 'T2' },
+      { type: 'socket.tenant', tenantName: 'outra-farmacia' },
+      { type: 'socket.opened' },
+      { type: 'socket.frame', data: frame('InstanceUpdated', INSTANCE) },
+      { type: 'socket.error' },
+      { type: 'socket.closed', code: 1006, reason: '' },
+      { type: 'socket.closed', code: 4401, reason: 'Unauthorized' },
+      { type: 'socket.closed', code: 4403, reason: 'Forbidden' },
+    ];
+    const report = await exploreCoverage({
+      machine: socketMachine.provide({
+        actors: { pageLifecycle: idleCallback<EventObject, { pageHide: PageHideSource }>() },
+      }),
+      input: () => {
+        const env = setup();
+        envs.set(env.input, env.sockets);
+        return env.input;
+      },
+      events,
+      serializeContext: (context) => Math.min(context.attempt, 2),
+      drive: {
+        'socket.opened': ({ input }) => sockets(input).open(),
+        'socket.frame': ({ input }, event) => sockets(input).receive((event as { data: string }).data),
+        'socket.error': ({ input }) => sockets(input).fail(),
+        'socket.closed': ({ input }, event) => {
+          const { code, reason } = event as { code: number; reason: string };
+          sockets(input).drop(code, reason);
+        },
+      },
+    });
+    console.info(`socket: ${formatCoverage(report)}`);
+    assertFullCoverage(report);
+  });
+});
+
+describe('socket machine: connection and ping', () => {
+  it('connects with the address from the settings and the credentials', () => {
+    const { actor, sockets } = start({ socketUrl: '/ws?v=1' });
+    actor.send(START);
+    expect(sockets.last().url).toBe(`wss://panel.example.com/ws?v=1&tenantName=${TENANT}&userId=2&token=T1`);
+  });
+
+  it('pings at once on open, then every 300000 ms, and stops pinging on close', () => {
+    const { actor, sockets, clock } = start();
+    actor.send(START);
+    const socket = sockets.last();
+    expect(socket.sent).toEqual([]);
+    socket.open();
+    expect(socket.pings()).toEqual([{ event: 'ping', tenantName: TENANT, userId: 2 }]);
+    clock.advance(PING_INTERVAL_MS - 1);
+    expect(socket.sent).toHaveLength(1);
+    clock.advance(1);
+    expect(socket.sent).toHaveLength(2);
+    for (let i = 0; i < 3; i += 1) clock.advance(PING_INTERVAL_MS);
+    expect(socket.sent).toHaveLength(5);
+    socket.drop();
+    expect(clock.pending(PING_INTERVAL_MS)).toBe(0);
+  });
+});
+
+describe('socket machine: reconnecting', () => {
+  it('reconnects after exactly 1000 ms, then backs off with jitter up to 30 s, and resets after 60 s open', () => {
+    const random = vi.fn(() => 0.5);
+    const { actor, sockets, clock } = start({ random });
+    actor.send(START);
+    sockets.last().open();
+    sockets.last().drop(1006);
+    clock.advance(999);
+    expect(sockets.all).toHaveLength(1);
+    clock.advance(1);
+    expect(sockets.all).toHaveLength(2);
+    // Attempt 2 fails without opening: uniform over [0, 2000] → 1000 with random 0.5.
+    sockets.last().drop(1006);
+    clock.advance(999);
+    expect(sockets.all).toHaveLength(2);
+    clock.advance(1);
+    expect(sockets.all).toHaveLength(3);
+    const delays: number[] = [];
+    for (let attempt = 3; attempt <= 8; attempt += 1) {
+      sockets.last().drop(1006);
+      delays.push(actor.getSnapshot().context.nextDelay);
+      clock.advance(actor.getSnapshot().context.nextDelay);
+    }
+    expect(delays).toEqual([2000, 4000, 8000, 15000, 15000, 15000]);
+    random.mockReturnValue(0.999999);
+    sockets.last().drop(1006);
+    expect(actor.getSnapshot().context.nextDelay).toBe(30000);
+    clock.advance(30000);
+    sockets.last().open();
+    clock.advance(STABLE_AFTER_MS);
+    sockets.last().drop(1001, 'Server shutdown');
+    expect(actor.getSnapshot().context.nextDelay).toBe(1000);
+  });
+
+  it('on page unload closes deliberately, stops pinging and never reconnects', () => {
+    let hide: () => void = () => undefined;
+    const { actor, sockets, clock } = start({ pageHide: (listener) => ((hide = listener), () => undefined) });
+    actor.send(START);
+    sockets.last().open();
+    hide();
+    expect(sockets.last().closedWith).toEqual({ code: 1000, reason: 'Page unload' });
+    expect(actor.getSnapshot().status).toBe('done');
+    clock.advance(PING_INTERVAL_MS * 10);
+    expect(sockets.all).toHaveLength(1);
+    expect(sockets.last().sent).toHaveLength(1);
+  });
+
+  it('asks for a new token on 4401 and reconnects with it; stops on 4403 until the tenant changes', () => {
+    const { actor, sockets, clock, emitted } = start();
+    actor.send(START);
+    sockets.last().drop(4401, 'Unauthorized');
+    expect(emitted).toEqual([{ type: 'socket.unauthorized', token: 'T1' }]);
+    clock.advance(60_000);
+    expect(sockets.all).toHaveLength(1);
+    actor.send({ type: 'socket.token', token: 'T2' });
+    expect(sockets.last().url).toContain('token=T2');
+    sockets.last().drop(4403, 'Forbidden');
+    clock.advance(600_000);
+    expect(sockets.all).toHaveLength(2);
+    actor.send({ type: 'socket.tenant', tenantName: 'outra-farmacia' });
+    expect(sockets.last().url).toContain('tenantName=outra-farmacia');
+  });
+
+  it('reconnects at once with a refreshed token, closing the old socket with 1000 "Token refreshed"', () => {
+    const { actor, sockets } = start();
+    actor.send(START);
+    sockets.last().open();
+    const old = sockets.last();
+    actor.send({ type: 'socket.token', token: 'T2' });
+    expect(old.closedWith).toEqual({ code: 1000, reason: 'Token refreshed' });
+    expect(sockets.all).toHaveLength(2);
+    expect(sockets.last().url).toContain('token=T2');
+    actor.send({ type: 'socket.stop' });
+    expect(sockets.last().closedWith).toEqual({ code: 1000, reason: 'Logout' });
+    expect(actor.getSnapshot().value).toBe('idle');
+  });
+});
+
+describe('socket machine: frames', () => {
+  it('forwards decoded events with the first letter lowercased; logs pongs, bad frames and other tenants', () => {
+    const { actor, sockets, messages, logs, emitted } = start();
+    actor.send(START);
+    const socket = sockets.last();
+    socket.open();
+    socket.receive(frame('InstanceUpdated', INSTANCE));
+    socket.receive(frame('ping', { message: 'pong', serverTime: '2026-01-15T12:00:00.000Z' }));
+    socket.receive('not base64 at all!');
+    socket.receive(frame('ChatTicketClosed', { ticketId: 1 }, 'outra-farmacia'));
+    socket.receive(new Uint8Array([1, 2]));
+    expect(messages).toEqual([
+      { name: 'instanceUpdated', data: INSTANCE, tenantName: TENANT, sentAt: '2026-01-15T12:00:00.000Z' },
+    ]);
+    expect(emitted).toEqual([
+      {
+        type: 'socket.message',
+        event: 'instanceUpdated',
+        data: INSTANCE,
+        tenantName: TENANT,
+        sentAt: '2026-01-15T12:00:00.000Z',
+      },
+    ]);
+    expect(logs).toEqual([
+      'socket: pong',
+      'socket: frame dropped (not-base64)',
+      'socket: frame for tenant outra-farmacia dropped',
+      'socket: binary frame dropped',
+    ]);
+  });
+});
+
+type Op =
+  | { kind: 'open' }
+  | { kind: 'close'; code: number }
+  | { kind: 'error' }
+  | { kind: 'unload' }
+  | { kind: 'advance'; ms: number }
+  | { kind: 'token' };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.constant({ kind: 'open' } as const),
+  fc.constantFrom(1000, 1001, 1006, 1011, 4401, 4403).map((code) => ({ kind: 'close', code }) as const),
+  fc.constant({ kind: 'error' } as const),
+  fc.constant({ kind: 'unload' } as const),
+  fc.constant({ kind: 'token' } as const),
+  fc
+    .constantFrom(1, 999, 1000, 30_000, 60_000, PING_INTERVAL_MS - 1, PING_INTERVAL_MS)
+    .map((ms) => ({ kind: 'advance', ms }) as const),
+);
+
+describe('socket machine: properties', () => {
+  it('any sequence of open/close/error/unload never reconnects after unload and never runs two ping timers', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+        const { actor, sockets, clock } = start({ random: () => 0.3 });
+        actor.send(START);
+        let socketsAtUnload: number | null = null;
+        let sentAtUnload = 0;
+        for (const step of ops) {
+          const socket = sockets.all.at(-1);
+          if (step.kind === 'open' && socket?.state === 'connecting') socket.open();
+          if (step.kind === 'close') socket?.drop(step.code);
+          if (step.kind === 'error') socket?.fail();
+          const running = actor.getSnapshot().status === 'active';
+          if (step.kind === 'token' && running)
+            actor.send({ type: 'socket.token', token: `T${sockets.all.length + 1}` });
+          if (step.kind === 'advance') clock.advance(step.ms);
+          if (step.kind === 'unload') {
+            if (running) actor.send({ type: 'socket.unload' });
+            socketsAtUnload ??= sockets.all.length;
+            sentAtUnload = sockets.all.reduce((n, s) => n + s.sent.length, 0);
+          }
+          expect(clock.pending(PING_INTERVAL_MS)).toBeLessThanOrEqual(1);
+          // Only the newest socket may still be alive; a ping timer only while it is open.
+          expect(sockets.all.slice(0, -1).every((s) => s.state === 'closed')).toBe(true);
+          if (clock.pending(PING_INTERVAL_MS) === 1) expect(sockets.all.at(-1)?.state).toBe('open');
+          if (socketsAtUnload !== null) {
+            expect(sockets.all).toHaveLength(socketsAtUnload);
+            expect(sockets.all.reduce((n, s) => n + s.sent.length, 0)).toBe(sentAtUnload);
+            expect(sockets.all.at(-1)?.state).toBe('closed');
+            expect(clock.pending(PING_INTERVAL_MS)).toBe(0);
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,247 @@
+import { assign, emit, enqueueActions, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { decodeServerFrame } from '../../domain/socket-codec';
+import type { AppBus, BusMessage } from '../shared/app-bus';
+import {
+  connectionActor,
+  pageLifecycleActor,
+  type ConnectionEvent,
+  type CreateSocket,
+  type PageHideSource,
+} from './socket-actors';
+import { buildSocketUrl, DEFAULT_SOCKET_URL, reconnectDelay } from '../../domain/socket-url';
+
+/** Application ping interval (SPEC §9). */
+export const PING_INTERVAL_MS = 300_000;
+/** A connection open this long resets the reconnect attempt counter (socket.md §4.3). */
+export const STABLE_AFTER_MS = 60_000;
+
+export interface SocketInput {
+  /** `(url) => new WebSocket(url)` in the browser; a fake in tests. */
+  createSocket: CreateSocket;
+  /** The page's address (`location.href`), against which `socketUrl` resolves. */
+  pageUrl: string;
+  /** Where decoded events are forwarded. */
+  bus: AppBus;
+  /** `SOCKET_URL` setting; default `/ws`. */
+  socketUrl?: string;
+  /** Uniform in [0, 1) for the backoff jitter; default Math.random. */
+  random?: () => number;
+  /** Socket errors, closes and pongs are only logged (SPEC §8); default console.info. */
+  log?: (message: string, detail?: unknown) => void;
+  /** Page unload signal, e.g. `windowPageHide(window)`; default: none. */
+  pageHide?: PageHideSource;
+}
+
+export interface SocketContext {
+  deps: Required<SocketInput>;
+  tenantName: string | null;
+  userId: number | null;
+  token: string | null;
+  /** Reconnect attempts since the last stable connection. */
+  attempt: number;
+  /** Delay before the next reconnect, drawn when the connection closed. */
+  nextDelay: number;
+  lastClose: { code: number; reason: string } | null;
+}
+
+export type SocketEvent =
+  /** Signed in: connect (only when no socket exists). */
+  | { type: 'socket.start'; tenantName: string; userId: number; token: string }
+  /** Logout: close with 1000 "Logout", no reconnect until the next start. */
+  | { type: 'socket.stop' }
+  /** Page unload: close with 1000 "Page unload", never reconnect. */
+  | { type: 'socket.unload' }
+  /** The session has a new token: reconnect with it at once. */
+  | { type: 'socket.token'; token: string }
+  /** The tenant (first path segment) changed: reconnect for it at once. */
+  | { type: 'socket.tenant'; tenantName: string }
+  | ConnectionEvent;
+
+/** Emitted for listeners (`actor.on(...)`); the bus gets the same decoded events. */
+export type SocketEmitted =
+  | { type: 'socket.message'; event: string; data: Record<string, unknown>; tenantName: string; sentAt: string }
+  /** The server refused the token (close 4401): ask the session for a refresh (socket-link.ts does). */
+  | { type: 'socket.unauthorized'; token: string | null };
+
+const DELIBERATE: Partial<Record<SocketEvent['type'], string>> = {
+  'socket.stop': 'Logout',
+  'socket.unload': 'Page unload',
+  'socket.token': 'Token refreshed',
+  'socket.tenant': 'Tenant changed',
+};
+
+/**
+ * The real-time socket (issue #4 point 2, contracts/socket.md §4): connect when signed in, ping at
+ * once on open and every 300000 ms, reconnect after 1000 ms then with capped jittered backoff,
+ * never after unload; decoded frames go to the app bus. Tags: `open`, `connecting`, `reconnecting`.
+ */
+export const socketMachine = setup({
+  types: {
+    context: {} as SocketContext,
+    events: {} as SocketEvent,
+    input: {} as SocketInput,
+    emitted: {} as SocketEmitted,
+  },
+  actors: { connection: connectionActor, pageLifecycle: pageLifecycleActor },
+  guards: {
+    refusedToken: ({ event }) => event.type === 'socket.closed' && event.code === 4401,
+    forbidden: ({ event }) => event.type === 'socket.closed' && event.code === 4403,
+  },
+  actions: {
+    takeCredentials: assign(({ event }) =>
+      event.type === 'socket.start'
+        ? { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 }
+        : {},
+    ),
+    takeToken: assign(({ event }) => (event.type === 'socket.token' ? { token: event.token } : {})),
+    takeTenant: assign(({ event }) =>
+      event.type === 'socket.tenant' ? { tenantName: event.tenantName, attempt: 0 } : {},
+    ),
+    forget: assign({ tenantName: null, userId: null, token: null, attempt: 0 }),
+    countFailure: assign(({ context, event }) => {
+      const attempt = context.attempt + 1;
+      return {
+        attempt,
+        nextDelay: reconnectDelay(attempt, context.deps.random),
+        lastClose: event.type === 'socket.closed' ? { code: event.code, reason: event.reason } : null,
+      };
+    }),
+    resetAttempts: assign({ attempt: 0 }),
+    ping: sendTo('connection', { type: 'ping' }),
+    // An exit action, so it reaches the connection before the connection is stopped.
+    closeDeliberately: sendTo('connection', ({ event }) => ({
+      type: 'close' as const,
+      code: 1000,
+      reason: DELIBERATE[event.type] ?? 'Closing',
+    })),
+    logClose: ({ context, event }) => {
+      if (event.type === 'socket.closed') context.deps.log(`socket: closed ${event.code} ${event.reason}`.trim());
+    },
+    logError: ({ context }) => context.deps.log('socket: error'),
+    askForToken: emit(({ context }) => ({ type: 'socket.unauthorized' as const, token: context.token })),
+    // Decoding is pure; logging and publishing are enqueued, so they run as actions, not while deciding.
+    handleFrame: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'socket.frame') return;
+      const { log, bus } = context.deps;
+      const decoded = decodeServerFrame(event.data);
+      if (!decoded.ok) return enqueue(() => log(`socket: frame dropped (${decoded.reason})`));
+      const message: BusMessage = decoded.event;
+      if (message.tenantName !== context.tenantName)
+        return enqueue(() => log(`socket: frame for tenant ${message.tenantName} dropped`));
+      // The pong is only logged (SPEC §4).
+      if (message.name === 'ping') return enqueue(() => log('socket: pong', message.data));
+      enqueue(() => bus.publish(message));
+      enqueue.emit({
+        type: 'socket.message',
+        event: message.name,
+        data: message.data,
+        tenantName: message.tenantName,
+        sentAt: message.sentAt,
+      });
+    }),
+  },
+  delays: {
+    pingInterval: PING_INTERVAL_MS,
+    stableAfter: STABLE_AFTER_MS,
+    reconnect: ({ context }) => context.nextDelay,
+  },
+}).createMachine({
+  id: 'socket',
+  initial: 'idle',
+  context: ({ input }) => ({
+    deps: {
+      socketUrl: DEFAULT_SOCKET_URL,
+      random: Math.random,
+      log: (m, d) => console.info(m, d ?? ''),
+      pageHide: () => () => undefined,
+      ...input,
+    },
+    tenantName: null,
+    userId: null,
+    token: null,
+    attempt: 0,
+    nextDelay: 0,
+    lastClose: null,
+  }),
+  invoke: { id: 'pageLifecycle', src: 'pageLifecycle', input: ({ context }) => ({ pageHide: context.deps.pageHide }) },
+  on: {
+    'socket.unload': '.unloaded',
+  },
+  states: {
+    idle: {
+      on: { 'socket.start': { target: 'connection', actions: 'takeCredentials' } },
+    },
+    connection: {
+      tags: ['connecting'],
+      invoke: {
+        id: 'connection',
+        src: 'connection',
+        input: ({ context }) => ({
+          url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, {
+            tenantName: context.tenantName ?? '',
+            userId: context.userId ?? 0,
+            token: context.token ?? '',
+          }),
+          tenantName: context.tenantName ?? '',
+          userId: context.userId ?? 0,
+          createSocket: context.deps.createSocket,
+          log: context.deps.log,
+        }),
+      },
+      exit: 'closeDeliberately',
+      initial: 'connecting',
+      states: {
+        connecting: { on: { 'socket.opened': 'open' } },
+        open: {
+          tags: ['open'],
+          after: { stableAfter: { actions: 'resetAttempts' } },
+          initial: 'pinging',
+          states: {
+            pinging: {
+              entry: 'ping',
+              after: { pingInterval: { target: 'pinging', reenter: true } },
+            },
+          },
+        },
+      },
+      on: {
+        'socket.frame': { actions: 'handleFrame' },
+        'socket.error': { actions: 'logError' },
+        'socket.closed': [
+          { guard: 'forbidden', target: 'blocked', actions: 'logClose' },
+          { guard: 'refusedToken', target: 'awaitingToken', actions: ['logClose', 'askForToken'] },
+          { target: 'waiting', actions: ['logClose', 'countFailure'] },
+        ],
+        'socket.token': { target: 'connection', reenter: true, actions: 'takeToken' },
+        'socket.tenant': { target: 'connection', reenter: true, actions: 'takeTenant' },
+        'socket.stop': { target: 'idle', actions: 'forget' },
+      },
+    },
+    waiting: {
+      tags: ['reconnecting'],
+      after: { reconnect: 'connection' },
+      on: {
+        'socket.token': { target: 'connection', actions: 'takeToken' },
+        'socket.tenant': { target: 'connection', actions: 'takeTenant' },
+        'socket.stop': { target: 'idle', actions: 'forget' },
+      },
+    },
+    awaitingToken: {
+      on: {
+        'socket.token': { target: 'connection', actions: 'takeToken' },
+        'socket.stop': { target: 'idle', actions: 'forget' },
+      },
+    },
+    blocked: {
+      on: {
+        'socket.tenant': { target: 'connection', actions: 'takeTenant' },
+        'socket.stop': { target: 'idle', actions: 'forget' },
+      },
+    },
+    unloaded: { type: 'final' },
+  },
+});
+
+/** A running socket machine. */
+export type SocketActor = ActorRefFrom<typeof socketMachine>;
+export type SocketSnapshot = SnapshotFrom<typeof socketMachine>;

@@ -1,0 +1,157 @@
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import type { components } from '../../generated/openapi';
+import { isValidRange, type DateRange } from '../../domain/date-range';
+import type { I18nKey } from '../../domain/i18n-key';
+import { actionError, type ActionError } from '../shared/request-error';
+
+export type LoginFailure = components['schemas']['LoginFailure'];
+
+/** A user the report can be narrowed to. */
+export type ReportUser = components['schemas']['ReportUser'];
+
+export interface LoginFailureReportInput extends Partial<DateRange> {
+  rest: RestClient;
+  /** The tenant whose users fill the picker (the address's); absent means the caller's own. */
+  tenantName?: string;
+}
+
+export interface LoginFailureReportContext {
+  rest: RestClient;
+  tenantName: string | undefined;
+  range: DateRange;
+  /** Empty: every user (the contract's rule for `selectedUsers`). */
+  selectedUsers: number[];
+  users: ReportUser[];
+  /** The user picker could not be filled; the report still runs for every user. */
+  usersError: ActionError | null;
+  rows: LoginFailure[];
+  /** SPEC §8: a failed report is an empty list; this says it failed. */
+  error: ActionError | null;
+  invalid: I18nKey | null;
+}
+
+export type LoginFailureReportEvent =
+  | { type: 'reports.range'; startAt: string; finishAt: string }
+  | { type: 'reports.toggleUser'; userId: number }
+  | { type: 'reports.clearUsers' }
+  | { type: 'reports.run' };
+
+const filters = {
+  'reports.range': { actions: 'setRange' },
+  'reports.toggleUser': { actions: 'toggleUser' },
+  'reports.clearUsers': { actions: 'clearUsers' },
+  'reports.run': [{ guard: 'validRange', target: '#loginFailureReport.loading' }, { actions: 'refuseRange' }],
+} as const;
+
+/**
+ * The login-failure report (`/dashboard/report`, `/dashboard/report-smart`): failures between two
+ * days for the selected users (`POST /api/dashboard-report`). The user picker is filled from
+ * `GET /api/dashboard-report/users` (the tenant's users, under the report's own permission, so a
+ * report-only role gets it too); when that fails the picker stays empty with `usersError` and the
+ * report runs for every user. A failed report is an empty list plus `error`.
+ *
+ * States: `loadingUsers`, `idle`, `loading` (tag `busy`), `done`.
+ */
+export const loginFailureReportMachine = setup({
+  types: {
+    input: {} as LoginFailureReportInput,
+    context: {} as LoginFailureReportContext,
+    events: {} as LoginFailureReportEvent,
+  },
+  actors: {
+    loadReportUsers: fromPromise<ReportUser[], { rest: RestClient; tenantName: string | undefined }>(
+      async ({ input, signal }) =>
+        unwrap(
+          await input.rest.GET('/api/dashboard-report/users', {
+            params: { query: input.tenantName ? { tenantName: input.tenantName } : {} },
+            signal,
+          }),
+        ),
+    ),
+    loadLoginFailures: fromPromise<LoginFailure[], { rest: RestClient; range: DateRange; selectedUsers: number[] }>(
+      async ({ input, signal }) =>
+        unwrap(
+          await input.rest.POST('/api/dashboard-report', {
+            body: {
+              start_at: input.range.startAt,
+              finish_at: input.range.finishAt,
+              selectedUsers: input.selectedUsers,
+            },
+            signal,
+          }),
+        ),
+    ),
+  },
+  guards: {
+    validRange: ({ context }) => isValidRange(context.range),
+  },
+  actions: {
+    storeUsers: assign((_, users: ReportUser[]) => ({ users })),
+    usersFailed: assign((_, params: { error: unknown }) => ({
+      users: [],
+      usersError: actionError('reports.errors.users', params.error),
+    })),
+    setRange: assign(({ event }) =>
+      event.type === 'reports.range'
+        ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null }
+        : {},
+    ),
+    toggleUser: assign(({ context, event }) => {
+      if (event.type !== 'reports.toggleUser') return {};
+      const on = context.selectedUsers.includes(event.userId);
+      return {
+        selectedUsers: on
+          ? context.selectedUsers.filter((id) => id !== event.userId)
+          : [...context.selectedUsers, event.userId],
+      };
+    }),
+    clearUsers: assign({ selectedUsers: () => [] }),
+    refuseRange: assign({ invalid: 'reports.errors.range' as const }),
+    storeRows: assign((_, rows: LoginFailure[]) => ({ rows, error: null })),
+    reportFailed: assign((_, params: { error: unknown }) => ({
+      rows: [],
+      error: actionError('reports.errors.loginFailures', params.error),
+    })),
+  },
+}).createMachine({
+  id: 'loginFailureReport',
+  context: ({ input }) => ({
+    rest: input.rest,
+    tenantName: input.tenantName,
+    range: { startAt: input.startAt ?? '', finishAt: input.finishAt ?? input.startAt ?? '' },
+    selectedUsers: [],
+    users: [],
+    usersError: null,
+    rows: [],
+    error: null,
+    invalid: null,
+  }),
+  initial: 'loadingUsers',
+  states: {
+    loadingUsers: {
+      invoke: {
+        id: 'loadReportUsers',
+        src: 'loadReportUsers',
+        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+        onDone: { target: 'idle', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
+        onError: { target: 'idle', actions: { type: 'usersFailed', params: ({ event }) => ({ error: event.error }) } },
+      },
+      on: filters,
+    },
+    idle: { on: filters },
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadLoginFailures',
+        src: 'loadLoginFailures',
+        input: ({ context }) => ({ rest: context.rest, range: context.range, selectedUsers: context.selectedUsers }),
+        onDone: { target: 'done', actions: { type: 'storeRows', params: ({ event }) => event.output } },
+        onError: { target: 'done', actions: { type: 'reportFailed', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    done: { on: filters },
+  },
+});
+
+export type LoginFailureReportSnapshot = SnapshotFrom<typeof loginFailureReportMachine>;

@@ -1,0 +1,133 @@
+import { assign, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
+import type { RestClient } from '../../api/rest-client';
+import { isValidRange } from '../../domain/date-range';
+import type { I18nKey } from '../../domain/i18n-key';
+import { actionError, type ActionError } from '../shared/request-error';
+import { streamSheet, type OpenSink, type SheetFile, type SheetProgress, type SheetRequest } from './sheet-stream';
+
+export interface SheetDownloadInput {
+  rest: RestClient;
+  /** Opens where the file goes (a file writer, Blob parts…) once its name is known. */
+  openSink: OpenSink;
+}
+
+export interface SheetDownloadContext {
+  rest: RestClient;
+  openSink: OpenSink;
+  request: SheetRequest | null;
+  file: SheetFile | null;
+  progress: SheetProgress;
+  error: ActionError | null;
+  invalid: I18nKey | null;
+}
+
+/** What the streaming actor reports. */
+type StreamEvent =
+  | { type: 'sheets.opened'; file: SheetFile }
+  | { type: 'sheets.progress'; progress: SheetProgress }
+  | { type: 'sheets.finished'; progress: SheetProgress }
+  | { type: 'sheets.failed'; error: unknown };
+
+export type SheetDownloadEvent =
+  | { type: 'sheets.download'; request: SheetRequest }
+  | { type: 'sheets.cancel' }
+  | { type: 'sheets.reset' }
+  | StreamEvent;
+
+/** Streams one sheet into a sink and reports; leaving the state (cancel) or stopping aborts it. */
+const streamSheetActor = fromCallback<EventObject, { rest: RestClient; request: SheetRequest; openSink: OpenSink }>(
+  ({ input, sendBack }) => {
+    const controller = new AbortController();
+    const report = (event: StreamEvent) => {
+      if (!controller.signal.aborted) sendBack(event);
+    };
+    streamSheet({
+      ...input,
+      signal: controller.signal,
+      onOpen: (file) => report({ type: 'sheets.opened', file }),
+      onProgress: (progress) => report({ type: 'sheets.progress', progress }),
+    }).then(
+      (progress) => report({ type: 'sheets.finished', progress }),
+      (error: unknown) => report({ type: 'sheets.failed', error }),
+    );
+    return () => controller.abort();
+  },
+);
+
+const start = [
+  { guard: 'validRange', target: '#sheetDownload.downloading', actions: 'begin' },
+  { actions: 'refuse' },
+] as const;
+
+/**
+ * Sheet download with progress (orders, attendances, instance logs, reasons, and the productivity
+ * report): the CSV variant streamed chunk by chunk into the sink from `openSink`, never whole in
+ * memory; progress in bytes and rows; `sheets.cancel` aborts the request and the sink.
+ *
+ * States: `idle`, `downloading` (tag `busy`), `done`, `failed` (`error`), `cancelled`.
+ */
+export const sheetDownloadMachine = setup({
+  types: {
+    input: {} as SheetDownloadInput,
+    context: {} as SheetDownloadContext,
+    events: {} as SheetDownloadEvent,
+  },
+  actors: { streamSheet: streamSheetActor },
+  guards: {
+    validRange: ({ event }) => event.type === 'sheets.download' && isValidRange(event.request.query),
+  },
+  actions: {
+    begin: assign(({ event }) =>
+      event.type === 'sheets.download'
+        ? { request: event.request, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null }
+        : {},
+    ),
+    refuse: assign({ invalid: 'sheets.errors.range' as const }),
+    opened: assign(({ event }) => (event.type === 'sheets.opened' ? { file: event.file } : {})),
+    progress: assign(({ event }) =>
+      event.type === 'sheets.progress' || event.type === 'sheets.finished' ? { progress: event.progress } : {},
+    ),
+    failed: assign(({ event }) =>
+      event.type === 'sheets.failed' ? { error: actionError('sheets.errors.download', event.error) } : {},
+    ),
+    reset: assign({ request: null, file: null, progress: () => ({ bytes: 0, rows: 0 }), error: null, invalid: null }),
+  },
+}).createMachine({
+  id: 'sheetDownload',
+  context: ({ input }) => ({
+    rest: input.rest,
+    openSink: input.openSink,
+    request: null,
+    file: null,
+    progress: { bytes: 0, rows: 0 },
+    error: null,
+    invalid: null,
+  }),
+  initial: 'idle',
+  states: {
+    idle: { on: { 'sheets.download': start } },
+    downloading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'streamSheet',
+        src: 'streamSheet',
+        input: ({ context }) => {
+          if (!context.request) throw new Error('sheetDownload: downloading without a request');
+          return { rest: context.rest, request: context.request, openSink: context.openSink };
+        },
+      },
+      on: {
+        'sheets.opened': { actions: 'opened' },
+        'sheets.progress': { actions: 'progress' },
+        'sheets.finished': { target: 'done', actions: 'progress' },
+        'sheets.failed': { target: 'failed', actions: 'failed' },
+        'sheets.cancel': 'cancelled',
+      },
+    },
+    done: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
+    failed: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
+    cancelled: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
+  },
+});
+
+export type SheetDownloadSnapshot = SnapshotFrom<typeof sheetDownloadMachine>;

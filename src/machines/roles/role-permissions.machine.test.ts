@@ -1,0 +1,180 @@
+import { createActor } from 'xstate';
+import { ApiError } from '../../api/api-error';
+import { isDirty, permissionGroups, rolePermissionsMachine, type PermissionCategory } from './role-permissions.machine';
+import type { Role } from './roles.machine';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+} from '../test-support/graph-coverage';
+import { fakeServer, flush, json, type SeenRequest } from '../test-support/fake-fetch';
+
+const categories: PermissionCategory[] = [
+  {
+    category: 'dashboard',
+    permissions: [
+      { id: 8, route_name: 'dashboard-analytics', display_name: 'Analytics', category: 'dashboard' },
+      { id: 9, route_name: 'dashboard-report', display_name: 'Relatório', category: 'dashboard' },
+    ],
+  },
+  {
+    category: 'management',
+    permissions: [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'management' }],
+  },
+];
+const operador: Role = {
+  id: 2,
+  name: 'operador',
+  display_name: 'Operador',
+  has_permission_routes: ['dashboard-analytics'],
+};
+const unused = fakeServer(() => {
+  throw new Error('the graph walk must not reach the network');
+});
+
+describe('rolePermissionsMachine: model coverage', () => {
+  it('shortest, simple and per-edge paths reach every state and transition', async () => {
+    const report = await exploreCoverage({
+      machine: rolePermissionsMachine.provide({
+        actors: { loadRoleEditor: heldPromise(), savePermissions: heldPromise(), renameRole: heldPromise() },
+      }),
+      input: () => ({ rest: unused.rest, roleId: 2 }),
+      events: [
+        doneEvent('loadRoleEditor', { role: operador, categories }),
+        errorEvent('loadRoleEditor', new ApiError(404, null)),
+        { type: 'roles.reload' },
+        { type: 'roles.toggle', routeName: 'users' },
+        { type: 'roles.toggleCategory', category: 'dashboard', enabled: false },
+        { type: 'roles.reset' },
+        { type: 'roles.save' },
+        doneEvent('savePermissions', { ...operador, has_permission_routes: ['users'] }),
+        errorEvent('savePermissions', new ApiError(409, null)),
+        { type: 'roles.rename', displayName: 'Operador de loja' },
+        doneEvent('renameRole', { ...operador, display_name: 'Operador de loja' }),
+        errorEvent('renameRole', new ApiError(400, null)),
+      ],
+      // Guards read dirtiness (draft vs saved) and the current display name.
+      serializeContext: (context) => [context.draft, context.saved, context.role?.display_name ?? null],
+    });
+    assertFullCoverage(report);
+    console.info(`rolePermissionsMachine: ${formatCoverage(report)}`);
+  });
+});
+
+describe('rolePermissionsMachine: against the REST contract', () => {
+  function setup(role: Role, respond: (r: SeenRequest) => Response | undefined = () => undefined) {
+    const fake = fakeServer((r) => {
+      const answer = respond(r);
+      if (answer) return answer;
+      if (r.path === `/api/roles/${role.id}` && r.method === 'GET') return json(200, role);
+      if (r.path === '/api/permission/categories') return json(200, categories);
+      throw new Error(`unexpected ${r.method} ${r.path}`);
+    });
+    const actor = createActor(rolePermissionsMachine, { input: { rest: fake.rest, roleId: role.id } }).start();
+    return { fake, actor, ctx: () => actor.getSnapshot().context };
+  }
+
+  it('loads the role and the categories, groups the checklist, tracks dirtiness and saves the exact set', async () => {
+    const t = setup(operador, (r) =>
+      r.path === '/api/permission/update'
+        ? json(200, { ...operador, has_permission_routes: (r.body as { permissions: string[] }).permissions })
+        : undefined,
+    );
+    await flush();
+    expect(permissionGroups(t.actor.getSnapshot())).toEqual([
+      {
+        category: 'dashboard',
+        permissions: [
+          { routeName: 'dashboard-analytics', displayName: 'Analytics', checked: true },
+          { routeName: 'dashboard-report', displayName: 'Relatório', checked: false },
+        ],
+        allChecked: false,
+        someChecked: true,
+      },
+      {
+        category: 'management',
+        permissions: [{ routeName: 'users', displayName: 'Usuários', checked: false }],
+        allChecked: false,
+        someChecked: false,
+      },
+    ]);
+    t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+    t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: true });
+    t.actor.send({ type: 'roles.toggle', routeName: 'nope' });
+    expect(isDirty(t.ctx())).toBe(true);
+    t.actor.send({ type: 'roles.save' });
+    await flush();
+    expect(t.fake.seen.at(-1)?.body).toEqual({
+      roleId: 2,
+      permissions: ['dashboard-analytics', 'dashboard-report', 'users'],
+    });
+    expect(isDirty(t.ctx())).toBe(false);
+    expect(t.ctx().notice).toBe('roles.notices.saved');
+    t.actor.send({ type: 'roles.save' });
+    expect(t.actor.getSnapshot().value).toBe('editing');
+  });
+
+  it('keeps the edits and shows why when the save fails', async () => {
+    const t = setup(operador, (r) =>
+      r.path === '/api/permission/update' ? json(404, { message: 'Unknown permission' }) : undefined,
+    );
+    await flush();
+    t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
+    t.actor.send({ type: 'roles.save' });
+    await flush();
+    expect(t.ctx().actionError).toEqual({ key: 'roles.errors.save', reason: 'apiErrors.notFound' });
+    expect(t.ctx().draft).toEqual([]);
+    expect(isDirty(t.ctx())).toBe(true);
+    t.actor.send({ type: 'roles.reset' });
+    expect(isDirty(t.ctx())).toBe(false);
+  });
+
+  it('renames with PUT /api/roles/{id} and keeps unsaved toggles', async () => {
+    const t = setup(operador, (r) =>
+      r.method === 'PUT'
+        ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name })
+        : undefined,
+    );
+    await flush();
+    t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+    t.actor.send({ type: 'roles.rename', displayName: 'Operador' });
+    expect(t.actor.getSnapshot().value).toBe('editing');
+    t.actor.send({ type: 'roles.rename', displayName: ' Operador de loja ' });
+    await flush();
+    expect(t.fake.seen.at(-1)?.body).toEqual({ display_name: 'Operador de loja' });
+    expect(t.ctx().role?.display_name).toBe('Operador de loja');
+    expect(t.ctx().notice).toBe('roles.notices.renamed');
+    expect(t.ctx().draft).toEqual(['dashboard-analytics', 'users']);
+  });
+
+  it('leaves the administrador role read-only', async () => {
+    const admin: Role = {
+      id: 1,
+      name: 'administrador',
+      display_name: 'Administrador',
+      has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'],
+    };
+    const t = setup(admin);
+    await flush();
+    t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+    t.actor.send({ type: 'roles.toggleCategory', category: 'management', enabled: false });
+    t.actor.send({ type: 'roles.save' });
+    expect(t.ctx().draft).toEqual(admin.has_permission_routes);
+    expect(t.fake.seen).toHaveLength(2);
+  });
+
+  it('a missing role fails the load with roles.errors.load and can be reloaded', async () => {
+    const fake = fakeServer((r) =>
+      r.path === '/api/roles/77' ? json(404, { message: 'Role not found' }) : json(200, categories),
+    );
+    const actor = createActor(rolePermissionsMachine, { input: { rest: fake.rest, roleId: 77 } }).start();
+    await flush();
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.loadError).toEqual({ key: 'roles.errors.load', reason: 'apiErrors.notFound' });
+    actor.send({ type: 'roles.reload' });
+    expect(actor.getSnapshot().value).toBe('loading');
+  });
+});

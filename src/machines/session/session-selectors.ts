@@ -1,0 +1,55 @@
+import { hasPermission, type AccessSubject } from '../../domain/route-access';
+import type { I18nKey } from '../../domain/i18n-key';
+import { isTokenExpired, SESSION_END_KEYS, type SessionSnapshot } from './session.machine';
+import type { User } from './session-storage';
+
+/** Selectors for `useSelector(session, …)`: views never read the context's shape directly. */
+
+export const selectIsAuthenticated = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('authenticated');
+
+/**
+ * The signed-in session's token while it is fresh: not expired on the session's clock (margin
+ * included) and not being replaced by a refresh. Null otherwise.
+ */
+export const selectFreshToken = (snapshot: SessionSnapshot): string | null =>
+  snapshot.hasTag('authenticated') && !snapshot.hasTag('refreshing') && !isTokenExpired(snapshot.context)
+    ? snapshot.context.token
+    : null;
+
+/** A login or logout call is in flight (disable the form / the logout button). */
+export const selectIsBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('busy');
+
+export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user;
+
+/** The login failure message key, or null. */
+export const selectLoginError = (snapshot: SessionSnapshot): I18nKey | null => snapshot.context.error;
+
+/** The success notice to toast once; send `session.dismissNotice` after showing it. */
+export const selectNotice = (snapshot: SessionSnapshot) => snapshot.context.notice;
+
+/** Where to navigate after login; send `session.redirected` once there. */
+export const selectRedirectTo = (snapshot: SessionSnapshot): string | null => snapshot.context.redirectTo;
+
+/** Why the last session ended, as a notice key for the login page (null after a deliberate logout). */
+export const selectEndedNotice = (snapshot: SessionSnapshot): I18nKey | null => {
+  const ended = snapshot.context.ended;
+  return ended === null || ended === 'logout' ? null : SESSION_END_KEYS[ended];
+};
+
+/**
+ * What the route rules need (src/domain/route-access.ts). The role comes from the stored user info;
+ * it is null (not SPEC §6's legacy default 'administrador') until user info exists, because
+ * defaulting an unknown user to the administrator role would open every admin route.
+ */
+export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject => ({
+  authenticated: snapshot.hasTag('authenticated'),
+  role: snapshot.context.user?.role.name ?? null,
+  permittedRoutes: snapshot.context.permittedRoutes,
+  loggedOut:
+    !snapshot.hasTag('authenticated') &&
+    (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),
+});
+
+/** SPEC §6 second check: whether a permission with this route name exists for the signed-in user. */
+export const selectHasPermission = (snapshot: SessionSnapshot, routeName: string): boolean =>
+  snapshot.hasTag('authenticated') && hasPermission(snapshot.context.permissions, routeName);

@@ -1,0 +1,428 @@
+import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { classifyUnauthorized } from '../../domain/auth-errors';
+import { safeRedirectTarget } from '../../domain/route-access';
+import type { I18nKey } from '../../domain/i18n-key';
+import {
+  classifyLoginFailure,
+  crossTabActor,
+  ipLookupActor,
+  loadProfileActor,
+  loginActor,
+  logoutActor,
+  refreshActor,
+  refreshRefused,
+  type LoginResponse,
+  type ProfileOutput,
+  type RefreshOutput,
+} from './session-actors';
+import {
+  BEFORE_LOGOUT_MS,
+  fromStored,
+  initialContext,
+  IP_WAIT_MS,
+  isCurrentToken,
+  isTokenExpired,
+  signedOut,
+  type SessionContext,
+  type SessionEnd,
+  type SessionEvent,
+  type SessionInput,
+} from './session-context';
+import { clearStoredSession, writeStoredSession } from './session-storage';
+
+export * from './session-context';
+
+/**
+ * The session (issue #4 point 1): restore, login, logout, the 401 policy and cross-tab sync.
+ *
+ * Read with tags: `authenticated` (signed in), `refreshing`, `busy` (login or logout in flight),
+ * `token` (a token exists, so requests carry it), and the selectors of session-selectors.ts. Write
+ * with the {@link SessionEvent}s. The HTTP clients reach it through `sessionSeam` (session-seam.ts).
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    login: loginActor,
+    logout: logoutActor,
+    loadProfile: loadProfileActor,
+    refresh: refreshActor,
+    lookupIp: ipLookupActor,
+    crossTab: crossTabActor,
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    ipSettled: ({ context }) => context.ipSettled,
+    loginNeedsCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'twoFactorRequired',
+    loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
+    loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
+    refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
+    responseHasToken: (_, params: { response: LoginResponse }) =>
+      typeof params.response.access_token === 'string' && params.response.access_token !== '',
+    tokenExpired: ({ context }) => isTokenExpired(context),
+    refreshRequested: ({ context, event }) =>
+      event.type === 'session.refresh' && event.token !== null && event.token === context.token,
+    staleUnauthorized: ({ context, event }) =>
+      event.type === 'session.unauthorized' && !isCurrentToken(context, event.token),
+    refreshableUnauthorized: ({ event }) =>
+      event.type === 'session.unauthorized' && event.attempt === 1 && classifyUnauthorized(event.body) === 'refresh',
+    terminalUnauthorized: ({ context, event }) =>
+      event.type === 'session.unauthorized' &&
+      isCurrentToken(context, event.token) &&
+      (event.attempt === 2 || classifyUnauthorized(event.body) === 'logout'),
+    rotatedToken: ({ event }) => event.type === 'session.tokenRotated' && event.token !== '',
+    remoteSignedOut: ({ event }) => event.type === 'session.sync' && event.stored === null,
+    remoteNewToken: ({ context, event }) =>
+      event.type === 'session.sync' && event.stored !== null && event.stored.token !== context.token,
+  },
+  actions: {
+    persist: ({ context }) => {
+      if (context.token === null) return;
+      const { token, expiresAt, email, originBackoffice, user, permittedRoutes, permissions } = context;
+      writeStoredSession(context.deps.storage, {
+        token,
+        expiresAt,
+        email,
+        originBackoffice,
+        user,
+        permittedRoutes,
+        permissions,
+        baseUrl: context.deps.baseUrl,
+      });
+    },
+    clearStorage: ({ context }) => clearStoredSession(context.deps.storage),
+    signOut: assign((_, params: { reason: SessionEnd }) => ({ ...signedOut, ended: params.reason })),
+    adoptStored: assign(({ event }) =>
+      event.type === 'session.sync' && event.stored ? { ...fromStored(event.stored), ended: null } : {},
+    ),
+    startLogin: assign(({ event }) =>
+      event.type === 'session.login'
+        ? {
+            error: null,
+            retryAfter: null,
+            ended: null,
+            credentials: { email: event.email, password: event.password, to: event.to ?? null, otp: null },
+          }
+        : {},
+    ),
+    /** The code goes out with the credentials held since the first step. */
+    sendCode: assign(({ context, event }) =>
+      event.type === 'session.verifyCode' && context.credentials
+        ? { error: null, credentials: { ...context.credentials, otp: event.otp.trim() } }
+        : {},
+    ),
+    askForCode: assign(({ context }) => ({
+      error: null,
+      credentials: context.credentials ? { ...context.credentials, otp: null } : null,
+    })),
+    refuseCode: assign(({ context }) => ({
+      error: 'auth.twoFactor.invalidCode' as const,
+      credentials: context.credentials ? { ...context.credentials, otp: null } : null,
+    })),
+    throttleLogin: assign((_, params: { error: unknown }) => {
+      const failure = classifyLoginFailure(params.error);
+      return {
+        error: 'auth.login.throttled' as const,
+        retryAfter: failure.kind === 'throttled' ? failure.retryAfter : null,
+        credentials: null,
+      };
+    }),
+    dropCredentials: assign({ credentials: null, error: null }),
+    storeIp: assign((_, params: { ip: string | null }) => ({ ip: params.ip, ipSettled: true })),
+    storeLogin: assign(({ context }, params: { response: LoginResponse }) => {
+      const { response } = params;
+      return {
+        token: response.access_token,
+        expiresAt: Number.isFinite(response.expires_in) ? context.deps.now() + response.expires_in * 1000 : null,
+        lifetimeMs: Number.isFinite(response.expires_in) ? response.expires_in * 1000 : null,
+        email: response.user?.email ?? context.credentials?.email ?? null,
+        originBackoffice: response.origin_backoffice === true,
+        permittedRoutes: [...(response.has_permission_routes ?? [])],
+        user: response.user ?? null,
+        notice: { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
+        redirectTo: safeRedirectTarget(context.credentials?.to),
+        credentials: null,
+        profileFromLogin: true,
+      } satisfies Partial<SessionContext>;
+    }),
+    failLogin: assign((_, params: { error: I18nKey }) => ({
+      error: params.error,
+      retryAfter: null,
+      credentials: null,
+    })),
+    storeRefreshed: assign(({ context }, params: RefreshOutput) => ({
+      token: params.token,
+      expiresAt: context.deps.now() + params.expiresIn * 1000,
+      lifetimeMs: params.expiresIn * 1000,
+    })),
+    storeProfile: assign(({ context }, params: ProfileOutput) => ({
+      ...(params.info
+        ? {
+            user: params.info.user,
+            // The user may have changed their own email (user settings); logout and the permission lookup send it.
+            email: params.info.user.email,
+            permittedRoutes: [...params.info.has_permission_routes],
+          }
+        : {}),
+      permissions: params.permissions ?? context.permissions,
+      profileFromLogin: false,
+    })),
+    settleProfile: assign({ profileFromLogin: false }),
+    clearRedirect: assign({ redirectTo: null }),
+    clearNotice: assign({ notice: null }),
+  },
+  delays: { ipWait: IP_WAIT_MS },
+}).createMachine({
+  id: 'session',
+  type: 'parallel',
+  context: ({ input }) => initialContext(input),
+  invoke: {
+    id: 'crossTab',
+    src: 'crossTab',
+    input: ({ context }) => ({
+      events: context.deps.storageEvents,
+      storage: context.deps.storage,
+      baseUrl: context.deps.baseUrl,
+    }),
+  },
+  states: {
+    ip: {
+      initial: 'lookingUp',
+      states: {
+        lookingUp: {
+          invoke: {
+            id: 'lookupIp',
+            src: 'lookupIp',
+            input: ({ context }) => ({ lookup: context.deps.lookupIp }),
+            onDone: { target: 'settled', actions: { type: 'storeIp', params: ({ event }) => ({ ip: event.output }) } },
+            onError: { target: 'settled', actions: { type: 'storeIp', params: { ip: null } } },
+          },
+        },
+        settled: {},
+      },
+    },
+    auth: {
+      initial: 'restoring',
+      states: {
+        restoring: {
+          always: [{ guard: 'hasToken', target: 'authenticated' }, { target: 'anonymous' }],
+        },
+        anonymous: {
+          on: {
+            'session.login': { target: 'loggingIn', actions: 'startLogin' },
+            'session.sync': { guard: 'remoteNewToken', target: 'restoring', actions: 'adoptStored' },
+          },
+        },
+        /** The server asked for the second factor; the e-mail and password are held (memory only) until it is sent. */
+        awaitingCode: {
+          tags: ['twoFactor'],
+          on: {
+            'session.verifyCode': { target: 'loggingIn', actions: 'sendCode' },
+            'session.cancelTwoFactor': { target: 'anonymous', actions: 'dropCredentials' },
+            'session.login': { target: 'loggingIn', actions: 'startLogin' },
+            'session.sync': {
+              guard: 'remoteNewToken',
+              target: 'restoring',
+              actions: ['dropCredentials', 'adoptStored'],
+            },
+          },
+        },
+        loggingIn: {
+          tags: ['busy'],
+          initial: 'waitingForIp',
+          states: {
+            waitingForIp: {
+              always: { guard: 'ipSettled', target: 'submitting' },
+              after: { ipWait: 'submitting' },
+            },
+            submitting: {
+              invoke: {
+                id: 'login',
+                src: 'login',
+                input: ({ context }) => ({
+                  rest: context.deps.rest,
+                  email: context.credentials?.email ?? '',
+                  password: context.credentials?.password ?? '',
+                  ip: context.ip,
+                  otp: context.credentials?.otp ?? null,
+                }),
+                onDone: [
+                  {
+                    guard: { type: 'responseHasToken', params: ({ event }) => ({ response: event.output }) },
+                    target: '#session.auth.authenticated',
+                    actions: [{ type: 'storeLogin', params: ({ event }) => ({ response: event.output }) }, 'persist'],
+                  },
+                  {
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.login.noToken' } },
+                  },
+                ],
+                onError: [
+                  {
+                    guard: { type: 'loginNeedsCode', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingCode',
+                    actions: 'askForCode',
+                  },
+                  {
+                    guard: { type: 'loginBadCode', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingCode',
+                    actions: 'refuseCode',
+                  },
+                  {
+                    guard: { type: 'loginThrottled', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'throttleLogin', params: ({ event }) => ({ error: event.error }) },
+                  },
+                  {
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.login.failed' } },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        authenticated: {
+          tags: ['authenticated', 'token'],
+          type: 'parallel',
+          on: {
+            'session.logout': { target: 'loggingOut' },
+            'session.sync': {
+              guard: 'remoteSignedOut',
+              target: 'anonymous',
+              actions: { type: 'signOut', params: { reason: 'remote' } },
+            },
+            'session.redirected': { actions: 'clearRedirect' },
+            'session.dismissNotice': { actions: 'clearNotice' },
+          },
+          states: {
+            token: {
+              initial: 'valid',
+              states: {
+                valid: {
+                  on: {
+                    'session.ensureFresh': { guard: 'tokenExpired', target: 'refreshing' },
+                    'session.refresh': { guard: 'refreshRequested', target: 'refreshing' },
+                    'session.unauthorized': [
+                      { guard: 'staleUnauthorized' },
+                      { guard: 'refreshableUnauthorized', target: 'refreshing' },
+                      {
+                        guard: 'terminalUnauthorized',
+                        target: '#session.auth.anonymous',
+                        actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                      },
+                    ],
+                    'session.sync': { guard: 'remoteNewToken', actions: 'adoptStored' },
+                    'session.tokenRotated': {
+                      guard: 'rotatedToken',
+                      actions: [
+                        {
+                          type: 'storeRefreshed',
+                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
+                        },
+                        'persist',
+                      ],
+                    },
+                  },
+                },
+                refreshing: {
+                  tags: ['refreshing'],
+                  on: {
+                    // Single flight: refreshable 401s wait for this refresh; a terminal one for the current token ends the session.
+                    'session.unauthorized': {
+                      guard: 'terminalUnauthorized',
+                      target: '#session.auth.anonymous',
+                      actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                    },
+                    // Another tab refreshed first: take its token instead of spending this refresh.
+                    'session.sync': { guard: 'remoteNewToken', target: 'valid', actions: 'adoptStored' },
+                    // The old token is revoked: a refresh with it can only fail, so the rotated token ends it.
+                    'session.tokenRotated': {
+                      guard: 'rotatedToken',
+                      target: 'valid',
+                      actions: [
+                        {
+                          type: 'storeRefreshed',
+                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
+                        },
+                        'persist',
+                      ],
+                    },
+                  },
+                  invoke: {
+                    id: 'refresh',
+                    src: 'refresh',
+                    input: ({ context }) => ({ graphql: context.deps.refreshGraphql, token: context.token ?? '' }),
+                    onDone: {
+                      target: 'valid',
+                      actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'],
+                    },
+                    onError: [
+                      {
+                        guard: { type: 'refreshRefused', params: ({ event }) => ({ error: event.error }) },
+                        target: '#session.auth.anonymous',
+                        actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                      },
+                      // Not refused, e.g. the answer was lost: the server may have rotated the token all the
+                      // same, and refreshing it again within the grace window gets the new one (docs/security.md).
+                      // Keeping it, in storage too, keeps the session of this page and of the next one.
+                      { target: 'valid' },
+                    ],
+                  },
+                },
+              },
+            },
+            profile: {
+              initial: 'loading',
+              states: {
+                loading: {
+                  invoke: {
+                    id: 'loadProfile',
+                    src: 'loadProfile',
+                    input: ({ context }) => ({
+                      rest: context.deps.rest,
+                      email: context.email,
+                      userInfo: !context.profileFromLogin,
+                    }),
+                    onDone: {
+                      target: 'ready',
+                      actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'],
+                    },
+                    // A 401 is the seam's business; any other failure keeps what the session already knows.
+                    onError: { target: 'ready', actions: 'settleProfile' },
+                  },
+                },
+                ready: { on: { 'session.reloadProfile': { target: 'loading' } } },
+              },
+            },
+          },
+        },
+        loggingOut: {
+          tags: ['busy', 'token'],
+          entry: 'clearStorage',
+          invoke: {
+            id: 'logout',
+            src: 'logout',
+            input: ({ context }) => ({
+              rest: context.deps.rest,
+              email: context.email,
+              ip: context.ip,
+              beforeLogout: context.deps.beforeLogout,
+              waitMs: BEFORE_LOGOUT_MS,
+            }),
+            onDone: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
+            onError: { target: 'anonymous', actions: { type: 'signOut', params: { reason: 'logout' } } },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** A running session. */
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
+/** A session snapshot, for selectors. */
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;

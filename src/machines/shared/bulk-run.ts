@@ -1,0 +1,173 @@
+import { fromCallback, type EventObject } from 'xstate';
+import type { I18nKey } from '../../domain/i18n-key';
+import { reasonKeyOf } from './request-error';
+
+/**
+ * The bounded-concurrency runner shared by the feature bulk update and webhook generation
+ * (SPEC §7: "one call per feature", "one call per selected type"), and the run bookkeeping both
+ * machines keep in their context: one entry per item, each reported exactly once.
+ */
+
+/** Calls in flight at once unless the machine's input says otherwise. */
+export const DEFAULT_BULK_CONCURRENCY = 4;
+
+/** The result of one item: its answer, or why it failed. */
+export type BulkItemResult<V> = { status: 'ok'; value: V } | { status: 'failed'; reason: I18nKey };
+
+export interface RunBulkOptions {
+  /** Most calls in flight at once (at least 1). */
+  concurrency: number;
+  /** Aborting stops new calls; items not started yet are reported failed with `apiErrors.cancelled`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `work` over `items` with at most `concurrency` calls in flight and reports every item exactly
+ * once through `onResult` (ok or failed, never thrown). Resolves when every item has been reported.
+ */
+export async function runBulk<T, V>(
+  items: readonly T[],
+  work: (item: T, signal: AbortSignal) => Promise<V>,
+  onResult: (index: number, result: BulkItemResult<V>) => void,
+  options: RunBulkOptions,
+): Promise<void> {
+  const limit = Math.max(1, Math.floor(options.concurrency) || 1);
+  const signal = options.signal ?? new AbortController().signal;
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      if (signal.aborted) {
+        onResult(index, { status: 'failed', reason: 'apiErrors.cancelled' });
+        continue;
+      }
+      let result: BulkItemResult<V>;
+      try {
+        result = { status: 'ok', value: await work(items[index] as T, signal) };
+      } catch (error) {
+        result = { status: 'failed', reason: reasonKeyOf(error) };
+      }
+      onResult(index, result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** What a bulk actor sends its parent. `index` is the item's position in the run's `items`. */
+export type BulkEvent<V> =
+  { type: 'bulk.result'; index: number; result: BulkItemResult<V> } | { type: 'bulk.finished' };
+
+/** Input of every bulk actor: the machine's own fields plus the items and the bound. */
+export type BulkInput<TBase, T> = TBase & { items: readonly T[]; concurrency: number };
+
+/**
+ * A callback actor running {@link runBulk} with `work`, reporting each result and then `bulk.finished`.
+ * Leaving the invoking state (cancel) or stopping the machine aborts the run; nothing is sent after.
+ */
+export function bulkActor<TBase, T, V>(work: (input: TBase, item: T, signal: AbortSignal) => Promise<V>) {
+  return fromCallback<EventObject, BulkInput<TBase, T>>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    let open = true;
+    const report = (event: BulkEvent<V>) => {
+      if (open) sendBack(event);
+    };
+    void runBulk(
+      input.items,
+      (item, signal) => work(input, item, signal),
+      (index, result) => report({ type: 'bulk.result', index, result }),
+      {
+        concurrency: input.concurrency,
+        signal: controller.signal,
+      },
+    ).then(() => report({ type: 'bulk.finished' }));
+    return () => {
+      open = false;
+      controller.abort();
+    };
+  });
+}
+
+/**
+ * The global loading overlay (DESIGN §4) as the parent wires it, usually to the preferences machine.
+ * Bulk runs suspend it so N calls do not flash it N times, and always resume it.
+ */
+export interface OverlayControl {
+  suspend(): void;
+  resume(): void;
+}
+
+/**
+ * Holds the overlay off while it runs. Invoked by the running state, so the overlay is resumed on every
+ * way out: success, partial failure, error, cancel, and the machine being stopped mid-run (exit actions
+ * do not run on stop; an invoked actor's cleanup does).
+ */
+export const overlayHold = fromCallback<EventObject, { overlay: OverlayControl }>(({ input }) => {
+  input.overlay.suspend();
+  return () => input.overlay.resume();
+});
+
+/** How a run ended. */
+export type BulkOutcome = 'success' | 'partial' | 'error' | 'cancelled';
+
+/** One item of a run: `result` is null until it is reported. */
+export interface BulkEntry<T, V> {
+  item: T;
+  result: BulkItemResult<V> | null;
+}
+
+/** A run as machines keep it in context. */
+export interface BulkRun<T, V> {
+  entries: readonly BulkEntry<T, V>[];
+  outcome: BulkOutcome | null;
+}
+
+/** Progress for "n of m": reported items, failed items, all items. */
+export interface BulkProgress {
+  done: number;
+  failed: number;
+  total: number;
+}
+
+export const emptyRun = <T, V>(): BulkRun<T, V> => ({ entries: [], outcome: null });
+
+export function startRun<T, V>(items: readonly T[]): BulkRun<T, V> {
+  return { entries: items.map((item) => ({ item, result: null })), outcome: null };
+}
+
+/** Stores a result; a second report for the same item is ignored, so each item counts once. */
+export function recordResult<T, V>(run: BulkRun<T, V>, index: number, result: BulkItemResult<V>): BulkRun<T, V> {
+  if (run.entries[index]?.result !== null) return run;
+  return { ...run, entries: run.entries.map((entry, i) => (i === index ? { ...entry, result } : entry)) };
+}
+
+/** Ends a run: after a cancel, every unreported item is failed as cancelled (its outcome is unknown). */
+export function finishRun<T, V>(run: BulkRun<T, V>, cancelled: boolean): BulkRun<T, V> {
+  const cancelledResult: BulkItemResult<V> = { status: 'failed', reason: 'apiErrors.cancelled' };
+  const entries = run.entries.map((entry) => (entry.result === null ? { ...entry, result: cancelledResult } : entry));
+  const failed = entries.filter((entry) => entry.result?.status === 'failed').length;
+  const outcome: BulkOutcome = cancelled
+    ? 'cancelled'
+    : failed === 0
+      ? 'success'
+      : failed === entries.length
+        ? 'error'
+        : 'partial';
+  return { entries, outcome };
+}
+
+export function runProgress(run: BulkRun<unknown, unknown>): BulkProgress {
+  let done = 0;
+  let failed = 0;
+  for (const entry of run.entries) {
+    if (entry.result === null) continue;
+    done += 1;
+    if (entry.result.status === 'failed') failed += 1;
+  }
+  return { done, failed, total: run.entries.length };
+}
+
+/** The items whose last result is a failure: what a retry runs again. */
+export function failedItems<T>(run: BulkRun<T, unknown>): T[] {
+  return run.entries.filter((entry) => entry.result?.status === 'failed').map((entry) => entry.item);
+}

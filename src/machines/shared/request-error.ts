@@ -1,0 +1,76 @@
+import { ApiError, fieldErrors } from '../../api/api-error';
+import { GraphqlError } from '../../api/graphql-client';
+import type { I18nKey } from '../../domain/i18n-key';
+
+/**
+ * A failed action as the view shows it: what failed (`key`, e.g. `users.errors.delete`) and why
+ * (`reason`, e.g. `apiErrors.conflict`), so a failure is never only a silent empty list or `false`.
+ */
+export interface ActionError {
+  key: I18nKey;
+  reason: I18nKey;
+}
+
+const STATUS_REASONS: Readonly<Record<number, I18nKey>> = {
+  400: 'apiErrors.validation',
+  401: 'apiErrors.unauthorized',
+  403: 'apiErrors.forbidden',
+  404: 'apiErrors.notFound',
+  409: 'apiErrors.conflict',
+  429: 'apiErrors.tooManyRequests',
+  503: 'apiErrors.unavailable',
+};
+
+const GRAPHQL_REASONS: Readonly<Record<string, I18nKey>> = {
+  FORBIDDEN: 'apiErrors.forbidden',
+  BAD_USER_INPUT: 'apiErrors.validation',
+  NOT_FOUND: 'apiErrors.notFound',
+  USER_LIMIT_REACHED: 'apiErrors.userLimit',
+};
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/** Why a request failed, as an i18n key: by GraphQL code, HTTP status, or network/abort. */
+export function reasonKeyOf(error: unknown): I18nKey {
+  if (isAbort(error)) return 'apiErrors.cancelled';
+  if (error instanceof GraphqlError) {
+    const byCode = error.code === undefined ? undefined : GRAPHQL_REASONS[error.code];
+    if (byCode) return byCode;
+  }
+  if (error instanceof ApiError)
+    return STATUS_REASONS[error.status] ?? (error.status >= 500 ? 'apiErrors.server' : 'apiErrors.unknown');
+  // fetch rejects with a TypeError when the network is down or the host unreachable.
+  if (error instanceof TypeError) return 'apiErrors.network';
+  return 'apiErrors.unknown';
+}
+
+/** Builds the {@link ActionError} of an action that failed with `error`. */
+export function actionError(key: I18nKey, error: unknown): ActionError {
+  return { key, reason: reasonKeyOf(error) };
+}
+
+/**
+ * The form fields the server refused, each with an i18n key: REST 400 `errors[].field`, REST 409
+ * `field` (a duplicate) and GraphQL `extensions.field` (BAD_USER_INPUT / NOT_FOUND).
+ */
+export function refusedFields(error: unknown): Record<string, I18nKey> {
+  const out: Record<string, I18nKey> = {};
+  if (error instanceof GraphqlError) {
+    for (const item of error.errors) {
+      const field = item.extensions?.['field'];
+      const code = item.extensions?.['code'];
+      if (typeof field !== 'string') continue;
+      out[field] ??= code === 'NOT_FOUND' ? 'apiErrors.fieldNotFound' : 'apiErrors.fieldInvalid';
+    }
+    return out;
+  }
+  if (error instanceof ApiError && error.status === 409) {
+    const body = error.body as { field?: unknown } | null;
+    if (body && typeof body.field === 'string') out[body.field] = 'apiErrors.fieldTaken';
+    return out;
+  }
+  for (const field of Object.keys(fieldErrors(error))) out[field] = 'apiErrors.fieldInvalid';
+  return out;
+}

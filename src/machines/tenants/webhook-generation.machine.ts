@@ -1,0 +1,209 @@
+import { assign, setup, type SnapshotFrom } from 'xstate';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import type { components } from '../../generated/openapi';
+import {
+  bulkActor,
+  DEFAULT_BULK_CONCURRENCY,
+  emptyRun,
+  failedItems,
+  finishRun,
+  overlayHold,
+  recordResult,
+  runProgress,
+  startRun,
+  type BulkEvent,
+  type BulkItemResult,
+  type BulkProgress,
+  type BulkRun,
+  type OverlayControl,
+} from '../shared/bulk-run';
+import { isValidRange } from '../../domain/date-range';
+import type { I18nKey } from '../../domain/i18n-key';
+
+export type CampaignStatusType = components['schemas']['CampaignStatusType'];
+export type WebhookGenerationResult = components['schemas']['WebhookGenerationResult'];
+
+/** Every type the contract knows, in its order (the checklist the view shows). */
+export const CAMPAIGN_STATUS_TYPES = [
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'replied',
+] as const satisfies readonly CampaignStatusType[];
+
+/** One GET of a run. */
+export interface WebhookRequest {
+  type: CampaignStatusType;
+  startAt: string;
+  finishAt: string;
+}
+
+export interface WebhookGenerationInput {
+  rest: RestClient;
+  tenantName: string;
+  overlay: OverlayControl;
+  concurrency?: number;
+  /** Initial range, `YYYY-MM-DD` (the view usually passes today). */
+  startAt?: string;
+  finishAt?: string;
+}
+
+export interface WebhookGenerationContext {
+  rest: RestClient;
+  tenantName: string;
+  overlay: OverlayControl;
+  concurrency: number;
+  selected: CampaignStatusType[];
+  startAt: string;
+  finishAt: string;
+  run: BulkRun<WebhookRequest, WebhookGenerationResult>;
+  /** Why `webhooks.generate` was refused: no type selected, or a bad range. */
+  invalid: I18nKey | null;
+}
+
+export type WebhookGenerationEvent =
+  | { type: 'webhooks.toggleType'; webhookType: CampaignStatusType }
+  | { type: 'webhooks.range'; startAt: string; finishAt: string }
+  | { type: 'webhooks.generate' }
+  | { type: 'webhooks.cancel' }
+  | { type: 'webhooks.retry' }
+  | { type: 'webhooks.dismiss' }
+  | BulkEvent<WebhookGenerationResult>;
+
+/** Why the current selection cannot be generated, or null when it can. */
+export function webhookRequestProblem(
+  context: Pick<WebhookGenerationContext, 'selected' | 'startAt' | 'finishAt'>,
+): I18nKey | null {
+  if (context.selected.length === 0) return 'webhooks.errors.noType';
+  if (!isValidRange(context)) return 'webhooks.errors.range';
+  return null;
+}
+
+const editActions = {
+  'webhooks.toggleType': { actions: 'toggleType' },
+  'webhooks.range': { actions: 'setRange' },
+} as const;
+
+/**
+ * Campaign-status webhook generation for one tenant: one
+ * `GET /api/tenant/generate-campaign-status-webhook` per selected type over a date range, with
+ * bounded concurrency, a result per type (deliveries queued), progress, failures listed and
+ * `webhooks.retry` rerunning exactly the failed types. The loading overlay is held off while
+ * running and resumed in every outcome.
+ *
+ * States: `editing`, `running` (tag `busy`), `done` (outcome in `context.run`).
+ */
+export const webhookGenerationMachine = setup({
+  types: {
+    input: {} as WebhookGenerationInput,
+    context: {} as WebhookGenerationContext,
+    events: {} as WebhookGenerationEvent,
+  },
+  actors: {
+    generateWebhooks: bulkActor<{ rest: RestClient; tenantName: string }, WebhookRequest, WebhookGenerationResult>(
+      async ({ rest, tenantName }, request, signal) =>
+        unwrap(
+          await rest.GET('/api/tenant/generate-campaign-status-webhook', {
+            params: { query: { tenantName, startAt: request.startAt, finishAt: request.finishAt, type: request.type } },
+            signal,
+          }),
+        ),
+    ),
+    overlayHold,
+  },
+  guards: {
+    canGenerate: ({ context }) => webhookRequestProblem(context) === null,
+    hasFailures: ({ context }) => failedItems(context.run).length > 0,
+  },
+  actions: {
+    toggleType: assign(({ context, event }) => {
+      if (event.type !== 'webhooks.toggleType') return {};
+      const on = context.selected.includes(event.webhookType);
+      // Kept in contract order so runs and results read the same way every time.
+      const selected = CAMPAIGN_STATUS_TYPES.filter((type) =>
+        type === event.webhookType ? !on : context.selected.includes(type),
+      );
+      return { selected, invalid: null };
+    }),
+    setRange: assign(({ event }) =>
+      event.type === 'webhooks.range' ? { startAt: event.startAt, finishAt: event.finishAt, invalid: null } : {},
+    ),
+    refuse: assign(({ context }) => ({ invalid: webhookRequestProblem(context) })),
+    startRun: assign(({ context }) => ({
+      run: startRun<WebhookRequest, WebhookGenerationResult>(
+        context.selected.map((type) => ({ type, startAt: context.startAt, finishAt: context.finishAt })),
+      ),
+    })),
+    startRetry: assign(({ context }) => ({
+      run: startRun<WebhookRequest, WebhookGenerationResult>(failedItems(context.run)),
+    })),
+    recordResult: assign(({ context }, params: { index: number; result: BulkItemResult<WebhookGenerationResult> }) => ({
+      run: recordResult(context.run, params.index, params.result),
+    })),
+    finishRun: assign(({ context }, params: { cancelled: boolean }) => ({
+      run: finishRun(context.run, params.cancelled),
+    })),
+    clearRun: assign({ run: () => emptyRun<WebhookRequest, WebhookGenerationResult>() }),
+  },
+}).createMachine({
+  id: 'webhookGeneration',
+  context: ({ input }) => ({
+    rest: input.rest,
+    tenantName: input.tenantName,
+    overlay: input.overlay,
+    concurrency: input.concurrency ?? DEFAULT_BULK_CONCURRENCY,
+    selected: [],
+    startAt: input.startAt ?? '',
+    finishAt: input.finishAt ?? input.startAt ?? '',
+    run: emptyRun(),
+    invalid: null,
+  }),
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        ...editActions,
+        'webhooks.generate': [{ guard: 'canGenerate', target: 'running', actions: 'startRun' }, { actions: 'refuse' }],
+      },
+    },
+    running: {
+      tags: ['busy'],
+      invoke: [
+        { id: 'overlayHold', src: 'overlayHold', input: ({ context }) => ({ overlay: context.overlay }) },
+        {
+          id: 'generateWebhooks',
+          src: 'generateWebhooks',
+          input: ({ context }) => ({
+            rest: context.rest,
+            tenantName: context.tenantName,
+            items: context.run.entries.map((entry) => entry.item),
+            concurrency: context.concurrency,
+          }),
+        },
+      ],
+      on: {
+        'bulk.result': {
+          actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) },
+        },
+        'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
+        'webhooks.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
+      },
+    },
+    done: {
+      on: {
+        'webhooks.retry': { guard: 'hasFailures', target: 'running', actions: 'startRetry' },
+        'webhooks.toggleType': { target: 'editing', actions: ['clearRun', 'toggleType'] },
+        'webhooks.range': { target: 'editing', actions: ['clearRun', 'setRange'] },
+        'webhooks.dismiss': { target: 'editing', actions: 'clearRun' },
+      },
+    },
+  },
+});
+
+export type WebhookGenerationSnapshot = SnapshotFrom<typeof webhookGenerationMachine>;
+
+/** "n of m" for the current or last run. */
+export function webhookProgress(snapshot: WebhookGenerationSnapshot): BulkProgress {
+  return runProgress(snapshot.context.run);
+}

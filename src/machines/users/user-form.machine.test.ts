@@ -1,0 +1,267 @@
+import fc from 'fast-check';
+import { createActor } from 'xstate';
+import { GraphqlError } from '../../api/graphql-client';
+import { passwordStrength } from '../../domain/password-strength';
+import { passwordProblem, userFormMachine, validateUserForm, type UserFormEvent } from './user-form.machine';
+import type { UserFormOptions } from './users-actors';
+import { userRow } from '../test-support/user-fixtures';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  formatCoverage,
+  heldPromise,
+  type GraphEvent,
+} from '../test-support/graph-coverage';
+import { fakeServer, flush, gqlData, gqlError, operationOf } from '../test-support/fake-fetch';
+import { mergeCoverage } from '../test-support/merge-coverage';
+
+const options: UserFormOptions = {
+  roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }],
+  departments: [{ id: 1, name: 'Atendimento', activated: true }],
+  instances: [{ id: 2, name: 'WhatsApp Loja 2', activated: true }],
+  links: [{ id: 10, instance: { id: 1, name: 'WhatsApp Loja 1', activated: true } }],
+};
+const STRONG = 'Fa#rm@c1a-Boa';
+const unused = fakeServer(() => {
+  throw new Error('the graph walk must not reach the network');
+});
+
+describe('userFormMachine: model coverage (create and edit)', () => {
+  const machine = userFormMachine.provide({
+    actors: {
+      loadFormOptions: heldPromise(),
+      createUser: heldPromise(),
+      updateUser: heldPromise(),
+      removeLink: heldPromise(),
+    },
+  });
+  type Ev = GraphEvent<typeof userFormMachine>;
+  const fill: UserFormEvent[] = [
+    { type: 'users.form.field', field: 'username', value: 'joana.silva' },
+    { type: 'users.form.field', field: 'name', value: 'Joana Silva' },
+    { type: 'users.form.field', field: 'email', value: 'joana@demo.local' },
+    { type: 'users.form.field', field: 'password', value: STRONG },
+    { type: 'users.form.role', roleId: 2 },
+  ];
+  const loaded: Ev[] = [
+    doneEvent('loadFormOptions', options),
+    errorEvent('loadFormOptions', new Error('offline')),
+    { type: 'users.form.reload' },
+  ];
+  const editing: Ev[] = [
+    { type: 'users.form.field', field: 'password', value: 'aaa' },
+    { type: 'users.form.department', departmentId: 1 },
+    { type: 'users.form.toggleInstance', instanceId: 2 },
+    { type: 'users.form.submit' },
+  ];
+  const calls: Ev[] = [
+    { type: 'users.form.removeLink', linkId: 10 },
+    doneEvent('removeLink'),
+    errorEvent('removeLink', new GraphqlError(200, [{ message: 'x', extensions: { code: 'NOT_FOUND', field: 'id' } }])),
+    doneEvent('createUser', userRow(9)),
+    errorEvent(
+      'createUser',
+      new GraphqlError(200, [{ message: 'x', extensions: { code: 'BAD_USER_INPUT', field: 'email' } }]),
+    ),
+    doneEvent('updateUser', userRow(3)),
+    errorEvent('updateUser', new GraphqlError(403, [{ message: 'x', extensions: { code: 'FORBIDDEN' } }])),
+  ];
+  // `valid` reads which fields are refused, `knownLink` the links: both are part of the graph's key.
+  const serializeContext = (context: {
+    values: Parameters<typeof validateUserForm>[0];
+    mode: 'create' | 'edit';
+    links: { id: number }[];
+  }) => [Object.keys(validateUserForm(context.values, context.mode)).sort(), context.links.map((link) => link.id)];
+
+  it('reaches every state and transition over both modes with shortest, simple and per-edge paths', async () => {
+    const create = await exploreCoverage({
+      machine,
+      input: () => ({ execute: unused.execute, mode: 'create' as const }),
+      events: [...loaded, ...fill, ...editing, ...calls],
+      serializeContext,
+      simpleScenarios: [
+        { events: loaded },
+        { prefix: [loaded[0] as Ev, ...fill], events: [...editing.slice(0, 1), ...editing.slice(3), ...calls] },
+      ],
+    });
+    const edit = await exploreCoverage({
+      machine,
+      input: () => ({ execute: unused.execute, mode: 'edit' as const, user: userRow(3) }),
+      events: [...loaded, ...editing, ...calls],
+      serializeContext,
+      simpleScenarios: [{ prefix: [loaded[0] as Ev], events: [...editing.slice(1), ...calls] }],
+    });
+    const report = mergeCoverage(create, edit);
+    assertFullCoverage(report);
+    console.info(`userFormMachine: ${formatCoverage(report)}`);
+  });
+});
+
+describe('password rule (SPEC §5: weak refused with a reason)', () => {
+  it('refuses exactly the passwords the shared scorer calls weak, saying why (1000 runs)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 16 }), (password) => {
+        const problem = passwordProblem(password);
+        expect(problem !== null).toBe(passwordStrength(password) === 50);
+        if (problem)
+          expect(problem).toBe(
+            Array.from(password).length < 8 ? 'users.form.passwordTooShort' : 'users.form.passwordWeak',
+          );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('checks the fields locally; the password only when creating', () => {
+    const values = {
+      username: 'jo',
+      name: ' ',
+      email: 'x@y',
+      password: 'abc12345',
+      role_id: null,
+      user_department_id: null,
+    };
+    expect(validateUserForm(values, 'create')).toEqual({
+      username: 'users.form.usernameInvalid',
+      name: 'users.form.required',
+      email: 'users.form.emailInvalid',
+      password: 'users.form.passwordWeak',
+      role_id: 'users.form.required',
+    });
+    expect(validateUserForm({ ...values, password: '' }, 'edit')).not.toHaveProperty('password');
+  });
+});
+
+describe('userFormMachine: against the GraphQL contract', () => {
+  function server(answers: Record<string, () => Response>) {
+    return fakeServer((request) => {
+      const op = operationOf(request);
+      const answer = op && answers[op.name];
+      if (!answer) throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
+      return answer();
+    });
+  }
+  const choices = {
+    roles: () => gqlData({ roles: options.roles }),
+    departments: () => gqlData({ departments: options.departments }),
+    instances: () => gqlData({ instances: options.instances }),
+  };
+
+  it('creates: loads choices, meters the password, refuses a weak one, then sends newUser', async () => {
+    const fake = server({ ...choices, newUser: () => gqlData({ newUser: userRow(9) }) });
+    const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'create' } }).start();
+    await flush();
+    expect(fake.seen.map((r) => operationOf(r)?.name).sort()).toEqual(['departments', 'instances', 'roles']);
+    expect(operationOf(fake.seen.find((r) => operationOf(r)?.name === 'instances')!)?.variables).toEqual({
+      remove_ids: [],
+    });
+    const send = (event: UserFormEvent) => actor.send(event);
+    send({ type: 'users.form.field', field: 'username', value: 'joana.silva' });
+    send({ type: 'users.form.field', field: 'name', value: 'Joana Silva' });
+    send({ type: 'users.form.field', field: 'email', value: 'joana@demo.local' });
+    send({ type: 'users.form.role', roleId: 2 });
+    send({ type: 'users.form.toggleInstance', instanceId: 2 });
+    send({ type: 'users.form.field', field: 'password', value: 'abc45678' });
+    expect(actor.getSnapshot().context.passwordScore).toBe(50);
+    send({ type: 'users.form.submit' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.invalid).toEqual({ password: 'users.form.passwordWeak' });
+    send({ type: 'users.form.field', field: 'password', value: STRONG });
+    expect(actor.getSnapshot().context.passwordScore).toBe(100);
+    expect(actor.getSnapshot().context.invalid).toEqual({});
+    send({ type: 'users.form.submit' });
+    await flush();
+    const create = fake.seen.map(operationOf).find((op) => op?.name === 'newUser');
+    expect(create?.variables).toEqual({
+      username: 'joana.silva',
+      name: 'Joana Silva',
+      email: 'joana@demo.local',
+      password: STRONG,
+      role_id: 2,
+      user_department_id: null,
+      chosen_instances: [2],
+    });
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(actor.getSnapshot().output).toEqual(userRow(9));
+  });
+
+  it('shows the server refusal per field (GraphQL BAD_USER_INPUT field) with users.errors.create', async () => {
+    const fake = server({ ...choices, newUser: () => gqlError('BAD_USER_INPUT', 'email') });
+    const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'create' } }).start();
+    await flush();
+    for (const [field, value] of [
+      ['username', 'joana'],
+      ['name', 'Joana'],
+      ['email', 'taken@demo.local'],
+      ['password', STRONG],
+    ] as const) {
+      actor.send({ type: 'users.form.field', field, value });
+    }
+    actor.send({ type: 'users.form.role', roleId: 2 });
+    actor.send({ type: 'users.form.submit' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.error).toEqual({ key: 'users.errors.create', reason: 'apiErrors.validation' });
+    expect(actor.getSnapshot().context.invalid).toEqual({ email: 'apiErrors.fieldInvalid' });
+  });
+
+  it('edits: loads the links, removes one at once, sends the complete instance set with updateUser', async () => {
+    const fake = server({
+      ...choices,
+      userInstances: () =>
+        gqlData({
+          userInstances: [...options.links, { id: 11, instance: { id: 3, name: 'Loja 3', activated: true } }],
+        }),
+      deleteUserInstance: () => gqlData({ deleteUserInstance: true }),
+      updateUser: () => gqlData({ updateUser: userRow(3, { name: 'Novo Nome' }) }),
+    });
+    const actor = createActor(userFormMachine, {
+      input: { execute: fake.execute, mode: 'edit', user: userRow(3) },
+    }).start();
+    await flush();
+    const ops = () => fake.seen.map(operationOf);
+    expect(ops().find((op) => op?.name === 'userInstances')?.variables).toEqual({ user_id: 3 });
+    expect(ops().find((op) => op?.name === 'instances')?.variables).toEqual({ remove_ids: [1, 3] });
+    expect(actor.getSnapshot().context.values).toMatchObject({
+      username: 'user3',
+      role_id: 2,
+      user_department_id: 1,
+      password: '',
+    });
+    actor.send({ type: 'users.form.removeLink', linkId: 10 });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await flush();
+    expect(ops().find((op) => op?.name === 'deleteUserInstance')?.variables).toEqual({ id: 10 });
+    expect(actor.getSnapshot().context.links.map((l) => l.id)).toEqual([11]);
+    expect(actor.getSnapshot().context.instances.map((i) => i.id)).toEqual([1, 2]);
+    actor.send({ type: 'users.form.toggleInstance', instanceId: 2 });
+    actor.send({ type: 'users.form.field', field: 'name', value: 'Novo Nome' });
+    actor.send({ type: 'users.form.submit' });
+    await flush();
+    expect(ops().find((op) => op?.name === 'updateUser')?.variables).toEqual({
+      id: 3,
+      username: 'user3',
+      name: 'Novo Nome',
+      email: 'user3@demo.local',
+      role_id: 2,
+      user_department_id: 1,
+      chosen_instances: [3, 2],
+    });
+    expect(actor.getSnapshot().output?.name).toBe('Novo Nome');
+  });
+
+  it('a failed load can be retried', async () => {
+    let fail = true;
+    const fake = server({ ...choices, roles: () => (fail ? gqlError('FORBIDDEN', undefined, 403) : choices.roles()) });
+    const actor = createActor(userFormMachine, { input: { execute: fake.execute, mode: 'create' } }).start();
+    await flush();
+    expect(actor.getSnapshot().value).toBe('loadFailed');
+    expect(actor.getSnapshot().context.error).toEqual({ key: 'users.errors.formLoad', reason: 'apiErrors.forbidden' });
+    fail = false;
+    actor.send({ type: 'users.form.reload' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('ready');
+  });
+});

@@ -1,0 +1,287 @@
+import { and, assign, setup, type SnapshotFrom } from 'xstate';
+import type { Execute } from '../../api/graphql-client';
+import { isValidEmail } from '../../domain/email';
+import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../../domain/password-strength';
+import type { I18nKey } from '../../domain/i18n-key';
+import { actionError, refusedFields, type ActionError } from '../shared/request-error';
+import {
+  userFormActors,
+  type Department,
+  type InstanceOption,
+  type Role,
+  type UserFormValues,
+  type UserInstanceLink,
+  type UserRow,
+} from './users-actors';
+
+export type UserFormInput = { execute: Execute; mode: 'create' } | { execute: Execute; mode: 'edit'; user: UserRow };
+
+export type UserFormField = 'username' | 'name' | 'email' | 'password';
+
+export interface UserFormContext {
+  execute: Execute;
+  mode: 'create' | 'edit';
+  /** The edited user's id (null when creating). */
+  userId: number | null;
+  values: UserFormValues;
+  /** SPEC §5 score of the password typed so far (null while empty), for the strength meter. */
+  passwordScore: PasswordScore | null;
+  roles: Role[];
+  departments: Department[];
+  /** Instances that can be added. */
+  instances: InstanceOption[];
+  /** The edited user's current links (removed one by one with `deleteUserInstance`). */
+  links: UserInstanceLink[];
+  /** Instance ids added in the form, sent with the save. */
+  chosen: number[];
+  /** Why each field is refused: local checks or the server's answer. */
+  invalid: Partial<Record<string, I18nKey>>;
+  error: ActionError | null;
+  /** The link whose removal is in flight. */
+  removing: number | null;
+  saved: UserRow | null;
+}
+
+export type UserFormEvent =
+  | { type: 'users.form.field'; field: UserFormField; value: string }
+  | { type: 'users.form.role'; roleId: number | null }
+  | { type: 'users.form.department'; departmentId: number | null }
+  | { type: 'users.form.toggleInstance'; instanceId: number }
+  | { type: 'users.form.removeLink'; linkId: number }
+  | { type: 'users.form.submit' }
+  | { type: 'users.form.reload' };
+
+const USERNAME = /^[A-Za-z0-9._-]{3,40}$/;
+
+/** Why a password is refused (SPEC §5: weak is refused), or null when it scores medium or strong. */
+export function passwordProblem(password: string): I18nKey | null {
+  if (passwordStrength(password) !== 50) return null;
+  return Array.from(password).length < MIN_PASSWORD_LENGTH ? 'users.form.passwordTooShort' : 'users.form.passwordWeak';
+}
+
+/** Local checks before anything is sent; the server's own refusals arrive per field the same way. */
+export function validateUserForm(
+  values: UserFormValues,
+  mode: 'create' | 'edit',
+): Partial<Record<keyof UserFormValues, I18nKey>> {
+  const invalid: Partial<Record<keyof UserFormValues, I18nKey>> = {};
+  if (!values.username.trim()) invalid.username = 'users.form.required';
+  else if (!USERNAME.test(values.username.trim())) invalid.username = 'users.form.usernameInvalid';
+  if (!values.name.trim()) invalid.name = 'users.form.required';
+  else if (Array.from(values.name.trim()).length > 120) invalid.name = 'users.form.nameTooLong';
+  if (!values.email.trim()) invalid.email = 'users.form.required';
+  else if (!isValidEmail(values.email.trim())) invalid.email = 'users.form.emailInvalid';
+  if (mode === 'create') {
+    const problem = values.password ? passwordProblem(values.password) : 'users.form.required';
+    if (problem) invalid.password = problem;
+  }
+  if (values.role_id === null) invalid.role_id = 'users.form.required';
+  return invalid;
+}
+
+const emptyValues: UserFormValues = {
+  username: '',
+  name: '',
+  email: '',
+  password: '',
+  role_id: null,
+  user_department_id: null,
+};
+
+/**
+ * The create/edit user form. Loads the role, department and instance choices (and, when editing,
+ * the user's instance links) through GraphQL; checks the fields locally (weak passwords refused
+ * with a reason key, SPEC §5), then `newUser` or `updateUser`; removes a link at once with
+ * `deleteUserInstance`. Ends in the final state `done` with the saved row as output.
+ *
+ * States: `loading`, `loadFailed`, `ready`, `removingLink`, `creating`, `updating` (tag `busy` while calling), `done`.
+ */
+export const userFormMachine = setup({
+  types: {
+    input: {} as UserFormInput,
+    context: {} as UserFormContext,
+    events: {} as UserFormEvent,
+    output: {} as UserRow,
+  },
+  actors: userFormActors,
+  guards: {
+    valid: ({ context }) => Object.keys(validateUserForm(context.values, context.mode)).length === 0,
+    creating: ({ context }) => context.mode === 'create',
+    knownLink: ({ context, event }) =>
+      event.type === 'users.form.removeLink' && context.links.some((link) => link.id === event.linkId),
+  },
+  actions: {
+    storeOptions: assign(
+      (
+        _,
+        options: { roles: Role[]; departments: Department[]; instances: InstanceOption[]; links: UserInstanceLink[] },
+      ) => ({
+        ...options,
+        error: null,
+      }),
+    ),
+    loadFailed: assign((_, params: { error: unknown }) => ({
+      error: actionError('users.errors.formLoad', params.error),
+    })),
+    setField: assign(({ context, event }) => {
+      if (event.type === 'users.form.field') {
+        const values = { ...context.values, [event.field]: event.value };
+        const passwordScore =
+          event.field === 'password' ? (event.value ? passwordStrength(event.value) : null) : context.passwordScore;
+        const { [event.field]: _cleared, ...invalid } = context.invalid;
+        return { values, passwordScore, invalid };
+      }
+      if (event.type === 'users.form.role') return { values: { ...context.values, role_id: event.roleId } };
+      if (event.type === 'users.form.department')
+        return { values: { ...context.values, user_department_id: event.departmentId } };
+      return {};
+    }),
+    toggleInstance: assign(({ context, event }) => {
+      if (event.type !== 'users.form.toggleInstance') return {};
+      const chosen = context.chosen.includes(event.instanceId)
+        ? context.chosen.filter((id) => id !== event.instanceId)
+        : [...context.chosen, event.instanceId];
+      return { chosen };
+    }),
+    showInvalid: assign(({ context }) => ({ invalid: validateUserForm(context.values, context.mode) })),
+    startRemoval: assign(({ event }) =>
+      event.type === 'users.form.removeLink' ? { removing: event.linkId, error: null } : {},
+    ),
+    linkRemoved: assign(({ context }) => {
+      const link = context.links.find((l) => l.id === context.removing);
+      return {
+        removing: null,
+        links: context.links.filter((l) => l.id !== context.removing),
+        // The instance can be chosen again.
+        instances: link ? [...context.instances, link.instance].sort((a, b) => a.id - b.id) : context.instances,
+        error: null,
+      };
+    }),
+    refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
+      error: actionError(params.key, params.error),
+      invalid: refusedFields(params.error),
+      removing: null,
+    })),
+    clearError: assign({ error: null }),
+    saved: assign((_, user: UserRow) => ({ saved: user, error: null })),
+  },
+}).createMachine({
+  id: 'userForm',
+  context: ({ input }) => {
+    const user = input.mode === 'edit' ? input.user : null;
+    return {
+      execute: input.execute,
+      mode: input.mode,
+      userId: user?.id ?? null,
+      values: user
+        ? {
+            username: user.username,
+            name: user.name,
+            email: user.email,
+            password: '',
+            role_id: user.role.id,
+            user_department_id: user.userDepartment?.id ?? null,
+          }
+        : emptyValues,
+      passwordScore: null,
+      roles: [],
+      departments: [],
+      instances: [],
+      links: [],
+      chosen: [],
+      invalid: {},
+      error: null,
+      removing: null,
+      saved: null,
+    };
+  },
+  initial: 'loading',
+  output: ({ context }) => context.saved ?? invalidState('done'),
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadFormOptions',
+        src: 'loadFormOptions',
+        input: ({ context }) => ({ execute: context.execute, userId: context.userId }),
+        onDone: { target: 'ready', actions: { type: 'storeOptions', params: ({ event }) => event.output } },
+        onError: {
+          target: 'loadFailed',
+          actions: { type: 'loadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    loadFailed: {
+      on: { 'users.form.reload': 'loading' },
+    },
+    ready: {
+      on: {
+        'users.form.field': { actions: 'setField' },
+        'users.form.role': { actions: 'setField' },
+        'users.form.department': { actions: 'setField' },
+        'users.form.toggleInstance': { actions: 'toggleInstance' },
+        'users.form.removeLink': { guard: 'knownLink', target: 'removingLink', actions: 'startRemoval' },
+        'users.form.submit': [
+          { guard: and(['valid', 'creating']), target: 'creating', actions: 'clearError' },
+          { guard: 'valid', target: 'updating', actions: 'clearError' },
+          { actions: 'showInvalid' },
+        ],
+      },
+    },
+    removingLink: {
+      tags: ['busy'],
+      invoke: {
+        id: 'removeLink',
+        src: 'removeLink',
+        input: ({ context }) => ({
+          execute: context.execute,
+          linkId: context.removing ?? invalidState('removingLink'),
+        }),
+        onDone: { target: 'ready', actions: 'linkRemoved' },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.removeLink', error: event.error }) },
+        },
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'createUser',
+        src: 'createUser',
+        input: ({ context }) => ({ execute: context.execute, values: context.values, instanceIds: context.chosen }),
+        onDone: { target: 'done', actions: { type: 'saved', params: ({ event }) => event.output } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.create', error: event.error }) },
+        },
+      },
+    },
+    updating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'updateUser',
+        src: 'updateUser',
+        input: ({ context }) => ({
+          execute: context.execute,
+          id: context.userId ?? invalidState('updating'),
+          values: context.values,
+          instanceIds: [...context.links.map((link) => link.instance.id), ...context.chosen],
+        }),
+        onDone: { target: 'done', actions: { type: 'saved', params: ({ event }) => event.output } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.update', error: event.error }) },
+        },
+      },
+    },
+    done: { type: 'final' },
+  },
+});
+
+/** Only reachable through a transition that skipped storing what the state needs: a bug, not a user error. */
+function invalidState(state: string): never {
+  throw new Error(`userForm: ${state} without its data`);
+}
+
+export type UserFormSnapshot = SnapshotFrom<typeof userFormMachine>;

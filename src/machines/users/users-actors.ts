@@ -1,0 +1,221 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { Execute } from '../../api/graphql-client';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import {
+  DeleteUserDocument,
+  DeleteUserInstanceDocument,
+  DepartmentsDocument,
+  DisconnectUserDocument,
+  InstancesDocument,
+  NewUserDocument,
+  OnlineUsersDocument,
+  RolesDocument,
+  UpdateUserDocument,
+  UserInstancesDocument,
+  UsersDocument,
+  type DepartmentsQuery,
+  type InstancesQuery,
+  type RolesQuery,
+  type UserInstancesQuery,
+  type UsersQuery,
+} from '../../generated/graphql';
+import type { components } from '../../generated/openapi';
+
+/**
+ * The users screen's I/O. The list is the GraphQL `users` query: the contract names it for this
+ * screen (role, department, instances and presence in one call), it is scoped by the tenant in the
+ * address like every GraphQL call, and `newUser`/`updateUser` answer rows of the same shape. REST
+ * serves what only REST has: block/unblock, the two-factor setting, and the name-only and email-only
+ * PUTs.
+ */
+
+export type UserRow = UsersQuery['users'][number];
+export type RestUser = components['schemas']['User'];
+export type Role = RolesQuery['roles'][number];
+export type Department = DepartmentsQuery['departments'][number];
+export type InstanceOption = InstancesQuery['instances'][number];
+export type UserInstanceLink = UserInstancesQuery['userInstances'][number];
+
+/** A REST user as a list row (the REST shape is a superset of the GraphQL one). */
+export function toUserRow(user: RestUser): UserRow {
+  return {
+    id: user.id,
+    name: user.name,
+    username: user.username,
+    email: user.email,
+    image: user.image,
+    isConnected: user.isConnected,
+    blocked: user.blocked,
+    twoFactorEnabled: user.twoFactorEnabled,
+    role: { id: user.role.id, name: user.role.name, display_name: user.role.display_name },
+    userDepartment: user.userDepartment,
+    userInstances: user.userInstances,
+  };
+}
+
+/** A mutation that answered `false` did not happen. */
+function confirmed(done: boolean, what: string): void {
+  if (!done) throw new Error(`${what} answered false`);
+}
+
+export interface UserFormOptions {
+  roles: Role[];
+  departments: Department[];
+  /** Instances that can still be linked (the edited user's linked ones left out). */
+  instances: InstanceOption[];
+  /** The edited user's links (empty when creating). */
+  links: UserInstanceLink[];
+}
+
+export interface UserFormValues {
+  username: string;
+  name: string;
+  email: string;
+  password: string;
+  role_id: number | null;
+  user_department_id: number | null;
+}
+
+/**
+ * How often the users screen re-reads who is online. Presence has no socket event
+ * (contracts/socket.md §3: "the socket carries no presence events"), so the live column polls the
+ * GraphQL `onlineUsers` query, the contract's presence read.
+ */
+export const PRESENCE_POLL_MS = 15_000;
+
+/** What the presence watcher sends its parent: the ids online right now. */
+export interface OnlineEvent {
+  type: 'users.online';
+  ids: number[];
+}
+
+export const usersActors = {
+  /**
+   * Polls `onlineUsers` every `intervalMs` (0 turns it off) and sends `users.online`. A poll is
+   * skipped while the previous one is still out, and a failed poll is only logged: the column keeps
+   * the last known presence and the next poll corrects it.
+   */
+  watchPresence: fromCallback<OnlineEvent, { execute: Execute; intervalMs: number }>(({ input, sendBack }) => {
+    if (input.intervalMs <= 0) return undefined;
+    let inFlight: AbortController | null = null;
+    const poll = () => {
+      if (inFlight) return;
+      const controller = new AbortController();
+      inFlight = controller;
+      input
+        .execute(OnlineUsersDocument, {}, { signal: controller.signal })
+        .then(({ onlineUsers }) => sendBack({ type: 'users.online', ids: onlineUsers.map((user) => user.id) }))
+        .catch((error: unknown) => {
+          if (!controller.signal.aborted) console.warn('users: presence poll failed', error);
+        })
+        .finally(() => {
+          if (inFlight === controller) inFlight = null;
+        });
+    };
+    const timer = setInterval(poll, input.intervalMs);
+    return () => {
+      clearInterval(timer);
+      inFlight?.abort();
+    };
+  }),
+  loadUsers: fromPromise<UserRow[], { execute: Execute }>(
+    async ({ input, signal }) => (await input.execute(UsersDocument, {}, { signal })).users,
+  ),
+  deleteUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
+    confirmed((await input.execute(DeleteUserDocument, { id: input.id })).deleteUser, 'deleteUser'),
+  ),
+  disconnectUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
+    confirmed((await input.execute(DisconnectUserDocument, { user_id: input.id })).disconnectUser, 'disconnectUser'),
+  ),
+  setBlocked: fromPromise<UserRow, { rest: RestClient; id: number; blocked: boolean }>(async ({ input }) =>
+    toUserRow(
+      unwrap(
+        await input.rest.PATCH('/api/users/{id}', {
+          params: { path: { id: input.id } },
+          body: { blocked: input.blocked },
+        }),
+      ),
+    ),
+  ),
+  setTwoFactor: fromPromise<boolean, { rest: RestClient; id: number; enabled: boolean }>(async ({ input }) => {
+    const settings = unwrap(
+      await input.rest.PATCH('/api/user-settings/{id}', {
+        params: { path: { id: input.id } },
+        body: { two_factor_enabled: input.enabled },
+      }),
+    );
+    return settings.two_factor_enabled;
+  }),
+  renameUser: fromPromise<UserRow, { rest: RestClient; id: number; name: string }>(async ({ input }) =>
+    toUserRow(
+      unwrap(
+        await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { name: input.name } }),
+      ),
+    ),
+  ),
+  changeEmail: fromPromise<UserRow, { rest: RestClient; id: number; email: string }>(async ({ input }) =>
+    toUserRow(
+      unwrap(
+        await input.rest.PUT('/api/users/{id}', { params: { path: { id: input.id } }, body: { email: input.email } }),
+      ),
+    ),
+  ),
+};
+
+export const userFormActors = {
+  loadFormOptions: fromPromise<UserFormOptions, { execute: Execute; userId: number | null }>(
+    async ({ input, signal }) => {
+      const { execute, userId } = input;
+      const [roles, departments, links] = await Promise.all([
+        execute(RolesDocument, {}, { signal }).then((r) => r.roles),
+        execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
+        userId === null
+          ? Promise.resolve([])
+          : execute(UserInstancesDocument, { user_id: userId }, { signal }).then((r) => r.userInstances),
+      ]);
+      const { instances } = await execute(
+        InstancesDocument,
+        { remove_ids: links.map((link) => link.instance.id) },
+        { signal },
+      );
+      return { roles, departments, instances, links };
+    },
+  ),
+  createUser: fromPromise<UserRow, { execute: Execute; values: UserFormValues; instanceIds: number[] }>(
+    async ({ input }) => {
+      const { values } = input;
+      const answer = await input.execute(NewUserDocument, {
+        username: values.username.trim(),
+        name: values.name.trim(),
+        email: values.email.trim(),
+        password: values.password,
+        role_id: values.role_id ?? 0,
+        user_department_id: values.user_department_id,
+        chosen_instances: input.instanceIds,
+      });
+      return answer.newUser;
+    },
+  ),
+  updateUser: fromPromise<UserRow, { execute: Execute; id: number; values: UserFormValues; instanceIds: number[] }>(
+    async ({ input }) => {
+      const { values } = input;
+      const answer = await input.execute(UpdateUserDocument, {
+        id: input.id,
+        username: values.username.trim(),
+        name: values.name.trim(),
+        email: values.email.trim(),
+        role_id: values.role_id,
+        user_department_id: values.user_department_id,
+        // The complete set: links kept plus the instances added in the form.
+        chosen_instances: input.instanceIds,
+      });
+      return answer.updateUser;
+    },
+  ),
+  removeLink: fromPromise<void, { execute: Execute; linkId: number }>(async ({ input }) =>
+    confirmed(
+      (await input.execute(DeleteUserInstanceDocument, { id: input.linkId })).deleteUserInstance,
+      'deleteUserInstance',
+    ),
+  ),
+};

@@ -1,0 +1,14 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../theme.css';
+
+export const page = style({
+  maxWidth: '32rem',
+  textAlign: 'center',
+  display: 'grid',
+  gap: vars.space.md,
+  justifyItems: 'center',
+});
+export const code = style({ margin: 0, fontSize: '4rem', fontWeight: 700, lineHeight: 1, color: vars.color.primary });
+export const title = style({ margin: 0, fontSize: vars.font.size.xxl, lineHeight: 1.2 });
+export const body = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.lg });
+export const actions = style({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: vars.space.sm });

@@ -1,9 +1,0 @@
-import { style } from '@vanilla-extract/css';
-import { vars } from './theme.css';
-
-export const fallback = style({
-  display: 'grid',
-  placeItems: 'center',
-  minHeight: '40vh',
-  padding: vars.space.xl,
-});

@@ -1,0 +1,63 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '../../../theme.css';
+
+export const panel = style({ display: 'flex', flexDirection: 'column', gap: vars.space.md, minWidth: 0 });
+
+export const intro = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
+
+export const note = style({
+  margin: 0,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.infoSurface,
+  color: vars.color.text,
+  fontSize: vars.font.size.sm,
+});
+
+export const tab = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.md,
+  minWidth: 0,
+  paddingTop: vars.space.md,
+});
+
+/** The period grows; the other filters keep a readable width and wrap below on phones. */
+export const filters = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-start',
+  gap: vars.space.md,
+  minWidth: 0,
+});
+
+export const range = style({ flex: '1 1 18rem', minWidth: 0, maxWidth: '26rem' });
+
+export const filter = style({ flex: '1 1 12rem', minWidth: 0, maxWidth: '18rem' });
+
+export const actions = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  minWidth: 0,
+});
+
+export const count = style({
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.sm,
+  fontVariantNumeric: 'tabular-nums',
+});
+
+export const download = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.borderSubtle}`,
+  borderRadius: vars.radius.md,
+  minWidth: 0,
+});
+
+export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.font.size.sm });

@@ -1,0 +1,161 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  isDirty,
+  isEditable,
+  permissionGroups,
+  rolePermissionsMachine,
+  type PermissionGroup,
+  type RolePermissionsSnapshot,
+} from '../../../../machines/roles/role-permissions.machine';
+import { roleRenameProblems } from '../../../../machines/roles/roles.machine';
+import { Badge } from '../../../components/badge';
+import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorState } from '../../../components/error-state';
+import { Stack } from '../../../components/layout';
+import { Skeleton } from '../../../components/skeleton';
+import { Spinner } from '../../../components/spinner';
+import { appToasts, showToast } from '../../../components/toast-queue';
+import { useServices } from '../../../hooks/services-context';
+import { RenameRoleDialog, type DialogFeedback } from '../list/role-dialogs';
+import { useSettled } from '../../../hooks/use-settled';
+import { PermissionCategory } from './permission-category';
+import { RoleNotFound } from './role-not-found';
+import * as styles from './roles-edit.css';
+import { SaveBar } from './save-bar';
+import { useLeaveGuard } from '../../../hooks/use-leave-guard';
+
+/** The administrador passes every check: its boxes all show checked whatever the stored list says. */
+function shownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
+  const groups = permissionGroups(snapshot);
+  if (isEditable(snapshot.context)) return groups;
+  return groups.map((g) => ({
+    ...g,
+    permissions: g.permissions.map((p) => ({ ...p, checked: true })),
+    allChecked: g.permissions.length > 0,
+    someChecked: false,
+  }));
+}
+
+const sameGroups = (a: PermissionGroup[], b: PermissionGroup[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The role editor for one role id (see `RolesEditScreen`). */
+export function RoleEditor({ roleId }: { roleId: number }) {
+  const { t } = useTranslation();
+  const { clients } = useServices();
+  const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId } });
+  const role = useSelector(actor, (s) => s.context.role);
+  const loadError = useSelector(actor, (s) => s.context.loadError);
+  const phase = useSelector(actor, (s) =>
+    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
+  );
+  const groups = useSelector(actor, shownGroups, sameGroups);
+  const dirty = useSelector(actor, (s) => isDirty(s.context));
+  const saving = useSelector(actor, (s) => s.matches('saving'));
+  const renaming = useSelector(actor, (s) => s.matches('renaming'));
+  const editable = role !== null && role.name !== 'administrador';
+  const guard = useLeaveGuard(dirty && editable);
+  const [renameOpen, setRenameOpen] = useState(false);
+  const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
+
+  useSettled(actor, (next, previous) => {
+    const { actionError, fieldErrors, notice } = next.context;
+    if (previous.matches('renaming')) {
+      if (actionError) return setFeedback({ fieldErrors, formError: actionError });
+      setRenameOpen(false);
+    }
+    if (actionError && previous.matches('saving'))
+      showToast(appToasts, { variant: 'error', title: t(actionError.key), description: t(actionError.reason) });
+    else if (notice) showToast(appToasts, { variant: 'success', title: t(notice) });
+  });
+
+  if (phase === 'loading') {
+    return (
+      <div aria-busy="true" className={styles.loading}>
+        <Spinner label={t('common.loading')} />
+        <Skeleton width="16rem" height="2rem" />
+        <Skeleton lines={6} />
+      </div>
+    );
+  }
+  if (phase === 'failed' || role === null) {
+    if (loadError?.reason === 'apiErrors.notFound') return <RoleNotFound id={String(roleId)} />;
+    return (
+      <ErrorState
+        title={loadError ? t(loadError.key) : undefined}
+        description={loadError ? t(loadError.reason) : undefined}
+        onRetry={() => actor.send({ type: 'roles.reload' })}
+      />
+    );
+  }
+
+  const selected = groups.reduce((n, g) => n + g.permissions.filter((p) => p.checked).length, 0);
+  const total = groups.reduce((n, g) => n + g.permissions.length, 0);
+  return (
+    <Stack gap="lg">
+      <div className={styles.header}>
+        <Stack gap="xs">
+          <h2 className={styles.titleRow}>
+            {role.display_name}
+            {editable ? null : <Badge tone="info">{t('roles.list.readOnlyBadge')}</Badge>}
+          </h2>
+          <p className={styles.muted}>{t('roles.edit.identifier', { name: role.name })}</p>
+          <p className={styles.muted} aria-live="polite">
+            {t('roles.edit.summary', { selected, total })}
+          </p>
+        </Stack>
+        {editable ? (
+          <Button variant="secondary" onPress={() => (setFeedback(null), setRenameOpen(true))} isDisabled={saving}>
+            {t('roles.list.rename')}
+          </Button>
+        ) : null}
+      </div>
+      {editable ? null : <p className={styles.notice}>{t('roles.readOnly')}</p>}
+      {groups.length === 0 ? <EmptyState title={t('roles.edit.noPermissions')} /> : null}
+      {groups.map((group) => (
+        <PermissionCategory
+          key={group.category}
+          group={group}
+          isReadOnly={!editable || saving}
+          onToggle={(routeName) => actor.send({ type: 'roles.toggle', routeName })}
+          onToggleAll={(enabled) => actor.send({ type: 'roles.toggleCategory', category: group.category, enabled })}
+        />
+      ))}
+      {editable ? (
+        <SaveBar
+          dirty={dirty}
+          saving={saving}
+          onSave={() => actor.send({ type: 'roles.save' })}
+          onDiscard={() => actor.send({ type: 'roles.reset' })}
+        />
+      ) : null}
+      <RenameRoleDialog
+        isOpen={renameOpen}
+        onClose={() => setRenameOpen(false)}
+        isPending={renaming}
+        feedback={feedback}
+        currentName={role.display_name}
+        onSubmit={(displayName) => {
+          const problems = roleRenameProblems(displayName);
+          setFeedback({ fieldErrors: problems, formError: null });
+          if (Object.keys(problems).length > 0) return;
+          if (displayName.trim() === role.display_name) return setRenameOpen(false);
+          actor.send({ type: 'roles.rename', displayName });
+        }}
+      />
+      <ConfirmDialog
+        isOpen={guard.target !== null}
+        onOpenChange={(open) => !open && guard.stay()}
+        title={t('roles.edit.leaveTitle')}
+        message={t('roles.edit.leaveBody')}
+        confirmLabel={t('roles.edit.leaveConfirm')}
+        cancelLabel={t('roles.edit.stay')}
+        variant="danger"
+        onConfirm={guard.leave}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,213 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route } from 'wouter';
+import type { PermissionCategory } from '../../../../machines/roles/role-permissions.machine';
+import type { Role } from '../../../../machines/roles/roles.machine';
+import { deferred, json, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
+import { Link } from '../../../components/link';
+import { appToasts } from '../../../components/toast-queue';
+import { renderWithServices, type RenderedApp } from '../../../test-support/render';
+import RolesEditScreen from './roles-edit';
+
+const categories: PermissionCategory[] = [
+  {
+    category: 'gestao',
+    permissions: [
+      { id: 1, route_name: 'users', display_name: 'Usuários', category: 'gestao' },
+      { id: 2, route_name: 'tenants', display_name: 'Empresas', category: 'gestao' },
+    ],
+  },
+  {
+    category: 'dashboard',
+    permissions: [
+      { id: 5, route_name: 'dashboard-analytics', display_name: 'Painel analítico', category: 'dashboard' },
+    ],
+  },
+];
+const operador: Role = {
+  id: 2,
+  name: 'operador',
+  display_name: 'Operador',
+  has_permission_routes: ['dashboard-analytics'],
+};
+const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] };
+
+let view: RenderedApp | undefined;
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  appToasts.clear();
+});
+
+type Answer = (r: SeenRequest) => Response | Promise<Response> | undefined;
+
+function render(id: string, role: Role | null, answer: Answer = () => undefined) {
+  view = renderWithServices(
+    <>
+      {/* As the shell renders it (src/app/router.tsx): inside a <Route> of its table path. */}
+      <Route path="/roles/edit/:id">
+        <RolesEditScreen />
+      </Route>
+      <Link href="/users">Ir para usuários</Link>
+    </>,
+    {
+      path: `/roles/edit/${id}`,
+      signedIn: {},
+      respond: (r) => {
+        const custom = answer(r);
+        if (custom) return custom;
+        if (r.path === `/api/roles/${id}` && r.method === 'GET')
+          return role ? json(200, role) : json(404, { message: 'Role not found' });
+        if (r.path === '/api/permission/categories') return json(200, categories);
+        return json(404, { message: 'no fake' });
+      },
+    },
+  );
+  return view;
+}
+
+const toasts = () => appToasts.visibleToasts.map((t) => [t.content.variant, t.content.title, t.content.description]);
+const box = (name: string) => screen.getByRole('checkbox', { name });
+
+describe('RolesEditScreen', () => {
+  it('loads the role and shows its permissions by category with counts', async () => {
+    const answer = deferred<Response>();
+    render('2', operador, (r) => (r.path === '/api/roles/2' ? answer.promise : undefined));
+    expect(screen.getByRole('progressbar', { name: 'Carregando…' })).toBeInTheDocument();
+    answer.resolve(json(200, operador));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Operador' })).toBeInTheDocument();
+    expect(screen.getByText('1 de 3 permissões selecionadas')).toBeInTheDocument();
+    const gestao = screen.getByRole('region', { name: 'Gestão' });
+    expect(within(gestao).getByText('0 de 2')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Painéis' })).getByText('1 de 1')).toBeInTheDocument();
+    expect(box('Painel analítico')).toBeChecked();
+    expect(box('Usuários')).not.toBeChecked();
+    expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
+    expect(screen.getByRole('button', { name: 'Salvar permissões' })).toBeDisabled();
+  });
+
+  it('toggles one permission and a whole category, saves with a pending state and toasts', async () => {
+    const user = userEvent.setup();
+    const held = deferred<Response>();
+    const { requests } = render('2', operador, (r) => (r.path === '/api/permission/update' ? held.promise : undefined));
+    await user.click(await screen.findByRole('checkbox', { name: 'Usuários' }));
+    expect(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' })).toBePartiallyChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
+    expect(box('Empresas')).toBeChecked();
+    expect(screen.getByRole('status')).toHaveTextContent('Há alterações não salvas.');
+    await user.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    expect(screen.getByRole('button', { name: /Salvar permissões/ })).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('progressbar', { name: 'Salvando permissões…' })).toBeInTheDocument();
+    expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
+    const body = requests.find((r) => r.path === '/api/permission/update')?.body;
+    expect(body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'tenants', 'users'] });
+    held.resolve(json(200, { ...operador, has_permission_routes: ['dashboard-analytics', 'tenants', 'users'] }));
+    await waitFor(() => expect(toasts()).toEqual([['success', 'Permissões salvas.', undefined]]));
+    expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
+    expect(screen.getByText('3 de 3 permissões selecionadas')).toBeInTheDocument();
+  });
+
+  it('keeps the edits and says why when the save fails; discard restores the saved set', async () => {
+    const user = userEvent.setup();
+    render('2', operador, (r) =>
+      r.path === '/api/permission/update' ? json(403, { message: 'Forbidden' }) : undefined,
+    );
+    await user.click(await screen.findByRole('checkbox', { name: 'Painel analítico' }));
+    await user.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    await waitFor(() =>
+      expect(toasts()).toEqual([
+        ['error', 'Não foi possível salvar as permissões.', 'Você não tem permissão para esta ação.'],
+      ]),
+    );
+    expect(box('Painel analítico')).not.toBeChecked();
+    expect(screen.getByRole('status')).toHaveTextContent('Há alterações não salvas.');
+    await user.click(screen.getByRole('button', { name: 'Descartar alterações' }));
+    expect(box('Painel analítico')).toBeChecked();
+    expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
+  });
+
+  it('holds a link click while there are unsaved changes until the user decides, and warns on unload', async () => {
+    const user = userEvent.setup();
+    const rendered = render('2', operador);
+    await user.click(await screen.findByRole('checkbox', { name: 'Usuários' }));
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+    await user.click(screen.getByRole('link', { name: 'Ir para usuários' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Sair sem salvar?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Continuar editando' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(rendered.location()).toBe('/roles/edit/2');
+    expect(box('Usuários')).toBeChecked();
+    await user.click(screen.getByRole('link', { name: 'Ir para usuários' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Sair sem salvar' }));
+    await waitFor(() => expect(rendered.location()).toBe('/users'));
+  });
+
+  it('lets links go at once when nothing is unsaved', async () => {
+    const user = userEvent.setup();
+    const rendered = render('2', operador);
+    await screen.findByRole('checkbox', { name: 'Usuários' });
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(false);
+    await user.click(screen.getByRole('link', { name: 'Ir para usuários' }));
+    await waitFor(() => expect(rendered.location()).toBe('/users'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('renames the role from its header', async () => {
+    const user = userEvent.setup();
+    const { requests } = render('2', operador, (r) =>
+      r.method === 'PUT' ? json(200, { ...operador, display_name: 'Operador de loja' }) : undefined,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Renomear' }));
+    const field = within(await screen.findByRole('dialog', { name: 'Renomear função' })).getByRole('textbox', {
+      name: /Nome/,
+    });
+    await user.clear(field);
+    await user.type(field, 'Operador de loja');
+    await user.click(screen.getByRole('button', { name: 'Salvar nome' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Operador de loja' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(requests.find((r) => r.method === 'PUT')).toMatchObject({
+      path: '/api/roles/2',
+      body: { display_name: 'Operador de loja' },
+    });
+    expect(toasts()).toEqual([['success', 'Função renomeada.', undefined]]);
+  });
+
+  it('shows the administrador read-only, every permission granted', async () => {
+    render('1', admin);
+    expect(await screen.findByText('A função administrador sempre tem todas as permissões.')).toBeInTheDocument();
+    expect(screen.getByText('Somente leitura')).toBeInTheDocument();
+    for (const name of ['Usuários', 'Empresas', 'Painel analítico']) expect(box(name)).toBeChecked();
+    expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
+    expect(screen.queryByRole('button', { name: 'Salvar permissões' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Renomear' })).toBeNull();
+  });
+
+  it.each([
+    ['an unknown id', '77'],
+    ['an id that is not a number', 'abc'],
+  ])('says the role does not exist for %s and links back to the list', async (_, id) => {
+    const { requests } = render(id, null);
+    expect(await screen.findByRole('region', { name: 'Função não encontrada' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Voltar para as funções' })).toHaveAttribute('href', '/roles/list');
+    if (id === 'abc') expect(requests.filter((r) => r.path.startsWith('/api/roles'))).toEqual([]);
+  });
+
+  it('says why the load failed and retries', async () => {
+    let fail = true;
+    const user = userEvent.setup();
+    render('2', operador, (r) =>
+      r.path === '/api/roles/2' && fail ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Não foi possível carregar as funções.Serviço indisponível. Tente mais tarde.');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Operador' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,175 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { getHref } from '../../../../domain/paths';
+import {
+  roleCreateProblems,
+  roleRenameProblems,
+  rolesMachine,
+  type Role,
+  type RolesSnapshot,
+} from '../../../../machines/roles/roles.machine';
+import { Badge } from '../../../components/badge';
+import { Button } from '../../../components/button';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorState } from '../../../components/error-state';
+import { PlusIcon } from '../../../components/icons';
+import { Inline, Stack } from '../../../components/layout';
+import { LinkButton } from '../../../components/link';
+import { showToast, appToasts } from '../../../components/toast-queue';
+import { useServices } from '../../../hooks/services-context';
+import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';
+import * as styles from './roles-list.css';
+import { useSettled } from '../../../hooks/use-settled';
+
+const ADMIN = 'administrador';
+
+type OpenDialog = { kind: 'create' } | { kind: 'rename'; role: Role } | null;
+
+const selectStatus = (s: RolesSnapshot) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'error' : 'ready');
+
+/**
+ * `/roles/list`: every role with its permitted route count, a link to its permissions, creation
+ * and renaming in dialogs. The administrador role is read-only (it passes every check).
+ */
+export default function RolesListScreen() {
+  const { t } = useTranslation();
+  const { clients } = useServices();
+  const actor = useActorRef(rolesMachine, { input: { rest: clients.rest } });
+  const roles = useSelector(actor, (s) => s.context.roles);
+  const status = useSelector(actor, selectStatus);
+  const listError = useSelector(actor, (s) => s.context.listError);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
+  const [, navigate] = useLocation();
+
+  useSettled(actor, (next) => {
+    const { actionError, fieldErrors, notice } = next.context;
+    if (actionError) return setFeedback({ fieldErrors, formError: actionError });
+    setDialog(null);
+    if (notice) showToast(appToasts, { variant: 'success', title: t(notice) });
+  });
+
+  const open = (next: OpenDialog) => {
+    setFeedback(null);
+    setDialog(next);
+  };
+  const refuse = (fieldErrors: DialogFeedback['fieldErrors']) => {
+    setFeedback({ fieldErrors, formError: null });
+    return Object.keys(fieldErrors).length > 0;
+  };
+
+  const columns: DataTableColumn<Role>[] = [
+    {
+      id: 'display_name',
+      header: t('roles.list.columns.displayName'),
+      isRowHeader: true,
+      cell: (role) => (
+        <span className={styles.nameCell}>
+          {role.display_name}
+          {role.name === ADMIN ? <Badge tone="info">{t('roles.list.readOnlyBadge')}</Badge> : null}
+        </span>
+      ),
+    },
+    {
+      id: 'name',
+      header: t('roles.list.columns.name'),
+      cell: (role) => <code className={styles.code}>{role.name}</code>,
+    },
+    {
+      id: 'routes',
+      header: t('roles.list.columns.routes'),
+      align: 'end',
+      cell: (role) => (role.name === ADMIN ? t('roles.list.allRoutes') : role.has_permission_routes.length),
+    },
+    {
+      id: 'actions',
+      header: t('roles.list.columns.actions'),
+      align: 'end',
+      cell: (role) => {
+        const admin = role.name === ADMIN;
+        return (
+          <span className={styles.actions}>
+            {admin ? null : (
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={t('roles.list.renameLabel', { name: role.display_name })}
+                onPress={() => open({ kind: 'rename', role })}
+              >
+                {t('roles.list.rename')}
+              </Button>
+            )}
+            <LinkButton
+              size="sm"
+              href={getHref('roles-edit', { id: role.id })}
+              aria-label={t(admin ? 'roles.list.viewLabel' : 'roles.list.editLabel', { name: role.display_name })}
+            >
+              {t(admin ? 'roles.list.view' : 'roles.list.edit')}
+            </LinkButton>
+          </span>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <Inline justify="between" gap="md">
+        <p className={styles.intro}>{t('roles.list.intro')}</p>
+        <Button icon={<PlusIcon />} onPress={() => open({ kind: 'create' })} isDisabled={status !== 'ready'}>
+          {t('roles.list.create')}
+        </Button>
+      </Inline>
+      <DataTable
+        aria-label={t('roles.list.tableLabel')}
+        columns={columns}
+        rows={roles}
+        status={status}
+        // A click or Enter on a row opens its permissions (on a phone the actions column is off-screen).
+        onRowAction={(id) => navigate(getHref('roles-edit', { id: String(id) }))}
+        emptyState={
+          <EmptyState
+            title={t('roles.list.empty')}
+            description={t('roles.list.emptyHint')}
+            action={
+              <Button variant="secondary" icon={<PlusIcon />} onPress={() => open({ kind: 'create' })}>
+                {t('roles.list.create')}
+              </Button>
+            }
+          />
+        }
+        errorState={
+          <ErrorState
+            title={listError ? t(listError.key) : undefined}
+            description={listError ? t(listError.reason) : undefined}
+            onRetry={() => actor.send({ type: 'roles.reload' })}
+          />
+        }
+      />
+      <CreateRoleDialog
+        isOpen={dialog?.kind === 'create'}
+        onClose={() => setDialog(null)}
+        isPending={busy}
+        feedback={feedback}
+        onSubmit={(name, displayName) => {
+          if (!refuse(roleCreateProblems(name, displayName))) actor.send({ type: 'roles.create', name, displayName });
+        }}
+      />
+      <RenameRoleDialog
+        isOpen={dialog?.kind === 'rename'}
+        onClose={() => setDialog(null)}
+        isPending={busy}
+        feedback={feedback}
+        currentName={dialog?.kind === 'rename' ? dialog.role.display_name : ''}
+        onSubmit={(displayName) => {
+          if (dialog?.kind === 'rename' && !refuse(roleRenameProblems(displayName)))
+            actor.send({ type: 'roles.rename', id: dialog.role.id, displayName });
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,232 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../../domain/format';
+import {
+  instancesMachine,
+  selectBusy,
+  selectDialog,
+  selectListStatus,
+  type Instance,
+  type InstancesActor,
+  type InstancesSnapshot,
+} from '../../../../machines/instances/instances.machine';
+import { Button } from '../../../components/button';
+import { EmptyState } from '../../../components/empty-state';
+import { ErrorState } from '../../../components/error-state';
+import { PlusIcon } from '../../../components/icons';
+import { Spinner } from '../../../components/spinner';
+import { appToasts, showToast } from '../../../components/toast-queue';
+import { VisuallyHidden } from '../../../components/visually-hidden';
+import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
+import { InstanceCard } from './instance-card';
+import { InstanceConnections } from './instance-connections';
+import { InstanceFormDialog, SyncDialog, type InstanceFeedback } from './instance-dialogs';
+import * as styles from './instances-panel.css';
+
+const selectFeedback = (s: InstancesSnapshot): InstanceFeedback => ({
+  actionError: s.context.actionError,
+  fieldErrors: s.context.fieldErrors,
+});
+const sameFeedback = (a: InstanceFeedback, b: InstanceFeedback) =>
+  a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;
+
+/** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
+function useRefetchOnReconnect(actor: InstancesActor) {
+  const open = useSocket((s) => s.hasTag('open'));
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (open && !wasOpen.current) actor.send({ type: 'instances.reconnected' });
+    wasOpen.current = open;
+  }, [open, actor]);
+}
+
+/** Toasts each successful call the machine reports. */
+function useNotices(actor: InstancesActor) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    const subscription = actor.on('instances.notice', (event) =>
+      showToast(appToasts, { variant: 'success', title: t(event.notice, { name: event.name }) }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor, t]);
+}
+
+/** Sync milestones (start, 25/50/75 %, end) for screen readers: a polite region, not every event. */
+function SyncAnnouncer({ actor }: { actor: InstancesActor }) {
+  const { t, i18n } = useTranslation();
+  const said = useSelector(actor, (s) => s.context.announcement);
+  const text = said
+    ? t(said.key, {
+        name: said.params.name,
+        progress: formatNumber(said.params.progress, i18n.language),
+        messages: formatNumber(said.params.messages, i18n.language),
+      })
+    : '';
+  return (
+    <VisuallyHidden elementType="div">
+      <div role="status" aria-live="polite">
+        {text}
+      </div>
+    </VisuallyHidden>
+  );
+}
+
+function Panel({ tenantName }: { tenantName: string }) {
+  const { t } = useTranslation();
+  const { clients, bus, preferences } = useServices();
+  const actor = useActorRef(instancesMachine, { input: { rest: clients.rest, bus, tenantName } });
+  const status = useSelector(actor, selectListStatus);
+  const loaded = useSelector(actor, (s) => s.context.loaded);
+  const instances = useSelector(actor, (s) => s.context.instances);
+  const connections = useSelector(actor, (s) => s.context.connections);
+  const listError = useSelector(actor, (s) => s.context.listError);
+  const dialog = useSelector(actor, selectDialog);
+  const busy = useSelector(actor, selectBusy);
+  const target = useSelector(actor, (s) => s.context.target);
+  const feedback = useSelector(actor, selectFeedback, sameFeedback);
+  const active = usePreferences((s) => s.context.activeInstance);
+  const headingIds = { instances: useId(), connections: useId() };
+  useRefetchOnReconnect(actor);
+  useNotices(actor);
+  // The active instance carries its name (SPEC §3): follow a rename made here or elsewhere.
+  useEffect(() => {
+    const row = active ? instances.find((r) => r.id === active.id) : undefined;
+    if (row && row.name !== active?.name)
+      preferences.send({ type: 'prefs.instance.set', instance: { id: row.id, name: row.name } });
+  }, [active, instances, preferences]);
+
+  const close = () => actor.send({ type: 'instances.close' });
+  const create = () => actor.send({ type: 'instances.createOpen' });
+  const toggleActive = (instance: Instance) => {
+    const clearing = active?.id === instance.id;
+    preferences.send({
+      type: 'prefs.instance.set',
+      instance: clearing ? null : { id: instance.id, name: instance.name },
+    });
+    showToast(
+      appToasts,
+      clearing
+        ? { variant: 'info', title: t('instances.active.cleared') }
+        : { variant: 'success', title: t('instances.active.set', { name: instance.name }) },
+    );
+  };
+
+  const content = () => {
+    if (status === 'error') {
+      return (
+        <ErrorState
+          title={listError ? t(listError.key) : undefined}
+          description={listError ? t(listError.reason) : undefined}
+          onRetry={() => actor.send({ type: 'instances.reload' })}
+        />
+      );
+    }
+    if (!loaded) {
+      return (
+        <div className={styles.loading}>
+          <Spinner label={t('instances.loading')} />
+          <span aria-hidden="true">{t('instances.loading')}</span>
+        </div>
+      );
+    }
+    return (
+      <>
+        <section className={styles.section} aria-labelledby={headingIds.instances}>
+          <h3 id={headingIds.instances} className={styles.sectionHeading}>
+            {t('instances.sections.instances')}
+          </h3>
+          {instances.length === 0 ? (
+            <EmptyState
+              title={t('instances.empty')}
+              description={t('instances.emptyHint')}
+              action={
+                <Button variant="secondary" icon={<PlusIcon />} onPress={create}>
+                  {t('instances.create')}
+                </Button>
+              }
+            />
+          ) : (
+            <ul className={styles.cards}>
+              {instances.map((instance) => (
+                <InstanceCard
+                  key={instance.id}
+                  instance={instance}
+                  isActive={active?.id === instance.id}
+                  onEdit={() => actor.send({ type: 'instances.updateOpen', id: instance.id })}
+                  onSync={() => actor.send({ type: 'instances.syncOpen', id: instance.id })}
+                  onToggleActive={() => toggleActive(instance)}
+                />
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className={styles.section} aria-labelledby={headingIds.connections}>
+          <h3 id={headingIds.connections} className={styles.sectionHeading}>
+            {t('instances.sections.connections')}
+          </h3>
+          <InstanceConnections connections={connections} tenantName={tenantName} />
+        </section>
+      </>
+    );
+  };
+
+  return (
+    <div className={styles.panel}>
+      <div className={styles.header}>
+        <h2 className={styles.heading}>{t('instances.title', { tenant: tenantName })}</h2>
+        <div className={styles.actions}>
+          <Button
+            variant="secondary"
+            onPress={() => actor.send({ type: 'instances.reload' })}
+            isPending={status === 'loading' && loaded}
+            pendingLabel={t('instances.refreshing')}
+          >
+            {t('instances.refresh')}
+          </Button>
+          <Button icon={<PlusIcon />} onPress={create}>
+            {t('instances.create')}
+          </Button>
+        </div>
+      </div>
+      <p className={styles.intro}>{t('instances.intro')}</p>
+      {content()}
+      <SyncAnnouncer actor={actor} />
+      <InstanceFormDialog
+        isOpen={dialog === 'create' || dialog === 'update'}
+        instance={dialog === 'update' ? target : null}
+        isPending={busy}
+        feedback={feedback}
+        onClose={close}
+        onSubmit={(fields) =>
+          dialog === 'update'
+            ? actor.send({ type: 'instances.update', fields })
+            : actor.send({
+                type: 'instances.create',
+                draft: { name: fields.name, isOfficial: fields.isOfficial, isUnlimited: fields.isUnlimited },
+              })
+        }
+      />
+      <SyncDialog
+        isOpen={dialog === 'sync'}
+        instance={target}
+        isPending={busy}
+        feedback={feedback}
+        onClose={close}
+        onSubmit={(daysAgo, unlimited) => actor.send({ type: 'instances.sync', daysAgo, unlimited })}
+      />
+    </div>
+  );
+}
+
+/**
+ * A tenant's instances and connections (issue #6 point 2): cards with flags, status, live sync
+ * progress and the last result; create, edit and sync in dialogs; the active instance (SPEC §3)
+ * chosen here. Works on its own (own h2, loading, empty and error states); a new tenant starts a
+ * new machine.
+ */
+export function InstancesPanel({ tenantName }: { tenantName: string }) {
+  return <Panel key={tenantName} tenantName={tenantName} />;
+}
+
+export default InstancesPanel;
