@@ -1,4 +1,4 @@
-// Lint with import boundaries (DESIGN §2): ui → machines → api/domain → generated, no cycles.
+// Lint with import boundaries (docs/architecture.md, Layers): ui → machines → api/domain → generated, no cycles.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';

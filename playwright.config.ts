@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Browser end-to-end suite (issue #7): `npx playwright test`, also a step of `npm test`.
+ * Browser end-to-end suite: `npx playwright test`, also a step of `npm test`.
  * Debian's Chromium (never `playwright install`); the suite starts the reference server itself
  * (tests/e2e/global-setup.ts). Two workers at most: the CI box has two cores and the server runs
  * beside the browsers.

@@ -47,7 +47,7 @@ const chunkGraphStats = {
 /**
  * After a production build: renders the login page with the build's own code (the `prerender`
  * environment, src/app/prerender.tsx: the same modules, so the same vanilla-extract class names) into
- * `dist/web/login.html`, which the server sends for `/{tenant}/login` (issue #8: login LCP).
+ * `dist/web/login.html`, which the server sends for `/{tenant}/login` (its largest contentful paint: docs/performance.md).
  */
 const PRERENDER_ROOT = resolve('dist/prerender');
 const prerenderLoginPage: RsbuildPlugin = {
@@ -92,7 +92,7 @@ const precompressAssets: RsbuildPlugin = {
 };
 
 /**
- * The SPA is served under `/{tenant}/…` (DESIGN §4), so assets use absolute `/static/…` URLs that
+ * The SPA is served under `/{tenant}/…` (docs/product.md, Tenants in the address), so assets use absolute `/static/…` URLs that
  * work from any tenant path; the server maps them regardless of the first segment. Production
  * builds add the `prerender` environment (Node) for the login page above.
  */

@@ -12,7 +12,7 @@ import {
 import { DEMO_PASSWORD } from '../server/src/db/seed';
 
 /**
- * Issue #8 point 3: the API under load with autocannon, the server in its own process and the load
+ * The API under load with autocannon, the server in its own process and the load
  * generator in this one, on loopback. Every figure is also given as a ratio to a bare Fastify route
  * (bench/bare-server.ts) measured in the same run, before and after the real endpoints (mean of both),
  * so a loaded machine shifts both and the ratio stays readable.

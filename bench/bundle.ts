@@ -12,7 +12,7 @@ import {
 } from './route-sizes.mjs';
 
 /**
- * Issue #8 point 1: JS and CSS per route, gzip and brotli, from a production build's chunk graph.
+ * JS and CSS per route, gzip and brotli, from a production build's chunk graph.
  * The full bench builds first; the quick one reuses `dist/` when the build already ran (CI's
  * `npm test` builds just before) and builds only when `dist/stats.json` is missing.
  *

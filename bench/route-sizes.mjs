@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * JS and CSS per route, gzip and brotli, from the production build (issue #8 point 1, issue #5's
- * "the build prints JS per route").
+ * JS and CSS per route, gzip and brotli, from the production build (the budgets in bench/budgets.json;
+ * `npm run build` prints them).
  *
  * Reads the chunk graph that rsbuild.config.ts writes to `dist/stats.json` and the built files under
  * `dist/web`. Routes come from the registry (`src/app/screens-registry.ts`: `'<route>': …import('…')`)

@@ -12,7 +12,7 @@ import {
 import { seedScale } from './scale-seed';
 
 /**
- * Issue #8 point 4 on PostgreSQL: 100,000 tenants and 1,000,000 orders (quick: a tenth), then
+ * Scale on PostgreSQL: 100,000 tenants and 1,000,000 orders (quick: a tenth), then
  * - paginated tenant search over HTTP, one request at a time, latency measured by the client
  *   (auth, validation, count and page queries, JSON) → p50/p95 per query and per class of queries
  *   (common word, rare name, CNPJ digits, alphanumeric CNPJ, no match), the p95 budget on each class;

@@ -3,7 +3,7 @@ import { check, fixed, median, percentile, sleep, type Check, type SuiteResult }
 import { json, loginOn, rssMB, serverOnPostgres, type PostgresTarget } from './lib/servers';
 
 /**
- * Issue #8 point 5: N authenticated sockets on one server process (PostgreSQL), every client pinging
+ * N authenticated sockets on one server process (PostgreSQL), every client pinging
  * as the SPA does on open, then one event broadcast to all of them.
  *
  * - Clients live in this process (`ws`), connecting in batches of {@link BATCH} so admission (a token

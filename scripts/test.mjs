@@ -84,7 +84,7 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// Browser end-to-end suite (issue #7): Playwright on Chromium against the build made above and the
+// Browser end-to-end suite: Playwright on Chromium against the build made above and the
 // reference server it starts itself; tests counted from its JSON report. Not with --reliability.
 if (!reliability) {
   const e2eDir = mkdtempSync(join(tmpdir(), 'e2e-'));

@@ -99,7 +99,7 @@ describe('reference server', () => {
   it.each([
     ['no token', undefined, { status: 'Authorization Token not found' }],
     ['a malformed token', 'Bearer abc.def.ghi', { status: 'Token is Invalid' }],
-  ])('answers %s with the DESIGN §4 body', async (_label, authorization, body) => {
+  ])('answers %s with its 401 body', async (_label, authorization, body) => {
     const response = await app.fastify.inject({
       method: 'GET',
       url: '/api/auth/userInfo',

@@ -197,7 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   fastify.decorateRequest('auth', null);
 
   // external
-  // The SPA calls the public-IP service itself (SPEC §7): its origin, and only it, joins connect-src.
+  // The SPA calls the public-IP service itself (docs/product.md, Sessions): its origin, and only it, joins connect-src.
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });

@@ -9,7 +9,7 @@ import { DEMO_PASSWORD } from './db/seed';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/postgres';
 
 /**
- * Issue #3 acceptance: two real server processes (`server/src/main.ts`, as `npm start` runs it) on one
+ * Scale-out (docs/product.md, Availability): two real server processes (`server/src/main.ts`, as `npm start` runs it) on one
  * PostgreSQL act as one. An `InstanceUpdated` caused through process A reaches a socket on process B;
  * a logout on A closes that session's socket on B.
  */

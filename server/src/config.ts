@@ -36,7 +36,7 @@ export interface ServerConfig {
   socketLivenessMs: number;
   /** The SPA's socket address (contracts/socket.md §1.1 `SOCKET_URL`); default `/ws` on this host. */
   socketUrl: string;
-  /** The public-IP service the SPA calls at login/logout (SPEC §7); empty turns the lookup off. */
+  /** The public-IP service the SPA calls at login/logout (docs/product.md, Sessions); empty turns the lookup off. */
   ipLookupUrl: string;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;

@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import { DEMO_PASSWORD } from './db/seed';
 
 /**
- * Issue #3 point 10: graceful shutdown. SIGTERM while a CSV sheet is streaming and a socket is open:
+ * Graceful shutdown. SIGTERM while a CSV sheet is streaming and a socket is open:
  * the download completes (every row, no reset), the socket gets close code 1001, the process exits 0.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

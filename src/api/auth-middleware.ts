@@ -1,7 +1,7 @@
 /**
  * The seam between the HTTP clients and the session: it attaches the bearer token, hands every 401
  * (with its parsed body) to the session, and replays the original request at most once when the
- * session says it refreshed the token. The session owns the policy (DESIGN §4); this file only moves
+ * session says it refreshed the token. The session owns the policy (docs/product.md, Sessions); this file only moves
  * requests, so both the REST and the GraphQL client share one behaviour.
  */
 

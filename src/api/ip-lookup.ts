@@ -1,6 +1,6 @@
 /**
- * The public-IP lookup sent with login and logout (SPEC §7). It never throws and never takes longer
- * than `timeoutMs` (DESIGN §4: login must not wait on a third party), answering null on any failure.
+ * The public-IP lookup sent with login and logout (docs/product.md, Sessions). It never throws and never takes longer
+ * than `timeoutMs` (login must not wait on a third party), answering null on any failure.
  */
 export interface IpLookupOptions {
   url: string;

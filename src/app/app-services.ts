@@ -21,7 +21,7 @@ import type { CreateSocket } from '../machines/realtime/socket-actors';
 import type { SocketActor } from '../machines/realtime/socket.machine';
 
 /**
- * The composition root (DESIGN §2: ui → machines → api): builds the HTTP clients over the session
+ * The composition root (docs/architecture.md, Layers): builds the HTTP clients over the session
  * seam, starts the app-wide actors (session, route guard, preferences; the socket and activity feed
  * once signed in, see {@link RealtimeHandle}) and links them. Views
  * receive the result through React context and only read actors and send events; screen machines get
@@ -32,7 +32,7 @@ import type { SocketActor } from '../machines/realtime/socket.machine';
 export interface AppSettings {
   /** `SOCKET_URL` (contracts/socket.md §1.1); default `/ws`. */
   socketUrl: string;
-  /** Public-IP service (SPEC §7); empty disables the lookup (login then sends ip: null). */
+  /** Public-IP service (docs/product.md, Sessions); empty disables the lookup (login then sends ip: null). */
   ipLookupUrl: string;
 }
 
@@ -74,7 +74,7 @@ export interface AppServices {
   guard: RouteGuardActor;
   preferences: PreferencesActor;
   bus: AppBus;
-  /** For bulk runners: holds the loading overlay off while they run (DESIGN §4). */
+  /** For bulk runners: holds the loading overlay off while they run (docs/product.md, Loading indicator). */
   overlay: OverlayControl;
   /** Requests in flight through the typed clients (the global loading indicator). */
   activity: RequestActivity;
@@ -164,7 +164,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network });
 
   const session = createActor(sessionMachine, {
-    // Presence (SPEC §4): say `disconnected` while the token still works (the rest is presence-link.ts).
+    // Presence (docs/product.md, Presence): say `disconnected` while the token still works (the rest is presence-link.ts).
     input: {
       rest,
       refreshGraphql,

@@ -9,7 +9,7 @@ import { ADMIN_USER, renderApp, type RenderedApp } from '../ui/test-support/rend
 
 /**
  * The shell over the real machines (session, guard, preferences, socket) and a scripted API:
- * SPEC §2's redirects, SPEC §5/§8's login messages, the navbar's switches.
+ * the route redirects, the login messages (docs/product.md, Routes and Errors), the navbar's switches.
  */
 const OPERADOR: User = {
   ...ADMIN_USER,
@@ -79,7 +79,7 @@ describe('app shell', () => {
     expect(login?.body).toMatchObject({ email: 'admin@demo.local', password: 'Back#Office!Demo' });
   });
 
-  it("shows SPEC §8's message for a failed login and stays on the form", async () => {
+  it('shows the one message for a failed login and stays on the form', async () => {
     view = renderApp({ path: '/login', respond: api(() => json(401, { error: 'invalid_credentials', message: 'x' })) });
     await signIn('admin@demo.local', 'wrong');
     expect(await screen.findByText(ptBR.auth.login.failed)).toBeInTheDocument();

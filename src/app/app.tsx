@@ -19,8 +19,8 @@ export interface AppProps {
 }
 
 /**
- * The root: services and translations for every view, then the tenant router (DESIGN §4: the SPA is
- * served under `/{tenant}/…`). Theme, language and `<html lang>` follow the preferences machine.
+ * The root: services and translations for every view, then the tenant router (the SPA is served
+ * under `/{tenant}/…`: docs/product.md, Tenants in the address). Theme, language and `<html lang>` follow the preferences machine.
  */
 export function App({ services, i18n, locationHook, ssrPath }: AppProps) {
   return (

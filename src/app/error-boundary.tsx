@@ -6,7 +6,7 @@ interface State {
 }
 
 /**
- * The 500 page for a render or chunk-load failure (issue #5 point 2): the screen is replaced by the
+ * The 500 page for a render or chunk-load failure (docs/product.md, Errors): the screen is replaced by the
  * error content with a retry, the address stays (a reload retries the same page), the shell stays.
  */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {

@@ -10,7 +10,7 @@ import { decideFirstRoute, prerenderKey } from './prerender-state';
 import { documentTitle } from '../ui/hooks/use-document-title';
 
 /**
- * The build-time render of the login page (issue #8: login LCP), run by rsbuild.config.ts after a
+ * The build-time render of the login page (for its largest contentful paint; docs/performance.md), run by rsbuild.config.ts after a
  * production build. Its markup goes into `dist/web/login.html`, which the server sends for
  * `/{tenant}/login`; src/app/main.tsx hydrates it when the app's state has the same
  * {@link prerenderKey}. The page shows at once, before any script ran; its controls are disabled

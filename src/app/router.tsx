@@ -12,9 +12,9 @@ import { SignedInPreloader } from './signed-in-preloader';
 import { useThemeClass } from '../ui/components/theme-class';
 
 /**
- * The tenant router (DESIGN §4): the first path segment is the tenant and wouter's base; every route
+ * The tenant router (docs/product.md, Tenants in the address): the first path segment is the tenant and wouter's base; every route
  * of the table (src/domain/paths.ts) renders in its layout once the route guard allows it. The guard
- * runs after every navigation (SPEC §2) and on every session change; its redirects replace history.
+ * runs after every navigation (docs/product.md, Routes) and on every session change; its redirects replace history.
  */
 export function AppRouter() {
   const [location] = useLocation();

@@ -6,10 +6,10 @@ import type { MainLayoutProps } from '../ui/layouts/main-layout';
 // The login screen is the first paint of a signed-out visit (LCP): in the entry chunk, not lazy.
 import LoginScreen from '../ui/screens/login/login';
 
-/** SPEC §8: a chunk that has not loaded after 120 s is an error (the boundary offers a retry). */
+/** A chunk that has not loaded after 120 s is an error (docs/product.md, Errors; the boundary offers a retry). */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
-/** A screen in a chunk of its own, with SPEC §8's timeout: a stalled network ends in the error page, not a spinner forever. */
+/** A screen in a chunk of its own, with that timeout: a stalled network ends in the error page, not a spinner forever. */
 export function lazyWithTimeout<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   timeoutMs = CHUNK_TIMEOUT_MS,
@@ -22,7 +22,6 @@ const comingSoon = lazyWithTimeout(() => import('../ui/screens/errors/comingsoon
 /** Every screen but login, loaded on first visit (the login route carries none of them). */
 export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComponent<object>>> = {
   home: lazyWithTimeout(() => import('../ui/screens/home/home')),
-  // Screens still being built (issue #6 tenants, dashboards, reports) show the coming-soon page until they land.
   'user-settings': lazyWithTimeout(() => import('../ui/screens/account/user-settings/user-settings')),
   users: lazyWithTimeout(() => import('../ui/screens/users/users')),
   'two-factor': lazyWithTimeout(() => import('../ui/screens/account/two-factor/two-factor')),

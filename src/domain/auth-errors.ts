@@ -1,5 +1,5 @@
 /**
- * The one table of 401 bodies (DESIGN §4, SPEC §8): the server sends exactly
+ * The one table of 401 bodies (docs/product.md, Sessions): the server sends exactly
  * these, the client reads them with {@link classifyUnauthorized}. Keeping both
  * sides on this file is what stops a refresh loop from creeping in.
  */

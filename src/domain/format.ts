@@ -1,12 +1,12 @@
 /**
- * Display and export formatting, pt-BR first (SPEC §9: "R$ with a decimal comma").
+ * Display and export formatting, pt-BR first ("R$ with a decimal comma", docs/product.md, Internationalisation).
  *
  * Built on `Intl` so other locales work too; the CSV helper deliberately is not
- * locale-driven because the sheet format is fixed (DESIGN §4).
+ * locale-driven because the sheet format is fixed (docs/product.md, Sheets and CSV).
  */
 export { cnpjCheckDigits, formatCnpj, isValidCnpj, normalizeCnpj } from './cnpj';
 
-/** The product's default locale (SPEC §9, `pt_BR` in BCP 47 spelling). */
+/** The product's default locale (`pt_BR` in BCP 47 spelling; docs/product.md, Internationalisation). */
 export const DEFAULT_LOCALE = 'pt-BR';
 
 /** Time zone used for dates unless the caller names another. */

@@ -3,9 +3,9 @@ import { getHref, getRoute, type QueryParams, type RouteName } from './paths';
 import { canAccess, type AccessSubject } from './route-access';
 
 /**
- * The navigation menu (SPEC §1 "Menu sections"), built on the route table so the menu shows exactly
- * what the guard lets the user open. Sections whose screens SPEC §2 does not define open the
- * coming-soon page.
+ * The navigation menu (docs/product.md, Menu), built on the route table so the menu shows exactly
+ * what the guard lets the user open. Sections without a screen in this panel open the coming-soon
+ * page.
  */
 
 export type MenuIcon =
@@ -59,7 +59,7 @@ const page = (
   ...(query ? { query } : {}),
 });
 
-/** SPEC §1's sections, in its order. */
+/** The menu sections, in order (docs/product.md, Menu). */
 export const MENU: readonly MenuSection[] = [
   {
     id: 'dashboard',
@@ -88,7 +88,7 @@ export const MENU: readonly MenuSection[] = [
   },
   { id: 'users', labelKey: 'menu.sections.users', items: [page('users', 'users')] },
   { id: 'roles', labelKey: 'menu.sections.roles', items: [page('roles-list', 'roles')] },
-  // Instances and connections are managed per tenant, in the tenants workspace (issue #6).
+  // Instances and connections are managed per tenant, in the tenants workspace.
   {
     id: 'instances',
     labelKey: 'menu.sections.instances',

@@ -1,5 +1,5 @@
 /**
- * Password strength scoring (SPEC §5, §9).
+ * Password strength scoring (docs/product.md, Passwords).
  *
  * Pure and dependency-free so the SPA meter and the reference server agree on
  * the same score for the same password.
@@ -72,7 +72,7 @@ function countSpecials(chars: readonly string[]): number {
 }
 
 /**
- * Scores a password per SPEC §5.
+ * Scores a password (docs/product.md, Passwords).
  *
  * - 50 (weak): shorter than {@link MIN_PASSWORD_LENGTH} code points, or contains a
  *   run of 3 identical characters, or an ascending run of 3 letters (case-insensitive)

@@ -18,7 +18,7 @@ import {
 
 const RUNS = { numRuns: 1000 };
 
-// SPEC §2, transcribed by hand: [name, path, rule, layout].
+// The route table of docs/product.md (Routes), transcribed by hand: [name, path, rule, layout].
 const EXPECTED: readonly [string, string, string, string][] = [
   ['home', '/', 'all', 'main'],
   ['user-settings', '/user-settings', 'all', 'main'],
@@ -44,7 +44,7 @@ const routeName = fc.constantFrom(...routes.map((r) => r.name));
 const paramValue = fc.oneof(fc.string({ unit: 'binary', minLength: 1 }), fc.nat());
 
 describe('routes table', () => {
-  it('has exactly the SPEC §2 routes', () => {
+  it('has exactly the product routes', () => {
     expect(routes.map((r) => [r.name, r.path, r.rule, r.layout])).toEqual(EXPECTED);
   });
 

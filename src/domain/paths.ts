@@ -1,12 +1,12 @@
 /**
- * The one route table (SPEC §2, DESIGN §3). Router, links, menu and guards all
+ * The one route table (docs/product.md, Routes). Router, links, menu and guards all
  * read it, so a route's rule can never disagree between the menu and the guard.
  *
  * Paths are wouter-style patterns relative to the tenant base `/{tenant}`.
  * A route's `name` is what the server's permission `route_name` holds.
  */
 
-/** Access rule (SPEC §6): anyone, per-route permission, or administrators only. */
+/** Access rule (docs/product.md, Roles and route permissions): anyone, per-route permission, or administrators only. */
 export type RouteRule = 'all' | 'check' | 'admin';
 
 /** Page chrome: `main` routes need a session, `blank` routes are open. */
@@ -22,7 +22,7 @@ export interface RouteDefinition {
   readonly titleKey: string;
 }
 
-/** Tenant used when the address names none (DESIGN §4, `BACKOFFICE_TENANT`'s default). */
+/** Tenant used when the address names none (docs/product.md, Tenants in the address; `BACKOFFICE_TENANT`'s default). */
 export const DEFAULT_TENANT = 'backoffice';
 
 /** Every route of the product, in menu order. */

@@ -1,11 +1,11 @@
 /**
- * Route guards (SPEC §2, §6; DESIGN §4). The router, the menu and the server's
+ * Route guards (docs/product.md, Routes and Roles and route permissions). The router, the menu and the server's
  * permission plugin all ask these functions, so a hidden button is never the
  * only guard and no two places can disagree.
  */
 import { getHref, getRoute, matchPath, type AppRoute, type RouteDefinition } from './paths';
 
-/** The role that passes every rule (DESIGN §4). */
+/** The role that passes every rule (docs/product.md, Roles and route permissions). */
 export const ADMIN_ROLE = 'administrador';
 
 /** Who is asking: enough of the session to decide access. */
@@ -45,7 +45,7 @@ export function canAccess(route: RouteDefinition, subject: AccessSubject): boole
 }
 
 /**
- * The SPEC §6 "second check": whether a permission with this route name exists.
+ * The "second check" (docs/product.md, Roles and route permissions): whether a permission with this route name exists.
  *
  * @param permissions - permission records as the API returns them
  * @param routeName - the route name to look for
@@ -100,7 +100,7 @@ function hasControlCharacter(text: string): boolean {
 }
 
 /**
- * The post-login destination from the `to` query parameter (SPEC §2), made
+ * The post-login destination from the `to` query parameter (docs/product.md, Routes), made
  * safe against open redirects.
  *
  * Accepts only a same-app path starting with a single `/`; rejects

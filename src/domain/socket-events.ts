@@ -122,7 +122,7 @@ export interface ServerEventData {
 /** Event names exactly as the server sends them. */
 export type ServerEventName = keyof ServerEventData;
 
-/** The app-bus name: the server name with its first letter lowercased (SPEC §4). */
+/** The app-bus name: the server name with its first letter lowercased (contracts/socket.md). */
 export type AppEventName = Uncapitalize<ServerEventName>;
 
 /** App-bus payloads keyed by the lowercased name. */

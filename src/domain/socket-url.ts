@@ -30,7 +30,7 @@ export function buildSocketUrl(setting: string, pageUrl: string, credentials: So
   return url.toString();
 }
 
-/** First reconnect delay (SPEC §4, §9). */
+/** First reconnect delay (contracts/socket.md §4.3). */
 export const FIRST_RECONNECT_MS = 1000;
 /** Backoff cap (socket.md §4.3). */
 export const MAX_RECONNECT_MS = 30_000;

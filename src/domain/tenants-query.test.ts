@@ -43,7 +43,7 @@ const junkArb = fc.oneof(
 );
 
 describe('tenants query in the address', () => {
-  it('defaults to SPEC §9 (page 1, 4 per page, no search, id DESC) and writes nothing for them', () => {
+  it('defaults to page 1, 4 per page, no search, id DESC and writes nothing for them', () => {
     expect(parseTenantsQuery('')).toEqual({
       page: 1,
       limit: 4,

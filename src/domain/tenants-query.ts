@@ -39,7 +39,7 @@ export interface TenantsQuery {
   deleted: boolean;
 }
 
-/** SPEC §9: page 1, 4 per page, empty search, sort by id DESC. */
+/** docs/product.md, Tenants: page 1, 4 per page, empty search, sort by id DESC. */
 export const DEFAULT_TENANTS_QUERY: Readonly<TenantsQuery> = Object.freeze({
   page: 1,
   limit: 4,

@@ -2,7 +2,7 @@ import { createTheme, createThemeContract } from '@vanilla-extract/css';
 
 /**
  * Design tokens. Components read `vars.*`; the shell puts `lightTheme` or `darkTheme` on its root
- * (light is the default theme, SPEC §9). Every colour pair a component draws is checked for WCAG AA
+ * (light is the default theme). Every colour pair a component draws is checked for WCAG AA
  * contrast by `src/ui/components/theme-contrast.test.ts`, so a token change that breaks AA fails a test.
  */
 export const vars = createThemeContract({

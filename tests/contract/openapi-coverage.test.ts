@@ -26,7 +26,7 @@ const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
   METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Operation })),
 );
 
-// SPEC §7's REST list, written out by hand from the spec (the connections path is "not shown": extension).
+// The basic product's REST calls, written out by hand (the connections path is an extension).
 const SPEC_REST: [string, string][] = [
   ['post', '/api/auth/login'],
   ['post', '/api/auth/logout'],
@@ -64,7 +64,7 @@ const SPEC_REST: [string, string][] = [
   ['post', '/api/instance/syncMessages'],
 ];
 
-// What issue #2 asks the contract to add for the screens, each marked x-extension.
+// What the contract adds for the screens, each marked x-extension.
 const EXTENSIONS: [string, string][] = [
   ['get', '/api/roles'],
   ['post', '/api/roles'],
@@ -77,12 +77,12 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/dashboard/productivity'],
   ['get', '/healthz'],
   ['get', '/readyz'],
-  // Issue #9: two-factor enrolment for the /two-factor screen.
+  // Two-factor enrolment for the /two-factor screen.
   ['get', '/api/two-factor'],
   ['post', '/api/two-factor/enrol'],
   ['post', '/api/two-factor/verify'],
   ['post', '/api/two-factor/disable'],
-  // Issue #6: the login-failure report's user picker for report-only roles.
+  // The login-failure report's user picker for report-only roles.
   ['get', '/api/dashboard-report/users'],
 ];
 
@@ -93,7 +93,7 @@ describe('contracts/openapi.yaml', () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
   });
 
-  it.each(SPEC_REST)('has SPEC §7 call %s %s', (method, path) => {
+  it.each(SPEC_REST)('has the basic call %s %s', (method, path) => {
     expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
   });
 
@@ -104,7 +104,7 @@ describe('contracts/openapi.yaml', () => {
     expect(op?.['x-extension-reason']).toMatch(/\w{3,}/);
   });
 
-  it('has no undocumented operation: everything is SPEC §7 or a marked extension', () => {
+  it('has no undocumented operation: everything is a basic call or a marked extension', () => {
     const known = new Set([...SPEC_REST, ...EXTENSIONS].map(([m, p]) => `${m} ${p}`));
     expect(operations.map(({ method, path }) => `${method} ${path}`).filter((k) => !known.has(k))).toEqual([]);
   });
@@ -156,7 +156,7 @@ describe('contracts/openapi.yaml', () => {
     }
   });
 
-  it('lists the 503 of a database outage on every operation but liveness (issue #9)', () => {
+  it('lists the 503 of a database outage on every operation but liveness', () => {
     const without = operations.filter(
       ({ op }) =>
         op.operationId !== 'healthLive' && op.responses['503']?.$ref !== '#/components/responses/ServiceUnavailable',
@@ -164,7 +164,7 @@ describe('contracts/openapi.yaml', () => {
     expect(without.map(({ op }) => op.operationId)).toEqual([]);
   });
 
-  it('the client classifier and the contract agree on every 401 body of DESIGN §4', () => {
+  it('the client classifier and the contract agree on every 401 body', () => {
     const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile(doc.components.schemas['Unauthorized'] ?? {});
     for (const body of Object.values(UNAUTHORIZED_BODIES)) expect(validate(body), JSON.stringify(body)).toBe(true);

@@ -34,7 +34,7 @@ test.describe('preferences', () => {
   test('theme: dark survives a reload, light comes back', async ({ page, app }) => {
     await signIn(page, app.origin, app.admin);
     const light = await backgroundLuminance(page);
-    expect(light).toBeGreaterThan(0.5); // SPEC §9: light by default
+    expect(light).toBeGreaterThan(0.5); // light by default
     await page.getByRole('button', { name: t('shell.toggleTheme') }).click();
     await expect.poll(() => backgroundLuminance(page)).toBeLessThan(0.5);
     await page.reload();

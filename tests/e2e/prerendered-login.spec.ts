@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 
 /**
- * Issue #8 (login LCP): the server sends `/{tenant}/login` with the form already rendered at build
+ * The login page's largest contentful paint (docs/performance.md): the server sends `/{tenant}/login` with the form already rendered at build
  * time (dist/web/login.html), and the SPA hydrates it. Only the login page: any other address gets
  * the empty shell, so a signed-in reload never flashes a login form.
  */

@@ -19,7 +19,7 @@ const documentTitle = (titleKey: string) => `${t(titleKey)} · ${t('app.name')}`
 const mainRoutes = routes.filter((r) => r.layout === 'main');
 const blankRoutes = routes.filter((r) => r.layout === 'blank' && r.name !== 'login');
 
-test.describe('routes (SPEC §2)', () => {
+test.describe('routes', () => {
   test('administrador opens every main-layout route and sees its title', async ({ page, app }) => {
     const roleId = await aRoleId(app.origin, app.admin);
     await signIn(page, app.origin, app.admin);

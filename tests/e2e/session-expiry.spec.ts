@@ -27,7 +27,7 @@ test.describe('access token expiring mid-session', () => {
     const { admin } = credentialsFrom(server.logins, server.password);
     // The page's clock stands still (timers keep running): the client never sees its token as
     // expired, so the requests leave with it and meet the server's 401 "Token has expired" — the
-    // refresh-and-retry path of DESIGN §4 rather than the local pre-flight refresh.
+    // refresh-and-retry path (docs/product.md, Sessions) rather than the local pre-flight refresh.
     await page.clock.setFixedTime(new Date());
     await signIn(page, server.origin, admin, '/users');
     await expect(page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row')).not.toHaveCount(0);

@@ -30,7 +30,7 @@ test('a sheet download completes: the CSV file arrives with its header and data 
   const path = await download.path();
   expect(await download.failure()).toBeNull();
   const text = await readFile(path, 'utf8');
-  // UTF-8 BOM, `;`-separated header (DESIGN §4), at least one data row.
+  // UTF-8 BOM, `;`-separated header (docs/product.md, Sheets and CSV), at least one data row.
   expect(text.charCodeAt(0)).toBe(0xfeff);
   const lines = text
     .slice(1)

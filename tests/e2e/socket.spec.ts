@@ -56,7 +56,7 @@ test.describe('real-time socket', () => {
     await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
     await expect.poll(() => sockets.every((s) => s.closed)).toBe(true);
     const count = sockets.length;
-    // Time is the thing under test here: a reconnect would come after 1 s (SPEC §4); watch for 3 s.
+    // Time is the thing under test here: a reconnect would come after 1 s (contracts/socket.md §4.3); watch for 3 s.
     await page.waitForTimeout(3_000);
     expect(sockets.length, 'no new socket after unload').toBe(count);
   });

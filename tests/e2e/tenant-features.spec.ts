@@ -48,7 +48,7 @@ test.describe('tenant features', () => {
     await expect(
       dialog.getByText(new RegExp(escapeRegExp(t('features.editor.failed', { reason: '§' })).replace('§', '.+'))),
     ).toHaveCount(1);
-    // One call per changed feature (SPEC §7), and the injected fault fired once.
+    // One call per changed feature (docs/product.md, Tenants), and the injected fault fired once.
     expect(updates).toBe(flips.length);
     expect((await listFaults(app.origin)).find((f) => f.match?.tenantName === name)?.fired).toBe(1);
 

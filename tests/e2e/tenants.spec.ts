@@ -22,7 +22,7 @@ test.describe('tenants', () => {
     const byName = [...created].sort();
 
     await signIn(page, app.origin, app.admin, '/tenants');
-    // Default page size (SPEC §9: 4 per page).
+    // Default page size (4 per page).
     await expect(shownNames(page)).toHaveCount(4);
     await page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') }).fill(prefix);
     await expect.poll(() => query(page).get('search')).toBe(prefix);

@@ -15,7 +15,7 @@ test.describe('users', () => {
   test('create: a weak password is refused, medium and strong ones create the user', async ({ page, app }) => {
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     const role = await operatorRole(api);
-    // Passwords at each level, checked with the app's own scoring (SPEC §5) before use.
+    // Passwords at each level, checked with the app's own scoring (docs/product.md, Passwords) before use.
     const passwords = { weak: 'abc12345', medium: 'Pharmacy#Blue', strong: 'Pharm#cy!Blue' } as const;
     expect(passwordStrength(passwords.weak)).toBe(50);
     expect(passwordStrength(passwords.medium)).toBe(75);

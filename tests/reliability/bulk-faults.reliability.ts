@@ -15,7 +15,7 @@ import {
 } from '../../server/src/test-support/processes';
 
 /**
- * Issue #9 point 5: "bulk operations with injected failures lose nothing". The REAL feature bulk machine
+ * Bulk operations with injected failures lose nothing (docs/product.md, Tenants). The REAL feature bulk machine
  * (src/machines/tenants/feature-bulk.machine.ts, its real actors and the real REST client) saves every feature of
  * a tenant against a real server process whose fault injection (FAULT_INJECTION=1) fails some of the
  * POSTs: one feature always (503), one once (500), one slowly (held in flight). Afterwards:

@@ -13,8 +13,8 @@ import {
 } from '../../server/src/test-support/processes';
 
 /**
- * Issue #9 point 5: "server restart under socket load → every client reconnects, jittered, no thundering
- * herd". CLIENTS copies of the REAL socket machine (src/machines/realtime/socket.machine.ts with its real
+ * Server restart under socket load: every client reconnects, jittered, no thundering herd
+ * (contracts/socket.md §4.3). CLIENTS copies of the REAL socket machine (src/machines/realtime/socket.machine.ts with its real
  * connection actor over Node's `ws` WebSocket, real timers, Math.random jitter) hold sockets on a real
  * server process. The process is stopped (SIGTERM: sockets get 1001) and a new one starts on the same
  * port and database. Then, per contracts/socket.md §4.3:

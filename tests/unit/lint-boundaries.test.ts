@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 
-// The import boundaries of DESIGN §2 are lint rules; this proves each one actually fires.
+// The import boundaries of docs/architecture.md (Layers) are lint rules; this proves each one actually fires.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function ruleIds(code: string, filePath: string): Promise<string[]> {

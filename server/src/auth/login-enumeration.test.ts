@@ -3,7 +3,7 @@ import { ARGON2_PARAMS, hashPassword, verifyPassword } from '../db/password';
 import { createTestUser, TEST_PASSWORD } from '../test-support/users';
 
 /**
- * Issue #9 point 4: no user enumeration through login, and the password hash parameters.
+ * No user enumeration through login, and the password hash parameters.
  * - Same status, body and header names for an unknown e-mail, a wrong password and a blocked user.
  * - Similar time: the medians of interleaved attempts (unknown vs known e-mail) stay within a factor of
  *   2. An unknown e-mail that skipped argon2 would answer 20–100× faster, so the bound catches the leak

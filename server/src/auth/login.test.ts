@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../test-support/app';
 import { DEMO_PASSWORD } from '../db/seed';
 
 /**
- * Issue #3 point 3: unknown e-mail and wrong password get the same answer; every failed login is
+ * Sign-in (docs/security.md, section 2): unknown e-mail and wrong password get the same answer; every failed login is
  * recorded (time, e-mail, address); more than LOGIN_MAX_FAILURES failures per account and address in
  * the window → 429 with Retry-After, even for the right password, without locking out other
  * addresses or other accounts.

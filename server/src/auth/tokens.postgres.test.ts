@@ -7,7 +7,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/
 import { createTestUser, type TestUser } from '../test-support/users';
 
 /**
- * Issue #9 point 3, on a real PostgreSQL (concurrent transactions, row locks), Keycloak-style:
+ * Token rotation (docs/security.md, section 1), on a real PostgreSQL (concurrent transactions, row locks), Keycloak-style:
  * - rotation: the predecessor works within the grace window; used after it, the whole family dies;
  * - two (or more) concurrent refreshes of one token: exactly one compare-and-swap winner moves the
  *   family; the losers, whose token is now the immediate predecessor within the grace window, get a

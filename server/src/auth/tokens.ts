@@ -7,7 +7,7 @@ import type { Database } from '../db/schema';
 import type { UnauthorizedBody } from '../errors';
 
 /**
- * Access tokens are HS256 JWTs that double as refresh tokens (DESIGN §4): an expired token may be
+ * Access tokens are HS256 JWTs that double as refresh tokens (docs/security.md, section 1): an expired token may be
  * exchanged through GraphQL `refreshToken` while its session's refresh window lasts. Every token
  * belongs to a family (one sign-in); rotation is a compare-and-swap on the family's current jti, the
  * predecessor keeps working for a short grace window (refreshing it again answers the family's current

@@ -5,7 +5,7 @@ import { totp } from './totp';
 import { totpSecretCipherOf } from './totp-secrets';
 
 /**
- * Issue #9 point 4: TOTP two-factor. Enrol (secret, otpauth URI, server-made SVG QR), verify (turns it on,
+ * TOTP two-factor (docs/product.md, Two-factor sign-in). Enrol (secret, otpauth URI, server-made SVG QR), verify (turns it on,
  * 10 recovery codes shown once and stored hashed), login asks for the code (REST 401 two_factor_required,
  * GraphQL TWO_FACTOR_REQUIRED), codes are single-use, wrong codes are failed sign-ins (429), disable needs
  * a code, an administrator's PATCH resets, turning it on without enrolment is a 409. Every answer is

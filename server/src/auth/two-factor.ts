@@ -7,7 +7,7 @@ import { matchTotp, newTotpSecret, otpauthUri } from './totp';
 import { totpSecretCipherOf, type TotpSecretCipher } from './totp-secrets';
 
 /**
- * TOTP two-factor (issue #9, contracts/openapi.yaml tag `two-factor`): enrol hands out a pending secret
+ * TOTP two-factor (docs/product.md, Two-factor sign-in; contracts/openapi.yaml tag `two-factor`): enrol hands out a pending secret
  * with its otpauth URI and an SVG QR code; verify confirms a code of it, turns two-factor on and
  * returns 10 recovery codes once (only their SHA-256 is stored: they are random 50-bit strings, so a
  * slow password hash adds nothing); login and disable accept a TOTP code once per time step (the last

@@ -3,7 +3,7 @@ import { cnpjCheckDigits, formatCnpj } from '../../../src/domain/cnpj';
 import type { routes } from '../../../src/domain/paths';
 import type { Database, Plan } from './schema';
 
-/** Route names that carry a permission: every route whose rule is not 'all' (SPEC §6). */
+/** Route names that carry a permission: every route whose rule is not 'all' (docs/product.md, Roles and route permissions). */
 export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' }>['name'];
 
 export type PermissionCategory = 'gestao' | 'dashboard' | 'relatorios';

@@ -39,7 +39,7 @@ async function isEmpty(db: Kysely<Database>): Promise<boolean> {
 }
 
 /**
- * Fills an empty database with deterministic demo data (DESIGN §4, issue 3 §7): the back-office
+ * Fills an empty database with deterministic demo data (docs/product.md, Demo data): the back-office
  * tenant with the two demo logins, 14 customer tenants (2 soft-deleted) with features, plans,
  * departments, instances, connections and users, and `days` days of chat activity with its
  * analytics. Runs in one transaction, only when `tenants` is empty; two processes seeding at once

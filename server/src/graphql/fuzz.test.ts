@@ -1,7 +1,7 @@
 import { describeGraphqlFuzz } from '../test-support/graphql-fuzz';
 
 /**
- * Issue #9 point 1 in the normal suite: the contract fuzz of every GraphQL operation (generators and
+ * In the normal suite: the contract fuzz of every GraphQL operation (generators and
  * oracle in server/src/test-support/graphql-fuzz.ts) at a quick size; `npm run test:reliability` runs
  * the full size (server/src/reliability/fuzz.reliability.ts).
  */

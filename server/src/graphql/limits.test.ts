@@ -13,7 +13,7 @@ import { SCHEMA_PATH } from './index';
 import { LIST_FACTOR, MAX_COST, MAX_DEPTH, MAX_INTROSPECTION_DEPTH, MAX_TOKENS, measure } from './limits';
 
 /**
- * Issue #9 point 2: GraphQL depth and cost limits. The contract's own operations stay well inside them;
+ * GraphQL depth and cost limits (contracts/schema.graphql, LIMITS). The contract's own operations stay well inside them;
  * abusive documents (deep nesting, alias fan-out, fragment fan-out, absurdly nested text) get a clear 400
  * before any resolver runs, never a 500 or a slow answer.
  */

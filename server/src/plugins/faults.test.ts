@@ -4,7 +4,7 @@ import { validateResponse } from '../test-support/contract';
 import { parseFaultRules } from './faults';
 
 /**
- * Issue #9 point 5: the fault-injection facility (for tests and e2e "bulk feature update with one
+ * The fault-injection facility (for tests and e2e "bulk feature update with one
  * failing feature"): off unless FAULT_INJECTION=1, refused in production, rules from FAULTS and from the
  * test-only endpoint, matching by operation and input, counted, after authentication.
  */

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 /**
- * Fault injection for tests and the e2e suite (issue #9), e.g. "bulk feature update with one failing
+ * Fault injection for tests and the e2e suite (docs/product.md, Availability), e.g. "bulk feature update with one failing
  * feature": a rule makes the server answer a chosen status instead of running an operation. Enabled
  * only with `FAULT_INJECTION=1` and never with `NODE_ENV=production` (the server refuses to start, see
  * config.ts). Rules come from `FAULTS` (a JSON array) at start and from the test-only endpoint

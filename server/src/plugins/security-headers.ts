@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Security headers on every response (issue #3): a CSP without inline scripts, nosniff, no framing,
+ * Security headers on every response (docs/security.md, section 4): a CSP without inline scripts, nosniff, no framing,
  * a strict referrer policy. vanilla-extract emits real CSS files, so styles need no 'unsafe-inline'
  * either. The API docs and the local GraphiQL page (outside production) follow the same CSP.
  */

@@ -11,7 +11,7 @@ import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 
 /**
- * Issue #9 point 5: the database becomes unavailable while the server runs. Every kind of call answers
+ * Availability (docs/product.md): the database becomes unavailable while the server runs. Every kind of call answers
  * 503 with the contract body and Retry-After (REST, login, GraphQL, readiness), a socket is closed with
  * 1013 rather than admitted or crashed, liveness stays up; when PostgreSQL comes back the SAME server
  * process serves again with the SAME token, and events cross processes again (the LISTEN connection of

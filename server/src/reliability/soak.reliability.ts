@@ -11,7 +11,7 @@ import {
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 
 /**
- * Issue #9 point 6: scale-out soak. Two server processes on one PostgreSQL take SOAK_SECONDS (60) of mixed
+ * Scale-out soak (docs/product.md, Availability). Two server processes on one PostgreSQL take SOAK_SECONDS (60) of mixed
  * traffic at a FIXED rate, SOAK_RATE (30) requests per second, open-loop: request i is sent at
  * t0 + i / rate whether or not earlier ones have answered, and its latency counts from that scheduled
  * moment, so a stalled server shows as latency instead of silently lowering the load (no coordinated

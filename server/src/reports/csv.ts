@@ -3,7 +3,7 @@ import { csvDecimal } from '../../../src/domain/format';
 import { REPORT_TIME_ZONE } from './params';
 
 /**
- * CSV as the sheets ship it (DESIGN §4): `;`-separated, UTF-8 with BOM, CRLF, decimal comma, dates in
+ * CSV as the sheets ship it (docs/product.md, Sheets and CSV): `;`-separated, UTF-8 with BOM, CRLF, decimal comma, dates in
  * São Paulo — what Excel pt-BR opens without an import wizard.
  */
 export const BOM = '\uFEFF';

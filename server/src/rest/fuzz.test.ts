@@ -1,7 +1,7 @@
 import { describeRestFuzz } from '../test-support/rest-fuzz';
 
 /**
- * Issue #9 point 1 in the normal suite: the contract fuzz of every REST operation (see
+ * In the normal suite: the contract fuzz of every REST operation (see
  * server/src/test-support/rest-fuzz.ts for the generators and the oracle), at a size that keeps this
  * file quick. `npm run test:reliability` runs the full size, at least 10 000 requests
  * (server/src/reliability/fuzz.reliability.ts).

@@ -14,8 +14,8 @@ import {
 } from '../test-support/openapi-schema';
 
 /**
- * Issue #3: "Malformed bodies and params on every operation get 400 with the contract's error body,
- * never 500." The cases are derived from each operation's own schemas in contracts/openapi.yaml, so a
+ * Malformed bodies and params on every operation get 400 with the contract's error body, never 500
+ * (docs/product.md, Errors). The cases are derived from each operation's own schemas in contracts/openapi.yaml, so a
  * new operation is covered without touching this file: broken JSON, a JSON value of the wrong kind,
  * each required property missing, an extra property, each property of the wrong type, each path and
  * query parameter of the wrong type or out of its range, each required query parameter missing.

@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { startTestApp, type TestApp } from '../test-support/app';
 
 /**
- * Issue #9 point 7 (docs/security.md): the browser-facing guards. Security headers on every kind of
+ * The browser-facing guards (docs/security.md, section 4). Security headers on every kind of
  * answer (success, 4xx, GraphQL, 404 of an unknown path) and the socket's Origin check (cross-site
  * WebSocket hijacking: a page on another site cannot open a socket with the user's token).
  */

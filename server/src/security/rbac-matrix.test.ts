@@ -16,7 +16,7 @@ import {
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 
 /**
- * Issue #9 point 2: the RBAC and tenant-isolation matrix. Every REST operation and every GraphQL
+ * The RBAC and tenant-isolation matrix (docs/security.md, section 3). Every REST operation and every GraphQL
  * operation of the contract, called as each of seven principals, must answer the status in the TABLES
  * below; every answer must be one the contract lists, with its body; and nothing of tenant B may show in
  * any answer to tenant A's user (0 leaks), nor may any refused call change tenant B's data.

@@ -22,7 +22,7 @@ import {
 } from './ordering';
 
 /**
- * Issue #9 point 1, GraphQL side: every operation of contracts/operations fuzzed through its variables
+ * Contract fuzzing, GraphQL side: every operation of contracts/operations fuzzed through its variables
  * with fast-check, variables generated from their declared types (valid, and broken: wrong types, null
  * for non-null, missing, overflowing Int, hostile strings), on a random tenant path. Requests are
  * CLASSIFIED by graphql-js's own variable coercion against contracts/schema.graphql (the spec's rules).

@@ -23,7 +23,7 @@ import {
 import { createTestUser, type TestUser } from './users';
 
 /**
- * Issue #9 point 1: Schemathesis-style contract fuzzing of every REST operation with fast-check.
+ * Schemathesis-style contract fuzzing of every REST operation with fast-check.
  * Requests are generated from the operation's own schemas in contracts/openapi.yaml (valid ones, and ones
  * broken in one place: wrong types, missing and extra fields, huge strings, Unicode, negative and
  * overflowing numbers, SQL and script payloads), then CLASSIFIED by the contract itself (ajv over the
@@ -54,7 +54,7 @@ export interface RestFuzzSize {
   orderingRuns: number;
 }
 
-/** `npm run test:reliability`: at least 10 000 requests (issue #9). */
+/** `npm run test:reliability`: at least 10 000 requests. */
 export const FULL_REST_FUZZ: RestFuzzSize = {
   validRuns: 90,
   invalidRuns: 125,

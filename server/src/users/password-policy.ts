@@ -5,7 +5,7 @@ export const MAX_PASSWORD_LENGTH = 128;
 
 /**
  * Why a new password is refused, or null when it is acceptable: the server applies the same rule the
- * panel shows (SPEC §5, src/domain/password-strength.ts), so a weak password cannot be set by calling
+ * panel shows (docs/product.md, Passwords; src/domain/password-strength.ts), so a weak password cannot be set by calling
  * the API directly. Weak = shorter than 8, a run of 3 identical characters, or an ascending run of 3
  * letters or digits (012, abc).
  */

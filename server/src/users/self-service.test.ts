@@ -4,7 +4,7 @@ import { createAdmin, AdminCreateError } from '../db/admin';
 /**
  * Every signed-in user may change their own name and e-mail (REST name-only/email-only forms, GraphQL
  * updateUser without role, department or instances); anything else still needs the `users` route.
- * And no operation that sets a password accepts a weak one (SPEC §5), whoever calls it.
+ * And no operation that sets a password accepts a weak one (docs/product.md, Passwords), whoever calls it.
  */
 let t: TestApp;
 let operador: { authorization: string };
@@ -79,7 +79,7 @@ describe('own profile without the users permission', () => {
 });
 
 describe('weak passwords are refused by the server', () => {
-  // A run of three identical characters, an ascending sequence, and too short (SPEC §5).
+  // A run of three identical characters, an ascending sequence, and too short (docs/product.md, Passwords).
   const weak = ['Aaaa#!bcXy', 'Senha#!123x', 'Ab#!1'];
 
   it.each(weak)('POST /api/users refuses %s with a field error', async (password) => {

@@ -8,7 +8,7 @@ export { ADMIN_ROLE, PERMISSION_ROUTES };
 export type UserDto = components['schemas']['User'];
 export type RoleDto = components['schemas']['Role'];
 
-/** A role's permitted route names; administrador holds every one (DESIGN §4). */
+/** A role's permitted route names; administrador holds every one (docs/product.md, Roles and route permissions). */
 export async function permittedRoutesOf(db: Kysely<Database>, roleId: number, roleName: string): Promise<string[]> {
   if (roleName === ADMIN_ROLE) return [...PERMISSION_ROUTES];
   const rows = await db

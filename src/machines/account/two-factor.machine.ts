@@ -57,7 +57,7 @@ const isWrongCode = (error: unknown) => error instanceof ApiError && error.statu
 const isStale = (error: unknown) => error instanceof ApiError && error.status === 409;
 
 /**
- * The `/two-factor` flow (issue #9 point 4): status (`GET /api/two-factor`), enrolment with the
+ * The `/two-factor` flow (docs/product.md, Two-factor sign-in): status (`GET /api/two-factor`), enrolment with the
  * server's secret, otpauth URI and SVG QR code (`POST /api/two-factor/enrol`), confirmation with a
  * 6-digit code (`POST /api/two-factor/verify`) whose answer carries the recovery codes exactly once,
  * and disabling with a code or a recovery code (`POST /api/two-factor/disable`).

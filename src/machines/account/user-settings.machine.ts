@@ -52,7 +52,7 @@ export function profileProblems(name: string, email: string): Partial<Record<'na
   return problems;
 }
 
-/** Local checks of a new password: SPEC §5 refuses weak ones (with the reason), and both entries must match. */
+/** Local checks of a new password: weak ones are refused (with the reason), and both entries must match. */
 export function passwordProblems(
   password: string,
   confirmation: string,

@@ -3,7 +3,7 @@ import { getRoute, matchPath } from '../../domain/paths';
 import { resolveNavigation, type AccessSubject, type NavigationDecision } from '../../domain/route-access';
 
 /**
- * The route guard (issue #4 point 3): runs the route table's all/check/admin rules
+ * The route guard (docs/product.md, Routes): runs the route table's all/check/admin rules
  * (src/domain/route-access.ts) after every navigation and every session change.
  *
  * Views send `route.navigate` with each tenant-relative location (wouter's `useLocation` +

@@ -52,7 +52,7 @@ function start(storage = memoryStorage()) {
 }
 
 describe('preferences machine: behaviour', () => {
-  it('starts with SPEC defaults: light, vertical, pt-BR, no stars, no instance, overlay on', () => {
+  it('starts with the product defaults: light, vertical, pt-BR, no stars, no instance, overlay on', () => {
     const { actor } = start();
     expect(actor.getSnapshot().context).toMatchObject({ ...DEFAULT_PREFERENCES, activeInstance: null, refusal: null });
     expect(selectOverlayEnabled(actor.getSnapshot())).toBe(true);

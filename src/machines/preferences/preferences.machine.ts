@@ -5,12 +5,12 @@ import type { I18nKey } from '../../domain/i18n-key';
 import type { StorageLike } from '../session/session-storage';
 
 /**
- * Panel preferences and global UI state (SPEC §3 "global state", issue #4 point 7): theme, layout,
+ * Panel preferences and global UI state (docs/product.md, Preferences and global state): theme, layout,
  * sidebar, navbar width, locale, starred pages, the active instance and the loading-overlay flag.
  *
  * Decision: the user's choices (theme, layout, sidebar, navbar width, locale, starred pages) are kept
  * in localStorage under {@link PREFERENCES_KEY} so a reload keeps them; the active instance and the
- * overlay flag are per-tab runtime state and start as SPEC §3 says (null, on).
+ * overlay flag are per-tab runtime state and start as the product says (null, on).
  */
 
 export type Theme = 'light' | 'dark';
@@ -28,7 +28,7 @@ export interface ActiveInstance {
   name: string;
 }
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const STARRED_LIMIT = 10;
 export const PREFERENCES_KEY = 'preferences';
 /** Kept in step with src/i18n/setup.ts (a runtime import of it would pull react-i18next into machines). */

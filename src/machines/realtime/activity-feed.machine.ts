@@ -58,7 +58,7 @@ const listenToBus = fromCallback<ActivityFeedEvent, { bus: AppBus }>(({ input, s
 );
 
 /**
- * The shell's activity feed (issue #6 point 7): the latest socket events, newest first, with an
+ * The shell's activity feed: the latest socket events, newest first, with an
  * unread count the navbar shows. Started with the app, so events are kept before the feed is opened.
  */
 export const activityFeedMachine = setup({

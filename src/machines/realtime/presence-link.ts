@@ -20,7 +20,7 @@ export interface PresenceDeps {
 }
 
 /**
- * Presence (SPEC §4: `isConnected` becomes true via the `connected` call, false via `disconnected`):
+ * Presence (docs/product.md, Presence: `isConnected` becomes true via the `connected` call, false via `disconnected`):
  * `connected` each time the signed-in user's socket opens (a reconnect after a network loss or a
  * server restart says so again); `disconnected` at logout (the session's `beforeLogout`, app-services.ts) and when the
  * page is left, as a keepalive request that outlives the page. Failures are only logged: presence

@@ -10,7 +10,7 @@ import {
 } from './socket-actors';
 import { buildSocketUrl, DEFAULT_SOCKET_URL, reconnectDelay } from '../../domain/socket-url';
 
-/** Application ping interval (SPEC §9). */
+/** Application ping interval (contracts/socket.md §4). */
 export const PING_INTERVAL_MS = 300_000;
 /** A connection open this long resets the reconnect attempt counter (socket.md §4.3). */
 export const STABLE_AFTER_MS = 60_000;
@@ -26,7 +26,7 @@ export interface SocketInput {
   socketUrl?: string;
   /** Uniform in [0, 1) for the backoff jitter; default Math.random. */
   random?: () => number;
-  /** Socket errors, closes and pongs are only logged (SPEC §8); default console.info. */
+  /** Socket errors, closes and pongs are only logged (docs/product.md, Errors); default console.info. */
   log?: (message: string, detail?: unknown) => void;
   /** Page unload signal, e.g. `windowPageHide(window)`; default: none. */
   pageHide?: PageHideSource;
@@ -71,7 +71,7 @@ const DELIBERATE: Partial<Record<SocketEvent['type'], string>> = {
 };
 
 /**
- * The real-time socket (issue #4 point 2, contracts/socket.md §4): connect when signed in, ping at
+ * The real-time socket (contracts/socket.md §4): connect when signed in, ping at
  * once on open and every 300000 ms, reconnect after 1000 ms then with capped jittered backoff,
  * never after unload; decoded frames go to the app bus. Tags: `open`, `connecting`, `reconnecting`.
  */
@@ -128,7 +128,7 @@ export const socketMachine = setup({
       const message: BusMessage = decoded.event;
       if (message.tenantName !== context.tenantName)
         return enqueue(() => log(`socket: frame for tenant ${message.tenantName} dropped`));
-      // The pong is only logged (SPEC §4).
+      // The pong is only logged (contracts/socket.md §4).
       if (message.name === 'ping') return enqueue(() => log('socket: pong', message.data));
       enqueue(() => bus.publish(message));
       enqueue.emit({

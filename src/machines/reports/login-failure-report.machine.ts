@@ -26,7 +26,7 @@ export interface LoginFailureReportContext {
   /** The user picker could not be filled; the report still runs for every user. */
   usersError: ActionError | null;
   rows: LoginFailure[];
-  /** SPEC §8: a failed report is an empty list; this says it failed. */
+  /** A failed report is an empty list (docs/product.md, Errors); this says it failed. */
   error: ActionError | null;
   invalid: I18nKey | null;
 }

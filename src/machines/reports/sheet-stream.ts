@@ -2,7 +2,7 @@ import { unwrap, type RestClient } from '../../api/rest-client';
 import type { paths } from '../../generated/openapi';
 
 /**
- * Streaming a sheet's CSV variant (`Accept: text/csv`, DESIGN §4) to a sink chunk by chunk: the next
+ * Streaming a sheet's CSV variant (`Accept: text/csv`, docs/product.md, Sheets and CSV) to a sink chunk by chunk: the next
  * chunk is read only after the sink took the previous one, so the file never sits in memory whole.
  */
 
@@ -10,7 +10,7 @@ type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { qu
   ? NonNullable<Q>
   : never;
 
-/** One downloadable sheet and its query (SPEC §7 sheets, plus the productivity report's CSV). */
+/** One downloadable sheet and its query (contracts/openapi.yaml tag `sheets`, plus the productivity report's CSV). */
 export type SheetRequest =
   | { sheet: 'orders'; query: QueryOf<'/api/tenant/sheets/orders'> }
   | { sheet: 'attendances'; query: QueryOf<'/api/tenant/sheets/attendances'> }

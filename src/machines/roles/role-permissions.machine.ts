@@ -7,7 +7,7 @@ import type { Role } from './roles.machine';
 
 export type PermissionCategory = components['schemas']['PermissionCategory'];
 
-/** The role the server keeps holding every permission (SPEC §6; it answers 409 to a change). */
+/** The role the server keeps holding every permission (docs/product.md, Roles and route permissions; it answers 409 to a change). */
 export const ADMIN_ROLE = 'administrador';
 
 export interface RolePermissionsInput {

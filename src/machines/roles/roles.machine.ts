@@ -7,7 +7,7 @@ import { actionError, refusedFields, type ActionError } from '../shared/request-
 export type Role = components['schemas']['Role'];
 export type RoleCreate = components['schemas']['RoleCreate'];
 
-/** The role that passes every check and stays read-only (SPEC §6; same as role-permissions' ADMIN_ROLE, which imports this file). */
+/** The role that passes every check and stays read-only (docs/product.md, Roles and route permissions; same as role-permissions' ADMIN_ROLE, which imports this file). */
 const ADMIN_ROLE_NAME = 'administrador';
 
 /** The contract's pattern for a role's machine name. */

@@ -14,7 +14,7 @@ import {
 } from './session-storage';
 
 /**
- * The session's I/O, one named actor per call (DESIGN §3). Each gets its client through `input`, so
+ * The session's I/O, one named actor per call (docs/architecture.md, How to add a machine). Each gets its client through `input`, so
  * tests `provide()` fakes or hand the real clients a fake `fetch`.
  */
 
@@ -38,7 +38,7 @@ export type LoginFailure =
   | { kind: 'failed' };
 
 /**
- * Reads a refused sign-in. The two-factor answers are told apart BEFORE SPEC §8's generic failure
+ * Reads a refused sign-in. The two-factor answers are told apart BEFORE the generic failure
  * (contracts/openapi.yaml, authLogin); anything else — wrong password, unknown e-mail, blocked user,
  * network — is the one generic failure, so the form never reveals which accounts exist.
  */

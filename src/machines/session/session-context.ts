@@ -13,7 +13,7 @@ import {
 
 /** The session machine's input, context and events (kept apart so the machine file stays readable). */
 
-/** How long login waits for the IP lookup at most (DESIGN §4: "never delays login more than ~1.5 s"). */
+/** How long login waits for the IP lookup at most (docs/product.md, Sessions: about 1.5 s). */
 export const IP_WAIT_MS = 1500;
 /** A token this close to its expiry counts as expired, so it never dies in flight. */
 export const EXPIRY_SKEW_MS = 5000;
@@ -39,8 +39,8 @@ export interface SessionInput {
   /** Public-IP lookup, e.g. `() => lookupPublicIp({ url })`; must resolve null on failure. */
   lookupIp: () => Promise<string | null>;
   /**
-   * Runs just before the REST logout, while the token still works (e.g. GraphQL `disconnected`, SPEC
-   * §4 presence). Waited for at most {@link BEFORE_LOGOUT_MS}; its failure never blocks the logout.
+   * Runs just before the REST logout, while the token still works (e.g. GraphQL `disconnected`,
+   * docs/product.md, Presence). Waited for at most {@link BEFORE_LOGOUT_MS}; its failure never blocks the logout.
    */
   beforeLogout?: () => Promise<unknown>;
   storage: StorageLike;

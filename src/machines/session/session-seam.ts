@@ -5,7 +5,7 @@ import { selectFreshToken } from './session-selectors';
 
 /**
  * The running session as the HTTP clients' {@link AuthSeam} (src/api/auth-middleware.ts): the seam
- * only translates, the session machine decides (DESIGN §4).
+ * only translates, the session machine decides (docs/product.md, Sessions).
  *
  * Wiring (the UI does this once; the getter breaks the cycle "client needs seam, session needs client"):
  *

@@ -38,7 +38,7 @@ export const selectEndedNotice = (snapshot: SessionSnapshot): I18nKey | null => 
 
 /**
  * What the route rules need (src/domain/route-access.ts). The role comes from the stored user info;
- * it is null (not SPEC §6's legacy default 'administrador') until user info exists, because
+ * it is null (not the legacy default 'administrador') until user info exists, because
  * defaulting an unknown user to the administrator role would open every admin route.
  */
 export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject => ({
@@ -50,6 +50,6 @@ export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject =>
     (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),
 });
 
-/** SPEC §6 second check: whether a permission with this route name exists for the signed-in user. */
+/** The second check (docs/product.md, Roles and route permissions): whether a permission with this route name exists for the signed-in user. */
 export const selectHasPermission = (snapshot: SessionSnapshot, routeName: string): boolean =>
   snapshot.hasTag('authenticated') && hasPermission(snapshot.context.permissions, routeName);

@@ -21,7 +21,7 @@ const SESSION: StoredSession = {
 };
 
 describe('session storage', () => {
-  it('round-trips a session under the SPEC §3 keys, writing the token last and removing it first', () => {
+  it('round-trips a session under its storage keys, writing the token last and removing it first', () => {
     const order: string[] = [];
     const inner = memoryStorage();
     const storage: StorageLike = {

@@ -1,8 +1,8 @@
 import type { components } from '../../generated/openapi';
 
 /**
- * What the session keeps in localStorage (SPEC §3: userInfo, permissionRoutes, permissions, baseUrl,
- * the access token and its expiry; SPEC §4: email and the origin flag) and how other tabs learn of
+ * What the session keeps in localStorage (docs/product.md, Sessions: userInfo, permissionRoutes,
+ * permissions, baseUrl, the access token and its expiry, email and the origin flag) and how other tabs learn of
  * changes (the `storage` event fires in every other tab of the origin when one tab writes).
  */
 

@@ -368,7 +368,7 @@ describe('session machine: two-factor sign-in and throttling', () => {
     expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
   });
 
-  it("keeps SPEC §8's one message for every other refusal (unknown e-mail, wrong password, blocked user)", async () => {
+  it('keeps the one message for every other refusal (unknown e-mail, wrong password, blocked user)', async () => {
     for (const body of [
       { error: 'invalid_credentials', message: 'x' },
       { error: 'user_blocked', message: 'x' },

@@ -33,7 +33,7 @@ import { clearStoredSession, writeStoredSession } from './session-storage';
 export * from './session-context';
 
 /**
- * The session (issue #4 point 1): restore, login, logout, the 401 policy and cross-tab sync.
+ * The session (docs/product.md, Sessions): restore, login, logout, the 401 policy and cross-tab sync.
  *
  * Read with tags: `authenticated` (signed in), `refreshing`, `busy` (login or logout in flight),
  * `token` (a token exists, so requests carry it), and the selectors of session-selectors.ts. Write

@@ -2,7 +2,7 @@ import type { AppEvent, UnknownAppEvent } from '../../domain/socket-codec';
 import type { AppEventName } from '../../domain/socket-events';
 
 /**
- * The in-app event bus (SPEC §4: socket events are "forwarded inside the app"). The socket machine
+ * The in-app event bus (docs/product.md, Real-time socket: socket events are forwarded inside the app). The socket machine
  * publishes every decoded server event under its lowercased name (`instanceUpdated`,
  * `chatTicketClosed`, …); machines and views subscribe by name with typed payloads.
  */

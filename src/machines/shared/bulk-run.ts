@@ -4,7 +4,7 @@ import { reasonKeyOf } from './request-error';
 
 /**
  * The bounded-concurrency runner shared by the feature bulk update and webhook generation
- * (SPEC §7: "one call per feature", "one call per selected type"), and the run bookkeeping both
+ * (one call per feature, one call per selected type: docs/product.md, Tenants), and the run bookkeeping both
  * machines keep in their context: one entry per item, each reported exactly once.
  */
 
@@ -89,7 +89,7 @@ export function bulkActor<TBase, T, V>(work: (input: TBase, item: T, signal: Abo
 }
 
 /**
- * The global loading overlay (DESIGN §4) as the parent wires it, usually to the preferences machine.
+ * The global loading overlay (docs/product.md, Loading indicator) as the parent wires it, usually to the preferences machine.
  * Bulk runs suspend it so N calls do not flash it N times, and always resume it.
  */
 export interface OverlayControl {

@@ -1,8 +1,8 @@
 import type { FetchLike } from '../../api/auth-middleware';
 
 /**
- * Counts requests in flight through the typed clients, for the global loading indicator (SPEC §3
- * "loading overlay"; DESIGN §4). Streams (sheet downloads) use their own progress and are not counted.
+ * Counts requests in flight through the typed clients, for the global loading indicator
+ * (docs/product.md, Loading indicator). Streams (sheet downloads) use their own progress and are not counted.
  */
 export interface RequestActivity {
   pending(): number;

@@ -1,5 +1,5 @@
 /**
- * Model-based coverage for XState machines (issue #4, point 8).
+ * Model-based coverage for XState machines (docs/architecture.md, How to add a machine).
  *
  * {@link exploreCoverage} asks `@xstate/graph` for paths through a machine (shortest paths, simple
  * paths, and one path per edge of the adjacency map, so self-loops and edges back to visited states

@@ -99,7 +99,7 @@ describe('userFormMachine: model coverage (create and edit)', () => {
   });
 });
 
-describe('password rule (SPEC §5: weak refused with a reason)', () => {
+describe('password rule (weak refused with a reason)', () => {
   it('refuses exactly the passwords the shared scorer calls weak, saying why (1000 runs)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 16 }), (password) => {

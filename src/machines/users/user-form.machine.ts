@@ -24,7 +24,7 @@ export interface UserFormContext {
   /** The edited user's id (null when creating). */
   userId: number | null;
   values: UserFormValues;
-  /** SPEC §5 score of the password typed so far (null while empty), for the strength meter. */
+  /** Strength score (docs/product.md, Passwords) of the password typed so far (null while empty), for the strength meter. */
   passwordScore: PasswordScore | null;
   roles: Role[];
   departments: Department[];
@@ -53,7 +53,7 @@ export type UserFormEvent =
 
 const USERNAME = /^[A-Za-z0-9._-]{3,40}$/;
 
-/** Why a password is refused (SPEC §5: weak is refused), or null when it scores medium or strong. */
+/** Why a password is refused (weak is refused: docs/product.md, Passwords), or null when it scores medium or strong. */
 export function passwordProblem(password: string): I18nKey | null {
   if (passwordStrength(password) !== 50) return null;
   return Array.from(password).length < MIN_PASSWORD_LENGTH ? 'users.form.passwordTooShort' : 'users.form.passwordWeak';
@@ -91,7 +91,7 @@ const emptyValues: UserFormValues = {
 /**
  * The create/edit user form. Loads the role, department and instance choices (and, when editing,
  * the user's instance links) through GraphQL; checks the fields locally (weak passwords refused
- * with a reason key, SPEC §5), then `newUser` or `updateUser`; removes a link at once with
+ * with a reason key, docs/product.md, Passwords), then `newUser` or `updateUser`; removes a link at once with
  * `deleteUserInstance`. Ends in the final state `done` with the saved row as output.
  *
  * States: `loading`, `loadFailed`, `ready`, `removingLink`, `creating`, `updating` (tag `busy` while calling), `done`.

@@ -22,13 +22,13 @@ export interface UsersContext {
   rest: RestClient;
   presenceIntervalMs: number;
   users: UserRow[];
-  /** The list call failed: the list is empty (SPEC §8) and this says so. */
+  /** The list call failed: the list is empty (docs/product.md, Errors) and this says so. */
   listError: ActionError | null;
   /** The user a confirmation, action or form is about (null for a new user). */
   target: UserRow | null;
   /** What the action in flight sends. */
   pending: { blocked: boolean } | { twoFactor: boolean } | { name: string } | { email: string } | null;
-  /** SPEC §8 "returns false": the last action's outcome, with `actionError` when it failed. */
+  /** A failed action "returns false" (docs/product.md, Errors): the last action's outcome, with `actionError` when it failed. */
   lastResult: { action: UserAction; ok: boolean } | null;
   actionError: ActionError | null;
 }
@@ -67,7 +67,7 @@ const replaceRow = (users: UserRow[], row: UserRow): UserRow[] => {
 
 /**
  * The users screen. The list comes from GraphQL `users` (see users-actors.ts for why); a failed list
- * is empty (SPEC §8) and carries `listError`. Row actions: delete (after `users.confirm`),
+ * is empty (docs/product.md, Errors) and carries `listError`. Row actions: delete (after `users.confirm`),
  * block/unblock, two-factor on/off, disconnect, name-only and email-only changes; each ends in
  * `lastResult` and, on failure, `actionError` (`users.errors.<action>`) instead of a silent false.
  * `users.create` / `users.edit` open the {@link userFormMachine} as child `userForm`
@@ -91,7 +91,7 @@ export const usersMachine = setup({
   },
   actions: {
     storeUsers: assign((_, users: UserRow[]) => ({ users, listError: null })),
-    // SPEC §8: a failed user list is an empty list; the error key makes the failure visible.
+    // A failed user list is an empty list (docs/product.md, Errors); the error key makes the failure visible.
     listFailed: assign((_, params: { error: unknown }) => ({
       users: [],
       listError: actionError('users.errors.load', params.error),

@@ -5,7 +5,7 @@ import { Spinner } from './spinner';
 import { VisuallyHidden } from './visually-hidden';
 
 export interface LoadingOverlayProps {
-  /** The global loading flag (SPEC §3: on at start). */
+  /** The global loading flag (on at start; docs/product.md, Loading indicator). */
   isVisible: boolean;
   /** Defaults to "Carregando…". */
   label?: string;

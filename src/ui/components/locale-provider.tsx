@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * i18next language → BCP 47 locale for React Aria, which formats dates, numbers and its own
- * built-in labels by locale. Plain `pt` is European Portuguese in this app (SPEC: en, pt, pt_BR).
+ * built-in labels by locale. Plain `pt` is European Portuguese in this app (docs/product.md, Internationalisation).
  */
 const ARIA_LOCALES: Readonly<Record<string, string>> = { 'pt-BR': 'pt-BR', pt: 'pt-PT', en: 'en-US' };
 

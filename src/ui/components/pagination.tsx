@@ -15,7 +15,7 @@ export interface PaginationProps {
   onPageChange: (page: number) => void;
   /** With it, a page-size select is shown. */
   onPageSizeChange?: (pageSize: number) => void;
-  /** Choices for the page size; SPEC §9's default of 4 per page comes first. */
+  /** Choices for the page size; the default of 4 per page (docs/product.md, Tenants) comes first. */
   pageSizeOptions?: readonly number[];
   /** Page buttons either side of the current one before an ellipsis. */
   siblings?: number;

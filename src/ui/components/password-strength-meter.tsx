@@ -22,7 +22,7 @@ export interface PasswordStrengthMeterProps {
 const LEVELS: readonly StrengthLevel[] = ['weak', 'medium', 'strong'];
 
 /**
- * The SPEC §5 password score (50/75/100) as "fraca" / "média" / "forte": RAC `Meter` (role meter,
+ * The password score (50/75/100, docs/product.md, Passwords) as "fraca" / "média" / "forte": RAC `Meter` (role meter,
  * `aria-valuenow` the score, `aria-valuetext` the word), a bar of three segments in the level's
  * colour, and the word beside the label. The score comes from `src/domain/password-strength.ts`,
  * the same function the server checks with, so the meter never disagrees with a refusal.

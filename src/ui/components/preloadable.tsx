@@ -20,7 +20,7 @@ type Module<P> = { default: ComponentType<P> };
  * as with React.lazy (the error boundary reloads the page for chunk errors).
  *
  * @param load - the dynamic import
- * @param timeoutMs - rejects with a {@link ChunkTimeoutError} when the load takes longer (SPEC §8)
+ * @param timeoutMs - rejects with a {@link ChunkTimeoutError} when the load takes longer (docs/product.md, Errors)
  */
 export function preloadableLazy<P extends object>(
   load: () => Promise<Module<P>>,

@@ -26,7 +26,7 @@ export function StatusDot({ label, tone, shape = 'on', live, className, labelCla
   );
 }
 
-/** States of the real-time socket (SPEC §4). */
+/** States of the real-time socket (contracts/socket.md §4). */
 export type ConnectionState = 'connected' | 'connecting' | 'disconnected';
 
 const CONNECTION = {

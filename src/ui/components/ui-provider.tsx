@@ -16,7 +16,7 @@ export interface AriaProvidersProps {
 }
 
 export interface UiProviderProps extends AriaProvidersProps {
-  /** Light is the default theme (SPEC §9). */
+  /** Light is the default theme (docs/product.md, Preferences and global state). */
   theme?: ThemeName;
 }
 

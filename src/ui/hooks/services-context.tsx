@@ -6,7 +6,7 @@ import type { SessionSnapshot } from '../../machines/session/session.machine';
 import type { SocketSnapshot } from '../../machines/realtime/socket.machine';
 
 /**
- * How views reach the app-wide actors and the clients (DESIGN §2: views read actors with
+ * How views reach the app-wide actors and the clients (docs/architecture.md, Layers: views read actors with
  * `useSelector` and `send` events; they never import src/api). Screens start their own machines with
  * `useActorRef(machine, { input: { ...useServices().clients, … } })`.
  */

@@ -11,7 +11,7 @@ export interface BlankLayoutProps {
   children: ReactNode;
 }
 
-/** Login and `/pages/*` (SPEC §2): no menus, just the page, with language and theme at hand. */
+/** Login and `/pages/*` (docs/product.md, Routes): no menus, just the page, with language and theme at hand. */
 export function BlankLayout({ route, children }: BlankLayoutProps) {
   const { t } = useTranslation();
   useDocumentTitle(route);

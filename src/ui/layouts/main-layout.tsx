@@ -23,7 +23,7 @@ export interface MainLayoutProps {
 export const NARROW_QUERY = '(max-width: 64rem)';
 
 /**
- * The signed-in chrome (issue #5 point 1): vertical (sidebar, default) or horizontal (top menu)
+ * The signed-in chrome (docs/product.md, Preferences and global state): vertical (sidebar, default) or horizontal (top menu)
  * layout, collapsible sidebar, navbar, the request indicator, the page title with its star. React
  * Aria's providers (locale, client-side links) start here: the signed-out routes do without RAC.
  */

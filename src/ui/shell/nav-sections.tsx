@@ -22,7 +22,7 @@ export interface NavSectionsProps {
   onNavigate?: () => void;
 }
 
-/** The menu sections the user may open (SPEC §1), as the guard decides them. */
+/** The menu sections the user may open (docs/product.md, Menu), as the guard decides them. */
 export function NavSections({ collapsed = false, onNavigate }: NavSectionsProps) {
   const { t } = useTranslation();
   const subject = useSession(selectAccessSubject, (a, b) => JSON.stringify(a) === JSON.stringify(b));

@@ -19,7 +19,7 @@ export function PageHeader({ route }: { route: AppRoute }) {
   const starred = usePreferences((s) => selectIsStarred(s, href));
   const refusal = usePreferences((s) => s.context.refusal);
 
-  // The 11th star is refused by the machine (SPEC §9): say why.
+  // The 11th star is refused by the machine (docs/product.md, Limits): say why.
   useEffect(() => {
     if (refusal) showToast(appToasts, { variant: 'error', title: t(refusal.key, refusal.params) });
   }, [refusal, t]);

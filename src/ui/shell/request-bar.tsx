@@ -4,9 +4,9 @@ import { usePendingRequests, usePreferences } from '../hooks/services-context';
 import * as styles from './request-bar.css';
 
 /**
- * The global loading indicator (SPEC §3 "loading overlay"): requests in flight show a thin bar that
+ * The global loading indicator (docs/product.md, Loading indicator): requests in flight show a thin bar that
  * never blocks the page; it fades in only after 250 ms (CSS), so quick requests never flash it. Bulk
- * runs switch the flag off while they show their own progress (DESIGN §4).
+ * runs switch the flag off while they show their own progress.
  */
 export function RequestBar() {
   const { t } = useTranslation();

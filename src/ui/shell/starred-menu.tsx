@@ -6,7 +6,7 @@ import { usePreferences } from '../hooks/services-context';
 import { StarIcon } from './icons';
 import * as styles from './navbar.css';
 
-/** Starred pages in the navbar (at most 10, SPEC §9); each page's header star adds or removes it. */
+/** Starred pages in the navbar (at most 10, docs/product.md, Limits); each page's header star adds or removes it. */
 export function StarredMenu() {
   const { t } = useTranslation();
   const starred = usePreferences((s) => s.context.starred);

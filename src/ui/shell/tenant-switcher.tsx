@@ -7,7 +7,7 @@ import { useServices } from '../hooks/services-context';
 import * as styles from './navbar.css';
 
 /**
- * Back-office staff act in any tenant (DESIGN §4): choosing one changes the first path segment and
+ * Back-office staff act in any tenant (docs/product.md, Tenants in the address): choosing one changes the first path segment and
  * keeps the page; the socket reconnects for the new tenant.
  */
 export function TenantSwitcher() {

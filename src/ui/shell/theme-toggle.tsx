@@ -4,7 +4,7 @@ import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../hooks/services-context';
 import { MoonIcon, SunIcon } from './theme-icons';
 
-/** Light/dark (SPEC §9: light by default); the preference survives reloads. A native button: it is on the login route. */
+/** Light/dark (light by default); the preference survives reloads. A native button: it is on the login route. */
 export function ThemeToggle() {
   const { t } = useTranslation();
   const { preferences } = useServices();

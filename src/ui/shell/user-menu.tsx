@@ -14,7 +14,7 @@ function initials(name: string): string {
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
 }
 
-/** Profile, security, preferences and logout (issue #5: the navbar's user menu). */
+/** Profile, security, preferences and logout (the navbar's user menu). */
 export function UserMenu() {
   const { t } = useTranslation();
   const { session } = useServices();

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 
 /**
- * The reference server, started by the suite (issue #7): `server/src/main.ts` under tsx on a free port
+ * The reference server, started by the suite: `server/src/main.ts` under tsx on a free port
  * (PORT=0, the banner names the bound one), 127.0.0.1 only, a fresh in-memory database unless the
  * caller names one, the SPA from a snapshot of the build (see global-setup.ts).
  */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runStatements } from './statements';
 
 /**
- * TOTP two-factor (issue #9): the enrolled secret, a pending one between enrol and verify, the last
+ * TOTP two-factor (docs/product.md, Two-factor sign-in): the enrolled secret, a pending one between enrol and verify, the last
  * accepted time step (codes are single-use), and hashed recovery codes.
  *
  * `two_factor_enabled` now means "login asks for a second factor", which needs an enrolled secret.

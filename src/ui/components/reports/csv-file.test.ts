@@ -1,7 +1,7 @@
 import { csvCell, csvDateTime, csvDocument } from './csv-file';
 import { blobSink, BLOB_COMPACT_BYTES, canPickFile, pickFile } from './save-file';
 
-describe('client-side CSV (DESIGN §4 format)', () => {
+describe('client-side CSV (the sheet format)', () => {
   it('quotes separators, quotes and line breaks; decimals with a comma; empty cells for null', () => {
     expect(csvDocument([['a;b', 'say "hi"', 'two\r\nlines', null, 7, { decimal: 1234.5 }, 0.125]])).toBe(
       '\uFEFF"a;b";"say ""hi""";"two\r\nlines";;7;1234,50;0,13\r\n',

@@ -2,7 +2,7 @@ import { neutraliseFormula } from '../../../domain/csv-formula';
 import { csvDecimal, DEFAULT_TIME_ZONE } from '../../../domain/format';
 
 /**
- * Client-side CSV in the sheets' format (DESIGN §4): `;`-separated, UTF-8 with a BOM, CRLF line ends,
+ * Client-side CSV in the sheets' format (docs/product.md, Sheets and CSV): `;`-separated, UTF-8 with a BOM, CRLF line ends,
  * decimal comma, instants as `YYYY-MM-DD HH:mm` in São Paulo — what Excel pt-BR opens cleanly, and
  * the same shape as the server's streamed sheets.
  */

@@ -3,7 +3,7 @@ import type { PreviewRequest, PreviewSheetName } from '../../../machines/reports
 /** The sheets in the order of the tabs. */
 export const SHEETS: readonly PreviewSheetName[] = ['orders', 'attendances', 'instance_logs', 'reasons'];
 
-/** Every filter a sheet may use; each sheet reads its own (SPEC §7 sheet queries). */
+/** Every filter a sheet may use; each sheet reads its own (contracts/openapi.yaml tag `sheets`). */
 export interface SheetFilters {
   startAt: string;
   finishAt: string;

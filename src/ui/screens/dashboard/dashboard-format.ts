@@ -2,7 +2,7 @@ import { formatCurrency, formatDate, formatNumber } from '../../../domain/format
 import type { SeriesInterval, SeriesMetric } from '../../../machines/dashboard/dashboard-query-api';
 
 /**
- * How the dashboard writes its figures and buckets: R$ with a decimal comma for revenue (SPEC §9),
+ * How the dashboard writes its figures and buckets: R$ with a decimal comma for revenue (docs/product.md, Dashboards and reports),
  * grouped integers for counts, and a bucket's date as its interval needs (day, week start, month).
  * Dates are calendar dates (`YYYY-MM-DD`), read in UTC so they never shift by the zone.
  */

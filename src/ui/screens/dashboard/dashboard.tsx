@@ -21,7 +21,7 @@ import { useDashboardAddress } from './use-dashboard-address';
 
 // The chart code is its own chunk, fetched only when a dashboard shows data.
 const DashboardCharts = lazy(() => import('./dashboard-charts'));
-// Data & Analytics also offers the sheets (SPEC §1, §7): their tabs, filters and downloads load only there.
+// Data & Analytics also offers the sheets (docs/product.md, Sheets and CSV): their tabs, filters and downloads load only there.
 const SheetsPanel = lazy(() => import('./sheets/sheets-panel'));
 
 const SUBTITLES: Readonly<Record<string, I18nKey>> = {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorPage } from '../../components/error-page';
 
-/** `/pages/not-authorized`: a checked route the user's role may not open (SPEC §2, §6). */
+/** `/pages/not-authorized`: a checked route the user's role may not open (docs/product.md, Routes). */
 export default function NotAuthorizedScreen() {
   const { t } = useTranslation();
   return (

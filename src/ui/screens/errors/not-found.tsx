@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorPage } from '../../components/error-page';
 
-/** `/pages/error-404`: where every unknown path lands (SPEC §2). */
+/** `/pages/error-404`: where every unknown path lands (docs/product.md, Routes). */
 export default function NotFoundScreen() {
   const { t } = useTranslation();
   return (

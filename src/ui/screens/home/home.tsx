@@ -8,7 +8,7 @@ import { usePreferences, useServices, useSession } from '../../hooks/services-co
 import { MENU_ICONS, StarIcon } from '../../shell/icons';
 import * as styles from './home.css';
 
-/** `/` (issue #5): who is signed in, in which tenant, the starred pages and the sections at hand. */
+/** `/`: who is signed in, in which tenant, the starred pages and the sections at hand. */
 export default function HomeScreen() {
   const { t } = useTranslation();
   const { tenant } = useServices();

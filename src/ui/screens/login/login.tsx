@@ -19,7 +19,7 @@ import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
 
 /**
- * `/login` (SPEC §2, §5, §8): e-mail and password, then — when the account has two-factor sign-in —
+ * `/login` (docs/product.md, Sessions): e-mail and password, then — when the account has two-factor sign-in —
  * the code. Messages come from the session machine; after success the user goes to `to` or home.
  * Native controls (no React Aria): this screen is the first paint of a signed-out visit.
  */

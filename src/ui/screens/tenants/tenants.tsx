@@ -44,7 +44,7 @@ const selectDialog = (s: TenantsListSnapshot) =>
         : null;
 
 /**
- * `/tenants`: one page of tenants (SPEC §9: 4 per page by default) with search by name or CNPJ,
+ * `/tenants`: one page of tenants (4 per page by default; docs/product.md, Tenants) with search by name or CNPJ,
  * sortable columns, page controls and page size, all in the address; create, set plan, delete
  * with confirmation, the deleted view with restore; per tenant, a panel (also in the address) with
  * its features, webhooks, analytics sync and instances. Below the shell's h1.

@@ -7,7 +7,7 @@ import { Form } from '../../components/form';
 import { TextField } from '../../components/text-field';
 import * as styles from './users.css';
 
-/** Which single field the dialog changes: SPEC §7 `PUT /api/users/{id}` with only `{name}` or only `{email}`. */
+/** Which single field the dialog changes: `PUT /api/users/{id}` with only `{name}` or only `{email}`. */
 export type QuickField = 'name' | 'email';
 
 export interface QuickEditDialogProps {

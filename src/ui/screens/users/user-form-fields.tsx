@@ -120,7 +120,7 @@ function DepartmentSelect({ form }: { form: UserFormRef }) {
 
 /**
  * Name, username, email, the password with its strength meter (create only: an edit never sends a
- * password, SPEC §7 `updateUser`), role and department. Values and errors are the machine's:
+ * password, GraphQL `updateUser`), role and department. Values and errors are the machine's:
  * local checks and the server's refusals arrive by field the same way.
  */
 export function UserIdentityFields({ form }: { form: UserFormRef }) {

@@ -22,7 +22,7 @@ import * as styles from './two-factor.css';
 const phaseOf = (s: TwoFactorSnapshot) => (typeof s.value === 'string' ? s.value : 'loading');
 
 /**
- * `/two-factor`: the signed-in user's own TOTP two-factor (issue #9): status, enrolment with the
+ * `/two-factor`: the signed-in user's own TOTP two-factor (docs/product.md, Two-factor sign-in): status, enrolment with the
  * server's QR code, confirmation, the recovery codes shown once, and disabling with a code.
  */
 export default function TwoFactorScreen() {

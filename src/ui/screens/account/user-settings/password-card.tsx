@@ -15,7 +15,7 @@ export interface PasswordCardProps {
   onChange: (password: string, confirmation: string) => void;
 }
 
-/** A new password twice, with the SPEC §5 strength meter (fraca / média / forte). */
+/** A new password twice, with the strength meter (fraca / média / forte; docs/product.md, Passwords). */
 export function PasswordCard({ isChanging, feedback, onChange }: PasswordCardProps) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');

@@ -29,7 +29,7 @@ const initialFilters = (): Record<PreviewSheetName, SheetFilters> => ({
 });
 
 /**
- * The sheets (SPEC §1 "download sheets"): orders, attendances, instance logs and reasons, each with
+ * The sheets (docs/product.md, Sheets and CSV): orders, attendances, instance logs and reasons, each with
  * its period and filters, a preview of its first rows with the period's total, and a CSV download
  * streamed to disk with progress in rows and bytes (cancel at any time). One download runs at a
  * time; filters are kept per sheet while the panel is shown. Used on the Data & Analytics dashboard

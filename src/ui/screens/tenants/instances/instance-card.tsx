@@ -17,7 +17,7 @@ const STATUS_TONE: Record<Instance['status'], Tone> = {
 
 export interface InstanceCardProps {
   instance: Instance;
-  /** This instance is the active one (SPEC §3 `activeInstance`). */
+  /** This instance is the active one (`activeInstance`, docs/product.md, Instances and connections). */
   isActive: boolean;
   onEdit: () => void;
   onSync: () => void;

@@ -88,7 +88,7 @@ describe('InstancesPanel: states', () => {
     expect(await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' })).toBeInTheDocument();
   });
 
-  it('chooses the active instance (SPEC §3 activeInstance) and shows it as such', async () => {
+  it('chooses the active instance (activeInstance) and shows it as such', async () => {
     const app = render(instancesApi({ instances: [instance(1), instance(2)], connections: [] }));
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 2' });
     await userEvent.click(

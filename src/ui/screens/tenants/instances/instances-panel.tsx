@@ -89,7 +89,7 @@ function Panel({ tenantName }: { tenantName: string }) {
   const headingIds = { instances: useId(), connections: useId() };
   useRefetchOnReconnect(actor);
   useNotices(actor);
-  // The active instance carries its name (SPEC §3): follow a rename made here or elsewhere.
+  // The active instance carries its name: follow a rename made here or elsewhere.
   useEffect(() => {
     const row = active ? instances.find((r) => r.id === active.id) : undefined;
     if (row && row.name !== active?.name)
@@ -220,8 +220,8 @@ function Panel({ tenantName }: { tenantName: string }) {
 }
 
 /**
- * A tenant's instances and connections (issue #6 point 2): cards with flags, status, live sync
- * progress and the last result; create, edit and sync in dialogs; the active instance (SPEC §3)
+ * A tenant's instances and connections (docs/product.md, Instances and connections): cards with flags, status, live sync
+ * progress and the last result; create, edit and sync in dialogs; the active instance
  * chosen here. Works on its own (own h2, loading, empty and error states); a new tenant starts a
  * new machine.
  */

@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/spinner';
 import { ErrorBoundary } from '../../../../app/error-boundary';
 import * as styles from '../tenants.css';
 
-// Its own chunk, built by the instances workspace (issue #6 point 2): loaded when the tab opens.
+// Its own chunk, built by the instances workspace: loaded when the tab opens.
 const InstancesPanel = lazy(() => import('./instances-panel'));
 
 /** The instances and connections of a tenant, with a short loading state while their code arrives. */
