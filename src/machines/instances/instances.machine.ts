@@ -1,4 +1,4 @@
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import type { I18nKey } from '../../domain/i18n-key';
 import { instancesActors, type Instance, type TenantChannels } from './instances-actors';
@@ -57,7 +57,7 @@ const refused = (key: I18nKey, back: string) => ({
 });
 
 /**
- * A tenant's instances and connections (issue #6 point 2): `GET /api/instance` and `/api/connection`,
+ * A tenant's instances and connections (docs/product.md, Instances and connections): `GET /api/instance` and `/api/connection`,
  * create, update (only the changed fields) and message sync, with live rows from `instanceUpdated`
  * on the app bus (a known id replaces its row, an unknown one reloads the list) and a refetch on
  * `instances.reconnected`. While a sync runs and no event for this tenant arrives (a back-office page
@@ -82,24 +82,35 @@ export const instancesMachine = setup({
     pollInterval: ({ context }) => context.pollMs,
   },
   guards: {
-    knownInstance: ({ context, event }) =>
-      event.type === 'instances.live' && context.instances.some((row) => row.id === event.instance.id),
+    knownInstance: ({ context, event }) => {
+      assertEvent(event, 'instances.live');
+      return context.instances.some((row) => row.id === event.instance.id);
+    },
     needsPoll: ({ context }) => !context.heardLive && anySyncing(context.instances),
-    knownTarget: ({ context, event }) =>
-      event.type === 'instances.updateOpen' && context.instances.some((row) => row.id === event.id),
-    canSync: ({ context, event }) =>
-      event.type === 'instances.syncOpen' &&
-      context.instances.some((row) => row.id === event.id && row.status !== 'syncing'),
-    validCreate: ({ event }) =>
-      event.type === 'instances.create' && Object.keys(nameProblems(event.draft.name)).length === 0,
-    unchanged: ({ context, event }) =>
-      event.type === 'instances.update' &&
-      context.target !== null &&
-      Object.keys(changesOf(context.target, event.fields)).length === 0,
-    validUpdate: ({ event }) =>
-      event.type === 'instances.update' && Object.keys(nameProblems(event.fields.name)).length === 0,
-    validSync: ({ event }) =>
-      event.type === 'instances.sync' && Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0,
+    knownTarget: ({ context, event }) => {
+      assertEvent(event, 'instances.updateOpen');
+      return context.instances.some((row) => row.id === event.id);
+    },
+    canSync: ({ context, event }) => {
+      assertEvent(event, 'instances.syncOpen');
+      return context.instances.some((row) => row.id === event.id && row.status !== 'syncing');
+    },
+    validCreate: ({ event }) => {
+      assertEvent(event, 'instances.create');
+      return Object.keys(nameProblems(event.draft.name)).length === 0;
+    },
+    unchanged: ({ context, event }) => {
+      assertEvent(event, 'instances.update');
+      return context.target !== null && Object.keys(changesOf(context.target, event.fields)).length === 0;
+    },
+    validUpdate: ({ event }) => {
+      assertEvent(event, 'instances.update');
+      return Object.keys(nameProblems(event.fields.name)).length === 0;
+    },
+    validSync: ({ event }) => {
+      assertEvent(event, 'instances.sync');
+      return Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0;
+    },
   },
   actions: {
     forgetRecent: assign({ recent: () => ({}) }),
@@ -122,7 +133,7 @@ export const instancesMachine = setup({
       listError: actionError('instances.errors.load', params.error),
     })),
     applyLive: assign(({ context, event }) => {
-      if (event.type !== 'instances.live') return {};
+      assertEvent(event, 'instances.live');
       const { instance } = event;
       const said = announcementFor(
         context.instances.find((row) => row.id === instance.id),
@@ -143,32 +154,40 @@ export const instancesMachine = setup({
       recent: { ...context.recent, [instance.id]: instance },
     })),
     setTarget: assign(({ context, event }) => {
-      const id = event.type === 'instances.updateOpen' || event.type === 'instances.syncOpen' ? event.id : null;
-      return { target: context.instances.find((row) => row.id === id) ?? null };
+      assertEvent(event, ['instances.updateOpen', 'instances.syncOpen']);
+      return { target: context.instances.find((row) => row.id === event.id) ?? null };
     }),
-    setPending: assign(({ context, event }) => {
-      if (event.type === 'instances.create')
-        return {
-          pending: { create: { ...event.draft, name: event.draft.name.trim() } },
-          actionError: null,
-          fieldErrors: {},
-        };
-      if (event.type === 'instances.update' && context.target)
-        return { pending: { changes: changesOf(context.target, event.fields) }, actionError: null, fieldErrors: {} };
-      if (event.type === 'instances.sync')
-        return {
-          pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } },
-          actionError: null,
-          fieldErrors: {},
-        };
-      return {};
+    pendCreate: assign(({ event }) => {
+      assertEvent(event, 'instances.create');
+      return {
+        pending: { create: { ...event.draft, name: event.draft.name.trim() } },
+        actionError: null,
+        fieldErrors: {},
+      };
+    }),
+    pendUpdate: assign(({ context, event }) => {
+      assertEvent(event, 'instances.update');
+      const target = context.target ?? invalidState('updateForm');
+      return { pending: { changes: changesOf(target, event.fields) }, actionError: null, fieldErrors: {} };
+    }),
+    pendSync: assign(({ event }) => {
+      assertEvent(event, 'instances.sync');
+      return {
+        pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } },
+        actionError: null,
+        fieldErrors: {},
+      };
     }),
     refuseLocally: assign(({ event }) => {
-      if (event.type === 'instances.create') return { fieldErrors: nameProblems(event.draft.name), actionError: null };
-      if (event.type === 'instances.update') return { fieldErrors: nameProblems(event.fields.name), actionError: null };
-      if (event.type === 'instances.sync')
-        return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
-      return {};
+      assertEvent(event, ['instances.create', 'instances.update', 'instances.sync']);
+      switch (event.type) {
+        case 'instances.create':
+          return { fieldErrors: nameProblems(event.draft.name), actionError: null };
+        case 'instances.update':
+          return { fieldErrors: nameProblems(event.fields.name), actionError: null };
+        case 'instances.sync':
+          return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
+      }
     }),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
@@ -287,7 +306,7 @@ export const instancesMachine = setup({
         createForm: {
           on: {
             'instances.create': [
-              { guard: 'validCreate', target: 'creating', actions: 'setPending' },
+              { guard: 'validCreate', target: 'creating', actions: 'pendCreate' },
               { actions: 'refuseLocally' },
             ],
             'instances.close': { target: 'idle', actions: 'clearDialog' },
@@ -311,7 +330,7 @@ export const instancesMachine = setup({
           on: {
             'instances.update': [
               { guard: 'unchanged', target: 'idle', actions: 'clearDialog' },
-              { guard: 'validUpdate', target: 'updating', actions: 'setPending' },
+              { guard: 'validUpdate', target: 'updating', actions: 'pendUpdate' },
               { actions: 'refuseLocally' },
             ],
             'instances.close': { target: 'idle', actions: 'clearDialog' },
@@ -336,7 +355,7 @@ export const instancesMachine = setup({
         syncForm: {
           on: {
             'instances.sync': [
-              { guard: 'validSync', target: 'startingSync', actions: 'setPending' },
+              { guard: 'validSync', target: 'startingSync', actions: 'pendSync' },
               { actions: 'refuseLocally' },
             ],
             'instances.close': { target: 'idle', actions: 'clearDialog' },
