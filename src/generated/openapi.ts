@@ -25,7 +25,7 @@ export interface paths {
          *     accepted one is refused; a recovery code is consumed). A wrong or reused code answers 401
          *     `{"error":"invalid_two_factor_code"}` and counts as a failed sign-in (throttling). Both answers come
          *     only after a right password, so they reveal nothing about unknown e-mails. Clients must handle these
-         *     two answers BEFORE the SPEC §8 rule "a login response without token → Wrong Email or Password".
+         *     two answers BEFORE the rule "a login response without token → Wrong Email or Password".
          */
         post: operations["authLogin"];
         delete?: never;
@@ -136,7 +136,7 @@ export interface paths {
          * @description With the `users` permission: any user of the caller's scope. Without it, a signed-in user may still
          *     change its OWN name or e-mail (the name-only and email-only forms); the whole object (role,
          *     department, instances, username, password) answers 403. A password in the whole object must pass
-         *     SPEC §5's strength rule (not weak), as on every operation that sets one.
+         *     the strength rule of `docs/product.md` (Passwords; not weak), as on every operation that sets one.
          */
         put: operations["userUpdate"];
         post?: never;
@@ -180,7 +180,7 @@ export interface paths {
          *       secret and the recovery codes are cleared, and the user enrols again to turn it back on. A user
          *       without that permission turns its own two-factor off with `POST /api/two-factor/disable` and a code
          *       (403 here).
-         *     Extension (issue #9): the spec shows the toggle only; these rules keep it consistent with enrolment.
+         *     Extension: the base API has the toggle only; these rules keep it consistent with enrolment.
          */
         patch: operations["userSettingsUpdate"];
         trace?: never;
@@ -304,8 +304,8 @@ export interface paths {
         put?: never;
         /**
          * One page of tenants with search and sort
-         * @description Defaults page 1, limit 4, search '', sort id DESC (SPEC §9). Search matches name and cnpj (substring, case-insensitive). Deleted tenants are hidden unless `only_deleted` is true.
-         *     Extension (alphanumeric CNPJs, IN RFB 2.229/2024; the spec does not say how a CNPJ typed without its mask is searched): a search that reads as part of a CNPJ also matches the CNPJ with the mask's marks it left out. It reads so when it holds only letters, digits, `.`, `/`, `-` and spaces, holds a digit, `.`, `/` or a space (tenant names are lower-case slugs, so letters and hyphens alone read as a name), and fits the mask `AA.AAA.AAA/AAAA-DD` (letters only in the first 12 places, each mark it holds where the mask has it). `12ABC`, `12.abc`, `abc345` and `ABC345/01` all find `12.ABC.345/01DE-35`; `loja-2` finds a CNPJ only if it holds `LOJA-2` or `LOJA2`, not every CNPJ with a 2.
+         * @description Defaults page 1, limit 4, search '', sort id DESC. Search matches name and cnpj (substring, case-insensitive). Deleted tenants are hidden unless `only_deleted` is true.
+         *     Extension (alphanumeric CNPJs, IN RFB 2.229/2024; the base API does not say how a CNPJ typed without its mask is searched): a search that reads as part of a CNPJ also matches the CNPJ with the mask's marks it left out. It reads so when it holds only letters, digits, `.`, `/`, `-` and spaces, holds a digit, `.`, `/` or a space (tenant names are lower-case slugs, so letters and hyphens alone read as a name), and fits the mask `AA.AAA.AAA/AAAA-DD` (letters only in the first 12 places, each mark it holds where the mask has it). `12ABC`, `12.abc`, `abc345` and `ABC345/01` all find `12.ABC.345/01DE-35`; `loja-2` finds a CNPJ only if it holds `LOJA-2` or `LOJA2`, not every CNPJ with a 2.
          */
         post: operations["tenantPaginated"];
         delete?: never;
@@ -519,7 +519,7 @@ export interface paths {
         put?: never;
         /**
          * Login failures between two dates for selected users
-         * @description The spec lists `start_at`, `finish_at` and `selectedUsers` as "params"; they travel in the JSON body
+         * @description The base API lists `start_at`, `finish_at` and `selectedUsers` as "params"; they travel in the JSON body
          *     because a user list does not fit a query string well. An empty `selectedUsers` means every user.
          */
         post: operations["dashboardReport"];
@@ -616,7 +616,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the permissions of a role
-         * @description `permissions` lists route names; the role's set becomes exactly that list. Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
+         * @description `permissions` lists route names; the role's set becomes exactly that list. Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix).
          */
         post: operations["permissionUpdate"];
         delete?: never;
@@ -637,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Create a role
-         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix).
          */
         post: operations["roleCreate"];
         delete?: never;
@@ -660,7 +660,7 @@ export interface paths {
         get: operations["roleGet"];
         /**
          * Rename a role (its display name)
-         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension, issue #9: found by the tenant-isolation matrix).
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix).
          */
         put: operations["roleRename"];
         post?: never;
@@ -859,7 +859,7 @@ export interface components {
         Email: string;
         /** @description The tenant's slug, also the first segment of the panel's address. */
         TenantName: string;
-        /** @description A route name of SPEC §2 (the permission key). */
+        /** @description A route name of `src/domain/paths.ts` (the permission key). */
         RouteName: string;
         /** @description Not blank (not only spaces); stored without surrounding spaces. */
         PersonName: string;
@@ -878,7 +878,7 @@ export interface components {
                 message: string;
             }[];
         };
-        /** @description The 401 bodies of DESIGN §4. */
+        /** @description The 401 bodies of `docs/product.md` (Sessions). */
         Unauthorized: {
             /** @enum {string} */
             status: "Authorization Token not found" | "Token is Invalid" | "Token is Expired" | "Unauthorized";
@@ -888,7 +888,7 @@ export interface components {
         };
         LoginError: {
             /**
-             * @description `two_factor_required` and `invalid_two_factor_code` are extensions (two-factor sign-in, issue #9): ask for the code, do not treat them as a wrong password.
+             * @description `two_factor_required` and `invalid_two_factor_code` are extensions (two-factor sign-in): ask for the code, do not treat them as a wrong password.
              * @enum {string}
              */
             error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code";
