@@ -27,6 +27,14 @@ const gates = reliability
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** Each failed test by name, with the first line of its error, printed again at the very end. */
+const failedTests = [];
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n')[0]
+    .slice(0, 300);
 
 function run(label, cmd, args) {
   const started = Date.now();
@@ -71,6 +79,14 @@ try {
   passed += json.numPassedTests;
   failed += json.numFailedTests;
   if (json.numFailedTests > 0 || !ok) failures.push('vitest');
+  for (const file of json.testResults ?? []) {
+    const name = file.name.replace(`${process.cwd()}/`, '');
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed')
+        failedTests.push(`vitest ${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+      failedTests.push(`vitest ${name}: ${firstLine(file.message) || 'the file failed to run'}`);
+  }
   if (!ok && json.numFailedTests === 0) failed += 1; // a suite that failed to load has no failed test
   if (json.numTotalTests === 0) {
     // A run that executed nothing proves nothing.
@@ -98,7 +114,19 @@ if (!reliability) {
   const e2eOk = e2e.status === 0;
   console.log(`${e2eOk ? '✔' : '✘'} browser end-to-end tests (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   try {
-    const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+    const { stats, suites } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+    const walk = (suite, path) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests ?? [])
+          if (test.status !== 'expected') {
+            const error = test.results?.find((r) => r.error)?.error?.message;
+            failedTests.push(
+              `e2e ${spec.file} > ${[...path, spec.title].join(' > ')} (${test.status}): ${firstLine(error)}`,
+            );
+          }
+      for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+    };
+    for (const suite of suites ?? []) walk(suite, []);
     // A flaky (passed on retry) or skipped test is not a pass.
     const bad = stats.unexpected + stats.flaky + stats.skipped;
     passed += stats.expected;
@@ -119,5 +147,6 @@ if (!reliability) {
 }
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+for (const line of failedTests) console.log(`FAILED TEST: ${line}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
