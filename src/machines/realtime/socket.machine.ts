@@ -1,4 +1,4 @@
-import { assign, emit, enqueueActions, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { decodeServerFrame } from '../../domain/socket-codec';
 import type { AppBus, BusMessage } from '../shared/app-bus';
 import {
@@ -84,44 +84,55 @@ export const socketMachine = setup({
   },
   actors: { connection: connectionActor, pageLifecycle: pageLifecycleActor },
   guards: {
-    refusedToken: ({ event }) => event.type === 'socket.closed' && event.code === 4401,
-    forbidden: ({ event }) => event.type === 'socket.closed' && event.code === 4403,
+    refusedToken: ({ event }) => {
+      assertEvent(event, 'socket.closed');
+      return event.code === 4401;
+    },
+    forbidden: ({ event }) => {
+      assertEvent(event, 'socket.closed');
+      return event.code === 4403;
+    },
   },
   actions: {
-    takeCredentials: assign(({ event }) =>
-      event.type === 'socket.start'
-        ? { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 }
-        : {},
-    ),
-    takeToken: assign(({ event }) => (event.type === 'socket.token' ? { token: event.token } : {})),
-    takeTenant: assign(({ event }) =>
-      event.type === 'socket.tenant' ? { tenantName: event.tenantName, attempt: 0 } : {},
-    ),
+    takeCredentials: assign(({ event }) => {
+      assertEvent(event, 'socket.start');
+      return { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 };
+    }),
+    takeToken: assign(({ event }) => {
+      assertEvent(event, 'socket.token');
+      return { token: event.token };
+    }),
+    takeTenant: assign(({ event }) => {
+      assertEvent(event, 'socket.tenant');
+      return { tenantName: event.tenantName, attempt: 0 };
+    }),
     forget: assign({ tenantName: null, userId: null, token: null, attempt: 0 }),
     countFailure: assign(({ context, event }) => {
+      assertEvent(event, 'socket.closed');
       const attempt = context.attempt + 1;
       return {
         attempt,
         nextDelay: reconnectDelay(attempt, context.deps.random),
-        lastClose: event.type === 'socket.closed' ? { code: event.code, reason: event.reason } : null,
+        lastClose: { code: event.code, reason: event.reason },
       };
     }),
     resetAttempts: assign({ attempt: 0 }),
     ping: sendTo('connection', { type: 'ping' }),
     // An exit action, so it reaches the connection before the connection is stopped.
-    closeDeliberately: sendTo('connection', ({ event }) => ({
-      type: 'close' as const,
-      code: 1000,
-      reason: DELIBERATE[event.type] ?? 'Closing',
-    })),
+    // Every way out of `connection`: a close the server started, or one of the DELIBERATE ones.
+    closeDeliberately: sendTo('connection', ({ event }) => {
+      assertEvent(event, ['socket.closed', 'socket.stop', 'socket.unload', 'socket.token', 'socket.tenant']);
+      return { type: 'close' as const, code: 1000, reason: DELIBERATE[event.type] ?? 'Closing' };
+    }),
     logClose: ({ context, event }) => {
-      if (event.type === 'socket.closed') context.deps.log(`socket: closed ${event.code} ${event.reason}`.trim());
+      assertEvent(event, 'socket.closed');
+      context.deps.log(`socket: closed ${event.code} ${event.reason}`.trim());
     },
     logError: ({ context }) => context.deps.log('socket: error'),
     askForToken: emit(({ context }) => ({ type: 'socket.unauthorized' as const, token: context.token })),
     // Decoding is pure; logging and publishing are enqueued, so they run as actions, not while deciding.
     handleFrame: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'socket.frame') return;
+      assertEvent(event, 'socket.frame');
       const { log, bus } = context.deps;
       const decoded = decodeServerFrame(event.data);
       if (!decoded.ok) return enqueue(() => log(`socket: frame dropped (${decoded.reason})`));
