@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -94,17 +94,20 @@ export const rolePermissionsMachine = setup({
   },
   guards: {
     editable: ({ context }) => isEditable(context),
-    knownRoute: ({ context, event }) =>
-      isEditable(context) &&
-      event.type === 'roles.toggle' &&
-      context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName)),
-    knownCategory: ({ context, event }) =>
-      isEditable(context) &&
-      event.type === 'roles.toggleCategory' &&
-      context.categories.some((c) => c.category === event.category),
+    knownRoute: ({ context, event }) => {
+      assertEvent(event, 'roles.toggle');
+      return (
+        isEditable(context) &&
+        context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName))
+      );
+    },
+    knownCategory: ({ context, event }) => {
+      assertEvent(event, 'roles.toggleCategory');
+      return isEditable(context) && context.categories.some((c) => c.category === event.category);
+    },
     canSave: ({ context }) => isEditable(context) && isDirty(context),
     newName: ({ context, event }) => {
-      if (event.type !== 'roles.rename') return false;
+      assertEvent(event, 'roles.rename');
       const name = event.displayName.trim();
       return name.length > 0 && name.length <= 80 && name !== context.role?.display_name;
     },
@@ -118,7 +121,7 @@ export const rolePermissionsMachine = setup({
       loadError: actionError('roles.errors.load', params.error),
     })),
     toggle: assign(({ context, event }) => {
-      if (event.type !== 'roles.toggle') return {};
+      assertEvent(event, 'roles.toggle');
       const on = context.draft.includes(event.routeName);
       return {
         draft: on ? context.draft.filter((n) => n !== event.routeName) : sorted([...context.draft, event.routeName]),
@@ -126,7 +129,7 @@ export const rolePermissionsMachine = setup({
       };
     }),
     toggleCategory: assign(({ context, event }) => {
-      if (event.type !== 'roles.toggleCategory') return {};
+      assertEvent(event, 'roles.toggleCategory');
       const names =
         context.categories.find((c) => c.category === event.category)?.permissions.map((p) => p.route_name) ?? [];
       const draft = event.enabled
@@ -135,7 +138,10 @@ export const rolePermissionsMachine = setup({
       return { draft, notice: null };
     }),
     reset: assign(({ context }) => ({ draft: context.saved, notice: null })),
-    beginRename: assign(({ event }) => (event.type === 'roles.rename' ? { renameTo: event.displayName.trim() } : {})),
+    beginRename: assign(({ event }) => {
+      assertEvent(event, 'roles.rename');
+      return { renameTo: event.displayName.trim() };
+    }),
     clearFeedback: assign({ actionError: null, fieldErrors: () => ({}), notice: null }),
     stored: assign((_, params: { role: Role; notice: I18nKey }) => {
       const saved = sorted(params.role.has_permission_routes);

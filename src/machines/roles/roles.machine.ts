@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -79,10 +79,12 @@ export const rolesMachine = setup({
     ),
   },
   guards: {
-    validRole: ({ event }) =>
-      event.type === 'roles.create' && Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0,
+    validRole: ({ event }) => {
+      assertEvent(event, 'roles.create');
+      return Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0;
+    },
     validRename: ({ context, event }) => {
-      if (event.type !== 'roles.rename') return false;
+      assertEvent(event, 'roles.rename');
       const role = context.roles.find((r) => r.id === event.id);
       return (
         role !== undefined &&
@@ -97,33 +99,32 @@ export const rolesMachine = setup({
       roles: [],
       listError: actionError('roles.errors.load', params.error),
     })),
-    begin: assign(({ event }) =>
-      event.type === 'roles.create'
-        ? {
-            pending: { name: event.name, display_name: event.displayName.trim() },
-            actionError: null,
-            fieldErrors: {},
-            notice: null,
-          }
-        : {},
-    ),
-    refuse: assign(({ event }) => {
-      if (event.type === 'roles.create')
-        return { fieldErrors: roleCreateProblems(event.name, event.displayName), actionError: null, notice: null };
-      if (event.type === 'roles.rename')
-        return { fieldErrors: roleRenameProblems(event.displayName), actionError: null, notice: null };
-      return {};
+    begin: assign(({ event }) => {
+      assertEvent(event, 'roles.create');
+      return {
+        pending: { name: event.name, display_name: event.displayName.trim() },
+        actionError: null,
+        fieldErrors: {},
+        notice: null,
+      };
     }),
-    beginRename: assign(({ event }) =>
-      event.type === 'roles.rename'
-        ? {
-            renaming: { id: event.id, displayName: event.displayName.trim() },
-            actionError: null,
-            fieldErrors: {},
-            notice: null,
-          }
-        : {},
-    ),
+    refuse: assign(({ event }) => {
+      assertEvent(event, ['roles.create', 'roles.rename']);
+      const fieldErrors =
+        event.type === 'roles.create'
+          ? roleCreateProblems(event.name, event.displayName)
+          : roleRenameProblems(event.displayName);
+      return { fieldErrors, actionError: null, notice: null };
+    }),
+    beginRename: assign(({ event }) => {
+      assertEvent(event, 'roles.rename');
+      return {
+        renaming: { id: event.id, displayName: event.displayName.trim() },
+        actionError: null,
+        fieldErrors: {},
+        notice: null,
+      };
+    }),
     renamed: assign(({ context }, role: Role) => ({
       roles: context.roles.map((r) => (r.id === role.id ? role : r)),
       renaming: null,
