@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
@@ -83,8 +83,14 @@ export const twoFactorMachine = setup({
   },
   guards: {
     isEnabled: ({ context }) => context.status?.enabled === true,
-    validVerifyCode: ({ event }) => event.type === 'twoFactor.verify' && codeProblem(event.code, 'verify') === null,
-    validDisableCode: ({ event }) => event.type === 'twoFactor.disable' && codeProblem(event.code, 'disable') === null,
+    validVerifyCode: ({ event }) => {
+      assertEvent(event, 'twoFactor.verify');
+      return codeProblem(event.code, 'verify') === null;
+    },
+    validDisableCode: ({ event }) => {
+      assertEvent(event, 'twoFactor.disable');
+      return codeProblem(event.code, 'disable') === null;
+    },
     wrongCode: (_, params: { error: unknown }) => isWrongCode(params.error),
     stale: (_, params: { error: unknown }) => isStale(params.error),
   },
@@ -94,15 +100,16 @@ export const twoFactorMachine = setup({
       loadError: actionError('twoFactor.errors.load', params.error),
     })),
     clearFeedback: assign({ codeError: null, error: null, notice: null }),
-    takeCode: assign(({ event }) =>
-      event.type === 'twoFactor.verify' || event.type === 'twoFactor.disable'
-        ? { code: normaliseCode(event.code) }
-        : {},
-    ),
+    takeCode: assign(({ event }) => {
+      assertEvent(event, ['twoFactor.verify', 'twoFactor.disable']);
+      return { code: normaliseCode(event.code) };
+    }),
     refuseCode: assign(({ event }) => {
-      if (event.type === 'twoFactor.verify') return { codeError: codeProblem(event.code, 'verify'), error: null };
-      if (event.type === 'twoFactor.disable') return { codeError: codeProblem(event.code, 'disable'), error: null };
-      return {};
+      assertEvent(event, ['twoFactor.verify', 'twoFactor.disable']);
+      return {
+        codeError: codeProblem(event.code, event.type === 'twoFactor.verify' ? 'verify' : 'disable'),
+        error: null,
+      };
     }),
     storeEnrolment: assign((_, enrolment: TwoFactorEnrolment) => ({ enrolment })),
     dropEnrolment: assign({ enrolment: null, codeError: null, error: null }),

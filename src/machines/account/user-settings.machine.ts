@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import { isValidEmail } from '../../domain/email';
 import { UpdateUserDocument, UpdateUserPasswordDocument } from '../../generated/graphql';
@@ -100,23 +100,24 @@ export const userSettingsMachine = setup({
     ),
   },
   guards: {
-    validProfile: ({ event }) =>
-      event.type === 'settings.saveProfile' && Object.keys(profileProblems(event.name, event.email)).length === 0,
-    validPassword: ({ event }) =>
-      event.type === 'settings.changePassword' &&
-      Object.keys(passwordProblems(event.password, event.confirmation)).length === 0,
+    validProfile: ({ event }) => {
+      assertEvent(event, 'settings.saveProfile');
+      return Object.keys(profileProblems(event.name, event.email)).length === 0;
+    },
+    validPassword: ({ event }) => {
+      assertEvent(event, 'settings.changePassword');
+      return Object.keys(passwordProblems(event.password, event.confirmation)).length === 0;
+    },
   },
   actions: {
-    beginProfile: assign(({ event }) =>
-      event.type === 'settings.saveProfile'
-        ? { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean }
-        : {},
-    ),
-    refuseProfile: assign(({ event }) =>
-      event.type === 'settings.saveProfile'
-        ? { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } }
-        : {},
-    ),
+    beginProfile: assign(({ event }) => {
+      assertEvent(event, 'settings.saveProfile');
+      return { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean };
+    }),
+    refuseProfile: assign(({ event }) => {
+      assertEvent(event, 'settings.saveProfile');
+      return { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } };
+    }),
     profileSaved: assign({ pendingProfile: null, profile: { ...clean, notice: 'settings.notices.profileSaved' } }),
     profileFailed: assign((_, params: { error: unknown }) => ({
       pendingProfile: null,
@@ -126,14 +127,14 @@ export const userSettingsMachine = setup({
         notice: null,
       },
     })),
-    beginPassword: assign(({ event }) =>
-      event.type === 'settings.changePassword' ? { pendingPassword: event.password, password: clean } : {},
-    ),
-    refusePassword: assign(({ event }) =>
-      event.type === 'settings.changePassword'
-        ? { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } }
-        : {},
-    ),
+    beginPassword: assign(({ event }) => {
+      assertEvent(event, 'settings.changePassword');
+      return { pendingPassword: event.password, password: clean };
+    }),
+    refusePassword: assign(({ event }) => {
+      assertEvent(event, 'settings.changePassword');
+      return { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } };
+    }),
     passwordChanged: assign({
       pendingPassword: null,
       password: { ...clean, notice: 'settings.notices.passwordChanged' },
