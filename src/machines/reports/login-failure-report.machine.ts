@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { isValidRange, type DateRange } from '../../domain/date-range';
@@ -92,13 +92,12 @@ export const loginFailureReportMachine = setup({
       users: [],
       usersError: actionError('reports.errors.users', params.error),
     })),
-    setRange: assign(({ event }) =>
-      event.type === 'reports.range'
-        ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null }
-        : {},
-    ),
+    setRange: assign(({ event }) => {
+      assertEvent(event, 'reports.range');
+      return { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null };
+    }),
     toggleUser: assign(({ context, event }) => {
-      if (event.type !== 'reports.toggleUser') return {};
+      assertEvent(event, 'reports.toggleUser');
       const on = context.selectedUsers.includes(event.userId);
       return {
         selectedUsers: on

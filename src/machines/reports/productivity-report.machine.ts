@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
@@ -96,13 +96,12 @@ export const productivityReportMachine = setup({
     validRange: ({ context }) => isValidRange(context.range),
   },
   actions: {
-    setRange: assign(({ event }) =>
-      event.type === 'reports.range'
-        ? { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null }
-        : {},
-    ),
+    setRange: assign(({ event }) => {
+      assertEvent(event, 'reports.range');
+      return { range: { startAt: event.startAt, finishAt: event.finishAt }, invalid: null };
+    }),
     sortBy: assign(({ context, event }) => {
-      if (event.type !== 'reports.sort') return {};
+      assertEvent(event, 'reports.sort');
       const direction = context.sort.key === event.key && context.sort.direction === 'asc' ? 'desc' : 'asc';
       return { sort: { key: event.key, direction } };
     }),

@@ -1,4 +1,4 @@
-import { assign, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromCallback, setup, type EventObject, type SnapshotFrom } from 'xstate';
 import type { RestClient } from '../../api/rest-client';
 import { isValidRange } from '../../domain/date-range';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -74,22 +74,29 @@ export const sheetDownloadMachine = setup({
   },
   actors: { streamSheet: streamSheetActor },
   guards: {
-    validRange: ({ event }) => event.type === 'sheets.download' && isValidRange(event.request.query),
+    validRange: ({ event }) => {
+      assertEvent(event, 'sheets.download');
+      return isValidRange(event.request.query);
+    },
   },
   actions: {
-    begin: assign(({ event }) =>
-      event.type === 'sheets.download'
-        ? { request: event.request, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null }
-        : {},
-    ),
+    begin: assign(({ event }) => {
+      assertEvent(event, 'sheets.download');
+      return { request: event.request, file: null, progress: { bytes: 0, rows: 0 }, error: null, invalid: null };
+    }),
     refuse: assign({ invalid: 'sheets.errors.range' as const }),
-    opened: assign(({ event }) => (event.type === 'sheets.opened' ? { file: event.file } : {})),
-    progress: assign(({ event }) =>
-      event.type === 'sheets.progress' || event.type === 'sheets.finished' ? { progress: event.progress } : {},
-    ),
-    failed: assign(({ event }) =>
-      event.type === 'sheets.failed' ? { error: actionError('sheets.errors.download', event.error) } : {},
-    ),
+    opened: assign(({ event }) => {
+      assertEvent(event, 'sheets.opened');
+      return { file: event.file };
+    }),
+    progress: assign(({ event }) => {
+      assertEvent(event, ['sheets.progress', 'sheets.finished']);
+      return { progress: event.progress };
+    }),
+    failed: assign(({ event }) => {
+      assertEvent(event, 'sheets.failed');
+      return { error: actionError('sheets.errors.download', event.error) };
+    }),
     reset: assign({ request: null, file: null, progress: () => ({ bytes: 0, rows: 0 }), error: null, invalid: null }),
   },
 }).createMachine({
