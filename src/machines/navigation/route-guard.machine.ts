@@ -1,4 +1,4 @@
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { getRoute, matchPath } from '../../domain/paths';
 import { resolveNavigation, type AccessSubject, type NavigationDecision } from '../../domain/route-access';
 
@@ -52,10 +52,14 @@ export const routeGuardMachine = setup({
     notPermitted: ({ context }) => redirectRoute(context.decision) === getRoute('not-authorized').name,
   },
   actions: {
-    takeLocation: assign(({ event }) =>
-      event.type === 'route.navigate' ? { pathname: event.pathname, search: event.search ?? '' } : {},
-    ),
-    takeSubject: assign(({ event }) => (event.type === 'route.session' ? { subject: event.subject } : {})),
+    takeLocation: assign(({ event }) => {
+      assertEvent(event, 'route.navigate');
+      return { pathname: event.pathname, search: event.search ?? '' };
+    }),
+    takeSubject: assign(({ event }) => {
+      assertEvent(event, 'route.session');
+      return { subject: event.subject };
+    }),
     decide: assign(({ context }) => ({
       decision: context.pathname === null ? null : resolveNavigation(context.pathname, context.subject, context.search),
     })),

@@ -1,4 +1,4 @@
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { Locale } from '../../i18n/options';
 import type { OverlayControl } from '../shared/bulk-run';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -124,8 +124,10 @@ export const preferencesMachine = setup({
     input: {} as PreferencesInput,
   },
   guards: {
-    alreadyStarred: ({ context, event }) =>
-      event.type === 'prefs.star' && context.starred.some((p) => p.href === event.page.href),
+    alreadyStarred: ({ context, event }) => {
+      assertEvent(event, 'prefs.star');
+      return context.starred.some((p) => p.href === event.page.href);
+    },
     starredFull: ({ context }) => context.starred.length >= STARRED_LIMIT,
   },
   actions: {
@@ -146,16 +148,19 @@ export const preferencesMachine = setup({
       refusal: null,
     })),
     toggleSidebar: assign(({ context }) => ({ sidebarCollapsed: !context.sidebarCollapsed, refusal: null })),
-    star: assign(({ context, event }) =>
-      event.type === 'prefs.star' ? { starred: [...context.starred, event.page], refusal: null } : {},
-    ),
-    unstar: assign(({ context, event }) =>
-      event.type === 'prefs.unstar'
-        ? { starred: context.starred.filter((p) => p.href !== event.href), refusal: null }
-        : {},
-    ),
+    star: assign(({ context, event }) => {
+      assertEvent(event, 'prefs.star');
+      return { starred: [...context.starred, event.page], refusal: null };
+    }),
+    unstar: assign(({ context, event }) => {
+      assertEvent(event, 'prefs.unstar');
+      return { starred: context.starred.filter((p) => p.href !== event.href), refusal: null };
+    }),
     refuseStar: assign({ refusal: { key: 'shell.starredLimit', params: { max: STARRED_LIMIT } } }),
-    setInstance: assign(({ event }) => (event.type === 'prefs.instance.set' ? { activeInstance: event.instance } : {})),
+    setInstance: assign(({ event }) => {
+      assertEvent(event, 'prefs.instance.set');
+      return { activeInstance: event.instance };
+    }),
     hold: assign(({ context }) => ({ overlayHolds: context.overlayHolds + 1 })),
     release: assign(({ context }) => ({ overlayHolds: Math.max(0, context.overlayHolds - 1) })),
   },
