@@ -1,4 +1,4 @@
-import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { RestClient } from '../../api/rest-client';
 import type { I18nKey } from '../../domain/i18n-key';
 import { actionError, type ActionError } from '../shared/request-error';
@@ -57,8 +57,14 @@ export type DashboardEvent =
 /** Emitted when the user changed a filter: the view replaces the address's query with `search`. */
 export type DashboardEmitted = { type: 'dashboard.queryChanged'; search: string };
 
+/** The events that change the filters. */
+const FILTER_EVENTS = ['dashboard.range', 'dashboard.tenant', 'dashboard.location'] as const;
+
 /** The query a filter event asks for (same as the current one when the event changes nothing). */
-function requested(context: DashboardContext, event: DashboardEvent): DashboardQuery {
+function requested(
+  context: DashboardContext,
+  event: Extract<DashboardEvent, { type: (typeof FILTER_EVENTS)[number] }>,
+): DashboardQuery {
   switch (event.type) {
     case 'dashboard.range':
       return { ...context.query, startAt: event.startAt, finishAt: event.finishAt };
@@ -66,8 +72,6 @@ function requested(context: DashboardContext, event: DashboardEvent): DashboardQ
       return context.staff ? { ...context.query, tenant: event.tenant } : context.query;
     case 'dashboard.location':
       return normalize(parseDashboardQuery(event.search, context.defaults), context.staff, context.defaults);
-    case 'dashboard.retry':
-      return context.query;
   }
 }
 
@@ -81,17 +85,6 @@ const callInput = (context: DashboardContext): DashboardCallInput => ({
   query: context.query,
   staff: context.staff,
 });
-
-const reload = { target: '#dashboard.loading', reenter: true } as const;
-const filters = {
-  'dashboard.range': [
-    { guard: 'rangeRefused', actions: 'refuseRange' },
-    { guard: 'queryChanged', ...reload, actions: ['applyQuery', 'announceQuery'] },
-    { actions: 'clearInvalid' },
-  ],
-  'dashboard.tenant': { guard: 'queryChanged', ...reload, actions: ['applyQuery', 'announceQuery'] },
-  'dashboard.location': { guard: 'queryChanged', ...reload, actions: 'applyQuery' },
-} as const;
 
 /**
  * The dashboards (`/dashboard/analytics`, `/dashboard/control-panel`, `/dashboard/maria-panel`; contract
@@ -117,22 +110,31 @@ export const dashboardMachine = setup({
   },
   actors: dashboardActors,
   guards: {
-    rangeRefused: ({ event }) =>
-      event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) !== null,
-    queryChanged: ({ context, event }) => !sameDashboardQuery(requested(context, event), context.query),
+    rangeRefused: ({ event }) => {
+      assertEvent(event, 'dashboard.range');
+      return rangeProblem(event.startAt, event.finishAt) !== null;
+    },
+    queryChanged: ({ context, event }) => {
+      assertEvent(event, FILTER_EVENTS);
+      return !sameDashboardQuery(requested(context, event), context.query);
+    },
   },
   actions: {
     applyQuery: assign(({ context, event }) => {
+      assertEvent(event, FILTER_EVENTS);
       const query = requested(context, event);
       return { query, queryString: serializeDashboardQuery(query, context.defaults), invalid: null };
     }),
     announceQuery: emit(({ context }) => ({ type: 'dashboard.queryChanged' as const, search: context.queryString })),
-    refuseRange: assign(({ event }) => ({
-      invalid:
-        event.type === 'dashboard.range' && rangeProblem(event.startAt, event.finishAt) === 'tooLong'
-          ? ('dashboard.errors.rangeTooLong' as const)
-          : ('dashboard.errors.range' as const),
-    })),
+    refuseRange: assign(({ event }) => {
+      assertEvent(event, 'dashboard.range');
+      return {
+        invalid:
+          rangeProblem(event.startAt, event.finishAt) === 'tooLong'
+            ? ('dashboard.errors.rangeTooLong' as const)
+            : ('dashboard.errors.range' as const),
+      };
+    }),
     clearInvalid: assign({ invalid: null }),
     // Nothing of the previous filters stays on screen while the new ones load.
     startLoading: assign({ summary: null, series: null, summaryError: null, seriesError: null }),
@@ -168,12 +170,22 @@ export const dashboardMachine = setup({
     };
   },
   initial: 'loading',
+  // Filters apply in every state. A change (re)enters `loading`: from the root, `.loading` exits
+  // whatever is active, so the calls in flight are stopped and started again with the new query.
+  on: {
+    'dashboard.range': [
+      { guard: 'rangeRefused', actions: 'refuseRange' },
+      { guard: 'queryChanged', target: '.loading', actions: ['applyQuery', 'announceQuery'] },
+      { actions: 'clearInvalid' },
+    ],
+    'dashboard.tenant': { guard: 'queryChanged', target: '.loading', actions: ['applyQuery', 'announceQuery'] },
+    'dashboard.location': { guard: 'queryChanged', target: '.loading', actions: 'applyQuery' },
+  },
   states: {
     loading: {
       type: 'parallel',
       tags: ['loading'],
       entry: 'startLoading',
-      on: filters,
       states: {
         summary: {
           initial: 'pending',
@@ -219,7 +231,7 @@ export const dashboardMachine = setup({
       onDone: 'ready',
     },
     ready: {
-      on: { ...filters, 'dashboard.retry': reload },
+      on: { 'dashboard.retry': 'loading' },
     },
   },
 });
