@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock, type Actor } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import type { Tenant, TenantCreate, TenantPage } from './tenants-actors';
-import { tenantsListMachine } from './tenants-list.machine';
+import type { Outcome } from '../shared/outcome';
+import { tenantsListMachine, type TenantAction } from './tenants-list.machine';
 import {
   assertFullCoverage,
   doneEvent,
@@ -135,8 +136,15 @@ describe('tenantsListMachine: model coverage', () => {
   });
 });
 
+/** Every `outcome` the actor emits from now on. */
+function outcomes(actor: Actor<typeof tenantsListMachine>): Outcome<TenantAction>[] {
+  const seen: Outcome<TenantAction>[] = [];
+  actor.on('outcome', (event) => seen.push(event));
+  return seen;
+}
+
 /** A fake server where every paginated request waits for the test to answer it. */
-function heldServer(mutation: (request: SeenRequest) => Response = () => json(200, tenant(1))) {
+function heldServer(mutation: (request: SeenRequest) => Response | Promise<Response> = () => json(200, tenant(1))) {
   const pages: Deferred<Response>[] = [];
   const server = fakeServer((request) => {
     if (request.path !== '/api/tenant/paginated') return mutation(request);
@@ -168,7 +176,7 @@ describe('tenantsListMachine: against the REST contract', () => {
     });
     server.pages[0]?.resolve(json(200, page([tenant(3)], 2, 3)));
     await flush();
-    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
     actor.send({ type: 'tenants.sort', sortName: 'name' });
     actor.send({ type: 'tenants.view', deleted: true });
     expect(written).toEqual(['search=farm&sort=name', 'search=farm&sort=name&view=deleted']);
@@ -205,7 +213,7 @@ describe('tenantsListMachine: against the REST contract', () => {
     clock.increment(300);
     await flush();
     expect(server.paged()).toHaveLength(2);
-    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
     // Typing that interrupted a load reloads even when the text ends up unchanged.
     actor.send({ type: 'tenants.page', page: 2 });
     actor.send({ type: 'tenants.search', text: 'farm' });
@@ -231,29 +239,38 @@ describe('tenantsListMachine: against the REST contract', () => {
   it('deletes only after confirmation, then reloads; an emptied last page steps back', async () => {
     const server = heldServer();
     const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: 'page=2' } }).start();
+    const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(5)], 2, 2)));
     await flush();
     actor.send({ type: 'tenants.delete', tenant: tenant(5) });
-    expect(actor.getSnapshot().matches({ ready: 'confirmingDelete' })).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'confirmingDelete' })).toBe(true);
     expect(server.seen.filter((r) => r.path === '/api/tenant/delete')).toHaveLength(0);
     actor.send({ type: 'tenants.confirm' });
     await flush();
     expect(server.seen.find((r) => r.path === '/api/tenant/delete')?.body).toEqual({ id: 5 });
-    expect(actor.getSnapshot().context.notice).toBe('tenants.notices.deleted');
+    expect(seen).toEqual([
+      {
+        type: 'outcome',
+        action: 'delete',
+        ok: true,
+        toast: { variant: 'success', title: { key: 'tenants.notices.deleted' }, description: 'tenant-5' },
+      },
+    ]);
     server.pages[1]?.resolve(json(200, { data: [], total: 4, page: 2, limit: 4, last_page: 1 }));
     await flush();
     expect(server.paged()[2]?.body).toMatchObject({ pagination_page: 1 });
     expect(actor.getSnapshot().context.queryString).toBe('');
     server.pages[2]?.resolve(json(200, page([tenant(1), tenant(2)])));
     await flush();
-    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().matches({ list: 'ready', dialog: 'idle' })).toBe(true);
   });
 
   it('create: refuses a bad CNPJ locally, shows the server refusal by field, reloads on success', async () => {
     let answer = json(409, { message: 'A tenant with this name already exists', field: 'name' });
     const server = heldServer(() => answer);
     const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([])));
     await flush();
@@ -272,7 +289,9 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(server.seen.filter((r) => r.path === '/api/tenant')).toHaveLength(0);
     actor.send({ type: 'tenants.create', tenant: newTenant });
     await flush();
-    expect(actor.getSnapshot().matches({ ready: 'createForm' })).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'createForm' })).toBe(true);
+    // A refused form says why on its fields: its outcome carries no toast.
+    expect(seen).toEqual([{ type: 'outcome', action: 'create', ok: false, toast: null }]);
     expect(actor.getSnapshot().context.actionError).toEqual({
       key: 'tenants.errors.create',
       reason: 'apiErrors.conflict',
@@ -285,18 +304,20 @@ describe('tenantsListMachine: against the REST contract', () => {
     await flush();
     expect(server.seen.filter((r) => r.path === '/api/tenant').map((r) => r.body)).toEqual([newTenant, alphanumeric]);
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
-    expect(actor.getSnapshot().context.notice).toBe('tenants.notices.created');
+    expect(seen.at(-1)).toMatchObject({ action: 'create', ok: true, toast: { description: 'farmacia-nova' } });
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(server.paged()).toHaveLength(2);
   });
 
   it('sets a plan and restores from the deleted view, reloading after each', async () => {
     const server = heldServer((request) => json(200, tenant((request.body as { id: number }).id)));
     const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: 'view=deleted' } }).start();
+    const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(7, true)])));
     await flush();
     actor.send({ type: 'tenants.delete', tenant: tenant(7, true) });
-    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     actor.send({ type: 'tenants.restore', tenant: tenant(7, true) });
     await flush();
     expect(server.seen.find((r) => r.path === '/api/tenant/restore')?.body).toEqual({ id: 7 });
@@ -311,7 +332,10 @@ describe('tenantsListMachine: against the REST contract', () => {
       user: 50,
       ticket: 20000,
     });
-    expect(actor.getSnapshot().context.notice).toBe('tenants.notices.planSet');
+    expect(seen.map((o) => [o.action, o.ok, o.toast?.title])).toEqual([
+      ['restore', true, { key: 'tenants.notices.restored' }],
+      ['setPlan', true, { key: 'tenants.notices.planSet' }],
+    ]);
     expect(server.paged()).toHaveLength(3);
   });
 
@@ -321,7 +345,7 @@ describe('tenantsListMachine: against the REST contract', () => {
     await flush();
     server.pages[0]?.resolve(json(503, { status: 'unavailable', message: 'Database unavailable' }));
     await flush();
-    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().matches({ list: 'failed' })).toBe(true);
     expect(actor.getSnapshot().context.listError).toEqual({
       key: 'tenants.errors.load',
       reason: 'apiErrors.unavailable',
@@ -330,8 +354,111 @@ describe('tenantsListMachine: against the REST contract', () => {
     await flush();
     server.pages[1]?.resolve(json(200, page([tenant(1)])));
     await flush();
-    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
     expect(actor.getSnapshot().context.listError).toBeNull();
+  });
+});
+
+describe('tenantsListMachine: the list and the dialogs are parallel regions', () => {
+  async function shown(respond?: (request: SeenRequest) => Response | Promise<Response>) {
+    const server = heldServer(respond);
+    const clock = new SimulatedClock();
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, debounceMs: 300 }, clock }).start();
+    const seen = outcomes(actor);
+    await flush();
+    server.pages[0]?.resolve(json(200, page([tenant(1), tenant(3)], 1, 3)));
+    await flush();
+    /** Answers the latest page request with `rows`. */
+    const answer = async (rows: Tenant[]) => {
+      await flush();
+      server.pages.at(-1)?.resolve(json(200, page(rows, 1, 3)));
+      await flush();
+    };
+    return { server, clock, actor, seen, answer, snapshot: () => actor.getSnapshot() };
+  }
+
+  it('a reload, a page change, a search and a re-sort leave an open dialog open with its input intact', async () => {
+    const t = await shown();
+    t.actor.send({ type: 'tenants.planOpen', tenant: tenant(3) });
+    t.actor.send({ type: 'tenants.page', page: 2 });
+    expect(t.snapshot().matches({ list: 'loading', dialog: 'planForm' })).toBe(true);
+    await t.answer([tenant(5)]);
+    t.actor.send({ type: 'tenants.reload' });
+    t.actor.send({ type: 'tenants.sort', sortName: 'name' });
+    t.actor.send({ type: 'tenants.search', text: 'farm' });
+    t.clock.increment(300);
+    await flush();
+    await t.answer([tenant(7)]);
+    expect(t.server.paged()).toHaveLength(5);
+    expect(t.snapshot().matches({ list: 'ready', dialog: 'planForm' })).toBe(true);
+    expect(t.snapshot().context.target).toEqual(tenant(3));
+    expect(t.snapshot().context.rows).toEqual([tenant(7)]);
+    expect(t.seen).toEqual([]);
+  });
+
+  it("keeps the create form's refusals and the confirmation's tenant across reloads", async () => {
+    const t = await shown();
+    t.actor.send({ type: 'tenants.createOpen' });
+    t.actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '11.111.111/1111-11' } });
+    t.actor.send({ type: 'tenants.reload' });
+    t.actor.send({ type: 'tenants.view', deleted: true });
+    await t.answer([]);
+    expect(t.snapshot().matches({ dialog: 'createForm' })).toBe(true);
+    expect(t.snapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.repeated' });
+    t.actor.send({ type: 'tenants.close' });
+    t.actor.send({ type: 'tenants.view', deleted: false });
+    await t.answer([tenant(1), tenant(3)]);
+    t.actor.send({ type: 'tenants.delete', tenant: tenant(1) });
+    t.actor.send({ type: 'tenants.limit', limit: 10 });
+    await t.answer([tenant(1)]);
+    expect(t.snapshot().matches({ list: 'ready', dialog: 'confirmingDelete' })).toBe(true);
+    expect(t.snapshot().context.target).toEqual(tenant(1));
+  });
+
+  it('a change in flight survives a reload, and its outcome reloads the list', async () => {
+    const plan = deferred<Response>();
+    const t = await shown((request) => (request.path === '/api/tenant/set-plan' ? plan.promise : json(200, tenant(1))));
+    t.actor.send({ type: 'tenants.planOpen', tenant: tenant(3) });
+    t.actor.send({ type: 'tenants.setPlan', plan: 'enterprise', user: 50, ticket: 20000 });
+    await flush();
+    t.actor.send({ type: 'tenants.page', page: 3 });
+    await t.answer([tenant(9)]);
+    expect(t.snapshot().matches({ list: 'ready', dialog: 'settingPlan' })).toBe(true);
+    expect(t.snapshot().context.pending).toEqual({ plan: 'enterprise', user: 50, ticket: 20000 });
+    expect(t.server.paged()).toHaveLength(2);
+    plan.resolve(json(200, tenant(3)));
+    await flush();
+    expect(t.seen.map((o) => [o.action, o.ok])).toEqual([['setPlan', true]]);
+    expect(t.snapshot().matches({ list: 'loading', dialog: 'idle' })).toBe(true);
+    // The reload asks for the page the list shows.
+    expect(t.server.paged()).toHaveLength(3);
+    expect(t.server.paged()[2]?.body).toMatchObject({ pagination_page: 3 });
+  });
+
+  it('a refused delete toasts why, naming the tenant; dialogs open only while the list is shown', async () => {
+    const t = await shown(() => json(409, { message: 'in use' }));
+    t.actor.send({ type: 'tenants.delete', tenant: tenant(1) });
+    t.actor.send({ type: 'tenants.confirm' });
+    await flush();
+    expect(t.seen).toEqual([
+      {
+        type: 'outcome',
+        action: 'delete',
+        ok: false,
+        toast: {
+          variant: 'error',
+          title: { key: 'tenants.errors.delete' },
+          description: {
+            key: 'tenants.screen.failureFor',
+            params: { name: 'tenant-1', why: { key: 'apiErrors.conflict' } },
+          },
+        },
+      },
+    ]);
+    expect(t.snapshot().matches({ dialog: 'idle' })).toBe(true);
+    t.actor.send({ type: 'tenants.reload' });
+    t.actor.send({ type: 'tenants.createOpen' });
+    expect(t.snapshot().matches({ list: 'loading', dialog: 'idle' })).toBe(true);
   });
 });
 
@@ -369,7 +496,7 @@ describe('tenantsListMachine: never shows data from a request older than the lat
             shown = now;
           }
           // Shown as ready (not loading): the rows are the latest request's answer.
-          if (snapshot.matches('ready')) expect(now).toBe(latest);
+          if (snapshot.matches({ list: 'ready' })) expect(now).toBe(latest);
         };
         for (const op of ops) {
           const before = server.paged().length;

@@ -1,108 +1,75 @@
-import { assign, emit, setup, type SnapshotFrom } from 'xstate';
-import type { RestClient } from '../../api/rest-client';
+import { and, assertEvent, assign, emit, raise, setup, stateIn, type SnapshotFrom } from 'xstate';
 import { cnpjProblem, isValidCnpj } from '../../domain/cnpj';
 import type { I18nKey } from '../../domain/i18n-key';
-import { actionError, refusedFields, type ActionError } from '../shared/request-error';
-import { tenantsActors, type Plan, type Tenant, type TenantCreate, type TenantPageResult } from './tenants-actors';
 import {
   clampSearch,
   isQueryChange,
   nextQuery,
   parseTenantsQuery,
   serializeTenantsQuery,
-  type TenantsQuery,
-  type TenantsQueryChange,
 } from '../../domain/tenants-query';
+import { failed, succeeded } from '../shared/outcome';
+import { actionError, refusedFields } from '../shared/request-error';
+import { tenantsActors, type TenantPageResult } from './tenants-actors';
+import {
+  SEARCH_DEBOUNCE_MS,
+  subjectOf,
+  type TenantAction,
+  type TenantsListContext,
+  type TenantsListEmitted,
+  type TenantsListEvent,
+  type TenantsListInput,
+} from './tenants-list-context';
 
-/** Search keystrokes are sent after this pause unless the input says otherwise. */
-export const SEARCH_DEBOUNCE_MS = 300;
-
-export interface TenantsListInput {
-  rest: RestClient;
-  /** The address's query string at start (`location.search`), so a link or reload restores the view. */
-  search?: string;
-  debounceMs?: number;
-}
-
-export interface TenantsListContext {
-  rest: RestClient;
-  debounceMs: number;
-  query: TenantsQuery;
-  /** The search box; applied to `query` after the debounce. */
-  searchText: string;
-  /** `serializeTenantsQuery(query)`: what the view writes into the address. */
-  queryString: string;
-  rows: Tenant[];
-  total: number;
-  lastPage: number;
-  /** The latest page request issued; answers to any other are never shown. */
-  requestSeq: number;
-  /** The request whose rows are shown (0: none yet). */
-  shownSeq: number;
-  listError: ActionError | null;
-  /** The tenant a dialog or action is about. */
-  target: Tenant | null;
-  /** What the create or set-plan call in flight sends. */
-  pending: { create: TenantCreate } | { plan: Plan; user: number; ticket: number } | null;
-  actionError: ActionError | null;
-  fieldErrors: Record<string, I18nKey>;
-  notice: I18nKey | null;
-}
-
-export type TenantsListEvent =
-  | TenantsQueryChange
-  | { type: 'tenants.search'; text: string }
-  | { type: 'tenants.reload' }
-  | { type: 'tenants.createOpen' }
-  | { type: 'tenants.create'; tenant: TenantCreate }
-  | { type: 'tenants.planOpen'; tenant: Tenant }
-  | { type: 'tenants.setPlan'; plan: Plan; user: number; ticket: number }
-  | { type: 'tenants.delete'; tenant: Tenant }
-  | { type: 'tenants.confirm' }
-  | { type: 'tenants.restore'; tenant: Tenant }
-  | { type: 'tenants.close' };
-
-/** Emitted whenever the applied query changes: the view replaces the address's query with `search`. */
-export type TenantsListEmitted = { type: 'tenants.queryChanged'; search: string };
-
-const queryEvents = {
-  // reenter: a change while loading restarts the request (the one in flight is stopped and aborted).
-  'tenants.page': { target: '#tenants.loading', reenter: true, actions: ['applyQuery', 'announceQuery'] },
-  'tenants.limit': { target: '#tenants.loading', reenter: true, actions: ['applyQuery', 'announceQuery'] },
-  'tenants.sort': { target: '#tenants.loading', reenter: true, actions: ['applyQuery', 'announceQuery'] },
-  'tenants.view': { target: '#tenants.loading', reenter: true, actions: ['applyQuery', 'announceQuery'] },
-  'tenants.location': { target: '#tenants.loading', reenter: true, actions: ['applyQuery', 'announceQuery'] },
-  'tenants.search': { target: '#tenants.debouncing', actions: 'typeSearch' },
-  'tenants.reload': { target: '#tenants.loading', reenter: true },
-} as const;
+export {
+  SEARCH_DEBOUNCE_MS,
+  type TenantAction,
+  type TenantsListContext,
+  type TenantsListEmitted,
+  type TenantsListEvent,
+  type TenantsListInput,
+} from './tenants-list-context';
 
 /** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
 function invalidState(state: string): never {
   throw new Error(`tenants: entered ${state} without its request`);
 }
 
-/** A finished change: its notice, then the list reloads. */
-const changed = (notice: I18nKey) => ({
-  target: '#tenants.loading',
-  actions: [{ type: 'changed' as const, params: { notice } }],
+// Handled by the `list` region, so its active child is exited and `.loading` entered afresh: a change while
+// loading restarts the request (the one in flight is stopped and aborted). No `reenter`: that would exit the
+// region's parallel parent, and with it the open dialog.
+const queryChange = { target: '.loading', actions: ['applyQuery', 'announceQuery'] } as const;
+
+/** A finished change: its outcome, the dialog closes, then the list reloads. */
+const changed = (action: TenantAction, notice: I18nKey) => ({
+  target: 'idle',
+  actions: [
+    { type: 'reportChanged' as const, params: { action, notice } },
+    'clearDialog' as const,
+    'reloadList' as const,
+  ],
 });
-const refused = (key: I18nKey, back: string) => ({
+/** A refused change goes `back`; a refused form says why on its fields, a refused row action in a toast. */
+const refused = (action: TenantAction, key: I18nKey, back: string, toast: boolean) => ({
   target: back,
   actions: [
     { type: 'refused' as const, params: ({ event }: { event: { error: unknown } }) => ({ key, error: event.error }) },
+    { type: 'reportRefused' as const, params: { action, toast } },
   ],
 });
 
 /**
- * The tenants list (`POST /api/tenant/paginated`): page, limit, debounced search and sort with the
- * SPEC §9 defaults, mirrored in the address (input `search`, context `queryString`, emitted
- * `tenants.queryChanged`); only the latest request's answer is ever shown. Create, set plan,
- * delete (after `tenants.confirm`) and restore, the deleted-tenants view, and a reload after each
- * change.
+ * The tenants list (`POST /api/tenant/paginated`) and its dialogs, as two parallel regions.
  *
- * States: `loading` (tag `loading`; the previous rows stay visible), `debouncing`, `failed`
- * (`listError`), `ready.{idle, createForm, creating, planForm, settingPlan, confirmingDelete,
- * deleting, restoring}` (in-flight ones tagged `busy`).
+ * `list`: page, limit, debounced search and sort, mirrored in the address (input `search`, context
+ * `queryString`, emitted `tenants.queryChanged`); only the latest request's answer is ever shown.
+ * States `loading` (tag `loading`; the previous rows stay visible), `debouncing`, `failed`
+ * (`listError`), `ready`. Every query event is handled here, once, whatever the dialogs do.
+ *
+ * `dialog`: create, set plan, delete (after `tenants.confirm`) and restore, opened while the list is
+ * shown. States `idle`, `createForm`, `creating`, `planForm`, `settingPlan`, `confirmingDelete`,
+ * `deleting`, `restoring` (in-flight ones tagged `busy`). A list reload never touches it; each change
+ * ends in an emitted `outcome` and raises `tenants.reload` for the list.
  */
 export const tenantsListMachine = setup({
   types: {
@@ -121,9 +88,19 @@ export const tenantsListMachine = setup({
       result.seq === context.requestSeq && result.page.data.length === 0 && context.query.page > result.page.last_page,
     searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
-    validCnpj: ({ event }) => event.type === 'tenants.create' && isValidCnpj(event.tenant.cnpj),
-    isActive: ({ event }) => event.type === 'tenants.delete' && event.tenant.deleted_at === null,
-    isDeleted: ({ event }) => event.type === 'tenants.restore' && event.tenant.deleted_at !== null,
+    listShown: stateIn({ list: 'ready' }),
+    validCnpj: ({ event }) => {
+      assertEvent(event, 'tenants.create');
+      return isValidCnpj(event.tenant.cnpj);
+    },
+    isActive: ({ event }) => {
+      assertEvent(event, 'tenants.delete');
+      return event.tenant.deleted_at === null;
+    },
+    isDeleted: ({ event }) => {
+      assertEvent(event, 'tenants.restore');
+      return event.tenant.deleted_at !== null;
+    },
   },
   actions: {
     applyQuery: assign(({ context, event }) => {
@@ -131,7 +108,10 @@ export const tenantsListMachine = setup({
       const query = nextQuery(context.query, context.searchText, event);
       return { query, searchText: query.search, queryString: serializeTenantsQuery(query) };
     }),
-    typeSearch: assign(({ event }) => (event.type === 'tenants.search' ? { searchText: event.text } : {})),
+    typeSearch: assign(({ event }) => {
+      assertEvent(event, 'tenants.search');
+      return { searchText: event.text };
+    }),
     commitSearch: assign(({ context }) => {
       const query = { ...context.query, search: clampSearch(context.searchText), page: 1 };
       return { query, queryString: serializeTenantsQuery(query) };
@@ -149,43 +129,49 @@ export const tenantsListMachine = setup({
       const query = { ...context.query, page: result.page.last_page };
       return { query, queryString: serializeTenantsQuery(query) };
     }),
-    // SPEC §8 lists no fallback for the tenants list: the rows of the last good answer stay, with the error.
+    // No fallback for a failed tenants list: the rows of the last good answer stay, with the error.
     listFailed: assign((_, params: { error: unknown }) => ({
       listError: actionError('tenants.errors.load', params.error),
     })),
-    setTarget: assign(({ event }) =>
-      event.type === 'tenants.planOpen' || event.type === 'tenants.delete' || event.type === 'tenants.restore'
-        ? { target: event.tenant }
-        : {},
-    ),
-    setPending: assign(({ event }) => {
-      if (event.type === 'tenants.create') return { pending: { create: event.tenant } };
-      if (event.type === 'tenants.setPlan')
-        return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
-      return {};
+    reloadList: raise({ type: 'tenants.reload' }),
+    setTarget: assign(({ event }) => {
+      assertEvent(event, ['tenants.planOpen', 'tenants.delete', 'tenants.restore']);
+      return { target: event.tenant };
+    }),
+    setCreate: assign(({ event }) => {
+      assertEvent(event, 'tenants.create');
+      return { pending: { create: event.tenant } };
+    }),
+    setPlan: assign(({ event }) => {
+      assertEvent(event, 'tenants.setPlan');
+      return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
     }),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
-    clearFeedback: assign({ actionError: null, fieldErrors: () => ({}), notice: null }),
     // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
-    badCnpj: assign({
-      fieldErrors: ({ event }) => {
-        const problem =
-          event.type === 'tenants.create' ? (cnpjProblem(event.tenant.cnpj) ?? 'checkDigits') : 'checkDigits';
-        return { cnpj: `tenants.errors.cnpj.${problem}` as const };
-      },
-      actionError: null,
+    badCnpj: assign(({ event }) => {
+      assertEvent(event, 'tenants.create');
+      const problem = cnpjProblem(event.tenant.cnpj) ?? 'checkDigits';
+      return { fieldErrors: { cnpj: `tenants.errors.cnpj.${problem}` as const }, actionError: null };
     }),
-    changed: assign((_, params: { notice: I18nKey }) => ({
-      notice: params.notice,
-      target: null,
-      pending: null,
-      actionError: null,
-      fieldErrors: {},
-    })),
+    // "Tenant excluído." — farmacia-central
+    reportChanged: emit(({ context }, params: { action: TenantAction; notice: I18nKey }) =>
+      succeeded(params.action, { key: params.notice }, subjectOf(context)),
+    ),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
       actionError: actionError(params.key, params.error),
       fieldErrors: refusedFields(params.error),
     })),
+    reportRefused: emit(({ context }, params: { action: TenantAction; toast: boolean }) => {
+      const error = context.actionError;
+      if (!params.toast || !error) return failed(params.action, null);
+      const name = subjectOf(context);
+      const why = { key: error.reason };
+      return failed(params.action, {
+        variant: 'error',
+        title: { key: error.key },
+        description: name ? { key: 'tenants.screen.failureFor', params: { name, why } } : why,
+      });
+    }),
   },
 }).createMachine({
   id: 'tenants',
@@ -207,72 +193,88 @@ export const tenantsListMachine = setup({
       pending: null,
       actionError: null,
       fieldErrors: {},
-      notice: null,
     };
   },
-  initial: 'loading',
+  type: 'parallel',
   states: {
-    loading: {
-      tags: ['loading'],
-      entry: 'nextRequest',
-      invoke: {
-        id: 'fetchTenantPage',
-        src: 'fetchTenantPage',
-        input: ({ context }) => ({ rest: context.rest, query: context.query, seq: context.requestSeq }),
-        onDone: [
-          // After a delete emptied the last page, show the new last page instead of an empty one.
-          {
-            guard: { type: 'pastLastPage', params: ({ event }) => event.output },
-            target: 'loading',
-            reenter: true,
-            actions: [{ type: 'goToLastPage', params: ({ event }) => event.output }, 'announceQuery'],
-          },
-          {
-            guard: { type: 'isLatest', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'showPage', params: ({ event }) => event.output },
-          },
-        ],
-        onError: { target: 'failed', actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) } },
+    list: {
+      initial: 'loading',
+      on: {
+        'tenants.page': queryChange,
+        'tenants.limit': queryChange,
+        'tenants.sort': queryChange,
+        'tenants.view': queryChange,
+        'tenants.location': queryChange,
+        // Each keystroke restarts the debounce.
+        'tenants.search': { target: '.debouncing', actions: 'typeSearch' },
+        'tenants.reload': { target: '.loading' },
       },
-      on: queryEvents,
-    },
-    debouncing: {
-      tags: ['loading'],
-      after: {
-        searchDebounce: [
-          { guard: 'searchChanged', target: 'loading', actions: ['commitSearch', 'announceQuery'] },
-          // Typing may have interrupted a load: only the latest request's answer may show as ready.
-          { guard: 'upToDate', target: 'ready' },
-          { target: 'loading' },
-        ],
+      states: {
+        loading: {
+          tags: ['loading'],
+          entry: 'nextRequest',
+          invoke: {
+            id: 'fetchTenantPage',
+            src: 'fetchTenantPage',
+            input: ({ context }) => ({ rest: context.rest, query: context.query, seq: context.requestSeq }),
+            onDone: [
+              // After a delete emptied the last page, show the new last page instead of an empty one.
+              {
+                guard: { type: 'pastLastPage', params: ({ event }) => event.output },
+                target: 'loading',
+                reenter: true,
+                actions: [{ type: 'goToLastPage', params: ({ event }) => event.output }, 'announceQuery'],
+              },
+              {
+                guard: { type: 'isLatest', params: ({ event }) => event.output },
+                target: 'ready',
+                actions: { type: 'showPage', params: ({ event }) => event.output },
+              },
+            ],
+            onError: {
+              target: 'failed',
+              actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        debouncing: {
+          tags: ['loading'],
+          after: {
+            searchDebounce: [
+              { guard: 'searchChanged', target: 'loading', actions: ['commitSearch', 'announceQuery'] },
+              // Typing may have interrupted a load: only the latest request's answer may show as ready.
+              { guard: 'upToDate', target: 'ready' },
+              { target: 'loading' },
+            ],
+          },
+        },
+        failed: {},
+        ready: {},
       },
-      on: { ...queryEvents, 'tenants.search': { target: 'debouncing', reenter: true, actions: 'typeSearch' } },
     },
-    failed: {
-      on: queryEvents,
-    },
-    ready: {
+    dialog: {
       initial: 'idle',
       states: {
         idle: {
           on: {
-            ...queryEvents,
-            'tenants.createOpen': { target: 'createForm', actions: ['clearFeedback', 'clearDialog'] },
-            'tenants.planOpen': { target: 'planForm', actions: ['clearFeedback', 'clearDialog', 'setTarget'] },
+            'tenants.createOpen': { guard: 'listShown', target: 'createForm', actions: 'clearDialog' },
+            'tenants.planOpen': { guard: 'listShown', target: 'planForm', actions: ['clearDialog', 'setTarget'] },
             'tenants.delete': {
-              guard: 'isActive',
+              guard: and(['listShown', 'isActive']),
               target: 'confirmingDelete',
-              actions: ['clearFeedback', 'clearDialog', 'setTarget'],
+              actions: ['clearDialog', 'setTarget'],
             },
-            'tenants.restore': { guard: 'isDeleted', target: 'restoring', actions: ['clearFeedback', 'setTarget'] },
+            'tenants.restore': {
+              guard: and(['listShown', 'isDeleted']),
+              target: 'restoring',
+              actions: ['clearDialog', 'setTarget'],
+            },
           },
         },
         createForm: {
           on: {
-            ...queryEvents,
             'tenants.create': [
-              { guard: 'validCnpj', target: 'creating', actions: 'setPending' },
+              { guard: 'validCnpj', target: 'creating', actions: 'setCreate' },
               { actions: 'badCnpj' },
             ],
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
@@ -288,14 +290,13 @@ export const tenantsListMachine = setup({
               tenant:
                 context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating'),
             }),
-            onDone: changed('tenants.notices.created'),
-            onError: refused('tenants.errors.create', 'createForm'),
+            onDone: changed('create', 'tenants.notices.created'),
+            onError: refused('create', 'tenants.errors.create', 'createForm', false),
           },
         },
         planForm: {
           on: {
-            ...queryEvents,
-            'tenants.setPlan': { target: 'settingPlan', actions: 'setPending' },
+            'tenants.setPlan': { target: 'settingPlan', actions: 'setPlan' },
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
           },
         },
@@ -308,13 +309,12 @@ export const tenantsListMachine = setup({
               const plan = context.pending && 'plan' in context.pending ? context.pending : invalidState('settingPlan');
               return { rest: context.rest, id: context.target?.id ?? invalidState('settingPlan'), ...plan };
             },
-            onDone: changed('tenants.notices.planSet'),
-            onError: refused('tenants.errors.setPlan', 'planForm'),
+            onDone: changed('setPlan', 'tenants.notices.planSet'),
+            onError: refused('setPlan', 'tenants.errors.setPlan', 'planForm', false),
           },
         },
         confirmingDelete: {
           on: {
-            ...queryEvents,
             'tenants.confirm': { target: 'deleting' },
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
           },
@@ -325,8 +325,8 @@ export const tenantsListMachine = setup({
             id: 'deleteTenant',
             src: 'deleteTenant',
             input: ({ context }) => ({ rest: context.rest, id: context.target?.id ?? invalidState('deleting') }),
-            onDone: changed('tenants.notices.deleted'),
-            onError: refused('tenants.errors.delete', 'idle'),
+            onDone: changed('delete', 'tenants.notices.deleted'),
+            onError: refused('delete', 'tenants.errors.delete', 'idle', true),
           },
         },
         restoring: {
@@ -335,8 +335,8 @@ export const tenantsListMachine = setup({
             id: 'restoreTenant',
             src: 'restoreTenant',
             input: ({ context }) => ({ rest: context.rest, id: context.target?.id ?? invalidState('restoring') }),
-            onDone: changed('tenants.notices.restored'),
-            onError: refused('tenants.errors.restore', 'idle'),
+            onDone: changed('restore', 'tenants.notices.restored'),
+            onError: refused('restore', 'tenants.errors.restore', 'idle', true),
           },
         },
       },

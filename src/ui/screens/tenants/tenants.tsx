@@ -2,8 +2,13 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import type { TenantsListSnapshot } from '../../../machines/tenants/tenants-list.machine';
 import { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
+import {
+  selectBusy,
+  selectCanAct,
+  selectDialog,
+  selectListStatus,
+} from '../../../machines/tenants/tenants-list-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { ErrorState } from '../../components/error-state';
 import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
@@ -12,12 +17,13 @@ import { Pagination } from '../../components/pagination';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices } from '../../hooks/services-context';
 import { useMediaQuery } from '../../hooks/use-media-query';
+import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import type { TenantAction } from './tenant-row-actions';
 import { TenantsEmptyState, TenantsToolbar } from './tenants-toolbar';
 import { TenantsTable } from './tenants-table';
 import * as styles from './tenants.css';
 import { useTenantsAddress } from './use-tenants-address';
-import { useReloadOnFocus, useTenantsFeedback } from './use-tenants-feedback';
+import { useReloadOnFocus } from './use-reload-on-focus';
 
 // The dialogs and the tenant panel (date pickers, multi-select, tabs, number fields) are their own
 // chunks: the list shows without them, and each arrives when first opened.
@@ -31,17 +37,6 @@ const PAGE_SIZES = [4, 10, 25, 50];
 
 /** Below this width the row actions come right after the name (390 px phones). */
 const NARROW_QUERY = '(max-width: 47.99rem)';
-
-const selectStatus = (s: TenantsListSnapshot) =>
-  s.matches('failed') ? 'error' : s.hasTag('loading') ? 'loading' : 'ready';
-const selectDialog = (s: TenantsListSnapshot) =>
-  s.matches({ ready: 'createForm' }) || s.matches({ ready: 'creating' })
-    ? 'create'
-    : s.matches({ ready: 'planForm' }) || s.matches({ ready: 'settingPlan' })
-      ? 'plan'
-      : s.matches({ ready: 'confirmingDelete' }) || s.matches({ ready: 'deleting' })
-        ? 'delete'
-        : null;
 
 /**
  * `/tenants`: one page of tenants (4 per page by default; docs/product.md, Tenants) with search by name or CNPJ,
@@ -59,10 +54,10 @@ export default function TenantsScreen() {
   const total = useSelector(actor, (s) => s.context.total);
   const query = useSelector(actor, (s) => s.context.query);
   const searchText = useSelector(actor, (s) => s.context.searchText);
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectListStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
-  const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const idle = useSelector(actor, (s) => s.matches({ ready: 'idle' }));
+  const busy = useSelector(actor, selectBusy);
+  const canAct = useSelector(actor, selectCanAct);
   const target = useSelector(actor, (s) => s.context.target);
   const dialog = useSelector(actor, selectDialog);
   const actionError = useSelector(actor, (s) => s.context.actionError);
@@ -72,7 +67,9 @@ export default function TenantsScreen() {
   const headingId = useId();
 
   // The row whose button had focus may be gone (deleted, restored): focus the search instead.
-  useTenantsFeedback(actor, () => requestAnimationFrame(() => searchRef.current?.querySelector('input')?.focus()));
+  useOutcomeToast(actor, (outcome) => {
+    if (outcome.ok) requestAnimationFrame(() => searchRef.current?.querySelector('input')?.focus());
+  });
   useReloadOnFocus(actor);
 
   const onAction = useCallback(
@@ -109,7 +106,7 @@ export default function TenantsScreen() {
         onReload={() => actor.send({ type: 'tenants.reload' })}
         isLoading={status === 'loading'}
         onCreate={create}
-        canCreate={idle}
+        canCreate={canAct}
         searchRef={searchRef}
       />
       <TenantsTable
