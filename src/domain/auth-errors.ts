@@ -1,7 +1,8 @@
 /**
  * The one table of 401 bodies (docs/product.md, Sessions): the server sends exactly
- * these, the client reads them with {@link classifyUnauthorized}. Keeping both
- * sides on this file is what stops a refresh loop from creeping in.
+ * these (server/src/errors.ts; both it and this table are tested against contracts/openapi.yaml),
+ * the client reads them with {@link classifyUnauthorized}. One table for both sides is what
+ * stops a refresh loop from creeping in.
  */
 
 /** The error text that marks an expired-but-refreshable token. */

@@ -1,7 +1,7 @@
 /**
- * Route guards (docs/product.md, Routes and Roles and route permissions). The router, the menu and the server's
- * permission plugin all ask these functions, so a hidden button is never the
- * only guard and no two places can disagree.
+ * Route guards (docs/product.md, Routes and Roles and route permissions). The router and the menu both
+ * ask these functions, so they never disagree; the server applies the same rule to every operation's
+ * declared permissions (server/src/plugins/auth.ts `allows`), so a hidden button is never the only guard.
  */
 import { getHref, getRoute, matchPath, type AppRoute, type RouteDefinition } from './paths';
 
