@@ -101,6 +101,19 @@ describe('createGraphqlClient', () => {
     expect(sent[0]?.body.query).toEqual(expect.stringContaining('userInstances'));
   });
 
+  it('sends the fragments an operation spreads along with it, and names the operation, not a fragment', async () => {
+    const { fetch, sent } = fakeEndpoint(json(200, { data: LOGGED_IN }));
+    const { execute } = createGraphqlClient({ url: () => 'http://api.test/t/graphql', fetch });
+
+    await execute(LogInDocument, { email: 'ana@example.com', password: 'secret' });
+
+    expect(sent[0]?.body.operationName).toBe('logIn');
+    const query = String(sent[0]?.body.query);
+    expect(query).toContain('...SessionUser');
+    for (const fragment of ['SessionUser on User', 'Department on Department', 'UserInstanceLink on UserInstance'])
+      expect(query).toContain(`fragment ${fragment} {`);
+  });
+
   it('sends the typed variables of a mutation and returns its data', async () => {
     const { fetch, sent } = fakeEndpoint(json(200, { data: LOGGED_IN }));
     const { execute } = createGraphqlClient({ url: () => 'http://api.test/graphql', fetch });

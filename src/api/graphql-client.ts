@@ -33,8 +33,8 @@ export interface ExecuteOptions {
 }
 
 /**
- * A generated operation: its text (codegen `documentMode: 'string'`, so no GraphQL parser or printer
- * ships to the browser) typed with its result and variables.
+ * A generated operation: its text with the fragments it spreads (codegen `documentMode: 'string'`, so no
+ * GraphQL parser or printer ships to the browser) typed with its result and variables.
  */
 export type GraphqlDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
 
@@ -52,9 +52,13 @@ export interface GraphqlClientOptions {
   fetch?: FetchLike;
 }
 
-const OPERATION_NAME = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
+/** The name of the document's first definition, its operation: codegen appends the fragments after it. */
+const OPERATION_NAME = /^(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 
-/** The query text and its operation name (each operations file holds one named operation). */
+/**
+ * The query text and its operation name: one named operation (one file of contracts/operations) followed by
+ * the fragments it spreads (the `.fragment.graphql` files), so the server receives a complete document.
+ */
 function serialise(document: { toString(): string }) {
   const query = document.toString().trim();
   return { query, operationName: OPERATION_NAME.exec(query)?.[1] };

@@ -23,6 +23,8 @@ export type DeleteUserInstanceMutationVariables = Exact<{
 
 export type DeleteUserInstanceMutation = { deleteUserInstance: boolean };
 
+export type DepartmentFragment = { id: number, name: string, activated: boolean };
+
 export type DepartmentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -39,6 +41,8 @@ export type DisconnectedMutationVariables = Exact<{ [key: string]: never; }>;
 
 
 export type DisconnectedMutation = { disconnected: boolean };
+
+export type InstanceFragment = { id: number, name: string, activated: boolean };
 
 export type InstancesQueryVariables = Exact<{
   remove_ids?: Array<number> | number | null | undefined;
@@ -88,6 +92,8 @@ export type RolesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RolesQuery = { roles: Array<{ id: number, name: string, display_name: string, has_permission_routes: Array<string> }> };
 
+export type SessionUserFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+
 export type UpdateUserMutationVariables = Exact<{
   id: number;
   username?: string | null | undefined;
@@ -114,12 +120,16 @@ export type UserInfosQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type UserInfosQuery = { userInfos: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
+export type UserInstanceLinkFragment = { id: number, instance: { id: number, name: string, activated: boolean } };
+
 export type UserInstancesQueryVariables = Exact<{
   user_id: number;
 }>;
 
 
 export type UserInstancesQuery = { userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+
+export type UserRowFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -144,7 +154,111 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const DepartmentFragmentDoc = new TypedDocumentString(`
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+    `, {"fragmentName":"Department"}) as unknown as TypedDocumentString<DepartmentFragment, unknown>;
+export const InstanceFragmentDoc = new TypedDocumentString(`
+    fragment Instance on Instance {
+  id
+  name
+  activated
+}
+    `, {"fragmentName":"Instance"}) as unknown as TypedDocumentString<InstanceFragment, unknown>;
+export const UserInstanceLinkFragmentDoc = new TypedDocumentString(`
+    fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}
+    fragment Instance on Instance {
+  id
+  name
+  activated
+}`, {"fragmentName":"UserInstanceLink"}) as unknown as TypedDocumentString<UserInstanceLinkFragment, unknown>;
+export const SessionUserFragmentDoc = new TypedDocumentString(`
+    fragment SessionUser on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  tenantName
+  origin_backoffice
+  role {
+    id
+    name
+    display_name
+    has_permission_routes
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`, {"fragmentName":"SessionUser"}) as unknown as TypedDocumentString<SessionUserFragment, unknown>;
+export const UserRowFragmentDoc = new TypedDocumentString(`
+    fragment UserRow on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  role {
+    id
+    name
+    display_name
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`, {"fragmentName":"UserRow"}) as unknown as TypedDocumentString<UserRowFragment, unknown>;
 export const ConnectedDocument = new TypedDocumentString(`
     mutation connected {
   connected
@@ -163,12 +277,14 @@ export const DeleteUserInstanceDocument = new TypedDocumentString(`
 export const DepartmentsDocument = new TypedDocumentString(`
     query departments {
   departments {
-    id
-    name
-    activated
+    ...Department
   }
 }
-    `) as unknown as TypedDocumentString<DepartmentsQuery, DepartmentsQueryVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}`) as unknown as TypedDocumentString<DepartmentsQuery, DepartmentsQueryVariables>;
 export const DisconnectUserDocument = new TypedDocumentString(`
     mutation disconnectUser($user_id: Int!) {
   disconnectUser(user_id: $user_id)
@@ -182,51 +298,64 @@ export const DisconnectedDocument = new TypedDocumentString(`
 export const InstancesDocument = new TypedDocumentString(`
     query instances($remove_ids: [Int!]) {
   instances(remove_ids: $remove_ids) {
-    id
-    name
-    activated
+    ...Instance
   }
 }
-    `) as unknown as TypedDocumentString<InstancesQuery, InstancesQueryVariables>;
+    fragment Instance on Instance {
+  id
+  name
+  activated
+}`) as unknown as TypedDocumentString<InstancesQuery, InstancesQueryVariables>;
 export const LogInDocument = new TypedDocumentString(`
     mutation logIn($email: String!, $password: String!, $remember: Boolean, $otp: String) {
   logIn(email: $email, password: $password, remember: $remember, otp: $otp) {
     token
     expires_in
     user {
-      id
-      name
-      username
-      email
-      image
-      isConnected
-      blocked
-      twoFactorEnabled
-      tenantName
-      origin_backoffice
-      role {
-        id
-        name
-        display_name
-        has_permission_routes
-      }
-      userDepartment {
-        id
-        name
-        activated
-      }
-      userInstances {
-        id
-        instance {
-          id
-          name
-          activated
-        }
-      }
+      ...SessionUser
     }
   }
 }
-    `) as unknown as TypedDocumentString<LogInMutation, LogInMutationVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment SessionUser on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  tenantName
+  origin_backoffice
+  role {
+    id
+    name
+    display_name
+    has_permission_routes
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`) as unknown as TypedDocumentString<LogInMutation, LogInMutationVariables>;
 export const NewUserDocument = new TypedDocumentString(`
     mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!, $user_department_id: Int, $chosen_instances: [Int!]) {
   newUser(
@@ -238,35 +367,46 @@ export const NewUserDocument = new TypedDocumentString(`
     user_department_id: $user_department_id
     chosen_instances: $chosen_instances
   ) {
-    id
-    name
-    username
-    email
-    image
-    isConnected
-    blocked
-    twoFactorEnabled
-    role {
-      id
-      name
-      display_name
-    }
-    userDepartment {
-      id
-      name
-      activated
-    }
-    userInstances {
-      id
-      instance {
-        id
-        name
-        activated
-      }
-    }
+    ...UserRow
   }
 }
-    `) as unknown as TypedDocumentString<NewUserMutation, NewUserMutationVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}
+fragment UserRow on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  role {
+    id
+    name
+    display_name
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}`) as unknown as TypedDocumentString<NewUserMutation, NewUserMutationVariables>;
 export const OnlineUsersDocument = new TypedDocumentString(`
     query onlineUsers($user_id: Int, $instance_id: Int) {
   onlineUsers(user_id: $user_id, instance_id: $instance_id) {
@@ -275,13 +415,15 @@ export const OnlineUsersDocument = new TypedDocumentString(`
     name
     image
     userDepartment {
-      id
-      name
-      activated
+      ...Department
     }
   }
 }
-    `) as unknown as TypedDocumentString<OnlineUsersQuery, OnlineUsersQueryVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}`) as unknown as TypedDocumentString<OnlineUsersQuery, OnlineUsersQueryVariables>;
 export const RefreshTokenDocument = new TypedDocumentString(`
     mutation refreshToken {
   refreshToken {
@@ -312,150 +454,199 @@ export const UpdateUserDocument = new TypedDocumentString(`
     user_department_id: $user_department_id
     chosen_instances: $chosen_instances
   ) {
-    id
-    name
-    username
-    email
-    image
-    isConnected
-    blocked
-    twoFactorEnabled
-    role {
-      id
-      name
-      display_name
-    }
-    userDepartment {
-      id
-      name
-      activated
-    }
-    userInstances {
-      id
-      instance {
-        id
-        name
-        activated
-      }
-    }
+    ...UserRow
   }
 }
-    `) as unknown as TypedDocumentString<UpdateUserMutation, UpdateUserMutationVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}
+fragment UserRow on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  role {
+    id
+    name
+    display_name
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}`) as unknown as TypedDocumentString<UpdateUserMutation, UpdateUserMutationVariables>;
 export const UpdateUserPasswordDocument = new TypedDocumentString(`
     mutation updateUserPassword($password: String!) {
   updateUserPassword(password: $password) {
     token
     expires_in
     user {
-      id
-      name
-      username
-      email
-      image
-      isConnected
-      blocked
-      twoFactorEnabled
-      tenantName
-      origin_backoffice
-      role {
-        id
-        name
-        display_name
-        has_permission_routes
-      }
-      userDepartment {
-        id
-        name
-        activated
-      }
-      userInstances {
-        id
-        instance {
-          id
-          name
-          activated
-        }
-      }
+      ...SessionUser
     }
   }
 }
-    `) as unknown as TypedDocumentString<UpdateUserPasswordMutation, UpdateUserPasswordMutationVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment SessionUser on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  tenantName
+  origin_backoffice
+  role {
+    id
+    name
+    display_name
+    has_permission_routes
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`) as unknown as TypedDocumentString<UpdateUserPasswordMutation, UpdateUserPasswordMutationVariables>;
 export const UserInfosDocument = new TypedDocumentString(`
     query userInfos {
   userInfos {
-    id
-    name
-    username
-    email
-    image
-    isConnected
-    blocked
-    twoFactorEnabled
-    tenantName
-    origin_backoffice
-    role {
-      id
-      name
-      display_name
-      has_permission_routes
-    }
-    userDepartment {
-      id
-      name
-      activated
-    }
-    userInstances {
-      id
-      instance {
-        id
-        name
-        activated
-      }
-    }
+    ...SessionUser
   }
 }
-    `) as unknown as TypedDocumentString<UserInfosQuery, UserInfosQueryVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment SessionUser on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  tenantName
+  origin_backoffice
+  role {
+    id
+    name
+    display_name
+    has_permission_routes
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`) as unknown as TypedDocumentString<UserInfosQuery, UserInfosQueryVariables>;
 export const UserInstancesDocument = new TypedDocumentString(`
     query userInstances($user_id: Int!) {
   userInstances(user_id: $user_id) {
-    id
-    instance {
-      id
-      name
-      activated
-    }
+    ...UserInstanceLink
   }
 }
-    `) as unknown as TypedDocumentString<UserInstancesQuery, UserInstancesQueryVariables>;
+    fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}`) as unknown as TypedDocumentString<UserInstancesQuery, UserInstancesQueryVariables>;
 export const UsersDocument = new TypedDocumentString(`
     query users {
   users {
-    id
-    name
-    username
-    email
-    image
-    isConnected
-    blocked
-    twoFactorEnabled
-    role {
-      id
-      name
-      display_name
-    }
-    userDepartment {
-      id
-      name
-      activated
-    }
-    userInstances {
-      id
-      instance {
-        id
-        name
-        activated
-      }
-    }
+    ...UserRow
   }
 }
-    `) as unknown as TypedDocumentString<UsersQuery, UsersQueryVariables>;
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}
+fragment UserRow on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  role {
+    id
+    name
+    display_name
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}`) as unknown as TypedDocumentString<UsersQuery, UsersQueryVariables>;

@@ -13,11 +13,11 @@ import {
   UpdateUserDocument,
   UserInstancesDocument,
   UsersDocument,
-  type DepartmentsQuery,
-  type InstancesQuery,
+  type DepartmentFragment,
+  type InstanceFragment,
   type RolesQuery,
-  type UserInstancesQuery,
-  type UsersQuery,
+  type UserInstanceLinkFragment,
+  type UserRowFragment,
 } from '../../generated/graphql';
 import type { components } from '../../generated/openapi';
 
@@ -29,12 +29,16 @@ import type { components } from '../../generated/openapi';
  * PUTs.
  */
 
-export type UserRow = UsersQuery['users'][number];
+/**
+ * Row types are the generated fragment types of contracts/operations/ (userRow, department, instance and
+ * userInstanceLink .fragment.graphql): users, newUser and updateUser all answer `UserRow`.
+ */
+export type UserRow = UserRowFragment;
 export type RestUser = components['schemas']['User'];
 export type Role = RolesQuery['roles'][number];
-export type Department = DepartmentsQuery['departments'][number];
-export type InstanceOption = InstancesQuery['instances'][number];
-export type UserInstanceLink = UserInstancesQuery['userInstances'][number];
+export type Department = DepartmentFragment;
+export type InstanceOption = InstanceFragment;
+export type UserInstanceLink = UserInstanceLinkFragment;
 
 /** A REST user as a list row (the REST shape is a superset of the GraphQL one). */
 export function toUserRow(user: RestUser): UserRow {

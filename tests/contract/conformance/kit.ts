@@ -9,7 +9,6 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
-  parse as parseGraphql,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
@@ -19,10 +18,11 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { createHmac } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { fragmentsOf, isFragmentFile, operationDocument, readOperationFiles } from '../graphql-documents';
 
 /**
  * Conformance kit: drives ANY server that claims to implement the contracts (REST `contracts/openapi.yaml`,
@@ -87,18 +87,19 @@ export interface GraphqlOperationFile {
   operation: OperationDefinitionNode;
 }
 
-/** Every operation file of `contracts/operations/` (one named operation each). */
-export const GRAPHQL_OPERATIONS: GraphqlOperationFile[] = readdirSync(join(CONTRACTS, 'operations'))
-  .filter((file) => file.endsWith('.graphql'))
-  .sort()
+const operationFiles = readOperationFiles();
+const operationFragments = fragmentsOf(operationFiles);
+
+/**
+ * Every operation file of `contracts/operations/` (one named operation each), its `source` and `document`
+ * completed with the fragment files it spreads, as the SPA sends it (src/generated/graphql.ts).
+ */
+export const GRAPHQL_OPERATIONS: GraphqlOperationFile[] = operationFiles
+  .filter((file) => !isFragmentFile(file.file))
   .map((file) => {
-    const source = readFileSync(join(CONTRACTS, 'operations', file), 'utf8');
-    const document = parseGraphql(source);
-    const operation = document.definitions.find(
-      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-    );
-    if (!operation?.name) throw new Error(`${file}: no named operation`);
-    return { name: operation.name.value, file, source, document, operation };
+    const operation = operationDocument(file, operationFragments);
+    if (!operation) throw new Error(`${file.file}: no named operation`);
+    return operation;
   });
 
 // ---------------------------------------------------------------------------------------------------------
