@@ -59,7 +59,7 @@ describe('locale files', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps the texts the spec fixes verbatim', () => {
+  it('keeps the texts docs/product.md fixes verbatim', () => {
     const i18n = createI18n();
     expect(i18n.t('auth.login.failed')).toBe('Email ou/e senha errado(s)');
     expect(i18n.t('auth.login.noToken')).toBe('Wrong Email or Password');

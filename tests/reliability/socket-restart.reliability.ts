@@ -18,7 +18,7 @@ import {
  * connection actor over Node's `ws` WebSocket, real timers, Math.random jitter) hold sockets on a real
  * server process. The process is stopped (SIGTERM: sockets get 1001) and a new one starts on the same
  * port and database. Then, per contracts/socket.md §4.3:
- * - every client's first reconnect comes 1000 ms after its close (the spec's fixed first delay);
+ * - every client's first reconnect comes 1000 ms after its close (the fixed first delay, contracts/socket.md §4.3);
  * - later attempts are jittered: their delays are spread over the backoff window, not equal;
  * - there is no thundering herd: the reconnects that succeed are spread out, no short window holds
  *   most of them, and no client retries in a tight loop;

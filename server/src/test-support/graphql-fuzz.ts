@@ -25,7 +25,7 @@ import {
  * Contract fuzzing, GraphQL side: every operation of contracts/operations fuzzed through its variables
  * with fast-check, variables generated from their declared types (valid, and broken: wrong types, null
  * for non-null, missing, overflowing Int, hostile strings), on a random tenant path. Requests are
- * CLASSIFIED by graphql-js's own variable coercion against contracts/schema.graphql (the spec's rules).
+ * CLASSIFIED by graphql-js's own variable coercion against contracts/schema.graphql (the GraphQL specification's rules).
  * Oracle: no 5xx; invalid variables → 400 with errors and no data; valid variables → 200 whose errors
  * are only the codes the schema documents for that operation (BAD_USER_INPUT / NOT_FOUND naming one of
  * its arguments, INVALID_CREDENTIALS…), and whose data matches the operation's selection.
@@ -188,7 +188,7 @@ function caseArbitrary(op: GraphqlOperationFile, valid: boolean): fc.Arbitrary<C
     .map(({ tenant: path, variables: v, breaker: b }) => ({ tenant: path, variables: b(v) }));
 }
 
-/** The spec's variable coercion against the contract schema, plus the contract's NUL rule. */
+/** The GraphQL specification's variable coercion against the contract schema, plus the contract's NUL rule. */
 function variablesValid(op: GraphqlOperationFile, variables: Record<string, unknown>): boolean {
   if (JSON.stringify(variables).includes('\\u0000')) return false;
   const coerced = getVariableValues(schema, [...(op.operation.variableDefinitions ?? [])], variables);
