@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
@@ -103,7 +103,10 @@ export const featureBulkMachine = setup({
     overlayHold,
   },
   guards: {
-    knownOption: ({ context, event }) => 'option' in event && context.options.includes(event.option),
+    knownOption: ({ context, event }) => {
+      assertEvent(event, ['features.toggle', 'features.set']);
+      return context.options.includes(event.option);
+    },
     hasChanges: ({ context }) => changedFeatures(context).length > 0,
     hasFailures: ({ context }) => failedItems(context.run).length > 0,
   },
@@ -122,7 +125,7 @@ export const featureBulkMachine = setup({
       error: actionError('features.errors.load', params.error),
     })),
     edit: assign(({ context, event }) => {
-      if (event.type !== 'features.toggle' && event.type !== 'features.set') return {};
+      assertEvent(event, ['features.toggle', 'features.set']);
       const enabled = event.type === 'features.set' ? event.enabled : !context.draft[event.option];
       return { draft: { ...context.draft, [event.option]: enabled } };
     }),

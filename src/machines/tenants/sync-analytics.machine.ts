@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { isValidRange, type DateRange } from '../../domain/date-range';
@@ -89,10 +89,14 @@ export const syncAnalyticsMachine = setup({
     canSync: ({ context }) => syncRangeProblem(context) === null,
   },
   actions: {
-    setRange: assign(({ event }) =>
-      event.type === 'analytics.range' ? { fromDate: event.fromDate, toDate: event.toDate, invalid: null } : {},
-    ),
-    setForce: assign(({ event }) => (event.type === 'analytics.force' ? { forceUpdate: event.forceUpdate } : {})),
+    setRange: assign(({ event }) => {
+      assertEvent(event, 'analytics.range');
+      return { fromDate: event.fromDate, toDate: event.toDate, invalid: null };
+    }),
+    setForce: assign(({ event }) => {
+      assertEvent(event, 'analytics.force');
+      return { forceUpdate: event.forceUpdate };
+    }),
     refuse: assign(({ context }) => ({ invalid: syncRangeProblem(context) })),
     start: assign({ error: null, invalid: null }),
     store: assign((_, result: SyncAnalyticsResult) => ({ result, error: null })),

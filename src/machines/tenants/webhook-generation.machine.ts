@@ -1,4 +1,4 @@
-import { assign, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
@@ -118,7 +118,7 @@ export const webhookGenerationMachine = setup({
   },
   actions: {
     toggleType: assign(({ context, event }) => {
-      if (event.type !== 'webhooks.toggleType') return {};
+      assertEvent(event, 'webhooks.toggleType');
       const on = context.selected.includes(event.webhookType);
       // Kept in contract order so runs and results read the same way every time.
       const selected = CAMPAIGN_STATUS_TYPES.filter((type) =>
@@ -126,9 +126,10 @@ export const webhookGenerationMachine = setup({
       );
       return { selected, invalid: null };
     }),
-    setRange: assign(({ event }) =>
-      event.type === 'webhooks.range' ? { startAt: event.startAt, finishAt: event.finishAt, invalid: null } : {},
-    ),
+    setRange: assign(({ event }) => {
+      assertEvent(event, 'webhooks.range');
+      return { startAt: event.startAt, finishAt: event.finishAt, invalid: null };
+    }),
     refuse: assign(({ context }) => ({ invalid: webhookRequestProblem(context) })),
     startRun: assign(({ context }) => ({
       run: startRun<WebhookRequest, WebhookGenerationResult>(

@@ -1,4 +1,4 @@
-import { and, assign, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import { isValidEmail } from '../../domain/email';
 import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../../domain/password-strength';
@@ -107,8 +107,10 @@ export const userFormMachine = setup({
   guards: {
     valid: ({ context }) => Object.keys(validateUserForm(context.values, context.mode)).length === 0,
     creating: ({ context }) => context.mode === 'create',
-    knownLink: ({ context, event }) =>
-      event.type === 'users.form.removeLink' && context.links.some((link) => link.id === event.linkId),
+    knownLink: ({ context, event }) => {
+      assertEvent(event, 'users.form.removeLink');
+      return context.links.some((link) => link.id === event.linkId);
+    },
   },
   actions: {
     storeOptions: assign(
@@ -124,29 +126,33 @@ export const userFormMachine = setup({
       error: actionError('users.errors.formLoad', params.error),
     })),
     setField: assign(({ context, event }) => {
-      if (event.type === 'users.form.field') {
-        const values = { ...context.values, [event.field]: event.value };
-        const passwordScore =
-          event.field === 'password' ? (event.value ? passwordStrength(event.value) : null) : context.passwordScore;
-        const { [event.field]: _cleared, ...invalid } = context.invalid;
-        return { values, passwordScore, invalid };
-      }
-      if (event.type === 'users.form.role') return { values: { ...context.values, role_id: event.roleId } };
-      if (event.type === 'users.form.department')
-        return { values: { ...context.values, user_department_id: event.departmentId } };
-      return {};
+      assertEvent(event, 'users.form.field');
+      const values = { ...context.values, [event.field]: event.value };
+      const passwordScore =
+        event.field === 'password' ? (event.value ? passwordStrength(event.value) : null) : context.passwordScore;
+      const { [event.field]: _cleared, ...invalid } = context.invalid;
+      return { values, passwordScore, invalid };
+    }),
+    setRole: assign(({ context, event }) => {
+      assertEvent(event, 'users.form.role');
+      return { values: { ...context.values, role_id: event.roleId } };
+    }),
+    setDepartment: assign(({ context, event }) => {
+      assertEvent(event, 'users.form.department');
+      return { values: { ...context.values, user_department_id: event.departmentId } };
     }),
     toggleInstance: assign(({ context, event }) => {
-      if (event.type !== 'users.form.toggleInstance') return {};
+      assertEvent(event, 'users.form.toggleInstance');
       const chosen = context.chosen.includes(event.instanceId)
         ? context.chosen.filter((id) => id !== event.instanceId)
         : [...context.chosen, event.instanceId];
       return { chosen };
     }),
     showInvalid: assign(({ context }) => ({ invalid: validateUserForm(context.values, context.mode) })),
-    startRemoval: assign(({ event }) =>
-      event.type === 'users.form.removeLink' ? { removing: event.linkId, error: null } : {},
-    ),
+    startRemoval: assign(({ event }) => {
+      assertEvent(event, 'users.form.removeLink');
+      return { removing: event.linkId, error: null };
+    }),
     linkRemoved: assign(({ context }) => {
       const link = context.links.find((l) => l.id === context.removing);
       return {
@@ -217,8 +223,8 @@ export const userFormMachine = setup({
     ready: {
       on: {
         'users.form.field': { actions: 'setField' },
-        'users.form.role': { actions: 'setField' },
-        'users.form.department': { actions: 'setField' },
+        'users.form.role': { actions: 'setRole' },
+        'users.form.department': { actions: 'setDepartment' },
         'users.form.toggleInstance': { actions: 'toggleInstance' },
         'users.form.removeLink': { guard: 'knownLink', target: 'removingLink', actions: 'startRemoval' },
         'users.form.submit': [
