@@ -602,7 +602,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const me = asRecord(asRecord(await rest('authUserInfo', 'GET', '/api/auth/userInfo', 200)).user);
   await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
 
-  // ----- 401 table (DESIGN §4) ---------------------------------------------------------------------------
+  // ----- 401 table (docs/product.md, Sessions) ------------------------------------------------------------
   await expect401('401 no token (REST)', 'GET', '/api/auth/userInfo', null, {
     status: 'Authorization Token not found',
   });
@@ -735,7 +735,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Resul
   const anyUserId =
     typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
   const userEmail = `conf-${stamp}@example.com`;
-  // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that SPEC §5 calls weak.
+  // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that the strength rule calls weak.
   const userPassword = 'Conf#Kx9!Qm2@Lp';
   const user = asRecord(
     await rest('userCreate', 'POST', '/api/users', 201, {
