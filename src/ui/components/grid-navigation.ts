@@ -1,13 +1,13 @@
 import { useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
+import { gridKeyAction, type KeyFocus, type Target } from './grid-keyboard';
 
 /** A row's identity: stable across sorting and filtering. */
 export type GridKey = string | number;
 
 /** Where the grid's single tab stop is: a header cell, or a body row (`col: null`) or one of its cells. */
 export type Cursor = { area: 'header'; col: number } | { area: 'body'; key: GridKey; col: number | null };
-/** A cursor by row index, as the keyboard computes it. */
-export type Target = { area: 'header'; col: number } | { area: 'body'; index: number; col: number | null };
+export type { Target };
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
@@ -158,110 +158,62 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
     const grid = event.currentTarget;
     const el = event.target as HTMLElement;
     // Keys from a row's open menu reach here through React's tree (it is portalled): not ours.
-    if (!grid.contains(el) || event.altKey || event.defaultPrevented) return;
-    if (event.key === 'Tab') {
-      if (count > 0) leave(grid, event.shiftKey);
-      return;
-    }
+    if (!grid.contains(el) || event.defaultPrevented) return;
     const at = el === grid ? null : locate(grid, el);
-    if (at === null && el !== grid) return; // the empty/error slot: its keys belong to its content
-    if (isEditable(el) && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
-    const page = Math.max(1, pageRows(grid));
-    const last = columnCount - 1;
-    const ctrl = event.ctrlKey || event.metaKey;
-    let next: Target | null = null;
-    let controls: 'first' | 'last' = 'first';
-    if (at === null) {
-      if (
-        count > 0 &&
-        ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageDown', 'PageUp'].includes(event.key)
-      ) {
-        next = { area: 'body', index: event.key === 'End' ? count - 1 : 0, col: null };
-      }
-    } else if (at.area === 'header') {
-      const { col } = at;
-      switch (event.key) {
-        case 'ArrowLeft':
-          if (col > 0) next = { area: 'header', col: col - 1 };
-          break;
-        case 'ArrowRight':
-          if (col < last) next = { area: 'header', col: col + 1 };
-          break;
-        case 'Home':
-          next = { area: 'header', col: 0 };
-          break;
-        case 'End':
-          next = { area: 'header', col: last };
-          break;
-        case 'ArrowDown':
-        case 'PageDown':
-          if (count > 0)
-            next = { area: 'body', index: event.key === 'ArrowDown' ? 0 : Math.min(count - 1, page - 1), col };
-          break;
-        case 'Enter':
-        case ' ':
-          if (el === at.cell && onHeaderAction(col)) event.preventDefault();
-          return;
-      }
-    } else {
-      const { index, col, cell } = at;
-      const sameColumn = (i: number): Target => ({ area: 'body', index: Math.max(0, Math.min(count - 1, i)), col });
-      switch (event.key) {
-        case 'ArrowDown':
-          next = sameColumn(index + 1);
-          break;
-        case 'ArrowUp':
-          next = index === 0 && col !== null ? { area: 'header', col } : sameColumn(index - 1);
-          break;
-        case 'PageDown':
-          next = sameColumn(index + page);
-          break;
-        case 'PageUp':
-          next = sameColumn(index - page);
-          break;
-        case 'Home':
-          next = ctrl || col === null ? sameColumn(0) : { area: 'body', index, col: 0 };
-          break;
-        case 'End':
-          next = ctrl || col === null ? sameColumn(count - 1) : { area: 'body', index, col: last };
-          break;
-        case 'Enter': {
-          // On the row or one of its plain cells (a control's own Enter stays the control's).
-          const row = rows[index];
-          if (onRowAction && row && (col === null || el === cell)) {
-            event.preventDefault();
-            onRowAction(row.id);
-          }
-          return;
+    const inside = at?.area === 'body' && at.cell && el !== at.cell ? controlsIn(at.cell) : [];
+    const controlIndex = inside.findIndex((control) => control === el || control.contains(el));
+    const focus: KeyFocus =
+      el === grid
+        ? { area: 'grid' }
+        : at === null
+          ? { area: 'none' }
+          : at.area === 'header'
+            ? { area: 'header', col: at.col, onCell: el === at.cell }
+            : {
+                area: 'body',
+                index: at.index,
+                col: at.col,
+                onCell: el === at.cell,
+                control: controlIndex < 0 ? null : { index: controlIndex, count: inside.length },
+              };
+    const action = gridKeyAction(
+      {
+        focus,
+        rowCount: count,
+        columnCount,
+        pageRows: focus.area === 'grid' || focus.area === 'none' ? 1 : Math.max(1, pageRows(grid)),
+        editable: isEditable(el),
+      },
+      event.key,
+      { ctrl: event.ctrlKey || event.metaKey, shift: event.shiftKey, alt: event.altKey },
+    );
+    if (!action) return;
+    switch (action.type) {
+      case 'leave':
+        leave(grid, action.backwards);
+        return;
+      case 'header-action':
+        if (onHeaderAction(action.col)) event.preventDefault();
+        return;
+      case 'row-action': {
+        const row = rows[action.index];
+        if (onRowAction && row) {
+          event.preventDefault();
+          onRowAction(row.id);
         }
-        case 'ArrowRight':
-        case 'ArrowLeft': {
-          const forward = event.key === 'ArrowRight';
-          // Between the controls of a cell first (e.g. "Editar" → "Ações"), then to the next cell.
-          if (cell && el !== cell) {
-            const inside = controlsIn(cell);
-            const i = inside.findIndex((control) => control === el || control.contains(el));
-            const sibling = i < 0 ? undefined : inside[forward ? i + 1 : i - 1];
-            if (sibling) {
-              event.preventDefault();
-              event.stopPropagation();
-              sibling.focus({ preventScroll: true });
-              return;
-            }
-          }
-          // Past the last cell (or before the first) comes the row itself, as in RAC's grid.
-          if (forward) next = { area: 'body', index, col: col === null ? 0 : col < last ? col + 1 : null };
-          else next = { area: 'body', index, col: col === null ? last : col > 0 ? col - 1 : null };
-          controls = forward ? 'first' : 'last';
-          break;
-        }
+        return;
       }
+      case 'control':
+        event.preventDefault();
+        event.stopPropagation();
+        inside[action.index]?.focus({ preventScroll: true });
+        return;
+      case 'move':
+        // Handled here, in the capture phase, so a cell's control (a menu button opens on ArrowDown) never sees it.
+        event.preventDefault();
+        event.stopPropagation();
+        moveTo(action.target, action.controls);
     }
-    if (!next) return;
-    // Handled here, in the capture phase, so a cell's control (a menu button opens on ArrowDown) never sees it.
-    event.preventDefault();
-    event.stopPropagation();
-    moveTo(next, controls);
   };
 
   const onFocus = (event: FocusEvent<HTMLElement>) => {
