@@ -265,3 +265,6 @@ export const twoFactorMachine = setup({
 });
 
 export type TwoFactorSnapshot = SnapshotFrom<typeof twoFactorMachine>;
+
+/** The screen's phase: the machine's (flat) state. */
+export const selectPhase = (s: TwoFactorSnapshot) => (typeof s.value === 'string' ? s.value : 'loading');

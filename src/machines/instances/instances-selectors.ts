@@ -1,3 +1,4 @@
+import type { InstancesContext } from './instances-context';
 import type { InstancesSnapshot } from './instances.machine';
 
 /** `loading` before the first answer, `error` when the last load failed, else `ready`. */
@@ -14,3 +15,15 @@ export const selectDialog = (s: InstancesSnapshot): 'create' | 'update' | 'sync'
 
 /** A dialog's call is in flight. */
 export const selectBusy = (s: InstancesSnapshot) => s.hasTag('busy');
+
+/** What the open dialog says: the call's refusal and the fields it names. */
+export type InstancesFeedback = Pick<InstancesContext, 'actionError' | 'fieldErrors'>;
+
+export const selectFeedback = (s: InstancesSnapshot): InstancesFeedback => ({
+  actionError: s.context.actionError,
+  fieldErrors: s.context.fieldErrors,
+});
+
+/** The compare for {@link selectFeedback}: a new object with the same two references is no change. */
+export const sameFeedback = (a: InstancesFeedback, b: InstancesFeedback) =>
+  a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;

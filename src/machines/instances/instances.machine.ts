@@ -31,7 +31,14 @@ export {
   type InstancesInput,
 } from './instances-context';
 export type { InstanceFields } from './instances-rows';
-export { selectBusy, selectDialog, selectListStatus } from './instances-selectors';
+export {
+  sameFeedback,
+  selectBusy,
+  selectDialog,
+  selectFeedback,
+  selectListStatus,
+  type InstancesFeedback,
+} from './instances-selectors';
 
 /** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
 function invalidState(state: string): never {

@@ -154,3 +154,9 @@ export const loginFailureReportMachine = setup({
 });
 
 export type LoginFailureReportSnapshot = SnapshotFrom<typeof loginFailureReportMachine>;
+
+/** Until a run has answered (unless its range was refused) counts as loading; a failed run is an error. */
+export function selectLoginFailureStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
+  if (s.hasTag('busy') || (!s.matches('done') && !s.context.invalid)) return 'loading';
+  return s.context.error ? 'error' : 'ready';
+}

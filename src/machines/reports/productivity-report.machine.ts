@@ -143,6 +143,12 @@ export const productivityReportMachine = setup({
 
 export type ProductivityReportSnapshot = SnapshotFrom<typeof productivityReportMachine>;
 
+/** Before the first run (unless its range was refused) counts as loading; a failed run is an error. */
+export function selectProductivityStatus(s: ProductivityReportSnapshot): 'loading' | 'error' | 'ready' {
+  if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
+  return s.context.error ? 'error' : 'ready';
+}
+
 /** The rows in the chosen order. */
 export function sortedProductivity(snapshot: ProductivityReportSnapshot): ProductivityRow[] {
   return sortProductivity(snapshot.context.rows, snapshot.context.sort);

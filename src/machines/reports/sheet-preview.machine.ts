@@ -154,3 +154,9 @@ export const sheetPreviewMachine = setup({
 });
 
 export type SheetPreviewSnapshot = SnapshotFrom<typeof sheetPreviewMachine>;
+
+/** Before the first preview (the debounce) counts as loading; a refused range shows what there is. */
+export function selectPreviewStatus(s: SheetPreviewSnapshot): 'loading' | 'error' | 'ready' {
+  if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
+  return s.matches('failed') ? 'error' : 'ready';
+}

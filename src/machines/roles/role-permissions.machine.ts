@@ -258,3 +258,15 @@ export function permissionGroups(snapshot: RolePermissionsSnapshot): PermissionG
     };
   });
 }
+
+/** The groups as the editor shows them: the administrador passes every check, so its boxes all show checked. */
+export function selectShownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
+  const groups = permissionGroups(snapshot);
+  if (isEditable(snapshot.context)) return groups;
+  return groups.map((g) => ({
+    ...g,
+    permissions: g.permissions.map((p) => ({ ...p, checked: true })),
+    allChecked: g.permissions.length > 0,
+    someChecked: false,
+  }));
+}

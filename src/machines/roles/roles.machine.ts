@@ -222,3 +222,7 @@ export const rolesMachine = setup({
 });
 
 export type RolesSnapshot = SnapshotFrom<typeof rolesMachine>;
+
+/** The list's status: loading, failed to load, or shown. */
+export const selectRolesStatus = (s: RolesSnapshot): 'loading' | 'error' | 'ready' =>
+  s.matches('loading') ? 'loading' : s.matches('failed') ? 'error' : 'ready';

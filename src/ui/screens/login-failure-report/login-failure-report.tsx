@@ -6,8 +6,8 @@ import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../domain/date-range';
 import {
   loginFailureReportMachine,
+  selectLoginFailureStatus,
   type LoginFailure,
-  type LoginFailureReportSnapshot,
 } from '../../../machines/reports/login-failure-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
@@ -35,11 +35,6 @@ const VirtualizedTable = lazy(() =>
   })),
 );
 
-function selectStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
-  if (s.hasTag('busy') || (!s.matches('done') && !s.context.invalid)) return 'loading';
-  return s.context.error ? 'error' : 'ready';
-}
-
 /**
  * `/dashboard/report` and `/dashboard/report-smart` (the shell titles each): login failures of a
  * period, newest first, narrowed to the chosen users (none chosen: everyone), with a CSV export of
@@ -60,7 +55,7 @@ export default function LoginFailureReportScreen() {
   const selected = useSelector(actor, (s) => s.context.selectedUsers);
   const loadingUsers = useSelector(actor, (s) => s.matches('loadingUsers'));
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectLoginFailureStatus);
   const rows = useSelector(actor, (s) => s.context.rows);
   const ran = useRef<DateRange>(range);
   const locale = i18n.language;

@@ -6,9 +6,9 @@ import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../domain/date-range';
 import {
   productivityReportMachine,
+  selectProductivityStatus,
   sortProductivity,
   type ProductivityKey,
-  type ProductivityReportSnapshot,
 } from '../../../machines/reports/productivity-report.machine';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
@@ -26,11 +26,6 @@ import {
   productivityCsvRows,
   type ProductivityTableRow,
 } from './productivity-columns';
-
-function selectStatus(s: ProductivityReportSnapshot): 'loading' | 'error' | 'ready' {
-  if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
-  return s.context.error ? 'error' : 'ready';
-}
 
 const isColumn = (key: unknown): key is ProductivityKey => PRODUCTIVITY_COLUMNS.some((c) => c === key);
 
@@ -51,7 +46,7 @@ export default function ProductivityReportScreen() {
   const error = useSelector(actor, (s) => s.context.error);
   const sort = useSelector(actor, (s) => s.context.sort);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectProductivityStatus);
   const loaded = useSelector(actor, (s) => s.context.rows);
   const rows = useMemo<ProductivityTableRow[]>(
     () => sortProductivity(loaded, sort).map((row) => ({ ...row, id: row.user_id })),

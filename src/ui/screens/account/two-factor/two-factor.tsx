@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../../machines/session/session-selectors';
-import { twoFactorMachine, type TwoFactorSnapshot } from '../../../../machines/account/two-factor.machine';
+import { selectPhase, twoFactorMachine } from '../../../../machines/account/two-factor.machine';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -19,8 +19,6 @@ import { RecoveryCodes } from './recovery-codes';
 import { StatusCard } from './status-card';
 import * as styles from './two-factor.css';
 
-const phaseOf = (s: TwoFactorSnapshot) => (typeof s.value === 'string' ? s.value : 'loading');
-
 /**
  * `/two-factor`: the signed-in user's own TOTP two-factor (docs/product.md, Two-factor sign-in): status, enrolment with the
  * server's QR code, confirmation, the recovery codes shown once, and disabling with a code.
@@ -30,7 +28,7 @@ export default function TwoFactorScreen() {
   const { clients, session } = useServices();
   const user = useSession(selectUser);
   const actor = useActorRef(twoFactorMachine, { input: { rest: clients.rest } });
-  const phase = useSelector(actor, phaseOf);
+  const phase = useSelector(actor, selectPhase);
   const { status, enrolment, recoveryCodes, codeError, error, loadError } = useSelector(actor, (s) => s.context);
   const guard = useLeaveGuard(phase === 'showingCodes');
 

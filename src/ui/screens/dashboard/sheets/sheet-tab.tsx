@@ -3,10 +3,10 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../../domain/format';
 import {
+  selectPreviewStatus,
   sheetPreviewMachine,
   type PreviewRequest,
   type PreviewSheetName,
-  type SheetPreviewSnapshot,
 } from '../../../../machines/reports/sheet-preview.machine';
 import { Button } from '../../../components/button';
 import { DataTable } from '../../../components/data-table';
@@ -20,12 +20,6 @@ import * as styles from './sheets.css';
 
 /** Filters settle this long before the preview follows them (typing a date changes it per digit). */
 export const PREVIEW_DEBOUNCE_MS = 400;
-
-/** Before the first preview (the debounce) counts as loading; a refused range shows what there is. */
-function selectStatus(s: SheetPreviewSnapshot): 'loading' | 'error' | 'ready' {
-  if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
-  return s.matches('failed') ? 'error' : 'ready';
-}
 
 export interface SheetTabProps {
   sheet: PreviewSheetName;
@@ -52,7 +46,7 @@ export function SheetTab({
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const actor = useActorRef(sheetPreviewMachine, { input: { rest: clients.rest } });
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectPreviewStatus);
   const preview = useSelector(actor, (s) => s.context.preview);
   const previewed = useSelector(actor, (s) => s.context.request);
   const error = useSelector(actor, (s) => s.context.error);

@@ -3,11 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   isDirty,
-  isEditable,
-  permissionGroups,
   rolePermissionsMachine,
+  selectShownGroups,
   type PermissionGroup,
-  type RolePermissionsSnapshot,
 } from '../../../../machines/roles/role-permissions.machine';
 import { roleRenameProblems } from '../../../../machines/roles/roles.machine';
 import { Badge } from '../../../components/badge';
@@ -28,18 +26,6 @@ import * as styles from './roles-edit.css';
 import { SaveBar } from './save-bar';
 import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 
-/** The administrador passes every check: its boxes all show checked whatever the stored list says. */
-function shownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
-  const groups = permissionGroups(snapshot);
-  if (isEditable(snapshot.context)) return groups;
-  return groups.map((g) => ({
-    ...g,
-    permissions: g.permissions.map((p) => ({ ...p, checked: true })),
-    allChecked: g.permissions.length > 0,
-    someChecked: false,
-  }));
-}
-
 const sameGroups = (a: PermissionGroup[], b: PermissionGroup[]) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The role editor for one role id (see `RolesEditScreen`). */
@@ -52,7 +38,7 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const phase = useSelector(actor, (s) =>
     s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
   );
-  const groups = useSelector(actor, shownGroups, sameGroups);
+  const groups = useSelector(actor, selectShownGroups, sameGroups);
   const dirty = useSelector(actor, (s) => isDirty(s.context));
   const saving = useSelector(actor, (s) => s.matches('saving'));
   const renaming = useSelector(actor, (s) => s.matches('renaming'));

@@ -7,8 +7,8 @@ import {
   roleCreateProblems,
   roleRenameProblems,
   rolesMachine,
+  selectRolesStatus,
   type Role,
-  type RolesSnapshot,
 } from '../../../../machines/roles/roles.machine';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
@@ -28,8 +28,6 @@ const ADMIN = 'administrador';
 
 type OpenDialog = { kind: 'create' } | { kind: 'rename'; role: Role } | null;
 
-const selectStatus = (s: RolesSnapshot) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'error' : 'ready');
-
 /**
  * `/roles/list`: every role with its permitted route count, a link to its permissions, creation
  * and renaming in dialogs. The administrador role is read-only (it passes every check).
@@ -39,7 +37,7 @@ export default function RolesListScreen() {
   const { clients } = useServices();
   const actor = useActorRef(rolesMachine, { input: { rest: clients.rest } });
   const roles = useSelector(actor, (s) => s.context.roles);
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectRolesStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const [dialog, setDialog] = useState<OpenDialog>(null);

@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../../domain/format';
 import {
   instancesMachine,
+  sameFeedback,
   selectBusy,
   selectDialog,
+  selectFeedback,
   selectListStatus,
   type Instance,
   type InstancesActor,
-  type InstancesSnapshot,
 } from '../../../../machines/instances/instances.machine';
 import { Button } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
@@ -21,15 +22,8 @@ import { VisuallyHidden } from '../../../components/visually-hidden';
 import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
 import { InstanceCard } from './instance-card';
 import { InstanceConnections } from './instance-connections';
-import { InstanceFormDialog, SyncDialog, type InstanceFeedback } from './instance-dialogs';
+import { InstanceFormDialog, SyncDialog } from './instance-dialogs';
 import * as styles from './instances-panel.css';
-
-const selectFeedback = (s: InstancesSnapshot): InstanceFeedback => ({
-  actionError: s.context.actionError,
-  fieldErrors: s.context.fieldErrors,
-});
-const sameFeedback = (a: InstanceFeedback, b: InstanceFeedback) =>
-  a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;
 
 /** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
 function useRefetchOnReconnect(actor: InstancesActor) {
