@@ -73,7 +73,7 @@ describe('loginFailureReportMachine: against the REST contract', () => {
     await flush();
     expect(fake.seen.at(-1)?.path).toBe('/api/dashboard-report');
     expect(fake.seen.at(-1)?.body).toEqual({ start_at: '2026-11-01', finish_at: '2026-11-07', selectedUsers: [2] });
-    expect(actor.getSnapshot().value).toBe('done');
+    expect(actor.getSnapshot().value).toEqual({ editing: 'done' });
     expect(actor.getSnapshot().context.rows).toEqual([failure]);
   });
 

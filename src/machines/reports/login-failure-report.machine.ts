@@ -37,13 +37,6 @@ export type LoginFailureReportEvent =
   | { type: 'reports.clearUsers' }
   | { type: 'reports.run' };
 
-const filters = {
-  'reports.range': { actions: 'setRange' },
-  'reports.toggleUser': { actions: 'toggleUser' },
-  'reports.clearUsers': { actions: 'clearUsers' },
-  'reports.run': [{ guard: 'validRange', target: '#loginFailureReport.loading' }, { actions: 'refuseRange' }],
-} as const;
-
 /**
  * The login-failure report (`/dashboard/report`, `/dashboard/report-smart`): failures between two
  * days for the selected users (`POST /api/dashboard-report`). The user picker is filled from
@@ -51,7 +44,8 @@ const filters = {
  * report-only role gets it too); when that fails the picker stays empty with `usersError` and the
  * report runs for every user. A failed report is an empty list plus `error`.
  *
- * States: `loadingUsers`, `idle`, `loading` (tag `busy`), `done`.
+ * States: `editing` (`loadingUsers`, `idle`, `done`), where the filters change and a run starts, and
+ * `loading` (tag `busy`).
  */
 export const loginFailureReportMachine = setup({
   types: {
@@ -126,30 +120,46 @@ export const loginFailureReportMachine = setup({
     error: null,
     invalid: null,
   }),
-  initial: 'loadingUsers',
+  initial: 'editing',
   states: {
-    loadingUsers: {
-      invoke: {
-        id: 'loadReportUsers',
-        src: 'loadReportUsers',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        onDone: { target: 'idle', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
-        onError: { target: 'idle', actions: { type: 'usersFailed', params: ({ event }) => ({ error: event.error }) } },
+    editing: {
+      initial: 'loadingUsers',
+      on: {
+        'reports.range': { actions: 'setRange' },
+        'reports.toggleUser': { actions: 'toggleUser' },
+        'reports.clearUsers': { actions: 'clearUsers' },
+        'reports.run': [{ guard: 'validRange', target: '#loginFailureReport.loading' }, { actions: 'refuseRange' }],
       },
-      on: filters,
+      states: {
+        loadingUsers: {
+          invoke: {
+            id: 'loadReportUsers',
+            src: 'loadReportUsers',
+            input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+            onDone: { target: 'idle', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'usersFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        idle: {},
+        done: {},
+      },
     },
-    idle: { on: filters },
     loading: {
       tags: ['busy'],
       invoke: {
         id: 'loadLoginFailures',
         src: 'loadLoginFailures',
         input: ({ context }) => ({ rest: context.rest, range: context.range, selectedUsers: context.selectedUsers }),
-        onDone: { target: 'done', actions: { type: 'storeRows', params: ({ event }) => event.output } },
-        onError: { target: 'done', actions: { type: 'reportFailed', params: ({ event }) => ({ error: event.error }) } },
+        onDone: { target: 'editing.done', actions: { type: 'storeRows', params: ({ event }) => event.output } },
+        onError: {
+          target: 'editing.done',
+          actions: { type: 'reportFailed', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
-    done: { on: filters },
   },
 });
 
@@ -157,6 +167,9 @@ export type LoginFailureReportSnapshot = SnapshotFrom<typeof loginFailureReportM
 
 /** Until a run has answered (unless its range was refused) counts as loading; a failed run is an error. */
 export function selectLoginFailureStatus(s: LoginFailureReportSnapshot): 'loading' | 'error' | 'ready' {
-  if (s.hasTag('busy') || (!s.matches('done') && !s.context.invalid)) return 'loading';
+  if (s.hasTag('busy') || (!s.matches({ editing: 'done' }) && !s.context.invalid)) return 'loading';
   return s.context.error ? 'error' : 'ready';
 }
+
+/** The user picker is still being filled. */
+export const selectLoadingUsers = (s: LoginFailureReportSnapshot) => s.matches({ editing: 'loadingUsers' });

@@ -50,19 +50,14 @@ export function sortProductivity(rows: readonly ProductivityRow[], sort: Product
     .map(({ row }) => row);
 }
 
-const controls = {
-  'reports.range': { actions: 'setRange' },
-  'reports.sort': { actions: 'sortBy' },
-  'reports.run': [{ guard: 'validRange', target: '#productivityReport.loading' }, { actions: 'refuseRange' }],
-} as const;
-
 /**
  * The productivity report (`/dashboard/produtivity-report`, contract extension
  * `GET /api/dashboard/productivity`): one row per attendant for a date range, sorted client-side
  * (`reports.sort` on a column flips its direction). A failed report is an empty list plus `error`.
  * Read the ordered rows with {@link sortedProductivity}.
  *
- * States: `idle`, `loading` (tag `busy`), `done`.
+ * States: `editing.idle` (not run yet), `loading` (tag `busy`), `editing.done`. The range can change and
+ * a run start only while `editing`; sorting works in every state.
  */
 export const productivityReportMachine = setup({
   types: {
@@ -123,21 +118,30 @@ export const productivityReportMachine = setup({
     error: null,
     invalid: null,
   }),
-  initial: 'idle',
+  initial: 'editing',
+  on: { 'reports.sort': { actions: 'sortBy' } },
   states: {
-    idle: { on: controls },
+    editing: {
+      initial: 'idle',
+      on: {
+        'reports.range': { actions: 'setRange' },
+        'reports.run': [{ guard: 'validRange', target: '#productivityReport.loading' }, { actions: 'refuseRange' }],
+      },
+      states: { idle: {}, done: {} },
+    },
     loading: {
       tags: ['busy'],
       invoke: {
         id: 'loadProductivity',
         src: 'loadProductivity',
         input: ({ context }) => ({ rest: context.rest, range: context.range, tenantName: context.tenantName }),
-        onDone: { target: 'done', actions: { type: 'storeRows', params: ({ event }) => event.output } },
-        onError: { target: 'done', actions: { type: 'reportFailed', params: ({ event }) => ({ error: event.error }) } },
+        onDone: { target: 'editing.done', actions: { type: 'storeRows', params: ({ event }) => event.output } },
+        onError: {
+          target: 'editing.done',
+          actions: { type: 'reportFailed', params: ({ event }) => ({ error: event.error }) },
+        },
       },
-      on: { 'reports.sort': { actions: 'sortBy' } },
     },
-    done: { on: controls },
   },
 });
 
@@ -145,7 +149,7 @@ export type ProductivityReportSnapshot = SnapshotFrom<typeof productivityReportM
 
 /** Before the first run (unless its range was refused) counts as loading; a failed run is an error. */
 export function selectProductivityStatus(s: ProductivityReportSnapshot): 'loading' | 'error' | 'ready' {
-  if (s.hasTag('busy') || (s.matches('idle') && !s.context.invalid)) return 'loading';
+  if (s.hasTag('busy') || (s.matches({ editing: 'idle' }) && !s.context.invalid)) return 'loading';
   return s.context.error ? 'error' : 'ready';
 }
 

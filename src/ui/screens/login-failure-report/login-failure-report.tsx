@@ -6,6 +6,7 @@ import { formatNumber } from '../../../domain/format';
 import { isValidRange, type DateRange } from '../../../domain/date-range';
 import {
   loginFailureReportMachine,
+  selectLoadingUsers,
   selectLoginFailureStatus,
   type LoginFailure,
 } from '../../../machines/reports/login-failure-report.machine';
@@ -53,7 +54,7 @@ export default function LoginFailureReportScreen() {
   const users = useSelector(actor, (s) => s.context.users);
   const usersError = useSelector(actor, (s) => s.context.usersError);
   const selected = useSelector(actor, (s) => s.context.selectedUsers);
-  const loadingUsers = useSelector(actor, (s) => s.matches('loadingUsers'));
+  const loadingUsers = useSelector(actor, selectLoadingUsers);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const status = useSelector(actor, selectLoginFailureStatus);
   const rows = useSelector(actor, (s) => s.context.rows);
