@@ -130,7 +130,7 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     csv.push('ão\r\nda Silva"\r\n3;Ana');
     csv.end();
     await flush();
-    expect(t.actor.getSnapshot().value).toBe('done');
+    expect(t.actor.getSnapshot().value).toEqual({ ended: 'done' });
     expect(t.ctx().progress.rows).toBe(3);
     expect(t.log.chunks.join('')).toBe('\uFEFFid;cliente\r\n1;Maria\r\n2;"João\r\nda Silva"\r\n3;Ana');
     expect(t.log.closed).toBe(true);
@@ -165,7 +165,7 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     await flush();
     t.actor.send({ type: 'sheets.cancel' });
     await flush();
-    expect(t.actor.getSnapshot().value).toBe('cancelled');
+    expect(t.actor.getSnapshot().value).toEqual({ ended: 'cancelled' });
     expect(t.fake.seen[0]?.signal.aborted).toBe(true);
     expect(csv.state.cancelled).toBe(true);
     expect(t.log.aborted).not.toBeNull();
@@ -182,7 +182,7 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     await flush();
     expect(t.fake.seen[0]?.path).toBe('/api/tenant/sheets/attendances');
     expect(Object.fromEntries(t.fake.seen[0]?.query ?? [])).toEqual({ ...range, websiteId: '1', estimation: 'true' });
-    expect(t.actor.getSnapshot().value).toBe('failed');
+    expect(t.actor.getSnapshot().value).toEqual({ ended: 'failed' });
     expect(t.ctx().error).toEqual({ key: 'sheets.errors.download', reason: 'apiErrors.forbidden' });
     expect(t.files).toEqual([]);
 
@@ -211,7 +211,7 @@ describe('sheetDownloadMachine: streaming the CSV variant', () => {
     t.actor.send({ type: 'sheets.download', request: { sheet: 'instance_logs', query: range } });
     await flush();
     expect(t.fake.seen[0]?.path).toBe('/api/tenant/sheets/instance_logs');
-    expect(t.actor.getSnapshot().value).toBe('done');
+    expect(t.actor.getSnapshot().value).toEqual({ ended: 'done' });
     expect(t.ctx().progress).toEqual({ bytes: 4, rows: 1 });
     t.actor.send({ type: 'sheets.reset' });
     expect(t.ctx().progress).toEqual({ bytes: 0, rows: 0 });

@@ -64,7 +64,9 @@ const start = [
  * report): the CSV variant streamed chunk by chunk into the sink from `openSink`, never whole in
  * memory; progress in bytes and rows; `sheets.cancel` aborts the request and the sink.
  *
- * States: `idle`, `downloading` (tag `busy`), `done`, `failed` (`error`), `cancelled`.
+ * States: `idle`, `downloading` (tag `busy`), and `ended` (`done`, `failed` with `error`, `cancelled`),
+ * from which a new download starts or `sheets.reset` goes back to `idle`. Read the outcome with
+ * {@link selectDownloadOutcome}.
  */
 export const sheetDownloadMachine = setup({
   types: {
@@ -126,15 +128,26 @@ export const sheetDownloadMachine = setup({
       on: {
         'sheets.opened': { actions: 'opened' },
         'sheets.progress': { actions: 'progress' },
-        'sheets.finished': { target: 'done', actions: 'progress' },
-        'sheets.failed': { target: 'failed', actions: 'failed' },
-        'sheets.cancel': 'cancelled',
+        'sheets.finished': { target: 'ended.done', actions: 'progress' },
+        'sheets.failed': { target: 'ended.failed', actions: 'failed' },
+        'sheets.cancel': 'ended.cancelled',
       },
     },
-    done: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
-    failed: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
-    cancelled: { on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } } },
+    ended: {
+      // Always entered at a named child; XState wants an `initial` all the same.
+      initial: 'done',
+      on: { 'sheets.download': start, 'sheets.reset': { target: 'idle', actions: 'reset' } },
+      states: { done: {}, failed: {}, cancelled: {} },
+    },
   },
 });
 
 export type SheetDownloadSnapshot = SnapshotFrom<typeof sheetDownloadMachine>;
+
+/** How the last download ended; `null` before the first one and while one runs. */
+export function selectDownloadOutcome(s: SheetDownloadSnapshot): 'done' | 'failed' | 'cancelled' | null {
+  if (s.matches({ ended: 'done' })) return 'done';
+  if (s.matches({ ended: 'failed' })) return 'failed';
+  if (s.matches({ ended: 'cancelled' })) return 'cancelled';
+  return null;
+}

@@ -1,6 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../../domain/format';
+import { selectDownloadOutcome } from '../../../../machines/reports/sheet-download.machine';
 import { Button } from '../../../components/button';
 import { ProgressBar } from '../../../components/progress-bar';
 import { formatSize } from './format-size';
@@ -48,7 +49,8 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
   const locale = i18n.language;
   const name = t(`sheets.names.${request.sheet}`);
   const running = snapshot.hasTag('busy');
-  const done = snapshot.matches('done');
+  const outcome = selectDownloadOutcome(snapshot);
+  const done = outcome === 'done';
   // The preview's total sizes the bar; rows added since then turn it back into a plain count.
   const known = expectedRows !== null && expectedRows > 0 && progress.rows <= expectedRows;
   const values = {
@@ -66,7 +68,7 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
         maxValue={known ? expectedRows : 1}
         isIndeterminate={running && !known}
         valueLabel={waiting ? t('sheets.panel.progress.waiting') : valueLabel}
-        tone={done ? 'success' : snapshot.matches('failed') ? 'danger' : 'primary'}
+        tone={done ? 'success' : outcome === 'failed' ? 'danger' : 'primary'}
       />
       {/* The indeterminate bar hides its value: the counts stay visible beside it. */}
       {running && !known ? (
@@ -75,7 +77,7 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
       {done && fileName ? (
         <p className={styles.count}>{t('sheets.panel.progress.savedAs', { file: fileName })}</p>
       ) : null}
-      {snapshot.matches('cancelled') ? <p className={styles.count}>{t('sheets.cancelled')}</p> : null}
+      {outcome === 'cancelled' ? <p className={styles.count}>{t('sheets.cancelled')}</p> : null}
       {error ? (
         <p className={styles.error} role="alert">
           {t(error.key)} {t(error.reason)}

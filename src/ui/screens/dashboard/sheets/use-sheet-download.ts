@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../../domain/format';
 import { isValidRange } from '../../../../domain/date-range';
-import { sheetDownloadMachine } from '../../../../machines/reports/sheet-download.machine';
+import { selectDownloadOutcome, sheetDownloadMachine } from '../../../../machines/reports/sheet-download.machine';
 import { sheetFileName, type SheetRequest, type SheetSink } from '../../../../machines/reports/sheet-stream';
 import { appToasts, showToast } from '../../../components/toast-queue';
 import { useServices } from '../../../hooks/services-context';
@@ -69,9 +69,10 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
       void Promise.resolve(picked.current?.abort('unused')).catch(() => undefined);
       picked.current = null;
       const rows = formatNumber(next.context.progress.rows, i18n.language);
-      if (next.matches('done'))
+      const outcome = selectDownloadOutcome(next);
+      if (outcome === 'done')
         showToast(appToasts, { variant: 'success', title: t('sheets.panel.progress.done', { rows }) });
-      else if (next.matches('cancelled')) showToast(appToasts, { variant: 'info', title: t('sheets.cancelled') });
+      else if (outcome === 'cancelled') showToast(appToasts, { variant: 'info', title: t('sheets.cancelled') });
       else if (next.context.error && next.context.error.reason !== 'apiErrors.cancelled') {
         showToast(appToasts, {
           variant: 'error',
