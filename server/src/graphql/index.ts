@@ -1,38 +1,26 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-// Only instance-free parts of graphql-js here (parse, AST): yoga may load another copy of the module
-// (ESM vs CJS under vitest), and schemas/errors must come from that copy (createSchema, createGraphQLError).
-import {
-  getOperationAST,
-  Kind,
-  valueFromASTUntyped,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLError,
-  type GraphQLSchema,
-  type SelectionSetNode,
-  type ValidationRule,
-} from 'graphql';
-import { createGraphQLError, createSchema, createYoga, maskError, type Plugin, type YogaLogger } from 'graphql-yoga';
+// Only types of graphql-js here: yoga may load another copy of the module (ESM vs CJS under vitest), and
+// schemas must come from that copy (createSchema).
+import type { FieldNode, GraphQLSchema } from 'graphql';
+import { createSchema, createYoga, type YogaLogger } from 'graphql-yoga';
 import type { Kysely } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
 import { allows, bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
 import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
-import { asDomainError, DomainError } from '../shared/domain-error';
+import { DomainError } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
-import { assertMayChange } from '../users/service';
-import { graphqlErrorsOf, ONE_PER_FIELD } from './domain-errors';
+import { assertMayChange } from '../users/access';
 import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
-import { limitedParse, parseLimited, queryLimits } from './limits';
 import { fieldAccessTable, type FieldAccess } from './permissions';
+import { givenArguments, isRequestBody, readingOf, type Plan, type Reading } from './request-reading';
 import { createResolvers } from './resolvers';
 import type { GraphqlContext, ServerContext } from './types';
+import { contractStatuses, limits, maskUnexpected, noIntrospection } from './yoga-plugins';
 
 export type { GraphqlContext } from './types';
 
@@ -47,191 +35,8 @@ export interface GraphqlDeps {
   services: Services;
 }
 
-/** Root fields that need no token: `logIn` ignores any token sent; introspection is public (and off in production). */
-const PUBLIC_FIELDS = new Set(['logIn', '__schema', '__type', '__typename']);
-
 const errorsBody = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
 const TENANT_NOT_FOUND = errorsBody('Tenant not found', 'NOT_FOUND');
-
-interface RequestBody {
-  query: string;
-  operationName?: string | null;
-}
-
-function isRequestBody(body: unknown): body is RequestBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { query, operationName } = body as Record<string, unknown>;
-  return (
-    typeof query === 'string' &&
-    (operationName === undefined || operationName === null || typeof operationName === 'string')
-  );
-}
-
-/** The operation's root fields, looking through fragments at the root; null when a fragment is unknown. */
-function rootFields(
-  document: DocumentNode,
-  selectionSet: SelectionSetNode,
-  seen = new Set<string>(),
-): FieldNode[] | null {
-  const fields: FieldNode[] = [];
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      fields.push(selection);
-      continue;
-    }
-    let inner: SelectionSetNode | undefined;
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      inner = selection.selectionSet;
-    } else {
-      const name = selection.name.value;
-      if (seen.has(name)) return null;
-      seen.add(name);
-      inner = document.definitions.find(
-        (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name,
-      )?.selectionSet;
-    }
-    if (!inner) return null;
-    const nested = rootFields(document, inner, seen);
-    if (!nested) return null;
-    fields.push(...nested);
-  }
-  return fields;
-}
-
-/**
- * The arguments a field is given, as far as can be told before validation: literals as they are
- * written, variables from the request's `variables` (an argument whose variable is not sent is
- * omitted, as GraphQL treats it).
- */
-function givenArguments(field: FieldNode, variables: unknown): Record<string, unknown> {
-  const values = typeof variables === 'object' && variables !== null ? (variables as Record<string, unknown>) : {};
-  const given: Record<string, unknown> = {};
-  for (const argument of field.arguments ?? []) {
-    if (argument.value.kind === Kind.VARIABLE) {
-      const name = argument.value.name.value;
-      if (Object.prototype.hasOwnProperty.call(values, name)) given[argument.name.value] = values[name];
-    } else {
-      given[argument.name.value] = valueFromASTUntyped(argument.value);
-    }
-  }
-  return given;
-}
-
-type Plan = 'public' | 'refresh' | 'authenticated';
-
-/** What the guard reads off a request body before execution: its plan, and its root fields when they are known. */
-interface Reading {
-  plan: Plan;
-  operation: 'query' | 'mutation' | 'subscription' | null;
-  fields: FieldNode[] | null;
-}
-
-/**
- * What the request needs before execution (contracts/schema.graphql, AUTHENTICATION FAILURES): no
- * token when every root field is public; an expired-but-refreshable token only when `refreshToken` is
- * the sole root field of a mutation; a live token otherwise (including documents that do not parse).
- */
-function readingOf(body: unknown): Reading {
-  const unknown: Reading = { plan: 'authenticated', operation: null, fields: null };
-  if (!isRequestBody(body)) return unknown;
-  let document: DocumentNode;
-  try {
-    document = parseLimited(body.query);
-  } catch {
-    return unknown;
-  }
-  const operation = getOperationAST(document, body.operationName ?? undefined);
-  if (!operation) return unknown;
-  const fields = rootFields(document, operation.selectionSet);
-  if (!fields || fields.length === 0) return unknown;
-  const reading = { operation: operation.operation, fields };
-  const names = fields.map((field) => field.name.value);
-  if (names.every((name) => PUBLIC_FIELDS.has(name))) return { ...reading, plan: 'public' };
-  if (operation.operation === 'mutation' && names.length === 1 && names[0] === 'refreshToken')
-    return { ...reading, plan: 'refresh' };
-  return { ...reading, plan: 'authenticated' };
-}
-
-/**
- * Statuses of the contract's error table: parse/validation failures are 400 whatever the `Accept`
- * (yoga would answer 200 to `application/json` per GraphQL over HTTP), unexpected failures 500.
- */
-const contractStatuses: Plugin = {
-  onResultProcess({ result, setResult }) {
-    if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-    for (const error of result.errors ?? []) {
-      const http = error.extensions.http;
-      if (http?.spec) http.spec = false;
-    }
-    // One error per bad field (./domain-errors.ts): spread the ones that rode on the first.
-    const errors = result.errors?.flatMap(
-      (error) => (error as GraphQLError & { [ONE_PER_FIELD]?: GraphQLError[] })[ONE_PER_FIELD] ?? [error],
-    );
-    if (errors && errors.length !== result.errors?.length) setResult({ ...result, errors });
-  },
-};
-
-/** graphql-js's NoSchemaIntrospectionCustomRule, without its instanceof checks against our copy of graphql-js. */
-const noSchemaIntrospection: ValidationRule = (context) => ({
-  Field(node) {
-    const name = node.name.value;
-    if (name === '__schema' || name === '__type') {
-      context.reportError(
-        createGraphQLError(`GraphQL introspection is disabled, but the query contained ${name}.`, { nodes: [node] }),
-      );
-    }
-  },
-});
-
-/** Token, depth and cost limits on every document (contracts/schema.graphql, LIMITS). */
-const limits: Plugin = {
-  onParse({ parseFn, setParseFn }) {
-    setParseFn(limitedParse(parseFn));
-  },
-  onValidate({ addValidationRule }) {
-    addValidationRule(queryLimits);
-  },
-};
-
-const noIntrospection: Plugin = {
-  onValidate({ addValidationRule }) {
-    addValidationRule(noSchemaIntrospection);
-  },
-};
-
-const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in error && 'path' in error;
-
-/**
- * A refusal of a domain service (or a unique index that caught a race) becomes the contract's error
- * (./domain-errors.ts); the rest is yoga's masking, plus HTTP 500 for the masked (unexpected) errors,
- * as the contract's table says.
- */
-function maskUnexpected(error: unknown, message: string): Error {
-  const located = error instanceof Error && isGraphQLError(error) ? error : undefined;
-  const domain = asDomainError(located?.originalError ?? error);
-  if (domain) return graphqlErrorsOf(domain, located);
-  if (isDatabaseUnavailable(error)) {
-    // The contract's SERVICE_UNAVAILABLE (503, Retry-After), not a 500: the database will be back.
-    const graphqlError = isGraphQLError(error as Error) ? (error as GraphQLError) : undefined;
-    return createGraphQLError('Database unavailable: retry shortly', {
-      nodes: graphqlError?.nodes,
-      path: graphqlError?.path,
-      extensions: {
-        code: 'SERVICE_UNAVAILABLE',
-        http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
-      },
-    });
-  }
-  const masked = maskError(error, message, false);
-  if (masked === error || !isGraphQLError(masked)) return masked;
-  return createGraphQLError(masked.message, {
-    nodes: masked.nodes,
-    source: masked.source,
-    positions: masked.positions,
-    path: masked.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR', unexpected: true, http: { status: 500 } },
-  });
-}
 
 export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
   const typeDefs = readFileSync(SCHEMA_PATH, 'utf8');

@@ -9,7 +9,6 @@ import {
   checkAll,
   conflict,
   forbidden,
-  invalid,
   limitReached,
   notFound,
   unauthenticated,
@@ -17,7 +16,9 @@ import {
 } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
+import { assertMayChange, USERS_PERMISSION } from './access';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
+import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from './user-dto';
 
 /**
@@ -27,72 +28,12 @@ import { loadUserDtos, type UserDto } from './user-dto';
  * (contracts: `x-permission`, "Permission:"); what depends on the target (tenant, self) is checked here.
  */
 
-/** Route permission that manages users. */
-export const USERS_PERMISSION = ['users'] as const;
+export { assertMayChange, USERS_PERMISSION } from './access';
+export type { NewUser, UserPatch } from './user-input';
 
 /** Where a target user must be: in one tenant (GraphQL: the path's), or anywhere the actor may see (null). */
 export interface TargetScope {
   tenantId: number | null;
-}
-
-export interface NewUser {
-  username: string;
-  name: string;
-  email: string;
-  password: string;
-  role_id: number;
-  user_department_id?: number | null;
-  chosen_instances?: readonly number[] | null;
-}
-
-/** A change to a user: omitted (undefined) fields stay as they are; null where a value is required is refused. */
-export interface UserPatch {
-  username?: string | null;
-  name?: string | null;
-  email?: string | null;
-  /** null clears the avatar. */
-  image?: string | null;
-  password?: string;
-  role_id?: number | null;
-  /** null removes the department. */
-  user_department_id?: number | null;
-  /** The complete new set of linked instances. */
-  chosen_instances?: readonly number[];
-}
-
-/** A value the field cannot do without. */
-function required<T>(value: T | null, field: string): T {
-  if (value === null) throw invalid(field, `${field} cannot be null`);
-  return value;
-}
-
-/** Every field a change may name. */
-const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>([
-  'username',
-  'name',
-  'email',
-  'image',
-  'password',
-  'role_id',
-  'user_department_id',
-  'chosen_instances',
-]);
-
-/** The fields a user without the `users` permission may change on its own record. */
-const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
-
-/**
- * Who may ask for a change of these fields of user `id`: with the `users` permission anyone; without it
- * only the user itself, and only its {@link OWN_PROFILE_FIELDS}. It depends on the request alone, not on
- * stored data, so the adapters also ask it before they validate the input (a caller without the
- * permission gets 403 whatever the values: docs/architecture.md, order of checks).
- */
-export function assertMayChange(actor: AuthContext, id: number, fields: readonly string[]): void {
-  if (allows(actor, USERS_PERMISSION)) return;
-  // Names that are no field of a user are bad input, for validation to refuse, not a permission.
-  const asked = fields.filter((field) => USER_FIELDS.has(field));
-  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
-    throw forbidden(USERS_PERMISSION);
 }
 
 export interface UsersServiceDeps {

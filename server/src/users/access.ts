@@ -1,0 +1,39 @@
+/**
+ * Who may change which fields of a user, asked by the users service (./service.ts) and, before they
+ * read the input, by the REST and GraphQL adapters (server/src/rest/users.ts, server/src/graphql/index.ts).
+ */
+import { allows, type AuthContext } from '../plugins/auth';
+import { forbidden } from '../shared/domain-error';
+import type { UserPatch } from './user-input';
+
+/** Route permission that manages users. */
+export const USERS_PERMISSION = ['users'] as const;
+
+/** Every field a change may name. */
+const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>([
+  'username',
+  'name',
+  'email',
+  'image',
+  'password',
+  'role_id',
+  'user_department_id',
+  'chosen_instances',
+]);
+
+/** The fields a user without the `users` permission may change on its own record. */
+const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
+
+/**
+ * Who may ask for a change of these fields of user `id`: with the `users` permission anyone; without it
+ * only the user itself, and only its {@link OWN_PROFILE_FIELDS}. It depends on the request alone, not on
+ * stored data, so the adapters also ask it before they validate the input (a caller without the
+ * permission gets 403 whatever the values: docs/architecture.md, order of checks).
+ */
+export function assertMayChange(actor: AuthContext, id: number, fields: readonly string[]): void {
+  if (allows(actor, USERS_PERMISSION)) return;
+  // Names that are no field of a user are bad input, for validation to refuse, not a permission.
+  const asked = fields.filter((field) => USER_FIELDS.has(field));
+  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
+    throw forbidden(USERS_PERMISSION);
+}
