@@ -74,6 +74,8 @@ const DELIBERATE: Partial<Record<SocketEvent['type'], string>> = {
  * The real-time socket (contracts/socket.md §4): connect when signed in, ping at
  * once on open and every 300000 ms, reconnect after 1000 ms then with capped jittered backoff,
  * never after unload; decoded frames go to the app bus. Tags: `open`, `connecting`, `reconnecting`.
+ * States: `idle`, `signedIn` (from `socket.start` until `socket.stop`: `connection`, `waiting`,
+ * `awaitingToken` after a refused token, `blocked` after a forbidden tenant), `unloaded`.
  */
 export const socketMachine = setup({
   types: {
@@ -180,73 +182,71 @@ export const socketMachine = setup({
   },
   states: {
     idle: {
-      on: { 'socket.start': { target: 'connection', actions: 'takeCredentials' } },
+      on: { 'socket.start': { target: 'signedIn', actions: 'takeCredentials' } },
     },
-    connection: {
-      tags: ['connecting'],
-      invoke: {
-        id: 'connection',
-        src: 'connection',
-        input: ({ context }) => ({
-          url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, {
-            tenantName: context.tenantName ?? '',
-            userId: context.userId ?? 0,
-            token: context.token ?? '',
-          }),
-          tenantName: context.tenantName ?? '',
-          userId: context.userId ?? 0,
-          createSocket: context.deps.createSocket,
-          log: context.deps.log,
-        }),
-      },
-      exit: 'closeDeliberately',
-      initial: 'connecting',
+    signedIn: {
+      initial: 'connection',
+      on: { 'socket.stop': { target: 'idle', actions: 'forget' } },
       states: {
-        connecting: { on: { 'socket.opened': 'open' } },
-        open: {
-          tags: ['open'],
-          after: { stableAfter: { actions: 'resetAttempts' } },
-          initial: 'pinging',
+        connection: {
+          tags: ['connecting'],
+          invoke: {
+            id: 'connection',
+            src: 'connection',
+            input: ({ context }) => ({
+              url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, {
+                tenantName: context.tenantName ?? '',
+                userId: context.userId ?? 0,
+                token: context.token ?? '',
+              }),
+              tenantName: context.tenantName ?? '',
+              userId: context.userId ?? 0,
+              createSocket: context.deps.createSocket,
+              log: context.deps.log,
+            }),
+          },
+          exit: 'closeDeliberately',
+          initial: 'connecting',
           states: {
-            pinging: {
-              entry: 'ping',
-              after: { pingInterval: { target: 'pinging', reenter: true } },
+            connecting: { on: { 'socket.opened': 'open' } },
+            open: {
+              tags: ['open'],
+              after: { stableAfter: { actions: 'resetAttempts' } },
+              initial: 'pinging',
+              states: {
+                pinging: {
+                  entry: 'ping',
+                  after: { pingInterval: { target: 'pinging', reenter: true } },
+                },
+              },
             },
           },
+          on: {
+            'socket.frame': { actions: 'handleFrame' },
+            'socket.error': { actions: 'logError' },
+            'socket.closed': [
+              { guard: 'forbidden', target: 'blocked', actions: 'logClose' },
+              { guard: 'refusedToken', target: 'awaitingToken', actions: ['logClose', 'askForToken'] },
+              { target: 'waiting', actions: ['logClose', 'countFailure'] },
+            ],
+            'socket.token': { target: 'connection', reenter: true, actions: 'takeToken' },
+            'socket.tenant': { target: 'connection', reenter: true, actions: 'takeTenant' },
+          },
         },
-      },
-      on: {
-        'socket.frame': { actions: 'handleFrame' },
-        'socket.error': { actions: 'logError' },
-        'socket.closed': [
-          { guard: 'forbidden', target: 'blocked', actions: 'logClose' },
-          { guard: 'refusedToken', target: 'awaitingToken', actions: ['logClose', 'askForToken'] },
-          { target: 'waiting', actions: ['logClose', 'countFailure'] },
-        ],
-        'socket.token': { target: 'connection', reenter: true, actions: 'takeToken' },
-        'socket.tenant': { target: 'connection', reenter: true, actions: 'takeTenant' },
-        'socket.stop': { target: 'idle', actions: 'forget' },
-      },
-    },
-    waiting: {
-      tags: ['reconnecting'],
-      after: { reconnect: 'connection' },
-      on: {
-        'socket.token': { target: 'connection', actions: 'takeToken' },
-        'socket.tenant': { target: 'connection', actions: 'takeTenant' },
-        'socket.stop': { target: 'idle', actions: 'forget' },
-      },
-    },
-    awaitingToken: {
-      on: {
-        'socket.token': { target: 'connection', actions: 'takeToken' },
-        'socket.stop': { target: 'idle', actions: 'forget' },
-      },
-    },
-    blocked: {
-      on: {
-        'socket.tenant': { target: 'connection', actions: 'takeTenant' },
-        'socket.stop': { target: 'idle', actions: 'forget' },
+        waiting: {
+          tags: ['reconnecting'],
+          after: { reconnect: 'connection' },
+          on: {
+            'socket.token': { target: 'connection', actions: 'takeToken' },
+            'socket.tenant': { target: 'connection', actions: 'takeTenant' },
+          },
+        },
+        awaitingToken: {
+          on: { 'socket.token': { target: 'connection', actions: 'takeToken' } },
+        },
+        blocked: {
+          on: { 'socket.tenant': { target: 'connection', actions: 'takeTenant' } },
+        },
       },
     },
     unloaded: { type: 'final' },
