@@ -7,9 +7,9 @@ export const selectListStatus = (s: InstancesSnapshot): 'loading' | 'error' | 'r
 
 /** Which dialog is open (its call may be running). */
 export const selectDialog = (s: InstancesSnapshot): 'create' | 'update' | 'sync' | null => {
-  if (s.matches({ action: 'createForm' }) || s.matches({ action: 'creating' })) return 'create';
-  if (s.matches({ action: 'updateForm' }) || s.matches({ action: 'updating' })) return 'update';
-  if (s.matches({ action: 'syncForm' }) || s.matches({ action: 'startingSync' })) return 'sync';
+  if (s.matches({ action: { form: 'create' } }) || s.matches({ action: 'creating' })) return 'create';
+  if (s.matches({ action: { form: 'update' } }) || s.matches({ action: 'updating' })) return 'update';
+  if (s.matches({ action: { form: 'sync' } }) || s.matches({ action: 'startingSync' })) return 'sync';
   return null;
 };
 

@@ -73,8 +73,8 @@ const refused = (key: I18nKey, back: string) => ({
  * in flight never undo those events.
  *
  * Regions: `list` (`loading` tagged `loading`, `failed` with `listError`, `ready.{watching,polling}`)
- * and `action` (`idle`, `createForm`, `creating`, `updateForm`, `updating`, `syncForm`,
- * `startingSync`; calls tagged `busy`). Failures carry i18n keys; 400/409 field refusals land in
+ * and `action` (`idle`, `form.{create,update,sync}`, and their calls `creating`, `updating`,
+ * `startingSync`, tagged `busy`). Failures carry i18n keys; 400/409 field refusals land in
  * `fieldErrors`; successes emit `instances.notice`; sync milestones land in `announcement`.
  */
 export const instancesMachine = setup({
@@ -174,7 +174,7 @@ export const instancesMachine = setup({
     }),
     pendUpdate: assign(({ context, event }) => {
       assertEvent(event, 'instances.update');
-      const target = context.target ?? invalidState('updateForm');
+      const target = context.target ?? invalidState('form.update');
       return { pending: { changes: changesOf(target, event.fields) }, actionError: null, fieldErrors: {} };
     }),
     pendSync: assign(({ event }) => {
@@ -301,22 +301,45 @@ export const instancesMachine = setup({
       states: {
         idle: {
           on: {
-            'instances.createOpen': { target: 'createForm', actions: 'clearDialog' },
+            'instances.createOpen': { target: 'form.create', actions: 'clearDialog' },
             'instances.updateOpen': {
               guard: 'knownTarget',
-              target: 'updateForm',
+              target: 'form.update',
               actions: ['clearDialog', 'setTarget'],
             },
-            'instances.syncOpen': { guard: 'canSync', target: 'syncForm', actions: ['clearDialog', 'setTarget'] },
+            'instances.syncOpen': { guard: 'canSync', target: 'form.sync', actions: ['clearDialog', 'setTarget'] },
           },
         },
-        createForm: {
-          on: {
-            'instances.create': [
-              { guard: 'validCreate', target: 'creating', actions: 'pendCreate' },
-              { actions: 'refuseLocally' },
-            ],
-            'instances.close': { target: 'idle', actions: 'clearDialog' },
+        /** A dialog open for input; it closes from any of them, but not while its call runs. */
+        form: {
+          initial: 'create',
+          on: { 'instances.close': { target: 'idle', actions: 'clearDialog' } },
+          states: {
+            create: {
+              on: {
+                'instances.create': [
+                  { guard: 'validCreate', target: '#instances.action.creating', actions: 'pendCreate' },
+                  { actions: 'refuseLocally' },
+                ],
+              },
+            },
+            update: {
+              on: {
+                'instances.update': [
+                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
+                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
+                  { actions: 'refuseLocally' },
+                ],
+              },
+            },
+            sync: {
+              on: {
+                'instances.sync': [
+                  { guard: 'validSync', target: '#instances.action.startingSync', actions: 'pendSync' },
+                  { actions: 'refuseLocally' },
+                ],
+              },
+            },
           },
         },
         creating: {
@@ -330,17 +353,7 @@ export const instancesMachine = setup({
               draft: context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating'),
             }),
             onDone: succeeded('instances.notices.created'),
-            onError: refused('instances.errors.create', 'createForm'),
-          },
-        },
-        updateForm: {
-          on: {
-            'instances.update': [
-              { guard: 'unchanged', target: 'idle', actions: 'clearDialog' },
-              { guard: 'validUpdate', target: 'updating', actions: 'pendUpdate' },
-              { actions: 'refuseLocally' },
-            ],
-            'instances.close': { target: 'idle', actions: 'clearDialog' },
+            onError: refused('instances.errors.create', 'form.create'),
           },
         },
         updating: {
@@ -356,16 +369,7 @@ export const instancesMachine = setup({
                 context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
             }),
             onDone: succeeded('instances.notices.updated'),
-            onError: refused('instances.errors.update', 'updateForm'),
-          },
-        },
-        syncForm: {
-          on: {
-            'instances.sync': [
-              { guard: 'validSync', target: 'startingSync', actions: 'pendSync' },
-              { actions: 'refuseLocally' },
-            ],
-            'instances.close': { target: 'idle', actions: 'clearDialog' },
+            onError: refused('instances.errors.update', 'form.update'),
           },
         },
         startingSync: {
@@ -380,7 +384,7 @@ export const instancesMachine = setup({
               sync: context.pending && 'sync' in context.pending ? context.pending.sync : invalidState('startingSync'),
             }),
             onDone: succeeded('instances.notices.syncStarted'),
-            onError: refused('instances.errors.sync', 'syncForm'),
+            onError: refused('instances.errors.sync', 'form.sync'),
           },
         },
       },
