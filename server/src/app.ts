@@ -170,6 +170,12 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   return reply.code(500).send({ message: 'Internal server error' });
 }
 
+/** A request id worth keeping: 1–128 letters, digits and `-_.:@/+=`, nothing that could forge a log line. */
+export function requestIdFrom(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^[A-Za-z0-9._:@/+=-]{1,128}$/.test(value) ? value : undefined;
+}
+
 function originOf(url: string): string[] {
   try {
     return url ? [new URL(url).origin] : [];
@@ -185,8 +191,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const bodies = createValidator(false);
   const fastify = Fastify({
     logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
-    genReqId: () => crypto.randomUUID(),
+    // An incoming X-Request-Id (a proxy's or a client's) is kept when it is a plain token, so one id
+    // follows a request through the proxy's logs and ours; otherwise a new one. Either is sent back.
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']) ?? crypto.randomUUID(),
     requestIdHeader: false,
+    // A hop count as Fastify applies it: the nearest `n` addresses are proxies.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: false,
@@ -221,7 +234,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // routes
   const events = new EventBus();
   const relay =
-    deps.pg === undefined ? undefined : await startEventRelay({ pg: deps.pg, events, tokens, log: fastify.log });
+    deps.pg === undefined
+      ? undefined
+      : await startEventRelay({ pg: config.databaseListenUrl ?? deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
   const services = createServices({
     db,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseTotpEncryptionKey } from './auth/totp-secrets';
 import { parseFaultRules, type FaultRule } from './plugins/faults';
 
@@ -8,6 +9,12 @@ export interface ServerConfig {
   host: string;
   port: number;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_LISTEN_URL: where the event relay LISTENs (server/src/plugins/event-relay.ts) when DATABASE_URL
+   * goes through a transaction pooler, which cannot hold a LISTEN: a session connection to the same
+   * database and schema (docs/operations.md). Unset: DATABASE_URL's settings.
+   */
+  databaseListenUrl: string | undefined;
   /** Access-token lifetime in seconds (ACCESS_TOKEN_TTL, default 900). */
   accessTokenTtl: number;
   /** Seconds after a session starts during which an expired token may still be refreshed (REFRESH_WINDOW, default 14 days). */
@@ -31,6 +38,14 @@ export interface ServerConfig {
   allowedOrigins: string[];
   /** Failed logins per account and address within the window before 429. */
   loginMaxFailures: number;
+  /** Failed logins from one address across every account within the window before 429 (LOGIN_MAX_FAILURES_PER_ADDRESS, default 5 × LOGIN_MAX_FAILURES). */
+  loginMaxFailuresPerAddress: number;
+  /**
+   * TRUST_PROXY: the proxies in front whose X-Forwarded-For/-Proto/-Host are believed, so `request.ip`
+   * is the client's: a hop count (`1`), or addresses and CIDRs (`10.0.0.0/8,127.0.0.1`; also `loopback`,
+   * `linklocal`, `uniquelocal`). Unset: none (docs/operations.md).
+   */
+  trustProxy: number | string[] | false;
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
@@ -66,11 +81,37 @@ function totpEncryptionKey(): string | undefined {
   return raw;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it; anything else refuses the start. */
+export function trustProxy(raw: string | undefined): number | string[] | false {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value.toLowerCase() === 'false') return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!PROXY_NAMES.has(entry) && (family === 0 || !bitsOk || extra !== undefined)) {
+      throw new Error(
+        `TRUST_PROXY must be a hop count or a list of addresses/CIDRs (or loopback, linklocal, uniquelocal), got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
 export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const embedded = !databaseUrl || databaseUrl.startsWith('pglite:');
   const production = overrides.production ?? process.env.NODE_ENV === 'production';
   const faultInjection = overrides.faultInjection ?? bool('FAULT_INJECTION', false);
+  const loginMaxFailures = overrides.loginMaxFailures ?? int('LOGIN_MAX_FAILURES', 10, 1);
   if (faultInjection && production) {
     // Never a way to make a production server fail on request: refuse to start instead.
     throw new Error('FAULT_INJECTION=1 is refused with NODE_ENV=production: fault injection is for tests only');
@@ -79,6 +120,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     host: process.env.HOST || '127.0.0.1',
     port: int('PORT', 8080),
     databaseUrl,
+    databaseListenUrl: process.env.DATABASE_LISTEN_URL || undefined,
     accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1),
     refreshWindow: int('REFRESH_WINDOW', 14 * 24 * 3600, 1),
     rotationGrace: int('ROTATION_GRACE', 10),
@@ -92,7 +134,10 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    loginMaxFailures: int('LOGIN_MAX_FAILURES', 10, 1),
+    loginMaxFailures,
+    // Five accounts' worth of failures from one address unless set.
+    loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 5 * loginMaxFailures, 1),
+    trustProxy: trustProxy(process.env.TRUST_PROXY),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',

@@ -36,8 +36,11 @@ export type LoginResult =
   | { ok: false; reason: 'throttled'; retryAfter: number };
 
 /**
- * Failed sign-ins of an account from an address within the window: `retryAfter` seconds when there are
- * `loginMaxFailures` or more (429), else null. Wrong two-factor codes at verify and disable count too.
+ * Failed sign-ins within the window: `retryAfter` seconds (429) when an account has `loginMaxFailures` or
+ * more from one address, or one address has `loginMaxFailuresPerAddress` or more across every e-mail
+ * (someone trying many accounts); else null. Wrong two-factor codes at verify and disable count too.
+ * Counting the pair, not the account alone, keeps anyone from locking an account out from their own
+ * address; the address is the client's own once TRUST_PROXY names the proxies in front (docs/operations.md).
  */
 export async function throttled(
   db: Kysely<Database>,
@@ -45,18 +48,29 @@ export async function throttled(
   email: string,
   address: string,
 ): Promise<number | null> {
-  const windowStart = new Date(Date.now() - config.loginWindowSeconds * 1000);
-  const failures = await db
-    .selectFrom('login_attempts')
-    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
-    .where('email', '=', email)
-    .where('remote_address', '=', address)
-    .where('success', '=', false)
-    .where('created_at', '>', windowStart)
-    .executeTakeFirstOrThrow();
-  if (failures.n < config.loginMaxFailures) return null;
-  const oldest = failures.oldest ? new Date(failures.oldest).getTime() : Date.now();
-  return Math.max(1, Math.ceil((oldest + config.loginWindowSeconds * 1000 - Date.now()) / 1000));
+  const windowMs = config.loginWindowSeconds * 1000;
+  const windowStart = new Date(Date.now() - windowMs);
+  const failures = (forEmail: boolean) => {
+    let query = db
+      .selectFrom('login_attempts')
+      .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
+      .where('remote_address', '=', address)
+      .where('success', '=', false)
+      .where('created_at', '>', windowStart);
+    if (forEmail) query = query.where('email', '=', email);
+    return query.executeTakeFirstOrThrow();
+  };
+  const retryAfter = (counted: { n: number; oldest: Date | null }, limit: number): number | null => {
+    if (counted.n < limit) return null;
+    const oldest = counted.oldest ? new Date(counted.oldest).getTime() : Date.now();
+    return Math.max(1, Math.ceil((oldest + windowMs - Date.now()) / 1000));
+  };
+  const [account, everyAccount] = await Promise.all([failures(true), failures(false)]);
+  const waits = [
+    retryAfter(account, config.loginMaxFailures),
+    retryAfter(everyAccount, config.loginMaxFailuresPerAddress),
+  ].filter((wait): wait is number => wait !== null);
+  return waits.length === 0 ? null : Math.max(...waits);
 }
 
 export async function recordAttempt(

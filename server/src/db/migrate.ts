@@ -10,6 +10,7 @@ import * as alphanumericCnpj from './migrations/0008-alphanumeric-cnpj';
 import * as totpEncryption from './migrations/0009-totp-encryption';
 import * as uniqueNames from './migrations/0010-unique-names';
 import * as tenantSearchLexemes from './migrations/0011-tenant-search-lexemes';
+import * as addressThrottle from './migrations/0012-address-throttle';
 import type { Database } from './schema';
 
 /**
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-totp-encryption': totpEncryption,
   '0010-unique-names': uniqueNames,
   '0011-tenant-search-lexemes': tenantSearchLexemes,
+  '0012-address-throttle': addressThrottle,
 };
 
 const provider: MigrationProvider = {

@@ -25,6 +25,10 @@ export function securityHeaders(app: FastifyInstance, options: { connectSrc: str
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
+    reply.header('x-request-id', request.id);
+    // Only over HTTPS as the client saw it (X-Forwarded-Proto counts when TRUST_PROXY names the proxy):
+    // over plain HTTP the header is meaningless, and on a development host it would pin HTTPS for a year.
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
 }
