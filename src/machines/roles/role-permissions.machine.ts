@@ -232,6 +232,12 @@ export const rolePermissionsMachine = setup({
 
 export type RolePermissionsSnapshot = SnapshotFrom<typeof rolePermissionsMachine>;
 
+/** The editor's phase: loading the role, failed to load it, or shown (editing, or saving or renaming it). */
+export const selectEditorPhase = (s: RolePermissionsSnapshot): 'loading' | 'failed' | 'ready' =>
+  s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready';
+export const selectSaving = (s: RolePermissionsSnapshot) => s.matches('saving');
+export const selectRenaming = (s: RolePermissionsSnapshot) => s.matches('renaming');
+
 /** One checklist group for the editor. */
 export interface PermissionGroup {
   category: string;

@@ -4,6 +4,9 @@ import { useTranslation } from 'react-i18next';
 import {
   isDirty,
   rolePermissionsMachine,
+  selectEditorPhase,
+  selectRenaming,
+  selectSaving,
   selectShownGroups,
   type PermissionGroup,
 } from '../../../../machines/roles/role-permissions.machine';
@@ -35,13 +38,11 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId } });
   const role = useSelector(actor, (s) => s.context.role);
   const loadError = useSelector(actor, (s) => s.context.loadError);
-  const phase = useSelector(actor, (s) =>
-    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
-  );
+  const phase = useSelector(actor, selectEditorPhase);
   const groups = useSelector(actor, selectShownGroups, sameGroups);
   const dirty = useSelector(actor, (s) => isDirty(s.context));
-  const saving = useSelector(actor, (s) => s.matches('saving'));
-  const renaming = useSelector(actor, (s) => s.matches('renaming'));
+  const saving = useSelector(actor, selectSaving);
+  const renaming = useSelector(actor, selectRenaming);
   const editable = role !== null && role.name !== 'administrador';
   const guard = useLeaveGuard(dirty && editable);
   const [renameOpen, setRenameOpen] = useState(false);
