@@ -14,7 +14,7 @@ import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from '../
 import type { RoutePrefetch } from '../machines/navigation/route-prefetch';
 import { createRequestActivity, type RequestActivity } from '../machines/shared/request-activity';
 import { freshTokenFetch, sessionFetch } from '../machines/session/session-seam';
-import { selectAccessSubject } from '../machines/session/session-selectors';
+import { selectAccessSubject, selectIsAuthenticated } from '../machines/session/session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from '../machines/session/session-storage';
 import { sessionMachine, type SessionActor, type SessionSnapshot } from '../machines/session/session.machine';
 import type { CreateSocket } from '../machines/realtime/socket-actors';
@@ -248,7 +248,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   });
   // The socket side starts with the first signed-in snapshot (a stored session: at once).
   const startWhenSignedIn = (snapshot: SessionSnapshot) => {
-    if (realtime !== null || loading !== null || !snapshot.hasTag('authenticated')) return;
+    if (realtime !== null || loading !== null || !selectIsAuthenticated(snapshot)) return;
     realtimeHandle.ready().catch((error: unknown) => {
       if (!stopped) console.error('realtime chunk failed to load', error);
     });

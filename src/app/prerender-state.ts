@@ -1,5 +1,6 @@
 import { matchPath, splitTenantPath } from '../domain/paths';
 import { DEFAULT_LOCALE } from '../i18n/options';
+import { selectPristineSignedOut } from '../machines/session/session-selectors';
 import type { AppServices } from './app-services';
 
 /**
@@ -15,9 +16,7 @@ import type { AppServices } from './app-services';
  */
 export function prerenderKey(services: Pick<AppServices, 'session' | 'preferences'>, pathname: string): string | null {
   if (matchPath(splitTenantPath(pathname).rest)?.route.name !== 'login') return null;
-  const session = services.session.getSnapshot();
-  if (!session.matches({ auth: 'anonymous' }) || session.context.ended !== null || session.context.error !== null)
-    return null;
+  if (!selectPristineSignedOut(services.session.getSnapshot())) return null;
   const { locale, theme } = services.preferences.getSnapshot().context;
   if (locale !== DEFAULT_LOCALE || theme !== 'light') return null;
   return `login ${locale} ${theme}`;

@@ -7,6 +7,10 @@ import type { User } from './session-storage';
 
 export const selectIsAuthenticated = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('authenticated');
 
+/** Signed out with nothing to tell (no session end to announce, no login error): a first visit's state. */
+export const selectPristineSignedOut = (snapshot: SessionSnapshot): boolean =>
+  snapshot.matches({ auth: 'anonymous' }) && snapshot.context.ended === null && snapshot.context.error === null;
+
 /**
  * The signed-in session's token while it is fresh: not expired on the session's clock (margin
  * included) and not being replaced by a refresh. Null otherwise.
