@@ -29,9 +29,11 @@ let failed = 0;
 const failures = [];
 /** Each failed test by name, with the first line of its error, printed again at the very end. */
 const failedTests = [];
+/** Terminal colour codes (ESC [ … m) in reporter messages. */
+const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const firstLine = (text) =>
   String(text ?? '')
-    .replace(/\x1b\[[0-9;]*m/g, '')
+    .replace(COLOURS, '')
     .trim()
     .split('\n')[0]
     .slice(0, 300);
