@@ -23,6 +23,9 @@ export const selectFreshToken = (snapshot: SessionSnapshot): string | null =>
 /** A login or logout call is in flight (disable the form / the logout button). */
 export const selectIsBusy = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('busy');
 
+/** The server asked for the second factor: the login form asks for the code. */
+export const selectAwaitingCode = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('twoFactor');
+
 export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user;
 
 /** The login failure message key, or null. */

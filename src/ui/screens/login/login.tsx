@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import {
+  selectAwaitingCode,
   selectEndedNotice,
   selectIsAuthenticated,
   selectIsBusy,
@@ -33,7 +34,7 @@ export default function LoginScreen() {
   const notice = useSession(selectNotice);
   const redirectTo = useSession(selectRedirectTo);
   const ended = useSession(selectEndedNotice);
-  const twoFactor = useSession((s) => s.hasTag('twoFactor'));
+  const twoFactor = useSession(selectAwaitingCode);
 
   // Signed in (just now, or already when the page opened): greet once, then leave for the target.
   useEffect(() => {

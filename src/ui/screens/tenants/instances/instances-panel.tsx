@@ -19,6 +19,7 @@ import { PlusIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
 import { appToasts, showToast } from '../../../components/toast-queue';
 import { VisuallyHidden } from '../../../components/visually-hidden';
+import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors';
 import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
 import { InstanceCard } from './instance-card';
 import { InstanceConnections } from './instance-connections';
@@ -27,7 +28,7 @@ import * as styles from './instances-panel.css';
 
 /** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
 function useRefetchOnReconnect(actor: InstancesActor) {
-  const open = useSocket((s) => s.hasTag('open'));
+  const open = useSocket(selectSocketOpen);
   const wasOpen = useRef(open);
   useEffect(() => {
     if (open && !wasOpen.current) actor.send({ type: 'instances.reconnected' });
