@@ -1,8 +1,9 @@
-import { and, assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, emit, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import { isValidEmail } from '../../domain/email';
 import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../../domain/password-strength';
 import type { I18nKey } from '../../domain/i18n-key';
+import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import {
   userFormActors,
@@ -92,7 +93,8 @@ const emptyValues: UserFormValues = {
  * The create/edit user form. Loads the role, department and instance choices (and, when editing,
  * the user's instance links) through GraphQL; checks the fields locally (weak passwords refused
  * with a reason key, docs/product.md, Passwords), then `newUser` or `updateUser`; removes a link at once with
- * `deleteUserInstance`. Ends in the final state `done` with the saved row as output.
+ * `deleteUserInstance` (each removal emits an `outcome`, src/machines/shared/outcome.ts). Ends in the
+ * final state `done` with the saved row as output.
  *
  * States: `loading`, `loadFailed`, `ready`, `removingLink`, `creating`, `updating` (tag `busy` while calling), `done`.
  */
@@ -102,6 +104,7 @@ export const userFormMachine = setup({
     context: {} as UserFormContext,
     events: {} as UserFormEvent,
     output: {} as UserRow,
+    emitted: {} as Outcome<'removeLink'>,
   },
   actors: userFormActors,
   guards: {
@@ -153,6 +156,13 @@ export const userFormMachine = setup({
       assertEvent(event, 'users.form.removeLink');
       return { removing: event.linkId, error: null };
     }),
+    // A removal applies at once, outside the save: "Instância removida: Loja Centro".
+    reportRemoved: emit(({ context }) =>
+      succeeded('removeLink', {
+        key: 'users.notices.linkRemoved',
+        params: { name: context.links.find((l) => l.id === context.removing)?.instance.name ?? '' },
+      }),
+    ),
     linkRemoved: assign(({ context }) => {
       const link = context.links.find((l) => l.id === context.removing);
       return {
@@ -243,7 +253,7 @@ export const userFormMachine = setup({
           execute: context.execute,
           linkId: context.removing ?? invalidState('removingLink'),
         }),
-        onDone: { target: 'ready', actions: 'linkRemoved' },
+        onDone: { target: 'ready', actions: ['reportRemoved', 'linkRemoved'] },
         onError: {
           target: 'ready',
           actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.removeLink', error: event.error }) },

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/api-error';
 import { GraphqlError } from '../../api/graphql-client';
 import type { components } from '../../generated/openapi';
 import { userFormMachine } from './user-form.machine';
-import { usersMachine, type UsersEvent } from './users.machine';
+import { usersMachine, type UsersEmitted, type UsersEvent } from './users.machine';
 import type { UserRow } from './users-actors';
 import {
   assertFullCoverage,
@@ -61,24 +61,28 @@ describe('usersMachine: model coverage', () => {
       doneEvent('deleteUser'),
       fail('deleteUser'),
       { type: 'users.block', user, blocked: true },
+      { type: 'users.block', user, blocked: false },
       doneEvent('setBlocked', userRow(2, { blocked: true })),
       fail('setBlocked'),
       { type: 'users.twoFactor', user, enabled: true },
+      { type: 'users.twoFactor', user, enabled: false },
       doneEvent('setTwoFactor', true),
       fail('setTwoFactor'),
       { type: 'users.disconnect', user },
       doneEvent('disconnectUser'),
       fail('disconnectUser'),
-      { type: 'users.rename', user, name: 'Novo' },
-      { type: 'users.rename', user, name: '  ' },
+      { type: 'users.renameOpen', user },
+      { type: 'users.rename', name: 'Novo' },
+      { type: 'users.rename', name: '  ' },
       doneEvent('renameUser', userRow(2, { name: 'Novo' })),
       fail('renameUser'),
-      { type: 'users.changeEmail', user, email: 'novo@demo.local' },
-      { type: 'users.changeEmail', user, email: '' },
+      { type: 'users.emailOpen', user },
+      { type: 'users.changeEmail', email: 'novo@demo.local' },
+      { type: 'users.changeEmail', email: '' },
       doneEvent('changeEmail', userRow(2, { email: 'novo@demo.local' })),
       fail('changeEmail'),
       { type: 'users.create' },
-      { type: 'users.edit', user },
+      { type: 'users.edit', user, view: 'instances' },
       doneEvent('userForm', userRow(9)),
       { type: 'users.close' },
     ];
@@ -93,7 +97,11 @@ describe('usersMachine: model coverage', () => {
       machine,
       input: () => ({ execute: unused.execute, rest: unused.rest }),
       events: [...list, ...actions],
-      simpleScenarios: [{ events: list }, { prefix: [list[0] as Ev], events: actions }],
+      simpleScenarios: [
+        { events: list },
+        { prefix: [list[0] as Ev], events: actions.slice(0, 16).concat(actions.slice(-1)) },
+        { prefix: [list[0] as Ev], events: actions.slice(16) },
+      ],
     });
     assertFullCoverage(report);
     console.info(`usersMachine: ${formatCoverage(report)}`);
@@ -114,18 +122,20 @@ describe('usersMachine: against the contracts', () => {
     const actor = createActor(usersMachine, {
       input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 },
     }).start();
+    const outcomes: UsersEmitted[] = [];
+    actor.on('outcome', (outcome) => outcomes.push(outcome));
     const send = (event: UsersEvent) => actor.send(event);
-    return { fake, actor, send, ctx: () => actor.getSnapshot().context };
+    return { fake, actor, send, outcomes, ctx: () => actor.getSnapshot().context };
   }
 
   it('lists through GraphQL users; a failure is an empty list that says it failed', async () => {
     const ok = setup();
     await flush();
     expect(ok.ctx().users.map((u) => u.id)).toEqual([1, 2]);
-    expect(ok.actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(ok.actor.getSnapshot().matches({ list: 'ready', dialog: 'idle' })).toBe(true);
     const ko = setup((r) => (operationOf(r)?.name === 'users' ? gqlError('FORBIDDEN', undefined, 403) : undefined));
     await flush();
-    expect(ko.actor.getSnapshot().value).toBe('failed');
+    expect(ko.actor.getSnapshot().matches({ list: 'failed' })).toBe(true);
     expect(ko.ctx().users).toEqual([]);
     expect(ko.ctx().listError).toEqual({ key: 'users.errors.load', reason: 'apiErrors.forbidden' });
   });
@@ -139,7 +149,14 @@ describe('usersMachine: against the contracts', () => {
     await flush();
     expect(t.fake.seen.map(operationOf).find((op) => op?.name === 'deleteUser')?.variables).toEqual({ id: 2 });
     expect(t.ctx().users.map((u) => u.id)).toEqual([1]);
-    expect(t.ctx().lastResult).toEqual({ action: 'delete', ok: true });
+    expect(t.outcomes).toEqual([
+      {
+        type: 'outcome',
+        action: 'delete',
+        ok: true,
+        toast: { variant: 'success', title: { key: 'users.notices.deleted' }, description: two.name },
+      },
+    ]);
   });
 
   it('blocks and unblocks with PATCH /api/users/{id}; a failed unblock says so', async () => {
@@ -153,15 +170,27 @@ describe('usersMachine: against the contracts', () => {
     );
     await flush();
     t.send({ type: 'users.block', user: two, blocked: true });
+    // Blocking asks first.
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'confirmingBlock' } })).toBe(true);
+    t.send({ type: 'users.confirm' });
     await flush();
     expect(t.fake.seen.at(-1)?.body).toEqual({ blocked: true });
     expect(t.ctx().users.find((u) => u.id === 2)?.blocked).toBe(true);
-    expect(t.ctx().lastResult).toEqual({ action: 'block', ok: true });
+    expect(t.outcomes.map((o) => [o.action, o.ok])).toEqual([['block', true]]);
     status = 404;
     t.send({ type: 'users.block', user: two, blocked: false });
     await flush();
     expect(t.fake.seen.at(-1)?.body).toEqual({ blocked: false });
-    expect(t.ctx().lastResult).toEqual({ action: 'unblock', ok: false });
+    expect(t.outcomes.at(-1)).toEqual({
+      type: 'outcome',
+      action: 'unblock',
+      ok: false,
+      toast: {
+        variant: 'error',
+        title: { key: 'users.errors.unblock' },
+        description: { key: 'apiErrors.notFound' },
+      },
+    });
     expect(t.ctx().actionError).toEqual({ key: 'users.errors.unblock', reason: 'apiErrors.notFound' });
   });
 
@@ -181,6 +210,8 @@ describe('usersMachine: against the contracts', () => {
     const t = setup((r) => (operationOf(r)?.name === 'disconnectUser' ? gqlData({ disconnectUser: true }) : undefined));
     await flush();
     t.send({ type: 'users.disconnect', user: two });
+    expect(t.fake.seen.some((r) => operationOf(r)?.name === 'disconnectUser')).toBe(false);
+    t.send({ type: 'users.confirm' });
     await flush();
     expect(t.fake.seen.map(operationOf).find((op) => op?.name === 'disconnectUser')?.variables).toEqual({ user_id: 2 });
     expect(t.ctx().users.find((u) => u.id === 2)?.isConnected).toBe(false);
@@ -194,17 +225,24 @@ describe('usersMachine: against the contracts', () => {
       return json(200, restUser(stored));
     });
     await flush();
-    t.send({ type: 'users.rename', user: two, name: '  Nome Novo ' });
+    t.send({ type: 'users.renameOpen', user: two });
+    t.send({ type: 'users.rename', name: '  Nome Novo ' });
     await flush();
-    t.send({ type: 'users.changeEmail', user: two, email: 'novo@demo.local' });
+    t.send({ type: 'users.emailOpen', user: two });
+    t.send({ type: 'users.changeEmail', email: 'novo@demo.local' });
     await flush();
     expect(t.fake.seen.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([
       ['/api/users/2', { name: 'Nome Novo' }],
       ['/api/users/2', { email: 'novo@demo.local' }],
     ]);
     expect(t.ctx().users.find((u) => u.id === 2)).toMatchObject({ name: 'Nome Novo', email: 'novo@demo.local' });
-    t.send({ type: 'users.rename', user: two, name: ' ' });
-    expect(t.ctx().lastResult).toEqual({ action: 'rename', ok: false });
+    expect(t.outcomes.map((o) => [o.action, o.ok, o.toast?.title])).toEqual([
+      ['rename', true, { key: 'users.notices.renamed' }],
+      ['changeEmail', true, { key: 'users.notices.emailChanged' }],
+    ]);
+    t.send({ type: 'users.renameOpen', user: two });
+    t.send({ type: 'users.rename', name: ' ' });
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'renameForm' } })).toBe(true);
     expect(t.ctx().actionError).toEqual({ key: 'users.errors.rename', reason: 'apiErrors.validation' });
     expect(t.fake.seen.filter((r) => r.method === 'PUT')).toHaveLength(2);
   });
@@ -214,7 +252,7 @@ describe('usersMachine: against the contracts', () => {
     await flush();
     t.send({ type: 'users.presence', userId: 1, isConnected: true });
     expect(t.ctx().users.find((u) => u.id === 1)?.isConnected).toBe(true);
-    t.send({ type: 'users.block', user: two, blocked: true });
+    t.send({ type: 'users.block', user: two, blocked: false });
     t.send({ type: 'users.presence', userId: 2, isConnected: false });
     expect(t.actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(t.ctx().users.find((u) => u.id === 2)?.isConnected).toBe(false);
@@ -259,6 +297,69 @@ describe('usersMachine: against the contracts', () => {
     }
   });
 
+  it('with a dialog open, a reload and presence updates leave it open with its input intact', async () => {
+    let answer: Promise<Response> = new Promise<Response>(() => undefined);
+    const t = setup((r) => (r.method === 'PUT' ? answer : undefined));
+    await flush();
+    t.send({ type: 'users.emailOpen', user: two });
+    t.send({ type: 'users.changeEmail', email: '' });
+    t.send({ type: 'users.reload' });
+    expect(t.actor.getSnapshot().matches({ list: 'loading', dialog: { open: 'emailForm' } })).toBe(true);
+    await flush();
+    t.send({ type: 'users.presence', userId: 2, isConnected: false });
+    t.send({ type: 'users.online', ids: [1] });
+    expect(t.actor.getSnapshot().matches({ list: 'ready', dialog: { open: 'emailForm' } })).toBe(true);
+    expect(t.ctx().target).toBe(two);
+    expect(t.ctx().actionError).toEqual({ key: 'users.errors.changeEmail', reason: 'apiErrors.validation' });
+    // A call in flight survives a reload too, and its answer still lands in the reloaded list.
+    let resolve: (response: Response) => void = () => undefined;
+    answer = new Promise<Response>((done) => {
+      resolve = done;
+    });
+    t.send({ type: 'users.changeEmail', email: 'nova@demo.local' });
+    await flush();
+    t.send({ type: 'users.reload' });
+    await flush();
+    expect(t.actor.getSnapshot().matches({ list: 'ready', dialog: 'changingEmail' })).toBe(true);
+    expect(t.ctx().pending).toEqual({ email: 'nova@demo.local' });
+    resolve(json(200, restUser({ ...two, email: 'nova@demo.local' })));
+    await flush();
+    expect(t.ctx().users.find((u) => u.id === 2)?.email).toBe('nova@demo.local');
+    expect(t.outcomes.map((o) => [o.action, o.ok])).toEqual([['changeEmail', true]]);
+    expect(t.actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
+  });
+
+  it('keeps a refused quick edit open with its reason; other refusals close the dialog and toast why', async () => {
+    const t = setup((r) =>
+      r.method === 'PUT'
+        ? json(409, { message: 'taken', field: 'email' })
+        : r.path === '/api/user-settings/2'
+          ? json(409, { message: 'not enrolled' })
+          : undefined,
+    );
+    await flush();
+    t.send({ type: 'users.emailOpen', user: two });
+    t.send({ type: 'users.changeEmail', email: 'ana@demo.local' });
+    await flush();
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'emailForm' } })).toBe(true);
+    expect(t.ctx().actionError).toEqual({ key: 'users.errors.changeEmail', reason: 'apiErrors.conflict' });
+    expect(t.outcomes).toEqual([{ type: 'outcome', action: 'changeEmail', ok: false, toast: null }]);
+    t.send({ type: 'users.close' });
+    t.send({ type: 'users.twoFactor', user: two, enabled: true });
+    await flush();
+    expect(t.actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
+    expect(t.outcomes.at(-1)).toEqual({
+      type: 'outcome',
+      action: 'twoFactorOn',
+      ok: false,
+      toast: {
+        variant: 'error',
+        title: { key: 'users.errors.twoFactor' },
+        description: { key: 'users.twoFactor.notEnrolled', params: { name: two.name } },
+      },
+    });
+  });
+
   it('opens the form as child userForm and puts the saved user in the list', async () => {
     const t = setup((r) => {
       const op = operationOf(r);
@@ -285,9 +386,16 @@ describe('usersMachine: against the contracts', () => {
     form?.send({ type: 'users.form.role', roleId: 2 });
     form?.send({ type: 'users.form.submit' });
     await flush();
-    expect(t.actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(t.actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(t.ctx().users.map((u) => u.id)).toEqual([1, 2, 9]);
-    expect(t.ctx().lastResult).toEqual({ action: 'save', ok: true });
+    expect(t.outcomes).toEqual([
+      {
+        type: 'outcome',
+        action: 'create',
+        ok: true,
+        toast: { variant: 'success', title: { key: 'users.notices.created' } },
+      },
+    ]);
     t.send({ type: 'users.edit', user: two });
     expect(t.actor.getSnapshot().children.userForm).toBeDefined();
     t.send({ type: 'users.close' });

@@ -1,175 +1,54 @@
-import { assign, setup, type SnapshotFrom } from 'xstate';
-import type { Execute } from '../../api/graphql-client';
-import type { RestClient } from '../../api/rest-client';
-import type { I18nKey } from '../../domain/i18n-key';
-import { actionError, type ActionError } from '../shared/request-error';
-import { userFormMachine } from './user-form.machine';
-import { PRESENCE_POLL_MS, usersActors, type OnlineEvent, type UserRow } from './users-actors';
+import { and, type SnapshotFrom } from 'xstate';
+import { PRESENCE_POLL_MS, type UserRow } from './users-actors';
+import type { UserAction, UsersContext } from './users-context';
+import { usersSetup } from './users-setup';
 
-export interface UsersInput {
-  execute: Execute;
-  rest: RestClient;
-  /** Presence poll period while the list is shown; default {@link PRESENCE_POLL_MS}, 0 turns it off. */
-  presenceIntervalMs?: number;
-}
+export {
+  USER_ACTION_ERRORS,
+  type FormView,
+  type UserAction,
+  type UserIntent,
+  type UsersContext,
+  type UsersEmitted,
+  type UsersEvent,
+  type UsersInput,
+} from './users-context';
 
-/** The row actions; each failure surfaces `users.errors.<action>`. */
-export type UserAction =
-  'delete' | 'block' | 'unblock' | 'twoFactor' | 'disconnect' | 'rename' | 'changeEmail' | 'save';
-
-export interface UsersContext {
-  execute: Execute;
-  rest: RestClient;
-  presenceIntervalMs: number;
-  users: UserRow[];
-  /** The list call failed: the list is empty (docs/product.md, Errors) and this says so. */
-  listError: ActionError | null;
-  /** The user a confirmation, action or form is about (null for a new user). */
-  target: UserRow | null;
-  /** What the action in flight sends. */
-  pending: { blocked: boolean } | { twoFactor: boolean } | { name: string } | { email: string } | null;
-  /** A failed action "returns false" (docs/product.md, Errors): the last action's outcome, with `actionError` when it failed. */
-  lastResult: { action: UserAction; ok: boolean } | null;
-  actionError: ActionError | null;
-}
-
-export type UsersEvent =
-  | { type: 'users.reload' }
-  | { type: 'users.presence'; userId: number; isConnected: boolean }
-  | OnlineEvent
-  | { type: 'users.delete'; user: UserRow }
-  | { type: 'users.confirm' }
-  | { type: 'users.close' }
-  | { type: 'users.block'; user: UserRow; blocked: boolean }
-  | { type: 'users.twoFactor'; user: UserRow; enabled: boolean }
-  | { type: 'users.disconnect'; user: UserRow }
-  | { type: 'users.rename'; user: UserRow; name: string }
-  | { type: 'users.changeEmail'; user: UserRow; email: string }
-  | { type: 'users.create' }
-  | { type: 'users.edit'; user: UserRow };
-
-/** What failed, per action (the reason comes from the error). */
-export const USER_ACTION_ERRORS = {
-  delete: 'users.errors.delete',
-  block: 'users.errors.block',
-  unblock: 'users.errors.unblock',
-  twoFactor: 'users.errors.twoFactor',
-  disconnect: 'users.errors.disconnect',
-  rename: 'users.errors.rename',
-  changeEmail: 'users.errors.changeEmail',
-  save: 'users.errors.save',
-} as const satisfies Record<UserAction, I18nKey>;
-
-const replaceRow = (users: UserRow[], row: UserRow): UserRow[] => {
-  const at = users.findIndex((u) => u.id === row.id);
-  return at === -1 ? [...users, row] : users.map((u, i) => (i === at ? row : u));
-};
+/** A call that answered with the user's row: the outcome is emitted, the row replaced, the dialog closed. */
+const answered = (action: UserAction) => ({
+  target: '#users.dialog.idle',
+  actions: [
+    { type: 'succeeded' as const, params: { action } },
+    { type: 'replaceRow' as const, params: ({ event }: { event: { output: UserRow } }) => event.output },
+  ],
+});
+/** A refused call: the outcome says why; a quick edit goes `back` to its dialog, the reason on its field. */
+const refused = (action: UserAction, back = '#users.dialog.idle') => ({
+  target: back,
+  actions: [
+    { type: 'failed' as const, params: ({ event }: { event: { error: unknown } }) => ({ action, error: event.error }) },
+    {
+      type: 'storeFailure' as const,
+      params: ({ event }: { event: { error: unknown } }) => ({ action, error: event.error }),
+    },
+  ],
+});
 
 /**
- * The users screen. The list comes from GraphQL `users` (see users-actors.ts for why); a failed list
- * is empty (docs/product.md, Errors) and carries `listError`. Row actions: delete (after `users.confirm`),
- * block/unblock, two-factor on/off, disconnect, name-only and email-only changes; each ends in
- * `lastResult` and, on failure, `actionError` (`users.errors.<action>`) instead of a silent false.
- * `users.create` / `users.edit` open the {@link userFormMachine} as child `userForm`
- * (`snapshot.children.userForm`); its saved row lands in the list. `users.presence` (from the app
- * bus) updates `isConnected` live in any state.
+ * The users screen: the list and the dialogs as two parallel regions.
  *
- * States: `loading`, `failed`, `ready.{idle, confirmingDelete, deleting, blocking, settingTwoFactor,
- * disconnecting, renaming, changingEmail, form}` (calls tagged `busy`).
+ * `list`: the GraphQL `users` list (see users-actors.ts for why); a failed list is empty and carries
+ * `listError`. `users.presence` (from the app bus) and `users.online` (the presence poll, run while
+ * the list is shown) update `isConnected` whatever the dialogs do. States `loading`, `failed`, `ready`.
+ *
+ * `dialog`: what the admin asked for, opened while the list is shown. `open.*` are the dialogs that
+ * wait for the admin (`users.close` closes any): the confirmations of delete, block, disconnect and
+ * two-factor off, the name-only and email-only edits, and `form`, the user form (user-form.machine.ts) as
+ * child `userForm`. Unblock and two-factor on run without asking. Each call (tag `busy`) ends in an
+ * emitted `outcome` (src/machines/shared/outcome.ts) and its answer lands in the list; a list reload
+ * never touches an open dialog.
  */
-export const usersMachine = setup({
-  types: {
-    input: {} as UsersInput,
-    context: {} as UsersContext,
-    events: {} as UsersEvent,
-    children: {} as { userForm: 'userForm' },
-  },
-  actors: { ...usersActors, userForm: userFormMachine },
-  guards: {
-    hasName: ({ event }) => event.type === 'users.rename' && event.name.trim().length > 0,
-    hasEmail: ({ event }) => event.type === 'users.changeEmail' && event.email.trim().length > 0,
-  },
-  actions: {
-    storeUsers: assign((_, users: UserRow[]) => ({ users, listError: null })),
-    // A failed user list is an empty list (docs/product.md, Errors); the error key makes the failure visible.
-    listFailed: assign((_, params: { error: unknown }) => ({
-      users: [],
-      listError: actionError('users.errors.load', params.error),
-    })),
-    presence: assign(({ context, event }) =>
-      event.type === 'users.presence'
-        ? {
-            users: context.users.map((u) =>
-              u.id === event.userId && u.isConnected !== event.isConnected
-                ? { ...u, isConnected: event.isConnected }
-                : u,
-            ),
-          }
-        : {},
-    ),
-    // Only rows whose presence changed are replaced (and the list only when one did), so a poll
-    // that finds nothing new does not re-render 10,000 rows.
-    online: assign(({ context, event }) => {
-      if (event.type !== 'users.online') return {};
-      const ids = new Set(event.ids);
-      let changed = false;
-      const users = context.users.map((u) => {
-        if (ids.has(u.id) === u.isConnected) return u;
-        changed = true;
-        return { ...u, isConnected: !u.isConnected };
-      });
-      return changed ? { users } : {};
-    }),
-    begin: assign(({ event }) => {
-      const target = 'user' in event ? event.user : null;
-      switch (event.type) {
-        case 'users.block':
-          return { target, pending: { blocked: event.blocked }, actionError: null };
-        case 'users.twoFactor':
-          return { target, pending: { twoFactor: event.enabled }, actionError: null };
-        case 'users.rename':
-          return { target, pending: { name: event.name.trim() }, actionError: null };
-        case 'users.changeEmail':
-          return { target, pending: { email: event.email.trim() }, actionError: null };
-        default:
-          return { target, pending: null, actionError: null };
-      }
-    }),
-    close: assign({ target: null, pending: null }),
-    replaceRow: assign(({ context }, params: { row: UserRow; action: UserAction }) => ({
-      users: replaceRow(context.users, params.row),
-      lastResult: { action: params.action, ok: true },
-      target: null,
-      pending: null,
-    })),
-    patchTarget: assign(({ context }, params: { patch: Partial<UserRow>; action: UserAction }) => ({
-      users: context.users.map((u) => (u.id === context.target?.id ? { ...u, ...params.patch } : u)),
-      lastResult: { action: params.action, ok: true },
-      target: null,
-      pending: null,
-    })),
-    removeTarget: assign(({ context }) => ({
-      users: context.users.filter((u) => u.id !== context.target?.id),
-      lastResult: { action: 'delete' as const, ok: true },
-      target: null,
-    })),
-    failed: assign(({ context }, params: { action: UserAction; error: unknown }) => {
-      const action: UserAction =
-        params.action === 'block' && context.pending && 'blocked' in context.pending && !context.pending.blocked
-          ? 'unblock'
-          : params.action;
-      return {
-        lastResult: { action, ok: false },
-        actionError: actionError(USER_ACTION_ERRORS[action], params.error),
-        pending: null,
-      };
-    }),
-    refuseEmpty: assign((_, params: { action: UserAction }) => ({
-      lastResult: { action: params.action, ok: false },
-      actionError: { key: USER_ACTION_ERRORS[params.action], reason: 'apiErrors.validation' as const },
-    })),
-  },
-}).createMachine({
+export const usersMachine = usersSetup.createMachine({
   id: 'users',
   context: ({ input }) => ({
     execute: input.execute,
@@ -179,55 +58,101 @@ export const usersMachine = setup({
     listError: null,
     target: null,
     pending: null,
-    lastResult: null,
     actionError: null,
+    formView: 'full',
   }),
-  on: { 'users.presence': { actions: 'presence' }, 'users.online': { actions: 'online' } },
-  initial: 'loading',
+  type: 'parallel',
   states: {
-    loading: {
-      tags: ['loading'],
-      invoke: {
-        id: 'loadUsers',
-        src: 'loadUsers',
-        input: ({ context }) => ({ execute: context.execute }),
-        onDone: { target: 'ready', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) } },
+    list: {
+      initial: 'loading',
+      on: {
+        'users.reload': '.loading',
+        'users.presence': { actions: 'presence' },
+        'users.online': { actions: 'online' },
+      },
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadUsers',
+            src: 'loadUsers',
+            input: ({ context }) => ({ execute: context.execute }),
+            onDone: { target: 'ready', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
+            onError: {
+              target: 'failed',
+              actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        failed: {},
+        ready: {
+          // Presence has no socket event (contracts/socket.md): poll it while the list is shown.
+          invoke: {
+            id: 'watchPresence',
+            src: 'watchPresence',
+            input: ({ context }) => ({ execute: context.execute, intervalMs: context.presenceIntervalMs }),
+          },
+        },
       },
     },
-    failed: {
-      on: { 'users.reload': 'loading' },
-    },
-    ready: {
-      // Presence has no socket event (contracts/socket.md §3): poll it while the list is shown.
-      invoke: {
-        id: 'watchPresence',
-        src: 'watchPresence',
-        input: ({ context }) => ({ execute: context.execute, intervalMs: context.presenceIntervalMs }),
-      },
+    dialog: {
       initial: 'idle',
       states: {
         idle: {
           on: {
-            'users.reload': '#users.loading',
-            'users.delete': { target: 'confirmingDelete', actions: 'begin' },
-            'users.block': { target: 'blocking', actions: 'begin' },
-            'users.twoFactor': { target: 'settingTwoFactor', actions: 'begin' },
-            'users.disconnect': { target: 'disconnecting', actions: 'begin' },
-            'users.rename': [
-              { guard: 'hasName', target: 'renaming', actions: 'begin' },
-              { actions: { type: 'refuseEmpty', params: { action: 'rename' } } },
+            'users.delete': { guard: 'listShown', target: 'open.confirmingDelete', actions: 'aim' },
+            'users.block': [
+              { guard: and(['listShown', 'blocks']), target: 'open.confirmingBlock', actions: ['aim', 'pendBlocked'] },
+              { guard: 'listShown', target: 'blocking', actions: ['aim', 'pendBlocked'] },
             ],
-            'users.changeEmail': [
-              { guard: 'hasEmail', target: 'changingEmail', actions: 'begin' },
-              { actions: { type: 'refuseEmpty', params: { action: 'changeEmail' } } },
+            'users.twoFactor': [
+              { guard: and(['listShown', 'enables']), target: 'settingTwoFactor', actions: ['aim', 'pendTwoFactor'] },
+              { guard: 'listShown', target: 'open.confirmingTwoFactorOff', actions: ['aim', 'pendTwoFactor'] },
             ],
-            'users.create': { target: 'form', actions: 'begin' },
-            'users.edit': { target: 'form', actions: 'begin' },
+            'users.disconnect': { guard: 'listShown', target: 'open.confirmingDisconnect', actions: 'aim' },
+            'users.renameOpen': { guard: 'listShown', target: 'open.renameForm', actions: 'aim' },
+            'users.emailOpen': { guard: 'listShown', target: 'open.emailForm', actions: 'aim' },
+            'users.create': { guard: 'listShown', target: 'open.form', actions: 'openCreate' },
+            'users.edit': { guard: 'listShown', target: 'open.form', actions: ['aim', 'setView'] },
           },
         },
-        confirmingDelete: {
-          on: { 'users.confirm': 'deleting', 'users.close': { target: 'idle', actions: 'close' } },
+        open: {
+          // Never entered by default: every transition here names the dialog it opens.
+          initial: 'confirmingDelete',
+          on: { 'users.close': { target: 'idle', actions: 'close' } },
+          states: {
+            confirmingDelete: { on: { 'users.confirm': '#users.dialog.deleting' } },
+            confirmingBlock: { on: { 'users.confirm': '#users.dialog.blocking' } },
+            confirmingDisconnect: { on: { 'users.confirm': '#users.dialog.disconnecting' } },
+            confirmingTwoFactorOff: { on: { 'users.confirm': '#users.dialog.settingTwoFactor' } },
+            renameForm: {
+              on: {
+                'users.rename': [
+                  { guard: 'hasName', target: '#users.dialog.renaming', actions: 'pendName' },
+                  { actions: { type: 'refuseEmpty', params: { action: 'rename' } } },
+                ],
+              },
+            },
+            emailForm: {
+              on: {
+                'users.changeEmail': [
+                  { guard: 'hasEmail', target: '#users.dialog.changingEmail', actions: 'pendEmail' },
+                  { actions: { type: 'refuseEmpty', params: { action: 'changeEmail' } } },
+                ],
+              },
+            },
+            form: {
+              invoke: {
+                id: 'userForm',
+                src: 'userForm',
+                input: ({ context }) =>
+                  context.target
+                    ? { execute: context.execute, mode: 'edit' as const, user: context.target }
+                    : { execute: context.execute, mode: 'create' as const },
+                onDone: answered('save'),
+              },
+            },
+          },
         },
         deleting: {
           tags: ['busy'],
@@ -235,11 +160,11 @@ export const usersMachine = setup({
             id: 'deleteUser',
             src: 'deleteUser',
             input: ({ context }) => ({ execute: context.execute, id: targetId(context) }),
-            onDone: { target: 'idle', actions: 'removeTarget' },
-            onError: {
+            onDone: {
               target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'delete', error: event.error }) },
+              actions: [{ type: 'succeeded', params: { action: 'delete' } }, 'removeTarget'],
             },
+            onError: refused('delete'),
           },
         },
         blocking: {
@@ -252,17 +177,8 @@ export const usersMachine = setup({
               id: targetId(context),
               blocked: pendingOf(context, 'blocked'),
             }),
-            onDone: {
-              target: 'idle',
-              actions: {
-                type: 'replaceRow',
-                params: ({ event }) => ({ row: event.output, action: event.output.blocked ? 'block' : 'unblock' }),
-              },
-            },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'block', error: event.error }) },
-            },
+            onDone: answered('block'),
+            onError: refused('block'),
           },
         },
         settingTwoFactor: {
@@ -277,15 +193,12 @@ export const usersMachine = setup({
             }),
             onDone: {
               target: 'idle',
-              actions: {
-                type: 'patchTarget',
-                params: ({ event }) => ({ patch: { twoFactorEnabled: event.output }, action: 'twoFactor' }),
-              },
+              actions: [
+                { type: 'succeeded', params: { action: 'twoFactor' } },
+                { type: 'patchTarget', params: ({ event }) => ({ twoFactorEnabled: event.output }) },
+              ],
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'twoFactor', error: event.error }) },
-            },
+            onError: refused('twoFactor'),
           },
         },
         disconnecting: {
@@ -296,12 +209,12 @@ export const usersMachine = setup({
             input: ({ context }) => ({ execute: context.execute, id: targetId(context) }),
             onDone: {
               target: 'idle',
-              actions: { type: 'patchTarget', params: { patch: { isConnected: false }, action: 'disconnect' } },
+              actions: [
+                { type: 'succeeded', params: { action: 'disconnect' } },
+                { type: 'patchTarget', params: { isConnected: false } },
+              ],
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'disconnect', error: event.error }) },
-            },
+            onError: refused('disconnect'),
           },
         },
         renaming: {
@@ -310,14 +223,8 @@ export const usersMachine = setup({
             id: 'renameUser',
             src: 'renameUser',
             input: ({ context }) => ({ rest: context.rest, id: targetId(context), name: pendingOf(context, 'name') }),
-            onDone: {
-              target: 'idle',
-              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'rename' }) },
-            },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'rename', error: event.error }) },
-            },
+            onDone: answered('rename'),
+            onError: refused('rename', 'open.renameForm'),
           },
         },
         changingEmail: {
@@ -326,30 +233,9 @@ export const usersMachine = setup({
             id: 'changeEmail',
             src: 'changeEmail',
             input: ({ context }) => ({ rest: context.rest, id: targetId(context), email: pendingOf(context, 'email') }),
-            onDone: {
-              target: 'idle',
-              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'changeEmail' }) },
-            },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failed', params: ({ event }) => ({ action: 'changeEmail', error: event.error }) },
-            },
+            onDone: answered('changeEmail'),
+            onError: refused('changeEmail', 'open.emailForm'),
           },
-        },
-        form: {
-          invoke: {
-            id: 'userForm',
-            src: 'userForm',
-            input: ({ context }) =>
-              context.target
-                ? { execute: context.execute, mode: 'edit' as const, user: context.target }
-                : { execute: context.execute, mode: 'create' as const },
-            onDone: {
-              target: 'idle',
-              actions: { type: 'replaceRow', params: ({ event }) => ({ row: event.output, action: 'save' }) },
-            },
-          },
-          on: { 'users.close': { target: 'idle', actions: 'close' } },
         },
       },
     },

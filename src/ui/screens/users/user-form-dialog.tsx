@@ -6,13 +6,11 @@ import { Modal } from '../../components/dialog';
 import { ErrorState } from '../../components/error-state';
 import { Form } from '../../components/form';
 import { Spinner } from '../../components/spinner';
-import { appToasts, showToast } from '../../components/toast-queue';
+import { useOutcomeToast } from '../../hooks/use-outcome-toast';
+import type { FormView } from '../../../machines/users/users.machine';
 import { UserIdentityFields, type UserFormRef } from './user-form-fields';
 import { UserInstancesSection } from './user-instances-section';
 import * as styles from './users.css';
-
-/** `full`: create or edit everything; `instances`: only the user's instance links (row action "Instâncias"). */
-export type FormView = 'full' | 'instances';
 
 export interface UserFormDialogProps {
   form: UserFormRef;
@@ -38,7 +36,6 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   const mode = useSelector(form, (s) => s.context.mode);
   const error = useSelector(form, (s) => s.context.error);
   const [refusals, setRefusals] = useState(0);
-  const removed = useRef<string | null>(null);
 
   // After a refused submit, focus the first field that says why (keyboard and screen-reader users
   // land on the problem instead of hunting for it). After the render that marks the fields.
@@ -47,23 +44,10 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
       bodyRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid] button')?.focus();
   }, [refusals]);
 
-  // A link removal applies at once, outside the save: say so when it lands.
-  useEffect(() => {
-    let wasRemoving = form.getSnapshot().context.removing;
-    const subscription = form.subscribe((snapshot) => {
-      const { removing, error: failure } = snapshot.context;
-      if (wasRemoving !== null && removing === null && failure === null && removed.current) {
-        showToast(appToasts, { variant: 'success', title: t('users.notices.linkRemoved', { name: removed.current }) });
-      }
-      wasRemoving = removing;
-    });
-    return () => subscription.unsubscribe();
-  }, [form, t]);
+  // A link removal applies at once, outside the save: the form says so when it lands.
+  useOutcomeToast(form);
 
-  const removeLink = (linkId: number) => {
-    removed.current = form.getSnapshot().context.links.find((link) => link.id === linkId)?.instance.name ?? null;
-    form.send({ type: 'users.form.removeLink', linkId });
-  };
+  const removeLink = (linkId: number) => form.send({ type: 'users.form.removeLink', linkId });
 
   const title =
     mode === 'create'

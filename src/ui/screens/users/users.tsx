@@ -2,7 +2,16 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session/session-selectors';
-import { USER_ACTION_ERRORS, usersMachine, type UsersSnapshot } from '../../../machines/users/users.machine';
+import { usersMachine } from '../../../machines/users/users.machine';
+import {
+  sameConfirm,
+  sameQuickEdit,
+  selectBusy,
+  selectConfirm,
+  selectForm,
+  selectListStatus,
+  selectQuickEdit,
+} from '../../../machines/users/users-selectors';
 import type { UserRow } from '../../../machines/users/users-actors';
 import { Button } from '../../components/button';
 import { ErrorState } from '../../components/error-state';
@@ -11,11 +20,10 @@ import { SearchField } from '../../components/search-field';
 import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
-import { UserConfirmDialog, type ConfirmKind } from './user-confirm-dialog';
-import type { FormView } from './user-form-dialog';
+import { useOutcomeToast } from '../../hooks/use-outcome-toast';
+import { UserConfirmDialog } from './user-confirm-dialog';
 import type { RowAction } from './user-row-actions';
 import { useNarrow } from './use-narrow';
-import { useUsersFeedback, type Intent } from './use-users-feedback';
 import { useUsersQuery } from './use-users-query';
 import { UsersEmptyState } from './users-empty-state';
 import { indexUsers, queryUsers, SORT_COLUMNS } from './users-query';
@@ -27,34 +35,26 @@ import * as styles from './users.css';
 const UserFormDialog = lazy(() => import('./user-form-dialog').then((m) => ({ default: m.UserFormDialog })));
 const QuickEditDialog = lazy(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
 
-/** A dialog the screen owns (delete confirmation and the form are the machine's own states). */
-type LocalDialog =
-  | { kind: 'rename' | 'changeEmail'; user: UserRow }
-  | { kind: 'confirm'; confirm: Exclude<ConfirmKind, 'delete'>; user: UserRow }
-  | null;
-
-const selectStatus = (s: UsersSnapshot) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'error' : 'ready');
-
 /**
  * `/users`: every user of the tenant with role, department and live presence; search and sort in
  * the address; create and edit (with password strength and instances), name-only and email-only
  * changes, block/unblock, two-factor, disconnect, the user's instances and delete. Everything below
- * the page title (the shell renders the h1).
+ * the page title (the shell renders the h1). The users machine owns the dialogs; this view sends
+ * what the admin asks for and shows the machine's state.
  */
 export default function UsersScreen() {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
   const actor = useActorRef(usersMachine, { input: { execute: clients.graphql.execute, rest: clients.rest } });
   const users = useSelector(actor, (s) => s.context.users);
-  const status = useSelector(actor, selectStatus);
+  const status = useSelector(actor, selectListStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
-  const actionError = useSelector(actor, (s) => s.context.actionError);
-  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const busy = useSelector(actor, selectBusy);
   const target = useSelector(actor, (s) => s.context.target);
-  const deleteStep = useSelector(actor, (s) =>
-    s.matches({ ready: 'deleting' }) ? 'deleting' : s.matches({ ready: 'confirmingDelete' }) ? 'confirming' : null,
-  );
-  const form = useSelector(actor, (s) => s.children.userForm);
+  const confirm = useSelector(actor, selectConfirm, sameConfirm);
+  const quickEdit = useSelector(actor, selectQuickEdit, sameQuickEdit);
+  const form = useSelector(actor, selectForm);
+  const formView = useSelector(actor, (s) => s.context.formView);
   const selfId = useSession((s) => selectUser(s)?.id ?? null);
   const narrow = useNarrow();
   const [query, setQuery] = useUsersQuery();
@@ -65,9 +65,6 @@ export default function UsersScreen() {
   );
   const index = useMemo(() => indexUsers(users), [users]);
   const rows = useMemo(() => queryUsers(index, deferred, collator), [index, deferred, collator]);
-  const [dialog, setDialog] = useState<LocalDialog>(null);
-  const [formView, setFormView] = useState<FormView>('full');
-  const intent = useRef<Intent | null>(null);
   const searchRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
   const count = new Intl.NumberFormat(i18n.language);
@@ -78,45 +75,30 @@ export default function UsersScreen() {
   useEffect(() => {
     if (focusSearch > 0) searchRef.current?.querySelector('input')?.focus();
   }, [focusSearch]);
-
-  useUsersFeedback(actor, intent, {
-    onSuccess: (action) => {
-      setDialog(null);
-      if (action === 'delete') setFocusSearch((n) => n + 1);
-    },
-    onFailure: () => setDialog(null),
+  useOutcomeToast(actor, (outcome) => {
+    if (outcome.ok && outcome.action === 'delete') setFocusSearch((n) => n + 1);
   });
 
-  const ask = (kind: Intent['kind'], user: UserRow | null) => {
-    intent.current = { kind, user };
-  };
   // Stable, so the row cells (10,000 of them) are not re-rendered by a new handler.
   const onAction = useCallback(
     (action: RowAction, user: UserRow) => {
-      const asked = (kind: Intent['kind']) => {
-        intent.current = { kind, user };
-      };
       switch (action) {
         case 'edit':
         case 'instances':
-          asked('edit');
-          setFormView(action === 'edit' ? 'full' : 'instances');
-          return actor.send({ type: 'users.edit', user });
+          return actor.send({ type: 'users.edit', user, view: action === 'edit' ? 'full' : 'instances' });
         case 'rename':
+          return actor.send({ type: 'users.renameOpen', user });
         case 'changeEmail':
-          return setDialog({ kind: action, user });
+          return actor.send({ type: 'users.emailOpen', user });
         case 'block':
-        case 'disconnect':
-        case 'twoFactorOff':
-          return setDialog({ kind: 'confirm', confirm: action, user });
         case 'unblock':
-          asked('unblock');
-          return actor.send({ type: 'users.block', user, blocked: false });
+          return actor.send({ type: 'users.block', user, blocked: action === 'block' });
         case 'twoFactorOn':
-          asked('twoFactorOn');
-          return actor.send({ type: 'users.twoFactor', user, enabled: true });
+        case 'twoFactorOff':
+          return actor.send({ type: 'users.twoFactor', user, enabled: action === 'twoFactorOn' });
+        case 'disconnect':
+          return actor.send({ type: 'users.disconnect', user });
         case 'delete':
-          asked('delete');
           return actor.send({ type: 'users.delete', user });
       }
     },
@@ -128,27 +110,8 @@ export default function UsersScreen() {
     [narrow, busy, pendingUserId, selfId, onAction],
   );
   const sort = useMemo(() => ({ column: query.sort, direction: query.dir }), [query.sort, query.dir]);
-  const confirmLocal = () => {
-    if (dialog?.kind !== 'confirm') return;
-    const { confirm, user } = dialog;
-    ask(confirm, user);
-    if (confirm === 'block') actor.send({ type: 'users.block', user, blocked: true });
-    else if (confirm === 'disconnect') actor.send({ type: 'users.disconnect', user });
-    else actor.send({ type: 'users.twoFactor', user, enabled: false });
-  };
-  const createUser = () => {
-    ask('create', null);
-    setFormView('full');
-    actor.send({ type: 'users.create' });
-  };
-  const quickError = (field: 'rename' | 'changeEmail') =>
-    actionError?.key === USER_ACTION_ERRORS[field]
-      ? t(
-          field === 'changeEmail' && actionError.reason === 'apiErrors.conflict'
-            ? 'apiErrors.fieldTaken'
-            : actionError.reason,
-        )
-      : null;
+  const createUser = () => actor.send({ type: 'users.create' });
+  const close = () => actor.send({ type: 'users.close' });
 
   return (
     <section className={styles.screen} aria-labelledby={headingId}>
@@ -201,38 +164,31 @@ export default function UsersScreen() {
         }
       />
       <Suspense fallback={<Spinner label={t('common.loading')} />}>
-        {form ? (
-          <UserFormDialog
-            form={form}
-            view={formView}
-            userName={target?.name ?? null}
-            onClose={() => actor.send({ type: 'users.close' })}
-          />
-        ) : null}
-        {dialog?.kind === 'rename' || dialog?.kind === 'changeEmail' ? (
+        {form ? <UserFormDialog form={form} view={formView} userName={target?.name ?? null} onClose={close} /> : null}
+        {quickEdit ? (
           <QuickEditDialog
-            field={dialog.kind === 'rename' ? 'name' : 'email'}
-            user={dialog.user}
+            key={`${quickEdit.field}-${quickEdit.user.id}`}
+            field={quickEdit.field === 'rename' ? 'name' : 'email'}
+            user={quickEdit.user}
             isPending={busy}
-            error={quickError(dialog.kind)}
-            onClose={() => setDialog(null)}
-            onSubmit={(value) => {
-              ask(dialog.kind, dialog.user);
+            error={quickEdit.error ? t(quickEdit.error) : null}
+            onClose={close}
+            onSubmit={(value) =>
               actor.send(
-                dialog.kind === 'rename'
-                  ? { type: 'users.rename', user: dialog.user, name: value }
-                  : { type: 'users.changeEmail', user: dialog.user, email: value },
-              );
-            }}
+                quickEdit.field === 'rename'
+                  ? { type: 'users.rename', name: value }
+                  : { type: 'users.changeEmail', email: value },
+              )
+            }
           />
         ) : null}
       </Suspense>
       <UserConfirmDialog
-        kind={deleteStep ? 'delete' : dialog?.kind === 'confirm' ? dialog.confirm : null}
-        user={deleteStep ? target : dialog?.kind === 'confirm' ? dialog.user : null}
+        kind={confirm?.kind ?? null}
+        user={confirm?.user ?? null}
         isPending={busy}
-        onConfirm={deleteStep ? () => actor.send({ type: 'users.confirm' }) : confirmLocal}
-        onCancel={deleteStep ? () => actor.send({ type: 'users.close' }) : () => setDialog(null)}
+        onConfirm={() => actor.send({ type: 'users.confirm' })}
+        onCancel={close}
       />
     </section>
   );
