@@ -104,13 +104,7 @@ export const twoFactorMachine = setup({
       assertEvent(event, ['twoFactor.verify', 'twoFactor.disable']);
       return { code: normaliseCode(event.code) };
     }),
-    refuseCode: assign(({ event }) => {
-      assertEvent(event, ['twoFactor.verify', 'twoFactor.disable']);
-      return {
-        codeError: codeProblem(event.code, event.type === 'twoFactor.verify' ? 'verify' : 'disable'),
-        error: null,
-      };
-    }),
+    refuseCode: assign((_, params: { codeError: I18nKey | null }) => ({ codeError: params.codeError, error: null })),
     storeEnrolment: assign((_, enrolment: TwoFactorEnrolment) => ({ enrolment })),
     dropEnrolment: assign({ enrolment: null, codeError: null, error: null }),
     activated: assign((_, answer: TwoFactorActivated) => ({
@@ -184,7 +178,9 @@ export const twoFactorMachine = setup({
       on: {
         'twoFactor.verify': [
           { guard: 'validVerifyCode', target: 'verifying', actions: ['clearFeedback', 'takeCode'] },
-          { actions: 'refuseCode' },
+          {
+            actions: { type: 'refuseCode', params: ({ event }) => ({ codeError: codeProblem(event.code, 'verify') }) },
+          },
         ],
         'twoFactor.enrol': { target: 'enrolling', actions: 'clearFeedback' },
         'twoFactor.cancel': { target: 'disabled', actions: 'dropEnrolment' },
@@ -226,7 +222,9 @@ export const twoFactorMachine = setup({
       on: {
         'twoFactor.disable': [
           { guard: 'validDisableCode', target: 'disabling', actions: ['clearFeedback', 'takeCode'] },
-          { actions: 'refuseCode' },
+          {
+            actions: { type: 'refuseCode', params: ({ event }) => ({ codeError: codeProblem(event.code, 'disable') }) },
+          },
         ],
       },
     },

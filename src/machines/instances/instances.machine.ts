@@ -185,17 +185,10 @@ export const instancesMachine = setup({
         fieldErrors: {},
       };
     }),
-    refuseLocally: assign(({ event }) => {
-      assertEvent(event, ['instances.create', 'instances.update', 'instances.sync']);
-      switch (event.type) {
-        case 'instances.create':
-          return { fieldErrors: nameProblems(event.draft.name), actionError: null };
-        case 'instances.update':
-          return { fieldErrors: nameProblems(event.fields.name), actionError: null };
-        case 'instances.sync':
-          return { fieldErrors: syncProblems(event.daysAgo, event.unlimited), actionError: null };
-      }
-    }),
+    refuseLocally: assign((_, params: { fieldErrors: InstancesContext['fieldErrors'] }) => ({
+      fieldErrors: params.fieldErrors,
+      actionError: null,
+    })),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
       const error = actionError(params.key, params.error);
@@ -319,7 +312,12 @@ export const instancesMachine = setup({
               on: {
                 'instances.create': [
                   { guard: 'validCreate', target: '#instances.action.creating', actions: 'pendCreate' },
-                  { actions: 'refuseLocally' },
+                  {
+                    actions: {
+                      type: 'refuseLocally',
+                      params: ({ event }) => ({ fieldErrors: nameProblems(event.draft.name) }),
+                    },
+                  },
                 ],
               },
             },
@@ -328,7 +326,12 @@ export const instancesMachine = setup({
                 'instances.update': [
                   { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
                   { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
-                  { actions: 'refuseLocally' },
+                  {
+                    actions: {
+                      type: 'refuseLocally',
+                      params: ({ event }) => ({ fieldErrors: nameProblems(event.fields.name) }),
+                    },
+                  },
                 ],
               },
             },
@@ -336,7 +339,12 @@ export const instancesMachine = setup({
               on: {
                 'instances.sync': [
                   { guard: 'validSync', target: '#instances.action.startingSync', actions: 'pendSync' },
-                  { actions: 'refuseLocally' },
+                  {
+                    actions: {
+                      type: 'refuseLocally',
+                      params: ({ event }) => ({ fieldErrors: syncProblems(event.daysAgo, event.unlimited) }),
+                    },
+                  },
                 ],
               },
             },

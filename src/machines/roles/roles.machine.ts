@@ -1,7 +1,8 @@
-import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
+import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 
 export type Role = components['schemas']['Role'];
@@ -56,11 +57,15 @@ export function roleRenameProblems(displayName: string): Record<string, I18nKey>
  *
  * States: `loading`, `failed`, `ready.idle`, `ready.creating`, `ready.renaming` (calls tagged `busy`).
  */
+/** The calls of the roles list; each ends in an emitted `outcome` (src/machines/shared/outcome.ts). */
+export type RoleAction = 'create' | 'rename';
+
 export const rolesMachine = setup({
   types: {
     input: {} as RolesInput,
     context: {} as RolesContext,
     events: {} as RolesEvent,
+    emitted: {} as Outcome<RoleAction>,
   },
   actors: {
     loadRoles: fromPromise<Role[], { rest: RestClient }>(async ({ input, signal }) =>
@@ -108,14 +113,11 @@ export const rolesMachine = setup({
         notice: null,
       };
     }),
-    refuse: assign(({ event }) => {
-      assertEvent(event, ['roles.create', 'roles.rename']);
-      const fieldErrors =
-        event.type === 'roles.create'
-          ? roleCreateProblems(event.name, event.displayName)
-          : roleRenameProblems(event.displayName);
-      return { fieldErrors, actionError: null, notice: null };
-    }),
+    refuse: assign((_, params: { fieldErrors: RolesContext['fieldErrors'] }) => ({
+      fieldErrors: params.fieldErrors,
+      actionError: null,
+      notice: null,
+    })),
     beginRename: assign(({ event }) => {
       assertEvent(event, 'roles.rename');
       return {
@@ -145,6 +147,10 @@ export const rolesMachine = setup({
       fieldErrors: refusedFields(params.error),
       pending: null,
     })),
+    // A success toasts its notice; a refusal shows in the dialog that asked.
+    report: emit((_, params: { action: RoleAction; notice: I18nKey | null }) =>
+      params.notice ? succeeded(params.action, { key: params.notice }) : failed(params.action, null),
+    ),
   },
 }).createMachine({
   id: 'roles',
@@ -177,10 +183,23 @@ export const rolesMachine = setup({
         idle: {
           on: {
             'roles.reload': '#roles.loading',
-            'roles.create': [{ guard: 'validRole', target: 'creating', actions: 'begin' }, { actions: 'refuse' }],
+            'roles.create': [
+              { guard: 'validRole', target: 'creating', actions: 'begin' },
+              {
+                actions: {
+                  type: 'refuse',
+                  params: ({ event }) => ({ fieldErrors: roleCreateProblems(event.name, event.displayName) }),
+                },
+              },
+            ],
             'roles.rename': [
               { guard: 'validRename', target: 'renaming', actions: 'beginRename' },
-              { actions: 'refuse' },
+              {
+                actions: {
+                  type: 'refuse',
+                  params: ({ event }) => ({ fieldErrors: roleRenameProblems(event.displayName) }),
+                },
+              },
             ],
           },
         },
@@ -193,10 +212,19 @@ export const rolesMachine = setup({
               if (!context.pending) throw new Error('roles: creating without a role');
               return { rest: context.rest, role: context.pending };
             },
-            onDone: { target: 'idle', actions: { type: 'created', params: ({ event }) => event.output } },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'created', params: ({ event }) => event.output },
+                { type: 'report', params: { action: 'create', notice: 'roles.notices.created' } },
+              ],
+            },
             onError: {
               target: 'idle',
-              actions: { type: 'createFailed', params: ({ event }) => ({ error: event.error }) },
+              actions: [
+                { type: 'createFailed', params: ({ event }) => ({ error: event.error }) },
+                { type: 'report', params: { action: 'create', notice: null } },
+              ],
             },
           },
         },
@@ -209,10 +237,19 @@ export const rolesMachine = setup({
               if (!context.renaming) throw new Error('roles: renaming without a role');
               return { rest: context.rest, ...context.renaming };
             },
-            onDone: { target: 'idle', actions: { type: 'renamed', params: ({ event }) => event.output } },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'renamed', params: ({ event }) => event.output },
+                { type: 'report', params: { action: 'rename', notice: 'roles.notices.renamed' } },
+              ],
+            },
             onError: {
               target: 'idle',
-              actions: { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) },
+              actions: [
+                { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) },
+                { type: 'report', params: { action: 'rename', notice: null } },
+              ],
             },
           },
         },
