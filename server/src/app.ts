@@ -23,6 +23,7 @@ import { NUL_MESSAGE, nulIn } from './plugins/nul';
 import { securityHeaders } from './plugins/security-headers';
 import { STATIC_PREFIX } from './plugins/static';
 import { registerSocket, type SocketServer } from './plugins/socket';
+import { registerMetrics } from './plugins/metrics';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { restAnswerOf } from './rest/domain-errors';
 import { createServices } from './services';
@@ -214,8 +215,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
+  const metrics = registerMetrics(fastify, { metricsToken: config.metricsToken });
+  if (deps.pg !== undefined && typeof deps.pg !== 'string') metrics.watch({ pool: deps.pg });
   // app
-  const tokens = new TokenService(db, config);
+  const tokens = new TokenService(db, config, metrics.telemetry);
   await tokens.init();
   // After the migrations, before serving: the TOTP key, and any plain secret encrypted under it.
   await initTotpEncryption(db, config, fastify.log);
@@ -244,6 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tokens,
     events,
     ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}),
+    telemetry: metrics.telemetry,
   });
   const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
   const bodyChecks = bodyPermissionChecks();
@@ -296,6 +300,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerGraphql(fastify, { db, config, tokens, services });
   registerApiDocs(fastify, { specPath: OPENAPI_PATH });
   const sockets = registerSocket(fastify, { db, tokens, events, config });
+  metrics.watch({ sockets: () => sockets.count() });
   // Sockets get a close code on shutdown (1001) instead of a reset.
   fastify.addHook('preClose', async () => sockets.close());
   // An answer still streaming when the server starts closing (a sheet download, slower when

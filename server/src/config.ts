@@ -46,6 +46,8 @@ export interface ServerConfig {
    * `linklocal`, `uniquelocal`). Unset: none (docs/operations.md).
    */
   trustProxy: number | string[] | false;
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of callers other than direct loopback (server/src/plugins/metrics.ts). */
+  metricsToken: string | undefined;
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
@@ -138,6 +140,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     // Five accounts' worth of failures from one address unless set.
     loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 5 * loginMaxFailures, 1),
     trustProxy: trustProxy(process.env.TRUST_PROXY),
+    metricsToken: process.env.METRICS_TOKEN || undefined,
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',

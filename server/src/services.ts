@@ -5,6 +5,7 @@ import type { ServerConfig } from './config';
 import type { Database } from './db/schema';
 import { createDepartmentsService } from './departments/service';
 import type { EventBus } from './events';
+import type { Telemetry } from './telemetry';
 import { createHealthService } from './health/service';
 import { createInstancesService } from './instances/service';
 import { createReportsService } from './reports/service';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   events: EventBus;
   /** argon2id by default; see server/src/users/service.ts. */
   hashPassword?: (password: string) => Promise<string>;
+  /** Sign-in and refresh outcomes for the metrics (server/src/plugins/metrics.ts). */
+  telemetry?: Telemetry;
 }
 
 export function createServices(deps: ServiceDeps) {

@@ -18,6 +18,7 @@ import { userEmail } from '../users/repository';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
 import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
 import type { TokenService } from './tokens';
+import { noTelemetry, type Telemetry } from '../telemetry';
 import { createTwoFactor } from './two-factor';
 
 /**
@@ -29,10 +30,12 @@ export function createAuthService({
   db,
   config,
   tokens,
+  telemetry = noTelemetry,
 }: {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  telemetry?: Telemetry;
 }) {
   const login = createLogin({ db, config, tokens });
   const twoFactor = createTwoFactor(db);
@@ -69,6 +72,7 @@ export function createAuthService({
         },
       });
       const result = await login(input);
+      telemetry.signIn(result.ok ? 'success' : result.reason);
       if (result.ok) return { user: result.user, token: result.token, expiresIn: result.expiresIn };
       if (result.reason === 'throttled') throw throttled(result.retryAfter);
       if (result.reason === 'two_factor_required') throw twoFactorRequired();
@@ -87,6 +91,7 @@ export function createAuthService({
      */
     async refresh(actor: AuthContext): Promise<{ token: string; expiresIn: number }> {
       const next = await tokens.rotate(actor.claims);
+      telemetry.refresh(next ? 'rotated' : 'refused');
       if (!next) throw unauthenticated();
       return next;
     },

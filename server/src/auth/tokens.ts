@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { UnauthorizedBody } from '../errors';
+import { noTelemetry, type Telemetry } from '../telemetry';
 
 /**
  * Access tokens are HS256 JWTs that double as refresh tokens (docs/security.md, section 1): an expired token may be
@@ -56,6 +57,7 @@ export class TokenService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly config: ServerConfig,
+    private readonly telemetry: Pick<Telemetry, 'reuseDetected'> = noTelemetry,
   ) {}
 
   /** The signing key: JWT_SECRET, else one kept in the database so every process shares it. */
@@ -169,6 +171,7 @@ export class TokenService {
     if (!current && !inGrace) {
       // A superseded token used after its grace window: someone holds a stolen copy. Kill the family.
       await this.revokeFamily(claims.fam);
+      this.telemetry.reuseDetected();
       return { ok: false, body: { status: 'Unauthorized' } };
     }
     if (expired && !options.allowRefreshable) return { ok: false, body: { error: 'Token has expired' } };

@@ -1,0 +1,129 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SignInResult, Telemetry } from '../telemetry';
+
+/**
+ * `GET /metrics` in the Prometheus text format (docs/operations.md, Metrics): request durations per
+ * route and status, the PostgreSQL pool, open sockets, sign-ins, refreshes and token reuse, and
+ * Node's own process metrics. One registry per app, so several apps in one process (tests) keep
+ * their counts apart.
+ *
+ * It answers a loopback caller that came straight in (no X-Forwarded-For) without a token; anyone
+ * else needs `Authorization: Bearer <METRICS_TOKEN>`, and without METRICS_TOKEN nobody else gets it.
+ */
+export interface Metrics {
+  telemetry: Telemetry;
+  /** Gauges read at scrape time: open sockets and the pool, once they exist. */
+  watch(sources: { sockets?: () => number; pool?: pg.Pool }): void;
+}
+
+export const METRICS_ROUTE = '/metrics';
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Whether a request may read the metrics. */
+export function mayScrape(request: FastifyRequest, metricsToken: string | undefined): boolean {
+  const direct = request.headers['x-forwarded-for'] === undefined && isLoopback(request.socket.remoteAddress);
+  if (direct) return true;
+  return metricsToken !== undefined && tokenMatches(request.headers.authorization, metricsToken);
+}
+
+export function registerMetrics(app: FastifyInstance, options: { metricsToken: string | undefined }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route (as declared, not as sent) and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const signIns = new Counter({
+    name: 'auth_sign_ins_total',
+    help: 'Sign-ins (REST and GraphQL) by result',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const refreshes = new Counter({
+    name: 'auth_refreshes_total',
+    help: 'Token refreshes by result',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const reuse = new Counter({
+    name: 'auth_token_reuse_detections_total',
+    help: 'Rotated-out tokens used after their grace window (their session was revoked)',
+    registers: [registry],
+  });
+  let sockets: (() => number) | undefined;
+  let pool: pg.Pool | undefined;
+  new Gauge({
+    name: 'socket_connections_open',
+    help: 'Open WebSocket connections',
+    registers: [registry],
+    collect() {
+      this.set(sockets?.() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state (absent on the embedded database)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries waiting for a free PostgreSQL pool connection',
+    registers: [registry],
+    collect() {
+      if (pool) this.set(pool.waitingCount);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    duration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get(METRICS_ROUTE, async (request, reply) => {
+    if (!mayScrape(request, options.metricsToken)) {
+      return reply.code(403).send({ message: 'Metrics answer on loopback, or with the METRICS_TOKEN bearer token' });
+    }
+    return reply
+      .header('content-type', registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics());
+  });
+
+  return {
+    telemetry: {
+      signIn: (result: SignInResult) => signIns.inc({ result }),
+      refresh: (result) => refreshes.inc({ result }),
+      reuseDetected: () => reuse.inc(),
+    },
+    watch(sources) {
+      sockets = sources.sockets ?? sockets;
+      pool = sources.pool ?? pool;
+    },
+  };
+}
