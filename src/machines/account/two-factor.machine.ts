@@ -1,8 +1,9 @@
-import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
+import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, type ActionError } from '../shared/request-error';
 
 export type TwoFactorStatus = components['schemas']['TwoFactorStatus'];
@@ -66,7 +67,12 @@ const isStale = (error: unknown) => error instanceof ApiError && error.status ==
  * `enabled`, `disabling` (calls tagged `busy`).
  */
 export const twoFactorMachine = setup({
-  types: { input: {} as TwoFactorInput, context: {} as TwoFactorContext, events: {} as TwoFactorEvent },
+  types: {
+    input: {} as TwoFactorInput,
+    context: {} as TwoFactorContext,
+    events: {} as TwoFactorEvent,
+    emitted: {} as Outcome<'enable' | 'acknowledge' | 'disable'>,
+  },
   actors: {
     loadStatus: fromPromise<TwoFactorStatus, { rest: RestClient }>(async ({ input, signal }) =>
       unwrap(await input.rest.GET('/api/two-factor', { signal })),
@@ -115,6 +121,11 @@ export const twoFactorMachine = setup({
       notice: 'twoFactor.notices.enabled' as const,
     })),
     forgetCodes: assign({ recoveryCodes: null, notice: null }),
+    // Outcomes (src/machines/shared/outcome.ts). While the recovery codes show, they are the feedback
+    // (a toast would only cover them on a phone): enabling toasts once they are acknowledged.
+    reportEnabled: emit({ type: 'outcome' as const, action: 'enable' as const, ok: true, toast: null }),
+    reportAcknowledged: emit(succeeded('acknowledge', { key: 'twoFactor.notices.enabled' })),
+    reportDisabled: emit(succeeded('disable', { key: 'twoFactor.notices.disabled' })),
     disabled: assign((_, status: TwoFactorStatus) => ({
       status,
       code: null,
@@ -192,7 +203,10 @@ export const twoFactorMachine = setup({
         id: 'verify',
         src: 'verify',
         input: ({ context }) => ({ rest: context.rest, code: context.code ?? '' }),
-        onDone: { target: 'showingCodes', actions: { type: 'activated', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'showingCodes',
+          actions: [{ type: 'activated', params: ({ event }) => event.output }, 'reportEnabled'],
+        },
         onError: [
           {
             guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) },
@@ -217,7 +231,9 @@ export const twoFactorMachine = setup({
         ],
       },
     },
-    showingCodes: { on: { 'twoFactor.acknowledge': { target: 'enabled', actions: 'forgetCodes' } } },
+    showingCodes: {
+      on: { 'twoFactor.acknowledge': { target: 'enabled', actions: ['forgetCodes', 'reportAcknowledged'] } },
+    },
     enabled: {
       on: {
         'twoFactor.disable': [
@@ -234,7 +250,10 @@ export const twoFactorMachine = setup({
         id: 'disable',
         src: 'disable',
         input: ({ context }) => ({ rest: context.rest, code: context.code ?? '' }),
-        onDone: { target: 'disabled', actions: { type: 'disabled', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'disabled',
+          actions: [{ type: 'disabled', params: ({ event }) => event.output }, 'reportDisabled'],
+        },
         onError: [
           {
             guard: { type: 'wrongCode', params: ({ event }) => ({ error: event.error }) },

@@ -1,8 +1,9 @@
-import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import { isValidEmail } from '../../domain/email';
 import { UpdateUserDocument, UpdateUserPasswordDocument } from '../../generated/graphql';
 import type { I18nKey } from '../../domain/i18n-key';
+import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import type { SessionEvent } from '../session/session-context';
 import { passwordProblem } from '../users/user-form.machine';
@@ -87,7 +88,13 @@ function profileRefusals(error: unknown): Partial<Record<string, I18nKey>> {
  * Parallel regions `profile` and `password`, each `idle` or calling (tag `busy`).
  */
 export const userSettingsMachine = setup({
-  types: { input: {} as UserSettingsInput, context: {} as UserSettingsContext, events: {} as UserSettingsEvent },
+  types: {
+    input: {} as UserSettingsInput,
+    context: {} as UserSettingsContext,
+    events: {} as UserSettingsEvent,
+    // A saved profile or changed password (src/machines/shared/outcome.ts); refusals show on their card.
+    emitted: {} as Outcome<'profile' | 'password'>,
+  },
   actors: {
     saveProfile: fromPromise<void, { execute: Execute; id: number; name: string; email: string }>(async ({ input }) => {
       await input.execute(UpdateUserDocument, { id: input.id, name: input.name, email: input.email });
@@ -119,6 +126,8 @@ export const userSettingsMachine = setup({
       return { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } };
     }),
     profileSaved: assign({ pendingProfile: null, profile: { ...clean, notice: 'settings.notices.profileSaved' } }),
+    reportProfileSaved: emit(succeeded('profile', { key: 'settings.notices.profileSaved' })),
+    reportPasswordChanged: emit(succeeded('password', { key: 'settings.notices.passwordChanged' })),
     profileFailed: assign((_, params: { error: unknown }) => ({
       pendingProfile: null,
       profile: {
@@ -180,7 +189,7 @@ export const userSettingsMachine = setup({
               name: context.pendingProfile?.name ?? '',
               email: context.pendingProfile?.email ?? '',
             }),
-            onDone: { target: 'idle', actions: ['profileSaved', 'reloadProfile'] },
+            onDone: { target: 'idle', actions: ['profileSaved', 'reloadProfile', 'reportProfileSaved'] },
             onError: {
               target: 'idle',
               actions: { type: 'profileFailed', params: ({ event }) => ({ error: event.error }) },
@@ -213,6 +222,7 @@ export const userSettingsMachine = setup({
                 { type: 'adoptToken', params: ({ event }) => event.output },
                 'passwordChanged',
                 'reloadProfile',
+                'reportPasswordChanged',
               ],
             },
             onError: {

@@ -3,6 +3,7 @@ import type { AppBus } from '../shared/app-bus';
 import type { I18nKey } from '../../domain/i18n-key';
 import type { Connection, Instance, InstanceChanges, InstanceDraft, LiveEvent, SyncRequest } from './instances-actors';
 import type { InstanceFields, SyncAnnouncement } from './instances-rows';
+import type { Outcome } from '../shared/outcome';
 import type { ActionError } from '../shared/request-error';
 
 /** Types of the instances machine (instances.machine.ts), apart so the machine file stays readable. */
@@ -56,5 +57,8 @@ export type InstancesEvent =
   | { type: 'instances.close' }
   | LiveEvent;
 
-/** A call succeeded: toast `notice` (with the instance's `name`). */
-export type InstancesEmitted = { type: 'instances.notice'; notice: I18nKey; name: string };
+/** The calls that end in an emitted `outcome` (src/machines/shared/outcome.ts). */
+export type InstanceAction = 'create' | 'update' | 'sync';
+
+/** A call succeeded: its notice (with the instance's `name`) as a toast. */
+export type InstancesEmitted = Outcome<InstanceAction>;

@@ -10,11 +10,17 @@ async function started(respond: Responder) {
   const actor = createActor(instancesMachine, {
     input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT },
   }).start();
-  const notices: InstancesEmitted[] = [];
-  actor.on('instances.notice', (event) => notices.push(event));
+  const outcomes: InstancesEmitted[] = [];
+  /** Each success's toast title: its notice key and the instance's name. */
+  const notices: { notice: string; name: unknown }[] = [];
+  actor.on('outcome', (outcome) => {
+    outcomes.push(outcome);
+    const title = outcome.toast?.title;
+    if (typeof title === 'object') notices.push({ notice: title.key, name: title.params?.['name'] });
+  });
   await flush();
   const posts = (path: string) => server.seen.filter((r) => r.method === 'POST' && r.path === path);
-  return { actor, notices, posts, context: () => actor.getSnapshot().context };
+  return { actor, notices, outcomes, posts, context: () => actor.getSnapshot().context };
 }
 
 const fields = { name: 'WhatsApp Loja 1', activated: true, isOfficial: false, isUnlimited: false };
@@ -23,7 +29,7 @@ describe('instancesMachine: create', () => {
   it('refuses a blank name locally, shows a duplicate by field, adds the created row', async () => {
     let duplicate = true;
     const state = { instances: [instance(1)], connections: [connection(1, 1)] };
-    const { actor, notices, posts, context } = await started(
+    const { actor, outcomes, posts, context } = await started(
       instancesApi(state, {
         create: () =>
           duplicate ? json(409, { message: 'An instance with this name already exists', field: 'name' }) : undefined,
@@ -51,7 +57,14 @@ describe('instancesMachine: create', () => {
     ]);
     expect(selectDialog(actor.getSnapshot())).toBeNull();
     expect(context().instances.map((row) => row.name)).toEqual(['WhatsApp Loja 1', 'Loja Centro']);
-    expect(notices).toEqual([{ type: 'instances.notice', notice: 'instances.notices.created', name: 'Loja Centro' }]);
+    expect(outcomes).toEqual([
+      {
+        type: 'outcome',
+        action: 'create',
+        ok: true,
+        toast: { variant: 'success', title: { key: 'instances.notices.created', params: { name: 'Loja Centro' } } },
+      },
+    ]);
   });
 
   it('maps the fields of a 400 body to the form', async () => {

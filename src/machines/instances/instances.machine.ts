@@ -4,6 +4,7 @@ import type { I18nKey } from '../../domain/i18n-key';
 import { instancesActors, type Instance, type TenantChannels } from './instances-actors';
 import {
   POLL_INTERVAL_MS,
+  type InstanceAction,
   type InstancesContext,
   type InstancesEmitted,
   type InstancesEvent,
@@ -45,14 +46,14 @@ function invalidState(state: string): never {
   throw new Error(`instances: entered ${state} without its request`);
 }
 
-const succeeded = (notice: I18nKey) => ({
+const succeeded = (action: InstanceAction, notice: I18nKey) => ({
   target: 'idle',
   actions: [
     { type: 'applyOwn' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     'clearDialog' as const,
     {
       type: 'announceNotice' as const,
-      params: ({ event }: { event: { output: Instance } }) => ({ notice, name: event.output.name }),
+      params: ({ event }: { event: { output: Instance } }) => ({ action, notice, name: event.output.name }),
     },
   ],
 });
@@ -75,7 +76,7 @@ const refused = (key: I18nKey, back: string) => ({
  * Regions: `list` (`loading` tagged `loading`, `failed` with `listError`, `ready.{watching,polling}`)
  * and `action` (`idle`, `form.{create,update,sync}`, and their calls `creating`, `updating`,
  * `startingSync`, tagged `busy`). Failures carry i18n keys; 400/409 field refusals land in
- * `fieldErrors`; successes emit `instances.notice`; sync milestones land in `announcement`.
+ * `fieldErrors`; successes emit an `outcome`; sync milestones land in `announcement`.
  */
 export const instancesMachine = setup({
   types: {
@@ -205,9 +206,11 @@ export const instancesMachine = setup({
         fieldErrors: fields,
       };
     }),
-    announceNotice: emit((_, params: { notice: I18nKey; name: string }) => ({
-      type: 'instances.notice' as const,
-      ...params,
+    announceNotice: emit((_, params: { action: InstanceAction; notice: I18nKey; name: string }) => ({
+      type: 'outcome' as const,
+      action: params.action,
+      ok: true,
+      toast: { variant: 'success' as const, title: { key: params.notice, params: { name: params.name } } },
     })),
   },
 }).createMachine({
@@ -360,7 +363,7 @@ export const instancesMachine = setup({
               tenantName: context.tenantName,
               draft: context.pending && 'create' in context.pending ? context.pending.create : invalidState('creating'),
             }),
-            onDone: succeeded('instances.notices.created'),
+            onDone: succeeded('create', 'instances.notices.created'),
             onError: refused('instances.errors.create', 'form.create'),
           },
         },
@@ -376,7 +379,7 @@ export const instancesMachine = setup({
               changes:
                 context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
             }),
-            onDone: succeeded('instances.notices.updated'),
+            onDone: succeeded('update', 'instances.notices.updated'),
             onError: refused('instances.errors.update', 'form.update'),
           },
         },
@@ -391,7 +394,7 @@ export const instancesMachine = setup({
               id: context.target?.id ?? invalidState('startingSync'),
               sync: context.pending && 'sync' in context.pending ? context.pending.sync : invalidState('startingSync'),
             }),
-            onDone: succeeded('instances.notices.syncStarted'),
+            onDone: succeeded('sync', 'instances.notices.syncStarted'),
             onError: refused('instances.errors.sync', 'form.sync'),
           },
         },

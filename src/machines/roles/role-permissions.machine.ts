@@ -1,7 +1,8 @@
-import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
+import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import type { Role } from './roles.machine';
 
@@ -60,11 +61,15 @@ export function isEditable(context: Pick<RolePermissionsContext, 'role'>): boole
  * States: `loading`, `failed`, `editing`, `saving`, `renaming` (calls tagged `busy`). Read the
  * checklist with {@link permissionGroups}, dirtiness with {@link isDirty}.
  */
+/** The role editor's calls; each ends in an emitted `outcome` (src/machines/shared/outcome.ts). */
+export type RoleEditorAction = 'save' | 'rename';
+
 export const rolePermissionsMachine = setup({
   types: {
     input: {} as RolePermissionsInput,
     context: {} as RolePermissionsContext,
     events: {} as RolePermissionsEvent,
+    emitted: {} as Outcome<RoleEditorAction>,
   },
   actors: {
     loadRoleEditor: fromPromise<{ role: Role; categories: PermissionCategory[] }, { rest: RestClient; roleId: number }>(
@@ -154,6 +159,17 @@ export const rolePermissionsMachine = setup({
       renameTo: null,
       notice: 'roles.notices.renamed' as const,
     })),
+    // A success toasts its notice; a refused save toasts why, a refused rename shows in its dialog.
+    report: emit(({ context }, params: { action: RoleEditorAction; notice: I18nKey | null }) => {
+      if (params.notice) return succeeded(params.action, { key: params.notice });
+      const error = context.actionError;
+      return failed(
+        params.action,
+        params.action === 'save' && error
+          ? { variant: 'error', title: { key: error.key }, description: { key: error.reason } }
+          : null,
+      );
+    }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
       actionError: actionError(params.key, params.error),
       fieldErrors: refusedFields(params.error),
@@ -206,11 +222,17 @@ export const rolePermissionsMachine = setup({
         input: ({ context }) => ({ rest: context.rest, roleId: context.roleId, permissions: context.draft }),
         onDone: {
           target: 'editing',
-          actions: { type: 'stored', params: ({ event }) => ({ role: event.output, notice: 'roles.notices.saved' }) },
+          actions: [
+            { type: 'stored', params: ({ event }) => ({ role: event.output, notice: 'roles.notices.saved' }) },
+            { type: 'report', params: { action: 'save', notice: 'roles.notices.saved' } },
+          ],
         },
         onError: {
           target: 'editing',
-          actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) },
+          actions: [
+            { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) },
+            { type: 'report', params: { action: 'save', notice: null } },
+          ],
         },
       },
     },
@@ -220,10 +242,19 @@ export const rolePermissionsMachine = setup({
         id: 'renameRole',
         src: 'renameRole',
         input: ({ context }) => ({ rest: context.rest, roleId: context.roleId, displayName: context.renameTo ?? '' }),
-        onDone: { target: 'editing', actions: { type: 'renamed', params: ({ event }) => event.output } },
+        onDone: {
+          target: 'editing',
+          actions: [
+            { type: 'renamed', params: ({ event }) => event.output },
+            { type: 'report', params: { action: 'rename', notice: 'roles.notices.renamed' } },
+          ],
+        },
         onError: {
           target: 'editing',
-          actions: { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.rename', error: event.error }) },
+          actions: [
+            { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.rename', error: event.error }) },
+            { type: 'report', params: { action: 'rename', notice: null } },
+          ],
         },
       },
     },

@@ -9,10 +9,9 @@ import { ErrorState } from '../../../components/error-state';
 import { FormError } from '../../../components/form';
 import { Stack } from '../../../components/layout';
 import { Spinner } from '../../../components/spinner';
-import { appToasts, showToast } from '../../../components/toast-queue';
 import { useServices, useSession } from '../../../hooks/services-context';
 import { useLeaveGuard } from '../../../hooks/use-leave-guard';
-import { useSettled } from '../../../hooks/use-settled';
+import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { CodeForm } from './code-form';
 import { EnrolCard } from './enrol-card';
 import { RecoveryCodes } from './recovery-codes';
@@ -32,18 +31,11 @@ export default function TwoFactorScreen() {
   const { status, enrolment, recoveryCodes, codeError, error, loadError } = useSelector(actor, (s) => s.context);
   const guard = useLeaveGuard(phase === 'showingCodes');
 
-  useSettled(actor, (next) => {
-    const { notice } = next.context;
-    if (!notice) return;
+  useOutcomeToast(actor, (outcome) => {
     // The signed-in user's `twoFactorEnabled` changed on the server.
-    session.send({ type: 'session.reloadProfile' });
-    // While the recovery codes show, they are the feedback (a toast would only cover them on a phone).
-    if (!next.matches('showingCodes')) showToast(appToasts, { variant: 'success', title: t(notice) });
+    if (outcome.ok && outcome.action !== 'acknowledge') session.send({ type: 'session.reloadProfile' });
   });
-  const acknowledge = () => {
-    actor.send({ type: 'twoFactor.acknowledge' });
-    showToast(appToasts, { variant: 'success', title: t('twoFactor.notices.enabled') });
-  };
+  const acknowledge = () => actor.send({ type: 'twoFactor.acknowledge' });
 
   if (phase === 'loading' || phase === 'deciding') return <Spinner label={t('common.loading')} />;
   if (phase === 'failed' || !status) {

@@ -10,9 +10,8 @@ import { Card } from '../../../components/card';
 import { Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
 import { Spinner } from '../../../components/spinner';
-import { appToasts, showToast } from '../../../components/toast-queue';
 import { useServices, useSession } from '../../../hooks/services-context';
-import { useSettled } from '../../../hooks/use-settled';
+import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { PasswordCard } from './password-card';
 import { ProfileCard } from './profile-card';
 import * as styles from './user-settings.css';
@@ -42,22 +41,9 @@ function Settings({ user }: { user: User }) {
   // A changed password empties the fields (a new form instance).
   const [passwordForm, setPasswordForm] = useState(0);
 
-  useSettled(
-    actor,
-    (next) =>
-      next.context.profile.notice &&
-      showToast(appToasts, { variant: 'success', title: t(next.context.profile.notice) }),
-    'savingProfile',
-  );
-  useSettled(
-    actor,
-    (next) => {
-      if (!next.context.password.notice) return;
-      showToast(appToasts, { variant: 'success', title: t(next.context.password.notice) });
-      setPasswordForm((n) => n + 1);
-    },
-    'changingPassword',
-  );
+  useOutcomeToast(actor, (outcome) => {
+    if (outcome.ok && outcome.action === 'password') setPasswordForm((n) => n + 1);
+  });
 
   return (
     <Stack gap="lg">

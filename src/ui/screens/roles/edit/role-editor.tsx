@@ -19,10 +19,9 @@ import { ErrorState } from '../../../components/error-state';
 import { Stack } from '../../../components/layout';
 import { Skeleton } from '../../../components/skeleton';
 import { Spinner } from '../../../components/spinner';
-import { appToasts, showToast } from '../../../components/toast-queue';
 import { useServices } from '../../../hooks/services-context';
 import { RenameRoleDialog, type DialogFeedback } from '../list/role-dialogs';
-import { useSettled } from '../../../hooks/use-settled';
+import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { PermissionCategory } from './permission-category';
 import { RoleNotFound } from './role-not-found';
 import * as styles from './roles-edit.css';
@@ -48,15 +47,12 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const [renameOpen, setRenameOpen] = useState(false);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
 
-  useSettled(actor, (next, previous) => {
-    const { actionError, fieldErrors, notice } = next.context;
-    if (previous.matches('renaming')) {
-      if (actionError) return setFeedback({ fieldErrors, formError: actionError });
-      setRenameOpen(false);
-    }
-    if (actionError && previous.matches('saving'))
-      showToast(appToasts, { variant: 'error', title: t(actionError.key), description: t(actionError.reason) });
-    else if (notice) showToast(appToasts, { variant: 'success', title: t(notice) });
+  // A refused rename shows in its dialog, which stays open; a renamed role closes it.
+  useOutcomeToast(actor, (outcome) => {
+    if (outcome.action !== 'rename') return;
+    const { actionError, fieldErrors } = actor.getSnapshot().context;
+    if (!outcome.ok && actionError) return setFeedback({ fieldErrors, formError: actionError });
+    setRenameOpen(false);
   });
 
   if (phase === 'loading') {

@@ -18,11 +18,10 @@ import { ErrorState } from '../../../components/error-state';
 import { PlusIcon } from '../../../components/icons';
 import { Inline, Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
-import { showToast, appToasts } from '../../../components/toast-queue';
 import { useServices } from '../../../hooks/services-context';
 import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';
 import * as styles from './roles-list.css';
-import { useSettled } from '../../../hooks/use-settled';
+import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 
 const ADMIN = 'administrador';
 
@@ -44,11 +43,11 @@ export default function RolesListScreen() {
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
   const [, navigate] = useLocation();
 
-  useSettled(actor, (next) => {
-    const { actionError, fieldErrors, notice } = next.context;
-    if (actionError) return setFeedback({ fieldErrors, formError: actionError });
+  // A refusal shows in the dialog that asked, which stays open; a success closes it (the hook toasts it).
+  useOutcomeToast(actor, (outcome) => {
+    const { actionError, fieldErrors } = actor.getSnapshot().context;
+    if (!outcome.ok && actionError) return setFeedback({ fieldErrors, formError: actionError });
     setDialog(null);
-    if (notice) showToast(appToasts, { variant: 'success', title: t(notice) });
   });
 
   const open = (next: OpenDialog) => {

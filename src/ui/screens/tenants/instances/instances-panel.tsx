@@ -21,6 +21,7 @@ import { appToasts, showToast } from '../../../components/toast-queue';
 import { VisuallyHidden } from '../../../components/visually-hidden';
 import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors';
 import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
+import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { InstanceCard } from './instance-card';
 import { InstanceConnections } from './instance-connections';
 import { InstanceFormDialog, SyncDialog } from './instance-dialogs';
@@ -34,17 +35,6 @@ function useRefetchOnReconnect(actor: InstancesActor) {
     if (open && !wasOpen.current) actor.send({ type: 'instances.reconnected' });
     wasOpen.current = open;
   }, [open, actor]);
-}
-
-/** Toasts each successful call the machine reports. */
-function useNotices(actor: InstancesActor) {
-  const { t } = useTranslation();
-  useEffect(() => {
-    const subscription = actor.on('instances.notice', (event) =>
-      showToast(appToasts, { variant: 'success', title: t(event.notice, { name: event.name }) }),
-    );
-    return () => subscription.unsubscribe();
-  }, [actor, t]);
 }
 
 /** Sync milestones (start, 25/50/75 %, end) for screen readers: a polite region, not every event. */
@@ -83,7 +73,7 @@ function Panel({ tenantName }: { tenantName: string }) {
   const active = usePreferences((s) => s.context.activeInstance);
   const headingIds = { instances: useId(), connections: useId() };
   useRefetchOnReconnect(actor);
-  useNotices(actor);
+  useOutcomeToast(actor);
   // The active instance carries its name: follow a rename made here or elsewhere.
   useEffect(() => {
     const row = active ? instances.find((r) => r.id === active.id) : undefined;
