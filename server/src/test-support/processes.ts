@@ -6,7 +6,7 @@ import pg from 'pg';
 import { DEMO_PASSWORD } from '../db/seed';
 
 /**
- * Real server processes (`server/src/main.ts`, as `npm start` runs it) for tests that need more than
+ * Real server processes (`server/src/main.ts` under tsx: the source `npm start` runs built, dist/server) for tests that need more than
  * one, or a restart: each on its own port, on a PostgreSQL schema the caller names.
  */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
