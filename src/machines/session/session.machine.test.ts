@@ -30,7 +30,7 @@ import type {
   RefreshOutput,
 } from './session-actors';
 import { ApiError } from '../../api/api-error';
-import { IP_WAIT_MS, sessionMachine, type SessionActor } from './session.machine';
+import { IP_WAIT_MS, sessionMachine, type SessionActor, type SessionEvent } from './session.machine';
 import { memoryStorage, readStoredSession, writeStoredSession, type StoredSession } from './session-storage';
 
 const faked = sessionMachine.provide({
@@ -157,6 +157,20 @@ describe('session machine: model coverage', () => {
     });
     console.info(`session: ${formatCoverage(report)}`);
     assertFullCoverage(report);
+  });
+});
+
+describe('session machine: guards read only their own event', () => {
+  it('answers for the event it was written for, and throws on any other instead of answering false', () => {
+    const { actor } = startSession();
+    const { context } = actor.getSnapshot();
+    actor.stop();
+    const { remoteNewToken, terminalUnauthorized } = sessionMachine.implementations.guards;
+    const ask = (guard: unknown, event: SessionEvent) => () =>
+      (guard as (args: { context: unknown; event: SessionEvent }) => boolean)({ context, event });
+    expect(ask(remoteNewToken, { type: 'session.sync', stored: null })()).toBe(false);
+    expect(ask(remoteNewToken, { type: 'session.logout' })).toThrow('"session.sync"');
+    expect(ask(terminalUnauthorized, { type: 'session.sync', stored: null })).toThrow('"session.unauthorized"');
   });
 });
 
