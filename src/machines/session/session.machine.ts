@@ -137,57 +137,43 @@ export const sessionMachine = sessionSetup.createMachine({
           states: {
             token: {
               initial: 'valid',
+              // Valid or refreshing alike. While refreshing (single flight) a refreshable 401 waits for
+              // the refresh; a terminal one for the current token ends the session. A newer token from
+              // another tab, or a rotated one (the old token is revoked, so a refresh with it can only
+              // fail), is taken at once instead of spending a refresh.
+              on: {
+                'session.unauthorized': {
+                  guard: 'terminalUnauthorized',
+                  target: '#session.auth.anonymous',
+                  actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
+                },
+                'session.sync': { guard: 'remoteNewToken', target: '.valid', actions: 'adoptStored' },
+                'session.tokenRotated': {
+                  guard: 'rotatedToken',
+                  target: '.valid',
+                  actions: [
+                    {
+                      type: 'storeRefreshed',
+                      params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
+                    },
+                    'persist',
+                  ],
+                },
+              },
               states: {
                 valid: {
                   on: {
                     'session.ensureFresh': { guard: 'tokenExpired', target: 'refreshing' },
                     'session.refresh': { guard: 'refreshRequested', target: 'refreshing' },
+                    // A stale 401 (an older token's) changes nothing; a terminal one falls to the parent.
                     'session.unauthorized': [
                       { guard: 'staleUnauthorized' },
                       { guard: 'refreshableUnauthorized', target: 'refreshing' },
-                      {
-                        guard: 'terminalUnauthorized',
-                        target: '#session.auth.anonymous',
-                        actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
-                      },
                     ],
-                    'session.sync': { guard: 'remoteNewToken', actions: 'adoptStored' },
-                    'session.tokenRotated': {
-                      guard: 'rotatedToken',
-                      actions: [
-                        {
-                          type: 'storeRefreshed',
-                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
-                        },
-                        'persist',
-                      ],
-                    },
                   },
                 },
                 refreshing: {
                   tags: ['refreshing'],
-                  on: {
-                    // Single flight: refreshable 401s wait for this refresh; a terminal one for the current token ends the session.
-                    'session.unauthorized': {
-                      guard: 'terminalUnauthorized',
-                      target: '#session.auth.anonymous',
-                      actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
-                    },
-                    // Another tab refreshed first: take its token instead of spending this refresh.
-                    'session.sync': { guard: 'remoteNewToken', target: 'valid', actions: 'adoptStored' },
-                    // The old token is revoked: a refresh with it can only fail, so the rotated token ends it.
-                    'session.tokenRotated': {
-                      guard: 'rotatedToken',
-                      target: 'valid',
-                      actions: [
-                        {
-                          type: 'storeRefreshed',
-                          params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
-                        },
-                        'persist',
-                      ],
-                    },
-                  },
                   invoke: {
                     id: 'refresh',
                     src: 'refresh',
