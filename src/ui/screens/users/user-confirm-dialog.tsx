@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users/users-actors';
+import type { ConfirmKind } from '../../../machines/users/users-selectors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-
-/** Actions that ask first: they end sessions or erase something the user cannot get back alone. */
-export type ConfirmKind = 'delete' | 'block' | 'disconnect' | 'twoFactorOff';
 
 const CONFIRM_LABEL = {
   delete: 'users.actions.delete',
