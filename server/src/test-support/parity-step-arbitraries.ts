@@ -1,0 +1,195 @@
+import fc from 'fast-check';
+import type { FixtureUserKey, PrincipalName, TenantKey } from './parity';
+import type { RoleRef, SignInEmail, SignInPassword, SignInTarget, Step, UserRef } from './parity-step-data';
+import { MAX_BAD_FIELDS, createFieldsArb, departmentArb, updateFieldsArb } from './parity-values';
+
+/** Callers: mostly the ones who may, sometimes ones who may not, or nobody. */
+export const managerArb: fc.Arbitrary<PrincipalName> = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'aAdmin', 'bAdmin') },
+  { weight: 2, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
+  { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('anon', 'malformed', 'revoked') },
+);
+
+export const anyPrincipalArb: fc.Arbitrary<PrincipalName> = fc.constantFrom<PrincipalName>(
+  'boAdmin',
+  'boOp',
+  'aAdmin',
+  'aOp',
+  'bAdmin',
+  'anon',
+  'malformed',
+  'revoked',
+);
+
+export const userRefArb: fc.Arbitrary<UserRef> = fc.oneof(
+  { weight: 4, arbitrary: fc.nat(5).map<UserRef>((created) => ({ created })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp', 'aAdmin')
+      .map<UserRef>((fixture) => ({ fixture })),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
+);
+
+export const createStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('create' as const),
+  who: managerArb,
+  fields: createFieldsArb,
+});
+/** A create by an administrator with a valid value set: cases need users to act on. */
+export const plainCreateStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('create' as const),
+  who: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin', 'bAdmin'),
+  fields: fc.record({
+    username: fc.constantFrom('nova', 'nina.x', 'noa_9', 'nilo-1'),
+    name: fc.constantFrom('Nova Pessoa', '  Nina  ', 'Noá 😀'),
+    email: fc.constantFrom('nova@parity.test', 'nina@parity.test', 'noa@parity.test', 'Nilo@Parity.Test'),
+    password: fc.constantFrom('Nova#Senha-71', 'Outra$Senha-72'),
+    role: fc.constantFrom<RoleRef>('operator', 'admin'),
+    department: departmentArb,
+    instances: fc.record({ own: fc.uniqueArray(fc.nat(3), { maxLength: 2 }) }),
+  }),
+});
+export const formArb = fc.constantFrom<'whole' | 'email' | 'name'>('whole', 'whole', 'email', 'name');
+
+/**
+ * Targets each administrator can see (its own tenant; back-office staff: every tenant), other than
+ * itself. The update cases never delete these, so an update with a bad value always finds its target.
+ */
+const VISIBLE: Readonly<Record<'boAdmin' | 'aAdmin' | 'bAdmin', readonly FixtureUserKey[]>> = {
+  boAdmin: ['aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp'],
+  aAdmin: ['aOp', 'aPlain', 'aBlocked', 'aTwoFactor'],
+  bAdmin: ['bOp'],
+};
+
+/** An administrator changing a user it can see, with bad values among the good ones. */
+export const badValueUpdate: fc.Arbitrary<Step> = fc
+  .constantFrom<'boAdmin' | 'aAdmin' | 'bAdmin'>('boAdmin', 'aAdmin', 'aAdmin', 'bAdmin')
+  .chain((who) =>
+    fc.record({
+      op: fc.constant('update' as const),
+      who: fc.constant<PrincipalName>(who),
+      target: fc.constantFrom(...VISIBLE[who]).map<UserRef>((fixture) => ({ fixture })),
+      form: formArb,
+      fields: updateFieldsArb(MAX_BAD_FIELDS),
+    }),
+  );
+
+/** Callers without `users` (operators) and without a usable token, on any target, good and bad values alike: 403 or 401 first. */
+export const unprivilegedUpdate = (who: fc.Arbitrary<PrincipalName>): fc.Arbitrary<Step> =>
+  fc.record({
+    op: fc.constant('update' as const),
+    who,
+    target: userRefArb,
+    form: formArb,
+    fields: updateFieldsArb(MAX_BAD_FIELDS),
+  });
+
+/** Updates: any caller on any target (created users, fixtures, itself, deleted or unknown ids), good and bad values. */
+export const updateStep: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('update' as const),
+      who: fc.oneof(
+        { weight: 3, arbitrary: managerArb },
+        { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
+      ),
+      target: userRefArb,
+      form: formArb,
+      fields: updateFieldsArb(MAX_BAD_FIELDS),
+    }),
+  },
+  { weight: 3, arbitrary: badValueUpdate },
+  { weight: 1, arbitrary: unprivilegedUpdate(fc.constantFrom<PrincipalName>('aOp', 'boOp')) },
+);
+
+/**
+ * A caller editing its own record: operators lack `users`, so only their own name and e-mail (REST's
+ * one-field forms); the whole object names the role, 403 without `users` whatever the values.
+ */
+export const selfEditStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('update' as const),
+  who: fc.constantFrom<PrincipalName>('aOp', 'aOp', 'boOp', 'aAdmin'),
+  target: fc.constant<UserRef>({ self: true }),
+  form: fc.constantFrom<'whole' | 'email' | 'name'>('whole', 'email', 'name', 'name'),
+  fields: updateFieldsArb(MAX_BAD_FIELDS),
+});
+
+export const deleteStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('delete' as const),
+  who: managerArb,
+  target: userRefArb,
+});
+/** Targets of deletes in cases that also update with bad values: never a user of VISIBLE. */
+export const sparingTargetArb: fc.Arbitrary<UserRef> = fc.oneof(
+  { weight: 3, arbitrary: fc.nat(5).map<UserRef>((created) => ({ created })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<UserRef>(
+      { self: true },
+      { unknown: true },
+      { fixture: 'aGone' },
+      { fixture: 'aAdmin' },
+      { fixture: 'bAdmin' },
+    ),
+  },
+);
+export const deleteStepSparingVisible: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('delete' as const),
+  who: managerArb,
+  target: sparingTargetArb,
+});
+export const setLimitStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('setLimit' as const),
+  tenant: fc.constantFrom<TenantKey>('a', 'a', 'backoffice'),
+  headroom: fc.nat(2),
+});
+/** Users a block case blocks and signs in: fixture users with their own passwords, users it created, itself. */
+const blockTargetArb: fc.Arbitrary<UserRef> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare')
+      .map<UserRef>((fixture) => ({ fixture })),
+  },
+  { weight: 1, arbitrary: fc.nat(2).map<UserRef>((created) => ({ created })) },
+  { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
+);
+export const blockStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('block' as const),
+  who: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin') },
+    { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('bAdmin', 'aOp') },
+  ),
+  target: blockTargetArb,
+  blocked: fc.constantFrom(true, true, false),
+});
+/** Sign-in of the users a block case blocks, right or wrong password. */
+export const blockSignInStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('signIn' as const),
+  target: fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'bOp', 'boSpare')
+        .map<SignInTarget>((fixture) => ({ fixture })),
+    },
+    { weight: 1, arbitrary: fc.nat(2).map<SignInTarget>((created) => ({ created })) },
+  ),
+  email: fc.constantFrom<SignInEmail>('exact', 'upper'),
+  password: fc.constantFrom<SignInPassword>('right', 'right', 'wrong'),
+  times: fc.integer({ min: 1, max: 2 }),
+});
+export const listStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('list' as const),
+  who: anyPrincipalArb,
+  tenant: fc.constantFrom<'own' | 'other'>('own', 'own', 'other'),
+});
+export const rolesStep: fc.Arbitrary<Step> = fc.record({ op: fc.constant('roles' as const), who: anyPrincipalArb });
+export const departmentsStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('departments' as const),
+  who: anyPrincipalArb,
+  tenant: fc.constantFrom<'own' | 'other'>('own', 'other'),
+});

@@ -1,0 +1,113 @@
+import { PRINCIPAL_USER, type FixtureUserKey, type PrincipalName, type TenantKey, type Twins } from './parity';
+
+/** The steps of the differential cases as plain data (./parity-steps.ts), and the case model they act on. */
+
+// ------------------------------------------------------------------------------------------------------
+// Step data
+// ------------------------------------------------------------------------------------------------------
+
+/** A user a step aims at: a fixture user, the k-th user created in this case (modulo), the caller, or an id nobody has. */
+export type UserRef = { fixture: FixtureUserKey } | { created: number } | { self: true } | { unknown: true };
+/** A department: none (null), the acting tenant's i-th, another tenant's, or an id nobody has. */
+export type DepartmentRef = { none: true } | { own: number } | { other: true } | { unknown: true };
+/** Instances: some of the acting tenant's (by index, de-duplicated), plus one of another tenant's or an unknown id. */
+export interface InstancesRef {
+  own: number[];
+  extra?: 'other' | 'unknown';
+}
+export type RoleRef = 'admin' | 'operator' | 'unknown';
+
+export interface UserFields {
+  username?: string;
+  name?: string;
+  email?: string;
+  password?: string;
+  role?: RoleRef;
+  image?: string | null;
+  department?: DepartmentRef;
+  instances?: InstancesRef;
+}
+
+export type SignInEmail = 'exact' | 'upper' | 'mixed';
+export type SignInPassword = 'right' | 'wrong' | 'other-users';
+/** Who signs in: a fixture user, the k-th created user, or an address nobody has. */
+export type SignInTarget = { fixture: FixtureUserKey } | { created: number } | { unknown: string };
+
+export type Step =
+  | {
+      op: 'create';
+      who: PrincipalName;
+      fields: Required<Pick<UserFields, 'username' | 'name' | 'email' | 'password' | 'role'>> & UserFields;
+    }
+  | { op: 'update'; who: PrincipalName; target: UserRef; form: 'whole' | 'email' | 'name'; fields: UserFields }
+  | { op: 'delete'; who: PrincipalName; target: UserRef }
+  | { op: 'password'; who: PrincipalName; password: string }
+  | { op: 'block'; who: PrincipalName; target: UserRef; blocked: boolean }
+  | { op: 'setLimit'; tenant: TenantKey; headroom: number }
+  | {
+      op: 'signIn';
+      target: SignInTarget;
+      email: SignInEmail | string;
+      password: SignInPassword | string;
+      times: number;
+    }
+  | { op: 'list'; who: PrincipalName; tenant: 'own' | 'other' }
+  | { op: 'roles'; who: PrincipalName }
+  | { op: 'departments'; who: PrincipalName; tenant: 'own' | 'other' }
+  | { op: 'session'; user: SessionUser }
+  | { op: 'refresh'; user: SessionUser; token: 'current' | 'previous' }
+  | { op: 'use'; user: SessionUser; via: 'rest' | 'graphql'; token: 'current' | 'previous' }
+  | { op: 'selfPassword'; password: string }
+  | { op: 'logout'; user: SessionUser };
+
+/** Users the refresh cases hold sessions of (aAdmin may change its own password through both protocols). */
+export type SessionUser = 'aAdmin' | 'aOp' | 'aPlain';
+
+// ------------------------------------------------------------------------------------------------------
+// The case model (shared by both twins, changed only after both answered alike)
+// ------------------------------------------------------------------------------------------------------
+
+export interface CreatedUser {
+  id: number;
+  tenant: TenantKey;
+  email: string;
+  password: string;
+}
+
+export class Model {
+  readonly created: CreatedUser[] = [];
+  /** User id → the password the case last set (fixture users: their fixture password). */
+  readonly passwords = new Map<number, string>();
+
+  constructor(readonly twins: Twins) {}
+
+  /** The id a reference names for a caller (UNKNOWN_ID when there is none). */
+  userId(ref: UserRef, who: PrincipalName): number {
+    const { users } = this.twins.fixture;
+    if ('fixture' in ref) return users[ref.fixture].id;
+    if ('self' in ref) {
+      const key = PRINCIPAL_USER[who];
+      return key ? users[key].id : UNKNOWN_ID;
+    }
+    if ('created' in ref)
+      return this.created.length === 0
+        ? UNKNOWN_ID
+        : (this.created[ref.created % this.created.length]?.id ?? UNKNOWN_ID);
+    return UNKNOWN_ID;
+  }
+
+  /** The tenant a reference's user belongs to (null for an unknown id). */
+  tenantOf(ref: UserRef, who: PrincipalName): TenantKey | null {
+    if ('fixture' in ref) return this.twins.fixture.users[ref.fixture].tenant;
+    if ('self' in ref) {
+      const key = PRINCIPAL_USER[who];
+      return key ? this.twins.fixture.users[key].tenant : null;
+    }
+    if ('created' in ref)
+      return this.created.length === 0 ? null : (this.created[ref.created % this.created.length]?.tenant ?? null);
+    return null;
+  }
+}
+
+/** A valid id (contracts: `Id`, 1…2^31−1) no record has. */
+export const UNKNOWN_ID = 2_147_483_647;

@@ -1,0 +1,282 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { isValidCnpj } from '../../../src/domain/cnpj';
+import { passwordStrength } from '../../../src/domain/password-strength';
+import { OPENAPI_DOCUMENT, type ContractOperation, type Schema } from './openapi-schema';
+import { existing, run } from './rest-fuzz-state';
+import type { Explain, Input } from './rest-fuzz-state';
+
+// ------------------------------------------------------------------------------------------------------
+// Contract classification: ajv over the document, as any OpenAPI validator reads it.
+// ------------------------------------------------------------------------------------------------------
+
+const DOC_ID = 'https://contract.local/fuzz.json';
+function validatorFactory(coerce: boolean) {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: false,
+  });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...OPENAPI_DOCUMENT, $id: DOC_ID });
+  const cache = new Map<Schema, ValidateFunction>();
+  return (schema: Schema): ValidateFunction => {
+    let compiled = cache.get(schema);
+    if (!compiled) {
+      const absolute = JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', `"${DOC_ID}#/components/`),
+      ) as object;
+      compiled = ajv.compile({ type: 'object', properties: { v: absolute } });
+      cache.set(schema, compiled);
+    }
+    return compiled;
+  };
+}
+const textValidator = validatorFactory(true);
+const jsonValidator = validatorFactory(false);
+
+export function contractValid(op: ContractOperation, input: Input, rawBody: string | undefined): boolean {
+  for (const p of op.params) {
+    const value = p.in === 'path' ? input.path[p.name] : input.query[p.name];
+    if (value === undefined) {
+      if (p.required) return false;
+      continue;
+    }
+    if (!textValidator(p.schema)({ v: value })) return false;
+  }
+  // Conventions of the contract, in prose: text never holds U+0000.
+  if (
+    Object.values(input.query).some((v) => v.includes('\u0000')) ||
+    Object.values(input.path).some((v) => v.includes('\u0000'))
+  )
+    return false;
+  if (rawBody?.includes('\\u0000')) return false;
+  if (op.body) {
+    if (rawBody === undefined) return !op.body.required;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody);
+    } catch {
+      return false;
+    }
+    if (!jsonValidator(op.body.schema)({ v: parsed })) return false;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------------------------------------------
+// What a valid request may get besides 2xx, per operation, and why.
+// ------------------------------------------------------------------------------------------------------
+
+const fields = (body: unknown): string[] =>
+  ((body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
+export const DAY = 86_400_000;
+/** The date-range rule the contract states on `finishAt`-like parameters: not before the start, at most 366 days. */
+function rangeBroken(start: string | undefined, finish: string | undefined): boolean {
+  if (!start || !finish) return false;
+  const days = (Date.parse(`${finish}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY + 1;
+  return days < 1 || days > 366;
+}
+const rangeRule =
+  (startKey: string, finishKey: string, where: 'query' | 'body'): Explain =>
+  ({ status, body, input }) => {
+    const source = (where === 'query' ? input.query : input.body) as Record<string, string | undefined>;
+    return status === 400 &&
+      fields(body).every((f) => f === `${where}/${finishKey}`) &&
+      rangeBroken(source[startKey], source[finishKey])
+      ? 'date range breaks the stated rule'
+      : null;
+  };
+const tenantMissing =
+  (where: 'query' | 'body', key = 'tenantName'): Explain =>
+  async ({ status, input }) => {
+    if (status !== 404) return null;
+    const name = ((where === 'query' ? input.query : input.body) as Record<string, unknown>)[key];
+    if (typeof name !== 'string') return null;
+    const row = await run.t.db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row ? null : 'the named tenant does not exist (or is deleted)';
+  };
+const statusIs =
+  (status: number, reason: string): Explain =>
+  (answer) =>
+    answer.status === status ? reason : null;
+const anyOf =
+  (...explains: Explain[]): Explain =>
+  async (answer) => {
+    for (const explain of explains) {
+      const reason = await explain(answer);
+      if (reason) return reason;
+    }
+    return null;
+  };
+async function userIdMissing(id: unknown): Promise<boolean> {
+  if (typeof id !== 'number' && typeof id !== 'string') return true;
+  const row = await run.t.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', Number(id))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return !row;
+}
+const missingRefs: Explain = async ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const b = input.body as { role_id?: number; user_department_id?: number | null; chosen_instances?: number[] };
+  for (const field of fields(body)) {
+    if (
+      field === 'body/role_id' &&
+      b.role_id !== undefined &&
+      !(await run.t.db.selectFrom('roles').select('id').where('id', '=', b.role_id).executeTakeFirst())
+    )
+      continue;
+    if (field === 'body/user_department_id' && b.user_department_id != null) continue; // a department of another tenant or none: checked by id below
+    if (field === 'body/chosen_instances' && b.chosen_instances?.length) continue;
+    return null;
+  }
+  return 'a referenced role, department or instance does not exist in the tenant';
+};
+const tenantByIdMissing: Explain = async ({ status, input }) => {
+  if (status !== 404) return null;
+  const id = (input.body as { id?: number }).id;
+  return (await run.t.db
+    .selectFrom('tenants')
+    .select('id')
+    .where('id', '=', id ?? 0)
+    .executeTakeFirst())
+    ? null
+    : 'no tenant with this id';
+};
+const pathUserMissing: Explain = async ({ status, input }) =>
+  status === 404 && (await userIdMissing(input.path.id)) ? 'no such user' : null;
+const blankName =
+  (where: string): Explain =>
+  ({ status, body, input }) =>
+    status === 400 &&
+    fields(body).every((f) => f === where) &&
+    typeof (input.body as { name?: unknown }).name === 'string' &&
+    !(input.body as { name: string }).name.trim()
+      ? 'the name is blank after trimming (stated in the contract)'
+      : null;
+
+/**
+ * The value rules contracts/openapi.yaml states with `x-rule` on a user's fields: every refused field
+ * breaks one — a weak password (src/domain/password-strength.ts, score 50), a blank name, an avatar that is not http(s).
+ */
+const statedValueRules: Explain = ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const values = (input.body ?? {}) as { password?: unknown; name?: unknown; image?: unknown };
+  const breaks = (field: string): boolean => {
+    if (field === 'body/password')
+      return typeof values.password === 'string' && passwordStrength(values.password) === 50;
+    if (field === 'body/name') return typeof values.name === 'string' && values.name.trim() === '';
+    if (field === 'body/image') return typeof values.image === 'string' && !/^https?:\/\//i.test(values.image);
+    return false;
+  };
+  const refused = fields(body);
+  return refused.length > 0 && refused.every(breaks) ? 'a value breaks a rule the contract states (x-rule)' : null;
+};
+
+export const ACCEPTABLE: Partial<Record<string, Explain>> = {
+  authLogin: anyOf(
+    statusIs(401, 'credentials do not match a user (state)'),
+    statusIs(429, 'throttled after earlier failures (state)'),
+  ),
+  userFindByEmail: statusIs(404, 'no user with this e-mail (state)'),
+  userList: tenantMissing('query'),
+  userCreate: anyOf(
+    statusIs(409, 'duplicate e-mail or username, or the tenant is at its user limit (state)'),
+    missingRefs,
+    statedValueRules,
+  ),
+  userUpdate: anyOf(
+    pathUserMissing,
+    statusIs(409, 'duplicate e-mail or username (state)'),
+    missingRefs,
+    statedValueRules,
+  ),
+  userSetBlocked: anyOf(pathUserMissing, statusIs(409, 'a user cannot block itself')),
+  userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
+  userSettingsUpdate: anyOf(pathUserMissing, statusIs(409, 'two-factor can only be turned on by enrolling (stated)')),
+  tenantCreate: anyOf(
+    statusIs(409, 'a tenant with this name exists (state)'),
+    ({ status, body, input }) =>
+      status === 400 &&
+      fields(body).every((f) => f === 'body/cnpj') &&
+      !isValidCnpj(String((input.body as { cnpj?: string }).cnpj))
+        ? 'CNPJ check digits are wrong (stated)'
+        : null,
+    ({ status, body, input }) =>
+      status === 400 &&
+      fields(body).every((f) => f === 'body/features') &&
+      ((input.body as { features?: string[] }).features ?? []).some((f) => !existing.options.includes(f))
+        ? 'a feature not in the catalogue (state)'
+        : null,
+  ),
+  tenantDelete: anyOf(tenantByIdMissing, statusIs(409, "already deleted, or the caller's own tenant (state)")),
+  tenantRestore: anyOf(tenantByIdMissing, statusIs(409, 'not deleted (state)')),
+  tenantSetPlan: tenantByIdMissing,
+  sheetOrders: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  sheetAttendances: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  sheetInstanceLogs: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
+  featureList: tenantMissing('query'),
+  featureUpdate: anyOf(tenantMissing('body'), ({ status, input }) =>
+    status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
+      ? 'no such feature (state)'
+      : null,
+  ),
+  tenantSyncAnalytics: anyOf(rangeRule('fromDate', 'toDate', 'query'), tenantMissing('query')),
+  tenantGenerateCampaignStatusWebhook: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  dashboardReport: rangeRule('start_at', 'finish_at', 'body'),
+  dashboardReportUsers: tenantMissing('query'),
+  dashboardSummary: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  dashboardTimeseries: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  dashboardProductivity: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  permissionByEmail: statusIs(404, 'no user with this e-mail (state)'),
+  permissionUpdate: anyOf(
+    statusIs(404, 'no such role, or a route name not in the catalogue (state)'),
+    statusIs(409, 'the administrador role always holds every permission (stated)'),
+  ),
+  roleCreate: statusIs(409, 'a role with this name exists (state)'),
+  roleGet: statusIs(404, 'no such role (state)'),
+  roleRename: statusIs(404, 'no such role (state)'),
+  departmentList: tenantMissing('query'),
+  instanceList: tenantMissing('query'),
+  instanceCreate: anyOf(
+    tenantMissing('body'),
+    statusIs(409, 'an instance with this name exists in the tenant (state)'),
+    blankName('body/name'),
+  ),
+  instanceUpdate: anyOf(
+    tenantMissing('body'),
+    statusIs(404, 'no such instance in the tenant (state)'),
+    statusIs(409, 'an instance with this name exists (state)'),
+    blankName('body/name'),
+  ),
+  instanceSyncMessages: anyOf(
+    tenantMissing('body'),
+    statusIs(404, 'no such instance in the tenant (state)'),
+    statusIs(409, 'a sync of this instance is already running (state)'),
+    ({ status, body, input }) =>
+      status === 400 &&
+      fields(body).every((f) => f === 'body/daysAgo') &&
+      (input.body as { daysAgo?: unknown; unlimitedSync?: boolean }).daysAgo === null &&
+      !(input.body as { unlimitedSync?: boolean }).unlimitedSync
+        ? 'daysAgo null needs unlimitedSync (stated)'
+        : null,
+  ),
+  connectionList: tenantMissing('query'),
+  twoFactorEnrol: statusIs(409, 'two-factor already on (state)'),
+  twoFactorVerify: anyOf(statusIs(409, 'no pending enrolment (state)'), ({ status, body }) =>
+    status === 400 && fields(body).every((f) => f === 'body/code') ? 'the code does not match the secret' : null,
+  ),
+  twoFactorDisable: anyOf(statusIs(409, 'two-factor is off (state)'), ({ status, body }) =>
+    status === 400 && fields(body).every((f) => f === 'body/code') ? 'the code does not match the secret' : null,
+  ),
+};

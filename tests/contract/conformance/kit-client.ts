@@ -1,0 +1,264 @@
+import { createHmac } from 'node:crypto';
+import { GRAPHQL_OPERATIONS, listedStatuses, validateRestResponse } from './kit-contract';
+import { validateGraphqlData } from './kit-graphql-data';
+
+export interface Result {
+  operation: string;
+  kind: 'rest' | 'graphql' | 'auth';
+  status: number;
+  ok: boolean;
+  problems: string[];
+}
+
+export interface ConformanceOptions {
+  baseUrl: string;
+  email: string;
+  password: string;
+  tenant?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------------------
+
+export const isoDay = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** A random, valid, masked CNPJ (check digits computed). */
+export function randomCnpj(): string {
+  const digits = Array.from({ length: 12 }, () => Math.floor(Math.random() * 10));
+  const check = (base: number[]): number => {
+    const weights = base.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+    const r = base.reduce((sum, d, i) => sum + d * (weights[i] ?? 0), 0) % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  digits.push(check(digits));
+  digits.push(check(digits));
+  const s = digits.join('');
+  return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
+}
+
+/**
+ * A TOTP code (RFC 6238: HMAC-SHA1, 30 s, 6 digits) of a base32 secret, `steps` steps from now. Written
+ * out here so the kit stays free of server code.
+ */
+export function totpCode(secret: string, steps = 0): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of secret.toUpperCase().replace(/=+$/, '')) {
+    value = ((value << 5) | alphabet.indexOf(char)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + steps));
+  const mac = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
+  const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+interface HttpAnswer {
+  status: number;
+  contentType: string;
+  bytes: Uint8Array;
+  text: string;
+  json: unknown;
+}
+
+interface CallOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  token?: string | null;
+  accept?: string;
+}
+
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * One conformance run's connection to the server under test: raw HTTP, one REST or GraphQL operation
+ * checked against the contracts, and the results so far. The token of the signed-in caller is
+ * `session.token`; a call may pass its own (`token`, null for none).
+ */
+export function conformanceClient(options: ConformanceOptions) {
+  const { email, password, tenant = 'backoffice' } = options;
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const results: Result[] = [];
+  const session: { token: string | null } = { token: null };
+
+  async function http(method: string, path: string, opts: CallOptions = {}): Promise<HttpAnswer> {
+    const url = new URL(`${baseUrl}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
+    const bearer = opts.token === undefined ? session.token : opts.token;
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await doFetch(url, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', bytes, text, json };
+  }
+
+  /** Calls one REST operation, validates the answer, records a result and returns the JSON body. */
+  async function rest(
+    operationId: string,
+    method: string,
+    path: string,
+    expected: number,
+    opts: CallOptions = {},
+    label = operationId,
+  ): Promise<unknown> {
+    const problems: string[] = [];
+    let answer: HttpAnswer;
+    try {
+      answer = await http(method, path, opts);
+    } catch (error) {
+      results.push({
+        operation: label,
+        kind: 'rest',
+        status: 0,
+        ok: false,
+        problems: [`request failed: ${(error as Error).message}`],
+      });
+      return undefined;
+    }
+    if (answer.status !== expected)
+      problems.push(`expected HTTP ${expected}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (!listedStatuses(operationId).includes(String(answer.status))) {
+      problems.push(`HTTP ${answer.status} is not an answer the contract lists`);
+    } else if (answer.status !== 204) {
+      if (!answer.contentType.includes('application/json'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
+      if (answer.json === undefined) problems.push('body is not JSON');
+      else problems.push(...validateRestResponse(operationId, answer.status, answer.json));
+    }
+    results.push({ operation: label, kind: 'rest', status: answer.status, ok: problems.length === 0, problems });
+    return answer.status === expected ? answer.json : undefined;
+  }
+
+  /** The CSV variant of a sheet: BOM, `;` header, CRLF, text/csv. */
+  async function csv(operationId: string, path: string, query: CallOptions['query']): Promise<void> {
+    const label = `${operationId} (text/csv)`;
+    const problems: string[] = [];
+    let answer: HttpAnswer;
+    try {
+      answer = await http('GET', path, { query, accept: 'text/csv' });
+    } catch (error) {
+      results.push({
+        operation: label,
+        kind: 'rest',
+        status: 0,
+        ok: false,
+        problems: [`request failed: ${(error as Error).message}`],
+      });
+      return;
+    }
+    if (answer.status !== 200) problems.push(`expected HTTP 200, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+    else {
+      if (!answer.contentType.includes('text/csv'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not text/csv`);
+      const [b0, b1, b2] = answer.bytes;
+      if (b0 !== 0xef || b1 !== 0xbb || b2 !== 0xbf) problems.push('CSV does not start with a UTF-8 BOM');
+      const body = answer.text.replace(/^\uFEFF/, '');
+      const lineEnd = body.indexOf('\r\n');
+      const header = lineEnd >= 0 ? body.slice(0, lineEnd) : body;
+      if (lineEnd < 0) problems.push('CSV header line does not end with CRLF');
+      if (!header.includes(';'))
+        problems.push(`CSV header is not ;-separated: ${JSON.stringify(header.slice(0, 120))}`);
+      if (header.includes(',')) problems.push(`CSV header contains commas: ${JSON.stringify(header.slice(0, 120))}`);
+      problems.push(...validateRestResponse(operationId, 200, answer.text, 'text/csv'));
+    }
+    results.push({ operation: label, kind: 'rest', status: answer.status, ok: problems.length === 0, problems });
+  }
+
+  /** A check that is not a single contract operation (401 table, soft-delete semantics). */
+  function check(operation: string, kind: Result['kind'], status: number, problems: string[]): void {
+    results.push({ operation, kind, status, ok: problems.length === 0, problems });
+  }
+
+  async function expect401(
+    operation: string,
+    method: string,
+    path: string,
+    bearer: string | null,
+    expected: Record<string, string>,
+    body?: unknown,
+  ): Promise<void> {
+    try {
+      const answer = await http(method, path, { token: bearer, body });
+      const problems: string[] = [];
+      if (answer.status !== 401) problems.push(`expected HTTP 401, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+      if (JSON.stringify(answer.json) !== JSON.stringify(expected))
+        problems.push(`expected body ${JSON.stringify(expected)}, got ${answer.text.slice(0, 300)}`);
+      if (!answer.contentType.includes('application/json'))
+        problems.push(`content-type ${answer.contentType || '(none)'} is not application/json`);
+      check(operation, 'auth', answer.status, problems);
+    } catch (error) {
+      check(operation, 'auth', 0, [`request failed: ${(error as Error).message}`]);
+    }
+  }
+
+  async function loginToken(who = email, secret = password): Promise<string | null> {
+    const answer = await http('POST', '/api/auth/login', {
+      token: null,
+      body: { email: who, password: secret, ip: null },
+    });
+    const access = asRecord(answer.json).access_token;
+    return answer.status === 200 && typeof access === 'string' ? access : null;
+  }
+
+  const graphqlByName = new Map(GRAPHQL_OPERATIONS.map((op) => [op.name, op]));
+  /** Runs one operations file; returns its `data` when it succeeded. */
+  async function graphql(
+    name: string,
+    variables: Record<string, unknown>,
+    bearer?: string | null,
+  ): Promise<Record<string, unknown> | undefined> {
+    const operation = graphqlByName.get(name);
+    if (!operation) {
+      check(name, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
+      return undefined;
+    }
+    const problems: string[] = [];
+    let answer: HttpAnswer;
+    try {
+      answer = await http('POST', `/${encodeURIComponent(tenant)}/graphql`, {
+        token: bearer,
+        body: { query: operation.source, operationName: name, variables },
+        accept: 'application/graphql-response+json, application/json',
+      });
+    } catch (error) {
+      check(name, 'graphql', 0, [`request failed: ${(error as Error).message}`]);
+      return undefined;
+    }
+    const body = asRecord(answer.json);
+    if (answer.status !== 200) problems.push(`expected HTTP 200, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (answer.json === undefined) problems.push('body is not JSON');
+    if ('errors' in body) problems.push(`errors: ${JSON.stringify(body.errors).slice(0, 400)}`);
+    if (!('data' in body) || body.data === null) problems.push('no data');
+    else problems.push(...validateGraphqlData(operation, body.data));
+    check(name, 'graphql', answer.status, problems);
+    return problems.length === 0 ? asRecord(body.data) : undefined;
+  }
+
+  return { email, password, tenant, results, session, http, rest, csv, check, expect401, loginToken, graphql };
+}
+
+export type ConformanceClient = ReturnType<typeof conformanceClient>;

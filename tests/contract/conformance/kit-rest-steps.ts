@@ -1,0 +1,189 @@
+import { asArray, asRecord, randomCnpj } from './kit-client';
+import type { ConformanceClient } from './kit-client';
+
+/** The first steps of a conformance run (./kit.ts): sign-in, the 401 table, tenants, instances, reports, roles. */
+
+/** What the steps of one run share: a unique stamp for throwaway names, and the report range. */
+export interface RunContext {
+  stamp: string;
+  startAt: string;
+  finishAt: string;
+}
+
+/** The throwaway tenant the run creates, and a customer tenant it reads reports of. */
+export interface RunTenants {
+  customerName: string;
+  customerId: number;
+  tenantName: string;
+  tenantId: number | undefined;
+}
+
+/** Health, then sign-in as the caller; its user (null: sign-in failed and nothing else can run). */
+export async function signIn(c: ConformanceClient): Promise<Record<string, unknown> | null> {
+  const { rest, check, email, password } = c;
+  // ----- health and sign-in ------------------------------------------------------------------------------
+  await rest('healthLive', 'GET', '/healthz', 200, { token: null });
+  await rest('healthReady', 'GET', '/readyz', 200, { token: null });
+  const login = asRecord(
+    await rest('authLogin', 'POST', '/api/auth/login', 200, { token: null, body: { email, password, ip: null } }),
+  );
+  c.session.token = typeof login.access_token === 'string' ? login.access_token : null;
+  if (!c.session.token) {
+    check('sign-in', 'auth', 0, ['could not sign in; the remaining operations were not exercised']);
+    return null;
+  }
+  const me = asRecord(asRecord(await rest('authUserInfo', 'GET', '/api/auth/userInfo', 200)).user);
+  await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
+  return me;
+}
+
+/** The 401 table (docs/product.md, Sessions). */
+export async function unauthorizedTable(c: ConformanceClient): Promise<void> {
+  const { expect401, tenant } = c;
+  await expect401('401 no token (REST)', 'GET', '/api/auth/userInfo', null, {
+    status: 'Authorization Token not found',
+  });
+  await expect401('401 garbage token (REST)', 'GET', '/api/auth/userInfo', 'garbage.token.value', {
+    status: 'Token is Invalid',
+  });
+  await expect401(
+    '401 no token (GraphQL)',
+    'POST',
+    `/${encodeURIComponent(tenant)}/graphql`,
+    null,
+    { status: 'Authorization Token not found' },
+    { query: '{ userInfos { id } }' },
+  );
+}
+
+/** Discovery of a customer tenant, then a throwaway tenant of the run's own. */
+export async function throwawayTenant(c: ConformanceClient, run: RunContext): Promise<RunTenants> {
+  const { rest, tenant } = c;
+  const { stamp, startAt, finishAt } = run;
+  const tenants = asArray(await rest('tenantList', 'GET', '/api/tenant/false', 200)).map(asRecord);
+  const customer = tenants.find((t) => t.name !== tenant && typeof t.name === 'string') ?? tenants[0] ?? {};
+  const customerName = typeof customer.name === 'string' ? customer.name : tenant;
+  const customerId = typeof customer.id === 'number' ? customer.id : 1;
+  await rest('tenantPaginated', 'POST', '/api/tenant/paginated', 200, { body: {} });
+  const tenantName = `conf-${stamp}`;
+  const createdTenant = asRecord(
+    await rest('tenantCreate', 'POST', '/api/tenant', 201, {
+      body: {
+        name: tenantName,
+        cnpj: randomCnpj(),
+        features: ['chat'],
+        template: 'pharmacy',
+        pool: 'pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
+      },
+    }),
+  );
+  const tenantId = typeof createdTenant.id === 'number' ? createdTenant.id : undefined;
+  if (tenantId)
+    await rest('tenantSetPlan', 'POST', '/api/tenant/set-plan', 200, {
+      body: { id: tenantId, plan: 'professional', user: 10, ticket: 1000 },
+    });
+  await rest('featureList', 'GET', '/api/tenant/feature', 200, { query: { tenantName } });
+  await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, {
+    body: { option: 'chatbot', enabled: true, tenantName },
+  });
+  await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
+    query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
+  });
+  await rest('tenantGenerateCampaignStatusWebhook', 'GET', '/api/tenant/generate-campaign-status-webhook', 200, {
+    query: { tenantName, startAt, finishAt, type: 'delivered' },
+  });
+  return { customerName, customerId, tenantName, tenantId };
+}
+
+export async function instancesAndConnections(
+  c: ConformanceClient,
+  run: RunContext,
+  tenants: RunTenants,
+): Promise<void> {
+  const { rest, http } = c;
+  const { stamp } = run;
+  const { customerName, tenantName } = tenants;
+  await rest('instanceList', 'GET', '/api/instance', 200, { query: { tenantName: customerName } });
+  const instance = asRecord(
+    await rest('instanceCreate', 'POST', '/api/instance', 201, {
+      body: { name: `Conformance ${stamp}`, tenantName, isOfficial: false, isUnlimited: false },
+    }),
+  );
+  const instanceId = typeof instance.id === 'number' ? instance.id : undefined;
+  if (instanceId) {
+    await rest('instanceUpdate', 'POST', '/api/instance/update', 200, {
+      body: { id: instanceId, tenantName, name: `Conformance ${stamp} renamed`, activated: true },
+    });
+    await rest('instanceSyncMessages', 'POST', '/api/instance/syncMessages', 202, {
+      body: { id: instanceId, daysAgo: 30, tenantName, unlimitedSync: false },
+    });
+    // Let the background sync settle before the tenant is deleted (bounded wait).
+    for (let i = 0; i < 50; i += 1) {
+      const list = await http('GET', '/api/instance', { query: { tenantName } });
+      const row = asArray(list.json)
+        .map(asRecord)
+        .find((r) => r.id === instanceId);
+      if (!row || row.status !== 'syncing') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  await rest('connectionList', 'GET', '/api/connection', 200, { query: { tenantName: customerName } });
+}
+
+export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext, tenants: RunTenants): Promise<void> {
+  const { rest, csv } = c;
+  const { startAt, finishAt } = run;
+  const { customerName, customerId } = tenants;
+  const range = { startAt, finishAt, tenantName: customerName };
+  await rest('sheetOrders', 'GET', '/api/tenant/sheets/orders', 200, { query: { ...range, limit: 20 } });
+  await csv('sheetOrders', '/api/tenant/sheets/orders', range);
+  await rest('sheetAttendances', 'GET', '/api/tenant/sheets/attendances', 200, { query: { ...range, limit: 20 } });
+  await csv('sheetAttendances', '/api/tenant/sheets/attendances', range);
+  await rest('sheetInstanceLogs', 'GET', '/api/tenant/sheets/instance_logs', 200, { query: { ...range, limit: 20 } });
+  await csv('sheetInstanceLogs', '/api/tenant/sheets/instance_logs', range);
+  await rest('sheetReasons', 'GET', '/api/tenant/sheets/reasons', 200, {
+    query: { startAt, finishAt, tenancyId: customerId, limit: 20 },
+  });
+  await csv('sheetReasons', '/api/tenant/sheets/reasons', { startAt, finishAt, tenancyId: customerId });
+  await rest('dashboardSummary', 'GET', '/api/dashboard/summary', 200, { query: range });
+  await rest('dashboardTimeseries', 'GET', '/api/dashboard/timeseries', 200, {
+    query: { ...range, metric: 'revenue', interval: 'day' },
+  });
+  await rest('dashboardProductivity', 'GET', '/api/dashboard/productivity', 200, { query: range });
+  await csv('dashboardProductivity', '/api/dashboard/productivity', range);
+  await rest('dashboardReport', 'POST', '/api/dashboard-report', 200, {
+    body: { start_at: startAt, finish_at: finishAt, selectedUsers: [] },
+  });
+  await rest('dashboardReportUsers', 'GET', '/api/dashboard-report/users', 200);
+}
+
+/** Permissions and a throwaway role; its id (undefined when it could not be created). */
+export async function permissionsAndRoles(c: ConformanceClient, run: RunContext): Promise<number | undefined> {
+  const { rest, email } = c;
+  const { stamp } = run;
+  await rest('permissionByEmail', 'GET', '/api/permission/email', 200, { query: { email } });
+  const permissions = asArray(await rest('permissionList', 'GET', '/api/permission', 200)).map(asRecord);
+  await rest('permissionCategories', 'GET', '/api/permission/categories', 200);
+  await rest('roleList', 'GET', '/api/roles', 200);
+  const role = asRecord(
+    await rest('roleCreate', 'POST', '/api/roles', 201, {
+      body: { name: `conf_${stamp}`, display_name: `Conformance ${stamp}` },
+    }),
+  );
+  const roleId = typeof role.id === 'number' ? role.id : undefined;
+  if (roleId) {
+    await rest('roleGet', 'GET', `/api/roles/${roleId}`, 200);
+    await rest('roleRename', 'PUT', `/api/roles/${roleId}`, 200, {
+      body: { display_name: `Conformance ${stamp} renamed` },
+    });
+    const route = permissions.map((p) => p.route_name).find((r): r is string => typeof r === 'string');
+    await rest('permissionUpdate', 'POST', '/api/permission/update', 200, {
+      body: { roleId, permissions: route ? [route] : [] },
+    });
+  }
+  await rest('departmentList', 'GET', '/api/departments', 200);
+  return roleId;
+}

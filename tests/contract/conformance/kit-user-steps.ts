@@ -1,0 +1,239 @@
+import { asArray, asRecord, totpCode } from './kit-client';
+import type { ConformanceClient } from './kit-client';
+import type { RunContext, RunTenants } from './kit-rest-steps';
+
+/** The later steps of a conformance run (./kit.ts): users through REST and GraphQL, soft delete, logout. */
+
+/**
+ * Two-factor as a throwaway user: status, enrol, verify (recovery codes), login without a code (401
+ * two_factor_required), login with a recovery code, disable with the next TOTP step.
+ */
+async function twoFactorFlow(c: ConformanceClient, who: string, secret: string): Promise<void> {
+  const { rest, check, loginToken } = c;
+  const own = await loginToken(who, secret);
+  if (!own) {
+    for (const id of ['twoFactorStatus', 'twoFactorEnrol', 'twoFactorVerify', 'twoFactorDisable'])
+      check(id, 'rest', 0, ['could not sign in as the throwaway user']);
+    return;
+  }
+  await rest('twoFactorStatus', 'GET', '/api/two-factor', 200, { token: own });
+  const enrolment = asRecord(await rest('twoFactorEnrol', 'POST', '/api/two-factor/enrol', 200, { token: own }));
+  const totpSecret = typeof enrolment.secret === 'string' ? enrolment.secret : '';
+  const activated = asRecord(
+    await rest('twoFactorVerify', 'POST', '/api/two-factor/verify', 200, {
+      token: own,
+      body: { code: totpCode(totpSecret) },
+    }),
+  );
+  const recovery = asArray(activated.recovery_codes).filter((c): c is string => typeof c === 'string');
+  const credentials = { email: who, password: secret, ip: null };
+  const asked = asRecord(
+    await rest(
+      'authLogin',
+      'POST',
+      '/api/auth/login',
+      401,
+      { token: null, body: credentials },
+      'authLogin (two-factor required)',
+    ),
+  );
+  if (asked.error !== 'two_factor_required')
+    check('authLogin (two-factor required)', 'auth', 401, [
+      `expected error two_factor_required, got ${JSON.stringify(asked)}`,
+    ]);
+  await rest(
+    'authLogin',
+    'POST',
+    '/api/auth/login',
+    200,
+    { token: null, body: { ...credentials, otp: recovery[0] ?? 'AAAAA-AAAAA' } },
+    'authLogin (recovery code)',
+  );
+  await rest('twoFactorDisable', 'POST', '/api/two-factor/disable', 200, {
+    token: own,
+    body: { code: totpCode(totpSecret, 1) },
+  });
+}
+
+/** A throwaway user in the caller's tenant, through REST; its id (undefined when it could not be created). */
+export async function restUsers(
+  c: ConformanceClient,
+  run: RunContext,
+  me: Record<string, unknown>,
+  roleId: number | undefined,
+): Promise<number | undefined> {
+  const { rest } = c;
+  const { stamp } = run;
+  const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
+  const anyUserId =
+    typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
+  const userEmail = `conf-${stamp}@example.com`;
+  // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that the strength rule calls weak.
+  const userPassword = 'Conf#Kx9!Qm2@Lp';
+  const user = asRecord(
+    await rest('userCreate', 'POST', '/api/users', 201, {
+      body: {
+        username: `conf.${stamp}`,
+        name: 'Conformance User',
+        email: userEmail,
+        password: userPassword,
+        role_id: roleId ?? 1,
+        user_department_id: null,
+        chosen_instances: [],
+      },
+    }),
+  );
+  const userId = typeof user.id === 'number' ? user.id : undefined;
+  await rest('userFindByEmail', 'POST', '/api/users/email', 200, { body: { email: userEmail } });
+  if (userId) {
+    await rest('userUpdate', 'PUT', `/api/users/${userId}`, 200, { body: { name: 'Conformance User Renamed' } });
+    await rest('userSetBlocked', 'PATCH', `/api/users/${userId}`, 200, { body: { blocked: false } });
+    // Two-factor can only be turned on by enrolling (409 here); off is an administrator's reset.
+    await rest(
+      'userSettingsUpdate',
+      'PATCH',
+      `/api/user-settings/${userId}`,
+      409,
+      { body: { two_factor_enabled: true } },
+      'userSettingsUpdate (on without enrolment)',
+    );
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, {
+      body: { two_factor_enabled: false },
+    });
+    await twoFactorFlow(c, userEmail, userPassword);
+  } else if (anyUserId) {
+    // Without a throwaway user, still exercise the read-only-ish setting on the caller itself.
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${anyUserId}`, 200, {
+      body: { two_factor_enabled: me.twoFactorEnabled === true },
+    });
+  }
+  return userId;
+}
+
+/** Every GraphQL operation (contracts/operations), on a throwaway user of its own. */
+export async function graphqlOperations(
+  c: ConformanceClient,
+  run: RunContext,
+  roleId: number | undefined,
+): Promise<void> {
+  const { graphql, http, check, loginToken, email, password, tenant } = c;
+  const { stamp } = run;
+  await graphql('logIn', { email, password, remember: false }, null);
+  await graphql('userInfos', {});
+  await graphql('users', {});
+  await graphql('roles', {});
+  await graphql('departments', {});
+  const gqlInstances = asArray((await graphql('instances', { remove_ids: [] }))?.instances).map(asRecord);
+  await graphql('onlineUsers', { user_id: null, instance_id: null });
+  await graphql('disconnected', {});
+  await graphql('connected', {});
+
+  let instanceIds = gqlInstances.map((i) => i.id).filter((id): id is number => typeof id === 'number');
+  if (instanceIds.length === 0) {
+    // The GraphQL tenant has no instance: create one so links can be made and removed.
+    const extra = asRecord(
+      (
+        await http('POST', '/api/instance', {
+          body: { name: `Conformance ${stamp} gql`, tenantName: tenant, isOfficial: false, isUnlimited: false },
+        })
+      ).json,
+    );
+    if (typeof extra.id === 'number') instanceIds = [extra.id];
+  }
+  const gqlPassword = 'Conf#Gq7!Zr4@Wt';
+  const gqlEmail = `conf-gql-${stamp}@example.com`;
+  const created = asRecord(
+    (
+      await graphql('newUser', {
+        username: `conf.gql.${stamp}`,
+        name: 'Conformance GraphQL User',
+        email: gqlEmail,
+        password: gqlPassword,
+        role_id: roleId ?? 1,
+        user_department_id: null,
+        chosen_instances: instanceIds.slice(0, 1),
+      })
+    )?.newUser,
+  );
+  const gqlUserId = typeof created.id === 'number' ? created.id : undefined;
+  if (gqlUserId) {
+    const links = asArray((await graphql('userInstances', { user_id: gqlUserId }))?.userInstances).map(asRecord);
+    await graphql('updateUser', {
+      id: gqlUserId,
+      name: 'Conformance GraphQL User Renamed',
+      chosen_instances: instanceIds.slice(0, 1),
+    });
+    const linkId = links.map((l) => l.id).find((id): id is number => typeof id === 'number');
+    if (linkId) await graphql('deleteUserInstance', { id: linkId });
+    else check('deleteUserInstance', 'graphql', 0, ['no user–instance link to delete (newUser linked no instance)']);
+    // Password change as the throwaway user (never touches the caller's password).
+    const gqlToken = await loginToken(gqlEmail, gqlPassword);
+    if (gqlToken) await graphql('updateUserPassword', { password: `${gqlPassword}2` }, gqlToken);
+    else check('updateUserPassword', 'graphql', 0, ['could not sign in as the throwaway GraphQL user']);
+    await graphql('disconnectUser', { user_id: gqlUserId });
+    await graphql('deleteUser', { id: gqlUserId });
+  } else {
+    for (const name of [
+      'userInstances',
+      'updateUser',
+      'deleteUserInstance',
+      'updateUserPassword',
+      'disconnectUser',
+      'deleteUser',
+    ]) {
+      check(name, 'graphql', 0, ['not exercised: newUser did not create a user']);
+    }
+  }
+  // refreshToken on a session of its own, so the main token keeps working.
+  const refreshable = await loginToken();
+  if (refreshable) await graphql('refreshToken', {}, refreshable);
+  else check('refreshToken', 'graphql', 0, ['could not sign in for a separate session']);
+}
+
+/** Soft delete and restore of the throwaway tenant, which is left deleted. */
+export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTenants): Promise<void> {
+  const { rest, http, check } = c;
+  const { tenantName, tenantId } = tenants;
+  if (tenantId) {
+    const findIn = async (onlyDeleted: boolean): Promise<Record<string, unknown> | undefined> => {
+      const page = await http('POST', '/api/tenant/paginated', {
+        body: { search: tenantName, pagination_limit: 100, only_deleted: onlyDeleted },
+      });
+      return asArray(asRecord(page.json).data)
+        .map(asRecord)
+        .find((t) => t.id === tenantId);
+    };
+    const deleted = asRecord(await rest('tenantDelete', 'POST', '/api/tenant/delete', 200, { body: { id: tenantId } }));
+    const problems: string[] = [];
+    if (typeof deleted.deleted_at !== 'string') problems.push('tenantDelete answered deleted_at not set');
+    if (await findIn(false)) problems.push('a deleted tenant is still in the paginated list');
+    const hidden = await findIn(true);
+    if (!hidden) problems.push('a deleted tenant is missing from the list with only_deleted');
+    else if (typeof hidden.deleted_at !== 'string')
+      problems.push('a deleted tenant lists deleted_at null with only_deleted');
+    const listed = asArray((await http('GET', '/api/tenant/false')).json).map(asRecord);
+    if (listed.some((t) => t.id === tenantId)) problems.push('a deleted tenant is still in GET /api/tenant/false');
+    const restored = asRecord(
+      await rest('tenantRestore', 'POST', '/api/tenant/restore', 200, { body: { id: tenantId } }),
+    );
+    if (restored.deleted_at !== null) problems.push('tenantRestore answered deleted_at not null');
+    if (!(await findIn(false))) problems.push('a restored tenant is missing from the paginated list');
+    if (await findIn(true)) problems.push('a restored tenant is still in the list with only_deleted');
+    check('soft delete / restore', 'rest', 200, problems);
+    // Leave the throwaway tenant deleted.
+    await http('POST', '/api/tenant/delete', { body: { id: tenantId } });
+  }
+}
+
+/** The REST throwaway user goes last, then logout. */
+export async function deleteUserAndLogOut(c: ConformanceClient, userId: number | undefined): Promise<void> {
+  const { rest, check, loginToken, expect401, email } = c;
+  if (userId) await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200);
+  const session = await loginToken();
+  if (session) {
+    await rest('authLogout', 'POST', '/api/auth/logout', 200, { token: session, body: { data: { email }, ip: null } });
+    await expect401('401 token after logout (REST)', 'GET', '/api/auth/userInfo', session, { status: 'Unauthorized' });
+  } else {
+    check('authLogout', 'rest', 0, ['could not sign in for a separate session']);
+  }
+}
