@@ -220,6 +220,8 @@ describe('userFormMachine: against the GraphQL contract', () => {
     const actor = createActor(userFormMachine, {
       input: { execute: fake.execute, mode: 'edit', user: userRow(3) },
     }).start();
+    const outcomes: unknown[] = [];
+    actor.on('outcome', (outcome) => outcomes.push(outcome));
     await flush();
     const ops = () => fake.seen.map(operationOf);
     expect(ops().find((op) => op?.name === 'userInstances')?.variables).toEqual({ user_id: 3 });
@@ -236,6 +238,15 @@ describe('userFormMachine: against the GraphQL contract', () => {
     expect(ops().find((op) => op?.name === 'deleteUserInstance')?.variables).toEqual({ id: 10 });
     expect(actor.getSnapshot().context.links.map((l) => l.id)).toEqual([11]);
     expect(actor.getSnapshot().context.instances.map((i) => i.id)).toEqual([1, 2]);
+    // The removal applied at once: its outcome names the instance.
+    expect(outcomes).toEqual([
+      {
+        type: 'outcome',
+        action: 'removeLink',
+        ok: true,
+        toast: { variant: 'success', title: { key: 'users.notices.linkRemoved', params: { name: 'WhatsApp Loja 1' } } },
+      },
+    ]);
     actor.send({ type: 'users.form.toggleInstance', instanceId: 2 });
     actor.send({ type: 'users.form.field', field: 'name', value: 'Novo Nome' });
     actor.send({ type: 'users.form.submit' });
