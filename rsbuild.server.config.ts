@@ -35,6 +35,8 @@ export default defineConfig({
   tools: {
     rspack: {
       externalsType: 'module-import',
+      // NODE_ENV is the operator's to set when the server starts, not the build's to fix.
+      optimization: { nodeEnv: false },
     },
   },
 });

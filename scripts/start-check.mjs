@@ -24,7 +24,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'start-check-'));
 const DEMO = { email: 'admin@demo.local', password: 'Back#Office!Demo' };
 
 const child = spawn(node, startArgs, {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `pglite://${dataDir}`, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    NODE_ENV: '',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `pglite://${dataDir}`,
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
   detached: false,
 });
@@ -64,6 +71,9 @@ try {
     const page = await fetch(`${started.base}/${started.tenant}/`);
     const html = await page.text();
     check('serves the SPA', page.status === 200 && /id="root"/.test(html), `HTTP ${page.status}`);
+    // NODE_ENV is read when the server starts (unset here): the build must not have fixed it.
+    const explorer = await fetch(`${started.base}/${started.tenant}/graphql`, { headers: { accept: 'text/html' } });
+    check('serves GraphiQL outside production', explorer.status === 200, `HTTP ${explorer.status}`);
     const login = await fetch(`${started.base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
@@ -459,7 +460,7 @@ describe('GraphQL /{tenant}/graphql', () => {
     expect(invalid.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('serves a local GraphiQL page on GET outside production: no CDN, no inline code, the app CSP', async () => {
+  it("serves yoga's GraphiQL on GET outside production: no CDN, its one inline script allowed by hash", async () => {
     const page = await app.fastify.inject({
       method: 'GET',
       url: '/backoffice/graphql',
@@ -467,20 +468,25 @@ describe('GraphQL /{tenant}/graphql', () => {
     });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
-    expect(page.body).toContain('<textarea id="query"');
-    expect(page.body).toContain('<input id="token"');
-    expect(page.body).toContain('<script src="/api/graphiql/graphiql.js" defer></script>');
-    expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=|unpkg|https?:\/\//i);
+    expect(page.body).toContain('renderYogaGraphiQL');
+    // Nothing is loaded from another origin: no src/href to http(s), no CDN.
+    expect(page.body).not.toMatch(/(?:src|href)=["']?https?:|unpkg\.com|jsdelivr/i);
     const csp = String(page.headers['content-security-policy']);
-    expect(csp).toMatch(/script-src 'self';/);
-    expect(csp).toMatch(/style-src 'self';/);
-    const script = await app.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.js' });
-    expect(script.statusCode).toBe(200);
-    expect(script.headers['content-type']).toContain('javascript');
-    expect(script.body).toContain('window.location.pathname');
-    expect(script.body).toContain("'Bearer '");
-    const styles = await app.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.css' });
-    expect(styles.headers['content-type']).toContain('text/css');
+    const scripts = [...page.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+    expect(scripts).toHaveLength(1);
+    const hash = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+    expect(csp).toMatch(/connect-src 'self';/);
+    expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    // One page for every tenant: it queries its own path.
+    const other = await app.fastify.inject({
+      method: 'GET',
+      url: '/farmacia-central/graphql',
+      headers: { accept: 'text/html' },
+    });
+    expect(other.body).toBe(page.body);
     expect(
       (await app.fastify.inject({ method: 'GET', url: '/no-such-tenant/graphql', headers: { accept: 'text/html' } }))
         .statusCode,
@@ -508,7 +514,6 @@ describe('GraphQL /{tenant}/graphql', () => {
       (await prod.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } }))
         .statusCode,
     ).toBe(405);
-    expect((await prod.fastify.inject({ method: 'GET', url: '/api/graphiql/graphiql.js' })).statusCode).toBe(404);
     const introspection = await gql(prod, '{ __schema { queryType { name } } }');
     expect(introspection.status).toBe(400);
     expect(introspection.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');

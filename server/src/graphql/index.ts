@@ -15,7 +15,7 @@ import type { Services } from '../services';
 import { DomainError } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { assertMayChange } from '../users/access';
-import { graphiqlPage, registerGraphiqlAssets } from './graphiql';
+import { graphiqlPage } from './graphiql';
 import { fieldAccessTable, type FieldAccess } from './permissions';
 import { givenArguments, isRequestBody, readingOf, type Plan, type Reading } from './request-reading';
 import { createResolvers } from './resolvers';
@@ -58,7 +58,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ROUTE,
-    // yoga's GraphiQL loads from unpkg; outside production our own page (./graphiql) answers GET instead.
+    // Outside production GET answers GraphiQL from yoga's own renderer, served by the route below (./graphiql).
     graphiql: false,
     landingPage: false,
     cors: false,
@@ -68,8 +68,6 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     maskedErrors: { maskError: maskUnexpected, isDev: false },
     plugins: [contractStatuses, limits, ...(config.production ? [noIntrospection] : [])],
   });
-
-  if (!config.production) registerGraphiqlAssets(fastify);
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
   const access = fieldAccessTable(schema);
@@ -218,10 +216,12 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     errorHandler: bodyErrorHandler,
     handler: async (request, reply) => {
       if (request.method === 'GET') {
+        const page = graphiqlPage();
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-cache')
-          .send(graphiqlPage(request.params.tenant));
+          .header('content-security-policy', page.csp)
+          .send(page.html);
       }
       const state = states.get(request);
       if (!state) return reply.code(500).send(errorsBody('Internal server error', 'INTERNAL_SERVER_ERROR'));

@@ -34,8 +34,46 @@ function operationIds(): string[] {
 }
 
 describe('/api/docs', () => {
-  it('renders every operation of the contract as HTML, under the no-inline CSP', async () => {
+  it('serves Swagger UI from node_modules with its start in a file, under the no-inline CSP', async () => {
     const page = await app.fastify.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).not.toMatch(/<script>|<script [^>]*>[^<]|<style|\sstyle=|https?:\/\//i);
+    expect(String(page.headers['content-security-policy'])).toMatch(/script-src 'self';/);
+    const sources = [...page.body.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((m) => m[1] ?? '');
+    expect(sources).toEqual(
+      expect.arrayContaining([
+        '/api/docs/assets/swagger-ui-bundle.js',
+        '/api/docs/assets/swagger-ui.css',
+        '/api/docs/explorer.js',
+        '/api/docs/reference',
+      ]),
+    );
+    for (const url of sources) {
+      const file = await app.fastify.inject({ method: 'GET', url });
+      expect(file.statusCode, url).toBe(200);
+      expect(file.body.length, url).toBeGreaterThan(url.endsWith('bundle.js') ? 500_000 : 20);
+    }
+    expect((await app.fastify.inject({ method: 'GET', url: '/api/docs/assets/package.json' })).statusCode).toBe(404);
+    expect((await app.fastify.inject({ method: 'GET', url: '/api/docs/assets/..%2Fpackage.json' })).statusCode).toBe(
+      404,
+    );
+    const start = await app.fastify.inject({ method: 'GET', url: '/api/docs/explorer.js' });
+    expect(start.body).toContain("url: '/api/docs/explorer-openapi.json'");
+    expect(start.body).toContain('validatorUrl: null');
+  });
+
+  it('gives the explorer the contract with this server as its only server, so "try it" stays here', async () => {
+    const response = await app.fastify.inject({ method: 'GET', url: '/api/docs/explorer-openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const explorerSpec = response.json() as { servers: unknown; paths: Record<string, unknown> };
+    expect(explorerSpec.servers).toEqual([{ url: '/', description: 'this server' }]);
+    const contract = parse(source) as { paths: Record<string, unknown> };
+    expect(explorerSpec.paths).toEqual(contract.paths);
+  });
+
+  it('renders every operation of the contract as HTML at /api/docs/reference, under the no-inline CSP', async () => {
+    const page = await app.fastify.inject({ method: 'GET', url: '/api/docs/reference' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     const ids = operationIds();

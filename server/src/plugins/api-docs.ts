@@ -1,11 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
 /**
- * `/api/docs`: the REST contract rendered for backend teams, server-side and without any CDN or
- * inline script/style (the CSP holds): per tag, every operation with its permission, parameters,
- * schema names and examples. `/api/docs/openapi.yaml` serves the contract itself.
+ * `/api/docs`: the REST contract for backend teams. An explorer (Swagger UI, served from node_modules,
+ * with "try it" against this server) and `/api/docs/reference`, the contract rendered on the server
+ * for reading without JavaScript: per tag, every operation with its permission, parameters, schema
+ * names and examples. Neither uses a CDN or inline script/style (the app's CSP holds).
+ * `/api/docs/openapi.yaml` serves the contract itself.
  */
 
 type Obj = Record<string, unknown>;
@@ -191,17 +196,93 @@ pre{background:#f5f7fa;border:1px solid #e3e8f0;border-radius:4px;padding:.5rem;
 code{font-family:ui-monospace,monospace}
 `;
 
-/** Registers `/api/docs`, `/api/docs/docs.css` and `/api/docs/openapi.yaml`; the page is rendered once. */
+/** Where swagger-ui-dist's files are: resolved from the working directory, like WEB_ROOT. */
+function swaggerUiDir(): string {
+  return dirname(createRequire(join(process.cwd(), 'package.json')).resolve('swagger-ui-dist/package.json'));
+}
+
+/** The files of swagger-ui-dist the explorer page loads, served from node_modules (no CDN). */
+const SWAGGER_FILES: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The explorer: Swagger UI with "try it" against this server. No inline script or style, so the app's
+ * CSP holds: its start is a file of its own, and the contract it reads names this server (a relative
+ * URL) instead of the contract's example address.
+ */
+export function explorerPage(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} — API explorer</title>
+<link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/api/docs/explorer.css">
+<script src="/api/docs/assets/swagger-ui-bundle.js" defer></script>
+<script src="/api/docs/explorer.js" defer></script>
+</head>
+<body>
+<header class="explorer-header"><strong>${escapeHtml(title)}</strong>
+<a href="/api/docs/reference">Reference (no JavaScript)</a>
+<a href="/api/docs/openapi.yaml">openapi.yaml</a>
+<span>GraphQL: <code>/{tenant}/graphql</code></span></header>
+<main id="swagger-ui"></main>
+</body>
+</html>
+`;
+}
+
+const EXPLORER_JS = `window.addEventListener('DOMContentLoaded', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/api/docs/explorer-openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    docExpansion: 'none',
+    filter: true,
+    displayRequestDuration: true,
+    showExtensions: true,
+    showCommonExtensions: true,
+    persistAuthorization: false,
+    validatorUrl: null,
+  });
+});
+`;
+
+const EXPLORER_CSS = `.explorer-header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:baseline;padding:.75rem 1.25rem;
+font:14px/1.5 system-ui,sans-serif;border-bottom:1px solid #dde3ee}
+.explorer-header a{color:#1f5fc7}
+`;
+
+/**
+ * Registers `/api/docs` (Swagger UI with "try it"), `/api/docs/reference` (the contract rendered on the
+ * server, for reading without JavaScript), their assets and `/api/docs/openapi.yaml`; pages are built once.
+ */
 export function registerApiDocs(fastify: FastifyInstance, options: { specPath: string }): void {
   const source = readFileSync(options.specPath, 'utf8');
+  const spec = parse(source) as Obj;
+  const title = String((isObj(spec['info']) && spec['info']['title']) || 'API');
   const html = renderApiDocs(source);
-  fastify.get('/api/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html),
-  );
-  fastify.get('/api/docs/docs.css', async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(CSS),
-  );
-  fastify.get('/api/docs/openapi.yaml', async (_request, reply) =>
-    reply.type('application/yaml; charset=utf-8').header('cache-control', 'no-cache').send(source),
-  );
+  const explorer = explorerPage(title);
+  // The same contract, its servers replaced by this one: "try it" calls the server that serves the page.
+  const explorerSpec = JSON.stringify({ ...spec, servers: [{ url: '/', description: 'this server' }] });
+  const swaggerDir = swaggerUiDir();
+  const page = (body: string, type: string) => (_request: unknown, reply: FastifyReply) =>
+    reply.type(type).header('cache-control', 'no-cache').send(body);
+
+  fastify.get('/api/docs', page(explorer, 'text/html; charset=utf-8'));
+  fastify.get('/api/docs/explorer.js', page(EXPLORER_JS, 'text/javascript; charset=utf-8'));
+  fastify.get('/api/docs/explorer.css', page(EXPLORER_CSS, 'text/css; charset=utf-8'));
+  fastify.get('/api/docs/explorer-openapi.json', page(explorerSpec, 'application/json; charset=utf-8'));
+  fastify.get<{ Params: { file: string } }>('/api/docs/assets/:file', async (request, reply) => {
+    const type = SWAGGER_FILES[request.params.file];
+    if (type === undefined) return reply.code(404).send({ message: 'Not found' });
+    const body = await readFile(join(swaggerDir, request.params.file));
+    return reply.type(type).header('cache-control', 'public, max-age=86400').send(body);
+  });
+  fastify.get('/api/docs/reference', page(html, 'text/html; charset=utf-8'));
+  fastify.get('/api/docs/docs.css', page(CSS, 'text/css; charset=utf-8'));
+  fastify.get('/api/docs/openapi.yaml', page(source, 'application/yaml; charset=utf-8'));
 }
