@@ -1,0 +1,106 @@
+import { validateGraphqlData, type GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
+import { DOCUMENTED, mint, pools, run } from './graphql-fuzz-state';
+import { variablesValid } from './graphql-fuzz-cases';
+import type { Case } from './graphql-fuzz-cases';
+
+// ------------------------------------------------------------------------------------------------------
+// The run
+// ------------------------------------------------------------------------------------------------------
+
+export const stats = { requests: 0, server5xx: 0, valid: 0, invalid: 0, ok: 0, documentedErrors: 0, tenantNotFound: 0 };
+export const problems: string[] = [];
+
+async function keepCallerIntact(): Promise<void> {
+  const verified = await run.t.app.tokens.verify(run.token);
+  const row = await run.t.db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['r.name', 'u.blocked', 'u.deleted_at'])
+    .where('u.id', '=', run.caller.id)
+    .executeTakeFirstOrThrow();
+  if (verified.ok && row.name === 'administrador' && !row.blocked && !row.deleted_at) return;
+  const admin = await run.t.db
+    .selectFrom('roles')
+    .select('id')
+    .where('name', '=', 'administrador')
+    .executeTakeFirstOrThrow();
+  await run.t.db
+    .updateTable('users')
+    .set({ role_id: admin.id, blocked: false, deleted_at: null })
+    .where('id', '=', run.caller.id)
+    .execute();
+  run.token = await mint(run.caller);
+}
+
+export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
+  // Operations that end or rotate the caller's session get one of their own. The password user may have
+  // been deleted or blocked by an earlier fuzzed call (its id is in the pool): bring it back first, or
+  // every later updateUserPassword answers 401 for a reason the case did not choose.
+  if (op.name === 'updateUserPassword')
+    await run.t.db
+      .updateTable('users')
+      .set({ blocked: false, deleted_at: null })
+      .where('id', '=', run.passwordUser.id)
+      .execute();
+  const bearer =
+    op.name === 'updateUserPassword'
+      ? await mint(run.passwordUser)
+      : op.name === 'refreshToken'
+        ? await mint(run.caller)
+        : run.token;
+  const response = await run.t.app.fastify.inject({
+    method: 'POST',
+    url: `/${c.tenant}/graphql`,
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+    },
+    payload: JSON.stringify({ query: op.source, operationName: op.name, variables: c.variables }),
+  });
+  stats.requests += 1;
+  const label = `${op.name} /${c.tenant}/graphql ${JSON.stringify(c.variables).slice(0, 200)}`;
+  const status = response.statusCode;
+  let body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: { code?: string; field?: string } }[];
+  };
+  try {
+    body = response.json();
+  } catch {
+    problems.push(`not JSON: ${label} → ${status} ${response.body.slice(0, 160)}`);
+    return;
+  }
+  if (status >= 500) {
+    stats.server5xx += 1;
+    problems.push(`5xx: ${label} → ${status} ${response.body.slice(0, 200)}`);
+    return;
+  }
+  const valid = variablesValid(op, c.variables);
+  if (valid) stats.valid += 1;
+  else stats.invalid += 1;
+  const codes = (body.errors ?? []).map((e) => e.extensions?.code ?? '(none)');
+  if (status === 404 && codes.join() === 'NOT_FOUND' && !pools.live.has(c.tenant)) {
+    stats.tenantNotFound += 1; // an unknown tenant in the path, whatever the variables
+  } else if (!valid) {
+    if (status !== 400 || !body.errors?.length || body.data !== undefined)
+      problems.push(`invalid accepted: ${label} → ${status} ${response.body.slice(0, 200)}`);
+  } else if (status !== 200) {
+    problems.push(`valid refused: ${label} → ${status} ${response.body.slice(0, 240)}`);
+  } else if (body.errors?.length) {
+    const names = new Set((op.operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
+    const documented = DOCUMENTED[op.name] ?? [];
+    const bad = (body.errors ?? []).filter(
+      (e) =>
+        !documented.includes(e.extensions?.code ?? '') ||
+        (['BAD_USER_INPUT', 'NOT_FOUND'].includes(e.extensions?.code ?? '') && !names.has(e.extensions?.field ?? '')),
+    );
+    if (bad.length) problems.push(`undocumented error: ${label} → ${JSON.stringify(bad).slice(0, 240)}`);
+    else stats.documentedErrors += 1;
+  } else {
+    stats.ok += 1;
+    const check = validateGraphqlData(op, body.data);
+    if (check.length) problems.push(`data breaks the selection: ${label} → ${check.slice(0, 3).join('; ')}`);
+  }
+  if (['updateUser', 'deleteUser', 'disconnectUser'].includes(op.name)) await keepCallerIntact();
+}

@@ -1,0 +1,51 @@
+import { buildSchema } from 'graphql';
+import { readFileSync } from 'node:fs';
+import type { TestApp } from './app';
+import type { TestUser } from './users';
+import { SCHEMA_PATH } from '../graphql/index';
+
+/** What the parts of the GraphQL fuzz run (./graphql-fuzz.ts) share: its size, the schema, its app and callers, the pools of values. */
+
+export interface GraphqlFuzzSize {
+  /** Requests per operation with valid and with broken variables. */
+  validRuns: number;
+  invalidRuns: number;
+  /** Runs of the order-of-checks property (no token, a bad token, a caller without the permission). */
+  orderingRuns: number;
+}
+
+/** `npm run test:reliability`. */
+export const FULL_GRAPHQL_FUZZ: GraphqlFuzzSize = { validRuns: 90, invalidRuns: 70, orderingRuns: 2_000 };
+export const schema = buildSchema(readFileSync(SCHEMA_PATH, 'utf8'));
+
+/** Execution errors the schema documents per operation (contracts/schema.graphql descriptions). */
+export const DOCUMENTED: Record<string, string[]> = {
+  logIn: ['INVALID_CREDENTIALS', 'TWO_FACTOR_REQUIRED', 'INVALID_TWO_FACTOR_CODE', 'BAD_USER_INPUT'],
+  newUser: ['BAD_USER_INPUT', 'NOT_FOUND', 'USER_LIMIT_REACHED'],
+  updateUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  updateUserPassword: ['BAD_USER_INPUT'],
+  deleteUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  disconnectUser: ['NOT_FOUND'],
+  deleteUserInstance: ['NOT_FOUND'],
+  userInstances: ['NOT_FOUND'],
+};
+
+/** The run's app and callers, set up by {@link describeGraphqlFuzz}'s beforeAll. */
+export const run = {} as { t: TestApp; caller: TestUser; passwordUser: TestUser; token: string };
+/** Callers the guard refuses before reading the body: a customer tenant's user on another tenant's path; staff without route `users`. */
+export const refused = {
+  outsider: undefined as unknown as TestUser,
+  outsiderToken: '',
+  operador: undefined as unknown as TestUser,
+  operadorToken: '',
+};
+export const pools = { ids: [] as number[], tenants: [] as string[], live: new Set<string>() };
+
+export async function mint(user: TestUser): Promise<string> {
+  const { token_version } = await run.t.db
+    .selectFrom('users')
+    .select('token_version')
+    .where('id', '=', user.id)
+    .executeTakeFirstOrThrow();
+  return (await run.t.app.tokens.issue(user.id, token_version)).token;
+}

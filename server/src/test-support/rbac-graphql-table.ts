@@ -1,0 +1,72 @@
+import { TEST_PASSWORD } from './users';
+import { freshBLink, freshBUser, ids, m, users } from './rbac-matrix';
+import type { Row } from './rbac-matrix';
+
+// ------------------------------------------------------------------------------------------------------
+// THE GRAPHQL TABLE at /matrix-b/graphql: operation × principal → status
+// ------------------------------------------------------------------------------------------------------
+
+//                          anon malf  exp  rev   op  A→B admin
+export const G_PUBLIC: Row = [200, 200, 200, 200, 200, 200, 200];
+export const G_SIGNED_IN: Row = [401, 401, 401, 401, 200, 403, 200]; // any signed-in staff; A may not use tenant B's path
+export const G_USERS: Row = [401, 401, 401, 401, 403, 403, 200]; // route `users`
+export const G_REFRESH: Row = [401, 401, 200, 401, 200, 403, 200]; // an expired token inside its window may refresh
+
+export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Record<string, unknown>>, Row][] = [
+  ['logIn', () => ({ email: users.login.email, password: TEST_PASSWORD }), G_PUBLIC],
+  ['refreshToken', () => ({}), G_REFRESH],
+  ['connected', () => ({}), G_SIGNED_IN],
+  ['disconnected', () => ({}), G_SIGNED_IN],
+  ['userInfos', () => ({}), G_SIGNED_IN],
+  ['instances', () => ({ remove_ids: [] }), G_SIGNED_IN],
+  ['onlineUsers', () => ({ user_id: null, instance_id: null }), G_SIGNED_IN],
+  ['departments', () => ({}), G_USERS],
+  ['updateUserPassword', () => ({ password: 'Changed#Pass-4Q8' }), G_SIGNED_IN],
+  ['roles', () => ({}), G_USERS],
+  ['users', () => ({}), G_USERS],
+  ['userInstances', () => ({ user_id: ids.bUser }), G_USERS],
+  [
+    'newUser',
+    () => ({
+      username: `g.${Date.now().toString(36)}${m.counter++}`,
+      name: 'Matrix GraphQL',
+      email: `g-${Date.now().toString(36)}${m.counter++}@demo.local`,
+      password: 'Matrix#Pass-9Z7',
+      role_id: ids.role,
+    }),
+    G_USERS,
+  ],
+  ['updateUser', () => ({ id: ids.bUser, name: 'Bruno Segredo' }), G_USERS],
+  ['disconnectUser', () => ({ user_id: ids.bUser }), G_USERS],
+  ['deleteUser', async () => ({ id: await freshBUser() }), G_USERS],
+  ['deleteUserInstance', async () => ({ id: await freshBLink() }), G_USERS],
+];
+
+/** Tenant A's user in its OWN tenant path, naming tenant B's records: not found, and lists without B. */
+export const ISOLATION_TABLE: [
+  string,
+  () => Record<string, unknown> | Promise<Record<string, unknown>>,
+  'NOT_FOUND' | 'OK',
+][] = [
+  ['userInstances', () => ({ user_id: ids.bUser }), 'NOT_FOUND'],
+  ['updateUser', () => ({ id: ids.bUser, name: 'pwned-AtoB' }), 'NOT_FOUND'],
+  ['deleteUser', () => ({ id: ids.bUser }), 'NOT_FOUND'],
+  ['disconnectUser', () => ({ user_id: ids.bUser }), 'NOT_FOUND'],
+  ['deleteUserInstance', () => ({ id: ids.bLink }), 'NOT_FOUND'],
+  [
+    'newUser',
+    () => ({
+      username: `a.${Date.now().toString(36)}`,
+      name: 'A user',
+      email: `a-${Date.now().toString(36)}@demo.local`,
+      password: 'Matrix#Pass-9Z7',
+      role_id: ids.role,
+      chosen_instances: [ids.bInstance],
+    }),
+    'NOT_FOUND',
+  ],
+  ['users', () => ({}), 'OK'],
+  ['onlineUsers', () => ({ user_id: null, instance_id: ids.bInstance }), 'OK'],
+  ['instances', () => ({ remove_ids: [] }), 'OK'],
+  ['departments', () => ({}), 'OK'],
+];

@@ -1,0 +1,275 @@
+import { TEST_PASSWORD } from './users';
+import { freshBUser, freshTenant, ids, today, unique, users } from './rbac-matrix';
+import type { Build, Principal, Req, Row } from './rbac-matrix';
+
+// ------------------------------------------------------------------------------------------------------
+// THE REST TABLE: operation × principal → status
+// ------------------------------------------------------------------------------------------------------
+
+export const get =
+  (url: string): Build =>
+  () => ({ method: 'GET', url });
+export const send =
+  (
+    method: Req['method'],
+    url: string | (() => string | Promise<string>),
+    body?: (who: Principal, n: number) => unknown,
+  ): Build =>
+  async (who, n) => ({
+    method,
+    url: typeof url === 'string' ? url : await url(),
+    ...(body ? { body: body(who, n) } : {}),
+  });
+export const range = () => `startAt=${today()}&finishAt=${today()}`;
+
+//                     anon malf  exp  rev   op  A→B admin
+export const PUBLIC: Row = [200, 200, 200, 200, 200, 200, 200];
+export const SIGNED_IN: Row = [401, 401, 401, 401, 200, 200, 200];
+export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a permission op lacks; A is refused tenant B
+export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
+export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
+
+export const REST_TABLE: [string, string, Build, Row][] = [
+  // operationId                       label                              request                                                                                  expected
+  ['healthLive', '', get('/healthz'), PUBLIC],
+  ['healthReady', '', get('/readyz'), PUBLIC],
+  [
+    'authLogin',
+    '',
+    send('POST', '/api/auth/login', () => ({ email: users.login.email, password: TEST_PASSWORD, ip: null })),
+    PUBLIC,
+  ],
+  ['authLogout', '', send('POST', '/api/auth/logout', () => ({ data: null, ip: null })), SIGNED_IN],
+  ['authUserInfo', '', get('/api/auth/userInfo'), SIGNED_IN],
+  ['userIsFuncionalUser', '', get('/api/users/is-funcional-user'), SIGNED_IN],
+  ['userFindByEmail', '', send('POST', '/api/users/email', () => ({ email: 'matrix-b-user@demo.local' })), NOT_VISIBLE],
+  ['userList', 'tenantName=B', get('/api/users?tenantName=matrix-b'), STAFF_ONLY],
+  ['userList', 'own tenant', get('/api/users'), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'userCreate',
+    "lands in the caller's tenant",
+    send('POST', '/api/users', (who, n) => ({
+      username: `m.${unique(who, n)}`,
+      name: 'Matrix New',
+      email: `m-${unique(who, n)}@demo.local`,
+      password: 'Matrix#Pass-9Z7',
+      role_id: ids.role,
+    })),
+    [401, 401, 401, 401, 403, 201, 201],
+  ],
+  [
+    'userUpdate',
+    '',
+    send(
+      'PUT',
+      () => `/api/users/${ids.bUser}`,
+      (who) => ({ name: who === 'admin' ? 'Bruno Segredo' : `pwned-${who}` }),
+    ),
+    NOT_VISIBLE,
+  ],
+  [
+    'userSetBlocked',
+    '',
+    send(
+      'PATCH',
+      () => `/api/users/${ids.bUser}`,
+      () => ({ blocked: false }),
+    ),
+    NOT_VISIBLE,
+  ],
+  ['userDelete', '', async () => ({ method: 'DELETE', url: `/api/users/${await freshBUser()}` }), NOT_VISIBLE],
+  [
+    'userSettingsUpdate',
+    '',
+    send(
+      'PATCH',
+      () => `/api/user-settings/${ids.bUser}`,
+      () => ({ two_factor_enabled: false }),
+    ),
+    NOT_VISIBLE,
+  ],
+  ['tenantList', '', get('/api/tenant/false'), SIGNED_IN],
+  [
+    'tenantPaginated',
+    'search B',
+    send('POST', '/api/tenant/paginated', () => ({ search: 'matrix-b', pagination_limit: 100 })),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  [
+    'tenantCreate',
+    '',
+    send('POST', '/api/tenant', (who, n) => ({
+      name: `matrix-new-${unique(who, n)}`,
+      cnpj: '11.444.777/0001-61',
+      features: ['chat'],
+      template: 'pharmacy',
+      pool: 'pool-a',
+      userLimit: 5,
+      plan: 'starter',
+      ticketLimit: 10,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'tenantDelete',
+    '',
+    async () => ({ method: 'POST', url: '/api/tenant/delete', body: { id: await freshTenant(false) } }),
+    NOT_VISIBLE,
+  ],
+  [
+    'tenantRestore',
+    '',
+    async () => ({ method: 'POST', url: '/api/tenant/restore', body: { id: await freshTenant(true) } }),
+    NOT_VISIBLE,
+  ],
+  [
+    'tenantSetPlan',
+    '',
+    send('POST', '/api/tenant/set-plan', (who) => ({
+      id: ids.b,
+      plan: who === 'admin' ? 'professional' : 'enterprise',
+      user: who === 'admin' ? 50 : 99,
+      ticket: 1000,
+    })),
+    NOT_VISIBLE,
+  ],
+  ['sheetOrders', '', get(`/api/tenant/sheets/orders?tenantName=matrix-b&STARTFINISH`), REPORTS],
+  ['sheetAttendances', '', get(`/api/tenant/sheets/attendances?tenantName=matrix-b&STARTFINISH`), REPORTS],
+  ['sheetInstanceLogs', '', get(`/api/tenant/sheets/instance_logs?tenantName=matrix-b&STARTFINISH`), REPORTS],
+  [
+    'sheetReasons',
+    'tenancyId=B',
+    async () => ({ method: 'GET', url: `/api/tenant/sheets/reasons?tenancyId=${ids.b}&${range()}` }),
+    REPORTS,
+  ],
+  ['featureList', '', get('/api/tenant/feature?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'featureUpdate',
+    '',
+    send('POST', '/api/tenant/feature', () => ({ option: 'chatbot', enabled: true, tenantName: 'matrix-b' })),
+    STAFF_ONLY,
+  ],
+  [
+    'tenantSyncAnalytics',
+    '',
+    async () => ({
+      method: 'GET',
+      url: `/api/tenant/syncAnalytics?tenantName=matrix-b&fromDate=${today()}&toDate=${today()}`,
+    }),
+    STAFF_ONLY,
+  ],
+  [
+    'tenantGenerateCampaignStatusWebhook',
+    '',
+    get(`/api/tenant/generate-campaign-status-webhook?tenantName=matrix-b&STARTFINISH&type=delivered`),
+    STAFF_ONLY,
+  ],
+  [
+    'dashboardReport',
+    "B's user selected",
+    send('POST', '/api/dashboard-report', () => ({
+      start_at: today(),
+      finish_at: today(),
+      selectedUsers: [ids.bUser],
+    })),
+    [401, 401, 401, 401, 200, 200, 200],
+  ],
+  ['dashboardReportUsers', '', get('/api/dashboard-report/users?tenantName=matrix-b'), REPORTS],
+  ['dashboardSummary', '', get(`/api/dashboard/summary?tenantName=matrix-b&STARTFINISH`), REPORTS],
+  [
+    'dashboardTimeseries',
+    '',
+    get(`/api/dashboard/timeseries?tenantName=matrix-b&STARTFINISH&metric=orders&interval=day`),
+    REPORTS,
+  ],
+  ['dashboardProductivity', '', get(`/api/dashboard/productivity?tenantName=matrix-b&STARTFINISH`), REPORTS],
+  ['permissionByEmail', "B's user", get('/api/permission/email?email=matrix-b-user@demo.local'), NOT_VISIBLE],
+  ['permissionList', 'global catalogue', get('/api/permission'), [401, 401, 401, 401, 403, 200, 200]],
+  ['permissionCategories', 'global catalogue', get('/api/permission/categories'), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'permissionUpdate',
+    'roles are shared',
+    send('POST', '/api/permission/update', () => ({ roleId: ids.role, permissions: ['dashboard-analytics'] })),
+    STAFF_ONLY,
+  ],
+  ['roleList', '', get('/api/roles'), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'roleCreate',
+    'roles are shared',
+    send('POST', '/api/roles', (who, n) => ({
+      name: `r_${unique(who, n)}`.slice(0, 40),
+      display_name: who === 'admin' ? 'Matrix created' : `pwned-${who}`,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  ['roleGet', '', async () => ({ method: 'GET', url: `/api/roles/${ids.role}` }), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'roleRename',
+    'roles are shared',
+    send(
+      'PUT',
+      () => `/api/roles/${ids.role}`,
+      (who) => ({ display_name: who === 'admin' ? 'Matrix role' : `pwned-${who}` }),
+    ),
+    STAFF_ONLY,
+  ],
+  ['departmentList', '', get('/api/departments?tenantName=matrix-b'), STAFF_ONLY],
+  ['instanceList', '', get('/api/instance?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'instanceCreate',
+    '',
+    send('POST', '/api/instance', (who, n) => ({
+      name: who === 'admin' ? `Matrix ${unique(who, n)}` : `pwned-${who}`,
+      tenantName: 'matrix-b',
+      isOfficial: false,
+      isUnlimited: false,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'instanceUpdate',
+    'tenantName=B',
+    send('POST', '/api/instance/update', (who) => ({
+      id: ids.bInstance,
+      tenantName: 'matrix-b',
+      name: who === 'admin' ? 'Instancia Secreta B' : `pwned-${who}`,
+    })),
+    STAFF_ONLY,
+  ],
+  [
+    'instanceUpdate',
+    "own tenantName, B's id",
+    send('POST', '/api/instance/update', (who) => ({
+      id: ids.bInstance,
+      tenantName: 'matrix-a',
+      name: `pwned-${who}`,
+    })),
+    [401, 401, 401, 401, 403, 404, 404],
+  ],
+  [
+    'instanceSyncMessages',
+    '',
+    send('POST', '/api/instance/syncMessages', () => ({
+      id: ids.bInstance,
+      daysAgo: 1,
+      tenantName: 'matrix-b',
+      unlimitedSync: false,
+    })),
+    [401, 401, 401, 401, 403, 403, 202],
+  ],
+  ['connectionList', '', get('/api/connection?tenantName=matrix-b'), STAFF_ONLY],
+  ['twoFactorStatus', "the caller's own", get('/api/two-factor'), SIGNED_IN],
+  ['twoFactorEnrol', "the caller's own", send('POST', '/api/two-factor/enrol'), SIGNED_IN],
+  [
+    'twoFactorVerify',
+    'wrong code after enrol',
+    send('POST', '/api/two-factor/verify', () => ({ code: '000000' })),
+    [401, 401, 401, 401, 400, 400, 400],
+  ],
+  [
+    'twoFactorDisable',
+    'two-factor is off',
+    send('POST', '/api/two-factor/disable', () => ({ code: '000000' })),
+    [401, 401, 401, 401, 409, 409, 409],
+  ],
+];
