@@ -3,7 +3,13 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed';
+import { processLog } from './log';
 import { serveSpa } from './plugins/static';
+
+/** The start banner for the person who ran `npm start` (server/src/log.ts): text on stdout, not a log line. */
+function banner(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
 
 /** `npm start`: migrate, seed on first run, serve SPA + API on one port, drain on shutdown. */
 async function main(): Promise<void> {
@@ -13,7 +19,7 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     const started = Date.now();
     const seeded = await seedDemo(database.db);
-    if (seeded) console.log(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    if (seeded) banner(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
   const { fastify } = await buildApp({ db: database.db, config, pg: database.pg });
   await serveSpa(fastify, {
@@ -27,9 +33,9 @@ async function main(): Promise<void> {
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
-  console.log(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
+  banner(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
   const where = database.kind === 'pglite' ? ` (${config.databaseUrl ?? './.data/pglite'})` : '';
-  console.log(`Database: ${database.kind}${where}`);
+  banner(`Database: ${database.kind}${where}`);
   // Only logins that really exist: a database created with admin:create has none of the demo ones.
   const demo = await database.db
     .selectFrom('users')
@@ -44,10 +50,10 @@ async function main(): Promise<void> {
     .execute();
   const present = DEMO_LOGINS.filter((l) => demo.some((row) => row.email === l.email));
   if (present.length > 0) {
-    console.log(`Demo logins (password ${DEMO_PASSWORD}):`);
+    banner(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const login of present) {
       const note = login.role === 'operador' ? ' (dashboards and reports only)' : '';
-      console.log(`  ${login.email.padEnd(20)} ${login.role}${note}`);
+      banner(`  ${login.email.padEnd(20)} ${login.role}${note}`);
     }
   }
 
@@ -65,6 +71,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  processLog.fatal({ err: error }, 'the server could not start');
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { base32Decode } from './totp';
+import { processLog } from '../log';
 
 /**
  * TOTP secrets at rest (docs/security.md §2). The server has to read a secret back to check a code,
@@ -42,7 +43,7 @@ export interface TotpSecretLog {
 }
 
 const consoleLog: TotpSecretLog = {
-  error: (fields, message) => console.error(message, fields),
+  error: (fields, message) => processLog.error(fields, message),
 };
 
 export const TOTP_KEY_BYTES = 32;

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
+import { processLog } from '../log';
 
 /** Where the embedded database keeps its files when `DATABASE_URL` is unset. */
 export const DEFAULT_PGLITE_DIR = './.data/pglite';
@@ -81,7 +82,7 @@ async function openPostgres(url: string): Promise<OpenDatabase> {
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener Node exits.
   pool.on('error', (error) => {
-    console.error('PostgreSQL pool error:', error.message);
+    processLog.error({ err: error }, 'PostgreSQL pool error');
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', pg: pool, close: () => db.destroy() };
