@@ -1,5 +1,6 @@
 import { DEMO_PASSWORD } from '../db/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 
 /**
  * `GET /metrics` (server/src/plugins/metrics.ts, docs/operations.md): Prometheus text whose counters
@@ -9,15 +10,16 @@ const TOKEN = 'scrape-Secret-1234';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ config: { metricsToken: TOKEN } });
+  // No rotation grace: a rotated-out token is a reuse at once.
+  t = await startTestApp({ config: { metricsToken: TOKEN, rotationGrace: 0 } });
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
 });
 
-async function scrape(): Promise<string> {
-  const response = await t.app.fastify.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+async function scrape(app: TestApp = t): Promise<string> {
+  const response = await app.app.fastify.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   return response.body;
@@ -83,5 +85,80 @@ describe('GET /metrics', () => {
     // A request a local proxy forwarded is not a local caller.
     expect((await get('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(403);
     expect((await get('::1')).statusCode).toBe(200);
+  });
+
+  it('counts refreshes, token reuse and bulk operations', async () => {
+    const signedIn = (await login(DEMO_PASSWORD)).json() as { access_token: string };
+    const refresh = (token: string) =>
+      t.app.fastify.inject({
+        method: 'POST',
+        url: '/backoffice/graphql',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { query: 'mutation { refreshToken { token expires_in } }' },
+      });
+    const before = await scrape();
+    const rotated = await refresh(signedIn.access_token);
+    expect(rotated.json()).toMatchObject({ data: { refreshToken: { token: expect.any(String) } } });
+    // The rotated-out token again: reuse, and its session is revoked.
+    expect((await refresh(signedIn.access_token)).statusCode).toBe(401);
+    const sheet = (query: string) =>
+      t.app.fastify.inject({
+        method: 'GET',
+        url: `/api/tenant/sheets/reasons?${query}`,
+        headers: {
+          authorization: `Bearer ${(rotated.json() as { data: { refreshToken: { token: string } } }).data.refreshToken.token}`,
+          accept: 'text/csv',
+        },
+      });
+    // The session was revoked by the reuse: sign in again for the sheets.
+    const again = (await login(DEMO_PASSWORD)).json() as { access_token: string };
+    const csv = await t.app.fastify.inject({
+      method: 'GET',
+      url: '/api/tenant/sheets/reasons?startAt=2026-01-01&finishAt=2026-01-31',
+      headers: { authorization: `Bearer ${again.access_token}`, accept: 'text/csv' },
+    });
+    expect(csv.statusCode).toBe(200);
+    // The token the reused one was rotated into died with its session: refused, and counted as refused.
+    expect((await sheet('startAt=2026-02-01&finishAt=2026-01-01')).statusCode).toBe(401);
+    const badRange = await t.app.fastify.inject({
+      method: 'GET',
+      url: '/api/tenant/sheets/reasons?startAt=2026-02-01&finishAt=2026-01-01',
+      headers: { authorization: `Bearer ${again.access_token}`, accept: 'text/csv' },
+    });
+    expect(badRange.statusCode).toBe(400);
+    const after = await scrape();
+
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('auth_refreshes_total', { result: 'rotated' })).toBe(1);
+    expect(moved('auth_token_reuse_detections_total')).toBe(1);
+    expect(moved('bulk_operations_total', { operation: 'sheetReasons', outcome: 'ok' })).toBe(1);
+    expect(moved('bulk_operations_total', { operation: 'sheetReasons', outcome: 'refused' })).toBe(2);
+  });
+});
+
+describe('GET /metrics on PostgreSQL', () => {
+  let pg: ThrowawayPostgres;
+  let onPostgres: TestApp;
+
+  beforeAll(async () => {
+    pg = await startThrowawayPostgres();
+    onPostgres = await startTestApp({ databaseUrl: pg.url, seed: { days: 1 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await onPostgres?.close();
+    await pg?.stop();
+  });
+
+  it("shows the pool's connections and how long queries waited for one", async () => {
+    const before = await scrape(onPostgres);
+    await Promise.all(
+      Array.from({ length: 5 }, () => onPostgres.app.fastify.inject({ method: 'GET', url: '/readyz' })),
+    );
+    const after = await scrape(onPostgres);
+    expect(sample(after, 'db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+    expect(sample(after, 'db_pool_waiting_requests')).toBe(0);
+    expect(sample(after, 'db_pool_wait_seconds_count')).toBeGreaterThan(sample(before, 'db_pool_wait_seconds_count'));
   });
 });

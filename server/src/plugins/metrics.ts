@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -20,6 +21,30 @@ export interface Metrics {
 }
 
 export const METRICS_ROUTE = '/metrics';
+
+/** Operations of contracts/openapi.yaml that work through many rows, counted apart. */
+const BULK_OPERATIONS = new Set([
+  'sheetOrders',
+  'sheetAttendances',
+  'sheetInstanceLogs',
+  'sheetReasons',
+  'tenantSyncAnalytics',
+  'tenantGenerateCampaignStatusWebhook',
+  'instanceSyncMessages',
+]);
+
+/** Times each checkout of a pool connection (Kysely asks with the promise form of `connect`). */
+function timeConnections(pool: pg.Pool, observe: (seconds: number) => void): void {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const timed = async (): Promise<pg.PoolClient> => {
+    const started = performance.now();
+    const client = await connect();
+    observe((performance.now() - started) / 1000);
+    return client;
+  };
+  pool.connect = ((callback?: unknown) =>
+    callback === undefined ? timed() : (connect as (cb: unknown) => void)(callback)) as typeof pool.connect;
+}
 
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
@@ -97,8 +122,26 @@ export function registerMetrics(app: FastifyInstance, options: { metricsToken: s
     },
   });
 
+  const bulk = new Counter({
+    name: 'bulk_operations_total',
+    help: 'Operations that work through many rows (sheets, analytics sync, webhook generation, message sync) by operation and outcome',
+    labelNames: ['operation', 'outcome'] as const,
+    registers: [registry],
+  });
+  const poolWait = new Histogram({
+    name: 'db_pool_wait_seconds',
+    help: 'Time a query waited for a PostgreSQL pool connection',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+    if (operationId !== undefined && BULK_OPERATIONS.has(operationId)) {
+      const outcome = reply.statusCode < 400 ? 'ok' : reply.statusCode < 500 ? 'refused' : 'failed';
+      bulk.inc({ operation: operationId, outcome });
+    }
     duration.observe(
       { method: request.method, route, status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
@@ -123,7 +166,10 @@ export function registerMetrics(app: FastifyInstance, options: { metricsToken: s
     },
     watch(sources) {
       sockets = sources.sockets ?? sockets;
-      pool = sources.pool ?? pool;
+      if (sources.pool && sources.pool !== pool) {
+        pool = sources.pool;
+        timeConnections(pool, (seconds) => poolWait.observe(seconds));
+      }
     },
   };
 }
