@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj } from '../../../src/domain/cnpj';
-import { AdminCreateError, createAdmin } from './admin';
-import { recomputeAnalytics, saoPauloDay } from './analytics';
 import { PERMISSION_ROUTES } from './catalog';
 import type { OpenDatabase } from './connect';
 import { verifyPassword } from './password';
@@ -205,92 +203,6 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
-
-  it('recomputeAnalytics matches a direct sum over orders and attendances', async () => {
-    const db = database.db;
-    const tenant = await db
-      .selectFrom('tenants')
-      .select('id')
-      .where('name', '=', 'farmacia-central')
-      .executeTakeFirstOrThrow();
-    const fromDay = saoPauloDay(new Date(NOW.getTime() - 29 * DAY));
-    const toDay = saoPauloDay(NOW);
-    // Wipe the aggregates so the comparison cannot pass on the seed's own numbers.
-    await db.deleteFrom('analytics_daily').where('tenant_id', '=', tenant.id).execute();
-    const result = await recomputeAnalytics(db, tenant.id, fromDay, toDay);
-    expect(result.recomputedDays).toBe(30);
-    expect(result.skippedDays).toBe(0);
-
-    const direct = await sql<{ orders: number; revenue: number; attendances: number; closed: number; rows: number }>`
-      select
-        (select count(*) from orders where tenant_id = ${tenant.id} and status <> 'cancelled'
-           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as orders,
-        (select coalesce(sum(total), 0) from orders where tenant_id = ${tenant.id} and status <> 'cancelled'
-           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as revenue,
-        (select count(*) from attendances where tenant_id = ${tenant.id}
-           and (started_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as attendances,
-        (select count(*) from attendances where tenant_id = ${tenant.id} and ticket_status = 'closed'
-           and (started_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as closed,
-        (select count(*) from orders where tenant_id = ${tenant.id}
-           and (created_at at time zone 'America/Sao_Paulo')::date between ${fromDay}::date and ${toDay}::date) as rows
-    `.execute(db);
-    const expected = direct.rows[0];
-    const aggregated = await db
-      .selectFrom('analytics_daily')
-      .select((eb) => [
-        eb.fn.sum<number>('orders').as('orders'),
-        eb.fn.sum<number>('revenue').as('revenue'),
-        eb.fn.sum<number>('attendances').as('attendances'),
-        eb.fn.sum<number>('tickets_closed').as('closed'),
-        eb.fn.countAll<number>().as('days'),
-      ])
-      .where('tenant_id', '=', tenant.id)
-      .executeTakeFirstOrThrow();
-    expect(expected?.revenue).toBeGreaterThan(0);
-    expect(aggregated).toEqual({
-      orders: expected?.orders,
-      revenue: expected?.revenue,
-      attendances: expected?.attendances,
-      closed: expected?.closed,
-      days: 30,
-    });
-    expect(result.rows).toBe((expected?.rows ?? 0) + (expected?.attendances ?? 0));
-  });
-
-  it('recomputeAnalytics without force skips final days and resets days whose data is gone', async () => {
-    const db = database.db;
-    const tenant = await db
-      .selectFrom('tenants')
-      .select('id')
-      .where('name', '=', 'drogaria-sao-joao')
-      .executeTakeFirstOrThrow();
-    const fromDay = saoPauloDay(new Date(NOW.getTime() - 9 * DAY));
-    // The seed computed every day at real time, long after NOW: all ten days are final.
-    const lazy = await recomputeAnalytics(db, tenant.id, fromDay, saoPauloDay(NOW), { force: false });
-    expect(lazy).toMatchObject({ recomputedDays: 0, skippedDays: 10, rows: 0 });
-
-    const day = saoPauloDay(new Date(NOW.getTime() - 2 * DAY));
-    await sql`delete from attendance_reasons where tenant_id = ${tenant.id}`.execute(db);
-    await sql`delete from orders where tenant_id = ${tenant.id} and (created_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(
-      db,
-    );
-    await sql`delete from attendances where tenant_id = ${tenant.id} and (started_at at time zone 'America/Sao_Paulo')::date = ${day}::date`.execute(
-      db,
-    );
-    await recomputeAnalytics(db, tenant.id, day, day);
-    const row = await db
-      .selectFrom('analytics_daily')
-      .selectAll()
-      .where('tenant_id', '=', tenant.id)
-      .where('day', '=', day)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ orders: 0, revenue: 0, attendances: 0, tickets_open: 0, tickets_closed: 0 });
-  });
-
-  it('recomputeAnalytics refuses malformed or reversed ranges', async () => {
-    await expect(recomputeAnalytics(database.db, 1, '2026-02-30', '2026-03-01')).rejects.toThrow(RangeError);
-    await expect(recomputeAnalytics(database.db, 1, '2026-03-02', '2026-03-01')).rejects.toThrow(RangeError);
-  });
 });
 
 describe('seed determinism', () => {
@@ -325,63 +237,4 @@ describe('seed determinism', () => {
     const [a, b] = [await fingerprint(), await fingerprint()];
     expect(a).toEqual(b);
   }, 120_000);
-});
-
-describe('createAdmin', () => {
-  let database: OpenDatabase;
-
-  beforeAll(async () => {
-    database = await openTestDatabase();
-  }, 60_000);
-
-  afterAll(async () => {
-    await database.close();
-  });
-
-  it('creates tenant, roles, permissions and the administrator on an empty database', async () => {
-    const created = await createAdmin(database.db, {
-      email: ' Root@Example.COM ',
-      password: 'S3nh@-Forte!',
-      name: 'Rita Root',
-    });
-    expect(created).toMatchObject({ email: 'root@example.com', tenantName: 'backoffice' });
-    const user = await database.db
-      .selectFrom('users as u')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-      .select(['u.password_hash', 'u.origin_backoffice', 'u.username', 'r.name as role', 't.name as tenant'])
-      .where('u.id', '=', created.id)
-      .executeTakeFirstOrThrow();
-    expect(user).toMatchObject({
-      origin_backoffice: true,
-      username: 'root',
-      role: 'administrador',
-      tenant: 'backoffice',
-    });
-    expect(await verifyPassword(user.password_hash, 'S3nh@-Forte!')).toBe(true);
-    const permissions = await database.db.selectFrom('permissions').select('route_name').execute();
-    expect(permissions.map((p) => p.route_name).sort()).toEqual([...PERMISSION_ROUTES].sort());
-  });
-
-  it('refuses an e-mail that exists, whatever its case', async () => {
-    await expect(
-      createAdmin(database.db, { email: 'ROOT@example.com', password: 'Outra#Senha!1', name: 'Outra' }),
-    ).rejects.toMatchObject({
-      name: 'AdminCreateError',
-      code: 'email_exists',
-    });
-  });
-
-  it('refuses a short password and a malformed e-mail', async () => {
-    await expect(createAdmin(database.db, { email: 'x@y.z', password: 'short', name: 'X' })).rejects.toBeInstanceOf(
-      AdminCreateError,
-    );
-    await expect(
-      createAdmin(database.db, { email: 'not-an-email', password: 'long-enough-1!', name: 'X' }),
-    ).rejects.toMatchObject({ code: 'invalid_email' });
-  });
-
-  it('leaves the database to admin data only: the demo seed then skips', async () => {
-    expect(await seedDemo(database.db, { now: NOW })).toBeNull();
-  });
 });
