@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../server/src/test-support/postgres';
@@ -31,14 +31,16 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
 export const freshSchema = (clusterUrl: string, prefix: string): Promise<string> => schemaUrl(clusterUrl, prefix);
 
 /**
- * The real server (`node --import tsx server/src/main.ts`) in its own process, production mode,
- * `LOG_LEVEL=warn`, on 127.0.0.1 and a free port.
+ * The real server as `npm start` runs it (dist/server/main.mjs, built by `npm run build`; the sources
+ * under tsx when the bench runs with --no-build and no build is there) in its own process, production
+ * mode, `LOG_LEVEL=warn`, on 127.0.0.1 and a free port.
  */
 export async function startServer(
   databaseUrl: string,
   options: { seed?: boolean; env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
   const proc = await startServerProcess(databaseUrl, {
+    built: existsSync('dist/server/main.mjs'),
     seed: options.seed ?? false,
     env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '10', ...options.env },
   });

@@ -11,6 +11,7 @@ import { DEMO_PASSWORD } from '../db/seed';
  */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+const BUILT_MAIN = fileURLToPath(new URL('../../../dist/server/main.mjs', import.meta.url));
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -48,10 +49,17 @@ export async function schemaUrl(clusterUrl: string, prefix: string): Promise<str
 /** Starts `main.ts` and resolves once it prints its URL (migrated, seeded if asked, listening). */
 export async function startServerProcess(
   databaseUrl: string,
-  options: { seed?: boolean; port?: number; env?: Record<string, string> } = {},
+  options: {
+    seed?: boolean;
+    port?: number;
+    env?: Record<string, string>;
+    /** The built server (dist/server/main.mjs, as `npm start` runs it) instead of the sources under tsx. */
+    built?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const args = options.built ? ['--enable-source-maps', BUILT_MAIN] : ['--import', 'tsx', MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
