@@ -1,10 +1,13 @@
-import { decodeJwt, SignJWT } from 'jose';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { WebSocket } from 'ws';
-import { startTestApp, type TestApp } from '../test-support/app';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { createTestUser, type TestUser } from '../test-support/users';
+import { decodeJwt } from 'jose';
+import {
+  freshUser,
+  refresh,
+  session,
+  sign,
+  tk,
+  usePostgresTokenApp,
+  userInfo,
+} from '../test-support/tokens-postgres-app';
 
 /**
  * Token rotation (docs/security.md, section 1), on a real PostgreSQL (concurrent transactions, row locks), Keycloak-style:
@@ -17,71 +20,7 @@ import { createTestUser, type TestUser } from '../test-support/users';
  * - forged tokens: `alg: none`, a wrong key, tampered claims, another algorithm, another issuer, missing
  *   claims — all refused as `Token is Invalid` before any database state is trusted.
  */
-const REFRESH = 'mutation refreshToken { refreshToken { token expires_in } }';
-
-let pg: ThrowawayPostgres;
-let t: TestApp;
-let wsBase: string;
-let key: Uint8Array;
-let n = 0;
-
-beforeAll(async () => {
-  pg = await startThrowawayPostgres();
-  t = await startTestApp({ databaseUrl: pg.url, seed: { days: 1 }, config: { rotationGrace: 30 } });
-  await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
-  wsBase = `ws://127.0.0.1:${(t.app.fastify.server.address() as AddressInfo).port}`;
-  const secret = await t.db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', 'jwt')
-    .executeTakeFirstOrThrow();
-  key = new TextEncoder().encode(secret.value);
-}, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-  await pg?.stop();
-});
-
-async function freshUser(role = 'administrador'): Promise<TestUser> {
-  n += 1;
-  return createTestUser(t.db, { email: `tok-${n}@demo.local`, tenant: 'backoffice', role });
-}
-
-/** A session of a user without argon2 (the token service directly): a new family. */
-async function session(user: TestUser): Promise<string> {
-  const { token_version } = await t.db
-    .selectFrom('users')
-    .select('token_version')
-    .where('id', '=', user.id)
-    .executeTakeFirstOrThrow();
-  return (await t.app.tokens.issue(user.id, token_version)).token;
-}
-
-async function userInfo(token: string) {
-  const response = await t.app.fastify.inject({
-    method: 'GET',
-    url: '/api/auth/userInfo',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return { status: response.statusCode, body: response.json<Record<string, unknown>>() };
-}
-
-async function refresh(token: string) {
-  const response = await t.app.fastify.inject({
-    method: 'POST',
-    url: '/backoffice/graphql',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ query: REFRESH }),
-  });
-  const body = response.json<{ data?: { refreshToken: { token: string } }; status?: string; error?: string }>();
-  return { status: response.statusCode, body, token: body.data?.refreshToken.token };
-}
-
-/** Signs arbitrary claims with the server's own key (what an attacker holding the key could do, and what a test needs to forge time). */
-function sign(claims: Record<string, unknown>, header: { alg: string } = { alg: 'HS256' }, signingKey = key) {
-  return new SignJWT(claims).setProtectedHeader({ ...header, typ: 'JWT' }).sign(signingKey);
-}
+usePostgresTokenApp();
 
 describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
   it('the predecessor works within the grace window; used after it, the whole family is revoked', async () => {
@@ -96,7 +35,7 @@ describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
 
     // The grace window passes (moved in the database instead of waiting 30 s).
     const { fam } = decodeJwt(t0) as { fam: string };
-    await t.db
+    await tk.t.db
       .updateTable('token_families')
       .set({ previous_valid_until: new Date(Date.now() - 1000) })
       .where('id', '=', fam)
@@ -105,7 +44,7 @@ describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
     // Reuse detected: the legitimate successor dies with its family, refresh included.
     expect(await userInfo(t1)).toEqual({ status: 401, body: { status: 'Unauthorized' } });
     expect((await refresh(t1)).status).toBe(401);
-    const family = await t.db
+    const family = await tk.t.db
       .selectFrom('token_families')
       .select('revoked_at')
       .where('id', '=', fam)
@@ -142,7 +81,7 @@ describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
         `round ${round}`,
       ).toEqual([200, 200]);
       // The family moved once: from the token both presented to the one jti both received.
-      const family = await t.db
+      const family = await tk.t.db
         .selectFrom('token_families')
         .select(['current_jti', 'previous_jti', 'revoked_at'])
         .where('id', '=', fam)
@@ -163,7 +102,7 @@ describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
     const { fam, jti } = decodeJwt(token) as { fam: string; jti: string };
     const answers = await Promise.all(Array.from({ length: 5 }, () => refresh(token)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    const family = await t.db
+    const family = await tk.t.db
       .selectFrom('token_families')
       .select(['current_jti', 'previous_jti'])
       .where('id', '=', fam)
@@ -174,113 +113,6 @@ describe('rotation (Keycloak-style refresh-token reuse detection)', () => {
     );
     for (const answer of answers) expect((await userInfo(answer.token ?? '')).status).toBe(200);
   });
-});
-
-describe('revocation takes effect at once', () => {
-  async function openSocket(user: TestUser, token: string) {
-    const ws = new WebSocket(`${wsBase}/ws?tenantName=backoffice&userId=${user.id}&token=${token}`);
-    await once(ws, 'open');
-    // Admitted once the server counts it (admission is asynchronous after the upgrade).
-    for (let i = 0; i < 200 && !(t.app.sockets.count('backoffice') > 0); i += 1)
-      await new Promise((r) => setTimeout(r, 10));
-    return ws;
-  }
-
-  it.each([
-    [
-      'logout (that session only)',
-      async (_admin: string, token: string) => {
-        expect(
-          (
-            await t.app.fastify.inject({
-              method: 'POST',
-              url: '/api/auth/logout',
-              headers: { authorization: `Bearer ${token}` },
-              payload: { data: null, ip: null },
-            })
-          ).statusCode,
-        ).toBe(200);
-      },
-      false,
-    ],
-    [
-      'block',
-      async (admin: string, _token: string, target: TestUser) => {
-        expect(
-          (
-            await t.app.fastify.inject({
-              method: 'PATCH',
-              url: `/api/users/${target.id}`,
-              headers: { authorization: `Bearer ${admin}` },
-              payload: { blocked: true },
-            })
-          ).statusCode,
-        ).toBe(200);
-      },
-      true,
-    ],
-    [
-      'delete',
-      async (admin: string, _token: string, target: TestUser) => {
-        expect(
-          (
-            await t.app.fastify.inject({
-              method: 'DELETE',
-              url: `/api/users/${target.id}`,
-              headers: { authorization: `Bearer ${admin}` },
-            })
-          ).statusCode,
-        ).toBe(200);
-      },
-      true,
-    ],
-    [
-      'disconnectUser',
-      async (admin: string, _token: string, target: TestUser) => {
-        const response = await t.app.fastify.inject({
-          method: 'POST',
-          url: '/backoffice/graphql',
-          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-          payload: JSON.stringify({
-            query: 'mutation($id: Int!) { disconnectUser(user_id: $id) }',
-            variables: { id: target.id },
-          }),
-        });
-        expect(response.json()).toEqual({ data: { disconnectUser: true } });
-      },
-      true,
-    ],
-    [
-      'password change',
-      async (_admin: string, token: string) => {
-        const response = await t.app.fastify.inject({
-          method: 'POST',
-          url: '/backoffice/graphql',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          payload: JSON.stringify({ query: 'mutation { updateUserPassword(password: "Another#Pass-77") { token } }' }),
-        });
-        expect(response.statusCode).toBe(200);
-      },
-      true,
-    ],
-  ] as const)(
-    '%s: the next request is 401 Unauthorized and the socket closes with 4401',
-    async (_name, act, everySession) => {
-      const admin = await session(await freshUser());
-      const target = await freshUser('operador');
-      const token = await session(target);
-      const other = await session(target);
-      const ws = await openSocket(target, token);
-      const closed = once(ws, 'close');
-      await act(admin, token, target);
-      expect(await userInfo(token)).toEqual({ status: 401, body: { status: 'Unauthorized' } });
-      expect((await refresh(token)).status).toBe(401);
-      const [code] = (await closed) as [number];
-      expect(code).toBe(4401);
-      // Logout ends one session; the others revoke every session of the user.
-      expect((await userInfo(other)).status).toBe(everySession ? 401 : 200);
-    },
-  );
 });
 
 describe('forged tokens are refused as "Token is Invalid"', () => {
