@@ -1,0 +1,164 @@
+import { SimulatedClock, waitFor } from 'xstate';
+import { fakeApi, flush, json, loginResponse, NOW, startSession, USER } from '../test-support/session-fakes';
+import { loggedIn } from '../test-support/session-fixtures';
+import { IP_WAIT_MS } from './session.machine';
+import { memoryStorage, readStoredSession } from './session-storage';
+
+describe('session machine: login', () => {
+  const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo' } as const;
+
+  it('logs in with the ip, stores the session, greets, targets `to`, and asks the permissions but not userInfo again', async () => {
+    const storage = memoryStorage();
+    const { actor, api } = startSession({ storage });
+    await flush();
+    actor.send({ ...credentials, to: '/roles/edit/7?tab=perms' });
+    await loggedIn(actor);
+    expect(api.calls('POST /api/auth/login')[0]).toEqual({
+      route: 'POST /api/auth/login',
+      authorization: null,
+      body: { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
+    });
+    const { context } = actor.getSnapshot();
+    expect(context.notice).toEqual({ titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' });
+    expect(context.redirectTo).toBe('/roles/edit/7?tab=perms');
+    expect(context.credentials).toBeNull();
+    // The routes are the sign-in answer's.
+    expect(readStoredSession(storage, 'http://api.test')).toMatchObject({
+      token: 'T1',
+      email: USER.email,
+      expiresAt: NOW + 900_000,
+      permittedRoutes: ['users'],
+    });
+    // The sign-in answer carried the user and routes: only the permission list is asked.
+    expect(api.calls('GET /api/auth/userInfo')).toEqual([]);
+    expect(api.calls('GET /api/permission/email')[0]?.authorization).toBe('Bearer T1');
+    // A later reload of the profile (e.g. after the user changed their own e-mail) asks userInfo.
+    actor.send({ type: 'session.reloadProfile' });
+    await waitFor(actor, () => api.calls('GET /api/auth/userInfo').length === 1);
+    expect(api.calls('GET /api/auth/userInfo')[0]?.authorization).toBe('Bearer T1');
+    await waitFor(actor, (s) => s.context.permittedRoutes.length === 2);
+    expect(readStoredSession(storage, 'http://api.test')?.permittedRoutes).toEqual(['users', 'tenants']);
+    actor.send({ type: 'session.redirected' });
+    actor.send({ type: 'session.dismissNotice' });
+    expect(actor.getSnapshot().context).toMatchObject({ redirectTo: null, notice: null });
+  });
+
+  it('targets the tenant home without `to` or with an unsafe one', async () => {
+    for (const to of [undefined, '//evil.example', '/login']) {
+      const { actor } = startSession();
+      actor.send({ ...credentials, to });
+      await loggedIn(actor);
+      expect(actor.getSnapshot().context.redirectTo).toBe('/');
+    }
+  });
+
+  it('never waits more than 1.5 s for the ip lookup', async () => {
+    const clock = new SimulatedClock();
+    const { actor, api } = startSession({ clock, lookupIp: () => new Promise(() => undefined) });
+    actor.send(credentials);
+    clock.increment(IP_WAIT_MS - 1);
+    await flush();
+    expect(api.calls('POST /api/auth/login')).toHaveLength(0);
+    clock.increment(1);
+    await loggedIn(actor);
+    expect(api.calls('POST /api/auth/login')[0]?.body).toMatchObject({ ip: null });
+  });
+
+  it.each([
+    [
+      'a 401',
+      () => json(401, { error: 'invalid_credentials', message: 'Email ou/e senha errado(s)' }),
+      'auth.login.failed',
+    ],
+    ['a network failure', () => Promise.reject(new TypeError('fetch failed')), 'auth.login.failed'],
+    ['a 200 without token', () => json(200, loginResponse('')), 'auth.login.noToken'],
+  ] as const)('ends anonymous with the message key after %s, storing nothing', async (_, answer, key) => {
+    const storage = memoryStorage();
+    const { actor } = startSession({ storage, api: fakeApi({ 'POST /api/auth/login': answer }) });
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.context.error !== null);
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe(key);
+    expect(storage.dump()).toEqual({});
+  });
+});
+
+describe('session machine: two-factor sign-in and throttling', () => {
+  const credentials = {
+    type: 'session.login',
+    email: USER.email,
+    password: 'Back#Office!Demo',
+    to: '/tenants',
+  } as const;
+  const twoFactorApi = (accept: string) =>
+    fakeApi({
+      'POST /api/auth/login': (_request, body) => {
+        const otp = (body as { otp?: string }).otp;
+        if (otp === undefined) return json(401, { error: 'two_factor_required', message: 'Informe o código' });
+        if (otp !== accept) return json(401, { error: 'invalid_two_factor_code', message: 'Código inválido' });
+        return json(200, loginResponse('T1'));
+      },
+    });
+
+  it('asks for the code, refuses a wrong one, then signs in with the right one, holding the password only meanwhile', async () => {
+    const api = twoFactorApi('654321');
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    expect(actor.getSnapshot().context).toMatchObject({ error: null, credentials: { email: USER.email, otp: null } });
+
+    actor.send({ type: 'session.verifyCode', otp: ' 111111 ' });
+    await waitFor(actor, (s) => s.hasTag('twoFactor') && s.context.error !== null);
+    expect(actor.getSnapshot().context.error).toBe('auth.twoFactor.invalidCode');
+
+    actor.send({ type: 'session.verifyCode', otp: '654321' });
+    await loggedIn(actor);
+    const bodies = api.calls('POST /api/auth/login').map((c) => c.body);
+    expect(bodies).toEqual([
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '111111' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '654321' },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({ credentials: null, redirectTo: '/tenants', error: null });
+  });
+
+  it('drops the held credentials when the user goes back from the code step', async () => {
+    const { actor } = startSession({ api: twoFactorApi('654321') });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    actor.send({ type: 'session.cancelTwoFactor' });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+    expect(actor.getSnapshot().context.credentials).toBeNull();
+  });
+
+  it('tells a throttled sign-in apart from a wrong password, with the wait the server gives', async () => {
+    const api = fakeApi({
+      'POST /api/auth/login': () => json(429, { message: 'Too many failed attempts', retry_after: 840 }),
+    });
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.context.error !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: 'auth.login.throttled',
+      retryAfter: 840,
+      credentials: null,
+    });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+  });
+
+  it('keeps the one message for every other refusal (unknown e-mail, wrong password, blocked user)', async () => {
+    for (const body of [
+      { error: 'invalid_credentials', message: 'x' },
+      { error: 'user_blocked', message: 'x' },
+    ]) {
+      const { actor } = startSession({ api: fakeApi({ 'POST /api/auth/login': () => json(401, body) }) });
+      await flush();
+      actor.send(credentials);
+      await waitFor(actor, (s) => s.context.error !== null);
+      expect(actor.getSnapshot().context).toMatchObject({ error: 'auth.login.failed', retryAfter: null });
+    }
+  });
+});
