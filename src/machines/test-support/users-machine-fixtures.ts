@@ -1,0 +1,45 @@
+/**
+ * Test fixtures for the users machine (src/machines/users/users.machine.ts): the REST shape of a
+ * row, user 2 (online), and a started machine over a fake server that lists users 1 and 2.
+ */
+import { createActor } from 'xstate';
+import type { components } from '../../generated/openapi';
+import type { UserRow } from '../users/users-actors';
+import { usersMachine, type UsersEmitted, type UsersEvent } from '../users/users.machine';
+import { fakeServer, gqlData, operationOf, type SeenRequest } from './fake-fetch';
+import { userRow } from './user-fixtures';
+
+type RestUser = components['schemas']['User'];
+/** `row` as the REST API answers it. */
+export const restUser = (row: UserRow): RestUser => ({
+  ...row,
+  role: { ...row.role, has_permission_routes: [] },
+  tenantName: 'backoffice',
+  origin_backoffice: false,
+});
+
+/** User 2, online: the row the contract tests act on. */
+export const two = userRow(2, { isConnected: true });
+
+/**
+ * A started users machine over a fake server that lists users 1 and {@link two} through GraphQL
+ * `users`; `respond` answers every other request (it throws on one left unanswered).
+ */
+export function startUsers(
+  respond: (request: SeenRequest) => Response | Promise<Response> | undefined = () => undefined,
+) {
+  const fake = fakeServer((request) => {
+    const answer = respond(request);
+    if (answer) return answer;
+    const op = operationOf(request);
+    if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
+    throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
+  });
+  const actor = createActor(usersMachine, {
+    input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 },
+  }).start();
+  const outcomes: UsersEmitted[] = [];
+  actor.on('outcome', (outcome) => outcomes.push(outcome));
+  const send = (event: UsersEvent) => actor.send(event);
+  return { fake, actor, send, outcomes, ctx: () => actor.getSnapshot().context };
+}
