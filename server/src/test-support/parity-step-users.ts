@@ -79,9 +79,14 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
       const self = key ? fixture.users[key] : undefined;
       const tenant = TENANT_NAMES[HOME[step.who]];
       const before = auth(step.who);
+      const row = self ? await currentRow(twin, self.id) : undefined;
+      // A principal whose role no longer holds `users` (an earlier step demoted it) has no REST way to its
+      // own password: the whole object needs `users` (contracts/openapi.yaml userUpdate), while GraphQL
+      // updateUserPassword is any signed-in user's (contracts/schema.graphql). Both twins then change it
+      // the only way the product offers, and the effects are still read through each twin's protocol.
+      const restWay = rest && (row === undefined || row.role_id === fixture.roles.admin);
       let change: Outcome;
-      if (rest) {
-        const row = self ? await currentRow(twin, self.id) : undefined;
+      if (restWay) {
         const body = row
           ? { username: row.username, name: row.name, email: row.email, role_id: row.role_id, password: step.password }
           : {
