@@ -9,7 +9,7 @@ import { createAppBus, type AppBus } from '../machines/shared/app-bus';
 import { overlayControl, preferencesMachine, type PreferencesActor } from '../machines/preferences/preferences.machine';
 import { routeGuardMachine, type RouteGuardActor } from '../machines/navigation/route-guard.machine';
 import type { OverlayControl } from '../machines/shared/bulk-run';
-import { DisconnectedDocument } from '../generated/graphql';
+import { DisconnectedDocument } from '../generated/graphql-session';
 import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from '../machines/realtime/realtime';
 import type { RoutePrefetch } from '../machines/navigation/route-prefetch';
 import { createRequestActivity, type RequestActivity } from '../machines/shared/request-activity';

@@ -1,5 +1,5 @@
 import type { Execute } from '../../api/graphql-client';
-import { ConnectedDocument, DisconnectedDocument } from '../../generated/graphql';
+import { ConnectedDocument, DisconnectedDocument } from '../../generated/graphql-session';
 import type { SessionActor } from '../session/session.machine';
 import { selectFreshToken } from '../session/session-selectors';
 import type { PageHideSource } from './socket-actors';

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/api-error';
 import type { Execute } from '../../api/graphql-client';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
-import { RefreshTokenDocument } from '../../generated/graphql';
+import { RefreshTokenDocument } from '../../generated/graphql-session';
 import {
   readStoredSession,
   SESSION_KEYS,
