@@ -6,9 +6,10 @@
  * the counts to its closing line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tallyVitestReport } from './vitest-report.mjs';
 
 export const NODE24_VERSION = '24.21.0';
 
@@ -41,18 +42,10 @@ const vitest = spawnSync(
   { stdio: 'inherit', env: process.env },
 );
 try {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed += json.numPassedTests;
-  failed += json.numFailedTests;
-  if (vitest.status !== 0 && json.numFailedTests === 0) failed += 1;
-  if (json.numTotalTests === 0) failed += 1;
-  for (const file of json.testResults ?? [])
-    for (const test of file.assertionResults ?? [])
-      if (test.status === 'failed')
-        console.log(`FAILED TEST: node24 ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`);
-} catch {
-  failed += 1;
-  console.log('FAILED TEST: node24 vitest wrote no report');
+  const tally = tallyVitestReport(report, { exitOk: vitest.status === 0, label: 'node24 vitest' });
+  passed += tally.passed;
+  failed += tally.failed;
+  for (const line of tally.failedTests) console.log(`FAILED TEST: ${line}`);
 } finally {
   rmSync(report, { force: true });
 }

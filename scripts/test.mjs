@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { firstLine, tallyVitestReport } from './vitest-report.mjs';
 
 const reliability = process.argv.includes('--reliability');
 const gates = reliability
@@ -29,14 +30,6 @@ let failed = 0;
 const failures = [];
 /** Each failed test by name, with the first line of its error, printed again at the very end. */
 const failedTests = [];
-/** Terminal colour codes (ESC [ … m) in reporter messages. */
-const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-const firstLine = (text) =>
-  String(text ?? '')
-    .replace(COLOURS, '')
-    .trim()
-    .split('\n')[0]
-    .slice(0, 300);
 
 function run(label, cmd, args) {
   const started = Date.now();
@@ -77,27 +70,11 @@ const ok = reliability
       `--outputFile.json=${report}`,
     ]);
 try {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed += json.numPassedTests;
-  failed += json.numFailedTests;
-  if (json.numFailedTests > 0 || !ok) failures.push('vitest');
-  for (const file of json.testResults ?? []) {
-    const name = file.name.replace(`${process.cwd()}/`, '');
-    for (const test of file.assertionResults ?? [])
-      if (test.status === 'failed')
-        failedTests.push(`vitest ${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
-      failedTests.push(`vitest ${name}: ${firstLine(file.message) || 'the file failed to run'}`);
-  }
-  if (!ok && json.numFailedTests === 0) failed += 1; // a suite that failed to load has no failed test
-  if (json.numTotalTests === 0) {
-    // A run that executed nothing proves nothing.
-    failed += 1;
-    failures.push('vitest ran no test');
-  }
-} catch {
-  failed += 1;
-  failures.push('vitest (no report)');
+  const tally = tallyVitestReport(report, { exitOk: ok, label: 'vitest' });
+  passed += tally.passed;
+  failed += tally.failed;
+  failedTests.push(...tally.failedTests);
+  if (tally.failed > 0 || !ok) failures.push(tally.ranNone ? 'vitest ran no test' : 'vitest');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
