@@ -70,6 +70,28 @@ export default tseslint.config(
     },
   },
   {
+    // Code loaded on demand goes through src/ui/components/lazy-with-timeout.tsx: every chunk has the
+    // timeout of docs/product.md (Errors) and a failure shows an error with a retry.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='lazy'], CallExpression[callee.property.name='lazy']",
+          message:
+            'Use lazyPart (a part of a screen) or lazyWithTimeout (a screen) from src/ui/components/lazy-with-timeout.tsx.',
+        },
+        {
+          selector:
+            'ImportExpression:not(CallExpression[callee.name=/^(lazyPart|lazyWithTimeout|importWithTimeout)$/] ImportExpression)',
+          message:
+            'Load a chunk through lazyPart, lazyWithTimeout or importWithTimeout (src/ui/components/lazy-with-timeout.tsx): a bare import() has no timeout and no retry.',
+        },
+      ],
+    },
+  },
+  {
     // Machines are framework-free: all I/O in actors that receive clients through input.
     files: ['src/machines/**/*.ts'],
     rules: {

@@ -19,6 +19,7 @@ import { memoryStorage, windowStorageEvents, type StorageLike } from '../machine
 import { sessionMachine, type SessionActor, type SessionSnapshot } from '../machines/session/session.machine';
 import type { CreateSocket } from '../machines/realtime/socket-actors';
 import type { SocketActor } from '../machines/realtime/socket.machine';
+import { importWithTimeout } from '../ui/components/preloadable';
 
 /**
  * The composition root (docs/architecture.md, Layers): builds the HTTP clients over the session
@@ -214,7 +215,9 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       if (options.startRealtime) loading = Promise.resolve(start(options.startRealtime));
       else if (preloaded) loading = Promise.resolve(start(preloaded.startRealtime));
       else {
-        const load = import('../machines/realtime/realtime').then((module) => start(module.startRealtime));
+        const load = importWithTimeout(() => import('../machines/realtime/realtime')).then((module) =>
+          start(module.startRealtime),
+        );
         // A chunk that failed (offline) is asked for again next time.
         load.catch(() => {
           if (loading === load) loading = null;
@@ -227,7 +230,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       if (options.startRealtime || realtime) return;
       // The bundler keeps one module instance: ready() later finds it evaluated. A failure here is
       // ready()'s to report, when the socket is actually needed.
-      await import('../machines/realtime/realtime').then(
+      await importWithTimeout(() => import('../machines/realtime/realtime')).then(
         (module) => {
           preloaded = module;
         },
@@ -259,7 +262,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const preloadSignIn = async () => {
     await Promise.all([
       realtimeHandle.preload(),
-      import('../machines/navigation/route-prefetch').then(
+      importWithTimeout(() => import('../machines/navigation/route-prefetch')).then(
         (module) => {
           routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) =>
             createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }),

@@ -1,22 +1,13 @@
 import type { ComponentType } from 'react';
 import { matchPath, type RouteName } from '../domain/paths';
-import { preloadableLazy, type PreloadableComponent } from '../ui/components/preloadable';
+import { lazyWithTimeout } from '../ui/components/lazy-with-timeout';
+import type { PreloadableComponent } from '../ui/components/preloadable';
 import { ensureAppLocale } from '../i18n/runtime';
 import type { MainLayoutProps } from '../ui/layouts/main-layout';
 // The login screen is the first paint of a signed-out visit (LCP): in the entry chunk, not lazy.
 import LoginScreen from '../ui/screens/login/login';
 
-/** A chunk that has not loaded after 120 s is an error (docs/product.md, Errors; the boundary offers a retry). */
-export const CHUNK_TIMEOUT_MS = 120_000;
-
-/** A screen in a chunk of its own, with that timeout: a stalled network ends in the error page, not a spinner forever. */
-export function lazyWithTimeout<P extends object>(
-  load: () => Promise<{ default: ComponentType<P> }>,
-  timeoutMs = CHUNK_TIMEOUT_MS,
-): PreloadableComponent<P> {
-  return preloadableLazy(load, timeoutMs);
-}
-
+// Every screen through lazyWithTimeout (src/ui/components/lazy-with-timeout.tsx): its chunk times out, the router's boundary shows the failure.
 const comingSoon = lazyWithTimeout(() => import('../ui/screens/errors/comingsoon'));
 
 /** Every screen but login, loaded on first visit (the login route carries none of them). */

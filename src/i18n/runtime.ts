@@ -32,11 +32,15 @@ const CORE_PT_BR = {
   ui: { password: ui.password, toast: ui.toast },
 };
 
+// Messages, not code: the main layout awaits them inside its lazyWithTimeout (src/app/screens-registry.ts),
+// and a failed load elsewhere leaves the current language in place.
+/* eslint-disable no-restricted-syntax */
 const FULL: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
   'pt-BR': () => import('./pt-BR.json?full'),
   pt: () => import('./pt.json'),
   en: () => import('./en.json'),
 };
+/* eslint-enable no-restricted-syntax */
 
 /** Instances built here start partial; tests build complete ones (setup.ts) and never wait. */
 const partial = new WeakMap<i18n, Map<Locale, Promise<void>>>();

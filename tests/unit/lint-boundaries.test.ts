@@ -32,6 +32,26 @@ describe('import boundaries', () => {
     expect(await ruleIds(code, filePath)).not.toContain('no-restricted-imports');
   });
 
+  it.each([
+    ['src/ui/x.tsx', "import { lazy } from 'react';\nexport const X = lazy(() => import('./y'));\n"],
+    [
+      'src/ui/x.tsx',
+      "import React from 'react';\nexport const X = React.lazy(async () => ({ default: () => null }));\n",
+    ],
+    ['src/app/x.ts', "export const load = () => import('./y');\n"],
+    ['src/machines/x.ts', "export const load = async () => (await import('./y')).default;\n"],
+  ])('%s may not load a chunk without the timeout and retry (lazy-with-timeout.tsx)', async (filePath, code) => {
+    expect(await ruleIds(code, filePath)).toContain('no-restricted-syntax');
+  });
+
+  it.each([
+    "import { lazyPart } from './lazy-with-timeout';\nexport const X = lazyPart(() => import('./y'));\n",
+    "import { lazyWithTimeout } from './lazy-with-timeout';\nexport const X = lazyWithTimeout(() => Promise.all([import('./y')]).then(([m]) => m));\n",
+    "import { importWithTimeout } from './preloadable';\nexport const y = () => importWithTimeout(() => import('./y'));\n",
+  ])('loads a chunk through the mechanism: %s', async (code) => {
+    expect(await ruleIds(code, 'src/ui/components/x.tsx')).not.toContain('no-restricted-syntax');
+  });
+
   it('forbids explicit any in hand-written code', async () => {
     expect(await ruleIds('export const x = (a: any) => a;\n', 'src/domain/z.ts')).toContain(
       '@typescript-eslint/no-explicit-any',

@@ -1,8 +1,8 @@
 import { Suspense, useState, useSyncExternalStore } from 'react';
-import { preloadableLazy } from './preloadable';
+import { lazyPart } from './lazy-with-timeout';
 import { appToasts, type ToastQueue } from './toast-queue';
 
-const ToastRegion = preloadableLazy<{ queue?: ToastQueue }>(() =>
+const ToastRegion = lazyPart<{ queue?: ToastQueue }>(() =>
   import('./toast').then((module) => ({ default: module.ToastRegion })),
 );
 

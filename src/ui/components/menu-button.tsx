@@ -1,5 +1,4 @@
 import {
-  lazy,
   Suspense,
   useEffect,
   useEffectEvent,
@@ -12,13 +11,14 @@ import {
 import type { Key } from 'react-aria-components/Menu';
 import type { ButtonSize, ButtonVariant } from './button';
 import type { MenuOption, MenuProps } from './menu';
+import { lazyPart } from './lazy-with-timeout';
 import { NativeIconButton } from './native-button';
 
 /** React Aria's menu and popover (menu.tsx), fetched once: when a button is pointed at or focused, at the latest on open. */
-const importMenu = () => import('./menu');
-let menuModule: ReturnType<typeof importMenu> | null = null;
-const loadMenu = () => (menuModule ??= importMenu());
-const LazyMenu = lazy(() => loadMenu().then((m) => ({ default: m.Menu as ComponentType<MenuProps<MenuOption>> })));
+const LazyMenu = lazyPart(() =>
+  import('./menu').then((m) => ({ default: m.Menu as ComponentType<MenuProps<MenuOption>> })),
+);
+const loadMenu = () => LazyMenu.preload();
 
 export interface MenuButtonProps<T extends MenuOption> {
   /** Accessible name of the icon button (translated), e.g. "Ações de Ana". */

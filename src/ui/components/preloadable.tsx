@@ -1,5 +1,17 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
+/** A chunk that has not loaded after 120 s is an error (docs/product.md, Errors; the boundary offers a retry). */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+/**
+ * A module that is not a component (the socket side, the route prefetch), with the chunk timeout:
+ * rejects with a ChunkTimeoutError when it has not arrived in time, so its caller's retry runs.
+ * Components go through src/ui/components/lazy-with-timeout.tsx.
+ */
+export function importWithTimeout<T>(load: () => Promise<T>, timeoutMs = CHUNK_TIMEOUT_MS): Promise<T> {
+  return withTimeout(load(), timeoutMs);
+}
+
 /** A lazy component whose chunk can be fetched before it first renders. */
 export type PreloadableComponent<P extends object> = LazyExoticComponent<ComponentType<P>> & {
   /** Fetches and evaluates the chunk (once); resolves when a first render would no longer suspend. */
@@ -31,19 +43,7 @@ export function preloadableLazy<P extends object>(
 
   const preload = (): Promise<Module<P>> => {
     if (pending) return pending;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const sources: Promise<Module<P>>[] = [load()];
-    if (timeoutMs !== undefined) {
-      sources.push(
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        }),
-      );
-    }
-    const attempt = Promise.race(sources).finally(() => clearTimeout(timer));
+    const attempt = timeoutMs === undefined ? load() : withTimeout(load(), timeoutMs);
     attempt.then(
       (module) => {
         loaded = module;
@@ -56,6 +56,8 @@ export function preloadableLazy<P extends object>(
     return attempt;
   };
 
+  // The mechanism itself (src/ui/components/lazy-with-timeout.tsx builds on it).
+  // eslint-disable-next-line no-restricted-syntax
   const component = lazy(() => {
     const module = loaded;
     if (module) return synchronous(module);
@@ -65,6 +67,15 @@ export function preloadableLazy<P extends object>(
     return attempt;
   });
   return Object.assign(component, { preload });
+}
+
+/** `promise`, or a {@link ChunkTimeoutError} when it has not settled after `timeoutMs`. */
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

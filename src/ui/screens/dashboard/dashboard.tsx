@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useLocale } from 'react-aria-components/I18nProvider';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
@@ -10,6 +10,7 @@ import type { I18nKey } from '../../../domain/i18n-key';
 import { Card } from '../../components/card';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { Stack } from '../../components/layout';
 import { Skeleton } from '../../components/skeleton';
 import { VisuallyHidden } from '../../components/visually-hidden';
@@ -20,9 +21,9 @@ import { KpiGrid } from './kpi-grid';
 import { useDashboardAddress } from './use-dashboard-address';
 
 // The chart code is its own chunk, fetched only when a dashboard shows data.
-const DashboardCharts = lazy(() => import('./dashboard-charts'));
+const DashboardCharts = lazyPart(() => import('./dashboard-charts'));
 // Data & Analytics also offers the sheets (docs/product.md, Sheets and CSV): their tabs, filters and downloads load only there.
-const SheetsPanel = lazy(() => import('./sheets/sheets-panel'));
+const SheetsPanel = lazyPart(() => import('./sheets/sheets-panel'));
 
 const SUBTITLES: Readonly<Record<string, I18nKey>> = {
   'dashboard-analytics': 'dashboard.subtitle.analytics',

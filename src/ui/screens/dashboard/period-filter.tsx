@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useLocale } from 'react-aria-components/I18nProvider';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../domain/format';
 import type { DashboardActor } from '../../../machines/dashboard/dashboard.machine';
 import { PERIOD_PRESETS, presetOf, presetRange, type PeriodPreset } from '../../../domain/dashboard-query';
 import { Button } from '../../components/button';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { Select } from '../../components/select';
 import { Skeleton } from '../../components/skeleton';
 import { VisuallyHidden } from '../../components/visually-hidden';
@@ -13,7 +14,7 @@ import * as styles from './dashboard.css';
 
 // The date picker stack (calendar, segmented fields, every calendar system) is ~44 KB gzipped:
 // fetched only when a custom period is asked for, so the presets keep the route light.
-const CustomRange = lazy(() => import('./custom-range'));
+const CustomRange = lazyPart(() => import('./custom-range'));
 
 const CUSTOM = 'custom';
 

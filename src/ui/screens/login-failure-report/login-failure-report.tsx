@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useMemo, useRef, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, useRef, type ComponentType } from 'react';
 import type { Key } from 'react-aria-components/ListBox';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../domain/format';
@@ -13,6 +13,7 @@ import {
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { appToasts, showToast } from '../../components/toast-queue';
 import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { useServices } from '../../hooks/services-context';
@@ -29,8 +30,8 @@ export const VIRTUALIZE_FROM = 100;
 
 // Own chunks, after the first paint: the picker's select/filter/tags stack, and the virtualizer
 // only when a period has that many failures.
-const UsersPicker = lazy(() => import('./users-picker'));
-const VirtualizedTable = lazy(() =>
+const UsersPicker = lazyPart(() => import('./users-picker'));
+const VirtualizedTable = lazyPart(() =>
   import('../../components/virtualized-table').then((m) => ({
     default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<LoginFailure>>,
   })),

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useCallback, useId, useMemo, useRef } from 'react';
+import { Suspense, useCallback, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
@@ -11,6 +11,7 @@ import {
 } from '../../../machines/tenants/tenants-list-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { ErrorState } from '../../components/error-state';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
 import { NativeSpinner } from '../../components/native-spinner';
 import { Pagination } from '../../components/pagination';
@@ -27,11 +28,11 @@ import { useReloadOnFocus } from './use-reload-on-focus';
 
 // The dialogs and the tenant panel (date pickers, multi-select, tabs, number fields) are their own
 // chunks: the list shows without them, and each arrives when first opened.
-const CreateTenantDialog = lazy(() =>
+const CreateTenantDialog = lazyPart(() =>
   import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })),
 );
-const SetPlanDialog = lazy(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
-const TenantPanel = lazy(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
+const SetPlanDialog = lazyPart(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
+const TenantPanel = lazyPart(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
 const PAGE_SIZES = [4, 10, 25, 50];
 

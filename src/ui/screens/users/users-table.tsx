@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users/users-actors';
 import { Badge } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { Presence } from '../../components/status-dot';
 import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { RowActionsContext, type RowActionsState } from './row-actions-context';
@@ -20,9 +21,8 @@ export const VIRTUALIZE_FROM = 100;
 // The windowed grid is a chunk of its own, used only when a tenant has that many users: the list of a
 // smaller tenant paints without it. It is fetched while the list loads (see UsersTable), so a large
 // list does not wait for it after its data arrived.
-const loadVirtualized = () => import('../../components/virtualized-table');
-const VirtualizedDataTable = lazy(() =>
-  loadVirtualized().then((m) => ({
+const VirtualizedDataTable = lazyPart(() =>
+  import('../../components/virtualized-table').then((m) => ({
     default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>>,
   })),
 );
@@ -51,6 +51,7 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
       active: t('users.status.active'),
       blocked: t('users.status.blocked'),
       twoFactor: t('users.status.twoFactor'),
+      twoFactorRequired: t('users.status.twoFactorRequired'),
       presence: { online: t('ui.presence.online'), offline: t('ui.presence.offline') },
     };
     const name: DataTableColumn<UserRow> = {
@@ -89,6 +90,9 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
         <span className={styles.badges}>
           {u.blocked ? <Badge tone="danger">{text.blocked}</Badge> : <Badge tone="success">{text.active}</Badge>}
           {u.twoFactorEnabled ? <Badge tone="info">{text.twoFactor}</Badge> : null}
+          {!u.twoFactorEnabled && u.twoFactorEnrolmentRequired ? (
+            <Badge tone="warning">{text.twoFactorRequired}</Badge>
+          ) : null}
         </span>
       ),
     };
@@ -103,7 +107,7 @@ export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...p
   // The size of the list is known only when it arrives: fetch the grid's chunk alongside it.
   const loading = props.status === 'loading';
   useEffect(() => {
-    if (loading) void loadVirtualized();
+    if (loading) void VirtualizedDataTable.preload();
   }, [loading]);
   const common = { ...props, columns, rows, sortDescriptor: sort, onSortChange };
   return (

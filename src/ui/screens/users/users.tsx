@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectUser } from '../../../machines/session/session-selectors';
 import { usersMachine } from '../../../machines/users/users.machine';
@@ -16,6 +16,7 @@ import type { UserRow } from '../../../machines/users/users-actors';
 import { Button } from '../../components/button';
 import { ErrorState } from '../../components/error-state';
 import { PlusIcon } from '../../components/icons';
+import { lazyPart } from '../../components/lazy-with-timeout';
 import { SearchField } from '../../components/search-field';
 import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
@@ -32,8 +33,8 @@ import * as styles from './users.css';
 
 // The create/edit form (its machine, password and instance pickers) and the quick edits load on first
 // open, like the tenants' dialogs: the list paints without them.
-const UserFormDialog = lazy(() => import('./user-form-dialog').then((m) => ({ default: m.UserFormDialog })));
-const QuickEditDialog = lazy(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
+const UserFormDialog = lazyPart(() => import('./user-form-dialog').then((m) => ({ default: m.UserFormDialog })));
+const QuickEditDialog = lazyPart(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
 
 /**
  * `/users`: every user of the tenant with role, department and live presence; search and sort in
@@ -93,9 +94,11 @@ export default function UsersScreen() {
         case 'block':
         case 'unblock':
           return actor.send({ type: 'users.block', user, blocked: action === 'block' });
-        case 'twoFactorOn':
         case 'twoFactorOff':
-          return actor.send({ type: 'users.twoFactor', user, enabled: action === 'twoFactorOn' });
+          return actor.send({ type: 'users.twoFactor', user, enabled: false });
+        case 'twoFactorRequire':
+        case 'twoFactorWaive':
+          return actor.send({ type: 'users.requireTwoFactor', user, required: action === 'twoFactorRequire' });
         case 'disconnect':
           return actor.send({ type: 'users.disconnect', user });
         case 'delete':
