@@ -19,6 +19,11 @@ export interface ServerConfig {
   accessTokenTtl: number;
   /** Seconds after a session starts during which an expired token may still be refreshed (REFRESH_WINDOW, default 14 days). */
   refreshWindow: number;
+  /**
+   * Seconds a session may refresh when its sign-in did not ask to be remembered (REFRESH_WINDOW_SHORT,
+   * default 12 hours; REST login `remember`, GraphQL `logIn(remember)`); capped by `refreshWindow`.
+   */
+  refreshWindowShort: number;
   /** Seconds a rotated-out token keeps working, so parallel requests in flight during a refresh do not fail. */
   rotationGrace: number;
   /** HMAC key for JWTs; when unset, one is generated and kept in the database so every process shares it. */
@@ -31,6 +36,13 @@ export interface ServerConfig {
    */
   totpEncryptionKey: string | undefined;
   seedDemo: boolean;
+  /**
+   * DEMO_ACTIVITY: tell the demo chat, customer and campaign events (server/src/demo-activity/);
+   * on by default with the embedded database and its demo seed, off otherwise.
+   */
+  demoActivity: boolean;
+  /** DEMO_ACTIVITY_INTERVAL_MS: one demo event per watched tenant this often (default 3000, at least 100). */
+  demoActivityIntervalMs: number;
   backofficeTenant: string;
   production: boolean;
   /** Where the built SPA lives. */
@@ -125,10 +137,13 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     databaseListenUrl: process.env.DATABASE_LISTEN_URL || undefined,
     accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1),
     refreshWindow: int('REFRESH_WINDOW', 14 * 24 * 3600, 1),
+    refreshWindowShort: int('REFRESH_WINDOW_SHORT', 12 * 3600, 1),
     rotationGrace: int('ROTATION_GRACE', 10),
     jwtSecret: process.env.JWT_SECRET || undefined,
     totpEncryptionKey: totpEncryptionKey(),
     seedDemo: bool('SEED_DEMO', embedded),
+    demoActivity: bool('DEMO_ACTIVITY', embedded && bool('SEED_DEMO', embedded)),
+    demoActivityIntervalMs: int('DEMO_ACTIVITY_INTERVAL_MS', 3000, 100),
     backofficeTenant: process.env.BACKOFFICE_TENANT || 'backoffice',
     production,
     webRoot: process.env.WEB_ROOT || 'dist/web',

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
+import { startDemoActivity } from './demo-activity/simulator';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed';
 import { processLog } from './log';
 import { serveSpa } from './plugins/static';
@@ -21,7 +22,19 @@ async function main(): Promise<void> {
     const seeded = await seedDemo(database.db);
     if (seeded) banner(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  const { fastify } = await buildApp({ db: database.db, config, pg: database.pg });
+  const { fastify, events, sockets } = await buildApp({ db: database.db, config, pg: database.pg });
+  if (config.demoActivity) {
+    const activity = await startDemoActivity({
+      db: database.db,
+      events,
+      log: fastify.log,
+      pg: database.kind === 'postgres' ? (config.databaseListenUrl ?? database.pg) : undefined,
+      localTenants: () => sockets.tenants(),
+      intervalMs: config.demoActivityIntervalMs,
+      accessTokenTtl: config.accessTokenTtl,
+    });
+    fastify.addHook('onClose', () => activity.stop());
+  }
   await serveSpa(fastify, {
     webRoot: config.webRoot,
     backofficeTenant: config.backofficeTenant,

@@ -26,6 +26,8 @@ interface Client {
 export interface SocketServer {
   /** Open sockets per tenant (tests, metrics). */
   count(tenantName?: string): number;
+  /** The tenants with at least one socket open on this process (server/src/demo-activity/simulator.ts). */
+  tenants(): string[];
   /** Closes every socket of a user (its tokens were revoked: block, delete, disconnect, password change). */
   closeUser(userId: number, code?: number, reason?: string): number;
   /** Closes the sockets opened with one token family (logout, or reuse of a rotated token). */
@@ -193,6 +195,7 @@ export function registerSocket(
 
   return {
     count: (tenantName) => (!tenantName ? clients.size : (byTenant.get(tenantName)?.size ?? 0)),
+    tenants: () => [...byTenant.keys()],
     closeUser,
     closeFamily,
     async close() {

@@ -69,6 +69,8 @@ export async function startServerProcess(
       SEED_DEMO: options.seed ? '1' : '0',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // Seeded PGlite would tell demo events (server/src/demo-activity/); a test that wants them says so.
+      DEMO_ACTIVITY: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

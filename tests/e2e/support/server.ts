@@ -38,6 +38,8 @@ export async function startServer(
       IP_LOOKUP_URL: '',
       LOG_LEVEL: 'warn',
       WEB_ROOT: webRoot,
+      // The demo activity (server/src/demo-activity/) would add events to every journey; its own spec turns it on.
+      DEMO_ACTIVITY: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
