@@ -20,6 +20,13 @@ export interface PanelEvent<E extends ServerEventName = ServerEventName> {
   sentAt: string;
 }
 
+/**
+ * The `tenantName` of an event for every tenant's connections (contracts/socket.md §5, "Every
+ * tenant"): roles are shared by all tenants. No tenant name can be `*` (the tenants' CHECK, migration
+ * 0001); each connection receives the envelope with its own tenant's name.
+ */
+export const EVERY_TENANT = '*';
+
 /** Carries events produced in this process to the other processes on the same database. */
 export interface EventRelay {
   send(event: PanelEvent): void;
@@ -43,6 +50,11 @@ export class EventBus {
     const message: PanelEvent<E> = { event, data, tenantName, sentAt: new Date().toISOString() };
     this.relay?.send(message as PanelEvent);
     this.deliver(message as PanelEvent);
+  }
+
+  /** An event about data every tenant shares (roles): delivered to every connection, whatever its tenant. */
+  publishToEveryTenant<E extends ServerEventName>(event: E, data: ServerEventData[E]): void {
+    this.publish(EVERY_TENANT, event, data);
   }
 
   /** Local delivery only (an event that came from another process through the relay). */

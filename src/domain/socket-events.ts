@@ -117,6 +117,8 @@ export interface ServerEventData {
     reasonId: Id | null;
     closedAt: Instant;
   };
+  /** Extension (contracts/socket.md §3): sent to every tenant's connections, roles being shared by all. */
+  RolePermissionsChanged: { roleId: Id };
 }
 
 /** Event names exactly as the server sends them. */
@@ -143,4 +145,5 @@ export const SERVER_EVENT_NAMES = [
   'ChatTicketTransferred',
   'DeleteChatTicketTransfer',
   'ChatTicketClosed',
+  'RolePermissionsChanged',
 ] as const satisfies readonly ServerEventName[];

@@ -382,6 +382,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a tenant's name, CNPJ, template and pool
+         * @description Creation's rules on each value (`TenantCreate`); the CNPJ is stored masked and in upper case. A name another tenant has, live or deleted, is a 409 on field `name`. Back-office staff only, as creation.
+         */
+        post: operations["tenantUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/sheets/orders": {
         parameters: {
             query?: never;
@@ -664,7 +684,11 @@ export interface paths {
          */
         put: operations["roleRename"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a role no user holds
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may delete them. Refused with 409 on field `id` while any user, live or deleted, holds the role (the message says so: give them another role first), and for `administrador`. A user being given the role at the same moment either holds it first (409 here) or is refused as naming an unknown role (400 on `role_id`): no user is left with a deleted role.
+         */
+        delete: operations["roleDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1124,6 +1148,14 @@ export interface components {
             userLimit: number;
             plan: components["schemas"]["Plan"];
             ticketLimit: number;
+        };
+        TenantUpdate: {
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["TenantName"];
+            /** @description As `TenantCreate.cnpj`, with the same checks (400 on field `body/cnpj`). */
+            cnpj: string;
+            template: string;
+            pool: string;
         };
         TenantPageRequest: {
             /**
@@ -2543,6 +2575,47 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    tenantUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 3,
+                 *       "name": "farmacia-do-povo",
+                 *       "cnpj": "11.222.333/0001-81",
+                 *       "template": "pharmacy",
+                 *       "pool": "pool-b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     sheetOrders: {
         parameters: {
             query: {
@@ -3435,6 +3508,40 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    roleDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -70,6 +70,8 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/roles'],
   ['get', '/api/roles/{id}'],
   ['put', '/api/roles/{id}'],
+  ['delete', '/api/roles/{id}'],
+  ['post', '/api/tenant/update'],
   ['get', '/api/departments'],
   ['get', '/api/connection'],
   ['get', '/api/dashboard/summary'],

@@ -13,7 +13,9 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/
  * exceed it. On PostgreSQL (a connection pool: real concurrency) and on PGlite (one connection: the
  * same answers, serialised).
  *
- * Departments have no create or rename operation in the contracts, so they have no case here.
+ * Department names are unique in a tenant and connection names in an instance (migration 0013): their
+ * creates and renames have cases here too.
+ * A role deleted while users are given it: server/src/concurrency/role-delete.test.ts.
  */
 
 const N = 16;
@@ -57,7 +59,7 @@ describe.each([
   let admin: { authorization: string };
   let operatorRole: number;
 
-  const rest = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
+  const rest = (method: 'POST' | 'PUT' | 'PATCH', url: string, payload: Record<string, unknown>) =>
     t.app.fastify.inject({ method, url, payload, headers: admin }).then(answerOf);
   const graphql = (query: string, variables: Record<string, unknown>) =>
     t.app.fastify
@@ -200,6 +202,39 @@ describe.each([
     expect(await t.db.selectFrom('tenants').select('id').where('name', '=', tenant.name).execute()).toHaveLength(1);
   });
 
+  it('sixteen tenants renamed to one name at once: one 200, the rest 409 name, one row', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < N; i += 1) {
+      const created = await rest('POST', '/api/tenant', {
+        name: `renomear-tenant-${i}`,
+        cnpj: '11.222.333/0001-81',
+        features: [],
+        template: 'pharmacy',
+        pool: 'pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
+      });
+      expect(created.status).toBe(201);
+      ids.push((created.body as { id: number }).id);
+    }
+    const answers = await Promise.all(
+      ids.map((id) =>
+        rest('POST', '/api/tenant/update', {
+          id,
+          name: 'tenant-renomeado',
+          cnpj: '11.222.333/0001-81',
+          template: 'pharmacy',
+          pool: 'pool-a',
+        }),
+      ),
+    );
+    expect(tally(answers.map(restOutcome))).toEqual({ '200': 1, '409:name': N - 1 });
+    expect(await t.db.selectFrom('tenants').select('id').where('name', '=', 'tenant-renomeado').execute()).toHaveLength(
+      1,
+    );
+  });
+
   it('role create with one name: one 201, the rest 409 name, one row', async () => {
     const answers = await Promise.all(
       Array.from({ length: N }, () => rest('POST', '/api/roles', { name: 'corrida', display_name: 'Corrida' })),
@@ -244,5 +279,86 @@ describe.each([
       ids.map((id) => rest('POST', '/api/instance/update', { id, tenantName: 'backoffice', name: 'Mesmo Nome' })),
     );
     expect(tally(answers.map(restOutcome))).toEqual({ '200': 1, '409:name': N - 1 });
+  });
+
+  it('department create with one name (any case), REST and GraphQL mixed: one success, the rest the name conflict, one row', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        i % 2 === 0
+          ? rest('POST', '/api/departments', { name: i % 4 ? 'Departamento Corrida' : 'departamento corrida' })
+          : graphql('mutation c($name: String!) { createDepartment(name: $name) { id } }', {
+              name: 'DEPARTAMENTO CORRIDA',
+            }),
+      ),
+    );
+    const outcomes = answers.map((a, i) => (i % 2 === 0 ? restOutcome(a) : graphqlOutcome(a)));
+    expect(
+      outcomes.filter((o) => o === '201' || o === 'ok'),
+      JSON.stringify(tally(outcomes)),
+    ).toHaveLength(1);
+    for (const outcome of outcomes) expect(['201', 'ok', '409:name', 'BAD_USER_INPUT:name']).toContain(outcome);
+    const rows = await t.db
+      .selectFrom('departments')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', 'departamento corrida'))
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('sixteen departments renamed to one name at once: one 200, the rest 409 name, one row', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < N; i += 1) {
+      const created = await rest('POST', '/api/departments', { name: `Departamento ${i}` });
+      expect(created.status).toBe(201);
+      ids.push((created.body as { id: number }).id);
+    }
+    const answers = await Promise.all(
+      ids.map((id) => rest('PATCH', `/api/departments/${id}`, { name: 'Mesmo Setor' })),
+    );
+    expect(tally(answers.map(restOutcome))).toEqual({ '200': 1, '409:name': N - 1 });
+    const rows = await t.db
+      .selectFrom('departments')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', 'mesmo setor'))
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('connection create with one name (any case) in one instance: one 201, the rest 409 name, one row', async () => {
+    const instance = (
+      await rest('POST', '/api/instance', {
+        name: 'Canal das conexões',
+        tenantName: 'backoffice',
+        isOfficial: false,
+        isUnlimited: false,
+      })
+    ).body as { id: number };
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        rest('POST', '/api/connection', {
+          tenantName: 'backoffice',
+          instance_id: instance.id,
+          name: i % 2 ? 'Conexao Corrida' : 'CONEXAO CORRIDA',
+        }),
+      ),
+    );
+    expect(tally(answers.map(restOutcome))).toEqual({ '201': 1, '409:name': N - 1 });
+    const rows = await t.db.selectFrom('connections').select('id').where('instance_id', '=', instance.id).execute();
+    expect(rows).toHaveLength(1);
+
+    const ids: number[] = [];
+    for (let i = 0; i < N; i += 1) {
+      const created = await rest('POST', '/api/connection', {
+        tenantName: 'backoffice',
+        instance_id: instance.id,
+        name: `Conexão ${i}`,
+      });
+      expect(created.status).toBe(201);
+      ids.push((created.body as { id: number }).id);
+    }
+    const renames = await Promise.all(
+      ids.map((id) => rest('POST', '/api/connection/update', { id, tenantName: 'backoffice', name: 'Mesma Conexão' })),
+    );
+    expect(tally(renames.map(restOutcome))).toEqual({ '200': 1, '409:name': N - 1 });
   });
 });

@@ -120,6 +120,48 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     other.close();
   });
 
+  it("a role's permissions changed on A reach B's sockets of every tenant, each under its own tenant's name", async () => {
+    const central = await open(baseB, `tenantName=farmacia-central&userId=${admin.id}&token=${admin.token}`);
+    const office = await open(baseB, `tenantName=backoffice&userId=${admin.id}&token=${admin.token}`);
+    await Promise.all([admitted(central, 'farmacia-central', admin.id), admitted(office, 'backoffice', admin.id)]);
+    const frames: { ws: string; name: string; tenantName: string; data: unknown }[] = [];
+    for (const [label, ws] of [
+      ['central', central],
+      ['office', office],
+    ] as const) {
+      ws.on('message', (raw) => {
+        const decoded = decodeServerFrame(raw.toString());
+        if (decoded.ok)
+          frames.push({
+            ws: label,
+            name: decoded.event.name,
+            tenantName: decoded.event.tenantName,
+            data: decoded.event.data,
+          });
+      });
+    }
+    const role = await primary.db
+      .selectFrom('roles')
+      .select('id')
+      .where('name', '=', 'operador')
+      .executeTakeFirstOrThrow();
+    const update = await a.fastify.inject({
+      method: 'POST',
+      url: '/api/permission/update',
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: { roleId: role.id, permissions: ['dashboard-analytics'] },
+    });
+    expect(update.statusCode, update.body).toBe(200);
+    await until(() => frames.length === 2, 'the relayed permission change on both sockets');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(frames.sort((x, y) => x.ws.localeCompare(y.ws))).toEqual([
+      { ws: 'central', name: 'rolePermissionsChanged', tenantName: 'farmacia-central', data: { roleId: role.id } },
+      { ws: 'office', name: 'rolePermissionsChanged', tenantName: 'backoffice', data: { roleId: role.id } },
+    ]);
+    central.close();
+    office.close();
+  });
+
   it("does not echo B's own events back to B's sockets", async () => {
     const ws = await open(baseB, `tenantName=farmacia-central&userId=${admin.id}&token=${admin.token}`);
     await admitted(ws, 'farmacia-central', admin.id);

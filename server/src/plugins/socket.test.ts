@@ -120,6 +120,28 @@ describe('socket /ws', () => {
     other.close();
   });
 
+  it('sends an event for every tenant to each socket under its own tenant name', async () => {
+    const central = await open(`tenantName=farmacia-central&userId=${userId}&token=${token}`);
+    const office = await open(`tenantName=backoffice&userId=${userId}&token=${token}`);
+    await Promise.all([admitted(central, 'farmacia-central'), admitted(office, 'backoffice')]);
+    const centralFrame = nextFrame(central);
+    const officeFrame = nextFrame(office);
+    app.events.publishToEveryTenant('RolePermissionsChanged', { roleId: 2 });
+    const [mine, theirs] = [decodeServerFrame(await centralFrame), decodeServerFrame(await officeFrame)];
+    expect(mine.ok && mine.event).toMatchObject({
+      name: 'rolePermissionsChanged',
+      tenantName: 'farmacia-central',
+      data: { roleId: 2 },
+    });
+    expect(theirs.ok && theirs.event).toMatchObject({
+      name: 'rolePermissionsChanged',
+      tenantName: 'backoffice',
+      data: { roleId: 2 },
+    });
+    central.close();
+    office.close();
+  });
+
   it("closes a user's open sockets with 4401 when an admin blocks the user", async () => {
     const customer = await someCustomerUser(db);
     const login = await app.fastify.inject({

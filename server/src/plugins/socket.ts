@@ -8,7 +8,7 @@ import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import type { EventBus, PanelEvent } from '../events';
+import { EVERY_TENANT, type EventBus, type PanelEvent } from '../events';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
 const MAX_CLIENT_FRAME = 4096;
@@ -182,15 +182,22 @@ export function registerSocket(
   }, deps.config.socketLivenessMs);
   liveness.unref();
 
-  const unsubscribe = deps.events.subscribe((event: PanelEvent) => {
-    const sockets = byTenant.get(event.tenantName);
-    if (!sockets) return;
+  const broadcast = (event: PanelEvent, tenantName: string, sockets: ReadonlySet<Client>) => {
     // Encoded to bytes once and sent as a text frame to each socket: a string would be converted
     // again for every one of them (10,000 sockets on one tenant in bench/sockets.ts).
-    const frame = Buffer.from(encodeServerFrame(event.event, event.data, event.tenantName, event.sentAt), 'utf8');
+    const frame = Buffer.from(encodeServerFrame(event.event, event.data, tenantName, event.sentAt), 'utf8');
     for (const client of sockets) {
       if (client.socket.readyState === WebSocket.OPEN) client.socket.send(frame, { binary: false });
     }
+  };
+  const unsubscribe = deps.events.subscribe((event: PanelEvent) => {
+    // An event for every tenant reaches each connection under its own tenant's name (§2.2, §5).
+    if (event.tenantName === EVERY_TENANT) {
+      for (const [tenantName, sockets] of byTenant) broadcast(event, tenantName, sockets);
+      return;
+    }
+    const sockets = byTenant.get(event.tenantName);
+    if (sockets) broadcast(event, event.tenantName, sockets);
   });
 
   return {

@@ -19,6 +19,10 @@ export function permissionHandlers({ services }: HandlerDeps) {
   };
   const roleRename: Handler<'roleRename'> = async (request) =>
     roles.rename(caller(request), request.params.id, request.body.display_name);
+  const roleDelete: Handler<'roleDelete'> = async (request) => {
+    await roles.remove(caller(request), request.params.id);
+    return { message: 'Deleted' };
+  };
   const departmentList: Handler<'departmentList'> = async (request) =>
     departments.list(await tenants.resolve(caller(request), request.query.tenantName));
 
@@ -31,6 +35,7 @@ export function permissionHandlers({ services }: HandlerDeps) {
     roleGet,
     roleCreate,
     roleRename,
+    roleDelete,
     departmentList,
   };
 }

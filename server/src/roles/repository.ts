@@ -32,6 +32,31 @@ export async function renameRole(db: Db, id: number, displayName: string): Promi
   );
 }
 
+/** The role, its row locked until the transaction ends (a delete's check against new holders). */
+export function lockRole(trx: Transaction<Database>, id: number) {
+  return trx.selectFrom('roles').select(['id', 'name']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** How many users point at the role: live, and soft-deleted (whose rows keep the reference). */
+export async function roleHolders(
+  trx: Transaction<Database>,
+  roleId: number,
+): Promise<{ live: number; deleted: number }> {
+  const row = await trx
+    .selectFrom('users')
+    .select((eb) => [
+      eb.fn.countAll<string>().filterWhere('deleted_at', 'is', null).as('live'),
+      eb.fn.countAll<string>().filterWhere('deleted_at', 'is not', null).as('deleted'),
+    ])
+    .where('role_id', '=', roleId)
+    .executeTakeFirstOrThrow();
+  return { live: Number(row.live), deleted: Number(row.deleted) };
+}
+
+export async function deleteRole(trx: Transaction<Database>, id: number): Promise<void> {
+  await trx.deleteFrom('roles').where('id', '=', id).execute();
+}
+
 /** The permission catalogue, by category then route name. */
 export function allPermissions(db: Db) {
   return db

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { EventBus } from '../events';
 import { allows, requireStaff, type AuthContext } from '../plugins/auth';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
@@ -30,7 +31,7 @@ function checkDisplayName(value: string): string {
   return value;
 }
 
-export function createRolesService({ db }: { db: Kysely<Database> }) {
+export function createRolesService({ db, events }: { db: Kysely<Database>; events: EventBus }) {
   async function dto(role: { id: number; name: string; display_name: string }): Promise<RoleDto> {
     const routes = await permittedRoutesOf(db, role.id, role.name);
     return { ...role, has_permission_routes: [...new Set(routes)].sort() };
@@ -80,7 +81,38 @@ export function createRolesService({ db }: { db: Kysely<Database> }) {
           rows.map((r) => r.id),
         ),
       );
+      // After the commit: every signed-in holder reloads its permitted routes (contracts/socket.md §3).
+      events.publishToEveryTenant('RolePermissionsChanged', { roleId });
       return get(roleId);
+    },
+
+    /**
+     * Deletes a role no user points at, live or deleted (`users.role_id` keeps the reference). The
+     * role's row is locked first: a user being given the role at the same moment either committed
+     * before (and is counted here) or waits for the lock and then fails the foreign key
+     * users_role_id_fkey (unknown role, server/src/shared/domain-error.ts), so no user is left
+     * pointing at a deleted role.
+     */
+    async remove(actor: AuthContext, id: number): Promise<void> {
+      requireStaff(actor, EDIT);
+      const outcome = await db.transaction().execute(async (trx) => {
+        const role = await repo.lockRole(trx, id);
+        if (!role) return 'missing' as const;
+        if (role.name === ADMIN_ROLE) return 'admin' as const;
+        const holders = await repo.roleHolders(trx, id);
+        if (holders.live > 0 || holders.deleted > 0) return holders;
+        await repo.deleteRole(trx, id);
+        return 'deleted' as const;
+      });
+      if (outcome === 'missing') throw notFound('Role not found', 'id');
+      if (outcome === 'admin') throw conflict('The administrador role cannot be deleted', 'id');
+      if (outcome !== 'deleted')
+        throw conflict(
+          outcome.live > 0
+            ? `${outcome.live} user(s) hold this role; give them another role first`
+            : 'Deleted users still keep this role, so it cannot be deleted',
+          'id',
+        );
     },
 
     /** The permission catalogue, by category then route name. */

@@ -132,6 +132,19 @@ const UNIQUE_CONSTRAINTS: Readonly<Record<string, { field: string; message: stri
   departments_tenant_name_key: { field: 'name', message: 'A department with this name already exists' },
 };
 
+/**
+ * The foreign keys a request can break by racing another one, and what a violation means: a user
+ * given a role that a concurrent delete removed (server/src/roles/service.ts `remove`).
+ */
+const FOREIGN_KEYS: Readonly<Record<string, () => DomainError>> = {
+  users_role_id_fkey: () => unknownReference('role_id', 'No such role'),
+};
+
+/** A PostgreSQL foreign-key violation (SQLSTATE 23503), as `pg` and PGlite both report it. */
+function isForeignKeyViolation(error: unknown): error is { code: '23503'; constraint?: string } {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
+}
+
 /** A PostgreSQL unique violation (SQLSTATE 23505), as `pg` and PGlite both report it. */
 export function isUniqueViolation(error: unknown): error is { code: '23505'; constraint?: string } {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
@@ -139,7 +152,8 @@ export function isUniqueViolation(error: unknown): error is { code: '23505'; con
 
 /**
  * The domain error an exception stands for: itself when it is one, the conflict of the violated
- * unique index when it is a unique violation, else null (an unexpected failure).
+ * unique index when it is a unique violation, the meaning of a known foreign key's violation, else
+ * null (an unexpected failure).
  */
 export function asDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
@@ -149,5 +163,6 @@ export function asDomainError(error: unknown): DomainError | null {
       ? conflict(known.message, known.field)
       : conflict('The change conflicts with a record that already exists');
   }
+  if (isForeignKeyViolation(error) && error.constraint !== undefined) return FOREIGN_KEYS[error.constraint]?.() ?? null;
   return null;
 }

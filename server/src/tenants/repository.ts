@@ -83,6 +83,21 @@ export async function setTenantDeleted(db: Db, id: number, deleted: boolean): Pr
     .execute();
 }
 
+/** Whether a tenant other than `id`, live or deleted, has this name. */
+export async function tenantNameTakenByOther(db: Db, name: string, id: number): Promise<boolean> {
+  return Boolean(
+    await db.selectFrom('tenants').select('id').where('name', '=', name).where('id', '!=', id).executeTakeFirst(),
+  );
+}
+
+export async function updateTenant(
+  db: Db,
+  id: number,
+  values: { name: string; cnpj: string; template: string; pool: string },
+): Promise<void> {
+  await db.updateTable('tenants').set(values).where('id', '=', id).execute();
+}
+
 export async function setTenantPlan(
   db: Db,
   id: number,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import type { Database, Plan } from '../db/schema';
 import { requireStaff, type AuthContext } from '../plugins/auth';
-import { conflict, invalid, notFound } from '../shared/domain-error';
+import { checkAll, conflict, invalid, notFound } from '../shared/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';
@@ -10,7 +10,7 @@ import { toTenantDto, type TenantDto } from './tenant-dto';
 
 /**
  * Tenants (customer companies): which tenant a call acts on, creation, soft delete and restore, plan,
- * feature flags and the paged search — every rule about them, whichever protocol asks. The rules on
+ * editing, feature flags and the paged search — every rule about them, whichever protocol asks. The rules on
  * values match contracts/openapi.yaml `TenantCreate` and `TenantSetPlan`; names are unique among live
  * and deleted tenants (the index tenants_name_key decides when two requests race).
  */
@@ -49,6 +49,15 @@ export interface NewTenant {
   userLimit: number;
   plan: string;
   ticketLimit: number;
+}
+
+/** What a tenant edit changes (contracts/openapi.yaml `TenantUpdate`). */
+export interface TenantEdit {
+  id: number;
+  name: string;
+  cnpj: string;
+  template: string;
+  pool: string;
 }
 
 export interface TenantPageQuery {
@@ -164,6 +173,41 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
         ),
       );
       return dto(actor, id);
+    },
+
+    /**
+     * Changes a tenant's name, CNPJ, template and pool (back-office work only, as creation), with
+     * creation's rules on each value; the CNPJ is stored masked, upper-case. A name another tenant
+     * has (live or deleted) is a conflict, decided by the index tenants_name_key when two race.
+     */
+    async update(actor: AuthContext, input: TenantEdit): Promise<TenantDto> {
+      requireStaff(actor, TENANTS);
+      const values = checkAll({
+        name: () => {
+          if (!TENANT_NAME.test(input.name)) throw invalid('name', 'name must be a lower-case slug of 1–63 characters');
+          return input.name;
+        },
+        cnpj: () => {
+          const problem = cnpjProblem(input.cnpj);
+          if (problem !== null) throw invalid('cnpj', CNPJ_REFUSALS[problem]);
+          return formatCnpj(input.cnpj);
+        },
+        template: () => {
+          if (!SLUG.test(input.template)) throw invalid('template', 'template must be 1–40 characters of a–z 0–9 _ -');
+          return input.template;
+        },
+        pool: () => {
+          if (!SLUG.test(input.pool)) throw invalid('pool', 'pool must be 1–40 characters of a–z 0–9 _ -');
+          return input.pool;
+        },
+      });
+      const row = await repo.findTenant(db, input.id);
+      if (!row) throw notFound('Tenant not found', 'id');
+      // A clear answer for the common case; the unique index decides races.
+      if (await repo.tenantNameTakenByOther(db, values.name, row.id))
+        throw conflict('A tenant with this name already exists', 'name');
+      await repo.updateTenant(db, row.id, values);
+      return dto(actor, row.id);
     },
 
     /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */

@@ -143,6 +143,16 @@ export async function freshTenant(deleted: boolean): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+/** A role no user holds, for a call that deletes one. */
+export async function freshRole(): Promise<number> {
+  m.counter += 1;
+  const row = await m.t.db
+    .insertInto('roles')
+    .values({ name: `matrix_extra_${m.counter}`, display_name: `Matrix extra ${m.counter}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 export async function freshBLink(): Promise<number> {
   const user = await freshBUser();
   return (

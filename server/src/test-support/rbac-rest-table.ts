@@ -1,5 +1,5 @@
 import { TEST_PASSWORD } from './users';
-import { freshBUser, freshTenant, ids, today, unique, users } from './rbac-matrix';
+import { freshBUser, freshRole, freshTenant, ids, today, unique, users } from './rbac-matrix';
 import type { Build, Principal, Req, Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -133,6 +133,22 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     })),
     NOT_VISIBLE,
   ],
+  [
+    'tenantUpdate',
+    'back-office only',
+    async (who, n) => ({
+      method: 'POST',
+      url: '/api/tenant/update',
+      body: {
+        id: await freshTenant(false),
+        name: `matrix-edit-${unique(who, n)}`,
+        cnpj: '11.444.777/0001-61',
+        template: 'pharmacy',
+        pool: 'pool-b',
+      },
+    }),
+    STAFF_ONLY,
+  ],
   ['sheetOrders', '', get(`/api/tenant/sheets/orders?tenantName=matrix-b&STARTFINISH`), REPORTS],
   ['sheetAttendances', '', get(`/api/tenant/sheets/attendances?tenantName=matrix-b&STARTFINISH`), REPORTS],
   ['sheetInstanceLogs', '', get(`/api/tenant/sheets/instance_logs?tenantName=matrix-b&STARTFINISH`), REPORTS],
@@ -211,6 +227,12 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       () => `/api/roles/${ids.role}`,
       (who) => ({ display_name: who === 'admin' ? 'Matrix role' : `pwned-${who}` }),
     ),
+    STAFF_ONLY,
+  ],
+  [
+    'roleDelete',
+    'roles are shared',
+    async () => ({ method: 'DELETE', url: `/api/roles/${await freshRole()}` }),
     STAFF_ONLY,
   ],
   ['departmentList', '', get('/api/departments?tenantName=matrix-b'), STAFF_ONLY],

@@ -221,6 +221,16 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   tenantDelete: anyOf(tenantByIdMissing, statusIs(409, "already deleted, or the caller's own tenant (state)")),
   tenantRestore: anyOf(tenantByIdMissing, statusIs(409, 'not deleted (state)')),
   tenantSetPlan: tenantByIdMissing,
+  tenantUpdate: anyOf(
+    tenantByIdMissing,
+    statusIs(409, 'another tenant has this name (state)'),
+    ({ status, body, input }) =>
+      status === 400 &&
+      fields(body).every((f) => f === 'body/cnpj') &&
+      !isValidCnpj(String((input.body as { cnpj?: string }).cnpj))
+        ? 'CNPJ check digits are wrong (stated)'
+        : null,
+  ),
   sheetOrders: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   sheetAttendances: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   sheetInstanceLogs: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
@@ -246,6 +256,10 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   roleCreate: statusIs(409, 'a role with this name exists (state)'),
   roleGet: statusIs(404, 'no such role (state)'),
   roleRename: statusIs(404, 'no such role (state)'),
+  roleDelete: anyOf(
+    statusIs(404, 'no such role (state)'),
+    statusIs(409, 'users hold the role, or it is administrador (stated)'),
+  ),
   departmentList: tenantMissing('query'),
   instanceList: tenantMissing('query'),
   instanceCreate: anyOf(

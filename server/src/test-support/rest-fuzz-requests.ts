@@ -16,12 +16,15 @@ import { ACCEPTABLE, DAY, contractValid } from './rest-fuzz-oracle';
  * Half of the valid bodies of some operations are made to satisfy a rule the schema cannot express, so
  * the fuzz also reaches past it (random CNPJs almost never have the right check digits).
  */
+function fixCnpj(body: unknown): unknown {
+  const b = body as { cnpj?: string };
+  const digits = (b.cnpj ?? '').replace(/\D/g, '').slice(0, 12).padEnd(12, '7');
+  return { ...b, cnpj: `${digits}${cnpjCheckDigits(digits)}` };
+}
+
 const FIXERS: Partial<Record<string, (body: unknown) => unknown>> = {
-  tenantCreate: (body) => {
-    const b = body as { cnpj?: string };
-    const digits = (b.cnpj ?? '').replace(/\D/g, '').slice(0, 12).padEnd(12, '7');
-    return { ...b, cnpj: `${digits}${cnpjCheckDigits(digits)}` };
-  },
+  tenantCreate: fixCnpj,
+  tenantUpdate: fixCnpj,
 };
 
 export interface Request {
