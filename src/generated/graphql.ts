@@ -9,6 +9,28 @@ export type ConnectedMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type ConnectedMutation = { connected: boolean };
 
+export type ConnectionFragment = { id: number, instance_id: number, instance_name: string, name: string, activated: boolean, phone: string | null, status: string, last_seen_at: string | null };
+
+export type ConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConnectionsQuery = { connections: Array<{ id: number, instance_id: number, instance_name: string, name: string, activated: boolean, phone: string | null, status: string, last_seen_at: string | null }> };
+
+export type CreateConnectionMutationVariables = Exact<{
+  instance_id: number;
+  name: string;
+}>;
+
+
+export type CreateConnectionMutation = { createConnection: { id: number, instance_id: number, instance_name: string, name: string, activated: boolean, phone: string | null, status: string, last_seen_at: string | null } };
+
+export type CreateDepartmentMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateDepartmentMutation = { createDepartment: { id: number, name: string, activated: boolean } };
+
 export type DeleteUserMutationVariables = Exact<{
   id: number;
 }>;
@@ -59,7 +81,7 @@ export type LogInMutationVariables = Exact<{
 }>;
 
 
-export type LogInMutation = { logIn: { token: string, expires_in: number, user: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } } };
+export type LogInMutation = { logIn: { token: string, expires_in: number, recovery_codes: Array<string> | null, user: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } } };
 
 export type NewUserMutationVariables = Exact<{
   username: string;
@@ -72,7 +94,7 @@ export type NewUserMutationVariables = Exact<{
 }>;
 
 
-export type NewUserMutation = { newUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
+export type NewUserMutation = { newUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
 export type OnlineUsersQueryVariables = Exact<{
   user_id?: number | null | undefined;
@@ -92,7 +114,25 @@ export type RolesQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RolesQuery = { roles: Array<{ id: number, name: string, display_name: string, has_permission_routes: Array<string> }> };
 
-export type SessionUserFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+export type SessionUserFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+
+export type UpdateConnectionMutationVariables = Exact<{
+  id: number;
+  name?: string | null | undefined;
+  activated?: boolean | null | undefined;
+}>;
+
+
+export type UpdateConnectionMutation = { updateConnection: { id: number, instance_id: number, instance_name: string, name: string, activated: boolean, phone: string | null, status: string, last_seen_at: string | null } };
+
+export type UpdateDepartmentMutationVariables = Exact<{
+  id: number;
+  name?: string | null | undefined;
+  activated?: boolean | null | undefined;
+}>;
+
+
+export type UpdateDepartmentMutation = { updateDepartment: { id: number, name: string, activated: boolean } };
 
 export type UpdateUserMutationVariables = Exact<{
   id: number;
@@ -106,19 +146,28 @@ export type UpdateUserMutationVariables = Exact<{
 }>;
 
 
-export type UpdateUserMutation = { updateUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
+export type UpdateUserMutation = { updateUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
 export type UpdateUserPasswordMutationVariables = Exact<{
   password: string;
 }>;
 
 
-export type UpdateUserPasswordMutation = { updateUserPassword: { token: string, expires_in: number, user: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } } };
+export type UpdateUserPasswordMutation = { updateUserPassword: { token: string, expires_in: number, user: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } } };
+
+export type UpdateUserSettingsMutationVariables = Exact<{
+  user_id: number;
+  two_factor_enabled?: boolean | null | undefined;
+  two_factor_enrolment_required?: boolean | null | undefined;
+}>;
+
+
+export type UpdateUserSettingsMutation = { updateUserSettings: { user_id: number, two_factor_enabled: boolean, two_factor_enrolment_required: boolean } };
 
 export type UserInfosQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type UserInfosQuery = { userInfos: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
+export type UserInfosQuery = { userInfos: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, tenantName: string, origin_backoffice: boolean, role: { id: number, name: string, display_name: string, has_permission_routes: Array<string> }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
 export type UserInstanceLinkFragment = { id: number, instance: { id: number, name: string, activated: boolean } };
 
@@ -129,12 +178,12 @@ export type UserInstancesQueryVariables = Exact<{
 
 export type UserInstancesQuery = { userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
 
-export type UserRowFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+export type UserRowFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type UsersQuery = { users: Array<{ id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> };
+export type UsersQuery = { users: Array<{ id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -154,6 +203,18 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ConnectionFragmentDoc = new TypedDocumentString(`
+    fragment Connection on Connection {
+  id
+  instance_id
+  instance_name
+  name
+  activated
+  phone
+  status
+  last_seen_at
+}
+    `, {"fragmentName":"Connection"}) as unknown as TypedDocumentString<ConnectionFragment, unknown>;
 export const DepartmentFragmentDoc = new TypedDocumentString(`
     fragment Department on Department {
   id
@@ -190,6 +251,7 @@ export const SessionUserFragmentDoc = new TypedDocumentString(`
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   tenantName
   origin_backoffice
   role {
@@ -231,6 +293,7 @@ export const UserRowFragmentDoc = new TypedDocumentString(`
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   role {
     id
     name
@@ -264,6 +327,49 @@ export const ConnectedDocument = new TypedDocumentString(`
   connected
 }
     `) as unknown as TypedDocumentString<ConnectedMutation, ConnectedMutationVariables>;
+export const ConnectionsDocument = new TypedDocumentString(`
+    query connections {
+  connections {
+    ...Connection
+  }
+}
+    fragment Connection on Connection {
+  id
+  instance_id
+  instance_name
+  name
+  activated
+  phone
+  status
+  last_seen_at
+}`) as unknown as TypedDocumentString<ConnectionsQuery, ConnectionsQueryVariables>;
+export const CreateConnectionDocument = new TypedDocumentString(`
+    mutation createConnection($instance_id: Int!, $name: String!) {
+  createConnection(instance_id: $instance_id, name: $name) {
+    ...Connection
+  }
+}
+    fragment Connection on Connection {
+  id
+  instance_id
+  instance_name
+  name
+  activated
+  phone
+  status
+  last_seen_at
+}`) as unknown as TypedDocumentString<CreateConnectionMutation, CreateConnectionMutationVariables>;
+export const CreateDepartmentDocument = new TypedDocumentString(`
+    mutation createDepartment($name: String!) {
+  createDepartment(name: $name) {
+    ...Department
+  }
+}
+    fragment Department on Department {
+  id
+  name
+  activated
+}`) as unknown as TypedDocumentString<CreateDepartmentMutation, CreateDepartmentMutationVariables>;
 export const DeleteUserDocument = new TypedDocumentString(`
     mutation deleteUser($id: Int!) {
   deleteUser(id: $id)
@@ -314,6 +420,7 @@ export const LogInDocument = new TypedDocumentString(`
     user {
       ...SessionUser
     }
+    recovery_codes
   }
 }
     fragment Department on Department {
@@ -335,6 +442,7 @@ fragment SessionUser on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   tenantName
   origin_backoffice
   role {
@@ -395,6 +503,7 @@ fragment UserRow on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   role {
     id
     name
@@ -442,6 +551,33 @@ export const RolesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RolesQuery, RolesQueryVariables>;
+export const UpdateConnectionDocument = new TypedDocumentString(`
+    mutation updateConnection($id: Int!, $name: String, $activated: Boolean) {
+  updateConnection(id: $id, name: $name, activated: $activated) {
+    ...Connection
+  }
+}
+    fragment Connection on Connection {
+  id
+  instance_id
+  instance_name
+  name
+  activated
+  phone
+  status
+  last_seen_at
+}`) as unknown as TypedDocumentString<UpdateConnectionMutation, UpdateConnectionMutationVariables>;
+export const UpdateDepartmentDocument = new TypedDocumentString(`
+    mutation updateDepartment($id: Int!, $name: String, $activated: Boolean) {
+  updateDepartment(id: $id, name: $name, activated: $activated) {
+    ...Department
+  }
+}
+    fragment Department on Department {
+  id
+  name
+  activated
+}`) as unknown as TypedDocumentString<UpdateDepartmentMutation, UpdateDepartmentMutationVariables>;
 export const UpdateUserDocument = new TypedDocumentString(`
     mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!]) {
   updateUser(
@@ -482,6 +618,7 @@ fragment UserRow on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   role {
     id
     name
@@ -523,6 +660,7 @@ fragment SessionUser on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   tenantName
   origin_backoffice
   role {
@@ -544,6 +682,19 @@ fragment UserInstanceLink on UserInstance {
     ...Instance
   }
 }`) as unknown as TypedDocumentString<UpdateUserPasswordMutation, UpdateUserPasswordMutationVariables>;
+export const UpdateUserSettingsDocument = new TypedDocumentString(`
+    mutation updateUserSettings($user_id: Int!, $two_factor_enabled: Boolean, $two_factor_enrolment_required: Boolean) {
+  updateUserSettings(
+    user_id: $user_id
+    two_factor_enabled: $two_factor_enabled
+    two_factor_enrolment_required: $two_factor_enrolment_required
+  ) {
+    user_id
+    two_factor_enabled
+    two_factor_enrolment_required
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateUserSettingsMutation, UpdateUserSettingsMutationVariables>;
 export const UserInfosDocument = new TypedDocumentString(`
     query userInfos {
   userInfos {
@@ -569,6 +720,7 @@ fragment SessionUser on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   tenantName
   origin_backoffice
   role {
@@ -638,6 +790,7 @@ fragment UserRow on User {
   isConnected
   blocked
   twoFactorEnabled
+  twoFactorEnrolmentRequired
   role {
     id
     name

@@ -26,6 +26,20 @@ export interface paths {
          *     `{"error":"invalid_two_factor_code"}` and counts as a failed sign-in (throttling). Both answers come
          *     only after a right password, so they reveal nothing about unknown e-mails. Clients must handle these
          *     two answers BEFORE the rule "a login response without token → Wrong Email or Password".
+         *
+         *     Enrolment at sign-in (extension): for a user an administrator required to enrol
+         *     (`two_factor_enrolment_required`, `PATCH /api/user-settings/{id}`) whose two-factor is off, a right
+         *     password without `otp` answers 401 `{"error":"two_factor_enrolment_required","enrolment":{…}}` with a
+         *     new pending secret, its otpauth URI and QR code (as `POST /api/two-factor/enrol`; not a failure, and
+         *     no session). The client shows them and repeats the request with `otp`, a code of that secret: then
+         *     two-factor is on, the requirement is cleared, and the 200 answer carries the 10 `recovery_codes`
+         *     once. A wrong code answers `invalid_two_factor_code` (a failed sign-in) and changes nothing; a
+         *     pending secret older than 10 minutes, or replaced by a newer sign-in, answers
+         *     `two_factor_enrolment_expired` and changes nothing (sign in again for a new one).
+         *
+         *     Remember me (extension): `remember: true` gives the session the long refresh window
+         *     (`REFRESH_WINDOW`, 14 days by default); without it the window is `REFRESH_WINDOW_SHORT` (12 hours by
+         *     default), as GraphQL `logIn(remember)` (docs/operations.md).
          */
         post: operations["authLogin"];
         delete?: never;
@@ -180,6 +194,11 @@ export interface paths {
          *       secret and the recovery codes are cleared, and the user enrols again to turn it back on. A user
          *       without that permission turns its own two-factor off with `POST /api/two-factor/disable` and a code
          *       (403 here).
+         *     - `two_factor_enrolment_required` (extension), with the `users` permission only (403 otherwise, also
+         *       for one's own account): `true` makes the user's next sign-in walk through enrolment before the
+         *       session starts (see `POST /api/auth/login`); 409 when two-factor is already on (nothing to enrol).
+         *       `false` lifts the requirement. Enrolling clears it.
+         *     Either field or both (at least one); a reset and a requirement together reset first.
          *     Extension: the base API has the toggle only; these rules keep it consistent with enrolment.
          */
         patch: operations["userSettingsUpdate"];
@@ -473,6 +492,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/sheets/login_failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Failed sign-ins between two dates, every row
+         * @description The rows of the login-failure report (`POST /api/dashboard-report`: failed sign-ins in the range,
+         *     narrowed to `userId` when given; tenant staff see only their own tenant's users' failures) without
+         *     the report's 10,000-row cut: a JSON preview with the `total`, or every row as CSV (`Accept: text/csv`),
+         *     streamed oldest first.
+         */
+        get: operations["sheetLoginFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/feature": {
         parameters: {
             query?: never;
@@ -704,11 +746,41 @@ export interface paths {
         /** The departments of the tenant */
         get: operations["departmentList"];
         put?: never;
-        post?: never;
+        /**
+         * Create a department of the tenant
+         * @description A new, activated department. Names are unique within the tenant ignoring case (409 on `name`,
+         *     decided by the database when two requests race); a blank name answers 400.
+         */
+        post: operations["departmentCreate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/departments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, activate or deactivate a department
+         * @description Changes the name, the `activated` flag or both. A department of another tenant answers 404, like a
+         *     missing one; a name another department of the tenant has (ignoring case) answers 409. Users keep
+         *     pointing at a deactivated department.
+         */
+        patch: operations["departmentUpdate"];
         trace?: never;
     };
     "/api/instance": {
@@ -776,7 +848,34 @@ export interface paths {
         /** The connections of a tenant */
         get: operations["connectionList"];
         put?: never;
-        post?: never;
+        /**
+         * Create a connection of an instance
+         * @description A new, activated connection of one of the tenant's instances, `disconnected` until the channel
+         *     pairs. Names are unique within the instance ignoring case (409 on `name`, decided by the database
+         *     when two requests race); an `instance_id` naming no instance of the tenant answers 400 on that field.
+         */
+        post: operations["connectionCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connection/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename, activate or deactivate a connection
+         * @description Changes the name, the `activated` flag or both. A connection of another tenant answers 404, like a
+         *     missing one; a name another connection of the same instance has (ignoring case) answers 409.
+         */
+        post: operations["connectionUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -912,11 +1011,13 @@ export interface components {
         };
         LoginError: {
             /**
-             * @description `two_factor_required` and `invalid_two_factor_code` are extensions (two-factor sign-in): ask for the code, do not treat them as a wrong password.
+             * @description `two_factor_required`, `invalid_two_factor_code`, `two_factor_enrolment_required` and `two_factor_enrolment_expired` are extensions (two-factor sign-in, enrolment at sign-in): ask for the code, do not treat them as a wrong password.
              * @enum {string}
              */
-            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code";
+            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code" | "two_factor_enrolment_required" | "two_factor_enrolment_expired";
             message: string;
+            /** @description With `two_factor_enrolment_required` only, the pending secret to enrol. */
+            enrolment?: components["schemas"]["TwoFactorEnrolment"];
         };
         Forbidden: {
             message: string;
@@ -951,8 +1052,10 @@ export interface components {
             email: components["schemas"]["Email"];
             password: string;
             ip?: components["schemas"]["IpAddress"];
-            /** @description The second factor, sent only after a 401 `two_factor_required` (see the operation). */
+            /** @description The second factor, sent only after a 401 `two_factor_required` or `two_factor_enrolment_required` (see the operation). */
             otp?: components["schemas"]["TwoFactorCode"];
+            /** @description Remember me: true gives the session the long refresh window (`REFRESH_WINDOW`); false or omitted, the short one (`REFRESH_WINDOW_SHORT`). */
+            remember?: boolean;
         };
         LoginResponse: {
             access_token: string;
@@ -963,6 +1066,8 @@ export interface components {
             origin_backoffice: boolean;
             has_permission_routes: components["schemas"]["RouteName"][];
             user: components["schemas"]["User"];
+            /** @description Only when this sign-in enrolled the user in two-factor (see the operation); shown once. */
+            recovery_codes?: string[];
         };
         LogoutRequest: {
             /** @description Who is logging out (the stored email), or null when the client no longer knows. */
@@ -1000,6 +1105,15 @@ export interface components {
             name: string;
             activated: boolean;
         };
+        DepartmentCreate: {
+            /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
+            name: string;
+        };
+        DepartmentUpdate: {
+            /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
+            name?: string;
+            activated?: boolean;
+        };
         InstanceRef: {
             id: components["schemas"]["Id"];
             name: string;
@@ -1024,6 +1138,8 @@ export interface components {
             userInstances: components["schemas"]["UserInstance"][];
             blocked: boolean;
             twoFactorEnabled: boolean;
+            /** @description An administrator requires this user to enrol in two-factor at its next sign-in. */
+            twoFactorEnrolmentRequired: boolean;
             tenantName: components["schemas"]["TenantName"];
             origin_backoffice: boolean;
         };
@@ -1067,11 +1183,14 @@ export interface components {
             blocked: boolean;
         };
         UserSettingsPatch: {
-            two_factor_enabled: boolean;
+            two_factor_enabled?: boolean;
+            /** @description The user must enrol in two-factor at its next sign-in (see the operation). */
+            two_factor_enrolment_required?: boolean;
         };
         UserSettings: {
             user_id: components["schemas"]["Id"];
             two_factor_enabled: boolean;
+            two_factor_enrolment_required: boolean;
         };
         /** @description A 6-digit TOTP code, or a recovery code (10 base32 characters, the dash optional, any case). */
         TwoFactorCode: string;
@@ -1309,11 +1428,27 @@ export interface components {
             tenantName: components["schemas"]["TenantName"];
             instance_id: components["schemas"]["Id"];
             instance_name: string;
+            /** @description Unique within the instance ignoring case. */
+            name: string;
+            activated: boolean;
             phone: string | null;
             /** @enum {string} */
             status: "connected" | "connecting" | "disconnected" | "qrcode";
             /** Format: date-time */
             last_seen_at: string | null;
+        };
+        ConnectionCreate: {
+            tenantName: components["schemas"]["TenantName"];
+            instance_id: components["schemas"]["Id"];
+            /** @description Trimmed; blank after trimming answers 400; unique in the instance ignoring case. */
+            name: string;
+        };
+        ConnectionUpdate: {
+            id: components["schemas"]["Id"];
+            tenantName: components["schemas"]["TenantName"];
+            /** @description Trimmed; blank after trimming answers 400; unique in the instance ignoring case. */
+            name?: string;
+            activated?: boolean;
         };
         DashboardSummary: {
             startAt: components["schemas"]["IsoDate"];
@@ -1400,6 +1535,11 @@ export interface components {
         };
         InstanceLogSheet: {
             data: components["schemas"]["InstanceLogRow"][];
+            total: number;
+            limit: number;
+        };
+        LoginFailureSheet: {
+            data: components["schemas"]["LoginFailure"][];
             total: number;
             limit: number;
         };
@@ -1660,6 +1800,7 @@ export interface operations {
                      *         "isConnected": true,
                      *         "blocked": false,
                      *         "twoFactorEnabled": false,
+                     *         "twoFactorEnrolmentRequired": false,
                      *         "tenantName": "backoffice",
                      *         "origin_backoffice": true,
                      *         "role": {
@@ -1773,6 +1914,7 @@ export interface operations {
                      *         "isConnected": true,
                      *         "blocked": false,
                      *         "twoFactorEnabled": false,
+                     *         "twoFactorEnrolmentRequired": false,
                      *         "tenantName": "backoffice",
                      *         "origin_backoffice": true,
                      *         "role": {
@@ -1888,6 +2030,7 @@ export interface operations {
                      *         "isConnected": true,
                      *         "blocked": false,
                      *         "twoFactorEnabled": false,
+                     *         "twoFactorEnrolmentRequired": false,
                      *         "tenantName": "backoffice",
                      *         "origin_backoffice": true,
                      *         "role": {
@@ -2908,6 +3051,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sheetLoginFailures: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, inclusive.
+                 * @example 2026-11-01
+                 */
+                startAt: components["parameters"]["StartAt"];
+                /**
+                 * @description Last day, inclusive; not before `startAt`, and at most 366 days after it counted inclusively (400 on `finishAt` otherwise).
+                 * @example 2026-11-07
+                 */
+                finishAt: components["parameters"]["FinishAt"];
+                /**
+                 * @description Only these users (repeat the parameter); absent means every user, as an empty `selectedUsers` in the report.
+                 * @example [
+                 *       2
+                 *     ]
+                 */
+                userId?: number[];
+                /**
+                 * @description Rows in the JSON preview (CSV always streams every row).
+                 * @example 100
+                 */
+                limit?: components["parameters"]["SheetLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "created_at": "2026-11-02T12:01:00Z",
+                     *           "email": "operador@demo.local",
+                     *           "ip": "203.0.113.7",
+                     *           "user_id": 2,
+                     *           "user_name": "Olívia Operadora"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 100
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LoginFailureSheet"];
+                    /**
+                     * @example id;criado_em;email;ip;usuario_id;usuario
+                     *     1;2026-11-02 09:01;operador@demo.local;203.0.113.7;2;Olívia Operadora
+                     */
+                    "text/csv": components["schemas"]["CsvText"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     featureList: {
         parameters: {
             query: {
@@ -3585,6 +3796,110 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    departmentCreate: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Financeiro"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepartmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Financeiro",
+                     *       "activated": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Department"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    departmentUpdate: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+            };
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Financeiro e cobrança",
+                 *       "activated": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["DepartmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The department after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Financeiro e cobrança",
+                     *       "activated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Department"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     instanceList: {
         parameters: {
             query: {
@@ -3777,6 +4092,8 @@ export interface operations {
                      *         "tenantName": "farmacia-central",
                      *         "instance_id": 1,
                      *         "instance_name": "WhatsApp Loja 1",
+                     *         "name": "Principal",
+                     *         "activated": true,
                      *         "phone": "+5511987654321",
                      *         "status": "connected",
                      *         "last_seen_at": "2026-11-21T20:00:00Z"
@@ -3790,6 +4107,111 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    connectionCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tenantName": "farmacia-central",
+                 *       "instance_id": 1,
+                 *       "name": "Balcão"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConnectionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "tenantName": "farmacia-central",
+                     *       "instance_id": 1,
+                     *       "instance_name": "WhatsApp Loja 1",
+                     *       "name": "Balcão",
+                     *       "activated": true,
+                     *       "phone": null,
+                     *       "status": "disconnected",
+                     *       "last_seen_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    connectionUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 4,
+                 *       "tenantName": "farmacia-central",
+                 *       "name": "Balcão 2",
+                 *       "activated": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConnectionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The connection after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "tenantName": "farmacia-central",
+                     *       "instance_id": 1,
+                     *       "instance_name": "WhatsApp Loja 1",
+                     *       "name": "Balcão 2",
+                     *       "activated": false,
+                     *       "phone": null,
+                     *       "status": "disconnected",
+                     *       "last_seen_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -54,7 +54,15 @@ const SPEC_OPERATIONS = {
 } as const;
 
 /** Extensions the screens need, marked `Extension:` in the schema. */
-const EXTENSION_OPERATIONS = { roles: 'query', departments: 'query' } as const;
+const EXTENSION_OPERATIONS = {
+  roles: 'query',
+  departments: 'query',
+  createDepartment: 'mutation',
+  updateDepartment: 'mutation',
+  connections: 'query',
+  createConnection: 'mutation',
+  updateConnection: 'mutation',
+} as const;
 
 const REQUIRED: Record<string, 'query' | 'mutation'> = { ...SPEC_OPERATIONS, ...EXTENSION_OPERATIONS };
 

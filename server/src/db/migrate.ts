@@ -11,6 +11,7 @@ import * as totpEncryption from './migrations/0009-totp-encryption';
 import * as uniqueNames from './migrations/0010-unique-names';
 import * as tenantSearchLexemes from './migrations/0011-tenant-search-lexemes';
 import * as addressThrottle from './migrations/0012-address-throttle';
+import * as departmentConnectionNames from './migrations/0013-department-connection-names';
 import type { Database } from './schema';
 
 /**
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-unique-names': uniqueNames,
   '0011-tenant-search-lexemes': tenantSearchLexemes,
   '0012-address-throttle': addressThrottle,
+  '0013-department-connection-names': departmentConnectionNames,
 };
 
 const provider: MigrationProvider = {

@@ -146,6 +146,9 @@ export interface ConnectionsTable {
   id: Generated<number>;
   tenant_id: number;
   instance_id: number;
+  /** Unique within the instance, ignoring case (migration 0013). */
+  name: string;
+  activated: Generated<boolean>;
   phone: string | null;
   status: Generated<ConnectionStatus>;
   last_seen_at: Date | null;

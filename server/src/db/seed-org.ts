@@ -196,6 +196,7 @@ export async function seedOrganisation(trx: Kysely<Database>, options: OrgSeedOp
           return {
             tenant_id: tenant.id,
             instance_id: instanceId,
+            name: 'Principal',
             phone:
               status === 'qrcode' ? null : `+55${String(rng.int(11, 99))}9${String(rng.int(10_000_000, 99_999_999))}`,
             status,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** The departments service's SQL (server/src/departments/service.ts). */
@@ -10,4 +10,43 @@ export function tenantDepartments(db: Kysely<Database>, tenantId: number) {
     .orderBy('name')
     .orderBy('id')
     .execute();
+}
+
+/** One department of the tenant, or undefined (another tenant's is as unknown as a missing one). */
+export function findTenantDepartment(db: Kysely<Database>, tenantId: number, id: number) {
+  return db
+    .selectFrom('departments')
+    .select(['id', 'name', 'activated'])
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+}
+
+/** Whether another department of the tenant has this name, ignoring case. */
+export async function departmentNameTaken(
+  db: Kysely<Database>,
+  tenantId: number,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('departments')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export function insertDepartment(db: Kysely<Database>, values: { tenant_id: number; name: string }) {
+  return db.insertInto('departments').values(values).returning(['id', 'name', 'activated']).executeTakeFirstOrThrow();
+}
+
+export function updateDepartment(db: Kysely<Database>, id: number, set: { name?: string; activated?: boolean }) {
+  return db
+    .updateTable('departments')
+    .set(set)
+    .where('id', '=', id)
+    .returning(['id', 'name', 'activated'])
+    .executeTakeFirstOrThrow();
 }

@@ -1,9 +1,10 @@
+import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
 import { DomainError, unauthenticated } from '../shared/domain-error';
 import type { UserPatch } from '../users/service';
 import type { UserDto } from '../users/user-dto';
 import type { GraphqlDeps } from './index';
-import type { GqlRole, GqlUser, GraphqlContext, MutationResolvers, QueryResolvers } from './types';
+import type { GqlConnection, GqlRole, GqlUser, GraphqlContext, MutationResolvers, QueryResolvers } from './types';
 
 /**
  * GraphQL resolvers: read the arguments, call the domain services (server/src/services.ts), shape the
@@ -49,6 +50,18 @@ function toUser(dto: UserDto): GqlUser {
       .sort(byId),
   };
 }
+
+/** The contract's Connection: REST's without `tenantName` (GraphQL acts on the path's tenant). */
+const toConnection = (c: ConnectionDto): GqlConnection => ({
+  id: c.id,
+  instance_id: c.instance_id,
+  instance_name: c.instance_name,
+  name: c.name,
+  activated: c.activated,
+  phone: c.phone,
+  status: c.status,
+  last_seen_at: c.last_seen_at,
+});
 
 const toRole = (role: RoleDto): GqlRole => ({
   id: role.id,
@@ -106,6 +119,11 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     async departments(_parent, _args, ctx) {
       signedIn(ctx);
       return departments.list(ctx.tenant);
+    },
+
+    async connections(_parent, _args, ctx) {
+      signedIn(ctx);
+      return (await instances.connections(ctx.tenant)).map(toConnection);
     },
   };
 
@@ -176,6 +194,36 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
       signedIn(ctx);
       await users.removeInstanceLink(ctx.tenant.id, args.id);
       return true;
+    },
+
+    async createDepartment(_parent, args, ctx) {
+      signedIn(ctx);
+      return departments.create(ctx.tenant, { name: args.name });
+    },
+
+    async updateDepartment(_parent, args, ctx) {
+      signedIn(ctx);
+      return departments.update(ctx.tenant, args.id, {
+        name: args.name ?? undefined,
+        activated: args.activated ?? undefined,
+      });
+    },
+
+    async createConnection(_parent, args, ctx) {
+      signedIn(ctx);
+      return toConnection(
+        await instances.createConnection(ctx.tenant, { instance_id: args.instance_id, name: args.name }),
+      );
+    },
+
+    async updateConnection(_parent, args, ctx) {
+      signedIn(ctx);
+      return toConnection(
+        await instances.updateConnection(ctx.tenant, args.id, {
+          name: args.name ?? undefined,
+          activated: args.activated ?? undefined,
+        }),
+      );
     },
   };
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {
+  ConnectionsQuery,
   DepartmentsQuery,
   InstancesQuery,
   RefreshTokenMutation,
@@ -20,6 +21,7 @@ import type { TenantRef } from '../tenants/scope';
 export type GqlUser = UserInfosQuery['userInfos'];
 export type GqlRole = RolesQuery['roles'][number];
 export type GqlDepartment = DepartmentsQuery['departments'][number];
+export type GqlConnection = ConnectionsQuery['connections'][number];
 export type GqlInstance = InstancesQuery['instances'][number];
 export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
 export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
@@ -50,6 +52,7 @@ export interface QueryArgs {
   onlineUsers: { user_id?: number | null; instance_id?: number | null };
   roles: NoArgs;
   departments: NoArgs;
+  connections: NoArgs;
 }
 
 export interface QueryResults {
@@ -60,6 +63,7 @@ export interface QueryResults {
   onlineUsers: GqlUser[];
   roles: GqlRole[];
   departments: GqlDepartment[];
+  connections: GqlConnection[];
 }
 
 export interface MutationArgs {
@@ -91,6 +95,12 @@ export interface MutationArgs {
   deleteUser: { id: number };
   disconnectUser: { user_id: number };
   deleteUserInstance: { id: number };
+  createDepartment: { name: string };
+  /** `undefined` or null = unchanged. */
+  updateDepartment: { id: number; name?: string | null; activated?: boolean | null };
+  createConnection: { instance_id: number; name: string };
+  /** `undefined` or null = unchanged. */
+  updateConnection: { id: number; name?: string | null; activated?: boolean | null };
 }
 
 export interface MutationResults {
@@ -104,6 +114,10 @@ export interface MutationResults {
   deleteUser: boolean;
   disconnectUser: boolean;
   deleteUserInstance: boolean;
+  createDepartment: GqlDepartment;
+  updateDepartment: GqlDepartment;
+  createConnection: GqlConnection;
+  updateConnection: GqlConnection;
 }
 
 export type Resolver<Args, Result> = (parent: unknown, args: Args, context: GraphqlContext) => Promise<Result>;

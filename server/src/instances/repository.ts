@@ -67,8 +67,57 @@ export function tenantConnections(db: Db, tenantId: number) {
   return db
     .selectFrom('connections as c')
     .innerJoin('instances as i', 'i.id', 'c.instance_id')
-    .select(['c.id', 'c.instance_id', 'i.name as instance_name', 'c.phone', 'c.status', 'c.last_seen_at'])
+    .select(connectionColumns)
     .where('c.tenant_id', '=', tenantId)
     .orderBy('c.id')
     .execute();
+}
+
+const connectionColumns = [
+  'c.id',
+  'c.instance_id',
+  'i.name as instance_name',
+  'c.name',
+  'c.activated',
+  'c.phone',
+  'c.status',
+  'c.last_seen_at',
+] as const;
+
+/** One connection of the tenant with its instance's name, or undefined. */
+export function findTenantConnection(db: Db, tenantId: number, id: number) {
+  return db
+    .selectFrom('connections as c')
+    .innerJoin('instances as i', 'i.id', 'c.instance_id')
+    .select(connectionColumns)
+    .where('c.id', '=', id)
+    .where('c.tenant_id', '=', tenantId)
+    .executeTakeFirst();
+}
+
+/** Whether another connection of the instance has this name, ignoring case. */
+export async function connectionNameTaken(
+  db: Db,
+  instanceId: number,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('connections')
+    .select('id')
+    .where('instance_id', '=', instanceId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export async function insertConnection(
+  db: Db,
+  values: { tenant_id: number; instance_id: number; name: string },
+): Promise<number> {
+  return (await db.insertInto('connections').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateConnection(db: Db, id: number, set: { name?: string; activated?: boolean }) {
+  await db.updateTable('connections').set(set).where('id', '=', id).execute();
 }

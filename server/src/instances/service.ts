@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { components } from '../../../src/generated/openapi';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../events';
-import { conflict, invalid, notFound } from '../shared/domain-error';
+import { conflict, invalid, notFound, unknownReference } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { loadInstanceDto, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
@@ -16,7 +17,10 @@ import { startSync } from './sync';
 
 const NAME_MAX_LENGTH = 80;
 
-/** An instance name: trimmed, 1–80 characters, not blank (contracts/openapi.yaml `InstanceCreate`). */
+/**
+ * An instance or connection name: trimmed, 1–80 characters, not blank (contracts/openapi.yaml
+ * `InstanceCreate`, `ConnectionCreate`).
+ */
 function checkName(value: string): string {
   const name = value.trim();
   if (!name) throw invalid('name', 'must not be blank');
@@ -31,6 +35,39 @@ export interface InstanceChange {
   isUnlimited?: boolean;
 }
 
+export interface ConnectionChange {
+  name?: string;
+  activated?: boolean;
+}
+
+export type ConnectionDto = components['schemas']['Connection'];
+
+function connectionDto(
+  tenant: TenantRef,
+  r: {
+    id: number;
+    instance_id: number;
+    instance_name: string;
+    name: string;
+    activated: boolean;
+    phone: string | null;
+    status: ConnectionDto['status'];
+    last_seen_at: Date | null;
+  },
+): ConnectionDto {
+  return {
+    id: r.id,
+    tenantName: tenant.name,
+    instance_id: r.instance_id,
+    instance_name: r.instance_name,
+    name: r.name,
+    activated: r.activated,
+    phone: r.phone,
+    status: r.status,
+    last_seen_at: r.last_seen_at?.toISOString() ?? null,
+  };
+}
+
 export function createInstancesService({ db, events }: { db: Kysely<Database>; events: EventBus }) {
   async function publish(id: number): Promise<InstanceDto> {
     const dto = await loadInstanceDto(db, id);
@@ -43,6 +80,17 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
     const row = await repo.findTenantInstance(db, tenant.id, id);
     if (!row) throw notFound('Instance not found', 'id');
     return row;
+  }
+
+  async function assertConnectionNameFree(instanceId: number, name: string, exceptId?: number) {
+    if (await repo.connectionNameTaken(db, instanceId, name, exceptId))
+      throw conflict('A connection with this name already exists', 'name');
+  }
+
+  async function connection(tenant: TenantRef, id: number): Promise<ConnectionDto> {
+    const row = await repo.findTenantConnection(db, tenant.id, id);
+    if (!row) throw notFound('Connection not found', 'id');
+    return connectionDto(tenant, row);
   }
 
   async function assertNameFree(tenant: TenantRef, name: string, exceptId?: number) {
@@ -104,16 +152,35 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
       return dto;
     },
 
-    async connections(tenant: TenantRef) {
-      return (await repo.tenantConnections(db, tenant.id)).map((r) => ({
-        id: r.id,
-        tenantName: tenant.name,
-        instance_id: r.instance_id,
-        instance_name: r.instance_name,
-        phone: r.phone,
-        status: r.status,
-        last_seen_at: r.last_seen_at?.toISOString() ?? null,
-      }));
+    async connections(tenant: TenantRef): Promise<ConnectionDto[]> {
+      return (await repo.tenantConnections(db, tenant.id)).map((r) => connectionDto(tenant, r));
+    },
+
+    /**
+     * A new, activated connection of one of the tenant's instances (status `disconnected` until the
+     * channel pairs). Names are unique within the instance ignoring case; the index
+     * connections_instance_name_key (migration 0013) decides races.
+     */
+    async createConnection(tenant: TenantRef, input: { instance_id: number; name: string }): Promise<ConnectionDto> {
+      const name = checkName(input.name);
+      const instance = await repo.findTenantInstance(db, tenant.id, input.instance_id);
+      if (!instance) throw unknownReference('instance_id', 'No such instance in this tenant');
+      await assertConnectionNameFree(instance.id, name);
+      const id = await repo.insertConnection(db, { tenant_id: tenant.id, instance_id: instance.id, name });
+      return connection(tenant, id);
+    },
+
+    /** Renames, activates or deactivates a connection of the tenant. */
+    async updateConnection(tenant: TenantRef, id: number, change: ConnectionChange): Promise<ConnectionDto> {
+      const set: { name?: string; activated?: boolean } = {};
+      if (change.name !== undefined) set.name = checkName(change.name);
+      if (change.activated !== undefined) set.activated = change.activated;
+      if (Object.keys(set).length === 0) throw invalid('name', 'name or activated is required');
+      const row = await repo.findTenantConnection(db, tenant.id, id);
+      if (!row) throw notFound('Connection not found', 'id');
+      if (set.name !== undefined) await assertConnectionNameFree(row.instance_id, set.name, row.id);
+      await repo.updateConnection(db, row.id, set);
+      return connection(tenant, row.id);
     },
   };
 }

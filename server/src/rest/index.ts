@@ -1,5 +1,6 @@
 import { analyticsHandlers } from './analytics';
 import { authHandlers } from './auth';
+import { departmentHandlers } from './departments';
 import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
 import { permissionHandlers } from './permissions';
@@ -20,6 +21,7 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...tenantHandlers(deps),
     ...userHandlers(deps),
     ...permissionHandlers(deps),
+    ...departmentHandlers(deps),
     ...instanceHandlers(deps),
     ...sheetHandlers(deps),
     ...analyticsHandlers(deps),

@@ -33,5 +33,25 @@ export function instanceHandlers({ services }: HandlerDeps) {
   const connectionList: Handler<'connectionList'> = async (request) =>
     instances.connections(await tenants.resolve(caller(request), request.query.tenantName));
 
-  return { instanceList, instanceCreate, instanceUpdate, instanceSyncMessages, connectionList };
+  const connectionCreate: Handler<'connectionCreate'> = async (request, reply) => {
+    const { tenantName, ...input } = request.body;
+    const created = await instances.createConnection(await tenants.resolve(caller(request), tenantName), input);
+    reply.code(201);
+    return created;
+  };
+
+  const connectionUpdate: Handler<'connectionUpdate'> = async (request) => {
+    const { tenantName, id, ...change } = request.body;
+    return instances.updateConnection(await tenants.resolve(caller(request), tenantName), id, change);
+  };
+
+  return {
+    instanceList,
+    instanceCreate,
+    instanceUpdate,
+    instanceSyncMessages,
+    connectionList,
+    connectionCreate,
+    connectionUpdate,
+  };
 }

@@ -130,6 +130,7 @@ const UNIQUE_CONSTRAINTS: Readonly<Record<string, { field: string; message: stri
   roles_name_key: { field: 'name', message: 'A role with this name already exists' },
   instances_tenant_name_key: { field: 'name', message: 'An instance with this name already exists' },
   departments_tenant_name_key: { field: 'name', message: 'A department with this name already exists' },
+  connections_instance_name_key: { field: 'name', message: 'A connection with this name already exists' },
 };
 
 /**

@@ -12,7 +12,7 @@ import { caseArbitrary } from './graphql-fuzz-cases';
 // ------------------------------------------------------------------------------------------------------
 
 /**
- * Root fields that need route `users` (or `roles-list`/`roles-edit`), which operador lacks, whatever their
+ * Root fields that need route `users` (or `roles-list`/`roles-edit`) or `tenants`, which operador lacks, whatever their
  * arguments (contracts/schema.graphql, PERMISSIONS). `updateUser` is not one: without the route a user may
  * still change its own profile, so its permission depends on the variables.
  */
@@ -24,6 +24,11 @@ const NEEDS_A_ROUTE = new Set([
   'disconnectUser',
   'deleteUser',
   'deleteUserInstance',
+  'createDepartment',
+  'updateDepartment',
+  'connections',
+  'createConnection',
+  'updateConnection',
 ]);
 
 type Who = 'no token' | 'bad token' | 'other tenant' | 'no route';

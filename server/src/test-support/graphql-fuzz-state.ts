@@ -28,6 +28,10 @@ export const DOCUMENTED: Record<string, string[]> = {
   disconnectUser: ['NOT_FOUND'],
   deleteUserInstance: ['NOT_FOUND'],
   userInstances: ['NOT_FOUND'],
+  createDepartment: ['BAD_USER_INPUT'],
+  updateDepartment: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  createConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  updateConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
 };
 
 /** The run's app and callers, set up by {@link describeGraphqlFuzz}'s beforeAll. */

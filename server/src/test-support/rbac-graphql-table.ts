@@ -10,6 +10,7 @@ import type { Row } from './rbac-matrix';
 export const G_PUBLIC: Row = [200, 200, 200, 200, 200, 200, 200];
 export const G_SIGNED_IN: Row = [401, 401, 401, 401, 200, 403, 200]; // any signed-in staff; A may not use tenant B's path
 export const G_USERS: Row = [401, 401, 401, 401, 403, 403, 200]; // route `users`
+export const G_TENANTS: Row = [401, 401, 401, 401, 403, 403, 200]; // route `tenants`
 export const G_REFRESH: Row = [401, 401, 200, 401, 200, 403, 200]; // an expired token inside its window may refresh
 
 export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Record<string, unknown>>, Row][] = [
@@ -21,6 +22,15 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['instances', () => ({ remove_ids: [] }), G_SIGNED_IN],
   ['onlineUsers', () => ({ user_id: null, instance_id: null }), G_SIGNED_IN],
   ['departments', () => ({}), G_USERS],
+  ['createDepartment', () => ({ name: `Matrix GraphQL ${Date.now().toString(36)}${m.counter++}` }), G_USERS],
+  ['updateDepartment', () => ({ id: ids.bDepartment, name: 'Departamento Secreto B', activated: true }), G_USERS],
+  ['connections', () => ({}), G_TENANTS],
+  [
+    'createConnection',
+    () => ({ instance_id: ids.bInstance, name: `Matrix GraphQL ${Date.now().toString(36)}${m.counter++}` }),
+    G_TENANTS,
+  ],
+  ['updateConnection', () => ({ id: ids.bConnection, name: 'Conexão Secreta B', activated: true }), G_TENANTS],
   ['updateUserPassword', () => ({ password: 'Changed#Pass-4Q8' }), G_SIGNED_IN],
   ['roles', () => ({}), G_USERS],
   ['users', () => ({}), G_USERS],
@@ -69,4 +79,8 @@ export const ISOLATION_TABLE: [
   ['onlineUsers', () => ({ user_id: null, instance_id: ids.bInstance }), 'OK'],
   ['instances', () => ({ remove_ids: [] }), 'OK'],
   ['departments', () => ({}), 'OK'],
+  ['updateDepartment', () => ({ id: ids.bDepartment, name: 'pwned-AtoB' }), 'NOT_FOUND'],
+  ['connections', () => ({}), 'OK'],
+  ['createConnection', () => ({ instance_id: ids.bInstance, name: 'pwned-AtoB' }), 'NOT_FOUND'],
+  ['updateConnection', () => ({ id: ids.bConnection, name: 'pwned-AtoB' }), 'NOT_FOUND'],
 ];

@@ -86,16 +86,20 @@ export function useMatrixApp(): void {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-    await m.t.db
-      .insertInto('connections')
-      .values({
-        tenant_id: ids.b,
-        instance_id: ids.bInstance,
-        phone: '+5511999990000',
-        status: 'connected',
-        last_seen_at: new Date(),
-      })
-      .execute();
+    ids.bConnection = (
+      await m.t.db
+        .insertInto('connections')
+        .values({
+          tenant_id: ids.b,
+          instance_id: ids.bInstance,
+          name: 'Conexão Secreta B',
+          phone: '+5511999990000',
+          status: 'connected',
+          last_seen_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     await m.t.db
       .insertInto('login_attempts')
       .values({
@@ -179,6 +183,8 @@ export async function expectNothingLeaked(bPlan: { plan: string; user_limit: num
   const landed = [
     ...(await m.t.db.selectFrom('users').select('name as value').where('name', 'like', 'pwned-%').execute()),
     ...(await m.t.db.selectFrom('instances').select('name as value').where('name', 'like', 'pwned-%').execute()),
+    ...(await m.t.db.selectFrom('departments').select('name as value').where('name', 'like', 'pwned-%').execute()),
+    ...(await m.t.db.selectFrom('connections').select('name as value').where('name', 'like', 'pwned-%').execute()),
     ...(await m.t.db
       .selectFrom('roles')
       .select('display_name as value')

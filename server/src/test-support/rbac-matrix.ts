@@ -53,11 +53,17 @@ export const m = {
   requests: 0,
   opRoutes: new Set<string>() as ReadonlySet<string>,
 };
-export const ids = { a: 0, b: 0, bUser: 0, bInstance: 0, bDepartment: 0, bLink: 0, role: 0 };
+export const ids = { a: 0, b: 0, bUser: 0, bInstance: 0, bDepartment: 0, bConnection: 0, bLink: 0, role: 0 };
 export const users = {} as Record<'admin' | 'op' | 'aAdmin' | 'login' | 'none', TestUser>;
 
 /** Strings only tenant B's data holds: none may appear in an answer to tenant A's user. */
-export const B_MARKERS = ['matrix-b', 'Bruno Segredo', 'Instancia Secreta B', 'Departamento Secreto B'];
+export const B_MARKERS = [
+  'matrix-b',
+  'Bruno Segredo',
+  'Instancia Secreta B',
+  'Departamento Secreto B',
+  'Conexão Secreta B',
+];
 export const leaks: string[] = [];
 export const refusedWrites: string[] = [];
 

@@ -236,6 +236,34 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     STAFF_ONLY,
   ],
   ['departmentList', '', get('/api/departments?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'departmentCreate',
+    'tenantName=B',
+    send('POST', '/api/departments?tenantName=matrix-b', (who, n) => ({
+      name: who === 'admin' ? `Matrix ${unique(who, n)}` : `pwned-${who}`,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'departmentUpdate',
+    'tenantName=B',
+    send(
+      'PATCH',
+      () => `/api/departments/${ids.bDepartment}?tenantName=matrix-b`,
+      (who) => ({ name: who === 'admin' ? 'Departamento Secreto B' : `pwned-${who}`, activated: true }),
+    ),
+    STAFF_ONLY,
+  ],
+  [
+    'departmentUpdate',
+    "own tenant, B's id",
+    send(
+      'PATCH',
+      () => `/api/departments/${ids.bDepartment}`,
+      (who) => ({ name: `pwned-${who}` }),
+    ),
+    [401, 401, 401, 401, 403, 404, 404],
+  ],
   ['instanceList', '', get('/api/instance?tenantName=matrix-b'), STAFF_ONLY],
   [
     'instanceCreate',
@@ -280,6 +308,36 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     [401, 401, 401, 401, 403, 403, 202],
   ],
   ['connectionList', '', get('/api/connection?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'connectionCreate',
+    '',
+    send('POST', '/api/connection', (who, n) => ({
+      tenantName: 'matrix-b',
+      instance_id: ids.bInstance,
+      name: who === 'admin' ? `Matrix ${unique(who, n)}` : `pwned-${who}`,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'connectionUpdate',
+    'tenantName=B',
+    send('POST', '/api/connection/update', (who) => ({
+      id: ids.bConnection,
+      tenantName: 'matrix-b',
+      name: who === 'admin' ? 'Conexão Secreta B' : `pwned-${who}`,
+    })),
+    STAFF_ONLY,
+  ],
+  [
+    'connectionUpdate',
+    "own tenantName, B's id",
+    send('POST', '/api/connection/update', (who) => ({
+      id: ids.bConnection,
+      tenantName: 'matrix-a',
+      name: `pwned-${who}`,
+    })),
+    [401, 401, 401, 401, 403, 404, 404],
+  ],
   ['twoFactorStatus', "the caller's own", get('/api/two-factor'), SIGNED_IN],
   ['twoFactorEnrol', "the caller's own", send('POST', '/api/two-factor/enrol'), SIGNED_IN],
   [

@@ -261,6 +261,17 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
     statusIs(409, 'users hold the role, or it is administrador (stated)'),
   ),
   departmentList: tenantMissing('query'),
+  departmentCreate: anyOf(
+    tenantMissing('query'),
+    statusIs(409, 'a department with this name exists in the tenant (state)'),
+    blankName('body/name'),
+  ),
+  departmentUpdate: anyOf(
+    tenantMissing('query'),
+    statusIs(404, 'no such department in the tenant (state)'),
+    statusIs(409, 'a department with this name exists in the tenant (state)'),
+    blankName('body/name'),
+  ),
   instanceList: tenantMissing('query'),
   instanceCreate: anyOf(
     tenantMissing('body'),
@@ -286,6 +297,29 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
         : null,
   ),
   connectionList: tenantMissing('query'),
+  connectionCreate: anyOf(
+    tenantMissing('body'),
+    statusIs(409, 'a connection with this name exists in the instance (state)'),
+    blankName('body/name'),
+    async ({ status, body, input }) => {
+      if (status !== 400 || !fields(body).every((f) => f === 'body/instance_id')) return null;
+      const { tenantName, instance_id } = input.body as { tenantName: string; instance_id: number };
+      const row = await run.t.db
+        .selectFrom('instances as i')
+        .innerJoin('tenants as t', 't.id', 'i.tenant_id')
+        .select('i.id')
+        .where('i.id', '=', instance_id)
+        .where('t.name', '=', tenantName)
+        .executeTakeFirst();
+      return row ? null : 'the instance is not one of the tenant (state)';
+    },
+  ),
+  connectionUpdate: anyOf(
+    tenantMissing('body'),
+    statusIs(404, 'no such connection in the tenant (state)'),
+    statusIs(409, 'a connection with this name exists in the instance (state)'),
+    blankName('body/name'),
+  ),
   twoFactorEnrol: statusIs(409, 'two-factor already on (state)'),
   twoFactorVerify: anyOf(statusIs(409, 'no pending enrolment (state)'), ({ status, body }) =>
     status === 400 && fields(body).every((f) => f === 'body/code') ? 'the code does not match the secret' : null,

@@ -1,0 +1,27 @@
+import { caller, type Handler, type HandlerDeps } from './types';
+
+/**
+ * REST department changes: parse, call the departments service (server/src/departments/service.ts),
+ * answer. The list (`departmentList`) sits with roles and permissions in ./permissions.ts.
+ */
+export function departmentHandlers({ services }: HandlerDeps) {
+  const { departments, tenants } = services;
+
+  const departmentCreate: Handler<'departmentCreate'> = async (request, reply) => {
+    const created = await departments.create(
+      await tenants.resolve(caller(request), request.query.tenantName),
+      request.body,
+    );
+    reply.code(201);
+    return created;
+  };
+
+  const departmentUpdate: Handler<'departmentUpdate'> = async (request) =>
+    departments.update(
+      await tenants.resolve(caller(request), request.query.tenantName),
+      request.params.id,
+      request.body,
+    );
+
+  return { departmentCreate, departmentUpdate };
+}
