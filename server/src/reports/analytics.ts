@@ -5,10 +5,16 @@ import type { Database } from '../db/schema';
 import type { AuthContext } from '../plugins/auth';
 import { resolveTenant } from '../tenants/scope';
 import { BOM, csvLine, decimal } from './csv';
+import { loginFailuresQuery } from './sheets';
+import { LOGIN_FAILURE_REPORT_ROWS } from '../../../src/domain/report-limits';
 import { dayRange, reportScope, REPORT_TIME_ZONE, withinDays, type DayRange, type ReportScope } from './params';
 
 /** The login-failure report is a screen, not an export: its newest rows are enough (and bound memory). */
-const MAX_REPORT_ROWS = 10_000;
+const MAX_REPORT_ROWS = LOGIN_FAILURE_REPORT_ROWS;
+
+/** Tenant staff only see failures of their tenant's users; attempts on unknown e-mails are back-office only. */
+export const loginFailureScope = (actor: AuthContext): number | null =>
+  actor.originBackoffice ? null : actor.tenantId;
 
 const INTERVAL_UNITS = { day: 'day', week: 'week', month: 'month' } as const;
 
@@ -130,23 +136,8 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
       q: { start_at: string; finish_at: string; selectedUsers?: readonly number[] | null },
     ) {
       const range = dayRange(q.start_at, q.finish_at, 'finish_at');
-      let query = db
-        .selectFrom('login_attempts as la')
-        .leftJoin('users as u', 'u.id', 'la.user_id')
-        .select([
-          'la.id',
-          'la.created_at',
-          'la.email',
-          sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'),
-          'la.user_id',
-          'u.name as user_name',
-        ])
-        .where('la.success', '=', false)
-        .where(withinDays('la.created_at', range));
-      // Tenant staff only see failures of their tenant's users; attempts on unknown emails are staff-only.
-      if (!actor.originBackoffice) query = query.where('u.tenant_id', '=', actor.tenantId);
-      if (q.selectedUsers?.length) query = query.where('la.user_id', 'in', [...q.selectedUsers]);
-      const rows = await query
+      // The same rows as the sheet without the cut (sheetLoginFailures).
+      const rows = await loginFailuresQuery(db, loginFailureScope(actor), range, q.selectedUsers ?? undefined)
         .orderBy('la.created_at', 'desc')
         .orderBy('la.id', 'desc')
         .limit(MAX_REPORT_ROWS)

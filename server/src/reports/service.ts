@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { AuthContext } from '../plugins/auth';
-import { createAnalytics } from './analytics';
+import { createAnalytics, loginFailureScope } from './analytics';
 import { dayRange, reportScope, reportScopeById } from './params';
 import { csvLines, sheetFileName, sheetPreview, type Sheet, type SheetRow } from './sheet';
-import { attendancesSheet, instanceLogsSheet, ordersSheet, reasonsSheet } from './sheets';
+import { attendancesSheet, instanceLogsSheet, loginFailuresSheet, ordersSheet, reasonsSheet } from './sheets';
 
 /** Default JSON preview size (the contract's `SheetLimit` default). */
 const DEFAULT_LIMIT = 100;
@@ -35,7 +35,7 @@ function answer<Row extends SheetRow, Json>(
 }
 
 /**
- * Reports: the four sheets (orders, attendances, instance logs, reasons: a bounded JSON preview or
+ * Reports: the sheets (orders, attendances, instance logs, reasons, login failures: a bounded JSON preview or
  * every row streamed as CSV in constant memory), dashboards and analytics (./analytics.ts).
  */
 export function createReportsService({ db }: { db: Kysely<Database> }) {
@@ -68,6 +68,12 @@ export function createReportsService({ db }: { db: Kysely<Database> }) {
     async reasons(actor: AuthContext, q: SheetQuery & { tenancyId?: number; reasonId?: number }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(reasonsSheet(db, reportScopeById(actor, q.tenancyId), range, q.reasonId), q, range);
+    },
+
+    /** The login-failure report's rows without its 10,000-row cut, in the report's scope (./analytics.ts). */
+    loginFailureSheet(actor: AuthContext, q: SheetQuery & { userId?: readonly number[] }) {
+      const range = dayRange(q.startAt, q.finishAt, 'finishAt');
+      return answer(loginFailuresSheet(db, loginFailureScope(actor), range, q.userId), q, range);
     },
   };
 }

@@ -2,6 +2,7 @@ import { saoPauloDay } from '../db/analytics';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { parseCsv } from '../test-support/csv';
+import { createTestUser, TEST_PASSWORD } from '../test-support/users';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -132,6 +133,45 @@ describe.each(sheets)('$operationId', ({ operationId, path, file, header, ...she
     expect(validateResponse(operationId, 200, response.json()).valid).toBe(true);
     expect(response.json<{ data: unknown[] }>().data.length).toBeLessThanOrEqual(5);
   });
+});
+
+describe('each dashboard permission opens the sheets (contracts/openapi.yaml x-permission)', () => {
+  // Every dashboard route shows the sheets (docs/product.md, Dashboards and reports): a role holding
+  // only one of the three dashboard permissions reads all four, a role with none is refused.
+  it.each([['dashboard-control-panel'], ['dashboard-maria-panel'], ['dashboard-analytics'], [null]])(
+    'a role holding only %s',
+    async (permission) => {
+      const name = `so_${permission ?? 'nenhum'}`.replaceAll('-', '_');
+      const role = await t.db
+        .insertInto('roles')
+        .values({ name, display_name: name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (permission) {
+        const { id } = await t.db
+          .selectFrom('permissions')
+          .select('id')
+          .where('route_name', '=', permission)
+          .executeTakeFirstOrThrow();
+        await t.db.insertInto('role_permissions').values({ role_id: role.id, permission_id: id }).execute();
+      }
+      const user = await createTestUser(t.db, { email: `${name}@demo.local`, tenant: tenantName, role: name });
+      const login = await t.app.fastify.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: TEST_PASSWORD, ip: null },
+      });
+      const headers = { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
+      for (const { operationId, path } of sheets) {
+        const response = await t.app.fastify.inject({
+          url: urlOf(path, { startAt, finishAt, limit: 1, ...(path === 'reasons' ? { tenancyId: tenantId } : {}) }),
+          headers,
+        });
+        expect(response.statusCode, `${operationId} for ${permission ?? 'no permission'}`).toBe(permission ? 200 : 403);
+        expect(validateResponse(operationId, response.statusCode, response.json()).valid).toBe(true);
+      }
+    },
+  );
 });
 
 describe('sheets across every tenant (staff)', () => {

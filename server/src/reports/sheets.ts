@@ -257,3 +257,61 @@ export function reasonsSheet(db: Kysely<Database>, scope: ReportScope, range: Da
     csv: (r) => [r.id, r.tenant_id, r.tenant_name, r.reason_id, r.reason_name, r.attendance_id, r.created_at],
   });
 }
+
+/**
+ * Failed sign-ins in the range, narrowed to `userIds` when any: what the login-failure report
+ * (./analytics.ts, `loginFailures`) and its sheet both read. `tenantId` (tenant staff): only that
+ * tenant's users' failures, so attempts on unknown e-mails are back-office only.
+ */
+export function loginFailuresQuery(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  range: DayRange,
+  userIds: readonly number[] | undefined,
+) {
+  let q = db
+    .selectFrom('login_attempts as la')
+    .leftJoin('users as u', 'u.id', 'la.user_id')
+    .select([
+      'la.id',
+      'la.created_at',
+      'la.email',
+      sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'),
+      'la.user_id',
+      'u.name as user_name',
+    ])
+    .where('la.success', '=', false)
+    .where(withinDays('la.created_at', range));
+  if (tenantId !== null) q = q.where('u.tenant_id', '=', tenantId);
+  if (userIds?.length) q = q.where('la.user_id', 'in', [...userIds]);
+  return q;
+}
+
+/** The login-failure report without its row cut (contracts/openapi.yaml, sheetLoginFailures). */
+export function loginFailuresSheet(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  range: DayRange,
+  userIds: readonly number[] | undefined,
+) {
+  const base = () => loginFailuresQuery(db, tenantId, range, userIds);
+  return defineSheet({
+    file: 'login-failures',
+    header: ['id', 'criado_em', 'email', 'ip', 'usuario_id', 'usuario'],
+    count: async () => (await db.selectFrom(base().as('f')).select(countOf).executeTakeFirstOrThrow()).n,
+    page: (cursor, limit) => {
+      let q = base().select(cursorOf('la.created_at').as('cursor_at'));
+      if (cursor) q = q.where(after('la.created_at', 'la.id', cursor));
+      return q.orderBy('la.created_at').orderBy('la.id').limit(limit).execute();
+    },
+    json: (r): Schemas['LoginFailure'] => ({
+      id: r.id,
+      created_at: r.created_at.toISOString(),
+      email: r.email,
+      ip: r.ip,
+      user_id: r.user_id,
+      user_name: r.user_name,
+    }),
+    csv: (r) => [r.id, r.created_at, r.email, r.ip, r.user_id, r.user_name],
+  });
+}

@@ -24,5 +24,7 @@ export function sheetHandlers({ services }: HandlerDeps) {
     answer(request, reply, await reports.instanceLogs(caller(request), request.query));
   const sheetReasons: Handler<'sheetReasons'> = async (request, reply) =>
     answer(request, reply, await reports.reasons(caller(request), request.query));
-  return { sheetOrders, sheetAttendances, sheetInstanceLogs, sheetReasons };
+  const sheetLoginFailures: Handler<'sheetLoginFailures'> = async (request, reply) =>
+    answer(request, reply, reports.loginFailureSheet(caller(request), request.query));
+  return { sheetOrders, sheetAttendances, sheetInstanceLogs, sheetReasons, sheetLoginFailures };
 }

@@ -191,6 +191,12 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     [401, 401, 401, 401, 200, 200, 200],
   ],
   ['dashboardReportUsers', '', get('/api/dashboard-report/users?tenantName=matrix-b'), REPORTS],
+  [
+    'sheetLoginFailures',
+    "B's user selected",
+    async () => ({ method: 'GET', url: `/api/tenant/sheets/login_failures?STARTFINISH&userId=${ids.bUser}` }),
+    [401, 401, 401, 401, 200, 200, 200],
+  ],
   ['dashboardSummary', '', get(`/api/dashboard/summary?tenantName=matrix-b&STARTFINISH`), REPORTS],
   [
     'dashboardTimeseries',

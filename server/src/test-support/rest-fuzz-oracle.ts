@@ -241,6 +241,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
       ? 'no such feature (state)'
       : null,
   ),
+  sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   tenantSyncAnalytics: anyOf(rangeRule('fromDate', 'toDate', 'query'), tenantMissing('query')),
   tenantGenerateCampaignStatusWebhook: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   dashboardReport: rangeRule('start_at', 'finish_at', 'body'),

@@ -1,6 +1,7 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { isValidRange } from '../../domain/date-range';
+import { LOGIN_FAILURE_REPORT_ROWS } from '../../domain/report-limits';
 import { loginFailureReportMachine, type LoginFailure } from './login-failure-report.machine';
 import {
   assertFullCoverage,
@@ -40,7 +41,7 @@ describe('loginFailureReportMachine: model coverage', () => {
         { type: 'reports.toggleUser', userId: 2 },
         { type: 'reports.clearUsers' },
         { type: 'reports.run' },
-        doneEvent('loadLoginFailures', [failure]),
+        doneEvent('loadLoginFailures', { rows: [failure], cut: null }),
         errorEvent('loadLoginFailures', new ApiError(500, null)),
       ],
       // `validRange` reads the range.
@@ -116,5 +117,58 @@ describe('loginFailureReportMachine: against the REST contract', () => {
       key: 'reports.errors.loginFailures',
       reason: 'apiErrors.server',
     });
+  });
+
+  it('a report at its row limit is cut: the sheet of the same request gives the total', async () => {
+    const full = Array.from({ length: LOGIN_FAILURE_REPORT_ROWS }, (_, i) => ({ ...failure, id: i + 1 }));
+    const isSheet = (r: { path: string }) => r.path === '/api/tenant/sheets/login_failures';
+    let sheetFails = false;
+    const fake = fakeServer((r) =>
+      isUsers(r)
+        ? json(200, reportUsers)
+        : isSheet(r)
+          ? sheetFails
+            ? json(500, { message: 'boom' })
+            : json(200, { data: [failure], total: 12_345, limit: 1 })
+          : json(200, full),
+    );
+    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, ...range } }).start();
+    await flush();
+    actor.send({ type: 'reports.toggleUser', userId: 2 });
+    actor.send({ type: 'reports.toggleUser', userId: 3 });
+    actor.send({ type: 'reports.run' });
+    await flush();
+    const sheet = fake.seen.at(-1);
+    expect(sheet?.path).toBe('/api/tenant/sheets/login_failures');
+    expect(sheet?.query.getAll('userId')).toEqual(['2', '3']);
+    expect(Object.fromEntries([...(sheet?.query.entries() ?? [])].filter(([k]) => k !== 'userId'))).toEqual({
+      ...range,
+      limit: '1',
+    });
+    expect(actor.getSnapshot().context.rows).toHaveLength(LOGIN_FAILURE_REPORT_ROWS);
+    expect(actor.getSnapshot().context.cut).toEqual({ range, selectedUsers: [2, 3], total: 12_345 });
+    // Without the total the report is still cut ("at least"), not failed.
+    sheetFails = true;
+    actor.send({ type: 'reports.run' });
+    await flush();
+    expect(actor.getSnapshot().context.cut).toEqual({ range, selectedUsers: [2, 3], total: null });
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('a report under its row limit is not cut and asks for no total', async () => {
+    const fake = fakeServer((r) =>
+      isUsers(r)
+        ? json(200, [])
+        : json(
+            200,
+            Array.from({ length: LOGIN_FAILURE_REPORT_ROWS - 1 }, () => failure),
+          ),
+    );
+    const actor = createActor(loginFailureReportMachine, { input: { rest: fake.rest, ...range } }).start();
+    await flush();
+    actor.send({ type: 'reports.run' });
+    await flush();
+    expect(actor.getSnapshot().context.cut).toBeNull();
+    expect(fake.seen.some((r) => r.path.includes('/sheets/'))).toBe(false);
   });
 });

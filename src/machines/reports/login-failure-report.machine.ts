@@ -3,6 +3,7 @@ import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { isValidRange, type DateRange } from '../../domain/date-range';
 import type { I18nKey } from '../../domain/i18n-key';
+import { LOGIN_FAILURE_REPORT_ROWS } from '../../domain/report-limits';
 import { actionError, type ActionError } from '../shared/request-error';
 
 export type LoginFailure = components['schemas']['LoginFailure'];
@@ -26,6 +27,12 @@ export interface LoginFailureReportContext {
   /** The user picker could not be filled; the report still runs for every user. */
   usersError: ActionError | null;
   rows: LoginFailure[];
+  /**
+   * When the report stopped at its row limit (LOGIN_FAILURE_REPORT_ROWS): what the last run asked,
+   * for the full CSV, and the period's real total (the login-failure sheet's count; null when it
+   * could not be read, so "at least"). Null when the rows are all there is.
+   */
+  cut: { range: DateRange; selectedUsers: number[]; total: number | null } | null;
   /** A failed report is an empty list (docs/product.md, Errors); this says it failed. */
   error: ActionError | null;
   invalid: I18nKey | null;
@@ -63,19 +70,32 @@ export const loginFailureReportMachine = setup({
           }),
         ),
     ),
-    loadLoginFailures: fromPromise<LoginFailure[], { rest: RestClient; range: DateRange; selectedUsers: number[] }>(
-      async ({ input, signal }) =>
-        unwrap(
-          await input.rest.POST('/api/dashboard-report', {
-            body: {
-              start_at: input.range.startAt,
-              finish_at: input.range.finishAt,
-              selectedUsers: input.selectedUsers,
-            },
-            signal,
-          }),
-        ),
-    ),
+    loadLoginFailures: fromPromise<
+      { rows: LoginFailure[]; cut: LoginFailureReportContext['cut'] },
+      { rest: RestClient; range: DateRange; selectedUsers: number[] }
+    >(async ({ input, signal }) => {
+      const { rest, range, selectedUsers } = input;
+      const rows = unwrap(
+        await rest.POST('/api/dashboard-report', {
+          body: { start_at: range.startAt, finish_at: range.finishAt, selectedUsers },
+          signal,
+        }),
+      );
+      if (rows.length < LOGIN_FAILURE_REPORT_ROWS) return { rows, cut: null };
+      // Cut: the sheet of the same request counts every row (a one-row preview).
+      const total = await rest
+        .GET('/api/tenant/sheets/login_failures', {
+          headers: { Accept: 'application/json' },
+          params: { query: { ...range, ...(selectedUsers.length ? { userId: selectedUsers } : {}), limit: 1 } },
+          signal,
+        })
+        .then((result) => {
+          const body = unwrap(result);
+          return typeof body === 'object' ? body.total : null;
+        })
+        .catch(() => null);
+      return { rows, cut: { range, selectedUsers, total } };
+    }),
   },
   guards: {
     validRange: ({ context }) => isValidRange(context.range),
@@ -101,9 +121,14 @@ export const loginFailureReportMachine = setup({
     }),
     clearUsers: assign({ selectedUsers: () => [] }),
     refuseRange: assign({ invalid: 'reports.errors.range' as const }),
-    storeRows: assign((_, rows: LoginFailure[]) => ({ rows, error: null })),
+    storeRows: assign((_, result: { rows: LoginFailure[]; cut: LoginFailureReportContext['cut'] }) => ({
+      rows: result.rows,
+      cut: result.cut,
+      error: null,
+    })),
     reportFailed: assign((_, params: { error: unknown }) => ({
       rows: [],
+      cut: null,
       error: actionError('reports.errors.loginFailures', params.error),
     })),
   },
@@ -117,6 +142,7 @@ export const loginFailureReportMachine = setup({
     users: [],
     usersError: null,
     rows: [],
+    cut: null,
     error: null,
     invalid: null,
   }),

@@ -7,8 +7,11 @@ import type { I18nKey } from '../../domain/i18n-key';
 import { actionError, type ActionError } from '../shared/request-error';
 import type { SheetRequest } from './sheet-stream';
 
-/** A sheet with a JSON preview (every sheet but the productivity report). */
-export type PreviewRequest = Exclude<SheetRequest, { sheet: 'productivity' }>;
+/**
+ * A sheet previewed in the dashboard's sheets panel: not the productivity report (no preview), nor
+ * the login-failure sheet (the login-failure report shows those rows and downloads the full CSV).
+ */
+export type PreviewRequest = Exclude<SheetRequest, { sheet: 'productivity' | 'login_failures' }>;
 export type PreviewSheetName = PreviewRequest['sheet'];
 
 type Schemas = components['schemas'];

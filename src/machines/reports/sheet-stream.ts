@@ -16,7 +16,8 @@ export type SheetRequest =
   | { sheet: 'attendances'; query: QueryOf<'/api/tenant/sheets/attendances'> }
   | { sheet: 'instance_logs'; query: QueryOf<'/api/tenant/sheets/instance_logs'> }
   | { sheet: 'reasons'; query: QueryOf<'/api/tenant/sheets/reasons'> }
-  | { sheet: 'productivity'; query: QueryOf<'/api/dashboard/productivity'> };
+  | { sheet: 'productivity'; query: QueryOf<'/api/dashboard/productivity'> }
+  | { sheet: 'login_failures'; query: QueryOf<'/api/tenant/sheets/login_failures'> };
 
 export type SheetName = SheetRequest['sheet'];
 
@@ -100,6 +101,8 @@ async function fetchCsv(rest: RestClient, request: SheetRequest, signal: AbortSi
       return rest.GET('/api/tenant/sheets/reasons', { ...csv, params: { query: request.query }, signal });
     case 'productivity':
       return rest.GET('/api/dashboard/productivity', { ...csv, params: { query: request.query }, signal });
+    case 'login_failures':
+      return rest.GET('/api/tenant/sheets/login_failures', { ...csv, params: { query: request.query }, signal });
   }
 }
 

@@ -158,6 +158,10 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
     body: { start_at: startAt, finish_at: finishAt, selectedUsers: [] },
   });
   await rest('dashboardReportUsers', 'GET', '/api/dashboard-report/users', 200);
+  await rest('sheetLoginFailures', 'GET', '/api/tenant/sheets/login_failures', 200, {
+    query: { startAt, finishAt, limit: 20 },
+  });
+  await csv('sheetLoginFailures', '/api/tenant/sheets/login_failures', { startAt, finishAt });
 }
 
 /** Permissions and a throwaway role; its id (undefined when it could not be created). */

@@ -22,7 +22,8 @@ import { useDashboardAddress } from './use-dashboard-address';
 
 // The chart code is its own chunk, fetched only when a dashboard shows data.
 const DashboardCharts = lazyPart(() => import('./dashboard-charts'));
-// Data & Analytics also offers the sheets (docs/product.md, Sheets and CSV): their tabs, filters and downloads load only there.
+// Every dashboard route offers the sheets (docs/product.md, Dashboards and reports; contracts/openapi.yaml grants them to
+// each dashboard permission): their tabs, filters and downloads are a chunk of their own.
 const SheetsPanel = lazyPart(() => import('./sheets/sheets-panel'));
 
 const SUBTITLES: Readonly<Record<string, I18nKey>> = {
@@ -129,7 +130,7 @@ function Dashboard({ tenantName }: { tenantName: string }) {
           <ChartsArea actor={actor} />
         </Stack>
       </section>
-      {matchPath(path)?.route.name === 'dashboard-analytics' ? <Sheets actor={actor} /> : null}
+      <Sheets actor={actor} />
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { appToasts } from '../../components/toast-queue';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
 import { isoDaysAgo } from '../../components/reports/sheet-request';
 import { csvDownloads, FLOW_TIMEOUT_MS, keys, readCsv } from '../../test-support/sheets';
+import { LOGIN_FAILURE_REPORT_ROWS } from '../../../domain/report-limits';
 import LoginFailureReportScreen from './login-failure-report';
 
 const range = { startAt: isoDaysAgo(29), finishAt: isoDaysAgo(0) };
@@ -53,7 +54,12 @@ afterEach(() => {
 });
 
 type Answer = Response | Promise<Response>;
-function render(report: (r: SeenRequest) => Answer, picker: () => Answer = () => json(200, users), signedIn = {}) {
+function render(
+  report: (r: SeenRequest) => Answer,
+  picker: () => Answer = () => json(200, users),
+  signedIn = {},
+  sheet: (r: SeenRequest) => Answer = () => json(404, { message: 'no fake' }),
+) {
   view = renderWithServices(<LoginFailureReportScreen />, {
     path: '/dashboard/report',
     signedIn,
@@ -62,7 +68,9 @@ function render(report: (r: SeenRequest) => Answer, picker: () => Answer = () =>
         ? picker()
         : r.path === '/api/dashboard-report'
           ? report(r)
-          : json(404, { message: 'no fake' }),
+          : r.path === '/api/tenant/sheets/login_failures'
+            ? sheet(r)
+            : json(404, { message: 'no fake' }),
   });
   return view;
 }
@@ -164,5 +172,60 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";`,
     ]);
     await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 2 linha(s).']));
+  });
+
+  it('says a report cut at 10.000 rows is cut, with the total, and downloads every row of the same request', async () => {
+    const downloads = csvDownloads();
+    const cut = Array.from({ length: LOGIN_FAILURE_REPORT_ROWS }, (_, i) => ({ ...failures[0]!, id: i + 1 }));
+    const sheetRequests: SeenRequest[] = [];
+    render(
+      () => json(200, cut),
+      undefined,
+      undefined,
+      (r) => {
+        sheetRequests.push(r);
+        return r.headers.get('accept') === 'text/csv'
+          ? new Response('\uFEFFid;criado_em;email;ip;usuario_id;usuario\r\n1;2026-11-02 09:01;a@b;;2;Ana\r\n', {
+              status: 200,
+              headers: {
+                'Content-Type': 'text/csv; charset=utf-8',
+                'Content-Disposition': `attachment; filename="login-failures-${range.startAt}-${range.finishAt}.csv"`,
+              },
+            })
+          : json(200, { data: [failures[0]], total: 12_345, limit: 1 });
+      },
+    );
+    // Announced when the run ends (role="status").
+    expect(
+      await screen.findByText(
+        'Mostrando as 10.000 falhas mais recentes de 12.345 no período. O CSV completo traz todas.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    await keys.click(screen.getByRole('button', { name: 'Baixar CSV completo' }));
+    await waitFor(() => expect(downloads.saved).toHaveLength(1));
+    const file = await readCsv(downloads.last());
+    expect(file.name).toBe(`login-failures-${range.startAt}-${range.finishAt}.csv`);
+    expect(file.lines[0]).toBe('id;criado_em;email;ip;usuario_id;usuario');
+    const csvRequest = sheetRequests.find((r) => r.headers.get('accept') === 'text/csv');
+    expect(Object.fromEntries(csvRequest?.query ?? [])).toEqual(range);
+  });
+
+  it('says "at least" when the total cannot be read, and nothing when the report is not cut', async () => {
+    const cut = Array.from({ length: LOGIN_FAILURE_REPORT_ROWS }, (_, i) => ({ ...failures[0]!, id: i + 1 }));
+    render(
+      () => json(200, cut),
+      undefined,
+      undefined,
+      () => json(500, { message: 'boom' }),
+    );
+    expect(
+      await screen.findByText(
+        'Mostrando as 10.000 falhas mais recentes; o período tem pelo menos essa quantidade. O CSV completo traz todas.',
+      ),
+    ).toBeInTheDocument();
+    view?.unmount();
+    render(() => json(200, failures));
+    await screen.findByRole('row', { name: /Olívia Operadora/ });
+    expect(screen.queryByRole('button', { name: 'Baixar CSV completo' })).toBeNull();
   });
 });

@@ -24,6 +24,7 @@ import { FieldFallback } from '../../components/reports/lazy-fields';
 import { defaultRange } from '../../components/reports/sheet-request';
 import { useReportTenant } from '../../components/reports/use-report-tenant';
 import { loginFailureColumns, loginFailureCsvRows } from './login-failure-columns';
+import { ReportCut } from './report-cut';
 
 /** Above this many failures only the rows in view are in the DOM (the server sends up to 10,000). */
 export const VIRTUALIZE_FROM = 100;
@@ -59,6 +60,7 @@ export default function LoginFailureReportScreen() {
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const status = useSelector(actor, selectLoginFailureStatus);
   const rows = useSelector(actor, (s) => s.context.rows);
+  const cut = useSelector(actor, (s) => s.context.cut);
   const ran = useRef<DateRange>(range);
   const locale = i18n.language;
   const columns = useMemo(() => loginFailureColumns(t, locale), [t, locale]);
@@ -140,6 +142,8 @@ export default function LoginFailureReportScreen() {
           {t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}
         </p>
       ) : null}
+      {/* The report stops at LOGIN_FAILURE_REPORT_ROWS (src/domain/report-limits.ts): say so, offer every row. */}
+      {status === 'ready' && cut ? <ReportCut cut={cut} shown={rows.length} /> : null}
       {rows.length > VIRTUALIZE_FROM ? (
         <Suspense fallback={<DataTable {...table} rows={[]} status="loading" />}>
           <VirtualizedTable {...table} height="max(20rem, calc(100dvh - 22rem))" rowHeight={44} />

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import type { PreviewSheetName } from '../../../../machines/reports/sheet-preview.machine';
 import { Card } from '../../../components/card';
 import { Tab, TabList, TabPanel, Tabs } from '../../../components/tabs';
-import { DownloadStatus } from './download-status';
+import { DownloadStatus } from '../../../components/reports/download-status';
 import { SheetTab } from './sheet-tab';
 import { defaultFilters, SHEETS, type SheetFilters } from '../../../components/reports/sheet-request';
 import * as styles from './sheets.css';
 import { useReportTenant } from '../../../components/reports/use-report-tenant';
-import { useSheetDownload } from './use-sheet-download';
+import { useSheetDownload } from '../../../components/reports/use-sheet-download';
 
 export interface SheetsPanelProps {
   /**

@@ -1,4 +1,4 @@
-import { formatNumber } from '../../../../domain/format';
+import { formatNumber } from '../../../domain/format';
 
 const UNITS = [
   { unit: 'gigabyte', size: 1e9 },

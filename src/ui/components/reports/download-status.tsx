@@ -1,11 +1,11 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../../domain/format';
-import { selectDownloadOutcome } from '../../../../machines/reports/sheet-download.machine';
-import { Button } from '../../../components/button';
-import { ProgressBar } from '../../../components/progress-bar';
+import { formatNumber } from '../../../domain/format';
+import { selectDownloadOutcome } from '../../../machines/reports/sheet-download.machine';
+import { Button } from '../button';
+import { ProgressBar } from '../progress-bar';
 import { formatSize } from './format-size';
-import * as styles from './sheets.css';
+import * as styles from './download-status.css';
 import type { SheetDownloadActor, SheetDownloadView } from './use-sheet-download';
 
 /** Repaints at most this often while chunks stream in (dozens arrive per second on a fast link). */

@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../../../domain/format';
-import { isValidRange } from '../../../../domain/date-range';
-import { selectDownloadOutcome, sheetDownloadMachine } from '../../../../machines/reports/sheet-download.machine';
-import { sheetFileName, type SheetRequest, type SheetSink } from '../../../../machines/reports/sheet-stream';
-import { appToasts, showToast } from '../../../components/toast-queue';
-import { useServices } from '../../../hooks/services-context';
-import { blobSink, canPickFile, pickFile, type PickerWindow } from '../../../components/reports/save-file';
+import { formatNumber } from '../../../domain/format';
+import { isValidRange } from '../../../domain/date-range';
+import { selectDownloadOutcome, sheetDownloadMachine } from '../../../machines/reports/sheet-download.machine';
+import { sheetFileName, type SheetRequest, type SheetSink } from '../../../machines/reports/sheet-stream';
+import { appToasts, showToast } from '../toast-queue';
+import { useServices } from '../../hooks/services-context';
+import { blobSink, canPickFile, pickFile, type PickerWindow } from './save-file';
 
 /** The download actor (its progress is read where it is shown, so a chunk re-renders only that). */
 export type SheetDownloadActor = ReturnType<typeof useActorRef<typeof sheetDownloadMachine>>;
