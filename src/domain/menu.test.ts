@@ -57,7 +57,7 @@ describe('menu', () => {
 
   it('sends the sections without a screen to the coming-soon page', () => {
     const soon = MENU.filter((s) => s.items.every((i) => i.route === 'comingsoon')).map((s) => s.id);
-    expect(soon).toEqual(['targetAudience', 'campaigns', 'blockedContacts', 'departments']);
+    expect(soon).toEqual(['targetAudience', 'campaigns', 'blockedContacts']);
   });
 
   it('shows an administrator every item', () => {
@@ -67,7 +67,7 @@ describe('menu', () => {
   it('shows operador its dashboards and reports but no users, roles, tenants or instances', () => {
     const visible = visibleMenu(operador).flatMap((s) => s.items.map((i) => i.route));
     expect(visible).not.toEqual(expect.arrayContaining(['users']));
-    for (const hidden of ['users', 'roles-list', 'tenants']) expect(visible).not.toContain(hidden);
+    for (const hidden of ['users', 'roles-list', 'tenants', 'departments']) expect(visible).not.toContain(hidden);
     expect(visible).toEqual(
       expect.arrayContaining([
         'dashboard-control-panel',
@@ -80,6 +80,13 @@ describe('menu', () => {
     // Exactly what the guard would let through, never more.
     for (const item of MENU.flatMap((s) => s.items))
       expect(visible.includes(item.route)).toBe(canAccess(getRoute(item.route), operador));
+  });
+
+  it('opens Departments on its screen, for whoever holds the users permission', () => {
+    const section = MENU.find((s) => s.id === 'departments');
+    expect(section?.items.map((i) => [i.route, menuHref(i)])).toEqual([['departments', '/departments']]);
+    const usersOnly = { authenticated: true, role: 'gerente', permittedRoutes: ['users'] };
+    expect(visibleMenu(usersOnly).flatMap((s) => s.items.map((i) => i.route))).toContain('departments');
   });
 
   it('drops sections left empty', () => {

@@ -102,7 +102,7 @@ export const MENU: readonly MenuSection[] = [
   {
     id: 'departments',
     labelKey: 'menu.sections.departments',
-    items: [soon('departments', 'menu.sections.departments', 'departments')],
+    items: [page('departments', 'departments', undefined, 'menu.sections.departments')],
   },
   {
     id: 'others',

@@ -3,7 +3,9 @@
  * read it, so a route's rule can never disagree between the menu and the guard.
  *
  * Paths are wouter-style patterns relative to the tenant base `/{tenant}`.
- * A route's `name` is what the server's permission `route_name` holds.
+ * A route's `name` is what the server's permission `route_name` holds, unless the row names another
+ * permission (`permission`): the departments screen is guarded by `users`, the permission of the
+ * operations it calls (contracts/openapi.yaml `departmentCreate`).
  */
 
 /** Access rule (docs/product.md, Roles and route permissions): anyone, per-route permission, or administrators only. */
@@ -20,6 +22,8 @@ export interface RouteDefinition {
   readonly layout: RouteLayout;
   /** i18n key of the page title and menu label. */
   readonly titleKey: string;
+  /** The permission `route_name` a `check` route needs when it is not the route's own name. */
+  readonly permission?: string;
 }
 
 /** Tenant used when the address names none (docs/product.md, Tenants in the address; `BACKOFFICE_TENANT`'s default). */
@@ -34,6 +38,14 @@ export const routes = [
   { name: 'tenants', path: '/tenants', rule: 'check', layout: 'main', titleKey: 'routes.tenants' },
   { name: 'roles-list', path: '/roles/list', rule: 'check', layout: 'main', titleKey: 'routes.roles-list' },
   { name: 'roles-edit', path: '/roles/edit/:id', rule: 'check', layout: 'main', titleKey: 'routes.roles-edit' },
+  {
+    name: 'departments',
+    path: '/departments',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.departments',
+    permission: 'users',
+  },
   {
     name: 'dashboard-analytics',
     path: '/dashboard/analytics',

@@ -57,6 +57,13 @@ describe('canAccess', () => {
     ['agent with permission', getRoute('users'), agent, true],
     ['agent with permission on a param route', getRoute('roles-edit'), agent, true],
     ['agent without permission', getRoute('tenants'), agent, false],
+    ['a route guarded by another route’s permission', getRoute('departments'), agent, true],
+    [
+      'a route guarded by another permission, not by its name',
+      getRoute('departments'),
+      { ...agent, permittedRoutes: ['departments'] },
+      false,
+    ],
     ['agent on an admin route', adminOnly, { ...agent, permittedRoutes: ['secret'] }, false],
     ['anonymous on a checked route', getRoute('users'), anonymous, false],
     ['stale admin role without a session', getRoute('users'), staleAdmin, false],

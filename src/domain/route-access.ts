@@ -26,7 +26,8 @@ export type NavigationDecision =
  * Whether a subject passes a route's rule.
  *
  * - `all`: anyone.
- * - `check`: role `administrador`, or the route name is among the permitted routes.
+ * - `check`: role `administrador`, or the route's permission (its `permission`, else its name) is among
+ *   the permitted routes.
  * - `admin`: role `administrador` only.
  *
  * Permissions belong to a session, so an unauthenticated subject never passes
@@ -41,7 +42,7 @@ export function canAccess(route: RouteDefinition, subject: AccessSubject): boole
   if (!subject.authenticated) return false;
   if (subject.role === ADMIN_ROLE) return true;
   if (route.rule === 'admin') return false;
-  return subject.permittedRoutes.includes(route.name);
+  return subject.permittedRoutes.includes(route.permission ?? route.name);
 }
 
 /**

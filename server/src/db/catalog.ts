@@ -3,8 +3,11 @@ import { cnpjCheckDigits, formatCnpj } from '../../../src/domain/cnpj';
 import type { routes } from '../../../src/domain/paths';
 import type { Database, Plan } from './schema';
 
-/** Route names that carry a permission: every route whose rule is not 'all' (docs/product.md, Roles and route permissions). */
-export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' }>['name'];
+/**
+ * Route names that carry a permission: every route whose rule is not 'all' and that names no other
+ * route's permission (docs/product.md, Roles and route permissions; `departments` needs `users`).
+ */
+export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' } | { permission: string }>['name'];
 
 export type PermissionCategory = 'gestao' | 'dashboard' | 'relatorios';
 

@@ -33,6 +33,8 @@ export function connection(id: number, instanceId: number, over: Partial<Connect
     tenantName: TENANT,
     instance_id: instanceId,
     instance_name: `WhatsApp Loja ${instanceId}`,
+    name: `Conexão ${id}`,
+    activated: true,
     phone: '+5511987654321',
     status: 'connected',
     last_seen_at: '2026-11-21T20:00:00.000Z',

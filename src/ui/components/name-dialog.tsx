@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { I18nKey } from '../../domain/i18n-key';
+import type { ActionError } from '../../machines/shared/request-error';
+import { Button } from './button';
+import { Modal } from './dialog';
+import { Form, FormActions } from './form';
+import { TextField } from './text-field';
+
+/** What a name dialog shows after a refused submit: per-field keys (`name`) and the whole-form failure. */
+export interface NameDialogFeedback {
+  fieldErrors: Record<string, I18nKey>;
+  formError: ActionError | null;
+}
+
+export interface NameDialogProps {
+  isOpen: boolean;
+  onClose: () => void;
+  isPending: boolean;
+  feedback: NameDialogFeedback | null;
+  title: string;
+  label: string;
+  hint: string;
+  submitLabel: string;
+  /** What an empty field says (the browser's own text is untranslated). */
+  requiredMessage: string;
+  /** The name the field starts with (a rename's current name). */
+  initialName?: string;
+  onSubmit: (name: string) => void;
+}
+
+/**
+ * A dialog with one name field, for creating or renaming a record that is only a name (a department, a
+ * connection). The field's error is the machine's (a local check or the server's refusal); the dialog
+ * stays open on a refusal, and the form's failure says what failed and why.
+ */
+export function NameDialog({ isOpen, onClose, isPending, title, ...form }: NameDialogProps) {
+  return (
+    <Modal
+      title={title}
+      isOpen={isOpen}
+      onOpenChange={(open) => !open && !isPending && onClose()}
+      isDismissable={!isPending}
+      hideCloseButton={isPending}
+      size="sm"
+    >
+      <NameForm isPending={isPending} onCancel={onClose} {...form} />
+    </Modal>
+  );
+}
+
+function NameForm({
+  isPending,
+  feedback,
+  label,
+  hint,
+  submitLabel,
+  requiredMessage,
+  initialName = '',
+  onSubmit,
+  onCancel,
+}: Omit<NameDialogProps, 'isOpen' | 'onClose' | 'title'> & { onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(initialName);
+  const nameError = feedback?.fieldErrors['name'];
+  const formError = feedback?.formError
+    ? t('departments.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) })
+    : null;
+  return (
+    <Form
+      formError={formError}
+      validationErrors={nameError ? { name: t(nameError) } : {}}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(name);
+      }}
+    >
+      <TextField
+        label={label}
+        description={hint}
+        name="name"
+        value={name}
+        onChange={setName}
+        isRequired
+        errorMessage={requiredMessage}
+        autoFocus
+      />
+      <FormActions>
+        <Button variant="secondary" onPress={onCancel} isDisabled={isPending}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" isPending={isPending}>
+          {submitLabel}
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}

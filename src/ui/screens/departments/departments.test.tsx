@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Department } from '../../../machines/departments/departments.machine';
+import { json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
+import { appToasts } from '../../components/toast-queue';
+import { renderWithServices, type RenderedApp } from '../../test-support/render';
+import DepartmentsScreen from './departments';
+
+let view: RenderedApp | undefined;
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  appToasts.clear();
+});
+
+const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
+
+/** A departments API over a list the test can read: POST adds, PATCH changes, a duplicate is 409. */
+function departmentsApi(initial: Department[]) {
+  const rows = [...initial];
+  const seen: SeenRequest[] = [];
+  const respond = (r: SeenRequest) => {
+    seen.push(r);
+    if (r.path === '/api/departments' && r.method === 'GET') return json(200, rows);
+    const body = r.body as { name?: string; activated?: boolean };
+    const taken = (name: string, id?: number) =>
+      rows.some((d) => d.id !== id && d.name.toLowerCase() === name.trim().toLowerCase());
+    if (r.path === '/api/departments' && r.method === 'POST') {
+      if (taken(body.name ?? '')) return json(409, { message: 'exists', field: 'name' });
+      const created = { id: rows.length + 10, name: (body.name ?? '').trim(), activated: true };
+      rows.push(created);
+      return json(201, created);
+    }
+    const id = Number(r.path.split('/').pop());
+    const row = rows.find((d) => d.id === id);
+    if (!row) return json(404, { message: 'Department not found' });
+    Object.assign(row, body);
+    return json(200, row);
+  };
+  return { rows, seen, respond };
+}
+
+function render(respond: (r: SeenRequest) => Response | Promise<Response>) {
+  view = renderWithServices(<DepartmentsScreen />, { path: '/departments', signedIn: {}, respond });
+  return view;
+}
+
+describe('DepartmentsScreen', () => {
+  it('lists the departments with their status and creates one from the dialog', async () => {
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    render(api.respond);
+    const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
+    expect(within(table).getByRole('row', { name: /Atendimento/ })).toHaveTextContent('Ativo');
+    await userEvent.click(screen.getByRole('button', { name: 'Novo departamento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Novo departamento' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Compras');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(toasts()).toContain('Departamento Compras criado.');
+    expect(within(table).getByRole('row', { name: /Compras/ })).toBeInTheDocument();
+  });
+
+  it('keeps the dialog open with the reason on a duplicate name, sending nothing', async () => {
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    render(api.respond);
+    await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
+    await userEvent.click(screen.getByRole('button', { name: 'Novo departamento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Novo departamento' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'ATENDIMENTO');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
+    expect(
+      await within(dialog).findByText('Já existe um departamento com este nome neste tenant.'),
+    ).toBeInTheDocument();
+    expect(api.seen.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(api.rows).toHaveLength(1);
+  });
+
+  it('renames and deactivates from the row', async () => {
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    render(api.respond);
+    const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
+    await userEvent.click(within(table).getByRole('button', { name: 'Renomear Atendimento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Renomear departamento' });
+    const field = within(dialog).getByRole('textbox', { name: /Nome/ });
+    expect(field).toHaveValue('Atendimento');
+    await userEvent.clear(field);
+    await userEvent.type(field, 'Atendimento ao cliente');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await userEvent.click(within(table).getByRole('button', { name: 'Desativar Atendimento ao cliente' }));
+    await waitFor(() =>
+      expect(within(table).getByRole('row', { name: /Atendimento ao cliente/ })).toHaveTextContent('Desativado'),
+    );
+    expect(api.rows).toEqual([{ id: 1, name: 'Atendimento ao cliente', activated: false }]);
+    expect(toasts()).toContain('Departamento Atendimento ao cliente desativado.');
+  });
+});

@@ -1,0 +1,152 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  departmentNameProblems,
+  departmentsMachine,
+  selectDepartmentsStatus,
+  type Department,
+} from '../../../machines/departments/departments.machine';
+import { Badge } from '../../components/badge';
+import { Button } from '../../components/button';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState } from '../../components/error-state';
+import { PlusIcon } from '../../components/icons';
+import { Inline, Stack } from '../../components/layout';
+import { NameDialog, type NameDialogFeedback } from '../../components/name-dialog';
+import { useServices } from '../../hooks/services-context';
+import { useOutcomeToast } from '../../hooks/use-outcome-toast';
+import * as styles from './departments.css';
+
+type OpenDialog = { kind: 'create' } | { kind: 'rename'; department: Department } | null;
+
+/**
+ * `/departments`: the departments of the address's tenant with their status; creating and renaming in
+ * a dialog, activating and deactivating from the row. Guarded by the `users` permission, like the
+ * operations it calls (src/domain/paths.ts).
+ */
+export default function DepartmentsScreen() {
+  const { t } = useTranslation();
+  const { clients, tenant } = useServices();
+  const actor = useActorRef(departmentsMachine, { input: { rest: clients.rest, tenantName: tenant() } });
+  const departments = useSelector(actor, (s) => s.context.departments);
+  const status = useSelector(actor, selectDepartmentsStatus);
+  const listError = useSelector(actor, (s) => s.context.listError);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [feedback, setFeedback] = useState<NameDialogFeedback | null>(null);
+
+  // A refused create or rename shows in its dialog, which stays open; a success closes it (the hook toasts it).
+  useOutcomeToast(actor, (outcome) => {
+    if (outcome.action === 'activate') return;
+    const { actionError, fieldErrors } = actor.getSnapshot().context;
+    if (!outcome.ok) return setFeedback({ fieldErrors, formError: actionError });
+    setDialog(null);
+  });
+
+  const open = (next: OpenDialog) => {
+    setFeedback(null);
+    setDialog(next);
+  };
+  /** Shows the local problems of a name; true when there are some (nothing is sent then). */
+  const refuse = (name: string, exceptId: number | null) => {
+    const fieldErrors = departmentNameProblems(name, departments, exceptId);
+    setFeedback({ fieldErrors, formError: null });
+    return Object.keys(fieldErrors).length > 0;
+  };
+
+  const columns: DataTableColumn<Department>[] = [
+    { id: 'name', header: t('departments.columns.name'), isRowHeader: true, cell: (d) => d.name },
+    {
+      id: 'status',
+      header: t('departments.columns.status'),
+      cell: (d) => (
+        <Badge tone={d.activated ? 'success' : 'neutral'}>
+          {t(d.activated ? 'departments.activated' : 'departments.deactivated')}
+        </Badge>
+      ),
+    },
+    {
+      id: 'actions',
+      header: t('departments.columns.actions'),
+      align: 'end',
+      cell: (d) => (
+        <span className={styles.actions}>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label={t('departments.renameLabel', { name: d.name })}
+            onPress={() => open({ kind: 'rename', department: d })}
+            isDisabled={busy}
+          >
+            {t('departments.rename')}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-label={t(d.activated ? 'departments.deactivateLabel' : 'departments.activateLabel', { name: d.name })}
+            onPress={() => actor.send({ type: 'departments.activate', id: d.id, activated: !d.activated })}
+            isDisabled={busy}
+          >
+            {t(d.activated ? 'departments.deactivate' : 'departments.activate')}
+          </Button>
+        </span>
+      ),
+    },
+  ];
+
+  const renaming = dialog?.kind === 'rename' ? dialog.department : null;
+  return (
+    <Stack gap="lg">
+      <Inline justify="between" gap="md">
+        <p className={styles.intro}>{t('departments.intro')}</p>
+        <Button icon={<PlusIcon />} onPress={() => open({ kind: 'create' })} isDisabled={status !== 'ready'}>
+          {t('departments.create')}
+        </Button>
+      </Inline>
+      <DataTable
+        aria-label={t('departments.tableLabel')}
+        columns={columns}
+        rows={departments}
+        status={status}
+        emptyState={
+          <EmptyState
+            title={t('departments.empty')}
+            description={t('departments.emptyHint')}
+            action={
+              <Button variant="secondary" icon={<PlusIcon />} onPress={() => open({ kind: 'create' })}>
+                {t('departments.create')}
+              </Button>
+            }
+          />
+        }
+        errorState={
+          <ErrorState
+            title={listError ? t(listError.key) : undefined}
+            description={listError ? t(listError.reason) : undefined}
+            onRetry={() => actor.send({ type: 'departments.reload' })}
+          />
+        }
+      />
+      <NameDialog
+        key={renaming ? `rename-${renaming.id}` : 'create'}
+        isOpen={dialog !== null}
+        onClose={() => setDialog(null)}
+        isPending={busy}
+        feedback={feedback}
+        title={t(renaming ? 'departments.form.renameTitle' : 'departments.form.createTitle')}
+        label={t('departments.form.name')}
+        hint={t('departments.form.nameHint')}
+        requiredMessage={t('departments.errors.nameRequired')}
+        submitLabel={t(renaming ? 'departments.form.renameSubmit' : 'departments.form.createSubmit')}
+        initialName={renaming?.name ?? ''}
+        onSubmit={(name) => {
+          if (refuse(name, renaming?.id ?? null)) return;
+          if (renaming) actor.send({ type: 'departments.rename', id: renaming.id, name });
+          else actor.send({ type: 'departments.create', name });
+        }}
+      />
+    </Stack>
+  );
+}
