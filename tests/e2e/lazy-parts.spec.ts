@@ -1,0 +1,89 @@
+import type { Page, Route } from '@playwright/test';
+import { CHUNK_TIMEOUT_MS } from '../../src/ui/components/preloadable';
+import { signIn } from './support/app';
+import { seriousViolations, useTheme } from './support/axe';
+import { expect, test } from './support/fixtures';
+import { t } from './support/i18n';
+
+/**
+ * A part of a screen whose chunk stalls (src/ui/components/lazy-with-timeout.tsx): after the chunk
+ * timeout (docs/product.md, Errors) the part's place says so with a retry, the rest of the screen
+ * works, and the retry fetches the chunk again. The stall is a request never answered; the timeout
+ * passes on the page's clock (Playwright's fake timers), not in real time.
+ */
+test.use({ bypassCSP: true });
+
+/**
+ * Holds every async chunk whose code contains `marker` unanswered until `restore()`; passes the others
+ * through. Resolves `seen` the first time it holds one.
+ */
+async function stallChunk(page: Page, marker: string) {
+  const state = { stalling: true, held: 0, fetched: 0 };
+  const held: Route[] = [];
+  let markSeen!: () => void;
+  const seen = new Promise<void>((resolve) => (markSeen = resolve));
+  await page.route('**/static/js/async/**', async (route: Route) => {
+    const response = await route.fetch();
+    const body = await response.body();
+    if (body.toString('utf8').includes(marker)) {
+      state.fetched += 1;
+      if (state.stalling) {
+        state.held += 1;
+        held.push(route);
+        markSeen();
+        return; // not answered until the network comes back
+      }
+    }
+    const headers = { ...response.headers() };
+    // The body above is decoded: send it as such.
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+    await route.fulfill({ status: response.status(), headers, body });
+  });
+  return {
+    state,
+    seen,
+    /**
+     * The network comes back: the connection that hung is reset (the browser would otherwise hand
+     * a new request for the same address to the one still pending) and new requests pass.
+     */
+    restore: async () => {
+      state.stalling = false;
+      for (const route of held.splice(0)) await route.abort('connectionreset');
+    },
+  };
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`a stalled sheets panel chunk shows the part error after the timeout, and its retry loads it (${theme})`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    await page.clock.install();
+    // A string only the sheets panel's module holds (src/ui/screens/dashboard/sheets/sheets-panel.tsx).
+    const { state, seen, restore } = await stallChunk(page, 'sheets.panel.tabsLabel');
+    await signIn(page, app.origin, app.admin, '/dashboard/analytics');
+    await seen;
+    const sheets = page.getByRole('region', { name: t('sheets.panel.title') });
+    await expect(page.getByRole('heading', { level: 2, name: t('dashboard.kpi.label') })).toBeVisible();
+    await expect(sheets).toHaveCount(0);
+
+    await page.clock.fastForward(CHUNK_TIMEOUT_MS + 1_000);
+    const failed = page.getByRole('alert').filter({ hasText: t('common.partError.title') });
+    await expect(failed).toBeVisible();
+    await expect(failed).toContainText(t('common.partError.body'));
+    // Only the part failed: the screen around it stays.
+    await expect(page.getByRole('heading', { level: 2, name: t('dashboard.charts.label') })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await seriousViolations(page), `serious or critical axe violations (${theme})`).toEqual([]);
+
+    // The network is back: the retry asks for the chunk again and the panel appears in place of the error.
+    await restore();
+    await failed.getByRole('button', { name: t('common.retry') }).click();
+    await expect(sheets).toBeVisible();
+    await expect(failed).toHaveCount(0);
+    expect(state.held).toBe(1);
+    expect(state.fetched).toBeGreaterThanOrEqual(2);
+  });
+}
