@@ -3,7 +3,14 @@
  * and refreshes ended, and reuse of a rotated-out token. The services call it whichever protocol
  * asked; without metrics it does nothing.
  */
-export type SignInResult = 'success' | 'invalid' | 'throttled' | 'two_factor_required' | 'invalid_two_factor_code';
+export type SignInResult =
+  | 'success'
+  | 'invalid'
+  | 'throttled'
+  | 'two_factor_required'
+  | 'invalid_two_factor_code'
+  | 'two_factor_enrolment_required'
+  | 'two_factor_enrolment_expired';
 
 export interface Telemetry {
   signIn(result: SignInResult): void;

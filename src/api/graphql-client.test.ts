@@ -48,6 +48,7 @@ const USERS: UsersQuery = {
       isConnected: true,
       blocked: false,
       twoFactorEnabled: false,
+      twoFactorEnrolmentRequired: false,
       role: { id: 2, name: 'admin', display_name: 'Administrador' },
       userDepartment: null,
       userInstances: [{ id: 3, instance: { id: 4, name: 'Loja 1', activated: true } }],
@@ -59,6 +60,7 @@ const LOGGED_IN: LogInMutation = {
   logIn: {
     token: 'jwt-token',
     expires_in: 3600,
+    recovery_codes: null,
     user: {
       id: 1,
       name: 'Ana',
@@ -68,6 +70,7 @@ const LOGGED_IN: LogInMutation = {
       isConnected: true,
       blocked: false,
       twoFactorEnabled: false,
+      twoFactorEnrolmentRequired: false,
       tenantName: 'farmacia-central',
       origin_backoffice: true,
       role: { id: 2, name: 'admin', display_name: 'Administrador', has_permission_routes: ['users.index'] },

@@ -74,7 +74,7 @@ describe('the prerendered login page', () => {
     root.innerHTML = page.markup;
     expect(root.querySelector('h1')?.textContent).toBe(ptBR.auth.login.title);
     const fields = root.querySelectorAll('input');
-    expect([...fields].map((field) => field.name)).toEqual(['email', 'password']);
+    expect([...fields].map((field) => field.name)).toEqual(['email', 'password', 'remember']);
     for (const field of fields) expect(field).toBeEnabled();
     const controls = root.querySelectorAll('select, button');
     expect(controls.length).toBeGreaterThanOrEqual(3);

@@ -62,6 +62,7 @@ const EXTENSION_OPERATIONS = {
   connections: 'query',
   createConnection: 'mutation',
   updateConnection: 'mutation',
+  updateUserSettings: 'mutation',
 } as const;
 
 const REQUIRED: Record<string, 'query' | 'mutation'> = { ...SPEC_OPERATIONS, ...EXTENSION_OPERATIONS };
@@ -152,8 +153,8 @@ describe('contracts/schema.graphql', () => {
     expect(Object.keys(rootFields(kind))).toContain(name);
   });
 
-  it.each(Object.keys(EXTENSION_OPERATIONS))('marks %s as an Extension', (name) => {
-    const field = schema.getQueryType()?.getFields()[name];
+  it.each(Object.entries(EXTENSION_OPERATIONS))('marks %s as an Extension', (name, kind) => {
+    const field = rootFields(kind)[name] as { description?: string | null } | undefined;
     expect(field?.description ?? '').toMatch(/Extension:/);
   });
 

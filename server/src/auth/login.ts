@@ -26,13 +26,35 @@ export interface LoginInput {
    * staff is refused exactly like a wrong password.
    */
   tenantId?: number;
-  /** The second factor (TOTP code or recovery code), for users with two-factor on. */
+  /**
+   * The second factor (TOTP code or recovery code), for users with two-factor on; for a user required
+   * to enrol, a code of the pending secret the previous answer handed out.
+   */
   otp?: string | null;
+  /** Remember me: the long refresh window (REFRESH_WINDOW); otherwise the short one (REFRESH_WINDOW_SHORT). */
+  remember?: boolean;
 }
 
+/** The pending secret a sign-in hands out to a user required to enrol (as POST /api/two-factor/enrol). */
+export interface TwoFactorEnrolment {
+  secret: string;
+  otpauth_uri: string;
+  qr_svg: string;
+}
+
+/**
+ * How long a secret handed out at sign-in may be confirmed: after it, the user signs in again for a
+ * new one (docs/product.md, Two-factor sign-in).
+ */
+export const ENROLMENT_AT_SIGN_IN_TTL_MS = 10 * 60 * 1000;
+
 export type LoginResult =
-  | { ok: true; user: UserDto; token: string; expiresIn: number }
-  | { ok: false; reason: 'invalid' | 'two_factor_required' | 'invalid_two_factor_code' }
+  | { ok: true; user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }
+  | {
+      ok: false;
+      reason: 'invalid' | 'two_factor_required' | 'invalid_two_factor_code' | 'two_factor_enrolment_expired';
+    }
+  | { ok: false; reason: 'two_factor_enrolment_required'; enrolment: TwoFactorEnrolment }
   | { ok: false; reason: 'throttled'; retryAfter: number };
 
 /**
@@ -93,9 +115,10 @@ export function createLogin(deps: {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  now?: () => number;
 }): (input: LoginInput) => Promise<LoginResult> {
-  const { db, config, tokens } = deps;
-  const twoFactor = createTwoFactor(db);
+  const { db, config, tokens, now = Date.now } = deps;
+  const twoFactor = createTwoFactor(db, now);
   // Unknown e-mails still pay for one argon2 verification, so timing does not reveal which exist.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
@@ -115,6 +138,8 @@ export function createLogin(deps: {
         'blocked',
         'token_version',
         'two_factor_enabled',
+        'two_factor_enrolment_required',
+        'two_factor_pending_at',
       ])
       .where(sql`lower(email)`, '=', email)
       .where('deleted_at', 'is', null)
@@ -139,11 +164,35 @@ export function createLogin(deps: {
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
     }
+    let recoveryCodes: string[] | null = null;
+    if (!user.two_factor_enabled && user.two_factor_enrolment_required) {
+      // Enrolment at sign-in: no session until a code of the handed-out secret is right.
+      if (!input.otp) {
+        const enrolment = await twoFactor.enrol(user.id, email);
+        // Two-factor was turned on in between: ask for a code as for any enrolled user.
+        if (!enrolment) return { ok: false, reason: 'two_factor_required' };
+        return { ok: false, reason: 'two_factor_enrolment_required', enrolment };
+      }
+      const pendingAt = user.two_factor_pending_at ? new Date(user.two_factor_pending_at).getTime() : null;
+      if (pendingAt === null || now() - pendingAt > ENROLMENT_AT_SIGN_IN_TTL_MS)
+        return { ok: false, reason: 'two_factor_enrolment_expired' };
+      const verified = await twoFactor.verify(user.id, input.otp);
+      if (!verified.ok && verified.reason === 'no_pending')
+        return { ok: false, reason: 'two_factor_enrolment_expired' };
+      if (!verified.ok) {
+        await record(false);
+        return { ok: false, reason: 'invalid_two_factor_code' };
+      }
+      recoveryCodes = verified.recovery_codes;
+    }
     await record(true);
 
-    const session = await tokens.issue(user.id, user.token_version);
+    const refreshWindow = input.remember
+      ? config.refreshWindow
+      : Math.min(config.refreshWindowShort, config.refreshWindow);
+    const session = await tokens.issue(user.id, user.token_version, refreshWindow);
     const [dto] = await loadUserDtos(db, { ids: [user.id] });
     if (!dto) return { ok: false, reason: 'invalid' };
-    return { ok: true, user: dto, token: session.token, expiresIn: session.expiresIn };
+    return { ok: true, user: dto, token: session.token, expiresIn: session.expiresIn, recoveryCodes };
   };
 }

@@ -10,6 +10,8 @@ import {
   invalidCredentials,
   invalidTwoFactorCode,
   throttled,
+  twoFactorEnrolmentExpired,
+  twoFactorEnrolmentRequired,
   twoFactorRequired,
   unauthenticated,
 } from '../shared/domain-error';
@@ -57,7 +59,9 @@ export function createAuthService({
 
   return {
     /** Signs in (server/src/auth/login.ts): a new session, or the refusal as a domain error. */
-    async signIn(input: LoginInput): Promise<{ user: UserDto; token: string; expiresIn: number }> {
+    async signIn(
+      input: LoginInput,
+    ): Promise<{ user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }> {
       // contracts/openapi.yaml `LoginRequest`, for both protocols: a malformed request is bad input,
       // neither a wrong password nor a recorded attempt.
       checkAll({
@@ -73,10 +77,18 @@ export function createAuthService({
       });
       const result = await login(input);
       telemetry.signIn(result.ok ? 'success' : result.reason);
-      if (result.ok) return { user: result.user, token: result.token, expiresIn: result.expiresIn };
+      if (result.ok)
+        return {
+          user: result.user,
+          token: result.token,
+          expiresIn: result.expiresIn,
+          recoveryCodes: result.recoveryCodes,
+        };
       if (result.reason === 'throttled') throw throttled(result.retryAfter);
       if (result.reason === 'two_factor_required') throw twoFactorRequired();
       if (result.reason === 'invalid_two_factor_code') throw invalidTwoFactorCode();
+      if (result.reason === 'two_factor_enrolment_required') throw twoFactorEnrolmentRequired(result.enrolment);
+      if (result.reason === 'two_factor_enrolment_expired') throw twoFactorEnrolmentExpired();
       throw invalidCredentials();
     },
 

@@ -96,8 +96,15 @@ export class TokenService {
       .sign(this.secret);
   }
 
-  /** Starts a session (a new family) for a user. */
-  async issue(userId: number, tokenVersion: number): Promise<{ token: string; expiresIn: number }> {
+  /**
+   * Starts a session (a new family) for a user. `refreshWindow` (seconds) is how long it may refresh:
+   * by default the long window (`REFRESH_WINDOW`); a sign-in not remembered passes the short one.
+   */
+  async issue(
+    userId: number,
+    tokenVersion: number,
+    refreshWindow: number = this.config.refreshWindow,
+  ): Promise<{ token: string; expiresIn: number }> {
     const now = Math.floor(Date.now() / 1000);
     const fam = randomUUID();
     const jti = randomUUID();
@@ -112,10 +119,7 @@ export class TokenService {
         revoked_at: null,
       })
       .execute();
-    const token = await this.sign(
-      { sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + this.config.refreshWindow },
-      now,
-    );
+    const token = await this.sign({ sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + refreshWindow }, now);
     return { token, expiresIn: this.config.accessTokenTtl };
   }
 

@@ -176,6 +176,7 @@ describe('turning it off', () => {
     ).toEqual({
       user_id: user.id,
       two_factor_enabled: true,
+      two_factor_enrolment_required: false,
     });
     expect(
       (
@@ -191,7 +192,7 @@ describe('turning it off', () => {
       token: adminToken,
       body: { two_factor_enabled: false },
     });
-    expect(reset.body).toEqual({ user_id: user.id, two_factor_enabled: false });
+    expect(reset.body).toEqual({ user_id: user.id, two_factor_enabled: false, two_factor_enrolment_required: false });
     expect((await login(user)).status).toBe(200);
     expect(
       await tf.t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute(),

@@ -129,6 +129,8 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
           two_factor_pending_secret: null,
           two_factor_pending_at: null,
           two_factor_last_step: step,
+          // Enrolled: an administrator's requirement to enrol is met.
+          two_factor_enrolment_required: false,
         })
         .where('id', '=', userId)
         .where('two_factor_enabled', '=', false)

@@ -12,6 +12,7 @@ import * as uniqueNames from './migrations/0010-unique-names';
 import * as tenantSearchLexemes from './migrations/0011-tenant-search-lexemes';
 import * as addressThrottle from './migrations/0012-address-throttle';
 import * as departmentConnectionNames from './migrations/0013-department-connection-names';
+import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolment-required';
 import type { Database } from './schema';
 
 /**
@@ -32,6 +33,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-tenant-search-lexemes': tenantSearchLexemes,
   '0012-address-throttle': addressThrottle,
   '0013-department-connection-names': departmentConnectionNames,
+  '0014-two-factor-enrolment-required': twoFactorEnrolmentRequired,
 };
 
 const provider: MigrationProvider = {

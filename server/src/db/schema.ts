@@ -113,6 +113,8 @@ export interface UsersTable {
   two_factor_pending_at: Date | null;
   /** The last TOTP time step accepted for the user: a code is refused unless its step is newer (single use). */
   two_factor_last_step: number | null;
+  /** An administrator requires enrolment: sign-in enrols first while two-factor is off (migration 0014). */
+  two_factor_enrolment_required: Generated<boolean>;
   is_connected: Generated<boolean>;
   origin_backoffice: Generated<boolean>;
   /** Bumped to revoke every token of the user at once. */

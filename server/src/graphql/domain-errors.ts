@@ -76,5 +76,12 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
       return createGraphQLError(error.message, { ...place, extensions: { code: 'TWO_FACTOR_REQUIRED' } });
     case 'invalid_two_factor_code':
       return createGraphQLError(error.message, { ...place, extensions: { code: 'INVALID_TWO_FACTOR_CODE' } });
+    case 'two_factor_enrolment_required':
+      return createGraphQLError(error.message, {
+        ...place,
+        extensions: { code: 'TWO_FACTOR_ENROLMENT_REQUIRED', enrolment: error.details.enrolment },
+      });
+    case 'two_factor_enrolment_expired':
+      return createGraphQLError(error.message, { ...place, extensions: { code: 'TWO_FACTOR_ENROLMENT_EXPIRED' } });
   }
 }

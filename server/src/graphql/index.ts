@@ -14,7 +14,7 @@ import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
 import { DomainError } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
-import { assertMayChange } from '../users/access';
+import { assertMayChange, assertMaySetTwoFactor } from '../users/access';
 import { graphiqlPage } from './graphiql';
 import { fieldAccessTable, type FieldAccess } from './permissions';
 import { givenArguments, isRequestBody, readingOf, type Plan, type Reading } from './request-reading';
@@ -80,6 +80,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   const argumentChecks: Readonly<Record<string, (auth: AuthContext, args: Record<string, unknown>) => void>> = {
     updateUser: (auth, { id, ...fields }) =>
       assertMayChange(auth, typeof id === 'number' ? id : Number.NaN, Object.keys(fields)),
+    updateUserSettings: (auth, { user_id: id, ...settings }) =>
+      assertMaySetTwoFactor(auth, typeof id === 'number' ? id : Number.NaN, settings),
   };
 
   /** The route permissions a root field needs that the caller lacks; empty when it may run. */

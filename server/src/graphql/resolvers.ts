@@ -31,6 +31,7 @@ function toUser(dto: UserDto): GqlUser {
     isConnected: dto.isConnected,
     blocked: dto.blocked,
     twoFactorEnabled: dto.twoFactorEnabled,
+    twoFactorEnrolmentRequired: dto.twoFactorEnrolmentRequired,
     tenantName: dto.tenantName,
     origin_backoffice: dto.origin_backoffice,
     role: {
@@ -136,8 +137,14 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         remoteAddress: ctx.remoteAddress,
         tenantId: ctx.tenant.id,
         otp: args.otp ?? null,
+        remember: args.remember === true,
       });
-      return { token: session.token, expires_in: session.expiresIn, user: toUser(session.user) };
+      return {
+        token: session.token,
+        expires_in: session.expiresIn,
+        user: toUser(session.user),
+        recovery_codes: session.recoveryCodes,
+      };
     },
 
     async refreshToken(_parent, _args, ctx) {
@@ -188,6 +195,15 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     async disconnectUser(_parent, args, ctx) {
       await asArgument('user_id', () => users.disconnect(signedIn(ctx), inTenant(ctx), args.user_id));
       return true;
+    },
+
+    async updateUserSettings(_parent, args, ctx) {
+      return asArgument('user_id', () =>
+        users.updateSettings(signedIn(ctx), inTenant(ctx), args.user_id, {
+          two_factor_enabled: args.two_factor_enabled ?? undefined,
+          two_factor_enrolment_required: args.two_factor_enrolment_required ?? undefined,
+        }),
+      );
     },
 
     async deleteUserInstance(_parent, args, ctx) {

@@ -3,9 +3,11 @@ import type {
   ConnectionsQuery,
   DepartmentsQuery,
   InstancesQuery,
+  LogInMutation,
   RefreshTokenMutation,
   RolesQuery,
   UpdateUserPasswordMutation,
+  UpdateUserSettingsMutation,
   UserInfosQuery,
   UserInstancesQuery,
 } from '../../../src/generated/graphql';
@@ -26,6 +28,8 @@ export type GqlInstance = InstancesQuery['instances'][number];
 export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
 export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
 export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
+export type GqlLogInPayload = LogInMutation['logIn'];
+export type GqlUserSettings = UpdateUserSettingsMutation['updateUserSettings'];
 
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
@@ -95,6 +99,12 @@ export interface MutationArgs {
   deleteUser: { id: number };
   disconnectUser: { user_id: number };
   deleteUserInstance: { id: number };
+  /** `undefined` or null = unchanged. */
+  updateUserSettings: {
+    user_id: number;
+    two_factor_enabled?: boolean | null;
+    two_factor_enrolment_required?: boolean | null;
+  };
   createDepartment: { name: string };
   /** `undefined` or null = unchanged. */
   updateDepartment: { id: number; name?: string | null; activated?: boolean | null };
@@ -104,7 +114,7 @@ export interface MutationArgs {
 }
 
 export interface MutationResults {
-  logIn: GqlAuthPayload;
+  logIn: GqlLogInPayload;
   refreshToken: GqlTokenPayload;
   connected: boolean;
   disconnected: boolean;
@@ -114,6 +124,7 @@ export interface MutationResults {
   deleteUser: boolean;
   disconnectUser: boolean;
   deleteUserInstance: boolean;
+  updateUserSettings: GqlUserSettings;
   createDepartment: GqlDepartment;
   updateDepartment: GqlDepartment;
   createConnection: GqlConnection;

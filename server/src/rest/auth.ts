@@ -12,6 +12,7 @@ export function authHandlers({ services }: HandlerDeps) {
       ip: body.ip ?? null,
       remoteAddress: request.ip,
       otp: body.otp ?? null,
+      remember: body.remember === true,
     });
     return {
       access_token: session.token,
@@ -20,6 +21,7 @@ export function authHandlers({ services }: HandlerDeps) {
       origin_backoffice: session.user.origin_backoffice,
       has_permission_routes: session.user.role.has_permission_routes,
       user: session.user,
+      ...(session.recoveryCodes ? { recovery_codes: session.recoveryCodes } : {}),
     };
   };
 

@@ -80,5 +80,13 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
       return { status: 401, body: { error: 'two_factor_required', message: error.message }, headers: {} };
     case 'invalid_two_factor_code':
       return { status: 401, body: { error: 'invalid_two_factor_code', message: error.message }, headers: {} };
+    case 'two_factor_enrolment_required':
+      return {
+        status: 401,
+        body: { error: 'two_factor_enrolment_required', message: error.message, enrolment: error.details.enrolment },
+        headers: {},
+      };
+    case 'two_factor_enrolment_expired':
+      return { status: 401, body: { error: 'two_factor_enrolment_expired', message: error.message }, headers: {} };
   }
 }

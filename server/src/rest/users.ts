@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { assertMaySetTwoFactor } from '../users/access';
 import { assertMayChange, type UserPatch } from '../users/service';
 import { caller, type Handler, type HandlerDeps, type OperationId } from './types';
 
@@ -13,6 +14,16 @@ export function bodyPermissionChecks(): Partial<Record<OperationId, (request: Fa
       const body = request.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
       assertMayChange(caller(request), Number((request.params as { id?: unknown }).id), Object.keys(body));
+    },
+    // A reset, and requiring or lifting two-factor enrolment, need the `users` permission, also for one's own account.
+    userSettingsUpdate: (request) => {
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+      assertMaySetTwoFactor(
+        caller(request),
+        Number((request.params as { id?: unknown }).id),
+        body as Record<string, unknown>,
+      );
     },
   };
 }
@@ -57,7 +68,7 @@ export function userHandlers({ services }: HandlerDeps) {
   };
 
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
-    users.setTwoFactor(caller(request), anyVisible, request.params.id, request.body.two_factor_enabled);
+    users.updateSettings(caller(request), anyVisible, request.params.id, request.body);
 
   return {
     userList,

@@ -33,7 +33,11 @@ export type DomainErrorKind =
   /** Sign-in: right password of a user with two-factor on, and no code. */
   | 'two_factor_required'
   /** Sign-in: a wrong or reused second-factor code. */
-  | 'invalid_two_factor_code';
+  | 'invalid_two_factor_code'
+  /** Sign-in: right password of a user required to enrol; `enrolment` holds the pending secret. */
+  | 'two_factor_enrolment_required'
+  /** Sign-in: the enrolment code came after the pending secret expired or was replaced. */
+  | 'two_factor_enrolment_expired';
 
 export interface DomainErrorDetails {
   /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
@@ -48,6 +52,8 @@ export interface DomainErrorDetails {
   retryAfter?: number;
   /** `limit_reached`: the limit. */
   limit?: number;
+  /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
+  enrolment?: { secret: string; otpauth_uri: string; qr_svg: string };
 }
 
 export class DomainError extends Error {
@@ -117,6 +123,12 @@ export const twoFactorRequired = () =>
 
 export const invalidTwoFactorCode = () =>
   new DomainError('invalid_two_factor_code', 'Código de verificação inválido ou já usado.');
+
+export const twoFactorEnrolmentRequired = (enrolment: NonNullable<DomainErrorDetails['enrolment']>) =>
+  new DomainError('two_factor_enrolment_required', 'Ative a verificação em duas etapas para entrar.', { enrolment });
+
+export const twoFactorEnrolmentExpired = () =>
+  new DomainError('two_factor_enrolment_expired', 'A ativação expirou; entre novamente para receber um novo QR code.');
 
 /**
  * The unique indexes of the schema (server/src/db/migrations) and what a violation of each means.

@@ -20,13 +20,21 @@ export const schema = buildSchema(readFileSync(SCHEMA_PATH, 'utf8'));
 
 /** Execution errors the schema documents per operation (contracts/schema.graphql descriptions). */
 export const DOCUMENTED: Record<string, string[]> = {
-  logIn: ['INVALID_CREDENTIALS', 'TWO_FACTOR_REQUIRED', 'INVALID_TWO_FACTOR_CODE', 'BAD_USER_INPUT'],
+  logIn: [
+    'INVALID_CREDENTIALS',
+    'TWO_FACTOR_REQUIRED',
+    'INVALID_TWO_FACTOR_CODE',
+    'TWO_FACTOR_ENROLMENT_REQUIRED',
+    'TWO_FACTOR_ENROLMENT_EXPIRED',
+    'BAD_USER_INPUT',
+  ],
   newUser: ['BAD_USER_INPUT', 'NOT_FOUND', 'USER_LIMIT_REACHED'],
   updateUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
   updateUserPassword: ['BAD_USER_INPUT'],
   deleteUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
   disconnectUser: ['NOT_FOUND'],
   deleteUserInstance: ['NOT_FOUND'],
+  updateUserSettings: ['BAD_USER_INPUT', 'NOT_FOUND'],
   userInstances: ['NOT_FOUND'],
   createDepartment: ['BAD_USER_INPUT'],
   updateDepartment: ['BAD_USER_INPUT', 'NOT_FOUND'],

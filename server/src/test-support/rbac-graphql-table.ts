@@ -50,6 +50,7 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['disconnectUser', () => ({ user_id: ids.bUser }), G_USERS],
   ['deleteUser', async () => ({ id: await freshBUser() }), G_USERS],
   ['deleteUserInstance', async () => ({ id: await freshBLink() }), G_USERS],
+  ['updateUserSettings', () => ({ user_id: ids.bUser, two_factor_enrolment_required: false }), G_USERS],
 ];
 
 /** Tenant A's user in its OWN tenant path, naming tenant B's records: not found, and lists without B. */
@@ -63,6 +64,7 @@ export const ISOLATION_TABLE: [
   ['deleteUser', () => ({ id: ids.bUser }), 'NOT_FOUND'],
   ['disconnectUser', () => ({ user_id: ids.bUser }), 'NOT_FOUND'],
   ['deleteUserInstance', () => ({ id: ids.bLink }), 'NOT_FOUND'],
+  ['updateUserSettings', () => ({ user_id: ids.bUser, two_factor_enrolment_required: true }), 'NOT_FOUND'],
   [
     'newUser',
     () => ({

@@ -202,7 +202,13 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   userSetBlocked: anyOf(pathUserMissing, statusIs(409, 'a user cannot block itself')),
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
-  userSettingsUpdate: anyOf(pathUserMissing, statusIs(409, 'two-factor can only be turned on by enrolling (stated)')),
+  userSettingsUpdate: anyOf(
+    pathUserMissing,
+    statusIs(
+      409,
+      'two-factor can only be turned on by enrolling, and enrolment is not required of a user who has it (stated)',
+    ),
+  ),
   tenantCreate: anyOf(
     statusIs(409, 'a tenant with this name exists (state)'),
     ({ status, body, input }) =>

@@ -37,3 +37,15 @@ export function assertMayChange(actor: AuthContext, id: number, fields: readonly
   if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
     throw forbidden(USERS_PERMISSION);
 }
+
+/**
+ * Who may ask for a change of a user's two-factor settings (contracts/openapi.yaml `userSettingsUpdate`,
+ * GraphQL `updateUserSettings`): with the `users` permission anyone; without it only the user itself, and
+ * only to confirm its own enrolled two-factor (`two_factor_enabled: true`): a reset, and requiring or
+ * lifting enrolment, are the permission's. Like {@link assertMayChange}, asked before the input is read.
+ */
+export function assertMaySetTwoFactor(actor: AuthContext, id: number, settings: Record<string, unknown>): void {
+  if (allows(actor, USERS_PERMISSION)) return;
+  if (id !== actor.userId || 'two_factor_enrolment_required' in settings || settings.two_factor_enabled === false)
+    throw forbidden(USERS_PERMISSION);
+}

@@ -144,7 +144,21 @@ export function userEmail(db: Db, id: number) {
 }
 
 export function twoFactorEnabledOf(db: Db, id: number) {
-  return db.selectFrom('users').select('two_factor_enabled').where('id', '=', id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('users')
+    .select(['two_factor_enabled', 'two_factor_enrolment_required'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Requires (or stops requiring) enrolment at the user's next sign-in; requiring it only while two-factor
+ * is off (checked in the same statement). Answers whether a row changed.
+ */
+export async function setEnrolmentRequired(db: Db, id: number, required: boolean): Promise<boolean> {
+  let query = db.updateTable('users').set({ two_factor_enrolment_required: required }).where('id', '=', id);
+  if (required) query = query.where('two_factor_enabled', '=', false);
+  return (await query.returning('id').executeTakeFirst()) !== undefined;
 }
 
 /** The user's instance links, by link id. */

@@ -9,6 +9,7 @@ import {
   checkAll,
   conflict,
   forbidden,
+  invalid,
   limitReached,
   notFound,
   unauthenticated,
@@ -280,32 +281,51 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     },
 
     /**
-     * The two-factor toggle, kept consistent with enrolment (contracts/openapi.yaml `userSettingsUpdate`):
-     * on only for an enrolled user (a no-op), off is a reset that needs the `users` permission.
+     * A user's two-factor settings, kept consistent with enrolment (contracts/openapi.yaml
+     * `userSettingsUpdate`, GraphQL `updateUserSettings`): `two_factor_enabled` on only for an enrolled
+     * user (a no-op), off is a reset that needs the `users` permission; `two_factor_enrolment_required`
+     * needs it too, and is refused (409) for a user whose two-factor is already on. A reset comes first.
      */
-    async setTwoFactor(
+    async updateSettings(
       actor: AuthContext,
       scope: TargetScope,
       id: number,
-      enabled: boolean,
-    ): Promise<{ user_id: number; two_factor_enabled: boolean }> {
-      const user = await target(actor, scope, id);
+      patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
+    ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
       const manager = allows(actor, USERS_PERMISSION);
+      // Only a manager may require or lift enrolment, also of its own account (a user could otherwise lift
+      // the requirement an administrator set on it).
+      if (patch.two_factor_enrolment_required !== undefined && !manager) throw forbidden(USERS_PERMISSION);
+      if (patch.two_factor_enabled === undefined && patch.two_factor_enrolment_required === undefined)
+        throw invalid('two_factor_enabled', 'Give two_factor_enabled, two_factor_enrolment_required or both');
+      const user = await target(actor, scope, id);
       if (user.id !== actor.userId && !manager) throw forbidden(USERS_PERMISSION);
-      if (enabled) {
+      if (patch.two_factor_enabled === true) {
         if (!(await repo.twoFactorEnabledOf(db, user.id)).two_factor_enabled) {
           throw conflict(
             'Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen',
             'two_factor_enabled',
           );
         }
-        return { user_id: user.id, two_factor_enabled: true };
+      } else if (patch.two_factor_enabled === false) {
+        // Turning it off without a code is a reset: only with the `users` permission (a user turns its own
+        // off with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
+        if (!manager) throw forbidden(USERS_PERMISSION);
+        await twoFactor.reset(user.id);
       }
-      // Turning it off without a code is a reset: only with the `users` permission (a user turns its own
-      // off with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
-      if (!manager) throw forbidden(USERS_PERMISSION);
-      await twoFactor.reset(user.id);
-      return { user_id: user.id, two_factor_enabled: false };
+      const required = patch.two_factor_enrolment_required;
+      if (required !== undefined && !(await repo.setEnrolmentRequired(db, user.id, required))) {
+        throw conflict(
+          'Two-factor is already on for this user: there is nothing to enrol (reset it first)',
+          'two_factor_enrolment_required',
+        );
+      }
+      const stored = await repo.twoFactorEnabledOf(db, user.id);
+      return {
+        user_id: user.id,
+        two_factor_enabled: stored.two_factor_enabled,
+        two_factor_enrolment_required: stored.two_factor_enrolment_required,
+      };
     },
   };
 }

@@ -43,6 +43,7 @@ export async function loadUserDtos(
       'u.is_connected',
       'u.blocked',
       'u.two_factor_enabled',
+      'u.two_factor_enrolment_required',
       'u.origin_backoffice',
       't.name as tenant_name',
       'r.id as role_id',
@@ -98,6 +99,7 @@ export async function loadUserDtos(
     isConnected: r.is_connected,
     blocked: r.blocked,
     twoFactorEnabled: r.two_factor_enabled,
+    twoFactorEnrolmentRequired: r.two_factor_enrolment_required,
     tenantName: r.tenant_name,
     origin_backoffice: r.origin_backoffice,
     role: {

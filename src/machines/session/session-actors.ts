@@ -26,13 +26,20 @@ export interface LoginInput {
   email: string;
   password: string;
   ip: string | null;
-  /** The second factor, only after the server answered `two_factor_required`. */
+  /** The second factor, only after the server answered `two_factor_required` (or handed out an enrolment). */
   otp?: string | null;
+  /** Remember me: the long refresh window (contracts/openapi.yaml `LoginRequest.remember`). */
+  remember?: boolean;
 }
+
+/** The secret a sign-in hands out to a user required to enrol (contracts/openapi.yaml `TwoFactorEnrolment`). */
+export type Enrolment = components['schemas']['TwoFactorEnrolment'];
 
 /** Why a sign-in was refused, as the login form must tell it (the contract's 401/429 bodies). */
 export type LoginFailure =
   | { kind: 'twoFactorRequired' }
+  | { kind: 'enrolmentRequired'; enrolment: Enrolment }
+  | { kind: 'enrolmentExpired' }
   | { kind: 'invalidCode' }
   | { kind: 'throttled'; retryAfter: number }
   | { kind: 'failed' };
@@ -47,8 +54,12 @@ export function classifyLoginFailure(error: unknown): LoginFailure {
   const body = (error.body && typeof error.body === 'object' ? error.body : {}) as {
     error?: unknown;
     retry_after?: unknown;
+    enrolment?: Enrolment;
   };
   if (error.status === 401 && body.error === 'two_factor_required') return { kind: 'twoFactorRequired' };
+  if (error.status === 401 && body.error === 'two_factor_enrolment_required' && body.enrolment)
+    return { kind: 'enrolmentRequired', enrolment: body.enrolment };
+  if (error.status === 401 && body.error === 'two_factor_enrolment_expired') return { kind: 'enrolmentExpired' };
   if (error.status === 401 && body.error === 'invalid_two_factor_code') return { kind: 'invalidCode' };
   if (error.status === 429) {
     const seconds = typeof body.retry_after === 'number' && body.retry_after > 0 ? body.retry_after : 900;
@@ -104,7 +115,13 @@ export interface CrossTabInput {
 export const loginActor = fromPromise<LoginResponse, LoginInput>(async ({ input, signal }) =>
   unwrap(
     await input.rest.POST('/api/auth/login', {
-      body: { email: input.email, password: input.password, ip: input.ip, ...(input.otp ? { otp: input.otp } : {}) },
+      body: {
+        email: input.email,
+        password: input.password,
+        ip: input.ip,
+        remember: input.remember === true,
+        ...(input.otp ? { otp: input.otp } : {}),
+      },
       signal,
     }),
   ),

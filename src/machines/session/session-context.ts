@@ -1,7 +1,7 @@
 import type { Execute } from '../../api/graphql-client';
 import type { RestClient } from '../../api/rest-client';
 import type { I18nKey } from '../../domain/i18n-key';
-import type { SessionSyncEvent } from './session-actors';
+import type { Enrolment, SessionSyncEvent } from './session-actors';
 import {
   readStoredSession,
   type Permission,
@@ -71,7 +71,11 @@ export interface SessionContext {
   ip: string | null;
   ipSettled: boolean;
   /** Held only while a login is in flight. */
-  credentials: { email: string; password: string; to: string | null; otp: string | null } | null;
+  credentials: { email: string; password: string; to: string | null; otp: string | null; remember: boolean } | null;
+  /** The secret to enrol, while a sign-in required of the user walks through enrolment (`twoFactor` tag). */
+  enrolment: Enrolment | null;
+  /** Recovery codes a sign-in that enrolled the user handed out: shown once, cleared by `session.recoveryCodesSeen`. */
+  recoveryCodes: string[] | null;
   /** Login failure message key ('auth.login.failed', 'auth.login.noToken', 'auth.login.throttled', 'auth.twoFactor.invalidCode'). */
   error: I18nKey | null;
   /** Seconds the server asks to wait after too many failed sign-ins (429 `retry_after`), for the message. */
@@ -91,7 +95,7 @@ export const SESSION_END_KEYS = {
 } as const satisfies Record<Exclude<SessionEnd, 'logout'>, I18nKey>;
 
 export type SessionEvent =
-  | { type: 'session.login'; email: string; password: string; to?: string | null }
+  | { type: 'session.login'; email: string; password: string; to?: string | null; remember?: boolean }
   /** The second factor (a TOTP or recovery code) after the server asked for it (`twoFactor` tag). */
   | { type: 'session.verifyCode'; otp: string }
   /** Back from the code step to the e-mail and password form; the held credentials are dropped. */
@@ -111,7 +115,8 @@ export type SessionEvent =
    */
   | { type: 'session.tokenRotated'; token: string; expiresIn: number }
   | { type: 'session.redirected' }
-  | { type: 'session.dismissNotice' };
+  | { type: 'session.dismissNotice' }
+  | { type: 'session.recoveryCodesSeen' };
 
 export const signedOut = {
   token: null,
@@ -124,6 +129,8 @@ export const signedOut = {
   permissions: [],
   profileFromLogin: false,
   credentials: null,
+  enrolment: null,
+  recoveryCodes: null,
   retryAfter: null,
   notice: null,
   redirectTo: null,

@@ -28,6 +28,22 @@ export const selectAwaitingCode = (snapshot: SessionSnapshot): boolean => snapsh
 
 export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user;
 
+/** The secret to enrol while the code step is an enrolment at sign-in, else null. */
+export const selectEnrolment = (snapshot: SessionSnapshot) =>
+  snapshot.hasTag('twoFactor') ? snapshot.context.enrolment : null;
+
+/** Recovery codes the sign-in that enrolled the user handed out, until `session.recoveryCodesSeen`. */
+export const selectRecoveryCodes = (snapshot: SessionSnapshot): string[] | null => snapshot.context.recoveryCodes;
+
+/**
+ * The tenant a signed-in user who is not back-office staff acts in (docs/product.md, Tenants in the
+ * address): the address must name it. Null for staff, or while the user is not known.
+ */
+export const selectOwnTenant = (snapshot: SessionSnapshot): string | null =>
+  snapshot.hasTag('authenticated') && !snapshot.context.originBackoffice
+    ? (snapshot.context.user?.tenantName ?? null)
+    : null;
+
 /** The login failure message key, or null. */
 export const selectLoginError = (snapshot: SessionSnapshot): I18nKey | null => snapshot.context.error;
 

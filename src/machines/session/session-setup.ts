@@ -49,7 +49,10 @@ export const sessionSetup = setup({
   guards: {
     hasToken: ({ context }) => context.token !== null,
     ipSettled: ({ context }) => context.ipSettled,
-    loginNeedsCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'twoFactorRequired',
+    loginNeedsCode: (_, params: { error: unknown }) =>
+      ['twoFactorRequired', 'enrolmentRequired'].includes(classifyLoginFailure(params.error).kind),
+    loginEnrolmentExpired: (_, params: { error: unknown }) =>
+      classifyLoginFailure(params.error).kind === 'enrolmentExpired',
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
     refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
@@ -115,7 +118,14 @@ export const sessionSetup = setup({
         error: null,
         retryAfter: null,
         ended: null,
-        credentials: { email: event.email, password: event.password, to: event.to ?? null, otp: null },
+        enrolment: null,
+        credentials: {
+          email: event.email,
+          password: event.password,
+          to: event.to ?? null,
+          otp: null,
+          remember: event.remember === true,
+        },
       };
     }),
     /** The code goes out with the credentials held since the first step. */
@@ -123,10 +133,14 @@ export const sessionSetup = setup({
       assertEvent(event, 'session.verifyCode');
       return context.credentials ? { error: null, credentials: { ...context.credentials, otp: event.otp.trim() } } : {};
     }),
-    askForCode: assign(({ context }) => ({
-      error: null,
-      credentials: context.credentials ? { ...context.credentials, otp: null } : null,
-    })),
+    askForCode: assign(({ context }, params: { error: unknown }) => {
+      const failure = classifyLoginFailure(params.error);
+      return {
+        error: null,
+        enrolment: failure.kind === 'enrolmentRequired' ? failure.enrolment : null,
+        credentials: context.credentials ? { ...context.credentials, otp: null } : null,
+      };
+    }),
     refuseCode: assign(({ context }) => ({
       error: 'auth.twoFactor.invalidCode' as const,
       credentials: context.credentials ? { ...context.credentials, otp: null } : null,
@@ -139,7 +153,8 @@ export const sessionSetup = setup({
         credentials: null,
       };
     }),
-    dropCredentials: assign({ credentials: null, error: null }),
+    dropCredentials: assign({ credentials: null, error: null, enrolment: null }),
+    clearRecoveryCodes: assign({ recoveryCodes: null }),
     storeIp: assign((_, params: { ip: string | null }) => ({ ip: params.ip, ipSettled: true })),
     storeLogin: assign(({ context }, params: { response: LoginResponse }) => {
       const { response } = params;
@@ -154,6 +169,8 @@ export const sessionSetup = setup({
         notice: { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
         redirectTo: safeRedirectTarget(context.credentials?.to),
         credentials: null,
+        enrolment: null,
+        recoveryCodes: response.recovery_codes ?? null,
         profileFromLogin: true,
       } satisfies Partial<SessionContext>;
     }),
@@ -161,6 +178,7 @@ export const sessionSetup = setup({
       error: params.error,
       retryAfter: null,
       credentials: null,
+      enrolment: null,
     })),
     storeRefreshed: assign(({ context }, params: RefreshOutput) => ({
       token: params.token,

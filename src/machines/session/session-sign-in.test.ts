@@ -3,6 +3,7 @@ import { fakeApi, flush, json, loginResponse, NOW, startSession, USER } from '..
 import { loggedIn } from '../test-support/session-fixtures';
 import { IP_WAIT_MS } from './session.machine';
 import { memoryStorage, readStoredSession } from './session-storage';
+import { selectEnrolment, selectRecoveryCodes } from './session-selectors';
 
 describe('session machine: login', () => {
   const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo' } as const;
@@ -16,7 +17,7 @@ describe('session machine: login', () => {
     expect(api.calls('POST /api/auth/login')[0]).toEqual({
       route: 'POST /api/auth/login',
       authorization: null,
-      body: { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
+      body: { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', remember: false },
     });
     const { context } = actor.getSnapshot();
     expect(context.notice).toEqual({ titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' });
@@ -116,11 +117,85 @@ describe('session machine: two-factor sign-in and throttling', () => {
     await loggedIn(actor);
     const bodies = api.calls('POST /api/auth/login').map((c) => c.body);
     expect(bodies).toEqual([
-      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7' },
-      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '111111' },
-      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', otp: '654321' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', remember: false },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', remember: false, otp: '111111' },
+      { email: USER.email, password: 'Back#Office!Demo', ip: '203.0.113.7', remember: false, otp: '654321' },
     ]);
     expect(actor.getSnapshot().context).toMatchObject({ credentials: null, redirectTo: '/tenants', error: null });
+  });
+
+  it('sends remember me with every step of the sign-in', async () => {
+    const api = twoFactorApi('654321');
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send({ ...credentials, remember: true });
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    actor.send({ type: 'session.verifyCode', otp: '654321' });
+    await loggedIn(actor);
+    expect(api.calls('POST /api/auth/login').map((c) => (c.body as { remember?: unknown }).remember)).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  describe('enrolment at sign-in', () => {
+    const enrolment = {
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      otpauth_uri: 'otpauth://totp/x',
+      qr_svg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    };
+    const codes = Array.from({ length: 10 }, (_, i) => `AAAAA-BBBB${'ABCDEFGHIJ'[i]}`);
+    const enrolmentApi = (answer: (otp: string) => Response) =>
+      fakeApi({
+        'POST /api/auth/login': (_request, body) => {
+          const otp = (body as { otp?: string }).otp;
+          if (otp === undefined)
+            return json(401, { error: 'two_factor_enrolment_required', message: 'Ative', enrolment });
+          return answer(otp);
+        },
+      });
+
+    it('shows the secret to enrol, keeps it through a wrong code, then signs in and holds the recovery codes until seen', async () => {
+      const api = enrolmentApi((otp) =>
+        otp === '654321'
+          ? json(200, { ...loginResponse('T1'), recovery_codes: codes })
+          : json(401, { error: 'invalid_two_factor_code', message: 'Código inválido' }),
+      );
+      const { actor } = startSession({ api });
+      await flush();
+      actor.send(credentials);
+      await waitFor(actor, (s) => s.hasTag('twoFactor'));
+      expect(selectEnrolment(actor.getSnapshot())).toEqual(enrolment);
+
+      actor.send({ type: 'session.verifyCode', otp: '111111' });
+      await waitFor(actor, (s) => s.hasTag('twoFactor') && s.context.error !== null);
+      expect(actor.getSnapshot().context.error).toBe('auth.twoFactor.invalidCode');
+      expect(selectEnrolment(actor.getSnapshot())).toEqual(enrolment);
+
+      actor.send({ type: 'session.verifyCode', otp: '654321' });
+      await loggedIn(actor);
+      expect(selectEnrolment(actor.getSnapshot())).toBeNull();
+      expect(selectRecoveryCodes(actor.getSnapshot())).toEqual(codes);
+      actor.send({ type: 'session.recoveryCodesSeen' });
+      expect(selectRecoveryCodes(actor.getSnapshot())).toBeNull();
+    });
+
+    it('an expired enrolment goes back to the e-mail and password with a message, holding nothing', async () => {
+      const api = enrolmentApi(() => json(401, { error: 'two_factor_enrolment_expired', message: 'expirou' }));
+      const { actor } = startSession({ api });
+      await flush();
+      actor.send(credentials);
+      await waitFor(actor, (s) => s.hasTag('twoFactor'));
+      actor.send({ type: 'session.verifyCode', otp: '654321' });
+      await waitFor(actor, (s) => s.context.error !== null);
+      expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+      expect(actor.getSnapshot().context).toMatchObject({
+        error: 'auth.twoFactor.enrolmentExpired',
+        credentials: null,
+        enrolment: null,
+        token: null,
+      });
+    });
   });
 
   it('drops the held credentials when the user goes back from the code step', async () => {

@@ -35,6 +35,7 @@ const faked = sessionMachine.provide({
   },
 });
 
+const ENROLMENT = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/x', qr_svg: '<svg/>' };
 const expired = { error: 'Token has expired' };
 const revoked = { status: 'Unauthorized' };
 
@@ -55,6 +56,7 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   { type: 'session.tokenRotated', token: 'T9', expiresIn: 900 },
   { type: 'session.redirected' },
   { type: 'session.dismissNotice' },
+  { type: 'session.recoveryCodesSeen' },
   doneEvent('lookupIp', '203.0.113.7'),
   errorEvent('lookupIp', new Error('offline')),
   doneEvent('login', loginResponse('T1')),
@@ -62,6 +64,11 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   errorEvent('login', new Error('401')),
   errorEvent('login', new ApiError(401, { error: 'two_factor_required', message: 'code' })),
   errorEvent('login', new ApiError(401, { error: 'invalid_two_factor_code', message: 'bad code' })),
+  errorEvent(
+    'login',
+    new ApiError(401, { error: 'two_factor_enrolment_required', message: 'enrol', enrolment: ENROLMENT }),
+  ),
+  errorEvent('login', new ApiError(401, { error: 'two_factor_enrolment_expired', message: 'expired' })),
   errorEvent('login', new ApiError(429, { message: 'Too many failed attempts', retry_after: 840 })),
   doneEvent('logout'),
   errorEvent('logout', new Error('500')),

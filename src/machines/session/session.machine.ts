@@ -84,6 +84,7 @@ export const sessionMachine = sessionSetup.createMachine({
                   password: context.credentials?.password ?? '',
                   ip: context.ip,
                   otp: context.credentials?.otp ?? null,
+                  remember: context.credentials?.remember ?? false,
                 }),
                 onDone: [
                   {
@@ -100,7 +101,12 @@ export const sessionMachine = sessionSetup.createMachine({
                   {
                     guard: { type: 'loginNeedsCode', params: ({ event }) => ({ error: event.error }) },
                     target: '#session.auth.awaitingCode',
-                    actions: 'askForCode',
+                    actions: { type: 'askForCode', params: ({ event }) => ({ error: event.error }) },
+                  },
+                  {
+                    guard: { type: 'loginEnrolmentExpired', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.twoFactor.enrolmentExpired' } },
                   },
                   {
                     guard: { type: 'loginBadCode', params: ({ event }) => ({ error: event.error }) },
@@ -133,6 +139,7 @@ export const sessionMachine = sessionSetup.createMachine({
             },
             'session.redirected': { actions: 'clearRedirect' },
             'session.dismissNotice': { actions: 'clearNotice' },
+            'session.recoveryCodesSeen': { actions: 'clearRecoveryCodes' },
           },
           states: {
             token: {
@@ -201,6 +208,9 @@ export const sessionMachine = sessionSetup.createMachine({
               initial: 'loading',
               states: {
                 loading: {
+                  // A reload asked for while one runs starts it again: the last answer reflects the last
+                  // change (contracts/socket.md §4.6), and a reload right after sign-in asks userInfo too.
+                  on: { 'session.reloadProfile': { target: 'loading', reenter: true, actions: 'settleProfile' } },
                   invoke: {
                     id: 'loadProfile',
                     src: 'loadProfile',

@@ -24,6 +24,7 @@ export const USER: User = {
   userInstances: [],
   blocked: false,
   twoFactorEnabled: false,
+  twoFactorEnrolmentRequired: false,
   tenantName: 'farmacia-central',
   origin_backoffice: false,
 };

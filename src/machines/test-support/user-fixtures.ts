@@ -10,6 +10,7 @@ export const userRow = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   isConnected: false,
   blocked: false,
   twoFactorEnabled: false,
+  twoFactorEnrolmentRequired: false,
   role: { id: 2, name: 'operador', display_name: 'Operador' },
   userDepartment: { id: 1, name: 'Atendimento', activated: true },
   userInstances: [{ id: 10, instance: { id: 1, name: 'WhatsApp Loja 1', activated: true } }],

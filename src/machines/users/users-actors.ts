@@ -51,6 +51,7 @@ export function toUserRow(user: RestUser): UserRow {
     isConnected: user.isConnected,
     blocked: user.blocked,
     twoFactorEnabled: user.twoFactorEnabled,
+    twoFactorEnrolmentRequired: user.twoFactorEnrolmentRequired,
     role: { id: user.role.id, name: user.role.name, display_name: user.role.display_name },
     userDepartment: user.userDepartment,
     userInstances: user.userInstances,
@@ -149,6 +150,16 @@ export const usersActors = {
       }),
     );
     return settings.two_factor_enabled;
+  }),
+  /** Requires (or stops requiring) enrolment at the user's next sign-in; answers the stored requirement. */
+  setTwoFactorRequired: fromPromise<boolean, { rest: RestClient; id: number; required: boolean }>(async ({ input }) => {
+    const settings = unwrap(
+      await input.rest.PATCH('/api/user-settings/{id}', {
+        params: { path: { id: input.id } },
+        body: { two_factor_enrolment_required: input.required },
+      }),
+    );
+    return settings.two_factor_enrolment_required;
   }),
   renameUser: fromPromise<UserRow, { rest: RestClient; id: number; name: string }>(async ({ input }) =>
     toUserRow(

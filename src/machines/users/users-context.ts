@@ -14,7 +14,15 @@ export interface UsersInput {
 
 /** The calls the dialog region makes; each failure surfaces `users.errors.<action>`. */
 export type UserAction =
-  'delete' | 'block' | 'unblock' | 'twoFactor' | 'disconnect' | 'rename' | 'changeEmail' | 'save';
+  | 'delete'
+  | 'block'
+  | 'unblock'
+  | 'twoFactor'
+  | 'twoFactorRequirement'
+  | 'disconnect'
+  | 'rename'
+  | 'changeEmail'
+  | 'save';
 
 /** What the admin asked for: names the outcome and tells on/off, block/unblock and create/edit apart. */
 export type UserIntent =
@@ -27,6 +35,8 @@ export type UserIntent =
   | 'unblock'
   | 'twoFactorOn'
   | 'twoFactorOff'
+  | 'twoFactorRequire'
+  | 'twoFactorWaive'
   | 'disconnect';
 
 /** `full`: create or edit everything; `instances`: only the user's instance links (row action "Instâncias"). */
@@ -42,7 +52,13 @@ export interface UsersContext {
   /** The user a confirmation, action or form is about (null for a new user). */
   target: UserRow | null;
   /** What the action asked for sends. */
-  pending: { blocked: boolean } | { twoFactor: boolean } | { name: string } | { email: string } | null;
+  pending:
+    | { blocked: boolean }
+    | { twoFactor: boolean }
+    | { twoFactorRequired: boolean }
+    | { name: string }
+    | { email: string }
+    | null;
   /** The last action's failure (a quick edit shows it on its field). */
   actionError: ActionError | null;
   /** What the create/edit form shows. */
@@ -56,6 +72,8 @@ export type UsersEvent =
   | { type: 'users.delete'; user: UserRow }
   | { type: 'users.block'; user: UserRow; blocked: boolean }
   | { type: 'users.twoFactor'; user: UserRow; enabled: boolean }
+  /** Require (or stop requiring) enrolment at the user's next sign-in (contracts/openapi.yaml `userSettingsUpdate`). */
+  | { type: 'users.requireTwoFactor'; user: UserRow; required: boolean }
   | { type: 'users.disconnect'; user: UserRow }
   | { type: 'users.renameOpen'; user: UserRow }
   | { type: 'users.emailOpen'; user: UserRow }
@@ -74,6 +92,7 @@ export const USER_ACTION_ERRORS = {
   block: 'users.errors.block',
   unblock: 'users.errors.unblock',
   twoFactor: 'users.errors.twoFactor',
+  twoFactorRequirement: 'users.errors.twoFactor',
   disconnect: 'users.errors.disconnect',
   rename: 'users.errors.rename',
   changeEmail: 'users.errors.changeEmail',
@@ -90,6 +109,8 @@ const NOTICES = {
   unblock: 'users.notices.unblocked',
   twoFactorOn: 'users.notices.twoFactorOn',
   twoFactorOff: 'users.notices.twoFactorOff',
+  twoFactorRequire: 'users.notices.twoFactorRequired',
+  twoFactorWaive: 'users.notices.twoFactorWaived',
   disconnect: 'users.notices.disconnected',
 } as const satisfies Record<UserIntent, I18nKey>;
 
@@ -103,6 +124,10 @@ export function intentOf(context: UsersContext, action: UserAction): UserIntent 
     return pending && 'blocked' in pending && !pending.blocked ? 'unblock' : 'block';
   if (action === 'twoFactor')
     return pending && 'twoFactor' in pending && pending.twoFactor ? 'twoFactorOn' : 'twoFactorOff';
+  if (action === 'twoFactorRequirement')
+    return pending && 'twoFactorRequired' in pending && !pending.twoFactorRequired
+      ? 'twoFactorWaive'
+      : 'twoFactorRequire';
   if (action === 'save') return context.target ? 'edit' : 'create';
   return action;
 }

@@ -86,6 +86,7 @@ export const usersSetup = setup({
         'users.delete',
         'users.block',
         'users.twoFactor',
+        'users.requireTwoFactor',
         'users.disconnect',
         'users.renameOpen',
         'users.emailOpen',
@@ -100,6 +101,10 @@ export const usersSetup = setup({
     pendTwoFactor: assign(({ event }) => {
       assertEvent(event, 'users.twoFactor');
       return { pending: { twoFactor: event.enabled } };
+    }),
+    pendRequired: assign(({ event }) => {
+      assertEvent(event, 'users.requireTwoFactor');
+      return { pending: { twoFactorRequired: event.required } };
     }),
     pendName: assign(({ event }) => {
       assertEvent(event, 'users.rename');

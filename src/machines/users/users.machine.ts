@@ -44,7 +44,7 @@ const refused = (action: UserAction, back = '#users.dialog.idle') => ({
  * `dialog`: what the admin asked for, opened while the list is shown. `open.*` are the dialogs that
  * wait for the admin (`users.close` closes any): the confirmations of delete, block, disconnect and
  * two-factor off, the name-only and email-only edits, and `form`, the user form (user-form.machine.ts) as
- * child `userForm`. Unblock and two-factor on run without asking. Each call (tag `busy`) ends in an
+ * child `userForm`. Unblock, two-factor on and requiring (or not) two-factor enrolment run without asking. Each call (tag `busy`) ends in an
  * emitted `outcome` (src/machines/shared/outcome.ts) and its answer lands in the list; a list reload
  * never touches an open dialog.
  */
@@ -109,6 +109,11 @@ export const usersMachine = usersSetup.createMachine({
               { guard: and(['listShown', 'enables']), target: 'settingTwoFactor', actions: ['aim', 'pendTwoFactor'] },
               { guard: 'listShown', target: 'open.confirmingTwoFactorOff', actions: ['aim', 'pendTwoFactor'] },
             ],
+            'users.requireTwoFactor': {
+              guard: 'listShown',
+              target: 'requiringTwoFactor',
+              actions: ['aim', 'pendRequired'],
+            },
             'users.disconnect': { guard: 'listShown', target: 'open.confirmingDisconnect', actions: 'aim' },
             'users.renameOpen': { guard: 'listShown', target: 'open.renameForm', actions: 'aim' },
             'users.emailOpen': { guard: 'listShown', target: 'open.emailForm', actions: 'aim' },
@@ -201,6 +206,26 @@ export const usersMachine = usersSetup.createMachine({
             onError: refused('twoFactor'),
           },
         },
+        requiringTwoFactor: {
+          tags: ['busy'],
+          invoke: {
+            id: 'setTwoFactorRequired',
+            src: 'setTwoFactorRequired',
+            input: ({ context }) => ({
+              rest: context.rest,
+              id: targetId(context),
+              required: pendingOf(context, 'twoFactorRequired'),
+            }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'succeeded', params: { action: 'twoFactorRequirement' } },
+                { type: 'patchTarget', params: ({ event }) => ({ twoFactorEnrolmentRequired: event.output }) },
+              ],
+            },
+            onError: refused('twoFactorRequirement'),
+          },
+        },
         disconnecting: {
           tags: ['busy'],
           invoke: {
@@ -247,7 +272,7 @@ function targetId(context: UsersContext): number {
   return context.target.id;
 }
 
-type PendingValue = { blocked: boolean; twoFactor: boolean; name: string; email: string };
+type PendingValue = { blocked: boolean; twoFactor: boolean; twoFactorRequired: boolean; name: string; email: string };
 
 function pendingOf<K extends keyof PendingValue>(context: UsersContext, key: K): PendingValue[K] {
   const pending = context.pending as Partial<PendingValue> | null;

@@ -38,6 +38,7 @@ export const user = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   isConnected: false,
   blocked: false,
   twoFactorEnabled: false,
+  twoFactorEnrolmentRequired: false,
   role: { id: 2, name: 'operador', display_name: 'Operador' },
   userDepartment: DEPARTMENTS[0] ?? null,
   userInstances: [],
@@ -147,11 +148,22 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
     if (r.method === 'PATCH' && r.path.startsWith('/api/users/'))
       return json(200, restUser(patch(id, { blocked: body['blocked'] as boolean })!));
     if (r.method === 'PATCH' && r.path.startsWith('/api/user-settings/')) {
-      const on = body['two_factor_enabled'] as boolean;
+      const on = body['two_factor_enabled'] as boolean | undefined;
+      const required = body['two_factor_enrolment_required'] as boolean | undefined;
+      const current = api.users.find((u) => u.id === id);
+      if (!current) return json(404, { message: 'User not found' });
       if (on && !api.enrolled.has(id))
         return json(409, { message: 'The user has not enrolled two-factor authentication' });
-      patch(id, { twoFactorEnabled: on });
-      return json(200, { user_id: id, two_factor_enabled: on });
+      if (on !== undefined) patch(id, { twoFactorEnabled: on });
+      if (required && current.twoFactorEnabled)
+        return json(409, { message: 'Two-factor is already on', field: 'two_factor_enrolment_required' });
+      if (required !== undefined) patch(id, { twoFactorEnrolmentRequired: required });
+      const stored = api.users.find((u) => u.id === id) ?? current;
+      return json(200, {
+        user_id: id,
+        two_factor_enabled: stored.twoFactorEnabled,
+        two_factor_enrolment_required: stored.twoFactorEnrolmentRequired,
+      });
     }
     if (r.method === 'PUT' && r.path.startsWith('/api/users/')) {
       if (typeof body['email'] === 'string' && api.users.some((u) => u.id !== id && u.email === body['email']))

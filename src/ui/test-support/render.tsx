@@ -35,6 +35,7 @@ export const ADMIN_USER: User = {
   userInstances: [],
   blocked: false,
   twoFactorEnabled: false,
+  twoFactorEnrolmentRequired: false,
   tenantName: 'backoffice',
   origin_backoffice: true,
 };

@@ -25,3 +25,5 @@ export const notice = style({
 });
 
 export const hint = style({ margin: 0, color: vars.color.textMuted });
+
+export const remember = style({ display: 'flex', gap: vars.space.sm, alignItems: 'center' });

@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import {
   selectAwaitingCode,
+  selectEnrolment,
   selectEndedNotice,
   selectIsAuthenticated,
   selectIsBusy,
   selectLoginError,
   selectNotice,
+  selectRecoveryCodes,
   selectRedirectTo,
 } from '../../../machines/session/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
@@ -16,8 +18,16 @@ import { NativeButton } from '../../components/native-button';
 import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
+import { lazyPart } from '../../components/lazy-with-timeout';
+import { ensureAppLocale } from '../../../i18n/runtime';
 import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
+
+// Enrolment at sign-in is rare: its QR code and recovery codes, with the /two-factor screen's messages
+// (the complete locale), load only when a sign-in asks for them, off the login page's budget.
+const EnrolmentParts = lazyPart(() =>
+  Promise.all([import('./enrolment-parts'), ensureAppLocale()]).then(([parts]) => parts),
+);
 
 /**
  * `/login` (docs/product.md, Sessions): e-mail and password, then — when the account has two-factor sign-in —
@@ -35,17 +45,28 @@ export default function LoginScreen() {
   const redirectTo = useSession(selectRedirectTo);
   const ended = useSession(selectEndedNotice);
   const twoFactor = useSession(selectAwaitingCode);
+  const recoveryCodes = useSession(selectRecoveryCodes);
 
-  // Signed in (just now, or already when the page opened): greet once, then leave for the target.
+  // Signed in (just now, or already when the page opened): greet once, then leave for the target,
+  // once the recovery codes of an enrolment at sign-in were seen.
   useEffect(() => {
-    if (!authenticated) return;
+    if (!authenticated || recoveryCodes) return;
     if (notice) {
       showToast(appToasts, { variant: 'success', title: t(notice.titleKey), description: t(notice.bodyKey) });
       session.send({ type: 'session.dismissNotice' });
     }
     navigate(redirectTo ?? safeRedirectTarget(to), { replace: true });
     if (redirectTo) session.send({ type: 'session.redirected' });
-  }, [authenticated, navigate, notice, redirectTo, session, t, to]);
+  }, [authenticated, navigate, notice, recoveryCodes, redirectTo, session, t, to]);
+
+  if (authenticated && recoveryCodes)
+    return (
+      <section className={styles.card}>
+        <Suspense fallback={t('common.loading')}>
+          <EnrolmentParts codes={recoveryCodes} onDone={() => session.send({ type: 'session.recoveryCodesSeen' })} />
+        </Suspense>
+      </section>
+    );
 
   return (
     <section className={styles.card} aria-labelledby="login-title">
@@ -95,7 +116,8 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
     const fields = new FormData(event.currentTarget);
     const email = String(fields.get('email') ?? '');
     const password = String(fields.get('password') ?? '');
-    session.send({ type: 'session.login', email: email.trim(), password, to });
+    const remember = fields.get('remember') !== null;
+    session.send({ type: 'session.login', email: email.trim(), password, to, remember });
   };
 
   return (
@@ -115,6 +137,10 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
         autoComplete="current-password"
         isRequired
       />
+      <label className={styles.remember}>
+        <input type="checkbox" name="remember" defaultChecked={session.getSnapshot().context.credentials?.remember} />
+        {t('auth.login.remember')}
+      </label>
       <FormActions>
         <NativeButton type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
@@ -129,6 +155,7 @@ function CodeStep({ busy }: { busy: boolean }) {
   const { session } = useServices();
   const error = useErrorText();
   const [code, setCode] = useState('');
+  const enrolment = useSession(selectEnrolment);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -138,7 +165,13 @@ function CodeStep({ busy }: { busy: boolean }) {
 
   return (
     <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
-      <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
+      {enrolment ? (
+        <Suspense fallback={t('common.loading')}>
+          <EnrolmentParts enrolment={enrolment} />
+        </Suspense>
+      ) : (
+        <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
+      )}
       <NativeTextField
         label={t('auth.twoFactor.code')}
         name="otp"

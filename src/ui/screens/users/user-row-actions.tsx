@@ -15,8 +15,9 @@ export const ROW_ACTIONS = [
   'instances',
   'block',
   'unblock',
-  'twoFactorOn',
   'twoFactorOff',
+  'twoFactorRequire',
+  'twoFactorWaive',
   'disconnect',
   'delete',
 ] as const;
@@ -30,6 +31,8 @@ interface RowMenuOption extends MenuOption {
  * The menu entries for a user, in the order an admin scans them: edits, access, destructive last.
  * Only what applies is offered (unblock for a blocked user, disconnect for a connected one); on the
  * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409).
+ * Two-factor: a user who has it is reset; one who has not is required to enrol at the next sign-in,
+ * or no longer (only the user can turn it on, by enrolling: contracts/openapi.yaml `userSettingsUpdate`).
  */
 export function rowActionOptions(
   user: UserRow,
@@ -46,11 +49,10 @@ export function rowActionOptions(
   );
   if (user.blocked) items.push({ id: 'unblock', label: t('users.actions.unblock') });
   else if (!isSelf) items.push({ id: 'block', label: t('users.actions.block') });
-  items.push(
-    user.twoFactorEnabled
-      ? { id: 'twoFactorOff', label: t('users.actions.twoFactorOff') }
-      : { id: 'twoFactorOn', label: t('users.actions.twoFactorOn') },
-  );
+  if (user.twoFactorEnabled) items.push({ id: 'twoFactorOff', label: t('users.actions.twoFactorOff') });
+  else if (user.twoFactorEnrolmentRequired)
+    items.push({ id: 'twoFactorWaive', label: t('users.actions.twoFactorWaive') });
+  else items.push({ id: 'twoFactorRequire', label: t('users.actions.twoFactorRequire') });
   if (user.isConnected && !isSelf) items.push({ id: 'disconnect', label: t('users.actions.disconnect') });
   if (!isSelf) items.push({ id: 'delete', label: t('users.actions.delete'), isDanger: true });
   return items;

@@ -49,7 +49,7 @@ describe('UsersScreen: row actions', () => {
       'Alterar email',
       'Instâncias',
       'Bloquear',
-      'Ativar 2FA',
+      'Exigir 2FA',
       'Desconectar',
       'Excluir',
     ]);
@@ -61,7 +61,7 @@ describe('UsersScreen: row actions', () => {
       'Redefinir 2FA',
       'Excluir',
     ]);
-    expect(await labels('Ana Administradora')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Ativar 2FA']);
+    expect(await labels('Ana Administradora')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Exigir 2FA']);
   });
 
   it('deletes only after confirmation, then says so and puts focus on the search', async () => {
@@ -131,22 +131,35 @@ describe('UsersScreen: row actions', () => {
     expect(toasts()).toContainEqual(['success', 'Usuário desbloqueado', 'João Lima']);
   });
 
-  it('turns two-factor on for an enrolled user, and says clearly when the user has not enrolled (409)', async () => {
-    const api = fakeUsersApi([ana, user(5, { name: 'Carla Dias' })]);
-    api.enrolled.add(5);
+  it('requires two-factor enrolment of a user without it, shows it on the row, and cancels the requirement', async () => {
+    const api = fakeUsersApi([ana, joao]);
+    const { requests } = await render(api);
+    await act('Ana Souza', 'Exigir 2FA');
+    await waitFor(() => expect(within(row('Ana Souza')).getByText('2FA exigida')).toBeInTheDocument());
+    expect(toasts()).toContainEqual(['success', 'A ativação de 2FA será pedida no próximo login', 'Ana Souza']);
+    await act('Ana Souza', 'Cancelar exigência de 2FA');
+    await waitFor(() => expect(within(row('Ana Souza')).queryByText('2FA exigida')).toBeNull());
+    expect(toasts()).toContainEqual(['success', 'Exigência de 2FA cancelada', 'Ana Souza']);
+    expect(requests.filter((r) => r.path === '/api/user-settings/2').map((r) => r.body)).toEqual([
+      { two_factor_enrolment_required: true },
+      { two_factor_enrolment_required: false },
+    ]);
+  });
+
+  it('says why a requirement was refused (the user turned two-factor on meanwhile: 409) and changes nothing', async () => {
+    const api = fakeUsersApi([ana]);
     await render(api);
-    await act('Ana Souza', 'Ativar 2FA');
+    // The list is older than the server: Ana enrolled since it loaded.
+    api.users = api.users.map((u) => (u.id === 2 ? { ...u, twoFactorEnabled: true } : u));
+    await act('Ana Souza', 'Exigir 2FA');
     await waitFor(() =>
       expect(toasts()).toContainEqual([
         'error',
         'Não foi possível alterar a autenticação em dois fatores.',
-        'Ana Souza ainda não cadastrou um autenticador. A autenticação em dois fatores só pode ser ativada depois que a própria pessoa fizer o cadastro na tela Autenticação em dois fatores.',
+        expect.any(String),
       ]),
     );
-    expect(within(row('Ana Souza')).queryByText('2FA ativa')).toBeNull();
-    await act('Carla Dias', 'Ativar 2FA');
-    await waitFor(() => expect(within(row('Carla Dias')).getByText('2FA ativa')).toBeInTheDocument());
-    expect(toasts()).toContainEqual(['success', 'Autenticação em dois fatores ativada', 'Carla Dias']);
+    expect(within(row('Ana Souza')).queryByText('2FA exigida')).toBeNull();
   });
 
   it('resets two-factor (off) only after a confirmation that says what is erased', async () => {
