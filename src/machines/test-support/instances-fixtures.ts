@@ -43,7 +43,8 @@ export function connection(id: number, instanceId: number, over: Partial<Connect
 }
 
 /** The operations of the fake, for overrides. */
-export type InstancesOperation = 'list' | 'connections' | 'create' | 'update' | 'sync';
+export type InstancesOperation =
+  'list' | 'connections' | 'create' | 'update' | 'sync' | 'connectionCreate' | 'connectionUpdate';
 
 const OPERATIONS: Record<string, InstancesOperation> = {
   'GET /api/instance': 'list',
@@ -51,7 +52,15 @@ const OPERATIONS: Record<string, InstancesOperation> = {
   'POST /api/instance': 'create',
   'POST /api/instance/update': 'update',
   'POST /api/instance/syncMessages': 'sync',
+  'POST /api/connection': 'connectionCreate',
+  'POST /api/connection/update': 'connectionUpdate',
 };
+
+/** Whether another connection of the instance has this name, ignoring case (as the server's index). */
+const connectionNameTaken = (connections: Connection[], instanceId: number, name: string, exceptId?: number) =>
+  connections.some(
+    (c) => c.instance_id === instanceId && c.id !== exceptId && c.name.toLowerCase() === name.trim().toLowerCase(),
+  );
 
 /**
  * A fake of the instances operations over a mutable state. `override[operation]` may answer a
@@ -108,6 +117,40 @@ export function instancesApi(
         };
         state.instances = state.instances.map((r) => (r.id === row.id ? started : r));
         return json(202, started);
+      }
+      case 'connectionCreate': {
+        const owner = state.instances.find((row) => row.id === body['instance_id']);
+        if (!owner)
+          return json(400, {
+            message: 'Validation failed',
+            errors: [{ field: 'body/instance_id', message: 'No such instance in this tenant' }],
+          });
+        const name = String(body['name']).trim();
+        if (connectionNameTaken(state.connections, owner.id, name))
+          return json(409, { message: 'A connection with this name already exists', field: 'name' });
+        const created = connection(Math.max(0, ...state.connections.map((c) => c.id)) + 1, owner.id, {
+          instance_name: owner.name,
+          name,
+          phone: null,
+          status: 'disconnected',
+          last_seen_at: null,
+        });
+        state.connections = [...state.connections, created];
+        return json(201, created);
+      }
+      case 'connectionUpdate': {
+        const row = state.connections.find((c) => c.id === body['id']);
+        if (!row) return json(404, { message: 'Connection not found' });
+        const name = typeof body['name'] === 'string' ? body['name'].trim() : undefined;
+        if (name !== undefined && connectionNameTaken(state.connections, row.instance_id, name, row.id))
+          return json(409, { message: 'A connection with this name already exists', field: 'name' });
+        const updated: Connection = {
+          ...row,
+          ...(name !== undefined ? { name } : {}),
+          ...(typeof body['activated'] === 'boolean' ? { activated: body['activated'] } : {}),
+        };
+        state.connections = state.connections.map((c) => (c.id === row.id ? updated : c));
+        return json(200, updated);
       }
     }
   };

@@ -21,6 +21,8 @@ export interface InstanceCardProps {
   isActive: boolean;
   onEdit: () => void;
   onSync: () => void;
+  /** Opens the dialog of a new connection of this instance. */
+  onNewConnection: () => void;
   /** Makes it the active instance, or (when it is) clears the choice. */
   onToggleActive: () => void;
 }
@@ -43,7 +45,14 @@ function useProgressText(instance: Instance): string {
  * One instance: name, flags, sync status with a live progress bar while it syncs (values from
  * socket events or polls, see instancesMachine) or the last result, and its actions.
  */
-export function InstanceCard({ instance, isActive, onEdit, onSync, onToggleActive }: InstanceCardProps) {
+export function InstanceCard({
+  instance,
+  isActive,
+  onEdit,
+  onSync,
+  onNewConnection,
+  onToggleActive,
+}: InstanceCardProps) {
   const { t, i18n } = useTranslation();
   const progressText = useProgressText(instance);
   const syncing = instance.status === 'syncing';
@@ -91,6 +100,14 @@ export function InstanceCard({ instance, isActive, onEdit, onSync, onToggleActiv
           aria-label={t('instances.actions.syncLabel', { name: instance.name })}
         >
           {t('instances.actions.sync')}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          onPress={onNewConnection}
+          aria-label={t('instances.connections.createLabel', { name: instance.name })}
+        >
+          {t('instances.connections.create')}
         </Button>
         {isActive ? (
           <Button

@@ -23,6 +23,7 @@ import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors
 import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { InstanceCard } from './instance-card';
+import { connectionsMachine } from '../../../../machines/instances/connections.machine';
 import { InstanceConnections } from './instance-connections';
 import { InstanceFormDialog, SyncDialog } from './instance-dialogs';
 import * as styles from './instances-panel.css';
@@ -61,6 +62,7 @@ function Panel({ tenantName }: { tenantName: string }) {
   const { t } = useTranslation();
   const { clients, bus, preferences } = useServices();
   const actor = useActorRef(instancesMachine, { input: { rest: clients.rest, bus, tenantName } });
+  const connectionsActor = useActorRef(connectionsMachine, { input: { rest: clients.rest, tenantName } });
   const status = useSelector(actor, selectListStatus);
   const loaded = useSelector(actor, (s) => s.context.loaded);
   const instances = useSelector(actor, (s) => s.context.instances);
@@ -74,6 +76,8 @@ function Panel({ tenantName }: { tenantName: string }) {
   const headingIds = { instances: useId(), connections: useId() };
   useRefetchOnReconnect(actor);
   useOutcomeToast(actor);
+  // The panel's load is the connections' list; changes made here replace their rows until the next load.
+  useEffect(() => connectionsActor.send({ type: 'connections.set', connections }), [connectionsActor, connections]);
   // The active instance carries its name: follow a rename made here or elsewhere.
   useEffect(() => {
     const row = active ? instances.find((r) => r.id === active.id) : undefined;
@@ -140,6 +144,13 @@ function Panel({ tenantName }: { tenantName: string }) {
                   isActive={active?.id === instance.id}
                   onEdit={() => actor.send({ type: 'instances.updateOpen', id: instance.id })}
                   onSync={() => actor.send({ type: 'instances.syncOpen', id: instance.id })}
+                  onNewConnection={() =>
+                    connectionsActor.send({
+                      type: 'connections.createOpen',
+                      instanceId: instance.id,
+                      instanceName: instance.name,
+                    })
+                  }
                   onToggleActive={() => toggleActive(instance)}
                 />
               ))}
@@ -150,7 +161,7 @@ function Panel({ tenantName }: { tenantName: string }) {
           <h3 id={headingIds.connections} className={styles.sectionHeading}>
             {t('instances.sections.connections')}
           </h3>
-          <InstanceConnections connections={connections} tenantName={tenantName} />
+          <InstanceConnections actor={connectionsActor} tenantName={tenantName} />
         </section>
       </>
     );
