@@ -24,6 +24,11 @@ export interface ServerConfig {
    * default 12 hours; REST login `remember`, GraphQL `logIn(remember)`); capped by `refreshWindow`.
    */
   refreshWindowShort: number;
+  /**
+   * Seconds a secret handed out at sign-in to a user required to enrol may be confirmed
+   * (TWO_FACTOR_ENROLMENT_TTL, default 600); after them the sign-in answers two_factor_enrolment_expired.
+   */
+  twoFactorEnrolmentTtl: number;
   /** Seconds a rotated-out token keeps working, so parallel requests in flight during a refresh do not fail. */
   rotationGrace: number;
   /** HMAC key for JWTs; when unset, one is generated and kept in the database so every process shares it. */
@@ -138,6 +143,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1),
     refreshWindow: int('REFRESH_WINDOW', 14 * 24 * 3600, 1),
     refreshWindowShort: int('REFRESH_WINDOW_SHORT', 12 * 3600, 1),
+    twoFactorEnrolmentTtl: int('TWO_FACTOR_ENROLMENT_TTL', 600, 1),
     rotationGrace: int('ROTATION_GRACE', 10),
     jwtSecret: process.env.JWT_SECRET || undefined,
     totpEncryptionKey: totpEncryptionKey(),

@@ -14,7 +14,7 @@ import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from '../
 import type { RoutePrefetch } from '../machines/navigation/route-prefetch';
 import { createRequestActivity, type RequestActivity } from '../machines/shared/request-activity';
 import { freshTokenFetch, sessionFetch } from '../machines/session/session-seam';
-import { selectAccessSubject, selectIsAuthenticated } from '../machines/session/session-selectors';
+import { selectAccessSubject, selectIsAuthenticated, selectOwnTenant } from '../machines/session/session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from '../machines/session/session-storage';
 import { sessionMachine, type SessionActor, type SessionSnapshot } from '../machines/session/session.machine';
 import type { CreateSocket } from '../machines/realtime/socket-actors';
@@ -141,11 +141,14 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const network: FetchLike = options.fetch ?? ((request) => window.fetch(request));
   const storage = browserStorage(window);
   const tenant = () => tenantFromPathname(window.location.pathname) ?? DEFAULT_TENANT;
-  const apiBase = options.apiBase ?? '';
-  const graphqlUrl = () => `${apiBase}/${tenant()}/graphql`;
-
   // Late binding: the clients need the session's seam, the session needs the REST client.
   const ref: { session?: SessionActor } = {};
+  // Where GraphQL and the socket go: the address's tenant, but a signed-in user who is not staff acts in
+  // its own only (docs/product.md, Tenants in the address), also in the moment before the router moves it there.
+  const actsIn = () => (ref.session && selectOwnTenant(ref.session.getSnapshot())) || tenant();
+  const apiBase = options.apiBase ?? '';
+  const graphqlUrl = () => `${apiBase}/${actsIn()}/graphql`;
+
   const source = () => {
     if (!ref.session) throw new Error('session not started');
     return ref.session;
@@ -200,7 +203,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     execute: graphql.execute,
     executeIfFresh: ifFreshGraphql.execute,
     socketUrl: settings.socketUrl,
-    tenant,
+    tenant: actsIn,
     createSocket: options.createSocket,
   };
   const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {

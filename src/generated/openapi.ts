@@ -33,9 +33,10 @@ export interface paths {
          *     new pending secret, its otpauth URI and QR code (as `POST /api/two-factor/enrol`; not a failure, and
          *     no session). The client shows them and repeats the request with `otp`, a code of that secret: then
          *     two-factor is on, the requirement is cleared, and the 200 answer carries the 10 `recovery_codes`
-         *     once. A wrong code answers `invalid_two_factor_code` (a failed sign-in) and changes nothing; a
-         *     pending secret older than 10 minutes, or replaced by a newer sign-in, answers
-         *     `two_factor_enrolment_expired` and changes nothing (sign in again for a new one).
+         *     once. A wrong code (also one of a secret a newer sign-in replaced) answers `invalid_two_factor_code`
+         *     (a failed sign-in) and changes nothing; a pending secret handed out more than
+         *     `TWO_FACTOR_ENROLMENT_TTL` ago (10 minutes by default) answers `two_factor_enrolment_expired` and
+         *     changes nothing (sign in again for a new one).
          *
          *     Remember me (extension): `remember: true` gives the session the long refresh window
          *     (`REFRESH_WINDOW`, 14 days by default); without it the window is `REFRESH_WINDOW_SHORT` (12 hours by

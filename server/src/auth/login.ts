@@ -42,12 +42,6 @@ export interface TwoFactorEnrolment {
   qr_svg: string;
 }
 
-/**
- * How long a secret handed out at sign-in may be confirmed: after it, the user signs in again for a
- * new one (docs/product.md, Two-factor sign-in).
- */
-export const ENROLMENT_AT_SIGN_IN_TTL_MS = 10 * 60 * 1000;
-
 export type LoginResult =
   | { ok: true; user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }
   | {
@@ -174,7 +168,9 @@ export function createLogin(deps: {
         return { ok: false, reason: 'two_factor_enrolment_required', enrolment };
       }
       const pendingAt = user.two_factor_pending_at ? new Date(user.two_factor_pending_at).getTime() : null;
-      if (pendingAt === null || now() - pendingAt > ENROLMENT_AT_SIGN_IN_TTL_MS)
+      // A secret handed out more than TWO_FACTOR_ENROLMENT_TTL ago is not confirmed: the user signs in
+      // again for a new one (docs/product.md, Two-factor sign-in).
+      if (pendingAt === null || now() - pendingAt > config.twoFactorEnrolmentTtl * 1000)
         return { ok: false, reason: 'two_factor_enrolment_expired' };
       const verified = await twoFactor.verify(user.id, input.otp);
       if (!verified.ok && verified.reason === 'no_pending')
