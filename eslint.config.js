@@ -84,7 +84,7 @@ export default tseslint.config(
         },
         {
           selector:
-            'ImportExpression:not(CallExpression[callee.name=/^(lazyPart|lazyWithTimeout|importWithTimeout)$/] ImportExpression)',
+            'ImportExpression:not(CallExpression[callee.name=/^(lazyPart|lazyWithTimeout|importWithTimeout|guardedLazy)$/] ImportExpression)',
           message:
             'Load a chunk through lazyPart, lazyWithTimeout or importWithTimeout (src/ui/components/lazy-with-timeout.tsx): a bare import() has no timeout and no retry.',
         },

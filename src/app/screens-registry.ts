@@ -1,13 +1,12 @@
 import type { ComponentType } from 'react';
 import { matchPath, type RouteName } from '../domain/paths';
-import { lazyWithTimeout } from '../ui/components/lazy-with-timeout';
-import type { PreloadableComponent } from '../ui/components/preloadable';
+import { lazyWithTimeout, type PreloadableComponent } from '../ui/components/preloadable';
 import { ensureAppLocale } from '../i18n/runtime';
 import type { MainLayoutProps } from '../ui/layouts/main-layout';
 // The login screen is the first paint of a signed-out visit (LCP): in the entry chunk, not lazy.
 import LoginScreen from '../ui/screens/login/login';
 
-// Every screen through lazyWithTimeout (src/ui/components/lazy-with-timeout.tsx): its chunk times out, the router's boundary shows the failure.
+// Every screen through lazyWithTimeout (src/ui/components/preloadable.tsx): its chunk times out, the router's boundary shows the failure.
 const comingSoon = lazyWithTimeout(() => import('../ui/screens/errors/comingsoon'));
 
 /** Every screen but login, loaded on first visit (the login route carries none of them). */

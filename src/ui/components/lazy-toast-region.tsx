@@ -1,9 +1,11 @@
 import { Suspense, useState, useSyncExternalStore } from 'react';
-import { lazyPart } from './lazy-with-timeout';
+import { guardedLazy } from './preloadable';
 import { appToasts, type ToastQueue } from './toast-queue';
 
-const ToastRegion = lazyPart<{ queue?: ToastQueue }>(() =>
-  import('./toast').then((module) => ({ default: module.ToastRegion })),
+// In the login entry: a region whose code did not arrive shows nothing (toasts only add to what screens say).
+const ToastRegion = guardedLazy<{ queue?: ToastQueue }>(
+  () => import('./toast').then((module) => ({ default: module.ToastRegion })),
+  () => null,
 );
 
 /** Fetches the region's code ahead of its first toast (sign-in greets with one). */

@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { ErrorBoundary, isChunkError } from '../../app/error-boundary';
 
 /** A chunk that has not loaded after 120 s is an error (docs/product.md, Errors; the boundary offers a retry). */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -76,6 +77,64 @@ export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<
     timer = setTimeout(() => reject(new ChunkTimeoutError(`chunk load timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A screen in a chunk of its own, with the chunk timeout: a stalled network ends in the error page,
+ * not a spinner forever. The router's boundary (src/app/error-boundary.tsx) shows the failure.
+ */
+export function lazyWithTimeout<P extends object>(
+  load: () => Promise<Module<P>>,
+  timeoutMs = CHUNK_TIMEOUT_MS,
+): PreloadableComponent<P> {
+  return preloadableLazy(load, timeoutMs);
+}
+
+/** A part of a screen in its own chunk: renders under a `<Suspense>` of the caller, like `React.lazy`. */
+export type LazyPart<P extends object> = ComponentType<P> & {
+  /** Fetches the chunk ahead of the first render (a failure is forgotten, see preloadableLazy). */
+  preload(): Promise<unknown>;
+};
+
+/**
+ * A part of a screen (dialog, panel, chart, field) in a chunk of its own, with the chunk timeout.
+ * When its chunk fails or times out, `fallback(retry)` stands in its place (the rest of the screen
+ * stays); `retry` imports again: React.lazy keeps a failed attempt for good, so each retry takes a
+ * fresh lazy component (the bundler's runtime forgets a chunk that failed or timed out and requests
+ * it again). Screens use `lazyPart` (src/ui/components/lazy-with-timeout.tsx), whose fallback is the
+ * translated error; this core stays free of it for the entry chunk (the toast region).
+ */
+export function guardedLazy<P extends object>(
+  load: () => Promise<Module<P>>,
+  fallback: (retry: () => void) => ReactNode,
+  timeoutMs = CHUNK_TIMEOUT_MS,
+): LazyPart<P> {
+  const attempt = () =>
+    preloadableLazy<P>(
+      () =>
+        load().catch((cause: unknown) => {
+          // Whatever the loader rejects with (a native import's TypeError, a CSS chunk's error), it is a chunk failure here.
+          if (cause instanceof Error && isChunkError(cause)) throw cause;
+          throw Object.assign(new Error('chunk failed to load', { cause }), { name: 'ChunkLoadError' });
+        }),
+      timeoutMs,
+    );
+  let current = attempt();
+
+  function Part(props: P) {
+    const [tries, setTries] = useState(0);
+    const Current = current;
+    const retry = () => {
+      current = attempt();
+      setTries((n) => n + 1);
+    };
+    return (
+      <ErrorBoundary key={tries} chunkFallback={fallback(retry)}>
+        <Current {...props} />
+      </ErrorBoundary>
+    );
+  }
+  return Object.assign(Part, { preload: () => current.preload() });
 }
 
 /**
