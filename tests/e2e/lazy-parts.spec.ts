@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { CHUNK_TIMEOUT_MS } from '../../src/ui/components/preloadable';
+import { CHUNK_TIMEOUT_MS } from '../../src/domain/chunk-timeout';
 import { signIn } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';

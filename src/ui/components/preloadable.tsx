@@ -1,8 +1,9 @@
 import { lazy, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { ErrorBoundary, isChunkError } from '../../app/error-boundary';
+import { CHUNK_TIMEOUT_MS } from '../../domain/chunk-timeout';
 
-/** A chunk that has not loaded after 120 s is an error (docs/product.md, Errors; the boundary offers a retry). */
-export const CHUNK_TIMEOUT_MS = 120_000;
+/** A chunk that has not loaded after this long is an error (docs/product.md, Errors; the boundary offers a retry). */
+export { CHUNK_TIMEOUT_MS };
 
 /**
  * A module that is not a component (the socket side, the route prefetch), with the chunk timeout:
