@@ -5,7 +5,11 @@ import type { Page } from '@playwright/test';
 import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin } from './support/api';
 import { signIn, tenantPath } from './support/app';
+import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
+import { t } from './support/i18n';
+import { createTenant, uniquePrefix } from './support/tenants';
+import { reachEnrolment, sendCode, totpCode, userRequiredToEnrol } from './support/two-factor';
 
 /**
  * Every screen, light and dark: axe-core (0 serious or critical violations) and screenshots at
@@ -112,6 +116,75 @@ for (const theme of ['light', 'dark'] as const) {
         ),
       ].join('\n'),
     );
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`role delete and tenant edit dialogs, ${theme}: axe finds no serious or critical violation`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+    const role = await api.rest<{ id: number; display_name: string }>('POST', '/api/roles', {
+      name: `pw_axe_${unique}`,
+      display_name: `PW axe ${unique}`,
+    });
+    await api.rest('POST', '/api/users', {
+      username: `axe${unique}`,
+      name: `Axe ${unique}`,
+      email: `axe${unique}@e2e.local`,
+      password: 'Pharm#cy!Blue',
+      role_id: role.id,
+    });
+    const tenant = await createTenant(api, uniquePrefix('axe'));
+    const serious: string[] = [];
+
+    // The role delete confirmation, and its refusal (users hold the role).
+    await signIn(page, app.origin, app.admin, '/roles/list');
+    await page.getByRole('button', { name: t('roles.list.deleteLabel', { name: role.display_name }) }).click();
+    const confirm = page.getByRole('alertdialog', { name: t('roles.form.deleteTitle') });
+    await expect(confirm).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `role delete: ${v}`));
+    await confirm.getByRole('button', { name: t('roles.list.delete'), exact: true }).click();
+    await expect(confirm.getByRole('alert')).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `role delete refused: ${v}`));
+    await confirm.getByRole('button', { name: t('common.cancel'), exact: true }).click();
+
+    // The tenant edit dialog, and with a refused CNPJ.
+    await page.goto(`${app.origin}${tenantPath(`/tenants?search=${tenant}`)}`);
+    await page.getByRole('button', { name: t('tenants.screen.actions.more', { name: tenant }) }).click();
+    await page.getByRole('menuitem', { name: t('tenants.screen.actions.edit'), exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: t('tenants.screen.form.editTitle', { name: tenant }) });
+    await expect(dialog).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `tenant edit: ${v}`));
+    await dialog.getByRole('textbox', { name: t('tenants.screen.form.cnpj') }).fill('11.222.333/0001-82');
+    await dialog.getByRole('button', { name: t('tenants.screen.form.submitEdit'), exact: true }).click();
+    await expect(dialog.getByText(t('tenants.errors.cnpj.checkDigits'))).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `tenant edit refused: ${v}`));
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`two-factor enrolment at sign-in and its recovery codes, ${theme}: axe finds no serious or critical violation`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const user = await userRequiredToEnrol(api, `axe${theme}`);
+    const serious: string[] = [];
+    const secret = await reachEnrolment(page, app.origin, user);
+    serious.push(...(await seriousViolations(page)).map((v) => `enrolment: ${v}`));
+    await sendCode(page, '000000');
+    await expect(page.getByText(t('auth.twoFactor.invalidCode'), { exact: true })).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `enrolment, wrong code: ${v}`));
+    await sendCode(page, totpCode(secret));
+    await expect(page.getByRole('list', { name: t('twoFactor.codesListLabel') })).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `recovery codes: ${v}`));
     expect(serious, 'serious or critical axe violations').toEqual([]);
   });
 }

@@ -2,13 +2,14 @@ import { createActor } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import { activityFeedMachine, type ActivityFeedActor } from './activity-feed.machine';
 import type { AppBus } from '../shared/app-bus';
+import { linkPermissions } from './permissions-link';
 import { linkPresence } from './presence-link';
 import type { SessionActor } from '../session/session.machine';
 import { windowPageHide, type CreateSocket } from './socket-actors';
 import { linkSocketToSession } from './socket-link';
 import { socketMachine, type SocketActor } from './socket.machine';
 
-/** The signed-in side of the app: the socket, the activity feed it fills, and presence. */
+/** The signed-in side of the app: the socket, the activity feed it fills, presence and live permissions. */
 export interface Realtime {
   socket: SocketActor;
   /** The latest socket events, for the navbar's activity feed. */
@@ -33,7 +34,8 @@ export interface RealtimeDeps {
 
 /**
  * Starts the socket, the activity feed and presence, linked to the session (socket-link.ts,
- * presence-link.ts). Its own chunk: the composition root (app-services.ts) loads it once a user has
+ * presence-link.ts), and reloads the session's permitted routes when its role's change
+ * (permissions-link.ts). Its own chunk: the composition root (app-services.ts) loads it once a user has
  * signed in, so the login route carries none of it. From then on it follows the session by itself
  * (stops the socket at sign-out, starts it again at the next sign-in).
  */
@@ -60,12 +62,14 @@ export function startRealtime(deps: RealtimeDeps): Realtime {
     executeIfFresh: deps.executeIfFresh,
     pageHide: windowPageHide(window),
   });
+  const unlinkPermissions = linkPermissions(session, bus);
   return {
     socket,
     activityFeed,
     stop() {
       unlinkSocket();
       unlinkPresence();
+      unlinkPermissions();
       socket.stop();
       activityFeed.stop();
     },

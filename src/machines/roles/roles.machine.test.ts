@@ -25,7 +25,12 @@ describe('rolesMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
       machine: rolesMachine.provide({
-        actors: { loadRoles: heldPromise(), createRole: heldPromise(), renameRole: heldPromise() },
+        actors: {
+          loadRoles: heldPromise(),
+          createRole: heldPromise(),
+          renameRole: heldPromise(),
+          deleteRole: heldPromise(),
+        },
       }),
       input: () => ({ rest: unused.rest }),
       events: [
@@ -43,6 +48,10 @@ describe('rolesMachine: model coverage', () => {
           'renameRole',
           new ApiError(400, { message: 'bad', errors: [{ field: 'display_name', message: 'too long' }] }),
         ),
+        { type: 'roles.delete', id: 2 },
+        { type: 'roles.delete', id: 1 },
+        doneEvent('deleteRole', undefined),
+        errorEvent('deleteRole', new ApiError(409, { message: 'held', field: 'id' })),
       ],
     });
     assertFullCoverage(report);
@@ -126,5 +135,40 @@ describe('rolesMachine: against the REST contract', () => {
     expect(actor.getSnapshot().value).toBe('failed');
     expect(actor.getSnapshot().context.listError).toEqual({ key: 'roles.errors.load', reason: 'apiErrors.forbidden' });
     expect(roleCreateProblems('ok_name', 'x'.repeat(81))).toEqual({ display_name: 'roles.errors.displayName' });
+  });
+});
+
+describe('rolesMachine: deleting a role', () => {
+  const roles = [role(1, 'administrador', 'Administrador'), role(2, 'operador', 'Operador'), role(3, 'caixa', 'Caixa')];
+
+  it('deletes with DELETE /api/roles/{id} and drops the row; never the administrador', async () => {
+    const fake = fakeServer((r) => (r.method === 'GET' ? json(200, roles) : json(200, { message: 'Deleted' })));
+    const actor = createActor(rolesMachine, { input: { rest: fake.rest } }).start();
+    await flush();
+    actor.send({ type: 'roles.delete', id: 1 });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    actor.send({ type: 'roles.delete', id: 3 });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await flush();
+    expect(fake.seen[1]).toMatchObject({ method: 'DELETE', path: '/api/roles/3' });
+    expect(fake.seen).toHaveLength(2);
+    expect(actor.getSnapshot().context.roles.map((r) => r.id)).toEqual([1, 2]);
+    expect(actor.getSnapshot().context.notice).toBe('roles.notices.deleted');
+  });
+
+  it('a role users hold (409) says so and keeps the list as it was', async () => {
+    const fake = fakeServer((r) =>
+      r.method === 'GET' ? json(200, roles) : json(409, { message: '1 user(s) hold this role', field: 'id' }),
+    );
+    const actor = createActor(rolesMachine, { input: { rest: fake.rest } }).start();
+    await flush();
+    actor.send({ type: 'roles.delete', id: 2 });
+    await flush();
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      key: 'roles.errors.delete',
+      reason: 'roles.errors.inUse',
+    });
+    expect(actor.getSnapshot().context.roles).toEqual(roles);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
   });
 });

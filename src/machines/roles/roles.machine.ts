@@ -1,18 +1,19 @@
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
+import { roleCreateProblems, roleRenameProblems } from './role-rules';
+
+export { ROLE_NAME, roleCreateProblems, roleRenameProblems } from './role-rules';
 
 export type Role = components['schemas']['Role'];
 export type RoleCreate = components['schemas']['RoleCreate'];
 
 /** The role that passes every check and stays read-only (docs/product.md, Roles and route permissions; same as role-permissions' ADMIN_ROLE, which imports this file). */
 const ADMIN_ROLE_NAME = 'administrador';
-
-/** The contract's pattern for a role's machine name. */
-export const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
 
 export interface RolesInput {
   rest: RestClient;
@@ -25,6 +26,8 @@ export interface RolesContext {
   pending: RoleCreate | null;
   /** The rename in flight (`PUT /api/roles/{id}`). */
   renaming: { id: number; displayName: string } | null;
+  /** The role being deleted (`DELETE /api/roles/{id}`). */
+  deleting: number | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
   notice: I18nKey | null;
@@ -33,32 +36,21 @@ export interface RolesContext {
 export type RolesEvent =
   | { type: 'roles.reload' }
   | { type: 'roles.create'; name: string; displayName: string }
-  | { type: 'roles.rename'; id: number; displayName: string };
-
-/** Why a new role is refused locally, per field. */
-export function roleCreateProblems(name: string, displayName: string): Record<string, I18nKey> {
-  const problems: Record<string, I18nKey> = {};
-  if (!ROLE_NAME.test(name)) problems['name'] = 'roles.errors.name';
-  const label = displayName.trim();
-  if (!label || label.length > 80) problems['display_name'] = 'roles.errors.displayName';
-  return problems;
-}
-
-/** Why a rename is refused locally: an empty or too long display name. */
-export function roleRenameProblems(displayName: string): Record<string, I18nKey> {
-  const label = displayName.trim();
-  return !label || label.length > 80 ? { display_name: 'roles.errors.displayName' } : {};
-}
+  | { type: 'roles.rename'; id: number; displayName: string }
+  | { type: 'roles.delete'; id: number };
 
 /**
- * The role list (`GET /api/roles`), role creation (`POST /api/roles`) and renaming a role's display
- * name (`PUT /api/roles/{id}`), contract extensions; permissions live in the role editor
- * ({@link rolePermissionsMachine}). The administrador role is never renamed here.
+ * The role list (`GET /api/roles`), role creation (`POST /api/roles`), renaming a role's display
+ * name (`PUT /api/roles/{id}`) and deleting a role no user holds (`DELETE /api/roles/{id}`), contract
+ * extensions; permissions live in the role editor ({@link rolePermissionsMachine}). The administrador
+ * role is never renamed or deleted here. A delete the server refuses because users hold the role (409)
+ * says so (`roles.errors.inUse`) and leaves the list as it was.
  *
- * States: `loading`, `failed`, `ready.idle`, `ready.creating`, `ready.renaming` (calls tagged `busy`).
+ * States: `loading`, `failed`, `ready.idle`, `ready.creating`, `ready.renaming`, `ready.deleting`
+ * (calls tagged `busy`).
  */
 /** The calls of the roles list; each ends in an emitted `outcome` (src/machines/shared/outcome.ts). */
-export type RoleAction = 'create' | 'rename';
+export type RoleAction = 'create' | 'rename' | 'delete';
 
 export const rolesMachine = setup({
   types: {
@@ -82,8 +74,16 @@ export const rolesMachine = setup({
         }),
       ),
     ),
+    deleteRole: fromPromise<void, { rest: RestClient; id: number }>(async ({ input }) => {
+      unwrap(await input.rest.DELETE('/api/roles/{id}', { params: { path: { id: input.id } } }));
+    }),
   },
   guards: {
+    deletableRole: ({ context, event }) => {
+      assertEvent(event, 'roles.delete');
+      const role = context.roles.find((r) => r.id === event.id);
+      return role !== undefined && role.name !== ADMIN_ROLE_NAME;
+    },
     validRole: ({ event }) => {
       assertEvent(event, 'roles.create');
       return Object.keys(roleCreateProblems(event.name, event.displayName)).length === 0;
@@ -137,6 +137,23 @@ export const rolesMachine = setup({
       fieldErrors: refusedFields(params.error),
       renaming: null,
     })),
+    beginDelete: assign(({ event }) => {
+      assertEvent(event, 'roles.delete');
+      return { deleting: event.id, actionError: null, fieldErrors: {}, notice: null };
+    }),
+    deleted: assign(({ context }) => ({
+      roles: context.roles.filter((r) => r.id !== context.deleting),
+      deleting: null,
+      notice: 'roles.notices.deleted' as const,
+    })),
+    deleteFailed: assign((_, params: { error: unknown }) => ({
+      // 409: users (live or deleted) still hold the role; anything else says why in general terms.
+      actionError:
+        params.error instanceof ApiError && params.error.status === 409
+          ? { key: 'roles.errors.delete' as const, reason: 'roles.errors.inUse' as const }
+          : actionError('roles.errors.delete', params.error),
+      deleting: null,
+    })),
     created: assign(({ context }, role: Role) => ({
       roles: [...context.roles, role],
       pending: null,
@@ -160,6 +177,7 @@ export const rolesMachine = setup({
     listError: null,
     pending: null,
     renaming: null,
+    deleting: null,
     actionError: null,
     fieldErrors: {},
     notice: null,
@@ -192,6 +210,7 @@ export const rolesMachine = setup({
                 },
               },
             ],
+            'roles.delete': { guard: 'deletableRole', target: 'deleting', actions: 'beginDelete' },
             'roles.rename': [
               { guard: 'validRename', target: 'renaming', actions: 'beginRename' },
               {
@@ -249,6 +268,28 @@ export const rolesMachine = setup({
               actions: [
                 { type: 'renameFailed', params: ({ event }) => ({ error: event.error }) },
                 { type: 'report', params: { action: 'rename', notice: null } },
+              ],
+            },
+          },
+        },
+        deleting: {
+          tags: ['busy'],
+          invoke: {
+            id: 'deleteRole',
+            src: 'deleteRole',
+            input: ({ context }) => {
+              if (context.deleting === null) throw new Error('roles: deleting without a role');
+              return { rest: context.rest, id: context.deleting };
+            },
+            onDone: {
+              target: 'idle',
+              actions: ['deleted', { type: 'report', params: { action: 'delete', notice: 'roles.notices.deleted' } }],
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'deleteFailed', params: ({ event }) => ({ error: event.error }) },
+                { type: 'report', params: { action: 'delete', notice: null } },
               ],
             },
           },

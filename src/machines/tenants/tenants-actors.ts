@@ -6,6 +6,8 @@ import { toPageRequest, type TenantsQuery } from '../../domain/tenants-query';
 export type Tenant = components['schemas']['Tenant'];
 export type TenantPage = components['schemas']['TenantPage'];
 export type TenantCreate = components['schemas']['TenantCreate'];
+/** What a tenant edit changes (`POST /api/tenant/update`), without the id. */
+export type TenantEdit = Omit<components['schemas']['TenantUpdate'], 'id'>;
 export type Plan = components['schemas']['Plan'];
 
 /** A page answer tagged with the request it answers, so only the latest request's rows are shown. */
@@ -32,6 +34,9 @@ export const tenantsActors = {
           body: { id: input.id, plan: input.plan, user: input.user, ticket: input.ticket },
         }),
       ),
+  ),
+  updateTenant: fromPromise<Tenant, { rest: RestClient; id: number; tenant: TenantEdit }>(async ({ input }) =>
+    unwrap(await input.rest.POST('/api/tenant/update', { body: { id: input.id, ...input.tenant } })),
   ),
   deleteTenant: fromPromise<Tenant, { rest: RestClient; id: number }>(async ({ input }) =>
     unwrap(await input.rest.POST('/api/tenant/delete', { body: { id: input.id } })),

@@ -3,7 +3,7 @@ import type { I18nKey } from '../../domain/i18n-key';
 import type { TenantsQuery, TenantsQueryChange } from '../../domain/tenants-query';
 import type { Outcome } from '../shared/outcome';
 import type { ActionError } from '../shared/request-error';
-import type { Plan, Tenant, TenantCreate } from './tenants-actors';
+import type { Plan, Tenant, TenantCreate, TenantEdit } from './tenants-actors';
 
 /** Search keystrokes are sent after this pause unless the input says otherwise. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -33,8 +33,8 @@ export interface TenantsListContext {
   listError: ActionError | null;
   /** The tenant a dialog or action is about. */
   target: Tenant | null;
-  /** What the create or set-plan call in flight sends. */
-  pending: { create: TenantCreate } | { plan: Plan; user: number; ticket: number } | null;
+  /** What the create, edit or set-plan call in flight sends. */
+  pending: { create: TenantCreate } | { edit: TenantEdit } | { plan: Plan; user: number; ticket: number } | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
 }
@@ -45,6 +45,8 @@ export type TenantsListEvent =
   | { type: 'tenants.reload' }
   | { type: 'tenants.createOpen' }
   | { type: 'tenants.create'; tenant: TenantCreate }
+  | { type: 'tenants.editOpen'; tenant: Tenant }
+  | { type: 'tenants.edit'; tenant: TenantEdit }
   | { type: 'tenants.planOpen'; tenant: Tenant }
   | { type: 'tenants.setPlan'; plan: Plan; user: number; ticket: number }
   | { type: 'tenants.delete'; tenant: Tenant }
@@ -53,7 +55,7 @@ export type TenantsListEvent =
   | { type: 'tenants.close' };
 
 /** The changes the dialog region makes; each ends in an `outcome`. */
-export type TenantAction = 'create' | 'setPlan' | 'delete' | 'restore';
+export type TenantAction = 'create' | 'edit' | 'setPlan' | 'delete' | 'restore';
 
 /**
  * `tenants.queryChanged` whenever the applied query changes (the view replaces the address's query

@@ -5,14 +5,16 @@ export const selectListStatus = (s: TenantsListSnapshot): 'error' | 'loading' | 
   s.matches({ list: 'failed' }) ? 'error' : s.hasTag('loading') ? 'loading' : 'ready';
 
 /** The open dialog (its form or its call in flight), or null. */
-export const selectDialog = (s: TenantsListSnapshot): 'create' | 'plan' | 'delete' | null =>
+export const selectDialog = (s: TenantsListSnapshot): 'create' | 'edit' | 'plan' | 'delete' | null =>
   s.matches({ dialog: 'createForm' }) || s.matches({ dialog: 'creating' })
     ? 'create'
-    : s.matches({ dialog: 'planForm' }) || s.matches({ dialog: 'settingPlan' })
-      ? 'plan'
-      : s.matches({ dialog: 'confirmingDelete' }) || s.matches({ dialog: 'deleting' })
-        ? 'delete'
-        : null;
+    : s.matches({ dialog: 'editForm' }) || s.matches({ dialog: 'editing' })
+      ? 'edit'
+      : s.matches({ dialog: 'planForm' }) || s.matches({ dialog: 'settingPlan' })
+        ? 'plan'
+        : s.matches({ dialog: 'confirmingDelete' }) || s.matches({ dialog: 'deleting' })
+          ? 'delete'
+          : null;
 
 /** A change is in flight. */
 export const selectBusy = (s: TenantsListSnapshot): boolean => s.hasTag('busy');

@@ -34,7 +34,7 @@ export const tenantsListSetup = setup({
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
     validCnpj: ({ event }) => {
-      assertEvent(event, 'tenants.create');
+      assertEvent(event, ['tenants.create', 'tenants.edit']);
       return isValidCnpj(event.tenant.cnpj);
     },
     isActive: ({ event }) => {
@@ -79,12 +79,16 @@ export const tenantsListSetup = setup({
     })),
     reloadList: raise({ type: 'tenants.reload' }),
     setTarget: assign(({ event }) => {
-      assertEvent(event, ['tenants.planOpen', 'tenants.delete', 'tenants.restore']);
+      assertEvent(event, ['tenants.editOpen', 'tenants.planOpen', 'tenants.delete', 'tenants.restore']);
       return { target: event.tenant };
     }),
     setCreate: assign(({ event }) => {
       assertEvent(event, 'tenants.create');
       return { pending: { create: event.tenant } };
+    }),
+    setEdit: assign(({ event }) => {
+      assertEvent(event, 'tenants.edit');
+      return { pending: { edit: event.tenant } };
     }),
     setPlan: assign(({ event }) => {
       assertEvent(event, 'tenants.setPlan');
@@ -93,7 +97,7 @@ export const tenantsListSetup = setup({
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
     badCnpj: assign(({ event }) => {
-      assertEvent(event, 'tenants.create');
+      assertEvent(event, ['tenants.create', 'tenants.edit']);
       const problem = cnpjProblem(event.tenant.cnpj) ?? 'checkDigits';
       return { fieldErrors: { cnpj: `tenants.errors.cnpj.${problem}` as const }, actionError: null };
     }),

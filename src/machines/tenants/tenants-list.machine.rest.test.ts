@@ -187,6 +187,42 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(server.paged()).toHaveLength(3);
   });
 
+  it('edits with POST /api/tenant/update: a bad CNPJ is refused on its field without a call, a taken name on name', async () => {
+    let taken = true;
+    const server = heldServer((request) =>
+      taken
+        ? json(409, { message: 'A tenant with this name already exists', field: 'name' })
+        : json(200, { ...tenant(3), ...(request.body as object) }),
+    );
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    await flush();
+    server.pages[0]?.resolve(json(200, page([tenant(3)])));
+    await flush();
+    const edited = { name: 'farmacia-nova', cnpj: '12.ABC.345/01DE-35', template: 'pharmacy', pool: 'pool-b' };
+    actor.send({ type: 'tenants.editOpen', tenant: tenant(3) });
+    actor.send({ type: 'tenants.edit', tenant: { ...edited, cnpj: '12.ABC.345/01DE-36' } });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.checkDigits' });
+    expect(server.seen.filter((r) => r.path === '/api/tenant/update')).toEqual([]);
+    actor.send({ type: 'tenants.edit', tenant: edited });
+    await flush();
+    expect(server.seen.find((r) => r.path === '/api/tenant/update')?.body).toEqual({ id: 3, ...edited });
+    expect(actor.getSnapshot().matches({ dialog: 'editForm' })).toBe(true);
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'apiErrors.fieldTaken' });
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      key: 'tenants.errors.edit',
+      reason: 'apiErrors.conflict',
+    });
+    taken = false;
+    const seen = outcomes(actor);
+    actor.send({ type: 'tenants.edit', tenant: edited });
+    await flush();
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
+    expect(seen.map((o) => [o.action, o.ok, o.toast?.title])).toEqual([
+      ['edit', true, { key: 'tenants.notices.edited' }],
+    ]);
+    expect(server.paged()).toHaveLength(2);
+  });
+
   it('a failed load shows tenants.errors.load with its reason; reload recovers', async () => {
     const server = heldServer();
     const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();

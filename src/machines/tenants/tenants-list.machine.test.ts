@@ -27,6 +27,7 @@ describe('tenantsListMachine: model coverage', () => {
         setTenantPlan: heldPromise(),
         deleteTenant: heldPromise(),
         restoreTenant: heldPromise(),
+        updateTenant: heldPromise(),
       },
     });
     /** Page answers for request `seq` (the machine shows only the latest request's answer). */
@@ -64,10 +65,19 @@ describe('tenantsListMachine: model coverage', () => {
       errorEvent('restoreTenant', new ApiError(404, null)),
       { type: 'tenants.close' },
     ] as const;
+    const edited = { name: 'farmacia-nova', cnpj: '11.222.333/0001-81', template: 'pharmacy', pool: 'pool-b' };
+    const editEvents = [
+      { type: 'tenants.editOpen', tenant: tenant(1) },
+      { type: 'tenants.edit', tenant: edited },
+      { type: 'tenants.edit', tenant: { ...edited, cnpj: '11.222.333/0001-82' } },
+      doneEvent('updateTenant', tenant(1)),
+      errorEvent('updateTenant', new ApiError(409, { message: 'exists', field: 'name' })),
+      { type: 'tenants.close' },
+    ] as const;
     const report = await exploreCoverage({
       machine,
       input,
-      events: (snapshot) => [...answers(snapshot.context.requestSeq), ...listEvents, ...dialogEvents],
+      events: (snapshot) => [...answers(snapshot.context.requestSeq), ...listEvents, ...dialogEvents, ...editEvents],
       // Simple paths over the whole graph run into the millions: enumerate them per concern instead.
       simpleScenarios: [
         { events: [answers(1)[0], errorEvent('fetchTenantPage', new ApiError(500, null)), { type: 'tenants.reload' }] },
@@ -78,6 +88,7 @@ describe('tenantsListMachine: model coverage', () => {
         { prefix: [answers(1)[0]], events: dialogEvents.slice(0, 5).concat(dialogEvents.slice(-1)) },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(5, 9).concat(dialogEvents.slice(-1)) },
         { prefix: [answers(1)[0]], events: dialogEvents.slice(9) },
+        { prefix: [answers(1)[0]], events: [...editEvents] },
       ],
       // The guards read the page (past the end?), whether a typed search differs from the applied one,
       // and whether the rows answer the latest request.

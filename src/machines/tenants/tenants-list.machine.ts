@@ -49,8 +49,9 @@ const refused = (action: TenantAction, key: I18nKey, back: string, toast: boolea
  * States `loading` (tag `loading`; the previous rows stay visible), `debouncing`, `failed`
  * (`listError`), `ready`. Every query event is handled here, once, whatever the dialogs do.
  *
- * `dialog`: create, set plan, delete (after `tenants.confirm`) and restore, opened while the list is
- * shown. States `idle`, `createForm`, `creating`, `planForm`, `settingPlan`, `confirmingDelete`,
+ * `dialog`: create, edit (name, CNPJ, template, pool), set plan, delete (after `tenants.confirm`) and
+ * restore, opened while the list is shown. States `idle`, `createForm`, `creating`, `editForm`,
+ * `editing`, `planForm`, `settingPlan`, `confirmingDelete`,
  * `deleting`, `restoring` (in-flight ones tagged `busy`). A list reload never touches it; each change
  * ends in an emitted `outcome` and raises `tenants.reload` for the list.
  */
@@ -139,6 +140,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         idle: {
           on: {
             'tenants.createOpen': { guard: 'listShown', target: 'createForm', actions: 'clearDialog' },
+            'tenants.editOpen': { guard: 'listShown', target: 'editForm', actions: ['clearDialog', 'setTarget'] },
             'tenants.planOpen': { guard: 'listShown', target: 'planForm', actions: ['clearDialog', 'setTarget'] },
             'tenants.delete': {
               guard: and(['listShown', 'isActive']),
@@ -173,6 +175,26 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
             }),
             onDone: changed('create', 'tenants.notices.created'),
             onError: refused('create', 'tenants.errors.create', 'createForm', false),
+          },
+        },
+        editForm: {
+          on: {
+            'tenants.edit': [{ guard: 'validCnpj', target: 'editing', actions: 'setEdit' }, { actions: 'badCnpj' }],
+            'tenants.close': { target: 'idle', actions: 'clearDialog' },
+          },
+        },
+        editing: {
+          tags: ['busy'],
+          invoke: {
+            id: 'updateTenant',
+            src: 'updateTenant',
+            input: ({ context }) => ({
+              rest: context.rest,
+              id: context.target?.id ?? invalidState('editing'),
+              tenant: context.pending && 'edit' in context.pending ? context.pending.edit : invalidState('editing'),
+            }),
+            onDone: changed('edit', 'tenants.notices.edited'),
+            onError: refused('edit', 'tenants.errors.edit', 'editForm', false),
           },
         },
         planForm: {

@@ -124,6 +124,24 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
         found.deleted_at = key.endsWith('delete') ? '2026-03-02T12:00:00Z' : null;
         return json(200, found);
       }
+      case 'POST /api/tenant/update': {
+        const found = byId(body['id']);
+        if (!found) return notFound();
+        if (!isValidCnpj(String(body['cnpj'])))
+          return json(400, {
+            message: 'Validation failed',
+            errors: [{ field: 'body/cnpj', message: 'invalid CNPJ check digits' }],
+          });
+        if (api.tenants.some((t) => t.name === body['name'] && t.id !== found.id))
+          return json(409, { message: 'A tenant with this name already exists', field: 'name' });
+        Object.assign(found, {
+          name: body['name'],
+          cnpj: formatCnpj(String(body['cnpj'])),
+          template: body['template'],
+          pool: body['pool'],
+        });
+        return json(200, found);
+      }
       case 'POST /api/tenant/set-plan': {
         const found = byId(body['id']);
         if (!found) return notFound();

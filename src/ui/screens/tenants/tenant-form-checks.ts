@@ -1,8 +1,8 @@
 import { cnpjProblem, type CnpjProblem } from '../../../domain/cnpj';
-import type { Plan, TenantCreate } from '../../../machines/tenants/tenants-actors';
+import type { Plan, TenantCreate, TenantEdit } from '../../../machines/tenants/tenants-actors';
 
 /**
- * The tenant form's own checks, mirroring the contract (TenantCreate, TenantSetPlan), so a bad
+ * The tenant forms' own checks, mirroring the contract (TenantCreate, TenantUpdate, TenantSetPlan), so a bad
  * value is refused on its field before any call; the server still has the last word.
  */
 
@@ -32,8 +32,8 @@ export function limitProblem(value: number, bounds: { min: number; max: number }
   return Number.isInteger(value) && value >= bounds.min && value <= bounds.max ? null : { kind: 'limit', ...bounds };
 }
 
-/** Every field of a new tenant that would be refused, by the contract's field name. */
-export function createProblems(tenant: TenantCreate): Record<string, FieldProblem> {
+/** Every field of an edit (name, CNPJ, template, pool) that would be refused: creation's rules. */
+export function editProblems(tenant: TenantEdit): Record<string, FieldProblem> {
   const out: Record<string, FieldProblem> = {};
   if (tenant.name === '') out['name'] = { kind: 'required' };
   else if (!TENANT_NAME.test(tenant.name)) out['name'] = { kind: 'name' };
@@ -44,6 +44,12 @@ export function createProblems(tenant: TenantCreate): Record<string, FieldProble
     if (tenant[field] === '') out[field] = { kind: 'required' };
     else if (!SLUG.test(tenant[field])) out[field] = { kind: 'slug' };
   }
+  return out;
+}
+
+/** Every field of a new tenant that would be refused, by the contract's field name. */
+export function createProblems(tenant: TenantCreate): Record<string, FieldProblem> {
+  const out = editProblems(tenant);
   for (const field of ['userLimit', 'ticketLimit'] as const) {
     const problem = limitProblem(tenant[field], LIMITS[field]);
     if (problem) out[field] = problem;

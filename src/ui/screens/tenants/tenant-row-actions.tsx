@@ -7,13 +7,14 @@ import { NativeButton } from '../../components/native-button';
 import type { PanelTab } from './tenants-address';
 
 /** What an admin can do to one tenant from the list: open a panel section, or change the tenant. */
-export type TenantAction = PanelTab | 'setPlan' | 'delete' | 'restore';
+export type TenantAction = PanelTab | 'edit' | 'setPlan' | 'delete' | 'restore';
 
 const ACTIVE_ACTIONS = [
   'features',
   'webhooks',
   'analytics',
   'instances',
+  'edit',
   'setPlan',
   'delete',
 ] as const satisfies readonly TenantAction[];
@@ -47,7 +48,7 @@ function MoreIcon() {
 
 /**
  * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
- * (features, webhooks, analytics, instances), the plan, and delete last (danger). Both are plain
+ * (features, webhooks, analytics, instances), editing its data, the plan, and delete last (danger). Both are plain
  * buttons (React Aria's menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {

@@ -31,6 +31,7 @@ import { useReloadOnFocus } from './use-reload-on-focus';
 const CreateTenantDialog = lazyPart(() =>
   import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })),
 );
+const EditTenantDialog = lazyPart(() => import('./edit-tenant-dialog').then((m) => ({ default: m.EditTenantDialog })));
 const SetPlanDialog = lazyPart(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
 const TenantPanel = lazyPart(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
@@ -41,7 +42,7 @@ const NARROW_QUERY = '(max-width: 47.99rem)';
 
 /**
  * `/tenants`: one page of tenants (4 per page by default; docs/product.md, Tenants) with search by name or CNPJ,
- * sortable columns, page controls and page size, all in the address; create, set plan, delete
+ * sortable columns, page controls and page size, all in the address; create, edit, set plan, delete
  * with confirmation, the deleted view with restore; per tenant, a panel (also in the address) with
  * its features, webhooks, analytics sync and instances. Below the shell's h1.
  */
@@ -75,7 +76,8 @@ export default function TenantsScreen() {
 
   const onAction = useCallback(
     (action: TenantAction, tenant: Tenant) => {
-      if (action === 'setPlan') actor.send({ type: 'tenants.planOpen', tenant });
+      if (action === 'edit') actor.send({ type: 'tenants.editOpen', tenant });
+      else if (action === 'setPlan') actor.send({ type: 'tenants.planOpen', tenant });
       else if (action === 'delete') actor.send({ type: 'tenants.delete', tenant });
       else if (action === 'restore') actor.send({ type: 'tenants.restore', tenant });
       else setPanel({ tab: action, tenant: tenant.name });
@@ -150,6 +152,16 @@ export default function TenantsScreen() {
             fieldErrors={fieldErrors}
             formError={actionError}
             onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === 'edit' && target ? (
+          <EditTenantDialog
+            tenant={target}
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(tenant) => actor.send({ type: 'tenants.edit', tenant })}
             onClose={close}
           />
         ) : null}

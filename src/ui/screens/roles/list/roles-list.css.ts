@@ -8,3 +8,14 @@ export const nameCell = style({ display: 'inline-flex', flexWrap: 'wrap', alignI
 export const code = style({ fontFamily: vars.font.mono, fontSize: vars.font.size.sm });
 
 export const actions = style({ display: 'flex', flexWrap: 'nowrap', gap: vars.space.sm, justifyContent: 'flex-end' });
+
+/** Why a delete was refused, under the question of the confirmation (contrast as the form's error). */
+export const deleteError = style({
+  display: 'block',
+  marginTop: vars.space.md,
+  padding: vars.space.sm,
+  borderRadius: vars.radius.md,
+  border: `1px solid ${vars.color.danger}`,
+  backgroundColor: vars.color.dangerSurface,
+  color: vars.color.text,
+});

@@ -168,3 +168,35 @@ describe('RolesListScreen', () => {
     expect(toasts()).toEqual(['Função renomeada.']);
   });
 });
+
+describe('RolesListScreen: deleting a role', () => {
+  it('asks first, says why a refused delete failed and keeps the row; deletes an unused role', async () => {
+    const caixa: Role = { id: 3, name: 'caixa', display_name: 'Caixa', has_permission_routes: [] };
+    render((r) => {
+      if (r.path === '/api/roles' && r.method === 'GET') return json(200, [admin, operador, caixa]);
+      if (r.path === '/api/roles/2') return json(409, { message: '1 user(s) hold this role', field: 'id' });
+      if (r.path === '/api/roles/3') return json(200, { message: 'Deleted' });
+      return json(404, { message: 'no fake' });
+    });
+    const table = await screen.findByRole('grid', { name: 'Funções cadastradas' });
+    expect(within(table).queryByRole('button', { name: 'Excluir Administrador' })).toBeNull();
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Excluir Operador' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Excluir função' });
+    expect(within(confirm).getByRole('button', { name: 'Cancelar' })).toHaveFocus();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Excluir' }));
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent(
+      'Não foi possível excluir a função. Há usuários com esta função (inclusive usuários excluídos). Dê outra função a eles antes de excluí-la.',
+    );
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(within(table).getByRole('row', { name: /Operador/ })).toBeInTheDocument();
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Excluir Caixa' }));
+    const second = await screen.findByRole('alertdialog', { name: 'Excluir função' });
+    expect(within(second).queryByRole('alert')).toBeNull();
+    await userEvent.click(within(second).getByRole('button', { name: 'Excluir' }));
+    await waitFor(() => expect(within(table).queryByRole('row', { name: /Caixa/ })).toBeNull());
+    expect(toasts()).toContain('Função excluída.');
+  });
+});

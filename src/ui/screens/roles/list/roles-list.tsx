@@ -19,17 +19,19 @@ import { PlusIcon } from '../../../components/icons';
 import { Inline, Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
 import { useServices } from '../../../hooks/services-context';
+import { DeleteRoleDialog } from './delete-role-dialog';
 import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';
 import * as styles from './roles-list.css';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 
 const ADMIN = 'administrador';
 
-type OpenDialog = { kind: 'create' } | { kind: 'rename'; role: Role } | null;
+type OpenDialog = { kind: 'create' } | { kind: 'rename'; role: Role } | { kind: 'delete'; role: Role } | null;
 
 /**
- * `/roles/list`: every role with its permitted route count, a link to its permissions, creation
- * and renaming in dialogs. The administrador role is read-only (it passes every check).
+ * `/roles/list`: every role with its permitted route count, a link to its permissions, creation,
+ * renaming and deleting in dialogs. The administrador role is read-only (it passes every check).
+ * A delete the server refuses (users hold the role) says why in its dialog and changes nothing.
  */
 export default function RolesListScreen() {
   const { t } = useTranslation();
@@ -100,6 +102,16 @@ export default function RolesListScreen() {
                 {t('roles.list.rename')}
               </Button>
             )}
+            {admin ? null : (
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={t('roles.list.deleteLabel', { name: role.display_name })}
+                onPress={() => open({ kind: 'delete', role })}
+              >
+                {t('roles.list.delete')}
+              </Button>
+            )}
             <LinkButton
               size="sm"
               href={getHref('roles-edit', { id: role.id })}
@@ -165,6 +177,15 @@ export default function RolesListScreen() {
         onSubmit={(displayName) => {
           if (dialog?.kind === 'rename' && !refuse(roleRenameProblems(displayName)))
             actor.send({ type: 'roles.rename', id: dialog.role.id, displayName });
+        }}
+      />
+      <DeleteRoleDialog
+        role={dialog?.kind === 'delete' ? dialog.role : null}
+        isPending={busy}
+        error={dialog?.kind === 'delete' ? (feedback?.formError ?? null) : null}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          if (dialog?.kind === 'delete') actor.send({ type: 'roles.delete', id: dialog.role.id });
         }}
       />
     </Stack>
