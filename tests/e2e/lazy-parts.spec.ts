@@ -87,3 +87,27 @@ for (const theme of ['light', 'dark'] as const) {
     expect(state.fetched).toBeGreaterThanOrEqual(2);
   });
 }
+
+test('a stalled dialog chunk: the error of the create-user dialog, and its retry', async ({ page, app }) => {
+  await page.clock.install();
+  // A string only the user form dialog's module holds (src/ui/screens/users/user-form-dialog.tsx).
+  const { state, seen, restore } = await stallChunk(page, 'users.form.createTitle');
+  await signIn(page, app.origin, app.admin, '/users');
+  const create = page.getByRole('button', { name: t('users.actions.create'), exact: true });
+  await expect(create).toBeEnabled();
+  await create.click();
+  await seen;
+  await page.clock.fastForward(CHUNK_TIMEOUT_MS + 1_000);
+  const failed = page.getByRole('alert').filter({ hasText: t('common.partError.title') });
+  await expect(failed).toBeVisible();
+  // The list is still there and usable.
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(create).toBeVisible();
+
+  await restore();
+  await failed.getByRole('button', { name: t('common.retry') }).click();
+  await expect(page.getByRole('dialog', { name: t('users.form.createTitle') })).toBeVisible();
+  await expect(failed).toHaveCount(0);
+  expect(state.held).toBe(1);
+  expect(state.fetched).toBeGreaterThanOrEqual(2);
+});
