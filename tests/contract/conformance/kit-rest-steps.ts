@@ -81,10 +81,15 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
     }),
   );
   const tenantId = typeof createdTenant.id === 'number' ? createdTenant.id : undefined;
-  if (tenantId)
+  if (tenantId) {
     await rest('tenantSetPlan', 'POST', '/api/tenant/set-plan', 200, {
       body: { id: tenantId, plan: 'professional', user: 10, ticket: 1000 },
     });
+    // Same name (the run goes on using it); a new CNPJ, template and pool.
+    await rest('tenantUpdate', 'POST', '/api/tenant/update', 200, {
+      body: { id: tenantId, name: tenantName, cnpj: randomCnpj(), template: 'clinic', pool: 'pool-b' },
+    });
+  }
   await rest('featureList', 'GET', '/api/tenant/feature', 200, { query: { tenantName } });
   await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, {
     body: { option: 'chatbot', enabled: true, tenantName },
@@ -188,6 +193,18 @@ export async function permissionsAndRoles(c: ConformanceClient, run: RunContext)
       body: { roleId, permissions: route ? [route] : [] },
     });
   }
+  // A second throwaway role, which no user holds, deleted at once.
+  const doomed = asRecord(
+    await rest(
+      'roleCreate',
+      'POST',
+      '/api/roles',
+      201,
+      { body: { name: `conf_del_${stamp}`, display_name: `Conformance ${stamp} deleted` } },
+      'roleCreate (to delete)',
+    ),
+  );
+  if (typeof doomed.id === 'number') await rest('roleDelete', 'DELETE', `/api/roles/${doomed.id}`, 200);
   await rest('departmentList', 'GET', '/api/departments', 200);
   return roleId;
 }
