@@ -15,7 +15,7 @@ export interface Answer {
 }
 
 export const USER_FIELDS =
-  'id name username email image isConnected blocked twoFactorEnabled tenantName origin_backoffice role { id name display_name has_permission_routes } userDepartment { id name activated } userInstances { id instance { id name activated } }';
+  'id name username email image isConnected blocked twoFactorEnabled twoFactorEnrolmentRequired tenantName origin_backoffice role { id name display_name has_permission_routes } userDepartment { id name activated } userInstances { id instance { id name activated } }';
 
 export const DOCS = {
   logIn: `mutation logIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token expires_in user { ${USER_FIELDS} } } }`,
@@ -26,6 +26,8 @@ export const DOCS = {
     updateUser(id: $id, username: $username, name: $name, image: $image, email: $email, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { ${USER_FIELDS} } }`,
   updateUserPassword: `mutation updateUserPassword($password: String!) { updateUserPassword(password: $password) { token expires_in user { ${USER_FIELDS} } } }`,
   deleteUser: 'mutation deleteUser($id: Int!) { deleteUser(id: $id) }',
+  updateUserSettings: `mutation updateUserSettings($user_id: Int!, $two_factor_enabled: Boolean, $two_factor_enrolment_required: Boolean) {
+    updateUserSettings(user_id: $user_id, two_factor_enabled: $two_factor_enabled, two_factor_enrolment_required: $two_factor_enrolment_required) { user_id two_factor_enabled two_factor_enrolment_required } }`,
   users: `query users { users { ${USER_FIELDS} } }`,
   userInfos: `query userInfos { userInfos { ${USER_FIELDS} } }`,
   roles: 'query roles { roles { id name display_name has_permission_routes } }',
@@ -82,6 +84,8 @@ const LOGIN_ERRORS: Readonly<Record<string, DomainErrorKind>> = {
   invalid_credentials: 'invalid_credentials',
   two_factor_required: 'two_factor_required',
   invalid_two_factor_code: 'invalid_two_factor_code',
+  two_factor_enrolment_required: 'two_factor_enrolment_required',
+  two_factor_enrolment_expired: 'two_factor_enrolment_expired',
 };
 
 /** ajv's messages for shape rules (server/src/app.ts keeps ajv's text, "is not allowed" for an unknown property). */
@@ -200,6 +204,10 @@ export function graphqlOutcome(
       return { ok: false, kinds: ['two_factor_required'], fields: null, wire };
     case 'INVALID_TWO_FACTOR_CODE':
       return { ok: false, kinds: ['invalid_two_factor_code'], fields: null, wire };
+    case 'TWO_FACTOR_ENROLMENT_REQUIRED':
+      return { ok: false, kinds: ['two_factor_enrolment_required'], fields: null, wire };
+    case 'TWO_FACTOR_ENROLMENT_EXPIRED':
+      return { ok: false, kinds: ['two_factor_enrolment_expired'], fields: null, wire };
     default:
       return { ok: false, kinds: ['unexpected'], fields: null, wire };
   }

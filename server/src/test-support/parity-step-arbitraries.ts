@@ -166,6 +166,34 @@ export const blockStep: fc.Arbitrary<Step> = fc.record({
   target: blockTargetArb,
   blocked: fc.constantFrom(true, true, false),
 });
+/** An administrator (or someone who may not) resets or requires two-factor of the users a block case signs in. */
+export const twoFactorStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('twoFactor' as const),
+  who: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin') },
+    { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('bAdmin', 'aOp') },
+  ),
+  target: blockTargetArb,
+  settings: fc.oneof(
+    { weight: 4, arbitrary: fc.constant({ two_factor_enrolment_required: true }) },
+    { weight: 1, arbitrary: fc.constant({ two_factor_enrolment_required: false }) },
+    { weight: 1, arbitrary: fc.constant({ two_factor_enabled: false }) },
+    { weight: 1, arbitrary: fc.constant({ two_factor_enabled: true }) },
+  ),
+});
+/** A two-factor change of a user, then that user signing in (the right password mostly). */
+export const twoFactorThenSignIn: fc.Arbitrary<Step[]> = fc
+  .tuple(twoFactorStep, fc.constantFrom<SignInPassword>('right', 'right', 'wrong'))
+  .map(([change, password]) => {
+    const target = change.op === 'twoFactor' ? change.target : { fixture: 'aOp' as const };
+    const signIn: SignInTarget =
+      'fixture' in target
+        ? { fixture: target.fixture }
+        : 'created' in target
+          ? { created: target.created }
+          : { fixture: 'aOp' };
+    return [change, { op: 'signIn', target: signIn, email: 'exact', password, times: 1 }];
+  });
 /** Sign-in of the users a block case blocks, right or wrong password. */
 export const blockSignInStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('signIn' as const),

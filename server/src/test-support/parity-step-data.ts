@@ -43,6 +43,13 @@ export type Step =
   | { op: 'delete'; who: PrincipalName; target: UserRef }
   | { op: 'password'; who: PrincipalName; password: string }
   | { op: 'block'; who: PrincipalName; target: UserRef; blocked: boolean }
+  /** REST `PATCH /api/user-settings/{id}` ↔ GraphQL `updateUserSettings`. */
+  | {
+      op: 'twoFactor';
+      who: PrincipalName;
+      target: UserRef;
+      settings: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean };
+    }
   | { op: 'setLimit'; tenant: TenantKey; headroom: number }
   | {
       op: 'signIn';

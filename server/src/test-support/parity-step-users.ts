@@ -146,6 +146,26 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
       };
     }
 
+    case 'twoFactor': {
+      const id = model.userId(step.target, step.who);
+      const settings = (body: unknown) => body;
+      if (rest)
+        return {
+          twoFactor: restOutcome(
+            await twin.rest(auth(step.who), 'PATCH', `/api/user-settings/${id}`, step.settings),
+            settings,
+          ),
+        };
+      const path = pathTenant(step.who, model.tenantOf(step.target, step.who));
+      return {
+        twoFactor: graphqlOutcome(
+          await twin.graphql(auth(step.who), path, 'updateUserSettings', { user_id: id, ...step.settings }),
+          'updateUserSettings',
+          settings,
+        ),
+      };
+    }
+
     case 'setLimit': {
       // REST only (tenants are managed through REST): the same call on both twins.
       const tenant = fixture.tenants[step.tenant];

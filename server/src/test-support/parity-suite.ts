@@ -18,6 +18,8 @@ import {
   sequence,
   sessionStep,
   setLimitStep,
+  twoFactorStep,
+  twoFactorThenSignIn,
   signInEmailForms,
   signInPasswords,
   signInStep,
@@ -116,6 +118,21 @@ export const CAPABILITIES: readonly Capability[] = [
       5,
     ),
     requires: ['block:ok', 'attempt0:ok', 'attempt0:invalid_credentials', 'list:ok'],
+  },
+  {
+    name: 'two-factor settings and enrolment at sign-in',
+    cases: fc
+      .array(
+        fc.oneof(
+          { weight: 3, arbitrary: twoFactorThenSignIn },
+          { weight: 2, arbitrary: twoFactorStep.map((step) => [step]) },
+          { weight: 2, arbitrary: blockSignInStep.map((step) => [step]) },
+          { weight: 1, arbitrary: plainCreateStep.map((step) => [step]) },
+        ),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((parts) => parts.flat()),
+    requires: ['twoFactor:ok', 'twoFactor:not_found', 'attempt0:two_factor_enrolment_required', 'attempt0:ok'],
   },
   {
     name: 'users list',

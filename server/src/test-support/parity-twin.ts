@@ -203,7 +203,7 @@ export class Twin {
       };
     }>`
       select json_build_object(
-        'users', (select coalesce(json_agg(json_build_array(id, tenant_id, role_id, department_id, name, username, email, image, blocked, two_factor_enabled,
+        'users', (select coalesce(json_agg(json_build_array(id, tenant_id, role_id, department_id, name, username, email, image, blocked, two_factor_enabled, two_factor_enrolment_required,
                     is_connected, origin_backoffice, token_version, deleted_at is not null, password_hash) order by id), '[]'::json) from users),
         'links', (select coalesce(json_agg(json_build_array(id, user_id, instance_id) order by id), '[]'::json) from user_instances),
         'tenants', (select coalesce(json_agg(json_build_array(id, plan, user_limit, ticket_limit) order by id), '[]'::json) from tenants),
