@@ -188,3 +188,50 @@ for (const theme of ['light', 'dark'] as const) {
     expect(serious, 'serious or critical axe violations').toEqual([]);
   });
 }
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`departments screen and the department and connection dialogs, ${theme}: axe finds no serious or critical violation`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const tenant = await createTenant(api, uniquePrefix('axedept'));
+    await api.rest('POST', `/api/departments?tenantName=${tenant}`, { name: 'Atendimento' });
+    const instance = await api.rest<{ name: string }>('POST', '/api/instance', {
+      name: 'WhatsApp Axe',
+      tenantName: tenant,
+      isOfficial: false,
+      isUnlimited: false,
+    });
+    const serious: string[] = [];
+
+    // The departments screen with a row, its create dialog, and the dialog refusing a taken name.
+    await signIn(page, app.origin, app.admin);
+    await page.goto(`${app.origin}${tenantPath('/departments', tenant)}`);
+    await expect(page.getByRole('grid', { name: t('departments.tableLabel') })).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `departments: ${v}`));
+    await page
+      .getByRole('button', { name: t('departments.create'), exact: true })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('departments.form.createTitle') });
+    await expect(dialog).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `department dialog: ${v}`));
+    await dialog.getByRole('textbox', { name: t('departments.form.name') }).fill('atendimento');
+    await dialog.getByRole('button', { name: t('departments.form.createSubmit'), exact: true }).click();
+    await expect(dialog.getByText(t('departments.errors.nameTaken'))).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `department dialog refused: ${v}`));
+    await dialog.getByRole('button', { name: t('common.cancel'), exact: true }).click();
+
+    // The instances panel's new-connection dialog.
+    await page.goto(`${app.origin}${tenantPath(`/tenants?panel=instances&tenant=${tenant}`)}`);
+    await page.getByRole('button', { name: t('instances.connections.createLabel', { name: instance.name }) }).click();
+    const connection = page.getByRole('dialog', {
+      name: t('instances.connections.form.createTitle', { instance: instance.name }),
+    });
+    await expect(connection).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `connection dialog: ${v}`));
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}

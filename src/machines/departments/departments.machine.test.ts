@@ -28,6 +28,7 @@ describe('departmentsMachine: model coverage', () => {
         doneEvent('loadDepartments', [department(1, 'Atendimento'), department(2, 'Financeiro', false)]),
         errorEvent('loadDepartments', new ApiError(403, null)),
         { type: 'departments.reload' },
+        { type: 'departments.dismiss' },
         { type: 'departments.create', name: 'Compras' },
         { type: 'departments.create', name: ' atendimento ' },
         { type: 'departments.rename', id: 2, name: 'Cobrança' },

@@ -18,7 +18,7 @@ export interface DepartmentsInput {
 export interface DepartmentsContext extends DepartmentsInput {
   departments: Department[];
   listError: ActionError | null;
-  /** The create or change in flight. */
+  /** The create or change in flight (kept after it ends, for its outcome; replaced by the next). */
   pending: { id: number | null; name?: string; activated?: boolean } | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
@@ -26,6 +26,8 @@ export interface DepartmentsContext extends DepartmentsInput {
 
 export type DepartmentsEvent =
   | { type: 'departments.reload' }
+  /** A dialog opens: the last refusal is forgotten. */
+  | { type: 'departments.dismiss' }
   | { type: 'departments.create'; name: string }
   | { type: 'departments.rename'; id: number; name: string }
   | { type: 'departments.activate'; id: number; activated: boolean };
@@ -112,6 +114,7 @@ export const departmentsMachine = setup({
       departments: [],
       listError: actionError('departments.errors.load', params.error),
     })),
+    dismiss: assign({ actionError: null, fieldErrors: () => ({}) }),
     refuse: assign((_, params: { fieldErrors: Record<string, I18nKey> }) => ({
       fieldErrors: params.fieldErrors,
       actionError: null,
@@ -128,7 +131,6 @@ export const departmentsMachine = setup({
     }),
     saved: assign(({ context }, department: Department) => ({
       departments: [...context.departments.filter((d) => d.id !== department.id), department].sort(byName),
-      pending: null,
     })),
     saveFailed: assign(({ context }, params: { error: unknown; action: DepartmentAction }) => {
       const fields = refusedFields(params.error);
@@ -141,7 +143,6 @@ export const departmentsMachine = setup({
           params.error instanceof ApiError && params.error.status === 404
             ? context.departments.filter((d) => d.id !== context.pending?.id)
             : context.departments,
-        pending: null,
       };
     }),
     // A create or rename refused shows on its dialog; an (de)activation refused has no dialog, so it toasts.
@@ -197,6 +198,7 @@ export const departmentsMachine = setup({
         idle: {
           on: {
             'departments.reload': '#departments.loading',
+            'departments.dismiss': { actions: 'dismiss' },
             'departments.create': [
               { guard: 'validCreate', target: 'saving', actions: 'begin' },
               {
@@ -234,6 +236,7 @@ export const departmentsMachine = setup({
             onDone: {
               target: 'idle',
               actions: [
+                { type: 'saved', params: ({ event }) => event.output },
                 {
                   type: 'report',
                   params: ({ context, event }) => ({
@@ -242,23 +245,22 @@ export const departmentsMachine = setup({
                     error: null,
                   }),
                 },
-                { type: 'saved', params: ({ event }) => event.output },
               ],
             },
             onError: {
               target: 'idle',
               actions: [
                 {
-                  type: 'report',
-                  params: ({ context, event }) => ({
-                    action: actionOf(context.pending),
-                    department: null,
-                    error: actionError(`departments.errors.${actionOf(context.pending)}`, event.error),
-                  }),
-                },
-                {
                   type: 'saveFailed',
                   params: ({ context, event }) => ({ error: event.error, action: actionOf(context.pending) }),
+                },
+                {
+                  type: 'report',
+                  params: ({ context }) => ({
+                    action: actionOf(context.pending),
+                    department: null,
+                    error: context.actionError,
+                  }),
                 },
               ],
             },

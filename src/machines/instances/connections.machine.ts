@@ -22,6 +22,7 @@ type Change = { create: { instance_id: number; name: string } } | { id: number; 
 export interface ConnectionsContext extends ConnectionsInput {
   connections: Connection[];
   dialog: ConnectionDialog;
+  /** The change in flight (kept after it ends, for its outcome; replaced by the next). */
   pending: Change | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
@@ -151,7 +152,6 @@ export const connectionsMachine = setup({
         connections: exists
           ? context.connections.map((c) => (c.id === connection.id ? connection : c))
           : [...context.connections, connection],
-        pending: null,
         dialog: actionOf(context.pending) === 'activate' ? context.dialog : null,
       };
     }),
@@ -168,7 +168,6 @@ export const connectionsMachine = setup({
           gone && pending && 'id' in pending
             ? context.connections.filter((c) => c.id !== pending.id)
             : context.connections,
-        pending: null,
       };
     }),
     report: emit(
@@ -229,6 +228,7 @@ export const connectionsMachine = setup({
         onDone: {
           target: 'idle',
           actions: [
+            { type: 'saved', params: ({ event }) => event.output },
             {
               type: 'report',
               params: ({ context, event }) => ({
@@ -237,21 +237,20 @@ export const connectionsMachine = setup({
                 error: null,
               }),
             },
-            { type: 'saved', params: ({ event }) => event.output },
           ],
         },
         onError: {
           target: 'idle',
           actions: [
+            { type: 'saveFailed', params: ({ event }) => ({ error: event.error }) },
             {
               type: 'report',
-              params: ({ context, event }) => ({
+              params: ({ context }) => ({
                 action: actionOf(context.pending),
                 connection: null,
-                error: actionError(`instances.connections.errors.${actionOf(context.pending)}`, event.error),
+                error: context.actionError,
               }),
             },
-            { type: 'saveFailed', params: ({ event }) => ({ error: event.error }) },
           ],
         },
       },

@@ -63,13 +63,17 @@ function NameForm({
   const { t } = useTranslation();
   const [name, setName] = useState(initialName);
   const nameError = feedback?.fieldErrors['name'];
+  // The refusal shows on the field until the user edits it: the feedback it was edited after is
+  // remembered, and a newer refusal (a new feedback object) shows again. Managed here rather than as
+  // the Form's server `validationErrors`, which a blur right after a new refusal could clear at once.
+  const [editedAfter, setEditedAfter] = useState<NameDialogFeedback | null>(null);
+  const shownError = nameError && editedAfter !== feedback ? t(nameError) : null;
   const formError = feedback?.formError
     ? t('departments.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) })
     : null;
   return (
     <Form
       formError={formError}
-      validationErrors={nameError ? { name: t(nameError) } : {}}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(name);
@@ -80,9 +84,13 @@ function NameForm({
         description={hint}
         name="name"
         value={name}
-        onChange={setName}
+        onChange={(value) => {
+          setName(value);
+          setEditedAfter(feedback);
+        }}
         isRequired
-        errorMessage={requiredMessage}
+        isInvalid={shownError !== null ? true : undefined}
+        errorMessage={shownError ?? requiredMessage}
         autoFocus
       />
       <FormActions>

@@ -1,8 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  departmentNameProblems,
   departmentsMachine,
   selectDepartmentsStatus,
   type Department,
@@ -35,25 +34,22 @@ export default function DepartmentsScreen() {
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const [dialog, setDialog] = useState<OpenDialog>(null);
-  const [feedback, setFeedback] = useState<NameDialogFeedback | null>(null);
+  const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
+  const actionError = useSelector(actor, (s) => s.context.actionError);
+  // A new object only for a new refusal (the dialog shows it until the name is edited).
+  const feedback = useMemo<NameDialogFeedback>(
+    () => ({ fieldErrors, formError: actionError }),
+    [fieldErrors, actionError],
+  );
 
-  // A refused create or rename shows in its dialog, which stays open; a success closes it (the hook toasts it).
+  // A success closes the dialog that asked (the hook toasts it); a refusal keeps it open with the reason.
   useOutcomeToast(actor, (outcome) => {
-    if (outcome.action === 'activate') return;
-    const { actionError, fieldErrors } = actor.getSnapshot().context;
-    if (!outcome.ok) return setFeedback({ fieldErrors, formError: actionError });
-    setDialog(null);
+    if (outcome.ok && outcome.action !== 'activate') setDialog(null);
   });
 
   const open = (next: OpenDialog) => {
-    setFeedback(null);
+    actor.send({ type: 'departments.dismiss' });
     setDialog(next);
-  };
-  /** Shows the local problems of a name; true when there are some (nothing is sent then). */
-  const refuse = (name: string, exceptId: number | null) => {
-    const fieldErrors = departmentNameProblems(name, departments, exceptId);
-    setFeedback({ fieldErrors, formError: null });
-    return Object.keys(fieldErrors).length > 0;
   };
 
   const columns: DataTableColumn<Department>[] = [
@@ -141,11 +137,11 @@ export default function DepartmentsScreen() {
         requiredMessage={t('departments.errors.nameRequired')}
         submitLabel={t(renaming ? 'departments.form.renameSubmit' : 'departments.form.createSubmit')}
         initialName={renaming?.name ?? ''}
-        onSubmit={(name) => {
-          if (refuse(name, renaming?.id ?? null)) return;
-          if (renaming) actor.send({ type: 'departments.rename', id: renaming.id, name });
-          else actor.send({ type: 'departments.create', name });
-        }}
+        onSubmit={(name) =>
+          actor.send(
+            renaming ? { type: 'departments.rename', id: renaming.id, name } : { type: 'departments.create', name },
+          )
+        }
       />
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../../domain/format';
 import type { ConnectionsActor } from '../../../../machines/instances/connections.machine';
@@ -97,13 +98,14 @@ function ConnectionDialog({ actor }: { actor: ConnectionsActor }) {
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const formError = useSelector(actor, (s) => s.context.actionError);
   const renaming = dialog?.kind === 'rename' ? dialog.connection : null;
+  const feedback = useMemo(() => ({ fieldErrors, formError }), [fieldErrors, formError]);
   return (
     <NameDialog
       key={renaming ? `rename-${renaming.id}` : `create-${dialog?.kind === 'create' ? dialog.instanceId : ''}`}
       isOpen={dialog !== null}
       onClose={() => actor.send({ type: 'connections.close' })}
       isPending={busy}
-      feedback={{ fieldErrors, formError }}
+      feedback={feedback}
       title={
         dialog?.kind === 'create'
           ? t('instances.connections.form.createTitle', { instance: dialog.instanceName })

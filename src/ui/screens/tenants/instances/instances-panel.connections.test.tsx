@@ -43,6 +43,10 @@ describe('InstancesPanel: connections', () => {
     expect(await within(dialog).findByText('Já existe uma conexão com este nome nesta instância.')).toBeInTheDocument();
     expect(posts('/api/connection')).toEqual([]);
     await userEvent.clear(field);
+    await userEvent.type(field, '  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
+    expect(await within(dialog).findByText('Informe o nome da conexão.')).toBeInTheDocument();
+    await userEvent.clear(field);
     await userEvent.type(field, ' Caixa ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
