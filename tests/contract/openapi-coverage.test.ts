@@ -90,6 +90,8 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/two-factor/disable'],
   // The login-failure report's user picker for report-only roles.
   ['get', '/api/dashboard-report/users'],
+  // The login-failure report without its row limit: the period's total and every row as CSV.
+  ['get', '/api/tenant/sheets/login_failures'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));
