@@ -100,6 +100,18 @@ export async function restUsers(
     await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, {
       body: { two_factor_enabled: false },
     });
+    // An administrator requires enrolment at the next sign-in, and lifts it again (the flow below signs in).
+    await rest(
+      'userSettingsUpdate',
+      'PATCH',
+      `/api/user-settings/${userId}`,
+      200,
+      { body: { two_factor_enrolment_required: true } },
+      'userSettingsUpdate (require enrolment)',
+    );
+    await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${userId}`, 200, {
+      body: { two_factor_enrolment_required: false },
+    });
     await twoFactorFlow(c, userEmail, userPassword);
   } else if (anyUserId) {
     // Without a throwaway user, still exercise the read-only-ish setting on the caller itself.
@@ -166,6 +178,9 @@ export async function graphqlOperations(
     const linkId = links.map((l) => l.id).find((id): id is number => typeof id === 'number');
     if (linkId) await graphql('deleteUserInstance', { id: linkId });
     else check('deleteUserInstance', 'graphql', 0, ['no user–instance link to delete (newUser linked no instance)']);
+    // Require enrolment at the next sign-in and lift it again before signing in as the user.
+    await graphql('updateUserSettings', { user_id: gqlUserId, two_factor_enrolment_required: true });
+    await graphql('updateUserSettings', { user_id: gqlUserId, two_factor_enrolment_required: false });
     // Password change as the throwaway user (never touches the caller's password).
     const gqlToken = await loginToken(gqlEmail, gqlPassword);
     if (gqlToken) await graphql('updateUserPassword', { password: `${gqlPassword}2` }, gqlToken);
@@ -177,6 +192,7 @@ export async function graphqlOperations(
       'userInstances',
       'updateUser',
       'deleteUserInstance',
+      'updateUserSettings',
       'updateUserPassword',
       'disconnectUser',
       'deleteUser',
