@@ -136,6 +136,29 @@ export async function instancesAndConnections(
     }
   }
   await rest('connectionList', 'GET', '/api/connection', 200, { query: { tenantName: customerName } });
+  if (instanceId) {
+    const created = asRecord(
+      await rest('connectionCreate', 'POST', '/api/connection', 201, {
+        body: { tenantName, instance_id: instanceId, name: `Conformance ${stamp}` },
+      }),
+    );
+    if (typeof created.id === 'number')
+      await rest('connectionUpdate', 'POST', '/api/connection/update', 200, {
+        body: { id: created.id, tenantName, name: `Conformance ${stamp} renamed`, activated: false },
+      });
+  }
+  // Departments of the throwaway tenant: create one, rename and deactivate it.
+  const department = asRecord(
+    await rest('departmentCreate', 'POST', '/api/departments', 201, {
+      query: { tenantName },
+      body: { name: `Conformance ${stamp}` },
+    }),
+  );
+  if (typeof department.id === 'number')
+    await rest('departmentUpdate', 'PATCH', `/api/departments/${department.id}`, 200, {
+      query: { tenantName },
+      body: { name: `Conformance ${stamp} renamed`, activated: false },
+    });
 }
 
 export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext, tenants: RunTenants): Promise<void> {

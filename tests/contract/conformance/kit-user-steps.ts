@@ -152,6 +152,21 @@ export async function graphqlOperations(
     );
     if (typeof extra.id === 'number') instanceIds = [extra.id];
   }
+  // A throwaway department and connection of the GraphQL tenant (unique names), renamed and deactivated.
+  const department = asRecord(
+    (await graphql('createDepartment', { name: `Conformance ${stamp} gql` }))?.createDepartment,
+  );
+  if (typeof department.id === 'number')
+    await graphql('updateDepartment', { id: department.id, name: `Conformance ${stamp} gql 2`, activated: false });
+  else check('updateDepartment', 'graphql', 0, ['not exercised: createDepartment created nothing']);
+  await graphql('connections', {});
+  const connection = asRecord(
+    (await graphql('createConnection', { instance_id: instanceIds[0] ?? 0, name: `Conformance ${stamp} gql` }))
+      ?.createConnection,
+  );
+  if (typeof connection.id === 'number')
+    await graphql('updateConnection', { id: connection.id, name: `Conformance ${stamp} gql 2`, activated: false });
+  else check('updateConnection', 'graphql', 0, ['not exercised: createConnection created nothing']);
   const gqlPassword = 'Conf#Gq7!Zr4@Wt';
   const gqlEmail = `conf-gql-${stamp}@example.com`;
   const created = asRecord(
