@@ -1,12 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Router, useLocation, useSearch } from 'wouter';
-import { DEFAULT_TENANT, matchPath, splitTenantPath, withTenant, type AppRoute } from '../domain/paths';
-import { selectOwnTenant } from '../machines/session/session-selectors';
+import { DEFAULT_TENANT, matchPath, splitTenantPath, type AppRoute } from '../domain/paths';
 import { selectAllowedRoute, selectGuardRedirect } from '../machines/navigation/route-guard.machine';
-import { usePreferences, useServices, useSession } from '../ui/hooks/services-context';
-import { appToasts, showToast } from '../ui/components/toast-queue';
+import { usePreferences, useServices } from '../ui/hooks/services-context';
 import { BlankLayout } from '../ui/layouts/blank-layout';
 import { ErrorBoundary } from './error-boundary';
 import { LazyMainLayout, SCREENS } from './screens-registry';
@@ -21,34 +18,14 @@ import { useThemeClass } from '../ui/components/theme-class';
  */
 export function AppRouter() {
   const [location] = useLocation();
-  const search = useSearch();
-  const { tenant, rest } = splitTenantPath(location);
-  const own = useSession(selectOwnTenant);
+  const { tenant } = splitTenantPath(location);
   if (tenant === null) return <Redirect to={`/${DEFAULT_TENANT}/`} replace />;
-  // A user who is not staff acts only in its own tenant: another tenant's address would refuse its calls
-  // and socket, so it goes to the same page of its own tenant, told why.
-  if (own !== null && own !== tenant)
-    return <OwnTenant from={tenant} to={own} href={withTenant(own, rest) + (search ? `?${search}` : '')} />;
   return (
     <Router base={`/${tenant}`}>
       <TenantSocket tenant={tenant} />
       <ThemedRoutes />
     </Router>
   );
-}
-
-function OwnTenant({ from, to, href }: { from: string; to: string; href: string }) {
-  const { t } = useTranslation();
-  const [, navigate] = useLocation();
-  useLayoutEffect(() => {
-    showToast(appToasts, {
-      variant: 'info',
-      title: t('auth.tenantRedirect.title', { tenant: to }),
-      description: t('auth.tenantRedirect.body', { from }),
-    });
-    navigate(href, { replace: true });
-  }, [from, href, navigate, t, to]);
-  return null;
 }
 
 /** A tenant switch (first segment changed) reconnects the socket for the new tenant (socket.md §4.4). */

@@ -183,9 +183,9 @@ test.describe('the tenant of the address', () => {
 
     await page.goto(`${app.origin}${tenantPath('/login')}?to=${encodeURIComponent('/two-factor')}`);
     await submitLogin(page, { email: user.email, password: JOURNEY_PASSWORD });
-    const notice = toast(page, t('auth.tenantRedirect.title', { tenant }));
+    const notice = toast(page, t('shell.tenantRedirect.title', { tenant }));
     await expect(notice).toBeVisible();
-    await expect(notice).toContainText(t('auth.tenantRedirect.body', { from: 'backoffice' }));
+    await expect(notice).toContainText(t('shell.tenantRedirect.body', { from: 'backoffice' }));
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/two-factor', tenant));
     await expect(pageTitle(page)).toHaveText(t('routes.two-factor'));
     // Its calls and socket now work: the socket connects.
@@ -200,7 +200,7 @@ test.describe('the tenant of the address', () => {
     await submitLogin(page, app.admin);
     await expect(pageTitle(page)).toHaveText(t('routes.home'));
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/', tenant));
-    await expect(toast(page, t('auth.tenantRedirect.title', { tenant: 'backoffice' }))).toHaveCount(0);
+    await expect(toast(page, t('shell.tenantRedirect.title', { tenant: 'backoffice' }))).toHaveCount(0);
     await expect(page.getByRole('banner').getByRole('combobox', { name: t('shell.tenant') })).toBeVisible();
   });
 });

@@ -12,6 +12,7 @@ import { PageHeader } from '../shell/page-header';
 import { RequestBar } from '../shell/request-bar';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useMediaQuery } from '../hooks/use-media-query';
+import { useOwnTenant } from '../hooks/use-own-tenant';
 import * as styles from './main-layout.css';
 
 export interface MainLayoutProps {
@@ -33,8 +34,10 @@ export default function MainLayout(props: MainLayoutProps) {
   useRealtime();
   const [, navigate] = useLocation();
   const { base } = useRouter();
+  const elsewhere = useOwnTenant();
   // RAC links get the real address (tenant prefix) for middle-click and "open in new tab".
   const useHref = (href: string) => (href.startsWith('/') ? `${base}${href}` : href);
+  if (elsewhere) return null;
   return (
     <AriaProviders navigate={(to) => navigate(to)} useHref={useHref}>
       <Shell {...props} />
