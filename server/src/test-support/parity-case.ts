@@ -2,11 +2,15 @@ import { agree, HOME, PRINCIPAL_USER, type Outcome, type Tally, type Twin, type 
 import { Model, type Step } from './parity-step-data';
 import { type Observation, clearSessions } from './parity-step-helpers';
 import { runUsersStep } from './parity-step-users';
+import { runRecordsStep } from './parity-step-records';
 import { runSessionStep } from './parity-step-sessions';
 
 /** Runs one step on one twin. */
 export async function runStep(step: Step, twin: Twin, model: Model): Promise<Observation> {
-  const observation = (await runUsersStep(step, twin, model)) ?? (await runSessionStep(step, twin, model));
+  const observation =
+    (await runUsersStep(step, twin, model)) ??
+    (await runRecordsStep(step, twin, model)) ??
+    (await runSessionStep(step, twin, model));
   if (!observation) throw new Error(`no runner for step ${JSON.stringify(step)}`);
   return observation;
 }

@@ -17,6 +17,8 @@ export interface Answer {
 export const USER_FIELDS =
   'id name username email image isConnected blocked twoFactorEnabled twoFactorEnrolmentRequired tenantName origin_backoffice role { id name display_name has_permission_routes } userDepartment { id name activated } userInstances { id instance { id name activated } }';
 
+const CONNECTION_FIELDS = 'id instance_id instance_name name activated phone status last_seen_at';
+
 export const DOCS = {
   logIn: `mutation logIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token expires_in user { ${USER_FIELDS} } } }`,
   refreshToken: 'mutation refreshToken { refreshToken { token expires_in } }',
@@ -32,6 +34,11 @@ export const DOCS = {
   userInfos: `query userInfos { userInfos { ${USER_FIELDS} } }`,
   roles: 'query roles { roles { id name display_name has_permission_routes } }',
   departments: 'query departments { departments { id name activated } }',
+  createDepartment: 'mutation createDepartment($name: String!) { createDepartment(name: $name) { id name activated } }',
+  updateDepartment:
+    'mutation updateDepartment($id: Int!, $name: String, $activated: Boolean) { updateDepartment(id: $id, name: $name, activated: $activated) { id name activated } }',
+  createConnection: `mutation createConnection($instance_id: Int!, $name: String!) { createConnection(instance_id: $instance_id, name: $name) { ${CONNECTION_FIELDS} } }`,
+  updateConnection: `mutation updateConnection($id: Int!, $name: String, $activated: Boolean) { updateConnection(id: $id, name: $name, activated: $activated) { ${CONNECTION_FIELDS} } }`,
 } as const;
 
 export type GraphqlField = keyof typeof DOCS;
@@ -94,7 +101,12 @@ const SHAPE_ERROR =
 
 /** Arguments that name the operation's target record, and arguments that name other records (contracts: `Id`, `role_id`…). */
 const TARGET_FIELDS: ReadonlySet<string> = new Set(['id', 'user_id']);
-const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['role_id', 'user_department_id', 'chosen_instances']);
+const REFERENCE_FIELDS: ReadonlySet<string> = new Set([
+  'role_id',
+  'user_department_id',
+  'chosen_instances',
+  'instance_id',
+]);
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

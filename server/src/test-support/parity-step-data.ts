@@ -16,6 +16,13 @@ export interface InstancesRef {
   extra?: 'other' | 'unknown';
 }
 export type RoleRef = 'admin' | 'operator' | 'unknown';
+/** A department, instance or connection: the acting tenant's i-th (modulo), one of another tenant, or an id nobody has. */
+export type RecordRef = { own: number } | { other: true } | { unknown: true };
+/** A rename, an (de)activation, or both. */
+export interface RecordChange {
+  name?: string;
+  activated?: boolean;
+}
 
 export interface UserFields {
   username?: string;
@@ -61,6 +68,11 @@ export type Step =
   | { op: 'list'; who: PrincipalName; tenant: 'own' | 'other' }
   | { op: 'roles'; who: PrincipalName }
   | { op: 'departments'; who: PrincipalName; tenant: 'own' | 'other' }
+  /** Department and connection changes in the caller's own tenant or the other one (./parity-step-records.ts). */
+  | { op: 'departmentCreate'; who: PrincipalName; tenant: 'own' | 'other'; name: string }
+  | { op: 'departmentUpdate'; who: PrincipalName; tenant: 'own' | 'other'; target: RecordRef; change: RecordChange }
+  | { op: 'connectionCreate'; who: PrincipalName; tenant: 'own' | 'other'; instance: RecordRef; name: string }
+  | { op: 'connectionUpdate'; who: PrincipalName; tenant: 'own' | 'other'; target: RecordRef; change: RecordChange }
   | { op: 'session'; user: SessionUser }
   | { op: 'refresh'; user: SessionUser; token: 'current' | 'previous' }
   | { op: 'use'; user: SessionUser; via: 'rest' | 'graphql'; token: 'current' | 'previous' }

@@ -15,3 +15,9 @@ export * from './parity-case';
 export * from './parity-values';
 export * from './parity-step-arbitraries';
 export * from './parity-session-arbitraries';
+export {
+  connectionCreateStep,
+  connectionUpdateStep,
+  departmentCreateStep,
+  departmentUpdateStep,
+} from './parity-step-records';

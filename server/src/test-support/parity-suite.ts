@@ -25,6 +25,10 @@ import {
   signInStep,
   updateStep,
   type Step,
+  connectionCreateStep,
+  connectionUpdateStep,
+  departmentCreateStep,
+  departmentUpdateStep,
 } from './parity-steps';
 
 /**
@@ -152,6 +156,28 @@ export const CAPABILITIES: readonly Capability[] = [
     name: 'departments',
     cases: sequence(departmentsStep, 3),
     requires: ['departments:ok', 'departments:forbidden', 'departments:unauthenticated'],
+  },
+  {
+    name: 'department and connection changes',
+    cases: sequence(
+      fc.oneof(
+        { weight: 2, arbitrary: departmentCreateStep },
+        { weight: 2, arbitrary: departmentUpdateStep },
+        { weight: 2, arbitrary: connectionCreateStep },
+        { weight: 2, arbitrary: connectionUpdateStep },
+      ),
+    ),
+    requires: [
+      'create:ok',
+      'create:invalid',
+      'create:conflict',
+      'create:unknown_reference',
+      'create:forbidden',
+      'update:ok',
+      'update:not_found',
+      'update:conflict',
+      'update:invalid',
+    ],
   },
   {
     name: '401 → 403 → 400 ordering',

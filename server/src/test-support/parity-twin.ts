@@ -21,6 +21,8 @@ export interface State {
   tenants: unknown[];
   attempts: unknown[];
   families: [string, number, boolean][];
+  /** Departments and connections (id, scope, name, activated), by id. */
+  records: unknown[];
 }
 
 export class Twin {
@@ -128,8 +130,11 @@ export class Twin {
       union all select 'links', coalesce((select json_agg(l) from user_instances l), '[]'::json)
       union all select 'families', coalesce((select json_agg(f) from token_families f), '[]'::json)
       union all select 'tenants', coalesce((select json_agg(t) from (select id, plan, user_limit, ticket_limit from tenants) t), '[]'::json)
+      union all select 'departments', coalesce((select json_agg(d) from (select id, name, activated from departments) d), '[]'::json)
+      union all select 'connections', coalesce((select json_agg(c) from (select id, name, activated from connections) c), '[]'::json)
       union all select 'max', json_build_object('user', (select coalesce(max(id), 0) from users), 'link', (select coalesce(max(id), 0) from user_instances),
-        'attempt', (select coalesce(max(id), 0) from login_attempts))`.execute(this.db);
+        'attempt', (select coalesce(max(id), 0) from login_attempts), 'department', (select coalesce(max(id), 0) from departments),
+        'connection', (select coalesce(max(id), 0) from connections))`.execute(this.db);
     await sql
       .raw(
         `create function parity_reset() returns void language plpgsql as $parity$
@@ -137,6 +142,8 @@ export class Twin {
         max_user bigint := (select (value->>'user')::bigint from parity_baseline where name = 'max');
         max_link bigint := (select (value->>'link')::bigint from parity_baseline where name = 'max');
         max_attempt bigint := (select (value->>'attempt')::bigint from parity_baseline where name = 'max');
+        max_department bigint := (select (value->>'department')::bigint from parity_baseline where name = 'max');
+        max_connection bigint := (select (value->>'connection')::bigint from parity_baseline where name = 'max');
       begin
         delete from users where id > max_user;
         -- Two users may have swapped e-mails or usernames during the case: free them first, or the
@@ -160,6 +167,25 @@ export class Twin {
         update tenants t set plan = s.plan, user_limit = s.user_limit, ticket_limit = s.ticket_limit
           from json_to_recordset((select value from parity_baseline where name = 'tenants')) as s(id int, plan text, user_limit int, ticket_limit int)
           where t.id = s.id and (t.plan, t.user_limit, t.ticket_limit) is distinct from (s.plan, s.user_limit, s.ticket_limit);
+        -- Departments and connections: new ones go, renamed ones (freed of their names first, as the
+        -- unique indexes would refuse a swap row by row) get their names and flags back.
+        update users set department_id = null where department_id > max_department;
+        delete from departments where id > max_department;
+        delete from connections where id > max_connection;
+        update departments d set name = 'parity.reset.' || d.id
+          from json_to_recordset((select value from parity_baseline where name = 'departments')) as s(id int, name text, activated boolean)
+          where d.id = s.id and (d.name, d.activated) is distinct from (s.name, s.activated);
+        update departments d set name = s.name, activated = s.activated
+          from json_to_recordset((select value from parity_baseline where name = 'departments')) as s(id int, name text, activated boolean)
+          where d.id = s.id and (d.name, d.activated) is distinct from (s.name, s.activated);
+        update connections c set name = 'parity.reset.' || c.id
+          from json_to_recordset((select value from parity_baseline where name = 'connections')) as s(id int, name text, activated boolean)
+          where c.id = s.id and (c.name, c.activated) is distinct from (s.name, s.activated);
+        update connections c set name = s.name, activated = s.activated
+          from json_to_recordset((select value from parity_baseline where name = 'connections')) as s(id int, name text, activated boolean)
+          where c.id = s.id and (c.name, c.activated) is distinct from (s.name, s.activated);
+        perform setval(pg_get_serial_sequence('departments', 'id'), greatest(max_department, 1), max_department > 0);
+        perform setval(pg_get_serial_sequence('connections', 'id'), greatest(max_connection, 1), max_connection > 0);
         perform setval(pg_get_serial_sequence('users', 'id'), greatest(max_user, 1), max_user > 0);
         perform setval(pg_get_serial_sequence('user_instances', 'id'), greatest(max_link, 1), max_link > 0);
         perform setval(pg_get_serial_sequence('login_attempts', 'id'), greatest(max_attempt, 1), max_attempt > 0);
@@ -200,6 +226,7 @@ export class Twin {
         tenants: unknown[];
         attempts: unknown[];
         families: [string, number, boolean][];
+        records: unknown[];
       };
     }>`
       select json_build_object(
@@ -208,14 +235,24 @@ export class Twin {
         'links', (select coalesce(json_agg(json_build_array(id, user_id, instance_id) order by id), '[]'::json) from user_instances),
         'tenants', (select coalesce(json_agg(json_build_array(id, plan, user_limit, ticket_limit) order by id), '[]'::json) from tenants),
         'attempts', (select coalesce(json_agg(json_build_array(id, email, ip, remote_address, user_id, success) order by id), '[]'::json) from login_attempts where id > ${base}),
-        'families', (select coalesce(json_agg(json_build_array(id, user_id, revoked_at is not null) order by id), '[]'::json) from token_families)
+        'families', (select coalesce(json_agg(json_build_array(id, user_id, revoked_at is not null) order by id), '[]'::json) from token_families),
+        'records', json_build_array(
+          (select coalesce(json_agg(json_build_array(id, tenant_id, name, activated) order by id), '[]'::json) from departments),
+          (select coalesce(json_agg(json_build_array(id, tenant_id, instance_id, name, activated, status) order by id), '[]'::json) from connections))
       ) as state`.execute(this.db);
     const state = result.rows[0]?.state;
     if (!state) throw new Error('no state');
     const users = new Map<number, UserState>();
     for (const row of state.users)
       users.set(Number(row[0]), { row: row.slice(0, -1), hash: String(row[row.length - 1]) });
-    return { users, links: state.links, tenants: state.tenants, attempts: state.attempts, families: state.families };
+    return {
+      users,
+      links: state.links,
+      tenants: state.tenants,
+      attempts: state.attempts,
+      families: state.families,
+      records: state.records,
+    };
   }
 
   async close(): Promise<void> {
@@ -257,6 +294,8 @@ export function stateDiff(rest: State, graphql: State, restTwin: Twin, graphqlTw
   if (!isDeepStrictEqual(rest.links, graphql.links))
     return `user_instances differ:\n    REST:    ${JSON.stringify(rest.links)}\n    GraphQL: ${JSON.stringify(graphql.links)}`;
   if (!isDeepStrictEqual(rest.tenants, graphql.tenants)) return 'tenants (plan, limits) differ';
+  if (!isDeepStrictEqual(rest.records, graphql.records))
+    return `departments or connections differ:\n    REST:    ${JSON.stringify(rest.records)}\n    GraphQL: ${JSON.stringify(graphql.records)}`;
   if (!isDeepStrictEqual(rest.attempts, graphql.attempts))
     return `login_attempts differ:\n    REST:    ${JSON.stringify(rest.attempts)}\n    GraphQL: ${JSON.stringify(graphql.attempts)}`;
   const rf = familyCounts(restTwin, rest.families);
