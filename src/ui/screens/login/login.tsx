@@ -18,16 +18,36 @@ import { NativeButton } from '../../components/native-button';
 import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
-import { lazyPart } from '../../components/lazy-with-timeout';
+import { guardedLazy } from '../../components/preloadable';
 import { ensureAppLocale } from '../../../i18n/runtime';
 import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
 
 // Enrolment at sign-in is rare: its QR code and recovery codes, with the /two-factor screen's messages
 // (the complete locale), load only when a sign-in asks for them, off the login page's budget.
-const EnrolmentParts = lazyPart(() =>
-  Promise.all([import('./enrolment-parts'), ensureAppLocale()]).then(([parts]) => parts),
+// The guard's core with this screen's own notice and button: lazyPart's error state (icons, its
+// styles) would weigh on every login page for a part few sign-ins open.
+const EnrolmentParts = guardedLazy(
+  () => Promise.all([import('./enrolment-parts'), ensureAppLocale()]).then(([parts]) => parts),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
 );
+
+/**
+ * In place of the enrolment parts when their code did not arrive: announced, with a retry. Its words
+ * are the login page's own (the core messages, src/i18n/runtime.ts): the complete ones come with the
+ * very chunk that failed.
+ */
+function EnrolmentPartError({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.notice} role="alert">
+      <p>{t('apiErrors.network')}</p>
+      <NativeButton variant="secondary" onPress={onRetry}>
+        {t('pages.serverError.action')}
+      </NativeButton>
+    </div>
+  );
+}
 
 /**
  * `/login` (docs/product.md, Sessions): e-mail and password, then — when the account has two-factor sign-in —
