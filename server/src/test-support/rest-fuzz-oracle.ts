@@ -241,13 +241,13 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetAttendances: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   sheetInstanceLogs: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
+  sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   featureList: tenantMissing('query'),
   featureUpdate: anyOf(tenantMissing('body'), ({ status, input }) =>
     status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
       ? 'no such feature (state)'
       : null,
   ),
-  sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   tenantSyncAnalytics: anyOf(rangeRule('fromDate', 'toDate', 'query'), tenantMissing('query')),
   tenantGenerateCampaignStatusWebhook: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   dashboardReport: rangeRule('start_at', 'finish_at', 'body'),
