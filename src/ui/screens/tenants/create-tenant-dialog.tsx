@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CNPJ_LENGTH, cnpjProblem, formatCnpj, normalizeCnpj } from '../../../domain/cnpj';
 import type { I18nKey } from '../../../domain/i18n-key';
 import type { ActionError } from '../../../machines/shared/request-error';
 import type { Plan, TenantCreate } from '../../../machines/tenants/tenants-actors';
@@ -11,8 +10,8 @@ import { Form, FormActions } from '../../components/form';
 import { NumberField } from '../../components/number-field';
 import { Select } from '../../components/select';
 import { Spinner } from '../../components/spinner';
-import { TextField } from '../../components/text-field';
 import { createProblems, LIMITS, PLAN_DEFAULTS, PLANS } from './tenant-form-checks';
+import { TenantIdentityFields, type TenantIdentity } from './tenant-identity-fields';
 import * as styles from './tenants.css';
 import { useFeatureLabel } from './use-feature-label';
 import { useFeatureOptions } from './use-feature-options';
@@ -50,11 +49,8 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
   const { t } = useTranslation();
   const featureOptions = useFeatureOptions();
   const featureLabel = useFeatureLabel();
-  const [name, setName] = useState('');
-  const [cnpj, setCnpj] = useState('');
+  const [identity, setIdentity] = useState<TenantIdentity>({ name: '', cnpj: '', template: '', pool: '' });
   const [features, setFeatures] = useState<string[]>([]);
-  const [template, setTemplate] = useState('');
-  const [pool, setPool] = useState('');
   const [plan, setPlan] = useState<Plan>('starter');
   const [limits, setLimits] = useState(PLAN_DEFAULTS.starter);
   const [limitsEdited, setLimitsEdited] = useState(false);
@@ -88,11 +84,11 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
         onSubmit={(event) => {
           event.preventDefault();
           const tenant: TenantCreate = {
-            name: name.trim(),
-            cnpj,
+            name: identity.name.trim(),
+            cnpj: identity.cnpj,
             features,
-            template: template.trim(),
-            pool: pool.trim(),
+            template: identity.template.trim(),
+            pool: identity.pool.trim(),
             plan,
             ...limits,
           };
@@ -102,53 +98,13 @@ function CreateTenantForm({ isPending, fieldErrors, formError, onSubmit, onClose
         }}
       >
         <div className={styles.fields}>
-          <TextField
-            label={t('tenants.screen.form.name')}
-            description={t('tenants.screen.form.nameHint')}
-            name="name"
-            value={name}
-            onChange={edit('name', setName)}
-            isRequired
-            autoFocus
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.cnpj')}
-            description={t('tenants.screen.form.cnpjHint')}
-            placeholder={t('tenants.screen.form.cnpjPlaceholder')}
-            name="cnpj"
-            value={cnpj}
-            // Masked and upper-cased as typed; letters only where the base may have them (src/domain/cnpj.ts).
-            onChange={edit('cnpj', (value: string) => setCnpj(formatCnpj(value)))}
-            // Says what is wrong as soon as the 14th character is typed, before any submit.
-            validate={(value) => {
-              const problem = normalizeCnpj(value).length === CNPJ_LENGTH ? cnpjProblem(value) : null;
-              return problem === null ? null : t(`tenants.errors.cnpj.${problem}`);
+          <TenantIdentityFields
+            values={identity}
+            onChange={(field, value) => {
+              touch(field);
+              setIdentity((current) => ({ ...current, [field]: value }));
             }}
-            // Letters since July 2026: a text keyboard, no spelling help on a code.
-            inputMode="text"
-            autoCorrect="off"
-            spellCheck="false"
-            isRequired
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.template')}
-            description={t('tenants.screen.form.templateHint')}
-            name="template"
-            value={template}
-            onChange={edit('template', setTemplate)}
-            isRequired
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.pool')}
-            description={t('tenants.screen.form.poolHint')}
-            name="pool"
-            value={pool}
-            onChange={edit('pool', setPool)}
-            isRequired
-            autoComplete="off"
+            nameHint="tenants.screen.form.nameHint"
           />
           <Select
             label={t('tenants.screen.form.plan')}

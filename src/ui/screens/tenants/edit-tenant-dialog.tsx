@@ -1,14 +1,13 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CNPJ_LENGTH, cnpjProblem, formatCnpj, normalizeCnpj } from '../../../domain/cnpj';
 import type { I18nKey } from '../../../domain/i18n-key';
 import type { ActionError } from '../../../machines/shared/request-error';
 import type { Tenant, TenantEdit } from '../../../machines/tenants/tenants-actors';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/dialog';
 import { Form, FormActions } from '../../components/form';
-import { TextField } from '../../components/text-field';
 import { editProblems } from './tenant-form-checks';
+import { TenantIdentityFields, type TenantIdentity } from './tenant-identity-fields';
 import * as styles from './tenants.css';
 import { useFocusFirstInvalid, useFormErrors } from './use-field-errors';
 
@@ -45,20 +44,15 @@ export function EditTenantDialog(props: EditTenantDialogProps) {
 
 function EditTenantForm({ tenant, isPending, fieldErrors, formError, onSubmit, onClose }: EditTenantDialogProps) {
   const { t } = useTranslation();
-  const [name, setName] = useState(tenant.name);
-  const [cnpj, setCnpj] = useState(tenant.cnpj);
-  const [template, setTemplate] = useState(tenant.template);
-  const [pool, setPool] = useState(tenant.pool);
+  const [identity, setIdentity] = useState<TenantIdentity>({
+    name: tenant.name,
+    cnpj: tenant.cnpj,
+    template: tenant.template,
+    pool: tenant.pool,
+  });
   const { errors, refuse, touch } = useFormErrors(fieldErrors);
   const container = useRef<HTMLDivElement>(null);
   useFocusFirstInvalid(container, errors);
-
-  const edit =
-    <T,>(field: string, set: (value: T) => void) =>
-    (value: T) => {
-      touch(field);
-      set(value);
-    };
 
   return (
     <div ref={container}>
@@ -68,58 +62,25 @@ function EditTenantForm({ tenant, isPending, fieldErrors, formError, onSubmit, o
         formError={formError ? t('tenants.screen.failure', { what: t(formError.key), why: t(formError.reason) }) : null}
         onSubmit={(event) => {
           event.preventDefault();
-          const values: TenantEdit = { name: name.trim(), cnpj, template: template.trim(), pool: pool.trim() };
+          const values: TenantEdit = {
+            name: identity.name.trim(),
+            cnpj: identity.cnpj,
+            template: identity.template.trim(),
+            pool: identity.pool.trim(),
+          };
           const problems = editProblems(values);
           refuse(problems);
           if (Object.keys(problems).length === 0) onSubmit(values);
         }}
       >
         <div className={styles.fields}>
-          <TextField
-            label={t('tenants.screen.form.name')}
-            description={t('tenants.screen.form.editNameHint')}
-            name="name"
-            value={name}
-            onChange={edit('name', setName)}
-            isRequired
-            autoFocus
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.cnpj')}
-            description={t('tenants.screen.form.cnpjHint')}
-            placeholder={t('tenants.screen.form.cnpjPlaceholder')}
-            name="cnpj"
-            value={cnpj}
-            // Masked and upper-cased as typed, as in the creation form (src/domain/cnpj.ts).
-            onChange={edit('cnpj', (value: string) => setCnpj(formatCnpj(value)))}
-            validate={(value) => {
-              const problem = normalizeCnpj(value).length === CNPJ_LENGTH ? cnpjProblem(value) : null;
-              return problem === null ? null : t(`tenants.errors.cnpj.${problem}`);
+          <TenantIdentityFields
+            values={identity}
+            onChange={(field, value) => {
+              touch(field);
+              setIdentity((current) => ({ ...current, [field]: value }));
             }}
-            inputMode="text"
-            autoCorrect="off"
-            spellCheck="false"
-            isRequired
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.template')}
-            description={t('tenants.screen.form.templateHint')}
-            name="template"
-            value={template}
-            onChange={edit('template', setTemplate)}
-            isRequired
-            autoComplete="off"
-          />
-          <TextField
-            label={t('tenants.screen.form.pool')}
-            description={t('tenants.screen.form.poolHint')}
-            name="pool"
-            value={pool}
-            onChange={edit('pool', setPool)}
-            isRequired
-            autoComplete="off"
+            nameHint="tenants.screen.form.editNameHint"
           />
         </div>
         <FormActions>
