@@ -35,17 +35,5 @@ export const range = style({ flex: '1 1 18rem', minWidth: 0, maxWidth: '26rem' }
 
 export const filter = style({ flex: '1 1 12rem', minWidth: 0, maxWidth: '18rem' });
 
-export const actions = style({
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'center',
-  gap: vars.space.sm,
-  minWidth: 0,
-});
-
-export const count = style({
-  margin: 0,
-  color: vars.color.textMuted,
-  fontSize: vars.font.size.sm,
-  fontVariantNumeric: 'tabular-nums',
-});
+// The sheet's download row is laid out like the download status beside it (src/ui/components/reports).
+export { actions, count } from '../../../components/reports/download-status.css';
