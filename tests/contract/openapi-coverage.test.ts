@@ -172,6 +172,17 @@ describe('contracts/openapi.yaml', () => {
     expect(without.map(({ op }) => op.operationId)).toEqual([]);
   });
 
+  it('lists 413 and 415 on every operation but reads, since the server reads any body sent as JSON or refuses it', () => {
+    // server/src/test-support/ordering-invalid-rest.ts sends such bodies to every non-GET operation, with or without one in the contract.
+    const without = operations.filter(
+      ({ method, op }) =>
+        method !== 'get' &&
+        (op.responses['413']?.$ref !== '#/components/responses/PayloadTooLarge' ||
+          op.responses['415']?.$ref !== '#/components/responses/UnsupportedMediaType'),
+    );
+    expect(without.map(({ op }) => op.operationId)).toEqual([]);
+  });
+
   it('the client classifier and the contract agree on every 401 body', () => {
     const ajv = new Ajv2020({ strict: false });
     const validate = ajv.compile(doc.components.schemas['Unauthorized'] ?? {});
