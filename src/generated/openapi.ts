@@ -2265,7 +2265,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "two_factor_enrolment_required": true
+                 *       "two_factor_enabled": true
                  *     }
                  */
                 "application/json": components["schemas"]["UserSettingsPatch"];
@@ -2281,8 +2281,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "user_id": 2,
-                     *       "two_factor_enabled": false,
-                     *       "two_factor_enrolment_required": true
+                     *       "two_factor_enabled": true,
+                     *       "two_factor_enrolment_required": false
                      *     }
                      */
                     "application/json": components["schemas"]["UserSettings"];
