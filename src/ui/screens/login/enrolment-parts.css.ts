@@ -7,16 +7,7 @@ export const text = style({ margin: 0 });
 
 export const muted = style({ margin: 0, color: vars.color.textMuted });
 
-export const qr = style({
-  display: 'block',
-  width: '12rem',
-  maxWidth: '100%',
-  height: 'auto',
-  padding: vars.space.sm,
-  backgroundColor: '#ffffff',
-  border: `1px solid ${vars.color.borderSubtle}`,
-  borderRadius: vars.radius.md,
-});
+export { qrCode as qr } from '../../components/qr-code.css';
 
 export const mono = style({
   fontFamily: vars.font.mono,

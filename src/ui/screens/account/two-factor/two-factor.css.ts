@@ -35,17 +35,7 @@ export const steps = style({
 
 export const step = style({ display: 'flex', flexDirection: 'column', gap: vars.space.sm, minWidth: 0 });
 
-/** White behind the QR in both themes: scanners need dark modules on a light quiet zone. */
-export const qr = style({
-  display: 'block',
-  width: '12rem',
-  maxWidth: '100%',
-  height: 'auto',
-  padding: vars.space.sm,
-  backgroundColor: '#ffffff',
-  border: `1px solid ${vars.color.borderSubtle}`,
-  borderRadius: vars.radius.md,
-});
+export { qrCode as qr } from '../../../components/qr-code.css';
 
 export const secretRow = style({
   margin: 0,
