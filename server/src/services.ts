@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createAuditTrail } from './audit/trail';
 import { createAuthService } from './auth/service';
 import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -29,7 +30,9 @@ export interface ServiceDeps {
   telemetry?: Telemetry;
 }
 
-export function createServices(deps: ServiceDeps) {
+export function createServices(serviceDeps: ServiceDeps) {
+  // One audit trail for every service: changes and their records commit together (server/src/audit/trail.ts).
+  const deps = { ...serviceDeps, audit: createAuditTrail(serviceDeps) };
   return {
     auth: createAuthService(deps),
     users: createUsersService(deps),

@@ -1,4 +1,5 @@
 import type { components } from '../generated/openapi';
+import type { AuditOperation, AuditTargetType } from './audit';
 
 /**
  * Payload types of the server → client events, mirroring the table in `contracts/socket.md` §3.
@@ -119,6 +120,18 @@ export interface ServerEventData {
   };
   /** Extension (contracts/socket.md §3): sent to every tenant's connections, roles being shared by all. */
   RolePermissionsChanged: { roleId: Id };
+  /**
+   * Extension (contracts/socket.md §3): an audit record was written — a change to a user, tenant, role,
+   * department, instance or connection, a sign-in or sign-out, a refresh-token reuse, a denial, a purge.
+   */
+  AuditRecorded: {
+    id: Id;
+    at: Instant;
+    operation: AuditOperation;
+    targetType: AuditTargetType;
+    targetId: Id | null;
+    targetName: string | null;
+  };
 }
 
 /** Event names exactly as the server sends them. */
@@ -146,4 +159,5 @@ export const SERVER_EVENT_NAMES = [
   'DeleteChatTicketTransfer',
   'ChatTicketClosed',
   'RolePermissionsChanged',
+  'AuditRecorded',
 ] as const satisfies readonly ServerEventName[];

@@ -13,6 +13,7 @@ import * as tenantSearchLexemes from './migrations/0011-tenant-search-lexemes';
 import * as addressThrottle from './migrations/0012-address-throttle';
 import * as departmentConnectionNames from './migrations/0013-department-connection-names';
 import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolment-required';
+import * as auditLog from './migrations/0015-audit-log';
 import type { Database } from './schema';
 
 /**
@@ -34,6 +35,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-address-throttle': addressThrottle,
   '0013-department-connection-names': departmentConnectionNames,
   '0014-two-factor-enrolment-required': twoFactorEnrolmentRequired,
+  '0015-audit-log': auditLog,
 };
 
 const provider: MigrationProvider = {

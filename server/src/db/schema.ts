@@ -268,6 +268,27 @@ export interface AttendanceReasonsTable {
   created_at: CreatedAt;
 }
 
+/** One audit record (migration 0015; server/src/audit/). Rows are never updated. */
+export interface AuditLogTable {
+  id: GeneratedAlways<number>;
+  at: CreatedAt;
+  actor_user_id: number | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  actor_tenant_id: number | null;
+  actor_tenant_name: string | null;
+  address: string | null;
+  request_id: string | null;
+  operation: string;
+  target_type: string;
+  target_id: number | null;
+  target_name: string | null;
+  tenant_id: number | null;
+  tenant_name: string | null;
+  /** `[{ field, before, after }]`, before/after as JSON text (src/domain/audit.ts `AuditChange`). */
+  changes: ColumnType<unknown, string, never>;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plans: PlansTable;
@@ -292,4 +313,5 @@ export interface Database {
   instance_logs: InstanceLogsTable;
   reasons: ReasonsTable;
   attendance_reasons: AttendanceReasonsTable;
+  audit_log: AuditLogTable;
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
-import { allows, bearerToken, loadAuthContext, type AuthContext } from '../plugins/auth';
+import { allows, bearerToken, loadAuthContext, requestOrigin, type AuthContext } from '../plugins/auth';
 import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
 import { DomainError } from '../shared/domain-error';
@@ -125,7 +125,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       allowRefreshable: plan === 'refresh',
     });
     if (!verified.ok) return { status: 401, body: verified.body };
-    const auth = await loadAuthContext(db, verified.userId, verified.claims);
+    const auth = await loadAuthContext(db, verified.userId, verified.claims, requestOrigin(request));
     if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
     return { auth };
   }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { TokenService, TokenClaims } from '../auth/tokens';
+import type { AuditOrigin, AuditWho } from '../audit/trail';
 import type { Database } from '../db/schema';
 import { forbidden, unauthenticated } from '../shared/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
@@ -14,6 +15,18 @@ export interface AuthContext {
   originBackoffice: boolean;
   permissions: ReadonlySet<string>;
   claims: TokenClaims;
+  /** The request's id and the caller's address, for the audit log (server/src/audit/trail.ts). */
+  origin: AuditOrigin;
+}
+
+/** Who acts, for the audit log: the signed-in user, from where. */
+export function auditWho(auth: AuthContext): AuditWho {
+  return { actor: { userId: auth.userId, tenantId: auth.tenantId }, origin: auth.origin };
+}
+
+/** The audit origin of a request: its id and the caller's address. */
+export function requestOrigin(request: Pick<FastifyRequest, 'id' | 'ip'>): AuditOrigin {
+  return { requestId: String(request.id), address: request.ip };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {
@@ -31,6 +44,7 @@ export async function loadAuthContext(
   db: Kysely<Database>,
   userId: number,
   claims: TokenClaims,
+  origin: AuditOrigin,
 ): Promise<AuthContext | null> {
   const row = await db
     .selectFrom('users as u')
@@ -56,6 +70,7 @@ export async function loadAuthContext(
     originBackoffice: row.origin_backoffice,
     permissions: new Set(permissions),
     claims,
+    origin,
   };
 }
 
@@ -102,7 +117,7 @@ export async function authenticate(
   const token = bearerToken(request.headers.authorization);
   const result = await deps.tokens.verify(token, { allowRefreshable: false });
   if (!result.ok) throw unauthenticated(result.body);
-  const auth = await loadAuthContext(deps.db, result.userId, result.claims);
+  const auth = await loadAuthContext(deps.db, result.userId, result.claims, requestOrigin(request));
   if (!auth) throw unauthenticated({ status: 'Unauthorized' });
   const { required, staffOnly, forOthers } = deps.access;
   if (!allows(auth, required)) throw forbidden(required);

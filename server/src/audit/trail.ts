@@ -1,0 +1,149 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOperation } from '../../../src/domain/audit';
+import type { Database } from '../db/schema';
+import type { EventBus } from '../events';
+
+/**
+ * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
+ *
+ * A change and its record commit together or not at all: services run the change through
+ * {@link AuditTrail.transaction} and call `record` with the same transaction; the `AuditRecorded`
+ * socket event (contracts/socket.md §3) goes out only after the commit. Values of fields whose name
+ * looks like a secret (src/domain/audit.ts `AUDIT_SECRET_FIELD`) are never written.
+ */
+
+/** Where a call came from: the request's id and the caller's address. */
+export interface AuditOrigin {
+  requestId: string | null;
+  address: string | null;
+}
+
+/** Who acts: a signed-in user (or the one signing in), or nobody (the server itself, an unknown caller). */
+export interface AuditWho {
+  actor: { userId: number; tenantId: number } | null;
+  origin: AuditOrigin;
+}
+
+/** The server acting on its own (the retention purge). */
+export const SYSTEM: AuditWho = { actor: null, origin: { requestId: null, address: null } };
+
+export interface AuditEntry {
+  operation: AuditOperation;
+  /** The record acted on; its type is the operation's (src/domain/audit.ts `AUDIT_OPERATIONS`). */
+  target: { id: number | null; name: string | null };
+  /** The tenant the target belongs to (null: shared by every tenant, as roles, or the server's own). */
+  tenantId: number | null;
+  changes?: readonly AuditChange[];
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** JSON text of a value, or null when there is none (undefined: the field does not exist on that side). */
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value instanceof Date ? value.toISOString() : value);
+}
+
+/**
+ * The fields whose value differs between `before` and `after` (either may be null: created, deleted),
+ * limited to `fields` when given, without secrets.
+ */
+export function changesOf(
+  before: Readonly<Record<string, unknown>> | null,
+  after: Readonly<Record<string, unknown>> | null,
+  fields?: readonly string[],
+): AuditChange[] {
+  const names = fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const changes: AuditChange[] = [];
+  for (const field of names) {
+    if (AUDIT_SECRET_FIELD.test(field)) continue;
+    const b = json(before?.[field]);
+    const a = json(after?.[field]);
+    if (b !== a) changes.push({ field, before: b, after: a });
+  }
+  return changes;
+}
+
+/** A written record, as the socket event carries it. */
+export interface AuditWritten {
+  id: number;
+  at: string;
+  operation: AuditOperation;
+  targetType: (typeof AUDIT_OPERATIONS)[AuditOperation];
+  targetId: number | null;
+  targetName: string | null;
+  /** Tenants whose connections hear of it: the target's and the actor's. */
+  tenantNames: string[];
+}
+
+/** Writes one record with `db` (a transaction's, when the record belongs to a change). */
+export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Promise<AuditWritten> {
+  for (const change of entry.changes ?? [])
+    if (AUDIT_SECRET_FIELD.test(change.field)) throw new Error(`audit: refusing to record field ${change.field}`);
+  const actorId = who.actor?.userId ?? null;
+  const actorTenantId = who.actor?.tenantId ?? null;
+  const row = await db
+    .insertInto('audit_log')
+    .values({
+      actor_user_id: actorId,
+      actor_name: sql<string | null>`(select name from users where id = ${actorId})`,
+      actor_email: sql<string | null>`(select email from users where id = ${actorId})`,
+      actor_tenant_id: actorTenantId,
+      actor_tenant_name: sql<string | null>`(select name from tenants where id = ${actorTenantId})`,
+      address: who.origin.address,
+      request_id: who.origin.requestId,
+      operation: entry.operation,
+      target_type: AUDIT_OPERATIONS[entry.operation],
+      target_id: entry.target.id,
+      target_name: entry.target.name,
+      tenant_id: entry.tenantId,
+      tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
+      changes: JSON.stringify(entry.changes ?? []),
+    })
+    .returning(['id', 'at', 'tenant_name', 'actor_tenant_name'])
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    operation: entry.operation,
+    targetType: AUDIT_OPERATIONS[entry.operation],
+    targetId: entry.target.id,
+    targetName: entry.target.name,
+    tenantNames: [...new Set([row.tenant_name, row.actor_tenant_name].filter((n): n is string => n !== null))],
+  };
+}
+
+/** Records to write inside a transaction; what the callback gets. */
+export type Recorder = (entry: AuditEntry) => Promise<void>;
+
+export interface AuditTrail {
+  /**
+   * Runs `work` in one transaction with a recorder bound to it: the records commit with the change,
+   * and are announced on the socket after the commit. A failure anywhere rolls both back.
+   */
+  transaction<T>(who: AuditWho, work: (trx: Transaction<Database>, record: Recorder) => Promise<T>): Promise<T>;
+  /** One record in its own transaction (sign-ins, sign-outs, denials: nothing else to commit with). */
+  write(who: AuditWho, entry: AuditEntry): Promise<void>;
+}
+
+export function createAuditTrail({ db, events }: { db: Kysely<Database>; events: EventBus }): AuditTrail {
+  function announce(written: readonly AuditWritten[]): void {
+    for (const { tenantNames, ...data } of written)
+      for (const tenantName of tenantNames) events.publish(tenantName, 'AuditRecorded', data);
+  }
+
+  return {
+    async transaction(who, work) {
+      const written: AuditWritten[] = [];
+      const result = await db.transaction().execute((trx) =>
+        work(trx, async (entry) => {
+          written.push(await writeAudit(trx, who, entry));
+        }),
+      );
+      announce(written);
+      return result;
+    },
+    async write(who, entry) {
+      announce([await writeAudit(db, who, entry)]);
+    },
+  };
+}
