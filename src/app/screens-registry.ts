@@ -19,6 +19,7 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComp
   'roles-list': lazyWithTimeout(() => import('../ui/screens/roles/list/roles-list')),
   'roles-edit': lazyWithTimeout(() => import('../ui/screens/roles/edit/roles-edit')),
   departments: lazyWithTimeout(() => import('../ui/screens/departments/departments')),
+  audit: lazyWithTimeout(() => import('../ui/screens/audit/audit')),
   'dashboard-analytics': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),
   'dashboard-control-panel': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),
   'dashboard-maria-panel': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),

@@ -40,6 +40,7 @@ describe('menu', () => {
       'instances',
       'blockedContacts',
       'departments',
+      'audit',
       'others',
     ]);
   });

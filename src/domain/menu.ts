@@ -21,7 +21,8 @@ export type MenuIcon =
   | 'departments'
   | 'tenants'
   | 'settings'
-  | 'security';
+  | 'security'
+  | 'audit';
 
 /** One entry: a route of the table (with an optional query), or a section without a screen yet. */
 export interface MenuItem {
@@ -104,6 +105,7 @@ export const MENU: readonly MenuSection[] = [
     labelKey: 'menu.sections.departments',
     items: [page('departments', 'departments', undefined, 'menu.sections.departments')],
   },
+  { id: 'audit', labelKey: 'menu.sections.audit', items: [page('audit', 'audit', undefined, 'menu.sections.audit')] },
   {
     id: 'others',
     labelKey: 'menu.sections.others',

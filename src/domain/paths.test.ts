@@ -28,6 +28,7 @@ const EXPECTED: readonly [string, string, string, string][] = [
   ['roles-list', '/roles/list', 'check', 'main'],
   ['roles-edit', '/roles/edit/:id', 'check', 'main'],
   ['departments', '/departments', 'check', 'main'],
+  ['audit', '/audit', 'check', 'main'],
   ['dashboard-analytics', '/dashboard/analytics', 'check', 'main'],
   ['dashboard-control-panel', '/dashboard/control-panel', 'check', 'main'],
   ['dashboard-maria-panel', '/dashboard/maria-panel', 'check', 'main'],

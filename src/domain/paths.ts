@@ -46,6 +46,7 @@ export const routes = [
     titleKey: 'routes.departments',
     permission: 'users',
   },
+  { name: 'audit', path: '/audit', rule: 'check', layout: 'main', titleKey: 'routes.audit' },
   {
     name: 'dashboard-analytics',
     path: '/dashboard/analytics',

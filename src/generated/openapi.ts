@@ -934,6 +934,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first, filtered and paged
+         * @description Who changed what, when and from where (docs/product.md, Audit log): one record per successful change made through either protocol, sign-in, sign-out, refresh-token reuse, permission denial and retention purge. Newest first; `next` is the cursor of the following page (absent filters match everything). Back-office staff see every record; anyone else only the records of their own tenant (`tenant_id`), whatever `tenantId` says. With `Accept: text/csv`, every matching record streams as CSV (the sheets' rules: UTF-8 with BOM, `;`, CRLF, formula-like cells prefixed with `'`), and `after`/`limit` are ignored. Records cannot be changed or deleted through any operation.
+         */
+        get: operations["auditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -992,6 +1012,50 @@ export interface components {
         Password: string;
         /** @description The client's public address as the IP lookup saw it, or null when the lookup failed. */
         IpAddress: string | null;
+        /**
+         * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
+         * @enum {string}
+         */
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        /**
+         * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
+         * @enum {string}
+         */
+        AuditTargetType: "user" | "tenant" | "role" | "department" | "instance" | "connection" | "session" | "system";
+        /** @description One changed field, its values as JSON text; null where the field had no value (a creation's `before`). Passwords, secrets and tokens are never recorded. */
+        AuditChange: {
+            field: string;
+            before: string | null;
+            after: string | null;
+        };
+        /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. */
+        AuditRecord: {
+            id: components["schemas"]["Id"];
+            /** Format: date-time */
+            at: string;
+            actor_user_id: number | null;
+            actor_name: string | null;
+            actor_email: string | null;
+            actor_tenant_id: number | null;
+            actor_tenant_name: string | null;
+            /** @description The caller's address. */
+            address: string | null;
+            /** @description The request's id (as in the server's log). */
+            request_id: string | null;
+            operation: components["schemas"]["AuditOperation"];
+            target_type: components["schemas"]["AuditTargetType"];
+            target_id: number | null;
+            target_name: string | null;
+            /** @description The tenant the target belongs to; null for records about every tenant (roles) or none. */
+            tenant_id: number | null;
+            tenant_name: string | null;
+            changes: components["schemas"]["AuditChange"][];
+        };
+        AuditPage: {
+            data: components["schemas"]["AuditRecord"][];
+            /** @description The `after` of the following page; null on the last page. */
+            next: string | null;
+        };
         /** @description `;`-separated CSV, UTF-8 with BOM, CRLF line ends, decimal comma, dates in America/Sao_Paulo: opens cleanly in Excel pt-BR. */
         CsvText: string;
         ValidationError: {
@@ -4393,6 +4457,119 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Records at or after this instant.
+                 * @example 2026-11-01T03:00:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description Records before this instant; after `from` when both are given (400 on `to` otherwise).
+                 * @example 2026-11-26T03:00:00.000Z
+                 */
+                to?: string;
+                /**
+                 * @description Only records made by this user.
+                 * @example 1
+                 */
+                actorId?: components["schemas"]["Id"];
+                /**
+                 * @description Only records about this tenant (staff; for anyone else their own tenant applies anyway).
+                 * @example 2
+                 */
+                tenantId?: components["schemas"]["Id"];
+                /**
+                 * @description Only these operations (repeat the parameter).
+                 * @example [
+                 *       "tenant.plan"
+                 *     ]
+                 */
+                operation?: components["schemas"]["AuditOperation"][];
+                /**
+                 * @description Only records about this kind of record.
+                 * @example tenant
+                 */
+                targetType?: components["schemas"]["AuditTargetType"];
+                /**
+                 * @description Only records about the record with this id (with `targetType`).
+                 * @example 2
+                 */
+                targetId?: components["schemas"]["Id"];
+                /**
+                 * @description The `next` of the previous page; absent for the first page. A cursor that is not one answers 400 on `after`.
+                 * @example 1042
+                 */
+                after?: string;
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, or every record as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1043,
+                     *           "at": "2026-11-25T14:02:11.512Z",
+                     *           "actor_user_id": 1,
+                     *           "actor_name": "Ana Administradora",
+                     *           "actor_email": "admin@demo.local",
+                     *           "actor_tenant_id": 1,
+                     *           "actor_tenant_name": "backoffice",
+                     *           "address": "203.0.113.7",
+                     *           "request_id": "req-1f",
+                     *           "operation": "tenant.plan",
+                     *           "target_type": "tenant",
+                     *           "target_id": 2,
+                     *           "target_name": "farmacia-central",
+                     *           "tenant_id": 2,
+                     *           "tenant_name": "farmacia-central",
+                     *           "changes": [
+                     *             {
+                     *               "field": "plan",
+                     *               "before": "\"starter\"",
+                     *               "after": "\"enterprise\""
+                     *             },
+                     *             {
+                     *               "field": "user_limit",
+                     *               "before": "5",
+                     *               "after": "200"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next": "1043"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                    /**
+                     * @example id;quando;usuario;email;empresa_do_usuario;endereco;requisicao;operacao;alvo;alvo_id;alvo_nome;empresa;alteracoes
+                     *     1043;2026-11-25 11:02:11;Ana Administradora;admin@demo.local;backoffice;203.0.113.7;req-1f;tenant.plan;tenant;2;farmacia-central;farmacia-central;plan: "starter" → "enterprise"
+                     */
+                    "text/csv": components["schemas"]["CsvText"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -22,6 +22,7 @@ export const PERMISSION_CATALOG: Readonly<
   tenants: { displayName: 'Empresas', category: 'gestao' },
   'roles-list': { displayName: 'Perfis: listar', category: 'gestao' },
   'roles-edit': { displayName: 'Perfis: editar permissões', category: 'gestao' },
+  audit: { displayName: 'Auditoria', category: 'gestao' },
   'dashboard-analytics': { displayName: 'Painel analítico', category: 'dashboard' },
   'dashboard-control-panel': { displayName: 'Painel de controle', category: 'dashboard' },
   'dashboard-maria-panel': { displayName: 'Painel Maria', category: 'dashboard' },

@@ -67,6 +67,14 @@ const SettingsIcon = /* @__PURE__ */ makeIcon([
   'M19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.68 15a1.65 1.65 0 0 0-1.51-1H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2.83-2.83l.06.06A1.65 1.65 0 0 0 9 4.68a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 0 19.4 9a1.65 1.65 0 0 0 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z',
 ]);
 
+const AuditIcon = /* @__PURE__ */ makeIcon([
+  'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z',
+  'M14 2v6h6',
+  'M9 13h6',
+  'M9 17h6',
+  'M9 9h1',
+]);
+
 /** The icon of a menu entry (src/domain/menu.ts). */
 export const MENU_ICONS: Record<MenuIcon, ReturnType<typeof makeIcon>> = {
   dashboard: DashboardIcon,
@@ -82,4 +90,5 @@ export const MENU_ICONS: Record<MenuIcon, ReturnType<typeof makeIcon>> = {
   tenants: TenantsIcon,
   settings: SettingsIcon,
   security: ShieldIcon,
+  audit: AuditIcon,
 };
