@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createAuditService } from './audit/service';
 import { createAuditTrail } from './audit/trail';
 import { createAuthService } from './auth/service';
 import type { TokenService } from './auth/tokens';
@@ -42,6 +43,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     instances: createInstancesService(deps),
     reports: createReportsService(deps),
     health: createHealthService(deps),
+    audit: createAuditService(deps),
   };
 }
 

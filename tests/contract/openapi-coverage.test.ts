@@ -92,6 +92,8 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/dashboard-report/users'],
   // The login-failure report without its row limit: the period's total and every row as CSV.
   ['get', '/api/tenant/sheets/login_failures'],
+  // The audit log (docs/product.md, Audit log).
+  ['get', '/api/audit'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -1,4 +1,5 @@
 import { analyticsHandlers } from './analytics';
+import { auditHandlers } from './audit';
 import { authHandlers } from './auth';
 import { departmentHandlers } from './departments';
 import { healthHandlers } from './health';
@@ -26,5 +27,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...sheetHandlers(deps),
     ...analyticsHandlers(deps),
     ...twoFactorHandlers(deps),
+    ...auditHandlers(deps),
   };
 }

@@ -1,0 +1,123 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AuditChange } from '../../../src/domain/audit';
+import type { Database } from '../db/schema';
+
+/**
+ * The audit log's reads and the retention purge's deletes (table `audit_log`, migration 0015), SQL
+ * only; the rules are ./service.ts's and ./retention.ts's.
+ */
+
+/** What a read keeps; every field optional (absent: no condition). */
+export interface AuditFilter {
+  /** At or after this instant. */
+  from?: Date;
+  /** Before this instant. */
+  to?: Date;
+  actorId?: number;
+  /** The records' `tenant_id` (the caller's scope has already been applied to it). */
+  tenantId?: number;
+  operations?: readonly string[];
+  targetType?: string;
+  targetId?: number;
+}
+
+/** A stored record as read. */
+export interface AuditRow {
+  id: number;
+  at: Date;
+  actor_user_id: number | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  actor_tenant_id: number | null;
+  actor_tenant_name: string | null;
+  address: string | null;
+  request_id: string | null;
+  operation: string;
+  target_type: string;
+  target_id: number | null;
+  target_name: string | null;
+  tenant_id: number | null;
+  tenant_name: string | null;
+  changes: AuditChange[];
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Up to `limit` records matching `filter` with an id below `before` (from the newest when null),
+ * newest first by id. The indexes of migration 0015 serve each filter in this order.
+ */
+export async function auditPage(
+  db: Db,
+  filter: AuditFilter,
+  before: number | null,
+  limit: number,
+): Promise<AuditRow[]> {
+  let q = db.selectFrom('audit_log').selectAll();
+  if (filter.from) q = q.where('at', '>=', filter.from);
+  if (filter.to) q = q.where('at', '<', filter.to);
+  if (filter.actorId !== undefined) q = q.where('actor_user_id', '=', filter.actorId);
+  if (filter.tenantId !== undefined) q = q.where('tenant_id', '=', filter.tenantId);
+  if (filter.operations && filter.operations.length > 0) q = q.where('operation', 'in', filter.operations);
+  if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
+  if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
+  if (before !== null) q = q.where('id', '<', before);
+  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => ({
+    ...row,
+    at: new Date(row.at),
+    changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
+  }));
+}
+
+/** How many records are older than `cutoff`. */
+export async function countOlderThan(db: Db, cutoff: Date): Promise<number> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('at', '<', cutoff)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Deletes up to `limit` of the oldest records older than `cutoff`; the caller's transaction must have
+ * switched the immutability trigger off for itself ({@link allowPurge}). Returns how many went.
+ */
+export async function deleteOlderThan(db: Db, cutoff: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_log')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('audit_log').select('id').where('at', '<', cutoff).orderBy('id').limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Lets this transaction (and only it) delete records: the trigger of migration 0015 checks the setting. */
+export async function allowPurge(trx: Transaction<Database>): Promise<void> {
+  await sql`select set_config('panel.audit_purge', 'on', true)`.execute(trx);
+}
+
+/**
+ * Takes the purge's transaction-level advisory lock (keyed by the schema, as the event relay's channels
+ * are) without waiting: false when another process's purge holds it. Released at commit or rollback.
+ */
+export async function tryPurgeLock(trx: Transaction<Database>): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`
+    select pg_try_advisory_xact_lock(hashtext('panel_audit_purge:' || current_schema())) as ok`.execute(trx);
+  return rows[0]?.ok === true;
+}
+
+/** Whether a purge was recorded at or after `since` (another process purged already). */
+export async function purgedSince(db: Db, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('target_type', '=', 'system')
+    .where('operation', '=', 'audit.purge')
+    .where('at', '>=', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,201 @@
+import type { Kysely } from 'kysely';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import {
+  AUDIT_OPERATION_NAMES,
+  AUDIT_PAGE_LIMIT,
+  AUDIT_TARGET_TYPES,
+  type AuditChange,
+  type AuditOperation,
+  type AuditTargetType,
+} from '../../../src/domain/audit';
+import type { Database } from '../db/schema';
+import type { AuthContext } from '../plugins/auth';
+import { BOM, CSV_BATCH, csvLine } from '../reports/csv';
+import { checkAll, invalid } from '../shared/domain-error';
+import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
+import { auditPage, type AuditFilter, type AuditRow } from './repository';
+
+/**
+ * Reading the audit log (docs/product.md, Audit log): REST `GET /api/audit` (auditList) and GraphQL
+ * `auditRecords` call this one service, so both take the same filters, scope, paging and refusals.
+ *
+ * - Scope: back-office staff see every record (and may narrow to a tenant with `tenantId`); anyone
+ *   else only the records whose `tenant_id` is their own tenant, whatever `tenantId` says.
+ * - Order: newest first by id; the cursor `after` is the last id of the previous page, so records
+ *   written while someone pages never shift the pages still to come.
+ * - CSV: every matching record, read in keyset batches of {@link CSV_BATCH} while the socket drains.
+ */
+
+/** The query both protocols hand over, as their contracts name it. */
+export interface AuditQuery {
+  from?: string | null;
+  to?: string | null;
+  actorId?: number | null;
+  tenantId?: number | null;
+  operation?: readonly string[] | null;
+  targetType?: string | null;
+  targetId?: number | null;
+  after?: string | null;
+  limit?: number | null;
+}
+
+/** One record as the contracts show it (REST `AuditRecord`, GraphQL `AuditRecord`). */
+export interface AuditRecordDto {
+  id: number;
+  at: string;
+  actor_user_id: number | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  actor_tenant_id: number | null;
+  actor_tenant_name: string | null;
+  address: string | null;
+  request_id: string | null;
+  operation: AuditOperation;
+  target_type: AuditTargetType;
+  target_id: number | null;
+  target_name: string | null;
+  tenant_id: number | null;
+  tenant_name: string | null;
+  changes: AuditChange[];
+}
+
+export interface AuditPageDto {
+  data: AuditRecordDto[];
+  next: string | null;
+}
+
+const MAX_ID = 2_147_483_647;
+/** The contract's `maxItems` of `operation`. */
+const MAX_OPERATIONS = 50;
+const OPERATIONS = new Set<string>(AUDIT_OPERATION_NAMES);
+const TARGET_TYPES = new Set<string>(AUDIT_TARGET_TYPES);
+/** The cursor is a record id in decimal, as `next` hands it out. */
+const CURSOR = /^[1-9][0-9]{0,9}$/;
+const dateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
+
+/** An instant as the contracts' `date-time` (RFC 3339, the same check REST's validator applies). */
+function instant(field: string, value: string | null | undefined): Date | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = dateTime.validate(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) throw invalid(field, 'must be a date-time (RFC 3339), e.g. 2026-11-01T03:00:00Z');
+  return new Date(ms);
+}
+
+function id(field: string, value: number | null | undefined): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw invalid(field, 'must be a record id (1 or more)');
+  return value;
+}
+
+function cursor(value: string | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (!CURSOR.test(value) || Number(value) > MAX_ID) throw invalid('after', 'is not a cursor this list handed out');
+  return Number(value);
+}
+
+function pageLimit(value: number | null | undefined): number {
+  if (value === undefined || value === null) return AUDIT_PAGE_LIMIT.default;
+  if (!Number.isInteger(value) || value < 1 || value > AUDIT_PAGE_LIMIT.max)
+    throw invalid('limit', `must be between 1 and ${AUDIT_PAGE_LIMIT.max}`);
+  return value;
+}
+
+function operations(value: readonly string[] | null | undefined): readonly string[] | undefined {
+  if (value === undefined || value === null || value.length === 0) return undefined;
+  if (value.length > MAX_OPERATIONS) throw invalid('operation', `must name at most ${MAX_OPERATIONS} operations`);
+  const unknown = value.find((name) => !OPERATIONS.has(name));
+  if (unknown !== undefined) throw invalid('operation', `"${unknown}" is not a recorded operation`);
+  return [...new Set(value)];
+}
+
+function targetType(value: string | null | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!TARGET_TYPES.has(value)) throw invalid('targetType', `"${value}" is not a kind of audited record`);
+  return value;
+}
+
+/** The query checked (every bad field at once) and scoped to what the caller may see. */
+export function auditFilter(
+  actor: AuthContext,
+  q: AuditQuery,
+): { filter: AuditFilter; after: number | null; limit: number } {
+  const v = checkAll({
+    from: () => instant('from', q.from),
+    to: () => instant('to', q.to),
+    actorId: () => id('actorId', q.actorId),
+    tenantId: () => id('tenantId', q.tenantId),
+    operations: () => operations(q.operation),
+    targetType: () => targetType(q.targetType),
+    targetId: () => id('targetId', q.targetId),
+    after: () => cursor(q.after),
+    limit: () => pageLimit(q.limit),
+  });
+  if (v.from && v.to && v.to.getTime() <= v.from.getTime()) throw invalid('to', 'must be after `from`');
+  const filter: AuditFilter = {
+    from: v.from,
+    to: v.to,
+    actorId: v.actorId,
+    // Staff see every tenant's records; anyone else only their own tenant's.
+    tenantId: actor.originBackoffice ? v.tenantId : actor.tenantId,
+    operations: v.operations,
+    targetType: v.targetType,
+    targetId: v.targetId,
+  };
+  return { filter, after: v.after, limit: v.limit };
+}
+
+export function toAuditRecord(row: AuditRow): AuditRecordDto {
+  // The writer (./trail.ts) stores only names of src/domain/audit.ts.
+  return {
+    ...row,
+    at: row.at.toISOString(),
+    operation: row.operation as AuditOperation,
+    target_type: row.target_type as AuditTargetType,
+  };
+}
+
+/** The audit log as CSV: its file name and every matching record's line, newest first. */
+export interface AuditCsv {
+  fileName: string;
+  lines(): AsyncGenerator<string>;
+}
+
+export function createAuditService({ db }: { db: Kysely<Database> }) {
+  return {
+    /** One page, newest first; `next` is null when no record follows. */
+    async list(actor: AuthContext, q: AuditQuery): Promise<AuditPageDto> {
+      const { filter, after, limit } = auditFilter(actor, q);
+      // One more than asked tells whether another page follows.
+      const rows = await auditPage(db, filter, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { data: page.map(toAuditRecord), next: rows.length > limit && last ? String(last.id) : null };
+    },
+
+    /**
+     * Every matching record as CSV (`after` and `limit` are ignored). The query is checked at once,
+     * so a bad one is refused before anything is sent; the lines are read as they are sent.
+     */
+    csv(actor: AuthContext, q: AuditQuery): AuditCsv {
+      const { filter } = auditFilter(actor, { ...q, after: null, limit: null });
+      return {
+        fileName: `audit-log-${new Date().toISOString().slice(0, 10)}.csv`,
+        async *lines() {
+          yield BOM + csvLine(AUDIT_CSV_HEADER);
+          let before: number | null = null;
+          for (;;) {
+            const rows = await auditPage(db, filter, before, CSV_BATCH);
+            let text = '';
+            for (const row of rows) text += auditCsvLine(row);
+            if (text) yield text;
+            const last = rows.at(-1);
+            if (rows.length < CSV_BATCH || !last) return;
+            before = last.id;
+          }
+        },
+      };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

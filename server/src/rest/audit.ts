@@ -1,0 +1,17 @@
+import { prefersCsv, sendCsv } from './csv-http';
+import { caller, type Handler, type HandlerDeps } from './types';
+
+/**
+ * REST audit log: parse, call the audit service (server/src/audit/service.ts), answer a page as JSON
+ * or — when the client prefers `text/csv` — every matching record streamed as CSV.
+ */
+export function auditHandlers({ services }: HandlerDeps) {
+  const { audit } = services;
+  const auditList: Handler<'auditList'> = async (request, reply) => {
+    if (!prefersCsv(request)) return audit.list(caller(request), request.query);
+    const csv = audit.csv(caller(request), request.query);
+    await sendCsv(reply, csv.fileName, csv.lines());
+    return undefined;
+  };
+  return { auditList };
+}
