@@ -1,8 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** The departments service's SQL (server/src/departments/service.ts). */
-export function tenantDepartments(db: Kysely<Database>, tenantId: number) {
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function tenantDepartments(db: Db, tenantId: number) {
   return db
     .selectFrom('departments')
     .select(['id', 'name', 'activated'])
@@ -12,23 +15,22 @@ export function tenantDepartments(db: Kysely<Database>, tenantId: number) {
     .execute();
 }
 
-/** One department of the tenant, or undefined (another tenant's is as unknown as a missing one). */
-export function findTenantDepartment(db: Kysely<Database>, tenantId: number, id: number) {
-  return db
+/**
+ * One department of the tenant, or undefined (another tenant's is as unknown as a missing one), its
+ * row locked until the transaction ends (the before of a change two requests could make at once).
+ */
+export function lockTenantDepartment(trx: Transaction<Database>, tenantId: number, id: number) {
+  return trx
     .selectFrom('departments')
     .select(['id', 'name', 'activated'])
     .where('id', '=', id)
     .where('tenant_id', '=', tenantId)
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 
 /** Whether another department of the tenant has this name, ignoring case. */
-export async function departmentNameTaken(
-  db: Kysely<Database>,
-  tenantId: number,
-  name: string,
-  exceptId?: number,
-): Promise<boolean> {
+export async function departmentNameTaken(db: Db, tenantId: number, name: string, exceptId?: number): Promise<boolean> {
   let query = db
     .selectFrom('departments')
     .select('id')
@@ -38,11 +40,11 @@ export async function departmentNameTaken(
   return Boolean(await query.executeTakeFirst());
 }
 
-export function insertDepartment(db: Kysely<Database>, values: { tenant_id: number; name: string }) {
+export function insertDepartment(db: Db, values: { tenant_id: number; name: string }) {
   return db.insertInto('departments').values(values).returning(['id', 'name', 'activated']).executeTakeFirstOrThrow();
 }
 
-export function updateDepartment(db: Kysely<Database>, id: number, set: { name?: string; activated?: boolean }) {
+export function updateDepartment(db: Db, id: number, set: { name?: string; activated?: boolean }) {
   return db
     .updateTable('departments')
     .set(set)

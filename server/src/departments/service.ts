@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
+import { auditWho, type AuthContext } from '../plugins/auth';
 import { conflict, invalid, notFound } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
@@ -9,6 +11,12 @@ import * as repo from './repository';
  * GraphQL `departments`, `createDepartment`, `updateDepartment`). Names are unique within a tenant,
  * ignoring case: a check first for the common case, the index departments_tenant_name_key (migration
  * 0013) when two requests race. A department of another tenant is as unknown as a missing one (404).
+ *
+ * Every successful change writes one audit record in its own transaction (server/src/audit/trail.ts):
+ * `department.create` and `department.update`, the target being the department of its tenant, with
+ * the before (read with the row locked) and after of `name` and `activated`. An update that sets the
+ * values the department already has still succeeds and is recorded with no changes (one successful
+ * call, one record); a refused call records nothing.
  */
 
 export const DEPARTMENT_NAME_MAX_LENGTH = 80;
@@ -27,9 +35,16 @@ export interface DepartmentChange {
   activated?: boolean;
 }
 
-export function createDepartmentsService({ db }: { db: Kysely<Database> }) {
-  async function assertNameFree(tenant: TenantRef, name: string, exceptId?: number) {
-    if (await repo.departmentNameTaken(db, tenant.id, name, exceptId))
+const FIELDS = ['name', 'activated'] as const;
+
+export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; audit: AuditTrail }) {
+  async function assertNameFree(
+    trx: Kysely<Database> | Transaction<Database>,
+    tenant: TenantRef,
+    name: string,
+    exceptId?: number,
+  ) {
+    if (await repo.departmentNameTaken(trx, tenant.id, name, exceptId))
       throw conflict('A department with this name already exists', 'name');
   }
 
@@ -40,22 +55,40 @@ export function createDepartmentsService({ db }: { db: Kysely<Database> }) {
     },
 
     /** A new, activated department of the tenant. */
-    async create(tenant: TenantRef, input: { name: string }) {
+    async create(actor: AuthContext, tenant: TenantRef, input: { name: string }) {
       const name = checkName(input.name);
-      await assertNameFree(tenant, name);
-      return repo.insertDepartment(db, { tenant_id: tenant.id, name });
+      await assertNameFree(db, tenant, name);
+      return audit.transaction(auditWho(actor), async (trx, record) => {
+        const created = await repo.insertDepartment(trx, { tenant_id: tenant.id, name });
+        await record({
+          operation: 'department.create',
+          target: { id: created.id, name: created.name },
+          tenantId: tenant.id,
+          changes: changesOf(null, created, FIELDS),
+        });
+        return created;
+      });
     },
 
     /** Renames, activates or deactivates a department of the tenant; users keep pointing at it. */
-    async update(tenant: TenantRef, id: number, change: DepartmentChange) {
+    async update(actor: AuthContext, tenant: TenantRef, id: number, change: DepartmentChange) {
       const set: { name?: string; activated?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
       if (change.activated !== undefined) set.activated = change.activated;
       if (Object.keys(set).length === 0) throw invalid('name', 'name or activated is required');
-      const row = await repo.findTenantDepartment(db, tenant.id, id);
-      if (!row) throw notFound('Department not found', 'id');
-      if (set.name !== undefined) await assertNameFree(tenant, set.name, row.id);
-      return repo.updateDepartment(db, row.id, set);
+      return audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = await repo.lockTenantDepartment(trx, tenant.id, id);
+        if (!row) throw notFound('Department not found', 'id');
+        if (set.name !== undefined) await assertNameFree(trx, tenant, set.name, row.id);
+        const updated = await repo.updateDepartment(trx, row.id, set);
+        await record({
+          operation: 'department.update',
+          target: { id: updated.id, name: updated.name },
+          tenantId: tenant.id,
+          changes: changesOf(row, updated, FIELDS),
+        });
+        return updated;
+      });
     },
   };
 }

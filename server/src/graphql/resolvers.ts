@@ -213,29 +213,25 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     },
 
     async createDepartment(_parent, args, ctx) {
-      signedIn(ctx);
-      return departments.create(ctx.tenant, { name: args.name });
+      return departments.create(signedIn(ctx), ctx.tenant, { name: args.name });
     },
 
     async updateDepartment(_parent, args, ctx) {
-      signedIn(ctx);
-      return departments.update(ctx.tenant, args.id, {
+      return departments.update(signedIn(ctx), ctx.tenant, args.id, {
         name: args.name ?? undefined,
         activated: args.activated ?? undefined,
       });
     },
 
     async createConnection(_parent, args, ctx) {
-      signedIn(ctx);
       return toConnection(
-        await instances.createConnection(ctx.tenant, { instance_id: args.instance_id, name: args.name }),
+        await instances.createConnection(signedIn(ctx), ctx.tenant, { instance_id: args.instance_id, name: args.name }),
       );
     },
 
     async updateConnection(_parent, args, ctx) {
-      signedIn(ctx);
       return toConnection(
-        await instances.updateConnection(ctx.tenant, args.id, {
+        await instances.updateConnection(signedIn(ctx), ctx.tenant, args.id, {
           name: args.name ?? undefined,
           activated: args.activated ?? undefined,
         }),

@@ -36,6 +36,30 @@ export function findTenantInstance(db: Db, tenantId: number, id: number) {
     .executeTakeFirst();
 }
 
+/**
+ * One instance of the tenant with the columns a person changes and a sync start sets, or undefined;
+ * its row locked until the transaction ends (the before of a change two requests could make at once).
+ */
+export function lockTenantInstance(trx: Transaction<Database>, tenantId: number, id: number) {
+  return trx
+    .selectFrom('instances')
+    .select([
+      'id',
+      'name',
+      'activated',
+      'is_official',
+      'is_unlimited',
+      'status',
+      'sync_progress',
+      'synced_messages',
+      'total_messages',
+    ])
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+}
+
 /** Whether another instance of the tenant has this name, ignoring case. */
 export async function instanceNameTaken(db: Db, tenantId: number, name: string, exceptId?: number): Promise<boolean> {
   let query = db
@@ -47,19 +71,25 @@ export async function instanceNameTaken(db: Db, tenantId: number, name: string, 
   return Boolean(await query.executeTakeFirst());
 }
 
-export async function insertInstance(
+const instanceColumns = ['id', 'name', 'activated', 'is_official', 'is_unlimited'] as const;
+
+/** Inserts the instance; answers its columns as stored (defaults included). */
+export function insertInstance(
   db: Db,
   values: { tenant_id: number; name: string; is_official: boolean; is_unlimited: boolean },
-): Promise<number> {
-  return (await db.insertInto('instances').values(values).returning('id').executeTakeFirstOrThrow()).id;
+) {
+  return db.insertInto('instances').values(values).returning(instanceColumns).executeTakeFirstOrThrow();
 }
 
-export async function updateInstance(
+/** Changes the instance; answers its columns as stored (unchanged when `set` is empty). */
+export function updateInstance(
   db: Db,
   id: number,
   set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean },
-): Promise<void> {
-  if (Object.keys(set).length > 0) await db.updateTable('instances').set(set).where('id', '=', id).execute();
+) {
+  if (Object.keys(set).length === 0)
+    return db.selectFrom('instances').select(instanceColumns).where('id', '=', id).executeTakeFirstOrThrow();
+  return db.updateTable('instances').set(set).where('id', '=', id).returning(instanceColumns).executeTakeFirstOrThrow();
 }
 
 /** The tenant's connections with their instance's name, by id. */
@@ -93,6 +123,19 @@ export function findTenantConnection(db: Db, tenantId: number, id: number) {
     .where('c.id', '=', id)
     .where('c.tenant_id', '=', tenantId)
     .executeTakeFirst();
+}
+
+/** Locks the tenant's connection row until the transaction ends; whether it exists. */
+export async function lockTenantConnection(trx: Transaction<Database>, tenantId: number, id: number): Promise<boolean> {
+  return Boolean(
+    await trx
+      .selectFrom('connections')
+      .select('id')
+      .where('id', '=', id)
+      .where('tenant_id', '=', tenantId)
+      .forNoKeyUpdate()
+      .executeTakeFirst(),
+  );
 }
 
 /** Whether another connection of the instance has this name, ignoring case. */

@@ -1,21 +1,37 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
+import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../events';
+import { auditWho, type AuthContext } from '../plugins/auth';
 import { conflict, invalid, notFound, unknownReference } from '../shared/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { loadInstanceDto, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
-import { startSync } from './sync';
+import { claimSync, launchSync } from './sync';
 
 /**
  * Instances (messaging channels) and connections of a tenant. Names are unique within a tenant,
  * ignoring case (the index instances_tenant_name_key decides when two requests race). Every change is
- * published to the tenant's sockets as `InstanceUpdated` (contracts/socket.md).
+ * published to the tenant's sockets as `InstanceUpdated` (contracts/socket.md), after its commit.
+ *
+ * Every successful change by a person writes one audit record in the change's transaction
+ * (server/src/audit/trail.ts): `instance.create`, `instance.update`, `instance.sync` (the sync being
+ * started: the claim's `status` and counters; its progress is the server's work, not recorded),
+ * `connection.create`, `connection.update`, with the before (read with the row locked) and after of
+ * the fields that changed, under the target's tenant. A change that sets the values already stored
+ * still succeeds and is recorded with no changes (one successful call, one record); a refused call
+ * records nothing.
  */
 
 const NAME_MAX_LENGTH = 80;
+/** The columns a person sets, as their audit records name them. */
+const INSTANCE_FIELDS = ['name', 'activated', 'is_official', 'is_unlimited'] as const;
+const SYNC_FIELDS = ['status', 'sync_progress', 'synced_messages', 'total_messages'] as const;
+const CONNECTION_FIELDS = ['name', 'instance_id', 'activated'] as const;
+
+type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * An instance or connection name: trimmed, 1–80 characters, not blank (contracts/openapi.yaml
@@ -68,7 +84,15 @@ function connectionDto(
   };
 }
 
-export function createInstancesService({ db, events }: { db: Kysely<Database>; events: EventBus }) {
+export function createInstancesService({
+  db,
+  events,
+  audit,
+}: {
+  db: Kysely<Database>;
+  events: EventBus;
+  audit: AuditTrail;
+}) {
   async function publish(id: number): Promise<InstanceDto> {
     const dto = await loadInstanceDto(db, id);
     if (!dto) throw notFound('Instance not found', 'id');
@@ -76,14 +100,15 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
     return dto;
   }
 
-  async function target(tenant: TenantRef, id: number) {
-    const row = await repo.findTenantInstance(db, tenant.id, id);
+  /** The tenant's instance, locked (./repository.ts `lockTenantInstance`); 404 when it is not one. */
+  async function target(trx: Transaction<Database>, tenant: TenantRef, id: number) {
+    const row = await repo.lockTenantInstance(trx, tenant.id, id);
     if (!row) throw notFound('Instance not found', 'id');
     return row;
   }
 
-  async function assertConnectionNameFree(instanceId: number, name: string, exceptId?: number) {
-    if (await repo.connectionNameTaken(db, instanceId, name, exceptId))
+  async function assertConnectionNameFree(trx: Db, instanceId: number, name: string, exceptId?: number) {
+    if (await repo.connectionNameTaken(trx, instanceId, name, exceptId))
       throw conflict('A connection with this name already exists', 'name');
   }
 
@@ -93,8 +118,8 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
     return connectionDto(tenant, row);
   }
 
-  async function assertNameFree(tenant: TenantRef, name: string, exceptId?: number) {
-    if (await repo.instanceNameTaken(db, tenant.id, name, exceptId))
+  async function assertNameFree(trx: Db, tenant: TenantRef, name: string, exceptId?: number) {
+    if (await repo.instanceNameTaken(trx, tenant.id, name, exceptId))
       throw conflict('An instance with this name already exists', 'name');
   }
 
@@ -109,46 +134,85 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
     },
 
     async create(
+      actor: AuthContext,
       tenant: TenantRef,
       input: { name: string; isOfficial: boolean; isUnlimited: boolean },
     ): Promise<InstanceDto> {
       const name = checkName(input.name);
-      await assertNameFree(tenant, name);
-      const id = await repo.insertInstance(db, {
-        tenant_id: tenant.id,
-        name,
-        is_official: input.isOfficial,
-        is_unlimited: input.isUnlimited,
+      await assertNameFree(db, tenant, name);
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const created = await repo.insertInstance(trx, {
+          tenant_id: tenant.id,
+          name,
+          is_official: input.isOfficial,
+          is_unlimited: input.isUnlimited,
+        });
+        await record({
+          operation: 'instance.create',
+          target: { id: created.id, name: created.name },
+          tenantId: tenant.id,
+          changes: changesOf(null, created, INSTANCE_FIELDS),
+        });
+        return created.id;
       });
       return publish(id);
     },
 
-    async update(tenant: TenantRef, id: number, change: InstanceChange): Promise<InstanceDto> {
+    async update(actor: AuthContext, tenant: TenantRef, id: number, change: InstanceChange): Promise<InstanceDto> {
       const set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
-      const row = await target(tenant, id);
-      if (set.name !== undefined) await assertNameFree(tenant, set.name, row.id);
-      if (change.activated !== undefined) set.activated = change.activated;
-      if (change.isOfficial !== undefined) set.is_official = change.isOfficial;
-      if (change.isUnlimited !== undefined) set.is_unlimited = change.isUnlimited;
-      await repo.updateInstance(db, row.id, set);
-      return publish(row.id);
+      const instanceId = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = await target(trx, tenant, id);
+        if (set.name !== undefined) await assertNameFree(trx, tenant, set.name, row.id);
+        if (change.activated !== undefined) set.activated = change.activated;
+        if (change.isOfficial !== undefined) set.is_official = change.isOfficial;
+        if (change.isUnlimited !== undefined) set.is_unlimited = change.isUnlimited;
+        const updated = await repo.updateInstance(trx, row.id, set);
+        await record({
+          operation: 'instance.update',
+          target: { id: updated.id, name: updated.name },
+          tenantId: tenant.id,
+          changes: changesOf(row, updated, INSTANCE_FIELDS),
+        });
+        return updated.id;
+      });
+      return publish(instanceId);
     },
 
-    /** Starts a message sync in the background (./sync.ts); one at a time per instance. */
+    /**
+     * Starts a message sync in the background (./sync.ts); one at a time per instance. The start is
+     * claimed and recorded in one transaction; the batches run after its commit.
+     */
     async syncMessages(
+      actor: AuthContext,
       tenant: TenantRef,
       input: { id: number; daysAgo: number | null; unlimitedSync: boolean },
       log: FastifyBaseLogger,
     ): Promise<InstanceDto> {
       if (!input.unlimitedSync && input.daysAgo === null)
         throw invalid('daysAgo', 'is required unless unlimitedSync is true');
-      const row = await target(tenant, input.id);
-      const dto = await startSync(
-        { db, events, log },
-        { instanceId: row.id, tenantId: tenant.id, daysAgo: input.unlimitedSync ? null : input.daysAgo },
-      );
-      if (!dto) throw conflict('A sync of this instance is already running', 'id');
+      const claimed = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = await target(trx, tenant, input.id);
+        const p = await claimSync(trx, {
+          instanceId: row.id,
+          tenantId: tenant.id,
+          daysAgo: input.unlimitedSync ? null : input.daysAgo,
+        });
+        if (!p) throw conflict('A sync of this instance is already running', 'id');
+        await record({
+          operation: 'instance.sync',
+          target: { id: row.id, name: row.name },
+          tenantId: tenant.id,
+          changes: changesOf(
+            row,
+            { status: 'syncing', sync_progress: 0, synced_messages: 0, total_messages: p.total },
+            SYNC_FIELDS,
+          ),
+        });
+        return p;
+      });
+      const dto = await launchSync({ db, events, log }, claimed);
+      if (!dto) throw notFound('Instance not found', 'id');
       return dto;
     },
 
@@ -161,26 +225,57 @@ export function createInstancesService({ db, events }: { db: Kysely<Database>; e
      * channel pairs). Names are unique within the instance ignoring case; the index
      * connections_instance_name_key (migration 0013) decides races.
      */
-    async createConnection(tenant: TenantRef, input: { instance_id: number; name: string }): Promise<ConnectionDto> {
+    async createConnection(
+      actor: AuthContext,
+      tenant: TenantRef,
+      input: { instance_id: number; name: string },
+    ): Promise<ConnectionDto> {
       const name = checkName(input.name);
       const instance = await repo.findTenantInstance(db, tenant.id, input.instance_id);
       if (!instance) throw unknownReference('instance_id', 'No such instance in this tenant');
-      await assertConnectionNameFree(instance.id, name);
-      const id = await repo.insertConnection(db, { tenant_id: tenant.id, instance_id: instance.id, name });
+      await assertConnectionNameFree(db, instance.id, name);
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const created = await repo.insertConnection(trx, { tenant_id: tenant.id, instance_id: instance.id, name });
+        const after = await repo.findTenantConnection(trx, tenant.id, created);
+        await record({
+          operation: 'connection.create',
+          target: { id: created, name },
+          tenantId: tenant.id,
+          changes: changesOf(null, after ?? null, CONNECTION_FIELDS),
+        });
+        return created;
+      });
       return connection(tenant, id);
     },
 
     /** Renames, activates or deactivates a connection of the tenant. */
-    async updateConnection(tenant: TenantRef, id: number, change: ConnectionChange): Promise<ConnectionDto> {
+    async updateConnection(
+      actor: AuthContext,
+      tenant: TenantRef,
+      id: number,
+      change: ConnectionChange,
+    ): Promise<ConnectionDto> {
       const set: { name?: string; activated?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
       if (change.activated !== undefined) set.activated = change.activated;
       if (Object.keys(set).length === 0) throw invalid('name', 'name or activated is required');
-      const row = await repo.findTenantConnection(db, tenant.id, id);
-      if (!row) throw notFound('Connection not found', 'id');
-      if (set.name !== undefined) await assertConnectionNameFree(row.instance_id, set.name, row.id);
-      await repo.updateConnection(db, row.id, set);
-      return connection(tenant, row.id);
+      const connectionId = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = (await repo.lockTenantConnection(trx, tenant.id, id))
+          ? await repo.findTenantConnection(trx, tenant.id, id)
+          : undefined;
+        if (!row) throw notFound('Connection not found', 'id');
+        if (set.name !== undefined) await assertConnectionNameFree(trx, row.instance_id, set.name, row.id);
+        await repo.updateConnection(trx, row.id, set);
+        const after = { ...row, ...set };
+        await record({
+          operation: 'connection.update',
+          target: { id: row.id, name: after.name },
+          tenantId: tenant.id,
+          changes: changesOf(row, after, CONNECTION_FIELDS),
+        });
+        return row.id;
+      });
+      return connection(tenant, connectionId);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { inBatches } from '../db/batches';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../events';
@@ -17,7 +17,7 @@ export interface SyncTarget {
   daysAgo: number | null;
 }
 
-interface SyncPlan extends SyncTarget {
+export interface SyncPlan extends SyncTarget {
   since: Date | null;
   /** Highest attendance id at the start: rows that arrive during the sync belong to the next one. */
   maxId: number;
@@ -29,7 +29,7 @@ interface SyncPlan extends SyncTarget {
  * chat records it holds: its attendances within the window. A sync reads them in keyset batches and
  * records its progress on the instance row, so the numbers a client sees are real counts.
  */
-async function plan(db: Kysely<Database>, target: SyncTarget): Promise<SyncPlan> {
+async function plan(db: Kysely<Database> | Transaction<Database>, target: SyncTarget): Promise<SyncPlan> {
   const since = target.daysAgo === null ? null : new Date(Date.now() - target.daysAgo * 86_400_000);
   let query = db
     .selectFrom('attendances')
@@ -100,18 +100,14 @@ async function fail(db: Kysely<Database>, events: EventBus, p: SyncTarget, error
 }
 
 /**
- * Starts a message sync: claims the instance (`status` → `syncing` unless a sync already runs, which
- * answers `undefined`), logs `sync_started`, publishes `InstanceUpdated` and returns the instance at
- * once; the batches run in the background and end in `done` (or `failed`), each state change written
- * to the row and published.
+ * Claims the instance for a message sync within `trx` (the caller's transaction, which also records
+ * who started it): `status` → `syncing` unless a sync already runs (then `undefined`), counters reset
+ * to the window's total, `sync_started` logged. Nothing is published until {@link launchSync}, called
+ * after the commit.
  */
-export async function startSync(
-  deps: { db: Kysely<Database>; events: EventBus; log: FastifyBaseLogger },
-  target: SyncTarget,
-): Promise<InstanceDto | undefined> {
-  const { db, events, log } = deps;
-  const p = await plan(db, target);
-  const claimed = await db
+export async function claimSync(trx: Transaction<Database>, target: SyncTarget): Promise<SyncPlan | undefined> {
+  const p = await plan(trx, target);
+  const claimed = await trx
     .updateTable('instances')
     .set({ status: 'syncing', sync_progress: 0, synced_messages: 0, total_messages: p.total })
     .where('id', '=', p.instanceId)
@@ -120,7 +116,7 @@ export async function startSync(
     .executeTakeFirst();
   if (!claimed) return undefined;
   const window = p.daysAgo === null ? 'all messages' : `last ${p.daysAgo} days`;
-  await db
+  await trx
     .insertInto('instance_logs')
     .values({
       tenant_id: p.tenantId,
@@ -129,6 +125,19 @@ export async function startSync(
       detail: `${window}: ${p.total} messages`,
     })
     .execute();
+  return p;
+}
+
+/**
+ * Runs a committed claim ({@link claimSync}): publishes `InstanceUpdated` and returns the instance at
+ * once; the batches run in the background and end in `done` (or `failed`), each state change written
+ * to the row and published.
+ */
+export async function launchSync(
+  deps: { db: Kysely<Database>; events: EventBus; log: FastifyBaseLogger },
+  p: SyncPlan,
+): Promise<InstanceDto | undefined> {
+  const { db, events, log } = deps;
   const dto = await publish(db, events, p.instanceId);
   void run(db, events, p).catch(async (error: unknown) => {
     log.error({ err: error, instanceId: p.instanceId }, 'instance sync failed');

@@ -8,20 +8,25 @@ export function departmentHandlers({ services }: HandlerDeps) {
   const { departments, tenants } = services;
 
   const departmentCreate: Handler<'departmentCreate'> = async (request, reply) => {
+    const actor = caller(request);
     const created = await departments.create(
-      await tenants.resolve(caller(request), request.query.tenantName),
+      actor,
+      await tenants.resolve(actor, request.query.tenantName),
       request.body,
     );
     reply.code(201);
     return created;
   };
 
-  const departmentUpdate: Handler<'departmentUpdate'> = async (request) =>
-    departments.update(
-      await tenants.resolve(caller(request), request.query.tenantName),
+  const departmentUpdate: Handler<'departmentUpdate'> = async (request) => {
+    const actor = caller(request);
+    return departments.update(
+      actor,
+      await tenants.resolve(actor, request.query.tenantName),
       request.params.id,
       request.body,
     );
+  };
 
   return { departmentCreate, departmentUpdate };
 }

@@ -9,23 +9,22 @@ export function instanceHandlers({ services }: HandlerDeps) {
 
   const instanceCreate: Handler<'instanceCreate'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
-    const created = await instances.create(await tenants.resolve(caller(request), tenantName), input);
+    const actor = caller(request);
+    const created = await instances.create(actor, await tenants.resolve(actor, tenantName), input);
     reply.code(201);
     return created;
   };
 
   const instanceUpdate: Handler<'instanceUpdate'> = async (request) => {
     const { tenantName, id, ...change } = request.body;
-    return instances.update(await tenants.resolve(caller(request), tenantName), id, change);
+    const actor = caller(request);
+    return instances.update(actor, await tenants.resolve(actor, tenantName), id, change);
   };
 
   const instanceSyncMessages: Handler<'instanceSyncMessages'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
-    const started = await instances.syncMessages(
-      await tenants.resolve(caller(request), tenantName),
-      input,
-      request.log,
-    );
+    const actor = caller(request);
+    const started = await instances.syncMessages(actor, await tenants.resolve(actor, tenantName), input, request.log);
     reply.code(202);
     return started;
   };
@@ -35,14 +34,16 @@ export function instanceHandlers({ services }: HandlerDeps) {
 
   const connectionCreate: Handler<'connectionCreate'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
-    const created = await instances.createConnection(await tenants.resolve(caller(request), tenantName), input);
+    const actor = caller(request);
+    const created = await instances.createConnection(actor, await tenants.resolve(actor, tenantName), input);
     reply.code(201);
     return created;
   };
 
   const connectionUpdate: Handler<'connectionUpdate'> = async (request) => {
     const { tenantName, id, ...change } = request.body;
-    return instances.updateConnection(await tenants.resolve(caller(request), tenantName), id, change);
+    const actor = caller(request);
+    return instances.updateConnection(actor, await tenants.resolve(actor, tenantName), id, change);
   };
 
   return {

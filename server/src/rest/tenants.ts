@@ -20,7 +20,8 @@ export function tenantHandlers({ services }: HandlerDeps) {
     tenants.features(await tenants.resolve(caller(request), request.query.tenantName));
   const featureUpdate: Handler<'featureUpdate'> = async (request) => {
     const { tenantName, option, enabled } = request.body;
-    return tenants.setFeature(await tenants.resolve(caller(request), tenantName), option, enabled);
+    const actor = caller(request);
+    return tenants.setFeature(actor, await tenants.resolve(actor, tenantName), option, enabled);
   };
 
   return {

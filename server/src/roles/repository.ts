@@ -21,20 +21,33 @@ export async function insertRole(db: Db, values: { name: string; display_name: s
   return (await db.insertInto('roles').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function renameRole(db: Db, id: number, displayName: string): Promise<boolean> {
-  return Boolean(
-    await db
-      .updateTable('roles')
-      .set({ display_name: displayName })
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst(),
-  );
+export async function renameRole(db: Db, id: number, displayName: string): Promise<void> {
+  await db.updateTable('roles').set({ display_name: displayName }).where('id', '=', id).execute();
 }
 
-/** The role, its row locked until the transaction ends (a delete's check against new holders). */
+/**
+ * The role, its row locked until the transaction ends (a delete's check against new holders; the
+ * before of a change that two requests could make at once).
+ */
 export function lockRole(trx: Transaction<Database>, id: number) {
-  return trx.selectFrom('roles').select(['id', 'name']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('roles')
+    .select(['id', 'name', 'display_name'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The route names the role's own rows grant, ascending (not the catalogue `administrador` implies). */
+export async function grantedRoutes(db: Db, roleId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('role_permissions as rp')
+    .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+    .select('p.route_name')
+    .where('rp.role_id', '=', roleId)
+    .orderBy('p.route_name')
+    .execute();
+  return rows.map((r) => r.route_name);
 }
 
 /** How many users point at the role: live, and soft-deleted (whose rows keep the reference). */

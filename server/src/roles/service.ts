@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../events';
-import { allows, requireStaff, type AuthContext } from '../plugins/auth';
+import { allows, auditWho, requireStaff, type AuthContext } from '../plugins/auth';
 import { conflict, forbidden, invalid, notFound } from '../shared/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 import * as repo from './repository';
@@ -10,11 +11,20 @@ import * as repo from './repository';
  * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
  * create or change them (contracts/openapi.yaml `x-staff-only`); reading them needs a route the
  * adapters check. The rules on names match contracts/openapi.yaml `RoleCreate`.
+ *
+ * Every successful change writes one audit record in its own transaction (server/src/audit/trail.ts):
+ * `role.create`, `role.rename`, `role.permissions`, `role.delete`, the target being the role (named by
+ * its display name) and no tenant (roles are shared by every tenant). The before is read with the
+ * role's row locked. `permissions` is recorded as the sorted route names the role's own rows grant. A
+ * call that sets what the role already has still succeeds and is recorded with no changes (one
+ * successful call, one record); a refused call records nothing.
  */
 
 const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
 const DISPLAY_NAME_MAX = 80;
 const EDIT = ['roles-edit'] as const;
+/** A role's own columns, as its audit records name them. */
+const ROLE_FIELDS = ['name', 'display_name'] as const;
 
 export interface RoleDto {
   id: number;
@@ -31,7 +41,15 @@ function checkDisplayName(value: string): string {
   return value;
 }
 
-export function createRolesService({ db, events }: { db: Kysely<Database>; events: EventBus }) {
+export function createRolesService({
+  db,
+  events,
+  audit,
+}: {
+  db: Kysely<Database>;
+  events: EventBus;
+  audit: AuditTrail;
+}) {
   async function dto(role: { id: number; name: string; display_name: string }): Promise<RoleDto> {
     const routes = await permittedRoutesOf(db, role.id, role.name);
     return { ...role, has_permission_routes: [...new Set(routes)].sort() };
@@ -57,12 +75,34 @@ export function createRolesService({ db, events }: { db: Kysely<Database>; event
       const displayName = checkDisplayName(input.display_name);
       // A clear answer for the common case; the unique index (roles_name_key) decides races.
       if (await repo.roleNameTaken(db, input.name)) throw conflict('A role with this name already exists', 'name');
-      return get(await repo.insertRole(db, { name: input.name, display_name: displayName }));
+      const values = { name: input.name, display_name: displayName };
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const created = await repo.insertRole(trx, values);
+        await record({
+          operation: 'role.create',
+          target: { id: created, name: displayName },
+          tenantId: null,
+          changes: changesOf(null, values, ROLE_FIELDS),
+        });
+        return created;
+      });
+      return get(id);
     },
 
     async rename(actor: AuthContext, id: number, displayName: string): Promise<RoleDto> {
       requireStaff(actor, EDIT);
-      if (!(await repo.renameRole(db, id, checkDisplayName(displayName)))) throw notFound('Role not found', 'id');
+      const value = checkDisplayName(displayName);
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const role = await repo.lockRole(trx, id);
+        if (!role) throw notFound('Role not found', 'id');
+        await repo.renameRole(trx, role.id, value);
+        await record({
+          operation: 'role.rename',
+          target: { id: role.id, name: value },
+          tenantId: null,
+          changes: changesOf(role, { display_name: value }, ['display_name']),
+        });
+      });
       return get(id);
     },
 
@@ -74,13 +114,24 @@ export function createRolesService({ db, events }: { db: Kysely<Database>; event
       const rows = await repo.permissionsNamed(db, routeNames);
       const missing = routeNames.filter((name) => !rows.some((r) => r.route_name === name));
       if (missing.length) throw notFound(`Unknown permission: ${missing.join(', ')}`, 'permissions');
-      await db.transaction().execute((trx) =>
-        repo.replaceRolePermissions(
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const locked = await repo.lockRole(trx, roleId);
+        if (!locked) throw notFound('Role not found', 'id');
+        const before = (await repo.grantedRoutes(trx, roleId)).sort();
+        await repo.replaceRolePermissions(
           trx,
           roleId,
           rows.map((r) => r.id),
-        ),
-      );
+        );
+        await record({
+          operation: 'role.permissions',
+          target: { id: locked.id, name: locked.display_name },
+          tenantId: null,
+          changes: changesOf({ permissions: before }, { permissions: rows.map((r) => r.route_name).sort() }, [
+            'permissions',
+          ]),
+        });
+      });
       // After the commit: every signed-in holder reloads its permitted routes (contracts/socket.md §3).
       events.publishToEveryTenant('RolePermissionsChanged', { roleId });
       return get(roleId);
@@ -91,17 +142,25 @@ export function createRolesService({ db, events }: { db: Kysely<Database>; event
      * role's row is locked first: a user being given the role at the same moment either committed
      * before (and is counted here) or waits for the lock and then fails the foreign key
      * users_role_id_fkey (unknown role, server/src/shared/domain-error.ts), so no user is left
-     * pointing at a deleted role.
+     * pointing at a deleted role. No `RolePermissionsChanged` follows: nobody held the role, and
+     * contracts/socket.md names that event for a replacement of a role's permissions.
      */
     async remove(actor: AuthContext, id: number): Promise<void> {
       requireStaff(actor, EDIT);
-      const outcome = await db.transaction().execute(async (trx) => {
+      const outcome = await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
         if (!role) return 'missing' as const;
         if (role.name === ADMIN_ROLE) return 'admin' as const;
         const holders = await repo.roleHolders(trx, id);
         if (holders.live > 0 || holders.deleted > 0) return holders;
+        const permissions = (await repo.grantedRoutes(trx, id)).sort();
         await repo.deleteRole(trx, id);
+        await record({
+          operation: 'role.delete',
+          target: { id: role.id, name: role.display_name },
+          tenantId: null,
+          changes: changesOf({ ...role, permissions }, null, [...ROLE_FIELDS, 'permissions']),
+        });
         return 'deleted' as const;
       });
       if (outcome === 'missing') throw notFound('Role not found', 'id');

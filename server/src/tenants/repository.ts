@@ -28,8 +28,17 @@ export function findLiveTenantByName(db: Db, name: string) {
     .executeTakeFirst();
 }
 
-export function findTenant(db: Db, id: number) {
-  return db.selectFrom('tenants').select(['id', 'name', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+/**
+ * The tenant's own columns (an audit record's before), its row locked until the transaction ends
+ * (FOR NO KEY UPDATE: rows being added that refer to the tenant do not wait for it).
+ */
+export function lockTenant(trx: Transaction<Database>, id: number) {
+  return trx
+    .selectFrom('tenants')
+    .select(['id', 'name', 'cnpj', 'template', 'pool', 'plan', 'user_limit', 'ticket_limit', 'deleted_at'])
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
 /** Tenants as the contract's rows (./tenant-dto.ts), in no particular order. */
@@ -75,12 +84,15 @@ export async function insertTenant(
   return created.id;
 }
 
-export async function setTenantDeleted(db: Db, id: number, deleted: boolean): Promise<void> {
-  await db
+/** Soft-deletes (now) or restores the tenant; answers the stored `deleted_at`. */
+export async function setTenantDeleted(db: Db, id: number, deleted: boolean): Promise<Date | null> {
+  const row = await db
     .updateTable('tenants')
     .set({ deleted_at: deleted ? new Date() : null })
     .where('id', '=', id)
-    .execute();
+    .returning('deleted_at')
+    .executeTakeFirstOrThrow();
+  return row.deleted_at;
 }
 
 /** Whether a tenant other than `id`, live or deleted, has this name. */
@@ -122,6 +134,26 @@ export async function featureOptionExists(db: Db, option: string): Promise<boole
   return Boolean(
     await db.selectFrom('feature_options').select('option').where('option', '=', option).executeTakeFirst(),
   );
+}
+
+/**
+ * Whether the option is enabled for the tenant (false when never set). The tenant's row is locked
+ * first, so two changes of a setting never yet stored still run one after the other.
+ */
+export async function lockTenantFeature(
+  trx: Transaction<Database>,
+  tenantId: number,
+  option: string,
+): Promise<boolean> {
+  await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().execute();
+  const row = await trx
+    .selectFrom('tenant_features')
+    .select('enabled')
+    .where('tenant_id', '=', tenantId)
+    .where('option', '=', option)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.enabled ?? false;
 }
 
 export async function setTenantFeature(db: Db, tenantId: number, option: string, enabled: boolean): Promise<void> {

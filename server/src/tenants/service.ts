@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
+import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database, Plan } from '../db/schema';
-import { requireStaff, type AuthContext } from '../plugins/auth';
+import { auditWho, requireStaff, type AuthContext } from '../plugins/auth';
 import { checkAll, conflict, invalid, notFound } from '../shared/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
@@ -13,12 +14,24 @@ import { toTenantDto, type TenantDto } from './tenant-dto';
  * editing, feature flags and the paged search — every rule about them, whichever protocol asks. The rules on
  * values match contracts/openapi.yaml `TenantCreate` and `TenantSetPlan`; names are unique among live
  * and deleted tenants (the index tenants_name_key decides when two requests race).
+ *
+ * Every successful change writes one audit record in its own transaction (server/src/audit/trail.ts):
+ * `tenant.create`, `tenant.update`, `tenant.delete`, `tenant.restore`, `tenant.plan`, `tenant.feature`,
+ * the target being the tenant itself, with the before and after of the fields that changed (the row is
+ * read locked inside the transaction, so two racing requests each record what they really replaced).
+ * A call that sets the values a tenant already has still succeeds and is still recorded, with no
+ * changes: the log answers who asked for what and when (a plan confirmed at a renewal, a flag set
+ * again), and one successful call is always one record. A refused call records nothing.
  */
 
 const TENANT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SLUG = /^[a-z0-9_-]{1,40}$/;
 const PLANS: readonly Plan[] = ['starter', 'professional', 'enterprise'];
 const TENANTS = ['tenants'] as const;
+/** The columns a tenant edit, creation and plan change record (src/domain/audit.ts, `AuditChange`). */
+const EDIT_FIELDS = ['name', 'cnpj', 'template', 'pool'] as const;
+const PLAN_FIELDS = ['plan', 'user_limit', 'ticket_limit'] as const;
+const CREATE_FIELDS = [...EDIT_FIELDS, ...PLAN_FIELDS, 'features'] as const;
 
 /** What a 400 says when a CNPJ is not one (src/domain/cnpj.ts). */
 const CNPJ_REFUSALS: Readonly<Record<CnpjProblem, string>> = {
@@ -70,7 +83,7 @@ export interface TenantPageQuery {
   filter_users?: boolean;
 }
 
-export function createTenantsService({ db }: { db: Kysely<Database> }) {
+export function createTenantsService({ db, audit }: { db: Kysely<Database>; audit: AuditTrail }) {
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
   async function dto(actor: AuthContext, id: number): Promise<TenantDto> {
     const [row] = await repo.tenantRows(db, [id]);
@@ -80,14 +93,24 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
   }
 
   async function setDeleted(actor: AuthContext, id: number, deleted: boolean): Promise<TenantDto> {
-    const row = await repo.findTenant(db, id);
-    if (!row) throw notFound('Tenant not found', 'id');
-    assertSameTenant(actor, row.id);
-    if (deleted && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
-    if (deleted === (row.deleted_at !== null))
-      throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
-    await repo.setTenantDeleted(db, row.id, deleted);
-    return dto(actor, row.id);
+    const tenantId = await audit.transaction(auditWho(actor), async (trx, record) => {
+      // Locked: of two racing deletes (or restores) the second sees the first's outcome (409).
+      const row = await repo.lockTenant(trx, id);
+      if (!row) throw notFound('Tenant not found', 'id');
+      assertSameTenant(actor, row.id);
+      if (deleted && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
+      if (deleted === (row.deleted_at !== null))
+        throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
+      const deletedAt = await repo.setTenantDeleted(trx, row.id, deleted);
+      await record({
+        operation: deleted ? 'tenant.delete' : 'tenant.restore',
+        target: { id: row.id, name: row.name },
+        tenantId: row.id,
+        changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: deletedAt }),
+      });
+      return row.id;
+    });
+    return dto(actor, tenantId);
   }
 
   return {
@@ -155,23 +178,26 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
       if (unknown.length) throw invalid('features', `unknown feature: ${unknown.join(', ')}`);
       // A clear answer for the common case; the unique index decides races.
       if (await repo.tenantNameTaken(db, input.name)) throw conflict('A tenant with this name already exists', 'name');
-      const id = await db.transaction().execute((trx) =>
-        repo.insertTenant(
-          trx,
-          // Masked and upper-case, whatever the caller sent (the database's CHECK, migration 0008).
-          {
-            name: input.name,
-            cnpj: formatCnpj(input.cnpj),
-            template: input.template,
-            pool: input.pool,
-            plan,
-            user_limit: userLimit,
-            ticket_limit: ticketLimit,
-          },
-          options,
-          input.features,
-        ),
-      );
+      const values = {
+        name: input.name,
+        // Masked and upper-case, whatever the caller sent (the database's CHECK, migration 0008).
+        cnpj: formatCnpj(input.cnpj),
+        template: input.template,
+        pool: input.pool,
+        plan,
+        user_limit: userLimit,
+        ticket_limit: ticketLimit,
+      };
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const created = await repo.insertTenant(trx, values, options, input.features);
+        await record({
+          operation: 'tenant.create',
+          target: { id: created, name: values.name },
+          tenantId: created,
+          changes: changesOf(null, { ...values, features: [...new Set(input.features)].sort() }, CREATE_FIELDS),
+        });
+        return created;
+      });
       return dto(actor, id);
     },
 
@@ -201,13 +227,22 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
           return input.pool;
         },
       });
-      const row = await repo.findTenant(db, input.id);
-      if (!row) throw notFound('Tenant not found', 'id');
-      // A clear answer for the common case; the unique index decides races.
-      if (await repo.tenantNameTakenByOther(db, values.name, row.id))
-        throw conflict('A tenant with this name already exists', 'name');
-      await repo.updateTenant(db, row.id, values);
-      return dto(actor, row.id);
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = await repo.lockTenant(trx, input.id);
+        if (!row) throw notFound('Tenant not found', 'id');
+        // A clear answer for the common case; the unique index decides races.
+        if (await repo.tenantNameTakenByOther(trx, values.name, row.id))
+          throw conflict('A tenant with this name already exists', 'name');
+        await repo.updateTenant(trx, row.id, values);
+        await record({
+          operation: 'tenant.update',
+          target: { id: row.id, name: values.name },
+          tenantId: row.id,
+          changes: changesOf(row, values, EDIT_FIELDS),
+        });
+        return row.id;
+      });
+      return dto(actor, id);
     },
 
     /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */
@@ -222,8 +257,19 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
       const plan = checkPlan(input.plan);
       const userLimit = checkLimit('user', input.user, 100_000);
       const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
-      await dto(actor, input.id);
-      await repo.setTenantPlan(db, input.id, { plan, user_limit: userLimit, ticket_limit: ticketLimit });
+      const values = { plan, user_limit: userLimit, ticket_limit: ticketLimit };
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const row = await repo.lockTenant(trx, input.id);
+        if (!row) throw notFound('Tenant not found', 'id');
+        assertSameTenant(actor, row.id);
+        await repo.setTenantPlan(trx, row.id, values);
+        await record({
+          operation: 'tenant.plan',
+          target: { id: row.id, name: row.name },
+          tenantId: row.id,
+          changes: changesOf(row, values, PLAN_FIELDS),
+        });
+      });
       return dto(actor, input.id);
     },
 
@@ -236,9 +282,19 @@ export function createTenantsService({ db }: { db: Kysely<Database> }) {
       }));
     },
 
-    async setFeature(tenant: TenantRef, option: string, enabled: boolean) {
+    /** Turns one feature option of the tenant on or off; recorded with the option as the field. */
+    async setFeature(actor: AuthContext, tenant: TenantRef, option: string, enabled: boolean) {
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
-      await repo.setTenantFeature(db, tenant.id, option, enabled);
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await repo.lockTenantFeature(trx, tenant.id, option);
+        await repo.setTenantFeature(trx, tenant.id, option, enabled);
+        await record({
+          operation: 'tenant.feature',
+          target: { id: tenant.id, name: tenant.name },
+          tenantId: tenant.id,
+          changes: changesOf({ [option]: before }, { [option]: enabled }, [option]),
+        });
+      });
       return { option, enabled, tenantName: tenant.name };
     },
   };
