@@ -11,7 +11,7 @@ import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
 import { EventBus } from './events';
 import { registerApiDocs } from './plugins/api-docs';
 import { registerCompression } from './plugins/compression';
-import { authenticate, routeAccess, type AuthContext } from './plugins/auth';
+import { authenticate, restOperationName, routeAccess, type AuthContext } from './plugins/auth';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { registerFaults, type FaultInjector } from './plugins/faults';
 import { NUL_MESSAGE, nulIn } from './plugins/nul';
@@ -22,6 +22,7 @@ import { registerMetrics } from './plugins/metrics';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { createServices } from './services';
 import { createValidator, handleError } from './app-validation';
+import { DomainError } from './shared/domain-error';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
 
@@ -160,6 +161,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is required' }] });
     }
     return undefined;
+  });
+  // Every 403 given to a signed-in caller (the route's permission, a body-dependent one, a service's
+  // refusal) is recorded as `access.denied` before the error handler answers; never a 401 (no caller).
+  fastify.addHook('onError', async (request, _reply, error) => {
+    if (!(error instanceof DomainError) || error.kind !== 'forbidden' || !request.auth) return;
+    await services.auth.recordDenial(
+      request.auth,
+      {
+        operation: restOperationName(request),
+        required: error.details.required ?? [],
+        ...(error.message === 'Forbidden' ? {} : { reason: error.message }),
+      },
+      request.log,
+    );
   });
   // Every request body of the contract is JSON. Body schemas are attached per media type
   // (`content['application/json']`), so a body of another type that Fastify CAN parse would reach a

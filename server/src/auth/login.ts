@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { AuditOrigin, AuditTrail, AuditWho } from '../audit/trail';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
@@ -11,7 +12,9 @@ import { createTwoFactor } from './two-factor';
  * The one sign-in procedure behind REST `POST /api/auth/login` and GraphQL `logIn`: throttling per
  * account and address, argon2 verification (unknown e-mails pay for one too, so timing reveals
  * nothing), the second factor of users who have two-factor on, every attempt recorded, and a new
- * token family on success.
+ * token family on success. A successful sign-in writes `session.sign-in` to the audit log (an enrolment
+ * completed at sign-in also `user.two-factor`, with the enrolment); failed ones are only the
+ * `login_attempts` rows the login-failure report reads, never audit records.
  */
 
 export interface LoginInput {
@@ -21,6 +24,8 @@ export interface LoginInput {
   ip: string | null;
   /** The connection's own address. */
   remoteAddress: string;
+  /** The request's id and address, for the audit log. */
+  origin: AuditOrigin;
   /**
    * When set (GraphQL, scoped to the path's tenant), a user of another tenant who is not back-office
    * staff is refused exactly like a wrong password.
@@ -109,9 +114,10 @@ export function createLogin(deps: {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  audit: AuditTrail;
   now?: () => number;
 }): (input: LoginInput) => Promise<LoginResult> {
-  const { db, config, tokens, now = Date.now } = deps;
+  const { db, config, tokens, audit, now = Date.now } = deps;
   const twoFactor = createTwoFactor(db, now);
   // Unknown e-mails still pay for one argon2 verification, so timing does not reveal which exist.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
@@ -142,9 +148,13 @@ export function createLogin(deps: {
     const inTenant =
       !user || input.tenantId === undefined || user.tenant_id === input.tenantId || user.origin_backoffice;
     const passwordOk = Boolean(user && valid && !user.blocked && inTenant);
+    // The user signing in acts, from the request's address.
+    const who: AuditWho | null = user
+      ? { actor: { userId: user.id, tenantId: user.tenant_id }, origin: input.origin }
+      : null;
     const record = (success: boolean) =>
       recordAttempt(db, { email, ip: input.ip, remoteAddress: address, userId: user?.id ?? null, success });
-    if (!passwordOk || !user) {
+    if (!passwordOk || !user || !who) {
       await record(false);
       return { ok: false, reason: 'invalid' };
     }
@@ -172,7 +182,7 @@ export function createLogin(deps: {
       // again for a new one (docs/product.md, Two-factor sign-in).
       if (pendingAt === null || now() - pendingAt > config.twoFactorEnrolmentTtl * 1000)
         return { ok: false, reason: 'two_factor_enrolment_expired' };
-      const verified = await twoFactor.verify(user.id, input.otp);
+      const verified = await twoFactor.verify(user.id, input.otp, { audit, who });
       if (!verified.ok && verified.reason === 'no_pending')
         return { ok: false, reason: 'two_factor_enrolment_expired' };
       if (!verified.ok) {
@@ -189,6 +199,17 @@ export function createLogin(deps: {
     const session = await tokens.issue(user.id, user.token_version, refreshWindow);
     const [dto] = await loadUserDtos(db, { ids: [user.id] });
     if (!dto) return { ok: false, reason: 'invalid' };
+    await audit.write(who, {
+      operation: 'session.sign-in',
+      target: { id: user.id, name: dto.name },
+      tenantId: user.tenant_id,
+      changes: [
+        { field: 'remember', before: null, after: JSON.stringify(input.remember === true) },
+        ...(user.two_factor_enabled || recoveryCodes
+          ? [{ field: 'two_factor', before: null, after: JSON.stringify(recoveryCodes ? 'enrolled' : 'verified') }]
+          : []),
+      ],
+    });
     return { ok: true, user: dto, token: session.token, expiresIn: session.expiresIn, recoveryCodes };
   };
 }

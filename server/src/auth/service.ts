@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { AuditTrail } from '../audit/trail';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
-import type { AuthContext } from '../plugins/auth';
+import { auditWho, type AuthContext } from '../plugins/auth';
 import { isValidEmail } from '../../../src/domain/email';
 import {
   checkAll,
@@ -21,7 +22,22 @@ import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto
 import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
 import type { TokenService } from './tokens';
 import { noTelemetry, type Telemetry } from '../telemetry';
-import { createTwoFactor } from './two-factor';
+import { createTwoFactor, recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from './two-factor';
+
+/** Where a refusal is logged when its audit record cannot be written (a request's logger). */
+export interface DenialLog {
+  warn(details: object, message: string): void;
+}
+
+/** A 403 given to a signed-in caller: what it asked for, and the route permissions it lacked. */
+export interface Denial {
+  /** The operation refused: REST method and route (`DELETE /api/users/{id}`), or GraphQL operation type and root fields. */
+  operation: string;
+  /** The route permissions any of which would have allowed it (empty: no permission would, e.g. another tenant). */
+  required: readonly string[];
+  /** Why, when more than the permissions says it. */
+  reason?: string;
+}
 
 /**
  * Sessions and the caller's own two-factor: sign-in, sign-out, refresh, who am I — whichever protocol
@@ -32,15 +48,22 @@ export function createAuthService({
   db,
   config,
   tokens,
+  audit,
   telemetry = noTelemetry,
 }: {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  audit: AuditTrail;
   telemetry?: Telemetry;
 }) {
-  const login = createLogin({ db, config, tokens });
+  const login = createLogin({ db, config, tokens, audit });
   const twoFactor = createTwoFactor(db);
+  // A refresh token used again after its grace window is recorded with the revocation of its family.
+  tokens.setAudit(audit);
+
+  const nameOf = async (userId: number): Promise<string | null> =>
+    (await db.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst())?.name ?? null;
 
   const emailOf = async (userId: number): Promise<string> => (await userEmail(db, userId)).email.toLowerCase();
 
@@ -92,9 +115,35 @@ export function createAuthService({
       throw invalidCredentials();
     },
 
-    /** Ends the caller's session (its token family); other sessions of the user go on. */
+    /** Ends the caller's session (its token family); other sessions of the user go on. Recorded: `session.sign-out`. */
     async signOut(actor: AuthContext): Promise<void> {
       await tokens.revokeFamily(actor.claims.fam);
+      await audit.write(auditWho(actor), {
+        operation: 'session.sign-out',
+        target: { id: actor.userId, name: await nameOf(actor.userId) },
+        tenantId: actor.tenantId,
+      });
+    },
+
+    /**
+     * Records a 403 given to a signed-in caller (`access.denied`; docs/security.md): in its own
+     * transaction, as there is nothing to roll back. Never fails the refusal: a record that cannot be
+     * written is logged, and the 403 goes out all the same. A 401 has no caller, and is not recorded.
+     */
+    async recordDenial(actor: AuthContext, denial: Denial, log: DenialLog): Promise<void> {
+      try {
+        await audit.write(auditWho(actor), {
+          operation: 'access.denied',
+          target: { id: null, name: denial.operation },
+          tenantId: actor.tenantId,
+          changes: [
+            { field: 'required', before: null, after: JSON.stringify([...denial.required]) },
+            ...(denial.reason ? [{ field: 'reason', before: null, after: JSON.stringify(denial.reason) }] : []),
+          ],
+        });
+      } catch (error) {
+        log.warn({ err: error, denial }, 'audit: the access.denied record could not be written');
+      }
     },
 
     /**
@@ -128,7 +177,7 @@ export function createAuthService({
     async twoFactorVerify(actor: AuthContext, remoteAddress: string, code: string) {
       let outcome: Awaited<ReturnType<typeof twoFactor.verify>> | undefined;
       await checkedCode(actor.userId, remoteAddress, async () => {
-        outcome = await twoFactor.verify(actor.userId, code);
+        outcome = await twoFactor.verify(actor.userId, code, { audit, who: auditWho(actor) });
         return outcome.ok || outcome.reason !== 'wrong_code';
       });
       if (!outcome) throw new Error('unreachable: verify did not run');
@@ -145,7 +194,11 @@ export function createAuthService({
       if (!current.enabled) throw conflict('Two-factor is already off');
       const ok = await checkedCode(actor.userId, remoteAddress, () => twoFactor.consume(actor.userId, code));
       if (!ok) throw invalid('code', 'The code is not valid or was already used');
-      await twoFactor.reset(actor.userId);
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await twoFactorFlagsOf(trx, actor.userId);
+        await resetTwoFactorIn(trx, actor.userId);
+        await recordTwoFactorChange(trx, record, actor.userId, before);
+      });
       return twoFactor.status(actor.userId);
     },
   };

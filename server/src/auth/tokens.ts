@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { AuditOrigin, AuditTrail } from '../audit/trail';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { UnauthorizedBody } from '../errors';
@@ -53,6 +54,7 @@ export class TokenService {
   private key: Uint8Array | undefined;
   private readonly listeners = new Set<RevocationListener>();
   private relay: RevocationRelay | undefined;
+  private audit: AuditTrail | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -128,7 +130,10 @@ export class TokenService {
    * user's token_version unchanged, user not blocked or deleted). `allowRefreshable` lets the refresh
    * call through with an expired token that is still inside its refresh window.
    */
-  async verify(token: string | undefined, options: { allowRefreshable?: boolean } = {}): Promise<VerifyResult> {
+  async verify(
+    token: string | undefined,
+    options: { allowRefreshable?: boolean; origin?: AuditOrigin } = {},
+  ): Promise<VerifyResult> {
     if (!token) return { ok: false, body: { status: 'Authorization Token not found' } };
     let claims: TokenClaims;
     let expired = false;
@@ -174,7 +179,7 @@ export class TokenService {
       state.previous_valid_until.getTime() > Date.now();
     if (!current && !inGrace) {
       // A superseded token used after its grace window: someone holds a stolen copy. Kill the family.
-      await this.revokeFamily(claims.fam);
+      await this.revokeReused(claims.fam, userId, options.origin ?? { requestId: null, address: null });
       this.telemetry.reuseDetected();
       return { ok: false, body: { status: 'Unauthorized' } };
     }
@@ -230,6 +235,14 @@ export class TokenService {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The audit trail a detected reuse is recorded in (`session.refresh-reuse`, with the revocation of
+   * its family); installed by the auth service (server/src/auth/service.ts).
+   */
+  setAudit(audit: AuditTrail): void {
+    this.audit = audit;
+  }
+
   /** Installs (or with `undefined` removes) the cross-process relay of revocations. */
   setRelay(relay: RevocationRelay | undefined): void {
     this.relay = relay;
@@ -250,6 +263,40 @@ export class TokenService {
   private announce(revocation: Revocation): void {
     this.relay?.send(revocation);
     this.deliverRevocation(revocation);
+  }
+
+  /**
+   * Revokes a family whose superseded token came back, and records the detection (`session.refresh-reuse`;
+   * the actor is the family's user) in the same transaction: once, by whichever request revoked it.
+   */
+  private async revokeReused(familyId: string, userId: number, origin: AuditOrigin): Promise<void> {
+    const audit = this.audit;
+    if (!audit) {
+      await this.revokeFamily(familyId);
+      return;
+    }
+    const owner = await this.db
+      .selectFrom('users')
+      .select(['name', 'tenant_id'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    await audit.transaction({ actor: { userId, tenantId: owner.tenant_id }, origin }, async (trx, record) => {
+      const revoked = await trx
+        .updateTable('token_families')
+        .set({ revoked_at: sql<Date>`now()` })
+        .where('id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (revoked)
+        await record({
+          operation: 'session.refresh-reuse',
+          target: { id: userId, name: owner.name },
+          tenantId: owner.tenant_id,
+          changes: [{ field: 'session', before: null, after: JSON.stringify('revoked') }],
+        });
+    });
+    this.announce({ familyId });
   }
 
   async revokeFamily(familyId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import QRCode from 'qrcode';
+import { changesOf, type AuditTrail, type AuditWho, type Recorder } from '../audit/trail';
 import type { Database } from '../db/schema';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp';
 import { totpSecretCipherOf, type TotpSecretCipher } from './totp-secrets';
@@ -41,6 +42,66 @@ export function hashRecoveryCode(code: string): string {
 }
 
 const isTotpCode = (code: string) => /^\d{6}$/.test(code);
+
+/** Who confirms an enrolment, for the audit log (server/src/audit/trail.ts): the user itself, from where. */
+export interface AuditedBy {
+  audit: AuditTrail;
+  who: AuditWho;
+}
+
+/** The two-factor fields the audit log shows (never a secret, a code or a recovery code). */
+export const TWO_FACTOR_AUDIT_FIELDS = ['two_factor_enabled', 'two_factor_enrolment_required'] as const;
+
+/**
+ * Records a change of a user's two-factor (`user.two-factor`) with the transaction that made it: the
+ * user's state before, read in that transaction before the change, and after.
+ */
+export async function recordTwoFactorChange(
+  trx: Transaction<Database>,
+  record: Recorder,
+  userId: number,
+  before: { two_factor_enabled: boolean; two_factor_enrolment_required: boolean },
+): Promise<void> {
+  const after = await trx
+    .selectFrom('users')
+    .select(['name', 'tenant_id', ...TWO_FACTOR_AUDIT_FIELDS])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const changes = changesOf(before, after, TWO_FACTOR_AUDIT_FIELDS);
+  if (changes.length === 0) return;
+  await record({
+    operation: 'user.two-factor',
+    target: { id: userId, name: after.name },
+    tenantId: after.tenant_id,
+    changes,
+  });
+}
+
+/** The user's two-factor flags, read with `db` (a transaction's, before a change). */
+export function twoFactorFlagsOf(db: Kysely<Database> | Transaction<Database>, userId: number) {
+  return db
+    .selectFrom('users')
+    .select([...TWO_FACTOR_AUDIT_FIELDS])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Turns two-factor off and forgets the secret, the pending one and the recovery codes, in `trx`. */
+export async function resetTwoFactorIn(trx: Transaction<Database>, userId: number): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({
+      two_factor_enabled: false,
+      two_factor_secret: null,
+      two_factor_enrolled_at: null,
+      two_factor_pending_secret: null,
+      two_factor_pending_at: null,
+      two_factor_last_step: null,
+    })
+    .where('id', '=', userId)
+    .execute();
+  await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
+}
 
 /**
  * `cipher` defaults to the one `initTotpEncryption` set up for `db` at server start, looked up when a
@@ -97,11 +158,13 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
 
   /**
    * Confirms the pending secret with a code of it. `no_pending`: nothing to confirm (or already on);
-   * `wrong_code`: the code does not match.
+   * `wrong_code`: the code does not match. The confirmation and its audit record (`user.two-factor`,
+   * by `by`) commit together.
    */
   async function verify(
     userId: number,
     code: string,
+    by: AuditedBy,
   ): Promise<
     { ok: true; enrolled_at: string; recovery_codes: string[] } | { ok: false; reason: 'no_pending' | 'wrong_code' }
   > {
@@ -117,7 +180,8 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
     if (step === null) return { ok: false, reason: 'wrong_code' };
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const enrolledAt = new Date(now());
-    const done = await db.transaction().execute(async (trx) => {
+    const done = await by.audit.transaction(by.who, async (trx, record) => {
+      const before = await twoFactorFlagsOf(trx, userId);
       // Only the secret that was checked is promoted: a concurrent enrol replaced it → not confirmed.
       const promoted = await trx
         .updateTable('users')
@@ -143,6 +207,7 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
         .insertInto('two_factor_recovery_codes')
         .values(codes.map((c) => ({ user_id: userId, code_hash: hashRecoveryCode(c) })))
         .execute();
+      await recordTwoFactorChange(trx, record, userId, before);
       return true;
     });
     if (!done) return { ok: false, reason: 'no_pending' };
@@ -192,26 +257,7 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
     return Boolean(used);
   }
 
-  /** Turns two-factor off and forgets the secret, the pending one and the recovery codes. */
-  async function reset(userId: number): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({
-          two_factor_enabled: false,
-          two_factor_secret: null,
-          two_factor_enrolled_at: null,
-          two_factor_pending_secret: null,
-          two_factor_pending_at: null,
-          two_factor_last_step: null,
-        })
-        .where('id', '=', userId)
-        .execute();
-      await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
-    });
-  }
-
-  return { status, enrol, verify, consume, reset };
+  return { status, enrol, verify, consume };
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactor>;

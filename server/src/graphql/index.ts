@@ -38,9 +38,47 @@ export interface GraphqlDeps {
 const errorsBody = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
 const TENANT_NOT_FOUND = errorsBody('Tenant not found', 'NOT_FOUND');
 
+/**
+ * Every root resolver, recording a service's 403 (`forbidden`) as `access.denied` before it becomes the
+ * contract's FORBIDDEN (the guard records the ones it gives itself).
+ */
+function recordingDenials<
+  R extends Record<string, (parent: unknown, args: never, ctx: GraphqlContext) => Promise<unknown>>,
+>(resolvers: R, operation: 'query' | 'mutation', services: Services): R {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, resolve] of Object.entries(resolvers)) {
+    wrapped[name] = async (parent: unknown, args: never, ctx: GraphqlContext) => {
+      try {
+        return await resolve(parent, args, ctx);
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'forbidden' && ctx.auth) {
+          await services.auth.recordDenial(
+            ctx.auth,
+            {
+              operation: `${operation} ${name}`,
+              required: error.details.required ?? [],
+              ...(error.message === 'Forbidden' ? {} : { reason: error.message }),
+            },
+            (ctx as Partial<ServerContext>).req?.log ?? console,
+          );
+        }
+        throw error;
+      }
+    };
+  }
+  return wrapped as R;
+}
+
 export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
   const typeDefs = readFileSync(SCHEMA_PATH, 'utf8');
-  return createSchema<GraphqlContext>({ typeDefs, resolvers: createResolvers(deps) });
+  const { Query, Mutation } = createResolvers(deps);
+  return createSchema<GraphqlContext>({
+    typeDefs,
+    resolvers: {
+      Query: recordingDenials(Query, 'query', deps.services),
+      Mutation: recordingDenials(Mutation, 'mutation', deps.services),
+    },
+  });
 }
 
 /** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders the local GraphiQL page outside production). */
@@ -106,13 +144,20 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
 
   /** The tenant of the path for this caller: undefined when it does not exist, else whether the caller may act in it. */
   async function pathTenant(
+    request: FastifyRequest,
     name: string,
     auth: AuthContext | null,
   ): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
     const tenant = await services.tenants.findLive(name);
     if (!tenant) return { status: 404, body: TENANT_NOT_FOUND };
-    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id)
+    if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
+      await services.auth.recordDenial(
+        auth,
+        { operation: `${request.method} /${tenant.name}/graphql`, required: [], reason: 'this tenant is not yours' },
+        request.log,
+      );
       return { status: 403, body: errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN') };
+    }
     return { tenant };
   }
 
@@ -121,11 +166,13 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     request: FastifyRequest,
     plan: Plan,
   ): Promise<{ auth: AuthContext } | { status: 401; body: Record<string, unknown> }> {
+    const origin = requestOrigin(request);
     const verified = await tokens.verify(bearerToken(request.headers.authorization), {
       allowRefreshable: plan === 'refresh',
+      origin,
     });
     if (!verified.ok) return { status: 401, body: verified.body };
-    const auth = await loadAuthContext(db, verified.userId, verified.claims, requestOrigin(request));
+    const auth = await loadAuthContext(db, verified.userId, verified.claims, origin);
     if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
     return { auth };
   }
@@ -150,7 +197,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       }
       const tenant = await services.tenants.findLive(request.params.tenant);
       if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
-      states.set(request, { auth: null, tenant, remoteAddress: request.ip });
+      states.set(request, { auth: null, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
       return undefined;
     }
 
@@ -162,7 +209,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       auth = identity.auth;
     }
 
-    const place = await pathTenant(request.params.tenant, auth);
+    const place = await pathTenant(request, request.params.tenant, auth);
     if ('status' in place) return reply.code(place.status).send(place.body);
     const { tenant } = place;
     if (auth && reading.fields) {
@@ -178,6 +225,16 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
           path: [field],
           extensions: { code: 'FORBIDDEN' },
         }));
+        // One record per refused request: its refused root fields, and the permissions they lacked.
+        const names = [...new Set(refused.map(([field]) => field))];
+        await services.auth.recordDenial(
+          caller,
+          {
+            operation: `${reading.operation ?? 'query'} ${names.join(', ')}`,
+            required: [...new Set(refused.flatMap(([, missing]) => missing))],
+          },
+          request.log,
+        );
         return reply.code(403).send({ data: null, errors });
       }
     }
@@ -190,7 +247,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     if (!isRequestBody(request.body)) {
       return reply.code(400).send(errorsBody('The body must be a JSON object with a "query" string', 'BAD_REQUEST'));
     }
-    states.set(request, { auth, tenant, remoteAddress: request.ip });
+    states.set(request, { auth, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
     return undefined;
   }
 
@@ -203,7 +260,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     if (status >= 400 && status < 500 && !error.validation) {
       const identity = await identityOf(request, 'authenticated');
       if ('status' in identity) return reply.code(identity.status).send(identity.body);
-      const place = await pathTenant((request.params as { tenant: string }).tenant, identity.auth);
+      const place = await pathTenant(request, (request.params as { tenant: string }).tenant, identity.auth);
       if ('status' in place) return reply.code(place.status).send(place.body);
     }
     throw error;

@@ -83,7 +83,7 @@ async function asArgument<T>(field: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolvers; Mutation: MutationResolvers } {
-  const { auth, users, roles, departments, instances } = services;
+  const { auth, users, roles, departments, instances, audit } = services;
   /** GraphQL acts on the path's tenant only. */
   const inTenant = (ctx: GraphqlContext) => ({ tenantId: ctx.tenant.id });
 
@@ -126,6 +126,11 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
       signedIn(ctx);
       return (await instances.connections(ctx.tenant)).map(toConnection);
     },
+
+    /** The same service, scope and refusals as REST `GET /api/audit`; the caller's tenant decides the scope. */
+    async auditRecords(_parent, args, ctx) {
+      return audit.list(signedIn(ctx), args);
+    },
   };
 
   const Mutation: MutationResolvers = {
@@ -135,6 +140,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         password: args.password,
         ip: null,
         remoteAddress: ctx.remoteAddress,
+        origin: ctx.origin,
         tenantId: ctx.tenant.id,
         otp: args.otp ?? null,
         remember: args.remember === true,
@@ -164,8 +170,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     },
 
     async newUser(_parent, args, ctx) {
-      signedIn(ctx);
-      return toUser(await users.create(ctx.tenant, args));
+      return toUser(await users.create(signedIn(ctx), ctx.tenant, args));
     },
 
     async updateUser(_parent, args, ctx) {
@@ -207,8 +212,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     },
 
     async deleteUserInstance(_parent, args, ctx) {
-      signedIn(ctx);
-      await users.removeInstanceLink(ctx.tenant.id, args.id);
+      await users.removeInstanceLink(signedIn(ctx), ctx.tenant.id, args.id);
       return true;
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {
+  AuditRecordsQuery,
   ConnectionsQuery,
   DepartmentsQuery,
   InstancesQuery,
@@ -11,6 +12,7 @@ import type {
   UserInfosQuery,
   UserInstancesQuery,
 } from '../../../src/generated/graphql';
+import type { AuditOrigin } from '../audit/trail';
 import type { AuthContext } from '../plugins/auth';
 import type { TenantRef } from '../tenants/scope';
 
@@ -30,6 +32,7 @@ export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
 export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 export type GqlLogInPayload = LogInMutation['logIn'];
 export type GqlUserSettings = UpdateUserSettingsMutation['updateUserSettings'];
+export type GqlAuditPage = AuditRecordsQuery['auditRecords'];
 
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
@@ -39,6 +42,8 @@ export interface GraphqlContext {
   tenant: TenantRef;
   /** The connection's own address. */
   remoteAddress: string;
+  /** The request's id and address, for the audit log (server/src/audit/trail.ts). */
+  origin: AuditOrigin;
 }
 
 export interface ServerContext extends GraphqlContext {
@@ -57,6 +62,17 @@ export interface QueryArgs {
   roles: NoArgs;
   departments: NoArgs;
   connections: NoArgs;
+  auditRecords: {
+    from?: string | null;
+    to?: string | null;
+    actorId?: number | null;
+    tenantId?: number | null;
+    operation?: string[] | null;
+    targetType?: string | null;
+    targetId?: number | null;
+    after?: string | null;
+    limit?: number | null;
+  };
 }
 
 export interface QueryResults {
@@ -68,6 +84,7 @@ export interface QueryResults {
   roles: GqlRole[];
   departments: GqlDepartment[];
   connections: GqlConnection[];
+  auditRecords: GqlAuditPage;
 }
 
 export interface MutationArgs {

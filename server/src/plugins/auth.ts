@@ -106,19 +106,28 @@ export function requireStaff(auth: AuthContext, required: readonly string[]): vo
   if (!auth.originBackoffice) throw forbidden(required);
 }
 
+/** A REST operation as the audit log names it: method and the contract's path (`DELETE /api/users/{id}`). */
+export function restOperationName(request: Pick<FastifyRequest, 'method' | 'routeOptions' | 'url'>): string {
+  const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+  return `${request.method} ${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+}
+
 /**
  * Verifies the bearer token (401 bodies of contracts/openapi.yaml `Unauthorized`) and the access the
- * operation declares (403), before anything of the request's body is read.
+ * operation declares (403), before anything of the request's body is read. The caller is on
+ * `request.auth` before the permission checks, so a 403 is recorded with it (server/src/app.ts, onError).
  */
 export async function authenticate(
   request: FastifyRequest,
   deps: { db: Kysely<Database>; tokens: TokenService; access: RouteAccess },
 ): Promise<AuthContext> {
   const token = bearerToken(request.headers.authorization);
-  const result = await deps.tokens.verify(token, { allowRefreshable: false });
+  const origin = requestOrigin(request);
+  const result = await deps.tokens.verify(token, { allowRefreshable: false, origin });
   if (!result.ok) throw unauthenticated(result.body);
-  const auth = await loadAuthContext(deps.db, result.userId, result.claims, requestOrigin(request));
+  const auth = await loadAuthContext(deps.db, result.userId, result.claims, origin);
   if (!auth) throw unauthenticated({ status: 'Unauthorized' });
+  request.auth = auth;
   const { required, staffOnly, forOthers } = deps.access;
   if (!allows(auth, required)) throw forbidden(required);
   if (staffOnly) requireStaff(auth, required);

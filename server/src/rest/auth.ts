@@ -1,3 +1,4 @@
+import { requestOrigin } from '../plugins/auth';
 import { caller, type Handler, type HandlerDeps } from './types';
 
 /** REST `/api/auth/…`: parse, call the auth service (server/src/auth/service.ts), answer. */
@@ -11,6 +12,7 @@ export function authHandlers({ services }: HandlerDeps) {
       password: body.password,
       ip: body.ip ?? null,
       remoteAddress: request.ip,
+      origin: requestOrigin(request),
       otp: body.otp ?? null,
       remember: body.remember === true,
     });

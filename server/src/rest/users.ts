@@ -47,7 +47,7 @@ export function userHandlers({ services }: HandlerDeps) {
   const userCreate: Handler<'userCreate'> = async (request, reply) => {
     const auth = caller(request);
     // Users are created in the caller's own tenant.
-    const created = await users.create({ id: auth.tenantId, name: auth.tenantName }, request.body);
+    const created = await users.create(auth, { id: auth.tenantId, name: auth.tenantName }, request.body);
     reply.code(201);
     return created;
   };

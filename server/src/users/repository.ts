@@ -177,7 +177,7 @@ export function findTenantLink(db: Db, tenantId: number, linkId: number) {
   return db
     .selectFrom('user_instances as ui')
     .innerJoin('users as u', 'u.id', 'ui.user_id')
-    .select('ui.id')
+    .select(['ui.id', 'ui.user_id'])
     .where('ui.id', '=', linkId)
     .where('u.tenant_id', '=', tenantId)
     .where('u.deleted_at', 'is', null)
@@ -227,3 +227,37 @@ export function userSummaries(db: Db, tenantId: number) {
     .orderBy('id')
     .execute();
 }
+
+/**
+ * What the audit log records of a user (server/src/users/service.ts): the fields a change may touch,
+ * instances as sorted ids; never the password hash or two-factor secrets. Undefined when it does not exist.
+ */
+export async function auditStateOf(db: Db, id: number) {
+  const row = await db
+    .selectFrom('users')
+    .select([
+      'id',
+      'tenant_id',
+      'name',
+      'username',
+      'email',
+      'image',
+      'role_id',
+      'department_id',
+      'blocked',
+      'two_factor_enabled',
+      'two_factor_enrolment_required',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const links = await db
+    .selectFrom('user_instances')
+    .select('instance_id')
+    .where('user_id', '=', id)
+    .orderBy('instance_id')
+    .execute();
+  return { ...row, instances: links.map((l) => l.instance_id) };
+}
+
+export type UserAuditState = NonNullable<Awaited<ReturnType<typeof auditStateOf>>>;

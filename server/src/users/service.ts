@@ -1,10 +1,12 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { AuditOperation } from '../../../src/domain/audit';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
-import { createTwoFactor } from '../auth/two-factor';
+import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../auth/two-factor';
 import type { ServerConfig } from '../config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
-import { allows, type AuthContext } from '../plugins/auth';
+import { allows, auditWho, type AuthContext } from '../plugins/auth';
 import {
   checkAll,
   conflict,
@@ -41,14 +43,59 @@ export interface UsersServiceDeps {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
+  /** Every change writes its record in its own transaction (server/src/audit/trail.ts). */
+  audit: AuditTrail;
   /** argon2id by default; tests that hash thousands of passwords may pass cheaper parameters. */
   hashPassword?: (password: string) => Promise<string>;
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService({ db, config, tokens, hashPassword = argon2Hash }: UsersServiceDeps) {
-  const twoFactor = createTwoFactor(db);
+/**
+ * What the audit log shows of a user's change (docs/product.md, Audit log): never the password, its
+ * hash or two-factor secrets; a new password is recorded as the operation `user.password`.
+ */
+const USER_AUDIT_FIELDS = [
+  'name',
+  'username',
+  'email',
+  'image',
+  'role_id',
+  'department_id',
+  'instances',
+  'blocked',
+] as const;
+
+/**
+ * Writes the record of a change to user `id` with the change's transaction: its state `before` (read in
+ * the transaction before the change; null when created) against the state now (null when deleted).
+ */
+async function recordUserChange(
+  trx: Transaction<Database>,
+  record: Recorder,
+  operation: AuditOperation,
+  id: number,
+  before: repo.UserAuditState | null,
+  deleted = false,
+): Promise<void> {
+  const after = deleted ? null : ((await repo.auditStateOf(trx, id)) ?? null);
+  const current = after ?? before;
+  if (!current) throw new Error(`audit: user ${id} vanished inside its own change`);
+  await record({
+    operation,
+    target: { id, name: current.name },
+    tenantId: current.tenant_id,
+    changes: changesOf(before, after, USER_AUDIT_FIELDS),
+  });
+}
+
+export function createUsersService({ db, config, tokens, audit, hashPassword = argon2Hash }: UsersServiceDeps) {
+  /** The user's state before a change, read in the change's transaction. */
+  async function stateIn(trx: Transaction<Database>, id: number): Promise<repo.UserAuditState> {
+    const state = await repo.auditStateOf(trx, id);
+    if (!state) throw notFound('User not found', 'id');
+    return state;
+  }
 
   async function dto(id: number): Promise<UserDto> {
     const [user] = await loadUserDtos(db, { ids: [id] });
@@ -133,7 +180,7 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     },
 
     /** Creates a user in the tenant; at most the tenant's `userLimit` live users, whatever runs at the same time. */
-    async create(tenant: TenantRef, input: NewUser): Promise<UserDto> {
+    async create(actor: AuthContext, tenant: TenantRef, input: NewUser): Promise<UserDto> {
       const { username, name, email, password } = checkAll({
         username: () => checkUsername(input.username),
         name: () => checkName(input.name),
@@ -144,7 +191,7 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
         (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
       // Hashed before the transaction: on PGlite the transaction holds the only connection.
       const passwordHash = await hashPassword(password);
-      const id = await db.transaction().execute(async (trx) => {
+      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
         const limit = await repo.lockTenantUserLimit(trx, tenant.id);
         await assertUnique(trx, tenant.id, { email, username });
         if ((await repo.countLiveUsers(trx, tenant.id)) >= limit) throw limitReached(limit);
@@ -160,6 +207,7 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
           origin_backoffice: tenant.name === config.backofficeTenant,
         });
         await repo.setInstanceLinks(trx, created, instances);
+        await recordUserChange(trx, record, 'user.create', created, null);
         return created;
       });
       return dto(id);
@@ -199,10 +247,13 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
       if (password !== undefined) set.password_hash = await hashPassword(password);
-      await db.transaction().execute(async (trx) => {
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
         await repo.updateUserRow(trx, user.id, set);
         if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
+        // One record: a change that sets a password is `user.password` (which fields else changed, too).
+        await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
       });
       if (password !== undefined) await tokens.revokeUser(user.id);
       return dto(user.id);
@@ -212,7 +263,11 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     async setBlocked(actor: AuthContext, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
       const user = await target(actor, scope, id);
       if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
-      await repo.updateUserRow(db, user.id, { blocked });
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, user.id);
+        await repo.updateUserRow(trx, user.id, { blocked });
+        await recordUserChange(trx, record, blocked ? 'user.block' : 'user.unblock', user.id, before);
+      });
       if (blocked) await tokens.revokeUser(user.id);
       return dto(user.id);
     },
@@ -221,14 +276,28 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     async remove(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
       if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
-      await db.transaction().execute((trx) => repo.markUserDeleted(trx, user.id));
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, user.id);
+        await repo.markUserDeleted(trx, user.id);
+        await recordUserChange(trx, record, 'user.delete', user.id, before, true);
+      });
       await tokens.revokeUser(user.id);
     },
 
     /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
     async disconnect(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
-      await repo.updateUserRow(db, user.id, { is_connected: false });
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, user.id);
+        await repo.updateUserRow(trx, user.id, { is_connected: false });
+        // Every session of the user ends: the record says so, whatever fields changed.
+        await record({
+          operation: 'user.disconnect',
+          target: { id: user.id, name: before.name },
+          tenantId: before.tenant_id,
+          changes: [{ field: 'sessions', before: null, after: JSON.stringify('ended') }],
+        });
+      });
       await tokens.revokeUser(user.id);
     },
 
@@ -243,7 +312,12 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
       password: string,
     ): Promise<{ token: string; expiresIn: number; user: UserDto }> {
       const passwordHash = await hashPassword(checkPassword(password));
-      await repo.updateUserRow(db, actor.userId, { password_hash: passwordHash });
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, actor.userId);
+        await repo.updateUserRow(trx, actor.userId, { password_hash: passwordHash });
+        // That it changed, never a value: no field of the password is recorded.
+        await recordUserChange(trx, record, 'user.password', actor.userId, before);
+      });
       await tokens.revokeUser(actor.userId);
       const { token_version } = await repo.userTokenVersion(db, actor.userId);
       const session = await tokens.issue(actor.userId, token_version);
@@ -260,10 +334,14 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
     },
 
     /** Removes one user–instance link of the tenant. */
-    async removeInstanceLink(tenantId: number, linkId: number): Promise<void> {
+    async removeInstanceLink(actor: AuthContext, tenantId: number, linkId: number): Promise<void> {
       const link = await repo.findTenantLink(db, tenantId, linkId);
       if (!link) throw notFound('No such user–instance link in this tenant', 'id');
-      await repo.deleteLink(db, link.id);
+      await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await stateIn(trx, link.user_id);
+        await repo.deleteLink(trx, link.id);
+        await recordUserChange(trx, record, 'user.instance-unlink', link.user_id, before);
+      });
     },
 
     /** The tenant's connected users, optionally without one user and only those linked to an instance. */
@@ -300,27 +378,33 @@ export function createUsersService({ db, config, tokens, hashPassword = argon2Ha
         throw invalid('two_factor_enabled', 'Give two_factor_enabled, two_factor_enrolment_required or both');
       const user = await target(actor, scope, id);
       if (user.id !== actor.userId && !manager) throw forbidden(USERS_PERMISSION);
-      if (patch.two_factor_enabled === true) {
-        if (!(await repo.twoFactorEnabledOf(db, user.id)).two_factor_enabled) {
+      if (patch.two_factor_enabled === false && !manager) throw forbidden(USERS_PERMISSION);
+      // The reset and the requirement commit together with their one record (`user.two-factor`; none
+      // for a no-op), or not at all.
+      const stored = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const before = await twoFactorFlagsOf(trx, user.id);
+        if (patch.two_factor_enabled === true) {
+          if (!before.two_factor_enabled) {
+            throw conflict(
+              'Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen',
+              'two_factor_enabled',
+            );
+          }
+        } else if (patch.two_factor_enabled === false) {
+          // Turning it off without a code is a reset: only with the `users` permission (a user turns its own
+          // off with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
+          await resetTwoFactorIn(trx, user.id);
+        }
+        const required = patch.two_factor_enrolment_required;
+        if (required !== undefined && !(await repo.setEnrolmentRequired(trx, user.id, required))) {
           throw conflict(
-            'Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen',
-            'two_factor_enabled',
+            'Two-factor is already on for this user: there is nothing to enrol (reset it first)',
+            'two_factor_enrolment_required',
           );
         }
-      } else if (patch.two_factor_enabled === false) {
-        // Turning it off without a code is a reset: only with the `users` permission (a user turns its own
-        // off with POST /api/two-factor/disable and a code, so a stolen session alone cannot).
-        if (!manager) throw forbidden(USERS_PERMISSION);
-        await twoFactor.reset(user.id);
-      }
-      const required = patch.two_factor_enrolment_required;
-      if (required !== undefined && !(await repo.setEnrolmentRequired(db, user.id, required))) {
-        throw conflict(
-          'Two-factor is already on for this user: there is nothing to enrol (reset it first)',
-          'two_factor_enrolment_required',
-        );
-      }
-      const stored = await repo.twoFactorEnabledOf(db, user.id);
+        await recordTwoFactorChange(trx, record, user.id, before);
+        return repo.twoFactorEnabledOf(trx, user.id);
+      });
       return {
         user_id: user.id,
         two_factor_enabled: stored.two_factor_enabled,
