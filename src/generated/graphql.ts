@@ -4,6 +4,21 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AuditRecordsQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  actorId?: number | null | undefined;
+  tenantId?: number | null | undefined;
+  operation?: Array<string> | string | null | undefined;
+  targetType?: string | null | undefined;
+  targetId?: number | null | undefined;
+  after?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type AuditRecordsQuery = { auditRecords: { next: string | null, data: Array<{ id: number, at: string, actor_user_id: number | null, actor_name: string | null, actor_email: string | null, actor_tenant_id: number | null, actor_tenant_name: string | null, address: string | null, request_id: string | null, operation: string, target_type: string, target_id: number | null, target_name: string | null, tenant_id: number | null, tenant_name: string | null, changes: Array<{ field: string, before: string | null, after: string | null }> }> } };
+
 export type ConnectedMutationVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -322,6 +337,45 @@ fragment UserInstanceLink on UserInstance {
     ...Instance
   }
 }`, {"fragmentName":"UserRow"}) as unknown as TypedDocumentString<UserRowFragment, unknown>;
+export const AuditRecordsDocument = new TypedDocumentString(`
+    query auditRecords($from: String, $to: String, $actorId: Int, $tenantId: Int, $operation: [String!], $targetType: String, $targetId: Int, $after: String, $limit: Int) {
+  auditRecords(
+    from: $from
+    to: $to
+    actorId: $actorId
+    tenantId: $tenantId
+    operation: $operation
+    targetType: $targetType
+    targetId: $targetId
+    after: $after
+    limit: $limit
+  ) {
+    data {
+      id
+      at
+      actor_user_id
+      actor_name
+      actor_email
+      actor_tenant_id
+      actor_tenant_name
+      address
+      request_id
+      operation
+      target_type
+      target_id
+      target_name
+      tenant_id
+      tenant_name
+      changes {
+        field
+        before
+        after
+      }
+    }
+    next
+  }
+}
+    `) as unknown as TypedDocumentString<AuditRecordsQuery, AuditRecordsQueryVariables>;
 export const ConnectedDocument = new TypedDocumentString(`
     mutation connected {
   connected

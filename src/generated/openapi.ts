@@ -4562,7 +4562,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPage"];
                     /**
                      * @example id;quando;usuario;email;empresa_do_usuario;endereco;requisicao;operacao;alvo;alvo_id;alvo_nome;empresa;alteracoes
-                     *     1043;2026-11-25 11:02:11;Ana Administradora;admin@demo.local;backoffice;203.0.113.7;req-1f;tenant.plan;tenant;2;farmacia-central;farmacia-central;plan: "starter" → "enterprise"
+                     *     1043;2026-11-25 11:02:11;Ana Administradora;admin@demo.local;backoffice;203.0.113.7;req-1f;tenant.plan;tenant;2;farmacia-central;farmacia-central;"plan: ""starter"" → ""enterprise"" | user_limit: 5 → 200"
                      */
                     "text/csv": components["schemas"]["CsvText"];
                 };

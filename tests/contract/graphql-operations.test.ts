@@ -63,6 +63,7 @@ const EXTENSION_OPERATIONS = {
   createConnection: 'mutation',
   updateConnection: 'mutation',
   updateUserSettings: 'mutation',
+  auditRecords: 'query',
 } as const;
 
 const REQUIRED: Record<string, 'query' | 'mutation'> = { ...SPEC_OPERATIONS, ...EXTENSION_OPERATIONS };

@@ -190,6 +190,9 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
     query: { startAt, finishAt, limit: 20 },
   });
   await csv('sheetLoginFailures', '/api/tenant/sheets/login_failures', { startAt, finishAt });
+  // The audit log: a page, and the last hour's records as CSV (the run's own changes, not the whole log).
+  await rest('auditList', 'GET', '/api/audit', 200, { query: { limit: 5 } });
+  await csv('auditList', '/api/audit', { from: new Date(Date.now() - 3_600_000).toISOString() });
 }
 
 /** Permissions and a throwaway role; its id (undefined when it could not be created). */

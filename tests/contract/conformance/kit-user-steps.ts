@@ -160,6 +160,7 @@ export async function graphqlOperations(
     await graphql('updateDepartment', { id: department.id, name: `Conformance ${stamp} gql 2`, activated: false });
   else check('updateDepartment', 'graphql', 0, ['not exercised: createDepartment created nothing']);
   await graphql('connections', {});
+  await graphql('auditRecords', { limit: 5 });
   const connection = asRecord(
     (await graphql('createConnection', { instance_id: instanceIds[0] ?? 0, name: `Conformance ${stamp} gql` }))
       ?.createConnection,
