@@ -86,4 +86,33 @@ describe('activity feed machine', () => {
       sentAt: 'x',
     });
   });
+
+  it("keeps an audit record's operation and target for its line, and nothing of the change itself", () => {
+    const bus = createAppBus();
+    const feed = createActor(activityFeedMachine, { input: { bus } }).start();
+    bus.publish({
+      name: 'auditRecorded',
+      data: {
+        id: 1043,
+        at: '2026-11-25T14:02:11.512Z',
+        operation: 'tenant.plan',
+        targetType: 'tenant',
+        targetId: 2,
+        targetName: 'farmacia-x',
+        // A server sending more than the contract's payload: not kept.
+        ...({ changes: [{ field: 'plan', before: '"starter"', after: '"enterprise"' }] } as object),
+      },
+      tenantName: 'backoffice',
+      sentAt: '2026-11-25T14:02:11.600Z',
+    });
+    const [entry] = feed.getSnapshot().context.entries;
+    expect(entry?.name).toBe('auditRecorded');
+    expect(entry?.detail).toEqual({
+      operation: 'tenant.plan',
+      targetType: 'tenant',
+      targetId: 2,
+      targetName: 'farmacia-x',
+    });
+    feed.stop();
+  });
 });

@@ -39,6 +39,7 @@ const DETAIL_FIELDS: Record<string, readonly string[]> = {
   chatTicketTransferred: ['ticketId'],
   deleteChatTicketTransfer: ['ticketId', 'reason'],
   chatTicketClosed: ['ticketId'],
+  auditRecorded: ['operation', 'targetType', 'targetId', 'targetName'],
 };
 
 function detailOf(message: BusMessage): FeedEntry['detail'] {

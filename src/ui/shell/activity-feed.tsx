@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useId, useRef, useState } from 'react';
+import type { i18n as I18n, TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { FeedEntry } from '../../machines/realtime/activity-feed.machine';
 import { NativeButton, NativeIconButton } from '../components/native-button';
@@ -20,6 +21,26 @@ export function ago(sentAt: string, now: number, locale: string): string {
   return format.format(Math.round(seconds / 86_400), 'day');
 }
 
+/**
+ * An audit record's line (contracts/socket.md §3 `AuditRecorded`): the operation's one-line description
+ * with the target's name ("Plano do tenant farmacia-x alterado"), or its type and id when it has no name.
+ */
+function auditLine(entry: FeedEntry, t: TFunction, i18n: I18n): string {
+  const { operation, targetType, targetId, targetName } = entry.detail;
+  if (typeof operation !== 'string' || !i18n.exists(`audit.describe.${operation}`)) return '';
+  const type =
+    typeof targetType === 'string' && i18n.exists(`audit.target.${targetType}`)
+      ? t(`audit.target.${targetType}` as 'audit.target.user')
+      : '';
+  const name =
+    typeof targetName === 'string' && targetName !== ''
+      ? targetName
+      : typeof targetId === 'number'
+        ? t('audit.targetWithId', { type, id: targetId })
+        : type;
+  return t(`audit.describe.${operation}` as 'audit.describe.tenant.plan', { name });
+}
+
 function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
   const { t, i18n } = useTranslation();
   const known = i18n.exists(`activity.events.${entry.name}`);
@@ -31,13 +52,16 @@ function FeedLine({ entry, now }: { entry: FeedEntry; now: number }) {
     typeof entry.detail.status === 'string' && i18n.exists(`activity.status.${entry.detail.status}`)
       ? t(`activity.status.${entry.detail.status}` as 'activity.status.idle')
       : entry.detail.status;
-  const detail = hasDetail
-    ? t(`activity.details.${entry.name}` as 'activity.details.instanceUpdated', {
-        ...entry.detail,
-        status,
-        name: entry.detail.name ?? '',
-      })
-    : '';
+  const detail =
+    entry.name === 'auditRecorded'
+      ? auditLine(entry, t, i18n)
+      : hasDetail
+        ? t(`activity.details.${entry.name}` as 'activity.details.instanceUpdated', {
+            ...entry.detail,
+            status,
+            name: entry.detail.name ?? '',
+          })
+        : '';
   return (
     <li className={styles.line}>
       <span className={styles.lineTitle}>{title}</span>

@@ -1,7 +1,142 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { formatNumber } from '../../../domain/format';
+import {
+  auditMachine,
+  selectAuditStatus,
+  selectLoadingMore,
+  type AuditActor,
+  type AuditRecord,
+} from '../../../machines/audit/audit.machine';
+import { selectUser } from '../../../machines/session/session-selectors';
+import { Button } from '../../components/button';
+import { DataTable } from '../../components/data-table';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState } from '../../components/error-state';
+import * as reportStyles from '../../components/reports/report-layout.css';
+import { VisuallyHidden } from '../../components/visually-hidden';
+import { useServices, useSession } from '../../hooks/services-context';
+import { auditColumns } from './audit-columns';
+import { AuditDetail } from './audit-detail';
+import { AuditExportButton, AuditExportStatus, useAuditExport } from './audit-export';
+import { AuditFilters } from './audit-filters';
+import * as styles from './audit.css';
 
-/** `/audit`: the audit log (docs/product.md, Audit log). Being built: the list, filters and export follow. */
+/**
+ * Keeps the applied filters and the address in step: applying replaces the query string (so a reload
+ * keeps them), and an address changed from elsewhere is sent to the machine, which reloads if it differs.
+ */
+function useAuditAddress(actor: AuditActor): void {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  useEffect(() => {
+    const subscription = actor.on('audit.queryChanged', (event) =>
+      navigate(event.search ? `${location}?${event.search}` : location, { replace: true }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor, location, navigate]);
+  useEffect(() => {
+    actor.send({ type: 'audit.location', search });
+  }, [actor, search]);
+}
+
+/**
+ * `/audit`: the audit log (docs/product.md, Audit log), newest first under the filters of the
+ * address, "Carregar mais" for the next page, CSV export of the filters, a record's detail with the
+ * before/after of each field, and new records live over the socket (`AuditRecorded`).
+ */
 export default function AuditScreen() {
-  const { t } = useTranslation();
-  return <h1>{t('routes.audit')}</h1>;
+  const { t, i18n } = useTranslation();
+  const { clients, bus } = useServices();
+  const staff = useSession((s) => Boolean(selectUser(s)?.origin_backoffice));
+  const search = useSearch();
+  const actor = useActorRef(auditMachine, { input: { rest: clients.rest, bus, search } });
+  useAuditAddress(actor);
+  const exporter = useAuditExport();
+  const records = useSelector(actor, (s) => s.context.records);
+  const query = useSelector(actor, (s) => s.context.query);
+  const next = useSelector(actor, (s) => s.context.next);
+  const error = useSelector(actor, (s) => s.context.error);
+  const moreError = useSelector(actor, (s) => s.context.moreError);
+  const unseen = useSelector(actor, (s) => s.context.unseen);
+  const added = useSelector(actor, (s) => s.context.added);
+  const status = useSelector(actor, selectAuditStatus);
+  const loadingMore = useSelector(actor, selectLoadingMore);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const [open, setOpen] = useState<AuditRecord | null>(null);
+  const endRef = useRef<HTMLParagraphElement>(null);
+  const locale = i18n.language;
+  const columns = useMemo(() => auditColumns(t, locale, setOpen), [t, locale]);
+
+  // "Carregar mais" reached the end and went away: focus goes to the line that says so.
+  useEffect(() => {
+    if (added?.kind === 'more' && next === null) endRef.current?.focus();
+  }, [added, next]);
+
+  const count = formatNumber(records.length, locale);
+  const announcement =
+    unseen > 0
+      ? t('audit.unseen', { count: unseen })
+      : added?.kind === 'more'
+        ? t('audit.loadedMore', { count: added.count })
+        : added?.kind === 'live' && added.count > 0
+          ? t('audit.loadedLive', { count: added.count })
+          : '';
+
+  return (
+    <div className={reportStyles.screen}>
+      <p className={reportStyles.intro}>{t('audit.intro')}</p>
+      <AuditFilters actor={actor} staff={staff} exportButton={<AuditExportButton actor={exporter} query={query} />} />
+      <AuditExportStatus actor={exporter} />
+      {unseen > 0 ? (
+        <div className={styles.notice}>
+          <span>{t('audit.unseen', { count: unseen })}</span>
+          <Button variant="secondary" size="sm" onPress={() => actor.send({ type: 'audit.showNew' })}>
+            {t('audit.showNew')}
+          </Button>
+        </div>
+      ) : null}
+      <DataTable
+        aria-label={t('audit.tableLabel')}
+        columns={columns}
+        rows={records}
+        status={status}
+        onRowAction={(key) => setOpen(records.find((r) => r.id === key) ?? null)}
+        emptyState={<EmptyState title={t('audit.empty')} description={t('audit.emptyHint')} />}
+        errorState={
+          <ErrorState
+            title={error ? t(error.key) : undefined}
+            description={error ? t(error.reason) : undefined}
+            onRetry={() => actor.send({ type: 'audit.reload' })}
+            isRetrying={busy}
+          />
+        }
+      />
+      {status === 'ready' && records.length > 0 ? (
+        <div className={styles.footer}>
+          <span>{t('audit.shown', { rows: count })}</span>
+          {next !== null ? (
+            <Button variant="secondary" onPress={() => actor.send({ type: 'audit.more' })} isPending={loadingMore}>
+              {t('audit.more')}
+            </Button>
+          ) : (
+            <p ref={endRef} tabIndex={-1} className={styles.value}>
+              {t('audit.end')}
+            </p>
+          )}
+          {moreError ? (
+            <p className={styles.error} role="alert">
+              {t(moreError.key)} {t(moreError.reason)}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <VisuallyHidden>
+        <span role="status">{announcement}</span>
+      </VisuallyHidden>
+      <AuditDetail record={open} onClose={() => setOpen(null)} />
+    </div>
+  );
 }

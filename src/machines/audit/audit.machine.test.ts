@@ -1,0 +1,175 @@
+import { createActor } from 'xstate';
+import { auditRecord, fakeAuditApi } from '../test-support/fake-audit-api';
+import { createAppBus, type AppBus } from '../shared/app-bus';
+import { fakeServer, json } from '../test-support/fake-fetch';
+import { auditMachine, LIVE_REFRESH_MS, selectAuditStatus, type AuditRecord } from './audit.machine';
+import { defaultAuditQuery } from './audit-query';
+
+const records = (from: number, to: number, over: Partial<AuditRecord> = {}) =>
+  Array.from({ length: to - from + 1 }, (_, i) => auditRecord(to - i, over));
+
+function start(initial: AuditRecord[], search = '', respond?: Parameters<typeof fakeServer>[0]) {
+  const api = fakeAuditApi(initial);
+  const server = fakeServer(respond ?? api.respond);
+  const bus = createAppBus();
+  const actor = createActor(auditMachine, { input: { rest: server.rest, bus, search } });
+  const emitted: string[] = [];
+  actor.on('audit.queryChanged', (event) => emitted.push(event.search));
+  actor.start();
+  return { api, server, bus, actor, emitted };
+}
+
+const ready = (actor: ReturnType<typeof start>['actor']) =>
+  vi.waitFor(() => expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true));
+
+function recorded(bus: AppBus, over: Partial<{ id: number; operation: string; targetType: string }> = {}) {
+  bus.publish({
+    name: 'auditRecorded',
+    tenantName: 'backoffice',
+    sentAt: new Date().toISOString(),
+    data: {
+      id: over.id ?? 999,
+      at: new Date().toISOString(),
+      operation: (over.operation ?? 'tenant.plan') as 'tenant.plan',
+      targetType: (over.targetType ?? 'tenant') as 'tenant',
+      targetId: 2,
+      targetName: 'farmacia-x',
+    },
+  });
+}
+
+let running: ReturnType<typeof start>['actor'] | undefined;
+afterEach(() => running?.stop());
+
+describe('auditMachine', () => {
+  it('reads the first page of the last 7 days, newest first, with the contract query', async () => {
+    const run = start(records(1, 3));
+    running = run.actor;
+    expect(selectAuditStatus(run.actor.getSnapshot())).toBe('loading');
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([3, 2, 1]);
+    const q = run.api.seen[0]!.query;
+    const days = defaultAuditQuery();
+    const [y, m, d] = days.from.split('-').map(Number) as [number, number, number];
+    expect(q.get('from')).toBe(new Date(y, m - 1, d).toISOString());
+    expect(q.get('limit')).toBe('50');
+    expect(q.has('after')).toBe(false);
+    expect(run.api.seen[0]!.headers.get('Accept')).toBe('application/json');
+  });
+
+  it('applies valid filters (address query emitted, reload with them) and refuses bad ones without a request', async () => {
+    const run = start([...records(1, 2), auditRecord(3, { operation: 'user.create', target_type: 'user' })]);
+    running = run.actor;
+    await ready(run.actor);
+    run.actor.send({ type: 'audit.draft', patch: { from: '2026-11-08', to: '2026-11-01' } });
+    run.actor.send({ type: 'audit.apply' });
+    expect(run.actor.getSnapshot().context.invalid).toBe('audit.errors.range');
+    run.actor.send({ type: 'audit.draft', patch: { ...defaultAuditQuery(), targetId: 7 } });
+    run.actor.send({ type: 'audit.apply' });
+    expect(run.actor.getSnapshot().context.invalid).toBe('audit.errors.targetId');
+    expect(run.api.seen).toHaveLength(1);
+    expect(run.emitted).toEqual([]);
+
+    run.actor.send({ type: 'audit.draft', patch: { targetId: null, operation: 'user.create' } });
+    run.actor.send({ type: 'audit.apply' });
+    expect(run.emitted).toEqual(['operation=user.create']);
+    await ready(run.actor);
+    expect(run.api.seen[1]!.query.getAll('operation')).toEqual(['user.create']);
+    expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([3]);
+  });
+
+  it('follows the address: a different query reloads, the same one does not', async () => {
+    const run = start(records(1, 2), 'operation=tenant.plan&targetType=tenant&targetId=2');
+    running = run.actor;
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context.query).toMatchObject({ operation: 'tenant.plan', targetId: 2 });
+    run.actor.send({ type: 'audit.location', search: 'targetId=2&operation=tenant.plan&targetType=tenant' });
+    expect(run.actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
+    run.actor.send({ type: 'audit.location', search: '' });
+    await ready(run.actor);
+    expect(run.api.seen).toHaveLength(2);
+    expect(run.api.seen[1]!.query.has('operation')).toBe(false);
+  });
+
+  it('"more" appends the page after the cursor until there is none', async () => {
+    const run = start(records(1, 120));
+    running = run.actor;
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context.next).toBe('71');
+    run.actor.send({ type: 'audit.more' });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.pages).toBe(2));
+    expect(run.api.seen[1]!.query.get('after')).toBe('71');
+    run.actor.send({ type: 'audit.more' });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.pages).toBe(3));
+    const { records: rows, next, added } = run.actor.getSnapshot().context;
+    expect(rows).toHaveLength(120);
+    expect(rows[0]!.id).toBe(120);
+    expect(rows.at(-1)!.id).toBe(1);
+    expect(next).toBeNull();
+    expect(added).toMatchObject({ kind: 'more', count: 20 });
+    run.actor.send({ type: 'audit.more' });
+    expect(run.api.seen).toHaveLength(3);
+  });
+
+  it('a new record on the first page reads it again once per burst; one the filters exclude does nothing', async () => {
+    const run = start(records(1, 2));
+    running = run.actor;
+    await ready(run.actor);
+    run.actor.send({ type: 'audit.draft', patch: { operation: 'tenant.plan' } });
+    run.actor.send({ type: 'audit.apply' });
+    await ready(run.actor);
+    expect(run.api.seen).toHaveLength(2);
+    recorded(run.bus, { operation: 'user.create', targetType: 'user' });
+    await new Promise((resolve) => setTimeout(resolve, LIVE_REFRESH_MS + 50));
+    expect(run.api.seen).toHaveLength(2);
+
+    run.api.records.push(auditRecord(3), auditRecord(4));
+    recorded(run.bus, { id: 3 });
+    recorded(run.bus, { id: 4 });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([4, 3, 2, 1]));
+    expect(run.api.seen).toHaveLength(3);
+    expect(run.actor.getSnapshot().context.added).toMatchObject({ kind: 'live', count: 2 });
+  });
+
+  it('with later pages shown, new records are counted for the notice; "show new" goes back to the first page', async () => {
+    const run = start(records(1, 60));
+    running = run.actor;
+    await ready(run.actor);
+    run.actor.send({ type: 'audit.more' });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.pages).toBe(2));
+    run.api.records.push(auditRecord(61));
+    recorded(run.bus, { id: 61 });
+    recorded(run.bus, { id: 62 });
+    await new Promise((resolve) => setTimeout(resolve, LIVE_REFRESH_MS + 50));
+    expect(run.api.seen).toHaveLength(2);
+    expect(run.actor.getSnapshot().context.unseen).toBe(2);
+    expect(run.actor.getSnapshot().context.records).toHaveLength(60);
+    run.actor.send({ type: 'audit.showNew' });
+    await ready(run.actor);
+    const context = run.actor.getSnapshot().context;
+    expect(context.unseen).toBe(0);
+    expect(context.pages).toBe(1);
+    expect(context.records[0]!.id).toBe(61);
+  });
+
+  it('a failed read is the error state with its reason; retry and a failed "more" keep what was shown', async () => {
+    let fail = true;
+    const api = fakeAuditApi(records(1, 60));
+    const run = start([], '', (request) => (fail ? json(503, { message: 'down' }) : api.respond(request)));
+    running = run.actor;
+    await vi.waitFor(() => expect(selectAuditStatus(run.actor.getSnapshot())).toBe('error'));
+    expect(run.actor.getSnapshot().context.error).toEqual({
+      key: 'audit.errors.load',
+      reason: 'apiErrors.unavailable',
+    });
+    fail = false;
+    run.actor.send({ type: 'audit.reload' });
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context.records).toHaveLength(50);
+    fail = true;
+    run.actor.send({ type: 'audit.more' });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.moreError).not.toBeNull());
+    expect(run.actor.getSnapshot().context.records).toHaveLength(50);
+    expect(selectAuditStatus(run.actor.getSnapshot())).toBe('ready');
+  });
+});

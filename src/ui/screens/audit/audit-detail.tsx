@@ -1,0 +1,134 @@
+import type { TFunction } from 'i18next';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../domain/format';
+import type { AuditRecord } from '../../../machines/audit/audit.machine';
+import { readAuditValue } from '../../../machines/audit/audit-values';
+import { Button } from '../../components/button';
+import { Modal } from '../../components/dialog';
+import * as reportStyles from '../../components/reports/report-layout.css';
+import { actorName, targetText } from './audit-columns';
+import * as styles from './audit.css';
+
+/** One before/after value: "—" for none, Sim/Não, a list, or the text. */
+function Value({ text, t }: { text: string | null; t: TFunction }) {
+  const value = readAuditValue(text);
+  switch (value.kind) {
+    case 'empty':
+      return <span className={reportStyles.muted}>{t('audit.none')}</span>;
+    case 'boolean':
+      return <>{t(value.value ? 'audit.detail.yes' : 'audit.detail.no')}</>;
+    case 'list':
+      return value.items.length === 0 ? (
+        <span className={reportStyles.muted}>{t('audit.detail.emptyList')}</span>
+      ) : (
+        <ul className={styles.list}>
+          {value.items.map((item, index) => (
+            <li key={index}>{item}</li>
+          ))}
+        </ul>
+      );
+    case 'text':
+      return <>{value.text}</>;
+  }
+}
+
+export interface AuditDetailProps {
+  record: AuditRecord | null;
+  onClose: () => void;
+}
+
+/**
+ * A record in a modal dialog: who, when, from where (address and request id), the operation and its
+ * target, and a table of each changed field before and after. Escape or "Fechar" closes it and focus
+ * returns to the row's button.
+ */
+export function AuditDetail({ record, onClose }: AuditDetailProps) {
+  const { t, i18n } = useTranslation();
+  const changesId = useId();
+  const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
+  return (
+    <Modal
+      isOpen={record !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      size="lg"
+      title={record ? t('audit.detail.title', { id: record.id }) : ''}
+      footer={(close) => (
+        <Button variant="secondary" onPress={close}>
+          {t('audit.detail.close')}
+        </Button>
+      )}
+    >
+      {record ? (
+        <>
+          <dl className={styles.facts}>
+            <dt className={styles.term}>{t('audit.detail.when')}</dt>
+            <dd className={styles.value}>
+              <time dateTime={record.at}>{formatDateTime(record.at, i18n.language)}</time>
+            </dd>
+            <dt className={styles.term}>{t('audit.detail.who')}</dt>
+            <dd className={styles.value}>
+              {[actorName(t, record), record.actor_email, record.actor_tenant_name].filter(Boolean).join(' · ')}
+            </dd>
+            <dt className={styles.term}>{t('audit.detail.address')}</dt>
+            <dd className={styles.value}>
+              {record.address ? <span className={styles.code}>{record.address}</span> : none}
+            </dd>
+            <dt className={styles.term}>{t('audit.detail.request')}</dt>
+            <dd className={styles.value}>
+              {record.request_id ? <span className={styles.code}>{record.request_id}</span> : none}
+            </dd>
+            <dt className={styles.term}>{t('audit.detail.operation')}</dt>
+            <dd className={styles.value}>{t(`audit.operation.${record.operation}`)}</dd>
+            <dt className={styles.term}>{t('audit.detail.target')}</dt>
+            <dd className={styles.value}>{targetText(t, record)}</dd>
+            <dt className={styles.term}>{t('audit.detail.tenant')}</dt>
+            <dd className={styles.value}>{record.tenant_name ?? none}</dd>
+          </dl>
+          <section className={styles.section} aria-labelledby={changesId}>
+            <h3 id={changesId} className={styles.heading}>
+              {t('audit.detail.changes')}
+            </h3>
+            {record.changes.length === 0 ? (
+              <p className={styles.value}>{t('audit.detail.noChanges')}</p>
+            ) : (
+              <table className={styles.diff}>
+                <caption className={reportStyles.muted}>{t('audit.detail.changesLabel')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className={styles.diffCell}>
+                      {t('audit.detail.field')}
+                    </th>
+                    <th scope="col" className={styles.diffCell}>
+                      {t('audit.detail.before')}
+                    </th>
+                    <th scope="col" className={styles.diffCell}>
+                      {t('audit.detail.after')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {record.changes.map((change) => (
+                    <tr key={change.field}>
+                      <th scope="row" className={`${styles.diffCell} ${styles.code}`}>
+                        {change.field}
+                      </th>
+                      <td className={styles.diffCell}>
+                        <Value text={change.before} t={t} />
+                      </td>
+                      <td className={styles.diffCell}>
+                        <Value text={change.after} t={t} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </>
+      ) : null}
+    </Modal>
+  );
+}
