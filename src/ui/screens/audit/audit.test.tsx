@@ -1,0 +1,177 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { auditRecord, fakeAuditApi } from '../../../machines/test-support/fake-audit-api';
+import { json } from '../../../machines/test-support/fake-fetch';
+import { renderWithServices, type RenderedApp } from '../../test-support/render';
+import AuditScreen from './audit';
+
+let view: RenderedApp | undefined;
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+});
+
+function render(api: ReturnType<typeof fakeAuditApi>, path = '/audit', respond = api.respond) {
+  view = renderWithServices(<AuditScreen />, { path, signedIn: {}, respond });
+  return view;
+}
+
+const table = () => screen.findByRole('grid', { name: 'Registros de auditoria' });
+
+describe('AuditScreen', () => {
+  it('lists the records newest first: when, who, operation, target, tenant, address', async () => {
+    const api = fakeAuditApi([
+      auditRecord(1, { operation: 'user.create', target_type: 'user', target_id: 7, target_name: 'Olívia' }),
+      auditRecord(2),
+      auditRecord(3, {
+        operation: 'audit.purge',
+        target_type: 'system',
+        target_id: null,
+        target_name: null,
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_tenant_name: null,
+        address: null,
+        tenant_name: null,
+      }),
+    ]);
+    render(api);
+    const grid = await table();
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(4));
+    const [, purge, plan, user] = within(grid).getAllByRole('row');
+    expect(purge).toHaveTextContent('Registros antigos removidos');
+    expect(purge).toHaveTextContent('Sistema');
+    expect(plan).toHaveTextContent('Ana Administradora');
+    expect(plan).toHaveTextContent('admin@demo.local');
+    expect(plan).toHaveTextContent('Plano do tenant alterado');
+    expect(plan).toHaveTextContent('Tenant farmacia-x (nº 2)');
+    expect(plan).toHaveTextContent('203.0.113.7');
+    expect(user).toHaveTextContent('Usuário Olívia (nº 7)');
+    expect(screen.getByText('3 registro(s) exibido(s).')).toBeVisible();
+    expect(screen.getByText('Não há mais registros.')).toBeVisible();
+  });
+
+  it("shows a record's detail: who, when, where, request id and each field before and after", async () => {
+    const api = fakeAuditApi([
+      auditRecord(5, {
+        operation: 'tenant.feature',
+        changes: [
+          { field: 'plan', before: '"starter"', after: '"enterprise"' },
+          { field: 'features', before: '["chat"]', after: '["chat","webhooks"]' },
+          { field: 'blocked', before: 'false', after: 'true' },
+          { field: 'deleted_at', before: null, after: '"2026-11-25T10:00:00.000Z"' },
+        ],
+      }),
+    ]);
+    render(api);
+    const open = await screen.findByRole('button', { name: 'Ver detalhes do registro nº 5' });
+    await userEvent.click(open);
+    const dialog = await screen.findByRole('dialog', { name: 'Registro nº 5' });
+    expect(dialog).toHaveTextContent('req-5');
+    expect(dialog).toHaveTextContent('203.0.113.7');
+    expect(dialog).toHaveTextContent('Ana Administradora · admin@demo.local · backoffice');
+    const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
+    const row = (field: string) => within(diff).getByRole('row', { name: new RegExp(`^${field}`) });
+    expect(
+      within(row('plan'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['starter', 'enterprise']);
+    expect(within(row('features')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
+    expect(within(within(row('features')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
+    expect(
+      within(row('blocked'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Não', 'Sim']);
+    expect(within(row('deleted_at')).getAllByRole('cell')[0]).toHaveTextContent('—');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(open).toHaveFocus();
+  });
+
+  it('filters by operation into the address; a bad id is named and changes nothing', async () => {
+    const api = fakeAuditApi([auditRecord(1, { operation: 'user.create', target_type: 'user' }), auditRecord(2)]);
+    const app = render(api);
+    await waitFor(() => expect(api.seen).toHaveLength(1));
+    await userEvent.type(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
+    expect(await screen.findByText('Informe um número inteiro positivo.')).toBeVisible();
+    expect(api.seen).toHaveLength(1);
+    await userEvent.clear(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }));
+
+    await userEvent.click(screen.getByRole('button', { name: /Operação/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Usuário criado' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
+    await waitFor(() => expect(api.seen).toHaveLength(2));
+    expect(api.seen[1]!.query.getAll('operation')).toEqual(['user.create']);
+    expect(app.location()).toBe('/audit?operation=user.create');
+    const grid = await table();
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(2));
+    expect(within(grid).getAllByRole('row')[1]).toHaveTextContent('Usuário criado');
+  });
+
+  it('starts from the filters in the address', async () => {
+    const api = fakeAuditApi([auditRecord(1), auditRecord(2, { target_type: 'user', operation: 'user.block' })]);
+    render(api, '/audit?targetType=user&targetId=2');
+    await waitFor(() => expect(api.seen).toHaveLength(1));
+    expect(api.seen[0]!.query.get('targetType')).toBe('user');
+    expect(api.seen[0]!.query.get('targetId')).toBe('2');
+    expect(screen.getByRole('textbox', { name: /Alvo \(nº\)/ })).toHaveValue('2');
+  });
+
+  it('loads more rows by keyboard, announces them, and says where the list ends', async () => {
+    const api = fakeAuditApi(Array.from({ length: 60 }, (_, i) => auditRecord(i + 1)));
+    render(api);
+    const grid = await table();
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(51));
+    const more = screen.getByRole('button', { name: 'Carregar mais' });
+    act(() => more.focus());
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(61));
+    expect(screen.getByRole('status')).toHaveTextContent('10 registro(s) carregado(s) no fim da tabela.');
+    expect(screen.getByText('Não há mais registros.')).toHaveFocus();
+    expect(api.seen[1]!.query.get('after')).toBe('11');
+  });
+
+  it('shows a new record within the debounce when the socket announces it', async () => {
+    const api = fakeAuditApi([auditRecord(1)]);
+    const app = render(api);
+    const grid = await table();
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(2));
+    api.records.push(auditRecord(2, { operation: 'role.create', target_type: 'role', target_name: 'suporte' }));
+    act(() =>
+      app.services.bus.publish({
+        name: 'auditRecorded',
+        tenantName: 'backoffice',
+        sentAt: new Date().toISOString(),
+        data: {
+          id: 2,
+          at: new Date().toISOString(),
+          operation: 'role.create',
+          targetType: 'role',
+          targetId: 2,
+          targetName: 'suporte',
+        },
+      }),
+    );
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(3));
+    expect(within(grid).getAllByRole('row')[1]).toHaveTextContent('Função criada');
+    expect(screen.getByRole('status')).toHaveTextContent('1 registro(s) novo(s) no topo da tabela.');
+  });
+
+  it('a failed read is an error with a retry', async () => {
+    const api = fakeAuditApi([auditRecord(1)]);
+    let fail = true;
+    render(api, '/audit', (request) =>
+      fail && request.path === '/api/audit' ? json(503, { message: 'down' }) : api.respond(request),
+    );
+    expect(await screen.findByText('Não foi possível carregar a auditoria.')).toBeVisible();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: /Tentar novamente/ }));
+    const grid = await table();
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(2));
+  });
+});
