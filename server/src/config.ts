@@ -72,6 +72,11 @@ export interface ServerConfig {
   socketUrl: string;
   /** The public-IP service the SPA calls at login/logout (docs/product.md, Sessions); empty turns the lookup off. */
   ipLookupUrl: string;
+  /**
+   * AUDIT_RETENTION_DAYS: audit records older than this many days are deleted by the daily purge
+   * (server/src/audit/retention.ts; default 365, a whole number of at least 1).
+   */
+  auditRetentionDays: number;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -166,6 +171,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
+    auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { startAuditPurge } from './audit/retention';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
     });
     fastify.addHook('onClose', () => activity.stop());
   }
+  // The audit log's daily retention purge (docs/operations.md, AUDIT_RETENTION_DAYS); stopped before the database closes.
+  const auditPurge = startAuditPurge({ db: database.db, retentionDays: config.auditRetentionDays, log: fastify.log });
+  fastify.addHook('onClose', () => auditPurge.stop());
   await serveSpa(fastify, {
     webRoot: config.webRoot,
     backofficeTenant: config.backofficeTenant,
