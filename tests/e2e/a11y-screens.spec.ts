@@ -235,3 +235,45 @@ for (const theme of ['light', 'dark'] as const) {
     expect(serious, 'serious or critical axe violations').toEqual([]);
   });
 }
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`audit screen and a record's detail dialog, ${theme}: axe finds no serious or critical violation`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const tenant = await createTenant(api, uniquePrefix('axeaudit'));
+    await api.rest('POST', '/api/tenant/set-plan', {
+      id: await tenantId(api, tenant),
+      plan: 'enterprise',
+      user: 200,
+      ticket: 50_000,
+    });
+    const serious: string[] = [];
+
+    // The list with records (the tenant's creation and plan change at least), then one record's detail.
+    await signIn(page, app.origin, app.admin, '/audit?operation=tenant.plan');
+    const grid = page.getByRole('grid', { name: t('audit.tableLabel') });
+    const row = grid.getByRole('row').filter({ hasText: tenant });
+    await expect(row).toHaveCount(1);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    serious.push(...(await seriousViolations(page)).map((v) => `audit: ${v}`));
+    await row.getByRole('button').click();
+    const dialog = page.getByRole('dialog', { name: /\d+$/ });
+    await expect(dialog.getByRole('table', { name: t('audit.detail.changesLabel') })).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `audit detail: ${v}`));
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}
+
+/** A tenant's id by its name (the plan change takes the id). */
+async function tenantId(api: Awaited<ReturnType<typeof apiLogin>>, name: string): Promise<number> {
+  const page = await api.rest<{ data: { id: number; name: string }[] }>('POST', '/api/tenant/paginated', {
+    search: name,
+    pagination_limit: 10,
+  });
+  const found = page.data.find((x) => x.name === name);
+  if (!found) throw new Error(`tenant ${name} not found`);
+  return found.id;
+}

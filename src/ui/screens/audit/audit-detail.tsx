@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
 import { readAuditValue } from '../../../machines/audit/audit-values';
-import { Button } from '../../components/button';
 import { Modal } from '../../components/dialog';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
@@ -40,7 +39,7 @@ export interface AuditDetailProps {
 
 /**
  * A record in a modal dialog: who, when, from where (address and request id), the operation and its
- * target, and a table of each changed field before and after. Escape or "Fechar" closes it and focus
+ * target, and a table of each changed field before and after. Escape or its close button closes it and focus
  * returns to the row's button.
  */
 export function AuditDetail({ record, onClose }: AuditDetailProps) {
@@ -55,11 +54,6 @@ export function AuditDetail({ record, onClose }: AuditDetailProps) {
       }}
       size="lg"
       title={record ? t('audit.detail.title', { id: record.id }) : ''}
-      footer={(close) => (
-        <Button variant="secondary" onPress={close}>
-          {t('audit.detail.close')}
-        </Button>
-      )}
     >
       {record ? (
         <>

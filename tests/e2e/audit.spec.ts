@@ -1,0 +1,194 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { apiLogin } from './support/api';
+import { connectionStatus, signIn, tenantPath } from './support/app';
+import { expect, test } from './support/fixtures';
+import { escapeRegExp, t } from './support/i18n';
+import { createTenant, uniquePrefix } from './support/tenants';
+
+/** The Auditoria screen (/audit) over the real server: live records, detail, filters, CSV, access. */
+
+/** The detail dialog of any record ("Registro nº 12"). */
+const detailName = new RegExp(`^${escapeRegExp(t('audit.detail.title', { id: '§' })).replace('§', '\\d+')}$`);
+
+const grid = (page: Page) => page.getByRole('grid', { name: t('audit.tableLabel') });
+const rowWith = (page: Page, ...texts: string[]): Locator => {
+  let rows = grid(page).getByRole('row');
+  for (const text of texts) rows = rows.filter({ hasText: text });
+  return rows;
+};
+
+/** Picks an option of a React Aria select (a button that opens a listbox). */
+async function choose(scope: Page | Locator, page: Page, label: string, option: string) {
+  await scope.getByRole('button', { name: new RegExp(escapeRegExp(label)) }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** A pt-BR spreadsheet's reading of a CSV: `;` between cells, `"` quoting, CRLF between rows. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ';') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+test.describe('audit', () => {
+  test("a tenant's plan change shows live on the audit screen within 1 s, after a reload, in its detail and under the operation filter", async ({
+    page,
+    context,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const name = await createTenant(api, uniquePrefix('audit'));
+
+    // The audit screen stays open in a second tab, its socket connected.
+    await signIn(page, app.origin, app.admin, '/audit');
+    await expect(grid(page)).toBeVisible();
+    await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
+    await expect(rowWith(page, name, t('audit.operation.tenant.create'))).toHaveCount(1);
+    const tenants = await context.newPage();
+    await tenants.goto(`${app.origin}${tenantPath(`/tenants?search=${name}`)}`);
+    await tenants.getByRole('button', { name: t('tenants.screen.actions.more', { name }) }).click();
+    await tenants.getByRole('menuitem', { name: t('tenants.screen.actions.setPlan'), exact: true }).click();
+    const dialog = tenants.getByRole('dialog', { name: t('tenants.screen.form.planTitle', { name }) });
+    await choose(dialog, tenants, t('tenants.screen.form.plan'), t('tenants.screen.plans.enterprise'));
+    const answered = tenants.waitForResponse(
+      (r) => r.url().endsWith('/api/tenant/set-plan') && r.request().method() === 'POST',
+    );
+    await dialog.getByRole('button', { name: t('tenants.screen.form.submitPlan'), exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    const at = Date.now();
+    const planRow = rowWith(page, name, t('audit.operation.tenant.plan'));
+    await expect(planRow).toHaveCount(1, { timeout: 5000 });
+    const elapsed = Date.now() - at;
+    expect(elapsed, `the record showed ${elapsed} ms after the set-plan answer`).toBeLessThan(1000);
+
+    await page.reload();
+    await expect(planRow).toHaveCount(1);
+    await expect(planRow).toContainText(`${t('audit.target.tenant')} ${name}`);
+    await planRow.getByRole('button').click();
+    const detail = page.getByRole('dialog', { name: detailName });
+    const diff = detail.getByRole('table', { name: t('audit.detail.changesLabel') });
+    await expect(diff.getByRole('row', { name: /^plan/ }).getByRole('cell')).toHaveText(['starter', 'enterprise']);
+    await expect(detail).toContainText(app.admin.email);
+    await detail.getByRole('button', { name: t('common.close'), exact: true }).click();
+    await expect(detail).toHaveCount(0);
+
+    await choose(page, page, t('audit.filters.operation'), t('audit.operation.tenant.plan'));
+    await page.getByRole('button', { name: t('audit.filters.apply'), exact: true }).click();
+    await expect(page).toHaveURL(/[?&]operation=tenant\.plan/);
+    await expect(planRow).toHaveCount(1);
+    await expect(rowWith(page, t('audit.operation.tenant.create'))).toHaveCount(0);
+    const operations = await grid(page).getByRole('rowheader').allTextContents();
+    expect(new Set(operations)).toEqual(new Set([t('audit.operation.tenant.plan')]));
+    await page.reload();
+    await expect(
+      page.getByRole('button', { name: new RegExp(escapeRegExp(t('audit.filters.operation'))) }),
+    ).toContainText(t('audit.operation.tenant.plan'));
+    await expect(planRow).toHaveCount(1);
+  });
+
+  test('the CSV of the filters opens as a pt-BR spreadsheet: BOM, ";", CRLF, accents, formulas guarded', async ({
+    page,
+    app,
+  }) => {
+    await page.addInitScript(() => {
+      delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+    });
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const tenant = await createTenant(api, uniquePrefix('auditcsv'));
+    const department = '=1+1 Vendas São João';
+    const created = await api.rest<{ id: number }>('POST', `/api/departments?tenantName=${tenant}`, {
+      name: department,
+    });
+    await signIn(
+      page,
+      app.origin,
+      app.admin,
+      `/audit?operation=department.create&targetType=department&targetId=${created.id}`,
+    );
+    await expect(rowWith(page, department)).toHaveCount(1);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: t('audit.export.button'), exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^auditoria-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = await readFile((await download.path()) ?? '');
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8').slice(1);
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toContain('alvo_nome');
+    expect(rows).toHaveLength(1);
+    const cell = (name: string) => rows[0]![header!.indexOf(name)];
+    expect(cell('alvo_nome')).toBe(`'${department}`);
+    expect(cell('operacao')).toBe('department.create');
+    expect(cell('empresa')).toBe(tenant);
+    await expect(page.getByRole('progressbar', { name: t('audit.export.progress') })).toBeVisible();
+  });
+
+  test('operador has no Auditoria entry in the menu and gets the not-authorized page at /audit', async ({
+    page,
+    app,
+  }) => {
+    await signIn(page, app.origin, app.operator);
+    const nav = page.getByRole('navigation', { name: t('shell.mainNavigation') });
+    await expect(nav).toBeVisible();
+    await expect(nav.getByRole('link', { name: t('routes.audit'), exact: true })).toHaveCount(0);
+    await page.goto(`${app.origin}${tenantPath('/audit')}`);
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/pages/not-authorized'));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('pages.notAuthorized.title'));
+  });
+
+  test('keyboard only: through the filters to the table, a record opens and closes', async ({ page, app }) => {
+    await signIn(page, app.origin, app.admin, '/audit');
+    await expect(grid(page).getByRole('row').nth(1)).toBeVisible();
+    const filters = page.getByRole('form', { name: t('audit.filters.label') });
+    await filters
+      .getByRole('textbox', { name: new RegExp(`^${t('audit.filters.actor').replace(/[()]/g, '\\$&')}`) })
+      .focus();
+    const passed: string[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (el?.closest('[role=grid]')) return 'grid';
+        return el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '';
+      });
+      passed.push(where);
+      if (where === 'grid') break;
+    }
+    expect(passed.at(-1), `focus went ${passed.join(' → ')}`).toBe('grid');
+    expect(passed.some((x) => x.includes(t('audit.filters.allOperations')))).toBe(true);
+    expect(passed).toContain(t('audit.filters.apply'));
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('dialog', { name: detailName });
+    await expect(detail).toBeVisible();
+    await expect(detail.getByRole('heading', { name: t('audit.detail.changes') })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(detail).toHaveCount(0);
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role=grid]')))).toBe(true);
+  });
+});
