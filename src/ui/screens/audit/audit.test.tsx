@@ -89,7 +89,7 @@ describe('AuditScreen', () => {
     expect(within(row('deleted_at')).getAllByRole('cell')[0]).toHaveTextContent('—');
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(open).toHaveFocus();
+    await waitFor(() => expect(open).toHaveFocus());
   });
 
   it('filters by operation into the address; a bad id is named and changes nothing', async () => {
