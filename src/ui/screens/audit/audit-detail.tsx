@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
 import { readAuditValue } from '../../../machines/audit/audit-values';
-import { Modal } from '../../components/dialog';
+import { NativeModal } from '../../components/native-overlay';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
 import * as styles from './audit.css';
@@ -47,7 +47,7 @@ export function AuditDetail({ record, onClose }: AuditDetailProps) {
   const changesId = useId();
   const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
   return (
-    <Modal
+    <NativeModal
       isOpen={record !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
@@ -123,6 +123,6 @@ export function AuditDetail({ record, onClose }: AuditDetailProps) {
           </section>
         </>
       ) : null}
-    </Modal>
+    </NativeModal>
   );
 }

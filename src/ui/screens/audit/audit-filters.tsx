@@ -6,13 +6,13 @@ import type { AuditActor } from '../../../machines/audit/audit.machine';
 import { parseId, type AuditQuery } from '../../../machines/audit/audit-query';
 import { tenantOptionsMachine } from '../../../machines/tenants/tenant-options.machine';
 import { Button } from '../../components/button';
-import { ComboBox } from '../../components/combo-box';
+import { NativeComboBox } from '../../components/native-combo-box';
 import { LazyRangeField } from '../../components/reports/lazy-fields';
 import * as reportStyles from '../../components/reports/report-layout.css';
-import { Select } from '../../components/select';
 import { TextField } from '../../components/text-field';
 import { useServices } from '../../hooks/services-context';
 import * as styles from './audit.css';
+import { AuditSelect } from './audit-select';
 
 const ALL = '*';
 
@@ -29,15 +29,12 @@ function TenantFilter({ value, onChange }: { value: number | null; onChange: (id
   // A tenant id from the address that is not an active tenant (deleted, unknown) stays selectable.
   if (value !== null && !tenants.some((x) => x.id === value)) items.push({ id: value, label: `#${value}` });
   return (
-    <ComboBox
+    <NativeComboBox
       className={reportStyles.field}
       label={t('audit.filters.tenant')}
       items={items}
       selectedKey={value ?? ALL}
-      onSelectionChange={(key) => {
-        if (key === null) return;
-        onChange(key === ALL ? null : Number(key));
-      }}
+      onSelectionChange={(key) => onChange(key === ALL ? null : Number(key))}
     />
   );
 }
@@ -135,31 +132,25 @@ export function AuditFilters({ actor, staff, exportButton }: AuditFiltersProps) 
         onChange={idChanged('actorId')}
       />
       {staff ? <TenantFilter value={draft.tenantId} onChange={(tenantId) => patch({ tenantId })} /> : null}
-      <Select
+      <AuditSelect
         className={reportStyles.field}
         label={t('audit.filters.operation')}
-        items={[
-          { id: ALL, label: t('audit.filters.allOperations') },
-          ...AUDIT_OPERATION_NAMES.map((name) => ({ id: name, label: t(`audit.operation.${name}`) })),
+        options={[
+          { value: ALL, label: t('audit.filters.allOperations') },
+          ...AUDIT_OPERATION_NAMES.map((name) => ({ value: name, label: t(`audit.operation.${name}`) })),
         ]}
-        selectedKey={draft.operation ?? ALL}
-        onSelectionChange={(key) => {
-          const name = AUDIT_OPERATION_NAMES.find((x) => x === key);
-          patch({ operation: name ?? null });
-        }}
+        value={draft.operation ?? ALL}
+        onChange={(value) => patch({ operation: AUDIT_OPERATION_NAMES.find((x) => x === value) ?? null })}
       />
-      <Select
+      <AuditSelect
         className={reportStyles.field}
         label={t('audit.filters.targetType')}
-        items={[
-          { id: ALL, label: t('audit.filters.allTargets') },
-          ...AUDIT_TARGET_TYPES.map((type) => ({ id: type, label: t(`audit.target.${type}`) })),
+        options={[
+          { value: ALL, label: t('audit.filters.allTargets') },
+          ...AUDIT_TARGET_TYPES.map((type) => ({ value: type, label: t(`audit.target.${type}`) })),
         ]}
-        selectedKey={draft.targetType ?? ALL}
-        onSelectionChange={(key) => {
-          const type = AUDIT_TARGET_TYPES.find((x) => x === key);
-          patch({ targetType: type ?? null });
-        }}
+        value={draft.targetType ?? ALL}
+        onChange={(value) => patch({ targetType: AUDIT_TARGET_TYPES.find((x) => x === value) ?? null })}
       />
       <IdField
         label={t('audit.filters.targetId')}

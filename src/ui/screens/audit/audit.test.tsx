@@ -102,8 +102,7 @@ describe('AuditScreen', () => {
     expect(api.seen).toHaveLength(1);
     await userEvent.clear(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }));
 
-    await userEvent.click(screen.getByRole('button', { name: /Operação/ }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Usuário criado' }));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Operação' }), 'Usuário criado');
     await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
     await waitFor(() => expect(api.seen).toHaveLength(2));
     expect(api.seen[1]!.query.getAll('operation')).toEqual(['user.create']);
