@@ -206,5 +206,13 @@ describe('auditRecords agrees with GET /api/audit', () => {
       'query/limit',
       'query/targetType',
     ]);
+    // The rules the REST schema cannot state are named together too.
+    const semantic = { from: '2026-11-02T00:00:00Z', to: '2026-11-01T00:00:00Z', after: 'x' };
+    expect((await graphql(staff, semantic)).errors?.map((e) => e.extensions?.field).sort()).toEqual(['after', 'to']);
+    const semanticRest = await rest(staff, semantic);
+    expect((semanticRest.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+      'query/after',
+      'query/to',
+    ]);
   });
 });

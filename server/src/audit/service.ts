@@ -121,7 +121,12 @@ export function auditFilter(
 ): { filter: AuditFilter; after: number | null; limit: number } {
   const v = checkAll({
     from: () => instant('from', q.from),
-    to: () => instant('to', q.to),
+    to: () => {
+      const to = instant('to', q.to);
+      const from = to && q.from && dateTime.validate(q.from) ? Date.parse(q.from) : Number.NaN;
+      if (to && to.getTime() <= from) throw invalid('to', 'must be after `from`');
+      return to;
+    },
     actorId: () => id('actorId', q.actorId),
     tenantId: () => id('tenantId', q.tenantId),
     operations: () => operations(q.operation),
@@ -130,7 +135,6 @@ export function auditFilter(
     after: () => cursor(q.after),
     limit: () => pageLimit(q.limit),
   });
-  if (v.from && v.to && v.to.getTime() <= v.from.getTime()) throw invalid('to', 'must be after `from`');
   const filter: AuditFilter = {
     from: v.from,
     to: v.to,

@@ -12,7 +12,7 @@ import { caseArbitrary } from './graphql-fuzz-cases';
 // ------------------------------------------------------------------------------------------------------
 
 /**
- * Root fields that need route `users` (or `roles-list`/`roles-edit`) or `tenants`, which operador lacks, whatever their
+ * Root fields that need route `users` (or `roles-list`/`roles-edit`), `tenants` or `audit`, which operador lacks, whatever their
  * arguments (contracts/schema.graphql, PERMISSIONS). `updateUser` is not one: without the route a user may
  * still change its own profile, so its permission depends on the variables.
  */
@@ -29,6 +29,7 @@ const NEEDS_A_ROUTE = new Set([
   'connections',
   'createConnection',
   'updateConnection',
+  'auditRecords',
 ]);
 
 type Who = 'no token' | 'bad token' | 'other tenant' | 'no route';

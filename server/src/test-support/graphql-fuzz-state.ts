@@ -40,6 +40,7 @@ export const DOCUMENTED: Record<string, string[]> = {
   updateDepartment: ['BAD_USER_INPUT', 'NOT_FOUND'],
   createConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
   updateConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  auditRecords: ['BAD_USER_INPUT'],
 };
 
 /** The run's app and callers, set up by {@link describeGraphqlFuzz}'s beforeAll. */

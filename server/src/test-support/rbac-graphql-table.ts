@@ -1,5 +1,5 @@
 import { TEST_PASSWORD } from './users';
-import { freshBLink, freshBUser, ids, m, users } from './rbac-matrix';
+import { AUDIT_LEAK_OPERATIONS, freshBLink, freshBUser, ids, m, users } from './rbac-matrix';
 import type { Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -11,6 +11,7 @@ export const G_PUBLIC: Row = [200, 200, 200, 200, 200, 200, 200];
 export const G_SIGNED_IN: Row = [401, 401, 401, 401, 200, 403, 200]; // any signed-in staff; A may not use tenant B's path
 export const G_USERS: Row = [401, 401, 401, 401, 403, 403, 200]; // route `users`
 export const G_TENANTS: Row = [401, 401, 401, 401, 403, 403, 200]; // route `tenants`
+export const G_AUDIT: Row = [401, 401, 401, 401, 403, 403, 200]; // route `audit`
 export const G_REFRESH: Row = [401, 401, 200, 401, 200, 403, 200]; // an expired token inside its window may refresh
 
 export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Record<string, unknown>>, Row][] = [
@@ -25,6 +26,7 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['createDepartment', () => ({ name: `Matrix GraphQL ${Date.now().toString(36)}${m.counter++}` }), G_USERS],
   ['updateDepartment', () => ({ id: ids.bDepartment, name: 'Departamento Secreto B', activated: true }), G_USERS],
   ['connections', () => ({}), G_TENANTS],
+  ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), G_AUDIT],
   [
     'createConnection',
     () => ({ instance_id: ids.bInstance, name: `Matrix GraphQL ${Date.now().toString(36)}${m.counter++}` }),
@@ -83,6 +85,7 @@ export const ISOLATION_TABLE: [
   ['departments', () => ({}), 'OK'],
   ['updateDepartment', () => ({ id: ids.bDepartment, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['connections', () => ({}), 'OK'],
+  ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), 'OK'],
   ['createConnection', () => ({ instance_id: ids.bInstance, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['updateConnection', () => ({ id: ids.bConnection, name: 'pwned-AtoB' }), 'NOT_FOUND'],
 ];

@@ -1,4 +1,5 @@
 import { decodeJwt, SignJWT } from 'jose';
+import { AUDIT_OPERATION_NAMES } from '../../../src/domain/audit';
 import type { TestApp } from './app';
 import { createTestUser, type TestUser } from './users';
 
@@ -65,6 +66,12 @@ export const B_MARKERS = [
   'Conexão Secreta B',
 ];
 export const leaks: string[] = [];
+/**
+ * The audit log's operations except `access.denied`: the audit rows of the matrix read these, because a
+ * denial recorded in tenant A names the path A itself asked for (`POST /matrix-b/graphql`), which is
+ * A's own input and not B's data; every record about B (its name in `tenant_name`) would still show.
+ */
+export const AUDIT_LEAK_OPERATIONS = AUDIT_OPERATION_NAMES.filter((name) => name !== 'access.denied');
 export const refusedWrites: string[] = [];
 
 // ------------------------------------------------------------------------------------------------------

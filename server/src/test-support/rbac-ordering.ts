@@ -1,6 +1,6 @@
 import type { Caller } from './ordering';
 import { UNAUTHORIZED, m, users } from './rbac-matrix';
-import { GRAPHQL_TABLE, G_TENANTS, G_USERS } from './rbac-graphql-table';
+import { GRAPHQL_TABLE, G_AUDIT, G_TENANTS, G_USERS } from './rbac-graphql-table';
 
 // ------------------------------------------------------------------------------------------------------
 // ORDER OF CHECKS: who is refused before the input is read
@@ -35,13 +35,13 @@ export function callerOf(who: SignedIn): Caller {
 
 /**
  * GraphQL root fields whose route permission op lacks, checked before the document is read (G_USERS,
- * G_TENANTS).
+ * G_TENANTS, G_AUDIT).
  * updateUser among them: its permission depends on its arguments (contracts/schema.graphql: "without
  * it, a signed-in user may still change its OWN …"), which the guard reads before validation; the
  * table's variables name another user, so op is refused whatever else they hold.
  */
 export const G_ROUTE_FIELDS = new Set(
-  GRAPHQL_TABLE.filter(([, , row]) => row === G_USERS || row === G_TENANTS).map(([name]) => name),
+  GRAPHQL_TABLE.filter(([, , row]) => row === G_USERS || row === G_TENANTS || row === G_AUDIT).map(([name]) => name),
 );
 
 export const ordering = {

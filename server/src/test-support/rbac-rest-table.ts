@@ -1,5 +1,5 @@
 import { TEST_PASSWORD } from './users';
-import { freshBUser, freshRole, freshTenant, ids, today, unique, users } from './rbac-matrix';
+import { AUDIT_LEAK_OPERATIONS, freshBUser, freshRole, freshTenant, ids, today, unique, users } from './rbac-matrix';
 import type { Build, Principal, Req, Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -28,6 +28,7 @@ export const SIGNED_IN: Row = [401, 401, 401, 401, 200, 200, 200];
 export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a permission op lacks; A is refused tenant B
 export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
+export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
 
 export const REST_TABLE: [string, string, Build, Row][] = [
   // operationId                       label                              request                                                                                  expected
@@ -357,5 +358,15 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'two-factor is off',
     send('POST', '/api/two-factor/disable', () => ({ code: '000000' })),
     [401, 401, 401, 401, 409, 409, 409],
+  ],
+  // The audit log: tenant A's administrator naming tenant B sees only A's records (the leak check reads every answer).
+  [
+    'auditList',
+    'tenantId=B',
+    async () => ({
+      method: 'GET',
+      url: `/api/audit?tenantId=${ids.b}&limit=200&${AUDIT_LEAK_OPERATIONS.map((o) => `operation=${o}`).join('&')}`,
+    }),
+    AUDIT,
   ],
 ];

@@ -88,6 +88,20 @@ const rangeRule =
       ? 'date range breaks the stated rule'
       : null;
   };
+/**
+ * auditList's stated rules the schema cannot say: `to` after `from`, and `after` a cursor the list
+ * handed out (a record id; contracts/openapi.yaml).
+ */
+const auditRules: Explain = ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const q = input.query as { from?: string; to?: string; after?: string };
+  const toBroken = q.from !== undefined && q.to !== undefined && Date.parse(q.to) <= Date.parse(q.from);
+  const afterBroken = q.after !== undefined && (!/^[1-9][0-9]{0,9}$/.test(q.after) || Number(q.after) > 2 ** 31 - 1);
+  const bad = fields(body);
+  return bad.length > 0 && bad.every((f) => (f === 'query/to' && toBroken) || (f === 'query/after' && afterBroken))
+    ? '`to` not after `from`, or `after` not a cursor (stated)'
+    : null;
+};
 const tenantMissing =
   (where: 'query' | 'body', key = 'tenantName'): Explain =>
   async ({ status, input }) => {
@@ -242,6 +256,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetInstanceLogs: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
   sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
+  auditList: auditRules,
   featureList: tenantMissing('query'),
   featureUpdate: anyOf(tenantMissing('body'), ({ status, input }) =>
     status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
