@@ -1,9 +1,18 @@
 import { createActor } from 'xstate';
+import { ApiError } from '../../api/api-error';
+import {
+  assertFullCoverage,
+  doneEvent,
+  errorEvent,
+  exploreCoverage,
+  heldPromise,
+  idleCallback,
+} from '../test-support/graph-coverage';
 import { auditRecord, fakeAuditApi } from '../test-support/fake-audit-api';
 import { createAppBus, type AppBus } from '../shared/app-bus';
 import { fakeServer, json } from '../test-support/fake-fetch';
 import { auditMachine, LIVE_REFRESH_MS, selectAuditStatus, type AuditRecord } from './audit.machine';
-import { defaultAuditQuery } from './audit-query';
+import { auditQueryProblem, defaultAuditQuery } from './audit-query';
 
 const records = (from: number, to: number, over: Partial<AuditRecord> = {}) =>
   Array.from({ length: to - from + 1 }, (_, i) => auditRecord(to - i, over));
@@ -171,5 +180,45 @@ describe('auditMachine', () => {
     await vi.waitFor(() => expect(run.actor.getSnapshot().context.moreError).not.toBeNull());
     expect(run.actor.getSnapshot().context.records).toHaveLength(50);
     expect(selectAuditStatus(run.actor.getSnapshot())).toBe('ready');
+  });
+});
+
+const unused = fakeServer(() => {
+  throw new Error('the graph walk must not reach the network');
+});
+
+describe('auditMachine: model coverage', () => {
+  it('shortest and per-edge paths reach every state and transition', async () => {
+    const recorded = { at: new Date().toISOString(), targetType: 'tenant', targetId: 2 };
+    const report = await exploreCoverage({
+      machine: auditMachine.provide({ actors: { loadPage: heldPromise(), watchAudit: idleCallback() } }),
+      input: () => ({ rest: unused.rest, bus: createAppBus(), search: '' }),
+      // Two parallel regions make simple paths explode; each edge is still walked on its own.
+      strategies: ['shortest', 'transitions'],
+      serializeContext: (c) => ({
+        pages: Math.min(c.pages, 2),
+        next: c.next !== null,
+        draftValid: auditQueryProblem(c.draft) === null,
+        operation: c.query.operation,
+      }),
+      events: [
+        doneEvent('loadFirst', { data: [auditRecord(2)], next: '2' }),
+        errorEvent('loadFirst', new ApiError(503, null)),
+        doneEvent('loadMore', { data: [auditRecord(1)], next: null }),
+        errorEvent('loadMore', new ApiError(503, null)),
+        doneEvent('loadLive', { data: [auditRecord(3), auditRecord(2)], next: '2' }),
+        errorEvent('loadLive', new ApiError(503, null)),
+        { type: 'audit.draft', patch: { from: '2026-11-08', to: '2026-11-01' } },
+        { type: 'audit.draft', patch: { from: '2026-11-01', to: '2026-11-08', operation: 'tenant.plan' } },
+        { type: 'audit.apply' },
+        { type: 'audit.location', search: 'operation=user.create' },
+        { type: 'audit.more' },
+        { type: 'audit.reload' },
+        { type: 'audit.showNew' },
+        { type: 'audit.recorded', operation: 'tenant.plan', ...recorded },
+        { type: 'audit.recorded', operation: 'user.create', ...recorded },
+      ],
+    });
+    assertFullCoverage(report);
   });
 });
