@@ -345,7 +345,7 @@ describe.each([
         user: () => customer,
         tenantName: () => tenant.name,
         send: (token) => graphql(t, 'query { userInfos { id } }', { token, tenant: 'backoffice' }),
-        operation: 'POST /backoffice/graphql',
+        operation: 'POST /{tenant}/graphql',
         changes: { required: [null, '[]'], reason: [null, '"this tenant is not yours"'] },
       },
     ];

@@ -153,7 +153,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
       await services.auth.recordDenial(
         auth,
-        { operation: `${request.method} /${tenant.name}/graphql`, required: [], reason: 'this tenant is not yours' },
+        // The route, not the tenant's name: the record is the caller's own tenant's to read.
+        { operation: `${request.method} /{tenant}/graphql`, required: [], reason: 'this tenant is not yours' },
         request.log,
       );
       return { status: 403, body: errorsBody('Forbidden: this tenant is not yours', 'FORBIDDEN') };
