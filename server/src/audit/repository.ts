@@ -85,11 +85,11 @@ export async function countOlderThan(db: Db, cutoff: Date): Promise<number> {
  * switched the immutability trigger off for itself ({@link allowPurge}). Returns how many went.
  */
 export async function deleteOlderThan(db: Db, cutoff: Date, limit: number): Promise<number> {
+  const batch = db.selectFrom('audit_log').select('id').where('at', '<', cutoff).orderBy('id').limit(limit);
+  // `= any(array(…))` deletes by the primary key; `in (…)` made the planner hash-join a scan of the whole table.
   const result = await db
     .deleteFrom('audit_log')
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('audit_log').select('id').where('at', '<', cutoff).orderBy('id').limit(limit),
-    )
+    .where(sql<boolean>`id = any(array(${batch}))`)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
