@@ -710,6 +710,35 @@ describe.each([
     expect(stateAfter.departments).toEqual(stateBefore.departments);
   });
 
+  it.each([
+    ['tenant set-plan', 'tenant.plan', 'user_limit'],
+    ['department update', 'department.update', 'name'],
+  ] as const)(
+    "parallel %s calls: each record's before is the after of the one committed just before it (the row is read locked)",
+    async (_label, operation, field) => {
+      const N = 8;
+      const before = await lastAuditId();
+      const answers = await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          operation === 'tenant.plan'
+            ? rest('POST', '/api/tenant/set-plan', { id: s.tenantId, plan: 'starter', user: 40 + i, ticket: 100 })
+            : rest('PATCH', `/api/departments/${s.restDepartmentId}?tenantName=${s.tenantName}`, {
+                name: `Corrida ${i}`,
+              }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array.from({ length: N }, () => 200));
+      const records = (await recordsAfter(before)).filter((r) => r.operation === operation);
+      expect(records).toHaveLength(N);
+      const values = records.map((r) => {
+        const change = (r.changes as AuditChange[]).find((c) => c.field === field);
+        if (!change) throw new Error(`record ${r.id} has no ${field} change: ${JSON.stringify(r.changes)}`);
+        return change;
+      });
+      for (let i = 1; i < values.length; i += 1) expect(values[i]?.before).toBe(values[i - 1]?.after);
+    },
+  );
+
   describe('a change whose transaction fails', () => {
     afterEach(async () => {
       await sql`drop trigger if exists records_a_fail on tenants`.execute(t.db);
