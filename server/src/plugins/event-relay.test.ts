@@ -120,6 +120,11 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     other.close();
   });
 
+  function pickOperation(data: unknown) {
+    const { operation, targetType, targetId } = data as { operation: string; targetType: string; targetId: number };
+    return { operation, targetType, targetId };
+  }
+
   it("a role's permissions changed on A reach B's sockets of every tenant, each under its own tenant's name", async () => {
     const central = await open(baseB, `tenantName=farmacia-central&userId=${admin.id}&token=${admin.token}`);
     const office = await open(baseB, `tenantName=backoffice&userId=${admin.id}&token=${admin.token}`);
@@ -152,10 +157,21 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
       payload: { roleId: role.id, permissions: ['dashboard-analytics'] },
     });
     expect(update.statusCode, update.body).toBe(200);
-    await until(() => frames.length === 2, 'the relayed permission change on both sockets');
+    // The change's audit record (roles belong to no tenant) is announced to the actor's tenant only.
+    await until(() => frames.length === 3, 'the relayed permission change on both sockets, and its audit record');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(frames.sort((x, y) => x.ws.localeCompare(y.ws))).toEqual([
+    expect(
+      frames
+        .map((f) => (f.name === 'auditRecorded' ? { ...f, data: pickOperation(f.data) } : f))
+        .sort((x, y) => x.ws.localeCompare(y.ws) || x.name.localeCompare(y.name)),
+    ).toEqual([
       { ws: 'central', name: 'rolePermissionsChanged', tenantName: 'farmacia-central', data: { roleId: role.id } },
+      {
+        ws: 'office',
+        name: 'auditRecorded',
+        tenantName: 'backoffice',
+        data: { operation: 'role.permissions', targetType: 'role', targetId: role.id },
+      },
       { ws: 'office', name: 'rolePermissionsChanged', tenantName: 'backoffice', data: { roleId: role.id } },
     ]);
     central.close();
