@@ -7,14 +7,14 @@ import {
   type EventObject,
   type SnapshotFrom,
 } from 'xstate';
-import { unwrap, type RestClient } from '../../api/rest-client';
+import type { RestClient } from '../../api/rest-client';
 import { actionError, type ActionError } from '../shared/request-error';
 import {
-  createRowCounter,
+  pipeCsvAnswer,
   type OpenSink,
+  type PipeCsvOptions,
   type SheetFile,
   type SheetProgress,
-  type SheetSink,
 } from '../reports/sheet-stream';
 import { auditApiQuery, dayBefore, type AuditQuery } from './audit-query';
 
@@ -23,70 +23,24 @@ export function auditFileName(now: Date = new Date()): string {
   return `auditoria-${dayBefore(0, now)}.csv`;
 }
 
-function abortError(): Error {
-  const error = new Error('Download cancelled');
-  error.name = 'AbortError';
-  return error;
-}
-
-export interface StreamAuditOptions {
+export interface StreamAuditOptions extends PipeCsvOptions {
   rest: RestClient;
   query: AuditQuery;
-  openSink: OpenSink;
-  signal: AbortSignal;
-  onOpen?: (file: SheetFile) => void;
-  onProgress?: (progress: SheetProgress) => void;
 }
 
 /**
  * Streams the CSV of every record under the filters (`GET /api/audit` with `Accept: text/csv`, the
- * sheets' format: docs/product.md, Sheets and CSV) into a sink chunk by chunk, as the sheets do
- * (src/machines/reports/sheet-stream.ts): the next chunk is read only after the sink took the last.
- * On failure or abort the sink is aborted, never closed.
+ * sheets' format: docs/product.md, Sheets and CSV) into a sink, as the sheets download
+ * (src/machines/reports/sheet-stream.ts `pipeCsvAnswer`).
  */
 export async function streamAuditCsv(options: StreamAuditOptions): Promise<SheetProgress> {
-  const { signal } = options;
   const result = await options.rest.GET('/api/audit', {
     headers: { Accept: 'text/csv' },
     parseAs: 'stream',
     params: { query: auditApiQuery(options.query) },
-    signal,
+    signal: options.signal,
   });
-  const body = unwrap(result);
-  if (!body) throw new Error('The audit CSV answer has no body');
-  const file = { name: auditFileName(), type: 'text/csv' };
-  let sink: SheetSink;
-  try {
-    sink = await options.openSink(file);
-  } catch (error) {
-    await body.cancel().catch(() => undefined);
-    throw error;
-  }
-  options.onOpen?.(file);
-  const reader = body.getReader();
-  const onAbort = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const counter = createRowCounter();
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (signal.aborted) throw abortError();
-      if (done) break;
-      await sink.write(value);
-      bytes += value.byteLength;
-      counter.feed(value);
-      options.onProgress?.({ bytes, rows: counter.rows() });
-    }
-    await sink.close();
-    return { bytes, rows: counter.rows(true) };
-  } catch (error) {
-    await Promise.resolve(sink.abort(error)).catch(() => undefined);
-    await reader.cancel().catch(() => undefined);
-    throw error;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+  return pipeCsvAnswer(result, () => auditFileName(), options);
 }
 
 type StreamEvent =

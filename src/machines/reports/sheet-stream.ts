@@ -128,9 +128,28 @@ export interface StreamSheetOptions {
 export async function streamSheet(options: StreamSheetOptions): Promise<SheetProgress> {
   const { request, signal } = options;
   const result = await fetchCsv(options.rest, request, signal);
+  return pipeCsvAnswer(result, (disposition) => sheetFileName(request, disposition), options);
+}
+
+/** What {@link pipeCsvAnswer} reports to and writes into. */
+export type PipeCsvOptions = Pick<StreamSheetOptions, 'openSink' | 'signal' | 'onOpen' | 'onProgress'>;
+
+/**
+ * A CSV answer read as a stream (`Accept: text/csv`, `parseAs: 'stream'`) into a sink, chunk by chunk:
+ * the next chunk is read only after the sink took the previous one. `fileName` gets the server's
+ * `Content-Disposition`. Resolves with the final progress after `sink.close()`; on any failure or
+ * abort the sink is aborted (never closed) and the promise rejects. The sheets and the audit log's
+ * export (src/machines/audit/audit-export.machine.ts) both download through it.
+ */
+export async function pipeCsvAnswer(
+  result: { data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response },
+  fileName: (contentDisposition: string | null) => string,
+  options: PipeCsvOptions,
+): Promise<SheetProgress> {
+  const { signal } = options;
   const body = unwrap(result);
-  if (!body) throw new Error('The sheet answer has no body');
-  const file = { name: sheetFileName(request, result.response.headers.get('Content-Disposition')), type: 'text/csv' };
+  if (!body) throw new Error('The CSV answer has no body');
+  const file = { name: fileName(result.response.headers.get('Content-Disposition')), type: 'text/csv' };
   let sink: SheetSink;
   try {
     sink = await options.openSink(file);
