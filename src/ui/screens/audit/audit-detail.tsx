@@ -3,7 +3,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
+import type { AuditQuery } from '../../../machines/audit/audit-query';
 import { readAuditValue } from '../../../machines/audit/audit-values';
+import { Button } from '../../components/button';
 import { NativeModal } from '../../components/native-overlay';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
@@ -35,6 +37,14 @@ function Value({ text, t }: { text: string | null; t: TFunction }) {
 export interface AuditDetailProps {
   record: AuditRecord | null;
   onClose: () => void;
+  /** Narrows the list to this record's user or target (the dialog closes). */
+  onFilter: (patch: Partial<AuditQuery>) => void;
+}
+
+/** A field's label (`audit.field.*`), else its name as recorded (a feature option, a field added later). */
+function fieldLabel(t: TFunction, exists: (key: string) => boolean, field: string): string {
+  const key = `audit.field.${field}`;
+  return exists(key) ? t(key as 'audit.field.name') : field;
 }
 
 /**
@@ -42,7 +52,7 @@ export interface AuditDetailProps {
  * target, and a table of each changed field before and after. Escape or its close button closes it and focus
  * returns to the row's button.
  */
-export function AuditDetail({ record, onClose }: AuditDetailProps) {
+export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
   const { t, i18n } = useTranslation();
   const changesId = useId();
   const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
@@ -106,8 +116,8 @@ export function AuditDetail({ record, onClose }: AuditDetailProps) {
                 <tbody>
                   {record.changes.map((change) => (
                     <tr key={change.field}>
-                      <th scope="row" className={`${styles.diffCell} ${styles.code}`}>
-                        {change.field}
+                      <th scope="row" className={styles.diffCell}>
+                        {fieldLabel(t, (key) => i18n.exists(key), change.field)}
                       </th>
                       <td className={styles.diffCell}>
                         <Value text={change.before} t={t} />
@@ -121,6 +131,24 @@ export function AuditDetail({ record, onClose }: AuditDetailProps) {
               </table>
             )}
           </section>
+          {record.actor_user_id !== null || record.target_id !== null ? (
+            <div className={styles.detailActions} role="group" aria-label={t('audit.detail.filters')}>
+              {record.actor_user_id !== null ? (
+                <Button variant="secondary" size="sm" onPress={() => onFilter({ actorId: record.actor_user_id })}>
+                  {t('audit.detail.filterActor')}
+                </Button>
+              ) : null}
+              {record.target_id !== null ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onPress={() => onFilter({ targetType: record.target_type, targetId: record.target_id })}
+                >
+                  {t('audit.detail.filterTarget')}
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
         </>
       ) : null}
     </NativeModal>

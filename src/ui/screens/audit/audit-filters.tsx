@@ -89,6 +89,10 @@ export function AuditFilters({ actor, staff, exportButton }: AuditFiltersProps) 
     actorId: draft.actorId === null ? '' : String(draft.actorId),
     targetId: draft.targetId === null ? '' : String(draft.targetId),
   }));
+  // A draft id set from elsewhere (a record's "only this user", the address) shows in its field; a
+  // typed text that reads as the draft's id (or as none, while being typed) shows as typed.
+  const follow = (text: string, id: number | null) => (parseId(text) === id ? text : id === null ? '' : String(id));
+  const shown = { actorId: follow(texts.actorId, draft.actorId), targetId: follow(texts.targetId, draft.targetId) };
   const [badIds, setBadIds] = useState<{ actorId: boolean; targetId: boolean }>({ actorId: false, targetId: false });
   const patch = (next: Partial<AuditQuery>) => actor.send({ type: 'audit.draft', patch: next });
   const idChanged = (name: 'actorId' | 'targetId') => (text: string) => {
@@ -98,8 +102,8 @@ export function AuditFilters({ actor, staff, exportButton }: AuditFiltersProps) 
   };
   const submit = () => {
     const bad = {
-      actorId: texts.actorId.trim() !== '' && parseId(texts.actorId) === null,
-      targetId: texts.targetId.trim() !== '' && parseId(texts.targetId) === null,
+      actorId: shown.actorId.trim() !== '' && parseId(shown.actorId) === null,
+      targetId: shown.targetId.trim() !== '' && parseId(shown.targetId) === null,
     };
     setBadIds(bad);
     if (bad.actorId || bad.targetId) return;
@@ -127,7 +131,7 @@ export function AuditFilters({ actor, staff, exportButton }: AuditFiltersProps) 
       <IdField
         label={t('audit.filters.actor')}
         description={t('audit.filters.actorHint')}
-        text={texts.actorId}
+        text={shown.actorId}
         error={badIds.actorId ? idError : null}
         onChange={idChanged('actorId')}
       />
@@ -155,7 +159,7 @@ export function AuditFilters({ actor, staff, exportButton }: AuditFiltersProps) 
       <IdField
         label={t('audit.filters.targetId')}
         description={t('audit.filters.targetIdHint')}
-        text={texts.targetId}
+        text={shown.targetId}
         error={badIds.targetId ? idError : invalid === 'audit.errors.targetId' ? t(invalid) : null}
         onChange={idChanged('targetId')}
       />

@@ -97,3 +97,11 @@ export const selectIcon = style({
   pointerEvents: 'none',
   color: vars.color.text,
 });
+
+/** The detail's "only this user / target" buttons, under the changes. */
+export const detailActions = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: vars.space.sm,
+  marginTop: vars.space.md,
+});

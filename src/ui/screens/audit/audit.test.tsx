@@ -62,6 +62,7 @@ describe('AuditScreen', () => {
           { field: 'features', before: '["chat"]', after: '["chat","webhooks"]' },
           { field: 'blocked', before: 'false', after: 'true' },
           { field: 'deleted_at', before: null, after: '"2026-11-25T10:00:00.000Z"' },
+          { field: 'webhooks', before: 'false', after: 'true' },
         ],
       }),
     ]);
@@ -75,21 +76,46 @@ describe('AuditScreen', () => {
     const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
     const row = (field: string) => within(diff).getByRole('row', { name: new RegExp(`^${field}`) });
     expect(
-      within(row('plan'))
+      within(row('Plano'))
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['starter', 'enterprise']);
-    expect(within(row('features')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
-    expect(within(within(row('features')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(row('Recursos')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
+    expect(within(within(row('Recursos')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
     expect(
-      within(row('blocked'))
+      within(row('Bloqueado'))
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['Não', 'Sim']);
-    expect(within(row('deleted_at')).getAllByRole('cell')[0]).toHaveTextContent('—');
+    expect(within(row('Excluído em')).getAllByRole('cell')[0]).toHaveTextContent('—');
+    // A field without a label (a feature option) reads as recorded.
+    expect(within(row('webhooks')).getAllByRole('cell')[1]).toHaveTextContent('Sim');
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it("narrows the list to a record's user or target from its detail", async () => {
+    const api = fakeAuditApi([
+      auditRecord(1, { operation: 'user.create', target_type: 'user', target_id: 7, target_name: 'Olívia' }),
+      auditRecord(2),
+    ]);
+    const app = render(api);
+    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Registro nº 1' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ver só deste alvo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(api.seen).toHaveLength(2));
+    expect(api.seen[1]!.query.get('targetType')).toBe('user');
+    expect(api.seen[1]!.query.get('targetId')).toBe('7');
+    expect(app.location()).toBe('/audit?targetType=user&targetId=7');
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
+    dialog = await screen.findByRole('dialog', { name: 'Registro nº 1' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ver só deste usuário' }));
+    await waitFor(() => expect(api.seen).toHaveLength(3));
+    expect(api.seen[2]!.query.get('actorId')).toBe(String(auditRecord(1).actor_user_id));
+    expect(screen.getByRole('textbox', { name: /Usuário \(nº\)/ })).toHaveValue(String(auditRecord(1).actor_user_id));
   });
 
   it('filters by operation into the address; a bad id is named and changes nothing', async () => {

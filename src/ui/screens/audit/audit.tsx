@@ -136,7 +136,15 @@ export default function AuditScreen() {
       <VisuallyHidden>
         <span role="status">{announcement}</span>
       </VisuallyHidden>
-      <AuditDetail record={open} onClose={() => setOpen(null)} />
+      <AuditDetail
+        record={open}
+        onClose={() => setOpen(null)}
+        onFilter={(patch) => {
+          setOpen(null);
+          actor.send({ type: 'audit.draft', patch });
+          actor.send({ type: 'audit.apply' });
+        }}
+      />
     </div>
   );
 }
