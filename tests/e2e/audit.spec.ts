@@ -91,7 +91,9 @@ test.describe('audit', () => {
     await planRow.getByRole('button').click();
     const detail = page.getByRole('dialog', { name: detailName });
     const diff = detail.getByRole('table', { name: t('audit.detail.changesLabel') });
-    await expect(diff.getByRole('row', { name: /^plan/ }).getByRole('cell')).toHaveText(['starter', 'enterprise']);
+    await expect(diff.getByRole('row', { name: new RegExp(`^${t('audit.field.plan')}`) }).getByRole('cell')).toHaveText(
+      ['starter', 'enterprise'],
+    );
     await expect(detail).toContainText(app.admin.email);
     await detail.getByRole('button', { name: t('common.close'), exact: true }).click();
     await expect(detail).toHaveCount(0);
