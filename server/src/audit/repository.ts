@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AuditChange } from '../../../src/domain/audit';
-import type { Database } from '../db/schema';
+import type { AuditLogTable, Database } from '../db/schema';
 
 /**
  * The audit log's reads and the retention purge's deletes (table `audit_log`, migration 0015), SQL
@@ -21,25 +21,8 @@ export interface AuditFilter {
   targetId?: number;
 }
 
-/** A stored record as read. */
-export interface AuditRow {
-  id: number;
-  at: Date;
-  actor_user_id: number | null;
-  actor_name: string | null;
-  actor_email: string | null;
-  actor_tenant_id: number | null;
-  actor_tenant_name: string | null;
-  address: string | null;
-  request_id: string | null;
-  operation: string;
-  target_type: string;
-  target_id: number | null;
-  target_name: string | null;
-  tenant_id: number | null;
-  tenant_name: string | null;
-  changes: AuditChange[];
-}
+/** A stored record as read, its changes parsed. */
+export type AuditRow = Omit<Selectable<AuditLogTable>, 'changes'> & { changes: AuditChange[] };
 
 type Db = Kysely<Database> | Transaction<Database>;
 

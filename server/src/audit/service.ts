@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { components } from '../../../src/generated/openapi';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import {
   AUDIT_OPERATION_NAMES,
   AUDIT_PAGE_LIMIT,
   AUDIT_TARGET_TYPES,
-  type AuditChange,
   type AuditOperation,
   type AuditTargetType,
 } from '../../../src/domain/audit';
@@ -40,29 +40,9 @@ export interface AuditQuery {
 }
 
 /** One record as the contracts show it (REST `AuditRecord`, GraphQL `AuditRecord`). */
-export interface AuditRecordDto {
-  id: number;
-  at: string;
-  actor_user_id: number | null;
-  actor_name: string | null;
-  actor_email: string | null;
-  actor_tenant_id: number | null;
-  actor_tenant_name: string | null;
-  address: string | null;
-  request_id: string | null;
-  operation: AuditOperation;
-  target_type: AuditTargetType;
-  target_id: number | null;
-  target_name: string | null;
-  tenant_id: number | null;
-  tenant_name: string | null;
-  changes: AuditChange[];
-}
+export type AuditRecordDto = components['schemas']['AuditRecord'];
 
-export interface AuditPageDto {
-  data: AuditRecordDto[];
-  next: string | null;
-}
+export type AuditPageDto = components['schemas']['AuditPage'];
 
 const MAX_ID = 2_147_483_647;
 /** The contract's `maxItems` of `operation`. */

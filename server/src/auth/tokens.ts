@@ -50,6 +50,18 @@ export interface RevocationRelay {
 const ISSUER = 'backoffice-panel';
 const encoder = new TextEncoder();
 
+/** Marks a token family revoked, if it was not yet; true when this call revoked it. */
+async function revokeFamilyRow(db: Kysely<Database>, familyId: string): Promise<boolean> {
+  const revoked = await db
+    .updateTable('token_families')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return revoked !== undefined;
+}
+
 export class TokenService {
   private key: Uint8Array | undefined;
   private readonly listeners = new Set<RevocationListener>();
@@ -281,14 +293,7 @@ export class TokenService {
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();
     await audit.transaction({ actor: { userId, tenantId: owner.tenant_id }, origin }, async (trx, record) => {
-      const revoked = await trx
-        .updateTable('token_families')
-        .set({ revoked_at: sql<Date>`now()` })
-        .where('id', '=', familyId)
-        .where('revoked_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      if (revoked)
+      if (await revokeFamilyRow(trx, familyId))
         await record({
           operation: 'session.refresh-reuse',
           target: { id: userId, name: owner.name },
@@ -300,12 +305,7 @@ export class TokenService {
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    await this.db
-      .updateTable('token_families')
-      .set({ revoked_at: sql<Date>`now()` })
-      .where('id', '=', familyId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeFamilyRow(this.db, familyId);
     this.announce({ familyId });
   }
 

@@ -5,6 +5,7 @@ import {
   type AuditOperation,
   type AuditTargetType,
 } from '../../domain/audit';
+import { isIsoDate, isValidRange } from '../../domain/date-range';
 import type { I18nKey } from '../../domain/i18n-key';
 import type { paths } from '../../generated/openapi';
 
@@ -51,17 +52,13 @@ export function defaultAuditQuery(now: Date = new Date()): AuditQuery {
   };
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ID = /^[1-9]\d{0,9}$/;
 
-/** Local midnight of a `YYYY-MM-DD` day, or null when it is no calendar day. */
+/** Local midnight of a `YYYY-MM-DD` day (`plusDays` later), or null when it is no calendar day. */
 function midnight(day: string, plusDays = 0): Date | null {
-  const match = DAY.exec(day);
-  if (!match) return null;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const plain = new Date(y, m - 1, d);
-  if (plain.getFullYear() !== y || plain.getMonth() !== m - 1 || plain.getDate() !== d) return null;
-  return plusDays === 0 ? plain : new Date(y, m - 1, d + plusDays);
+  if (!isIsoDate(day)) return null;
+  const [y = 0, m = 1, d = 1] = day.split('-').map(Number);
+  return new Date(y, m - 1, d + plusDays);
 }
 
 /** A positive id from text (the id fields and the address), or null. */
@@ -116,9 +113,7 @@ export function sameAuditQuery(a: AuditQuery, b: AuditQuery): boolean {
 
 /** Why the filters cannot be applied (an i18n key), or null when they can. */
 export function auditQueryProblem(query: AuditQuery): I18nKey | null {
-  const from = midnight(query.from);
-  const to = midnight(query.to);
-  if (!from || !to || from > to) return 'audit.errors.range';
+  if (!isValidRange({ startAt: query.from, finishAt: query.to })) return 'audit.errors.range';
   if (query.targetId !== null && query.targetType === null) return 'audit.errors.targetId';
   return null;
 }
