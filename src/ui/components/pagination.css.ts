@@ -1,6 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
-import { focusRing } from './focus.css';
+import { nativeSelect, nativeSelectIcon } from './native-select.css';
 
 export const nav = style({
   display: 'flex',
@@ -38,34 +38,7 @@ export const pageSize = style({ display: 'flex', alignItems: 'center', gap: vars
 /** The select and its chevron (the browser's own arrow is hidden: the same chevron as select.tsx's). */
 export const selectBox = style({ position: 'relative', display: 'inline-flex', alignItems: 'center' });
 
-/** A native select with the look of select.tsx's trigger (popover.css.ts), room for "50". */
-export const select = style({
-  appearance: 'none',
-  width: '5.5rem',
-  minHeight: vars.control.md,
-  paddingBlock: 0,
-  paddingInlineStart: vars.space.sm,
-  paddingInlineEnd: `calc(${vars.space.sm} + 1.25rem)`,
-  backgroundColor: vars.color.background,
-  color: vars.color.text,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  fontSize: vars.font.size.md,
-  fontFamily: 'inherit',
-  cursor: 'pointer',
-  outline: 'none',
-  selectors: {
-    '&:focus-visible': focusRing,
-    '&:disabled': { backgroundColor: vars.color.surface, color: vars.color.textMuted, cursor: 'not-allowed' },
-  },
-  '@media': {
-    '(hover: hover)': { selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.surfaceHover } } },
-  },
-});
+/** The page-size select: a native select (./native-select.css.ts), room for "50". */
+export const select = style([nativeSelect, { width: '5.5rem' }]);
 
-export const selectIcon = style({
-  position: 'absolute',
-  insetInlineEnd: vars.space.sm,
-  pointerEvents: 'none',
-  color: vars.color.text,
-});
+export const selectIcon = nativeSelectIcon;

@@ -1,5 +1,5 @@
 import { style } from '@vanilla-extract/css';
-import { focusRing } from '../../components/focus.css';
+import { nativeSelect, nativeSelectIcon } from '../../components/native-select.css';
 import { vars } from '../../theme.css';
 
 /** The id filters are short numbers: narrower than the period and the selects. */
@@ -70,33 +70,9 @@ export const list = style({ margin: 0, paddingInlineStart: vars.space.md });
 /** The native selects of the filters: the select and its chevron (the browser's own arrow hidden). */
 export const selectBox = style({ position: 'relative', display: 'flex', alignItems: 'center' });
 
-export const select = style({
-  appearance: 'none',
-  width: '100%',
-  minHeight: vars.control.md,
-  paddingBlock: 0,
-  paddingInlineStart: vars.space.sm,
-  paddingInlineEnd: `calc(${vars.space.sm} + 1.25rem)`,
-  backgroundColor: vars.color.background,
-  color: vars.color.text,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  fontSize: vars.font.size.md,
-  fontFamily: 'inherit',
-  cursor: 'pointer',
-  outline: 'none',
-  selectors: { '&:focus-visible': focusRing },
-  '@media': {
-    '(hover: hover)': { selectors: { '&:hover': { backgroundColor: vars.color.surfaceHover } } },
-  },
-});
+export const select = style([nativeSelect, { width: '100%' }]);
 
-export const selectIcon = style({
-  position: 'absolute',
-  insetInlineEnd: vars.space.sm,
-  pointerEvents: 'none',
-  color: vars.color.text,
-});
+export const selectIcon = nativeSelectIcon;
 
 /** The detail's "only this user / target" buttons, under the changes. */
 export const detailActions = style({
