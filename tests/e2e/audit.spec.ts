@@ -55,7 +55,7 @@ function parseCsv(text: string): string[][] {
 }
 
 test.describe('audit', () => {
-  test("a tenant's plan change shows live on the audit screen within 1 s, after a reload, in its detail and under the operation filter", async ({
+  test("a tenant's plan change shows live on the open audit screen, after a reload, in its detail and under the operation filter", async ({
     page,
     context,
     app,
@@ -79,11 +79,10 @@ test.describe('audit', () => {
     );
     await dialog.getByRole('button', { name: t('tenants.screen.form.submitPlan'), exact: true }).click();
     expect((await answered).status()).toBe(200);
-    const at = Date.now();
+    // Live, without a reload. How soon is the bench's to measure (bench/audit-live.ts, budget 1 s):
+    // this wait polls at growing intervals, so it cannot time the row.
     const planRow = rowWith(page, name, t('audit.operation.tenant.plan'));
     await expect(planRow).toHaveCount(1, { timeout: 5000 });
-    const elapsed = Date.now() - at;
-    expect(elapsed, `the record showed ${elapsed} ms after the set-plan answer`).toBeLessThan(1000);
 
     await page.reload();
     await expect(planRow).toHaveCount(1);

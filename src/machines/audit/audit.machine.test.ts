@@ -11,7 +11,7 @@ import {
 import { auditRecord, fakeAuditApi } from '../test-support/fake-audit-api';
 import { createAppBus, type AppBus } from '../shared/app-bus';
 import { fakeServer, json } from '../test-support/fake-fetch';
-import { auditMachine, LIVE_REFRESH_MS, selectAuditStatus, type AuditRecord } from './audit.machine';
+import { auditMachine, LIVE_SPACING_MS, selectAuditStatus, type AuditRecord } from './audit.machine';
 import { auditQueryProblem, defaultAuditQuery } from './audit-query';
 
 const records = (from: number, to: number, over: Partial<AuditRecord> = {}) =>
@@ -120,7 +120,7 @@ describe('auditMachine', () => {
     expect(run.api.seen).toHaveLength(3);
   });
 
-  it('a new record on the first page reads it again once per burst; one the filters exclude does nothing', async () => {
+  it('a burst of new records on the first page costs one read at once and one after the spacing; one the filters exclude does nothing', async () => {
     const run = start(records(1, 2));
     running = run.actor;
     await ready(run.actor);
@@ -129,15 +129,58 @@ describe('auditMachine', () => {
     await ready(run.actor);
     expect(run.api.seen).toHaveLength(2);
     recorded(run.bus, { operation: 'user.create', targetType: 'user' });
-    await new Promise((resolve) => setTimeout(resolve, LIVE_REFRESH_MS + 50));
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
     expect(run.api.seen).toHaveLength(2);
 
-    run.api.records.push(auditRecord(3), auditRecord(4));
+    run.api.records.push(auditRecord(3));
     recorded(run.bus, { id: 3 });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([3, 2, 1]));
+    for (const id of [4, 5, 6, 7]) {
+      run.api.records.push(auditRecord(id));
+      recorded(run.bus, { id });
+    }
+    await vi.waitFor(() =>
+      expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([7, 6, 5, 4, 3, 2, 1]),
+    );
+    expect(run.api.seen).toHaveLength(4);
+    expect(run.actor.getSnapshot().context.added).toMatchObject({ kind: 'live', count: 4 });
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
+    expect(run.api.seen).toHaveLength(4);
+  });
+
+  it('the first live record is read at once; one arriving during that read is read after it, never cancelling it', async () => {
+    const api = fakeAuditApi(records(1, 2));
+    /** Releases the live read being held (the first read, the page load, answers at once). */
+    let release: (() => void) | null = null;
+    const run = start([], '', async (request) => {
+      const answer = api.respond(request);
+      if (api.seen.length > 1) await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    });
+    running = run.actor;
+    await ready(run.actor);
+    api.records.push(auditRecord(3));
+    const sentAt = Date.now();
+    recorded(run.bus, { id: 3 });
+    // No wait before the read: it is asked for at once, well inside the spacing.
+    await vi.waitFor(() => expect(release).not.toBeNull(), { timeout: LIVE_SPACING_MS, interval: 5 });
+    expect(Date.now() - sentAt).toBeLessThan(LIVE_SPACING_MS);
+    api.records.push(auditRecord(4));
     recorded(run.bus, { id: 4 });
-    await vi.waitFor(() => expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([4, 3, 2, 1]));
-    expect(run.api.seen).toHaveLength(3);
-    expect(run.actor.getSnapshot().context.added).toMatchObject({ kind: 'live', count: 2 });
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
+    // The spacing passed while the read still runs: it goes on, and the record waits for the next read.
+    expect(api.seen).toHaveLength(2);
+    expect(run.actor.getSnapshot().matches({ list: { refreshing: 'stale' } })).toBe(true);
+    const first = release as unknown as () => void;
+    release = null;
+    first();
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(api.seen).toHaveLength(3);
+    (release as unknown as () => void)();
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context.records.map((r) => r.id)).toEqual([4, 3, 2, 1]);
+    expect(api.seen).toHaveLength(3);
   });
 
   it('with later pages shown, new records are counted for the notice; "show new" goes back to the first page', async () => {
@@ -149,7 +192,7 @@ describe('auditMachine', () => {
     run.api.records.push(auditRecord(61));
     recorded(run.bus, { id: 61 });
     recorded(run.bus, { id: 62 });
-    await new Promise((resolve) => setTimeout(resolve, LIVE_REFRESH_MS + 50));
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
     expect(run.api.seen).toHaveLength(2);
     expect(run.actor.getSnapshot().context.unseen).toBe(2);
     expect(run.actor.getSnapshot().context.records).toHaveLength(60);

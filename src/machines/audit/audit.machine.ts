@@ -5,8 +5,10 @@ import {
   emit,
   fromCallback,
   fromPromise,
+  not,
   raise,
   setup,
+  stateIn,
   type ActorRefFrom,
   type SnapshotFrom,
 } from 'xstate';
@@ -28,8 +30,12 @@ import {
 export type AuditRecord = components['schemas']['AuditRecord'];
 export type AuditPage = components['schemas']['AuditPage'];
 
-/** How long live records are gathered before the first page is read again (a burst is one request). */
-export const LIVE_REFRESH_MS = 250;
+/**
+ * The least time between two live reads of the first page: the first record of a burst is read at
+ * once, the rest of the burst by one read when this has passed (a burst costs at most one read per
+ * this many ms).
+ */
+export const LIVE_SPACING_MS = 250;
 
 export interface AuditInput {
   rest: RestClient;
@@ -107,13 +113,16 @@ const nextSeq = (context: AuditContext) => (context.added?.seq ?? 0) + 1;
  * of the address (`GET /api/audit`), paged by cursor ("Carregar mais" appends the page after `next`).
  * Filters are edited in `draft` (`audit.draft`) and applied with `audit.apply` (refused with `invalid`
  * when the period is reversed or a target id has no type), which emits `audit.queryChanged` for the
- * address; an address change (`audit.location`) reloads when it differs. Live: each `auditRecorded`
- * the filters can match reads the first page again after {@link LIVE_REFRESH_MS} when only the first
- * page is shown; with later pages shown it counts `unseen` instead, and `audit.showNew` goes back to
- * the first page.
+ * address; an address change (`audit.location`) reloads when it differs. Live: an `auditRecorded`
+ * the filters can match reads the first page again at once when only the first page is shown, and
+ * records arriving within {@link LIVE_SPACING_MS} of that read are read together after it; a record
+ * arriving while a read runs reads again when it ends (never cancelling it, so a steady stream still
+ * shows). With later pages shown it counts `unseen` instead, and `audit.showNew` goes back to the
+ * first page.
  *
- * Regions: `list` (`loading`, `ready`, `loadingMore`, `refreshing`, `failed`; tag `busy` while a page
- * loads) and `live` (`idle`, `waiting`).
+ * Regions: `list` (`loading` and `refreshing` (each `current`, or `stale` when a record came during the read), `ready`,
+ * `loadingMore`, `failed`;
+ * tag `busy` while a page loads) and `live` (`idle`, `spacing` (`clear`, `owed`)).
  */
 export const auditMachine = setup({
   types: {
@@ -123,7 +132,7 @@ export const auditMachine = setup({
     emitted: {} as AuditEmitted,
   },
   actors: { loadPage, watchAudit },
-  delays: { liveRefresh: LIVE_REFRESH_MS },
+  delays: { liveSpacing: LIVE_SPACING_MS },
   guards: {
     draftValid: ({ context }) => auditQueryProblem(context.draft) === null,
     locationChanged: ({ context, event }) => {
@@ -132,6 +141,9 @@ export const auditMachine = setup({
     },
     hasNext: ({ context }) => context.next !== null,
     onFirstPage: ({ context }) => context.pages <= 1,
+    loadStale: stateIn({ list: { loading: 'stale' } }),
+    refreshStale: stateIn({ list: { refreshing: 'stale' } }),
+    liveOwed: stateIn({ live: { spacing: 'owed' } }),
     matches: ({ context, event }) => {
       assertEvent(event, 'audit.recorded');
       return auditEventMatches(context.query, event);
@@ -235,18 +247,29 @@ export const auditMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
+          initial: 'current',
           invoke: {
             id: 'loadFirst',
             src: 'loadPage',
             input: ({ context }) => ({ rest: context.rest, query: context.query, after: null }),
-            onDone: { target: 'ready', actions: { type: 'storeFirst', params: ({ event }) => event.output } },
+            onDone: [
+              // A record committed while this read ran may be missed by it: show this page, read again.
+              {
+                guard: 'loadStale',
+                target: 'refreshing',
+                actions: { type: 'storeFirst', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'storeFirst', params: ({ event }) => event.output } },
+            ],
             onError: {
               target: 'failed',
               actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
             },
           },
-          // A record committed while this read ran may be missed by it: read again.
-          on: { 'audit.refresh': { target: 'loading', reenter: true } },
+          states: {
+            current: { on: { 'audit.refresh': 'stale' } },
+            stale: {},
+          },
         },
         ready: {
           on: {
@@ -270,15 +293,28 @@ export const auditMachine = setup({
           on: { 'audit.refresh': { actions: 'countUnseen' } },
         },
         refreshing: {
+          initial: 'current',
           invoke: {
             id: 'loadLive',
             src: 'loadPage',
             input: ({ context }) => ({ rest: context.rest, query: context.query, after: null }),
-            onDone: { target: 'ready', actions: { type: 'storeLive', params: ({ event }) => event.output } },
+            onDone: [
+              // A record committed while this read ran may be missed by it: show this page, read again.
+              {
+                guard: 'refreshStale',
+                target: 'refreshing',
+                reenter: true,
+                actions: { type: 'storeLive', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'storeLive', params: ({ event }) => event.output } },
+            ],
             // The rows shown stay; the next record or a reload tries again.
             onError: 'ready',
           },
-          on: { 'audit.refresh': { target: 'refreshing', reenter: true } },
+          states: {
+            current: { on: { 'audit.refresh': 'stale' } },
+            stale: {},
+          },
         },
         failed: { on: { 'audit.refresh': 'loading' } },
       },
@@ -289,14 +325,33 @@ export const auditMachine = setup({
         idle: {
           on: {
             'audit.recorded': [
-              { guard: and(['matches', 'onFirstPage']), target: 'waiting' },
+              { guard: and(['matches', 'onFirstPage']), target: 'spacing', actions: raise({ type: 'audit.refresh' }) },
               { guard: 'matches', actions: 'countUnseen' },
             ],
           },
         },
-        // Records of the same burst are read by the one refresh at the end of the wait.
-        waiting: {
-          after: { liveRefresh: { target: 'idle', actions: raise({ type: 'audit.refresh' }) } },
+        // A read just started: records of the same burst wait for the one read at the end of the spacing.
+        spacing: {
+          initial: 'clear',
+          after: {
+            liveSpacing: [
+              { guard: 'liveOwed', target: 'spacing', reenter: true, actions: raise({ type: 'audit.refresh' }) },
+              { target: 'idle' },
+            ],
+          },
+          states: {
+            clear: {
+              on: {
+                'audit.recorded': [
+                  { guard: and(['matches', 'onFirstPage']), target: 'owed' },
+                  { guard: 'matches', actions: 'countUnseen' },
+                ],
+              },
+            },
+            owed: {
+              on: { 'audit.recorded': { guard: and(['matches', not('onFirstPage')]), actions: 'countUnseen' } },
+            },
+          },
         },
       },
     },
