@@ -3,14 +3,14 @@
  * table per suite and every budget check, writes `dist/bench/results-<mode>.json`, and exits 1 when a
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
- * Options: `--quick`; `--only bundle,api,scale,sockets,audit,page` (comma-separated); `--no-build` (reuse
+ * Options: `--quick`; `--only bundle,api,scale,sockets,live,page` (comma-separated); `--no-build` (reuse
  * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
  * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
 import { apiBench } from './api';
-import { auditLiveBench } from './audit-live';
+import { liveBench } from './live';
 import { bundleBench } from './bundle';
 import { check, formatChecks, formatTable, type Check, type SuiteResult } from './lib/report';
 import { serverOnPostgres, stopEverything, type PostgresTarget } from './lib/servers';
@@ -22,7 +22,7 @@ const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(`npm run bench [-- options]    npm run bench:quick
   --quick              smaller suites (CI); the page suite is left out unless named in --only
-  --only a,b           only these suites: bundle, api, scale, sockets, audit, page
+  --only a,b           only these suites: bundle, api, scale, sockets, live, page
   --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
   process.exit(0);
 }
@@ -36,10 +36,10 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   api: { maxErrors: number };
   scale: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
   sockets: { connections: number; broadcastP99Ms: number };
-  auditLive: { rowShownMs: number };
+  live: { auditRowShownMs: number; permissionsAppliedMs: number };
 };
 
-/** Quick mode: one PostgreSQL cluster and one seeded server for the api, scale, sockets and audit suites. */
+/** Quick mode: one PostgreSQL cluster and one seeded server for the api, scale, sockets and live suites. */
 let shared: (PostgresTarget & { release(): Promise<void> }) | undefined;
 const sharedServer = async (): Promise<PostgresTarget | undefined> => {
   if (!quick) return undefined;
@@ -71,9 +71,9 @@ const suites: Suite[] = [
       }),
   },
   {
-    name: 'audit',
+    name: 'live',
     quick: true,
-    run: async () => auditLiveBench({ budgetMs: budgets.auditLive.rowShownMs, shared: await sharedServer() }),
+    run: async () => liveBench({ budgets: budgets.live, shared: await sharedServer() }),
   },
   {
     name: 'page',

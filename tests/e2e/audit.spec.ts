@@ -79,8 +79,8 @@ test.describe('audit', () => {
     );
     await dialog.getByRole('button', { name: t('tenants.screen.form.submitPlan'), exact: true }).click();
     expect((await answered).status()).toBe(200);
-    // Live, without a reload. How soon is the bench's to measure (bench/audit-live.ts, budget 1 s):
-    // this wait polls at growing intervals, so it cannot time the row.
+    // Live, without a reload. How soon (within a second) is the bench's to measure (bench/live.ts):
+    // this wait polls in steps of up to 500 ms and cannot time it.
     const planRow = rowWith(page, name, t('audit.operation.tenant.plan'));
     await expect(planRow).toHaveCount(1, { timeout: 5000 });
 
