@@ -260,7 +260,7 @@ describe.each([
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(response.headers['content-disposition']).toMatch(
-        /^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/,
+        /^attachment; filename="auditoria-\d{4}-\d{2}-\d{2}\.csv"$/,
       );
       return response.body;
     }

@@ -10,7 +10,7 @@ import {
 } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
 import type { AuthContext } from '../plugins/auth';
-import { BOM, CSV_BATCH, csvLine } from '../reports/csv';
+import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../reports/csv';
 import { checkAll, invalid } from '../shared/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
 import { auditPage, type AuditFilter, type AuditRow } from './repository';
@@ -163,7 +163,8 @@ export function createAuditService({ db }: { db: Kysely<Database> }) {
     csv(actor: AuthContext, q: AuditQuery): AuditCsv {
       const { filter } = auditFilter(actor, { ...q, after: null, limit: null });
       return {
-        fileName: `audit-log-${new Date().toISOString().slice(0, 10)}.csv`,
+        // The name the SPA saves it under (src/machines/audit/audit-export.machine.ts), dated in São Paulo.
+        fileName: `auditoria-${csvDateTime(new Date()).slice(0, 10)}.csv`,
         async *lines() {
           yield BOM + csvLine(AUDIT_CSV_HEADER);
           let before: number | null = null;
