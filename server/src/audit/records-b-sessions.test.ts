@@ -341,6 +341,36 @@ describe.each([
         changes: { required: [null, '["users"]'] },
       },
       {
+        // Own profile, another role: refused on its arguments (server/src/graphql/index.ts `argumentChecks`).
+        name: 'GraphQL permission depending on the arguments (updateUser)',
+        user: () => operator,
+        tenantName: () => 'backoffice',
+        send: (token) =>
+          graphql(t, 'mutation u($id: Int!) { updateUser(id: $id, role_id: 1) { id } }', {
+            token,
+            variables: { id: operator.id },
+          }),
+        operation: 'mutation updateUser',
+        changes: { required: [null, '["users"]'] },
+      },
+      {
+        // Own settings, but requiring enrolment needs `users`: refused on its arguments too.
+        name: 'GraphQL permission depending on the arguments (updateUserSettings)',
+        user: () => operator,
+        tenantName: () => 'backoffice',
+        send: (token) =>
+          graphql(
+            t,
+            'mutation s($id: Int!) { updateUserSettings(user_id: $id, two_factor_enrolment_required: true) { user_id } }',
+            {
+              token,
+              variables: { id: operator.id },
+            },
+          ),
+        operation: 'mutation updateUserSettings',
+        changes: { required: [null, '["users"]'] },
+      },
+      {
         name: 'GraphQL another tenant in the path',
         user: () => customer,
         tenantName: () => tenant.name,

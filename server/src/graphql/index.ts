@@ -42,7 +42,7 @@ const TENANT_NOT_FOUND = errorsBody('Tenant not found', 'NOT_FOUND');
  * Every root resolver, recording a service's 403 (`forbidden`) as `access.denied` before it becomes the
  * contract's FORBIDDEN (the guard records the ones it gives itself).
  */
-function recordingDenials<
+export function recordingDenials<
   R extends Record<string, (parent: unknown, args: never, ctx: GraphqlContext) => Promise<unknown>>,
 >(resolvers: R, operation: 'query' | 'mutation', services: Services): R {
   const wrapped: Record<string, unknown> = {};
