@@ -91,7 +91,7 @@ test.describe('audit', () => {
     const detail = page.getByRole('dialog', { name: detailName });
     const diff = detail.getByRole('table', { name: t('audit.detail.changesLabel') });
     await expect(diff.getByRole('row', { name: new RegExp(`^${t('audit.field.plan')}`) }).getByRole('cell')).toHaveText(
-      ['starter', 'enterprise'],
+      [t('tenants.screen.plans.starter'), t('tenants.screen.plans.enterprise')],
     );
     await expect(detail).toContainText(app.admin.email);
     await detail.getByRole('button', { name: t('common.close'), exact: true }).click();

@@ -11,8 +11,44 @@ import * as reportStyles from '../../components/reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
 import * as styles from './audit.css';
 
-/** One before/after value: "—" for none, Sim/Não, a list, or the text. */
-function Value({ text, t }: { text: string | null; t: TFunction }) {
+/**
+ * Where a field's recorded words have their labels: the plan as the tenants screen names it, a sync or
+ * connection state as the instances screen does, and the sign-in and disconnect words of the audit log.
+ */
+const VALUE_LABELS: Readonly<Record<string, (targetType: string) => string | null>> = {
+  plan: () => 'tenants.screen.plans',
+  status: (targetType) =>
+    targetType === 'instance'
+      ? 'instances.status'
+      : targetType === 'connection'
+        ? 'instances.connections.status'
+        : null,
+  two_factor: () => 'audit.value.two_factor',
+  sessions: () => 'audit.value.sessions',
+};
+/** Fields recorded as instants, shown as the app's date and time. */
+const INSTANT_FIELDS = new Set(['deleted_at', 'cutoff']);
+
+interface ValueContext {
+  t: TFunction;
+  exists: (key: string) => boolean;
+  language: string;
+  field: string;
+  targetType: string;
+}
+
+/** A recorded word or instant as the app shows it elsewhere; anything unknown stays as recorded. */
+function valueText(text: string, { t, exists, language, field, targetType }: ValueContext): string {
+  if (INSTANT_FIELDS.has(field) && /^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text)))
+    return formatDateTime(text, language);
+  const prefix = VALUE_LABELS[field]?.(targetType);
+  const key = prefix ? `${prefix}.${text}` : null;
+  return key && exists(key) ? t(key as 'audit.none') : text;
+}
+
+/** One before/after value: "—" for none, Sim/Não, a list, or the text (words and instants as shown elsewhere). */
+function Value({ text, context }: { text: string | null; context: ValueContext }) {
+  const { t } = context;
   const value = readAuditValue(text);
   switch (value.kind) {
     case 'empty':
@@ -30,7 +66,7 @@ function Value({ text, t }: { text: string | null; t: TFunction }) {
         </ul>
       );
     case 'text':
-      return <>{value.text}</>;
+      return <>{valueText(value.text, context)}</>;
   }
 }
 
@@ -114,19 +150,28 @@ export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
                   </tr>
                 </thead>
                 <tbody>
-                  {record.changes.map((change) => (
-                    <tr key={change.field}>
-                      <th scope="row" className={styles.diffCell}>
-                        {fieldLabel(t, (key) => i18n.exists(key), change.field)}
-                      </th>
-                      <td className={styles.diffCell}>
-                        <Value text={change.before} t={t} />
-                      </td>
-                      <td className={styles.diffCell}>
-                        <Value text={change.after} t={t} />
-                      </td>
-                    </tr>
-                  ))}
+                  {record.changes.map((change) => {
+                    const context: ValueContext = {
+                      t,
+                      exists: (key) => i18n.exists(key),
+                      language: i18n.language,
+                      field: change.field,
+                      targetType: record.target_type,
+                    };
+                    return (
+                      <tr key={change.field}>
+                        <th scope="row" className={styles.diffCell}>
+                          {fieldLabel(t, context.exists, change.field)}
+                        </th>
+                        <td className={styles.diffCell}>
+                          <Value text={change.before} context={context} />
+                        </td>
+                        <td className={styles.diffCell}>
+                          <Value text={change.after} context={context} />
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             )}

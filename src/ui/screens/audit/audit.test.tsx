@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { formatDateTime } from '../../../domain/format';
 import { auditRecord, fakeAuditApi } from '../../../machines/test-support/fake-audit-api';
 import { json } from '../../../machines/test-support/fake-fetch';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
@@ -79,7 +80,7 @@ describe('AuditScreen', () => {
       within(row('Plano'))
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['starter', 'enterprise']);
+    ).toEqual(['Inicial', 'Empresarial']);
     expect(within(row('Recursos')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
     expect(within(within(row('Recursos')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
     expect(
@@ -87,12 +88,68 @@ describe('AuditScreen', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['Não', 'Sim']);
-    expect(within(row('Excluído em')).getAllByRole('cell')[0]).toHaveTextContent('—');
+    expect(
+      within(row('Excluído em'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['—', formatDateTime('2026-11-25T10:00:00.000Z', 'pt-BR')]);
     // A field without a label (a feature option) reads as recorded.
     expect(within(row('webhooks')).getAllByRole('cell')[1]).toHaveTextContent('Sim');
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it('names recorded words as the app does elsewhere, by the kind of target; unknown words stay as recorded', async () => {
+    const api = fakeAuditApi([
+      auditRecord(8, {
+        operation: 'instance.update',
+        target_type: 'instance',
+        changes: [{ field: 'status', before: '"idle"', after: '"syncing"' }],
+      }),
+      auditRecord(7, {
+        operation: 'connection.update',
+        target_type: 'connection',
+        changes: [{ field: 'status', before: '"qrcode"', after: '"connected"' }],
+      }),
+      auditRecord(6, {
+        operation: 'session.sign-in',
+        target_type: 'session',
+        changes: [
+          { field: 'two_factor', before: null, after: '"enrolled"' },
+          { field: 'sessions', before: null, after: '"ended"' },
+          { field: 'plan', before: '"legacy"', after: '"starter"' },
+        ],
+      }),
+    ]);
+    render(api);
+    const cells = async (id: number, field: string) => {
+      await userEvent.click(await screen.findByRole('button', { name: `Ver detalhes do registro nº ${id}` }));
+      const dialog = await screen.findByRole('dialog', { name: `Registro nº ${id}` });
+      const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
+      const texts = within(within(diff).getByRole('row', { name: new RegExp(`^${field}`) }))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+      return { texts, dialog };
+    };
+    const close = async () => {
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    };
+    expect((await cells(8, 'Situação')).texts).toEqual(['Nunca sincronizada', 'Sincronizando']);
+    await close();
+    expect((await cells(7, 'Situação')).texts).toEqual(['Aguardando leitura do QR code', 'Conectada']);
+    await close();
+    const { texts, dialog } = await cells(6, 'Dois fatores');
+    expect(texts).toEqual(['—', 'Cadastrado ao entrar']);
+    const row = (field: string) =>
+      within(within(dialog).getByRole('table')).getByRole('row', { name: new RegExp(`^${field}`) });
+    expect(within(row('Sessões')).getAllByRole('cell')[1]).toHaveTextContent('Encerradas');
+    expect(
+      within(row('Plano'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['legacy', 'Inicial']);
   });
 
   it("narrows the list to a record's user or target from its detail", async () => {
