@@ -18,31 +18,46 @@ test.use({ bypassCSP: true });
  * through. Resolves `seen` the first time it holds one.
  */
 async function stallChunk(page: Page, marker: string) {
-  const state = { stalling: true, held: 0, fetched: 0 };
+  /** `inflight`: chunks asked for and not yet answered, the held ones left out. */
+  const state = { stalling: true, held: 0, fetched: 0, inflight: 0 };
   const held: Route[] = [];
   let markSeen!: () => void;
   const seen = new Promise<void>((resolve) => (markSeen = resolve));
   await page.route('**/static/js/async/**', async (route: Route) => {
-    const response = await route.fetch();
-    const body = await response.body();
-    if (body.toString('utf8').includes(marker)) {
-      state.fetched += 1;
-      if (state.stalling) {
-        state.held += 1;
-        held.push(route);
-        markSeen();
-        return; // not answered until the network comes back
+    state.inflight += 1;
+    try {
+      const response = await route.fetch();
+      const body = await response.body();
+      if (body.toString('utf8').includes(marker)) {
+        state.fetched += 1;
+        if (state.stalling) {
+          state.held += 1;
+          held.push(route);
+          markSeen();
+          return; // not answered until the network comes back
+        }
       }
+      const headers = { ...response.headers() };
+      // The body above is decoded: send it as such.
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      await route.fulfill({ status: response.status(), headers, body });
+    } finally {
+      state.inflight -= 1;
     }
-    const headers = { ...response.headers() };
-    // The body above is decoded: send it as such.
-    delete headers['content-encoding'];
-    delete headers['content-length'];
-    await route.fulfill({ status: response.status(), headers, body });
   });
   return {
     state,
     seen,
+    /**
+     * Every other chunk answered and nothing else loading (`aria-busy`): the fake clock's jump then
+     * times out the held chunk alone. Without this wait a loaded machine still fetching another part
+     * (the dashboard's charts) saw that part time out too.
+     */
+    othersLoaded: async () => {
+      await expect.poll(() => state.inflight, { timeout: 30_000 }).toBe(0);
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    },
     /**
      * The network comes back: the connection that hung is reset (the browser would otherwise hand
      * a new request for the same address to the one still pending) and new requests pass.
@@ -62,12 +77,13 @@ for (const theme of ['light', 'dark'] as const) {
     await useTheme(page, theme);
     await page.clock.install();
     // A string only the sheets panel's module holds (src/ui/screens/dashboard/sheets/sheets-panel.tsx).
-    const { state, seen, restore } = await stallChunk(page, 'sheets.panel.tabsLabel');
+    const { state, seen, restore, othersLoaded } = await stallChunk(page, 'sheets.panel.tabsLabel');
     await signIn(page, app.origin, app.admin, '/dashboard/analytics');
     await seen;
     const sheets = page.getByRole('region', { name: t('sheets.panel.title') });
     await expect(page.getByRole('heading', { level: 2, name: t('dashboard.kpi.label') })).toBeVisible();
     await expect(sheets).toHaveCount(0);
+    await othersLoaded();
 
     await page.clock.fastForward(CHUNK_TIMEOUT_MS + 1_000);
     const failed = page.getByRole('alert').filter({ hasText: t('common.partError.title') });
@@ -91,12 +107,13 @@ for (const theme of ['light', 'dark'] as const) {
 test('a stalled dialog chunk: the error of the create-user dialog, and its retry', async ({ page, app }) => {
   await page.clock.install();
   // A string only the user form dialog's module holds (src/ui/screens/users/user-form-dialog.tsx).
-  const { state, seen, restore } = await stallChunk(page, 'users.form.createTitle');
+  const { state, seen, restore, othersLoaded } = await stallChunk(page, 'users.form.createTitle');
   await signIn(page, app.origin, app.admin, '/users');
   const create = page.getByRole('button', { name: t('users.actions.create'), exact: true });
   await expect(create).toBeEnabled();
   await create.click();
   await seen;
+  await othersLoaded();
   await page.clock.fastForward(CHUNK_TIMEOUT_MS + 1_000);
   const failed = page.getByRole('alert').filter({ hasText: t('common.partError.title') });
   await expect(failed).toBeVisible();
