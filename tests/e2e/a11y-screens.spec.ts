@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin } from './support/api';
 import { signIn, tenantPath } from './support/app';
@@ -276,4 +276,38 @@ async function tenantId(api: Awaited<ReturnType<typeof apiLogin>>, name: string)
   const found = page.data.find((x) => x.name === name);
   if (!found) throw new Error(`tenant ${name} not found`);
   return found.id;
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`a table while it loads, ${theme}: the dimmed rows of a reload and the loading text pass axe`, async ({
+    page,
+    app,
+  }) => {
+    await useTheme(page, theme);
+    await signIn(page, app.origin, app.admin, '/tenants');
+    const grid = page.getByRole('grid');
+    await expect(grid.locator('[role=rowgroup]:not([data-empty]) [role=row]').first()).toBeVisible();
+    // The list's requests from here on are held: the table stays in its loading state for axe.
+    const held: Route[] = [];
+    await page.route('**/api/tenant/paginated', (route) => {
+      held.push(route);
+    });
+    const serious: string[] = [];
+
+    // A reload (a new search): the rows shown stay, dimmed, under aria-busy.
+    await page.getByRole('searchbox', { name: t('tenants.screen.searchLabel') }).fill('farm');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await expect(page.locator('[aria-busy="true"]').first()).toBeAttached();
+    await expect(grid.locator('[role=rowgroup]:not([data-empty]) [role=row]').first()).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `reload: ${v}`));
+
+    // A first load: no rows yet, the loading text in their place.
+    await page.reload();
+    await expect(page.getByText(t('ui.table.loading'), { exact: true })).toBeVisible();
+    serious.push(...(await seriousViolations(page)).map((v) => `first load: ${v}`));
+
+    await page.unroute('**/api/tenant/paginated');
+    for (const route of held) await route.abort().catch(() => undefined);
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
 }
