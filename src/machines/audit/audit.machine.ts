@@ -120,9 +120,9 @@ const nextSeq = (context: AuditContext) => (context.added?.seq ?? 0) + 1;
  * shows). With later pages shown it counts `unseen` instead, and `audit.showNew` goes back to the
  * first page.
  *
- * Regions: `list` (`loading` and `refreshing` (each `current`, or `stale` when a record came during the read), `ready`,
- * `loadingMore`, `failed`;
- * tag `busy` while a page loads) and `live` (`idle`, `spacing` (`clear`, `owed`)).
+ * Regions: `list` (`loading`, `ready`, `loadingMore`, `refreshing`, `failed`; `loading` and `refreshing`
+ * are `current`, or `stale` once a record came during their read; tag `busy` while a page loads) and
+ * `live` (`idle`, `spacing` (`clear`, `owed`)).
  */
 export const auditMachine = setup({
   types: {
