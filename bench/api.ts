@@ -9,7 +9,7 @@ import {
   type PostgresTarget,
   type ServerProcess,
 } from './lib/servers';
-import { DEMO_PASSWORD } from '../server/src/db/seed';
+import { DEMO_PASSWORD } from '../server/src/tooling/seed';
 
 /**
  * The API under load with autocannon, the server in its own process and the load

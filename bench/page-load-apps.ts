@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DEMO_PASSWORD } from '../server/src/db/seed';
+import { DEMO_PASSWORD } from '../server/src/tooling/seed';
 import { makeTenants, tenantCreateBody, TENANT_COUNT } from './peers/tenants-data.mjs';
 import { json, loginOn, withClient } from './lib/servers';
 

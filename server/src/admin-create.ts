@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AdminCreateError, createAdmin } from './db/admin';
+import { AdminCreateError, createAdmin } from './tooling/admin';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 

@@ -2,10 +2,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { DataValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, unavailable } from './errors';
+import { HttpError, unavailable } from './base/errors';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { restAnswerOf } from './rest/domain-errors';
-import { asDomainError } from './shared/domain-error';
+import { asDomainError } from './base/domain-error';
 import { CONTRACT_RULES } from './users/rules';
 
 /**

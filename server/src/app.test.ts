@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { App } from './app';
 import type { Database } from './db/schema';
-import { DEMO_PASSWORD } from './db/seed';
+import { DEMO_PASSWORD } from './tooling/seed';
 import { startTestApp, type TestApp } from './test-support/app';
 
 let harness: TestApp;

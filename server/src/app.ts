@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { TokenService } from './auth/tokens';
 import { initTotpEncryption } from './auth/totp-secrets';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from './base/config';
 import type { Database } from './db/schema';
 import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
-import { EventBus } from './events';
+import { EventBus } from './base/events';
 import { registerApiDocs } from './plugins/api-docs';
 import { registerCompression } from './plugins/compression';
 import { authenticate, restOperationName, routeAccess, type AuthContext } from './plugins/auth';
@@ -22,7 +22,7 @@ import { registerMetrics } from './plugins/metrics';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { createServices } from './services';
 import { createValidator, handleError } from './app-validation';
-import { DomainError } from './shared/domain-error';
+import { DomainError } from './base/domain-error';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
 

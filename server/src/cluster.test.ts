@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
 import { decodeServerFrame, encodeClientFrame } from '../../src/domain/socket-codec';
-import { DEMO_PASSWORD } from './db/seed';
+import { DEMO_PASSWORD } from './tooling/seed';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/postgres';
 
 /**

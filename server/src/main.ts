@@ -1,14 +1,14 @@
 import { buildApp } from './app';
 import { startAuditPurge } from './audit/retention';
-import { loadConfig } from './config';
+import { loadConfig } from './base/config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { startDemoActivity } from './demo-activity/simulator';
-import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed';
-import { processLog } from './log';
+import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './tooling/seed';
+import { processLog } from './base/log';
 import { serveSpa } from './plugins/static';
 
-/** The start banner for the person who ran `npm start` (server/src/log.ts): text on stdout, not a log line. */
+/** The start banner for the person who ran `npm start` (server/src/base/log.ts): text on stdout, not a log line. */
 function banner(line: string): void {
   process.stdout.write(`${line}\n`);
 }

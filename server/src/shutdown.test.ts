@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { DEMO_PASSWORD } from './db/seed';
+import { DEMO_PASSWORD } from './tooling/seed';
 
 /**
  * Graceful shutdown. SIGTERM while a CSV sheet is streaming and a socket is open:

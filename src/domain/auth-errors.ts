@@ -1,6 +1,6 @@
 /**
  * The one table of 401 bodies (docs/product.md, Sessions): the server sends exactly
- * these (server/src/errors.ts; both it and this table are tested against contracts/openapi.yaml),
+ * these (server/src/base/errors.ts; both it and this table are tested against contracts/openapi.yaml),
  * the client reads them with {@link classifyUnauthorized}. One table for both sides is what
  * stops a refresh loop from creeping in.
  */

@@ -4,7 +4,7 @@ import { getRoute, matchPath } from './paths';
 import { canAccess, type AccessSubject } from './route-access';
 
 const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [] };
-/** What the demo `operador` role holds (server/src/db/seed-org.ts): dashboards and reports only. */
+/** What the demo `operador` role holds (server/src/tooling/seed-org.ts): dashboards and reports only. */
 const operador: AccessSubject = {
   authenticated: true,
   role: 'operador',

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import type { AuditChange, AuditOperation } from '../../../src/domain/audit';
-import type { PanelEvent } from '../events';
+import type { PanelEvent } from '../base/events';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { totp } from '../auth/totp';
-import { DEMO_PASSWORD } from '../db/seed';
+import { DEMO_PASSWORD } from '../tooling/seed';
 import type { TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
@@ -16,7 +16,7 @@ import {
   wholeLogText,
   type AuditRow,
   type Sent,
-} from './records-b-support';
+} from '../test-support/audit-records';
 
 /**
  * Sign-ins, sign-outs, refresh-token reuse and permission denials in the audit log (docs/product.md,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pino from 'pino';
-import { loadConfig } from '../config';
-import { openTestDatabase } from '../db/testing';
+import { loadConfig } from '../base/config';
+import { openTestDatabase } from '../test-support/database';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { purgeAuditLog, startAuditPurge } from './retention';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { openTestDatabase } from '../db/testing';
-import { EventBus, type PanelEvent } from '../events';
+import { openTestDatabase } from '../test-support/database';
+import { EventBus, type PanelEvent } from '../base/events';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { changesOf, createAuditTrail, SYSTEM } from './trail';
 

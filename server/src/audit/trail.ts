@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOperation } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
-import type { EventBus } from '../events';
+import type { EventBus } from '../base/events';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).

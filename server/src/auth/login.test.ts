@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../test-support/app';
-import { DEMO_PASSWORD } from '../db/seed';
+import { DEMO_PASSWORD } from '../tooling/seed';
 
 /**
  * Sign-in (docs/security.md, section 2): unknown e-mail and wrong password get the same answer; every failed login is

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { AuditOrigin, AuditTrail, AuditWho } from '../audit/trail';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
 import { loadUserDtos, type UserDto } from '../users/user-dto';

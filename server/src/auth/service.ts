@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditTrail } from '../audit/trail';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { auditWho, type AuthContext } from '../plugins/auth';
 import { isValidEmail } from '../../../src/domain/email';
@@ -15,13 +15,13 @@ import {
   twoFactorEnrolmentRequired,
   twoFactorRequired,
   unauthenticated,
-} from '../shared/domain-error';
+} from '../base/domain-error';
 import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
 import { userEmail } from '../users/repository';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
 import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
 import type { TokenService } from './tokens';
-import { noTelemetry, type Telemetry } from '../telemetry';
+import { noTelemetry, type Telemetry } from '../base/telemetry';
 import { createTwoFactor, recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from './two-factor';
 
 /** Where a refusal is logged when its audit record cannot be written (a request's logger). */
@@ -42,7 +42,7 @@ export interface Denial {
 /**
  * Sessions and the caller's own two-factor: sign-in, sign-out, refresh, who am I — whichever protocol
  * asks (REST server/src/rest/auth.ts and two-factor.ts, GraphQL server/src/graphql/resolvers.ts).
- * Refusals are domain errors (server/src/shared/domain-error.ts), one mapping per protocol.
+ * Refusals are domain errors (server/src/base/domain-error.ts), one mapping per protocol.
  */
 export function createAuthService({
   db,

@@ -3,10 +3,10 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { AuditOrigin, AuditTrail } from '../audit/trail';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import type { UnauthorizedBody } from '../errors';
-import { noTelemetry, type Telemetry } from '../telemetry';
+import type { UnauthorizedBody } from '../base/errors';
+import { noTelemetry, type Telemetry } from '../base/telemetry';
 
 /**
  * Access tokens are HS256 JWTs that double as refresh tokens (docs/security.md, section 1): an expired token may be

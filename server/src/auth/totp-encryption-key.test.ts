@@ -4,13 +4,8 @@ import { ensureBackofficeTenant, ensureRbac } from '../db/catalog';
 import type { Database } from '../db/schema';
 import { createTestUser } from '../test-support/users';
 import { totp } from './totp';
-import {
-  initTotpEncryption,
-  PLAIN_TOTP_SECRET_ROWS,
-  TotpSecretCipher,
-  totpKeyId,
-  parseTotpEncryptionKey,
-} from './totp-secrets';
+import { initTotpEncryption, PLAIN_TOTP_SECRET_ROWS, TotpSecretCipher, totpKeyId } from './totp-secrets';
+import { parseTotpEncryptionKey } from '../base/totp-key';
 import {
   KEY_A,
   KEY_B,

@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import { ensureBackofficeTenant, ensureRbac } from '../db/catalog';
 import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
-import { seedDemo } from '../db/seed';
+import { seedDemo } from '../tooling/seed';
 import { createTestUser } from '../test-support/users';
 import { newTotpSecret, totp } from './totp';
-import { initTotpEncryption, PLAIN_TOTP_SECRET_ROWS, TotpSecretCipher, parseTotpEncryptionKey } from './totp-secrets';
+import { parseTotpEncryptionKey } from '../base/totp-key';
+import { initTotpEncryption, PLAIN_TOTP_SECRET_ROWS, TotpSecretCipher } from './totp-secrets';
 import {
   KEY_A,
   MIGRATION,

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { base32Encode, newTotpSecret } from './totp';
-import { parseTotpEncryptionKey, TotpSecretCipher, totpKeyId, type TotpSecretLog } from './totp-secrets';
+import { parseTotpEncryptionKey } from '../base/totp-key';
+import { TotpSecretCipher, totpKeyId, type TotpSecretLog } from './totp-secrets';
 
 /**
  * TOTP secrets at rest, without a database: the key setting (formats accepted, malformed ones refused

@@ -1,10 +1,11 @@
+import { parseTotpEncryptionKey, TOTP_KEY_BYTES } from '../base/totp-key';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { base32Decode } from './totp';
-import { processLog } from '../log';
+import { processLog } from '../base/log';
 
 /**
  * TOTP secrets at rest (docs/security.md §2). The server has to read a secret back to check a code,
@@ -46,7 +47,6 @@ const consoleLog: TotpSecretLog = {
   error: (fields, message) => processLog.error(fields, message),
 };
 
-export const TOTP_KEY_BYTES = 32;
 const SCHEME = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -60,24 +60,6 @@ const REPORTED_LIMIT = 10_000;
  */
 export const PLAIN_TOTP_SECRET_ROWS = `two_factor_secret !~ '^v[0-9]+:' or two_factor_pending_secret !~ '^v[0-9]+:'`;
 const isPlain = (value: string | null): value is string => value !== null && !/^v[0-9]+:/.test(value);
-
-/**
- * Reads a 256-bit key written as 64 hexadecimal characters or as base64/base64url (43 characters, or 44
- * with `=` padding); surrounding white space is ignored. The error never repeats the value: it is a key.
- */
-export function parseTotpEncryptionKey(text: string, source = 'TOTP_ENCRYPTION_KEY'): Buffer {
-  const value = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
-    const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (bytes.length === TOTP_KEY_BYTES) return bytes;
-  }
-  throw new Error(
-    `${source} must be ${String(TOTP_KEY_BYTES)} bytes written as 64 hexadecimal characters or as base64/base64url ` +
-      `(43 characters, or 44 with "=" padding), e.g. the output of \`openssl rand -base64 32\`; ` +
-      `got ${String(value.length)} characters that are neither (the value is not shown)`,
-  );
-}
 
 /** A short public fingerprint of a key (48 bits of a SHA-256 over a label and the key). */
 export function totpKeyId(key: Uint8Array): string {

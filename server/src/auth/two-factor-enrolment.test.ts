@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { createTestUser, TEST_PASSWORD } from '../test-support/users';
 import { totp } from './totp';
 import { call, freshUser, login, tf, tokenOf, useTwoFactorApp } from '../test-support/two-factor-app';

@@ -6,7 +6,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/
 /**
  * The second click, the retried request, two staff on one screen: N identical requests at once.
  * Uniqueness is the database's (unique indexes), a violation is the contract's conflict in one place
- * (server/src/shared/domain-error.ts), and the user limit is counted under the tenant's row lock
+ * (server/src/base/domain-error.ts), and the user limit is counted under the tenant's row lock
  * (server/src/users/service.ts). So for every create or rename with a uniqueness rule, 16 parallel
  * identical requests give exactly one success and the contract's conflict for the rest, never a 5xx
  * and never a duplicate row; 16 parallel creations against a tenant one below its user limit never

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recomputeAnalytics, saoPauloDay } from './analytics';
 import type { OpenDatabase } from './connect';
-import { seedDemo, type SeedSummary } from './seed';
-import { openTestDatabase } from './testing';
+import { seedDemo, type SeedSummary } from '../tooling/seed';
+import { openTestDatabase } from '../test-support/database';
 
 /** recomputeAnalytics over the demo seed (server/src/db/analytics.ts), on each engine as the seed tests run. */
 const ENGINES = ['pglite://memory', ...(process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [])];

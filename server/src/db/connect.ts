@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
-import { processLog } from '../log';
+import { processLog } from '../base/log';
 
 /** Where the embedded database keeps its files when `DATABASE_URL` is unset. */
 export const DEFAULT_PGLITE_DIR = './.data/pglite';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from './connect';
 import { MIGRATIONS, migrate } from './migrate';
-import { openTestDatabase } from './testing';
+import { openTestDatabase } from '../test-support/database';
 
 const ENGINES = ['pglite://memory', ...(process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [])];
 const label = (url: string) => (url.startsWith('pglite') ? 'PGlite' : 'PostgreSQL');

@@ -5,8 +5,7 @@
  * and the pool reconnects by itself once the database is back.
  */
 
-/** Seconds a client is asked to wait (`Retry-After`) after a 503 of a database outage. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+export { DATABASE_RETRY_AFTER_SECONDS } from '../base/errors';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -1,4 +1,4 @@
-import type { PanelEvent } from '../events';
+import type { PanelEvent } from '../base/events';
 import { instanceDto, instanceQuery } from '../instances/instance-dto';
 import { someCustomerUser } from '../test-support/lookups';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';

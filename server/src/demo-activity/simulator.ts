@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/schema';
 import { Rng } from '../db/seed-random';
-import type { EventBus } from '../events';
+import type { EventBus } from '../base/events';
 import { instanceDto, instanceQuery } from '../instances/instance-dto';
 import { emptyStoryState, nextRound, type StoryState, type StoryStep } from './story';
 

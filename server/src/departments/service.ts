@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import { auditWho, type AuthContext } from '../plugins/auth';
-import { conflict, invalid, notFound } from '../shared/domain-error';
+import { conflict, invalid, notFound } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 

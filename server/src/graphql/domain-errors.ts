@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import type { DomainError } from '../shared/domain-error';
+import type { DomainError } from '../base/domain-error';
 
 /**
  * The one mapping of domain errors to GraphQL execution errors (contracts/schema.graphql, "ERRORS

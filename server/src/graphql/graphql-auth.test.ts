@@ -1,4 +1,4 @@
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { failedLoginCount, someCustomerUser, someDeletedTenantName } from '../test-support/lookups';
 import {
   LOGIN,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { USER_INFOS, extraApps, g, gql, makeApp, tokenOf, useGraphqlApp } from '../test-support/graphql-app';
 
 /** What GraphQL answers besides operations: media types, GraphiQL outside production, production (app: server/src/test-support/graphql-app.ts). */

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../plugins/auth';
 import type { Services } from '../services';
-import { forbidden, notFound } from '../shared/domain-error';
+import { forbidden, notFound } from '../base/domain-error';
 import type { Denial } from '../auth/service';
 import { recordingDenials } from './index';
 import type { GraphqlContext } from './types';

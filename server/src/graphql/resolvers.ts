@@ -1,6 +1,6 @@
 import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
-import { DomainError, unauthenticated } from '../shared/domain-error';
+import { DomainError, unauthenticated } from '../base/domain-error';
 import type { UserPatch } from '../users/service';
 import type { UserDto } from '../users/user-dto';
 import type { GraphqlDeps } from './index';

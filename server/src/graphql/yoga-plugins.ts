@@ -3,7 +3,7 @@
 import type { GraphQLError, ValidationRule } from 'graphql';
 import { createGraphQLError, maskError, type Plugin } from 'graphql-yoga';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
-import { asDomainError } from '../shared/domain-error';
+import { asDomainError } from '../base/domain-error';
 import { graphqlErrorsOf, ONE_PER_FIELD } from './domain-errors';
 import { limitedParse, queryLimits } from './limits';
 

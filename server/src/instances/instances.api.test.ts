@@ -1,4 +1,4 @@
-import type { PanelEvent } from '../events';
+import type { PanelEvent } from '../base/events';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 

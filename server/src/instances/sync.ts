@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { inBatches } from '../db/batches';
 import type { Database } from '../db/schema';
-import type { EventBus } from '../events';
+import type { EventBus } from '../base/events';
 import { loadInstanceDto, type InstanceDto } from './instance-dto';
 
 /** Messages (attendance rows) read per step of a sync. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { buildApp, OPENAPI_PATH, type App } from '../app';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import { escapeHtml, renderApiDocs } from './api-docs';

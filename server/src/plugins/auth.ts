@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { TokenService, TokenClaims } from '../auth/tokens';
 import type { AuditOrigin, AuditWho } from '../audit/trail';
 import type { Database } from '../db/schema';
-import { forbidden, unauthenticated } from '../shared/domain-error';
+import { forbidden, unauthenticated } from '../base/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 
 /** Who is calling, resolved once per request by the single auth hook of `/api` and `/graphql`. */

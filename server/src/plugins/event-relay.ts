@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { SERVER_EVENT_NAMES } from '../../../src/domain/socket-events';
 import type { Revocation, TokenService } from '../auth/tokens';
-import type { EventBus, PanelEvent } from '../events';
+import type { EventBus, PanelEvent } from '../base/events';
 
 /**
  * contracts/socket.md §5 "Across processes": with PostgreSQL, server processes on one database act as

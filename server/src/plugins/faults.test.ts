@@ -1,7 +1,7 @@
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
-import { parseFaultRules } from './faults';
+import { parseFaultRules } from '../base/fault-rules';
 
 /**
  * The fault-injection facility (for tests and e2e "bulk feature update with one

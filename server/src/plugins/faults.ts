@@ -1,3 +1,4 @@
+import type { FaultRule } from '../base/fault-rules';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDeepStrictEqual } from 'node:util';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
@@ -6,7 +7,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
  * Fault injection for tests and the e2e suite (docs/product.md, Availability), e.g. "bulk feature update with one failing
  * feature": a rule makes the server answer a chosen status instead of running an operation. Enabled
  * only with `FAULT_INJECTION=1` and never with `NODE_ENV=production` (the server refuses to start, see
- * config.ts). Rules come from `FAULTS` (a JSON array) at start and from the test-only endpoint
+ * server/src/base/config.ts). Rules come from `FAULTS` (a JSON array) at start and from the test-only endpoint
  * `POST /__test/faults` (`GET` lists them with what is left, `DELETE` clears them); neither the endpoint
  * nor the hook exist when the facility is off.
  *
@@ -16,19 +17,6 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
  * The hook runs after validation and authentication, so a faulted request is one the server would have
  * executed. Answers carry `x-fault-injected: <rule id>`.
  */
-export interface FaultRule {
-  operationId: string;
-  match?: Record<string, unknown>;
-  /** 400–599. */
-  status: number;
-  /** How many matching requests fail; then the rule is spent. Unlimited when absent. */
-  times?: number;
-  /** Answer body; by default the contract's body for the status (503: ServiceUnavailable, …). */
-  body?: unknown;
-  /** Wait this long before answering (at most 30 s), e.g. to hold a request in flight. */
-  delayMs?: number;
-}
-
 export interface ActiveFault extends FaultRule {
   id: number;
   /** Firings left; null for unlimited. */
@@ -49,26 +37,6 @@ export const FAULT_RULE_SCHEMA = {
     delayMs: { type: 'integer', minimum: 0, maximum: 30_000 },
   },
 } as const;
-
-/** Parses `FAULTS` (a JSON array of rules); throws with the reason on anything else. */
-export function parseFaultRules(raw: string | undefined): FaultRule[] {
-  if (!raw) return [];
-  const value: unknown = JSON.parse(raw);
-  const rules = Array.isArray(value) ? value : [value];
-  for (const rule of rules) {
-    const r = rule as Partial<FaultRule> | null;
-    if (
-      !r ||
-      typeof r.operationId !== 'string' ||
-      !Number.isInteger(r.status) ||
-      (r.status ?? 0) < 400 ||
-      (r.status ?? 0) > 599
-    ) {
-      throw new Error(`FAULTS: each rule needs operationId (string) and status (400–599), got ${JSON.stringify(rule)}`);
-    }
-  }
-  return rules as FaultRule[];
-}
 
 function defaultBody(status: number, graphql: boolean): unknown {
   const message = `Injected fault (HTTP ${status})`;

@@ -1,4 +1,4 @@
-import { DEMO_PASSWORD } from '../db/seed';
+import { DEMO_PASSWORD } from '../tooling/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 

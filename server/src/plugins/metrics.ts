@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { SignInResult, Telemetry } from '../telemetry';
+import type { SignInResult, Telemetry } from '../base/telemetry';
 
 /**
  * `GET /metrics` in the Prometheus text format (docs/operations.md, Metrics): request durations per

@@ -1,5 +1,5 @@
-import { trustProxy } from '../config';
-import { DEMO_PASSWORD } from '../db/seed';
+import { trustProxy } from '../base/config';
+import { DEMO_PASSWORD } from '../tooling/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
 
 /**

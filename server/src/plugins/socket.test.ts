@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { decodeServerFrame, encodeClientFrame } from '../../../src/domain/socket-codec';
 import { buildApp, type App } from '../app';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
-import { seedDemo } from '../db/seed';
+import { seedDemo } from '../tooling/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { someCustomerUser } from '../test-support/lookups';
 

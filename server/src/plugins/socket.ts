@@ -5,10 +5,10 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { base64ToUtf8, encodeServerFrame } from '../../../src/domain/socket-codec';
 import type { TokenService } from '../auth/tokens';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { EVERY_TENANT, type EventBus, type PanelEvent } from '../events';
+import { EVERY_TENANT, type EventBus, type PanelEvent } from '../base/events';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
 const MAX_CLIENT_FRAME = 4096;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { decodeServerFrame } from '../../../src/domain/socket-codec';
 import { buildApp, type App } from '../app';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import { openDatabase, type OpenDatabase } from '../db/connect';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
-import { forbidden, invalid } from '../shared/domain-error';
+import { forbidden, invalid } from '../base/domain-error';
 import type { AuthContext } from '../plugins/auth';
 import { resolveTenant } from '../tenants/scope';
 

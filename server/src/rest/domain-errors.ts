@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { DomainError } from '../shared/domain-error';
+import type { DomainError } from '../base/domain-error';
 
 /** A REST answer: status, the contract's body (contracts/openapi.yaml components/responses), headers. */
 export interface RestAnswer {

@@ -1,4 +1,4 @@
-import { unavailable } from '../errors';
+import { unavailable } from '../base/errors';
 import type { Handler, HandlerDeps } from './types';
 
 export function healthHandlers({ services }: HandlerDeps) {

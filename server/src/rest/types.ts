@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { operations } from '../../../src/generated/openapi';
 import type { TokenService } from '../auth/tokens';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { unauthorized } from '../errors';
-import type { EventBus } from '../events';
+import { unauthorized } from '../base/errors';
+import type { EventBus } from '../base/events';
 import type { AuthContext } from '../plugins/auth';
 import type { Services } from '../services';
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
-import type { EventBus } from '../events';
+import type { EventBus } from '../base/events';
 import { allows, auditWho, requireStaff, type AuthContext } from '../plugins/auth';
-import { conflict, forbidden, invalid, notFound } from '../shared/domain-error';
+import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 import * as repo from './repository';
 
@@ -141,7 +141,7 @@ export function createRolesService({
      * Deletes a role no user points at, live or deleted (`users.role_id` keeps the reference). The
      * role's row is locked first: a user being given the role at the same moment either committed
      * before (and is counted here) or waits for the lock and then fails the foreign key
-     * users_role_id_fkey (unknown role, server/src/shared/domain-error.ts), so no user is left
+     * users_role_id_fkey (unknown role, server/src/base/domain-error.ts), so no user is left
      * pointing at a deleted role. No `RolePermissionsChanged` follows: nobody held the role, and
      * contracts/socket.md names that event for a replacement of a role's permissions.
      */

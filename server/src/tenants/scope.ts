@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { forbidden, notFound } from '../shared/domain-error';
+import { forbidden, notFound } from '../base/domain-error';
 import type { AuthContext } from '../plugins/auth';
 
 export interface TenantRef {

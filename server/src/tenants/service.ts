@@ -3,7 +3,7 @@ import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/c
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database, Plan } from '../db/schema';
 import { auditWho, requireStaff, type AuthContext } from '../plugins/auth';
-import { checkAll, conflict, invalid, notFound } from '../shared/domain-error';
+import { checkAll, conflict, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';

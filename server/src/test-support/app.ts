@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { buildApp, type App } from '../app';
-import { loadConfig, type ServerConfig } from '../config';
+import { loadConfig, type ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { DEMO_PASSWORD, seedDemo, type SeedOptions } from '../db/seed';
-import { openTestDatabase } from '../db/testing';
+import { DEMO_PASSWORD, seedDemo, type SeedOptions } from '../tooling/seed';
+import { openTestDatabase } from './database';
 
 export interface TestApp {
   app: App;

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { buildApp, type App } from '../app';
-import { loadConfig, type ServerConfig } from '../config';
+import { loadConfig, type ServerConfig } from '../base/config';
 import { openDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 import type { Database } from '../db/schema';
-import { seedDemo } from '../db/seed';
+import { seedDemo } from '../tooling/seed';
 
 export const PASSWORD = 'Back#Office!Demo';
 /** The app under test and its database, set up by {@link useGraphqlApp}. */

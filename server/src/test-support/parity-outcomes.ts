@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { DomainErrorKind } from '../shared/domain-error';
+import type { DomainErrorKind } from '../base/domain-error';
 
 /** How the parity harness (./parity.ts) reads each protocol's answers: requests, outcomes by domain kind, canonical values. */
 

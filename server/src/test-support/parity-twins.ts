@@ -6,10 +6,10 @@ import pg from 'pg';
 import { newTotpSecret } from '../auth/totp';
 import { buildApp } from '../app';
 import { ADMIN_ROLE, OPERATOR_ROLE } from '../db/catalog';
-import { loadConfig } from '../config';
+import { loadConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { DEMO_PASSWORD, seedDemo } from '../db/seed';
-import { openTestDatabase } from '../db/testing';
+import { DEMO_PASSWORD, seedDemo } from '../tooling/seed';
+import { openTestDatabase } from './database';
 import {
   FIXTURE_PASSWORD,
   FIXTURE_USERS,

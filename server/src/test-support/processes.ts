@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { DEMO_PASSWORD } from '../db/seed';
+import { DEMO_PASSWORD } from '../tooling/seed';
 
 /**
  * Real server processes (`server/src/main.ts` under tsx: the source `npm start` runs built, dist/server) for tests that need more than

@@ -3,7 +3,7 @@
  * read the input, by the REST and GraphQL adapters (server/src/rest/users.ts, server/src/graphql/index.ts).
  */
 import { allows, type AuthContext } from '../plugins/auth';
-import { forbidden } from '../shared/domain-error';
+import { forbidden } from '../base/domain-error';
 import type { UserPatch } from './user-input';
 
 /** Route permission that manages users. */

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { isValidEmail } from '../../../src/domain/email';
-import { DomainError } from '../shared/domain-error';
+import { DomainError } from '../base/domain-error';
 import { checkEmail, checkImage, checkName } from './rules';
 
 /**

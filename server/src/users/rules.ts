@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isValidEmail, normalizeEmail } from '../../../src/domain/email';
-import { DomainError, invalid } from '../shared/domain-error';
+import { DomainError, invalid } from '../base/domain-error';
 import { passwordRefusal } from './password-policy';
 
 /**

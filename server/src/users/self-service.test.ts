@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../test-support/app';
-import { createAdmin, AdminCreateError } from '../db/admin';
+import { createAdmin, AdminCreateError } from '../tooling/admin';
 
 /**
  * Every signed-in user may change their own name and e-mail (REST name-only/email-only forms, GraphQL

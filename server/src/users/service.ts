@@ -3,7 +3,7 @@ import type { AuditOperation } from '../../../src/domain/audit';
 import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
 import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../auth/two-factor';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
 import { allows, auditWho, type AuthContext } from '../plugins/auth';
@@ -16,7 +16,7 @@ import {
   notFound,
   unauthenticated,
   unknownReference,
-} from '../shared/domain-error';
+} from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { assertMayChange, USERS_PERMISSION } from './access';
@@ -140,7 +140,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
   ) {
     // Checked inside the transaction for a clear answer; the unique indexes (users_email_lower_key,
     // users_tenant_username_key) decide when two requests race, and their violation maps to the same
-    // conflict (server/src/shared/domain-error.ts).
+    // conflict (server/src/base/domain-error.ts).
     if (values.email !== undefined && (await repo.emailTaken(trx, values.email, exceptId)))
       throw conflict('A user with this email already exists', 'email');
     if (values.username !== undefined && (await repo.usernameTaken(trx, tenantId, values.username, exceptId))) {

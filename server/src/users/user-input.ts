@@ -1,5 +1,5 @@
 /** What the users service (./service.ts) takes in: a new user, and a change to one. */
-import { invalid } from '../shared/domain-error';
+import { invalid } from '../base/domain-error';
 
 export interface NewUser {
   username: string;

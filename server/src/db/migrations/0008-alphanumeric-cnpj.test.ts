@@ -1,7 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import type { OpenDatabase } from '../connect';
 import { MIGRATIONS, migrate } from '../migrate';
-import { openEmptyTestDatabase } from '../testing';
+import { openEmptyTestDatabase } from '../../test-support/database';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test-support/postgres';
 
 /**

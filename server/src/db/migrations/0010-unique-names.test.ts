@@ -2,7 +2,7 @@ import { Migrator } from 'kysely';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test-support/postgres';
 import type { OpenDatabase } from '../connect';
 import { MIGRATIONS, migrate } from '../migrate';
-import { openEmptyTestDatabase } from '../testing';
+import { openEmptyTestDatabase } from '../../test-support/database';
 
 /**
  * Migration 0010 on a database that already breaks the new rules (migrated up to 0009, then written the

@@ -5,7 +5,7 @@ import { runStatements } from './statements';
  * Uniqueness the services promised but only checked before inserting, so two requests at once could
  * both pass the check (a duplicate instance from 16 identical requests on PostgreSQL): now the
  * database decides, and its violation becomes the contract's conflict in one place
- * (server/src/shared/domain-error.ts).
+ * (server/src/base/domain-error.ts).
  *
  * - usernames are unique among a tenant's live users, ignoring case (contracts/schema.graphql `newUser`);
  * - instance names are unique within a tenant, ignoring case (contracts/openapi.yaml `InstanceCreate`).

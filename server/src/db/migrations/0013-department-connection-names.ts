@@ -7,7 +7,7 @@ import { runStatements } from './statements';
  *
  * - department names are unique within a tenant ignoring case, as instance names are (0010): the
  *   case-sensitive constraint of 0001 becomes a unique index on `lower(name)` under the same name, so
- *   server/src/shared/domain-error.ts maps it as before. Rows that already differ only in case keep the
+ *   server/src/base/domain-error.ts maps it as before. Rows that already differ only in case keep the
  *   oldest row's name; the others get their id appended, so nothing is deleted and the index builds.
  * - a connection gets a name, unique within its instance ignoring case, and an `activated` flag (on).
  *   Existing connections are named "Conexão <id>", which is unique.

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ServerEventData, ServerEventName } from '../../src/domain/socket-events';
+import type { ServerEventData, ServerEventName } from '../../../src/domain/socket-events';
 
 /**
  * The server's event bus (contracts/socket.md §5): handlers publish what changed, the socket plugin

@@ -7,8 +7,8 @@ import type {
   OrderStatus,
   OrdersTable,
   TicketStatus,
-} from './schema';
-import { FIRST_NAMES, LAST_NAMES, chunks, type Rng } from './seed-random';
+} from '../db/schema';
+import { FIRST_NAMES, LAST_NAMES, chunks, type Rng } from '../db/seed-random';
 import type { SeededTenant } from './seed-org';
 
 const MINUTE = 60_000;

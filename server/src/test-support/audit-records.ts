@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { startTestApp, type TestApp } from './app';
 
 /**
  * What the audit-record tests of users and sessions share (server/src/audit/records-b*.test.ts): the app

@@ -1,4 +1,4 @@
-import type { UnauthorizedBody } from '../errors';
+import type { UnauthorizedBody } from './errors';
 
 /**
  * What a domain service refuses, in protocol-neutral terms. Services throw these; the REST adapter

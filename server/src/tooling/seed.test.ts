@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidCnpj } from '../../../src/domain/cnpj';
-import { PERMISSION_ROUTES } from './catalog';
-import type { OpenDatabase } from './connect';
-import { verifyPassword } from './password';
+import { PERMISSION_ROUTES } from '../db/catalog';
+import type { OpenDatabase } from '../db/connect';
+import { verifyPassword } from '../db/password';
 import { DEMO_PASSWORD, seedDemo, type SeedSummary } from './seed';
-import { openTestDatabase } from './testing';
+import { openTestDatabase } from '../test-support/database';
 
 const ENGINES = ['pglite://memory', ...(process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [])];
 const NOW = new Date('2026-03-18T15:30:00Z');

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { recomputeAnalytics, saoPauloDay } from './analytics';
-import { hashPassword } from './password';
-import type { Database } from './schema';
+import { recomputeAnalytics, saoPauloDay } from '../db/analytics';
+import { hashPassword } from '../db/password';
+import type { Database } from '../db/schema';
 import { seedLoginFailures, seedTenantActivity } from './seed-activity';
 import { DEMO_PASSWORD, seedOrganisation } from './seed-org';
-import { Rng } from './seed-random';
+import { Rng } from '../db/seed-random';
 
 export { DEMO_LOGINS, DEMO_PASSWORD } from './seed-org';
 

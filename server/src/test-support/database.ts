@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type OpenDatabase } from './connect';
-import { migrate } from './migrate';
+import { openDatabase, type OpenDatabase } from '../db/connect';
+import { migrate } from '../db/migrate';
 
 /**
  * Test helpers: a database that disappears afterwards.

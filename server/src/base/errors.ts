@@ -1,4 +1,5 @@
-import { DATABASE_RETRY_AFTER_SECONDS } from './db/unavailable';
+/** Seconds a client is asked to wait (`Retry-After`) after a 503 of a database outage (server/src/db/unavailable.ts). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Errors a handler throws to answer with one of the contract's bodies (contracts/openapi.yaml

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { parseTotpEncryptionKey } from './auth/totp-secrets';
-import { parseFaultRules, type FaultRule } from './plugins/faults';
+import { parseFaultRules, type FaultRule } from './fault-rules';
+import { parseTotpEncryptionKey } from './totp-key';
 
 /**
  * Settings from the environment, read once at start. Defaults run the product from a fresh clone.

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminCreateError, createAdmin } from './admin';
-import { PERMISSION_ROUTES } from './catalog';
-import type { OpenDatabase } from './connect';
-import { verifyPassword } from './password';
+import { PERMISSION_ROUTES } from '../db/catalog';
+import type { OpenDatabase } from '../db/connect';
+import { verifyPassword } from '../db/password';
 import { seedDemo } from './seed';
-import { openTestDatabase } from './testing';
+import { openTestDatabase } from '../test-support/database';
 
 const NOW = new Date('2026-03-18T15:30:00Z');
 
-/** createAdmin (server/src/db/admin.ts): the first administrator of an empty database. */
+/** createAdmin (server/src/tooling/admin.ts): the first administrator of an empty database. */
 describe('createAdmin', () => {
   let database: OpenDatabase;
 

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { isDomainError, isUniqueViolation } from '../shared/domain-error';
+import { isDomainError, isUniqueViolation } from '../base/domain-error';
 import { checkEmail, checkName, checkPassword } from '../users/rules';
-import { ADMIN_ROLE, ensureBackofficeTenant, ensureRbac } from './catalog';
-import { hashPassword } from './password';
-import type { Database } from './schema';
+import { ADMIN_ROLE, ensureBackofficeTenant, ensureRbac } from '../db/catalog';
+import { hashPassword } from '../db/password';
+import type { Database } from '../db/schema';
 
 export type AdminCreateErrorCode = 'invalid_email' | 'invalid_name' | 'weak_password' | 'email_exists';
 

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import { newTotpSecret } from '../auth/totp';
 import { cnpjCheckDigits, formatCnpj, isValidCnpj } from '../../../src/domain/cnpj';
-import { ADMIN_ROLE, FEATURE_OPTIONS, OPERATOR_ROLE, PLAN_LIMITS, ensureBackofficeTenant, ensureRbac } from './catalog';
-import type { ConnectionStatus, Database, Plan, UsersTable } from './schema';
+import { ADMIN_ROLE, FEATURE_OPTIONS, OPERATOR_ROLE, PLAN_LIMITS, ensureBackofficeTenant, ensureRbac } from '../db/catalog';
+import type { ConnectionStatus, Database, Plan, UsersTable } from '../db/schema';
 import {
   CUSTOMER_TENANTS,
   DEPARTMENTS,
@@ -13,7 +13,7 @@ import {
   TEMPLATES,
   asciiSlug,
   type Rng,
-} from './seed-random';
+} from '../db/seed-random';
 
 const DAY = 86_400_000;
 
