@@ -11,7 +11,8 @@ import { GRAPHQL_ROUTE, registerGraphql } from './graphql';
 import { EventBus } from './base/events';
 import { registerApiDocs } from './plugins/api-docs';
 import { registerCompression } from './plugins/compression';
-import { authenticate, restOperationName, routeAccess, type AuthContext } from './plugins/auth';
+import { authenticate, restOperationName, routeAccess } from './plugins/auth';
+import type { Actor } from './access/caller';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { registerFaults, type FaultInjector } from './plugins/faults';
 import { NUL_MESSAGE, nulIn } from './plugins/nul';
@@ -28,7 +29,7 @@ export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: AuthContext | null;
+    auth: Actor | null;
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type AuditTargetType,
 } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../reports/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
@@ -95,10 +95,7 @@ function targetType(value: string | null | undefined): string | undefined {
 }
 
 /** The query checked (every bad field at once) and scoped to what the caller may see. */
-export function auditFilter(
-  actor: AuthContext,
-  q: AuditQuery,
-): { filter: AuditFilter; after: number | null; limit: number } {
+export function auditFilter(actor: Actor, q: AuditQuery): { filter: AuditFilter; after: number | null; limit: number } {
   const v = checkAll({
     from: () => instant('from', q.from),
     to: () => {
@@ -147,7 +144,7 @@ export interface AuditCsv {
 export function createAuditService({ db }: { db: Kysely<Database> }) {
   return {
     /** One page, newest first; `next` is null when no record follows. */
-    async list(actor: AuthContext, q: AuditQuery): Promise<AuditPageDto> {
+    async list(actor: Actor, q: AuditQuery): Promise<AuditPageDto> {
       const { filter, after, limit } = auditFilter(actor, q);
       // One more than asked tells whether another page follows.
       const rows = await auditPage(db, filter, after, limit + 1);
@@ -160,7 +157,7 @@ export function createAuditService({ db }: { db: Kysely<Database> }) {
      * Every matching record as CSV (`after` and `limit` are ignored). The query is checked at once,
      * so a bad one is refused before anything is sent; the lines are read as they are sent.
      */
-    csv(actor: AuthContext, q: AuditQuery): AuditCsv {
+    csv(actor: Actor, q: AuditQuery): AuditCsv {
       const { filter } = auditFilter(actor, { ...q, after: null, limit: null });
       return {
         // The name the SPA saves it under (src/machines/audit/audit-export.machine.ts), dated in São Paulo.

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOperation } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
+import type { Actor, Origin } from '../access/caller';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
@@ -13,15 +14,17 @@ import type { EventBus } from '../base/events';
  */
 
 /** Where a call came from: the request's id and the caller's address. */
-export interface AuditOrigin {
-  requestId: string | null;
-  address: string | null;
-}
+export type AuditOrigin = Origin;
 
 /** Who acts: a signed-in user (or the one signing in), or nobody (the server itself, an unknown caller). */
 export interface AuditWho {
   actor: { userId: number; tenantId: number } | null;
   origin: AuditOrigin;
+}
+
+/** Who acts, for the audit log: the signed-in user, from where. */
+export function auditWho(actor: Actor): AuditWho {
+  return { actor: { userId: actor.userId, tenantId: actor.tenantId }, origin: actor.origin };
 }
 
 /** The server acting on its own (the retention purge). */

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { AuditTrail } from '../audit/trail';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { auditWho, type AuthContext } from '../plugins/auth';
+import { auditWho } from '../audit/trail';
+import type { Actor } from '../access/caller';
 import { isValidEmail } from '../../../src/domain/email';
 import {
   checkAll,
@@ -116,7 +117,7 @@ export function createAuthService({
     },
 
     /** Ends the caller's session (its token family); other sessions of the user go on. Recorded: `session.sign-out`. */
-    async signOut(actor: AuthContext): Promise<void> {
+    async signOut(actor: Actor): Promise<void> {
       await tokens.revokeFamily(actor.claims.fam);
       await audit.write(auditWho(actor), {
         operation: 'session.sign-out',
@@ -130,7 +131,7 @@ export function createAuthService({
      * transaction, as there is nothing to roll back. Never fails the refusal: a record that cannot be
      * written is logged, and the 403 goes out all the same. A 401 has no caller, and is not recorded.
      */
-    async recordDenial(actor: AuthContext, denial: Denial, log: DenialLog): Promise<void> {
+    async recordDenial(actor: Actor, denial: Denial, log: DenialLog): Promise<void> {
       try {
         await audit.write(auditWho(actor), {
           operation: 'access.denied',
@@ -150,7 +151,7 @@ export function createAuthService({
      * A new token of the caller's session (server/src/auth/tokens.ts `rotate`): refused (401) when
      * another refresh of the same token won and the grace does not cover it.
      */
-    async refresh(actor: AuthContext): Promise<{ token: string; expiresIn: number }> {
+    async refresh(actor: Actor): Promise<{ token: string; expiresIn: number }> {
       const next = await tokens.rotate(actor.claims);
       telemetry.refresh(next ? 'rotated' : 'refused');
       if (!next) throw unauthenticated();
@@ -158,23 +159,23 @@ export function createAuthService({
     },
 
     /** The caller with its permitted route names. */
-    async whoAmI(actor: AuthContext): Promise<{ user: UserDto; has_permission_routes: string[] }> {
+    async whoAmI(actor: Actor): Promise<{ user: UserDto; has_permission_routes: string[] }> {
       const [user] = await loadUserDtos(db, { ids: [actor.userId] });
       if (!user) throw unauthenticated();
       return { user, has_permission_routes: await permittedRoutesOf(db, user.role.id, user.role.name) };
     },
 
-    twoFactorStatus(actor: AuthContext) {
+    twoFactorStatus(actor: Actor) {
       return twoFactor.status(actor.userId);
     },
 
-    async twoFactorEnrol(actor: AuthContext) {
+    async twoFactorEnrol(actor: Actor) {
       const enrolment = await twoFactor.enrol(actor.userId, await emailOf(actor.userId));
       if (!enrolment) throw conflict('Two-factor is already on; turn it off before enrolling again');
       return enrolment;
     },
 
-    async twoFactorVerify(actor: AuthContext, remoteAddress: string, code: string) {
+    async twoFactorVerify(actor: Actor, remoteAddress: string, code: string) {
       let outcome: Awaited<ReturnType<typeof twoFactor.verify>> | undefined;
       await checkedCode(actor.userId, remoteAddress, async () => {
         outcome = await twoFactor.verify(actor.userId, code, { audit, who: auditWho(actor) });
@@ -189,7 +190,7 @@ export function createAuthService({
       return { enabled: true as const, enrolled_at: outcome.enrolled_at, recovery_codes: outcome.recovery_codes };
     },
 
-    async twoFactorDisable(actor: AuthContext, remoteAddress: string, code: string) {
+    async twoFactorDisable(actor: Actor, remoteAddress: string, code: string) {
       const current = await twoFactor.status(actor.userId);
       if (!current.enabled) throw conflict('Two-factor is already off');
       const ok = await checkedCode(actor.userId, remoteAddress, () => twoFactor.consume(actor.userId, code));

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { SessionClaims } from '../access/caller';
 import type { AuditOrigin, AuditTrail } from '../audit/trail';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
@@ -16,19 +17,8 @@ import { noTelemetry, type Telemetry } from '../base/telemetry';
  * token), and using it after that revokes the family.
  */
 
-export interface TokenClaims {
-  /** user id */
-  sub: string;
-  /** family id */
-  fam: string;
-  jti: string;
-  /** the user's token_version when issued: bumping it revokes every token of the user at once */
-  tv: number;
-  /** end of the refresh window (seconds since epoch), fixed at sign-in and kept through rotations */
-  rxp: number;
-  iat: number;
-  exp: number;
-}
+/** The claims of a session token (server/src/access/caller.ts). */
+export type TokenClaims = SessionClaims;
 
 export type VerifyResult =
   { ok: true; claims: TokenClaims; userId: number; expired: boolean } | { ok: false; body: UnauthorizedBody };

@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
-import { auditWho, type AuthContext } from '../plugins/auth';
+import { auditWho } from '../audit/trail';
+import type { Actor } from '../access/caller';
 import { conflict, invalid, notFound } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
@@ -55,7 +56,7 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
     },
 
     /** A new, activated department of the tenant. */
-    async create(actor: AuthContext, tenant: TenantRef, input: { name: string }) {
+    async create(actor: Actor, tenant: TenantRef, input: { name: string }) {
       const name = checkName(input.name);
       await assertNameFree(db, tenant, name);
       return audit.transaction(auditWho(actor), async (trx, record) => {
@@ -71,7 +72,7 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
     },
 
     /** Renames, activates or deactivates a department of the tenant; users keep pointing at it. */
-    async update(actor: AuthContext, tenant: TenantRef, id: number, change: DepartmentChange) {
+    async update(actor: Actor, tenant: TenantRef, id: number, change: DepartmentChange) {
       const set: { name?: string; activated?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
       if (change.activated !== undefined) set.activated = change.activated;

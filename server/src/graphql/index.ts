@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { allows, bearerToken, loadAuthContext, requestOrigin, type AuthContext } from '../plugins/auth';
+import { holdsAny } from '../access/permissions';
+import { bearerToken, requestOrigin } from '../plugins/auth';
+import { loadActor } from '../auth/actor';
+import type { Actor } from '../access/caller';
 import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
 import { DomainError } from '../base/domain-error';
@@ -115,7 +118,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
    * it, a signed-in user may still…"), asked before the document is validated, like REST's
    * (server/src/rest/users.ts `bodyPermissionChecks`): the same function of the users service decides.
    */
-  const argumentChecks: Readonly<Record<string, (auth: AuthContext, args: Record<string, unknown>) => void>> = {
+  const argumentChecks: Readonly<Record<string, (auth: Actor, args: Record<string, unknown>) => void>> = {
     updateUser: (auth, { id, ...fields }) =>
       assertMayChange(auth, typeof id === 'number' ? id : Number.NaN, Object.keys(fields)),
     updateUserSettings: (auth, { user_id: id, ...settings }) =>
@@ -124,7 +127,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
 
   /** The route permissions a root field needs that the caller lacks; empty when it may run. */
   function missingRoutes(
-    auth: AuthContext,
+    auth: Actor,
     operation: Reading['operation'],
     field: FieldNode,
     variables: unknown,
@@ -132,7 +135,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     const table = operation === 'mutation' ? access.mutation : access.query;
     const name = field.name.value;
     const needed: FieldAccess | undefined = table.get(name);
-    if (needed?.kind === 'routes') return allows(auth, needed.routes) ? [] : needed.routes;
+    if (needed?.kind === 'routes') return holdsAny(auth, needed.routes) ? [] : needed.routes;
     try {
       argumentChecks[name]?.(auth, givenArguments(field, variables));
       return [];
@@ -146,7 +149,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   async function pathTenant(
     request: FastifyRequest,
     name: string,
-    auth: AuthContext | null,
+    auth: Actor | null,
   ): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
     const tenant = await services.tenants.findLive(name);
     if (!tenant) return { status: 404, body: TENANT_NOT_FOUND };
@@ -166,14 +169,14 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   async function identityOf(
     request: FastifyRequest,
     plan: Plan,
-  ): Promise<{ auth: AuthContext } | { status: 401; body: Record<string, unknown> }> {
+  ): Promise<{ auth: Actor } | { status: 401; body: Record<string, unknown> }> {
     const origin = requestOrigin(request);
     const verified = await tokens.verify(bearerToken(request.headers.authorization), {
       allowRefreshable: plan === 'refresh',
       origin,
     });
     if (!verified.ok) return { status: 401, body: verified.body };
-    const auth = await loadAuthContext(db, verified.userId, verified.claims, origin);
+    const auth = await loadActor(db, verified.userId, verified.claims, origin);
     if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
     return { auth };
   }
@@ -203,7 +206,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     }
 
     const reading = readingOf(request.body);
-    let auth: AuthContext | null = null;
+    let auth: Actor | null = null;
     if (reading.plan !== 'public') {
       const identity = await identityOf(request, reading.plan);
       if ('status' in identity) return reply.code(identity.status).send(identity.body);

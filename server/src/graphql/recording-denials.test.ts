@@ -1,4 +1,4 @@
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import type { Services } from '../services';
 import { forbidden, notFound } from '../base/domain-error';
 import type { Denial } from '../auth/service';
@@ -17,10 +17,10 @@ const context = (who: unknown): GraphqlContext => ({ auth: who, tenant: { id: 1,
 
 function wrap(answer: () => Promise<unknown>) {
   const resolve = (_parent: unknown, _args: never, _ctx: GraphqlContext): Promise<unknown> => answer();
-  const denials: { actor: AuthContext; denial: Denial }[] = [];
+  const denials: { actor: Actor; denial: Denial }[] = [];
   const services = {
     auth: {
-      recordDenial: async (actor: AuthContext, denial: Denial) => {
+      recordDenial: async (actor: Actor, denial: Denial) => {
         denials.push({ actor, denial });
       },
     },

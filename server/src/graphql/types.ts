@@ -13,7 +13,7 @@ import type {
   UserInstancesQuery,
 } from '../../../src/generated/graphql';
 import type { AuditOrigin } from '../audit/trail';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import type { TenantRef } from '../tenants/scope';
 
 /**
@@ -37,7 +37,7 @@ export type GqlAuditPage = AuditRecordsQuery['auditRecords'];
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
   /** The caller; null only for operations that need no token (`logIn`, introspection). */
-  auth: AuthContext | null;
+  auth: Actor | null;
   /** The tenant of the path (`/{tenant}/graphql`): existing, not deleted, and the caller's or the caller is staff. */
   tenant: TenantRef;
   /** The connection's own address. */

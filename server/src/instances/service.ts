@@ -4,7 +4,8 @@ import type { components } from '../../../src/generated/openapi';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
-import { auditWho, type AuthContext } from '../plugins/auth';
+import { auditWho } from '../audit/trail';
+import type { Actor } from '../access/caller';
 import { conflict, invalid, notFound, unknownReference } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { loadInstanceDto, type InstanceDto } from './instance-dto';
@@ -134,7 +135,7 @@ export function createInstancesService({
     },
 
     async create(
-      actor: AuthContext,
+      actor: Actor,
       tenant: TenantRef,
       input: { name: string; isOfficial: boolean; isUnlimited: boolean },
     ): Promise<InstanceDto> {
@@ -158,7 +159,7 @@ export function createInstancesService({
       return publish(id);
     },
 
-    async update(actor: AuthContext, tenant: TenantRef, id: number, change: InstanceChange): Promise<InstanceDto> {
+    async update(actor: Actor, tenant: TenantRef, id: number, change: InstanceChange): Promise<InstanceDto> {
       const set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
       const instanceId = await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -184,7 +185,7 @@ export function createInstancesService({
      * claimed and recorded in one transaction; the batches run after its commit.
      */
     async syncMessages(
-      actor: AuthContext,
+      actor: Actor,
       tenant: TenantRef,
       input: { id: number; daysAgo: number | null; unlimitedSync: boolean },
       log: FastifyBaseLogger,
@@ -226,7 +227,7 @@ export function createInstancesService({
      * connections_instance_name_key (migration 0013) decides races.
      */
     async createConnection(
-      actor: AuthContext,
+      actor: Actor,
       tenant: TenantRef,
       input: { instance_id: number; name: string },
     ): Promise<ConnectionDto> {
@@ -250,7 +251,7 @@ export function createInstancesService({
 
     /** Renames, activates or deactivates a connection of the tenant. */
     async updateConnection(
-      actor: AuthContext,
+      actor: Actor,
       tenant: TenantRef,
       id: number,
       change: ConnectionChange,

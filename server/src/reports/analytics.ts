@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { recomputeAnalytics } from '../db/analytics';
 import type { Database } from '../db/schema';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
 import { BOM, csvLine, decimal } from './csv';
 import { loginFailuresQuery } from './sheets';
@@ -13,8 +13,7 @@ import { dayRange, reportScope, REPORT_TIME_ZONE, withinDays, type DayRange, typ
 const MAX_REPORT_ROWS = LOGIN_FAILURE_REPORT_ROWS;
 
 /** Tenant staff only see failures of their tenant's users; attempts on unknown e-mails are back-office only. */
-export const loginFailureScope = (actor: AuthContext): number | null =>
-  actor.originBackoffice ? null : actor.tenantId;
+export const loginFailureScope = (actor: Actor): number | null => (actor.originBackoffice ? null : actor.tenantId);
 
 const INTERVAL_UNITS = { day: 'day', week: 'week', month: 'month' } as const;
 
@@ -75,7 +74,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
   return {
     /** Recomputes the tenant's daily aggregates over the range; without `force`, days aggregated after they ended are kept. */
     async syncAnalytics(
-      actor: AuthContext,
+      actor: Actor,
       q: { tenantName?: string; fromDate: string; toDate: string; forceUpdate?: boolean },
     ) {
       const range = dayRange(q.fromDate, q.toDate, 'toDate');
@@ -95,7 +94,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
 
     /** Records a campaign-status webhook generation for the tenant and range. */
     async campaignStatusWebhook(
-      actor: AuthContext,
+      actor: Actor,
       q: { tenantName?: string; startAt: string; finishAt: string; type: CampaignStatusType },
     ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
@@ -132,7 +131,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
 
     /** Failed sign-ins in the range, newest first (at most 10,000): tenant staff see only their tenant's users'. */
     async loginFailures(
-      actor: AuthContext,
+      actor: Actor,
       q: { start_at: string; finish_at: string; selectedUsers?: readonly number[] | null },
     ) {
       const range = dayRange(q.start_at, q.finish_at, 'finish_at');
@@ -146,7 +145,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
     },
 
     /** The dashboard's totals over the range, for one tenant or (staff) every tenant. */
-    async summary(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string }) {
+    async summary(actor: Actor, q: { tenantName?: string; startAt: string; finishAt: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const scope = await reportScope(db, actor, q.tenantName);
       const [orders, attendances, users] = await Promise.all([
@@ -192,7 +191,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
 
     /** One point per day, week or month of the range (empty buckets are 0). */
     async timeseries(
-      actor: AuthContext,
+      actor: Actor,
       q: { tenantName?: string; startAt: string; finishAt: string; metric: Metric; interval?: Interval },
     ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
@@ -214,7 +213,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
     },
 
     /** Per attendant over the range: attendances, average first response and handling times, closed tickets. */
-    async productivity(actor: AuthContext, q: { tenantName?: string; startAt: string; finishAt: string }) {
+    async productivity(actor: Actor, q: { tenantName?: string; startAt: string; finishAt: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const scope = await reportScope(db, actor, q.tenantName);
       return { range, rows: await productivityRows(db, scope, range) };

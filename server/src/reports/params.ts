@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import { forbidden, invalid } from '../base/domain-error';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
 
 /** Calendar days of reports are read in the product's zone (contract: "interpreted in America/Sao_Paulo"). */
@@ -53,7 +53,7 @@ export interface ReportScope {
  */
 export async function reportScope(
   db: Kysely<Database>,
-  auth: AuthContext,
+  auth: Actor,
   tenantName: string | undefined,
 ): Promise<ReportScope> {
   if (tenantName === undefined) return { tenantId: auth.originBackoffice ? null : auth.tenantId };
@@ -61,7 +61,7 @@ export async function reportScope(
 }
 
 /** The same for the reasons sheet, which names its tenant by id (`tenancyId`). */
-export function reportScopeById(auth: AuthContext, tenancyId: number | undefined): ReportScope {
+export function reportScopeById(auth: Actor, tenancyId: number | undefined): ReportScope {
   if (tenancyId === undefined) return { tenantId: auth.originBackoffice ? null : auth.tenantId };
   if (!auth.originBackoffice && tenancyId !== auth.tenantId) throw forbidden();
   return { tenantId: tenancyId };

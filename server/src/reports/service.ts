@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import { createAnalytics, loginFailureScope } from './analytics';
 import { dayRange, reportScope, reportScopeById } from './params';
 import { csvLines, sheetFileName, sheetPreview, type Sheet, type SheetRow } from './sheet';
@@ -42,15 +42,12 @@ export function createReportsService({ db }: { db: Kysely<Database> }) {
   return {
     ...createAnalytics({ db }),
 
-    async orders(actor: AuthContext, q: SheetQuery & { tenantName?: string }) {
+    async orders(actor: Actor, q: SheetQuery & { tenantName?: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(ordersSheet(db, await reportScope(db, actor, q.tenantName), range), q, range);
     },
 
-    async attendances(
-      actor: AuthContext,
-      q: SheetQuery & { tenantName?: string; websiteId?: number; estimation?: boolean },
-    ) {
+    async attendances(actor: Actor, q: SheetQuery & { tenantName?: string; websiteId?: number; estimation?: boolean }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const sheet = attendancesSheet(db, await reportScope(db, actor, q.tenantName), range, {
         websiteId: q.websiteId,
@@ -59,19 +56,19 @@ export function createReportsService({ db }: { db: Kysely<Database> }) {
       return answer(sheet, q, range);
     },
 
-    async instanceLogs(actor: AuthContext, q: SheetQuery & { tenantName?: string }) {
+    async instanceLogs(actor: Actor, q: SheetQuery & { tenantName?: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(instanceLogsSheet(db, await reportScope(db, actor, q.tenantName), range), q, range);
     },
 
     /** The reasons sheet names its tenant by id (`tenancyId`). */
-    async reasons(actor: AuthContext, q: SheetQuery & { tenancyId?: number; reasonId?: number }) {
+    async reasons(actor: Actor, q: SheetQuery & { tenancyId?: number; reasonId?: number }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(reasonsSheet(db, reportScopeById(actor, q.tenancyId), range, q.reasonId), q, range);
     },
 
     /** The login-failure report's rows without its 10,000-row cut, in the report's scope (./analytics.ts). */
-    loginFailureSheet(actor: AuthContext, q: SheetQuery & { userId?: readonly number[] }) {
+    loginFailureSheet(actor: Actor, q: SheetQuery & { userId?: readonly number[] }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(loginFailuresSheet(db, loginFailureScope(actor), range, q.userId), q, range);
     },

@@ -6,7 +6,7 @@ import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { unauthorized } from '../base/errors';
 import type { EventBus } from '../base/events';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 import type { Services } from '../services';
 
 export type OperationId = keyof operations;
@@ -49,7 +49,7 @@ export type Handler<Id extends OperationId> = (
 export type Operations = { [Id in OperationId]: Handler<Id> };
 
 /** The caller of an authenticated operation (the preHandler guarantees it is set). */
-export function caller(request: FastifyRequest): AuthContext {
+export function caller(request: FastifyRequest): Actor {
   if (!request.auth) throw unauthorized({ status: 'Authorization Token not found' });
   return request.auth;
 }

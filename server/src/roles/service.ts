@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
-import { allows, auditWho, requireStaff, type AuthContext } from '../plugins/auth';
+import { holdsAny, requireStaff } from '../access/permissions';
+import { auditWho } from '../audit/trail';
+import type { Actor } from '../access/caller';
 import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 import * as repo from './repository';
@@ -69,7 +71,7 @@ export function createRolesService({
 
     get,
 
-    async create(actor: AuthContext, input: { name: string; display_name: string }): Promise<RoleDto> {
+    async create(actor: Actor, input: { name: string; display_name: string }): Promise<RoleDto> {
       requireStaff(actor, EDIT);
       if (!ROLE_NAME.test(input.name)) throw invalid('name', 'name must be 2–40 characters of a–z 0–9 _ -');
       const displayName = checkDisplayName(input.display_name);
@@ -89,7 +91,7 @@ export function createRolesService({
       return get(id);
     },
 
-    async rename(actor: AuthContext, id: number, displayName: string): Promise<RoleDto> {
+    async rename(actor: Actor, id: number, displayName: string): Promise<RoleDto> {
       requireStaff(actor, EDIT);
       const value = checkDisplayName(displayName);
       await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -107,7 +109,7 @@ export function createRolesService({
     },
 
     /** The role's route permissions become exactly `routeNames`; `administrador` always holds all. */
-    async setPermissions(actor: AuthContext, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
+    async setPermissions(actor: Actor, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
       requireStaff(actor, EDIT);
       const role = await get(roleId);
       if (role.name === ADMIN_ROLE) throw conflict('The administrador role always holds every permission', 'roleId');
@@ -145,7 +147,7 @@ export function createRolesService({
      * pointing at a deleted role. No `RolePermissionsChanged` follows: nobody held the role, and
      * contracts/socket.md names that event for a replacement of a role's permissions.
      */
-    async remove(actor: AuthContext, id: number): Promise<void> {
+    async remove(actor: Actor, id: number): Promise<void> {
       requireStaff(actor, EDIT);
       const outcome = await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
@@ -186,11 +188,12 @@ export function createRolesService({
     },
 
     /** The permissions of the user with this e-mail: one's own always; another's with `users` or `roles-list`. */
-    async permissionsOf(actor: AuthContext, email: string) {
+    async permissionsOf(actor: Actor, email: string) {
       const user = await repo.userRoleByEmail(db, email.toLowerCase());
       if (!user || (!actor.originBackoffice && user.tenant_id !== actor.tenantId))
         throw notFound('User not found', 'email');
-      if (user.id !== actor.userId && !allows(actor, ['users', 'roles-list'])) throw forbidden(['users', 'roles-list']);
+      if (user.id !== actor.userId && !holdsAny(actor, ['users', 'roles-list']))
+        throw forbidden(['users', 'roles-list']);
       const routes = new Set(await permittedRoutesOf(db, user.role_id, user.role_name));
       return (await repo.allPermissions(db)).filter((p) => routes.has(p.route_name));
     },

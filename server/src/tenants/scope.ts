@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { forbidden, notFound } from '../base/domain-error';
-import type { AuthContext } from '../plugins/auth';
+import type { Actor } from '../access/caller';
 
 export interface TenantRef {
   id: number;
@@ -12,11 +12,7 @@ export interface TenantRef {
  * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
  * else the caller's own. A tenant user naming another tenant gets 403, whatever the URL says.
  */
-export async function resolveTenant(
-  db: Kysely<Database>,
-  auth: AuthContext,
-  tenantName?: string | null,
-): Promise<TenantRef> {
+export async function resolveTenant(db: Kysely<Database>, auth: Actor, tenantName?: string | null): Promise<TenantRef> {
   if (!tenantName || tenantName === auth.tenantName) return { id: auth.tenantId, name: auth.tenantName };
   if (!auth.originBackoffice) throw forbidden();
   const row = await db
@@ -30,6 +26,6 @@ export async function resolveTenant(
 }
 
 /** Guards a record of some tenant (by id) against callers of other tenants. */
-export function assertSameTenant(auth: AuthContext, tenantId: number): void {
+export function assertSameTenant(auth: Actor, tenantId: number): void {
   if (!auth.originBackoffice && auth.tenantId !== tenantId) throw notFound();
 }

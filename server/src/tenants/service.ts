@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database, Plan } from '../db/schema';
-import { auditWho, requireStaff, type AuthContext } from '../plugins/auth';
+import { auditWho } from '../audit/trail';
+import { requireStaff } from '../access/permissions';
+import type { Actor } from '../access/caller';
 import { checkAll, conflict, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
@@ -85,14 +87,14 @@ export interface TenantPageQuery {
 
 export function createTenantsService({ db, audit }: { db: Kysely<Database>; audit: AuditTrail }) {
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
-  async function dto(actor: AuthContext, id: number): Promise<TenantDto> {
+  async function dto(actor: Actor, id: number): Promise<TenantDto> {
     const [row] = await repo.tenantRows(db, [id]);
     if (!row) throw notFound('Tenant not found', 'id');
     assertSameTenant(actor, row.id);
     return toTenantDto(row);
   }
 
-  async function setDeleted(actor: AuthContext, id: number, deleted: boolean): Promise<TenantDto> {
+  async function setDeleted(actor: Actor, id: number, deleted: boolean): Promise<TenantDto> {
     const tenantId = await audit.transaction(auditWho(actor), async (trx, record) => {
       // Locked: of two racing deletes (or restores) the second sees the first's outcome (409).
       const row = await repo.lockTenant(trx, id);
@@ -118,7 +120,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
      * else the caller's own (a tenant user naming another tenant is forbidden; an unknown one not found).
      */
-    resolve(actor: AuthContext, tenantName?: string | null): Promise<TenantRef> {
+    resolve(actor: Actor, tenantName?: string | null): Promise<TenantRef> {
       return resolveTenant(db, actor, tenantName);
     },
 
@@ -128,12 +130,12 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     },
 
     /** Live tenants (id and name) the actor may act on, by name; optionally only those with live users. */
-    names(actor: AuthContext, withUsers: boolean) {
+    names(actor: Actor, withUsers: boolean) {
       return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
     },
 
     /** One page of the tenants the actor may see, searched and sorted (./search.ts). */
-    async page(actor: AuthContext, q: TenantPageQuery) {
+    async page(actor: Actor, q: TenantPageQuery) {
       const page = q.pagination_page ?? 1;
       const limit = q.pagination_limit ?? 4;
       const { ids, total } = await searchTenants(
@@ -163,7 +165,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     },
 
     /** Creates a customer company (back-office work only) with its feature flags; the CNPJ is stored masked, upper-case. */
-    async create(actor: AuthContext, input: NewTenant): Promise<TenantDto> {
+    async create(actor: Actor, input: NewTenant): Promise<TenantDto> {
       requireStaff(actor, TENANTS);
       if (!TENANT_NAME.test(input.name)) throw invalid('name', 'name must be a lower-case slug of 1–63 characters');
       const problem = cnpjProblem(input.cnpj);
@@ -206,7 +208,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
      * creation's rules on each value; the CNPJ is stored masked, upper-case. A name another tenant
      * has (live or deleted) is a conflict, decided by the index tenants_name_key when two race.
      */
-    async update(actor: AuthContext, input: TenantEdit): Promise<TenantDto> {
+    async update(actor: Actor, input: TenantEdit): Promise<TenantDto> {
       requireStaff(actor, TENANTS);
       const values = checkAll({
         name: () => {
@@ -246,14 +248,11 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     },
 
     /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */
-    remove: (actor: AuthContext, id: number) => setDeleted(actor, id, true),
+    remove: (actor: Actor, id: number) => setDeleted(actor, id, true),
 
-    restore: (actor: AuthContext, id: number) => setDeleted(actor, id, false),
+    restore: (actor: Actor, id: number) => setDeleted(actor, id, false),
 
-    async setPlan(
-      actor: AuthContext,
-      input: { id: number; plan: string; user: number; ticket: number },
-    ): Promise<TenantDto> {
+    async setPlan(actor: Actor, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {
       const plan = checkPlan(input.plan);
       const userLimit = checkLimit('user', input.user, 100_000);
       const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
@@ -283,7 +282,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     },
 
     /** Turns one feature option of the tenant on or off; recorded with the option as the field. */
-    async setFeature(actor: AuthContext, tenant: TenantRef, option: string, enabled: boolean) {
+    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean) {
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);

@@ -1,7 +1,14 @@
 import type { Insertable, Kysely } from 'kysely';
 import { newTotpSecret } from '../auth/totp';
 import { cnpjCheckDigits, formatCnpj, isValidCnpj } from '../../../src/domain/cnpj';
-import { ADMIN_ROLE, FEATURE_OPTIONS, OPERATOR_ROLE, PLAN_LIMITS, ensureBackofficeTenant, ensureRbac } from '../db/catalog';
+import {
+  ADMIN_ROLE,
+  FEATURE_OPTIONS,
+  OPERATOR_ROLE,
+  PLAN_LIMITS,
+  ensureBackofficeTenant,
+  ensureRbac,
+} from '../db/catalog';
 import type { ConnectionStatus, Database, Plan, UsersTable } from '../db/schema';
 import {
   CUSTOMER_TENANTS,

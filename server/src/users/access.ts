@@ -2,7 +2,8 @@
  * Who may change which fields of a user, asked by the users service (./service.ts) and, before they
  * read the input, by the REST and GraphQL adapters (server/src/rest/users.ts, server/src/graphql/index.ts).
  */
-import { allows, type AuthContext } from '../plugins/auth';
+import { holdsAny } from '../access/permissions';
+import type { Actor } from '../access/caller';
 import { forbidden } from '../base/domain-error';
 import type { UserPatch } from './user-input';
 
@@ -30,8 +31,8 @@ const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'n
  * stored data, so the adapters also ask it before they validate the input (a caller without the
  * permission gets 403 whatever the values: docs/architecture.md, order of checks).
  */
-export function assertMayChange(actor: AuthContext, id: number, fields: readonly string[]): void {
-  if (allows(actor, USERS_PERMISSION)) return;
+export function assertMayChange(actor: Actor, id: number, fields: readonly string[]): void {
+  if (holdsAny(actor, USERS_PERMISSION)) return;
   // Names that are no field of a user are bad input, for validation to refuse, not a permission.
   const asked = fields.filter((field) => USER_FIELDS.has(field));
   if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
@@ -44,8 +45,8 @@ export function assertMayChange(actor: AuthContext, id: number, fields: readonly
  * only to confirm its own enrolled two-factor (`two_factor_enabled: true`): a reset, and requiring or
  * lifting enrolment, are the permission's. Like {@link assertMayChange}, asked before the input is read.
  */
-export function assertMaySetTwoFactor(actor: AuthContext, id: number, settings: Record<string, unknown>): void {
-  if (allows(actor, USERS_PERMISSION)) return;
+export function assertMaySetTwoFactor(actor: Actor, id: number, settings: Record<string, unknown>): void {
+  if (holdsAny(actor, USERS_PERMISSION)) return;
   if (id !== actor.userId || 'two_factor_enrolment_required' in settings || settings.two_factor_enabled === false)
     throw forbidden(USERS_PERMISSION);
 }

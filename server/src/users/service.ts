@@ -6,7 +6,9 @@ import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../au
 import type { ServerConfig } from '../base/config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
-import { allows, auditWho, type AuthContext } from '../plugins/auth';
+import { holdsAny } from '../access/permissions';
+import { auditWho } from '../audit/trail';
+import type { Actor } from '../access/caller';
 import {
   checkAll,
   conflict,
@@ -104,7 +106,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
   }
 
   /** The live target user, visible to the actor in the scope; else not found (never "forbidden": that would confirm it exists). */
-  async function target(actor: AuthContext, scope: TargetScope, id: number) {
+  async function target(actor: Actor, scope: TargetScope, id: number) {
     const row = await repo.findLiveUser(db, id);
     const visible =
       row !== undefined &&
@@ -160,14 +162,14 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** The caller itself; a caller whose record vanished mid-request is no longer signed in. */
-    async me(actor: AuthContext): Promise<UserDto> {
+    async me(actor: Actor): Promise<UserDto> {
       const [user] = await loadUserDtos(db, { ids: [actor.userId] });
       if (!user) throw unauthenticated();
       return user;
     },
 
     /** A live user by e-mail, visible to the actor. */
-    async findByEmail(actor: AuthContext, email: string): Promise<{ id: number; name: string; email: string }> {
+    async findByEmail(actor: Actor, email: string): Promise<{ id: number; name: string; email: string }> {
       const row = await repo.findLiveUserByEmail(db, email.toLowerCase());
       if (!row || (!actor.originBackoffice && row.tenant_id !== actor.tenantId))
         throw notFound('User not found', 'email');
@@ -175,12 +177,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** "Functional user" (contracts/openapi.yaml `userIsFuncionalUser`): a customer-tenant account, not staff. */
-    isFunctional(actor: AuthContext): boolean {
+    isFunctional(actor: Actor): boolean {
       return !actor.originBackoffice;
     },
 
     /** Creates a user in the tenant; at most the tenant's `userLimit` live users, whatever runs at the same time. */
-    async create(actor: AuthContext, tenant: TenantRef, input: NewUser): Promise<UserDto> {
+    async create(actor: Actor, tenant: TenantRef, input: NewUser): Promise<UserDto> {
       const { username, name, email, password } = checkAll({
         username: () => checkUsername(input.username),
         name: () => checkName(input.name),
@@ -217,7 +219,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
      * Changes a user. With the `users` permission: any visible user, any field. Without it: only its
      * own username, name, e-mail and avatar. A new password ends every session of the user.
      */
-    async update(actor: AuthContext, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
+    async update(actor: Actor, scope: TargetScope, id: number, patch: UserPatch): Promise<UserDto> {
       // An explicit null counts as a change asked for: only the fields it may change decide, not its value.
       assertMayChange(
         actor,
@@ -260,7 +262,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Blocks (ending every session at once) or unblocks a user; nobody blocks itself. */
-    async setBlocked(actor: AuthContext, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
+    async setBlocked(actor: Actor, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
       const user = await target(actor, scope, id);
       if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -273,7 +275,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Deletes a user (soft: its e-mail becomes free again), ending every session; nobody deletes itself. */
-    async remove(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
+    async remove(actor: Actor, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
       if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -285,7 +287,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
-    async disconnect(actor: AuthContext, scope: TargetScope, id: number): Promise<void> {
+    async disconnect(actor: Actor, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await stateIn(trx, user.id);
@@ -302,13 +304,13 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Presence of the caller (the SPA's `connected` / `disconnected`). */
-    async setConnected(actor: AuthContext, connected: boolean): Promise<void> {
+    async setConnected(actor: Actor, connected: boolean): Promise<void> {
       await repo.updateUserRow(db, actor.userId, { is_connected: connected });
     },
 
     /** The caller's new password: every session ends, and a new one starts for this caller. */
     async changeOwnPassword(
-      actor: AuthContext,
+      actor: Actor,
       password: string,
     ): Promise<{ token: string; expiresIn: number; user: UserDto }> {
       const passwordHash = await hashPassword(checkPassword(password));
@@ -327,14 +329,14 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** A user's instance links, by link id. */
-    async instanceLinks(actor: AuthContext, scope: TargetScope, userId: number) {
+    async instanceLinks(actor: Actor, scope: TargetScope, userId: number) {
       const user = await target(actor, scope, userId);
       const rows = await repo.instanceLinksOf(db, user.id);
       return rows.map((r) => ({ id: r.id, instance: { id: r.instance_id, name: r.name, activated: r.activated } }));
     },
 
     /** Removes one user–instance link of the tenant. */
-    async removeInstanceLink(actor: AuthContext, tenantId: number, linkId: number): Promise<void> {
+    async removeInstanceLink(actor: Actor, tenantId: number, linkId: number): Promise<void> {
       const link = await repo.findTenantLink(db, tenantId, linkId);
       if (!link) throw notFound('No such user–instance link in this tenant', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -365,12 +367,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
      * needs it too, and is refused (409) for a user whose two-factor is already on. A reset comes first.
      */
     async updateSettings(
-      actor: AuthContext,
+      actor: Actor,
       scope: TargetScope,
       id: number,
       patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
     ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
-      const manager = allows(actor, USERS_PERMISSION);
+      const manager = holdsAny(actor, USERS_PERMISSION);
       // Only a manager may require or lift enrolment, also of its own account (a user could otherwise lift
       // the requirement an administrator set on it).
       if (patch.two_factor_enrolment_required !== undefined && !manager) throw forbidden(USERS_PERMISSION);
