@@ -109,25 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await tokens.init();
   // After the migrations, before serving: the TOTP key, and any plain secret encrypted under it.
   await initTotpEncryption(db, config, fastify.log);
-  // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
-  // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401
-  // and a missing permission a 403 whatever the body holds.
-  fastify.addHook('onRequest', async (request) => {
-    // openapi-glue copies the operation's x- extensions onto the route schema.
-    const access = routeAccess(request.routeOptions.schema);
-    if (access === null) return;
-    request.auth = await authenticate(request, { db, tokens, access });
-  });
-  // After authentication (hooks run in order): a faulted request is one the server would have run.
-  const faults = config.faultInjection && !config.production ? registerFaults(fastify, config.faults) : undefined;
-
-  // routes
   const events = new EventBus();
-  const relay =
-    deps.pg === undefined
-      ? undefined
-      : await startEventRelay({ pg: config.databaseListenUrl ?? deps.pg, events, tokens, log: fastify.log });
-  if (relay) fastify.addHook('onClose', async () => relay.close());
+  // The domain services (server/src/services.ts): every operation checks its own policy (server/src/access/).
   const services = createServices({
     db,
     config,
@@ -136,6 +119,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}),
     telemetry: metrics.telemetry,
   });
+  // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
+  // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401
+  // and a missing permission a 403 whatever the body holds.
+  fastify.addHook('onRequest', async (request) => {
+    // openapi-glue copies the operation's x- extensions onto the route schema.
+    const access = routeAccess(request.routeOptions.schema);
+    if (access === null) return;
+    request.auth = await authenticate(request, { auth: services.auth, access });
+  });
+  // After authentication (hooks run in order): a faulted request is one the server would have run.
+  const faults = config.faultInjection && !config.production ? registerFaults(fastify, config.faults) : undefined;
+
+  // routes
+  const relay =
+    deps.pg === undefined
+      ? undefined
+      : await startEventRelay({ pg: config.databaseListenUrl ?? deps.pg, events, tokens, log: fastify.log });
+  if (relay) fastify.addHook('onClose', async () => relay.close());
   const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
   const bodyChecks = bodyPermissionChecks();
   // Once the body is parsed, before it is validated: what of the permission depends on the body (403),

@@ -10,6 +10,7 @@ import {
 } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
+import { guardService } from '../access/guard';
 import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../reports/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
@@ -142,7 +143,7 @@ export interface AuditCsv {
 }
 
 export function createAuditService({ db }: { db: Kysely<Database> }) {
-  return {
+  return guardService('audit', {
     /** One page, newest first; `next` is null when no record follows. */
     async list(actor: Actor, q: AuditQuery): Promise<AuditPageDto> {
       const { filter, after, limit } = auditFilter(actor, q);
@@ -157,7 +158,7 @@ export function createAuditService({ db }: { db: Kysely<Database> }) {
      * Every matching record as CSV (`after` and `limit` are ignored). The query is checked at once,
      * so a bad one is refused before anything is sent; the lines are read as they are sent.
      */
-    csv(actor: Actor, q: AuditQuery): AuditCsv {
+    async csv(actor: Actor, q: AuditQuery): Promise<AuditCsv> {
       const { filter } = auditFilter(actor, { ...q, after: null, limit: null });
       return {
         // The name the SPA saves it under (src/machines/audit/audit-export.machine.ts), dated in São Paulo.
@@ -177,7 +178,7 @@ export function createAuditService({ db }: { db: Kysely<Database> }) {
         },
       };
     },
-  };
+  });
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

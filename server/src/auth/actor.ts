@@ -5,7 +5,8 @@ import { permittedRoutesOf } from '../users/user-dto';
 
 /**
  * The caller of a verified token as the services see it (server/src/access/caller.ts): its user, role,
- * tenant and permissions as stored now, not as they were at sign-in. Null when the user is gone.
+ * tenant and permissions as stored now, not as they were at sign-in. Null when the user or its tenant
+ * is gone (deleted): such a caller is no longer signed in.
  */
 export async function loadActor(
   db: Kysely<Database>,
@@ -26,6 +27,8 @@ export async function loadActor(
       'u.origin_backoffice',
     ])
     .where('u.id', '=', userId)
+    .where('u.deleted_at', 'is', null)
+    .where('t.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const permissions = await permittedRoutesOf(db, row.role_id, row.role_name);

@@ -51,7 +51,12 @@ export type LoginResult =
   | { ok: true; user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }
   | {
       ok: false;
-      reason: 'invalid' | 'two_factor_required' | 'invalid_two_factor_code' | 'two_factor_enrolment_expired';
+      reason:
+        | 'invalid'
+        | 'two_factor_required'
+        | 'invalid_two_factor_code'
+        | 'two_factor_enrolment_expired'
+        | 'tenant_deleted';
     }
   | { ok: false; reason: 'two_factor_enrolment_required'; enrolment: TwoFactorEnrolment }
   | { ok: false; reason: 'throttled'; retryAfter: number };
@@ -129,20 +134,22 @@ export function createLogin(deps: {
     if (retryAfter !== null) return { ok: false, reason: 'throttled', retryAfter };
 
     const user = await db
-      .selectFrom('users')
+      .selectFrom('users as u')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
       .select([
-        'id',
-        'tenant_id',
-        'origin_backoffice',
-        'password_hash',
-        'blocked',
-        'token_version',
-        'two_factor_enabled',
-        'two_factor_enrolment_required',
-        'two_factor_pending_at',
+        'u.id',
+        'u.tenant_id',
+        'u.origin_backoffice',
+        'u.password_hash',
+        'u.blocked',
+        'u.token_version',
+        'u.two_factor_enabled',
+        'u.two_factor_enrolment_required',
+        'u.two_factor_pending_at',
+        't.deleted_at as tenant_deleted_at',
       ])
-      .where(sql`lower(email)`, '=', email)
-      .where('deleted_at', 'is', null)
+      .where(sql`lower(u.email)`, '=', email)
+      .where('u.deleted_at', 'is', null)
       .executeTakeFirst();
     const valid = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
     const inTenant =
@@ -157,6 +164,12 @@ export function createLogin(deps: {
     if (!passwordOk || !user || !who) {
       await record(false);
       return { ok: false, reason: 'invalid' };
+    }
+    // A deleted tenant is closed (docs/security.md, Who may do what): said plainly, but only after the
+    // right password, so it tells nothing about e-mails or tenants to who does not know the password.
+    if (user.tenant_deleted_at !== null) {
+      await record(false);
+      return { ok: false, reason: 'tenant_deleted' };
     }
 
     if (user.two_factor_enabled) {

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { AuditTrail } from '../audit/trail';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
+import type { Actor, Anonymous, Caller, Origin } from '../access/caller';
+import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
-import type { Actor } from '../access/caller';
 import { isValidEmail } from '../../../src/domain/email';
 import {
   checkAll,
@@ -11,6 +12,7 @@ import {
   invalid,
   invalidCredentials,
   invalidTwoFactorCode,
+  tenantDeleted,
   throttled,
   twoFactorEnrolmentExpired,
   twoFactorEnrolmentRequired,
@@ -20,6 +22,7 @@ import {
 import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
 import { userEmail } from '../users/repository';
 import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
+import { loadActor } from './actor';
 import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
 import type { TokenService } from './tokens';
 import { noTelemetry, type Telemetry } from '../base/telemetry';
@@ -81,9 +84,30 @@ export function createAuthService({
     return ok;
   }
 
-  return {
+  return guardService('auth', {
+    /**
+     * The caller of a bearer token, as it is stored now (its role, permissions and tenant), or the
+     * contract's 401 (docs/product.md, Sessions): every door (REST, GraphQL) asks this before anything
+     * else. `allowRefreshable` lets an expired token whose refresh window lasts through (only GraphQL
+     * `refreshToken` asks it). A user of a deleted tenant, or one gone since the token was issued, is
+     * no longer signed in.
+     */
+    async authenticate(
+      caller: Caller,
+      token: string | undefined,
+      options: { allowRefreshable?: boolean } = {},
+    ): Promise<Actor> {
+      const origin: Origin = caller.origin;
+      const verified = await tokens.verify(token, { allowRefreshable: options.allowRefreshable ?? false, origin });
+      if (!verified.ok) throw unauthenticated(verified.body);
+      const actor = await loadActor(db, verified.userId, verified.claims, origin);
+      if (!actor) throw unauthenticated();
+      return actor;
+    },
+
     /** Signs in (server/src/auth/login.ts): a new session, or the refusal as a domain error. */
     async signIn(
+      _caller: Anonymous | Caller,
       input: LoginInput,
     ): Promise<{ user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }> {
       // contracts/openapi.yaml `LoginRequest`, for both protocols: a malformed request is bad input,
@@ -113,6 +137,7 @@ export function createAuthService({
       if (result.reason === 'invalid_two_factor_code') throw invalidTwoFactorCode();
       if (result.reason === 'two_factor_enrolment_required') throw twoFactorEnrolmentRequired(result.enrolment);
       if (result.reason === 'two_factor_enrolment_expired') throw twoFactorEnrolmentExpired();
+      if (result.reason === 'tenant_deleted') throw tenantDeleted();
       throw invalidCredentials();
     },
 
@@ -165,7 +190,7 @@ export function createAuthService({
       return { user, has_permission_routes: await permittedRoutesOf(db, user.role.id, user.role.name) };
     },
 
-    twoFactorStatus(actor: Actor) {
+    async twoFactorStatus(actor: Actor) {
       return twoFactor.status(actor.userId);
     },
 
@@ -202,7 +227,7 @@ export function createAuthService({
       });
       return twoFactor.status(actor.userId);
     },
-  };
+  });
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

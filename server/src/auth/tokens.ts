@@ -159,7 +159,9 @@ export class TokenService {
     const state = await this.db
       .selectFrom('token_families as f')
       .innerJoin('users as u', 'u.id', 'f.user_id')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
       .select([
+        't.deleted_at as tenant_deleted_at',
         'f.current_jti',
         'f.previous_jti',
         'f.previous_valid_until',
@@ -171,7 +173,15 @@ export class TokenService {
       .where('f.id', '=', claims.fam)
       .where('f.user_id', '=', userId)
       .executeTakeFirst();
-    if (!state || state.revoked_at || state.blocked || state.deleted_at || state.token_version !== claims.tv) {
+    // A deleted tenant is closed: its users' tokens stop at once, whatever revoked them or not (docs/security.md).
+    if (
+      !state ||
+      state.revoked_at ||
+      state.blocked ||
+      state.deleted_at ||
+      state.tenant_deleted_at ||
+      state.token_version !== claims.tv
+    ) {
       return { ok: false, body: { status: 'Unauthorized' } };
     }
     const current = state.current_jti === claims.jti;
@@ -297,6 +307,29 @@ export class TokenService {
   async revokeFamily(familyId: string): Promise<void> {
     await revokeFamilyRow(this.db, familyId);
     this.announce({ familyId });
+  }
+
+  /**
+   * A deleted tenant: every token of every user of the tenant dies at once, in one statement each
+   * whatever the number of users, and their sockets close on every process.
+   */
+  async revokeTenant(tenantId: number): Promise<void> {
+    const users = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx
+        .updateTable('users')
+        .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+        .where('tenant_id', '=', tenantId)
+        .returning('id')
+        .execute();
+      await trx
+        .updateTable('token_families')
+        .set({ revoked_at: sql<Date>`now()` })
+        .where('revoked_at', 'is', null)
+        .where(sql<boolean>`user_id in (select id from users where tenant_id = ${tenantId})`)
+        .execute();
+      return bumped.map((row) => row.id);
+    });
+    for (const userId of users) this.announce({ userId });
   }
 
   /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */

@@ -37,7 +37,9 @@ export type DomainErrorKind =
   /** Sign-in: right password of a user required to enrol; `enrolment` holds the pending secret. */
   | 'two_factor_enrolment_required'
   /** Sign-in: the enrolment code came after the pending secret expired or was replaced. */
-  | 'two_factor_enrolment_expired';
+  | 'two_factor_enrolment_expired'
+  /** Sign-in: right password of a user whose tenant the provider deleted (closed until restored). */
+  | 'tenant_deleted';
 
 export interface DomainErrorDetails {
   /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
@@ -129,6 +131,12 @@ export const twoFactorEnrolmentRequired = (enrolment: NonNullable<DomainErrorDet
 
 export const twoFactorEnrolmentExpired = () =>
   new DomainError('two_factor_enrolment_expired', 'A ativação expirou; entre novamente para receber um novo QR code.');
+
+export const tenantDeleted = () =>
+  new DomainError(
+    'tenant_deleted',
+    'O acesso desta empresa foi encerrado pelo provedor. Fale com o suporte para reativá-lo.',
+  );
 
 /**
  * The unique indexes of the schema (server/src/db/migrations) and what a violation of each means.

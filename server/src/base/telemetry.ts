@@ -10,7 +10,8 @@ export type SignInResult =
   | 'two_factor_required'
   | 'invalid_two_factor_code'
   | 'two_factor_enrolment_required'
-  | 'two_factor_enrolment_expired';
+  | 'two_factor_enrolment_expired'
+  | 'tenant_deleted';
 
 export interface Telemetry {
   signIn(result: SignInResult): void;

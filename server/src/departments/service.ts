@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
-import { auditWho } from '../audit/trail';
 import type { Actor } from '../access/caller';
+import { guardService } from '../access/guard';
+import { auditWho } from '../audit/trail';
 import { conflict, invalid, notFound } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
@@ -49,9 +50,9 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
       throw conflict('A department with this name already exists', 'name');
   }
 
-  return {
+  return guardService('departments', {
     /** The tenant's departments, ascending by name (then id). */
-    list(tenant: TenantRef) {
+    async list(_actor: Actor, tenant: TenantRef) {
       return repo.tenantDepartments(db, tenant.id);
     },
 
@@ -91,7 +92,7 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
         return updated;
       });
     },
-  };
+  });
 }
 
 export type DepartmentsService = ReturnType<typeof createDepartmentsService>;

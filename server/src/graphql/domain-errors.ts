@@ -44,9 +44,11 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
       });
     case 'forbidden': {
       const required = error.details.required ?? [];
-      const message = required.length
+      const needs = required.length
         ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}`
-        : error.message;
+        : 'Forbidden';
+      // The reason, when more than a missing permission refuses it (staff only, a role above the caller's…).
+      const message = error.message === 'Forbidden' ? needs : `${needs}: ${error.message}`;
       return createGraphQLError(message, { ...place, extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
     }
     case 'invalid':
@@ -83,5 +85,7 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
       });
     case 'two_factor_enrolment_expired':
       return createGraphQLError(error.message, { ...place, extensions: { code: 'TWO_FACTOR_ENROLMENT_EXPIRED' } });
+    case 'tenant_deleted':
+      return createGraphQLError(error.message, { ...place, extensions: { code: 'TENANT_DELETED' } });
   }
 }

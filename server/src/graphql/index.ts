@@ -9,17 +9,17 @@ import { fileURLToPath } from 'node:url';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
-import { holdsAny } from '../access/permissions';
+import { anonymous, type Actor } from '../access/caller';
+import { precheck } from '../access/guard';
+import { policyOf } from '../access/policies';
+import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
 import { bearerToken, requestOrigin } from '../plugins/auth';
-import { loadActor } from '../auth/actor';
-import type { Actor } from '../access/caller';
 import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
 import { DomainError } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
-import { assertMayChange, assertMaySetTwoFactor } from '../users/access';
 import { graphiqlPage } from './graphiql';
-import { fieldAccessTable, type FieldAccess } from './permissions';
+import { assertEveryFieldMapped, META_FIELDS, operationOfField } from './field-policies';
 import { givenArguments, isRequestBody, readingOf, type Plan, type Reading } from './request-reading';
 import { createResolvers } from './resolvers';
 import type { GraphqlContext, ServerContext } from './types';
@@ -86,7 +86,7 @@ export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
 
 /** Mounts graphql-yoga at `/{tenant}/graphql` (POST; GET only renders the local GraphiQL page outside production). */
 export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): void {
-  const { db, config, tokens, services } = deps;
+  const { config, services } = deps;
   const schema = buildGraphqlSchema(deps);
   const log = fastify.log;
   const logging: YogaLogger = {
@@ -111,12 +111,14 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   });
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
-  const access = fieldAccessTable(schema);
+  // Deny by default: every root field of the schema runs a service operation with a policy.
+  assertEveryFieldMapped(schema);
 
   /**
    * Permission rules of root fields that depend on their arguments (contracts/schema.graphql: "…; without
    * it, a signed-in user may still…"), asked before the document is validated, like REST's
-   * (server/src/rest/users.ts `bodyPermissionChecks`): the same function of the users service decides.
+   * (server/src/rest/users.ts `bodyPermissionChecks`): the same rule the users service applies
+   * (server/src/access/self-service.ts).
    */
   const argumentChecks: Readonly<Record<string, (auth: Actor, args: Record<string, unknown>) => void>> = {
     updateUser: (auth, { id, ...fields }) =>
@@ -125,22 +127,27 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       assertMaySetTwoFactor(auth, typeof id === 'number' ? id : Number.NaN, settings),
   };
 
-  /** The route permissions a root field needs that the caller lacks; empty when it may run. */
-  function missingRoutes(
+  /**
+   * Why a root field may not run for this caller, from the policy of the service operation it runs
+   * (./field-policies.ts, server/src/access/policies.ts): the route permissions that would allow it and
+   * the reason; null when it may run. A field of no operation is none of the schema's (every one is
+   * mapped), so validation refuses it before anything runs.
+   */
+  function refusalOf(
     auth: Actor,
     operation: Reading['operation'],
     field: FieldNode,
     variables: unknown,
-  ): readonly string[] {
-    const table = operation === 'mutation' ? access.mutation : access.query;
+  ): { required: readonly string[]; reason: string } | null {
     const name = field.name.value;
-    const needed: FieldAccess | undefined = table.get(name);
-    if (needed?.kind === 'routes') return holdsAny(auth, needed.routes) ? [] : needed.routes;
+    const serviceOperation = META_FIELDS.has(name) ? undefined : operationOfField(operation ?? 'query', name);
     try {
+      if (serviceOperation) precheck(auth, policyOf(serviceOperation));
       argumentChecks[name]?.(auth, givenArguments(field, variables));
-      return [];
+      return null;
     } catch (error) {
-      if (error instanceof DomainError && error.kind === 'forbidden') return error.details.required ?? [];
+      if (error instanceof DomainError && error.kind === 'forbidden')
+        return { required: error.details.required ?? [], reason: error.message };
       throw error;
     }
   }
@@ -151,7 +158,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     name: string,
     auth: Actor | null,
   ): Promise<{ status: 404 | 403; body: Record<string, unknown> } | { tenant: TenantRef }> {
-    const tenant = await services.tenants.findLive(name);
+    const tenant = await services.tenants.findLive(anonymous(requestOrigin(request)), name);
     if (!tenant) return { status: 404, body: TENANT_NOT_FOUND };
     if (auth && !auth.originBackoffice && auth.tenantId !== tenant.id) {
       await services.auth.recordDenial(
@@ -170,15 +177,18 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     request: FastifyRequest,
     plan: Plan,
   ): Promise<{ auth: Actor } | { status: 401; body: Record<string, unknown> }> {
-    const origin = requestOrigin(request);
-    const verified = await tokens.verify(bearerToken(request.headers.authorization), {
-      allowRefreshable: plan === 'refresh',
-      origin,
-    });
-    if (!verified.ok) return { status: 401, body: verified.body };
-    const auth = await loadActor(db, verified.userId, verified.claims, origin);
-    if (!auth) return { status: 401, body: { status: 'Unauthorized' } };
-    return { auth };
+    try {
+      const auth = await services.auth.authenticate(
+        anonymous(requestOrigin(request)),
+        bearerToken(request.headers.authorization),
+        { allowRefreshable: plan === 'refresh' },
+      );
+      return { auth };
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'unauthenticated')
+        return { status: 401, body: { ...(error.details.unauthorized ?? { status: 'Unauthorized' }) } };
+      throw error;
+    }
   }
 
   /**
@@ -199,7 +209,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
           .header('allow', 'POST')
           .send(errorsBody('Send GraphQL operations with POST', 'METHOD_NOT_ALLOWED'));
       }
-      const tenant = await services.tenants.findLive(request.params.tenant);
+      const tenant = await services.tenants.findLive(anonymous(requestOrigin(request)), request.params.tenant);
       if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
       states.set(request, { auth: null, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
       return undefined;
@@ -219,13 +229,16 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     if (auth && reading.fields) {
       const caller = auth;
       const variables = (request.body as { variables?: unknown }).variables;
-      const refused = reading.fields
-        .map((field) => [field.name.value, missingRoutes(caller, reading.operation, field, variables)] as const)
-        .filter(([, missing]) => missing.length > 0);
+      const refused = reading.fields.flatMap((field) => {
+        const refusal = refusalOf(caller, reading.operation, field, variables);
+        return refusal ? [[field.name.value, refusal] as const] : [];
+      });
       if (refused.length > 0) {
         // Nothing of the document runs: a root field the caller may not use refuses the whole request.
-        const errors = refused.map(([field, missing]) => ({
-          message: `Forbidden: needs route permission ${missing.map((r) => `\`${r}\``).join(' or ')}`,
+        const errors = refused.map(([field, { required, reason }]) => ({
+          message: required.length
+            ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}`
+            : `Forbidden: ${reason}`,
           path: [field],
           extensions: { code: 'FORBIDDEN' },
         }));
@@ -235,7 +248,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
           caller,
           {
             operation: `${reading.operation ?? 'query'} ${names.join(', ')}`,
-            required: [...new Set(refused.flatMap(([, missing]) => missing))],
+            required: [...new Set(refused.flatMap(([, { required }]) => required))],
           },
           request.log,
         );

@@ -1,3 +1,4 @@
+import { anonymous } from '../access/caller';
 import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
 import { DomainError, unauthenticated } from '../base/domain-error';
@@ -7,10 +8,11 @@ import type { GraphqlDeps } from './index';
 import type { GqlConnection, GqlRole, GqlUser, GraphqlContext, MutationResolvers, QueryResolvers } from './types';
 
 /**
- * GraphQL resolvers: read the arguments, call the domain services (server/src/services.ts), shape the
- * answer as contracts/schema.graphql says. Identity, the path's tenant and the root field's route
- * permission were checked by the route's guard (./index.ts) before the document was read; refusals
- * are domain errors, turned into the contract's codes in one place (./domain-errors.ts).
+ * GraphQL resolvers: read the arguments, call the domain services (server/src/services.ts) with the
+ * caller, shape the answer as contracts/schema.graphql says. The route's guard (./index.ts) filtered
+ * identity, the path's tenant and each root field's policy before the document was read; the service
+ * decides again (server/src/access/policies.ts), so a resolver trusts nothing it was not given.
+ * Refusals are domain errors, turned into the contract's codes in one place (./domain-errors.ts).
  */
 
 function signedIn(ctx: GraphqlContext) {
@@ -89,7 +91,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
   const Query: QueryResolvers = {
     async users(_parent, _args, ctx) {
-      return (await users.list(ctx.tenant)).map(toUser).sort(byId);
+      return (await users.list(signedIn(ctx), ctx.tenant)).map(toUser).sort(byId);
     },
 
     async userInfos(_parent, _args, ctx) {
@@ -101,30 +103,26 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     },
 
     async instances(_parent, args, ctx) {
-      signedIn(ctx);
-      return instances.summaries(ctx.tenant, args.remove_ids ?? []);
+      return instances.summaries(signedIn(ctx), ctx.tenant, args.remove_ids ?? []);
     },
 
     async onlineUsers(_parent, args, ctx) {
-      signedIn(ctx);
       const online = (
-        await users.online(ctx.tenant.id, { exceptUserId: args.user_id, instanceId: args.instance_id })
+        await users.online(signedIn(ctx), ctx.tenant, { exceptUserId: args.user_id, instanceId: args.instance_id })
       ).map(toUser);
       return online.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
     },
 
-    async roles() {
-      return (await roles.list()).map(toRole);
+    async roles(_parent, _args, ctx) {
+      return (await roles.list(signedIn(ctx))).map(toRole);
     },
 
     async departments(_parent, _args, ctx) {
-      signedIn(ctx);
-      return departments.list(ctx.tenant);
+      return departments.list(signedIn(ctx), ctx.tenant);
     },
 
     async connections(_parent, _args, ctx) {
-      signedIn(ctx);
-      return (await instances.connections(ctx.tenant)).map(toConnection);
+      return (await instances.connections(signedIn(ctx), ctx.tenant)).map(toConnection);
     },
 
     /** The same service, scope and refusals as REST `GET /api/audit`; the caller's tenant decides the scope. */
@@ -135,7 +133,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
   const Mutation: MutationResolvers = {
     async logIn(_parent, args, ctx) {
-      const session = await auth.signIn({
+      const session = await auth.signIn(anonymous(ctx.origin), {
         email: args.email,
         password: args.password,
         ip: null,
@@ -212,7 +210,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     },
 
     async deleteUserInstance(_parent, args, ctx) {
-      await users.removeInstanceLink(signedIn(ctx), ctx.tenant.id, args.id);
+      await users.removeInstanceLink(signedIn(ctx), ctx.tenant, args.id);
       return true;
     },
 

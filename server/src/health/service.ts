@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
+import type { Caller } from '../access/caller';
+import { guardService } from '../access/guard';
 import type { Database } from '../db/schema';
 
 /** Readiness: whether the database answers. */
 export function createHealthService({ db }: { db: Kysely<Database> }) {
-  return {
-    async databaseReachable(): Promise<boolean> {
+  return guardService('health', {
+    async databaseReachable(_caller: Caller): Promise<boolean> {
       try {
         await sql`select 1`.execute(db);
         return true;
@@ -12,7 +14,7 @@ export function createHealthService({ db }: { db: Kysely<Database> }) {
         return false;
       }
     },
-  };
+  });
 }
 
 export type HealthService = ReturnType<typeof createHealthService>;

@@ -4,9 +4,10 @@ import type { components } from '../../../src/generated/openapi';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
-import { auditWho } from '../audit/trail';
 import type { Actor } from '../access/caller';
-import { conflict, invalid, notFound, unknownReference } from '../base/domain-error';
+import { guardService } from '../access/guard';
+import { auditWho } from '../audit/trail';
+import { conflict, forbidden, invalid, notFound, unknownReference } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { loadInstanceDto, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
@@ -33,6 +34,9 @@ const SYNC_FIELDS = ['status', 'sync_progress', 'synced_messages', 'total_messag
 const CONNECTION_FIELDS = ['name', 'instance_id', 'activated'] as const;
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** Official and unlimited instances are what the provider bills for (docs/product.md, Instances). */
+const billingFlags = () => forbidden([], 'only back-office staff may make an instance official or unlimited');
 
 /**
  * An instance or connection name: trimmed, 1–80 characters, not blank (contracts/openapi.yaml
@@ -124,13 +128,13 @@ export function createInstancesService({
       throw conflict('An instance with this name already exists', 'name');
   }
 
-  return {
-    list(tenant: TenantRef): Promise<InstanceDto[]> {
+  return guardService('instances', {
+    async list(_actor: Actor, tenant: TenantRef): Promise<InstanceDto[]> {
       return repo.tenantInstances(db, tenant.id);
     },
 
     /** Id, name and activated of the tenant's instances, without `exceptIds` (GraphQL `instances`). */
-    summaries(tenant: TenantRef, exceptIds: readonly number[]) {
+    async summaries(_actor: Actor, tenant: TenantRef, exceptIds: readonly number[]) {
       return repo.instanceSummaries(db, tenant.id, exceptIds);
     },
 
@@ -140,6 +144,8 @@ export function createInstancesService({
       input: { name: string; isOfficial: boolean; isUnlimited: boolean },
     ): Promise<InstanceDto> {
       const name = checkName(input.name);
+      // Billing flags are the provider's: a customer's instance starts neither official nor unlimited.
+      if (!actor.originBackoffice && (input.isOfficial || input.isUnlimited)) throw billingFlags();
       await assertNameFree(db, tenant, name);
       const id = await audit.transaction(auditWho(actor), async (trx, record) => {
         const created = await repo.insertInstance(trx, {
@@ -164,6 +170,11 @@ export function createInstancesService({
       if (change.name !== undefined) set.name = checkName(change.name);
       const instanceId = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await target(trx, tenant, id);
+        // Billing flags are the provider's: a customer may send them unchanged (its form shows them), not change them.
+        const flips =
+          (change.isOfficial !== undefined && change.isOfficial !== row.is_official) ||
+          (change.isUnlimited !== undefined && change.isUnlimited !== row.is_unlimited);
+        if (flips && !actor.originBackoffice) throw billingFlags();
         if (set.name !== undefined) await assertNameFree(trx, tenant, set.name, row.id);
         if (change.activated !== undefined) set.activated = change.activated;
         if (change.isOfficial !== undefined) set.is_official = change.isOfficial;
@@ -217,7 +228,7 @@ export function createInstancesService({
       return dto;
     },
 
-    async connections(tenant: TenantRef): Promise<ConnectionDto[]> {
+    async connections(_actor: Actor, tenant: TenantRef): Promise<ConnectionDto[]> {
       return (await repo.tenantConnections(db, tenant.id)).map((r) => connectionDto(tenant, r));
     },
 
@@ -278,7 +289,7 @@ export function createInstancesService({
       });
       return connection(tenant, connectionId);
     },
-  };
+  });
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;

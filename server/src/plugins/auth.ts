@@ -1,11 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Actor, Origin } from '../access/caller';
+import { anonymous, type Actor, type Origin } from '../access/caller';
 import { holdsAny, requireStaff } from '../access/permissions';
-import { loadActor } from '../auth/actor';
-import type { TokenService } from '../auth/tokens';
-import type { Database } from '../db/schema';
-import { forbidden, unauthenticated } from '../base/domain-error';
+import type { AuthService } from '../auth/service';
+import { forbidden } from '../base/domain-error';
 
 /** The audit origin of a request: its id and the caller's address. */
 export function requestOrigin(request: Pick<FastifyRequest, 'id' | 'ip'>): Origin {
@@ -58,21 +55,19 @@ export function restOperationName(request: Pick<FastifyRequest, 'method' | 'rout
  */
 export async function authenticate(
   request: FastifyRequest,
-  deps: { db: Kysely<Database>; tokens: TokenService; access: RouteAccess },
+  deps: { auth: AuthService; access: RouteAccess },
 ): Promise<Actor> {
-  const token = bearerToken(request.headers.authorization);
-  const origin = requestOrigin(request);
-  const result = await deps.tokens.verify(token, { allowRefreshable: false, origin });
-  if (!result.ok) throw unauthenticated(result.body);
-  const auth = await loadActor(deps.db, result.userId, result.claims, origin);
-  if (!auth) throw unauthenticated({ status: 'Unauthorized' });
-  request.auth = auth;
+  const actor = await deps.auth.authenticate(
+    anonymous(requestOrigin(request)),
+    bearerToken(request.headers.authorization),
+  );
+  request.auth = actor;
   const { required, staffOnly, forOthers } = deps.access;
-  if (!holdsAny(auth, required)) throw forbidden(required);
-  if (staffOnly) requireStaff(auth, required);
+  if (!holdsAny(actor, required)) throw forbidden(required);
+  if (staffOnly) requireStaff(actor, required);
   if (forOthers) {
     const id = Number((request.params as { id?: unknown } | undefined)?.id);
-    if (id !== auth.userId && !holdsAny(auth, forOthers)) throw forbidden(forOthers);
+    if (id !== actor.userId && !holdsAny(actor, forOthers)) throw forbidden(forOthers);
   }
-  return auth;
+  return actor;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
+import { guardService } from '../access/guard';
 import { createAnalytics, loginFailureScope } from './analytics';
 import { dayRange, reportScope, reportScopeById } from './params';
 import { csvLines, sheetFileName, sheetPreview, type Sheet, type SheetRow } from './sheet';
@@ -39,7 +40,7 @@ function answer<Row extends SheetRow, Json>(
  * every row streamed as CSV in constant memory), dashboards and analytics (./analytics.ts).
  */
 export function createReportsService({ db }: { db: Kysely<Database> }) {
-  return {
+  return guardService('reports', {
     ...createAnalytics({ db }),
 
     async orders(actor: Actor, q: SheetQuery & { tenantName?: string }) {
@@ -68,11 +69,11 @@ export function createReportsService({ db }: { db: Kysely<Database> }) {
     },
 
     /** The login-failure report's rows without its 10,000-row cut, in the report's scope (./analytics.ts). */
-    loginFailureSheet(actor: Actor, q: SheetQuery & { userId?: readonly number[] }) {
+    async loginFailureSheet(actor: Actor, q: SheetQuery & { userId?: readonly number[] }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       return answer(loginFailuresSheet(db, loginFailureScope(actor), range, q.userId), q, range);
     },
-  };
+  });
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;

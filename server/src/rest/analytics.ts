@@ -24,8 +24,10 @@ export function analyticsHandlers({ services }: HandlerDeps) {
     await sendCsv(reply, `productivity-${range.start}-${range.finish}.csv`, productivityCsv(rows));
   };
 
-  const dashboardReportUsers: Handler<'dashboardReportUsers'> = async (request) =>
-    services.users.summaries(await services.tenants.resolve(caller(request), request.query.tenantName));
+  const dashboardReportUsers: Handler<'dashboardReportUsers'> = async (request) => {
+    const actor = caller(request);
+    return services.users.summaries(actor, await services.tenants.resolve(actor, request.query.tenantName));
+  };
 
   return {
     tenantSyncAnalytics,

@@ -9,7 +9,7 @@ export function auditHandlers({ services }: HandlerDeps) {
   const { audit } = services;
   const auditList: Handler<'auditList'> = async (request, reply) => {
     if (!prefersCsv(request)) return audit.list(caller(request), request.query);
-    const csv = audit.csv(caller(request), request.query);
+    const csv = await audit.csv(caller(request), request.query);
     await sendCsv(reply, csv.fileName, csv.lines());
     return undefined;
   };

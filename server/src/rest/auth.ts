@@ -1,3 +1,4 @@
+import { anonymous } from '../access/caller';
 import { requestOrigin } from '../plugins/auth';
 import { caller, type Handler, type HandlerDeps } from './types';
 
@@ -7,7 +8,7 @@ export function authHandlers({ services }: HandlerDeps) {
 
   const authLogin: Handler<'authLogin'> = async (request) => {
     const body = request.body;
-    const session = await auth.signIn({
+    const session = await auth.signIn(anonymous(requestOrigin(request)), {
       email: body.email,
       password: body.password,
       ip: body.ip ?? null,

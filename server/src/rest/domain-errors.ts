@@ -37,7 +37,12 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
     case 'forbidden':
       return {
         status: 403,
-        body: { message: 'Forbidden', required_permission: [...(error.details.required ?? [])] },
+        // `reason` when more than a missing permission refuses it (staff only, a role above the caller's…).
+        body: {
+          message: 'Forbidden',
+          required_permission: [...(error.details.required ?? [])],
+          ...(error.message === 'Forbidden' ? {} : { reason: error.message }),
+        },
         headers: {},
       };
     case 'invalid':
@@ -88,5 +93,7 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
       };
     case 'two_factor_enrolment_expired':
       return { status: 401, body: { error: 'two_factor_enrolment_expired', message: error.message }, headers: {} };
+    case 'tenant_deleted':
+      return { status: 401, body: { error: 'tenant_deleted', message: error.message }, headers: {} };
   }
 }

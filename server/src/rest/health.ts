@@ -1,10 +1,11 @@
+import { anonymous } from '../access/caller';
 import { unavailable } from '../base/errors';
 import type { Handler, HandlerDeps } from './types';
 
 export function healthHandlers({ services }: HandlerDeps) {
   const healthLive: Handler<'healthLive'> = async () => ({ status: 'ok' });
   const healthReady: Handler<'healthReady'> = async () => {
-    if (!(await services.health.databaseReachable())) throw unavailable();
+    if (!(await services.health.databaseReachable(anonymous()))) throw unavailable();
     return { status: 'ok', database: 'ok' };
   };
   return { healthLive, healthReady };

@@ -4,8 +4,10 @@ import { caller, type Handler, type HandlerDeps } from './types';
 export function instanceHandlers({ services }: HandlerDeps) {
   const { instances, tenants } = services;
 
-  const instanceList: Handler<'instanceList'> = async (request) =>
-    instances.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const instanceList: Handler<'instanceList'> = async (request) => {
+    const actor = caller(request);
+    return instances.list(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
 
   const instanceCreate: Handler<'instanceCreate'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;
@@ -29,8 +31,10 @@ export function instanceHandlers({ services }: HandlerDeps) {
     return started;
   };
 
-  const connectionList: Handler<'connectionList'> = async (request) =>
-    instances.connections(await tenants.resolve(caller(request), request.query.tenantName));
+  const connectionList: Handler<'connectionList'> = async (request) => {
+    const actor = caller(request);
+    return instances.connections(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
 
   const connectionCreate: Handler<'connectionCreate'> = async (request, reply) => {
     const { tenantName, ...input } = request.body;

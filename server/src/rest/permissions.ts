@@ -6,12 +6,13 @@ export function permissionHandlers({ services }: HandlerDeps) {
 
   const permissionByEmail: Handler<'permissionByEmail'> = async (request) =>
     roles.permissionsOf(caller(request), request.query.email);
-  const permissionList: Handler<'permissionList'> = async () => roles.permissions();
-  const permissionCategories: Handler<'permissionCategories'> = async () => roles.permissionCategories();
+  const permissionList: Handler<'permissionList'> = async (request) => roles.permissions(caller(request));
+  const permissionCategories: Handler<'permissionCategories'> = async (request) =>
+    roles.permissionCategories(caller(request));
   const permissionUpdate: Handler<'permissionUpdate'> = async (request) =>
     roles.setPermissions(caller(request), request.body.roleId, request.body.permissions);
-  const roleList: Handler<'roleList'> = async () => roles.list();
-  const roleGet: Handler<'roleGet'> = async (request) => roles.get(request.params.id);
+  const roleList: Handler<'roleList'> = async (request) => roles.list(caller(request));
+  const roleGet: Handler<'roleGet'> = async (request) => roles.get(caller(request), request.params.id);
   const roleCreate: Handler<'roleCreate'> = async (request, reply) => {
     const created = await roles.create(caller(request), request.body);
     reply.code(201);
@@ -23,8 +24,10 @@ export function permissionHandlers({ services }: HandlerDeps) {
     await roles.remove(caller(request), request.params.id);
     return { message: 'Deleted' };
   };
-  const departmentList: Handler<'departmentList'> = async (request) =>
-    departments.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const departmentList: Handler<'departmentList'> = async (request) => {
+    const actor = caller(request);
+    return departments.list(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
 
   return {
     permissionByEmail,

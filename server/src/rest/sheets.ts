@@ -25,6 +25,6 @@ export function sheetHandlers({ services }: HandlerDeps) {
   const sheetReasons: Handler<'sheetReasons'> = async (request, reply) =>
     answer(request, reply, await reports.reasons(caller(request), request.query));
   const sheetLoginFailures: Handler<'sheetLoginFailures'> = async (request, reply) =>
-    answer(request, reply, reports.loginFailureSheet(caller(request), request.query));
+    answer(request, reply, await reports.loginFailureSheet(caller(request), request.query));
   return { sheetOrders, sheetAttendances, sheetInstanceLogs, sheetReasons, sheetLoginFailures };
 }

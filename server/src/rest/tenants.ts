@@ -16,8 +16,10 @@ export function tenantHandlers({ services }: HandlerDeps) {
   const tenantRestore: Handler<'tenantRestore'> = async (request) => tenants.restore(caller(request), request.body.id);
   const tenantSetPlan: Handler<'tenantSetPlan'> = async (request) => tenants.setPlan(caller(request), request.body);
   const tenantUpdate: Handler<'tenantUpdate'> = async (request) => tenants.update(caller(request), request.body);
-  const featureList: Handler<'featureList'> = async (request) =>
-    tenants.features(await tenants.resolve(caller(request), request.query.tenantName));
+  const featureList: Handler<'featureList'> = async (request) => {
+    const actor = caller(request);
+    return tenants.features(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
   const featureUpdate: Handler<'featureUpdate'> = async (request) => {
     const { tenantName, option, enabled } = request.body;
     const actor = caller(request);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { assertMaySetTwoFactor } from '../users/access';
-import { assertMayChange, type UserPatch } from '../users/service';
+import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
+import type { UserPatch } from '../users/service';
 import { caller, type Handler, type HandlerDeps, type OperationId } from './types';
 
 /**
@@ -34,14 +34,16 @@ export function userHandlers({ services }: HandlerDeps) {
   /** REST names a user by id alone: any user the caller may see. */
   const anyVisible = { tenantId: null };
 
-  const userList: Handler<'userList'> = async (request) =>
-    users.list(await tenants.resolve(caller(request), request.query.tenantName));
+  const userList: Handler<'userList'> = async (request) => {
+    const actor = caller(request);
+    return users.list(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
 
   const userFindByEmail: Handler<'userFindByEmail'> = async (request) =>
     users.findByEmail(caller(request), request.body.email);
 
   const userIsFuncionalUser: Handler<'userIsFuncionalUser'> = async (request) => ({
-    is_funcional_user: users.isFunctional(caller(request)),
+    is_funcional_user: await users.isFunctional(caller(request)),
   });
 
   const userCreate: Handler<'userCreate'> = async (request, reply) => {

@@ -2,17 +2,21 @@ import type { Kysely } from 'kysely';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
-import { holdsAny, requireStaff } from '../access/permissions';
-import { auditWho } from '../audit/trail';
 import type { Actor } from '../access/caller';
+import { assertMayEditRole } from '../access/escalation';
+import { guardService } from '../access/guard';
+import { holdsAny } from '../access/permissions';
+import { auditWho } from '../audit/trail';
 import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
 import * as repo from './repository';
 
 /**
  * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
- * create or change them (contracts/openapi.yaml `x-staff-only`); reading them needs a route the
- * adapters check. The rules on names match contracts/openapi.yaml `RoleCreate`.
+ * create or change them; each method's policy is server/src/access/policies.ts `roles`. A permission
+ * edit adds only permissions the editor holds and never touches the editor's own role
+ * (server/src/access/escalation.ts `assertMayEditRole`), decided on the role's permissions read under
+ * its row lock. The rules on names match contracts/openapi.yaml `RoleCreate`.
  *
  * Every successful change writes one audit record in its own transaction (server/src/audit/trail.ts):
  * `role.create`, `role.rename`, `role.permissions`, `role.delete`, the target being the role (named by
@@ -24,7 +28,6 @@ import * as repo from './repository';
 
 const ROLE_NAME = /^[a-z0-9_-]{2,40}$/;
 const DISPLAY_NAME_MAX = 80;
-const EDIT = ['roles-edit'] as const;
 /** A role's own columns, as its audit records name them. */
 const ROLE_FIELDS = ['name', 'display_name'] as const;
 
@@ -63,16 +66,17 @@ export function createRolesService({
     return dto(role);
   }
 
-  return {
+  return guardService('roles', {
     /** Every role, ascending by id. */
-    async list(): Promise<RoleDto[]> {
+    async list(_actor: Actor): Promise<RoleDto[]> {
       return Promise.all((await repo.allRoles(db)).map(dto));
     },
 
-    get,
+    async get(_actor: Actor, id: number): Promise<RoleDto> {
+      return get(id);
+    },
 
     async create(actor: Actor, input: { name: string; display_name: string }): Promise<RoleDto> {
-      requireStaff(actor, EDIT);
       if (!ROLE_NAME.test(input.name)) throw invalid('name', 'name must be 2–40 characters of a–z 0–9 _ -');
       const displayName = checkDisplayName(input.display_name);
       // A clear answer for the common case; the unique index (roles_name_key) decides races.
@@ -92,7 +96,6 @@ export function createRolesService({
     },
 
     async rename(actor: Actor, id: number, displayName: string): Promise<RoleDto> {
-      requireStaff(actor, EDIT);
       const value = checkDisplayName(displayName);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
@@ -110,7 +113,6 @@ export function createRolesService({
 
     /** The role's route permissions become exactly `routeNames`; `administrador` always holds all. */
     async setPermissions(actor: Actor, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
-      requireStaff(actor, EDIT);
       const role = await get(roleId);
       if (role.name === ADMIN_ROLE) throw conflict('The administrador role always holds every permission', 'roleId');
       const rows = await repo.permissionsNamed(db, routeNames);
@@ -120,6 +122,7 @@ export function createRolesService({
         const locked = await repo.lockRole(trx, roleId);
         if (!locked) throw notFound('Role not found', 'id');
         const before = (await repo.grantedRoutes(trx, roleId)).sort();
+        assertMayEditRole(actor, locked, before, routeNames);
         await repo.replaceRolePermissions(
           trx,
           roleId,
@@ -148,7 +151,6 @@ export function createRolesService({
      * contracts/socket.md names that event for a replacement of a role's permissions.
      */
     async remove(actor: Actor, id: number): Promise<void> {
-      requireStaff(actor, EDIT);
       const outcome = await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
         if (!role) return 'missing' as const;
@@ -177,11 +179,11 @@ export function createRolesService({
     },
 
     /** The permission catalogue, by category then route name. */
-    permissions() {
+    async permissions(_actor: Actor) {
       return repo.allPermissions(db);
     },
 
-    async permissionCategories() {
+    async permissionCategories(_actor: Actor) {
       const groups = new Map<string, Awaited<ReturnType<typeof repo.allPermissions>>>();
       for (const p of await repo.allPermissions(db)) groups.set(p.category, [...(groups.get(p.category) ?? []), p]);
       return [...groups].map(([category, permissions]) => ({ category, permissions }));
@@ -197,7 +199,7 @@ export function createRolesService({
       const routes = new Set(await permittedRoutesOf(db, user.role_id, user.role_name));
       return (await repo.allPermissions(db)).filter((p) => routes.has(p.route_name));
     },
-  };
+  });
 }
 
 export type RolesService = ReturnType<typeof createRolesService>;

@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import { changesOf, type AuditTrail } from '../audit/trail';
 import type { Database, Plan } from '../db/schema';
+import type { Actor, Caller } from '../access/caller';
+import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
-import { requireStaff } from '../access/permissions';
-import type { Actor } from '../access/caller';
+import type { TokenService } from '../auth/tokens';
 import { checkAll, conflict, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
@@ -29,7 +30,6 @@ import { toTenantDto, type TenantDto } from './tenant-dto';
 const TENANT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SLUG = /^[a-z0-9_-]{1,40}$/;
 const PLANS: readonly Plan[] = ['starter', 'professional', 'enterprise'];
-const TENANTS = ['tenants'] as const;
 /** The columns a tenant edit, creation and plan change record (src/domain/audit.ts, `AuditChange`). */
 const EDIT_FIELDS = ['name', 'cnpj', 'template', 'pool'] as const;
 const PLAN_FIELDS = ['plan', 'user_limit', 'ticket_limit'] as const;
@@ -85,7 +85,15 @@ export interface TenantPageQuery {
   filter_users?: boolean;
 }
 
-export function createTenantsService({ db, audit }: { db: Kysely<Database>; audit: AuditTrail }) {
+export function createTenantsService({
+  db,
+  audit,
+  tokens,
+}: {
+  db: Kysely<Database>;
+  audit: AuditTrail;
+  tokens: TokenService;
+}) {
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
   async function dto(actor: Actor, id: number): Promise<TenantDto> {
     const [row] = await repo.tenantRows(db, [id]);
@@ -115,22 +123,22 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     return dto(actor, tenantId);
   }
 
-  return {
+  return guardService('tenants', {
     /**
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
      * else the caller's own (a tenant user naming another tenant is forbidden; an unknown one not found).
      */
-    resolve(actor: Actor, tenantName?: string | null): Promise<TenantRef> {
+    async resolve(actor: Actor, tenantName?: string | null): Promise<TenantRef> {
       return resolveTenant(db, actor, tenantName);
     },
 
     /** A live (not deleted) tenant by name, or undefined: the tenant of a GraphQL path. */
-    findLive(name: string): Promise<TenantRef | undefined> {
+    async findLive(_caller: Caller, name: string): Promise<TenantRef | undefined> {
       return repo.findLiveTenantByName(db, name);
     },
 
     /** Live tenants (id and name) the actor may act on, by name; optionally only those with live users. */
-    names(actor: Actor, withUsers: boolean) {
+    async names(actor: Actor, withUsers: boolean) {
       return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
     },
 
@@ -166,7 +174,6 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
 
     /** Creates a customer company (back-office work only) with its feature flags; the CNPJ is stored masked, upper-case. */
     async create(actor: Actor, input: NewTenant): Promise<TenantDto> {
-      requireStaff(actor, TENANTS);
       if (!TENANT_NAME.test(input.name)) throw invalid('name', 'name must be a lower-case slug of 1–63 characters');
       const problem = cnpjProblem(input.cnpj);
       if (problem !== null) throw invalid('cnpj', CNPJ_REFUSALS[problem]);
@@ -209,7 +216,6 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
      * has (live or deleted) is a conflict, decided by the index tenants_name_key when two race.
      */
     async update(actor: Actor, input: TenantEdit): Promise<TenantDto> {
-      requireStaff(actor, TENANTS);
       const values = checkAll({
         name: () => {
           if (!TENANT_NAME.test(input.name)) throw invalid('name', 'name must be a lower-case slug of 1–63 characters');
@@ -247,10 +253,21 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
       return dto(actor, id);
     },
 
-    /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */
-    remove: (actor: Actor, id: number) => setDeleted(actor, id, true),
+    /**
+     * Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. The
+     * tenant is closed at once: every session of its users ends on every process (their sockets close),
+     * and nobody of it signs in until staff restore it (docs/security.md, Who may do what).
+     */
+    async remove(actor: Actor, id: number) {
+      const tenant = await setDeleted(actor, id, true);
+      await tokens.revokeTenant(tenant.id);
+      return tenant;
+    },
 
-    restore: (actor: Actor, id: number) => setDeleted(actor, id, false),
+    /** Brings a deleted tenant back: its users sign in again (their old sessions stay ended). */
+    async restore(actor: Actor, id: number) {
+      return setDeleted(actor, id, false);
+    },
 
     async setPlan(actor: Actor, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {
       const plan = checkPlan(input.plan);
@@ -273,7 +290,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
     },
 
     /** Every feature option with the tenant's setting. */
-    async features(tenant: TenantRef) {
+    async features(_actor: Actor, tenant: TenantRef) {
       return (await repo.tenantFeatures(db, tenant.id)).map((r) => ({
         option: r.option,
         enabled: r.enabled ?? false,
@@ -296,7 +313,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
       });
       return { option, enabled, tenantName: tenant.name };
     },
-  };
+  });
 }
 
 export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -115,13 +115,13 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'tenantDelete',
     '',
     async () => ({ method: 'POST', url: '/api/tenant/delete', body: { id: await freshTenant(false) } }),
-    NOT_VISIBLE,
+    STAFF_ONLY,
   ],
   [
     'tenantRestore',
     '',
     async () => ({ method: 'POST', url: '/api/tenant/restore', body: { id: await freshTenant(true) } }),
-    NOT_VISIBLE,
+    STAFF_ONLY,
   ],
   [
     'tenantSetPlan',
@@ -132,7 +132,20 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       user: who === 'admin' ? 50 : 99,
       ticket: 1000,
     })),
-    NOT_VISIBLE,
+    STAFF_ONLY,
+  ],
+  // Plans, limits and flags are the provider's (server/src/access/policies.ts): a customer's own
+  // administrador may not raise its own plan, nor switch its own features.
+  [
+    'tenantSetPlan',
+    'own tenant',
+    send('POST', '/api/tenant/set-plan', (who) => ({
+      id: who === 'admin' ? ids.b : ids.a,
+      plan: who === 'admin' ? 'professional' : 'enterprise',
+      user: who === 'admin' ? 50 : 100_000,
+      ticket: 1000,
+    })),
+    STAFF_ONLY,
   ],
   [
     'tenantUpdate',
@@ -164,6 +177,16 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'featureUpdate',
     '',
     send('POST', '/api/tenant/feature', () => ({ option: 'chatbot', enabled: true, tenantName: 'matrix-b' })),
+    STAFF_ONLY,
+  ],
+  [
+    'featureUpdate',
+    'own tenant',
+    send('POST', '/api/tenant/feature', (who) => ({
+      option: 'chatbot',
+      enabled: true,
+      tenantName: who === 'admin' ? 'matrix-b' : 'matrix-a',
+    })),
     STAFF_ONLY,
   ],
   [
@@ -279,6 +302,17 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       name: who === 'admin' ? `Matrix ${unique(who, n)}` : `pwned-${who}`,
       tenantName: 'matrix-b',
       isOfficial: false,
+      isUnlimited: false,
+    })),
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'instanceCreate',
+    'official, own tenant',
+    send('POST', '/api/instance', (who, n) => ({
+      name: `Matrix official ${unique(who, n)}`,
+      tenantName: who === 'admin' ? 'matrix-b' : 'matrix-a',
+      isOfficial: true,
       isUnlimited: false,
     })),
     [401, 401, 401, 401, 403, 403, 201],

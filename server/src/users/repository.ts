@@ -1,5 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { RoleGrant } from '../access/escalation';
 import type { Database, UsersTable } from '../db/schema';
+import { permittedRoutesOf } from './user-dto';
 
 /** The users service's SQL (server/src/users/service.ts): reads and writes of users and their links. */
 
@@ -261,3 +263,19 @@ export async function auditStateOf(db: Db, id: number) {
 }
 
 export type UserAuditState = NonNullable<Awaited<ReturnType<typeof auditStateOf>>>;
+
+/**
+ * Locks the user's row for the rest of the transaction and answers its role: a check of who may act on
+ * the user (server/src/access/escalation.ts) then holds until the change commits, whatever changes the
+ * role meanwhile. Undefined when the user does not exist.
+ */
+export function lockUserRole(trx: Transaction<Database>, id: number) {
+  return trx.selectFrom('users').select(['id', 'role_id']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A role as the access rules see it (server/src/access/escalation.ts `RoleGrant`), or undefined. */
+export async function roleGrant(db: Db, roleId: number): Promise<RoleGrant | undefined> {
+  const role = await db.selectFrom('roles').select(['id', 'name']).where('id', '=', roleId).executeTakeFirst();
+  if (!role) return undefined;
+  return { id: role.id, name: role.name, routes: await permittedRoutesOf(db, role.id, role.name) };
+}

@@ -6,9 +6,12 @@ import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../au
 import type { ServerConfig } from '../base/config';
 import { hashPassword as argon2Hash } from '../db/password';
 import type { Database, UsersTable } from '../db/schema';
-import { holdsAny } from '../access/permissions';
-import { auditWho } from '../audit/trail';
 import type { Actor } from '../access/caller';
+import { assertMayActOn, assertMayGrant, assertNotOwnRole } from '../access/escalation';
+import { guardService } from '../access/guard';
+import { holdsAny } from '../access/permissions';
+import { assertMayChange, USERS_PERMISSION } from '../access/self-service';
+import { auditWho } from '../audit/trail';
 import {
   checkAll,
   conflict,
@@ -21,7 +24,6 @@ import {
 } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
-import { assertMayChange, USERS_PERMISSION } from './access';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
 import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from './user-dto';
@@ -29,11 +31,12 @@ import { loadUserDtos, type UserDto } from './user-dto';
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
  * (REST handlers in server/src/rest/users.ts, GraphQL resolvers in server/src/graphql/resolvers.ts).
- * The route permission an operation needs is checked by the adapters before input is read
- * (contracts: `x-permission`, "Permission:"); what depends on the target (tenant, self) is checked here.
+ * Each method's policy (server/src/access/policies.ts `users`) is checked before it runs; what depends
+ * on stored data is checked here, with the rows it reads locked: the target's tenant (another tenant's
+ * user is not found), and no way up (server/src/access/escalation.ts): a role is given only by someone
+ * holding all it grants, a user is acted on only by someone holding all it holds, nobody re-roles itself.
  */
 
-export { assertMayChange, USERS_PERMISSION } from './access';
 export type { NewUser, UserPatch } from './user-input';
 
 /** Where a target user must be: in one tenant (GraphQL: the path's), or anywhere the actor may see (null). */
@@ -117,6 +120,27 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     return row;
   }
 
+  /**
+   * Locks user `id` for the rest of the transaction and checks the actor may act on it: it holds every
+   * permission the user's role grants (server/src/access/escalation.ts). Answers the user's role id.
+   */
+  async function actingOn(actor: Actor, trx: Transaction<Database>, id: number): Promise<number> {
+    const locked = await repo.lockUserRole(trx, id);
+    if (!locked) throw notFound('User not found', 'id');
+    const role = await repo.roleGrant(trx, locked.role_id);
+    if (!role) throw new Error(`users: user ${id} points at no role`);
+    assertMayActOn(actor, { id, role });
+    return locked.role_id;
+  }
+
+  /** The role to give, checked against the actor's own permissions (no way up). */
+  async function grantable(actor: Actor, trx: Kysely<Database> | Transaction<Database>, roleId: number) {
+    const role = await repo.roleGrant(trx, roleId);
+    if (!role) throw unknownReference('role_id', 'No such role');
+    assertMayGrant(actor, role);
+    return role;
+  }
+
   /** Role, department and instances must exist, the last two in the user's tenant; answers the distinct instance ids. */
   async function checkReferences(
     tenantId: number,
@@ -150,15 +174,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     }
   }
 
-  return {
+  return guardService('users', {
     /** The tenant's live users, by name. */
-    list(tenant: TenantRef): Promise<UserDto[]> {
+    async list(_actor: Actor, tenant: TenantRef): Promise<UserDto[]> {
       return loadUserDtos(db, { tenantId: tenant.id });
-    },
-
-    /** The given live users (of one tenant, when given), by name. */
-    byIds(ids: readonly number[], tenantId?: number): Promise<UserDto[]> {
-      return loadUserDtos(db, tenantId === undefined ? { ids } : { ids, tenantId });
     },
 
     /** The caller itself; a caller whose record vanished mid-request is no longer signed in. */
@@ -177,7 +196,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** "Functional user" (contracts/openapi.yaml `userIsFuncionalUser`): a customer-tenant account, not staff. */
-    isFunctional(actor: Actor): boolean {
+    async isFunctional(actor: Actor): Promise<boolean> {
       return !actor.originBackoffice;
     },
 
@@ -191,9 +210,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       });
       const instances =
         (await checkReferences(tenant.id, { ...input, chosen_instances: input.chosen_instances ?? [] })) ?? [];
+      // A clear refusal before the password is hashed; checked again inside the transaction.
+      await grantable(actor, db, input.role_id);
       // Hashed before the transaction: on PGlite the transaction holds the only connection.
       const passwordHash = await hashPassword(password);
       const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+        await grantable(actor, trx, input.role_id);
         const limit = await repo.lockTenantUserLimit(trx, tenant.id);
         await assertUnique(trx, tenant.id, { email, username });
         if ((await repo.countLiveUsers(trx, tenant.id)) >= limit) throw limitReached(limit);
@@ -245,11 +267,19 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const password = checked.password;
       const roleId = checked.role_id;
       const user = await target(actor, scope, id);
+      // One's own password changes on the account screen, with the current one (changeOwnPassword).
+      if (password !== undefined && user.id === actor.userId)
+        throw forbidden([], 'change your own password on your account screen, with your current password');
       const instances = await checkReferences(user.tenant_id, { ...patch, role_id: roleId });
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
       if (password !== undefined) set.password_hash = await hashPassword(password);
       await audit.transaction(auditWho(actor), async (trx, record) => {
+        const currentRole = await actingOn(actor, trx, user.id);
+        if (roleId !== undefined) {
+          assertNotOwnRole(actor, user.id, roleId, currentRole);
+          if (roleId !== currentRole) await grantable(actor, trx, roleId);
+        }
         const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
         await repo.updateUserRow(trx, user.id, set);
@@ -266,6 +296,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const user = await target(actor, scope, id);
       if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
+        await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
         await repo.updateUserRow(trx, user.id, { blocked });
         await recordUserChange(trx, record, blocked ? 'user.block' : 'user.unblock', user.id, before);
@@ -279,6 +310,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const user = await target(actor, scope, id);
       if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
+        await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
         await repo.markUserDeleted(trx, user.id);
         await recordUserChange(trx, record, 'user.delete', user.id, before, true);
@@ -290,6 +322,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     async disconnect(actor: Actor, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
       await audit.transaction(auditWho(actor), async (trx, record) => {
+        await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
         await repo.updateUserRow(trx, user.id, { is_connected: false });
         // Every session of the user ends: the record says so, whatever fields changed.
@@ -336,10 +369,11 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Removes one user–instance link of the tenant. */
-    async removeInstanceLink(actor: Actor, tenantId: number, linkId: number): Promise<void> {
-      const link = await repo.findTenantLink(db, tenantId, linkId);
+    async removeInstanceLink(actor: Actor, tenant: TenantRef, linkId: number): Promise<void> {
+      const link = await repo.findTenantLink(db, tenant.id, linkId);
       if (!link) throw notFound('No such user–instance link in this tenant', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
+        await actingOn(actor, trx, link.user_id);
         const before = await stateIn(trx, link.user_id);
         await repo.deleteLink(trx, link.id);
         await recordUserChange(trx, record, 'user.instance-unlink', link.user_id, before);
@@ -348,15 +382,16 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
 
     /** The tenant's connected users, optionally without one user and only those linked to an instance. */
     async online(
-      tenantId: number,
+      _actor: Actor,
+      tenant: TenantRef,
       filter: { exceptUserId?: number | null; instanceId?: number | null },
     ): Promise<UserDto[]> {
-      const ids = await repo.onlineUserIds(db, tenantId, filter);
-      return loadUserDtos(db, { ids, tenantId });
+      const ids = await repo.onlineUserIds(db, tenant.id, filter);
+      return loadUserDtos(db, { ids, tenantId: tenant.id });
     },
 
     /** Who a login-failure report may be narrowed to: id, name and e-mail of the tenant's users. */
-    summaries(tenant: TenantRef) {
+    async summaries(_actor: Actor, tenant: TenantRef) {
       return repo.userSummaries(db, tenant.id);
     },
 
@@ -384,6 +419,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       // The reset and the requirement commit together with their one record (`user.two-factor`; none
       // for a no-op), or not at all.
       const stored = await audit.transaction(auditWho(actor), async (trx, record) => {
+        await actingOn(actor, trx, user.id);
         const before = await twoFactorFlagsOf(trx, user.id);
         if (patch.two_factor_enabled === true) {
           if (!before.two_factor_enabled) {
@@ -413,5 +449,5 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         two_factor_enrolment_required: stored.two_factor_enrolment_required,
       };
     },
-  };
+  });
 }

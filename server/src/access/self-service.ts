@@ -1,17 +1,17 @@
 /**
- * Who may change which fields of a user, asked by the users service (./service.ts) and, before they
- * read the input, by the REST and GraphQL adapters (server/src/rest/users.ts, server/src/graphql/index.ts).
+ * What a user may do on its own record without the `users` permission (./policies.ts `selfService`),
+ * asked by the users service (server/src/users/service.ts) and, before they read the input, by the
+ * REST and GraphQL doors (server/src/rest/users.ts, server/src/graphql/index.ts).
  */
-import { holdsAny } from '../access/permissions';
-import type { Actor } from '../access/caller';
 import { forbidden } from '../base/domain-error';
-import type { UserPatch } from './user-input';
+import type { Actor } from './caller';
+import { holdsAny } from './permissions';
 
 /** Route permission that manages users. */
 export const USERS_PERMISSION = ['users'] as const;
 
 /** Every field a change may name. */
-const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>([
+const USER_FIELDS: ReadonlySet<string> = new Set([
   'username',
   'name',
   'email',
@@ -23,7 +23,7 @@ const USER_FIELDS: ReadonlySet<string> = new Set<keyof UserPatch>([
 ]);
 
 /** The fields a user without the `users` permission may change on its own record. */
-const OWN_PROFILE_FIELDS: ReadonlySet<keyof UserPatch> = new Set(['username', 'name', 'email', 'image']);
+const OWN_PROFILE_FIELDS: ReadonlySet<string> = new Set(['username', 'name', 'email', 'image']);
 
 /**
  * Who may ask for a change of these fields of user `id`: with the `users` permission anyone; without it
@@ -35,8 +35,7 @@ export function assertMayChange(actor: Actor, id: number, fields: readonly strin
   if (holdsAny(actor, USERS_PERMISSION)) return;
   // Names that are no field of a user are bad input, for validation to refuse, not a permission.
   const asked = fields.filter((field) => USER_FIELDS.has(field));
-  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field as keyof UserPatch)))
-    throw forbidden(USERS_PERMISSION);
+  if (id !== actor.userId || asked.some((field) => !OWN_PROFILE_FIELDS.has(field))) throw forbidden(USERS_PERMISSION);
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { GraphQLSchema } from 'graphql';
 
 /**
- * What each root field requires, read from its description in contracts/schema.graphql ("Permission:
+ * Tests only: the "Permission:" lines of contracts/schema.graphql are documentation, and
+ * server/src/graphql/field-policies.test.ts holds them equal to the policies the server enforces
+ * (server/src/access/policies.ts). Nothing authorizes from them.
+ *
+ * What each root field's description says it requires, read from contracts/schema.graphql ("Permission:
  * route `users`", "any one of routes `a`, `b`", "any signed-in user", "none"), so the schema is the
  * one place it is written. A field whose permission depends on its arguments ("…; without it, a
  * signed-in user may still…") requires a signed-in user here; its service decides the rest.

@@ -1,0 +1,182 @@
+import type { PermissionRoute } from './permissions';
+
+/**
+ * Who may call each service operation: one policy per method of every service (docs/security.md, Who
+ * may do what). A service is built through `guardService` (./guard.ts), which refuses to build when one
+ * of its methods has no policy here, or a policy here names no method (deny by default: the server does
+ * not start), and checks the policy before the method runs, whichever adapter called it. The REST and
+ * GraphQL doors (server/src/plugins/auth.ts, server/src/graphql/index.ts) filter early with the same
+ * policies; the service is the authority.
+ *
+ * What a policy says is what can be decided from the caller alone: who may call at all, which route
+ * permissions (any one suffices; `administrador` holds all), back-office staff only, the tenant an
+ * argument names being the caller's own. What depends on stored data (the target user's permissions, a
+ * role's routes, a value that would change) is decided in the method with the rules of ./escalation.ts
+ * and ./self-service.ts, and the policy names it in `rules` so a reader sees it here.
+ */
+export type Policy =
+  /** Anybody, signed in or not: signing in, the health checks, the tenant of a GraphQL path. */
+  | { readonly caller: 'anyone'; readonly why: string }
+  /** The server itself only (./caller.ts `serverCaller`): never a request. */
+  | { readonly caller: 'server'; readonly why: string }
+  | UserPolicy;
+
+export interface UserPolicy {
+  readonly caller: 'user';
+  /** Route permissions, any one of which allows the call; empty: any signed-in user. */
+  readonly anyOf: readonly PermissionRoute[];
+  /** Back-office staff only (`origin_backoffice`), whatever the role. */
+  readonly staffOnly?: boolean;
+  /**
+   * A caller without `anyOf` may still call the method for its own record, as this says; the method
+   * applies the rule (./self-service.ts) before anything else.
+   */
+  readonly selfService?: string;
+  /** The argument (0 = the first after the caller) holding the tenant acted on: the caller's own, or staff. */
+  readonly tenantArg?: number;
+  /** Rules on stored data the method applies after this policy (documentation, checked by review and tests). */
+  readonly rules?: readonly string[];
+}
+
+const anyone = (why: string): Policy => ({ caller: 'anyone', why });
+const signedIn = (extra: Omit<UserPolicy, 'caller' | 'anyOf'> = {}): UserPolicy => ({
+  caller: 'user',
+  anyOf: [],
+  ...extra,
+});
+const route = (anyOf: readonly PermissionRoute[], extra: Omit<UserPolicy, 'caller' | 'anyOf'> = {}): UserPolicy => ({
+  caller: 'user',
+  anyOf,
+  ...extra,
+});
+const staff = (anyOf: readonly PermissionRoute[], extra: Omit<UserPolicy, 'caller' | 'anyOf' | 'staffOnly'> = {}) =>
+  route(anyOf, { ...extra, staffOnly: true });
+
+const DASHBOARDS: readonly PermissionRoute[] = [
+  'dashboard-analytics',
+  'dashboard-control-panel',
+  'dashboard-maria-panel',
+];
+const LOGIN_REPORTS: readonly PermissionRoute[] = ['dashboard-report', 'dashboard-report-smart'];
+const ROLES_READ: readonly PermissionRoute[] = ['roles-list', 'roles-edit'];
+/** Acting on a user: the caller holds every permission the target holds (./escalation.ts `assertMayActOn`). */
+const ACT_ON = 'the caller holds every permission the target user holds; only an administrador acts on one';
+/** Giving a role: its permissions are a subset of the caller's (./escalation.ts `assertMayGrant`). */
+const GRANT = "the role's permissions are a subset of the caller's; only an administrador grants administrador";
+
+export const POLICIES = {
+  auth: {
+    authenticate: anyone('checks a token: the door of every protocol calls it before it knows the caller'),
+    signIn: anyone('signing in'),
+    signOut: signedIn(),
+    refresh: signedIn(),
+    whoAmI: signedIn(),
+    recordDenial: signedIn({ rules: ["records the caller's own refusal"] }),
+    twoFactorStatus: signedIn({ rules: ['own account only'] }),
+    twoFactorEnrol: signedIn({ rules: ['own account only'] }),
+    twoFactorVerify: signedIn({ rules: ['own account only', 'codes throttled like sign-ins'] }),
+    twoFactorDisable: signedIn({ rules: ['own account only', 'needs a current or recovery code'] }),
+  },
+  users: {
+    list: route(['users'], { tenantArg: 0 }),
+    me: signedIn(),
+    findByEmail: route(['users'], { rules: ['users of other tenants are not found, except for staff'] }),
+    isFunctional: signedIn(),
+    create: route(['users'], { tenantArg: 0, rules: [GRANT] }),
+    update: route(['users'], {
+      selfService: 'its own username, name, e-mail and avatar',
+      rules: [ACT_ON, GRANT, 'nobody changes its own role', 'a password changes only through its own rules'],
+    }),
+    setBlocked: route(['users'], { rules: [ACT_ON, 'nobody blocks itself'] }),
+    remove: route(['users'], { rules: [ACT_ON, 'nobody deletes itself'] }),
+    disconnect: route(['users'], { rules: [ACT_ON] }),
+    setConnected: signedIn({ rules: ['own presence only'] }),
+    changeOwnPassword: signedIn({ rules: ['own account only'] }),
+    instanceLinks: route(['users']),
+    removeInstanceLink: route(['users'], { tenantArg: 0, rules: [ACT_ON] }),
+    online: signedIn({ tenantArg: 0 }),
+    summaries: route(LOGIN_REPORTS, { tenantArg: 0 }),
+    updateSettings: route(['users'], {
+      selfService: 'confirming its own enrolled two-factor',
+      rules: [ACT_ON],
+    }),
+  },
+  tenants: {
+    resolve: signedIn({ rules: ['another tenant than its own only for staff'] }),
+    findLive: anyone('the tenant of a GraphQL path is looked up before the caller is known'),
+    names: signedIn({ rules: ['its own tenant only, except for staff'] }),
+    page: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    create: staff(['tenants']),
+    update: staff(['tenants']),
+    remove: staff(['tenants'], { rules: ['nobody deletes its own tenant'] }),
+    restore: staff(['tenants']),
+    setPlan: staff(['tenants']),
+    features: route(['tenants'], { tenantArg: 0 }),
+    setFeature: staff(['tenants'], { tenantArg: 0 }),
+  },
+  roles: {
+    list: route(['roles-list', 'roles-edit', 'users']),
+    get: route(ROLES_READ),
+    create: staff(['roles-edit']),
+    rename: staff(['roles-edit']),
+    setPermissions: staff(['roles-edit'], {
+      rules: [
+        'adds only permissions the caller holds',
+        "never the caller's own role",
+        'administrador always holds all',
+      ],
+    }),
+    remove: staff(['roles-edit']),
+    permissions: route(ROLES_READ),
+    permissionCategories: route(ROLES_READ),
+    permissionsOf: signedIn({ rules: ["its own permissions; another user's with `users` or `roles-list`"] }),
+  },
+  departments: {
+    list: route(['users'], { tenantArg: 0 }),
+    create: route(['users'], { tenantArg: 0 }),
+    update: route(['users'], { tenantArg: 0 }),
+  },
+  instances: {
+    list: route(['tenants'], { tenantArg: 0 }),
+    summaries: signedIn({ tenantArg: 0 }),
+    create: route(['tenants'], { tenantArg: 0, rules: ['billing flags (official, unlimited) only by staff'] }),
+    update: route(['tenants'], { tenantArg: 0, rules: ['billing flags (official, unlimited) only by staff'] }),
+    syncMessages: route(['tenants'], { tenantArg: 0 }),
+    connections: route(['tenants'], { tenantArg: 0 }),
+    createConnection: route(['tenants'], { tenantArg: 0 }),
+    updateConnection: route(['tenants'], { tenantArg: 0 }),
+  },
+  reports: {
+    syncAnalytics: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    campaignStatusWebhook: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    loginFailures: route(LOGIN_REPORTS, { rules: ["its own tenant's users only, except for staff"] }),
+    loginFailureSheet: route(LOGIN_REPORTS, { rules: ["its own tenant's users only, except for staff"] }),
+    summary: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+    timeseries: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+    productivity: route(['dashboard-produtivity-report'], { rules: ['its own tenant only, except for staff'] }),
+    orders: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+    attendances: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+    instanceLogs: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+    reasons: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+  },
+  audit: {
+    list: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
+    csv: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
+  },
+  health: {
+    databaseReachable: anyone('readiness probe'),
+  },
+} as const satisfies Readonly<Record<string, Readonly<Record<string, Policy>>>>;
+
+export type ServiceName = keyof typeof POLICIES;
+/** `users.create`, `tenants.setPlan`…: a service operation, as the adapters' maps and the audit of denials name it. */
+export type OperationName = {
+  [S in ServiceName]: `${S}.${Extract<keyof (typeof POLICIES)[S], string>}`;
+}[ServiceName];
+
+export function policyOf(operation: OperationName): Policy {
+  const [service, method] = operation.split('.') as [ServiceName, string];
+  const policy = (POLICIES[service] as Readonly<Record<string, Policy>>)[method];
+  if (!policy) throw new Error(`access: no policy for ${operation} (server/src/access/policies.ts)`);
+  return policy;
+}
