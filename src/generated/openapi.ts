@@ -38,6 +38,11 @@ export interface paths {
          *     `TWO_FACTOR_ENROLMENT_TTL` ago (10 minutes by default) answers `two_factor_enrolment_expired` and
          *     changes nothing (sign in again for a new one).
          *
+         *     Closed company (extension): a right password of a user whose tenant the provider deleted answers 401
+         *     `{"error":"tenant_deleted"}` with a message to contact support (a failed sign-in; never for a wrong
+         *     password, so it tells nothing to who does not know the password). The tenant's users are signed out
+         *     everywhere when it is deleted, and sign in again once staff restore it.
+         *
          *     Remember me (extension): `remember: true` gives the session the long refresh window
          *     (`REFRESH_WINDOW`, 14 days by default); without it the window is `REFRESH_WINDOW_SHORT` (12 hours by
          *     default), as GraphQL `logIn(remember)` (docs/operations.md).
@@ -1076,10 +1081,10 @@ export interface components {
         };
         LoginError: {
             /**
-             * @description `two_factor_required`, `invalid_two_factor_code`, `two_factor_enrolment_required` and `two_factor_enrolment_expired` are extensions (two-factor sign-in, enrolment at sign-in): ask for the code, do not treat them as a wrong password.
+             * @description `two_factor_required`, `invalid_two_factor_code`, `two_factor_enrolment_required` and `two_factor_enrolment_expired` are extensions (two-factor sign-in, enrolment at sign-in): ask for the code, do not treat them as a wrong password. `tenant_deleted` (extension): the password was right but the provider deleted the user's company; show the message, it is not a wrong password either.
              * @enum {string}
              */
-            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code" | "two_factor_enrolment_required" | "two_factor_enrolment_expired";
+            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code" | "two_factor_enrolment_required" | "two_factor_enrolment_expired" | "tenant_deleted";
             message: string;
             /** @description With `two_factor_enrolment_required` only, the pending secret to enrol. */
             enrolment?: components["schemas"]["TwoFactorEnrolment"];
@@ -1087,6 +1092,8 @@ export interface components {
         Forbidden: {
             message: string;
             required_permission?: components["schemas"]["RouteName"][];
+            /** @description Why, when more than a missing permission refuses the request: only back-office staff may do it, the role given or the user acted on holds permissions the caller does not, one's own role, another tenant. For people: show it as it is or map it; never parse it. */
+            reason?: string;
         };
         NotFound: {
             message: string;
