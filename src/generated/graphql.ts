@@ -158,6 +158,7 @@ export type UpdateUserMutationVariables = Exact<{
   role_id?: number | null | undefined;
   user_department_id?: number | null | undefined;
   chosen_instances?: Array<number> | number | null | undefined;
+  current_password?: string | null | undefined;
 }>;
 
 
@@ -165,6 +166,7 @@ export type UpdateUserMutation = { updateUser: { id: number, name: string, usern
 
 export type UpdateUserPasswordMutationVariables = Exact<{
   password: string;
+  current_password: string;
 }>;
 
 
@@ -633,7 +635,7 @@ export const UpdateDepartmentDocument = new TypedDocumentString(`
   activated
 }`) as unknown as TypedDocumentString<UpdateDepartmentMutation, UpdateDepartmentMutationVariables>;
 export const UpdateUserDocument = new TypedDocumentString(`
-    mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!]) {
+    mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String) {
   updateUser(
     id: $id
     username: $username
@@ -643,6 +645,7 @@ export const UpdateUserDocument = new TypedDocumentString(`
     role_id: $role_id
     user_department_id: $user_department_id
     chosen_instances: $chosen_instances
+    current_password: $current_password
   ) {
     ...UserRow
   }
@@ -686,8 +689,8 @@ fragment UserRow on User {
   }
 }`) as unknown as TypedDocumentString<UpdateUserMutation, UpdateUserMutationVariables>;
 export const UpdateUserPasswordDocument = new TypedDocumentString(`
-    mutation updateUserPassword($password: String!) {
-  updateUserPassword(password: $password) {
+    mutation updateUserPassword($password: String!, $current_password: String!) {
+  updateUserPassword(password: $password, current_password: $current_password) {
     token
     expires_in
     user {

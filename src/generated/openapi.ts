@@ -157,6 +157,13 @@ export interface paths {
          *     change its OWN name or e-mail (the name-only and email-only forms); the whole object (role,
          *     department, instances, username, password) answers 403. A password in the whole object must pass
          *     the strength rule of `docs/product.md` (Passwords; not weak), as on every operation that sets one.
+         *
+         *     Who may do what (extension, docs/security.md): nobody changes its own role, nor its own password here
+         *     (GraphQL `updateUserPassword`, with the current one); a role is given only by a user holding every
+         *     permission it grants, `administrador` only by an administrador; a user is changed only by one holding
+         *     every permission it holds (403 with `reason` otherwise). A new e-mail of one's own needs
+         *     `current_password` and ends the user's other sessions; a new e-mail or password set by someone else
+         *     ends every session of the user.
          */
         put: operations["userUpdate"];
         post?: never;
@@ -1243,9 +1250,13 @@ export interface components {
             role_id: components["schemas"]["Id"];
             user_department_id?: components["schemas"]["Id"] | null;
             chosen_instances?: components["schemas"]["Id"][];
+            /** @description The caller's current password, required when it changes its OWN e-mail (400 on `body/current_password` when missing or wrong; a wrong one counts as a failed sign-in). Ignored otherwise. */
+            current_password?: string;
         };
         UserEmailOnly: {
             email: components["schemas"]["Email"];
+            /** @description The caller's current password, required when it changes its OWN e-mail (400 on `body/current_password` when missing or wrong; a wrong one counts as a failed sign-in). Ignored otherwise. */
+            current_password?: string;
         };
         UserNameOnly: {
             name: components["schemas"]["PersonName"];

@@ -321,7 +321,8 @@ describe.each([
         tenantName: () => tenant.name,
         send: (token) => rest(t, 'POST', '/api/roles', { token, body: { name: 'rec-papel', display_name: 'Rec' } }),
         operation: 'POST /api/roles',
-        changes: { required: [null, '["roles-edit"]'] },
+        // The permission would not do: staff only says why (server/src/access/permissions.ts requireStaff).
+        changes: { required: [null, '["roles-edit"]'], reason: [null, '"only back-office staff may do this"'] },
       },
       {
         name: 'REST naming another tenant',

@@ -212,6 +212,8 @@ export function createAuthService({
           throw conflict('There is no pending enrolment: call POST /api/two-factor/enrol first');
         throw invalid('code', 'The code is not valid for the pending secret');
       }
+      // Two-factor on: every other session of the user ends (docs/security.md, Credentials and sessions).
+      await tokens.revokeOtherFamilies(actor.userId, actor.claims.fam);
       return { enabled: true as const, enrolled_at: outcome.enrolled_at, recovery_codes: outcome.recovery_codes };
     },
 
@@ -225,6 +227,7 @@ export function createAuthService({
         await resetTwoFactorIn(trx, actor.userId);
         await recordTwoFactorChange(trx, record, actor.userId, before);
       });
+      await tokens.revokeOtherFamilies(actor.userId, actor.claims.fam);
       return twoFactor.status(actor.userId);
     },
   });

@@ -304,6 +304,23 @@ export class TokenService {
     this.announce({ familyId });
   }
 
+  /**
+   * Every session of the user but `keep` (the one making the change) ends: after its own new password,
+   * e-mail or two-factor (docs/security.md, Credentials and sessions). The kept session goes on, its
+   * refresh window unchanged; the others' sockets close on every process.
+   */
+  async revokeOtherFamilies(userId: number, keep: string): Promise<void> {
+    const revoked = await this.db
+      .updateTable('token_families')
+      .set({ revoked_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .where('id', '!=', keep)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    for (const family of revoked) this.announce({ familyId: family.id });
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await revokeFamilyRow(this.db, familyId);
     this.announce({ familyId });

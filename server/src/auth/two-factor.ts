@@ -54,27 +54,29 @@ export const TWO_FACTOR_AUDIT_FIELDS = ['two_factor_enabled', 'two_factor_enrolm
 
 /**
  * Records a change of a user's two-factor (`user.two-factor`) with the transaction that made it: the
- * user's state before, read in that transaction before the change, and after.
+ * user's state before, read in that transaction before the change, and after. Answers whether anything
+ * changed (a call that changed nothing records nothing).
  */
 export async function recordTwoFactorChange(
   trx: Transaction<Database>,
   record: Recorder,
   userId: number,
   before: { two_factor_enabled: boolean; two_factor_enrolment_required: boolean },
-): Promise<void> {
+): Promise<boolean> {
   const after = await trx
     .selectFrom('users')
     .select(['name', 'tenant_id', ...TWO_FACTOR_AUDIT_FIELDS])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   const changes = changesOf(before, after, TWO_FACTOR_AUDIT_FIELDS);
-  if (changes.length === 0) return;
+  if (changes.length === 0) return false;
   await record({
     operation: 'user.two-factor',
     target: { id: userId, name: after.name },
     tenantId: after.tenant_id,
     changes,
   });
+  return true;
 }
 
 /** The user's two-factor flags, read with `db` (a transaction's, before a change). */

@@ -181,12 +181,13 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         user_department_id: args.user_department_id,
         // null: no instances, like an empty list.
         chosen_instances: args.chosen_instances === undefined ? undefined : (args.chosen_instances ?? []),
+        current_password: args.current_password,
       };
       return toUser(await users.update(signedIn(ctx), inTenant(ctx), args.id, patch));
     },
 
     async updateUserPassword(_parent, args, ctx) {
-      const session = await users.changeOwnPassword(signedIn(ctx), args.password);
+      const session = await users.changeOwnPassword(signedIn(ctx), args.password, args.current_password);
       return { token: session.token, expires_in: session.expiresIn, user: toUser(session.user) };
     },
 

@@ -111,8 +111,9 @@ export interface MutationArgs {
     role_id?: number | null;
     user_department_id?: number | null;
     chosen_instances?: number[] | null;
+    current_password?: string | null;
   };
-  updateUserPassword: { password: string };
+  updateUserPassword: { password: string; current_password?: string | null };
   deleteUser: { id: number };
   disconnectUser: { user_id: number };
   deleteUserInstance: { id: number };

@@ -12,6 +12,7 @@ import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
 import { assertMayChange, USERS_PERMISSION } from '../access/self-service';
 import { auditWho } from '../audit/trail';
+import { assertCurrentPassword } from '../auth/current-password';
 import {
   checkAll,
   conflict,
@@ -267,9 +268,14 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const password = checked.password;
       const roleId = checked.role_id;
       const user = await target(actor, scope, id);
+      const own = user.id === actor.userId;
       // One's own password changes on the account screen, with the current one (changeOwnPassword).
-      if (password !== undefined && user.id === actor.userId)
+      if (password !== undefined && own)
         throw forbidden([], 'change your own password on your account screen, with your current password');
+      // A new e-mail of one's own is proven with the current password (docs/security.md, Credentials and sessions).
+      const stored = (await repo.userEmail(db, user.id)).email;
+      const newEmail = set.email !== undefined && set.email !== stored.toLowerCase();
+      if (newEmail && own) await assertCurrentPassword(db, config, actor, patch.current_password);
       const instances = await checkReferences(user.tenant_id, { ...patch, role_id: roleId });
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
@@ -287,7 +293,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         // One record: a change that sets a password is `user.password` (which fields else changed, too).
         await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
       });
-      if (password !== undefined) await tokens.revokeUser(user.id);
+      // A new password or e-mail ends the user's sessions: every one when someone else changed it, the
+      // others when the user did (its own session goes on).
+      if (password !== undefined || newEmail) {
+        if (own) await tokens.revokeOtherFamilies(user.id, actor.claims.fam);
+        else await tokens.revokeUser(user.id);
+      }
       return dto(user.id);
     },
 
@@ -342,20 +353,28 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** The caller's new password: every session ends, and a new one starts for this caller. */
+    /**
+     * The caller's new password, proven with its current one: every other session of the user ends,
+     * and this one goes on with a new token of the same session, so its remember-me window is kept.
+     */
     async changeOwnPassword(
       actor: Actor,
       password: string,
+      currentPassword: string | null | undefined,
     ): Promise<{ token: string; expiresIn: number; user: UserDto }> {
-      const passwordHash = await hashPassword(checkPassword(password));
+      const newPassword = checkPassword(password);
+      await assertCurrentPassword(db, config, actor, currentPassword);
+      const passwordHash = await hashPassword(newPassword);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await stateIn(trx, actor.userId);
         await repo.updateUserRow(trx, actor.userId, { password_hash: passwordHash });
         // That it changed, never a value: no field of the password is recorded.
         await recordUserChange(trx, record, 'user.password', actor.userId, before);
       });
-      await tokens.revokeUser(actor.userId);
-      const { token_version } = await repo.userTokenVersion(db, actor.userId);
-      const session = await tokens.issue(actor.userId, token_version);
+      await tokens.revokeOtherFamilies(actor.userId, actor.claims.fam);
+      // A new token of this session: the same family and refresh window (remember me or not).
+      const session = await tokens.rotate(actor.claims);
+      if (!session) throw unauthenticated();
       const [user] = await loadUserDtos(db, { ids: [actor.userId] });
       if (!user) throw unauthenticated();
       return { token: session.token, expiresIn: session.expiresIn, user };
@@ -440,9 +459,15 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
             'two_factor_enrolment_required',
           );
         }
-        await recordTwoFactorChange(trx, record, user.id, before);
-        return repo.twoFactorEnabledOf(trx, user.id);
+        const changed = await recordTwoFactorChange(trx, record, user.id, before);
+        return { ...(await repo.twoFactorEnabledOf(trx, user.id)), changed };
       });
+      // A two-factor change ends the user's sessions (docs/security.md, Credentials and sessions): a reset
+      // or a requirement to enrol takes effect at its next sign-in; its own change leaves this session on.
+      if (stored.changed) {
+        if (user.id === actor.userId) await tokens.revokeOtherFamilies(user.id, actor.claims.fam);
+        else await tokens.revokeUser(user.id);
+      }
       return {
         user_id: user.id,
         two_factor_enabled: stored.two_factor_enabled,

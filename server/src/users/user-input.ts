@@ -24,6 +24,8 @@ export interface UserPatch {
   user_department_id?: number | null;
   /** The complete new set of linked instances. */
   chosen_instances?: readonly number[];
+  /** One's own new e-mail is proven with the current password (server/src/auth/current-password.ts). */
+  current_password?: string | null;
 }
 
 /** A value the field cannot do without. */

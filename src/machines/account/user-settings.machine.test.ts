@@ -26,12 +26,34 @@ describe('userSettingsMachine: model coverage', () => {
       machine: userSettingsMachine.provide({ actors: { saveProfile: heldPromise(), changePassword: heldPromise() } }),
       input: () => ({ execute: unused.execute, userId: 2, session: session() }),
       events: [
-        { type: 'settings.saveProfile', name: 'Olga', email: 'olga@demo.local' },
-        { type: 'settings.saveProfile', name: ' ', email: 'nope' },
+        {
+          type: 'settings.saveProfile',
+          name: 'Olga',
+          email: 'olga@demo.local',
+          currentEmail: 'olga@demo.local',
+          currentPassword: '',
+        },
+        {
+          type: 'settings.saveProfile',
+          name: ' ',
+          email: 'nope',
+          currentEmail: 'olga@demo.local',
+          currentPassword: '',
+        },
         doneEvent('saveProfile'),
         errorEvent('saveProfile', new GraphqlError(403, [{ message: 'FORBIDDEN', extensions: { code: 'FORBIDDEN' } }])),
-        { type: 'settings.changePassword', password: 'Farm@c1a-Boa!', confirmation: 'Farm@c1a-Boa!' },
-        { type: 'settings.changePassword', password: 'abc12345', confirmation: 'abc12345' },
+        {
+          type: 'settings.changePassword',
+          password: 'Farm@c1a-Boa!',
+          confirmation: 'Farm@c1a-Boa!',
+          currentPassword: 'Old#Pass-1',
+        },
+        {
+          type: 'settings.changePassword',
+          password: 'abc12345',
+          confirmation: 'abc12345',
+          currentPassword: 'Old#Pass-1',
+        },
         doneEvent('changePassword', { token: 'T9', expiresIn: 900 }),
         errorEvent('changePassword', new TypeError('fetch failed')),
       ],
@@ -53,9 +75,16 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
 
   it('saves the own name and email with updateUser, then reloads the profile', async () => {
     const t = start(() => gqlData({ updateUser: { id: 2 } }));
-    t.actor.send({ type: 'settings.saveProfile', name: ' Olga Souza ', email: 'olga@demo.local ' });
+    t.actor.send({
+      type: 'settings.saveProfile',
+      name: ' Olga Souza ',
+      email: 'olga@demo.local ',
+      currentEmail: 'Olga@demo.local',
+      currentPassword: 'never sent',
+    });
     expect(t.actor.getSnapshot().hasTag('savingProfile')).toBe(true);
     await flush();
+    // The same address (case and spaces aside): no current password goes out.
     expect(operationOf(t.fake.seen[0]!)).toEqual({
       name: 'updateUser',
       variables: { id: 2, name: 'Olga Souza', email: 'olga@demo.local' },
@@ -67,7 +96,13 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
   it('says precisely why the profile was refused: no permission (FORBIDDEN), or a taken email', async () => {
     let answer = gqlError('FORBIDDEN', undefined, 403);
     const t = start(() => answer);
-    t.actor.send({ type: 'settings.saveProfile', name: 'Olga', email: 'olga@demo.local' });
+    t.actor.send({
+      type: 'settings.saveProfile',
+      name: 'Olga',
+      email: 'olga@demo.local',
+      currentEmail: 'olga@demo.local',
+      currentPassword: '',
+    });
     await flush();
     expect(t.ctx().profile).toEqual({
       fieldErrors: {},
@@ -75,24 +110,63 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
       notice: null,
     });
     answer = gqlError('BAD_USER_INPUT', 'email');
-    t.actor.send({ type: 'settings.saveProfile', name: 'Olga', email: 'admin@demo.local' });
+    t.actor.send({
+      type: 'settings.saveProfile',
+      name: 'Olga',
+      email: 'admin@demo.local',
+      currentEmail: 'olga@demo.local',
+      currentPassword: 'Old#Pass-1',
+    });
     await flush();
     expect(t.ctx().profile.fieldErrors).toEqual({ email: 'settings.errors.emailRejected' });
     expect(t.link.sent).toEqual([]);
   });
 
+  it('asks for the current password before a new e-mail goes out, and says when the server finds it wrong', async () => {
+    const t = start(() => gqlError('BAD_USER_INPUT', 'current_password'));
+    const change = { type: 'settings.saveProfile' as const, name: 'Olga', email: 'nova@demo.local' };
+    t.actor.send({ ...change, currentEmail: 'olga@demo.local', currentPassword: '' });
+    expect(t.ctx().profile.fieldErrors).toEqual({ currentPassword: 'settings.errors.currentPasswordRequired' });
+    expect(t.fake.seen).toHaveLength(0);
+    t.actor.send({ ...change, currentEmail: 'olga@demo.local', currentPassword: 'Wrong#Pass-1' });
+    await flush();
+    expect(operationOf(t.fake.seen[0]!)).toEqual({
+      name: 'updateUser',
+      variables: { id: 2, name: 'Olga', email: 'nova@demo.local', current_password: 'Wrong#Pass-1' },
+    });
+    expect(t.ctx().profile.fieldErrors).toEqual({ currentPassword: 'settings.errors.currentPasswordWrong' });
+  });
+
   it('changes the password, hands the new token to the session before reloading the profile', async () => {
     const t = start(() => gqlData({ updateUserPassword: { token: 'T9', expires_in: 900, user: { id: 2 } } }));
-    t.actor.send({ type: 'settings.changePassword', password: 'aaa-Bbb#1', confirmation: 'aaa-Bbb#1' });
+    const current = { currentPassword: 'Old#Pass-1' };
+    t.actor.send({ type: 'settings.changePassword', password: 'aaa-Bbb#1', confirmation: 'aaa-Bbb#1', ...current });
     expect(t.ctx().password.fieldErrors).toEqual({ password: 'users.form.passwordWeak' });
-    t.actor.send({ type: 'settings.changePassword', password: 'Farm@c1a-Boa!', confirmation: 'Farm@c1a-Bo' });
+    t.actor.send({
+      type: 'settings.changePassword',
+      password: 'Farm@c1a-Boa!',
+      confirmation: 'Farm@c1a-Bo',
+      ...current,
+    });
     expect(t.ctx().password.fieldErrors).toEqual({ confirmation: 'settings.errors.passwordMismatch' });
+    t.actor.send({
+      type: 'settings.changePassword',
+      password: 'Farm@c1a-Boa!',
+      confirmation: 'Farm@c1a-Boa!',
+      currentPassword: '',
+    });
+    expect(t.ctx().password.fieldErrors).toEqual({ currentPassword: 'settings.errors.currentPasswordRequired' });
     expect(t.fake.seen).toHaveLength(0);
-    t.actor.send({ type: 'settings.changePassword', password: 'Farm@c1a-Boa!', confirmation: 'Farm@c1a-Boa!' });
+    t.actor.send({
+      type: 'settings.changePassword',
+      password: 'Farm@c1a-Boa!',
+      confirmation: 'Farm@c1a-Boa!',
+      ...current,
+    });
     await flush();
     expect(operationOf(t.fake.seen[0]!)).toEqual({
       name: 'updateUserPassword',
-      variables: { password: 'Farm@c1a-Boa!' },
+      variables: { password: 'Farm@c1a-Boa!', current_password: 'Old#Pass-1' },
     });
     expect(t.link.sent).toEqual([
       { type: 'session.tokenRotated', token: 'T9', expiresIn: 900 },
@@ -106,7 +180,12 @@ describe('userSettingsMachine: against the GraphQL contract', () => {
 
   it('keeps the session as it is when the password change fails', async () => {
     const t = start(() => json(503, { status: 'unavailable', message: 'down' }));
-    t.actor.send({ type: 'settings.changePassword', password: 'Farm@c1a-Boa!', confirmation: 'Farm@c1a-Boa!' });
+    t.actor.send({
+      type: 'settings.changePassword',
+      password: 'Farm@c1a-Boa!',
+      confirmation: 'Farm@c1a-Boa!',
+      currentPassword: 'Old#Pass-1',
+    });
     await flush();
     expect(t.ctx().password.error).toEqual({ key: 'settings.errors.password', reason: 'apiErrors.unavailable' });
     expect(t.link.sent).toEqual([]);

@@ -31,34 +31,61 @@ export interface UserSettingsContext extends UserSettingsInput {
   profile: FormFeedback;
   password: FormFeedback;
   /** Held only while the call is in flight. */
-  pendingProfile: { name: string; email: string } | null;
-  pendingPassword: string | null;
+  pendingProfile: { name: string; email: string; currentPassword: string | null } | null;
+  pendingPassword: { password: string; currentPassword: string } | null;
 }
 
 export type UserSettingsEvent =
-  | { type: 'settings.saveProfile'; name: string; email: string }
-  | { type: 'settings.changePassword'; password: string; confirmation: string };
+  | {
+      type: 'settings.saveProfile';
+      name: string;
+      email: string;
+      /** The address stored now: a different one is a new e-mail, proven with the current password. */
+      currentEmail: string;
+      currentPassword: string;
+    }
+  | { type: 'settings.changePassword'; password: string; confirmation: string; currentPassword: string };
 
 const MAX_PASSWORD = 128;
 const clean: FormFeedback = { fieldErrors: {}, error: null, notice: null };
 
-/** Local checks of the name and email (the rules of `updateUser`). */
-export function profileProblems(name: string, email: string): Partial<Record<'name' | 'email', I18nKey>> {
-  const problems: Partial<Record<'name' | 'email', I18nKey>> = {};
+/** Whether `email` is another address than the one stored (case and spaces do not count). */
+export function isNewEmail(email: string, currentEmail: string): boolean {
+  return email.trim().toLowerCase() !== currentEmail.trim().toLowerCase();
+}
+
+/**
+ * Local checks of the name and email (the rules of `updateUser`); a new e-mail needs the current
+ * password (contracts/schema.graphql `updateUser(current_password)`).
+ */
+export function profileProblems(
+  name: string,
+  email: string,
+  currentEmail = email,
+  currentPassword = '',
+): Partial<Record<'name' | 'email' | 'currentPassword', I18nKey>> {
+  const problems: Partial<Record<'name' | 'email' | 'currentPassword', I18nKey>> = {};
   const trimmed = name.trim();
   if (!trimmed) problems.name = 'settings.errors.nameRequired';
   else if (Array.from(trimmed).length > 120) problems.name = 'settings.errors.nameTooLong';
   const address = email.trim();
   if (!isValidEmail(address)) problems.email = 'settings.errors.emailInvalid';
+  if (isNewEmail(email, currentEmail) && !currentPassword)
+    problems.currentPassword = 'settings.errors.currentPasswordRequired';
   return problems;
 }
 
-/** Local checks of a new password: weak ones are refused (with the reason), and both entries must match. */
+/**
+ * Local checks of a new password: the current one is given, weak ones are refused (with the reason),
+ * and both entries must match.
+ */
 export function passwordProblems(
   password: string,
   confirmation: string,
-): Partial<Record<'password' | 'confirmation', I18nKey>> {
-  const problems: Partial<Record<'password' | 'confirmation', I18nKey>> = {};
+  currentPassword = 'given',
+): Partial<Record<'password' | 'confirmation' | 'currentPassword', I18nKey>> {
+  const problems: Partial<Record<'password' | 'confirmation' | 'currentPassword', I18nKey>> = {};
+  if (!currentPassword) problems.currentPassword = 'settings.errors.currentPasswordRequired';
   if (!password) problems.password = 'settings.errors.passwordRequired';
   else if (password.length > MAX_PASSWORD) problems.password = 'settings.errors.passwordTooLong';
   else {
@@ -75,15 +102,16 @@ function profileRefusals(error: unknown): Partial<Record<string, I18nKey>> {
   return {
     ...(fields['name'] ? { name: 'settings.errors.nameRejected' as const } : {}),
     ...(fields['email'] ? { email: 'settings.errors.emailRejected' as const } : {}),
+    ...(fields['current_password'] ? { currentPassword: 'settings.errors.currentPasswordWrong' as const } : {}),
   };
 }
 
 /**
  * The signed-in user's own settings (`/user-settings`): name and email with GraphQL `updateUser`
- * (every user may change their own; a FORBIDDEN from a server that disagrees is said as such), and
- * the password with `updateUserPassword`, which
- * revokes every earlier token and answers a new one: the session adopts it at once
- * (`session.tokenRotated`) and reloads the profile.
+ * (every user may change their own; a FORBIDDEN from a server that disagrees is said as such; a new
+ * e-mail is proven with the current password), and the password with `updateUserPassword`, proven with
+ * the current one, which ends the user's other sessions and answers a new token of this one: the
+ * session adopts it at once (`session.tokenRotated`) and reloads the profile.
  *
  * Parallel regions `profile` and `password`, each `idle` or calling (tag `busy`).
  */
@@ -96,34 +124,61 @@ export const userSettingsMachine = setup({
     emitted: {} as Outcome<'profile' | 'password'>,
   },
   actors: {
-    saveProfile: fromPromise<void, { execute: Execute; id: number; name: string; email: string }>(async ({ input }) => {
-      await input.execute(UpdateUserDocument, { id: input.id, name: input.name, email: input.email });
+    saveProfile: fromPromise<
+      void,
+      { execute: Execute; id: number; name: string; email: string; currentPassword: string | null }
+    >(async ({ input }) => {
+      await input.execute(UpdateUserDocument, {
+        id: input.id,
+        name: input.name,
+        email: input.email,
+        ...(input.currentPassword ? { current_password: input.currentPassword } : {}),
+      });
     }),
-    changePassword: fromPromise<{ token: string; expiresIn: number }, { execute: Execute; password: string }>(
-      async ({ input }) => {
-        const { updateUserPassword } = await input.execute(UpdateUserPasswordDocument, { password: input.password });
-        return { token: updateUserPassword.token, expiresIn: updateUserPassword.expires_in };
-      },
-    ),
+    changePassword: fromPromise<
+      { token: string; expiresIn: number },
+      { execute: Execute; password: string; currentPassword: string }
+    >(async ({ input }) => {
+      const { updateUserPassword } = await input.execute(UpdateUserPasswordDocument, {
+        password: input.password,
+        current_password: input.currentPassword,
+      });
+      return { token: updateUserPassword.token, expiresIn: updateUserPassword.expires_in };
+    }),
   },
   guards: {
     validProfile: ({ event }) => {
       assertEvent(event, 'settings.saveProfile');
-      return Object.keys(profileProblems(event.name, event.email)).length === 0;
+      return (
+        Object.keys(profileProblems(event.name, event.email, event.currentEmail, event.currentPassword)).length === 0
+      );
     },
     validPassword: ({ event }) => {
       assertEvent(event, 'settings.changePassword');
-      return Object.keys(passwordProblems(event.password, event.confirmation)).length === 0;
+      return Object.keys(passwordProblems(event.password, event.confirmation, event.currentPassword)).length === 0;
     },
   },
   actions: {
     beginProfile: assign(({ event }) => {
       assertEvent(event, 'settings.saveProfile');
-      return { pendingProfile: { name: event.name.trim(), email: event.email.trim() }, profile: clean };
+      return {
+        pendingProfile: {
+          name: event.name.trim(),
+          email: event.email.trim(),
+          // Sent only for a new e-mail: the server asks it for nothing else.
+          currentPassword: isNewEmail(event.email, event.currentEmail) ? event.currentPassword : null,
+        },
+        profile: clean,
+      };
     }),
     refuseProfile: assign(({ event }) => {
       assertEvent(event, 'settings.saveProfile');
-      return { profile: { ...clean, fieldErrors: profileProblems(event.name, event.email) } };
+      return {
+        profile: {
+          ...clean,
+          fieldErrors: profileProblems(event.name, event.email, event.currentEmail, event.currentPassword),
+        },
+      };
     }),
     profileSaved: assign({ pendingProfile: null, profile: { ...clean, notice: 'settings.notices.profileSaved' } }),
     reportProfileSaved: emit(succeeded('profile', { key: 'settings.notices.profileSaved' })),
@@ -138,11 +193,16 @@ export const userSettingsMachine = setup({
     })),
     beginPassword: assign(({ event }) => {
       assertEvent(event, 'settings.changePassword');
-      return { pendingPassword: event.password, password: clean };
+      return { pendingPassword: { password: event.password, currentPassword: event.currentPassword }, password: clean };
     }),
     refusePassword: assign(({ event }) => {
       assertEvent(event, 'settings.changePassword');
-      return { password: { ...clean, fieldErrors: passwordProblems(event.password, event.confirmation) } };
+      return {
+        password: {
+          ...clean,
+          fieldErrors: passwordProblems(event.password, event.confirmation, event.currentPassword),
+        },
+      };
     }),
     passwordChanged: assign({
       pendingPassword: null,
@@ -151,9 +211,12 @@ export const userSettingsMachine = setup({
     passwordFailed: assign((_, params: { error: unknown }) => ({
       pendingPassword: null,
       password: {
-        fieldErrors: refusedFields(params.error)['password']
-          ? { password: 'settings.errors.passwordRejected' as const }
-          : {},
+        fieldErrors: {
+          ...(refusedFields(params.error)['password'] ? { password: 'settings.errors.passwordRejected' as const } : {}),
+          ...(refusedFields(params.error)['current_password']
+            ? { currentPassword: 'settings.errors.currentPasswordWrong' as const }
+            : {}),
+        },
         error: actionError('settings.errors.password', params.error),
         notice: null,
       },
@@ -188,6 +251,7 @@ export const userSettingsMachine = setup({
               id: context.userId,
               name: context.pendingProfile?.name ?? '',
               email: context.pendingProfile?.email ?? '',
+              currentPassword: context.pendingProfile?.currentPassword ?? null,
             }),
             onDone: { target: 'idle', actions: ['profileSaved', 'reloadProfile', 'reportProfileSaved'] },
             onError: {
@@ -214,7 +278,11 @@ export const userSettingsMachine = setup({
           invoke: {
             id: 'changePassword',
             src: 'changePassword',
-            input: ({ context }) => ({ execute: context.execute, password: context.pendingPassword ?? '' }),
+            input: ({ context }) => ({
+              execute: context.execute,
+              password: context.pendingPassword?.password ?? '',
+              currentPassword: context.pendingPassword?.currentPassword ?? '',
+            }),
             // The token first: every request after this answer must carry the new one.
             onDone: {
               target: 'idle',

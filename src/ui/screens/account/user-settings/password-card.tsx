@@ -12,12 +12,16 @@ import * as styles from './user-settings.css';
 export interface PasswordCardProps {
   isChanging: boolean;
   feedback: FormFeedback;
-  onChange: (password: string, confirmation: string) => void;
+  onChange: (password: string, confirmation: string, currentPassword: string) => void;
 }
 
-/** A new password twice, with the strength meter (fraca / média / forte; docs/product.md, Passwords). */
+/**
+ * The current password, then a new one twice with the strength meter (fraca / média / forte;
+ * docs/product.md, Passwords). The current one proves the change is the user's own (docs/security.md).
+ */
 export function PasswordCard({ isChanging, feedback, onChange }: PasswordCardProps) {
   const { t } = useTranslation();
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const { validationErrors, formError } = useFormFeedback(feedback);
@@ -31,9 +35,16 @@ export function PasswordCard({ isChanging, feedback, onChange }: PasswordCardPro
         formError={formError}
         onSubmit={(event) => {
           event.preventDefault();
-          onChange(password, confirmation);
+          onChange(password, confirmation, current);
         }}
       >
+        <PasswordField
+          label={t('settings.password.current')}
+          name="currentPassword"
+          value={current}
+          onChange={setCurrent}
+          autoComplete="current-password"
+        />
         <PasswordField
           label={t('settings.password.new')}
           description={t('settings.password.help')}

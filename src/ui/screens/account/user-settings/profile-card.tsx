@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../../machines/session/session-storage';
-import type { FormFeedback } from '../../../../machines/account/user-settings.machine';
+import { isNewEmail, type FormFeedback } from '../../../../machines/account/user-settings.machine';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { Form, FormActions } from '../../../components/form';
+import { PasswordField } from '../../../components/password-field';
 import { TextField } from '../../../components/text-field';
 import { useFormFeedback } from './feedback';
 import * as styles from './user-settings.css';
@@ -14,14 +15,19 @@ export interface ProfileCardProps {
   /** The server lets only holders of route permission `users` change names and emails, even their own. */
   isSaving: boolean;
   feedback: FormFeedback;
-  onSave: (name: string, email: string) => void;
+  onSave: (name: string, email: string, currentPassword: string) => void;
 }
 
-/** Own name and email, with the username and role for reference. */
+/**
+ * Own name and email, with the username and role for reference. A new email asks for the current
+ * password (the field appears once the address differs from the stored one).
+ */
 export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardProps) {
   const { t } = useTranslation();
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
+  const [current, setCurrent] = useState('');
+  const newEmail = isNewEmail(email, user.email);
   const { validationErrors, formError } = useFormFeedback(feedback);
   const changed = name.trim() !== user.name || email.trim() !== user.email;
   return (
@@ -40,7 +46,7 @@ export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardPro
         formError={formError}
         onSubmit={(event) => {
           event.preventDefault();
-          onSave(name, email);
+          onSave(name, email, newEmail ? current : '');
         }}
       >
         <TextField label={t('settings.profile.name')} name="name" value={name} onChange={setName} autoComplete="name" />
@@ -52,6 +58,16 @@ export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardPro
           onChange={setEmail}
           autoComplete="email"
         />
+        {newEmail ? (
+          <PasswordField
+            label={t('settings.profile.currentPassword')}
+            description={t('settings.profile.currentPasswordHelp')}
+            name="currentPassword"
+            value={current}
+            onChange={setCurrent}
+            autoComplete="current-password"
+          />
+        ) : null}
         <FormActions>
           <Button type="submit" isPending={isSaving} isDisabled={!changed && !isSaving}>
             {t('settings.profile.save')}

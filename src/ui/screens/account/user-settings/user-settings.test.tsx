@@ -84,9 +84,30 @@ describe('UserSettingsScreen: profile', () => {
     expect(await screen.findByText('Informe um email válido, como nome@empresa.com.br.')).toBeInTheDocument();
     expect(requests.some(op('updateUser'))).toBe(false);
     await user.type(email, 'demo.local');
+    // A new address asks for the current password, and nothing goes out without it.
+    await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
+    expect(await screen.findByText('Informe sua senha atual.')).toBeInTheDocument();
+    expect(requests.some(op('updateUser'))).toBe(false);
+    await user.type(screen.getByLabelText('Confirme com sua senha atual'), 'Back#Office!Demo');
     await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
     expect(await screen.findByText('Email inválido ou já usado por outra conta.')).toBeInTheDocument();
     expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(operationOf(requests.find(op('updateUser'))!)?.variables).toMatchObject({
+      email: 'ana@demo.local',
+      current_password: 'Back#Office!Demo',
+    });
+  });
+
+  it('says when the current password given for a new email is wrong', async () => {
+    const user = userEvent.setup();
+    render((r) => (op('updateUser')(r) ? gqlError('BAD_USER_INPUT', 'current_password') : undefined));
+    const email = screen.getByRole('textbox', { name: 'Email' });
+    await user.clear(email);
+    await user.type(email, 'outra@demo.local');
+    await user.type(screen.getByLabelText('Confirme com sua senha atual'), 'Wrong#Pass-1');
+    await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
+    expect(await screen.findByText('A senha atual não confere.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Confirme com sua senha atual')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('lets a user without the users permission edit their own profile, and says so when a server refuses', async () => {
@@ -144,9 +165,13 @@ describe('UserSettingsScreen: password', () => {
     expect(await screen.findByText('As senhas não conferem.')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Confirme a nova senha'), '!');
     await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
+    expect(await screen.findByText('Informe sua senha atual.')).toBeInTheDocument();
+    expect(requests.some(op('updateUserPassword'))).toBe(false);
+    await user.type(screen.getByLabelText('Senha atual'), 'Back#Office!Demo');
+    await user.click(screen.getByRole('button', { name: 'Alterar senha' }));
     await waitFor(() => expect(toasts()).toEqual(['Senha alterada. As outras sessões foram encerradas.']));
     const sent = requests.find(op('updateUserPassword'))!;
-    expect(operationOf(sent)?.variables).toEqual({ password: 'Farm@c1a-Boa!' });
+    expect(operationOf(sent)?.variables).toEqual({ password: 'Farm@c1a-Boa!', current_password: 'Back#Office!Demo' });
     expect(sent.headers.get('authorization')).toBe('Bearer test-token');
     expect(services.session.getSnapshot().context.token).toBe('T9');
     expect(window.localStorage.getItem('accessToken')).toBe('T9');
@@ -163,6 +188,7 @@ describe('UserSettingsScreen: password', () => {
     const { services } = render((r) =>
       op('updateUserPassword')(r) ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
     );
+    await user.type(screen.getByLabelText('Senha atual'), 'Back#Office!Demo');
     await user.type(screen.getByLabelText('Nova senha'), 'Farm@c1a-Boa!');
     await user.type(screen.getByLabelText('Confirme a nova senha'), 'Farm@c1a-Boa!');
     await user.click(screen.getByRole('button', { name: 'Alterar senha' }));

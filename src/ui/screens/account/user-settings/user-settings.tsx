@@ -52,14 +52,16 @@ function Settings({ user }: { user: User }) {
         user={user}
         isSaving={savingProfile}
         feedback={profile}
-        onSave={(name, email) => actor.send({ type: 'settings.saveProfile', name, email })}
+        onSave={(name, email, currentPassword) =>
+          actor.send({ type: 'settings.saveProfile', name, email, currentEmail: user.email, currentPassword })
+        }
       />
       <PasswordCard
         key={passwordForm}
         isChanging={changingPassword}
         feedback={password}
-        onChange={(value, confirmation) =>
-          actor.send({ type: 'settings.changePassword', password: value, confirmation })
+        onChange={(value, confirmation, currentPassword) =>
+          actor.send({ type: 'settings.changePassword', password: value, confirmation, currentPassword })
         }
       />
       <Card title={t('settings.security.heading')}>
