@@ -3,13 +3,14 @@
  * table per suite and every budget check, writes `dist/bench/results-<mode>.json`, and exits 1 when a
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
- * Options: `--quick`; `--only bundle,api,scale,sockets,live,page` (comma-separated); `--no-build` (reuse
+ * Options: `--quick`; `--only bundle,api,graphql,scale,sockets,live,page` (comma-separated); `--no-build` (reuse
  * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
  * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
 import { apiBench } from './api';
+import { graphqlLimitsBench } from './graphql-limits';
 import { liveBench } from './live';
 import { bundleBench } from './bundle';
 import { check, formatChecks, formatTable, type Check, type SuiteResult } from './lib/report';
@@ -22,7 +23,7 @@ const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(`npm run bench [-- options]    npm run bench:quick
   --quick              smaller suites (CI); the page suite is left out unless named in --only
-  --only a,b           only these suites: bundle, api, scale, sockets, live, page
+  --only a,b           only these suites: bundle, api, graphql, scale, sockets, live, page
   --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
   process.exit(0);
 }
@@ -37,9 +38,10 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   scale: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
   sockets: { connections: number; broadcastP99Ms: number };
   live: { auditRowShownMs: number; permissionsAppliedMs: number };
+  graphql: { chainRefusalP95Ms: number };
 };
 
-/** Quick mode: one PostgreSQL cluster and one seeded server for the api, scale, sockets and live suites. */
+/** Quick mode: one PostgreSQL cluster and one seeded server for the api, graphql, scale, sockets and live suites. */
 let shared: (PostgresTarget & { release(): Promise<void> }) | undefined;
 const sharedServer = async (): Promise<PostgresTarget | undefined> => {
   if (!quick) return undefined;
@@ -54,6 +56,11 @@ const suites: Suite[] = [
     name: 'api',
     quick: true,
     run: async () => apiBench({ quick, maxErrors: budgets.api.maxErrors, shared: await sharedServer() }),
+  },
+  {
+    name: 'graphql',
+    quick: true,
+    run: async () => graphqlLimitsBench({ quick, budgets: budgets.graphql, shared: await sharedServer() }),
   },
   {
     name: 'scale',

@@ -70,9 +70,25 @@ describe('GraphQL /{tenant}/graphql: media types, GraphiQL, production', () => {
       (await prod.fastify.inject({ method: 'GET', url: '/backoffice/graphql', headers: { accept: 'text/html' } }))
         .statusCode,
     ).toBe(405);
-    const introspection = await gql(prod, '{ __schema { queryType { name } } }');
-    expect(introspection.status).toBe(400);
-    expect(introspection.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    // yoga's plugin (@graphql-yoga/plugin-disable-introspection): however the meta field is reached.
+    for (const [document, field] of [
+      ['{ __schema { queryType { name } } }', '__schema'],
+      ['{ __type(name: "User") { name } }', '__type'],
+      ['{ ...F } fragment F on Query { __schema { types { name } } }', '__schema'],
+      ['{ ... on Query { x: __type(name: "Query") { fields { name } } } }', '__type'],
+    ] as const) {
+      const introspection = await gql(prod, document);
+      expect(introspection.status, document).toBe(400);
+      expect(introspection.body.data, document).toBeUndefined();
+      expect(introspection.body.errors?.[0]?.extensions?.code, document).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(introspection.body.errors?.[0]?.message, document).toMatch(
+        new RegExp(`introspection.*disabled.*${field}`, 'i'),
+      );
+      // The same documents are answered outside production.
+      const answered = await gql(g.app, document);
+      expect(answered.status, document).toBe(200);
+      expect(answered.body.errors, document).toBeUndefined();
+    }
     const typename = await gql<{ __typename: string }>(prod, '{ __typename }');
     expect(typename.status).toBe(200);
     expect(typename.body.data?.__typename).toBe('Query');

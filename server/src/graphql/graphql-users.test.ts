@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import {
   instanceIdsOf,
   isConnected,
@@ -152,23 +153,37 @@ describe('GraphQL /{tenant}/graphql: users, roles, departments, instances', () =
     expect(await isConnected(g.db, targetId)).toBe(false);
   });
 
-  it('updateUserPassword revokes earlier tokens and answers a working one', async () => {
+  it('updateUserPassword asks for the current password, ends the other sessions and keeps this one', async () => {
     const email = 'operador@demo.local';
     const first = await tokenOf(g.app, email);
     const other = await tokenOf(g.app, email);
-    const changed = await gql<{ updateUserPassword: { token: string; user: { email: string } } }>(
-      g.app,
-      'mutation updateUserPassword($password: String!) { updateUserPassword(password: $password) { token expires_in user { email } } }',
-      { token: first, variables: { password: 'Another#Password1' } },
-    );
+    const change = (variables: Record<string, unknown>) =>
+      gql<{ updateUserPassword: { token: string; user: { email: string } } }>(
+        g.app,
+        'mutation updateUserPassword($password: String!, $current: String) { updateUserPassword(password: $password, current_password: $current) { token expires_in user { email } } }',
+        { token: first, variables },
+      );
+    const missing = await change({ password: 'Another#Password1' });
+    expect(missing.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'current_password' });
+    const wrong = await change({ password: 'Another#Password1', current: 'Not#The-Password9' });
+    expect(wrong.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'current_password' });
+    expect((await gql(g.app, USER_INFOS, { token: other })).status).toBe(200);
+    const changed = await change({ password: 'Another#Password1', current: 'Back#Office!Demo' });
     expect(changed.status).toBe(200);
     const fresh = changed.body.data?.updateUserPassword.token ?? '';
     expect(changed.body.data?.updateUserPassword.user.email).toBe(email);
+    // The other session ended; this one goes on, on a new token of the same session and refresh window.
     expect((await gql(g.app, USER_INFOS, { token: other })).body).toEqual({ status: 'Unauthorized' });
-    expect((await gql(g.app, USER_INFOS, { token: first })).body).toEqual({ status: 'Unauthorized' });
     expect((await gql(g.app, USER_INFOS, { token: fresh })).status).toBe(200);
+    const claims = (token: string) => decodeJwt(token) as { fam: string; rxp: number };
+    expect(claims(fresh).fam).toBe(claims(first).fam);
+    expect(claims(fresh).rxp).toBe(claims(first).rxp);
     // Put the demo password back for the other tests.
-    await gql(g.app, 'mutation { updateUserPassword(password: "Back#Office!Demo") { token } }', { token: fresh });
+    await gql(
+      g.app,
+      'mutation { updateUserPassword(password: "Back#Office!Demo", current_password: "Another#Password1") { token } }',
+      { token: fresh },
+    );
   });
 
   it('reads roles, departments and instances', async () => {

@@ -20,7 +20,7 @@ import { DomainError } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import { graphiqlPage } from './graphiql';
 import { assertEveryFieldMapped, META_FIELDS, operationOfField } from './field-policies';
-import { givenArguments, isRequestBody, readingOf, type Plan, type Reading } from './request-reading';
+import { givenArguments, readingOf, type OperationKind, type Plan, type RootField } from './request-reading';
 import { createResolvers } from './resolvers';
 import type { GraphqlContext, ServerContext } from './types';
 import { contractStatuses, limits, maskUnexpected, noIntrospection } from './yoga-plugins';
@@ -107,7 +107,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     batching: false,
     logging,
     maskedErrors: { maskError: maskUnexpected, isDev: false },
-    plugins: [contractStatuses, limits, ...(config.production ? [noIntrospection] : [])],
+    plugins: [contractStatuses, limits, ...(config.production ? [noIntrospection()] : [])],
   });
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
@@ -135,12 +135,12 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
    */
   function refusalOf(
     auth: Actor,
-    operation: Reading['operation'],
+    operation: OperationKind,
     field: FieldNode,
     variables: unknown,
   ): { required: readonly string[]; reason: string } | null {
     const name = field.name.value;
-    const serviceOperation = META_FIELDS.has(name) ? undefined : operationOfField(operation ?? 'query', name);
+    const serviceOperation = META_FIELDS.has(name) ? undefined : operationOfField(operation, name);
     try {
       if (serviceOperation) precheck(auth, policyOf(serviceOperation));
       argumentChecks[name]?.(auth, givenArguments(field, variables));
@@ -172,6 +172,45 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     return { tenant };
   }
 
+  /**
+   * The 403 body when a root field the request would run is one the caller may not use, after recording
+   * the denial; null when every one may run. Nothing of the document runs then: one refused root field
+   * refuses the whole request.
+   */
+  async function refusedFields(
+    request: FastifyRequest,
+    caller: Actor,
+    fields: readonly RootField[],
+  ): Promise<Record<string, unknown> | null> {
+    const variables = (request.body as { variables?: unknown } | undefined)?.variables;
+    const refused = fields.flatMap(({ operation, field }) => {
+      const refusal = refusalOf(caller, operation, field, variables);
+      return refusal ? [{ operation, name: field.name.value, missing: refusal.required, reason: refusal.reason }] : [];
+    });
+    if (refused.length === 0) return null;
+    const errors = refused.map(({ name, missing, reason }) => ({
+      message: missing.length
+        ? `Forbidden: needs route permission ${missing.map((r) => `\`${r}\``).join(' or ')}`
+        : `Forbidden: ${reason}`,
+      path: [name],
+      extensions: { code: 'FORBIDDEN' },
+    }));
+    // One record per refused request: its refused root fields, and the permissions they lacked.
+    const kinds = [...new Set(refused.map(({ operation }) => operation))];
+    const names = [
+      ...new Set(refused.map(({ operation, name }) => (kinds.length > 1 ? `${operation} ${name}` : name))),
+    ];
+    await services.auth.recordDenial(
+      caller,
+      {
+        operation: kinds.length > 1 ? names.join(', ') : `${kinds[0] ?? 'query'} ${names.join(', ')}`,
+        required: [...new Set(refused.flatMap(({ missing }) => missing))],
+      },
+      request.log,
+    );
+    return { data: null, errors };
+  }
+
   /** Identity for a request whose body could not even be read: as for any document that does not parse. */
   async function identityOf(
     request: FastifyRequest,
@@ -192,9 +231,10 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
   }
 
   /**
-   * Before yoga reads the document: identity (401), the tenant of the path (404, 403), the root fields'
-   * route permissions (403), and only then the body itself (NUL characters, shape: 400), so a caller
-   * without the permission learns nothing from how its input would have been judged (contracts/schema.graphql).
+   * Before yoga reads the document: its limits (400, before anything else: ./limits.ts), identity (401),
+   * the tenant of the path (404, 403), the root fields' route permissions (403), and only then the body
+   * itself (NUL characters, shape, a document it cannot read whole: 400), so a caller without the
+   * permission learns nothing from how its input would have been judged (contracts/schema.graphql).
    */
   async function guard(
     request: FastifyRequest<{ Params: { tenant: string } }>,
@@ -215,7 +255,9 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       return undefined;
     }
 
-    const reading = readingOf(request.body);
+    // The limits first, before identity: a document over them costs nothing more than its reading.
+    const reading = readingOf(request.body, schema);
+    if (reading.kind === 'over-limit') return reply.code(400).send({ errors: reading.errors });
     let auth: Actor | null = null;
     if (reading.plan !== 'public') {
       const identity = await identityOf(request, reading.plan);
@@ -226,34 +268,9 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     const place = await pathTenant(request, request.params.tenant, auth);
     if ('status' in place) return reply.code(place.status).send(place.body);
     const { tenant } = place;
-    if (auth && reading.fields) {
-      const caller = auth;
-      const variables = (request.body as { variables?: unknown }).variables;
-      const refused = reading.fields.flatMap((field) => {
-        const refusal = refusalOf(caller, reading.operation, field, variables);
-        return refusal ? [[field.name.value, refusal] as const] : [];
-      });
-      if (refused.length > 0) {
-        // Nothing of the document runs: a root field the caller may not use refuses the whole request.
-        const errors = refused.map(([field, { required, reason }]) => ({
-          message: required.length
-            ? `Forbidden: needs route permission ${required.map((r) => `\`${r}\``).join(' or ')}`
-            : `Forbidden: ${reason}`,
-          path: [field],
-          extensions: { code: 'FORBIDDEN' },
-        }));
-        // One record per refused request: its refused root fields, and the permissions they lacked.
-        const names = [...new Set(refused.map(([field]) => field))];
-        await services.auth.recordDenial(
-          caller,
-          {
-            operation: `${reading.operation ?? 'query'} ${names.join(', ')}`,
-            required: [...new Set(refused.flatMap(([, { required }]) => required))],
-          },
-          request.log,
-        );
-        return reply.code(403).send({ data: null, errors });
-      }
+    if (auth) {
+      const refused = await refusedFields(request, auth, reading.fields);
+      if (refused) return reply.code(403).send(refused);
     }
     const nul = nulIn(request);
     if (nul) {
@@ -261,9 +278,8 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
         .code(400)
         .send(errorsBody(`${nul.part}${nul.where ? `.${nul.where}` : ''} ${NUL_MESSAGE}`, 'BAD_USER_INPUT'));
     }
-    if (!isRequestBody(request.body)) {
-      return reply.code(400).send(errorsBody('The body must be a JSON object with a "query" string', 'BAD_REQUEST'));
-    }
+    // What the guard could not read whole never reaches yoga: it would run what was not checked.
+    if (reading.refusal) return reply.code(400).send({ errors: reading.refusal });
     states.set(request, { auth, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
     return undefined;
   }

@@ -3,19 +3,37 @@ import {
   getIntrospectionQuery,
   Kind,
   parse,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
 import { startTestApp, type TestApp } from '../test-support/app';
+import { loginFragmentChain } from '../test-support/graphql-abuse';
 import { SCHEMA_PATH } from './index';
-import { LIST_FACTOR, MAX_COST, MAX_DEPTH, MAX_INTROSPECTION_DEPTH, MAX_TOKENS, measure } from './limits';
+import {
+  FragmentCycle,
+  LIST_FACTOR,
+  MAX_ALIASES,
+  MAX_COST,
+  MAX_DEPTH,
+  MAX_DIRECTIVES,
+  MAX_DIRECTIVES_PER_PLACE,
+  MAX_FRAGMENTS,
+  MAX_INTROSPECTION_DEPTH,
+  MAX_OPERATIONS,
+  MAX_SPREADS,
+  MAX_TOKENS,
+  limitBreaches,
+  measurer,
+} from './limits';
 
 /**
- * GraphQL depth and cost limits (contracts/schema.graphql, LIMITS). The contract's own operations stay well inside them;
- * abusive documents (deep nesting, alias fan-out, fragment fan-out, absurdly nested text) get a clear 400
- * before any resolver runs, never a 500 or a slow answer.
+ * GraphQL abuse limits (contracts/schema.graphql, LIMITS). The contract's own operations stay well inside them;
+ * abusive documents (deep nesting, alias fan-out, fragment fan-out and chains, absurdly nested text) get a
+ * clear 400 before identity is checked or any resolver runs, never a 500 or a slow answer; the measure is
+ * linear in the document (its steps are counted here; its time is bench/graphql-limits.ts's).
  */
 const SCHEMA_SOURCE = `
   type Query { node: Node, nodes: [Node!]!, leaf: Int }
@@ -23,18 +41,32 @@ const SCHEMA_SOURCE = `
 `;
 const recursive = buildSchema(SCHEMA_SOURCE);
 
+const fragmentsOf = (document: DocumentNode) =>
+  new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+
 function measureSource(source: string, schema = recursive) {
   const document = parse(source);
   const operation = document.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
   if (!operation) throw new Error('no operation');
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
-  );
-  return measure(schema, operation.selectionSet, schema.getQueryType() ?? undefined, (name) => fragments.get(name));
+  const measure = measurer(schema, fragmentsOf(document));
+  return { ...measure.operation(operation), visits: measure.visits };
+}
+
+/** `{ node { ...F0 } }`, F_i spreading F_{i+1} twice (through `child` when `nesting`), the last selecting `id`. */
+function chain(links: number, { nesting = false, operation = '{ node { ...F0 } }' } = {}): string {
+  const parts = [operation];
+  for (let i = 0; i < links; i += 1) {
+    const next = `...F${i + 1}`;
+    parts.push(`fragment F${i} on Node { ${nesting ? `child { ${next} } children { ${next} }` : `${next} ${next}`} }`);
+  }
+  parts.push(`fragment F${links} on Node { id }`);
+  return parts.join('\n');
 }
 
 const nested = (field: string, levels: number, leaf = 'id') =>
@@ -42,7 +74,7 @@ const nested = (field: string, levels: number, leaf = 'id') =>
 
 describe('measure', () => {
   it('counts depth in fields, through inline fragments and fragment spreads', () => {
-    expect(measureSource('{ leaf }')).toEqual({ depth: 1, cost: 1, metaDepth: 0 });
+    expect(measureSource('{ leaf }')).toEqual({ depth: 1, cost: 1, metaDepth: 0, visits: 1 });
     expect(measureSource(`{ ${nested('node', 1)} }`).depth).toBe(2);
     expect(measureSource(`{ node { ${nested('child', 6)} } }`).depth).toBe(8);
     expect(measureSource('{ node { ...F } } fragment F on Node { child { ... on Node { child { id } } } }').depth).toBe(
@@ -57,34 +89,125 @@ describe('measure', () => {
     expect(measureSource('{ a: leaf b: leaf c: leaf }').cost).toBe(3);
   });
 
-  it('stops at a fragment cycle instead of looping (graphql-js reports the cycle itself)', () => {
-    // node → A → child → (A again: not expanded): two fields deep, two fields of cost.
-    expect(measureSource('{ node { ...A } } fragment A on Node { child { ...A } }')).toEqual({
-      depth: 2,
-      cost: 2,
-      metaDepth: 0,
-    });
+  it('refuses a fragment cycle instead of looping', () => {
+    expect(() => measureSource('{ node { ...A } } fragment A on Node { child { ...A } }')).toThrow(FragmentCycle);
+    expect(() =>
+      measureSource('{ node { ...A } } fragment A on Node { ...B } fragment B on Node { child { ...A } }'),
+    ).toThrow(/Cannot spread fragment "A" within itself/);
+  });
+
+  it('counts a fragment wherever it is spread, every time', () => {
+    // Spread twice side by side: both count (graphql-js would merge them; the estimate does not).
+    expect(measureSource('{ node { ...F ...F } } fragment F on Node { id child { id } }').cost).toBe(1 + 2 * 3);
+    // Spread at two depths: the deeper one sets the depth.
+    expect(measureSource('{ node { ...F child { child { ...F } } } } fragment F on Node { child { id } }').depth).toBe(
+      5,
+    );
+    // Spread under a list: multiplied like any selection there.
+    expect(measureSource('{ nodes { ...F } } fragment F on Node { id }').cost).toBe(1 + LIST_FACTOR);
+  });
+
+  it('measures a chain of fragments each spreading the next twice in linear steps, however exponential its expansion', () => {
+    for (const links of [10, 100, 1000]) {
+      const flat = measureSource(chain(links));
+      // 2^links copies of `id`, under `node`: the count is exact, the work is not 2^links.
+      expect(flat.cost).toBe(1 + 2 ** links);
+      expect(flat.depth).toBe(2);
+      // Two spreads per link, `id`, `node` and its spread: each selection written is visited once.
+      expect(flat.visits).toBe(2 * links + 3);
+
+      const deep = measureSource(chain(links, { nesting: true }));
+      expect(deep.depth).toBe(links + 2);
+      // Per link: `child`, `children` and a spread under each; then `id`, `node` and its spread.
+      expect(deep.visits).toBe(4 * links + 3);
+    }
   });
 
   it('keeps every operation of the contract well inside both limits', () => {
     const schema = buildSchema(readFileSync(SCHEMA_PATH, 'utf8'));
-    const measured = GRAPHQL_OPERATIONS.map((op) => {
-      const root = op.operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-      const fragments = new Map(
-        op.document.definitions
-          .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-          .map((d) => [d.name.value, d]),
-      );
-      return {
-        name: op.name,
-        ...measure(schema, op.operation.selectionSet, root ?? undefined, (name) => fragments.get(name)),
-      };
-    });
+    const measured = GRAPHQL_OPERATIONS.map((op) => ({
+      name: op.name,
+      ...measurer(schema, fragmentsOf(op.document)).operation(op.operation),
+      breaches: limitBreaches(op.document, schema),
+    }));
     expect(measured.length).toBeGreaterThan(10);
     for (const m of measured) {
       expect(m.depth, m.name).toBeLessThanOrEqual(MAX_DEPTH - 2);
       expect(m.cost, m.name).toBeLessThanOrEqual(MAX_COST * 0.8);
+      expect(m.breaches, m.name).toEqual([]);
     }
+  });
+});
+
+describe('limitBreaches', () => {
+  const schema = recursive;
+  const messages = (source: string) => limitBreaches(parse(source), schema).map((b) => b.message);
+  const many = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join(' ');
+
+  it.each([
+    [
+      'operations',
+      `${many(MAX_OPERATIONS, (i) => `query Q${i} { leaf }`)}`,
+      `${many(MAX_OPERATIONS + 1, (i) => `query Q${i} { leaf }`)}`,
+      /too many operations: 11, the limit is 10/,
+    ],
+    [
+      'fragment definitions',
+      `{ node { ${many(MAX_FRAGMENTS, (i) => `...F${i}`)} } } ${many(MAX_FRAGMENTS, (i) => `fragment F${i} on Node { id }`)}`,
+      `{ node { ${many(MAX_FRAGMENTS + 1, (i) => `...F${i}`)} } } ${many(MAX_FRAGMENTS + 1, (i) => `fragment F${i} on Node { id }`)}`,
+      /too many fragment definitions: 51, the limit is 50/,
+    ],
+    [
+      'fragment spreads',
+      `{ node { ${many(MAX_SPREADS, () => 'child { ...F }')} } } fragment F on Node { id }`,
+      `{ node { ${many(MAX_SPREADS + 1, () => '...F')} } } fragment F on Node { id }`,
+      /too many fragment spreads: 101, the limit is 100/,
+    ],
+    [
+      'aliases (fragments expanded)',
+      `{ ${many(MAX_ALIASES, (i) => `a${i}: leaf`)} }`,
+      `{ ...F ...G } fragment F on Query { ${many(8, (i) => `a${i}: leaf`)} } fragment G on Query { ...F }`,
+      /Aliases limit of 15 exceeded, found 16/,
+    ],
+    [
+      'directives',
+      `{ ${many(MAX_DIRECTIVES / 2, () => 'leaf @include(if: true) @skip(if: false)')} }`,
+      `{ ${many(MAX_DIRECTIVES + 1, () => 'leaf @include(if: true)')} }`,
+      /too many directives: 51, the limit is 50/,
+    ],
+    [
+      'directives on one place',
+      `{ leaf ${'@include(if: true) '.repeat(MAX_DIRECTIVES_PER_PLACE)} }`,
+      `{ node { ...F ${'@skip(if: false) '.repeat(MAX_DIRECTIVES_PER_PLACE + 1)} } } fragment F on Node { id }`,
+      /A fragment spread has too many directives: 5, the limit is 4/,
+    ],
+  ])('%s: at the limit passes, one more is refused naming it', (_what, atLimit, over, message) => {
+    expect(messages(atLimit)).toEqual([]);
+    expect(messages(over)).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('refuses a fragment cycle and a fragment defined twice (neither can be measured)', () => {
+    expect(messages('{ node { ...A } } fragment A on Node { child { ...A } }')).toEqual([
+      'Cannot spread fragment "A" within itself',
+    ]);
+    expect(messages('{ node { ...A } } fragment A on Node { id } fragment A on Node { child { id } }')).toEqual([
+      'Fragment "A" is defined more than once: the document cannot be measured',
+    ]);
+  });
+
+  it('names every limit a document is over, in every operation', () => {
+    expect(
+      messages(`query A { ${nested('node', MAX_DEPTH)} } query B { nodes { children { children { id } } } }`),
+    ).toEqual([
+      `Query is too deep: ${MAX_DEPTH + 1} levels of fields, the limit is ${MAX_DEPTH}`,
+      `Query is too expensive: estimated cost ${1 + LIST_FACTOR * (1 + LIST_FACTOR * (1 + LIST_FACTOR))}, the limit is ${MAX_COST}`,
+    ]);
+  });
+
+  it('refuses the 30-link chain by its cost, measured, not expanded', () => {
+    expect(messages(chain(30))).toEqual([
+      `Query is too expensive: estimated cost ${1 + 2 ** 30}, the limit is ${MAX_COST}`,
+    ]);
   });
 });
 
@@ -101,12 +224,12 @@ describe('limits over HTTP', () => {
     await t?.close();
   });
 
-  async function post(query: string) {
+  async function post(query: string, headers: Record<string, string> = { authorization }) {
     const started = performance.now();
     const response = await t.app.fastify.inject({
       method: 'POST',
       url: '/backoffice/graphql',
-      headers: { authorization, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       payload: JSON.stringify({ query }),
     });
     return {
@@ -115,6 +238,59 @@ describe('limits over HTTP', () => {
       ms: performance.now() - started,
     };
   }
+
+  it('refuses the 30-link fragment chain under logIn without a token (400), and /healthz answers while four run', async () => {
+    const chains = Array.from({ length: 4 }, () => post(loginFragmentChain(30), {}));
+    const health = t.app.fastify.inject({ method: 'GET', url: '/healthz' });
+    // A safety net against the exponential walk coming back (it blocked the process for good at 30 links), not a
+    // timing: the time is bench/graphql-limits.ts's.
+    const answers = await Promise.race([
+      Promise.all([...chains, health]),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 30 s')), 30_000)),
+    ]);
+    const healthz = answers.pop() as Awaited<typeof health>;
+    expect(healthz.statusCode).toBe(200);
+    for (const answer of answers as Awaited<ReturnType<typeof post>>[]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.data).toBeUndefined();
+      expect(answer.body.errors).toEqual([
+        expect.objectContaining({
+          // logIn, then 2^30 copies of `token`.
+          message: `Query is too expensive: estimated cost ${1 + 2 ** 30}, the limit is ${MAX_COST}`,
+          extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+        }),
+      ]);
+    }
+  });
+
+  it('refuses a document over a limit before identity: 400 without a token, or with a bad one, and at an unknown tenant', async () => {
+    const deep = `{ users ${'{ userInstances '.repeat(MAX_DEPTH)}{ id }${' }'.repeat(MAX_DEPTH)} }`;
+    for (const headers of [{}, { authorization: 'Bearer abc.def.ghi' }] as Record<string, string>[]) {
+      const answer = await post(deep, headers);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors?.[0]?.message).toMatch(/too deep/);
+    }
+    const elsewhere = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/no-such-tenant/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ query: loginFragmentChain(30) }),
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    // The text's limits too, whichever of the two a deeply nested text meets first (it depends on how far
+    // the engine has optimized the parser): after a hundred other documents, as before the first.
+    for (const query of [`{ ${'id '.repeat(MAX_TOKENS)} }`, '{ a '.repeat(3000)]) {
+      for (let round = 0; round < 3; round += 1) {
+        const answer = await post(query, {});
+        expect(answer.status, query.slice(0, 20)).toBe(400);
+        expect(answer.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+        expect(answer.body.errors?.[0]?.message).toMatch(/more than 5000 tokens|nested too deeply/);
+        for (let warm = 0; warm < 50; warm += 1) await post(`{ a ${'{ a '.repeat(9)}${'}'.repeat(9)} }`, {});
+      }
+    }
+    // Within the limits, identity comes first as before.
+    expect((await post('{ users { id } }', {})).status).toBe(401);
+  });
 
   it('lets the standard introspection query (GraphiQL) through outside production', async () => {
     const answer = await post(getIntrospectionQuery());
@@ -130,7 +306,8 @@ describe('limits over HTTP', () => {
     ],
     [
       'alias fan-out over the cost limit',
-      `{ ${Array.from({ length: 20 }, (_, i) => `u${i}: users { id name role { name } userInstances { id instance { id name } } }`).join(' ')} }`,
+      // Ten aliases (within their limit), each 451: users 1 + 10 × (id, name, role and its name, userInstances 1 + 10 × 4).
+      `{ ${Array.from({ length: 10 }, (_, i) => `u${i}: users { id name role { name } userInstances { id instance { id name } } }`).join(' ')} }`,
       /too expensive/,
     ],
     [

@@ -1,6 +1,7 @@
-// Only instance-free parts of graphql-js here (the GraphQLError and ValidationRule types): yoga may load
-// another copy of the module (ESM vs CJS under vitest), and errors must come from that copy (createGraphQLError).
-import type { GraphQLError, ValidationRule } from 'graphql';
+// Only instance-free parts of graphql-js here (the GraphQLError type): yoga may load another copy of the
+// module (ESM vs CJS under vitest), and errors must come from that copy (createGraphQLError).
+import type { GraphQLError } from 'graphql';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createGraphQLError, maskError, type Plugin } from 'graphql-yoga';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable';
 import { asDomainError } from '../base/domain-error';
@@ -26,19 +27,7 @@ export const contractStatuses: Plugin = {
   },
 };
 
-/** graphql-js's NoSchemaIntrospectionCustomRule, without its instanceof checks against our copy of graphql-js. */
-const noSchemaIntrospection: ValidationRule = (context) => ({
-  Field(node) {
-    const name = node.name.value;
-    if (name === '__schema' || name === '__type') {
-      context.reportError(
-        createGraphQLError(`GraphQL introspection is disabled, but the query contained ${name}.`, { nodes: [node] }),
-      );
-    }
-  },
-});
-
-/** Token, depth and cost limits on every document (contracts/schema.graphql, LIMITS). */
+/** Every limit of contracts/schema.graphql (LIMITS) on every document yoga parses and validates (./limits.ts). */
 export const limits: Plugin = {
   onParse({ parseFn, setParseFn }) {
     setParseFn(limitedParse(parseFn));
@@ -48,11 +37,8 @@ export const limits: Plugin = {
   },
 };
 
-export const noIntrospection: Plugin = {
-  onValidate({ addValidationRule }) {
-    addValidationRule(noSchemaIntrospection);
-  },
-};
+/** yoga's own plugin (graphql-js's NoSchemaIntrospectionCustomRule): in production no `__schema` or `__type`. */
+export const noIntrospection = (): Plugin => useDisableIntrospection();
 
 const isGraphQLError = (error: Error): error is GraphQLError => 'extensions' in error && 'path' in error;
 
