@@ -172,7 +172,7 @@ export function createAttemptGate(db: Kysely<Database>, config: ThrottleLimits):
   };
 
   async function count(trx: Transaction<Database>, email: string, key: string): Promise<Counted> {
-    // Keyed by schema too: test schemas and tenants of one server do not wait on each other.
+    // Keyed by schema too: apps sharing a database in schemas of their own (the tests') never wait on each other.
     await sql`select pg_advisory_xact_lock(1, hashtext(current_schema() || ':' || ${email}))`.execute(trx);
     await sql`select pg_advisory_xact_lock(2, hashtext(current_schema() || ':' || ${key}))`.execute(trx);
     // After the locks: the statement's own time is the reservation's, and what the window ends at.
