@@ -128,6 +128,25 @@ it('a user holding only `users` cannot make itself administrador, nor reset a mo
   expect((await loginOn(server.base, 'admin@demo.local', DEMO_PASSWORD)).token).toBeTruthy();
 });
 
+it('40 wrong passwords sent at once get at most LOGIN_MAX_FAILURES (10) guesses; the rest wait (429)', async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      call('POST', '/api/auth/login', {
+        body: { email: 'operador@demo.local', password: `Errada#Tentativa-${i}`, ip: null },
+      }),
+    ),
+  );
+  const statuses = answers.map((a) => a.status);
+  expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  // Each 401 is one password checked; the throttle checks no more than its limit.
+  expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+  expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(30);
+  const right = await call('POST', '/api/auth/login', {
+    body: { email: 'operador@demo.local', password: DEMO_PASSWORD, ip: null },
+  });
+  expect(right.status).toBe(429);
+});
+
 it('a 30-link fragment chain without a token is refused, and /healthz answers meanwhile', async () => {
   const chains = Array.from({ length: 4 }, () => graphql('backoffice', loginFragmentChain(30)));
   const health = await call('GET', '/healthz');
