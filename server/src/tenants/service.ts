@@ -5,6 +5,7 @@ import type { Database, Plan } from '../db/schema';
 import { auditWho } from '../audit/trail';
 import { requireStaff } from '../access/permissions';
 import type { Actor } from '../access/caller';
+import type { TokenService } from '../auth/tokens';
 import { checkAll, conflict, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
@@ -85,7 +86,15 @@ export interface TenantPageQuery {
   filter_users?: boolean;
 }
 
-export function createTenantsService({ db, audit }: { db: Kysely<Database>; audit: AuditTrail }) {
+export function createTenantsService({
+  db,
+  audit,
+  tokens,
+}: {
+  db: Kysely<Database>;
+  audit: AuditTrail;
+  tokens: Pick<TokenService, 'tenantClosed'>;
+}) {
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
   async function dto(actor: Actor, id: number): Promise<TenantDto> {
     const [row] = await repo.tenantRows(db, [id]);
@@ -112,6 +121,8 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
       });
       return row.id;
     });
+    // Its sockets close for good, on every process (contracts/socket.md §5.1).
+    if (deleted) tokens.tenantClosed(tenantId, 'deleted');
     return dto(actor, tenantId);
   }
 
@@ -229,7 +240,7 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
           return input.pool;
         },
       });
-      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+      const updated = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await repo.lockTenant(trx, input.id);
         if (!row) throw notFound('Tenant not found', 'id');
         // A clear answer for the common case; the unique index decides races.
@@ -242,9 +253,11 @@ export function createTenantsService({ db, audit }: { db: Kysely<Database>; audi
           tenantId: row.id,
           changes: changesOf(row, values, EDIT_FIELDS),
         });
-        return row.id;
+        return { id: row.id, renamed: row.name !== values.name };
       });
-      return dto(actor, id);
+      // Its sockets reconnect under the new name (contracts/socket.md §5.1).
+      if (updated.renamed) tokens.tenantClosed(updated.id, 'renamed');
+      return dto(actor, updated.id);
     },
 
     /** Soft-deletes a tenant (hidden from the list, its name kept); nobody deletes its own tenant. */

@@ -249,15 +249,18 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
       if (password !== undefined) set.password_hash = await hashPassword(password);
-      await audit.transaction(auditWho(actor), async (trx, record) => {
+      const roleBefore = await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
         await repo.updateUserRow(trx, user.id, set);
         if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
         // One record: a change that sets a password is `user.password` (which fields else changed, too).
         await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
+        return before.role_id;
       });
       if (password !== undefined) await tokens.revokeUser(user.id);
+      // Its sockets reconnect and read the new role (contracts/socket.md §5.1).
+      else if (roleId !== undefined && roleId !== roleBefore) tokens.accessChanged(user.id);
       return dto(user.id);
     },
 
