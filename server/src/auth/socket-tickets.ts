@@ -106,22 +106,11 @@ export function createSocketTickets(db: Kysely<Database>, config: Pick<ServerCon
 
 export type SocketTickets = ReturnType<typeof createSocketTickets>;
 
-/**
- * The state of several sessions at once, by family (one query whatever their number: the socket
- * server re-checks every socket whose token's life ended in one go). A session lives while its family
- * is not revoked and belongs to its user, the user's `token_version` is the token's, the user is
- * neither blocked nor deleted, the user's tenant is not deleted, and its refresh window is not over —
- * what a refresh of its token would need (server/src/auth/tokens.ts `verify`). Families not found are
- * absent from the answer.
- */
-export async function sessionStates(
-  db: Kysely<Database>,
-  sessions: readonly SocketSession[],
-  now: number = Date.now(),
-): Promise<Map<string, SessionState>> {
-  const states = new Map<string, SessionState>();
-  if (sessions.length === 0) return states;
-  const rows = await db
+/** Families read per query: a bounded number of parameters (PostgreSQL allows 65,535), whatever the number of sockets due. */
+const FAMILIES_PER_QUERY = 1000;
+
+function stateRows(db: Kysely<Database>, families: readonly string[]) {
+  return db
     .selectFrom('token_families as f')
     .innerJoin('users as u', 'u.id', 'f.user_id')
     .innerJoin('tenants as t', 't.id', 'u.tenant_id')
@@ -140,8 +129,28 @@ export async function sessionStates(
       'u.role_id',
       'r.name as role_name',
     ])
-    .where('f.id', 'in', [...new Set(sessions.map((s) => s.familyId))])
+    .where('f.id', 'in', families)
     .execute();
+}
+
+/**
+ * The state of several sessions at once, by family (one query per thousand families: the socket
+ * server re-checks every socket whose token's life ended in one go). A session lives while its family
+ * is not revoked and belongs to its user, the user's `token_version` is the token's, the user is
+ * neither blocked nor deleted, the user's tenant is not deleted, and its refresh window is not over —
+ * what a refresh of its token would need (server/src/auth/tokens.ts `verify`). Families not found are
+ * absent from the answer.
+ */
+export async function sessionStates(
+  db: Kysely<Database>,
+  sessions: readonly SocketSession[],
+  now: number = Date.now(),
+): Promise<Map<string, SessionState>> {
+  const states = new Map<string, SessionState>();
+  const families = [...new Set(sessions.map((s) => s.familyId))];
+  const rows: Awaited<ReturnType<typeof stateRows>> = [];
+  for (let i = 0; i < families.length; i += FAMILIES_PER_QUERY)
+    rows.push(...(await stateRows(db, families.slice(i, i + FAMILIES_PER_QUERY))));
   const byFamily = new Map(rows.map((row) => [row.family_id, row]));
   for (const session of sessions) {
     const row = byFamily.get(session.familyId);
