@@ -311,7 +311,13 @@ export function registerSocket(
   let checking: Promise<void> | undefined;
   async function checkDue(): Promise<void> {
     const now = Date.now();
-    const due = [...clients].filter((c) => c.checkAt <= now);
+    // One pass over the sockets each sweep: those due, and the roles in use.
+    const due: Client[] = [];
+    const rolesInUse = new Set<number>();
+    for (const client of clients) {
+      rolesInUse.add(client.roleId);
+      if (client.checkAt <= now) due.push(client);
+    }
     try {
       if (due.length > 0) {
         const [states, tenants] = await Promise.all([
@@ -342,7 +348,7 @@ export function registerSocket(
         // Only sockets still open: one closed meanwhile is gone from `clients`.
         closeWhere((client) => verdicts.get(client) ?? null);
       }
-      await roles.refresh(new Set([...clients].map((c) => c.roleId)), now);
+      await roles.refresh(rolesInUse, now);
     } catch (error) {
       // A database that cannot answer closes nothing: the sockets are checked again a little later.
       fastify.log.warn({ err: error }, 'socket: session re-check failed; retrying');
