@@ -88,6 +88,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/socket-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket for opening the real-time socket
+         * @description The socket authenticates with this ticket instead of the session token (contracts/socket.md §1.1): a
+         *     URL is kept by proxies, logs and browser history, and the token is also the session's refresh
+         *     credential. The ticket is bound to the caller's user and session (token family), may be used once,
+         *     within `expires_in` seconds, and is stored only as a hash. Ask for a new one before every connect
+         *     and reconnect.
+         */
+        post: operations["authSocketTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/email": {
         parameters: {
             query?: never;
@@ -1288,6 +1312,12 @@ export interface components {
             /** @description Unused recovery codes. */
             recovery_codes_left: number;
         };
+        SocketTicket: {
+            /** @description Opaque, 256 random bits in base64url; the `ticket` query parameter of the socket URL. */
+            ticket: string;
+            /** @description Seconds within which the ticket must be used. */
+            expires_in: number;
+        };
         TwoFactorEnrolment: {
             /** @description The TOTP secret in base32 (160 bits), for manual entry. */
             secret: string;
@@ -2035,6 +2065,36 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    authSocketTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "3q2-7wHb0Qd3Jm9a1T6cKxYzPq0sVbN8uLrE4fGhIjM",
+                     *       "expires_in": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SocketTicket"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

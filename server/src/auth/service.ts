@@ -25,6 +25,7 @@ import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto
 import { loadActor } from './actor';
 import { createAttemptGate } from './attempts';
 import { createLogin, type LoginInput } from './login';
+import { createSocketTickets } from './socket-tickets';
 import type { TokenService } from './tokens';
 import { noTelemetry, type Telemetry } from '../base/telemetry';
 import { createTwoFactor, recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from './two-factor';
@@ -66,6 +67,7 @@ export function createAuthService({
   const attempts = createAttemptGate(db, config);
   const login = createLogin({ db, config, tokens, audit, attempts });
   const twoFactor = createTwoFactor(db);
+  const socketTickets = createSocketTickets(db, config);
   // A refresh token used again after its grace window is recorded with the revocation of its family.
   tokens.setAudit(audit);
 
@@ -190,6 +192,14 @@ export function createAuthService({
       telemetry.refresh(next ? 'rotated' : 'refused');
       if (!next) throw unauthenticated();
       return next;
+    },
+
+    /**
+     * A single-use ticket for opening the socket (contracts/socket.md §1.1), bound to the caller's user
+     * and session (token family): the socket's URL carries it instead of the token.
+     */
+    socketTicket(actor: Actor): Promise<{ ticket: string; expiresIn: number }> {
+      return socketTickets.issue(actor);
     },
 
     /** The caller with its permitted route names. */

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { WebSocket } from 'ws';
+import { admitted, openSocket as openWs, socketQuery, socketTicket } from '../test-support/socket-client';
 import type { TestUser } from '../test-support/users';
 import { freshUser, refresh, session, tk, usePostgresTokenApp, userInfo } from '../test-support/tokens-postgres-app';
 
@@ -8,11 +8,10 @@ usePostgresTokenApp();
 
 describe('revocation takes effect at once', () => {
   async function openSocket(user: TestUser, token: string) {
-    const ws = new WebSocket(`${tk.wsBase}/ws?tenantName=backoffice&userId=${user.id}&token=${token}`);
-    await once(ws, 'open');
-    // Admitted once the server counts it (admission is asynchronous after the upgrade).
-    for (let i = 0; i < 200 && !(tk.t.app.sockets.count('backoffice') > 0); i += 1)
-      await new Promise((r) => setTimeout(r, 10));
+    const ticket = await socketTicket(tk.t.app, `Bearer ${token}`);
+    const ws = await openWs(`${tk.wsBase}/ws`, socketQuery('backoffice', user.id, ticket));
+    // Admitted once its ping is answered (admission is asynchronous after the upgrade).
+    await admitted(ws, 'backoffice', user.id);
     return ws;
   }
 

@@ -81,6 +81,8 @@ export interface ServerConfig {
   socketLivenessMs: number;
   /** The SPA's socket address (contracts/socket.md §1.1 `SOCKET_URL`); default `/ws` on this host. */
   socketUrl: string;
+  /** SOCKET_TICKET_TTL: seconds a socket ticket may wait to be used (contracts/socket.md §1.1; default 30). */
+  socketTicketTtl: number;
   /** The public-IP service the SPA calls at login/logout (docs/product.md, Sessions); empty turns the lookup off. */
   ipLookupUrl: string;
   /**
@@ -184,6 +186,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',
+    socketTicketTtl: int('SOCKET_TICKET_TTL', 30, 1),
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
     faultInjection,

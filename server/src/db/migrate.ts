@@ -15,6 +15,7 @@ import * as departmentConnectionNames from './migrations/0013-department-connect
 import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolment-required';
 import * as auditLog from './migrations/0015-audit-log';
 import * as loginAttemptReservations from './migrations/0016-login-attempt-reservations';
+import * as socketTickets from './migrations/0017-socket-tickets';
 import type { Database } from './schema';
 
 /**
@@ -38,6 +39,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014-two-factor-enrolment-required': twoFactorEnrolmentRequired,
   '0015-audit-log': auditLog,
   '0016-login-attempt-reservations': loginAttemptReservations,
+  '0017-socket-tickets': socketTickets,
 };
 
 const provider: MigrationProvider = {

@@ -185,6 +185,22 @@ export interface TokenFamiliesTable {
   refreshed_at: CreatedAt;
 }
 
+/** A socket ticket (migration 0016; server/src/auth/socket-tickets.ts): single use, stored hashed. */
+export interface SocketTicketsTable {
+  /** SHA-256 (hex) of the ticket; the ticket itself is given once and never stored. */
+  hash: string;
+  user_id: number;
+  family_id: string;
+  /** The `tv` claim of the token the ticket was asked with. */
+  token_version: number;
+  /** The `exp` of that token: when the socket re-checks its session (contracts/socket.md §5). */
+  token_expires_at: Date;
+  /** The `rxp` of that token: the end of the session's refresh window. */
+  refresh_until: Date;
+  expires_at: Date;
+  created_at: CreatedAt;
+}
+
 export interface TwoFactorRecoveryCodesTable {
   id: Generated<number>;
   user_id: number;
@@ -310,6 +326,7 @@ export interface Database {
   connections: ConnectionsTable;
   login_attempts: LoginAttemptsTable;
   token_families: TokenFamiliesTable;
+  socket_tickets: SocketTicketsTable;
   server_secrets: ServerSecretsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -2,11 +2,13 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { startTestApp, type TestApp } from '../test-support/app';
+import { tenantId } from '../test-support/lookups';
+import { admitted, socketQuery, socketTicket } from '../test-support/socket-client';
 
 /**
  * The browser-facing guards (docs/security.md, section 4). Security headers on every kind of
  * answer (success, 4xx, GraphQL, 404 of an unknown path) and the socket's Origin check (cross-site
- * WebSocket hijacking: a page on another site cannot open a socket with the user's token).
+ * WebSocket hijacking: a page on another site cannot open a socket with the user's ticket).
  */
 let t: TestApp;
 let base: string;
@@ -68,8 +70,9 @@ describe('security headers on every answer', () => {
 
 describe('socket Origin check', () => {
   async function open(origin: string | undefined) {
+    const ticket = await socketTicket(t.app, `Bearer ${session.token}`);
     const ws = new WebSocket(
-      `ws://${base}/ws?tenantName=backoffice&userId=${session.userId}&token=${session.token}`,
+      `ws://${base}/ws?${socketQuery('backoffice', session.userId, ticket)}`,
       origin ? { origin } : {},
     );
     const closed = once(ws, 'close').then(([code, reason]) => ({ code: code as number, reason: String(reason) }));
@@ -82,7 +85,7 @@ describe('socket Origin check', () => {
     ['a look-alike of the allowed origin', 'https://panel.example.com.evil.net'],
     ['the allowed origin over plain http', 'http://panel.example.com'],
     ['an opaque origin (sandboxed frame, file:)', 'null'],
-  ])('closes with 4403 for %s, even with a valid token', async (_name, origin) => {
+  ])('closes with 4403 for %s, even with a valid ticket', async (_name, origin) => {
     const { closed } = await open(origin);
     expect(await closed).toEqual({ code: 4403, reason: 'Origin not allowed' });
   });
@@ -90,13 +93,13 @@ describe('socket Origin check', () => {
   it.each([
     ["the server's own origin", () => `http://${base}`],
     ['an origin of ALLOWED_ORIGINS', () => 'https://panel.example.com'],
-    ['no Origin (a non-browser client; the token still decides)', () => undefined],
+    ['no Origin (a non-browser client; the ticket still decides)', () => undefined],
   ])('admits %s', async (_name, origin) => {
-    const before = t.app.sockets.count('backoffice');
+    const backoffice = await tenantId(t.db, 'backoffice');
+    const before = t.app.sockets.count(backoffice);
     const { ws } = await open(origin());
-    for (let i = 0; i < 200 && t.app.sockets.count('backoffice') === before; i += 1)
-      await new Promise((r) => setTimeout(r, 10));
-    expect(t.app.sockets.count('backoffice')).toBe(before + 1);
+    await admitted(ws, 'backoffice', session.userId);
+    expect(t.app.sockets.count(backoffice)).toBe(before + 1);
     const done = once(ws, 'close');
     ws.close(1000);
     await done;

@@ -104,7 +104,7 @@ describe('RolesListScreen', () => {
     expect(within(dialog).getByRole('textbox', { name: /Identificador/ })).toHaveValue('gerente-de-loja');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({
+    expect(seen.find((r) => r.method === 'POST' && r.path === '/api/roles')?.body).toEqual({
       name: 'gerente-de-loja',
       display_name: 'Gerente de Loja',
     });
@@ -115,7 +115,7 @@ describe('RolesListScreen', () => {
   it('refuses a bad identifier locally and shows the server refusing a duplicate, keeping the dialog open', async () => {
     const user = userEvent.setup();
     const seen = render((r) =>
-      r.method === 'POST'
+      r.method === 'POST' && r.path === '/api/roles'
         ? json(409, { message: 'A role with this name already exists', field: 'name' })
         : rolesApi([admin, operador])(r),
     ).requests;
@@ -130,7 +130,7 @@ describe('RolesListScreen', () => {
     expect(
       await within(dialog).findByText('Use de 2 a 40 letras minúsculas, números, hífen ou sublinhado.'),
     ).toBeInTheDocument();
-    expect(seen.some((r) => r.method === 'POST')).toBe(false);
+    expect(seen.some((r) => r.method === 'POST' && r.path === '/api/roles')).toBe(false);
     await user.clear(identifier);
     await user.type(identifier, 'operador');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
