@@ -198,7 +198,7 @@ export function createAuthService({
      * A single-use ticket for opening the socket (contracts/socket.md §1.1), bound to the caller's user
      * and session (token family): the socket's URL carries it instead of the token.
      */
-    socketTicket(actor: Actor): Promise<{ ticket: string; expiresIn: number }> {
+    async socketTicket(actor: Actor): Promise<{ ticket: string; expiresIn: number }> {
       return socketTickets.issue(actor);
     },
 
