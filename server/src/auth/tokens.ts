@@ -224,6 +224,9 @@ export class TokenService {
    */
   async rotate(claims: TokenClaims): Promise<{ token: string; expiresIn: number } | null> {
     const now = Math.floor(Date.now() / 1000);
+    // The refresh window ends the session whatever its tokens: a token still alive at its end cannot
+    // rotate into a new one (refreshing every few minutes must not keep a session alive for ever).
+    if (claims.rxp <= now) return null;
     const jti = randomUUID();
     const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
     const swapped = await this.db
