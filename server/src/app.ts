@@ -129,7 +129,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
-  const metrics = registerMetrics(fastify, { metricsToken: config.metricsToken });
+  const metrics = registerMetrics(fastify, {
+    metricsToken: config.metricsToken,
+    metricsOpen: config.metricsOpen,
+  });
   if (deps.pg !== undefined && typeof deps.pg !== 'string') metrics.watch({ pool: deps.pg });
   // app
   const tokens = new TokenService(db, config, metrics.telemetry);

@@ -63,8 +63,13 @@ export interface ServerConfig {
    * `linklocal`, `uniquelocal`). Unset: none (docs/operations.md).
    */
   trustProxy: number | string[] | false;
-  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of callers other than direct loopback (server/src/plugins/metrics.ts). */
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of every caller (server/src/plugins/metrics.ts). */
   metricsToken: string | undefined;
+  /**
+   * METRICS_OPEN: `GET /metrics` answers without the token. `1` outside production; with
+   * NODE_ENV=production the start is refused unless the value is `production` (docs/operations.md, Metrics).
+   */
+  metricsOpen: boolean;
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
@@ -106,6 +111,25 @@ function totpEncryptionKey(): string | undefined {
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * METRICS_OPEN: off unless set. In production only the deliberate `production` opens the metrics: a
+ * development `1` copied into a production environment refuses the start instead of exposing them.
+ */
+export function metricsOpen(raw: string | undefined, production: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (value === 'production') return true;
+  if (!['1', 'true', 'yes', 'on'].includes(value))
+    throw new Error(`METRICS_OPEN must be 1 (or production, see docs/operations.md), got "${raw ?? ''}"`);
+  if (production) {
+    throw new Error(
+      'METRICS_OPEN=1 is refused with NODE_ENV=production: /metrics would answer anyone who reaches the port; ' +
+        'set METRICS_TOKEN, or METRICS_OPEN=production when only the scraper can reach it',
+    );
+  }
+  return true;
+}
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it; anything else refuses the start. */
 export function trustProxy(raw: string | undefined): number | string[] | false {
@@ -167,6 +191,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 5 * loginMaxFailures, 1),
     trustProxy: trustProxy(process.env.TRUST_PROXY),
     metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsOpen: overrides.metricsOpen ?? metricsOpen(process.env.METRICS_OPEN, production),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',
