@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // external
   // The SPA calls the public-IP service itself (docs/product.md, Sessions): its origin, and only it, joins connect-src.
-  securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
+  await securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
   const metrics = registerMetrics(fastify, {
