@@ -34,14 +34,30 @@ describe('AuditScreen', () => {
         actor_name: null,
         actor_email: null,
         actor_tenant_name: null,
+        actor_staff: false,
         address: null,
         tenant_name: null,
+      }),
+      // As a reader who is not staff gets a staff member's record: no name, e-mail, tenant or address.
+      auditRecord(4, {
+        operation: 'tenant.update',
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_tenant_id: null,
+        actor_tenant_name: null,
+        actor_staff: true,
+        address: null,
+        request_id: null,
       }),
     ]);
     render(api);
     const grid = await table();
-    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(4));
-    const [, purge, plan, user] = within(grid).getAllByRole('row');
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(5));
+    const [, staffMasked, purge, plan, user] = within(grid).getAllByRole('row');
+    expect(staffMasked).toHaveTextContent('Equipe do provedor');
+    expect(staffMasked).not.toHaveTextContent('Desconhecido');
+    expect(staffMasked).not.toHaveTextContent('backoffice');
     expect(purge).toHaveTextContent('Registros antigos removidos');
     expect(purge).toHaveTextContent('Sistema');
     expect(plan).toHaveTextContent('Ana Administradora');
@@ -50,7 +66,7 @@ describe('AuditScreen', () => {
     expect(plan).toHaveTextContent('Tenant farmacia-x (nº 2)');
     expect(plan).toHaveTextContent('203.0.113.7');
     expect(user).toHaveTextContent('Usuário Olívia (nº 7)');
-    expect(screen.getByText('3 registro(s) exibido(s).')).toBeVisible();
+    expect(screen.getByText('4 registro(s) exibido(s).')).toBeVisible();
     expect(screen.getByText('Não há mais registros.')).toBeVisible();
   });
 
