@@ -82,6 +82,12 @@ export interface ServerConfig {
    * (server/src/audit/retention.ts; default 365, a whole number of at least 1).
    */
   auditRetentionDays: number;
+  /**
+   * LOGIN_ATTEMPTS_RETENTION_DAYS: sign-in attempts older than this many days are deleted by the same
+   * daily purge (server/src/audit/retention-purges.ts; default 90, at least 1), never before
+   * LOGIN_WINDOW_SECONDS has passed, which the throttle counts in.
+   */
+  loginAttemptsRetentionDays: number;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -197,6 +203,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     socketUrl: process.env.SOCKET_URL || '/ws',
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
+    loginAttemptsRetentionDays: int('LOGIN_ATTEMPTS_RETENTION_DAYS', 90, 1),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

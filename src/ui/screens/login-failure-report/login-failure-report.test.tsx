@@ -107,8 +107,10 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       within(grid)
         .getAllByRole('columnheader')
         .map((c) => c.textContent),
-    ).toEqual(['Data e hora', 'Usuário', 'E-mail', 'Endereço (conexão)', 'IP informado pelo navegador']);
-    expect(screen.getByText(/O IP informado pelo navegador é o que a página de login enviou/)).toBeInTheDocument();
+    ).toEqual(['Data e hora', 'Usuário', 'E-mail', 'Endereço (conexão)', 'IP informado']);
+    expect(
+      screen.getByText(/O IP informado é o que o navegador de quem tentou disse ter, e pode ser falso/),
+    ).toBeInTheDocument();
   });
 
   it('narrows the report to the chosen users', async () => {
@@ -177,7 +179,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(file.name).toBe(`falhas-de-login-${range.startAt}-${range.finishAt}.csv`);
     expect(file.bom).toBe(true);
     expect(file.lines).toEqual([
-      'Data e hora;Usuário;E-mail;Endereço (conexão);IP informado pelo navegador',
+      'Data e hora;Usuário;E-mail;Endereço (conexão);IP informado',
       '2026-11-02 09:01;Olívia Operadora;operador@demo.local;203.0.113.7;198.51.100.4',
       `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";192.0.2.9;`,
     ]);
