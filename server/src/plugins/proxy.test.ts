@@ -141,8 +141,9 @@ describe('request id and HSTS', () => {
     expect(straight.headers['x-request-id']).toMatch(UUID);
   });
 
+  // Starts an app of its own: as long as a beforeAll may take.
   it('with a hop count, trusts the connection it came in on', async () => {
-    const hops = await startTestApp({ config: { trustProxy: 1 } });
+    const hops = await startTestApp({ seed: { days: 1 }, config: { trustProxy: 1 } });
     try {
       const answer = await hops.app.fastify.inject({
         method: 'GET',
@@ -154,7 +155,7 @@ describe('request id and HSTS', () => {
     } finally {
       await hops.close();
     }
-  });
+  }, 120_000);
 
   it("stores a trusted proxy's id in the audit log, and never an id a client chose", async () => {
     const signIn = (app: TestApp, requestId: string) =>

@@ -142,8 +142,9 @@ describe('GET /api/tenant/sheets/login_failures', () => {
     );
   });
 
+  // Starts an app of its own (behind a trusted proxy): as long as a beforeAll may take.
   it('records the connection’s address of a real failed sign-in, and what its body claimed apart', async () => {
-    const behind = await startTestApp({ config: { trustProxy: ['10.9.0.0/16'] } });
+    const behind = await startTestApp({ seed: { days: 1 }, config: { trustProxy: ['10.9.0.0/16'] } });
     try {
       const failed = await behind.app.fastify.inject({
         method: 'POST',
@@ -167,7 +168,7 @@ describe('GET /api/tenant/sheets/login_failures', () => {
     } finally {
       await behind.close();
     }
-  });
+  }, 120_000);
 
   it('narrows to the repeated userId, as selectedUsers narrows the report', async () => {
     const one = await t.app.fastify.inject({
