@@ -1064,7 +1064,7 @@ export interface components {
             before: string | null;
             after: string | null;
         };
-        /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. */
+        /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. A reader who is not back-office staff never sees who of the provider's staff acted: when `actor_staff` is true, `actor_user_id`, `actor_name`, `actor_email`, `actor_tenant_id`, `actor_tenant_name`, `address` and `request_id` are null for such a reader (show the actor as the provider's team, "Equipe do provedor"); staff readers see every field. */
         AuditRecord: {
             id: components["schemas"]["Id"];
             /** Format: date-time */
@@ -1074,9 +1074,11 @@ export interface components {
             actor_email: string | null;
             actor_tenant_id: number | null;
             actor_tenant_name: string | null;
-            /** @description The caller's address. */
+            /** @description The actor is the provider's back-office staff (a user of the back-office tenant, BACKOFFICE_TENANT). For a reader who is not staff its identity, address and request id are null (see the record's description); false for no actor. */
+            actor_staff: boolean;
+            /** @description The caller's address; null for a non-staff reader when `actor_staff`. */
             address: string | null;
-            /** @description The request's id (as in the server's log). */
+            /** @description The request's id (as in the server's log); null for a non-staff reader when `actor_staff`. */
             request_id: string | null;
             operation: components["schemas"]["AuditOperation"];
             target_type: components["schemas"]["AuditTargetType"];
@@ -1478,7 +1480,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             email: string;
+            /** @description The address the attempt came from: the connection's, or the client's as a trusted proxy tells it (TRUST_PROXY). The address the sign-in throttle counts. Null only for attempts recorded without one. */
             ip: string | null;
+            /** @description The address the browser's IP lookup reported, as sent in the sign-in body (`ip`); the client chooses it, so it is shown apart, as claimed. Null when the lookup failed or none was sent. */
+            claimed_ip: string | null;
             user_id: components["schemas"]["Id"] | null;
             user_name: string | null;
         };
@@ -3245,6 +3250,7 @@ export interface operations {
                      *           "created_at": "2026-11-02T12:01:00Z",
                      *           "email": "operador@demo.local",
                      *           "ip": "203.0.113.7",
+                     *           "claimed_ip": "198.51.100.4",
                      *           "user_id": 2,
                      *           "user_name": "Olívia Operadora"
                      *         }
@@ -3255,8 +3261,8 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["LoginFailureSheet"];
                     /**
-                     * @example id;criado_em;email;ip;usuario_id;usuario
-                     *     1;2026-11-02 09:01;operador@demo.local;203.0.113.7;2;Olívia Operadora
+                     * @example id;criado_em;email;endereco;ip_informado;usuario_id;usuario
+                     *     1;2026-11-02 09:01;operador@demo.local;203.0.113.7;198.51.100.4;2;Olívia Operadora
                      */
                     "text/csv": components["schemas"]["CsvText"];
                 };
@@ -3488,6 +3494,7 @@ export interface operations {
                      *         "created_at": "2026-11-02T12:01:00Z",
                      *         "email": "operador@demo.local",
                      *         "ip": "203.0.113.7",
+                     *         "claimed_ip": "198.51.100.4",
                      *         "user_id": 2,
                      *         "user_name": "Olívia Operadora"
                      *       }
@@ -4612,6 +4619,7 @@ export interface operations {
                      *           "actor_email": "admin@demo.local",
                      *           "actor_tenant_id": 1,
                      *           "actor_tenant_name": "backoffice",
+                     *           "actor_staff": true,
                      *           "address": "203.0.113.7",
                      *           "request_id": "req-1f",
                      *           "operation": "tenant.plan",

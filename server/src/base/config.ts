@@ -74,8 +74,13 @@ export interface ServerConfig {
    * `linklocal`, `uniquelocal`). Unset: none (docs/operations.md).
    */
   trustProxy: number | string[] | false;
-  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of callers other than direct loopback (server/src/plugins/metrics.ts). */
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of every caller (server/src/plugins/metrics.ts). */
   metricsToken: string | undefined;
+  /**
+   * METRICS_OPEN: `GET /metrics` answers without the token. `1` outside production; with
+   * NODE_ENV=production the start is refused unless the value is `production` (docs/operations.md, Metrics).
+   */
+  metricsOpen: boolean;
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
@@ -90,6 +95,12 @@ export interface ServerConfig {
    * (server/src/audit/retention.ts; default 365, a whole number of at least 1).
    */
   auditRetentionDays: number;
+  /**
+   * LOGIN_ATTEMPTS_RETENTION_DAYS: sign-in attempts older than this many days are deleted by the same
+   * daily purge (server/src/audit/retention-purges.ts; default 90, at least 1), never before
+   * LOGIN_WINDOW_SECONDS has passed, which the throttle counts in.
+   */
+  loginAttemptsRetentionDays: number;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -119,6 +130,25 @@ function totpEncryptionKey(): string | undefined {
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * METRICS_OPEN: off unless set. In production only the deliberate `production` opens the metrics: a
+ * development `1` copied into a production environment refuses the start instead of exposing them.
+ */
+export function metricsOpen(raw: string | undefined, production: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (value === 'production') return true;
+  if (!['1', 'true', 'yes', 'on'].includes(value))
+    throw new Error(`METRICS_OPEN must be 1 (or production, see docs/operations.md), got "${raw ?? ''}"`);
+  if (production) {
+    throw new Error(
+      'METRICS_OPEN=1 is refused with NODE_ENV=production: /metrics would answer anyone who reaches the port; ' +
+        'set METRICS_TOKEN, or METRICS_OPEN=production when only the scraper can reach it',
+    );
+  }
+  return true;
+}
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it; anything else refuses the start. */
 export function trustProxy(raw: string | undefined): number | string[] | false {
@@ -183,12 +213,14 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginBackoffSeconds: int('LOGIN_BACKOFF_SECONDS', 1, 1),
     trustProxy: trustProxy(process.env.TRUST_PROXY),
     metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsOpen: overrides.metricsOpen ?? metricsOpen(process.env.METRICS_OPEN, production),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',
     socketTicketTtl: int('SOCKET_TICKET_TTL', 30, 1),
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
+    loginAttemptsRetentionDays: int('LOGIN_ATTEMPTS_RETENTION_DAYS', 90, 1),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

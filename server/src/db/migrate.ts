@@ -16,6 +16,7 @@ import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolm
 import * as auditLog from './migrations/0015-audit-log';
 import * as loginAttemptReservations from './migrations/0016-login-attempt-reservations';
 import * as socketTickets from './migrations/0017-socket-tickets';
+import * as retentionIndexes from './migrations/0018-retention-indexes';
 import type { Database } from './schema';
 
 /**
@@ -40,6 +41,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015-audit-log': auditLog,
   '0016-login-attempt-reservations': loginAttemptReservations,
   '0017-socket-tickets': socketTickets,
+  '0018-retention-indexes': retentionIndexes,
 };
 
 const provider: MigrationProvider = {
