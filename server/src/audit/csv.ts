@@ -1,10 +1,10 @@
 import type { AuditChange } from '../../../src/domain/audit';
-import { csvDateTime, csvLine } from '../reports/csv';
+import { csvDateTime, csvLine } from '../base/csv';
 import type { AuditRow } from './repository';
 
 /**
  * The audit log as CSV (contracts/openapi.yaml `auditList`, `text/csv`): the sheets' writer
- * (server/src/reports/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
+ * (server/src/base/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
  * record, the changes in one readable cell.
  */
 export const AUDIT_CSV_HEADER = [
