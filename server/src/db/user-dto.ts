@@ -6,7 +6,7 @@ import type { Database } from './schema';
 /**
  * The user read model: the contract's `User` and a role's routes, read by auth (the session's user, the
  * actor's routes), users and roles. It sits on the database floor so those resources share it without
- * importing each other (docs/architecture.md, The reference server: floors).
+ * importing each other (docs/architecture.md, The server's floors).
  */
 
 export { ADMIN_ROLE, PERMISSION_ROUTES };
