@@ -53,10 +53,21 @@ export interface ServerConfig {
   /** Where the built SPA lives. */
   webRoot: string;
   allowedOrigins: string[];
-  /** Failed logins per account and address within the window before 429. */
+  /**
+   * Failed logins per account and address within the window before 429 (LOGIN_MAX_FAILURES, default 10).
+   * An address is counted by its key (server/src/auth/attempts.ts `addressKey`): an IPv6 address by its /64.
+   */
   loginMaxFailures: number;
   /** Failed logins from one address across every account within the window before 429 (LOGIN_MAX_FAILURES_PER_ADDRESS, default 5 × LOGIN_MAX_FAILURES). */
   loginMaxFailuresPerAddress: number;
+  /**
+   * Failed logins of one account across every address within the window before it backs off
+   * (LOGIN_MAX_FAILURES_PER_ACCOUNT, default 2 × LOGIN_MAX_FAILURES): from then on each attempt waits
+   * `loginBackoffSeconds` after the last failure, doubled per further failure, at most the window.
+   */
+  loginMaxFailuresPerAccount: number;
+  /** LOGIN_BACKOFF_SECONDS: the first wait past `loginMaxFailuresPerAccount` (default 1). */
+  loginBackoffSeconds: number;
   /**
    * TRUST_PROXY: the proxies in front whose X-Forwarded-For/-Proto/-Host are believed, so `request.ip`
    * is the client's: a hop count (`1`), or addresses and CIDRs (`10.0.0.0/8,127.0.0.1`; also `loopback`,
@@ -165,6 +176,9 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginMaxFailures,
     // Five accounts' worth of failures from one address unless set.
     loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 5 * loginMaxFailures, 1),
+    // Two addresses' worth of failures on one account unless set: past it, waits grow instead of a lock-out.
+    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 2 * loginMaxFailures, 1),
+    loginBackoffSeconds: int('LOGIN_BACKOFF_SECONDS', 1, 1),
     trustProxy: trustProxy(process.env.TRUST_PROXY),
     metricsToken: process.env.METRICS_TOKEN || undefined,
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),

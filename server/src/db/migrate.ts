@@ -14,6 +14,7 @@ import * as addressThrottle from './migrations/0012-address-throttle';
 import * as departmentConnectionNames from './migrations/0013-department-connection-names';
 import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolment-required';
 import * as auditLog from './migrations/0015-audit-log';
+import * as loginAttemptReservations from './migrations/0016-login-attempt-reservations';
 import type { Database } from './schema';
 
 /**
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-department-connection-names': departmentConnectionNames,
   '0014-two-factor-enrolment-required': twoFactorEnrolmentRequired,
   '0015-audit-log': auditLog,
+  '0016-login-attempt-reservations': loginAttemptReservations,
 };
 
 const provider: MigrationProvider = {

@@ -163,8 +163,14 @@ export interface LoginAttemptsTable {
   ip: string | null;
   /** The connection's own address as the server saw it. */
   remote_address: string | null;
+  /**
+   * What the throttle counts the address by (server/src/auth/attempts.ts `addressKey`): IPv4 as is,
+   * IPv4-mapped IPv6 as its IPv4, other IPv6 by its /64.
+   */
+  address_key: string | null;
   user_id: number | null;
-  success: boolean;
+  /** Null while the attempt is reserved and not yet checked (counted as a failure meanwhile). */
+  success: boolean | null;
   created_at: CreatedAt;
 }
 

@@ -11,6 +11,7 @@ let admin: { authorization: string };
 let customer: { id: number; name: string };
 let customerUser: { id: number; email: string };
 let otherUserId: number;
+let pendingId: number | undefined;
 const DAY = '2020-03-02';
 const MANY = 10_050;
 
@@ -49,7 +50,8 @@ beforeAll(async () => {
   otherUserId = (
     await t.db.selectFrom('users').select('id').where('email', '=', 'operador@demo.local').executeTakeFirstOrThrow()
   ).id;
-  // MANY failures of the customer's user, 3 of a back-office user, 2 on an unknown e-mail, 1 success: one São Paulo day.
+  // MANY failures of the customer's user, 3 of a back-office user, 2 on an unknown e-mail, 1 success and 1
+  // attempt reserved and never resolved (server/src/auth/attempts.ts): one São Paulo day.
   await sql`insert into login_attempts (email, ip, user_id, success, created_at)
     select ${customerUser.email}, '203.0.113.7', ${customerUser.id}, false,
            timestamptz '2020-03-02 12:00:00+00' + (g * interval '1 second')
@@ -61,6 +63,11 @@ beforeAll(async () => {
     ('ninguem@demo.local', null, null, false, timestamptz '2020-03-02 23:00:00+00'),
     ('ninguem@demo.local', null, null, false, timestamptz '2020-03-02 23:00:01+00'),
     (${customerUser.email}, null, ${customerUser.id}, true, timestamptz '2020-03-02 15:00:00+00')`.execute(t.db);
+  pendingId = (
+    await sql<{ id: number }>`insert into login_attempts (email, ip, user_id, success, created_at)
+      values (${customerUser.email}, null, ${customerUser.id}, null, timestamptz '2020-03-02 16:00:00+00')
+      returning id`.execute(t.db)
+  ).rows[0]?.id;
 }, 180_000);
 
 afterAll(async () => t.close());
@@ -84,6 +91,21 @@ describe('GET /api/tenant/sheets/login_failures', () => {
     expect(body.total).toBe(MANY + 5);
     expect(body.limit).toBe(5);
     expect(body.data).toHaveLength(5);
+  });
+
+  it('leaves out an attempt still reserved: it is a failure only once it resolves as one', async () => {
+    expect(pendingId).toBeDefined();
+    const report = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/dashboard-report',
+      headers: admin,
+      payload: { start_at: DAY, finish_at: DAY, selectedUsers: [customerUser.id] },
+    });
+    const ids = report.json<{ id: number }[]>().map((row) => row.id);
+    expect(ids).toHaveLength(10_000);
+    expect(ids).not.toContain(pendingId);
+    const sheet = await t.app.fastify.inject({ url: url({ startAt: DAY, finishAt: DAY, limit: 1 }), headers: admin });
+    expect(sheet.json<{ total: number }>().total).toBe(MANY + 5);
   });
 
   it('streams every row as CSV, oldest first, with the report’s columns', async () => {

@@ -261,7 +261,8 @@ export function reasonsSheet(db: Kysely<Database>, scope: ReportScope, range: Da
 /**
  * Failed sign-ins in the range, narrowed to `userIds` when any: what the login-failure report
  * (./analytics.ts, `loginFailures`) and its sheet both read. `tenantId` (tenant staff): only that
- * tenant's users' failures, so attempts on unknown e-mails are back-office only.
+ * tenant's users' failures, so attempts on unknown e-mails are back-office only. `success = false` leaves
+ * out an attempt still reserved (null until checked, server/src/auth/attempts.ts): it shows once it fails.
  */
 export function loginFailuresQuery(
   db: Kysely<Database>,
