@@ -1,5 +1,5 @@
 import type { AuditChange } from '../../../src/domain/audit';
-import { csvDateTime, csvLine } from '../reports/csv';
+import { csvDateTime, csvLine } from '../base/csv';
 import type { ReadAuditRow } from './repository';
 
 /** The actor of a record the provider's staff wrote, as a reader who is not staff reads it (docs/security.md §3). */
@@ -7,7 +7,7 @@ export const STAFF_ACTOR_LABEL = 'Equipe do provedor';
 
 /**
  * The audit log as CSV (contracts/openapi.yaml `auditList`, `text/csv`): the sheets' writer
- * (server/src/reports/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
+ * (server/src/base/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
  * record, the changes in one readable cell.
  */
 export const AUDIT_CSV_HEADER = [

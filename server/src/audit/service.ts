@@ -12,7 +12,7 @@ import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
-import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../reports/csv';
+import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../base/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
 import { auditPage, tenantIdByName, type AuditFilter, type AuditRow, type ReadAuditRow } from './repository';

@@ -4,7 +4,7 @@ import type { AuditOrigin, AuditTrail, AuditWho } from '../audit/trail';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
-import { loadUserDtos, type UserDto } from '../users/user-dto';
+import { loadUserDtos, type UserDto } from '../db/user-dto';
 import type { AttemptGate, Reservation } from './attempts';
 import type { TokenService } from './tokens';
 import { createTwoFactor } from './two-factor';

@@ -19,9 +19,8 @@ import {
   twoFactorRequired,
   unauthenticated,
 } from '../base/domain-error';
-import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
-import { userEmail } from '../users/repository';
-import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
+import { MAX_PASSWORD_LENGTH } from './password-policy';
+import { loadUserDtos, permittedRoutesOf, userEmail, type UserDto } from '../db/user-dto';
 import { loadActor } from './actor';
 import { createAttemptGate } from './attempts';
 import { createLogin, type LoginInput } from './login';

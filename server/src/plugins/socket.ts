@@ -12,7 +12,7 @@ import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { EventBus, PanelEvent } from '../base/events';
-import { permittedRoutesOf } from '../users/user-dto';
+import { permittedRoutesOf } from '../db/user-dto';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
 const MAX_CLIENT_FRAME = 4096;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
 import type { Database } from '../db/schema';
-import { decimal } from './csv';
+import { decimal } from '../base/csv';
 import { csvIntSql, csvMoneySql, csvPageOf, csvRecordSql, csvTextSql, csvTimeSql } from './csv-sql';
 import { withinDays, type DayRange, type ReportScope } from './params';
 import { after, cursorOf, type Sheet, type SheetRow } from './sheet';

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestUser } from '../test-support/users';
-import { permittedRoutesOf } from '../users/user-dto';
+import { permittedRoutesOf } from '../db/user-dto';
 
 /**
  * No way up, as a property (docs/security.md, Who may do what): whatever sequence of role and user

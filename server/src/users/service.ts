@@ -27,7 +27,7 @@ import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
 import { required, type NewUser, type UserPatch } from './user-input';
-import { loadUserDtos, type UserDto } from './user-dto';
+import { loadUserDtos, type UserDto } from '../db/user-dto';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
