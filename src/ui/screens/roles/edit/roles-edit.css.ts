@@ -76,3 +76,6 @@ export const loading = style({ display: 'flex', flexDirection: 'column', gap: va
 
 /** Stays in view at the bottom of the page while there is something to save. */
 export const sticky = style({ position: 'sticky', bottom: vars.space.sm, zIndex: vars.zIndex.sticky });
+
+/** Beside a permission the editor cannot add: the note above says why. */
+export const lockIcon = style({ verticalAlign: '-1px', marginRight: vars.space.xs });
