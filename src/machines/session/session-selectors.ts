@@ -1,4 +1,3 @@
-import type { Subject } from '../../domain/escalation';
 import { hasPermission, type AccessSubject } from '../../domain/route-access';
 import type { I18nKey } from '../../domain/i18n-key';
 import { isTokenExpired, SESSION_END_KEYS, type SessionSnapshot } from './session.machine';
@@ -77,25 +76,3 @@ export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject =>
 /** The second check (docs/product.md, Roles and route permissions): whether a permission with this route name exists for the signed-in user. */
 export const selectHasPermission = (snapshot: SessionSnapshot, routeName: string): boolean =>
   snapshot.hasTag('authenticated') && hasPermission(snapshot.context.permissions, routeName);
-
-/** Back-office staff (`origin_backoffice`): only they change plans, limits, features and billing flags. */
-export const selectIsStaff = (snapshot: SessionSnapshot): boolean =>
-  snapshot.hasTag('authenticated') && snapshot.context.originBackoffice;
-
-/**
- * The signed-in user as the no-way-up rules see it (src/domain/escalation.ts): its role, permitted
- * routes, id and role id. Null while signed out or while the user is not known.
- */
-export const selectSubject = (snapshot: SessionSnapshot): Subject | null => {
-  const user = snapshot.context.user;
-  if (!snapshot.hasTag('authenticated') || user === null) return null;
-  return { role: user.role.name, routes: snapshot.context.permittedRoutes, userId: user.id, roleId: user.role.id };
-};
-
-/** The compare for {@link selectSubject}: the same user, role and routes is no change. */
-export function sameSubject(a: Subject | null, b: Subject | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  const routes = (s: Subject) => [...s.routes].join(' ');
-  return a.role === b.role && a.userId === b.userId && a.roleId === b.roleId && routes(a) === routes(b);
-}

@@ -7,7 +7,7 @@ import { webhookGenerationMachine } from '../../../machines/tenants/webhook-gene
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal } from '../../components/dialog';
 import { Tab, TabList, TabPanel, Tabs } from '../../components/tabs';
-import { selectIsStaff } from '../../../machines/session/session-selectors';
+import { selectIsStaff } from '../../../machines/session/access-selectors';
 import { useServices, useSession } from '../../hooks/services-context';
 import { AnalyticsSync } from './analytics-sync';
 import { FeaturesEditor } from './features-editor';

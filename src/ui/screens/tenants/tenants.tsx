@@ -9,7 +9,7 @@ import {
   selectListStatus,
   selectStaff,
 } from '../../../machines/tenants/tenants-list-selectors';
-import { selectIsStaff } from '../../../machines/session/session-selectors';
+import { selectIsStaff } from '../../../machines/session/access-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { ErrorState } from '../../components/error-state';
 import { lazyPart } from '../../components/lazy-with-timeout';

@@ -1,7 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sameSubject, selectSubject, selectUser } from '../../../machines/session/session-selectors';
+import { sameSubject, selectSubject } from '../../../machines/session/access-selectors';
+import { selectUser } from '../../../machines/session/session-selectors';
 import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
 import {

@@ -83,7 +83,7 @@ export function PermissionCategory({
               >
                 {permission.displayName}
               </Checkbox>
-              <span className={styles.routeName}>
+              <span className={permission.locked ? `${styles.routeName} ${styles.routeNameLocked}` : styles.routeName}>
                 {permission.locked ? <LockIcon size={12} className={styles.lockIcon} /> : null}
                 {permission.routeName}
               </span>

@@ -20,7 +20,7 @@ import { ErrorState } from '../../../components/error-state';
 import { Stack } from '../../../components/layout';
 import { Skeleton } from '../../../components/skeleton';
 import { Spinner } from '../../../components/spinner';
-import { sameSubject, selectIsStaff, selectSubject } from '../../../../machines/session/session-selectors';
+import { sameSubject, selectIsStaff, selectSubject } from '../../../../machines/session/access-selectors';
 import { useServices, useSession } from '../../../hooks/services-context';
 import { RenameRoleDialog, type DialogFeedback } from '../list/role-dialogs';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';

@@ -18,7 +18,7 @@ import { ErrorState } from '../../../components/error-state';
 import { PlusIcon } from '../../../components/icons';
 import { Inline, Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
-import { selectIsStaff } from '../../../../machines/session/session-selectors';
+import { selectIsStaff } from '../../../../machines/session/access-selectors';
 import { useServices, useSession } from '../../../hooks/services-context';
 import { DeleteRoleDialog } from './delete-role-dialog';
 import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';

@@ -20,7 +20,7 @@ import { Spinner } from '../../../components/spinner';
 import { appToasts, showToast } from '../../../components/toast-queue';
 import { VisuallyHidden } from '../../../components/visually-hidden';
 import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors';
-import { selectIsStaff } from '../../../../machines/session/session-selectors';
+import { selectIsStaff } from '../../../../machines/session/access-selectors';
 import { usePreferences, useServices, useSession, useSocket } from '../../../hooks/services-context';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { InstanceCard } from './instance-card';
