@@ -355,7 +355,6 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       await repo.updateUserRow(db, actor.userId, { is_connected: connected });
     },
 
-    /** The caller's new password: every session ends, and a new one starts for this caller. */
     /**
      * The caller's new password, proven with its current one: every other session of the user ends,
      * and this one goes on with a new token of the same session, so its remember-me window is kept.
