@@ -1,4 +1,5 @@
-// Lint with import boundaries (docs/architecture.md, Layers): ui → machines → api/domain → generated, no cycles.
+// Lint with import boundaries (docs/architecture.md, Layers): ui → machines → api/domain → generated, no cycles;
+// the server's floors import only downward (docs/architecture.md, The server's floors).
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
@@ -13,6 +14,99 @@ const restricted = (patterns) => ['error', { patterns }];
 const screenFeatures = readdirSync(new URL('./src/ui/screens', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+
+// The server's floors (docs/architecture.md, The server's floors), lowest first. Every folder of
+// server/src is named in exactly one list; a new folder is covered by naming it in one.
+const serverBase = ['base'];
+const serverAccess = ['access'];
+const serverDb = ['db'];
+// Resources, in the order they may import each other: each imports only those named before it, so no two
+// resource folders import each other.
+const serverResources = ['audit', 'auth', 'tenants', 'users', 'roles', 'departments', 'instances', 'reports', 'health'];
+// Adapters, and the root files (app.ts, main.ts, services.ts…) with them.
+const serverAdapters = ['rest', 'graphql', 'plugins', 'tooling', 'demo-activity'];
+// Tests only: no production file imports them.
+const serverTests = ['test-support', 'parity', 'security', 'concurrency', 'reliability'];
+const serverTestFiles = ['server/src/**/*.test.ts', 'server/src/**/*.reliability.ts'];
+
+const serverFolders = [serverBase, serverAccess, serverDb, serverResources, serverAdapters, serverTests].flat();
+for (const folder of new Set(serverFolders)) {
+  if (serverFolders.indexOf(folder) !== serverFolders.lastIndexOf(folder))
+    throw new Error(`server/src/${folder} is on two floors: name it in one server list in eslint.config.js.`);
+}
+const holdsTypeScript = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).some((entry) =>
+    entry.isDirectory() ? holdsTypeScript(new URL(`${entry.name}/`, dir)) : entry.name.endsWith('.ts'),
+  );
+for (const entry of readdirSync(new URL('./server/src', import.meta.url), { withFileTypes: true })) {
+  if (entry.isDirectory() && !serverFolders.includes(entry.name)) {
+    if (holdsTypeScript(new URL(`./server/src/${entry.name}/`, import.meta.url)))
+      throw new Error(
+        `server/src/${entry.name} is on no floor: name it in one of the server lists in eslint.config.js.`,
+      );
+  }
+}
+
+const serverDir = (folder) => `./server/src/${folder}`;
+const serverGlobs = (folders) => folders.map((folder) => `./server/src/${folder}/**`);
+const adapterGlobs = [...serverGlobs(serverAdapters), './server/src/*.ts'];
+
+const serverFloorZones = [
+  {
+    target: serverBase.map(serverDir),
+    from: serverGlobs([...serverAccess, ...serverDb, ...serverResources]).concat(adapterGlobs),
+    message: 'Floor 1 (server/src/base) imports nothing of the server above it: move what it needs down into base.',
+  },
+  {
+    target: serverAccess.map(serverDir),
+    from: serverGlobs([...serverDb, ...serverResources]).concat(adapterGlobs),
+    message:
+      'Floor 2: server/src/access imports only base (no database, no resource, no adapter): move what it needs down, or take it as an argument.',
+  },
+  {
+    target: serverDb.map(serverDir),
+    from: serverGlobs([...serverAccess, ...serverResources]).concat(adapterGlobs),
+    message: 'Floor 2: server/src/db imports only base: move what it needs down into base.',
+  },
+  {
+    target: serverResources.map(serverDir),
+    from: adapterGlobs,
+    message:
+      'Floor 3 (resources) may not import floor 4 (rest, graphql, plugins, tooling, demo-activity, the root files): adapters call services, never the reverse.',
+  },
+  ...serverResources.slice(0, -1).map((resource, index) => ({
+    target: serverDir(resource),
+    from: serverGlobs(serverResources.slice(index + 1)),
+    message:
+      'A resource imports only the resources named before it in serverResources (eslint.config.js), so no two import each other: move what both need down a floor, or into the resource that owns it.',
+  })),
+  {
+    target: './server/src',
+    from: [...serverGlobs(serverTests), ...serverTestFiles.map((glob) => `./${glob}`)],
+    message:
+      'Production code never imports test support (server/src/test-support, parity, security, concurrency, reliability, *.test.ts).',
+  },
+];
+
+// Zones every file obeys. A later block that sets the rule again replaces its zones, so it repeats these.
+const sharedZones = [
+  ...screenFeatures.map((feature) => ({
+    target: `./src/ui/screens/${feature}`,
+    from: './src/ui/screens',
+    except: [`./${feature}`],
+    message: 'A screen may not import another screen: move what both use to src/ui/components or src/ui/hooks.',
+  })),
+  {
+    target: './server',
+    from: ['./src/ui', './src/machines', './src/api', './src/app'],
+    message: 'The server may import only src/domain, src/generated and src/i18n from the browser side.',
+  },
+  {
+    target: ['./src/ui', './src/machines', './src/api', './src/domain'],
+    from: './server',
+    message: 'Browser code may not import the server.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -130,31 +224,12 @@ export default tseslint.config(
   {
     // Feature folders and the server/browser line, by resolved path rather than by import text.
     files: ['**/*.{ts,tsx}'],
-    rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            ...screenFeatures.map((feature) => ({
-              target: `./src/ui/screens/${feature}`,
-              from: './src/ui/screens',
-              except: [`./${feature}`],
-              message:
-                'A screen may not import another screen: move what both use to src/ui/components or src/ui/hooks.',
-            })),
-            {
-              target: './server',
-              from: ['./src/ui', './src/machines', './src/api', './src/app'],
-              message: 'The server may import only src/domain, src/generated and src/i18n from the browser side.',
-            },
-            {
-              target: ['./src/ui', './src/machines', './src/api', './src/domain'],
-              from: './server',
-              message: 'Browser code may not import the server.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: sharedZones }] },
+  },
+  {
+    // The server's floors bind its production files; tests sit beside them and may import any floor.
+    files: ['server/src/**/*.ts'],
+    ignores: [...serverGlobs(serverTests).map((glob) => glob.slice(2)), ...serverTestFiles],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...sharedZones, ...serverFloorZones] }] },
   },
 );

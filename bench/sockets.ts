@@ -6,9 +6,14 @@ import { json, loginOn, rssMB, serverOnPostgres, type PostgresTarget } from './l
  * N authenticated sockets on one server process (PostgreSQL), every client pinging
  * as the SPA does on open, then one event broadcast to all of them.
  *
- * - Clients live in this process (`ws`), connecting in batches of {@link BATCH} so admission (a token
- *   check and two small queries per socket, socket.md §1.2) keeps up. A socket counts as admitted when
- *   the pong to its opening ping arrives (the server holds early frames until admission).
+ * - Each socket opens with its own single-use ticket (contracts/socket.md §1.1), asked for with
+ *   `POST /api/auth/socket-ticket` just before its batch connects, as the SPA asks before each connect
+ *   (tickets live 30 s, so asking for all 10,000 first would let the last ones expire). Ticket requests
+ *   go {@link TICKET_CONCURRENCY} at a time; their time is printed apart from admission.
+ * - Clients live in this process (`ws`), connecting in batches of {@link BATCH} so admission (the
+ *   ticket's single-use delete, the session's and the tenant's reads, socket.md §1.2) keeps up. A
+ *   socket counts as admitted when the pong to its opening ping arrives (the server holds early frames
+ *   until admission).
  * - Memory per connection: the server's RSS (VmRSS) after all are admitted minus before, over N.
  * - Broadcast: one `POST /api/instance/update` on the tenant every socket watches → `InstanceUpdated`
  *   to all; latency per socket = arrival here − the event's `sentAt` (the server's clock: same machine),
@@ -18,6 +23,8 @@ import { json, loginOn, rssMB, serverOnPostgres, type PostgresTarget } from './l
  *   a shared 2-core machine is at the mercy of whatever else runs in that second).
  */
 const BATCH = 250;
+/** Ticket requests in flight at once while a batch's tickets are asked for. */
+const TICKET_CONCURRENCY = 50;
 /** Measured broadcasts after one warm-up; the check takes the median of their p99s. */
 const BROADCASTS = 5;
 const TENANT = 'backoffice';
@@ -91,21 +98,42 @@ export async function socketBench(options: {
       );
       const wsBase = server.base.replace(/^http/, 'ws');
       const sessions = [admin, operator].map((s) => ({
-        url: `${wsBase}/ws?tenantName=${TENANT}&userId=${s.userId}&token=${encodeURIComponent(s.token)}`,
+        token: s.token,
+        url: (ticket: string) =>
+          `${wsBase}/ws?${new URLSearchParams({ tenantName: TENANT, userId: String(s.userId), ticket }).toString()}`,
         ping: encodePing(TENANT, s.userId),
       }));
+      const ticketMs: number[] = [];
+      const ticketFor = async (token: string): Promise<string> => {
+        const started = performance.now();
+        const { ticket } = await json<{ ticket: string }>(
+          await fetch(`${server.base}/api/auth/socket-ticket`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
+        ticketMs.push(performance.now() - started);
+        return ticket;
+      };
 
       await sleep(500);
       const rssBefore = rssMB(server.child.pid ?? 0);
       const connectStarted = performance.now();
+      let ticketSeconds = 0;
       let failures = 0;
       const failureReasons = new Map<string, number>();
       for (let i = 0; i < n; i += BATCH) {
+        const size = Math.min(BATCH, n - i);
+        const owners = Array.from({ length: size }, (_, k) => sessions[(i + k) % sessions.length] ?? sessions[0]);
+        const ticketsStarted = performance.now();
+        const tickets: string[] = [];
+        for (let k = 0; k < size; k += TICKET_CONCURRENCY)
+          tickets.push(
+            ...(await Promise.all(owners.slice(k, k + TICKET_CONCURRENCY).map((o) => ticketFor(o?.token ?? '')))),
+          );
+        ticketSeconds += (performance.now() - ticketsStarted) / 1000;
         const batch = await Promise.allSettled(
-          Array.from({ length: Math.min(BATCH, n - i) }, (_, k) => {
-            const session = sessions[(i + k) % sessions.length] ?? sessions[0];
-            return connect(session?.url ?? '', session?.ping ?? '', 60_000);
-          }),
+          owners.map((session, k) => connect(session?.url(tickets[k] ?? '') ?? '', session?.ping ?? '', 60_000)),
         );
         for (const r of batch) {
           if (r.status === 'fulfilled') clients.push(r.value);
@@ -116,11 +144,15 @@ export async function socketBench(options: {
           }
         }
       }
-      const connectSeconds = (performance.now() - connectStarted) / 1000;
+      const connectSeconds = (performance.now() - connectStarted) / 1000 - ticketSeconds;
       await sleep(1000);
       const rssAfter = rssMB(server.child.pid ?? 0);
       const admission = clients.map((c) => c.admittedMs);
       table.push(['sockets admitted / asked', `${clients.length} / ${n}`]);
+      table.push([
+        `tickets: ${ticketMs.length} asked, ${TICKET_CONCURRENCY} at a time: seconds; p50 / p99 ms`,
+        `${fixed(ticketSeconds, 1)}; ${fixed(percentile(ticketMs, 50))} / ${fixed(percentile(ticketMs, 99))}`,
+      ]);
       table.push([
         'connect + admit all: seconds (sockets/s)',
         `${fixed(connectSeconds, 1)} (${fixed(clients.length / connectSeconds, 0)})`,
@@ -215,6 +247,8 @@ export async function socketBench(options: {
           n,
           admitted: clients.length,
           connectSeconds,
+          ticketSeconds,
+          ticket: { p50: percentile(ticketMs, 50), p99: percentile(ticketMs, 99) },
           rssBefore,
           rssAfter,
           perConnectionKB,

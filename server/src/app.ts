@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Kysely } from 'kysely';
@@ -64,6 +65,35 @@ export function requestIdFrom(header: string | string[] | undefined): string | u
   return value !== undefined && /^[A-Za-z0-9._:@/+=-]{1,128}$/.test(value) ? value : undefined;
 }
 
+/** Whether the address `hop` steps from the server (0: the connection's peer) is a proxy TRUST_PROXY names. */
+export type ProxyTrust = (address: string, hop: number) => boolean;
+
+/**
+ * TRUST_PROXY (server/src/base/config.ts) as one function, for Fastify's `request.ip` and for the request
+ * id alike. A hop count trusts the nearest `n` addresses, the connection's peer first (Fastify's own
+ * reading of a number trusts nobody); a list is compiled as Fastify compiles it. Null: no proxy.
+ */
+export function proxyTrust(setting: ServerConfig['trustProxy']): ProxyTrust | null {
+  if (setting === false) return null;
+  if (typeof setting === 'number') return setting > 0 ? (_address, hop) => hop < setting : null;
+  return setting.length > 0 ? proxyAddr.compile(setting) : null;
+}
+
+/**
+ * The request's id: an incoming X-Request-Id only when the connection comes from a trusted proxy (so one
+ * id follows a request through the proxy's logs and ours) and it is a plain token; anything else, and
+ * anything a client sent straight in, gets a new UUID. The id is stored in the audit log
+ * (docs/security.md §3), so a client must not choose it.
+ */
+export function requestIdOf(
+  raw: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } | null },
+  trust: ProxyTrust | null,
+): string {
+  const peer = raw.socket?.remoteAddress;
+  const fromProxy = trust !== null && peer !== undefined && trust(peer, 0);
+  return (fromProxy ? requestIdFrom(raw.headers['x-request-id']) : undefined) ?? crypto.randomUUID();
+}
+
 function originOf(url: string): string[] {
   try {
     return url ? [new URL(url).origin] : [];
@@ -77,17 +107,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { db, config } = deps;
   const textParts = createValidator(true);
   const bodies = createValidator(false);
+  // One reading of TRUST_PROXY for the client's address and the request id.
+  const trust = proxyTrust(config.trustProxy);
   const fastify = Fastify({
     logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
-    // An incoming X-Request-Id (a proxy's or a client's) is kept when it is a plain token, so one id
-    // follows a request through the proxy's logs and ours; otherwise a new one. Either is sent back.
-    genReqId: (request) => requestIdFrom(request.headers['x-request-id']) ?? crypto.randomUUID(),
+    // A trusted proxy's X-Request-Id, else a new one (requestIdOf); either is sent back.
+    genReqId: (request) => requestIdOf(request, trust),
     requestIdHeader: false,
-    // A hop count as Fastify applies it: the nearest `n` addresses are proxies.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: trust ?? false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: false,
@@ -99,10 +126,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // external
   // The SPA calls the public-IP service itself (docs/product.md, Sessions): its origin, and only it, joins connect-src.
-  securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
+  await securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
-  const metrics = registerMetrics(fastify, { metricsToken: config.metricsToken });
+  const metrics = registerMetrics(fastify, {
+    metricsToken: config.metricsToken,
+    metricsOpen: config.metricsOpen,
+  });
   if (deps.pg !== undefined && typeof deps.pg !== 'string') metrics.watch({ pool: deps.pg });
   // app
   const tokens = new TokenService(db, config, metrics.telemetry);

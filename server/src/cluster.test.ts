@@ -7,11 +7,13 @@ import { WebSocket } from 'ws';
 import { decodeServerFrame, encodeClientFrame } from '../../src/domain/socket-codec';
 import { DEMO_PASSWORD } from './tooling/seed';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './test-support/postgres';
+import { closedWith, socketQuery, socketTicketOver } from './test-support/socket-client';
 
 /**
  * Scale-out (docs/product.md, Availability): two real server processes (`server/src/main.ts`, as `npm start` runs it) on one
  * PostgreSQL act as one. An `InstanceUpdated` caused through process A reaches a socket on process B;
- * a logout on A closes that session's socket on B.
+ * a socket ticket asked of A is used once, on either; a tenant renamed or deleted through A and a logout
+ * on A close the sockets concerned on B.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -84,11 +86,28 @@ async function login(base: string): Promise<{ token: string; userId: number }> {
   return { token: body.access_token, userId: body.user.id };
 }
 
+/** A socket on `base` with a ticket asked of `ticketFrom` (default `base`), not yet admitted. */
+async function rawSocketOn(
+  base: string,
+  tenantName: string,
+  session: { token: string; userId: number },
+  ticketFrom = base,
+): Promise<WebSocket> {
+  const ticket = await socketTicketOver(ticketFrom, session.token);
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?${socketQuery(tenantName, session.userId, ticket)}`);
+  await once(ws, 'open');
+  return ws;
+}
+
 /** A socket on `base`, admitted (its ping answered), recording the events it receives. */
-async function socketOn(base: string, tenantName: string, session: { token: string; userId: number }) {
-  const ws = new WebSocket(
-    `${base.replace('http', 'ws')}/ws?tenantName=${tenantName}&userId=${session.userId}&token=${session.token}`,
-  );
+async function socketOn(
+  base: string,
+  tenantName: string,
+  session: { token: string; userId: number },
+  ticketFrom = base,
+) {
+  const ticket = await socketTicketOver(ticketFrom, session.token);
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?${socketQuery(tenantName, session.userId, ticket)}`);
   const events: { name: string; data: unknown }[] = [];
   let waiter: (() => void) | undefined;
   ws.on('message', (raw) => {
@@ -151,6 +170,76 @@ describe('two server processes on one PostgreSQL', () => {
     const event = await onB.next((e) => e.name === 'instanceUpdated' && (e.data as { name?: string }).name === name);
     expect(event.data).toMatchObject({ name, tenantName: 'farmacia-central', status: 'idle' });
     onB.ws.close();
+  });
+
+  it('a ticket asked of A opens one socket on B, and not a second one on A', async () => {
+    const [a, b] = procs;
+    if (!a || !b) throw new Error('servers did not start');
+    const session = await login(a.base);
+    const ticket = await socketTicketOver(a.base, session.token);
+    const query = socketQuery('backoffice', session.userId, ticket);
+    const onB = new WebSocket(`${b.base.replace('http', 'ws')}/ws?${query}`);
+    const pong = new Promise<string>((resolve) => onB.once('message', (raw) => resolve(raw.toString())));
+    await once(onB, 'open');
+    onB.send(encodeClientFrame({ event: 'ping', tenantName: 'backoffice', userId: session.userId }));
+    const answer = decodeServerFrame(await pong);
+    expect(answer.ok && answer.event.name).toBe('ping');
+    const onA = new WebSocket(`${a.base.replace('http', 'ws')}/ws?${query}`);
+    await once(onA, 'open');
+    expect(await closedWith(onA)).toEqual({ code: 4401, reason: 'Unauthorized' });
+    onB.close();
+  });
+
+  it('a tenant renamed through A closes the sockets watching it on B with 4000, and deleted, with 4403', async () => {
+    const [a, b] = procs;
+    if (!a || !b) throw new Error('servers did not start');
+    const session = await login(a.base);
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${session.token}` };
+    const created = await fetch(`${a.base}/api/tenant`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'cluster-renomear',
+        cnpj: '11.222.333/0001-81',
+        features: ['chat'],
+        template: 'pharmacy',
+        pool: 'pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const tenant = (await created.json()) as { id: number; name: string };
+    const watching = await socketOn(b.base, tenant.name, session, a.base);
+    const home = await socketOn(b.base, 'backoffice', session, a.base);
+    const renamedClosed = closedWith(watching.ws);
+    const renamed = await fetch(`${a.base}/api/tenant/update`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        id: tenant.id,
+        name: 'cluster-renomeada',
+        cnpj: '11.222.333/0001-81',
+        template: 'pharmacy',
+        pool: 'pool-a',
+      }),
+    });
+    expect(renamed.status).toBe(200);
+    expect(await renamedClosed).toEqual({ code: 4000, reason: 'Tenant renamed' });
+    const again = await socketOn(b.base, 'cluster-renomeada', session, a.base);
+    const deletedClosed = closedWith(again.ws);
+    const deleted = await fetch(`${a.base}/api/tenant/delete`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ id: tenant.id }),
+    });
+    expect(deleted.status).toBe(200);
+    expect(await deletedClosed).toEqual({ code: 4403, reason: 'Tenant deleted' });
+    expect(home.ws.readyState).toBe(WebSocket.OPEN);
+    const refused = await rawSocketOn(b.base, 'cluster-renomeada', session, a.base);
+    expect(await closedWith(refused)).toEqual({ code: 4403, reason: 'Forbidden' });
+    home.ws.close();
   });
 
   it("a logout on process A closes that session's socket on process B with 4401", async () => {

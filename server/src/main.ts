@@ -36,8 +36,19 @@ async function main(): Promise<void> {
     });
     fastify.addHook('onClose', () => activity.stop());
   }
-  // The audit log's daily retention purge (docs/operations.md, AUDIT_RETENTION_DAYS); stopped before the database closes.
-  const auditPurge = startAuditPurge({ db: database.db, retentionDays: config.auditRetentionDays, log: fastify.log });
+  // The daily retention purge (docs/operations.md, AUDIT_RETENTION_DAYS, LOGIN_ATTEMPTS_RETENTION_DAYS): the
+  // audit log, sign-in attempts and spent token families; stopped before the database closes.
+  const auditPurge = startAuditPurge({
+    db: database.db,
+    retentionDays: config.auditRetentionDays,
+    sessions: {
+      loginAttemptsDays: config.loginAttemptsRetentionDays,
+      loginWindowSeconds: config.loginWindowSeconds,
+      refreshWindowSeconds: config.refreshWindow,
+      accessTokenTtlSeconds: config.accessTokenTtl,
+    },
+    log: fastify.log,
+  });
   fastify.addHook('onClose', () => auditPurge.stop());
   await serveSpa(fastify, {
     webRoot: config.webRoot,

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { DEMO_PASSWORD } from './tooling/seed';
+import { admitted, socketQuery, socketTicketOver } from './test-support/socket-client';
 
 /**
  * Graceful shutdown. SIGTERM while a CSV sheet is streaming and a socket is open:
@@ -59,8 +60,10 @@ describe('graceful shutdown', () => {
     ).json()) as { total: number };
     expect(total).toBeGreaterThan(1000);
 
-    const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?tenantName=backoffice&userId=${user.id}&token=${token}`);
+    const ticket = await socketTicketOver(base, token);
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/ws?${socketQuery('backoffice', user.id, ticket)}`);
     await once(ws, 'open');
+    await admitted(ws, 'backoffice', user.id);
     const socketClosed = once(ws, 'close');
 
     const response = await fetch(`${base}/api/tenant/sheets/attendances?${query}`, {

@@ -15,7 +15,14 @@ afterEach(() => {
 });
 
 function start() {
-  const server = fakeServer(() => json(404, { message: 'no fake' }));
+  // The socket's ticket (contracts/socket.md §1.1), answered only to the stored session's token.
+  const server = fakeServer((request) =>
+    request.method === 'POST' &&
+    request.path === '/api/auth/socket-ticket' &&
+    request.headers.get('Authorization') === 'Bearer stored-token'
+      ? json(200, { ticket: 'ticket-of-stored-token', expires_in: 30 })
+      : json(404, { message: 'no fake' }),
+  );
   const sockets = fakeSockets();
   // No `startRealtime`: the socket side comes from its chunk, as in the browser.
   services = createAppServices({
@@ -76,7 +83,7 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(await startedWithSignIn).toBe(true);
   });
 
-  it('loads and starts at boot with a stored session, and connects with its token', async () => {
+  it('loads and starts at boot with a stored session, and connects with a ticket asked with its token', async () => {
     writeStoredSession(window.localStorage, {
       token: 'stored-token',
       expiresAt: Date.now() + 3_600_000,
@@ -94,7 +101,8 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
     expect(services.realtime.current()).toBe(realtime);
     expect(realtime.socket.getSnapshot().status).toBe('active');
     await vi.waitFor(() => expect(sockets.all).toHaveLength(1));
-    expect(sockets.last().url).toContain('stored-token');
+    expect(sockets.last().url).toContain('ticket=ticket-of-stored-token');
+    expect(sockets.last().url).not.toContain('token=');
   });
 });
 

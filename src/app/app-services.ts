@@ -202,6 +202,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     bus,
     execute: graphql.execute,
     executeIfFresh: ifFreshGraphql.execute,
+    rest,
     socketUrl: settings.socketUrl,
     tenant: actsIn,
     createSocket: options.createSocket,

@@ -86,6 +86,18 @@ describe('app shell', () => {
     expect(view.location()).toBe('/backoffice/login');
   });
 
+  it("says a closed company's access has ended, not that the password is wrong, and stays on the form", async () => {
+    view = renderApp({
+      path: '/login',
+      respond: api(() => json(401, { error: 'tenant_deleted', message: 'O acesso desta empresa foi encerrado.' })),
+    });
+    await signIn();
+    expect(await screen.findByText(ptBR.auth.login.tenantDeleted)).toBeInTheDocument();
+    expect(screen.queryByText(ptBR.auth.login.failed)).toBeNull();
+    expect(view.location()).toBe('/backoffice/login');
+    expect(screen.getByRole('button', { name: ptBR.auth.login.submit })).toBeEnabled();
+  });
+
   it('asks for the two-factor code when the server wants it, then signs in', async () => {
     view = renderApp({
       path: '/login',

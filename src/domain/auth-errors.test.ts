@@ -41,6 +41,8 @@ describe('classifyUnauthorized — examples', () => {
     ['error not found', { error: 'Authorization Token not found' }, 'logout'],
     ['message Unauthorized', { message: 'Unauthorized' }, 'logout'],
     ['revoked status wins over refresh hint', { status: 'Unauthorized', error: EXPIRED }, 'logout'],
+    // A closed company's sign-in answer: never a refresh (the login call carries no token anyway).
+    ['closed company at sign-in', { error: 'tenant_deleted', message: 'closed' }, 'logout'],
     ['other status plus refresh hint', { status: 'whatever', error: EXPIRED }, 'refresh'],
     ['lower-case text', { error: 'token has expired' }, 'logout'],
     ['trailing space', { error: `${EXPIRED} ` }, 'logout'],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { buildSocketUrl, reconnectDelay } from './socket-url';
 
-const creds = { tenantName: 'farmácia central', userId: 2, token: 'a.b+c' };
+const creds = { tenantName: 'farmácia central', userId: 2, ticket: 'a-b_c+d' };
 
 describe('buildSocketUrl (socket.md §1.1)', () => {
   it.each([
@@ -13,7 +13,7 @@ describe('buildSocketUrl (socket.md §1.1)', () => {
     ['', 'https://panel.example.com/', 'wss://panel.example.com/ws?'],
   ])('%s on %s', (setting, page, prefix) => {
     expect(buildSocketUrl(setting, page, creds)).toBe(
-      `${prefix}tenantName=farm%C3%A1cia+central&userId=2&token=a.b%2Bc`,
+      `${prefix}tenantName=farm%C3%A1cia+central&userId=2&ticket=a-b_c%2Bd`,
     );
   });
 

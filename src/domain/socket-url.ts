@@ -3,7 +3,8 @@
 export interface SocketCredentials {
   tenantName: string;
   userId: number;
-  token: string;
+  /** A single-use ticket (`POST /api/auth/socket-ticket`): the session token never goes in the URL. */
+  ticket: string;
 }
 
 /** The default `SOCKET_URL`: path `/ws` on the page's host. */
@@ -12,7 +13,7 @@ export const DEFAULT_SOCKET_URL = '/ws';
 /**
  * The socket address (socket.md §1.1): `ws:`/`wss:` settings as they are, `http:`/`https:` mapped to
  * `ws:`/`wss:`, a path resolved against the page (scheme following the page); then `tenantName`,
- * `userId` and `token` added to whatever query the setting already has.
+ * `userId` and `ticket` added to whatever query the setting already has.
  *
  * @param setting - the `SOCKET_URL` setting
  * @param pageUrl - the page's address (`location.href`)
@@ -26,7 +27,7 @@ export function buildSocketUrl(setting: string, pageUrl: string, credentials: So
     throw new Error(`SOCKET_URL has an unsupported scheme: ${url.protocol}`);
   url.searchParams.set('tenantName', credentials.tenantName);
   url.searchParams.set('userId', String(credentials.userId));
-  url.searchParams.set('token', credentials.token);
+  url.searchParams.set('ticket', credentials.ticket);
   return url.toString();
 }
 

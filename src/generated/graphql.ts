@@ -17,7 +17,7 @@ export type AuditRecordsQueryVariables = Exact<{
 }>;
 
 
-export type AuditRecordsQuery = { auditRecords: { next: string | null, data: Array<{ id: number, at: string, actor_user_id: number | null, actor_name: string | null, actor_email: string | null, actor_tenant_id: number | null, actor_tenant_name: string | null, address: string | null, request_id: string | null, operation: string, target_type: string, target_id: number | null, target_name: string | null, tenant_id: number | null, tenant_name: string | null, changes: Array<{ field: string, before: string | null, after: string | null }> }> } };
+export type AuditRecordsQuery = { auditRecords: { next: string | null, data: Array<{ id: number, at: string, actor_user_id: number | null, actor_name: string | null, actor_email: string | null, actor_tenant_id: number | null, actor_tenant_name: string | null, actor_staff: boolean, address: string | null, request_id: string | null, operation: string, target_type: string, target_id: number | null, target_name: string | null, tenant_id: number | null, tenant_name: string | null, changes: Array<{ field: string, before: string | null, after: string | null }> }> } };
 
 export type ConnectedMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -360,6 +360,7 @@ export const AuditRecordsDocument = new TypedDocumentString(`
       actor_email
       actor_tenant_id
       actor_tenant_name
+      actor_staff
       address
       request_id
       operation

@@ -88,6 +88,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/socket-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket for opening the real-time socket
+         * @description The socket authenticates with this ticket instead of the session token (contracts/socket.md §1.1): a
+         *     URL is kept by proxies, logs and browser history, and the token is also the session's refresh
+         *     credential. The ticket is bound to the caller's user and session (token family), may be used once,
+         *     within `expires_in` seconds, and is stored only as a hash. Ask for a new one before every connect
+         *     and reconnect.
+         */
+        post: operations["authSocketTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/email": {
         parameters: {
             query?: never;
@@ -1040,7 +1064,7 @@ export interface components {
             before: string | null;
             after: string | null;
         };
-        /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. */
+        /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. A reader who is not back-office staff never sees who of the provider's staff acted: when `actor_staff` is true, `actor_user_id`, `actor_name`, `actor_email`, `actor_tenant_id`, `actor_tenant_name`, `address` and `request_id` are null for such a reader (show the actor as the provider's team, "Equipe do provedor"); staff readers see every field. */
         AuditRecord: {
             id: components["schemas"]["Id"];
             /** Format: date-time */
@@ -1050,9 +1074,11 @@ export interface components {
             actor_email: string | null;
             actor_tenant_id: number | null;
             actor_tenant_name: string | null;
-            /** @description The caller's address. */
+            /** @description The actor is the provider's back-office staff (a user of the back-office tenant, BACKOFFICE_TENANT). For a reader who is not staff its identity, address and request id are null (see the record's description); false for no actor. */
+            actor_staff: boolean;
+            /** @description The caller's address; null for a non-staff reader when `actor_staff`. */
             address: string | null;
-            /** @description The request's id (as in the server's log). */
+            /** @description The request's id (as in the server's log); null for a non-staff reader when `actor_staff`. */
             request_id: string | null;
             operation: components["schemas"]["AuditOperation"];
             target_type: components["schemas"]["AuditTargetType"];
@@ -1288,6 +1314,12 @@ export interface components {
             /** @description Unused recovery codes. */
             recovery_codes_left: number;
         };
+        SocketTicket: {
+            /** @description Opaque, 256 random bits in base64url; the `ticket` query parameter of the socket URL. */
+            ticket: string;
+            /** @description Seconds within which the ticket must be used. */
+            expires_in: number;
+        };
         TwoFactorEnrolment: {
             /** @description The TOTP secret in base32 (160 bits), for manual entry. */
             secret: string;
@@ -1448,7 +1480,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             email: string;
+            /** @description The address the attempt came from: the connection's, or the client's as a trusted proxy tells it (TRUST_PROXY). The address the sign-in throttle counts. Null only for attempts recorded without one. */
             ip: string | null;
+            /** @description The address the browser's IP lookup reported, as sent in the sign-in body (`ip`); the client chooses it, so it is shown apart, as claimed. Null when the lookup failed or none was sent. */
+            claimed_ip: string | null;
             user_id: components["schemas"]["Id"] | null;
             user_name: string | null;
         };
@@ -2035,6 +2070,36 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    authSocketTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ticket": "3q2-7wHb0Qd3Jm9a1T6cKxYzPq0sVbN8uLrE4fGhIjM",
+                     *       "expires_in": 30
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SocketTicket"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3185,6 +3250,7 @@ export interface operations {
                      *           "created_at": "2026-11-02T12:01:00Z",
                      *           "email": "operador@demo.local",
                      *           "ip": "203.0.113.7",
+                     *           "claimed_ip": "198.51.100.4",
                      *           "user_id": 2,
                      *           "user_name": "Olívia Operadora"
                      *         }
@@ -3195,8 +3261,8 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["LoginFailureSheet"];
                     /**
-                     * @example id;criado_em;email;ip;usuario_id;usuario
-                     *     1;2026-11-02 09:01;operador@demo.local;203.0.113.7;2;Olívia Operadora
+                     * @example id;criado_em;email;endereco;ip_informado;usuario_id;usuario
+                     *     1;2026-11-02 09:01;operador@demo.local;203.0.113.7;198.51.100.4;2;Olívia Operadora
                      */
                     "text/csv": components["schemas"]["CsvText"];
                 };
@@ -3428,6 +3494,7 @@ export interface operations {
                      *         "created_at": "2026-11-02T12:01:00Z",
                      *         "email": "operador@demo.local",
                      *         "ip": "203.0.113.7",
+                     *         "claimed_ip": "198.51.100.4",
                      *         "user_id": 2,
                      *         "user_name": "Olívia Operadora"
                      *       }
@@ -4552,6 +4619,7 @@ export interface operations {
                      *           "actor_email": "admin@demo.local",
                      *           "actor_tenant_id": 1,
                      *           "actor_tenant_name": "backoffice",
+                     *           "actor_staff": true,
                      *           "address": "203.0.113.7",
                      *           "request_id": "req-1f",
                      *           "operation": "tenant.plan",

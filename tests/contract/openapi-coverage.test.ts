@@ -94,6 +94,8 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/tenant/sheets/login_failures'],
   // The audit log (docs/product.md, Audit log).
   ['get', '/api/audit'],
+  // The socket's single-use ticket (contracts/socket.md §1.1): the token never travels in its URL.
+  ['post', '/api/auth/socket-ticket'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -4,12 +4,13 @@ import { resolve } from 'node:path';
 import type { Page, Route } from '@playwright/test';
 import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin } from './support/api';
-import { signIn, tenantPath } from './support/app';
+import { signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { createTenant, uniquePrefix } from './support/tenants';
 import { reachEnrolment, sendCode, totpCode, userRequiredToEnrol } from './support/two-factor';
+import { createRoleWith, createUserWithRole } from './support/users';
 
 /**
  * Every screen, light and dark: axe-core (0 serious or critical violations) and screenshots at
@@ -308,6 +309,84 @@ for (const theme of ['light', 'dark'] as const) {
 
     await page.unroute('**/api/tenant/paginated');
     for (const route of held) await route.abort().catch(() => undefined);
+    expect(serious, 'serious or critical axe violations').toEqual([]);
+  });
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`who may do what, ${theme}: a customer's tenant, features and instance form, a manager's users and role editor pass axe; screenshots`, async ({
+    page,
+    app,
+  }) => {
+    test.setTimeout(180_000);
+    mkdirSync(SHOTS, { recursive: true });
+    await useTheme(page, theme);
+    const password = 'Pharm#cy!Blue';
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const tenant = await createTenant(api, uniquePrefix('axecust'), ['chat', 'campaigns']);
+    const inTenant = await apiLogin(app.origin, app.admin.email, app.admin.password, tenant);
+    await inTenant.rest('POST', '/api/instance', {
+      name: 'WhatsApp Oficial',
+      tenantName: tenant,
+      isOfficial: true,
+      isUnlimited: false,
+    });
+    const customer = await createUserWithRole(inTenant, 'axecust', password, { name: 'administrador' });
+    const managerRole = await createRoleWith(api, 'axemgr', ['users', 'roles-list', 'roles-edit']);
+    const manager = await createUserWithRole(api, 'axemgr', password, { id: managerRole.id });
+    const serious: string[] = [];
+    const shoot = async (name: string) => {
+      serious.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({
+          path: resolve(SHOTS, `access-${name}-${theme}-${viewport.width}x${viewport.height}.png`),
+        });
+      }
+      await page.setViewportSize(VIEWPORTS[0]);
+    };
+
+    // The customer's administrador: its tenant read-only, its features, its instance form.
+    await page.goto(`${app.origin}${tenantPath('/login', tenant)}?to=${encodeURIComponent('/tenants')}`);
+    await submitLogin(page, { email: customer.email, password });
+    await expect(page.getByText(t('tenants.screen.readOnlyNote'), { exact: true })).toBeVisible();
+    await settle(page);
+    await shoot('tenants-customer');
+    await page.goto(`${app.origin}${tenantPath(`/tenants?panel=features&tenant=${tenant}`, tenant)}`);
+    await expect(page.getByText(t('features.editor.readOnly'), { exact: true })).toBeVisible();
+    await shoot('features-customer');
+    await page.goto(`${app.origin}${tenantPath(`/tenants?panel=instances&tenant=${tenant}`, tenant)}`);
+    await page.getByRole('button', { name: t('instances.actions.editLabel', { name: 'WhatsApp Oficial' }) }).click();
+    await expect(page.getByText(t('access.staffBillingFlags'), { exact: true })).toBeVisible();
+    await shoot('instance-form-customer');
+    await page.evaluate(() => localStorage.clear());
+
+    // A manager holding users and the role editor: an administrador's row locked, a role it cannot fill.
+    await signIn(page, app.origin, { email: manager.email, password }, '/users');
+    // The demo users (short names and e-mails) fit at 1366: both are locked for this manager.
+    await page.getByRole('searchbox', { name: t('users.search.label') }).fill('demo.local');
+    await expect(page.getByRole('button', { name: /^Por que não posso alterar/ })).toHaveCount(2);
+    await settle(page);
+    await shoot('users-manager');
+    const operador = (
+      await api.graphql<{ roles: { id: string; name: string }[] }>('query roles { roles { id name } }', {}, 'roles')
+    ).roles.find((r) => r.name === 'operador');
+    await page.goto(`${app.origin}${tenantPath(getHref('roles-edit', { id: operador?.id ?? '2' }))}`);
+    await expect(page.getByText(t('roles.edit.lockedNotice'), { exact: true })).toBeVisible();
+    await settle(page);
+    await shoot('role-editor-manager');
+    await page.goto(`${app.origin}${tenantPath(getHref('roles-edit', { id: String(managerRole.id) }))}`);
+    await expect(page.getByText(t('access.ownRolePermissions'), { exact: true })).toBeVisible();
+    await settle(page);
+    await shoot('role-editor-own');
+    await page.evaluate(() => localStorage.clear());
+
+    // The customer's company closed by the provider: its right password says so on the login page.
+    await api.rest('POST', '/api/tenant/delete', { id: await tenantId(api, tenant) });
+    await page.goto(`${app.origin}${tenantPath('/login')}`);
+    await submitLogin(page, { email: customer.email, password });
+    await expect(page.getByText(t('auth.login.tenantDeleted'), { exact: true })).toBeVisible();
+    await shoot('login-closed');
     expect(serious, 'serious or critical axe violations').toEqual([]);
   });
 }

@@ -72,8 +72,8 @@ test.describe('the login-failure report at its row limit', () => {
     const url = `pglite://${dir}`;
     await (await startServer({ DATABASE_URL: url })).stop();
     const database = await openDatabase(url);
-    await sql`insert into login_attempts (email, ip, user_id, success, created_at)
-      select u.email, '198.51.100.9', u.id, false, now() - interval '1 day' - (g * interval '1 second')
+    await sql`insert into login_attempts (email, ip, remote_address, user_id, success, created_at)
+      select u.email, '198.51.100.9', '203.0.113.9', u.id, false, now() - interval '1 day' - (g * interval '1 second')
       from generate_series(1, ${EXTRA}) g, (select id, email from users where email like 'operador@%' limit 1) u`.execute(
       database.db,
     );
@@ -131,7 +131,7 @@ test.describe('the login-failure report at its row limit', () => {
       .slice(1)
       .split('\r\n')
       .filter((line) => line !== '');
-    expect(lines[0]).toBe('id;criado_em;email;ip;usuario_id;usuario');
+    expect(lines[0]).toBe('id;criado_em;email;endereco;ip_informado;usuario_id;usuario');
     expect(lines.length - 1).toBe(total.total);
   });
 });

@@ -40,16 +40,26 @@ test.describe('real-time socket', () => {
     }
   });
 
-  test('page unload closes the socket and no reconnect follows', async ({ page, app }) => {
-    const sockets: { closed: boolean }[] = [];
+  test('the socket opens with a single-use ticket, never the token; page unload closes it and no reconnect follows', async ({
+    page,
+    app,
+  }) => {
+    const sockets: { closed: boolean; url: URL }[] = [];
     page.on('websocket', (ws) => {
-      const entry = { closed: false };
+      const entry = { closed: false, url: new URL(ws.url()) };
       sockets.push(entry);
       ws.on('close', () => (entry.closed = true));
     });
     await signIn(page, app.origin, app.admin);
     await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
     expect(sockets.filter((s) => !s.closed)).toHaveLength(1);
+    // contracts/socket.md §1.1: tenantName, userId and a ticket; the token stays in the Authorization header.
+    const token = await page.evaluate(() => window.localStorage.getItem('accessToken'));
+    expect(token).toBeTruthy();
+    const url = sockets[0]?.url;
+    expect([...(url?.searchParams.keys() ?? [])].sort()).toEqual(['tenantName', 'ticket', 'userId']);
+    expect(url?.searchParams.get('ticket')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url?.toString()).not.toContain(token ?? '');
 
     // The page going away (pagehide, as when the tab navigates elsewhere), without leaving it, so
     // we can watch what the app does afterwards.

@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test';
 import { apiLogin } from './support/api';
-import { signIn, tenantPath } from './support/app';
+import { signIn, submitLogin, tenantPath } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { createTenant, uniquePrefix } from './support/tenants';
 import { toast } from './support/toast';
+import { createUserWithRole } from './support/users';
 
 const grid = (page: Page) => page.getByRole('grid', { name: t('tenants.screen.heading') });
 /** Tenant names in the order the table shows them (row headers). */
@@ -124,5 +125,53 @@ test.describe('tenants', () => {
     await views.getByText(t('tenants.views.active'), { exact: true }).click();
     await expect(shownNames(page)).toHaveText([name]);
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+  });
+});
+
+test.describe("tenants: a customer's own administrador", () => {
+  test('reads its plan, limits and features, with no control the server would refuse', async ({ page, app }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const tenant = await createTenant(api, uniquePrefix('cust'), ['chat', 'campaigns']);
+    const password = 'Pharm#cy!Blue';
+    const customer = await createUserWithRole(
+      await apiLogin(app.origin, app.admin.email, app.admin.password, tenant),
+      'cust',
+      password,
+      { name: 'administrador' },
+    );
+
+    await page.goto(`${app.origin}${tenantPath('/login', tenant)}?to=${encodeURIComponent('/tenants')}`);
+    await submitLogin(page, { email: customer.email, password });
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants', tenant));
+    const row = grid(page).getByRole('row', { name: new RegExp(tenant) });
+    // The plan and the limits of createTenant (starter, 5 users, 1,000 tickets), shown, with who sets them.
+    await expect(row).toContainText(t('tenants.screen.plans.starter'));
+    await expect(row).toContainText('1.000');
+    await expect(page.getByText(t('tenants.screen.readOnlyNote'), { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: t('tenants.screen.create'), exact: true })).toHaveCount(0);
+    await expect(page.getByRole('radiogroup', { name: t('tenants.screen.viewLabel') })).toHaveCount(0);
+    await row.getByRole('button', { name: t('tenants.screen.actions.more', { name: tenant }) }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem')).toHaveText(
+      ['features', 'webhooks', 'analytics', 'instances'].map((id) => t(`tenants.screen.actions.${id}`)),
+    );
+    await menu.getByRole('menuitem', { name: t('tenants.screen.actions.features'), exact: true }).click();
+
+    const dialog = page.getByRole('dialog', { name: t('tenants.panel.title', { name: tenant }) });
+    const list = dialog.getByRole('list', { name: t('features.editor.listLabel', { name: tenant }) });
+    const feature = (option: string) =>
+      list.getByRole('listitem').filter({ has: page.getByText(t(`features.options.${option}`), { exact: true }) });
+    await expect(feature('chat')).toContainText(t('features.editor.on'));
+    await expect(feature('campaigns')).toContainText(t('features.editor.on'));
+    await expect(feature('chatbot')).toContainText(t('features.editor.off'));
+    await expect(dialog.getByText(t('features.editor.readOnly'), { exact: true })).toBeVisible();
+    await expect(dialog.getByRole('checkbox')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: t('features.save'), exact: true })).toHaveCount(0);
+
+    // The server agrees: the customer's own call to change a feature is refused as staff's.
+    const own = await apiLogin(app.origin, customer.email, password, tenant);
+    await expect(
+      own.rest('POST', '/api/tenant/feature', { tenantName: tenant, option: 'chatbot', enabled: true }),
+    ).rejects.toThrow(/HTTP 403/);
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { passwordStrength } from '../../src/domain/password-strength';
 import { apiLogin } from './support/api';
-import { createUser, operatorRole } from './support/users';
+import { createRoleWith, createUser, createUserWithRole, operatorRole } from './support/users';
 import { signIn } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
@@ -88,5 +88,56 @@ test.describe('users', () => {
     await expect(toast(page, t('users.notices.unblocked'))).toBeVisible();
     await expect(row).toContainText(t('users.status.active'));
     await apiLogin(app.origin, user.email, password);
+  });
+});
+
+test.describe('users: no way up', () => {
+  test("a users-only manager: administrador is not offered, the administrador's row is locked, saying why", async ({
+    page,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const usersOnly = await createRoleWith(api, 'usersonly', ['users']);
+    const password = 'Pharm#cy!Blue';
+    const manager = await createUserWithRole(api, 'mgr', password, { id: usersOnly.id });
+    const { users } = await api.graphql<{ users: { name: string; email: string }[] }>(
+      'query users { users { name email } }',
+      {},
+      'users',
+    );
+    const admin = users.find((u) => u.email === app.admin.email);
+    if (!admin) throw new Error('the demo administrador is not listed');
+
+    await signIn(page, app.origin, { email: manager.email, password }, '/users');
+    const adminRow = userRow(page, admin.name);
+    const why = t('access.actOnAdministrador');
+    const edit = adminRow.getByRole('button', { name: t('users.actions.editNamed', { name: admin.name }) });
+    const more = adminRow.getByRole('button', { name: t('users.actions.more', { name: admin.name }) });
+    await expect(edit).toBeDisabled();
+    await expect(more).toBeDisabled();
+    await expect(edit).toHaveAccessibleDescription(why);
+    await expect(more).toHaveAccessibleDescription(why);
+    await adminRow.getByRole('button', { name: t('users.access.why', { name: admin.name }) }).click();
+    const said = toast(page, t('users.access.lockedTitle', { name: admin.name }));
+    await expect(said).toBeVisible();
+    await expect(said).toContainText(why);
+    // Its own row is open to it.
+    await expect(
+      userRow(page, manager.name).getByRole('button', { name: t('users.actions.editNamed', { name: manager.name }) }),
+    ).toBeEnabled();
+
+    // Creating: only the roles it may give, and the field says some are left out.
+    await page
+      .getByRole('button', { name: t('users.actions.create'), exact: true })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('users.form.createTitle') });
+    const picker = dialog.getByRole('button', { name: new RegExp(t('users.form.role')) });
+    await expect(picker).toHaveAccessibleDescription(t('users.form.roleNarrowed'));
+    await picker.click();
+    const options = page.getByRole('listbox', { name: t('users.form.role') }).getByRole('option');
+    await expect(options.filter({ hasText: usersOnly.display_name })).toHaveCount(1);
+    await expect(options.filter({ hasText: /^Administrador$/ })).toHaveCount(0);
+    await expect(options.filter({ hasText: /^Operador$/ })).toHaveCount(0);
   });
 });

@@ -78,7 +78,9 @@ describe('bulk feature update with injected failures', () => {
         this.resumed += 1;
       },
     };
-    const actor = createActor(featureBulkMachine, { input: { rest, tenantName: TENANT, overlay, concurrency: 3 } });
+    const actor = createActor(featureBulkMachine, {
+      input: { rest, tenantName: TENANT, overlay, concurrency: 3, staff: true },
+    });
     actor.start();
     await waitFor(actor, (s) => s.matches('editing'), { timeout: 10_000 });
 

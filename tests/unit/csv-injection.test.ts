@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { csvLine, decimal } from '../../server/src/reports/csv';
+import { csvLine, decimal } from '../../server/src/base/csv';
 import { HOSTILE_STRINGS } from '../../server/src/test-support/arbitraries';
 import { formulaLead, parseCsv } from '../../server/src/test-support/csv';
 import { csvDecimal } from '../../src/domain/format';
 import { csvDocument } from '../../src/ui/components/reports/csv-file';
 
 /**
- * CSV injection, across both JavaScript CSV writers: the server's (server/src/rest/csv.ts, the sheets
+ * CSV injection, across both JavaScript CSV writers: the server's (server/src/base/csv.ts, the sheets
  * it formats itself and the productivity report) and the SPA's (src/ui/components/reports/csv-file.ts,
  * the reports it builds in the browser). Any row of text and numbers, read back as a spreadsheet
  * would split it, must hold no text cell that starts like a formula, must keep every text whole

@@ -2,12 +2,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 
-// The import boundaries of docs/architecture.md (Layers) are lint rules; this proves each one actually fires.
+// The import boundaries of docs/architecture.md (Layers, The server's floors) are lint rules; this proves each
+// one actually fires.
 const eslint = new ESLint({ cwd: process.cwd() });
 
 async function ruleIds(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => m.ruleId ?? 'fatal');
+}
+
+/** The messages of the path zones (`import-x/no-restricted-paths`) a file would get. */
+async function zoneMessages(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  const messages = result?.messages ?? [];
+  expect(messages.filter((m) => m.fatal)).toEqual([]);
+  return messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
 }
 
 describe('import boundaries', () => {
@@ -30,6 +39,96 @@ describe('import boundaries', () => {
     ['src/machines/x.machine.ts', "import { ApiError } from '../api/api-error';\nexport const x = ApiError;\n"],
   ])('%s may import downward', async (filePath, code) => {
     expect(await ruleIds(code, filePath)).not.toContain('no-restricted-imports');
+  });
+
+  // The server's floors (docs/architecture.md, The server's floors): one refused import per zone,
+  // each answered by the zone that names its floor rule.
+  it.each([
+    ['base → access', 'server/src/base/x.ts', "import type { Actor } from '../access/caller';", 'Floor 1'],
+    ['base → db', 'server/src/base/x.ts', "import type { Database } from '../db/schema';", 'Floor 1'],
+    ['base → resource', 'server/src/base/x.ts', "import { auditWho } from '../audit/trail';", 'Floor 1'],
+    ['base → adapter', 'server/src/base/x.ts', "import { buildApp } from '../app';", 'Floor 1'],
+    [
+      'access → db',
+      'server/src/access/x.ts',
+      "import type { Database } from '../db/schema';",
+      'server/src/access imports only base',
+    ],
+    [
+      'access → resource',
+      'server/src/access/x.ts',
+      "import { loadActor } from '../auth/actor';",
+      'server/src/access imports only base',
+    ],
+    [
+      'db → access',
+      'server/src/db/x.ts',
+      "import type { Actor } from '../access/caller';",
+      'server/src/db imports only base',
+    ],
+    [
+      'db → resource',
+      'server/src/db/x.ts',
+      "import { auditWho } from '../audit/trail';",
+      'server/src/db imports only base',
+    ],
+    ['resource → adapter', 'server/src/users/x.ts', "import { createOperations } from '../rest/index';", 'Floor 3'],
+    ['resource → root file', 'server/src/tenants/x.ts', "import type { Services } from '../services';", 'Floor 3'],
+    [
+      'resource → a resource after it (auth → users)',
+      'server/src/auth/x.ts',
+      "import { createUsersService } from '../users/service';",
+      'named before it',
+    ],
+    [
+      'resource → a resource after it (audit → reports)',
+      'server/src/audit/x.ts',
+      "import { dayRange } from '../reports/params';",
+      'named before it',
+    ],
+    [
+      'production → test support',
+      'server/src/rest/x.ts',
+      "import { startTestApp } from '../test-support/app';",
+      'test support',
+    ],
+    ['production → a test', 'server/src/plugins/x.ts', "import * as t from './socket.test';", 'test support'],
+  ])('server: %s is refused (%s)', async (_zone, filePath, source, rule) => {
+    const messages = await zoneMessages(`${source}\nexport const x = 1;\n`, filePath);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.join('\n')).toContain(rule);
+  });
+
+  it.each([
+    [
+      'base',
+      'server/src/base/x.ts',
+      "import { DomainError } from './domain-error';\nimport { csvDecimal } from '../../../src/domain/format';",
+    ],
+    ['access', 'server/src/access/x.ts', "import { forbidden } from '../base/domain-error';"],
+    ['db', 'server/src/db/x.ts', "import type { ServerConfig } from '../base/config';"],
+    [
+      'a resource',
+      'server/src/users/x.ts',
+      "import type { TokenService } from '../auth/tokens';\nimport { POLICIES } from '../access/policies';\nimport type { Database } from '../db/schema';",
+    ],
+    [
+      'an adapter',
+      'server/src/rest/x.ts',
+      "import type { UserPatch } from '../users/service';\nimport { buildApp } from '../app';",
+    ],
+    [
+      'a root file',
+      'server/src/x.ts',
+      "import { createOperations } from './rest/index';\nimport { auditWho } from './audit/trail';",
+    ],
+    [
+      'a test beside production code',
+      'server/src/access/x.test.ts',
+      "import { startTestApp } from '../test-support/app';\nimport type { Database } from '../db/schema';\nimport { buildApp } from '../app';",
+    ],
+  ])('server: %s may import downward', async (_floor, filePath, source) => {
+    expect(await zoneMessages(`${source}\nexport const x = 1;\n`, filePath)).toEqual([]);
   });
 
   it.each([

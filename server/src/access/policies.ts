@@ -71,6 +71,7 @@ export const POLICIES = {
     signOut: signedIn(),
     refresh: signedIn(),
     whoAmI: signedIn(),
+    socketTicket: signedIn({ rules: ["a ticket for the caller's own session only"] }),
     recordDenial: signedIn({ rules: ["records the caller's own refusal"] }),
     twoFactorStatus: signedIn({ rules: ['own account only'] }),
     twoFactorEnrol: signedIn({ rules: ['own account only'] }),

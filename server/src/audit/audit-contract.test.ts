@@ -10,7 +10,7 @@ import {
 import { parse } from 'yaml';
 import { AUDIT_OPERATION_NAMES, AUDIT_TARGET_TYPES } from '../../../src/domain/audit';
 import { auditCsvLine, changesText } from './csv';
-import type { AuditRow } from './repository';
+import type { ReadAuditRow } from './repository';
 
 // "A record can never be edited or deleted through any operation" (docs/security.md, Audit log), read off
 // the contracts themselves: any operation that could would have to be declared there. And the contracts'
@@ -86,7 +86,7 @@ describe('the contracts name the operations and target types of src/domain/audit
 
 describe('the CSV of auditList', () => {
   const content = openapi.paths['/api/audit']?.['get']?.responses?.['200']?.content ?? {};
-  const json = content['application/json']?.example as { data: (Omit<AuditRow, 'at'> & { at: string })[] };
+  const json = content['application/json']?.example as { data: (Omit<ReadAuditRow, 'at'> & { at: string })[] };
   const csv = content['text/csv']?.example as string;
 
   it("renders the contract's JSON example as its CSV example", () => {

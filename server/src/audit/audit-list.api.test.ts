@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AuditOperation } from '../../../src/domain/audit';
 import { ADMIN_ROLE } from '../db/catalog';
 import { startTestApp, type TestApp } from '../test-support/app';
@@ -8,7 +9,8 @@ import { createTestUser } from '../test-support/users';
 import type { AuditPageDto, AuditRecordDto } from './service';
 import { writeAudit, type AuditWho } from './trail';
 
-// GET /api/audit (contracts/openapi.yaml, auditList): filters, scope, cursor paging, CSV, refusals.
+// GET /api/audit (contracts/openapi.yaml, auditList): filters, scope, cursor paging, CSV, refusals; and
+// the masking of staff identity for readers who are not staff through REST, its CSV and GraphQL.
 // Records are written with the trail's writer about two tenants of this file's own, so records other
 // code writes meanwhile (sign-ins) never reach the filtered answers checked exactly here.
 describe.each([
@@ -247,6 +249,218 @@ describe.each([
       });
       expect(response.statusCode).toBe(400);
       expect(response.headers['content-type']).toMatch(/json/);
+    });
+  });
+
+  // docs/security.md §3: a reader who is not staff never learns who of the provider's staff acted on its
+  // tenant, nor from where; staff readers see everything. The page and the CSV alike.
+  describe('staff identity, masked for a reader who is not staff', () => {
+    let scene: {
+      tenant: number;
+      staffRecord: number;
+      ownRecord: number;
+      systemRecord: number;
+      ownActor: number;
+      backoffice: number;
+    };
+    const STAFF_ADDRESS = '192.0.2.44';
+    const OWN_ADDRESS = '198.51.100.61';
+
+    beforeAll(async () => {
+      const tenant = await createTenant('auditoria-mascara', '27.865.757/0001-02');
+      const ownActor = (
+        await createTestUser(t.db, {
+          email: 'admin-mascara@auditoria.local',
+          tenant: tenant.name,
+          role: ADMIN_ROLE,
+          originBackoffice: false,
+        })
+      ).id;
+      const backoffice = (
+        await t.db.selectFrom('tenants').select('id').where('name', '=', 'backoffice').executeTakeFirstOrThrow()
+      ).id;
+      const entry = (operation: AuditOperation) => ({
+        operation,
+        target: { id: tenant.id, name: tenant.name },
+        tenantId: tenant.id,
+        changes: [{ field: 'plan', before: '"starter"', after: '"enterprise"' }],
+      });
+      const staffRecord = (
+        await writeAudit(
+          t.db,
+          {
+            actor: { userId: staffId, tenantId: backoffice },
+            origin: { requestId: 'req-staff-7', address: STAFF_ADDRESS },
+          },
+          entry('tenant.plan'),
+        )
+      ).id;
+      const ownRecord = (
+        await writeAudit(
+          t.db,
+          {
+            actor: { userId: ownActor, tenantId: tenant.id },
+            origin: { requestId: 'req-own-7', address: OWN_ADDRESS },
+          },
+          entry('tenant.update'),
+        )
+      ).id;
+      const systemRecord = (
+        await writeAudit(t.db, { actor: null, origin: { requestId: null, address: null } }, entry('tenant.feature'))
+      ).id;
+      scene = { tenant: tenant.id, staffRecord, ownRecord, systemRecord, ownActor, backoffice };
+      mask = { authorization: (await bearer('admin-mascara@auditoria.local')).authorization };
+    });
+    let mask: { authorization: string };
+
+    const byId = (records: readonly AuditRecordDto[]) => new Map(records.map((r) => [r.id, r]));
+
+    it('nulls the staff actor, its address and request id for the tenant, and flags it as staff', async () => {
+      const response = await list(mask, { limit: 200 });
+      expect(response.statusCode).toBe(200);
+      const body = response.json<AuditPageDto>();
+      expect(validateResponse('auditList', 200, body)).toEqual({ valid: true, errors: [] });
+      const records = byId(body.data);
+      expect(records.get(scene.staffRecord)).toEqual({
+        id: scene.staffRecord,
+        at: expect.any(String),
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_tenant_id: null,
+        actor_tenant_name: null,
+        actor_staff: true,
+        address: null,
+        request_id: null,
+        operation: 'tenant.plan',
+        target_type: 'tenant',
+        target_id: expect.any(Number),
+        target_name: 'auditoria-mascara',
+        tenant_id: expect.any(Number),
+        tenant_name: 'auditoria-mascara',
+        changes: [{ field: 'plan', before: '"starter"', after: '"enterprise"' }],
+      });
+      // Its own people and the server's own work are shown as they are.
+      expect(records.get(scene.ownRecord)).toMatchObject({
+        actor_user_id: scene.ownActor,
+        actor_email: 'admin-mascara@auditoria.local',
+        actor_staff: false,
+        address: OWN_ADDRESS,
+        request_id: 'req-own-7',
+      });
+      expect(records.get(scene.systemRecord)).toMatchObject({ actor_user_id: null, actor_staff: false });
+      // Nowhere in the answer: the staff member's e-mail, name, address or request id.
+      const staffName = (
+        await t.db.selectFrom('users').select('name').where('id', '=', staffId).executeTakeFirstOrThrow()
+      ).name;
+      for (const secret of ['admin@demo.local', staffName, STAFF_ADDRESS, 'req-staff-7'])
+        expect(response.body, secret).not.toContain(secret);
+    });
+
+    it('shows staff readers everything, flagged as staff', async () => {
+      const records = byId((await page({ tenantId: scene.tenant, limit: 200 })).data);
+      expect(records.get(scene.staffRecord)).toMatchObject({
+        actor_user_id: staffId,
+        actor_email: 'admin@demo.local',
+        actor_tenant_id: scene.backoffice,
+        actor_tenant_name: 'backoffice',
+        actor_staff: true,
+        address: STAFF_ADDRESS,
+        request_id: 'req-staff-7',
+      });
+      expect(records.get(scene.ownRecord)).toMatchObject({ actor_staff: false, address: OWN_ADDRESS });
+    });
+
+    it("does not single out a staff member's records by actorId for the tenant", async () => {
+      expect(ids((await page({ actorId: staffId }, mask)).data)).toEqual([]);
+      expect(ids((await page({ actorId: scene.ownActor }, mask)).data)).toEqual([scene.ownRecord]);
+      expect(ids((await page({ actorId: staffId, tenantId: scene.tenant })).data)).toEqual([scene.staffRecord]);
+    });
+
+    it('answers GraphQL auditRecords the same, masked for the tenant and whole for staff', async () => {
+      const document = readFileSync(
+        new URL('../../../contracts/operations/auditRecords.query.graphql', import.meta.url),
+        'utf8',
+      );
+      const graphql = async (
+        headers: { authorization: string },
+        tenant: string,
+        variables: Record<string, unknown>,
+      ) => {
+        const response = await t.app.fastify.inject({
+          method: 'POST',
+          url: `/${tenant}/graphql`,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+          },
+          payload: JSON.stringify({ query: document, variables }),
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return {
+          body: response.body,
+          page: response.json<{ data: { auditRecords: AuditPageDto } }>().data.auditRecords,
+        };
+      };
+      const asTenant = await graphql(mask, 'auditoria-mascara', { limit: 200 });
+      expect(asTenant.page).toEqual(await page({ limit: 200 }, mask));
+      expect(byId(asTenant.page.data).get(scene.staffRecord)).toMatchObject({
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_staff: true,
+        address: null,
+        request_id: null,
+      });
+      for (const secret of ['admin@demo.local', STAFF_ADDRESS, 'req-staff-7'])
+        expect(asTenant.body).not.toContain(secret);
+      expect((await graphql(mask, 'auditoria-mascara', { actorId: staffId })).page.data).toEqual([]);
+
+      const asStaff = await graphql(staff, 'backoffice', { tenantId: scene.tenant, limit: 200 });
+      expect(asStaff.page).toEqual(await page({ tenantId: scene.tenant, limit: 200 }));
+      expect(byId(asStaff.page.data).get(scene.staffRecord)).toMatchObject({
+        actor_email: 'admin@demo.local',
+        actor_staff: true,
+        address: STAFF_ADDRESS,
+        request_id: 'req-staff-7',
+      });
+    });
+
+    it('masks the CSV alike: the staff actor reads "Equipe do provedor", no e-mail, tenant, address or request id', async () => {
+      const sheet = async (headers: { authorization: string }) => {
+        const response = await t.app.fastify.inject({
+          method: 'GET',
+          url: url({ tenantId: scene.tenant }),
+          headers: { ...headers, accept: 'text/csv' },
+        });
+        expect(response.statusCode).toBe(200);
+        return {
+          body: response.body,
+          rows: new Map(
+            parseCsv(response.body.slice(1))
+              .slice(1)
+              .map((r) => [Number(r[0]), r]),
+          ),
+        };
+      };
+      const masked = await sheet(mask);
+      expect(masked.rows.get(scene.staffRecord)?.slice(2, 7)).toEqual(['Equipe do provedor', '', '', '', '']);
+      expect(masked.rows.get(scene.ownRecord)?.slice(3, 7)).toEqual([
+        'admin-mascara@auditoria.local',
+        'auditoria-mascara',
+        OWN_ADDRESS,
+        'req-own-7',
+      ]);
+      for (const secret of ['admin@demo.local', STAFF_ADDRESS, 'req-staff-7'])
+        expect(masked.body).not.toContain(secret);
+      const full = await sheet(staff);
+      expect(full.rows.get(scene.staffRecord)?.slice(3, 7)).toEqual([
+        'admin@demo.local',
+        'backoffice',
+        STAFF_ADDRESS,
+        'req-staff-7',
+      ]);
     });
   });
 

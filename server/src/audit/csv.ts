@@ -1,10 +1,13 @@
 import type { AuditChange } from '../../../src/domain/audit';
-import { csvDateTime, csvLine } from '../reports/csv';
-import type { AuditRow } from './repository';
+import { csvDateTime, csvLine } from '../base/csv';
+import type { ReadAuditRow } from './repository';
+
+/** The actor of a record the provider's staff wrote, as a reader who is not staff reads it (docs/security.md §3). */
+export const STAFF_ACTOR_LABEL = 'Equipe do provedor';
 
 /**
  * The audit log as CSV (contracts/openapi.yaml `auditList`, `text/csv`): the sheets' writer
- * (server/src/reports/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
+ * (server/src/base/csv.ts: `;`, CRLF, formula-like text guarded, dates in São Paulo), one line per
  * record, the changes in one readable cell.
  */
 export const AUDIT_CSV_HEADER = [
@@ -41,12 +44,12 @@ export function csvInstant(at: Date): string {
   return `${csvDateTime(at)}:${pad2(at.getUTCSeconds())}`;
 }
 
-/** One record as a CSV line. */
-export function auditCsvLine(row: AuditRow): string {
+/** One record as a CSV line; a staff actor masked for this reader (./service.ts readAs) reads as {@link STAFF_ACTOR_LABEL}. */
+export function auditCsvLine(row: ReadAuditRow): string {
   return csvLine([
     row.id,
     csvInstant(row.at),
-    row.actor_name,
+    row.actor_staff && row.actor_name === null ? STAFF_ACTOR_LABEL : row.actor_name,
     row.actor_email,
     row.actor_tenant_name,
     row.address,

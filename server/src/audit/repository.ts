@@ -14,6 +14,8 @@ export interface AuditFilter {
   /** Before this instant. */
   to?: Date;
   actorId?: number;
+  /** The actor's tenant (a reader who is not staff names only actors of its own tenant). */
+  actorTenantId?: number;
   /** The records' `tenant_id` (the caller's scope has already been applied to it). */
   tenantId?: number;
   operations?: readonly string[];
@@ -23,6 +25,9 @@ export interface AuditFilter {
 
 /** A stored record as read, its changes parsed. */
 export type AuditRow = Omit<Selectable<AuditLogTable>, 'changes'> & { changes: AuditChange[] };
+
+/** A record as one reader reads it (./service.ts readAs): whether its actor is staff, staff identity masked for non-staff readers. */
+export type ReadAuditRow = AuditRow & { actor_staff: boolean };
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -40,6 +45,7 @@ export async function auditPage(
   if (filter.from) q = q.where('at', '>=', filter.from);
   if (filter.to) q = q.where('at', '<', filter.to);
   if (filter.actorId !== undefined) q = q.where('actor_user_id', '=', filter.actorId);
+  if (filter.actorTenantId !== undefined) q = q.where('actor_tenant_id', '=', filter.actorTenantId);
   if (filter.tenantId !== undefined) q = q.where('tenant_id', '=', filter.tenantId);
   if (filter.operations && filter.operations.length > 0) q = q.where('operation', 'in', filter.operations);
   if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
@@ -51,6 +57,12 @@ export async function auditPage(
     at: new Date(row.at),
     changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
   }));
+}
+
+/** The id of the tenant named `name` (the back-office tenant, BACKOFFICE_TENANT); undefined when none. */
+export async function tenantIdByName(db: Db, name: string): Promise<number | undefined> {
+  const row = await db.selectFrom('tenants').select('id').where('name', '=', name).executeTakeFirst();
+  return row?.id;
 }
 
 /** How many records are older than `cutoff`. */

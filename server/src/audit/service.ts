@@ -8,13 +8,14 @@ import {
   type AuditOperation,
   type AuditTargetType,
 } from '../../../src/domain/audit';
+import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
-import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../reports/csv';
+import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../base/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
-import { auditPage, type AuditFilter, type AuditRow } from './repository';
+import { auditPage, tenantIdByName, type AuditFilter, type AuditRow, type ReadAuditRow } from './repository';
 
 /**
  * Reading the audit log (docs/product.md, Audit log): REST `GET /api/audit` (auditList) and GraphQL
@@ -22,6 +23,10 @@ import { auditPage, type AuditFilter, type AuditRow } from './repository';
  *
  * - Scope: back-office staff see every record (and may narrow to a tenant with `tenantId`); anyone
  *   else only the records whose `tenant_id` is their own tenant, whatever `tenantId` says.
+ * - Staff identity (docs/security.md §3): a reader who is not staff reads a record whose actor is staff
+ *   (the actor's tenant is the back-office tenant) with the actor's id, name, e-mail, tenant, address and
+ *   request id null and `actor_staff` true, in the page and the CSV alike; and `actorId` finds only its
+ *   own tenant's actors, so a staff member's records cannot be singled out by id either.
  * - Order: newest first by id; the cursor `after` is the last id of the previous page, so records
  *   written while someone pages never shift the pages still to come.
  * - CSV: every matching record, read in keyset batches of {@link CSV_BATCH} while the socket drains.
@@ -117,6 +122,8 @@ export function auditFilter(actor: Actor, q: AuditQuery): { filter: AuditFilter;
     from: v.from,
     to: v.to,
     actorId: v.actorId,
+    // A reader who is not staff names only its own tenant's actors: staff are not singled out by id.
+    actorTenantId: actor.originBackoffice || v.actorId === undefined ? undefined : actor.tenantId,
     // Staff see every tenant's records; anyone else only their own tenant's.
     tenantId: actor.originBackoffice ? v.tenantId : actor.tenantId,
     operations: v.operations,
@@ -126,7 +133,27 @@ export function auditFilter(actor: Actor, q: AuditQuery): { filter: AuditFilter;
   return { filter, after: v.after, limit: v.limit };
 }
 
-export function toAuditRecord(row: AuditRow): AuditRecordDto {
+/**
+ * What `reader` may read of `row`, given the back-office tenant's id (undefined when there is none: then
+ * no actor is staff). Staff readers see everything.
+ */
+export function readAs(reader: Actor, backofficeTenantId: number | undefined, row: AuditRow): ReadAuditRow {
+  const staff = backofficeTenantId !== undefined && row.actor_tenant_id === backofficeTenantId;
+  if (!staff || reader.originBackoffice) return { ...row, actor_staff: staff };
+  return {
+    ...row,
+    actor_staff: true,
+    actor_user_id: null,
+    actor_name: null,
+    actor_email: null,
+    actor_tenant_id: null,
+    actor_tenant_name: null,
+    address: null,
+    request_id: null,
+  };
+}
+
+export function toAuditRecord(row: ReadAuditRow): AuditRecordDto {
   // The writer (./trail.ts) stores only names of src/domain/audit.ts.
   return {
     ...row,
@@ -142,16 +169,32 @@ export interface AuditCsv {
   lines(): AsyncGenerator<string>;
 }
 
-export function createAuditService({ db }: { db: Kysely<Database> }) {
+export function createAuditService({
+  db,
+  config,
+}: {
+  db: Kysely<Database>;
+  config: Pick<ServerConfig, 'backofficeTenant'>;
+}) {
+  // The back-office tenant's id never changes once it exists; asked again until it does.
+  let backofficeId: number | undefined;
+  async function backoffice(): Promise<number | undefined> {
+    backofficeId ??= await tenantIdByName(db, config.backofficeTenant);
+    return backofficeId;
+  }
+
   return guardService('audit', {
     /** One page, newest first; `next` is null when no record follows. */
     async list(actor: Actor, q: AuditQuery): Promise<AuditPageDto> {
       const { filter, after, limit } = auditFilter(actor, q);
       // One more than asked tells whether another page follows.
-      const rows = await auditPage(db, filter, after, limit + 1);
+      const [rows, staffTenant] = await Promise.all([auditPage(db, filter, after, limit + 1), backoffice()]);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      return { data: page.map(toAuditRecord), next: rows.length > limit && last ? String(last.id) : null };
+      return {
+        data: page.map((row) => toAuditRecord(readAs(actor, staffTenant, row))),
+        next: rows.length > limit && last ? String(last.id) : null,
+      };
     },
 
     /**
@@ -164,12 +207,13 @@ export function createAuditService({ db }: { db: Kysely<Database> }) {
         // The name the SPA saves it under (src/machines/audit/audit-export.machine.ts), dated in São Paulo.
         fileName: `auditoria-${csvDateTime(new Date()).slice(0, 10)}.csv`,
         async *lines() {
+          const staffTenant = await backoffice();
           yield BOM + csvLine(AUDIT_CSV_HEADER);
           let before: number | null = null;
           for (;;) {
             const rows = await auditPage(db, filter, before, CSV_BATCH);
             let text = '';
-            for (const row of rows) text += auditCsvLine(row);
+            for (const row of rows) text += auditCsvLine(readAs(actor, staffTenant, row));
             if (text) yield text;
             const last = rows.at(-1);
             if (rows.length < CSV_BATCH || !last) return;

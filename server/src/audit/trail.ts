@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOperation } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
-import type { EventBus } from '../base/events';
+import type { EventBus, EventTenant } from '../base/events';
 import type { Actor, Origin } from '../access/caller';
 
 /**
@@ -74,8 +74,8 @@ export interface AuditWritten {
   targetType: (typeof AUDIT_OPERATIONS)[AuditOperation];
   targetId: number | null;
   targetName: string | null;
-  /** Tenants whose connections hear of it: the target's and the actor's. */
-  tenantNames: string[];
+  /** Tenants whose connections hear of it: the target's and the actor's (to holders of `audit` only). */
+  tenants: EventTenant[];
 }
 
 /** Writes one record with `db` (a transaction's, when the record belongs to a change). */
@@ -102,8 +102,14 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
     })
-    .returning(['id', 'at', 'tenant_name', 'actor_tenant_name'])
+    .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
+  const tenants = new Map<number, EventTenant>();
+  for (const [id, name] of [
+    [row.tenant_id, row.tenant_name],
+    [row.actor_tenant_id, row.actor_tenant_name],
+  ] as const)
+    if (id !== null && name !== null) tenants.set(id, { id, name });
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
@@ -111,7 +117,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
     targetType: AUDIT_OPERATIONS[entry.operation],
     targetId: entry.target.id,
     targetName: entry.target.name,
-    tenantNames: [...new Set([row.tenant_name, row.actor_tenant_name].filter((n): n is string => n !== null))],
+    tenants: [...tenants.values()],
   };
 }
 
@@ -130,8 +136,9 @@ export interface AuditTrail {
 
 export function createAuditTrail({ db, events }: { db: Kysely<Database>; events: EventBus }): AuditTrail {
   function announce(written: readonly AuditWritten[]): void {
-    for (const { tenantNames, ...data } of written)
-      for (const tenantName of tenantNames) events.publish(tenantName, 'AuditRecorded', data);
+    // The socket server sends it only to sockets whose user holds `audit` (contracts/socket.md §5).
+    for (const { tenants, ...data } of written)
+      for (const tenant of tenants) events.publish(tenant, 'AuditRecorded', data);
   }
 
   return {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Actor, Origin, SessionClaims } from '../access/caller';
 import type { Database } from '../db/schema';
-import { permittedRoutesOf } from '../users/user-dto';
+import { permittedRoutesOf } from '../db/user-dto';
 
 /**
  * The caller of a verified token as the services see it (server/src/access/caller.ts): its user, role,

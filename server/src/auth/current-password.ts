@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../access/caller';
 import type { ServerConfig } from '../base/config';
-import { invalid, throttled as throttledError } from '../base/domain-error';
+import { invalid, throttled } from '../base/domain-error';
 import { verifyPassword } from '../db/password';
 import type { Database } from '../db/schema';
-import { recordAttempt, throttled } from './login';
+import { createAttemptGate, type AttemptGate } from './attempts';
+
+/** One throttle per database, shared by every check of a current password in this process. */
+const gates = new WeakMap<Kysely<Database>, AttemptGate>();
 
 /**
  * The caller proves it is still itself before a change only it should make: a new password or a new
  * e-mail of its own (docs/security.md, Credentials and sessions). A stolen session alone cannot take
- * the account over. The check runs under the sign-in throttle, and a wrong password counts as a failed
- * sign-in of the account from this address, so a session cannot be used to guess the password either.
+ * the account over. The check is an attempt of the sign-in throttle (./attempts.ts: reserved before it
+ * is made, so a burst of guesses gets no more than the limit), and a wrong password is a failed sign-in
+ * of the account from this address, so a session cannot be used to guess the password either.
  * `field` names the input at fault, as the contracts do (`current_password`).
  */
 export async function assertCurrentPassword(
@@ -22,16 +26,30 @@ export async function assertCurrentPassword(
 ): Promise<void> {
   if (password === undefined || password === null || password === '')
     throw invalid(field, 'your current password is required for this change');
+  let gate = gates.get(db);
+  if (!gate) gates.set(db, (gate = createAttemptGate(db, config)));
   const user = await db
     .selectFrom('users')
     .select(['email', 'password_hash'])
     .where('id', '=', actor.userId)
     .executeTakeFirstOrThrow();
-  const email = user.email.toLowerCase();
-  const address = actor.origin.address ?? '';
-  const wait = await throttled(db, config, email, address);
-  if (wait !== null) throw throttledError(wait);
-  if (await verifyPassword(user.password_hash, password)) return;
-  await recordAttempt(db, { email, ip: null, remoteAddress: address, userId: actor.userId, success: false });
+  const reserved = await gate.reserve({
+    email: user.email.toLowerCase(),
+    ip: null,
+    remoteAddress: actor.origin.address ?? '',
+    userId: actor.userId,
+  });
+  if (!reserved.ok) throw throttled(reserved.retryAfter);
+  const attempt = reserved.reservation;
+  try {
+    if (await verifyPassword(user.password_hash, password)) {
+      // A right password decides nothing about signing in: no row, as a right second-factor code.
+      await attempt.cancel();
+      return;
+    }
+    await attempt.fail(actor.userId);
+  } finally {
+    await attempt.close();
+  }
   throw invalid(field, 'the current password is not right');
 }

@@ -4,13 +4,15 @@ import type { AuditOrigin, AuditTrail, AuditWho } from '../audit/trail';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
-import { loadUserDtos, type UserDto } from '../users/user-dto';
+import { loadUserDtos, type UserDto } from '../db/user-dto';
+import type { AttemptGate, Reservation } from './attempts';
 import type { TokenService } from './tokens';
 import { createTwoFactor } from './two-factor';
 
 /**
- * The one sign-in procedure behind REST `POST /api/auth/login` and GraphQL `logIn`: throttling per
- * account and address, argon2 verification (unknown e-mails pay for one too, so timing reveals
+ * The one sign-in procedure behind REST `POST /api/auth/login` and GraphQL `logIn`: the attempt reserved
+ * under the throttle before anything is checked (./attempts.ts: per account and address, per address,
+ * per account with back-off), argon2 verification (unknown e-mails pay for one too, so timing reveals
  * nothing), the second factor of users who have two-factor on, every attempt recorded, and a new
  * token family on success. A successful sign-in writes `session.sign-in` to the audit log (an enrolment
  * completed at sign-in also `user.two-factor`, with the enrolment); failed ones are only the
@@ -61,78 +63,34 @@ export type LoginResult =
   | { ok: false; reason: 'two_factor_enrolment_required'; enrolment: TwoFactorEnrolment }
   | { ok: false; reason: 'throttled'; retryAfter: number };
 
-/**
- * Failed sign-ins within the window: `retryAfter` seconds (429) when an account has `loginMaxFailures` or
- * more from one address, or one address has `loginMaxFailuresPerAddress` or more across every e-mail
- * (someone trying many accounts); else null. Wrong two-factor codes at verify and disable count too.
- * Counting the pair, not the account alone, keeps anyone from locking an account out from their own
- * address; the address is the client's own once TRUST_PROXY names the proxies in front (docs/operations.md).
- */
-export async function throttled(
-  db: Kysely<Database>,
-  config: ServerConfig,
-  email: string,
-  address: string,
-): Promise<number | null> {
-  const windowMs = config.loginWindowSeconds * 1000;
-  const windowStart = new Date(Date.now() - windowMs);
-  const failures = (forEmail: boolean) => {
-    let query = db
-      .selectFrom('login_attempts')
-      .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(created_at)`.as('oldest')])
-      .where('remote_address', '=', address)
-      .where('success', '=', false)
-      .where('created_at', '>', windowStart);
-    if (forEmail) query = query.where('email', '=', email);
-    return query.executeTakeFirstOrThrow();
-  };
-  const retryAfter = (counted: { n: number; oldest: Date | null }, limit: number): number | null => {
-    if (counted.n < limit) return null;
-    const oldest = counted.oldest ? new Date(counted.oldest).getTime() : Date.now();
-    return Math.max(1, Math.ceil((oldest + windowMs - Date.now()) / 1000));
-  };
-  const [account, everyAccount] = await Promise.all([failures(true), failures(false)]);
-  const waits = [
-    retryAfter(account, config.loginMaxFailures),
-    retryAfter(everyAccount, config.loginMaxFailuresPerAddress),
-  ].filter((wait): wait is number => wait !== null);
-  return waits.length === 0 ? null : Math.max(...waits);
-}
-
-export async function recordAttempt(
-  db: Kysely<Database>,
-  attempt: { email: string; ip: string | null; remoteAddress: string; userId: number | null; success: boolean },
-): Promise<void> {
-  await db
-    .insertInto('login_attempts')
-    .values({
-      email: attempt.email,
-      ip: attempt.ip,
-      remote_address: attempt.remoteAddress,
-      user_id: attempt.userId,
-      success: attempt.success,
-    })
-    .execute();
-}
-
 export function createLogin(deps: {
   db: Kysely<Database>;
   config: ServerConfig;
   tokens: TokenService;
   audit: AuditTrail;
+  /** The throttle, shared with the second-factor routes (server/src/auth/service.ts). */
+  attempts: AttemptGate;
   now?: () => number;
 }): (input: LoginInput) => Promise<LoginResult> {
-  const { db, config, tokens, audit, now = Date.now } = deps;
+  const { db, config, tokens, audit, attempts, now = Date.now } = deps;
   const twoFactor = createTwoFactor(db, now);
   // Unknown e-mails still pay for one argon2 verification, so timing does not reveal which exist.
   const dummyHash = hashPassword('not-a-real-password-' + Math.random());
 
   return async function login(input: LoginInput): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
-    const address = input.remoteAddress;
-    const retryAfter = await throttled(db, config, email, address);
-    if (retryAfter !== null) return { ok: false, reason: 'throttled', retryAfter };
+    // Reserved before the password is looked at: while this attempt is checked it counts as a failure.
+    const reserved = await attempts.reserve({ email, ip: input.ip, remoteAddress: input.remoteAddress, userId: null });
+    if (!reserved.ok) return { ok: false, reason: 'throttled', retryAfter: reserved.retryAfter };
+    try {
+      return await checked(input, email, reserved.reservation);
+    } finally {
+      await reserved.reservation.close();
+    }
+  };
 
+  /** The password, then the second factor, under the attempt's reservation, which every outcome resolves. */
+  async function checked(input: LoginInput, email: string, attempt: Reservation): Promise<LoginResult> {
     const user = await db
       .selectFrom('users as u')
       .innerJoin('tenants as t', 't.id', 'u.tenant_id')
@@ -159,25 +117,26 @@ export function createLogin(deps: {
     const who: AuditWho | null = user
       ? { actor: { userId: user.id, tenantId: user.tenant_id }, origin: input.origin }
       : null;
-    const record = (success: boolean) =>
-      recordAttempt(db, { email, ip: input.ip, remoteAddress: address, userId: user?.id ?? null, success });
     if (!passwordOk || !user || !who) {
-      await record(false);
+      await attempt.fail(user?.id ?? null);
       return { ok: false, reason: 'invalid' };
     }
     // A deleted tenant is closed (docs/security.md, Who may do what): said plainly, but only after the
     // right password, so it tells nothing about e-mails or tenants to who does not know the password.
     if (user.tenant_deleted_at !== null) {
-      await record(false);
+      await attempt.fail(user.id);
       return { ok: false, reason: 'tenant_deleted' };
     }
 
     if (user.two_factor_enabled) {
       // Asked for only after a right password, so this answer says nothing about unknown e-mails. Not a
       // failure: the client repeats the request with the code.
-      if (!input.otp) return { ok: false, reason: 'two_factor_required' };
+      if (!input.otp) {
+        await attempt.cancel();
+        return { ok: false, reason: 'two_factor_required' };
+      }
       if (!(await twoFactor.consume(user.id, input.otp))) {
-        await record(false);
+        await attempt.fail(user.id);
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
     }
@@ -185,6 +144,7 @@ export function createLogin(deps: {
     if (!user.two_factor_enabled && user.two_factor_enrolment_required) {
       // Enrolment at sign-in: no session until a code of the handed-out secret is right.
       if (!input.otp) {
+        await attempt.cancel();
         const enrolment = await twoFactor.enrol(user.id, email);
         // Two-factor was turned on in between: ask for a code as for any enrolled user.
         if (!enrolment) return { ok: false, reason: 'two_factor_required' };
@@ -193,18 +153,22 @@ export function createLogin(deps: {
       const pendingAt = user.two_factor_pending_at ? new Date(user.two_factor_pending_at).getTime() : null;
       // A secret handed out more than TWO_FACTOR_ENROLMENT_TTL ago is not confirmed: the user signs in
       // again for a new one (docs/product.md, Two-factor sign-in).
-      if (pendingAt === null || now() - pendingAt > config.twoFactorEnrolmentTtl * 1000)
+      if (pendingAt === null || now() - pendingAt > config.twoFactorEnrolmentTtl * 1000) {
+        await attempt.cancel();
         return { ok: false, reason: 'two_factor_enrolment_expired' };
+      }
       const verified = await twoFactor.verify(user.id, input.otp, { audit, who });
-      if (!verified.ok && verified.reason === 'no_pending')
+      if (!verified.ok && verified.reason === 'no_pending') {
+        await attempt.cancel();
         return { ok: false, reason: 'two_factor_enrolment_expired' };
+      }
       if (!verified.ok) {
-        await record(false);
+        await attempt.fail(user.id);
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
       recoveryCodes = verified.recovery_codes;
     }
-    await record(true);
+    await attempt.succeed(user.id);
 
     const refreshWindow = input.remember
       ? config.refreshWindow
@@ -224,5 +188,5 @@ export function createLogin(deps: {
       ],
     });
     return { ok: true, user: dto, token: session.token, expiresIn: session.expiresIn, recoveryCodes };
-  };
+  }
 }

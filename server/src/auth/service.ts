@@ -19,11 +19,12 @@ import {
   twoFactorRequired,
   unauthenticated,
 } from '../base/domain-error';
-import { MAX_PASSWORD_LENGTH } from '../users/password-policy';
-import { userEmail } from '../users/repository';
-import { loadUserDtos, permittedRoutesOf, type UserDto } from '../users/user-dto';
+import { MAX_PASSWORD_LENGTH } from './password-policy';
+import { loadUserDtos, permittedRoutesOf, userEmail, type UserDto } from '../db/user-dto';
 import { loadActor } from './actor';
-import { createLogin, recordAttempt, throttled as throttledFor, type LoginInput } from './login';
+import { createAttemptGate } from './attempts';
+import { createLogin, type LoginInput } from './login';
+import { createSocketTickets } from './socket-tickets';
 import type { TokenService } from './tokens';
 import { noTelemetry, type Telemetry } from '../base/telemetry';
 import { createTwoFactor, recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from './two-factor';
@@ -61,8 +62,11 @@ export function createAuthService({
   audit: AuditTrail;
   telemetry?: Telemetry;
 }) {
-  const login = createLogin({ db, config, tokens, audit });
+  // One throttle for sign-in and the second-factor routes: a code checked anywhere waits on, and wakes, the others.
+  const attempts = createAttemptGate(db, config);
+  const login = createLogin({ db, config, tokens, audit, attempts });
   const twoFactor = createTwoFactor(db);
+  const socketTickets = createSocketTickets(db, config);
   // A refresh token used again after its grace window is recorded with the revocation of its family.
   tokens.setAudit(audit);
 
@@ -72,16 +76,22 @@ export function createAuthService({
   const emailOf = async (userId: number): Promise<string> => (await userEmail(db, userId)).email.toLowerCase();
 
   /**
-   * A second-factor check of the caller's own account under the sign-in throttle: a wrong code counts
-   * as a failed sign-in of its e-mail from this address, so a stolen session cannot try codes without limit.
+   * A second-factor check of the caller's own account under the sign-in throttle (./attempts.ts): reserved
+   * before the code is looked at, a wrong code is a failed sign-in of its e-mail from this address and a
+   * right one leaves no row, so a stolen session cannot try codes without limit, not even all at once.
    */
   async function checkedCode(userId: number, remoteAddress: string, check: () => Promise<boolean>): Promise<boolean> {
     const email = await emailOf(userId);
-    const retryAfter = await throttledFor(db, config, email, remoteAddress);
-    if (retryAfter !== null) throw throttled(retryAfter);
-    const ok = await check();
-    if (!ok) await recordAttempt(db, { email, ip: null, remoteAddress, userId, success: false });
-    return ok;
+    const reserved = await attempts.reserve({ email, ip: null, remoteAddress, userId });
+    if (!reserved.ok) throw throttled(reserved.retryAfter);
+    const attempt = reserved.reservation;
+    try {
+      const ok = await check();
+      await (ok ? attempt.cancel() : attempt.fail(userId));
+      return ok;
+    } finally {
+      await attempt.close();
+    }
   }
 
   return guardService('auth', {
@@ -181,6 +191,14 @@ export function createAuthService({
       telemetry.refresh(next ? 'rotated' : 'refused');
       if (!next) throw unauthenticated();
       return next;
+    },
+
+    /**
+     * A single-use ticket for opening the socket (contracts/socket.md §1.1), bound to the caller's user
+     * and session (token family): the socket's URL carries it instead of the token.
+     */
+    async socketTicket(actor: Actor): Promise<{ ticket: string; expiresIn: number }> {
+      return socketTickets.issue(actor);
     },
 
     /** The caller with its permitted route names. */

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { once } from 'node:events';
-import { WebSocket } from 'ws';
+import { admitted, openSocket as openWs, socketQuery, socketTicket } from '../test-support/socket-client';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 import { freshUser, refresh, session, tk, usePostgresTokenApp, userInfo } from '../test-support/tokens-postgres-app';
 import { totp } from './totp';
@@ -15,12 +15,10 @@ usePostgresTokenApp();
 
 describe('revocation takes effect at once', () => {
   async function openSocket(user: TestUser, token: string) {
-    const before = tk.t.app.sockets.count(user.tenantName);
-    const ws = new WebSocket(`${tk.wsBase}/ws?tenantName=${user.tenantName}&userId=${user.id}&token=${token}`);
-    await once(ws, 'open');
-    // Admitted once the server counts it (admission is asynchronous after the upgrade).
-    for (let i = 0; i < 200 && !(tk.t.app.sockets.count(user.tenantName) > before); i += 1)
-      await new Promise((r) => setTimeout(r, 10));
+    const ticket = await socketTicket(tk.t.app, `Bearer ${token}`);
+    const ws = await openWs(`${tk.wsBase}/ws`, socketQuery(user.tenantName, user.id, ticket));
+    // Admitted once its ping is answered (admission is asynchronous after the upgrade).
+    await admitted(ws, user.tenantName, user.id);
     return ws;
   }
 

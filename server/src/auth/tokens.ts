@@ -27,10 +27,26 @@ export type VerifyResult =
 export interface RevocationListener {
   onUserRevoked?(userId: number): void;
   onFamilyRevoked?(familyId: string): void;
+  /** A tenant was deleted or renamed: the sockets watching it close (contracts/socket.md §5.1). */
+  onTenantClosed?(tenantId: number, reason: TenantClosedReason): void;
+  /** A user's access changed (its role): its sockets close, and reconnect to read the new role. */
+  onAccessChanged?(userId: number): void;
 }
 
-/** A stored revocation: every token of a user, or one token family (one sign-in). */
-export type Revocation = { userId: number } | { familyId: string };
+/** Why a tenant's sockets close: deleted (for good) or renamed (they reconnect). */
+export type TenantClosedReason = 'deleted' | 'renamed';
+
+/**
+ * A revocation told to every process (server/src/plugins/event-relay.ts, `panel_revocations`): every
+ * token of a user, one token family (one sign-in), a tenant's sockets (deleted or renamed), or the
+ * sockets of a user whose access changed. The last two store nothing here: the change itself (the
+ * tenant's row, the user's role) is what a socket reads when it reconnects or is re-checked.
+ */
+export type Revocation =
+  | { userId: number }
+  | { familyId: string }
+  | { tenantId: number; reason: TenantClosedReason }
+  | { userId: number; reason: 'access-changed' };
 
 /** Carries this process's revocations to the other server processes on the same database. */
 export interface RevocationRelay {
@@ -208,6 +224,9 @@ export class TokenService {
    */
   async rotate(claims: TokenClaims): Promise<{ token: string; expiresIn: number } | null> {
     const now = Math.floor(Date.now() / 1000);
+    // The refresh window ends the session whatever its tokens: a token still alive at its end cannot
+    // rotate into a new one (refreshing every few minutes must not keep a session alive for ever).
+    if (claims.rxp <= now) return null;
     const jti = randomUUID();
     const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
     const swapped = await this.db
@@ -266,7 +285,9 @@ export class TokenService {
    */
   deliverRevocation(revocation: Revocation): void {
     for (const listener of this.listeners) {
-      if ('userId' in revocation) listener.onUserRevoked?.(revocation.userId);
+      if ('tenantId' in revocation) listener.onTenantClosed?.(revocation.tenantId, revocation.reason);
+      else if ('reason' in revocation) listener.onAccessChanged?.(revocation.userId);
+      else if ('userId' in revocation) listener.onUserRevoked?.(revocation.userId);
       else listener.onFamilyRevoked?.(revocation.familyId);
     }
   }
@@ -328,15 +349,15 @@ export class TokenService {
 
   /**
    * A deleted tenant: every token of every user of the tenant dies at once, in one statement each
-   * whatever the number of users, and their sockets close on every process.
+   * whatever the number of users. Their sockets are the tenant's, which {@link tenantClosed} closes on
+   * every process with one notification (a tenant's users connect under their own tenant only).
    */
   async revokeTenant(tenantId: number): Promise<void> {
-    const users = await this.db.transaction().execute(async (trx) => {
-      const bumped = await trx
+    await this.db.transaction().execute(async (trx) => {
+      await trx
         .updateTable('users')
         .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
         .where('tenant_id', '=', tenantId)
-        .returning('id')
         .execute();
       await trx
         .updateTable('token_families')
@@ -344,9 +365,7 @@ export class TokenService {
         .where('revoked_at', 'is', null)
         .where(sql<boolean>`user_id in (select id from users where tenant_id = ${tenantId})`)
         .execute();
-      return bumped.map((row) => row.id);
     });
-    for (const userId of users) this.announce({ userId });
   }
 
   /** Logout everywhere, block, delete, disconnect: every token of the user dies at once. */
@@ -365,6 +384,24 @@ export class TokenService {
         .execute();
     });
     this.announce({ userId });
+  }
+
+  /**
+   * A tenant was deleted or renamed (call after the change committed): on every process, the sockets
+   * watching it close — for good when deleted (4403), to reconnect under its new name when renamed
+   * (4000, contracts/socket.md §5.1). Its users' sessions are not touched here.
+   */
+  tenantClosed(tenantId: number, reason: TenantClosedReason): void {
+    this.announce({ tenantId, reason });
+  }
+
+  /**
+   * A user's access changed — its role (call after the change committed): on every process its sockets
+   * close with 4000 and reconnect at once, reading the new role (contracts/socket.md §5.1). Its
+   * sessions go on.
+   */
+  accessChanged(userId: number): void {
+    this.announce({ userId, reason: 'access-changed' });
   }
 }
 

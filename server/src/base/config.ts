@@ -53,23 +53,41 @@ export interface ServerConfig {
   /** Where the built SPA lives. */
   webRoot: string;
   allowedOrigins: string[];
-  /** Failed logins per account and address within the window before 429. */
+  /**
+   * Failed logins per account and address within the window before 429 (LOGIN_MAX_FAILURES, default 10).
+   * An address is counted by its key (server/src/auth/attempts.ts `addressKey`): an IPv6 address by its /64.
+   */
   loginMaxFailures: number;
   /** Failed logins from one address across every account within the window before 429 (LOGIN_MAX_FAILURES_PER_ADDRESS, default 5 × LOGIN_MAX_FAILURES). */
   loginMaxFailuresPerAddress: number;
+  /**
+   * Failed logins of one account across every address within the window before it backs off
+   * (LOGIN_MAX_FAILURES_PER_ACCOUNT, default 2 × LOGIN_MAX_FAILURES): from then on each attempt waits
+   * `loginBackoffSeconds` after the last failure, doubled per further failure, at most the window.
+   */
+  loginMaxFailuresPerAccount: number;
+  /** LOGIN_BACKOFF_SECONDS: the first wait past `loginMaxFailuresPerAccount` (default 1). */
+  loginBackoffSeconds: number;
   /**
    * TRUST_PROXY: the proxies in front whose X-Forwarded-For/-Proto/-Host are believed, so `request.ip`
    * is the client's: a hop count (`1`), or addresses and CIDRs (`10.0.0.0/8,127.0.0.1`; also `loopback`,
    * `linklocal`, `uniquelocal`). Unset: none (docs/operations.md).
    */
   trustProxy: number | string[] | false;
-  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of callers other than direct loopback (server/src/plugins/metrics.ts). */
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks of every caller (server/src/plugins/metrics.ts). */
   metricsToken: string | undefined;
+  /**
+   * METRICS_OPEN: `GET /metrics` answers without the token. `1` outside production; with
+   * NODE_ENV=production the start is refused unless the value is `production` (docs/operations.md, Metrics).
+   */
+  metricsOpen: boolean;
   loginWindowSeconds: number;
   /** Interval of the socket liveness ping (contracts/socket.md §5); a socket silent for one interval is dropped. */
   socketLivenessMs: number;
   /** The SPA's socket address (contracts/socket.md §1.1 `SOCKET_URL`); default `/ws` on this host. */
   socketUrl: string;
+  /** SOCKET_TICKET_TTL: seconds a socket ticket may wait to be used (contracts/socket.md §1.1; default 30). */
+  socketTicketTtl: number;
   /** The public-IP service the SPA calls at login/logout (docs/product.md, Sessions); empty turns the lookup off. */
   ipLookupUrl: string;
   /**
@@ -77,6 +95,12 @@ export interface ServerConfig {
    * (server/src/audit/retention.ts; default 365, a whole number of at least 1).
    */
   auditRetentionDays: number;
+  /**
+   * LOGIN_ATTEMPTS_RETENTION_DAYS: sign-in attempts older than this many days are deleted by the same
+   * daily purge (server/src/audit/retention-purges.ts; default 90, at least 1), never before
+   * LOGIN_WINDOW_SECONDS has passed, which the throttle counts in.
+   */
+  loginAttemptsRetentionDays: number;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -106,6 +130,25 @@ function totpEncryptionKey(): string | undefined {
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * METRICS_OPEN: off unless set. In production only the deliberate `production` opens the metrics: a
+ * development `1` copied into a production environment refuses the start instead of exposing them.
+ */
+export function metricsOpen(raw: string | undefined, production: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (value === 'production') return true;
+  if (!['1', 'true', 'yes', 'on'].includes(value))
+    throw new Error(`METRICS_OPEN must be 1 (or production, see docs/operations.md), got "${raw ?? ''}"`);
+  if (production) {
+    throw new Error(
+      'METRICS_OPEN=1 is refused with NODE_ENV=production: /metrics would answer anyone who reaches the port; ' +
+        'set METRICS_TOKEN, or METRICS_OPEN=production when only the scraper can reach it',
+    );
+  }
+  return true;
+}
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it; anything else refuses the start. */
 export function trustProxy(raw: string | undefined): number | string[] | false {
@@ -165,13 +208,19 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     loginMaxFailures,
     // Five accounts' worth of failures from one address unless set.
     loginMaxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 5 * loginMaxFailures, 1),
+    // Two addresses' worth of failures on one account unless set: past it, waits grow instead of a lock-out.
+    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 2 * loginMaxFailures, 1),
+    loginBackoffSeconds: int('LOGIN_BACKOFF_SECONDS', 1, 1),
     trustProxy: trustProxy(process.env.TRUST_PROXY),
     metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsOpen: overrides.metricsOpen ?? metricsOpen(process.env.METRICS_OPEN, production),
     loginWindowSeconds: int('LOGIN_WINDOW_SECONDS', 15 * 60, 1),
     socketLivenessMs: int('SOCKET_LIVENESS_MS', 30_000, 100),
     socketUrl: process.env.SOCKET_URL || '/ws',
+    socketTicketTtl: int('SOCKET_TICKET_TTL', 30, 1),
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
+    loginAttemptsRetentionDays: int('LOGIN_ATTEMPTS_RETENTION_DAYS', 90, 1),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

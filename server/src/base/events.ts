@@ -16,14 +16,26 @@ import type { ServerEventData, ServerEventName } from '../../../src/domain/socke
 export interface PanelEvent<E extends ServerEventName = ServerEventName> {
   event: E;
   data: ServerEventData[E];
+  /**
+   * The tenant whose sockets get it, by id: a socket belongs to a tenant id, so a rename never sends
+   * one tenant's events to another's sockets. Null: every tenant ({@link EVERY_TENANT}).
+   */
+  tenantId: number | null;
+  /** The tenant's name when the event was produced: the frame's `tenantName` (contracts/socket.md §2.2). */
   tenantName: string;
   sentAt: string;
 }
 
+/** A tenant as an event names it: its id (who gets the event) and its name (what the frame says). */
+export interface EventTenant {
+  id: number;
+  name: string;
+}
+
 /**
  * The `tenantName` of an event for every tenant's connections (contracts/socket.md §5, "Every
- * tenant"): roles are shared by all tenants. No tenant name can be `*` (the tenants' CHECK, migration
- * 0001); each connection receives the envelope with its own tenant's name.
+ * tenant"): roles are shared by all tenants. Its `tenantId` is null. No tenant name can be `*` (the
+ * tenants' CHECK, migration 0001); each connection receives the envelope with its own tenant's name.
  */
 export const EVERY_TENANT = '*';
 
@@ -45,16 +57,19 @@ export class EventBus {
     this.relay = relay;
   }
 
-  /** An event produced in this process: relayed to other processes, and delivered locally. */
-  publish<E extends ServerEventName>(tenantName: string, event: E, data: ServerEventData[E]): void {
-    const message: PanelEvent<E> = { event, data, tenantName, sentAt: new Date().toISOString() };
-    this.relay?.send(message as PanelEvent);
-    this.deliver(message as PanelEvent);
+  /** An event of one tenant produced in this process: relayed to other processes, and delivered locally. */
+  publish<E extends ServerEventName>(tenant: EventTenant, event: E, data: ServerEventData[E]): void {
+    this.send({ event, data, tenantId: tenant.id, tenantName: tenant.name, sentAt: new Date().toISOString() });
   }
 
   /** An event about data every tenant shares (roles): delivered to every connection, whatever its tenant. */
   publishToEveryTenant<E extends ServerEventName>(event: E, data: ServerEventData[E]): void {
-    this.publish(EVERY_TENANT, event, data);
+    this.send({ event, data, tenantId: null, tenantName: EVERY_TENANT, sentAt: new Date().toISOString() });
+  }
+
+  private send<E extends ServerEventName>(message: PanelEvent<E>): void {
+    this.relay?.send(message as PanelEvent);
+    this.deliver(message as PanelEvent);
   }
 
   /** Local delivery only (an event that came from another process through the relay). */

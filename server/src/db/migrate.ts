@@ -14,6 +14,9 @@ import * as addressThrottle from './migrations/0012-address-throttle';
 import * as departmentConnectionNames from './migrations/0013-department-connection-names';
 import * as twoFactorEnrolmentRequired from './migrations/0014-two-factor-enrolment-required';
 import * as auditLog from './migrations/0015-audit-log';
+import * as loginAttemptReservations from './migrations/0016-login-attempt-reservations';
+import * as socketTickets from './migrations/0017-socket-tickets';
+import * as retentionIndexes from './migrations/0018-retention-indexes';
 import type { Database } from './schema';
 
 /**
@@ -36,6 +39,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013-department-connection-names': departmentConnectionNames,
   '0014-two-factor-enrolment-required': twoFactorEnrolmentRequired,
   '0015-audit-log': auditLog,
+  '0016-login-attempt-reservations': loginAttemptReservations,
+  '0017-socket-tickets': socketTickets,
+  '0018-retention-indexes': retentionIndexes,
 };
 
 const provider: MigrationProvider = {

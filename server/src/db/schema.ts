@@ -163,8 +163,14 @@ export interface LoginAttemptsTable {
   ip: string | null;
   /** The connection's own address as the server saw it. */
   remote_address: string | null;
+  /**
+   * What the throttle counts the address by (server/src/auth/attempts.ts `addressKey`): IPv4 as is,
+   * IPv4-mapped IPv6 as its IPv4, other IPv6 by its /64.
+   */
+  address_key: string | null;
   user_id: number | null;
-  success: boolean;
+  /** Null while the attempt is reserved and not yet checked (counted as a failure meanwhile). */
+  success: boolean | null;
   created_at: CreatedAt;
 }
 
@@ -177,6 +183,22 @@ export interface TokenFamiliesTable {
   revoked_at: Date | null;
   created_at: CreatedAt;
   refreshed_at: CreatedAt;
+}
+
+/** A socket ticket (migration 0016; server/src/auth/socket-tickets.ts): single use, stored hashed. */
+export interface SocketTicketsTable {
+  /** SHA-256 (hex) of the ticket; the ticket itself is given once and never stored. */
+  hash: string;
+  user_id: number;
+  family_id: string;
+  /** The `tv` claim of the token the ticket was asked with. */
+  token_version: number;
+  /** The `exp` of that token: when the socket re-checks its session (contracts/socket.md §5). */
+  token_expires_at: Date;
+  /** The `rxp` of that token: the end of the session's refresh window. */
+  refresh_until: Date;
+  expires_at: Date;
+  created_at: CreatedAt;
 }
 
 export interface TwoFactorRecoveryCodesTable {
@@ -304,6 +326,7 @@ export interface Database {
   connections: ConnectionsTable;
   login_attempts: LoginAttemptsTable;
   token_families: TokenFamiliesTable;
+  socket_tickets: SocketTicketsTable;
   server_secrets: ServerSecretsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   webhook_deliveries: WebhookDeliveriesTable;

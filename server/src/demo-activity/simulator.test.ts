@@ -13,7 +13,7 @@ function listen(t: TestApp): PanelEvent[] {
   return seen;
 }
 
-async function simulator(t: TestApp, options: { local?: string[]; maxTenants?: number } = {}): Promise<DemoActivity> {
+async function simulator(t: TestApp, options: { local?: number[]; maxTenants?: number } = {}): Promise<DemoActivity> {
   return startDemoActivity({
     db: t.db,
     events: t.app.events,
@@ -78,14 +78,14 @@ describe('demo activity on PGlite', () => {
   it('tells a tenant watched through a socket on this process, and no more tenants per tick than the bound', async () => {
     const customer = await someCustomerUser(t.db);
     const seen = listen(t);
-    const activity = await simulator(t, { local: [customer.tenant], maxTenants: 1 });
+    const activity = await simulator(t, { local: [customer.tenantId], maxTenants: 1 });
     for (let i = 0; i < 3; i += 1) expect(await activity.tick()).toBe(1);
     await activity.stop();
     // backoffice has a live session (the test above); of the two, the bound keeps the first by name alone.
     const first = ['backoffice', customer.tenant].sort()[0];
     expect(new Set(seen.map((e) => e.tenantName))).toEqual(new Set([first]));
 
-    const wide = await simulator(t, { local: [customer.tenant] });
+    const wide = await simulator(t, { local: [customer.tenantId] });
     const before = seen.length;
     expect(await wide.tick()).toBe(2);
     await wide.stop();

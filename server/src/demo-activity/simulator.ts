@@ -28,8 +28,8 @@ export interface DemoActivityOptions {
   log: FastifyBaseLogger;
   /** PostgreSQL's pool (or a connection string): elect one teller among the processes. Absent on PGlite. */
   pg?: pg.Pool | string;
-  /** Tenants with a socket open on this process. */
-  localTenants: () => readonly string[];
+  /** Tenants (ids) with a socket open on this process. */
+  localTenants: () => readonly number[];
   intervalMs: number;
   /** The access-token lifetime in seconds: a session refreshed within two of them counts as live. */
   accessTokenTtl: number;
@@ -59,7 +59,7 @@ export async function startDemoActivity(options: DemoActivityOptions): Promise<D
   const maxTenants = options.maxTenants ?? 50;
   const leaderRetryMs = options.leaderRetryMs ?? 30_000;
   const rng = new Rng(options.seed ?? Date.now() % 2 ** 31);
-  const stories = new Map<string, TenantStory>();
+  const stories = new Map<number, TenantStory>();
   let stopped = false;
   let leader: pg.Client | undefined;
   let lastAttempt = -Infinity;
@@ -114,7 +114,7 @@ export async function startDemoActivity(options: DemoActivityOptions): Promise<D
               .where('f.revoked_at', 'is', null)
               .where('f.refreshed_at', '>', since),
           ),
-          ...(local.length > 0 ? [eb('t.name', 'in', local)] : []),
+          ...(local.length > 0 ? [eb('t.id', 'in', local)] : []),
         ]),
       )
       .orderBy('t.name')
@@ -156,10 +156,10 @@ export async function startDemoActivity(options: DemoActivityOptions): Promise<D
   }
 
   async function tellOne(tenant: { id: number; name: string }): Promise<boolean> {
-    let story = stories.get(tenant.name);
-    if (!story || story.id !== tenant.id) {
+    let story = stories.get(tenant.id);
+    if (!story) {
       story = { id: tenant.id, queue: [], state: emptyStoryState() };
-      stories.set(tenant.name, story);
+      stories.set(tenant.id, story);
     }
     if (story.queue.length === 0) await refill(tenant, story);
     const step = story.queue.shift();
@@ -168,20 +168,20 @@ export async function startDemoActivity(options: DemoActivityOptions): Promise<D
       // The instance as stored now: the story never invents an instance's state.
       const row = await instanceQuery(db).where('i.id', '=', step.instanceId).executeTakeFirst();
       if (!row) return false;
-      events.publish(tenant.name, 'InstanceUpdated', instanceDto(row));
+      events.publish(tenant, 'InstanceUpdated', instanceDto(row));
       return true;
     }
     const at = new Date().toISOString();
     // Times inside the story are relative to when its round was written; the send time is now.
-    events.publish(tenant.name, step.event, restamp(step, at) as never);
+    events.publish(tenant, step.event, restamp(step, at) as never);
     return true;
   }
 
   async function tick(): Promise<number> {
     if (stopped || !(await lead())) return 0;
     const tenants = await audience();
-    const names = new Set(tenants.map((t) => t.name));
-    for (const name of stories.keys()) if (!names.has(name)) stories.delete(name);
+    const ids = new Set(tenants.map((t) => t.id));
+    for (const id of stories.keys()) if (!ids.has(id)) stories.delete(id);
     let sent = 0;
     for (const tenant of tenants) {
       if (stopped) break;

@@ -125,6 +125,30 @@ describe('GraphQL /{tenant}/graphql: sign-in, tokens and tenants', () => {
     expect(foreign.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('a session ends with its refresh window: a token alive at its end does not rotate into a new one', async () => {
+    // Before, a token refreshed every few minutes rotated for ever: rotate never looked at the window.
+    const short = await makeApp(
+      loadConfig({ databaseUrl: 'pglite://memory', accessTokenTtl: 600, refreshWindow: 120, refreshWindowShort: 120 }),
+    );
+    extraApps.push(short);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const token = await tokenOf(short, 'admin@demo.local');
+      vi.setSystemTime(Date.now() + 60_000);
+      const inside = await gql<{ refreshToken: { token: string } }>(short, REFRESH, { token });
+      expect(inside.status).toBe(200);
+      const next = inside.body.data?.refreshToken.token ?? '';
+      vi.setSystemTime(Date.now() + 61_000);
+      // The window is over; the token itself is still alive (600 s), but it refreshes no more.
+      expect((await gql(short, USER_INFOS, { token: next })).status).toBe(200);
+      const after = await gql(short, REFRESH, { token: next });
+      expect(after.status).toBe(401);
+      expect(after.body).toEqual({ status: 'Unauthorized' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('expired token: 401 "Token has expired", refreshToken rotates, reuse of the old token after the grace window revokes the family', async () => {
     // The clock is moved instead of slept on: token times come from Date.now(), so a loaded machine
     // cannot expire a token before the test means it to.

@@ -21,6 +21,7 @@ import {
   MAX_DIRECTIVES,
   MAX_DIRECTIVES_PER_PLACE,
   MAX_FRAGMENTS,
+  MAX_FRAGMENT_NESTING,
   MAX_INTROSPECTION_DEPTH,
   MAX_OPERATIONS,
   MAX_SPREADS,
@@ -74,7 +75,7 @@ const nested = (field: string, levels: number, leaf = 'id') =>
 
 describe('measure', () => {
   it('counts depth in fields, through inline fragments and fragment spreads', () => {
-    expect(measureSource('{ leaf }')).toEqual({ depth: 1, cost: 1, metaDepth: 0, visits: 1 });
+    expect(measureSource('{ leaf }')).toEqual({ depth: 1, cost: 1, metaDepth: 0, fragmentNesting: 0, visits: 1 });
     expect(measureSource(`{ ${nested('node', 1)} }`).depth).toBe(2);
     expect(measureSource(`{ node { ${nested('child', 6)} } }`).depth).toBe(8);
     expect(measureSource('{ node { ...F } } fragment F on Node { child { ... on Node { child { id } } } }').depth).toBe(
@@ -96,9 +97,20 @@ describe('measure', () => {
     ).toThrow(/Cannot spread fragment "A" within itself/);
   });
 
-  it('counts a fragment wherever it is spread, every time', () => {
-    // Spread twice side by side: both count (graphql-js would merge them; the estimate does not).
-    expect(measureSource('{ node { ...F ...F } } fragment F on Node { id child { id } }').cost).toBe(1 + 2 * 3);
+  it('counts a fragment once per level of a selection, as graphql-js runs it, and at every level it is spread', () => {
+    // Spread twice side by side, or again through another fragment or an inline fragment: graphql-js
+    // collects it once, so it costs once (a repeated spread must not change a document's decision).
+    const once = measureSource('{ node { ...F } } fragment F on Node { id child { id } }').cost;
+    expect(once).toBe(1 + 3);
+    expect(measureSource('{ node { ...F ...F } } fragment F on Node { id child { id } }').cost).toBe(once);
+    expect(
+      measureSource('{ node { ...G ...F } } fragment G on Node { ...F } fragment F on Node { id child { id } }').cost,
+    ).toBe(once);
+    expect(measureSource('{ node { ...F ... on Node { ...F } } } fragment F on Node { id child { id } }').cost).toBe(
+      once,
+    );
+    // The same field twice under one response key is counted twice: an overestimate, on the safe side.
+    expect(measureSource('{ node { id id } }').cost).toBe(3);
     // Spread at two depths: the deeper one sets the depth.
     expect(measureSource('{ node { ...F child { child { ...F } } } } fragment F on Node { child { id } }').depth).toBe(
       5,
@@ -110,14 +122,18 @@ describe('measure', () => {
   it('measures a chain of fragments each spreading the next twice in linear steps, however exponential its expansion', () => {
     for (const links of [10, 100, 1000]) {
       const flat = measureSource(chain(links));
-      // 2^links copies of `id`, under `node`: the count is exact, the work is not 2^links.
-      expect(flat.cost).toBe(1 + 2 ** links);
+      // graphql-js collects each fragment of the chain once per level: `node` and one `id`.
+      expect(flat.cost).toBe(2);
       expect(flat.depth).toBe(2);
+      expect(flat.fragmentNesting).toBe(links + 1);
       // Two spreads per link, `id`, `node` and its spread: each selection written is visited once.
       expect(flat.visits).toBe(2 * links + 3);
 
       const deep = measureSource(chain(links, { nesting: true }));
       expect(deep.depth).toBe(links + 2);
+      // Under two different fields each link doubles what runs: 2^links copies of `id`, counted exactly.
+      if (links <= 100) expect(deep.cost).toBeGreaterThan(2 ** links);
+      expect(deep.fragmentNesting).toBe(links + 1);
       // Per link: `child`, `children` and a spread under each; then `id`, `node` and its spread.
       expect(deep.visits).toBe(4 * links + 3);
     }
@@ -204,9 +220,20 @@ describe('limitBreaches', () => {
     ]);
   });
 
-  it('refuses the 30-link chain by its cost, measured, not expanded', () => {
+  it('refuses the 30-link chain by its nesting of fragments, measured, not expanded', () => {
     expect(messages(chain(30))).toEqual([
-      `Query is too expensive: estimated cost ${1 + 2 ** 30}, the limit is ${MAX_COST}`,
+      `Fragments are nested too deeply: 31 levels, the limit is ${MAX_FRAGMENT_NESTING}`,
+    ]);
+    // Under two fields per link it is refused for what it would run too.
+    expect(messages(chain(30, { nesting: true }))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Fragments are nested too deeply: 31 levels/)]),
+    );
+  });
+
+  it('lets a chain as deep as the limit through, and refuses one link more', () => {
+    expect(messages(chain(MAX_FRAGMENT_NESTING - 1))).toEqual([]);
+    expect(messages(chain(MAX_FRAGMENT_NESTING))).toEqual([
+      `Fragments are nested too deeply: ${MAX_FRAGMENT_NESTING + 1} levels, the limit is ${MAX_FRAGMENT_NESTING}`,
     ]);
   });
 });
@@ -255,8 +282,8 @@ describe('limits over HTTP', () => {
       expect(answer.body.data).toBeUndefined();
       expect(answer.body.errors).toEqual([
         expect.objectContaining({
-          // logIn, then 2^30 copies of `token`.
-          message: `Query is too expensive: estimated cost ${1 + 2 ** 30}, the limit is ${MAX_COST}`,
+          // logIn, then 31 fragments spread one inside the other.
+          message: `Fragments are nested too deeply: 31 levels, the limit is ${MAX_FRAGMENT_NESTING}`,
           extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
         }),
       ]);

@@ -67,6 +67,11 @@ export const MAX_SPREADS = 100;
 export const MAX_ALIASES = 15;
 /** Directives written in one document. */
 export const MAX_DIRECTIVES = 50;
+/**
+ * Fragments spread inside fragments, one chain: the contract's operations nest two, GraphiQL's query three.
+ * A chain of fragments each spreading the next (twice or not) is refused by this before anything runs.
+ */
+export const MAX_FRAGMENT_NESTING = 8;
 /** Directives on one field, fragment, spread or operation: twice what a place can validly hold (`@include`, `@skip`). */
 export const MAX_DIRECTIVES_PER_PLACE = 4;
 const META_ROOTS = new Set(['__schema', '__type']);
@@ -87,6 +92,8 @@ export interface Measure {
   cost: number;
   /** Deepest nesting under an introspection root. */
   metaDepth: number;
+  /** Longest chain of fragments spread inside fragments (a spread in the operation itself is 1). */
+  fragmentNesting: number;
 }
 
 /** A fragment spread inside itself, directly or through others: such a document has no finite measure. */
@@ -97,81 +104,146 @@ export class FragmentCycle extends Error {
 }
 
 export interface Measurer {
-  /** Depth, cost and introspection depth of one operation; throws {@link FragmentCycle}. */
+  /** Depth, cost, introspection depth and fragment nesting of one operation; throws {@link FragmentCycle}. */
   operation(node: OperationDefinitionNode): Measure;
   /** Selections visited so far: each fragment's once, however often and wherever it is spread. */
   readonly visits: number;
 }
 
+/** What a fragment brings wherever it is spread: the measure of its own fields, and the fragments it spreads. */
+interface FragmentPart {
+  own: Omit<Measure, 'fragmentNesting'>;
+  /** Fragments spread at the fragment's own level (directly or inside its inline fragments), in order. */
+  spreads: readonly string[];
+  /** The fragment's own place in a chain of fragments: 1 + the longest chain it spreads, at any level. */
+  nesting: number;
+}
+
 /**
- * Measures the operations of one document. A fragment's measure depends only on its own selections (its
- * type condition types them), so it is computed once and reused at every spread; a spread of an unknown
+ * Measures the operations of one document as graphql-js runs them: a fragment spread again at the same
+ * level of a selection (directly, through an inline fragment, or through another fragment) adds nothing,
+ * since graphql-js collects each fragment once per selection set; a field selected twice under one
+ * response key costs twice here (an overestimate on the safe side). A fragment's own measure depends only
+ * on its own selections (its type condition types them), so it is computed once and reused at every
+ * spread, and each selection set expands each fragment at most once: the work is linear in the document
+ * times the fragments a level can reach, however exponential the expansion. A spread of an unknown
  * fragment counts nothing (validation refuses the document).
  */
 export function measurer(schema: GraphQLSchema, fragments: ReadonlyMap<string, FragmentDefinitionNode>): Measurer {
   // Keyed by whether the spread is under an introspection root, where depth counts as introspection depth.
-  const measured = new Map<string, Measure>();
+  const parts = new Map<string, FragmentPart>();
   const expanding = new Set<string>();
   let visits = 0;
   const typeNamed = (name: string) => schema.getType(name) as unknown as TypeLike | undefined;
 
-  function fragment(name: string, meta: boolean): Measure | undefined {
+  /** One level of a selection: its fields, and the fragments it reaches, each once. */
+  class Level {
+    depth = 0;
+    cost = 0;
+    metaDepth = 0;
+    fragmentNesting = 0;
+    private readonly seen = new Set<string>();
+    private readonly path: string[] = [];
+
+    constructor(private readonly meta: boolean) {}
+
+    add(inner: Omit<Measure, 'fragmentNesting'>, level: number, factor: number): void {
+      if (this.meta) {
+        this.metaDepth = Math.max(this.metaDepth, level + inner.metaDepth);
+      } else {
+        this.depth = Math.max(this.depth, level + inner.depth);
+        this.metaDepth = Math.max(this.metaDepth, inner.metaDepth);
+        this.cost += factor * inner.cost;
+      }
+    }
+
+    /** The selections of this level (an inline fragment's are this level's too); spreads are gathered. */
+    walk(selectionSet: SelectionSetNode, parent: TypeLike | undefined, spreads: string[]): void {
+      for (const selection of selectionSet.selections) {
+        visits += 1;
+        if (selection.kind === Kind.FIELD) {
+          const field = parent?.getFields?.()[selection.name.value];
+          const entersMeta = !this.meta && META_ROOTS.has(selection.name.value);
+          if (!this.meta) this.cost += 1;
+          if (!selection.selectionSet) {
+            this.add({ depth: 0, cost: 0, metaDepth: 0 }, 1, 1);
+            continue;
+          }
+          // Introspection roots are not in the schema's Query fields: their subtree is measured untyped.
+          const inner = measureSet(
+            selection.selectionSet,
+            field ? unwrap(field.type) : undefined,
+            this.meta || entersMeta,
+          );
+          this.fragmentNesting = Math.max(this.fragmentNesting, inner.fragmentNesting);
+          if (entersMeta) this.metaDepth = Math.max(this.metaDepth, 1 + inner.metaDepth);
+          else this.add(inner, 1, field && isList(field.type) ? LIST_FACTOR : 1);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          const typed = selection.typeCondition ? typeNamed(selection.typeCondition.name.value) : parent;
+          this.walk(selection.selectionSet, typed, spreads);
+        } else {
+          spreads.push(selection.name.value);
+        }
+      }
+    }
+
+    /** A fragment spread at this level: its own part once, then what it spreads, each once. */
+    expand(name: string): void {
+      if (this.path.includes(name)) throw new FragmentCycle(name);
+      if (this.seen.has(name)) return;
+      const part = fragmentPart(name, this.meta);
+      if (!part) return;
+      this.seen.add(name);
+      this.fragmentNesting = Math.max(this.fragmentNesting, part.nesting);
+      this.add(part.own, 0, 1);
+      this.path.push(name);
+      for (const spread of part.spreads) this.expand(spread);
+      this.path.pop();
+    }
+  }
+
+  function fragmentPart(name: string, meta: boolean): FragmentPart | undefined {
     const key = `${meta ? 'meta' : 'plain'} ${name}`;
-    const known = measured.get(key);
+    const known = parts.get(key);
     if (known) return known;
     const definition = fragments.get(name);
     if (!definition) return undefined;
     if (expanding.has(name)) throw new FragmentCycle(name);
     expanding.add(name);
     try {
-      const result = selections(definition.selectionSet, typeNamed(definition.typeCondition.name.value), meta);
-      measured.set(key, result);
-      return result;
+      const level = new Level(meta);
+      const spreads: string[] = [];
+      level.walk(definition.selectionSet, typeNamed(definition.typeCondition.name.value), spreads);
+      // The chains of fragments under this one's fields are in the level already; its own spreads add theirs.
+      let nesting = level.fragmentNesting;
+      for (const spread of spreads) nesting = Math.max(nesting, fragmentPart(spread, meta)?.nesting ?? 0);
+      const part: FragmentPart = {
+        own: { depth: level.depth, cost: level.cost, metaDepth: level.metaDepth },
+        spreads,
+        nesting: nesting + 1,
+      };
+      parts.set(key, part);
+      return part;
     } finally {
       expanding.delete(name);
     }
   }
 
-  function selections(selectionSet: SelectionSetNode, parent: TypeLike | undefined, meta: boolean): Measure {
-    let depth = 0;
-    let cost = 0;
-    let metaDepth = 0;
-    const add = (inner: Measure, level: number, factor: number) => {
-      if (meta) {
-        metaDepth = Math.max(metaDepth, level + inner.metaDepth);
-      } else {
-        depth = Math.max(depth, level + inner.depth);
-        metaDepth = Math.max(metaDepth, inner.metaDepth);
-        cost += factor * inner.cost;
-      }
+  function measureSet(selectionSet: SelectionSetNode, parent: TypeLike | undefined, meta: boolean): Measure {
+    const level = new Level(meta);
+    const spreads: string[] = [];
+    level.walk(selectionSet, parent, spreads);
+    for (const spread of spreads) level.expand(spread);
+    return {
+      depth: level.depth,
+      cost: level.cost,
+      metaDepth: level.metaDepth,
+      fragmentNesting: level.fragmentNesting,
     };
-    for (const selection of selectionSet.selections) {
-      visits += 1;
-      if (selection.kind === Kind.FIELD) {
-        const field = parent?.getFields?.()[selection.name.value];
-        const entersMeta = !meta && META_ROOTS.has(selection.name.value);
-        if (!meta) cost += 1;
-        if (!selection.selectionSet) {
-          add({ depth: 0, cost: 0, metaDepth: 0 }, 1, 1);
-          continue;
-        }
-        // Introspection roots are not in the schema's Query fields: their subtree is measured untyped.
-        const inner = selections(selection.selectionSet, field ? unwrap(field.type) : undefined, meta || entersMeta);
-        if (entersMeta) metaDepth = Math.max(metaDepth, 1 + inner.metaDepth);
-        else add(inner, 1, field && isList(field.type) ? LIST_FACTOR : 1);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const typed = selection.typeCondition ? typeNamed(selection.typeCondition.name.value) : parent;
-        add(selections(selection.selectionSet, typed, meta), 0, 1);
-      } else {
-        const inner = fragment(selection.name.value, meta);
-        if (inner) add(inner, 0, 1);
-      }
-    }
-    return { depth, cost, metaDepth };
   }
 
   return {
-    operation: (node) => selections(node.selectionSet, rootTypeOf(schema, node), false),
+    operation: (node) => measureSet(node.selectionSet, rootTypeOf(schema, node), false),
     get visits() {
       return visits;
     },
@@ -266,7 +338,12 @@ export function limitBreaches(document: DocumentNode, schema: GraphQLSchema): Li
   }
 
   breaches.push(...aliasBreaches(document, schema));
-  for (const [node, { depth, cost, metaDepth }] of measures) {
+  for (const [node, { depth, cost, metaDepth, fragmentNesting }] of measures) {
+    if (fragmentNesting > MAX_FRAGMENT_NESTING)
+      breaches.push({
+        message: `Fragments are nested too deeply: ${fragmentNesting} levels, the limit is ${MAX_FRAGMENT_NESTING}`,
+        nodes: [node],
+      });
     if (metaDepth > MAX_INTROSPECTION_DEPTH)
       breaches.push({
         message: `Introspection query is too deep: ${metaDepth} levels, the limit is ${MAX_INTROSPECTION_DEPTH}`,

@@ -3,7 +3,7 @@ import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
 import { DomainError, unauthenticated } from '../base/domain-error';
 import type { UserPatch } from '../users/service';
-import type { UserDto } from '../users/user-dto';
+import type { UserDto } from '../db/user-dto';
 import type { GraphqlDeps } from './index';
 import type { GqlConnection, GqlRole, GqlUser, GraphqlContext, MutationResolvers, QueryResolvers } from './types';
 

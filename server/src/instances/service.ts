@@ -9,7 +9,7 @@ import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import { conflict, forbidden, invalid, notFound, unknownReference } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
-import { loadInstanceDto, type InstanceDto } from './instance-dto';
+import { instanceDto, instanceQuery, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
 import { claimSync, launchSync } from './sync';
 
@@ -99,9 +99,10 @@ export function createInstancesService({
   audit: AuditTrail;
 }) {
   async function publish(id: number): Promise<InstanceDto> {
-    const dto = await loadInstanceDto(db, id);
-    if (!dto) throw notFound('Instance not found', 'id');
-    events.publish(dto.tenantName, 'InstanceUpdated', dto);
+    const row = await instanceQuery(db).where('i.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Instance not found', 'id');
+    const dto = instanceDto(row);
+    events.publish({ id: row.tenant_id, name: row.tenant_name }, 'InstanceUpdated', dto);
     return dto;
   }
 

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { inBatches } from '../db/batches';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
-import { loadInstanceDto, type InstanceDto } from './instance-dto';
+import { instanceDto, instanceQuery, type InstanceDto } from './instance-dto';
 
 /** Messages (attendance rows) read per step of a sync. */
 export const SYNC_BATCH = 500;
@@ -41,8 +41,10 @@ async function plan(db: Kysely<Database> | Transaction<Database>, target: SyncTa
 }
 
 async function publish(db: Kysely<Database>, events: EventBus, instanceId: number): Promise<InstanceDto | undefined> {
-  const dto = await loadInstanceDto(db, instanceId);
-  if (dto) events.publish(dto.tenantName, 'InstanceUpdated', dto);
+  const row = await instanceQuery(db).where('i.id', '=', instanceId).executeTakeFirst();
+  if (!row) return undefined;
+  const dto = instanceDto(row);
+  events.publish({ id: row.tenant_id, name: row.tenant_name }, 'InstanceUpdated', dto);
   return dto;
 }
 

@@ -11,7 +11,8 @@ import type { EventBus, PanelEvent } from '../base/events';
  *
  * - `panel_events`: every event published in one process reaches the sockets of every other process.
  * - `panel_revocations`: a revocation stored by one process (logout, block, delete, disconnect,
- *   refresh-token reuse) closes the revoked sockets on every other process with 4401.
+ *   refresh-token reuse) closes the revoked sockets on every other process with 4401; a tenant deleted
+ *   or renamed, or a user's role changed, closes the sockets concerned (contracts/socket.md §5.1).
  *
  * Out: `select pg_notify(channel, '<json>')` on the pool, after the change committed (producers
  * publish after their writes). Every payload carries `origin`, this process's id.
@@ -76,6 +77,7 @@ function parseEvent(payload: string): EventEnvelope | undefined {
     typeof v.data !== 'object' ||
     v.data === null ||
     typeof v.tenantName !== 'string' ||
+    !(v.tenantId === null || isId(v.tenantId)) ||
     typeof v.sentAt !== 'string' ||
     typeof v.origin !== 'string'
   ) {
@@ -84,12 +86,17 @@ function parseEvent(payload: string): EventEnvelope | undefined {
   return v as unknown as EventEnvelope;
 }
 
+const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
 function parseRevocation(payload: string): RevocationEnvelope | undefined {
   const v = parseJson(payload);
   if (!v || typeof v.origin !== 'string') return undefined;
-  if (Number.isSafeInteger(v.userId) && (v.userId as number) > 0)
-    return { origin: v.origin, userId: v.userId as number };
-  if (typeof v.familyId === 'string' && v.familyId.length > 0) return { origin: v.origin, familyId: v.familyId };
+  const origin = v.origin;
+  if (isId(v.tenantId) && (v.reason === 'deleted' || v.reason === 'renamed'))
+    return { origin, tenantId: v.tenantId, reason: v.reason };
+  if (isId(v.userId) && v.reason === 'access-changed') return { origin, userId: v.userId, reason: v.reason };
+  if (isId(v.userId) && v.reason === undefined) return { origin, userId: v.userId };
+  if (typeof v.familyId === 'string' && v.familyId.length > 0) return { origin, familyId: v.familyId };
   return undefined;
 }
 
@@ -140,7 +147,8 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
   }
 
   events.setRelay({
-    send: (event) => notify(channels.events, event, { event: event.event, tenantName: event.tenantName }),
+    send: (event) =>
+      notify(channels.events, event, { event: event.event, tenantId: event.tenantId, tenantName: event.tenantName }),
   });
   tokens.setRelay({
     send: (revocation) => notify(channels.revocations, revocation, { revocation }),
@@ -162,6 +170,7 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       events.deliver({
         event: envelope.event,
         data: envelope.data,
+        tenantId: envelope.tenantId,
         tenantName: envelope.tenantName,
         sentAt: envelope.sentAt,
       });
@@ -169,7 +178,8 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       const envelope = parseRevocation(message.payload);
       if (!envelope) return log.warn({ bytes: message.payload.length }, 'event relay: malformed revocation dropped');
       if (envelope.origin === origin) return;
-      tokens.deliverRevocation('userId' in envelope ? { userId: envelope.userId } : { familyId: envelope.familyId });
+      const { origin: _from, ...revocation } = envelope;
+      tokens.deliverRevocation(revocation);
     }
   };
 

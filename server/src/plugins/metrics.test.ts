@@ -1,10 +1,14 @@
+import Fastify from 'fastify';
+import { metricsOpen } from '../base/config';
 import { DEMO_PASSWORD } from '../tooling/seed';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import { registerMetrics } from './metrics';
 
 /**
  * `GET /metrics` (server/src/plugins/metrics.ts, docs/operations.md): Prometheus text whose counters
- * move with the requests, open on direct loopback only, elsewhere only with METRICS_TOKEN.
+ * move with the requests, answered only with METRICS_TOKEN from anywhere (loopback too), or to anyone
+ * when METRICS_OPEN opened them.
  */
 const TOKEN = 'scrape-Secret-1234';
 let t: TestApp;
@@ -19,7 +23,12 @@ afterAll(async () => {
 });
 
 async function scrape(app: TestApp = t): Promise<string> {
-  const response = await app.app.fastify.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+  const response = await app.app.fastify.inject({
+    method: 'GET',
+    url: '/metrics',
+    remoteAddress: '127.0.0.1',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   return response.body;
@@ -75,16 +84,57 @@ describe('GET /metrics', () => {
     expect(await scrape()).toMatch(/route="unmatched"/);
   });
 
-  it('answers elsewhere only with the METRICS_TOKEN bearer token', async () => {
+  it('answers only with the METRICS_TOKEN bearer token, on loopback too', async () => {
     const get = (remoteAddress: string, headers: Record<string, string> = {}) =>
       t.app.fastify.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
     expect((await get('10.1.2.3')).statusCode).toBe(403);
     expect((await get('10.1.2.3', { authorization: 'Bearer wrong' })).statusCode).toBe(403);
     expect((await get('10.1.2.3', { authorization: `Bearer ${TOKEN}x` })).statusCode).toBe(403);
+    expect((await get('10.1.2.3', { authorization: TOKEN })).statusCode).toBe(403);
     expect((await get('10.1.2.3', { authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
-    // A request a local proxy forwarded is not a local caller.
+    // Loopback is no credential: a reverse proxy on the same host makes every request loopback.
+    for (const loopback of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const refused = await get(loopback);
+      expect(refused.statusCode, loopback).toBe(403);
+      expect(refused.json()).toEqual({ message: 'Metrics answer only with the METRICS_TOKEN bearer token' });
+      expect(refused.body).not.toMatch(/auth_sign_ins_total/);
+    }
     expect((await get('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).statusCode).toBe(403);
-    expect((await get('::1')).statusCode).toBe(200);
+    expect((await get('::1', { authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+  });
+
+  it('answers nobody without METRICS_TOKEN, and anybody when METRICS_OPEN opened them', async () => {
+    // The plugin alone on a bare server: what it answers depends on its settings only.
+    const closed = Fastify();
+    registerMetrics(closed, { metricsToken: undefined, metricsOpen: false });
+    const open = Fastify();
+    registerMetrics(open, { metricsToken: undefined, metricsOpen: true });
+    try {
+      for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer undefined' }]) {
+        const answer = await closed.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1', headers });
+        expect(answer.statusCode).toBe(403);
+      }
+      const answer = await open.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toMatch(/^# HELP auth_sign_ins_total /m);
+    } finally {
+      await closed.close();
+      await open.close();
+    }
+  });
+
+  it('reads METRICS_OPEN: 1 outside production, only the deliberate `production` in production', () => {
+    for (const off of [undefined, '', '0', 'false', 'off']) {
+      expect(metricsOpen(off, false)).toBe(false);
+      expect(metricsOpen(off, true)).toBe(false);
+    }
+    expect(metricsOpen('1', false)).toBe(true);
+    expect(metricsOpen('true', false)).toBe(true);
+    expect(() => metricsOpen('1', true)).toThrow(/METRICS_OPEN=1 is refused with NODE_ENV=production/);
+    expect(() => metricsOpen('yes', true)).toThrow(/refused with NODE_ENV=production/);
+    expect(metricsOpen('production', true)).toBe(true);
+    expect(metricsOpen('production', false)).toBe(true);
+    expect(() => metricsOpen('sometimes', false)).toThrow(/METRICS_OPEN must be/);
   });
 
   it('counts refreshes, token reuse and bulk operations', async () => {
@@ -143,7 +193,7 @@ describe('GET /metrics on PostgreSQL', () => {
 
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
-    onPostgres = await startTestApp({ databaseUrl: pg.url, seed: { days: 1 } });
+    onPostgres = await startTestApp({ databaseUrl: pg.url, seed: { days: 1 }, config: { metricsToken: TOKEN } });
   }, 120_000);
 
   afterAll(async () => {

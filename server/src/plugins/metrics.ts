@@ -11,8 +11,10 @@ import type { SignInResult, Telemetry } from '../base/telemetry';
  * Node's own process metrics. One registry per app, so several apps in one process (tests) keep
  * their counts apart.
  *
- * It answers a loopback caller that came straight in (no X-Forwarded-For) without a token; anyone
- * else needs `Authorization: Bearer <METRICS_TOKEN>`, and without METRICS_TOKEN nobody else gets it.
+ * Every caller needs `Authorization: Bearer <METRICS_TOKEN>`, wherever it connects from: behind a
+ * reverse proxy on the same host every request arrives from loopback, so the address proves nothing.
+ * Without METRICS_TOKEN nobody is answered, unless METRICS_OPEN opened them on purpose
+ * (server/src/base/config.ts `metricsOpen`).
  */
 export interface Metrics {
   telemetry: Telemetry;
@@ -46,24 +48,26 @@ function timeConnections(pool: pg.Pool, observe: (seconds: number) => void): voi
     callback === undefined ? timed() : (connect as (cb: unknown) => void)(callback)) as typeof pool.connect;
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
-
 function tokenMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : '');
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Whether a request may read the metrics. */
-export function mayScrape(request: FastifyRequest, metricsToken: string | undefined): boolean {
-  const direct = request.headers['x-forwarded-for'] === undefined && isLoopback(request.socket.remoteAddress);
-  if (direct) return true;
-  return metricsToken !== undefined && tokenMatches(request.headers.authorization, metricsToken);
+export interface MetricsAccess {
+  /** METRICS_TOKEN: the bearer token every scrape sends. */
+  metricsToken: string | undefined;
+  /** METRICS_OPEN: answer without the token. */
+  metricsOpen: boolean;
 }
 
-export function registerMetrics(app: FastifyInstance, options: { metricsToken: string | undefined }): Metrics {
+/** Whether a request may read the metrics: the token, or metrics opened on purpose. */
+export function mayScrape(request: FastifyRequest, access: MetricsAccess): boolean {
+  if (access.metricsOpen) return true;
+  return access.metricsToken !== undefined && tokenMatches(request.headers.authorization, access.metricsToken);
+}
+
+export function registerMetrics(app: FastifyInstance, options: MetricsAccess): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -149,8 +153,8 @@ export function registerMetrics(app: FastifyInstance, options: { metricsToken: s
   });
 
   app.get(METRICS_ROUTE, async (request, reply) => {
-    if (!mayScrape(request, options.metricsToken)) {
-      return reply.code(403).send({ message: 'Metrics answer on loopback, or with the METRICS_TOKEN bearer token' });
+    if (!mayScrape(request, options)) {
+      return reply.code(403).send({ message: 'Metrics answer only with the METRICS_TOKEN bearer token' });
     }
     return reply
       .header('content-type', registry.contentType)

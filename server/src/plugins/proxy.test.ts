@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../test-support/app';
 /**
  * Behind a proxy (docs/operations.md): with TRUST_PROXY naming it, the client's address comes from
  * X-Forwarded-For, so the sign-in throttle counts the client and not the proxy; X-Forwarded-Proto
- * decides HSTS; an incoming X-Request-Id is kept and sent back.
+ * decides HSTS; a trusted proxy's X-Request-Id is kept and sent back, anyone else's replaced.
  */
 const PROXY = '10.9.0.1';
 const MAX = 3;
@@ -99,10 +99,13 @@ describe('failed sign-ins per address across e-mails', () => {
 });
 
 describe('request id and HSTS', () => {
-  it('keeps a well-formed incoming X-Request-Id and sends it back; replaces one that could forge a log line', async () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  it("keeps a trusted proxy's well-formed X-Request-Id and sends it back; replaces one that could forge a log line", async () => {
     const kept = await behind.app.fastify.inject({
       method: 'GET',
       url: '/healthz',
+      remoteAddress: PROXY,
       headers: { 'x-request-id': 'lb-7f3a:42' },
     });
     expect(kept.headers['x-request-id']).toBe('lb-7f3a:42');
@@ -110,13 +113,91 @@ describe('request id and HSTS', () => {
     const forged = await behind.app.fastify.inject({
       method: 'GET',
       url: '/healthz',
+      remoteAddress: PROXY,
       headers: { 'x-request-id': 'x\n{"level":60}' },
     });
-    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(forged.headers['x-request-id']).toMatch(UUID);
 
-    const none = await behind.app.fastify.inject({ method: 'GET', url: '/healthz' });
-    expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const none = await behind.app.fastify.inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY });
+    expect(none.headers['x-request-id']).toMatch(UUID);
     expect(none.headers['x-request-id']).not.toBe(forged.headers['x-request-id']);
+  });
+
+  it('gives a new id to a request that did not come through a trusted proxy, whatever it sends', async () => {
+    // Behind a proxy, a client that reaches the server around it; and a server that trusts no proxy.
+    const around = await behind.app.fastify.inject({
+      method: 'GET',
+      url: '/healthz',
+      remoteAddress: '203.0.113.50',
+      headers: { 'x-request-id': 'chosen-by-client', 'x-forwarded-for': PROXY },
+    });
+    expect(around.headers['x-request-id']).toMatch(UUID);
+    const straight = await direct.app.fastify.inject({
+      method: 'GET',
+      url: '/healthz',
+      remoteAddress: PROXY,
+      headers: { 'x-request-id': 'chosen-by-client' },
+    });
+    expect(straight.headers['x-request-id']).toMatch(UUID);
+  });
+
+  // Starts an app of its own: as long as a beforeAll may take.
+  it('with a hop count, trusts the connection it came in on', async () => {
+    const hops = await startTestApp({ seed: { days: 1 }, config: { trustProxy: 1 } });
+    try {
+      const answer = await hops.app.fastify.inject({
+        method: 'GET',
+        url: '/healthz',
+        remoteAddress: '192.0.2.10',
+        headers: { 'x-request-id': 'edge-91', 'x-forwarded-for': '198.51.100.77' },
+      });
+      expect(answer.headers['x-request-id']).toBe('edge-91');
+    } finally {
+      await hops.close();
+    }
+  }, 120_000);
+
+  it("stores a trusted proxy's id in the audit log, and never an id a client chose", async () => {
+    const signIn = (app: TestApp, requestId: string) =>
+      app.app.fastify.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: PROXY,
+        headers: { 'x-request-id': requestId, 'x-forwarded-for': '198.51.100.40' },
+        payload: { email: 'operador@demo.local', password: DEMO_PASSWORD, ip: null },
+      });
+    const stored = (app: TestApp, after: number) =>
+      app.db
+        .selectFrom('audit_log')
+        .select(['request_id', 'address'])
+        .where('id', '>', after)
+        .where('operation', '=', 'session.sign-in')
+        .execute();
+    const last = async (app: TestApp) =>
+      (
+        await app.db
+          .selectFrom('audit_log')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirst()
+      )?.id ?? 0;
+
+    const behindMark = Number(await last(behind));
+    const viaProxy = await signIn(behind, 'lb-sign-in-1');
+    expect(viaProxy.statusCode).toBe(200);
+    expect(await stored(behind, behindMark)).toEqual([{ request_id: 'lb-sign-in-1', address: '198.51.100.40' }]);
+
+    const directMark = Number(await last(direct));
+    const forged = await signIn(direct, 'forged-by-client');
+    expect(forged.statusCode).toBe(200);
+    const records = await stored(direct, directMark);
+    expect(records).toEqual([{ request_id: forged.headers['x-request-id'], address: PROXY }]);
+    expect(records[0]?.request_id).toMatch(UUID);
+    const anywhere = await direct.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('request_id', '=', 'forged-by-client')
+      .execute();
+    expect(anywhere).toEqual([]);
   });
 
   it('sends HSTS only when the client used HTTPS, as a trusted proxy reports it', async () => {

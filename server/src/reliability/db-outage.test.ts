@@ -8,6 +8,7 @@ import { loadConfig } from '../base/config';
 import { openDatabase, type OpenDatabase } from '../db/connect';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
+import { admitted, socketQuery, socketTicket } from '../test-support/socket-client';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 
 /**
@@ -78,6 +79,8 @@ describe('database outage and recovery on one server process', () => {
     const { access_token: token, user } = login.json<{ access_token: string; user: { id: number } }>();
     const authorization = `Bearer ${token}`;
     expect((await inject({ method: 'GET', url: '/api/users', headers: { authorization } })).statusCode).toBe(200);
+    // Asked before the outage (asking needs the database too), used during it.
+    const ticket = await socketTicket(a.app, authorization);
 
     await pg.pause();
     try {
@@ -113,7 +116,7 @@ describe('database outage and recovery on one server process', () => {
 
       // A socket cannot be checked: closed with 1013 (try again later), not admitted, not 1011.
       const base = second?.base ?? '';
-      const ws = new WebSocket(`${base}/ws?tenantName=backoffice&userId=${user.id}&token=${token}`);
+      const ws = new WebSocket(`${base}/ws?${socketQuery('backoffice', user.id, ticket)}`);
       const [code, reason] = (await once(ws, 'close')) as [number, Buffer];
       expect(code).toBe(1013);
       expect(reason.toString()).toMatch(/database/i);
@@ -144,7 +147,9 @@ describe('database outage and recovery on one server process', () => {
 
     // Events cross processes again: the relay's LISTEN connection came back by itself.
     await second?.app.relay?.ready();
-    const ws = new WebSocket(`${second?.base ?? ''}/ws?tenantName=farmacia-central&userId=${user.id}&token=${token}`);
+    const ws = new WebSocket(
+      `${second?.base ?? ''}/ws?${socketQuery('farmacia-central', user.id, await socketTicket(a.app, authorization))}`,
+    );
     const received: string[] = [];
     ws.on('message', (raw) => {
       const frame = decodeServerFrame(raw.toString());
@@ -152,9 +157,8 @@ describe('database outage and recovery on one server process', () => {
         received.push((frame.event.data as { name: string }).name);
     });
     await once(ws, 'open');
-    // Admission is asynchronous: wait until the second server counts the socket.
-    for (let i = 0; i < 100 && second?.app.sockets.count('farmacia-central') === 0; i += 1)
-      await new Promise((r) => setTimeout(r, 20));
+    // Admission is asynchronous: it is over once the ping is answered.
+    await admitted(ws, 'farmacia-central', user.id);
     const name = `after-outage-${Date.now()}`;
     const created = await inject({
       method: 'POST',

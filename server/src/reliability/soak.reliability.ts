@@ -9,6 +9,7 @@ import {
   type ServerProcess,
 } from '../test-support/processes';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import { socketQuery, socketTicketOver } from '../test-support/socket-client';
 
 /**
  * Scale-out soak (docs/product.md, Availability). Two server processes on one PostgreSQL take SOAK_SECONDS (60) of mixed
@@ -74,8 +75,9 @@ describe(`scale-out soak: 2 processes, ${SECONDS} s at ${RATE} req/s`, () => {
       for (const [i, proc] of procs.entries()) {
         for (let s = 0; s < SOCKETS_PER_PROCESS; s += 1) {
           const session = sessions[i];
+          const ticket = await socketTicketOver(proc.base, session?.token ?? '');
           const ws = new WebSocket(
-            `${proc.base.replace('http', 'ws')}/ws?tenantName=${TENANT}&userId=${session?.userId}&token=${session?.token}`,
+            `${proc.base.replace('http', 'ws')}/ws?${socketQuery(TENANT, session?.userId ?? 0, ticket)}`,
           );
           const entry = { proc: i, names: new Set<string>(), ws };
           let pinged!: () => void;

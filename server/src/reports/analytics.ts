@@ -4,7 +4,7 @@ import { recomputeAnalytics } from '../db/analytics';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
-import { BOM, csvLine, decimal } from './csv';
+import { BOM, csvLine, decimal } from '../base/csv';
 import { loginFailuresQuery } from './sheets';
 import { LOGIN_FAILURE_REPORT_ROWS } from '../../../src/domain/report-limits';
 import { dayRange, reportScope, REPORT_TIME_ZONE, withinDays, type DayRange, type ReportScope } from './params';
@@ -224,7 +224,7 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
 export type Analytics = ReturnType<typeof createAnalytics>;
 type ProductivityRow = Awaited<ReturnType<typeof productivityRows>>[number];
 
-/** The productivity report as CSV lines (server/src/reports/csv.ts); one row per attendant. */
+/** The productivity report as CSV lines (server/src/base/csv.ts); one row per attendant. */
 export async function* productivityCsv(rows: readonly ProductivityRow[]): AsyncGenerator<string> {
   yield (
     BOM + csvLine(['atendente', 'atendimentos', 'primeira_resposta_media_s', 'duracao_media_s', 'tickets_fechados'])

@@ -4,7 +4,7 @@ import { HOSTILE_STRINGS } from '../test-support/arbitraries';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { csvCell, csvLine, decimal } from './csv';
+import { csvCell, csvLine, decimal } from '../base/csv';
 import { csvIntSql, csvMoneySql, csvTextSql, csvTimeSql } from './csv-sql';
 import { dayRange } from './params';
 import type { Cursor } from './sheet';

@@ -3,9 +3,10 @@ import type { Database } from '../db/schema';
 import { forbidden, invalid } from '../base/domain-error';
 import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
+import { REPORT_TIME_ZONE } from '../base/csv';
 
-/** Calendar days of reports are read in the product's zone (contract: "interpreted in America/Sao_Paulo"). */
-export const REPORT_TIME_ZONE = 'America/Sao_Paulo';
+// The zone moved down with the CSV format that prints dates in it (server/src/base/csv.ts).
+export { REPORT_TIME_ZONE };
 /** Longest inclusive range a report, sheet or aggregate accepts: a year, leap day included. */
 export const MAX_RANGE_DAYS = 366;
 

@@ -16,7 +16,7 @@ interface SheetQuery {
   limit?: number;
 }
 
-/** A sheet ready to answer: its JSON preview, or every row as CSV (server/src/reports/csv.ts) with its file name. */
+/** A sheet ready to answer: its JSON preview, or every row as CSV (server/src/base/csv.ts) with its file name. */
 export interface SheetAnswer<Json> {
   preview(): Promise<{ data: Json[]; total: number; limit: number }>;
   fileName: string;

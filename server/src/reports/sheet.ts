@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { BOM, CSV_BATCH, csvLine, type Cell } from './csv';
+import { BOM, CSV_BATCH, csvLine, type Cell } from '../base/csv';
 import type { CsvPage } from './csv-sql';
 import type { DayRange } from './params';
 

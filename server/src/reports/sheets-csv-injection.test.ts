@@ -2,7 +2,7 @@ import { saoPauloDay } from '../db/analytics';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { csvLine } from './csv';
+import { csvLine } from '../base/csv';
 import { dayRange } from './params';
 import type { Cursor } from './sheet';
 import { ordersSheet } from './sheets';

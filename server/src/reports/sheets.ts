@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
 import type { Database } from '../db/schema';
-import { decimal } from './csv';
+import { decimal } from '../base/csv';
 import { csvIntSql, csvMoneySql, csvPageOf, csvRecordSql, csvTextSql, csvTimeSql } from './csv-sql';
 import { withinDays, type DayRange, type ReportScope } from './params';
 import { after, cursorOf, type Sheet, type SheetRow } from './sheet';
@@ -261,7 +261,12 @@ export function reasonsSheet(db: Kysely<Database>, scope: ReportScope, range: Da
 /**
  * Failed sign-ins in the range, narrowed to `userIds` when any: what the login-failure report
  * (./analytics.ts, `loginFailures`) and its sheet both read. `tenantId` (tenant staff): only that
- * tenant's users' failures, so attempts on unknown e-mails are back-office only.
+ * tenant's users' failures, so attempts on unknown e-mails are back-office only. `success = false` leaves
+ * out an attempt still reserved (null until checked, server/src/auth/attempts.ts): it shows once it fails.
+ *
+ * `ip` is the connection's address as the trusted proxies tell it (`remote_address`: TRUST_PROXY,
+ * docs/operations.md), the one the throttle counts; `claimed_ip` is what the browser's IP lookup said,
+ * sent in the sign-in body, which anyone can set, so it is shown apart and never in place of the other.
  */
 export function loginFailuresQuery(
   db: Kysely<Database>,
@@ -276,7 +281,8 @@ export function loginFailuresQuery(
       'la.id',
       'la.created_at',
       'la.email',
-      sql<string | null>`coalesce(la.ip, la.remote_address)`.as('ip'),
+      'la.remote_address as ip',
+      'la.ip as claimed_ip',
       'la.user_id',
       'u.name as user_name',
     ])
@@ -297,7 +303,7 @@ export function loginFailuresSheet(
   const base = () => loginFailuresQuery(db, tenantId, range, userIds);
   return defineSheet({
     file: 'login-failures',
-    header: ['id', 'criado_em', 'email', 'ip', 'usuario_id', 'usuario'],
+    header: ['id', 'criado_em', 'email', 'endereco', 'ip_informado', 'usuario_id', 'usuario'],
     count: async () => (await db.selectFrom(base().as('f')).select(countOf).executeTakeFirstOrThrow()).n,
     page: (cursor, limit) => {
       let q = base().select(cursorOf('la.created_at').as('cursor_at'));
@@ -309,9 +315,10 @@ export function loginFailuresSheet(
       created_at: r.created_at.toISOString(),
       email: r.email,
       ip: r.ip,
+      claimed_ip: r.claimed_ip,
       user_id: r.user_id,
       user_name: r.user_name,
     }),
-    csv: (r) => [r.id, r.created_at, r.email, r.ip, r.user_id, r.user_name],
+    csv: (r) => [r.id, r.created_at, r.email, r.ip, r.claimed_ip, r.user_id, r.user_name],
   });
 }

@@ -35,5 +35,10 @@ export function authHandlers({ services }: HandlerDeps) {
 
   const authUserInfo: Handler<'authUserInfo'> = async (request) => auth.whoAmI(caller(request));
 
-  return { authLogin, authLogout, authUserInfo };
+  const authSocketTicket: Handler<'authSocketTicket'> = async (request) => {
+    const { ticket, expiresIn } = await auth.socketTicket(caller(request));
+    return { ticket, expires_in: expiresIn };
+  };
+
+  return { authLogin, authLogout, authUserInfo, authSocketTicket };
 }

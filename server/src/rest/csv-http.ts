@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 
-/** CSV over HTTP: content negotiation and streaming; the format itself is server/src/reports/csv.ts. */
+/** CSV over HTTP: content negotiation and streaming; the format itself is server/src/base/csv.ts. */
 
 interface MediaRange {
   type: string;

@@ -12,6 +12,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   authLogin: 'auth.signIn',
   authLogout: 'auth.signOut',
   authUserInfo: 'auth.whoAmI',
+  authSocketTicket: 'auth.socketTicket',
   userFindByEmail: 'users.findByEmail',
   userList: 'users.list',
   userCreate: 'users.create',

@@ -8,7 +8,7 @@ import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
 import { auditWho } from '../audit/trail';
 import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
-import { ADMIN_ROLE, permittedRoutesOf } from '../users/user-dto';
+import { ADMIN_ROLE, permittedRoutesOf } from '../db/user-dto';
 import * as repo from './repository';
 
 /**

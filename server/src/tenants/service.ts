@@ -92,7 +92,7 @@ export function createTenantsService({
 }: {
   db: Kysely<Database>;
   audit: AuditTrail;
-  tokens: TokenService;
+  tokens: Pick<TokenService, 'tenantClosed' | 'revokeTenant'>;
 }) {
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
   async function dto(actor: Actor, id: number): Promise<TenantDto> {
@@ -120,6 +120,8 @@ export function createTenantsService({
       });
       return row.id;
     });
+    // Its sockets close for good, on every process (contracts/socket.md §5.1).
+    if (deleted) tokens.tenantClosed(tenantId, 'deleted');
     return dto(actor, tenantId);
   }
 
@@ -235,7 +237,7 @@ export function createTenantsService({
           return input.pool;
         },
       });
-      const id = await audit.transaction(auditWho(actor), async (trx, record) => {
+      const updated = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await repo.lockTenant(trx, input.id);
         if (!row) throw notFound('Tenant not found', 'id');
         // A clear answer for the common case; the unique index decides races.
@@ -248,9 +250,11 @@ export function createTenantsService({
           tenantId: row.id,
           changes: changesOf(row, values, EDIT_FIELDS),
         });
-        return row.id;
+        return { id: row.id, renamed: row.name !== values.name };
       });
-      return dto(actor, id);
+      // Its sockets reconnect under the new name (contracts/socket.md §5.1).
+      if (updated.renamed) tokens.tenantClosed(updated.id, 'renamed');
+      return dto(actor, updated.id);
     },
 
     /**

@@ -5,8 +5,9 @@ import { startTestApp, type TestApp } from './app';
 
 /**
  * What the audit-record tests of users and sessions share (server/src/audit/records-b*.test.ts): the app
- * on PGlite or PostgreSQL, requests through both protocols from a known address with a known request
- * id, and the records written since a mark.
+ * on PGlite or PostgreSQL, requests through both protocols from a known address, each with the request
+ * id the server gave it (sent back as X-Request-Id; a client's own is not kept: server/src/app.ts
+ * requestIdOf), and the records written since a mark.
  */
 
 export const ADDRESS = '198.51.100.23';
@@ -15,12 +16,11 @@ export function startRecordsApp(databaseUrl?: string, config: Partial<ServerConf
   return startTestApp({ ...(databaseUrl ? { databaseUrl } : {}), seed: { days: 1 }, config });
 }
 
-let requests = 0;
-
-/** A fresh request id, as a proxy would send it (X-Request-Id). */
-export function nextRequestId(): string {
-  requests += 1;
-  return `records-b-${String(requests)}`;
+/** The id the server gave a request, as it sent it back. */
+function requestIdOf(response: { headers: Record<string, unknown> }): string {
+  const id = response.headers['x-request-id'];
+  if (typeof id !== 'string' || id === '') throw new Error('the answer carries no X-Request-Id');
+  return id;
 }
 
 export interface Sent {
@@ -36,18 +36,18 @@ export async function rest(
   url: string,
   options: { token?: string | null; body?: unknown; address?: string } = {},
 ): Promise<Sent> {
-  const requestId = nextRequestId();
   const response = await t.app.fastify.inject({
     method,
     url,
     remoteAddress: options.address ?? ADDRESS,
-    headers: {
-      'x-request-id': requestId,
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
     ...(options.body === undefined ? {} : { payload: options.body as Record<string, unknown> }),
   });
-  return { status: response.statusCode, body: response.json<Record<string, unknown>>(), requestId };
+  return {
+    status: response.statusCode,
+    body: response.json<Record<string, unknown>>(),
+    requestId: requestIdOf(response),
+  };
 }
 
 /** A GraphQL call on `/{tenant}/graphql`. */
@@ -58,7 +58,6 @@ export async function graphql(
 ): Promise<
   Sent & { data: Record<string, unknown> | null; errors: { extensions?: { code?: string; field?: string } }[] }
 > {
-  const requestId = nextRequestId();
   const response = await t.app.fastify.inject({
     method: 'POST',
     url: `/${options.tenant ?? 'backoffice'}/graphql`,
@@ -66,7 +65,6 @@ export async function graphql(
     headers: {
       'content-type': 'application/json',
       accept: 'application/graphql-response+json',
-      'x-request-id': requestId,
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     },
     payload: JSON.stringify({ query, variables: options.variables ?? {} }),
@@ -75,7 +73,7 @@ export async function graphql(
   return {
     status: response.statusCode,
     body,
-    requestId,
+    requestId: requestIdOf(response),
     data: (body.data as Record<string, unknown> | null | undefined) ?? null,
     errors: (body.errors as { extensions?: { code?: string; field?: string } }[] | undefined) ?? [],
   };

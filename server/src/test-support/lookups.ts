@@ -26,7 +26,7 @@ export function someCustomerUser(db: Kysely<Database>) {
     db
       .selectFrom('users as u')
       .innerJoin('tenants as t', 't.id', 'u.tenant_id')
-      .select(['u.id', 'u.email', 't.name as tenant'])
+      .select(['u.id', 'u.email', 't.name as tenant', 't.id as tenantId'])
       .where('u.origin_backoffice', '=', false)
       .where('u.blocked', '=', false)
       // Seeded users with two-factor on need a code nobody holds.

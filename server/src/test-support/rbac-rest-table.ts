@@ -42,6 +42,7 @@ export const REST_TABLE: [string, string, Build, Row][] = [
   ],
   ['authLogout', '', send('POST', '/api/auth/logout', () => ({ data: null, ip: null })), SIGNED_IN],
   ['authUserInfo', '', get('/api/auth/userInfo'), SIGNED_IN],
+  ['authSocketTicket', '', send('POST', '/api/auth/socket-ticket'), SIGNED_IN],
   ['userIsFuncionalUser', '', get('/api/users/is-funcional-user'), SIGNED_IN],
   ['userFindByEmail', '', send('POST', '/api/users/email', () => ({ email: 'matrix-b-user@demo.local' })), NOT_VISIBLE],
   ['userList', 'tenantName=B', get('/api/users?tenantName=matrix-b'), STAFF_ONLY],

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { RoleGrant } from '../access/escalation';
 import type { Database, UsersTable } from '../db/schema';
-import { permittedRoutesOf } from './user-dto';
+import { permittedRoutesOf } from '../db/user-dto';
 
 /** The users service's SQL (server/src/users/service.ts): reads and writes of users and their links. */
 
@@ -141,9 +141,8 @@ export function userTokenVersion(db: Db, id: number) {
   return db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-export function userEmail(db: Db, id: number) {
-  return db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow();
-}
+// A user's e-mail is part of the user read model auth shares, a floor down (server/src/db/user-dto.ts).
+export { userEmail } from '../db/user-dto';
 
 export function twoFactorEnabledOf(db: Db, id: number) {
   return db

@@ -1,7 +1,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isValidEmail, normalizeEmail } from '../../../src/domain/email';
 import { DomainError, invalid } from '../base/domain-error';
-import { passwordRefusal } from './password-policy';
+import { passwordRefusal } from '../auth/password-policy';
 
 /**
  * The rules on a user's fields, one copy for every caller (REST, GraphQL, `npm run admin:create`).

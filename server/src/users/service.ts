@@ -27,7 +27,7 @@ import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
 import { required, type NewUser, type UserPatch } from './user-input';
-import { loadUserDtos, type UserDto } from './user-dto';
+import { loadUserDtos, type UserDto } from '../db/user-dto';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
@@ -280,7 +280,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
       if (password !== undefined) set.password_hash = await hashPassword(password);
-      await audit.transaction(auditWho(actor), async (trx, record) => {
+      const roleBefore = await audit.transaction(auditWho(actor), async (trx, record) => {
         const currentRole = await actingOn(actor, trx, user.id);
         if (roleId !== undefined) {
           assertNotOwnRole(actor, user.id, roleId, currentRole);
@@ -292,6 +292,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
         // One record: a change that sets a password is `user.password` (which fields else changed, too).
         await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
+        return before.role_id;
       });
       // A new password or e-mail ends the user's sessions: every one when someone else changed it, the
       // others when the user did (its own session goes on).
@@ -299,6 +300,8 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         if (own) await tokens.revokeOtherFamilies(user.id, actor.claims.fam);
         else await tokens.revokeUser(user.id);
       }
+      // Its sockets reconnect and read the new role (contracts/socket.md §5.1).
+      if (roleId !== undefined && roleId !== roleBefore) tokens.accessChanged(user.id);
       return dto(user.id);
     },
 
@@ -352,7 +355,6 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       await repo.updateUserRow(db, actor.userId, { is_connected: connected });
     },
 
-    /** The caller's new password: every session ends, and a new one starts for this caller. */
     /**
      * The caller's new password, proven with its current one: every other session of the user ends,
      * and this one goes on with a new token of the same session, so its remember-me window is kept.

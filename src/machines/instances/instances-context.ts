@@ -19,6 +19,11 @@ export interface InstancesInput {
   tenantName: string;
   /** Poll period while a sync runs and no socket event arrives (default {@link POLL_INTERVAL_MS}; must be > 0). */
   pollMs?: number;
+  /**
+   * Back-office staff: only they make an instance official or unlimited (instances-rows.ts
+   * `billingProblem`); anyone else creates with both off and keeps them. Default false.
+   */
+  staff?: boolean;
 }
 
 export interface InstancesContext {
@@ -26,6 +31,7 @@ export interface InstancesContext {
   bus: AppBus;
   tenantName: string;
   pollMs: number;
+  staff: boolean;
   instances: Instance[];
   connections: Connection[];
   /** Rows changed since the list request in flight started; they win over its (older) answer. */

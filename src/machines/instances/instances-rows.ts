@@ -84,6 +84,22 @@ export function nameProblems(name: string | undefined): Record<string, I18nKey> 
   return trimmed.length === 0 || trimmed.length > NAME_MAX ? { name: 'instances.errors.name' } : {};
 }
 
+/**
+ * Why a customer may not send these billing flags (official, unlimited: what the provider bills for,
+ * server/src/instances/service.ts): it creates instances with both off and never changes them; only
+ * back-office staff do. `stored` is the instance as it is when editing, null when creating.
+ */
+export function billingProblem(
+  staff: boolean,
+  flags: { isOfficial: boolean; isUnlimited: boolean },
+  stored: Pick<Instance, 'isOfficial' | 'isUnlimited'> | null,
+): I18nKey | null {
+  if (staff) return null;
+  const expected = stored ?? { isOfficial: false, isUnlimited: false };
+  const changes = flags.isOfficial !== expected.isOfficial || flags.isUnlimited !== expected.isUnlimited;
+  return changes ? 'access.staffBillingFlags' : null;
+}
+
 /** Field problems of a sync request: a whole number of days in range, unless unlimited. */
 export function syncProblems(daysAgo: number | null, unlimited: boolean): Record<string, I18nKey> {
   if (unlimited) return {};

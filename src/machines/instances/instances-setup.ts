@@ -13,6 +13,7 @@ import {
   announcementAcross,
   announcementFor,
   anySyncing,
+  billingProblem,
   changesOf,
   mergeFetched,
   nameProblems,
@@ -53,17 +54,21 @@ export const instancesSetup = setup({
       assertEvent(event, 'instances.syncOpen');
       return context.instances.some((row) => row.id === event.id && row.status !== 'syncing');
     },
-    validCreate: ({ event }) => {
+    validCreate: ({ context, event }) => {
       assertEvent(event, 'instances.create');
-      return Object.keys(nameProblems(event.draft.name)).length === 0;
+      const flags = { isOfficial: event.draft.isOfficial, isUnlimited: event.draft.isUnlimited };
+      return Object.keys(nameProblems(event.draft.name)).length === 0 && !billingProblem(context.staff, flags, null);
     },
     unchanged: ({ context, event }) => {
       assertEvent(event, 'instances.update');
       return context.target !== null && Object.keys(changesOf(context.target, event.fields)).length === 0;
     },
-    validUpdate: ({ event }) => {
+    validUpdate: ({ context, event }) => {
       assertEvent(event, 'instances.update');
-      return Object.keys(nameProblems(event.fields.name)).length === 0;
+      return (
+        Object.keys(nameProblems(event.fields.name)).length === 0 &&
+        !billingProblem(context.staff, event.fields, context.target)
+      );
     },
     validSync: ({ event }) => {
       assertEvent(event, 'instances.sync');
@@ -136,10 +141,16 @@ export const instancesSetup = setup({
         fieldErrors: {},
       };
     }),
-    refuseLocally: assign((_, params: { fieldErrors: InstancesContext['fieldErrors'] }) => ({
-      fieldErrors: params.fieldErrors,
-      actionError: null,
-    })),
+    // A refusal of the flags is the form's, not a field's: it names what only staff may do.
+    refuseLocally: assign(
+      (
+        _,
+        params: { fieldErrors: InstancesContext['fieldErrors']; refusal?: { key: I18nKey; reason: I18nKey | null } },
+      ) => ({
+        fieldErrors: params.fieldErrors,
+        actionError: params.refusal?.reason ? { key: params.refusal.key, reason: params.refusal.reason } : null,
+      }),
+    ),
     clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
       const error = actionError(params.key, params.error);

@@ -5,10 +5,10 @@ import { instancesMachine, selectBusy, selectDialog, type InstancesEmitted } fro
 import { deferred, fakeServer, flush, json, type Responder } from '../test-support/fake-fetch';
 
 /** The machine over the stateful fake and a real app bus, loaded. */
-async function started(respond: Responder) {
+async function started(respond: Responder, staff = true) {
   const server = fakeServer(respond);
   const actor = createActor(instancesMachine, {
-    input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT },
+    input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT, staff },
   }).start();
   const outcomes: InstancesEmitted[] = [];
   /** Each success's toast title: its notice key and the instance's name. */
@@ -141,6 +141,40 @@ describe('instancesMachine: update', () => {
     await flush();
     expect(selectDialog(actor.getSnapshot())).toBe('update');
     expect(context().actionError).toEqual({ key: 'instances.errors.update', reason: 'apiErrors.notFound' });
+  });
+});
+
+describe('instancesMachine: billing flags are staff only (server/src/instances/service.ts)', () => {
+  it('a customer creates with both flags off, and a flag turned on is refused with why, before any call', async () => {
+    const state = { instances: [instance(1)], connections: [] };
+    const { actor, posts, context } = await started(instancesApi(state), false);
+    actor.send({ type: 'instances.createOpen' });
+    actor.send({ type: 'instances.create', draft: { name: 'Loja Norte', isOfficial: true, isUnlimited: false } });
+    expect(selectDialog(actor.getSnapshot())).toBe('create');
+    expect(context().actionError).toEqual({ key: 'instances.errors.create', reason: 'access.staffBillingFlags' });
+    actor.send({ type: 'instances.create', draft: { name: 'Loja Norte', isOfficial: false, isUnlimited: true } });
+    expect(context().actionError?.reason).toBe('access.staffBillingFlags');
+    expect(posts('/api/instance')).toHaveLength(0);
+    actor.send({ type: 'instances.create', draft: { name: 'Loja Norte', isOfficial: false, isUnlimited: false } });
+    await flush();
+    expect(posts('/api/instance').map((r) => r.body)).toEqual([
+      { name: 'Loja Norte', isOfficial: false, isUnlimited: false, tenantName: TENANT },
+    ]);
+  });
+
+  it("a customer edits an official instance's name and keeps its flags; changing a flag is refused", async () => {
+    const state = { instances: [instance(1, { isOfficial: true, isUnlimited: true })], connections: [] };
+    const { actor, posts, context } = await started(instancesApi(state), false);
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    const kept = { name: 'Balcão', activated: true, isOfficial: true, isUnlimited: true };
+    actor.send({ type: 'instances.update', fields: { ...kept, isUnlimited: false } });
+    expect(context().actionError).toEqual({ key: 'instances.errors.update', reason: 'access.staffBillingFlags' });
+    expect(posts('/api/instance/update')).toHaveLength(0);
+    actor.send({ type: 'instances.update', fields: kept });
+    await flush();
+    // Only what changed is sent: the flags, unchanged, are not.
+    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão' }]);
+    expect(selectDialog(actor.getSnapshot())).toBeNull();
   });
 });
 

@@ -73,7 +73,7 @@ describe('instancesMachine: model coverage', () => {
     const loaded = list[0] as Ev;
     const report = await exploreCoverage({
       machine,
-      input: () => ({ rest: unused.rest, bus: createAppBus(), tenantName: TENANT, pollMs: 1000 }),
+      input: () => ({ rest: unused.rest, bus: createAppBus(), tenantName: TENANT, pollMs: 1000, staff: true }),
       // The regions are independent: list events are explored while no dialog is open and dialogs
       // once the list is ready, so the walk covers each region without their whole product.
       events: (snapshot) => {

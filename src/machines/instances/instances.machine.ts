@@ -2,7 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { I18nKey } from '../../domain/i18n-key';
 import type { Instance } from './instances-actors';
 import { POLL_INTERVAL_MS, type InstanceAction } from './instances-context';
-import { nameProblems, syncProblems } from './instances-rows';
+import { billingProblem, nameProblems, syncProblems } from './instances-rows';
 import { instancesSetup, invalidState } from './instances-setup';
 
 export type { Connection, Instance, InstanceDraft, SyncRequest } from './instances-actors';
@@ -45,7 +45,7 @@ const refused = (key: I18nKey, back: string) => ({
 
 /**
  * A tenant's instances and connections (docs/product.md, Instances and connections): `GET /api/instance` and `/api/connection`,
- * create, update (only the changed fields) and message sync, with live rows from `instanceUpdated`
+ * create, update (only the changed fields; the billing flags only by staff, input `staff`) and message sync, with live rows from `instanceUpdated`
  * on the app bus (a known id replaces its row, an unknown one reloads the list) and a refetch on
  * `instances.reconnected`. While a sync runs and no event for this tenant arrives (a back-office page
  * has the back-office tenant's socket: contracts/socket.md §5 sends it no other tenant's events), the
@@ -65,6 +65,7 @@ export const instancesMachine = instancesSetup.createMachine({
     bus: input.bus,
     tenantName: input.tenantName,
     pollMs: input.pollMs ?? POLL_INTERVAL_MS,
+    staff: input.staff ?? false,
     instances: [],
     connections: [],
     recent: {},
@@ -162,7 +163,13 @@ export const instancesMachine = instancesSetup.createMachine({
                   {
                     actions: {
                       type: 'refuseLocally',
-                      params: ({ event }) => ({ fieldErrors: nameProblems(event.draft.name) }),
+                      params: ({ context, event }) => ({
+                        fieldErrors: nameProblems(event.draft.name),
+                        refusal: {
+                          key: 'instances.errors.create',
+                          reason: billingProblem(context.staff, event.draft, null),
+                        },
+                      }),
                     },
                   },
                 ],
@@ -176,7 +183,13 @@ export const instancesMachine = instancesSetup.createMachine({
                   {
                     actions: {
                       type: 'refuseLocally',
-                      params: ({ event }) => ({ fieldErrors: nameProblems(event.fields.name) }),
+                      params: ({ context, event }) => ({
+                        fieldErrors: nameProblems(event.fields.name),
+                        refusal: {
+                          key: 'instances.errors.update',
+                          reason: billingProblem(context.staff, event.fields, context.target),
+                        },
+                      }),
                     },
                   },
                 ],

@@ -9,7 +9,7 @@ import { memoryStorage, writeStoredSession } from '../session/session-storage';
 import type { SessionActor } from '../session/session.machine';
 import { deferred } from '../test-support/fake-fetch';
 import { fakeApi, flush, json, NOW, startSession, USER, type RouteHandler } from '../test-support/session-fakes';
-import { fakeSockets, TENANT } from '../test-support/socket-fakes';
+import { fakeSockets, fakeTickets, TENANT } from '../test-support/socket-fakes';
 
 const GRAPHQL_URL = 'http://api.test/farmacia-central/graphql';
 
@@ -52,6 +52,7 @@ async function signedIn(routes: Record<string, RouteHandler> = {}) {
   const socket = createActor(socketMachine, {
     input: {
       createSocket: fakeSockets().create,
+      fetchTicket: fakeTickets().fetchTicket,
       pageUrl: `http://127.0.0.1:8080/${TENANT}/`,
       bus: createAppBus(),
       log: () => undefined,

@@ -1,5 +1,6 @@
 import { createActor } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
+import type { RestClient } from '../../api/rest-client';
 import { activityFeedMachine, type ActivityFeedActor } from './activity-feed.machine';
 import type { AppBus } from '../shared/app-bus';
 import { linkPermissions } from './permissions-link';
@@ -8,6 +9,7 @@ import type { SessionActor } from '../session/session.machine';
 import { windowPageHide, type CreateSocket } from './socket-actors';
 import { linkSocketToSession } from './socket-link';
 import { socketMachine, type SocketActor } from './socket.machine';
+import { socketTicketSource } from './socket-ticket';
 
 /** The signed-in side of the app: the socket, the activity feed it fills, presence and live permissions. */
 export interface Realtime {
@@ -24,6 +26,8 @@ export interface RealtimeDeps {
   bus: AppBus;
   /** The typed GraphQL client (presence's `connected`). */
   execute: Execute;
+  /** The session's REST client: the socket's tickets (`POST /api/auth/socket-ticket`). */
+  rest: RestClient;
   /** GraphQL over the session's token only while it is fresh, never refreshing (presence's `disconnected` on page hide). */
   executeIfFresh: Execute;
   socketUrl: string;
@@ -46,6 +50,7 @@ export function startRealtime(deps: RealtimeDeps): Realtime {
   const socket = createActor(socketMachine, {
     input: {
       createSocket: deps.createSocket ?? ((url) => new window.WebSocket(url)),
+      fetchTicket: socketTicketSource(deps.rest, session),
       pageUrl: window.location.href,
       bus,
       socketUrl: deps.socketUrl,

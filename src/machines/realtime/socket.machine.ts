@@ -1,4 +1,14 @@
-import { assertEvent, assign, emit, enqueueActions, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  emit,
+  enqueueActions,
+  fromPromise,
+  sendTo,
+  setup,
+  type ActorRefFrom,
+  type SnapshotFrom,
+} from 'xstate';
 import { decodeServerFrame } from '../../domain/socket-codec';
 import type { AppBus, BusMessage } from '../shared/app-bus';
 import {
@@ -15,9 +25,21 @@ export const PING_INTERVAL_MS = 300_000;
 /** A connection open this long resets the reconnect attempt counter (socket.md §4.3). */
 export const STABLE_AFTER_MS = 60_000;
 
+/** A socket ticket (contracts/socket.md §1.1) and the session token it was asked with. */
+export interface SocketTicket {
+  ticket: string;
+  /** The session's token when the ticket came back: a 4401 then asks to refresh this one (socket-link.ts). */
+  token: string | null;
+}
+
 export interface SocketInput {
   /** `(url) => new WebSocket(url)` in the browser; a fake in tests. */
   createSocket: CreateSocket;
+  /**
+   * A new single-use ticket (`POST /api/auth/socket-ticket` through the session's REST client, so a 401
+   * refreshes the token first): asked before every connect and reconnect.
+   */
+  fetchTicket: () => Promise<SocketTicket>;
   /** The page's address (`location.href`), against which `socketUrl` resolves. */
   pageUrl: string;
   /** Where decoded events are forwarded. */
@@ -36,6 +58,9 @@ export interface SocketContext {
   deps: Required<SocketInput>;
   tenantName: string | null;
   userId: number | null;
+  /** The ticket of the connection being opened (used once). */
+  ticket: string | null;
+  /** The session token that ticket was asked with. */
   token: string | null;
   /** Reconnect attempts since the last stable connection. */
   attempt: number;
@@ -46,13 +71,13 @@ export interface SocketContext {
 
 export type SocketEvent =
   /** Signed in: connect (only when no socket exists). */
-  | { type: 'socket.start'; tenantName: string; userId: number; token: string }
+  | { type: 'socket.start'; tenantName: string; userId: number }
   /** Logout: close with 1000 "Logout", no reconnect until the next start. */
   | { type: 'socket.stop' }
   /** Page unload: close with 1000 "Page unload", never reconnect. */
   | { type: 'socket.unload' }
-  /** The session has a new token: reconnect with it at once. */
-  | { type: 'socket.token'; token: string }
+  /** The session has a new token: a socket waiting after a refused ticket (4401) connects again. */
+  | { type: 'socket.token' }
   /** The tenant (first path segment) changed: reconnect for it at once. */
   | { type: 'socket.tenant'; tenantName: string }
   | ConnectionEvent;
@@ -60,22 +85,29 @@ export type SocketEvent =
 /** Emitted for listeners (`actor.on(...)`); the bus gets the same decoded events. */
 export type SocketEmitted =
   | { type: 'socket.message'; event: string; data: Record<string, unknown>; tenantName: string; sentAt: string }
-  /** The server refused the token (close 4401): ask the session for a refresh (socket-link.ts does). */
-  | { type: 'socket.unauthorized'; token: string | null };
+  /** The server refused the ticket or the session (close 4401): ask the session for a refresh (socket-link.ts does). */
+  | { type: 'socket.unauthorized'; token: string | null }
+  /** What the connection may see changed (close 4000: its role, its tenant's name); it reconnected at once. */
+  | { type: 'socket.accessChanged'; reason: string };
 
 const DELIBERATE: Partial<Record<SocketEvent['type'], string>> = {
   'socket.stop': 'Logout',
   'socket.unload': 'Page unload',
-  'socket.token': 'Token refreshed',
   'socket.tenant': 'Tenant changed',
 };
 
+/** Asks for a ticket (the machine's `ticket` actor). */
+const ticketActor = fromPromise<SocketTicket, { fetchTicket: () => Promise<SocketTicket> }>(({ input }) =>
+  input.fetchTicket(),
+);
+
 /**
- * The real-time socket (contracts/socket.md §4): connect when signed in, ping at
- * once on open and every 300000 ms, reconnect after 1000 ms then with capped jittered backoff,
- * never after unload; decoded frames go to the app bus. Tags: `open`, `connecting`, `reconnecting`.
- * States: `idle`, `signedIn` (from `socket.start` until `socket.stop`: `connection`, `waiting`,
- * `awaitingToken` after a refused token, `blocked` after a forbidden tenant), `unloaded`.
+ * The real-time socket (contracts/socket.md §4): connect when signed in, with a new single-use ticket
+ * each time (never the token), ping at once on open and every 300000 ms, reconnect after 1000 ms then
+ * with capped jittered backoff, never after unload; decoded frames go to the app bus. Tags: `open`,
+ * `connecting`, `reconnecting`. States: `idle`, `signedIn` (from `socket.start` until `socket.stop`:
+ * `ticket`, `connection`, `waiting`, `awaitingToken` after a refused ticket or session, `blocked` after
+ * a forbidden tenant), `unloaded`.
  */
 export const socketMachine = setup({
   types: {
@@ -84,7 +116,7 @@ export const socketMachine = setup({
     input: {} as SocketInput,
     emitted: {} as SocketEmitted,
   },
-  actors: { connection: connectionActor, pageLifecycle: pageLifecycleActor },
+  actors: { connection: connectionActor, pageLifecycle: pageLifecycleActor, ticket: ticketActor },
   guards: {
     refusedToken: ({ event }) => {
       assertEvent(event, 'socket.closed');
@@ -94,21 +126,22 @@ export const socketMachine = setup({
       assertEvent(event, 'socket.closed');
       return event.code === 4403;
     },
+    accessChanged: ({ event }) => {
+      assertEvent(event, 'socket.closed');
+      return event.code === 4000;
+    },
   },
   actions: {
     takeCredentials: assign(({ event }) => {
       assertEvent(event, 'socket.start');
-      return { tenantName: event.tenantName, userId: event.userId, token: event.token, attempt: 0 };
+      return { tenantName: event.tenantName, userId: event.userId, attempt: 0 };
     }),
-    takeToken: assign(({ event }) => {
-      assertEvent(event, 'socket.token');
-      return { token: event.token };
-    }),
+    takeTicket: assign((_, params: SocketTicket) => ({ ticket: params.ticket, token: params.token })),
     takeTenant: assign(({ event }) => {
       assertEvent(event, 'socket.tenant');
       return { tenantName: event.tenantName, attempt: 0 };
     }),
-    forget: assign({ tenantName: null, userId: null, token: null, attempt: 0 }),
+    forget: assign({ tenantName: null, userId: null, ticket: null, token: null, attempt: 0 }),
     countFailure: assign(({ context, event }) => {
       assertEvent(event, 'socket.closed');
       const attempt = context.attempt + 1;
@@ -118,12 +151,17 @@ export const socketMachine = setup({
         lastClose: { code: event.code, reason: event.reason },
       };
     }),
+    countTicketFailure: assign(({ context }) => {
+      const attempt = context.attempt + 1;
+      return { attempt, nextDelay: reconnectDelay(attempt, context.deps.random) };
+    }),
+    logTicketFailure: ({ context }, params: { error: unknown }) => context.deps.log('socket: no ticket', params.error),
     resetAttempts: assign({ attempt: 0 }),
     ping: sendTo('connection', { type: 'ping' }),
     // An exit action, so it reaches the connection before the connection is stopped.
     // Every way out of `connection`: a close the server started, or one of the DELIBERATE ones.
     closeDeliberately: sendTo('connection', ({ event }) => {
-      assertEvent(event, ['socket.closed', 'socket.stop', 'socket.unload', 'socket.token', 'socket.tenant']);
+      assertEvent(event, ['socket.closed', 'socket.stop', 'socket.unload', 'socket.tenant']);
       return { type: 'close' as const, code: 1000, reason: DELIBERATE[event.type] ?? 'Closing' };
     }),
     logClose: ({ context, event }) => {
@@ -132,6 +170,10 @@ export const socketMachine = setup({
     },
     logError: ({ context }) => context.deps.log('socket: error'),
     askForToken: emit(({ context }) => ({ type: 'socket.unauthorized' as const, token: context.token })),
+    tellAccessChanged: emit(({ event }) => {
+      assertEvent(event, 'socket.closed');
+      return { type: 'socket.accessChanged' as const, reason: event.reason };
+    }),
     // Decoding is pure; logging and publishing are enqueued, so they run as actions, not while deciding.
     handleFrame: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'socket.frame');
@@ -171,6 +213,7 @@ export const socketMachine = setup({
     },
     tenantName: null,
     userId: null,
+    ticket: null,
     token: null,
     attempt: 0,
     nextDelay: 0,
@@ -185,9 +228,28 @@ export const socketMachine = setup({
       on: { 'socket.start': { target: 'signedIn', actions: 'takeCredentials' } },
     },
     signedIn: {
-      initial: 'connection',
+      initial: 'ticket',
       on: { 'socket.stop': { target: 'idle', actions: 'forget' } },
       states: {
+        ticket: {
+          tags: ['connecting'],
+          invoke: {
+            id: 'ticket',
+            src: 'ticket',
+            input: ({ context }) => ({ fetchTicket: context.deps.fetchTicket }),
+            onDone: { target: 'connection', actions: { type: 'takeTicket', params: ({ event }) => event.output } },
+            // No answer, or a refusal the session did not end with (a 401 there refreshes first):
+            // a failed attempt, with the reconnect backoff.
+            onError: {
+              target: 'waiting',
+              actions: [
+                { type: 'logTicketFailure', params: ({ event }) => ({ error: event.error }) },
+                'countTicketFailure',
+              ],
+            },
+          },
+          on: { 'socket.tenant': { target: 'ticket', reenter: true, actions: 'takeTenant' } },
+        },
         connection: {
           tags: ['connecting'],
           invoke: {
@@ -197,7 +259,7 @@ export const socketMachine = setup({
               url: buildSocketUrl(context.deps.socketUrl, context.deps.pageUrl, {
                 tenantName: context.tenantName ?? '',
                 userId: context.userId ?? 0,
-                token: context.token ?? '',
+                ticket: context.ticket ?? '',
               }),
               tenantName: context.tenantName ?? '',
               userId: context.userId ?? 0,
@@ -227,25 +289,23 @@ export const socketMachine = setup({
             'socket.closed': [
               { guard: 'forbidden', target: 'blocked', actions: 'logClose' },
               { guard: 'refusedToken', target: 'awaitingToken', actions: ['logClose', 'askForToken'] },
+              // Its role or its tenant's name changed: at once, with a new ticket (not a failure).
+              { guard: 'accessChanged', target: 'ticket', actions: ['logClose', 'tellAccessChanged'] },
               { target: 'waiting', actions: ['logClose', 'countFailure'] },
             ],
-            'socket.token': { target: 'connection', reenter: true, actions: 'takeToken' },
-            'socket.tenant': { target: 'connection', reenter: true, actions: 'takeTenant' },
+            'socket.tenant': { target: 'ticket', actions: 'takeTenant' },
           },
         },
         waiting: {
           tags: ['reconnecting'],
-          after: { reconnect: 'connection' },
-          on: {
-            'socket.token': { target: 'connection', actions: 'takeToken' },
-            'socket.tenant': { target: 'connection', actions: 'takeTenant' },
-          },
+          after: { reconnect: 'ticket' },
+          on: { 'socket.tenant': { target: 'ticket', actions: 'takeTenant' } },
         },
         awaitingToken: {
-          on: { 'socket.token': { target: 'connection', actions: 'takeToken' } },
+          on: { 'socket.token': 'ticket' },
         },
         blocked: {
-          on: { 'socket.tenant': { target: 'connection', actions: 'takeTenant' } },
+          on: { 'socket.tenant': { target: 'ticket', actions: 'takeTenant' } },
         },
       },
     },

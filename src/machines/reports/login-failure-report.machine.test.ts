@@ -19,6 +19,7 @@ const failure: LoginFailure = {
   created_at: '2026-11-02T12:01:00Z',
   email: 'operador@demo.local',
   ip: '203.0.113.7',
+  claimed_ip: '198.51.100.4',
   user_id: 2,
   user_name: 'Olívia',
 };
@@ -76,6 +77,8 @@ describe('loginFailureReportMachine: against the REST contract', () => {
     expect(fake.seen.at(-1)?.body).toEqual({ start_at: '2026-11-01', finish_at: '2026-11-07', selectedUsers: [2] });
     expect(actor.getSnapshot().value).toEqual({ editing: 'done' });
     expect(actor.getSnapshot().context.rows).toEqual([failure]);
+    // The connection's address and the browser's claim stay apart, as the server sent them.
+    expect(actor.getSnapshot().context.rows[0]).toMatchObject({ ip: '203.0.113.7', claimed_ip: '198.51.100.4' });
   });
 
   it('when the picker cannot be filled it is empty and says so; the report covers everyone', async () => {

@@ -6,6 +6,10 @@ import type { I18nKey } from '../../domain/i18n-key';
 import { LOGIN_FAILURE_REPORT_ROWS } from '../../domain/report-limits';
 import { actionError, type ActionError } from '../shared/request-error';
 
+/**
+ * One failed sign-in: `ip` is the connection's address (as the trusted proxies tell it), `claimed_ip`
+ * what the browser's IP lookup claimed; the screen shows them apart (contracts/openapi.yaml LoginFailure).
+ */
 export type LoginFailure = components['schemas']['LoginFailure'];
 
 /** A user the report can be narrowed to. */

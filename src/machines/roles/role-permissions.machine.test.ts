@@ -1,6 +1,14 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import { isDirty, permissionGroups, rolePermissionsMachine, type PermissionCategory } from './role-permissions.machine';
+import {
+  isDirty,
+  permissionGroups,
+  rolePermissionsMachine,
+  selectReadOnly,
+  selectShownGroups,
+  type PermissionCategory,
+} from './role-permissions.machine';
+import type { Subject } from '../../domain/escalation';
 import type { Role } from './roles.machine';
 import {
   assertFullCoverage,
@@ -41,7 +49,7 @@ describe('rolePermissionsMachine: model coverage', () => {
       machine: rolePermissionsMachine.provide({
         actors: { loadRoleEditor: heldPromise(), savePermissions: heldPromise(), renameRole: heldPromise() },
       }),
-      input: () => ({ rest: unused.rest, roleId: 2 }),
+      input: () => ({ rest: unused.rest, roleId: 2, staff: true }),
       events: [
         doneEvent('loadRoleEditor', { role: operador, categories }),
         errorEvent('loadRoleEditor', new ApiError(404, null)),
@@ -55,6 +63,7 @@ describe('rolePermissionsMachine: model coverage', () => {
         { type: 'roles.rename', displayName: 'Operador de loja' },
         doneEvent('renameRole', { ...operador, display_name: 'Operador de loja' }),
         errorEvent('renameRole', new ApiError(400, null)),
+        { type: 'roles.subject', subject: { role: 'supervisor', routes: ['users'], userId: 5, roleId: 3 } },
       ],
       // Guards read dirtiness (draft vs saved) and the current display name.
       serializeContext: (context) => [context.draft, context.saved, context.role?.display_name ?? null],
@@ -65,7 +74,11 @@ describe('rolePermissionsMachine: model coverage', () => {
 });
 
 describe('rolePermissionsMachine: against the REST contract', () => {
-  function setup(role: Role, respond: (r: SeenRequest) => Response | undefined = () => undefined) {
+  function setup(
+    role: Role,
+    respond: (r: SeenRequest) => Response | undefined = () => undefined,
+    access: { subject?: Subject | null; staff?: boolean } = {},
+  ) {
     const fake = fakeServer((r) => {
       const answer = respond(r);
       if (answer) return answer;
@@ -73,7 +86,9 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       if (r.path === '/api/permission/categories') return json(200, categories);
       throw new Error(`unexpected ${r.method} ${r.path}`);
     });
-    const actor = createActor(rolePermissionsMachine, { input: { rest: fake.rest, roleId: role.id } }).start();
+    const actor = createActor(rolePermissionsMachine, {
+      input: { rest: fake.rest, roleId: role.id, staff: true, ...access },
+    }).start();
     return { fake, actor, ctx: () => actor.getSnapshot().context };
   }
 
@@ -88,17 +103,19 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       {
         category: 'dashboard',
         permissions: [
-          { routeName: 'dashboard-analytics', displayName: 'Analytics', checked: true },
-          { routeName: 'dashboard-report', displayName: 'Relatório', checked: false },
+          { routeName: 'dashboard-analytics', displayName: 'Analytics', checked: true, locked: null },
+          { routeName: 'dashboard-report', displayName: 'Relatório', checked: false, locked: null },
         ],
         allChecked: false,
         someChecked: true,
+        selectable: true,
       },
       {
         category: 'management',
-        permissions: [{ routeName: 'users', displayName: 'Usuários', checked: false }],
+        permissions: [{ routeName: 'users', displayName: 'Usuários', checked: false, locked: null }],
         allChecked: false,
         someChecked: false,
+        selectable: true,
       },
     ]);
     t.actor.send({ type: 'roles.toggle', routeName: 'users' });
@@ -164,6 +181,94 @@ describe('rolePermissionsMachine: against the REST contract', () => {
     t.actor.send({ type: 'roles.save' });
     expect(t.ctx().draft).toEqual(admin.has_permission_routes);
     expect(t.fake.seen).toHaveLength(2);
+  });
+
+  describe('no way up', () => {
+    /** Staff who hold the dashboard and roles-edit, not `users` nor the report. */
+    const editor: Subject = { role: 'editor', routes: ['dashboard-analytics', 'roles-edit'], userId: 5, roleId: 4 };
+    const locks = (t: ReturnType<typeof setup>) =>
+      selectShownGroups(t.actor.getSnapshot()).flatMap((g) =>
+        g.permissions.filter((p) => p.locked).map((p) => [p.routeName, p.locked]),
+      );
+
+    it('anyone but staff reads the role: nothing toggles, nothing is sent, the note says who changes roles', async () => {
+      const t = setup(operador, undefined, { staff: false, subject: editor });
+      await flush();
+      expect(selectReadOnly(t.actor.getSnapshot())).toBe('roles.staffOnly');
+      t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
+      t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: false });
+      t.actor.send({ type: 'roles.save' });
+      expect(isDirty(t.ctx())).toBe(false);
+      expect(t.fake.seen).toHaveLength(2);
+      expect(locks(t)).toEqual([]);
+    });
+
+    it("the editor's own role is read-only: another administrator must change it", async () => {
+      const t = setup(operador, undefined, { subject: { ...editor, roleId: operador.id } });
+      await flush();
+      expect(selectReadOnly(t.actor.getSnapshot())).toBe('access.ownRolePermissions');
+      t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
+      expect(isDirty(t.ctx())).toBe(false);
+    });
+
+    it('a permission the editor lacks cannot be added (locked, with why), only what it holds; removing is allowed', async () => {
+      const t = setup(
+        operador,
+        (r) =>
+          r.path === '/api/permission/update'
+            ? json(200, { ...operador, has_permission_routes: (r.body as { permissions: string[] }).permissions })
+            : undefined,
+        { subject: editor },
+      );
+      await flush();
+      expect(selectReadOnly(t.actor.getSnapshot())).toBeNull();
+      expect(locks(t)).toEqual([
+        ['dashboard-report', 'access.permissionLacks'],
+        ['users', 'access.permissionLacks'],
+      ]);
+      t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics']);
+      // Select-all adds only what the editor may add: nothing here, the analytics box is already on.
+      t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: true });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics']);
+      expect(selectShownGroups(t.actor.getSnapshot())[0]).toMatchObject({ allChecked: true, selectable: true });
+      expect(selectShownGroups(t.actor.getSnapshot())[1]).toMatchObject({ allChecked: false, selectable: false });
+      t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
+      t.actor.send({ type: 'roles.save' });
+      await flush();
+      expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: [] });
+    });
+
+    it('a stored permission the editor lacks can be taken off and put back, and the role saved with it', async () => {
+      const holder: Role = { ...operador, has_permission_routes: ['dashboard-analytics', 'users'] };
+      const t = setup(
+        holder,
+        (r) =>
+          r.path === '/api/permission/update'
+            ? json(200, { ...holder, has_permission_routes: (r.body as { permissions: string[] }).permissions })
+            : undefined,
+        { subject: editor },
+      );
+      await flush();
+      expect(locks(t)).toEqual([['dashboard-report', 'access.permissionLacks']]);
+      t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics']);
+      t.actor.send({ type: 'roles.toggleCategory', category: 'management', enabled: true });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics', 'users']);
+      t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
+      t.actor.send({ type: 'roles.save' });
+      await flush();
+      expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: ['users'] });
+    });
+
+    it('follows the signed-in user: routes it gains can be added at once', async () => {
+      const t = setup(operador, undefined, { subject: editor });
+      await flush();
+      t.actor.send({ type: 'roles.subject', subject: { ...editor, routes: [...editor.routes, 'users'] } });
+      expect(locks(t)).toEqual([['dashboard-report', 'access.permissionLacks']]);
+      t.actor.send({ type: 'roles.toggle', routeName: 'users' });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics', 'users']);
+    });
   });
 
   it('a missing role fails the load with roles.errors.load and can be reloaded', async () => {

@@ -1,25 +1,40 @@
 import { assertEvent, assign, emit, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
+import type { Subject } from '../../domain/escalation';
 import type { I18nKey } from '../../domain/i18n-key';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
+import { addRefusal, readOnlyReason, saveRefusal } from './role-access';
 import type { Role } from './roles.machine';
 
 export type PermissionCategory = components['schemas']['PermissionCategory'];
-
-/** The role the server keeps holding every permission (docs/product.md, Roles and route permissions; it answers 409 to a change). */
-export const ADMIN_ROLE = 'administrador';
+export {
+  isDirty,
+  permissionGroups,
+  selectEditorPhase,
+  selectReadOnly,
+  selectRenaming,
+  selectSaving,
+  selectShownGroups,
+  type PermissionGroup,
+} from './role-permissions-selectors';
 
 export interface RolePermissionsInput {
   rest: RestClient;
   /** The `:id` of `/roles/edit/:id`. */
   roleId: number;
+  /** The signed-in user (session-selectors.ts `selectSubject`); null or left out: not known. */
+  subject?: Subject | null;
+  /** Back-office staff: only they change roles (default false: nothing is offered that the server refuses). */
+  staff?: boolean;
 }
 
 export interface RolePermissionsContext {
   rest: RestClient;
   roleId: number;
+  subject: Subject | null;
+  staff: boolean;
   role: Role | null;
   categories: PermissionCategory[];
   /** Route names as stored. */
@@ -40,26 +55,31 @@ export type RolePermissionsEvent =
   | { type: 'roles.reset' }
   | { type: 'roles.save' }
   | { type: 'roles.rename'; displayName: string }
-  | { type: 'roles.reload' };
+  | { type: 'roles.reload' }
+  /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
+  | { type: 'roles.subject'; subject: Subject | null };
 
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
-export function isDirty(context: Pick<RolePermissionsContext, 'saved' | 'draft'>): boolean {
+function dirty(context: Pick<RolePermissionsContext, 'saved' | 'draft'>): boolean {
   return context.saved.length !== context.draft.length || context.saved.some((name, i) => context.draft[i] !== name);
 }
 
-export function isEditable(context: Pick<RolePermissionsContext, 'role'>): boolean {
-  return context.role !== null && context.role.name !== ADMIN_ROLE;
+/** Whether the permissions may be changed at all (role-access.ts `readOnlyReason`). */
+export function isEditable(context: Pick<RolePermissionsContext, 'role' | 'saved' | 'subject' | 'staff'>): boolean {
+  return context.role !== null && readOnlyReason(context) === null;
 }
 
 /**
  * The role editor (`/roles/edit/:id`): the role (`GET /api/roles/{id}`) and every permission grouped
  * by category (`GET /api/permission/categories`); toggle one permission or a whole category, with
  * dirty tracking; save replaces the role's set (`POST /api/permission/update {roleId, permissions}`);
- * rename changes the display name (`PUT /api/roles/{id}`). The administrador role is read-only.
+ * rename changes the display name (`PUT /api/roles/{id}`). Read-only for the administrador role, for
+ * anyone but back-office staff and for the editor's own role; a permission the editor lacks cannot be
+ * added, only removed (role-access.ts, as the server refuses them).
  *
  * States: `loading`, `failed`, `editing`, `saving`, `renaming` (calls tagged `busy`). Read the
- * checklist with {@link permissionGroups}, dirtiness with {@link isDirty}.
+ * checklist with `permissionGroups`, dirtiness with `isDirty` (role-permissions-selectors.ts).
  */
 /** The role editor's calls; each ends in an emitted `outcome` (src/machines/shared/outcome.ts). */
 export type RoleEditorAction = 'save' | 'rename';
@@ -101,16 +121,16 @@ export const rolePermissionsMachine = setup({
     editable: ({ context }) => isEditable(context),
     knownRoute: ({ context, event }) => {
       assertEvent(event, 'roles.toggle');
-      return (
-        isEditable(context) &&
-        context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName))
-      );
+      const known = context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName));
+      // Taking a permission off is always allowed; putting one on only if the editor may add it.
+      const allowed = context.draft.includes(event.routeName) || addRefusal(context, event.routeName) === null;
+      return isEditable(context) && known && allowed;
     },
     knownCategory: ({ context, event }) => {
       assertEvent(event, 'roles.toggleCategory');
       return isEditable(context) && context.categories.some((c) => c.category === event.category);
     },
-    canSave: ({ context }) => isEditable(context) && isDirty(context),
+    canSave: ({ context }) => isEditable(context) && dirty(context) && saveRefusal(context, context.draft) === null,
     newName: ({ context, event }) => {
       assertEvent(event, 'roles.rename');
       const name = event.displayName.trim();
@@ -137,12 +157,17 @@ export const rolePermissionsMachine = setup({
       assertEvent(event, 'roles.toggleCategory');
       const names =
         context.categories.find((c) => c.category === event.category)?.permissions.map((p) => p.route_name) ?? [];
+      // Selecting a whole category adds only what the editor may add (role-access.ts).
       const draft = event.enabled
-        ? sorted([...context.draft, ...names])
+        ? sorted([...context.draft, ...names.filter((name) => addRefusal(context, name) === null)])
         : context.draft.filter((n) => !names.includes(n));
       return { draft, notice: null };
     }),
     reset: assign(({ context }) => ({ draft: context.saved, notice: null })),
+    setSubject: assign(({ event }) => {
+      assertEvent(event, 'roles.subject');
+      return { subject: event.subject };
+    }),
     beginRename: assign(({ event }) => {
       assertEvent(event, 'roles.rename');
       return { renameTo: event.displayName.trim() };
@@ -181,6 +206,8 @@ export const rolePermissionsMachine = setup({
   context: ({ input }) => ({
     rest: input.rest,
     roleId: input.roleId,
+    subject: input.subject ?? null,
+    staff: input.staff ?? false,
     role: null,
     categories: [],
     saved: [],
@@ -192,6 +219,7 @@ export const rolePermissionsMachine = setup({
     notice: null,
   }),
   initial: 'loading',
+  on: { 'roles.subject': { actions: 'setSubject' } },
   states: {
     loading: {
       tags: ['busy'],
@@ -262,48 +290,3 @@ export const rolePermissionsMachine = setup({
 });
 
 export type RolePermissionsSnapshot = SnapshotFrom<typeof rolePermissionsMachine>;
-
-/** The editor's phase: loading the role, failed to load it, or shown (editing, or saving or renaming it). */
-export const selectEditorPhase = (s: RolePermissionsSnapshot): 'loading' | 'failed' | 'ready' =>
-  s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready';
-export const selectSaving = (s: RolePermissionsSnapshot) => s.matches('saving');
-export const selectRenaming = (s: RolePermissionsSnapshot) => s.matches('renaming');
-
-/** One checklist group for the editor. */
-export interface PermissionGroup {
-  category: string;
-  permissions: { routeName: string; displayName: string; checked: boolean }[];
-  allChecked: boolean;
-  someChecked: boolean;
-}
-
-/** The permissions grouped by category with their edited state. */
-export function permissionGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
-  const checked = new Set(snapshot.context.draft);
-  return snapshot.context.categories.map((c) => {
-    const permissions = c.permissions.map((p) => ({
-      routeName: p.route_name,
-      displayName: p.display_name,
-      checked: checked.has(p.route_name),
-    }));
-    const count = permissions.filter((p) => p.checked).length;
-    return {
-      category: c.category,
-      permissions,
-      allChecked: count === permissions.length && count > 0,
-      someChecked: count > 0 && count < permissions.length,
-    };
-  });
-}
-
-/** The groups as the editor shows them: the administrador passes every check, so its boxes all show checked. */
-export function selectShownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
-  const groups = permissionGroups(snapshot);
-  if (isEditable(snapshot.context)) return groups;
-  return groups.map((g) => ({
-    ...g,
-    permissions: g.permissions.map((p) => ({ ...p, checked: true })),
-    allChecked: g.permissions.length > 0,
-    someChecked: false,
-  }));
-}

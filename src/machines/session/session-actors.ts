@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import type { Execute } from '../../api/graphql-client';
+import { GraphqlError, type Execute } from '../../api/graphql-client';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { RefreshTokenDocument } from '../../generated/graphql-session';
@@ -42,14 +42,18 @@ export type LoginFailure =
   | { kind: 'enrolmentExpired' }
   | { kind: 'invalidCode' }
   | { kind: 'throttled'; retryAfter: number }
+  /** The right password, but the provider deleted the user's company: closed until staff restore it. */
+  | { kind: 'tenantDeleted' }
   | { kind: 'failed' };
 
 /**
- * Reads a refused sign-in. The two-factor answers are told apart BEFORE the generic failure
- * (contracts/openapi.yaml, authLogin); anything else — wrong password, unknown e-mail, blocked user,
+ * Reads a refused sign-in. The two-factor answers and a closed company (`tenant_deleted`, REST; GraphQL
+ * `TENANT_DELETED`) are told apart BEFORE the generic failure (contracts/openapi.yaml, authLogin): none
+ * is a wrong password, and the server sends them only after the right one. Anything else — wrong password, unknown e-mail, blocked user,
  * network — is the one generic failure, so the form never reveals which accounts exist.
  */
 export function classifyLoginFailure(error: unknown): LoginFailure {
+  if (error instanceof GraphqlError && error.code === 'TENANT_DELETED') return { kind: 'tenantDeleted' };
   if (!(error instanceof ApiError)) return { kind: 'failed' };
   const body = (error.body && typeof error.body === 'object' ? error.body : {}) as {
     error?: unknown;
@@ -61,6 +65,7 @@ export function classifyLoginFailure(error: unknown): LoginFailure {
     return { kind: 'enrolmentRequired', enrolment: body.enrolment };
   if (error.status === 401 && body.error === 'two_factor_enrolment_expired') return { kind: 'enrolmentExpired' };
   if (error.status === 401 && body.error === 'invalid_two_factor_code') return { kind: 'invalidCode' };
+  if (error.status === 401 && body.error === 'tenant_deleted') return { kind: 'tenantDeleted' };
   if (error.status === 429) {
     const seconds = typeof body.retry_after === 'number' && body.retry_after > 0 ? body.retry_after : 900;
     return { kind: 'throttled', retryAfter: seconds };

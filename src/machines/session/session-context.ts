@@ -76,7 +76,7 @@ export interface SessionContext {
   enrolment: Enrolment | null;
   /** Recovery codes a sign-in that enrolled the user handed out: shown once, cleared by `session.recoveryCodesSeen`. */
   recoveryCodes: string[] | null;
-  /** Login failure message key ('auth.login.failed', 'auth.login.noToken', 'auth.login.throttled', 'auth.twoFactor.invalidCode'). */
+  /** Login failure message key ('auth.login.failed', 'auth.login.noToken', 'auth.login.throttled', 'auth.login.tenantDeleted', 'auth.twoFactor.invalidCode'). */
   error: I18nKey | null;
   /** Seconds the server asks to wait after too many failed sign-ins (429 `retry_after`), for the message. */
   retryAfter: number | null;

@@ -55,6 +55,7 @@ export const sessionSetup = setup({
       classifyLoginFailure(params.error).kind === 'enrolmentExpired',
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
+    loginTenantDeleted: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'tenantDeleted',
     refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
     responseHasToken: (_, params: { response: LoginResponse }) =>
       typeof params.response.access_token === 'string' && params.response.access_token !== '',

@@ -1,4 +1,7 @@
 import { SimulatedClock, waitFor } from 'xstate';
+import { ApiError } from '../../api/api-error';
+import { GraphqlError } from '../../api/graphql-client';
+import { classifyLoginFailure } from './session-actors';
 import { fakeApi, flush, json, loginResponse, NOW, startSession, USER } from '../test-support/session-fakes';
 import { loggedIn } from '../test-support/session-fixtures';
 import { IP_WAIT_MS } from './session.machine';
@@ -224,6 +227,34 @@ describe('session machine: two-factor sign-in and throttling', () => {
     expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
   });
 
+  it("says a closed company is closed, not a wrong password, and counts it as no session's 401", async () => {
+    const storage = memoryStorage();
+    const api = fakeApi({
+      'POST /api/auth/login': () =>
+        json(401, { error: 'tenant_deleted', message: 'O acesso desta empresa foi encerrado.' }),
+    });
+    const { actor } = startSession({ api, storage });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.context.error !== null);
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: 'auth.login.tenantDeleted',
+      credentials: null,
+      // No session ended (the login page shows no "session ended" notice), nothing refreshed or stored.
+      ended: null,
+      token: null,
+    });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+    expect(api.seen.map((s) => s.route)).toEqual(['POST /api/auth/login']);
+    expect(api.calls('POST /api/auth/login')[0]?.authorization).toBeNull();
+    expect(readStoredSession(storage, 'http://api.test')).toBeNull();
+    // The form works as before: the next sign-in goes through.
+    api.handlers['POST /api/auth/login'] = () => json(200, loginResponse('T1'));
+    actor.send(credentials);
+    await loggedIn(actor);
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
   it('keeps the one message for every other refusal (unknown e-mail, wrong password, blocked user)', async () => {
     for (const body of [
       { error: 'invalid_credentials', message: 'x' },
@@ -235,5 +266,19 @@ describe('session machine: two-factor sign-in and throttling', () => {
       await waitFor(actor, (s) => s.context.error !== null);
       expect(actor.getSnapshot().context).toMatchObject({ error: 'auth.login.failed', retryAfter: null });
     }
+  });
+});
+
+describe('classifyLoginFailure: a closed company', () => {
+  it('is told apart on REST (401 tenant_deleted) and GraphQL (TENANT_DELETED), and nothing else reads as one', () => {
+    expect(classifyLoginFailure(new ApiError(401, { error: 'tenant_deleted', message: 'x' }))).toEqual({
+      kind: 'tenantDeleted',
+    });
+    expect(
+      classifyLoginFailure(new GraphqlError(200, [{ message: 'x', extensions: { code: 'TENANT_DELETED' } }])),
+    ).toEqual({ kind: 'tenantDeleted' });
+    expect(classifyLoginFailure(new ApiError(403, { error: 'tenant_deleted' }))).toEqual({ kind: 'failed' });
+    expect(classifyLoginFailure(new ApiError(401, { status: 'Unauthorized' }))).toEqual({ kind: 'failed' });
+    expect(classifyLoginFailure(new Error('tenant_deleted'))).toEqual({ kind: 'failed' });
   });
 });

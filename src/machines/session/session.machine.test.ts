@@ -70,6 +70,7 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   ),
   errorEvent('login', new ApiError(401, { error: 'two_factor_enrolment_expired', message: 'expired' })),
   errorEvent('login', new ApiError(429, { message: 'Too many failed attempts', retry_after: 840 })),
+  errorEvent('login', new ApiError(401, { error: 'tenant_deleted', message: 'closed' })),
   doneEvent('logout'),
   errorEvent('logout', new Error('500')),
   doneEvent('loadProfile', {

@@ -114,6 +114,12 @@ export const sessionMachine = sessionSetup.createMachine({
                     actions: 'refuseCode',
                   },
                   {
+                    // A closed company says so, never "wrong e-mail or password"; the form stays a sign-in form.
+                    guard: { type: 'loginTenantDeleted', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.anonymous',
+                    actions: { type: 'failLogin', params: { error: 'auth.login.tenantDeleted' } },
+                  },
+                  {
                     guard: { type: 'loginThrottled', params: ({ event }) => ({ error: event.error }) },
                     target: '#session.auth.anonymous',
                     actions: { type: 'throttleLogin', params: ({ event }) => ({ error: event.error }) },

@@ -25,6 +25,38 @@ describe('request errors as i18n keys', () => {
     });
   });
 
+  it('reads a 403 by its reason (REST `reason`, GraphQL FORBIDDEN message), else the generic refusal', () => {
+    const rest = (reason?: string) =>
+      new ApiError(403, { message: 'Forbidden', required_permission: [], ...(reason ? { reason } : {}) });
+    expect(reasonKeyOf(rest('only back-office staff may do this'))).toBe('access.staffOnly');
+    expect(reasonKeyOf(rest('this user holds permissions you do not hold: tenants, users'))).toBe('access.actOnLacks');
+    expect(reasonKeyOf(rest("you cannot change your own role's permissions"))).toBe('access.ownRolePermissions');
+    expect(reasonKeyOf(rest('you cannot change your own role; another administrator must'))).toBe('access.ownRole');
+    expect(reasonKeyOf(rest('only back-office staff may make an instance official or unlimited'))).toBe(
+      'access.staffBillingFlags',
+    );
+    // No reason, or one this panel does not know: the generic refusal, never the server's English text.
+    expect(reasonKeyOf(rest())).toBe('apiErrors.forbidden');
+    expect(reasonKeyOf(rest('some reason added later'))).toBe('apiErrors.forbidden');
+    expect(reasonKeyOf(new ApiError(403, null))).toBe('apiErrors.forbidden');
+    const graphql = (message: string) => new GraphqlError(403, [{ message, extensions: { code: 'FORBIDDEN' } }]);
+    expect(
+      reasonKeyOf(
+        graphql('Forbidden: needs route permission `users`: only an administrador may change an administrador'),
+      ),
+    ).toBe('access.actOnAdministrador');
+    expect(reasonKeyOf(graphql('Forbidden: the role grants permissions you do not hold: tenants'))).toBe(
+      'access.grantLacks',
+    );
+    expect(reasonKeyOf(graphql('Forbidden: needs route permission `users`'))).toBe('apiErrors.forbidden');
+    expect(
+      actionError('users.errors.save', graphql('Forbidden: only an administrador may make another user administrador')),
+    ).toEqual({
+      key: 'users.errors.save',
+      reason: 'access.grantAdministrador',
+    });
+  });
+
   it('maps refused fields from REST 400, REST 409 and GraphQL errors', () => {
     const rest400 = new ApiError(400, {
       message: 'Validation failed',

@@ -22,11 +22,43 @@ const STATUS_REASONS: Readonly<Record<number, I18nKey>> = {
 };
 
 const GRAPHQL_REASONS: Readonly<Record<string, I18nKey>> = {
-  FORBIDDEN: 'apiErrors.forbidden',
   BAD_USER_INPUT: 'apiErrors.validation',
   NOT_FOUND: 'apiErrors.notFound',
   USER_LIMIT_REACHED: 'apiErrors.userLimit',
 };
+
+/**
+ * The reasons the server gives a 403 (contracts/openapi.yaml `Forbidden.reason`; GraphQL puts it in the
+ * FORBIDDEN message), by what each says: the staff-only policies (server/src/access/guard.ts), the
+ * no-way-up rules (server/src/access/escalation.ts), a customer's billing flags
+ * (server/src/instances/service.ts), one's own password (server/src/users/service.ts). The contract asks
+ * not to parse a reason: this only recognises the whole phrase, and any other 403 reads as the generic
+ * refusal, never as the server's English text. tests/unit/forbidden-reasons.test.ts holds it to the server.
+ */
+export const FORBIDDEN_REASONS: readonly (readonly [phrase: string, key: I18nKey])[] = [
+  ['only back-office staff may make an instance official or unlimited', 'access.staffBillingFlags'],
+  ['only back-office staff may do this', 'access.staffOnly'],
+  ['this tenant is not yours', 'access.otherTenant'],
+  ['only an administrador may make another user administrador', 'access.grantAdministrador'],
+  ['the role grants permissions you do not hold', 'access.grantLacks'],
+  ['only an administrador may change an administrador', 'access.actOnAdministrador'],
+  ['this user holds permissions you do not hold', 'access.actOnLacks'],
+  ['you cannot change your own role; another administrator must', 'access.ownRole'],
+  ["you cannot change your own role's permissions", 'access.ownRolePermissions'],
+  ['you cannot grant permissions you do not hold', 'access.permissionLacks'],
+  ['only an administrador may do this', 'access.administradorOnly'],
+  ['change your own password on your account screen, with your current password', 'access.ownPassword'],
+];
+
+/** The key of a 403's reason text (REST `reason`, or a GraphQL FORBIDDEN message), or the generic refusal. */
+export function forbiddenReasonKey(text: unknown): I18nKey {
+  if (typeof text !== 'string') return 'apiErrors.forbidden';
+  return FORBIDDEN_REASONS.find(([phrase]) => text.includes(phrase))?.[1] ?? 'apiErrors.forbidden';
+}
+
+function restReason(body: unknown): unknown {
+  return body !== null && typeof body === 'object' ? (body as { reason?: unknown }).reason : undefined;
+}
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
@@ -36,9 +68,12 @@ function isAbort(error: unknown): boolean {
 export function reasonKeyOf(error: unknown): I18nKey {
   if (isAbort(error)) return 'apiErrors.cancelled';
   if (error instanceof GraphqlError) {
+    if (error.code === 'FORBIDDEN') return forbiddenReasonKey(error.errors[0]?.message);
     const byCode = error.code === undefined ? undefined : GRAPHQL_REASONS[error.code];
     if (byCode) return byCode;
   }
+  if (error instanceof ApiError && error.status === 403 && !(error instanceof GraphqlError))
+    return forbiddenReasonKey(restReason(error.body));
   if (error instanceof ApiError)
     return STATUS_REASONS[error.status] ?? (error.status >= 500 ? 'apiErrors.server' : 'apiErrors.unknown');
   // fetch rejects with a TypeError when the network is down or the host unreachable.

@@ -40,7 +40,7 @@ describe('featureBulkMachine: model coverage', () => {
     return exploreCoverage({
       machine,
       strategies,
-      input: () => ({ rest: unusedRest, tenantName, overlay: fakeOverlay() }),
+      input: () => ({ rest: unusedRest, tenantName, overlay: fakeOverlay(), staff: true }),
       events: (snapshot) => {
         const { run } = snapshot.context;
         const results = run.entries.flatMap((entry, index) =>
@@ -120,7 +120,7 @@ describe('featureBulkMachine: against the REST contract', () => {
     });
     const overlay = fakeOverlay();
     const actor = createActor(featureBulkMachine, {
-      input: { rest: server.rest, tenantName, overlay, concurrency },
+      input: { rest: server.rest, tenantName, overlay, concurrency, staff: true },
     }).start();
     return { server, overlay, actor, held };
   }
@@ -223,7 +223,7 @@ describe('featureBulkMachine: against the REST contract', () => {
     let fail = true;
     const server = fakeServer(() => (fail ? json(403, { message: 'Forbidden' }) : json(200, [stored('chat', true)])));
     const actor = createActor(featureBulkMachine, {
-      input: { rest: server.rest, tenantName, overlay: fakeOverlay() },
+      input: { rest: server.rest, tenantName, overlay: fakeOverlay(), staff: true },
     }).start();
     await flush();
     expect(actor.getSnapshot().value).toBe('loadFailed');
@@ -233,6 +233,26 @@ describe('featureBulkMachine: against the REST contract', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('editing');
     expect(actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('for anyone but staff the features only load: edits and saves change nothing and send nothing', async () => {
+    const server = fakeServer(() =>
+      json(
+        200,
+        options.map((option) => stored(option, option === 'chat')),
+      ),
+    );
+    const actor = createActor(featureBulkMachine, {
+      input: { rest: server.rest, tenantName, overlay: fakeOverlay() },
+    }).start();
+    await flush();
+    expect(actor.getSnapshot().context.staff).toBe(false);
+    actor.send({ type: 'features.toggle', option: 'chatbot' });
+    actor.send({ type: 'features.set', option: 'chat', enabled: false });
+    actor.send({ type: 'features.save' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(featureRows(actor.getSnapshot()).filter((row) => row.changed)).toEqual([]);
+    expect(server.seen.map((r) => r.method)).toEqual(['GET']);
   });
 
   it('ignores edits of unknown features and a save without changes', async () => {
@@ -270,7 +290,9 @@ describe('featureBulkMachine: the overlay comes back in every outcome', () => {
               ),
             },
           });
-          const actor = createActor(machine, { input: { rest: unusedRest, tenantName, overlay, concurrency } }).start();
+          const actor = createActor(machine, {
+            input: { rest: unusedRest, tenantName, overlay, concurrency, staff: true },
+          }).start();
           // Calls start a few microtasks after the event; drain until nothing is scheduled any more.
           const drain = async () => {
             do {

@@ -34,6 +34,11 @@ export interface FeatureBulkInput {
   overlay: OverlayControl;
   /** Feature POSTs in flight at once (default {@link DEFAULT_BULK_CONCURRENCY}). */
   concurrency?: number;
+  /**
+   * Back-office staff: only they turn features on or off (server/src/access/policies.ts
+   * `tenants.setFeature`); anyone else reads them. Default false.
+   */
+  staff?: boolean;
 }
 
 export interface FeatureBulkContext {
@@ -41,6 +46,7 @@ export interface FeatureBulkContext {
   tenantName: string;
   overlay: OverlayControl;
   concurrency: number;
+  staff: boolean;
   /** Option names in the server's order. */
   options: string[];
   /** The state as stored on the server (updated by each successful POST). */
@@ -74,7 +80,8 @@ export function changedFeatures(context: Pick<FeatureBulkContext, 'options' | 's
  * A tenant's feature flags: load (`GET /api/tenant/feature`), edit, and save as one
  * `POST /api/tenant/feature` per changed feature with bounded concurrency. Every feature gets a
  * result; failures stay listed and `features.retry` reruns exactly those. The loading overlay is
- * held off while saving and resumed in every outcome.
+ * held off while saving and resumed in every outcome. Only back-office staff (input `staff`) edit; for
+ * anyone else the machine only loads (the server refuses their changes).
  *
  * States: `loading`, `loadFailed`, `editing`, `saving` (tag `busy`), `done` (outcome in `context.run`).
  * Read rows with {@link featureRows} and progress with {@link featureProgress}.
@@ -103,12 +110,13 @@ export const featureBulkMachine = setup({
     overlayHold,
   },
   guards: {
+    // Edits, saves and retries are staff's: for anyone else the features are read-only.
     knownOption: ({ context, event }) => {
       assertEvent(event, ['features.toggle', 'features.set']);
-      return context.options.includes(event.option);
+      return context.staff && context.options.includes(event.option);
     },
-    hasChanges: ({ context }) => changedFeatures(context).length > 0,
-    hasFailures: ({ context }) => failedItems(context.run).length > 0,
+    hasChanges: ({ context }) => context.staff && changedFeatures(context).length > 0,
+    hasFailures: ({ context }) => context.staff && failedItems(context.run).length > 0,
   },
   actions: {
     storeFeatures: assign((_, features: Feature[]) => {
@@ -150,6 +158,7 @@ export const featureBulkMachine = setup({
     tenantName: input.tenantName,
     overlay: input.overlay,
     concurrency: input.concurrency ?? DEFAULT_BULK_CONCURRENCY,
+    staff: input.staff ?? false,
     options: [],
     saved: {},
     draft: {},

@@ -13,11 +13,17 @@ export interface TenantsListInput {
   /** The address's query string at start (`location.search`), so a link or reload restores the view. */
   search?: string;
   debounceMs?: number;
+  /**
+   * Back-office staff: only they create, edit, delete or restore tenants and set plans and limits
+   * (server/src/access/policies.ts `tenants`). Anyone else reads its own tenant. Default false.
+   */
+  staff?: boolean;
 }
 
 export interface TenantsListContext {
   rest: RestClient;
   debounceMs: number;
+  staff: boolean;
   query: TenantsQuery;
   /** The search box; applied to `query` after the debounce. */
   searchText: string;

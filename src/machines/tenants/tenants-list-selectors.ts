@@ -26,3 +26,6 @@ export const selectCanAct = (s: TenantsListSnapshot): boolean =>
 /** Nothing would be interrupted or hidden by reloading the list (no dialog, no load running). */
 export const selectReloadable = (s: TenantsListSnapshot): boolean =>
   s.matches({ dialog: 'idle' }) && (s.matches({ list: 'ready' }) || s.matches({ list: 'failed' }));
+
+/** Back-office staff: the list offers changes (create, edit, plan, delete, restore); anyone else reads. */
+export const selectStaff = (s: TenantsListSnapshot): boolean => s.context.staff;

@@ -33,6 +33,7 @@ export const tenantsListSetup = setup({
     searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
+    staff: ({ context }) => context.staff,
     validCnpj: ({ event }) => {
       assertEvent(event, ['tenants.create', 'tenants.edit']);
       return isValidCnpj(event.tenant.cnpj);

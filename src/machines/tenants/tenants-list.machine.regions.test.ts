@@ -8,7 +8,10 @@ describe('tenantsListMachine: the list and the dialogs are parallel regions', ()
   async function shown(respond?: (request: SeenRequest) => Response | Promise<Response>) {
     const server = heldServer(respond);
     const clock = new SimulatedClock();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, debounceMs: 300 }, clock }).start();
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, staff: true, debounceMs: 300 },
+      clock,
+    }).start();
     const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(1), tenant(3)], 1, 3)));

@@ -7,7 +7,7 @@ describe('tenantsListMachine: against the REST contract', () => {
   it('starts from the address query and mirrors every change back (emitted and in context)', async () => {
     const server = heldServer();
     const actor = createActor(tenantsListMachine, {
-      input: { rest: server.rest, search: '?page=2&search=farm&sort=-name' },
+      input: { rest: server.rest, staff: true, search: '?page=2&search=farm&sort=-name' },
     });
     const written: string[] = [];
     actor.on('tenants.queryChanged', (event) => written.push(event.search));
@@ -35,7 +35,7 @@ describe('tenantsListMachine: against the REST contract', () => {
     const server = heldServer();
     const clock = new SimulatedClock();
     const actor = createActor(tenantsListMachine, {
-      input: { rest: server.rest, search: 'page=3', debounceMs: 300 },
+      input: { rest: server.rest, staff: true, search: 'page=3', debounceMs: 300 },
       clock,
     }).start();
     await flush();
@@ -73,7 +73,7 @@ describe('tenantsListMachine: against the REST contract', () => {
 
   it('never shows an older answer: a superseded request is aborted and its answer ignored', async () => {
     const server = heldServer();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, staff: true } }).start();
     await flush();
     actor.send({ type: 'tenants.page', page: 2 });
     await flush();
@@ -86,7 +86,9 @@ describe('tenantsListMachine: against the REST contract', () => {
 
   it('deletes only after confirmation, then reloads; an emptied last page steps back', async () => {
     const server = heldServer();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: 'page=2' } }).start();
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, staff: true, search: 'page=2' },
+    }).start();
     const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(5)], 2, 2)));
@@ -117,7 +119,7 @@ describe('tenantsListMachine: against the REST contract', () => {
   it('create: refuses a bad CNPJ locally, shows the server refusal by field, reloads on success', async () => {
     let answer = json(409, { message: 'A tenant with this name already exists', field: 'name' });
     const server = heldServer(() => answer);
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, staff: true } }).start();
     const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([])));
@@ -159,7 +161,9 @@ describe('tenantsListMachine: against the REST contract', () => {
 
   it('sets a plan and restores from the deleted view, reloading after each', async () => {
     const server = heldServer((request) => json(200, tenant((request.body as { id: number }).id)));
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, search: 'view=deleted' } }).start();
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, staff: true, search: 'view=deleted' },
+    }).start();
     const seen = outcomes(actor);
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(7, true)])));
@@ -194,7 +198,7 @@ describe('tenantsListMachine: against the REST contract', () => {
         ? json(409, { message: 'A tenant with this name already exists', field: 'name' })
         : json(200, { ...tenant(3), ...(request.body as object) }),
     );
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, staff: true } }).start();
     await flush();
     server.pages[0]?.resolve(json(200, page([tenant(3)])));
     await flush();
@@ -225,7 +229,7 @@ describe('tenantsListMachine: against the REST contract', () => {
 
   it('a failed load shows tenants.errors.load with its reason; reload recovers', async () => {
     const server = heldServer();
-    const actor = createActor(tenantsListMachine, { input: { rest: server.rest } }).start();
+    const actor = createActor(tenantsListMachine, { input: { rest: server.rest, staff: true } }).start();
     await flush();
     server.pages[0]?.resolve(json(503, { status: 'unavailable', message: 'Database unavailable' }));
     await flush();

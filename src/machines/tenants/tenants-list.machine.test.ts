@@ -19,7 +19,7 @@ const unusedRest = fakeServer(() => {
 
 describe('tenantsListMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
-    const input = () => ({ rest: unusedRest, debounceMs: 50 });
+    const input = () => ({ rest: unusedRest, debounceMs: 50, staff: true });
     const machine = tenantsListMachine.provide({
       actors: {
         fetchTenantPage: heldPromise(),

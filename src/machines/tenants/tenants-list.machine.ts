@@ -50,7 +50,7 @@ const refused = (action: TenantAction, key: I18nKey, back: string, toast: boolea
  * (`listError`), `ready`. Every query event is handled here, once, whatever the dialogs do.
  *
  * `dialog`: create, edit (name, CNPJ, template, pool), set plan, delete (after `tenants.confirm`) and
- * restore, opened while the list is shown. States `idle`, `createForm`, `creating`, `editForm`,
+ * restore, opened while the list is shown, by back-office staff only (input `staff`). States `idle`, `createForm`, `creating`, `editForm`,
  * `editing`, `planForm`, `settingPlan`, `confirmingDelete`,
  * `deleting`, `restoring` (in-flight ones tagged `busy`). A list reload never touches it; each change
  * ends in an emitted `outcome` and raises `tenants.reload` for the list.
@@ -62,6 +62,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
     return {
       rest: input.rest,
       debounceMs: input.debounceMs ?? SEARCH_DEBOUNCE_MS,
+      staff: input.staff ?? false,
       query,
       searchText: query.search,
       queryString: serializeTenantsQuery(query),
@@ -138,17 +139,26 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
       initial: 'idle',
       states: {
         idle: {
+          // Every change is back-office staff's (the server refuses the rest): the view offers none to others.
           on: {
-            'tenants.createOpen': { guard: 'listShown', target: 'createForm', actions: 'clearDialog' },
-            'tenants.editOpen': { guard: 'listShown', target: 'editForm', actions: ['clearDialog', 'setTarget'] },
-            'tenants.planOpen': { guard: 'listShown', target: 'planForm', actions: ['clearDialog', 'setTarget'] },
+            'tenants.createOpen': { guard: and(['listShown', 'staff']), target: 'createForm', actions: 'clearDialog' },
+            'tenants.editOpen': {
+              guard: and(['listShown', 'staff']),
+              target: 'editForm',
+              actions: ['clearDialog', 'setTarget'],
+            },
+            'tenants.planOpen': {
+              guard: and(['listShown', 'staff']),
+              target: 'planForm',
+              actions: ['clearDialog', 'setTarget'],
+            },
             'tenants.delete': {
-              guard: and(['listShown', 'isActive']),
+              guard: and(['listShown', 'staff', 'isActive']),
               target: 'confirmingDelete',
               actions: ['clearDialog', 'setTarget'],
             },
             'tenants.restore': {
-              guard: and(['listShown', 'isDeleted']),
+              guard: and(['listShown', 'staff', 'isDeleted']),
               target: 'restoring',
               actions: ['clearDialog', 'setTarget'],
             },

@@ -16,6 +16,7 @@ export const auditRecord = (id: number, over: Partial<AuditRecord> = {}): AuditR
   actor_email: 'admin@demo.local',
   actor_tenant_id: 1,
   actor_tenant_name: 'backoffice',
+  actor_staff: true,
   address: '203.0.113.7',
   request_id: `req-${id}`,
   operation: 'tenant.plan',

@@ -112,6 +112,7 @@ export type RouteHandler = (request: Request, body: unknown) => Response | Promi
  */
 export function fakeApi(routes: Record<string, RouteHandler> = {}) {
   const seen: SeenRequest[] = [];
+  let tickets = 0;
   const handlers: Record<string, RouteHandler> = {
     'POST /api/auth/login': () => json(200, loginResponse('T1')),
     'POST /api/auth/logout': () => json(200, { message: 'Logged out' }),
@@ -119,6 +120,7 @@ export function fakeApi(routes: Record<string, RouteHandler> = {}) {
     'GET /api/permission/email': () =>
       json(200, [{ id: 1, route_name: 'users', display_name: 'Usuários', category: 'Usuários' }]),
     'GRAPHQL refreshToken': () => json(200, { data: { refreshToken: { token: 'T2', expires_in: 900 } } }),
+    'POST /api/auth/socket-ticket': () => json(200, { ticket: `K${++tickets}`, expires_in: 30 }),
     ...routes,
   };
   const fetch: FetchLike = async (request) => {

@@ -1,6 +1,7 @@
 import { SimulatedClock } from 'xstate';
 import { base64ToUtf8, encodeServerFrame } from '../../domain/socket-codec';
 import type { WebSocketLike } from '../realtime/socket-actors';
+import type { SocketTicket } from '../realtime/socket.machine';
 
 /** Fakes for socket tests: a scriptable WebSocket and a simulated clock that counts its pending timers. */
 
@@ -67,6 +68,28 @@ export class FakeSocket implements WebSocketLike {
   pings(): unknown[] {
     return this.sent.map((frame) => JSON.parse(base64ToUtf8((JSON.parse(frame) as { data: string }).data)) as unknown);
   }
+}
+
+/**
+ * A ticket source (`fetchTicket` of the socket machine) that answers `K1`, `K2`… with the token
+ * `token()` gives, or fails while `failing` is set; `asked` counts the calls. Answers are promises:
+ * let them settle with {@link settle}.
+ */
+export function fakeTickets(token: () => string | null = () => 'T1') {
+  const state = { asked: 0, failing: null as Error | null };
+  return {
+    state,
+    fetchTicket: (): Promise<SocketTicket> => {
+      state.asked += 1;
+      if (state.failing) return Promise.reject(state.failing);
+      return Promise.resolve({ ticket: `K${state.asked}`, token: token() });
+    },
+  };
+}
+
+/** Lets settled promises' reactions run (a ticket's answer reaching the machine): microtasks only, no timers. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await Promise.resolve();
 }
 
 /** Every socket created, in order. */

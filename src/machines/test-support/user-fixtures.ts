@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/users-actors';
+import type { Role, UserRow } from '../users/users-actors';
 
 /** A users-list row with plausible values; override what a test cares about. */
 export const userRow = (id: number, over: Partial<UserRow> = {}): UserRow => ({
@@ -16,3 +16,18 @@ export const userRow = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   userInstances: [{ id: 10, instance: { id: 1, name: 'WhatsApp Loja 1', activated: true } }],
   ...over,
 });
+
+/**
+ * Roles as GraphQL `roles` lists them, with their routes: the administrador holds every route, the
+ * operador a dashboard, the supervisor users and the dashboard (a users-only manager's may hold less).
+ */
+export const roleRows: Role[] = [
+  {
+    id: 1,
+    name: 'administrador',
+    display_name: 'Administrador',
+    has_permission_routes: ['dashboard-analytics', 'roles-edit', 'roles-list', 'tenants', 'users'],
+  },
+  { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] },
+  { id: 3, name: 'supervisor', display_name: 'Supervisor', has_permission_routes: ['dashboard-analytics', 'users'] },
+];

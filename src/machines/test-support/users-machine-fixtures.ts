@@ -7,7 +7,8 @@ import type { components } from '../../generated/openapi';
 import type { UserRow } from '../users/users-actors';
 import { usersMachine, type UsersEmitted, type UsersEvent } from '../users/users.machine';
 import { fakeServer, gqlData, operationOf, type SeenRequest } from './fake-fetch';
-import { userRow } from './user-fixtures';
+import type { Subject } from '../../domain/escalation';
+import { roleRows, userRow } from './user-fixtures';
 
 type RestUser = components['schemas']['User'];
 /** `row` as the REST API answers it. */
@@ -23,20 +24,23 @@ export const two = userRow(2, { isConnected: true });
 
 /**
  * A started users machine over a fake server that lists users 1 and {@link two} through GraphQL
- * `users`; `respond` answers every other request (it throws on one left unanswered).
+ * `users` and the {@link roleRows} through `roles`; `respond` answers every other request (it throws on
+ * one left unanswered). `subject`: the signed-in user (default: not known, nothing refused locally).
  */
 export function startUsers(
   respond: (request: SeenRequest) => Response | Promise<Response> | undefined = () => undefined,
+  subject: Subject | null = null,
 ) {
   const fake = fakeServer((request) => {
     const answer = respond(request);
     if (answer) return answer;
     const op = operationOf(request);
     if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
+    if (op?.name === 'roles') return gqlData({ roles: roleRows });
     throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
   });
   const actor = createActor(usersMachine, {
-    input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0 },
+    input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0, subject },
   }).start();
   const outcomes: UsersEmitted[] = [];
   actor.on('outcome', (outcome) => outcomes.push(outcome));

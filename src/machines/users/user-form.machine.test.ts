@@ -2,9 +2,15 @@ import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { GraphqlError } from '../../api/graphql-client';
 import { passwordStrength } from '../../domain/password-strength';
-import { passwordProblem, userFormMachine, validateUserForm, type UserFormEvent } from './user-form.machine';
+import {
+  passwordProblem,
+  selectRoleField,
+  userFormMachine,
+  validateUserForm,
+  type UserFormEvent,
+} from './user-form.machine';
 import type { UserFormOptions } from './users-actors';
-import { userRow } from '../test-support/user-fixtures';
+import { roleRows, userRow } from '../test-support/user-fixtures';
 import {
   assertFullCoverage,
   doneEvent,
@@ -274,5 +280,63 @@ describe('userFormMachine: against the GraphQL contract', () => {
     actor.send({ type: 'users.form.reload' });
     await flush();
     expect(actor.getSnapshot().value).toBe('ready');
+  });
+});
+
+describe('userFormMachine: no way up', () => {
+  const roles = roleRows;
+  const supervisor = { role: 'supervisor', routes: ['dashboard-analytics', 'users'], userId: 1, roleId: 3 };
+  function start(input: { mode: 'create' } | { mode: 'edit'; user: ReturnType<typeof userRow> }) {
+    const fake = fakeServer((request) => {
+      const name = operationOf(request)?.name;
+      if (name === 'roles') return gqlData({ roles });
+      if (name === 'departments') return gqlData({ departments: [] });
+      if (name === 'instances' || name === 'userInstances')
+        return gqlData(name === 'instances' ? { instances: [] } : { userInstances: [] });
+      if (name === 'updateUser') return gqlData({ updateUser: userRow(1) });
+      throw new Error(`unexpected ${name ?? request.path}`);
+    });
+    const actor = createActor(userFormMachine, { input: { execute: fake.execute, subject: supervisor, ...input } });
+    return { fake, actor: actor.start() };
+  }
+
+  it('offers only the roles the signed-in user may give, says so, and refuses another one on submit', async () => {
+    const { fake, actor } = start({ mode: 'create' });
+    await flush();
+    const field = selectRoleField(actor.getSnapshot());
+    expect(field.roles.map((r) => r.name)).toEqual(['operador', 'supervisor']);
+    expect(field).toMatchObject({ locked: null, narrowed: true });
+    for (const [name, value] of [
+      ['username', 'joana'],
+      ['name', 'Joana'],
+      ['email', 'joana@demo.local'],
+      ['password', STRONG],
+    ] as const)
+      actor.send({ type: 'users.form.field', field: name, value });
+    actor.send({ type: 'users.form.role', roleId: 1 });
+    actor.send({ type: 'users.form.submit' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.invalid).toEqual({ role_id: 'access.grantAdministrador' });
+    expect(fake.seen.map((r) => operationOf(r)?.name)).not.toContain('newUser');
+    actor.send({ type: 'users.form.role', roleId: 2 });
+    expect(actor.getSnapshot().context.invalid).toEqual({});
+  });
+
+  it("editing itself, the role is locked with why, and the user's own role goes unchanged", async () => {
+    const self = userRow(1, { role: { id: 3, name: 'supervisor', display_name: 'Supervisor' } });
+    const { fake, actor } = start({ mode: 'edit', user: self });
+    await flush();
+    expect(selectRoleField(actor.getSnapshot())).toEqual({
+      roles: [roles[2]],
+      locked: 'access.ownRole',
+      narrowed: false,
+    });
+    actor.send({ type: 'users.form.role', roleId: 2 });
+    actor.send({ type: 'users.form.submit' });
+    expect(actor.getSnapshot().context.invalid).toEqual({ role_id: 'access.ownRole' });
+    actor.send({ type: 'users.form.role', roleId: 3 });
+    actor.send({ type: 'users.form.submit' });
+    await flush();
+    expect(fake.seen.map(operationOf).find((op) => op?.name === 'updateUser')?.variables).toMatchObject({ role_id: 3 });
   });
 });

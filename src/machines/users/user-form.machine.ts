@@ -1,10 +1,11 @@
 import { and, assertEvent, assign, emit, setup, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
-import { isValidEmail } from '../../domain/email';
-import { MIN_PASSWORD_LENGTH, passwordStrength, type PasswordScore } from '../../domain/password-strength';
+import type { Subject } from '../../domain/escalation';
+import { passwordStrength, type PasswordScore } from '../../domain/password-strength';
 import type { I18nKey } from '../../domain/i18n-key';
 import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
+import { problemsOf } from './user-form-checks';
 import {
   userFormActors,
   type Department,
@@ -15,15 +16,24 @@ import {
   type UserRow,
 } from './users-actors';
 
-export type UserFormInput = { execute: Execute; mode: 'create' } | { execute: Execute; mode: 'edit'; user: UserRow };
+/** `subject`: the signed-in user (users-access.ts), null when not known. */
+export type UserFormInput =
+  | { execute: Execute; subject?: Subject | null; mode: 'create' }
+  | { execute: Execute; subject?: Subject | null; mode: 'edit'; user: UserRow };
 
 export type UserFormField = 'username' | 'name' | 'email' | 'password';
+export { passwordProblem, validateUserForm } from './user-form-checks';
+export { roleProblem, sameRoleField, selectRoleField, type RoleField } from './user-form-role';
 
 export interface UserFormContext {
   execute: Execute;
   mode: 'create' | 'edit';
   /** The edited user's id (null when creating). */
   userId: number | null;
+  /** The signed-in user: the roles it may give, and whether the edited user is itself. */
+  subject: Subject | null;
+  /** The edited user's role as stored (null when creating): kept, it needs no right to give. */
+  storedRoleId: number | null;
   values: UserFormValues;
   /** Strength score (docs/product.md, Passwords) of the password typed so far (null while empty), for the strength meter. */
   passwordScore: PasswordScore | null;
@@ -51,34 +61,6 @@ export type UserFormEvent =
   | { type: 'users.form.removeLink'; linkId: number }
   | { type: 'users.form.submit' }
   | { type: 'users.form.reload' };
-
-const USERNAME = /^[A-Za-z0-9._-]{3,40}$/;
-
-/** Why a password is refused (weak is refused: docs/product.md, Passwords), or null when it scores medium or strong. */
-export function passwordProblem(password: string): I18nKey | null {
-  if (passwordStrength(password) !== 50) return null;
-  return Array.from(password).length < MIN_PASSWORD_LENGTH ? 'users.form.passwordTooShort' : 'users.form.passwordWeak';
-}
-
-/** Local checks before anything is sent; the server's own refusals arrive per field the same way. */
-export function validateUserForm(
-  values: UserFormValues,
-  mode: 'create' | 'edit',
-): Partial<Record<keyof UserFormValues, I18nKey>> {
-  const invalid: Partial<Record<keyof UserFormValues, I18nKey>> = {};
-  if (!values.username.trim()) invalid.username = 'users.form.required';
-  else if (!USERNAME.test(values.username.trim())) invalid.username = 'users.form.usernameInvalid';
-  if (!values.name.trim()) invalid.name = 'users.form.required';
-  else if (Array.from(values.name.trim()).length > 120) invalid.name = 'users.form.nameTooLong';
-  if (!values.email.trim()) invalid.email = 'users.form.required';
-  else if (!isValidEmail(values.email.trim())) invalid.email = 'users.form.emailInvalid';
-  if (mode === 'create') {
-    const problem = values.password ? passwordProblem(values.password) : 'users.form.required';
-    if (problem) invalid.password = problem;
-  }
-  if (values.role_id === null) invalid.role_id = 'users.form.required';
-  return invalid;
-}
 
 const emptyValues: UserFormValues = {
   username: '',
@@ -108,7 +90,7 @@ export const userFormMachine = setup({
   },
   actors: userFormActors,
   guards: {
-    valid: ({ context }) => Object.keys(validateUserForm(context.values, context.mode)).length === 0,
+    valid: ({ context }) => Object.keys(problemsOf(context)).length === 0,
     creating: ({ context }) => context.mode === 'create',
     knownLink: ({ context, event }) => {
       assertEvent(event, 'users.form.removeLink');
@@ -138,7 +120,8 @@ export const userFormMachine = setup({
     }),
     setRole: assign(({ context, event }) => {
       assertEvent(event, 'users.form.role');
-      return { values: { ...context.values, role_id: event.roleId } };
+      const { role_id: _cleared, ...invalid } = context.invalid;
+      return { values: { ...context.values, role_id: event.roleId }, invalid };
     }),
     setDepartment: assign(({ context, event }) => {
       assertEvent(event, 'users.form.department');
@@ -151,7 +134,7 @@ export const userFormMachine = setup({
         : [...context.chosen, event.instanceId];
       return { chosen };
     }),
-    showInvalid: assign(({ context }) => ({ invalid: validateUserForm(context.values, context.mode) })),
+    showInvalid: assign(({ context }) => ({ invalid: problemsOf(context) })),
     startRemoval: assign(({ event }) => {
       assertEvent(event, 'users.form.removeLink');
       return { removing: event.linkId, error: null };
@@ -189,6 +172,8 @@ export const userFormMachine = setup({
       execute: input.execute,
       mode: input.mode,
       userId: user?.id ?? null,
+      subject: input.subject ?? null,
+      storedRoleId: user?.role.id ?? null,
       values: user
         ? {
             username: user.username,

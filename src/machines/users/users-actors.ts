@@ -88,6 +88,12 @@ export interface UserFormValues {
  */
 export const PRESENCE_POLL_MS = 15_000;
 
+/** The users list as the screen loads it: the rows and the roles (with their routes) they may hold. */
+export interface UsersList {
+  users: UserRow[];
+  roles: Role[];
+}
+
 /** What the presence watcher sends its parent: the ids online right now. */
 export interface OnlineEvent {
   type: 'users.online';
@@ -123,9 +129,17 @@ export const usersActors = {
       inFlight?.abort();
     };
   }),
-  loadUsers: fromPromise<UserRow[], { execute: Execute }>(
-    async ({ input, signal }) => (await input.execute(UsersDocument, {}, { signal })).users,
-  ),
+  /**
+   * The users, and every role with its routes: the screen offers an action on a user only when the
+   * signed-in user holds every route of that user's role (users-access.ts), as the server requires.
+   */
+  loadUsers: fromPromise<UsersList, { execute: Execute }>(async ({ input, signal }) => {
+    const [users, roles] = await Promise.all([
+      input.execute(UsersDocument, {}, { signal }).then((r) => r.users),
+      input.execute(RolesDocument, {}, { signal }).then((r) => r.roles),
+    ]);
+    return { users, roles };
+  }),
   deleteUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
     confirmed((await input.execute(DeleteUserDocument, { id: input.id })).deleteUser, 'deleteUser'),
   ),

@@ -1,15 +1,21 @@
 import type { Execute } from '../../api/graphql-client';
 import type { RestClient } from '../../api/rest-client';
+import type { Subject } from '../../domain/escalation';
 import type { I18nKey } from '../../domain/i18n-key';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import type { ActionError } from '../shared/request-error';
-import type { OnlineEvent, UserRow } from './users-actors';
+import type { OnlineEvent, Role, UserRow } from './users-actors';
 
 export interface UsersInput {
   execute: Execute;
   rest: RestClient;
   /** Presence poll period while the list is shown; default `PRESENCE_POLL_MS`, 0 turns it off. */
   presenceIntervalMs?: number;
+  /**
+   * The signed-in user as the no-way-up rules see it (session-selectors.ts `selectSubject`); the view
+   * sends `users.subject` when it changes. Null (or left out): not known, nothing is refused here.
+   */
+  subject?: Subject | null;
 }
 
 /** The calls the dialog region makes; each failure surfaces `users.errors.<action>`. */
@@ -47,6 +53,10 @@ export interface UsersContext {
   rest: RestClient;
   presenceIntervalMs: number;
   users: UserRow[];
+  /** Every role with its routes, loaded with the list (users-access.ts). */
+  roles: Role[];
+  /** The signed-in user (see {@link UsersInput.subject}). */
+  subject: Subject | null;
   /** The list call failed: the list is empty and this says so. */
   listError: ActionError | null;
   /** The user a confirmation, action or form is about (null for a new user). */
@@ -67,6 +77,8 @@ export interface UsersContext {
 
 export type UsersEvent =
   | { type: 'users.reload' }
+  /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
+  | { type: 'users.subject'; subject: Subject | null }
   | { type: 'users.presence'; userId: number; isConnected: boolean }
   | OnlineEvent
   | { type: 'users.delete'; user: UserRow }

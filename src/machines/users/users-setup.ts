@@ -1,7 +1,8 @@
 import { assertEvent, assign, emit, setup, stateIn } from 'xstate';
 import { actionError, type ActionError } from '../shared/request-error';
 import { userFormMachine } from './user-form.machine';
-import { usersActors, type UserRow } from './users-actors';
+import { usersActors, type UserRow, type UsersList } from './users-actors';
+import { actOnRefusalOf } from './users-access';
 import {
   USER_ACTION_ERRORS,
   failureOf,
@@ -36,6 +37,20 @@ export const usersSetup = setup({
   actors: { ...usersActors, userForm: userFormMachine },
   guards: {
     listShown: stateIn({ list: 'ready' }),
+    // The view offers no action on a user the signed-in user may not act on; an event for one anyway changes nothing.
+    mayActOn: ({ context, event }) => {
+      assertEvent(event, [
+        'users.delete',
+        'users.block',
+        'users.twoFactor',
+        'users.requireTwoFactor',
+        'users.disconnect',
+        'users.renameOpen',
+        'users.emailOpen',
+        'users.edit',
+      ]);
+      return actOnRefusalOf(context, event.user) === null;
+    },
     blocks: ({ event }) => {
       assertEvent(event, 'users.block');
       return event.blocked;
@@ -54,10 +69,15 @@ export const usersSetup = setup({
     },
   },
   actions: {
-    storeUsers: assign((_, users: UserRow[]) => ({ users, listError: null })),
+    storeUsers: assign((_, list: UsersList) => ({ users: list.users, roles: list.roles, listError: null })),
+    setSubject: assign(({ event }) => {
+      assertEvent(event, 'users.subject');
+      return { subject: event.subject };
+    }),
     // A failed user list is an empty list; the error key makes the failure visible.
     listFailed: assign((_, params: { error: unknown }) => ({
       users: [],
+      roles: [],
       listError: actionError('users.errors.load', params.error),
     })),
     presence: assign(({ context, event }) => {

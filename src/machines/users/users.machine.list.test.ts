@@ -1,7 +1,7 @@
 import { createActor } from 'xstate';
 import { usersMachine } from './users.machine';
 import { fakeServer, flush, gqlData, gqlError, json, operationOf } from '../test-support/fake-fetch';
-import { userRow } from '../test-support/user-fixtures';
+import { roleRows, userRow } from '../test-support/user-fixtures';
 import { restUser, startUsers, two } from '../test-support/users-machine-fixtures';
 
 describe('usersMachine: against the contracts', () => {
@@ -9,6 +9,8 @@ describe('usersMachine: against the contracts', () => {
     const ok = startUsers();
     await flush();
     expect(ok.ctx().users.map((u) => u.id)).toEqual([1, 2]);
+    // The roles come with the list: which users the signed-in user may act on depends on their routes.
+    expect(ok.ctx().roles).toEqual(roleRows);
     expect(ok.actor.getSnapshot().matches({ list: 'ready', dialog: 'idle' })).toBe(true);
     const ko = startUsers((r) =>
       operationOf(r)?.name === 'users' ? gqlError('FORBIDDEN', undefined, 403) : undefined,
@@ -40,6 +42,7 @@ describe('usersMachine: against the contracts', () => {
       const fake = fakeServer((request) => {
         const op = operationOf(request);
         if (op?.name === 'users') return gqlData({ users: [userRow(1), two] });
+        if (op?.name === 'roles') return gqlData({ roles: roleRows });
         if (op?.name === 'onlineUsers') return gqlData({ onlineUsers: online.map((id) => userRow(id)) });
         return gqlError('FORBIDDEN', undefined, 403);
       });

@@ -13,7 +13,7 @@ import {
   type GraphEvent,
 } from '../test-support/graph-coverage';
 import { fakeServer } from '../test-support/fake-fetch';
-import { userRow } from '../test-support/user-fixtures';
+import { roleRows, userRow } from '../test-support/user-fixtures';
 
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
@@ -81,11 +81,12 @@ describe('usersMachine: model coverage', () => {
       { type: 'users.close' },
     ];
     const list: Ev[] = [
-      doneEvent('loadUsers', [userRow(1), user]),
+      doneEvent('loadUsers', { users: [userRow(1), user], roles: roleRows }),
       errorEvent('loadUsers', new GraphqlError(403, [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN' } }])),
       { type: 'users.reload' },
       { type: 'users.presence', userId: 2, isConnected: true },
       { type: 'users.online', ids: [1] },
+      { type: 'users.subject', subject: { role: 'operador', routes: ['users'], userId: 1, roleId: 2 } },
     ];
     const report = await exploreCoverage({
       machine,

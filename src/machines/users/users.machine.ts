@@ -34,6 +34,9 @@ const refused = (action: UserAction, back = '#users.dialog.idle') => ({
   ],
 });
 
+/** An action on the event's user: the list is shown and the signed-in user may act on that user. */
+const onUser = and(['listShown', 'mayActOn']);
+
 /**
  * The users screen: the list and the dialogs as two parallel regions.
  *
@@ -41,7 +44,8 @@ const refused = (action: UserAction, back = '#users.dialog.idle') => ({
  * `listError`. `users.presence` (from the app bus) and `users.online` (the presence poll, run while
  * the list is shown) update `isConnected` whatever the dialogs do. States `loading`, `failed`, `ready`.
  *
- * `dialog`: what the admin asked for, opened while the list is shown. `open.*` are the dialogs that
+ * `dialog`: what the admin asked for, opened while the list is shown and only on a user the signed-in
+ * user may act on (`subject`, `roles`: users-access.ts; the server refuses the rest). `open.*` are the dialogs that
  * wait for the admin (`users.close` closes any): the confirmations of delete, block, disconnect and
  * two-factor off, the name-only and email-only edits, and `form`, the user form (user-form.machine.ts) as
  * child `userForm`. Unblock, two-factor on and requiring (or not) two-factor enrolment run without asking. Each call (tag `busy`) ends in an
@@ -55,6 +59,8 @@ export const usersMachine = usersSetup.createMachine({
     rest: input.rest,
     presenceIntervalMs: input.presenceIntervalMs ?? PRESENCE_POLL_MS,
     users: [],
+    roles: [],
+    subject: input.subject ?? null,
     listError: null,
     target: null,
     pending: null,
@@ -62,6 +68,7 @@ export const usersMachine = usersSetup.createMachine({
     formView: 'full',
   }),
   type: 'parallel',
+  on: { 'users.subject': { actions: 'setSubject' } },
   states: {
     list: {
       initial: 'loading',
@@ -99,26 +106,23 @@ export const usersMachine = usersSetup.createMachine({
       initial: 'idle',
       states: {
         idle: {
+          // Each action needs the list shown and a user the signed-in user may act on (users-access.ts).
           on: {
-            'users.delete': { guard: 'listShown', target: 'open.confirmingDelete', actions: 'aim' },
+            'users.delete': { guard: onUser, target: 'open.confirmingDelete', actions: 'aim' },
             'users.block': [
-              { guard: and(['listShown', 'blocks']), target: 'open.confirmingBlock', actions: ['aim', 'pendBlocked'] },
-              { guard: 'listShown', target: 'blocking', actions: ['aim', 'pendBlocked'] },
+              { guard: and([onUser, 'blocks']), target: 'open.confirmingBlock', actions: ['aim', 'pendBlocked'] },
+              { guard: onUser, target: 'blocking', actions: ['aim', 'pendBlocked'] },
             ],
             'users.twoFactor': [
-              { guard: and(['listShown', 'enables']), target: 'settingTwoFactor', actions: ['aim', 'pendTwoFactor'] },
-              { guard: 'listShown', target: 'open.confirmingTwoFactorOff', actions: ['aim', 'pendTwoFactor'] },
+              { guard: and([onUser, 'enables']), target: 'settingTwoFactor', actions: ['aim', 'pendTwoFactor'] },
+              { guard: onUser, target: 'open.confirmingTwoFactorOff', actions: ['aim', 'pendTwoFactor'] },
             ],
-            'users.requireTwoFactor': {
-              guard: 'listShown',
-              target: 'requiringTwoFactor',
-              actions: ['aim', 'pendRequired'],
-            },
-            'users.disconnect': { guard: 'listShown', target: 'open.confirmingDisconnect', actions: 'aim' },
-            'users.renameOpen': { guard: 'listShown', target: 'open.renameForm', actions: 'aim' },
-            'users.emailOpen': { guard: 'listShown', target: 'open.emailForm', actions: 'aim' },
+            'users.requireTwoFactor': { guard: onUser, target: 'requiringTwoFactor', actions: ['aim', 'pendRequired'] },
+            'users.disconnect': { guard: onUser, target: 'open.confirmingDisconnect', actions: 'aim' },
+            'users.renameOpen': { guard: onUser, target: 'open.renameForm', actions: 'aim' },
+            'users.emailOpen': { guard: onUser, target: 'open.emailForm', actions: 'aim' },
             'users.create': { guard: 'listShown', target: 'open.form', actions: 'openCreate' },
-            'users.edit': { guard: 'listShown', target: 'open.form', actions: ['aim', 'setView'] },
+            'users.edit': { guard: onUser, target: 'open.form', actions: ['aim', 'setView'] },
           },
         },
         open: {
@@ -152,8 +156,13 @@ export const usersMachine = usersSetup.createMachine({
                 src: 'userForm',
                 input: ({ context }) =>
                   context.target
-                    ? { execute: context.execute, mode: 'edit' as const, user: context.target }
-                    : { execute: context.execute, mode: 'create' as const },
+                    ? {
+                        execute: context.execute,
+                        subject: context.subject,
+                        mode: 'edit' as const,
+                        user: context.target,
+                      }
+                    : { execute: context.execute, subject: context.subject, mode: 'create' as const },
                 onDone: answered('save'),
               },
             },

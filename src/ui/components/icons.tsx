@@ -22,6 +22,7 @@ export const CalendarIcon = /* @__PURE__ */ makeIcon(['M3 5h18v16H3z', 'M16 3v4'
 export const ArrowUpIcon = /* @__PURE__ */ makeIcon(['M12 19V5', 'M5 12l7-7 7 7']);
 export const ArrowDownIcon = /* @__PURE__ */ makeIcon(['M12 5v14', 'M19 12l-7 7-7-7']);
 export const SortIcon = /* @__PURE__ */ makeIcon(['M7 15l5 5 5-5', 'M7 9l5-5 5 5']);
+export const LockIcon = /* @__PURE__ */ makeIcon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4']);
 export const InfoIcon = /* @__PURE__ */ makeIcon([
   'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z',
   'M12 16v-4',

@@ -32,6 +32,8 @@ export interface MenuButtonProps<T extends MenuOption> {
   /** The spinner's name, needed while pending (translated, e.g. "Carregando…"). */
   pendingLabel?: string;
   isDisabled?: boolean;
+  /** The id of what describes the button, e.g. why it is disabled. */
+  describedBy?: string;
   variant?: ButtonVariant;
   size?: ButtonSize;
   placement?: MenuProps<T>['placement'];
@@ -57,6 +59,7 @@ export function MenuButton<T extends MenuOption>({
   isPending,
   pendingLabel,
   isDisabled,
+  describedBy,
   variant = 'ghost',
   size = 'md',
   placement,
@@ -93,6 +96,7 @@ export function MenuButton<T extends MenuOption>({
         pendingLabel={pendingLabel}
         isDisabled={isDisabled}
         className={className}
+        aria-describedby={describedBy}
         aria-haspopup="true"
         aria-expanded={open !== null}
         aria-controls={open !== null ? menuId : undefined}

@@ -41,6 +41,8 @@ export const box = style({
     [`${row}[data-focus-visible] &`]: focusRing,
     [`${row}[data-invalid] &`]: { borderColor: vars.color.danger },
     [`${row}[data-hovered]:not([data-selected]) &`]: { borderColor: vars.color.text },
+    // Disabled reads as such at a glance, checked or not (the label is muted too): a box nobody may change.
+    [`${row}[data-disabled] &`]: { opacity: 0.5 },
   },
 });
 

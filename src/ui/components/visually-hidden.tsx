@@ -4,6 +4,8 @@ export interface VisuallyHiddenProps {
   children: ReactNode;
   /** Render as a block-level `div` instead of an inline `span`. */
   elementType?: 'span' | 'div';
+  /** For `aria-describedby` of a control the hidden text explains. */
+  id?: string;
 }
 
 /**
@@ -28,6 +30,10 @@ const hidden: CSSProperties = {
  * reads from an icon): clipped, not `display: none`, so it is read. A plain element, no React Aria,
  * so the screens that use it (tenants list, tables) do not load it for this.
  */
-export function VisuallyHidden({ children, elementType: Element = 'span' }: VisuallyHiddenProps) {
-  return <Element style={hidden}>{children}</Element>;
+export function VisuallyHidden({ children, elementType: Element = 'span', id }: VisuallyHiddenProps) {
+  return (
+    <Element id={id} style={hidden}>
+      {children}
+    </Element>
+  );
 }

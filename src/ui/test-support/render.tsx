@@ -64,6 +64,15 @@ export interface RenderedApp extends RenderResult {
 
 const notFound: Responder = (request) => json(404, { message: `no fake for ${request.method} ${request.path}` });
 
+/** The socket's tickets (contracts/socket.md §1.1) answered for every test, before its own responder. */
+function withSocketTickets(respond: Responder): Responder {
+  let tickets = 0;
+  return (request) =>
+    request.method === 'POST' && request.path === '/api/auth/socket-ticket'
+      ? json(200, { ticket: `ticket-${++tickets}`, expires_in: 30 })
+      : respond(request);
+}
+
 /** Storage, network, socket and services for one test, as a signed-in or signed-out visitor at `path`. */
 function setup(options: RenderOptions, path: string) {
   const tenant = options.tenant ?? 'backoffice';
@@ -83,7 +92,7 @@ function setup(options: RenderOptions, path: string) {
     };
     writeStoredSession(window.localStorage, stored);
   }
-  const server = fakeServer(options.respond ?? notFound);
+  const server = fakeServer(withSocketTickets(options.respond ?? notFound));
   const sockets = fakeSockets();
   const services = createAppServices({
     window,

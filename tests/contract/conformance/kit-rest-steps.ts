@@ -33,6 +33,8 @@ export async function signIn(c: ConformanceClient): Promise<Record<string, unkno
     return null;
   }
   const me = asRecord(asRecord(await rest('authUserInfo', 'GET', '/api/auth/userInfo', 200)).user);
+  // The socket's single-use ticket (contracts/socket.md §1.1).
+  await rest('authSocketTicket', 'POST', '/api/auth/socket-ticket', 200);
   await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
   return me;
 }

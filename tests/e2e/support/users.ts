@@ -28,3 +28,49 @@ export async function createUser(
   );
   return { id: Number(newUser.id), name: newUser.name, email: newUser.email };
 }
+
+/** A role of the journey's own with exactly `routes` (POST /api/roles, then its permissions). */
+export async function createRoleWith(
+  api: Api,
+  tag: string,
+  routes: string[],
+): Promise<{ id: number; name: string; display_name: string }> {
+  const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  const role = await api.rest<{ id: number; name: string; display_name: string }>('POST', '/api/roles', {
+    name: `pw_${tag}_${unique}`,
+    display_name: `PW ${tag} ${unique}`,
+  });
+  if (routes.length) await api.rest('POST', '/api/permission/update', { roleId: role.id, permissions: routes });
+  return role;
+}
+
+/**
+ * A user holding the role named `roleName` (or of id `roleId`), made through GraphQL `newUser` in the
+ * tenant of `api`'s GraphQL path (apiLogin's `tenant`).
+ */
+export async function createUserWithRole(
+  api: Api,
+  tag: string,
+  password: string,
+  role: { name: string } | { id: number },
+): Promise<{ id: number; name: string; email: string }> {
+  let roleId: number;
+  if ('id' in role) roleId = role.id;
+  else {
+    const { roles } = await api.graphql<{ roles: Role[] }>(
+      'query roles { roles { id name display_name } }',
+      {},
+      'roles',
+    );
+    const found = roles.find((r) => r.name === role.name);
+    if (!found) throw new Error(`no ${role.name} role in ${JSON.stringify(roles)}`);
+    roleId = Number(found.id);
+  }
+  const stamp = `${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const { newUser } = await api.graphql<{ newUser: { id: string; name: string; email: string } }>(
+    'mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!) { newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id) { id name email } }',
+    { username: stamp, name: `E2E ${stamp}`, email: `${stamp}@e2e.local`, password, role_id: roleId },
+    'newUser',
+  );
+  return { id: Number(newUser.id), name: newUser.name, email: newUser.email };
+}

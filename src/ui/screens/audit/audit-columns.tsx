@@ -6,9 +6,13 @@ import type { DataTableColumn } from '../../components/data-table';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import * as styles from './audit.css';
 
-/** Who acted: the user's name, else the server itself (the purge) or an unknown caller (a denial). */
+/**
+ * Who acted: the user's name, else the provider's team (staff, whose names a reader who is not staff
+ * does not get: contracts/openapi.yaml AuditRecord), the server itself (the purge) or an unknown caller (a denial).
+ */
 export function actorName(t: TFunction, record: AuditRecord): string {
   if (record.actor_name) return record.actor_name;
+  if (record.actor_staff) return t('audit.staffActor');
   return t(record.operation === 'audit.purge' ? 'audit.system' : 'audit.unknownActor');
 }
 

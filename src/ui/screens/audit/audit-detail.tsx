@@ -27,7 +27,13 @@ const VALUE_LABELS: Readonly<Record<string, (targetType: string) => string | nul
   sessions: () => 'audit.value.sessions',
 };
 /** Fields recorded as instants, shown as the app's date and time. */
-const INSTANT_FIELDS = new Set(['deleted_at', 'cutoff']);
+const INSTANT_FIELDS = new Set([
+  'deleted_at',
+  'cutoff',
+  'login_attempts_cutoff',
+  'sessions_begun_cutoff',
+  'sessions_revoked_cutoff',
+]);
 
 interface ValueContext {
   t: TFunction;

@@ -34,14 +34,30 @@ describe('AuditScreen', () => {
         actor_name: null,
         actor_email: null,
         actor_tenant_name: null,
+        actor_staff: false,
         address: null,
         tenant_name: null,
+      }),
+      // As a reader who is not staff gets a staff member's record: no name, e-mail, tenant or address.
+      auditRecord(4, {
+        operation: 'tenant.update',
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_tenant_id: null,
+        actor_tenant_name: null,
+        actor_staff: true,
+        address: null,
+        request_id: null,
       }),
     ]);
     render(api);
     const grid = await table();
-    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(4));
-    const [, purge, plan, user] = within(grid).getAllByRole('row');
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(5));
+    const [, staffMasked, purge, plan, user] = within(grid).getAllByRole('row');
+    expect(staffMasked).toHaveTextContent('Equipe do provedor');
+    expect(staffMasked).not.toHaveTextContent('Desconhecido');
+    expect(staffMasked).not.toHaveTextContent('backoffice');
     expect(purge).toHaveTextContent('Registros antigos removidos');
     expect(purge).toHaveTextContent('Sistema');
     expect(plan).toHaveTextContent('Ana Administradora');
@@ -50,7 +66,7 @@ describe('AuditScreen', () => {
     expect(plan).toHaveTextContent('Tenant farmacia-x (nº 2)');
     expect(plan).toHaveTextContent('203.0.113.7');
     expect(user).toHaveTextContent('Usuário Olívia (nº 7)');
-    expect(screen.getByText('3 registro(s) exibido(s).')).toBeVisible();
+    expect(screen.getByText('4 registro(s) exibido(s).')).toBeVisible();
     expect(screen.getByText('Não há mais registros.')).toBeVisible();
   });
 
@@ -98,6 +114,49 @@ describe('AuditScreen', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it("shows a retention run's counts and cut-offs: the audit log's, the sign-in attempts' and the sessions'", async () => {
+    const cutoff = '2026-08-27T12:00:00.000Z';
+    const api = fakeAuditApi([
+      auditRecord(6, {
+        operation: 'audit.purge',
+        target_type: 'system',
+        target_id: null,
+        target_name: null,
+        actor_user_id: null,
+        actor_name: null,
+        actor_email: null,
+        actor_tenant_id: null,
+        actor_tenant_name: null,
+        actor_staff: false,
+        address: null,
+        request_id: null,
+        tenant_id: null,
+        tenant_name: null,
+        changes: [
+          { field: 'deleted', before: null, after: '12' },
+          { field: 'login_attempts_deleted', before: null, after: '340' },
+          { field: 'login_attempts_cutoff', before: null, after: JSON.stringify(cutoff) },
+          { field: 'login_attempts_retention_days', before: null, after: '90' },
+          { field: 'sessions_deleted', before: null, after: '55' },
+          { field: 'sessions_begun_cutoff', before: null, after: JSON.stringify(cutoff) },
+          { field: 'sessions_revoked_cutoff', before: null, after: JSON.stringify(cutoff) },
+        ],
+      }),
+    ]);
+    render(api);
+    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 6' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Registro nº 6' });
+    const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
+    const after = (field: string) =>
+      within(within(diff).getByRole('row', { name: new RegExp(`^${field}`) })).getAllByRole('cell')[1]?.textContent;
+    expect(after('Tentativas de login excluídas')).toBe('340');
+    expect(after('Tentativas excluídas: anteriores a')).toBe(formatDateTime(cutoff, 'pt-BR'));
+    expect(after('Retenção das tentativas \\(dias\\)')).toBe('90');
+    expect(after('Sessões encerradas excluídas')).toBe('55');
+    expect(after('Sessões excluídas: iniciadas antes de')).toBe(formatDateTime(cutoff, 'pt-BR'));
+    expect(after('Sessões excluídas: revogadas antes de')).toBe(formatDateTime(cutoff, 'pt-BR'));
   });
 
   it('names recorded words as the app does elsewhere, by the kind of target; unknown words stay as recorded', async () => {

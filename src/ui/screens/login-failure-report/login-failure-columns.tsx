@@ -5,8 +5,13 @@ import type { DataTableColumn } from '../../components/data-table';
 import { csvDateTime, type CsvValue } from '../../components/reports/csv-file';
 import * as styles from '../../components/reports/report-layout.css';
 
-/** When (pt-BR date and time in São Paulo), who, which e-mail was tried, from which address. */
+/**
+ * When (pt-BR date and time in São Paulo), who, which e-mail was tried, from which address: the
+ * connection's (`ip`, as the trusted proxies tell it), and apart, labelled as such, the one the browser
+ * claimed (`claimed_ip`: the sign-in page's IP lookup, which whoever tried can set).
+ */
 export function loginFailureColumns(t: TFunction, locale: string): DataTableColumn<LoginFailure>[] {
+  const none = <span className={styles.muted}>{t('reports.screen.none')}</span>;
   return [
     {
       id: 'when',
@@ -21,9 +26,14 @@ export function loginFailureColumns(t: TFunction, locale: string): DataTableColu
     },
     { id: 'email', header: t('reports.screen.loginFailures.columns.email'), cell: (r) => r.email },
     {
-      id: 'ip',
-      header: t('reports.screen.loginFailures.columns.ip'),
-      cell: (r) => r.ip ?? <span className={styles.muted}>{t('reports.screen.none')}</span>,
+      id: 'address',
+      header: t('reports.screen.loginFailures.columns.address'),
+      cell: (r) => r.ip ?? none,
+    },
+    {
+      id: 'claimedIp',
+      header: t('reports.screen.loginFailures.columns.claimedIp'),
+      cell: (r) => (r.claimed_ip === null ? none : <span className={styles.muted}>{r.claimed_ip}</span>),
     },
   ];
 }
@@ -35,8 +45,9 @@ export function loginFailureCsvRows(t: TFunction, rows: readonly LoginFailure[])
       t('reports.screen.loginFailures.columns.when'),
       t('reports.screen.loginFailures.columns.user'),
       t('reports.screen.loginFailures.columns.email'),
-      t('reports.screen.loginFailures.columns.ip'),
+      t('reports.screen.loginFailures.columns.address'),
+      t('reports.screen.loginFailures.columns.claimedIp'),
     ],
-    ...rows.map((r) => [csvDateTime(r.created_at), r.user_name, r.email, r.ip]),
+    ...rows.map((r) => [csvDateTime(r.created_at), r.user_name, r.email, r.ip, r.claimed_ip]),
   ];
 }

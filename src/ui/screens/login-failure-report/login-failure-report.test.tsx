@@ -20,6 +20,7 @@ const failures: LoginFailure[] = [
     created_at: '2026-11-02T12:01:00Z',
     email: 'operador@demo.local',
     ip: '203.0.113.7',
+    claimed_ip: '198.51.100.4',
     user_id: 2,
     user_name: 'Olívia Operadora',
   },
@@ -27,7 +28,8 @@ const failures: LoginFailure[] = [
     id: 8,
     created_at: '2026-11-01T02:30:00Z',
     email: '=HYPERLINK("x");ninguem@demo.local',
-    ip: null,
+    ip: '192.0.2.9',
+    claimed_ip: null,
     user_id: null,
     user_name: null,
   },
@@ -79,7 +81,7 @@ const reports = () => (view?.requests ?? []).filter((r) => r.path === '/api/dash
 const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
 
 describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
-  it('loads the picker, then the last 30 days for everyone: when in pt-BR, user, e-mail and address', async () => {
+  it('loads the picker, then the last 30 days for everyone: when in pt-BR, user, e-mail, the address and the claimed IP apart', async () => {
     const answer = deferred<Response>();
     render(() => answer.promise);
     expect(await screen.findByRole('progressbar', { name: 'Carregando registros…' })).toBeInTheDocument();
@@ -91,14 +93,24 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       within(known)
         .getAllByRole('gridcell')
         .map((c) => c.textContent),
-    ).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7']);
+    ).toEqual(['02/11/2026 09:01', 'operador@demo.local', '203.0.113.7', '198.51.100.4']);
     const unknown = screen.getByRole('row', { name: /E-mail sem usuário/ });
     expect(
       within(unknown)
         .getAllByRole('gridcell')
         .map((c) => c.textContent),
-    ).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '—']);
+    ).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '192.0.2.9', '—']);
     expect(screen.getByText('2 falha(s) no período.')).toBeInTheDocument();
+    // Each address under its own label: the connection's is the address, the browser's is only claimed.
+    const grid = screen.getByRole('grid', { name: 'Falhas de login' });
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Data e hora', 'Usuário', 'E-mail', 'Endereço (conexão)', 'IP informado']);
+    expect(
+      screen.getByText(/O IP informado é o que o navegador de quem tentou disse ter, e pode ser falso/),
+    ).toBeInTheDocument();
   });
 
   it('narrows the report to the chosen users', async () => {
@@ -167,9 +179,9 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(file.name).toBe(`falhas-de-login-${range.startAt}-${range.finishAt}.csv`);
     expect(file.bom).toBe(true);
     expect(file.lines).toEqual([
-      'Data e hora;Usuário;E-mail;Endereço IP',
-      '2026-11-02 09:01;Olívia Operadora;operador@demo.local;203.0.113.7',
-      `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";`,
+      'Data e hora;Usuário;E-mail;Endereço (conexão);IP informado',
+      '2026-11-02 09:01;Olívia Operadora;operador@demo.local;203.0.113.7;198.51.100.4',
+      `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";192.0.2.9;`,
     ]);
     await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 2 linha(s).']));
   });
@@ -185,13 +197,16 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       (r) => {
         sheetRequests.push(r);
         return r.headers.get('accept') === 'text/csv'
-          ? new Response('\uFEFFid;criado_em;email;ip;usuario_id;usuario\r\n1;2026-11-02 09:01;a@b;;2;Ana\r\n', {
-              status: 200,
-              headers: {
-                'Content-Type': 'text/csv; charset=utf-8',
-                'Content-Disposition': `attachment; filename="login-failures-${range.startAt}-${range.finishAt}.csv"`,
+          ? new Response(
+              '\uFEFFid;criado_em;email;endereco;ip_informado;usuario_id;usuario\r\n1;2026-11-02 09:01;a@b;;;2;Ana\r\n',
+              {
+                status: 200,
+                headers: {
+                  'Content-Type': 'text/csv; charset=utf-8',
+                  'Content-Disposition': `attachment; filename="login-failures-${range.startAt}-${range.finishAt}.csv"`,
+                },
               },
-            })
+            )
           : json(200, { data: [failures[0]], total: 12_345, limit: 1 });
       },
     );
@@ -205,7 +220,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
     await waitFor(() => expect(downloads.saved).toHaveLength(1));
     const file = await readCsv(downloads.last());
     expect(file.name).toBe(`login-failures-${range.startAt}-${range.finishAt}.csv`);
-    expect(file.lines[0]).toBe('id;criado_em;email;ip;usuario_id;usuario');
+    expect(file.lines[0]).toBe('id;criado_em;email;endereco;ip_informado;usuario_id;usuario');
     const csvRequest = sheetRequests.find((r) => r.headers.get('accept') === 'text/csv');
     expect(Object.fromEntries(csvRequest?.query ?? [])).toEqual(range);
   });

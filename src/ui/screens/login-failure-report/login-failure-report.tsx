@@ -114,7 +114,9 @@ export default function LoginFailureReportScreen() {
   };
   return (
     <div className={styles.screen}>
-      <p className={styles.intro}>{t('reports.screen.loginFailures.intro')}</p>
+      <p className={styles.intro}>
+        {t('reports.screen.loginFailures.intro')} {t('reports.screen.loginFailures.addressHint')}
+      </p>
       <ReportToolbar
         range={range}
         rangeError={invalid ? t(invalid) : null}

@@ -49,7 +49,8 @@ const sameProgress = (a: BulkProgress, b: BulkProgress) =>
 /**
  * A tenant's features: tick them on or off, then one save sends one call per changed feature
  * (bounded concurrency) with a progress bar, each feature's result beside it, and a retry of only
- * the failed ones. Edits that did not reach the server stay in place.
+ * the failed ones. Edits that did not reach the server stay in place. Anyone but back-office staff
+ * reads them: the boxes are read-only and a note says who changes them.
  */
 export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; tenantName: string }) {
   const { t } = useTranslation();
@@ -59,6 +60,7 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
   const progress = useSelector(actor, featureProgress, sameProgress);
   const outcome = useSelector(actor, (s) => s.context.run.outcome);
   const error = useSelector(actor, (s) => s.context.error);
+  const staff = useSelector(actor, (s) => s.context.staff);
   const changes = rows.filter((row) => row.changed).length;
   const saving = phase === 'saving';
 
@@ -79,6 +81,8 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
       />
     );
   }
+
+  if (!staff) return <FeaturesList actor={actor} tenantName={tenantName} />;
 
   return (
     <div className={styles.section}>
@@ -145,6 +149,31 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
           {t('features.editor.discard')}
         </Button>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The features as a customer reads them: each one with its state in words, and a note on who changes
+ * them. No control at all, so nothing invites a change the server would refuse.
+ */
+function FeaturesList({ actor, tenantName }: { actor: FeaturesActor; tenantName: string }) {
+  const { t } = useTranslation();
+  const featureLabel = useFeatureLabel();
+  const rows = useSelector(actor, featureRows);
+  return (
+    <div className={styles.section}>
+      <p className={styles.notice}>{t('features.editor.readOnly')}</p>
+      <ul className={styles.results} aria-label={t('features.editor.listLabel', { name: tenantName })}>
+        {rows.map((row) => (
+          <li key={row.option} className={styles.featureRow}>
+            <span>{featureLabel(row.option)}</span>
+            <Badge tone={row.enabled ? 'success' : 'neutral'}>
+              {t(row.enabled ? 'features.editor.on' : 'features.editor.off')}
+            </Badge>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -7,7 +7,8 @@ import { webhookGenerationMachine } from '../../../machines/tenants/webhook-gene
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal } from '../../components/dialog';
 import { Tab, TabList, TabPanel, Tabs } from '../../components/tabs';
-import { useServices } from '../../hooks/services-context';
+import { selectIsStaff } from '../../../machines/session/access-selectors';
+import { useServices, useSession } from '../../hooks/services-context';
 import { AnalyticsSync } from './analytics-sync';
 import { FeaturesEditor } from './features-editor';
 import { InstancesSlot } from './instances/instances-slot';
@@ -31,7 +32,8 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   const { t } = useTranslation();
   const { clients, overlay, tenant } = useServices();
   const tenantName = panel.tenant ?? tenant();
-  const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay } });
+  const staff = useSession(selectIsStaff);
+  const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay, staff } });
   const webhooks = useActorRef(webhookGenerationMachine, {
     input: { rest: clients.rest, tenantName, overlay, startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) },
   });

@@ -19,12 +19,17 @@ const ACTIVE_ACTIONS = [
   'delete',
 ] as const satisfies readonly TenantAction[];
 
+/** What back-office staff alone may do to a tenant (server/src/access/policies.ts `tenants`). */
+const STAFF_ACTIONS: readonly TenantAction[] = ['edit', 'setPlan', 'delete', 'restore'];
+
 /** What every row's action cell needs besides its tenant (read from context, not the columns). */
 export interface TenantRowActionsState {
   /** A change is running: the machine takes one at a time. */
   busy: boolean;
   /** The tenant that change is about: its button spins. */
   pendingId: number | null;
+  /** Back-office staff: anyone else gets the tenant's sections only (features read-only there). */
+  staff: boolean;
   onAction: (action: TenantAction, tenant: Tenant) => void;
 }
 
@@ -48,15 +53,17 @@ function MoreIcon() {
 
 /**
  * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
- * (features, webhooks, analytics, instances), editing its data, the plan, and delete last (danger). Both are plain
+ * (features, webhooks, analytics, instances), editing its data, the plan, and delete last (danger).
+ * Editing, the plan, delete and restore are back-office staff's: anyone else gets the sections only. Both are plain
  * buttons (React Aria's menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   const { t } = useTranslation();
-  const { busy, pendingId, onAction } = useRowActions();
+  const { busy, pendingId, staff, onAction } = useRowActions();
   const isPending = busy && pendingId === tenant.id;
   const pendingLabel = isPending ? t('common.loading') : undefined;
-  if (tenant.deleted_at !== null) {
+  // Only staff see deleted tenants (restoring is theirs): a customer's own tenant, deleted, cannot sign in.
+  if (tenant.deleted_at !== null && staff) {
     return (
       <NativeButton
         variant="secondary"
@@ -80,7 +87,11 @@ export function TenantRowActions({ tenant }: { tenant: Tenant }) {
       pendingLabel={pendingLabel}
       isDisabled={busy && !isPending}
       items={(): MenuOption[] =>
-        ACTIVE_ACTIONS.map((id) => ({ id, label: t(`tenants.screen.actions.${id}`), isDanger: id === 'delete' }))
+        ACTIVE_ACTIONS.filter((id) => staff || !STAFF_ACTIONS.includes(id)).map((id) => ({
+          id,
+          label: t(`tenants.screen.actions.${id}`),
+          isDanger: id === 'delete',
+        }))
       }
       onAction={(key) => {
         const action = ACTIVE_ACTIONS.find((id) => id === key);

@@ -14,7 +14,8 @@ export interface TenantsToolbarProps {
   onView: (deleted: boolean) => void;
   onReload: () => void;
   isLoading: boolean;
-  onCreate: () => void;
+  /** Null for anyone but back-office staff: no "Novo tenant", and no deleted view (restoring is staff's). */
+  onCreate: (() => void) | null;
   canCreate: boolean;
   searchRef: RefObject<HTMLDivElement | null>;
 }
@@ -46,16 +47,18 @@ export function TenantsToolbar({
           onChange={onSearch}
         />
       </div>
-      <NativeRadioGroup
-        label={t('tenants.screen.viewLabel')}
-        value={deleted ? 'deleted' : 'active'}
-        onChange={(value) => onView(value === 'deleted')}
-        options={[
-          { value: 'active', label: t('tenants.views.active') },
-          { value: 'deleted', label: t('tenants.views.deleted') },
-        ]}
-        className={styles.views}
-      />
+      {onCreate ? (
+        <NativeRadioGroup
+          label={t('tenants.screen.viewLabel')}
+          value={deleted ? 'deleted' : 'active'}
+          onChange={(value) => onView(value === 'deleted')}
+          options={[
+            { value: 'active', label: t('tenants.views.active') },
+            { value: 'deleted', label: t('tenants.views.deleted') },
+          ]}
+          className={styles.views}
+        />
+      ) : null}
       <div className={styles.toolbarEnd}>
         <NativeButton
           variant="secondary"
@@ -66,9 +69,11 @@ export function TenantsToolbar({
         >
           {t('tenants.screen.reload')}
         </NativeButton>
-        <NativeButton icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
-          {t('tenants.screen.create')}
-        </NativeButton>
+        {onCreate ? (
+          <NativeButton icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
+            {t('tenants.screen.create')}
+          </NativeButton>
+        ) : null}
       </div>
     </div>
   );
@@ -78,7 +83,8 @@ export interface TenantsEmptyStateProps {
   deleted: boolean;
   search: string;
   onClear: () => void;
-  onCreate: () => void;
+  /** Null for anyone but back-office staff (the empty list then offers nothing to create). */
+  onCreate: (() => void) | null;
 }
 
 /** Why the page is empty: nothing yet (create one), nothing deleted, or a search with no match (clear it). */
@@ -104,9 +110,11 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
       title={t('tenants.screen.empty.none')}
       description={t('tenants.screen.empty.noneHint')}
       action={
-        <NativeButton icon={<PlusIcon />} onPress={onCreate}>
-          {t('tenants.screen.create')}
-        </NativeButton>
+        onCreate ? (
+          <NativeButton icon={<PlusIcon />} onPress={onCreate}>
+            {t('tenants.screen.create')}
+          </NativeButton>
+        ) : undefined
       }
     />
   );

@@ -6,19 +6,20 @@ import { tenantsListMachine } from '../../../machines/tenants/tenants-list.machi
 import {
   selectBusy,
   selectCanAct,
-  selectDialog,
   selectListStatus,
+  selectStaff,
 } from '../../../machines/tenants/tenants-list-selectors';
+import { selectIsStaff } from '../../../machines/session/access-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { ErrorState } from '../../components/error-state';
 import { lazyPart } from '../../components/lazy-with-timeout';
-import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
 import { NativeSpinner } from '../../components/native-spinner';
 import { Pagination } from '../../components/pagination';
 import { VisuallyHidden } from '../../components/visually-hidden';
-import { useServices } from '../../hooks/services-context';
+import { useServices, useSession } from '../../hooks/services-context';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
+import { TenantDialogs } from './tenant-dialogs';
 import type { TenantAction } from './tenant-row-actions';
 import { TenantsEmptyState, TenantsToolbar } from './tenants-toolbar';
 import { TenantsTable } from './tenants-table';
@@ -26,13 +27,8 @@ import * as styles from './tenants.css';
 import { useTenantsAddress } from './use-tenants-address';
 import { useReloadOnFocus } from './use-reload-on-focus';
 
-// The dialogs and the tenant panel (date pickers, multi-select, tabs, number fields) are their own
-// chunks: the list shows without them, and each arrives when first opened.
-const CreateTenantDialog = lazyPart(() =>
-  import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })),
-);
-const EditTenantDialog = lazyPart(() => import('./edit-tenant-dialog').then((m) => ({ default: m.EditTenantDialog })));
-const SetPlanDialog = lazyPart(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
+// The tenant panel (date pickers, multi-select, tabs, number fields) is its own chunk, as are the
+// dialogs (tenant-dialogs.tsx): the list shows without them, and each arrives when first opened.
 const TenantPanel = lazyPart(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
 const PAGE_SIZES = [4, 10, 25, 50];
@@ -50,7 +46,9 @@ export default function TenantsScreen() {
   const { t } = useTranslation();
   const { clients } = useServices();
   const initialSearch = useSearch();
-  const actor = useActorRef(tenantsListMachine, { input: { rest: clients.rest, search: initialSearch } });
+  const actor = useActorRef(tenantsListMachine, {
+    input: { rest: clients.rest, search: initialSearch, staff: useSession(selectIsStaff) },
+  });
   const [panel, setPanel] = useTenantsAddress(actor);
   const rows = useSelector(actor, (s) => s.context.rows);
   const total = useSelector(actor, (s) => s.context.total);
@@ -60,10 +58,8 @@ export default function TenantsScreen() {
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, selectBusy);
   const canAct = useSelector(actor, selectCanAct);
+  const staff = useSelector(actor, selectStaff);
   const target = useSelector(actor, (s) => s.context.target);
-  const dialog = useSelector(actor, selectDialog);
-  const actionError = useSelector(actor, (s) => s.context.actionError);
-  const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const narrow = useMediaQuery(NARROW_QUERY);
   const searchRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -84,7 +80,10 @@ export default function TenantsScreen() {
     },
     [actor, setPanel],
   );
-  const rowActions = useMemo(() => ({ busy, pendingId: target?.id ?? null, onAction }), [busy, target, onAction]);
+  const rowActions = useMemo(
+    () => ({ busy, pendingId: target?.id ?? null, staff, onAction }),
+    [busy, target, staff, onAction],
+  );
   const sort = useMemo(
     () => ({
       column: query.sortName,
@@ -93,7 +92,6 @@ export default function TenantsScreen() {
     [query.sortName, query.sortType],
   );
   const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
-  const close = () => actor.send({ type: 'tenants.close' });
   const create = () => actor.send({ type: 'tenants.createOpen' });
 
   return (
@@ -108,10 +106,11 @@ export default function TenantsScreen() {
         onView={(deleted) => actor.send({ type: 'tenants.view', deleted })}
         onReload={() => actor.send({ type: 'tenants.reload' })}
         isLoading={status === 'loading'}
-        onCreate={create}
+        onCreate={staff ? create : null}
         canCreate={canAct}
         searchRef={searchRef}
       />
+      {staff ? null : <p className={styles.notice}>{t('tenants.screen.readOnlyNote')}</p>}
       <TenantsTable
         aria-labelledby={headingId}
         rows={rows}
@@ -126,7 +125,7 @@ export default function TenantsScreen() {
             deleted={query.deleted}
             search={query.search}
             onClear={() => actor.send({ type: 'tenants.search', text: '' })}
-            onCreate={create}
+            onCreate={staff ? create : null}
           />
         }
         errorState={
@@ -145,47 +144,7 @@ export default function TenantsScreen() {
         onPageChange={(page) => actor.send({ type: 'tenants.page', page })}
         onPageSizeChange={(limit) => actor.send({ type: 'tenants.limit', limit })}
       />
-      <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
-        {dialog === 'create' ? (
-          <CreateTenantDialog
-            isPending={busy}
-            fieldErrors={fieldErrors}
-            formError={actionError}
-            onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
-            onClose={close}
-          />
-        ) : null}
-        {dialog === 'edit' && target ? (
-          <EditTenantDialog
-            tenant={target}
-            isPending={busy}
-            fieldErrors={fieldErrors}
-            formError={actionError}
-            onSubmit={(tenant) => actor.send({ type: 'tenants.edit', tenant })}
-            onClose={close}
-          />
-        ) : null}
-        {dialog === 'plan' && target ? (
-          <SetPlanDialog
-            tenant={target}
-            isPending={busy}
-            fieldErrors={fieldErrors}
-            formError={actionError}
-            onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })}
-            onClose={close}
-          />
-        ) : null}
-      </Suspense>
-      <NativeConfirmDialog
-        isOpen={dialog === 'delete'}
-        onOpenChange={(open) => !open && close()}
-        title={t('tenants.screen.deleteTitle')}
-        message={t('tenants.confirmDelete', { name: target?.name ?? '' })}
-        confirmLabel={t('tenants.screen.actions.delete')}
-        variant="danger"
-        isPending={busy}
-        onConfirm={() => actor.send({ type: 'tenants.confirm' })}
-      />
+      <TenantDialogs actor={actor} />
       {panel ? (
         <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
           <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} />

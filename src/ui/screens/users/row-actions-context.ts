@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { I18nKey } from '../../../domain/i18n-key';
 import type { UserRow } from '../../../machines/users/users-actors';
 import type { RowAction } from './user-row-actions';
 
@@ -12,6 +13,8 @@ export interface RowActionsState {
   /** The signed-in admin: their row offers nothing that would lock them out. */
   selfId: number | null;
   onAction: (action: RowAction, user: UserRow) => void;
+  /** Why the signed-in user may not act on `user` (users-access.ts), or null: its actions are disabled with it. */
+  refusalOf: (user: UserRow) => I18nKey | null;
 }
 
 /*

@@ -2,7 +2,12 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { UserFormField, userFormMachine } from '../../../machines/users/user-form.machine';
+import {
+  sameRoleField,
+  selectRoleField,
+  type UserFormField,
+  type userFormMachine,
+} from '../../../machines/users/user-form.machine';
 import { PasswordField } from '../../components/password-field';
 import { PasswordStrengthMeter } from '../../components/password-strength-meter';
 import { Select } from '../../components/select';
@@ -76,20 +81,26 @@ function PasswordInput({ form }: { form: UserFormRef }) {
   );
 }
 
+/**
+ * Only the roles the signed-in user may give (src/domain/escalation.ts), the edited user's own kept;
+ * on one's own record the role is shown, disabled, with why: another administrator must change it.
+ */
 function RoleSelect({ form }: { form: UserFormRef }) {
   const { t } = useTranslation();
   const value = useSelector(form, (s) => s.context.values.role_id);
-  const roles = useSelector(form, (s) => s.context.roles);
+  const field = useSelector(form, selectRoleField, sameRoleField);
   const { busy, ...validity } = useField(form, 'role_id');
+  const description = field.locked ? t(field.locked) : field.narrowed ? t('users.form.roleNarrowed') : undefined;
   return (
     <Select
       label={t('users.form.role')}
       name="role_id"
-      items={roles.map((role) => ({ id: role.id, label: role.display_name }))}
+      items={field.roles.map((role) => ({ id: role.id, label: role.display_name }))}
       value={value}
       onChange={(key) => form.send({ type: 'users.form.role', roleId: typeof key === 'number' ? key : null })}
       isRequired
-      isDisabled={busy}
+      isDisabled={busy || field.locked !== null}
+      description={description}
       {...validity}
     />
   );

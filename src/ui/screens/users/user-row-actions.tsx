@@ -1,8 +1,12 @@
 import type { TFunction } from 'i18next';
+import { useId } from 'react';
 import type { UserRow } from '../../../machines/users/users-actors';
+import { LockIcon } from '../../components/icons';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
-import { NativeButton } from '../../components/native-button';
+import { NativeButton, NativeIconButton } from '../../components/native-button';
+import { appToasts, showToast } from '../../components/toast-queue';
+import { VisuallyHidden } from '../../components/visually-hidden';
 import { MoreIcon } from './more-icon';
 import { useRowActions } from './row-actions-context';
 import * as styles from './users.css';
@@ -63,22 +67,51 @@ export function rowActionOptions(
  * "Editar" joins the menu so the column stays one button wide). While an action runs, its row's
  * menu button spins and the others are disabled: the machine takes one action at a time.
  *
+ * A user the signed-in admin may not act on (it holds permissions the admin lacks, or is an
+ * administrador: src/domain/escalation.ts) keeps its buttons, disabled and described by why, and a
+ * lock button before them that says why on hover, on focus (its name) and on a tap (a toast).
+ *
  * Mounted on every row a virtualized list scrolls into view, so it stays light: `t` comes from the
  * columns (no useTranslation per row), "Editar" is a {@link NativeButton} (a plain button with the
  * ghost Button's look) and the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
  */
 export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
-  const { narrow, busy, pendingUserId, selfId, onAction } = useRowActions();
+  const { narrow, busy, pendingUserId, selfId, onAction, refusalOf } = useRowActions();
+  const refusal = refusalOf(user);
+  const whyId = useId();
   const isPending = busy && pendingUserId === user.id;
   const isSelf = user.id === selfId;
+  const why = refusal ? t(refusal) : null;
   return (
     <span className={styles.rowActions}>
+      {why ? (
+        <>
+          <VisuallyHidden id={whyId}>{why}</VisuallyHidden>
+          <NativeIconButton
+            variant="ghost"
+            size="sm"
+            icon={<LockIcon />}
+            label={t('users.access.why', { name: user.name })}
+            title={why}
+            aria-describedby={whyId}
+            className={styles.lock}
+            onPress={() =>
+              showToast(appToasts, {
+                variant: 'info',
+                title: t('users.access.lockedTitle', { name: user.name }),
+                description: why,
+              })
+            }
+          />
+        </>
+      ) : null}
       {narrow ? null : (
         <NativeButton
           variant="ghost"
           size="sm"
           aria-label={t('users.actions.editNamed', { name: user.name })}
-          isDisabled={busy}
+          aria-describedby={why ? whyId : undefined}
+          isDisabled={busy || why !== null}
           onPress={() => onAction('edit', user)}
         >
           {t('users.actions.edit')}
@@ -90,7 +123,8 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
         size="sm"
         isPending={isPending}
         pendingLabel={isPending ? t('common.loading') : undefined}
-        isDisabled={busy && !isPending}
+        isDisabled={(busy && !isPending) || why !== null}
+        describedBy={why ? whyId : undefined}
         items={() => rowActionOptions(user, t, { withEdit: narrow, isSelf })}
         onAction={(key) => {
           const action = ROW_ACTIONS.find((id) => id === key);

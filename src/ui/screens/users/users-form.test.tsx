@@ -114,13 +114,13 @@ describe('UsersScreen: create', () => {
 
   it('shows the options failing to load, and retries', async () => {
     const api = fakeUsersApi([ana]);
-    api.override.set('roles', () => gqlError('FORBIDDEN', undefined, 403));
+    api.override.set('departments', () => gqlError('FORBIDDEN', undefined, 403));
     await render(api);
     await keys.click(screen.getByRole('button', { name: 'Novo usuário' }));
     const dialog = await screen.findByRole('dialog', { name: 'Novo usuário' });
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar funções, departamentos e instâncias.');
-    api.override.delete('roles');
+    api.override.delete('departments');
     await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await within(dialog).findByRole('textbox', { name: 'Nome' })).toBeInTheDocument();
   });

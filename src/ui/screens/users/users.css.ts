@@ -80,3 +80,6 @@ export const loading = style({
 });
 
 export const screen = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, minWidth: 0 });
+
+/** The lock before the buttons of a user the signed-in admin may not act on: muted, it only explains. */
+export const lock = style({ color: vars.color.textMuted });

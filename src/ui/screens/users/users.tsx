@@ -1,7 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sameSubject, selectSubject } from '../../../machines/session/access-selectors';
 import { selectUser } from '../../../machines/session/session-selectors';
+import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
 import {
   sameConfirm,
@@ -23,8 +25,8 @@ import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import { UserConfirmDialog } from './user-confirm-dialog';
-import type { RowAction } from './user-row-actions';
 import { useNarrow } from './use-narrow';
+import { useRowAction } from './use-row-action';
 import { useUsersQuery } from './use-users-query';
 import { UsersEmptyState } from './users-empty-state';
 import { indexUsers, queryUsers, SORT_COLUMNS } from './users-query';
@@ -46,8 +48,14 @@ const QuickEditDialog = lazyPart(() => import('./quick-edit-dialog').then((m) =>
 export default function UsersScreen() {
   const { t, i18n } = useTranslation();
   const { clients } = useServices();
-  const actor = useActorRef(usersMachine, { input: { execute: clients.graphql.execute, rest: clients.rest } });
+  const subject = useSession(selectSubject, sameSubject);
+  const actor = useActorRef(usersMachine, {
+    input: { execute: clients.graphql.execute, rest: clients.rest, subject },
+  });
+  // The rules follow the signed-in user's role and routes when they change (a live permission change).
+  useEffect(() => actor.send({ type: 'users.subject', subject }), [actor, subject]);
   const users = useSelector(actor, (s) => s.context.users);
+  const roles = useSelector(actor, (s) => s.context.roles);
   const status = useSelector(actor, selectListStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, selectBusy);
@@ -80,37 +88,12 @@ export default function UsersScreen() {
     if (outcome.ok && outcome.action === 'delete') setFocusSearch((n) => n + 1);
   });
 
-  // Stable, so the row cells (10,000 of them) are not re-rendered by a new handler.
-  const onAction = useCallback(
-    (action: RowAction, user: UserRow) => {
-      switch (action) {
-        case 'edit':
-        case 'instances':
-          return actor.send({ type: 'users.edit', user, view: action === 'edit' ? 'full' : 'instances' });
-        case 'rename':
-          return actor.send({ type: 'users.renameOpen', user });
-        case 'changeEmail':
-          return actor.send({ type: 'users.emailOpen', user });
-        case 'block':
-        case 'unblock':
-          return actor.send({ type: 'users.block', user, blocked: action === 'block' });
-        case 'twoFactorOff':
-          return actor.send({ type: 'users.twoFactor', user, enabled: false });
-        case 'twoFactorRequire':
-        case 'twoFactorWaive':
-          return actor.send({ type: 'users.requireTwoFactor', user, required: action === 'twoFactorRequire' });
-        case 'disconnect':
-          return actor.send({ type: 'users.disconnect', user });
-        case 'delete':
-          return actor.send({ type: 'users.delete', user });
-      }
-    },
-    [actor],
-  );
+  const onAction = useRowAction(actor);
   const pendingUserId = target?.id ?? null;
+  const refusalOf = useCallback((user: UserRow) => actOnRefusalOf({ subject, roles }, user), [subject, roles]);
   const rowActions = useMemo(
-    () => ({ narrow, busy, pendingUserId, selfId, onAction }),
-    [narrow, busy, pendingUserId, selfId, onAction],
+    () => ({ narrow, busy, pendingUserId, selfId, onAction, refusalOf }),
+    [narrow, busy, pendingUserId, selfId, onAction, refusalOf],
   );
   const sort = useMemo(() => ({ column: query.sort, direction: query.dir }), [query.sort, query.dir]);
   const createUser = () => actor.send({ type: 'users.create' });

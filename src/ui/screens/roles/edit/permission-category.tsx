@@ -3,6 +3,7 @@ import type { I18nKey } from '../../../../domain/i18n-key';
 import type { PermissionGroup } from '../../../../machines/roles/role-permissions.machine';
 import { Card } from '../../../components/card';
 import { Checkbox, CheckboxGroup } from '../../../components/checkbox';
+import { LockIcon } from '../../../components/icons';
 import { Grid } from '../../../components/layout';
 import { VisuallyHidden } from '../../../components/visually-hidden';
 import * as styles from './roles-edit.css';
@@ -25,12 +26,20 @@ export function useCategoryLabel(): (category: string) => string {
 export interface PermissionCategoryProps {
   group: PermissionGroup;
   isReadOnly: boolean;
+  /** The note that says why some boxes are disabled (the editor lacks those permissions). */
+  lockedNoticeId: string;
   onToggle: (routeName: string) => void;
   onToggleAll: (enabled: boolean) => void;
 }
 
 /** One category of the role editor: a card with its count, a select-all box and the checkbox group. */
-export function PermissionCategory({ group, isReadOnly, onToggle, onToggleAll }: PermissionCategoryProps) {
+export function PermissionCategory({
+  group,
+  isReadOnly,
+  lockedNoticeId,
+  onToggle,
+  onToggleAll,
+}: PermissionCategoryProps) {
   const { t } = useTranslation();
   const label = useCategoryLabel()(group.category);
   const checked = group.permissions.filter((p) => p.checked).map((p) => p.routeName);
@@ -42,7 +51,7 @@ export function PermissionCategory({ group, isReadOnly, onToggle, onToggleAll }:
       actions={
         <span className={styles.categoryTools}>
           <span className={styles.count}>{t('roles.edit.count', { selected: checked.length, total })}</span>
-          {isReadOnly ? null : (
+          {isReadOnly || !group.selectable ? null : (
             <Checkbox
               aria-label={t('roles.edit.selectAllIn', { category: label })}
               isSelected={group.allChecked}
@@ -67,8 +76,17 @@ export function PermissionCategory({ group, isReadOnly, onToggle, onToggleAll }:
         <Grid minColumnWidth="15rem" gap="sm">
           {group.permissions.map((permission) => (
             <span key={permission.routeName} className={styles.permission}>
-              <Checkbox value={permission.routeName}>{permission.displayName}</Checkbox>
-              <span className={styles.routeName}>{permission.routeName}</span>
+              <Checkbox
+                value={permission.routeName}
+                isDisabled={permission.locked !== null}
+                aria-describedby={permission.locked ? lockedNoticeId : undefined}
+              >
+                {permission.displayName}
+              </Checkbox>
+              <span className={permission.locked ? `${styles.routeName} ${styles.routeNameLocked}` : styles.routeName}>
+                {permission.locked ? <LockIcon size={12} className={styles.lockIcon} /> : null}
+                {permission.routeName}
+              </span>
             </span>
           ))}
         </Grid>

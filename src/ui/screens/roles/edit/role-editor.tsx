@@ -1,10 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   isDirty,
   rolePermissionsMachine,
   selectEditorPhase,
+  selectReadOnly,
   selectRenaming,
   selectSaving,
   selectShownGroups,
@@ -19,7 +20,8 @@ import { ErrorState } from '../../../components/error-state';
 import { Stack } from '../../../components/layout';
 import { Skeleton } from '../../../components/skeleton';
 import { Spinner } from '../../../components/spinner';
-import { useServices } from '../../../hooks/services-context';
+import { sameSubject, selectIsStaff, selectSubject } from '../../../../machines/session/access-selectors';
+import { useServices, useSession } from '../../../hooks/services-context';
 import { RenameRoleDialog, type DialogFeedback } from '../list/role-dialogs';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { PermissionCategory } from './permission-category';
@@ -34,7 +36,12 @@ const sameGroups = (a: PermissionGroup[], b: PermissionGroup[]) => JSON.stringif
 export function RoleEditor({ roleId }: { roleId: number }) {
   const { t } = useTranslation();
   const { clients } = useServices();
-  const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId } });
+  const subject = useSession(selectSubject, sameSubject);
+  const staff = useSession(selectIsStaff);
+  const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId, subject, staff } });
+  // The rules follow the signed-in user's role and routes when they change (a live permission change).
+  useEffect(() => actor.send({ type: 'roles.subject', subject }), [actor, subject]);
+  const lockedNoticeId = useId();
   const role = useSelector(actor, (s) => s.context.role);
   const loadError = useSelector(actor, (s) => s.context.loadError);
   const phase = useSelector(actor, selectEditorPhase);
@@ -42,7 +49,10 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const dirty = useSelector(actor, (s) => isDirty(s.context));
   const saving = useSelector(actor, selectSaving);
   const renaming = useSelector(actor, selectRenaming);
-  const editable = role !== null && role.name !== 'administrador';
+  const readOnly = useSelector(actor, selectReadOnly);
+  const editable = role !== null && readOnly === null;
+  // Renaming changes no permission: staff may rename any role but the administrador, their own included.
+  const renamable = role !== null && staff && role.name !== 'administrador';
   const guard = useLeaveGuard(dirty && editable);
   const [renameOpen, setRenameOpen] = useState(false);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
@@ -75,6 +85,7 @@ export function RoleEditor({ roleId }: { roleId: number }) {
     );
   }
 
+  const anyLocked = groups.some((g) => g.permissions.some((p) => p.locked !== null));
   const selected = groups.reduce((n, g) => n + g.permissions.filter((p) => p.checked).length, 0);
   const total = groups.reduce((n, g) => n + g.permissions.length, 0);
   return (
@@ -90,19 +101,25 @@ export function RoleEditor({ roleId }: { roleId: number }) {
             {t('roles.edit.summary', { selected, total })}
           </p>
         </Stack>
-        {editable ? (
+        {renamable ? (
           <Button variant="secondary" onPress={() => (setFeedback(null), setRenameOpen(true))} isDisabled={saving}>
             {t('roles.list.rename')}
           </Button>
         ) : null}
       </div>
-      {editable ? null : <p className={styles.notice}>{t('roles.readOnly')}</p>}
+      {readOnly ? <p className={styles.notice}>{t(readOnly)}</p> : null}
+      {editable && anyLocked ? (
+        <p id={lockedNoticeId} className={styles.notice}>
+          {t('roles.edit.lockedNotice')}
+        </p>
+      ) : null}
       {groups.length === 0 ? <EmptyState title={t('roles.edit.noPermissions')} /> : null}
       {groups.map((group) => (
         <PermissionCategory
           key={group.category}
           group={group}
           isReadOnly={!editable || saving}
+          lockedNoticeId={lockedNoticeId}
           onToggle={(routeName) => actor.send({ type: 'roles.toggle', routeName })}
           onToggleAll={(enabled) => actor.send({ type: 'roles.toggleCategory', category: group.category, enabled })}
         />

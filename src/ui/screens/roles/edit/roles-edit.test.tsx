@@ -7,7 +7,8 @@ import type { Role } from '../../../../machines/roles/roles.machine';
 import { deferred, json, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
 import { Link } from '../../../components/link';
 import { appToasts } from '../../../components/toast-queue';
-import { renderWithServices, type RenderedApp } from '../../../test-support/render';
+import type { User } from '../../../../machines/session/session-storage';
+import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../../test-support/render';
 import RolesEditScreen from './roles-edit';
 
 const categories: PermissionCategory[] = [
@@ -42,7 +43,13 @@ afterEach(() => {
 
 type Answer = (r: SeenRequest) => Response | Promise<Response> | undefined;
 
-function render(id: string, role: Role | null, answer: Answer = () => undefined) {
+function render(
+  id: string,
+  role: Role | null,
+  answer: Answer = () => undefined,
+  signedIn: { user?: User; permittedRoutes?: string[] } = {},
+  tenant?: string,
+) {
   view = renderWithServices(
     <>
       {/* As the shell renders it (src/app/router.tsx): inside a <Route> of its table path. */}
@@ -53,7 +60,8 @@ function render(id: string, role: Role | null, answer: Answer = () => undefined)
     </>,
     {
       path: `/roles/edit/${id}`,
-      signedIn: {},
+      signedIn,
+      ...(tenant ? { tenant } : {}),
       respond: (r) => {
         const custom = answer(r);
         if (custom) return custom;
@@ -209,5 +217,70 @@ describe('RolesEditScreen', () => {
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Operador' })).toBeInTheDocument();
+  });
+});
+
+describe('RolesEditScreen: who may change what', () => {
+  /** Staff holding the user and dashboard permissions and the role editor, not `tenants`. */
+  const editor: User = {
+    ...ADMIN_USER,
+    id: 5,
+    role: { id: 4, name: 'editor', display_name: 'Editor', has_permission_routes: [] },
+  };
+  const editorRoutes = ['users', 'dashboard-analytics', 'roles-list', 'roles-edit'];
+
+  it('a permission the editor lacks is disabled with why; one it holds can be added, and taken off', async () => {
+    const saved: unknown[] = [];
+    render(
+      '2',
+      operador,
+      (r) => {
+        if (r.path !== '/api/permission/update') return undefined;
+        saved.push(r.body);
+        return json(200, { ...operador, has_permission_routes: (r.body as { permissions: string[] }).permissions });
+      },
+      { user: editor, permittedRoutes: editorRoutes },
+    );
+    await screen.findByRole('heading', { level: 2, name: 'Operador' });
+    const note =
+      'As permissões que você não tem aparecem desativadas: você não pode dá-las a uma função, mas pode tirá-las.';
+    expect(screen.getByText(note)).toBeInTheDocument();
+    expect(box('Empresas')).toBeDisabled();
+    expect(box('Empresas')).toHaveAccessibleDescription(note);
+    expect(box('Usuários')).toBeEnabled();
+    // Select-all of the category adds only what the editor holds.
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
+    expect(box('Usuários')).toBeChecked();
+    expect(box('Empresas')).not.toBeChecked();
+    await userEvent.click(box('Painel analítico'));
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'] }]));
+  });
+
+  it("the editor's own role is read-only, saying another administrator must change it", async () => {
+    render('4', { ...operador, id: 4, name: 'editor', display_name: 'Editor' }, undefined, {
+      user: editor,
+      permittedRoutes: editorRoutes,
+    });
+    await screen.findByRole('heading', { level: 2, name: /Editor/ });
+    expect(
+      screen.getByText('Esta é a sua função: outro administrador precisa alterar as permissões dela.'),
+    ).toBeInTheDocument();
+    expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
+    expect(screen.queryByRole('button', { name: 'Salvar permissões' })).toBeNull();
+    // Renaming changes no permission: staff may rename their own role.
+    expect(screen.getByRole('button', { name: 'Renomear' })).toBeInTheDocument();
+  });
+
+  it('anyone but back-office staff reads roles only: no save, no rename, and a note on who changes them', async () => {
+    const customer: User = { ...ADMIN_USER, id: 9, tenantName: 'farmacia', origin_backoffice: false };
+    render('2', operador, undefined, { user: customer, permittedRoutes: editorRoutes }, 'farmacia');
+    await screen.findByRole('heading', { level: 2, name: /^Operador/ });
+    expect(
+      screen.getByText('Só a equipe do provedor altera funções: elas valem para todas as empresas.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Salvar permissões' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Renomear' })).toBeNull();
+    expect(screen.queryByRole('checkbox', { name: /Selecionar todas/ })).toBeNull();
   });
 });

@@ -19,3 +19,13 @@ export const deleteError = style({
   backgroundColor: vars.color.dangerSurface,
   color: vars.color.text,
 });
+
+/** Why the list offers no changes (not back-office staff): the role editor's note, same look. */
+export const notice = style({
+  margin: 0,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.infoSurface,
+  color: vars.color.text,
+  borderLeft: `4px solid ${vars.color.info}`,
+});

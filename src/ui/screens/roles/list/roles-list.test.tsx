@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Role } from '../../../../machines/roles/roles.machine';
 import { deferred, json, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../../components/toast-queue';
-import { renderWithServices, type RenderedApp } from '../../../test-support/render';
+import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../../test-support/render';
 import RolesListScreen from './roles-list';
 
 const admin: Role = {
@@ -104,7 +104,7 @@ describe('RolesListScreen', () => {
     expect(within(dialog).getByRole('textbox', { name: /Identificador/ })).toHaveValue('gerente-de-loja');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({
+    expect(seen.find((r) => r.method === 'POST' && r.path === '/api/roles')?.body).toEqual({
       name: 'gerente-de-loja',
       display_name: 'Gerente de Loja',
     });
@@ -115,7 +115,7 @@ describe('RolesListScreen', () => {
   it('refuses a bad identifier locally and shows the server refusing a duplicate, keeping the dialog open', async () => {
     const user = userEvent.setup();
     const seen = render((r) =>
-      r.method === 'POST'
+      r.method === 'POST' && r.path === '/api/roles'
         ? json(409, { message: 'A role with this name already exists', field: 'name' })
         : rolesApi([admin, operador])(r),
     ).requests;
@@ -130,7 +130,7 @@ describe('RolesListScreen', () => {
     expect(
       await within(dialog).findByText('Use de 2 a 40 letras minúsculas, números, hífen ou sublinhado.'),
     ).toBeInTheDocument();
-    expect(seen.some((r) => r.method === 'POST')).toBe(false);
+    expect(seen.some((r) => r.method === 'POST' && r.path === '/api/roles')).toBe(false);
     await user.clear(identifier);
     await user.type(identifier, 'operador');
     await user.click(within(dialog).getByRole('button', { name: 'Criar função' }));
@@ -198,5 +198,27 @@ describe('RolesListScreen: deleting a role', () => {
     await userEvent.click(within(second).getByRole('button', { name: 'Excluir' }));
     await waitFor(() => expect(within(table).queryByRole('row', { name: /Caixa/ })).toBeNull());
     expect(toasts()).toContain('Função excluída.');
+  });
+});
+
+describe('RolesListScreen: anyone but back-office staff', () => {
+  it('lists the roles to read, offers no create, rename or delete, and says who changes them', async () => {
+    view = renderWithServices(<RolesListScreen />, {
+      path: '/roles/list',
+      tenant: 'farmacia',
+      signedIn: { user: { ...ADMIN_USER, id: 9, tenantName: 'farmacia', origin_backoffice: false } },
+      respond: rolesApi([admin, operador]),
+    });
+    const table = await screen.findByRole('grid', { name: 'Funções cadastradas' });
+    expect(
+      screen.getByText('Só a equipe do provedor altera funções: elas valem para todas as empresas.'),
+    ).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Nova função' })).toBeNull();
+    const operadorRow = within(table).getByRole('row', { name: /Operador/ });
+    expect(within(operadorRow).queryByRole('button')).toBeNull();
+    expect(within(operadorRow).getByRole('link', { name: 'Ver permissões de Operador' })).toHaveAttribute(
+      'href',
+      '/roles/edit/2',
+    );
   });
 });

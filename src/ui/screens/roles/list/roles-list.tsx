@@ -18,7 +18,8 @@ import { ErrorState } from '../../../components/error-state';
 import { PlusIcon } from '../../../components/icons';
 import { Inline, Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
-import { useServices } from '../../../hooks/services-context';
+import { selectIsStaff } from '../../../../machines/session/access-selectors';
+import { useServices, useSession } from '../../../hooks/services-context';
 import { DeleteRoleDialog } from './delete-role-dialog';
 import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';
 import * as styles from './roles-list.css';
@@ -44,6 +45,8 @@ export default function RolesListScreen() {
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
   const [, navigate] = useLocation();
+  // Roles are shared by every tenant: only back-office staff create, rename or delete them.
+  const staff = useSession(selectIsStaff);
 
   // A refusal shows in the dialog that asked, which stays open; a success closes it (the hook toasts it).
   useOutcomeToast(actor, (outcome) => {
@@ -90,9 +93,10 @@ export default function RolesListScreen() {
       align: 'end',
       cell: (role) => {
         const admin = role.name === ADMIN;
+        const fixed = admin || !staff;
         return (
           <span className={styles.actions}>
-            {admin ? null : (
+            {fixed ? null : (
               <Button
                 variant="ghost"
                 size="sm"
@@ -102,7 +106,7 @@ export default function RolesListScreen() {
                 {t('roles.list.rename')}
               </Button>
             )}
-            {admin ? null : (
+            {fixed ? null : (
               <Button
                 variant="ghost"
                 size="sm"
@@ -115,9 +119,9 @@ export default function RolesListScreen() {
             <LinkButton
               size="sm"
               href={getHref('roles-edit', { id: role.id })}
-              aria-label={t(admin ? 'roles.list.viewLabel' : 'roles.list.editLabel', { name: role.display_name })}
+              aria-label={t(fixed ? 'roles.list.viewLabel' : 'roles.list.editLabel', { name: role.display_name })}
             >
-              {t(admin ? 'roles.list.view' : 'roles.list.edit')}
+              {t(fixed ? 'roles.list.view' : 'roles.list.edit')}
             </LinkButton>
           </span>
         );
@@ -129,10 +133,13 @@ export default function RolesListScreen() {
     <Stack gap="lg">
       <Inline justify="between" gap="md">
         <p className={styles.intro}>{t('roles.list.intro')}</p>
-        <Button icon={<PlusIcon />} onPress={() => open({ kind: 'create' })} isDisabled={status !== 'ready'}>
-          {t('roles.list.create')}
-        </Button>
+        {staff ? (
+          <Button icon={<PlusIcon />} onPress={() => open({ kind: 'create' })} isDisabled={status !== 'ready'}>
+            {t('roles.list.create')}
+          </Button>
+        ) : null}
       </Inline>
+      {staff ? null : <p className={styles.notice}>{t('roles.staffOnly')}</p>}
       <DataTable
         aria-label={t('roles.list.tableLabel')}
         columns={columns}
@@ -145,9 +152,11 @@ export default function RolesListScreen() {
             title={t('roles.list.empty')}
             description={t('roles.list.emptyHint')}
             action={
-              <Button variant="secondary" icon={<PlusIcon />} onPress={() => open({ kind: 'create' })}>
-                {t('roles.list.create')}
-              </Button>
+              staff ? (
+                <Button variant="secondary" icon={<PlusIcon />} onPress={() => open({ kind: 'create' })}>
+                  {t('roles.list.create')}
+                </Button>
+              ) : undefined
             }
           />
         }

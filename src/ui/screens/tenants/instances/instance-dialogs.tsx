@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { I18nKey } from '../../../../domain/i18n-key';
 import type { Instance, InstanceFields } from '../../../../machines/instances/instances.machine';
@@ -7,9 +7,8 @@ import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
 import { Modal } from '../../../components/dialog';
 import { Form, FormActions } from '../../../components/form';
-import { NumberField } from '../../../components/number-field';
-import { Switch } from '../../../components/switch';
 import { TextField } from '../../../components/text-field';
+import * as styles from './instances-panel.css';
 
 /** What a dialog shows after a refused submit: the call's failure and the refused fields. */
 export interface InstanceFeedback {
@@ -17,14 +16,14 @@ export interface InstanceFeedback {
   fieldErrors: Record<string, I18nKey>;
 }
 
-interface ShellProps {
+export interface ShellProps {
   isOpen: boolean;
   isPending: boolean;
   feedback: InstanceFeedback;
   onClose: () => void;
 }
 
-function useFeedbackText({ actionError, fieldErrors }: InstanceFeedback) {
+export function useFeedbackText({ actionError, fieldErrors }: InstanceFeedback) {
   const { t } = useTranslation();
   // The same object until the machine reports new refusals: React Aria shows server errors again
   // whenever this object changes, so a fresh one per render would keep them after the user edits.
@@ -41,7 +40,7 @@ function useFeedbackText({ actionError, fieldErrors }: InstanceFeedback) {
 }
 
 /** A modal that cannot be dismissed while its call runs. */
-function PanelModal({
+export function PanelModal({
   title,
   isOpen,
   isPending,
@@ -65,33 +64,33 @@ function PanelModal({
 
 const BLANK: InstanceFields = { name: '', activated: true, isOfficial: false, isUnlimited: false };
 
+type InstanceFormProps = ShellProps & {
+  instance: Instance | null;
+  /** Back-office staff: only they change the official and unlimited flags (shown disabled to others, with why). */
+  staff: boolean;
+  onSubmit: (fields: InstanceFields) => void;
+};
+
 /**
  * Create (no `instance`) or edit an instance: name, official and unlimited flags, and, when editing,
  * whether it is activated. The machine sends only what changed.
  */
-export function InstanceFormDialog({
-  instance,
-  onSubmit,
-  ...shell
-}: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
+export function InstanceFormDialog({ instance, onSubmit, staff, ...shell }: InstanceFormProps) {
   const { t } = useTranslation();
   const title = instance ? t('instances.form.updateTitle', { name: instance.name }) : t('instances.form.createTitle');
   return (
     <PanelModal title={title} {...shell}>
       {/* Keyed by instance so reopening starts from the instance as it is now. */}
-      <InstanceForm key={instance?.id ?? 'new'} instance={instance} onSubmit={onSubmit} {...shell} />
+      <InstanceForm key={instance?.id ?? 'new'} instance={instance} staff={staff} onSubmit={onSubmit} {...shell} />
     </PanelModal>
   );
 }
 
-function InstanceForm({
-  instance,
-  onSubmit,
-  isPending,
-  feedback,
-  onClose,
-}: ShellProps & { instance: Instance | null; onSubmit: (fields: InstanceFields) => void }) {
+function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose }: InstanceFormProps) {
   const { t } = useTranslation();
+  const billingNoteId = useId();
+  // For anyone but staff the flags show what they are and cannot change (the server refuses it).
+  const billing = staff ? {} : { isDisabled: true, 'aria-describedby': billingNoteId };
   const [fields, setFields] = useState<InstanceFields>(
     instance
       ? {
@@ -124,12 +123,17 @@ function InstanceForm({
         errorMessage={t('instances.errors.name')}
         autoFocus
       />
-      <Checkbox isSelected={fields.isOfficial} onChange={(isOfficial) => set({ isOfficial })}>
+      <Checkbox isSelected={fields.isOfficial} onChange={(isOfficial) => set({ isOfficial })} {...billing}>
         {t('instances.form.official')}
       </Checkbox>
-      <Checkbox isSelected={fields.isUnlimited} onChange={(isUnlimited) => set({ isUnlimited })}>
+      <Checkbox isSelected={fields.isUnlimited} onChange={(isUnlimited) => set({ isUnlimited })} {...billing}>
         {t('instances.form.unlimited')}
       </Checkbox>
+      {staff ? null : (
+        <p id={billingNoteId} className={styles.note}>
+          {t('access.staffBillingFlags')}
+        </p>
+      )}
       {instance ? (
         <Checkbox isSelected={fields.activated} onChange={(activated) => set({ activated })}>
           {t('instances.form.activated')}
@@ -141,71 +145,6 @@ function InstanceForm({
         </Button>
         <Button type="submit" isPending={isPending}>
           {t(instance ? 'instances.form.updateSubmit' : 'instances.form.createSubmit')}
-        </Button>
-      </FormActions>
-    </Form>
-  );
-}
-
-/** Default reach of a sync: the last 30 days. */
-const DEFAULT_DAYS = 30;
-
-/** Start a message sync: how many days back, or every message. */
-export function SyncDialog({
-  instance,
-  onSubmit,
-  ...shell
-}: ShellProps & { instance: Instance | null; onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
-  const { t } = useTranslation();
-  return (
-    <PanelModal title={t('instances.sync.title', { name: instance?.name ?? '' })} {...shell}>
-      <SyncForm key={instance?.id ?? 'none'} onSubmit={onSubmit} {...shell} />
-    </PanelModal>
-  );
-}
-
-function SyncForm({
-  onSubmit,
-  isPending,
-  feedback,
-  onClose,
-}: ShellProps & { onSubmit: (daysAgo: number | null, unlimited: boolean) => void }) {
-  const { t } = useTranslation();
-  const [daysAgo, setDaysAgo] = useState<number>(DEFAULT_DAYS);
-  const [unlimited, setUnlimited] = useState(false);
-  const { validationErrors, formError } = useFeedbackText(feedback);
-  return (
-    <Form
-      formError={formError}
-      validationErrors={validationErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(Number.isNaN(daysAgo) ? null : daysAgo, unlimited);
-      }}
-    >
-      <p>{t('instances.sync.intro')}</p>
-      <NumberField
-        label={t('instances.sync.daysAgo')}
-        description={t('instances.sync.daysAgoHint')}
-        name="daysAgo"
-        value={daysAgo}
-        onChange={setDaysAgo}
-        minValue={1}
-        maxValue={3650}
-        step={1}
-        isRequired={!unlimited}
-        isDisabled={unlimited}
-        errorMessage={t('instances.errors.daysAgo')}
-      />
-      <Switch isSelected={unlimited} onChange={setUnlimited}>
-        {t('instances.sync.unlimited')}
-      </Switch>
-      <FormActions>
-        <Button variant="secondary" onPress={onClose} isDisabled={isPending}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" isPending={isPending}>
-          {t('instances.sync.submit')}
         </Button>
       </FormActions>
     </Form>

@@ -103,3 +103,6 @@ export const loading = style({
   color: vars.color.textMuted,
   padding: vars.space.md,
 });
+
+/** Why the instance form's billing flags are disabled (not back-office staff), right under them. */
+export const note = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });

@@ -20,12 +20,14 @@ import { Spinner } from '../../../components/spinner';
 import { appToasts, showToast } from '../../../components/toast-queue';
 import { VisuallyHidden } from '../../../components/visually-hidden';
 import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors';
-import { usePreferences, useServices, useSocket } from '../../../hooks/services-context';
+import { selectIsStaff } from '../../../../machines/session/access-selectors';
+import { usePreferences, useServices, useSession, useSocket } from '../../../hooks/services-context';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { InstanceCard } from './instance-card';
 import { connectionsMachine } from '../../../../machines/instances/connections.machine';
 import { InstanceConnections } from './instance-connections';
-import { InstanceFormDialog, SyncDialog } from './instance-dialogs';
+import { InstanceFormDialog } from './instance-dialogs';
+import { SyncDialog } from './sync-dialog';
 import * as styles from './instances-panel.css';
 
 /** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
@@ -61,7 +63,8 @@ function SyncAnnouncer({ actor }: { actor: InstancesActor }) {
 function Panel({ tenantName }: { tenantName: string }) {
   const { t } = useTranslation();
   const { clients, bus, preferences } = useServices();
-  const actor = useActorRef(instancesMachine, { input: { rest: clients.rest, bus, tenantName } });
+  const staff = useSession(selectIsStaff);
+  const actor = useActorRef(instancesMachine, { input: { rest: clients.rest, bus, tenantName, staff } });
   const connectionsActor = useActorRef(connectionsMachine, { input: { rest: clients.rest, tenantName } });
   const status = useSelector(actor, selectListStatus);
   const loaded = useSelector(actor, (s) => s.context.loaded);
@@ -191,6 +194,7 @@ function Panel({ tenantName }: { tenantName: string }) {
       <InstanceFormDialog
         isOpen={dialog === 'create' || dialog === 'update'}
         instance={dialog === 'update' ? target : null}
+        staff={staff}
         isPending={busy}
         feedback={feedback}
         onClose={close}

@@ -1,6 +1,8 @@
 import { neutraliseFormula } from '../../../src/domain/csv-formula';
 import { csvDecimal } from '../../../src/domain/format';
-import { REPORT_TIME_ZONE } from './params';
+
+/** Calendar days of reports are read in the product's zone (contract: "interpreted in America/Sao_Paulo"). */
+export const REPORT_TIME_ZONE = 'America/Sao_Paulo';
 
 /**
  * CSV as the sheets ship it (docs/product.md, Sheets and CSV): `;`-separated, UTF-8 with BOM, CRLF, decimal comma, dates in
@@ -110,7 +112,7 @@ function decimal2(value: number): string {
 /**
  * One cell: integers as they are, other numbers with two decimals and a comma, `sim`/`não` for
  * booleans; text with a leading `'` when it starts like a formula (CSV injection). The SQL formatter
- * (./csv-sql.ts) prints every cell the same way.
+ * (server/src/reports/csv-sql.ts) prints every cell the same way.
  */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
-import { ADMIN_ROLE, PERMISSION_ROUTES } from '../db/catalog';
-import type { Database } from '../db/schema';
+import { ADMIN_ROLE, PERMISSION_ROUTES } from './catalog';
+import type { Database } from './schema';
+
+/**
+ * The user read model: the contract's `User` and a role's routes, read by auth (the session's user, the
+ * actor's routes), users and roles. It sits on the database floor so those resources share it without
+ * importing each other (docs/architecture.md, The server's floors).
+ */
 
 export { ADMIN_ROLE, PERMISSION_ROUTES };
 
@@ -122,4 +128,9 @@ export async function loadUserDtos(
         instance: { id: l.instance_id, name: l.instance_name, activated: l.instance_activated },
       })),
   }));
+}
+
+/** A user's e-mail as stored; throws when there is no such user. */
+export function userEmail(db: Kysely<Database>, id: number) {
+  return db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow();
 }

@@ -1,0 +1,80 @@
+import type { I18nKey } from '../../domain/i18n-key';
+import { addRefusal, readOnlyReason } from './role-access';
+import type { RolePermissionsContext, RolePermissionsSnapshot } from './role-permissions.machine';
+
+/** Whether the edited checklist differs from the stored one. */
+export function isDirty(context: Pick<RolePermissionsContext, 'saved' | 'draft'>): boolean {
+  return context.saved.length !== context.draft.length || context.saved.some((name, i) => context.draft[i] !== name);
+}
+
+/** The editor's phase: loading the role, failed to load it, or shown (editing, or saving or renaming it). */
+export const selectEditorPhase = (s: RolePermissionsSnapshot): 'loading' | 'failed' | 'ready' =>
+  s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready';
+export const selectSaving = (s: RolePermissionsSnapshot) => s.matches('saving');
+export const selectRenaming = (s: RolePermissionsSnapshot) => s.matches('renaming');
+
+/**
+ * Why the role's permissions are read-only (the administrador role, not staff, the editor's own role),
+ * as the note the editor shows; null when they can be changed.
+ */
+export const selectReadOnly = (s: RolePermissionsSnapshot): I18nKey | null => readOnlyReason(s.context);
+
+/** One checklist group for the editor. */
+export interface PermissionGroup {
+  category: string;
+  /** `locked`: why the permission cannot be added (the editor lacks it), or null. */
+  permissions: { routeName: string; displayName: string; checked: boolean; locked: I18nKey | null }[];
+  /** Every permission that can be ticked is (select-all shows checked). */
+  allChecked: boolean;
+  someChecked: boolean;
+  /** Some permission of the group can be ticked or unticked (select-all is offered). */
+  selectable: boolean;
+}
+
+/** The permissions grouped by category with their edited state and what may not be added. */
+export function permissionGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
+  const { context } = snapshot;
+  const checked = new Set(context.draft);
+  const stored = new Set(context.saved);
+  return context.categories.map((c) => {
+    const permissions = c.permissions.map((p) => ({
+      routeName: p.route_name,
+      displayName: p.display_name,
+      checked: checked.has(p.route_name),
+      // What is stored can always be taken off and put back; anything else only by one who holds it.
+      locked: stored.has(p.route_name) ? null : addRefusal(context, p.route_name),
+    }));
+    const open = permissions.filter((p) => p.locked === null);
+    const count = permissions.filter((p) => p.checked).length;
+    const allChecked = open.length > 0 && open.every((p) => p.checked);
+    return {
+      category: c.category,
+      permissions,
+      allChecked,
+      someChecked: count > 0 && !allChecked,
+      selectable: open.length > 0,
+    };
+  });
+}
+
+/**
+ * The groups as the editor shows them: the administrador passes every check, so its boxes all show
+ * checked; a read-only role's boxes are all disabled, so none is marked as locked on its own.
+ */
+export function selectShownGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
+  const groups = permissionGroups(snapshot);
+  const reason = readOnlyReason(snapshot.context);
+  if (reason === null) return groups;
+  const admin = reason === 'roles.readOnly';
+  return groups.map((g) => {
+    const permissions = g.permissions.map((p) => ({ ...p, checked: admin || p.checked, locked: null }));
+    const count = permissions.filter((p) => p.checked).length;
+    return {
+      ...g,
+      permissions,
+      allChecked: count === permissions.length && count > 0,
+      someChecked: count > 0 && count < permissions.length,
+      selectable: false,
+    };
+  });
+}

@@ -1,0 +1,76 @@
+import { useSelector } from '@xstate/react';
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ActorRefFrom } from 'xstate';
+import type { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
+import { selectBusy, selectDialog } from '../../../machines/tenants/tenants-list-selectors';
+import { lazyPart } from '../../components/lazy-with-timeout';
+import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
+import { NativeSpinner } from '../../components/native-spinner';
+
+// Each dialog (number fields, selects) is its own chunk: the list shows without them, and each
+// arrives when first opened.
+const CreateTenantDialog = lazyPart(() =>
+  import('./create-tenant-dialog').then((m) => ({ default: m.CreateTenantDialog })),
+);
+const EditTenantDialog = lazyPart(() => import('./edit-tenant-dialog').then((m) => ({ default: m.EditTenantDialog })));
+const SetPlanDialog = lazyPart(() => import('./set-plan-dialog').then((m) => ({ default: m.SetPlanDialog })));
+
+/**
+ * The tenants list's dialogs (create, edit, set plan, the delete confirmation) as its machine opens
+ * them: back-office staff's only (the machine opens none for anyone else).
+ */
+export function TenantDialogs({ actor }: { actor: ActorRefFrom<typeof tenantsListMachine> }) {
+  const { t } = useTranslation();
+  const dialog = useSelector(actor, selectDialog);
+  const busy = useSelector(actor, selectBusy);
+  const target = useSelector(actor, (s) => s.context.target);
+  const actionError = useSelector(actor, (s) => s.context.actionError);
+  const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
+  const close = () => actor.send({ type: 'tenants.close' });
+  return (
+    <>
+      <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
+        {dialog === 'create' ? (
+          <CreateTenantDialog
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(tenant) => actor.send({ type: 'tenants.create', tenant })}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === 'edit' && target ? (
+          <EditTenantDialog
+            tenant={target}
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(tenant) => actor.send({ type: 'tenants.edit', tenant })}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === 'plan' && target ? (
+          <SetPlanDialog
+            tenant={target}
+            isPending={busy}
+            fieldErrors={fieldErrors}
+            formError={actionError}
+            onSubmit={(plan, user, ticket) => actor.send({ type: 'tenants.setPlan', plan, user, ticket })}
+            onClose={close}
+          />
+        ) : null}
+      </Suspense>
+      <NativeConfirmDialog
+        isOpen={dialog === 'delete'}
+        onOpenChange={(open) => !open && close()}
+        title={t('tenants.screen.deleteTitle')}
+        message={t('tenants.confirmDelete', { name: target?.name ?? '' })}
+        confirmLabel={t('tenants.screen.actions.delete')}
+        variant="danger"
+        isPending={busy}
+        onConfirm={() => actor.send({ type: 'tenants.confirm' })}
+      />
+    </>
+  );
+}
