@@ -759,7 +759,7 @@ export interface paths {
         get: operations["roleGet"];
         /**
          * Rename a role (its display name)
-         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix).
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix). The administrador role is renamed only by an administrador (403 otherwise; extension: no way up, docs/security.md).
          */
         put: operations["roleRename"];
         post?: never;

@@ -119,7 +119,7 @@ export const POLICIES = {
     list: route(['roles-list', 'roles-edit', 'users']),
     get: route(ROLES_READ),
     create: staff(['roles-edit']),
-    rename: staff(['roles-edit']),
+    rename: staff(['roles-edit'], { rules: ['the administrador role only by an administrador'] }),
     setPermissions: staff(['roles-edit'], {
       rules: [
         'adds only permissions the caller holds',

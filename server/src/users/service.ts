@@ -40,6 +40,9 @@ import { loadUserDtos, type UserDto } from '../db/user-dto';
 
 export type { NewUser, UserPatch } from './user-input';
 
+/** The most instances one change links a user to (contracts/openapi.yaml `chosen_instances`, `maxItems`). */
+export const MAX_CHOSEN_INSTANCES = 500;
+
 /** Where a target user must be: in one tenant (GraphQL: the path's), or anywhere the actor may see (null). */
 export interface TargetScope {
   tenantId: number | null;
@@ -153,6 +156,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       throw unknownReference('user_department_id', 'No such department in this tenant');
     }
     if (refs.chosen_instances === undefined) return undefined;
+    // REST's schema says so (contracts/openapi.yaml `maxItems: 500`); GraphQL sends the list as a variable,
+    // which no token limit bounds, and one SQL statement takes at most 65,535 parameters.
+    if (refs.chosen_instances.length > MAX_CHOSEN_INSTANCES)
+      throw invalid('chosen_instances', `at most ${MAX_CHOSEN_INSTANCES} instances`);
     const ids = [...new Set(refs.chosen_instances)];
     if ((await repo.instancesInTenant(db, tenantId, ids)) !== ids.length)
       throw unknownReference('chosen_instances', 'An instance does not belong to this tenant');
