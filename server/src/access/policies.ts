@@ -122,7 +122,7 @@ export const POLICIES = {
     rename: staff(['roles-edit'], { rules: ['the administrador role only by an administrador'] }),
     setPermissions: staff(['roles-edit'], {
       rules: [
-        'adds only permissions the caller holds',
+        'adds or removes only permissions the caller holds',
         "never the caller's own role",
         'administrador always holds all',
       ],

@@ -14,7 +14,7 @@ import * as repo from './repository';
 /**
  * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
  * create or change them; each method's policy is server/src/access/policies.ts `roles`. A permission
- * edit adds only permissions the editor holds and never touches the editor's own role
+ * edit adds or removes only permissions the editor holds and never touches the editor's own role
  * (server/src/access/escalation.ts `assertMayEditRole`), decided on the role's permissions read under
  * its row lock. The rules on names match contracts/openapi.yaml `RoleCreate`.
  *
