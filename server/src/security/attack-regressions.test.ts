@@ -385,10 +385,9 @@ describe.each([
       expect(byAdministrador.status).toBe(200);
     });
 
-    // Open (a rule to decide, not a slip): src/domain/escalation.ts lets anyone with `roles-edit` remove
-    // any permission ("removing is free"), so the rule "acting on a user needs every permission it holds"
-    // is talked around in two steps: strip what the editor lacks from the target's role, then act on the
-    // target (its e-mail and password), and keep the account when an administrador puts the permissions back.
+    // Talked around in two steps before: strip from the target's role what the editor lacks ("removing
+    // is free"), then act on the target (its e-mail and password), and keep the account when an
+    // administrador puts the permissions back. src/domain/escalation.ts now refuses removing them too.
     it('stripping from a role permissions the editor lacks (then acting on its holder): 403, the role unchanged', async () => {
       const stripped = await inject(
         'POST',
@@ -404,10 +403,9 @@ describe.each([
     });
   });
 
-  // Open (the contract says otherwise: contracts/openapi.yaml `userSettingsUpdate`, "also of its own
-  // account"): a holder of `users` resets its OWN second factor without a code, so a stolen session of a
-  // customer's administrador removes the factor that docs/security.md says "a stolen session alone
-  // cannot remove" (POST /api/two-factor/disable asks for a code for exactly that reason).
+  // A holder of `users` reset its OWN second factor without a code, so a stolen session of a customer's
+  // administrador removed the factor (docs/security.md, Credentials and sessions). One's own two-factor
+  // goes off only with a code, POST /api/two-factor/disable (server/src/access/self-service.ts).
   it('a holder of `users` resetting its own two-factor without a code (PATCH /api/user-settings/{own id}): 403, two-factor still on', async () => {
     const customer = await someCustomerUser(t.db);
     const user = await createTestUser(t.db, {
