@@ -49,7 +49,11 @@ export function actOnRefusal(subject: Subject, target: { userId: number; role: G
   return missing.length > 0 ? { kind: 'lacks', missing } : null;
 }
 
-/** Changing a role's routes from `before` to `after`: never the subject's own role, and only adding what it holds. */
+/**
+ * Changing a role's routes from `before` to `after`: never the subject's own role, and only routes it
+ * holds, added or removed. Removing is no freer than adding: a role stripped of what the editor lacks
+ * would put its holders within the editor's reach (actOnRefusal), their accounts then taken over.
+ */
 export function editRoleRefusal(
   subject: Subject,
   role: { id: number },
@@ -59,9 +63,8 @@ export function editRoleRefusal(
   if (subject.roleId !== undefined && role.id === subject.roleId) return { kind: 'own-role' };
   if (isAdministrator(subject)) return null;
   const had = new Set(before);
-  const missing = missingOf(
-    subject,
-    [...after].filter((route) => !had.has(route)),
-  );
+  const has = new Set(after);
+  const changed = [...[...has].filter((route) => !had.has(route)), ...[...had].filter((route) => !has.has(route))];
+  const missing = missingOf(subject, changed);
   return missing.length > 0 ? { kind: 'lacks', missing } : null;
 }

@@ -227,12 +227,13 @@ export interface paths {
          *     - `true`: only for a user who has enrolled (`POST /api/two-factor/enrol` then `/verify`, which already
          *       turns it on); for a user who has not, 409 with a message saying so. A user may do this for itself;
          *       for another user the `users` permission is needed.
-         *     - `false`: a reset by an administrator with the `users` permission (also of its own account): the
-         *       secret and the recovery codes are cleared, and the user enrols again to turn it back on. A user
-         *       without that permission turns its own two-factor off with `POST /api/two-factor/disable` and a code
-         *       (403 here).
-         *     - `two_factor_enrolment_required` (extension), with the `users` permission only (403 otherwise, also
-         *       for one's own account): `true` makes the user's next sign-in walk through enrolment before the
+         *     - `false`: a reset of another user by an administrator with the `users` permission: the secret and
+         *       the recovery codes are cleared, and the user enrols again to turn it back on. Anyone, whatever its
+         *       permissions, turns its own two-factor off with `POST /api/two-factor/disable` and a code (403 here,
+         *       reason "turn your own two-factor off on the two-factor screen, with a code…"), so a stolen session
+         *       alone cannot remove the second factor.
+         *     - `two_factor_enrolment_required` (extension), with the `users` permission, for another user only
+         *       (403 otherwise, and always for one's own account): `true` makes the user's next sign-in walk through enrolment before the
          *       session starts (see `POST /api/auth/login`); 409 when two-factor is already on (nothing to enrol).
          *       `false` lifts the requirement. Enrolling clears it.
          *     Either field or both (at least one); a reset and a requirement together reset first.
@@ -759,7 +760,7 @@ export interface paths {
         get: operations["roleGet"];
         /**
          * Rename a role (its display name)
-         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix).
+         * @description Roles are shared by every tenant, so only back-office staff (`origin_backoffice`) may change them; a tenant's own staff get 403 whatever their role (extension: found by the tenant-isolation matrix). The administrador role is renamed only by an administrador (403 otherwise; extension: no way up, docs/security.md).
          */
         put: operations["roleRename"];
         post?: never;

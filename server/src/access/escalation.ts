@@ -64,7 +64,8 @@ export function assertNotOwnRole(actor: Actor, targetUserId: number, roleId: num
 
 /**
  * Changing a role's permissions from `before` to `after`: never the actor's own role (it would raise
- * itself), and only adding permissions the actor holds (removing is always allowed: it raises nobody).
+ * itself), and only permissions the actor holds, added or removed (a role stripped of what the actor
+ * lacks would bring its holders within the actor's reach: src/domain/escalation.ts).
  */
 export function assertMayEditRole(
   actor: Actor,
@@ -74,6 +75,6 @@ export function assertMayEditRole(
 ): void {
   refuse(editRoleRefusal(subjectOf(actor), role, before, after), {
     administrador: 'only an administrador may do this',
-    lacks: 'you cannot grant permissions you do not hold',
+    lacks: 'you cannot give or take away permissions you do not hold',
   });
 }

@@ -119,10 +119,10 @@ export const POLICIES = {
     list: route(['roles-list', 'roles-edit', 'users']),
     get: route(ROLES_READ),
     create: staff(['roles-edit']),
-    rename: staff(['roles-edit']),
+    rename: staff(['roles-edit'], { rules: ['the administrador role only by an administrador'] }),
     setPermissions: staff(['roles-edit'], {
       rules: [
-        'adds only permissions the caller holds',
+        'adds or removes only permissions the caller holds',
         "never the caller's own role",
         'administrador always holds all',
       ],

@@ -40,12 +40,20 @@ export function assertMayChange(actor: Actor, id: number, fields: readonly strin
 
 /**
  * Who may ask for a change of a user's two-factor settings (contracts/openapi.yaml `userSettingsUpdate`,
- * GraphQL `updateUserSettings`): with the `users` permission anyone; without it only the user itself, and
- * only to confirm its own enrolled two-factor (`two_factor_enabled: true`): a reset, and requiring or
- * lifting enrolment, are the permission's. Like {@link assertMayChange}, asked before the input is read.
+ * GraphQL `updateUserSettings`). On one's own account, whatever one's permissions, only to confirm one's
+ * enrolled two-factor (`two_factor_enabled: true`): turning it off takes a code (`POST
+ * /api/two-factor/disable`), so a stolen session alone cannot remove the second factor (docs/security.md,
+ * Credentials and sessions), and requiring or lifting one's own enrolment is another administrator's.
+ * On another user's, the `users` permission. Like {@link assertMayChange}, asked before the input is read.
  */
 export function assertMaySetTwoFactor(actor: Actor, id: number, settings: Record<string, unknown>): void {
-  if (holdsAny(actor, USERS_PERMISSION)) return;
-  if (id !== actor.userId || 'two_factor_enrolment_required' in settings || settings.two_factor_enabled === false)
-    throw forbidden(USERS_PERMISSION);
+  if (id === actor.userId) {
+    if ('two_factor_enrolment_required' in settings || settings.two_factor_enabled === false)
+      throw forbidden(
+        [],
+        'turn your own two-factor off on the two-factor screen, with a code; another administrator resets it or requires enrolment',
+      );
+    return;
+  }
+  if (!holdsAny(actor, USERS_PERMISSION)) throw forbidden(USERS_PERMISSION);
 }

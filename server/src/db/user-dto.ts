@@ -17,6 +17,11 @@ export type RoleDto = components['schemas']['Role'];
 /** A role's permitted route names; administrador holds every one (docs/product.md, Roles and route permissions). */
 export async function permittedRoutesOf(db: Kysely<Database>, roleId: number, roleName: string): Promise<string[]> {
   if (roleName === ADMIN_ROLE) return [...PERMISSION_ROUTES];
+  return grantedRoutes(db, roleId);
+}
+
+/** The route names the role's own rows grant, ascending (not the catalogue `administrador` implies). */
+export async function grantedRoutes(db: Kysely<Database>, roleId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('role_permissions as rp')
     .innerJoin('permissions as p', 'p.id', 'rp.permission_id')

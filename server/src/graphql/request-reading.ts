@@ -201,6 +201,12 @@ export function readingOf(body: unknown, schema: GraphQLSchema): Reading {
     );
   }
   const { fields, unknown } = read(chosen);
+  // The schema has no subscription type: such a document is read (its fields' permissions are checked
+  // like any) and refused, never passed on to yoga, which would answer 200 with a codeless error.
+  if (chosen.operation === 'subscription')
+    return unreadable(fields, [
+      { message: 'The schema has no subscriptions', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+    ]);
   if (unknown.length > 0) {
     return unreadable(
       fields,

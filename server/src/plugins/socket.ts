@@ -224,12 +224,15 @@ export function registerSocket(
     if (!session || session.userId !== userId) return reject(socket, CLOSE.unauthorized);
     const [states, tenant] = await Promise.all([
       sessionStates(db, [session], startedAt),
-      db
-        .selectFrom('tenants')
-        .select(['id', 'name'])
-        .where('name', '=', tenantName)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst(),
+      // A name with a NUL names no tenant (the database would refuse the parameter: close 1011).
+      tenantName.includes('\u0000')
+        ? undefined
+        : db
+            .selectFrom('tenants')
+            .select(['id', 'name'])
+            .where('name', '=', tenantName)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst(),
     ]);
     const state = states.get(session.familyId);
     if (!state?.alive) return reject(socket, CLOSE.unauthorized);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+export { grantedRoutes } from '../db/user-dto';
 
 /** The roles service's SQL (server/src/roles/service.ts): roles, the permission catalogue, role permissions. */
 
@@ -36,18 +37,6 @@ export function lockRole(trx: Transaction<Database>, id: number) {
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
-}
-
-/** The route names the role's own rows grant, ascending (not the catalogue `administrador` implies). */
-export async function grantedRoutes(db: Db, roleId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('role_permissions as rp')
-    .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
-    .select('p.route_name')
-    .where('rp.role_id', '=', roleId)
-    .orderBy('p.route_name')
-    .execute();
-  return rows.map((r) => r.route_name);
 }
 
 /** How many users point at the role: live, and soft-deleted (whose rows keep the reference). */

@@ -14,7 +14,7 @@ import * as repo from './repository';
 /**
  * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
  * create or change them; each method's policy is server/src/access/policies.ts `roles`. A permission
- * edit adds only permissions the editor holds and never touches the editor's own role
+ * edit adds or removes only permissions the editor holds and never touches the editor's own role
  * (server/src/access/escalation.ts `assertMayEditRole`), decided on the role's permissions read under
  * its row lock. The rules on names match contracts/openapi.yaml `RoleCreate`.
  *
@@ -100,6 +100,10 @@ export function createRolesService({
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
         if (!role) throw notFound('Role not found', 'id');
+        // Only an administrador changes the administrador role (server/src/access/escalation.ts): a display
+        // name swapped with another role's would have a customer's administrador give it unknowingly.
+        if (role.name === ADMIN_ROLE && actor.role !== ADMIN_ROLE)
+          throw forbidden([], 'only an administrador may rename the administrador role');
         await repo.renameRole(trx, role.id, value);
         await record({
           operation: 'role.rename',
@@ -192,10 +196,12 @@ export function createRolesService({
     /** The permissions of the user with this e-mail: one's own always; another's with `users` or `roles-list`. */
     async permissionsOf(actor: Actor, email: string) {
       const user = await repo.userRoleByEmail(db, email.toLowerCase());
+      // The permission before the record: a caller without it learns nothing of which e-mails exist
+      // (403 for any e-mail not its own; server/src/security/attack-regressions.test.ts).
+      if (user?.id !== actor.userId && !holdsAny(actor, ['users', 'roles-list']))
+        throw forbidden(['users', 'roles-list']);
       if (!user || (!actor.originBackoffice && user.tenant_id !== actor.tenantId))
         throw notFound('User not found', 'email');
-      if (user.id !== actor.userId && !holdsAny(actor, ['users', 'roles-list']))
-        throw forbidden(['users', 'roles-list']);
       const routes = new Set(await permittedRoutesOf(db, user.role_id, user.role_name));
       return (await repo.allPermissions(db)).filter((p) => routes.has(p.route_name));
     },

@@ -11,7 +11,9 @@ import { permittedRoutesOf } from '../db/user-dto';
 /**
  * No way up, as a property (docs/security.md, Who may do what): whatever sequence of role and user
  * changes a user who is not administrador sends, through REST and GraphQL mixed, it never ends holding
- * a permission it did not hold, and no user it created does. Each run starts a fresh actor with a random
+ * a permission it did not hold, no user it created does, and it never sets the password of a user who
+ * held, at any point of the run, a permission it did not hold (taking that account over is holding
+ * what it holds: stripping the user's role first must not open the way). Each run starts a fresh actor with a random
  * set of permissions in the back-office (so roles are its to edit when it holds `roles-edit`), on PGlite
  * and on PostgreSQL. Refusals are expected; a 5xx never is.
  */
@@ -20,9 +22,10 @@ const ROUTES: string[] = [...PERMISSION_ROUTES];
 
 type Action =
   | { kind: 'createRole' }
-  | { kind: 'setPermissions'; role: number; routes: string[]; graphql: boolean }
+  | { kind: 'setPermissions'; role: number; routes: string[]; withinHeld: boolean; graphql: boolean }
   | { kind: 'createUser'; role: number; graphql: boolean }
-  | { kind: 'changeRole'; user: number; role: number; graphql: boolean };
+  | { kind: 'changeRole'; user: number; role: number; graphql: boolean }
+  | { kind: 'takeOver'; user: number };
 
 /** Roles and users are picked by index into what exists in the run (modulo its size), so any pick is valid. */
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -31,10 +34,14 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     kind: fc.constant('setPermissions' as const),
     role: fc.nat(),
     routes: fc.subarray(ROUTES),
+    // Half the edits keep to what the actor holds: the only ones the rules let through, the way a
+    // stripped role would be written.
+    withinHeld: fc.boolean(),
     graphql: fc.constant(false),
   }),
   fc.record({ kind: fc.constant('createUser' as const), role: fc.nat(), graphql: fc.boolean() }),
   fc.record({ kind: fc.constant('changeRole' as const), user: fc.nat(), role: fc.nat(), graphql: fc.boolean() }),
+  fc.record({ kind: fc.constant('takeOver' as const), user: fc.nat() }),
 );
 
 describe.each([
@@ -77,9 +84,13 @@ describe.each([
   it('a non-administrador never ends, nor makes a user, holding a permission it did not hold', async () => {
     await fc.assert(
       fc.asyncProperty(
+        // Half the actors hold `roles-edit` and `users` both: those who could strip a role and then act.
+        fc
+          .tuple(fc.subarray(ROUTES, { minLength: 1 }), fc.boolean())
+          .map(([routes, editor]) => (editor ? [...new Set([...routes, 'roles-edit', 'users'])] : routes)),
         fc.subarray(ROUTES, { minLength: 1 }),
         fc.array(action, { minLength: 1, maxLength: 12 }),
-        async (held, actions) => {
+        async (held, victimRoutes, actions) => {
           run += 1;
           const tag = `nwu${run}${Date.now().toString(36)}`;
           const own = await db
@@ -108,10 +119,41 @@ describe.each([
             .select('id')
             .where('name', 'in', [ADMIN_ROLE, OPERATOR_ROLE])
             .execute();
-          const roles = [own.id, ...builtIn.map((r) => r.id)];
+          // A role the actor did not make, with random routes, and a user holding it: one it may strip,
+          // re-role or take over only as the rules allow.
+          const victimRole = await db
+            .insertInto('roles')
+            .values({ name: `v_${tag}`, display_name: `V ${tag}` })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const victimPermissions = await db
+            .selectFrom('permissions')
+            .select('id')
+            .where('route_name', 'in', victimRoutes as typeof PERMISSION_ROUTES)
+            .execute();
+          await db
+            .insertInto('role_permissions')
+            .values(victimPermissions.map((p) => ({ role_id: victimRole.id, permission_id: p.id })))
+            .execute();
+          const victim = await createTestUser(db, {
+            email: `v-${tag}@demo.local`,
+            tenant: 'backoffice',
+            role: `v_${tag}`,
+          });
+          const roles = [own.id, ...builtIn.map((r) => r.id), victimRole.id];
           // A user the actor did not create, holding what `operador` holds now: one it may or may not act on.
           const bystander = await createTestUser(db, { email: `by-${tag}@demo.local`, tenant: 'backoffice' });
-          const users = [actor.id, bystander.id];
+          const users = [actor.id, bystander.id, victim.id];
+          // Every route each user held at any point of the run.
+          const everHeld = new Map<number, Set<string>>();
+          const noteHoldings = async () => {
+            for (const id of users) {
+              const routes = everHeld.get(id) ?? new Set<string>();
+              for (const route of await routesOfUser(id)) routes.add(route);
+              everHeld.set(id, routes);
+            }
+          };
+          await noteHoldings();
           const created: number[] = [];
           let n = 0;
 
@@ -132,7 +174,10 @@ describe.each([
                 method: 'POST',
                 url: '/api/permission/update',
                 headers,
-                payload: { roleId: roles[step.role % roles.length], permissions: step.routes },
+                payload: {
+                  roleId: roles[step.role % roles.length],
+                  permissions: step.withinHeld ? step.routes.filter((r) => held.includes(r)) : step.routes,
+                },
               });
               status = answer.statusCode;
             } else if (step.kind === 'createUser') {
@@ -169,6 +214,24 @@ describe.each([
                 if (status === 201) created.push(answer.json<{ id: number }>().id);
               }
               users.push(...created.filter((id) => !users.includes(id)));
+            } else if (step.kind === 'takeOver') {
+              const id = users[step.user % users.length]!;
+              const row = await db
+                .selectFrom('users')
+                .select(['username', 'name', 'email', 'role_id'])
+                .where('id', '=', id)
+                .executeTakeFirstOrThrow();
+              const answer = await t.app.fastify.inject({
+                method: 'PUT',
+                url: `/api/users/${id}`,
+                headers,
+                payload: { ...row, password: `Taken#Over-${n}x` },
+              });
+              status = answer.statusCode;
+              if (status === 200 && id !== actor.id) {
+                const lacked = [...(everHeld.get(id) ?? [])].filter((route) => !held.includes(route));
+                expect(lacked, `took over user ${id} after ${JSON.stringify(actions.slice(0, n))}`).toEqual([]);
+              }
             } else {
               const id = users[step.user % users.length]!;
               const role_id = roles[step.role % roles.length]!;
@@ -198,6 +261,7 @@ describe.each([
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
             expect(status, `step ${n}: ${JSON.stringify(step)}`).toBeLessThan(500);
 
+            await noteHoldings();
             // The invariant after every step, not only at the end.
             const allowed = new Set(held);
             for (const id of [actor.id, ...created]) {

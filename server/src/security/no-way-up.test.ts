@@ -242,7 +242,7 @@ describe.each([
   });
 
   describe('a role editor (`roles-edit`)', () => {
-    it("cannot add a permission to its own role, nor one it lacks to another's", async () => {
+    it("cannot change its own role, nor add or remove on another's a permission it lacks", async () => {
       const own = await rest('editor', 'POST', '/api/permission/update', {
         roleId: role.editor,
         permissions: ['roles-list', 'roles-edit', 'users', 'tenants'],
@@ -254,20 +254,33 @@ describe.each([
         permissions: ['dashboard-analytics', 'users'],
       });
       expect(lacking.statusCode, lacking.body).toBe(403);
-      expect(lacking.json()).toMatchObject({ reason: 'you cannot grant permissions you do not hold: users' });
+      expect(lacking.json()).toMatchObject({
+        reason: 'you cannot give or take away permissions you do not hold: users',
+      });
       const info = await rest('editor', 'GET', '/api/auth/userInfo');
       expect(info.json<{ has_permission_routes: string[] }>().has_permission_routes).toEqual([
         'roles-edit',
         'roles-list',
       ]);
-      // What it holds it may add; removing is always allowed.
+      // What it holds it may add and take away; what it lacks stays as it is.
       const held = await rest('editor', 'POST', '/api/permission/update', {
         roleId: role.target,
         permissions: ['dashboard-analytics', 'roles-list'],
       });
       expect(held.statusCode, held.body).toBe(200);
-      const removed = await rest('editor', 'POST', '/api/permission/update', { roleId: role.target, permissions: [] });
-      expect(removed.statusCode, removed.body).toBe(200);
+      const removedHeld = await rest('editor', 'POST', '/api/permission/update', {
+        roleId: role.target,
+        permissions: ['dashboard-analytics'],
+      });
+      expect(removedHeld.statusCode, removedHeld.body).toBe(200);
+      // Stripping what it lacks would bring the role's holders within its reach (actOnRefusal).
+      const stripped = await rest('editor', 'POST', '/api/permission/update', { roleId: role.target, permissions: [] });
+      expect(stripped.statusCode, stripped.body).toBe(403);
+      expect(stripped.json()).toMatchObject({
+        reason: 'you cannot give or take away permissions you do not hold: dashboard-analytics',
+      });
+      const after = await rest('admin', 'GET', `/api/roles/${role.target}`);
+      expect(after.json<{ has_permission_routes: string[] }>().has_permission_routes).toEqual(['dashboard-analytics']);
     });
   });
 

@@ -9,8 +9,7 @@ import type { Database, UsersTable } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { assertMayActOn, assertMayGrant, assertNotOwnRole } from '../access/escalation';
 import { guardService } from '../access/guard';
-import { holdsAny } from '../access/permissions';
-import { assertMayChange, USERS_PERMISSION } from '../access/self-service';
+import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
 import { auditWho } from '../audit/trail';
 import { assertCurrentPassword } from '../auth/current-password';
 import {
@@ -39,6 +38,9 @@ import { loadUserDtos, type UserDto } from '../db/user-dto';
  */
 
 export type { NewUser, UserPatch } from './user-input';
+
+/** The most instances one change links a user to (contracts/openapi.yaml `chosen_instances`, `maxItems`). */
+export const MAX_CHOSEN_INSTANCES = 500;
 
 /** Where a target user must be: in one tenant (GraphQL: the path's), or anywhere the actor may see (null). */
 export interface TargetScope {
@@ -153,6 +155,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       throw unknownReference('user_department_id', 'No such department in this tenant');
     }
     if (refs.chosen_instances === undefined) return undefined;
+    // REST's schema says so (contracts/openapi.yaml `maxItems: 500`); GraphQL sends the list as a variable,
+    // which no token limit bounds, and one SQL statement takes at most 65,535 parameters.
+    if (refs.chosen_instances.length > MAX_CHOSEN_INSTANCES)
+      throw invalid('chosen_instances', `at most ${MAX_CHOSEN_INSTANCES} instances`);
     const ids = [...new Set(refs.chosen_instances)];
     if ((await repo.instancesInTenant(db, tenantId, ids)) !== ids.length)
       throw unknownReference('chosen_instances', 'An instance does not belong to this tenant');
@@ -419,8 +425,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     /**
      * A user's two-factor settings, kept consistent with enrolment (contracts/openapi.yaml
      * `userSettingsUpdate`, GraphQL `updateUserSettings`): `two_factor_enabled` on only for an enrolled
-     * user (a no-op), off is a reset that needs the `users` permission; `two_factor_enrolment_required`
-     * needs it too, and is refused (409) for a user whose two-factor is already on. A reset comes first.
+     * user (a no-op), off is a reset of another user that needs the `users` permission;
+     * `two_factor_enrolment_required` needs it too, and is refused (409) for a user whose two-factor is
+     * already on. Neither is anyone's on its own account (server/src/access/self-service.ts). A reset
+     * comes first.
      */
     async updateSettings(
       actor: Actor,
@@ -428,15 +436,15 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       id: number,
       patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
     ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
-      const manager = holdsAny(actor, USERS_PERMISSION);
-      // Only a manager may require or lift enrolment, also of its own account (a user could otherwise lift
-      // the requirement an administrator set on it).
-      if (patch.two_factor_enrolment_required !== undefined && !manager) throw forbidden(USERS_PERMISSION);
+      // The same rule the doors asked before reading the input, asked again here, where the work is done.
+      assertMaySetTwoFactor(
+        actor,
+        id,
+        Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
+      );
       if (patch.two_factor_enabled === undefined && patch.two_factor_enrolment_required === undefined)
         throw invalid('two_factor_enabled', 'Give two_factor_enabled, two_factor_enrolment_required or both');
       const user = await target(actor, scope, id);
-      if (user.id !== actor.userId && !manager) throw forbidden(USERS_PERMISSION);
-      if (patch.two_factor_enabled === false && !manager) throw forbidden(USERS_PERMISSION);
       // The reset and the requirement commit together with their one record (`user.two-factor`; none
       // for a no-op), or not at all.
       const stored = await audit.transaction(auditWho(actor), async (trx, record) => {

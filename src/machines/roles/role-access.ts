@@ -8,8 +8,8 @@ import type { Role } from './roles.machine';
  * Who may change which permissions of a role, as the role editor applies it so it offers nothing the
  * server refuses: roles are shared by every tenant, so only back-office staff change them
  * (server/src/access/policies.ts `roles`); the administrador role always holds every permission; and
- * no way up (src/domain/escalation.ts): nobody changes its own role, and a permission is added only by
- * someone who holds it (removing is always allowed). A null subject (the signed-in user not known yet)
+ * no way up (src/domain/escalation.ts): nobody changes its own role, and a permission is added or
+ * removed only by someone who holds it. A null subject (the signed-in user not known yet)
  * refuses nothing here; the server still decides.
  */
 export interface RoleEditAccess {
@@ -31,10 +31,12 @@ export function readOnlyReason(access: RoleEditAccess): I18nKey | null {
   return own?.kind === 'own-role' ? refusalKey('editRole', own) : null;
 }
 
-/** Why `route` cannot be added to the role, or null when it can (it was stored, or the editor holds it). */
-export function addRefusal(access: RoleEditAccess, route: string): I18nKey | null {
+/** Why `route` cannot be added to the role or taken from it, or null when it can (the editor holds it). */
+export function changeRefusal(access: RoleEditAccess, route: string): I18nKey | null {
   if (access.subject === null || access.role === null) return null;
-  return refusalKey('editRole', editRoleRefusal(access.subject, access.role, access.saved, [...access.saved, route]));
+  const saved = access.saved;
+  const after = saved.includes(route) ? saved.filter((r) => r !== route) : [...saved, route];
+  return refusalKey('editRole', editRoleRefusal(access.subject, access.role, saved, after));
 }
 
 /** Why saving `draft` would be refused, or null when the server would take it. */

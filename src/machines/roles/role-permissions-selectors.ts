@@ -1,5 +1,5 @@
 import type { I18nKey } from '../../domain/i18n-key';
-import { addRefusal, readOnlyReason } from './role-access';
+import { changeRefusal, readOnlyReason } from './role-access';
 import type { RolePermissionsContext, RolePermissionsSnapshot } from './role-permissions.machine';
 
 /** Whether the edited checklist differs from the stored one. */
@@ -22,7 +22,7 @@ export const selectReadOnly = (s: RolePermissionsSnapshot): I18nKey | null => re
 /** One checklist group for the editor. */
 export interface PermissionGroup {
   category: string;
-  /** `locked`: why the permission cannot be added (the editor lacks it), or null. */
+  /** `locked`: why the permission cannot be changed, on or off (the editor lacks it), or null. */
   permissions: { routeName: string; displayName: string; checked: boolean; locked: I18nKey | null }[];
   /** Every permission that can be ticked is (select-all shows checked). */
   allChecked: boolean;
@@ -31,18 +31,17 @@ export interface PermissionGroup {
   selectable: boolean;
 }
 
-/** The permissions grouped by category with their edited state and what may not be added. */
+/** The permissions grouped by category with their edited state and what may not be changed. */
 export function permissionGroups(snapshot: RolePermissionsSnapshot): PermissionGroup[] {
   const { context } = snapshot;
   const checked = new Set(context.draft);
-  const stored = new Set(context.saved);
   return context.categories.map((c) => {
     const permissions = c.permissions.map((p) => ({
       routeName: p.route_name,
       displayName: p.display_name,
       checked: checked.has(p.route_name),
-      // What is stored can always be taken off and put back; anything else only by one who holds it.
-      locked: stored.has(p.route_name) ? null : addRefusal(context, p.route_name),
+      // Only one who holds a permission gives it or takes it away (src/domain/escalation.ts).
+      locked: changeRefusal(context, p.route_name),
     }));
     const open = permissions.filter((p) => p.locked === null);
     const count = permissions.filter((p) => p.checked).length;

@@ -5,7 +5,7 @@ import type { Subject } from '../../domain/escalation';
 import type { I18nKey } from '../../domain/i18n-key';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
-import { addRefusal, readOnlyReason, saveRefusal } from './role-access';
+import { changeRefusal, readOnlyReason, saveRefusal } from './role-access';
 import type { Role } from './roles.machine';
 
 export type PermissionCategory = components['schemas']['PermissionCategory'];
@@ -75,8 +75,8 @@ export function isEditable(context: Pick<RolePermissionsContext, 'role' | 'saved
  * by category (`GET /api/permission/categories`); toggle one permission or a whole category, with
  * dirty tracking; save replaces the role's set (`POST /api/permission/update {roleId, permissions}`);
  * rename changes the display name (`PUT /api/roles/{id}`). Read-only for the administrador role, for
- * anyone but back-office staff and for the editor's own role; a permission the editor lacks cannot be
- * added, only removed (role-access.ts, as the server refuses them).
+ * anyone but back-office staff and for the editor's own role; a permission the editor lacks is neither
+ * added nor removed (role-access.ts, as the server refuses them).
  *
  * States: `loading`, `failed`, `editing`, `saving`, `renaming` (calls tagged `busy`). Read the
  * checklist with `permissionGroups`, dirtiness with `isDirty` (role-permissions-selectors.ts).
@@ -122,8 +122,8 @@ export const rolePermissionsMachine = setup({
     knownRoute: ({ context, event }) => {
       assertEvent(event, 'roles.toggle');
       const known = context.categories.some((c) => c.permissions.some((p) => p.route_name === event.routeName));
-      // Taking a permission off is always allowed; putting one on only if the editor may add it.
-      const allowed = context.draft.includes(event.routeName) || addRefusal(context, event.routeName) === null;
+      // On or off, only a permission the editor holds (role-access.ts).
+      const allowed = changeRefusal(context, event.routeName) === null;
       return isEditable(context) && known && allowed;
     },
     knownCategory: ({ context, event }) => {
@@ -157,10 +157,11 @@ export const rolePermissionsMachine = setup({
       assertEvent(event, 'roles.toggleCategory');
       const names =
         context.categories.find((c) => c.category === event.category)?.permissions.map((p) => p.route_name) ?? [];
-      // Selecting a whole category adds only what the editor may add (role-access.ts).
+      // A whole category changes only what the editor may change (role-access.ts): the rest stays as it is.
+      const open = names.filter((name) => changeRefusal(context, name) === null);
       const draft = event.enabled
-        ? sorted([...context.draft, ...names.filter((name) => addRefusal(context, name) === null)])
-        : context.draft.filter((n) => !names.includes(n));
+        ? sorted([...new Set([...context.draft, ...open])])
+        : context.draft.filter((n) => !open.includes(n));
       return { draft, notice: null };
     }),
     reset: assign(({ context }) => ({ draft: context.saved, notice: null })),

@@ -31,7 +31,8 @@ const GRAPHQL_REASONS: Readonly<Record<string, I18nKey>> = {
  * The reasons the server gives a 403 (contracts/openapi.yaml `Forbidden.reason`; GraphQL puts it in the
  * FORBIDDEN message), by what each says: the staff-only policies (server/src/access/guard.ts), the
  * no-way-up rules (server/src/access/escalation.ts), a customer's billing flags
- * (server/src/instances/service.ts), one's own password (server/src/users/service.ts). The contract asks
+ * (server/src/instances/service.ts), the administrador role's name (server/src/roles/service.ts), one's own
+ * password (server/src/users/service.ts) and two-factor (server/src/access/self-service.ts). The contract asks
  * not to parse a reason: this only recognises the whole phrase, and any other 403 reads as the generic
  * refusal, never as the server's English text. tests/unit/forbidden-reasons.test.ts holds it to the server.
  */
@@ -45,9 +46,11 @@ export const FORBIDDEN_REASONS: readonly (readonly [phrase: string, key: I18nKey
   ['this user holds permissions you do not hold', 'access.actOnLacks'],
   ['you cannot change your own role; another administrator must', 'access.ownRole'],
   ["you cannot change your own role's permissions", 'access.ownRolePermissions'],
-  ['you cannot grant permissions you do not hold', 'access.permissionLacks'],
+  ['you cannot give or take away permissions you do not hold', 'access.permissionLacks'],
+  ['only an administrador may rename the administrador role', 'access.renameAdministrador'],
   ['only an administrador may do this', 'access.administradorOnly'],
   ['change your own password on your account screen, with your current password', 'access.ownPassword'],
+  ['turn your own two-factor off on the two-factor screen, with a code', 'access.ownTwoFactor'],
 ];
 
 /** The key of a 403's reason text (REST `reason`, or a GraphQL FORBIDDEN message), or the generic refusal. */

@@ -34,7 +34,8 @@ interface RowMenuOption extends MenuOption {
 /**
  * The menu entries for a user, in the order an admin scans them: edits, access, destructive last.
  * Only what applies is offered (unblock for a blocked user, disconnect for a connected one); on the
- * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409).
+ * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409), nor
+ * its two-factor (its own screen's, with a code).
  * Two-factor: a user who has it is reset; one who has not is required to enrol at the next sign-in,
  * or no longer (only the user can turn it on, by enrolling: contracts/openapi.yaml `userSettingsUpdate`).
  */
@@ -53,13 +54,18 @@ export function rowActionOptions(
   );
   if (user.blocked) items.push({ id: 'unblock', label: t('users.actions.unblock') });
   else if (!isSelf) items.push({ id: 'block', label: t('users.actions.block') });
-  if (user.twoFactorEnabled) items.push({ id: 'twoFactorOff', label: t('users.actions.twoFactorOff') });
-  else if (user.twoFactorEnrolmentRequired)
-    items.push({ id: 'twoFactorWaive', label: t('users.actions.twoFactorWaive') });
-  else items.push({ id: 'twoFactorRequire', label: t('users.actions.twoFactorRequire') });
+  // One's own two-factor is the two-factor screen's, with a code (server/src/access/self-service.ts).
+  if (!isSelf) items.push(twoFactorOption(user, t));
   if (user.isConnected && !isSelf) items.push({ id: 'disconnect', label: t('users.actions.disconnect') });
   if (!isSelf) items.push({ id: 'delete', label: t('users.actions.delete'), isDanger: true });
   return items;
+}
+
+/** Another user's two-factor: a reset when it has it, else requiring enrolment or lifting the requirement. */
+function twoFactorOption(user: UserRow, t: TFunction): RowMenuOption {
+  if (user.twoFactorEnabled) return { id: 'twoFactorOff', label: t('users.actions.twoFactorOff') };
+  if (user.twoFactorEnrolmentRequired) return { id: 'twoFactorWaive', label: t('users.actions.twoFactorWaive') };
+  return { id: 'twoFactorRequire', label: t('users.actions.twoFactorRequire') };
 }
 
 /**
