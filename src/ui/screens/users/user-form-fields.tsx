@@ -85,8 +85,9 @@ function PasswordInput({ form }: { form: UserFormRef }) {
 
 /**
  * One's own e-mail, shown disabled: it changes (as one's password) on the account screen, with the
- * current password (server/src/users/service.ts). The note says so and links there; the link is in the
- * field's description, so it is read with the field and reached by Tab right after it.
+ * current password (server/src/users/service.ts). The note says so and links there, by the name the menu
+ * gives that screen; the link is in the field's description, so it is read with the field and reached
+ * by Tab right after it.
  */
 function OwnEmailInput({ form }: { form: UserFormRef }) {
   const { t } = useTranslation();
@@ -100,7 +101,7 @@ function OwnEmailInput({ form }: { form: UserFormRef }) {
       isDisabled
       description={
         <>
-          {t('users.form.ownCredentials')} <Link href="/user-settings">{t('users.form.ownCredentialsLink')}</Link>
+          {t('users.form.ownCredentials')} <Link href="/user-settings">{t('routes.user-settings')}</Link>.
         </>
       }
     />
