@@ -368,11 +368,29 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('button', { name: /^Por que não posso alterar/ })).toHaveCount(2);
     await settle(page);
     await shoot('users-manager');
+    // Its own record: the e-mail disabled, the note and link to its settings (it changes there, with the password).
+    await page.getByRole('searchbox', { name: t('users.search.label') }).fill(manager.email);
+    await page.getByRole('button', { name: t('users.actions.editNamed', { name: manager.name }) }).click();
+    const ownForm = page.getByRole('dialog', { name: t('users.form.editTitle', { name: manager.name }) });
+    await expect(ownForm.getByRole('textbox', { name: t('users.form.email'), exact: true })).toBeDisabled();
+    await expect(ownForm.getByRole('link', { name: t('routes.user-settings') })).toBeVisible();
+    await shoot('users-own-edit');
+    await page.keyboard.press('Escape');
+    await expect(ownForm).toBeHidden();
+    // Its own row's menu: no two-factor entry, the e-mail a link to its settings.
+    await page.getByRole('button', { name: t('users.actions.more', { name: manager.name }) }).click();
+    await expect(page.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true })).toBeVisible();
+    await shoot('users-own-menu');
+    await page.keyboard.press('Escape');
     const operador = (
       await api.graphql<{ roles: { id: string; name: string }[] }>('query roles { roles { id name } }', {}, 'roles')
     ).roles.find((r) => r.name === 'operador');
     await page.goto(`${app.origin}${tenantPath(getHref('roles-edit', { id: operador?.id ?? '2' }))}`);
     await expect(page.getByText(t('roles.edit.lockedNotice'), { exact: true })).toBeVisible();
+    // What the operador holds and the manager lacks stays on, locked: the manager can neither give nor take it.
+    const kept = page.getByRole('checkbox', { checked: true, disabled: true });
+    await expect(kept.first()).toBeVisible();
+    await expect(kept.first()).toHaveAccessibleDescription(t('roles.edit.lockedNotice'));
     await settle(page);
     await shoot('role-editor-manager');
     await page.goto(`${app.origin}${tenantPath(getHref('roles-edit', { id: String(managerRole.id) }))}`);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { passwordStrength } from '../../src/domain/password-strength';
 import { apiLogin } from './support/api';
 import { createRoleWith, createUser, createUserWithRole, operatorRole } from './support/users';
-import { signIn } from './support/app';
+import { signIn, tenantPath } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { toast } from './support/toast';
@@ -139,5 +139,67 @@ test.describe('users: no way up', () => {
     await expect(options.filter({ hasText: usersOnly.display_name })).toHaveCount(1);
     await expect(options.filter({ hasText: /^Administrador$/ })).toHaveCount(0);
     await expect(options.filter({ hasText: /^Operador$/ })).toHaveCount(0);
+  });
+});
+
+test.describe("users: one's own row", () => {
+  test('an administrador meets no entry the server refuses on its own row: no two-factor, its e-mail and password lead to its settings', async ({
+    page,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const password = 'Pharm#cy!Blue';
+    const self = await createUserWithRole(api, 'self', password, { name: 'administrador' });
+    const other = await createUser(api, 'oth', password);
+    await signIn(page, app.origin, { email: self.email, password }, '/users');
+    const search = page.getByRole('searchbox', { name: t('users.search.label') });
+    const menuOf = async (name: string) => {
+      await search.fill(name);
+      await userRow(page, name)
+        .getByRole('button', { name: t('users.actions.more', { name }) })
+        .click();
+      const menu = page.getByRole('menu');
+      await expect(menu).toBeVisible();
+      return menu;
+    };
+
+    // Another user's row: its e-mail and two-factor as before.
+    let menu = await menuOf(other.name);
+    await expect(menu.getByRole('menuitem', { name: t('users.actions.changeEmail'), exact: true })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: t('users.actions.twoFactorRequire'), exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+
+    // Its own: no two-factor entry (off takes a code, on the two-factor screen), the e-mail a link.
+    menu = await menuOf(self.name);
+    const items = menu.getByRole('menuitem');
+    await expect(items).toHaveText([
+      t('users.actions.rename'),
+      t('users.actions.ownAccount'),
+      t('users.actions.instances'),
+    ]);
+    await page.keyboard.press('Escape');
+
+    // The edit form: the e-mail disabled, the note saying where it changes, its link reached by Tab.
+    await userRow(page, self.name)
+      .getByRole('button', { name: t('users.actions.editNamed', { name: self.name }) })
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('users.form.editTitle', { name: self.name }) });
+    const email = dialog.getByRole('textbox', { name: t('users.form.email'), exact: true });
+    await expect(email).toBeDisabled();
+    await expect(email).toHaveValue(self.email);
+    await expect(email).toHaveAccessibleDescription(`${t('users.form.ownCredentials')} ${t('routes.user-settings')}.`);
+    await dialog.getByRole('textbox', { name: t('users.form.username'), exact: true }).focus();
+    await page.keyboard.press('Tab');
+    const link = dialog.getByRole('link', { name: t('routes.user-settings') });
+    await expect(link).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    // The menu's link opens the account screen, where a new e-mail asks for the current password.
+    menu = await menuOf(self.name);
+    await menu.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true }).click();
+    await expect(page).toHaveURL((url) => url.pathname === tenantPath('/user-settings'));
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(t('routes.user-settings'));
   });
 });

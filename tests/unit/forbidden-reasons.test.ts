@@ -48,7 +48,12 @@ describe('403 reasons: the server refuses, the SPA says why', () => {
   }
 
   /** The SPA's reading of a REST answer, as its client would hand it over (src/api/rest-client.ts `unwrap`). */
-  async function restReason(who: Person, method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) {
+  async function restReason(
+    who: Person,
+    method: 'POST' | 'PUT' | 'PATCH',
+    url: string,
+    payload: Record<string, unknown>,
+  ) {
     const answer = await t.app.fastify.inject({ method, url, headers: bearer[who], payload });
     expect(answer.statusCode, answer.body).toBe(403);
     return reasonKeyOf(new ApiError(answer.statusCode, answer.json()));
@@ -152,7 +157,7 @@ describe('403 reasons: the server refuses, the SPA says why', () => {
     ).toBe<I18nKey>('access.ownRole');
   });
 
-  it("no way up on roles: the editor's own role, and a permission the editor lacks", async () => {
+  it("no way up on roles: the editor's own role, a permission the editor lacks (on or off), the administrador's name", async () => {
     expect(
       await restReason('editor', 'POST', '/api/permission/update', {
         roleId: role.editor,
@@ -165,5 +170,35 @@ describe('403 reasons: the server refuses, the SPA says why', () => {
         permissions: ['users', 'tenants'],
       }),
     ).toBe<I18nKey>('access.permissionLacks');
+    // Taking away is no freer than giving: the editor lacks `users`, so it cannot strip it from a role.
+    expect(
+      await restReason('editor', 'POST', '/api/permission/update', { roleId: role.usersOnly, permissions: [] }),
+    ).toBe<I18nKey>('access.permissionLacks');
+    expect(
+      await restReason('editor', 'PUT', `/api/roles/${role.administrador}`, { display_name: 'Chefe' }),
+    ).toBe<I18nKey>('access.renameAdministrador');
+  });
+
+  it("one's own two-factor: not turned off nor its enrolment changed through the settings, even by an administrador", async () => {
+    expect(
+      await restReason('admin', 'PATCH', `/api/user-settings/${user.admin}`, { two_factor_enabled: false }),
+    ).toBe<I18nKey>('access.ownTwoFactor');
+    expect(
+      await restReason('manager', 'PATCH', `/api/user-settings/${user.manager}`, {
+        two_factor_enrolment_required: true,
+      }),
+    ).toBe<I18nKey>('access.ownTwoFactor');
+    expect(
+      await graphqlReason(
+        'admin',
+        `mutation { updateUserSettings(user_id: ${user.admin}, two_factor_enabled: false) { user_id } }`,
+      ),
+    ).toBe<I18nKey>('access.ownTwoFactor');
+    expect(
+      await graphqlReason(
+        'admin',
+        `mutation { updateUserSettings(user_id: ${user.admin}, two_factor_enrolment_required: false) { user_id } }`,
+      ),
+    ).toBe<I18nKey>('access.ownTwoFactor');
   });
 });

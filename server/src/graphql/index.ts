@@ -200,11 +200,14 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     const names = [
       ...new Set(refused.map(({ operation, name }) => (kinds.length > 1 ? `${operation} ${name}` : name))),
     ];
+    // The rules' own words where a rule refused (not merely a missing permission), as the resolvers record them.
+    const reasons = [...new Set(refused.map(({ reason }) => reason).filter((reason) => reason !== 'Forbidden'))];
     await services.auth.recordDenial(
       caller,
       {
         operation: kinds.length > 1 ? names.join(', ') : `${kinds[0] ?? 'query'} ${names.join(', ')}`,
         required: [...new Set(refused.flatMap(({ missing }) => missing))],
+        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
       },
       request.log,
     );

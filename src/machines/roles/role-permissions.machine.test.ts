@@ -211,7 +211,7 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       expect(isDirty(t.ctx())).toBe(false);
     });
 
-    it('a permission the editor lacks cannot be added (locked, with why), only what it holds; removing is allowed', async () => {
+    it('a permission the editor lacks cannot be added (locked, with why), only what it holds', async () => {
       const t = setup(
         operador,
         (r) =>
@@ -239,8 +239,8 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: [] });
     });
 
-    it('a stored permission the editor lacks can be taken off and put back, and the role saved with it', async () => {
-      const holder: Role = { ...operador, has_permission_routes: ['dashboard-analytics', 'users'] };
+    it('a stored permission the editor lacks stays on: shown checked and locked, select-all leaves it, the save keeps it', async () => {
+      const holder: Role = { ...operador, has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'] };
       const t = setup(
         holder,
         (r) =>
@@ -250,15 +250,30 @@ describe('rolePermissionsMachine: against the REST contract', () => {
         { subject: editor },
       );
       await flush();
-      expect(locks(t)).toEqual([['dashboard-report', 'access.permissionLacks']]);
+      // Taking it off would bring the role's holders within the editor's reach (src/domain/escalation.ts).
+      expect(locks(t)).toEqual([
+        ['dashboard-report', 'access.permissionLacks'],
+        ['users', 'access.permissionLacks'],
+      ]);
+      const shown = () => selectShownGroups(t.actor.getSnapshot());
+      expect(shown()[1]?.permissions).toEqual([
+        { routeName: 'users', displayName: 'Usuários', checked: true, locked: 'access.permissionLacks' },
+      ]);
       t.actor.send({ type: 'roles.toggle', routeName: 'users' });
-      expect(t.ctx().draft).toEqual(['dashboard-analytics']);
-      t.actor.send({ type: 'roles.toggleCategory', category: 'management', enabled: true });
-      expect(t.ctx().draft).toEqual(['dashboard-analytics', 'users']);
+      t.actor.send({ type: 'roles.toggleCategory', category: 'management', enabled: false });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics', 'dashboard-report', 'users']);
+      expect(isDirty(t.ctx())).toBe(false);
+      // A category with nothing the editor may change offers no select-all.
+      expect(shown()[1]).toMatchObject({ allChecked: false, selectable: false });
+      // Select-all off in a mixed category takes off only what the editor holds, and on puts it back.
+      t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: false });
+      expect(t.ctx().draft).toEqual(['dashboard-report', 'users']);
+      t.actor.send({ type: 'roles.toggleCategory', category: 'dashboard', enabled: true });
+      expect(t.ctx().draft).toEqual(['dashboard-analytics', 'dashboard-report', 'users']);
       t.actor.send({ type: 'roles.toggle', routeName: 'dashboard-analytics' });
       t.actor.send({ type: 'roles.save' });
       await flush();
-      expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: ['users'] });
+      expect(t.fake.seen.at(-1)?.body).toEqual({ roleId: 2, permissions: ['dashboard-report', 'users'] });
     });
 
     it('follows the signed-in user: routes it gains can be added at once', async () => {

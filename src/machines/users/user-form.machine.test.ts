@@ -3,6 +3,7 @@ import { createActor } from 'xstate';
 import { GraphqlError } from '../../api/graphql-client';
 import { passwordStrength } from '../../domain/password-strength';
 import {
+  isOwnRecord,
   passwordProblem,
   selectRoleField,
   userFormMachine,
@@ -338,5 +339,47 @@ describe('userFormMachine: no way up', () => {
     actor.send({ type: 'users.form.submit' });
     await flush();
     expect(fake.seen.map(operationOf).find((op) => op?.name === 'updateUser')?.variables).toMatchObject({ role_id: 3 });
+  });
+
+  it('editing itself, the e-mail (and a password) stay as stored: they change on the account screen', async () => {
+    const self = userRow(1, {
+      email: 'eu@demo.local',
+      role: { id: 3, name: 'supervisor', display_name: 'Supervisor' },
+    });
+    const { fake, actor } = start({ mode: 'edit', user: self });
+    await flush();
+    expect(isOwnRecord(actor.getSnapshot().context)).toBe(true);
+    actor.send({ type: 'users.form.field', field: 'email', value: 'outro@demo.local' });
+    actor.send({ type: 'users.form.field', field: 'password', value: STRONG });
+    actor.send({ type: 'users.form.field', field: 'name', value: 'Eu Mesmo' });
+    expect(actor.getSnapshot().context.values).toMatchObject({
+      email: 'eu@demo.local',
+      password: '',
+      name: 'Eu Mesmo',
+    });
+    actor.send({ type: 'users.form.submit' });
+    await flush();
+    const variables = fake.seen.map(operationOf).find((op) => op?.name === 'updateUser')?.variables;
+    expect(variables).toMatchObject({ name: 'Eu Mesmo', email: 'eu@demo.local' });
+    expect(variables).not.toHaveProperty('password');
+    expect(variables).not.toHaveProperty('current_password');
+  });
+
+  it("another user's e-mail, and a new user's, change in the form", async () => {
+    const other = start({ mode: 'edit', user: userRow(2, { email: 'ana@demo.local' }) });
+    await flush();
+    expect(isOwnRecord(other.actor.getSnapshot().context)).toBe(false);
+    other.actor.send({ type: 'users.form.field', field: 'email', value: 'ana.souza@demo.local' });
+    other.actor.send({ type: 'users.form.submit' });
+    await flush();
+    expect(other.fake.seen.map(operationOf).find((op) => op?.name === 'updateUser')?.variables).toMatchObject({
+      id: 2,
+      email: 'ana.souza@demo.local',
+    });
+    const created = start({ mode: 'create' });
+    await flush();
+    expect(isOwnRecord(created.actor.getSnapshot().context)).toBe(false);
+    created.actor.send({ type: 'users.form.field', field: 'email', value: 'nova@demo.local' });
+    expect(created.actor.getSnapshot().context.values.email).toBe('nova@demo.local');
   });
 });

@@ -6,6 +6,7 @@ import type { I18nKey } from '../../domain/i18n-key';
 import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import { problemsOf } from './user-form-checks';
+import { isSelf } from './users-access';
 import {
   userFormActors,
   type Department,
@@ -72,11 +73,23 @@ const emptyValues: UserFormValues = {
 };
 
 /**
+ * Whether the form edits the signed-in user's own record, whose e-mail and password change only on the
+ * account screen, with the current password (server/src/users/service.ts: a new e-mail of one's own
+ * without it is refused on `current_password`, a password with 403): the form keeps them as stored.
+ */
+export const isOwnRecord = (context: Pick<UserFormContext, 'mode' | 'userId' | 'subject'>): boolean =>
+  context.mode === 'edit' && isSelf(context, context.userId);
+
+/** The fields of one's own record the users form leaves to the account screen (`/user-settings`). */
+const OWN_ACCOUNT_FIELDS: readonly UserFormField[] = ['email', 'password'];
+
+/**
  * The create/edit user form. Loads the role, department and instance choices (and, when editing,
  * the user's instance links) through GraphQL; checks the fields locally (weak passwords refused
  * with a reason key, docs/product.md, Passwords), then `newUser` or `updateUser`; removes a link at once with
- * `deleteUserInstance` (each removal emits an `outcome`, src/machines/shared/outcome.ts). Ends in the
- * final state `done` with the saved row as output.
+ * `deleteUserInstance` (each removal emits an `outcome`, src/machines/shared/outcome.ts). On one's own
+ * record the e-mail stays as stored ({@link isOwnRecord}). Ends in the final state `done` with the saved
+ * row as output.
  *
  * States: `loading`, `loadFailed`, `ready`, `removingLink`, `creating`, `updating` (tag `busy` while calling), `done`.
  */
@@ -92,6 +105,10 @@ export const userFormMachine = setup({
   guards: {
     valid: ({ context }) => Object.keys(problemsOf(context)).length === 0,
     creating: ({ context }) => context.mode === 'create',
+    editable: ({ context, event }) => {
+      assertEvent(event, 'users.form.field');
+      return !(OWN_ACCOUNT_FIELDS.includes(event.field) && isOwnRecord(context));
+    },
     knownLink: ({ context, event }) => {
       assertEvent(event, 'users.form.removeLink');
       return context.links.some((link) => link.id === event.linkId);
@@ -217,7 +234,7 @@ export const userFormMachine = setup({
     },
     ready: {
       on: {
-        'users.form.field': { actions: 'setField' },
+        'users.form.field': { guard: 'editable', actions: 'setField' },
         'users.form.role': { actions: 'setRole' },
         'users.form.department': { actions: 'setDepartment' },
         'users.form.toggleInstance': { actions: 'toggleInstance' },

@@ -2,7 +2,7 @@ import { assertEvent, assign, emit, setup, stateIn } from 'xstate';
 import { actionError, type ActionError } from '../shared/request-error';
 import { userFormMachine } from './user-form.machine';
 import { usersActors, type UserRow, type UsersList } from './users-actors';
-import { actOnRefusalOf } from './users-access';
+import { actOnRefusalOf, isSelf } from './users-access';
 import {
   USER_ACTION_ERRORS,
   failureOf,
@@ -50,6 +50,13 @@ export const usersSetup = setup({
         'users.edit',
       ]);
       return actOnRefusalOf(context, event.user) === null;
+    },
+    // One's own e-mail and two-factor are the account screens' (server/src/users/service.ts asks the current
+    // password for a new e-mail, server/src/access/self-service.ts a code to turn two-factor off): the row
+    // offers neither, and an event for them anyway changes nothing.
+    notSelf: ({ context, event }) => {
+      assertEvent(event, ['users.emailOpen', 'users.twoFactor', 'users.requireTwoFactor']);
+      return !isSelf(context, event.user.id);
     },
     blocks: ({ event }) => {
       assertEvent(event, 'users.block');

@@ -39,6 +39,37 @@ describe('usersMachine: no way up', () => {
     expect(t.outcomes.map((o) => [o.action, o.ok])).toEqual([['block', true]]);
   });
 
+  it("on one's own row: no e-mail dialog, no two-factor reset nor enrolment requirement (the account screens')", async () => {
+    const t = startUsers(undefined, supervisor);
+    await flush();
+    const self = userRow(1, {
+      role: { id: 3, name: 'supervisor', display_name: 'Supervisor' },
+      twoFactorEnabled: true,
+    });
+    for (const event of [
+      { type: 'users.emailOpen', user: self },
+      { type: 'users.twoFactor', user: self, enabled: false },
+      { type: 'users.requireTwoFactor', user: self, required: true },
+      { type: 'users.requireTwoFactor', user: self, required: false },
+    ] as const) {
+      t.send(event);
+      expect(t.actor.getSnapshot().matches({ dialog: 'idle' }), event.type).toBe(true);
+      expect(t.ctx().target).toBeNull();
+    }
+    expect(t.fake.seen.map((r) => operationOf(r)?.name ?? `${r.method} ${r.path}`)).toEqual(['users', 'roles']);
+    // What stays its own to do from the list: its name, and the form (whose e-mail stays as stored).
+    t.send({ type: 'users.renameOpen', user: self });
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'renameForm' } })).toBe(true);
+    t.send({ type: 'users.close' });
+    // Another user's are offered as before.
+    const other = userRow(2);
+    t.send({ type: 'users.emailOpen', user: other });
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'emailForm' } })).toBe(true);
+    t.send({ type: 'users.close' });
+    t.send({ type: 'users.twoFactor', user: { ...other, twoFactorEnabled: true }, enabled: false });
+    expect(t.actor.getSnapshot().matches({ dialog: { open: 'confirmingTwoFactorOff' } })).toBe(true);
+  });
+
   it('follows the signed-in user: a subject that gains the routes may act, one that loses them may not', async () => {
     const t = startUsers(undefined, { ...supervisor, routes: ['users'] });
     await flush();

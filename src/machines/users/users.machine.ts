@@ -45,7 +45,8 @@ const onUser = and(['listShown', 'mayActOn']);
  * the list is shown) update `isConnected` whatever the dialogs do. States `loading`, `failed`, `ready`.
  *
  * `dialog`: what the admin asked for, opened while the list is shown and only on a user the signed-in
- * user may act on (`subject`, `roles`: users-access.ts; the server refuses the rest). `open.*` are the dialogs that
+ * user may act on (`subject`, `roles`: users-access.ts; the server refuses the rest); never one's own
+ * e-mail, two-factor reset or enrolment requirement (the account screens', with the current password or a code). `open.*` are the dialogs that
  * wait for the admin (`users.close` closes any): the confirmations of delete, block, disconnect and
  * two-factor off, the name-only and email-only edits, and `form`, the user form (user-form.machine.ts) as
  * child `userForm`. Unblock, two-factor on and requiring (or not) two-factor enrolment run without asking. Each call (tag `busy`) ends in an
@@ -115,12 +116,20 @@ export const usersMachine = usersSetup.createMachine({
             ],
             'users.twoFactor': [
               { guard: and([onUser, 'enables']), target: 'settingTwoFactor', actions: ['aim', 'pendTwoFactor'] },
-              { guard: onUser, target: 'open.confirmingTwoFactorOff', actions: ['aim', 'pendTwoFactor'] },
+              {
+                guard: and([onUser, 'notSelf']),
+                target: 'open.confirmingTwoFactorOff',
+                actions: ['aim', 'pendTwoFactor'],
+              },
             ],
-            'users.requireTwoFactor': { guard: onUser, target: 'requiringTwoFactor', actions: ['aim', 'pendRequired'] },
+            'users.requireTwoFactor': {
+              guard: and([onUser, 'notSelf']),
+              target: 'requiringTwoFactor',
+              actions: ['aim', 'pendRequired'],
+            },
             'users.disconnect': { guard: onUser, target: 'open.confirmingDisconnect', actions: 'aim' },
             'users.renameOpen': { guard: onUser, target: 'open.renameForm', actions: 'aim' },
-            'users.emailOpen': { guard: onUser, target: 'open.emailForm', actions: 'aim' },
+            'users.emailOpen': { guard: and([onUser, 'notSelf']), target: 'open.emailForm', actions: 'aim' },
             'users.create': { guard: 'listShown', target: 'open.form', actions: 'openCreate' },
             'users.edit': { guard: onUser, target: 'open.form', actions: ['aim', 'setView'] },
           },

@@ -30,6 +30,9 @@ export const item = style({
   padding: `${vars.space.xs} ${vars.space.sm}`,
   borderRadius: vars.radius.sm,
   fontSize: vars.font.size.md,
+  // An item with `href` is an <a>: it reads as the other items, not in the browser's link blue.
+  color: 'inherit',
+  textDecoration: 'none',
   cursor: 'pointer',
   outline: 'none',
   selectors: {

@@ -3,11 +3,13 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
+  isOwnRecord,
   sameRoleField,
   selectRoleField,
   type UserFormField,
   type userFormMachine,
 } from '../../../machines/users/user-form.machine';
+import { Link } from '../../components/link';
 import { PasswordField } from '../../components/password-field';
 import { PasswordStrengthMeter } from '../../components/password-strength-meter';
 import { Select } from '../../components/select';
@@ -82,6 +84,31 @@ function PasswordInput({ form }: { form: UserFormRef }) {
 }
 
 /**
+ * One's own e-mail, shown disabled: it changes (as one's password) on the account screen, with the
+ * current password (server/src/users/service.ts). The note says so and links there, by the name the menu
+ * gives that screen; the link is in the field's description, so it is read with the field and reached
+ * by Tab right after it.
+ */
+function OwnEmailInput({ form }: { form: UserFormRef }) {
+  const { t } = useTranslation();
+  const value = useSelector(form, (s) => s.context.values.email);
+  return (
+    <TextField
+      name="email"
+      type="email"
+      label={t('users.form.email')}
+      value={value}
+      isDisabled
+      description={
+        <>
+          {t('users.form.ownCredentials')} <Link href="/user-settings">{t('routes.user-settings')}</Link>.
+        </>
+      }
+    />
+  );
+}
+
+/**
  * Only the roles the signed-in user may give (src/domain/escalation.ts), the edited user's own kept;
  * on one's own record the role is shown, disabled, with why: another administrator must change it.
  */
@@ -131,17 +158,23 @@ function DepartmentSelect({ form }: { form: UserFormRef }) {
 
 /**
  * Name, username, email, the password with its strength meter (create only: an edit never sends a
- * password, GraphQL `updateUser`), role and department. Values and errors are the machine's:
+ * password, GraphQL `updateUser`), role and department; on one's own record the e-mail and role are
+ * shown disabled, with why. Values and errors are the machine's:
  * local checks and the server's refusals arrive by field the same way.
  */
 export function UserIdentityFields({ form }: { form: UserFormRef }) {
   const mode = useSelector(form, (s) => s.context.mode);
+  const own = useSelector(form, (s) => isOwnRecord(s.context));
   return (
     <div className={styles.fields}>
       <TextInput form={form} field="name" type="text" autoComplete="name" />
       <TextInput form={form} field="username" type="text" autoComplete="username" />
       <div className={styles.wide}>
-        <TextInput form={form} field="email" type="email" autoComplete="email" />
+        {own ? (
+          <OwnEmailInput form={form} />
+        ) : (
+          <TextInput form={form} field="email" type="email" autoComplete="email" />
+        )}
       </div>
       {mode === 'create' ? <PasswordInput form={form} /> : null}
       <RoleSelect form={form} />

@@ -27,15 +27,19 @@ export const ROW_ACTIONS = [
 ] as const;
 export type RowAction = (typeof ROW_ACTIONS)[number];
 
+/** On one's own row, the link to the account screen where one's e-mail and password change. */
+export const OWN_ACCOUNT = 'ownAccount';
+
 interface RowMenuOption extends MenuOption {
-  id: RowAction;
+  id: RowAction | typeof OWN_ACCOUNT;
 }
 
 /**
  * The menu entries for a user, in the order an admin scans them: edits, access, destructive last.
  * Only what applies is offered (unblock for a blocked user, disconnect for a connected one); on the
  * signed-in admin's own row, nothing that would lock them out (the server refuses those with 409), nor
- * its two-factor (its own screen's, with a code).
+ * its two-factor (its own screen's, with a code), and its e-mail as a link to the account screen, where
+ * it changes with the current password (server/src/users/service.ts), as its password does.
  * Two-factor: a user who has it is reset; one who has not is required to enrol at the next sign-in,
  * or no longer (only the user can turn it on, by enrolling: contracts/openapi.yaml `userSettingsUpdate`).
  */
@@ -49,7 +53,9 @@ export function rowActionOptions(
   if (withEdit) items.push({ id: 'edit', label: t('users.actions.edit') });
   items.push(
     { id: 'rename', label: t('users.actions.rename') },
-    { id: 'changeEmail', label: t('users.actions.changeEmail') },
+    isSelf
+      ? { id: OWN_ACCOUNT, label: t('users.actions.ownAccount'), href: '/user-settings' }
+      : { id: 'changeEmail', label: t('users.actions.changeEmail') },
     { id: 'instances', label: t('users.actions.instances') },
   );
   if (user.blocked) items.push({ id: 'unblock', label: t('users.actions.unblock') });

@@ -120,4 +120,55 @@ describe('UsersScreen: a users-only manager meets no button the server refuses',
     const update = requests.map((r) => r.body as { operationName?: string; variables?: { role_id?: number } });
     expect(update.find((body) => body?.operationName === 'updateUser')?.variables?.role_id).toBe(3);
   });
+
+  const ownNote = 'O seu email e a sua senha mudam, com a senha atual, em Configurações do usuário.';
+
+  it('editing itself, the e-mail is disabled and says where it changes, with a link there; the save keeps it', async () => {
+    const api = fakeUsersApi([ana, mario]);
+    const { requests } = await render(api);
+    await keys.click(within(row('Mário Gestor')).getByRole('button', { name: 'Editar Mário Gestor' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar Mário Gestor' });
+    const email = await within(dialog).findByRole('textbox', { name: 'Email' });
+    expect(email).toBeDisabled();
+    expect(email).toHaveValue('mario@demo.local');
+    expect(email).toHaveAccessibleDescription(ownNote);
+    expect(within(dialog).getByRole('link', { name: 'Configurações do usuário' })).toHaveAttribute(
+      'href',
+      '/user-settings',
+    );
+    // The name still changes here; the e-mail goes out as stored (no current password asked).
+    const name = within(dialog).getByRole('textbox', { name: 'Nome' });
+    await keys.clear(name);
+    await keys.type(name, 'Mário G.');
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const update = requests
+      .map((r) => r.body as { operationName?: string; variables?: { name?: string; email?: string } })
+      .find((body) => body?.operationName === 'updateUser');
+    expect(update?.variables).toMatchObject({ name: 'Mário G.', email: 'mario@demo.local' });
+  });
+
+  it('the link in the form leads to the account screen by keyboard', async () => {
+    const v = await render(fakeUsersApi([ana, mario]));
+    await keys.click(within(row('Mário Gestor')).getByRole('button', { name: 'Editar Mário Gestor' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar Mário Gestor' });
+    const username = await within(dialog).findByRole('textbox', { name: 'Nome de usuário' });
+    username.focus();
+    // The disabled e-mail is skipped: the next stop is its note's link.
+    await keys.tab();
+    const link = within(dialog).getByRole('link', { name: 'Configurações do usuário' });
+    expect(link).toHaveFocus();
+    await keys.keyboard('{Enter}');
+    await waitFor(() => expect(v.location()).toBe('/user-settings'));
+  });
+
+  it('editing another user, the e-mail is an ordinary field with no note', async () => {
+    await render(fakeUsersApi([ana, tiago, mario]));
+    await keys.click(within(row('Tiago Atendente')).getByRole('button', { name: 'Editar Tiago Atendente' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar Tiago Atendente' });
+    const email = await within(dialog).findByRole('textbox', { name: 'Email' });
+    expect(email).toBeEnabled();
+    expect(within(dialog).queryByText(/com a senha atual/)).toBeNull();
+    expect(within(dialog).queryByRole('link')).toBeNull();
+  });
 });

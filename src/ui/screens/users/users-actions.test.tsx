@@ -61,7 +61,50 @@ describe('UsersScreen: row actions', () => {
       'Redefinir 2FA',
       'Excluir',
     ]);
-    expect(await labels('Ana Administradora')).toEqual(['Alterar nome', 'Alterar email', 'Instâncias', 'Exigir 2FA']);
+    // One's own row: no two-factor entries (the two-factor screen's, with a code), and the e-mail leads to
+    // the account screen, where it changes with the current password.
+    expect(await labels('Ana Administradora')).toEqual([
+      'Alterar nome',
+      'Alterar email ou senha nas configurações',
+      'Instâncias',
+    ]);
+  });
+
+  it("on one's own row the e-mail entry is a link to the account screen, whatever its two-factor", async () => {
+    const api = fakeUsersApi([
+      user(1, { name: 'Ana Administradora', twoFactorEnabled: true }),
+      ana,
+      user(4, { name: 'Rui Exigido', twoFactorEnrolmentRequired: true }),
+    ]);
+    const { requests, location } = await render(api);
+    const items = async (name: string) => {
+      await keys.click(within(row(name)).getByRole('button', { name: `Ações de ${name}` }));
+      const menu = await screen.findByRole('menu');
+      const found = within(menu).getAllByRole('menuitem');
+      return { menu, found };
+    };
+    // Another user's two-factor is offered as before: a reset when on, lifting a requirement when required.
+    for (const [name, entry] of [
+      ['Rui Exigido', 'Cancelar exigência de 2FA'],
+      ['Ana Souza', 'Exigir 2FA'],
+    ] as const) {
+      const { found } = await items(name);
+      expect(found.map((item) => item.textContent)).toContain(entry);
+      expect(found.map((item) => item.textContent)).toContain('Alterar email');
+      await keys.keyboard('{Escape}');
+    }
+    const { menu, found } = await items('Ana Administradora');
+    expect(found.map((item) => item.textContent)).not.toContain('Redefinir 2FA');
+    const account = within(menu).getByRole('menuitem', { name: 'Alterar email ou senha nas configurações' });
+    expect(account).toHaveAttribute('href', '/user-settings');
+    const before = requests.length;
+    await keys.click(account);
+    await waitFor(() => expect(location()).toBe('/user-settings'));
+    // Nothing was asked of the server, and no e-mail dialog opened.
+    expect(requests.slice(before).filter((r) => r.method !== 'GET' && operationOf(r)?.name !== 'onlineUsers')).toEqual(
+      [],
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('deletes only after confirmation, then says so and puts focus on the search', async () => {

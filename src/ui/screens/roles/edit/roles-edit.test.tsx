@@ -229,6 +229,10 @@ describe('RolesEditScreen: who may change what', () => {
   };
   const editorRoutes = ['users', 'dashboard-analytics', 'roles-list', 'roles-edit'];
 
+  const note = 'As permissões que você não tem aparecem desativadas: você não pode dá-las a uma função nem tirá-las.';
+  /** The lock drawn beside a permission's route name (permission-category.tsx), beside its box. */
+  const hasLock = (routeName: string) => screen.getByText(routeName).querySelector('svg') !== null;
+
   it('a permission the editor lacks is disabled with why; one it holds can be added, and taken off', async () => {
     const saved: unknown[] = [];
     render(
@@ -242,12 +246,12 @@ describe('RolesEditScreen: who may change what', () => {
       { user: editor, permittedRoutes: editorRoutes },
     );
     await screen.findByRole('heading', { level: 2, name: 'Operador' });
-    const note =
-      'As permissões que você não tem aparecem desativadas: você não pode dá-las a uma função, mas pode tirá-las.';
     expect(screen.getByText(note)).toBeInTheDocument();
     expect(box('Empresas')).toBeDisabled();
     expect(box('Empresas')).toHaveAccessibleDescription(note);
+    expect(hasLock('tenants')).toBe(true);
     expect(box('Usuários')).toBeEnabled();
+    expect(hasLock('users')).toBe(false);
     // Select-all of the category adds only what the editor holds.
     await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
     expect(box('Usuários')).toBeChecked();
@@ -255,6 +259,40 @@ describe('RolesEditScreen: who may change what', () => {
     await userEvent.click(box('Painel analítico'));
     await userEvent.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'] }]));
+  });
+
+  it('a permission the editor lacks that the role holds stays checked and locked: select-all and save leave it', async () => {
+    const holder: Role = { ...operador, has_permission_routes: ['dashboard-analytics', 'tenants'] };
+    const saved: unknown[] = [];
+    render(
+      '2',
+      holder,
+      (r) => {
+        if (r.path !== '/api/permission/update') return undefined;
+        saved.push(r.body);
+        return json(200, { ...holder, has_permission_routes: (r.body as { permissions: string[] }).permissions });
+      },
+      { user: editor, permittedRoutes: editorRoutes },
+    );
+    await screen.findByRole('heading', { level: 2, name: 'Operador' });
+    expect(box('Empresas')).toBeChecked();
+    expect(box('Empresas')).toBeDisabled();
+    expect(box('Empresas')).toHaveAccessibleDescription(note);
+    expect(hasLock('tenants')).toBe(true);
+    expect(screen.getByText(note)).toBeInTheDocument();
+    const selectAll = () => screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' });
+    // On: adds `users` (the editor holds it), leaves `tenants` as it is; off: takes `users` away only.
+    await userEvent.click(selectAll());
+    expect(box('Usuários')).toBeChecked();
+    expect(box('Empresas')).toBeChecked();
+    await userEvent.click(selectAll());
+    expect(box('Usuários')).not.toBeChecked();
+    expect(box('Empresas')).toBeChecked();
+    expect(box('Empresas')).toBeDisabled();
+    await userEvent.click(box('Painel analítico'));
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'] }]));
+    expect(box('Empresas')).toBeChecked();
   });
 
   it("the editor's own role is read-only, saying another administrator must change it", async () => {
