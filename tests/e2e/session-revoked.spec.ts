@@ -43,4 +43,50 @@ test.describe('revoked session', () => {
     await expect(victim).toHaveURL(onLogin);
     await theirs.close();
   });
+
+  test('a new password on the account screen ends the other session; this one goes on', async ({
+    browser,
+    page,
+    app,
+  }) => {
+    const admin = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const password = 'Pharm#cy!Blue';
+    const fresh = 'Gr33n#Leaf!Tea';
+    const user = await createUser(admin, 'pwd', password);
+
+    const theirs = await browser.newContext();
+    const elsewhere = await theirs.newPage();
+    await signIn(elsewhere, app.origin, { email: user.email, password });
+
+    await signIn(page, app.origin, { email: user.email, password }, '/user-settings');
+    const card = page.getByRole('main');
+    const field = (key: string) => card.getByRole('textbox', { name: t(key), exact: true });
+    // A wrong current password: refused, said so, and nothing ends.
+    await field('settings.password.current').fill(`${password}x`);
+    await field('settings.password.new').fill(fresh);
+    await field('settings.password.confirm').fill(fresh);
+    await card.getByRole('button', { name: t('settings.password.submit'), exact: true }).click();
+    await expect(card.getByText(t('settings.errors.currentPasswordWrong'))).toBeVisible();
+    await expect(pageTitle(elsewhere)).toBeVisible();
+    expect(onLogin(new URL(elsewhere.url()))).toBe(false);
+
+    // Sent from the keyboard: a click right after typing lands beside the button, since the field's
+    // earlier error goes away when the field loses focus and the button moves up under the pointer.
+    await field('settings.password.current').fill(password);
+    await field('settings.password.current').press('Enter');
+    await expect(toast(page, t('settings.notices.passwordChanged'))).toBeVisible();
+    // The other session's socket is closed by the server (4401): that panel ends its session.
+    await expect(elsewhere).toHaveURL(onLogin);
+    await theirs.close();
+    // This one goes on with the token the change answered, across a reload too.
+    await page.reload();
+    await expect(pageTitle(page)).toHaveText(t('routes.user-settings'));
+    expect(onLogin(new URL(page.url()))).toBe(false);
+    // The new password signs in; the old one no longer does.
+    await apiLogin(app.origin, user.email, fresh);
+    const old = await page.request.post(`${app.origin}/api/auth/login`, {
+      data: { email: user.email, password, ip: null },
+    });
+    expect(old.status()).toBe(401);
+  });
 });

@@ -37,6 +37,9 @@ describe.each([
   let customer: TestUser;
   /** Operador of the back-office: no `users` permission. */
   let operator: TestUser & { token: string };
+  /** Role ids: the customer's (administrador) and operador. */
+  let customerRole: number;
+  let operatorRole: number;
   let n = 0;
 
   beforeAll(async () => {
@@ -59,6 +62,9 @@ describe.each([
       role: 'administrador',
       name: 'Rec Cliente',
     });
+    const roleRows = await t.db.selectFrom('roles').select(['id', 'name']).execute();
+    customerRole = roleRows.find((r) => r.name === 'administrador')?.id ?? 0;
+    operatorRole = roleRows.find((r) => r.name === 'operador')?.id ?? 0;
     const op = await createTestUser(t.db, { email: 'rec.operador@demo.local', tenant: 'backoffice', name: 'Rec Op' });
     operator = { ...op, token: await signIn(t, op.email, TEST_PASSWORD) };
     secrets.push(operator.token);
@@ -377,6 +383,59 @@ describe.each([
             '"turn your own two-factor off on the two-factor screen, with a code; another administrator resets it or requires enrolment"',
           ],
         },
+      },
+      {
+        // A service's refusal on stored data (server/src/users/service.ts update): one's own password only
+        // on the account screen, whatever the caller holds.
+        name: 'REST service rule (own password through PUT)',
+        user: () => customer,
+        tenantName: () => tenant.name,
+        send: (token) =>
+          rest(t, 'PUT', `/api/users/${String(customer.id)}`, {
+            token,
+            body: {
+              username: 'rec.cliente',
+              name: 'Rec Cliente',
+              email: customer.email,
+              role_id: customerRole,
+              password: 'Outra#Senha-Forte9',
+            },
+          }),
+        operation: 'PUT /api/users/{id}',
+        changes: {
+          required: [null, '[]'],
+          reason: [null, '"change your own password on your account screen, with your current password"'],
+        },
+      },
+      {
+        // No way up (server/src/access/escalation.ts): nobody changes its own role, an administrador included.
+        name: 'GraphQL service rule (own role)',
+        user: () => customer,
+        tenantName: () => tenant.name,
+        send: (token) =>
+          graphql(t, 'mutation u($id: Int!, $role: Int) { updateUser(id: $id, role_id: $role) { id } }', {
+            token,
+            tenant: tenant.name,
+            variables: { id: customer.id, role: operatorRole },
+          }),
+        operation: 'mutation updateUser',
+        changes: {
+          required: [null, '[]'],
+          reason: [null, '"you cannot change your own role; another administrator must"'],
+        },
+      },
+      {
+        // The provider's decisions: staff only, declared in the contract (x-staff-only), for its own tenant too.
+        name: 'REST staff only (own tenant plan)',
+        user: () => customer,
+        tenantName: () => tenant.name,
+        send: (token) =>
+          rest(t, 'POST', '/api/tenant/set-plan', {
+            token,
+            body: { id: tenant.id, plan: 'enterprise', user: 200, ticket: 100000 },
+          }),
+        operation: 'POST /api/tenant/set-plan',
+        changes: { required: [null, '["tenants"]'], reason: [null, '"only back-office staff may do this"'] },
       },
       {
         name: 'GraphQL another tenant in the path',

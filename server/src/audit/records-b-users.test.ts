@@ -415,10 +415,10 @@ describe.each([
     const mark = await auditMark(t.db);
     const sent = await graphql(
       t,
-      'mutation p($password: String!) { updateUserPassword(password: $password) { token } }',
+      'mutation p($password: String!, $current: String) { updateUserPassword(password: $password, current_password: $current) { token } }',
       {
         token: self.token,
-        variables: { password: PASSWORDS[3] },
+        variables: { password: PASSWORDS[3], current: TEST_PASSWORD },
       },
     );
     self.token = (sent.data?.updateUserPassword as { token: string }).token;
@@ -497,14 +497,32 @@ describe.each([
         token: admin.token,
         variables: { password: 'short' },
       }),
+      // A strong new password without the current one, and with a wrong one (self's is PASSWORDS[3] by now).
+      await graphql(t, 'mutation p($password: String!) { updateUserPassword(password: $password) { token } }', {
+        token: self.token,
+        variables: { password: PASSWORDS[0] },
+      }),
+      await graphql(
+        t,
+        'mutation p($password: String!, $current: String) { updateUserPassword(password: $password, current_password: $current) { token } }',
+        { token: self.token, variables: { password: PASSWORDS[0], current: TEST_PASSWORD } },
+      ),
+      // A new e-mail of one's own without the current password.
+      await graphql(t, 'mutation u($id: Int!, $email: String) { updateUser(id: $id, email: $email) { id } }', {
+        token: self.token,
+        variables: { id: self.id, email: 'rec.self.moved@demo.local' },
+      }),
     ];
     expect(refusals.map((r) => r.status)).toEqual([409, 400, 404, 409, 409, 409, 404, 409]);
-    expect(gqlRefusals.map((r) => r.errors[0]?.extensions?.code)).toEqual([
-      'BAD_USER_INPUT',
-      'NOT_FOUND',
-      'BAD_USER_INPUT',
-      'NOT_FOUND',
-      'BAD_USER_INPUT',
+    expect(gqlRefusals.map((r) => [r.errors[0]?.extensions?.code, r.errors[0]?.extensions?.field])).toEqual([
+      ['BAD_USER_INPUT', 'email'],
+      ['NOT_FOUND', 'id'],
+      ['BAD_USER_INPUT', 'id'],
+      ['NOT_FOUND', 'id'],
+      ['BAD_USER_INPUT', 'password'],
+      ['BAD_USER_INPUT', 'current_password'],
+      ['BAD_USER_INPUT', 'current_password'],
+      ['BAD_USER_INPUT', 'current_password'],
     ]);
     expect(await auditSince(t.db, mark)).toEqual([]);
   });

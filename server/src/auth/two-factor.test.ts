@@ -193,12 +193,17 @@ describe('turning it off', () => {
       body: { two_factor_enabled: false },
     });
     expect(reset.body).toEqual({ user_id: user.id, two_factor_enabled: false, two_factor_enrolment_required: false });
-    expect((await login(user)).status).toBe(200);
+    // Reset by someone else: every session of the user ended (docs/security.md, Credentials and sessions).
+    expect((await call('GET', '/api/two-factor', 'twoFactorStatus', { token: userToken })).body).toEqual({
+      status: 'Unauthorized',
+    });
+    const signedIn = await login(user);
+    expect(signedIn.status).toBe(200);
     expect(
       await tf.t.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', user.id).execute(),
     ).toEqual([]);
-    // Re-enrolling works after a reset.
-    await enable(userToken);
+    // Re-enrolling works after a reset, in the session it signed in with since.
+    await enable(signedIn.body.access_token as string);
     expect((await login(user)).body.error).toBe('two_factor_required');
   });
 

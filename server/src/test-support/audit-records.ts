@@ -55,7 +55,9 @@ export async function graphql(
   t: TestApp,
   query: string,
   options: { token?: string | null; variables?: Record<string, unknown>; tenant?: string; address?: string } = {},
-): Promise<Sent & { data: Record<string, unknown> | null; errors: { extensions?: { code?: string } }[] }> {
+): Promise<
+  Sent & { data: Record<string, unknown> | null; errors: { extensions?: { code?: string; field?: string } }[] }
+> {
   const response = await t.app.fastify.inject({
     method: 'POST',
     url: `/${options.tenant ?? 'backoffice'}/graphql`,
@@ -73,7 +75,7 @@ export async function graphql(
     body,
     requestId: requestIdOf(response),
     data: (body.data as Record<string, unknown> | null | undefined) ?? null,
-    errors: (body.errors as { extensions?: { code?: string } }[] | undefined) ?? [],
+    errors: (body.errors as { extensions?: { code?: string; field?: string } }[] | undefined) ?? [],
   };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getVariableValues, Kind, type TypeNode, type VariableDefinitionNode } from 'graphql';
 import type { GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
 import { HOSTILE_STRINGS, OVERFLOWING_NUMBERS } from './arbitraries';
-import { pools, schema } from './graphql-fuzz-state';
+import { pools, run, schema, TEST_PASSWORD } from './graphql-fuzz-state';
 
 // ------------------------------------------------------------------------------------------------------
 // Arbitraries from variable types
@@ -15,6 +15,8 @@ const NAMED_STRINGS: Record<string, fc.Arbitrary<string>> = {
   password: fc.string({ minLength: 8, maxLength: 40 }),
   name: fc.string({ minLength: 1, maxLength: 120 }),
   image: fc.webUrl(),
+  // The password the run's callers have (./graphql-fuzz-state.ts): one's own changes then succeed too.
+  current_password: fc.constant(TEST_PASSWORD),
 };
 
 function validValue(type: TypeNode, name: string): fc.Arbitrary<unknown> {
@@ -28,6 +30,8 @@ function validValue(type: TypeNode, name: string): fc.Arbitrary<unknown> {
         fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom(...pools.ids) },
           { weight: 1, arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) },
+          // The caller's own record, often: the rules on one's own (its role, its e-mail, itself) get met.
+          ...(name === 'id' ? [{ weight: 1, arbitrary: fc.constant(run.caller.id) }] : []),
         ),
       );
     case 'Boolean':

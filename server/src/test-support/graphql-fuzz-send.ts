@@ -7,7 +7,28 @@ import type { Case } from './graphql-fuzz-cases';
 // The run
 // ------------------------------------------------------------------------------------------------------
 
-export const stats = { requests: 0, server5xx: 0, valid: 0, invalid: 0, ok: 0, documentedErrors: 0, tenantNotFound: 0 };
+export const stats = {
+  requests: 0,
+  server5xx: 0,
+  valid: 0,
+  invalid: 0,
+  ok: 0,
+  documentedErrors: 0,
+  tenantNotFound: 0,
+  ownRoleRefused: 0,
+};
+
+/**
+ * Whether a case would give the caller another role of its own: updateUser on the caller itself at its
+ * own tenant's path, naming an existing role other than the one it has. The only refusal of no way up
+ * (src/domain/escalation.ts) an administrador meets, answered FORBIDDEN (HTTP 403) once its input passed.
+ */
+async function ownRoleChange(operation: string, c: Case): Promise<boolean> {
+  const { id, role_id: roleId } = c.variables;
+  if (operation !== 'updateUser' || id !== run.caller.id || c.tenant !== run.caller.tenantName) return false;
+  if (typeof roleId !== 'number' || roleId === run.callerRole) return false;
+  return (await run.t.db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst()) !== undefined;
+}
 export const problems: string[] = [];
 
 async function keepCallerIntact(): Promise<void> {
@@ -36,12 +57,14 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
   // Operations that end or rotate the caller's session get one of their own. The password user may have
   // been deleted or blocked by an earlier fuzzed call (its id is in the pool): bring it back first, or
   // every later updateUserPassword answers 401 for a reason the case did not choose.
+  // Its password goes back to the run's, so a right current password is right whatever changed it before.
   if (op.name === 'updateUserPassword')
     await run.t.db
       .updateTable('users')
-      .set({ blocked: false, deleted_at: null })
+      .set({ blocked: false, deleted_at: null, password_hash: run.passwordHash })
       .where('id', '=', run.passwordUser.id)
       .execute();
+  const ownRole = await ownRoleChange(op.name, c);
   const bearer =
     op.name === 'updateUserPassword'
       ? await mint(run.passwordUser)
@@ -85,6 +108,11 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
   } else if (!valid) {
     if (status !== 400 || !body.errors?.length || body.data !== undefined)
       problems.push(`invalid accepted: ${label} → ${status} ${response.body.slice(0, 200)}`);
+  } else if (status === 403 && ownRole && codes.length > 0 && codes.every((code) => code === 'FORBIDDEN')) {
+    // No way up (contracts/schema.graphql updateUser): nobody changes its own role, an administrador included.
+    stats.ownRoleRefused += 1;
+  } else if (ownRole && status === 200 && !body.errors?.length) {
+    problems.push(`own role changed: ${label} → ${response.body.slice(0, 200)}`);
   } else if (status !== 200) {
     problems.push(`valid refused: ${label} → ${status} ${response.body.slice(0, 240)}`);
   } else if (body.errors?.length) {

@@ -2,6 +2,8 @@ import { buildSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { TestApp } from './app';
 import type { TestUser } from './users';
+
+export { TEST_PASSWORD } from './users';
 import { SCHEMA_PATH } from '../graphql/index';
 
 /** What the parts of the GraphQL fuzz run (./graphql-fuzz.ts) share: its size, the schema, its app and callers, the pools of values. */
@@ -30,6 +32,7 @@ export const DOCUMENTED: Record<string, string[]> = {
   ],
   newUser: ['BAD_USER_INPUT', 'NOT_FOUND', 'USER_LIMIT_REACHED'],
   updateUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
+  // BAD_USER_INPUT `password` or `current_password` (a wrong current password: the fuzzer's are mostly wrong).
   updateUserPassword: ['BAD_USER_INPUT'],
   deleteUser: ['BAD_USER_INPUT', 'NOT_FOUND'],
   disconnectUser: ['NOT_FOUND'],
@@ -43,8 +46,20 @@ export const DOCUMENTED: Record<string, string[]> = {
   auditRecords: ['BAD_USER_INPUT'],
 };
 
-/** The run's app and callers, set up by {@link describeGraphqlFuzz}'s beforeAll. */
-export const run = {} as { t: TestApp; caller: TestUser; passwordUser: TestUser; token: string };
+/**
+ * The run's app and callers, set up by {@link describeGraphqlFuzz}'s beforeAll: the caller (administrador,
+ * its role `callerRole`), the user whose own password updateUserPassword changes, with the stored hash of
+ * its password ({@link TEST_PASSWORD}) put back before each such call so the right current password stays
+ * right.
+ */
+export const run = {} as {
+  t: TestApp;
+  caller: TestUser;
+  callerRole: number;
+  passwordUser: TestUser;
+  passwordHash: string;
+  token: string;
+};
 /** Callers the guard refuses before reading the body: a customer tenant's user on another tenant's path; staff without route `users`. */
 export const refused = {
   outsider: undefined as unknown as TestUser,

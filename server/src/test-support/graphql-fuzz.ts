@@ -36,6 +36,13 @@ export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
       role: 'administrador',
     });
     run.passwordUser = await createTestUser(run.t.db, { email: 'gql-fuzz-password@demo.local', tenant: 'backoffice' });
+    const stored = await run.t.db
+      .selectFrom('users')
+      .select(['password_hash', 'role_id', 'id'])
+      .where('id', 'in', [run.caller.id, run.passwordUser.id])
+      .execute();
+    run.passwordHash = stored.find((r) => r.id === run.passwordUser.id)?.password_hash ?? '';
+    run.callerRole = stored.find((r) => r.id === run.caller.id)?.role_id ?? 0;
     run.token = await mint(run.caller);
     const tenants = await run.t.db.selectFrom('tenants').select(['name', 'deleted_at']).execute();
     pools.tenants = tenants.map((r) => r.name);
@@ -119,7 +126,7 @@ export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
       }
       console.info(
         `GraphQL contract fuzz (seed ${SEED}): ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${stats.server5xx} answered 5xx; ` +
-          `${stats.valid} valid (${stats.ok} with data, ${stats.documentedErrors} with documented errors), ${stats.invalid} invalid, ${stats.tenantNotFound} on an unknown tenant (404)`,
+          `${stats.valid} valid (${stats.ok} with data, ${stats.documentedErrors} with documented errors, ${stats.ownRoleRefused} own-role changes refused 403), ${stats.invalid} invalid, ${stats.tenantNotFound} on an unknown tenant (404)`,
       );
       const kinds = new Map<string, { n: number; example: string }>();
       for (const problem of problems) {

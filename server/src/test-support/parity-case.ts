@@ -34,6 +34,9 @@ function applyEffects(step: Step, observation: Observation, model: Model): void 
       if (key && observation.change?.ok) model.passwords.set(fixture.users[key].id, step.password);
       return;
     }
+    case 'setPassword':
+      if (observation.set?.ok) model.passwords.set(model.userId(step.target, step.who), step.password);
+      return;
     case 'selfPassword':
       if (observation.selfPassword?.ok) model.passwords.set(fixture.users.aAdmin.id, step.password);
       return;
@@ -70,6 +73,9 @@ export async function runCase(twins: Twins, steps: readonly Step[], tally: Tally
       if ('mismatch' in verdict)
         throw new Error(`step ${index} ${JSON.stringify(step)} → ${name}: ${verdict.mismatch}`);
       tally.step(capability, `${name}:${verdict.kind}`);
+      // The fields a refusal named, as both twins named them (a `requires` may ask for one).
+      if (!ro.ok && ro.fields)
+        for (const field of ro.fields) tally.detail(capability, `${name}:${verdict.kind}@${field}`);
     }
     applyEffects(step, r, model);
     try {

@@ -30,7 +30,35 @@ export const TENANT_NAMES: Readonly<Record<TenantKey, string>> = {
 };
 
 export type FixtureUserKey =
-  'boAdmin' | 'boOp' | 'boSpare' | 'aAdmin' | 'aOp' | 'aPlain' | 'aBlocked' | 'aGone' | 'aTwoFactor' | 'bAdmin' | 'bOp';
+  | 'boAdmin'
+  | 'boOp'
+  | 'boSpare'
+  | 'aAdmin'
+  | 'aManager'
+  | 'aOp'
+  | 'aPlain'
+  | 'aBlocked'
+  | 'aGone'
+  | 'aTwoFactor'
+  | 'bAdmin'
+  | 'bOp';
+
+/**
+ * A role that manages users without being administrador: `users` and every permission of operador, but
+ * not `tenants`, `audit` or the roles' permissions. Its holder may give operador and act on operadores,
+ * never give administrador or act on one (no way up: src/domain/escalation.ts), so the cases meet those
+ * refusals on real rows through both protocols.
+ */
+export const MANAGER_ROLE = 'gerente-parity';
+export const MANAGER_ROUTES: readonly string[] = [
+  'users',
+  'dashboard-analytics',
+  'dashboard-control-panel',
+  'dashboard-maria-panel',
+  'dashboard-produtivity-report',
+  'dashboard-report',
+  'dashboard-report-smart',
+];
 
 export interface FixtureUserSpec {
   tenant: TenantKey;
@@ -55,6 +83,13 @@ export const FIXTURE_USERS: Readonly<Record<Exclude<FixtureUserKey, 'boAdmin' | 
     name: 'Sílvio Spare',
   },
   aAdmin: { tenant: 'a', role: ADMIN_ROLE, email: 'admin.a@parity.test', username: 'admin.a', name: 'Alice Admin A' },
+  aManager: {
+    tenant: 'a',
+    role: MANAGER_ROLE,
+    email: 'manager.a@parity.test',
+    username: 'manager.a',
+    name: 'Marta Manager A',
+  },
   aOp: { tenant: 'a', role: OPERATOR_ROLE, email: 'op.a@parity.test', username: 'op.a', name: 'Otto Operador A' },
   aPlain: {
     tenant: 'a',
@@ -117,17 +152,19 @@ export interface TenantInfo {
 export interface Fixture {
   tenants: Readonly<Record<TenantKey, TenantInfo>>;
   users: Readonly<Record<FixtureUserKey, FixtureUser>>;
-  roles: { admin: number; operator: number };
+  roles: { admin: number; operator: number; manager: number };
 }
 
 /** Who calls: a signed-in fixture user, or a request without a usable token. */
-export type PrincipalName = 'boAdmin' | 'boOp' | 'aAdmin' | 'aOp' | 'bAdmin' | 'anon' | 'malformed' | 'revoked';
-export const SIGNED_IN: readonly PrincipalName[] = ['boAdmin', 'boOp', 'aAdmin', 'aOp', 'bAdmin'];
+export type PrincipalName =
+  'boAdmin' | 'boOp' | 'aAdmin' | 'aManager' | 'aOp' | 'bAdmin' | 'anon' | 'malformed' | 'revoked';
+export const SIGNED_IN: readonly PrincipalName[] = ['boAdmin', 'boOp', 'aAdmin', 'aManager', 'aOp', 'bAdmin'];
 /** The tenant whose GraphQL path a principal calls (its own; for tokenless requests tenant A's). */
 export const HOME: Readonly<Record<PrincipalName, TenantKey>> = {
   boAdmin: 'backoffice',
   boOp: 'backoffice',
   aAdmin: 'a',
+  aManager: 'a',
   aOp: 'a',
   bAdmin: 'b',
   anon: 'a',
@@ -139,6 +176,7 @@ export const PRINCIPAL_USER: Readonly<Partial<Record<PrincipalName, FixtureUserK
   boAdmin: 'boAdmin',
   boOp: 'boOp',
   aAdmin: 'aAdmin',
+  aManager: 'aManager',
   aOp: 'aOp',
   bAdmin: 'bAdmin',
   revoked: 'aAdmin',

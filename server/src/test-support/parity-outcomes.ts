@@ -24,9 +24,9 @@ export const DOCS = {
   refreshToken: 'mutation refreshToken { refreshToken { token expires_in } }',
   newUser: `mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!, $user_department_id: Int, $chosen_instances: [Int!]) {
     newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { ${USER_FIELDS} } }`,
-  updateUser: `mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!]) {
-    updateUser(id: $id, username: $username, name: $name, image: $image, email: $email, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { ${USER_FIELDS} } }`,
-  updateUserPassword: `mutation updateUserPassword($password: String!) { updateUserPassword(password: $password) { token expires_in user { ${USER_FIELDS} } } }`,
+  updateUser: `mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String) {
+    updateUser(id: $id, username: $username, name: $name, image: $image, email: $email, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances, current_password: $current_password) { ${USER_FIELDS} } }`,
+  updateUserPassword: `mutation updateUserPassword($password: String!, $current_password: String) { updateUserPassword(password: $password, current_password: $current_password) { token expires_in user { ${USER_FIELDS} } } }`,
   deleteUser: 'mutation deleteUser($id: Int!) { deleteUser(id: $id) }',
   updateUserSettings: `mutation updateUserSettings($user_id: Int!, $two_factor_enabled: Boolean, $two_factor_enrolment_required: Boolean) {
     updateUserSettings(user_id: $user_id, two_factor_enabled: $two_factor_enabled, two_factor_enrolment_required: $two_factor_enrolment_required) { user_id two_factor_enabled two_factor_enrolment_required } }`,

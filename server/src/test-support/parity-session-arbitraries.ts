@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import type { FixtureUserKey, PrincipalName } from './parity';
-import type { SessionUser, SignInEmail, SignInPassword, SignInTarget, Step, UserRef } from './parity-step-data';
+import type {
+  CurrentPassword,
+  SessionUser,
+  SignInEmail,
+  SignInPassword,
+  SignInTarget,
+  Step,
+  UserRef,
+} from './parity-step-data';
 import { MAX_BAD_FIELDS, createFieldsArb, passwordArb, updateFieldsArb } from './parity-values';
 import {
   anyPrincipalArb,
@@ -50,12 +58,44 @@ export const signInPasswords: fc.Arbitrary<SignInPassword | string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', 'Ab1#'.repeat(32) + 'Z') },
 );
 
+/** The current password sent with a change of one's own credentials: mostly the right one. */
+export const currentArb: fc.Arbitrary<CurrentPassword> = fc.constantFrom<CurrentPassword>(
+  'right',
+  'right',
+  'right',
+  'wrong',
+  'missing',
+);
+
+/** One's own new password: any signed-in user may (operators and the manager too), or nobody. */
 export const passwordStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('password' as const),
   who: fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'aAdmin', 'bAdmin') },
-    { weight: 1, arbitrary: fc.constant<PrincipalName>('boAdmin') },
+    { weight: 6, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'aAdmin', 'bAdmin', 'aManager', 'aOp') },
+    { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('boAdmin', 'boOp') },
     { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('anon', 'malformed', 'revoked') },
+  ),
+  password: passwordArb,
+  current: currentArb,
+});
+
+/** Another user's new password, by a caller who may (administrators, the manager on operators) or may not. */
+export const setPasswordStep: fc.Arbitrary<Step> = fc.record({
+  op: fc.constant('setPassword' as const),
+  who: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom<PrincipalName>('aAdmin', 'boAdmin', 'aManager', 'aManager') },
+    { weight: 2, arbitrary: fc.constantFrom<PrincipalName>('bAdmin', 'aOp', 'boOp') },
+    { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('anon', 'revoked') },
+  ),
+  target: fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aAdmin', 'aManager', 'bOp')
+        .map<UserRef>((fixture) => ({ fixture })),
+    },
+    { weight: 1, arbitrary: fc.nat(2).map<UserRef>((created) => ({ created })) },
+    { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
   ),
   password: passwordArb,
 });
@@ -103,6 +143,7 @@ export const refreshSteps: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       op: fc.constant('selfPassword' as const),
       password: fc.constantFrom('Nova#Senha-71', 'Nova#Senha-71', 'Xy#12345'),
+      current: fc.constantFrom<CurrentPassword>('right', 'right', 'wrong'),
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('logout' as const), user: sessionUserArb }) },
@@ -117,6 +158,7 @@ export const orderingStep: fc.Arbitrary<Step> = fc.oneof(
     target: userRefArb,
     form: formArb,
     fields: updateFieldsArb(MAX_BAD_FIELDS),
+    current: currentArb,
   }),
   unprivilegedUpdate(fc.constantFrom<PrincipalName>('aOp', 'boOp', 'anon', 'malformed', 'revoked')),
   badValueUpdate,
@@ -124,9 +166,11 @@ export const orderingStep: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), who: anyPrincipalArb, target: sparingTargetArb }),
   fc.record({
     op: fc.constant('password' as const),
-    who: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'bAdmin', 'anon', 'malformed', 'revoked'),
+    who: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'bAdmin', 'aOp', 'anon', 'malformed', 'revoked'),
     password: passwordArb,
+    current: currentArb,
   }),
+  setPasswordStep,
   listStep,
   rolesStep,
   departmentsStep,

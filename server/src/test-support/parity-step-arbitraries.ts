@@ -1,11 +1,21 @@
 import fc from 'fast-check';
 import type { FixtureUserKey, PrincipalName, TenantKey } from './parity';
-import type { RoleRef, SignInEmail, SignInPassword, SignInTarget, Step, UserRef } from './parity-step-data';
+import type {
+  CurrentPassword,
+  RoleRef,
+  SignInEmail,
+  SignInPassword,
+  SignInTarget,
+  Step,
+  UserRef,
+} from './parity-step-data';
 import { MAX_BAD_FIELDS, createFieldsArb, departmentArb, updateFieldsArb } from './parity-values';
 
 /** Callers: mostly the ones who may, sometimes ones who may not, or nobody. */
 export const managerArb: fc.Arbitrary<PrincipalName> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom<PrincipalName>('boAdmin', 'aAdmin', 'aAdmin', 'bAdmin') },
+  // Holds `users` without being administrador: no way up refuses it what administrators may do.
+  { weight: 3, arbitrary: fc.constant<PrincipalName>('aManager') },
   { weight: 2, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
   { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('anon', 'malformed', 'revoked') },
 );
@@ -14,6 +24,7 @@ export const anyPrincipalArb: fc.Arbitrary<PrincipalName> = fc.constantFrom<Prin
   'boAdmin',
   'boOp',
   'aAdmin',
+  'aManager',
   'aOp',
   'bAdmin',
   'anon',
@@ -26,7 +37,7 @@ export const userRefArb: fc.Arbitrary<UserRef> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp', 'aAdmin')
+      .constantFrom<FixtureUserKey>('aOp', 'aPlain', 'aBlocked', 'aTwoFactor', 'boSpare', 'bOp', 'aAdmin', 'aManager')
       .map<UserRef>((fixture) => ({ fixture })),
   },
   { weight: 1, arbitrary: fc.constantFrom<UserRef>({ self: true }, { unknown: true }, { fixture: 'aGone' }) },
@@ -46,7 +57,7 @@ export const plainCreateStep: fc.Arbitrary<Step> = fc.record({
     name: fc.constantFrom('Nova Pessoa', '  Nina  ', 'Noá 😀'),
     email: fc.constantFrom('nova@parity.test', 'nina@parity.test', 'noa@parity.test', 'Nilo@Parity.Test'),
     password: fc.constantFrom('Nova#Senha-71', 'Outra$Senha-72'),
-    role: fc.constantFrom<RoleRef>('operator', 'admin'),
+    role: fc.constantFrom<RoleRef>('operator', 'admin', 'manager'),
     department: departmentArb,
     instances: fc.record({ own: fc.uniqueArray(fc.nat(3), { maxLength: 2 }) }),
   }),
@@ -86,20 +97,27 @@ export const unprivilegedUpdate = (who: fc.Arbitrary<PrincipalName>): fc.Arbitra
     fields: updateFieldsArb(MAX_BAD_FIELDS),
   });
 
+/** The current password an update sends (none mostly: only a new e-mail of one's own needs it). */
+const selfCurrentArb: fc.Arbitrary<CurrentPassword> = fc.constantFrom<CurrentPassword>('missing', 'right', 'wrong');
+
 /** Updates: any caller on any target (created users, fixtures, itself, deleted or unknown ids), good and bad values. */
 export const updateStep: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.record({
-      op: fc.constant('update' as const),
-      who: fc.oneof(
-        { weight: 3, arbitrary: managerArb },
-        { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
-      ),
-      target: userRefArb,
-      form: formArb,
-      fields: updateFieldsArb(MAX_BAD_FIELDS),
-    }),
+    arbitrary: fc.record(
+      {
+        op: fc.constant('update' as const),
+        who: fc.oneof(
+          { weight: 3, arbitrary: managerArb },
+          { weight: 1, arbitrary: fc.constantFrom<PrincipalName>('aOp', 'boOp') },
+        ),
+        target: userRefArb,
+        form: formArb,
+        fields: updateFieldsArb(MAX_BAD_FIELDS),
+        current: selfCurrentArb,
+      },
+      { requiredKeys: ['op', 'who', 'target', 'form', 'fields'] },
+    ),
   },
   { weight: 3, arbitrary: badValueUpdate },
   { weight: 1, arbitrary: unprivilegedUpdate(fc.constantFrom<PrincipalName>('aOp', 'boOp')) },
@@ -107,14 +125,16 @@ export const updateStep: fc.Arbitrary<Step> = fc.oneof(
 
 /**
  * A caller editing its own record: operators lack `users`, so only their own name and e-mail (REST's
- * one-field forms); the whole object names the role, 403 without `users` whatever the values.
+ * one-field forms); the whole object names the role, 403 without `users` whatever the values, and 403
+ * for anyone giving itself another role (no way up). A new e-mail of one's own needs the current password.
  */
 export const selfEditStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('update' as const),
-  who: fc.constantFrom<PrincipalName>('aOp', 'aOp', 'boOp', 'aAdmin'),
+  who: fc.constantFrom<PrincipalName>('aOp', 'aOp', 'boOp', 'aAdmin', 'aManager'),
   target: fc.constant<UserRef>({ self: true }),
-  form: fc.constantFrom<'whole' | 'email' | 'name'>('whole', 'email', 'name', 'name'),
+  form: fc.constantFrom<'whole' | 'email' | 'name'>('whole', 'email', 'email', 'name'),
   fields: updateFieldsArb(MAX_BAD_FIELDS),
+  current: fc.constantFrom<CurrentPassword>('right', 'right', 'right', 'wrong', 'missing'),
 });
 
 export const deleteStep: fc.Arbitrary<Step> = fc.record({

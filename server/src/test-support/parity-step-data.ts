@@ -15,7 +15,8 @@ export interface InstancesRef {
   own: number[];
   extra?: 'other' | 'unknown';
 }
-export type RoleRef = 'admin' | 'operator' | 'unknown';
+/** A role to give: administrador, operador, the fixture's manager role (./parity-fixture.ts MANAGER_ROLE), or an id nobody has. */
+export type RoleRef = 'admin' | 'operator' | 'manager' | 'unknown';
 /** A department, instance or connection: the acting tenant's i-th (modulo), one of another tenant, or an id nobody has. */
 export type RecordRef = { own: number } | { other: true } | { unknown: true };
 /** A rename, an (de)activation, or both. */
@@ -36,6 +37,11 @@ export interface UserFields {
 }
 
 export type SignInEmail = 'exact' | 'upper' | 'mixed';
+/**
+ * The current password a change of one's own credentials is proven with (server/src/auth/current-password.ts):
+ * the caller's own as the case last set it, a wrong one, or none sent.
+ */
+export type CurrentPassword = 'right' | 'wrong' | 'missing';
 export type SignInPassword = 'right' | 'wrong' | 'other-users';
 /** Who signs in: a fixture user, the k-th created user, or an address nobody has. */
 export type SignInTarget = { fixture: FixtureUserKey } | { created: number } | { unknown: string };
@@ -46,9 +52,20 @@ export type Step =
       who: PrincipalName;
       fields: Required<Pick<UserFields, 'username' | 'name' | 'email' | 'password' | 'role'>> & UserFields;
     }
-  | { op: 'update'; who: PrincipalName; target: UserRef; form: 'whole' | 'email' | 'name'; fields: UserFields }
+  /** `current`: the current password sent with the whole and e-mail forms (REST UserNameOnly has no such field). */
+  | {
+      op: 'update';
+      who: PrincipalName;
+      target: UserRef;
+      form: 'whole' | 'email' | 'name';
+      fields: UserFields;
+      current?: CurrentPassword;
+    }
   | { op: 'delete'; who: PrincipalName; target: UserRef }
-  | { op: 'password'; who: PrincipalName; password: string }
+  /** One's own new password, proven with `current` (GraphQL updateUserPassword: the only way, on both twins). */
+  | { op: 'password'; who: PrincipalName; password: string; current: CurrentPassword }
+  /** Another user's new password, set by `who` (REST whole-object PUT: the only way, on both twins). */
+  | { op: 'setPassword'; who: PrincipalName; target: UserRef; password: string }
   | { op: 'block'; who: PrincipalName; target: UserRef; blocked: boolean }
   /** REST `PATCH /api/user-settings/{id}` ↔ GraphQL `updateUserSettings`. */
   | {
@@ -76,10 +93,10 @@ export type Step =
   | { op: 'session'; user: SessionUser }
   | { op: 'refresh'; user: SessionUser; token: 'current' | 'previous' }
   | { op: 'use'; user: SessionUser; via: 'rest' | 'graphql'; token: 'current' | 'previous' }
-  | { op: 'selfPassword'; password: string }
+  | { op: 'selfPassword'; password: string; current: CurrentPassword }
   | { op: 'logout'; user: SessionUser };
 
-/** Users the refresh cases hold sessions of (aAdmin may change its own password through both protocols). */
+/** Users the refresh cases hold sessions of (aAdmin changes its own password in them, keeping its session). */
 export type SessionUser = 'aAdmin' | 'aOp' | 'aPlain';
 
 // ------------------------------------------------------------------------------------------------------
@@ -115,6 +132,21 @@ export class Model {
     return UNKNOWN_ID;
   }
 
+  /** The password a principal's user has now in the case (its fixture one until a step changed it); null without a user. */
+  passwordOf(who: PrincipalName): string | null {
+    const key = PRINCIPAL_USER[who];
+    if (!key) return null;
+    const user = this.twins.fixture.users[key];
+    return this.passwords.get(user.id) ?? user.password;
+  }
+
+  /** The value a step sends as `current_password` (undefined: none sent). */
+  currentPassword(who: PrincipalName, current: CurrentPassword | undefined): string | undefined {
+    if (current === undefined || current === 'missing') return undefined;
+    if (current === 'wrong') return WRONG_PASSWORD;
+    return this.passwordOf(who) ?? WRONG_PASSWORD;
+  }
+
   /** The tenant a reference's user belongs to (null for an unknown id). */
   tenantOf(ref: UserRef, who: PrincipalName): TenantKey | null {
     if ('fixture' in ref) return this.twins.fixture.users[ref.fixture].tenant;
@@ -130,3 +162,6 @@ export class Model {
 
 /** A valid id (contracts: `Id`, 1…2^31−1) no record has. */
 export const UNKNOWN_ID = 2_147_483_647;
+
+/** A strong password no user of the cases has. */
+export const WRONG_PASSWORD = 'Wrong#Parity-77';

@@ -6,6 +6,7 @@ import {
   restOutcome,
   TENANT_NAMES,
   type Answer,
+  type Kind,
   type Outcome,
   type PrincipalName,
   type TenantKey,
@@ -84,7 +85,13 @@ export function resolveFields(twins: Twins, tenant: TenantKey, fields: UserField
   if (fields.password !== undefined) out.password = fields.password;
   if (fields.role !== undefined)
     out.role_id =
-      fields.role === 'admin' ? fixture.roles.admin : fields.role === 'operator' ? fixture.roles.operator : 9999;
+      fields.role === 'admin'
+        ? fixture.roles.admin
+        : fields.role === 'operator'
+          ? fixture.roles.operator
+          : fields.role === 'manager'
+            ? fixture.roles.manager
+            : 9999;
   if (fields.department !== undefined) {
     const d = fields.department;
     out.user_department_id =
@@ -163,4 +170,99 @@ export async function whoAmI(
 export function tokenOf(answer: Answer, field: 'logIn' | 'refreshToken' | 'updateUserPassword'): string | null {
   const data = (answer.body as { data?: Record<string, { token?: string } | null> } | null)?.data?.[field];
   return data?.token ?? null;
+}
+
+/** The session claims of a token (its payload, unverified: the server verified it when it answered it). */
+export function sessionOf(token: string): { sub: string; fam: string; rxp: number; jti: string } {
+  const bare = token.startsWith('Bearer ') ? token.slice('Bearer '.length) : token;
+  return JSON.parse(Buffer.from(bare.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    sub: string;
+    fam: string;
+    rxp: number;
+    jti: string;
+  };
+}
+
+/**
+ * A user's own new password through GraphQL updateUserPassword (contracts/schema.graphql: the only way
+ * to it, on either twin). On success it answers a new token of the SAME session (family and end of the
+ * refresh window kept: server/src/users/service.ts changeOwnPassword); anything else is a broken promise
+ * the twins could agree on, so it is thrown here. Answers the outcome and the new token.
+ */
+export async function changeOwnPassword(
+  twin: Twin,
+  authorization: string | undefined,
+  tenant: string,
+  password: string,
+  current: string | undefined,
+): Promise<{ outcome: Outcome; token: string | null }> {
+  const answer = await twin.graphql(authorization, tenant, 'updateUserPassword', {
+    password,
+    ...(current === undefined ? {} : { current_password: current }),
+  });
+  const outcome = graphqlOutcome(answer, 'updateUserPassword', (d) => canonicalUser((d as { user: unknown }).user));
+  const token = tokenOf(answer, 'updateUserPassword');
+  if (outcome.ok) {
+    if (!token || !authorization) throw new Error(`updateUserPassword answered no token: ${outcome.wire}`);
+    const before = sessionOf(authorization);
+    const after = sessionOf(token);
+    if (after.fam !== before.fam || after.rxp !== before.rxp || after.sub !== before.sub)
+      throw new Error(
+        `${twin.protocol} twin: updateUserPassword answered a token of another session (${JSON.stringify(before)} → ${JSON.stringify(after)})`,
+      );
+  }
+  return { outcome, token };
+}
+
+/**
+ * Signs `email` in once more through the twin's own protocol, as another session of the same user whose
+ * end a step then checks; its outcome goes in `observation` (`<name>SignIn`). The token, or null when the
+ * sign-in was refused (blocked, throttled…: the twins must refuse it alike, and the step reads no session).
+ */
+export async function otherSession(
+  twin: Twin,
+  email: string,
+  password: string,
+  tenant: string,
+  observation: Observation,
+  name = 'other',
+): Promise<string | null> {
+  const { outcome, token } = await signInOutcome(twin, email, password, tenant);
+  observation[`${name}SignIn`] = outcome;
+  return token;
+}
+
+/**
+ * A rule the step's effect must meet on this twin, whatever the other twin did. Where a step acts the
+ * same way on both twins (a password set, a block, a two-factor reset: through REST on both, as only
+ * REST has them) and reads an effect that does not depend on the protocol (a session of the user ended
+ * or not), the twins run the same server and would agree on a wrong effect too: there the step states
+ * the rule (server/src/users/service.ts, server/src/auth/tokens.ts revokeOtherFamilies) and this checks it. `undefined`: not observed.
+ */
+export function expectOutcome(twin: Twin, what: string, outcome: Outcome | undefined, kind: Kind | 'ok'): void {
+  if (outcome === undefined) return;
+  const met = kind === 'ok' ? outcome.ok : !outcome.ok && outcome.kinds.includes(kind);
+  if (!met) throw new Error(`${twin.protocol} twin: ${what}: expected ${kind}, got ${outcome.wire}`);
+}
+
+/**
+ * Another session of a user, signed in before a change, read through both protocols after it: ended
+ * (401) when `ends`, still on otherwise. `name` is the observation's prefix (`<name>Rest`, `<name>Graphql`).
+ */
+export async function readOtherSession(
+  twin: Twin,
+  token: string,
+  tenant: string,
+  observation: Observation,
+  name: string,
+  ends: boolean,
+  why: string,
+): Promise<void> {
+  const viaRest = await whoAmI(twin, token, 'rest', tenant);
+  const viaGraphql = await whoAmI(twin, token, 'graphql', tenant);
+  observation[`${name}Rest`] = viaRest;
+  observation[`${name}Graphql`] = viaGraphql;
+  const kind = ends ? 'unauthenticated' : 'ok';
+  expectOutcome(twin, `${why}: the session through REST`, viaRest, kind);
+  expectOutcome(twin, `${why}: the session through GraphQL`, viaGraphql, kind);
 }

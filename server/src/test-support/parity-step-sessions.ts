@@ -1,22 +1,13 @@
-import {
-  canonicalUser,
-  FIXTURE_PASSWORD,
-  graphqlOutcome,
-  restOutcome,
-  TENANT_NAMES,
-  type TenantKey,
-  type Twin,
-} from './parity';
+import { FIXTURE_PASSWORD, graphqlOutcome, restOutcome, TENANT_NAMES, type TenantKey, type Twin } from './parity';
 import type { Model } from './parity-step-data';
-import { type Step, UNKNOWN_ID } from './parity-step-data';
+import { type Step, UNKNOWN_ID, WRONG_PASSWORD } from './parity-step-data';
 import {
   type Observation,
-  currentRow,
+  changeOwnPassword,
   emailVariant,
   sessionsOf,
   signInOutcome,
   tokenOf,
-  userValue,
   whoAmI,
 } from './parity-step-helpers';
 
@@ -24,7 +15,6 @@ import {
 export async function runSessionStep(step: Step, twin: Twin, model: Model): Promise<Observation | null> {
   const { twins } = model;
   const { fixture } = twins;
-  const rest = twin.protocol === 'rest';
 
   switch (step.op) {
     case 'signIn': {
@@ -60,7 +50,7 @@ export async function runSessionStep(step: Step, twin: Twin, model: Model): Prom
         step.password === 'right'
           ? own
           : step.password === 'wrong'
-            ? 'Wrong#Parity-77'
+            ? WRONG_PASSWORD
             : step.password === 'other-users'
               ? fixture.users.aOp.password + '?'
               : step.password;
@@ -123,35 +113,21 @@ export async function runSessionStep(step: Step, twin: Twin, model: Model): Prom
     }
 
     case 'selfPassword': {
-      // aAdmin's own password through its refresh-case session: REST PUT (it holds `users`) ↔ updateUserPassword.
+      // aAdmin's own password through its refresh-case session, the only way (GraphQL updateUserPassword,
+      // on both twins): on success the answer is a new token of the SAME session (its family and refresh
+      // window), which becomes the session's current one and the one it had its previous one; every other
+      // session of aAdmin ends. The next steps read both through either protocol.
       const session = sessionsOf(twin).get('aAdmin');
-      const user = fixture.users.aAdmin;
       const token = session?.current;
-      const authorization = token ? `Bearer ${token}` : undefined;
-      if (rest) {
-        const row = await currentRow(twin, user.id);
-        const body = {
-          username: row?.username,
-          name: row?.name,
-          email: row?.email,
-          role_id: row?.role_id,
-          password: step.password,
-        };
-        return {
-          selfPassword: restOutcome(await twin.rest(authorization, 'PUT', `/api/users/${user.id}`, body), userValue),
-        };
-      }
-      const answer = await twin.graphql(authorization, TENANT_NAMES.a, 'updateUserPassword', {
-        password: step.password,
-      });
-      const fresh = tokenOf(answer, 'updateUserPassword');
-      if (fresh) {
-        const fam = JSON.parse(Buffer.from(fresh.split('.')[1] ?? '', 'base64url').toString('utf8')) as { fam: string };
-        twin.ignoredFamilies.add(fam.fam);
-      }
-      return {
-        selfPassword: graphqlOutcome(answer, 'updateUserPassword', (d) => canonicalUser((d as { user: unknown }).user)),
-      };
+      const { outcome, token: fresh } = await changeOwnPassword(
+        twin,
+        token ? `Bearer ${token}` : undefined,
+        TENANT_NAMES.a,
+        step.password,
+        model.currentPassword('aAdmin', step.current),
+      );
+      if (session && fresh) sessionsOf(twin).set('aAdmin', { current: fresh, previous: token ?? null });
+      return { selfPassword: outcome };
     }
     default:
       return null;

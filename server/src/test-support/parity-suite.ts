@@ -11,6 +11,7 @@ import {
   orderingStep,
   passwordStep,
   plainCreateStep,
+  setPasswordStep,
   refreshSteps,
   rolesStep,
   runCase,
@@ -54,7 +55,15 @@ export const CAPABILITIES: readonly Capability[] = [
     cases: fc
       .tuple(sessionStep, fc.array(refreshSteps, { minLength: 1, maxLength: 4 }))
       .map(([first, rest]) => [first, ...rest]),
-    requires: ['session:ok', 'refresh:ok', 'refresh:unauthenticated', 'use:ok', 'use:unauthenticated'],
+    requires: [
+      'session:ok',
+      'refresh:ok',
+      'refresh:unauthenticated',
+      'use:ok',
+      'use:unauthenticated',
+      'selfPassword:ok',
+      'selfPassword:invalid@current_password',
+    ],
   },
   {
     name: 'user create',
@@ -92,6 +101,15 @@ export const CAPABILITIES: readonly Capability[] = [
       'update:conflict',
       'update:not_found',
       'update:forbidden',
+      // A new e-mail of one's own: refused without the right current password, and once made, the
+      // session that made it kept and the user's other session ended; refused, the other one kept.
+      'update:invalid@current_password',
+      'sessionRest:ok',
+      'sessionGraphql:ok',
+      'otherRest:unauthenticated',
+      'otherGraphql:unauthenticated',
+      'otherRest:ok',
+      'otherGraphql:ok',
     ],
   },
   {
@@ -101,13 +119,32 @@ export const CAPABILITIES: readonly Capability[] = [
   },
   {
     name: 'password',
-    cases: sequence(passwordStep, 2),
+    cases: sequence(fc.oneof({ weight: 3, arbitrary: passwordStep }, { weight: 2, arbitrary: setPasswordStep }), 2),
     requires: [
+      // One's own: the old REST way refused, the change proven with the current password, this session
+      // kept, the other sessions ended.
+      'ownRest:forbidden',
       'change:ok',
-      'change:invalid',
+      'change:invalid@password',
+      'change:invalid@current_password',
       'change:unauthenticated',
-      'oldTokenRest:unauthenticated',
+      'sessionRest:ok',
+      'sessionGraphql:ok',
+      'otherRest:unauthenticated',
+      'otherGraphql:unauthenticated',
+      'otherRest:ok',
+      'otherGraphql:ok',
       'newPassword:ok',
+      'oldPassword:invalid_credentials',
+      // Another's, set by someone who may or may not (no way up): every session of the user ends.
+      'set:ok',
+      'set:forbidden',
+      'set:not_found',
+      'targetRest:unauthenticated',
+      'targetGraphql:unauthenticated',
+      'targetRest:ok',
+      'targetGraphql:ok',
+      'targetNewPassword:ok',
     ],
   },
   {
@@ -136,7 +173,17 @@ export const CAPABILITIES: readonly Capability[] = [
         { minLength: 1, maxLength: 3 },
       )
       .map((parts) => parts.flat()),
-    requires: ['twoFactor:ok', 'twoFactor:not_found', 'attempt0:two_factor_enrolment_required', 'attempt0:ok'],
+    requires: [
+      'twoFactor:ok',
+      'twoFactor:not_found',
+      'attempt0:two_factor_enrolment_required',
+      'attempt0:ok',
+      // Another session of the user: ended by a change of its two-factor, kept by a refusal.
+      'targetRest:unauthenticated',
+      'targetGraphql:unauthenticated',
+      'targetRest:ok',
+      'targetGraphql:ok',
+    ],
   },
   {
     name: 'users list',
@@ -245,7 +292,7 @@ export function defineParitySuite(database: string, open: () => Promise<{ url: s
           throw new Error(`${fc.defaultReportMessage(details) ?? 'property failed'}\n\nCause: ${cause}`);
         }
         expect(details.numRuns).toBeGreaterThanOrEqual(RUNS);
-        const met = [...tally.kinds(capability.name).keys()];
+        const met = [...tally.kinds(capability.name).keys(), ...tally.details(capability.name)];
         const reached = (wanted: string) =>
           met.some((key) => key === wanted || (wanted.startsWith('*:') && key.endsWith(wanted.slice(1))));
         expect(capability.requires.filter((wanted) => !reached(wanted))).toEqual([]);

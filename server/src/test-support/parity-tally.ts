@@ -6,13 +6,21 @@
 export class Tally {
   private readonly rows = new Map<
     string,
-    { cases: number; runs: number; steps: number; seconds: number; cpuSeconds: number; kinds: Map<string, number> }
+    {
+      cases: number;
+      runs: number;
+      steps: number;
+      seconds: number;
+      cpuSeconds: number;
+      kinds: Map<string, number>;
+      details: Set<string>;
+    }
   >();
 
   private entry(capability: string) {
     let row = this.rows.get(capability);
     if (!row) {
-      row = { cases: 0, runs: 0, steps: 0, seconds: 0, cpuSeconds: 0, kinds: new Map() };
+      row = { cases: 0, runs: 0, steps: 0, seconds: 0, cpuSeconds: 0, kinds: new Map(), details: new Set() };
       this.rows.set(capability, row);
     }
     return row;
@@ -37,8 +45,17 @@ export class Tally {
     row.kinds.set(kind, (row.kinds.get(kind) ?? 0) + 1);
   }
 
+  /** An agreed refusal with a field it named (`update:invalid@current_password`): kept for `requires`, not printed. */
+  detail(capability: string, key: string): void {
+    this.entry(capability).details.add(key);
+  }
+
   kinds(capability: string): ReadonlyMap<string, number> {
     return this.entry(capability).kinds;
+  }
+
+  details(capability: string): ReadonlySet<string> {
+    return this.entry(capability).details;
   }
 
   cases(capability: string): number {

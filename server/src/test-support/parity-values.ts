@@ -161,6 +161,7 @@ export const roleArb: fc.Arbitrary<RoleRef> = fc.constantFrom<RoleRef>(
   'operator',
   'admin',
   'admin',
+  'manager',
   'unknown',
 );
 

@@ -33,7 +33,8 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
     G_TENANTS,
   ],
   ['updateConnection', () => ({ id: ids.bConnection, name: 'Conexão Secreta B', activated: true }), G_TENANTS],
-  ['updateUserPassword', () => ({ password: 'Changed#Pass-4Q8' }), G_SIGNED_IN],
+  // Each principal's user changes its own password once, proven with the one it has (./users.ts TEST_PASSWORD).
+  ['updateUserPassword', () => ({ password: 'Changed#Pass-4Q8', current_password: TEST_PASSWORD }), G_SIGNED_IN],
   ['roles', () => ({}), G_USERS],
   ['users', () => ({}), G_USERS],
   ['userInstances', () => ({ user_id: ids.bUser }), G_USERS],

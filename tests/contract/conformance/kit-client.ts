@@ -258,7 +258,65 @@ export function conformanceClient(options: ConformanceOptions) {
     return problems.length === 0 ? asRecord(body.data) : undefined;
   }
 
-  return { email, password, tenant, results, session, http, rest, csv, check, expect401, loginToken, graphql };
+  /**
+   * Runs one operations file expecting the contract's refusal during execution: HTTP 200 (403 for
+   * FORBIDDEN), `errors[0].extensions.code` (and `field` when given), and nothing in `data` for it.
+   */
+  async function graphqlRefused(
+    name: string,
+    variables: Record<string, unknown>,
+    bearer: string | null | undefined,
+    expected: { code: string; field?: string },
+    label: string,
+  ): Promise<void> {
+    const operation = graphqlByName.get(name);
+    if (!operation) {
+      check(label, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
+      return;
+    }
+    let answer: HttpAnswer;
+    try {
+      answer = await http('POST', `/${encodeURIComponent(tenant)}/graphql`, {
+        token: bearer,
+        body: { query: operation.source, operationName: name, variables },
+        accept: 'application/graphql-response+json, application/json',
+      });
+    } catch (error) {
+      check(label, 'graphql', 0, [`request failed: ${(error as Error).message}`]);
+      return;
+    }
+    const problems: string[] = [];
+    const status = expected.code === 'FORBIDDEN' ? 403 : 200;
+    if (answer.status !== status)
+      problems.push(`expected HTTP ${status}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
+    const body = asRecord(answer.json);
+    const first = asRecord(asArray(body.errors)[0]);
+    const extensions = asRecord(first.extensions);
+    if (extensions.code !== expected.code)
+      problems.push(`expected error code ${expected.code}, got ${JSON.stringify(body.errors ?? null).slice(0, 300)}`);
+    if (expected.field !== undefined && extensions.field !== expected.field)
+      problems.push(`expected extensions.field ${expected.field}, got ${JSON.stringify(extensions.field ?? null)}`);
+    if (typeof first.message !== 'string' || first.message === '') problems.push('the error has no message');
+    const data = asRecord(body.data);
+    if (data[name] !== undefined && data[name] !== null) problems.push(`data.${name} is set on a refusal`);
+    check(label, 'graphql', answer.status, problems);
+  }
+
+  return {
+    email,
+    password,
+    tenant,
+    results,
+    session,
+    http,
+    rest,
+    csv,
+    check,
+    expect401,
+    loginToken,
+    graphql,
+    graphqlRefused,
+  };
 }
 
 export type ConformanceClient = ReturnType<typeof conformanceClient>;

@@ -55,6 +55,87 @@ async function twoFactorFlow(c: ConformanceClient, who: string, secret: string):
   });
 }
 
+/**
+ * Its own credentials as the throwaway user (contracts/openapi.yaml userUpdate): its password never
+ * through PUT /api/users/{id} (403 with a reason, even with the current one), a new e-mail of its own
+ * only with the current password (400 on body/current_password without it), and that change ends its
+ * other sessions (401 Unauthorized) while the session that made it goes on. Answers its e-mail now.
+ */
+async function ownCredentials(
+  c: ConformanceClient,
+  userId: number,
+  user: { username: string; email: string; password: string; roleId: number },
+  stamp: string,
+): Promise<string> {
+  const { rest, check, loginToken, expect401 } = c;
+  const own = await loginToken(user.email, user.password);
+  const other = await loginToken(user.email, user.password);
+  if (!own || !other) {
+    check('userUpdate (own credentials)', 'rest', 0, ['could not sign in twice as the throwaway user']);
+    return user.email;
+  }
+  const refused = asRecord(
+    await rest(
+      'userUpdate',
+      'PUT',
+      `/api/users/${userId}`,
+      403,
+      {
+        token: own,
+        body: {
+          username: user.username,
+          name: 'Conformance User Renamed',
+          email: user.email,
+          role_id: user.roleId,
+          password: 'Conf#Own7!Pw@Zq',
+          current_password: user.password,
+        },
+      },
+      'userUpdate (own password: 403)',
+    ),
+  );
+  if (typeof refused.reason !== 'string')
+    check('userUpdate (own password: reason)', 'rest', 403, [
+      `a refusal no permission lifts carries a reason (Forbidden.reason), got ${JSON.stringify(refused)}`,
+    ]);
+  const moved = `conf-moved-${stamp}@example.com`;
+  const missing = asRecord(
+    await rest(
+      'userUpdate',
+      'PUT',
+      `/api/users/${userId}`,
+      400,
+      { token: own, body: { email: moved } },
+      'userUpdate (own e-mail without the current password)',
+    ),
+  );
+  const fields = asArray(missing.errors).map((e) => asRecord(e).field);
+  if (!fields.includes('body/current_password'))
+    check('userUpdate (own e-mail without the current password: field)', 'rest', 400, [
+      `expected an error on body/current_password, got ${JSON.stringify(missing)}`,
+    ]);
+  await rest(
+    'userUpdate',
+    'PUT',
+    `/api/users/${userId}`,
+    200,
+    { token: own, body: { email: moved, current_password: user.password } },
+    'userUpdate (own e-mail with the current password)',
+  );
+  await rest(
+    'authUserInfo',
+    'GET',
+    '/api/auth/userInfo',
+    200,
+    { token: own },
+    'authUserInfo (the session that changed its e-mail)',
+  );
+  await expect401('401 another session after an own e-mail change (REST)', 'GET', '/api/auth/userInfo', other, {
+    status: 'Unauthorized',
+  });
+  return moved;
+}
+
 /** A throwaway user in the caller's tenant, through REST; its id (undefined when it could not be created). */
 export async function restUsers(
   c: ConformanceClient,
@@ -113,6 +194,12 @@ export async function restUsers(
       body: { two_factor_enrolment_required: false },
     });
     await twoFactorFlow(c, userEmail, userPassword);
+    await ownCredentials(
+      c,
+      userId,
+      { username: `conf.${stamp}`, email: userEmail, password: userPassword, roleId: roleId ?? 1 },
+      stamp,
+    );
   } else if (anyUserId) {
     // Without a throwaway user, still exercise the read-only-ish setting on the caller itself.
     await rest('userSettingsUpdate', 'PATCH', `/api/user-settings/${anyUserId}`, 200, {
@@ -128,7 +215,7 @@ export async function graphqlOperations(
   run: RunContext,
   roleId: number | undefined,
 ): Promise<void> {
-  const { graphql, http, check, loginToken, email, password, tenant } = c;
+  const { graphql, graphqlRefused, http, rest, check, loginToken, expect401, email, password, tenant } = c;
   const { stamp } = run;
   await graphql('logIn', { email, password, remember: false }, null);
   await graphql('userInfos', {});
@@ -197,10 +284,36 @@ export async function graphqlOperations(
     // Require enrolment at the next sign-in and lift it again before signing in as the user.
     await graphql('updateUserSettings', { user_id: gqlUserId, two_factor_enrolment_required: true });
     await graphql('updateUserSettings', { user_id: gqlUserId, two_factor_enrolment_required: false });
-    // Password change as the throwaway user (never touches the caller's password).
+    // Password change as the throwaway user (never touches the caller's password), proven with the
+    // current one: a wrong one is BAD_USER_INPUT current_password; the change answers a new token of this
+    // session and ends the user's other sessions (401 Unauthorized).
     const gqlToken = await loginToken(gqlEmail, gqlPassword);
-    if (gqlToken) await graphql('updateUserPassword', { password: `${gqlPassword}2` }, gqlToken);
-    else check('updateUserPassword', 'graphql', 0, ['could not sign in as the throwaway GraphQL user']);
+    const otherSession = await loginToken(gqlEmail, gqlPassword);
+    if (gqlToken && otherSession) {
+      await graphqlRefused(
+        'updateUserPassword',
+        { password: `${gqlPassword}2`, current_password: `${gqlPassword}x` },
+        gqlToken,
+        { code: 'BAD_USER_INPUT', field: 'current_password' },
+        'updateUserPassword (wrong current password)',
+      );
+      const changed = asRecord(
+        (await graphql('updateUserPassword', { password: `${gqlPassword}2`, current_password: gqlPassword }, gqlToken))
+          ?.updateUserPassword,
+      );
+      if (typeof changed.token === 'string')
+        await rest(
+          'authUserInfo',
+          'GET',
+          '/api/auth/userInfo',
+          200,
+          { token: changed.token },
+          'authUserInfo (token answered by updateUserPassword)',
+        );
+      await expect401('401 another session after a password change (REST)', 'GET', '/api/auth/userInfo', otherSession, {
+        status: 'Unauthorized',
+      });
+    } else check('updateUserPassword', 'graphql', 0, ['could not sign in twice as the throwaway GraphQL user']);
     await graphql('disconnectUser', { user_id: gqlUserId });
     await graphql('deleteUser', { id: gqlUserId });
   } else {

@@ -55,6 +55,21 @@ export function describeConformance(
       );
     });
 
+    it('checks the credential rules: own password refused, the current password asked, other sessions ended', () => {
+      const names = results.map((r) => r.operation);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'userUpdate (own password: 403)',
+          'userUpdate (own e-mail without the current password)',
+          'userUpdate (own e-mail with the current password)',
+          '401 another session after an own e-mail change (REST)',
+          'updateUserPassword (wrong current password)',
+          'authUserInfo (token answered by updateUserPassword)',
+          '401 another session after a password change (REST)',
+        ]),
+      );
+    });
+
     it('finds no contract violation', () => {
       const failed = results.filter((r) => !r.ok);
       if (failed.length > 0) console.error(formatResults(failed));
