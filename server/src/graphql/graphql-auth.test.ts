@@ -149,6 +149,34 @@ describe('GraphQL /{tenant}/graphql: sign-in, tokens and tenants', () => {
     }
   });
 
+  it('a password change by a session past its refresh window: 401 and nothing changed (the password, the other sessions)', async () => {
+    // Before, the password changed and the other sessions ended, then the rotation refused: 401 after the change.
+    const short = await makeApp(
+      loadConfig({ databaseUrl: 'pglite://memory', accessTokenTtl: 600, refreshWindow: 120, refreshWindowShort: 120 }),
+    );
+    extraApps.push(short);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const token = await tokenOf(short, 'admin@demo.local');
+      vi.setSystemTime(Date.now() + 121_000);
+      const other = await tokenOf(short, 'admin@demo.local');
+      // The first session's token is still alive (600 s), its window is over.
+      expect((await gql(short, USER_INFOS, { token })).status).toBe(200);
+      const changed = await gql(
+        short,
+        'mutation p($password: String!, $current_password: String) { updateUserPassword(password: $password, current_password: $current_password) { token } }',
+        { token, variables: { password: 'Outra#Senha-Forte9', current_password: PASSWORD } },
+      );
+      expect(changed.status).toBe(401);
+      expect(changed.body).toEqual({ status: 'Unauthorized' });
+      // Nothing changed: the old password signs in, the other session goes on.
+      expect(await tokenOf(short, 'admin@demo.local', PASSWORD)).toBeTruthy();
+      expect((await gql(short, USER_INFOS, { token: other })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('expired token: 401 "Token has expired", refreshToken rotates, reuse of the old token after the grace window revokes the family', async () => {
     // The clock is moved instead of slept on: token times come from Date.now(), so a loaded machine
     // cannot expire a token before the test means it to.

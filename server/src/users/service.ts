@@ -371,6 +371,9 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       currentPassword: string | null | undefined,
     ): Promise<{ token: string; expiresIn: number; user: UserDto }> {
       const newPassword = checkPassword(password);
+      // A session past its refresh window gets no new token (tokens.rotate): it is over, so it changes
+      // nothing rather than change the password and then answer 401.
+      if (actor.claims.rxp <= Math.floor(Date.now() / 1000)) throw unauthenticated();
       await assertCurrentPassword(db, config, actor, currentPassword);
       const passwordHash = await hashPassword(newPassword);
       await audit.transaction(auditWho(actor), async (trx, record) => {
