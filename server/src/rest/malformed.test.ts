@@ -186,6 +186,14 @@ describe('malformed input on every REST operation', () => {
 });
 
 /** A value a GraphQL variable of this type accepts, so each case breaks exactly one variable. */
+/**
+ * Valid values chosen by the variable's name where the type's sample would be refused before its input
+ * is read: one's own two-factor settings are refused whatever their values (server/src/access/self-service.ts),
+ * and the caller (admin@demo.local) may be user 1, so the user acted on is one that does not exist (404
+ * comes after 400).
+ */
+const VALID_BY_NAME: Readonly<Record<string, unknown>> = { user_id: 2_000_000 };
+
 function validVariable(type: TypeNode): unknown {
   if (type.kind === Kind.NON_NULL_TYPE) return validVariable(type.type);
   if (type.kind === Kind.LIST_TYPE) return [];
@@ -228,7 +236,12 @@ describe('malformed variables on every GraphQL operation', () => {
     async (_name, op) => {
       const definitions = op.operation.variableDefinitions ?? [];
       const problems: string[] = [];
-      const valid = Object.fromEntries(definitions.map((def) => [def.variable.name.value, validVariable(def.type)]));
+      const valid = Object.fromEntries(
+        definitions.map((def) => [
+          def.variable.name.value,
+          VALID_BY_NAME[def.variable.name.value] ?? validVariable(def.type),
+        ]),
+      );
       const cases: { name: string; variables: Record<string, unknown> }[] = [];
       for (const def of definitions) {
         const name = def.variable.name.value;
