@@ -14,6 +14,7 @@ import {
   useGraphqlApp,
 } from '../test-support/graphql-app';
 import type { LoginData } from '../test-support/graphql-app';
+import { createTestUser, TEST_PASSWORD } from '../test-support/users';
 
 /** Sign-in, the 401 bodies, tenants of the path and token refresh through GraphQL (app: server/src/test-support/graphql-app.ts). */
 useGraphqlApp();
@@ -155,22 +156,24 @@ describe('GraphQL /{tenant}/graphql: sign-in, tokens and tenants', () => {
       loadConfig({ databaseUrl: 'pglite://memory', accessTokenTtl: 600, refreshWindow: 120, refreshWindowShort: 120 }),
     );
     extraApps.push(short);
+    // A user of its own: the apps share one database, and a regression here must not change anyone else's password.
+    const user = await createTestUser(g.db, { email: 'rxp-password@demo.local', tenant: 'backoffice' });
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const token = await tokenOf(short, 'admin@demo.local');
+      const token = await tokenOf(short, user.email, TEST_PASSWORD);
       vi.setSystemTime(Date.now() + 121_000);
-      const other = await tokenOf(short, 'admin@demo.local');
+      const other = await tokenOf(short, user.email, TEST_PASSWORD);
       // The first session's token is still alive (600 s), its window is over.
       expect((await gql(short, USER_INFOS, { token })).status).toBe(200);
       const changed = await gql(
         short,
         'mutation p($password: String!, $current_password: String) { updateUserPassword(password: $password, current_password: $current_password) { token } }',
-        { token, variables: { password: 'Outra#Senha-Forte9', current_password: PASSWORD } },
+        { token, variables: { password: 'Outra#Senha-Forte9', current_password: TEST_PASSWORD } },
       );
       expect(changed.status).toBe(401);
       expect(changed.body).toEqual({ status: 'Unauthorized' });
       // Nothing changed: the old password signs in, the other session goes on.
-      expect(await tokenOf(short, 'admin@demo.local', PASSWORD)).toBeTruthy();
+      expect(await tokenOf(short, user.email, TEST_PASSWORD)).toBeTruthy();
       expect((await gql(short, USER_INFOS, { token: other })).status).toBe(200);
     } finally {
       vi.useRealTimers();
