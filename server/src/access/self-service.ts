@@ -48,7 +48,9 @@ export function assertMayChange(actor: Actor, id: number, fields: readonly strin
  */
 export function assertMaySetTwoFactor(actor: Actor, id: number, settings: Record<string, unknown>): void {
   if (id === actor.userId) {
-    if ('two_factor_enrolment_required' in settings || settings.two_factor_enabled === false)
+    // A null argument is one not given (GraphQL), as the service reads it.
+    const required = settings.two_factor_enrolment_required;
+    if ((required !== undefined && required !== null) || settings.two_factor_enabled === false)
       throw forbidden(
         [],
         'turn your own two-factor off on the two-factor screen, with a code; another administrator resets it or requires enrolment',

@@ -29,6 +29,19 @@ async function ownRoleChange(operation: string, c: Case): Promise<boolean> {
   if (typeof roleId !== 'number' || roleId === run.callerRole) return false;
   return (await run.t.db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst()) !== undefined;
 }
+/**
+ * Whether a case asks for one's own two-factor off or one's own enrolment requirement: refused FORBIDDEN
+ * (HTTP 403) whatever the caller holds (contracts/schema.graphql updateUserSettings,
+ * server/src/access/self-service.ts), before its other variables are read.
+ */
+function ownTwoFactorChange(operation: string, c: Case): boolean {
+  const { user_id: id, two_factor_enabled: enabled, two_factor_enrolment_required: required } = c.variables;
+  return (
+    operation === 'updateUserSettings' &&
+    id === run.caller.id &&
+    (enabled === false || (required !== undefined && required !== null))
+  );
+}
 export const problems: string[] = [];
 
 async function keepCallerIntact(): Promise<void> {
@@ -64,7 +77,7 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
       .set({ blocked: false, deleted_at: null, password_hash: run.passwordHash })
       .where('id', '=', run.passwordUser.id)
       .execute();
-  const ownRole = await ownRoleChange(op.name, c);
+  const ownRole = (await ownRoleChange(op.name, c)) || ownTwoFactorChange(op.name, c);
   const bearer =
     op.name === 'updateUserPassword'
       ? await mint(run.passwordUser)
@@ -109,7 +122,8 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
     if (status !== 400 || !body.errors?.length || body.data !== undefined)
       problems.push(`invalid accepted: ${label} → ${status} ${response.body.slice(0, 200)}`);
   } else if (status === 403 && ownRole && codes.length > 0 && codes.every((code) => code === 'FORBIDDEN')) {
-    // No way up (contracts/schema.graphql updateUser): nobody changes its own role, an administrador included.
+    // No way up (contracts/schema.graphql updateUser): nobody changes its own role, an administrador included;
+    // nor its own two-factor through updateUserSettings.
     stats.ownRoleRefused += 1;
   } else if (ownRole && status === 200 && !body.errors?.length) {
     problems.push(`own role changed: ${label} → ${response.body.slice(0, 200)}`);

@@ -126,7 +126,7 @@ export function describeGraphqlFuzz(size: GraphqlFuzzSize): void {
       }
       console.info(
         `GraphQL contract fuzz (seed ${SEED}): ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${stats.server5xx} answered 5xx; ` +
-          `${stats.valid} valid (${stats.ok} with data, ${stats.documentedErrors} with documented errors, ${stats.ownRoleRefused} own-role changes refused 403), ${stats.invalid} invalid, ${stats.tenantNotFound} on an unknown tenant (404)`,
+          `${stats.valid} valid (${stats.ok} with data, ${stats.documentedErrors} with documented errors, ${stats.ownRoleRefused} own-role and own two-factor changes refused 403), ${stats.invalid} invalid, ${stats.tenantNotFound} on an unknown tenant (404)`,
       );
       const kinds = new Map<string, { n: number; example: string }>();
       for (const problem of problems) {

@@ -218,6 +218,16 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
   userSettingsUpdate: anyOf(
     pathUserMissing,
+    // One's own two-factor goes off only with a code, and one's own enrolment requirement is another
+    // administrator's, whatever the caller holds (stated in the contract; server/src/access/self-service.ts).
+    ({ status, input }) => {
+      const settings = input.body as { two_factor_enabled?: unknown; two_factor_enrolment_required?: unknown };
+      return status === 403 &&
+        Number(input.path.id) === run.caller.id &&
+        (settings.two_factor_enabled === false || settings.two_factor_enrolment_required !== undefined)
+        ? "one's own two-factor off or enrolment requirement (stated)"
+        : null;
+    },
     statusIs(
       409,
       'two-factor can only be turned on by enrolling, and enrolment is not required of a user who has it (stated)',
