@@ -119,7 +119,13 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
   if (status === 404 && codes.join() === 'NOT_FOUND' && !pools.live.has(c.tenant)) {
     stats.tenantNotFound += 1; // an unknown tenant in the path, whatever the variables
   } else if (!valid) {
-    if (status !== 400 || !body.errors?.length || body.data !== undefined)
+    // One's own two-factor settings are refused before their variables are read (permission before input).
+    const ownRefused =
+      status === 403 &&
+      ownTwoFactorChange(op.name, c) &&
+      codes.length > 0 &&
+      codes.every((code) => code === 'FORBIDDEN');
+    if (!ownRefused && (status !== 400 || !body.errors?.length || body.data !== undefined))
       problems.push(`invalid accepted: ${label} → ${status} ${response.body.slice(0, 200)}`);
   } else if (status === 403 && ownRole && codes.length > 0 && codes.every((code) => code === 'FORBIDDEN')) {
     // No way up (contracts/schema.graphql updateUser): nobody changes its own role, an administrador included;

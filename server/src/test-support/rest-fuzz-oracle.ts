@@ -116,6 +116,18 @@ const tenantMissing =
       .executeTakeFirst();
     return row ? null : 'the named tenant does not exist (or is deleted)';
   };
+/**
+ * Whether a request asks for one's own two-factor off or one's own enrolment requirement, which is
+ * refused (403) whatever the caller holds and whatever the other values, valid or not: permission comes
+ * before input (stated in the contract, userSettingsUpdate; server/src/access/self-service.ts).
+ */
+export function ownTwoFactorAsked(operationId: string, input: Pick<Input, 'path' | 'body'>): boolean {
+  if (operationId !== 'userSettingsUpdate' || Number(input.path.id) !== run.caller.id) return false;
+  const settings = input.body;
+  if (settings === null || typeof settings !== 'object') return false;
+  const { two_factor_enabled: enabled, two_factor_enrolment_required: required } = settings as Record<string, unknown>;
+  return enabled === false || (required !== undefined && required !== null);
+}
 const statusIs =
   (status: number, reason: string): Explain =>
   (answer) =>
@@ -218,16 +230,10 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
   userSettingsUpdate: anyOf(
     pathUserMissing,
-    // One's own two-factor goes off only with a code, and one's own enrolment requirement is another
-    // administrator's, whatever the caller holds (stated in the contract; server/src/access/self-service.ts).
-    ({ status, input }) => {
-      const settings = input.body as { two_factor_enabled?: unknown; two_factor_enrolment_required?: unknown };
-      return status === 403 &&
-        Number(input.path.id) === run.caller.id &&
-        (settings.two_factor_enabled === false || settings.two_factor_enrolment_required !== undefined)
+    ({ status, input }) =>
+      status === 403 && ownTwoFactorAsked('userSettingsUpdate', input)
         ? "one's own two-factor off or enrolment requirement (stated)"
-        : null;
-    },
+        : null,
     statusIs(
       409,
       'two-factor can only be turned on by enrolling, and enrolment is not required of a user who has it (stated)',
