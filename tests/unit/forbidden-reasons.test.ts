@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ADMIN_ROLE, OPERATOR_ROLE } from '../../server/src/db/catalog';
 import type { Database } from '../../server/src/db/schema';
 import { startTestApp, type TestApp } from '../../server/src/test-support/app';
-import { createTestUser, TEST_PASSWORD } from '../../server/src/test-support/users';
+import { createTestRole, createTestUser, TEST_PASSWORD } from '../../server/src/test-support/users';
 import { ApiError } from '../../src/api/api-error';
 import { GraphqlError, type GraphqlErrorItem } from '../../src/api/graphql-client';
 import type { I18nKey } from '../../src/domain/i18n-key';
@@ -22,20 +22,6 @@ describe('403 reasons: the server refuses, the SPA says why', () => {
   const bearer = {} as Record<Person, { authorization: string }>;
   const user = {} as Record<Person | 'operador', number>;
   const role = {} as Record<'administrador' | 'operador' | 'usersOnly' | 'editor', number>;
-
-  async function makeRole(name: string, routes: readonly string[]): Promise<number> {
-    const created = await db
-      .insertInto('roles')
-      .values({ name, display_name: name })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const permissions = await db.selectFrom('permissions').select('id').where('route_name', 'in', routes).execute();
-    await db
-      .insertInto('role_permissions')
-      .values(permissions.map((p) => ({ role_id: created.id, permission_id: p.id })))
-      .execute();
-    return created.id;
-  }
 
   async function signIn(email: string) {
     const response = await t.app.fastify.inject({
@@ -77,8 +63,8 @@ describe('403 reasons: the server refuses, the SPA says why', () => {
     db = t.db;
     for (const name of [ADMIN_ROLE, OPERATOR_ROLE] as const)
       role[name] = (await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-    role.usersOnly = await makeRole('fr_gestor', ['users']);
-    role.editor = await makeRole('fr_editor', ['roles-list', 'roles-edit']);
+    role.usersOnly = await createTestRole(db, 'fr_gestor', ['users']);
+    role.editor = await createTestRole(db, 'fr_editor', ['roles-list', 'roles-edit']);
     await db
       .insertInto('tenants')
       .values({

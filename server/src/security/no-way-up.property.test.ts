@@ -5,7 +5,7 @@ import { ADMIN_ROLE, OPERATOR_ROLE } from '../db/catalog';
 import type { Database } from '../db/schema';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { createTestUser } from '../test-support/users';
+import { createTestRole, createTestUser } from '../test-support/users';
 import { permittedRoutesOf } from '../db/user-dto';
 
 /**
@@ -93,20 +93,7 @@ describe.each([
         async (held, victimRoutes, actions) => {
           run += 1;
           const tag = `nwu${run}${Date.now().toString(36)}`;
-          const own = await db
-            .insertInto('roles')
-            .values({ name: `p_${tag}`, display_name: `P ${tag}` })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const permissions = await db
-            .selectFrom('permissions')
-            .select('id')
-            .where('route_name', 'in', held as typeof PERMISSION_ROUTES)
-            .execute();
-          await db
-            .insertInto('role_permissions')
-            .values(permissions.map((p) => ({ role_id: own.id, permission_id: p.id })))
-            .execute();
+          const ownRole = await createTestRole(db, `p_${tag}`, held);
           const actor = await createTestUser(db, {
             email: `${tag}@demo.local`,
             tenant: 'backoffice',
@@ -121,26 +108,13 @@ describe.each([
             .execute();
           // A role the actor did not make, with random routes, and a user holding it: one it may strip,
           // re-role or take over only as the rules allow.
-          const victimRole = await db
-            .insertInto('roles')
-            .values({ name: `v_${tag}`, display_name: `V ${tag}` })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const victimPermissions = await db
-            .selectFrom('permissions')
-            .select('id')
-            .where('route_name', 'in', victimRoutes as typeof PERMISSION_ROUTES)
-            .execute();
-          await db
-            .insertInto('role_permissions')
-            .values(victimPermissions.map((p) => ({ role_id: victimRole.id, permission_id: p.id })))
-            .execute();
+          const victimRole = await createTestRole(db, `v_${tag}`, victimRoutes);
           const victim = await createTestUser(db, {
             email: `v-${tag}@demo.local`,
             tenant: 'backoffice',
             role: `v_${tag}`,
           });
-          const roles = [own.id, ...builtIn.map((r) => r.id), victimRole.id];
+          const roles = [ownRole, ...builtIn.map((r) => r.id), victimRole];
           // A user the actor did not create, holding what `operador` holds now: one it may or may not act on.
           const bystander = await createTestUser(db, { email: `by-${tag}@demo.local`, tenant: 'backoffice' });
           const users = [actor.id, bystander.id, victim.id];

@@ -3,7 +3,7 @@ import { ADMIN_ROLE, OPERATOR_ROLE } from '../db/catalog';
 import type { Database } from '../db/schema';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { createTestUser, TEST_PASSWORD } from '../test-support/users';
+import { createTestRole, createTestUser, TEST_PASSWORD } from '../test-support/users';
 
 /**
  * No way up, and the provider's decisions stay the provider's (docs/security.md, Who may do what): the
@@ -30,26 +30,6 @@ describe.each([
     });
     expect(response.statusCode, response.body).toBe(200);
     return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
-  }
-
-  async function makeRole(name: string, routes: readonly string[]): Promise<number> {
-    const created = await db
-      .insertInto('roles')
-      .values({ name, display_name: name })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (routes.length > 0) {
-      const permissions = await db
-        .selectFrom('permissions')
-        .select('id')
-        .where('route_name', 'in', [...routes])
-        .execute();
-      await db
-        .insertInto('role_permissions')
-        .values(permissions.map((p) => ({ role_id: created.id, permission_id: p.id })))
-        .execute();
-    }
-    return created.id;
   }
 
   /** The contract's whole-object form of `PUT /api/users/{id}` (UserUpdate): the user as stored, with `change`. */
@@ -85,9 +65,9 @@ describe.each([
     db = t.db;
     for (const name of [ADMIN_ROLE, OPERATOR_ROLE] as const)
       role[name] = (await db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-    role.usersOnly = await makeRole('gestor_usuarios', ['users']);
-    role.editor = await makeRole('editor_perfis', ['roles-list', 'roles-edit']);
-    role.target = await makeRole('perfil_alvo', ['dashboard-analytics']);
+    role.usersOnly = await createTestRole(db, 'gestor_usuarios', ['users']);
+    role.editor = await createTestRole(db, 'editor_perfis', ['roles-list', 'roles-edit']);
+    role.target = await createTestRole(db, 'perfil_alvo', ['dashboard-analytics']);
     await db
       .insertInto('tenants')
       .values({

@@ -54,3 +54,24 @@ export async function createTestUser(
     .executeTakeFirstOrThrow();
   return { id: row.id, email, tenantId: tenant.id, tenantName: tenant.name };
 }
+
+/** A role straight in the database, granting `routes` (route names of the permissions catalogue); its id. */
+export async function createTestRole(db: Kysely<Database>, name: string, routes: readonly string[]): Promise<number> {
+  const created = await db
+    .insertInto('roles')
+    .values({ name, display_name: name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (routes.length > 0) {
+    const permissions = await db
+      .selectFrom('permissions')
+      .select('id')
+      .where('route_name', 'in', [...routes])
+      .execute();
+    await db
+      .insertInto('role_permissions')
+      .values(permissions.map((p) => ({ role_id: created.id, permission_id: p.id })))
+      .execute();
+  }
+  return created.id;
+}
