@@ -440,11 +440,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
     ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
       // The same rule the doors asked before reading the input, asked again here, where the work is done.
-      assertMaySetTwoFactor(
-        actor,
-        id,
-        Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
-      );
+      assertMaySetTwoFactor(actor, id, patch);
       if (patch.two_factor_enabled === undefined && patch.two_factor_enrolment_required === undefined)
         throw invalid('two_factor_enabled', 'Give two_factor_enabled, two_factor_enrolment_required or both');
       const user = await target(actor, scope, id);
