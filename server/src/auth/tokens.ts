@@ -68,6 +68,14 @@ async function revokeFamilyRow(db: Kysely<Database>, familyId: string): Promise<
   return revoked !== undefined;
 }
 
+/**
+ * Whether the session of these claims is past its refresh window: over, whatever its token's own life.
+ * Such a session rotates into no new token (TokenService.rotate), so it can start nothing that needs one.
+ */
+export function refreshWindowOver(claims: Pick<TokenClaims, 'rxp'>, now = Math.floor(Date.now() / 1000)): boolean {
+  return claims.rxp <= now;
+}
+
 export class TokenService {
   private key: Uint8Array | undefined;
   private readonly listeners = new Set<RevocationListener>();
@@ -168,7 +176,7 @@ export class TokenService {
     if (!isClaims(claims)) return { ok: false, body: { status: 'Token is Invalid' } };
     const now = Math.floor(Date.now() / 1000);
     if (claims.exp <= now) {
-      if (claims.rxp <= now) return { ok: false, body: { status: 'Token is Expired' } };
+      if (refreshWindowOver(claims, now)) return { ok: false, body: { status: 'Token is Expired' } };
       expired = true;
     }
     const userId = Number(claims.sub);
@@ -226,7 +234,7 @@ export class TokenService {
     const now = Math.floor(Date.now() / 1000);
     // The refresh window ends the session whatever its tokens: a token still alive at its end cannot
     // rotate into a new one (refreshing every few minutes must not keep a session alive for ever).
-    if (claims.rxp <= now) return null;
+    if (refreshWindowOver(claims, now)) return null;
     const jti = randomUUID();
     const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
     const swapped = await this.db

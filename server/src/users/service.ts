@@ -1,7 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { AuditOperation } from '../../../src/domain/audit';
 import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
-import type { TokenService } from '../auth/tokens';
+import { refreshWindowOver, type TokenService } from '../auth/tokens';
 import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../auth/two-factor';
 import type { ServerConfig } from '../base/config';
 import { hashPassword as argon2Hash } from '../db/password';
@@ -373,7 +373,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const newPassword = checkPassword(password);
       // A session past its refresh window gets no new token (tokens.rotate): it is over, so it changes
       // nothing rather than change the password and then answer 401.
-      if (actor.claims.rxp <= Math.floor(Date.now() / 1000)) throw unauthenticated();
+      if (refreshWindowOver(actor.claims)) throw unauthenticated();
       await assertCurrentPassword(db, config, actor, currentPassword);
       const passwordHash = await hashPassword(newPassword);
       await audit.transaction(auditWho(actor), async (trx, record) => {
