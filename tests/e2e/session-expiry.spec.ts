@@ -11,7 +11,7 @@ const isApi = (url: string) => {
 
 // Its own server with 3 s access tokens (ACCESS_TOKEN_TTL=3). The client's expiry margin is at most a
 // quarter of a token's life, read from the login/refresh answer or, for a stored token, from its own
-// claims (src/machines/session/session-context.ts), so a fresh 3 s token is used rather than refreshed first.
+// claims (src/machines/session/session.machine.ts), so a fresh 3 s token is used rather than refreshed first.
 test.describe('access token expiring mid-session', () => {
   let server: RunningServer;
   test.beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import { GraphqlError } from '../../api/graphql-client';
-import type { SessionEvent } from '../session/session-context';
+import type { SessionEvent } from '../session/session.machine';
 import {
   assertFullCoverage,
   doneEvent,

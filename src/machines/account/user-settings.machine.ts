@@ -5,7 +5,7 @@ import { UpdateUserDocument, UpdateUserPasswordDocument } from '../../generated/
 import type { I18nKey } from '../../domain/i18n-key';
 import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
-import type { SessionEvent } from '../session/session-context';
+import type { SessionEvent } from '../session/session.machine';
 import { passwordProblem } from '../users/user-form.machine';
 
 /** Where the settings tell the session what changed (the app's session actor). */

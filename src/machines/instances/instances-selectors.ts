@@ -1,4 +1,4 @@
-import type { InstancesContext } from './instances-context';
+import type { InstancesContext } from './instances.machine';
 import type { InstancesSnapshot } from './instances.machine';
 
 /** `loading` before the first answer, `error` when the last load failed, else `ready`. */

@@ -1,18 +1,36 @@
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import type { RestClient } from '../../api/rest-client';
+import type { AppBus } from '../shared/app-bus';
 import type { I18nKey } from '../../domain/i18n-key';
-import type { Instance } from './instances-actors';
-import { POLL_INTERVAL_MS, type InstanceAction } from './instances-context';
-import { billingProblem, nameProblems, syncProblems } from './instances-rows';
-import { instancesSetup, invalidState } from './instances-setup';
+import {
+  type Connection,
+  type Instance,
+  type InstanceChanges,
+  type InstanceDraft,
+  type LiveEvent,
+  type SyncRequest,
+  instancesActors,
+  type TenantChannels,
+} from './instances-actors';
+import {
+  type InstanceFields,
+  type SyncAnnouncement,
+  announcementAcross,
+  announcementFor,
+  anySyncing,
+  billingProblem,
+  changesOf,
+  mergeFetched,
+  nameProblems,
+  renameConnections,
+  syncProblems,
+  upsertInstance,
+} from './instances-rows';
+import type { Outcome } from '../shared/outcome';
+import { type ActionError, actionError, refusedFields } from '../shared/request-error';
+import { ApiError } from '../../api/api-error';
 
 export type { Connection, Instance, InstanceDraft, SyncRequest } from './instances-actors';
-export {
-  POLL_INTERVAL_MS,
-  type InstancesContext,
-  type InstancesEmitted,
-  type InstancesEvent,
-  type InstancesInput,
-} from './instances-context';
 export type { InstanceFields } from './instances-rows';
 export {
   sameFeedback,
@@ -22,6 +40,222 @@ export {
   selectListStatus,
   type InstancesFeedback,
 } from './instances-selectors';
+
+// The instances machine's input, context and events.
+
+/** Without socket events for this page, a running sync is re-read this often. */
+export const POLL_INTERVAL_MS = 1500;
+
+export interface InstancesInput {
+  rest: RestClient;
+  /** The app bus, where the socket forwards `instanceUpdated`. */
+  bus: AppBus;
+  /** The tenant whose instances and connections are shown. */
+  tenantName: string;
+  /** Poll period while a sync runs and no socket event arrives (default {@link POLL_INTERVAL_MS}; must be > 0). */
+  pollMs?: number;
+  /**
+   * Back-office staff: only they make an instance official or unlimited (instances-rows.ts
+   * `billingProblem`); anyone else creates with both off and keeps them. Default false.
+   */
+  staff?: boolean;
+}
+
+export interface InstancesContext {
+  rest: RestClient;
+  bus: AppBus;
+  tenantName: string;
+  pollMs: number;
+  staff: boolean;
+  instances: Instance[];
+  connections: Connection[];
+  /** Rows changed since the list request in flight started; they win over its (older) answer. */
+  recent: Record<number, Instance>;
+  /** A socket event for this tenant arrived since the last poll tick (then no poll is needed). */
+  heardLive: boolean;
+  listError: ActionError | null;
+  /** The list answered at least once (a reload keeps showing the rows it has). */
+  loaded: boolean;
+  /** The instance the update or sync dialog is about, as it was when the dialog opened. */
+  target: Instance | null;
+  pending: { create: InstanceDraft } | { changes: InstanceChanges } | { sync: SyncRequest } | null;
+  actionError: ActionError | null;
+  fieldErrors: Record<string, I18nKey>;
+  /** The latest sync milestone for a polite live region; `seq` grows with each one. */
+  announcement: (SyncAnnouncement & { seq: number }) | null;
+}
+
+export type InstancesEvent =
+  | { type: 'instances.reload' }
+  /** The socket opened again: events missed meanwhile are lost (socket.md §2.2), so refetch. */
+  | { type: 'instances.reconnected' }
+  | { type: 'instances.createOpen' }
+  | { type: 'instances.create'; draft: InstanceDraft }
+  | { type: 'instances.updateOpen'; id: number }
+  | { type: 'instances.update'; fields: InstanceFields }
+  | { type: 'instances.syncOpen'; id: number }
+  | { type: 'instances.sync'; daysAgo: number | null; unlimited: boolean }
+  | { type: 'instances.close' }
+  | LiveEvent;
+
+/** The calls that end in an emitted `outcome` (src/machines/shared/outcome.ts). */
+export type InstanceAction = 'create' | 'update' | 'sync';
+
+/** A call succeeded: its notice (with the instance's `name`) as a toast. */
+export type InstancesEmitted = Outcome<InstanceAction>;
+
+/** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
+export function invalidState(state: string): never {
+  throw new Error(`instances: entered ${state} without its request`);
+}
+
+/** The instances machine's types, actors, delays, guards and actions; its chart follows. */
+export const instancesSetup = setup({
+  types: {
+    input: {} as InstancesInput,
+    context: {} as InstancesContext,
+    events: {} as InstancesEvent,
+    emitted: {} as InstancesEmitted,
+  },
+  actors: instancesActors,
+  delays: {
+    pollInterval: ({ context }) => context.pollMs,
+  },
+  guards: {
+    knownInstance: ({ context, event }) => {
+      assertEvent(event, 'instances.live');
+      return context.instances.some((row) => row.id === event.instance.id);
+    },
+    needsPoll: ({ context }) => !context.heardLive && anySyncing(context.instances),
+    knownTarget: ({ context, event }) => {
+      assertEvent(event, 'instances.updateOpen');
+      return context.instances.some((row) => row.id === event.id);
+    },
+    canSync: ({ context, event }) => {
+      assertEvent(event, 'instances.syncOpen');
+      return context.instances.some((row) => row.id === event.id && row.status !== 'syncing');
+    },
+    validCreate: ({ context, event }) => {
+      assertEvent(event, 'instances.create');
+      const flags = { isOfficial: event.draft.isOfficial, isUnlimited: event.draft.isUnlimited };
+      return Object.keys(nameProblems(event.draft.name)).length === 0 && !billingProblem(context.staff, flags, null);
+    },
+    unchanged: ({ context, event }) => {
+      assertEvent(event, 'instances.update');
+      return context.target !== null && Object.keys(changesOf(context.target, event.fields)).length === 0;
+    },
+    validUpdate: ({ context, event }) => {
+      assertEvent(event, 'instances.update');
+      return (
+        Object.keys(nameProblems(event.fields.name)).length === 0 &&
+        !billingProblem(context.staff, event.fields, context.target)
+      );
+    },
+    validSync: ({ event }) => {
+      assertEvent(event, 'instances.sync');
+      return Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0;
+    },
+  },
+  actions: {
+    forgetRecent: assign({ recent: () => ({}) }),
+    forgetHeard: assign({ heardLive: false }),
+    showChannels: assign(({ context }, channels: TenantChannels) => ({
+      instances: mergeFetched(channels.instances, context.recent),
+      connections: channels.connections,
+      listError: null,
+      loaded: true,
+    })),
+    showPolled: assign(({ context }, fetched: Instance[]) => {
+      const instances = mergeFetched(fetched, context.recent);
+      const said = announcementAcross(context.instances, instances);
+      return {
+        instances,
+        announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement,
+      };
+    }),
+    listFailed: assign((_, params: { error: unknown }) => ({
+      listError: actionError('instances.errors.load', params.error),
+    })),
+    applyLive: assign(({ context, event }) => {
+      assertEvent(event, 'instances.live');
+      const { instance } = event;
+      const said = announcementFor(
+        context.instances.find((row) => row.id === instance.id),
+        instance,
+      );
+      return {
+        instances: upsertInstance(context.instances, instance),
+        connections: renameConnections(context.connections, instance),
+        recent: { ...context.recent, [instance.id]: instance },
+        heardLive: true,
+        announcement: said ? { ...said, seq: (context.announcement?.seq ?? 0) + 1 } : context.announcement,
+      };
+    }),
+    // The panel's own call: its toast says what happened, so no live announcement.
+    applyOwn: assign(({ context }, instance: Instance) => ({
+      instances: upsertInstance(context.instances, instance),
+      connections: renameConnections(context.connections, instance),
+      recent: { ...context.recent, [instance.id]: instance },
+    })),
+    setTarget: assign(({ context, event }) => {
+      assertEvent(event, ['instances.updateOpen', 'instances.syncOpen']);
+      return { target: context.instances.find((row) => row.id === event.id) ?? null };
+    }),
+    pendCreate: assign(({ event }) => {
+      assertEvent(event, 'instances.create');
+      return {
+        pending: { create: { ...event.draft, name: event.draft.name.trim() } },
+        actionError: null,
+        fieldErrors: {},
+      };
+    }),
+    pendUpdate: assign(({ context, event }) => {
+      assertEvent(event, 'instances.update');
+      const target = context.target ?? invalidState('form.update');
+      return { pending: { changes: changesOf(target, event.fields) }, actionError: null, fieldErrors: {} };
+    }),
+    pendSync: assign(({ event }) => {
+      assertEvent(event, 'instances.sync');
+      return {
+        pending: { sync: { daysAgo: event.unlimited ? null : event.daysAgo, unlimited: event.unlimited } },
+        actionError: null,
+        fieldErrors: {},
+      };
+    }),
+    // A refusal of the flags is the form's, not a field's: it names what only staff may do.
+    refuseLocally: assign(
+      (
+        _,
+        params: { fieldErrors: InstancesContext['fieldErrors']; refusal?: { key: I18nKey; reason: I18nKey | null } },
+      ) => ({
+        fieldErrors: params.fieldErrors,
+        actionError: params.refusal?.reason ? { key: params.refusal.key, reason: params.refusal.reason } : null,
+      }),
+    ),
+    clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
+    refused: assign((_, params: { key: I18nKey; error: unknown }) => {
+      const error = actionError(params.key, params.error);
+      const fields = refusedFields(params.error);
+      if (!(params.error instanceof ApiError && params.error.status === 409))
+        return { actionError: error, fieldErrors: fields };
+      // Say which conflict it was rather than a generic one: a sync already running, or a taken name.
+      if (params.key === 'instances.errors.sync') {
+        delete fields['id'];
+        return { actionError: { ...error, reason: 'instances.errors.syncRunning' as const }, fieldErrors: fields };
+      }
+      return {
+        actionError: fields['name'] ? { ...error, reason: 'instances.errors.nameTaken' as const } : error,
+        fieldErrors: fields,
+      };
+    }),
+    announceNotice: emit((_, params: { action: InstanceAction; notice: I18nKey; name: string }) => ({
+      type: 'outcome' as const,
+      action: params.action,
+      ok: true,
+      toast: { variant: 'success' as const, title: { key: params.notice, params: { name: params.name } } },
+    })),
+  },
+});
 
 /** A call that answered with the instance: its row is applied, the dialog closed and the outcome emitted. */
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({

@@ -1,17 +1,206 @@
-import { and, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, raise, setup, stateIn, and, type SnapshotFrom } from 'xstate';
+import type { RestClient } from '../../api/rest-client';
 import type { I18nKey } from '../../domain/i18n-key';
-import { parseTenantsQuery, serializeTenantsQuery } from '../../domain/tenants-query';
-import { SEARCH_DEBOUNCE_MS, type TenantAction } from './tenants-list-context';
-import { tenantsListSetup } from './tenants-list-setup';
+import {
+  type TenantsQuery,
+  type TenantsQueryChange,
+  clampSearch,
+  isQueryChange,
+  nextQuery,
+  serializeTenantsQuery,
+  parseTenantsQuery,
+} from '../../domain/tenants-query';
+import { type Outcome, failed, succeeded } from '../shared/outcome';
+import { type ActionError, actionError, refusedFields } from '../shared/request-error';
+import {
+  type Plan,
+  type Tenant,
+  type TenantCreate,
+  type TenantEdit,
+  tenantsActors,
+  type TenantPageResult,
+} from './tenants-actors';
+import { cnpjProblem, isValidCnpj } from '../../domain/cnpj';
 
-export {
-  SEARCH_DEBOUNCE_MS,
-  type TenantAction,
-  type TenantsListContext,
-  type TenantsListEmitted,
-  type TenantsListEvent,
-  type TenantsListInput,
-} from './tenants-list-context';
+/** Search keystrokes are sent after this pause unless the input says otherwise. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+export interface TenantsListInput {
+  rest: RestClient;
+  /** The address's query string at start (`location.search`), so a link or reload restores the view. */
+  search?: string;
+  debounceMs?: number;
+  /**
+   * Back-office staff: only they create, edit, delete or restore tenants and set plans and limits
+   * (server/src/access/policies.ts `tenants`). Anyone else reads its own tenant. Default false.
+   */
+  staff?: boolean;
+}
+
+export interface TenantsListContext {
+  rest: RestClient;
+  debounceMs: number;
+  staff: boolean;
+  query: TenantsQuery;
+  /** The search box; applied to `query` after the debounce. */
+  searchText: string;
+  /** `serializeTenantsQuery(query)`: what the view writes into the address. */
+  queryString: string;
+  rows: Tenant[];
+  total: number;
+  lastPage: number;
+  /** The latest page request issued; answers to any other are never shown. */
+  requestSeq: number;
+  /** The request whose rows are shown (0: none yet). */
+  shownSeq: number;
+  listError: ActionError | null;
+  /** The tenant a dialog or action is about. */
+  target: Tenant | null;
+  /** What the create, edit or set-plan call in flight sends. */
+  pending: { create: TenantCreate } | { edit: TenantEdit } | { plan: Plan; user: number; ticket: number } | null;
+  actionError: ActionError | null;
+  fieldErrors: Record<string, I18nKey>;
+}
+
+export type TenantsListEvent =
+  | TenantsQueryChange
+  | { type: 'tenants.search'; text: string }
+  | { type: 'tenants.reload' }
+  | { type: 'tenants.createOpen' }
+  | { type: 'tenants.create'; tenant: TenantCreate }
+  | { type: 'tenants.editOpen'; tenant: Tenant }
+  | { type: 'tenants.edit'; tenant: TenantEdit }
+  | { type: 'tenants.planOpen'; tenant: Tenant }
+  | { type: 'tenants.setPlan'; plan: Plan; user: number; ticket: number }
+  | { type: 'tenants.delete'; tenant: Tenant }
+  | { type: 'tenants.confirm' }
+  | { type: 'tenants.restore'; tenant: Tenant }
+  | { type: 'tenants.close' };
+
+/** The changes the dialog region makes; each ends in an `outcome`. */
+export type TenantAction = 'create' | 'edit' | 'setPlan' | 'delete' | 'restore';
+
+/**
+ * `tenants.queryChanged` whenever the applied query changes (the view replaces the address's query
+ * with `search`); `outcome` when a change ends (src/machines/shared/outcome.ts).
+ */
+export type TenantsListEmitted = { type: 'tenants.queryChanged'; search: string } | Outcome<TenantAction>;
+
+/** The tenant a change in flight is about: the target, or the one being created. */
+export function subjectOf(context: TenantsListContext): string | undefined {
+  if (context.target) return context.target.name;
+  return context.pending && 'create' in context.pending ? context.pending.create.name : undefined;
+}
+
+/** The tenants list machine's types, actors, delays, guards and actions; its chart follows. */
+export const tenantsListSetup = setup({
+  types: {
+    input: {} as TenantsListInput,
+    context: {} as TenantsListContext,
+    events: {} as TenantsListEvent,
+    emitted: {} as TenantsListEmitted,
+  },
+  actors: tenantsActors,
+  delays: {
+    searchDebounce: ({ context }) => context.debounceMs,
+  },
+  guards: {
+    isLatest: ({ context }, result: TenantPageResult) => result.seq === context.requestSeq,
+    pastLastPage: ({ context }, result: TenantPageResult) =>
+      result.seq === context.requestSeq && result.page.data.length === 0 && context.query.page > result.page.last_page,
+    searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
+    upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
+    listShown: stateIn({ list: 'ready' }),
+    staff: ({ context }) => context.staff,
+    validCnpj: ({ event }) => {
+      assertEvent(event, ['tenants.create', 'tenants.edit']);
+      return isValidCnpj(event.tenant.cnpj);
+    },
+    isActive: ({ event }) => {
+      assertEvent(event, 'tenants.delete');
+      return event.tenant.deleted_at === null;
+    },
+    isDeleted: ({ event }) => {
+      assertEvent(event, 'tenants.restore');
+      return event.tenant.deleted_at !== null;
+    },
+  },
+  actions: {
+    applyQuery: assign(({ context, event }) => {
+      if (!isQueryChange(event)) return {};
+      const query = nextQuery(context.query, context.searchText, event);
+      return { query, searchText: query.search, queryString: serializeTenantsQuery(query) };
+    }),
+    typeSearch: assign(({ event }) => {
+      assertEvent(event, 'tenants.search');
+      return { searchText: event.text };
+    }),
+    commitSearch: assign(({ context }) => {
+      const query = { ...context.query, search: clampSearch(context.searchText), page: 1 };
+      return { query, queryString: serializeTenantsQuery(query) };
+    }),
+    announceQuery: emit(({ context }) => ({ type: 'tenants.queryChanged' as const, search: context.queryString })),
+    nextRequest: assign(({ context }) => ({ requestSeq: context.requestSeq + 1 })),
+    showPage: assign((_, result: TenantPageResult) => ({
+      rows: result.page.data,
+      total: result.page.total,
+      lastPage: result.page.last_page,
+      shownSeq: result.seq,
+      listError: null,
+    })),
+    goToLastPage: assign(({ context }, result: TenantPageResult) => {
+      const query = { ...context.query, page: result.page.last_page };
+      return { query, queryString: serializeTenantsQuery(query) };
+    }),
+    // No fallback for a failed tenants list: the rows of the last good answer stay, with the error.
+    listFailed: assign((_, params: { error: unknown }) => ({
+      listError: actionError('tenants.errors.load', params.error),
+    })),
+    reloadList: raise({ type: 'tenants.reload' }),
+    setTarget: assign(({ event }) => {
+      assertEvent(event, ['tenants.editOpen', 'tenants.planOpen', 'tenants.delete', 'tenants.restore']);
+      return { target: event.tenant };
+    }),
+    setCreate: assign(({ event }) => {
+      assertEvent(event, 'tenants.create');
+      return { pending: { create: event.tenant } };
+    }),
+    setEdit: assign(({ event }) => {
+      assertEvent(event, 'tenants.edit');
+      return { pending: { edit: event.tenant } };
+    }),
+    setPlan: assign(({ event }) => {
+      assertEvent(event, 'tenants.setPlan');
+      return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
+    }),
+    clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
+    // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
+    badCnpj: assign(({ event }) => {
+      assertEvent(event, ['tenants.create', 'tenants.edit']);
+      const problem = cnpjProblem(event.tenant.cnpj) ?? 'checkDigits';
+      return { fieldErrors: { cnpj: `tenants.errors.cnpj.${problem}` as const }, actionError: null };
+    }),
+    // "Tenant excluído." — farmacia-central
+    reportChanged: emit(({ context }, params: { action: TenantAction; notice: I18nKey }) =>
+      succeeded(params.action, { key: params.notice }, subjectOf(context)),
+    ),
+    refused: assign((_, params: { key: I18nKey; error: unknown }) => ({
+      actionError: actionError(params.key, params.error),
+      fieldErrors: refusedFields(params.error),
+    })),
+    reportRefused: emit(({ context }, params: { action: TenantAction; toast: boolean }) => {
+      const error = context.actionError;
+      if (!params.toast || !error) return failed(params.action, null);
+      const name = subjectOf(context);
+      const why = { key: error.reason };
+      return failed(params.action, {
+        variant: 'error',
+        title: { key: error.key },
+        description: name ? { key: 'tenants.screen.failureFor', params: { name, why } } : why,
+      });
+    }),
+  },
+});
 
 /** Only reachable through a transition that did not store what the call needs: a bug, not a user error. */
 function invalidState(state: string): never {

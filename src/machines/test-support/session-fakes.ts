@@ -3,7 +3,7 @@ import { createGraphqlClient } from '../../api/graphql-client';
 import { createRestClient } from '../../api/rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
 import type { LoginResponse } from '../session/session-actors';
-import type { SessionInput } from '../session/session-context';
+import type { SessionInput } from '../session/session.machine';
 import { sessionMachine, type SessionActor } from '../session/session.machine';
 import { sessionFetch } from '../session/session-seam';
 import { memoryStorage, type StorageChange, type StorageLike, type User } from '../session/session-storage';

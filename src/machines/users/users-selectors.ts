@@ -1,6 +1,6 @@
 import type { I18nKey } from '../../domain/i18n-key';
 import type { UserRow } from './users-actors';
-import { USER_ACTION_ERRORS } from './users-context';
+import { USER_ACTION_ERRORS } from './users.machine';
 import type { UsersSnapshot } from './users.machine';
 
 /** The list region as the table shows it. */

@@ -1,18 +1,339 @@
-import { and, type SnapshotFrom } from 'xstate';
-import { PRESENCE_POLL_MS, type UserRow } from './users-actors';
-import type { UserAction, UsersContext } from './users-context';
-import { usersSetup } from './users-setup';
+import { assertEvent, assign, emit, setup, stateIn, and, type SnapshotFrom } from 'xstate';
+import type { Execute } from '../../api/graphql-client';
+import type { RestClient } from '../../api/rest-client';
+import type { Subject } from '../../domain/escalation';
+import type { I18nKey } from '../../domain/i18n-key';
+import { failed, succeeded, type Outcome } from '../shared/outcome';
+import { type ActionError, actionError } from '../shared/request-error';
+import {
+  type OnlineEvent,
+  type Role,
+  type UserRow,
+  usersActors,
+  type UsersList,
+  PRESENCE_POLL_MS,
+} from './users-actors';
+import { userFormMachine } from './user-form.machine';
+import { actOnRefusalOf, isSelf } from './users-access';
 
-export {
-  USER_ACTION_ERRORS,
-  type FormView,
-  type UserAction,
-  type UserIntent,
-  type UsersContext,
-  type UsersEmitted,
-  type UsersEvent,
-  type UsersInput,
-} from './users-context';
+export interface UsersInput {
+  execute: Execute;
+  rest: RestClient;
+  /** Presence poll period while the list is shown; default `PRESENCE_POLL_MS`, 0 turns it off. */
+  presenceIntervalMs?: number;
+  /**
+   * The signed-in user as the no-way-up rules see it (session-selectors.ts `selectSubject`); the view
+   * sends `users.subject` when it changes. Null (or left out): not known, nothing is refused here.
+   */
+  subject?: Subject | null;
+}
+
+/** The calls the dialog region makes; each failure surfaces `users.errors.<action>`. */
+export type UserAction =
+  | 'delete'
+  | 'block'
+  | 'unblock'
+  | 'twoFactor'
+  | 'twoFactorRequirement'
+  | 'disconnect'
+  | 'rename'
+  | 'changeEmail'
+  | 'save';
+
+/** What the admin asked for: names the outcome and tells on/off, block/unblock and create/edit apart. */
+export type UserIntent =
+  | 'create'
+  | 'edit'
+  | 'rename'
+  | 'changeEmail'
+  | 'delete'
+  | 'block'
+  | 'unblock'
+  | 'twoFactorOn'
+  | 'twoFactorOff'
+  | 'twoFactorRequire'
+  | 'twoFactorWaive'
+  | 'disconnect';
+
+/** `full`: create or edit everything; `instances`: only the user's instance links (row action "Instâncias"). */
+export type FormView = 'full' | 'instances';
+
+export interface UsersContext {
+  execute: Execute;
+  rest: RestClient;
+  presenceIntervalMs: number;
+  users: UserRow[];
+  /** Every role with its routes, loaded with the list (users-access.ts). */
+  roles: Role[];
+  /** The signed-in user (see {@link UsersInput.subject}). */
+  subject: Subject | null;
+  /** The list call failed: the list is empty and this says so. */
+  listError: ActionError | null;
+  /** The user a confirmation, action or form is about (null for a new user). */
+  target: UserRow | null;
+  /** What the action asked for sends. */
+  pending:
+    | { blocked: boolean }
+    | { twoFactor: boolean }
+    | { twoFactorRequired: boolean }
+    | { name: string }
+    | { email: string }
+    | null;
+  /** The last action's failure (a quick edit shows it on its field). */
+  actionError: ActionError | null;
+  /** What the create/edit form shows. */
+  formView: FormView;
+}
+
+export type UsersEvent =
+  | { type: 'users.reload' }
+  /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
+  | { type: 'users.subject'; subject: Subject | null }
+  | { type: 'users.presence'; userId: number; isConnected: boolean }
+  | OnlineEvent
+  | { type: 'users.delete'; user: UserRow }
+  | { type: 'users.block'; user: UserRow; blocked: boolean }
+  | { type: 'users.twoFactor'; user: UserRow; enabled: boolean }
+  /** Require (or stop requiring) enrolment at the user's next sign-in (contracts/openapi.yaml `userSettingsUpdate`). */
+  | { type: 'users.requireTwoFactor'; user: UserRow; required: boolean }
+  | { type: 'users.disconnect'; user: UserRow }
+  | { type: 'users.renameOpen'; user: UserRow }
+  | { type: 'users.emailOpen'; user: UserRow }
+  | { type: 'users.rename'; name: string }
+  | { type: 'users.changeEmail'; email: string }
+  | { type: 'users.create' }
+  | { type: 'users.edit'; user: UserRow; view?: FormView }
+  | { type: 'users.confirm' }
+  | { type: 'users.close' };
+
+export type UsersEmitted = Outcome<UserIntent>;
+
+/** What failed, per action (the reason comes from the error). */
+export const USER_ACTION_ERRORS = {
+  delete: 'users.errors.delete',
+  block: 'users.errors.block',
+  unblock: 'users.errors.unblock',
+  twoFactor: 'users.errors.twoFactor',
+  twoFactorRequirement: 'users.errors.twoFactor',
+  disconnect: 'users.errors.disconnect',
+  rename: 'users.errors.rename',
+  changeEmail: 'users.errors.changeEmail',
+  save: 'users.errors.save',
+} as const satisfies Record<UserAction, I18nKey>;
+
+const NOTICES = {
+  create: 'users.notices.created',
+  edit: 'users.notices.updated',
+  rename: 'users.notices.renamed',
+  changeEmail: 'users.notices.emailChanged',
+  delete: 'users.notices.deleted',
+  block: 'users.notices.blocked',
+  unblock: 'users.notices.unblocked',
+  twoFactorOn: 'users.notices.twoFactorOn',
+  twoFactorOff: 'users.notices.twoFactorOff',
+  twoFactorRequire: 'users.notices.twoFactorRequired',
+  twoFactorWaive: 'users.notices.twoFactorWaived',
+  disconnect: 'users.notices.disconnected',
+} as const satisfies Record<UserIntent, I18nKey>;
+
+/** Failures of these show on the field of their dialog, which stays open, instead of in a toast. */
+const SHOWN_IN_DIALOG: readonly UserIntent[] = ['rename', 'changeEmail'];
+
+/** What the action in flight was asked to do. */
+export function intentOf(context: UsersContext, action: UserAction): UserIntent {
+  const pending = context.pending;
+  if (action === 'block' || action === 'unblock')
+    return pending && 'blocked' in pending && !pending.blocked ? 'unblock' : 'block';
+  if (action === 'twoFactor')
+    return pending && 'twoFactor' in pending && pending.twoFactor ? 'twoFactorOn' : 'twoFactorOff';
+  if (action === 'twoFactorRequirement')
+    return pending && 'twoFactorRequired' in pending && !pending.twoFactorRequired
+      ? 'twoFactorWaive'
+      : 'twoFactorRequire';
+  if (action === 'save') return context.target ? 'edit' : 'create';
+  return action;
+}
+
+/** "Usuário bloqueado — Ana". */
+export function successOf(context: UsersContext, action: UserAction): UsersEmitted {
+  const intent = intentOf(context, action);
+  return succeeded(intent, { key: NOTICES[intent] }, context.target?.name);
+}
+
+/** The failure with its reason; a two-factor switch-on refused with 409 says the user has not enrolled. */
+export function failureOf(context: UsersContext, action: UserAction, error: ActionError): UsersEmitted {
+  const intent = intentOf(context, action);
+  if (SHOWN_IN_DIALOG.includes(intent)) return failed(intent, null);
+  const notEnrolled = intent === 'twoFactorOn' && error.reason === 'apiErrors.conflict';
+  return failed(intent, {
+    variant: 'error',
+    title: { key: error.key },
+    description: notEnrolled
+      ? { key: 'users.twoFactor.notEnrolled', params: { name: context.target?.name ?? '' } }
+      : { key: error.reason },
+  });
+}
+
+const replaceRow = (users: UserRow[], row: UserRow): UserRow[] => {
+  const at = users.findIndex((u) => u.id === row.id);
+  return at === -1 ? [...users, row] : users.map((u, i) => (i === at ? row : u));
+};
+
+/** The failure of `action` (an unblock fails as `users.errors.unblock`). */
+function errorOf(context: UsersContext, action: UserAction, error: unknown): ActionError {
+  return actionError(USER_ACTION_ERRORS[intentOf(context, action) === 'unblock' ? 'unblock' : action], error);
+}
+
+/** The users machine's types, actors, guards and actions; its chart follows. */
+export const usersSetup = setup({
+  types: {
+    input: {} as UsersInput,
+    context: {} as UsersContext,
+    events: {} as UsersEvent,
+    emitted: {} as UsersEmitted,
+    children: {} as { userForm: 'userForm' },
+  },
+  actors: { ...usersActors, userForm: userFormMachine },
+  guards: {
+    listShown: stateIn({ list: 'ready' }),
+    // The view offers no action on a user the signed-in user may not act on; an event for one anyway changes nothing.
+    mayActOn: ({ context, event }) => {
+      assertEvent(event, [
+        'users.delete',
+        'users.block',
+        'users.twoFactor',
+        'users.requireTwoFactor',
+        'users.disconnect',
+        'users.renameOpen',
+        'users.emailOpen',
+        'users.edit',
+      ]);
+      return actOnRefusalOf(context, event.user) === null;
+    },
+    // One's own e-mail and two-factor are the account screens' (server/src/users/service.ts asks the current
+    // password for a new e-mail, server/src/access/self-service.ts a code to turn two-factor off): the row
+    // offers neither, and an event for them anyway changes nothing.
+    notSelf: ({ context, event }) => {
+      assertEvent(event, ['users.emailOpen', 'users.twoFactor', 'users.requireTwoFactor']);
+      return !isSelf(context, event.user.id);
+    },
+    blocks: ({ event }) => {
+      assertEvent(event, 'users.block');
+      return event.blocked;
+    },
+    enables: ({ event }) => {
+      assertEvent(event, 'users.twoFactor');
+      return event.enabled;
+    },
+    hasName: ({ event }) => {
+      assertEvent(event, 'users.rename');
+      return event.name.trim().length > 0;
+    },
+    hasEmail: ({ event }) => {
+      assertEvent(event, 'users.changeEmail');
+      return event.email.trim().length > 0;
+    },
+  },
+  actions: {
+    storeUsers: assign((_, list: UsersList) => ({ users: list.users, roles: list.roles, listError: null })),
+    setSubject: assign(({ event }) => {
+      assertEvent(event, 'users.subject');
+      return { subject: event.subject };
+    }),
+    // A failed user list is an empty list; the error key makes the failure visible.
+    listFailed: assign((_, params: { error: unknown }) => ({
+      users: [],
+      roles: [],
+      listError: actionError('users.errors.load', params.error),
+    })),
+    presence: assign(({ context, event }) => {
+      assertEvent(event, 'users.presence');
+      return {
+        users: context.users.map((u) =>
+          u.id === event.userId && u.isConnected !== event.isConnected ? { ...u, isConnected: event.isConnected } : u,
+        ),
+      };
+    }),
+    // Only rows whose presence changed are replaced (and the list only when one did), so a poll
+    // that finds nothing new does not re-render 10,000 rows.
+    online: assign(({ context, event }) => {
+      assertEvent(event, 'users.online');
+      const ids = new Set(event.ids);
+      let changed = false;
+      const users = context.users.map((u) => {
+        if (ids.has(u.id) === u.isConnected) return u;
+        changed = true;
+        return { ...u, isConnected: !u.isConnected };
+      });
+      return changed ? { users } : {};
+    }),
+    aim: assign(({ event }) => {
+      assertEvent(event, [
+        'users.delete',
+        'users.block',
+        'users.twoFactor',
+        'users.requireTwoFactor',
+        'users.disconnect',
+        'users.renameOpen',
+        'users.emailOpen',
+        'users.edit',
+      ]);
+      return { target: event.user, pending: null, actionError: null };
+    }),
+    pendBlocked: assign(({ event }) => {
+      assertEvent(event, 'users.block');
+      return { pending: { blocked: event.blocked } };
+    }),
+    pendTwoFactor: assign(({ event }) => {
+      assertEvent(event, 'users.twoFactor');
+      return { pending: { twoFactor: event.enabled } };
+    }),
+    pendRequired: assign(({ event }) => {
+      assertEvent(event, 'users.requireTwoFactor');
+      return { pending: { twoFactorRequired: event.required } };
+    }),
+    pendName: assign(({ event }) => {
+      assertEvent(event, 'users.rename');
+      return { pending: { name: event.name.trim() }, actionError: null };
+    }),
+    pendEmail: assign(({ event }) => {
+      assertEvent(event, 'users.changeEmail');
+      return { pending: { email: event.email.trim() }, actionError: null };
+    }),
+    openCreate: assign({ target: null, pending: null, actionError: null, formView: 'full' as const }),
+    setView: assign(({ event }) => {
+      assertEvent(event, 'users.edit');
+      return { formView: event.view ?? 'full' };
+    }),
+    close: assign({ target: null, pending: null, actionError: null }),
+    succeeded: emit(({ context }, params: { action: UserAction }) => successOf(context, params.action)),
+    replaceRow: assign(({ context }, row: UserRow) => ({
+      users: replaceRow(context.users, row),
+      target: null,
+      pending: null,
+    })),
+    patchTarget: assign(({ context }, patch: Partial<UserRow>) => ({
+      users: context.users.map((u) => (u.id === context.target?.id ? { ...u, ...patch } : u)),
+      target: null,
+      pending: null,
+    })),
+    removeTarget: assign(({ context }) => ({
+      users: context.users.filter((u) => u.id !== context.target?.id),
+      target: null,
+      pending: null,
+    })),
+    failed: emit(({ context }, params: { action: UserAction; error: unknown }) =>
+      failureOf(context, params.action, errorOf(context, params.action, params.error)),
+    ),
+    storeFailure: assign(({ context }, params: { action: UserAction; error: unknown }) => ({
+      actionError: errorOf(context, params.action, params.error),
+      pending: null,
+    })),
+    refuseEmpty: assign((_, params: { action: 'rename' | 'changeEmail' }) => ({
+      actionError: { key: USER_ACTION_ERRORS[params.action], reason: 'apiErrors.validation' as const },
+    })),
+  },
+});
 
 /** A call that answered with the user's row: the outcome is emitted, the row replaced, the dialog closed. */
 const answered = (action: UserAction) => ({
