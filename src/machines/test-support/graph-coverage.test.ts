@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { assertFullCoverage, doneEvent, errorEvent, exploreCoverage, heldPromise } from './graph-coverage';
+import { stateNodesOf, timerEvents } from './graph-paths';
 
 const sample = setup({
   types: { context: {} as { count: number }, events: {} as { type: 'go' } | { type: 'bump' } | { type: 'reset' } },
@@ -31,6 +32,20 @@ const events = [
   doneEvent('load', 1),
   errorEvent('load', new Error('x')),
 ] as const;
+
+describe('chart descriptors from the public state nodes', () => {
+  it('lists every state node and every delayed transition of the chart', () => {
+    expect(stateNodesOf(sample.root).map((node) => node.id)).toEqual([
+      'sample',
+      'sample.idle',
+      'sample.loading',
+      'sample.ready',
+      'sample.failed',
+      'sample.overflow',
+    ]);
+    expect(timerEvents(sample)).toEqual([{ type: 'xstate.after.500.sample.ready' }]);
+  });
+});
 
 describe('exploreCoverage', () => {
   it('reaches every state and transition when the graph can see the guard context', async () => {

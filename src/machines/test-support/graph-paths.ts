@@ -12,12 +12,12 @@ import {
   type StatePath,
 } from '@xstate/graph';
 import {
-  __unsafe_getAllOwnEventDescriptors as ownEventTypes,
   createEmptyActor,
   type AnyActorScope,
   type AnyEventObject,
   type AnyMachineSnapshot,
   type AnyStateMachine,
+  type AnyStateNode,
   type ContextFrom,
   type EventFromLogic,
   type EventObject,
@@ -125,6 +125,21 @@ function checkSimplePathBudget(
   visit(start);
 }
 
+/** Every state node under `node`, itself included, through the public `states` of the chart. */
+export function stateNodesOf(node: AnyStateNode): AnyStateNode[] {
+  return [node, ...Object.values<AnyStateNode>(node.states).flatMap(stateNodesOf)];
+}
+
+/**
+ * The events of every delayed transition in the chart (`xstate.after.<delay>.<state id>`), read from
+ * each state node's public `after` definitions. The walk offers them to every state; only the state
+ * that owns the timer takes one (the enabled-transition filter drops the rest).
+ */
+export function timerEvents(machine: AnyStateMachine): AnyEventObject[] {
+  const types = new Set(stateNodesOf(machine.root).flatMap((node) => node.after.map((t) => t.eventType)));
+  return [...types].map((type) => ({ type }));
+}
+
 /** An actor scope that executes nothing, as @xstate/graph uses for its pure transitions. */
 function graphScope(): AnyActorScope {
   const self = createEmptyActor();
@@ -153,14 +168,12 @@ export function graphPaths<TMachine extends AnyStateMachine>(options: PathOption
     JSON.stringify([snapshot.value, snapshot.status, project(snapshot.context)]);
   const listed = options.events as
     readonly AnyEventObject[] | ((snapshot: AnyMachineSnapshot) => readonly AnyEventObject[]);
+  const timers = timerEvents(machine);
   const offered =
     (list: typeof listed) =>
     (snapshot: AnyMachineSnapshot): AnyEventObject[] => {
       if (snapshot.status !== 'active') return [];
       const candidates = typeof list === 'function' ? list(snapshot) : list;
-      const timers = ownEventTypes(snapshot)
-        .filter((type) => type.startsWith('xstate.after.'))
-        .map((type): AnyEventObject => ({ type }));
       // Enabled = some transition's guard passes, even a targetless one without actions (an explicit "ignore").
       return [...candidates, ...timers].filter((event) => machine.getTransitionData(snapshot, event).length > 0);
     };
