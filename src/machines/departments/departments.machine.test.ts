@@ -21,21 +21,23 @@ describe('departmentsMachine: model coverage', () => {
   it('shortest, simple and per-edge paths reach every state and transition', async () => {
     const report = await exploreCoverage({
       machine: departmentsMachine.provide({
-        actors: { loadDepartments: heldPromise(), saveDepartment: heldPromise() },
+        actors: { loadRecords: heldPromise(), saveRecord: heldPromise() },
       }),
       input: () => ({ rest: unused.rest, tenantName: 'farmacia-central' }),
+      // The guards read the list and the open dialog.
+      serializeContext: (context) => `${context.records.length}:${context.dialog?.kind ?? '-'}`,
       events: [
-        doneEvent('loadDepartments', [department(1, 'Atendimento'), department(2, 'Financeiro', false)]),
-        errorEvent('loadDepartments', new ApiError(403, null)),
-        { type: 'departments.reload' },
-        { type: 'departments.dismiss' },
-        { type: 'departments.create', name: 'Compras' },
-        { type: 'departments.create', name: ' atendimento ' },
-        { type: 'departments.rename', id: 2, name: 'Cobrança' },
-        { type: 'departments.rename', id: 2, name: '  ' },
-        { type: 'departments.activate', id: 2, activated: true },
-        doneEvent('saveDepartment', department(3, 'Compras')),
-        errorEvent('saveDepartment', new ApiError(409, { message: 'exists', field: 'name' })),
+        doneEvent('loadRecords', [department(1, 'Atendimento'), department(2, 'Financeiro', false)]),
+        errorEvent('loadRecords', new ApiError(403, null)),
+        { type: 'records.reload' },
+        { type: 'records.createOpen', scope: null },
+        { type: 'records.renameOpen', id: 2 },
+        { type: 'records.close' },
+        { type: 'records.submit', name: 'Compras' },
+        { type: 'records.submit', name: ' atendimento ' },
+        { type: 'records.activate', id: 2, activated: true },
+        doneEvent('saveRecord', department(3, 'Compras')),
+        errorEvent('saveRecord', new ApiError(409, { message: 'exists', field: 'name' })),
       ],
     });
     assertFullCoverage(report);
@@ -58,14 +60,16 @@ describe('departmentsMachine: against the REST contract', () => {
     await flush();
     expect(fake.seen[0]?.path).toBe('/api/departments');
     expect(fake.seen[0]?.query.get('tenantName')).toBe('farmacia-central');
-    expect(actor.getSnapshot().context.departments.map((d) => d.name)).toEqual(['Atendimento', 'Financeiro']);
-    actor.send({ type: 'departments.create', name: '   ' });
+    expect(actor.getSnapshot().context.records.map((d) => d.name)).toEqual(['Atendimento', 'Financeiro']);
+    actor.send({ type: 'records.createOpen', scope: null });
+    actor.send({ type: 'records.submit', name: '   ' });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'departments.errors.nameRequired' });
-    actor.send({ type: 'departments.create', name: 'x'.repeat(81) });
+    actor.send({ type: 'records.submit', name: 'x'.repeat(81) });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'departments.errors.nameTooLong' });
-    actor.send({ type: 'departments.create', name: 'FINANCEIRO' });
+    actor.send({ type: 'records.submit', name: 'FINANCEIRO' });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'departments.errors.nameTaken' });
-    actor.send({ type: 'departments.rename', id: 1, name: 'financeiro' });
+    actor.send({ type: 'records.renameOpen', id: 1 });
+    actor.send({ type: 'records.submit', name: 'financeiro' });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'departments.errors.nameTaken' });
     expect(fake.seen).toHaveLength(1);
   });
@@ -78,17 +82,20 @@ describe('departmentsMachine: against the REST contract', () => {
       return json(200, department(1, body.name ?? 'Atendimento', body.activated ?? true));
     });
     await flush();
-    actor.send({ type: 'departments.create', name: ' Compras ' });
+    actor.send({ type: 'records.createOpen', scope: null });
+    actor.send({ type: 'records.submit', name: ' Compras ' });
     await flush();
+    expect(actor.getSnapshot().context.dialog).toBeNull();
     expect(fake.seen[1]).toMatchObject({ method: 'POST', path: '/api/departments', body: { name: 'Compras' } });
-    actor.send({ type: 'departments.rename', id: 1, name: 'Atendimento ao cliente' });
+    actor.send({ type: 'records.renameOpen', id: 1 });
+    actor.send({ type: 'records.submit', name: 'Atendimento ao cliente' });
     await flush();
     expect(fake.seen[2]).toMatchObject({
       method: 'PATCH',
       path: '/api/departments/1',
       body: { name: 'Atendimento ao cliente' },
     });
-    actor.send({ type: 'departments.activate', id: 1, activated: false });
+    actor.send({ type: 'records.activate', id: 1, activated: false });
     await flush();
     expect(fake.seen[3]).toMatchObject({ method: 'PATCH', body: { activated: false } });
     expect(outcomes.map((o) => [o.action, o.ok, o.toast?.title])).toEqual([
@@ -96,7 +103,7 @@ describe('departmentsMachine: against the REST contract', () => {
       ['rename', true, { key: 'departments.notices.renamed', params: { name: 'Atendimento ao cliente' } }],
       ['activate', true, { key: 'departments.notices.deactivated', params: { name: 'Atendimento' } }],
     ]);
-    expect(actor.getSnapshot().context.departments).toEqual([
+    expect(actor.getSnapshot().context.records).toEqual([
       department(1, 'Atendimento', false),
       department(5, 'Compras'),
     ]);
@@ -109,15 +116,17 @@ describe('departmentsMachine: against the REST contract', () => {
         : json(409, { message: 'A department with this name already exists', field: 'name' }),
     );
     await flush();
-    actor.send({ type: 'departments.create', name: 'Compras' });
+    actor.send({ type: 'records.createOpen', scope: null });
+    actor.send({ type: 'records.submit', name: 'Compras' });
     await flush();
+    expect(actor.getSnapshot().context.dialog).toEqual({ kind: 'create', scope: null });
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'departments.errors.nameTaken' });
     expect(actor.getSnapshot().context.actionError).toEqual({
       key: 'departments.errors.create',
       reason: 'apiErrors.conflict',
     });
     expect(outcomes).toEqual([{ type: 'outcome', action: 'create', ok: false, toast: null }]);
-    expect(actor.getSnapshot().context.departments).toEqual([department(1, 'Atendimento')]);
+    expect(actor.getSnapshot().context.records).toEqual([department(1, 'Atendimento')]);
   });
 
   it('toasts a refused activation and drops a department that no longer exists (404)', async () => {
@@ -127,7 +136,7 @@ describe('departmentsMachine: against the REST contract', () => {
         : json(404, { message: 'Department not found' }),
     );
     await flush();
-    actor.send({ type: 'departments.activate', id: 2, activated: false });
+    actor.send({ type: 'records.activate', id: 2, activated: false });
     await flush();
     expect(outcomes[0]).toMatchObject({
       action: 'activate',
@@ -138,6 +147,6 @@ describe('departmentsMachine: against the REST contract', () => {
         description: { key: 'apiErrors.notFound' },
       },
     });
-    expect(actor.getSnapshot().context.departments.map((d) => d.id)).toEqual([1]);
+    expect(actor.getSnapshot().context.records.map((d) => d.id)).toEqual([1]);
   });
 });

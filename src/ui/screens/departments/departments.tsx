@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   departmentsMachine,
@@ -18,8 +18,6 @@ import { useServices } from '../../hooks/services-context';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import * as styles from './departments.css';
 
-type OpenDialog = { kind: 'create' } | { kind: 'rename'; department: Department } | null;
-
 /**
  * `/departments`: the departments of the address's tenant with their status; creating and renaming in
  * a dialog, activating and deactivating from the row. Guarded by the `users` permission, like the
@@ -29,11 +27,11 @@ export default function DepartmentsScreen() {
   const { t } = useTranslation();
   const { clients, tenant } = useServices();
   const actor = useActorRef(departmentsMachine, { input: { rest: clients.rest, tenantName: tenant() } });
-  const departments = useSelector(actor, (s) => s.context.departments);
+  const departments = useSelector(actor, (s) => s.context.records);
   const status = useSelector(actor, selectDepartmentsStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const dialog = useSelector(actor, (s) => s.context.dialog);
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const actionError = useSelector(actor, (s) => s.context.actionError);
   // A new object only for a new refusal (the dialog shows it until the name is edited).
@@ -42,15 +40,9 @@ export default function DepartmentsScreen() {
     [fieldErrors, actionError],
   );
 
-  // A success closes the dialog that asked (the hook toasts it); a refusal keeps it open with the reason.
-  useOutcomeToast(actor, (outcome) => {
-    if (outcome.ok && outcome.action !== 'activate') setDialog(null);
-  });
-
-  const open = (next: OpenDialog) => {
-    actor.send({ type: 'departments.dismiss' });
-    setDialog(next);
-  };
+  // A success closes the dialog that asked (in the machine) and toasts; a refusal keeps it open with the reason.
+  useOutcomeToast(actor);
+  const openCreate = () => actor.send({ type: 'records.createOpen', scope: null });
 
   const columns: DataTableColumn<Department>[] = [
     { id: 'name', header: t('departments.columns.name'), isRowHeader: true, cell: (d) => d.name },
@@ -73,7 +65,7 @@ export default function DepartmentsScreen() {
             variant="ghost"
             size="sm"
             aria-label={t('departments.renameLabel', { name: d.name })}
-            onPress={() => open({ kind: 'rename', department: d })}
+            onPress={() => actor.send({ type: 'records.renameOpen', id: d.id })}
             isDisabled={busy}
           >
             {t('departments.rename')}
@@ -82,7 +74,7 @@ export default function DepartmentsScreen() {
             variant="secondary"
             size="sm"
             aria-label={t(d.activated ? 'departments.deactivateLabel' : 'departments.activateLabel', { name: d.name })}
-            onPress={() => actor.send({ type: 'departments.activate', id: d.id, activated: !d.activated })}
+            onPress={() => actor.send({ type: 'records.activate', id: d.id, activated: !d.activated })}
             isDisabled={busy}
           >
             {t(d.activated ? 'departments.deactivate' : 'departments.activate')}
@@ -92,12 +84,12 @@ export default function DepartmentsScreen() {
     },
   ];
 
-  const renaming = dialog?.kind === 'rename' ? dialog.department : null;
+  const renaming = dialog?.kind === 'rename' ? dialog.record : null;
   return (
     <Stack gap="lg">
       <Inline justify="between" gap="md">
         <p className={styles.intro}>{t('departments.intro')}</p>
-        <Button icon={<PlusIcon />} onPress={() => open({ kind: 'create' })} isDisabled={status !== 'ready'}>
+        <Button icon={<PlusIcon />} onPress={openCreate} isDisabled={status !== 'ready'}>
           {t('departments.create')}
         </Button>
       </Inline>
@@ -111,7 +103,7 @@ export default function DepartmentsScreen() {
             title={t('departments.empty')}
             description={t('departments.emptyHint')}
             action={
-              <Button variant="secondary" icon={<PlusIcon />} onPress={() => open({ kind: 'create' })}>
+              <Button variant="secondary" icon={<PlusIcon />} onPress={openCreate}>
                 {t('departments.create')}
               </Button>
             }
@@ -121,14 +113,14 @@ export default function DepartmentsScreen() {
           <ErrorState
             title={listError ? t(listError.key) : undefined}
             description={listError ? t(listError.reason) : undefined}
-            onRetry={() => actor.send({ type: 'departments.reload' })}
+            onRetry={() => actor.send({ type: 'records.reload' })}
           />
         }
       />
       <NameDialog
         key={renaming ? `rename-${renaming.id}` : 'create'}
         isOpen={dialog !== null}
-        onClose={() => setDialog(null)}
+        onClose={() => actor.send({ type: 'records.close' })}
         isPending={busy}
         feedback={feedback}
         title={t(renaming ? 'departments.form.renameTitle' : 'departments.form.createTitle')}
@@ -137,11 +129,7 @@ export default function DepartmentsScreen() {
         requiredMessage={t('departments.errors.nameRequired')}
         submitLabel={t(renaming ? 'departments.form.renameSubmit' : 'departments.form.createSubmit')}
         initialName={renaming?.name ?? ''}
-        onSubmit={(name) =>
-          actor.send(
-            renaming ? { type: 'departments.rename', id: renaming.id, name } : { type: 'departments.create', name },
-          )
-        }
+        onSubmit={(name) => actor.send({ type: 'records.submit', name })}
       />
     </Stack>
   );

@@ -26,7 +26,7 @@ const LOOK: Record<Connection['status'], Pick<StatusDotProps, 'tone' | 'shape'>>
  */
 export function InstanceConnections({ actor, tenantName }: { actor: ConnectionsActor; tenantName: string }) {
   const { t, i18n } = useTranslation();
-  const connections = useSelector(actor, (s) => s.context.connections);
+  const connections = useSelector(actor, (s) => s.context.records);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   useOutcomeToast(actor);
   return (
@@ -61,7 +61,7 @@ export function InstanceConnections({ actor, tenantName }: { actor: ConnectionsA
                   size="sm"
                   isDisabled={busy}
                   aria-label={t('instances.connections.renameLabel', { name: connection.name })}
-                  onPress={() => actor.send({ type: 'connections.renameOpen', id: connection.id })}
+                  onPress={() => actor.send({ type: 'records.renameOpen', id: connection.id })}
                 >
                   {t('instances.connections.rename')}
                 </Button>
@@ -76,7 +76,7 @@ export function InstanceConnections({ actor, tenantName }: { actor: ConnectionsA
                     { name: connection.name },
                   )}
                   onPress={() =>
-                    actor.send({ type: 'connections.activate', id: connection.id, activated: !connection.activated })
+                    actor.send({ type: 'records.activate', id: connection.id, activated: !connection.activated })
                   }
                 >
                   {t(connection.activated ? 'instances.connections.deactivate' : 'instances.connections.activate')}
@@ -97,18 +97,18 @@ function ConnectionDialog({ actor }: { actor: ConnectionsActor }) {
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const formError = useSelector(actor, (s) => s.context.actionError);
-  const renaming = dialog?.kind === 'rename' ? dialog.connection : null;
+  const renaming = dialog?.kind === 'rename' ? dialog.record : null;
   const feedback = useMemo(() => ({ fieldErrors, formError }), [fieldErrors, formError]);
   return (
     <NameDialog
-      key={renaming ? `rename-${renaming.id}` : `create-${dialog?.kind === 'create' ? dialog.instanceId : ''}`}
+      key={renaming ? `rename-${renaming.id}` : `create-${dialog?.kind === 'create' ? dialog.scope.instanceId : ''}`}
       isOpen={dialog !== null}
-      onClose={() => actor.send({ type: 'connections.close' })}
+      onClose={() => actor.send({ type: 'records.close' })}
       isPending={busy}
       feedback={feedback}
       title={
         dialog?.kind === 'create'
-          ? t('instances.connections.form.createTitle', { instance: dialog.instanceName })
+          ? t('instances.connections.form.createTitle', { instance: dialog.scope.instanceName })
           : t('instances.connections.form.renameTitle')
       }
       label={t('instances.connections.form.name')}
@@ -116,7 +116,7 @@ function ConnectionDialog({ actor }: { actor: ConnectionsActor }) {
       requiredMessage={t('instances.connections.errors.nameRequired')}
       submitLabel={t(renaming ? 'instances.connections.form.renameSubmit' : 'instances.connections.form.createSubmit')}
       initialName={renaming?.name ?? ''}
-      onSubmit={(name) => actor.send({ type: 'connections.submit', name })}
+      onSubmit={(name) => actor.send({ type: 'records.submit', name })}
     />
   );
 }

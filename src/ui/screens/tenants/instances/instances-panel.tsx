@@ -80,7 +80,10 @@ function Panel({ tenantName }: { tenantName: string }) {
   useRefetchOnReconnect(actor);
   useOutcomeToast(actor);
   // The panel's load is the connections' list; changes made here replace their rows until the next load.
-  useEffect(() => connectionsActor.send({ type: 'connections.set', connections }), [connectionsActor, connections]);
+  useEffect(
+    () => connectionsActor.send({ type: 'records.set', records: connections }),
+    [connectionsActor, connections],
+  );
   // The active instance carries its name: follow a rename made here or elsewhere.
   useEffect(() => {
     const row = active ? instances.find((r) => r.id === active.id) : undefined;
@@ -149,9 +152,8 @@ function Panel({ tenantName }: { tenantName: string }) {
                   onSync={() => actor.send({ type: 'instances.syncOpen', id: instance.id })}
                   onNewConnection={() =>
                     connectionsActor.send({
-                      type: 'connections.createOpen',
-                      instanceId: instance.id,
-                      instanceName: instance.name,
+                      type: 'records.createOpen',
+                      scope: { instanceId: instance.id, instanceName: instance.name },
                     })
                   }
                   onToggleActive={() => toggleActive(instance)}
