@@ -171,3 +171,90 @@ export function runProgress(run: BulkRun<unknown, unknown>): BulkProgress {
 export function failedItems<T>(run: BulkRun<T, unknown>): T[] {
   return run.entries.filter((entry) => entry.result?.status === 'failed').map((entry) => entry.item);
 }
+
+/** What a machine running bulk runs keeps in its context for {@link bulkRunStates}. */
+export interface BulkRunContext<T, V, TRest = unknown> {
+  rest: TRest;
+  tenantName: string;
+  overlay: OverlayControl;
+  concurrency: number;
+  run: BulkRun<T, V>;
+}
+
+/** The names a machine gives the shared running state's actor and cancel event. */
+export interface BulkRunNames<TWorker extends string, TCancel extends string> {
+  /** The bulk actor's id and `src` in the machine's `setup`. */
+  worker: TWorker;
+  /** The event that cancels the run. */
+  cancel: TCancel;
+}
+
+/**
+ * The running state every bulk run goes through (features save, webhook generation): the overlay held
+ * off, the bulk actor over the run's items, each result recorded, and `done` when the last item is
+ * reported or the run is cancelled (unstarted items then fail as cancelled). The machine's `setup`
+ * names `overlayHold`, the `worker` actor and the actions `recordResult` and `finishRun`.
+ */
+export function bulkRunningState<T, V, TRest, TWorker extends string, TCancel extends string>(
+  names: BulkRunNames<TWorker, TCancel>,
+) {
+  type Context = BulkRunContext<T, V, TRest>;
+  return {
+    tags: ['busy'],
+    invoke: [
+      {
+        id: 'overlayHold' as const,
+        src: 'overlayHold' as const,
+        input: ({ context }: { context: Context }) => ({ overlay: context.overlay }),
+      },
+      {
+        id: names.worker,
+        src: names.worker,
+        input: ({ context }: { context: Context }) => ({
+          rest: context.rest,
+          tenantName: context.tenantName,
+          items: context.run.entries.map((entry) => entry.item),
+          concurrency: context.concurrency,
+        }),
+      },
+    ],
+    on: {
+      'bulk.result': {
+        actions: {
+          type: 'recordResult',
+          params: ({ event }: { event: { index: number; result: BulkItemResult<V> } }) => ({
+            index: event.index,
+            result: event.result,
+          }),
+        },
+      },
+      'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
+      ...({
+        [names.cancel]: { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
+      } as Record<TCancel, { target: 'done'; actions: { type: 'finishRun'; params: { cancelled: true } } }>),
+    } as const,
+  };
+}
+
+/**
+ * The transitions out of `done` every bulk run shares: `retry` runs the failed items again (guard
+ * `hasFailures`, action `startRetry`), `dismiss` forgets the run (action `clearRun`) and goes `back` to
+ * editing. The machine adds its own edits that leave `done`.
+ */
+export function bulkDoneTransitions<
+  TRunning extends string,
+  TBack extends string,
+  TRetry extends string,
+  TDismiss extends string,
+>(names: { running: TRunning; back: TBack; retry: TRetry; dismiss: TDismiss }) {
+  return {
+    ...({ [names.retry]: { guard: 'hasFailures', target: names.running, actions: 'startRetry' } } as Record<
+      TRetry,
+      { guard: 'hasFailures'; target: TRunning; actions: 'startRetry' }
+    >),
+    ...({ [names.dismiss]: { target: names.back, actions: 'clearRun' } } as Record<
+      TDismiss,
+      { target: TBack; actions: 'clearRun' }
+    >),
+  };
+}

@@ -3,6 +3,8 @@ import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
   bulkActor,
+  bulkDoneTransitions,
+  bulkRunningState,
   DEFAULT_BULK_CONCURRENCY,
   emptyRun,
   failedItems,
@@ -192,36 +194,21 @@ export const featureBulkMachine = setup({
         'features.reload': 'loading',
       },
     },
-    saving: {
-      tags: ['busy'],
-      invoke: [
-        { id: 'overlayHold', src: 'overlayHold', input: ({ context }) => ({ overlay: context.overlay }) },
-        {
-          id: 'saveFeatures',
-          src: 'saveFeatures',
-          input: ({ context }) => ({
-            rest: context.rest,
-            tenantName: context.tenantName,
-            items: context.run.entries.map((entry) => entry.item),
-            concurrency: context.concurrency,
-          }),
-        },
-      ],
-      on: {
-        'bulk.result': {
-          actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) },
-        },
-        'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
-        'features.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
-      },
-    },
+    saving: bulkRunningState<FeatureChange, Feature, RestClient, 'saveFeatures', 'features.cancel'>({
+      worker: 'saveFeatures',
+      cancel: 'features.cancel',
+    }),
     done: {
       on: {
-        'features.retry': { guard: 'hasFailures', target: 'saving', actions: 'startRetry' },
+        ...bulkDoneTransitions({
+          running: 'saving',
+          back: 'editing',
+          retry: 'features.retry',
+          dismiss: 'features.dismiss',
+        }),
         'features.toggle': { guard: 'knownOption', target: 'editing', actions: ['clearRun', 'edit'] },
         'features.set': { guard: 'knownOption', target: 'editing', actions: ['clearRun', 'edit'] },
         'features.reset': { target: 'editing', actions: ['clearRun', 'resetDraft'] },
-        'features.dismiss': { target: 'editing', actions: 'clearRun' },
         'features.reload': 'loading',
       },
     },

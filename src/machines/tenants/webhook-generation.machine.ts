@@ -3,6 +3,8 @@ import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
   bulkActor,
+  bulkDoneTransitions,
+  bulkRunningState,
   DEFAULT_BULK_CONCURRENCY,
   emptyRun,
   failedItems,
@@ -168,35 +170,23 @@ export const webhookGenerationMachine = setup({
         'webhooks.generate': [{ guard: 'canGenerate', target: 'running', actions: 'startRun' }, { actions: 'refuse' }],
       },
     },
-    running: {
-      tags: ['busy'],
-      invoke: [
-        { id: 'overlayHold', src: 'overlayHold', input: ({ context }) => ({ overlay: context.overlay }) },
-        {
-          id: 'generateWebhooks',
-          src: 'generateWebhooks',
-          input: ({ context }) => ({
-            rest: context.rest,
-            tenantName: context.tenantName,
-            items: context.run.entries.map((entry) => entry.item),
-            concurrency: context.concurrency,
-          }),
-        },
-      ],
-      on: {
-        'bulk.result': {
-          actions: { type: 'recordResult', params: ({ event }) => ({ index: event.index, result: event.result }) },
-        },
-        'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
-        'webhooks.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
-      },
-    },
+    running: bulkRunningState<
+      WebhookRequest,
+      WebhookGenerationResult,
+      RestClient,
+      'generateWebhooks',
+      'webhooks.cancel'
+    >({ worker: 'generateWebhooks', cancel: 'webhooks.cancel' }),
     done: {
       on: {
-        'webhooks.retry': { guard: 'hasFailures', target: 'running', actions: 'startRetry' },
+        ...bulkDoneTransitions({
+          running: 'running',
+          back: 'editing',
+          retry: 'webhooks.retry',
+          dismiss: 'webhooks.dismiss',
+        }),
         'webhooks.toggleType': { target: 'editing', actions: ['clearRun', 'toggleType'] },
         'webhooks.range': { target: 'editing', actions: ['clearRun', 'setRange'] },
-        'webhooks.dismiss': { target: 'editing', actions: 'clearRun' },
       },
     },
   },
