@@ -77,12 +77,13 @@ describe('socket machine: model coverage', () => {
   it('reaches every state and transition along @xstate/graph paths, driving fake sockets', async () => {
     // The real connection actor runs over fake sockets; socket events are produced BY the fake socket.
     // Tickets are the walk's events (done / error of the `ticket` actor).
-    const envs = new Map<SocketInput, ReturnType<typeof fakeSockets>>();
-    const sockets = (input: SocketInput | undefined) => {
+    const envs = new Map<SocketInput, { sockets: ReturnType<typeof fakeSockets>; clock: TrackingClock }>();
+    const env = (input: SocketInput | undefined) => {
       const found = input && envs.get(input);
       if (!found) throw new Error('no environment for this path');
-      return found.last();
+      return found;
     };
+    const sockets = (input: SocketInput | undefined) => env(input).sockets.last();
     const events: GraphEvent<typeof socketMachine>[] = [
       START,
       { type: 'socket.stop' },
@@ -107,12 +108,31 @@ describe('socket machine: model coverage', () => {
         },
       }),
       input: () => {
-        const env = setup();
-        envs.set(env.input, env.sockets);
-        return env.input;
+        const made = setup();
+        envs.set(made.input, { sockets: made.sockets, clock: new TrackingClock() });
+        return made.input;
       },
+      clock: (input) => env(input).clock,
       events,
       serializeContext: (context) => Math.min(context.attempt, 2),
+      // Along every path (contracts/socket.md §4): while the socket is open exactly one ping timer of
+      // 300 000 ms runs and the open socket has pinged; unloaded, the socket is closed for good, no timer
+      // is left, and an hour later still no socket or ticket was made.
+      onStep: async ({ actor, input }, event) => {
+        const { clock, sockets: made } = env(input);
+        const snapshot = actor.getSnapshot();
+        const open = snapshot.hasTag('open');
+        expect(clock.pending(PING_INTERVAL_MS)).toBe(open ? 1 : 0);
+        if (open) expect(made.last().pings().length).toBeGreaterThan(0);
+        if (event.type !== 'socket.unload') return;
+        expect(snapshot.status).toBe('done');
+        expect(clock.pendingAll()).toBe(0);
+        const before = made.all.length;
+        if (before > 0) expect(made.last().state).toBe('closed');
+        clock.advance(3_600_000);
+        await settle();
+        expect(made.all).toHaveLength(before);
+      },
       drive: {
         'socket.opened': ({ input }) => sockets(input).open(),
         'socket.frame': ({ input }, event) => sockets(input).receive((event as { data: string }).data),

@@ -1,4 +1,4 @@
-import type { EventObject } from 'xstate';
+import { fromPromise, type EventObject } from 'xstate';
 import {
   assertFullCoverage,
   doneEvent,
@@ -24,12 +24,22 @@ import type {
 import { ApiError } from '../../api/api-error';
 import { sessionMachine, type SessionEvent } from './session.machine';
 
+/**
+ * Refresh calls running now, on the walk's current actor: each held call counts itself in and counts
+ * itself out when its actor is stopped (its state left, by its answer or anything else).
+ */
+const refreshCalls = { running: 0 };
+
 const faked = sessionMachine.provide({
   actors: {
     login: heldPromise<LoginResponse, LoginInput>(),
     logout: heldPromise<void, LogoutInput>(),
     loadProfile: heldPromise<ProfileOutput, ProfileInput>(),
-    refresh: heldPromise<RefreshOutput, RefreshInput>(),
+    refresh: fromPromise<RefreshOutput, RefreshInput>(({ signal }) => {
+      refreshCalls.running += 1;
+      signal.addEventListener('abort', () => (refreshCalls.running -= 1));
+      return new Promise<RefreshOutput>(() => undefined);
+    }),
     lookupIp: heldPromise<string | null, { lookup: () => Promise<string | null> }>(),
     crossTab: idleCallback<EventObject, CrossTabInput>(),
   },
@@ -137,10 +147,19 @@ describe('session machine: model coverage', () => {
   it('reaches every state and transition along @xstate/graph paths', async () => {
     const report = await exploreCoverage({
       machine: faked,
-      input: () => inertSessionInput(),
+      input: () => {
+        // Each path's actor starts with none (the last path's actor was stopped, its calls with it).
+        refreshCalls.running = 0;
+        return inertSessionInput();
+      },
       events,
       serializeContext: (context) => context.token,
       simpleScenarios,
+      // One refresh in flight at most (src/machines/session/session-seam.ts): exactly one while refreshing, whatever asks
+      // again meanwhile (a second refresh, an ensureFresh, a 401), and none otherwise.
+      onStep: ({ actor }) => {
+        expect(refreshCalls.running).toBe(actor.getSnapshot().hasTag('refreshing') ? 1 : 0);
+      },
     });
     console.info(`session: ${formatCoverage(report)}`);
     assertFullCoverage(report);

@@ -22,7 +22,7 @@ import {
   type PathStrategy,
 } from '../test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from '../test-support/fake-fetch';
-import { fakeOverlay, type FakeOverlay } from '../test-support/fake-overlay';
+import { expectOverlayRestored, fakeOverlay, type FakeOverlay } from '../test-support/fake-overlay';
 
 const tenantName = 'farmacia-central';
 const stored = (option: string, enabled: boolean): Feature => ({ option, enabled, tenantName });
@@ -82,8 +82,7 @@ describe('featureBulkMachine: model coverage', () => {
         context.run.entries.map((entry) => entry.result?.status ?? null),
       ],
       onStep: ({ actor, input }) => {
-        const overlay = input?.overlay as FakeOverlay;
-        expect(overlay.held).toBe(actor.getSnapshot().matches('saving'));
+        expectOverlayRestored(input?.overlay as FakeOverlay, actor.getSnapshot().matches('saving'));
       },
     });
   }

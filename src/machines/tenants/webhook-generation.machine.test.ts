@@ -11,7 +11,7 @@ import {
   type PathStrategy,
 } from '../test-support/graph-coverage';
 import { deferred, fakeServer, flush, json, type Deferred } from '../test-support/fake-fetch';
-import { fakeOverlay, type FakeOverlay } from '../test-support/fake-overlay';
+import { expectOverlayRestored, fakeOverlay, type FakeOverlay } from '../test-support/fake-overlay';
 import {
   webhookGenerationMachine,
   webhookProgress,
@@ -79,7 +79,7 @@ describe('webhookGenerationMachine: model coverage', () => {
         context.run.entries.map((entry) => entry.result?.status ?? null),
       ],
       onStep: ({ actor, input }) => {
-        expect((input?.overlay as FakeOverlay).held).toBe(actor.getSnapshot().matches('running'));
+        expectOverlayRestored(input?.overlay as FakeOverlay, actor.getSnapshot().matches('running'));
       },
     });
   }

@@ -21,3 +21,14 @@ export function fakeOverlay(): FakeOverlay {
   };
   return overlay;
 }
+
+/**
+ * The overlay property of a bulk run, checked after every step of a model walk: it is held exactly
+ * while the run runs, and every suspend was followed by one resume before the next (never held twice,
+ * never resumed unheld), so the overlay always comes back.
+ */
+export function expectOverlayRestored(overlay: FakeOverlay, running: boolean): void {
+  expect(overlay.held).toBe(running);
+  expect(overlay.calls.every((call, i) => call === (i % 2 === 0 ? 'suspend' : 'resume'))).toBe(true);
+  expect(overlay.calls.length % 2).toBe(running ? 1 : 0);
+}

@@ -102,6 +102,11 @@ export interface CoverageOptions<TMachine extends AnyStateMachine> extends PathO
   drive?: Partial<Record<string, Driver<TMachine>>>;
   /** Runs after every step on the real actor, e.g. to assert an invariant; a throw is reported. */
   onStep?: (context: DriveContext<TMachine>, event: GraphEvent<TMachine>) => void | Promise<void>;
+  /**
+   * The clock of each driven actor, given the path's input (default: a fresh `SimulatedClock`), e.g. one
+   * that counts its pending timers for an `onStep` property.
+   */
+  clock?: (input: InputFrom<TMachine> | undefined) => SimulatedClock;
 }
 
 /** What one exploration reached. All names are readable (`session.loggingIn`, `a --ev[0]--> b`). */
@@ -199,8 +204,8 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(
   };
 
   for (const path of walked) {
-    const clock = new SimulatedClock();
     const input = options.input?.();
+    const clock = options.clock?.(input) ?? new SimulatedClock();
     const actor = createActor(machine, {
       clock,
       ...(input === undefined ? {} : { input }),
