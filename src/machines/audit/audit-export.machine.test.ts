@@ -1,6 +1,15 @@
-import { createActor } from 'xstate';
+import { createActor, type EventObject } from 'xstate';
+import {
+  assertFullCoverage,
+  exploreCoverage,
+  formatCoverage,
+  idleCallback,
+  type GraphEvent,
+} from '../test-support/graph-coverage';
 import { auditRecord, fakeAuditApi } from '../test-support/fake-audit-api';
-import type { SheetSink } from '../reports/sheet-stream';
+import type { OpenSink, SheetSink } from '../reports/sheet-stream';
+import type { RestClient } from '../../api/rest-client';
+import type { AuditQuery } from './audit-query';
 import { deferred, fakeServer, json } from '../test-support/fake-fetch';
 import { auditExportMachine, auditFileName, selectExportOutcome } from './audit-export.machine';
 import { defaultAuditQuery } from './audit-query';
@@ -16,6 +25,35 @@ function memorySink() {
   const text = () => new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(chunks));
   return { sink, state, text };
 }
+
+type StreamInput = { rest: RestClient; query: AuditQuery; openSink: OpenSink };
+
+describe('auditExportMachine: model coverage', () => {
+  it('shortest, simple and per-edge paths reach every state and transition, the stream running exactly while busy', async () => {
+    const sink = memorySink().sink;
+    // The stream's reports are the walk's events; the stand-in stream reports nothing by itself.
+    const events: GraphEvent<typeof auditExportMachine>[] = [
+      { type: 'export.start', query: defaultAuditQuery(), openSink: () => sink },
+      { type: 'export.opened', file: { name: 'auditoria.csv', type: 'text/csv' } },
+      { type: 'export.progress', progress: { bytes: 120, rows: 2 } },
+      { type: 'export.finished', progress: { bytes: 240, rows: 4 } },
+      { type: 'export.failed', error: new TypeError('Failed to fetch') },
+      { type: 'export.cancel' },
+    ];
+    const report = await exploreCoverage({
+      machine: auditExportMachine.provide({ actors: { streamAudit: idleCallback<EventObject, StreamInput>() } }),
+      input: () => ({ rest: fakeServer(() => json(500, {})).rest }),
+      events,
+      onStep: ({ actor }) => {
+        const snapshot = actor.getSnapshot();
+        // One download at a time, and none left running once it ended (cancel stops the stream).
+        expect(Object.keys(snapshot.children)).toEqual(snapshot.hasTag('busy') ? ['streamAudit'] : []);
+      },
+    });
+    assertFullCoverage(report);
+    console.info(`auditExportMachine: ${formatCoverage(report)}`);
+  });
+});
 
 describe('auditExportMachine', () => {
   it('streams the CSV of the filters (Accept text/csv, no cursor) into the sink and counts the rows', async () => {
