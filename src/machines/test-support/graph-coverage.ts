@@ -46,6 +46,7 @@
  * it stay unexplored and show up as missing in the report.
  */
 import { getStateNodes } from '@xstate/graph';
+import { getCurrentTest } from 'vitest/suite';
 import {
   createActor,
   fromCallback,
@@ -81,6 +82,13 @@ export type {
   SimpleScenario,
   WalkPath,
 } from './graph-paths';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The model walks a test ran: the machine's id, paths and steps (see model-coverage-reporter.ts). */
+    modelCoverage?: { machine: string; paths: number; steps: number }[];
+  }
+}
 
 /** Handed to custom drivers, once per path. */
 export interface DriveContext<TMachine extends AnyStateMachine> {
@@ -256,6 +264,10 @@ export async function exploreCoverage<TMachine extends AnyStateMachine>(
       actor.stop();
     }
   }
+
+  // Recorded on the running test for model-coverage-reporter.ts (paths and steps per machine and in total).
+  const test = getCurrentTest();
+  if (test) (test.meta.modelCoverage ??= []).push({ machine: machine.id, paths: walked.length, steps });
 
   const allTransitions = [...catalogue.values()];
   return {
