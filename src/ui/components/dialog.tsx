@@ -29,8 +29,13 @@ export interface ModalProps {
   isKeyboardDismissDisabled?: boolean;
   /** `alertdialog` for confirmations that interrupt. */
   role?: 'dialog' | 'alertdialog';
-  /** Hide the × button (e.g. while an action is pending). */
+  /** Hide the × button. */
   hideCloseButton?: boolean;
+  /**
+   * Its action is running: nothing closes it (no ×, no click outside, no Escape, and a `close()`
+   * from a footer or a child is not passed on to `onOpenChange`) until the call has answered.
+   */
+  isPending?: boolean;
   className?: string;
   /** Id of the text that describes the dialog (an `alertdialog` should have one). */
   'aria-describedby'?: string;
@@ -52,6 +57,7 @@ export function Modal({
   isKeyboardDismissDisabled,
   role = 'dialog',
   hideCloseButton,
+  isPending = false,
   className,
   'aria-describedby': describedBy,
 }: ModalProps) {
@@ -59,9 +65,11 @@ export function Modal({
   return (
     <ModalOverlay
       isOpen={isOpen}
-      onOpenChange={onOpenChange}
-      isDismissable={isDismissable}
-      isKeyboardDismissDisabled={isKeyboardDismissDisabled}
+      onOpenChange={(open) => {
+        if (open || !isPending) onOpenChange?.(open);
+      }}
+      isDismissable={isDismissable && !isPending}
+      isKeyboardDismissDisabled={isKeyboardDismissDisabled || isPending}
       className={styles.overlay}
     >
       <RACModal className={cx(styles.modal, styles.size[size], className)}>
@@ -72,7 +80,7 @@ export function Modal({
                 <Heading slot="title" className={styles.title}>
                   {title}
                 </Heading>
-                {hideCloseButton ? null : (
+                {hideCloseButton || isPending ? null : (
                   <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
                 )}
               </div>

@@ -35,10 +35,8 @@ export function CreateTenantDialog(props: CreateTenantDialogProps) {
       title={t('tenants.screen.form.createTitle')}
       isOpen
       size="lg"
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
+      onOpenChange={(open) => !open && onClose()}
+      isPending={isPending}
     >
       <CreateTenantForm {...props} />
     </Modal>

@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { Modal } from '../../../components/dialog';
 import { Form, FormActions } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
+import { useFeedbackText } from '../../../hooks/use-feedback-text';
 
 /** What a role dialog shows after a refused submit: per-field keys and the whole-form failure. */
 export interface DialogFeedback {
@@ -31,15 +32,11 @@ export function suggestRoleName(displayName: string): string {
     .slice(0, 40);
 }
 
-function useFeedbackText(feedback: DialogFeedback | null) {
-  const { t } = useTranslation();
-  const validationErrors = Object.fromEntries(
-    Object.entries(feedback?.fieldErrors ?? {}).map(([field, key]) => [field, t(key)]),
+function useRoleFeedback(feedback: DialogFeedback | null) {
+  return useFeedbackText(
+    { fieldErrors: feedback?.fieldErrors, error: feedback?.formError ?? null },
+    'roles.form.failure',
   );
-  const formError = feedback?.formError
-    ? t('roles.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) })
-    : null;
-  return { validationErrors, formError };
 }
 
 /** The "Nova função" dialog: display name, and the identifier suggested from it until edited. */
@@ -55,9 +52,8 @@ export function CreateRoleDialog({
     <Modal
       title={t('roles.form.createTitle')}
       isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      hideCloseButton={isPending}
+      onOpenChange={(open) => !open && onClose()}
+      isPending={isPending}
     >
       <CreateRoleForm isPending={isPending} feedback={feedback} onSubmit={onSubmit} onCancel={onClose} />
     </Modal>
@@ -76,7 +72,7 @@ function CreateRoleForm({
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState('');
   const [name, setName] = useState<string | null>(null);
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useRoleFeedback(feedback);
   const shownName = name ?? suggestRoleName(displayName);
   return (
     <Form
@@ -132,9 +128,8 @@ export function RenameRoleDialog({
     <Modal
       title={t('roles.form.renameTitle')}
       isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      hideCloseButton={isPending}
+      onOpenChange={(open) => !open && onClose()}
+      isPending={isPending}
       size="sm"
     >
       <RenameRoleForm
@@ -161,7 +156,7 @@ function RenameRoleForm({
 }) {
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(currentName);
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useRoleFeedback(feedback);
   return (
     <Form
       formError={formError}
