@@ -90,4 +90,21 @@ describe('Modal', () => {
     await user.click(screen.getByRole('button', { name: 'Fechar pelo rodapé' }));
     expect(onOpenChange).toHaveBeenLastCalledWith(false);
   });
+
+  it('calls onClose when asked to close, never while pending', async () => {
+    const onClose = vi.fn();
+    const dialog = (isPending: boolean) => (
+      <Modal title="Editar" isOpen isPending={isPending} onClose={onClose}>
+        <TextField label="Nome" autoFocus />
+      </Modal>
+    );
+    const { user, rerender } = renderUi(dialog(true));
+    await user.keyboard('{Escape}');
+    expect(onClose).not.toHaveBeenCalled();
+    rerender(dialog(false));
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: ptBR.common.close }));
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
 });

@@ -24,6 +24,8 @@ export interface ModalProps {
   /** Controlled open state, for dialogs opened by something other than a trigger. */
   isOpen?: boolean;
   onOpenChange?: (isOpen: boolean) => void;
+  /** Called when the dialog asks to close (×, Escape, a click outside, `close()`), never while pending. */
+  onClose?: () => void;
   /** Close on a click outside; Escape always closes unless `isKeyboardDismissDisabled`. */
   isDismissable?: boolean;
   isKeyboardDismissDisabled?: boolean;
@@ -53,6 +55,7 @@ export function Modal({
   size = 'md',
   isOpen,
   onOpenChange,
+  onClose,
   isDismissable = true,
   isKeyboardDismissDisabled,
   role = 'dialog',
@@ -67,6 +70,7 @@ export function Modal({
       isOpen={isOpen}
       onOpenChange={(open) => {
         if (open || !isPending) onOpenChange?.(open);
+        if (!open && !isPending) onClose?.();
       }}
       isDismissable={isDismissable && !isPending}
       isKeyboardDismissDisabled={isKeyboardDismissDisabled || isPending}

@@ -32,7 +32,7 @@ export function EditTenantDialog(props: EditTenantDialogProps) {
     <Modal
       title={t('tenants.screen.form.editTitle', { name: tenant.name })}
       isOpen
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       isPending={isPending}
     >
       <EditTenantForm {...props} />

@@ -29,7 +29,7 @@ export function SetPlanDialog(props: SetPlanDialogProps) {
     <Modal
       title={t('tenants.screen.form.planTitle', { name: tenant.name })}
       isOpen
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       isPending={isPending}
     >
       <SetPlanForm {...props} />

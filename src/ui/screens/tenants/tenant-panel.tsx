@@ -60,7 +60,7 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
       title={t('tenants.panel.title', { name: tenantName })}
       isOpen
       size="lg"
-      onOpenChange={(open) => !open && requestClose()}
+      onClose={requestClose}
       isPending={busy}
     >
       {panel.tenant === null ? (

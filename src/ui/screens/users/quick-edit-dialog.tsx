@@ -34,7 +34,7 @@ export function QuickEditDialog({ field, user, isPending, error, onSubmit, onClo
   return (
     <Modal
       isOpen
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       isPending={isPending}
       size="sm"
       title={t(field === 'name' ? 'users.quick.renameTitle' : 'users.quick.emailTitle', { name: user.name })}

@@ -59,7 +59,7 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   return (
     <Modal
       isOpen
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       isPending={saving}
       size={view === 'full' ? 'lg' : 'md'}
       title={title}

@@ -49,12 +49,7 @@ export function CreateRoleDialog({
 }: DialogShellProps & { onSubmit: (name: string, displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      title={t('roles.form.createTitle')}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && onClose()}
-      isPending={isPending}
-    >
+    <Modal title={t('roles.form.createTitle')} isOpen={isOpen} onClose={onClose} isPending={isPending}>
       <CreateRoleForm isPending={isPending} feedback={feedback} onSubmit={onSubmit} onCancel={onClose} />
     </Modal>
   );
@@ -125,13 +120,7 @@ export function RenameRoleDialog({
 }: DialogShellProps & { currentName: string; onSubmit: (displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      title={t('roles.form.renameTitle')}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && onClose()}
-      isPending={isPending}
-      size="sm"
-    >
+    <Modal title={t('roles.form.renameTitle')} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
       <RenameRoleForm
         isPending={isPending}
         feedback={feedback}

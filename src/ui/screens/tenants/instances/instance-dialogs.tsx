@@ -38,7 +38,7 @@ export function PanelModal({
   children,
 }: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode }) {
   return (
-    <Modal title={title} isOpen={isOpen} onOpenChange={(open) => !open && onClose()} isPending={isPending} size="sm">
+    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
       {children}
     </Modal>
   );
