@@ -1,7 +1,13 @@
 import { assertEvent, assign, emit, raise, setup, stateIn } from 'xstate';
 import { cnpjProblem, isValidCnpj } from '../../domain/cnpj';
 import type { I18nKey } from '../../domain/i18n-key';
-import { clampSearch, isQueryChange, nextQuery, serializeTenantsQuery } from '../../domain/tenants-query';
+import {
+  clampSearch,
+  isQueryChange,
+  nextQuery,
+  parseTenantsQuery,
+  serializeTenantsQuery,
+} from '../../domain/tenants-query';
 import { failed, succeeded } from '../shared/outcome';
 import { actionError, refusedFields } from '../shared/request-error';
 import { tenantsActors, type TenantPageResult } from './tenants-actors';
@@ -31,6 +37,12 @@ export const tenantsListSetup = setup({
     pastLastPage: ({ context }, result: TenantPageResult) =>
       result.seq === context.requestSeq && result.page.data.length === 0 && context.query.page > result.page.last_page,
     searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
+    // The address's list part differs from the list's: the machine's own writes coming back, or a
+    // change of the panel's part only, reload nothing.
+    locationChanged: ({ context, event }) => {
+      assertEvent(event, 'tenants.location');
+      return serializeTenantsQuery(parseTenantsQuery(event.search)) !== context.queryString;
+    },
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,

@@ -87,7 +87,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         'tenants.limit': queryChange,
         'tenants.sort': queryChange,
         'tenants.view': queryChange,
-        'tenants.location': queryChange,
+        'tenants.location': { guard: 'locationChanged', ...queryChange },
         // Each keystroke restarts the debounce.
         'tenants.search': { target: '.debouncing', actions: 'typeSearch' },
         'tenants.reload': { target: '.loading' },
