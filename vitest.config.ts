@@ -18,12 +18,18 @@ const jsonFull: Plugin = {
 // database (`npm run test:fast`), `server` runs on PGlite, `postgres` starts throwaway clusters.
 const lanes = testLanes();
 
+// Node 25 and later define a `localStorage` of their own on the global object (Web Storage, off only
+// with this flag), which hides jsdom's from component tests; Node 24 knows the flag, Node 20 did not.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const execArgv = nodeMajor >= 22 ? ['--no-experimental-webstorage'] : [];
+
 export default defineConfig({
   plugins: [vanillaExtractPlugin(), jsonFull],
   test: {
     globals: true,
     environment: 'node',
     setupFiles: ['./tests/setup.ts'],
+    execArgv,
     // 1000-run properties and real databases take seconds; on a loaded 2-core CI box the 5 s default
     // fails tests for being slow, not wrong. Timed budgets live in bench/, not here.
     testTimeout: 30_000,
