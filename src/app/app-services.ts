@@ -1,4 +1,4 @@
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
@@ -259,7 +259,18 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     async preload() {
       app.send({ type: 'app.realtime.preload' });
       // A failure here is silent (the machine goes back to idle): the load at sign-in reports it.
-      await waitFor(app, (snapshot) => !snapshot.matches({ realtime: 'preloading' })).catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        const done = () => !app.getSnapshot().matches({ realtime: 'preloading' });
+        if (done()) return resolve();
+        const subscription = app.subscribe({
+          next: () => {
+            if (!done()) return;
+            subscription.unsubscribe();
+            resolve();
+          },
+          complete: resolve,
+        });
+      });
     },
   };
 

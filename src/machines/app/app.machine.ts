@@ -1,7 +1,6 @@
 import {
   assertEvent,
   assign,
-  enqueueActions,
   fromPromise,
   raise,
   sendTo,
@@ -53,6 +52,11 @@ export type AppMachineEvent =
   | { type: 'app.realtime.load' }
   /** The address's tenant changed: the socket reconnects for it (socket.md §4.4). */
   | { type: 'app.tenant'; tenant: string };
+
+function runningRealtime(actor: AnyActorRef | undefined): AnyActorRef {
+  if (!actor) throw new Error('the realtime side is not running');
+  return actor;
+}
 
 /**
  * The root of the app's actor system (docs/architecture.md, Layers): invokes the session, the
@@ -114,10 +118,14 @@ export const appMachine = setup({
         }),
       };
     }),
-    tellRealtime: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'app.tenant');
-      if (context.realtime) enqueue.sendTo(context.realtime, { type: 'realtime.tenant', tenantName: event.tenant });
-    }),
+    // Only in `running`, where the realtime side is in the system.
+    tellRealtime: sendTo(
+      ({ system }) => runningRealtime(system.get('realtime')),
+      ({ event }) => {
+        assertEvent(event, 'app.tenant');
+        return { type: 'realtime.tenant' as const, tenantName: event.tenant };
+      },
+    ),
     reportLoadFailure: (_, params: { error: unknown }) => {
       console.error('realtime chunk failed to load', params.error);
     },
