@@ -147,8 +147,9 @@ describe('appMachine: one system', () => {
     const app = createActor(appMachine, { input });
     const told: AccessSubject[] = [];
     app.system.inspect((event) => {
-      if (event.type === '@xstate.event' && event.event.type === 'route.session')
-        told.push((event.event as { subject: AccessSubject }).subject);
+      if (event.type !== '@xstate.event') return;
+      const sent: { type: string; subject?: AccessSubject } = event.event;
+      if (sent.type === 'route.session' && sent.subject) told.push(sent.subject);
     });
     app.start();
     expect(told).toEqual([{ authenticated: true, role: USER.role.name, permittedRoutes: ['users'], loggedOut: false }]);

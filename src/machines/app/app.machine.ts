@@ -53,7 +53,7 @@ export type AppMachineEvent =
   /** The address's tenant changed: the socket reconnects for it (socket.md §4.4). */
   | { type: 'app.tenant'; tenant: string };
 
-function runningRealtime(actor: AnyActorRef | undefined): AnyActorRef {
+function runningRealtime(actor: AnyActorRef | null): AnyActorRef {
   if (!actor) throw new Error('the realtime side is not running');
   return actor;
 }
@@ -118,9 +118,9 @@ export const appMachine = setup({
         }),
       };
     }),
-    // Only in `running`, where the realtime side is in the system.
+    // Only in `running`, where the realtime side has been spawned.
     tellRealtime: sendTo(
-      ({ system }) => runningRealtime(system.get('realtime')),
+      ({ context }) => runningRealtime(context.realtime),
       ({ event }) => {
         assertEvent(event, 'app.tenant');
         return { type: 'realtime.tenant' as const, tenantName: event.tenant };
