@@ -127,6 +127,14 @@ describe('appMachine: one system', () => {
     app.send({ type: 'app.realtime.load' });
     expect(systemActor(app.system, 'socket').getSnapshot().status).toBe('active');
     expect(systemActor(app.system, 'activityFeed').getSnapshot().status).toBe('active');
+    // A tenant switch in the address reaches the socket through the root and the realtime side.
+    const toSocket: unknown[] = [];
+    app.system.inspect((event) => {
+      if (event.type === '@xstate.event' && event.actorRef === findSystemActor(app.system, 'socket'))
+        toSocket.push(event.event);
+    });
+    app.send({ type: 'app.tenant', tenant: 'farmacia-central' });
+    expect(toSocket).toEqual([{ type: 'socket.tenant', tenantName: 'farmacia-central' }]);
     app.stop();
     expect(findSystemActor(app.system, 'socket')).toBeUndefined();
   });
