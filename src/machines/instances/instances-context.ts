@@ -1,3 +1,5 @@
+import type { SocketActor } from '../realtime/socket.machine';
+import type { PreferencesActor } from '../preferences/preferences.machine';
 import type { RestClient } from '../../api/rest-client';
 import type { AppBus } from '../shared/app-bus';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -24,6 +26,10 @@ export interface InstancesInput {
    * `billingProblem`); anyone else creates with both off and keeps them. Default false.
    */
   staff?: boolean;
+  /** The app's preferences: the active instance's name follows a rename seen here. Default: none. */
+  preferences?: PreferencesActor;
+  /** The app's socket: the list reloads each time it opens again. Default: none. */
+  socket?: SocketActor;
 }
 
 export interface InstancesContext {
@@ -32,6 +38,8 @@ export interface InstancesContext {
   tenantName: string;
   pollMs: number;
   staff: boolean;
+  preferences: PreferencesActor | null;
+  socket: SocketActor | null;
   instances: Instance[];
   connections: Connection[];
   /** Rows changed since the list request in flight started; they win over its (older) answer. */

@@ -1,4 +1,6 @@
-import { assertEvent, assign, emit, setup } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, setup } from 'xstate';
+import type { PreferencesActor } from '../preferences/preferences.machine';
+import { connectionsMachine } from './connections.machine';
 import { ApiError } from '../../api/api-error';
 import type { I18nKey } from '../../domain/i18n-key';
 import { instancesActors, type Instance, type TenantChannels } from './instances-actors';
@@ -28,6 +30,17 @@ export function invalidState(state: string): never {
   throw new Error(`instances: entered ${state} without its request`);
 }
 
+/**
+ * The active instance carries its name (preferences.machine.ts): the event that follows a rename
+ * seen in `rows`, or null when its name is current or it is not among them.
+ */
+function activeRenamed(preferences: PreferencesActor | null, rows: readonly Instance[]) {
+  const active = preferences?.getSnapshot().context.activeInstance;
+  const row = active ? rows.find((r) => r.id === active.id) : undefined;
+  if (!row || row.name === active?.name) return null;
+  return { type: 'prefs.instance.set' as const, instance: { id: row.id, name: row.name } };
+}
+
 /** The instances machine's types, actors, delays, guards and actions; its chart is in instances.machine.ts. */
 export const instancesSetup = setup({
   types: {
@@ -36,7 +49,7 @@ export const instancesSetup = setup({
     events: {} as InstancesEvent,
     emitted: {} as InstancesEmitted,
   },
-  actors: instancesActors,
+  actors: { ...instancesActors, connections: connectionsMachine },
   delays: {
     pollInterval: ({ context }) => context.pollMs,
   },
@@ -76,6 +89,23 @@ export const instancesSetup = setup({
     },
   },
   actions: {
+    // The connections child shows the loaded list; changes made there replace its rows until the next load.
+    shareLoaded: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('connections', { type: 'connections.set', connections: context.connections });
+      const renamed = activeRenamed(context.preferences, context.instances);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
+    followPolled: enqueueActions(({ context, enqueue }) => {
+      const renamed = activeRenamed(context.preferences, context.instances);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
+    // Runs before the row is applied: a rename reaches the connections child and the active instance.
+    followRename: enqueueActions(({ context, enqueue }, instance: Instance) => {
+      const connections = renameConnections(context.connections, instance);
+      if (connections !== context.connections) enqueue.sendTo('connections', { type: 'connections.set', connections });
+      const renamed = activeRenamed(context.preferences, [instance]);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
     forgetRecent: assign({ recent: () => ({}) }),
     forgetHeard: assign({ heardLive: false }),
     showChannels: assign(({ context }, channels: TenantChannels) => ({

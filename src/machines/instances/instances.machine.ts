@@ -19,6 +19,7 @@ export {
   selectBusy,
   selectDialog,
   selectFeedback,
+  selectConnectionsActor,
   selectListStatus,
   type InstancesFeedback,
 } from './instances-selectors';
@@ -27,6 +28,7 @@ export {
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({
   target: 'idle',
   actions: [
+    { type: 'followRename' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     { type: 'applyOwn' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     'clearDialog' as const,
     {
@@ -66,6 +68,8 @@ export const instancesMachine = instancesSetup.createMachine({
     tenantName: input.tenantName,
     pollMs: input.pollMs ?? POLL_INTERVAL_MS,
     staff: input.staff ?? false,
+    preferences: input.preferences ?? null,
+    socket: input.socket ?? null,
     instances: [],
     connections: [],
     recent: {},
@@ -78,11 +82,19 @@ export const instancesMachine = instancesSetup.createMachine({
     fieldErrors: {},
     announcement: null,
   }),
-  invoke: {
-    id: 'watchInstances',
-    src: 'watchInstances',
-    input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
-  },
+  invoke: [
+    {
+      id: 'watchInstances',
+      src: 'watchInstances',
+      input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
+    },
+    { id: 'watchReconnects', src: 'watchReconnects', input: ({ context }) => ({ socket: context.socket }) },
+    {
+      id: 'connections',
+      src: 'connections',
+      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+    },
+  ],
   states: {
     list: {
       initial: 'loading',
@@ -99,19 +111,32 @@ export const instancesMachine = instancesSetup.createMachine({
             id: 'loadChannels',
             src: 'loadChannels',
             input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-            onDone: { target: 'ready', actions: { type: 'showChannels', params: ({ event }) => event.output } },
+            onDone: {
+              target: 'ready',
+              actions: [{ type: 'showChannels', params: ({ event }) => event.output }, 'shareLoaded'],
+            },
             onError: {
               target: 'failed',
               actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
             },
           },
-          on: { 'instances.live': { actions: 'applyLive' } },
+          on: {
+            'instances.live': {
+              actions: [{ type: 'followRename', params: ({ event }) => event.instance }, 'applyLive'],
+            },
+          },
         },
         failed: {},
         ready: {
           initial: 'watching',
           on: {
-            'instances.live': [{ guard: 'knownInstance', actions: 'applyLive' }, { target: 'loading' }],
+            'instances.live': [
+              {
+                guard: 'knownInstance',
+                actions: [{ type: 'followRename', params: ({ event }) => event.instance }, 'applyLive'],
+              },
+              { target: 'loading' },
+            ],
           },
           states: {
             watching: {
@@ -128,7 +153,10 @@ export const instancesMachine = instancesSetup.createMachine({
                 id: 'pollInstances',
                 src: 'pollInstances',
                 input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-                onDone: { target: 'watching', actions: { type: 'showPolled', params: ({ event }) => event.output } },
+                onDone: {
+                  target: 'watching',
+                  actions: [{ type: 'showPolled', params: ({ event }) => event.output }, 'followPolled'],
+                },
                 // A failed poll changes nothing shown; the next tick tries again.
                 onError: { target: 'watching' },
               },
