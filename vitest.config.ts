@@ -1,6 +1,8 @@
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+import { testLanes } from './vitest.lanes';
 
 /** `import('./pt-BR.json?full')` (src/i18n/runtime.ts): the whole JSON, as rspack builds it. */
 const jsonFull: Plugin = {
@@ -11,24 +13,33 @@ const jsonFull: Plugin = {
     return `export default ${await readFile(id.slice(0, -'?full'.length), 'utf8')};`;
   },
 };
-import { defineConfig } from 'vitest/config';
+
+// Four lanes (vitest.lanes.ts decides each file's from its imports): `logic` and `views` open no
+// database (`npm run test:fast`), `server` runs on PGlite, `postgres` starts throwaway clusters.
+const lanes = testLanes();
+
+// Node 25 and later define a `localStorage` of their own on the global object (Web Storage, off only
+// with this flag), which hides jsdom's from component tests; Node 24 knows the flag, Node 20 did not.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const execArgv = nodeMajor >= 22 ? ['--no-experimental-webstorage'] : [];
 
 export default defineConfig({
   plugins: [vanillaExtractPlugin(), jsonFull],
   test: {
     globals: true,
-    include: [
-      'src/**/*.test.{ts,tsx}',
-      'server/src/**/*.test.ts',
-      'tests/unit/**/*.test.{ts,tsx}',
-      'tests/contract/**/*.test.ts',
-    ],
     environment: 'node',
     setupFiles: ['./tests/setup.ts'],
+    execArgv,
     // 1000-run properties and real databases take seconds; on a loaded 2-core CI box the 5 s default
     // fails tests for being slow, not wrong. Timed budgets live in bench/, not here.
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Component tests opt into jsdom with a `// @vitest-environment jsdom` docblock.
+    projects: [
+      { extends: true, test: { name: 'logic', include: lanes.logic } },
+      // Component tests ask for jsdom with a `// @vitest-environment jsdom` docblock; that is their lane.
+      { extends: true, test: { name: 'views', include: lanes.views } },
+      { extends: true, test: { name: 'server', include: lanes.server } },
+      { extends: true, test: { name: 'postgres', include: lanes.postgres } },
+    ],
   },
 });

@@ -12,7 +12,7 @@ export const firstLine = (text) =>
     .slice(0, 300);
 
 /**
- * Counts a vitest JSON report (scripts/test.mjs, scripts/node24.mjs): its passed and failed tests, each
+ * Counts a vitest JSON report (scripts/test.mjs, scripts/node-lines.mjs): its passed and failed tests, each
  * failed test by name with the first line of its error (`<label> <file> > <test>: <error>`), one more
  * failure when vitest exited badly without a failed test (a file that did not load) or ran no test at
  * all, and one when there is no report to read.

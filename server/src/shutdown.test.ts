@@ -8,6 +8,7 @@ import { admitted, socketQuery, socketTicketOver } from './test-support/socket-c
 /**
  * Graceful shutdown. SIGTERM while a CSV sheet is streaming and a socket is open:
  * the download completes (every row, no reset), the socket gets close code 1001, the process exits 0.
+ * The server runs in a child process on its own database: @test-lane server (vitest.lanes.ts).
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));

@@ -1,32 +1,39 @@
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
 import { createRestClient, type RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
+import {
+  appMachine,
+  selectRealtimeFailed,
+  selectRealtimeRunning,
+  type AppActor,
+  type RealtimeCode,
+} from '../machines/app/app.machine';
+import { findSystemActor, systemActor } from '../machines/app/app-system';
 import type { ActivityFeedActor } from '../machines/realtime/activity-feed.machine';
 import { createAppBus, type AppBus } from '../machines/shared/app-bus';
-import { overlayControl, preferencesMachine, type PreferencesActor } from '../machines/preferences/preferences.machine';
-import { routeGuardMachine, type RouteGuardActor } from '../machines/navigation/route-guard.machine';
+import { overlayControl, type PreferencesActor } from '../machines/preferences/preferences.machine';
+import type { RouteGuardActor } from '../machines/navigation/route-guard.machine';
 import type { OverlayControl } from '../machines/shared/bulk-run';
 import { DisconnectedDocument } from '../generated/graphql-session';
-import type { Realtime, RealtimeDeps, startRealtime as StartRealtime } from '../machines/realtime/realtime';
 import type { RoutePrefetch } from '../machines/navigation/route-prefetch';
 import { createRequestActivity, type RequestActivity } from '../machines/shared/request-activity';
 import { freshTokenFetch, sessionFetch } from '../machines/session/session-seam';
-import { selectAccessSubject, selectIsAuthenticated, selectOwnTenant } from '../machines/session/session-selectors';
+import { selectOwnTenant } from '../machines/session/session-selectors';
 import { memoryStorage, windowStorageEvents, type StorageLike } from '../machines/session/session-storage';
-import { sessionMachine, type SessionActor, type SessionSnapshot } from '../machines/session/session.machine';
+import type { SessionActor } from '../machines/session/session.machine';
 import type { CreateSocket } from '../machines/realtime/socket-actors';
 import type { SocketActor } from '../machines/realtime/socket.machine';
 import { importWithTimeout } from '../ui/components/preloadable';
 
 /**
  * The composition root (docs/architecture.md, Layers): builds the HTTP clients over the session
- * seam, starts the app-wide actors (session, route guard, preferences; the socket and activity feed
- * once signed in, see {@link RealtimeHandle}) and links them. Views
- * receive the result through React context and only read actors and send events; screen machines get
- * `clients` through their `input`.
+ * seam and starts the root app machine (src/machines/app/app.machine.ts), which runs the app-wide
+ * actors as one system (session, route guard, preferences; the socket and activity feed once signed
+ * in) and links them by its transitions. Views receive the result through React context and only
+ * read actors and send events; screen machines get `clients` through their `input`.
  */
 
 /** Runtime settings (the server injects them into index.html; see `readSettings`). */
@@ -48,12 +55,16 @@ export interface RealtimeServices {
 
 /**
  * The socket, activity feed and presence (realtime.ts) are a chunk of their own, loaded and started
- * at the first sign-in (or at boot with a stored session), so the login route carries none of them.
+ * by the root app machine at the first sign-in (or at boot with a stored session), so the login route
+ * carries none of them. This reads its realtime region.
  */
 export interface RealtimeHandle {
   /** The running actors, or null until they have loaded. */
   current(): RealtimeServices | null;
-  /** Loads and starts them once: the same promise on every call (a new one after a failed load). */
+  /**
+   * Starts them (`app.realtime.load`) unless they run and resolves once they do: the same promise on
+   * every call while one load is under way (React's `use` waits on it), a new one after a failed load.
+   */
   ready(): Promise<RealtimeServices>;
   /** Fetches their code without starting anything (the login page warms it while idle). */
   preload(): Promise<void>;
@@ -68,6 +79,8 @@ export interface AppClients {
 }
 
 export interface AppServices {
+  /** The root of the actor system; the actors below are its children, by `systemId` (app-system.ts). */
+  app: AppActor;
   clients: AppClients;
   session: SessionActor;
   /** The socket and activity feed (views read them with `useRealtime()`). */
@@ -101,10 +114,10 @@ export interface AppServicesOptions {
   /** WebSocket factory; default the window's `WebSocket`. */
   createSocket?: CreateSocket;
   /**
-   * Starts the socket side in place, without loading its chunk (tests pass realtime.ts's
-   * `startRealtime`, so it runs synchronously); default: the chunk, loaded at the first sign-in.
+   * The realtime code in place, without loading its chunk (tests pass realtime.ts, so the socket side
+   * starts in the same step as a sign-in); default: the chunk, loaded by the root app machine.
    */
-  startRealtime?: (deps: RealtimeDeps) => Realtime;
+  realtimeCode?: RealtimeCode;
 }
 
 /** Reads `<meta name="panel-settings" content='{"socketUrl":…}'>`; defaults for anything absent or malformed. */
@@ -141,19 +154,18 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const network: FetchLike = options.fetch ?? ((request) => window.fetch(request));
   const storage = browserStorage(window);
   const tenant = () => tenantFromPathname(window.location.pathname) ?? DEFAULT_TENANT;
-  // Late binding: the clients need the session's seam, the session needs the REST client.
-  const ref: { session?: SessionActor } = {};
+  // The clients find the session in the app's actor system (created below, before any request).
+  const session = (): SessionActor => systemActor(app.system, 'session');
   // Where GraphQL and the socket go: the address's tenant, but a signed-in user who is not staff acts in
   // its own only (docs/product.md, Tenants in the address), also in the moment before the router moves it there.
-  const actsIn = () => (ref.session && selectOwnTenant(ref.session.getSnapshot())) || tenant();
+  const actsIn = () => {
+    const current = findSystemActor(app.system, 'session');
+    return (current && selectOwnTenant(current.getSnapshot())) || tenant();
+  };
   const apiBase = options.apiBase ?? '';
   const graphqlUrl = () => `${apiBase}/${actsIn()}/graphql`;
 
-  const source = () => {
-    if (!ref.session) throw new Error('session not started');
-    return ref.session;
-  };
-  const authFetch = sessionFetch(source, network);
+  const authFetch = sessionFetch(session, network);
   // The first screen's request, sent with the sign-in answer (route-prefetch.ts, once preloaded).
   let routePrefetch: RoutePrefetch | null = null;
   const activity = createRequestActivity();
@@ -163,105 +175,105 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
   // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).
-  const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(source, network) });
+  const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(session, network) });
   const lookupIp = () =>
     settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network });
+  const bus = createAppBus();
+  const loadRealtime = () => importWithTimeout(() => import('../machines/realtime/realtime'));
 
-  const session = createActor(sessionMachine, {
-    // Presence (docs/product.md, Presence): say `disconnected` while the token still works (the rest is presence-link.ts).
+  const app: AppActor = createActor(appMachine.provide({ actors: { loadRealtime: fromPromise(loadRealtime) } }), {
+    systemId: 'app',
     input: {
-      rest,
-      refreshGraphql,
-      lookupIp,
-      storage,
-      storageEvents: windowStorageEvents(window),
-      baseUrl: apiBase,
-      beforeLogout: () => graphql.execute(DisconnectedDocument),
+      session: {
+        rest,
+        refreshGraphql,
+        lookupIp,
+        storage,
+        storageEvents: windowStorageEvents(window),
+        baseUrl: apiBase,
+        // Presence (docs/product.md, Presence): say `disconnected` while the token still works (the rest is presence-link.ts).
+        beforeLogout: () => graphql.execute(DisconnectedDocument),
+      },
+      preferences: { storage },
+      realtime: {
+        window,
+        bus,
+        execute: graphql.execute,
+        executeIfFresh: ifFreshGraphql.execute,
+        rest,
+        socketUrl: settings.socketUrl,
+        tenant: actsIn,
+        createSocket: options.createSocket,
+      },
+      realtimeCode: options.realtimeCode,
     },
   });
-  const preferences = createActor(preferencesMachine, { input: { storage } });
-  const guard = createActor(routeGuardMachine, { input: {} });
-  const bus = createAppBus();
+  app.start();
+  const sessionActor = systemActor(app.system, 'session');
+  const preferences = systemActor(app.system, 'preferences');
+  const guard = systemActor(app.system, 'routeGuard');
 
-  ref.session = session;
-  session.start();
-  preferences.start();
-  guard.start();
-  const sessionActor = session;
-
-  let realtime: Realtime | null = null;
-  let loading: Promise<RealtimeServices> | null = null;
-  // The realtime module once preloaded: a sign-in then starts it synchronously, so the main
-  // layout's first render finds it instead of suspending (a fallback shown delays the next reveal
-  // by React's 300 ms).
-  let preloaded: { startRealtime: typeof StartRealtime } | null = null;
-  let stopped = false;
-  const realtimeDeps: RealtimeDeps = {
-    window,
-    session: sessionActor,
-    bus,
-    execute: graphql.execute,
-    executeIfFresh: ifFreshGraphql.execute,
-    rest,
-    socketUrl: settings.socketUrl,
-    tenant: actsIn,
-    createSocket: options.createSocket,
+  // The same object while one realtime side runs, so views and `use` see a stable value.
+  const started = new WeakMap<object, RealtimeServices>();
+  const current = (): RealtimeServices | null => {
+    const snapshot = app.getSnapshot();
+    const running = snapshot.context.realtime;
+    if (!selectRealtimeRunning(snapshot) || running === null) return null;
+    let services = started.get(running);
+    if (!services) {
+      services = { socket: systemActor(app.system, 'socket'), activityFeed: systemActor(app.system, 'activityFeed') };
+      started.set(running, services);
+    }
+    return services;
   };
-  const start = (startRealtime: (deps: RealtimeDeps) => Realtime): RealtimeServices => {
-    if (stopped) throw new Error('app services stopped');
-    realtime ??= startRealtime(realtimeDeps);
-    return realtime;
-  };
+  // One promise per load, for React's `use`: the state itself is the machine's realtime region.
+  let waiting: Promise<RealtimeServices> | null = null;
   const realtimeHandle: RealtimeHandle = {
-    current: () => realtime,
+    current,
     ready() {
-      if (loading) return loading;
-      if (options.startRealtime) loading = Promise.resolve(start(options.startRealtime));
-      else if (preloaded) loading = Promise.resolve(start(preloaded.startRealtime));
-      else {
-        const load = importWithTimeout(() => import('../machines/realtime/realtime')).then((module) =>
-          start(module.startRealtime),
-        );
-        // A chunk that failed (offline) is asked for again next time.
-        load.catch(() => {
-          if (loading === load) loading = null;
+      const running = current();
+      if (running) return Promise.resolve(running);
+      if (waiting) return waiting;
+      app.send({ type: 'app.realtime.load' });
+      const settled = current();
+      if (settled) return Promise.resolve(settled);
+      const wait = new Promise<RealtimeServices>((resolve, reject) => {
+        const subscription = app.subscribe({
+          next: (snapshot) => {
+            const running = current();
+            if (running) resolve(running);
+            else if (selectRealtimeFailed(snapshot)) reject(new Error('the realtime chunk did not load'));
+            else return;
+            subscription.unsubscribe();
+          },
+          error: reject,
         });
-        loading = load;
-      }
-      return loading;
+      });
+      // A chunk that failed (offline) is asked for again next time.
+      wait.catch(() => {
+        if (waiting === wait) waiting = null;
+      });
+      waiting = wait;
+      return wait;
     },
     async preload() {
-      if (options.startRealtime || realtime) return;
-      // The bundler keeps one module instance: ready() later finds it evaluated. A failure here is
-      // ready()'s to report, when the socket is actually needed.
-      await importWithTimeout(() => import('../machines/realtime/realtime')).then(
-        (module) => {
-          preloaded = module;
-        },
-        () => undefined,
-      );
+      app.send({ type: 'app.realtime.preload' });
+      // A failure here is silent (the machine goes back to idle): the load at sign-in reports it.
+      await new Promise<void>((resolve) => {
+        const done = () => !app.getSnapshot().matches({ realtime: 'preloading' });
+        if (done()) return resolve();
+        const subscription = app.subscribe({
+          next: () => {
+            if (!done()) return;
+            subscription.unsubscribe();
+            resolve();
+          },
+          complete: resolve,
+        });
+      });
     },
   };
 
-  // The guard decides with the session's current subject (signed in, role, permitted routes).
-  guard.send({ type: 'route.session', subject: selectAccessSubject(sessionActor.getSnapshot()) });
-  let lastSubject = JSON.stringify(selectAccessSubject(sessionActor.getSnapshot()));
-  const subjectSubscription = sessionActor.subscribe((snapshot) => {
-    const subject = selectAccessSubject(snapshot);
-    const key = JSON.stringify(subject);
-    if (key === lastSubject) return;
-    lastSubject = key;
-    guard.send({ type: 'route.session', subject });
-  });
-  // The socket side starts with the first signed-in snapshot (a stored session: at once).
-  const startWhenSignedIn = (snapshot: SessionSnapshot) => {
-    if (realtime !== null || loading !== null || !selectIsAuthenticated(snapshot)) return;
-    realtimeHandle.ready().catch((error: unknown) => {
-      if (!stopped) console.error('realtime chunk failed to load', error);
-    });
-  };
-  const realtimeSubscription = sessionActor.subscribe(startWhenSignedIn);
-  startWhenSignedIn(sessionActor.getSnapshot());
   // Once preloaded, route-prefetch.ts sends the first screen's request with each sign-in's answer.
   const preloadSignIn = async () => {
     await Promise.all([
@@ -278,6 +290,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   };
 
   return {
+    app,
     clients: { rest, graphql, fetch: authFetch },
     session: sessionActor,
     realtime: realtimeHandle,
@@ -290,14 +303,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     settings,
     tenant,
     stop() {
-      stopped = true;
-      realtimeSubscription.unsubscribe();
       routePrefetch?.stop();
-      realtime?.stop();
-      subjectSubscription.unsubscribe();
-      guard.stop();
-      preferences.stop();
-      sessionActor.stop();
+      app.stop();
     },
   };
 }

@@ -30,15 +30,14 @@ export function AppRouter() {
 
 /** A tenant switch (first segment changed) reconnects the socket for the new tenant (socket.md §4.4). */
 function TenantSocket({ tenant }: { tenant: string }) {
-  const { realtime } = useServices();
+  const { app } = useServices();
   const previous = useRef(tenant);
   useLayoutEffect(() => {
     if (previous.current === tenant) return;
     previous.current = tenant;
-    // Not loaded yet (signed out): the socket reads the tenant when it starts.
-    const socket = realtime.current()?.socket;
-    if (socket?.getSnapshot().status === 'active') socket.send({ type: 'socket.tenant', tenantName: tenant });
-  }, [realtime, tenant]);
+    // The root forwards it to a running socket; before sign-in the socket reads the tenant when it starts.
+    app.send({ type: 'app.tenant', tenant });
+  }, [app, tenant]);
   return null;
 }
 

@@ -3,10 +3,42 @@
  * ask these functions, so they never disagree; the server applies the same rule to every operation's
  * declared permissions (server/src/plugins/auth.ts `allows`), so a hidden button is never the only guard.
  */
-import { getHref, getRoute, matchPath, type AppRoute, type RouteDefinition } from './paths';
+import { getHref, getRoute, matchPath, routes, type AppRoute, type RouteDefinition } from './paths';
 
-/** The role that passes every rule (docs/product.md, Roles and route permissions). */
+/**
+ * The role that holds every route (docs/product.md, Roles and route permissions): it passes every
+ * rule, its permissions are never edited, and its stored rows are not what it holds. Written once,
+ * here: the guard and menu ({@link canAccess}), the role screens (src/machines/roles/role-access.ts,
+ * roles.machine.ts) and the server (server/src/access/permissions.ts, server/src/db/catalog.ts,
+ * server/src/db/user-dto.ts) all ask {@link holdsEveryRoute} and {@link routesHeld}.
+ */
 export const ADMIN_ROLE = 'administrador';
+
+/**
+ * Route names that carry a permission: every route whose rule is not 'all' and that names no other
+ * route's permission (`departments` needs `users`).
+ */
+export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' } | { permission: string }>['name'];
+
+/** Every permission route, in the route table's order (server/src/db/catalog.ts labels each). */
+export const PERMISSION_ROUTES: readonly PermissionRoute[] = routes
+  .filter((route) => route.rule !== 'all' && !('permission' in route))
+  .map((route) => route.name as PermissionRoute);
+
+/** Whether a role of this name holds every route, whatever its stored permissions say. */
+export function holdsEveryRoute(roleName: string | null | undefined): boolean {
+  return roleName === ADMIN_ROLE;
+}
+
+/**
+ * The routes a role holds: every permission route for the administrador, else the ones its rows grant.
+ *
+ * @param roleName - the role's machine name
+ * @param granted - the route names its stored permissions grant
+ */
+export function routesHeld(roleName: string, granted: readonly string[]): string[] {
+  return holdsEveryRoute(roleName) ? [...PERMISSION_ROUTES] : [...granted];
+}
 
 /** Who is asking: enough of the session to decide access. */
 export type AccessSubject = {
@@ -17,6 +49,17 @@ export type AccessSubject = {
   /** Signed out on purpose (logout): the login page then opens plain, without a `to` to come back to. */
   loggedOut?: boolean;
 };
+
+/** Whether two subjects decide every route alike (same session state, role and permitted routes, in order). */
+export function sameAccessSubject(a: AccessSubject, b: AccessSubject): boolean {
+  return (
+    a.authenticated === b.authenticated &&
+    a.role === b.role &&
+    (a.loggedOut ?? false) === (b.loggedOut ?? false) &&
+    a.permittedRoutes.length === b.permittedRoutes.length &&
+    a.permittedRoutes.every((route, index) => route === b.permittedRoutes[index])
+  );
+}
 
 /** The outcome of a navigation: render the route, or go elsewhere (a tenant-relative href). */
 export type NavigationDecision =
@@ -40,7 +83,7 @@ export type NavigationDecision =
 export function canAccess(route: RouteDefinition, subject: AccessSubject): boolean {
   if (route.rule === 'all') return true;
   if (!subject.authenticated) return false;
-  if (subject.role === ADMIN_ROLE) return true;
+  if (holdsEveryRoute(subject.role)) return true;
   if (route.rule === 'admin') return false;
   return subject.permittedRoutes.includes(route.permission ?? route.name);
 }

@@ -1,23 +1,11 @@
-import { routes } from '../../../src/domain/paths';
-import { ADMIN_ROLE } from '../../../src/domain/route-access';
+import { ADMIN_ROLE, holdsEveryRoute, PERMISSION_ROUTES, type PermissionRoute } from '../../../src/domain/route-access';
 import { forbidden } from '../base/domain-error';
 import type { Actor } from './caller';
 
-export { ADMIN_ROLE };
-
-/**
- * Route names that carry a permission: every route whose rule is not 'all' and that names no other
- * route's permission (docs/product.md, Roles and route permissions; `departments` needs `users`).
- */
-export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' } | { permission: string }>['name'];
-
-/** Every permission of the catalogue, in the route table's order (server/src/db/catalog.ts labels each). */
-export const PERMISSION_ROUTES: readonly PermissionRoute[] = routes
-  .filter((route) => route.rule !== 'all' && !('permission' in route))
-  .map((route) => route.name as PermissionRoute);
+export { ADMIN_ROLE, PERMISSION_ROUTES, type PermissionRoute };
 
 export function isAdministrator(actor: Pick<Actor, 'role'>): boolean {
-  return actor.role === ADMIN_ROLE;
+  return holdsEveryRoute(actor.role);
 }
 
 /** Whether the actor holds any of `required` (an empty list: any signed-in user; administrador holds all). */

@@ -1,13 +1,9 @@
 import type { Kysely } from 'kysely';
 import { cnpjCheckDigits, formatCnpj } from '../../../src/domain/cnpj';
-import type { routes } from '../../../src/domain/paths';
+import { ADMIN_ROLE, holdsEveryRoute, PERMISSION_ROUTES, type PermissionRoute } from '../../../src/domain/route-access';
 import type { Database, Plan } from './schema';
 
-/**
- * Route names that carry a permission: every route whose rule is not 'all' and that names no other
- * route's permission (docs/product.md, Roles and route permissions; `departments` needs `users`).
- */
-export type PermissionRoute = Exclude<(typeof routes)[number], { rule: 'all' } | { permission: string }>['name'];
+export { ADMIN_ROLE, PERMISSION_ROUTES, type PermissionRoute };
 
 export type PermissionCategory = 'gestao' | 'dashboard' | 'relatorios';
 
@@ -31,13 +27,11 @@ export const PERMISSION_CATALOG: Readonly<
   'dashboard-report-smart': { displayName: 'Relatório inteligente', category: 'relatorios' },
 };
 
-export const PERMISSION_ROUTES = Object.keys(PERMISSION_CATALOG) as PermissionRoute[];
-
-export const ADMIN_ROLE = 'administrador';
 export const OPERATOR_ROLE = 'operador';
 
 /** The built-in roles and the permissions each gets when it is first created. */
 export const DEFAULT_ROLES: Readonly<Record<string, { displayName: string; routes: readonly PermissionRoute[] }>> = {
+  // Its rows are kept whole for readers of the table; what it holds is src/domain/route-access.ts holdsEveryRoute.
   [ADMIN_ROLE]: { displayName: 'Administrador', routes: PERMISSION_ROUTES },
   // Dashboards and reports only: no users, roles or tenants.
   [OPERATOR_ROLE]: {
@@ -108,7 +102,7 @@ export async function ensureRbac(db: Kysely<Database>): Promise<Map<string, numb
   const fresh = new Set(created.map((r) => r.name));
   const links: { role_id: number; permission_id: number }[] = [];
   for (const role of roles) {
-    if (role.name !== ADMIN_ROLE && !fresh.has(role.name)) continue;
+    if (!holdsEveryRoute(role.name) && !fresh.has(role.name)) continue;
     for (const route of DEFAULT_ROLES[role.name]?.routes ?? []) {
       const id = permissionId.get(route);
       if (id !== undefined) links.push({ role_id: role.id, permission_id: id });

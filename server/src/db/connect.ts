@@ -65,7 +65,18 @@ async function openPglite(url: string | undefined): Promise<OpenDatabase> {
     dataDir = resolve(target);
     await mkdir(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers: PGLITE_PARSERS });
+  return pgliteDatabase(await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers: PGLITE_PARSERS }));
+}
+
+/**
+ * An in-memory PGlite started from a data-folder image (`PGlite#dumpDataDir`) instead of an empty
+ * cluster: what server/src/test-support/database.ts uses to skip creating and migrating a cluster per test.
+ */
+export async function openPgliteImage(image: Blob): Promise<OpenDatabase> {
+  return pgliteDatabase(await PGlite.create({ loadDataDir: image, extensions: { pg_trgm }, parsers: PGLITE_PARSERS }));
+}
+
+function pgliteDatabase(client: PGlite): OpenDatabase {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return { db, kind: 'pglite', pglite: client, close: () => db.destroy() };
 }

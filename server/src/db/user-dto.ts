@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
-import { ADMIN_ROLE, PERMISSION_ROUTES } from './catalog';
+import { ADMIN_ROLE, holdsEveryRoute, routesHeld } from '../../../src/domain/route-access';
 import type { Database } from './schema';
 
 /**
@@ -9,15 +9,15 @@ import type { Database } from './schema';
  * importing each other (docs/architecture.md, The server's floors).
  */
 
-export { ADMIN_ROLE, PERMISSION_ROUTES };
+export { ADMIN_ROLE };
 
 export type UserDto = components['schemas']['User'];
 export type RoleDto = components['schemas']['Role'];
 
 /** A role's permitted route names; administrador holds every one (docs/product.md, Roles and route permissions). */
 export async function permittedRoutesOf(db: Kysely<Database>, roleId: number, roleName: string): Promise<string[]> {
-  if (roleName === ADMIN_ROLE) return [...PERMISSION_ROUTES];
-  return grantedRoutes(db, roleId);
+  // The administrador's rows are not read: it holds every route whatever they say.
+  return routesHeld(roleName, holdsEveryRoute(roleName) ? [] : await grantedRoutes(db, roleId));
 }
 
 /** The route names the role's own rows grant, ascending (not the catalogue `administrador` implies). */
@@ -117,10 +117,10 @@ export async function loadUserDtos(
       id: r.role_id,
       name: r.role_name,
       display_name: r.role_display_name,
-      has_permission_routes:
-        r.role_name === ADMIN_ROLE
-          ? [...PERMISSION_ROUTES]
-          : rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
+      has_permission_routes: routesHeld(
+        r.role_name,
+        rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
+      ),
     },
     userDepartment:
       r.department_id === null

@@ -8,6 +8,7 @@ import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
 import { auditWho } from '../audit/trail';
 import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
+import { holdsEveryRoute } from '../../../src/domain/route-access';
 import { ADMIN_ROLE, permittedRoutesOf } from '../db/user-dto';
 import * as repo from './repository';
 
@@ -118,7 +119,7 @@ export function createRolesService({
     /** The role's route permissions become exactly `routeNames`; `administrador` always holds all. */
     async setPermissions(actor: Actor, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
       const role = await get(roleId);
-      if (role.name === ADMIN_ROLE) throw conflict('The administrador role always holds every permission', 'roleId');
+      if (holdsEveryRoute(role.name)) throw conflict('The administrador role always holds every permission', 'roleId');
       const rows = await repo.permissionsNamed(db, routeNames);
       const missing = routeNames.filter((name) => !rows.some((r) => r.route_name === name));
       if (missing.length) throw notFound(`Unknown permission: ${missing.join(', ')}`, 'permissions');

@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase, type OpenDatabase } from '../db/connect';
+import { openDatabase, openPgliteImage, type OpenDatabase } from '../db/connect';
 import { migrate } from '../db/migrate';
 
 /**
@@ -11,6 +15,7 @@ import { migrate } from '../db/migrate';
  *   `options`), dropped with everything in it by `close()`.
  */
 export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase & { url: string }> {
+  if (url === 'pglite://memory') return { ...(await openPgliteImage(await pgliteImage('migrated'))), url };
   const database = await openEmptyTestDatabase(url);
   await migrate(database.db);
   return database;
@@ -21,6 +26,7 @@ export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDat
  * before it (`new Migrator(…).migrateTo(…)`) and write the data it has to cope with.
  */
 export async function openEmptyTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase & { url: string }> {
+  if (url === 'pglite://memory') return { ...(await openPgliteImage(await pgliteImage('empty'))), url };
   if (!/^postgres(ql)?:\/\//.test(url)) return { ...(await openDatabase(url)), url };
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const onServer = async (statement: string) => {
@@ -45,4 +51,57 @@ export async function openEmptyTestDatabase(url = 'pglite://memory'): Promise<Op
       await onServer(`drop schema ${schema} cascade`);
     },
   };
+}
+
+// ------------------------------------------------------------------------------------------------------
+// PGlite images. Creating an in-memory cluster (initdb in WebAssembly) and running every migration takes
+// seconds per database, and the suites open hundreds; a cluster started from a data-folder image of the
+// same state takes a fraction of that. An image is made once, kept under
+// node_modules/.cache/pglite-images/ and named by a hash of everything that decides its content: the
+// PGlite version and, for the migrated one, server/src/db/migrate.ts and every file in
+// server/src/db/migrations/. A change to any of them names a new image; nothing stale is ever loaded.
+// ------------------------------------------------------------------------------------------------------
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const DB_DIR = join(ROOT, 'server/src/db');
+const IMAGE_DIR = join(ROOT, 'node_modules/.cache/pglite-images');
+const images = new Map<string, Promise<Blob>>();
+
+async function imageName(kind: 'empty' | 'migrated'): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(await readFile(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
+  if (kind === 'migrated') {
+    hash.update(await readFile(join(DB_DIR, 'migrate.ts')));
+    for (const file of (await readdir(join(DB_DIR, 'migrations'))).sort())
+      hash.update(file).update(await readFile(join(DB_DIR, 'migrations', file)));
+  }
+  return `${kind}-${hash.digest('hex').slice(0, 16)}.tar`;
+}
+
+function pgliteImage(kind: 'empty' | 'migrated'): Promise<Blob> {
+  let image = images.get(kind);
+  if (!image) {
+    image = loadOrMakeImage(kind);
+    images.set(kind, image);
+    image.catch(() => images.delete(kind));
+  }
+  return image;
+}
+
+async function loadOrMakeImage(kind: 'empty' | 'migrated'): Promise<Blob> {
+  const file = join(IMAGE_DIR, await imageName(kind));
+  if (existsSync(file)) return new Blob([await readFile(file)]);
+  const database = await openDatabase('pglite://memory');
+  try {
+    if (kind === 'migrated') await migrate(database.db);
+    const image = await database.pglite!.dumpDataDir('none');
+    // Written beside its name, then renamed: two workers making the same image never leave half a file.
+    await mkdir(IMAGE_DIR, { recursive: true });
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, new Uint8Array(await image.arrayBuffer()));
+    await rename(partial, file);
+    return image;
+  } finally {
+    await database.close();
+  }
 }

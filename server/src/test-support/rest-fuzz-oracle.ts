@@ -208,6 +208,35 @@ const statedValueRules: Explain = ({ status, body, input }) => {
   return refused.length > 0 && refused.every(breaks) ? 'a value breaks a rule the contract states (x-rule)' : null;
 };
 
+/**
+ * One's own record through userUpdate (server/src/users/service.ts `update`): a password is refused
+ * (403: it changes on the account screen, with the current one), so is another role (403: nobody
+ * changes its own role), and a new e-mail needs the right current password (400 on
+ * `body/current_password`). A refused change changes nothing, so the stored row is the one it met.
+ */
+const ownRecordRules: Explain = async ({ status, body, input }) => {
+  if (Number(input.path.id) !== run.caller.id || (status !== 403 && status !== 400)) return null;
+  const asked = (input.body ?? {}) as { password?: unknown; role_id?: unknown; email?: unknown };
+  const stored = await run.t.db
+    .selectFrom('users')
+    .select(['role_id', 'email'])
+    .where('id', '=', run.caller.id)
+    .executeTakeFirstOrThrow();
+  if (status === 403 && asked.password !== undefined) return "one's own password, here (stated)";
+  if (status === 403 && asked.role_id !== undefined && asked.role_id !== stored.role_id)
+    return "one's own role (stated)";
+  const refused = fields(body);
+  if (
+    status === 400 &&
+    refused.length > 0 &&
+    refused.every((f) => f === 'body/current_password') &&
+    typeof asked.email === 'string' &&
+    asked.email.trim().toLowerCase() !== stored.email.toLowerCase()
+  )
+    return "a new e-mail of one's own without the right current password (stated)";
+  return null;
+};
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   authLogin: anyOf(
     statusIs(401, 'credentials do not match a user (state)'),
@@ -222,6 +251,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   userUpdate: anyOf(
     pathUserMissing,
+    ownRecordRules,
     statusIs(409, 'duplicate e-mail or username (state)'),
     missingRefs,
     statedValueRules,

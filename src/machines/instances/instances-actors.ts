@@ -1,3 +1,5 @@
+import { selectSocketOpen } from '../realtime/socket-selectors';
+import type { SocketActor } from '../realtime/socket.machine';
 import { fromCallback, fromPromise } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
@@ -62,6 +64,22 @@ export const instancesActors = {
           },
         }),
       ),
+  ),
+  /**
+   * Events missed while the socket was away are lost (contracts/socket.md §2.2): `instances.reconnected`
+   * each time it opens again after being closed. Without a socket (tests) it says nothing.
+   */
+  watchReconnects: fromCallback<{ type: 'instances.reconnected' }, { socket: SocketActor | null }>(
+    ({ input, sendBack }) => {
+      if (!input.socket) return undefined;
+      let open = selectSocketOpen(input.socket.getSnapshot());
+      const subscription = input.socket.subscribe((snapshot) => {
+        const now = selectSocketOpen(snapshot);
+        if (now && !open) sendBack({ type: 'instances.reconnected' });
+        open = now;
+      });
+      return () => subscription.unsubscribe();
+    },
   ),
   /** Forwards `instanceUpdated` bus messages about this tenant's instances as `instances.live`. */
   watchInstances: fromCallback<LiveEvent, { bus: AppBus; tenantName: string }>(({ input, sendBack }) =>

@@ -1,9 +1,17 @@
+import type { ConnectionsActor } from './connections.machine';
 import type { InstancesContext } from './instances.machine';
 import type { InstancesSnapshot } from './instances.machine';
 
 /** `loading` before the first answer, `error` when the last load failed, else `ready`. */
 export const selectListStatus = (s: InstancesSnapshot): 'loading' | 'error' | 'ready' =>
   s.matches({ list: 'failed' }) ? 'error' : s.matches({ list: 'loading' }) ? 'loading' : 'ready';
+
+/** The connections list and its dialogs: the machine's child, invoked for its whole life. */
+export const selectConnectionsActor = (s: InstancesSnapshot): ConnectionsActor => {
+  const child = s.children.connections;
+  if (!child) throw new Error('instances: the connections child is not running');
+  return child as ConnectionsActor;
+};
 
 /** Which dialog is open (its call may be running). */
 export const selectDialog = (s: InstancesSnapshot): 'create' | 'update' | 'sync' | null => {

@@ -1,4 +1,7 @@
-import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import type { SocketActor } from '../realtime/socket.machine';
+import type { PreferencesActor } from '../preferences/preferences.machine';
+import { connectionsMachine } from './connections.machine';
 import type { RestClient } from '../../api/rest-client';
 import type { AppBus } from '../shared/app-bus';
 import type { I18nKey } from '../../domain/i18n-key';
@@ -37,6 +40,7 @@ export {
   selectBusy,
   selectDialog,
   selectFeedback,
+  selectConnectionsActor,
   selectListStatus,
   type InstancesFeedback,
 } from './instances-selectors';
@@ -59,6 +63,10 @@ export interface InstancesInput {
    * `billingProblem`); anyone else creates with both off and keeps them. Default false.
    */
   staff?: boolean;
+  /** The app's preferences: the active instance's name follows a rename seen here. Default: none. */
+  preferences?: PreferencesActor;
+  /** The app's socket: the list reloads each time it opens again. Default: none. */
+  socket?: SocketActor;
 }
 
 export interface InstancesContext {
@@ -67,6 +75,8 @@ export interface InstancesContext {
   tenantName: string;
   pollMs: number;
   staff: boolean;
+  preferences: PreferencesActor | null;
+  socket: SocketActor | null;
   instances: Instance[];
   connections: Connection[];
   /** Rows changed since the list request in flight started; they win over its (older) answer. */
@@ -109,6 +119,17 @@ export function invalidState(state: string): never {
   throw new Error(`instances: entered ${state} without its request`);
 }
 
+/**
+ * The active instance carries its name (preferences.machine.ts): the event that follows a rename
+ * seen in `rows`, or null when its name is current or it is not among them.
+ */
+function activeRenamed(preferences: PreferencesActor | null, rows: readonly Instance[]) {
+  const active = preferences?.getSnapshot().context.activeInstance;
+  const row = active ? rows.find((r) => r.id === active.id) : undefined;
+  if (!row || row.name === active?.name) return null;
+  return { type: 'prefs.instance.set' as const, instance: { id: row.id, name: row.name } };
+}
+
 /** The instances machine's types, actors, delays, guards and actions; its chart follows. */
 export const instancesSetup = setup({
   types: {
@@ -117,7 +138,7 @@ export const instancesSetup = setup({
     events: {} as InstancesEvent,
     emitted: {} as InstancesEmitted,
   },
-  actors: instancesActors,
+  actors: { ...instancesActors, connections: connectionsMachine },
   delays: {
     pollInterval: ({ context }) => context.pollMs,
   },
@@ -157,6 +178,24 @@ export const instancesSetup = setup({
     },
   },
   actions: {
+    // The connections child shows the loaded list; changes made there replace its rows until the next load.
+    shareLoaded: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('connections', { type: 'records.set', records: context.connections });
+      const renamed = activeRenamed(context.preferences, context.instances);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
+    followPolled: enqueueActions(({ context, enqueue }) => {
+      const renamed = activeRenamed(context.preferences, context.instances);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
+    // Runs before the row is applied: a rename reaches the connections child and the active instance.
+    followRename: enqueueActions(({ context, enqueue }, instance: Instance) => {
+      const connections = renameConnections(context.connections, instance);
+      if (connections !== context.connections)
+        enqueue.sendTo('connections', { type: 'records.set', records: connections });
+      const renamed = activeRenamed(context.preferences, [instance]);
+      if (renamed && context.preferences) enqueue.sendTo(context.preferences, renamed);
+    }),
     forgetRecent: assign({ recent: () => ({}) }),
     forgetHeard: assign({ heardLive: false }),
     showChannels: assign(({ context }, channels: TenantChannels) => ({
@@ -261,6 +300,7 @@ export const instancesSetup = setup({
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({
   target: 'idle',
   actions: [
+    { type: 'followRename' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     { type: 'applyOwn' as const, params: ({ event }: { event: { output: Instance } }) => event.output },
     'clearDialog' as const,
     {
@@ -300,6 +340,8 @@ export const instancesMachine = instancesSetup.createMachine({
     tenantName: input.tenantName,
     pollMs: input.pollMs ?? POLL_INTERVAL_MS,
     staff: input.staff ?? false,
+    preferences: input.preferences ?? null,
+    socket: input.socket ?? null,
     instances: [],
     connections: [],
     recent: {},
@@ -312,11 +354,19 @@ export const instancesMachine = instancesSetup.createMachine({
     fieldErrors: {},
     announcement: null,
   }),
-  invoke: {
-    id: 'watchInstances',
-    src: 'watchInstances',
-    input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
-  },
+  invoke: [
+    {
+      id: 'watchInstances',
+      src: 'watchInstances',
+      input: ({ context }) => ({ bus: context.bus, tenantName: context.tenantName }),
+    },
+    { id: 'watchReconnects', src: 'watchReconnects', input: ({ context }) => ({ socket: context.socket }) },
+    {
+      id: 'connections',
+      src: 'connections',
+      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+    },
+  ],
   states: {
     list: {
       initial: 'loading',
@@ -333,19 +383,32 @@ export const instancesMachine = instancesSetup.createMachine({
             id: 'loadChannels',
             src: 'loadChannels',
             input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-            onDone: { target: 'ready', actions: { type: 'showChannels', params: ({ event }) => event.output } },
+            onDone: {
+              target: 'ready',
+              actions: [{ type: 'showChannels', params: ({ event }) => event.output }, 'shareLoaded'],
+            },
             onError: {
               target: 'failed',
               actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
             },
           },
-          on: { 'instances.live': { actions: 'applyLive' } },
+          on: {
+            'instances.live': {
+              actions: [{ type: 'followRename', params: ({ event }) => event.instance }, 'applyLive'],
+            },
+          },
         },
         failed: {},
         ready: {
           initial: 'watching',
           on: {
-            'instances.live': [{ guard: 'knownInstance', actions: 'applyLive' }, { target: 'loading' }],
+            'instances.live': [
+              {
+                guard: 'knownInstance',
+                actions: [{ type: 'followRename', params: ({ event }) => event.instance }, 'applyLive'],
+              },
+              { target: 'loading' },
+            ],
           },
           states: {
             watching: {
@@ -362,7 +425,10 @@ export const instancesMachine = instancesSetup.createMachine({
                 id: 'pollInstances',
                 src: 'pollInstances',
                 input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-                onDone: { target: 'watching', actions: { type: 'showPolled', params: ({ event }) => event.output } },
+                onDone: {
+                  target: 'watching',
+                  actions: [{ type: 'showPolled', params: ({ event }) => event.output }, 'followPolled'],
+                },
                 // A failed poll changes nothing shown; the next tick tries again.
                 onError: { target: 'watching' },
               },

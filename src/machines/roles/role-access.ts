@@ -1,6 +1,6 @@
 import { editRoleRefusal, type Subject } from '../../domain/escalation';
 import type { I18nKey } from '../../domain/i18n-key';
-import { ADMIN_ROLE } from '../../domain/route-access';
+import { holdsEveryRoute } from '../../domain/route-access';
 import { refusalKey } from '../shared/access';
 import type { Role } from './roles.machine';
 
@@ -25,7 +25,7 @@ export interface RoleEditAccess {
 export function readOnlyReason(access: RoleEditAccess): I18nKey | null {
   const { role, subject } = access;
   if (role === null) return null;
-  if (role.name === ADMIN_ROLE) return 'roles.readOnly';
+  if (holdsEveryRoute(role.name)) return 'roles.readOnly';
   if (!access.staff) return 'roles.staffOnly';
   const own = subject === null ? null : editRoleRefusal(subject, role, access.saved, access.saved);
   return own?.kind === 'own-role' ? refusalKey('editRole', own) : null;

@@ -3,6 +3,7 @@ import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
+import { holdsEveryRoute } from '../../domain/route-access';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import { roleCreateProblems, roleRenameProblems } from './role-rules';
@@ -11,9 +12,6 @@ export { ROLE_NAME, roleCreateProblems, roleRenameProblems } from './role-rules'
 
 export type Role = components['schemas']['Role'];
 export type RoleCreate = components['schemas']['RoleCreate'];
-
-/** The role that passes every check and stays read-only (docs/product.md, Roles and route permissions; same as role-permissions' ADMIN_ROLE, which imports this file). */
-const ADMIN_ROLE_NAME = 'administrador';
 
 export interface RolesInput {
   rest: RestClient;
@@ -82,7 +80,7 @@ export const rolesMachine = setup({
     deletableRole: ({ context, event }) => {
       assertEvent(event, 'roles.delete');
       const role = context.roles.find((r) => r.id === event.id);
-      return role !== undefined && role.name !== ADMIN_ROLE_NAME;
+      return role !== undefined && !holdsEveryRoute(role.name);
     },
     validRole: ({ event }) => {
       assertEvent(event, 'roles.create');
@@ -93,7 +91,7 @@ export const rolesMachine = setup({
       const role = context.roles.find((r) => r.id === event.id);
       return (
         role !== undefined &&
-        role.name !== ADMIN_ROLE_NAME &&
+        !holdsEveryRoute(role.name) &&
         Object.keys(roleRenameProblems(event.displayName)).length === 0
       );
     },

@@ -31,6 +31,26 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(actor.getSnapshot().context.queryString).toBe('search=farm&sort=name&view=deleted');
   });
 
+  it('reloads on an address whose list part differs, not on its own write coming back nor a panel change', async () => {
+    const server = heldServer();
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, staff: true, search: 'page=2&search=farm' },
+    }).start();
+    await flush();
+    server.pages[0]?.resolve(json(200, page([tenant(3)], 2, 3)));
+    await flush();
+    actor.send({ type: 'tenants.location', search: 'page=2&search=farm' });
+    actor.send({ type: 'tenants.location', search: 'search=farm&page=2&panel=features&tenant=farmacia-central' });
+    await flush();
+    expect(server.paged()).toHaveLength(1);
+    expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
+    actor.send({ type: 'tenants.location', search: 'page=3&search=farm&panel=features' });
+    await flush();
+    expect(server.paged()).toHaveLength(2);
+    expect(server.paged()[1]?.body).toMatchObject({ pagination_page: 3, search: 'farm' });
+    expect(actor.getSnapshot().context.queryString).toBe('page=3&search=farm');
+  });
+
   it('debounces the search box into one request and goes back to page 1', async () => {
     const server = heldServer();
     const clock = new SimulatedClock();

@@ -109,6 +109,12 @@ export const tenantsListSetup = setup({
     pastLastPage: ({ context }, result: TenantPageResult) =>
       result.seq === context.requestSeq && result.page.data.length === 0 && context.query.page > result.page.last_page,
     searchChanged: ({ context }) => clampSearch(context.searchText) !== context.query.search,
+    // The address's list part differs from the list's: the machine's own writes coming back, or a
+    // change of the panel's part only, reload nothing.
+    locationChanged: ({ context, event }) => {
+      assertEvent(event, 'tenants.location');
+      return serializeTenantsQuery(parseTenantsQuery(event.search)) !== context.queryString;
+    },
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,
@@ -276,7 +282,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         'tenants.limit': queryChange,
         'tenants.sort': queryChange,
         'tenants.view': queryChange,
-        'tenants.location': queryChange,
+        'tenants.location': { guard: 'locationChanged', ...queryChange },
         // Each keystroke restarts the debounce.
         'tenants.search': { target: '.debouncing', actions: 'typeSearch' },
         'tenants.reload': { target: '.loading' },

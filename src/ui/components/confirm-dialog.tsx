@@ -45,11 +45,8 @@ export function ConfirmDialog({
       size="sm"
       title={title}
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!isPending) onOpenChange(open);
-      }}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
+      onOpenChange={onOpenChange}
+      isPending={isPending}
       hideCloseButton
       footer={
         <>

@@ -62,4 +62,49 @@ describe('Modal', () => {
     );
     expect(screen.getByRole('dialog', { name: 'Detalhes' })).toHaveTextContent('Conteúdo');
   });
+
+  it('cannot be closed while pending: no close button, Escape and footer close() reach nobody; afterwards they do', async () => {
+    const onOpenChange = vi.fn();
+    const pending = (isPending: boolean) => (
+      <Modal
+        title="Salvando"
+        isOpen
+        isPending={isPending}
+        onOpenChange={onOpenChange}
+        footer={(close) => <Button onPress={close}>Fechar pelo rodapé</Button>}
+      >
+        <TextField label="Nome" autoFocus />
+      </Modal>
+    );
+    const { user, rerender } = renderUi(pending(true));
+    expect(screen.queryByRole('button', { name: ptBR.common.close })).toBeNull();
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Fechar pelo rodapé' }));
+    expect(onOpenChange).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Salvando' })).toBeInTheDocument();
+
+    rerender(pending(false));
+    await user.click(screen.getByRole('button', { name: ptBR.common.close }));
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    onOpenChange.mockClear();
+    await user.click(screen.getByRole('button', { name: 'Fechar pelo rodapé' }));
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+  });
+
+  it('calls onClose when asked to close, never while pending', async () => {
+    const onClose = vi.fn();
+    const dialog = (isPending: boolean) => (
+      <Modal title="Editar" isOpen isPending={isPending} onClose={onClose}>
+        <TextField label="Nome" autoFocus />
+      </Modal>
+    );
+    const { user, rerender } = renderUi(dialog(true));
+    await user.keyboard('{Escape}');
+    expect(onClose).not.toHaveBeenCalled();
+    rerender(dialog(false));
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: ptBR.common.close }));
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
 });

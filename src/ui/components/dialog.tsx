@@ -24,13 +24,20 @@ export interface ModalProps {
   /** Controlled open state, for dialogs opened by something other than a trigger. */
   isOpen?: boolean;
   onOpenChange?: (isOpen: boolean) => void;
+  /** Called when the dialog asks to close (×, Escape, a click outside, `close()`), never while pending. */
+  onClose?: () => void;
   /** Close on a click outside; Escape always closes unless `isKeyboardDismissDisabled`. */
   isDismissable?: boolean;
   isKeyboardDismissDisabled?: boolean;
   /** `alertdialog` for confirmations that interrupt. */
   role?: 'dialog' | 'alertdialog';
-  /** Hide the × button (e.g. while an action is pending). */
+  /** Hide the × button. */
   hideCloseButton?: boolean;
+  /**
+   * Its action is running: nothing closes it (no ×, no click outside, no Escape, and a `close()`
+   * from a footer or a child is not passed on to `onOpenChange`) until the call has answered.
+   */
+  isPending?: boolean;
   className?: string;
   /** Id of the text that describes the dialog (an `alertdialog` should have one). */
   'aria-describedby'?: string;
@@ -48,10 +55,12 @@ export function Modal({
   size = 'md',
   isOpen,
   onOpenChange,
+  onClose,
   isDismissable = true,
   isKeyboardDismissDisabled,
   role = 'dialog',
   hideCloseButton,
+  isPending = false,
   className,
   'aria-describedby': describedBy,
 }: ModalProps) {
@@ -59,9 +68,12 @@ export function Modal({
   return (
     <ModalOverlay
       isOpen={isOpen}
-      onOpenChange={onOpenChange}
-      isDismissable={isDismissable}
-      isKeyboardDismissDisabled={isKeyboardDismissDisabled}
+      onOpenChange={(open) => {
+        if (open || !isPending) onOpenChange?.(open);
+        if (!open && !isPending) onClose?.();
+      }}
+      isDismissable={isDismissable && !isPending}
+      isKeyboardDismissDisabled={isKeyboardDismissDisabled || isPending}
       className={styles.overlay}
     >
       <RACModal className={cx(styles.modal, styles.size[size], className)}>
@@ -72,7 +84,7 @@ export function Modal({
                 <Heading slot="title" className={styles.title}>
                   {title}
                 </Heading>
-                {hideCloseButton ? null : (
+                {hideCloseButton || isPending ? null : (
                   <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
                 )}
               </div>

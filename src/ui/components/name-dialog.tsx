@@ -36,14 +36,7 @@ export interface NameDialogProps {
  */
 export function NameDialog({ isOpen, onClose, isPending, title, ...form }: NameDialogProps) {
   return (
-    <Modal
-      title={title}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      hideCloseButton={isPending}
-      size="sm"
-    >
+    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
       <NameForm isPending={isPending} onCancel={onClose} {...form} />
     </Modal>
   );

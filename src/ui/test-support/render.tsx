@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { createAppServices, type AppServices } from '../../app/app-services';
-import { startRealtime } from '../../machines/realtime/realtime';
+import * as realtimeCode from '../../machines/realtime/realtime';
 import { writeStoredSession, type StoredSession, type User } from '../../machines/session/session-storage';
 import { fakeSockets } from '../../machines/test-support/socket-fakes';
 import { fakeServer, json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
@@ -99,7 +99,7 @@ function setup(options: RenderOptions, path: string) {
     fetch: server.fetch,
     apiBase: API_BASE,
     createSocket: sockets.create,
-    startRealtime,
+    realtimeCode,
   });
   const i18n = createI18n(options.locale);
   return { tenant, server, sockets, services, i18n };

@@ -3,14 +3,14 @@ import { cx } from '../class-names';
 import * as fieldStyles from '../field.css';
 import { lazyPart } from '../lazy-with-timeout';
 import { Skeleton } from '../skeleton';
-import type { RangeFieldProps } from './range-field';
+import type { RangeFieldProps } from '../range-field';
 
 /*
  * The date range (calendar, segmented inputs, @internationalized/date) and the users multi-select
  * are the heaviest parts of the report routes: they load in their own chunks right after the first
  * paint, so the table and its data are not held up by them (`routeExtraGzipKB` in bench/budgets.json: 60 KB gzipped per route).
  */
-const RangeFieldChunk = lazyPart(() => import('./range-field').then((m) => ({ default: m.RangeField })));
+const RangeFieldChunk = lazyPart(() => import('../range-field').then((m) => ({ default: m.RangeField })));
 
 /** The field's label and a box of the control's height while its chunk loads. */
 export function FieldFallback({ label, className }: { label: ReactNode; className?: string }) {

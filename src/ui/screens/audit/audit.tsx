@@ -1,13 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import { formatNumber } from '../../../domain/format';
 import {
   auditMachine,
   selectAuditStatus,
   selectLoadingMore,
-  type AuditActor,
   type AuditRecord,
 } from '../../../machines/audit/audit.machine';
 import { selectUser } from '../../../machines/session/session-selectors';
@@ -18,29 +17,12 @@ import { ErrorState } from '../../components/error-state';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
+import { useAddressSync } from '../../hooks/use-address-sync';
 import { auditColumns } from './audit-columns';
 import { AuditDetail } from './audit-detail';
 import { AuditExportButton, AuditExportStatus, useAuditExport } from './audit-export';
 import { AuditFilters } from './audit-filters';
 import * as styles from './audit.css';
-
-/**
- * Keeps the applied filters and the address in step: applying replaces the query string (so a reload
- * keeps them), and an address changed from elsewhere is sent to the machine, which reloads if it differs.
- */
-function useAuditAddress(actor: AuditActor): void {
-  const search = useSearch();
-  const [location, navigate] = useLocation();
-  useEffect(() => {
-    const subscription = actor.on('audit.queryChanged', (event) =>
-      navigate(event.search ? `${location}?${event.search}` : location, { replace: true }),
-    );
-    return () => subscription.unsubscribe();
-  }, [actor, location, navigate]);
-  useEffect(() => {
-    actor.send({ type: 'audit.location', search });
-  }, [actor, search]);
-}
 
 /**
  * `/audit`: the audit log (docs/product.md, Audit log), newest first under the filters of the
@@ -53,7 +35,8 @@ export default function AuditScreen() {
   const staff = useSession((s) => Boolean(selectUser(s)?.origin_backoffice));
   const search = useSearch();
   const actor = useActorRef(auditMachine, { input: { rest: clients.rest, bus, search } });
-  useAuditAddress(actor);
+  // Applying filters replaces the query string (a reload keeps them); an address changed elsewhere reloads if it differs.
+  useAddressSync(actor, { emitted: 'audit.queryChanged', location: 'audit.location' });
   const exporter = useAuditExport();
   const records = useSelector(actor, (s) => s.context.records);
   const query = useSelector(actor, (s) => s.context.query);

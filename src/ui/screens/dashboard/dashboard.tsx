@@ -15,10 +15,10 @@ import { Stack } from '../../components/layout';
 import { Skeleton } from '../../components/skeleton';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
+import { useAddressSync } from '../../hooks/use-address-sync';
 import { DashboardFilters } from './dashboard-filters';
 import * as styles from './dashboard.css';
 import { KpiGrid } from './kpi-grid';
-import { useDashboardAddress } from './use-dashboard-address';
 
 // The chart code is its own chunk, fetched only when a dashboard shows data.
 const DashboardCharts = lazyPart(() => import('./dashboard-charts'));
@@ -96,7 +96,8 @@ function Dashboard({ tenantName }: { tenantName: string }) {
   const actor = useActorRef(dashboardMachine, {
     input: { rest: clients.rest, tenantName, staff, ...(homeTenant ? { homeTenant } : {}), search },
   });
-  useDashboardAddress(actor);
+  // Filters and address in step: a changed filter replaces the query string, a link or starred page reloads if it differs.
+  useAddressSync(actor, { emitted: 'dashboard.queryChanged', location: 'dashboard.location' });
   const summary = useSelector(actor, (s) => s.context.summary);
   const summaryLoading = useSelector(actor, (s) => s.hasTag('summaryLoading'));
   const summaryError = useSelector(actor, (s) => s.context.summaryError);

@@ -28,7 +28,7 @@ import * as styles from './login.css';
 // The guard's core with this screen's own notice and button: lazyPart's error state (icons, its
 // styles) would weigh on every login page for a part few sign-ins open.
 const EnrolmentParts = guardedLazy(
-  () => Promise.all([import('./enrolment-parts'), ensureAppLocale()]).then(([parts]) => parts),
+  () => Promise.all([import('../../components/two-factor-enrolment'), ensureAppLocale()]).then(([parts]) => parts),
   (retry) => <EnrolmentPartError onRetry={retry} />,
 );
 
@@ -83,7 +83,12 @@ export default function LoginScreen() {
     return (
       <section className={styles.card}>
         <Suspense fallback={t('common.loading')}>
-          <EnrolmentParts codes={recoveryCodes} onDone={() => session.send({ type: 'session.recoveryCodesSeen' })} />
+          <EnrolmentParts
+            codes={recoveryCodes}
+            onDone={() => session.send({ type: 'session.recoveryCodesSeen' })}
+            withHeading
+            fullWidth
+          />
         </Suspense>
       </section>
     );
@@ -187,7 +192,7 @@ function CodeStep({ busy }: { busy: boolean }) {
     <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
       {enrolment ? (
         <Suspense fallback={t('common.loading')}>
-          <EnrolmentParts enrolment={enrolment} />
+          <EnrolmentParts enrolment={enrolment} isRequired fullWidth />
         </Suspense>
       ) : (
         <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>

@@ -5,8 +5,8 @@ import { formatDate, formatDuration, formatNumber } from '../../../domain/format
 import type { syncAnalyticsMachine } from '../../../machines/tenants/sync-analytics.machine';
 import { Button } from '../../components/button';
 import { FormError } from '../../components/form';
+import { RangeField } from '../../components/range-field';
 import { Switch } from '../../components/switch';
-import { IsoRangePicker } from './iso-range-picker';
 import * as styles from './tenants.css';
 
 export type AnalyticsActor = ActorRefFrom<typeof syncAnalyticsMachine>;
@@ -41,11 +41,11 @@ export function AnalyticsSync({ actor }: { actor: AnalyticsActor }) {
     <div className={styles.section}>
       <p className={styles.muted}>{t('tenants.analytics.intro')}</p>
       <div className={styles.fields}>
-        <IsoRangePicker
+        <RangeField
           label={t('tenants.analytics.range')}
-          start={fromDate}
-          end={toDate}
-          onChange={(start, end) => actor.send({ type: 'analytics.range', fromDate: start, toDate: end })}
+          startAt={fromDate}
+          finishAt={toDate}
+          onChange={(start, finish) => actor.send({ type: 'analytics.range', fromDate: start, toDate: finish })}
           errorMessage={invalid ? t(invalid) : null}
           isDisabled={syncing}
         />

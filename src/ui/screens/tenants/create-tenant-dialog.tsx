@@ -31,15 +31,7 @@ export function CreateTenantDialog(props: CreateTenantDialogProps) {
   const { t } = useTranslation();
   const { isPending, onClose } = props;
   return (
-    <Modal
-      title={t('tenants.screen.form.createTitle')}
-      isOpen
-      size="lg"
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
-    >
+    <Modal title={t('tenants.screen.form.createTitle')} isOpen size="lg" onClose={onClose} isPending={isPending}>
       <CreateTenantForm {...props} />
     </Modal>
   );

@@ -32,10 +32,8 @@ export function EditTenantDialog(props: EditTenantDialogProps) {
     <Modal
       title={t('tenants.screen.form.editTitle', { name: tenant.name })}
       isOpen
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
+      onClose={onClose}
+      isPending={isPending}
     >
       <EditTenantForm {...props} />
     </Modal>

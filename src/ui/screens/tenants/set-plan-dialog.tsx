@@ -29,10 +29,8 @@ export function SetPlanDialog(props: SetPlanDialogProps) {
     <Modal
       title={t('tenants.screen.form.planTitle', { name: tenant.name })}
       isOpen
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
+      onClose={onClose}
+      isPending={isPending}
     >
       <SetPlanForm {...props} />
     </Modal>

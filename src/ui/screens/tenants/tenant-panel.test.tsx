@@ -5,7 +5,7 @@ import { deferred, json, type SeenRequest } from '../../../machines/test-support
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import { fakeTenantsApi, tenant, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
-import { isoDaysAgo } from './iso-range-picker';
+import { isoDaysAgo } from '../../components/range-field';
 import { FLOW_TIMEOUT_MS, keys } from '../../test-support/tenants-user-event';
 import TenantsScreen from './tenants';
 

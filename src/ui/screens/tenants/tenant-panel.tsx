@@ -12,7 +12,7 @@ import { useServices, useSession } from '../../hooks/services-context';
 import { AnalyticsSync } from './analytics-sync';
 import { FeaturesEditor } from './features-editor';
 import { InstancesSlot } from './instances/instances-slot';
-import { isoDaysAgo } from './iso-range-picker';
+import { isoDaysAgo } from '../../components/range-field';
 import { PANEL_TABS, type PanelAddress } from './tenants-address';
 import { TenantChooser } from './tenant-chooser';
 import { WebhooksGenerator } from './webhooks-generator';
@@ -60,10 +60,8 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
       title={t('tenants.panel.title', { name: tenantName })}
       isOpen
       size="lg"
-      onOpenChange={(open) => !open && requestClose()}
-      isDismissable={!busy}
-      isKeyboardDismissDisabled={busy}
-      hideCloseButton={busy}
+      onClose={requestClose}
+      isPending={busy}
     >
       {panel.tenant === null ? (
         <TenantChooser value={tenantName} onChange={(name) => onNavigate({ tab: panel.tab, tenant: name })} />

@@ -51,6 +51,3 @@ export function withListQuery(search: string, listQuery: string): string {
   for (const [key, value] of current) if (!LIST_KEYS.includes(key)) next.append(key, value);
   return next.toString();
 }
-
-/** `path?search`, or the bare path when there is no query. */
-export const hrefOf = (path: string, search: string) => (search === '' ? path : `${path}?${search}`);

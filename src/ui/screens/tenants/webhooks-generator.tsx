@@ -10,8 +10,8 @@ import {
 } from '../../../machines/tenants/webhook-generation.machine';
 import { Button } from '../../components/button';
 import { MultiSelect } from '../../components/multi-select';
+import { RangeField } from '../../components/range-field';
 import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';
-import { IsoRangePicker } from './iso-range-picker';
 import * as styles from './tenants.css';
 
 export type WebhooksActor = ActorRefFrom<typeof webhookGenerationMachine>;
@@ -70,11 +70,11 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
           isInvalid={invalid === 'webhooks.errors.noType'}
           errorMessage={invalid === 'webhooks.errors.noType' ? t(invalid) : undefined}
         />
-        <IsoRangePicker
+        <RangeField
           label={t('webhooks.generator.range')}
-          start={startAt}
-          end={finishAt}
-          onChange={(start, end) => actor.send({ type: 'webhooks.range', startAt: start, finishAt: end })}
+          startAt={startAt}
+          finishAt={finishAt}
+          onChange={(start, finish) => actor.send({ type: 'webhooks.range', startAt: start, finishAt: finish })}
           errorMessage={invalid === 'webhooks.errors.range' ? t(invalid) : null}
           isDisabled={running}
         />

@@ -34,12 +34,8 @@ export function QuickEditDialog({ field, user, isPending, error, onSubmit, onClo
   return (
     <Modal
       isOpen
-      onOpenChange={(open) => {
-        if (!open && !isPending) onClose();
-      }}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
+      onClose={onClose}
+      isPending={isPending}
       size="sm"
       title={t(field === 'name' ? 'users.quick.renameTitle' : 'users.quick.emailTitle', { name: user.name })}
       footer={(close) => (

@@ -59,12 +59,8 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   return (
     <Modal
       isOpen
-      onOpenChange={(open) => {
-        if (!open && !saving) onClose();
-      }}
-      isDismissable={!saving}
-      isKeyboardDismissDisabled={saving}
-      hideCloseButton={saving}
+      onClose={onClose}
+      isPending={saving}
       size={view === 'full' ? 'lg' : 'md'}
       title={title}
       footer={(close) => (

@@ -1,10 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import { sameSubject, selectSubject } from '../../../machines/session/access-selectors';
 import { selectUser } from '../../../machines/session/session-selectors';
 import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
+import { indexUsers, queryUsers, SORT_COLUMNS, type UsersQuery } from '../../../machines/users/users-query';
+import { selectUsersQuery, usersQueryMachine } from '../../../machines/users/users-query.machine';
 import {
   sameConfirm,
   sameQuickEdit,
@@ -23,13 +26,12 @@ import { SearchField } from '../../components/search-field';
 import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
+import { useAddressSync } from '../../hooks/use-address-sync';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import { UserConfirmDialog } from './user-confirm-dialog';
 import { useNarrow } from './use-narrow';
 import { useRowAction } from './use-row-action';
-import { useUsersQuery } from './use-users-query';
 import { UsersEmptyState } from './users-empty-state';
-import { indexUsers, queryUsers, SORT_COLUMNS } from './users-query';
 import { UsersTable } from './users-table';
 import * as styles from './users.css';
 
@@ -66,7 +68,12 @@ export default function UsersScreen() {
   const formView = useSelector(actor, (s) => s.context.formView);
   const selfId = useSession((s) => selectUser(s)?.id ?? null);
   const narrow = useNarrow();
-  const [query, setQuery] = useUsersQuery();
+  // Search and sort live in their machine, mirrored in the address after a pause in typing.
+  const address = useSearch();
+  const queryActor = useActorRef(usersQueryMachine, { input: { search: address } });
+  useAddressSync(queryActor, { emitted: 'usersQuery.changed', location: 'usersQuery.location' });
+  const query = useSelector(queryActor, selectUsersQuery);
+  const setQuery = (change: Partial<UsersQuery>) => queryActor.send({ type: 'usersQuery.change', change });
   const deferred = useDeferredValue(query);
   const collator = useMemo(
     () => new Intl.Collator(i18n.language, { sensitivity: 'base', numeric: true }),

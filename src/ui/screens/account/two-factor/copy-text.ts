@@ -24,11 +24,3 @@ export function downloadText(text: string, filename: string): void {
   // After the click has been handled: revoking at once can cancel the download in some browsers.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
-
-/** The server's SVG as an image source: an `<img>` never runs scripts and nothing is injected into the page. */
-export function svgDataUrl(svg: string): string {
-  const bytes = new TextEncoder().encode(svg);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return `data:image/svg+xml;base64,${btoa(binary)}`;
-}

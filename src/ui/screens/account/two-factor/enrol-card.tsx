@@ -4,9 +4,9 @@ import type { ActionError } from '../../../../machines/shared/request-error';
 import type { TwoFactorEnrolment } from '../../../../machines/account/two-factor.machine';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
+import { EnrolmentSecret } from '../../../components/two-factor-enrolment';
 import { CodeForm } from './code-form';
-import { copyText, svgDataUrl } from './copy-text';
-import * as styles from './two-factor.css';
+import { copyText } from './copy-text';
 
 export interface EnrolCardProps {
   enrolment: TwoFactorEnrolment;
@@ -19,10 +19,7 @@ export interface EnrolCardProps {
   onCancel: () => void;
 }
 
-/** The secret in groups of four, easier to type into an app by hand. */
-const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
-
-/** Enrolment: the app to install, the server's QR code (as an image), the key to type by hand, and the code to confirm. */
+/** Enrolment: the shared steps (app, QR code, key to type by hand, with copy buttons) and the code to confirm. */
 export function EnrolCard({
   enrolment,
   isVerifying,
@@ -37,41 +34,10 @@ export function EnrolCard({
   const busy = isVerifying || isRenewing;
   return (
     <Card title={t('twoFactor.enrolHeading')}>
-      <ol className={styles.steps}>
-        <li className={styles.step}>{t('twoFactor.stepApp')}</li>
-        <li className={styles.step}>
-          <span>{t('twoFactor.stepScan')}</span>
-          <img
-            className={styles.qr}
-            src={svgDataUrl(enrolment.qr_svg)}
-            alt={t('twoFactor.qrAlt')}
-            width={192}
-            height={192}
-          />
-          <div className={styles.details}>
-            <p className={styles.muted}>
-              <strong>{t('twoFactor.manualHeading')}</strong> {t('twoFactor.manualHint')}
-            </p>
-            <dl className={styles.details}>
-              <dt className={styles.muted}>{t('twoFactor.secretLabel')}</dt>
-              <dd className={styles.secretRow}>
-                <code className={styles.mono}>{grouped(enrolment.secret)}</code>
-                <Button variant="secondary" size="sm" onPress={() => void copyText(enrolment.secret, t)}>
-                  {t('twoFactor.copySecret')}
-                </Button>
-              </dd>
-              <dt className={styles.muted}>{t('twoFactor.uriLabel')}</dt>
-              <dd className={styles.secretRow}>
-                <code className={styles.uri}>{enrolment.otpauth_uri}</code>
-                <Button variant="ghost" size="sm" onPress={() => void copyText(enrolment.otpauth_uri, t)}>
-                  {t('twoFactor.copyUri')}
-                </Button>
-              </dd>
-            </dl>
-          </div>
-        </li>
-        <li className={styles.step}>
-          <span>{t('twoFactor.stepCode')}</span>
+      <EnrolmentSecret
+        enrolment={enrolment}
+        onCopy={(text) => void copyText(text, t)}
+        codeStep={
           <CodeForm
             label={t('twoFactor.code')}
             submitLabel={t('twoFactor.confirm')}
@@ -91,8 +57,8 @@ export function EnrolCard({
               </>
             }
           />
-        </li>
-      </ol>
+        }
+      />
     </Card>
   );
 }

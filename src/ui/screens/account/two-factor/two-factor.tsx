@@ -14,7 +14,7 @@ import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { CodeForm } from './code-form';
 import { EnrolCard } from './enrol-card';
-import { RecoveryCodes } from './recovery-codes';
+import { RecoveryCodesCard } from './recovery-codes';
 import { StatusCard } from './status-card';
 import * as styles from './two-factor.css';
 
@@ -53,7 +53,7 @@ export default function TwoFactorScreen() {
     <Stack gap="lg">
       <p className={styles.intro}>{t('twoFactor.intro')}</p>
       {phase === 'showingCodes' && recoveryCodes ? (
-        <RecoveryCodes codes={recoveryCodes} account={user?.email ?? ''} onDone={acknowledge} />
+        <RecoveryCodesCard codes={recoveryCodes} account={user?.email ?? ''} onDone={acknowledge} />
       ) : enrolment && (phase === 'awaitingCode' || phase === 'verifying' || phase === 'enrolling') ? (
         <EnrolCard
           enrolment={enrolment}

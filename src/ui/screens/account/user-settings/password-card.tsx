@@ -6,7 +6,7 @@ import { Card } from '../../../components/card';
 import { Form, FormActions } from '../../../components/form';
 import { PasswordField } from '../../../components/password-field';
 import { PasswordStrengthMeter } from '../../../components/password-strength-meter';
-import { useFormFeedback } from './feedback';
+import { useFeedbackText } from '../../../hooks/use-feedback-text';
 import * as styles from './user-settings.css';
 
 export interface PasswordCardProps {
@@ -24,7 +24,7 @@ export function PasswordCard({ isChanging, feedback, onChange }: PasswordCardPro
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const { validationErrors, formError } = useFormFeedback(feedback);
+  const { validationErrors, formError } = useFeedbackText(feedback, 'settings.failure');
   return (
     <Card title={t('settings.password.heading')}>
       <p className={styles.muted}>{t('settings.password.intro')}</p>

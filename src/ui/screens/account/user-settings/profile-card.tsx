@@ -7,7 +7,7 @@ import { Card } from '../../../components/card';
 import { Form, FormActions } from '../../../components/form';
 import { PasswordField } from '../../../components/password-field';
 import { TextField } from '../../../components/text-field';
-import { useFormFeedback } from './feedback';
+import { useFeedbackText } from '../../../hooks/use-feedback-text';
 import * as styles from './user-settings.css';
 
 export interface ProfileCardProps {
@@ -28,7 +28,7 @@ export function ProfileCard({ user, isSaving, feedback, onSave }: ProfileCardPro
   const [email, setEmail] = useState(user.email);
   const [current, setCurrent] = useState('');
   const newEmail = isNewEmail(email, user.email);
-  const { validationErrors, formError } = useFormFeedback(feedback);
+  const { validationErrors, formError } = useFeedbackText(feedback, 'settings.failure');
   const changed = name.trim() !== user.name || email.trim() !== user.email;
   return (
     <Card title={t('settings.profile.heading')}>

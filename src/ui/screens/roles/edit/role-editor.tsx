@@ -11,6 +11,7 @@ import {
   selectShownGroups,
   type PermissionGroup,
 } from '../../../../machines/roles/role-permissions.machine';
+import { holdsEveryRoute } from '../../../../domain/route-access';
 import { roleRenameProblems } from '../../../../machines/roles/roles.machine';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
@@ -52,7 +53,7 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const readOnly = useSelector(actor, selectReadOnly);
   const editable = role !== null && readOnly === null;
   // Renaming changes no permission: staff may rename any role but the administrador, their own included.
-  const renamable = role !== null && staff && role.name !== 'administrador';
+  const renamable = role !== null && staff && !holdsEveryRoute(role.name);
   const guard = useLeaveGuard(dirty && editable);
   const [renameOpen, setRenameOpen] = useState(false);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);

@@ -6,6 +6,7 @@ import { Button } from '../../../components/button';
 import { Modal } from '../../../components/dialog';
 import { Form, FormActions } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
+import { useFeedbackText } from '../../../hooks/use-feedback-text';
 
 /** What a role dialog shows after a refused submit: per-field keys and the whole-form failure. */
 export interface DialogFeedback {
@@ -31,15 +32,11 @@ export function suggestRoleName(displayName: string): string {
     .slice(0, 40);
 }
 
-function useFeedbackText(feedback: DialogFeedback | null) {
-  const { t } = useTranslation();
-  const validationErrors = Object.fromEntries(
-    Object.entries(feedback?.fieldErrors ?? {}).map(([field, key]) => [field, t(key)]),
+function useRoleFeedback(feedback: DialogFeedback | null) {
+  return useFeedbackText(
+    { fieldErrors: feedback?.fieldErrors, error: feedback?.formError ?? null },
+    'roles.form.failure',
   );
-  const formError = feedback?.formError
-    ? t('roles.form.failure', { what: t(feedback.formError.key), why: t(feedback.formError.reason) })
-    : null;
-  return { validationErrors, formError };
 }
 
 /** The "Nova função" dialog: display name, and the identifier suggested from it until edited. */
@@ -52,13 +49,7 @@ export function CreateRoleDialog({
 }: DialogShellProps & { onSubmit: (name: string, displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      title={t('roles.form.createTitle')}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      hideCloseButton={isPending}
-    >
+    <Modal title={t('roles.form.createTitle')} isOpen={isOpen} onClose={onClose} isPending={isPending}>
       <CreateRoleForm isPending={isPending} feedback={feedback} onSubmit={onSubmit} onCancel={onClose} />
     </Modal>
   );
@@ -76,7 +67,7 @@ function CreateRoleForm({
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState('');
   const [name, setName] = useState<string | null>(null);
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useRoleFeedback(feedback);
   const shownName = name ?? suggestRoleName(displayName);
   return (
     <Form
@@ -129,14 +120,7 @@ export function RenameRoleDialog({
 }: DialogShellProps & { currentName: string; onSubmit: (displayName: string) => void }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      title={t('roles.form.renameTitle')}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      hideCloseButton={isPending}
-      size="sm"
-    >
+    <Modal title={t('roles.form.renameTitle')} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
       <RenameRoleForm
         isPending={isPending}
         feedback={feedback}
@@ -161,7 +145,7 @@ function RenameRoleForm({
 }) {
   const { t } = useTranslation();
   const [displayName, setDisplayName] = useState(currentName);
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useRoleFeedback(feedback);
   return (
     <Form
       formError={formError}

@@ -18,14 +18,13 @@ import { ErrorState } from '../../../components/error-state';
 import { PlusIcon } from '../../../components/icons';
 import { Inline, Stack } from '../../../components/layout';
 import { LinkButton } from '../../../components/link';
+import { holdsEveryRoute } from '../../../../domain/route-access';
 import { selectIsStaff } from '../../../../machines/session/access-selectors';
 import { useServices, useSession } from '../../../hooks/services-context';
 import { DeleteRoleDialog } from './delete-role-dialog';
 import { CreateRoleDialog, RenameRoleDialog, type DialogFeedback } from './role-dialogs';
 import * as styles from './roles-list.css';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
-
-const ADMIN = 'administrador';
 
 type OpenDialog = { kind: 'create' } | { kind: 'rename'; role: Role } | { kind: 'delete'; role: Role } | null;
 
@@ -72,7 +71,7 @@ export default function RolesListScreen() {
       cell: (role) => (
         <span className={styles.nameCell}>
           {role.display_name}
-          {role.name === ADMIN ? <Badge tone="info">{t('roles.list.readOnlyBadge')}</Badge> : null}
+          {holdsEveryRoute(role.name) ? <Badge tone="info">{t('roles.list.readOnlyBadge')}</Badge> : null}
         </span>
       ),
     },
@@ -85,14 +84,14 @@ export default function RolesListScreen() {
       id: 'routes',
       header: t('roles.list.columns.routes'),
       align: 'end',
-      cell: (role) => (role.name === ADMIN ? t('roles.list.allRoutes') : role.has_permission_routes.length),
+      cell: (role) => (holdsEveryRoute(role.name) ? t('roles.list.allRoutes') : role.has_permission_routes.length),
     },
     {
       id: 'actions',
       header: t('roles.list.columns.actions'),
       align: 'end',
       cell: (role) => {
-        const admin = role.name === ADMIN;
+        const admin = holdsEveryRoute(role.name);
         const fixed = admin || !staff;
         return (
           <span className={styles.actions}>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { I18nKey } from '../../../../domain/i18n-key';
 import type { Instance, InstanceFields } from '../../../../machines/instances/instances.machine';
@@ -8,6 +8,7 @@ import { Checkbox } from '../../../components/checkbox';
 import { Modal } from '../../../components/dialog';
 import { Form, FormActions } from '../../../components/form';
 import { TextField } from '../../../components/text-field';
+import { useFeedbackText } from '../../../hooks/use-feedback-text';
 import * as styles from './instances-panel.css';
 
 /** What a dialog shows after a refused submit: the call's failure and the refused fields. */
@@ -23,20 +24,9 @@ export interface ShellProps {
   onClose: () => void;
 }
 
-export function useFeedbackText({ actionError, fieldErrors }: InstanceFeedback) {
-  const { t } = useTranslation();
-  // The same object until the machine reports new refusals: React Aria shows server errors again
-  // whenever this object changes, so a fresh one per render would keep them after the user edits.
-  const validationErrors = useMemo(
-    () => Object.fromEntries(Object.entries(fieldErrors).map(([field, key]) => [field, t(key)])),
-    [fieldErrors, t],
-  );
-  return {
-    validationErrors,
-    formError: actionError
-      ? t('instances.form.failure', { what: t(actionError.key), why: t(actionError.reason) })
-      : null,
-  };
+/** A dialog's feedback as the Form primitive takes it. */
+export function useInstanceFeedback({ actionError, fieldErrors }: InstanceFeedback) {
+  return useFeedbackText({ fieldErrors, error: actionError }, 'instances.form.failure');
 }
 
 /** A modal that cannot be dismissed while its call runs. */
@@ -48,15 +38,7 @@ export function PanelModal({
   children,
 }: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode }) {
   return (
-    <Modal
-      title={title}
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && !isPending && onClose()}
-      isDismissable={!isPending}
-      isKeyboardDismissDisabled={isPending}
-      hideCloseButton={isPending}
-      size="sm"
-    >
+    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
       {children}
     </Modal>
   );
@@ -101,7 +83,7 @@ function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose 
         }
       : BLANK,
   );
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useInstanceFeedback(feedback);
   const set = (change: Partial<InstanceFields>) => setFields((current) => ({ ...current, ...change }));
   return (
     <Form

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../../domain/format';
 import {
@@ -8,6 +8,7 @@ import {
   selectBusy,
   selectDialog,
   selectFeedback,
+  selectConnectionsActor,
   selectListStatus,
   type Instance,
   type InstancesActor,
@@ -19,26 +20,14 @@ import { PlusIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
 import { appToasts, showToast } from '../../../components/toast-queue';
 import { VisuallyHidden } from '../../../components/visually-hidden';
-import { selectSocketOpen } from '../../../../machines/realtime/socket-selectors';
 import { selectIsStaff } from '../../../../machines/session/access-selectors';
-import { usePreferences, useServices, useSession, useSocket } from '../../../hooks/services-context';
+import { usePreferences, useRealtime, useServices, useSession } from '../../../hooks/services-context';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import { InstanceCard } from './instance-card';
-import { connectionsMachine } from '../../../../machines/instances/connections.machine';
 import { InstanceConnections } from './instance-connections';
 import { InstanceFormDialog } from './instance-dialogs';
 import { SyncDialog } from './sync-dialog';
 import * as styles from './instances-panel.css';
-
-/** Events missed while the socket was away are lost (contracts/socket.md §2.2): refetch when it opens again. */
-function useRefetchOnReconnect(actor: InstancesActor) {
-  const open = useSocket(selectSocketOpen);
-  const wasOpen = useRef(open);
-  useEffect(() => {
-    if (open && !wasOpen.current) actor.send({ type: 'instances.reconnected' });
-    wasOpen.current = open;
-  }, [open, actor]);
-}
 
 /** Sync milestones (start, 25/50/75 %, end) for screen readers: a polite region, not every event. */
 function SyncAnnouncer({ actor }: { actor: InstancesActor }) {
@@ -64,12 +53,15 @@ function Panel({ tenantName }: { tenantName: string }) {
   const { t } = useTranslation();
   const { clients, bus, preferences } = useServices();
   const staff = useSession(selectIsStaff);
-  const actor = useActorRef(instancesMachine, { input: { rest: clients.rest, bus, tenantName, staff } });
-  const connectionsActor = useActorRef(connectionsMachine, { input: { rest: clients.rest, tenantName } });
+  const { socket } = useRealtime();
+  const actor = useActorRef(instancesMachine, {
+    input: { rest: clients.rest, bus, tenantName, staff, preferences, socket },
+  });
+  // Its child: the panel's load fills it and renames reach it (instances.machine.ts).
+  const connectionsActor = useSelector(actor, selectConnectionsActor);
   const status = useSelector(actor, selectListStatus);
   const loaded = useSelector(actor, (s) => s.context.loaded);
   const instances = useSelector(actor, (s) => s.context.instances);
-  const connections = useSelector(actor, (s) => s.context.connections);
   const listError = useSelector(actor, (s) => s.context.listError);
   const dialog = useSelector(actor, selectDialog);
   const busy = useSelector(actor, selectBusy);
@@ -77,19 +69,7 @@ function Panel({ tenantName }: { tenantName: string }) {
   const feedback = useSelector(actor, selectFeedback, sameFeedback);
   const active = usePreferences((s) => s.context.activeInstance);
   const headingIds = { instances: useId(), connections: useId() };
-  useRefetchOnReconnect(actor);
   useOutcomeToast(actor);
-  // The panel's load is the connections' list; changes made here replace their rows until the next load.
-  useEffect(
-    () => connectionsActor.send({ type: 'records.set', records: connections }),
-    [connectionsActor, connections],
-  );
-  // The active instance carries its name: follow a rename made here or elsewhere.
-  useEffect(() => {
-    const row = active ? instances.find((r) => r.id === active.id) : undefined;
-    if (row && row.name !== active?.name)
-      preferences.send({ type: 'prefs.instance.set', instance: { id: row.id, name: row.name } });
-  }, [active, instances, preferences]);
 
   const close = () => actor.send({ type: 'instances.close' });
   const create = () => actor.send({ type: 'instances.createOpen' });

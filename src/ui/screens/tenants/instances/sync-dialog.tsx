@@ -5,7 +5,7 @@ import { Button } from '../../../components/button';
 import { Form, FormActions } from '../../../components/form';
 import { NumberField } from '../../../components/number-field';
 import { Switch } from '../../../components/switch';
-import { PanelModal, useFeedbackText, type ShellProps } from './instance-dialogs';
+import { PanelModal, useInstanceFeedback, type ShellProps } from './instance-dialogs';
 
 /** Default reach of a sync: the last 30 days. */
 const DEFAULT_DAYS = 30;
@@ -33,7 +33,7 @@ function SyncForm({
   const { t } = useTranslation();
   const [daysAgo, setDaysAgo] = useState<number>(DEFAULT_DAYS);
   const [unlimited, setUnlimited] = useState(false);
-  const { validationErrors, formError } = useFeedbackText(feedback);
+  const { validationErrors, formError } = useInstanceFeedback(feedback);
   return (
     <Form
       formError={formError}

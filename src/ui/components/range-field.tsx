@@ -1,5 +1,5 @@
 import { getLocalTimeZone, parseDate, today, type CalendarDate } from '@internationalized/date';
-import { DateRangePicker, type DateRange } from '../../components/date-range-picker';
+import { DateRangePicker, type DateRange } from './date-range-picker';
 
 /** `YYYY-MM-DD` of the day `days` before today in the browser's zone (0: today). */
 export function isoDaysAgo(days: number): string {
@@ -14,32 +14,36 @@ function toCalendar(iso: string): CalendarDate | null {
   }
 }
 
-export interface IsoRangePickerProps {
+export interface RangeFieldProps {
   label: string;
   description?: string;
-  start: string;
-  end: string;
-  onChange: (start: string, end: string) => void;
-  /** The machine's refusal, shown under the field (and marking it invalid). */
+  startAt: string;
+  finishAt: string;
+  onChange: (startAt: string, finishAt: string) => void;
+  /** The machine's refusal (e.g. an invalid range), shown under the field and marking it invalid. */
   errorMessage?: string | null;
   isDisabled?: boolean;
+  className?: string;
 }
 
 /**
- * The design system's date range over the `YYYY-MM-DD` strings the machines and the API use.
- * Typed with the keyboard (dd/mm/aaaa in pt-BR) or picked in the calendar; no day after today.
+ * The design system's date range over the `YYYY-MM-DD` strings machines and the API use: typed with
+ * the keyboard (dd/mm/aaaa in pt-BR) or picked in the calendar; no day after today. The report
+ * screens load it lazily (`LazyRangeField`, reports/lazy-fields.tsx); the tenant panel's webhook and
+ * analytics periods use it directly.
  */
-export function IsoRangePicker({
+export function RangeField({
   label,
   description,
-  start,
-  end,
+  startAt,
+  finishAt,
   onChange,
   errorMessage,
   isDisabled,
-}: IsoRangePickerProps) {
-  const from = toCalendar(start);
-  const to = toCalendar(end);
+  className,
+}: RangeFieldProps) {
+  const from = toCalendar(startAt);
+  const to = toCalendar(finishAt);
   const value: DateRange | null = from && to ? { start: from, end: to } : null;
   return (
     <DateRangePicker
@@ -52,6 +56,7 @@ export function IsoRangePicker({
       errorMessage={errorMessage ?? undefined}
       validationBehavior="aria"
       isDisabled={isDisabled}
+      className={className}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { user } from '../../test-support/fake-users-api';
+import { userRow as user } from '../test-support/user-fixtures';
 import { DEFAULT_QUERY, indexUsers, parseUsersQuery, queryUsers, searchKey, serializeUsersQuery } from './users-query';
 
 const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });

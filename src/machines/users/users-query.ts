@@ -1,5 +1,4 @@
-import type { SortDescriptor } from 'react-aria-components/Table';
-import type { UserRow } from '../../../machines/users/users-actors';
+import type { UserRow } from './users-actors';
 
 /**
  * The users table's client-side query: search text and sort, mirrored in the address
@@ -13,7 +12,8 @@ export type SortColumn = (typeof SORT_COLUMNS)[number];
 export interface UsersQuery {
   q: string;
   sort: SortColumn;
-  dir: SortDescriptor['direction'];
+  /** As the table's sort descriptor says it. */
+  dir: 'ascending' | 'descending';
 }
 
 export const DEFAULT_QUERY: UsersQuery = { q: '', sort: 'name', dir: 'ascending' };

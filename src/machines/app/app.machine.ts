@@ -1,0 +1,243 @@
+import {
+  assertEvent,
+  assign,
+  fromPromise,
+  raise,
+  sendTo,
+  setup,
+  type ActorRefFrom,
+  type AnyActorLogic,
+  type AnyActorRef,
+  type SnapshotFrom,
+} from 'xstate';
+import { sameAccessSubject, type AccessSubject } from '../../domain/route-access';
+import { routeGuardMachine } from '../navigation/route-guard.machine';
+import { preferencesMachine, type PreferencesInput } from '../preferences/preferences.machine';
+import type { RealtimeInput, RealtimeLogic } from '../realtime/realtime';
+import { selectAccessSubject } from '../session/session-selectors';
+import { sessionMachine, type SessionInput } from '../session/session.machine';
+
+/** The realtime chunk as the root uses it (src/machines/realtime/realtime.ts). */
+export interface RealtimeCode {
+  realtimeMachine: RealtimeLogic;
+}
+
+export interface AppMachineInput {
+  session: SessionInput;
+  preferences: PreferencesInput;
+  /** The realtime side's input, given to it when it starts. */
+  realtime: RealtimeInput;
+  /** The realtime code when it is already in (tests); otherwise the `loadRealtime` actor fetches it. */
+  realtimeCode?: RealtimeCode;
+}
+
+export interface AppMachineContext {
+  sessionInput: SessionInput;
+  preferencesInput: PreferencesInput;
+  /** The session's subject as last told to the route guard; null before the first. */
+  subject: AccessSubject | null;
+  realtimeInput: RealtimeInput;
+  realtimeCode: RealtimeCode | null;
+  /** The running realtime side (also `system.get('socket')`, `system.get('activityFeed')`). */
+  realtime: AnyActorRef | null;
+}
+
+export type AppMachineEvent =
+  /** The session changed (raised from its snapshots). */
+  | { type: 'app.session'; subject: AccessSubject }
+  /** Fetch the realtime code without starting it (the login page, while idle). */
+  | { type: 'app.realtime.preload' }
+  /** Start the realtime side now, signed in or not (a view asks for the socket). */
+  | { type: 'app.realtime.load' }
+  /** The address's tenant changed: the socket reconnects for it (socket.md §4.4). */
+  | { type: 'app.tenant'; tenant: string };
+
+function runningRealtime(actor: AnyActorRef | null): AnyActorRef {
+  if (!actor) throw new Error('the realtime side is not running');
+  return actor;
+}
+
+/**
+ * The root of the app's actor system (docs/architecture.md, Layers): invokes the session, the
+ * preferences and the route guard for the app's whole life, registered by `systemId` (app-system.ts),
+ * and the realtime side once a user has signed in. The links between them are transitions here:
+ *
+ * - every session snapshot is raised as `app.session`; when its access subject changed (signed in,
+ *   role, permitted routes), the guard is told with `route.session`, so it re-decides the route;
+ * - the realtime region loads the realtime chunk in an invoked state (`loading`, the `loadRealtime`
+ *   actor) and starts it at the first signed-in session, or at `app.realtime.load`. `app.realtime.preload`
+ *   fetches it ahead (`preloading` → `ready`), so a sign-in then starts it in the same step as the
+ *   session's change and the first signed-in render finds it. A failed load (`failed`) is tried again
+ *   at the next session change or `app.realtime.load`; a failed preload is silent (`idle`).
+ * - `app.tenant` reaches the socket while the realtime side runs.
+ *
+ * Provide `loadRealtime` (the chunk's dynamic import) in the composition root (src/app/app-services.ts);
+ * the machine itself imports only the chunk's types.
+ */
+export const appMachine = setup({
+  types: {
+    context: {} as AppMachineContext,
+    events: {} as AppMachineEvent,
+    input: {} as AppMachineInput,
+  },
+  actors: {
+    session: sessionMachine,
+    preferences: preferencesMachine,
+    routeGuard: routeGuardMachine,
+    loadRealtime: fromPromise<RealtimeCode>(() => Promise.reject(new Error('loadRealtime is provided by the app'))),
+  },
+  guards: {
+    subjectChanged: ({ context, event }) => {
+      assertEvent(event, 'app.session');
+      return context.subject === null || !sameAccessSubject(context.subject, event.subject);
+    },
+    signedIn: ({ event }) => {
+      assertEvent(event, 'app.session');
+      return event.subject.authenticated;
+    },
+    codeIn: ({ context }) => context.realtimeCode !== null,
+  },
+  actions: {
+    tellGuard: sendTo('routeGuard', ({ event }) => {
+      assertEvent(event, 'app.session');
+      return { type: 'route.session' as const, subject: event.subject };
+    }),
+    takeSubject: assign(({ event }) => {
+      assertEvent(event, 'app.session');
+      return { subject: event.subject };
+    }),
+    takeCode: assign((_, params: { code: RealtimeCode }) => ({ realtimeCode: params.code })),
+    startRealtime: assign(({ context, spawn }) => {
+      if (context.realtimeCode === null) throw new Error('the realtime code is not in');
+      return {
+        // The logic arrives with the chunk, so it cannot be named in `setup`.
+        realtime: spawn(context.realtimeCode.realtimeMachine as AnyActorLogic, {
+          systemId: 'realtime',
+          input: context.realtimeInput,
+        }),
+      };
+    }),
+    // Only in `running`, where the realtime side has been spawned.
+    tellRealtime: sendTo(
+      ({ context }) => runningRealtime(context.realtime),
+      ({ event }) => {
+        assertEvent(event, 'app.tenant');
+        return { type: 'realtime.tenant' as const, tenantName: event.tenant };
+      },
+    ),
+    reportLoadFailure: (_, params: { error: unknown }) => {
+      console.error('realtime chunk failed to load', params.error);
+    },
+  },
+}).createMachine({
+  id: 'app',
+  type: 'parallel',
+  context: ({ input }) => ({
+    sessionInput: input.session,
+    preferencesInput: input.preferences,
+    subject: null,
+    realtimeInput: input.realtime,
+    realtimeCode: input.realtimeCode ?? null,
+    realtime: null,
+  }),
+  invoke: [
+    {
+      src: 'session',
+      id: 'session',
+      systemId: 'session',
+      input: ({ context }) => context.sessionInput,
+      onSnapshot: {
+        actions: raise(({ event }) => ({ type: 'app.session' as const, subject: selectAccessSubject(event.snapshot) })),
+      },
+    },
+    {
+      src: 'preferences',
+      id: 'preferences',
+      systemId: 'preferences',
+      input: ({ context }) => context.preferencesInput,
+    },
+    { src: 'routeGuard', id: 'routeGuard', systemId: 'routeGuard', input: {} },
+  ],
+  states: {
+    /** The route guard decides with the session's current subject. */
+    access: {
+      initial: 'following',
+      states: {
+        following: {
+          on: { 'app.session': { guard: 'subjectChanged', actions: ['takeSubject', 'tellGuard'] } },
+        },
+      },
+    },
+    realtime: {
+      initial: 'idle',
+      states: {
+        /** No code yet, nothing asked. */
+        idle: {
+          always: { guard: 'codeIn', target: 'ready' },
+          on: {
+            'app.session': { guard: 'signedIn', target: 'loading' },
+            'app.realtime.load': 'loading',
+            'app.realtime.preload': 'preloading',
+          },
+        },
+        /** Fetching the code ahead of a sign-in. */
+        preloading: {
+          invoke: {
+            src: 'loadRealtime',
+            id: 'loadRealtime',
+            onDone: { target: 'ready', actions: { type: 'takeCode', params: ({ event }) => ({ code: event.output }) } },
+            // Silent: the load at sign-in reports a chunk that cannot be had.
+            onError: 'idle',
+          },
+          on: {
+            'app.session': { guard: 'signedIn', target: 'loading' },
+            'app.realtime.load': 'loading',
+          },
+        },
+        /** The code is in; it starts with the first signed-in session. */
+        ready: {
+          on: {
+            'app.session': { guard: 'signedIn', target: 'running' },
+            'app.realtime.load': 'running',
+          },
+        },
+        loading: {
+          invoke: {
+            src: 'loadRealtime',
+            id: 'loadRealtime',
+            onDone: {
+              target: 'running',
+              actions: { type: 'takeCode', params: ({ event }) => ({ code: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: { type: 'reportLoadFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        /** The chunk did not load (offline): asked for again at the next session change or request. */
+        failed: {
+          on: {
+            'app.session': { guard: 'signedIn', target: 'loading' },
+            'app.realtime.load': 'loading',
+            'app.realtime.preload': 'preloading',
+          },
+        },
+        /** Runs until the app stops; it follows the session by itself. */
+        running: {
+          entry: 'startRealtime',
+          on: { 'app.tenant': { actions: 'tellRealtime' } },
+        },
+      },
+    },
+  },
+});
+
+export type AppActor = ActorRefFrom<typeof appMachine>;
+export type AppSnapshot = SnapshotFrom<typeof appMachine>;
+
+/** Whether the realtime side runs (its socket and feed are in the system). */
+export const selectRealtimeRunning = (snapshot: AppSnapshot): boolean => snapshot.matches({ realtime: 'running' });
+
+/** Whether the last load of the realtime chunk failed. */
+export const selectRealtimeFailed = (snapshot: AppSnapshot): boolean => snapshot.matches({ realtime: 'failed' });

@@ -1,0 +1,88 @@
+/**
+ * The vitest projects (lanes), decided from what each test file reaches, so that a new file lands in
+ * the right lane without a list to keep (docs/architecture.md, "Tests and their lanes"):
+ *
+ * - `views`: component tests, the files that ask for jsdom with a `// @vitest-environment jsdom` docblock;
+ * - `logic`: everything else that opens no database: domain rules, machines, server code tested alone;
+ * - `server`: files whose imports reach a database driver (PGlite; the server's own `pg` pool);
+ * - `postgres`: files whose imports reach `server/src/test-support/postgres.ts`, which starts a
+ *   throwaway PostgreSQL cluster from Debian's binaries.
+ *
+ * `npm run test:fast` is `logic` and `views`: no database, no browser. A file's lane follows its
+ * imports, not its name: the walk follows relative `import … from` and `import(…)` (not `import type`).
+ * A file that reaches a database some other way (a child process) says so: `@test-lane server`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+export type Lane = 'logic' | 'views' | 'server' | 'postgres';
+
+const ROOTS = ['src', 'server/src', 'tests/unit', 'tests/contract'];
+const TEST_FILE = /\.test\.tsx?$/;
+/** A module that opens a database itself. */
+const DATABASE_DRIVER = /from '(@electric-sql\/pglite[^']*|pg)'|import\('(@electric-sql\/pglite[^']*|pg)'\)/;
+const POSTGRES_SUPPORT = resolve('server/src/test-support/postgres.ts');
+const JSDOM = /@vitest-environment jsdom/;
+const STATED_LANE = /@test-lane (server|postgres)\b/;
+/** Relative imports that bring code at run time: `import x from './a'`, `export … from './a'`, `import('./a')`. */
+const RELATIVE_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'";]*?\bfrom\s+'(\.{1,2}\/[^']+)'|(?:^|\n)\s*import\s+'(\.{1,2}\/[^']+)'|\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+
+function walk(dir: string, out: string[]): string[] {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'generated') continue;
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (TEST_FILE.test(entry)) out.push(path);
+  }
+  return out;
+}
+
+function resolveModule(from: string, specifier: string): string | undefined {
+  const base = resolve(dirname(from), specifier.replace(/\.(js|mjs)$/, ''));
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')])
+    if (existsSync(candidate) && statSync(candidate).isFile() && /\.tsx?$/.test(candidate)) return candidate;
+  return undefined;
+}
+
+interface Reach {
+  database: boolean;
+  postgres: boolean;
+}
+
+function reachOf(file: string, memo: Map<string, Reach>, visiting: Set<string>): Reach {
+  const known = memo.get(file);
+  if (known) return known;
+  if (visiting.has(file)) return { database: false, postgres: false };
+  visiting.add(file);
+  const text = readFileSync(file, 'utf8');
+  const reach: Reach = { database: DATABASE_DRIVER.test(text), postgres: file === POSTGRES_SUPPORT };
+  for (const match of text.matchAll(RELATIVE_IMPORT)) {
+    const target = resolveModule(file, (match[1] ?? match[2] ?? match[3])!);
+    if (!target) continue;
+    const next = reachOf(target, memo, visiting);
+    reach.database ||= next.database;
+    reach.postgres ||= next.postgres;
+    if (reach.database && reach.postgres) break;
+  }
+  visiting.delete(file);
+  memo.set(file, reach);
+  return reach;
+}
+
+/** Every test file under the test roots, by lane (paths relative to the repository). */
+export function testLanes(root = process.cwd()): Record<Lane, string[]> {
+  const lanes: Record<Lane, string[]> = { logic: [], views: [], server: [], postgres: [] };
+  const memo = new Map<string, Reach>();
+  for (const file of ROOTS.flatMap((dir) => walk(resolve(root, dir), []))) {
+    const text = readFileSync(file, 'utf8');
+    const reach = reachOf(file, memo, new Set());
+    const stated = STATED_LANE.exec(text)?.[1] as Lane | undefined;
+    const lane: Lane =
+      stated ?? (reach.postgres ? 'postgres' : reach.database ? 'server' : JSDOM.test(text) ? 'views' : 'logic');
+    lanes[lane].push(relative(root, file));
+  }
+  for (const files of Object.values(lanes)) files.sort();
+  return lanes;
+}
