@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as dialogStyles from './dialog.css';
 import { CloseIcon } from './icons';
-import { NativeIconButton } from './native-button';
+import { IconButton } from './button';
 import * as styles from './native-overlay.css';
 
 export interface ModalDialogOptions {
@@ -164,7 +164,7 @@ function OpenModal({
           {title}
         </h2>
         {hideCloseButton ? null : (
-          <NativeIconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
+          <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
         )}
       </div>
       <div className={dialogStyles.body}>{typeof children === 'function' ? children(close) : children}</div>

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as fieldStyles from './field.css';
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
-import { NativeButton, NativeIconButton } from './native-button';
+import { Button, IconButton } from './button';
 import * as styles from './pagination.css';
 import { VisuallyHidden } from './visually-hidden';
 
@@ -67,7 +67,7 @@ export function Pagination({
       </span>
       <ul className={styles.pages}>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.first')}
             icon={<ChevronsLeftIcon />}
             size="sm"
@@ -76,7 +76,7 @@ export function Pagination({
           />
         </li>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.previous')}
             icon={<ChevronLeftIcon />}
             size="sm"
@@ -92,7 +92,7 @@ export function Pagination({
             </li>
           ) : (
             <li key={p}>
-              <NativeButton
+              <Button
                 size="sm"
                 variant={p === current ? 'primary' : 'ghost'}
                 aria-label={t('ui.pagination.goTo', { page: p })}
@@ -102,12 +102,12 @@ export function Pagination({
                 onPress={() => go(p)}
               >
                 {p}
-              </NativeButton>
+              </Button>
             </li>
           ),
         )}
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.next')}
             icon={<ChevronRightIcon />}
             size="sm"
@@ -116,7 +116,7 @@ export function Pagination({
           />
         </li>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.last')}
             icon={<ChevronsRightIcon />}
             size="sm"

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Enrolment } from '../../../machines/session/session-actors';
 import { FormActions } from '../../components/form-parts';
-import { NativeButton } from '../../components/native-button';
+import { Button } from '../../components/button';
 import * as styles from './enrolment-parts.css';
 
 /** The server's QR code (an SVG document without script or link) as an image; the CSP allows `data:` images. */
@@ -64,9 +64,9 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         {t('twoFactor.savedCheck')}
       </label>
       <FormActions>
-        <NativeButton onPress={onDone} isDisabled={!saved} fullWidth>
+        <Button onPress={onDone} isDisabled={!saved} fullWidth>
           {t('twoFactor.done')}
-        </NativeButton>
+        </Button>
       </FormActions>
     </div>
   );
