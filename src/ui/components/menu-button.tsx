@@ -100,6 +100,8 @@ export function MenuButton<T extends MenuOption>({
           focus={open}
           triggerRef={ref}
           placement={placement ?? 'bottom end'}
+          // 8 px under the button, where the rows' menus have always opened (React Aria's default).
+          offset={8}
           onClose={() => setOpen(null)}
           onAction={(key) => {
             chosen.current = key;

@@ -95,6 +95,8 @@ export interface MenuProps<T extends MenuOption> {
   focus: 'first' | 'last';
   triggerRef: RefObject<Element | null>;
   placement: PopoverPlacement;
+  /** The gap under the button in px (the popover's 4 unless told). */
+  offset?: number;
   onClose: () => void;
   onAction: ((id: MenuKey) => void) | undefined;
 }
@@ -112,6 +114,7 @@ export function Menu<T extends MenuOption>({
   focus,
   triggerRef,
   placement,
+  offset,
   onClose,
   onAction,
 }: MenuProps<T>) {
@@ -152,6 +155,7 @@ export function Menu<T extends MenuOption>({
     <NativePopover
       triggerRef={triggerRef}
       placement={placement}
+      offset={offset}
       className={styles.popover}
       aria-labelledby={labelledBy}
       onClose={onClose}

@@ -38,7 +38,7 @@ export function pageWindow(page: number, pageCount: number, siblings: number): (
  * Page controls for server-paged lists (tenants): a `nav` landmark with first/previous/numbered/
  * next/last buttons (the current one `aria-current="page"`), the "1–4 de 37" range in a polite
  * live region so a page change is announced, and an optional page-size select. Plain elements
- * (native-button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
+ * (button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
  * screen after sign-in, shows it.
  */
 export function Pagination({

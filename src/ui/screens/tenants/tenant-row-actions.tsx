@@ -55,7 +55,7 @@ function MoreIcon() {
  * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
  * (features, webhooks, analytics, instances), editing its data, the plan, and delete last (danger).
  * Editing, the plan, delete and restore are back-office staff's: anyone else gets the sections only. Both are plain
- * buttons (React Aria's menu mounts only while it is open): a page of 100 rows stays light.
+ * buttons (the menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   const { t } = useTranslation();

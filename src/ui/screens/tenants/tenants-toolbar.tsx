@@ -22,7 +22,7 @@ export interface TenantsToolbarProps {
 
 /**
  * Search (by name or CNPJ, debounced by the machine), active/deleted view, reload and "Novo tenant".
- * Native controls (native-search-field.tsx, native-toggles.tsx, native-button.tsx): the first
+ * Native controls (search-field.tsx, radio-group.tsx, button.tsx): the first
  * screen after sign-in loads no React Aria for its toolbar.
  */
 export function TenantsToolbar({

@@ -85,7 +85,7 @@ function twoFactorOption(user: UserRow, t: TFunction): RowMenuOption {
  *
  * Mounted on every row a virtualized list scrolls into view, so it stays light: `t` comes from the
  * columns (no useTranslation per row), "Editar" is a {@link Button} (a plain button with the
- * ghost Button's look) and the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
+ * ghost Button's look) and the menu is a {@link MenuButton} (its menu mounts only while it is open).
  */
 export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   const { narrow, busy, pendingUserId, selfId, onAction, refusalOf } = useRowActions();
