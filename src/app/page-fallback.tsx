@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NativeSpinner } from '../ui/components/native-spinner';
+import { Spinner } from '../ui/components/spinner';
 import * as styles from './page-fallback.css';
 
 /** While a screen's code loads or the guard decides: a quiet, announced spinner (no layout jump). */
@@ -7,7 +7,7 @@ export function PageFallback() {
   const { t } = useTranslation();
   return (
     <div className={styles.fallback}>
-      <NativeSpinner label={t('shell.loading')} />
+      <Spinner label={t('shell.loading')} />
     </div>
   );
 }

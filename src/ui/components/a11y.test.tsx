@@ -172,7 +172,7 @@ describe('axe-core (jsdom)', () => {
       />,
     );
     await user.click(screen.getByRole('button', { name: 'Ações de Ana' }));
-    // React Aria's menu is its own chunk (menu-button.tsx): it shows once loaded.
+    // The menu mounts when it opens (menu-button.tsx).
     expect(await screen.findByRole('menu', { name: 'Ações de Ana' })).toBeInTheDocument();
     expect(await violations()).toEqual([]);
   });

@@ -1,22 +1,29 @@
-import type { ReactNode } from 'react';
-import { Button as RACButton, type ButtonProps as RACButtonProps } from 'react-aria-components/Button';
+import { useId, type ButtonHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as styles from './button.css';
 import { cx } from './class-names';
+import * as native from './native-controls.css';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = keyof typeof styles.variant;
 export type ButtonSize = keyof typeof styles.size;
 
-interface BaseButtonProps extends Omit<RACButtonProps, 'className' | 'style' | 'children' | 'render'> {
+interface BaseButtonProps extends Omit<
+  ButtonHTMLAttributes<HTMLButtonElement>,
+  'className' | 'style' | 'children' | 'disabled' | 'onClick'
+> {
   /** primary: the one main action; secondary: others; danger: destructive; ghost: toolbars. */
   variant?: ButtonVariant;
   size?: ButtonSize;
   className?: string;
-  /** Accessible name of the spinner while `isPending`; defaults to "Carregando…". */
+  /** Called on activation (click, Enter, Space), never while pending or disabled. */
+  onPress?: () => void;
+  isDisabled?: boolean;
+  /** Focusable but inert, with a spinner in its name, `aria-busy`, and no second submit on Enter. */
+  isPending?: boolean;
+  /** The spinner's name while pending (translated); "Carregando…" (`common.loading`) when absent. */
   pendingLabel?: string;
-  /** Marks the current item of a set (the current page in Pagination). */
-  'aria-current'?: 'page' | 'step' | 'location' | 'true';
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export interface ButtonProps extends BaseButtonProps {
@@ -26,19 +33,11 @@ export interface ButtonProps extends BaseButtonProps {
   fullWidth?: boolean;
 }
 
-/*
- * RAC forwards only known DOM props, so `aria-busy` and `aria-current` go through its `render`
- * hook: the element stays RAC's own <button>, with every prop and ref RAC computed, plus these.
- */
-function renderButton(ariaCurrent: ButtonProps['aria-current']): NonNullable<RACButtonProps['render']> {
-  return function render(domProps, { isPending }) {
-    return <button {...domProps} aria-busy={isPending || undefined} aria-current={ariaCurrent} />;
-  };
-}
-
 /**
- * The action button (RAC `Button`). `isPending` keeps it focusable but inert, shows a spinner that
- * RAC adds to the button's name, sets `aria-busy` and stops Enter in a form from submitting twice.
+ * The action button, a plain `<button>` (no React Aria: it is on the login route and on every row of
+ * long lists). `:hover` and `:focus-visible` give the look React Aria's data attributes gave
+ * (native-controls.css.ts; keyboard-only focus ring). `isPending` keeps it focusable but inert,
+ * shows a named spinner in its name, sets `aria-busy` and stops Enter in a form from submitting twice.
  */
 export function Button({
   variant = 'primary',
@@ -47,22 +46,25 @@ export function Button({
   children,
   icon,
   fullWidth,
-  isPending,
-  pendingLabel,
-  'aria-current': ariaCurrent,
   ...props
 }: ButtonProps) {
-  const { t } = useTranslation();
+  const { spinner, buttonProps } = useButton(props);
   return (
-    <RACButton
-      {...props}
-      isPending={isPending}
-      render={renderButton(ariaCurrent)}
-      className={cx(styles.base, styles.variant[variant], styles.size[size], fullWidth && styles.fullWidth, className)}
+    <button
+      {...buttonProps}
+      className={cx(
+        styles.base,
+        styles.variant[variant],
+        styles.size[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        fullWidth && styles.fullWidth,
+        className,
+      )}
     >
-      {isPending ? <Spinner size="sm" label={pendingLabel ?? t('common.loading')} /> : icon}
+      {spinner ?? icon}
       <span className={styles.label}>{children}</span>
-    </RACButton>
+    </button>
   );
 }
 
@@ -77,27 +79,54 @@ export interface IconButtonProps extends Omit<BaseButtonProps, 'aria-label' | 'a
 }
 
 /** A square, icon-only button. Its accessible name is `label`; the type makes it impossible to omit. */
-export function IconButton({
-  label,
-  icon,
-  variant = 'ghost',
-  size = 'md',
-  className,
-  isPending,
-  pendingLabel,
-  'aria-current': ariaCurrent,
-  ...props
-}: IconButtonProps) {
-  const { t } = useTranslation();
+export function IconButton({ label, icon, variant = 'ghost', size = 'md', className, ...props }: IconButtonProps) {
+  const { spinner, buttonProps } = useButton({ ...props, 'aria-label': label });
   return (
-    <RACButton
-      {...props}
-      aria-label={label}
-      isPending={isPending}
-      render={renderButton(ariaCurrent)}
-      className={cx(styles.base, styles.variant[variant], styles.iconSize[size], className)}
+    <button
+      {...buttonProps}
+      className={cx(
+        styles.base,
+        styles.variant[variant],
+        styles.iconSize[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        className,
+      )}
     >
-      {isPending ? <Spinner size="sm" label={pendingLabel ?? t('common.loading')} /> : icon}
-    </RACButton>
+      {spinner ?? icon}
+    </button>
   );
+}
+
+/** The default pending name, read only while pending: an idle button subscribes to no translation. */
+function LoadingSpinner({ id }: { id: string }) {
+  const { t } = useTranslation();
+  return <Spinner id={id} size="sm" label={t('common.loading')} />;
+}
+
+function useButton({ onPress, isDisabled, isPending, pendingLabel, type = 'button', id, ...rest }: BaseButtonProps) {
+  const ownId = useId();
+  const progressId = useId();
+  const buttonId = id ?? ownId;
+  const spinner = !isPending ? null : pendingLabel ? (
+    <Spinner id={progressId} size="sm" label={pendingLabel} />
+  ) : (
+    <LoadingSpinner id={progressId} />
+  );
+  // As React Aria did: an aria-label would hide the spinner's name, so the pending name is "label + spinner".
+  const labelledBy = isPending && rest['aria-label'] ? `${buttonId} ${progressId}` : undefined;
+  return {
+    spinner,
+    buttonProps: {
+      ...rest,
+      id: buttonId,
+      // Pending: Enter in a field must not submit again, and the button stays in the tab order.
+      type: isPending && type === 'submit' ? ('button' as const) : type,
+      disabled: isDisabled,
+      'aria-disabled': isPending ? ('true' as const) : undefined,
+      'aria-busy': isPending || undefined,
+      'aria-labelledby': labelledBy,
+      onClick: isPending || !onPress ? undefined : () => onPress(),
+    },
+  };
 }

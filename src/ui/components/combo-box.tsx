@@ -1,74 +1,189 @@
-import { Button } from 'react-aria-components/Button';
-import { ComboBox as RACComboBox, type ComboBoxProps as RACComboBoxProps } from 'react-aria-components/ComboBox';
-import { Input } from 'react-aria-components/Input';
-import { ListBox } from 'react-aria-components/ListBox';
-import { Popover } from 'react-aria-components/Popover';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as fieldStyles from './field.css';
-import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
-import { ChevronDownIcon } from './icons';
-import { OptionItem, type SelectOption } from './list-box';
+import { CheckIcon, ChevronDownIcon } from './icons';
+import type { SelectOption } from './list-box';
+import * as controls from './native-controls.css';
+import * as native from './native-overlay.css';
 import * as styles from './popover.css';
-import { VisuallyHidden } from './visually-hidden';
 
-export interface ComboBoxProps<T extends SelectOption>
-  extends Omit<RACComboBoxProps<T>, 'className' | 'style' | 'children' | 'items' | 'defaultItems'>, FieldChromeProps {
-  /** All options; the ComboBox filters them by what is typed (locale-aware "contains"). */
-  items: Iterable<T>;
-  placeholder?: string;
-  className?: string;
+type OptionKey = SelectOption['id'];
+
+export interface ComboBoxProps<T extends SelectOption> {
+  /** The field's label (translated); it names the combo box. */
+  label: string;
   /** Keep the label for screen readers only (compact toolbars such as the navbar's tenant switcher). */
   labelHidden?: boolean;
+  /** All options; typing filters them ("contains", ignoring case and accents). */
+  items: readonly T[];
+  selectedKey: OptionKey | null;
+  onSelectionChange: (key: OptionKey) => void;
+  placeholder?: string;
+  className?: string;
 }
 
+/** Lower case without accents, for a "contains" match that ignores both ("sao" finds "São"). */
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLocaleLowerCase();
+
 /**
- * Type to filter, then pick one (RAC `ComboBox`): tenant switcher, instance picker, long lists.
- * ArrowDown opens the list, Enter picks, Escape closes/clears; the value is the option's `id`.
+ * Type to filter, then pick one (tenant switcher, tenant chooser, filters), on a native input
+ * without React Aria (the ARIA combobox pattern with a listbox popup): typing opens the list filtered by what was typed; ArrowDown and
+ * ArrowUp open it (all options) and move the active option (`aria-activedescendant`: focus stays in
+ * the input); Enter or a click picks; Escape, or leaving the field, closes it and puts the chosen
+ * option's label back. The chevron button shows every option; it is not a tab stop.
  */
 export function ComboBox<T extends SelectOption>({
   label,
   labelHidden,
-  description,
-  errorMessage,
   items,
+  selectedKey,
+  onSelectionChange,
   placeholder,
   className,
-  ...props
 }: ComboBoxProps<T>) {
   const { t } = useTranslation();
+  const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const selectedLabel = items.find((item) => item.id === selectedKey)?.label ?? '';
+  // What was typed since the last choice; null shows the chosen option's label.
+  const [typed, setTyped] = useState<string | null>(null);
+  // Open: whether the list filters by `typed` or shows everything (opened by arrow or button).
+  const [open, setOpen] = useState<'filtered' | 'all' | null>(null);
+  const [active, setActive] = useState(-1);
+  // The active option shows a ring when the arrows moved to it, not under the pointer.
+  const [byKey, setByKey] = useState(false);
+
+  const shown =
+    open === 'filtered' && typed !== null ? items.filter((item) => fold(item.label).includes(fold(typed))) : items;
+  const listId = `${id}-list`;
+  // Expanded only while a listbox shows; "no results" is a status message beside the field instead.
+  const expanded = open !== null && shown.length > 0;
+  const optionId = (index: number) => `${id}-option-${index}`;
+
+  const close = () => {
+    setOpen(null);
+    setActive(-1);
+    setTyped(null);
+  };
+  const choose = (item: T | undefined) => {
+    if (!item || item.isDisabled) return;
+    close();
+    if (item.id !== selectedKey) onSelectionChange(item.id);
+  };
+  const reach = (index: number) => {
+    setActive(index);
+    setByKey(true);
+    listRef.current?.children[index]?.scrollIntoView?.({ block: 'nearest' });
+  };
+  const openAll = (at: 'selected' | 'last') => {
+    setOpen('all');
+    const selected = items.findIndex((item) => item.id === selectedKey);
+    setActive(at === 'last' ? items.length - 1 : Math.max(selected, 0));
+    setByKey(true);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const count = shown.length;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      const down = event.key === 'ArrowDown';
+      if (open === null) openAll(down ? 'selected' : 'last');
+      else if (count > 0) reach(active < 0 ? (down ? 0 : count - 1) : (active + (down ? 1 : -1) + count) % count);
+    } else if (event.key === 'Enter') {
+      if (open === null || active < 0) return;
+      choose(shown[active]);
+    } else if (event.key === 'Escape') {
+      if (open === null && typed === null) return;
+      // Inside a dialog, this Escape only closes the list.
+      event.stopPropagation();
+      close();
+    } else return;
+    event.preventDefault();
+  };
+
+  const selectedIndex = shown.findIndex((item) => item.id === selectedKey);
   return (
-    <RACComboBox allowsEmptyCollection {...props} defaultItems={items} className={cx(fieldStyles.field, className)}>
-      {({ isInvalid, isDisabled }) => (
-        <>
-          {labelHidden ? (
-            <VisuallyHidden>
-              <FieldLabel>{label}</FieldLabel>
-            </VisuallyHidden>
+    <div className={cx(fieldStyles.field, native.comboField, className)}>
+      <label htmlFor={`${id}-input`} id={`${id}-label`} className={labelHidden ? native.srOnly : fieldStyles.label}>
+        {label}
+      </label>
+      <div className={fieldStyles.groupBox}>
+        <input
+          ref={inputRef}
+          id={`${id}-input`}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={expanded ? listId : undefined}
+          aria-activedescendant={expanded && active >= 0 && active < shown.length ? optionId(active) : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={placeholder}
+          value={typed ?? selectedLabel}
+          className={fieldStyles.innerInput}
+          onChange={(event) => {
+            setTyped(event.target.value);
+            setOpen('filtered');
+            setActive(-1);
+          }}
+          onKeyDown={onKeyDown}
+          onBlur={close}
+        />
+        <button
+          type="button"
+          tabIndex={-1}
+          aria-label={t('ui.select.showOptions')}
+          aria-expanded={expanded}
+          aria-controls={expanded ? listId : undefined}
+          className={cx(fieldStyles.inputButton, controls.inputButtonState)}
+          // The input keeps focus (and its caret) while the list opens or closes.
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => {
+            inputRef.current?.focus();
+            if (open === null) openAll('selected');
+            else close();
+          }}
+        >
+          <ChevronDownIcon />
+        </button>
+      </div>
+      {open !== null ? (
+        <div className={cx(styles.popover, native.comboPopup)}>
+          {shown.length === 0 ? (
+            <div role="status" className={styles.empty}>
+              {t('ui.select.noResults')}
+            </div>
           ) : (
-            <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+            <div ref={listRef} role="listbox" id={listId} aria-labelledby={`${id}-label`} className={styles.list}>
+              {shown.map((item, index) => (
+                <div
+                  key={String(item.id)}
+                  id={optionId(index)}
+                  role="option"
+                  aria-selected={index === selectedIndex}
+                  aria-disabled={item.isDisabled || undefined}
+                  data-active={index === active ? (byKey ? 'key' : 'pointer') : undefined}
+                  className={cx(styles.item, native.comboOption)}
+                  onMouseDown={(event) => event.preventDefault()}
+                  onPointerEnter={() => {
+                    setActive(index);
+                    setByKey(false);
+                  }}
+                  onClick={() => choose(item)}
+                >
+                  <span className={styles.check}>{index === selectedIndex ? <CheckIcon /> : null}</span>
+                  <span className={styles.itemLabel}>{item.label}</span>
+                </div>
+              ))}
+            </div>
           )}
-          <div
-            className={fieldStyles.groupBox}
-            data-invalid={isInvalid || undefined}
-            data-disabled={isDisabled || undefined}
-          >
-            <Input className={fieldStyles.innerInput} placeholder={placeholder} />
-            <Button className={fieldStyles.inputButton} aria-label={t('ui.select.showOptions')}>
-              <ChevronDownIcon />
-            </Button>
-          </div>
-          <FieldHelp description={description} errorMessage={errorMessage} />
-          <Popover className={styles.popover}>
-            <ListBox
-              className={styles.list}
-              renderEmptyState={() => <div className={styles.empty}>{t('ui.select.noResults')}</div>}
-            >
-              {(option: T) => <OptionItem option={option} />}
-            </ListBox>
-          </Popover>
-        </>
-      )}
-    </RACComboBox>
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -1,8 +1,10 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { cx } from './class-names';
+import * as dialogStyles from './dialog.css';
 import { Button } from './button';
-import * as styles from './dialog.css';
-import { Modal } from './dialog';
+import { useModalDialog } from './native-overlay';
+import * as styles from './native-overlay.css';
 
 export interface ConfirmDialogProps {
   isOpen: boolean;
@@ -22,11 +24,18 @@ export interface ConfirmDialogProps {
 }
 
 /**
- * "Are you sure?" before delete, block, disconnect, restore. An `alertdialog` whose initial focus
- * is Cancel (the safe choice), with the action's result owned by the caller (machine state).
+ * "Are you sure?" before delete, block, disconnect, restore, on the platform's `<dialog>`
+ * (native-overlay.tsx's `useModalDialog`), without React Aria: an `alertdialog` named by its title
+ * and described by its message, Cancel focused first (the safe choice), Escape or a click outside
+ * cancel — neither while the action is pending, when the confirm button spins and Cancel is
+ * disabled. The action's result is owned by the caller (machine state). Renders nothing while
+ * closed, so a screen that keeps it mounted pays for one component.
  */
-export function ConfirmDialog({
-  isOpen,
+export function ConfirmDialog({ isOpen, ...props }: ConfirmDialogProps) {
+  return isOpen ? <OpenConfirmDialog {...props} /> : null;
+}
+
+function OpenConfirmDialog({
   onOpenChange,
   title,
   message,
@@ -35,33 +44,47 @@ export function ConfirmDialog({
   cancelLabel,
   variant = 'primary',
   isPending = false,
-}: ConfirmDialogProps) {
+}: Omit<ConfirmDialogProps, 'isOpen'>) {
   const { t } = useTranslation();
+  const titleId = useId();
   const messageId = useId();
+  const cancel = () => {
+    if (!isPending) onOpenChange(false);
+  };
+  const { dialogProps } = useModalDialog({
+    onClose: cancel,
+    isDismissable: !isPending,
+    isKeyboardDismissDisabled: isPending,
+    initialFocus: (dialog) => dialog.querySelector<HTMLElement>('[data-cancel]'),
+  });
   return (
-    <Modal
+    <dialog
+      {...dialogProps}
       role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
       aria-describedby={messageId}
-      size="sm"
-      title={title}
-      isOpen={isOpen}
-      onOpenChange={onOpenChange}
-      isPending={isPending}
-      hideCloseButton
-      footer={
-        <>
-          <Button variant="secondary" autoFocus isDisabled={isPending} onPress={() => onOpenChange(false)}>
-            {cancelLabel ?? t('common.cancel')}
-          </Button>
-          <Button variant={variant} isPending={isPending} onPress={onConfirm}>
-            {confirmLabel ?? t('common.confirm')}
-          </Button>
-        </>
-      }
+      tabIndex={-1}
+      className={cx(styles.modal, dialogStyles.size.sm)}
     >
-      <p id={messageId} className={styles.message}>
-        {message}
-      </p>
-    </Modal>
+      <div className={dialogStyles.header}>
+        <h2 id={titleId} className={dialogStyles.title}>
+          {title}
+        </h2>
+      </div>
+      <div className={dialogStyles.body}>
+        <p id={messageId} className={dialogStyles.message}>
+          {message}
+        </p>
+      </div>
+      <div className={dialogStyles.footer}>
+        <Button variant="secondary" data-cancel="" isDisabled={isPending} onPress={cancel}>
+          {cancelLabel ?? t('common.cancel')}
+        </Button>
+        <Button variant={variant} isPending={isPending} pendingLabel={t('common.loading')} onPress={onConfirm}>
+          {confirmLabel ?? t('common.confirm')}
+        </Button>
+      </div>
+    </dialog>
   );
 }

@@ -1,26 +1,34 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
-import { DialogTrigger, Modal } from './dialog';
+import { Modal } from './dialog';
 import { renderUi } from '../test-support/test-utils';
 import { TextField } from './text-field';
 
 afterEach(cleanup);
 
+/** A button that opens the dialog, as the screens do it: their state says whether it is open. */
 function EditUser() {
+  const [open, setOpen] = useState(false);
   return (
-    <DialogTrigger>
-      <Button>Editar usuário</Button>
-      <Modal title="Editar usuário" footer={(close) => <Button onPress={close}>Salvar</Button>}>
+    <>
+      <Button onPress={() => setOpen(true)}>Editar usuário</Button>
+      <Modal
+        title="Editar usuário"
+        isOpen={open}
+        onOpenChange={setOpen}
+        footer={(close) => <Button onPress={close}>Salvar</Button>}
+      >
         <TextField label="Nome" autoFocus />
       </Modal>
-    </DialogTrigger>
+    </>
   );
 }
 
 describe('Modal', () => {
-  it('opens from its trigger as a dialog named by its title, with focus inside', async () => {
+  it('opens from its button as a dialog named by its title, with focus inside', async () => {
     const { user } = renderUi(<EditUser />);
     await user.click(screen.getByRole('button', { name: 'Editar usuário' }));
     const dialog = screen.getByRole('dialog', { name: 'Editar usuário' });
@@ -28,7 +36,7 @@ describe('Modal', () => {
     expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus();
   });
 
-  it('traps Tab inside and closes with Escape, returning focus to the trigger', async () => {
+  it('traps Tab inside and closes with Escape, returning focus to the button that opened it', async () => {
     const { user } = renderUi(<EditUser />);
     const trigger = screen.getByRole('button', { name: 'Editar usuário' });
     await user.click(trigger);
@@ -53,7 +61,7 @@ describe('Modal', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('can be controlled without a trigger', () => {
+  it('shows its content while open', () => {
     const onOpenChange = vi.fn();
     renderUi(
       <Modal title="Detalhes" isOpen onOpenChange={onOpenChange}>

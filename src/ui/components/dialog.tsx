@@ -1,17 +1,11 @@
 import type { ReactNode } from 'react';
-import { Dialog as RACDialog, DialogTrigger as RACDialogTrigger, Heading } from 'react-aria-components/Dialog';
+import { Dialog as RACDialog, Heading } from 'react-aria-components/Dialog';
 import { Modal as RACModal, ModalOverlay } from 'react-aria-components/Modal';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from './button';
 import { cx } from './class-names';
 import * as styles from './dialog.css';
 import { CloseIcon } from './icons';
-
-/**
- * Opens the `Modal` that follows its trigger (RAC `DialogTrigger`): `<DialogTrigger><Button/>
- * <Modal/></DialogTrigger>`. Focus returns to the trigger on close.
- */
-export const DialogTrigger = RACDialogTrigger;
 
 export interface ModalProps {
   /** Heading of the dialog; it names the dialog for screen readers. */

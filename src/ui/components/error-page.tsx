@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NativeButton } from './native-button';
+import { Button } from './button';
 import { RouteLinkButton } from './route-link';
 import * as styles from './error-page.css';
 
@@ -34,7 +34,7 @@ export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
             {action.label}
           </RouteLinkButton>
         ) : (
-          <NativeButton onPress={action.onPress}>{action.label}</NativeButton>
+          <Button onPress={action.onPress}>{action.label}</Button>
         )}
       </div>
     </section>

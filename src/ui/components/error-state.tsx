@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as styles from './empty-state.css';
 import { AlertIcon } from './icons';
-import { NativeButton } from './native-button';
+import { Button } from './button';
 
 export interface ErrorStateProps {
   /** Defaults to "Ocorreu um erro". */
@@ -19,7 +19,7 @@ export interface ErrorStateProps {
 /**
  * A failed load in place of the content (table body, card, screen), with a retry. It is a
  * `role="alert"` so the failure is announced; the icon plus the text tell it is an error. The
- * retry is a {@link NativeButton} (no React Aria): lists show this in place of their rows.
+ * retry is a {@link Button} (no React Aria): lists show this in place of their rows.
  */
 export function ErrorState({ title, description, onRetry, isRetrying, retryLabel }: ErrorStateProps) {
   const { t } = useTranslation();
@@ -29,9 +29,9 @@ export function ErrorState({ title, description, onRetry, isRetrying, retryLabel
       <p className={styles.title}>{title ?? t('common.error')}</p>
       {description ? <p className={styles.body}>{description}</p> : null}
       {onRetry ? (
-        <NativeButton variant="secondary" onPress={onRetry} isPending={isRetrying} pendingLabel={t('common.loading')}>
+        <Button variant="secondary" onPress={onRetry} isPending={isRetrying} pendingLabel={t('common.loading')}>
           {retryLabel ?? t('common.retry')}
-        </NativeButton>
+        </Button>
       ) : null}
     </div>
   );

@@ -1,24 +1,8 @@
-import {
-  Suspense,
-  useEffect,
-  useEffectEvent,
-  useId,
-  useRef,
-  useState,
-  type ComponentType,
-  type ReactNode,
-} from 'react';
-import type { Key } from 'react-aria-components/Menu';
-import type { ButtonSize, ButtonVariant } from './button';
-import type { MenuOption, MenuProps } from './menu';
-import { lazyPart } from './lazy-with-timeout';
-import { NativeIconButton } from './native-button';
+import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import { IconButton, type ButtonSize, type ButtonVariant } from './button';
+import { Menu, type MenuOption, type MenuProps } from './menu';
 
-/** React Aria's menu and popover (menu.tsx), fetched once: when a button is pointed at or focused, at the latest on open. */
-const LazyMenu = lazyPart(() =>
-  import('./menu').then((m) => ({ default: m.Menu as ComponentType<MenuProps<MenuOption>> })),
-);
-const loadMenu = () => LazyMenu.preload();
+type Key = MenuOption['id'];
 
 export interface MenuButtonProps<T extends MenuOption> {
   /** Accessible name of the icon button (translated), e.g. "Ações de Ana". */
@@ -41,15 +25,11 @@ export interface MenuButtonProps<T extends MenuOption> {
 }
 
 /**
- * An icon button that opens a {@link Menu}: the `MenuTrigger` + `IconButton` pair's behaviour
- * (Enter, Space or a click open it on the first item, ArrowDown/ArrowUp on the first/last; Escape
- * or a choice closes it and focus returns to the button) for buttons repeated on every row of a
- * long list. It is a {@link NativeIconButton} (a plain `<button>` with the IconButton's look and
- * pending behaviour), and React Aria's Popover and Menu
- * are mounted only while the menu is open: a row mounts in a fraction of the time the RAC pair
- * takes, which is what scrolling a virtualized list does on every frame. Their code is its own
- * chunk, fetched when a menu button is first pointed at or focused (a list's first load does not
- * wait for it); a menu opened before it arrives shows as soon as it does.
+ * An icon button that opens a {@link Menu} (menu.tsx): Enter, Space or a click open it on the first
+ * item, ArrowDown/ArrowUp on the first/last; Escape or a choice closes it and focus returns to the
+ * button. For buttons repeated on every row of a long list: the items are computed when it opens,
+ * and the menu is mounted only while open, so a row mounts one plain `<button>`, which is what
+ * scrolling a virtualized list does on every frame.
  */
 export function MenuButton<T extends MenuOption>({
   label,
@@ -85,7 +65,7 @@ export function MenuButton<T extends MenuOption>({
   }, [open]);
   return (
     <>
-      <NativeIconButton
+      <IconButton
         ref={ref}
         id={buttonId}
         label={label}
@@ -101,11 +81,9 @@ export function MenuButton<T extends MenuOption>({
         aria-expanded={open !== null}
         aria-controls={open !== null ? menuId : undefined}
         onPress={() => setOpen('first')}
-        onPointerEnter={() => void loadMenu()}
-        onFocus={() => void loadMenu()}
         onKeyDown={(event) => {
-          // Keys open it on keydown, as RAC's trigger: the click a key would fire next reads as a
-          // "virtual" (screen reader) press to React Aria, whose menu would then keep focus itself.
+          // Keys open it on keydown (ArrowUp on the last item); the click Enter or Space would fire
+          // next is prevented, so it does not open the menu a second time.
           const focus =
             event.key === 'ArrowUp' ? 'last' : ['ArrowDown', 'Enter', ' '].includes(event.key) ? 'first' : null;
           if (isPending || !focus) return;
@@ -114,26 +92,21 @@ export function MenuButton<T extends MenuOption>({
         }}
       />
       {open !== null ? (
-        <Suspense fallback={null}>
-          <LazyMenu
-            id={menuId}
-            aria-labelledby={buttonId}
-            autoFocus={open}
-            items={items()}
-            placement={placement}
-            // The popover is a dialog around the menu (as under a MenuTrigger): both are named by the button.
-            popover={{
-              triggerRef: ref,
-              isOpen: true,
-              onOpenChange: (isOpen) => (isOpen ? undefined : setOpen(null)),
-              'aria-labelledby': buttonId,
-            }}
-            onAction={(key) => {
-              chosen.current = key;
-              setOpen(null);
-            }}
-          />
-        </Suspense>
+        <Menu
+          id={menuId}
+          label={label}
+          labelledBy={buttonId}
+          items={items()}
+          focus={open}
+          triggerRef={ref}
+          placement={placement ?? 'bottom end'}
+          // 8 px under the button, where the rows' menus have always opened (React Aria's default).
+          offset={8}
+          onClose={() => setOpen(null)}
+          onAction={(key) => {
+            chosen.current = key;
+          }}
+        />
       ) : null}
     </>
   );

@@ -1,19 +1,22 @@
 import { useState } from 'react';
 import { Autocomplete, useFilter } from 'react-aria-components/Autocomplete';
 import { Button } from 'react-aria-components/Button';
+import { Input } from 'react-aria-components/Input';
 import { ListBox, type Key } from 'react-aria-components/ListBox';
 import { Popover } from 'react-aria-components/Popover';
+import { SearchField } from 'react-aria-components/SearchField';
 import { Select, SelectValue } from 'react-aria-components/Select';
 import { Tag, TagGroup, TagList } from 'react-aria-components/TagGroup';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as fieldStyles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
-import { ChevronDownIcon, CloseIcon } from './icons';
+import { ChevronDownIcon, CloseIcon, SearchIcon } from './icons';
 import { OptionItem, type SelectOption } from './list-box';
 import * as styles from './multi-select.css';
 import * as popoverStyles from './popover.css';
-import { SearchField } from './search-field';
+import * as searchStyles from './search-field.css';
+import { VisuallyHidden } from './visually-hidden';
 
 export interface MultiSelectProps<T extends SelectOption> extends FieldChromeProps {
   items: readonly T[];
@@ -85,7 +88,7 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
         <Popover className={popoverStyles.popover}>
           {searchable ? (
             <Autocomplete filter={contains}>
-              <SearchField label={t('ui.multiSelect.filter')} labelHidden autoFocus className={styles.search} />
+              <FilterField label={t('ui.multiSelect.filter')} clearLabel={t('ui.search.clear')} />
               {list}
             </Autocomplete>
           ) : (
@@ -111,5 +114,33 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
         </TagGroup>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The list's filter: React Aria's SearchField, which the Autocomplete around it wires to the list
+ * (a plain input would not filter it), with search-field.tsx's look. Part of this primitive only;
+ * screens use `SearchField` (search-field.tsx).
+ */
+function FilterField({ label, clearLabel }: { label: string; clearLabel: string }) {
+  return (
+    <SearchField autoFocus className={cx(fieldStyles.field, styles.search)}>
+      {({ isEmpty }) => (
+        <>
+          <VisuallyHidden>
+            <FieldLabel>{label}</FieldLabel>
+          </VisuallyHidden>
+          <div className={fieldStyles.groupBox}>
+            <SearchIcon className={searchStyles.icon} />
+            <Input className={cx(fieldStyles.innerInput, searchStyles.input)} />
+            {isEmpty ? null : (
+              <Button className={fieldStyles.inputButton} aria-label={clearLabel}>
+                <CloseIcon />
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+    </SearchField>
   );
 }

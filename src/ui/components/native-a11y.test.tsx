@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import axe from 'axe-core';
-import { NativeComboBox } from './native-combo-box';
-import { NativeMenuButton } from './native-menu';
+import { ComboBox } from './combo-box';
+import { MenuTriggerButton } from './menu';
 import { NativeModal } from './native-overlay';
-import { NativeRadioGroup, NativeSwitch } from './native-toggles';
+import { RadioGroup } from './radio-group';
+import { Switch } from './switch';
 import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
@@ -25,7 +26,7 @@ const tenants = [
 describe("axe-core over the shell's native controls (jsdom)", () => {
   it('an open native menu has no violations', async () => {
     const { user } = renderUi(
-      <NativeMenuButton
+      <MenuTriggerButton
         variant="ghost"
         aria-label="Menu do usuário: Ana"
         menuLabel="Menu do usuário"
@@ -35,7 +36,7 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
         ]}
       >
         Ana
-      </NativeMenuButton>,
+      </MenuTriggerButton>,
     );
     await user.click(screen.getByRole('button', { name: 'Menu do usuário: Ana' }));
     expect(screen.getByRole('menu', { name: 'Menu do usuário' })).toBeInTheDocument();
@@ -45,7 +46,7 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
   it('an open native modal with radios and a switch has no violations', async () => {
     renderUi(
       <NativeModal title="Preferências" isOpen onOpenChange={() => undefined} size="sm">
-        <NativeRadioGroup
+        <RadioGroup
           label="Tema"
           value="light"
           onChange={() => undefined}
@@ -54,9 +55,9 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
             { value: 'dark', label: 'Escuro' },
           ]}
         />
-        <NativeSwitch isSelected={false} onChange={() => undefined} isDisabled>
+        <Switch isSelected={false} onChange={() => undefined} isDisabled>
           Menu recolhido
-        </NativeSwitch>
+        </Switch>
       </NativeModal>,
     );
     expect(screen.getByRole('dialog', { name: 'Preferências' })).toBeInTheDocument();
@@ -65,7 +66,7 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
 
   it('a native combo box, open with options and with no result, has no violations', async () => {
     const { user } = renderUi(
-      <NativeComboBox
+      <ComboBox
         label="Tenant"
         labelHidden
         items={tenants}

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { FormActions, NativeForm } from './form-parts';
-import { NativeButton, NativeIconButton } from './native-button';
+import { Button, IconButton } from './button';
 import { NativePasswordField, NativeTextField } from './native-fields';
 import { renderUi } from '../test-support/test-utils';
 
@@ -46,9 +46,9 @@ function NativeLoginForm({
         onChange={setPassword}
       />
       <FormActions>
-        <NativeButton type="submit" isPending={busy} pendingLabel="Carregando…">
+        <Button type="submit" isPending={busy} pendingLabel="Carregando…">
           Entrar
-        </NativeButton>
+        </Button>
       </FormActions>
     </NativeForm>
   );
@@ -111,12 +111,12 @@ describe('native fields (the login route, without React Aria)', () => {
 
   it('an icon button is named by its label, also while pending (label + spinner)', async () => {
     const onPress = vi.fn();
-    const { user, rerender } = renderUi(<NativeIconButton label="Alternar tema" icon={<span />} onPress={onPress} />);
+    const { user, rerender } = renderUi(<IconButton label="Alternar tema" icon={<span />} onPress={onPress} />);
     await user.tab();
     await user.keyboard('{Enter}');
     expect(onPress).toHaveBeenCalledOnce();
     rerender(
-      <NativeIconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />,
+      <IconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />,
     );
     expect(screen.getByRole('button')).toHaveAccessibleName('Alternar tema Carregando…');
   });

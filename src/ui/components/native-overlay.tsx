@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as dialogStyles from './dialog.css';
 import { CloseIcon } from './icons';
-import { NativeIconButton } from './native-button';
+import { IconButton } from './button';
 import * as styles from './native-overlay.css';
 
 export interface ModalDialogOptions {
@@ -164,7 +164,7 @@ function OpenModal({
           {title}
         </h2>
         {hideCloseButton ? null : (
-          <NativeIconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
+          <IconButton label={t('common.close')} icon={<CloseIcon />} size="sm" onPress={close} />
         )}
       </div>
       <div className={dialogStyles.body}>{typeof children === 'function' ? children(close) : children}</div>
@@ -177,10 +177,13 @@ function OpenModal({
 
 export type PopoverPlacement = 'bottom start' | 'bottom end';
 
-/** Puts a popover under its trigger: fixed coordinates, the trigger's width and the room below as CSS variables. */
-export function placePopover(popover: HTMLElement, trigger: Element, placement: PopoverPlacement): void {
+/**
+ * Puts a popover `offset` px under its trigger: fixed coordinates, the trigger's width and the room
+ * below as CSS variables.
+ */
+export function placePopover(popover: HTMLElement, trigger: Element, placement: PopoverPlacement, offset = 4): void {
   const box = trigger.getBoundingClientRect();
-  const top = box.bottom + 4;
+  const top = box.bottom + offset;
   const rtl = getComputedStyle(trigger).direction === 'rtl';
   const alignLeft = (placement === 'bottom start') !== rtl;
   popover.style.top = `${top}px`;
@@ -194,6 +197,8 @@ export interface NativePopoverProps extends Omit<ModalDialogOptions, 'scrollLock
   /** The element it hangs from (its position is read when the popover opens). */
   triggerRef: RefObject<Element | null>;
   placement?: PopoverPlacement;
+  /** The gap under the trigger, in px (4 unless told). */
+  offset?: number;
   className?: string;
   children: ReactNode;
   id?: string;
@@ -211,6 +216,7 @@ export interface NativePopoverProps extends Omit<ModalDialogOptions, 'scrollLock
 export function NativePopover({
   triggerRef,
   placement = 'bottom end',
+  offset,
   className,
   children,
   onKeyDown,
@@ -231,11 +237,11 @@ export function NativePopover({
     const popover = ref.current;
     const trigger = triggerRef.current;
     if (!popover || !trigger) return;
-    const place = () => placePopover(popover, trigger, placement);
+    const place = () => placePopover(popover, trigger, placement, offset);
     place();
     window.addEventListener('resize', place);
     return () => window.removeEventListener('resize', place);
-  }, [ref, triggerRef, placement]);
+  }, [ref, triggerRef, placement, offset]);
   return (
     <dialog
       {...dialogProps}

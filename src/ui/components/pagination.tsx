@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as fieldStyles from './field.css';
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
-import { NativeButton, NativeIconButton } from './native-button';
+import { Button, IconButton } from './button';
 import * as styles from './pagination.css';
 import { VisuallyHidden } from './visually-hidden';
 
@@ -38,7 +38,7 @@ export function pageWindow(page: number, pageCount: number, siblings: number): (
  * Page controls for server-paged lists (tenants): a `nav` landmark with first/previous/numbered/
  * next/last buttons (the current one `aria-current="page"`), the "1–4 de 37" range in a polite
  * live region so a page change is announced, and an optional page-size select. Plain elements
- * (native-button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
+ * (button.tsx's buttons, a native `<select>`), no React Aria: the tenants list, the first
  * screen after sign-in, shows it.
  */
 export function Pagination({
@@ -67,7 +67,7 @@ export function Pagination({
       </span>
       <ul className={styles.pages}>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.first')}
             icon={<ChevronsLeftIcon />}
             size="sm"
@@ -76,7 +76,7 @@ export function Pagination({
           />
         </li>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.previous')}
             icon={<ChevronLeftIcon />}
             size="sm"
@@ -92,7 +92,7 @@ export function Pagination({
             </li>
           ) : (
             <li key={p}>
-              <NativeButton
+              <Button
                 size="sm"
                 variant={p === current ? 'primary' : 'ghost'}
                 aria-label={t('ui.pagination.goTo', { page: p })}
@@ -102,12 +102,12 @@ export function Pagination({
                 onPress={() => go(p)}
               >
                 {p}
-              </NativeButton>
+              </Button>
             </li>
           ),
         )}
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.next')}
             icon={<ChevronRightIcon />}
             size="sm"
@@ -116,7 +116,7 @@ export function Pagination({
           />
         </li>
         <li>
-          <NativeIconButton
+          <IconButton
             label={t('ui.pagination.last')}
             icon={<ChevronsRightIcon />}
             size="sm"

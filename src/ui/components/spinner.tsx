@@ -1,4 +1,3 @@
-import { ProgressBar } from 'react-aria-components/ProgressBar';
 import { cx } from './class-names';
 import * as styles from './spinner.css';
 
@@ -10,18 +9,28 @@ export interface SpinnerProps {
   label?: string;
   size?: keyof typeof styles.size;
   className?: string;
+  /** Lets a pending {@link Button} add the spinner's name to its own (`aria-labelledby`). */
+  id?: string;
 }
 
 /**
- * Indeterminate activity indicator. Built on RAC `ProgressBar` so that inside a pending `Button`
- * RAC links it to the button's name automatically (the button reads "Salvar, Carregando…").
+ * Indeterminate activity indicator on a plain element: a `progressbar` named by `label` (no value,
+ * as React Aria's indeterminate ProgressBar renders it), light enough for the login route and the
+ * blank pages.
  */
-export function Spinner({ label, size = 'md', className }: SpinnerProps) {
+export function Spinner({ label, size = 'md', className, id }: SpinnerProps) {
   const circle = <span className={cx(styles.spinner, styles.size[size])} aria-hidden="true" />;
   if (!label) return <span className={cx(styles.wrapper, className)}>{circle}</span>;
   return (
-    <ProgressBar isIndeterminate aria-label={label} className={cx(styles.wrapper, className)}>
+    <span
+      role="progressbar"
+      id={id}
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      className={cx(styles.wrapper, className)}
+    >
       {circle}
-    </ProgressBar>
+    </span>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DataTableColumn, DataTableStatus, SortDescriptor } from './data-table';
 import { EmptyState } from './empty-state';
 import { ArrowDownIcon, ArrowUpIcon, SortIcon } from './icons';
-import { NativeSpinner } from './native-spinner';
+import { Spinner } from './spinner';
 import * as styles from './table.css';
 import { VisuallyHidden } from './visually-hidden';
 
@@ -50,7 +50,7 @@ export function TableState({
   if (status === 'loading') {
     return (
       <div className={styles.state}>
-        <NativeSpinner label={t('ui.table.loading')} />
+        <Spinner label={t('ui.table.loading')} />
         <span aria-hidden="true">{t('ui.table.loading')}</span>
       </div>
     );

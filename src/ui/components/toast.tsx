@@ -30,8 +30,9 @@ function realQueue(queue: ToastQueue): RACToastQueue<ToastContent> {
  */
 export function ToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
   const { t } = useTranslation();
+  const real = realQueue(queue);
   return (
-    <RACToastRegion queue={realQueue(queue)} aria-label={t('ui.toast.region')} className={styles.region}>
+    <RACToastRegion queue={real} aria-label={t('ui.toast.region')} className={styles.region}>
       {({ toast }) => {
         const { variant, title, description } = toast.content;
         const Icon = ICONS[variant];
@@ -48,7 +49,12 @@ export function ToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
                 </Text>
               ) : null}
             </RACToastContent>
-            <IconButton slot="close" label={t('ui.toast.dismiss')} icon={<CloseIcon />} size="sm" />
+            <IconButton
+              label={t('ui.toast.dismiss')}
+              icon={<CloseIcon />}
+              size="sm"
+              onPress={() => real.close(toast.key)}
+            />
           </RACToast>
         );
       }}

@@ -1,12 +1,16 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Focusable } from 'react-aria-components/Focusable';
 import { Tooltip as RACTooltip, TooltipTrigger } from 'react-aria-components/Tooltip';
 import * as styles from './tooltip.css';
 
 export interface TooltipProps {
   /** Tooltip text (translated). Supplementary only: the trigger must already have a name. */
   content: ReactNode;
-  /** One focusable RAC element (Button, IconButton, Link). */
-  children: ReactNode;
+  /**
+   * One focusable element that passes its props and ref to the DOM (Button, IconButton, Link);
+   * `Focusable` gives it the trigger's focus, hover and `aria-describedby` wiring.
+   */
+  children: ComponentProps<typeof Focusable>['children'];
   placement?: 'top' | 'bottom' | 'start' | 'end';
   /** ms before showing on hover; focus shows it at once. */
   delay?: number;
@@ -20,7 +24,7 @@ export interface TooltipProps {
 export function Tooltip({ content, children, placement = 'top', delay = 600 }: TooltipProps) {
   return (
     <TooltipTrigger delay={delay}>
-      {children}
+      <Focusable>{children}</Focusable>
       <RACTooltip placement={placement} offset={6} className={styles.tooltip}>
         {content}
       </RACTooltip>

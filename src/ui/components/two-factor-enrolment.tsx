@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Enrolment } from '../../machines/session/session-actors';
 import { AlertIcon } from './form-icons';
 import { FormActions } from './form-parts';
-import { NativeButton } from './native-button';
+import { Button } from './button';
 import * as styles from './two-factor-enrolment.css';
 
 /** The server's SVG as an image source: an `<img>` never runs scripts and nothing is injected into the page. */
@@ -59,9 +59,9 @@ export function EnrolmentSecret({ enrolment, onCopy, codeStep, fullWidth, isRequ
   const { t } = useTranslation();
   const copy = (text: string, label: string, variant: 'secondary' | 'ghost') =>
     onCopy ? (
-      <NativeButton variant={variant} size="sm" onPress={() => onCopy(text)} fullWidth={fullWidth}>
+      <Button variant={variant} size="sm" onPress={() => onCopy(text)} fullWidth={fullWidth}>
         {label}
-      </NativeButton>
+      </Button>
     ) : null;
   const steps = (
     <ol className={styles.steps}>
@@ -126,14 +126,14 @@ export function RecoveryCodes({ codes, onDone, onCopy, onDownload, fullWidth, wi
       {onCopy || onDownload ? (
         <FormActions>
           {onCopy ? (
-            <NativeButton variant="secondary" onPress={() => onCopy(codes.join('\n'))} fullWidth={fullWidth}>
+            <Button variant="secondary" onPress={() => onCopy(codes.join('\n'))} fullWidth={fullWidth}>
               {t('twoFactor.copyCodes')}
-            </NativeButton>
+            </Button>
           ) : null}
           {onDownload ? (
-            <NativeButton variant="secondary" onPress={onDownload} fullWidth={fullWidth}>
+            <Button variant="secondary" onPress={onDownload} fullWidth={fullWidth}>
               {t('twoFactor.downloadCodes')}
-            </NativeButton>
+            </Button>
           ) : null}
         </FormActions>
       ) : null}
@@ -142,9 +142,9 @@ export function RecoveryCodes({ codes, onDone, onCopy, onDownload, fullWidth, wi
         {t('twoFactor.savedCheck')}
       </label>
       <FormActions>
-        <NativeButton onPress={onDone} isDisabled={!saved} fullWidth={fullWidth}>
+        <Button onPress={onDone} isDisabled={!saved} fullWidth={fullWidth}>
           {t('twoFactor.done')}
-        </NativeButton>
+        </Button>
       </FormActions>
     </div>
   );

@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import type { i18n as I18n, TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { FeedEntry } from '../../machines/realtime/activity-feed.machine';
-import { NativeButton, NativeIconButton } from '../components/native-button';
+import { Button, IconButton } from '../components/button';
 import { NativePopover } from '../components/native-overlay';
 import { useRealtime } from '../hooks/services-context';
 import { BellIcon } from './icons';
@@ -94,7 +94,7 @@ export function ActivityFeed() {
   return (
     <>
       <span className={styles.anchor}>
-        <NativeIconButton
+        <IconButton
           ref={bell}
           label={unread > 0 ? t('activity.openUnread', { count: unread }) : t('activity.title')}
           icon={<BellIcon size={18} />}
@@ -124,9 +124,9 @@ export function ActivityFeed() {
                 {t('activity.title')}
               </h2>
               {entries.length > 0 ? (
-                <NativeButton variant="ghost" size="sm" onPress={() => activityFeed.send({ type: 'feed.clear' })}>
+                <Button variant="ghost" size="sm" onPress={() => activityFeed.send({ type: 'feed.clear' })}>
                   {t('activity.clear')}
-                </NativeButton>
+                </Button>
               ) : null}
             </div>
             {entries.length === 0 ? (

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ChevronDownIcon } from '../components/icons';
-import { NativeMenuButton } from '../components/native-menu';
+import { MenuTriggerButton } from '../components/menu';
 import { menuHref, visibleMenu } from '../../domain/menu';
 import { selectAccessSubject } from '../../machines/session/session-selectors';
 import { useSession } from '../hooks/services-context';
@@ -17,7 +17,7 @@ export function HorizontalMenu() {
       {visibleMenu(subject).map((section) => {
         const active = section.items.some((item) => menuHref(item).split('?')[0] === path);
         return (
-          <NativeMenuButton
+          <MenuTriggerButton
             key={section.id}
             variant="ghost"
             size="sm"
@@ -29,7 +29,7 @@ export function HorizontalMenu() {
           >
             {t(section.labelKey)}
             <ChevronDownIcon />
-          </NativeMenuButton>
+          </MenuTriggerButton>
         );
       })}
     </nav>

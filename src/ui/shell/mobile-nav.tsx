@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../components/icons';
-import { NativeIconButton } from '../components/native-button';
+import { IconButton } from '../components/button';
 import { useModalDialog } from '../components/native-overlay';
 import * as overlay from '../components/native-overlay.css';
 import { NavSections } from './nav-sections';
@@ -27,7 +27,7 @@ function Drawer({ close }: { close: () => void }) {
       <nav aria-label={t('shell.mainNavigation')}>
         <div className={styles.top}>
           <span className={styles.brand}>{t('app.name')}</span>
-          <NativeIconButton label={t('common.close')} icon={<CloseIcon />} onPress={close} />
+          <IconButton label={t('common.close')} icon={<CloseIcon />} onPress={close} />
         </div>
         <NavSections onNavigate={close} />
       </nav>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NativeIconButton } from '../components/native-button';
+import { IconButton } from '../components/button';
 import { useSession } from '../hooks/services-context';
 import { ActivityFeed } from './activity-feed';
 import { ConnectionIndicator } from './connection-indicator';
@@ -18,7 +18,7 @@ export function Navbar({ onToggleMenu }: { onToggleMenu: () => void }) {
   return (
     <header className={styles.navbar}>
       <div className={styles.group}>
-        <NativeIconButton label={t('shell.toggleSidebar')} icon={<MenuToggleIcon size={20} />} onPress={onToggleMenu} />
+        <IconButton label={t('shell.toggleSidebar')} icon={<MenuToggleIcon size={20} />} onPress={onToggleMenu} />
         <StarredMenu />
       </div>
       <div className={styles.group}>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
 import { selectIsStarred } from '../../machines/preferences/preferences.machine';
-import { NativeIconButton } from '../components/native-button';
+import { IconButton } from '../components/button';
 import { appToasts, showToast } from '../components/toast-queue';
 import { usePreferences, useServices } from '../hooks/services-context';
 import { StarIcon } from './icons';
@@ -27,7 +27,7 @@ export function PageHeader({ route }: { route: AppRoute }) {
   return (
     <div className={styles.header}>
       <h1 className={styles.title}>{t(route.titleKey)}</h1>
-      <NativeIconButton
+      <IconButton
         label={starred ? t('shell.unstarPage') : t('shell.starPage')}
         icon={<StarIcon size={18} className={starred ? styles.starOn : undefined} />}
         onPress={() =>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NativeModal } from '../components/native-overlay';
-import { NativeRadioGroup, NativeSwitch } from '../components/native-toggles';
+import { RadioGroup } from '../components/radio-group';
+import { Switch } from '../components/switch';
 import type { Layout, NavbarWidth, Theme } from '../../machines/preferences/preferences.machine';
 import { usePreferences, useServices } from '../hooks/services-context';
 import * as styles from './navbar.css';
@@ -22,7 +23,7 @@ export function PreferencesDialog({
   return (
     <NativeModal title={t('shell.preferences.title')} isOpen={isOpen} onOpenChange={onOpenChange} size="sm">
       <div className={styles.preferences}>
-        <NativeRadioGroup<Layout>
+        <RadioGroup<Layout>
           label={t('shell.preferences.layout')}
           value={layout}
           onChange={(value) => preferences.send({ type: 'prefs.layout.set', layout: value })}
@@ -31,7 +32,7 @@ export function PreferencesDialog({
             { value: 'horizontal', label: t('shell.preferences.horizontal') },
           ]}
         />
-        <NativeRadioGroup<NavbarWidth>
+        <RadioGroup<NavbarWidth>
           label={t('shell.preferences.navbarWidth')}
           value={navbarWidth}
           onChange={(value) => preferences.send({ type: 'prefs.navbar.set', width: value })}
@@ -40,7 +41,7 @@ export function PreferencesDialog({
             { value: 'boxed', label: t('shell.preferences.boxed') },
           ]}
         />
-        <NativeRadioGroup<Theme>
+        <RadioGroup<Theme>
           label={t('shell.preferences.theme')}
           value={theme}
           onChange={(value) => preferences.send({ type: 'prefs.theme.set', theme: value })}
@@ -49,13 +50,13 @@ export function PreferencesDialog({
             { value: 'dark', label: t('shell.preferences.dark') },
           ]}
         />
-        <NativeSwitch
+        <Switch
           isSelected={sidebarCollapsed}
           onChange={(collapsed) => preferences.send({ type: 'prefs.sidebar.set', collapsed })}
           isDisabled={layout === 'horizontal'}
         >
           {t('shell.preferences.collapsed')}
-        </NativeSwitch>
+        </Switch>
       </div>
     </NativeModal>
   );

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { MenuOption } from '../components/menu';
-import { NativeMenuButton } from '../components/native-menu';
+import { MenuTriggerButton, type MenuOption } from '../components/menu';
 import { STARRED_LIMIT } from '../../machines/preferences/preferences.machine';
 import { usePreferences } from '../hooks/services-context';
 import { StarIcon } from './icons';
@@ -18,7 +17,7 @@ export function StarredMenu() {
   const label = `${t('shell.starred.title')} (${starred.length}/${STARRED_LIMIT})`;
   if (items.length === 0) return null;
   return (
-    <NativeMenuButton
+    <MenuTriggerButton
       variant="ghost"
       aria-label={label}
       className={styles.starredButton}
@@ -28,6 +27,6 @@ export function StarredMenu() {
       placement="bottom start"
     >
       <span className={styles.starredCount}>{starred.length}</span>
-    </NativeMenuButton>
+    </MenuTriggerButton>
   );
 }

@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { NativeComboBox } from '../components/native-combo-box';
+import { ComboBox } from '../components/combo-box';
 import { tenantOptionsMachine } from '../../machines/tenants/tenant-options.machine';
 import { useServices } from '../hooks/services-context';
 import * as styles from './navbar.css';
@@ -22,7 +22,7 @@ export function TenantSwitcher() {
     (x) => ({ id: x.name, label: x.name }),
   );
   return (
-    <NativeComboBox
+    <ComboBox
       label={t('shell.tenant')}
       labelHidden
       className={styles.tenantSwitcher}

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NativeIconButton } from '../components/native-button';
+import { IconButton } from '../components/button';
 import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../hooks/services-context';
 import { MoonIcon, SunIcon } from './theme-icons';
@@ -11,7 +11,7 @@ export function ThemeToggle() {
   const theme = usePreferences((s) => s.context.theme);
   const hydrated = useHydrated();
   return (
-    <NativeIconButton
+    <IconButton
       label={t('shell.toggleTheme')}
       isDisabled={!hydrated}
       icon={theme === 'dark' ? <SunIcon size={18} /> : <MoonIcon size={18} />}

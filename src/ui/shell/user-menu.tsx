@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MenuOption } from '../components/menu';
-import { NativeMenuButton } from '../components/native-menu';
+import { MenuTriggerButton, type MenuOption } from '../components/menu';
 import { selectUser } from '../../machines/session/session-selectors';
 import { useServices, useSession } from '../hooks/services-context';
 import { LogoutIcon, ShieldIcon, SlidersIcon, UserIcon } from './icons';
@@ -28,7 +27,7 @@ export function UserMenu() {
   ];
   return (
     <>
-      <NativeMenuButton
+      <MenuTriggerButton
         variant="ghost"
         aria-label={`${t('shell.userMenu')}: ${user?.name ?? ''}`}
         className={styles.userButton}
@@ -41,7 +40,7 @@ export function UserMenu() {
       >
         <span className={styles.avatar} aria-hidden="true" data-initials={initials(user?.name ?? '')} />
         <span className={styles.userName}>{user?.name}</span>
-      </NativeMenuButton>
+      </MenuTriggerButton>
       <PreferencesDialog isOpen={preferencesOpen} onOpenChange={setPreferencesOpen} />
     </>
   );

@@ -6,7 +6,7 @@ import type { AuditActor } from '../../../machines/audit/audit.machine';
 import { parseId, type AuditQuery } from '../../../machines/audit/audit-query';
 import { tenantOptionsMachine } from '../../../machines/tenants/tenant-options.machine';
 import { Button } from '../../components/button';
-import { NativeComboBox } from '../../components/native-combo-box';
+import { ComboBox } from '../../components/combo-box';
 import { LazyRangeField } from '../../components/reports/lazy-fields';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { TextField } from '../../components/text-field';
@@ -29,7 +29,7 @@ function TenantFilter({ value, onChange }: { value: number | null; onChange: (id
   // A tenant id from the address that is not an active tenant (deleted, unknown) stays selectable.
   if (value !== null && !tenants.some((x) => x.id === value)) items.push({ id: value, label: `#${value}` });
   return (
-    <NativeComboBox
+    <ComboBox
       className={reportStyles.field}
       label={t('audit.filters.tenant')}
       items={items}

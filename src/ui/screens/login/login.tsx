@@ -14,7 +14,7 @@ import {
 } from '../../../machines/session/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
 import { FormActions, NativeForm } from '../../components/form-parts';
-import { NativeButton } from '../../components/native-button';
+import { Button } from '../../components/button';
 import { NativePasswordField, NativeTextField } from '../../components/native-fields';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
@@ -42,9 +42,9 @@ function EnrolmentPartError({ onRetry }: { onRetry: () => void }) {
   return (
     <div className={styles.notice} role="alert">
       <p>{t('apiErrors.network')}</p>
-      <NativeButton variant="secondary" onPress={onRetry}>
+      <Button variant="secondary" onPress={onRetry}>
         {t('pages.serverError.action')}
-      </NativeButton>
+      </Button>
     </div>
   );
 }
@@ -167,9 +167,9 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
         {t('auth.login.remember')}
       </label>
       <FormActions>
-        <NativeButton type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
+        <Button type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
-        </NativeButton>
+        </Button>
       </FormActions>
     </NativeForm>
   );
@@ -208,17 +208,17 @@ function CodeStep({ busy }: { busy: boolean }) {
         autoFocus
       />
       <FormActions>
-        <NativeButton type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.twoFactor.submit')}
-        </NativeButton>
-        <NativeButton
+        </Button>
+        <Button
           variant="ghost"
           fullWidth
           onPress={() => session.send({ type: 'session.cancelTwoFactor' })}
           isDisabled={busy}
         >
           {t('auth.twoFactor.back')}
-        </NativeButton>
+        </Button>
       </FormActions>
     </NativeForm>
   );

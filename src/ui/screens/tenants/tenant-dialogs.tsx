@@ -5,8 +5,8 @@ import type { ActorRefFrom } from 'xstate';
 import type { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
 import { selectBusy, selectDialog } from '../../../machines/tenants/tenants-list-selectors';
 import { lazyPart } from '../../components/lazy-with-timeout';
-import { NativeConfirmDialog } from '../../components/native-confirm-dialog';
-import { NativeSpinner } from '../../components/native-spinner';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Spinner } from '../../components/spinner';
 
 // Each dialog (number fields, selects) is its own chunk: the list shows without them, and each
 // arrives when first opened.
@@ -30,7 +30,7 @@ export function TenantDialogs({ actor }: { actor: ActorRefFrom<typeof tenantsLis
   const close = () => actor.send({ type: 'tenants.close' });
   return (
     <>
-      <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
+      <Suspense fallback={<Spinner label={t('common.loading')} />}>
         {dialog === 'create' ? (
           <CreateTenantDialog
             isPending={busy}
@@ -61,7 +61,7 @@ export function TenantDialogs({ actor }: { actor: ActorRefFrom<typeof tenantsLis
           />
         ) : null}
       </Suspense>
-      <NativeConfirmDialog
+      <ConfirmDialog
         isOpen={dialog === 'delete'}
         onOpenChange={(open) => !open && close()}
         title={t('tenants.screen.deleteTitle')}

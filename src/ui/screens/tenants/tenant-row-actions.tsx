@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
-import { NativeButton } from '../../components/native-button';
+import { Button } from '../../components/button';
 import type { PanelTab } from './tenants-address';
 
 /** What an admin can do to one tenant from the list: open a panel section, or change the tenant. */
@@ -55,7 +55,7 @@ function MoreIcon() {
  * A deleted tenant offers "Restaurar" as a plain button; an active one a menu with its sections
  * (features, webhooks, analytics, instances), editing its data, the plan, and delete last (danger).
  * Editing, the plan, delete and restore are back-office staff's: anyone else gets the sections only. Both are plain
- * buttons (React Aria's menu mounts only while it is open): a page of 100 rows stays light.
+ * buttons (the menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   const { t } = useTranslation();
@@ -65,7 +65,7 @@ export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   // Only staff see deleted tenants (restoring is theirs): a customer's own tenant, deleted, cannot sign in.
   if (tenant.deleted_at !== null && staff) {
     return (
-      <NativeButton
+      <Button
         variant="secondary"
         size="sm"
         aria-label={t('tenants.screen.actions.restoreNamed', { name: tenant.name })}
@@ -75,7 +75,7 @@ export function TenantRowActions({ tenant }: { tenant: Tenant }) {
         onPress={() => onAction('restore', tenant)}
       >
         {t('tenants.screen.actions.restore')}
-      </NativeButton>
+      </Button>
     );
   }
   return (

@@ -2,9 +2,9 @@ import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PlusIcon } from '../../components/icons';
-import { NativeButton } from '../../components/native-button';
-import { NativeSearchField } from '../../components/native-search-field';
-import { NativeRadioGroup } from '../../components/native-toggles';
+import { Button } from '../../components/button';
+import { SearchField } from '../../components/search-field';
+import { RadioGroup } from '../../components/radio-group';
 import * as styles from './tenants.css';
 
 export interface TenantsToolbarProps {
@@ -22,7 +22,7 @@ export interface TenantsToolbarProps {
 
 /**
  * Search (by name or CNPJ, debounced by the machine), active/deleted view, reload and "Novo tenant".
- * Native controls (native-search-field.tsx, native-toggles.tsx, native-button.tsx): the first
+ * Native controls (search-field.tsx, radio-group.tsx, button.tsx): the first
  * screen after sign-in loads no React Aria for its toolbar.
  */
 export function TenantsToolbar({
@@ -40,7 +40,7 @@ export function TenantsToolbar({
   return (
     <div className={styles.toolbar}>
       <div ref={searchRef} className={styles.search}>
-        <NativeSearchField
+        <SearchField
           label={t('tenants.screen.searchLabel')}
           placeholder={t('tenants.screen.searchPlaceholder')}
           value={searchText}
@@ -48,7 +48,7 @@ export function TenantsToolbar({
         />
       </div>
       {onCreate ? (
-        <NativeRadioGroup
+        <RadioGroup
           label={t('tenants.screen.viewLabel')}
           value={deleted ? 'deleted' : 'active'}
           onChange={(value) => onView(value === 'deleted')}
@@ -60,7 +60,7 @@ export function TenantsToolbar({
         />
       ) : null}
       <div className={styles.toolbarEnd}>
-        <NativeButton
+        <Button
           variant="secondary"
           onPress={onReload}
           isPending={isLoading}
@@ -68,11 +68,11 @@ export function TenantsToolbar({
           aria-label={t('tenants.screen.reloadHint')}
         >
           {t('tenants.screen.reload')}
-        </NativeButton>
+        </Button>
         {onCreate ? (
-          <NativeButton icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
+          <Button icon={<PlusIcon />} onPress={onCreate} isDisabled={!canCreate}>
             {t('tenants.screen.create')}
-          </NativeButton>
+          </Button>
         ) : null}
       </div>
     </div>
@@ -96,9 +96,9 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
         title={t('tenants.screen.empty.search', { search })}
         description={t('tenants.screen.empty.searchHint')}
         action={
-          <NativeButton variant="secondary" onPress={onClear}>
+          <Button variant="secondary" onPress={onClear}>
             {t('tenants.screen.empty.clear')}
-          </NativeButton>
+          </Button>
         }
       />
     );
@@ -111,9 +111,9 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
       description={t('tenants.screen.empty.noneHint')}
       action={
         onCreate ? (
-          <NativeButton icon={<PlusIcon />} onPress={onCreate}>
+          <Button icon={<PlusIcon />} onPress={onCreate}>
             {t('tenants.screen.create')}
-          </NativeButton>
+          </Button>
         ) : undefined
       }
     />

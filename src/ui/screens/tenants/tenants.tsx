@@ -13,7 +13,7 @@ import { selectIsStaff } from '../../../machines/session/access-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { ErrorState } from '../../components/error-state';
 import { lazyPart } from '../../components/lazy-with-timeout';
-import { NativeSpinner } from '../../components/native-spinner';
+import { Spinner } from '../../components/spinner';
 import { Pagination } from '../../components/pagination';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
@@ -146,7 +146,7 @@ export default function TenantsScreen() {
       />
       <TenantDialogs actor={actor} />
       {panel ? (
-        <Suspense fallback={<NativeSpinner label={t('common.loading')} />}>
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
           <TenantPanel key={panel.tenant ?? ''} panel={panel} onNavigate={setPanel} />
         </Suspense>
       ) : null}

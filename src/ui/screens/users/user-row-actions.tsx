@@ -4,7 +4,7 @@ import type { UserRow } from '../../../machines/users/users-actors';
 import { LockIcon } from '../../components/icons';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
-import { NativeButton, NativeIconButton } from '../../components/native-button';
+import { Button, IconButton } from '../../components/button';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { MoreIcon } from './more-icon';
@@ -84,8 +84,8 @@ function twoFactorOption(user: UserRow, t: TFunction): RowMenuOption {
  * lock button before them that says why on hover, on focus (its name) and on a tap (a toast).
  *
  * Mounted on every row a virtualized list scrolls into view, so it stays light: `t` comes from the
- * columns (no useTranslation per row), "Editar" is a {@link NativeButton} (a plain button with the
- * ghost Button's look) and the menu is a {@link MenuButton} (React Aria's menu mounts only while it is open).
+ * columns (no useTranslation per row), "Editar" is a {@link Button} (a plain button with the
+ * ghost Button's look) and the menu is a {@link MenuButton} (its menu mounts only while it is open).
  */
 export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
   const { narrow, busy, pendingUserId, selfId, onAction, refusalOf } = useRowActions();
@@ -99,7 +99,7 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
       {why ? (
         <>
           <VisuallyHidden id={whyId}>{why}</VisuallyHidden>
-          <NativeIconButton
+          <IconButton
             variant="ghost"
             size="sm"
             icon={<LockIcon />}
@@ -118,7 +118,7 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
         </>
       ) : null}
       {narrow ? null : (
-        <NativeButton
+        <Button
           variant="ghost"
           size="sm"
           aria-label={t('users.actions.editNamed', { name: user.name })}
@@ -127,7 +127,7 @@ export function UserRowActions({ user, t }: { user: UserRow; t: TFunction }) {
           onPress={() => onAction('edit', user)}
         >
           {t('users.actions.edit')}
-        </NativeButton>
+        </Button>
       )}
       <MenuButton
         label={t('users.actions.more', { name: user.name })}
