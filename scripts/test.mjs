@@ -108,6 +108,8 @@ const ok = reliability
       'vitest',
       'run',
       '--reporter=default',
+      // Paths and steps of every model-based walk, per machine and in all (docs/architecture.md).
+      '--reporter=./src/machines/test-support/model-coverage-reporter.ts',
       '--reporter=json',
       `--outputFile.json=${report}`,
     ]);
