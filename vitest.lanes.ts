@@ -51,33 +51,57 @@ interface Reach {
   postgres: boolean;
 }
 
-function reachOf(file: string, memo: Map<string, Reach>, visiting: Set<string>): Reach {
-  const known = memo.get(file);
-  if (known) return known;
-  if (visiting.has(file)) return { database: false, postgres: false };
-  visiting.add(file);
-  const text = readFileSync(file, 'utf8');
-  const reach: Reach = { database: DATABASE_DRIVER.test(text), postgres: file === POSTGRES_SUPPORT };
-  for (const match of text.matchAll(RELATIVE_IMPORT)) {
-    const target = resolveModule(file, (match[1] ?? match[2] ?? match[3])!);
-    if (!target) continue;
-    const next = reachOf(target, memo, visiting);
-    reach.database ||= next.database;
-    reach.postgres ||= next.postgres;
-    if (reach.database && reach.postgres) break;
+interface Module {
+  database: boolean;
+  postgres: boolean;
+  imports: string[];
+}
+
+/** One module's own facts (read once): whether it names a driver itself, and what it imports. */
+function moduleOf(file: string, modules: Map<string, Module>): Module {
+  let known = modules.get(file);
+  if (!known) {
+    const text = readFileSync(file, 'utf8');
+    const imports: string[] = [];
+    for (const match of text.matchAll(RELATIVE_IMPORT)) {
+      const target = resolveModule(file, (match[1] ?? match[2] ?? match[3])!);
+      if (target) imports.push(target);
+    }
+    known = { database: DATABASE_DRIVER.test(text), postgres: file === POSTGRES_SUPPORT, imports };
+    modules.set(file, known);
   }
-  visiting.delete(file);
-  memo.set(file, reach);
+  return known;
+}
+
+/**
+ * What a file reaches, walking its whole import graph. Not memoised per module: a result found while an
+ * import cycle was cut would be incomplete, and a later file importing only that module would be
+ * misclassified (tests/unit/vitest-lanes.test.ts).
+ */
+function reachOf(file: string, modules: Map<string, Module>): Reach {
+  const reach: Reach = { database: false, postgres: false };
+  const seen = new Set<string>([file]);
+  const pending = [file];
+  while (pending.length > 0 && !(reach.database && reach.postgres)) {
+    const module = moduleOf(pending.pop()!, modules);
+    reach.database ||= module.database;
+    reach.postgres ||= module.postgres;
+    for (const target of module.imports)
+      if (!seen.has(target)) {
+        seen.add(target);
+        pending.push(target);
+      }
+  }
   return reach;
 }
 
 /** Every test file under the test roots, by lane (paths relative to the repository). */
 export function testLanes(root = process.cwd()): Record<Lane, string[]> {
   const lanes: Record<Lane, string[]> = { logic: [], views: [], server: [], postgres: [] };
-  const memo = new Map<string, Reach>();
+  const modules = new Map<string, Module>();
   for (const file of ROOTS.flatMap((dir) => walk(resolve(root, dir), []))) {
     const text = readFileSync(file, 'utf8');
-    const reach = reachOf(file, memo, new Set());
+    const reach = reachOf(file, modules);
     const stated = STATED_LANE.exec(text)?.[1] as Lane | undefined;
     const lane: Lane =
       stated ?? (reach.postgres ? 'postgres' : reach.database ? 'server' : JSDOM.test(text) ? 'views' : 'logic');

@@ -169,4 +169,21 @@ describe('ComboBox', () => {
     await user.click(screen.getByRole('button', { name: ptBR.ui.select.showOptions }));
     expect(screen.getAllByRole('option')).toHaveLength(3);
   });
+  it('inside a form (the audit filters), Enter on an open list with no active option does not submit the form', async () => {
+    const submitted = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
+    const { user } = renderUi(
+      <form onSubmit={submitted}>
+        <ComboBox label="Tenant" items={others} selectedKey="backoffice" onSelectionChange={vi.fn()} />
+        <button type="submit">Filtrar</button>
+      </form>,
+    );
+    const input = screen.getByRole('combobox', { name: 'Tenant' });
+    await user.clear(input);
+    await user.type(input, 'sol');
+    expect(options()).toEqual(['Farmácia Sol']);
+    await user.keyboard('{Enter}');
+    // The list was open: this Enter belongs to the combo box, as it did with React Aria's, not to the form,
+    // which would apply the filters with the old tenant while the field shows what was typed.
+    expect(submitted).not.toHaveBeenCalled();
+  });
 });

@@ -95,8 +95,10 @@ export function ComboBox<T extends SelectOption>({
       if (open === null) openAll(down ? 'selected' : 'last');
       else if (count > 0) reach(active < 0 ? (down ? 0 : count - 1) : (active + (down ? 1 : -1) + count) % count);
     } else if (event.key === 'Enter') {
-      if (open === null || active < 0) return;
-      choose(shown[active]);
+      // An open list owns Enter even with no option reached, as React Aria's did: a form around the
+      // field (the audit filters) is not submitted with what the field does not show.
+      if (open === null) return;
+      if (active >= 0) choose(shown[active]);
     } else if (event.key === 'Escape') {
       if (open === null && typed === null) return;
       // Inside a dialog, this Escape only closes the list.
