@@ -26,7 +26,7 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(onLogin);
 }
 
-test.describe('attack2: session seams', () => {
+test.describe('seams: session seams', () => {
   for (const width of [1366, 390]) {
     test(`@${width} no socket before sign-in, one after, none after sign-out and no reconnect`, async ({
       page,
@@ -149,7 +149,7 @@ test.describe('attack2: session seams', () => {
   }
 });
 
-test.describe('attack2: dialogs and menus', () => {
+test.describe('seams: dialogs and menus', () => {
   test.use({ bypassCSP: true });
 
   test('row menu by keyboard, the confirm dialog while pending: one request, no close', async ({ page, app }) => {
@@ -213,7 +213,7 @@ test.describe('attack2: dialogs and menus', () => {
   });
 });
 
-test.describe('attack2: /two-factor with the shared enrolment', () => {
+test.describe('seams: /two-factor with the shared enrolment', () => {
   test.use({ bypassCSP: true });
   for (const width of [1366, 390]) {
     test(`@${width} enrol on /two-factor by keyboard: axe clean, a wrong code then the right one, codes, done`, async ({
@@ -253,7 +253,7 @@ test.describe('attack2: /two-factor with the shared enrolment', () => {
   }
 });
 
-test.describe('attack2: tenants row menu by keyboard', () => {
+test.describe('seams: tenants row menu by keyboard', () => {
   test.use({ bypassCSP: true });
   test('Enter opens on the first item, End/Home, Tab closes back to the button, Space on Excluir opens the confirm, which Escape closes', async ({
     page,
@@ -298,7 +298,7 @@ test.describe('attack2: tenants row menu by keyboard', () => {
   });
 });
 
-test.describe('attack2: the tenant combo box inside the audit filters', () => {
+test.describe('seams: the tenant combo box inside the audit filters', () => {
   test('typing a tenant and pressing Enter (no option reached) does not apply the other, unapplied filters', async ({
     page,
     app,
