@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -15,7 +15,7 @@ import { migrate } from '../db/migrate';
  *   `options`), dropped with everything in it by `close()`.
  */
 export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase & { url: string }> {
-  if (url === 'pglite://memory') return { ...(await openPgliteImage(await pgliteImage('migrated'))), url };
+  if (url === 'pglite://memory') return { ...(await openImage('migrated')), url };
   const database = await openEmptyTestDatabase(url);
   await migrate(database.db);
   return database;
@@ -26,7 +26,7 @@ export async function openTestDatabase(url = 'pglite://memory'): Promise<OpenDat
  * before it (`new Migrator(…).migrateTo(…)`) and write the data it has to cope with.
  */
 export async function openEmptyTestDatabase(url = 'pglite://memory'): Promise<OpenDatabase & { url: string }> {
-  if (url === 'pglite://memory') return { ...(await openPgliteImage(await pgliteImage('empty'))), url };
+  if (url === 'pglite://memory') return { ...(await openImage('empty')), url };
   if (!/^postgres(ql)?:\/\//.test(url)) return { ...(await openDatabase(url)), url };
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const onServer = async (statement: string) => {
@@ -78,6 +78,17 @@ async function imageName(kind: 'empty' | 'migrated'): Promise<string> {
   return `${kind}-${hash.digest('hex').slice(0, 16)}.tar`;
 }
 
+/** A database from the image; an image that does not start (cut short, a disk fault) is made again once. */
+async function openImage(kind: 'empty' | 'migrated'): Promise<OpenDatabase> {
+  try {
+    return await openPgliteImage(await pgliteImage(kind));
+  } catch {
+    images.delete(kind);
+    await rm(join(IMAGE_DIR, await imageName(kind)), { force: true });
+    return openPgliteImage(await pgliteImage(kind));
+  }
+}
+
 function pgliteImage(kind: 'empty' | 'migrated'): Promise<Blob> {
   let image = images.get(kind);
   if (!image) {
@@ -89,7 +100,8 @@ function pgliteImage(kind: 'empty' | 'migrated'): Promise<Blob> {
 }
 
 async function loadOrMakeImage(kind: 'empty' | 'migrated'): Promise<Blob> {
-  const file = join(IMAGE_DIR, await imageName(kind));
+  const name = await imageName(kind);
+  const file = join(IMAGE_DIR, name);
   if (existsSync(file)) return new Blob([await readFile(file)]);
   const database = await openDatabase('pglite://memory');
   try {
@@ -100,8 +112,26 @@ async function loadOrMakeImage(kind: 'empty' | 'migrated'): Promise<Blob> {
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     await writeFile(partial, new Uint8Array(await image.arrayBuffer()));
     await rename(partial, file);
+    await pruneImages(kind, name);
     return image;
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * Images of this kind under another name (migrations or PGlite since changed) are never loaded again:
+ * removed when a new one is made, with half-written files an interrupted worker left over an hour ago.
+ */
+async function pruneImages(kind: 'empty' | 'migrated', keep: string): Promise<void> {
+  for (const entry of await readdir(IMAGE_DIR)) {
+    const path = join(IMAGE_DIR, entry);
+    const partial = /\.tar\.\d+\.[0-9a-f]+$/.test(entry);
+    const stale = entry.startsWith(`${kind}-`) && entry.endsWith('.tar') && entry !== keep;
+    if (
+      stale ||
+      (partial && Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs > 3_600_000)
+    )
+      await rm(path, { force: true });
   }
 }
