@@ -22,6 +22,7 @@ const lanes = testLanes();
 // with this flag), which hides jsdom's from component tests; Node 24 knows the flag, Node 20 did not.
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 const execArgv = nodeMajor >= 22 ? ['--no-experimental-webstorage'] : [];
+const twoAtATime = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
 export default defineConfig({
   plugins: [vanillaExtractPlugin(), jsonFull],
@@ -37,11 +38,13 @@ export default defineConfig({
     projects: [
       // The lanes without a database share nothing between files: two at a time even on 2 cores, where
       // vitest's default is one (cores − 1). test:fast on this 2-core box: 236 s one at a time, 158 s two.
-      { extends: true, test: { name: 'logic', include: lanes.logic, maxWorkers: 2 } },
+      // Lanes with different worker counts run as groups one after the other (`sequence.groupOrder`):
+      // first these two, then the database lanes.
+      { extends: true, test: { name: 'logic', include: lanes.logic, ...twoAtATime } },
       // Component tests ask for jsdom with a `// @vitest-environment jsdom` docblock; that is their lane.
-      { extends: true, test: { name: 'views', include: lanes.views, maxWorkers: 2 } },
-      { extends: true, test: { name: 'server', include: lanes.server } },
-      { extends: true, test: { name: 'postgres', include: lanes.postgres } },
+      { extends: true, test: { name: 'views', include: lanes.views, ...twoAtATime } },
+      { extends: true, test: { name: 'server', include: lanes.server, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'postgres', include: lanes.postgres, sequence: { groupOrder: 1 } } },
     ],
   },
 });
