@@ -185,6 +185,18 @@ function errorOf(context: UsersContext, action: UserAction, error: unknown): Act
 }
 
 /** The users machine's types, actors, guards and actions; its chart follows. */
+/** The events that act on one user's row: each is refused unless the signed-in user may act on it. */
+const ROW_ACTIONS = [
+  'users.delete',
+  'users.block',
+  'users.twoFactor',
+  'users.requireTwoFactor',
+  'users.disconnect',
+  'users.renameOpen',
+  'users.emailOpen',
+  'users.edit',
+] as const;
+
 export const usersSetup = setup({
   types: {
     input: {} as UsersInput,
@@ -198,16 +210,7 @@ export const usersSetup = setup({
     listShown: stateIn({ list: 'ready' }),
     // The view offers no action on a user the signed-in user may not act on; an event for one anyway changes nothing.
     mayActOn: ({ context, event }) => {
-      assertEvent(event, [
-        'users.delete',
-        'users.block',
-        'users.twoFactor',
-        'users.requireTwoFactor',
-        'users.disconnect',
-        'users.renameOpen',
-        'users.emailOpen',
-        'users.edit',
-      ]);
+      assertEvent(event, ROW_ACTIONS);
       return actOnRefusalOf(context, event.user) === null;
     },
     // One's own e-mail and two-factor are the account screens' (server/src/users/service.ts asks the current
@@ -268,16 +271,7 @@ export const usersSetup = setup({
       return changed ? { users } : {};
     }),
     aim: assign(({ event }) => {
-      assertEvent(event, [
-        'users.delete',
-        'users.block',
-        'users.twoFactor',
-        'users.requireTwoFactor',
-        'users.disconnect',
-        'users.renameOpen',
-        'users.emailOpen',
-        'users.edit',
-      ]);
+      assertEvent(event, ROW_ACTIONS);
       return { target: event.user, pending: null, actionError: null };
     }),
     pendBlocked: assign(({ event }) => {
