@@ -65,13 +65,16 @@ function runGate(label, cmd, args) {
   });
 }
 
-for (const [label, cmd, args] of firstGates) {
-  if (run(label, cmd, args)) passed += 1;
+/** A gate counts as one check. */
+function countGate(label, ok) {
+  if (ok) passed += 1;
   else {
     failed += 1;
     failures.push(label);
   }
 }
+
+for (const [label, cmd, args] of firstGates) countGate(label, run(label, cmd, args));
 
 if (gates.length) {
   const started = Date.now();
@@ -80,11 +83,7 @@ if (gates.length) {
   const workers = Array.from({ length: Math.min(width, queue.length) }, async () => {
     for (let gate = queue.shift(); gate; gate = queue.shift()) {
       const [label, cmd, args] = gate;
-      if (await runGate(label, cmd, args)) passed += 1;
-      else {
-        failed += 1;
-        failures.push(label);
-      }
+      countGate(label, await runGate(label, cmd, args));
     }
   });
   await Promise.all(workers);
