@@ -14,8 +14,8 @@ const jsonFull: Plugin = {
   },
 };
 
-// Four lanes (vitest.lanes.ts decides each file's from its imports): `logic` and `views` open no
-// database (`npm run test:fast`), `server` runs on PGlite, `postgres` starts throwaway clusters.
+// Five lanes (vitest.lanes.ts decides each file's from its imports): `logic`, `views` and `fresh` open
+// no database (`npm run test:fast`), `server` runs on PGlite, `postgres` starts throwaway clusters.
 const lanes = testLanes();
 
 // Node 25 and later define a `localStorage` of their own on the global object (Web Storage, off only
@@ -36,13 +36,20 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      // The lanes without a database share nothing between files: two at a time even on 2 cores, where
-      // vitest's default is one (cores − 1). test:fast on this 2-core box: 236 s one at a time, 158 s two.
-      // Lanes with different worker counts run as groups one after the other (`sequence.groupOrder`):
-      // first these two, then the database lanes.
-      { extends: true, test: { name: 'logic', include: lanes.logic, ...twoAtATime } },
+      // The lanes without a database run two files at a time even on 2 cores, where vitest's default is
+      // one (cores − 1). Lanes with different worker counts run as groups one after the other
+      // (`sequence.groupOrder`): first these three, then the database lanes.
+      //
+      // `logic` and `views` do not isolate their files (`isolate: false`): the files of one worker share
+      // the modules they import, and views one jsdom document, instead of importing React, React Aria,
+      // XState and jsdom again for every file (on this 2-core box that was two thirds of the views lane:
+      // environment 58 s and import 34 s against 103 s of tests, summed over files). tests/setup.ts gives
+      // each file a blank page back (body, <html> attributes, storage, URL, real timers). A file that needs
+      // modules or a document of its own says `@test-fresh` (vitest.lanes.ts) and runs in `fresh`.
+      { extends: true, test: { name: 'logic', include: lanes.logic, isolate: false, ...twoAtATime } },
       // Component tests ask for jsdom with a `// @vitest-environment jsdom` docblock; that is their lane.
-      { extends: true, test: { name: 'views', include: lanes.views, ...twoAtATime } },
+      { extends: true, test: { name: 'views', include: lanes.views, isolate: false, ...twoAtATime } },
+      { extends: true, test: { name: 'fresh', include: lanes.fresh, ...twoAtATime } },
       { extends: true, test: { name: 'server', include: lanes.server, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'postgres', include: lanes.postgres, sequence: { groupOrder: 1 } } },
     ],

@@ -8,14 +8,19 @@
  * - `postgres`: files whose imports reach `server/src/test-support/postgres.ts`, which starts a
  *   throwaway PostgreSQL cluster from Debian's binaries.
  *
- * `npm run test:fast` is `logic` and `views`: no database, no browser. A file's lane follows its
+ * `npm run test:fast` is `logic`, `views` and `fresh`: no database, no browser. A file's lane follows its
  * imports, not its name: the walk follows relative `import … from` and `import(…)` (not `import type`).
  * A file that reaches a database some other way (a child process) says so: `@test-lane server`.
+ *
+ * `logic` and `views` share modules (and views a jsdom document) between the files of a worker: see
+ * vitest.config.ts. A file without a database that needs its own (it asserts that a module is not loaded
+ * yet, or a state of jsdom a previous file may have moved) says so with `@test-fresh` and a reason:
+ * it runs in `fresh`, isolated.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export type Lane = 'logic' | 'views' | 'server' | 'postgres';
+export type Lane = 'logic' | 'views' | 'fresh' | 'server' | 'postgres';
 
 const ROOTS = ['src', 'server/src', 'tests/unit', 'tests/contract'];
 const TEST_FILE = /\.test\.tsx?$/;
@@ -24,6 +29,7 @@ const DATABASE_DRIVER = /from '(@electric-sql\/pglite[^']*|pg)'|import\('(@elect
 const POSTGRES_SUPPORT = resolve('server/src/test-support/postgres.ts');
 const JSDOM = /@vitest-environment jsdom/;
 const STATED_LANE = /@test-lane (server|postgres)\b/;
+const STATED_FRESH = /@test-fresh\b/;
 /** Relative imports that bring code at run time: `import x from './a'`, `export … from './a'`, `import('./a')`. */
 const RELATIVE_IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'";]*?\bfrom\s+'(\.{1,2}\/[^']+)'|(?:^|\n)\s*import\s+'(\.{1,2}\/[^']+)'|\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
@@ -97,14 +103,23 @@ function reachOf(file: string, modules: Map<string, Module>): Reach {
 
 /** Every test file under the test roots, by lane (paths relative to the repository). */
 export function testLanes(root = process.cwd()): Record<Lane, string[]> {
-  const lanes: Record<Lane, string[]> = { logic: [], views: [], server: [], postgres: [] };
+  const lanes: Record<Lane, string[]> = { logic: [], views: [], fresh: [], server: [], postgres: [] };
   const modules = new Map<string, Module>();
   for (const file of ROOTS.flatMap((dir) => walk(resolve(root, dir), []))) {
     const text = readFileSync(file, 'utf8');
     const reach = reachOf(file, modules);
     const stated = STATED_LANE.exec(text)?.[1] as Lane | undefined;
     const lane: Lane =
-      stated ?? (reach.postgres ? 'postgres' : reach.database ? 'server' : JSDOM.test(text) ? 'views' : 'logic');
+      stated ??
+      (reach.postgres
+        ? 'postgres'
+        : reach.database
+          ? 'server'
+          : STATED_FRESH.test(text)
+            ? 'fresh'
+            : JSDOM.test(text)
+              ? 'views'
+              : 'logic');
     lanes[lane].push(relative(root, file));
   }
   for (const files of Object.values(lanes)) files.sort();

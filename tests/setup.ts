@@ -29,3 +29,24 @@ if (typeof window !== 'undefined' && typeof window.matchMedia !== 'function') {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// `logic` and `views` share one module graph, and views one jsdom document, between the files of a
+// worker (vitest.config.ts). Each file starts from the page a fresh jsdom would give it: nothing
+// rendered, no attributes on <html> (lang, theme), empty storage and cookies, the first URL, nothing
+// focused, and real timers (a file that left fake ones on would stop the next file's waits).
+vi.useRealTimers();
+if (typeof document !== 'undefined') {
+  const shared = globalThis as { firstHref?: string };
+  shared.firstHref ??= window.location.href;
+  if (window.location.href !== shared.firstHref) window.history.replaceState(null, '', shared.firstHref);
+  (document.activeElement as HTMLElement | null)?.blur?.();
+  document.body.replaceChildren();
+  for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name);
+  document.title = '';
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+}

@@ -33,4 +33,26 @@ describe('testLanes', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('a file that says it needs its own modules runs in `fresh`, unless it reaches a database, which decides', () => {
+    // Split so that this file's own text does not carry the markers it tests.
+    const fresh = '// @test-' + 'fresh: asserts a module is not loaded yet\n';
+    const root = tree({
+      'src/db.ts': "import pg from 'p" + "g';\nexport const db = pg;\n",
+      'src/plain.ts': 'export const plain = 1;\n',
+      'src/a.test.ts': fresh + "import { plain } from './plain';\ntest('a', () => expect(plain).toBe(1));\n",
+      'src/b.test.tsx': '// @vitest-' + 'environment jsdom\n' + fresh + "test('b', () => undefined);\n",
+      'src/c.test.ts': fresh + "import { db } from './db';\ntest('c', () => expect(db).toBeDefined());\n",
+      'src/d.test.tsx': '// @vitest-' + "environment jsdom\ntest('d', () => undefined);\n",
+    });
+    try {
+      const lanes = testLanes(root);
+      expect(lanes.fresh).toEqual(['src/a.test.ts', 'src/b.test.tsx']);
+      expect(lanes.server).toEqual(['src/c.test.ts']);
+      expect(lanes.views).toEqual(['src/d.test.tsx']);
+      expect(lanes.logic).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

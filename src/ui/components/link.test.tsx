@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+// @test-fresh: asserts :focus-visible, which jsdom's selector engine decides from the last keyboard and
+// mouse events it saw on the document: a document shared with an earlier file answers from that file's.
 import { cleanup, screen } from '@testing-library/react';
 import { Link, LinkButton } from './link';
 import { renderUi } from '../test-support/test-utils';
