@@ -51,7 +51,18 @@ export default defineConfig({
       { extends: true, test: { name: 'views', include: lanes.views, isolate: false, ...twoAtATime } },
       { extends: true, test: { name: 'fresh', include: lanes.fresh, ...twoAtATime } },
       { extends: true, test: { name: 'server', include: lanes.server, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'postgres', include: lanes.postgres, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: lanes.postgres,
+          sequence: { groupOrder: 1 },
+          // One throwaway cluster for the lane, a database of its own for each caller in it
+          // (server/src/test-support/postgres.ts); outage tests still start clusters of their own.
+          globalSetup: ['./server/src/test-support/postgres-lane.setup.ts'],
+          setupFiles: ['./server/src/test-support/postgres-lane.worker.ts'],
+        },
+      },
     ],
   },
 });

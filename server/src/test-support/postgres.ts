@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 const run = promisify(execFile);
 
@@ -61,19 +62,65 @@ async function userIds(name: string): Promise<{ uid: number; gid: number }> {
   return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
 }
 
+const refuse = async () => {
+  throw new Error('pause/resume need a cluster of its own: startThrowawayPostgres({ own: true })');
+};
+
 /**
- * A PostgreSQL for tests: `TEST_DATABASE_URL` when set, otherwise a fresh cluster in a temp dir on
+ * The variable naming a cluster the test run started once (`postgres://…/postgres`, a superuser), in
+ * which each caller gets a database of its own: the `postgres` lane's global setup
+ * (server/src/test-support/postgres-lane.setup.ts) starts it and sets this in every worker.
+ */
+export const SHARED_CLUSTER_VARIABLE = 'TEST_POSTGRES_CLUSTER';
+
+let databasesMade = 0;
+
+/**
+ * A new, empty database in the shared cluster (`CREATE DATABASE` copies `template0` in a few tens of
+ * milliseconds, where `initdb` and a start take seconds); `stop()` drops it, closing what is still
+ * connected to it. Nothing is shared between two callers but the server: no tables, no extensions, no
+ * LISTEN channels (they are per database).
+ */
+async function databaseIn(cluster: string): Promise<ThrowawayPostgres> {
+  databasesMade += 1;
+  const name = `test_${process.pid}_${databasesMade}_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: cluster });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+  const url = new URL(cluster);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    pause: refuse,
+    resume: refuse,
+    async stop() {
+      if (dropped) return;
+      dropped = true;
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/**
+ * A PostgreSQL for tests: `TEST_DATABASE_URL` when set; otherwise a database of its own in the run's
+ * shared cluster (`TEST_POSTGRES_CLUSTER`, above) when there is one; otherwise, and always with
+ * `{ own: true }` (outage tests stop and start their server), a fresh cluster in a temp dir on
  * 127.0.0.1 and a free port (trust auth, user `postgres`). `initdb` refuses to run as root, so as
  * root the cluster belongs to the system user `postgres` and its tools run through `runuser`.
  */
 export async function startThrowawayPostgres(options: { own?: boolean } = {}): Promise<ThrowawayPostgres> {
   const external = process.env.TEST_DATABASE_URL;
-  if (external && !options.own) {
-    const refuse = async () => {
-      throw new Error('pause/resume need a cluster of its own: startThrowawayPostgres({ own: true })');
-    };
-    return { url: external, stop: async () => undefined, pause: refuse, resume: refuse };
-  }
+  if (external && !options.own) return { url: external, stop: async () => undefined, pause: refuse, resume: refuse };
+  const shared = process.env[SHARED_CLUSTER_VARIABLE];
+  if (shared && !options.own) return databaseIn(shared);
 
   const bin = await findBinDir();
   const asRoot = process.getuid?.() === 0;
