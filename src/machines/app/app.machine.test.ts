@@ -28,6 +28,7 @@ import {
   type RealtimeCode,
 } from './app.machine';
 import { findSystemActor, systemActor } from './app-system';
+import type { RealtimeActor } from '../realtime/realtime';
 
 const code: RealtimeCode = { realtimeMachine };
 const signedOut: AccessSubject = { authenticated: false, role: null, permittedRoutes: [], loggedOut: false };
@@ -60,7 +61,9 @@ function appInput(overrides: Partial<AppMachineInput> = {}) {
 
 /**
  * What holds after every step: the realtime side runs exactly in `running` (its socket and feed in
- * the system), and the route guard decides with the subject the root last told it.
+ * the system), and the route guard decides with the subject the root last told it. The root keeps
+ * whom the session signed in exactly in `session.signedIn`; while the realtime side runs, it was told
+ * the same (the same token), and its socket runs for that user only then: no socket while signed out.
  */
 function checkStep(actor: AppActor) {
   const snapshot = actor.getSnapshot();
@@ -71,6 +74,16 @@ function checkStep(actor: AppActor) {
   const told = snapshot.context.subject;
   const guard = systemActor(actor.system, 'routeGuard').getSnapshot().context.subject;
   if (told !== null) expect(sameAccessSubject(guard, told)).toBe(true);
+  const { signIn } = snapshot.context;
+  expect(signIn !== null).toBe(snapshot.matches({ session: 'signedIn' }));
+  if (!running) return;
+  const realtime = (snapshot.context.realtime as RealtimeActor).getSnapshot();
+  expect(realtime.matches('signedIn')).toBe(signIn !== null);
+  expect(realtime.context.token).toBe(signIn?.token ?? null);
+  const socket = systemActor(actor.system, 'socket').getSnapshot();
+  expect(socket.matches('signedIn')).toBe(signIn !== null);
+  expect(socket.context.userId).toBe(signIn?.userId ?? null);
+  expect(socket.context.tenantName !== null).toBe(signIn !== null);
 }
 
 describe('appMachine: model coverage', () => {
@@ -84,6 +97,9 @@ describe('appMachine: model coverage', () => {
     { type: 'app.tenant', tenant: 'farmacia-central' },
     doneEvent('loadRealtime', code),
     errorEvent('loadRealtime', new Error('offline')),
+    { type: 'session.signedIn', userId: USER.id, token: 'T1' },
+    { type: 'session.tokenChanged', token: 'T2' },
+    { type: 'session.signedOut' },
   ];
 
   async function explore(input: () => AppMachineInput) {
@@ -97,7 +113,9 @@ describe('appMachine: model coverage', () => {
       simpleScenarios: [
         { events: events.slice(0, 3) },
         { events: [events[3]!, events[4]!, events[6]!, events[7]!] },
-        { prefix: [events[2]!], events: [events[0]!, events[5]!, events[6]!, events[7]!] },
+        { events: [events[8]!, events[9]!, events[10]!, events[6]!, events[7]!] },
+        { prefix: [events[8]!], events: [events[5]!, events[9]!, events[10]!, events[6]!, events[7]!] },
+        { prefix: [events[4]!], events: [events[6]!, events[8]!, events[9]!, events[10]!, events[5]!] },
       ],
     });
   }
@@ -161,8 +179,11 @@ describe('appMachine: one system', () => {
     });
     app.start();
     expect(told).toEqual([{ authenticated: true, role: USER.role.name, permittedRoutes: ['users'], loggedOut: false }]);
-    // Signed in at boot: the realtime side started in the same step, and the socket follows the session.
+    // Signed in at boot: the session said so as it started, and the realtime side started in the same
+    // step, its socket for the stored user.
     expect(selectRealtimeRunning(app.getSnapshot())).toBe(true);
+    expect(app.getSnapshot().context.signIn).toEqual({ userId: USER.id, token: 'stored-token' });
+    expect(systemActor(app.system, 'socket').getSnapshot().context.userId).toBe(USER.id);
     app.stop();
   });
 

@@ -1,6 +1,7 @@
 import {
   assertEvent,
   assign,
+  enqueueActions,
   fromPromise,
   raise,
   sendTo,
@@ -15,7 +16,7 @@ import { routeGuardMachine } from '../navigation/route-guard.machine';
 import { preferencesMachine, type PreferencesInput } from '../preferences/preferences.machine';
 import type { RealtimeInput, RealtimeLogic } from '../realtime/realtime';
 import { selectAccessSubject } from '../session/session-selectors';
-import { sessionMachine, type SessionInput } from '../session/session.machine';
+import { sessionMachine, type SessionInput, type SessionNotice } from '../session/session.machine';
 
 /** The realtime chunk as the root uses it (src/machines/realtime/realtime.ts). */
 export interface RealtimeCode {
@@ -37,6 +38,8 @@ export interface AppMachineContext {
   /** The session's subject as last told to the route guard; null before the first. */
   subject: AccessSubject | null;
   realtimeInput: RealtimeInput;
+  /** The signed-in user and token as the session last told them (SessionNotice); null while signed out. */
+  signIn: { userId: number; token: string } | null;
   realtimeCode: RealtimeCode | null;
   /** The running realtime side (also `system.get('socket')`, `system.get('activityFeed')`). */
   realtime: AnyActorRef | null;
@@ -50,7 +53,9 @@ export type AppMachineEvent =
   /** Start the realtime side now, signed in or not (a view asks for the socket). */
   | { type: 'app.realtime.load' }
   /** The address's tenant changed: the socket reconnects for it (socket.md §4.4). */
-  | { type: 'app.tenant'; tenant: string };
+  | { type: 'app.tenant'; tenant: string }
+  /** What the session tells the root (its `announce`, given `sendParent` here). */
+  | SessionNotice;
 
 function runningRealtime(actor: AnyActorRef | null): AnyActorRef {
   if (!actor) throw new Error('the realtime side is not running');
@@ -64,11 +69,16 @@ function runningRealtime(actor: AnyActorRef | null): AnyActorRef {
  *
  * - every session snapshot is raised as `app.session`; when its access subject changed (signed in,
  *   role, permitted routes), the guard is told with `route.session`, so it re-decides the route;
+ * - the session tells the root of a sign-in, each new token after it and the sign-out (its `announce`
+ *   action, given `sendParent` here: `session.signedIn`, `session.tokenChanged`, `session.signedOut`). The
+ *   `session` region keeps what it was told; the realtime side is told the same while it runs, and at its
+ *   start whom the session signed in, so its socket connects for that user and closes at sign-out
+ *   (realtime.ts);
  * - the realtime region loads the realtime chunk in an invoked state (`loading`, the `loadRealtime`
- *   actor) and starts it at the first signed-in session, or at `app.realtime.load`. `app.realtime.preload`
+ *   actor) and starts it at the first `session.signedIn`, or at `app.realtime.load`. `app.realtime.preload`
  *   fetches it ahead (`preloading` → `ready`), so a sign-in then starts it in the same step as the
  *   session's change and the first signed-in render finds it. A failed load (`failed`) is tried again
- *   at the next session change or `app.realtime.load`; a failed preload is silent (`idle`).
+ *   at the next sign-in or `app.realtime.load`; a failed preload is silent (`idle`).
  * - `app.tenant` reaches the socket while the realtime side runs.
  *
  * Provide `loadRealtime` (the chunk's dynamic import) in the composition root (src/app/app-services.ts);
@@ -81,7 +91,13 @@ export const appMachine = setup({
     input: {} as AppMachineInput,
   },
   actors: {
-    session: sessionMachine,
+    session: sessionMachine.provide({
+      actions: {
+        announce: enqueueActions(({ enqueue }, notice: SessionNotice | null) => {
+          if (notice) enqueue.sendParent(notice);
+        }),
+      },
+    }),
     preferences: preferencesMachine,
     routeGuard: routeGuardMachine,
     loadRealtime: fromPromise<RealtimeCode>(() => Promise.reject(new Error('loadRealtime is provided by the app'))),
@@ -90,10 +106,6 @@ export const appMachine = setup({
     subjectChanged: ({ context, event }) => {
       assertEvent(event, 'app.session');
       return context.subject === null || !sameAccessSubject(context.subject, event.subject);
-    },
-    signedIn: ({ event }) => {
-      assertEvent(event, 'app.session');
-      return event.subject.authenticated;
     },
     codeIn: ({ context }) => context.realtimeCode !== null,
   },
@@ -106,6 +118,15 @@ export const appMachine = setup({
       assertEvent(event, 'app.session');
       return { subject: event.subject };
     }),
+    takeSignIn: assign(({ event }) => {
+      assertEvent(event, 'session.signedIn');
+      return { signIn: { userId: event.userId, token: event.token } };
+    }),
+    takeToken: assign(({ context, event }) => {
+      assertEvent(event, 'session.tokenChanged');
+      return { signIn: context.signIn && { ...context.signIn, token: event.token } };
+    }),
+    forgetSignIn: assign({ signIn: null }),
     takeCode: assign((_, params: { code: RealtimeCode }) => ({ realtimeCode: params.code })),
     startRealtime: assign(({ context, spawn }) => {
       if (context.realtimeCode === null) throw new Error('the realtime code is not in');
@@ -125,6 +146,18 @@ export const appMachine = setup({
         return { type: 'realtime.tenant' as const, tenantName: event.tenant };
       },
     ),
+    forwardNotice: sendTo(
+      ({ context }) => runningRealtime(context.realtime),
+      ({ event }) => {
+        assertEvent(event, ['session.signedIn', 'session.tokenChanged', 'session.signedOut']);
+        return event;
+      },
+    ),
+    // At its start, the realtime side hears whom the session signed in before it ran.
+    tellSignIn: enqueueActions(({ context, enqueue }) => {
+      if (context.signIn)
+        enqueue.sendTo(runningRealtime(context.realtime), { type: 'session.signedIn', ...context.signIn });
+    }),
     reportLoadFailure: (_, params: { error: unknown }) => {
       console.error('realtime chunk failed to load', params.error);
     },
@@ -137,6 +170,7 @@ export const appMachine = setup({
     preferencesInput: input.preferences,
     subject: null,
     realtimeInput: input.realtime,
+    signIn: null,
     realtimeCode: input.realtimeCode ?? null,
     realtime: null,
   }),
@@ -159,6 +193,19 @@ export const appMachine = setup({
     { src: 'routeGuard', id: 'routeGuard', systemId: 'routeGuard', input: {} },
   ],
   states: {
+    /** What the session last told: signed in (and as whom, with which token) or not. */
+    session: {
+      initial: 'signedOut',
+      states: {
+        signedOut: { on: { 'session.signedIn': { target: 'signedIn', actions: 'takeSignIn' } } },
+        signedIn: {
+          on: {
+            'session.tokenChanged': { actions: 'takeToken' },
+            'session.signedOut': { target: 'signedOut', actions: 'forgetSignIn' },
+          },
+        },
+      },
+    },
     /** The route guard decides with the session's current subject. */
     access: {
       initial: 'following',
@@ -175,7 +222,7 @@ export const appMachine = setup({
         idle: {
           always: { guard: 'codeIn', target: 'ready' },
           on: {
-            'app.session': { guard: 'signedIn', target: 'loading' },
+            'session.signedIn': 'loading',
             'app.realtime.load': 'loading',
             'app.realtime.preload': 'preloading',
           },
@@ -190,14 +237,14 @@ export const appMachine = setup({
             onError: 'idle',
           },
           on: {
-            'app.session': { guard: 'signedIn', target: 'loading' },
+            'session.signedIn': 'loading',
             'app.realtime.load': 'loading',
           },
         },
-        /** The code is in; it starts with the first signed-in session. */
+        /** The code is in; it starts with the first sign-in. */
         ready: {
           on: {
-            'app.session': { guard: 'signedIn', target: 'running' },
+            'session.signedIn': 'running',
             'app.realtime.load': 'running',
           },
         },
@@ -215,18 +262,23 @@ export const appMachine = setup({
             },
           },
         },
-        /** The chunk did not load (offline): asked for again at the next session change or request. */
+        /** The chunk did not load (offline): asked for again at the next sign-in or request. */
         failed: {
           on: {
-            'app.session': { guard: 'signedIn', target: 'loading' },
+            'session.signedIn': 'loading',
             'app.realtime.load': 'loading',
             'app.realtime.preload': 'preloading',
           },
         },
-        /** Runs until the app stops; it follows the session by itself. */
+        /** Runs until the app stops, told what the session tells the root. */
         running: {
-          entry: 'startRealtime',
-          on: { 'app.tenant': { actions: 'tellRealtime' } },
+          entry: ['startRealtime', 'tellSignIn'],
+          on: {
+            'app.tenant': { actions: 'tellRealtime' },
+            'session.signedIn': { actions: 'forwardNotice' },
+            'session.tokenChanged': { actions: 'forwardNotice' },
+            'session.signedOut': { actions: 'forwardNotice' },
+          },
         },
       },
     },

@@ -1,4 +1,3 @@
-import { selectSocketOpen } from '../realtime/socket-selectors';
 import type { SocketActor } from '../realtime/socket.machine';
 import { fromCallback, fromPromise } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
@@ -67,17 +66,13 @@ export const instancesActors = {
   ),
   /**
    * Events missed while the socket was away are lost (contracts/socket.md §2.2): `instances.reconnected`
-   * each time it opens again after being closed. Without a socket (tests) it says nothing.
+   * each time a connection opens after this started (the socket's `socket.connected`). Without a socket
+   * (tests) it says nothing.
    */
   watchReconnects: fromCallback<{ type: 'instances.reconnected' }, { socket: SocketActor | null }>(
     ({ input, sendBack }) => {
       if (!input.socket) return undefined;
-      let open = selectSocketOpen(input.socket.getSnapshot());
-      const subscription = input.socket.subscribe((snapshot) => {
-        const now = selectSocketOpen(snapshot);
-        if (now && !open) sendBack({ type: 'instances.reconnected' });
-        open = now;
-      });
+      const subscription = input.socket.on('socket.connected', () => sendBack({ type: 'instances.reconnected' }));
       return () => subscription.unsubscribe();
     },
   ),

@@ -1,15 +1,12 @@
-import { createActor, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import { createGraphqlClient } from '../../api/graphql-client';
-import { createAppBus } from '../shared/app-bus';
-import { linkPresence } from './presence-link';
+import { linkPresenceOnLeave } from './presence-link';
 import type { PageHideSource } from './socket-actors';
-import { socketMachine } from './socket.machine';
-import { freshTokenFetch, sessionFetch } from '../session/session-seam';
+import { freshTokenFetch } from '../session/session-seam';
 import { memoryStorage, writeStoredSession } from '../session/session-storage';
 import type { SessionActor } from '../session/session.machine';
 import { deferred } from '../test-support/fake-fetch';
 import { fakeApi, flush, json, NOW, startSession, USER, type RouteHandler } from '../test-support/session-fakes';
-import { fakeSockets, fakeTickets, TENANT } from '../test-support/socket-fakes';
 
 const GRAPHQL_URL = 'http://api.test/farmacia-central/graphql';
 
@@ -25,7 +22,7 @@ function leavablePage() {
 
 /**
  * A signed-in session on T1 (valid until NOW + 60 s on a clock the test moves), linked to presence as
- * app-services.ts wires it: `execute` over the session seam, `executeIfFresh` over freshTokenFetch.
+ * realtime.ts wires it: `executeIfFresh` over freshTokenFetch (app-services.ts).
  */
 async function signedIn(routes: Record<string, RouteHandler> = {}) {
   let now = NOW;
@@ -49,21 +46,10 @@ async function signedIn(routes: Record<string, RouteHandler> = {}) {
   const session = startSession({ storage, api: { ...api, fetch: network }, now: () => now });
   await waitFor(session.actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
   const actorOf = (): SessionActor => session.actor;
-  const socket = createActor(socketMachine, {
-    input: {
-      createSocket: fakeSockets().create,
-      fetchTicket: fakeTickets().fetchTicket,
-      pageUrl: `http://127.0.0.1:8080/${TENANT}/`,
-      bus: createAppBus(),
-      log: () => undefined,
-    },
-  }).start();
   const page = leavablePage();
   const logged: string[] = [];
-  const unlink = linkPresence({
+  const unlink = linkPresenceOnLeave({
     session: session.actor,
-    socket,
-    execute: createGraphqlClient({ url: () => GRAPHQL_URL, fetch: sessionFetch(actorOf, network) }).execute,
     executeIfFresh: createGraphqlClient({ url: () => GRAPHQL_URL, fetch: freshTokenFetch(actorOf, network) }).execute,
     pageHide: page.pageHide,
     log: (message) => logged.push(message),

@@ -302,12 +302,30 @@ describe('socket machine: reconnecting', () => {
     sockets.last().open();
     sockets.last().drop(4000, 'Role changed');
     expect(tickets.state.asked).toBe(2);
-    expect(emitted).toEqual([{ type: 'socket.accessChanged', reason: 'Role changed' }]);
+    expect(emitted).toEqual([{ type: 'socket.connected' }, { type: 'socket.accessChanged', reason: 'Role changed' }]);
     expect(logs).toContain('socket: closed 4000 Role changed');
     await settle();
     expect(sockets.all).toHaveLength(2);
     expect(sockets.last().url).toContain('ticket=K2');
     expect(actor.getSnapshot().context.attempt).toBe(0);
+  });
+
+  it('says `socket.connected` each time a connection opens, the first and every reconnect, and only then', async () => {
+    const { sockets, clock, emitted } = await started();
+    const connected = () => emitted.filter((e) => e.type === 'socket.connected').length;
+    expect(connected()).toBe(0);
+    sockets.last().open();
+    expect(connected()).toBe(1);
+    // Pinging on (a timer re-entering inside `open`) is not a new connection.
+    clock.advance(PING_INTERVAL_MS * 2);
+    expect(connected()).toBe(1);
+    sockets.last().drop(1006);
+    clock.advance(60_000);
+    await settle();
+    expect(sockets.all).toHaveLength(2);
+    expect(connected()).toBe(1);
+    sockets.last().open();
+    expect(connected()).toBe(2);
   });
 
   it('a new session token does not reopen an open socket (it carries none); a tenant switch does, with 1000 "Tenant changed"', async () => {
@@ -342,6 +360,7 @@ describe('socket machine: frames', () => {
       { name: 'instanceUpdated', data: INSTANCE, tenantName: TENANT, sentAt: '2026-01-15T12:00:00.000Z' },
     ]);
     expect(emitted).toEqual([
+      { type: 'socket.connected' },
       {
         type: 'socket.message',
         event: 'instanceUpdated',

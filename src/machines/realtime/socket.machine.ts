@@ -28,7 +28,7 @@ export const STABLE_AFTER_MS = 60_000;
 /** A socket ticket (contracts/socket.md §1.1) and the session token it was asked with. */
 export interface SocketTicket {
   ticket: string;
-  /** The session's token when the ticket came back: a 4401 then asks to refresh this one (socket-link.ts). */
+  /** The session's token when the ticket came back: a 4401 then asks to refresh this one (realtime.ts). */
   token: string | null;
 }
 
@@ -85,7 +85,9 @@ export type SocketEvent =
 /** Emitted for listeners (`actor.on(...)`); the bus gets the same decoded events. */
 export type SocketEmitted =
   | { type: 'socket.message'; event: string; data: Record<string, unknown>; tenantName: string; sentAt: string }
-  /** The server refused the ticket or the session (close 4401): ask the session for a refresh (socket-link.ts does). */
+  /** A connection opened (the first or a reconnect): presence says `connected` (realtime.ts). */
+  | { type: 'socket.connected' }
+  /** The server refused the ticket or the session (close 4401): ask the session for a refresh (realtime.ts does). */
   | { type: 'socket.unauthorized'; token: string | null }
   /** What the connection may see changed (close 4000: its role, its tenant's name); it reconnected at once. */
   | { type: 'socket.accessChanged'; reason: string };
@@ -169,6 +171,7 @@ export const socketMachine = setup({
       context.deps.log(`socket: closed ${event.code} ${event.reason}`.trim());
     },
     logError: ({ context }) => context.deps.log('socket: error'),
+    tellConnected: emit({ type: 'socket.connected' as const }),
     askForToken: emit(({ context }) => ({ type: 'socket.unauthorized' as const, token: context.token })),
     tellAccessChanged: emit(({ event }) => {
       assertEvent(event, 'socket.closed');
@@ -273,6 +276,7 @@ export const socketMachine = setup({
             connecting: { on: { 'socket.opened': 'open' } },
             open: {
               tags: ['open'],
+              entry: 'tellConnected',
               after: { stableAfter: { actions: 'resetAttempts' } },
               initial: 'pinging',
               states: {

@@ -22,13 +22,16 @@ import type {
   RefreshOutput,
 } from './session-actors';
 import { ApiError } from '../../api/api-error';
-import { sessionMachine, type SessionEvent } from './session.machine';
+import { sessionMachine, type SessionEvent, type SessionNotice } from './session.machine';
 
 /**
  * Refresh calls running now, on the walk's current actor: each held call counts itself in and counts
  * itself out when its actor is stopped (its state left, by its answer or anything else).
  */
 const refreshCalls = { running: 0 };
+
+/** What the walk's current actor told its owner (SessionNotice), as the root app machine keeps it. */
+const owner = { signedIn: false, token: null as string | null };
 
 const faked = sessionMachine.provide({
   actors: {
@@ -42,6 +45,13 @@ const faked = sessionMachine.provide({
     }),
     lookupIp: heldPromise<string | null, { lookup: () => Promise<string | null> }>(),
     crossTab: idleCallback<EventObject, CrossTabInput>(),
+  },
+  actions: {
+    announce: (_, notice: SessionNotice | null) => {
+      if (notice?.type === 'session.signedIn') Object.assign(owner, { signedIn: true, token: notice.token });
+      if (notice?.type === 'session.tokenChanged') owner.token = notice.token;
+      if (notice?.type === 'session.signedOut') Object.assign(owner, { signedIn: false, token: null });
+    },
   },
 });
 
@@ -150,15 +160,20 @@ describe('session machine: model coverage', () => {
       input: () => {
         // Each path's actor starts with none (the last path's actor was stopped, its calls with it).
         refreshCalls.running = 0;
+        Object.assign(owner, { signedIn: false, token: null });
         return inertSessionInput();
       },
       events,
       serializeContext: (context) => context.token,
       simpleScenarios,
       // One refresh in flight at most (src/machines/session/session-seam.ts): exactly one while refreshing, whatever asks
-      // again meanwhile (a second refresh, an ensureFresh, a 401), and none otherwise.
+      // again meanwhile (a second refresh, an ensureFresh, a 401), and none otherwise. The owner (the root
+      // app machine, whose socket follows it) knows the session signed in exactly while it is, with its token.
       onStep: ({ actor }) => {
-        expect(refreshCalls.running).toBe(actor.getSnapshot().hasTag('refreshing') ? 1 : 0);
+        const snapshot = actor.getSnapshot();
+        expect(refreshCalls.running).toBe(snapshot.hasTag('refreshing') ? 1 : 0);
+        const signedIn = snapshot.hasTag('authenticated') && snapshot.context.user !== null;
+        expect(owner).toEqual({ signedIn, token: signedIn ? snapshot.context.token : null });
       },
     });
     console.info(`session: ${formatCoverage(report)}`);

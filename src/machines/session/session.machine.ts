@@ -210,6 +210,30 @@ export const isCurrentToken = (context: SessionContext, token: string | null) =>
   token === null || token === context.token;
 
 /**
+ * What the session tells its owner through the `announce` action (the root app machine,
+ * src/machines/app/app.machine.ts, gives it `sendParent` and links the socket by them):
+ *
+ * - `session.signedIn`: signed in with a known user, at the sign-in (a login, a stored session, another
+ *   tab's) or, for a session restored without its user, when the profile brings it;
+ * - `session.tokenChanged`: a new token after that (a refresh, a rotation, another tab's token);
+ * - `session.signedOut`: the signed-in state is left (logout, expiry, another tab's logout).
+ */
+export type SessionNotice =
+  | { type: 'session.signedIn'; userId: number; token: string }
+  | { type: 'session.tokenChanged'; token: string }
+  | { type: 'session.signedOut' };
+
+/** The notice a signed-in session about to hold `next` gives, or null when its owner already knows. */
+export function identityNotice(
+  context: Pick<SessionContext, 'token' | 'user'>,
+  next: { token: string | null; user: User | null },
+): SessionNotice | null {
+  if (next.token === null || next.user === null) return null;
+  if (context.user === null) return { type: 'session.signedIn', userId: next.user.id, token: next.token };
+  return next.token === context.token ? null : { type: 'session.tokenChanged', token: next.token };
+}
+
+/**
  * The session's types, actors, guards, actions and delays; session.machine.ts draws the chart over
  * them. Guards and actions that read an event assert its type, so one wired to the wrong event throws.
  */
@@ -288,6 +312,8 @@ export const sessionSetup = setup({
       });
     },
     clearStorage: ({ context }) => clearStoredSession(context.deps.storage),
+    /** Tells the owner a {@link SessionNotice} (null: nothing to tell); nobody unless the owner provides it. */
+    announce: (_, _notice: SessionNotice | null) => undefined,
     signOut: assign((_, params: { reason: SessionEnd }) => ({ ...signedOut, ended: params.reason })),
     /** Only after `remoteNewToken`, which saw a stored session. */
     adoptStored: assign(({ event }) => {
@@ -518,6 +544,9 @@ export const sessionMachine = sessionSetup.createMachine({
         authenticated: {
           tags: ['authenticated', 'token'],
           type: 'parallel',
+          // The owner hears of the sign-in once the user is known, and of every way out (SessionNotice).
+          entry: { type: 'announce', params: ({ context }) => identityNotice(signedOut, context) },
+          exit: { type: 'announce', params: { type: 'session.signedOut' } },
           on: {
             'session.logout': { target: 'loggingOut' },
             'session.sync': {
@@ -542,11 +571,26 @@ export const sessionMachine = sessionSetup.createMachine({
                   target: '#session.auth.anonymous',
                   actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
                 },
-                'session.sync': { guard: 'remoteNewToken', target: '.valid', actions: 'adoptStored' },
+                'session.sync': {
+                  guard: 'remoteNewToken',
+                  target: '.valid',
+                  actions: [
+                    {
+                      type: 'announce',
+                      params: ({ context, event }) => identityNotice(context, event.stored ?? signedOut),
+                    },
+                    'adoptStored',
+                  ],
+                },
                 'session.tokenRotated': {
                   guard: 'rotatedToken',
                   target: '.valid',
                   actions: [
+                    {
+                      type: 'announce',
+                      params: ({ context, event }) =>
+                        identityNotice(context, { token: event.token, user: context.user }),
+                    },
                     {
                       type: 'storeRefreshed',
                       params: ({ event }) => ({ token: event.token, expiresIn: event.expiresIn }),
@@ -575,7 +619,15 @@ export const sessionMachine = sessionSetup.createMachine({
                     input: ({ context }) => ({ graphql: context.deps.refreshGraphql, token: context.token ?? '' }),
                     onDone: {
                       target: 'valid',
-                      actions: [{ type: 'storeRefreshed', params: ({ event }) => event.output }, 'persist'],
+                      actions: [
+                        {
+                          type: 'announce',
+                          params: ({ context, event }) =>
+                            identityNotice(context, { token: event.output.token, user: context.user }),
+                        },
+                        { type: 'storeRefreshed', params: ({ event }) => event.output },
+                        'persist',
+                      ],
                     },
                     onError: [
                       {
@@ -609,7 +661,19 @@ export const sessionMachine = sessionSetup.createMachine({
                     }),
                     onDone: {
                       target: 'ready',
-                      actions: [{ type: 'storeProfile', params: ({ event }) => event.output }, 'persist'],
+                      actions: [
+                        // A session restored without its user is signed in for its owner only now.
+                        {
+                          type: 'announce',
+                          params: ({ context, event }) =>
+                            identityNotice(context, {
+                              token: context.token,
+                              user: event.output.info?.user ?? context.user,
+                            }),
+                        },
+                        { type: 'storeProfile', params: ({ event }) => event.output },
+                        'persist',
+                      ],
                     },
                     // A 401 is the seam's business; any other failure keeps what the session already knows.
                     onError: { target: 'ready', actions: 'settleProfile' },

@@ -157,11 +157,28 @@ function graphScope(): AnyActorScope {
 }
 
 /**
+ * The machine as @xstate/graph walks it, each pure transition in a scope of its own. @xstate/graph
+ * gives one scope to a whole traversal, and an actor spawned in a transition stays registered in its
+ * system under its `systemId`: a state that spawns one (the root app machine's `running`), reached
+ * along two paths, would then find the first path's actor in the way.
+ */
+function withScopePerTransition(machine: AnyStateMachine): AnyStateMachine {
+  return new Proxy(machine, {
+    get(target, key, receiver) {
+      if (key === 'transition')
+        return (snapshot: AnyMachineSnapshot, event: AnyEventObject) =>
+          target.transition(snapshot, event, graphScope());
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+/**
  * The paths of the chosen families, without those whose event sequence is a prefix of another.
  */
 export function graphPaths<TMachine extends AnyStateMachine>(options: PathOptions<TMachine>): WalkPath[] {
   // The graph works on the untyped machine; user callbacks get their typed views back.
-  const machine: AnyStateMachine = options.machine;
+  const machine = withScopePerTransition(options.machine);
   const { strategies = ['shortest', 'simple', 'transitions'] } = options;
   const project = (options.serializeContext ?? (() => undefined)) as (context: unknown) => unknown;
   const serializeState = (snapshot: AnyMachineSnapshot) =>

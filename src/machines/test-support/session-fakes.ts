@@ -3,7 +3,7 @@ import { createGraphqlClient } from '../../api/graphql-client';
 import { createRestClient } from '../../api/rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
 import type { LoginResponse } from '../session/session-actors';
-import type { SessionInput } from '../session/session.machine';
+import type { SessionInput, SessionNotice } from '../session/session.machine';
 import { sessionMachine, type SessionActor } from '../session/session.machine';
 import { sessionFetch } from '../session/session-seam';
 import { memoryStorage, type StorageChange, type StorageLike, type User } from '../session/session-storage';
@@ -153,6 +153,8 @@ export interface StartOptions {
   now?: () => number;
   clock?: SimulatedClock;
   beforeLogout?: () => Promise<unknown>;
+  /** Hears what the session tells its owner (its `announce` action; the root app machine's `sendParent`). */
+  announce?: (notice: SessionNotice) => void;
 }
 
 /**
@@ -178,7 +180,11 @@ export function startSession(options: StartOptions = {}) {
     baseUrl: 'http://api.test',
     ...(options.beforeLogout ? { beforeLogout: options.beforeLogout } : {}),
   };
-  const actor = createActor(sessionMachine, { input, ...(options.clock ? { clock: options.clock } : {}) });
+  const { announce } = options;
+  const machine = announce
+    ? sessionMachine.provide({ actions: { announce: (_, notice: SessionNotice | null) => notice && announce(notice) } })
+    : sessionMachine;
+  const actor = createActor(machine, { input, ...(options.clock ? { clock: options.clock } : {}) });
   holder.actor = actor;
   actor.start();
   return { actor, api, rest, input };
