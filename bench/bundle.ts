@@ -133,7 +133,7 @@ export async function bundleBench(options: { build: boolean; budgets: BundleBudg
   const eager = served.loginEager;
   table.push([
     'login JS before the form is interactive',
-    `${sizes.loginEager.files.length} eager scripts`,
+    `${sizes.loginEager.files.length} eager ${sizes.loginEager.files.length === 1 ? 'script' : 'scripts'}`,
     kb(sizes.loginEager.js.gzip),
     kb(sizes.loginEager.js.brotli),
     '',

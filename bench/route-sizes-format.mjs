@@ -89,7 +89,7 @@ export function formatRouteSizes(result, budgets) {
       ? ''
       : ` (budget ≤ ${budgets.loginBrotliKB} KB br: ${eager.js.brotli / KB <= budgets.loginBrotliKB ? 'ok' : 'OVER'})`;
   lines.push(
-    `Login JS on the wire before the form is interactive (${eager.files.length} scripts ${eager.page ?? 'the page'} loads eagerly): ${kb(eager.js.brotli)} KB br, ${kb(eager.js.gzip)} KB gz, ${kb(eager.js.raw)} KB raw${verdict}`,
+    `Login JS on the wire before the form is interactive (${eager.files.length} ${eager.files.length === 1 ? 'script' : 'scripts'} ${eager.page ?? 'the page'} loads eagerly): ${kb(eager.js.brotli)} KB br, ${kb(eager.js.gzip)} KB gz, ${kb(eager.js.raw)} KB raw${verdict}`,
   );
   lines.push(
     `Login route files: ${result.entryChunks.map((c) => `${c.files.join(' + ')} ${kb(c.all.gzip)} KB gz`).join('; ')}`,

@@ -17,8 +17,9 @@
  * - `login (initial)`: every file the entry loads (the HTML's scripts and styles) plus the login page
  *   (`login.html`, compressed by the server at start, counted here without the ~100-byte settings
  *   meta it adds).
- * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages and the socket side the
- *   layout waits for (src/machines/realtime/realtime.ts, loaded at sign-in), minus the entry: the price of the
+ * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages, the socket side the
+ *   layout waits for (src/machines/realtime/realtime.ts, loaded at sign-in) and the typed REST client
+ *   (src/api/create-rest-client.ts, which the sign-in itself uses), minus the entry: the price of the
  *   first main-layout route after login, paid once.
  * - every other route: its screen's async chunk group minus the entry, and for main-layout routes minus
  *   the layout group too — what navigating there downloads on top of what is already loaded.
@@ -103,6 +104,7 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
       ...group(`${REGISTRY} -> ../ui/layouts/main-layout`),
       ...group('./src/i18n/runtime.ts -> ./pt-BR.json?full'),
       ...group('./src/app/app-services.ts -> ../machines/realtime/realtime'),
+      ...group('./src/app/app-services.ts -> ../api/create-rest-client'),
     ]),
     entryIds,
   );

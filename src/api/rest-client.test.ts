@@ -1,7 +1,8 @@
 import type { components } from '../generated/openapi';
 import { ApiError, fieldErrors } from './api-error';
 import { createAuthFetch } from './auth-middleware';
-import { createRestClient, unwrap } from './rest-client';
+import { createRestClient } from './create-rest-client';
+import { unwrap } from './rest-client';
 
 interface Sent {
   method: string;

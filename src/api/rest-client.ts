@@ -1,9 +1,13 @@
-import createClient, { type Client } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi';
 import { ApiError } from './api-error';
 import type { FetchLike } from './auth-middleware';
 
-/** The REST client typed by `contracts/openapi.yaml`; the app holds one instance. */
+/**
+ * The REST client typed by `contracts/openapi.yaml`; the app holds one instance. Made by
+ * `createRestClient` (create-rest-client.ts, openapi-fetch); this module has no runtime part of
+ * openapi-fetch, so the login page, which only reads results with `unwrap`, does not carry it.
+ */
 export type RestClient = Client<paths>;
 
 export interface RestClientOptions {
@@ -11,14 +15,6 @@ export interface RestClientOptions {
   baseUrl?: string;
   /** Usually `createAuthFetch(...)`, so every call goes through the session seam. */
   fetch?: FetchLike;
-}
-
-/** Creates the typed REST client. */
-export function createRestClient(options: RestClientOptions = {}): RestClient {
-  return createClient<paths>({
-    baseUrl: options.baseUrl ?? '',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
 }
 
 /**

@@ -2,7 +2,8 @@ import { createActor, fromPromise } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
-import { createRestClient, type RestClient } from '../api/rest-client';
+import { lazyRestClient } from '../api/lazy-rest-client';
+import type { RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
 import {
   appMachine,
@@ -170,7 +171,14 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   let routePrefetch: RoutePrefetch | null = null;
   const activity = createRequestActivity();
   const counted = activity.track((request) => (routePrefetch ? routePrefetch.fetch(request) : authFetch(request)));
-  const rest = createRestClient({ baseUrl: apiBase, fetch: counted });
+  // The typed REST client (openapi-fetch) is a chunk of its own: nothing on the login page calls it
+  // before the sign-in, which the page fetches it for while idle (`preloadSignIn`); a stored session
+  // loads it with its first request (the profile), beside the main layout's chunk.
+  const loadRestCode = () => importWithTimeout(() => import('../api/create-rest-client'));
+  const lazyRest = lazyRestClient(() =>
+    loadRestCode().then(({ createRestClient }) => createRestClient({ baseUrl: apiBase, fetch: counted })),
+  );
+  const rest = lazyRest.client;
   const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
@@ -278,8 +286,10 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const preloadSignIn = async () => {
     await Promise.all([
       realtimeHandle.preload(),
-      importWithTimeout(() => import('../machines/navigation/route-prefetch')).then(
-        (module) => {
+      // The sign-in itself goes out with it; a failure here is met again by that request.
+      lazyRest.load().catch(() => undefined),
+      Promise.all([importWithTimeout(() => import('../machines/navigation/route-prefetch')), loadRestCode()]).then(
+        ([module, { createRestClient }]) => {
           routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) =>
             createRestClient({ baseUrl: apiBase, fetch: activity.track(fetch) }),
           );

@@ -1,5 +1,5 @@
 import { createActor, waitFor } from 'xstate';
-import { createRestClient } from '../../src/api/rest-client';
+import { createRestClient } from '../../src/api/create-rest-client';
 import {
   featureBulkMachine,
   featureRows,

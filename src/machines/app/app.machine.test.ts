@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { createActor, fromPromise } from 'xstate';
 import { createGraphqlClient } from '../../api/graphql-client';
-import { createRestClient } from '../../api/rest-client';
+import { createRestClient } from '../../api/create-rest-client';
 import { sameAccessSubject, type AccessSubject } from '../../domain/route-access';
 import { realtimeMachine } from '../realtime/realtime';
 import { createAppBus } from '../shared/app-bus';

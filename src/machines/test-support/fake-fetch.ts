@@ -8,7 +8,8 @@
  * an `AbortError`, as the platform fetch does.
  */
 import { createGraphqlClient, type Execute } from '../../api/graphql-client';
-import { createRestClient, type RestClient } from '../../api/rest-client';
+import { createRestClient } from '../../api/create-rest-client';
+import type { RestClient } from '../../api/rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
 
 /** One request as the fake server saw it. */

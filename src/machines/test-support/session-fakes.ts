@@ -1,6 +1,6 @@
 import { createActor, type SimulatedClock } from 'xstate';
 import { createGraphqlClient } from '../../api/graphql-client';
-import { createRestClient } from '../../api/rest-client';
+import { createRestClient } from '../../api/create-rest-client';
 import type { FetchLike } from '../../api/auth-middleware';
 import type { LoginResponse } from '../session/session-actors';
 import type { SessionInput, SessionNotice } from '../session/session.machine';
