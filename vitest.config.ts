@@ -50,12 +50,13 @@ export default defineConfig({
       // Component tests ask for jsdom with a `// @vitest-environment jsdom` docblock; that is their lane.
       { extends: true, test: { name: 'views', include: lanes.views, isolate: false, ...twoAtATime } },
       { extends: true, test: { name: 'fresh', include: lanes.fresh, ...twoAtATime } },
-      { extends: true, test: { name: 'server', include: lanes.server, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'server', include: lanes.server, maxWorkers: 2, sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
           name: 'postgres',
           include: lanes.postgres,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           // One throwaway cluster for the lane, a database of its own for each caller in it
           // (server/src/test-support/postgres.ts); outage tests still start clusters of their own.

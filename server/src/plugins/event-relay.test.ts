@@ -427,7 +427,7 @@ describe('LISTEN/NOTIFY relay between two apps on one database', () => {
     await killer.connect();
     try {
       const { rowCount } = await killer.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where query like 'LISTEN%' and pid <> pg_backend_pid() and query like $1`,
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN%' and pid <> pg_backend_pid() and query like $1`,
         [`%${relay.channels.events}%`],
       );
       expect(rowCount).toBe(2); // A's and B's listeners
