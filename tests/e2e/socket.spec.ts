@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from './support/server';
 
 test.describe('real-time socket', () => {
   test('server restart: the panel shows disconnected, then connected again without a reload', async ({ page }) => {
-    // Two server starts (each up to the config's 90 s on a loaded box) and at most one backoff cap.
+    // Two server starts (slow on a loaded box) and at most one backoff cap (src/domain/socket-url.ts).
     test.setTimeout(180_000);
     // Its own server on a database directory, restarted on the same port with the same key, so
     // the session outlives the restart.
