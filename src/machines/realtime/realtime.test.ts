@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { createActor, fromPromise, SimulatedClock, waitFor, type EventObject } from 'xstate';
 import { createGraphqlClient, type Execute } from '../../api/graphql-client';
-import { createRestClient } from '../../api/rest-client';
+import { createRestClient } from '../../api/create-rest-client';
 import { appMachine, type AppActor } from '../app/app.machine';
 import { systemActor } from '../app/app-system';
 import { sessionFetch } from '../session/session-seam';
