@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
+import { ConfirmDialog } from './confirm-dialog';
 import { Modal } from './dialog';
 import { MenuTriggerButton } from './menu';
 import { RadioGroup } from './radio-group';
@@ -299,5 +300,29 @@ describe('Modal', () => {
     expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus();
     await user.keyboard('{Escape}');
     expect(opener).toHaveFocus();
+  });
+
+  it('leaves Tab to a dialog opened inside it: a ConfirmDialog in a Modal keeps Tab to its own buttons', async () => {
+    const { user } = renderUi(
+      <Modal title="Tenant acme" isOpen>
+        <ConfirmDialog
+          isOpen
+          onOpenChange={() => undefined}
+          onConfirm={() => undefined}
+          title="Descartar alterações?"
+          message="Fechar descarta as alterações."
+          confirmLabel="Descartar e fechar"
+        />
+      </Modal>,
+    );
+    const cancel = screen.getByRole('button', { name: ptBR.common.cancel });
+    const discard = screen.getByRole('button', { name: 'Descartar e fechar' });
+    expect(cancel).toHaveFocus();
+    await user.tab();
+    expect(discard).toHaveFocus();
+    await user.tab();
+    expect(cancel).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(discard).toHaveFocus();
   });
 });

@@ -70,7 +70,9 @@ const focusable = (stop: HTMLElement[]): HTMLElement | undefined =>
 function containTab(event: KeyboardEvent<HTMLElement>, dialog: HTMLElement): void {
   if (event.key !== 'Tab' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const active = document.activeElement;
-  if (!(active instanceof HTMLElement) || !dialog.contains(active) || active.closest(`[${LAYER_ATTRIBUTE}]`)) return;
+  // Not this dialog's: focus in a dialog nested inside it (a ConfirmDialog in a Modal) or in its layer.
+  if (!(active instanceof HTMLElement) || active.closest('dialog') !== dialog || active.closest(`[${LAYER_ATTRIBUTE}]`))
+    return;
   const stops = tabStops(dialog);
   const first = stops[0];
   const last = stops.at(-1);
