@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext } from 'react';
 
 /*
  * The layer each open Modal (dialog.tsx) holds for overlays that render in portals: a modal
@@ -20,27 +20,35 @@ export function useDialogLayer(): (() => HTMLElement | null) | null {
 
 // The layers of the open Modals, the last one on top.
 let openLayers: readonly HTMLElement[] = [];
-const listeners = new Set<() => void>();
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
+let topHost: HTMLElement | null = null;
+
+/** Puts the top host in the topmost open layer, or at the end of `<body>` when no Modal is open. */
+function placeTopHost(): void {
+  if (!topHost) return;
+  const parent = openLayers.at(-1) ?? document.body;
+  if (topHost.parentElement !== parent) parent.appendChild(topHost);
+}
 
 /** A Modal's layer is open until the returned function is called. */
 export function openDialogLayer(layer: HTMLElement): () => void {
-  const update = (next: readonly HTMLElement[]) => {
-    openLayers = next;
-    for (const listener of listeners) listener();
+  openLayers = [...openLayers, layer];
+  placeTopHost();
+  return () => {
+    openLayers = openLayers.filter((open) => open !== layer);
+    placeTopHost();
   };
-  update([...openLayers, layer]);
-  return () => update(openLayers.filter((open) => open !== layer));
 }
 
-/** The layer of the topmost open Modal, or null when none is open (where the toast region goes). */
-export function useTopDialogLayer(): HTMLElement | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => openLayers.at(-1) ?? null,
-    () => null,
-  );
+/**
+ * One element, for the toast region, that is always above whatever Modal is open: in the topmost
+ * open layer, at the end of `<body>` when none is. It is moved, never rendered again, so the toasts
+ * in it keep their state and their time left when a dialog opens or closes.
+ */
+export function topDialogLayerHost(): HTMLElement {
+  if (!topHost) {
+    topHost = document.createElement('div');
+    topHost.setAttribute('data-top-layer-host', '');
+    placeTopHost();
+  }
+  return topHost;
 }

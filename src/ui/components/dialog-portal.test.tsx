@@ -191,7 +191,44 @@ describe('React Aria overlays inside a Modal (dialog-portal.tsx)', () => {
     await user.click(within(dialog).getByRole('button', { name: ptBR.common.close }));
     expect(screen.queryByRole('dialog')).toBeNull();
     const after = screen.getByRole('region', { name: ptBR.ui.toast.region });
-    expect(after.parentElement).toBe(document.body);
+    expect(after.closest('dialog')).toBeNull();
     expect(within(after).getByRole('alertdialog')).toHaveTextContent('Falha de novo');
+  });
+
+  it('a toast keeps its time left when a Modal opens or closes (its region moves, it is not rendered again)', () => {
+    vi.useFakeTimers();
+    try {
+      const queue = createToastQueue();
+      const page = (open: boolean) => (
+        <>
+          <Modal title="Alterar plano" isOpen={open} onOpenChange={() => undefined}>
+            <p>Conteúdo</p>
+          </Modal>
+          <ToastRegion queue={queue} />
+        </>
+      );
+      const { rerender } = renderUi(page(false));
+      act(() => {
+        showToast(queue, { variant: 'success', title: 'Plano salvo' });
+      });
+      act(() => vi.advanceTimersByTime(3000));
+      rerender(page(true));
+      const dialog = screen.getByRole('dialog', { name: 'Alterar plano' });
+      expect(layerOf(dialog)).toContainElement(screen.getByRole('alertdialog'));
+      // A success toast lasts 5 s in all: 3 s before the dialog opened, 2.5 s after.
+      act(() => vi.advanceTimersByTime(2500));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+
+      act(() => {
+        showToast(queue, { variant: 'success', title: 'Outro' });
+      });
+      act(() => vi.advanceTimersByTime(3000));
+      rerender(page(false));
+      expect(screen.getByRole('alertdialog').closest('dialog')).toBeNull();
+      act(() => vi.advanceTimersByTime(2500));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

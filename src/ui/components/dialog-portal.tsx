@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 // React Aria's own portal setting, the module its overlays read it from (react-aria-components
 // depends on react-aria at an exact version and does not re-export it).
 import { UNSAFE_PortalProvider } from 'react-aria/PortalProvider';
-import { useDialogLayer, useTopDialogLayer } from './dialog-layer';
+import { topDialogLayerHost, useDialogLayer } from './dialog-layer';
 
 /**
  * React Aria overlays under it (the list of a Select or MultiSelect, a DateRangePicker's calendar,
@@ -16,10 +16,10 @@ export function InDialogLayer({ children }: { children: ReactNode }) {
 }
 
 /**
- * The toast region renders in the layer of the topmost open Modal, where its toasts show above
- * the dialog and can be dismissed; under `<body>` when no Modal is open.
+ * The toast region renders in the topmost open Modal's layer (through one element that moves
+ * there, dialog-layer.ts), where its toasts show above the dialog and can be dismissed; at the end
+ * of `<body>` when no Modal is open.
  */
 export function InTopDialogLayer({ children }: { children: ReactNode }) {
-  const layer = useTopDialogLayer();
-  return <UNSAFE_PortalProvider getContainer={layer ? () => layer : undefined}>{children}</UNSAFE_PortalProvider>;
+  return <UNSAFE_PortalProvider getContainer={topDialogLayerHost}>{children}</UNSAFE_PortalProvider>;
 }
