@@ -5,7 +5,7 @@ import * as fieldStyles from './field.css';
 import { CheckIcon, ChevronDownIcon } from './icons';
 import type { SelectOption } from './list-box';
 import * as controls from './native-controls.css';
-import * as native from './native-overlay.css';
+import * as native from './native-parts.css';
 import * as styles from './popover.css';
 
 type OptionKey = SelectOption['id'];

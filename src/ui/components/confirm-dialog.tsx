@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as dialogStyles from './dialog.css';
 import { Button } from './button';
-import { useModalDialog } from './native-overlay';
-import * as styles from './native-overlay.css';
+import { useModalDialog } from './dialog';
 
 export interface ConfirmDialogProps {
   isOpen: boolean;
@@ -25,7 +24,7 @@ export interface ConfirmDialogProps {
 
 /**
  * "Are you sure?" before delete, block, disconnect, restore, on the platform's `<dialog>`
- * (native-overlay.tsx's `useModalDialog`), without React Aria: an `alertdialog` named by its title
+ * (dialog.tsx's `useModalDialog`), without React Aria: an `alertdialog` named by its title
  * and described by its message, Cancel focused first (the safe choice), Escape or a click outside
  * cancel — neither while the action is pending, when the confirm button spins and Cancel is
  * disabled. The action's result is owned by the caller (machine state). Renders nothing while
@@ -65,7 +64,7 @@ function OpenConfirmDialog({
       aria-labelledby={titleId}
       aria-describedby={messageId}
       tabIndex={-1}
-      className={cx(styles.modal, dialogStyles.size.sm)}
+      className={cx(dialogStyles.modal, dialogStyles.size.sm)}
     >
       <div className={dialogStyles.header}>
         <h2 id={titleId} className={dialogStyles.title}>

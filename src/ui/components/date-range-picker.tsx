@@ -21,6 +21,7 @@ import {
 } from 'react-aria-components/RangeCalendar';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
+import { InDialogLayer } from './dialog-portal';
 import * as styles from './date-range-picker.css';
 import * as fieldStyles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
@@ -69,34 +70,36 @@ export function DateRangePicker<T extends DateValue>({
         </Button>
       </Group>
       <FieldHelp description={description} errorMessage={errorMessage} />
-      <Popover className={cx(popoverStyles.popover, styles.calendarPopover)} placement="bottom start">
-        <Dialog className={styles.dialog}>
-          <RangeCalendar>
-            <header className={styles.calendarHeader}>
-              <Button slot="previous" className={fieldStyles.inputButton}>
-                <ChevronLeftIcon />
-              </Button>
-              <Heading className={styles.heading} />
-              <Button slot="next" className={fieldStyles.inputButton}>
-                <ChevronRightIcon />
-              </Button>
-            </header>
-            <CalendarGrid className={styles.grid}>
-              <CalendarGridHeader>
-                {(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}
-              </CalendarGridHeader>
-              <CalendarGridBody>
-                {(date) => (
-                  <CalendarCell
-                    date={date}
-                    className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)}
-                  />
-                )}
-              </CalendarGridBody>
-            </CalendarGrid>
-          </RangeCalendar>
-        </Dialog>
-      </Popover>
+      <InDialogLayer>
+        <Popover className={cx(popoverStyles.popover, styles.calendarPopover)} placement="bottom start">
+          <Dialog className={styles.dialog}>
+            <RangeCalendar>
+              <header className={styles.calendarHeader}>
+                <Button slot="previous" className={fieldStyles.inputButton}>
+                  <ChevronLeftIcon />
+                </Button>
+                <Heading className={styles.heading} />
+                <Button slot="next" className={fieldStyles.inputButton}>
+                  <ChevronRightIcon />
+                </Button>
+              </header>
+              <CalendarGrid className={styles.grid}>
+                <CalendarGridHeader>
+                  {(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}
+                </CalendarGridHeader>
+                <CalendarGridBody>
+                  {(date) => (
+                    <CalendarCell
+                      date={date}
+                      className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)}
+                    />
+                  )}
+                </CalendarGridBody>
+              </CalendarGrid>
+            </RangeCalendar>
+          </Dialog>
+        </Popover>
+      </InDialogLayer>
     </RACDateRangePicker>
   );
 }

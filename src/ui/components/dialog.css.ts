@@ -1,42 +1,48 @@
-import { keyframes, style, styleVariants } from '@vanilla-extract/css';
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
 
-const fadeIn = keyframes({ from: { opacity: 0 }, to: { opacity: 1 } });
-
-export const overlay = style({
-  position: 'fixed',
-  inset: 0,
-  zIndex: vars.zIndex.modal,
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  // Height from RAC's --visual-viewport-height so the on-screen keyboard does not hide the dialog.
-  height: 'var(--visual-viewport-height, 100vh)',
-  padding: vars.space.md,
-  backgroundColor: vars.color.backdrop,
-  selectors: { '&[data-entering]': { animation: `${fadeIn} ${vars.duration.normal}` } },
+/**
+ * Every overlay is a `<dialog>` (dialog.tsx); opened with showModal() it sits in the top layer.
+ * On each of them the browser's border, padding, colours and max sizes go, at zero specificity
+ * (`:where`), so the looks below and popover.css.ts's win whatever the CSS order.
+ */
+const overlay = style({});
+globalStyle(`:where(${overlay})`, {
+  padding: 0,
+  border: 'none',
+  maxWidth: 'none',
+  maxHeight: 'none',
+  color: 'inherit',
+  backgroundColor: 'transparent',
 });
 
-export const modal = style({
-  display: 'flex',
-  flexDirection: 'column',
-  width: '100%',
-  maxHeight: '100%',
-  backgroundColor: vars.color.surfaceRaised,
-  color: vars.color.text,
-  border: `1px solid ${vars.color.borderSubtle}`,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.lg,
-  outline: 'none',
-});
+/** The page behind a modal does not scroll (as React Aria's `ModalOverlay` did). */
+globalStyle('html:has(dialog[data-scroll-lock]:modal)', { overflow: 'hidden' });
+
+/** A centred modal dialog (Modal, ConfirmDialog) over a dimmed page, never wider or taller than the screen. */
+export const modal = style([
+  overlay,
+  {
+    display: 'flex',
+    flexDirection: 'column',
+    margin: 'auto',
+    width: `calc(100% - 2 * ${vars.space.md})`,
+    maxHeight: `calc(100% - 2 * ${vars.space.md})`,
+    backgroundColor: vars.color.surfaceRaised,
+    color: vars.color.text,
+    border: `1px solid ${vars.color.borderSubtle}`,
+    borderRadius: vars.radius.lg,
+    boxShadow: vars.shadow.lg,
+    outline: 'none',
+    '::backdrop': { backgroundColor: vars.color.backdrop },
+  },
+]);
 
 export const size = styleVariants({
   sm: { maxWidth: '26rem' },
   md: { maxWidth: '36rem' },
   lg: { maxWidth: '52rem' },
 });
-
-export const dialog = style({ display: 'flex', flexDirection: 'column', minHeight: 0, outline: 'none' });
 
 export const header = style({
   display: 'flex',
@@ -65,3 +71,40 @@ export const footer = style({
 });
 
 export const message = style({ margin: 0, color: vars.color.text });
+
+/**
+ * A Modal's layer, where React Aria's popovers and the toast region render while it is open
+ * (dialog-portal.tsx): a fixed box over the whole screen, so they are placed as they were under
+ * `<body>` and the dialog's own overflow does not clip them. It takes no clicks itself; what it
+ * holds does.
+ */
+export const layer = style({ position: 'fixed', inset: 0, zIndex: vars.zIndex.popover, pointerEvents: 'none' });
+globalStyle(`${layer} > *`, { pointerEvents: 'auto' });
+
+/** The menu-drawer: full height at the inline start. */
+export const drawer = style([
+  overlay,
+  {
+    margin: 0,
+    insetBlock: 0,
+    insetInlineStart: 0,
+    insetInlineEnd: 'auto',
+    height: '100%',
+    color: vars.color.text,
+    '::backdrop': { backgroundColor: vars.color.backdrop },
+  },
+]);
+
+/**
+ * A popover anchored to its trigger (menus, the activity feed): placed by inline `top` and
+ * `left`/`right`; the backdrop is transparent, a click on it closes the popover.
+ */
+export const popover = style([
+  overlay,
+  {
+    position: 'fixed',
+    margin: 0,
+    inset: 'auto',
+    '::backdrop': { backgroundColor: 'transparent' },
+  },
+]);

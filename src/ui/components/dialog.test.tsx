@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
+import { ConfirmDialog } from './confirm-dialog';
 import { Modal } from './dialog';
+import { MenuTriggerButton } from './menu';
+import { RadioGroup } from './radio-group';
 import { renderUi } from '../test-support/test-utils';
 import { TextField } from './text-field';
 
@@ -22,6 +25,37 @@ function EditUser() {
         footer={(close) => <Button onPress={close}>Salvar</Button>}
       >
         <TextField label="Nome" autoFocus />
+      </Modal>
+    </>
+  );
+}
+
+function Harness({
+  isDismissable,
+  isKeyboardDismissDisabled,
+}: {
+  isDismissable?: boolean;
+  isKeyboardDismissDisabled?: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Abrir
+      </button>
+      <Modal
+        title="Preferências"
+        isOpen={open}
+        onOpenChange={setOpen}
+        isDismissable={isDismissable}
+        isKeyboardDismissDisabled={isKeyboardDismissDisabled}
+        footer={(close) => (
+          <button type="button" onClick={close}>
+            Cancelar
+          </button>
+        )}
+      >
+        {() => <input aria-label="Nome" />}
       </Modal>
     </>
   );
@@ -47,8 +81,7 @@ describe('Modal', () => {
     }
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    // RAC restores focus in the next animation frame.
-    await waitFor(() => expect(trigger).toHaveFocus());
+    expect(trigger).toHaveFocus();
   });
 
   it('closes from the named close button and from footer actions', async () => {
@@ -114,5 +147,182 @@ describe('Modal', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     await user.click(screen.getByRole('button', { name: ptBR.common.close }));
     expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('is a <dialog> named by its title, takes focus, closes with Escape and gives focus back to the opener', async () => {
+    const { user } = renderUi(<Harness />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Abrir' }));
+    const dialog = screen.getByRole('dialog', { name: 'Preferências' });
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(dialog).toHaveAttribute('open');
+    expect(dialog).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Preferências' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Abrir' })).toHaveFocus();
+  });
+
+  it('closes from its named close button, from the footer and from a click on the backdrop, not from a click inside', async () => {
+    const { user } = renderUi(<Harness />);
+    const opener = screen.getByRole('button', { name: 'Abrir' });
+    await user.click(opener);
+    await user.click(screen.getByRole('button', { name: 'Fechar' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(opener).toHaveFocus();
+    await user.click(opener);
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(opener);
+    await user.click(screen.getByRole('textbox', { name: 'Nome' }));
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    const dialog = screen.getByRole('dialog');
+    fireEvent.pointerDown(dialog, { clientX: 4000, clientY: 10 });
+    fireEvent.click(dialog, { clientX: 4000, clientY: 10 });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('stays open on Escape or an outside click when told so', async () => {
+    const { user } = renderUi(<Harness isDismissable={false} isKeyboardDismissDisabled />);
+    await user.click(screen.getByRole('button', { name: 'Abrir' }));
+    await user.keyboard('{Escape}');
+    const dialog = screen.getByRole('dialog');
+    fireEvent.pointerDown(dialog, { clientX: 4000, clientY: 10 });
+    fireEvent.click(dialog, { clientX: 4000, clientY: 10 });
+    expect(screen.getByRole('dialog', { name: 'Preferências' })).toBeInTheDocument();
+  });
+
+  it('Tab from the last control goes to the first, Shift+Tab from the first (or the dialog) to the last; a radio group is one stop', async () => {
+    const { user } = renderUi(
+      <>
+        <button type="button">Antes</button>
+        <Modal title="Preferências" isOpen footer={<Button>Salvar</Button>}>
+          <RadioGroup
+            label="Tema"
+            value="dark"
+            onChange={() => undefined}
+            options={[
+              { value: 'light', label: 'Claro' },
+              { value: 'dark', label: 'Escuro' },
+              { value: 'auto', label: 'Automático' },
+            ]}
+          />
+        </Modal>
+        <button type="button">Depois</button>
+      </>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Preferências' });
+    const close = screen.getByRole('button', { name: ptBR.common.close });
+    const save = screen.getByRole('button', { name: 'Salvar' });
+    expect(dialog).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(save).toHaveFocus();
+    await user.tab();
+    expect(close).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('radio', { name: 'Escuro' })).toHaveFocus();
+    await user.tab();
+    expect(save).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(screen.getByRole('radio', { name: 'Escuro' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(close).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(save).toHaveFocus();
+  });
+
+  it('renders under <body> with a layer of its own, and the page keeps its room for the scroll bar while open', async () => {
+    const root = document.documentElement;
+    // A page with a 15 px scroll bar, as a desktop browser has (jsdom has no layout).
+    Object.defineProperty(root, 'clientWidth', { configurable: true, value: window.innerWidth - 15 });
+    try {
+      const { user } = renderUi(<EditUser />);
+      await user.click(screen.getByRole('button', { name: 'Editar usuário' }));
+      const dialog = screen.getByRole('dialog', { name: 'Editar usuário' });
+      expect(dialog.parentElement).toBe(document.body);
+      expect(dialog).toHaveAttribute('aria-modal', 'true');
+      expect(dialog.querySelector('[data-dialog-layer]')).not.toBeNull();
+      expect(root.style.getPropertyValue('scrollbar-gutter')).toBe('stable');
+      await user.keyboard('{Escape}');
+      expect(root.style.getPropertyValue('scrollbar-gutter')).toBe('');
+    } finally {
+      Reflect.deleteProperty(root, 'clientWidth');
+    }
+  });
+
+  it('opened from a menu item, gives focus back to the menu button when it closes', async () => {
+    function FromMenu() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <MenuTriggerButton
+            aria-label="Ações de Ana"
+            menuLabel="Ações"
+            items={[{ id: 'rename', label: 'Alterar nome' }]}
+            onAction={() => setOpen(true)}
+          >
+            Ações
+          </MenuTriggerButton>
+          <Modal title="Alterar nome" isOpen={open} onOpenChange={setOpen}>
+            <TextField label="Nome" autoFocus />
+          </Modal>
+        </>
+      );
+    }
+    const { user } = renderUi(<FromMenu />);
+    const button = screen.getByRole('button', { name: 'Ações de Ana' });
+    await user.click(button);
+    await user.click(screen.getByRole('menuitem', { name: 'Alterar nome' }));
+    expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Alterar nome' })).toBeNull();
+    expect(button).toHaveFocus();
+  });
+
+  it('keeps focus on a native field that took it while mounting, and still returns it to the opener', async () => {
+    function Native() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Abrir
+          </button>
+          <Modal title="Nome" isOpen={open} onOpenChange={setOpen}>
+            {/* A native input's autoFocus runs while React mounts it, before the dialog's effect. */}
+            <input aria-label="Nome" autoFocus />
+          </Modal>
+        </>
+      );
+    }
+    const { user } = renderUi(<Native />);
+    const opener = screen.getByRole('button', { name: 'Abrir' });
+    await user.click(opener);
+    expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(opener).toHaveFocus();
+  });
+
+  it('leaves Tab to a dialog opened inside it: a ConfirmDialog in a Modal keeps Tab to its own buttons', async () => {
+    const { user } = renderUi(
+      <Modal title="Tenant acme" isOpen>
+        <ConfirmDialog
+          isOpen
+          onOpenChange={() => undefined}
+          onConfirm={() => undefined}
+          title="Descartar alterações?"
+          message="Fechar descarta as alterações."
+          confirmLabel="Descartar e fechar"
+        />
+      </Modal>,
+    );
+    const cancel = screen.getByRole('button', { name: ptBR.common.cancel });
+    const discard = screen.getByRole('button', { name: 'Descartar e fechar' });
+    expect(cancel).toHaveFocus();
+    await user.tab();
+    expect(discard).toHaveFocus();
+    await user.tab();
+    expect(cancel).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(discard).toHaveFocus();
   });
 });

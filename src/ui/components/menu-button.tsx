@@ -52,7 +52,7 @@ export function MenuButton<T extends MenuOption>({
   const buttonId = `${id}-button`;
   const menuId = `${id}-menu`;
   // The choice runs once the menu is gone (its popover keeps the rest of the page inert while
-  // open) and focus is back on the button: a dialog the action opens (native-overlay.tsx) then
+  // open) and focus is back on the button: a dialog the action opens (dialog.tsx) then
   // returns focus to the button when it closes, not to the page.
   const chosen = useRef<Key | null>(null);
   const runAction = useEffectEvent((key: Key) => onAction(key));

@@ -3,8 +3,8 @@ import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { cx } from './class-names';
 import { Button, type ButtonProps } from './button';
-import { NativePopover, type PopoverPlacement } from './native-overlay';
-import * as native from './native-overlay.css';
+import { Popover, type PopoverPlacement } from './dialog';
+import * as native from './native-parts.css';
 import * as styles from './popover.css';
 
 /** One entry of a menu. */
@@ -152,7 +152,7 @@ export function Menu<T extends MenuOption>({
   // In a portal under <body>, as React Aria's menus were: a grid that holds the button
   // (grid-navigation.ts) leaves alone the keys of what is not inside it.
   return createPortal(
-    <NativePopover
+    <Popover
       triggerRef={triggerRef}
       placement={placement}
       offset={offset}
@@ -202,7 +202,7 @@ export function Menu<T extends MenuOption>({
           );
         })}
       </div>
-    </NativePopover>,
+    </Popover>,
     document.body,
   );
 }

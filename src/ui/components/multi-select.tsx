@@ -9,6 +9,7 @@ import { Select, SelectValue } from 'react-aria-components/Select';
 import { Tag, TagGroup, TagList } from 'react-aria-components/TagGroup';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
+import { InDialogLayer } from './dialog-portal';
 import * as fieldStyles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { ChevronDownIcon, CloseIcon, SearchIcon } from './icons';
@@ -85,16 +86,18 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
           <ChevronDownIcon />
         </Button>
         <FieldHelp description={description} errorMessage={errorMessage} />
-        <Popover className={popoverStyles.popover}>
-          {searchable ? (
-            <Autocomplete filter={contains}>
-              <FilterField label={t('ui.multiSelect.filter')} clearLabel={t('ui.search.clear')} />
-              {list}
-            </Autocomplete>
-          ) : (
-            list
-          )}
-        </Popover>
+        <InDialogLayer>
+          <Popover className={popoverStyles.popover}>
+            {searchable ? (
+              <Autocomplete filter={contains}>
+                <FilterField label={t('ui.multiSelect.filter')} clearLabel={t('ui.search.clear')} />
+                {list}
+              </Autocomplete>
+            ) : (
+              list
+            )}
+          </Popover>
+        </InDialogLayer>
       </Select>
       {chosen.length > 0 ? (
         <TagGroup

@@ -3,7 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import axe from 'axe-core';
 import { ComboBox } from './combo-box';
 import { MenuTriggerButton } from './menu';
-import { NativeModal } from './native-overlay';
+import { Modal } from './dialog';
 import { RadioGroup } from './radio-group';
 import { Switch } from './switch';
 import { renderUi } from '../test-support/test-utils';
@@ -45,7 +45,7 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
 
   it('an open native modal with radios and a switch has no violations', async () => {
     renderUi(
-      <NativeModal title="Preferências" isOpen onOpenChange={() => undefined} size="sm">
+      <Modal title="Preferências" isOpen onOpenChange={() => undefined} size="sm">
         <RadioGroup
           label="Tema"
           value="light"
@@ -58,7 +58,7 @@ describe("axe-core over the shell's native controls (jsdom)", () => {
         <Switch isSelected={false} onChange={() => undefined} isDisabled>
           Menu recolhido
         </Switch>
-      </NativeModal>,
+      </Modal>,
     );
     expect(screen.getByRole('dialog', { name: 'Preferências' })).toBeInTheDocument();
     expect(await violations()).toEqual([]);

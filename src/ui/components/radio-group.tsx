@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { cx } from './class-names';
 import * as fieldStyles from './field.css';
-import * as native from './native-overlay.css';
+import * as native from './native-parts.css';
 import * as styles from './toggle.css';
 
 export interface RadioGroupProps<V extends string> {

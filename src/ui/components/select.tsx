@@ -4,6 +4,7 @@ import { Popover } from 'react-aria-components/Popover';
 import { Select as RACSelect, SelectValue, type SelectProps as RACSelectProps } from 'react-aria-components/Select';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
+import { InDialogLayer } from './dialog-portal';
 import * as fieldStyles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { ChevronDownIcon } from './icons';
@@ -49,11 +50,13 @@ export function Select<T extends SelectOption>({
         <ChevronDownIcon />
       </Button>
       <FieldHelp description={description} errorMessage={errorMessage} />
-      <Popover className={styles.popover}>
-        <ListBox items={items} className={styles.list}>
-          {(option) => <OptionItem option={option} />}
-        </ListBox>
-      </Popover>
+      <InDialogLayer>
+        <Popover className={styles.popover}>
+          <ListBox items={items} className={styles.list}>
+            {(option) => <OptionItem option={option} />}
+          </ListBox>
+        </Popover>
+      </InDialogLayer>
     </RACSelect>
   );
 }

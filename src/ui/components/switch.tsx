@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cx } from './class-names';
-import * as native from './native-overlay.css';
+import * as native from './native-parts.css';
 import * as styles from './toggle.css';
 
 export interface SwitchProps {

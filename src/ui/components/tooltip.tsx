@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { Focusable } from 'react-aria-components/Focusable';
 import { Tooltip as RACTooltip, TooltipTrigger } from 'react-aria-components/Tooltip';
+import { InDialogLayer } from './dialog-portal';
 import * as styles from './tooltip.css';
 
 export interface TooltipProps {
@@ -25,9 +26,11 @@ export function Tooltip({ content, children, placement = 'top', delay = 600 }: T
   return (
     <TooltipTrigger delay={delay}>
       <Focusable>{children}</Focusable>
-      <RACTooltip placement={placement} offset={6} className={styles.tooltip}>
-        {content}
-      </RACTooltip>
+      <InDialogLayer>
+        <RACTooltip placement={placement} offset={6} className={styles.tooltip}>
+          {content}
+        </RACTooltip>
+      </InDialogLayer>
     </TooltipTrigger>
   );
 }

@@ -4,7 +4,7 @@ import type { i18n as I18n, TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { FeedEntry } from '../../machines/realtime/activity-feed.machine';
 import { Button, IconButton } from '../components/button';
-import { NativePopover } from '../components/native-overlay';
+import { Popover } from '../components/dialog';
 import { useRealtime } from '../hooks/services-context';
 import { BellIcon } from './icons';
 import * as styles from './activity-feed.css';
@@ -110,7 +110,7 @@ export function ActivityFeed() {
         ) : null}
       </span>
       {openedAt > 0 ? (
-        <NativePopover
+        <Popover
           id={`${id}-feed`}
           triggerRef={bell}
           placement="bottom end"
@@ -139,7 +139,7 @@ export function ActivityFeed() {
               </ol>
             )}
           </div>
-        </NativePopover>
+        </Popover>
       ) : null}
     </>
   );

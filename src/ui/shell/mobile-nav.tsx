@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../components/icons';
 import { IconButton } from '../components/button';
-import { useModalDialog } from '../components/native-overlay';
-import * as overlay from '../components/native-overlay.css';
+import { useModalDialog } from '../components/dialog';
+import * as overlay from '../components/dialog.css';
 import { NavSections } from './nav-sections';
 import * as styles from './mobile-nav.css';
 

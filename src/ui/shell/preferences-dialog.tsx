@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { NativeModal } from '../components/native-overlay';
+import { Modal } from '../components/dialog';
 import { RadioGroup } from '../components/radio-group';
 import { Switch } from '../components/switch';
 import type { Layout, NavbarWidth, Theme } from '../../machines/preferences/preferences.machine';
@@ -21,7 +21,7 @@ export function PreferencesDialog({
   const { preferences } = useServices();
   const { layout, navbarWidth, sidebarCollapsed, theme } = usePreferences((s) => s.context);
   return (
-    <NativeModal title={t('shell.preferences.title')} isOpen={isOpen} onOpenChange={onOpenChange} size="sm">
+    <Modal title={t('shell.preferences.title')} isOpen={isOpen} onOpenChange={onOpenChange} size="sm">
       <div className={styles.preferences}>
         <RadioGroup<Layout>
           label={t('shell.preferences.layout')}
@@ -58,6 +58,6 @@ export function PreferencesDialog({
           {t('shell.preferences.collapsed')}
         </Switch>
       </div>
-    </NativeModal>
+    </Modal>
   );
 }

@@ -6,7 +6,7 @@ import type { AuditRecord } from '../../../machines/audit/audit.machine';
 import type { AuditQuery } from '../../../machines/audit/audit-query';
 import { readAuditValue } from '../../../machines/audit/audit-values';
 import { Button } from '../../components/button';
-import { NativeModal } from '../../components/native-overlay';
+import { Modal } from '../../components/dialog';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
 import * as styles from './audit.css';
@@ -99,7 +99,7 @@ export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
   const changesId = useId();
   const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
   return (
-    <NativeModal
+    <Modal
       isOpen={record !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
@@ -202,6 +202,6 @@ export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
           ) : null}
         </>
       ) : null}
-    </NativeModal>
+    </Modal>
   );
 }

@@ -1,66 +1,10 @@
-import { globalStyle, style } from '@vanilla-extract/css';
+import { style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
-import * as dialogStyles from './dialog.css';
 
-/**
- * A `<dialog>` opened with showModal() (native-overlay.tsx) sits in the top layer, centred by the
- * browser's own styles. On every overlay `<dialog>` the browser's border, padding, colours and max
- * sizes go, at zero specificity (`:where`), so the shared looks of dialog.css.ts and popover.css.ts
- * win whatever the CSS order.
+/*
+ * Parts of the native controls that have no file of their own: the menu's items (menu.tsx), the
+ * hidden inputs of `Switch` and `RadioGroup`, and the list of `ComboBox`.
  */
-export const overlay = style({});
-globalStyle(`:where(${overlay})`, {
-  padding: 0,
-  border: 'none',
-  maxWidth: 'none',
-  maxHeight: 'none',
-  color: 'inherit',
-  backgroundColor: 'transparent',
-});
-
-/** The page behind a modal does not scroll (as React Aria's `ModalOverlay`). */
-globalStyle('html:has(dialog[data-scroll-lock]:modal)', { overflow: 'hidden' });
-
-/** A centred modal dialog: dialog.css.ts's modal box, with its overlay's backdrop colour. */
-export const modal = style([
-  overlay,
-  dialogStyles.modal,
-  {
-    margin: 'auto',
-    width: `calc(100% - 2 * ${vars.space.md})`,
-    maxHeight: `calc(100% - 2 * ${vars.space.md})`,
-    border: `1px solid ${vars.color.borderSubtle}`,
-    '::backdrop': { backgroundColor: vars.color.backdrop },
-  },
-]);
-
-/** The menu-drawer: full height at the inline start. */
-export const drawer = style([
-  overlay,
-  {
-    margin: 0,
-    insetBlock: 0,
-    insetInlineStart: 0,
-    insetInlineEnd: 'auto',
-    height: '100%',
-    color: vars.color.text,
-    '::backdrop': { backgroundColor: vars.color.backdrop },
-  },
-]);
-
-/**
- * A popover anchored to its trigger (menus, the activity feed): placed by inline `top` and
- * `left`/`right`; the backdrop is transparent, a click on it closes the popover.
- */
-export const popover = style([
-  overlay,
-  {
-    position: 'fixed',
-    margin: 0,
-    inset: 'auto',
-    '::backdrop': { backgroundColor: 'transparent' },
-  },
-]);
 
 /**
  * A native menu item (`<button>` or `<a>` with role menuitem) on popover.css.ts's `item` look:
