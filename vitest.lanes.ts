@@ -15,7 +15,8 @@
  * `logic` and `views` share modules (and views a jsdom document) between the files of a worker: see
  * vitest.config.ts. A file without a database that needs its own (it asserts that a module is not loaded
  * yet, or a state of jsdom a previous file may have moved) says so with `@test-fresh` and a reason:
- * it runs in `fresh`, isolated.
+ * it runs in `fresh`, isolated. So does a file that mocks a module (`vi.mock`): its mock must not meet a
+ * module graph an earlier file loaded without it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -30,6 +31,8 @@ const POSTGRES_SUPPORT = resolve('server/src/test-support/postgres.ts');
 const JSDOM = /@vitest-environment jsdom/;
 const STATED_LANE = /@test-lane (server|postgres)\b/;
 const STATED_FRESH = /@test-fresh\b/;
+/** Module mocks replace a module for one file: such a file gets a module graph of its own. */
+const MOCKS_MODULES = /\bvi\.(?:mock|doMock)\(/;
 /** Relative imports that bring code at run time: `import x from './a'`, `export … from './a'`, `import('./a')`. */
 const RELATIVE_IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^'";]*?\bfrom\s+'(\.{1,2}\/[^']+)'|(?:^|\n)\s*import\s+'(\.{1,2}\/[^']+)'|\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
@@ -115,7 +118,7 @@ export function testLanes(root = process.cwd()): Record<Lane, string[]> {
         ? 'postgres'
         : reach.database
           ? 'server'
-          : STATED_FRESH.test(text)
+          : STATED_FRESH.test(text) || MOCKS_MODULES.test(text)
             ? 'fresh'
             : JSDOM.test(text)
               ? 'views'

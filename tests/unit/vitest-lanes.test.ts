@@ -34,7 +34,7 @@ describe('testLanes', () => {
     }
   });
 
-  it('a file that says it needs its own modules runs in `fresh`, unless it reaches a database, which decides', () => {
+  it('a file that says it needs its own modules, or mocks one, runs in `fresh`, unless it reaches a database, which decides', () => {
     // Split so that this file's own text does not carry the markers it tests.
     const fresh = '// @test-' + 'fresh: asserts a module is not loaded yet\n';
     const root = tree({
@@ -44,10 +44,14 @@ describe('testLanes', () => {
       'src/b.test.tsx': '// @vitest-' + 'environment jsdom\n' + fresh + "test('b', () => undefined);\n",
       'src/c.test.ts': fresh + "import { db } from './db';\ntest('c', () => expect(db).toBeDefined());\n",
       'src/d.test.tsx': '// @vitest-' + "environment jsdom\ntest('d', () => undefined);\n",
+      'src/e.test.tsx':
+        '// @vitest-' +
+        'environment jsdom\nvi.' +
+        "mock('./plain', () => ({ plain: 2 }));\ntest('e', () => undefined);\n",
     });
     try {
       const lanes = testLanes(root);
-      expect(lanes.fresh).toEqual(['src/a.test.ts', 'src/b.test.tsx']);
+      expect(lanes.fresh).toEqual(['src/a.test.ts', 'src/b.test.tsx', 'src/e.test.tsx']);
       expect(lanes.server).toEqual(['src/c.test.ts']);
       expect(lanes.views).toEqual(['src/d.test.tsx']);
       expect(lanes.logic).toEqual([]);
