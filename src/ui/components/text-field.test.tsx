@@ -4,11 +4,13 @@ import { Input } from 'react-aria-components/Input';
 import { TextField as RACTextField } from 'react-aria-components/TextField';
 import { useState } from 'react';
 import en from '../../i18n/en.json';
+import pt from '../../i18n/pt.json';
 import ptBR from '../../i18n/pt-BR.json';
 import { renderUi } from '../test-support/test-utils';
 import { Button } from './button';
 import { FieldHelp, FieldLabel } from './field';
 import { Form } from './form';
+import { NativeForm } from './form-parts';
 import { PasswordField, TextField, type TextFieldProps } from './text-field';
 
 afterEach(cleanup);
@@ -478,5 +480,57 @@ describe('TextField says what React Aria’s TextField said', () => {
     expect(theirs.some((step) => step.invalid === 'true')).toBe(true);
     expect(theirs.some((step) => step.invalid === null)).toBe(true);
     expect(await trail(testCase, false)).toEqual(theirs);
+  });
+});
+
+describe('TextField without an errorMessage', () => {
+  function Login({ onSubmit = vi.fn() }: { onSubmit?: () => void }) {
+    return (
+      <NativeForm
+        aria-label="Entrar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        <TextField name="email" label="Email" type="email" isRequired />
+        <PasswordField name="password" label="Senha" isRequired />
+        <Button type="submit">Entrar</Button>
+      </NativeForm>
+    );
+  }
+
+  it.each([
+    ['pt-BR', ptBR.ui.field],
+    ['pt', pt.ui.field],
+    ['en', en.ui.field],
+  ] as const)(
+    'says a required value is missing, and an email malformed, in the app language (%s)',
+    async (language, texts) => {
+      const { user } = renderUi(<Login />, { language });
+      await user.click(screen.getByRole('button', { name: 'Entrar' }));
+      const email = screen.getByRole('textbox', { name: /Email/ });
+      expect(email).toHaveAccessibleDescription(texts.required);
+      expect(screen.getByLabelText(/Senha/, { selector: 'input' })).toHaveAccessibleDescription(texts.required);
+      await user.type(email, 'ana');
+      await user.tab();
+      expect(email).toHaveAccessibleDescription(texts.email);
+    },
+  );
+
+  it('keeps the browser’s message for other constraints, and app text from the server as it is', async () => {
+    const { user } = renderUi(
+      <Form aria-label="Código" validationErrors={{ name: 'Já está em uso.' }}>
+        <TextField name="code" label="Código" pattern="[0-9]{6}" defaultValue="12" />
+        <TextField name="name" label="Nome" />
+        <Button type="submit">Enviar</Button>
+      </Form>,
+    );
+    expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveAccessibleDescription('Já está em uso.');
+    const code = screen.getByRole('textbox', { name: 'Código' });
+    await user.type(code, '3');
+    await user.tab();
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveAccessibleDescription((code as HTMLInputElement).validationMessage);
   });
 });

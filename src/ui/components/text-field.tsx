@@ -123,7 +123,7 @@ export interface TextFieldProps extends InputProps, Pick<FormFields, 'validation
  */
 export function TextField({ type = 'text', ...props }: TextFieldProps) {
   return (
-    <FieldOfInput {...props}>
+    <FieldOfInput {...props} type={type}>
       {(input) => <input {...input} type={type} className={cx(styles.input, native.inputState)} />}
     </FieldOfInput>
   );
@@ -166,9 +166,11 @@ function FieldOfInput({
   defaultValue,
   onChange,
   'aria-describedby': describedBy,
+  type,
   children,
   ...input
 }: TextFieldProps & { children: (input: ComponentProps<'input'>) => ReactNode }) {
+  const { t } = useTranslation();
   const form = useContext(FormFieldsContext);
   const isNative = (validationBehavior ?? form.validationBehavior) !== 'aria';
   const id = useId();
@@ -203,7 +205,20 @@ function FieldOfInput({
     if (input.name) form.onCommit?.(input.name);
   };
 
-  const text = shown ? errorText(shown, errorMessage) : null;
+  // Without the caller's text, a missing value or a malformed email is said in the app's language
+  // (the browser's own message follows the browser's); other failures keep the browser's message.
+  const text = shown
+    ? errorText(
+        shown,
+        errorMessage ??
+          (({ validationDetails: failed, validationErrors }) =>
+            failed.valueMissing
+              ? t('ui.field.required')
+              : failed.typeMismatch && type === 'email'
+                ? t('ui.field.email')
+                : validationErrors.join(' ')),
+      )
+    : null;
   const descriptionId = `${id}d`;
   const errorId = `${id}e`;
   return (
