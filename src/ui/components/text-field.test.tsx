@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { Input } from 'react-aria-components/Input';
 import { TextField as RACTextField } from 'react-aria-components/TextField';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import ptBR from '../../i18n/pt-BR.json';
 import { renderUi } from '../test-support/test-utils';
 import { Button } from './button';
 import { FieldHelp, FieldLabel } from './field';
+import { Modal } from './dialog';
 import { Form } from './form';
 import { NativeForm } from './form-parts';
 import { PasswordField, TextField, type TextFieldProps } from './text-field';
@@ -532,5 +533,24 @@ describe('TextField without an errorMessage', () => {
     await user.tab();
     expect(code).toHaveAttribute('aria-invalid', 'true');
     expect(code).toHaveAccessibleDescription((code as HTMLInputElement).validationMessage);
+  });
+});
+
+describe('TextField autoFocus', () => {
+  it('takes the focus in a dialog opened over another dialog (the focus trap beneath does not take it back)', async () => {
+    function Nested() {
+      const [inner, setInner] = useState(false);
+      return (
+        <Modal title="Tenant" isOpen onOpenChange={() => undefined}>
+          <Button onPress={() => setInner(true)}>Editar instância</Button>
+          <Modal title="Editar instância" isOpen={inner} onOpenChange={setInner}>
+            <TextField label="Nome" name="name" defaultValue="WhatsApp" autoFocus />
+          </Modal>
+        </Modal>
+      );
+    }
+    const { user } = renderUi(<Nested />);
+    await user.click(screen.getByRole('button', { name: 'Editar instância' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveFocus());
   });
 });

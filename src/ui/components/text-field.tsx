@@ -1,6 +1,7 @@
 import {
   createContext,
   useContext,
+  useEffect,
   useId,
   useState,
   type ComponentProps,
@@ -166,6 +167,7 @@ function FieldOfInput({
   defaultValue,
   onChange,
   'aria-describedby': describedBy,
+  autoFocus,
   type,
   children,
   ...input
@@ -174,6 +176,16 @@ function FieldOfInput({
   const form = useContext(FormFieldsContext);
   const isNative = (validationBehavior ?? form.validationBehavior) !== 'aria';
   const id = useId();
+
+  // `autoFocus` as React Aria does it: focus after mount, once the effects of a modal around the
+  // field (its focus scope) have run — focused while React commits, the input would be taken back
+  // by the focus trap of a dialog beneath. A prerendered page keeps the HTML attribute instead
+  // (the browser applies it before any script; the login screen places focus after hydration).
+  const hydrated = useHydrated();
+  const [focusOnMount] = useState(autoFocus && hydrated);
+  useEffect(() => {
+    if (focusOnMount) document.getElementById(id)?.focus();
+  }, [focusOnMount, id]);
 
   const server = messages(input.name ? form.validationErrors?.[input.name] : null);
   const client = messages(validate?.(value ?? ''));
@@ -243,6 +255,7 @@ function FieldOfInput({
         title: isNative ? '' : undefined,
         // After each render (a new callback each time): the custom validity says what fails now,
         // and a commit (`change`) is heard with this render's values.
+        autoFocus: autoFocus && !hydrated,
         ref: (element: HTMLInputElement | null) => {
           if (!element) return;
           if (isNative && !element.disabled) element.setCustomValidity(now ? now.join(' ') || 'Invalid value.' : '');
