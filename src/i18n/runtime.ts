@@ -29,7 +29,7 @@ const CORE_PT_BR = {
     'not-authorized': routes['not-authorized'],
   },
   shell: { loading: shell.loading, toggleTheme: shell.toggleTheme, language: shell.language },
-  ui: { password: ui.password, toast: ui.toast },
+  ui: { password: ui.password, field: ui.field, toast: ui.toast },
 };
 
 // Messages, not code: the main layout awaits them inside its lazyWithTimeout (src/app/screens-registry.ts),

@@ -27,8 +27,10 @@ export interface NativeFormProps extends Omit<FormHTMLAttributes<HTMLFormElement
 }
 
 /**
- * {@link Form} as a plain `<form>`, for the native fields (`native-fields.tsx`) of the login route:
- * the browser's constraint validation runs on submit and the fields show its result themselves.
+ * {@link Form} as a plain `<form>`, for a form of text and password fields only (text-field.tsx), as
+ * on the login route: the browser's constraint validation runs on submit and the fields show its
+ * result themselves. No server errors per field: those come through `Form`, which also serves
+ * React Aria's fields (select, number field…).
  */
 export function NativeForm({ children, formError, className, ...props }: NativeFormProps) {
   return (

@@ -2,9 +2,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import { Button } from './button';
 import { Form, FormActions } from './form';
-import { PasswordField } from './password-field';
 import { renderUi } from '../test-support/test-utils';
-import { TextField } from './text-field';
+import { PasswordField, TextField } from './text-field';
 
 afterEach(cleanup);
 

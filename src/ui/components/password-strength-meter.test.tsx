@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { PasswordField } from './password-field';
+import { PasswordField } from './text-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import { renderUi } from '../test-support/test-utils';
 

@@ -15,7 +15,8 @@ import {
 import { safeRedirectTarget } from '../../../domain/route-access';
 import { FormActions, NativeForm } from '../../components/form-parts';
 import { Button } from '../../components/button';
-import { NativePasswordField, NativeTextField } from '../../components/native-fields';
+
+import { PasswordField, TextField } from '../../components/text-field';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
 import { guardedLazy } from '../../components/preloadable';
@@ -147,7 +148,7 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
 
   return (
     <NativeForm ref={form} onSubmit={submit} formError={error} aria-labelledby="login-title">
-      <NativeTextField
+      <TextField
         label={t('auth.login.email')}
         name="email"
         type="email"
@@ -156,12 +157,7 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
         defaultValue={session.getSnapshot().context.credentials?.email ?? ''}
         autoFocus
       />
-      <NativePasswordField
-        label={t('auth.login.password')}
-        name="password"
-        autoComplete="current-password"
-        isRequired
-      />
+      <PasswordField label={t('auth.login.password')} name="password" autoComplete="current-password" isRequired />
       <label className={styles.remember}>
         <input type="checkbox" name="remember" defaultChecked={session.getSnapshot().context.credentials?.remember} />
         {t('auth.login.remember')}
@@ -197,7 +193,7 @@ function CodeStep({ busy }: { busy: boolean }) {
       ) : (
         <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
       )}
-      <NativeTextField
+      <TextField
         label={t('auth.twoFactor.code')}
         name="otp"
         autoComplete="one-time-code"

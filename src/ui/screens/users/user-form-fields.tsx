@@ -10,10 +10,9 @@ import {
   type userFormMachine,
 } from '../../../machines/users/user-form.machine';
 import { Link } from '../../components/link';
-import { PasswordField } from '../../components/password-field';
 import { PasswordStrengthMeter } from '../../components/password-strength-meter';
 import { Select } from '../../components/select';
-import { TextField } from '../../components/text-field';
+import { PasswordField, TextField } from '../../components/text-field';
 import * as styles from './users.css';
 
 /** The running form child of the users machine (`snapshot.children.userForm`). */

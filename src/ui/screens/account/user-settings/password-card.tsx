@@ -4,7 +4,7 @@ import type { FormFeedback } from '../../../../machines/account/user-settings.ma
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { Form, FormActions } from '../../../components/form';
-import { PasswordField } from '../../../components/password-field';
+import { PasswordField } from '../../../components/text-field';
 import { PasswordStrengthMeter } from '../../../components/password-strength-meter';
 import { useFeedbackText } from '../../../hooks/use-feedback-text';
 import * as styles from './user-settings.css';

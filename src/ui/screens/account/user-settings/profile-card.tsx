@@ -5,8 +5,7 @@ import { isNewEmail, type FormFeedback } from '../../../../machines/account/user
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { Form, FormActions } from '../../../components/form';
-import { PasswordField } from '../../../components/password-field';
-import { TextField } from '../../../components/text-field';
+import { PasswordField, TextField } from '../../../components/text-field';
 import { useFeedbackText } from '../../../hooks/use-feedback-text';
 import * as styles from './user-settings.css';
 

@@ -3,7 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { FormActions, NativeForm } from './form-parts';
 import { Button, IconButton } from './button';
-import { NativePasswordField, NativeTextField } from './native-fields';
+import { PasswordField, TextField } from './text-field';
 import { renderUi } from '../test-support/test-utils';
 
 afterEach(cleanup);
@@ -28,7 +28,7 @@ function NativeLoginForm({
         onSubmit();
       }}
     >
-      <NativeTextField
+      <TextField
         name="email"
         label="Email"
         type="email"
@@ -37,7 +37,7 @@ function NativeLoginForm({
         value={email}
         onChange={setEmail}
       />
-      <NativePasswordField
+      <PasswordField
         name="password"
         label="Senha"
         isRequired
@@ -54,7 +54,7 @@ function NativeLoginForm({
   );
 }
 
-describe('native fields (the login route, without React Aria)', () => {
+describe('NativeForm with the text and password fields (the login route, without React Aria)', () => {
   it('blocks submit while required fields are empty, shows the errors linked to the inputs and focuses the first', async () => {
     const onSubmit = vi.fn();
     const { user } = renderUi(<NativeLoginForm onSubmit={onSubmit} />);
