@@ -54,8 +54,13 @@ export async function startServer(
     const check = () => {
       const match = /Back-office panel: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       // The demo logins (printed after a database query) close the banner: every server of the
-      // suite seeds the demo data, so wait for both back-office logins.
-      if (match?.[1] && /Demo logins[^\n]*\n(?: {2}\S+@\S+ +\S+[^\n]*\n){2}/.test(output)) {
+      // suite seeds the demo data, so wait for both back-office logins. Log lines (JSON, at
+      // LOG_LEVEL=info) may come between the banner's lines.
+      const banner = output
+        .split('\n')
+        .filter((line) => !line.startsWith('{'))
+        .join('\n');
+      if (match?.[1] && /Demo logins[^\n]*\n(?: {2}\S+@\S+ +\S+[^\n]*\n){2}/.test(banner)) {
         clearTimeout(timer);
         child.stdout.off('data', check);
         resolvePort(match[1]);
