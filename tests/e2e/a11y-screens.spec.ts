@@ -6,7 +6,7 @@ import config from '../../playwright.config';
 import { cnpjCheckDigits } from '../../src/domain/cnpj';
 import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin } from './support/api';
-import { connectionStatus, signIn, submitLogin, tenantPath } from './support/app';
+import { signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
@@ -73,12 +73,19 @@ async function settle(page: Page): Promise<void> {
 }
 
 /**
- * The signed-in user's socket open and its presence call (`connected`, src/machines/realtime/presence-link.ts)
- * answered: lists and dashboards read after this count the user as online on every run.
+ * Resolves once the page's presence call (`connected`, sent when the signed-in user's socket opens:
+ * src/machines/realtime/presence-link.ts) is answered; lists and dashboards read after it count the
+ * user as online on every run. Call it before the sign-in, await it after.
  */
-async function connected(page: Page): Promise<void> {
-  await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
-  await page.waitForLoadState('networkidle');
+async function presenceAnswered(page: Page): Promise<void> {
+  await page.waitForResponse(
+    (response) => {
+      if (!response.url().endsWith('/graphql')) return false;
+      const body = response.request().postDataJSON() as { operationName?: string } | null;
+      return body?.operationName === 'connected';
+    },
+    { timeout: 30_000 },
+  );
 }
 
 /**
@@ -129,8 +136,9 @@ for (const theme of ['light', 'dark'] as const) {
       // started): wait for it rather than race it.
       if (screen.name === 'audit') await app.server.purged();
       if (screen.signedIn && !signedIn) {
+        const presence = presenceAnswered(page);
         await signIn(page, app.origin, app.admin);
-        await connected(page);
+        await presence;
         signedIn = true;
       }
       if (screen.signedIn) await navigateInApp(page, tenantPath(screen.href));
@@ -411,9 +419,11 @@ for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(() => localStorage.clear());
 
     // A manager holding users and the role editor: an administrador's row locked, a role it cannot fill.
-    await signIn(page, app.origin, { email: manager.email, password }, '/users');
-    // Its own row (below) shows it online once its presence call is answered: the searches come after.
-    await connected(page);
+    // Its own row (below) shows it online when the list is read after its presence call is answered.
+    const presence = presenceAnswered(page);
+    await signIn(page, app.origin, { email: manager.email, password });
+    await presence;
+    await navigateInApp(page, tenantPath('/users'));
     // The demo users (short names and e-mails) fit at 1366: both are locked for this manager.
     await page.getByRole('searchbox', { name: t('users.search.label') }).fill('demo.local');
     await expect(page.getByRole('button', { name: /^Por que não posso alterar/ })).toHaveCount(2);

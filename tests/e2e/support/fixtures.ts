@@ -1,6 +1,6 @@
 import { test as base, expect } from '@playwright/test';
 import { credentialsFrom, sharedServer, type Credentials } from './app';
-import { startStableServer, type StableServer } from './stable-server';
+import { STABLE_START_TIMEOUT_MS, startStableServer, type StableServer } from './stable-server';
 
 export interface AppFixture {
   /** `http://127.0.0.1:<port>` of the shared server. */
@@ -35,8 +35,8 @@ export const test = base.extend<{ app: AppFixture; stableApp: StableAppFixture; 
         await server.stop();
       }
     },
-    // Starting it seeds a fresh database (half a minute on a busy 2-core box): its own time budget.
-    { timeout: 180_000 },
+    // Starting it seeds a fresh database: its own time budget, and a little more to stop it.
+    { timeout: STABLE_START_TIMEOUT_MS + 30_000 },
   ],
   pageErrors: [
     async ({ context }, use) => {

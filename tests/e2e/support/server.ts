@@ -24,7 +24,7 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 
 export async function startServer(
   env: Record<string, string> = {},
-  { port = 0 }: { port?: number } = {},
+  { port = 0, startTimeoutMs = 120_000 }: { port?: number; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const webRoot = process.env.E2E_WEB_ROOT ?? resolve(ROOT, 'dist/web');
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
@@ -50,7 +50,10 @@ export async function startServer(
   const exited = once(child, 'exit');
 
   const origin = await new Promise<string>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${output}`)),
+      startTimeoutMs,
+    );
     const check = () => {
       const match = /Back-office panel: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       // The demo logins (printed after a database query) close the banner: every server of the

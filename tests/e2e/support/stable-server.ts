@@ -27,13 +27,19 @@ export interface StableServer extends RunningServer {
   purged(): Promise<void>;
 }
 
+/** Seeding takes 15–30 s alone; four such servers start beside the suite's own on two cores. */
+export const STABLE_START_TIMEOUT_MS = 300_000;
+
 export async function startStableServer(): Promise<StableServer> {
-  const server = await startServer({
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${CLOCK}`.trim(),
-    E2E_FIXED_TIME: FIXED_TIME,
-    // The purge says it is done at info (server/src/audit/retention.ts).
-    LOG_LEVEL: 'info',
-  });
+  const server = await startServer(
+    {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${CLOCK}`.trim(),
+      E2E_FIXED_TIME: FIXED_TIME,
+      // The purge says it is done at info (server/src/audit/retention.ts).
+      LOG_LEVEL: 'info',
+    },
+    { startTimeoutMs: STABLE_START_TIMEOUT_MS },
+  );
   return {
     ...server,
     async purged() {
