@@ -10,7 +10,7 @@ import { signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { fixPageClock, stableScreenshot } from './support/stable-server';
+import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
 import { createTenant, TEST_TENANT_PREFIX, uniquePrefix } from './support/tenants';
 import { reachEnrolment, sendCode, totpCode, userRequiredToEnrol } from './support/two-factor';
 import { createRoleWith, createUserWithRole } from './support/users';
@@ -68,6 +68,7 @@ async function audit(page: Page): Promise<Violation[]> {
 async function settle(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   // Lazy chunks and data: nothing left loading (busy regions, skeletons announce aria-busy).
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
@@ -109,7 +110,7 @@ for (const theme of ['light', 'dark'] as const) {
   }) => {
     test.setTimeout(240_000);
     mkdirSync(SHOTS, { recursive: true });
-    await fixPageClock(page);
+    await stablePage(page);
     // The theme preference as the app stores it (preferences.machine.ts), set before each load.
     await page.addInitScript((value) => {
       const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
@@ -374,7 +375,7 @@ for (const theme of ['light', 'dark'] as const) {
   }) => {
     test.setTimeout(180_000);
     mkdirSync(SHOTS, { recursive: true });
-    await fixPageClock(page);
+    await stablePage(page);
     await useTheme(page, theme);
     const password = 'Pharm#cy!Blue';
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { connectionStatus } from './app';
 import { t } from './i18n';
 import { startServer, type RunningServer } from './server';
@@ -14,7 +14,8 @@ import { startServer, type RunningServer } from './server';
  *   "how long ago" texts on every run (the page's timers still run: `page.clock.setFixedTime`);
  * - the daily retention purge (its first run a minute after start, server/src/audit/retention.ts)
  *   waited for before a screen that lists the audit log;
- * - the socket connected and no closing toast left before a shot, animations finished, no caret.
+ * - no request in flight, the socket connected and no closing toast left before a shot, animations
+ *   finished, no caret.
  */
 
 /** The instant both clocks show: a Monday afternoon in São Paulo, after the alphanumeric CNPJs began. */
@@ -53,9 +54,38 @@ export async function startStableServer(): Promise<StableServer> {
   };
 }
 
-/** Before the first page load: the page's clock shows {@link FIXED_TIME}; its timers run. */
-export async function fixPageClock(page: Page): Promise<void> {
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/**
+ * Before the first page load: the page's clock shows {@link FIXED_TIME} (its timers run), and its
+ * requests are counted for {@link networkQuiet}.
+ */
+export async function stablePage(page: Page): Promise<void> {
   await page.clock.setFixedTime(new Date(FIXED_TIME));
+  const open = new Set<Request>();
+  inFlight.set(page, open);
+  page.on('request', (request) => open.add(request));
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+}
+
+/**
+ * No request of the page in flight for half a second. `waitForLoadState('networkidle')` is reached once
+ * per page load, so after a navigation inside the app it no longer waits for the new screen's data.
+ */
+export async function networkQuiet(page: Page): Promise<void> {
+  const open = inFlight.get(page);
+  if (!open) throw new Error('networkQuiet needs stablePage(page) before the first load');
+  await expect
+    .poll(
+      async () => {
+        if (open.size > 0) return false;
+        await page.waitForTimeout(500);
+        return open.size === 0;
+      },
+      { message: 'no request in flight for 500 ms', timeout: 30_000, intervals: [100] },
+    )
+    .toBe(true);
 }
 
 /**
