@@ -80,10 +80,11 @@ async function settle(page: Page): Promise<void> {
  */
 async function presenceAnswered(page: Page): Promise<void> {
   await page.waitForResponse(
-    (response) => {
+    async (response) => {
       if (!response.url().endsWith('/graphql')) return false;
-      const body = response.request().postDataJSON() as { operationName?: string } | null;
-      return body?.operationName === 'connected';
+      // The client sends a Request object whose body the browser does not expose: read the answer.
+      const answer = (await response.json().catch(() => null)) as { data?: { connected?: unknown } } | null;
+      return answer?.data?.connected !== undefined;
     },
     { timeout: 30_000 },
   );

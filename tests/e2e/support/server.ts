@@ -50,10 +50,11 @@ export async function startServer(
   const exited = once(child, 'exit');
 
   const origin = await new Promise<string>((resolvePort, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${output}`)),
-      startTimeoutMs,
-    );
+    const timer = setTimeout(() => {
+      // Not left running (and holding its memory) after the test that waited for it has failed.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${output}`));
+    }, startTimeoutMs);
     const check = () => {
       const match = /Back-office panel: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       // The demo logins (printed after a database query) close the banner: every server of the
