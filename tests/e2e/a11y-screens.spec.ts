@@ -2,22 +2,31 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Page, Route } from '@playwright/test';
+import config from '../../playwright.config';
+import { cnpjCheckDigits } from '../../src/domain/cnpj';
 import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin } from './support/api';
 import { signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { createTenant, uniquePrefix } from './support/tenants';
+import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
+import { createTenant, TEST_TENANT_PREFIX, uniquePrefix } from './support/tenants';
 import { reachEnrolment, sendCode, totpCode, userRequiredToEnrol } from './support/two-factor';
 import { createRoleWith, createUserWithRole } from './support/users';
 
 /**
  * Every screen, light and dark: axe-core (0 serious or critical violations) and screenshots at
- * 1366×768 and 390×844 into `screenshots/` (gitignored; README "Browser tests").
+ * 1366×768 and 390×844 into `screenshots/` (gitignored; README "Browser tests"). The tests that take
+ * screenshots run on a server of their own with the clocks fixed (support/stable-server.ts), so two
+ * runs of one build write the same pixels and `node scripts/compare-screens.mjs` compares two builds
+ * (docs/architecture.md, "Screenshots").
  */
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** A valid CNPJ (check digits from the app's own rule) for the tenant the screenshots show. */
+const SCREENS_CNPJ = `114447770001${cnpjCheckDigits('114447770001')}`;
 const SHOTS = resolve(import.meta.dirname, '../../screenshots');
+const LAUNCH = config.use?.launchOptions ?? {};
 const VIEWPORTS = [
   { width: 1366, height: 768 },
   { width: 390, height: 844 },
@@ -25,6 +34,10 @@ const VIEWPORTS = [
 
 // The server's CSP forbids injected scripts (script-src 'self'); axe is injected only here.
 test.use({ bypassCSP: true });
+// By default Chromium re-rasters only the invalidated part of a tile: after a viewport change, edges
+// drawn with anti-aliasing (rounded borders) came out one or two levels off a fresh page's, so a
+// screen's pixels depended on what was painted before it. Whole tiles make them the same on every run.
+test.use({ launchOptions: { ...LAUNCH, args: [...(LAUNCH.args ?? []), '--disable-partial-raster'] } });
 test.describe.configure({ mode: 'parallel' });
 
 interface Violation {
@@ -55,14 +68,50 @@ async function audit(page: Page): Promise<Violation[]> {
 async function settle(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   // Lazy chunks and data: nothing left loading (busy regions, skeletons announce aria-busy).
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
+/**
+ * Resolves once the page's presence call (`connected`, sent when the signed-in user's socket opens:
+ * src/machines/realtime/presence-link.ts) is answered; lists and dashboards read after it count the
+ * user as online on every run. Call it before the sign-in, await it after.
+ */
+async function presenceAnswered(page: Page): Promise<void> {
+  await page.waitForResponse(
+    async (response) => {
+      if (!response.url().endsWith('/graphql')) return false;
+      // The client sends a Request object whose body the browser does not expose: read the answer.
+      const answer = (await response.json().catch(() => null)) as { data?: { connected?: unknown } } | null;
+      return answer?.data?.connected !== undefined;
+    },
+    { timeout: 30_000 },
+  );
+}
+
+/**
+ * Opens `path` in the running app as a link does (wouter follows history.pushState), keeping the page,
+ * its session and its socket. A full load would close the socket and open another: whether a screen's
+ * list then counts the signed-in user as online depends on which of the old page's `disconnected`, the
+ * new page's `connected` and the list's own query the server answers first.
+ */
+async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
+}
+
 for (const theme of ['light', 'dark'] as const) {
-  test(`every screen, ${theme}: axe finds no serious or critical violation; screenshots`, async ({ page, app }) => {
+  test(`every screen, ${theme}: axe finds no serious or critical violation; screenshots`, async ({
+    page,
+    stableApp: app,
+  }) => {
     test.setTimeout(240_000);
     mkdirSync(SHOTS, { recursive: true });
+    await stablePage(page);
     // The theme preference as the app stores it (preferences.machine.ts), set before each load.
     await page.addInitScript((value) => {
       const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
@@ -84,12 +133,18 @@ for (const theme of ['light', 'dark'] as const) {
     const serious: string[] = [];
     let signedIn = false;
     for (const screen of [...screens.filter((s) => !s.signedIn), ...screens.filter((s) => s.signedIn)]) {
+      await page.setViewportSize(VIEWPORTS[0]);
+      // The audit log shows the first retention purge once it has run (a minute after the server
+      // started): wait for it rather than race it.
+      if (screen.name === 'audit') await app.server.purged();
       if (screen.signedIn && !signedIn) {
+        const presence = presenceAnswered(page);
         await signIn(page, app.origin, app.admin);
+        await presence;
         signedIn = true;
       }
-      await page.setViewportSize(VIEWPORTS[0]);
-      await page.goto(`${app.origin}${tenantPath(screen.href)}`);
+      if (screen.signedIn) await navigateInApp(page, tenantPath(screen.href));
+      else await page.goto(`${app.origin}${tenantPath(screen.href)}`);
       await settle(page);
       const violations = await audit(page);
       const counts: Record<string, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
@@ -103,9 +158,10 @@ for (const theme of ['light', 'dark'] as const) {
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await settle(page);
-        await page.screenshot({
-          path: resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`),
-        });
+        await stableScreenshot(
+          page,
+          resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`),
+        );
       }
     }
     console.log(
@@ -316,14 +372,16 @@ for (const theme of ['light', 'dark'] as const) {
 for (const theme of ['light', 'dark'] as const) {
   test(`who may do what, ${theme}: a customer's tenant, features and instance form, a manager's users and role editor pass axe; screenshots`, async ({
     page,
-    app,
+    stableApp: app,
   }) => {
     test.setTimeout(180_000);
     mkdirSync(SHOTS, { recursive: true });
+    await stablePage(page);
     await useTheme(page, theme);
     const password = 'Pharm#cy!Blue';
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
-    const tenant = await createTenant(api, uniquePrefix('axecust'), ['chat', 'campaigns']);
+    // The server is this test's own: the same names and CNPJ on every run, as the screenshots show them.
+    const tenant = await createTenant(api, `${TEST_TENANT_PREFIX}axecust`, ['chat', 'campaigns'], SCREENS_CNPJ);
     const inTenant = await apiLogin(app.origin, app.admin.email, app.admin.password, tenant);
     await inTenant.rest('POST', '/api/instance', {
       name: 'WhatsApp Oficial',
@@ -331,17 +389,18 @@ for (const theme of ['light', 'dark'] as const) {
       isOfficial: true,
       isUnlimited: false,
     });
-    const customer = await createUserWithRole(inTenant, 'axecust', password, { name: 'administrador' });
-    const managerRole = await createRoleWith(api, 'axemgr', ['users', 'roles-list', 'roles-edit']);
-    const manager = await createUserWithRole(api, 'axemgr', password, { id: managerRole.id });
+    const customer = await createUserWithRole(inTenant, 'axecust', password, { name: 'administrador' }, 'axecust');
+    const managerRole = await createRoleWith(api, 'axemgr', ['users', 'roles-list', 'roles-edit'], 'screens');
+    const manager = await createUserWithRole(api, 'axemgr', password, { id: managerRole.id }, 'axemgr');
     const serious: string[] = [];
     const shoot = async (name: string) => {
       serious.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: resolve(SHOTS, `access-${name}-${theme}-${viewport.width}x${viewport.height}.png`),
-        });
+        await stableScreenshot(
+          page,
+          resolve(SHOTS, `access-${name}-${theme}-${viewport.width}x${viewport.height}.png`),
+        );
       }
       await page.setViewportSize(VIEWPORTS[0]);
     };
@@ -362,7 +421,11 @@ for (const theme of ['light', 'dark'] as const) {
     await page.evaluate(() => localStorage.clear());
 
     // A manager holding users and the role editor: an administrador's row locked, a role it cannot fill.
-    await signIn(page, app.origin, { email: manager.email, password }, '/users');
+    // Its own row (below) shows it online when the list is read after its presence call is answered.
+    const presence = presenceAnswered(page);
+    await signIn(page, app.origin, { email: manager.email, password });
+    await presence;
+    await navigateInApp(page, tenantPath('/users'));
     // The demo users (short names and e-mails) fit at 1366: both are locked for this manager.
     await page.getByRole('searchbox', { name: t('users.search.label') }).fill('demo.local');
     await expect(page.getByRole('button', { name: /^Por que não posso alterar/ })).toHaveCount(2);

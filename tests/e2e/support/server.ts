@@ -24,7 +24,7 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 
 export async function startServer(
   env: Record<string, string> = {},
-  { port = 0 }: { port?: number } = {},
+  { port = 0, startTimeoutMs = 120_000 }: { port?: number; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const webRoot = process.env.E2E_WEB_ROOT ?? resolve(ROOT, 'dist/web');
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
@@ -50,12 +50,21 @@ export async function startServer(
   const exited = once(child, 'exit');
 
   const origin = await new Promise<string>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(() => {
+      // Not left running (and holding its memory) after the test that waited for it has failed.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${startTimeoutMs / 1000} s:\n${output}`));
+    }, startTimeoutMs);
     const check = () => {
       const match = /Back-office panel: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       // The demo logins (printed after a database query) close the banner: every server of the
-      // suite seeds the demo data, so wait for both back-office logins.
-      if (match?.[1] && /Demo logins[^\n]*\n(?: {2}\S+@\S+ +\S+[^\n]*\n){2}/.test(output)) {
+      // suite seeds the demo data, so wait for both back-office logins. Log lines (JSON, at
+      // LOG_LEVEL=info) may come between the banner's lines.
+      const banner = output
+        .split('\n')
+        .filter((line) => !line.startsWith('{'))
+        .join('\n');
+      if (match?.[1] && /Demo logins[^\n]*\n(?: {2}\S+@\S+ +\S+[^\n]*\n){2}/.test(banner)) {
         clearTimeout(timer);
         child.stdout.off('data', check);
         resolvePort(match[1]);

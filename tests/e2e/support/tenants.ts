@@ -8,10 +8,15 @@ export function freshCnpj(): string {
 }
 
 /** Creates a tenant through the REST API (POST /api/tenant) and returns its name. */
-export async function createTenant(api: Api, name: string, features: string[] = ['chat']): Promise<string> {
+export async function createTenant(
+  api: Api,
+  name: string,
+  features: string[] = ['chat'],
+  cnpj: string = freshCnpj(),
+): Promise<string> {
   await api.rest('POST', '/api/tenant', {
     name,
-    cnpj: freshCnpj(),
+    cnpj,
     features,
     template: 'farmacia',
     pool: 'pool-a',
