@@ -48,7 +48,8 @@ export function topDialogLayerHost(): HTMLElement {
   if (!topHost) {
     topHost = document.createElement('div');
     topHost.setAttribute('data-top-layer-host', '');
-    placeTopHost();
   }
+  // Put back if something emptied <body> since (a test's blank page between files, tests/setup.ts).
+  placeTopHost();
   return topHost;
 }
