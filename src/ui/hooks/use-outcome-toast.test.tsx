@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+// @test-fresh: reads the app's toast queue (components/toast-queue.ts), one per module graph; in a graph an
+// earlier file used, it once showed these toasts in another order (cause not yet found; see docs/architecture.md).
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
