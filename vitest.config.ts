@@ -22,7 +22,8 @@ const lanes = testLanes();
 // with this flag), which hides jsdom's from component tests; Node 24 knows the flag, Node 20 did not.
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 const execArgv = nodeMajor >= 22 ? ['--no-experimental-webstorage'] : [];
-const twoAtATime = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+/** Two files at a time, in a group of lanes that runs before (0) or after (1) the other. */
+const twoAtATime = (groupOrder: 0 | 1) => ({ maxWorkers: 2, sequence: { groupOrder } });
 
 export default defineConfig({
   plugins: [vanillaExtractPlugin(), jsonFull],
@@ -36,9 +37,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      // The lanes without a database run two files at a time even on 2 cores, where vitest's default is
-      // one (cores − 1). Lanes with different worker counts run as groups one after the other
-      // (`sequence.groupOrder`): first these three, then the database lanes.
+      // Every lane runs two files at a time even on 2 cores, where vitest's default is one (cores − 1).
+      // The lanes without a database run first, as one group (`sequence.groupOrder`), then the database
+      // lanes: a failure in the fast lanes shows before the long ones start.
       //
       // `logic` and `views` do not isolate their files (`isolate: false`): the files of one worker share
       // the modules they import, and views one jsdom document, instead of importing React, React Aria,
@@ -46,18 +47,17 @@ export default defineConfig({
       // environment 58 s and import 34 s against 103 s of tests, summed over files). tests/setup.ts gives
       // each file a blank page back (body, <html> attributes, storage, URL, real timers). A file that needs
       // modules or a document of its own says `@test-fresh` (vitest.lanes.ts) and runs in `fresh`.
-      { extends: true, test: { name: 'logic', include: lanes.logic, isolate: false, ...twoAtATime } },
+      { extends: true, test: { name: 'logic', include: lanes.logic, isolate: false, ...twoAtATime(0) } },
       // Component tests ask for jsdom with a `// @vitest-environment jsdom` docblock; that is their lane.
-      { extends: true, test: { name: 'views', include: lanes.views, isolate: false, ...twoAtATime } },
-      { extends: true, test: { name: 'fresh', include: lanes.fresh, ...twoAtATime } },
-      { extends: true, test: { name: 'server', include: lanes.server, maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'views', include: lanes.views, isolate: false, ...twoAtATime(0) } },
+      { extends: true, test: { name: 'fresh', include: lanes.fresh, ...twoAtATime(0) } },
+      { extends: true, test: { name: 'server', include: lanes.server, ...twoAtATime(1) } },
       {
         extends: true,
         test: {
           name: 'postgres',
           include: lanes.postgres,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          ...twoAtATime(1),
           // One throwaway cluster for the lane, a database of its own for each caller in it
           // (server/src/test-support/postgres.ts); outage tests still start clusters of their own.
           globalSetup: ['./server/src/test-support/postgres-lane.setup.ts'],
