@@ -26,8 +26,13 @@ export const stats = {
 async function ownRoleChange(operation: string, c: Case): Promise<boolean> {
   const { id, role_id: roleId } = c.variables;
   if (operation !== 'updateUser' || id !== run.caller.id || c.tenant !== run.caller.tenantName) return false;
-  if (typeof roleId !== 'number' || roleId === run.callerRole) return false;
+  // Only a GraphQL Int is looked up: a broken case's -1e308 or 1.5 is refused 400 before any rule, and
+  // the database would refuse it as an integer too.
+  if (!isGraphqlInt(roleId) || roleId === run.callerRole) return false;
   return (await run.t.db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst()) !== undefined;
+}
+function isGraphqlInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
 }
 /**
  * Whether a case asks for one's own two-factor off or one's own enrolment requirement: refused FORBIDDEN
