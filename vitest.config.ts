@@ -2,7 +2,7 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { testLanes } from './vitest.lanes';
+import { testLanes } from './vitest.lanes.ts';
 
 /** `import('./pt-BR.json?full')` (src/i18n/runtime.ts): the whole JSON, as rspack builds it. */
 const jsonFull: Plugin = {
