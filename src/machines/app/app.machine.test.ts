@@ -1,10 +1,7 @@
 // @vitest-environment jsdom
 import { createActor, fromPromise } from 'xstate';
-import { createGraphqlClient } from '../../api/graphql-client';
-import { createRestClient } from '../../api/create-rest-client';
 import { sameAccessSubject, type AccessSubject } from '../../domain/route-access';
 import { realtimeMachine } from '../realtime/realtime';
-import { createAppBus } from '../shared/app-bus';
 import { memoryStorage } from '../session/session-storage';
 import { fakeServer, json } from '../test-support/fake-fetch';
 import {
@@ -19,6 +16,7 @@ import {
 import { mergeCoverage } from '../test-support/merge-coverage';
 import { inertSessionInput, USER } from '../test-support/session-fakes';
 import { fakeSockets } from '../test-support/socket-fakes';
+import { realtimeTestInput } from '../test-support/realtime-fakes';
 import { writeStoredSession } from '../session/session-storage';
 import {
   appMachine,
@@ -39,21 +37,10 @@ const admin: AccessSubject = { authenticated: true, role: 'administrador', permi
 function appInput(overrides: Partial<AppMachineInput> = {}) {
   const sockets = fakeSockets();
   const server = fakeServer(() => json(404, { message: 'no fake' }));
-  const rest = createRestClient({ baseUrl: 'http://api.test', fetch: server.fetch });
-  const graphql = createGraphqlClient({ url: () => 'http://api.test/backoffice/graphql', fetch: server.fetch });
   const input: AppMachineInput = {
     session: inertSessionInput(),
     preferences: { storage: memoryStorage() },
-    realtime: {
-      window,
-      bus: createAppBus(),
-      execute: graphql.execute,
-      executeIfFresh: graphql.execute,
-      rest,
-      socketUrl: '/ws',
-      tenant: () => 'backoffice',
-      createSocket: sockets.create,
-    },
+    realtime: realtimeTestInput({ fetch: server.fetch, tenant: 'backoffice', createSocket: sockets.create }),
     ...overrides,
   };
   return { input, sockets, server };

@@ -7,7 +7,6 @@ import { systemActor } from '../app/app-system';
 import { sessionFetch } from '../session/session-seam';
 import { memoryStorage } from '../session/session-storage';
 import type { SessionActor } from '../session/session.machine';
-import { createAppBus } from '../shared/app-bus';
 import {
   assertFullCoverage,
   exploreCoverage,
@@ -18,6 +17,7 @@ import {
 } from '../test-support/graph-coverage';
 import { fakeApi, flush, json, NOW, USER, type FakeApi } from '../test-support/session-fakes';
 import { fakeSockets, TENANT } from '../test-support/socket-fakes';
+import { realtimeTestInput } from '../test-support/realtime-fakes';
 import { realtimeMachine, type RealtimeInput } from './realtime';
 import type { PageHideSource } from './socket-actors';
 import { socketMachine, type SocketTicket } from './socket.machine';
@@ -77,16 +77,7 @@ describe('realtime machine: model coverage', () => {
         asked.connected = 0;
         previous = { ...atStart };
         const refused = () => Promise.reject(new Error('the realtime model reaches no server'));
-        return {
-          window,
-          bus: createAppBus(),
-          execute: refused,
-          executeIfFresh: refused,
-          rest: createRestClient({ baseUrl: 'http://api.test', fetch: refused }),
-          socketUrl: '/ws',
-          tenant: () => TENANT,
-          createSocket: fakeSockets().create,
-        };
+        return realtimeTestInput({ fetch: refused, tenant: TENANT, createSocket: fakeSockets().create });
       },
       events,
       serializeContext: (context) => context.token,
@@ -139,7 +130,6 @@ function linked(api: FakeApi = fakeApi(presence)) {
   };
   const authFetch = sessionFetch(session, api.fetch);
   const rest = createRestClient({ baseUrl: 'http://api.test', fetch: authFetch });
-  const graphql = createGraphqlClient({ url: () => GRAPHQL_URL, fetch: authFetch });
   const app = createActor(appMachine, {
     clock,
     input: {
@@ -153,16 +143,7 @@ function linked(api: FakeApi = fakeApi(presence)) {
         baseUrl: 'http://api.test',
       },
       preferences: { storage: memoryStorage() },
-      realtime: {
-        window,
-        bus: createAppBus(),
-        execute: graphql.execute,
-        executeIfFresh: graphql.execute,
-        rest,
-        socketUrl: '/ws',
-        tenant: () => TENANT,
-        createSocket: sockets.create,
-      },
+      realtime: realtimeTestInput({ fetch: authFetch, tenant: TENANT, createSocket: sockets.create }),
       realtimeCode: { realtimeMachine },
     },
   });
