@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+// @test-fresh: the whole app with its toast region (src/ui/components/toast.tsx) and the app-wide toast queue:
+// in a module graph an earlier file used, the sign-in's toast once did not render (views lane, shuffled order).
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import en from '../i18n/en.json';

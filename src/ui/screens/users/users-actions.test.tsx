@@ -116,10 +116,14 @@ describe('UsersScreen: row actions', () => {
     // Cancel is focused first (the safe choice) and closes without a call.
     expect(within(dialog).getByRole('button', { name: 'Cancelar' })).toHaveFocus();
     await keys.keyboard('{Enter}');
-    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('alertdialog', { name: 'Excluir usuário' })).toBeNull());
     expect(requests.some((r) => operationOf(r)?.name === 'deleteUser')).toBe(false);
     await act('Ana Souza', 'Excluir');
-    await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
+    await keys.click(
+      within(await screen.findByRole('alertdialog', { name: 'Excluir usuário' })).getByRole('button', {
+        name: 'Excluir',
+      }),
+    );
     await waitFor(() => expect(screen.queryByRole('row', { name: /Ana Souza/ })).toBeNull());
     expect(requests.map(operationOf).find((op) => op?.name === 'deleteUser')?.variables).toEqual({ id: 2 });
     expect(toasts()).toContainEqual(['success', 'Usuário excluído', 'Ana Souza']);
@@ -133,7 +137,11 @@ describe('UsersScreen: row actions', () => {
     );
     await render(api);
     await act('Ana Souza', 'Excluir');
-    await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
+    await keys.click(
+      within(await screen.findByRole('alertdialog', { name: 'Excluir usuário' })).getByRole('button', {
+        name: 'Excluir',
+      }),
+    );
     await waitFor(() =>
       expect(toasts()).toContainEqual([
         'error',
@@ -141,7 +149,7 @@ describe('UsersScreen: row actions', () => {
         'Você não tem permissão para esta ação.',
       ]),
     );
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.queryByRole('alertdialog', { name: 'Excluir usuário' })).toBeNull();
     expect(row('Ana Souza')).toBeInTheDocument();
   });
 
@@ -163,7 +171,7 @@ describe('UsersScreen: row actions', () => {
     );
     gate.resolve();
     await waitFor(() => expect(within(row('Ana Souza')).getByText('Bloqueado')).toBeInTheDocument());
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.queryByRole('alertdialog', { name: 'Bloquear usuário' })).toBeNull();
     expect(toasts()).toContainEqual(['success', 'Usuário bloqueado', 'Ana Souza']);
     await act('João Lima', 'Desbloquear');
     await waitFor(() => expect(within(row('João Lima')).getByText('Ativo')).toBeInTheDocument());
