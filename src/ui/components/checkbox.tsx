@@ -8,6 +8,7 @@ import { cx } from './class-names';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { CheckIcon, MinusIcon } from './icons';
 import * as styles from './toggle.css';
+import { InAriaForm } from './aria-form';
 
 export interface CheckboxProps extends Omit<RACCheckboxProps, 'className' | 'style' | 'children'> {
   /**
@@ -24,20 +25,22 @@ export interface CheckboxProps extends Omit<RACCheckboxProps, 'className' | 'sty
  */
 export function Checkbox({ children, className, ...props }: CheckboxProps) {
   return (
-    <RACCheckbox {...props} className={cx(styles.row, className)}>
-      {({ isSelected, isIndeterminate }) => (
-        <>
-          <span className={styles.box} aria-hidden="true">
-            {isIndeterminate ? (
-              <MinusIcon size={14} strokeWidth={3} />
-            ) : isSelected ? (
-              <CheckIcon size={14} strokeWidth={3} />
-            ) : null}
-          </span>
-          {children ? <span>{children}</span> : null}
-        </>
-      )}
-    </RACCheckbox>
+    <InAriaForm>
+      <RACCheckbox {...props} className={cx(styles.row, className)}>
+        {({ isSelected, isIndeterminate }) => (
+          <>
+            <span className={styles.box} aria-hidden="true">
+              {isIndeterminate ? (
+                <MinusIcon size={14} strokeWidth={3} />
+              ) : isSelected ? (
+                <CheckIcon size={14} strokeWidth={3} />
+              ) : null}
+            </span>
+            {children ? <span>{children}</span> : null}
+          </>
+        )}
+      </RACCheckbox>
+    </InAriaForm>
   );
 }
 
@@ -59,10 +62,12 @@ export function CheckboxGroup({
   ...props
 }: CheckboxGroupProps) {
   return (
-    <RACCheckboxGroup {...props} className={cx(styles.group, className)} data-orientation={orientation}>
-      <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-      <div className={styles.options}>{children}</div>
-      <FieldHelp description={description} errorMessage={errorMessage} />
-    </RACCheckboxGroup>
+    <InAriaForm>
+      <RACCheckboxGroup {...props} className={cx(styles.group, className)} data-orientation={orientation}>
+        <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+        <div className={styles.options}>{children}</div>
+        <FieldHelp description={description} errorMessage={errorMessage} />
+      </RACCheckboxGroup>
+    </InAriaForm>
   );
 }

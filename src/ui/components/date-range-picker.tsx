@@ -27,6 +27,7 @@ import * as fieldStyles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons';
 import * as popoverStyles from './popover.css';
+import { InAriaForm } from './aria-form';
 
 export type { DateRange } from 'react-aria-components/DateRangePicker';
 
@@ -50,56 +51,58 @@ export function DateRangePicker<T extends DateValue>({
 }: DateRangePickerProps<T>) {
   const { t } = useTranslation();
   return (
-    <RACDateRangePicker {...props} className={cx(fieldStyles.field, className)}>
-      <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-      <Group className={styles.group}>
-        <DateInput slot="start" className={styles.input}>
-          {(segment) => <DateSegment segment={segment} className={styles.segment} />}
-        </DateInput>
-        <span aria-hidden="true" className={styles.dash}>
-          –
-        </span>
-        <DateInput slot="end" className={styles.input}>
-          {(segment) => <DateSegment segment={segment} className={styles.segment} />}
-        </DateInput>
-        <Button
-          className={cx(fieldStyles.inputButton, styles.calendarButton)}
-          aria-label={t('ui.dateRange.openCalendar')}
-        >
-          <CalendarIcon />
-        </Button>
-      </Group>
-      <FieldHelp description={description} errorMessage={errorMessage} />
-      <InDialogLayer>
-        <Popover className={cx(popoverStyles.popover, styles.calendarPopover)} placement="bottom start">
-          <Dialog className={styles.dialog}>
-            <RangeCalendar>
-              <header className={styles.calendarHeader}>
-                <Button slot="previous" className={fieldStyles.inputButton}>
-                  <ChevronLeftIcon />
-                </Button>
-                <Heading className={styles.heading} />
-                <Button slot="next" className={fieldStyles.inputButton}>
-                  <ChevronRightIcon />
-                </Button>
-              </header>
-              <CalendarGrid className={styles.grid}>
-                <CalendarGridHeader>
-                  {(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}
-                </CalendarGridHeader>
-                <CalendarGridBody>
-                  {(date) => (
-                    <CalendarCell
-                      date={date}
-                      className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)}
-                    />
-                  )}
-                </CalendarGridBody>
-              </CalendarGrid>
-            </RangeCalendar>
-          </Dialog>
-        </Popover>
-      </InDialogLayer>
-    </RACDateRangePicker>
+    <InAriaForm>
+      <RACDateRangePicker {...props} className={cx(fieldStyles.field, className)}>
+        <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+        <Group className={styles.group}>
+          <DateInput slot="start" className={styles.input}>
+            {(segment) => <DateSegment segment={segment} className={styles.segment} />}
+          </DateInput>
+          <span aria-hidden="true" className={styles.dash}>
+            –
+          </span>
+          <DateInput slot="end" className={styles.input}>
+            {(segment) => <DateSegment segment={segment} className={styles.segment} />}
+          </DateInput>
+          <Button
+            className={cx(fieldStyles.inputButton, styles.calendarButton)}
+            aria-label={t('ui.dateRange.openCalendar')}
+          >
+            <CalendarIcon />
+          </Button>
+        </Group>
+        <FieldHelp description={description} errorMessage={errorMessage} />
+        <InDialogLayer>
+          <Popover className={cx(popoverStyles.popover, styles.calendarPopover)} placement="bottom start">
+            <Dialog className={styles.dialog}>
+              <RangeCalendar>
+                <header className={styles.calendarHeader}>
+                  <Button slot="previous" className={fieldStyles.inputButton}>
+                    <ChevronLeftIcon />
+                  </Button>
+                  <Heading className={styles.heading} />
+                  <Button slot="next" className={fieldStyles.inputButton}>
+                    <ChevronRightIcon />
+                  </Button>
+                </header>
+                <CalendarGrid className={styles.grid}>
+                  <CalendarGridHeader>
+                    {(day) => <CalendarHeaderCell className={styles.headerCell}>{day}</CalendarHeaderCell>}
+                  </CalendarGridHeader>
+                  <CalendarGridBody>
+                    {(date) => (
+                      <CalendarCell
+                        date={date}
+                        className={cx(styles.cell, isToday(date, getLocalTimeZone()) && styles.today)}
+                      />
+                    )}
+                  </CalendarGridBody>
+                </CalendarGrid>
+              </RangeCalendar>
+            </Dialog>
+          </Popover>
+        </InDialogLayer>
+      </RACDateRangePicker>
+    </InAriaForm>
   );
 }

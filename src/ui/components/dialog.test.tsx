@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
-import { Modal } from './dialog';
+import { Modal, Popover } from './dialog';
 import { MenuTriggerButton } from './menu';
 import { RadioGroup } from './radio-group';
 import { renderUi } from '../test-support/test-utils';
@@ -324,5 +324,86 @@ describe('Modal', () => {
     expect(cancel).toHaveFocus();
     await user.tab({ shift: true });
     expect(discard).toHaveFocus();
+  });
+});
+
+/** A trigger whose box the test sets (jsdom has no layout), and a Popover hanging from it while open. */
+function AnchoredPopover({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" ref={ref} onClick={() => setOpen(true)}>
+        Atividade
+      </button>
+      {open ? (
+        <Popover
+          triggerRef={ref}
+          // Start: placed by `left`, which jsdom can show (its viewport has no width for `right`).
+          placement="bottom start"
+          aria-label="Atividade recente"
+          onClose={() => {
+            onClose();
+            setOpen(false);
+          }}
+        >
+          <p>Nada novo</p>
+        </Popover>
+      ) : null}
+    </>
+  );
+}
+
+const nextFrame = () => new Promise<void>((done) => requestAnimationFrame(() => done()));
+
+describe('Popover', () => {
+  /** Gives `element` the box `box` (a DOMRect) until `box` is changed. */
+  function boxOf(element: Element, box: { top: number; left: number; width: number; height: number }) {
+    element.getBoundingClientRect = () =>
+      DOMRect.fromRect({ x: box.left, y: box.top, width: box.width, height: box.height });
+  }
+
+  it('follows its trigger when the page moves it, with no resize or scroll event (a row laid out anew)', async () => {
+    const { user } = renderUi(<AnchoredPopover onClose={() => undefined} />);
+    const trigger = screen.getByRole('button', { name: 'Atividade' });
+    const box = { top: 100, left: 900, width: 32, height: 32 };
+    boxOf(trigger, box);
+    await user.click(trigger);
+    const popover = screen.getByRole('dialog', { name: 'Atividade recente' });
+    // 4 px under the trigger, its start edge on the trigger's.
+    expect(popover.style.top).toBe('136px');
+    expect(popover.style.left).toBe('900px');
+
+    Object.assign(box, { top: 300, left: 120 });
+    await nextFrame();
+    await nextFrame();
+    expect(popover.style.top).toBe('336px');
+    expect(popover.style.left).toBe('120px');
+    expect(popover).toBeInTheDocument();
+  });
+
+  it('closes when its trigger is no longer rendered, or has left the page', async () => {
+    const onClose = vi.fn();
+    const { user } = renderUi(<AnchoredPopover onClose={onClose} />);
+    const trigger = screen.getByRole('button', { name: 'Atividade' });
+    await user.click(trigger);
+    expect(screen.getByRole('dialog', { name: 'Atividade recente' })).toBeInTheDocument();
+    await nextFrame();
+    expect(onClose).not.toHaveBeenCalled();
+    // display: none at a breakpoint (jsdom has no checkVisibility of its own).
+    Object.assign(trigger, { checkVisibility: () => false });
+    await nextFrame();
+    await nextFrame();
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: 'Atividade recente' })).not.toBeInTheDocument();
+
+    Object.assign(trigger, { checkVisibility: () => true });
+    await user.click(trigger);
+    expect(screen.getByRole('dialog', { name: 'Atividade recente' })).toBeInTheDocument();
+    trigger.remove();
+    await nextFrame();
+    await nextFrame();
+    expect(onClose).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('dialog', { name: 'Atividade recente' })).not.toBeInTheDocument();
   });
 });

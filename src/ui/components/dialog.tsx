@@ -309,8 +309,52 @@ export function placePopover(popover: HTMLElement, trigger: Element, placement: 
   popover.style.setProperty('--popover-available-height', `${Math.max(window.innerHeight - top - 8, 120)}px`);
 }
 
+/**
+ * Keeps a popover under its trigger while it is open: placed at once, then again in every frame in
+ * which the trigger's box or the viewport has changed. A frame rather than `resize` and `scroll`
+ * alone: a trigger also moves when the page lays itself out again without either event, as when a
+ * media query makes React render a row anew after the resize (the users list at 390 px drops its
+ * "Editar" button and moves its actions column), and animation-frame callbacks run after the
+ * frame's resize, scroll and media-query handlers, so the popover is placed before that frame
+ * paints. A trigger that left the page or is no longer rendered (`display: none` at a breakpoint)
+ * closes the popover: there is nothing left to hang it from. Returns the stop.
+ */
+function followTrigger(
+  popover: HTMLElement,
+  trigger: Element,
+  placement: PopoverPlacement,
+  offset: number | undefined,
+  onTriggerGone: () => void,
+): () => void {
+  let placed = '';
+  let frame = 0;
+  const follow = () => {
+    // checkVisibility is absent in jsdom, which has no layout: there the trigger counts as shown.
+    if (!trigger.isConnected || trigger.checkVisibility?.() === false) {
+      onTriggerGone();
+      return;
+    }
+    const box = trigger.getBoundingClientRect();
+    const now = [
+      box.top,
+      box.left,
+      box.right,
+      box.bottom,
+      window.innerHeight,
+      document.documentElement.clientWidth,
+    ].join();
+    if (now !== placed) {
+      placed = now;
+      placePopover(popover, trigger, placement, offset);
+    }
+    frame = requestAnimationFrame(follow);
+  };
+  follow();
+  return () => cancelAnimationFrame(frame);
+}
+
 export interface PopoverProps extends Omit<ModalDialogOptions, 'scrollLock'> {
-  /** The element it hangs from (its position is read when the popover opens). */
+  /** The element it hangs from; the popover follows it while open and closes when it is gone. */
   triggerRef: RefObject<Element | null>;
   placement?: PopoverPlacement;
   /** The gap under the trigger, in px (4 unless told). */
@@ -327,7 +371,8 @@ export interface PopoverProps extends Omit<ModalDialogOptions, 'scrollLock'> {
 /**
  * A popup anchored under its trigger (menus, the activity feed) on a modal `<dialog>`, as React
  * Aria's Popover is modal: the rest of the page is inert while it is open, a click outside or
- * Escape closes it, focus returns to the trigger. Mount it while open.
+ * Escape closes it, focus returns to the trigger. It follows the trigger while open and closes when
+ * the trigger is gone ({@link followTrigger}). Mount it while open.
  */
 export function Popover({
   triggerRef,
@@ -349,14 +394,12 @@ export function Popover({
     initialFocus,
     scrollLock: false,
   });
+  const triggerGone = useEffectEvent(() => onClose());
   useLayoutEffect(() => {
     const popover = ref.current;
     const trigger = triggerRef.current;
     if (!popover || !trigger) return;
-    const place = () => placePopover(popover, trigger, placement, offset);
-    place();
-    window.addEventListener('resize', place);
-    return () => window.removeEventListener('resize', place);
+    return followTrigger(popover, trigger, placement, offset, triggerGone);
   }, [ref, triggerRef, placement, offset]);
   return (
     <dialog

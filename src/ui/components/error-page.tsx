@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from './button';
-import { RouteLinkButton } from './route-link';
+import { LinkButton } from './link';
 import * as styles from './error-page.css';
 
 export interface ErrorPageProps {
@@ -30,9 +30,9 @@ export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
       <p className={styles.body}>{body}</p>
       <div className={styles.actions}>
         {'href' in action ? (
-          <RouteLinkButton href={action.href} variant="primary">
+          <LinkButton href={action.href} variant="primary">
             {action.label}
-          </RouteLinkButton>
+          </LinkButton>
         ) : (
           <Button onPress={action.onPress}>{action.label}</Button>
         )}

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react';
-import { Button } from './button';
+import { useState } from 'react';
+import { Button, IconButton } from './button';
 import { Form, FormActions } from './form';
 import { renderUi } from '../test-support/test-utils';
 import { PasswordField, TextField } from './text-field';
@@ -65,5 +66,119 @@ describe('Form', () => {
     const email = screen.getByRole('textbox', { name: /Email/ });
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(email).toHaveAccessibleDescription('Email já cadastrado');
+  });
+});
+
+function ControlledLoginForm({
+  onSubmit,
+  formError,
+  busy = false,
+}: {
+  onSubmit: () => void;
+  formError?: string;
+  busy?: boolean;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  return (
+    <Form
+      aria-label="Entrar"
+      formError={formError}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <TextField
+        name="email"
+        label="Email"
+        type="email"
+        isRequired
+        errorMessage="Informe um email válido"
+        value={email}
+        onChange={setEmail}
+      />
+      <PasswordField
+        name="password"
+        label="Senha"
+        isRequired
+        errorMessage="Informe a senha"
+        value={password}
+        onChange={setPassword}
+      />
+      <FormActions>
+        <Button type="submit" isPending={busy} pendingLabel="Carregando…">
+          Entrar
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}
+
+describe('Form with controlled text and password fields, as on the login route (no React Aria)', () => {
+  it('blocks submit while required fields are empty, shows the errors linked to the inputs and focuses the first', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderUi(<ControlledLoginForm onSubmit={onSubmit} />);
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    const email = screen.getByRole('textbox', { name: /Email/ });
+    expect(email).toHaveFocus();
+    expect(email).toBeRequired();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('Informe um email válido');
+    expect(screen.getByLabelText(/Senha/, { selector: 'input' })).toHaveAccessibleDescription('Informe a senha');
+  });
+
+  it('clears a field error once the committed value is valid, and submits with Enter', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderUi(<ControlledLoginForm onSubmit={onSubmit} />);
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+    const email = screen.getByRole('textbox', { name: /Email/ });
+    await user.type(email, 'admin@demo.local');
+    await user.tab();
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(email).not.toHaveAccessibleDescription();
+    await user.type(screen.getByLabelText(/Senha/, { selector: 'input' }), 'Back#Office!Demo{Enter}');
+    expect(onSubmit).toHaveBeenCalledOnce();
+  });
+
+  it('shows and hides the password with a button named by what it will do', async () => {
+    const { user } = renderUi(<ControlledLoginForm onSubmit={vi.fn()} />);
+    const input = screen.getByLabelText(/Senha/, { selector: 'input' });
+    expect(input).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Mostrar senha' }));
+    expect(input).toHaveAttribute('type', 'text');
+    expect(screen.getByRole('button', { name: 'Ocultar senha' })).toHaveAttribute('type', 'button');
+  });
+
+  it('announces a form-level error with role=alert', () => {
+    renderUi(<ControlledLoginForm onSubmit={vi.fn()} formError="Email ou/e senha errado(s)" />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Email ou/e senha errado(s)');
+  });
+
+  it('a pending submit button stays focusable, is busy, names its spinner and does not submit again', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderUi(<ControlledLoginForm onSubmit={onSubmit} busy />);
+    const button = screen.getByRole('button', { name: /Entrar/ });
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveAttribute('type', 'button');
+    expect(screen.getByRole('progressbar', { name: 'Carregando…' })).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: /Email/ }), 'admin@demo.local');
+    await user.type(screen.getByLabelText(/Senha/, { selector: 'input' }), 'x{Enter}');
+    await user.click(button);
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('an icon button is named by its label, also while pending (label + spinner)', async () => {
+    const onPress = vi.fn();
+    const { user, rerender } = renderUi(<IconButton label="Alternar tema" icon={<span />} onPress={onPress} />);
+    await user.tab();
+    await user.keyboard('{Enter}');
+    expect(onPress).toHaveBeenCalledOnce();
+    rerender(
+      <IconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />,
+    );
+    expect(screen.getByRole('button')).toHaveAccessibleName('Alternar tema Carregando…');
   });
 });

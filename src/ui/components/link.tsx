@@ -1,24 +1,33 @@
-import type { ReactNode } from 'react';
-import { Link as RACLink, type LinkProps as RACLinkProps } from 'react-aria-components/Link';
+import type { AnchorHTMLAttributes, ReactNode } from 'react';
+import { Link as RouterLink } from 'wouter';
 import * as buttonStyles from './button.css';
 import type { ButtonSize, ButtonVariant } from './button';
 import { cx } from './class-names';
 import * as styles from './link.css';
+import * as native from './native-controls.css';
 
-interface BaseLinkProps extends Omit<RACLinkProps, 'className' | 'style' | 'children'> {
+interface BaseLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className' | 'children'> {
+  /** An app path (wouter adds the `/{tenant}` base, so the address works in a new tab too). */
+  href: string;
   children: ReactNode;
   className?: string;
 }
 
-/** Props of {@link Link}. `href` is an app path; client-side routing comes from RAC's `RouterProvider` in the shell. */
-export type LinkProps = BaseLinkProps;
+/** Props of {@link Link}. */
+export interface LinkProps extends BaseLinkProps {
+  /** Shown muted, announced disabled, and goes nowhere (no `href`). */
+  isDisabled?: boolean;
+}
 
 /**
- * An inline text link (RAC `Link`): underlined, keyboard focusable, `aria-current` when marked
- * current. Navigation goes through the `RouterProvider` the shell installs, so no full reload.
+ * An inline text link on `<a>` (wouter's `Link`: client-side navigation, modifier-click still opens
+ * a tab): underlined, the keyboard-only focus ring, bold and not underlined while `aria-current`.
  */
-export function Link({ className, ...props }: LinkProps) {
-  return <RACLink {...props} className={cx(styles.link, className)} />;
+export function Link({ className, isDisabled, href, ...props }: LinkProps) {
+  const className_ = cx(styles.link, className);
+  // An <a> without href is not a link to assistive technology: the role says it still is one.
+  if (isDisabled) return <a {...props} role="link" aria-disabled="true" className={className_} />;
+  return <RouterLink {...props} href={href} className={className_} />;
 }
 
 export interface LinkButtonProps extends BaseLinkProps {
@@ -28,9 +37,9 @@ export interface LinkButtonProps extends BaseLinkProps {
 }
 
 /**
- * Navigation that looks like a button ("Voltar ao início", "Novo tenant"). It stays a link for
- * assistive technology (role link, opens in a new tab with the modifier keys) — use `Button` for
- * actions that do not change the address.
+ * Navigation that looks like a {@link Button} ("Voltar ao início", "Novo tenant", the blank pages'
+ * way on): the same classes as the native button, on a real link (role link, opens in a new tab with
+ * the modifier keys). Use `Button` for actions that do not change the address.
  */
 export function LinkButton({
   variant = 'secondary',
@@ -41,12 +50,19 @@ export function LinkButton({
   ...props
 }: LinkButtonProps) {
   return (
-    <RACLink
+    <RouterLink
       {...props}
-      className={cx(buttonStyles.base, buttonStyles.variant[variant], buttonStyles.size[size], className)}
+      className={cx(
+        buttonStyles.base,
+        buttonStyles.variant[variant],
+        buttonStyles.size[size],
+        native.buttonState,
+        native.buttonHover[variant],
+        className,
+      )}
     >
       {icon}
       <span className={buttonStyles.label}>{children}</span>
-    </RACLink>
+    </RouterLink>
   );
 }

@@ -18,6 +18,7 @@ import * as styles from './multi-select.css';
 import * as popoverStyles from './popover.css';
 import * as searchStyles from './search-field.css';
 import { VisuallyHidden } from './visually-hidden';
+import { InAriaForm } from './aria-form';
 
 export interface MultiSelectProps<T extends SelectOption> extends FieldChromeProps {
   items: readonly T[];
@@ -63,60 +64,62 @@ export function MultiSelect<T extends SelectOption>(props: MultiSelectProps<T>) 
   );
   const chosen = items.filter((item) => selected.includes(item.id));
   return (
-    <div className={cx(styles.root, className)}>
-      <Select
-        selectionMode="multiple"
-        value={selected}
-        onChange={update}
-        name={props.name}
-        isRequired={props.isRequired}
-        isDisabled={props.isDisabled}
-        isInvalid={props.isInvalid}
-        className={fieldStyles.field}
-      >
-        <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-        <Button className={popoverStyles.trigger}>
-          <SelectValue className={popoverStyles.value}>
-            {({ isPlaceholder }) =>
-              isPlaceholder
-                ? (placeholder ?? t('ui.multiSelect.none'))
-                : t('ui.multiSelect.selected', { count: selected.length })
-            }
-          </SelectValue>
-          <ChevronDownIcon />
-        </Button>
-        <FieldHelp description={description} errorMessage={errorMessage} />
-        <InDialogLayer>
-          <Popover className={popoverStyles.popover}>
-            {searchable ? (
-              <Autocomplete filter={contains}>
-                <FilterField label={t('ui.multiSelect.filter')} clearLabel={t('ui.search.clear')} />
-                {list}
-              </Autocomplete>
-            ) : (
-              list
-            )}
-          </Popover>
-        </InDialogLayer>
-      </Select>
-      {chosen.length > 0 ? (
-        <TagGroup
-          aria-label={t('ui.multiSelect.selectedList')}
-          onRemove={(keys) => update(selected.filter((key) => !keys.has(key)))}
+    <InAriaForm>
+      <div className={cx(styles.root, className)}>
+        <Select
+          selectionMode="multiple"
+          value={selected}
+          onChange={update}
+          name={props.name}
+          isRequired={props.isRequired}
+          isDisabled={props.isDisabled}
+          isInvalid={props.isInvalid}
+          className={fieldStyles.field}
         >
-          <TagList items={chosen} className={styles.tagList}>
-            {(item) => (
-              <Tag id={item.id} textValue={item.label} isDisabled={props.isDisabled} className={styles.tag}>
-                <span className={styles.tagText}>{item.label}</span>
-                <Button slot="remove" className={styles.tagRemove}>
-                  <CloseIcon size={12} />
-                </Button>
-              </Tag>
-            )}
-          </TagList>
-        </TagGroup>
-      ) : null}
-    </div>
+          <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+          <Button className={popoverStyles.trigger}>
+            <SelectValue className={popoverStyles.value}>
+              {({ isPlaceholder }) =>
+                isPlaceholder
+                  ? (placeholder ?? t('ui.multiSelect.none'))
+                  : t('ui.multiSelect.selected', { count: selected.length })
+              }
+            </SelectValue>
+            <ChevronDownIcon />
+          </Button>
+          <FieldHelp description={description} errorMessage={errorMessage} />
+          <InDialogLayer>
+            <Popover className={popoverStyles.popover}>
+              {searchable ? (
+                <Autocomplete filter={contains}>
+                  <FilterField label={t('ui.multiSelect.filter')} clearLabel={t('ui.search.clear')} />
+                  {list}
+                </Autocomplete>
+              ) : (
+                list
+              )}
+            </Popover>
+          </InDialogLayer>
+        </Select>
+        {chosen.length > 0 ? (
+          <TagGroup
+            aria-label={t('ui.multiSelect.selectedList')}
+            onRemove={(keys) => update(selected.filter((key) => !keys.has(key)))}
+          >
+            <TagList items={chosen} className={styles.tagList}>
+              {(item) => (
+                <Tag id={item.id} textValue={item.label} isDisabled={props.isDisabled} className={styles.tag}>
+                  <span className={styles.tagText}>{item.label}</span>
+                  <Button slot="remove" className={styles.tagRemove}>
+                    <CloseIcon size={12} />
+                  </Button>
+                </Tag>
+              )}
+            </TagList>
+          </TagGroup>
+        ) : null}
+      </div>
+    </InAriaForm>
   );
 }
 

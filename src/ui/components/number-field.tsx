@@ -10,6 +10,7 @@ import * as styles from './field.css';
 import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { MinusIcon, PlusIcon } from './icons';
 import * as numberStyles from './number-field.css';
+import { InAriaForm } from './aria-form';
 
 export interface NumberFieldProps
   extends Omit<RACNumberFieldProps, 'className' | 'style' | 'children'>, FieldChromeProps {
@@ -24,18 +25,20 @@ export interface NumberFieldProps
  */
 export function NumberField({ label, description, errorMessage, placeholder, className, ...props }: NumberFieldProps) {
   return (
-    <RACNumberField {...props} className={cx(styles.field, className)}>
-      <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-      <Group className={styles.groupBox}>
-        <Input className={cx(styles.innerInput, numberStyles.tabular)} placeholder={placeholder} />
-        <Button slot="decrement" className={styles.inputButton}>
-          <MinusIcon />
-        </Button>
-        <Button slot="increment" className={styles.inputButton}>
-          <PlusIcon />
-        </Button>
-      </Group>
-      <FieldHelp description={description} errorMessage={errorMessage} />
-    </RACNumberField>
+    <InAriaForm>
+      <RACNumberField {...props} className={cx(styles.field, className)}>
+        <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+        <Group className={styles.groupBox}>
+          <Input className={cx(styles.innerInput, numberStyles.tabular)} placeholder={placeholder} />
+          <Button slot="decrement" className={styles.inputButton}>
+            <MinusIcon />
+          </Button>
+          <Button slot="increment" className={styles.inputButton}>
+            <PlusIcon />
+          </Button>
+        </Group>
+        <FieldHelp description={description} errorMessage={errorMessage} />
+      </RACNumberField>
+    </InAriaForm>
   );
 }

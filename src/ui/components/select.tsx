@@ -10,6 +10,7 @@ import { FieldHelp, FieldLabel, type FieldChromeProps } from './field';
 import { ChevronDownIcon } from './icons';
 import { OptionItem, type SelectOption } from './list-box';
 import * as styles from './popover.css';
+import { InAriaForm } from './aria-form';
 
 export type { SelectOption } from './list-box';
 
@@ -39,24 +40,26 @@ export function Select<T extends SelectOption>({
 }: SelectProps<T>) {
   const { t } = useTranslation();
   return (
-    <RACSelect
-      {...props}
-      placeholder={placeholder ?? t('ui.select.placeholder')}
-      className={cx(fieldStyles.field, className)}
-    >
-      <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
-      <Button className={styles.trigger}>
-        <SelectValue className={styles.value} />
-        <ChevronDownIcon />
-      </Button>
-      <FieldHelp description={description} errorMessage={errorMessage} />
-      <InDialogLayer>
-        <Popover className={styles.popover}>
-          <ListBox items={items} className={styles.list}>
-            {(option) => <OptionItem option={option} />}
-          </ListBox>
-        </Popover>
-      </InDialogLayer>
-    </RACSelect>
+    <InAriaForm>
+      <RACSelect
+        {...props}
+        placeholder={placeholder ?? t('ui.select.placeholder')}
+        className={cx(fieldStyles.field, className)}
+      >
+        <FieldLabel isRequired={props.isRequired}>{label}</FieldLabel>
+        <Button className={styles.trigger}>
+          <SelectValue className={styles.value} />
+          <ChevronDownIcon />
+        </Button>
+        <FieldHelp description={description} errorMessage={errorMessage} />
+        <InDialogLayer>
+          <Popover className={styles.popover}>
+            <ListBox items={items} className={styles.list}>
+              {(option) => <OptionItem option={option} />}
+            </ListBox>
+          </Popover>
+        </InDialogLayer>
+      </RACSelect>
+    </InAriaForm>
   );
 }

@@ -11,7 +11,7 @@ import { Button } from './button';
 import { FieldHelp, FieldLabel } from './field';
 import { Modal } from './dialog';
 import { Form } from './form';
-import { NativeForm } from './form-parts';
+import { InAriaForm } from './aria-form';
 import { PasswordField, TextField, type TextFieldProps } from './text-field';
 
 afterEach(cleanup);
@@ -361,11 +361,15 @@ describe('TextField says what React Aria’s TextField said', () => {
         onSubmit={(event) => event.preventDefault()}
       >
         {aria ? (
-          <RACTextField name="field" value={value} onChange={setValue} {...props}>
-            <FieldLabel isRequired={props.isRequired}>Campo</FieldLabel>
-            <Input />
-            <FieldHelp errorMessage={errorMessage} />
-          </RACTextField>
+          // React Aria's field reads the form from React Aria's contexts, as the screens' React Aria
+          // primitives do (aria-form.tsx).
+          <InAriaForm>
+            <RACTextField name="field" value={value} onChange={setValue} {...props}>
+              <FieldLabel isRequired={props.isRequired}>Campo</FieldLabel>
+              <Input />
+              <FieldHelp errorMessage={errorMessage} />
+            </RACTextField>
+          </InAriaForm>
         ) : (
           <TextField
             name="field"
@@ -487,7 +491,7 @@ describe('TextField says what React Aria’s TextField said', () => {
 describe('TextField without an errorMessage', () => {
   function Login({ onSubmit = vi.fn() }: { onSubmit?: () => void }) {
     return (
-      <NativeForm
+      <Form
         aria-label="Entrar"
         onSubmit={(event) => {
           event.preventDefault();
@@ -497,7 +501,7 @@ describe('TextField without an errorMessage', () => {
         <TextField name="email" label="Email" type="email" isRequired />
         <PasswordField name="password" label="Senha" isRequired />
         <Button type="submit">Entrar</Button>
-      </NativeForm>
+      </Form>
     );
   }
 

@@ -36,6 +36,8 @@ export type FieldErrorMessage = string | ((validation: FieldValidation) => React
 export interface FormFields {
   /** The server's errors by field `name` that still show: each until its field is committed. */
   validationErrors?: Record<string, string | string[]> | undefined;
+  /** All the server's errors as `Form` got them, for React Aria's fields (aria-form.tsx), which clear their own. */
+  serverErrors?: Record<string, string | string[]> | undefined;
   /** `native` (the default): constraints block the submit; `aria`: fields only say what is wrong. */
   validationBehavior?: 'native' | 'aria' | undefined;
   /** The field of that `name` was committed (an edit left it, or a refused submit): its server error goes. */

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Enrolment } from '../../machines/session/session-actors';
 import { AlertIcon } from './form-icons';
-import { FormActions } from './form-parts';
+import { FormActions } from './form';
 import { Button } from './button';
 import * as styles from './two-factor-enrolment.css';
 

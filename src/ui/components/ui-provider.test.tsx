@@ -1,10 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createI18n } from '../../i18n/setup';
 import { darkTheme, lightTheme } from '../theme.css';
-import { Link } from './link';
 import { toAriaLocale } from './locale-provider';
 import { NumberField } from './number-field';
 import { UiProvider, type UiProviderProps } from './ui-provider';
@@ -17,7 +15,6 @@ function renderWithProvider(props: Omit<UiProviderProps, 'children'>, language =
     <I18nextProvider i18n={i18n}>
       <UiProvider {...p}>
         <NumberField label="Valor" defaultValue={1234.5} />
-        <Link href="/users">Usuários</Link>
       </UiProvider>
     </I18nextProvider>
   );
@@ -50,14 +47,5 @@ describe('UiProvider', () => {
   it('formats with the locale of the active i18next language', () => {
     renderWithProvider({}, 'en');
     expect(screen.getByRole('textbox', { name: 'Valor' })).toHaveValue('1,234.5');
-  });
-
-  it('routes link clicks through navigate (client-side) with the href from useHref', async () => {
-    const navigate = vi.fn();
-    renderWithProvider({ navigate, useHref: (href) => `/backoffice${href}` });
-    const link = screen.getByRole('link', { name: 'Usuários' });
-    expect(link).toHaveAttribute('href', '/backoffice/users');
-    await userEvent.setup().click(link);
-    expect(navigate.mock.calls[0]?.[0]).toBe('/users');
   });
 });

@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useRouter } from 'wouter';
 import type { AppRoute } from '../../domain/paths';
 import { AriaProviders } from '../components/ui-provider';
 import { usePreferences, useRealtime, useServices } from '../hooks/services-context';
@@ -26,20 +25,16 @@ export const NARROW_QUERY = '(max-width: 64rem)';
 /**
  * The signed-in chrome (docs/product.md, Preferences and global state): vertical (sidebar, default) or horizontal (top menu)
  * layout, collapsible sidebar, navbar, the request indicator, the page title with its star. React
- * Aria's providers (locale, client-side links) start here: the signed-out routes do without RAC.
+ * Aria's provider (its locale) starts here: the signed-out routes do without RAC.
  */
 export default function MainLayout(props: MainLayoutProps) {
   // The socket and activity feed the navbar shows load at sign-in: the layout waits for them as a
   // whole (under the route's page fallback) rather than piece by piece.
   useRealtime();
-  const [, navigate] = useLocation();
-  const { base } = useRouter();
   const elsewhere = useOwnTenant();
-  // RAC links get the real address (tenant prefix) for middle-click and "open in new tab".
-  const useHref = (href: string) => (href.startsWith('/') ? `${base}${href}` : href);
   if (elsewhere) return null;
   return (
-    <AriaProviders navigate={(to) => navigate(to)} useHref={useHref}>
+    <AriaProviders>
       <Shell {...props} />
     </AriaProviders>
   );

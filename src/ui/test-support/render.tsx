@@ -115,7 +115,7 @@ export function renderWithServices(ui: ReactElement, options: RenderOptions = {}
     <I18nextProvider i18n={i18n}>
       <ServicesProvider services={services}>
         <Router hook={memory.hook}>
-          <UiProvider navigate={memory.navigate}>{children}</UiProvider>
+          <UiProvider>{children}</UiProvider>
         </Router>
       </ServicesProvider>
     </I18nextProvider>

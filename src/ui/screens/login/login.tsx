@@ -13,7 +13,7 @@ import {
   selectRedirectTo,
 } from '../../../machines/session/session-selectors';
 import { safeRedirectTarget } from '../../../domain/route-access';
-import { FormActions, NativeForm } from '../../components/form-parts';
+import { Form, FormActions } from '../../components/form';
 import { Button } from '../../components/button';
 
 import { PasswordField, TextField } from '../../components/text-field';
@@ -147,7 +147,7 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
   };
 
   return (
-    <NativeForm ref={form} onSubmit={submit} formError={error} aria-labelledby="login-title">
+    <Form ref={form} onSubmit={submit} formError={error} aria-labelledby="login-title">
       <TextField
         label={t('auth.login.email')}
         name="email"
@@ -167,7 +167,7 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
           {t('auth.login.submit')}
         </Button>
       </FormActions>
-    </NativeForm>
+    </Form>
   );
 }
 
@@ -185,7 +185,7 @@ function CodeStep({ busy }: { busy: boolean }) {
   };
 
   return (
-    <NativeForm onSubmit={submit} formError={error} aria-labelledby="login-title">
+    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
       {enrolment ? (
         <Suspense fallback={t('common.loading')}>
           <EnrolmentParts enrolment={enrolment} isRequired fullWidth />
@@ -216,6 +216,6 @@ function CodeStep({ busy }: { busy: boolean }) {
           {t('auth.twoFactor.back')}
         </Button>
       </FormActions>
-    </NativeForm>
+    </Form>
   );
 }
