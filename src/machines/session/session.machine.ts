@@ -295,6 +295,16 @@ export const sessionSetup = setup({
       assertEvent(event, 'session.sync');
       return event.stored !== null && event.stored.token !== context.token;
     },
+    /**
+     * Another tab holds a session of another user: a browser reads storage when it handles the
+     * `storage` event, so a tab that was frozen or busy while another signed out and in again as
+     * someone else sees one change, from one user straight to the other.
+     */
+    remoteOtherUser: ({ context, event }) => {
+      assertEvent(event, 'session.sync');
+      const next = event.stored?.user ?? null;
+      return next !== null && context.user !== null && next.id !== context.user.id;
+    },
   },
   actions: {
     persist: ({ context }) => {
@@ -571,17 +581,22 @@ export const sessionMachine = sessionSetup.createMachine({
                   target: '#session.auth.anonymous',
                   actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
                 },
-                'session.sync': {
-                  guard: 'remoteNewToken',
-                  target: '.valid',
-                  actions: [
-                    {
-                      type: 'announce',
-                      params: ({ context, event }) => identityNotice(context, event.stored ?? signedOut),
-                    },
-                    'adoptStored',
-                  ],
-                },
+                'session.sync': [
+                  // Another user's session is a sign-out and a sign-in: the owner restarts the socket for
+                  // that user (src/machines/realtime/realtime.ts) and the profile is asked again.
+                  { guard: 'remoteOtherUser', target: '#session.auth.restoring', actions: 'adoptStored' },
+                  {
+                    guard: 'remoteNewToken',
+                    target: '.valid',
+                    actions: [
+                      {
+                        type: 'announce',
+                        params: ({ context, event }) => identityNotice(context, event.stored ?? signedOut),
+                      },
+                      'adoptStored',
+                    ],
+                  },
+                ],
                 'session.tokenRotated': {
                   guard: 'rotatedToken',
                   target: '.valid',
