@@ -154,6 +154,42 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
     expect(pages()).toHaveLength(2);
   });
 
+  it('a prefetched answer serves only the sign-in it was sent for: after a sign-out and another sign-in, the screen asks again', async () => {
+    let logins = 0;
+    const server = fakeServer((request) => {
+      if (request.path === '/api/auth/login')
+        return json(200, {
+          access_token: `token-${++logins}`,
+          token_type: 'Bearer',
+          expires_in: 900,
+          origin_backoffice: true,
+          has_permission_routes: ADMIN.role.has_permission_routes,
+          user: logins === 1 ? ADMIN : { ...ADMIN, id: 9, email: 'outro@demo.local' },
+        });
+      if (request.path === '/api/tenant/paginated')
+        return json(200, { data: [], total: 0, askedWith: request.headers.get('Authorization') });
+      return json(200, []);
+    });
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    const { session, clients } = services;
+    await services.preloadSignIn();
+    const body = toPageRequest(parseTenantsQuery('limit=100'));
+    session.send({ type: 'session.login', email: ADMIN.email, password: 'Back#Office!Demo', to: '/tenants?limit=100' });
+    await waitFor(session, (s) => s.hasTag('authenticated'));
+    await vi.waitFor(() => expect(server.seen.filter((r) => r.path === '/api/tenant/paginated')).toHaveLength(1));
+    session.send({ type: 'session.logout' });
+    await waitFor(session, (s) => s.matches({ auth: 'anonymous' }));
+    session.send({ type: 'session.login', email: 'outro@demo.local', password: 'Back#Office!Demo', to: '/users' });
+    await waitFor(session, (s) => s.hasTag('authenticated'));
+    const answer = await clients.rest.POST('/api/tenant/paginated', { body });
+    expect(answer.data).toMatchObject({ askedWith: 'Bearer token-2' });
+  });
+
   it('sends nothing for a screen the user may not open', async () => {
     const { signedIn, pages } = signIn(USER, '/tenants?limit=100');
     await signedIn;
