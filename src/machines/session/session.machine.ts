@@ -105,6 +105,11 @@ export interface SessionContext {
   redirectTo: string | null;
   /** Why the last session ended; the login page may show {@link SESSION_END_KEYS}. */
   ended: SessionEnd | null;
+  /**
+   * Counts the sign-ins (each entry into `authenticated`: a login, a stored or adopted session). A request
+   * is replayed after a 401 only within the sign-in it was sent in (session-seam.ts).
+   */
+  signIns: number;
 }
 
 /** Notice keys for an ended session (a user-initiated logout shows nothing). */
@@ -202,6 +207,7 @@ export function initialContext(input: SessionInput): SessionContext {
     ipSettled: false,
     error: null,
     ended: null,
+    signIns: 0,
   };
 }
 
@@ -555,7 +561,10 @@ export const sessionMachine = sessionSetup.createMachine({
           tags: ['authenticated', 'token'],
           type: 'parallel',
           // The owner hears of the sign-in once the user is known, and of every way out (SessionNotice).
-          entry: { type: 'announce', params: ({ context }) => identityNotice(signedOut, context) },
+          entry: [
+            assign({ signIns: ({ context }) => context.signIns + 1 }),
+            { type: 'announce', params: ({ context }) => identityNotice(signedOut, context) },
+          ],
           exit: { type: 'announce', params: { type: 'session.signedOut' } },
           on: {
             'session.logout': { target: 'loggingOut' },
