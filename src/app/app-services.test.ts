@@ -106,6 +106,49 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
   });
 });
 
+describe('createAppServices: signed out while the socket side is still loading', () => {
+  it('connects nothing once the chunk is in: no ticket asked, no socket opened, no request with the old token', async () => {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 3_600_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: 'http://api.test',
+    });
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/userInfo'
+        ? json(200, { user: USER, has_permission_routes: [] })
+        : request.path === '/api/auth/socket-ticket'
+          ? json(200, { ticket: 'ticket-of-stored-token', expires_in: 30 })
+          : operationOf(request)
+            ? gqlData({ [operationOf(request)!.name]: true })
+            : json(200, { message: 'ok' }),
+    );
+    const sockets = fakeSockets();
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: sockets.create,
+    });
+    const { app, session } = services;
+    // The stored session started the chunk's load at boot; the user signs out before it is in.
+    expect(app.getSnapshot().matches({ realtime: 'loading' })).toBe(true);
+    session.send({ type: 'session.logout' });
+    await waitFor(session, (s) => s.matches({ auth: 'anonymous' }));
+    const signedOutAt = server.seen.length;
+    await waitFor(app, (s) => s.matches({ realtime: 'running' }));
+    await flush();
+    await flush();
+    expect(sockets.all).toHaveLength(0);
+    expect(server.seen.filter((r) => r.path === '/api/auth/socket-ticket')).toHaveLength(0);
+    expect(server.seen.slice(signedOutAt).filter((r) => r.headers.get('Authorization') !== null)).toEqual([]);
+  });
+});
+
 describe('createAppServices: the first screen’s request after a sign-in', () => {
   const ADMIN = { ...USER, role: { ...USER.role, name: 'administrador' } };
   function signIn(user: typeof USER, to: string) {
