@@ -48,7 +48,9 @@ export function createRoutePrefetch(
   const subscription = session.subscribe((snapshot) => {
     const { token, redirectTo, profileFromLogin, user } = snapshot.context;
     const signedIn = snapshot.hasTag('authenticated');
-    if (prefetchedBy !== null && (!signedIn || (user?.id ?? null) !== prefetchedBy.userId)) {
+    // A user learnt only now (a sign-in answer without one, then the profile) is the same sign-in.
+    const otherUser = prefetchedBy?.userId != null && user?.id !== prefetchedBy.userId;
+    if (prefetchedBy !== null && (!signedIn || otherUser)) {
       prefetching.clear();
       prefetchedBy = null;
     }
