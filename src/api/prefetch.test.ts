@@ -78,3 +78,15 @@ describe('createPrefetchingFetch: timing', () => {
     expect([(await a.json()).answer, (await b.json()).answer].sort()).toEqual([1, 2]);
   });
 });
+
+describe('createPrefetchingFetch: clear', () => {
+  it('drops every waiting answer: an equal request then goes to the network', async () => {
+    const { fetch, sent } = network();
+    const prefetching = createPrefetchingFetch(fetch);
+    await prefetching.prefetch(post('/api/tenant/paginated', { page: 1 }));
+    prefetching.clear();
+    const answer = await prefetching.fetch(post('/api/tenant/paginated', { page: 1 }));
+    expect(await answer.json()).toEqual({ answer: 2 });
+    expect(sent).toHaveLength(2);
+  });
+});

@@ -18,6 +18,8 @@ export interface PrefetchingFetch {
    * {@link PREFETCH_MAX_AGE_MS}; answers the request too (its body may be read: the copy is separate).
    */
   prefetch: FetchLike;
+  /** Drops every answer still waiting (they were asked for a sign-in that has ended). */
+  clear(): void;
 }
 
 const keyOf = (request: Request) => `${request.method} ${request.url}`;
@@ -49,6 +51,9 @@ export function createPrefetchingFetch(inner: FetchLike, now: () => number = Dat
       if (!match) return inner(request);
       entries = entries.filter((entry) => entry !== match);
       return match.response;
+    },
+    clear() {
+      entries = [];
     },
     prefetch(request) {
       fresh();

@@ -106,6 +106,49 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
   });
 });
 
+describe('createAppServices: signed out while the socket side is still loading', () => {
+  it('connects nothing once the chunk is in: no ticket asked, no socket opened, no request with the old token', async () => {
+    writeStoredSession(window.localStorage, {
+      token: 'stored-token',
+      expiresAt: Date.now() + 3_600_000,
+      email: USER.email,
+      originBackoffice: true,
+      user: USER,
+      permittedRoutes: [],
+      permissions: [],
+      baseUrl: 'http://api.test',
+    });
+    const server = fakeServer((request) =>
+      request.path === '/api/auth/userInfo'
+        ? json(200, { user: USER, has_permission_routes: [] })
+        : request.path === '/api/auth/socket-ticket'
+          ? json(200, { ticket: 'ticket-of-stored-token', expires_in: 30 })
+          : operationOf(request)
+            ? gqlData({ [operationOf(request)!.name]: true })
+            : json(200, { message: 'ok' }),
+    );
+    const sockets = fakeSockets();
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: sockets.create,
+    });
+    const { app, session } = services;
+    // The stored session started the chunk's load at boot; the user signs out before it is in.
+    expect(app.getSnapshot().matches({ realtime: 'loading' })).toBe(true);
+    session.send({ type: 'session.logout' });
+    await waitFor(session, (s) => s.matches({ auth: 'anonymous' }));
+    const signedOutAt = server.seen.length;
+    await waitFor(app, (s) => s.matches({ realtime: 'running' }));
+    await flush();
+    await flush();
+    expect(sockets.all).toHaveLength(0);
+    expect(server.seen.filter((r) => r.path === '/api/auth/socket-ticket')).toHaveLength(0);
+    expect(server.seen.slice(signedOutAt).filter((r) => r.headers.get('Authorization') !== null)).toEqual([]);
+  });
+});
+
 describe('createAppServices: the first screen’s request after a sign-in', () => {
   const ADMIN = { ...USER, role: { ...USER.role, name: 'administrador' } };
   function signIn(user: typeof USER, to: string) {
@@ -152,6 +195,42 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
       body: toPageRequest(parseTenantsQuery('limit=100&sort=-name')),
     });
     expect(pages()).toHaveLength(2);
+  });
+
+  it('a prefetched answer serves only the sign-in it was sent for: after a sign-out and another sign-in, the screen asks again', async () => {
+    let logins = 0;
+    const server = fakeServer((request) => {
+      if (request.path === '/api/auth/login')
+        return json(200, {
+          access_token: `token-${++logins}`,
+          token_type: 'Bearer',
+          expires_in: 900,
+          origin_backoffice: true,
+          has_permission_routes: ADMIN.role.has_permission_routes,
+          user: logins === 1 ? ADMIN : { ...ADMIN, id: 9, email: 'outro@demo.local' },
+        });
+      if (request.path === '/api/tenant/paginated')
+        return json(200, { data: [], total: 0, askedWith: request.headers.get('Authorization') });
+      return json(200, []);
+    });
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    const { session, clients } = services;
+    await services.preloadSignIn();
+    const body = toPageRequest(parseTenantsQuery('limit=100'));
+    session.send({ type: 'session.login', email: ADMIN.email, password: 'Back#Office!Demo', to: '/tenants?limit=100' });
+    await waitFor(session, (s) => s.hasTag('authenticated'));
+    await vi.waitFor(() => expect(server.seen.filter((r) => r.path === '/api/tenant/paginated')).toHaveLength(1));
+    session.send({ type: 'session.logout' });
+    await waitFor(session, (s) => s.matches({ auth: 'anonymous' }));
+    session.send({ type: 'session.login', email: 'outro@demo.local', password: 'Back#Office!Demo', to: '/users' });
+    await waitFor(session, (s) => s.hasTag('authenticated'));
+    const answer = await clients.rest.POST('/api/tenant/paginated', { body });
+    expect(answer.data).toMatchObject({ askedWith: 'Bearer token-2' });
   });
 
   it('sends nothing for a screen the user may not open', async () => {

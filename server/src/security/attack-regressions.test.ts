@@ -188,6 +188,33 @@ describe.each([
     expect(anonymousCaller.status).toBe(401);
   });
 
+  it('JSON nested 100,000 deep (a REST body, GraphQL variables and extensions): the contract’s refusal or the plain answer, never a 5xx', async () => {
+    const depth = 100_000;
+    const list = '['.repeat(depth) + ']'.repeat(depth);
+    const object = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const raw = (url: string, body: string, who: Record<string, string> = {}) =>
+      t.app.fastify
+        .inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...who }, payload: body })
+        .then(answerOf);
+    const login = await raw('/api/auth/login', `{"email":"ninguem@deep.test","password":"x","ip":${list}}`);
+    expect(login.status).toBe(400);
+    expect(login.body.errors).toEqual([expect.objectContaining({ field: 'body/ip' })]);
+    const extra = await raw('/api/auth/login', `{"email":"ninguem@deep.test","password":"x","x":${object}}`);
+    expect(extra.status).toBe(400);
+    const variables = await raw(
+      '/backoffice/graphql',
+      `{"query":"query D($ids: [Int!]) { instances(remove_ids: $ids) { id } }","variables":{"ids":${list}}}`,
+      operador,
+    );
+    // Variables the schema's types refuse: 400 with errors and no data (the GraphQL fuzz's oracle).
+    expect(variables.status).toBe(400);
+    expect(variables.body.data).toBeUndefined();
+    expect(codes(variables.body).length).toBeGreaterThan(0);
+    const plain = await graphql('backoffice', '{ __typename }', operador);
+    const extensions = await raw('/backoffice/graphql', `{"query":"{ __typename }","extensions":${object}}`, operador);
+    expect(extensions).toEqual(plain);
+  });
+
   it('GET /api/permission/email by a user without `users` or `roles-list`: 403 for any e-mail not its own, existing or not', async () => {
     const customer = await someCustomerUser(t.db);
     const asked = await createTestUser(t.db, {

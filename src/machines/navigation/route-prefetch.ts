@@ -30,6 +30,10 @@ export function createRoutePrefetch(
   const prefetching = createPrefetchingFetch(inner);
   const rest = createRest(prefetching.prefetch);
   let prefetchedFor: string | null = null;
+  // Whose sign-in the waiting answers were asked with: they carry that user's data and were sent with
+  // that token, so they never serve the requests of a later sign-in (another user's, or the same one's
+  // after a sign-out).
+  let prefetchedBy: { userId: number | null } | null = null;
   const prefetchRoute = (target: string, subject: AccessSubject) => {
     const at = target.indexOf('?');
     const path = at < 0 ? target : target.slice(0, at);
@@ -42,16 +46,17 @@ export function createRoutePrefetch(
     }
   };
   const subscription = session.subscribe((snapshot) => {
-    const { token, redirectTo, profileFromLogin } = snapshot.context;
-    if (
-      !snapshot.hasTag('authenticated') ||
-      !profileFromLogin ||
-      redirectTo === null ||
-      token === null ||
-      prefetchedFor === token
-    )
-      return;
+    const { token, redirectTo, profileFromLogin, user } = snapshot.context;
+    const signedIn = snapshot.hasTag('authenticated');
+    // A user learnt only now (a sign-in answer without one, then the profile) is the same sign-in.
+    const otherUser = prefetchedBy?.userId != null && user?.id !== prefetchedBy.userId;
+    if (prefetchedBy !== null && (!signedIn || otherUser)) {
+      prefetching.clear();
+      prefetchedBy = null;
+    }
+    if (!signedIn || !profileFromLogin || redirectTo === null || token === null || prefetchedFor === token) return;
     prefetchedFor = token;
+    prefetchedBy = { userId: user?.id ?? null };
     prefetchRoute(redirectTo, selectAccessSubject(snapshot));
   });
   return { fetch: prefetching.fetch, stop: () => subscription.unsubscribe() };

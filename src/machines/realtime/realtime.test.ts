@@ -5,8 +5,8 @@ import { createRestClient } from '../../api/create-rest-client';
 import { appMachine, type AppActor } from '../app/app.machine';
 import { systemActor } from '../app/app-system';
 import { sessionFetch } from '../session/session-seam';
-import { memoryStorage } from '../session/session-storage';
-import type { SessionActor } from '../session/session.machine';
+import { memoryStorage, writeStoredSession, type StorageChange } from '../session/session-storage';
+import type { SessionActor, SessionInput } from '../session/session.machine';
 import {
   assertFullCoverage,
   exploreCoverage,
@@ -16,6 +16,7 @@ import {
   type GraphEvent,
 } from '../test-support/graph-coverage';
 import { fakeApi, flush, json, NOW, USER, type FakeApi } from '../test-support/session-fakes';
+import { remoteOtherUser } from '../test-support/session-fixtures';
 import { fakeSockets, TENANT } from '../test-support/socket-fakes';
 import { realtimeTestInput } from '../test-support/realtime-fakes';
 import { realtimeMachine, type RealtimeInput } from './realtime';
@@ -120,7 +121,13 @@ describe('realtime machine: model coverage', () => {
 /** The presence call each opened connection makes (docs/product.md, Presence). */
 const presence = { 'GRAPHQL connected': () => json(200, { data: { connected: true } }) };
 
-function linked(api: FakeApi = fakeApi(presence)) {
+function linked(
+  api: FakeApi = fakeApi(presence),
+  tabs: Pick<SessionInput, 'storage' | 'storageEvents'> = {
+    storage: memoryStorage(),
+    storageEvents: () => () => undefined,
+  },
+) {
   const sockets = fakeSockets();
   const clock = new SimulatedClock();
   const holder: { app?: AppActor } = {};
@@ -137,8 +144,7 @@ function linked(api: FakeApi = fakeApi(presence)) {
         rest,
         refreshGraphql: createGraphqlClient({ url: () => GRAPHQL_URL, fetch: api.fetch }),
         lookupIp: () => Promise.resolve('203.0.113.7'),
-        storage: memoryStorage(),
-        storageEvents: () => () => undefined,
+        ...tabs,
         now: () => NOW,
         baseUrl: 'http://api.test',
       },
@@ -164,8 +170,8 @@ async function signIn({ actor }: ReturnType<typeof linked>) {
 describe('realtime: the socket and the session, linked through the root app machine', () => {
   let app: AppActor | undefined;
   afterEach(() => app?.stop());
-  const start = (api?: FakeApi) => {
-    const env = linked(api);
+  const start = (api?: FakeApi, tabs?: Parameters<typeof linked>[1]) => {
+    const env = linked(api, tabs);
     app = env.app;
     return env;
   };
@@ -309,6 +315,29 @@ describe('realtime: the socket and the session, linked through the root app mach
     expect(sockets.all).toHaveLength(2);
     expect(sockets.last().url).toContain(`userId=${USER.id}&ticket=K2`);
     expect(ticketCalls(api)).toEqual(['Bearer T1', 'Bearer T1']);
+  });
+
+  it('another tab signed in as another user (seen as one storage change): the socket reconnects for that user', async () => {
+    const storage = memoryStorage();
+    const listeners = new Set<(change: StorageChange) => void>();
+    const storageEvents = (listener: (change: StorageChange) => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    };
+    const env = start(fakeApi(presence), { storage, storageEvents });
+    const { sockets, api } = env;
+    await signIn(env);
+    sockets.last().open();
+    await flush();
+    const other = { ...remoteOtherUser, expiresAt: NOW + 600_000 };
+    writeStoredSession(storage, other);
+    listeners.forEach((listener) => listener({ key: null }));
+    await flush();
+    // The first user's socket is closed as a logout; the next one is the new user's, with its ticket.
+    expect(sockets.all[0]!.closedWith).toEqual({ code: 1000, reason: 'Logout' });
+    expect(sockets.all).toHaveLength(2);
+    expect(sockets.last().url).toContain(`userId=${other.user!.id}&ticket=K2`);
+    expect(ticketCalls(api)).toEqual(['Bearer T1', `Bearer ${other.token}`]);
   });
 
   it('closes the socket when the app stops, and connects nothing after', async () => {

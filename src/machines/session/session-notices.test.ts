@@ -101,3 +101,54 @@ describe('session: what it tells its owner', () => {
     expect(notices.map((n) => n.type)).toEqual(['session.signedIn', 'session.signedOut']);
   });
 });
+
+describe('session: another user signed in by another tab', () => {
+  const OTHER = {
+    ...USER,
+    id: 7,
+    email: 'outra@demo.local',
+    username: 'outra',
+    tenantName: 'outra-farmacia',
+  };
+
+  // A browser reads storage when it handles a `storage` event, not when the other tab wrote it: a
+  // tab that was frozen or busy while another tab signed out and signed in again as someone else
+  // hears both writes as one change, and finds the other user's session already stored.
+  it('is a sign-out and a sign-in for that user, never a new token of the user signed in before', async () => {
+    const storage = memoryStorage();
+    writeStoredSession(storage, T1_SESSION);
+    const listeners = new Set<(change: { key: string | null }) => void>();
+    const storageEvents = (listener: (change: { key: string | null }) => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    };
+    const api = fakeApi({
+      'GET /api/auth/userInfo': (request) =>
+        json(200, {
+          user: request.headers.get('Authorization') === 'Bearer T9' ? OTHER : USER,
+          has_permission_routes: ['users'],
+        }),
+    });
+    const { actor, notices } = heard({ storage, storageEvents, api });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    const profiles = api.calls('GET /api/auth/userInfo').length;
+
+    writeStoredSession(storage, { ...T1_SESSION, token: 'T9', user: OTHER, email: OTHER.email });
+    listeners.forEach((listener) => listener({ key: null }));
+
+    expect(notices).toEqual([
+      { type: 'session.signedIn', userId: USER.id, token: 'T1' },
+      { type: 'session.signedOut' },
+      { type: 'session.signedIn', userId: OTHER.id, token: 'T9' },
+    ]);
+    expect(actor.getSnapshot().context.user?.id).toBe(OTHER.id);
+    // What the first user's profile said (routes, permissions) is asked again for the new one.
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    expect(
+      api
+        .calls('GET /api/auth/userInfo')
+        .slice(profiles)
+        .map((c) => c.authorization),
+    ).toEqual(['Bearer T9']);
+  });
+});

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { waitFor } from 'xstate';
 import { createAuthFetch } from '../../api/auth-middleware';
 import { sessionSeam } from './session-seam';
-import { fakeApi, json, NOW, startSession } from '../test-support/session-fakes';
+import { fakeApi, json, loginResponse, NOW, startSession, USER } from '../test-support/session-fakes';
+import { deferred } from '../test-support/fake-fetch';
 import { EXPIRED, ready, storedT1 } from '../test-support/session-fixtures';
 
 describe('session seam: properties', () => {
@@ -155,5 +156,38 @@ describe('session seam: 401 policy', () => {
     const response = await createAuthFetch(sessionSeam(actor), api.fetch)(new Request('http://api.test/api/users'));
     expect(response.status).toBe(200);
     expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1);
+  });
+});
+
+describe('session seam: a 401 that comes back after the sign-in changed hands', () => {
+  const OTHER = { ...USER, id: 7, email: 'outra@demo.local' };
+
+  // A request of the first user, answered 401 only after that user signed out and another signed in
+  // (in this tab, or in another one this tab follows): the new token is "another token than the refused
+  // one", but it is not this request's session. Replaying the request with it would make the second user
+  // send what the first one asked for (a delete, a role change).
+  it.each([
+    ['a revoked token', { status: 'Unauthorized' }, OTHER],
+    ['an expired token', EXPIRED, OTHER],
+    ['an expired token, the same user signing in again', EXPIRED, USER],
+  ])('refused as %s: not replayed with the next sign-in’s token', async (_label, refusal, next) => {
+    const answer = deferred<Response>();
+    let logins = 0;
+    const { actor, api, rest } = await ready({
+      'DELETE /api/users/42': (request) =>
+        request.headers.get('Authorization') === 'Bearer T1' ? answer.promise : json(200, { message: 'deleted' }),
+      'POST /api/auth/login': () => json(200, loginResponse(`B${++logins}`, { user: next })),
+    });
+    const sent = rest.DELETE('/api/users/{id}', { params: { path: { id: 42 } } });
+    await vi.waitFor(() => expect(api.calls('DELETE /api/users/42')).toHaveLength(1));
+    actor.send({ type: 'session.logout' });
+    await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }));
+    actor.send({ type: 'session.login', email: next.email, password: 'x' });
+    await waitFor(actor, (s) => s.hasTag('authenticated'));
+    answer.resolve(json(401, refusal));
+    const result = await sent;
+    expect(result.response.status).toBe(401);
+    expect(api.calls('DELETE /api/users/42').map((c) => c.authorization)).toEqual(['Bearer T1']);
+    expect(actor.getSnapshot().context.token).toBe('B1');
   });
 });

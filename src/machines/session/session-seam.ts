@@ -61,7 +61,8 @@ function bearer(request: Request): string | null {
 /** Builds the {@link SessionSeam} of a session actor (or of a getter, for late binding). */
 export function sessionSeam(source: SessionSource): SessionSeam {
   const actorOf = typeof source === 'function' ? source : () => source;
-  const sentWith = new WeakMap<Response, string | null>();
+  // The token each answer's request carried, and the sign-in it left in (SessionContext.signIns).
+  const sentWith = new WeakMap<Response, { token: string | null; signIn: number }>();
 
   return {
     async getToken() {
@@ -82,23 +83,32 @@ export function sessionSeam(source: SessionSource): SessionSeam {
     async onUnauthorized(event: UnauthorizedEvent) {
       const actor = actorOf();
       const before = actor.getSnapshot().context.token;
-      const tracked = sentWith.has(event.response);
-      const token = tracked ? (sentWith.get(event.response) ?? null) : null;
+      const origin = sentWith.get(event.response);
+      const tracked = origin !== undefined;
+      const token = origin?.token ?? null;
       actor.send({ type: 'session.unauthorized', token, body: event.body, attempt: event.attempt });
       if (event.attempt === 2) return false;
       await sent();
       let snapshot = actor.getSnapshot();
       if (snapshot.hasTag('refreshing')) snapshot = await afterRefresh(actor);
-      // Retry only when a token other than the refused one is now in use: one retry, never a loop.
+      // Retry only when a token other than the refused one is now in use: one retry, never a loop. And only
+      // within the sign-in the request was sent in: one answered after a sign-out and a new sign-in (here
+      // or in another tab, another user's maybe) is not replayed as the new sign-in's.
       const refused = tracked ? token : before;
-      return snapshot.hasTag('authenticated') && snapshot.context.token !== null && snapshot.context.token !== refused;
+      return (
+        snapshot.hasTag('authenticated') &&
+        snapshot.context.token !== null &&
+        snapshot.context.token !== refused &&
+        (!origin || origin.signIn === snapshot.context.signIns)
+      );
     },
 
     track(baseFetch) {
       return async (request) => {
         const token = bearer(request);
+        const signIn = actorOf().getSnapshot().context.signIns;
         const response = await baseFetch(request);
-        sentWith.set(response, token);
+        sentWith.set(response, { token, signIn });
         return response;
       };
     },

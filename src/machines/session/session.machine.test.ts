@@ -10,7 +10,7 @@ import {
   type GraphEvent,
 } from '../test-support/graph-coverage';
 import { inertSessionInput, loginResponse, startSession, USER } from '../test-support/session-fakes';
-import { remote } from '../test-support/session-fixtures';
+import { remote, remoteOtherUser } from '../test-support/session-fixtures';
 import type {
   CrossTabInput,
   LoginInput,
@@ -72,6 +72,7 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   { type: 'session.unauthorized', token: 'T0-stale', body: expired, attempt: 1 },
   { type: 'session.sync', stored: null },
   { type: 'session.sync', stored: remote },
+  { type: 'session.sync', stored: remoteOtherUser },
   { type: 'session.reloadProfile' },
   { type: 'session.tokenRotated', token: 'T9', expiresIn: 900 },
   { type: 'session.redirected' },

@@ -105,6 +105,11 @@ export interface SessionContext {
   redirectTo: string | null;
   /** Why the last session ended; the login page may show {@link SESSION_END_KEYS}. */
   ended: SessionEnd | null;
+  /**
+   * Counts the sign-ins (each entry into `authenticated`: a login, a stored or adopted session). A request
+   * is replayed after a 401 only within the sign-in it was sent in (session-seam.ts).
+   */
+  signIns: number;
 }
 
 /** Notice keys for an ended session (a user-initiated logout shows nothing). */
@@ -202,6 +207,7 @@ export function initialContext(input: SessionInput): SessionContext {
     ipSettled: false,
     error: null,
     ended: null,
+    signIns: 0,
   };
 }
 
@@ -294,6 +300,16 @@ export const sessionSetup = setup({
     remoteNewToken: ({ context, event }) => {
       assertEvent(event, 'session.sync');
       return event.stored !== null && event.stored.token !== context.token;
+    },
+    /**
+     * Another tab holds a session of another user: a browser reads storage when it handles the
+     * `storage` event, so a tab that was frozen or busy while another signed out and in again as
+     * someone else sees one change, from one user straight to the other.
+     */
+    remoteOtherUser: ({ context, event }) => {
+      assertEvent(event, 'session.sync');
+      const next = event.stored?.user ?? null;
+      return next !== null && context.user !== null && next.id !== context.user.id;
     },
   },
   actions: {
@@ -545,7 +561,10 @@ export const sessionMachine = sessionSetup.createMachine({
           tags: ['authenticated', 'token'],
           type: 'parallel',
           // The owner hears of the sign-in once the user is known, and of every way out (SessionNotice).
-          entry: { type: 'announce', params: ({ context }) => identityNotice(signedOut, context) },
+          entry: [
+            assign({ signIns: ({ context }) => context.signIns + 1 }),
+            { type: 'announce', params: ({ context }) => identityNotice(signedOut, context) },
+          ],
           exit: { type: 'announce', params: { type: 'session.signedOut' } },
           on: {
             'session.logout': { target: 'loggingOut' },
@@ -571,17 +590,22 @@ export const sessionMachine = sessionSetup.createMachine({
                   target: '#session.auth.anonymous',
                   actions: ['clearStorage', { type: 'signOut', params: { reason: 'expired' } }],
                 },
-                'session.sync': {
-                  guard: 'remoteNewToken',
-                  target: '.valid',
-                  actions: [
-                    {
-                      type: 'announce',
-                      params: ({ context, event }) => identityNotice(context, event.stored ?? signedOut),
-                    },
-                    'adoptStored',
-                  ],
-                },
+                'session.sync': [
+                  // Another user's session is a sign-out and a sign-in: the owner restarts the socket for
+                  // that user (src/machines/realtime/realtime.ts) and the profile is asked again.
+                  { guard: 'remoteOtherUser', target: '#session.auth.restoring', actions: 'adoptStored' },
+                  {
+                    guard: 'remoteNewToken',
+                    target: '.valid',
+                    actions: [
+                      {
+                        type: 'announce',
+                        params: ({ context, event }) => identityNotice(context, event.stored ?? signedOut),
+                      },
+                      'adoptStored',
+                    ],
+                  },
+                ],
                 'session.tokenRotated': {
                   guard: 'rotatedToken',
                   target: '.valid',

@@ -20,6 +20,14 @@ export const remote: StoredSession = {
   baseUrl: 'http://api.test',
 };
 
+/** Another tab's session of another user (id 7, another tenant), on token T8. */
+export const remoteOtherUser: StoredSession = {
+  ...remote,
+  token: 'T8',
+  email: 'outra@demo.local',
+  user: { ...USER, id: 7, email: 'outra@demo.local', username: 'outra', tenantName: 'outra-farmacia' },
+};
+
 /** A session on T1 that stays fresh for ten minutes. */
 export const T1_SESSION: StoredSession = {
   token: 'T1',

@@ -1,9 +1,10 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import * as dialogStyles from './dialog.css';
 import { Button } from './button';
 import { useModalDialog } from './dialog';
+import { LAYER_ATTRIBUTE, openDialogLayer } from './dialog-layer';
 
 export interface ConfirmDialogProps {
   isOpen: boolean;
@@ -50,6 +51,10 @@ function OpenConfirmDialog({
   const cancel = () => {
     if (!isPending) onOpenChange(false);
   };
+  // A layer of its own, as a Modal's: the toast region moves into the topmost one (dialog-layer.ts),
+  // where a toast shown while this dialog is open (the action's failure) is above it and reachable.
+  const layer = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => (layer.current ? openDialogLayer(layer.current) : undefined), []);
   const { dialogProps } = useModalDialog({
     onClose: cancel,
     isDismissable: !isPending,
@@ -84,6 +89,7 @@ function OpenConfirmDialog({
           {confirmLabel ?? t('common.confirm')}
         </Button>
       </div>
+      <div ref={layer} {...{ [LAYER_ATTRIBUTE]: '' }} className={dialogStyles.layer} />
     </dialog>
   );
 }

@@ -4,6 +4,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { useState, type ReactNode } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
+import { ConfirmDialog } from './confirm-dialog';
 import { DateRangePicker, type DateRange } from './date-range-picker';
 import { Modal } from './dialog';
 import { MultiSelect } from './multi-select';
@@ -194,6 +195,68 @@ describe('React Aria overlays inside a Modal (dialog-portal.tsx)', () => {
     expect(after.closest('dialog')).toBeNull();
     expect(within(after).getByRole('alertdialog')).toHaveTextContent('Falha de novo');
   });
+
+  // A ConfirmDialog is a modal <dialog> of its own, in the top layer above everything else and making the
+  // rest inert, a Modal beneath it too: a toast anywhere else is behind it, out of reach and not announced.
+  it.each([
+    ['alone', false],
+    ['opened inside a Modal', true],
+  ])(
+    'a toast shown while a ConfirmDialog is open (%s) is inside it, and back where it was once it closes',
+    async (_label, nested) => {
+      const queue = createToastQueue();
+      function Confirming() {
+        // Opened from a button, as the screens do: over the Modal when there is one.
+        const [confirming, setConfirming] = useState(false);
+        const ask = <Button onPress={() => setConfirming(true)}>Excluir</Button>;
+        const confirm = (
+          <ConfirmDialog
+            isOpen={confirming}
+            onOpenChange={setConfirming}
+            title="Excluir tenant?"
+            message="Esta ação não pode ser desfeita."
+            onConfirm={() => undefined}
+          />
+        );
+        return nested ? (
+          <Modal title="Tenant" isOpen onOpenChange={() => undefined}>
+            {ask}
+            {confirm}
+          </Modal>
+        ) : (
+          <>
+            {ask}
+            {confirm}
+          </>
+        );
+      }
+      const { user } = renderUi(
+        <>
+          <Confirming />
+          <ToastRegion queue={queue} />
+        </>,
+      );
+      await user.click(screen.getByRole('button', { name: 'Excluir' }));
+      const confirm = screen.getByRole('alertdialog', { name: 'Excluir tenant?' });
+      act(() => {
+        showToast(queue, { variant: 'error', title: 'Falha ao excluir' });
+      });
+      const region = screen.getByRole('region', { name: ptBR.ui.toast.region });
+      expect(confirm).toContainElement(region);
+      await user.click(within(region).getByRole('button', { name: ptBR.ui.toast.dismiss }));
+      expect(screen.getByRole('alertdialog', { name: 'Excluir tenant?' })).toBeInTheDocument();
+
+      act(() => {
+        showToast(queue, { variant: 'error', title: 'Falha de novo' });
+      });
+      await user.click(within(confirm).getByRole('button', { name: ptBR.common.cancel }));
+      expect(screen.queryByRole('alertdialog', { name: 'Excluir tenant?' })).toBeNull();
+      const after = screen.getByRole('region', { name: ptBR.ui.toast.region });
+      if (nested) expect(layerOf(screen.getByRole('dialog', { name: 'Tenant' }))).toContainElement(after);
+      else expect(after.closest('dialog')).toBeNull();
+      expect(within(after).getByText('Falha de novo')).toBeInTheDocument();
+    },
+  );
 
   it('a toast keeps its time left when a Modal opens or closes (its region moves, it is not rendered again)', () => {
     vi.useFakeTimers();

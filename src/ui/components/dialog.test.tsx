@@ -132,6 +132,32 @@ describe('Modal', () => {
     expect(onOpenChange).toHaveBeenLastCalledWith(false);
   });
 
+  // A close request the platform carries out without a `cancel` first (in Chromium, a second Escape or
+  // Android back with no user activation since the last refused one) closes the <dialog> by itself.
+  it('stays open while pending when the platform closes the <dialog> by itself, and tells the caller once it may close', async () => {
+    const onOpenChange = vi.fn();
+    const pending = (isPending: boolean) => (
+      <Modal title="Salvando" isOpen isPending={isPending} onOpenChange={onOpenChange}>
+        <TextField label="Nome" autoFocus />
+      </Modal>
+    );
+    const { rerender } = renderUi(pending(true));
+    const closedByThePlatform = () => {
+      const dialog = screen.getByRole('dialog', { name: 'Salvando' }) as HTMLDialogElement;
+      dialog.removeAttribute('open');
+      fireEvent(dialog, new Event('close'));
+      return dialog;
+    };
+    const dialog = closedByThePlatform();
+    expect(onOpenChange).not.toHaveBeenCalled();
+    // Still shown, so the page behind stays inert and the pending dialog does not vanish while mounted.
+    expect(dialog.open).toBe(true);
+
+    rerender(pending(false));
+    closedByThePlatform();
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+  });
+
   it('calls onClose when asked to close, never while pending', async () => {
     const onClose = vi.fn();
     const dialog = (isPending: boolean) => (

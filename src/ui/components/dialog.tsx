@@ -122,6 +122,7 @@ export function useModalDialog({
   const [focusedAtRender] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
   const focusTarget = useEffectEvent((dialog: HTMLDialogElement) => initialFocus?.(dialog) ?? dialog);
   const dismissed = useEffectEvent(() => onClose());
+  const mayDismiss = useEffectEvent(() => !isKeyboardDismissDisabled);
 
   useLayoutEffect(() => {
     const dialog = ref.current;
@@ -137,14 +138,21 @@ export function useModalDialog({
     const gutter = root.style.getPropertyValue('scrollbar-gutter');
     if (scrollLock && window.innerWidth > root.clientWidth) root.style.setProperty('scrollbar-gutter', 'stable');
     let closing = false;
-    // The platform closed it by itself (a close request that skipped `cancel`): tell the caller.
+    const show = () => {
+      if (typeof dialog.showModal === 'function') {
+        if (!dialog.open) dialog.showModal();
+      } else dialog.setAttribute('open', '');
+    };
+    // The platform closed it by itself (a close request that skipped `cancel`, as Chromium does for a
+    // second Escape or Android back with no user activation between): tell the caller, or, when it may
+    // not be dismissed (a pending Modal), show it again, since it stays mounted and must stay modal.
     const onNativeClose = () => {
-      if (!closing) dismissed();
+      if (closing) return;
+      if (mayDismiss()) dismissed();
+      else show();
     };
     dialog.addEventListener('close', onNativeClose);
-    if (typeof dialog.showModal === 'function') {
-      if (!dialog.open) dialog.showModal();
-    } else dialog.setAttribute('open', '');
+    show();
     (focusedInside ?? focusTarget(dialog)).focus({ preventScroll: true });
     return () => {
       closing = true;

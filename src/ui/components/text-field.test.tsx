@@ -92,6 +92,53 @@ describe('PasswordField', () => {
     expect(passwordInput()).toHaveAttribute('type', 'password');
   });
 
+  // Names and descriptions come from text and attributes. React mirrors a controlled value into the
+  // `value` attribute, where a style sheet's attribute selector or anything reading the page's HTML
+  // would find the password as it is typed; the field keeps it in the input's property only.
+  it.each([
+    ['typed into a controlled field', 'controlled'],
+    ['given as its default value', 'default'],
+  ] as const)(
+    'keeps a password %s out of every attribute and text, shown or hidden, and out of every name',
+    async (_label, kind) => {
+      const secret = 'Back#Office!Demo';
+      function Controlled() {
+        const [value, setValue] = useState('');
+        return <PasswordField label="Senha" autoComplete="new-password" value={value} onChange={setValue} />;
+      }
+      const { user } = renderUi(
+        kind === 'controlled' ? (
+          <Controlled />
+        ) : (
+          <PasswordField label="Senha" autoComplete="new-password" defaultValue={secret} />
+        ),
+      );
+      if (kind === 'controlled') await user.type(passwordInput(), secret);
+      const leaks = () => [
+        ...(document.body.textContent?.includes(secret) ? ['text'] : []),
+        ...[...document.body.querySelectorAll('*')].flatMap((element) =>
+          [...element.attributes]
+            .filter((attribute) => attribute.value.includes(secret))
+            .map((attribute) => `${element.tagName} ${attribute.name}`),
+        ),
+      ];
+      const unnamedBy = () => {
+        for (const element of [passwordInput(), screen.getByRole('button')]) {
+          expect(element).not.toHaveAccessibleName(expect.stringContaining(secret));
+          expect(element).not.toHaveAccessibleDescription(expect.stringContaining(secret));
+        }
+      };
+      expect(passwordInput()).toHaveValue(secret);
+      expect(leaks()).toEqual([]);
+      unnamedBy();
+      await user.click(screen.getByRole('button', { name: ptBR.ui.password.show }));
+      expect(passwordInput()).toHaveValue(secret);
+      expect(leaks()).toEqual([]);
+      unnamedBy();
+      expect(passwordInput()).toHaveAttribute('autocomplete', 'new-password');
+    },
+  );
+
   it('toggles by keyboard: Tab from the input to the toggle, then Enter', async () => {
     const { user } = renderUi(<PasswordField label="Senha" />);
     await user.tab();

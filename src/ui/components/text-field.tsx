@@ -309,12 +309,26 @@ export function PasswordField({ autoComplete = 'current-password', ...props }: P
   const [visible, setVisible] = useState(false);
   // Inert until hydrated on a prerendered page (use-hydrated.ts): nothing would listen to it.
   const hydrated = useHydrated();
+  // Which input got its default value (once, at mount).
+  const [seeded] = useState(() => new WeakSet<HTMLInputElement>());
   return (
     <FieldOfInput {...props}>
-      {(input) => (
+      {({ value, defaultValue, ref, ...input }) => (
         <div className={cx(styles.groupBox, native.groupState)} data-disabled={props.isDisabled || undefined}>
           <input
             {...input}
+            // The value goes to the input's property only. React mirrors a controlled (or default)
+            // value into the `value` attribute, where an attribute selector in a style sheet and
+            // anything that reads the page's HTML (an extension, a session recorder) would find the
+            // password as it is typed.
+            ref={(element) => {
+              if (element && value !== undefined && element.value !== String(value)) element.value = String(value);
+              if (element && value === undefined && defaultValue !== undefined && !seeded.has(element)) {
+                seeded.add(element);
+                element.value = String(defaultValue);
+              }
+              return typeof ref === 'function' ? ref(element) : undefined;
+            }}
             type={visible ? 'text' : 'password'}
             autoComplete={autoComplete}
             spellCheck={false}

