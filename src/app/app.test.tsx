@@ -2,7 +2,7 @@
 // @test-fresh: the whole app with its toast region (src/ui/components/toast.tsx) and the app-wide toast queue:
 // in a module graph an earlier file used, the sign-in's toast once did not render (views lane, shuffled order).
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../ui/test-support/user-event';
 import en from '../i18n/en.json';
 import ptBR from '../i18n/pt-BR.json';
 import { json, type Responder } from '../machines/test-support/fake-fetch';
@@ -62,7 +62,7 @@ afterEach(() => {
 });
 
 async function signIn(email = 'admin@demo.local', password = 'Back#Office!Demo') {
-  const user = userEvent.setup();
+  const user = setupUser();
   await user.type(await screen.findByLabelText(ptBR.auth.login.email, { exact: false }), email);
   await user.type(screen.getByLabelText(ptBR.auth.login.password, { exact: false, selector: 'input' }), password);
   await user.click(screen.getByRole('button', { name: ptBR.auth.login.submit }));
@@ -163,7 +163,7 @@ describe('app shell', () => {
 
   it('switches language (texts and <html lang>) and theme, and keeps both across a reload', async () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
     await user.selectOptions(screen.getAllByLabelText(ptBR.shell.language)[0] as HTMLElement, 'en');
     expect(await screen.findByRole('heading', { level: 1, name: en.routes.home })).toBeInTheDocument();
@@ -179,7 +179,7 @@ describe('app shell', () => {
 
   it('stars the current page into the navbar and un-stars it', async () => {
     view = renderApp({ path: '/roles/list', respond: api(), signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: ptBR.shell.starPage }));
     const starred = await screen.findByRole('button', { name: `${ptBR.shell.starred.title} (1/10)` });
     await user.click(starred);
@@ -195,7 +195,7 @@ describe('app shell', () => {
 
   it('logs out from the user menu and lands on the plain login page (no way back to where it was)', async () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: `${ptBR.shell.userMenu}: ${ADMIN_USER.name}` }));
     await user.click(await screen.findByRole('menuitem', { name: ptBR.shell.logout }));
     await waitFor(() => expect(view?.location()).toBe('/backoffice/login'));
@@ -205,7 +205,7 @@ describe('app shell', () => {
 
   it('lists live socket events in the activity feed, with an unread count that opening clears', async () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     await screen.findByRole('button', { name: ptBR.activity.title });
     act(() => {
       view?.services.bus.publish({
@@ -237,7 +237,7 @@ describe('app shell', () => {
 
   it('tells the server about presence: connected when the socket opens, disconnected before logging out', async () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
     const operations = () =>
       (view?.requests ?? []).map((r) =>

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { act, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { AppEventData } from '../../domain/socket-events';
 import { renderWithServices, type RenderedApp } from '../test-support/render';
 import { ActivityFeed } from './activity-feed';
+import { setupUser } from '../test-support/user-event';
+
+const keys = setupUser();
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -38,7 +40,7 @@ describe('ActivityFeed: audit records', () => {
     publish(view, record({}));
     publish(view, record({ id: 2, operation: 'user.block', targetType: 'user', targetId: 7, targetName: null }));
     publish(view, record({ id: 3, operation: 'audit.purge', targetType: 'system', targetId: null, targetName: null }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Atividade recente: 3 nova(s)' }));
+    await keys.click(await screen.findByRole('button', { name: 'Atividade recente: 3 nova(s)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Atividade recente' });
     const lines = within(dialog).getAllByRole('listitem');
     expect(lines.map((line) => line.textContent)).toEqual([
@@ -52,7 +54,7 @@ describe('ActivityFeed: audit records', () => {
   it('speaks the language of the panel', async () => {
     view = renderWithServices(<ActivityFeed />, { signedIn: {}, locale: 'en' });
     publish(view, record({ operation: 'role.permissions', targetType: 'role', targetName: 'operador' }));
-    await userEvent.click(await screen.findByRole('button', { name: /Recent activity: 1/ }));
+    await keys.click(await screen.findByRole('button', { name: /Recent activity: 1/ }));
     expect(await screen.findByText('Permissions of role operador changed')).toBeVisible();
   });
 });

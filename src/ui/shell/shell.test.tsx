@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../test-support/user-event';
 import ptBR from '../../i18n/pt-BR.json';
 import { json, type Responder } from '../../machines/test-support/fake-fetch';
 import { ADMIN_USER, renderApp, type RenderedApp } from '../test-support/render';
@@ -29,7 +29,7 @@ afterEach(() => {
 describe('shell', () => {
   it('staff switch tenant by searching: the page stays, the first path segment changes', async () => {
     view = renderApp({ path: '/roles/list', respond: api, signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     const switcher = await screen.findByRole('combobox', { name: ptBR.shell.tenant });
     expect(switcher).toHaveValue('backoffice');
     await waitFor(() => expect(view?.requests.some((r) => r.path === '/api/tenant/false')).toBe(true));
@@ -48,7 +48,7 @@ describe('shell', () => {
 
   it('opens the preferences from the user menu: a modal dialog whose radios apply at once; Escape closes it and focus goes back to the menu button', async () => {
     view = renderApp({ path: '/', respond: api, signedIn: {} });
-    const user = userEvent.setup();
+    const user = setupUser();
     const menuButton = await screen.findByRole('button', { name: `${ptBR.shell.userMenu}: ${ADMIN_USER.name}` });
     await user.click(menuButton);
     const menu = screen.getByRole('menu', { name: ptBR.shell.userMenu });

@@ -1,11 +1,11 @@
-import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { setupUser } from './user-event';
 import { vi } from 'vitest';
 
 /**
  * Helpers for the report and sheet component tests (jsdom): user-event without per-key pauses or
  * style checks, and a recorder of the files the screens hand to the browser through Blob URLs.
  */
-export const keys = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+export const keys = setupUser();
 
 /** Screen flows render React Aria tables in jsdom on shared cores: allow for a busy machine. */
 export const FLOW_TIMEOUT_MS = 30_000;

@@ -1,5 +1,6 @@
 import { render, type RenderOptions, type RenderResult } from '@testing-library/react';
-import userEvent, { type UserEvent } from '@testing-library/user-event';
+import type { UserEvent } from '@testing-library/user-event';
+import { setupUser } from './user-event';
 import type { i18n as I18n } from 'i18next';
 import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -28,6 +29,6 @@ export function renderUi(
     );
   }
   // user-event drives real keyboard sequences (Tab, arrows, Enter) through React Aria's handlers.
-  const user = userEvent.setup();
+  const user = setupUser();
   return { ...render(ui, { wrapper: Wrapper, ...options }), i18n, user };
 }

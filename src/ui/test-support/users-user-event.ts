@@ -1,8 +1,8 @@
-import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { setupUser } from './user-event';
 
 /**
  * user-event for the users screen tests: the same keys and clicks, without the pause between keys
  * and without a computed-style check per event (both slow in jsdom with the theme's stylesheets,
  * and these tests type whole forms on shared CI cores).
  */
-export const keys = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+export const keys = setupUser();

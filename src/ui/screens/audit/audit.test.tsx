@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { formatDateTime } from '../../../domain/format';
 import { auditRecord, fakeAuditApi } from '../../../machines/test-support/fake-audit-api';
 import { json } from '../../../machines/test-support/fake-fetch';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import AuditScreen from './audit';
+import { setupUser } from '../../test-support/user-event';
+
+const keys = setupUser();
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -85,7 +87,7 @@ describe('AuditScreen', () => {
     ]);
     render(api);
     const open = await screen.findByRole('button', { name: 'Ver detalhes do registro nº 5' });
-    await userEvent.click(open);
+    await keys.click(open);
     const dialog = await screen.findByRole('dialog', { name: 'Registro nº 5' });
     expect(dialog).toHaveTextContent('req-5');
     expect(dialog).toHaveTextContent('203.0.113.7');
@@ -111,7 +113,7 @@ describe('AuditScreen', () => {
     ).toEqual(['—', formatDateTime('2026-11-25T10:00:00.000Z', 'pt-BR')]);
     // A field without a label (a feature option) reads as recorded.
     expect(within(row('webhooks')).getAllByRole('cell')[1]).toHaveTextContent('Sim');
-    await userEvent.keyboard('{Escape}');
+    await keys.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(open).toHaveFocus());
   });
@@ -146,7 +148,7 @@ describe('AuditScreen', () => {
       }),
     ]);
     render(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 6' }));
+    await keys.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 6' }));
     const dialog = await screen.findByRole('dialog', { name: 'Registro nº 6' });
     const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
     const after = (field: string) =>
@@ -183,7 +185,7 @@ describe('AuditScreen', () => {
     ]);
     render(api);
     const cells = async (id: number, field: string) => {
-      await userEvent.click(await screen.findByRole('button', { name: `Ver detalhes do registro nº ${id}` }));
+      await keys.click(await screen.findByRole('button', { name: `Ver detalhes do registro nº ${id}` }));
       const dialog = await screen.findByRole('dialog', { name: `Registro nº ${id}` });
       const diff = within(dialog).getByRole('table', { name: 'Campos alterados: antes e depois' });
       const texts = within(within(diff).getByRole('row', { name: new RegExp(`^${field}`) }))
@@ -192,7 +194,7 @@ describe('AuditScreen', () => {
       return { texts, dialog };
     };
     const close = async () => {
-      await userEvent.keyboard('{Escape}');
+      await keys.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     };
     expect((await cells(8, 'Situação')).texts).toEqual(['Nunca sincronizada', 'Sincronizando']);
@@ -217,18 +219,18 @@ describe('AuditScreen', () => {
       auditRecord(2),
     ]);
     const app = render(api);
-    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
+    await keys.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
     let dialog = await screen.findByRole('dialog', { name: 'Registro nº 1' });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Ver só deste alvo' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Ver só deste alvo' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(api.seen).toHaveLength(2));
     expect(api.seen[1]!.query.get('targetType')).toBe('user');
     expect(api.seen[1]!.query.get('targetId')).toBe('7');
     expect(app.location()).toBe('/audit?targetType=user&targetId=7');
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
+    await keys.click(await screen.findByRole('button', { name: 'Ver detalhes do registro nº 1' }));
     dialog = await screen.findByRole('dialog', { name: 'Registro nº 1' });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Ver só deste usuário' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Ver só deste usuário' }));
     await waitFor(() => expect(api.seen).toHaveLength(3));
     expect(api.seen[2]!.query.get('actorId')).toBe(String(auditRecord(1).actor_user_id));
     expect(screen.getByRole('textbox', { name: /Usuário \(nº\)/ })).toHaveValue(String(auditRecord(1).actor_user_id));
@@ -238,14 +240,14 @@ describe('AuditScreen', () => {
     const api = fakeAuditApi([auditRecord(1, { operation: 'user.create', target_type: 'user' }), auditRecord(2)]);
     const app = render(api);
     await waitFor(() => expect(api.seen).toHaveLength(1));
-    await userEvent.type(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }), 'abc');
-    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
+    await keys.type(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }), 'abc');
+    await keys.click(screen.getByRole('button', { name: 'Filtrar' }));
     expect(await screen.findByText('Informe um número inteiro positivo.')).toBeVisible();
     expect(api.seen).toHaveLength(1);
-    await userEvent.clear(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }));
+    await keys.clear(screen.getByRole('textbox', { name: /Usuário \(nº\)/ }));
 
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Operação' }), 'Usuário criado');
-    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
+    await keys.selectOptions(screen.getByRole('combobox', { name: 'Operação' }), 'Usuário criado');
+    await keys.click(screen.getByRole('button', { name: 'Filtrar' }));
     await waitFor(() => expect(api.seen).toHaveLength(2));
     expect(api.seen[1]!.query.getAll('operation')).toEqual(['user.create']);
     expect(app.location()).toBe('/audit?operation=user.create');
@@ -270,7 +272,7 @@ describe('AuditScreen', () => {
     await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(51));
     const more = screen.getByRole('button', { name: 'Carregar mais' });
     act(() => more.focus());
-    await userEvent.keyboard('{Enter}');
+    await keys.keyboard('{Enter}');
     await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(61));
     expect(screen.getByRole('status')).toHaveTextContent('10 registro(s) carregado(s) no fim da tabela.');
     expect(screen.getByText('Não há mais registros.')).toHaveFocus();
@@ -311,7 +313,7 @@ describe('AuditScreen', () => {
     );
     expect(await screen.findByText('Não foi possível carregar a auditoria.')).toBeVisible();
     fail = false;
-    await userEvent.click(screen.getByRole('button', { name: /Tentar novamente/ }));
+    await keys.click(screen.getByRole('button', { name: /Tentar novamente/ }));
     const grid = await table();
     await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(2));
   });

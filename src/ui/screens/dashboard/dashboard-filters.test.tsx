@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../test-support/user-event';
 import { addDays, isoDateIn } from '../../../domain/dashboard-query';
 import type { User } from '../../../machines/session/session-storage';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../test-support/render';
@@ -58,7 +58,7 @@ describe('DashboardScreen: filters', () => {
   });
 
   it('a preset period reloads and goes into the address; "Personalizado" opens the dates', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const v = render('/dashboard/analytics');
     const today = isoDateIn(new Date());
     await screen.findByRole('table', { name: 'Pedidos por dia' });
@@ -72,7 +72,7 @@ describe('DashboardScreen: filters', () => {
   });
 
   it('a typed period reloads and goes into the address; a reversed one is refused with a message', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const v = render();
     await screen.findByRole('table', { name: 'Pedidos por dia' });
     // A range that is no preset is "Personalizado"; the dates field (its own chunk) comes when asked for.
@@ -105,7 +105,7 @@ describe('DashboardScreen: filters', () => {
   });
 
   it('staff pick a tenant: it is sent as tenantName and kept in the address', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const v = render();
     await screen.findByRole('table', { name: 'Pedidos por dia' });
     await user.click(filters().getByRole('button', { name: /Mostrar opções/ }));

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../test-support/user-event';
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import DashboardScreen from './dashboard';
@@ -61,7 +61,7 @@ describe('DashboardScreen: loading, data, empty, error', () => {
   });
 
   it('draws each chart lazily and gives screen readers the same numbers as a table; the toggle shows that table', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     render();
     const orders = await screen.findByRole('table', { name: 'Pedidos por dia' });
     expect(cells(orders)).toEqual([
@@ -117,7 +117,7 @@ describe('DashboardScreen: loading, data, empty, error', () => {
   });
 
   it('says which part failed and why, and retries', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     let down = ['/api/dashboard/summary'];
     const api = dashboardApi();
     const { requests } = render({

@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { Department } from '../../../machines/departments/departments.machine';
 import { json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import DepartmentsScreen from './departments';
+import { setupUser } from '../../test-support/user-event';
+
+const keys = setupUser();
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -52,10 +54,10 @@ describe('DepartmentsScreen', () => {
     render(api.respond);
     const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
     expect(within(table).getByRole('row', { name: /Atendimento/ })).toHaveTextContent('Ativo');
-    await userEvent.click(screen.getByRole('button', { name: 'Novo departamento' }));
+    await keys.click(screen.getByRole('button', { name: 'Novo departamento' }));
     const dialog = await screen.findByRole('dialog', { name: 'Novo departamento' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Compras');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
+    await keys.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Compras');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(toasts()).toContain('Departamento Compras criado.');
     expect(within(table).getByRole('row', { name: /Compras/ })).toBeInTheDocument();
@@ -65,10 +67,10 @@ describe('DepartmentsScreen', () => {
     const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
     render(api.respond);
     await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
-    await userEvent.click(screen.getByRole('button', { name: 'Novo departamento' }));
+    await keys.click(screen.getByRole('button', { name: 'Novo departamento' }));
     const dialog = await screen.findByRole('dialog', { name: 'Novo departamento' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'ATENDIMENTO');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
+    await keys.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'ATENDIMENTO');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
     expect(
       await within(dialog).findByText('Já existe um departamento com este nome neste tenant.'),
     ).toBeInTheDocument();
@@ -80,15 +82,15 @@ describe('DepartmentsScreen', () => {
     const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
     render(api.respond);
     const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
-    await userEvent.click(within(table).getByRole('button', { name: 'Renomear Atendimento' }));
+    await keys.click(within(table).getByRole('button', { name: 'Renomear Atendimento' }));
     const dialog = await screen.findByRole('dialog', { name: 'Renomear departamento' });
     const field = within(dialog).getByRole('textbox', { name: /Nome/ });
     expect(field).toHaveValue('Atendimento');
-    await userEvent.clear(field);
-    await userEvent.type(field, 'Atendimento ao cliente');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
+    await keys.clear(field);
+    await keys.type(field, 'Atendimento ao cliente');
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await userEvent.click(within(table).getByRole('button', { name: 'Desativar Atendimento ao cliente' }));
+    await keys.click(within(table).getByRole('button', { name: 'Desativar Atendimento ao cliente' }));
     await waitFor(() =>
       expect(within(table).getByRole('row', { name: /Atendimento ao cliente/ })).toHaveTextContent('Desativado'),
     );

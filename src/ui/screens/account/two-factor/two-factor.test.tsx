@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../../test-support/user-event';
 import { json, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
 import type { TwoFactorStatus } from '../../../../machines/account/two-factor.machine';
 import { Link } from '../../../components/link';
@@ -65,7 +65,7 @@ const toasts = () => appToasts.visibleToasts.map((t) => t.content.title);
 
 describe('TwoFactorScreen', () => {
   it('enrols with the server QR as an image, refuses a wrong code, then shows the recovery codes once', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const createObjectURL = vi.fn((blob: Blob) => (void blob, 'blob:codes'));
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     const { requests, location } = render(off, (r) => {
@@ -143,7 +143,7 @@ describe('TwoFactorScreen', () => {
   });
 
   it('cancels an enrolment and goes back to the status', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     render(off, (r) => (r.path === '/api/two-factor/enrol' ? json(200, enrolment) : undefined));
     await user.click(await screen.findByRole('button', { name: 'Ativar autenticação em dois fatores' }));
     await user.click(await screen.findByRole('button', { name: 'Cancelar' }));
@@ -152,7 +152,7 @@ describe('TwoFactorScreen', () => {
   });
 
   it('shows the status when on, warns about few recovery codes, and disables with a recovery code', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     let enabled = true;
     const { requests } = render(
       () => json(200, enabled ? { enabled: true, enrolled_at: '2026-11-20T18:30:00Z', recovery_codes_left: 2 } : off),
@@ -191,7 +191,7 @@ describe('TwoFactorScreen', () => {
   });
 
   it('says why the status could not be loaded and retries', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     let fail = true;
     render(() => (fail ? json(503, { status: 'unavailable', message: 'down' }) : json(200, off)));
     expect(screen.getByRole('progressbar', { name: 'Carregando…' })).toBeInTheDocument();

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../../test-support/user-event';
 import type { User } from '../../../../machines/session/session-storage';
 import { gqlData, gqlError, json, operationOf, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../../components/toast-queue';
@@ -54,7 +54,7 @@ describe('UserSettingsScreen: profile', () => {
   });
 
   it('saves the own name and email with updateUser and reloads the profile', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const { requests } = render((r) => (op('updateUser')(r) ? gqlData({ updateUser: { id: 1 } }) : undefined));
     expect(screen.getByText('ana.administradora')).toBeInTheDocument();
     expect(screen.getByText('Administrador')).toBeInTheDocument();
@@ -75,7 +75,7 @@ describe('UserSettingsScreen: profile', () => {
   });
 
   it('refuses an invalid email locally and shows a taken one on the field', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const { requests } = render((r) => (op('updateUser')(r) ? gqlError('BAD_USER_INPUT', 'email') : undefined));
     const email = screen.getByRole('textbox', { name: 'Email' });
     await user.clear(email);
@@ -99,7 +99,7 @@ describe('UserSettingsScreen: profile', () => {
   });
 
   it('says when the current password given for a new email is wrong', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     render((r) => (op('updateUser')(r) ? gqlError('BAD_USER_INPUT', 'current_password') : undefined));
     const email = screen.getByRole('textbox', { name: 'Email' });
     await user.clear(email);
@@ -111,7 +111,7 @@ describe('UserSettingsScreen: profile', () => {
   });
 
   it('lets a user without the users permission edit their own profile, and says so when a server refuses', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     render(undefined, { user: OPERADOR, permittedRoutes: ['dashboard-analytics'] });
     expect(screen.getByRole('textbox', { name: 'Nome' })).not.toHaveAttribute('readonly');
     expect(screen.getByRole('button', { name: 'Salvar perfil' })).toBeInTheDocument();
@@ -131,7 +131,7 @@ describe('UserSettingsScreen: profile', () => {
 
 describe('UserSettingsScreen: password', () => {
   it('shows the strength as fraca and refuses a weak password with the reason, sending nothing', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const { requests } = render();
     await user.type(screen.getByLabelText('Nova senha'), 'abc12345');
     expect(screen.getByRole('meter', { name: 'Força da senha' })).toHaveAttribute('aria-valuetext', 'fraca');
@@ -144,7 +144,7 @@ describe('UserSettingsScreen: password', () => {
   });
 
   it('changes a strong password, keeps the session on the rotated token and reloads the profile', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     // Like the server: the password change revokes every earlier token, the one it was sent with too.
     let rotated = false;
     const { requests, services } = render((r) => {
@@ -184,7 +184,7 @@ describe('UserSettingsScreen: password', () => {
   });
 
   it('says why the change failed and keeps the old session', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const { services } = render((r) =>
       op('updateUserPassword')(r) ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
     );

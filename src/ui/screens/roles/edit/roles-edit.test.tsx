@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../../test-support/user-event';
 import { Route } from 'wouter';
 import type { PermissionCategory } from '../../../../machines/roles/role-permissions.machine';
 import type { Role } from '../../../../machines/roles/roles.machine';
@@ -10,6 +10,8 @@ import { appToasts } from '../../../components/toast-queue';
 import type { User } from '../../../../machines/session/session-storage';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../../test-support/render';
 import RolesEditScreen from './roles-edit';
+
+const keys = setupUser();
 
 const categories: PermissionCategory[] = [
   {
@@ -96,7 +98,7 @@ describe('RolesEditScreen', () => {
   });
 
   it('toggles one permission and a whole category, saves with a pending state and toasts', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const held = deferred<Response>();
     const { requests } = render('2', operador, (r) => (r.path === '/api/permission/update' ? held.promise : undefined));
     await user.click(await screen.findByRole('checkbox', { name: 'Usuários' }));
@@ -117,7 +119,7 @@ describe('RolesEditScreen', () => {
   });
 
   it('keeps the edits and says why when the save fails; discard restores the saved set', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     render('2', operador, (r) =>
       r.path === '/api/permission/update' ? json(403, { message: 'Forbidden' }) : undefined,
     );
@@ -136,7 +138,7 @@ describe('RolesEditScreen', () => {
   });
 
   it('holds a link click while there are unsaved changes until the user decides, and warns on unload', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const rendered = render('2', operador);
     await user.click(await screen.findByRole('checkbox', { name: 'Usuários' }));
     const unload = new Event('beforeunload', { cancelable: true });
@@ -154,7 +156,7 @@ describe('RolesEditScreen', () => {
   });
 
   it('lets links go at once when nothing is unsaved', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const rendered = render('2', operador);
     await screen.findByRole('checkbox', { name: 'Usuários' });
     const unload = new Event('beforeunload', { cancelable: true });
@@ -166,7 +168,7 @@ describe('RolesEditScreen', () => {
   });
 
   it('renames the role from its header', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const { requests } = render('2', operador, (r) =>
       r.method === 'PUT' ? json(200, { ...operador, display_name: 'Operador de loja' }) : undefined,
     );
@@ -208,7 +210,7 @@ describe('RolesEditScreen', () => {
 
   it('says why the load failed and retries', async () => {
     let fail = true;
-    const user = userEvent.setup();
+    const user = setupUser();
     render('2', operador, (r) =>
       r.path === '/api/roles/2' && fail ? json(503, { status: 'unavailable', message: 'down' }) : undefined,
     );
@@ -253,11 +255,11 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Usuários')).toBeEnabled();
     expect(hasLock('users')).toBe(false);
     // Select-all of the category adds only what the editor holds.
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
+    await keys.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
     expect(box('Usuários')).toBeChecked();
     expect(box('Empresas')).not.toBeChecked();
-    await userEvent.click(box('Painel analítico'));
-    await userEvent.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    await keys.click(box('Painel analítico'));
+    await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'] }]));
   });
 
@@ -282,15 +284,15 @@ describe('RolesEditScreen: who may change what', () => {
     expect(screen.getByText(note)).toBeInTheDocument();
     const selectAll = () => screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' });
     // On: adds `users` (the editor holds it), leaves `tenants` as it is; off: takes `users` away only.
-    await userEvent.click(selectAll());
+    await keys.click(selectAll());
     expect(box('Usuários')).toBeChecked();
     expect(box('Empresas')).toBeChecked();
-    await userEvent.click(selectAll());
+    await keys.click(selectAll());
     expect(box('Usuários')).not.toBeChecked();
     expect(box('Empresas')).toBeChecked();
     expect(box('Empresas')).toBeDisabled();
-    await userEvent.click(box('Painel analítico'));
-    await userEvent.click(screen.getByRole('button', { name: 'Salvar permissões' }));
+    await keys.click(box('Painel analítico'));
+    await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'] }]));
     expect(box('Empresas')).toBeChecked();
   });

@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { setupUser } from '../../../test-support/user-event';
 import type { Role } from '../../../../machines/roles/roles.machine';
 import { deferred, json, type SeenRequest } from '../../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../../components/toast-queue';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../../test-support/render';
 import RolesListScreen from './roles-list';
+
+const keys = setupUser();
 
 const admin: Role = {
   id: 1,
@@ -62,14 +64,14 @@ describe('RolesListScreen', () => {
 
   it("opens a role's permissions from its row", async () => {
     const rendered = render(rolesApi([admin, operador]));
-    await userEvent.click(await screen.findByText('operador'));
+    await keys.click(await screen.findByText('operador'));
     await waitFor(() => expect(rendered.location()).toBe('/roles/edit/2'));
   });
 
   it('shows an empty state that offers to create the first role', async () => {
     render(rolesApi([]));
     expect(await screen.findByText('Nenhuma função cadastrada')).toBeInTheDocument();
-    await userEvent.click(screen.getAllByRole('button', { name: 'Nova função' }).at(-1)!);
+    await keys.click(screen.getAllByRole('button', { name: 'Nova função' }).at(-1)!);
     expect(await screen.findByRole('dialog', { name: 'Nova função' })).toBeInTheDocument();
   });
 
@@ -86,12 +88,12 @@ describe('RolesListScreen', () => {
     expect(alert).toHaveTextContent('Não foi possível carregar as funções.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
     fail = false;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByRole('row', { name: /Operador/ })).toBeInTheDocument();
   });
 
   it('creates a role with the identifier suggested from its name, closes the dialog and toasts', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const seen = render((r) => {
       if (r.path === '/api/roles' && r.method === 'POST')
         return json(201, { id: 3, ...(r.body as object), has_permission_routes: [] });
@@ -113,7 +115,7 @@ describe('RolesListScreen', () => {
   });
 
   it('refuses a bad identifier locally and shows the server refusing a duplicate, keeping the dialog open', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const seen = render((r) =>
       r.method === 'POST' && r.path === '/api/roles'
         ? json(409, { message: 'A role with this name already exists', field: 'name' })
@@ -143,7 +145,7 @@ describe('RolesListScreen', () => {
   });
 
   it('renames a role from its row and shows the new name', async () => {
-    const user = userEvent.setup();
+    const user = setupUser();
     const rendered = render((r) =>
       r.method === 'PUT'
         ? json(200, { ...operador, display_name: (r.body as { display_name: string }).display_name })
@@ -181,21 +183,21 @@ describe('RolesListScreen: deleting a role', () => {
     const table = await screen.findByRole('grid', { name: 'Funções cadastradas' });
     expect(within(table).queryByRole('button', { name: 'Excluir Administrador' })).toBeNull();
 
-    await userEvent.click(within(table).getByRole('button', { name: 'Excluir Operador' }));
+    await keys.click(within(table).getByRole('button', { name: 'Excluir Operador' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Excluir função' });
     expect(within(confirm).getByRole('button', { name: 'Cancelar' })).toHaveFocus();
-    await userEvent.click(within(confirm).getByRole('button', { name: 'Excluir' }));
+    await keys.click(within(confirm).getByRole('button', { name: 'Excluir' }));
     expect(await within(confirm).findByRole('alert')).toHaveTextContent(
       'Não foi possível excluir a função. Há usuários com esta função (inclusive usuários excluídos). Dê outra função a eles antes de excluí-la.',
     );
-    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
+    await keys.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(within(table).getByRole('row', { name: /Operador/ })).toBeInTheDocument();
 
-    await userEvent.click(within(table).getByRole('button', { name: 'Excluir Caixa' }));
+    await keys.click(within(table).getByRole('button', { name: 'Excluir Caixa' }));
     const second = await screen.findByRole('alertdialog', { name: 'Excluir função' });
     expect(within(second).queryByRole('alert')).toBeNull();
-    await userEvent.click(within(second).getByRole('button', { name: 'Excluir' }));
+    await keys.click(within(second).getByRole('button', { name: 'Excluir' }));
     await waitFor(() => expect(within(table).queryByRole('row', { name: /Caixa/ })).toBeNull());
     expect(toasts()).toContain('Função excluída.');
   });

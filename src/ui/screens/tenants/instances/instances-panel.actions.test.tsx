@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { Instance } from '../../../../machines/instances/instances.machine';
 import { instance, instancesApi, TENANT } from '../../../../machines/test-support/instances-fixtures';
 import { json } from '../../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../../test-support/render';
 import InstancesPanel from './instances-panel';
+import { setupUser } from '../../../test-support/user-event';
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -48,7 +48,7 @@ const syncing = (progress: number, synced: number): Instance =>
 
 describe('InstancesPanel: create and update', () => {
   it('creates an instance in a dialog: local refusal, server refusal by field, then the new card', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     let duplicate = true;
     const { posts } = render(
       { instances: [instance(1)], connections: [] },
@@ -87,7 +87,7 @@ describe('InstancesPanel: create and update', () => {
   });
 
   it('edits an instance: only the changed fields are sent', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { posts } = render({ instances: [instance(1), instance(2)], connections: [] });
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Editar WhatsApp Loja 1' }));
@@ -107,7 +107,7 @@ describe('InstancesPanel: create and update', () => {
 
 describe('InstancesPanel: sync', () => {
   it('starts a sync and follows its progress from socket events until done, announcing milestones only', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { push, posts } = render({ instances: [instance(1)], connections: [] });
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' }));
@@ -156,7 +156,7 @@ describe('InstancesPanel: sync', () => {
   });
 
   it('syncs every message with the unlimited switch, and shows a failed sync', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { push, posts } = render({ instances: [instance(1)], connections: [] });
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Sincronizar mensagens de WhatsApp Loja 1' }));
@@ -178,7 +178,7 @@ describe('InstancesPanel: sync', () => {
   });
 
   it('says when a sync of the instance is already running', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     render(
       { instances: [instance(1)], connections: [] },
       { sync: () => json(409, { message: 'A sync of this instance is already running', field: 'id' }) },

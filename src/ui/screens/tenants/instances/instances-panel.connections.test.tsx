@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { connection, instance, instancesApi, TENANT } from '../../../../machines/test-support/instances-fixtures';
 import { appToasts } from '../../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../../test-support/render';
 import InstancesPanel from './instances-panel';
+import { setupUser } from '../../../test-support/user-event';
+
+const keys = setupUser();
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -35,20 +37,20 @@ describe('InstancesPanel: connections', () => {
     const state: State = { instances: [instance(1), instance(2)], connections: [connection(1, 1, { name: 'Balcão' })] };
     const { posts } = render(state);
     const card = await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
-    await userEvent.click(within(card).getByRole('button', { name: 'Nova conexão em WhatsApp Loja 1' }));
+    await keys.click(within(card).getByRole('button', { name: 'Nova conexão em WhatsApp Loja 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Nova conexão em WhatsApp Loja 1' });
     const field = within(dialog).getByRole('textbox', { name: /Nome da conexão/ });
-    await userEvent.type(field, 'BALCÃO');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
+    await keys.type(field, 'BALCÃO');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
     expect(await within(dialog).findByText('Já existe uma conexão com este nome nesta instância.')).toBeInTheDocument();
     expect(posts('/api/connection')).toEqual([]);
-    await userEvent.clear(field);
-    await userEvent.type(field, '  ');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
+    await keys.clear(field);
+    await keys.type(field, '  ');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
     expect(await within(dialog).findByText('Informe o nome da conexão.')).toBeInTheDocument();
-    await userEvent.clear(field);
-    await userEvent.type(field, ' Caixa ');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
+    await keys.clear(field);
+    await keys.type(field, ' Caixa ');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar conexão' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts('/api/connection')).toEqual([{ tenantName: TENANT, instance_id: 1, name: 'Caixa' }]);
     expect(toasts()).toContain('Conexão Caixa criada.');
@@ -65,19 +67,19 @@ describe('InstancesPanel: connections', () => {
     };
     const { posts } = render(state);
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
-    await userEvent.click(within(connectionsList()).getByRole('button', { name: 'Renomear a conexão Balcão' }));
+    await keys.click(within(connectionsList()).getByRole('button', { name: 'Renomear a conexão Balcão' }));
     const dialog = await screen.findByRole('dialog', { name: 'Renomear conexão' });
     const field = within(dialog).getByRole('textbox', { name: /Nome da conexão/ });
     expect(field).toHaveValue('Balcão');
-    await userEvent.clear(field);
-    await userEvent.type(field, 'caixa');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
+    await keys.clear(field);
+    await keys.type(field, 'caixa');
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
     expect(await within(dialog).findByText('Já existe uma conexão com este nome nesta instância.')).toBeInTheDocument();
-    await userEvent.clear(field);
-    await userEvent.type(field, 'Balcão 2');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
+    await keys.clear(field);
+    await keys.type(field, 'Balcão 2');
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await userEvent.click(within(connectionsList()).getByRole('button', { name: 'Desativar a conexão Balcão 2' }));
+    await keys.click(within(connectionsList()).getByRole('button', { name: 'Desativar a conexão Balcão 2' }));
     await waitFor(() =>
       expect(within(connectionsList()).getByRole('button', { name: 'Ativar a conexão Balcão 2' })).toBeInTheDocument(),
     );

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { instance, instancesApi, TENANT } from '../../../../machines/test-support/instances-fixtures';
 import { appToasts } from '../../../components/toast-queue';
 import { ADMIN_USER, renderWithServices, type RenderedApp } from '../../../test-support/render';
 import InstancesPanel from './instances-panel';
+import { setupUser } from '../../../test-support/user-event';
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -30,7 +30,7 @@ function render(state: Parameters<typeof instancesApi>[0]) {
 
 describe('InstancesPanel: a customer administrador and the billing flags', () => {
   it('creates an instance with the flags shown off and disabled, saying who changes them', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { posts } = render({ instances: [instance(1)], connections: [] });
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
     await user.click(screen.getByRole('button', { name: 'Nova instância' }));
@@ -50,7 +50,7 @@ describe('InstancesPanel: a customer administrador and the billing flags', () =>
   });
 
   it("edits an official instance's name, its flags shown as they are and left alone", async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { posts } = render({ instances: [instance(1, { isOfficial: true, isUnlimited: true })], connections: [] });
     await user.click(await screen.findByRole('button', { name: 'Editar WhatsApp Loja 1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp Loja 1' });

@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { connection, instance, instancesApi, TENANT } from '../../../../machines/test-support/instances-fixtures';
 import { deferred, json } from '../../../../machines/test-support/fake-fetch';
 import type { Responder } from '../../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../../test-support/render';
 import InstancesPanel from './instances-panel';
+import { setupUser } from '../../../test-support/user-event';
+
+const keys = setupUser();
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -68,7 +70,7 @@ describe('InstancesPanel: states', () => {
     expect(await screen.findByText('Nenhuma instância cadastrada')).toBeInTheDocument();
     expect(screen.getByText('Nenhuma conexão registrada')).toBeInTheDocument();
     const inEmptyState = screen.getAllByRole('button', { name: 'Nova instância' }).at(-1);
-    await userEvent.click(inEmptyState!);
+    await keys.click(inEmptyState!);
     expect(await screen.findByRole('dialog', { name: 'Nova instância' })).toBeInTheDocument();
   });
 
@@ -84,14 +86,14 @@ describe('InstancesPanel: states', () => {
     expect(alert).toHaveTextContent('Não foi possível carregar as instâncias e conexões.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
     down = false;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' })).toBeInTheDocument();
   });
 
   it('chooses the active instance (activeInstance) and shows it as such', async () => {
     const app = render(instancesApi({ instances: [instance(1), instance(2)], connections: [] }));
     await screen.findByRole('listitem', { name: 'WhatsApp Loja 2' });
-    await userEvent.click(
+    await keys.click(
       within(card('WhatsApp Loja 2')).getByRole('button', { name: 'Usar como ativa a instância WhatsApp Loja 2' }),
     );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toEqual({ id: 2, name: 'WhatsApp Loja 2' });
@@ -108,7 +110,7 @@ describe('InstancesPanel: states', () => {
       }),
     );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toEqual({ id: 2, name: 'Delivery' });
-    await userEvent.click(
+    await keys.click(
       within(card('Delivery')).getByRole('button', { name: 'Deixar de usar Delivery como instância ativa' }),
     );
     expect(app.services.preferences.getSnapshot().context.activeInstance).toBeNull();
