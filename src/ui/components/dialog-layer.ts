@@ -25,7 +25,8 @@ let topHost: HTMLElement | null = null;
 /** Puts the top host in the topmost open layer, or at the end of `<body>` when no Modal is open. */
 function placeTopHost(): void {
   if (!topHost) return;
-  const parent = openLayers.at(-1) ?? document.body;
+  // A layer of another document (one a test file before left open) is no place for this document's host.
+  const parent = openLayers.filter((layer) => layer.ownerDocument === document).at(-1) ?? document.body;
   if (topHost.parentElement !== parent) parent.appendChild(topHost);
 }
 
@@ -45,7 +46,9 @@ export function openDialogLayer(layer: HTMLElement): () => void {
  * in it keep their state and their time left when a dialog opens or closes.
  */
 export function topDialogLayerHost(): HTMLElement {
-  if (!topHost) {
+  // Made again for another document: one of an earlier page (a test worker that shares modules between
+  // files may start another jsdom document) would hand React nodes of a dead window.
+  if (!topHost || topHost.ownerDocument !== document) {
     topHost = document.createElement('div');
     topHost.setAttribute('data-top-layer-host', '');
   }
