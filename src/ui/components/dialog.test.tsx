@@ -158,6 +158,36 @@ describe('Modal', () => {
     expect(onOpenChange).toHaveBeenLastCalledWith(false);
   });
 
+  it('a pending ConfirmDialog closed by the platform is shown again, modal, and tells the caller once it may close', () => {
+    const onOpenChange = vi.fn();
+    const confirm = (isPending: boolean) => (
+      <ConfirmDialog
+        isOpen
+        isPending={isPending}
+        onOpenChange={onOpenChange}
+        title="Excluir usuário?"
+        message="Não pode ser desfeito."
+        onConfirm={() => undefined}
+      />
+    );
+    const { rerender } = renderUi(confirm(true));
+    const dialog = screen.getByRole('alertdialog', { name: 'Excluir usuário?' }) as HTMLDialogElement;
+    // Closed twice in a row, as two refused close requests can be: shown again each time.
+    for (const _ of [1, 2]) {
+      dialog.removeAttribute('open');
+      fireEvent(dialog, new Event('close'));
+      expect(dialog.open).toBe(true);
+    }
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    rerender(confirm(false));
+    dialog.removeAttribute('open');
+    fireEvent(dialog, new Event('close'));
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    // Not shown again: the caller closes it.
+    expect(dialog.open).toBe(false);
+  });
+
   it('calls onClose when asked to close, never while pending', async () => {
     const onClose = vi.fn();
     const dialog = (isPending: boolean) => (
