@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { waitFor } from 'xstate';
 import { createAuthFetch } from '../../api/auth-middleware';
 import { sessionSeam } from './session-seam';
-import { fakeApi, json, loginResponse, NOW, startSession, USER } from '../test-support/session-fakes';
+import { fakeApi, json, loginResponse, NOW, startSession, storageHub, USER } from '../test-support/session-fakes';
 import { deferred } from '../test-support/fake-fetch';
-import { EXPIRED, ready, storedT1 } from '../test-support/session-fixtures';
+import { EXPIRED, ready, storedT1, T1_SESSION } from '../test-support/session-fixtures';
+import { writeStoredSession } from './session-storage';
 
 describe('session seam: properties', () => {
   it('K concurrent requests refused with "Token has expired" cause one refresh and K retries, in any interleaving', async () => {
@@ -189,5 +190,79 @@ describe('session seam: a 401 that comes back after the sign-in changed hands', 
     expect(result.response.status).toBe(401);
     expect(api.calls('DELETE /api/users/42').map((c) => c.authorization)).toEqual(['Bearer T1']);
     expect(actor.getSnapshot().context.token).toBe('B1');
+  });
+});
+
+describe('session seam: a 401 within the same sign-in, followed from another tab of the same user', () => {
+  // The other half of the rule above: another tab of the same user refreshing (or rotating) the token is
+  // the same sign-in, and this tab's request refused with the superseded token is replayed with the new one.
+  it.each([
+    ['revoked', { status: 'Unauthorized' }],
+    ['expired', EXPIRED],
+  ])('the token refused as %s is replayed once with the token the other tab stored', async (_label, refusal) => {
+    const hub = storageHub();
+    const mine = hub.tab();
+    const other = hub.tab();
+    writeStoredSession(other.storage, T1_SESSION);
+    const answer = deferred<Response>();
+    const { actor, api, rest } = startSession({
+      storage: mine.storage,
+      storageEvents: mine.storageEvents,
+      api: fakeApi({
+        'DELETE /api/users/42': (request) =>
+          request.headers.get('Authorization') === 'Bearer T1' ? answer.promise : json(200, { message: 'deleted' }),
+      }),
+    });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    const signIns = actor.getSnapshot().context.signIns;
+    const sent = rest.DELETE('/api/users/{id}', { params: { path: { id: 42 } } });
+    await vi.waitFor(() => expect(api.calls('DELETE /api/users/42')).toHaveLength(1));
+    writeStoredSession(other.storage, { ...T1_SESSION, token: 'T2' });
+    expect(actor.getSnapshot().context.token).toBe('T2');
+    expect(actor.getSnapshot().context.signIns).toBe(signIns);
+    answer.resolve(json(401, refusal));
+    const result = await sent;
+    expect(result.response.status).toBe(200);
+    expect(api.calls('DELETE /api/users/42').map((c) => c.authorization)).toEqual(['Bearer T1', 'Bearer T2']);
+    expect(api.calls('GRAPHQL refreshToken')).toHaveLength(0);
+    expect(actor.getSnapshot().hasTag('authenticated')).toBe(true);
+  });
+});
+
+describe('session seam: the sign-in changes hands while the replay waits for a refresh', () => {
+  // The replay leaves with the token the session holds once a refresh it needs is done. Another tab's
+  // other user, adopted during that refresh, is another sign-in: the first user's request is not sent
+  // with that user's token.
+  it('is not replayed with the token of the user another tab signed in meanwhile', async () => {
+    const OTHER = { ...USER, id: 7, email: 'outra@demo.local' };
+    const hub = storageHub();
+    const mine = hub.tab();
+    const other = hub.tab();
+    writeStoredSession(other.storage, T1_SESSION);
+    const answer = deferred<Response>();
+    const refresh = deferred<Response>();
+    const { actor, api, rest } = startSession({
+      storage: mine.storage,
+      storageEvents: mine.storageEvents,
+      api: fakeApi({
+        'DELETE /api/users/42': (request) =>
+          request.headers.get('Authorization') === 'Bearer T1' ? answer.promise : json(200, { message: 'deleted' }),
+        'GRAPHQL refreshToken': () => refresh.promise,
+      }),
+    });
+    await waitFor(actor, (s) => s.matches({ auth: { authenticated: { profile: 'ready' } } }));
+    const sent = rest.DELETE('/api/users/{id}', { params: { path: { id: 42 } } });
+    await vi.waitFor(() => expect(api.calls('DELETE /api/users/42')).toHaveLength(1));
+    // The same user's other tab stores a new token, already expired here: the replay must refresh it first.
+    writeStoredSession(other.storage, { ...T1_SESSION, token: 'T2', expiresAt: NOW - 1000 });
+    answer.resolve(json(401, { status: 'Unauthorized' }));
+    await vi.waitFor(() => expect(api.calls('GRAPHQL refreshToken')).toHaveLength(1));
+    // While that refresh is out, the other tab signs in as another user.
+    writeStoredSession(other.storage, { ...T1_SESSION, token: 'B1', email: OTHER.email, user: OTHER });
+    expect(actor.getSnapshot().context.user?.id).toBe(OTHER.id);
+    refresh.resolve(json(200, { data: { refreshToken: { token: 'T3', expires_in: 900 } } }));
+    const result = await sent;
+    expect(result.response.status).toBe(401);
+    expect(api.calls('DELETE /api/users/42').map((c) => c.authorization)).toEqual(['Bearer T1']);
   });
 });

@@ -95,12 +95,20 @@ export function sessionSeam(source: SessionSource): SessionSeam {
       // within the sign-in the request was sent in: one answered after a sign-out and a new sign-in (here
       // or in another tab, another user's maybe) is not replayed as the new sign-in's.
       const refused = tracked ? token : before;
-      return (
-        snapshot.hasTag('authenticated') &&
-        snapshot.context.token !== null &&
-        snapshot.context.token !== refused &&
-        (!origin || origin.signIn === snapshot.context.signIns)
-      );
+      const replayable = (now: SessionSnapshot) =>
+        now.hasTag('authenticated') &&
+        now.context.token !== null &&
+        now.context.token !== refused &&
+        (!origin || origin.signIn === now.context.signIns);
+      if (!replayable(snapshot)) return false;
+      // The replay leaves with getToken's token, which refreshes a locally expired one first (another
+      // tab's, adopted already expired). The sign-in may change hands during that refresh, so it is done
+      // here, before the check, and the replay's getToken finds the token fresh.
+      actor.send({ type: 'session.ensureFresh' });
+      await sent();
+      snapshot = actor.getSnapshot();
+      if (snapshot.hasTag('refreshing')) snapshot = await afterRefresh(actor);
+      return replayable(snapshot);
     },
 
     track(baseFetch) {

@@ -158,6 +158,36 @@ describe('Modal', () => {
     expect(onOpenChange).toHaveBeenLastCalledWith(false);
   });
 
+  it('a pending ConfirmDialog closed by the platform is shown again, modal, and tells the caller once it may close', () => {
+    const onOpenChange = vi.fn();
+    const confirm = (isPending: boolean) => (
+      <ConfirmDialog
+        isOpen
+        isPending={isPending}
+        onOpenChange={onOpenChange}
+        title="Excluir usuário?"
+        message="Não pode ser desfeito."
+        onConfirm={() => undefined}
+      />
+    );
+    const { rerender } = renderUi(confirm(true));
+    const dialog = screen.getByRole('alertdialog', { name: 'Excluir usuário?' }) as HTMLDialogElement;
+    // Closed twice in a row, as two refused close requests can be: shown again each time.
+    for (const _ of [1, 2]) {
+      dialog.removeAttribute('open');
+      fireEvent(dialog, new Event('close'));
+      expect(dialog.open).toBe(true);
+    }
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    rerender(confirm(false));
+    dialog.removeAttribute('open');
+    fireEvent(dialog, new Event('close'));
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    // Not shown again: the caller closes it.
+    expect(dialog.open).toBe(false);
+  });
+
   it('calls onClose when asked to close, never while pending', async () => {
     const onClose = vi.fn();
     const dialog = (isPending: boolean) => (
@@ -431,5 +461,80 @@ describe('Popover', () => {
     await nextFrame();
     expect(onClose).toHaveBeenCalledTimes(2);
     expect(screen.queryByRole('dialog', { name: 'Atividade recente' })).not.toBeInTheDocument();
+  });
+});
+
+/** A trigger React renders anew as another element (`key`: a narrow layout's own button), with a Popover hanging from it. */
+function RemountedTriggerPopover({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const [narrow, setNarrow] = useState(false);
+  return (
+    <>
+      <button type="button" key={narrow ? 'narrow' : 'wide'} ref={ref} onClick={() => setOpen(true)}>
+        Atividade
+      </button>
+      <button type="button" onClick={() => setNarrow(true)}>
+        Estreitar
+      </button>
+      {open ? (
+        <Popover
+          triggerRef={ref}
+          placement="bottom start"
+          aria-label="Atividade recente"
+          onClose={() => {
+            onClose();
+            setOpen(false);
+          }}
+        >
+          <button type="button" onClick={() => setNarrow(true)}>
+            Estreitar daqui
+          </button>
+        </Popover>
+      ) : null}
+    </>
+  );
+}
+
+describe('Popover whose trigger is rendered anew', () => {
+  it('follows the new trigger element instead of closing as if the trigger were gone', async () => {
+    const onClose = vi.fn();
+    const { user } = renderUi(<RemountedTriggerPopover onClose={onClose} />);
+    const first = screen.getByRole('button', { name: 'Atividade' });
+    first.getBoundingClientRect = () => DOMRect.fromRect({ x: 900, y: 100, width: 32, height: 32 });
+    await user.click(first);
+    const popover = screen.getByRole('dialog', { name: 'Atividade recente' });
+    expect(popover.style.left).toBe('900px');
+    // The page (a media query) renders the trigger anew: the old element leaves, a new one takes the ref.
+    await user.click(screen.getByRole('button', { name: 'Estreitar daqui' }));
+    const second = screen.getByRole('button', { name: 'Atividade', hidden: true });
+    expect(second).not.toBe(first);
+    second.getBoundingClientRect = () => DOMRect.fromRect({ x: 120, y: 300, width: 32, height: 32 });
+    await nextFrame();
+    await nextFrame();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Atividade recente' })).toBe(popover);
+    expect(popover.style.top).toBe('336px');
+    expect(popover.style.left).toBe('120px');
+  });
+});
+
+describe('Popover after it closes', () => {
+  it('reads its trigger no more: no animation frame is left running', async () => {
+    const { user } = renderUi(<AnchoredPopover onClose={() => undefined} />);
+    const trigger = screen.getByRole('button', { name: 'Atividade' });
+    const reads = vi.fn(() => DOMRect.fromRect({ x: 900, y: 100, width: 32, height: 32 }));
+    trigger.getBoundingClientRect = reads;
+    await user.click(trigger);
+    await nextFrame();
+    await nextFrame();
+    expect(reads).toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Atividade recente' })).not.toBeInTheDocument();
+    reads.mockClear();
+    await nextFrame();
+    await nextFrame();
+    await nextFrame();
+    expect(reads).not.toHaveBeenCalled();
   });
 });

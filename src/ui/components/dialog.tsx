@@ -324,12 +324,14 @@ export function placePopover(popover: HTMLElement, trigger: Element, placement: 
  * media query makes React render a row anew after the resize (the users list at 390 px drops its
  * "Editar" button and moves its actions column), and animation-frame callbacks run after the
  * frame's resize, scroll and media-query handlers, so the popover is placed before that frame
- * paints. A trigger that left the page or is no longer rendered (`display: none` at a breakpoint)
- * closes the popover: there is nothing left to hang it from. Returns the stop.
+ * paints. The trigger is read from its ref each frame: a trigger React renders anew as another
+ * element (a layout of its own at a breakpoint) is followed, not taken for gone. A trigger that
+ * left the page or is no longer rendered (`display: none` at a breakpoint) closes the popover:
+ * there is nothing left to hang it from. Returns the stop.
  */
 function followTrigger(
   popover: HTMLElement,
-  trigger: Element,
+  triggerRef: RefObject<Element | null>,
   placement: PopoverPlacement,
   offset: number | undefined,
   onTriggerGone: () => void,
@@ -337,8 +339,9 @@ function followTrigger(
   let placed = '';
   let frame = 0;
   const follow = () => {
+    const trigger = triggerRef.current;
     // checkVisibility is absent in jsdom, which has no layout: there the trigger counts as shown.
-    if (!trigger.isConnected || trigger.checkVisibility?.() === false) {
+    if (!trigger?.isConnected || trigger.checkVisibility?.() === false) {
       onTriggerGone();
       return;
     }
@@ -405,9 +408,8 @@ export function Popover({
   const triggerGone = useEffectEvent(() => onClose());
   useLayoutEffect(() => {
     const popover = ref.current;
-    const trigger = triggerRef.current;
-    if (!popover || !trigger) return;
-    return followTrigger(popover, trigger, placement, offset, triggerGone);
+    if (!popover || !triggerRef.current) return;
+    return followTrigger(popover, triggerRef, placement, offset, triggerGone);
   }, [ref, triggerRef, placement, offset]);
   return (
     <dialog

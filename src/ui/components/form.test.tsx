@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button, IconButton } from './button';
 import { Form, FormActions } from './form';
 import { renderUi } from '../test-support/test-utils';
+import { NumberField } from './number-field';
 import { PasswordField, TextField } from './text-field';
 
 afterEach(cleanup);
@@ -180,5 +181,75 @@ describe('Form with controlled text and password fields, as on the login route (
       <IconButton label="Alternar tema" icon={<span />} onPress={onPress} isPending pendingLabel="Carregando…" />,
     );
     expect(screen.getByRole('button')).toHaveAccessibleName('Alternar tema Carregando…');
+  });
+});
+
+/** A form with one of React Aria's fields (the number field) beside a text field, as the tenant and user forms. */
+function LimitsForm({
+  onSubmit,
+  validationErrors,
+  validationBehavior,
+}: {
+  onSubmit: () => void;
+  validationErrors?: Record<string, string>;
+  validationBehavior?: 'native' | 'aria';
+}) {
+  return (
+    <Form
+      aria-label="Limites"
+      validationErrors={validationErrors}
+      validationBehavior={validationBehavior}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <TextField name="name" label="Nome" isRequired errorMessage="Informe o nome" />
+      <NumberField name="userLimit" label="Limite de usuários" isRequired errorMessage="Informe o limite" />
+      <FormActions>
+        <Button type="submit">Salvar</Button>
+      </FormActions>
+    </Form>
+  );
+}
+
+describe('Form with React Aria fields (aria-form.tsx)', () => {
+  it('a required React Aria field blocks a native submit, says why, and the form submits once when filled', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderUi(<LimitsForm onSubmit={onSubmit} />);
+    await user.type(screen.getByRole('textbox', { name: /Nome/ }), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    const limit = screen.getByRole('textbox', { name: /Limite de usuários/ });
+    expect(limit).toHaveFocus();
+    expect(limit).toHaveAccessibleDescription('Informe o limite');
+    await user.type(limit, '5{Enter}');
+    expect(onSubmit).toHaveBeenCalledOnce();
+  });
+
+  it("shows the server's error on a React Aria field until it is edited, and again with the next errors", async () => {
+    const onSubmit = vi.fn();
+    const first = { userLimit: 'Acima do plano' };
+    const { user, rerender } = renderUi(<LimitsForm onSubmit={onSubmit} validationErrors={first} />);
+    const limit = screen.getByRole('textbox', { name: /Limite de usuários/ });
+    expect(limit).toHaveAttribute('aria-invalid', 'true');
+    expect(limit).toHaveAccessibleDescription('Acima do plano');
+    await user.type(limit, '3');
+    await user.tab();
+    expect(limit).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Acima do plano')).not.toBeInTheDocument();
+    rerender(<LimitsForm onSubmit={onSubmit} validationErrors={{ userLimit: 'Acima do plano' }} />);
+    expect(screen.getByRole('textbox', { name: /Limite de usuários/ })).toHaveAccessibleDescription('Acima do plano');
+  });
+
+  it('under aria validation nothing blocks the submit: the fields are aria-required, not required', async () => {
+    const onSubmit = vi.fn();
+    const { user } = renderUi(<LimitsForm onSubmit={onSubmit} validationBehavior="aria" />);
+    const limit = screen.getByRole('textbox', { name: /Limite de usuários/ });
+    expect(limit).not.toHaveAttribute('required');
+    expect(limit).toHaveAttribute('aria-required', 'true');
+    expect(screen.getByRole('textbox', { name: /Nome/ })).toHaveAttribute('aria-required', 'true');
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(onSubmit).toHaveBeenCalledOnce();
   });
 });

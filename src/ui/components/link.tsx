@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, ReactNode } from 'react';
-import { Link as RouterLink } from 'wouter';
+import { Link as WouterLink, useRouter } from 'wouter';
 import * as buttonStyles from './button.css';
 import type { ButtonSize, ButtonVariant } from './button';
 import { cx } from './class-names';
@@ -11,6 +11,28 @@ interface BaseLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'h
   href: string;
   children: ReactNode;
   className?: string;
+}
+
+/** A URL with a scheme (`https:`, `mailto:`) or a protocol-relative one: another site, not an app path. */
+const OTHER_SITE = /^(?:[a-z][a-z\d+.-]*:|\/\/)/i;
+
+/**
+ * wouter's `Link`, except for what the browser must open itself, as React Aria's router left it
+ * (`shouldClientNavigate`): another window or frame (a `target` other than `_self`), a download,
+ * or another site. wouter would take a plain click on those for a navigation inside this window
+ * (and put the tenant base before another site's URL).
+ */
+function RouterLink({ href, ...props }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { href: string }) {
+  const router = useRouter();
+  const otherSite = OTHER_SITE.test(href);
+  const byBrowser =
+    otherSite ||
+    (props.target !== undefined && props.target !== '_self') ||
+    (props.download !== undefined && props.download !== false);
+  if (!byBrowser) return <WouterLink {...props} href={href} />;
+  // The same href as wouter's (the base, or none after `~`), so the new tab opens the same address.
+  const full = otherSite ? href : router.hrefs(href.startsWith('~') ? href.slice(1) : router.base + href, router);
+  return <a {...props} href={full} />;
 }
 
 /** Props of {@link Link}. */
@@ -25,8 +47,12 @@ export interface LinkProps extends BaseLinkProps {
  */
 export function Link({ className, isDisabled, href, ...props }: LinkProps) {
   const className_ = cx(styles.link, className);
-  // An <a> without href is not a link to assistive technology: the role says it still is one.
-  if (isDisabled) return <a {...props} role="link" aria-disabled="true" className={className_} />;
+  // An <a> without href is not a link to assistive technology: the role says it still is one. It does
+  // nothing when clicked, as React Aria's disabled link did not.
+  if (isDisabled) {
+    const { onClick: _onClick, ...inert } = props;
+    return <a {...inert} role="link" aria-disabled="true" className={className_} />;
+  }
   return <RouterLink {...props} href={href} className={className_} />;
 }
 

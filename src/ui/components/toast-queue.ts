@@ -34,6 +34,8 @@ export class ToastQueue implements ToastQueueLike {
   // does not change when a region attaches.
   private pending: (QueuedToast & { timeout: number | undefined })[] = [];
   private readonly listeners = new Set<() => void>();
+  // The key React Aria's queue gave each toast that waited: its caller holds the waiting key.
+  private readonly moved = new Map<string, string>();
   private next = 0;
 
   /** Called once by the region with React Aria's queue; the waiting toasts move over, in order. */
@@ -42,7 +44,7 @@ export class ToastQueue implements ToastQueueLike {
     this.real = real;
     // Oldest first: each one added goes before the others there.
     for (const toast of this.pending.splice(0).reverse())
-      real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout });
+      this.moved.set(toast.key, real.add(toast.content, toast.timeout === undefined ? {} : { timeout: toast.timeout }));
     real.subscribe(() => this.notify());
     this.notify();
   }
@@ -60,7 +62,7 @@ export class ToastQueue implements ToastQueueLike {
   }
 
   close(key: string): void {
-    if (this.real) return this.real.close(key);
+    if (this.real) return this.real.close(this.moved.get(key) ?? key);
     this.pending = this.pending.filter((toast) => toast.key !== key);
     this.notify();
   }

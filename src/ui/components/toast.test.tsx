@@ -76,3 +76,22 @@ describe('the app queue before and after its region', () => {
     expect(titles(before)).toEqual(['segundo', 'primeiro']);
   });
 });
+
+describe('a toast shown before its region attaches', () => {
+  // showToast's key is for queue.close(key): a key handed out while the toast waited still closes it
+  // once the region has taken it over.
+  it('closes by the key it was shown with, after the region attached', () => {
+    const queue = createToastQueue();
+    let kept = '';
+    let closed = '';
+    act(() => {
+      kept = showToast(queue, { variant: 'error', title: 'fica' });
+      closed = showToast(queue, { variant: 'error', title: 'sai' });
+    });
+    renderUi(<ToastRegion queue={queue} />);
+    act(() => queue.close(closed));
+    expect(queue.visibleToasts.map((t) => t.content.title)).toEqual(['fica']);
+    act(() => queue.close(kept));
+    expect(queue.visibleToasts).toEqual([]);
+  });
+});
