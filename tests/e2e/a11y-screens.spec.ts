@@ -206,7 +206,8 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(confirm).toBeVisible();
     serious.push(...(await seriousViolations(page)).map((v) => `role delete: ${v}`));
     await confirm.getByRole('button', { name: t('roles.list.delete'), exact: true }).click();
-    await expect(confirm.getByRole('alert')).toBeVisible();
+    // The dialog's own alert: the toast region sits in the open dialog's layer too (dialog-layer.ts).
+    await expect(confirm.getByRole('alert').filter({ hasText: t('roles.errors.inUse') })).toBeVisible();
     serious.push(...(await seriousViolations(page)).map((v) => `role delete refused: ${v}`));
     await confirm.getByRole('button', { name: t('common.cancel'), exact: true }).click();
 

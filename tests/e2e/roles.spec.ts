@@ -141,7 +141,8 @@ test.describe('roles', () => {
     const confirm = page.getByRole('alertdialog', { name: t('roles.form.deleteTitle') });
     await expect(confirm).toContainText(used.display_name);
     await confirm.getByRole('button', { name: t('roles.list.delete'), exact: true }).click();
-    await expect(confirm.getByRole('alert')).toHaveText(
+    // The dialog's own alert: the toast region sits in the open dialog's layer too (dialog-layer.ts).
+    await expect(confirm.getByRole('alert').filter({ hasText: t('roles.errors.inUse') })).toHaveText(
       t('roles.form.failure', { what: t('roles.errors.delete'), why: t('roles.errors.inUse') }),
     );
     // Nothing changed: the dialog says why and stays, the row stays, the role is still there.
