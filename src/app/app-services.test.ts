@@ -2,7 +2,7 @@
 import { waitFor } from 'xstate';
 import { createAppServices, type AppServices } from './app-services';
 import { parseTenantsQuery, toPageRequest } from '../domain/tenants-query';
-import { writeStoredSession } from '../machines/session/session-storage';
+import { writeStoredSession, type StoredSession } from '../machines/session/session-storage';
 import { USER } from '../machines/test-support/session-fakes';
 import { fakeServer, flush, gqlData, json, operationOf, type SeenRequest } from '../machines/test-support/fake-fetch';
 import { fakeSockets } from '../machines/test-support/socket-fakes';
@@ -13,6 +13,21 @@ afterEach(() => {
   services = undefined;
   window.localStorage.clear();
 });
+
+/** A signed-in session as a reload finds it in localStorage: fresh for an hour unless `overrides` say. */
+function storeSignedIn(overrides: Partial<StoredSession> = {}) {
+  writeStoredSession(window.localStorage, {
+    token: 'stored-token',
+    expiresAt: Date.now() + 3_600_000,
+    email: USER.email,
+    originBackoffice: true,
+    user: USER,
+    permittedRoutes: [],
+    permissions: [],
+    baseUrl: 'http://api.test',
+    ...overrides,
+  });
+}
 
 function start() {
   // The socket's ticket (contracts/socket.md §1.1), answered only to the stored session's token.
@@ -84,16 +99,7 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
   });
 
   it('loads and starts at boot with a stored session, and connects with a ticket asked with its token', async () => {
-    writeStoredSession(window.localStorage, {
-      token: 'stored-token',
-      expiresAt: Date.now() + 3_600_000,
-      email: USER.email,
-      originBackoffice: true,
-      user: USER,
-      permittedRoutes: [],
-      permissions: [],
-      baseUrl: 'http://api.test',
-    });
+    storeSignedIn();
     const { services, sockets } = start();
     const first = services.realtime.ready();
     expect(services.realtime.ready()).toBe(first);
@@ -108,16 +114,7 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
 
 describe('createAppServices: signed out while the socket side is still loading', () => {
   it('connects nothing once the chunk is in: no ticket asked, no socket opened, no request with the old token', async () => {
-    writeStoredSession(window.localStorage, {
-      token: 'stored-token',
-      expiresAt: Date.now() + 3_600_000,
-      email: USER.email,
-      originBackoffice: true,
-      user: USER,
-      permittedRoutes: [],
-      permissions: [],
-      baseUrl: 'http://api.test',
-    });
+    storeSignedIn();
     const server = fakeServer((request) =>
       request.path === '/api/auth/userInfo'
         ? json(200, { user: USER, has_permission_routes: [] })
@@ -244,16 +241,7 @@ describe('createAppServices: the first screen’s request after a sign-in', () =
 describe('createAppServices: leaving the page', () => {
   /** A signed-in page on a server that answers everything the session and presence ask for. */
   async function signedInPage() {
-    writeStoredSession(window.localStorage, {
-      token: 'stored-token',
-      expiresAt: Date.now() + 60_000,
-      email: USER.email,
-      originBackoffice: true,
-      user: USER,
-      permittedRoutes: [],
-      permissions: [],
-      baseUrl: 'http://api.test',
-    });
+    storeSignedIn({ expiresAt: Date.now() + 60_000 });
     const respond = (request: SeenRequest) => {
       const operation = operationOf(request)?.name;
       if (operation === 'refreshToken') return gqlData({ refreshToken: { token: 'refreshed-token', expires_in: 900 } });
