@@ -50,3 +50,22 @@ if (typeof document !== 'undefined') {
     if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   }
 }
+
+// A React root a file leaves mounted lives on into the next files of its worker, listening to the
+// app's toast queue and registering landmarks with React Aria on the shared document: another file's
+// region then met a landmark whose element was gone ("compareDocumentPosition … not of type 'Node'").
+// RTL's cleanup unmounts what `render` mounted; a file that mounts a root itself (src/app/mount-app.tsx)
+// unmounts it. This check names the file that did not.
+if (typeof document !== 'undefined') {
+  const { appToasts } = await import('../src/ui/components/toast-queue');
+  const before = appToasts.listenerCount;
+  afterAll(async () => {
+    const { cleanup } = await import('@testing-library/react');
+    cleanup();
+    const left = appToasts.listenerCount - before;
+    if (left > 0)
+      throw new Error(
+        `${left} view(s) of this file still listen to the app's toast queue: a React root was left mounted`,
+      );
+  });
+}

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup } from '@testing-library/react';
+import type { Root } from 'react-dom/client';
 import { StrictMode } from 'react';
 import { createRuntimeI18n } from '../i18n/runtime';
 import { createAppServices, type AppServices } from './app-services';
@@ -25,8 +26,12 @@ const INDEX = `<!doctype html>
 </html>`;
 
 let services: AppServices | undefined;
+// mountApp's root is not RTL's: cleanup() does not unmount it (tests/setup.ts checks nothing is left).
+let mounted: Root | undefined;
 afterEach(() => {
   cleanup();
+  act(() => mounted?.unmount());
+  mounted = undefined;
   services?.stop();
   services = undefined;
   window.localStorage.clear();
@@ -53,13 +58,15 @@ async function start(container: HTMLElement) {
   const key = prerenderKey(services, window.location.pathname);
   let how: string | undefined;
   await act(async () => {
-    how = mountApp(
+    const app = mountApp(
       container,
       <StrictMode>
         <App services={services!} i18n={i18n} />
       </StrictMode>,
       key,
     );
+    how = app.how;
+    mounted = app.root;
   });
   return how;
 }

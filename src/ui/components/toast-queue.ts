@@ -78,6 +78,11 @@ export class ToastQueue implements ToastQueueLike {
     return () => void this.listeners.delete(listener);
   }
 
+  /** How many views listen now: none once every React root showing toasts has unmounted. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   get visibleToasts(): readonly QueuedToast[] {
     return this.real ? this.real.visibleToasts : this.pending;
   }
