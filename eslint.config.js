@@ -112,6 +112,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'packages/*/dist/**',
+      'packages/*/contracts/**',
       'node_modules/**',
       'src/generated/**',
       'coverage/**',

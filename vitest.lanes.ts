@@ -23,7 +23,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 export type Lane = 'logic' | 'views' | 'fresh' | 'server' | 'postgres';
 
-const ROOTS = ['src', 'server/src', 'tests/unit', 'tests/contract'];
+const ROOTS = ['src', 'server/src', 'packages/conformance/src', 'tests/unit', 'tests/contract'];
 const TEST_FILE = /\.test\.tsx?$/;
 /** A module that opens a database itself. */
 const DATABASE_DRIVER = /from '(@electric-sql\/pglite[^']*|pg)'|import\('(@electric-sql\/pglite[^']*|pg)'\)/;

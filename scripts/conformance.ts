@@ -1,62 +1,31 @@
 /**
- * Conformance CLI: `npm run conformance -- --base-url URL --email E --password P [--tenant T]`.
- * Without `--base-url`, starts the reference server in-process on a fresh in-memory database and
- * runs against it (demo administrator unless --email/--password are given).
+ * `npm run conformance -- [kit options]`: the conformance kit (packages/conformance, docs/conformance.md)
+ * from this repository. Without `--base-url`, starts the reference server in-process on a fresh
+ * in-memory database and runs against it as the demo administrador.
  */
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
-import { formatResults, runConformance } from '../tests/contract/conformance/kit';
+import { main } from '../packages/conformance/src/cli.js';
 
-const { values } = parseArgs({
-  options: {
-    'base-url': { type: 'string' },
-    email: { type: 'string' },
-    password: { type: 'string' },
-    tenant: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-
-if (values.help) {
-  console.log('usage: npm run conformance -- [--base-url URL --email E --password P] [--tenant T]');
-  process.exit(0);
-}
-
-let baseUrl = values['base-url'];
+const argv = process.argv.slice(2);
 let stop: (() => Promise<void>) | undefined;
-let email = values.email;
-let password = values.password;
-
-if (!baseUrl) {
+if (
+  !argv.includes('--base-url') &&
+  !process.env.BACKOFFICE_BASE_URL &&
+  !argv.some((a) => /^(-h|--help|--list)$/.test(a))
+) {
   const { startTestApp } = await import('../server/src/test-support/app');
   const testApp = await startTestApp();
   await testApp.app.fastify.listen({ host: '127.0.0.1', port: 0 });
   const address = testApp.app.fastify.server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  argv.push('--base-url', `http://127.0.0.1:${address.port}`);
+  if (!argv.includes('--email')) argv.push('--email', 'admin@demo.local', '--password', 'Back#Office!Demo');
   stop = () => testApp.close();
-  email ??= 'admin@demo.local';
-  password ??= 'Back#Office!Demo';
-  console.log(`in-process reference server on ${baseUrl} (fresh in-memory database)`);
+  console.log(`in-process reference server on http://127.0.0.1:${address.port} (fresh in-memory database)`);
 }
-
-if (!email || !password) {
-  console.error('--email and --password are required with --base-url');
-  process.exit(2);
-}
-
-let failed = 1;
+let code: number;
 try {
-  const results = await runConformance({
-    baseUrl,
-    email,
-    password,
-    ...(values.tenant ? { tenant: values.tenant } : {}),
-  });
-  console.log(formatResults(results));
-  failed = results.filter((r) => !r.ok).length;
-} catch (error) {
-  console.error(error);
+  code = await main(argv, { env: process.env, out: (t) => console.log(t), err: (t) => console.error(t) });
 } finally {
   await stop?.();
 }
-process.exit(failed > 0 ? 1 : 0);
+process.exit(code);

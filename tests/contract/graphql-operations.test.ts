@@ -22,7 +22,7 @@ import {
   readOperationFiles,
   spreadFragmentNames,
   type GraphqlFile,
-} from './graphql-documents';
+} from '../../packages/conformance/src/graphql-documents.js';
 
 /**
  * Static checks of the hand-written GraphQL contract: the schema builds and is valid; every operations

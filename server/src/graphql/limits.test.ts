@@ -8,7 +8,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { readFileSync } from 'node:fs';
-import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS } from '../../../packages/conformance/src/kit.js';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { loginFragmentChain } from '../test-support/graphql-abuse';
 import { SCHEMA_PATH } from './index';

@@ -1,5 +1,5 @@
 import { Kind, type TypeNode } from 'graphql';
-import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS } from '../../../packages/conformance/src/kit.js';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import {

@@ -1,4 +1,4 @@
-import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS } from '../../../packages/conformance/src/kit.js';
 import { PRINCIPALS, m, leaks, authorization, UNAUTHORIZED } from '../test-support/rbac-matrix';
 import { GRAPHQL_TABLE, ISOLATION_TABLE } from '../test-support/rbac-graphql-table';
 import { useMatrixApp, B_PLAN_AS_SET_UP, leakCheck, expectNothingLeaked } from '../test-support/rbac-matrix-setup';

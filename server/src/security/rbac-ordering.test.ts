@@ -1,4 +1,4 @@
-import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS } from '../../../packages/conformance/src/kit.js';
 import { validateResponse } from '../test-support/contract';
 import { declaredAccess, namesManagedUserFields, refusedBeforeInput } from '../test-support/ordering';
 import { invalidGraphqlCases } from '../test-support/ordering-graphql';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { getVariableValues, Kind, type TypeNode, type VariableDefinitionNode } from 'graphql';
-import type { GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
+import type { GraphqlOperationFile } from '../../../packages/conformance/src/kit.js';
 import { HOSTILE_STRINGS, OVERFLOWING_NUMBERS } from './arbitraries';
 import { pools, run, schema, TEST_PASSWORD } from './graphql-fuzz-state';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { decodeJwt } from 'jose';
-import { GRAPHQL_OPERATIONS, type GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS, type GraphqlOperationFile } from '../../../packages/conformance/src/kit.js';
 import { HOSTILE_STRINGS } from './arbitraries';
 import { NO_TOKEN_HEADERS, oversizedBody, tamperedToken, UNAUTHORIZED_BODIES, unsignedToken } from './ordering';
 import { pools, refused, run } from './graphql-fuzz-state';

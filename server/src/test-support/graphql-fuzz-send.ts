@@ -1,4 +1,4 @@
-import { validateGraphqlData, type GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
+import { validateGraphqlData, type GraphqlOperationFile } from '../../../packages/conformance/src/kit.js';
 import { DOCUMENTED, mint, pools, run } from './graphql-fuzz-state';
 import { variablesValid } from './graphql-fuzz-cases';
 import type { Case } from './graphql-fuzz-cases';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { decodeJwt } from 'jose';
-import { GRAPHQL_OPERATIONS } from '../../../tests/contract/conformance/kit';
+import { GRAPHQL_OPERATIONS } from '../../../packages/conformance/src/kit.js';
 import { startTestApp } from './app';
 import { createTestUser } from './users';
 import { forgedToken } from './ordering';

@@ -1,5 +1,5 @@
 import { Kind, parse, print, visit, type FieldNode, type TypeNode } from 'graphql';
-import type { GraphqlOperationFile } from '../../../tests/contract/conformance/kit';
+import type { GraphqlOperationFile } from '../../../packages/conformance/src/kit.js';
 import { MALFORMED_JSON } from './ordering';
 
 /** GraphQL bodies each operation must refuse as invalid, and which documents are public, for the order-of-checks suites (./ordering.ts). */

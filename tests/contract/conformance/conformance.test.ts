@@ -1,4 +1,8 @@
-import { GRAPHQL_OPERATIONS, validateGraphqlData, validateRestResponse } from './kit';
+import {
+  GRAPHQL_OPERATIONS,
+  validateGraphqlData,
+  validateRestResponse,
+} from '../../../packages/conformance/src/kit.js';
 import { describeConformance } from './suite';
 
 /** The kit against the in-process reference server on a fresh in-memory PGlite. */

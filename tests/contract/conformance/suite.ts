@@ -1,6 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../../server/src/test-support/app';
-import { GRAPHQL_OPERATIONS, REST_OPERATION_IDS, formatResults, runConformance, type Result } from './kit';
+import {
+  GRAPHQL_OPERATIONS,
+  REST_OPERATION_IDS,
+  formatResults,
+  runConformance,
+  type Result,
+} from '../../../packages/conformance/src/kit.js';
 
 /**
  * The conformance kit against the in-process reference server on a fresh database: `pglite://memory`

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { totpCode } from '../../contract/conformance/kit-client';
+import { totpCode } from '../../../packages/conformance/src/kit-client.js';
 import type { Api } from './api';
 import { submitLogin, type Credentials } from './app';
 import { t } from './i18n';

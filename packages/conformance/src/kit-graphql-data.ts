@@ -11,8 +11,8 @@ import {
   type GraphQLOutputType,
   type SelectionSetNode,
 } from 'graphql';
-import { graphqlSchema } from './kit-contract';
-import type { GraphqlOperationFile } from './kit-contract';
+import { graphqlSchema } from './kit-contract.js';
+import type { GraphqlOperationFile } from './kit-contract.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // GraphQL result validation: walk the operation's selection against the schema

@@ -1,20 +1,31 @@
 import { createHmac } from 'node:crypto';
-import { GRAPHQL_OPERATIONS, listedStatuses, validateRestResponse } from './kit-contract';
-import { validateGraphqlData } from './kit-graphql-data';
+import { GRAPHQL_OPERATIONS, isExtension, listedStatuses, validateRestResponse } from './kit-contract.js';
+import { validateGraphqlData } from './kit-graphql-data.js';
 
+/** One check: a contract operation called once, or a promise of the contract checked over several calls. */
 export interface Result {
   operation: string;
-  kind: 'rest' | 'graphql' | 'auth';
+  kind: 'rest' | 'graphql' | 'auth' | 'socket';
   status: number;
   ok: boolean;
   problems: string[];
+  /** The group of checks it belongs to (./kit.ts GROUPS; `--only`/`--skip` choose groups). */
+  group?: string;
+  /** Milliseconds since the previous check of the run ended (the calls it took). */
+  durationMs?: number;
 }
+
+/** `base`: the operations not marked `x-extension` (contracts/openapi.yaml); `full`: every operation. */
+export type Profile = 'base' | 'full';
 
 export interface ConformanceOptions {
   baseUrl: string;
   email: string;
   password: string;
   tenant?: string;
+  profile?: Profile;
+  /** Per request, in milliseconds (default 15 000): a server that hangs fails the check, not the run. */
+  timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -90,7 +101,18 @@ export function conformanceClient(options: ConformanceOptions) {
   const { email, password, tenant = 'backoffice' } = options;
   const doFetch = options.fetch ?? globalThis.fetch;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const results: Result[] = [];
+  const profile: Profile = options.profile ?? 'full';
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const recorded: Result[] = [];
+  /** The group now running (./kit.ts), stamped on each result with the time since the previous one. */
+  const position = { group: '', since: performance.now() };
+  const results = {
+    push(result: Result): void {
+      const now = performance.now();
+      recorded.push({ ...result, group: position.group, durationMs: Math.round(now - position.since) });
+      position.since = now;
+    },
+  };
   const session: { token: string | null } = { token: null };
 
   async function http(method: string, path: string, opts: CallOptions = {}): Promise<HttpAnswer> {
@@ -100,12 +122,21 @@ export function conformanceClient(options: ConformanceOptions) {
     const bearer = opts.token === undefined ? session.token : opts.token;
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await doFetch(url, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    let bytes: Uint8Array;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+      });
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (signal.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
+      throw error;
+    }
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     let json: unknown;
     try {
@@ -302,11 +333,18 @@ export function conformanceClient(options: ConformanceOptions) {
     check(label, 'graphql', answer.status, problems);
   }
 
+  /** Whether the contract marks an operation (REST operationId or GraphQL operation) as an extension. */
+  const inProfile = (operation: string): boolean => profile === 'full' || !isExtension(operation);
+
   return {
     email,
     password,
     tenant,
-    results,
+    profile,
+    inProfile,
+    position,
+    results: recorded,
+    record: results,
     session,
     http,
     rest,

@@ -1,5 +1,5 @@
-import { asArray, asRecord, randomCnpj } from './kit-client';
-import type { ConformanceClient } from './kit-client';
+import { asArray, asRecord, randomCnpj } from './kit-client.js';
+import type { ConformanceClient } from './kit-client.js';
 
 /** The first steps of a conformance run (./kit.ts): sign-in, the 401 table, tenants, instances, reports, roles. */
 

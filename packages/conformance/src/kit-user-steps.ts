@@ -1,6 +1,6 @@
-import { asArray, asRecord, totpCode } from './kit-client';
-import type { ConformanceClient } from './kit-client';
-import type { RunContext, RunTenants } from './kit-rest-steps';
+import { asArray, asRecord, totpCode } from './kit-client.js';
+import type { ConformanceClient } from './kit-client.js';
+import type { RunContext, RunTenants } from './kit-rest-steps.js';
 
 /** The later steps of a conformance run (./kit.ts): users through REST and GraphQL, soft delete, logout. */
 

@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CONTRACTS_DIR } from './contracts-dir.js';
 
 /**
  * The files of `contracts/operations/`: `<name>.<query|mutation>.graphql` holds one named operation,
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
  * same for the tests that send or measure the contract's operations.
  */
 
-export const OPERATIONS_DIR = join(fileURLToPath(new URL('../../', import.meta.url)), 'contracts', 'operations');
+export const OPERATIONS_DIR = join(CONTRACTS_DIR, 'operations');
 
 /** `<name>.<query|mutation>.graphql` or `<name>.fragment.graphql`. */
 export const OPERATION_FILE_NAME = /^([a-z][A-Za-z0-9]*)\.(query|mutation|fragment)\.graphql$/;

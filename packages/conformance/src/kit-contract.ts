@@ -1,11 +1,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildSchema, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, buildSchema, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { fragmentsOf, isFragmentFile, operationDocument, readOperationFiles } from '../graphql-documents';
+import { CONTRACTS_DIR } from './contracts-dir.js';
+import { fragmentsOf, isFragmentFile, operationDocument, readOperationFiles } from './graphql-documents.js';
 
 /** The contracts as the conformance kit (./kit.ts) reads them, and REST answers checked against contracts/openapi.yaml. */
 
@@ -13,8 +13,7 @@ import { fragmentsOf, isFragmentFile, operationDocument, readOperationFiles } fr
 // Contract files
 // ---------------------------------------------------------------------------------------------------------
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CONTRACTS = join(ROOT, 'contracts');
+const CONTRACTS = CONTRACTS_DIR;
 
 interface ResponseObject {
   $ref?: string;
@@ -22,6 +21,7 @@ interface ResponseObject {
 }
 interface OperationObject {
   operationId?: string;
+  'x-extension'?: boolean;
   responses?: Record<string, ResponseObject>;
 }
 interface OpenApiDocument {
@@ -37,6 +37,14 @@ export const REST_OPERATION_IDS: string[] = Object.values(openapi.paths).flatMap
   Object.entries(item)
     .filter(([method, op]) => HTTP_METHODS.has(method) && typeof op.operationId === 'string')
     .map(([, op]) => op.operationId as string),
+);
+
+const restExtensions = new Set(
+  Object.values(openapi.paths).flatMap((item) =>
+    Object.entries(item)
+      .filter(([method, op]) => HTTP_METHODS.has(method) && op['x-extension'] === true)
+      .map(([, op]) => op.operationId as string),
+  ),
 );
 
 export const graphqlSchema: GraphQLSchema = buildSchema(readFileSync(join(CONTRACTS, 'schema.graphql'), 'utf8'));
@@ -124,5 +132,21 @@ export function validateRestResponse(
   return (validate.errors ?? []).map(
     (e) =>
       `schema: ${e.instancePath || '/'} ${e.message ?? 'invalid'}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
+}
+
+/**
+ * Whether an operation goes beyond the base API: a REST operation marked `x-extension: true`, or a
+ * GraphQL operations file whose root fields' descriptions start with `Extension` (contracts/schema.graphql).
+ */
+export function isExtension(operation: string): boolean {
+  if (restExtensions.has(operation)) return true;
+  const file = GRAPHQL_OPERATIONS.find((op) => op.name === operation);
+  if (!file) return false;
+  const root = file.operation.operation === 'mutation' ? graphqlSchema.getMutationType() : graphqlSchema.getQueryType();
+  const fields = root?.getFields() ?? {};
+  return file.operation.selectionSet.selections.some(
+    (selection) =>
+      selection.kind === Kind.FIELD && /^\s*Extension\b/.test(fields[selection.name.value]?.description ?? ''),
   );
 }

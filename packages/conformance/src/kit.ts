@@ -1,0 +1,198 @@
+import { GRAPHQL_OPERATIONS, REST_OPERATION_IDS } from './kit-contract.js';
+import { conformanceClient, isoDay } from './kit-client.js';
+import type { ConformanceClient, ConformanceOptions, Result } from './kit-client.js';
+import {
+  instancesAndConnections,
+  permissionsAndRoles,
+  sheetsAndDashboards,
+  signIn,
+  throwawayTenant,
+  unauthorizedTable,
+} from './kit-rest-steps.js';
+import type { RunContext, RunTenants } from './kit-rest-steps.js';
+import { deleteUserAndLogOut, graphqlOperations, restUsers, softDeleteAndRestore } from './kit-user-steps.js';
+
+/**
+ * Conformance kit: drives ANY server that claims to implement the contracts (REST `contracts/openapi.yaml`,
+ * GraphQL `contracts/schema.graphql` + `contracts/operations/`, the socket `contracts/socket.md`) over HTTP
+ * and checks every answer against them. It imports nothing from the reference server: it discovers ids and
+ * names from the server itself and only mutates records it creates (unique names). docs/conformance.md.
+ */
+
+export {
+  conformanceClient,
+  type ConformanceClient,
+  type ConformanceOptions,
+  type Profile,
+  type Result,
+} from './kit-client.js';
+export {
+  GRAPHQL_OPERATIONS,
+  REST_OPERATION_IDS,
+  isExtension,
+  validateRestResponse,
+  type GraphqlOperationFile,
+} from './kit-contract.js';
+export { validateGraphqlData } from './kit-graphql-data.js';
+
+/** What the groups of one run hand to each other. */
+export interface RunState {
+  me?: Record<string, unknown>;
+  tenants?: RunTenants;
+  roleId?: number | undefined;
+  userId?: number | undefined;
+}
+
+/** A group of checks; `needs` run first (and report too) when only this group is asked for. */
+export interface Group {
+  name: string;
+  description: string;
+  needs: string[];
+  run(c: ConformanceClient, run: RunContext, state: RunState): Promise<void>;
+}
+
+const need = <T>(value: T | undefined, what: string): T => {
+  if (value === undefined) throw new Error(`${what} is missing: a group it needs did not run or failed`);
+  return value;
+};
+
+/** Every group, in the order a whole run takes them. */
+export const GROUPS: Group[] = [
+  {
+    name: 'unauthorized',
+    description: 'the 401 table: no token, a malformed token',
+    needs: [],
+    run: (c) => unauthorizedTable(c),
+  },
+  {
+    name: 'tenants',
+    description: 'a throwaway tenant: create, list, update, plan, features',
+    needs: [],
+    run: async (c, run, state) => {
+      state.tenants = await throwawayTenant(c, run);
+    },
+  },
+  {
+    name: 'instances',
+    description: 'instances and connections of the throwaway tenant',
+    needs: ['tenants'],
+    run: (c, run, state) => instancesAndConnections(c, run, need(state.tenants, 'the throwaway tenant')),
+  },
+  {
+    name: 'reports',
+    description: 'sheets (JSON and CSV) and dashboards',
+    needs: ['tenants'],
+    run: (c, run, state) => sheetsAndDashboards(c, run, need(state.tenants, 'the throwaway tenant')),
+  },
+  {
+    name: 'roles',
+    description: 'permissions and roles',
+    needs: [],
+    run: async (c, run, state) => {
+      state.roleId = await permissionsAndRoles(c, run);
+    },
+  },
+  {
+    name: 'users',
+    description: 'users over REST, with the credential rules',
+    needs: ['roles'],
+    run: async (c, run, state) => {
+      state.userId = await restUsers(c, run, need(state.me, 'the signed-in user'), state.roleId);
+    },
+  },
+  {
+    name: 'graphql',
+    description: 'every GraphQL operations file',
+    needs: ['roles'],
+    run: (c, run, state) => graphqlOperations(c, run, state.roleId),
+  },
+  {
+    name: 'soft-delete',
+    description: 'soft delete and restore of the throwaway tenant',
+    needs: ['tenants'],
+    run: (c, _run, state) => softDeleteAndRestore(c, need(state.tenants, 'the throwaway tenant')),
+  },
+  {
+    name: 'logout',
+    description: 'the REST user deleted, then sign-out and its 401',
+    needs: [],
+    run: (c, _run, state) => deleteUserAndLogOut(c, state.userId),
+  },
+];
+
+export interface RunOptions extends ConformanceOptions {
+  /** Groups to run (with what they need); all when empty or absent. */
+  only?: string[];
+  /** Groups not to run (nor the groups that need them). */
+  skip?: string[];
+}
+
+/** The groups a run takes, in order: `only` with what they need, minus `skip` and what needs it. */
+export function selectGroups(only: string[] = [], skip: string[] = []): Group[] {
+  const known = new Set(GROUPS.map((g) => g.name));
+  for (const name of [...only, ...skip])
+    if (!known.has(name)) throw new Error(`no group ${name} (groups: ${[...known].join(', ')})`);
+  const wanted = new Set<string>();
+  const add = (name: string): void => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const dependency of GROUPS.find((g) => g.name === name)?.needs ?? []) add(dependency);
+  };
+  for (const name of only.length > 0 ? only : [...known]) add(name);
+  const skipped = new Set(skip);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const group of GROUPS)
+      if (!skipped.has(group.name) && group.needs.some((n) => skipped.has(n))) {
+        skipped.add(group.name);
+        grew = true;
+      }
+  }
+  return GROUPS.filter((g) => wanted.has(g.name) && !skipped.has(g.name));
+}
+
+/**
+ * Runs the chosen groups against the server at `options.baseUrl`; one result per check. A whole run
+ * (no `only`, no `skip`) also fails every operation of the profile it did not reach.
+ */
+export async function runConformance(options: RunOptions): Promise<Result[]> {
+  const groups = selectGroups(options.only, options.skip);
+  const c = conformanceClient(options);
+  const today = new Date();
+  const run: RunContext = {
+    stamp: `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
+    finishAt: isoDay(today),
+    startAt: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
+  };
+  c.position.group = 'sign-in';
+  const me = await signIn(c);
+  if (me) {
+    const state: RunState = { me };
+    for (const group of groups) {
+      c.position.group = group.name;
+      try {
+        await group.run(c, run, state);
+      } catch (error) {
+        c.check(`${group.name} (group)`, 'rest', 0, [`the group stopped: ${(error as Error).message}`]);
+      }
+    }
+  }
+  const whole = (options.only ?? []).length === 0 && (options.skip ?? []).length === 0;
+  // Without a sign-in nothing else ran: the one failed sign-in says so, not a list of every operation.
+  return whole && me ? finish(c) : c.results;
+}
+
+/** Every operation of the profile the run did not reach is a failed check of its own. */
+function finish(c: ConformanceClient): Result[] {
+  const seen = new Set(c.results.map((r) => r.operation));
+  c.position.group = 'coverage';
+  for (const id of REST_OPERATION_IDS)
+    if (c.inProfile(id) && !seen.has(id)) c.check(id, 'rest', 0, ['not exercised by the conformance kit']);
+  for (const op of GRAPHQL_OPERATIONS)
+    if (c.inProfile(op.name) && !seen.has(op.name))
+      c.check(op.name, 'graphql', 0, ['not exercised by the conformance kit']);
+  return c.results;
+}
+
+export { formatResults, toJson, toJunit } from './report.js';
