@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -11,8 +11,11 @@ function findContracts(): string {
   const fromEnv = process.env.BACKOFFICE_CONTRACTS;
   if (fromEnv) return fromEnv;
   const here = fileURLToPath(new URL('.', import.meta.url));
-  for (const candidate of [join(here, '..', 'contracts'), join(here, '..', '..', '..', 'contracts')])
-    if (existsSync(join(candidate, 'openapi.yaml'))) return candidate;
+  // Built (`dist/`): the packed copy. The TypeScript source (`src/`, in this repository): the repository's
+  // own contracts, never a copy an earlier `npm pack` left beside it.
+  const candidate =
+    basename(here) === 'src' ? join(here, '..', '..', '..', 'contracts') : join(here, '..', 'contracts');
+  if (existsSync(join(candidate, 'openapi.yaml'))) return candidate;
   throw new Error(`no contracts found beside ${here} (set BACKOFFICE_CONTRACTS to the contracts folder)`);
 }
 

@@ -137,7 +137,8 @@ export function validateRestResponse(
 
 /**
  * Whether an operation goes beyond the base API: a REST operation marked `x-extension: true`, or a
- * GraphQL operations file whose root fields' descriptions start with `Extension` (contracts/schema.graphql).
+ * GraphQL operations file whose root fields' descriptions have the line `Extension: not in the base API`
+ * (contracts/schema.graphql, its header).
  */
 export function isExtension(operation: string): boolean {
   if (restExtensions.has(operation)) return true;
@@ -147,6 +148,7 @@ export function isExtension(operation: string): boolean {
   const fields = root?.getFields() ?? {};
   return file.operation.selectionSet.selections.some(
     (selection) =>
-      selection.kind === Kind.FIELD && /^\s*Extension\b/.test(fields[selection.name.value]?.description ?? ''),
+      selection.kind === Kind.FIELD &&
+      /^\s*Extension: not in the base API\b/m.test(fields[selection.name.value]?.description ?? ''),
   );
 }
