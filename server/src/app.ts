@@ -25,6 +25,8 @@ import { bodyPermissionChecks, createOperations, type Operations } from './rest'
 import { createServices } from './services';
 import { createValidator, handleError } from './app-validation';
 import { DomainError } from './base/domain-error';
+import { registerBrokenAnswers } from './plugins/broken-answers';
+import { isBroken } from './base/broken-promises';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
 
@@ -127,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // external
   // The SPA calls the public-IP service itself (docs/product.md, Sessions): its origin, and only it, joins connect-src.
   await securityHeaders(fastify, { connectSrc: originOf(config.ipLookupUrl) });
+  // Only for the broken variants of tests (server/src/base/broken-promises.ts): before compression, to read the JSON.
+  registerBrokenAnswers(fastify);
   // Before every route: @fastify/compress sets a route up when the route is added.
   await registerCompression(fastify, { precompressedPrefixes: [STATIC_PREFIX] });
   const metrics = registerMetrics(fastify, {
@@ -156,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // openapi-glue copies the operation's x- extensions onto the route schema.
     const access = routeAccess(request.routeOptions.schema);
     if (access === null) return;
+    if (isBroken('validation-before-authentication') && request.headers.authorization === undefined) return;
     request.auth = await authenticate(request, { auth: services.auth, access });
   });
   // After authentication (hooks run in order): a faulted request is one the server would have run.

@@ -2,6 +2,7 @@ import { forbidden, unauthenticated } from '../base/domain-error';
 import type { Actor, Caller } from './caller';
 import { holdsAny } from './permissions';
 import { POLICIES, type Policy, type ServiceName, type UserPolicy } from './policies';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * The check every service operation runs first (./policies.ts), and the early filters of the REST and
@@ -67,7 +68,8 @@ export function guardService<N extends ServiceName, T extends Guardable<N>>(
       throw new Error(`access: ${name}.${method} must be an async function (a refusal is a rejected promise)`);
     const run = implementation as (caller: Caller, ...args: unknown[]) => Promise<unknown>;
     guarded[method] = async (caller: Caller, ...args: unknown[]) => {
-      authorize(caller, policy, args);
+      if (!(isBroken('permission-check-skipped') && name === 'roles' && method === 'get'))
+        authorize(caller, policy, args);
       return run(caller, ...args);
     };
   }

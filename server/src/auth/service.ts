@@ -28,6 +28,7 @@ import { createSocketTickets } from './socket-tickets';
 import type { TokenService } from './tokens';
 import { noTelemetry, type Telemetry } from '../base/telemetry';
 import { createTwoFactor, recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from './two-factor';
+import { isBroken } from '../base/broken-promises';
 
 /** Where a refusal is logged when its audit record cannot be written (a request's logger). */
 export interface DenialLog {
@@ -153,7 +154,7 @@ export function createAuthService({
 
     /** Ends the caller's session (its token family); other sessions of the user go on. Recorded: `session.sign-out`. */
     async signOut(actor: Actor): Promise<void> {
-      await tokens.revokeFamily(actor.claims.fam);
+      if (!isBroken('logout-keeps-session')) await tokens.revokeFamily(actor.claims.fam);
       await audit.write(auditWho(actor), {
         operation: 'session.sign-out',
         target: { id: actor.userId, name: await nameOf(actor.userId) },

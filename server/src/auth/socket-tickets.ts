@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../access/caller';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * Socket tickets (contracts/socket.md §1.1, docs/security.md §4): a browser cannot put a header on a
@@ -85,11 +86,21 @@ export function createSocketTickets(db: Kysely<Database>, config: Pick<ServerCon
      */
     async redeem(ticket: string | null): Promise<SocketSession | null> {
       if (ticket === null || !TICKET.test(ticket)) return null;
-      const row = await db
-        .deleteFrom('socket_tickets')
-        .where('hash', '=', hashOf(ticket))
-        .returning(['user_id', 'family_id', 'token_version', 'token_expires_at', 'refresh_until', 'expires_at'])
-        .executeTakeFirst();
+      const columns = [
+        'user_id',
+        'family_id',
+        'token_version',
+        'token_expires_at',
+        'refresh_until',
+        'expires_at',
+      ] as const;
+      const row = isBroken('socket-ticket-reusable')
+        ? await db.selectFrom('socket_tickets').select(columns).where('hash', '=', hashOf(ticket)).executeTakeFirst()
+        : await db
+            .deleteFrom('socket_tickets')
+            .where('hash', '=', hashOf(ticket))
+            .returning(columns)
+            .executeTakeFirst();
       if (!row || row.expires_at.getTime() <= Date.now()) return null;
       return {
         userId: row.user_id,

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
 import type { UnauthorizedBody } from '../base/errors';
 import { noTelemetry, type Telemetry } from '../base/telemetry';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * Access tokens are HS256 JWTs that double as refresh tokens (docs/security.md, section 1): an expired token may be
@@ -171,6 +172,8 @@ export class TokenService {
       });
       claims = payload as unknown as TokenClaims;
     } catch {
+      if (isBroken('unauthorized-wrong-text'))
+        return { ok: false, body: { status: 'Invalid token' as 'Token is Invalid' } };
       return { ok: false, body: { status: 'Token is Invalid' } };
     }
     if (!isClaims(claims)) return { ok: false, body: { status: 'Token is Invalid' } };
@@ -215,8 +218,10 @@ export class TokenService {
       state.previous_valid_until.getTime() > Date.now();
     if (!current && !inGrace) {
       // A superseded token used after its grace window: someone holds a stolen copy. Kill the family.
-      await this.revokeReused(claims.fam, userId, options.origin ?? { requestId: null, address: null });
-      this.telemetry.reuseDetected();
+      if (!isBroken('no-reuse-detection')) {
+        await this.revokeReused(claims.fam, userId, options.origin ?? { requestId: null, address: null });
+        this.telemetry.reuseDetected();
+      }
       return { ok: false, body: { status: 'Unauthorized' } };
     }
     if (expired && !options.allowRefreshable) return { ok: false, body: { error: 'Token has expired' } };
@@ -235,6 +240,7 @@ export class TokenService {
     // The refresh window ends the session whatever its tokens: a token still alive at its end cannot
     // rotate into a new one (refreshing every few minutes must not keep a session alive for ever).
     if (refreshWindowOver(claims, now)) return null;
+    if (isBroken('refresh-token-reusable')) return this.answer(claims, claims.jti, now);
     const jti = randomUUID();
     const graceUntil = new Date(Date.now() + this.config.rotationGrace * 1000);
     const swapped = await this.db

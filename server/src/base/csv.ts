@@ -1,5 +1,6 @@
 import { neutraliseFormula } from '../../../src/domain/csv-formula';
 import { csvDecimal } from '../../../src/domain/format';
+import { isBroken } from './broken-promises';
 
 /** Calendar days of reports are read in the product's zone (contract: "interpreted in America/Sao_Paulo"). */
 export const REPORT_TIME_ZONE = 'America/Sao_Paulo';
@@ -129,5 +130,5 @@ export function csvCell(value: Cell): string {
 export const decimal = (value: number | null): CsvDecimal | null => (value === null ? null : { decimal: value });
 
 export function csvLine(cells: readonly Cell[]): string {
-  return `${cells.map(csvCell).join(';')}\r\n`;
+  return `${cells.map(csvCell).join(isBroken('csv-comma-separated') ? ',' : ';')}${isBroken('csv-lf-line-ends') ? '\n' : '\r\n'}`;
 }

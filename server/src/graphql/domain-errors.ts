@@ -1,6 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { DomainError } from '../base/domain-error';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * The one mapping of domain errors to GraphQL execution errors (contracts/schema.graphql, "ERRORS
@@ -35,7 +36,10 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
   const place = { nodes: at?.nodes, path: at?.path };
   const field = error.details.field;
   const withField = (code: string) =>
-    createGraphQLError(error.message, { ...place, extensions: field === undefined ? { code } : { code, field } });
+    createGraphQLError(error.message, {
+      ...place,
+      extensions: isBroken('graphql-error-without-code') ? {} : field === undefined ? { code } : { code, field },
+    });
   switch (error.kind) {
     case 'unauthenticated':
       return createGraphQLError('Unauthorized', {

@@ -7,6 +7,8 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unava
 import { asDomainError } from '../base/domain-error';
 import { graphqlErrorsOf, ONE_PER_FIELD } from './domain-errors';
 import { limitedParse, queryLimits } from './limits';
+import { anyBroken } from '../base/broken-promises';
+import { breakGraphqlResult } from '../plugins/broken-answers';
 
 /**
  * Statuses of the contract's error table: parse/validation failures are 400 whatever the `Accept`
@@ -24,6 +26,7 @@ export const contractStatuses: Plugin = {
       (error) => (error as GraphQLError & { [ONE_PER_FIELD]?: GraphQLError[] })[ONE_PER_FIELD] ?? [error],
     );
     if (errors && errors.length !== result.errors?.length) setResult({ ...result, errors });
+    if (anyBroken()) breakGraphqlResult(result);
   },
 };
 

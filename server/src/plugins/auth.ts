@@ -3,6 +3,7 @@ import { anonymous, type Actor, type Origin } from '../access/caller';
 import { holdsAny, requireStaff } from '../access/permissions';
 import type { AuthService } from '../auth/service';
 import { forbidden } from '../base/domain-error';
+import { isBroken } from '../base/broken-promises';
 
 /** The audit origin of a request: its id and the caller's address. */
 export function requestOrigin(request: Pick<FastifyRequest, 'id' | 'ip'>): Origin {
@@ -42,6 +43,9 @@ export function routeAccess(schema: unknown): RouteAccess | null {
   };
 }
 
+const operationIdOf = (request: FastifyRequest): string | undefined =>
+  (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+
 /** A REST operation as the audit log names it: method and the contract's path (`DELETE /api/users/{id}`). */
 export function restOperationName(request: Pick<FastifyRequest, 'method' | 'routeOptions' | 'url'>): string {
   const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
@@ -57,13 +61,16 @@ export async function authenticate(
   request: FastifyRequest,
   deps: { auth: AuthService; access: RouteAccess },
 ): Promise<Actor> {
+  if (isBroken('forbidden-before-unauthorized') && !request.headers.authorization)
+    throw forbidden(deps.access.required);
   const actor = await deps.auth.authenticate(
     anonymous(requestOrigin(request)),
     bearerToken(request.headers.authorization),
   );
   request.auth = actor;
   const { required, staffOnly, forOthers } = deps.access;
-  if (!holdsAny(actor, required)) throw forbidden(required);
+  const skipped = isBroken('permission-check-skipped') && operationIdOf(request) === 'roleGet';
+  if (!holdsAny(actor, required) && !skipped) throw forbidden(required);
   if (staffOnly) requireStaff(actor, required);
   if (forOthers) {
     const id = Number((request.params as { id?: unknown } | undefined)?.id);

@@ -13,9 +13,16 @@ import type { Database } from '../db/schema';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { EventBus, PanelEvent } from '../base/events';
 import { permittedRoutesOf } from '../db/user-dto';
+import { isBroken } from '../base/broken-promises';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
 const MAX_CLIENT_FRAME = 4096;
+
+/** A server frame (contracts/socket.md §2.2: the base64 of the envelope); plain JSON only for a broken variant of tests. */
+const serverFrame: typeof encodeServerFrame = (event, data, tenantName, sentAt) =>
+  isBroken('socket-frames-not-base64')
+    ? JSON.stringify({ event, data, tenantName, sentAt })
+    : encodeServerFrame(event, data, tenantName, sentAt);
 
 /**
  * Close codes and reasons (contracts/socket.md §5.1). 4401: the ticket or the session is not (or no
@@ -268,9 +275,9 @@ export function registerSocket(
         const frame = JSON.parse(raw.toString()) as { action?: unknown; data?: unknown };
         if (frame.action !== 'sendmessage' || typeof frame.data !== 'string') return;
         const message = JSON.parse(base64ToUtf8(frame.data)) as { event?: unknown };
-        if (message.event === 'ping') {
+        if (message.event === 'ping' && !isBroken('socket-no-pong')) {
           const now = new Date().toISOString();
-          socket.send(encodeServerFrame('ping', { message: 'pong', serverTime: now }, client.tenantName, now));
+          socket.send(serverFrame('ping', { message: 'pong', serverTime: now }, client.tenantName, now));
         }
       } catch {
         fastify.log.debug('undecodable client frame dropped');
@@ -386,7 +393,7 @@ export function registerSocket(
     const permission = EVENT_PERMISSION[event.event];
     // Encoded to bytes once and sent as a text frame to each socket: a string would be converted
     // again for every one of them (10,000 sockets on one tenant in bench/sockets.ts).
-    const frame = Buffer.from(encodeServerFrame(event.event, event.data, tenantName, event.sentAt), 'utf8');
+    const frame = Buffer.from(serverFrame(event.event, event.data, tenantName, event.sentAt), 'utf8');
     for (const client of sockets) {
       if (permission !== undefined && !roles.holds(client.roleId, permission)) continue;
       if (client.socket.readyState === WebSocket.OPEN) client.socket.send(frame, { binary: false });

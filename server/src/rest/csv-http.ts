@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
+import { isBroken } from '../base/broken-promises';
 
 /** CSV over HTTP: content negotiation and streaming; the format itself is server/src/base/csv.ts. */
 
@@ -43,8 +44,20 @@ export function prefersCsv(request: FastifyRequest): boolean {
 export async function sendCsv(reply: FastifyReply, filename: string, lines: AsyncIterable<string>): Promise<void> {
   reply
     .code(200)
-    .header('content-type', 'text/csv; charset=utf-8')
+    .header(
+      'content-type',
+      isBroken('csv-wrong-content-type') ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8',
+    )
     .header('content-disposition', `attachment; filename="${filename}"`);
   // Awaiting the reply waits until the stream has been written, so the handler never returns early.
-  await reply.send(Readable.from(lines, { objectMode: false }));
+  await reply.send(Readable.from(isBroken('csv-no-bom') ? withoutBom(lines) : lines, { objectMode: false }));
+}
+
+/** The lines without the UTF-8 BOM the first one starts with: only for the variant `csv-no-bom` (server/src/base/broken-promises.ts). */
+async function* withoutBom(lines: AsyncIterable<string>): AsyncIterable<string> {
+  let first = true;
+  for await (const line of lines) {
+    yield first ? line.replace(/^\uFEFF/, '') : line;
+    first = false;
+  }
 }

@@ -11,6 +11,7 @@ import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import { holdsEveryRoute } from '../../../src/domain/route-access';
 import { ADMIN_ROLE, permittedRoutesOf } from '../db/user-dto';
 import * as repo from './repository';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * Roles and their route permissions. Roles are shared by every tenant, so only back-office staff may
@@ -81,7 +82,10 @@ export function createRolesService({
       if (!ROLE_NAME.test(input.name)) throw invalid('name', 'name must be 2–40 characters of a–z 0–9 _ -');
       const displayName = checkDisplayName(input.display_name);
       // A clear answer for the common case; the unique index (roles_name_key) decides races.
-      if (await repo.roleNameTaken(db, input.name)) throw conflict('A role with this name already exists', 'name');
+      if (await repo.roleNameTaken(db, input.name))
+        throw isBroken('duplicate-as-500')
+          ? new Error('duplicate key')
+          : conflict('A role with this name already exists', 'name');
       const values = { name: input.name, display_name: displayName };
       const id = await audit.transaction(auditWho(actor), async (trx, record) => {
         const created = await repo.insertRole(trx, values);

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { cnpjSearchFragment } from '../../../src/domain/cnpj';
 import type { components } from '../../../src/generated/openapi';
 import type { Database } from '../db/schema';
+import { isBroken } from '../base/broken-promises';
 
 /** Which tenants a search covers: one tenant (a customer tenant's staff), or every tenant (`null`, back-office staff). */
 export interface TenantSearchScope {
@@ -91,6 +92,7 @@ export async function searchTenants(
 
   const scoped = () => {
     let q = db.selectFrom('tenants as t').where('t.deleted_at', params.onlyDeleted ? 'is not' : 'is', null);
+    if (isBroken('deleted-tenant-listed') && !params.onlyDeleted) q = db.selectFrom('tenants as t');
     if (scope.tenantId !== null) q = q.where('t.id', '=', scope.tenantId);
     if (params.filterUsers)
       q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);

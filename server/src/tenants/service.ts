@@ -11,6 +11,7 @@ import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';
 import { toTenantDto, type TenantDto } from './tenant-dto';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * Tenants (customer companies): which tenant a call acts on, creation, soft delete and restore, plan,
@@ -111,7 +112,7 @@ export function createTenantsService({
       if (deleted && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
       if (deleted === (row.deleted_at !== null))
         throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
-      const deletedAt = await repo.setTenantDeleted(trx, row.id, deleted);
+      const deletedAt = await repo.setTenantDeleted(trx, row.id, deleted || isBroken('restore-keeps-deleted-at'));
       await record({
         operation: deleted ? 'tenant.delete' : 'tenant.restore',
         target: { id: row.id, name: row.name },

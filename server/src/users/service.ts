@@ -27,6 +27,7 @@ import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
 import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from '../db/user-dto';
+import { isBroken } from '../base/broken-promises';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
@@ -119,7 +120,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       (scope.tenantId !== null
         ? row.tenant_id === scope.tenantId
         : actor.originBackoffice || row.tenant_id === actor.tenantId);
-    if (!row || !visible) throw notFound('User not found', 'id');
+    if (!row || !(visible || isBroken('other-tenant-id-visible'))) throw notFound('User not found', 'id');
     return row;
   }
 
@@ -276,12 +277,18 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const user = await target(actor, scope, id);
       const own = user.id === actor.userId;
       // One's own password changes on the account screen, with the current one (changeOwnPassword).
-      if (password !== undefined && own)
-        throw forbidden([], 'change your own password on your account screen, with your current password');
+      if (password !== undefined && own && !isBroken('own-password-change-allowed'))
+        throw forbidden(
+          [],
+          isBroken('forbidden-without-reason')
+            ? 'Forbidden'
+            : 'change your own password on your account screen, with your current password',
+        );
       // A new e-mail of one's own is proven with the current password (docs/security.md, Credentials and sessions).
       const stored = (await repo.userEmail(db, user.id)).email;
       const newEmail = set.email !== undefined && set.email !== stored.toLowerCase();
-      if (newEmail && own) await assertCurrentPassword(db, config, actor, patch.current_password);
+      if (newEmail && own && !isBroken('email-change-without-current-password'))
+        await assertCurrentPassword(db, config, actor, patch.current_password);
       const instances = await checkReferences(user.tenant_id, { ...patch, role_id: roleId });
       if (roleId !== undefined) set.role_id = roleId;
       if (patch.user_department_id !== undefined) set.department_id = patch.user_department_id;
@@ -302,7 +309,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       });
       // A new password or e-mail ends the user's sessions: every one when someone else changed it, the
       // others when the user did (its own session goes on).
-      if (password !== undefined || newEmail) {
+      if (password !== undefined || (newEmail && !isBroken('email-change-keeps-other-sessions'))) {
         if (own) await tokens.revokeOtherFamilies(user.id, actor.claims.fam);
         else await tokens.revokeUser(user.id);
       }
@@ -382,7 +389,8 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         // That it changed, never a value: no field of the password is recorded.
         await recordUserChange(trx, record, 'user.password', actor.userId, before);
       });
-      await tokens.revokeOtherFamilies(actor.userId, actor.claims.fam);
+      if (!isBroken('password-change-keeps-other-sessions'))
+        await tokens.revokeOtherFamilies(actor.userId, actor.claims.fam);
       // A new token of this session: the same family and refresh window (remember me or not).
       const session = await tokens.rotate(actor.claims);
       if (!session) throw unauthenticated();
@@ -451,6 +459,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         const before = await twoFactorFlagsOf(trx, user.id);
         if (patch.two_factor_enabled === true) {
           if (!before.two_factor_enabled) {
+            if (isBroken('two-factor-conflict-as-500')) throw new Error('two-factor flags out of step');
             throw conflict(
               'Two-factor can only be turned on by the user, by enrolling an authenticator app on the two-factor screen',
               'two_factor_enabled',
