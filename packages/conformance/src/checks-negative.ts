@@ -37,16 +37,19 @@ interface Principals {
   adminId: number;
   adminRoleId: number;
   held: string | undefined;
-  restrictedRoleId: number;
-  restrictedRoleName: string;
-  otherRoleId: number;
-  restricted: { id: number; email: string; username: string; token: string };
+  /**
+   * Absent when the profile has no operation that creates a role (`roleCreate` is an extension): the
+   * base API cannot make a principal short of a permission, so a base run skips what needs one.
+   */
+  restricted?: { id: number; email: string; username: string; token: string; roleId: number; roleName: string };
   otherTenant: string;
   otherTenantId: number;
   other: { id: number; email: string; token: string };
-  department: { id: number; name: string };
+  /** Absent when the profile has no operation that creates one (departments are an extension). */
+  department?: { id: number; name: string };
   instance: { id: number; name: string };
-  connection: { id: number; name: string };
+  /** Absent when the profile has no operation that creates one (connections are an extension). */
+  connection?: { id: number; name: string };
 }
 
 /** What the clean-up removes: users, roles and tenants the group created, whatever step stopped it. */
@@ -94,48 +97,44 @@ async function makePrincipals(
   if (!routes.includes('users')) throw new Error('the permission catalogue (GET /api/permission) has no route users');
   const held = routes.includes('roles-list') ? 'roles-list' : undefined;
 
-  const restrictedRoleName = `conf_r_${stamp}`;
-  const restrictedRoleId = idOf(
-    await fixture(c, 'the restricted role', 'POST', '/api/roles', 201, {
-      body: { name: restrictedRoleName, display_name: `Conformance restricted ${stamp}` },
-    }),
-    'the restricted role',
-  );
-  created.roles.push(restrictedRoleId);
-  await fixture(c, 'the restricted role’s permission', 'POST', '/api/permission/update', 200, {
-    body: { roleId: restrictedRoleId, permissions: held ? [held] : [] },
-  });
-  const otherRoleId = idOf(
-    await fixture(c, 'the other tenant’s role', 'POST', '/api/roles', 201, {
-      body: { name: `conf_o_${stamp}`, display_name: `Conformance other tenant ${stamp}` },
-    }),
-    'the other tenant’s role',
-  );
-  created.roles.push(otherRoleId);
-  await fixture(c, 'the other tenant’s role permission', 'POST', '/api/permission/update', 200, {
-    body: { roleId: otherRoleId, permissions: ['users'] },
-  });
-
-  const restrictedEmail = `conf-r-${stamp}@example.com`;
-  const restrictedUsername = `conf.r.${stamp}`;
-  const restrictedId = idOf(
-    await fixture(c, 'the restricted user', 'POST', '/api/users', 201, {
-      body: {
-        username: restrictedUsername,
-        name: 'Conformance Restricted',
-        email: restrictedEmail,
-        password: STRONG_PASSWORD,
-        role_id: restrictedRoleId,
-      },
-    }),
-    'the restricted user',
-  );
-  created.users.push({
-    id: restrictedId,
-    username: restrictedUsername,
-    name: 'Conformance Restricted',
-    email: restrictedEmail,
-  });
+  // The other tenant's user holds `users` only, through a role of the kit's (the caller's role when the
+  // profile cannot create one).
+  let otherRoleId = adminRoleId;
+  let restricted: Omit<NonNullable<Principals['restricted']>, 'token'> | undefined;
+  if (c.inProfile('roleCreate')) {
+    const roleName = `conf_r_${stamp}`;
+    const roleId = idOf(
+      await fixture(c, 'the restricted role', 'POST', '/api/roles', 201, {
+        body: { name: roleName, display_name: `Conformance restricted ${stamp}` },
+      }),
+      'the restricted role',
+    );
+    created.roles.push(roleId);
+    await fixture(c, 'the restricted role’s permission', 'POST', '/api/permission/update', 200, {
+      body: { roleId, permissions: held ? [held] : [] },
+    });
+    otherRoleId = idOf(
+      await fixture(c, 'the other tenant’s role', 'POST', '/api/roles', 201, {
+        body: { name: `conf_o_${stamp}`, display_name: `Conformance other tenant ${stamp}` },
+      }),
+      'the other tenant’s role',
+    );
+    created.roles.push(otherRoleId);
+    await fixture(c, 'the other tenant’s role permission', 'POST', '/api/permission/update', 200, {
+      body: { roleId: otherRoleId, permissions: ['users'] },
+    });
+    const email = `conf-r-${stamp}@example.com`;
+    const username = `conf.r.${stamp}`;
+    const name = 'Conformance Restricted';
+    const id = idOf(
+      await fixture(c, 'the restricted user', 'POST', '/api/users', 201, {
+        body: { username, name, email, password: STRONG_PASSWORD, role_id: roleId },
+      }),
+      'the restricted user',
+    );
+    created.users.push({ id, username, name, email });
+    restricted = { id, email, username, roleId, roleName };
+  }
 
   const otherTenant = `conf-o-${stamp}`;
   const otherTenantId = idOf(
@@ -176,13 +175,15 @@ async function makePrincipals(
   keepUser(created, otherUser);
 
   const departmentName = `Conformance ${stamp} other`;
-  const department = idOf(
-    await fixture(c, 'a department of the other tenant', 'POST', '/api/departments', 201, {
-      query: { tenantName: otherTenant },
-      body: { name: departmentName },
-    }),
-    'a department of the other tenant',
-  );
+  const department = c.inProfile('departmentCreate')
+    ? idOf(
+        await fixture(c, 'a department of the other tenant', 'POST', '/api/departments', 201, {
+          query: { tenantName: otherTenant },
+          body: { name: departmentName },
+        }),
+        'a department of the other tenant',
+      )
+    : undefined;
   const instanceName = `Conformance ${stamp} other`;
   const instance = idOf(
     await fixture(c, 'an instance of the other tenant', 'POST', '/api/instance', 201, {
@@ -191,31 +192,30 @@ async function makePrincipals(
     'an instance of the other tenant',
   );
   const connectionName = `Conformance ${stamp} other`;
-  const connection = idOf(
-    await fixture(c, 'a connection of the other tenant', 'POST', '/api/connection', 201, {
-      body: { tenantName: otherTenant, instance_id: instance, name: connectionName },
-    }),
-    'a connection of the other tenant',
-  );
+  const connection = c.inProfile('connectionCreate')
+    ? idOf(
+        await fixture(c, 'a connection of the other tenant', 'POST', '/api/connection', 201, {
+          body: { tenantName: otherTenant, instance_id: instance, name: connectionName },
+        }),
+        'a connection of the other tenant',
+      )
+    : undefined;
 
-  const restrictedToken = await c.loginToken(restrictedEmail, STRONG_PASSWORD);
+  const restrictedToken = restricted ? await c.loginToken(restricted.email, STRONG_PASSWORD) : null;
   const otherToken = await c.loginToken(otherEmail, STRONG_PASSWORD);
-  if (!restrictedToken || !otherToken) throw new Error('the kit’s own users could not sign in');
+  if ((restricted && !restrictedToken) || !otherToken) throw new Error('the kit’s own users could not sign in');
   return {
     adminTenant,
     adminId,
     adminRoleId,
     held,
-    restrictedRoleId,
-    restrictedRoleName,
-    otherRoleId,
-    restricted: { id: restrictedId, email: restrictedEmail, username: restrictedUsername, token: restrictedToken },
+    ...(restricted && restrictedToken ? { restricted: { ...restricted, token: restrictedToken } } : {}),
     otherTenant,
     otherTenantId,
     other: { id: otherId, email: otherEmail, token: otherToken },
-    department: { id: department, name: departmentName },
+    ...(department === undefined ? {} : { department: { id: department, name: departmentName } }),
     instance: { id: instance, name: instanceName },
-    connection: { id: connection, name: connectionName },
+    ...(connection === undefined ? {} : { connection: { id: connection, name: connectionName } }),
   };
 }
 
@@ -243,7 +243,7 @@ async function cleanUp(c: ConformanceClient, created: Created, principals: Princ
     await attempt(`block user ${id}`, () =>
       fixture(c, 'block', 'PATCH', `/api/users/${id}`, 200, { body: { blocked: true } }),
     );
-    if (principals && id === principals.restricted.id)
+    if (principals?.restricted && id === principals.restricted.id)
       await c.expect401(
         '401 revoked: a blocked user’s token (REST)',
         'GET',
@@ -278,9 +278,12 @@ async function unauthorizedKinds(c: ConformanceClient): Promise<void> {
   const notFound = { status: 'Authorization Token not found' };
   const invalid = { status: 'Token is Invalid' };
   await c.expect401('401 no token: userList', 'GET', '/api/users', null, notFound);
-  await c.expect401('401 no token: roleCreate', 'POST', '/api/roles', null, notFound, {
-    name: 'x1',
-    display_name: 'X',
+  await c.expect401('401 no token: userCreate', 'POST', '/api/users', null, notFound, {
+    username: 'conf.none',
+    name: 'Conformance None',
+    email: 'conf-none@example.com',
+    password: STRONG_PASSWORD,
+    role_id: 1,
   });
   await c.expect401('401 no token: users (GraphQL)', 'POST', graphqlPath, null, notFound, usersQuery);
   await c.expect401('401 malformed: not a JWT', 'GET', '/api/users', 'not-a-token', invalid);
@@ -371,7 +374,7 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
       operationId: 'authLogin',
       method: 'POST',
       path: '/api/auth/login',
-      valid: { email: p.restricted.email, password: STRONG_PASSWORD, ip: null },
+      valid: { email: p.other.email, password: STRONG_PASSWORD, ip: null },
       required: 'password',
       wrongType: ['email', 42],
     },
@@ -384,7 +387,7 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
         name: 'Conformance Bad Body',
         email: `conf-bad-${stamp}@example.com`,
         password: STRONG_PASSWORD,
-        role_id: p.restrictedRoleId,
+        role_id: p.restricted?.roleId ?? p.adminRoleId,
       },
       required: 'email',
       wrongType: ['role_id', 'one'],
@@ -393,7 +396,7 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
     {
       operationId: 'userSetBlocked',
       method: 'PATCH',
-      path: `/api/users/${p.restricted.id}`,
+      path: `/api/users/${p.other.id}`,
       valid: { blocked: false },
       required: 'blocked',
       wrongType: ['blocked', 'no'],
@@ -407,14 +410,18 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
       wrongType: ['name', ['conf']],
       created: (r) => typeof r.id === 'number' && created.roles.push(r.id),
     },
-    {
-      operationId: 'permissionUpdate',
-      method: 'POST',
-      path: '/api/permission/update',
-      valid: { roleId: p.restrictedRoleId, permissions: p.held ? [p.held] : [] },
-      required: 'permissions',
-      wrongType: ['roleId', String(p.restrictedRoleId)],
-    },
+    ...(p.restricted
+      ? [
+          {
+            operationId: 'permissionUpdate',
+            method: 'POST',
+            path: '/api/permission/update',
+            valid: { roleId: p.restricted.roleId, permissions: p.held ? [p.held] : [] },
+            required: 'permissions',
+            wrongType: ['roleId', String(p.restricted.roleId)] as [string, unknown],
+          },
+        ]
+      : []),
     {
       operationId: 'tenantCreate',
       method: 'POST',
@@ -455,14 +462,18 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
       required: 'isOfficial',
       wrongType: ['isUnlimited', 'false'],
     },
-    {
-      operationId: 'connectionUpdate',
-      method: 'POST',
-      path: '/api/connection/update',
-      valid: { id: p.connection.id, tenantName: p.otherTenant, name: p.connection.name },
-      required: 'id',
-      wrongType: ['activated', 'yes'],
-    },
+    ...(p.connection
+      ? [
+          {
+            operationId: 'connectionUpdate',
+            method: 'POST',
+            path: '/api/connection/update',
+            valid: { id: p.connection.id, tenantName: p.otherTenant, name: p.connection.name },
+            required: 'id',
+            wrongType: ['activated', 'yes'] as [string, unknown],
+          },
+        ]
+      : []),
   ];
   for (const bad of cases) {
     if (!c.inProfile(bad.operationId)) continue;
@@ -524,6 +535,15 @@ function recordRest(
 // ---------------------------------------------------------------------------------------------------------
 
 async function permissionMatrix(c: ConformanceClient, p: Principals): Promise<void> {
+  if (p.restricted) await restrictedMatrix(c, p, p.restricted);
+  await otherTenantPrincipal(c, p);
+}
+
+async function restrictedMatrix(
+  c: ConformanceClient,
+  p: Principals,
+  restricted: NonNullable<Principals['restricted']>,
+): Promise<void> {
   const held = new Set(p.held ? [p.held] : []);
   for (const op of REST_ACCESS) {
     const permission = op.permission;
@@ -533,7 +553,7 @@ async function permissionMatrix(c: ConformanceClient, p: Principals): Promise<vo
     if (!lacks && !lacksForOthers) continue;
     // Another user than the caller for x-permission-for-others; any id otherwise (403 comes before 404).
     const path = op.path.replace('{id}', String(p.adminId)).replace('{filterUsers}', 'false');
-    const answer = await c.http(op.method, path, { token: p.restricted.token, ...(op.hasBody ? { body: {} } : {}) });
+    const answer = await c.http(op.method, path, { token: restricted.token, ...(op.hasBody ? { body: {} } : {}) });
     const wanted = lacks ? permission : (op.forOthers ?? []);
     const label = `403 without ${wanted.join(' or ')}: ${op.operationId}`;
     recordRest(c, op.operationId, label, answer, 403, () => {
@@ -551,11 +571,11 @@ async function permissionMatrix(c: ConformanceClient, p: Principals): Promise<vo
       'GET',
       '/api/permission',
       200,
-      { token: p.restricted.token },
+      { token: restricted.token },
       '403 not for the permission held (roles-list): permissionList',
     );
 
-  const at = { tenant: c.tenant, token: p.restricted.token };
+  const at = { tenant: c.tenant, token: restricted.token };
   for (const op of GRAPHQL_ACCESS) {
     if (!c.inProfile(op.name)) continue;
     const refused = op.fields.find((f) => f.routes.length > 0 && !f.routes.some((r) => held.has(r)));
@@ -574,7 +594,7 @@ async function permissionMatrix(c: ConformanceClient, p: Principals): Promise<vo
     );
   }
   if (p.held === 'roles-list' && c.inProfile('roles')) {
-    const answer = await graphqlAt(c, c.tenant, 'roles', {}, p.restricted.token);
+    const answer = await graphqlAt(c, c.tenant, 'roles', {}, restricted.token);
     c.check(
       '403 not for the permission held (roles-list): roles (GraphQL)',
       'graphql',
@@ -584,8 +604,10 @@ async function permissionMatrix(c: ConformanceClient, p: Principals): Promise<vo
         : [`expected the roles, got ${answer.status}: ${answer.text.slice(0, 300)}`],
     );
   }
+}
 
-  // The other tenant's user (not back-office staff, holding `users`) in this tenant.
+/** The other tenant's user (not back-office staff, holding `users`) in this tenant. */
+async function otherTenantPrincipal(c: ConformanceClient, p: Principals): Promise<void> {
   const other = { tenant: c.tenant, token: p.other.token };
   await expectGraphqlRefusal(
     c,
@@ -631,25 +653,32 @@ async function otherTenantIds(c: ConformanceClient, p: Principals): Promise<void
     recordRest(c, operationId, `404 another tenant’s id (${who}): ${operationId}`, answer, 404);
   };
   // Back-office staff acting in its own tenant on the other tenant's records.
-  await rest404('departmentUpdate', 'staff', 'PATCH', `/api/departments/${p.department.id}`, undefined, {
-    body: { name: `${p.department.name} moved` },
-  });
+  const { department, connection } = p;
+  if (department)
+    await rest404('departmentUpdate', 'staff', 'PATCH', `/api/departments/${department.id}`, undefined, {
+      body: { name: `${department.name} moved` },
+    });
   await rest404('instanceUpdate', 'staff', 'POST', '/api/instance/update', undefined, {
     body: { id: p.instance.id, tenantName: p.adminTenant, name: `${p.instance.name} moved` },
   });
-  await rest404('connectionUpdate', 'staff', 'POST', '/api/connection/update', undefined, {
-    body: { id: p.connection.id, tenantName: p.adminTenant, name: `${p.connection.name} moved` },
-  });
-  // The other tenant's user (holding `users`) on this tenant's user.
-  const target = `/api/users/${p.restricted.id}`;
-  await rest404('userUpdate', 'other tenant', 'PUT', target, p.other.token, { body: { name: 'Conformance Moved' } });
-  await rest404('userSetBlocked', 'other tenant', 'PATCH', target, p.other.token, { body: { blocked: true } });
-  await rest404('userSettingsUpdate', 'other tenant', 'PATCH', `/api/user-settings/${p.restricted.id}`, p.other.token, {
-    body: { two_factor_enabled: false },
-  });
-  await rest404('userFindByEmail', 'other tenant', 'POST', '/api/users/email', p.other.token, {
-    body: { email: p.restricted.email },
-  });
+  if (connection)
+    await rest404('connectionUpdate', 'staff', 'POST', '/api/connection/update', undefined, {
+      body: { id: connection.id, tenantName: p.adminTenant, name: `${connection.name} moved` },
+    });
+  // The other tenant's user (holding `users`) on this tenant's user: the kit's own restricted user, so a
+  // server that wrongly lets it through changes nobody else.
+  const mine = p.restricted;
+  if (mine) {
+    const target = `/api/users/${mine.id}`;
+    await rest404('userUpdate', 'other tenant', 'PUT', target, p.other.token, { body: { name: 'Conformance Moved' } });
+    await rest404('userSetBlocked', 'other tenant', 'PATCH', target, p.other.token, { body: { blocked: true } });
+    await rest404('userSettingsUpdate', 'other tenant', 'PATCH', `/api/user-settings/${mine.id}`, p.other.token, {
+      body: { two_factor_enabled: false },
+    });
+    await rest404('userFindByEmail', 'other tenant', 'POST', '/api/users/email', p.other.token, {
+      body: { email: mine.email },
+    });
+  }
 
   const staff = { tenant: c.tenant, token: c.session.token };
   const notFound = async (
@@ -665,14 +694,18 @@ async function otherTenantIds(c: ConformanceClient, p: Principals): Promise<void
         field,
       });
   };
-  await notFound('staff', staff, 'updateDepartment', { id: p.department.id, name: `${p.department.name} moved` }, 'id');
-  await notFound('staff', staff, 'updateConnection', { id: p.connection.id, name: `${p.connection.name} moved` }, 'id');
+  if (department)
+    await notFound('staff', staff, 'updateDepartment', { id: department.id, name: `${department.name} moved` }, 'id');
+  if (connection)
+    await notFound('staff', staff, 'updateConnection', { id: connection.id, name: `${connection.name} moved` }, 'id');
   await notFound('staff', staff, 'userInstances', { user_id: p.other.id }, 'user_id');
   await notFound('staff', staff, 'updateUser', { id: p.other.id, name: 'Conformance Moved' }, 'id');
   const other = { tenant: p.otherTenant, token: p.other.token };
-  await notFound('other tenant', other, 'updateUser', { id: p.restricted.id, name: 'Conformance Moved' }, 'id');
-  await notFound('other tenant', other, 'userInstances', { user_id: p.restricted.id }, 'user_id');
-  await notFound('other tenant', other, 'disconnectUser', { user_id: p.restricted.id }, 'user_id');
+  if (mine) {
+    await notFound('other tenant', other, 'updateUser', { id: mine.id, name: 'Conformance Moved' }, 'id');
+    await notFound('other tenant', other, 'userInstances', { user_id: mine.id }, 'user_id');
+    await notFound('other tenant', other, 'disconnectUser', { user_id: mine.id }, 'user_id');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -703,35 +736,45 @@ async function conflicts(c: ConformanceClient, run: RunContext, p: Principals, c
   const userBody = {
     name: 'Conformance Duplicate',
     password: STRONG_PASSWORD,
-    role_id: p.restrictedRoleId,
+    role_id: p.restricted?.roleId ?? p.adminRoleId,
   };
   await conflict(
     'userCreate',
     'duplicate e-mail (other case)',
     'POST',
     '/api/users',
-    { body: { ...userBody, username: `conf.dup.${stamp}`, email: p.restricted.email.toUpperCase() } },
+    { body: { ...userBody, username: `conf.dup.${stamp}`, email: p.other.email.toUpperCase() } },
     'email',
     (r) => keepUser(created, r),
   );
-  await conflict(
-    'userCreate',
-    'duplicate username (other case)',
-    'POST',
-    '/api/users',
-    { body: { ...userBody, username: p.restricted.username.toUpperCase(), email: `conf-dup-${stamp}@example.com` } },
-    'username',
-    (r) => keepUser(created, r),
-  );
-  await conflict(
-    'roleCreate',
-    'duplicate role name',
-    'POST',
-    '/api/roles',
-    { body: { name: p.restrictedRoleName, display_name: 'Conformance duplicate' } },
-    'name',
-    (r) => typeof r.id === 'number' && created.roles.push(r.id),
-  );
+  if (p.restricted) {
+    // Usernames are unique within a tenant: the restricted user's, in the caller's tenant where this lands.
+    await conflict(
+      'userCreate',
+      'duplicate username (other case)',
+      'POST',
+      '/api/users',
+      {
+        body: {
+          ...userBody,
+          username: p.restricted.username.toUpperCase(),
+          email: `conf-dup-${stamp}@example.com`,
+        },
+      },
+      'username',
+      (r) => keepUser(created, r),
+    );
+    await conflict(
+      'roleCreate',
+      'duplicate role name',
+      'POST',
+      '/api/roles',
+      { body: { name: p.restricted.roleName, display_name: 'Conformance duplicate' } },
+      'name',
+      (r) => typeof r.id === 'number' && created.roles.push(r.id),
+    );
+    await conflict('roleDelete', 'a role a user holds', 'DELETE', `/api/roles/${p.restricted.roleId}`, {}, 'id');
+  }
   await conflict(
     'tenantCreate',
     'duplicate tenant name',
@@ -752,23 +795,25 @@ async function conflicts(c: ConformanceClient, run: RunContext, p: Principals, c
     'name',
     (r) => typeof r.id === 'number' && created.tenants.push(r.id),
   );
-  await conflict(
-    'departmentCreate',
-    'duplicate department name (other case)',
-    'POST',
-    '/api/departments',
-    { query: { tenantName: p.otherTenant }, body: { name: p.department.name.toUpperCase() } },
-    'name',
-  );
-  await conflict(
-    'connectionCreate',
-    'duplicate connection name in the instance (other case)',
-    'POST',
-    '/api/connection',
-    { body: { tenantName: p.otherTenant, instance_id: p.instance.id, name: p.connection.name.toUpperCase() } },
-    'name',
-  );
-  await conflict('roleDelete', 'a role a user holds', 'DELETE', `/api/roles/${p.restrictedRoleId}`, {}, 'id');
+  const { department, connection } = p;
+  if (department)
+    await conflict(
+      'departmentCreate',
+      'duplicate department name (other case)',
+      'POST',
+      '/api/departments',
+      { query: { tenantName: p.otherTenant }, body: { name: department.name.toUpperCase() } },
+      'name',
+    );
+  if (connection)
+    await conflict(
+      'connectionCreate',
+      'duplicate connection name in the instance (other case)',
+      'POST',
+      '/api/connection',
+      { body: { tenantName: p.otherTenant, instance_id: p.instance.id, name: connection.name.toUpperCase() } },
+      'name',
+    );
   await conflict(
     'userDelete',
     'deleting oneself',
@@ -777,13 +822,13 @@ async function conflicts(c: ConformanceClient, run: RunContext, p: Principals, c
     { token: p.other.token },
     undefined,
   );
-  if (c.inProfile('createDepartment'))
+  if (department && c.inProfile('createDepartment'))
     await expectGraphqlRefusal(
       c,
       '409 duplicate department name (other case): createDepartment (GraphQL, BAD_USER_INPUT)',
       { tenant: p.otherTenant, token: c.session.token },
       'createDepartment',
-      { name: p.department.name.toUpperCase() },
+      { name: department.name.toUpperCase() },
       { code: 'BAD_USER_INPUT', field: 'name' },
     );
 }
@@ -793,6 +838,7 @@ async function conflicts(c: ConformanceClient, run: RunContext, p: Principals, c
 // ---------------------------------------------------------------------------------------------------------
 
 async function orderOfChecks(c: ConformanceClient, p: Principals): Promise<void> {
+  const restricted = p.restricted;
   const bodies: [string, string, string, { body?: unknown; raw?: string }][] = [
     ['userCreate', 'POST', '/api/users', { raw: '{"username": ' }],
     ['roleCreate', 'POST', '/api/roles', { body: { unknown_property: true } }],
@@ -807,12 +853,13 @@ async function orderOfChecks(c: ConformanceClient, p: Principals): Promise<void>
         ? []
         : [`expected {"status":"Authorization Token not found"}, got ${noToken.text.slice(0, 200)}`],
     );
-    const restricted = await c.http(method, path, { token: p.restricted.token, ...opts });
-    recordRest(c, operationId, `order 403 before 400 (no permission, bad body): ${operationId}`, restricted, 403);
+    if (!restricted) continue;
+    const refused = await c.http(method, path, { token: restricted.token, ...opts });
+    recordRest(c, operationId, `order 403 before 400 (no permission, bad body): ${operationId}`, refused, 403);
   }
   // Required query parameters missing: still 403 for who lacks the permission.
-  if (c.inProfile('sheetOrders')) {
-    const answer = await c.http('GET', '/api/tenant/sheets/orders', { token: p.restricted.token });
+  if (restricted && c.inProfile('sheetOrders')) {
+    const answer = await c.http('GET', '/api/tenant/sheets/orders', { token: restricted.token });
     recordRest(c, 'sheetOrders', 'order 403 before 400 (no permission, query missing): sheetOrders', answer, 403);
   }
   if (c.inProfile('newUser')) {
@@ -827,14 +874,15 @@ async function orderOfChecks(c: ConformanceClient, p: Principals): Promise<void>
       { status: 'Authorization Token not found' },
       { query: document, operationName: 'newUser', variables: wrong },
     );
-    await expectGraphqlRefusal(
-      c,
-      'order 403 before 400 (no permission, bad variables): newUser (GraphQL)',
-      { tenant: c.tenant, token: p.restricted.token },
-      'newUser',
-      wrong,
-      { code: 'FORBIDDEN' },
-    );
+    if (restricted)
+      await expectGraphqlRefusal(
+        c,
+        'order 403 before 400 (no permission, bad variables): newUser (GraphQL)',
+        { tenant: c.tenant, token: restricted.token },
+        'newUser',
+        wrong,
+        { code: 'FORBIDDEN' },
+      );
   }
 }
 
