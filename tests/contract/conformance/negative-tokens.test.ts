@@ -103,6 +103,30 @@ describe('conformance kit: negative cases and the token protocol against the ref
     console.info(`base profile: ${baseResults.length} checks, full: ${results.length}`);
   });
 
+  it('leaves none of its users or roles behind, and its tenants deleted', async () => {
+    const db = testApp?.db;
+    if (!db) throw new Error('no server');
+    const users = await db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'like', 'conf-%')
+      .where('deleted_at', 'is', null)
+      .execute();
+    expect(users).toEqual([]);
+    const roles = await db.selectFrom('roles').select('name').where('name', 'like', 'conf\\_%').execute();
+    expect(roles).toEqual([]);
+    const tenants = await db
+      .selectFrom('tenants')
+      .select('name')
+      .where('name', 'like', 'conf-%')
+      .where('deleted_at', 'is', null)
+      .execute();
+    expect(tenants).toEqual([]);
+    // It made some: two runs, each a tenant and its user.
+    const made = await db.selectFrom('tenants').select('name').where('name', 'like', 'conf-o-%').execute();
+    expect(made).toHaveLength(2);
+  });
+
   it('refuses the restricted principal exactly the operations the contracts say it lacks, REST and GraphQL', () => {
     const matrix = (kind: Result['kind']) =>
       results
