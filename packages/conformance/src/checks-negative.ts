@@ -37,6 +37,8 @@ interface Principals {
   adminId: number;
   adminRoleId: number;
   held: string | undefined;
+  /** The routes the other tenant's user holds: every route, when it holds the caller's role. */
+  otherRoutes: string[] | 'all';
   /**
    * Absent when the profile has no operation that creates a role (`roleCreate` is an extension): the
    * base API cannot make a principal short of a permission, so a base run skips what needs one.
@@ -97,8 +99,14 @@ async function makePrincipals(
   if (!routes.includes('users')) throw new Error('the permission catalogue (GET /api/permission) has no route users');
   const held = routes.includes('roles-list') ? 'roles-list' : undefined;
 
-  // The other tenant's user holds `users` only, through a role of the kit's (the caller's role when the
-  // profile cannot create one).
+  // The other tenant's user holds `users` and a route of each staff-only operation (so that only its not
+  // being back-office staff refuses those), through a role of the kit's; the caller's role when the
+  // profile cannot create one.
+  const staffRoutes = REST_ACCESS.filter((op) => op.staffOnly && Array.isArray(op.permission))
+    .map((op) => (Array.isArray(op.permission) ? op.permission[0] : undefined))
+    .filter((r): r is string => r !== undefined && routes.includes(r));
+  const otherRoutesGiven = [...new Set(['users', ...staffRoutes])].sort();
+  let otherRoutes: string[] | 'all' = 'all';
   let otherRoleId = adminRoleId;
   let restricted: Omit<NonNullable<Principals['restricted']>, 'token'> | undefined;
   if (c.inProfile('roleCreate')) {
@@ -121,8 +129,9 @@ async function makePrincipals(
     );
     created.roles.push(otherRoleId);
     await fixture(c, 'the other tenant’s role permission', 'POST', '/api/permission/update', 200, {
-      body: { roleId: otherRoleId, permissions: ['users'] },
+      body: { roleId: otherRoleId, permissions: otherRoutesGiven },
     });
+    otherRoutes = otherRoutesGiven;
     const email = `conf-r-${stamp}@example.com`;
     const username = `conf.r.${stamp}`;
     const name = 'Conformance Restricted';
@@ -209,6 +218,7 @@ async function makePrincipals(
     adminId,
     adminRoleId,
     held,
+    otherRoutes,
     ...(restricted && restrictedToken ? { restricted: { ...restricted, token: restrictedToken } } : {}),
     otherTenant,
     otherTenantId,
@@ -606,7 +616,7 @@ async function restrictedMatrix(
   }
 }
 
-/** The other tenant's user (not back-office staff, holding `users`) in this tenant. */
+/** The other tenant's user (not back-office staff, holding `users`): in this tenant, and where only staff may act. */
 async function otherTenantPrincipal(c: ConformanceClient, p: Principals): Promise<void> {
   const other = { tenant: c.tenant, token: p.other.token };
   await expectGraphqlRefusal(
@@ -632,6 +642,21 @@ async function otherTenantPrincipal(c: ConformanceClient, p: Principals): Promis
     if (!c.inProfile(operationId)) continue;
     const answer = await c.http('GET', path, { token: p.other.token, query: { tenantName: p.adminTenant } });
     recordRest(c, operationId, `403 another tenant’s user naming this tenant: ${operationId}`, answer, 403);
+  }
+  // `x-staff-only`: whatever the role, a customer's user may not (contracts/openapi.yaml info), and the
+  // refusal says why (Forbidden.reason: no permission of its role would lift it).
+  for (const op of REST_ACCESS) {
+    const { permission } = op;
+    if (!op.staffOnly || !c.inProfile(op.operationId) || permission === 'public') continue;
+    const { otherRoutes } = p;
+    if (otherRoutes !== 'all' && !permission.some((r) => otherRoutes.includes(r))) continue;
+    const path = op.path.replace('{id}', String(p.other.id));
+    const answer = await c.http(op.method, path, { token: p.other.token, ...(op.hasBody ? { body: {} } : {}) });
+    recordRest(c, op.operationId, `403 not back-office staff: ${op.operationId}`, answer, 403, () =>
+      typeof asRecord(answer.json).reason === 'string'
+        ? []
+        : [`a refusal no permission lifts carries a reason (Forbidden.reason), got ${answer.text.slice(0, 200)}`],
+    );
   }
 }
 

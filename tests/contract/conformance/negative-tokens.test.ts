@@ -62,6 +62,16 @@ function restRefused(): string[] {
   );
 }
 
+/** REST operations marked `x-staff-only`. */
+function staffOnly(): string[] {
+  return Object.values(OPENAPI_DOCUMENT.paths).flatMap((item) =>
+    METHODS.flatMap((method) => {
+      const op = item[method] as Record<string, unknown> | undefined;
+      return op?.['x-staff-only'] === true ? [op.operationId as string] : [];
+    }),
+  );
+}
+
 /** GraphQL operations files with a root field whose "Permission:" names routes other than HELD. */
 function graphqlRefused(): string[] {
   const schema = buildSchema(readFileSync(join(process.cwd(), 'contracts/schema.graphql'), 'utf8'));
@@ -127,7 +137,7 @@ describe('conformance kit: negative cases and the token protocol against the ref
     expect(made).toHaveLength(2);
   });
 
-  it('refuses the restricted principal exactly the operations the contracts say it lacks, REST and GraphQL', () => {
+  it('refuses the restricted principal exactly the operations the contracts say it lacks, REST and GraphQL, and another tenant’s user every staff-only one', () => {
     const matrix = (kind: Result['kind']) =>
       results
         .filter((r) => r.kind === kind && /^403 without /.test(r.operation))
@@ -135,6 +145,11 @@ describe('conformance kit: negative cases and the token protocol against the ref
         .sort();
     expect(matrix('rest')).toEqual(restRefused().sort());
     expect(matrix('graphql')).toEqual(graphqlRefused().sort());
+    const notStaff = results
+      .filter((r) => r.operation.startsWith('403 not back-office staff: '))
+      .map((r) => r.operation.replace('403 not back-office staff: ', ''))
+      .sort();
+    expect(notStaff).toEqual(staffOnly().sort());
   });
 
   it('runs every kind of check, as often as the kit lists cases for it', () => {
@@ -147,8 +162,9 @@ describe('conformance kit: negative cases and the token protocol against the ref
       '400': 36,
       // 12 of the negative group (no token, malformed, tampered, a blocked user's), 13 of the token protocol.
       '401': 25,
-      // The matrix, 2 operations its one permission opens, 4 of another tenant's principal.
-      '403': restRefused().length + graphqlRefused().length + 2 + 4,
+      // The matrix, 2 operations its one permission opens, 4 of another tenant's user in this tenant, and
+      // that user on every staff-only operation.
+      '403': restRefused().length + graphqlRefused().length + 2 + 4 + staffOnly().length,
       '404': 14,
       '409': 9,
       order: 11,
