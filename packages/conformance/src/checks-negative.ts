@@ -22,9 +22,13 @@ import {
  * properties), contracts/schema.graphql (ERRORS, PERMISSIONS), docs/security.md §3.
  *
  * The kit makes its own principals through the API: a role holding one route permission (`roles-list`)
- * and a user holding it in the caller's tenant (the restricted principal), a tenant of its own with a
- * user holding `users` there (the other tenant's principal), and a department, an instance and a
- * connection of that tenant. It removes the users and roles at the end and leaves the tenant deleted.
+ * and a user holding it in the caller's tenant (the restricted principal); a tenant of its own with a
+ * user there whose role holds `users` and a route of every `x-staff-only` operation (the other tenant's
+ * principal: refused this tenant, other tenants' ids and every staff-only operation); a department, an
+ * instance and a connection of that tenant. Only what the profile offers: the base API creates no role,
+ * department or connection, so a base run skips what needs them and the other tenant's user holds the
+ * caller's role. At the end it removes the users (blocked, moved to the caller's role so that its own
+ * roles are held by nobody, deleted) and the roles, and leaves its tenant deleted.
  *
  * An expired token is not checked here: over HTTP the only way to one is to wait out its lifetime
  * (`ACCESS_TOKEN_TTL`, 15 minutes, docs/product.md Sessions); the kit checks tampered `exp` claims instead.
@@ -45,7 +49,6 @@ interface Principals {
    */
   restricted?: { id: number; email: string; username: string; token: string; roleId: number; roleName: string };
   otherTenant: string;
-  otherTenantId: number;
   other: { id: number; email: string; token: string };
   /** Absent when the profile has no operation that creates one (departments are an extension). */
   department?: { id: number; name: string };
@@ -60,6 +63,8 @@ interface Created {
   users: { id: number; username: unknown; name: unknown; email: unknown }[];
   roles: number[];
   tenants: number[];
+  /** The caller's role, which its users are given before they are deleted. */
+  callerRole?: number;
 }
 
 export async function negativeCases(c: ConformanceClient, run: RunContext, me: Record<string, unknown>): Promise<void> {
@@ -93,6 +98,7 @@ async function makePrincipals(
   const adminTenant = typeof me.tenantName === 'string' ? me.tenantName : c.tenant;
   const adminId = idOf(me, 'the signed-in user');
   const adminRoleId = idOf(asRecord(me.role), "the signed-in user's role");
+  created.callerRole = adminRoleId;
   const routes = asArray(await (await c.http('GET', '/api/permission')).json)
     .map((p) => asRecord(p).route_name)
     .filter((r): r is string => typeof r === 'string');
@@ -221,7 +227,6 @@ async function makePrincipals(
     otherRoutes,
     ...(restricted && restrictedToken ? { restricted: { ...restricted, token: restrictedToken } } : {}),
     otherTenant,
-    otherTenantId,
     other: { id: otherId, email: otherEmail, token: otherToken },
     ...(department === undefined ? {} : { department: { id: department, name: departmentName } }),
     instance: { id: instance, name: instanceName },
@@ -263,9 +268,10 @@ async function cleanUp(c: ConformanceClient, created: Created, principals: Princ
           status: 'Unauthorized',
         },
       );
-    if (principals)
+    const { callerRole } = created;
+    if (callerRole !== undefined && created.roles.length > 0)
       await attempt(`move user ${id} off the kit's roles`, () =>
-        fixture(c, 'role', 'PUT', `/api/users/${id}`, 200, { body: { ...whole, role_id: principals.adminRoleId } }),
+        fixture(c, 'role', 'PUT', `/api/users/${id}`, 200, { body: { ...whole, role_id: callerRole } }),
       );
     await attempt(`delete user ${id}`, () => fixture(c, 'delete', 'DELETE', `/api/users/${id}`, 200));
   }
