@@ -156,7 +156,11 @@ describe('conformance kit: negative cases and the token protocol against the ref
     const counts = Object.fromEntries(
       KINDS.map((kind) => [kind, results.filter((r) => r.group !== 'sign-in' && kindOf(r) === kind).length]),
     );
-    console.info(`negative and token checks per kind: ${JSON.stringify(counts)}`);
+    const ms = (group: string) =>
+      results.filter((r) => r.group === group).reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
+    console.info(
+      `negative and token checks per kind: ${JSON.stringify(counts)}; ms: negative ${ms('negative')}, tokens ${ms('tokens')}`,
+    );
     expect(counts).toEqual({
       // 9 operations × (missing field, wrong type, unknown property, malformed JSON).
       '400': 36,
