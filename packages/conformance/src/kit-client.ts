@@ -84,6 +84,8 @@ interface HttpAnswer {
 interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A body sent as written, as `application/json` (malformed JSON); instead of `body`. */
+  raw?: string;
   token?: string | null;
   accept?: string;
 }
@@ -121,7 +123,8 @@ export function conformanceClient(options: ConformanceOptions) {
     const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
     const bearer = opts.token === undefined ? session.token : opts.token;
     if (bearer) headers.authorization = `Bearer ${bearer}`;
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (payload !== undefined) headers['content-type'] = 'application/json';
     const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     let bytes: Uint8Array;
@@ -129,7 +132,7 @@ export function conformanceClient(options: ConformanceOptions) {
       response = await doFetch(url, {
         method,
         headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        body: payload,
         signal,
       });
       bytes = new Uint8Array(await response.arrayBuffer());

@@ -11,6 +11,8 @@ import {
 } from './kit-rest-steps.js';
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
 import { deleteUserAndLogOut, graphqlOperations, restUsers, softDeleteAndRestore } from './kit-user-steps.js';
+import { negativeCases } from './checks-negative.js';
+import { tokenProtocol } from './checks-tokens.js';
 
 /**
  * Conformance kit: drives ANY server that claims to implement the contracts (REST `contracts/openapi.yaml`,
@@ -111,6 +113,18 @@ export const GROUPS: Group[] = [
     description: 'soft delete and restore of the throwaway tenant',
     needs: ['tenants'],
     run: (c, _run, state) => softDeleteAndRestore(c, need(state.tenants, 'the throwaway tenant')),
+  },
+  {
+    name: 'negative',
+    description: '400, 401, 403 matrix, 404, 409, the order 401 → 403 → 400, REST and GraphQL agreeing',
+    needs: [],
+    run: (c, run, state) => negativeCases(c, run, need(state.me, 'the signed-in user')),
+  },
+  {
+    name: 'tokens',
+    description: 'the token protocol: refresh, single-use rotation and its grace, reuse detection, sign-out',
+    needs: [],
+    run: (c) => tokenProtocol(c),
   },
   {
     name: 'logout',
