@@ -176,7 +176,7 @@ describe('what the variants for the negative, tokens and socket groups break, on
     (await inject({ method: 'GET', url: '/api/auth/userInfo', headers: { authorization: `Bearer ${token}` } }))
       .statusCode;
 
-  it('permission-check-skipped: GET /api/roles/{id} without a roles permission, 403 → 200', async () => {
+  it('permission-check-skipped: GET /api/departments without the users permission, 403 → 200', async () => {
     const { db } = app();
     await createTestRole(db, 'conf_broken_none', []);
     const user = await createTestUser(db, {
@@ -188,7 +188,7 @@ describe('what the variants for the negative, tokens and socket groups break, on
     const statuses = await both(
       'permission-check-skipped',
       async () =>
-        (await inject({ method: 'GET', url: '/api/roles/1', headers: { authorization: `Bearer ${token}` } }))
+        (await inject({ method: 'GET', url: '/api/departments', headers: { authorization: `Bearer ${token}` } }))
           .statusCode,
     );
     expect(statuses).toEqual([403, 200]);
