@@ -453,6 +453,7 @@ export async function socketChecks(
       const probe = await connect(myTenant, myId);
       await probe.ping();
       probe.send(JSON.stringify({ action: 'sendmessage', data: 'A'.repeat(MAX_CLIENT_FRAME + 100) }));
+      // The code only: it alone drives the client's reaction (§4.3), whatever the reason text says.
       const closed = await probe.closedBy('expected close 1009');
       return {
         status: closed.code,
