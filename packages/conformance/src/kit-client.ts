@@ -340,6 +340,9 @@ export function conformanceClient(options: ConformanceOptions) {
   const inProfile = (operation: string): boolean => profile === 'full' || !isExtension(operation);
 
   return {
+    /** The server's address (no trailing slash) and the per-step timeout, for checks beyond HTTP (the socket). */
+    baseUrl,
+    timeoutMs,
     email,
     password,
     tenant,

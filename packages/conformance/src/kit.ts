@@ -10,6 +10,7 @@ import {
   unauthorizedTable,
 } from './kit-rest-steps.js';
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
+import { socketChecks } from './checks-socket.js';
 import { deleteUserAndLogOut, graphqlOperations, restUsers, softDeleteAndRestore } from './kit-user-steps.js';
 import { negativeCases } from './checks-negative.js';
 import { tokenProtocol } from './checks-tokens.js';
@@ -107,6 +108,13 @@ export const GROUPS: Group[] = [
     description: 'every GraphQL operations file',
     needs: ['roles'],
     run: (c, run, state) => graphqlOperations(c, run, state.roleId),
+  },
+  {
+    name: 'socket',
+    description: 'the socket protocol (contracts/socket.md): handshake, close codes, frames, ping, events, revocation',
+    needs: ['tenants'],
+    run: (c, run, state) =>
+      socketChecks(c, run, need(state.me, 'the signed-in user'), need(state.tenants, 'the throwaway tenant')),
   },
   {
     name: 'soft-delete',

@@ -76,6 +76,20 @@ export function describeConformance(
       );
     });
 
+    it('checks the socket protocol (contracts/socket.md)', () => {
+      const socket = results.filter((r) => r.kind === 'socket');
+      expect(socket.map((r) => r.operation)).toEqual(
+        expect.arrayContaining([
+          'socket handshake with a ticket',
+          'socket ping answered with pong',
+          'socket ticket used twice: 4401',
+          'socket InstanceUpdated to the tenant (instanceCreate)',
+          'socket sign-out closes that session only: 4401',
+          'socket frames: base64 of UTF-8 JSON envelopes',
+        ]),
+      );
+    });
+
     it('finds no contract violation', () => {
       const failed = results.filter((r) => !r.ok);
       if (failed.length > 0) console.error(formatResults(failed));
