@@ -15,6 +15,8 @@ export interface RunContext {
   fixtures: Fixtures;
   /** The caller's role (`userInfo` `user.role.id`): the role of the throwaway users when the run has none. */
   ownRoleId?: number;
+  /** The caller's presence at sign-in (`userInfo` `user.isConnected`), which the run leaves as it found it. */
+  ownConnected?: boolean;
 }
 
 /**

@@ -300,8 +300,14 @@ async function graphqlOperationsHere(c: ConformanceClient, run: RunContext, role
   await graphql('departments', {});
   const gqlInstances = asArray((await graphql('instances', { remove_ids: [] }))?.instances).map(asRecord);
   await graphql('onlineUsers', { user_id: null, instance_id: null });
-  await graphql('disconnected', {});
-  await graphql('connected', {});
+  // The caller's presence ends as it was (userInfo `isConnected` at sign-in): the other one first.
+  if (run.ownConnected === true) {
+    await graphql('disconnected', {});
+    await graphql('connected', {});
+  } else {
+    await graphql('connected', {});
+    await graphql('disconnected', {});
+  }
 
   let instanceIds = gqlInstances.map((i) => i.id).filter((id): id is number => typeof id === 'number');
   if (instanceIds.length === 0) {

@@ -174,6 +174,7 @@ export async function runConformance(options: RunOptions): Promise<Result[]> {
   if (me) {
     const role = asRecord(me.role).id;
     if (typeof role === 'number') run.ownRoleId = role;
+    if (typeof me.isConnected === 'boolean') run.ownConnected = me.isConnected;
     const state: RunState = { me };
     try {
       for (const group of groups) {
