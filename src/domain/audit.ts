@@ -41,6 +41,7 @@ export const AUDIT_OPERATIONS = {
   'tenant.update': 'tenant',
   'tenant.delete': 'tenant',
   'tenant.restore': 'tenant',
+  'tenant.purge': 'tenant',
   'tenant.plan': 'tenant',
   'tenant.feature': 'tenant',
   // Roles.

@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a soft-deleted tenant for good, with everything it holds
+         * @description Removes a tenant that is already soft-deleted (`tenantDelete`), with its users, roles links, instances, connections, departments, feature flags and activity; its name becomes free. The audit log keeps its records (and records the purge). Only back-office staff whose role is `administrador` may purge (403 with a reason for anyone else); a live tenant is refused with 409 (delete it first).
+         */
+        post: operations["tenantPurge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/set-plan": {
         parameters: {
             query?: never;
@@ -1053,7 +1073,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -2815,6 +2835,43 @@ export interface operations {
         };
         responses: {
             /** @description The tenant, now with `deleted_at` null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    tenantPurge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["IdRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant as it was before it was removed (`deleted_at` set). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -96,6 +96,8 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/audit'],
   // The socket's single-use ticket (contracts/socket.md §1.1): the token never travels in its URL.
   ['post', '/api/auth/socket-ticket'],
+  // Removing a soft-deleted tenant for good (a conformance run leaves nothing behind).
+  ['post', '/api/tenant/purge'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

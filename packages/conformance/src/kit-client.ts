@@ -22,6 +22,10 @@ export interface ConformanceOptions {
   baseUrl: string;
   email: string;
   password: string;
+  /**
+   * The tenant of the GraphQL path for the caller's own calls; by default the caller's own, as
+   * `GET /api/auth/userInfo` names it (`user.tenantName`) once signed in.
+   */
   tenant?: string;
   profile?: Profile;
   /** Per request, in milliseconds (default 15 000): a server that hangs fails the check, not the run. */
@@ -100,7 +104,7 @@ export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? va
  * `session.token`; a call may pass its own (`token`, null for none).
  */
 export function conformanceClient(options: ConformanceOptions) {
-  const { email, password, tenant = 'backoffice' } = options;
+  const { email, password } = options;
   const doFetch = options.fetch ?? globalThis.fetch;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const profile: Profile = options.profile ?? 'full';
@@ -115,7 +119,10 @@ export function conformanceClient(options: ConformanceOptions) {
       position.since = now;
     },
   };
-  const session: { token: string | null } = { token: null };
+  /** The caller's token, and the tenant of the GraphQL path (./kit-rest-steps.ts `signIn` discovers it). */
+  /** Whether the profile includes an operation (REST operationId or GraphQL operation): `base` has no extension. */
+  const inProfile = (operation: string): boolean => profile === 'full' || !isExtension(operation);
+  const session: { token: string | null; tenant: string } = { token: null, tenant: options.tenant ?? '' };
 
   async function http(method: string, path: string, opts: CallOptions = {}): Promise<HttpAnswer> {
     const url = new URL(`${baseUrl}${path}`);
@@ -159,6 +166,8 @@ export function conformanceClient(options: ConformanceOptions) {
     opts: CallOptions = {},
     label = operationId,
   ): Promise<unknown> {
+    // Outside the profile (an extension in `base`): not called at all, and nothing recorded.
+    if (!inProfile(operationId)) return undefined;
     const problems: string[] = [];
     let answer: HttpAnswer;
     try {
@@ -189,6 +198,7 @@ export function conformanceClient(options: ConformanceOptions) {
 
   /** The CSV variant of a sheet: BOM, `;` header, CRLF, text/csv. */
   async function csv(operationId: string, path: string, query: CallOptions['query']): Promise<void> {
+    if (!inProfile(operationId)) return;
     const label = `${operationId} (text/csv)`;
     const problems: string[] = [];
     let answer: HttpAnswer;
@@ -265,6 +275,7 @@ export function conformanceClient(options: ConformanceOptions) {
     variables: Record<string, unknown>,
     bearer?: string | null,
   ): Promise<Record<string, unknown> | undefined> {
+    if (!inProfile(name)) return undefined;
     const operation = graphqlByName.get(name);
     if (!operation) {
       check(name, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
@@ -273,7 +284,7 @@ export function conformanceClient(options: ConformanceOptions) {
     const problems: string[] = [];
     let answer: HttpAnswer;
     try {
-      answer = await http('POST', `/${encodeURIComponent(tenant)}/graphql`, {
+      answer = await http('POST', `/${encodeURIComponent(session.tenant)}/graphql`, {
         token: bearer,
         body: { query: operation.source, operationName: name, variables },
         accept: 'application/graphql-response+json, application/json',
@@ -303,6 +314,7 @@ export function conformanceClient(options: ConformanceOptions) {
     expected: { code: string; field?: string },
     label: string,
   ): Promise<void> {
+    if (!inProfile(name)) return;
     const operation = graphqlByName.get(name);
     if (!operation) {
       check(label, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
@@ -310,7 +322,7 @@ export function conformanceClient(options: ConformanceOptions) {
     }
     let answer: HttpAnswer;
     try {
-      answer = await http('POST', `/${encodeURIComponent(tenant)}/graphql`, {
+      answer = await http('POST', `/${encodeURIComponent(session.tenant)}/graphql`, {
         token: bearer,
         body: { query: operation.source, operationName: name, variables },
         accept: 'application/graphql-response+json, application/json',
@@ -336,16 +348,16 @@ export function conformanceClient(options: ConformanceOptions) {
     check(label, 'graphql', answer.status, problems);
   }
 
-  /** Whether the contract marks an operation (REST operationId or GraphQL operation) as an extension. */
-  const inProfile = (operation: string): boolean => profile === 'full' || !isExtension(operation);
-
   return {
     /** The server's address (no trailing slash) and the per-step timeout, for checks beyond HTTP (the socket). */
     baseUrl,
     timeoutMs,
     email,
     password,
-    tenant,
+    /** The tenant of the GraphQL path (`session.tenant`). */
+    get tenant(): string {
+      return session.tenant;
+    },
     profile,
     inProfile,
     position,

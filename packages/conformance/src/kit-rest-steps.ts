@@ -1,16 +1,28 @@
 import { asArray, asRecord, randomCnpj } from './kit-client.js';
 import type { ConformanceClient } from './kit-client.js';
+import type { Fixtures } from './kit-fixtures.js';
 
 /** The first steps of a conformance run (./kit.ts): sign-in, the 401 table, tenants, instances, reports, roles. */
 
-/** What the steps of one run share: a unique stamp for throwaway names, and the report range. */
+/**
+ * What the steps of one run share: a unique stamp for throwaway names, the report range, and what the
+ * run created (removed at the end, ./kit-fixtures.ts).
+ */
 export interface RunContext {
   stamp: string;
   startAt: string;
   finishAt: string;
+  fixtures: Fixtures;
+  /** The caller's role (`userInfo` `user.role.id`): the role of the throwaway users when the run has none. */
+  ownRoleId?: number;
+  /** The caller's presence at sign-in (`userInfo` `user.isConnected`), which the run leaves as it found it. */
+  ownConnected?: boolean;
 }
 
-/** The throwaway tenant the run creates, and a customer tenant it reads reports of. */
+/**
+ * The run's two throwaway tenants: one it edits, soft-deletes and restores (`tenantName`), and a
+ * customer tenant of its own (`customerName`) whose users, instances, reports and GraphQL it exercises.
+ */
 export interface RunTenants {
   customerName: string;
   customerId: number;
@@ -33,6 +45,14 @@ export async function signIn(c: ConformanceClient): Promise<Record<string, unkno
     return null;
   }
   const me = asRecord(asRecord(await rest('authUserInfo', 'GET', '/api/auth/userInfo', 200)).user);
+  // The caller's own tenant, for its GraphQL path, unless the options named one.
+  if (!c.session.tenant) {
+    if (typeof me.tenantName === 'string' && me.tenantName) c.session.tenant = me.tenantName;
+    else {
+      check('sign-in', 'auth', 0, [`userInfo names no tenantName for the caller: ${JSON.stringify(me).slice(0, 200)}`]);
+      return null;
+    }
+  }
   // The socket's single-use ticket (contracts/socket.md §1.1).
   await rest('authSocketTicket', 'POST', '/api/auth/socket-ticket', 200);
   await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
@@ -58,44 +78,112 @@ export async function unauthorizedTable(c: ConformanceClient): Promise<void> {
   );
 }
 
-/** Discovery of a customer tenant, then a throwaway tenant of the run's own. */
+/**
+ * The feature options the server knows, read from the caller's own tenant (`featureList` answers every
+ * option with its state): the kit names no option of its own.
+ */
+async function featureOptions(c: ConformanceClient): Promise<string[]> {
+  const own = asArray(
+    await c.rest(
+      'featureList',
+      'GET',
+      '/api/tenant/feature',
+      200,
+      { query: { tenantName: c.tenant } },
+      "featureList (the caller's tenant)",
+    ),
+  );
+  return [
+    ...new Set(
+      own
+        .map(asRecord)
+        .map((f) => f.option)
+        .filter((o): o is string => typeof o === 'string'),
+    ),
+  ];
+}
+
+/** Creates a throwaway tenant (registered for the cleanup); its id, undefined when it was not created. */
+async function createTenant(
+  c: ConformanceClient,
+  run: RunContext,
+  name: string,
+  features: string[],
+  label: string,
+): Promise<number | undefined> {
+  const created = asRecord(
+    await c.rest(
+      'tenantCreate',
+      'POST',
+      '/api/tenant',
+      201,
+      {
+        body: {
+          name,
+          cnpj: randomCnpj(),
+          features,
+          template: 'conformance-a',
+          pool: 'conformance-pool-a',
+          userLimit: 5,
+          plan: 'starter',
+          ticketLimit: 100,
+        },
+      },
+      label,
+    ),
+  );
+  const id = typeof created.id === 'number' ? created.id : undefined;
+  if (id !== undefined) run.fixtures.tenants.push({ id, name });
+  return id;
+}
+
+/** Two throwaway tenants of the run's own (./kit-fixtures.ts removes them): a customer and one to edit. */
 export async function throwawayTenant(c: ConformanceClient, run: RunContext): Promise<RunTenants> {
-  const { rest, tenant } = c;
+  const { rest, check } = c;
   const { stamp, startAt, finishAt } = run;
-  const tenants = asArray(await rest('tenantList', 'GET', '/api/tenant/false', 200)).map(asRecord);
-  const customer = tenants.find((t) => t.name !== tenant && typeof t.name === 'string') ?? tenants[0] ?? {};
-  const customerName = typeof customer.name === 'string' ? customer.name : tenant;
-  const customerId = typeof customer.id === 'number' ? customer.id : 1;
+  const options = await featureOptions(c);
+  const customerName = `conf-${stamp}-c`;
+  const customerId = await createTenant(c, run, customerName, options.slice(0, 1), 'tenantCreate (customer)');
+  if (customerId === undefined) throw new Error('the customer tenant could not be created');
+  await rest('tenantList', 'GET', '/api/tenant/false', 200);
   await rest('tenantPaginated', 'POST', '/api/tenant/paginated', 200, { body: {} });
   const tenantName = `conf-${stamp}`;
-  const createdTenant = asRecord(
-    await rest('tenantCreate', 'POST', '/api/tenant', 201, {
-      body: {
-        name: tenantName,
-        cnpj: randomCnpj(),
-        features: ['chat'],
-        template: 'pharmacy',
-        pool: 'pool-a',
-        userLimit: 5,
-        plan: 'starter',
-        ticketLimit: 100,
-      },
-    }),
-  );
-  const tenantId = typeof createdTenant.id === 'number' ? createdTenant.id : undefined;
+  const tenantId = await createTenant(c, run, tenantName, options.slice(0, 1), 'tenantCreate');
+  // A live tenant is never purged (contracts/openapi.yaml tenantPurge): delete it first.
+  if (tenantId)
+    await rest(
+      'tenantPurge',
+      'POST',
+      '/api/tenant/purge',
+      409,
+      { body: { id: tenantId } },
+      'tenantPurge (live tenant: 409)',
+    );
   if (tenantId) {
     await rest('tenantSetPlan', 'POST', '/api/tenant/set-plan', 200, {
       body: { id: tenantId, plan: 'professional', user: 10, ticket: 1000 },
     });
     // Same name (the run goes on using it); a new CNPJ, template and pool.
     await rest('tenantUpdate', 'POST', '/api/tenant/update', 200, {
-      body: { id: tenantId, name: tenantName, cnpj: randomCnpj(), template: 'clinic', pool: 'pool-b' },
+      body: {
+        id: tenantId,
+        name: tenantName,
+        cnpj: randomCnpj(),
+        template: 'conformance-b',
+        pool: 'conformance-pool-b',
+      },
     });
   }
-  await rest('featureList', 'GET', '/api/tenant/feature', 200, { query: { tenantName } });
-  await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, {
-    body: { option: 'chatbot', enabled: true, tenantName },
-  });
+  const features = asArray(await rest('featureList', 'GET', '/api/tenant/feature', 200, { query: { tenantName } }))
+    .map(asRecord)
+    .filter((f) => typeof f.option === 'string');
+  // An option the new tenant has off is turned on; with one option only, it is set to what it is.
+  const off = features.find((f) => f.enabled === false) ?? features[0];
+  if (off)
+    await rest('featureUpdate', 'POST', '/api/tenant/feature', 200, {
+      body: { option: off.option, enabled: true, tenantName },
+    });
+  else check('featureUpdate', 'rest', 0, ['not exercised: the server lists no feature option']);
   await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
     query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
   });
@@ -178,6 +266,52 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
     query: { startAt, finishAt, tenancyId: customerId, limit: 20 },
   });
   await csv('sheetReasons', '/api/tenant/sheets/reasons', { startAt, finishAt, tenancyId: customerId });
+  // The run's tenant has no activity, so its sheets have no rows: read those of a tenant the server already
+  // has too (read only, whichever it is; none on a server with no other tenant), so rows meet the schema.
+  const known = asArray((await c.http('GET', '/api/tenant/false')).json)
+    .map(asRecord)
+    .filter((t) => typeof t.id === 'number' && typeof t.name === 'string' && !t.name.startsWith(`conf-${run.stamp}`));
+  // A customer's rather than the caller's own tenant, whose activity is the likelier.
+  const existing = known.find((t) => t.name !== c.tenant) ?? known[0];
+  if (existing) {
+    const theirs = { startAt, finishAt, tenantName: String(existing.name) };
+    const label = (id: string): string => `${id} (a tenant the server already has)`;
+    await rest(
+      'sheetOrders',
+      'GET',
+      '/api/tenant/sheets/orders',
+      200,
+      { query: { ...theirs, limit: 20 } },
+      label('sheetOrders'),
+    );
+    await rest(
+      'sheetAttendances',
+      'GET',
+      '/api/tenant/sheets/attendances',
+      200,
+      { query: { ...theirs, limit: 20 } },
+      label('sheetAttendances'),
+    );
+    await rest(
+      'sheetInstanceLogs',
+      'GET',
+      '/api/tenant/sheets/instance_logs',
+      200,
+      { query: { ...theirs, limit: 20 } },
+      label('sheetInstanceLogs'),
+    );
+    await rest(
+      'sheetReasons',
+      'GET',
+      '/api/tenant/sheets/reasons',
+      200,
+      {
+        query: { startAt, finishAt, tenancyId: Number(existing.id), limit: 20 },
+      },
+      label('sheetReasons'),
+    );
+    await rest('dashboardSummary', 'GET', '/api/dashboard/summary', 200, { query: theirs }, label('dashboardSummary'));
+  }
   await rest('dashboardSummary', 'GET', '/api/dashboard/summary', 200, { query: range });
   await rest('dashboardTimeseries', 'GET', '/api/dashboard/timeseries', 200, {
     query: { ...range, metric: 'revenue', interval: 'day' },
@@ -197,9 +331,12 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
   await csv('auditList', '/api/audit', { from: new Date(Date.now() - 3_600_000).toISOString() });
 }
 
-/** Permissions and a throwaway role; its id (undefined when it could not be created). */
+/**
+ * Permissions and a throwaway role (registered for the cleanup); its id (undefined when it could not be
+ * created, or in the `base` profile, where roles are read only: `roleCreate` is an extension).
+ */
 export async function permissionsAndRoles(c: ConformanceClient, run: RunContext): Promise<number | undefined> {
-  const { rest, email } = c;
+  const { rest, email, graphql, check } = c;
   const { stamp } = run;
   await rest('permissionByEmail', 'GET', '/api/permission/email', 200, { query: { email } });
   const permissions = asArray(await rest('permissionList', 'GET', '/api/permission', 200)).map(asRecord);
@@ -211,6 +348,7 @@ export async function permissionsAndRoles(c: ConformanceClient, run: RunContext)
     }),
   );
   const roleId = typeof role.id === 'number' ? role.id : undefined;
+  if (roleId) run.fixtures.roles.push(roleId);
   if (roleId) {
     await rest('roleGet', 'GET', `/api/roles/${roleId}`, 200);
     await rest('roleRename', 'PUT', `/api/roles/${roleId}`, 200, {
@@ -235,7 +373,21 @@ export async function permissionsAndRoles(c: ConformanceClient, run: RunContext)
       'roleCreate (to delete)',
     ),
   );
-  if (typeof doomed.id === 'number') await rest('roleDelete', 'DELETE', `/api/roles/${doomed.id}`, 200);
+  if (typeof doomed.id === 'number') {
+    const gone = await rest('roleDelete', 'DELETE', `/api/roles/${doomed.id}`, 200);
+    if (gone === undefined) run.fixtures.roles.push(doomed.id);
+  }
+  if (!c.inProfile('roleCreate')) {
+    // No role of its own: permissionUpdate sets an existing role's permissions to what they are (its
+    // routes from GraphQL `roles`), never the caller's own role (nobody edits it), so nothing changes.
+    const roles = asArray((await graphql('roles', {}))?.roles).map(asRecord);
+    const target = roles.find((r) => typeof r.id === 'number' && r.id !== run.ownRoleId);
+    if (target)
+      await rest('permissionUpdate', 'POST', '/api/permission/update', 200, {
+        body: { roleId: target.id, permissions: asArray(target.has_permission_routes) },
+      });
+    else check('permissionUpdate', 'rest', 0, ["not exercised: no role but the caller's own to set as it is"]);
+  }
   await rest('departmentList', 'GET', '/api/departments', 200);
   return roleId;
 }

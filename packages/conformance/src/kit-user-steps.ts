@@ -10,6 +10,8 @@ import type { RunContext, RunTenants } from './kit-rest-steps.js';
  */
 async function twoFactorFlow(c: ConformanceClient, who: string, secret: string): Promise<void> {
   const { rest, check, loginToken } = c;
+  // Two-factor enrolment is an extension (contracts/openapi.yaml twoFactorEnrol): not in `base`.
+  if (!c.inProfile('twoFactorEnrol')) return;
   const own = await loginToken(who, secret);
   if (!own) {
     for (const id of ['twoFactorStatus', 'twoFactorEnrol', 'twoFactorVerify', 'twoFactorDisable'])
@@ -136,8 +138,74 @@ async function ownCredentials(
   return moved;
 }
 
-/** A throwaway user in the caller's tenant, through REST; its id (undefined when it could not be created). */
+/**
+ * Runs `body` with the GraphQL path of the run's customer tenant (staff act in any tenant,
+ * contracts/schema.graphql), so what it creates there goes with the tenant at the cleanup.
+ */
+async function inCustomerTenant<T>(c: ConformanceClient, tenants: RunTenants, body: () => Promise<T>): Promise<T> {
+  const own = c.session.tenant;
+  c.session.tenant = tenants.customerName;
+  try {
+    return await body();
+  } finally {
+    c.session.tenant = own;
+  }
+}
+
+/**
+ * An administrador of the run's customer tenant, created through GraphQL `newUser` on that tenant's
+ * path with the caller's own role; its token (null when it could not be created or sign in). REST
+ * `userCreate` puts a user in the caller's tenant, so the REST users are created by this one: they land
+ * in the customer tenant and go with it (a deleted user's row stays: userDelete is a soft delete).
+ */
+async function customerAdministrator(
+  c: ConformanceClient,
+  run: RunContext,
+  tenants: RunTenants,
+): Promise<string | null> {
+  const email = `conf-admin-${run.stamp}@example.com`;
+  const password = 'Conf#Ad8!Tn3@Vx';
+  const created = await inCustomerTenant(c, tenants, () =>
+    c.graphql('newUser', {
+      username: `conf.admin.${run.stamp}`,
+      name: 'Conformance Tenant Administrator',
+      email,
+      password,
+      role_id: run.ownRoleId ?? 0,
+      user_department_id: null,
+      chosen_instances: [],
+    }),
+  );
+  if (!created) return null;
+  return c.loginToken(email, password);
+}
+
+/**
+ * A throwaway user through REST, created by an administrador of the run's customer tenant (so in that
+ * tenant); its id (undefined when it could not be created).
+ */
 export async function restUsers(
+  c: ConformanceClient,
+  run: RunContext,
+  me: Record<string, unknown>,
+  roleId: number | undefined,
+  tenants: RunTenants,
+): Promise<number | undefined> {
+  const token = await customerAdministrator(c, run, tenants);
+  if (!token) {
+    c.check('userCreate', 'rest', 0, ["not exercised: no administrador of the run's customer tenant"]);
+    return undefined;
+  }
+  const caller = c.session.token;
+  c.session.token = token;
+  try {
+    return await restUsersAs(c, run, me, roleId ?? run.ownRoleId);
+  } finally {
+    c.session.token = caller;
+  }
+}
+
+async function restUsersAs(
   c: ConformanceClient,
   run: RunContext,
   me: Record<string, unknown>,
@@ -158,7 +226,7 @@ export async function restUsers(
         name: 'Conformance User',
         email: userEmail,
         password: userPassword,
-        role_id: roleId ?? 1,
+        role_id: roleId ?? 0,
         user_department_id: null,
         chosen_instances: [],
       },
@@ -197,7 +265,7 @@ export async function restUsers(
     await ownCredentials(
       c,
       userId,
-      { username: `conf.${stamp}`, email: userEmail, password: userPassword, roleId: roleId ?? 1 },
+      { username: `conf.${stamp}`, email: userEmail, password: userPassword, roleId: roleId ?? 0 },
       stamp,
     );
   } else if (anyUserId) {
@@ -209,12 +277,20 @@ export async function restUsers(
   return userId;
 }
 
-/** Every GraphQL operation (contracts/operations), on a throwaway user of its own. */
+/**
+ * Every GraphQL operation (contracts/operations), on the path of the run's customer tenant (what it
+ * creates there goes with the tenant), on a throwaway user of its own.
+ */
 export async function graphqlOperations(
   c: ConformanceClient,
   run: RunContext,
   roleId: number | undefined,
+  tenants: RunTenants,
 ): Promise<void> {
+  await inCustomerTenant(c, tenants, () => graphqlOperationsHere(c, run, roleId ?? run.ownRoleId));
+}
+
+async function graphqlOperationsHere(c: ConformanceClient, run: RunContext, roleId: number | undefined): Promise<void> {
   const { graphql, graphqlRefused, http, rest, check, loginToken, expect401, email, password, tenant } = c;
   const { stamp } = run;
   await graphql('logIn', { email, password, remember: false }, null);
@@ -224,8 +300,14 @@ export async function graphqlOperations(
   await graphql('departments', {});
   const gqlInstances = asArray((await graphql('instances', { remove_ids: [] }))?.instances).map(asRecord);
   await graphql('onlineUsers', { user_id: null, instance_id: null });
-  await graphql('disconnected', {});
-  await graphql('connected', {});
+  // The caller's presence ends as it was (userInfo `isConnected` at sign-in): the other one first.
+  if (run.ownConnected === true) {
+    await graphql('disconnected', {});
+    await graphql('connected', {});
+  } else {
+    await graphql('connected', {});
+    await graphql('disconnected', {});
+  }
 
   let instanceIds = gqlInstances.map((i) => i.id).filter((id): id is number => typeof id === 'number');
   if (instanceIds.length === 0) {
@@ -264,7 +346,7 @@ export async function graphqlOperations(
         name: 'Conformance GraphQL User',
         email: gqlEmail,
         password: gqlPassword,
-        role_id: roleId ?? 1,
+        role_id: roleId ?? 0,
         user_department_id: null,
         chosen_instances: instanceIds.slice(0, 1),
       })
@@ -335,7 +417,7 @@ export async function graphqlOperations(
   else check('refreshToken', 'graphql', 0, ['could not sign in for a separate session']);
 }
 
-/** Soft delete and restore of the throwaway tenant, which is left deleted. */
+/** Soft delete and restore of the throwaway tenant (the cleanup removes it, ./kit-fixtures.ts). */
 export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTenants): Promise<void> {
   const { rest, http, check } = c;
   const { tenantName, tenantId } = tenants;
@@ -365,8 +447,6 @@ export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTen
     if (!(await findIn(false))) problems.push('a restored tenant is missing from the paginated list');
     if (await findIn(true)) problems.push('a restored tenant is still in the list with only_deleted');
     check('soft delete / restore', 'rest', 200, problems);
-    // Leave the throwaway tenant deleted.
-    await http('POST', '/api/tenant/delete', { body: { id: tenantId } });
   }
 }
 

@@ -1,5 +1,5 @@
 import { GRAPHQL_OPERATIONS, REST_OPERATION_IDS } from './kit-contract.js';
-import { conformanceClient, isoDay } from './kit-client.js';
+import { asRecord, conformanceClient, isoDay } from './kit-client.js';
 import type { ConformanceClient, ConformanceOptions, Result } from './kit-client.js';
 import {
   instancesAndConnections,
@@ -11,6 +11,7 @@ import {
 } from './kit-rest-steps.js';
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
 import { socketChecks } from './checks-socket.js';
+import { cleanUp, noFixtures } from './kit-fixtures.js';
 import { deleteUserAndLogOut, graphqlOperations, restUsers, softDeleteAndRestore } from './kit-user-steps.js';
 import { negativeCases } from './checks-negative.js';
 import { tokenProtocol } from './checks-tokens.js';
@@ -19,7 +20,8 @@ import { tokenProtocol } from './checks-tokens.js';
  * Conformance kit: drives ANY server that claims to implement the contracts (REST `contracts/openapi.yaml`,
  * GraphQL `contracts/schema.graphql` + `contracts/operations/`, the socket `contracts/socket.md`) over HTTP
  * and checks every answer against them. It imports nothing from the reference server: it discovers ids and
- * names from the server itself and only mutates records it creates (unique names). docs/conformance.md.
+ * names from the server itself and only mutates records it creates (unique names), all of which it
+ * removes at the end, whatever failed (./kit-fixtures.ts). docs/conformance.md.
  */
 
 export {
@@ -69,7 +71,7 @@ export const GROUPS: Group[] = [
   },
   {
     name: 'tenants',
-    description: 'a throwaway tenant: create, list, update, plan, features',
+    description: 'throwaway tenants (a customer, one to edit): create, list, update, plan, features',
     needs: [],
     run: async (c, run, state) => {
       state.tenants = await throwawayTenant(c, run);
@@ -98,16 +100,17 @@ export const GROUPS: Group[] = [
   {
     name: 'users',
     description: 'users over REST, with the credential rules',
-    needs: ['roles'],
+    needs: ['roles', 'tenants'],
     run: async (c, run, state) => {
-      state.userId = await restUsers(c, run, need(state.me, 'the signed-in user'), state.roleId);
+      const me = need(state.me, 'the signed-in user');
+      state.userId = await restUsers(c, run, me, state.roleId, need(state.tenants, 'the throwaway tenants'));
     },
   },
   {
     name: 'graphql',
     description: 'every GraphQL operations file',
-    needs: ['roles'],
-    run: (c, run, state) => graphqlOperations(c, run, state.roleId),
+    needs: ['roles', 'tenants'],
+    run: (c, run, state) => graphqlOperations(c, run, state.roleId, need(state.tenants, 'the throwaway tenants')),
   },
   {
     name: 'socket',
@@ -186,17 +189,36 @@ export async function runConformance(options: RunOptions): Promise<Result[]> {
     stamp: `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
     finishAt: isoDay(today),
     startAt: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
+    fixtures: noFixtures(),
   };
   c.position.group = 'sign-in';
   const me = await signIn(c);
   if (me) {
+    const role = asRecord(me.role).id;
+    if (typeof role === 'number') run.ownRoleId = role;
+    if (typeof me.isConnected === 'boolean') run.ownConnected = me.isConnected;
     const state: RunState = { me };
-    for (const group of groups) {
-      c.position.group = group.name;
+    try {
+      for (const group of groups) {
+        c.position.group = group.name;
+        try {
+          await group.run(c, run, state);
+        } catch (error) {
+          c.check(`${group.name} (group)`, 'rest', 0, [`the group stopped: ${(error as Error).message}`]);
+        }
+      }
+    } finally {
+      // Whatever ran or stopped: remove what the run created (a group may have signed the caller out).
+      c.position.group = 'cleanup';
+      const signedIn = c.session.token;
       try {
-        await group.run(c, run, state);
+        const fresh = await c.loginToken();
+        if (fresh) c.session.token = fresh;
+        await cleanUp(c, run.fixtures);
       } catch (error) {
-        c.check(`${group.name} (group)`, 'rest', 0, [`the group stopped: ${(error as Error).message}`]);
+        c.check('cleanup', 'rest', 0, [`the cleanup stopped: ${(error as Error).message}`]);
+      } finally {
+        c.session.token = signedIn;
       }
     }
   }

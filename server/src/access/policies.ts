@@ -111,6 +111,7 @@ export const POLICIES = {
     update: staff(['tenants']),
     remove: staff(['tenants'], { rules: ['nobody deletes its own tenant'] }),
     restore: staff(['tenants']),
+    purge: staff(['tenants'], { rules: ['an administrador only', 'a soft-deleted tenant only'] }),
     setPlan: staff(['tenants']),
     features: route(['tenants'], { tenantArg: 0 }),
     setFeature: staff(['tenants'], { tenantArg: 0 }),

@@ -30,6 +30,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   tenantCreate: 'tenants.create',
   tenantDelete: 'tenants.remove',
   tenantRestore: 'tenants.restore',
+  tenantPurge: 'tenants.purge',
   tenantSetPlan: 'tenants.setPlan',
   tenantUpdate: 'tenants.update',
   sheetOrders: 'reports.orders',

@@ -15,6 +15,7 @@ export function tenantHandlers({ services }: HandlerDeps) {
   };
   const tenantDelete: Handler<'tenantDelete'> = async (request) => tenants.remove(caller(request), request.body.id);
   const tenantRestore: Handler<'tenantRestore'> = async (request) => tenants.restore(caller(request), request.body.id);
+  const tenantPurge: Handler<'tenantPurge'> = async (request) => tenants.purge(caller(request), request.body.id);
   const tenantSetPlan: Handler<'tenantSetPlan'> = async (request) => tenants.setPlan(caller(request), request.body);
   const tenantUpdate: Handler<'tenantUpdate'> = async (request) => tenants.update(caller(request), request.body);
   const featureList: Handler<'featureList'> = async (request) => {
@@ -33,6 +34,7 @@ export function tenantHandlers({ services }: HandlerDeps) {
     tenantCreate,
     tenantDelete,
     tenantRestore,
+    tenantPurge,
     tenantSetPlan,
     tenantUpdate,
     featureList,

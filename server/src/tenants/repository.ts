@@ -96,6 +96,11 @@ export async function setTenantDeleted(db: Db, id: number, deleted: boolean): Pr
   return row.deleted_at;
 }
 
+/** Deletes the tenant row; its rows in other tables go by the foreign keys' `on delete cascade`. */
+export async function purgeTenant(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('tenants').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 /** Whether a tenant other than `id`, live or deleted, has this name. */
 export async function tenantNameTakenByOther(db: Db, name: string, id: number): Promise<boolean> {
   return Boolean(

@@ -6,7 +6,7 @@ import type { Actor, Caller } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
-import { checkAll, conflict, invalid, notFound } from '../base/domain-error';
+import { checkAll, conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';
@@ -20,7 +20,7 @@ import { isBroken } from '../base/broken-promises';
  * and deleted tenants (the index tenants_name_key decides when two requests race).
  *
  * Every successful change writes one audit record in its own transaction (server/src/audit/trail.ts):
- * `tenant.create`, `tenant.update`, `tenant.delete`, `tenant.restore`, `tenant.plan`, `tenant.feature`,
+ * `tenant.create`, `tenant.update`, `tenant.delete`, `tenant.restore`, `tenant.purge`, `tenant.plan`, `tenant.feature`,
  * the target being the tenant itself, with the before and after of the fields that changed (the row is
  * read locked inside the transaction, so two racing requests each record what they really replaced).
  * A call that sets the values a tenant already has still succeeds and is still recorded, with no
@@ -272,6 +272,37 @@ export function createTenantsService({
     /** Brings a deleted tenant back: its users sign in again (their old sessions stay ended). */
     async restore(actor: Actor, id: number) {
       return setDeleted(actor, id, false);
+    },
+
+    /**
+     * Removes a soft-deleted tenant for good: the row goes and, by the schema's foreign keys (every
+     * `tenant_id` is `on delete cascade`, server/src/db/migrations/0001-core.ts and 0003-activity.ts),
+     * its users with their sessions and codes, instances, links, connections, departments, feature flags
+     * and activity go with it; the audit log keeps its records (no foreign key) and records the purge.
+     * Only an administrador of the back office purges (403 with a reason for any other staff role); a
+     * live tenant is refused (409): it is deleted first, which closes its sessions. Answers the tenant
+     * as it was.
+     */
+    async purge(actor: Actor, id: number): Promise<TenantDto> {
+      // Decided on the caller alone, before any record is read: the answer tells nothing of the tenant.
+      if (actor.role !== 'administrador') throw forbidden([], 'only an administrador may purge a tenant');
+      return audit.transaction(auditWho(actor), async (trx, record) => {
+        // Locked: of two racing purges the second waits, then finds no tenant (404).
+        const row = await repo.lockTenant(trx, id);
+        if (!row) throw notFound('Tenant not found', 'id');
+        if (row.deleted_at === null) throw conflict('The tenant is not deleted; delete it before purging it');
+        const [full] = await repo.tenantRows(trx, [row.id]);
+        if (!full) throw notFound('Tenant not found', 'id');
+        // Recorded while the row is there, so the record copies the tenant's name (server/src/audit/trail.ts).
+        await record({
+          operation: 'tenant.purge',
+          target: { id: row.id, name: row.name },
+          tenantId: row.id,
+          changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: null }),
+        });
+        await repo.purgeTenant(trx, row.id);
+        return toTenantDto(full);
+      });
     },
 
     async setPlan(actor: Actor, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {

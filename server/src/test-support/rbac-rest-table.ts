@@ -125,6 +125,12 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     STAFF_ONLY,
   ],
   [
+    'tenantPurge',
+    '',
+    async () => ({ method: 'POST', url: '/api/tenant/purge', body: { id: await freshTenant(true) } }),
+    STAFF_ONLY,
+  ],
+  [
     'tenantSetPlan',
     '',
     send('POST', '/api/tenant/set-plan', (who) => ({

@@ -286,6 +286,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   tenantDelete: anyOf(tenantByIdMissing, statusIs(409, "already deleted, or the caller's own tenant (state)")),
   tenantRestore: anyOf(tenantByIdMissing, statusIs(409, 'not deleted (state)')),
+  tenantPurge: anyOf(tenantByIdMissing, statusIs(409, 'not deleted: deleted first (state)')),
   tenantSetPlan: tenantByIdMissing,
   tenantUpdate: anyOf(
     tenantByIdMissing,
