@@ -337,6 +337,8 @@ export function conformanceClient(options: ConformanceOptions) {
   const inProfile = (operation: string): boolean => profile === 'full' || !isExtension(operation);
 
   return {
+    baseUrl,
+    timeoutMs,
     email,
     password,
     tenant,
