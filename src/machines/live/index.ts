@@ -1,6 +1,7 @@
 import { featureBulkLive, serverFeatures } from './feature-bulk-live';
 import { call, type LiveTarget } from './live-target';
-import { livePaths, replayLive, type LiveReport } from './live-walk';
+import type { AnyStateMachine } from 'xstate';
+import { livePaths, replayLive, type LiveModel, type LiveReport } from './live-walk';
 import { sessionLive } from './session-live';
 import { socketLive } from './socket-live';
 
@@ -50,15 +51,25 @@ export async function liveGraphCounts(target: LiveTarget): Promise<Record<string
 }
 
 /**
- * Replays every model; one report per machine. The instance it makes stays in the run's tenant (the
- * contract has no instance deletion); the kit removes that tenant.
+ * Replays every model; one report per machine, each handed to `onReport` as it is done (the kit times
+ * its checks by when they are recorded). The instance it makes stays in the run's tenant (the contract
+ * has no instance deletion); the kit removes that tenant.
  */
-export async function runLiveMachines(target: LiveTarget): Promise<LiveReport[]> {
+export async function runLiveMachines(
+  target: LiveTarget,
+  onReport: (report: LiveReport) => void = () => undefined,
+): Promise<LiveReport[]> {
   const features = await editedFeatures(target);
   const instanceId = await watchedInstance(target);
-  return [
-    await replayLive(sessionLive(target)),
-    await replayLive(socketLive(target, instanceId)),
-    await replayLive(featureBulkLive(target, features)),
-  ];
+  const reports: LiveReport[] = [];
+  // One at a time: each replays against the same server, and the kit's table reads in this order.
+  const replay = async <TMachine extends AnyStateMachine>(model: LiveModel<TMachine>) => {
+    const report = await replayLive(model);
+    onReport(report);
+    reports.push(report);
+  };
+  await replay(sessionLive(target));
+  await replay(socketLive(target, instanceId));
+  await replay(featureBulkLive(target, features));
+  return reports;
 }

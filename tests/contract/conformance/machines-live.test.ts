@@ -64,3 +64,59 @@ describe('conformance kit: the machines against a live server (PGlite)', () => {
     }
   });
 });
+
+/**
+ * The same group against a server that breaks three promises the machines rely on (each answer still
+ * well-formed): sign-out answers 200 without revoking, a feature change answers 200 without being stored,
+ * an instance rename answers 200 without changing anything (so no event reaches the socket). Each
+ * machine's check must fail, naming what broke.
+ */
+describe('conformance kit: the machines fail a server that breaks their promises (PGlite)', () => {
+  let testApp: TestApp | undefined;
+  let results: Result[] = [];
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ databaseUrl: 'pglite://memory' });
+    // After the body is parsed, before the route: the answer a conforming server would give, and nothing done.
+    testApp.app.fastify.addHook('preHandler', async (request, reply) => {
+      const path = request.url.split('?')[0];
+      if (request.method !== 'POST') return;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (path === '/api/auth/logout') return reply.code(200).send({ message: 'Logged out' });
+      if (path === '/api/tenant/feature')
+        return reply.code(200).send({ option: body.option, enabled: body.enabled, tenantName: body.tenantName });
+      if (path === '/api/instance/update') {
+        const list = await testApp?.app.fastify.inject({
+          method: 'GET',
+          url: `/api/instance?tenantName=${encodeURIComponent(String(body.tenantName))}`,
+          headers: { authorization: request.headers.authorization ?? '' },
+        });
+        const row = (list?.json() as { id: unknown }[]).find((r) => r.id === body.id);
+        return reply.code(200).send({ ...row, name: body.name });
+      }
+    });
+    await testApp.app.fastify.listen({ host: '127.0.0.1', port: 0 });
+    results = await runConformance({
+      baseUrl: `http://127.0.0.1:${(testApp.app.fastify.server.address() as AddressInfo).port}`,
+      email: 'admin@demo.local',
+      password: 'Back#Office!Demo',
+      only: ['machines'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('fails each machine, naming the broken promise', () => {
+    const problems = (machine: string) =>
+      results
+        .filter((r) => r.group === 'machines' && r.operation.startsWith(`machine ${machine}:`))
+        .flatMap((r) => (r.ok ? ['(passed)'] : r.problems));
+    expect(problems('session')).toContainEqual(
+      expect.stringMatching(/signed-out session's token still answers HTTP 200/),
+    );
+    expect(problems('socket')).toContainEqual(expect.stringMatching(/no InstanceUpdated for the renamed instance/));
+    expect(problems('feature-bulk')).toContainEqual(expect.stringMatching(/the server holds/));
+  });
+});
