@@ -83,6 +83,34 @@ describe('the packed conformance kit', () => {
     expect(byEnv.code).toBe(0);
   }, 120_000);
 
+  it('replays the machines from the bundle it carries (--only machines)', async () => {
+    const installed = join(dir, 'node_modules', 'backoffice-conformance');
+    expect(existsSync(join(installed, 'dist', 'machines-entry.mjs'))).toBe(true);
+    const json = join(dir, 'machines.json');
+    const machines = await kit([
+      '--base-url',
+      baseUrl,
+      '--email',
+      'admin@demo.local',
+      '--password',
+      'Back#Office!Demo',
+      '--only',
+      'machines',
+      '--quiet',
+      '--json',
+      json,
+    ]);
+    expect(machines.code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      results: { ok: boolean; group: string; operation: string }[];
+    };
+    expect(report.results.filter((r) => r.group === 'machines').map((r) => [r.operation, r.ok])).toEqual([
+      [expect.stringMatching(/^machine session: [1-9]\d* paths, [1-9]\d* steps$/), true],
+      [expect.stringMatching(/^machine socket: [1-9]\d* paths, [1-9]\d* steps$/), true],
+      [expect.stringMatching(/^machine feature-bulk: [1-9]\d* paths, [1-9]\d* steps$/), true],
+    ]);
+  }, 120_000);
+
   it('exits 2 on a wrong command line, 3 when it cannot sign in or reach the server', async () => {
     expect((await kit(['--base-url', baseUrl, '--email', 'admin@demo.local'])).code).toBe(2);
     expect((await kit(['--base-url', baseUrl, '--email', 'a', '--password', 'b', '--only', 'nope'])).code).toBe(2);
