@@ -80,6 +80,11 @@ export async function negativeCases(c: ConformanceClient, run: RunContext, me: R
     await orderOfChecks(c, principals);
     await restAndGraphqlAgree(c, principals);
   } finally {
+    // What the group cannot remove itself (deleted users, deleted tenants) the run's clean-up purges
+    // (./kit-fixtures.ts); its own clean-up first checks what blocking and deleting do.
+    run.fixtures.users.push(...created.users.map((u) => u.id));
+    run.fixtures.tenants.push(...created.tenants.map((id) => ({ id })));
+    run.fixtures.roles.push(...created.roles);
     await cleanUp(c, created, principals);
   }
 }

@@ -461,7 +461,7 @@ export async function socketChecks(
       };
     });
 
-    await eventsAndRevocations(c, { me, myTenant, myId, stamp, tenants, connect, step });
+    await eventsAndRevocations(c, { me, myTenant, myId, stamp, tenants, fixtures: run.fixtures, connect, step });
   } finally {
     // Every socket this group opened, closed (or dropped) before it returns.
     await Promise.all(probes.map((p) => p.end()));
@@ -480,6 +480,8 @@ interface EventsContext {
   myId: number;
   stamp: string;
   tenants: RunTenants;
+  /** What the run removes at its end (./kit-fixtures.ts). */
+  fixtures: RunContext['fixtures'];
   connect(tenantName: string, userId: number, token?: string): Promise<Probe>;
   step(name: string, body: () => Promise<Step>): Promise<void>;
 }
@@ -649,6 +651,9 @@ async function eventsAndRevocations(c: ConformanceClient, x: EventsContext): Pro
     // The throwaway user goes (if a check above did not delete it), then the role it held: a role any
     // user held, live or deleted, cannot be deleted (contracts/openapi.yaml roleDelete), so a user still
     // on it is moved off first.
+    // The run's clean-up purges the user and removes the role if this could not (./kit-fixtures.ts).
+    if (userId) x.fixtures.users.push(userId);
+    if (roleId) x.fixtures.roles.push(roleId);
     if (userId && !userDeleted) {
       await http('PUT', `/api/users/${userId}`, {
         body: { username, name: 'Conformance Socket User', email, role_id: myRoleId },

@@ -23,6 +23,7 @@ const USAGE = `usage: backoffice-conformance --base-url URL --email E --password
   --timeout MS        per request (default 15000)
   --junit FILE        write a JUnit XML report
   --json FILE         write a JSON report
+  --keep              leave what the run created on the server (to look at a failure); no clean-up
   --quiet             print only failed checks and the summary
   --list              list the groups and exit
 
@@ -59,6 +60,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         junit: { type: 'string' },
         json: { type: 'string' },
         quiet: { type: 'boolean' },
+        keep: { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -103,7 +105,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const startedAt = new Date().toISOString();
   let results: Result[];
   try {
-    results = await runConformance({ baseUrl, email, password, profile, timeoutMs, only, skip });
+    results = await runConformance({
+      baseUrl,
+      email,
+      password,
+      profile,
+      timeoutMs,
+      only,
+      skip,
+      keep: values.keep === true,
+    });
   } catch (error) {
     io.err(`the run could not start: ${(error as Error).message}`);
     return EXIT.unreachable;

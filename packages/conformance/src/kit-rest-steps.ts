@@ -111,29 +111,34 @@ async function createTenant(
   features: string[],
   label: string,
 ): Promise<number | undefined> {
-  const created = asRecord(
-    await c.rest(
-      'tenantCreate',
-      'POST',
-      '/api/tenant',
-      201,
-      {
-        body: {
-          name,
-          cnpj: randomCnpj(),
-          features,
-          template: 'conformance-a',
-          pool: 'conformance-pool-a',
-          userLimit: 5,
-          plan: 'starter',
-          ticketLimit: 100,
-        },
+  // The id of whatever the server created, even with a wrong status (that check fails on its own): the
+  // run goes on with it, and the clean-up removes it.
+  let id: number | undefined;
+  await c.rest(
+    'tenantCreate',
+    'POST',
+    '/api/tenant',
+    201,
+    {
+      body: {
+        name,
+        cnpj: randomCnpj(),
+        features,
+        template: 'conformance-a',
+        pool: 'conformance-pool-a',
+        userLimit: 5,
+        plan: 'starter',
+        ticketLimit: 100,
       },
-      label,
-    ),
+      created: (json) => {
+        const made = asRecord(json).id;
+        if (typeof made !== 'number') return;
+        id = made;
+        run.fixtures.tenants.push({ id: made, name });
+      },
+    },
+    label,
   );
-  const id = typeof created.id === 'number' ? created.id : undefined;
-  if (id !== undefined) run.fixtures.tenants.push({ id, name });
   return id;
 }
 
@@ -144,7 +149,8 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
   const options = await featureOptions(c);
   const customerName = `conf-${stamp}-c`;
   const customerId = await createTenant(c, run, customerName, options.slice(0, 1), 'tenantCreate (customer)');
-  if (customerId === undefined) throw new Error('the customer tenant could not be created');
+  // The tenantCreate check says why; the groups that need the customer tenant cannot run.
+  if (customerId === undefined) throw new Error('the customer tenant could not be created (see tenantCreate)');
   await rest('tenantList', 'GET', '/api/tenant/false', 200);
   await rest('tenantPaginated', 'POST', '/api/tenant/paginated', 200, { body: {} });
   const tenantName = `conf-${stamp}`;
@@ -336,7 +342,7 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
  * created, or in the `base` profile, where roles are read only: `roleCreate` is an extension).
  */
 export async function permissionsAndRoles(c: ConformanceClient, run: RunContext): Promise<number | undefined> {
-  const { rest, email, graphql, check } = c;
+  const { rest, email, check } = c;
   const { stamp } = run;
   await rest('permissionByEmail', 'GET', '/api/permission/email', 200, { query: { email } });
   const permissions = asArray(await rest('permissionList', 'GET', '/api/permission', 200)).map(asRecord);
@@ -378,13 +384,28 @@ export async function permissionsAndRoles(c: ConformanceClient, run: RunContext)
     if (gone === undefined) run.fixtures.roles.push(doomed.id);
   }
   if (!c.inProfile('roleCreate')) {
-    // No role of its own: permissionUpdate sets an existing role's permissions to what they are (its
-    // routes from GraphQL `roles`), never the caller's own role (nobody edits it), so nothing changes.
-    const roles = asArray((await graphql('roles', {}))?.roles).map(asRecord);
-    const target = roles.find((r) => typeof r.id === 'number' && r.id !== run.ownRoleId);
+    // No role of its own: permissionUpdate sets an existing role's permissions to what they are, never
+    // the caller's own role (nobody edits it), so nothing changes. The base API lists no roles: a user of
+    // the caller's tenant holding another role names it (userList), and its permissions come from
+    // permissionByEmail.
+    const users = asArray((await c.http('GET', '/api/users')).json).map(asRecord);
+    const holder = users.find((u) => {
+      const roleId = asRecord(u.role).id;
+      return typeof roleId === 'number' && roleId !== run.ownRoleId && typeof u.email === 'string';
+    });
+    const target = holder
+      ? {
+          id: asRecord(holder.role).id,
+          has_permission_routes: asArray(
+            (await c.http('GET', '/api/permission/email', { query: { email: String(holder.email) } })).json,
+          )
+            .map(asRecord)
+            .map((p) => p.route_name),
+        }
+      : undefined;
     if (target)
       await rest('permissionUpdate', 'POST', '/api/permission/update', 200, {
-        body: { roleId: target.id, permissions: asArray(target.has_permission_routes) },
+        body: { roleId: target.id, permissions: target.has_permission_routes },
       });
     else check('permissionUpdate', 'rest', 0, ["not exercised: no role but the caller's own to set as it is"]);
   }

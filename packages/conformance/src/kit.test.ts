@@ -52,8 +52,11 @@ describe('the contract validators', () => {
 });
 
 describe('choosing groups', () => {
-  it('runs every group in order by default', () => {
-    expect(selectGroups().map((g) => g.name)).toEqual(GROUPS.map((g) => g.name));
+  it('runs every group in order by default, except those a run asks for by name', () => {
+    expect(selectGroups().map((g) => g.name)).toEqual(GROUPS.filter((g) => !g.optIn).map((g) => g.name));
+    const optIn = GROUPS.filter((g) => g.optIn).map((g) => g.name);
+    expect(optIn.length).toBeGreaterThan(0);
+    expect(selectGroups(optIn).map((g) => g.name)).toEqual(expect.arrayContaining(optIn));
   });
 
   it('adds what a chosen group needs, and drops what needs a skipped group', () => {

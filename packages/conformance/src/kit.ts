@@ -164,6 +164,11 @@ export interface RunOptions extends ConformanceOptions {
   only?: string[];
   /** Groups not to run (nor the groups that need them). */
   skip?: string[];
+  /**
+   * Leave what the run created on the server, to look at after a failure (`--keep`): no clean-up, and a
+   * result lists what stayed. The purge operations are then not exercised.
+   */
+  keep?: boolean;
 }
 
 /**
@@ -228,15 +233,24 @@ export async function runConformance(options: RunOptions): Promise<Result[]> {
       // Whatever ran or stopped: remove what the run created (a group may have signed the caller out).
       c.position.group = 'cleanup';
       const signedIn = c.session.token;
-      try {
-        const fresh = await c.loginToken();
-        if (fresh) c.session.token = fresh;
-        await cleanUp(c, run.fixtures);
-      } catch (error) {
-        c.check('cleanup', 'rest', 0, [`the cleanup stopped: ${(error as Error).message}`]);
-      } finally {
-        c.session.token = signedIn;
-      }
+      const { tenants, users, roles } = run.fixtures;
+      if (options.keep)
+        c.check(
+          `cleanup skipped (--keep): left tenants ${tenants.map((t) => t.name ?? `#${t.id}`).join(', ') || 'none'}; users ${users.join(', ') || 'none'}; roles ${roles.join(', ') || 'none'}`,
+          'rest',
+          0,
+          [],
+        );
+      else
+        try {
+          const fresh = await c.loginToken();
+          if (fresh) c.session.token = fresh;
+          await cleanUp(c, run.fixtures);
+        } catch (error) {
+          c.check('cleanup', 'rest', 0, [`the cleanup stopped: ${(error as Error).message}`]);
+        } finally {
+          c.session.token = signedIn;
+        }
     }
   }
   const whole = (options.only ?? []).length === 0 && (options.skip ?? []).length === 0;

@@ -22,6 +22,8 @@ describe('conformance kit: the machines against a live server (PGlite)', () => {
       email: 'admin@demo.local',
       password: 'Back#Office!Demo',
       only: ['machines'],
+      // The run's tenant stays, so the live graphs can be built again on it below.
+      keep: true,
     });
   }, 180_000);
 
@@ -43,7 +45,8 @@ describe('conformance kit: the machines against a live server (PGlite)', () => {
     const tenants = (await (
       await fetch(`${baseUrl}/api/tenant/false`, { headers: { authorization: `Bearer ${login.access_token}` } })
     ).json()) as { name: string }[];
-    const runTenant = tenants.filter((t) => t.name.startsWith('conf-')).map((t) => t.name);
+    // The tenant the run edits (`conf-<stamp>`; the customer one is `conf-<stamp>-c`).
+    const runTenant = tenants.filter((t) => /^conf-[a-z0-9]+$/.test(t.name)).map((t) => t.name);
     expect(runTenant).toHaveLength(1);
     const counts = await liveGraphCounts({
       baseUrl,
