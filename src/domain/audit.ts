@@ -32,6 +32,7 @@ export const AUDIT_OPERATIONS = {
   'user.block': 'user',
   'user.unblock': 'user',
   'user.delete': 'user',
+  'user.purge': 'user',
   'user.password': 'user',
   'user.disconnect': 'user',
   'user.instance-unlink': 'user',

@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a soft-deleted user for good, with everything it holds
+         * @description Removes a user that is already soft-deleted (`userDelete`), with its sessions (token families and socket tickets), two-factor recovery codes and instance links; its sign-in attempts stay, their user link cleared, and the tenant's activity it took part in stays without it. Its e-mail and username stay free. The audit log keeps its records (and records the purge). Only back-office staff whose role is `administrador` may purge (403 with a reason for anyone else); a live user is refused with 409 (delete it first), and so is the caller's own account; an unknown or already purged id is 404.
+         */
+        post: operations["userPurge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}": {
         parameters: {
             query?: never;
@@ -1073,7 +1093,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -2305,6 +2325,68 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userPurge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 12
+                 *     }
+                 */
+                "application/json": components["schemas"]["IdRequest"];
+            };
+        };
+        responses: {
+            /** @description The user as it was before it was removed (soft-deleted, so offline and with no instance links). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "name": "Joana Silva",
+                     *       "username": "joana.silva",
+                     *       "email": "joana@demo.local",
+                     *       "image": null,
+                     *       "isConnected": false,
+                     *       "blocked": false,
+                     *       "twoFactorEnabled": false,
+                     *       "twoFactorEnrolmentRequired": false,
+                     *       "tenantName": "farmacia-central",
+                     *       "origin_backoffice": false,
+                     *       "role": {
+                     *         "id": 2,
+                     *         "name": "operador",
+                     *         "display_name": "Operador",
+                     *         "has_permission_routes": [
+                     *           "dashboard-report"
+                     *         ]
+                     *       },
+                     *       "userDepartment": null,
+                     *       "userInstances": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -98,6 +98,8 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/auth/socket-ticket'],
   // Removing a soft-deleted tenant for good (a conformance run leaves nothing behind).
   ['post', '/api/tenant/purge'],
+  // Removing a soft-deleted user for good (a conformance run's users leave nothing behind).
+  ['post', '/api/users/purge'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

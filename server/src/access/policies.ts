@@ -90,6 +90,7 @@ export const POLICIES = {
     }),
     setBlocked: route(['users'], { rules: [ACT_ON, 'nobody blocks itself'] }),
     remove: route(['users'], { rules: [ACT_ON, 'nobody deletes itself'] }),
+    purge: staff(['users'], { rules: ['an administrador only', 'a soft-deleted user only', 'nobody purges itself'] }),
     disconnect: route(['users'], { rules: [ACT_ON] }),
     setConnected: signedIn({ rules: ['own presence only'] }),
     changeOwnPassword: signedIn({ rules: ['own account only'] }),

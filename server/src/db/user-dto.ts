@@ -34,11 +34,12 @@ export async function grantedRoutes(db: Kysely<Database>, roleId: number): Promi
 
 /**
  * Loads users as the contract's `User` (role with its routes, department, instance links) in four
- * queries whatever the number of users, so a 10,000-user list is not 40,000 round trips.
+ * queries whatever the number of users, so a 10,000-user list is not 40,000 round trips. Live users
+ * only, unless `deleted` asks for soft-deleted ones too (the purge answers the user as it was).
  */
 export async function loadUserDtos(
   db: Kysely<Database>,
-  filter: { ids?: readonly number[]; tenantId?: number },
+  filter: { ids?: readonly number[]; tenantId?: number; deleted?: boolean },
 ): Promise<UserDto[]> {
   let query = db
     .selectFrom('users as u')
@@ -64,7 +65,6 @@ export async function loadUserDtos(
       'd.name as department_name',
       'd.activated as department_activated',
     ])
-    .where('u.deleted_at', 'is', null)
     .orderBy('u.name')
     .orderBy('u.id');
   if (filter.ids) {
@@ -72,6 +72,7 @@ export async function loadUserDtos(
     query = query.where('u.id', 'in', [...filter.ids]);
   }
   if (filter.tenantId !== undefined) query = query.where('u.tenant_id', '=', filter.tenantId);
+  if (!filter.deleted) query = query.where('u.deleted_at', 'is', null);
   const rows = await query.execute();
   if (rows.length === 0) return [];
 

@@ -20,6 +20,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   userUpdate: 'users.update',
   userSetBlocked: 'users.setBlocked',
   userDelete: 'users.remove',
+  userPurge: 'users.purge',
   userSettingsUpdate: 'users.updateSettings',
   twoFactorStatus: 'auth.twoFactorStatus',
   twoFactorEnrol: 'auth.twoFactorEnrol',

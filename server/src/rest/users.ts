@@ -69,6 +69,8 @@ export function userHandlers({ services }: HandlerDeps) {
     return { message: 'Deleted' };
   };
 
+  const userPurge: Handler<'userPurge'> = async (request) => users.purge(caller(request), request.body.id);
+
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
     users.updateSettings(caller(request), anyVisible, request.params.id, request.body);
 
@@ -78,6 +80,7 @@ export function userHandlers({ services }: HandlerDeps) {
     userIsFuncionalUser,
     userCreate,
     userUpdate,
+    userPurge,
     userSetBlocked,
     userDelete,
     userSettingsUpdate,

@@ -127,9 +127,9 @@ export const UNAUTHORIZED: Partial<Record<Principal, unknown>> = {
 // Fresh targets in tenant B (for calls that consume them)
 // ------------------------------------------------------------------------------------------------------
 
-export async function freshBUser(): Promise<number> {
+export async function freshBUser({ deleted = false }: { deleted?: boolean } = {}): Promise<number> {
   m.counter += 1;
-  return (
+  const id = (
     await createTestUser(m.t.db, {
       email: `matrix-b-extra-${m.counter}@demo.local`,
       tenant: 'matrix-b',
@@ -137,6 +137,8 @@ export async function freshBUser(): Promise<number> {
       originBackoffice: false,
     })
   ).id;
+  if (deleted) await m.t.db.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', id).execute();
+  return id;
 }
 export async function freshTenant(deleted: boolean): Promise<number> {
   m.counter += 1;

@@ -81,6 +81,12 @@ export const REST_TABLE: [string, string, Build, Row][] = [
   ],
   ['userDelete', '', async () => ({ method: 'DELETE', url: `/api/users/${await freshBUser()}` }), NOT_VISIBLE],
   [
+    'userPurge',
+    '',
+    async () => ({ method: 'POST', url: '/api/users/purge', body: { id: await freshBUser({ deleted: true }) } }),
+    STAFF_ONLY,
+  ],
+  [
     'userSettingsUpdate',
     '',
     send(

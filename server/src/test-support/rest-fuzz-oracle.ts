@@ -178,6 +178,18 @@ const tenantByIdMissing: Explain = async ({ status, input }) => {
     ? null
     : 'no tenant with this id';
 };
+/** No user row with the body's id, live or deleted (never was, or purged). */
+const userByIdMissing: Explain = async ({ status, input }) => {
+  if (status !== 404) return null;
+  const id = (input.body as { id?: number }).id;
+  return (await run.t.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', id ?? 0)
+    .executeTakeFirst())
+    ? null
+    : 'no user with this id';
+};
 const pathUserMissing: Explain = async ({ status, input }) =>
   status === 404 && (await userIdMissing(input.path.id)) ? 'no such user' : null;
 const blankName =
@@ -258,6 +270,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   userSetBlocked: anyOf(pathUserMissing, statusIs(409, 'a user cannot block itself')),
   userDelete: anyOf(pathUserMissing, statusIs(409, 'a user cannot delete itself')),
+  userPurge: anyOf(userByIdMissing, statusIs(409, 'not deleted: deleted first, or the caller itself (state)')),
   userSettingsUpdate: anyOf(
     pathUserMissing,
     ({ status, input }) =>

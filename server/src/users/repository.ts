@@ -137,6 +137,28 @@ export async function markUserDeleted(db: Db, id: number): Promise<void> {
   await db.updateTable('users').set({ deleted_at: new Date(), is_connected: false }).where('id', '=', id).execute();
 }
 
+/**
+ * Locks the user's row for the rest of the transaction, live or soft-deleted; undefined when there is
+ * no such row (never was, or purged). Of two racing purges the second waits here, then finds none.
+ */
+export function lockUserForPurge(trx: Transaction<Database>, id: number) {
+  return trx
+    .selectFrom('users')
+    .select(['id', 'tenant_id', 'name', 'deleted_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the user row; its rows in other tables go by the foreign keys (server/src/db/migrations):
+ * token families, socket tickets, two-factor recovery codes and instance links `on delete cascade`;
+ * sign-in attempts, attendances and webhook deliveries keep their history (`on delete set null`).
+ */
+export async function purgeUser(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export function userTokenVersion(db: Db, id: number) {
   return db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirstOrThrow();
 }

@@ -345,6 +345,39 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       await tokens.revokeUser(user.id);
     },
 
+    /**
+     * Removes a soft-deleted user for good: the row goes and, by the schema's foreign keys
+     * (server/src/db/migrations/0001-core.ts, 0002-auth.ts, 0005-two-factor.ts, 0017-socket-tickets.ts),
+     * its token families, socket tickets, recovery codes and instance links go with it; its sign-in
+     * attempts and the tenant's activity it took part in stay, their link to it cleared (`on delete set
+     * null`); the audit log keeps its records (no foreign key) and records the purge. Only an
+     * administrador of the back office purges (403 with a reason for any other role); nobody purges
+     * itself (409, as for a delete); a live user is refused (409): it is deleted first, which ends its
+     * sessions. Answers the user as it was.
+     */
+    async purge(actor: Actor, id: number): Promise<UserDto> {
+      // Decided on the caller alone, before any record is read: the answer tells nothing of the user.
+      if (actor.role !== 'administrador') throw forbidden([], 'only an administrador may purge a user');
+      if (id === actor.userId) throw conflict('You cannot purge yourself', 'id');
+      return audit.transaction(auditWho(actor), async (trx, record) => {
+        // Locked: of two racing purges the second waits, then finds no user (404).
+        const row = await repo.lockUserForPurge(trx, id);
+        if (!row) throw notFound('User not found', 'id');
+        if (row.deleted_at === null) throw conflict('The user is not deleted; delete it before purging it', 'id');
+        const [user] = await loadUserDtos(trx, { ids: [row.id], deleted: true });
+        if (!user) throw notFound('User not found', 'id');
+        // Recorded while the row is there (server/src/audit/trail.ts reads the target's tenant name).
+        await record({
+          operation: 'user.purge',
+          target: { id: row.id, name: row.name },
+          tenantId: row.tenant_id,
+          changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: null }),
+        });
+        await repo.purgeUser(trx, row.id);
+        return user;
+      });
+    },
+
     /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
     async disconnect(actor: Actor, scope: TargetScope, id: number): Promise<void> {
       const user = await target(actor, scope, id);
