@@ -63,12 +63,14 @@ interface Created {
   users: { id: number; username: unknown; name: unknown; email: unknown }[];
   roles: number[];
   tenants: number[];
+  /** The names of the tenants it made on purpose (a wrong server's stray records have none). */
+  tenantNames: Map<number, string>;
   /** The caller's role, which its users are given before they are deleted. */
   callerRole?: number;
 }
 
 export async function negativeCases(c: ConformanceClient, run: RunContext, me: Record<string, unknown>): Promise<void> {
-  const created: Created = { users: [], roles: [], tenants: [] };
+  const created: Created = { users: [], roles: [], tenants: [], tenantNames: new Map() };
   let principals: Principals | undefined;
   try {
     principals = await makePrincipals(c, run, me, created);
@@ -83,7 +85,12 @@ export async function negativeCases(c: ConformanceClient, run: RunContext, me: R
     // What the group cannot remove itself (deleted users, deleted tenants) the run's clean-up purges
     // (./kit-fixtures.ts); its own clean-up first checks what blocking and deleting do.
     run.fixtures.users.push(...created.users.map((u) => u.id));
-    run.fixtures.tenants.push(...created.tenants.map((id) => ({ id })));
+    run.fixtures.tenants.push(
+      ...created.tenants.map((id) => {
+        const name = created.tenantNames.get(id);
+        return name === undefined ? { id } : { id, name };
+      }),
+    );
     run.fixtures.roles.push(...created.roles);
     await cleanUp(c, created, principals);
   }
@@ -173,6 +180,7 @@ async function makePrincipals(
     'the other tenant',
   );
   created.tenants.push(otherTenantId);
+  created.tenantNames.set(otherTenantId, otherTenant);
   // A user lands in the tenant of the request: GraphQL at the other tenant's path (back-office staff).
   const otherEmail = `conf-o-${stamp}@example.com`;
   const newUser = await graphqlAt(

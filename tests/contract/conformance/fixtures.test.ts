@@ -119,8 +119,9 @@ describe('conformance kit fixtures on the seeded reference server (PGlite)', () 
     const before = await snapshot(t);
     const first = await run();
     expect(failures(first)).toEqual([]);
+    // The tenants group's two, the negative group's other tenant.
     const purged = first.filter((r) => r.group === 'cleanup' && /^cleanup: tenant conf-.* purged$/.test(r.operation));
-    expect(purged).toHaveLength(2);
+    expect(purged).toHaveLength(3);
     expect(differences(before, await snapshot(t))).toEqual([]);
     const second = await run();
     expect(failures(second)).toEqual([]);
@@ -131,7 +132,7 @@ describe('conformance kit fixtures on the seeded reference server (PGlite)', () 
       .select('target_name')
       .where('operation', '=', 'tenant.purge')
       .execute();
-    expect(purges).toHaveLength(4);
+    expect(purges).toHaveLength(2 * purged.length);
   }, 240_000);
 
   it('cleans up when checks fail and a group stops half-way (a network failure mid-group)', async () => {
@@ -171,12 +172,18 @@ describe('conformance kit fixtures on the seeded reference server (PGlite)', () 
     const baseOps = REST_ROUTES.map((r) => r.operationId).filter((id) => !isExtension(id));
     expect(baseOps.filter((id) => !called.includes(id))).toEqual([]);
     const left = results.filter((r) => /left soft-deleted \(the base profile has no purge\)$/.test(r.operation));
-    expect(left).toHaveLength(2);
-    // What it says is so: the run's two tenants, soft-deleted, and nothing else of it live.
-    const names = left.map((r) => /tenant (\S+) left/.exec(r.operation)?.[1] ?? '');
+    // What it says is so: the run's three tenants (two of the tenants group, the negative group's other
+    // one) and its user of the caller's tenant, soft-deleted, and nothing else of it live.
+    const names = left.flatMap((r) => /^cleanup: tenant (\S+) left/.exec(r.operation)?.[1] ?? []);
+    expect(names).toHaveLength(3);
     const rows = await t.db.selectFrom('tenants').select(['name', 'deleted_at']).where('name', 'in', names).execute();
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     for (const row of rows) expect(row.deleted_at).not.toBeNull();
+    const users = left.flatMap((r) => Number(/^cleanup: user (\d+) left/.exec(r.operation)?.[1] ?? NaN) || []);
+    expect(users.length).toBe(left.length - names.length);
+    const userRows = await t.db.selectFrom('users').select(['id', 'deleted_at']).where('id', 'in', users).execute();
+    expect(userRows).toHaveLength(users.length);
+    for (const row of userRows) expect(row.deleted_at).not.toBeNull();
   }, 240_000);
 });
 
