@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { breakPromises } from '../../../server/src/base/broken-promises';
 import { startTestApp, type TestApp } from '../../../server/src/test-support/app';
 import { installPackedKit } from './install-packed';
 
@@ -109,6 +110,31 @@ describe('the packed conformance kit', () => {
       [expect.stringMatching(/^machine socket: [1-9]\d* paths, [1-9]\d* steps$/), true],
       [expect.stringMatching(/^machine feature-bulk: [1-9]\d* paths, [1-9]\d* steps$/), true],
     ]);
+  }, 120_000);
+
+  it('exits 1 on a server that breaks a promise, naming it in the table and the JUnit report', async () => {
+    const junit = join(dir, 'broken.xml');
+    breakPromises(['csv-no-bom']);
+    try {
+      const broken = await kit([
+        '--base-url',
+        baseUrl,
+        '--email',
+        'admin@demo.local',
+        '--password',
+        'Back#Office!Demo',
+        '--only',
+        'reports',
+        '--quiet',
+        '--junit',
+        junit,
+      ]);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toContain('CSV does not start with a UTF-8 BOM');
+      expect(readFileSync(junit, 'utf8')).toMatch(/<failure message="CSV does not start with a UTF-8 BOM">/);
+    } finally {
+      breakPromises([]);
+    }
   }, 120_000);
 
   it('exits 2 on a wrong command line, 3 when it cannot sign in or reach the server', async () => {
