@@ -12,6 +12,9 @@ import { GROUPS, formatResults, runConformance, toJson, toJunit, type Profile, t
 /** Exit codes: every check passed; a check failed; the command line was wrong; the run could not start. */
 export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
 
+/** The longest per-request timeout a timer holds (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 const USAGE = `usage: backoffice-conformance --base-url URL --email E --password P [options]
 
   --base-url URL      the server under test (env BACKOFFICE_BASE_URL)
@@ -89,8 +92,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!email) problems.push('--email is required');
   if (!password) problems.push('--password is required');
   if (profile !== 'base' && profile !== 'full') problems.push(`--profile ${String(profile)}: base or full`);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-    problems.push(`--timeout ${String(values.timeout)}: milliseconds`);
+  // A timer holds at most 2^31 - 1 ms; Node fires a longer one at once (every request would fail).
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)
+    problems.push(`--timeout ${String(values.timeout)}: milliseconds, 1 to ${MAX_TIMEOUT_MS}`);
   const known = new Set(GROUPS.map((g) => g.name));
   const only = list(values.only as string | undefined);
   const skip = list(values.skip as string | undefined);
@@ -98,6 +102,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (problems.length > 0 || !baseUrl || !email || !password) {
     io.err(`${problems.join('\n')}\n\n${USAGE}`);
     return EXIT.usage;
+  }
+  // A report that cannot be written is known before the run, not after it created and removed its records.
+  const reports = [
+    ['--junit', values.junit],
+    ['--json', values.json],
+  ] as const;
+  for (const [flag, file] of reports) {
+    if (typeof file !== 'string') continue;
+    try {
+      writeFileSync(file, '');
+    } catch (error) {
+      io.err(
+        `${flag} ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+      return EXIT.usage;
+    }
   }
 
   const startedAt = new Date().toISOString();
@@ -114,8 +134,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (failed.length > 0) io.out(formatResults(failed).split('\n').slice(0, -2).join('\n'));
     io.out(`${results.length} checks, ${failed.length} with problems`);
   }
-  if (values.junit) writeFileSync(values.junit as string, toJunit(results));
-  if (values.json) writeFileSync(values.json as string, toJson(results, { baseUrl, profile, startedAt }));
+  try {
+    if (values.junit) writeFileSync(values.junit as string, toJunit(results));
+    if (values.json) writeFileSync(values.json as string, toJson(results, { baseUrl, profile, startedAt }));
+  } catch (error) {
+    io.err(`a report could not be written: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
   const signIn = results.find((r) => r.group === 'sign-in' && !r.ok);
   if (signIn && !results.some((r) => r.group !== 'sign-in' && r.group !== 'coverage')) return EXIT.unreachable;
   return results.every((r) => r.ok) ? EXIT.passed : EXIT.failed;

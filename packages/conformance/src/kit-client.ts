@@ -77,6 +77,37 @@ export function totpCode(secret: string, steps = 0): string {
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
+/**
+ * The most the kit reads of one answer: far above any answer of the contracts to the kit's own small
+ * fixtures, and low enough that a server streaming without end cannot exhaust the memory of the CI
+ * machine the kit runs on before the per-request timeout (the check fails instead).
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body of an answer, up to `limit` bytes; beyond that the read stops and the request fails. */
+async function readAnswer(response: Response, limit: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`the answer declares ${declared} bytes, more than the kit reads (${limit})`);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer is longer than the kit reads (${limit} bytes)`);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 interface HttpAnswer {
   status: number;
   contentType: string;
@@ -136,13 +167,16 @@ export function conformanceClient(options: ConformanceOptions) {
     let response: Response;
     let bytes: Uint8Array;
     try {
+      // A redirect is the server's answer, not followed: following it would re-send the bearer token or
+      // (a 307 or 308 of the sign-in) the administrador's password to wherever the server points.
       response = await doFetch(url, {
         method,
         headers,
         body: payload,
         signal,
+        redirect: 'manual',
       });
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await readAnswer(response, MAX_ANSWER_BYTES);
     } catch (error) {
       if (signal.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
       throw error;
