@@ -168,6 +168,9 @@ async function makePrincipals(
     'the other tenant',
   );
   created.tenants.push(otherTenantId);
+  // The run's cleanup (./kit-fixtures.ts) purges it with its users, instance, connection and department;
+  // the group's own only soft-deletes it.
+  run.fixtures.tenants.push({ id: otherTenantId, name: otherTenant });
   // A user lands in the tenant of the request: GraphQL at the other tenant's path (back-office staff).
   const otherEmail = `conf-o-${stamp}@example.com`;
   const newUser = await graphqlAt(

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { GROUPS, formatResults, runConformance, toJson, toJunit, type Profile, type Result } from './kit.js';
 
 /** Exit codes: every check passed; a check failed; the command line was wrong; the run could not start. */
-export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
 /** The longest per-request timeout a timer holds (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -30,7 +30,8 @@ const USAGE = `usage: backoffice-conformance --base-url URL --email E --password
   --list              list the groups and exit
 
 exit codes: 0 every check passed, 1 a check failed, 2 a wrong command line, 3 the run could not start
-(server unreachable, or the credentials do not sign in)`;
+(server unreachable, or the credentials are not a back-office administrador's), 130 interrupted (Ctrl-C:
+the run removes what it created first; a second Ctrl-C stops at once)`;
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -42,6 +43,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   out(text: string): void;
   err(text: string): void;
+  /** Aborted on SIGINT or SIGTERM: the run stops, removes what it created and exits 130. */
+  interrupt?: AbortSignal;
 }
 
 /** The command: parses `argv`, runs, reports; resolves to the exit code. */
@@ -123,7 +126,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const startedAt = new Date().toISOString();
   let results: Result[];
   try {
-    results = await runConformance({ baseUrl, email, password, profile, timeoutMs, only, skip });
+    results = await runConformance({
+      baseUrl,
+      email,
+      password,
+      profile,
+      timeoutMs,
+      only,
+      skip,
+      ...(io.interrupt ? { interrupt: io.interrupt } : {}),
+    });
   } catch (error) {
     io.err(`the run could not start: ${(error as Error).message}`);
     return EXIT.unreachable;
@@ -141,6 +153,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.err(`a report could not be written: ${(error as Error).message}`);
     return EXIT.usage;
   }
+  if (io.interrupt?.aborted) return EXIT.interrupted;
   const signIn = results.find((r) => r.group === 'sign-in' && !r.ok);
   if (signIn && !results.some((r) => r.group !== 'sign-in' && r.group !== 'coverage')) return EXIT.unreachable;
   return results.every((r) => r.ok) ? EXIT.passed : EXIT.failed;
@@ -148,9 +161,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 // Run as the command (not when imported by a test); npm's bin is a symlink to this file.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  // The first SIGINT or SIGTERM ends the run after its cleanup (what it created is removed); a second
+  // one exits at once.
+  const interrupt = new AbortController();
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    console.error('interrupted: removing what the run created (interrupt again to stop at once)');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   process.exitCode = await main(process.argv.slice(2), {
     env: process.env,
     out: (text) => console.log(text),
     err: (text) => console.error(text),
+    interrupt: interrupt.signal,
   });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
 }

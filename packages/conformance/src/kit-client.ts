@@ -31,6 +31,12 @@ export interface ConformanceOptions {
   /** Per request, in milliseconds (default 15 000): a server that hangs fails the check, not the run. */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Aborted when the run is interrupted (the command's SIGINT or SIGTERM): from then on every request but
+   * the cleanup's fails at once and those in flight are abandoned, so the run gets to its cleanup
+   * (./kit-fixtures.ts) quickly and removes what it created.
+   */
+  interrupt?: AbortSignal;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -163,7 +169,10 @@ export function conformanceClient(options: ConformanceOptions) {
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(timeoutMs);
+    const interruptible = options.interrupt !== undefined && position.group !== 'cleanup';
+    if (interruptible && options.interrupt?.aborted) throw new Error('the run was interrupted');
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = interruptible && options.interrupt ? AbortSignal.any([timeout, options.interrupt]) : timeout;
     let response: Response;
     let bytes: Uint8Array;
     try {
@@ -178,7 +187,8 @@ export function conformanceClient(options: ConformanceOptions) {
       });
       bytes = await readAnswer(response, MAX_ANSWER_BYTES);
     } catch (error) {
-      if (signal.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
+      if (interruptible && options.interrupt?.aborted) throw new Error('the run was interrupted', { cause: error });
+      if (timeout.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
       throw error;
     }
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
