@@ -7,7 +7,16 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GROUPS, formatResults, runConformance, toJson, toJunit, type Profile, type Result } from './kit.js';
+import {
+  GROUPS,
+  formatResults,
+  runConformance,
+  selectGroups,
+  toJson,
+  toJunit,
+  type Profile,
+  type Result,
+} from './kit.js';
 
 /** Exit codes: every check passed; a check failed; the command line was wrong; the run could not start. */
 export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
@@ -102,6 +111,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const only = list(values.only as string | undefined);
   const skip = list(values.skip as string | undefined);
   for (const g of [...only, ...skip]) if (!known.has(g)) problems.push(`no group ${g} (--list shows them)`);
+  // A run of no group would check the sign-in alone and pass: a CI job misconfigured so must not go green.
+  if (problems.length === 0 && (only.length > 0 || skip.length > 0) && selectGroups(only, skip).length === 0)
+    problems.push(`--only ${only.join(',') || '(all)'} --skip ${skip.join(',')}: no group left to run`);
   if (problems.length > 0 || !baseUrl || !email || !password) {
     io.err(`${problems.join('\n')}\n\n${USAGE}`);
     return EXIT.usage;

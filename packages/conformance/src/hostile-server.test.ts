@@ -174,6 +174,18 @@ describe('the command facing a wrong environment', () => {
     expect(calls).toEqual([]);
   });
 
+  it('refuses --only/--skip that leave no group (the sign-in alone would pass), before calling the server', async () => {
+    const calls: string[] = [];
+    const target = await serve((request, response) => {
+      calls.push(request.url ?? '');
+      response.writeHead(503).end();
+    });
+    const { code, err } = await runKit(target, ['--only', 'tenants', '--skip', 'tenants']);
+    expect(code).toBe(2);
+    expect(err).toContain('no group left to run');
+    expect(calls).toEqual([]);
+  });
+
   it('refuses a timeout that a timer cannot hold (it would fire at once)', async () => {
     const target = await serve((_request, response) => response.writeHead(503).end());
     for (const timeout of ['3000000000', '1e20']) {
