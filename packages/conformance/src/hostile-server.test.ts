@@ -159,6 +159,16 @@ describe('the kit facing a hostile server', () => {
 });
 
 describe('the command facing a wrong environment', () => {
+  it('says why a server cannot be reached, with exit code 3', async () => {
+    const address = await serve((_request, response) => response.end());
+    const server = servers.pop();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    const { code, out } = await runKit(address, ['--timeout', '1000']);
+    expect(code).toBe(3);
+    expect(out).toContain('request failed: fetch failed: ECONNREFUSED');
+  });
+
   it('says so, with exit code 2, when a report cannot be written, before calling the server', async () => {
     const calls: string[] = [];
     const target = await serve((request, response) => {

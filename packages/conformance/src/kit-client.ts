@@ -189,7 +189,11 @@ export function conformanceClient(options: ConformanceOptions) {
     } catch (error) {
       if (interruptible && options.interrupt?.aborted) throw new Error('the run was interrupted', { cause: error });
       if (timeout.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
-      throw error;
+      // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, a TLS error…).
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const why =
+        typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+      throw why ? new Error(`${(error as Error).message}: ${why}`, { cause: error }) : error;
     }
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     let json: unknown;
