@@ -129,8 +129,22 @@ interface Closed {
   reason: string;
 }
 
+/** The most frames one socket of the kit takes (a run sees a few dozen): a server flooding it is cut off. */
+export const MAX_FRAMES = 10_000;
+/** The largest server frame the kit reads (no event of §3 comes near it): a larger one closes with 1009. */
+export const MAX_SERVER_FRAME = 1024 * 1024;
+
+/** A WebSocket as the kit opens one: bounded handshake, no compression, frames up to {@link MAX_SERVER_FRAME}. */
+export const openSocket = (url: URL | string, timeoutMs: number, origin?: string): WebSocket =>
+  new WebSocket(url, {
+    handshakeTimeout: timeoutMs,
+    perMessageDeflate: false,
+    maxPayload: MAX_SERVER_FRAME,
+    ...(origin === undefined ? {} : { origin }),
+  });
+
 /** A socket under test: what it received, decoded, and how it ended. */
-class Probe {
+export class Probe {
   readonly envelopes: Envelope[] = [];
   readonly frameProblems: string[] = [];
   /** Every message frame received, valid or not (a refused handshake sends none). */
@@ -153,6 +167,15 @@ class Probe {
     };
     ws.on('message', (raw: RawData, isBinary: boolean) => {
       this.received += 1;
+      // Each frame wakes every waiter, which looks through what came so far: a flood would stall the run
+      // past its timeouts and fill its memory.
+      if (this.received > MAX_FRAMES) {
+        if (this.received === MAX_FRAMES + 1) {
+          this.frameProblems.push(`more than ${MAX_FRAMES} frames: the kit stopped reading this socket`);
+          ws.terminate();
+        }
+        return;
+      }
       const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer);
       const { envelope, problems } = decodeServerFrame(bytes, isBinary, tenantName, this.renamedTo);
       this.frameProblems.push(...problems);
@@ -307,11 +330,7 @@ export async function socketChecks(
   const open = (query: Record<string, string | number>, tenantName: string, userId: number, origin?: string): Probe => {
     const url = new URL(socketBase);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
-    const ws = new WebSocket(url, {
-      handshakeTimeout: timeoutMs,
-      perMessageDeflate: false,
-      ...(origin === undefined ? {} : { origin }),
-    });
+    const ws = openSocket(url, timeoutMs, origin);
     const probe = new Probe(ws, tenantName, userId, timeoutMs);
     probes.push(probe);
     return probe;

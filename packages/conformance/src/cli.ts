@@ -7,10 +7,22 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GROUPS, formatResults, runConformance, toJson, toJunit, type Profile, type Result } from './kit.js';
+import {
+  GROUPS,
+  formatResults,
+  runConformance,
+  selectGroups,
+  toJson,
+  toJunit,
+  type Profile,
+  type Result,
+} from './kit.js';
 
 /** Exit codes: every check passed; a check failed; the command line was wrong; the run could not start. */
-export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
+
+/** The longest per-request timeout a timer holds (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const USAGE = `usage: backoffice-conformance --base-url URL --email E --password P [options]
 
@@ -28,7 +40,8 @@ const USAGE = `usage: backoffice-conformance --base-url URL --email E --password
   --list              list the groups and exit
 
 exit codes: 0 every check passed, 1 a check failed, 2 a wrong command line, 3 the run could not start
-(server unreachable, or the credentials do not sign in)`;
+(server unreachable, or the credentials are not a back-office administrador's), 130 interrupted (Ctrl-C:
+the run removes what it created first; a second Ctrl-C stops at once)`;
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -40,6 +53,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   out(text: string): void;
   err(text: string): void;
+  /** Aborted on SIGINT or SIGTERM: the run stops, removes what it created and exits 130. */
+  interrupt?: AbortSignal;
 }
 
 /** The command: parses `argv`, runs, reports; resolves to the exit code. */
@@ -91,15 +106,35 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!email) problems.push('--email is required');
   if (!password) problems.push('--password is required');
   if (profile !== 'base' && profile !== 'full') problems.push(`--profile ${String(profile)}: base or full`);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-    problems.push(`--timeout ${String(values.timeout)}: milliseconds`);
+  // A timer holds at most 2^31 - 1 ms; Node fires a longer one at once (every request would fail).
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)
+    problems.push(`--timeout ${String(values.timeout)}: milliseconds, 1 to ${MAX_TIMEOUT_MS}`);
   const known = new Set(GROUPS.map((g) => g.name));
   const only = list(values.only as string | undefined);
   const skip = list(values.skip as string | undefined);
   for (const g of [...only, ...skip]) if (!known.has(g)) problems.push(`no group ${g} (--list shows them)`);
+  // A run of no group would check the sign-in alone and pass: a CI job misconfigured so must not go green.
+  if (problems.length === 0 && (only.length > 0 || skip.length > 0) && selectGroups(only, skip).length === 0)
+    problems.push(`--only ${only.join(',') || '(all)'} --skip ${skip.join(',')}: no group left to run`);
   if (problems.length > 0 || !baseUrl || !email || !password) {
     io.err(`${problems.join('\n')}\n\n${USAGE}`);
     return EXIT.usage;
+  }
+  // A report that cannot be written is known before the run, not after it created and removed its records.
+  const reports = [
+    ['--junit', values.junit],
+    ['--json', values.json],
+  ] as const;
+  for (const [flag, file] of reports) {
+    if (typeof file !== 'string') continue;
+    try {
+      writeFileSync(file, '');
+    } catch (error) {
+      io.err(
+        `${flag} ${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+      return EXIT.usage;
+    }
   }
 
   const startedAt = new Date().toISOString();
@@ -114,6 +149,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       only,
       skip,
       keep: values.keep === true,
+      ...(io.interrupt ? { interrupt: io.interrupt } : {}),
     });
   } catch (error) {
     io.err(`the run could not start: ${(error as Error).message}`);
@@ -125,8 +161,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (failed.length > 0) io.out(formatResults(failed).split('\n').slice(0, -2).join('\n'));
     io.out(`${results.length} checks, ${failed.length} with problems`);
   }
-  if (values.junit) writeFileSync(values.junit as string, toJunit(results));
-  if (values.json) writeFileSync(values.json as string, toJson(results, { baseUrl, profile, startedAt }));
+  try {
+    if (values.junit) writeFileSync(values.junit as string, toJunit(results));
+    if (values.json) writeFileSync(values.json as string, toJson(results, { baseUrl, profile, startedAt }));
+  } catch (error) {
+    io.err(`a report could not be written: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
+  if (io.interrupt?.aborted) return EXIT.interrupted;
   const signIn = results.find((r) => r.group === 'sign-in' && !r.ok);
   if (signIn && !results.some((r) => r.group !== 'sign-in' && r.group !== 'coverage')) return EXIT.unreachable;
   return results.every((r) => r.ok) ? EXIT.passed : EXIT.failed;
@@ -134,9 +176,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 // Run as the command (not when imported by a test); npm's bin is a symlink to this file.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  // The first SIGINT or SIGTERM ends the run after its cleanup (what it created is removed); a second
+  // one exits at once.
+  const interrupt = new AbortController();
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    console.error('interrupted: removing what the run created (interrupt again to stop at once)');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   process.exitCode = await main(process.argv.slice(2), {
     env: process.env,
     out: (text) => console.log(text),
     err: (text) => console.error(text),
+    interrupt: interrupt.signal,
   });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
 }

@@ -31,6 +31,12 @@ export interface ConformanceOptions {
   /** Per request, in milliseconds (default 15 000): a server that hangs fails the check, not the run. */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Aborted when the run is interrupted (the command's SIGINT or SIGTERM): from then on every request but
+   * the cleanup's fails at once and those in flight are abandoned, so the run gets to its cleanup
+   * (./kit-fixtures.ts) quickly and removes what it created.
+   */
+  interrupt?: AbortSignal;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -75,6 +81,37 @@ export function totpCode(secret: string, steps = 0): string {
   const mac = createHmac('sha1', Buffer.from(bytes)).update(counter).digest();
   const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/**
+ * The most the kit reads of one answer: far above any answer of the contracts to the kit's own small
+ * fixtures, and low enough that a server streaming without end cannot exhaust the memory of the CI
+ * machine the kit runs on before the per-request timeout (the check fails instead).
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body of an answer, up to `limit` bytes; beyond that the read stops and the request fails. */
+async function readAnswer(response: Response, limit: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`the answer declares ${declared} bytes, more than the kit reads (${limit})`);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer is longer than the kit reads (${limit} bytes)`);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 interface HttpAnswer {
@@ -137,20 +174,31 @@ export function conformanceClient(options: ConformanceOptions) {
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(timeoutMs);
+    const interruptible = options.interrupt !== undefined && position.group !== 'cleanup';
+    if (interruptible && options.interrupt?.aborted) throw new Error('the run was interrupted');
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = interruptible && options.interrupt ? AbortSignal.any([timeout, options.interrupt]) : timeout;
     let response: Response;
     let bytes: Uint8Array;
     try {
+      // A redirect is the server's answer, not followed: following it would re-send the bearer token or
+      // (a 307 or 308 of the sign-in) the administrador's password to wherever the server points.
       response = await doFetch(url, {
         method,
         headers,
         body: payload,
         signal,
+        redirect: 'manual',
       });
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await readAnswer(response, MAX_ANSWER_BYTES);
     } catch (error) {
-      if (signal.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
-      throw error;
+      if (interruptible && options.interrupt?.aborted) throw new Error('the run was interrupted', { cause: error });
+      if (timeout.aborted) throw new Error(`no answer to ${method} ${path} within ${timeoutMs} ms`, { cause: error });
+      // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, a TLS error…).
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const why =
+        typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+      throw why ? new Error(`${(error as Error).message}: ${why}`, { cause: error }) : error;
     }
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     let json: unknown;

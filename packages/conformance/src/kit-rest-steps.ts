@@ -45,6 +45,15 @@ export async function signIn(c: ConformanceClient): Promise<Record<string, unkno
     return null;
   }
   const me = asRecord(asRecord(await rest('authUserInfo', 'GET', '/api/auth/userInfo', 200)).user);
+  // The kit's one principal (docs/conformance.md, Principals): another would fail checks for want of a
+  // permission, blaming the server, and could create fixtures it cannot remove (only an administrador purges).
+  const roleName = asRecord(me.role).name;
+  if (Object.keys(me).length > 0 && (roleName !== 'administrador' || me.origin_backoffice !== true)) {
+    check('sign-in', 'auth', 0, [
+      `${email} is not a back-office administrador (role ${JSON.stringify(roleName ?? null)}, origin_backoffice ${JSON.stringify(me.origin_backoffice ?? null)}): the kit needs one; nothing was run`,
+    ]);
+    return null;
+  }
   // The caller's own tenant, for its GraphQL path, unless the options named one.
   if (!c.session.tenant) {
     if (typeof me.tenantName === 'string' && me.tenantName) c.session.tenant = me.tenantName;

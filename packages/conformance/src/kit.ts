@@ -222,6 +222,10 @@ export async function runConformance(options: RunOptions): Promise<Result[]> {
     const state: RunState = { me };
     try {
       for (const group of groups) {
+        if (options.interrupt?.aborted) {
+          c.check('interrupted', 'rest', 0, [`the run was interrupted before the group ${group.name}`]);
+          break;
+        }
         c.position.group = group.name;
         try {
           await group.run(c, run, state);
@@ -255,7 +259,7 @@ export async function runConformance(options: RunOptions): Promise<Result[]> {
   }
   const whole = (options.only ?? []).length === 0 && (options.skip ?? []).length === 0;
   // Without a sign-in nothing else ran: the one failed sign-in says so, not a list of every operation.
-  return whole && me ? finish(c) : c.results;
+  return whole && me && !options.interrupt?.aborted ? finish(c) : c.results;
 }
 
 /** Every operation of the profile the run did not reach is a failed check of its own. */

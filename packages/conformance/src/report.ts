@@ -2,12 +2,19 @@ import type { Result } from './kit-client.js';
 
 /** The run's results for people (a table), and for CI (JSON, JUnit XML). docs/conformance.md. */
 
+/**
+ * Text for a terminal: control characters (an escape sequence of the server's answer quoted in a problem,
+ * a line break that would forge a row) written as `\u` escapes.
+ */
+const printable = (text: string): string =>
+  text.replace(/\p{Cc}/gu, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+
 /** A fixed-width table of results (one row per check, problems indented below) and a summary line. */
 export function formatResults(results: Result[]): string {
   const head = ['group', 'check', 'kind', 'status', 'ms', 'ok'];
   const rows = results.map((r) => [
-    r.group ?? '',
-    r.operation,
+    printable(r.group ?? ''),
+    printable(r.operation),
     r.kind,
     String(r.status),
     String(r.durationMs ?? ''),
@@ -22,7 +29,7 @@ export function formatResults(results: Result[]): string {
   const out = [line(head), line(widths.map((w) => '-'.repeat(w)))];
   results.forEach((r, i) => {
     out.push(line(rows[i] ?? []));
-    for (const p of r.problems) out.push(`    - ${p}`);
+    for (const p of r.problems) out.push(`    - ${printable(p)}`);
   });
   const failed = results.filter((r) => !r.ok).length;
   out.push('', `${results.length} checks, ${failed} with problems`);

@@ -23,7 +23,8 @@ export interface LiveTarget {
 export function timedFetch(target: LiveTarget): (request: Request) => Promise<Response> {
   return (request) => {
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(target.timeoutMs)]);
-    return fetch(new Request(request, { signal }));
+    // Redirects are not followed: a 307 of the sign-in would re-send the password to wherever it points.
+    return fetch(new Request(request, { signal, redirect: 'manual' }));
   };
 }
 
@@ -45,6 +46,7 @@ export async function call(
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: AbortSignal.timeout(target.timeoutMs),
+    redirect: 'manual',
   });
   const text = await response.text();
   let json: unknown;
