@@ -249,14 +249,14 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'a caller without `users` gets 403 from GET /api/departments (contracts/openapi.yaml departmentList x-permission; responses/Forbidden)',
     groups: ['negative'],
-    check: /departmentList/,
+    check: /^403 without users: departmentList$/,
     problem: /expected HTTP 403, got 200/,
   },
   {
     name: 'validation-before-authentication',
     promise: 'a bad body without a token is 401, not 400 (docs/architecture.md order 401 → 403 → 400)',
     groups: ['negative'],
-    check: /401/,
+    check: /^order 401 before 400 \(no token, bad body\): /,
     problem: /expected HTTP 401, got 400/,
   },
   {
@@ -264,7 +264,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'another tenant\'s user is 404 to a caller of one tenant (contracts/openapi.yaml responses/NotFound "not visible to the caller")',
     groups: ['negative'],
-    check: /404 another tenant’s id/,
+    check: /^404 another tenant’s id \(/,
     problem: /expected HTTP 404, got|expected error code NOT_FOUND/,
   },
   {
@@ -272,7 +272,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'a duplicate role name is 409 Conflict (contracts/openapi.yaml roleCreate 409; responses/Conflict "duplicate name")',
     groups: ['negative'],
-    check: /409/,
+    check: /^409 duplicate role name: roleCreate$/,
     problem: /expected HTTP 409, got 500/,
   },
   {
@@ -280,7 +280,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'a refresh supersedes its token: single-use rotation (docs/security.md 1. Tokens: Rotation; contracts/schema.graphql refreshToken)',
     groups: ['tokens'],
-    check: /token refresh gives a new token/,
+    check: /^token refresh gives a new token$/,
     problem: /answered a token it had already answered/,
   },
   {
@@ -288,7 +288,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'a superseded token used after its grace window revokes its whole family (docs/security.md 1. Tokens: reuse detection)',
     groups: ['tokens'],
-    check: /reuse/,
+    check: /^401 reuse revoked the family: /,
     problem: /expected HTTP 401/,
   },
   {
@@ -296,7 +296,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     promise:
       'a client ping is answered by a `ping` event {message: pong} once per ping (contracts/socket.md §3 Events, ping)',
     groups: ['socket'],
-    check: /ping|pong/,
+    check: /^socket ping answered with pong$/,
     problem: /pong/,
     timeoutMs: 1500,
   },
@@ -304,7 +304,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     name: 'socket-ticket-reusable',
     promise: 'a socket ticket is usable once (contracts/socket.md §1.1)',
     groups: ['socket'],
-    check: /ticket/,
+    check: /^socket ticket used (twice|up by a refused userId): 4401$/,
     problem: /4401|second|twice|once/,
     timeoutMs: 1500,
   },
@@ -312,7 +312,7 @@ export const BROKEN_VARIANTS: BrokenVariant[] = [
     name: 'socket-frames-not-base64',
     promise: 'the whole server text frame is the base64 of the UTF-8 JSON envelope (contracts/socket.md §2.2)',
     groups: ['socket'],
-    check: /frame|ping|pong/,
+    check: /^socket frames: base64 of UTF-8 JSON envelopes$/,
     problem: /base64/,
     timeoutMs: 1500,
   },
