@@ -1,7 +1,7 @@
-import { asArray, asRecord, randomCnpj } from './kit-client.js';
+import { asArray, asRecord } from './kit-client.js';
 import { GRAPHQL_OPERATIONS, listedStatuses, validateRestResponse } from './kit-contract.js';
 import type { ConformanceClient } from './kit-client.js';
-import type { RunContext } from './kit-rest-steps.js';
+import { tenantBody, type RunContext } from './kit-rest-steps.js';
 import {
   GRAPHQL_ACCESS,
   REST_ACCESS,
@@ -166,16 +166,7 @@ async function makePrincipals(
   const otherTenant = `conf-o-${stamp}`;
   const otherTenantId = idOf(
     await fixture(c, 'the other tenant', 'POST', '/api/tenant', 201, {
-      body: {
-        name: otherTenant,
-        cnpj: randomCnpj(),
-        features: ['chat'],
-        template: 'pharmacy',
-        pool: 'pool-a',
-        userLimit: 5,
-        plan: 'starter',
-        ticketLimit: 100,
-      },
+      body: tenantBody(otherTenant, ['chat'], 'pharmacy', 'pool-a'),
     }),
     'the other tenant',
   );
@@ -455,16 +446,7 @@ async function badBodies(c: ConformanceClient, run: RunContext, p: Principals, c
       operationId: 'tenantCreate',
       method: 'POST',
       path: '/api/tenant',
-      valid: {
-        name: `conf-bad-${stamp}`,
-        cnpj: randomCnpj(),
-        features: ['chat'],
-        template: 'pharmacy',
-        pool: 'pool-a',
-        userLimit: 5,
-        plan: 'starter',
-        ticketLimit: 100,
-      },
+      valid: tenantBody(`conf-bad-${stamp}`, ['chat'], 'pharmacy', 'pool-a'),
       required: 'plan',
       wrongType: ['userLimit', '5'],
       created: (r) => typeof r.id === 'number' && created.tenants.push(r.id),
@@ -825,16 +807,7 @@ async function conflicts(c: ConformanceClient, run: RunContext, p: Principals, c
     'POST',
     '/api/tenant',
     {
-      body: {
-        name: p.otherTenant,
-        cnpj: randomCnpj(),
-        features: ['chat'],
-        template: 'pharmacy',
-        pool: 'pool-a',
-        userLimit: 5,
-        plan: 'starter',
-        ticketLimit: 100,
-      },
+      body: tenantBody(p.otherTenant, ['chat'], 'pharmacy', 'pool-a'),
     },
     'name',
     (r) => typeof r.id === 'number' && created.tenants.push(r.id),

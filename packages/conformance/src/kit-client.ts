@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { GRAPHQL_OPERATIONS, isExtension, listedStatuses, validateRestResponse } from './kit-contract.js';
+import {
+  GRAPHQL_OPERATIONS,
+  isExtension,
+  listedStatuses,
+  validateRestResponse,
+  type GraphqlOperationFile,
+} from './kit-contract.js';
 import { validateGraphqlData } from './kit-graphql-data.js';
 
 /** One check: a contract operation called once, or a promise of the contract checked over several calls. */
@@ -323,30 +329,46 @@ export function conformanceClient(options: ConformanceOptions) {
   }
 
   const graphqlByName = new Map(GRAPHQL_OPERATIONS.map((op) => [op.name, op]));
+  /**
+   * Sends one operations file on the caller's tenant path, as the SPA does. Nothing (and no result) for an
+   * operation outside the profile; a failed result under `label`, and nothing, for an unknown operation or
+   * a request that failed.
+   */
+  async function sendOperation(
+    name: string,
+    variables: Record<string, unknown>,
+    bearer: string | null | undefined,
+    label: string,
+  ): Promise<{ operation: GraphqlOperationFile; answer: HttpAnswer } | undefined> {
+    if (!inProfile(name)) return undefined;
+    const operation = graphqlByName.get(name);
+    if (!operation) {
+      check(label, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
+      return undefined;
+    }
+    try {
+      const answer = await http('POST', `/${encodeURIComponent(session.tenant)}/graphql`, {
+        token: bearer,
+        body: { query: operation.source, operationName: name, variables },
+        accept: 'application/graphql-response+json, application/json',
+      });
+      return { operation, answer };
+    } catch (error) {
+      check(label, 'graphql', 0, [`request failed: ${(error as Error).message}`]);
+      return undefined;
+    }
+  }
+
   /** Runs one operations file; returns its `data` when it succeeded. */
   async function graphql(
     name: string,
     variables: Record<string, unknown>,
     bearer?: string | null,
   ): Promise<Record<string, unknown> | undefined> {
-    if (!inProfile(name)) return undefined;
-    const operation = graphqlByName.get(name);
-    if (!operation) {
-      check(name, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
-      return undefined;
-    }
+    const sent = await sendOperation(name, variables, bearer, name);
+    if (!sent) return undefined;
+    const { operation, answer } = sent;
     const problems: string[] = [];
-    let answer: HttpAnswer;
-    try {
-      answer = await http('POST', `/${encodeURIComponent(session.tenant)}/graphql`, {
-        token: bearer,
-        body: { query: operation.source, operationName: name, variables },
-        accept: 'application/graphql-response+json, application/json',
-      });
-    } catch (error) {
-      check(name, 'graphql', 0, [`request failed: ${(error as Error).message}`]);
-      return undefined;
-    }
     const body = asRecord(answer.json);
     if (answer.status !== 200) problems.push(`expected HTTP 200, got ${answer.status}: ${answer.text.slice(0, 300)}`);
     if (answer.json === undefined) problems.push('body is not JSON');
@@ -368,23 +390,9 @@ export function conformanceClient(options: ConformanceOptions) {
     expected: { code: string; field?: string },
     label: string,
   ): Promise<void> {
-    if (!inProfile(name)) return;
-    const operation = graphqlByName.get(name);
-    if (!operation) {
-      check(label, 'graphql', 0, [`contracts/operations has no operation ${name}`]);
-      return;
-    }
-    let answer: HttpAnswer;
-    try {
-      answer = await http('POST', `/${encodeURIComponent(session.tenant)}/graphql`, {
-        token: bearer,
-        body: { query: operation.source, operationName: name, variables },
-        accept: 'application/graphql-response+json, application/json',
-      });
-    } catch (error) {
-      check(label, 'graphql', 0, [`request failed: ${(error as Error).message}`]);
-      return;
-    }
+    const sent = await sendOperation(name, variables, bearer, label);
+    if (!sent) return;
+    const { answer } = sent;
     const problems: string[] = [];
     const status = expected.code === 'FORBIDDEN' ? 403 : 200;
     if (answer.status !== status)

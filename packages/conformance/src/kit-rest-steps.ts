@@ -112,6 +112,11 @@ async function featureOptions(c: ConformanceClient): Promise<string[]> {
   ];
 }
 
+/** The body of a throwaway tenant's `tenantCreate`: a fresh valid CNPJ, the starter plan's limits. */
+export function tenantBody(name: string, features: string[], template: string, pool: string) {
+  return { name, cnpj: randomCnpj(), features, template, pool, userLimit: 5, plan: 'starter', ticketLimit: 100 };
+}
+
 /** Creates a throwaway tenant (registered for the cleanup); its id, undefined when it was not created. */
 async function createTenant(
   c: ConformanceClient,
@@ -129,16 +134,7 @@ async function createTenant(
     '/api/tenant',
     201,
     {
-      body: {
-        name,
-        cnpj: randomCnpj(),
-        features,
-        template: 'conformance-a',
-        pool: 'conformance-pool-a',
-        userLimit: 5,
-        plan: 'starter',
-        ticketLimit: 100,
-      },
+      body: tenantBody(name, features, 'conformance-a', 'conformance-pool-a'),
       created: (json) => {
         const made = asRecord(json).id;
         if (typeof made !== 'number') return;
