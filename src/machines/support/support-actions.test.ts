@@ -94,7 +94,7 @@ describe('support actions: model coverage, one walk per instance', () => {
 });
 
 /** An instance on the real REST client over a fake server answering `respond`; what it emitted, in order. */
-function start<M extends AnyStateMachine>(machine: M, respond: Responder) {
+function start(machine: AnyStateMachine, respond: Responder) {
   const server = fakeServer(respond);
   const actor = createActor(machine, { input: { rest: server.rest } });
   const emitted: SupportActionEmitted[] = [];

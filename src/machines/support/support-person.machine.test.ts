@@ -93,6 +93,24 @@ describe('support person machine: behaviour', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it("the caller's own account and a person one may not act on are refused with their own reasons", async () => {
+    const own = start();
+    await flush();
+    own.pending[0]?.resolve(json(409, { message: 'Own account', error: 'own_account' }));
+    await settle();
+    expect(own.actor.getSnapshot().context.error).toEqual({
+      key: 'support.errors.person',
+      reason: 'support.refusals.own_account',
+    });
+    const above = start();
+    await flush();
+    above.pending[0]?.resolve(
+      json(403, { message: 'Forbidden', reason: 'only an administrador may change an administrador' }),
+    );
+    await settle();
+    expect(above.actor.getSnapshot().context.error?.reason).toBe('access.actOnAdministrador');
+  });
+
   it('a reload keeps the page while it runs, and a failed reload keeps the last answer with the reason', async () => {
     const { actor, pending } = start();
     await flush();

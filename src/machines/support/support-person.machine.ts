@@ -1,7 +1,8 @@
 import { assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
 import type { RestClient } from '../../api/rest-client';
-import { actionError, type ActionError } from '../shared/request-error';
+import type { ActionError } from '../shared/request-error';
 import { supportActors, type SupportPerson } from './support-actors';
+import { supportRefusalKey } from './support-refusal';
 
 export interface SupportPersonInput {
   rest: RestClient;
@@ -49,7 +50,11 @@ export const supportPersonMachine = setup({
       return { person: event.person, error: null };
     }),
     loaded: assign((_, person: SupportPerson) => ({ person, error: null })),
-    loadFailed: assign((_, { error }: { error: unknown }) => ({ error: actionError('support.errors.person', error) })),
+    // The desk's own refusals read as such: the caller's own account (409 `own_account`), a person
+    // the caller may not act on (403 with the reason).
+    loadFailed: assign((_, { error }: { error: unknown }) => ({
+      error: { key: 'support.errors.person' as const, reason: supportRefusalKey(error) },
+    })),
   },
 }).createMachine({
   id: 'supportPerson',
