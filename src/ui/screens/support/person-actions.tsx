@@ -92,7 +92,8 @@ export function subjectOf(person: SupportPerson): ActionSubject {
 /**
  * The actions panel: what can be done for this person now. A deleted person can only be restored;
  * the reset link says why when the server sends no mail; lifting the throttle says when nothing is
- * counted; the two-factor actions are the ones that would change something.
+ * counted; the two-factor actions are the ones that would change something. Ending sessions sits
+ * with the sessions (person-sections.tsx).
  */
 export function ActionsPanel({
   person,
@@ -118,7 +119,7 @@ export function ActionsPanel({
       <div className={styles.actions}>
         {user.deletedAt !== null ? (
           <>
-            <p className={styles.actionHint}>{t('support.actions.deletedNote')}</p>
+            <p className={styles.actionsNote}>{t('support.actions.deletedNote')}</p>
             <Button isDisabled={busy} isPending={pending(actions.restore)} onPress={() => start(actions.restore, {})}>
               {t('support.actions.restore')}
             </Button>
@@ -188,13 +189,6 @@ export function ActionsPanel({
                 {t('support.actions.twoFactorRequire')}
               </Button>
             )}
-            <Button
-              variant="secondary"
-              isDisabled={busy || person.sessions.length === 0}
-              onPress={() => start(actions.endSessions, { sessionId: null, device: null })}
-            >
-              {t('support.actions.endAll')}
-            </Button>
             {user.blocked ? (
               <Button
                 variant="secondary"

@@ -20,9 +20,9 @@ import * as styles from './support.css';
 
 /** The person page's read-only parts (docs/support-desk.md, `SupportPerson`); the actions are person-actions.tsx. */
 
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
+function Fact({ term, wide, children }: { term: string; wide?: boolean; children: React.ReactNode }) {
   return (
-    <div className={styles.fact}>
+    <div className={wide ? `${styles.fact} ${styles.wideFact}` : styles.fact}>
       <dt className={styles.term}>{term}</dt>
       <dd className={styles.value}>{children}</dd>
     </div>
@@ -45,7 +45,7 @@ export function PersonHeader({ person, now }: { person: SupportPerson; now: numb
         </span>
       </h2>
       <dl className={styles.facts} aria-label={t('support.person.facts')}>
-        <Fact term={t('support.columns.email')}>
+        <Fact term={t('support.columns.email')} wide>
           <span className={styles.code}>{user.email}</span>
         </Fact>
         <Fact term={t('support.columns.username')}>{user.username}</Fact>
@@ -83,7 +83,6 @@ export function ThrottleSection({ person }: { person: SupportPerson }) {
       <div className={styles.throttle}>
         {throttle.throttled ? (
           <p className={styles.value}>
-            <Badge tone="warning">{t('support.reasons.throttled')}</Badge>{' '}
             {t('support.throttle.throttled', { time: formatWait(throttle.retryAfter ?? 1, i18n.language) })}
           </p>
         ) : (
@@ -220,11 +219,9 @@ export function SessionsSection({ person, now, busy, onEnd, onEndAll }: Sessions
       title={t('support.sessions.title')}
       headingLevel={3}
       actions={
-        person.sessions.length > 0 ? (
-          <Button variant="secondary" size="sm" isDisabled={busy} onPress={onEndAll}>
-            {t('support.actions.endAll')}
-          </Button>
-        ) : null
+        <Button variant="secondary" size="sm" isDisabled={busy || person.sessions.length === 0} onPress={onEndAll}>
+          {t('support.actions.endAll')}
+        </Button>
       }
     >
       <DataTable

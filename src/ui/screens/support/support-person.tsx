@@ -93,20 +93,18 @@ export default function SupportPersonScreen() {
       {person ? (
         <>
           <PersonHeader person={person} now={now} />
-          <div className={styles.layout}>
-            <div className={styles.sections}>
-              <ThrottleSection person={person} />
-              <AttemptsSection person={person} />
-              <SessionsSection
-                person={person}
-                now={now}
-                busy={busy || person.user.deletedAt !== null}
-                onEnd={onEnd}
-                onEndAll={onEndAll}
-              />
-              <HistorySection person={person} />
-            </div>
+          <div className={styles.sections}>
             <ActionsPanel person={person} actions={actions} busy={busy} />
+            <ThrottleSection person={person} />
+            <AttemptsSection person={person} />
+            <SessionsSection
+              person={person}
+              now={now}
+              busy={busy || person.user.deletedAt !== null}
+              onEnd={onEnd}
+              onEndAll={onEndAll}
+            />
+            <HistorySection person={person} />
           </div>
           <ActionDialogs person={person} actions={actions} />
         </>

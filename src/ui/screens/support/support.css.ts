@@ -12,6 +12,9 @@ export const secondary = style({ color: vars.color.textMuted, fontSize: vars.fon
 
 export const code = style({ fontFamily: vars.font.mono, fontSize: vars.font.size.sm, overflowWrap: 'anywhere' });
 
+/** An e-mail in a table cell: wraps anywhere rather than widening the table past the screen. */
+export const email = style({ overflowWrap: 'anywhere', minWidth: '10rem', display: 'inline-block' });
+
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
 export const note = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
@@ -34,33 +37,44 @@ export const badges = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space
 
 export const facts = style({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 14rem), 1fr))',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 9rem), 1fr))',
   gap: `${vars.space.sm} ${vars.space.lg}`,
   margin: 0,
 });
 
 export const fact = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xxs, minWidth: 0 });
 
+/** The e-mail's fact: two columns wide, so an address is not cut at every few letters. */
+export const wideFact = style({ gridColumn: 'span 2' });
+
 export const term = style({ color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
 
-/** The page below the header: the actions beside the sections where there is room. */
-export const layout = style({
-  display: 'grid',
-  gap: vars.space.lg,
-  gridTemplateColumns: 'minmax(0, 1fr)',
-  alignItems: 'start',
-  '@media': {
-    '(min-width: 75rem)': { gridTemplateColumns: 'minmax(0, 1fr) 20rem' },
-  },
-});
-
+/** The sections under the header and the actions, one above the other. */
 export const sections = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, minWidth: 0 });
 
-export const actions = style({ display: 'flex', flexDirection: 'column', gap: vars.space.sm, minWidth: 0 });
+/**
+ * The actions, right under the person's facts (what a call is about), as a grid of equal buttons that
+ * wraps to one column on a phone; a button's hint (why it is off) sits under it.
+ */
+export const actions = style({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 15rem), 1fr))',
+  gap: vars.space.sm,
+  alignItems: 'start',
+  minWidth: 0,
+});
 
-export const actionGroup = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs });
+export const actionGroup = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, minWidth: 0 });
+
+/** A line across the whole grid (the deleted person's note). */
+export const actionsNote = style({
+  gridColumn: '1 / -1',
+  margin: 0,
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.sm,
+});
 
 export const actionHint = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 

@@ -12,10 +12,14 @@ import { Link } from '../../components/link';
 import { SearchField } from '../../components/search-field';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices } from '../../hooks/services-context';
+import { useMediaQuery } from '../../hooks/use-media-query';
 import { useNow } from '../../hooks/use-now';
 import { useAddressSync } from '../../hooks/use-address-sync';
 import { Blocked, Deleted, LastSignIn, Online, Tenant, TwoFactor } from './support-facts';
 import * as styles from './support.css';
+
+/** Below this width the table's facts stack in three columns (390 px phones), as the tenants list does. */
+const NARROW_QUERY = '(max-width: 47.99rem)';
 
 /** A person's page, remembering the search it was opened from (its back link returns there). */
 function personHref(id: string | number, query: string): string {
@@ -43,34 +47,67 @@ export default function SupportScreen() {
   const locale = i18n.language;
   const now = useNow();
 
-  const columns = useMemo<DataTableColumn<SupportUser>[]>(
-    () => [
-      {
-        id: 'name',
-        header: t('support.columns.name'),
-        isRowHeader: true,
-        cell: (u) => (
-          <Link href={personHref(u.id, query)} aria-label={t('support.values.open', { name: u.name })}>
-            {u.name}
-          </Link>
-        ),
-      },
-      { id: 'email', header: t('support.columns.email'), cell: (u) => <span className={styles.code}>{u.email}</span> },
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const columns = useMemo<DataTableColumn<SupportUser>[]>(() => {
+    const name: DataTableColumn<SupportUser> = {
+      id: 'name',
+      header: t('support.columns.name'),
+      isRowHeader: true,
+      cell: (u) => (
+        <Link href={personHref(u.id, query)} aria-label={t('support.values.open', { name: u.name })}>
+          {u.name}
+        </Link>
+      ),
+    };
+    const lastSignIn: DataTableColumn<SupportUser> = {
+      id: 'lastSignIn',
+      header: t('support.columns.lastSignIn'),
+      cell: (u) => <LastSignIn user={u} t={t} locale={locale} now={now} />,
+    };
+    if (narrow)
+      // A phone: who (with e-mail, username, tenant and role under the name), how they stand, when last in.
+      return [
+        {
+          ...name,
+          cell: (u) => (
+            <span className={styles.stack}>
+              {name.cell(u)}
+              <span className={`${styles.secondary} ${styles.email}`}>{u.email}</span>
+              <span className={styles.secondary}>{u.username}</span>
+              <span className={styles.secondary}>
+                {u.tenantName}
+                {u.tenantDeleted ? ` (${t('support.values.tenantDeleted')})` : ''} · {u.role.display_name}
+              </span>
+            </span>
+          ),
+        },
+        {
+          id: 'status',
+          header: t('support.columns.status'),
+          cell: (u) => (
+            <span className={styles.stack}>
+              <Blocked user={u} t={t} />
+              <TwoFactor user={u} t={t} />
+              <Online user={u} t={t} />
+              {u.deletedAt !== null ? <Deleted user={u} t={t} locale={locale} /> : null}
+            </span>
+          ),
+        },
+        lastSignIn,
+      ];
+    return [
+      name,
+      { id: 'email', header: t('support.columns.email'), cell: (u) => <span className={styles.email}>{u.email}</span> },
       { id: 'username', header: t('support.columns.username'), cell: (u) => u.username },
       { id: 'tenant', header: t('support.columns.tenant'), cell: (u) => <Tenant user={u} t={t} /> },
       { id: 'role', header: t('support.columns.role'), cell: (u) => u.role.display_name },
       { id: 'blocked', header: t('support.columns.blocked'), cell: (u) => <Blocked user={u} t={t} /> },
       { id: 'twoFactor', header: t('support.columns.twoFactor'), cell: (u) => <TwoFactor user={u} t={t} /> },
       { id: 'online', header: t('support.columns.online'), cell: (u) => <Online user={u} t={t} /> },
-      {
-        id: 'lastSignIn',
-        header: t('support.columns.lastSignIn'),
-        cell: (u) => <LastSignIn user={u} t={t} locale={locale} now={now} />,
-      },
+      lastSignIn,
       { id: 'deleted', header: t('support.columns.deleted'), cell: (u) => <Deleted user={u} t={t} locale={locale} /> },
-    ],
-    [t, locale, now, query],
-  );
+    ];
+  }, [t, locale, now, query, narrow]);
 
   const announcement =
     status === 'results'
