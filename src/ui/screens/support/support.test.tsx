@@ -132,6 +132,39 @@ describe('SupportScreen', () => {
     expect(await screen.findByRole('link', { name: 'Abrir Joana Silva' })).toBeInTheDocument();
   });
 
+  it('on a phone, stacks the facts into three columns: who, how they stand, last sign-in', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 47.99rem)',
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    try {
+      render('/support?q=pedro');
+      const grid = await screen.findByRole('grid', { name: ptBR.support.search.tableLabel });
+      await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(2));
+      expect(
+        within(grid)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual([ptBR.support.columns.name, ptBR.support.columns.status, ptBR.support.columns.lastSignIn]);
+      const row = within(grid).getAllByRole('row')[1];
+      for (const text of [
+        'pedro@drogaria.test',
+        'pedro',
+        `drogaria-sul (${ptBR.support.values.tenantDeleted}) · Gerente`,
+        ptBR.support.values.blocked,
+        ptBR.support.values.twoFactorRequired,
+        ptBR.support.values.offline,
+        'Excluído em 20/11/2026 12:00',
+        ptBR.support.values.never,
+      ])
+        expect(row).toHaveTextContent(text);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('clearing the box goes back to the empty state and drops the query from the address', async () => {
     render('/support?q=joana');
     await screen.findByRole('link', { name: 'Abrir Joana Silva' });
