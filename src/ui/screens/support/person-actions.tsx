@@ -56,15 +56,18 @@ function useAction(machine: unknown, sink: PersonSink): AnyAction {
 
 /** Every action of the page, one machine each (src/machines/support/support-actions.ts). */
 export function usePersonActions(sink: PersonSink) {
-  return {
-    liftThrottle: useAction(liftThrottleMachine, sink),
-    temporaryPassword: useAction(temporaryPasswordMachine, sink),
-    resetLink: useAction(resetLinkMachine, sink),
-    twoFactor: useAction(twoFactorMachine, sink),
-    endSessions: useAction(endSessionsMachine, sink),
-    block: useAction(blockMachine, sink),
-    restore: useAction(restoreMachine, sink),
-  };
+  const liftThrottle = useAction(liftThrottleMachine, sink);
+  const temporaryPassword = useAction(temporaryPasswordMachine, sink);
+  const resetLink = useAction(resetLinkMachine, sink);
+  const twoFactor = useAction(twoFactorMachine, sink);
+  const endSessions = useAction(endSessionsMachine, sink);
+  const block = useAction(blockMachine, sink);
+  const restore = useAction(restoreMachine, sink);
+  // One object for the page's lifetime (the actors never change), so callbacks built on it stay put.
+  return useMemo(
+    () => ({ liftThrottle, temporaryPassword, resetLink, twoFactor, endSessions, block, restore }),
+    [liftThrottle, temporaryPassword, resetLink, twoFactor, endSessions, block, restore],
+  );
 }
 
 export type PersonActions = ReturnType<typeof usePersonActions>;
