@@ -11,6 +11,7 @@ import {
   heldPromise,
   type GraphEvent,
 } from '../test-support/graph-coverage';
+import { mergeCoverage } from '../test-support/merge-coverage';
 import { supportPerson } from '../test-support/support-fixtures';
 import { supportPersonMachine } from './support-person.machine';
 
@@ -28,12 +29,15 @@ describe('support person machine: model coverage', () => {
       doneEvent('reloadPerson', joana),
       errorEvent('reloadPerson', new ApiError(500, null)),
     ];
-    const report = await exploreCoverage({
-      machine: supportPersonMachine.provide({ actors: { loadPerson: heldPromise() } }),
-      input: () => ({ rest: {} as RestClient, id: joana.user.id }),
-      events,
-      serializeContext: (c) => [c.person === null, c.error === null],
-    });
+    const explore = (id: number) =>
+      exploreCoverage({
+        machine: supportPersonMachine.provide({ actors: { loadPerson: heldPromise() } }),
+        input: () => ({ rest: {} as RestClient, id }),
+        events,
+        serializeContext: (c) => [c.person === null, c.error === null],
+      });
+    // A person's id, and an address that holds none (0): each reaches what the other cannot.
+    const report = mergeCoverage(await explore(joana.user.id), await explore(0));
     console.info(`support person: ${formatCoverage(report)}`);
     assertFullCoverage(report);
   });
@@ -78,6 +82,14 @@ describe('support person machine: behaviour', () => {
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
     await flush();
     expect(server.seen).toHaveLength(2);
+  });
+
+  it('an address id that is no user id fails as not found without asking the server', async () => {
+    const { actor, server } = start(0);
+    await flush();
+    expect(server.seen).toHaveLength(0);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.error).toEqual({ key: 'support.errors.person', reason: 'apiErrors.notFound' });
   });
 
   it("takes an action's answer as the page's state without asking again; another person's answer changes nothing", async () => {

@@ -6,7 +6,7 @@ import { supportRefusalKey } from './support-refusal';
 
 export interface SupportPersonInput {
   rest: RestClient;
-  /** The person's user id, from the address (`/support/users/:id`). */
+  /** The person's user id, from the address (`/support/users/:id`); 0 when the address holds none. */
   id: number;
 }
 
@@ -27,7 +27,7 @@ export type SupportPersonEvent =
  * action that answers nothing about the person, the reset link), and takes every action's
  * `SupportPerson` answer as the page's new state without asking again.
  *
- * States: `loading` (first load, tag `loading`), `ready`, `reloading` (tag `busy`, the page stays),
+ * States: `start` (an address id that is no user's id fails at once, as not found), `loading` (first load, tag `loading`), `ready`, `reloading` (tag `busy`, the page stays),
  * `failed` (`error`; with `person` null the page has nothing to show, else it keeps the last answer).
  */
 export const supportPersonMachine = setup({
@@ -43,6 +43,8 @@ export const supportPersonMachine = setup({
       return event.person.user.id === context.id;
     },
     neverLoaded: ({ context }) => context.person === null,
+    // No user has a non-positive id: the address was mistyped, and no request is sent for it.
+    validId: ({ context }) => Number.isSafeInteger(context.id) && context.id > 0,
   },
   actions: {
     answered: assign(({ event }) => {
@@ -50,6 +52,7 @@ export const supportPersonMachine = setup({
       return { person: event.person, error: null };
     }),
     loaded: assign((_, person: SupportPerson) => ({ person, error: null })),
+    noSuchPerson: assign({ error: { key: 'support.errors.person', reason: 'apiErrors.notFound' } }),
     // The desk's own refusals read as such: the caller's own account (409 `own_account`), a person
     // the caller may not act on (403 with the reason).
     loadFailed: assign((_, { error }: { error: unknown }) => ({
@@ -59,12 +62,18 @@ export const supportPersonMachine = setup({
 }).createMachine({
   id: 'supportPerson',
   context: ({ input }) => ({ rest: input.rest, id: input.id, person: null, error: null }),
-  initial: 'loading',
+  initial: 'start',
   on: {
     // An answer about another person (a page left while an action ran) changes nothing here.
     'support.person.answered': { guard: 'samePerson', target: '.ready', actions: 'answered' },
   },
   states: {
+    start: {
+      always: [
+        { guard: 'validId', target: 'loading' },
+        { target: 'failed', actions: 'noSuchPerson' },
+      ],
+    },
     loading: {
       tags: ['loading'],
       invoke: {

@@ -244,8 +244,9 @@ describe('SupportPersonScreen', () => {
       <Route path="/support/users/:id">
         <SupportPersonScreen />
       </Route>,
-      { path: '/support/users/abc', signedIn: {}, respond: () => json(404, { message: 'Not found' }) },
+      { path: '/support/users/abc', signedIn: {}, respond: () => json(500, { message: 'unexpected' }) },
     );
-    expect(await screen.findAllByText(ptBR.apiErrors.notFound)).not.toHaveLength(0);
+    expect(await screen.findByText(ptBR.apiErrors.notFound)).toBeInTheDocument();
+    expect(view.requests.filter((r) => r.path.startsWith('/api/support/'))).toHaveLength(0);
   });
 });

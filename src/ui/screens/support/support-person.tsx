@@ -16,7 +16,7 @@ import { ActionDialogs, ActionsPanel, endSession, subjectOf, useAnyBusy, usePers
 import { AttemptsSection, HistorySection, PersonHeader, SessionsSection, ThrottleSection } from './person-sections';
 import * as styles from './support.css';
 
-/** The id of the address, or 0 (no user has it: the server answers 404) when it is not a positive integer. */
+/** The id of the address, or 0 (no user's: the page says not found without asking) when it is not a positive integer. */
 function personId(raw: string | undefined): number {
   return raw !== undefined && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : 0;
 }
