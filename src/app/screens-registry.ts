@@ -20,6 +20,8 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComp
   'roles-edit': lazyWithTimeout(() => import('../ui/screens/roles/edit/roles-edit')),
   departments: lazyWithTimeout(() => import('../ui/screens/departments/departments')),
   audit: lazyWithTimeout(() => import('../ui/screens/audit/audit')),
+  support: lazyWithTimeout(() => import('../ui/screens/support/support')),
+  'support-person': lazyWithTimeout(() => import('../ui/screens/support/support-person')),
   'dashboard-analytics': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),
   'dashboard-control-panel': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),
   'dashboard-maria-panel': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),

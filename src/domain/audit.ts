@@ -37,6 +37,10 @@ export const AUDIT_OPERATIONS = {
   'user.disconnect': 'user',
   'user.instance-unlink': 'user',
   'user.two-factor': 'user',
+  // The support desk (docs/support-desk.md): the throttle lifted, one session ended, a deleted user restored.
+  'user.throttle-lift': 'user',
+  'user.session-end': 'user',
+  'user.restore': 'user',
   // Tenants.
   'tenant.create': 'tenant',
   'tenant.update': 'tenant',

@@ -3,7 +3,7 @@ import { MENU, menuHref, visibleMenu } from './menu';
 import { getRoute, matchPath } from './paths';
 import { canAccess, type AccessSubject } from './route-access';
 
-const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [] };
+const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [], staff: true };
 /** What the demo `operador` role holds (server/src/tooling/seed-org.ts): dashboards and reports only. */
 const operador: AccessSubject = {
   authenticated: true,
@@ -36,6 +36,7 @@ describe('menu', () => {
       'targetAudience',
       'campaigns',
       'users',
+      'support',
       'roles',
       'instances',
       'blockedContacts',
@@ -59,6 +60,22 @@ describe('menu', () => {
   it('sends the sections without a screen to the coming-soon page', () => {
     const soon = MENU.filter((s) => s.items.every((i) => i.route === 'comingsoon')).map((s) => s.id);
     expect(soon).toEqual(['targetAudience', 'campaigns', 'blockedContacts']);
+  });
+
+  it('offers "Atendimento" exactly where the guard lets one in: staff holding `users`', () => {
+    const desk = (who: AccessSubject) =>
+      visibleMenu(who)
+        .flatMap((s) => s.items)
+        .some((i) => i.route === 'support');
+    const subjects: AccessSubject[] = [
+      admin,
+      { ...admin, staff: false },
+      { ...operador, staff: true },
+      { ...operador, staff: true, permittedRoutes: ['users'] },
+      { ...operador, permittedRoutes: ['users'] },
+    ];
+    expect(subjects.map(desk)).toEqual([true, false, false, true, false]);
+    for (const who of subjects) expect(desk(who)).toBe(canAccess(getRoute('support'), who));
   });
 
   it('shows an administrator every item', () => {

@@ -22,7 +22,8 @@ export type MenuIcon =
   | 'tenants'
   | 'settings'
   | 'security'
-  | 'audit';
+  | 'audit'
+  | 'support';
 
 /** One entry: a route of the table (with an optional query), or a section without a screen yet. */
 export interface MenuItem {
@@ -88,6 +89,12 @@ export const MENU: readonly MenuSection[] = [
     items: [soon('campaigns', 'menu.sections.campaigns', 'campaign')],
   },
   { id: 'users', labelKey: 'menu.sections.users', items: [page('users', 'users')] },
+  // The support desk: back-office staff with the `users` permission (route-access.ts `canAccess`).
+  {
+    id: 'support',
+    labelKey: 'menu.sections.support',
+    items: [page('support', 'support', undefined, 'menu.sections.support')],
+  },
   { id: 'roles', labelKey: 'menu.sections.roles', items: [page('roles-list', 'roles')] },
   // Instances and connections are managed per tenant, in the tenants workspace.
   {

@@ -29,6 +29,8 @@ const EXPECTED: readonly [string, string, string, string][] = [
   ['roles-edit', '/roles/edit/:id', 'check', 'main'],
   ['departments', '/departments', 'check', 'main'],
   ['audit', '/audit', 'check', 'main'],
+  ['support', '/support', 'check', 'main'],
+  ['support-person', '/support/users/:id', 'check', 'main'],
   ['dashboard-analytics', '/dashboard/analytics', 'check', 'main'],
   ['dashboard-control-panel', '/dashboard/control-panel', 'check', 'main'],
   ['dashboard-maria-panel', '/dashboard/maria-panel', 'check', 'main'],

@@ -5,7 +5,8 @@
  * Paths are wouter-style patterns relative to the tenant base `/{tenant}`.
  * A route's `name` is what the server's permission `route_name` holds, unless the row names another
  * permission (`permission`): the departments screen is guarded by `users`, the permission of the
- * operations it calls (contracts/openapi.yaml `departmentCreate`).
+ * operations it calls (contracts/openapi.yaml `departmentCreate`). A `staff` route is for back-office
+ * staff only (the support desk, docs/support-desk.md).
  */
 
 /** Access rule (docs/product.md, Roles and route permissions): anyone, per-route permission, or administrators only. */
@@ -24,6 +25,11 @@ export interface RouteDefinition {
   readonly titleKey: string;
   /** The permission `route_name` a `check` route needs when it is not the route's own name. */
   readonly permission?: string;
+  /**
+   * Only back-office staff (`origin_backoffice`) may open it, whatever their role: the support desk
+   * works across tenants (docs/support-desk.md, Who may use it).
+   */
+  readonly staff?: boolean;
 }
 
 /** Tenant used when the address names none (docs/product.md, Tenants in the address; `BACKOFFICE_TENANT`'s default). */
@@ -47,6 +53,25 @@ export const routes = [
     permission: 'users',
   },
   { name: 'audit', path: '/audit', rule: 'check', layout: 'main', titleKey: 'routes.audit' },
+  // The support desk (docs/support-desk.md): the `users` permission, as its operations declare, and staff only.
+  {
+    name: 'support',
+    path: '/support',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.support',
+    permission: 'users',
+    staff: true,
+  },
+  {
+    name: 'support-person',
+    path: '/support/users/:id',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.support-person',
+    permission: 'users',
+    staff: true,
+  },
   {
     name: 'dashboard-analytics',
     path: '/dashboard/analytics',

@@ -13,7 +13,9 @@ import {
 const RUNS = { numRuns: 1000 };
 
 const anonymous: AccessSubject = { authenticated: false, role: null, permittedRoutes: [] };
-const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [] };
+const admin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [], staff: true };
+/** An administrador of a customer tenant: every permission, but not back-office staff. */
+const customerAdmin: AccessSubject = { authenticated: true, role: 'administrador', permittedRoutes: [] };
 const agent: AccessSubject = { authenticated: true, role: 'atendente', permittedRoutes: ['users', 'roles-edit'] };
 const staleAdmin: AccessSubject = { authenticated: false, role: 'administrador', permittedRoutes: ['users'] };
 
@@ -29,6 +31,7 @@ const subject = fc.record({
   authenticated: fc.boolean(),
   role: fc.option(fc.constantFrom('administrador', 'Administrador', 'atendente', 'gerente', '')),
   permittedRoutes: fc.subarray([...routes.map((r) => r.name), 'not-a-route']),
+  staff: fc.boolean(),
 });
 
 // First segments of every route, written out so "unknown" is independent of the matcher.
@@ -42,6 +45,7 @@ const KNOWN_FIRST_SEGMENTS = [
   'dashboard',
   'login',
   'pages',
+  'support',
 ];
 
 describe('canAccess', () => {
@@ -68,6 +72,26 @@ describe('canAccess', () => {
     ['anonymous on a checked route', getRoute('users'), anonymous, false],
     ['stale admin role without a session', getRoute('users'), staleAdmin, false],
     ['role name is case-sensitive', getRoute('users'), { ...admin, role: 'Administrador' }, false],
+    ['staff administrador on the support desk', getRoute('support'), admin, true],
+    ['staff with `users` on the support desk', getRoute('support'), { ...agent, staff: true }, true],
+    ['staff with `users` on a person page', getRoute('support-person'), { ...agent, staff: true }, true],
+    [
+      'staff without `users` on the support desk',
+      getRoute('support'),
+      { ...agent, staff: true, permittedRoutes: [] },
+      false,
+    ],
+    [
+      'staff holding a `support` row but not `users`',
+      getRoute('support'),
+      { ...agent, staff: true, permittedRoutes: ['support'] },
+      false,
+    ],
+    ['a customer administrador on the support desk', getRoute('support'), customerAdmin, false],
+    ['a customer administrador on a person page', getRoute('support-person'), customerAdmin, false],
+    ['a customer agent with `users` on the support desk', getRoute('support'), agent, false],
+    ['a customer administrador elsewhere', getRoute('tenants'), customerAdmin, true],
+    ['staff flag without a session', getRoute('support'), { ...staleAdmin, staff: true }, false],
   ])('%s → %s', (_label, route, who, expected) => {
     expect(canAccess(route, who)).toBe(expected);
   });
@@ -166,16 +190,31 @@ describe('resolveNavigation — properties', () => {
     );
   });
 
-  it('allows an authenticated administrator on every route', () => {
+  it('allows an authenticated back-office administrador on every route', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...routes),
         fc.string({ unit: 'grapheme', minLength: 1 }),
         fc.subarray(['users', 'x']),
         (route, id, permitted) => {
-          const who = { authenticated: true, role: ADMIN_ROLE, permittedRoutes: permitted };
+          const who = { authenticated: true, role: ADMIN_ROLE, permittedRoutes: permitted, staff: true };
           const decision = resolveNavigation(getHref(route.name, { id }), who);
           expect(decision).toMatchObject({ kind: 'allow', route: { name: route.name } });
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('sends anyone who is not back-office staff away from every staff route, whatever the role', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...routes.filter((r) => 'staff' in r && r.staff)),
+        fc.string({ unit: 'grapheme', minLength: 1 }),
+        subject,
+        (route, id, who) => {
+          const decision = resolveNavigation(getHref(route.name, { id }), { ...who, staff: false });
+          expect(decision.kind).toBe('redirect');
         },
       ),
       RUNS,

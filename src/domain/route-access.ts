@@ -46,15 +46,18 @@ export type AccessSubject = {
   role: string | null;
   /** Route names from `has_permission_routes`. */
   permittedRoutes: readonly string[];
+  /** Back-office staff (`origin_backoffice`): only they open `staff` routes. Absent: not staff. */
+  staff?: boolean;
   /** Signed out on purpose (logout): the login page then opens plain, without a `to` to come back to. */
   loggedOut?: boolean;
 };
 
-/** Whether two subjects decide every route alike (same session state, role and permitted routes, in order). */
+/** Whether two subjects decide every route alike (same session state, role, staff or not, and permitted routes, in order). */
 export function sameAccessSubject(a: AccessSubject, b: AccessSubject): boolean {
   return (
     a.authenticated === b.authenticated &&
     a.role === b.role &&
+    (a.staff ?? false) === (b.staff ?? false) &&
     (a.loggedOut ?? false) === (b.loggedOut ?? false) &&
     a.permittedRoutes.length === b.permittedRoutes.length &&
     a.permittedRoutes.every((route, index) => route === b.permittedRoutes[index])
@@ -73,6 +76,9 @@ export type NavigationDecision =
  *   the permitted routes.
  * - `admin`: role `administrador` only.
  *
+ * A `staff` route asks, before any of that, that the subject be back-office staff: an administrador
+ * of a customer tenant holds every permission but is not staff (docs/support-desk.md, Who may use it).
+ *
  * Permissions belong to a session, so an unauthenticated subject never passes
  * `check` or `admin`, whatever stale role or list it carries. Whether the
  * route needs a session at all is {@link resolveNavigation}'s concern.
@@ -83,6 +89,7 @@ export type NavigationDecision =
 export function canAccess(route: RouteDefinition, subject: AccessSubject): boolean {
   if (route.rule === 'all') return true;
   if (!subject.authenticated) return false;
+  if (route.staff === true && subject.staff !== true) return false;
   if (holdsEveryRoute(subject.role)) return true;
   if (route.rule === 'admin') return false;
   return subject.permittedRoutes.includes(route.permission ?? route.name);

@@ -262,6 +262,210 @@ export interface paths {
         patch: operations["userSettingsUpdate"];
         trace?: never;
     };
+    "/api/support/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a person in any tenant (the support desk)
+         * @description The support desk's search (docs/support-desk.md): users of every tenant, deleted ones included, whose e-mail, name or username contains `q`, compared without case or accents ("JOSE" finds "José"). Live users first, then by name. Back-office staff with the `users` permission only.
+         */
+        get: operations["supportSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One person as the support desk sees it
+         * @description The person (a user of any tenant, deleted ones included), why their sign-ins fail (throttle and the 50 newest attempts for their e-mail), where they are signed in (live sessions), the 50 newest audit records about them and whether reset links can be sent. 403 when the caller may not act on the person (server/src/access/escalation.ts), 409 `own_account` for the caller's own account, 404 for an unknown id.
+         */
+        get: operations["supportPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/lift-throttle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the sign-in throttle of a person
+         * @description Marks every failed sign-in counted against the person (by their e-mail, in every scope of server/src/auth/attempts.ts) as lifted, so the throttle no longer counts them. 409 `not_throttled` when nothing is counted against the person; audited as `user.throttle-lift`.
+         */
+        post: operations["supportLiftThrottle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/temporary-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a temporary password the person must change at sign-in
+         * @description Sets the password (the strength rule) and requires the person to choose a new one at the next sign-in (docs/support-desk.md, Sign-in with a temporary password); ends every session of the person. 409 `own_account` for the caller's own account, `deleted` for a deleted person.
+         */
+        post: operations["supportTemporaryPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/reset-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the person a password reset link by e-mail
+         * @description Sends a reset link to the person's e-mail (docs/support-desk.md, Forgot password) and voids the older unused ones. 503 with `status: mail_disabled` when the server has no way to send mail (no `Retry-After`: waiting does not help); 409 `own_account` for the caller's own account, `deleted` for a deleted person.
+         */
+        post: operations["supportResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset, require or stop requiring a person's two-factor
+         * @description `reset` turns two-factor off and erases the enrolled authenticator and recovery codes; `require` makes the person enrol at the next sign-in; `unrequire` withdraws that. 409 `already` when nothing would change (reset of a person without two-factor, require of one already enrolled or required, unrequire of one not required); 409 `deleted` for a deleted person. Audited as `user.two-factor`.
+         */
+        post: operations["supportTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/sessions/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End one session of a person, or all of them
+         * @description With `session_id` (a `sessions[].id` of `SupportPerson`), ends that session: its tokens stop working and its sockets close. 404 when it is not a live session of the person. Without it, ends every session of the person (409 `already` when there is none). Audited as `user.session-end` (one) or `user.disconnect` (all).
+         */
+        post: operations["supportEndSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block or unblock a person
+         * @description `blocked: true` blocks the person and ends every session; `false` unblocks. 409 `already` when the person already is in that state, `deleted` for a deleted person. Audited as `user.block` / `user.unblock`.
+         */
+        post: operations["supportBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/users/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted person
+         * @description Brings a soft-deleted user back as it was (blocked state, role, two-factor kept; offline, no sessions). 409 `not_deleted` for a live user, `email_taken` when another user now holds the e-mail (deleted users from before e-mails were reserved), `username_taken` likewise, `tenant_deleted` when the person's tenant is deleted (restore the tenant first). Audited as `user.restore`.
+         */
+        post: operations["supportRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/two-factor": {
         parameters: {
             query?: never;
@@ -1093,7 +1297,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -1137,6 +1341,122 @@ export interface components {
         };
         /** @description `;`-separated CSV, UTF-8 with BOM, CRLF line ends, decimal comma, dates in America/Sao_Paulo: opens cleanly in Excel pt-BR. */
         CsvText: string;
+        SupportRole: {
+            id: components["schemas"]["Id"];
+            name: string;
+            display_name: string;
+        };
+        /** @description A user of any tenant as the support desk lists it (docs/support-desk.md). */
+        SupportUser: {
+            id: components["schemas"]["Id"];
+            name: string;
+            username: string;
+            email: string;
+            tenantName: components["schemas"]["TenantName"];
+            /** @description The person's tenant is soft-deleted (its users cannot sign in). */
+            tenantDeleted: boolean;
+            role: components["schemas"]["SupportRole"];
+            blocked: boolean;
+            twoFactorEnabled: boolean;
+            twoFactorEnrolmentRequired: boolean;
+            /** @description Online now (presence). */
+            isConnected: boolean;
+            /**
+             * Format: date-time
+             * @description The last successful sign-in; null for never.
+             */
+            lastSignInAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the user was deleted; null for a live user.
+             */
+            deletedAt: string | null;
+        };
+        SupportUserList: {
+            data: components["schemas"]["SupportUser"][];
+            limit: number;
+        };
+        /**
+         * @description Why a sign-in attempt failed (server/src/auth/login.ts). `two_factor_required`, `two_factor_enrolment_required`, `tenant_deleted`, `password_change_required` and `other_tenant` are not failures for the throttle; `throttled` attempts are recorded but not counted again.
+         * @enum {string}
+         */
+        SignInFailureReason: "unknown_account" | "wrong_password" | "blocked" | "throttled" | "invalid_two_factor_code" | "two_factor_enrolment_expired" | "two_factor_required" | "two_factor_enrolment_required" | "tenant_deleted" | "password_change_required" | "other_tenant";
+        /** @description One sign-in attempt with the person's e-mail. */
+        SupportAttempt: {
+            id: components["schemas"]["Id"];
+            /** Format: date-time */
+            at: string;
+            /** @description Null while the attempt is still being checked (a sign-in in progress). */
+            success: boolean | null;
+            /** @description Why it failed; null for a success, an attempt in progress, or one made before reasons were recorded. */
+            reason: components["schemas"]["SignInFailureReason"] | null;
+            /** @description The connection's address as the server saw it. */
+            address: string | null;
+            /** @description What the client's own IP lookup said (not verified). */
+            claimed_ip: string | null;
+        };
+        /** @description A live session (token family) of the person. */
+        SupportSession: {
+            /** @description The session's id (its token family), for supportEndSessions. */
+            id: string;
+            /** @description A short label from the user agent, e.g. "Chrome 131 · Windows"; null when the sign-in sent none. */
+            device: string | null;
+            user_agent: string | null;
+            address: string | null;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            last_used_at: string;
+            /** @description Signed in with "remember me" (the longer refresh window). */
+            remember: boolean;
+        };
+        SupportThrottle: {
+            /** @description A sign-in with the person's e-mail is refused now (429). */
+            throttled: boolean;
+            /** @description Seconds until it is accepted again; null when not throttled. */
+            retryAfter: number | null;
+            /** @description Failures counted against the person's e-mail in the window. */
+            failures: number;
+        };
+        /** @description One person as the support desk shows it (docs/support-desk.md). */
+        SupportPerson: {
+            user: components["schemas"]["SupportUser"];
+            /** @description The person signed in next must choose a new password (a temporary password was set). */
+            mustChangePassword: boolean;
+            throttle: components["schemas"]["SupportThrottle"];
+            /** @description The 50 newest sign-in attempts with the person's e-mail, newest first. */
+            attempts: components["schemas"]["SupportAttempt"][];
+            /** @description The live sessions, most recently used first. */
+            sessions: components["schemas"]["SupportSession"][];
+            /** @description The 50 newest audit records whose target is the person, newest first. */
+            audit: components["schemas"]["AuditRecord"][];
+            resetLinks: {
+                /** @description Reset links can be sent (the server can send mail). */
+                enabled: boolean;
+            };
+        };
+        /** @description No fields. */
+        SupportEmptyRequest: Record<string, never>;
+        SupportTemporaryPasswordRequest: {
+            password: components["schemas"]["Password"];
+        };
+        SupportResetLinkSent: {
+            /** @enum {boolean} */
+            sent: true;
+            /**
+             * Format: date-time
+             * @description When the link stops working (30 minutes).
+             */
+            expires_at: string;
+        };
+        SupportTwoFactorRequest: {
+            /** @enum {string} */
+            action: "reset" | "require" | "unrequire";
+        };
+        SupportEndSessionsRequest: {
+            /** @description The session to end; absent for every session. */
+            session_id?: string;
+        };
         ValidationError: {
             message: string;
             errors: {
@@ -1175,14 +1495,22 @@ export interface components {
         Conflict: {
             message: string;
             field?: string;
+            /**
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`.
+             * @enum {string}
+             */
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted";
         };
         TooManyRequests: {
             message: string;
             retry_after: number;
         };
         ServiceUnavailable: {
-            /** @enum {string} */
-            status: "unavailable";
+            /**
+             * @description `unavailable`: the database is unreachable (retry after `Retry-After`). `mail_disabled` (extension, docs/support-desk.md): the server has no way to send mail, so reset links cannot be sent; there is no `Retry-After`, waiting does not help.
+             * @enum {string}
+             */
+            status: "unavailable" | "mail_disabled";
             message: string;
         };
         Message: {
@@ -1855,7 +2183,8 @@ export interface components {
          * @description The database is unreachable (down, restarting, refusing connections, or not answering within the
          *     connect timeout). Nothing was changed by a request that got this answer before its first write; a
          *     write interrupted midway is rolled back by the database. Retry after `Retry-After` seconds; the
-         *     server recovers by itself when the database returns (no restart).
+         *     server recovers by itself when the database returns (no restart). The support desk's `supportResetLink`
+         *     also answers 503 with `status: mail_disabled`, without `Retry-After`, when the server cannot send mail.
          */
         ServiceUnavailable: {
             headers: {
@@ -2536,6 +2865,365 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportSearch: {
+        parameters: {
+            query: {
+                /**
+                 * @description Part of the e-mail, name or username (1–254 characters, surrounding spaces ignored).
+                 * @example joana
+                 */
+                q: string;
+                /**
+                 * @description Users per answer.
+                 * @example 20
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching users, live first, then by name; at most `limit`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "username": "joana.silva",
+                     *           "email": "joana@demo.local",
+                     *           "tenantName": "farmacia-central",
+                     *           "tenantDeleted": false,
+                     *           "role": {
+                     *             "id": 2,
+                     *             "name": "operador",
+                     *             "display_name": "Operador"
+                     *           },
+                     *           "blocked": false,
+                     *           "twoFactorEnabled": false,
+                     *           "twoFactorEnrolmentRequired": false,
+                     *           "isConnected": true,
+                     *           "lastSignInAt": "2026-11-27T12:04:55.000Z",
+                     *           "deletedAt": null
+                     *         }
+                     *       ],
+                     *       "limit": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SupportUserList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportLiftThrottle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SupportEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportTemporaryPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "Farol-Verde-93"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupportTemporaryPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportResetLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SupportEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The link was handed to the mail server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sent": true,
+                     *       "expires_at": "2026-11-28T10:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SupportResetLinkSent"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "reset"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupportTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportEndSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportEndSessionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "blocked": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserBlockPatch"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    supportRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SupportEmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The person after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportPerson"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

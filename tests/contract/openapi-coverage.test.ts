@@ -100,6 +100,16 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/tenant/purge'],
   // Removing a soft-deleted user for good (a conformance run's users leave nothing behind).
   ['post', '/api/users/purge'],
+  // The support desk (docs/support-desk.md): staff find one person in any tenant and act on them.
+  ['get', '/api/support/users'],
+  ['get', '/api/support/users/{id}'],
+  ['post', '/api/support/users/{id}/lift-throttle'],
+  ['post', '/api/support/users/{id}/temporary-password'],
+  ['post', '/api/support/users/{id}/reset-link'],
+  ['post', '/api/support/users/{id}/two-factor'],
+  ['post', '/api/support/users/{id}/sessions/end'],
+  ['post', '/api/support/users/{id}/block'],
+  ['post', '/api/support/users/{id}/restore'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

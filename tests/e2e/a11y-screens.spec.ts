@@ -124,9 +124,20 @@ for (const theme of ['light', 'dark'] as const) {
         ).graphql<{ roles: { id: string }[] }>('query roles { roles { id } }', {}, 'roles')
       ).roles[0]?.id ?? '1';
 
+    // The support desk shows the demo operador: found by the search, and their person page.
+    const operatorId = (
+      await (
+        await apiLogin(app.origin, app.operator.email, app.operator.password)
+      ).rest<{ user: { id: number } }>('GET', '/api/auth/userInfo')
+    ).user.id;
+    const hrefs: Partial<Record<string, string>> = {
+      'roles-edit': getHref('roles-edit', { id: roleId }),
+      support: getHref('support', {}, { q: app.operator.email }),
+      'support-person': getHref('support-person', { id: operatorId }),
+    };
     const screens = routes.map((route) => ({
       name: route.name,
-      href: route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path,
+      href: hrefs[route.name] ?? route.path,
       signedIn: route.name !== 'login',
     }));
     const table: { screen: string; counts: Record<string, number> }[] = [];

@@ -24,7 +24,12 @@ test.describe('routes', () => {
     const roleId = await aRoleId(app.origin, app.admin);
     await signIn(page, app.origin, app.admin);
     for (const route of mainRoutes) {
-      const href = route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path;
+      const href =
+        route.name === 'roles-edit'
+          ? getHref('roles-edit', { id: roleId })
+          : route.name === 'support-person'
+            ? getHref('support-person', { id: 1 })
+            : route.path;
       await page.goto(`${app.origin}${tenantPath(href)}`);
       await expect(page, `${route.name} stays on its address`).toHaveURL((url) => url.pathname === tenantPath(href));
       await expect(pageTitle(page), route.name).toHaveText(t(route.titleKey));

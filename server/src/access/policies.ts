@@ -61,6 +61,8 @@ const LOGIN_REPORTS: readonly PermissionRoute[] = ['dashboard-report', 'dashboar
 const ROLES_READ: readonly PermissionRoute[] = ['roles-list', 'roles-edit'];
 /** Acting on a user: the caller holds every permission the target holds (./escalation.ts `assertMayActOn`). */
 const ACT_ON = 'the caller holds every permission the target user holds; only an administrador acts on one';
+/** The support desk is not for one's own account (409 `own_account`): the account settings page is. */
+const NOT_OWN = 'never on its own account';
 /** Giving a role: its permissions are a subset of the caller's (./escalation.ts `assertMayGrant`). */
 const GRANT = "the role's permissions are a subset of the caller's; only an administrador grants administrador";
 
@@ -161,6 +163,16 @@ export const POLICIES = {
     attendances: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
     instanceLogs: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
     reasons: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),
+  },
+  support: {
+    // The support desk (docs/support-desk.md): back-office staff with `users`, across every tenant.
+    search: staff(['users'], { rules: ['every tenant, deleted users included'] }),
+    person: staff(['users'], { rules: [ACT_ON, NOT_OWN] }),
+    liftThrottle: staff(['users'], { rules: [ACT_ON, NOT_OWN] }),
+    twoFactor: staff(['users'], { rules: [ACT_ON, NOT_OWN, 'a live user only'] }),
+    endSessions: staff(['users'], { rules: [ACT_ON, NOT_OWN, "the person's own live session only"] }),
+    block: staff(['users'], { rules: [ACT_ON, NOT_OWN, 'a live user only'] }),
+    restore: staff(['users'], { rules: [ACT_ON, NOT_OWN, 'a soft-deleted user of a live tenant only'] }),
   },
   audit: {
     list: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),

@@ -165,7 +165,10 @@ describe('appMachine: one system', () => {
       if (sent.type === 'route.session' && sent.subject) told.push(sent.subject);
     });
     app.start();
-    expect(told).toEqual([{ authenticated: true, role: USER.role.name, permittedRoutes: ['users'], loggedOut: false }]);
+    // Stored as back-office staff: the guard is told so (src/domain/route-access.ts, staff routes).
+    expect(told).toEqual([
+      { authenticated: true, role: USER.role.name, permittedRoutes: ['users'], staff: true, loggedOut: false },
+    ]);
     // Signed in at boot: the session said so as it started, and the realtime side started in the same
     // step, its socket for the stored user.
     expect(selectRealtimeRunning(app.getSnapshot())).toBe(true);

@@ -1,7 +1,10 @@
 import { waitFor } from 'xstate';
 import { fakeApi, flush, json, loginResponse, startSession, USER } from '../test-support/session-fakes';
 import { loggedIn } from '../test-support/session-fixtures';
+import { getRoute } from '../../domain/paths';
+import { canAccess, sameAccessSubject } from '../../domain/route-access';
 import { sameSubject, selectIsStaff, selectSubject } from './access-selectors';
+import { selectAccessSubject } from './session-selectors';
 
 const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo' } as const;
 
@@ -28,10 +31,27 @@ describe('access selectors: the signed-in user as the access rules see it', () =
     actor.send(credentials);
     await loggedIn(actor);
     expect(selectIsStaff(actor.getSnapshot())).toBe(true);
+    // The guard and the menu read the same answer (route-access.ts `canAccess` on a staff route).
+    expect(selectAccessSubject(actor.getSnapshot()).staff).toBe(true);
+    expect(canAccess(getRoute('support'), selectAccessSubject(actor.getSnapshot()))).toBe(true);
     actor.send({ type: 'session.logout' });
     await waitFor(actor, (s) => s.matches({ auth: 'anonymous' }));
     expect(selectIsStaff(actor.getSnapshot())).toBe(false);
+    expect(selectAccessSubject(actor.getSnapshot()).staff).toBe(false);
     expect(selectSubject(actor.getSnapshot())).toBeNull();
+  });
+
+  it('a customer user holding `users` is not let into the support desk: staff or not is part of the access subject', async () => {
+    const { actor } = startSession();
+    await flush();
+    actor.send(credentials);
+    await loggedIn(actor);
+    const customer = selectAccessSubject(actor.getSnapshot());
+    expect(customer).toMatchObject({ staff: false, permittedRoutes: ['users'] });
+    expect(canAccess(getRoute('users'), customer)).toBe(true);
+    expect(canAccess(getRoute('support'), customer)).toBe(false);
+    // A change of staff alone is a change of subject (the guard decides again).
+    expect(sameAccessSubject(customer, { ...customer, staff: true })).toBe(false);
   });
 
   it('compares subjects by what the rules read', () => {

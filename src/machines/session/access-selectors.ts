@@ -7,9 +7,7 @@ import type { SessionSnapshot } from './session.machine';
  * session-selectors.ts so the login page, which loads that file, does not carry them.
  */
 
-/** Back-office staff (`origin_backoffice`): only they change plans, limits, features and billing flags. */
-export const selectIsStaff = (snapshot: SessionSnapshot): boolean =>
-  snapshot.hasTag('authenticated') && snapshot.context.originBackoffice;
+export { selectIsStaff } from './session-selectors';
 
 /**
  * The signed-in user as the no-way-up rules see it (src/domain/escalation.ts): its role, permitted

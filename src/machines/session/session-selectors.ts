@@ -44,6 +44,14 @@ export const selectOwnTenant = (snapshot: SessionSnapshot): string | null =>
     ? (snapshot.context.user?.tenantName ?? null)
     : null;
 
+/**
+ * Back-office staff (`origin_backoffice`): only they change plans, limits, features and billing flags,
+ * and only they open the support desk. The one place the SPA decides it: the route guard and the menu
+ * read it through {@link selectAccessSubject}, the screens directly (re-exported by access-selectors.ts).
+ */
+export const selectIsStaff = (snapshot: SessionSnapshot): boolean =>
+  snapshot.hasTag('authenticated') && snapshot.context.originBackoffice;
+
 /** The login failure message key, or null. */
 export const selectLoginError = (snapshot: SessionSnapshot): I18nKey | null => snapshot.context.error;
 
@@ -68,6 +76,7 @@ export const selectAccessSubject = (snapshot: SessionSnapshot): AccessSubject =>
   authenticated: snapshot.hasTag('authenticated'),
   role: snapshot.context.user?.role.name ?? null,
   permittedRoutes: snapshot.context.permittedRoutes,
+  staff: selectIsStaff(snapshot),
   loggedOut:
     !snapshot.hasTag('authenticated') &&
     (snapshot.matches({ auth: 'loggingOut' }) || snapshot.context.ended === 'logout'),

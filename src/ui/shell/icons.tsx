@@ -75,6 +75,13 @@ const AuditIcon = /* @__PURE__ */ makeIcon([
   'M9 9h1',
 ]);
 
+/** A headset: the support desk (docs/support-desk.md). */
+const SupportIcon = /* @__PURE__ */ makeIcon([
+  'M3 18v-6a9 9 0 0 1 18 0v6',
+  'M21 19a2 2 0 0 1-2 2h-1a2 2 0 0 1-2-2v-3a2 2 0 0 1 2-2h3z',
+  'M3 19a2 2 0 0 0 2 2h1a2 2 0 0 0 2-2v-3a2 2 0 0 0-2-2H3z',
+]);
+
 /** The icon of a menu entry (src/domain/menu.ts). */
 export const MENU_ICONS: Record<MenuIcon, ReturnType<typeof makeIcon>> = {
   dashboard: DashboardIcon,
@@ -91,4 +98,5 @@ export const MENU_ICONS: Record<MenuIcon, ReturnType<typeof makeIcon>> = {
   settings: SettingsIcon,
   security: ShieldIcon,
   audit: AuditIcon,
+  support: SupportIcon,
 };

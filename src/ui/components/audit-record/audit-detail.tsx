@@ -5,11 +5,11 @@ import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
 import type { AuditQuery } from '../../../machines/audit/audit-query';
 import { readAuditValue } from '../../../machines/audit/audit-values';
-import { Button } from '../../components/button';
-import { Modal } from '../../components/dialog';
-import * as reportStyles from '../../components/reports/report-layout.css';
+import { Button } from '../button';
+import { Modal } from '../dialog';
+import * as reportStyles from '../reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
-import * as styles from './audit.css';
+import * as styles from './audit-record.css';
 
 /**
  * Where a field's recorded words have their labels: the plan as the tenants screen names it, a sync or

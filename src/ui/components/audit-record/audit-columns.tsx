@@ -1,10 +1,10 @@
 import type { TFunction } from 'i18next';
 import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
-import { Button } from '../../components/button';
-import type { DataTableColumn } from '../../components/data-table';
-import * as reportStyles from '../../components/reports/report-layout.css';
-import * as styles from './audit.css';
+import { Button } from '../button';
+import type { DataTableColumn } from '../data-table';
+import * as reportStyles from '../reports/report-layout.css';
+import * as styles from './audit-record.css';
 
 /**
  * Who acted: the user's name, else the provider's team (staff, whose names a reader who is not staff

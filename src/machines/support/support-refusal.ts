@@ -1,0 +1,52 @@
+import { ApiError } from '../../api/api-error';
+import type { I18nKey } from '../../domain/i18n-key';
+import { reasonKeyOf } from '../shared/request-error';
+
+/**
+ * The desk's refusals told apart (contracts/openapi.yaml `Conflict.error` and `ServiceUnavailable.status`;
+ * docs/support-desk.md): each says what to do next. A 403 reads through reasonKeyOf (the no-way-up
+ * reasons of server/src/access/escalation.ts); anything else by its status.
+ */
+export const SUPPORT_CONFLICTS = [
+  'own_account',
+  'not_throttled',
+  'already',
+  'deleted',
+  'not_deleted',
+  'email_taken',
+  'username_taken',
+  'tenant_deleted',
+] as const;
+export type SupportConflict = (typeof SUPPORT_CONFLICTS)[number];
+
+const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
+  own_account: 'support.refusals.own_account',
+  not_throttled: 'support.refusals.not_throttled',
+  already: 'support.refusals.already',
+  deleted: 'support.refusals.deleted',
+  not_deleted: 'support.refusals.not_deleted',
+  email_taken: 'support.refusals.email_taken',
+  username_taken: 'support.refusals.username_taken',
+  tenant_deleted: 'support.refusals.tenant_deleted',
+};
+
+function field(body: unknown, name: string): unknown {
+  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * Why a desk action was refused, as an i18n key.
+ *
+ * @param error - what the call threw
+ * @param notFound - the key of a 404 when the action names more than the person (an ended session)
+ */
+export function supportRefusalKey(error: unknown, notFound?: I18nKey): I18nKey {
+  if (error instanceof ApiError && error.status === 409) {
+    const code = field(error.body, 'error');
+    if (typeof code === 'string' && code in CONFLICT_KEYS) return CONFLICT_KEYS[code as SupportConflict];
+  }
+  if (error instanceof ApiError && error.status === 503 && field(error.body, 'status') === 'mail_disabled')
+    return 'support.refusals.mail_disabled';
+  if (error instanceof ApiError && error.status === 404 && notFound !== undefined) return notFound;
+  return reasonKeyOf(error);
+}
