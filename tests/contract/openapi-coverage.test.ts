@@ -100,6 +100,10 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/tenant/purge'],
   // Removing a soft-deleted user for good (a conformance run's users leave nothing behind).
   ['post', '/api/users/purge'],
+  // Reset links by e-mail for users who forgot their password (docs/support-desk.md, Forgot password).
+  ['get', '/api/auth/password-reset'],
+  ['post', '/api/auth/password-reset/request'],
+  ['post', '/api/auth/password-reset/confirm'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));
