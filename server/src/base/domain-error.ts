@@ -39,7 +39,13 @@ export type DomainErrorKind =
   /** Sign-in: the enrolment code came after the pending secret expired or was replaced. */
   | 'two_factor_enrolment_expired'
   /** Sign-in: right password of a user whose tenant the provider deleted (closed until restored). */
-  | 'tenant_deleted';
+  | 'tenant_deleted'
+  /** Sign-in: right password (and second factor) of a user whose password is temporary, and no new one. */
+  | 'password_change_required'
+  /** A password reset link that is unknown, used, expired or voided (one answer for all). */
+  | 'reset_link_invalid'
+  /** The server has no way to send mail (production without SMTP_URL): reset links cannot be sent. */
+  | 'mail_disabled';
 
 export interface DomainErrorDetails {
   /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
@@ -131,6 +137,17 @@ export const twoFactorEnrolmentRequired = (enrolment: NonNullable<DomainErrorDet
 
 export const twoFactorEnrolmentExpired = () =>
   new DomainError('two_factor_enrolment_expired', 'A ativação expirou; entre novamente para receber um novo QR code.');
+
+export const passwordChangeRequired = () =>
+  new DomainError('password_change_required', 'Sua senha é temporária. Escolha uma nova senha para entrar.');
+
+export const resetLinkInvalid = () =>
+  new DomainError('reset_link_invalid', 'This reset link is invalid or has expired; ask for a new one', {
+    field: 'token',
+  });
+
+export const mailDisabled = () =>
+  new DomainError('mail_disabled', 'This server cannot send e-mail: ask the provider’s support to reset the password');
 
 export const tenantDeleted = () =>
   new DomainError(

@@ -95,5 +95,24 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
       return { status: 401, body: { error: 'two_factor_enrolment_expired', message: error.message }, headers: {} };
     case 'tenant_deleted':
       return { status: 401, body: { error: 'tenant_deleted', message: error.message }, headers: {} };
+    case 'password_change_required':
+      return { status: 401, body: { error: 'password_change_required', message: error.message }, headers: {} };
+    case 'reset_link_invalid':
+      return {
+        status: 400,
+        body: {
+          message: 'Validation failed',
+          error: 'reset_link_invalid',
+          errors: [{ field: restField(request, field ?? 'token'), message: error.message }],
+        },
+        headers: {},
+      };
+    case 'mail_disabled':
+      // Not an outage: no Retry-After, as nothing changes by waiting.
+      return {
+        status: 503,
+        body: { status: 'unavailable', error: 'mail_disabled', message: error.message },
+        headers: {},
+      };
   }
 }
