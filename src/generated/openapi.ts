@@ -1173,7 +1173,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}

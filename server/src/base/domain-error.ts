@@ -58,6 +58,8 @@ export interface DomainErrorDetails {
   unauthorized?: UnauthorizedBody;
   /** `throttled`: seconds until a new attempt is accepted. */
   retryAfter?: number;
+  /** `conflict`: a code naming the refusal, for clients to tell refusals apart (`own_account`…). */
+  code?: string;
   /** `limit_reached`: the limit. */
   limit?: number;
   /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
@@ -117,6 +119,9 @@ export const unknownReference = (field: string, message: string) =>
 
 export const conflict = (message: string, field?: string) =>
   new DomainError('conflict', message, field === undefined ? {} : { field });
+
+/** A conflict with a code (docs/support-desk.md: `own_account`, …), answered as REST `{ message, error }`. */
+export const conflictCode = (code: string, message: string) => new DomainError('conflict', message, { code });
 
 export const limitReached = (limit: number, message = `The tenant already has its limit of ${limit} users`) =>
   new DomainError('limit_reached', message, { limit, field: 'role_id' });
