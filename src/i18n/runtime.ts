@@ -23,6 +23,7 @@ const CORE_PT_BR = {
   // Document titles of the blank layout's routes (the main layout's arrive with it).
   routes: {
     login: routes.login,
+    'reset-password': routes['reset-password'],
     comingsoon: routes.comingsoon,
     'error-404': routes['error-404'],
     'error-500': routes['error-500'],
