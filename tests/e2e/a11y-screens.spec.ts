@@ -127,7 +127,8 @@ for (const theme of ['light', 'dark'] as const) {
     const screens = routes.map((route) => ({
       name: route.name,
       href: route.name === 'roles-edit' ? getHref('roles-edit', { id: roleId }) : route.path,
-      signedIn: route.name !== 'login',
+      // The login and the reset-password page (here without a link's token: it says so) are for the signed-out.
+      signedIn: route.name !== 'login' && route.name !== 'reset-password',
     }));
     const table: { screen: string; counts: Record<string, number> }[] = [];
     const serious: string[] = [];

@@ -91,6 +91,8 @@ export const forgotPasswordMachine = setup({
         // The status could not be read: the link is offered, and the request says what the server says.
         onError: 'closed',
       },
+      // Opened before the status came (a prerendered page): the request will say if mail is off.
+      on: { 'forgot.open': 'open' },
     },
     closed: { on: { 'forgot.open': 'open' } },
     disabled: {},

@@ -29,6 +29,10 @@ export const selectAwaitingCode = (snapshot: SessionSnapshot): boolean => snapsh
 /** The password was right but temporary: the login form asks for a new one. */
 export const selectAwaitingNewPassword = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('passwordChange');
 
+/** The temporary password the sign-in holds while a new one is asked for (the new one must differ). */
+export const selectTemporaryPassword = (snapshot: SessionSnapshot): string | null =>
+  snapshot.hasTag('passwordChange') ? (snapshot.context.credentials?.password ?? null) : null;
+
 export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user;
 
 /** The secret to enrol while the code step is an enrolment at sign-in, else null. */

@@ -1,8 +1,18 @@
-import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import { useActorRef, useSelector } from '@xstate/react';
+import {
+  forgotPasswordMachine,
+  type ForgotPasswordSnapshot,
+  type MailLocale,
+} from '../../../machines/password-reset/forgot-password.machine';
+import { newPasswordProblem, type NewPasswordProblem } from '../../../domain/new-password';
+import { NEW_PASSWORD_MESSAGES, NewPasswordFields } from './new-password-fields';
 import {
   selectAwaitingCode,
+  selectAwaitingNewPassword,
+  selectTemporaryPassword,
   selectEnrolment,
   selectEndedNotice,
   selectIsAuthenticated,
@@ -66,7 +76,12 @@ export default function LoginScreen() {
   const redirectTo = useSession(selectRedirectTo);
   const ended = useSession(selectEndedNotice);
   const twoFactor = useSession(selectAwaitingCode);
+  const newPassword = useSession(selectAwaitingNewPassword);
   const recoveryCodes = useSession(selectRecoveryCodes);
+  const resetDone = new URLSearchParams(useSearch()).get('reset') === 'done';
+  const { clients } = useServices();
+  const forgot = useActorRef(forgotPasswordMachine, { input: { rest: clients.rest } });
+  const forgotOpen = useSelector(forgot, selectForgotFormShown);
 
   // Signed in (just now, or already when the page opened): greet once, then leave for the target,
   // once the recovery codes of an enrolment at sign-in were seen.
@@ -97,14 +112,33 @@ export default function LoginScreen() {
   return (
     <section className={styles.card} aria-labelledby="login-title">
       <h1 id="login-title" className={styles.title}>
-        {twoFactor ? t('auth.twoFactor.title') : t('auth.login.title')}
+        {newPassword
+          ? t('auth.passwordChange.title')
+          : twoFactor
+            ? t('auth.twoFactor.title')
+            : forgotOpen
+              ? t('auth.forgot.title')
+              : t('auth.login.title')}
       </h1>
-      {ended && !twoFactor ? (
+      {ended && !twoFactor && !newPassword && !forgotOpen ? (
         <p className={styles.notice} role="status">
           {t(ended)}
         </p>
       ) : null}
-      {twoFactor ? <CodeStep busy={busy} /> : <CredentialsStep busy={busy} to={to} />}
+      {resetDone && !ended && !twoFactor && !newPassword && !forgotOpen ? (
+        <p className={styles.success} role="status">
+          <strong>{t('auth.reset.doneTitle')}</strong> {t('auth.reset.doneBody')}
+        </p>
+      ) : null}
+      {newPassword ? (
+        <NewPasswordStep busy={busy} />
+      ) : twoFactor ? (
+        <CodeStep busy={busy} />
+      ) : forgotOpen ? (
+        <ForgotStep forgot={forgot} />
+      ) : (
+        <CredentialsStep busy={busy} to={to} forgot={forgot} />
+      )}
     </section>
   );
 }
@@ -117,7 +151,13 @@ function useErrorText(): string | null {
   return t(error, { minutes: Math.max(1, Math.ceil((retryAfter ?? 60) / 60)) });
 }
 
-function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
+type ForgotActor = ReturnType<typeof useActorRef<typeof forgotPasswordMachine>>;
+
+/** The forgot-password form (or its confirmation) takes the card's place. */
+const selectForgotFormShown = (snapshot: ForgotPasswordSnapshot) =>
+  snapshot.matches('open') || snapshot.matches('sending') || snapshot.matches('sent');
+
+function CredentialsStep({ busy, to, forgot }: { busy: boolean; to: string | null; forgot: ForgotActor }) {
   const { t } = useTranslation();
   const { session } = useServices();
   const error = useErrorText();
@@ -165,6 +205,143 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
       <FormActions>
         <Button type="submit" isPending={busy} isDisabled={!hydrated} pendingLabel={t('shell.loading')} fullWidth>
           {t('auth.login.submit')}
+        </Button>
+      </FormActions>
+      <ForgotLink forgot={forgot} />
+    </Form>
+  );
+}
+
+/**
+ * "Esqueci minha senha": opens the request form; disabled, with the reason, when the server cannot send
+ * mail (docs/support-desk.md, Forgot password).
+ */
+function ForgotLink({ forgot }: { forgot: ForgotActor }) {
+  const { t } = useTranslation();
+  const disabled = useSelector(forgot, (s) => s.matches('disabled'));
+  const hintId = useId();
+  if (disabled)
+    return (
+      <div className={styles.forgot}>
+        <button type="button" className={styles.linkButton} disabled aria-describedby={hintId}>
+          {t('auth.forgot.link')}
+        </button>
+        <p id={hintId} className={styles.hint}>
+          {t('auth.forgot.disabled')}
+        </p>
+      </div>
+    );
+  return (
+    <div className={styles.forgot}>
+      <button type="button" className={styles.linkButton} onClick={() => forgot.send({ type: 'forgot.open' })}>
+        {t('auth.forgot.link')}
+      </button>
+    </div>
+  );
+}
+
+const MAIL_LOCALES: readonly MailLocale[] = ['pt-BR', 'pt', 'en'];
+
+/** The e-mail to send a link to; the answer is the same whatever it is. */
+function ForgotStep({ forgot }: { forgot: ForgotActor }) {
+  const { t, i18n } = useTranslation();
+  const { session } = useServices();
+  const state = useSelector(forgot, (s) => s);
+  const sent = state.matches('sent');
+  const busy = state.hasTag('busy');
+  const error = state.matches({ open: 'throttled' })
+    ? t('auth.forgot.throttled', { minutes: Math.max(1, Math.ceil((state.context.retryAfter ?? 60) / 60)) })
+    : state.matches({ open: 'failed' })
+      ? t('auth.forgot.failed')
+      : null;
+  const locale = MAIL_LOCALES.find((l) => l === i18n.language) ?? 'pt-BR';
+  const back = () => forgot.send({ type: 'forgot.close' });
+
+  if (sent)
+    return (
+      <div className={styles.steps}>
+        <p className={styles.success} role="status">
+          {t('auth.forgot.sent')}
+        </p>
+        <Button variant="secondary" fullWidth onPress={back} autoFocus>
+          {t('auth.forgot.back')}
+        </Button>
+      </div>
+    );
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get('email') ?? '');
+    forgot.send({ type: 'forgot.submit', email, locale });
+  };
+  return (
+    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
+      <p className={styles.hint}>{t('auth.forgot.hint')}</p>
+      <TextField
+        label={t('auth.forgot.email')}
+        name="email"
+        type="email"
+        autoComplete="username"
+        isRequired
+        defaultValue={state.context.email || (session.getSnapshot().context.credentials?.email ?? '')}
+        autoFocus
+      />
+      <FormActions>
+        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+          {t('auth.forgot.submit')}
+        </Button>
+        <Button variant="ghost" fullWidth onPress={back} isDisabled={busy}>
+          {t('auth.forgot.back')}
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}
+
+/** The password was right but temporary: a new one, twice, then the same sign-in goes on. */
+function NewPasswordStep({ busy }: { busy: boolean }) {
+  const { t } = useTranslation();
+  const { session } = useServices();
+  const serverError = useErrorText();
+  const temporary = useSession(selectTemporaryPassword);
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<NewPasswordProblem | null>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = newPasswordProblem(password, confirmation, temporary ?? undefined);
+    setProblem(found);
+    if (found) return;
+    session.send({ type: 'session.changePassword', newPassword: password });
+  };
+
+  return (
+    <Form
+      onSubmit={submit}
+      formError={problem ? t(NEW_PASSWORD_MESSAGES[problem]) : serverError}
+      aria-labelledby="login-title"
+    >
+      <p className={styles.hint}>{t('auth.passwordChange.hint')}</p>
+      <NewPasswordFields
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+        problem={problem}
+        labels={{ password: 'auth.passwordChange.newPassword', confirmation: 'auth.passwordChange.confirm' }}
+      />
+      <FormActions>
+        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
+          {t('auth.passwordChange.submit')}
+        </Button>
+        <Button
+          variant="ghost"
+          fullWidth
+          onPress={() => session.send({ type: 'session.cancelPasswordChange' })}
+          isDisabled={busy}
+        >
+          {t('auth.passwordChange.back')}
         </Button>
       </FormActions>
     </Form>
