@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import config from '../../playwright.config';
 import { apiLogin } from './support/api';
 import { submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
@@ -16,6 +17,12 @@ import { createUserWithRole } from './support/users';
  * at 1366×768 and 390×844 into `screenshots/` (README, "Browser tests").
  */
 const SHOTS = resolve(import.meta.dirname, '../../screenshots');
+const LAUNCH = config.use?.launchOptions ?? {};
+
+// axe is injected, which the server's CSP (script-src 'self') would refuse; whole-tile rasters keep the
+// screenshots the same on every run (as tests/e2e/a11y-screens.spec.ts).
+test.use({ bypassCSP: true });
+test.use({ launchOptions: { ...LAUNCH, args: [...(LAUNCH.args ?? []), '--disable-partial-raster'] } });
 const VIEWPORTS = [
   { width: 1366, height: 768 },
   { width: 390, height: 844 },
@@ -73,6 +80,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     // The e-mail's link opens the reset page; the token leaves the address at once.
     const link = await linkFromMailbox(page, app.origin, user.email);
+    expect(new URL(link).origin).toBe(app.origin);
     expect(new URL(link).pathname).toBe(tenantPath('/reset-password'));
     await page.goto(link);
     await expect(page.getByRole('heading', { level: 1, name: t('auth.reset.title') })).toBeVisible();

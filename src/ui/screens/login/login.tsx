@@ -1,23 +1,16 @@
-import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { useActorRef, useSelector } from '@xstate/react';
-import {
-  forgotPasswordMachine,
-  type ForgotPasswordSnapshot,
-  type MailLocale,
-} from '../../../machines/password-reset/forgot-password.machine';
-import { newPasswordProblem, type NewPasswordProblem } from '../../../domain/new-password';
-import { NEW_PASSWORD_MESSAGES, NewPasswordFields } from './new-password-fields';
+import type { ForgotPasswordSnapshot } from '../../../machines/password-reset/forgot-password.machine';
+import { useLoginErrorText } from './login-error';
+import type { ForgotActor } from './forgot-step';
 import {
   selectAwaitingCode,
   selectAwaitingNewPassword,
-  selectTemporaryPassword,
   selectEnrolment,
   selectEndedNotice,
   selectIsAuthenticated,
   selectIsBusy,
-  selectLoginError,
   selectNotice,
   selectRecoveryCodes,
   selectRedirectTo,
@@ -29,7 +22,7 @@ import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/text-field';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
-import { guardedLazy } from '../../components/preloadable';
+import { guardedLazy, importWithTimeout } from '../../components/preloadable';
 import { ensureAppLocale } from '../../../i18n/runtime';
 import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
@@ -40,6 +33,17 @@ import * as styles from './login.css';
 // styles) would weigh on every login page for a part few sign-ins open.
 const EnrolmentParts = guardedLazy(
   () => Promise.all([import('../../components/two-factor-enrolment'), ensureAppLocale()]).then(([parts]) => parts),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
+);
+
+// A temporary password and a forgotten one are rare too: their steps (and, for the new password, the
+// strength meter and the complete messages) load when asked for.
+const NewPasswordStep = guardedLazy(
+  () => Promise.all([import('./new-password-step'), ensureAppLocale()]).then(([step]) => step),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
+);
+const ForgotStep = guardedLazy(
+  () => Promise.all([import('./forgot-step'), ensureAppLocale()]).then(([step]) => step),
   (retry) => <EnrolmentPartError onRetry={retry} />,
 );
 
@@ -79,9 +83,8 @@ export default function LoginScreen() {
   const newPassword = useSession(selectAwaitingNewPassword);
   const recoveryCodes = useSession(selectRecoveryCodes);
   const resetDone = new URLSearchParams(useSearch()).get('reset') === 'done';
-  const { clients } = useServices();
-  const forgot = useActorRef(forgotPasswordMachine, { input: { rest: clients.rest } });
-  const forgotOpen = useSelector(forgot, selectForgotFormShown);
+  const { forgot, ensureForgot } = useForgotPassword();
+  const forgotOpen = useForgotState(forgot, selectForgotFormShown, false);
 
   // Signed in (just now, or already when the page opened): greet once, then leave for the target,
   // once the recovery codes of an enrolment at sign-in were seen.
@@ -131,36 +134,86 @@ export default function LoginScreen() {
         </p>
       ) : null}
       {newPassword ? (
-        <NewPasswordStep busy={busy} />
+        <Suspense fallback={t('common.loading')}>
+          <NewPasswordStep busy={busy} />
+        </Suspense>
       ) : twoFactor ? (
         <CodeStep busy={busy} />
       ) : forgotOpen ? (
-        <ForgotStep forgot={forgot} />
+        <Suspense fallback={t('common.loading')}>{forgot ? <ForgotStep forgot={forgot} /> : null}</Suspense>
       ) : (
-        <CredentialsStep busy={busy} to={to} forgot={forgot} />
+        <CredentialsStep busy={busy} to={to} forgot={forgot} ensureForgot={ensureForgot} />
       )}
     </section>
   );
 }
 
-function useErrorText(): string | null {
-  const { t } = useTranslation();
-  const error = useSession(selectLoginError);
-  const retryAfter = useSession((s) => s.context.retryAfter);
-  if (!error) return null;
-  return t(error, { minutes: Math.max(1, Math.ceil((retryAfter ?? 60) / 60)) });
-}
-
-type ForgotActor = ReturnType<typeof useActorRef<typeof forgotPasswordMachine>>;
-
 /** The forgot-password form (or its confirmation) takes the card's place. */
 const selectForgotFormShown = (snapshot: ForgotPasswordSnapshot) =>
   snapshot.matches('open') || snapshot.matches('sending') || snapshot.matches('sent');
 
-function CredentialsStep({ busy, to, forgot }: { busy: boolean; to: string | null; forgot: ForgotActor }) {
+/**
+ * "Esqueci minha senha" (./forgot-password.ts): its machine and the status it asks for load once the
+ * page is up, off the login page's first download. `ensureForgot` starts it at once when the link is
+ * used before that.
+ */
+function useForgotPassword(): { forgot: ForgotActor | null; ensureForgot: () => Promise<ForgotActor> } {
+  const { clients } = useServices();
+  const [forgot, setForgot] = useState<ForgotActor | null>(null);
+  const started = useRef<Promise<ForgotActor> | null>(null);
+  const ensureForgot = useCallback(() => {
+    started.current ??= importWithTimeout(() => import('./forgot-password')).then(
+      ({ startForgotPassword }) => {
+        const actor = startForgotPassword(clients.rest);
+        setForgot(actor);
+        return actor;
+      },
+      (error: unknown) => {
+        // A chunk that did not arrive: the next use of the link tries again.
+        started.current = null;
+        throw error;
+      },
+    );
+    return started.current;
+  }, [clients.rest]);
+  useEffect(() => {
+    const timer = setTimeout(() => void ensureForgot().catch(() => undefined), 0);
+    return () => {
+      clearTimeout(timer);
+      void started.current?.then((actor) => actor.stop()).catch(() => undefined);
+      started.current = null;
+    };
+  }, [ensureForgot]);
+  return { forgot, ensureForgot };
+}
+
+/** Selects from the forgot-password actor, or `fallback` while it is not started. */
+function useForgotState<T>(actor: ForgotActor | null, select: (snapshot: ForgotPasswordSnapshot) => T, fallback: T): T {
+  return useSyncExternalStore(
+    (changed) => {
+      if (!actor) return () => undefined;
+      const subscription = actor.subscribe(changed);
+      return () => subscription.unsubscribe();
+    },
+    () => (actor ? select(actor.getSnapshot()) : fallback),
+    () => fallback,
+  );
+}
+
+function CredentialsStep({
+  busy,
+  to,
+  forgot,
+  ensureForgot,
+}: {
+  busy: boolean;
+  to: string | null;
+  forgot: ForgotActor | null;
+  ensureForgot: () => Promise<ForgotActor>;
+}) {
   const { t } = useTranslation();
   const { session } = useServices();
-  const error = useErrorText();
+  const error = useLoginErrorText();
   // Uncontrolled: on the prerendered page (src/app/prerender.tsx) the fields take typing before the
   // script has run, and hydration keeps what was typed. Only the button waits for hydration: before
   // it nothing listens to the form, and with the default button disabled neither a click nor Enter
@@ -207,7 +260,7 @@ function CredentialsStep({ busy, to, forgot }: { busy: boolean; to: string | nul
           {t('auth.login.submit')}
         </Button>
       </FormActions>
-      <ForgotLink forgot={forgot} />
+      <ForgotLink forgot={forgot} ensureForgot={ensureForgot} />
     </Form>
   );
 }
@@ -216,9 +269,15 @@ function CredentialsStep({ busy, to, forgot }: { busy: boolean; to: string | nul
  * "Esqueci minha senha": opens the request form; disabled, with the reason, when the server cannot send
  * mail (docs/support-desk.md, Forgot password).
  */
-function ForgotLink({ forgot }: { forgot: ForgotActor }) {
+function ForgotLink({
+  forgot,
+  ensureForgot,
+}: {
+  forgot: ForgotActor | null;
+  ensureForgot: () => Promise<ForgotActor>;
+}) {
   const { t } = useTranslation();
-  const disabled = useSelector(forgot, (s) => s.matches('disabled'));
+  const disabled = useForgotState(forgot, (s) => s.matches('disabled'), false);
   const hintId = useId();
   if (disabled)
     return (
@@ -233,125 +292,21 @@ function ForgotLink({ forgot }: { forgot: ForgotActor }) {
     );
   return (
     <div className={styles.forgot}>
-      <button type="button" className={styles.linkButton} onClick={() => forgot.send({ type: 'forgot.open' })}>
+      <button
+        type="button"
+        className={styles.linkButton}
+        onClick={() => void ensureForgot().then((actor) => actor.send({ type: 'forgot.open' }))}
+      >
         {t('auth.forgot.link')}
       </button>
     </div>
   );
 }
 
-const MAIL_LOCALES: readonly MailLocale[] = ['pt-BR', 'pt', 'en'];
-
-/** The e-mail to send a link to; the answer is the same whatever it is. */
-function ForgotStep({ forgot }: { forgot: ForgotActor }) {
-  const { t, i18n } = useTranslation();
-  const { session } = useServices();
-  const state = useSelector(forgot, (s) => s);
-  const sent = state.matches('sent');
-  const busy = state.hasTag('busy');
-  const error = state.matches({ open: 'throttled' })
-    ? t('auth.forgot.throttled', { minutes: Math.max(1, Math.ceil((state.context.retryAfter ?? 60) / 60)) })
-    : state.matches({ open: 'failed' })
-      ? t('auth.forgot.failed')
-      : null;
-  const locale = MAIL_LOCALES.find((l) => l === i18n.language) ?? 'pt-BR';
-  const back = () => forgot.send({ type: 'forgot.close' });
-
-  if (sent)
-    return (
-      <div className={styles.steps}>
-        <p className={styles.success} role="status">
-          {t('auth.forgot.sent')}
-        </p>
-        <Button variant="secondary" fullWidth onPress={back} autoFocus>
-          {t('auth.forgot.back')}
-        </Button>
-      </div>
-    );
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get('email') ?? '');
-    forgot.send({ type: 'forgot.submit', email, locale });
-  };
-  return (
-    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
-      <p className={styles.hint}>{t('auth.forgot.hint')}</p>
-      <TextField
-        label={t('auth.forgot.email')}
-        name="email"
-        type="email"
-        autoComplete="username"
-        isRequired
-        defaultValue={state.context.email || (session.getSnapshot().context.credentials?.email ?? '')}
-        autoFocus
-      />
-      <FormActions>
-        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
-          {t('auth.forgot.submit')}
-        </Button>
-        <Button variant="ghost" fullWidth onPress={back} isDisabled={busy}>
-          {t('auth.forgot.back')}
-        </Button>
-      </FormActions>
-    </Form>
-  );
-}
-
-/** The password was right but temporary: a new one, twice, then the same sign-in goes on. */
-function NewPasswordStep({ busy }: { busy: boolean }) {
-  const { t } = useTranslation();
-  const { session } = useServices();
-  const serverError = useErrorText();
-  const temporary = useSession(selectTemporaryPassword);
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [problem, setProblem] = useState<NewPasswordProblem | null>(null);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found = newPasswordProblem(password, confirmation, temporary ?? undefined);
-    setProblem(found);
-    if (found) return;
-    session.send({ type: 'session.changePassword', newPassword: password });
-  };
-
-  return (
-    <Form
-      onSubmit={submit}
-      formError={problem ? t(NEW_PASSWORD_MESSAGES[problem]) : serverError}
-      aria-labelledby="login-title"
-    >
-      <p className={styles.hint}>{t('auth.passwordChange.hint')}</p>
-      <NewPasswordFields
-        password={password}
-        confirmation={confirmation}
-        onPassword={setPassword}
-        onConfirmation={setConfirmation}
-        problem={problem}
-        labels={{ password: 'auth.passwordChange.newPassword', confirmation: 'auth.passwordChange.confirm' }}
-      />
-      <FormActions>
-        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
-          {t('auth.passwordChange.submit')}
-        </Button>
-        <Button
-          variant="ghost"
-          fullWidth
-          onPress={() => session.send({ type: 'session.cancelPasswordChange' })}
-          isDisabled={busy}
-        >
-          {t('auth.passwordChange.back')}
-        </Button>
-      </FormActions>
-    </Form>
-  );
-}
-
 function CodeStep({ busy }: { busy: boolean }) {
   const { t } = useTranslation();
   const { session } = useServices();
-  const error = useErrorText();
+  const error = useLoginErrorText();
   const [code, setCode] = useState('');
   const enrolment = useSession(selectEnrolment);
 
