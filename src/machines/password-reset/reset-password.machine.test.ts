@@ -31,6 +31,7 @@ describe('resetPasswordMachine: model coverage', () => {
       { type: 'reset.submit', password: GOOD, confirmation: GOOD },
       { type: 'reset.submit', password: GOOD, confirmation: 'Outra#Senha!2026' },
       { type: 'reset.submit', password: 'abc', confirmation: 'abc' },
+      { type: 'reset.edit' },
       doneEvent('confirm', { message: 'Password changed' }),
       errorEvent('confirm', new ApiError(400, dead)),
       errorEvent('confirm', new ApiError(400, weak)),
@@ -66,6 +67,8 @@ describe('resetPasswordMachine', () => {
     expect(actor.getSnapshot().context.problem).toBe('weak');
     actor.send({ type: 'reset.submit', password: GOOD, confirmation: `${GOOD}x` });
     expect(actor.getSnapshot().context.problem).toBe('mismatch');
+    actor.send({ type: 'reset.edit' });
+    expect(actor.getSnapshot().context.problem).toBeNull();
     expect(fake.seen).toEqual([]);
     actor.send({ type: 'reset.submit', password: GOOD, confirmation: GOOD });
     await waitFor(actor, (s) => s.matches('done'));

@@ -18,7 +18,10 @@ export interface ResetPasswordContext {
   problem: NewPasswordProblem | null;
 }
 
-export type ResetPasswordEvent = { type: 'reset.submit'; password: string; confirmation: string };
+export type ResetPasswordEvent =
+  | { type: 'reset.submit'; password: string; confirmation: string }
+  /** The user edits a field: the last refusal no longer describes what is typed. */
+  | { type: 'reset.edit' };
 
 /** 400 with `error: reset_link_invalid`: unknown, used, expired or voided (contracts/openapi.yaml). */
 const isDeadLink = (error: unknown) =>
@@ -83,6 +86,7 @@ export const resetPasswordMachine = setup({
     noToken: {},
     editing: {
       on: {
+        'reset.edit': { actions: assign({ problem: null }) },
         'reset.submit': [{ guard: 'acceptable', target: 'sending', actions: 'takePassword' }, { actions: 'refuse' }],
       },
     },

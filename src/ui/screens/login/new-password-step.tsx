@@ -37,8 +37,14 @@ export default function NewPasswordStep({ busy }: { busy: boolean }) {
       <NewPasswordFields
         password={password}
         confirmation={confirmation}
-        onPassword={setPassword}
-        onConfirmation={setConfirmation}
+        onPassword={(value) => {
+          setPassword(value);
+          setProblem(null);
+        }}
+        onConfirmation={(value) => {
+          setConfirmation(value);
+          setProblem(null);
+        }}
         problem={problem}
         labels={{ password: 'auth.passwordChange.newPassword', confirmation: 'auth.passwordChange.confirm' }}
       />

@@ -65,8 +65,14 @@ export default function ResetPasswordScreen() {
           <NewPasswordFields
             password={password}
             confirmation={confirmation}
-            onPassword={setPassword}
-            onConfirmation={setConfirmation}
+            onPassword={(value) => {
+              setPassword(value);
+              reset.send({ type: 'reset.edit' });
+            }}
+            onConfirmation={(value) => {
+              setConfirmation(value);
+              reset.send({ type: 'reset.edit' });
+            }}
             problem={problem}
             labels={{ password: 'auth.reset.newPassword', confirmation: 'auth.reset.confirm' }}
           />
