@@ -7,7 +7,7 @@ import { submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { stablePage, stableScreenshot } from './support/stable-server';
+import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
 import { createUserWithRole } from './support/users';
 
 /**
@@ -102,8 +102,11 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('status').filter({ hasText: t('auth.reset.doneBody') })).toBeVisible();
     await shoot('login-done');
 
-    // The same link again: dead, said plainly.
+    // The same link again: dead, said plainly once the page sends it (nothing tells a dead link before).
     await page.goto(link);
+    await fields.password.fill('Outra#Senha!Azul');
+    await fields.confirmation.fill('Outra#Senha!Azul');
+    await page.getByRole('button', { name: t('auth.reset.submit'), exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: t('auth.reset.invalidLink') })).toBeVisible();
     await shoot('page-dead-link');
 
@@ -111,6 +114,9 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(`${app.origin}${tenantPath('/login')}`);
     await submitLogin(page, { email: user.email, password: NEW_PASSWORD });
     await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+    // Signed out by hand once the profile load has stored the session (it would store it again).
+    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     await page.evaluate(() => localStorage.clear());
 
     // A server that cannot send mail: the link is disabled with the reason (its status answer, stubbed).
