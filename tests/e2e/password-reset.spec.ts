@@ -139,11 +139,13 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(`${app.origin}${tenantPath('/login')}`);
     await submitLogin(page, { email: user.email, password: NEW_PASSWORD });
     await expect(page.getByRole('heading', { level: 1, name: t('auth.passwordChange.title') })).toBeVisible();
-    await shoot('change-step');
     const change = {
       password: page.getByRole('textbox', { name: t('auth.passwordChange.newPassword'), exact: true }),
       confirmation: page.getByRole('textbox', { name: t('auth.passwordChange.confirm'), exact: true }),
     };
+    // The step is a chunk of its own: its fields, not the loading text, in the screenshot.
+    await expect(change.confirmation).toBeVisible();
+    await shoot('change-step');
     await change.password.fill('Outra#Senha!Azul');
     await change.confirmation.fill('Outra#Senha!Roxa');
     await page.getByRole('button', { name: t('auth.passwordChange.submit'), exact: true }).click();
