@@ -74,6 +74,9 @@ export function createSupportCredentialsService(deps: {
     ): Promise<{ mustChangePassword: true }> {
       notOwn(actor, userId);
       const target = await person(userId);
+      // Who may act on whom before the input (docs/architecture.md: 403 before 400); checked again below
+      // with the row locked, so a role changed meanwhile cannot slip through.
+      await db.transaction().execute((trx) => actingOn(actor, trx, userId));
       const refusal = passwordRefusal(input.password);
       if (refusal) throw invalid('password', refusal);
       const hash = await hashPassword(input.password);
@@ -102,11 +105,11 @@ export function createSupportCredentialsService(deps: {
     async resetLink(actor: Actor, userId: number): Promise<{ sent: true; expires_at: string }> {
       notOwn(actor, userId);
       const target = await person(userId);
+      await db.transaction().execute((trx) => actingOn(actor, trx, userId));
       // The person could not use the link: said plainly instead of sending one.
       if (target.blocked) throw conflictCode('blocked', 'This person is blocked: unblock them before sending a link');
       if (target.tenant_deleted_at !== null)
         throw conflictCode('tenant_deleted', "This person's company is deleted: restore it before sending a link");
-      await db.transaction().execute((trx) => actingOn(actor, trx, userId));
       const { expiresAt } = await reset.sendLink(userId);
       await audit.write(auditWho(actor), {
         operation: 'user.reset-link',

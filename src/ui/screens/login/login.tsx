@@ -279,6 +279,8 @@ function ForgotLink({
   const { t } = useTranslation();
   const disabled = useForgotState(forgot, (s) => s.matches('disabled'), false);
   const hintId = useId();
+  // Inert until hydrated on the prerendered page, as every control there: nothing would listen to it.
+  const hydrated = useHydrated();
   if (disabled)
     return (
       <div className={styles.forgot}>
@@ -295,6 +297,7 @@ function ForgotLink({
       <button
         type="button"
         className={styles.linkButton}
+        disabled={!hydrated}
         onClick={() => void ensureForgot().then((actor) => actor.send({ type: 'forgot.open' }))}
       >
         {t('auth.forgot.link')}
