@@ -23,6 +23,8 @@ import { registerSocket, type SocketServer } from './plugins/socket';
 import { registerMetrics } from './plugins/metrics';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { createServices } from './services';
+import { createMailer, type Mailer } from './mail/mailer';
+import { registerMailboxPage } from './mail/mailbox-page';
 import { createValidator, handleError } from './app-validation';
 import { DomainError } from './base/domain-error';
 import { registerBrokenAnswers } from './plugins/broken-answers';
@@ -43,6 +45,11 @@ export interface AppDeps {
   operations?: Partial<Operations>;
   /** For tests that create thousands of users: a cheaper password hash than argon2id's defaults. */
   hashPassword?: (password: string) => Promise<string>;
+  /**
+   * How mail goes out; omitted: built from the settings (server/src/mail/mailer.ts: SMTP_URL, else a
+   * local receiver in development, else none), and closed with the app.
+   */
+  mailer?: Mailer;
   /**
    * PostgreSQL only (the pool of `openDatabase`, or a connection string): events fan out to the other
    * server processes on the database through LISTEN/NOTIFY. Omitted (PGlite): in-process delivery only.
@@ -144,6 +151,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // After the migrations, before serving: the TOTP key, and any plain secret encrypted under it.
   await initTotpEncryption(db, config, fastify.log);
   const events = new EventBus();
+  const mailer = deps.mailer ?? (await createMailer(config));
+  if (!deps.mailer) fastify.addHook('onClose', async () => mailer.close());
+  // Development only: what the local receiver got (never with NODE_ENV=production, ./mail/mailer.ts).
+  if (mailer.mailbox && !config.production) registerMailboxPage(fastify, mailer.mailbox);
   // The domain services (server/src/services.ts): every operation checks its own policy (server/src/access/).
   const services = createServices({
     db,
@@ -152,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     events,
     ...(deps.hashPassword ? { hashPassword: deps.hashPassword } : {}),
     telemetry: metrics.telemetry,
+    mailer,
+    log: fastify.log,
   });
   // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
   // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401

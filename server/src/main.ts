@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { startAuditPurge } from './audit/retention';
-import { loadConfig } from './base/config';
+import { loadConfig, publicUrl } from './base/config';
 import { openDatabase } from './db/connect';
 import { migrate } from './db/migrate';
 import { startDemoActivity } from './demo-activity/simulator';
@@ -61,6 +61,8 @@ async function main(): Promise<void> {
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
+  // Links in e-mails name the bound port too when PUBLIC_URL is unset (its default is the server's address).
+  if (!process.env.PUBLIC_URL?.trim()) config.publicUrl = publicUrl(undefined, config.host, port);
   banner(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
   const where = database.kind === 'pglite' ? ` (${config.databaseUrl ?? './.data/pglite'})` : '';
   banner(`Database: ${database.kind}${where}`);

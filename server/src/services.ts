@@ -14,6 +14,10 @@ import { createReportsService } from './reports/service';
 import { createRolesService } from './roles/service';
 import { createTenantsService } from './tenants/service';
 import { createUsersService } from './users/service';
+import { createPasswordReset, type ResetLog } from './auth/password-reset';
+import { createPasswordResetService } from './auth/password-reset-service';
+import { disabledMailer, type Mailer } from './mail/mailer';
+import { createSupportCredentialsService } from './support/credentials';
 
 /**
  * The domain services, one per resource, built once per app and shared by both protocol adapters
@@ -29,12 +33,19 @@ export interface ServiceDeps {
   hashPassword?: (password: string) => Promise<string>;
   /** Sign-in and refresh outcomes for the metrics (server/src/plugins/metrics.ts). */
   telemetry?: Telemetry;
+  /** How mail goes out (server/src/mail/mailer.ts); none: reset links are disabled. */
+  mailer?: Mailer;
+  /** Where failures after an answer (a reset link that could not be sent) are logged. */
+  log?: ResetLog;
 }
 
 export function createServices(serviceDeps: ServiceDeps) {
   // One audit trail for every service: changes and their records commit together (server/src/audit/trail.ts).
   const deps = { ...serviceDeps, audit: createAuditTrail(serviceDeps) };
+  const reset = createPasswordReset({ ...deps, mailer: serviceDeps.mailer ?? disabledMailer });
   return {
+    passwordReset: createPasswordResetService(reset),
+    supportCredentials: createSupportCredentialsService({ ...deps, reset }),
     auth: createAuthService(deps),
     users: createUsersService(deps),
     tenants: createTenantsService(deps),

@@ -31,6 +31,10 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComp
   'dashboard-report': lazyWithTimeout(() => import('../ui/screens/login-failure-report/login-failure-report')),
   'dashboard-report-smart': lazyWithTimeout(() => import('../ui/screens/login-failure-report/login-failure-report')),
   login: LoginScreen,
+  // With the complete messages: its strength meter's words are not among the core ones.
+  'reset-password': lazyWithTimeout(() =>
+    Promise.all([import('../ui/screens/login/reset-password'), ensureAppLocale()]).then(([screen]) => screen),
+  ),
   comingsoon: comingSoon,
   'error-404': lazyWithTimeout(() => import('../ui/screens/errors/not-found')),
   'error-500': lazyWithTimeout(() => import('../ui/screens/errors/server-error')),

@@ -34,6 +34,7 @@ export const AUDIT_OPERATIONS = {
   'user.delete': 'user',
   'user.purge': 'user',
   'user.password': 'user',
+  'user.reset-link': 'user',
   'user.disconnect': 'user',
   'user.instance-unlink': 'user',
   'user.two-factor': 'user',

@@ -38,6 +38,7 @@ const EXPECTED: readonly [string, string, string, string][] = [
   ['dashboard-report', '/dashboard/report', 'check', 'main'],
   ['dashboard-report-smart', '/dashboard/report-smart', 'check', 'main'],
   ['login', '/login', 'all', 'blank'],
+  ['reset-password', '/reset-password', 'all', 'blank'],
   ['comingsoon', '/pages/comingsoon', 'all', 'blank'],
   ['error-404', '/pages/error-404', 'all', 'blank'],
   ['error-500', '/pages/error-500', 'all', 'blank'],

@@ -115,6 +115,14 @@ export const routes = [
     titleKey: 'routes.dashboard-report-smart',
   },
   { name: 'login', path: '/login', rule: 'all', layout: 'blank', titleKey: 'routes.login' },
+  // The page a reset link opens (docs/support-desk.md, Forgot password): open to anyone, like the login.
+  {
+    name: 'reset-password',
+    path: '/reset-password',
+    rule: 'all',
+    layout: 'blank',
+    titleKey: 'routes.reset-password',
+  },
   { name: 'comingsoon', path: '/pages/comingsoon', rule: 'all', layout: 'blank', titleKey: 'routes.comingsoon' },
   { name: 'error-404', path: '/pages/error-404', rule: 'all', layout: 'blank', titleKey: 'routes.error-404' },
   { name: 'error-500', path: '/pages/error-500', rule: 'all', layout: 'blank', titleKey: 'routes.error-500' },

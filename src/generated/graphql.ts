@@ -93,6 +93,7 @@ export type LogInMutationVariables = Exact<{
   password: string;
   remember?: boolean | null | undefined;
   otp?: string | null | undefined;
+  newPassword?: string | null | undefined;
 }>;
 
 
@@ -470,8 +471,14 @@ export const InstancesDocument = new TypedDocumentString(`
   activated
 }`) as unknown as TypedDocumentString<InstancesQuery, InstancesQueryVariables>;
 export const LogInDocument = new TypedDocumentString(`
-    mutation logIn($email: String!, $password: String!, $remember: Boolean, $otp: String) {
-  logIn(email: $email, password: $password, remember: $remember, otp: $otp) {
+    mutation logIn($email: String!, $password: String!, $remember: Boolean, $otp: String, $newPassword: String) {
+  logIn(
+    email: $email
+    password: $password
+    remember: $remember
+    otp: $otp
+    newPassword: $newPassword
+  ) {
     token
     expires_in
     user {

@@ -46,6 +46,14 @@ export interface paths {
          *     Remember me (extension): `remember: true` gives the session the long refresh window
          *     (`REFRESH_WINDOW`, 14 days by default); without it the window is `REFRESH_WINDOW_SHORT` (12 hours by
          *     default), as GraphQL `logIn(remember)` (docs/operations.md).
+         *
+         *     Temporary password (extension, docs/support-desk.md): a right password (and second factor, when on)
+         *     of a user whose password support staff set as temporary answers 401
+         *     `{"error":"password_change_required"}` with no session (not a failed sign-in). The client asks for a
+         *     new password and repeats the request with `new_password`: it must pass the strength rule and differ
+         *     from the temporary one (400 `ValidationFailed` on `body/new_password` otherwise, nothing changed);
+         *     then the password is set, the requirement cleared, every older session of the user ended, and the
+         *     answer is the normal 200 sign-in. `new_password` sent when no change is required is ignored.
          */
         post: operations["authLogin"];
         delete?: never;
@@ -106,6 +114,78 @@ export interface paths {
          *     and reconnect.
          */
         post: operations["authSocketTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the server can send password reset links
+         * @description `enabled` is false when the server has no way to send mail (production without `SMTP_URL`,
+         *     docs/operations.md): the login page then shows "Esqueci minha senha" disabled with a message to ask
+         *     the provider's support (docs/support-desk.md, Forgot password).
+         */
+        get: operations["passwordResetStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link by e-mail
+         * @description Always answers 202 with the same message, whether or not the e-mail belongs to anyone: a link
+         *     (`{PUBLIC_URL}/{tenant}/reset-password#token=…`, valid 30 minutes, single use) is sent only when the
+         *     e-mail belongs to a live, unblocked user of a live tenant, and at most 3 per account per hour (past
+         *     that, nothing is sent and the answer is the same). A new link voids the user's older unused ones.
+         *     The message is in `locale` (pt-BR when omitted). More than 10 requests from one address within an
+         *     hour answer 429. 503 `mail_disabled` when the server cannot send mail (see `GET
+         *     /api/auth/password-reset`).
+         */
+        post: operations["passwordResetRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description `token` is the fragment of the link's URL. One answer, 400 with `error: reset_link_invalid`, for a
+         *     token that is unknown, already used, expired or voided by a newer link; 400 on `body/password` for a
+         *     password that fails the strength rule (the token stays usable). On success the password is set, the
+         *     requirement to change it cleared, the sign-in throttle on the account lifted and every session of
+         *     the user ended; the user then signs in with the new password.
+         */
+        post: operations["passwordResetConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1297,7 +1377,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -1459,6 +1539,11 @@ export interface components {
         };
         ValidationError: {
             message: string;
+            /**
+             * @description A code for refusals a client tells apart from a bad field value: `reset_link_invalid` (`POST /api/auth/password-reset/confirm`), the link is unknown, used, expired or voided.
+             * @enum {string}
+             */
+            error?: "reset_link_invalid";
             errors: {
                 /** @description Where: body/<property>, query/<name>, path/<name> or variables/<name>. */
                 field: string;
@@ -1475,10 +1560,10 @@ export interface components {
         };
         LoginError: {
             /**
-             * @description `two_factor_required`, `invalid_two_factor_code`, `two_factor_enrolment_required` and `two_factor_enrolment_expired` are extensions (two-factor sign-in, enrolment at sign-in): ask for the code, do not treat them as a wrong password. `tenant_deleted` (extension): the password was right but the provider deleted the user's company; show the message, it is not a wrong password either.
+             * @description `two_factor_required`, `invalid_two_factor_code`, `two_factor_enrolment_required` and `two_factor_enrolment_expired` are extensions (two-factor sign-in, enrolment at sign-in): ask for the code, do not treat them as a wrong password. `tenant_deleted` (extension): the password was right but the provider deleted the user's company; show the message, it is not a wrong password either. `password_change_required` (extension): the password was right but is temporary; ask for a new one and repeat the request with `new_password`.
              * @enum {string}
              */
-            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code" | "two_factor_enrolment_required" | "two_factor_enrolment_expired" | "tenant_deleted";
+            error: "invalid_credentials" | "user_blocked" | "two_factor_required" | "invalid_two_factor_code" | "two_factor_enrolment_required" | "two_factor_enrolment_expired" | "tenant_deleted" | "password_change_required";
             message: string;
             /** @description With `two_factor_enrolment_required` only, the pending secret to enrol. */
             enrolment?: components["schemas"]["TwoFactorEnrolment"];
@@ -1512,6 +1597,11 @@ export interface components {
              */
             status: "unavailable" | "mail_disabled";
             message: string;
+            /**
+             * @description `mail_disabled`: the server has no way to send mail (production without `SMTP_URL`), so reset links cannot be sent; not an outage, do not retry (no `Retry-After`).
+             * @enum {string}
+             */
+            error?: "mail_disabled";
         };
         Message: {
             message: string;
@@ -1530,6 +1620,24 @@ export interface components {
             otp?: components["schemas"]["TwoFactorCode"];
             /** @description Remember me: true gives the session the long refresh window (`REFRESH_WINDOW`); false or omitted, the short one (`REFRESH_WINDOW_SHORT`). */
             remember?: boolean;
+            /** @description The new password, sent only after a 401 `password_change_required` (see the operation); must pass the strength rule and differ from `password`. */
+            new_password?: string;
+        };
+        PasswordResetStatus: {
+            /** @description False when the server cannot send mail, so no reset link can be sent. */
+            enabled: boolean;
+        };
+        PasswordResetRequest: {
+            email: components["schemas"]["Email"];
+            /**
+             * @description The language of the e-mail and of the answer's message; pt-BR when omitted.
+             * @enum {string}
+             */
+            locale?: "pt-BR" | "pt" | "en";
+        };
+        PasswordResetConfirm: {
+            token: string;
+            password: string;
         };
         LoginResponse: {
             access_token: string;
@@ -2468,6 +2576,112 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    passwordResetStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether reset links can be sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasswordResetStatus"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    passwordResetRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana@demo.local",
+                 *       "locale": "pt-BR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The same answer for every e-mail. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Se este e-mail pertencer a uma conta ativa, enviamos um link para redefinir a senha. Ele vale por 30 minutos."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    passwordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wHb0Qd3Jm9a1T6cKxYzPq0sVbN8uLrE4fGhIjM.Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFy",
+                 *       "password": "Nova#Senha!2026"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Password changed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];

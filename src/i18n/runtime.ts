@@ -7,7 +7,7 @@ import { apiErrors, app, auth, common, languages, pages, routes, session, shell,
 
 /**
  * The app's i18next. The entry chunk carries pt-BR's "core" messages only: what the blank layout's
- * routes (login and two-factor step, error and coming-soon pages), the session's notices, the toasts
+ * routes (login, two-factor step and "Esqueci minha senha", error and coming-soon pages), the session's notices, the toasts
  * and the page fallback say. A locale's complete messages are a chunk of their own (the `?full` query
  * makes pt-BR's a separate module from the core part), loaded before the main layout renders and when
  * the user picks another language.
@@ -15,7 +15,13 @@ import { apiErrors, app, auth, common, languages, pages, routes, session, shell,
 const CORE_PT_BR = {
   apiErrors,
   app,
-  auth,
+  // The new-password step and the reset-password page load the complete messages with their code.
+  auth: {
+    login: auth.login,
+    twoFactor: auth.twoFactor,
+    forgot: { link: auth.forgot.link, disabled: auth.forgot.disabled },
+    reset: { doneTitle: auth.reset.doneTitle, doneBody: auth.reset.doneBody },
+  },
   languages,
   pages,
   session,
@@ -23,6 +29,7 @@ const CORE_PT_BR = {
   // Document titles of the blank layout's routes (the main layout's arrive with it).
   routes: {
     login: routes.login,
+    'reset-password': routes['reset-password'],
     comingsoon: routes.comingsoon,
     'error-404': routes['error-404'],
     'error-500': routes['error-500'],

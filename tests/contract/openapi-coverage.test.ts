@@ -110,6 +110,10 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/support/users/{id}/sessions/end'],
   ['post', '/api/support/users/{id}/block'],
   ['post', '/api/support/users/{id}/restore'],
+  // Reset links by e-mail for users who forgot their password (docs/support-desk.md, Forgot password).
+  ['get', '/api/auth/password-reset'],
+  ['post', '/api/auth/password-reset/request'],
+  ['post', '/api/auth/password-reset/confirm'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

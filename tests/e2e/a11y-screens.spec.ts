@@ -138,7 +138,8 @@ for (const theme of ['light', 'dark'] as const) {
     const screens = routes.map((route) => ({
       name: route.name,
       href: hrefs[route.name] ?? route.path,
-      signedIn: route.name !== 'login',
+      // The login and the reset-password page (here without a link's token: it says so) are for the signed-out.
+      signedIn: route.name !== 'login' && route.name !== 'reset-password',
     }));
     const table: { screen: string; counts: Record<string, number> }[] = [];
     const serious: string[] = [];

@@ -65,7 +65,30 @@ export async function signIn(c: ConformanceClient): Promise<Record<string, unkno
   // The socket's single-use ticket (contracts/socket.md §1.1).
   await rest('authSocketTicket', 'POST', '/api/auth/socket-ticket', 200);
   await rest('userIsFuncionalUser', 'GET', '/api/users/is-funcional-user', 200);
+  await passwordReset(c);
   return me;
+}
+
+/**
+ * Reset links (docs/support-desk.md, Forgot password), public: whether they can be sent, a request for
+ * an e-mail no server can hold (`.invalid`, so nobody is mailed), and a confirm with a token no server
+ * made. A server that cannot send mail answers the request 503 `mail_disabled`; one whose limit of
+ * requests per address this address used up, 429.
+ */
+async function passwordReset(c: ConformanceClient): Promise<void> {
+  const { rest } = c;
+  const status = asRecord(await rest('passwordResetStatus', 'GET', '/api/auth/password-reset', 200, { token: null }));
+  const nobody = `conformance-${Date.now().toString(36)}@example.invalid`;
+  await rest('passwordResetRequest', 'POST', '/api/auth/password-reset/request', status.enabled === false ? 503 : 202, {
+    token: null,
+    body: { email: nobody, locale: 'en' },
+    // Runs from one address within the hour may use up its limit of requests (docs/support-desk.md).
+    alsoAccept: [429],
+  });
+  await rest('passwordResetConfirm', 'POST', '/api/auth/password-reset/confirm', 400, {
+    token: null,
+    body: { token: 'conformance-not-a-reset-link', password: 'Conformance#Check!1' },
+  });
 }
 
 /** The 401 table (docs/product.md, Sessions). */

@@ -80,6 +80,15 @@ export const POLICIES = {
     twoFactorVerify: signedIn({ rules: ['own account only', 'codes throttled like sign-ins'] }),
     twoFactorDisable: signedIn({ rules: ['own account only', 'needs a current or recovery code'] }),
   },
+  passwordReset: {
+    status: anyone('the login page asks whether reset links can be sent'),
+    request: anyone('who forgot the password asks for a link: the same answer for every e-mail, throttled'),
+    confirm: anyone('the holder of a reset link sets a new password'),
+  },
+  supportCredentials: {
+    temporaryPassword: staff(['users'], { rules: [ACT_ON, 'never on its own account (409 own_account)'] }),
+    resetLink: staff(['users'], { rules: [ACT_ON, 'never on its own account (409 own_account)'] }),
+  },
   users: {
     list: route(['users'], { tenantArg: 0 }),
     me: signedIn(),

@@ -9,6 +9,7 @@ import type { AttemptGate, Reservation } from './attempts';
 import type { TokenService } from './tokens';
 import { createTwoFactor } from './two-factor';
 import { isBroken } from '../base/broken-promises';
+import { passwordRefusal } from './password-policy';
 
 /**
  * The one sign-in procedure behind REST `POST /api/auth/login` and GraphQL `logIn`: the attempt reserved
@@ -41,6 +42,11 @@ export interface LoginInput {
   otp?: string | null;
   /** Remember me: the long refresh window (REFRESH_WINDOW); otherwise the short one (REFRESH_WINDOW_SHORT). */
   remember?: boolean;
+  /**
+   * The new password of a user whose password is temporary (`must_change_password`), sent after the
+   * `password_change_required` answer and with every later step of the same sign-in; ignored otherwise.
+   */
+  newPassword?: string | null;
 }
 
 /** The pending secret a sign-in hands out to a user required to enrol (as POST /api/two-factor/enrol). */
@@ -59,8 +65,10 @@ export type LoginResult =
         | 'two_factor_required'
         | 'invalid_two_factor_code'
         | 'two_factor_enrolment_expired'
-        | 'tenant_deleted';
+        | 'tenant_deleted'
+        | 'password_change_required';
     }
+  | { ok: false; reason: 'new_password_invalid'; message: string }
   | { ok: false; reason: 'two_factor_enrolment_required'; enrolment: TwoFactorEnrolment }
   | { ok: false; reason: 'throttled'; retryAfter: number };
 
@@ -105,6 +113,7 @@ export function createLogin(deps: {
         'u.two_factor_enabled',
         'u.two_factor_enrolment_required',
         'u.two_factor_pending_at',
+        'u.must_change_password',
         't.deleted_at as tenant_deleted_at',
       ])
       .where(sql`lower(u.email)`, '=', email)
@@ -129,6 +138,23 @@ export function createLogin(deps: {
       return { ok: false, reason: 'tenant_deleted' };
     }
 
+    // A temporary password (docs/support-desk.md, Sign-in with a temporary password): the new one is
+    // asked for after the password and the second factor, and checked before anything is used up.
+    const newPassword = user.must_change_password ? (input.newPassword ?? null) : null;
+    const changeRefused = (): LoginResult | null => {
+      if (!user.must_change_password) return null;
+      if (newPassword === null) return { ok: false, reason: 'password_change_required' };
+      const refusal = passwordRefusal(newPassword);
+      if (refusal) return { ok: false, reason: 'new_password_invalid', message: refusal };
+      if (newPassword === input.password)
+        return {
+          ok: false,
+          reason: 'new_password_invalid',
+          message: 'the new password must differ from the temporary one',
+        };
+      return null;
+    };
+
     if (user.two_factor_enabled && !isBroken('two-factor-not-required')) {
       // Asked for only after a right password, so this answer says nothing about unknown e-mails. Not a
       // failure: the client repeats the request with the code.
@@ -136,9 +162,28 @@ export function createLogin(deps: {
         await attempt.cancel();
         return { ok: false, reason: 'two_factor_required' };
       }
+      // While a new password is still to come, the code is checked but not used up: the request that
+      // brings the new password sends it again (./two-factor.ts `check`).
+      const refused = changeRefused();
+      if (refused && !(await twoFactor.check(user.id, input.otp))) {
+        await attempt.fail(user.id);
+        return { ok: false, reason: 'invalid_two_factor_code' };
+      }
+      if (refused) {
+        await attempt.cancel();
+        return refused;
+      }
       if (!(await twoFactor.consume(user.id, input.otp))) {
         await attempt.fail(user.id);
         return { ok: false, reason: 'invalid_two_factor_code' };
+      }
+    } else {
+      // Before an enrolment at sign-in: the new password is asked for first, then kept by the client
+      // and sent with the enrolment's code.
+      const refused = changeRefused();
+      if (refused) {
+        await attempt.cancel();
+        return refused;
       }
     }
     let recoveryCodes: string[] | null = null;
@@ -169,12 +214,22 @@ export function createLogin(deps: {
       }
       recoveryCodes = verified.recovery_codes;
     }
+    let tokenVersion = user.token_version;
+    if (newPassword !== null) {
+      const changed = await changeTemporaryPassword(user.id, newPassword, who);
+      if (changed === null) {
+        // Another sign-in changed it first: this one's temporary password is no longer the password.
+        await attempt.fail(user.id);
+        return { ok: false, reason: 'invalid' };
+      }
+      tokenVersion = changed;
+    }
     await attempt.succeed(user.id);
 
     const refreshWindow = input.remember
       ? config.refreshWindow
       : Math.min(config.refreshWindowShort, config.refreshWindow);
-    const session = await tokens.issue(user.id, user.token_version, refreshWindow);
+    const session = await tokens.issue(user.id, tokenVersion, refreshWindow);
     const [dto] = await loadUserDtos(db, { ids: [user.id] });
     if (!dto) return { ok: false, reason: 'invalid' };
     await audit.write(who, {
@@ -189,5 +244,46 @@ export function createLogin(deps: {
       ],
     });
     return { ok: true, user: dto, token: session.token, expiresIn: session.expiresIn, recoveryCodes };
+  }
+
+  /**
+   * Sets the new password of a user with a temporary one and clears the requirement, recorded as
+   * `user.password` by the user; then every older session of the user ends. Only while the requirement
+   * holds (two sign-ins at once: one changes it). The user's token version after the revocation, or
+   * null when the requirement was already gone.
+   */
+  async function changeTemporaryPassword(userId: number, password: string, who: AuditWho): Promise<number | null> {
+    const hash = await hashPassword(password);
+    const done = await audit.transaction(who, async (trx, record) => {
+      const changed = await trx
+        .updateTable('users')
+        .set({ password_hash: hash, must_change_password: false })
+        .where('id', '=', userId)
+        .where('must_change_password', '=', true)
+        .returning(['name', 'tenant_id'])
+        .executeTakeFirst();
+      if (!changed) return false;
+      // Links asked for before are of no use any more.
+      await trx
+        .updateTable('password_reset_tokens')
+        .set({ voided_at: new Date(now()) })
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .where('voided_at', 'is', null)
+        .execute();
+      await record({
+        operation: 'user.password',
+        target: { id: userId, name: changed.name },
+        tenantId: changed.tenant_id,
+        // `temporary`: whether the password is one support staff set (the audit log refuses field names
+        // that look like secrets, src/domain/audit.ts `AUDIT_SECRET_FIELD`).
+        changes: [{ field: 'temporary', before: 'true', after: 'false' }],
+      });
+      return true;
+    });
+    if (!done) return null;
+    await tokens.revokeUser(userId);
+    const row = await db.selectFrom('users').select('token_version').where('id', '=', userId).executeTakeFirstOrThrow();
+    return row.token_version;
   }
 }

@@ -12,6 +12,7 @@ import {
   invalid,
   invalidCredentials,
   invalidTwoFactorCode,
+  passwordChangeRequired,
   tenantDeleted,
   throttled,
   twoFactorEnrolmentExpired,
@@ -120,6 +121,8 @@ export function createAuthService({
     async signIn(
       _caller: Anonymous | Caller,
       input: LoginInput,
+      /** The name of the new password's field in the caller's protocol (REST `new_password`, GraphQL `newPassword`). */
+      newPasswordField = 'new_password',
     ): Promise<{ user: UserDto; token: string; expiresIn: number; recoveryCodes: string[] | null }> {
       // contracts/openapi.yaml `LoginRequest`, for both protocols: a malformed request is bad input,
       // neither a wrong password nor a recorded attempt.
@@ -132,6 +135,12 @@ export function createAuthService({
           const length = [...input.password].length;
           if (length < 1 || length > MAX_PASSWORD_LENGTH)
             throw invalid('password', `password must have 1–${MAX_PASSWORD_LENGTH} characters`);
+        },
+        newPassword: () => {
+          if (input.newPassword === undefined || input.newPassword === null) return;
+          const length = [...input.newPassword].length;
+          if (length < 1 || length > MAX_PASSWORD_LENGTH)
+            throw invalid(newPasswordField, `new password must have 1–${MAX_PASSWORD_LENGTH} characters`);
         },
       });
       const result = await login(input);
@@ -149,6 +158,8 @@ export function createAuthService({
       if (result.reason === 'two_factor_enrolment_required') throw twoFactorEnrolmentRequired(result.enrolment);
       if (result.reason === 'two_factor_enrolment_expired') throw twoFactorEnrolmentExpired();
       if (result.reason === 'tenant_deleted') throw tenantDeleted();
+      if (result.reason === 'password_change_required') throw passwordChangeRequired();
+      if (result.reason === 'new_password_invalid') throw invalid(newPasswordField, result.message);
       throw invalidCredentials();
     },
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -107,6 +107,15 @@ export class TokenService {
       .where('name', '=', 'jwt')
       .executeTakeFirstOrThrow();
     this.key = encoder.encode(row.value);
+  }
+
+  /**
+   * A key for another purpose derived from the signing key (HMAC-SHA256 of `label` under it), so a
+   * server without its own setting for that purpose still has a key every process shares, and the
+   * signing key itself signs nothing else (server/src/auth/password-reset.ts).
+   */
+  derivedKey(label: string): Buffer {
+    return createHmac('sha256', this.secret).update(label).digest();
   }
 
   private get secret(): Uint8Array {

@@ -222,6 +222,19 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
    * recovery code (consumed atomically).
    */
   async function consume(userId: number, code: string): Promise<boolean> {
+    return accept(userId, code, true);
+  }
+
+  /**
+   * Whether {@link consume} would accept the code now, without using it up: sign-in asks a user with a
+   * temporary password for a new one after a right code (server/src/auth/login.ts), and the request
+   * that carries the new password sends the same code again, which then is consumed.
+   */
+  async function check(userId: number, code: string): Promise<boolean> {
+    return accept(userId, code, false);
+  }
+
+  async function accept(userId: number, code: string, use: boolean): Promise<boolean> {
     if (isTotpCode(code)) {
       const row = await db
         .selectFrom('users')
@@ -234,6 +247,14 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
       if (secret === null) return false;
       const step = matchTotp(secret, code, now());
       if (step === null) return false;
+      if (!use) {
+        const last = await db
+          .selectFrom('users')
+          .select('two_factor_last_step')
+          .where('id', '=', userId)
+          .executeTakeFirst();
+        return last?.two_factor_last_step == null || last.two_factor_last_step < step;
+      }
       const advanced = await db
         .updateTable('users')
         .set({ two_factor_last_step: step })
@@ -245,6 +266,18 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
       return Boolean(advanced);
     }
     if (!/^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$/.test(code)) return false;
+    if (!use) {
+      const unused = await db
+        .selectFrom('two_factor_recovery_codes as c')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .select('c.id')
+        .where('c.user_id', '=', userId)
+        .where('c.code_hash', '=', hashRecoveryCode(code))
+        .where('c.used_at', 'is', null)
+        .where('u.two_factor_enabled', '=', true)
+        .executeTakeFirst();
+      return Boolean(unused);
+    }
     const used = await db
       .updateTable('two_factor_recovery_codes')
       .set({ used_at: new Date(now()) })
@@ -259,7 +292,7 @@ export function createTwoFactor(db: Kysely<Database>, now: () => number = Date.n
     return Boolean(used);
   }
 
-  return { status, enrol, verify, consume };
+  return { status, enrol, verify, consume, check };
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactor>;

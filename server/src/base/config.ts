@@ -101,6 +101,24 @@ export interface ServerConfig {
    * LOGIN_WINDOW_SECONDS has passed, which the throttle counts in.
    */
   loginAttemptsRetentionDays: number;
+  /**
+   * SMTP_URL: where mail goes (nodemailer's `smtp://user:pass@host:587` / `smtps://…`; server/src/mail/).
+   * Unset: in development a local receiver on 127.0.0.1 takes the messages (listed at `/dev/mailbox`); in
+   * production no mail can be sent and reset links are disabled (docs/support-desk.md).
+   */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender of the server's e-mails (default `Back-office <no-reply@localhost>`). */
+  mailFrom: string;
+  /**
+   * PUBLIC_URL: the panel's address as users reach it, with no trailing slash, for links in e-mails
+   * (`${PUBLIC_URL}/<tenant>/reset-password#token=…`). Default `http://HOST:PORT`.
+   */
+  publicUrl: string;
+  /**
+   * PASSWORD_RESET_SECRET: the HMAC key of reset-link tokens (server/src/auth/password-reset.ts). Unset:
+   * derived from the JWT signing key (JWT_SECRET or the one kept in the database).
+   */
+  passwordResetSecret: string | undefined;
   /** FAULT_INJECTION=1: the test-only fault facility (plugins/faults.ts). Refused in production. */
   faultInjection: boolean;
   /** FAULTS: rules (JSON array) active from the start when fault injection is on. */
@@ -173,6 +191,36 @@ export function trustProxy(raw: string | undefined): number | string[] | false {
   return entries;
 }
 
+/** SMTP_URL after checking it is an smtp: or smtps: URL: anything else refuses the start. */
+export function smtpUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must be an smtp:// or smtps:// URL, got the scheme "${url.protocol}"`);
+  return value;
+}
+
+/** PUBLIC_URL without its trailing slashes, an http(s) URL; unset: the server's own address. */
+export function publicUrl(raw: string | undefined, host: string, port: number): string {
+  const value = (raw?.trim() ?? '').replace(/\/+$/, '');
+  if (value === '') return `http://${isIP(host) === 6 ? `[${host}]` : host}:${String(port)}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an http:// or https:// URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`PUBLIC_URL must be an http:// or https:// URL, got "${value}"`);
+  return value;
+}
+
 export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const embedded = !databaseUrl || databaseUrl.startsWith('pglite:');
@@ -183,9 +231,15 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     // Never a way to make a production server fail on request: refuse to start instead.
     throw new Error('FAULT_INJECTION=1 is refused with NODE_ENV=production: fault injection is for tests only');
   }
+  const host = process.env.HOST || '127.0.0.1';
+  const port = int('PORT', 8080);
   return {
-    host: process.env.HOST || '127.0.0.1',
-    port: int('PORT', 8080),
+    host,
+    port,
+    smtpUrl: smtpUrl(process.env.SMTP_URL),
+    mailFrom: process.env.MAIL_FROM || 'Back-office <no-reply@localhost>',
+    publicUrl: publicUrl(process.env.PUBLIC_URL, host, port),
+    passwordResetSecret: process.env.PASSWORD_RESET_SECRET || undefined,
     databaseUrl,
     databaseListenUrl: process.env.DATABASE_LISTEN_URL || undefined,
     accessTokenTtl: int('ACCESS_TOKEN_TTL', 900, 1),

@@ -39,7 +39,13 @@ export type DomainErrorKind =
   /** Sign-in: the enrolment code came after the pending secret expired or was replaced. */
   | 'two_factor_enrolment_expired'
   /** Sign-in: right password of a user whose tenant the provider deleted (closed until restored). */
-  | 'tenant_deleted';
+  | 'tenant_deleted'
+  /** Sign-in: right password (and second factor) of a user whose password is temporary, and no new one. */
+  | 'password_change_required'
+  /** A password reset link that is unknown, used, expired or voided (one answer for all). */
+  | 'reset_link_invalid'
+  /** The server has no way to send mail (production without SMTP_URL): reset links cannot be sent. */
+  | 'mail_disabled';
 
 export interface DomainErrorDetails {
   /** The input field at fault (`email`, `role_id`, `finishAt`…), named as in the contracts. */
@@ -52,6 +58,8 @@ export interface DomainErrorDetails {
   unauthorized?: UnauthorizedBody;
   /** `throttled`: seconds until a new attempt is accepted. */
   retryAfter?: number;
+  /** `conflict`: a code naming the refusal, for clients to tell refusals apart (`own_account`…). */
+  code?: string;
   /** `limit_reached`: the limit. */
   limit?: number;
   /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
@@ -112,6 +120,9 @@ export const unknownReference = (field: string, message: string) =>
 export const conflict = (message: string, field?: string) =>
   new DomainError('conflict', message, field === undefined ? {} : { field });
 
+/** A conflict with a code (docs/support-desk.md: `own_account`, …), answered as REST `{ message, error }`. */
+export const conflictCode = (code: string, message: string) => new DomainError('conflict', message, { code });
+
 export const limitReached = (limit: number, message = `The tenant already has its limit of ${limit} users`) =>
   new DomainError('limit_reached', message, { limit, field: 'role_id' });
 
@@ -131,6 +142,17 @@ export const twoFactorEnrolmentRequired = (enrolment: NonNullable<DomainErrorDet
 
 export const twoFactorEnrolmentExpired = () =>
   new DomainError('two_factor_enrolment_expired', 'A ativação expirou; entre novamente para receber um novo QR code.');
+
+export const passwordChangeRequired = () =>
+  new DomainError('password_change_required', 'Sua senha é temporária. Escolha uma nova senha para entrar.');
+
+export const resetLinkInvalid = () =>
+  new DomainError('reset_link_invalid', 'This reset link is invalid or has expired; ask for a new one', {
+    field: 'token',
+  });
+
+export const mailDisabled = () =>
+  new DomainError('mail_disabled', 'This server cannot send e-mail: ask the provider’s support to reset the password');
 
 export const tenantDeleted = () =>
   new DomainError(

@@ -11,7 +11,9 @@ export type SignInResult =
   | 'invalid_two_factor_code'
   | 'two_factor_enrolment_required'
   | 'two_factor_enrolment_expired'
-  | 'tenant_deleted';
+  | 'tenant_deleted'
+  | 'password_change_required'
+  | 'new_password_invalid';
 
 export interface Telemetry {
   signIn(result: SignInResult): void;

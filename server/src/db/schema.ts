@@ -115,6 +115,8 @@ export interface UsersTable {
   two_factor_last_step: number | null;
   /** An administrator requires enrolment: sign-in enrols first while two-factor is off (migration 0014). */
   two_factor_enrolment_required: Generated<boolean>;
+  /** Set by a temporary password: sign-in asks for a new one first (migration 0020, docs/support-desk.md). */
+  must_change_password: Generated<boolean>;
   is_connected: Generated<boolean>;
   origin_backoffice: Generated<boolean>;
   /** Bumped to revoke every token of the user at once. */
@@ -198,6 +200,28 @@ export interface SocketTicketsTable {
   /** The `rxp` of that token: the end of the session's refresh window. */
   refresh_until: Date;
   expires_at: Date;
+  created_at: CreatedAt;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the token; the token itself is sent once by e-mail and never stored. */
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  /** Set by the one confirm that used the link. */
+  used_at: Date | null;
+  /** Set when a newer link, another link's confirm or a temporary password made this one void. */
+  voided_at: Date | null;
+  /** The address key (server/src/auth/attempts.ts `addressKey`) the link was asked from; null when staff sent it. */
+  requested_address: string | null;
+}
+
+/** One request for a reset link from an address, counted whether or not the e-mail is anyone's. */
+export interface PasswordResetRequestsTable {
+  id: Generated<number>;
+  address_key: string;
   created_at: CreatedAt;
 }
 
@@ -327,6 +351,8 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   token_families: TokenFamiliesTable;
   socket_tickets: SocketTicketsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  password_reset_requests: PasswordResetRequestsTable;
   server_secrets: ServerSecretsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   webhook_deliveries: WebhookDeliveriesTable;

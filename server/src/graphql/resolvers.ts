@@ -133,16 +133,21 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
   const Mutation: MutationResolvers = {
     async logIn(_parent, args, ctx) {
-      const session = await auth.signIn(anonymous(ctx.origin), {
-        email: args.email,
-        password: args.password,
-        ip: null,
-        remoteAddress: ctx.remoteAddress,
-        origin: ctx.origin,
-        tenantId: ctx.tenant.id,
-        otp: args.otp ?? null,
-        remember: args.remember === true,
-      });
+      const session = await auth.signIn(
+        anonymous(ctx.origin),
+        {
+          email: args.email,
+          password: args.password,
+          ip: null,
+          remoteAddress: ctx.remoteAddress,
+          origin: ctx.origin,
+          tenantId: ctx.tenant.id,
+          otp: args.otp ?? null,
+          remember: args.remember === true,
+          newPassword: args.newPassword ?? null,
+        },
+        'newPassword',
+      );
       return {
         token: session.token,
         expires_in: session.expiresIn,

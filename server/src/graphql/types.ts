@@ -88,7 +88,13 @@ export interface QueryResults {
 }
 
 export interface MutationArgs {
-  logIn: { email: string; password: string; remember?: boolean | null; otp?: string | null };
+  logIn: {
+    email: string;
+    password: string;
+    remember?: boolean | null;
+    otp?: string | null;
+    newPassword?: string | null;
+  };
   refreshToken: NoArgs;
   connected: NoArgs;
   disconnected: NoArgs;

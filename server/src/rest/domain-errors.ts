@@ -64,7 +64,11 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
     case 'limit_reached':
       return {
         status: 409,
-        body: field === undefined ? { message: error.message } : { message: error.message, field },
+        body: {
+          message: error.message,
+          ...(field === undefined ? {} : { field }),
+          ...(error.details.code === undefined ? {} : { error: error.details.code }),
+        },
         headers: {},
       };
     case 'throttled': {
@@ -95,5 +99,24 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
       return { status: 401, body: { error: 'two_factor_enrolment_expired', message: error.message }, headers: {} };
     case 'tenant_deleted':
       return { status: 401, body: { error: 'tenant_deleted', message: error.message }, headers: {} };
+    case 'password_change_required':
+      return { status: 401, body: { error: 'password_change_required', message: error.message }, headers: {} };
+    case 'reset_link_invalid':
+      return {
+        status: 400,
+        body: {
+          message: 'Validation failed',
+          error: 'reset_link_invalid',
+          errors: [{ field: restField(request, field ?? 'token'), message: error.message }],
+        },
+        headers: {},
+      };
+    case 'mail_disabled':
+      // Not an outage: no Retry-After, as nothing changes by waiting.
+      return {
+        status: 503,
+        body: { status: 'unavailable', error: 'mail_disabled', message: error.message },
+        headers: {},
+      };
   }
 }

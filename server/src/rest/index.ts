@@ -4,6 +4,7 @@ import { authHandlers } from './auth';
 import { departmentHandlers } from './departments';
 import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
+import { passwordResetHandlers } from './password-reset';
 import { permissionHandlers } from './permissions';
 import { sheetHandlers } from './sheets';
 import { tenantHandlers } from './tenants';
@@ -19,6 +20,7 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
   return {
     ...healthHandlers(deps),
     ...authHandlers(deps),
+    ...passwordResetHandlers(deps),
     ...tenantHandlers(deps),
     ...userHandlers(deps),
     ...permissionHandlers(deps),

@@ -254,6 +254,12 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
     statusIs(401, 'credentials do not match a user (state)'),
     statusIs(429, 'throttled after earlier failures (state)'),
   ),
+  passwordResetRequest: statusIs(429, 'more requests from this address within the hour than the limit (state)'),
+  passwordResetConfirm: anyOf(({ status, body }) =>
+    status === 400 && (body as { error?: unknown }).error === 'reset_link_invalid'
+      ? 'the token is no live reset link of this server (state)'
+      : null,
+  ),
   userFindByEmail: statusIs(404, 'no user with this e-mail (state)'),
   userList: tenantMissing('query'),
   userCreate: anyOf(

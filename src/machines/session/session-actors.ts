@@ -30,6 +30,8 @@ export interface LoginInput {
   otp?: string | null;
   /** Remember me: the long refresh window (contracts/openapi.yaml `LoginRequest.remember`). */
   remember?: boolean;
+  /** The new password, only after the server answered `password_change_required` (a temporary password). */
+  newPassword?: string | null;
 }
 
 /** The secret a sign-in hands out to a user required to enrol (contracts/openapi.yaml `TwoFactorEnrolment`). */
@@ -44,6 +46,10 @@ export type LoginFailure =
   | { kind: 'throttled'; retryAfter: number }
   /** The right password, but the provider deleted the user's company: closed until staff restore it. */
   | { kind: 'tenantDeleted' }
+  /** The right password (and code), but a temporary one: a new password must be chosen to sign in. */
+  | { kind: 'passwordChangeRequired' }
+  /** The server refused the new password (the strength rule, or equal to the temporary one). */
+  | { kind: 'newPasswordRefused' }
   | { kind: 'failed' };
 
 /**
@@ -54,11 +60,14 @@ export type LoginFailure =
  */
 export function classifyLoginFailure(error: unknown): LoginFailure {
   if (error instanceof GraphqlError && error.code === 'TENANT_DELETED') return { kind: 'tenantDeleted' };
+  if (error instanceof GraphqlError && error.code === 'PASSWORD_CHANGE_REQUIRED')
+    return { kind: 'passwordChangeRequired' };
   if (!(error instanceof ApiError)) return { kind: 'failed' };
   const body = (error.body && typeof error.body === 'object' ? error.body : {}) as {
     error?: unknown;
     retry_after?: unknown;
     enrolment?: Enrolment;
+    errors?: unknown;
   };
   if (error.status === 401 && body.error === 'two_factor_required') return { kind: 'twoFactorRequired' };
   if (error.status === 401 && body.error === 'two_factor_enrolment_required' && body.enrolment)
@@ -66,6 +75,13 @@ export function classifyLoginFailure(error: unknown): LoginFailure {
   if (error.status === 401 && body.error === 'two_factor_enrolment_expired') return { kind: 'enrolmentExpired' };
   if (error.status === 401 && body.error === 'invalid_two_factor_code') return { kind: 'invalidCode' };
   if (error.status === 401 && body.error === 'tenant_deleted') return { kind: 'tenantDeleted' };
+  if (error.status === 401 && body.error === 'password_change_required') return { kind: 'passwordChangeRequired' };
+  if (
+    error.status === 400 &&
+    Array.isArray(body.errors) &&
+    body.errors.some((e) => (e as { field?: unknown } | null)?.field === 'body/new_password')
+  )
+    return { kind: 'newPasswordRefused' };
   if (error.status === 429) {
     const seconds = typeof body.retry_after === 'number' && body.retry_after > 0 ? body.retry_after : 900;
     return { kind: 'throttled', retryAfter: seconds };
@@ -126,6 +142,7 @@ export const loginActor = fromPromise<LoginResponse, LoginInput>(async ({ input,
         ip: input.ip,
         remember: input.remember === true,
         ...(input.otp ? { otp: input.otp } : {}),
+        ...(input.newPassword ? { new_password: input.newPassword } : {}),
       },
       signal,
     }),

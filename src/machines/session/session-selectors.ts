@@ -26,6 +26,13 @@ export const selectIsBusy = (snapshot: SessionSnapshot): boolean => snapshot.has
 /** The server asked for the second factor: the login form asks for the code. */
 export const selectAwaitingCode = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('twoFactor');
 
+/** The password was right but temporary: the login form asks for a new one. */
+export const selectAwaitingNewPassword = (snapshot: SessionSnapshot): boolean => snapshot.hasTag('passwordChange');
+
+/** The temporary password the sign-in holds while a new one is asked for (the new one must differ). */
+export const selectTemporaryPassword = (snapshot: SessionSnapshot): string | null =>
+  snapshot.hasTag('passwordChange') ? (snapshot.context.credentials?.password ?? null) : null;
+
 export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user;
 
 /** The secret to enrol while the code step is an enrolment at sign-in, else null. */

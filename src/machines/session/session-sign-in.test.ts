@@ -6,7 +6,7 @@ import { fakeApi, flush, json, loginResponse, NOW, startSession, USER } from '..
 import { loggedIn } from '../test-support/session-fixtures';
 import { IP_WAIT_MS } from './session.machine';
 import { memoryStorage, readStoredSession } from './session-storage';
-import { selectEnrolment, selectRecoveryCodes } from './session-selectors';
+import { selectAwaitingNewPassword, selectEnrolment, selectRecoveryCodes } from './session-selectors';
 
 describe('session machine: login', () => {
   const credentials = { type: 'session.login', email: USER.email, password: 'Back#Office!Demo' } as const;
@@ -280,5 +280,124 @@ describe('classifyLoginFailure: a closed company', () => {
     expect(classifyLoginFailure(new ApiError(403, { error: 'tenant_deleted' }))).toEqual({ kind: 'failed' });
     expect(classifyLoginFailure(new ApiError(401, { status: 'Unauthorized' }))).toEqual({ kind: 'failed' });
     expect(classifyLoginFailure(new Error('tenant_deleted'))).toEqual({ kind: 'failed' });
+  });
+});
+
+describe('session machine: a temporary password', () => {
+  const credentials = { type: 'session.login', email: USER.email, password: 'Temp#Senha!2026', to: '/users' } as const;
+  const NEW = 'Nova#Senha!2026';
+  /** A server whose user has a temporary password (and, with `code`, two-factor on). */
+  const temporaryApi = (code?: string) => {
+    let accepted = code;
+    return fakeApi({
+      'POST /api/auth/login': (_request, body) => {
+        const { otp, new_password: next } = body as { otp?: string; new_password?: string };
+        if (code !== undefined && otp === undefined)
+          return json(401, { error: 'two_factor_required', message: 'code' });
+        if (code !== undefined && otp !== accepted)
+          return json(401, { error: 'invalid_two_factor_code', message: 'bad' });
+        if (next === undefined) return json(401, { error: 'password_change_required', message: 'temporary' });
+        if (next === 'Weak#Pass') {
+          return json(400, { message: 'Validation failed', errors: [{ field: 'body/new_password', message: 'weak' }] });
+        }
+        // The code a change went out with is used: the next one must be newer (the server's rule).
+        accepted = undefined;
+        return json(200, loginResponse('T1'));
+      },
+    });
+  };
+
+  it('asks for a new password, sends it with the same credentials, signs in and says the password changed', async () => {
+    const api = temporaryApi();
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('passwordChange'));
+    expect(selectAwaitingNewPassword(actor.getSnapshot())).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ error: null, credentials: { newPassword: null } });
+    actor.send({ type: 'session.changePassword', newPassword: 'Weak#Pass' });
+    await waitFor(actor, (s) => s.hasTag('passwordChange') && s.context.error !== null);
+    expect(actor.getSnapshot().context.error).toBe('auth.passwordChange.refused');
+    actor.send({ type: 'session.changePassword', newPassword: NEW });
+    await loggedIn(actor);
+    const bodies = api.calls('POST /api/auth/login').map((c) => c.body);
+    expect(bodies).toEqual([
+      { email: USER.email, password: 'Temp#Senha!2026', ip: '203.0.113.7', remember: false },
+      { email: USER.email, password: 'Temp#Senha!2026', ip: '203.0.113.7', remember: false, new_password: 'Weak#Pass' },
+      { email: USER.email, password: 'Temp#Senha!2026', ip: '203.0.113.7', remember: false, new_password: NEW },
+    ]);
+    expect(actor.getSnapshot().context).toMatchObject({
+      credentials: null,
+      redirectTo: '/users',
+      notice: { titleKey: 'auth.passwordChange.doneTitle', bodyKey: 'auth.passwordChange.doneBody' },
+    });
+  });
+
+  it('with two-factor on: the code that passed goes out again with the new password', async () => {
+    const api = temporaryApi('654321');
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    actor.send({ type: 'session.verifyCode', otp: '654321' });
+    await waitFor(actor, (s) => s.hasTag('passwordChange'));
+    actor.send({ type: 'session.changePassword', newPassword: NEW });
+    await loggedIn(actor);
+    expect(api.calls('POST /api/auth/login').at(-1)?.body).toEqual({
+      email: USER.email,
+      password: 'Temp#Senha!2026',
+      ip: '203.0.113.7',
+      remember: false,
+      otp: '654321',
+      new_password: NEW,
+    });
+  });
+
+  it('keeps the new password when the code must be typed again, so it is typed once', async () => {
+    const answers = [
+      json(401, { error: 'password_change_required', message: 'temporary' }),
+      json(401, { error: 'invalid_two_factor_code', message: 'expired meanwhile' }),
+      json(200, loginResponse('T1')),
+    ];
+    const api = fakeApi({ 'POST /api/auth/login': () => answers.shift() ?? json(500, {}) });
+    const { actor } = startSession({ api });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('passwordChange'));
+    actor.send({ type: 'session.changePassword', newPassword: NEW });
+    await waitFor(actor, (s) => s.hasTag('twoFactor'));
+    expect(actor.getSnapshot().context.error).toBe('auth.twoFactor.invalidCode');
+    actor.send({ type: 'session.verifyCode', otp: '123456' });
+    await loggedIn(actor);
+    expect(api.calls('POST /api/auth/login').at(-1)?.body).toMatchObject({ otp: '123456', new_password: NEW });
+  });
+
+  it('goes back to the form, dropping what it held', async () => {
+    const { actor } = startSession({ api: temporaryApi() });
+    await flush();
+    actor.send(credentials);
+    await waitFor(actor, (s) => s.hasTag('passwordChange'));
+    actor.send({ type: 'session.cancelPasswordChange' });
+    expect(actor.getSnapshot().matches({ auth: 'anonymous' })).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ credentials: null, error: null });
+  });
+
+  it('is told apart on REST and GraphQL, and a refused new password only by its field', () => {
+    expect(classifyLoginFailure(new ApiError(401, { error: 'password_change_required', message: 'x' }))).toEqual({
+      kind: 'passwordChangeRequired',
+    });
+    expect(
+      classifyLoginFailure(new GraphqlError(200, [{ message: 'x', extensions: { code: 'PASSWORD_CHANGE_REQUIRED' } }])),
+    ).toEqual({ kind: 'passwordChangeRequired' });
+    expect(
+      classifyLoginFailure(
+        new ApiError(400, { message: 'Validation failed', errors: [{ field: 'body/new_password', message: 'weak' }] }),
+      ),
+    ).toEqual({ kind: 'newPasswordRefused' });
+    expect(
+      classifyLoginFailure(
+        new ApiError(400, { message: 'Validation failed', errors: [{ field: 'body/email', message: 'x' }] }),
+      ),
+    ).toEqual({ kind: 'failed' });
   });
 });

@@ -63,6 +63,8 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   { type: 'session.login', email: USER.email, password: 'Back#Office!Demo', to: '/users' },
   { type: 'session.verifyCode', otp: '123456' },
   { type: 'session.cancelTwoFactor' },
+  { type: 'session.changePassword', newPassword: 'Nova#Senha!2026' },
+  { type: 'session.cancelPasswordChange' },
   { type: 'session.logout' },
   { type: 'session.ensureFresh' },
   { type: 'session.refresh', token: 'T1' },
@@ -92,6 +94,11 @@ const events: GraphEvent<typeof sessionMachine>[] = [
   errorEvent('login', new ApiError(401, { error: 'two_factor_enrolment_expired', message: 'expired' })),
   errorEvent('login', new ApiError(429, { message: 'Too many failed attempts', retry_after: 840 })),
   errorEvent('login', new ApiError(401, { error: 'tenant_deleted', message: 'closed' })),
+  errorEvent('login', new ApiError(401, { error: 'password_change_required', message: 'temporary' })),
+  errorEvent(
+    'login',
+    new ApiError(400, { message: 'Validation failed', errors: [{ field: 'body/new_password', message: 'weak' }] }),
+  ),
   doneEvent('logout'),
   errorEvent('logout', new Error('500')),
   doneEvent('loadProfile', {
@@ -125,6 +132,18 @@ const simpleScenarios = [
       'session.login',
       'session.verifyCode',
       'session.cancelTwoFactor',
+      'xstate.error.actor.login',
+      'session.sync',
+    ),
+  },
+  {
+    // A temporary password: the new one, the code asked again meanwhile, back to the form.
+    prefix: [ipDone],
+    events: pick(
+      'session.login',
+      'session.changePassword',
+      'session.cancelPasswordChange',
+      'session.verifyCode',
       'xstate.error.actor.login',
       'session.sync',
     ),

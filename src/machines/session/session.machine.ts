@@ -90,7 +90,18 @@ export interface SessionContext {
   ip: string | null;
   ipSettled: boolean;
   /** Held only while a login is in flight. */
-  credentials: { email: string; password: string; to: string | null; otp: string | null; remember: boolean } | null;
+  credentials: {
+    email: string;
+    password: string;
+    to: string | null;
+    otp: string | null;
+    remember: boolean;
+    /**
+     * The new password of a user whose password is temporary, once chosen: sent with every later step of
+     * the sign-in (a code asked again, an enrolment), so it is typed once.
+     */
+    newPassword: string | null;
+  } | null;
   /** The secret to enrol, while a sign-in required of the user walks through enrolment (`twoFactor` tag). */
   enrolment: Enrolment | null;
   /** Recovery codes a sign-in that enrolled the user handed out: shown once, cleared by `session.recoveryCodesSeen`. */
@@ -124,6 +135,10 @@ export type SessionEvent =
   | { type: 'session.verifyCode'; otp: string }
   /** Back from the code step to the e-mail and password form; the held credentials are dropped. */
   | { type: 'session.cancelTwoFactor' }
+  /** The new password after the server said the password is temporary (`passwordChange` tag). */
+  | { type: 'session.changePassword'; newPassword: string }
+  /** Back from the new-password step to the e-mail and password form; the held credentials are dropped. */
+  | { type: 'session.cancelPasswordChange' }
   | { type: 'session.logout' }
   /** Sent before a request leaves: refreshes first when the token is locally expired. */
   | { type: 'session.ensureFresh' }
@@ -267,6 +282,10 @@ export const sessionSetup = setup({
     loginBadCode: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'invalidCode',
     loginThrottled: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'throttled',
     loginTenantDeleted: (_, params: { error: unknown }) => classifyLoginFailure(params.error).kind === 'tenantDeleted',
+    loginPasswordChange: (_, params: { error: unknown }) =>
+      classifyLoginFailure(params.error).kind === 'passwordChangeRequired',
+    loginNewPasswordRefused: (_, params: { error: unknown }) =>
+      classifyLoginFailure(params.error).kind === 'newPasswordRefused',
     refreshRefused: (_, params: { error: unknown }) => refreshRefused(params.error),
     responseHasToken: (_, params: { response: LoginResponse }) =>
       typeof params.response.access_token === 'string' && params.response.access_token !== '',
@@ -349,9 +368,26 @@ export const sessionSetup = setup({
           to: event.to ?? null,
           otp: null,
           remember: event.remember === true,
+          newPassword: null,
         },
       };
     }),
+    /** The new password goes out with the credentials (and code) held since the first steps. */
+    sendNewPassword: assign(({ context, event }) => {
+      assertEvent(event, 'session.changePassword');
+      return context.credentials
+        ? { error: null, credentials: { ...context.credentials, newPassword: event.newPassword } }
+        : {};
+    }),
+    /** The server asks for a new password: the code that passed is kept, to go out again with it. */
+    askForNewPassword: assign(({ context }) => ({
+      error: null,
+      credentials: context.credentials ? { ...context.credentials, newPassword: null } : null,
+    })),
+    refuseNewPassword: assign(({ context }) => ({
+      error: 'auth.passwordChange.refused' as const,
+      credentials: context.credentials ? { ...context.credentials, newPassword: null } : null,
+    })),
     /** The code goes out with the credentials held since the first step. */
     sendCode: assign(({ context, event }) => {
       assertEvent(event, 'session.verifyCode');
@@ -390,7 +426,9 @@ export const sessionSetup = setup({
         originBackoffice: response.origin_backoffice === true,
         permittedRoutes: [...(response.has_permission_routes ?? [])],
         user: response.user ?? null,
-        notice: { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
+        notice: context.credentials?.newPassword
+          ? { titleKey: 'auth.passwordChange.doneTitle', bodyKey: 'auth.passwordChange.doneBody' }
+          : { titleKey: 'auth.login.successTitle', bodyKey: 'auth.login.successBody' },
         redirectTo: safeRedirectTarget(context.credentials?.to),
         credentials: null,
         enrolment: null,
@@ -490,6 +528,23 @@ export const sessionMachine = sessionSetup.createMachine({
             },
           },
         },
+        /**
+         * The password was right but temporary (set by support staff): the server asks for a new one. The
+         * credentials (and a code that passed) are held until it is sent with them.
+         */
+        awaitingNewPassword: {
+          tags: ['passwordChange'],
+          on: {
+            'session.changePassword': { target: 'loggingIn', actions: 'sendNewPassword' },
+            'session.cancelPasswordChange': { target: 'anonymous', actions: 'dropCredentials' },
+            'session.login': { target: 'loggingIn', actions: 'startLogin' },
+            'session.sync': {
+              guard: 'remoteNewToken',
+              target: 'restoring',
+              actions: ['dropCredentials', 'adoptStored'],
+            },
+          },
+        },
         loggingIn: {
           tags: ['busy'],
           initial: 'waitingForIp',
@@ -509,6 +564,7 @@ export const sessionMachine = sessionSetup.createMachine({
                   ip: context.ip,
                   otp: context.credentials?.otp ?? null,
                   remember: context.credentials?.remember ?? false,
+                  newPassword: context.credentials?.newPassword ?? null,
                 }),
                 onDone: [
                   {
@@ -542,6 +598,16 @@ export const sessionMachine = sessionSetup.createMachine({
                     guard: { type: 'loginTenantDeleted', params: ({ event }) => ({ error: event.error }) },
                     target: '#session.auth.anonymous',
                     actions: { type: 'failLogin', params: { error: 'auth.login.tenantDeleted' } },
+                  },
+                  {
+                    guard: { type: 'loginPasswordChange', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingNewPassword',
+                    actions: 'askForNewPassword',
+                  },
+                  {
+                    guard: { type: 'loginNewPasswordRefused', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.auth.awaitingNewPassword',
+                    actions: 'refuseNewPassword',
                   },
                   {
                     guard: { type: 'loginThrottled', params: ({ event }) => ({ error: event.error }) },

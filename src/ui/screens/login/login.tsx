@@ -1,13 +1,16 @@
-import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import type { ForgotPasswordSnapshot } from '../../../machines/password-reset/forgot-password.machine';
+import { useLoginErrorText } from './login-error';
+import type { ForgotActor } from './forgot-step';
 import {
   selectAwaitingCode,
+  selectAwaitingNewPassword,
   selectEnrolment,
   selectEndedNotice,
   selectIsAuthenticated,
   selectIsBusy,
-  selectLoginError,
   selectNotice,
   selectRecoveryCodes,
   selectRedirectTo,
@@ -19,7 +22,7 @@ import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/text-field';
 import { appToasts, showToast } from '../../components/toast-queue';
 import { useHydrated } from '../../components/use-hydrated';
-import { guardedLazy } from '../../components/preloadable';
+import { guardedLazy, importWithTimeout } from '../../components/preloadable';
 import { ensureAppLocale } from '../../../i18n/runtime';
 import { useServices, useSession } from '../../hooks/services-context';
 import * as styles from './login.css';
@@ -30,6 +33,17 @@ import * as styles from './login.css';
 // styles) would weigh on every login page for a part few sign-ins open.
 const EnrolmentParts = guardedLazy(
   () => Promise.all([import('../../components/two-factor-enrolment'), ensureAppLocale()]).then(([parts]) => parts),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
+);
+
+// A temporary password and a forgotten one are rare too: their steps (and, for the new password, the
+// strength meter and the complete messages) load when asked for.
+const NewPasswordStep = guardedLazy(
+  () => Promise.all([import('./new-password-step'), ensureAppLocale()]).then(([step]) => step),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
+);
+const ForgotStep = guardedLazy(
+  () => Promise.all([import('./forgot-step'), ensureAppLocale()]).then(([step]) => step),
   (retry) => <EnrolmentPartError onRetry={retry} />,
 );
 
@@ -66,7 +80,11 @@ export default function LoginScreen() {
   const redirectTo = useSession(selectRedirectTo);
   const ended = useSession(selectEndedNotice);
   const twoFactor = useSession(selectAwaitingCode);
+  const newPassword = useSession(selectAwaitingNewPassword);
   const recoveryCodes = useSession(selectRecoveryCodes);
+  const resetDone = new URLSearchParams(useSearch()).get('reset') === 'done';
+  const { forgot, ensureForgot } = useForgotPassword();
+  const forgotOpen = useForgotState(forgot, selectForgotFormShown, false);
 
   // Signed in (just now, or already when the page opened): greet once, then leave for the target,
   // once the recovery codes of an enrolment at sign-in were seen.
@@ -97,30 +115,105 @@ export default function LoginScreen() {
   return (
     <section className={styles.card} aria-labelledby="login-title">
       <h1 id="login-title" className={styles.title}>
-        {twoFactor ? t('auth.twoFactor.title') : t('auth.login.title')}
+        {newPassword
+          ? t('auth.passwordChange.title')
+          : twoFactor
+            ? t('auth.twoFactor.title')
+            : forgotOpen
+              ? t('auth.forgot.title')
+              : t('auth.login.title')}
       </h1>
-      {ended && !twoFactor ? (
+      {ended && !twoFactor && !newPassword && !forgotOpen ? (
         <p className={styles.notice} role="status">
           {t(ended)}
         </p>
       ) : null}
-      {twoFactor ? <CodeStep busy={busy} /> : <CredentialsStep busy={busy} to={to} />}
+      {resetDone && !ended && !twoFactor && !newPassword && !forgotOpen ? (
+        <p className={styles.success} role="status">
+          <strong>{t('auth.reset.doneTitle')}</strong> {t('auth.reset.doneBody')}
+        </p>
+      ) : null}
+      {newPassword ? (
+        <Suspense fallback={t('common.loading')}>
+          <NewPasswordStep busy={busy} />
+        </Suspense>
+      ) : twoFactor ? (
+        <CodeStep busy={busy} />
+      ) : forgotOpen ? (
+        <Suspense fallback={t('common.loading')}>{forgot ? <ForgotStep forgot={forgot} /> : null}</Suspense>
+      ) : (
+        <CredentialsStep busy={busy} to={to} forgot={forgot} ensureForgot={ensureForgot} />
+      )}
     </section>
   );
 }
 
-function useErrorText(): string | null {
-  const { t } = useTranslation();
-  const error = useSession(selectLoginError);
-  const retryAfter = useSession((s) => s.context.retryAfter);
-  if (!error) return null;
-  return t(error, { minutes: Math.max(1, Math.ceil((retryAfter ?? 60) / 60)) });
+/** The forgot-password form (or its confirmation) takes the card's place. */
+const selectForgotFormShown = (snapshot: ForgotPasswordSnapshot) =>
+  snapshot.matches('open') || snapshot.matches('sending') || snapshot.matches('sent');
+
+/**
+ * "Esqueci minha senha" (./forgot-password.ts): its machine and the status it asks for load once the
+ * page is up, off the login page's first download. `ensureForgot` starts it at once when the link is
+ * used before that.
+ */
+function useForgotPassword(): { forgot: ForgotActor | null; ensureForgot: () => Promise<ForgotActor> } {
+  const { clients } = useServices();
+  const [forgot, setForgot] = useState<ForgotActor | null>(null);
+  const started = useRef<Promise<ForgotActor> | null>(null);
+  const ensureForgot = useCallback(() => {
+    started.current ??= importWithTimeout(() => import('./forgot-password')).then(
+      ({ startForgotPassword }) => {
+        const actor = startForgotPassword(clients.rest);
+        setForgot(actor);
+        return actor;
+      },
+      (error: unknown) => {
+        // A chunk that did not arrive: the next use of the link tries again.
+        started.current = null;
+        throw error;
+      },
+    );
+    return started.current;
+  }, [clients.rest]);
+  useEffect(() => {
+    const timer = setTimeout(() => void ensureForgot().catch(() => undefined), 0);
+    return () => {
+      clearTimeout(timer);
+      void started.current?.then((actor) => actor.stop()).catch(() => undefined);
+      started.current = null;
+    };
+  }, [ensureForgot]);
+  return { forgot, ensureForgot };
 }
 
-function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
+/** Selects from the forgot-password actor, or `fallback` while it is not started. */
+function useForgotState<T>(actor: ForgotActor | null, select: (snapshot: ForgotPasswordSnapshot) => T, fallback: T): T {
+  return useSyncExternalStore(
+    (changed) => {
+      if (!actor) return () => undefined;
+      const subscription = actor.subscribe(changed);
+      return () => subscription.unsubscribe();
+    },
+    () => (actor ? select(actor.getSnapshot()) : fallback),
+    () => fallback,
+  );
+}
+
+function CredentialsStep({
+  busy,
+  to,
+  forgot,
+  ensureForgot,
+}: {
+  busy: boolean;
+  to: string | null;
+  forgot: ForgotActor | null;
+  ensureForgot: () => Promise<ForgotActor>;
+}) {
   const { t } = useTranslation();
   const { session } = useServices();
-  const error = useErrorText();
+  const error = useLoginErrorText();
   // Uncontrolled: on the prerendered page (src/app/prerender.tsx) the fields take typing before the
   // script has run, and hydration keeps what was typed. Only the button waits for hydration: before
   // it nothing listens to the form, and with the default button disabled neither a click nor Enter
@@ -167,14 +260,56 @@ function CredentialsStep({ busy, to }: { busy: boolean; to: string | null }) {
           {t('auth.login.submit')}
         </Button>
       </FormActions>
+      <ForgotLink forgot={forgot} ensureForgot={ensureForgot} />
     </Form>
+  );
+}
+
+/**
+ * "Esqueci minha senha": opens the request form; disabled, with the reason, when the server cannot send
+ * mail (docs/support-desk.md, Forgot password).
+ */
+function ForgotLink({
+  forgot,
+  ensureForgot,
+}: {
+  forgot: ForgotActor | null;
+  ensureForgot: () => Promise<ForgotActor>;
+}) {
+  const { t } = useTranslation();
+  const disabled = useForgotState(forgot, (s) => s.matches('disabled'), false);
+  const hintId = useId();
+  // Inert until hydrated on the prerendered page, as every control there: nothing would listen to it.
+  const hydrated = useHydrated();
+  if (disabled)
+    return (
+      <div className={styles.forgot}>
+        <button type="button" className={styles.linkButton} disabled aria-describedby={hintId}>
+          {t('auth.forgot.link')}
+        </button>
+        <p id={hintId} className={styles.hint}>
+          {t('auth.forgot.disabled')}
+        </p>
+      </div>
+    );
+  return (
+    <div className={styles.forgot}>
+      <button
+        type="button"
+        className={styles.linkButton}
+        disabled={!hydrated}
+        onClick={() => void ensureForgot().then((actor) => actor.send({ type: 'forgot.open' }))}
+      >
+        {t('auth.forgot.link')}
+      </button>
+    </div>
   );
 }
 
 function CodeStep({ busy }: { busy: boolean }) {
   const { t } = useTranslation();
   const { session } = useServices();
-  const error = useErrorText();
+  const error = useLoginErrorText();
   const [code, setCode] = useState('');
   const enrolment = useSession(selectEnrolment);
 
