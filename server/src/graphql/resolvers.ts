@@ -142,6 +142,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         tenantId: ctx.tenant.id,
         otp: args.otp ?? null,
         remember: args.remember === true,
+        userAgent: ctx.userAgent,
       });
       return {
         token: session.token,

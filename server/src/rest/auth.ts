@@ -16,6 +16,7 @@ export function authHandlers({ services }: HandlerDeps) {
       origin: requestOrigin(request),
       otp: body.otp ?? null,
       remember: body.remember === true,
+      userAgent: request.headers['user-agent'] ?? null,
     });
     return {
       access_token: session.token,
