@@ -22,7 +22,18 @@ const serverAccess = ['access'];
 const serverDb = ['db'];
 // Resources, in the order they may import each other: each imports only those named before it, so no two
 // resource folders import each other.
-const serverResources = ['audit', 'auth', 'tenants', 'users', 'roles', 'departments', 'instances', 'reports', 'health'];
+const serverResources = [
+  'audit',
+  'auth',
+  'tenants',
+  'users',
+  'roles',
+  'departments',
+  'instances',
+  'reports',
+  'support',
+  'health',
+];
 // Adapters, and the root files (app.ts, main.ts, services.ts…) with them.
 const serverAdapters = ['rest', 'graphql', 'plugins', 'tooling', 'demo-activity'];
 // Tests only: no production file imports them.

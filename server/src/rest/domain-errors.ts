@@ -64,7 +64,11 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
     case 'limit_reached':
       return {
         status: 409,
-        body: field === undefined ? { message: error.message } : { message: error.message, field },
+        body: {
+          message: error.message,
+          ...(field === undefined ? {} : { field }),
+          ...(error.details.code === undefined ? {} : { error: error.details.code }),
+        },
         headers: {},
       };
     case 'throttled': {

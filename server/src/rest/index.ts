@@ -6,6 +6,7 @@ import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
 import { permissionHandlers } from './permissions';
 import { sheetHandlers } from './sheets';
+import { supportHandlers } from './support';
 import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
@@ -28,5 +29,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...analyticsHandlers(deps),
     ...twoFactorHandlers(deps),
     ...auditHandlers(deps),
+    ...supportHandlers(deps),
   };
 }
