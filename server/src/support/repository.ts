@@ -63,22 +63,56 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** How many users, in the answer's order, a search reads before it asks the trigram index instead. */
+export const SEARCH_WALK_ROWS = 2000;
+
 /**
  * The ids of the users whose e-mail, name or username contains `text` without case or accents, live
- * first, then by name: `support_search` and `support_fold` of migration 0019, whose trigram index
- * answers a rare text and whose order index (`users_support_order_idx`) a common one.
+ * first, then by name: `support_search` and `support_fold` of migration 0019. The plan is chosen here,
+ * not left to estimates (pg_trgm's estimate of a substring's matches is off by orders of magnitude, and
+ * a wrong guess either sorts tens of thousands of matches or walks every user for a text nobody has):
+ * - the first {@link SEARCH_WALK_ROWS} users in the answer's order (`users_support_order_idx`) are read;
+ *   when `limit` of them match, they are the page (a common text: an e-mail domain, a frequent word);
+ * - otherwise every match is found through the trigram index and sorted (a rare text, or one whose
+ *   matches lie further down the order, such as a first name far in the alphabet).
+ * Where pg_trgm is missing (migration 0004 leaves it optional) the second step scans the table.
  */
-export async function searchIds(db: Db, text: string, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql<boolean>`support_search like '%' || support_fold(${likeLiteral(text)}) || '%'`)
-    .orderBy(sql`deleted_at is not null`)
-    .orderBy('name')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
+export async function searchIds(db: Kysely<Database>, text: string, limit: number): Promise<number[]> {
+  const matches = sql<boolean>`support_search like '%' || support_fold(${likeLiteral(text)}) || '%'`;
+  return db.transaction().execute(async (trx) => {
+    const first = trx
+      .selectFrom('users')
+      .select(['id', 'name', 'deleted_at', 'support_search'])
+      .orderBy(sql`deleted_at is not null`)
+      .orderBy('name')
+      .orderBy('id')
+      .limit(SEARCH_WALK_ROWS)
+      .as('w');
+    const walked = await trx
+      .selectFrom(first)
+      .select('w.id')
+      .where(sql<boolean>`w.support_search like '%' || support_fold(${likeLiteral(text)}) || '%'`)
+      .orderBy(sql`w.deleted_at is not null`)
+      .orderBy('w.name')
+      .orderBy('w.id')
+      .limit(limit)
+      .execute();
+    if (walked.length >= limit) return walked.map((r) => r.id);
+    // The trigram index, then a sort: neither a scan of the table nor the walk again (with a common
+    // text the planner would walk every user in order, which the first step has shown to be long).
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_indexscan = off`.execute(trx);
+    const rows = await trx
+      .selectFrom('users')
+      .select('id')
+      .where(matches)
+      .orderBy(sql`deleted_at is not null`)
+      .orderBy('name')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  });
 }
 
 /** The person acted on, locked for the rest of the transaction; undefined when there is no such user. */

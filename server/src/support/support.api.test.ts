@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { ADMIN_ROLE, OPERATOR_ROLE } from '../db/catalog';
+import { SEARCH_WALK_ROWS } from './repository';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
@@ -196,6 +198,59 @@ describe.each([
       expect(await ids(`${tag}%`)).toEqual([]);
       expect(await ids(`jos_ ${tag}`)).toEqual([]);
       expect(await ids(`nothing-like-this-${tag}`)).toEqual([]);
+    });
+
+    it(`a common text is found by walking users in the answer's order, a rarer one by the index: the same page as sorting every match`, async () => {
+      const tag = `walk${engine}${Date.now() % 100000}`;
+      const tenant = await t.db
+        .selectFrom('tenants')
+        .select('id')
+        .where('name', '=', 'farmacia-central')
+        .executeTakeFirstOrThrow();
+      const role = await t.db
+        .selectFrom('roles')
+        .select('id')
+        .where('name', '=', OPERATOR_ROLE)
+        .executeTakeFirstOrThrow();
+      // Names out of id order, one in seven deleted: the page is live users first, then by name.
+      await t.db
+        .insertInto('users')
+        .values(
+          Array.from({ length: SEARCH_WALK_ROWS + 50 }, (_, i) => ({
+            tenant_id: tenant.id,
+            role_id: role.id,
+            name: `Walk ${tag} ${String((i * 7919) % 10007).padStart(5, '0')}`,
+            username: `${tag}.${i}`,
+            email: `${tag}.${i}@${i % 7 === 0 ? `gone-${tag}` : 'walk'}.local`,
+            password_hash: 'not-a-hash',
+            deleted_at: i % 7 === 0 ? new Date() : null,
+            email_reserved: i % 7 === 0,
+          })),
+        )
+        .execute();
+      const expected = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', 'like', `${tag}.%`)
+        .orderBy(sql`deleted_at is not null`)
+        .orderBy('name')
+        .orderBy('id')
+        .limit(20)
+        .execute();
+      const data = (await search(tag.toUpperCase())).body['data'] as { id: number }[];
+      expect(data.map((u) => u.id)).toEqual(expected.map((r) => r.id));
+      // Only deleted ones match: none among the first users in the answer's order, so the index finds them.
+      const gone = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', 'like', `%@gone-${tag}.local`)
+        .orderBy('name')
+        .orderBy('id')
+        .limit(20)
+        .execute();
+      const found = (await search(`@GONE-${tag}`)).body['data'] as { id: number; deletedAt: string | null }[];
+      expect(found.map((u) => u.id)).toEqual(gone.map((r) => r.id));
+      expect(found.every((u) => u.deletedAt !== null)).toBe(true);
     });
 
     it('lists live users first, then by name, with what the desk needs; deleted ones too; `limit` caps it', async () => {

@@ -29,7 +29,8 @@ import { runStatements } from './statements';
  * same on every locale and needs no `unaccent` extension), separated by a line feed, which the search
  * never contains. A trigram index answers a rare substring from the index; the order index
  * (live first, then by name) answers a common one by walking users in the answer's order until the page
- * is full. pg_trgm stays optional, as in migration 0004.
+ * is full, and holds what the walk reads (an index-only scan: no table row is read for a user that does
+ * not match). pg_trgm stays optional, as in migration 0004.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, [
@@ -82,7 +83,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `alter table users add column support_search text generated always as (
        support_fold(email) || E'\\n' || support_fold(name) || E'\\n' || support_fold(username)
      ) stored`,
-    `create index users_support_order_idx on users ((deleted_at is not null), name, id)`,
+    `create index users_support_order_idx on users ((deleted_at is not null), name, id) include (deleted_at, support_search)`,
     `do $$
     begin
       if exists (select 1 from pg_extension where extname = 'pg_trgm') then
