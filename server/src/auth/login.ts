@@ -182,7 +182,11 @@ export function createLogin(deps: {
       recoveryCodes = verified.recovery_codes;
     }
     await attempt.succeed(user.id);
-    await db.updateTable('users').set({ last_sign_in_at: sql<Date>`now()` }).where('id', '=', user.id).execute();
+    await db
+      .updateTable('users')
+      .set({ last_sign_in_at: sql<Date>`now()` })
+      .where('id', '=', user.id)
+      .execute();
 
     const refreshWindow = input.remember
       ? config.refreshWindow
