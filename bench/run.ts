@@ -3,7 +3,7 @@
  * table per suite and every budget check, writes `dist/bench/results-<mode>.json`, and exits 1 when a
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
- * Options: `--quick`; `--only bundle,api,graphql,scale,sockets,live,page` (comma-separated); `--no-build` (reuse
+ * Options: `--quick`; `--only bundle,api,graphql,scale,support,sockets,live,page` (comma-separated); `--no-build` (reuse
  * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
  * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
  */
@@ -17,13 +17,14 @@ import { check, formatChecks, formatTable, type Check, type SuiteResult } from '
 import { serverOnPostgres, stopEverything, type PostgresTarget } from './lib/servers';
 import { pageLoadBench, type PageLoadBudgets } from './page-load';
 import { scaleBench } from './scale';
+import { supportSearchBench } from './support-search';
 import { socketBench } from './sockets';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(`npm run bench [-- options]    npm run bench:quick
   --quick              smaller suites (CI); the page suite is left out unless named in --only
-  --only a,b           only these suites: bundle, api, graphql, scale, sockets, live, page
+  --only a,b           only these suites: bundle, api, graphql, scale, support, sockets, live, page
   --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
   process.exit(0);
 }
@@ -36,6 +37,7 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   pageLoad: PageLoadBudgets;
   api: { maxErrors: number };
   scale: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
+  support: { searchP95Ms: number };
   sockets: { connections: number; broadcastP99Ms: number };
   live: { auditRowShownMs: number; permissionsAppliedMs: number };
   graphql: { chainRefusalP95Ms: number };
@@ -66,6 +68,11 @@ const suites: Suite[] = [
     name: 'scale',
     quick: true,
     run: async () => scaleBench({ quick, budgets: budgets.scale, shared: await sharedServer() }),
+  },
+  {
+    name: 'support',
+    quick: true,
+    run: async () => supportSearchBench({ quick, budgets: budgets.support, shared: await sharedServer() }),
   },
   {
     name: 'sockets',

@@ -12,6 +12,7 @@ import { createHealthService } from './health/service';
 import { createInstancesService } from './instances/service';
 import { createReportsService } from './reports/service';
 import { createRolesService } from './roles/service';
+import { createSupportService } from './support/service';
 import { createTenantsService } from './tenants/service';
 import { createUsersService } from './users/service';
 import { createPasswordReset, type ResetLog } from './auth/password-reset';
@@ -55,6 +56,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     reports: createReportsService(deps),
     health: createHealthService(deps),
     audit: createAuditService(deps),
+    support: createSupportService({ ...deps, reset }),
   };
 }
 

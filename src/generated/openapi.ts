@@ -537,7 +537,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a deleted person
-         * @description Brings a soft-deleted user back as it was (blocked state, role, two-factor kept; offline, no sessions). 409 `not_deleted` for a live user, `email_taken` when another user now holds the e-mail (deleted users from before e-mails were reserved), `username_taken` likewise, `tenant_deleted` when the person's tenant is deleted (restore the tenant first). Audited as `user.restore`.
+         * @description Brings a soft-deleted user back as it was (blocked state, role, two-factor kept; offline, no sessions). 409 `not_deleted` for a live user, `email_taken` when another user now holds the e-mail (deleted users from before e-mails were reserved), `username_taken` likewise, `tenant_deleted` when the person's tenant is deleted (restore the tenant first), `user_limit_reached` when the tenant already has its limit of live users. Audited as `user.restore`.
          */
         post: operations["supportRestore"];
         delete?: never;
@@ -1581,10 +1581,10 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`.
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it).
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked";
         };
         TooManyRequests: {
             message: string;

@@ -8,6 +8,9 @@ import type { RunContext, RunTenants } from './kit-rest-steps.js';
  * Two-factor as a throwaway user: status, enrol, verify (recovery codes), login without a code (401
  * two_factor_required), login with a recovery code, disable with the next TOTP step.
  */
+/** The REST throwaway user's password: fixed and strong (a stamp could spell a sequence the strength rule calls weak). */
+const USER_PASSWORD = 'Conf#Kx9!Qm2@Lp';
+
 async function twoFactorFlow(c: ConformanceClient, who: string, secret: string): Promise<void> {
   const { rest, check, loginToken } = c;
   // Two-factor enrolment is an extension (contracts/openapi.yaml twoFactorEnrol): not in `base`.
@@ -217,8 +220,7 @@ async function restUsersAs(
   const anyUserId =
     typeof me.id === 'number' ? me.id : users.map((u) => u.id).find((id): id is number => typeof id === 'number');
   const userEmail = `conf-${stamp}@example.com`;
-  // Fixed strong passwords: a stamp could spell a sequence (abc, 123) that the strength rule calls weak.
-  const userPassword = 'Conf#Kx9!Qm2@Lp';
+  const userPassword = USER_PASSWORD;
   const user = asRecord(
     await rest('userCreate', 'POST', '/api/users', 201, {
       body: {
@@ -452,10 +454,60 @@ export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTen
   }
 }
 
+/**
+ * The support desk (docs/support-desk.md) on the deleted throwaway user: found by its e-mail, shown,
+ * restored, blocked and unblocked, two-factor required and withdrawn; what would change nothing is
+ * refused (409); then deleted again, as the run leaves it.
+ */
+async function supportDesk(c: ConformanceClient, userId: number): Promise<void> {
+  const { rest, check } = c;
+  if (!c.inProfile('supportPerson')) return;
+  const person = asRecord(await rest('supportPerson', 'GET', `/api/support/users/${userId}`, 200));
+  const email = asRecord(person.user).email;
+  const found = asRecord(
+    await rest('supportSearch', 'GET', `/api/support/users?q=${encodeURIComponent(String(email))}`, 200),
+  );
+  if (!asArray(found.data).some((u) => asRecord(u).id === userId))
+    check('supportSearch (finds the user by its e-mail)', 'rest', 200, ['the user is not in the answer']);
+  const path = `/api/support/users/${userId}`;
+  await rest('supportBlock', 'POST', `${path}/block`, 409, { body: { blocked: true } }, 'supportBlock (deleted: 409)');
+  await rest('supportRestore', 'POST', `${path}/restore`, 200, { body: {} });
+  await rest('supportRestore', 'POST', `${path}/restore`, 409, { body: {} }, 'supportRestore (not deleted: 409)');
+  await rest('supportBlock', 'POST', `${path}/block`, 200, { body: { blocked: true } });
+  await rest('supportBlock', 'POST', `${path}/block`, 200, { body: { blocked: false } });
+  await rest('supportTwoFactor', 'POST', `${path}/two-factor`, 200, { body: { action: 'require' } });
+  await rest('supportTwoFactor', 'POST', `${path}/two-factor`, 200, { body: { action: 'unrequire' } });
+  // A wrong password counts against the user; the desk lifts it, and then there is nothing to lift.
+  await c.http('POST', '/api/auth/login', { body: { email, password: 'Wrong#Conf-5x', ip: null } });
+  await rest('supportLiftThrottle', 'POST', `${path}/lift-throttle`, 200, { body: {} });
+  await rest(
+    'supportLiftThrottle',
+    'POST',
+    `${path}/lift-throttle`,
+    409,
+    { body: {} },
+    'supportLiftThrottle (nothing counted: 409)',
+  );
+  // A session of the user (its password of restUsersAs) ends, and then there is none to end.
+  if (typeof email === 'string' && (await c.loginToken(email, USER_PASSWORD))) {
+    await rest('supportEndSessions', 'POST', `${path}/sessions/end`, 200, { body: {} });
+    await rest(
+      'supportEndSessions',
+      'POST',
+      `${path}/sessions/end`,
+      409,
+      { body: {} },
+      'supportEndSessions (no session: 409)',
+    );
+  } else check('supportEndSessions', 'rest', 0, ['the restored user could not sign in']);
+  await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200, {}, 'userDelete (again, after the support desk)');
+}
+
 /** The REST throwaway user goes last, then logout. */
 export async function deleteUserAndLogOut(c: ConformanceClient, userId: number | undefined): Promise<void> {
   const { rest, check, loginToken, expect401, email } = c;
   if (userId) await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200);
+  if (userId) await supportDesk(c, userId);
   const session = await loginToken();
   if (session) {
     await rest('authLogout', 'POST', '/api/auth/logout', 200, { token: session, body: { data: { email }, ip: null } });

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ServerConfig } from '../base/config';
 import type { Database } from '../db/schema';
+import type { SignInFailureReason } from '../base/sign-in-reasons';
 
 /**
  * The sign-in throttle (docs/security.md §2, Throttling): every password or second-factor check is an
@@ -24,6 +25,10 @@ import type { Database } from '../db/schema';
  *   window; `LOGIN_MAX_FAILURES_PER_ACCOUNT` per e-mail across every address, past which each attempt
  *   waits `LOGIN_BACKOFF_SECONDS` after the last failure, doubled per further failure, at most the window.
  *   E-mails are counted whether or not an account has them, so the answers say nothing about which exist.
+ * - **What counts** is `throttle_counted` (migration 0019): an attempt in flight, or a failure of the
+ *   credentials (server/src/base/sign-in-reasons.ts `THROTTLE_COUNTED_REASONS`) that the support desk did
+ *   not lift (`lifted_at`, server/src/support/service.ts). Every attempt says why it failed (`reason`);
+ *   a sign-in the throttle refuses is recorded too (`throttled`), but not counted again.
  */
 
 /** An unresolved reservation younger than this is an attempt in flight; older, a failure. */
@@ -129,8 +134,12 @@ export interface AttemptOf {
 export interface Reservation {
   /** The check passed (a sign-in): the row becomes a success. */
   succeed(userId: number | null): Promise<void>;
-  /** The check failed: the row becomes a failure (the login-failure report shows it). */
-  fail(userId: number | null): Promise<void>;
+  /**
+   * The check failed, for `reason`: the row becomes a failure. Whether the throttle counts it follows the
+   * reason (server/src/base/sign-in-reasons.ts); the login-failure report shows it unless the reason is
+   * one recorded only since migration 0019 (a sign-in step).
+   */
+  fail(userId: number | null, reason: SignInFailureReason): Promise<void>;
   /** Nothing was decided (a right password that still needs its code, a right code outside sign-in): no row. */
   cancel(): Promise<void>;
   /**
@@ -145,8 +154,12 @@ export type Reserved = { ok: true; reservation: Reservation } | { ok: false; ret
 
 /** The throttle of one database, shared by sign-in and the second-factor routes of one server process. */
 export interface AttemptGate {
-  /** Reserves an attempt, waiting for attempts in flight when only they stand in the way, or says how long to wait. */
-  reserve(attempt: AttemptOf): Promise<Reserved>;
+  /**
+   * Reserves an attempt, waiting for attempts in flight when only they stand in the way, or says how long
+   * to wait. A refusal is recorded as a `throttled` attempt when `recordRefusal` (sign-in: the support desk
+   * shows it), which the throttle does not count.
+   */
+  reserve(attempt: AttemptOf, options?: { recordRefusal?: boolean }): Promise<Reserved>;
 }
 
 type Counted = { counted: { all: Scopes; settled: Scopes }; at: number; inFlightOldest: number | null };
@@ -193,7 +206,7 @@ export function createAttemptGate(db: Kysely<Database>, config: ThrottleLimits):
                count(*)::int as n, min(created_at) as oldest, max(created_at) as newest
         from login_attempts
         where (email = ${email} or address_key = ${key})
-          and success is not true
+          and throttle_counted
           and created_at > now.at - ${config.loginWindowSeconds} * interval '1 second'
         group by 1, 2, 3
       ) f on true`.execute(trx);
@@ -247,17 +260,17 @@ export function createAttemptGate(db: Kysely<Database>, config: ThrottleLimits):
         wake(keys);
       }
     };
-    const resolve = (success: boolean, userId?: number | null) =>
+    const resolve = (success: boolean, userId?: number | null, reason: SignInFailureReason | null = null) =>
       settle(() =>
         db
           .updateTable('login_attempts')
-          .set(userId === undefined ? { success } : { success, user_id: userId })
+          .set(userId === undefined ? { success, reason } : { success, reason, user_id: userId })
           .where('id', '=', id)
           .execute(),
       );
     return {
       succeed: (userId) => resolve(true, userId),
-      fail: (userId) => resolve(false, userId),
+      fail: (userId, reason) => resolve(false, userId, reason),
       cancel: () => settle(() => db.deleteFrom('login_attempts').where('id', '=', id).execute()),
       async close() {
         try {
@@ -269,8 +282,28 @@ export function createAttemptGate(db: Kysely<Database>, config: ThrottleLimits):
     };
   }
 
+  /** A refused sign-in, for the record (not counted: `throttled`); best effort, as the refusal stands anyway. */
+  async function recordRefusal(attempt: AttemptOf, email: string, key: string): Promise<void> {
+    try {
+      await db
+        .insertInto('login_attempts')
+        .values({
+          email,
+          ip: attempt.ip,
+          remote_address: attempt.remoteAddress,
+          address_key: key,
+          user_id: attempt.userId,
+          success: false,
+          reason: 'throttled',
+        })
+        .execute();
+    } catch {
+      // The refusal is answered whether or not its record could be written.
+    }
+  }
+
   return {
-    async reserve(attempt) {
+    async reserve(attempt, options = {}) {
       const email = attempt.email.trim().toLowerCase();
       const key = addressKey(attempt.remoteAddress);
       const keys = [`e:${email}`, `a:${key}`];
@@ -305,7 +338,10 @@ export function createAttemptGate(db: Kysely<Database>, config: ThrottleLimits):
           });
           if (outcome.kind === 'reserved') return { ok: true, reservation: reservationOf(outcome.id, keys) };
           const left = deadline - Date.now();
-          if (outcome.kind === 'refused' || left <= 0) return { ok: false, retryAfter: outcome.retryAfter };
+          if (outcome.kind === 'refused' || left <= 0) {
+            if (options.recordRefusal) await recordRefusal(attempt, email, key);
+            return { ok: false, retryAfter: outcome.retryAfter };
+          }
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([
             signal.woken,

@@ -47,7 +47,7 @@ export async function assertCurrentPassword(
       await attempt.cancel();
       return;
     }
-    await attempt.fail(actor.userId);
+    await attempt.fail(actor.userId, 'wrong_password');
   } finally {
     await attempt.close();
   }

@@ -217,7 +217,7 @@ describe.each([
   const failuresOf = (email: string) =>
     t.db
       .selectFrom('login_attempts')
-      .select(['remote_address', 'address_key', 'success'])
+      .select(['remote_address', 'address_key', 'success', 'reason'])
       .where('email', '=', email)
       .orderBy('id')
       .execute();
@@ -283,10 +283,13 @@ describe.each([
     expect((await login(user.email, TEST_PASSWORD, '2001:db8:40:1:ffff:ffff:ffff:ffff')).statusCode).toBe(429);
     expect((await login(user.email, TEST_PASSWORD, '2001:db8:40:2::1')).statusCode).toBe(200);
     const rows = await failuresOf(user.email);
-    expect(rows.filter((row) => row.success === false).map((row) => row.remote_address)).toEqual(hosts);
-    expect(new Set(rows.filter((row) => row.success === false).map((row) => row.address_key))).toEqual(
-      new Set(['2001:db8:40:1::/64']),
-    );
+    const wrong = rows.filter((row) => row.success === false && row.reason === 'wrong_password');
+    expect(wrong.map((row) => row.remote_address)).toEqual(hosts);
+    expect(new Set(wrong.map((row) => row.address_key))).toEqual(new Set(['2001:db8:40:1::/64']));
+    // The refused attempt is recorded for the support desk, with its own address, and not counted.
+    expect(rows.filter((row) => row.reason === 'throttled').map((row) => row.remote_address)).toEqual([
+      '2001:db8:40:1:ffff:ffff:ffff:ffff',
+    ]);
 
     const mapped = await fresh();
     for (let i = 0; i < MAX; i += 1) {

@@ -16,7 +16,9 @@ import { passwordRefusal } from './password-policy';
  * under the throttle before anything is checked (./attempts.ts: per account and address, per address,
  * per account with back-off), argon2 verification (unknown e-mails pay for one too, so timing reveals
  * nothing), the second factor of users who have two-factor on, every attempt recorded, and a new
- * token family on success. A successful sign-in writes `session.sign-in` to the audit log (an enrolment
+ * token family on success. Every attempt is recorded with why it failed (`login_attempts.reason`, what
+ * the support desk shows: docs/support-desk.md); a success stamps the user's `last_sign_in_at`, and its
+ * session keeps the sign-in's user agent, address and remember-me. A successful sign-in writes `session.sign-in` to the audit log (an enrolment
  * completed at sign-in also `user.two-factor`, with the enrolment); failed ones are only the
  * `login_attempts` rows the login-failure report reads, never audit records.
  */
@@ -47,6 +49,8 @@ export interface LoginInput {
    * `password_change_required` answer and with every later step of the same sign-in; ignored otherwise.
    */
   newPassword?: string | null;
+  /** The request's `User-Agent`, kept with the session for the support desk; null when none was sent. */
+  userAgent?: string | null;
 }
 
 /** The pending secret a sign-in hands out to a user required to enrol (as POST /api/two-factor/enrol). */
@@ -89,7 +93,10 @@ export function createLogin(deps: {
   return async function login(input: LoginInput): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
     // Reserved before the password is looked at: while this attempt is checked it counts as a failure.
-    const reserved = await attempts.reserve({ email, ip: input.ip, remoteAddress: input.remoteAddress, userId: null });
+    const reserved = await attempts.reserve(
+      { email, ip: input.ip, remoteAddress: input.remoteAddress, userId: null },
+      { recordRefusal: true },
+    );
     if (!reserved.ok) return { ok: false, reason: 'throttled', retryAfter: reserved.retryAfter };
     try {
       return await checked(input, email, reserved.reservation);
@@ -128,13 +135,18 @@ export function createLogin(deps: {
       ? { actor: { userId: user.id, tenantId: user.tenant_id }, origin: input.origin }
       : null;
     if (!passwordOk || !user || !who) {
-      await attempt.fail(user?.id ?? null);
+      // One answer for all of them; the record says which (a blocked account or another tenant's path
+      // only with the right password, so the record of a guess is always a wrong password).
+      await attempt.fail(
+        user?.id ?? null,
+        !user ? 'unknown_account' : !valid ? 'wrong_password' : user.blocked ? 'blocked' : 'other_tenant',
+      );
       return { ok: false, reason: 'invalid' };
     }
     // A deleted tenant is closed (docs/security.md, Who may do what): said plainly, but only after the
     // right password, so it tells nothing about e-mails or tenants to who does not know the password.
     if (user.tenant_deleted_at !== null) {
-      await attempt.fail(user.id);
+      await attempt.fail(user.id, 'tenant_deleted');
       return { ok: false, reason: 'tenant_deleted' };
     }
 
@@ -159,22 +171,22 @@ export function createLogin(deps: {
       // Asked for only after a right password, so this answer says nothing about unknown e-mails. Not a
       // failure: the client repeats the request with the code.
       if (!input.otp) {
-        await attempt.cancel();
+        await attempt.fail(user.id, 'two_factor_required');
         return { ok: false, reason: 'two_factor_required' };
       }
       // While a new password is still to come, the code is checked but not used up: the request that
       // brings the new password sends it again (./two-factor.ts `check`).
       const refused = changeRefused();
       if (refused && !(await twoFactor.check(user.id, input.otp))) {
-        await attempt.fail(user.id);
+        await attempt.fail(user.id, 'invalid_two_factor_code');
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
       if (refused) {
-        await attempt.cancel();
+        await attempt.fail(user.id, 'password_change_required');
         return refused;
       }
       if (!(await twoFactor.consume(user.id, input.otp))) {
-        await attempt.fail(user.id);
+        await attempt.fail(user.id, 'invalid_two_factor_code');
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
     } else {
@@ -182,7 +194,7 @@ export function createLogin(deps: {
       // and sent with the enrolment's code.
       const refused = changeRefused();
       if (refused) {
-        await attempt.cancel();
+        await attempt.fail(user.id, 'password_change_required');
         return refused;
       }
     }
@@ -190,9 +202,9 @@ export function createLogin(deps: {
     if (!user.two_factor_enabled && user.two_factor_enrolment_required) {
       // Enrolment at sign-in: no session until a code of the handed-out secret is right.
       if (!input.otp) {
-        await attempt.cancel();
         const enrolment = await twoFactor.enrol(user.id, email);
         // Two-factor was turned on in between: ask for a code as for any enrolled user.
+        await attempt.fail(user.id, enrolment ? 'two_factor_enrolment_required' : 'two_factor_required');
         if (!enrolment) return { ok: false, reason: 'two_factor_required' };
         return { ok: false, reason: 'two_factor_enrolment_required', enrolment };
       }
@@ -200,16 +212,16 @@ export function createLogin(deps: {
       // A secret handed out more than TWO_FACTOR_ENROLMENT_TTL ago is not confirmed: the user signs in
       // again for a new one (docs/product.md, Two-factor sign-in).
       if (pendingAt === null || now() - pendingAt > config.twoFactorEnrolmentTtl * 1000) {
-        await attempt.cancel();
+        await attempt.fail(user.id, 'two_factor_enrolment_expired');
         return { ok: false, reason: 'two_factor_enrolment_expired' };
       }
       const verified = await twoFactor.verify(user.id, input.otp, { audit, who });
       if (!verified.ok && verified.reason === 'no_pending') {
-        await attempt.cancel();
+        await attempt.fail(user.id, 'two_factor_enrolment_expired');
         return { ok: false, reason: 'two_factor_enrolment_expired' };
       }
       if (!verified.ok) {
-        await attempt.fail(user.id);
+        await attempt.fail(user.id, 'invalid_two_factor_code');
         return { ok: false, reason: 'invalid_two_factor_code' };
       }
       recoveryCodes = verified.recovery_codes;
@@ -219,17 +231,26 @@ export function createLogin(deps: {
       const changed = await changeTemporaryPassword(user.id, newPassword, who);
       if (changed === null) {
         // Another sign-in changed it first: this one's temporary password is no longer the password.
-        await attempt.fail(user.id);
+        await attempt.fail(user.id, 'wrong_password');
         return { ok: false, reason: 'invalid' };
       }
       tokenVersion = changed;
     }
     await attempt.succeed(user.id);
+    await db
+      .updateTable('users')
+      .set({ last_sign_in_at: sql<Date>`now()` })
+      .where('id', '=', user.id)
+      .execute();
 
     const refreshWindow = input.remember
       ? config.refreshWindow
       : Math.min(config.refreshWindowShort, config.refreshWindow);
-    const session = await tokens.issue(user.id, tokenVersion, refreshWindow);
+    const session = await tokens.issue(user.id, tokenVersion, refreshWindow, {
+      userAgent: input.userAgent ?? null,
+      address: input.remoteAddress,
+      remember: input.remember === true,
+    });
     const [dto] = await loadUserDtos(db, { ids: [user.id] });
     if (!dto) return { ok: false, reason: 'invalid' };
     await audit.write(who, {

@@ -296,7 +296,7 @@ export function createPasswordReset(deps: {
       });
       if (!done) throw resetLinkInvalid();
       await tokens.revokeUser(link.user_id);
-      await liftThrottleFor(link.user_id);
+      await liftThrottleFor(db, link.user_id);
       return { message: 'Password changed' };
     },
 
@@ -306,14 +306,25 @@ export function createPasswordReset(deps: {
 
 /**
  * Lifts the sign-in throttle on the user's account after its password was reset by link
- * (docs/support-desk.md, Forgot password). LEAD, AT MERGE: wire this to the desk's "lift the throttle"
- * (migration 0019's `login_attempts.lifted_at`, server/src/auth/attempts.ts ignoring lifted rows), which
- * this branch does not have: it sets `lifted_at` on the user's counted failures. Until then it changes
- * nothing, and server/src/auth/password-reset.test.ts says so in its throttle case.
+ * (docs/support-desk.md, Forgot password): the account's counted failures become lifted
+ * (`login_attempts.lifted_at`, migration 0019), which the throttle ignores in every scope
+ * (./attempts.ts), as the desk's "lift the throttle" does (server/src/support/repository.ts `liftFailures`).
+ * Failures of other e-mails from the same addresses stay counted.
  */
-export async function liftThrottleFor(userId: number): Promise<void> {
-  void userId;
-  return Promise.resolve();
+export async function liftThrottleFor(db: Kysely<Database>, userId: number): Promise<void> {
+  await db
+    .updateTable('login_attempts')
+    .set({ lifted_at: sql<Date>`now()` })
+    .where('email', '=', (eb) =>
+      eb
+        .selectFrom('users')
+        .select(sql<string>`lower(email)`.as('email'))
+        .where('id', '=', userId),
+    )
+    .where('throttle_counted', '=', true)
+    .where('success', '=', false)
+    .where('lifted_at', 'is', null)
+    .execute();
 }
 
 export type PasswordReset = ReturnType<typeof createPasswordReset>;

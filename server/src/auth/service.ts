@@ -89,7 +89,7 @@ export function createAuthService({
     const attempt = reserved.reservation;
     try {
       const ok = await check();
-      await (ok ? attempt.cancel() : attempt.fail(userId));
+      await (ok ? attempt.cancel() : attempt.fail(userId, 'invalid_two_factor_code'));
       return ok;
     } finally {
       await attempt.close();

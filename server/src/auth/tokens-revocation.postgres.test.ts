@@ -117,6 +117,43 @@ describe('revocation takes effect at once', () => {
       },
       true,
     ],
+    // The support desk (docs/support-desk.md) ends sessions the same way.
+    [
+      'the support desk blocking (supportBlock)',
+      async (admin: string, _token: string, target: TestUser) => {
+        const response = await inject(admin, 'POST', `/api/support/users/${target.id}/block`, { blocked: true });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      true,
+    ],
+    [
+      'the support desk ending every session (supportEndSessions)',
+      async (admin: string, _token: string, target: TestUser) => {
+        const response = await inject(admin, 'POST', `/api/support/users/${target.id}/sessions/end`, {});
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      true,
+    ],
+    [
+      'the support desk ending this session (supportEndSessions with its id)',
+      async (admin: string, token: string, target: TestUser) => {
+        const response = await inject(admin, 'POST', `/api/support/users/${target.id}/sessions/end`, {
+          session_id: decodeJwt(token)['fam'],
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      false,
+    ],
+    [
+      'the support desk requiring two-factor (supportTwoFactor)',
+      async (admin: string, _token: string, target: TestUser) => {
+        const response = await inject(admin, 'POST', `/api/support/users/${target.id}/two-factor`, {
+          action: 'require',
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+      true,
+    ],
   ] as const)(
     '%s: the next request is 401 Unauthorized and the socket closes with 4401',
     async (_name, act, everySession) => {

@@ -142,6 +142,12 @@ export class TokenService {
     userId: number,
     tokenVersion: number,
     refreshWindow: number = this.config.refreshWindow,
+    /** What the sign-in said, kept with the session for the support desk (docs/support-desk.md). */
+    signIn: { userAgent: string | null; address: string | null; remember: boolean } = {
+      userAgent: null,
+      address: null,
+      remember: false,
+    },
   ): Promise<{ token: string; expiresIn: number }> {
     const now = Math.floor(Date.now() / 1000);
     const fam = randomUUID();
@@ -155,6 +161,11 @@ export class TokenService {
         previous_jti: null,
         previous_valid_until: null,
         revoked_at: null,
+        // A user agent is the client's to say: kept to a length a label needs, never trusted.
+        user_agent: signIn.userAgent === null ? null : signIn.userAgent.slice(0, 512),
+        address: signIn.address,
+        remember: signIn.remember,
+        refresh_until: new Date((now + refreshWindow) * 1000),
       })
       .execute();
     const token = await this.sign({ sub: String(userId), fam, jti, tv: tokenVersion, rxp: now + refreshWindow }, now);

@@ -58,10 +58,10 @@ export interface DomainErrorDetails {
   unauthorized?: UnauthorizedBody;
   /** `throttled`: seconds until a new attempt is accepted. */
   retryAfter?: number;
-  /** `conflict`: a code naming the refusal, for clients to tell refusals apart (`own_account`…). */
-  code?: string;
   /** `limit_reached`: the limit. */
   limit?: number;
+  /** `conflict`: what the conflict is, for operations whose contract names it (contracts/openapi.yaml `Conflict.error`). */
+  code?: ConflictCode;
   /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
   enrolment?: { secret: string; otpauth_uri: string; qr_svg: string };
 }
@@ -117,11 +117,27 @@ export const notFound = (message = 'Not found', field?: string) =>
 export const unknownReference = (field: string, message: string) =>
   new DomainError('unknown_reference', message, { field });
 
-export const conflict = (message: string, field?: string) =>
-  new DomainError('conflict', message, field === undefined ? {} : { field });
+export const conflict = (message: string, field?: string, code?: ConflictCode) =>
+  new DomainError('conflict', message, {
+    ...(field === undefined ? {} : { field }),
+    ...(code === undefined ? {} : { code }),
+  });
+
+/** The kinds of conflict the support desk names (contracts/openapi.yaml `Conflict.error`, docs/support-desk.md). */
+export type ConflictCode =
+  | 'own_account'
+  | 'not_throttled'
+  | 'already'
+  | 'deleted'
+  | 'not_deleted'
+  | 'email_taken'
+  | 'username_taken'
+  | 'tenant_deleted'
+  | 'user_limit_reached'
+  | 'blocked';
 
 /** A conflict with a code (docs/support-desk.md: `own_account`, …), answered as REST `{ message, error }`. */
-export const conflictCode = (code: string, message: string) => new DomainError('conflict', message, { code });
+export const conflictCode = (code: ConflictCode, message: string) => new DomainError('conflict', message, { code });
 
 export const limitReached = (limit: number, message = `The tenant already has its limit of ${limit} users`) =>
   new DomainError('limit_reached', message, { limit, field: 'role_id' });

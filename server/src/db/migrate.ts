@@ -17,6 +17,7 @@ import * as auditLog from './migrations/0015-audit-log';
 import * as loginAttemptReservations from './migrations/0016-login-attempt-reservations';
 import * as socketTickets from './migrations/0017-socket-tickets';
 import * as retentionIndexes from './migrations/0018-retention-indexes';
+import * as supportDesk from './migrations/0019-support-desk';
 import * as passwordReset from './migrations/0020-password-reset';
 import type { Database } from './schema';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016-login-attempt-reservations': loginAttemptReservations,
   '0017-socket-tickets': socketTickets,
   '0018-retention-indexes': retentionIndexes,
+  '0019-support-desk': supportDesk,
   '0020-password-reset': passwordReset,
 };
 

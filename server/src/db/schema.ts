@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+import type { SignInFailureReason } from '../base/sign-in-reasons';
 
 /**
  * Kysely's view of the database (snake_case, as in the migrations).
@@ -123,6 +124,15 @@ export interface UsersTable {
   token_version: Generated<number>;
   created_at: CreatedAt;
   deleted_at: Date | null;
+  /** The last successful sign-in (migration 0019). */
+  last_sign_in_at: Generated<Date | null>;
+  /**
+   * A deleted user keeps its e-mail from anyone else until restored or purged (migration 0019): set on
+   * delete; false for live users and for deleted ones from before the rule whose e-mail another holds.
+   */
+  email_reserved: Generated<boolean>;
+  /** E-mail, name and username folded for the support desk's search (a generated column of migration 0019). */
+  support_search: GeneratedAlways<string>;
 }
 
 export interface InstancesTable {
@@ -174,6 +184,12 @@ export interface LoginAttemptsTable {
   /** Null while the attempt is reserved and not yet checked (counted as a failure meanwhile). */
   success: boolean | null;
   created_at: CreatedAt;
+  /** Why the attempt failed (migration 0019; server/src/base/sign-in-reasons.ts); null for a success or one in flight. */
+  reason: SignInFailureReason | null;
+  /** Set by the support desk's "lift the throttle": the throttle no longer counts the attempt. */
+  lifted_at: Date | null;
+  /** Whether the throttle counts the attempt (a generated column of migration 0019): read, never written. */
+  throttle_counted: GeneratedAlways<boolean>;
 }
 
 export interface TokenFamiliesTable {
@@ -185,6 +201,13 @@ export interface TokenFamiliesTable {
   revoked_at: Date | null;
   created_at: CreatedAt;
   refreshed_at: CreatedAt;
+  /** What the sign-in that began the session said (migration 0019); null for older sessions. */
+  user_agent: Generated<string | null>;
+  address: Generated<string | null>;
+  /** Signed in with "remember me" (the long refresh window). */
+  remember: Generated<boolean>;
+  /** The end of the session's refresh window (its tokens' `rxp`); null for sessions older than migration 0019. */
+  refresh_until: Generated<Date | null>;
 }
 
 /** A socket ticket (migration 0016; server/src/auth/socket-tickets.ts): single use, stored hashed. */

@@ -254,7 +254,13 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       }
       const tenant = await services.tenants.findLive(anonymous(requestOrigin(request)), request.params.tenant);
       if (!tenant) return reply.code(404).send(TENANT_NOT_FOUND);
-      states.set(request, { auth: null, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
+      states.set(request, {
+        auth: null,
+        tenant,
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        origin: requestOrigin(request),
+      });
       return undefined;
     }
 
@@ -283,7 +289,13 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     }
     // What the guard could not read whole never reaches yoga: it would run what was not checked.
     if (reading.refusal) return reply.code(400).send({ errors: reading.refusal });
-    states.set(request, { auth, tenant, remoteAddress: request.ip, origin: requestOrigin(request) });
+    states.set(request, {
+      auth,
+      tenant,
+      remoteAddress: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      origin: requestOrigin(request),
+    });
     return undefined;
   }
 

@@ -145,6 +145,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
           otp: args.otp ?? null,
           remember: args.remember === true,
           newPassword: args.newPassword ?? null,
+          userAgent: ctx.userAgent,
         },
         'newPassword',
       );

@@ -42,6 +42,8 @@ export interface GraphqlContext {
   tenant: TenantRef;
   /** The connection's own address. */
   remoteAddress: string;
+  /** The request's `User-Agent` (null when none), kept with a session a `logIn` begins. */
+  userAgent: string | null;
   /** The request's id and address, for the audit log (server/src/audit/trail.ts). */
   origin: AuditOrigin;
 }

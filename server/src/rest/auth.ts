@@ -17,6 +17,7 @@ export function authHandlers({ services }: HandlerDeps) {
       otp: body.otp ?? null,
       remember: body.remember === true,
       newPassword: body.new_password ?? null,
+      userAgent: request.headers['user-agent'] ?? null,
     });
     return {
       access_token: session.token,

@@ -115,7 +115,7 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
       // Not an outage: no Retry-After, as nothing changes by waiting.
       return {
         status: 503,
-        body: { status: 'unavailable', error: 'mail_disabled', message: error.message },
+        body: { status: 'mail_disabled', error: 'mail_disabled', message: error.message },
         headers: {},
       };
   }

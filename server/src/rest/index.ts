@@ -4,9 +4,10 @@ import { authHandlers } from './auth';
 import { departmentHandlers } from './departments';
 import { healthHandlers } from './health';
 import { instanceHandlers } from './instances';
-import { passwordResetHandlers } from './password-reset';
+import { passwordResetHandlers, supportCredentialHandlers } from './password-reset';
 import { permissionHandlers } from './permissions';
 import { sheetHandlers } from './sheets';
+import { supportHandlers } from './support';
 import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
@@ -30,5 +31,7 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...analyticsHandlers(deps),
     ...twoFactorHandlers(deps),
     ...auditHandlers(deps),
+    ...supportHandlers(deps),
+    ...supportCredentialHandlers(deps),
   };
 }

@@ -31,10 +31,8 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   supportEndSessions: 'support.endSessions',
   supportBlock: 'support.block',
   supportRestore: 'support.restore',
-  // Implemented on the branch of reset links and temporary passwords (docs/support-desk.md); their
-  // service operations are mapped when it is merged. Until then no handler answers them.
-  supportTemporaryPassword: null,
-  supportResetLink: null,
+  supportTemporaryPassword: 'supportCredentials.temporaryPassword',
+  supportResetLink: 'supportCredentials.resetLink',
   userSettingsUpdate: 'users.updateSettings',
   twoFactorStatus: 'auth.twoFactorStatus',
   twoFactorEnrol: 'auth.twoFactorEnrol',

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { anonymous } from '../access/caller';
 import { requestOrigin } from '../plugins/auth';
 import { caller, type Handler, type HandlerDeps } from './types';
@@ -30,25 +29,22 @@ export function passwordResetHandlers({ services }: HandlerDeps) {
 }
 
 /**
- * The desk's `supportTemporaryPassword` and `supportResetLink` (docs/support-desk.md), whose contract
- * entries come with the rest of the desk's operations (another branch): typed here by hand, registered by
- * operationId once contracts/openapi.yaml has them.
- * LEAD, AT MERGE: spread these into server/src/rest/index.ts, map them in ./operation-policies.ts to
- * `supportCredentials.temporaryPassword` and `supportCredentials.resetLink`, type them with `Handler<'supportTemporaryPassword'>` and `Handler<'supportResetLink'>`,
- * and answer temporary-password with the full `SupportPerson` (it answers `{ mustChangePassword: true }`
- * until then).
+ * The desk's `supportTemporaryPassword` and `supportResetLink` (docs/support-desk.md, REST operations),
+ * through the support credentials service (server/src/support/credentials.ts). A temporary password
+ * answers with the person as the desk now shows it (`SupportPerson`), like the desk's other actions.
  */
 export function supportCredentialHandlers({ services }: HandlerDeps) {
-  const { supportCredentials } = services;
-  const idOf = (request: FastifyRequest) => Number((request.params as { id: string | number }).id);
+  const { supportCredentials, support } = services;
 
-  const supportTemporaryPassword = async (request: FastifyRequest) =>
-    supportCredentials.temporaryPassword(caller(request), idOf(request), {
-      password: String((request.body as { password?: unknown } | undefined)?.password ?? ''),
+  const supportTemporaryPassword: Handler<'supportTemporaryPassword'> = async (request) => {
+    await supportCredentials.temporaryPassword(caller(request), request.params.id, {
+      password: request.body.password,
     });
+    return support.person(caller(request), request.params.id);
+  };
 
-  const supportResetLink = async (request: FastifyRequest) =>
-    supportCredentials.resetLink(caller(request), idOf(request));
+  const supportResetLink: Handler<'supportResetLink'> = async (request) =>
+    supportCredentials.resetLink(caller(request), request.params.id);
 
   return { supportTemporaryPassword, supportResetLink };
 }

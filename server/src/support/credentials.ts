@@ -33,7 +33,7 @@ export function createSupportCredentialsService(deps: {
       throw conflictCode('own_account', 'This is your own account: change your password on the account settings page');
   }
 
-  /** The person, live, with its tenant; not found otherwise (deleted people are restored first). */
+  /** The person with its tenant: 404 when unknown, 409 `deleted` when deleted (restored first, as the desk's other actions). */
   async function person(userId: number) {
     const row = await db
       .selectFrom('users as u')
@@ -44,12 +44,13 @@ export function createSupportCredentialsService(deps: {
         'u.tenant_id',
         'u.blocked',
         'u.must_change_password',
+        'u.deleted_at',
         't.deleted_at as tenant_deleted_at',
       ])
       .where('u.id', '=', userId)
-      .where('u.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw notFound('User not found', 'id');
+    if (row.deleted_at !== null) throw conflictCode('deleted', 'The user is deleted: restore it first');
     return row;
   }
 

@@ -115,7 +115,7 @@ export class Twin {
   async recordBaseline(): Promise<void> {
     const columns = await sql<{
       column_name: string;
-    }>`select column_name from information_schema.columns where table_name = 'users' and table_schema = current_schema() order by ordinal_position`.execute(
+    }>`select column_name from information_schema.columns where table_name = 'users' and table_schema = current_schema() and is_generated = 'NEVER' order by ordinal_position`.execute(
       this.db,
     );
     const set = columns.rows
@@ -229,10 +229,10 @@ export class Twin {
     }>`
       select json_build_object(
         'users', (select coalesce(json_agg(json_build_array(id, tenant_id, role_id, department_id, name, username, email, image, blocked, two_factor_enabled, two_factor_enrolment_required,
-                    is_connected, origin_backoffice, token_version, deleted_at is not null, password_hash) order by id), '[]'::json) from users),
+                    is_connected, origin_backoffice, token_version, deleted_at is not null, email_reserved, last_sign_in_at is not null, password_hash) order by id), '[]'::json) from users),
         'links', (select coalesce(json_agg(json_build_array(id, user_id, instance_id) order by id), '[]'::json) from user_instances),
         'tenants', (select coalesce(json_agg(json_build_array(id, plan, user_limit, ticket_limit) order by id), '[]'::json) from tenants),
-        'attempts', (select coalesce(json_agg(json_build_array(id, email, ip, remote_address, user_id, success) order by id), '[]'::json) from login_attempts where id > ${base}),
+        'attempts', (select coalesce(json_agg(json_build_array(id, email, ip, remote_address, user_id, success, reason, lifted_at is not null) order by id), '[]'::json) from login_attempts where id > ${base}),
         'families', (select coalesce(json_agg(json_build_array(id, user_id, revoked_at is not null) order by id), '[]'::json) from token_families),
         'records', json_build_array(
           (select coalesce(json_agg(json_build_array(id, tenant_id, name, activated) order by id), '[]'::json) from departments),

@@ -1,5 +1,5 @@
 import { TEST_PASSWORD } from './users';
-import { AUDIT_LEAK_OPERATIONS, freshBUser, freshRole, freshTenant, ids, today, unique, users } from './rbac-matrix';
+import { AUDIT_LEAK_OPERATIONS, freshBUser, freshRole, freshTenant, ids, m, today, unique, users } from './rbac-matrix';
 import type { Build, Principal, Req, Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -84,6 +84,68 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'userPurge',
     '',
     async () => ({ method: 'POST', url: '/api/users/purge', body: { id: await freshBUser({ deleted: true }) } }),
+    STAFF_ONLY,
+  ],
+  // The support desk (docs/support-desk.md): staff with `users` only; each request on a fresh user of
+  // tenant B in the state its action changes, so the administrator's call succeeds.
+  ['supportSearch', '', get('/api/support/users?q=bruno'), STAFF_ONLY],
+  ['supportPerson', '', async () => ({ method: 'GET', url: `/api/support/users/${await freshBUser()}` }), STAFF_ONLY],
+  [
+    'supportLiftThrottle',
+    '',
+    async () => {
+      const id = await freshBUser();
+      const { email } = await m.t.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow();
+      await m.t.db
+        .insertInto('login_attempts')
+        .values({
+          email,
+          ip: null,
+          remote_address: '10.99.0.1',
+          address_key: '10.99.0.1',
+          user_id: id,
+          success: false,
+          reason: 'wrong_password',
+        })
+        .execute();
+      return { method: 'POST', url: `/api/support/users/${id}/lift-throttle`, body: {} };
+    },
+    STAFF_ONLY,
+  ],
+  [
+    'supportTwoFactor',
+    '',
+    async () => ({
+      method: 'POST',
+      url: `/api/support/users/${await freshBUser()}/two-factor`,
+      body: { action: 'require' },
+    }),
+    STAFF_ONLY,
+  ],
+  [
+    'supportEndSessions',
+    '',
+    async () => {
+      const id = await freshBUser();
+      await m.t.app.tokens.issue(id, 0);
+      return { method: 'POST', url: `/api/support/users/${id}/sessions/end`, body: {} };
+    },
+    STAFF_ONLY,
+  ],
+  [
+    'supportBlock',
+    '',
+    async () => ({ method: 'POST', url: `/api/support/users/${await freshBUser()}/block`, body: { blocked: true } }),
+    STAFF_ONLY,
+  ],
+  [
+    'supportRestore',
+    '',
+    async () => ({
+      method: 'POST',
+      url: `/api/support/users/${await freshBUser({ deleted: true })}/restore`,
+      body: {},
+    }),
     STAFF_ONLY,
   ],
   [

@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isValidCnpj } from '../../../src/domain/cnpj';
 import { passwordStrength } from '../../../src/domain/password-strength';
+import { searchText } from '../support/service';
 import { OPENAPI_DOCUMENT, type ContractOperation, type Schema } from './openapi-schema';
 import { existing, run } from './rest-fuzz-state';
 import type { Explain, Input } from './rest-fuzz-state';
@@ -249,7 +250,35 @@ const ownRecordRules: Explain = async ({ status, body, input }) => {
   return null;
 };
 
+/** No user row with the path's id, live or deleted (the support desk acts on deleted users too). */
+const pathAnyUserMissing: Explain = async ({ status, input }) => {
+  if (status !== 404) return null;
+  const id = Number(input.path.id);
+  return (await run.t.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst())
+    ? null
+    : 'no user with this id, live or deleted';
+};
+/** The support desk's refusals of a person (server/src/support/service.ts; contracts/openapi.yaml `Conflict.error`). */
+const supportRefusals = anyOf(
+  pathAnyUserMissing,
+  statusIs(403, 'who may act on whom: the user holds what the caller does not (state)'),
+  statusIs(
+    409,
+    'own account, nothing to change, deleted or not, e-mail or username taken, tenant deleted or full (state)',
+  ),
+);
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
+  supportSearch: ({ status, body, input }) =>
+    status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
+      ? 'blank once control characters and surrounding spaces are taken off (stated)'
+      : null,
+  supportPerson: supportRefusals,
+  supportLiftThrottle: supportRefusals,
+  supportTwoFactor: supportRefusals,
+  supportEndSessions: anyOf(supportRefusals, statusIs(404, 'no such live session of the user (state)')),
+  supportBlock: supportRefusals,
+  supportRestore: supportRefusals,
   authLogin: anyOf(
     statusIs(401, 'credentials do not match a user (state)'),
     statusIs(429, 'throttled after earlier failures (state)'),

@@ -27,13 +27,16 @@ export function findLiveUserByEmail(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-/** Whether a live user other than `exceptId` holds the (lower-cased) e-mail. */
+/**
+ * Whether a user other than `exceptId` holds the (lower-cased) e-mail: a live one, or a deleted one that
+ * keeps it until restored or purged (`email_reserved`, migration 0019), as `users_email_lower_key` says.
+ */
 export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
   let query = db
     .selectFrom('users')
     .select('id')
     .where(sql<string>`lower(email)`, '=', email)
-    .where('deleted_at', 'is', null);
+    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('email_reserved', '=', true)]));
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Boolean(await query.executeTakeFirst());
 }
@@ -134,7 +137,12 @@ export async function setInstanceLinks(db: Db, userId: number, instanceIds: read
 /** Soft-deletes the user: its links go, it is no longer connected. */
 export async function markUserDeleted(db: Db, id: number): Promise<void> {
   await db.deleteFrom('user_instances').where('user_id', '=', id).execute();
-  await db.updateTable('users').set({ deleted_at: new Date(), is_connected: false }).where('id', '=', id).execute();
+  // The e-mail stays the deleted user's until it is restored or purged (migration 0019, docs/support-desk.md).
+  await db
+    .updateTable('users')
+    .set({ deleted_at: new Date(), is_connected: false, email_reserved: true })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

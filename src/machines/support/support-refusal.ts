@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/api-error';
+import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
 import { reasonKeyOf } from '../shared/request-error';
 
@@ -7,17 +8,8 @@ import { reasonKeyOf } from '../shared/request-error';
  * docs/support-desk.md): each says what to do next. A 403 reads through reasonKeyOf (the no-way-up
  * reasons of server/src/access/escalation.ts); anything else by its status.
  */
-export const SUPPORT_CONFLICTS = [
-  'own_account',
-  'not_throttled',
-  'already',
-  'deleted',
-  'not_deleted',
-  'email_taken',
-  'username_taken',
-  'tenant_deleted',
-] as const;
-export type SupportConflict = (typeof SUPPORT_CONFLICTS)[number];
+/** Every `Conflict.error` of the contract: the record below must name each one (the type checker says so). */
+export type SupportConflict = NonNullable<components['schemas']['Conflict']['error']>;
 
 const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
   own_account: 'support.refusals.own_account',
@@ -28,7 +20,11 @@ const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
   email_taken: 'support.refusals.email_taken',
   username_taken: 'support.refusals.username_taken',
   tenant_deleted: 'support.refusals.tenant_deleted',
+  user_limit_reached: 'support.refusals.user_limit_reached',
+  blocked: 'support.refusals.blocked',
 };
+
+export const SUPPORT_CONFLICTS = Object.keys(CONFLICT_KEYS) as SupportConflict[];
 
 function field(body: unknown, name: string): unknown {
   return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
