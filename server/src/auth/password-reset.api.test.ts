@@ -1,3 +1,4 @@
+import { loadConfig } from '../base/config';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
@@ -145,6 +146,48 @@ describe.each([
         ],
       },
     ]);
+  });
+
+  it("lifts the throttle on the person's account, and only on it", async () => {
+    // LOGIN_MAX_FAILURES as the app loaded it (server/src/base/config.ts).
+    const LIMIT = loadConfig().loginMaxFailures;
+    const person = await freshUser();
+    const neighbour = await freshUser();
+    const address = '10.97.0.1';
+    const failFrom = (email: string) =>
+      call('POST', '/api/auth/login', 'authLogin', { email, password: 'Not#The!Password9', ip: null }, address);
+    for (let i = 0; i < LIMIT; i += 1) expect((await failFrom(person.email)).status).toBe(401);
+    for (let i = 0; i < 2; i += 1) expect((await failFrom(neighbour.email)).status).toBe(401);
+    expect((await failFrom(person.email)).status).toBe(429);
+
+    const before = newest();
+    await ask(person.email, person.address);
+    expect((await confirm(linkOf(await nextTo(person.email, before)).token)).status).toBe(200);
+
+    const signedIn = await call(
+      'POST',
+      '/api/auth/login',
+      'authLogin',
+      { email: person.email, password: NEW_PASSWORD, ip: null },
+      address,
+    );
+    expect(signedIn.status).toBe(200);
+    const lifted = await t.db
+      .selectFrom('login_attempts')
+      .select([
+        'email',
+        (eb) => eb.fn.count<number>('id').as('n'),
+        (eb) => eb.fn.count<number>('lifted_at').as('lifted'),
+      ])
+      .where('email', 'in', [person.email, neighbour.email])
+      .where('reason', '=', 'wrong_password')
+      .groupBy('email')
+      .orderBy('email')
+      .execute();
+    expect(Object.fromEntries(lifted.map((r) => [r.email, { n: Number(r.n), lifted: Number(r.lifted) }]))).toEqual({
+      [person.email]: { n: LIMIT, lifted: LIMIT },
+      [neighbour.email]: { n: 2, lifted: 0 },
+    });
   });
 
   it('answers an unknown, blocked or closed-company e-mail exactly alike, and sends them nothing', async () => {
