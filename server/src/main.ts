@@ -66,6 +66,10 @@ async function main(): Promise<void> {
   banner(`\nBack-office panel: ${base}/${config.backofficeTenant}/`);
   const where = database.kind === 'pglite' ? ` (${config.databaseUrl ?? './.data/pglite'})` : '';
   banner(`Database: ${database.kind}${where}`);
+  // Where reset links go (docs/operations.md, Mail): never silently nowhere.
+  if (config.smtpUrl) banner('Mail: SMTP_URL');
+  else if (!config.production) banner(`Mail: a local mailbox, ${base}/dev/mailbox (no SMTP_URL)`);
+  else banner('Mail: none (no SMTP_URL): reset links are disabled');
   // Only logins that really exist: a database created with admin:create has none of the demo ones.
   const demo = await database.db
     .selectFrom('users')
