@@ -7,6 +7,7 @@ import { signIn } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
+import { SIGN_IN_FAILURE_REASONS } from '../../server/src/base/sign-in-reasons';
 
 /**
  * The support desk's two screens in the browser, populated: the search with people of several
@@ -45,19 +46,8 @@ const PEOPLE = [
   }),
 ];
 
-const REASONS = [
-  'unknown_account',
-  'wrong_password',
-  'blocked',
-  'throttled',
-  'invalid_two_factor_code',
-  'two_factor_enrolment_expired',
-  'two_factor_required',
-  'two_factor_enrolment_required',
-  'tenant_deleted',
-  'password_change_required',
-  'other_tenant',
-] as const;
+// Every reason the server records (contracts/openapi.yaml `SignInFailureReason`), each shown translated.
+const REASONS = SIGN_IN_FAILURE_REASONS;
 
 const PERSON: SupportPerson = supportPerson({
   user: { id: 12, isConnected: true, twoFactorEnabled: true, lastSignInAt: hoursAgo(3) },

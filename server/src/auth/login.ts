@@ -6,6 +6,7 @@ import type { Database } from '../db/schema';
 import { hashPassword, verifyPassword } from '../db/password';
 import { loadUserDtos, type UserDto } from '../db/user-dto';
 import type { AttemptGate, Reservation } from './attempts';
+import { voidResetLinks } from './password-reset';
 import type { TokenService } from './tokens';
 import { createTwoFactor } from './two-factor';
 import { isBroken } from '../base/broken-promises';
@@ -285,13 +286,7 @@ export function createLogin(deps: {
         .executeTakeFirst();
       if (!changed) return false;
       // Links asked for before are of no use any more.
-      await trx
-        .updateTable('password_reset_tokens')
-        .set({ voided_at: new Date(now()) })
-        .where('user_id', '=', userId)
-        .where('used_at', 'is', null)
-        .where('voided_at', 'is', null)
-        .execute();
+      await voidResetLinks(trx, userId, new Date(now()));
       await record({
         operation: 'user.password',
         target: { id: userId, name: changed.name },

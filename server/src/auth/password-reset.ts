@@ -85,15 +85,8 @@ export function createPasswordReset(deps: {
   }
 
   /** Voids the user's unused links (a newer link, a confirm, a temporary password). */
-  async function voidLinks(trx: Kysely<Database> | Transaction<Database>, userId: number): Promise<void> {
-    await trx
-      .updateTable('password_reset_tokens')
-      .set({ voided_at: new Date(now()) })
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .where('voided_at', 'is', null)
-      .execute();
-  }
+  const voidLinks = (trx: Kysely<Database> | Transaction<Database>, userId: number): Promise<void> =>
+    voidResetLinks(trx, userId, new Date(now()));
 
   interface Recipient {
     id: number;
@@ -324,6 +317,21 @@ export async function liftThrottleFor(db: Kysely<Database>, userId: number): Pro
     .where('throttle_counted', '=', true)
     .where('success', '=', false)
     .where('lifted_at', 'is', null)
+    .execute();
+}
+
+/** Voids the user's unused reset links as of `at`: a newer link, a confirm, a temporary password, a change at sign-in. */
+export async function voidResetLinks(
+  trx: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  at: Date,
+): Promise<void> {
+  await trx
+    .updateTable('password_reset_tokens')
+    .set({ voided_at: at })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('voided_at', 'is', null)
     .execute();
 }
 
