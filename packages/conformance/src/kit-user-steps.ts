@@ -500,7 +500,45 @@ async function supportDesk(c: ConformanceClient, userId: number): Promise<void> 
       'supportEndSessions (no session: 409)',
     );
   } else check('supportEndSessions', 'rest', 0, ['the restored user could not sign in']);
+  await supportCredentials(c, path, email);
   await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200, {}, 'userDelete (again, after the support desk)');
+}
+
+/**
+ * The desk's two actions on a password (docs/support-desk.md): a weak temporary password is refused
+ * (400); a strong one answers the person with `mustChangePassword`, and signing in with it asks for a new
+ * password (401 `password_change_required`, no session) until one is sent along (200). A reset link is
+ * sent (200), or refused 503 when the server says it cannot send mail (`passwordResetStatus`).
+ */
+async function supportCredentials(c: ConformanceClient, path: string, email: unknown): Promise<void> {
+  const { rest, check, http } = c;
+  await rest(
+    'supportTemporaryPassword',
+    'POST',
+    `${path}/temporary-password`,
+    400,
+    { body: { password: 'abcdefgh' } },
+    'supportTemporaryPassword (weak: 400)',
+  );
+  const temporary = 'Temp#Conf-7Kq!x';
+  const person = asRecord(
+    await rest('supportTemporaryPassword', 'POST', `${path}/temporary-password`, 200, {
+      body: { password: temporary },
+    }),
+  );
+  const problems: string[] = [];
+  if (person.mustChangePassword !== true) problems.push('the answer does not say mustChangePassword: true');
+  const asked = await http('POST', '/api/auth/login', { token: null, body: { email, password: temporary, ip: null } });
+  if (asked.status !== 401 || asRecord(asked.json).error !== 'password_change_required')
+    problems.push(`signing in with it answered ${asked.status}, not 401 password_change_required`);
+  const changed = await http('POST', '/api/auth/login', {
+    token: null,
+    body: { email, password: temporary, new_password: USER_PASSWORD, ip: null },
+  });
+  if (changed.status !== 200) problems.push(`signing in with new_password answered ${changed.status}, not 200`);
+  check('temporary password: sign-in asks for a new one, then signs in', 'rest', changed.status, problems);
+  const status = asRecord(await http('GET', '/api/auth/password-reset', { token: null }).then((a) => a.json));
+  await rest('supportResetLink', 'POST', `${path}/reset-link`, status.enabled === false ? 503 : 200, { body: {} });
 }
 
 /** The REST throwaway user goes last, then logout. */
