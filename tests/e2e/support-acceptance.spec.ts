@@ -257,7 +257,7 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
     expect((await supportPerson(who.id)).mustChangePassword).toBe(false);
   });
 
-  test('a reset link sent from the desk arrives by SMTP, sets a new password once and ends the older sessions', async ({
+  test('a reset link sent from the desk arrives by SMTP, sets a new password and ends the older sessions; a voided or reused link changes nothing', async ({
     page,
     browser,
   }) => {
@@ -271,21 +271,26 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
 
     await signIn(page, server.origin, admin, '/support');
     await openPerson(page, who);
-    await page.getByRole('button', { name: t('support.actions.resetLink') }).click();
-    await expect(
-      page.getByRole('alertdialog').filter({ hasText: t('support.done.resetLink', { minutes: 30 }) }),
-    ).toBeVisible();
-
-    await expect
-      .poll(() => receiver.messages.filter((m) => m.recipients.includes(who.email)).length, {
-        message: 'the reset e-mail at the SMTP receiver',
-      })
-      .toBe(1);
-    const text = receiver.messages.find((m) => m.recipients.includes(who.email))?.text ?? '';
-    const link = /(http\S+#token=[A-Za-z0-9_-]+)/.exec(text)?.[1];
-    expect(link, `a link in the text part: ${text}`).toBeTruthy();
-    expect(new URL(link ?? '').origin).toBe(server.origin);
-    expect(new URL(link ?? '').pathname).toBe(tenantPath('/reset-password', tenant));
+    // Two links: the newer voids the older (docs/support-desk.md, What voids a link).
+    const mails = () => receiver.messages.filter((m) => m.recipients.includes(who.email));
+    for (const count of [1, 2]) {
+      await page.getByRole('button', { name: t('support.actions.resetLink') }).click();
+      await expect(
+        page
+          .getByRole('alertdialog')
+          .filter({ hasText: t('support.done.resetLink', { minutes: 30 }) })
+          .first(),
+      ).toBeVisible();
+      await expect.poll(() => mails().length, { message: 'the reset e-mails at the SMTP receiver' }).toBe(count);
+    }
+    const [voided, link] = mails().map((m) => {
+      const found = /(http\S+#token=[A-Za-z0-9_-]+)/.exec(m.text ?? '')?.[1];
+      expect(found, `a link in the text part: ${m.text ?? '(none)'}`).toBeTruthy();
+      expect(new URL(found ?? '').origin).toBe(server.origin);
+      expect(new URL(found ?? '').pathname).toBe(tenantPath('/reset-password', tenant));
+      return found ?? '';
+    });
+    expect(voided).not.toBe(link);
 
     const errors: string[] = [];
     const context = await personContext(browser, errors);
@@ -295,11 +300,24 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
         password: own.getByRole('textbox', { name: t('auth.reset.newPassword'), exact: true }),
         confirmation: own.getByRole('textbox', { name: t('auth.reset.confirm'), exact: true }),
       };
+      const submit = own.getByRole('button', { name: t('auth.reset.submit'), exact: true });
+
+      // The older link: refused plainly, and nothing changed (the old password and session still work).
+      await own.goto(voided ?? '');
+      await expect(own.getByRole('heading', { level: 1, name: t('auth.reset.title') })).toBeVisible();
+      await fields.password.fill(OTHER);
+      await fields.confirmation.fill(OTHER);
+      await submit.click();
+      await expect(own.getByRole('alert').filter({ hasText: t('auth.reset.invalidLink') })).toBeVisible();
+      expect(await userInfo(older.token)).toBe(200);
+      expect((await restLogin(who.email, OTHER)).status).toBe(401);
+      expect((await restLogin(who.email, PASSWORD)).status).toBe(200);
+
       await own.goto(link ?? '');
       await expect(own.getByRole('heading', { level: 1, name: t('auth.reset.title') })).toBeVisible();
       await fields.password.fill(CHOSEN);
       await fields.confirmation.fill(CHOSEN);
-      await own.getByRole('button', { name: t('auth.reset.submit'), exact: true }).click();
+      await submit.click();
       await expect(own).toHaveURL((url) => url.pathname === tenantPath('/login', tenant));
       await expect(own.getByRole('status').filter({ hasText: t('auth.reset.doneBody') })).toBeVisible();
 
@@ -310,7 +328,7 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
       await own.goto(link ?? '');
       await fields.password.fill(OTHER);
       await fields.confirmation.fill(OTHER);
-      await own.getByRole('button', { name: t('auth.reset.submit'), exact: true }).click();
+      await submit.click();
       await expect(own.getByRole('alert').filter({ hasText: t('auth.reset.invalidLink') })).toBeVisible();
       expect((await restLogin(who.email, OTHER)).status).toBe(401);
 

@@ -250,6 +250,9 @@ describe.each([
     expect(await refusal(withoutMail.supportCredentials.resetLink(actor, target.id))).toEqual({
       kind: 'mail_disabled',
     });
+    // The person page says so before anyone presses the button, and says it can when it can.
+    expect((await withoutMail.support.person(actor, target.id)).resetLinks).toEqual({ enabled: false });
+    expect((await services.support.person(actor, target.id)).resetLinks).toEqual({ enabled: true });
     await t.db.updateTable('users').set({ blocked: true }).where('id', '=', target.id).execute();
     expect(await refusal(services.supportCredentials.resetLink(actor, target.id))).toEqual({
       kind: 'conflict',
