@@ -41,6 +41,22 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     PUBLIC,
   ],
   ['authLogout', '', send('POST', '/api/auth/logout', () => ({ data: null, ip: null })), SIGNED_IN],
+  // Reset links (docs/support-desk.md, Forgot password): for anyone, whatever token comes along; the same
+  // answer for an e-mail nobody has, and one answer for a link that is not one.
+  ['passwordResetStatus', '', get('/api/auth/password-reset'), PUBLIC],
+  [
+    'passwordResetRequest',
+    '',
+    send('POST', '/api/auth/password-reset/request', (who, n) => ({ email: `nobody-${who}-${n}@matrix.invalid` })),
+    [202, 202, 202, 202, 202, 202, 202],
+  ],
+  [
+    'passwordResetConfirm',
+    '',
+    send('POST', '/api/auth/password-reset/confirm', () => ({ token: 'not-a-link', password: 'Matrix#Reset!2026' })),
+    [400, 400, 400, 400, 400, 400, 400],
+  ],
+
   ['authUserInfo', '', get('/api/auth/userInfo'), SIGNED_IN],
   ['authSocketTicket', '', send('POST', '/api/auth/socket-ticket'), SIGNED_IN],
   ['userIsFuncionalUser', '', get('/api/users/is-funcional-user'), SIGNED_IN],
@@ -146,6 +162,22 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       url: `/api/support/users/${await freshBUser({ deleted: true })}/restore`,
       body: {},
     }),
+    STAFF_ONLY,
+  ],
+  [
+    'supportTemporaryPassword',
+    '',
+    async () => ({
+      method: 'POST',
+      url: `/api/support/users/${await freshBUser()}/temporary-password`,
+      body: { password: 'Temp#Matrix!2026' },
+    }),
+    STAFF_ONLY,
+  ],
+  [
+    'supportResetLink',
+    '',
+    async () => ({ method: 'POST', url: `/api/support/users/${await freshBUser()}/reset-link`, body: {} }),
     STAFF_ONLY,
   ],
   [
