@@ -298,6 +298,28 @@ export function createPasswordReset(deps: {
 }
 
 /**
+ * Voids every unused reset link of the user, in the caller's transaction (docs/support-desk.md, What
+ * voids a link). Besides this file's own cases (a newer link, a confirm, a temporary password), every
+ * change that says the old mailbox or the old password may be in the wrong hands calls it: a new
+ * e-mail, a new password set any other way, a block, a delete (server/src/users/service.ts,
+ * server/src/support/service.ts). A link mailed before is then of no use, even after an unblock or a
+ * restore brings the account back.
+ */
+export async function voidResetLinks(
+  trx: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  at: Date = new Date(),
+): Promise<void> {
+  await trx
+    .updateTable('password_reset_tokens')
+    .set({ voided_at: at })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .execute();
+}
+
+/**
  * Lifts the sign-in throttle on the user's account after its password was reset by link
  * (docs/support-desk.md, Forgot password): the account's counted failures become lifted
  * (`login_attempts.lifted_at`, migration 0019), which the throttle ignores in every scope

@@ -13,7 +13,7 @@ import type { ServerConfig } from '../base/config';
 import { conflict, invalid, isUniqueViolation, notFound, type ConflictCode } from '../base/domain-error';
 import type { Database } from '../db/schema';
 import { countLiveUsers, roleGrant } from '../users/repository';
-import type { PasswordReset } from '../auth/password-reset';
+import { voidResetLinks, type PasswordReset } from '../auth/password-reset';
 import { deviceLabel } from './device';
 import * as repo from './repository';
 
@@ -298,6 +298,8 @@ export function createSupportService({ db, config, tokens, audit, reset }: Suppo
         if (person.blocked === blocked)
           throw refuse(blocked ? 'The user is already blocked' : 'The user is not blocked', 'already', 'blocked');
         await trx.updateTable('users').set({ blocked }).where('id', '=', id).execute();
+        // Links asked for before the block stay void after an unblock (server/src/auth/password-reset.ts).
+        if (blocked) await voidResetLinks(trx, id);
         await record({
           operation: blocked ? 'user.block' : 'user.unblock',
           target: { id: person.id, name: person.name },

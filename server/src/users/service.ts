@@ -12,6 +12,7 @@ import { guardService } from '../access/guard';
 import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
 import { auditWho } from '../audit/trail';
 import { assertCurrentPassword } from '../auth/current-password';
+import { voidResetLinks } from '../auth/password-reset';
 import {
   checkAll,
   conflict,
@@ -302,6 +303,8 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
         await repo.updateUserRow(trx, user.id, set);
+        // A link mailed to the old address, or asked for before this password, is of no use any more.
+        if (password !== undefined || newEmail) await voidResetLinks(trx, user.id);
         if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
         // One record: a change that sets a password is `user.password` (which fields else changed, too).
         await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
@@ -326,6 +329,8 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
         await repo.updateUserRow(trx, user.id, { blocked });
+        // Links asked for before the block stay void after an unblock.
+        if (blocked) await voidResetLinks(trx, user.id);
         await recordUserChange(trx, record, blocked ? 'user.block' : 'user.unblock', user.id, before);
       });
       if (blocked) await tokens.revokeUser(user.id);
@@ -340,6 +345,8 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
         await repo.markUserDeleted(trx, user.id);
+        // Links asked for before the delete stay void after a restore.
+        await voidResetLinks(trx, user.id);
         await recordUserChange(trx, record, 'user.delete', user.id, before, true);
       });
       await tokens.revokeUser(user.id);
@@ -419,6 +426,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await stateIn(trx, actor.userId);
         await repo.updateUserRow(trx, actor.userId, { password_hash: passwordHash });
+        await voidResetLinks(trx, actor.userId);
         // That it changed, never a value: no field of the password is recorded.
         await recordUserChange(trx, record, 'user.password', actor.userId, before);
       });
