@@ -17,6 +17,7 @@ import type { Actor } from './access/caller';
 import { startEventRelay, type EventRelayHandle } from './plugins/event-relay';
 import { registerFaults, type FaultInjector } from './plugins/faults';
 import { NUL_MESSAGE, nulIn } from './plugins/nul';
+import { createBackground, type Background } from './base/background';
 import { securityHeaders } from './plugins/security-headers';
 import { STATIC_PREFIX } from './plugins/static';
 import { registerSocket, type SocketServer } from './plugins/socket';
@@ -66,6 +67,8 @@ export interface App {
   relay?: EventRelayHandle;
   /** The fault injector, only with FAULT_INJECTION=1 outside production. */
   faults?: FaultInjector;
+  /** Work requests started and did not wait for (./base/background.ts); closing waits for it. */
+  background: Background;
 }
 
 /** A request id worth keeping: 1–128 letters, digits and `-_.:@/+=`, nothing that could forge a log line. */
@@ -152,7 +155,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await initTotpEncryption(db, config, fastify.log);
   const events = new EventBus();
   const mailer = deps.mailer ?? (await createMailer(config));
-  if (!deps.mailer) fastify.addHook('onClose', async () => mailer.close());
+  const background = createBackground();
+  // A link being issued after its answer is finished, and sent, before the mailer and the database close.
+  fastify.addHook('onClose', async () => {
+    await background.settled();
+    if (!deps.mailer) await mailer.close();
+  });
   // Development only: what the local receiver got (never with NODE_ENV=production, ./mail/mailer.ts).
   if (mailer.mailbox && !config.production) registerMailboxPage(fastify, mailer.mailbox);
   // The domain services (server/src/services.ts): every operation checks its own policy (server/src/access/).
@@ -165,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     telemetry: metrics.telemetry,
     mailer,
     log: fastify.log,
+    background,
   });
   // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
   // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401
@@ -264,5 +273,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (closing) setImmediate(() => fastify.server.closeIdleConnections());
   });
 
-  return { fastify, tokens, events, sockets, relay, faults };
+  return { fastify, tokens, events, sockets, relay, faults, background };
 }

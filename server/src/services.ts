@@ -16,6 +16,7 @@ import { createSupportService } from './support/service';
 import { createTenantsService } from './tenants/service';
 import { createUsersService } from './users/service';
 import { createPasswordReset, type ResetLog } from './auth/password-reset';
+import type { Background } from './base/background';
 import { createPasswordResetService } from './auth/password-reset-service';
 import { disabledMailer, type Mailer } from './mail/mailer';
 import { createSupportCredentialsService } from './support/credentials';
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   mailer?: Mailer;
   /** Where failures after an answer (a reset link that could not be sent) are logged. */
   log?: ResetLog;
+  /** Work done after an answer (server/src/base/background.ts), which the server waits for when it closes. */
+  background?: Background;
 }
 
 export function createServices(serviceDeps: ServiceDeps) {

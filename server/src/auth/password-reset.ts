@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { AuditTrail, AuditWho } from '../audit/trail';
+import { createBackground, type Background } from '../base/background';
 import type { ServerConfig } from '../base/config';
 import { invalid, mailDisabled, resetLinkInvalid, throttled } from '../base/domain-error';
 import { hashPassword as argon2Hash } from '../db/password';
@@ -23,8 +24,9 @@ import type { TokenService } from './tokens';
  * - `request` answers the same whatever the e-mail: a link goes out only to a live, unblocked user of a
  *   live tenant, at most {@link LINKS_PER_ACCOUNT_PER_HOUR} an hour per account (past that, nothing is
  *   sent); more than {@link REQUESTS_PER_ADDRESS_PER_HOUR} requests an hour from one address (counted by
- *   ./attempts.ts `addressKey`) are refused with 429, whether or not the e-mails exist. The mail is sent
- *   after the answer, so its time does not tell which e-mails exist either.
+ *   ./attempts.ts `addressKey`) are refused with 429, whether or not the e-mails exist. Everything that
+ *   depends on the e-mail (the lookup, the account's count, the link, the mail) runs after the answer,
+ *   so its time does not tell which e-mails exist either.
  * - `confirm` has one refusal for an unknown, used, expired or voided link; of two confirms of one link
  *   at once exactly one wins (a conditional UPDATE). It sets the password, clears
  *   `must_change_password`, lifts the sign-in throttle on the account and ends every session.
@@ -57,10 +59,13 @@ export function createPasswordReset(deps: {
   audit: AuditTrail;
   mailer: Mailer;
   log?: ResetLog;
+  /** Where the account side of a request runs after its answer (server/src/base/background.ts). */
+  background?: Background;
   hashPassword?: (password: string) => Promise<string>;
   now?: () => number;
 }) {
   const { db, config, tokens, audit, mailer, now = Date.now, hashPassword = argon2Hash } = deps;
+  const background = deps.background ?? createBackground();
   const log = deps.log ?? { error: () => undefined };
   let key: Buffer | undefined;
   // Read when first needed: the token service has its key only after `init()`.
@@ -137,6 +142,44 @@ export function createPasswordReset(deps: {
       .executeTakeFirst();
   }
 
+  /**
+   * The account side of a request from the login page, after its answer: a live, unblocked user of a
+   * live tenant with the e-mail gets a link, within its hourly links; failures are logged.
+   */
+  async function linkAsked(email: string, locale: MailLocale, key: string, hourAgo: Date): Promise<void> {
+    try {
+      const user = await recipientByEmail(email);
+      if (!user) return;
+      const issued = await db.transaction().execute(async (trx) => {
+        // The user's row lock: links of one account are counted and issued one at a time.
+        await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().executeTakeFirst();
+        const sent = await trx
+          .selectFrom('password_reset_tokens')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('user_id', '=', user.id)
+          .where('requested_address', 'is not', null)
+          .where('created_at', '>=', hourAgo)
+          .executeTakeFirstOrThrow();
+        if (Number(sent.n) >= LINKS_PER_ACCOUNT_PER_HOUR) return null;
+        return issue(trx, user.id, key);
+      });
+      if (!issued) return;
+      try {
+        await deliver(user, issued.token, locale);
+      } catch (error) {
+        log.error({ err: error, userId: user.id }, 'password reset: the link could not be sent');
+        // A link nobody received neither counts against the account nor stays usable.
+        await db
+          .deleteFrom('password_reset_tokens')
+          .where('token_hash', '=', hashResetToken(issued.token))
+          .execute()
+          .catch(() => undefined);
+      }
+    } catch (error) {
+      log.error({ err: error }, 'password reset: a requested link could not be issued');
+    }
+  }
+
   return {
     /** Whether links can be sent at all (`GET /api/auth/password-reset`). */
     enabled(): boolean {
@@ -170,34 +213,11 @@ export function createPasswordReset(deps: {
         return null;
       });
       if (refusedFor !== null) throw throttled(refusedFor);
-      const answer = { message: REQUEST_ANSWER[input.locale] };
-      const user = await recipientByEmail(input.email.trim().toLowerCase());
-      if (!user) return answer;
-      const issued = await db.transaction().execute(async (trx) => {
-        // The user's row lock: links of one account are counted and issued one at a time.
-        await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().executeTakeFirst();
-        const sent = await trx
-          .selectFrom('password_reset_tokens')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('user_id', '=', user.id)
-          .where('requested_address', 'is not', null)
-          .where('created_at', '>=', hourAgo)
-          .executeTakeFirstOrThrow();
-        if (Number(sent.n) >= LINKS_PER_ACCOUNT_PER_HOUR) return null;
-        return issue(trx, user.id, key);
-      });
-      if (!issued) return answer;
-      // After the answer: how long the mail server takes must not tell which e-mails exist.
-      void deliver(user, issued.token, input.locale).catch(async (error: unknown) => {
-        log.error({ err: error, userId: user.id }, 'password reset: the link could not be sent');
-        // A link nobody received neither counts against the account nor stays usable.
-        await db
-          .deleteFrom('password_reset_tokens')
-          .where('token_hash', '=', hashResetToken(issued.token))
-          .execute()
-          .catch(() => undefined);
-      });
-      return answer;
+      // Everything that depends on the e-mail happens after the answer: whether it is anyone's, the
+      // account's hourly links, issuing and sending. Done before, the extra queries of a known account
+      // (and a wait on its row's lock) would tell which e-mails exist by the answer's time alone.
+      background.run(() => linkAsked(input.email.trim().toLowerCase(), input.locale, key, hourAgo));
+      return { message: REQUEST_ANSWER[input.locale] };
     },
 
     /**
