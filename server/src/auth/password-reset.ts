@@ -102,6 +102,9 @@ export function createPasswordReset(deps: {
 
   /** A new link of the user, older ones voided, in `trx`; the token to send. */
   async function issue(trx: Transaction<Database>, userId: number, requestedAddress: string | null) {
+    // The user's row lock: of links issued at once (staff's sends are not otherwise serialised), each
+    // voids the one before, so one stays live.
+    await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
     await voidLinks(trx, userId);
     const token = newToken();
     const expiresAt = new Date(now() + RESET_LINK_MINUTES * 60_000);

@@ -262,4 +262,41 @@ describe.each([
       await t.db.selectFrom('password_reset_tokens').select('id').where('user_id', '=', target.id).execute(),
     ).toEqual([]);
   });
+
+  // Races need a pool of connections: PostgreSQL only (PGlite has one connection).
+  if (postgres) {
+    it('a burst of links sent by staff leaves one live link, the newest; a burst of temporary passwords, no 5xx', async () => {
+      const actor = await admin();
+      const target = await person();
+      const N = 6;
+      const sent = await Promise.allSettled(
+        Array.from({ length: N }, () => services.supportCredentials.resetLink(actor, target.id)),
+      );
+      expect(sent.map((s) => s.status)).toEqual(Array.from({ length: N }, () => 'fulfilled'));
+      const links = await t.db
+        .selectFrom('password_reset_tokens')
+        .select(['id', 'voided_at'])
+        .where('user_id', '=', target.id)
+        .orderBy('id')
+        .execute();
+      expect(links).toHaveLength(N);
+      // "A newer link voids the older ones" holds when they race too: only the last one issued lives.
+      expect(links.filter((l) => l.voided_at === null).map((l) => l.id)).toEqual([links[N - 1]?.id]);
+
+      const temporary = await Promise.allSettled(
+        Array.from({ length: N }, (_v, i) =>
+          services.supportCredentials.temporaryPassword(actor, target.id, { password: `${TEMPORARY}-${String(i)}` }),
+        ),
+      );
+      expect(temporary.map((s) => s.status)).toEqual(Array.from({ length: N }, () => 'fulfilled'));
+      expect(
+        await t.db
+          .selectFrom('password_reset_tokens')
+          .select('id')
+          .where('user_id', '=', target.id)
+          .where('voided_at', 'is', null)
+          .execute(),
+      ).toEqual([]);
+    });
+  }
 });
