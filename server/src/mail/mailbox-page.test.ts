@@ -50,6 +50,40 @@ describe('the development mailbox page', () => {
     expect((await dev.app.fastify.inject({ method: 'GET', url: `${MAILBOX_PATH}/999999` })).statusCode).toBe(404);
   });
 
+  it('answers only on this machine: not to another address, nor through a proxy', async () => {
+    // It shows every reset link sent: a development server reachable from the network (HOST=0.0.0.0
+    // without NODE_ENV=production) must not hand them to whoever reaches its port.
+    const asked = await dev.app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset/request',
+      payload: { email: 'admin@demo.local', locale: 'en' },
+    });
+    expect(asked.statusCode).toBe(202);
+    await dev.app.background.settled();
+    let list = '';
+    for (let i = 0; i < 100 && !list.includes('admin@demo.local'); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      list = (await dev.app.fastify.inject({ method: 'GET', url: MAILBOX_PATH, remoteAddress: '::1' })).body;
+    }
+    const href = /href="(\/dev\/mailbox\/\d+)"/.exec(list)?.[1] ?? '';
+    expect(href).not.toBe('');
+    for (const url of [MAILBOX_PATH, href, `${href}/html`]) {
+      for (const request of [
+        { remoteAddress: '192.168.1.20' },
+        { remoteAddress: '::ffff:10.0.0.7' },
+        { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } },
+        { remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.9' } },
+      ]) {
+        const answer = await dev.app.fastify.inject({ method: 'GET', url, ...request });
+        expect(answer.statusCode, `${url} ${JSON.stringify(request)}`).toBe(403);
+        expect(answer.body).not.toMatch(/token=/);
+      }
+      expect((await dev.app.fastify.inject({ method: 'GET', url, remoteAddress: '::ffff:127.0.0.1' })).statusCode).toBe(
+        200,
+      );
+    }
+  });
+
   it('does not exist in production, where reset links are disabled', async () => {
     expect((await production.app.fastify.inject({ method: 'GET', url: MAILBOX_PATH })).statusCode).toBe(404);
     const status = await production.app.fastify.inject({ method: 'GET', url: '/api/auth/password-reset' });
