@@ -322,7 +322,8 @@ export function createPasswordReset(deps: {
 
 /**
  * Voids every unused reset link of the user, in the caller's transaction (docs/support-desk.md, What
- * voids a link). Besides this file's own cases (a newer link, a confirm, a temporary password), every
+ * voids a link). Besides this file's own cases (a newer link, a confirm, a temporary password) and the
+ * change at sign-in (./login.ts), every
  * change that says the old mailbox or the old password may be in the wrong hands calls it: a new
  * e-mail, a new password set any other way, a block, a delete (server/src/users/service.ts,
  * server/src/support/service.ts). A link mailed before is then of no use, even after an unblock or a
@@ -362,21 +363,6 @@ export async function liftThrottleFor(db: Kysely<Database>, userId: number): Pro
     .where('throttle_counted', '=', true)
     .where('success', '=', false)
     .where('lifted_at', 'is', null)
-    .execute();
-}
-
-/** Voids the user's unused reset links as of `at`: a newer link, a confirm, a temporary password, a change at sign-in. */
-export async function voidResetLinks(
-  trx: Kysely<Database> | Transaction<Database>,
-  userId: number,
-  at: Date,
-): Promise<void> {
-  await trx
-    .updateTable('password_reset_tokens')
-    .set({ voided_at: at })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .where('voided_at', 'is', null)
     .execute();
 }
 
