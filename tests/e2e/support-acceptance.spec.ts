@@ -295,9 +295,8 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
     const errors: string[] = [];
     const context = await personContext(browser, errors);
     try {
-      // Each link in a tab of its own, as a mail client opens it. (A second link opened in a tab already on
-      // the reset page changes only the fragment, and src/ui/screens/login/reset-password.tsx reads the
-      // token once, when it mounts.)
+      // Each link in a tab of its own, as a mail client opens it; the newer one also in the tab of the
+      // older, where only the fragment changes (src/ui/screens/login/reset-password.tsx starts over).
       const openLink = async (href: string) => {
         const tab = await context.newPage();
         await tab.goto(href);
@@ -317,6 +316,12 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
       expect(await userInfo(older.token)).toBe(200);
       expect((await restLogin(who.email, OTHER)).status).toBe(401);
       expect((await restLogin(who.email, PASSWORD)).status).toBe(200);
+
+      // The newer link opened in the same tab, after the older one's refusal: its form, not the refusal.
+      await first.goto(link ?? '');
+      await expect(first.getByRole('textbox', { name: t('auth.reset.newPassword'), exact: true })).toBeVisible();
+      await expect(first.getByRole('alert').filter({ hasText: t('auth.reset.invalidLink') })).toHaveCount(0);
+      await first.close();
 
       const own = await openLink(link ?? '');
       await choose(own, CHOSEN);

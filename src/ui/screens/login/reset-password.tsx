@@ -16,18 +16,33 @@ import * as styles from './login.css';
  * The new password twice, then the login page with a notice; a dead link says to ask for a new one.
  */
 export default function ResetPasswordScreen() {
+  const [token, setToken] = useState(() =>
+    typeof window === 'undefined' ? '' : tokenFromFragment(window.location.hash),
+  );
+  useEffect(() => {
+    // A newer link opened in the same tab changes only the fragment, which reloads nothing: the page
+    // takes its token and starts over (a fresh form, keyed by the token), then clears the address again.
+    const take = () => {
+      const next = tokenFromFragment(window.location.hash);
+      if (next) setToken(next);
+      if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
+    };
+    take();
+    window.addEventListener('hashchange', take);
+    return () => window.removeEventListener('hashchange', take);
+  }, []);
+  return <ResetPasswordForm key={token} token={token} />;
+}
+
+function ResetPasswordForm({ token }: { token: string }) {
   const { t } = useTranslation();
   const { clients } = useServices();
   const [, navigate] = useLocation();
-  const [token] = useState(() => (typeof window === 'undefined' ? '' : tokenFromFragment(window.location.hash)));
   const reset = useActorRef(resetPasswordMachine, { input: { rest: clients.rest, token } });
   const state = useSelector(reset, (s) => s);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
 
-  useEffect(() => {
-    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
-  }, []);
   useEffect(() => {
     if (state.matches('done')) navigate('/login?reset=done', { replace: true });
   }, [navigate, state]);
