@@ -85,9 +85,16 @@ export default function SupportScreen() {
           id: 'status',
           header: t('support.columns.status'),
           cell: (u) => (
+            // Stacked without their column headers, the facts say what they are ("Bloqueio: Não").
             <span className={styles.stack}>
-              <Blocked user={u} t={t} />
-              <TwoFactor user={u} t={t} />
+              <span>
+                <span className={styles.secondary}>{t('support.columns.blocked')}: </span>
+                <Blocked user={u} t={t} />
+              </span>
+              <span>
+                <span className={styles.secondary}>{t('support.columns.twoFactor')}: </span>
+                <TwoFactor user={u} t={t} />
+              </span>
               <Online user={u} t={t} />
               {u.deletedAt !== null ? <Deleted user={u} t={t} locale={locale} /> : null}
             </span>
