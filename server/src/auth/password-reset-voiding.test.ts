@@ -193,6 +193,20 @@ describe.each([
     await passwordKept(user);
   });
 
+  it("a link is void once the user's company was deleted, restored or not", async () => {
+    const user = await fresh();
+    const token = await linkFor(user);
+    const { id } = await t.db
+      .selectFrom('tenants')
+      .select('id')
+      .where('name', '=', 'farmacia-central')
+      .executeTakeFirstOrThrow();
+    expect((await inject('POST', '/api/tenant/delete', { id })).statusCode).toBe(200);
+    expect((await inject('POST', '/api/tenant/restore', { id })).statusCode).toBe(200);
+    expect(await confirm(token)).toBe(400);
+    await passwordKept(user);
+  });
+
   it('a link nothing touched still works (the refusals above are the changes, not the test)', async () => {
     const user = await fresh();
     const token = await linkFor(user);

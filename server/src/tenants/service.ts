@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import { changesOf, type AuditTrail } from '../audit/trail';
@@ -113,6 +114,16 @@ export function createTenantsService({
       if (deleted === (row.deleted_at !== null))
         throw conflict(deleted ? 'The tenant is already deleted' : 'The tenant is not deleted');
       const deletedAt = await repo.setTenantDeleted(trx, row.id, deleted || isBroken('restore-keeps-deleted-at'));
+      // A closed company's reset links die with it, so a restore does not bring an old one back to life
+      // (docs/support-desk.md, What voids a link).
+      if (deleted)
+        await trx
+          .updateTable('password_reset_tokens')
+          .set({ voided_at: sql<Date>`now()` })
+          .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('tenant_id', '=', row.id))
+          .where('used_at', 'is', null)
+          .where('voided_at', 'is', null)
+          .execute();
       await record({
         operation: deleted ? 'tenant.delete' : 'tenant.restore',
         target: { id: row.id, name: row.name },
