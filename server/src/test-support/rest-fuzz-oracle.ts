@@ -279,6 +279,8 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   supportEndSessions: anyOf(supportRefusals, statusIs(404, 'no such live session of the user (state)')),
   supportBlock: supportRefusals,
   supportRestore: supportRefusals,
+  supportTemporaryPassword: anyOf(supportRefusals, statedValueRules),
+  supportResetLink: anyOf(supportRefusals, statusIs(503, 'the server cannot send mail (mail_disabled, stated)')),
   authLogin: anyOf(
     statusIs(401, 'credentials do not match a user (state)'),
     statusIs(429, 'throttled after earlier failures (state)'),
