@@ -326,21 +326,25 @@ export function createPasswordReset(deps: {
  * change at sign-in (./login.ts), every
  * change that says the old mailbox or the old password may be in the wrong hands calls it: a new
  * e-mail, a new password set any other way, a block, a delete (server/src/users/service.ts,
- * server/src/support/service.ts). A link mailed before is then of no use, even after an unblock or a
+ * server/src/support/service.ts), a company's deletion (server/src/tenants/service.ts). A link mailed before is then of no use, even after an unblock or a
  * restore brings the account back.
  */
 export async function voidResetLinks(
   trx: Kysely<Database> | Transaction<Database>,
-  userId: number,
+  /** One user, or every user of a tenant (its deletion, server/src/tenants/service.ts). */
+  of: number | { tenantId: number },
   at: Date = new Date(),
 ): Promise<void> {
-  await trx
+  const unused = trx
     .updateTable('password_reset_tokens')
     .set({ voided_at: at })
-    .where('user_id', '=', userId)
     .where('used_at', 'is', null)
-    .where('voided_at', 'is', null)
-    .execute();
+    .where('voided_at', 'is', null);
+  await (
+    typeof of === 'number'
+      ? unused.where('user_id', '=', of)
+      : unused.where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('tenant_id', '=', of.tenantId))
+  ).execute();
 }
 
 /**

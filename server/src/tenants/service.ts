@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
 import { changesOf, type AuditTrail } from '../audit/trail';
+import { voidResetLinks } from '../auth/password-reset';
 import type { Database, Plan } from '../db/schema';
 import type { Actor, Caller } from '../access/caller';
 import { guardService } from '../access/guard';
@@ -116,14 +116,7 @@ export function createTenantsService({
       const deletedAt = await repo.setTenantDeleted(trx, row.id, deleted || isBroken('restore-keeps-deleted-at'));
       // A closed company's reset links die with it, so a restore does not bring an old one back to life
       // (docs/support-desk.md, What voids a link).
-      if (deleted)
-        await trx
-          .updateTable('password_reset_tokens')
-          .set({ voided_at: sql<Date>`now()` })
-          .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('tenant_id', '=', row.id))
-          .where('used_at', 'is', null)
-          .where('voided_at', 'is', null)
-          .execute();
+      if (deleted) await voidResetLinks(trx, { tenantId: row.id });
       await record({
         operation: deleted ? 'tenant.delete' : 'tenant.restore',
         target: { id: row.id, name: row.name },
