@@ -1,6 +1,6 @@
 import { ADMIN_ROLE } from '../db/catalog';
 import { startMailbox, type Mailbox } from '../mail/mailbox';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 
@@ -25,14 +25,7 @@ describe.each([
   let n = 0;
   const engine = postgres ? 'pg' : 'lite';
 
-  async function bearer(user: { id: number }): Promise<{ authorization: string }> {
-    const { token_version } = await t.db
-      .selectFrom('users')
-      .select('token_version')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    return { authorization: `Bearer ${(await t.app.tokens.issue(user.id, token_version)).token}` };
-  }
+  const bearer = (user: { id: number }) => issuedBearer(t, user.id);
 
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();

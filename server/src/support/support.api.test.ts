@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ADMIN_ROLE, OPERATOR_ROLE } from '../db/catalog';
 import { SEARCH_WALK_ROWS } from './repository';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestRole, createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
@@ -42,14 +42,7 @@ describe.each([
   const engine = postgres ? 'pg' : 'lite';
 
   /** A bearer header for a user, issued directly (this file is about the desk, not signing in). */
-  async function bearer(user: { id: number }): Promise<{ authorization: string }> {
-    const { token_version } = await t.db
-      .selectFrom('users')
-      .select('token_version')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    return { authorization: `Bearer ${(await t.app.tokens.issue(user.id, token_version)).token}` };
-  }
+  const bearer = (user: { id: number }) => issuedBearer(t, user.id);
 
   beforeAll(async () => {
     cluster = postgres ? await startThrowawayPostgres() : undefined;
