@@ -38,6 +38,7 @@ const operador: Role = {
   name: 'operador',
   display_name: 'Operador',
   has_permission_routes: ['dashboard-analytics'],
+  version: 1,
 };
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
@@ -173,6 +174,7 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       name: 'administrador',
       display_name: 'Administrador',
       has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'],
+      version: 1,
     };
     const t = setup(admin);
     await flush();

@@ -33,8 +33,15 @@ const operador: Role = {
   name: 'operador',
   display_name: 'Operador',
   has_permission_routes: ['dashboard-analytics'],
+  version: 1,
 };
-const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] };
+const admin: Role = {
+  id: 1,
+  name: 'administrador',
+  display_name: 'Administrador',
+  version: 1,
+  has_permission_routes: [],
+};
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -227,7 +234,7 @@ describe('RolesEditScreen: who may change what', () => {
   const editor: User = {
     ...ADMIN_USER,
     id: 5,
-    role: { id: 4, name: 'editor', display_name: 'Editor', has_permission_routes: [] },
+    role: { id: 4, name: 'editor', display_name: 'Editor', version: 1, has_permission_routes: [] },
   };
   const editorRoutes = ['users', 'dashboard-analytics', 'roles-list', 'roles-edit'];
 
