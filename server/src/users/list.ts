@@ -70,7 +70,12 @@ export function checkUserFilter(filter: {
   return out;
 }
 
-/** The sort key of a column: role and department by the names the list shows; presence puts online users first. */
+/**
+ * The sort key of a column: role and department by the names the list shows (joined as `r` and `d`,
+ * a join rather than a subquery per row: the planner then walks the roles in name order and each
+ * role's users by name, instead of reading a subquery for each of 100,000 users), presence puts online
+ * users first.
+ */
 function sortKey(sort: UserSortName): Expression<unknown> {
   switch (sort) {
     case 'name':
@@ -78,9 +83,9 @@ function sortKey(sort: UserSortName): Expression<unknown> {
     case 'email':
       return sql.ref('u.email');
     case 'role':
-      return sql`(select r.display_name from roles r where r.id = u.role_id)`;
+      return sql.ref('r.display_name');
     case 'department':
-      return sql`coalesce((select d.name from departments d where d.id = u.department_id), '')`;
+      return sql`coalesce(d.name, '')`;
     case 'presence':
       return sql`(not u.is_connected)`;
   }
@@ -96,7 +101,12 @@ export type UserCursor = readonly unknown[];
 
 export function userListQueries(db: Kysely<Database>, tenantId: number, filter: UserListFilter, order: UserListSort) {
   const matching = () => {
-    let q = db.selectFrom('users as u').where('u.tenant_id', '=', tenantId).where('u.deleted_at', 'is', null);
+    let q = db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .leftJoin('departments as d', 'd.id', 'u.department_id')
+      .where('u.tenant_id', '=', tenantId)
+      .where('u.deleted_at', 'is', null);
     if (filter.q !== undefined)
       q = q.where(sql<SqlBool>`u.support_search like '%' || support_fold(${likeLiteral(filter.q)}) || '%'`);
     if (filter.role !== undefined) q = q.where('u.role_id', '=', filter.role);
@@ -149,8 +159,6 @@ export function userListQueries(db: Kysely<Database>, tenantId: number, filter: 
      */
     async exportPage(cursor: UserCursor | null, limit: number) {
       let q = matching()
-        .leftJoin('roles as r', 'r.id', 'u.role_id')
-        .leftJoin('departments as d', 'd.id', 'u.department_id')
         .select([
           'u.id',
           'u.name',

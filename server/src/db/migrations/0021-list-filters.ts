@@ -12,8 +12,9 @@ import { runStatements } from './statements';
  * - `users_list_email_idx`, `users_list_presence_idx`: the same walk for the e-mail and presence sorts
  *   (presence ascending is online first: `not is_connected`).
  *
- * Role and department sort by the names the list shows, read from their own tables: no index of users
- * holds them, so those two sorts read the tenant's matches and sort them (docs/performance.md).
+ * - `users_list_role_idx`, `users_list_department_idx`: a role's (a department's) users by name, for
+ *   those filters, and for the role and department sorts, which read the roles (departments) in name
+ *   order and each one's users by name (server/src/users/list.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, [
@@ -22,5 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        where deleted_at is null`,
     `create index users_list_email_idx on users (tenant_id, email, name, id) where deleted_at is null`,
     `create index users_list_presence_idx on users (tenant_id, (not is_connected), name, id) where deleted_at is null`,
+    `create index users_list_role_idx on users (tenant_id, role_id, name, id) where deleted_at is null`,
+    `create index users_list_department_idx on users (tenant_id, department_id, name, id) where deleted_at is null`,
   ]);
 }
