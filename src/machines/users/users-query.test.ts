@@ -52,6 +52,24 @@ describe('users query', () => {
     });
   });
 
+  it('filters by role, department (or none), blocked, online and two-factor, each and together', () => {
+    const rows = [
+      user(1, { role: { id: 1, name: 'administrador', display_name: 'Administrador' }, isConnected: true }),
+      user(2, { userDepartment: null, blocked: true }),
+      user(3, { userDepartment: { id: 7, name: 'Vendas', activated: true }, twoFactorEnabled: true }),
+    ];
+    const index = indexUsers(rows);
+    const ids = (change: Partial<typeof DEFAULT_QUERY>) =>
+      queryUsers(index, { ...DEFAULT_QUERY, ...change }, collator).map((u) => u.id);
+    expect(ids({ role: 1 })).toEqual([1]);
+    expect(ids({ department: 'none' })).toEqual([2]);
+    expect(ids({ department: 7 })).toEqual([3]);
+    expect(ids({ blocked: true })).toEqual([2]);
+    expect(ids({ online: false })).toEqual([2, 3]);
+    expect(ids({ twoFactor: true })).toEqual([3]);
+    expect(ids({ online: false, twoFactor: false })).toEqual([2]);
+  });
+
   it('searches name, email and username without accents or case', () => {
     expect(searchKey('João ÁLVARES')).toBe('joao alvares');
     const index = indexUsers([

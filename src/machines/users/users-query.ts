@@ -137,12 +137,22 @@ const sortValue: Record<SortColumn, (row: UserRow) => string | number> = {
 };
 
 /**
- * Rows matching `q` (name, email or username, accent- and case-insensitive), sorted by the column
+ * Rows matching `q` (name, email or username, accent- and case-insensitive) and the filters (as the
+ * server's `userPage` reads them, so the list and its export agree), sorted by the column
  * with ties broken by name then id so the order is stable whatever the input order.
  */
 export function queryUsers(index: readonly IndexedUser[], query: UsersQuery, collator: Intl.Collator): UserRow[] {
   const needle = searchKey(query.q.trim());
-  const matches = needle === '' ? index : index.filter((entry) => entry.key.includes(needle));
+  const matches = index.filter(
+    ({ key, row }) =>
+      (needle === '' || key.includes(needle)) &&
+      (query.role === null || row.role.id === query.role) &&
+      (query.department === null ||
+        (query.department === 'none' ? row.userDepartment === null : row.userDepartment?.id === query.department)) &&
+      (query.blocked === null || row.blocked === query.blocked) &&
+      (query.online === null || row.isConnected === query.online) &&
+      (query.twoFactor === null || row.twoFactorEnabled === query.twoFactor),
+  );
   const value = sortValue[query.sort];
   const sign = query.dir === 'descending' ? -1 : 1;
   const compare = (a: string | number, b: string | number) =>
