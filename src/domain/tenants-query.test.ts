@@ -7,7 +7,9 @@ import {
   nextQuery,
   parseTenantsQuery,
   serializeTenantsQuery,
+  TENANT_PLANS,
   TENANT_SORT_NAMES,
+  toExportQuery,
   toPageRequest,
   type TenantsQuery,
 } from './tenants-query';
@@ -15,15 +17,20 @@ import {
 const RUNS = { numRuns: 1000 };
 
 /** Any query the list can hold: every field within the contract's bounds. */
-const queryArb: fc.Arbitrary<TenantsQuery> = fc.record({
-  page: fc.integer({ min: 1, max: MAX_PAGE }),
-  limit: fc.integer({ min: 1, max: MAX_LIMIT }),
-  // Well-formed Unicode (lone surrogates cannot travel in a URL), at most 100 code points.
-  search: fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => Array.from(s).length <= MAX_SEARCH_LENGTH),
-  sortName: fc.constantFrom(...TENANT_SORT_NAMES),
-  sortType: fc.constantFrom('ASC' as const, 'DESC' as const),
-  deleted: fc.boolean(),
-});
+const queryArb: fc.Arbitrary<TenantsQuery> = fc
+  .record({
+    page: fc.integer({ min: 1, max: MAX_PAGE }),
+    limit: fc.integer({ min: 1, max: MAX_LIMIT }),
+    // Well-formed Unicode (lone surrogates cannot travel in a URL), at most 100 code points.
+    search: fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => Array.from(s).length <= MAX_SEARCH_LENGTH),
+    sortName: fc.constantFrom(...TENANT_SORT_NAMES),
+    sortType: fc.constantFrom('ASC' as const, 'DESC' as const),
+    deleted: fc.boolean(),
+    plan: fc.constantFrom(null, ...TENANT_PLANS),
+    feature: fc.constantFrom(null, 'chat', 'chatbot', 'webhooks'),
+    featureEnabled: fc.boolean(),
+  })
+  .map((q) => (q.feature === null ? { ...q, featureEnabled: true } : q));
 
 /** Hand-edited or hostile query strings: known keys with junk values, unknown keys, raw text. */
 const junkArb = fc.oneof(
@@ -51,6 +58,9 @@ describe('tenants query in the address', () => {
       sortName: 'id',
       sortType: 'DESC',
       deleted: false,
+      plan: null,
+      feature: null,
+      featureEnabled: true,
     });
     expect(serializeTenantsQuery(DEFAULT_TENANTS_QUERY)).toBe('');
   });
@@ -64,6 +74,9 @@ describe('tenants query in the address', () => {
       sortName: 'name',
       sortType: 'DESC',
       deleted: true,
+      plan: null,
+      feature: null,
+      featureEnabled: true,
     });
     expect(serializeTenantsQuery(query)).toBe('page=2&limit=10&search=farm%C3%A1cia&sort=-name&view=deleted');
     expect(parseTenantsQuery('sort=plan').sortType).toBe('ASC');
@@ -100,9 +113,41 @@ describe('tenants query in the address', () => {
     );
   });
 
+  it('keeps the plan and feature filters in the address and sends them as the contract names them', () => {
+    const query = parseTenantsQuery('?plan=starter&feature=chat&feature_enabled=false');
+    expect(query).toMatchObject({ plan: 'starter', feature: 'chat', featureEnabled: false });
+    expect(serializeTenantsQuery(query)).toBe('plan=starter&feature=chat&feature_enabled=false');
+    expect(toPageRequest(query)).toMatchObject({ plan: 'starter', feature: 'chat', feature_enabled: false });
+    expect(toExportQuery({ ...query, deleted: true })).toEqual({
+      search: '',
+      sort_name: 'id',
+      sort_type: 'DESC',
+      deleted: 'only',
+      plan: 'starter',
+      feature: 'chat',
+      feature_enabled: false,
+    });
+    expect(parseTenantsQuery('?plan=gratis&feature=NOT%20ONE')).toEqual(DEFAULT_TENANTS_QUERY);
+    // A filter change goes back to page 1; the same filter again changes nothing.
+    const paged = { ...DEFAULT_TENANTS_QUERY, page: 4 };
+    expect(nextQuery(paged, '', { type: 'tenants.filter', plan: 'enterprise' })).toMatchObject({
+      plan: 'enterprise',
+      page: 1,
+    });
+    expect(nextQuery(paged, '', { type: 'tenants.filter', plan: null })).toBe(paged);
+  });
+
   it('builds the paginated request body from a query', () => {
     expect(
-      toPageRequest({ page: 3, limit: 10, search: 'x', sortName: 'plan', sortType: 'ASC', deleted: true }),
+      toPageRequest({
+        ...DEFAULT_TENANTS_QUERY,
+        page: 3,
+        limit: 10,
+        search: 'x',
+        sortName: 'plan',
+        sortType: 'ASC',
+        deleted: true,
+      }),
     ).toEqual({
       filter_users: false,
       pagination_page: 3,

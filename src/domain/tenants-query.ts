@@ -37,7 +37,17 @@ export interface TenantsQuery {
   sortType: SortDirection;
   /** The deleted-tenants view (for restore) instead of the active list. */
   deleted: boolean;
+  /** Only tenants on this plan; null: any (docs/lists.md, Filters and export). */
+  plan: TenantPlan | null;
+  /** Only tenants with this feature on (`featureEnabled`) or off; null: any. */
+  feature: string | null;
+  featureEnabled: boolean;
 }
+
+export type TenantPlan = NonNullable<TenantPageRequest['plan']>;
+export const TENANT_PLANS = ['starter', 'professional', 'enterprise'] as const satisfies readonly TenantPlan[];
+/** A feature option as the contract allows it (`FeatureOption`). */
+const FEATURE_OPTION = /^[a-z][a-z0-9_-]{1,39}$/;
 
 /** docs/product.md, Tenants: page 1, 4 per page, empty search, sort by id DESC. */
 export const DEFAULT_TENANTS_QUERY: Readonly<TenantsQuery> = Object.freeze({
@@ -47,6 +57,9 @@ export const DEFAULT_TENANTS_QUERY: Readonly<TenantsQuery> = Object.freeze({
   sortName: 'id',
   sortType: 'DESC',
   deleted: false,
+  plan: null,
+  feature: null,
+  featureEnabled: true,
 });
 
 /** The contract's bounds for the paginated call. */
@@ -89,6 +102,11 @@ export function parseTenantsQuery(search: string): TenantsQuery {
     sortName: validSort ? sortName : DEFAULT_TENANTS_QUERY.sortName,
     sortType: validSort ? (descending ? 'DESC' : 'ASC') : DEFAULT_TENANTS_QUERY.sortType,
     deleted: params.get('view') === 'deleted',
+    plan: (TENANT_PLANS as readonly string[]).includes(params.get('plan') ?? '')
+      ? (params.get('plan') as TenantPlan)
+      : null,
+    feature: FEATURE_OPTION.test(params.get('feature') ?? '') ? params.get('feature') : null,
+    featureEnabled: params.get('feature_enabled') !== 'false',
   };
 }
 
@@ -105,6 +123,11 @@ export function serializeTenantsQuery(query: TenantsQuery): string {
   if (query.sortName !== d.sortName || query.sortType !== d.sortType)
     params.set('sort', `${query.sortType === 'DESC' ? '-' : ''}${query.sortName}`);
   if (query.deleted) params.set('view', 'deleted');
+  if (query.plan !== null) params.set('plan', query.plan);
+  if (query.feature !== null) {
+    params.set('feature', query.feature);
+    if (!query.featureEnabled) params.set('feature_enabled', 'false');
+  }
   return params.toString();
 }
 
@@ -118,6 +141,26 @@ export function toPageRequest(query: TenantsQuery): TenantPageRequest {
     sort_name: query.sortName,
     sort_type: query.sortType,
     only_deleted: query.deleted,
+    ...tenantFilters(query),
+  };
+}
+
+/** The list's filters as the contract's fields (`TenantFilterRequest`), only those set. */
+export function tenantFilters(query: TenantsQuery): Pick<TenantPageRequest, 'plan' | 'feature' | 'feature_enabled'> {
+  return {
+    ...(query.plan === null ? {} : { plan: query.plan }),
+    ...(query.feature === null ? {} : { feature: query.feature, feature_enabled: query.featureEnabled }),
+  };
+}
+
+/** The `GET /api/tenant/export` query for the list as shown (its filters and sort, every page). */
+export function toExportQuery(query: TenantsQuery) {
+  return {
+    search: query.search,
+    sort_name: query.sortName,
+    sort_type: query.sortType,
+    deleted: query.deleted ? ('only' as const) : ('live' as const),
+    ...tenantFilters(query),
   };
 }
 
@@ -127,6 +170,7 @@ export type TenantsQueryChange =
   | { type: 'tenants.limit'; limit: number }
   | { type: 'tenants.sort'; sortName: TenantSortName; sortType?: SortDirection }
   | { type: 'tenants.view'; deleted: boolean }
+  | { type: 'tenants.filter'; plan?: TenantPlan | null; feature?: string | null; featureEnabled?: boolean }
   | { type: 'tenants.location'; search: string };
 
 const QUERY_CHANGES: readonly string[] = [
@@ -134,6 +178,7 @@ const QUERY_CHANGES: readonly string[] = [
   'tenants.limit',
   'tenants.sort',
   'tenants.view',
+  'tenants.filter',
   'tenants.location',
 ] satisfies TenantsQueryChange['type'][];
 
@@ -165,6 +210,15 @@ export function nextQuery(current: TenantsQuery, searchText: string, event: Tena
     }
     case 'tenants.view':
       return event.deleted === base.deleted ? base : { ...base, deleted: event.deleted, page: 1 };
+    case 'tenants.filter': {
+      const next = {
+        ...base,
+        ...(event.plan === undefined ? {} : { plan: event.plan }),
+        ...(event.feature === undefined ? {} : { feature: event.feature }),
+        ...(event.featureEnabled === undefined ? {} : { featureEnabled: event.featureEnabled }),
+      };
+      return serializeTenantsQuery(next) === serializeTenantsQuery(base) ? base : { ...next, page: 1 };
+    }
     case 'tenants.location':
       return parseTenantsQuery(event.search);
   }

@@ -282,6 +282,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         'tenants.limit': queryChange,
         'tenants.sort': queryChange,
         'tenants.view': queryChange,
+        'tenants.filter': queryChange,
         'tenants.location': { guard: 'locationChanged', ...queryChange },
         // Each keystroke restarts the debounce.
         'tenants.search': { target: '.debouncing', actions: 'typeSearch' },

@@ -1,5 +1,6 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { usersQueryMachine } from './users-query.machine';
+import { DEFAULT_QUERY } from './users-query';
 import { assertFullCoverage, exploreCoverage, formatCoverage } from '../test-support/graph-coverage';
 
 function started(search = '') {
@@ -14,8 +15,9 @@ function started(search = '') {
 describe('usersQueryMachine', () => {
   it('starts from the address, anything unknown at its default', () => {
     const { query } = started('?q=ana&sort=email&dir=desc&page=3');
-    expect(query()).toEqual({ q: 'ana', sort: 'email', dir: 'descending' });
-    expect(started('?sort=password').query()).toEqual({ q: '', sort: 'name', dir: 'ascending' });
+    // The page is the list's too (docs/lists.md: `page` in the address).
+    expect(query()).toEqual({ ...DEFAULT_QUERY, q: 'ana', sort: 'email', dir: 'descending', page: 3 });
+    expect(started('?sort=password').query()).toEqual(DEFAULT_QUERY);
   });
 
   it('changes the query at once and writes the address once typing pauses', () => {
@@ -40,14 +42,14 @@ describe('usersQueryMachine', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     actor.send({ type: 'usersQuery.change', change: { q: 'anab' } });
     actor.send({ type: 'usersQuery.location', search: '?sort=email' });
-    expect(query()).toEqual({ q: '', sort: 'email', dir: 'ascending' });
+    expect(query()).toEqual({ ...DEFAULT_QUERY, sort: 'email' });
     clock.increment(1000);
     expect(written).toEqual([]);
     actor.send({ type: 'usersQuery.change', change: { q: 'bia' } });
     clock.increment(300);
     expect(written).toEqual(['q=bia&sort=email']);
     actor.send({ type: 'usersQuery.location', search: 'q=bia&sort=email' });
-    expect(query()).toEqual({ q: 'bia', sort: 'email', dir: 'ascending' });
+    expect(query()).toEqual({ ...DEFAULT_QUERY, q: 'bia', sort: 'email' });
   });
 
   it('model coverage: every state and transition', async () => {

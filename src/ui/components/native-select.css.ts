@@ -5,7 +5,7 @@ import { focusRing } from './focus.css';
 /**
  * A native `<select>` with the look of select.tsx's trigger (popover.css.ts): the browser's own arrow
  * hidden, room at the end for {@link nativeSelectIcon}. Each use sets its width (the page-size select
- * of pagination.css.ts, the audit filters of src/ui/screens/audit/audit.css.ts).
+ * of pagination.css.ts, the list filters of ./filter-select.css.ts).
  */
 export const nativeSelect = style({
   appearance: 'none',

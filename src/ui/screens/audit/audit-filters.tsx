@@ -12,7 +12,7 @@ import * as reportStyles from '../../components/reports/report-layout.css';
 import { TextField } from '../../components/text-field';
 import { useServices } from '../../hooks/services-context';
 import * as styles from './audit.css';
-import { AuditSelect } from './audit-select';
+import { FilterSelect as AuditSelect } from '../../components/filter-select';
 
 const ALL = '*';
 

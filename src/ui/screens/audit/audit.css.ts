@@ -1,5 +1,4 @@
 import { style } from '@vanilla-extract/css';
-import { nativeSelect, nativeSelectIcon } from '../../components/native-select.css';
 import { vars } from '../../theme.css';
 
 // A record's columns and detail are styled in src/ui/components/audit-record/audit-record.css.ts.
@@ -31,10 +30,3 @@ export const notice = style({
 export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.font.size.sm });
 
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
-
-/** The native selects of the filters: the select and its chevron (the browser's own arrow hidden). */
-export const selectBox = style({ position: 'relative', display: 'flex', alignItems: 'center' });
-
-export const select = style([nativeSelect, { width: '100%' }]);
-
-export const selectIcon = nativeSelectIcon;

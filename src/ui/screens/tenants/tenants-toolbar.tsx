@@ -1,4 +1,7 @@
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
+import { TENANT_PLANS, type TenantPlan } from '../../../domain/tenants-query';
+import { FilterSelect } from '../../components/filter-select';
+import { useFeatureLabel } from './use-feature-label';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PlusIcon } from '../../components/icons';
@@ -18,6 +21,13 @@ export interface TenantsToolbarProps {
   onCreate: (() => void) | null;
   canCreate: boolean;
   searchRef: RefObject<HTMLDivElement | null>;
+  /** The list's filters (docs/lists.md): plan, and a feature on or off; null is any. */
+  filters: { plan: TenantPlan | null; feature: string | null; featureEnabled: boolean };
+  onFilter: (change: { plan?: TenantPlan | null; feature?: string | null; featureEnabled?: boolean }) => void;
+  /** The feature options the feature filter offers (empty while unknown: the filter is left out). */
+  featureOptions: readonly string[];
+  /** "Exportar CSV" of the list as shown. */
+  exportButton: ReactNode;
 }
 
 /**
@@ -35,8 +45,14 @@ export function TenantsToolbar({
   onCreate,
   canCreate,
   searchRef,
+  filters,
+  onFilter,
+  featureOptions,
+  exportButton,
 }: TenantsToolbarProps) {
   const { t } = useTranslation();
+  const featureLabel = useFeatureLabel();
+  const any = { value: '', label: t('lists.filters.any') };
   return (
     <div className={styles.toolbar}>
       <div ref={searchRef} className={styles.search}>
@@ -59,7 +75,43 @@ export function TenantsToolbar({
           className={styles.views}
         />
       ) : null}
+      <div className={styles.filters}>
+        <FilterSelect
+          label={t('lists.filters.plan')}
+          value={filters.plan ?? ''}
+          options={[any, ...TENANT_PLANS.map((plan) => ({ value: plan, label: t(`tenants.screen.plans.${plan}`) }))]}
+          onChange={(value) =>
+            onFilter({ plan: (TENANT_PLANS as readonly string[]).includes(value) ? (value as TenantPlan) : null })
+          }
+        />
+        {featureOptions.length > 0 || filters.feature !== null ? (
+          <FilterSelect
+            label={t('lists.filters.feature')}
+            value={filters.feature ?? ''}
+            options={[
+              any,
+              ...[...new Set([...featureOptions, ...(filters.feature ? [filters.feature] : [])])].map((option) => ({
+                value: option,
+                label: featureLabel(option),
+              })),
+            ]}
+            onChange={(value) => onFilter({ feature: value === '' ? null : value })}
+          />
+        ) : null}
+        {filters.feature !== null ? (
+          <FilterSelect
+            label={t('lists.filters.featureState')}
+            value={filters.featureEnabled ? 'on' : 'off'}
+            options={[
+              { value: 'on', label: t('lists.filters.on') },
+              { value: 'off', label: t('lists.filters.off') },
+            ]}
+            onChange={(value) => onFilter({ featureEnabled: value === 'on' })}
+          />
+        ) : null}
+      </div>
       <div className={styles.toolbarEnd}>
+        {exportButton}
         <Button
           variant="secondary"
           onPress={onReload}

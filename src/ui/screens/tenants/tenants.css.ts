@@ -13,6 +13,9 @@ export const search = style({ flex: '1 1 16rem', minWidth: 0, maxWidth: '28rem' 
 export const views = style({});
 globalStyle(`${views} > ${toggle.options}`, { flexDirection: 'row', flexWrap: 'wrap', columnGap: vars.space.md });
 
+/** The list's filters (plan, feature on/off), side by side, wrapping on a phone. */
+export const filters = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space.md });
+
 export const toolbarEnd = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, marginInlineStart: 'auto' });
 
 export const name = style({ fontWeight: vars.font.weight.medium, overflowWrap: 'anywhere' });

@@ -26,6 +26,8 @@ import { TenantsTable } from './tenants-table';
 import * as styles from './tenants.css';
 import { useTenantsAddress } from './use-tenants-address';
 import { useReloadOnFocus } from './use-reload-on-focus';
+import { useFeatureOptions } from './use-feature-options';
+import { ListExportButton, ListExportStatus, useListExport } from '../../components/reports/list-export';
 
 // The tenant panel (date pickers, multi-select, tabs, number fields) is its own chunk, as are the
 // dialogs (tenant-dialogs.tsx): the list shows without them, and each arrives when first opened.
@@ -93,6 +95,8 @@ export default function TenantsScreen() {
   );
   const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
   const create = () => actor.send({ type: 'tenants.createOpen' });
+  const featureOptions = useFeatureOptions();
+  const exporter = useListExport();
 
   return (
     <section className={styles.screen} aria-labelledby={headingId}>
@@ -109,7 +113,17 @@ export default function TenantsScreen() {
         onCreate={staff ? create : null}
         canCreate={canAct}
         searchRef={searchRef}
+        filters={{ plan: query.plan, feature: query.feature, featureEnabled: query.featureEnabled }}
+        onFilter={(change) => actor.send({ type: 'tenants.filter', ...change })}
+        featureOptions={Array.isArray(featureOptions) ? featureOptions : []}
+        exportButton={
+          <ListExportButton
+            actor={exporter}
+            request={() => ({ list: 'tenants', query: actor.getSnapshot().context.query })}
+          />
+        }
       />
+      <ListExportStatus actor={exporter} />
       {staff ? null : <p className={styles.notice}>{t('tenants.screen.readOnlyNote')}</p>}
       <TenantsTable
         aria-labelledby={headingId}

@@ -11,13 +11,13 @@ export interface UsersEmptyStateProps {
   onCreate: () => void;
 }
 
-/** No users at all (offer to create one) or none matching the search (offer to clear it). */
+/** No users at all (offer to create one) or none matching the search or filters (offer to clear them). */
 export function UsersEmptyState({ hasUsers, query, onClear, onCreate }: UsersEmptyStateProps) {
   const { t } = useTranslation();
   if (hasUsers) {
     return (
       <EmptyState
-        title={t('users.empty.noMatch', { query: query.trim() })}
+        title={query.trim() === '' ? t('lists.filters.noMatch') : t('users.empty.noMatch', { query: query.trim() })}
         action={
           <Button variant="secondary" onPress={onClear}>
             {t('users.empty.clearSearch')}

@@ -33,6 +33,17 @@ const render = (users = [user(2, { name: 'Ana Souza' }), user(3, { name: 'Bruno 
   return view;
 };
 
+/** The list's filters, in the order Tab reaches them after "Novo usuário" (users-filters.tsx). */
+const FILTERS = ['Perfil', 'Departamento', 'Bloqueio', 'Presença', 'Dois fatores'];
+
+/** Tabs through the filters, each in its turn (the stops between the toolbar and the grid). */
+async function tabThroughFilters() {
+  for (const name of FILTERS) {
+    await keys.tab();
+    expect(screen.getByRole('combobox', { name })).toHaveFocus();
+  }
+}
+
 describe('UsersScreen: 10,000 users', () => {
   it('keeps at most 150 rows in the DOM, announces the full count, and searches the whole list', async () => {
     const many = Array.from({ length: 10_000 }, (_, i) =>
@@ -69,7 +80,10 @@ describe('UsersScreen: 10,000 users', () => {
     const grid = screen.getByRole('grid', { name: 'Lista de usuários' });
     await keys.click(screen.getByRole('searchbox'));
     await keys.tab();
+    expect(screen.getByRole('button', { name: 'Exportar CSV' })).toHaveFocus();
+    await keys.tab();
     expect(screen.getByRole('button', { name: 'Novo usuário' })).toHaveFocus();
+    await tabThroughFilters();
     await keys.tab();
     expect(document.activeElement).toBe(within(grid).getByRole('row', { name: 'Usuário 00001' }));
     await keys.keyboard('{Control>}{End}{/Control}');
@@ -116,6 +130,8 @@ describe('UsersScreen: keyboard alone', () => {
     await keys.tab();
     expect(screen.getByRole('searchbox')).toHaveFocus();
     await keys.tab();
+    expect(screen.getByRole('button', { name: 'Exportar CSV' })).toHaveFocus();
+    await keys.tab();
     const create = screen.getByRole('button', { name: 'Novo usuário' });
     expect(create).toHaveFocus();
     await keys.keyboard('{Enter}');
@@ -126,6 +142,7 @@ describe('UsersScreen: keyboard alone', () => {
     // React Aria gives the focus back in the animation frame after the dialog unmounts (FocusScope's
     // restoreFocus): between the two it is on the body, which a loaded box can catch.
     await waitFor(() => expect(create).toHaveFocus());
+    await tabThroughFilters();
     // Into the grid: Tab lands on a cell, arrows walk to the row's menu button.
     await keys.tab();
     const more = within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', {

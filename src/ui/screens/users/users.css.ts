@@ -6,6 +6,9 @@ export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'f
 
 export const search = style({ flex: '1 1 16rem', minWidth: 0, maxWidth: '28rem' });
 
+/** The list's filters, side by side, wrapping on a phone. */
+export const filters = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: vars.space.md });
+
 export const summary = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm, flex: '1 1 auto' });
 
 export const rowActions = style({

@@ -33,6 +33,8 @@ import { useNarrow } from './use-narrow';
 import { useRowAction } from './use-row-action';
 import { UsersEmptyState } from './users-empty-state';
 import { UsersTable } from './users-table';
+import { UsersFilters } from './users-filters';
+import { ListExportButton, ListExportStatus, useListExport } from '../../components/reports/list-export';
 import * as styles from './users.css';
 
 // The create/edit form (its machine, password and instance pickers) and the quick edits load on first
@@ -104,6 +106,8 @@ export default function UsersScreen() {
   );
   const sort = useMemo(() => ({ column: query.sort, direction: query.dir }), [query.sort, query.dir]);
   const createUser = () => actor.send({ type: 'users.create' });
+  const exporter = useListExport();
+  const { tenant } = useServices();
   const close = () => actor.send({ type: 'users.close' });
 
   return (
@@ -125,10 +129,16 @@ export default function UsersScreen() {
             ? t('users.list.summary', { shown: count.format(rows.length), total: count.format(users.length) })
             : null}
         </p>
+        <ListExportButton
+          actor={exporter}
+          request={() => ({ list: 'users', query: queryActor.getSnapshot().context.query, tenantName: tenant() })}
+        />
         <Button icon={<PlusIcon />} onPress={createUser} isDisabled={status !== 'ready' || busy}>
           {t('users.actions.create')}
         </Button>
       </div>
+      <UsersFilters query={query} onChange={setQuery} roles={roles} users={users} />
+      <ListExportStatus actor={exporter} />
       <UsersTable
         aria-labelledby={headingId}
         rows={rows}
@@ -144,7 +154,9 @@ export default function UsersScreen() {
           <UsersEmptyState
             hasUsers={users.length > 0}
             query={deferred.q}
-            onClear={() => setQuery({ q: '' })}
+            onClear={() =>
+              setQuery({ q: '', role: null, department: null, blocked: null, online: null, twoFactor: null })
+            }
             onCreate={createUser}
           />
         }

@@ -1,11 +1,11 @@
 import { useId } from 'react';
-import { cx } from '../../components/class-names';
-import * as fieldStyles from '../../components/field.css';
-import { FieldLabelText } from '../../components/field-label';
-import { ChevronDownIcon } from '../../components/icons';
-import * as styles from './audit.css';
+import { cx } from './class-names';
+import * as fieldStyles from './field.css';
+import { FieldLabelText } from './field-label';
+import { ChevronDownIcon } from './icons';
+import * as styles from './filter-select.css';
 
-export interface AuditSelectProps {
+export interface FilterSelectProps {
   label: string;
   options: readonly { value: string; label: string }[];
   value: string;
@@ -14,11 +14,11 @@ export interface AuditSelectProps {
 }
 
 /**
- * A labelled native `<select>` with the fields' look (the chevron of select.tsx): the operation and
- * target-type filters, whose lists are known and short, without React Aria's select (the screen's
- * chunk stays small: src/ui/components/README.md, native first).
+ * A labelled native `<select>` with the fields' look (the chevron of select.tsx): a list's filters whose
+ * choices are known and short (the audit log's operation and target type, the users' and tenants'
+ * filters), without React Aria's select (the screen's chunk stays small: ./README.md, native first).
  */
-export function AuditSelect({ label, options, value, onChange, className }: AuditSelectProps) {
+export function FilterSelect({ label, options, value, onChange, className }: FilterSelectProps) {
   const id = useId();
   return (
     <div className={cx(fieldStyles.field, className)}>

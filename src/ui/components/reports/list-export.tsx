@@ -1,0 +1,137 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../domain/format';
+import {
+  listExportFileName,
+  listExportMachine,
+  selectListExportOutcome,
+  type ListExportActor,
+  type ListExportRequest,
+} from '../../../machines/shared/list-export.machine';
+import type { OpenSink } from '../../../machines/reports/sheet-stream';
+import { Button } from '../button';
+import { ProgressBar } from '../progress-bar';
+import { appToasts, showToast } from '../toast-queue';
+import { useServices } from '../../hooks/services-context';
+import * as downloadStyles from './download-status.css';
+import { formatSize } from './format-size';
+import { blobSink, canPickFile, pickFile } from './save-file';
+
+/** The export's actor, started by the screen so the button and the progress share it. */
+export function useListExport(): ListExportActor {
+  const { clients } = useServices();
+  return useActorRef(listExportMachine, { input: { rest: clients.rest } });
+}
+
+/**
+ * "Exportar CSV" of a list (docs/lists.md, Filters and export): the list under its filters and sort,
+ * streamed into the file the user picks where the browser can write to disk, else into a Blob saved
+ * under the server's file name (./save-file.ts, as the sheets and the audit log do).
+ */
+export function ListExportButton({ actor, request }: { actor: ListExportActor; request: () => ListExportRequest }) {
+  const { t } = useTranslation();
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const start = async () => {
+    if (actor.getSnapshot().hasTag('busy')) return;
+    const asked = request();
+    let openSink: OpenSink = (file) => blobSink(file);
+    if (canPickFile()) {
+      try {
+        const picked = await pickFile(listExportFileName(asked), t('lists.export.progress'));
+        if (!picked) return;
+        let used = false;
+        openSink = () => {
+          used = true;
+          return picked.sink;
+        };
+        // A picked file the stream never opened (refused, failed early) is discarded.
+        const subscription = actor.subscribe((s) => {
+          if (s.hasTag('busy')) return;
+          subscription.unsubscribe();
+          if (!used) void Promise.resolve(picked.sink.abort('unused')).catch(() => undefined);
+        });
+      } catch {
+        showToast(appToasts, {
+          variant: 'error',
+          title: t('lists.export.failed'),
+          description: t('apiErrors.unknown'),
+        });
+        return;
+      }
+    }
+    actor.send({ type: 'export.start', request: asked, openSink });
+  };
+  return (
+    <Button variant="secondary" onPress={() => void start()} isPending={busy}>
+      {t('lists.export.button')}
+    </Button>
+  );
+}
+
+/** The running or last export: rows and bytes so far, cancel while it runs; the outcome is toasted. */
+export function ListExportStatus({ actor }: { actor: ListExportActor }) {
+  const { t, i18n } = useTranslation();
+  const snapshot = useSelector(actor, (s) => s);
+  const locale = i18n.language;
+
+  useEffect(() => {
+    let previous = actor.getSnapshot();
+    const subscription = actor.subscribe((next) => {
+      const wasBusy = previous.hasTag('busy');
+      previous = next;
+      if (!wasBusy || next.hasTag('busy')) return;
+      const outcome = selectListExportOutcome(next);
+      if (outcome === 'done') {
+        const rows = formatNumber(next.context.progress.rows, locale);
+        showToast(appToasts, { variant: 'success', title: t('lists.export.done', { rows }) });
+      } else if (outcome === 'cancelled') {
+        showToast(appToasts, { variant: 'info', title: t('lists.export.cancelled') });
+      } else if (next.context.error) {
+        showToast(appToasts, {
+          variant: 'error',
+          title: t(next.context.error.key),
+          description: t(next.context.error.reason),
+        });
+      }
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, t, locale]);
+
+  if (snapshot.matches('idle') || selectListExportOutcome(snapshot) === 'done') return null;
+  const running = snapshot.hasTag('busy');
+  const { progress, error } = snapshot.context;
+  const valueLabel = t('lists.export.value', {
+    rows: formatNumber(progress.rows, locale),
+    size: formatSize(progress.bytes, locale),
+  });
+  return (
+    <div className={downloadStyles.download}>
+      {running ? (
+        <ProgressBar
+          label={t('lists.export.progress')}
+          value={undefined}
+          maxValue={1}
+          isIndeterminate
+          valueLabel={valueLabel}
+          tone="primary"
+        />
+      ) : null}
+      {selectListExportOutcome(snapshot) === 'cancelled' ? (
+        <p className={downloadStyles.count}>{t('lists.export.cancelled')}</p>
+      ) : null}
+      {error ? (
+        <p className={downloadStyles.error} role="alert">
+          {t(error.key)} {t(error.reason)}
+        </p>
+      ) : null}
+      {running ? (
+        <div className={downloadStyles.actions}>
+          <Button variant="secondary" onPress={() => actor.send({ type: 'export.cancel' })}>
+            {t('sheets.panel.progress.cancel')}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import type { UsersQuery } from '../../../machines/users/users-query';
+import type { Role, UserRow } from '../../../machines/users/users-actors';
+import { FilterSelect } from '../../components/filter-select';
+import * as styles from './users.css';
+
+export interface UsersFiltersProps {
+  query: UsersQuery;
+  onChange: (change: Partial<UsersQuery>) => void;
+  roles: readonly Role[];
+  /** The loaded users: the departments they belong to are the ones offered. */
+  users: readonly UserRow[];
+}
+
+type Flag = 'blocked' | 'online' | 'twoFactor';
+
+/**
+ * The users list's filters (docs/lists.md, Filters and export): role, department (or none), blocked,
+ * online and two-factor, each "Todos" by default, kept in the address with the search and sort.
+ */
+export function UsersFilters({ query, onChange, roles, users }: UsersFiltersProps) {
+  const { t } = useTranslation();
+  const any = { value: '', label: t('lists.filters.any') };
+  const departments = new Map<number, string>();
+  for (const user of users) if (user.userDepartment) departments.set(user.userDepartment.id, user.userDepartment.name);
+  if (typeof query.department === 'number' && !departments.has(query.department))
+    departments.set(query.department, `#${query.department}`);
+  const flag = (key: Flag, label: string, yes: string, no: string) => (
+    <FilterSelect
+      label={label}
+      value={query[key] === null ? '' : String(query[key])}
+      options={[any, { value: 'true', label: yes }, { value: 'false', label: no }]}
+      onChange={(value) => onChange({ [key]: value === '' ? null : value === 'true' })}
+    />
+  );
+  return (
+    <div className={styles.filters} role="group" aria-label={t('lists.filters.heading')}>
+      <FilterSelect
+        label={t('lists.filters.role')}
+        value={query.role === null ? '' : String(query.role)}
+        options={[any, ...roles.map((role) => ({ value: String(role.id), label: role.display_name }))]}
+        onChange={(value) => onChange({ role: value === '' ? null : Number(value) })}
+      />
+      <FilterSelect
+        label={t('lists.filters.department')}
+        value={query.department === null ? '' : String(query.department)}
+        options={[
+          any,
+          { value: 'none', label: t('lists.filters.noDepartment') },
+          ...[...departments]
+            .sort((a, b) => a[1].localeCompare(b[1]))
+            .map(([id, name]) => ({ value: String(id), label: name })),
+        ]}
+        onChange={(value) => onChange({ department: value === '' ? null : value === 'none' ? 'none' : Number(value) })}
+      />
+      {flag('blocked', t('lists.filters.blocked'), t('lists.filters.blockedYes'), t('lists.filters.blockedNo'))}
+      {flag('online', t('lists.filters.online'), t('lists.filters.onlineYes'), t('lists.filters.onlineNo'))}
+      {flag('twoFactor', t('lists.filters.twoFactor'), t('lists.filters.twoFactorYes'), t('lists.filters.twoFactorNo'))}
+    </div>
+  );
+}
