@@ -8,8 +8,14 @@ import { reasonKeyOf } from '../shared/request-error';
  * docs/support-desk.md): each says what to do next. A 403 reads through reasonKeyOf (the no-way-up
  * reasons of server/src/access/escalation.ts); anything else by its status.
  */
-/** Every `Conflict.error` of the contract: the record below must name each one (the type checker says so). */
-export type SupportConflict = NonNullable<components['schemas']['Conflict']['error']>;
+/**
+ * Every `Conflict.error` of the contract but the saved views' (src/machines/views/ reads those): the record
+ * below must name each one (the type checker says so).
+ */
+export type SupportConflict = Exclude<
+  NonNullable<components['schemas']['Conflict']['error']>,
+  'view_name_taken' | 'view_limit_reached'
+>;
 
 const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
   own_account: 'support.refusals.own_account',
