@@ -51,6 +51,7 @@ describe('viewsMachine: model coverage', () => {
         { type: 'views.submit', name: ' ativos ', state: { query: '', columns: [] }, isDefault: false },
         { type: 'views.confirmDelete' },
         { type: 'views.setDefault', id: 2, isDefault: true },
+        { type: 'views.replace', id: 2, state: { query: 'sort=email', columns: ['role'] } },
         doneEvent('saveView', view(3, 'Novos', { is_default: true })),
         doneEvent('saveView', null),
         errorEvent('saveView', new ApiError(409, { message: 'taken', field: 'name', error: 'view_name_taken' })),
@@ -158,13 +159,13 @@ describe('viewsMachine: against the REST contract', () => {
     });
   });
 
-  it('renames and sets the default with PUT, deletes with DELETE (asked first), each toasted', async () => {
+  it('renames, sets the default and replaces the state with PUT, deletes with DELETE (asked first), each toasted', async () => {
     let views = [view(1, 'Bloqueados'), view(2, 'Ativos')];
     const { fake, actor, emitted } = start((r) => {
       if (r.method === 'GET') return json(200, { data: views });
       const id = Number(r.path.split('/').pop());
       if (r.method === 'DELETE') return json(200, { message: 'Deleted' });
-      const body = r.body as { name?: string; is_default?: boolean };
+      const body = r.body as { name?: string; is_default?: boolean; state?: SavedView['state'] };
       views = views.map((v) => (v.id === id ? { ...v, ...body } : v));
       return json(
         200,
@@ -177,19 +178,25 @@ describe('viewsMachine: against the REST contract', () => {
     await flush();
     actor.send({ type: 'views.setDefault', id: 2, isDefault: true });
     await flush();
+    actor.send({ type: 'views.replace', id: 2, state: { query: 'sort=email', columns: ['role'] } });
+    await flush();
     actor.send({ type: 'views.deleteOpen', id: 1 });
-    expect(fake.seen).toHaveLength(3);
+    expect(fake.seen).toHaveLength(4);
     actor.send({ type: 'views.confirmDelete' });
     await flush();
     expect(fake.seen.slice(1).map((r) => [r.method, r.path, r.body])).toEqual([
       ['PUT', '/api/views/1', { name: 'Bloqueados hoje' }],
       ['PUT', '/api/views/2', { is_default: true }],
+      ['PUT', '/api/views/2', { state: { query: 'sort=email', columns: ['role'] } }],
       ['DELETE', '/api/views/1', null],
     ]);
-    expect(actor.getSnapshot().context.views.map((v) => [v.name, v.is_default])).toEqual([['Ativos', true]]);
+    expect(actor.getSnapshot().context.views.map((v) => [v.name, v.is_default, v.state])).toEqual([
+      ['Ativos', true, { query: 'sort=email', columns: ['role'] }],
+    ]);
     expect(outcomes(emitted)).toEqual([
       ['rename', true],
       ['default', true],
+      ['update', true],
       ['delete', true],
     ]);
   });

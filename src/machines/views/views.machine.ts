@@ -24,10 +24,11 @@ import { reasonKeyOf } from '../shared/request-error';
  * taken ignoring case, as the server would answer); the server's 409s land on the same field.
  */
 
-export type ViewAction = 'create' | 'rename' | 'default' | 'delete';
+export type ViewAction = 'create' | 'update' | 'rename' | 'default' | 'delete';
 
 export type ViewChange =
   | { kind: 'create'; name: string; state: ViewState; isDefault: boolean }
+  | { kind: 'update'; id: number; state: ViewState }
   | { kind: 'rename'; id: number; name: string }
   | { kind: 'default'; id: number; isDefault: boolean }
   | { kind: 'delete'; id: number };
@@ -63,7 +64,9 @@ export type ViewsEvent =
   | { type: 'views.close' }
   | { type: 'views.submit'; name: string; state: ViewState; isDefault: boolean }
   | { type: 'views.confirmDelete' }
-  | { type: 'views.setDefault'; id: number; isDefault: boolean };
+  | { type: 'views.setDefault'; id: number; isDefault: boolean }
+  /** Puts the list as it is now (query, hidden columns) in a saved view. */
+  | { type: 'views.replace'; id: number; state: ViewState };
 
 export type ViewsEmitted = { type: 'views.apply'; view: SavedView } | Outcome<ViewAction>;
 
@@ -92,6 +95,7 @@ function afterChange(views: readonly SavedView[], change: ViewChange, saved: Sav
 
 const ACTION_TEXT: Record<ViewAction, { done: I18nKey; failed: I18nKey }> = {
   create: { done: 'views.notices.created', failed: 'views.errors.create' },
+  update: { done: 'views.notices.updated', failed: 'views.errors.update' },
   rename: { done: 'views.notices.renamed', failed: 'views.errors.rename' },
   default: { done: 'views.notices.defaultSet', failed: 'views.errors.default' },
   delete: { done: 'views.notices.deleted', failed: 'views.errors.delete' },
@@ -124,7 +128,12 @@ export const viewsMachine = setup({
           unwrap(await rest.DELETE('/api/views/{id}', { params: { path: { id: change.id } } }));
           return null;
         }
-        const body = change.kind === 'rename' ? { name: change.name } : { is_default: change.isDefault };
+        const body =
+          change.kind === 'rename'
+            ? { name: change.name }
+            : change.kind === 'update'
+              ? { state: change.state }
+              : { is_default: change.isDefault };
         return unwrap(await rest.PUT('/api/views/{id}', { params: { path: { id: change.id } }, body })) as SavedView;
       },
     ),
@@ -273,6 +282,13 @@ export const viewsMachine = setup({
               target: 'saving',
               actions: assign({
                 pending: ({ context }) => ({ kind: 'delete' as const, id: (context.dialog as { id: number }).id }),
+              }),
+            },
+            'views.replace': {
+              guard: 'knownView',
+              target: 'saving',
+              actions: assign({
+                pending: ({ event }) => ({ kind: 'update' as const, id: event.id, state: event.state }),
               }),
             },
             'views.setDefault': {

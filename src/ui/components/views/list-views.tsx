@@ -15,6 +15,7 @@ import { MenuTriggerButton, type MenuOption } from '../menu';
 import { TextField } from '../text-field';
 import { usePreferences, useServices } from '../../hooks/services-context';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
+import * as popoverStyles from '../popover.css';
 import * as styles from './list-views.css';
 
 /**
@@ -155,6 +156,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
     { id: 'save', label: t('views.save'), isDisabled: failed },
     ...(active
       ? [
+          { id: 'update', label: t('views.update', { name: active.name }) },
           { id: 'rename', label: t('views.rename', { name: active.name }) },
           active.is_default
             ? { id: 'clearDefault', label: t('views.clearDefault', { name: active.name }) }
@@ -168,6 +170,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
     if (key.startsWith('view:')) actor.send({ type: 'views.apply', id: Number(key.slice(5)) });
     else if (key === 'reload') actor.send({ type: 'views.reload' });
     else if (key === 'save') actor.send({ type: 'views.saveOpen' });
+    else if (active && key === 'update') actor.send({ type: 'views.replace', id: active.id, state });
     else if (active && key === 'rename') actor.send({ type: 'views.renameOpen', id: active.id });
     else if (active && key === 'delete') actor.send({ type: 'views.deleteOpen', id: active.id });
     else if (active && (key === 'setDefault' || key === 'clearDefault'))
@@ -310,7 +313,12 @@ export function ColumnChooser({
         {t('views.columns.button')}
       </Button>
       {open ? (
-        <Popover triggerRef={ref} aria-labelledby={titleId} onClose={() => setOpen(false)}>
+        <Popover
+          triggerRef={ref}
+          className={popoverStyles.popover}
+          aria-labelledby={titleId}
+          onClose={() => setOpen(false)}
+        >
           <div className={styles.chooser}>
             <p id={titleId} className={styles.chooserTitle}>
               {t('views.columns.title')}
