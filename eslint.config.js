@@ -34,6 +34,7 @@ const serverResources = [
   'instances',
   'reports',
   'health',
+  'views',
 ];
 // Adapters, and the root files (app.ts, main.ts, services.ts…) with them.
 const serverAdapters = ['rest', 'graphql', 'plugins', 'tooling', 'demo-activity'];

@@ -20,6 +20,7 @@ import type { Background } from './base/background';
 import { createPasswordResetService } from './auth/password-reset-service';
 import { disabledMailer, type Mailer } from './mail/mailer';
 import { createSupportCredentialsService } from './support/credentials';
+import { createViewsService } from './views/service';
 
 /**
  * The domain services, one per resource, built once per app and shared by both protocol adapters
@@ -58,6 +59,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     instances: createInstancesService(deps),
     reports: createReportsService(deps),
     health: createHealthService(deps),
+    views: createViewsService(deps),
     audit: createAuditService(deps),
     support: createSupportService({ ...deps, reset }),
   };

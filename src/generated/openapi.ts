@@ -1415,6 +1415,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's saved views of a list
+         * @description The signed-in user's own saved views of one list (docs/lists.md, Views), by name ignoring case, then id; nobody sees another user's views. Needs the list's route permission (`users`, `tenants` or `audit`), 403 otherwise.
+         */
+        get: operations["viewList"];
+        put?: never;
+        /**
+         * Save a view of a list
+         * @description A new view of the caller's. Needs the list's route permission (403). The name is trimmed, 1–60 characters without control or invisible characters (400), unique among the caller's views of the list ignoring case (409 `view_name_taken`); at most 50 views per list (409 `view_limit_reached`). `is_default: true` makes it the list's default in place of any other, in one transaction. `state`: the list's address search string and the columns the view hides (only hideable columns of the list, src/domain/views.ts), at most 4 KB as JSON. Not audited: a view is a personal setting.
+         */
+        post: operations["viewCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a saved view, replace its state or make it the default
+         * @description Changes a view of the caller's: any of `name`, `state` and `is_default` (at least one, 400 otherwise), with the rules of `viewCreate`. `is_default: true` clears the list's previous default in the same transaction (concurrent switches leave exactly one default); `false` leaves the list without one. Another user's view, or a missing one, answers 404. Needs the view's list's route permission (403).
+         */
+        put: operations["viewUpdate"];
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description Deletes a view of the caller's (the default too: the list then opens without one). Another user's view, or a missing one, answers 404. Needs no route permission: a user who lost one may still clear its views.
+         */
+        delete: operations["viewDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1696,10 +1747,10 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it). `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`. `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached";
             /** @description With `error: stale` only. The record's current version; a save may send it to overwrite what changed. */
             version?: components["schemas"]["Version"];
             /** @description With `error: stale` only. The audited changes of the record made after the version the save sent, oldest first; at most the 50 most recent (older ones are in the audit log). Empty when the log keeps none of them (retention) or the sent version is ahead of the record's. */
@@ -1802,6 +1853,44 @@ export interface components {
         RoleRename: {
             display_name: string;
             version?: components["schemas"]["SaveVersion"];
+        };
+        SavedViewList: {
+            data: components["schemas"]["SavedView"][];
+        };
+        /**
+         * @description The list a view is of.
+         * @enum {string}
+         */
+        ViewListName: "users" | "tenants" | "audit";
+        /** @description Trimmed (and NFC-normalised); 1–60 characters after that, without control or invisible characters (zero-width space, bidirectional controls, byte-order mark); unique among the user's views of the list, ignoring case. */
+        ViewName: string;
+        /** @description What the view keeps, at most 4 KB as JSON: `query`, the list's address search string (filters, sort; without `?`, at most 2,000 characters), and `columns`, the columns the view hides (hideable columns of the list only, each once: users `email`, `role`, `department`, `presence`, `status`; tenants `cnpj`, `plan`, `userLimit`, `ticketLimit`, `template`, `pool`, `created_at`, `deleted_at`; audit `when`, `who`, `target`, `tenant`, `address`). */
+        ViewState: {
+            query: string;
+            columns: string[];
+        };
+        SavedView: {
+            id: components["schemas"]["Id"];
+            list: components["schemas"]["ViewListName"];
+            name: string;
+            state: components["schemas"]["ViewState"];
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SavedViewCreate: {
+            list: components["schemas"]["ViewListName"];
+            name: components["schemas"]["ViewName"];
+            state: components["schemas"]["ViewState"];
+            /** @default false */
+            is_default: boolean;
+        };
+        SavedViewChange: {
+            name?: components["schemas"]["ViewName"];
+            state?: components["schemas"]["ViewState"];
+            is_default?: boolean;
         };
         Department: {
             id: components["schemas"]["Id"];
@@ -6337,6 +6426,210 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    viewList: {
+        parameters: {
+            query: {
+                /**
+                 * @description The list the views are of.
+                 * @example users
+                 */
+                list: components["schemas"]["ViewListName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views, at most 50. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "list": "users",
+                     *           "name": "Bloqueados do suporte",
+                     *           "state": {
+                     *             "query": "blocked=true&sort=email",
+                     *             "columns": [
+                     *               "department",
+                     *               "presence"
+                     *             ]
+                     *           },
+                     *           "is_default": true,
+                     *           "created_at": "2026-11-27T12:04:55.000Z",
+                     *           "updated_at": "2026-11-27T12:04:55.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    viewCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "list": "users",
+                 *       "name": "Bloqueados do suporte",
+                 *       "state": {
+                 *         "query": "blocked=true&sort=email",
+                 *         "columns": [
+                 *           "department",
+                 *           "presence"
+                 *         ]
+                 *       },
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SavedViewCreate"];
+            };
+        };
+        responses: {
+            /** @description The view as saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "list": "users",
+                     *       "name": "Bloqueados do suporte",
+                     *       "state": {
+                     *         "query": "blocked=true&sort=email",
+                     *         "columns": [
+                     *           "department",
+                     *           "presence"
+                     *         ]
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-11-27T12:04:55.000Z",
+                     *       "updated_at": "2026-11-27T12:04:55.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    viewUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_default": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SavedViewChange"];
+            };
+        };
+        responses: {
+            /** @description The view after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "list": "users",
+                     *       "name": "Bloqueados do suporte",
+                     *       "state": {
+                     *         "query": "blocked=true&sort=email",
+                     *         "columns": [
+                     *           "department",
+                     *           "presence"
+                     *         ]
+                     *       },
+                     *       "is_default": true,
+                     *       "created_at": "2026-11-27T12:04:55.000Z",
+                     *       "updated_at": "2026-11-27T12:10:02.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    viewDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -119,6 +119,11 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/auth/password-reset'],
   ['post', '/api/auth/password-reset/request'],
   ['post', '/api/auth/password-reset/confirm'],
+  // Saved views of the lists (docs/lists.md, Views).
+  ['get', '/api/views'],
+  ['post', '/api/views'],
+  ['put', '/api/views/{id}'],
+  ['delete', '/api/views/{id}'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -10,6 +10,7 @@ import {
   unauthorizedTable,
 } from './kit-rest-steps.js';
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
+import { savedViews } from './kit-view-steps.js';
 import { socketChecks } from './checks-socket.js';
 import { cleanUp, noFixtures } from './kit-fixtures.js';
 import { liveMachines } from './kit-machines.js';
@@ -108,6 +109,12 @@ export const GROUPS: Group[] = [
       const me = need(state.me, 'the signed-in user');
       state.userId = await restUsers(c, run, me, state.roleId, need(state.tenants, 'the throwaway tenants'));
     },
+  },
+  {
+    name: 'views',
+    description: "saved views of a list: the caller's own, default, name conflict, hidden columns, delete",
+    needs: [],
+    run: (c, run) => savedViews(c, run),
   },
   {
     name: 'graphql',

@@ -192,6 +192,13 @@ export const POLICIES = {
     list: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
     csv: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
   },
+  views: {
+    // Saved views (docs/lists.md, Views): the caller's own only; the list's route decided in the method.
+    list: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
+    create: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
+    update: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
+    remove: signedIn({ rules: ['own views only'] }),
+  },
   health: {
     databaseReachable: anyone('readiness probe'),
   },

@@ -162,7 +162,10 @@ export type ConflictCode =
   | 'username_taken'
   | 'tenant_deleted'
   | 'user_limit_reached'
-  | 'blocked';
+  | 'blocked'
+  /** Saved views (docs/lists.md, Views): the caller has a view of this name for the list, or 50 views of it. */
+  | 'view_name_taken'
+  | 'view_limit_reached';
 
 /** A conflict with a code (docs/support-desk.md: `own_account`, …), answered as REST `{ message, error }`. */
 export const conflictCode = (code: ConflictCode, message: string) => new DomainError('conflict', message, { code });

@@ -21,6 +21,7 @@ import * as supportDesk from './migrations/0019-support-desk';
 import * as passwordReset from './migrations/0020-password-reset';
 import * as listFilters from './migrations/0021-list-filters';
 import * as recordVersions from './migrations/0023-record-versions';
+import * as savedViews from './migrations/0025-saved-views';
 import type { Database } from './schema';
 
 /**
@@ -50,6 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020-password-reset': passwordReset,
   '0021-list-filters': listFilters,
   '0023-record-versions': recordVersions,
+  '0025-saved-views': savedViews,
 };
 
 const provider: MigrationProvider = {

@@ -374,6 +374,21 @@ export interface AuditLogTable {
   target_version: ColumnType<number | null, number | null | undefined, never>;
 }
 
+/** A user's saved view of a list (migration 0025, server/src/views/service.ts). */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  user_id: number;
+  list: 'users' | 'tenants' | 'audit';
+  name: string;
+  /** The name in Unicode lower case (server/src/views/service.ts `nameKey`): unique per user and list. */
+  name_key: string;
+  /** `{ query, columns }` (src/domain/views.ts `ViewState`): written as JSON text, read parsed. */
+  state: ColumnType<unknown, string, string>;
+  is_default: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plans: PlansTable;
@@ -402,4 +417,5 @@ export interface Database {
   reasons: ReasonsTable;
   attendance_reasons: AttendanceReasonsTable;
   audit_log: AuditLogTable;
+  saved_views: SavedViewsTable;
 }

@@ -11,6 +11,7 @@ import { supportHandlers } from './support';
 import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
+import { viewHandlers } from './views';
 import type { HandlerDeps, Operations } from './types';
 
 export type { Operations } from './types';
@@ -33,5 +34,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...auditHandlers(deps),
     ...supportHandlers(deps),
     ...supportCredentialHandlers(deps),
+    ...viewHandlers(deps),
   };
 }

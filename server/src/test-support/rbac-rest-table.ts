@@ -32,6 +32,23 @@ export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
 export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
 
+/** A saved view of a fresh user of tenant B's, straight in the database: its id. */
+async function freshBView(): Promise<number> {
+  const owner = await freshBUser();
+  const row = await m.t.db
+    .insertInto('saved_views')
+    .values({
+      user_id: owner,
+      list: 'users',
+      name: 'Visão de B',
+      name_key: 'visão de b',
+      state: JSON.stringify({ query: '', columns: [] }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export const REST_TABLE: [string, string, Build, Row][] = [
   // operationId                       label                              request                                                                                  expected
   ['healthLive', '', get('/healthz'), PUBLIC],
@@ -422,6 +439,35 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       (who) => ({ name: `pwned-${who}` }),
     ),
     [401, 401, 401, 401, 403, 404, 404],
+  ],
+  // Saved views (docs/lists.md, Views): the caller's own only; the list's route to read or save one
+  // (op holds no `users`); another user's view, here one of tenant B's user, is unknown to everyone else.
+  ['viewList', 'list=users', get('/api/views?list=users'), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'viewCreate',
+    'list=users',
+    send('POST', '/api/views', (who, n) => ({
+      list: 'users',
+      name: `Matrix ${unique(who, n)}`,
+      state: { query: 'sort=email', columns: ['presence'] },
+    })),
+    [401, 401, 401, 401, 403, 201, 201],
+  ],
+  [
+    'viewUpdate',
+    "B's user's view",
+    async (who) => ({
+      method: 'PUT',
+      url: `/api/views/${await freshBView()}`,
+      body: { name: `pwned-${who}`, is_default: true },
+    }),
+    [401, 401, 401, 401, 404, 404, 404],
+  ],
+  [
+    'viewDelete',
+    "B's user's view",
+    async () => ({ method: 'DELETE', url: `/api/views/${await freshBView()}` }),
+    [401, 401, 401, 401, 404, 404, 404],
   ],
   ['instanceList', '', get('/api/instance?tenantName=matrix-b'), STAFF_ONLY],
   [

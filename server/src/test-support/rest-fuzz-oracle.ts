@@ -284,6 +284,62 @@ const staleVersion: Explain = ({ status, body, input }) => {
     : null;
 };
 
+/**
+ * Saved views' stated rules the schema cannot say (contracts/openapi.yaml `ViewName`, `ViewState`): every
+ * refused field breaks one, checked here apart from the service (server/src/views/service.ts) — a name
+ * blank after trimming, longer than 60 characters or holding control or invisible characters; a query
+ * longer than 2,000 characters without its `?` or holding control characters; a column the list cannot
+ * hide, or named twice; a state over 4 KB as JSON.
+ */
+const HIDEABLE: Readonly<Record<string, readonly string[]>> = {
+  users: ['email', 'role', 'department', 'presence', 'status'],
+  tenants: ['cnpj', 'plan', 'userLimit', 'ticketLimit', 'template', 'pool', 'created_at', 'deleted_at'],
+  audit: ['when', 'who', 'target', 'tenant', 'address'],
+};
+const VIEW_NAME_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- the rule is about control characters
+  /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// eslint-disable-next-line no-control-regex -- the rule is about control characters
+const VIEW_QUERY_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/u;
+async function viewListOf(input: Input): Promise<string | undefined> {
+  const list = (input.body as { list?: unknown } | undefined)?.list;
+  if (typeof list === 'string') return list;
+  const id = Number(input.path.id);
+  if (!Number.isInteger(id)) return undefined;
+  const row = await run.t.db.selectFrom('saved_views').select('list').where('id', '=', id).executeTakeFirst();
+  return row?.list;
+}
+const viewRules: Explain = async ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const values = (input.body ?? {}) as { name?: unknown; state?: { query?: unknown; columns?: unknown } };
+  const list = await viewListOf(input);
+  const breaks = (field: string): boolean => {
+    if (field === 'body/name') {
+      if (typeof values.name !== 'string') return false;
+      const name = values.name.normalize('NFC').trim();
+      return !name || [...name].length > 60 || VIEW_NAME_FORBIDDEN.test(name);
+    }
+    const state = values.state;
+    if (!state) return false;
+    const query = typeof state.query === 'string' ? state.query.replace(/^\?/, '') : '';
+    if (field === 'body/state.query') return query.length > 2000 || VIEW_QUERY_FORBIDDEN.test(query);
+    if (field === 'body/state.columns') {
+      const columns = Array.isArray(state.columns) ? (state.columns as unknown[]) : [];
+      const hideable = HIDEABLE[list ?? ''] ?? [];
+      return (
+        columns.some((c) => typeof c !== 'string' || !hideable.includes(c)) || new Set(columns).size !== columns.length
+      );
+    }
+    if (field === 'body/state') {
+      const columns = Array.isArray(state.columns) ? [...new Set(state.columns as string[])] : [];
+      return Buffer.byteLength(JSON.stringify({ query, columns }), 'utf8') > 4096;
+    }
+    return false;
+  };
+  const bad = fields(body);
+  return bad.length > 0 && bad.every(breaks) ? 'a saved view breaks a rule its contract states (stated)' : null;
+};
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   supportSearch: ({ status, body, input }) =>
     status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
@@ -416,6 +472,13 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
     statusIs(404, 'no such role (state)'),
     statusIs(409, 'users hold the role, or it is administrador (stated)'),
   ),
+  viewCreate: anyOf(viewRules, statusIs(409, 'a view of this name, or 50 views, the caller has for the list (state)')),
+  viewUpdate: anyOf(
+    viewRules,
+    statusIs(404, "no such view of the caller's (state)"),
+    statusIs(409, 'a view of this name the caller has for the list (state)'),
+  ),
+  viewDelete: statusIs(404, "no such view of the caller's (state)"),
   departmentList: tenantMissing('query'),
   departmentCreate: anyOf(
     tenantMissing('query'),

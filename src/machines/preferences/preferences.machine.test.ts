@@ -7,6 +7,7 @@ import {
   PREFERENCES_KEY,
   preferencesMachine,
   selectCanStar,
+  selectHiddenColumns,
   selectIsStarred,
   selectOverlayEnabled,
   STARRED_LIMIT,
@@ -30,6 +31,7 @@ describe('preferences machine: model coverage', () => {
       { type: 'prefs.locale.set', locale: 'en' },
       { type: 'prefs.unstar', href: page(0).href },
       { type: 'prefs.instance.set', instance: { id: 3, name: 'Loja 3' } },
+      { type: 'prefs.columns.set', list: 'users', columns: ['email'] },
       { type: 'prefs.overlay.suspend' },
       { type: 'prefs.overlay.resume' },
       ...Array.from({ length: STARRED_LIMIT + 1 }, (_, i) => star(i)),
@@ -96,6 +98,23 @@ describe('preferences machine: behaviour', () => {
     });
     expect(again.context.activeInstance).toBeNull();
     expect(selectOverlayEnabled(again)).toBe(true);
+  });
+
+  it('keeps the hidden columns of each list, hideable ones only, in the table order, across a reload', () => {
+    const { actor, storage } = start();
+    actor.send({ type: 'prefs.columns.set', list: 'users', columns: ['status', 'name', 'email', 'email', 'cnpj'] });
+    actor.send({ type: 'prefs.columns.set', list: 'tenants', columns: ['pool'] });
+    expect(selectHiddenColumns(actor.getSnapshot(), 'users')).toEqual(['email', 'status']);
+    const again = start(storage).actor.getSnapshot();
+    expect(selectHiddenColumns(again, 'users')).toEqual(['email', 'status']);
+    expect(selectHiddenColumns(again, 'tenants')).toEqual(['pool']);
+    expect(selectHiddenColumns(again, 'audit')).toEqual([]);
+    const tampered = memoryStorage({
+      [PREFERENCES_KEY]: JSON.stringify({
+        hiddenColumns: { users: ['actions', 'role', 7], roles: ['name'], audit: 'who' },
+      }),
+    });
+    expect(start(tampered).actor.getSnapshot().context.hiddenColumns).toEqual({ users: ['role'] });
   });
 
   it('falls back to defaults for malformed stored preferences', () => {

@@ -3,6 +3,7 @@ import type { Locale } from '../../i18n/options';
 import type { OverlayControl } from '../shared/bulk-run';
 import type { I18nKey } from '../../domain/i18n-key';
 import type { StorageLike } from '../session/session-storage';
+import { hideableColumns, isViewList, type ViewList } from '../../domain/views';
 
 /**
  * Panel preferences and global UI state (docs/product.md, Preferences and global state): theme, layout,
@@ -41,6 +42,11 @@ export interface Preferences {
   navbarWidth: NavbarWidth;
   locale: Locale;
   starred: StarredPage[];
+  /**
+   * The columns hidden on each list while no saved view is open (docs/lists.md, Views; a view keeps its
+   * own): hideable columns only (src/domain/views.ts).
+   */
+  hiddenColumns: Partial<Record<ViewList, string[]>>;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -50,6 +56,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   navbarWidth: 'full',
   locale: 'pt-BR',
   starred: [],
+  hiddenColumns: {},
 };
 
 export interface PreferencesInput {
@@ -77,6 +84,8 @@ export type PreferencesEvent =
   | { type: 'prefs.star'; page: StarredPage }
   | { type: 'prefs.unstar'; href: string }
   | { type: 'prefs.instance.set'; instance: ActiveInstance | null }
+  /** The columns hidden on a list without a saved view (the column chooser). */
+  | { type: 'prefs.columns.set'; list: ViewList; columns: readonly string[] }
   /** A bulk run starts: hold the overlay off. */
   | { type: 'prefs.overlay.suspend' }
   /** That run ended (any outcome): release its hold. */
@@ -110,7 +119,21 @@ export function readPreferences(storage: StorageLike | null): Preferences {
     navbarWidth: oneOf(['full', 'boxed'], stored.navbarWidth, DEFAULT_PREFERENCES.navbarWidth),
     locale: oneOf(LOCALES, stored.locale, DEFAULT_PREFERENCES.locale),
     starred: starred.slice(0, STARRED_LIMIT),
+    hiddenColumns: readHiddenColumns(stored.hiddenColumns),
   };
+}
+
+/** Stored hidden columns, each list's kept to its hideable columns (a column removed since is dropped). */
+function readHiddenColumns(value: unknown): Partial<Record<ViewList, string[]>> {
+  if (!value || typeof value !== 'object') return {};
+  const out: Partial<Record<ViewList, string[]>> = {};
+  for (const [list, columns] of Object.entries(value as Record<string, unknown>))
+    if (isViewList(list) && Array.isArray(columns))
+      out[list] = hideableColumns(
+        list,
+        columns.filter((c): c is string => typeof c === 'string'),
+      );
+  return out;
 }
 
 /**
@@ -132,11 +155,11 @@ export const preferencesMachine = setup({
   },
   actions: {
     persist: ({ context }) => {
-      const { theme, layout, sidebarCollapsed, navbarWidth, locale, starred } = context;
+      const { theme, layout, sidebarCollapsed, navbarWidth, locale, starred, hiddenColumns } = context;
       try {
         context.storage?.setItem(
           PREFERENCES_KEY,
-          JSON.stringify({ theme, layout, sidebarCollapsed, navbarWidth, locale, starred }),
+          JSON.stringify({ theme, layout, sidebarCollapsed, navbarWidth, locale, starred, hiddenColumns }),
         );
       } catch {
         // Quota or privacy mode: the choice still applies to this tab.
@@ -201,6 +224,17 @@ export const preferencesMachine = setup({
         ],
         'prefs.unstar': { actions: ['unstar', 'persist'] },
         'prefs.instance.set': { actions: 'setInstance' },
+        'prefs.columns.set': {
+          actions: [
+            {
+              type: 'change',
+              params: ({ context, event }) => ({
+                hiddenColumns: { ...context.hiddenColumns, [event.list]: hideableColumns(event.list, event.columns) },
+              }),
+            },
+            'persist',
+          ],
+        },
         'prefs.overlay.suspend': { actions: 'hold' },
         'prefs.overlay.resume': { actions: 'release' },
       },
@@ -215,6 +249,10 @@ export type PreferencesSnapshot = SnapshotFrom<typeof preferencesMachine>;
 export const selectOverlayEnabled = (snapshot: PreferencesSnapshot): boolean => snapshot.context.overlayHolds === 0;
 export const selectIsStarred = (snapshot: PreferencesSnapshot, href: string): boolean =>
   snapshot.context.starred.some((p) => p.href === href);
+/** The columns a list hides while no saved view is open. */
+export const selectHiddenColumns = (snapshot: PreferencesSnapshot, list: ViewList): readonly string[] =>
+  snapshot.context.hiddenColumns[list] ?? NO_COLUMNS;
+const NO_COLUMNS: readonly string[] = [];
 export const selectCanStar = (snapshot: PreferencesSnapshot): boolean =>
   snapshot.context.starred.length < STARRED_LIMIT;
 

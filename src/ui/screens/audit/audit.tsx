@@ -23,6 +23,7 @@ import { AuditDetail } from '../../components/audit-record/audit-detail';
 import { AuditExportButton, AuditExportStatus, useAuditExport } from './audit-export';
 import { AuditFilters } from './audit-filters';
 import * as styles from './audit.css';
+import { ListViewsBar, useListViews } from '../../components/views/list-views';
 
 /**
  * `/audit`: the audit log (docs/product.md, Audit log), newest first under the filters of the
@@ -51,7 +52,12 @@ export default function AuditScreen() {
   const [open, setOpen] = useState<AuditRecord | null>(null);
   const endRef = useRef<HTMLParagraphElement>(null);
   const locale = i18n.language;
-  const columns = useMemo(() => auditColumns(t, locale, setOpen), [t, locale]);
+  const views = useListViews('audit');
+  const hidden = views.hidden;
+  const columns = useMemo(
+    () => auditColumns(t, locale, setOpen).filter((c) => !hidden.includes(c.id)),
+    [t, locale, hidden],
+  );
 
   // "Carregar mais" reached the end and went away: focus goes to the line that says so.
   useEffect(() => {
@@ -73,6 +79,7 @@ export default function AuditScreen() {
       <p className={reportStyles.intro}>{t('audit.intro')}</p>
       <AuditFilters actor={actor} staff={staff} exportButton={<AuditExportButton actor={exporter} query={query} />} />
       <AuditExportStatus actor={exporter} />
+      <ListViewsBar views={views} />
       {unseen > 0 ? (
         <div className={styles.notice}>
           <span>{t('audit.unseen', { count: unseen })}</span>

@@ -23,7 +23,11 @@ export interface TenantsTableProps {
   emptyState: ReactNode;
   errorState: ReactNode;
   'aria-labelledby': string;
+  /** Columns the user hid (src/ui/components/views/list-views.tsx); the name and actions always show. */
+  hiddenColumns?: readonly string[];
 }
+
+const NONE: readonly string[] = [];
 
 function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[] {
   const { t, i18n } = useTranslation();
@@ -116,9 +120,11 @@ export function TenantsTable({
   actions,
   emptyState,
   errorState,
+  hiddenColumns = NONE,
   ...aria
 }: TenantsTableProps) {
-  const columns = useColumns(deleted, narrow);
+  const all = useColumns(deleted, narrow);
+  const columns = useMemo(() => all.filter((c) => !hiddenColumns.includes(c.id)), [all, hiddenColumns]);
   return (
     <TenantRowActionsContext.Provider value={actions}>
       <DataTable

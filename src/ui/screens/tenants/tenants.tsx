@@ -16,6 +16,7 @@ import { lazyPart } from '../../components/lazy-with-timeout';
 import { Spinner } from '../../components/spinner';
 import { Pagination } from '../../components/pagination';
 import { VisuallyHidden } from '../../components/visually-hidden';
+import { ListViewsBar, useListViews } from '../../components/views/list-views';
 import { useServices, useSession } from '../../hooks/services-context';
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
@@ -34,6 +35,7 @@ import { ListExportButton, ListExportStatus, useListExport } from '../../compone
 const TenantPanel = lazyPart(() => import('./tenant-panel').then((m) => ({ default: m.TenantPanel })));
 
 const PAGE_SIZES = [4, 10, 25, 50];
+const TENANT_PANEL_KEYS = ['panel', 'tenant'];
 
 /** Below this width the row actions come right after the name (390 px phones). */
 const NARROW_QUERY = '(max-width: 47.99rem)';
@@ -52,6 +54,8 @@ export default function TenantsScreen() {
     input: { rest: clients.rest, search: initialSearch, staff: useSession(selectIsStaff) },
   });
   const [panel, setPanel] = useTenantsAddress(actor);
+  // The open panel is not part of a view (src/ui/screens/tenants/tenants-address.ts).
+  const views = useListViews('tenants', { omit: TENANT_PANEL_KEYS });
   const rows = useSelector(actor, (s) => s.context.rows);
   const total = useSelector(actor, (s) => s.context.total);
   const query = useSelector(actor, (s) => s.context.query);
@@ -125,12 +129,14 @@ export default function TenantsScreen() {
       />
       <ListExportStatus actor={exporter} />
       {staff ? null : <p className={styles.notice}>{t('tenants.screen.readOnlyNote')}</p>}
+      <ListViewsBar views={views} />
       <TenantsTable
         aria-labelledby={headingId}
         rows={rows}
         status={status}
         deleted={query.deleted}
         narrow={narrow}
+        hiddenColumns={views.hidden}
         sort={sort}
         onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
         actions={rowActions}

@@ -84,6 +84,11 @@ describe('UsersScreen: 10,000 users', () => {
     await keys.tab();
     expect(screen.getByRole('button', { name: 'Novo usuário' })).toHaveFocus();
     await tabThroughFilters();
+    // Then the saved views and the column chooser above the table.
+    await keys.tab();
+    expect(screen.getByRole('button', { name: 'Visões' })).toHaveFocus();
+    await keys.tab();
+    expect(screen.getByRole('button', { name: 'Colunas' })).toHaveFocus();
     await keys.tab();
     expect(document.activeElement).toBe(within(grid).getByRole('row', { name: 'Usuário 00001' }));
     await keys.keyboard('{Control>}{End}{/Control}');
@@ -143,7 +148,12 @@ describe('UsersScreen: keyboard alone', () => {
     // restoreFocus): between the two it is on the body, which a loaded box can catch.
     await waitFor(() => expect(create).toHaveFocus());
     await tabThroughFilters();
-    // Into the grid: Tab lands on a cell, arrows walk to the row's menu button.
+    // Past the saved views and the column chooser, into the grid: Tab lands on a cell, arrows walk to the
+    // row's menu button.
+    await keys.tab();
+    expect(screen.getByRole('button', { name: 'Visões' })).toHaveFocus();
+    await keys.tab();
+    expect(screen.getByRole('button', { name: 'Colunas' })).toHaveFocus();
     await keys.tab();
     const more = within(screen.getByRole('row', { name: /Ana Souza/ })).getByRole('button', {
       name: 'Ações de Ana Souza',

@@ -27,6 +27,8 @@ const VirtualizedDataTable = lazyPart(() =>
   })),
 );
 
+const NONE: readonly string[] = [];
+
 /** Fixed row height of the virtualized table: a small button plus the cell padding. */
 const ROW_HEIGHT = 52;
 
@@ -39,6 +41,8 @@ export interface UsersTableProps extends Pick<
   sort: SortDescriptor;
   onSortChange: (sort: SortDescriptor) => void;
   actions: RowActionsState;
+  /** Columns the user hid (src/ui/components/views/list-views.tsx); the name and actions always show. */
+  hiddenColumns?: readonly string[];
 }
 
 /** The columns, in the order of the viewport: they change only with the language and the breakpoint. */
@@ -102,8 +106,17 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
 }
 
 /** The users list: name, email, role, department, live presence, status and the row actions. */
-export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...props }: UsersTableProps) {
-  const columns = useColumns(actions.narrow);
+export function UsersTable({
+  rows,
+  totalUsers,
+  sort,
+  onSortChange,
+  actions,
+  hiddenColumns = NONE,
+  ...props
+}: UsersTableProps) {
+  const all = useColumns(actions.narrow);
+  const columns = useMemo(() => all.filter((c) => !hiddenColumns.includes(c.id)), [all, hiddenColumns]);
   // The size of the list is known only when it arrives: fetch the grid's chunk alongside it.
   const loading = props.status === 'loading';
   useEffect(() => {

@@ -25,6 +25,7 @@ import { lazyPart } from '../../components/lazy-with-timeout';
 import { SearchField } from '../../components/search-field';
 import { Spinner } from '../../components/spinner';
 import { VisuallyHidden } from '../../components/visually-hidden';
+import { ListViewsBar, useListViews } from '../../components/views/list-views';
 import { useServices, useSession } from '../../hooks/services-context';
 import { useAddressSync } from '../../hooks/use-address-sync';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
@@ -75,6 +76,7 @@ export default function UsersScreen() {
   const queryActor = useActorRef(usersQueryMachine, { input: { search: address } });
   useAddressSync(queryActor, { emitted: 'usersQuery.changed', location: 'usersQuery.location' });
   const query = useSelector(queryActor, selectUsersQuery);
+  const views = useListViews('users');
   const setQuery = (change: Partial<UsersQuery>) => queryActor.send({ type: 'usersQuery.change', change });
   const deferred = useDeferredValue(query);
   const collator = useMemo(
@@ -139,10 +141,12 @@ export default function UsersScreen() {
       </div>
       <UsersFilters query={query} onChange={setQuery} roles={roles} users={users} />
       <ListExportStatus actor={exporter} />
+      <ListViewsBar views={views} />
       <UsersTable
         aria-labelledby={headingId}
         rows={rows}
         totalUsers={users.length}
+        hiddenColumns={views.hidden}
         status={status}
         sort={sort}
         onSortChange={({ column, direction }) => {
