@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import { createAppBus } from '../shared/app-bus';
+import { createAppBus, type BusMessageOf } from '../shared/app-bus';
 import {
   isDirty,
   permissionGroups,
@@ -97,7 +97,9 @@ const editorEvents: Ev[] = [
 ];
 const conflictEvents: Ev[] = [
   errorEvent('savePermissions', new ApiError(409, stale)),
-  { type: 'conflict.remote', id: 41 },
+  { type: 'conflict.remote', id: 41, version: null },
+  // The form's own save, told by the event's version: not news.
+  { type: 'conflict.remote', id: 42, version: 4 },
   doneEvent('checkRemote', { record: changed, version: 5, newer: true, changes: stale.changes }),
   doneEvent('checkRemote', { record: operador, version: 4, newer: false, changes: [] }),
   errorEvent('checkRemote', new TypeError('offline')),
@@ -424,7 +426,13 @@ describe('rolePermissionsMachine: no lost update (docs/lists.md, Conflict notice
     return { fake, role: () => role, otherSaves: (routes: string[]) => store(routes, 'Bruna Souza') };
   }
 
-  const announce = (bus: ReturnType<typeof createAppBus>, id: number, targetId = 2) =>
+  /** The socket's `AuditRecorded` for the role (contracts/socket.md §3), with the version it produced when told. */
+  const announce = (
+    bus: ReturnType<typeof createAppBus>,
+    id: number,
+    targetId = 2,
+    targetVersion: number | null = null,
+  ) =>
     bus.publish({
       name: 'auditRecorded',
       tenantName: 'backoffice',
@@ -436,7 +444,8 @@ describe('rolePermissionsMachine: no lost update (docs/lists.md, Conflict notice
         targetType: 'role',
         targetId,
         targetName: 'Operador',
-      },
+        targetVersion,
+      } as BusMessageOf<'auditRecorded'>['data'],
     });
 
   function start(server: ReturnType<typeof versionedServer>) {
@@ -465,6 +474,7 @@ describe('rolePermissionsMachine: no lost update (docs/lists.md, Conflict notice
           id: 100,
           at: '2026-11-28T10:00:00.000Z',
           actorName: 'Bruna Souza',
+          actorStaff: false,
           operation: 'role.permissions',
           changes: [
             {
@@ -567,13 +577,19 @@ describe('rolePermissionsMachine: no lost update (docs/lists.md, Conflict notice
     expect(t.actor.getSnapshot().value).toBe('editing');
     t.actor.send({ type: 'roles.toggle', routeName: 'users' });
     t.actor.send({ type: 'roles.save' });
-    // The save's own record arrives while it is in flight, and again after it.
+    // The save's own record arrives while it is in flight (without its version, as an older server
+    // sends it), and again after it with the version it produced.
     announce(t.bus, 100);
     await flush();
-    announce(t.bus, 100);
+    announce(t.bus, 100, 2, 5);
     await flush();
     expect(t.actor.getSnapshot().value).toBe('editing');
     expect(t.ctx()).toMatchObject({ conflict: null, version: 5, remoteIds: [] });
     expect(server.fake.seen.filter((r) => r.path === '/api/audit')).toHaveLength(0);
+    // Told its version, the form's own change costs not even a read of the role.
+    const reads = server.fake.seen.length;
+    announce(t.bus, 100, 2, 5);
+    await flush();
+    expect(server.fake.seen.length).toBe(reads);
   });
 });

@@ -6,6 +6,7 @@ import type { I18nKey } from '../../domain/i18n-key';
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
+  mayBeNews,
   staleOf,
   versionOf,
   watchTarget,
@@ -183,6 +184,10 @@ export const rolePermissionsMachine = setup({
     canSave: ({ context }) => isEditable(context) && dirty(context) && saveRefusal(context, context.draft) === null,
     stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
     remotePending: ({ context }) => context.remoteIds.length > 0,
+    news: ({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return mayBeNews(context.version, event);
+    },
     newerWithEdits: ({ context }, check: RemoteCheck<Role>) => check.newer && dirty(context),
     newer: (_, check: RemoteCheck<Role>) => check.newer,
     newName: ({ context, event }) => {
@@ -369,7 +374,7 @@ export const rolePermissionsMachine = setup({
   on: {
     'roles.subject': { actions: 'setSubject' },
     // Noted anywhere; checked once the form is editing (src/machines/shared/conflict.ts).
-    'conflict.remote': { actions: 'noteRemote' },
+    'conflict.remote': { guard: 'news', actions: 'noteRemote' },
   },
   states: {
     loading: {
@@ -387,7 +392,7 @@ export const rolePermissionsMachine = setup({
       always: { guard: 'remotePending', target: 'checking' },
       on: {
         ...EDITS,
-        'conflict.remote': { target: 'checking', actions: 'noteRemote' },
+        'conflict.remote': { guard: 'news', target: 'checking', actions: 'noteRemote' },
         'conflict.dismiss': { actions: 'dismissConflict' },
       },
     },
@@ -423,7 +428,7 @@ export const rolePermissionsMachine = setup({
       },
       on: {
         ...EDITS,
-        'conflict.remote': { target: 'checking', reenter: true, actions: 'noteRemote' },
+        'conflict.remote': { guard: 'news', target: 'checking', reenter: true, actions: 'noteRemote' },
         'conflict.dismiss': { actions: 'dismissConflict' },
       },
     },

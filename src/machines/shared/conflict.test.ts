@@ -2,8 +2,8 @@ import { assign, createActor, setup } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { GraphqlError } from '../../api/graphql-client';
 import { fakeServer, flush, json } from '../test-support/fake-fetch';
-import { createAppBus } from './app-bus';
-import { checkRemote, readChange, staleOf, versionOf, watchTarget, type ConflictEvent } from './conflict';
+import { createAppBus, type BusMessageOf } from './app-bus';
+import { checkRemote, mayBeNews, readChange, staleOf, versionOf, watchTarget, type ConflictEvent } from './conflict';
 
 const change = {
   id: 7,
@@ -16,6 +16,7 @@ const read = {
   id: 7,
   at: '2026-11-28T10:00:00.000Z',
   actorName: 'Bruna Souza',
+  actorStaff: false,
   operation: 'user.update',
   changes: [{ field: 'name', before: '"Ana"', after: '"Ana Maria"' }],
 };
@@ -42,12 +43,19 @@ describe('staleOf', () => {
       version: null,
       changes: [read],
     });
-    expect(readChange({ ...change, actor_name: null, changes: [{ field: 1 }] })).toEqual({
+    expect(readChange({ ...change, actor_name: null, actor_staff: true, changes: [{ field: 1 }] })).toEqual({
       ...read,
       actorName: null,
+      actorStaff: true,
       changes: [],
     });
     expect(versionOf({ version: 2 })).toBe(2);
+    expect([mayBeNews(3, { version: 3 }), mayBeNews(3, { version: 4 }), mayBeNews(3, { version: null })]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(mayBeNews(null, { version: 1 })).toBe(true);
     expect(versionOf({})).toBeNull();
   });
 });
@@ -56,32 +64,48 @@ describe('watchTarget', () => {
   it("forwards only the form's own record's audit events, and stops with the form", () => {
     const bus = createAppBus();
     const form = setup({
-      types: { context: {} as { seen: number[] }, events: {} as ConflictEvent },
+      types: { context: {} as { seen: [number, number | null][] }, events: {} as ConflictEvent },
       actors: { watchTarget },
     }).createMachine({
       context: { seen: [] },
       invoke: { src: 'watchTarget', input: { bus, targetType: 'user', targetId: 4 } },
       on: {
-        'conflict.remote': { actions: assign({ seen: ({ context, event }) => [...context.seen, event.id] }) },
+        'conflict.remote': {
+          actions: assign({ seen: ({ context, event }) => [...context.seen, [event.id, event.version]] }),
+        },
       },
     });
     const actor = createActor(form).start();
-    const publish = (targetType: 'user' | 'role', targetId: number | null, id: number) =>
+    const publish = (targetType: 'user' | 'role', targetId: number | null, id: number, targetVersion?: unknown) =>
       bus.publish({
         name: 'auditRecorded',
         tenantName: 't',
         sentAt: '2026-11-28T10:00:00.000Z',
-        data: { id, at: '2026-11-28T10:00:00.000Z', operation: 'user.update', targetType, targetId, targetName: null },
+        data: {
+          id,
+          at: '2026-11-28T10:00:00.000Z',
+          operation: 'user.update',
+          targetType,
+          targetId,
+          targetName: null,
+          ...(targetVersion === undefined ? {} : { targetVersion }),
+        } as BusMessageOf<'auditRecorded'>['data'],
       });
     publish('user', 4, 1);
+    publish('user', 4, 6, 3);
+    publish('user', 4, 7, 'x');
     publish('role', 4, 2);
     publish('user', 5, 3);
     publish('user', null, 4);
-    expect(actor.getSnapshot().context.seen).toEqual([1]);
+    expect(actor.getSnapshot().context.seen).toEqual([
+      [1, null],
+      [6, 3],
+      [7, null],
+    ]);
     actor.stop();
     // Stopped: unsubscribed, so the bus holds no handler of a closed form.
     expect(() => publish('user', 4, 5)).not.toThrow();
-    expect(actor.getSnapshot().context.seen).toEqual([1]);
+    expect(actor.getSnapshot().context.seen).toHaveLength(3);
   });
 });
 

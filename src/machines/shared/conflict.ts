@@ -37,6 +37,8 @@ export interface ConflictChange {
   at: string;
   /** Null where the reader may not see who (the provider's staff, contracts/openapi.yaml `AuditRecord`). */
   actorName: string | null;
+  /** The provider's staff made it (shown as the provider's team when the name is hidden). */
+  actorStaff: boolean;
   operation: string;
   changes: ConflictField[];
 }
@@ -56,7 +58,8 @@ export interface Conflict {
 
 /** The events of the shared fragment. */
 export type ConflictEvent =
-  | { type: 'conflict.remote'; id: number }
+  /** `version`: the version the change produced (the event's `targetVersion`), null when not told. */
+  | { type: 'conflict.remote'; id: number; version: number | null }
   | { type: 'conflict.reapply' }
   | { type: 'conflict.discard' }
   | { type: 'conflict.dismiss' };
@@ -77,6 +80,7 @@ export function readChange(value: unknown): ConflictChange | null {
     id: value.id,
     at: value.at,
     actorName: typeof value.actor_name === 'string' ? value.actor_name : null,
+    actorStaff: value.actor_staff === true,
     operation: typeof value.operation === 'string' ? value.operation : '',
     changes,
   };
@@ -126,10 +130,20 @@ export interface WatchTargetInput {
 export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ input, sendBack }) => {
   if (!input.bus) return undefined;
   return input.bus.on('auditRecorded', (message) => {
-    if (message.data.targetType === input.targetType && message.data.targetId === input.targetId)
-      sendBack({ type: 'conflict.remote', id: message.data.id });
+    if (message.data.targetType !== input.targetType || message.data.targetId !== input.targetId) return;
+    // `targetVersion` (contracts/socket.md §3): lets a form skip a change it already holds, its own save's.
+    const version = (message.data as { targetVersion?: unknown }).targetVersion;
+    sendBack({ type: 'conflict.remote', id: message.data.id, version: typeof version === 'number' ? version : null });
   });
 });
+
+/**
+ * Whether an announced change may be one the form has not loaded: not when the event says which version it
+ * produced and the form holds that version or a later one.
+ */
+export function mayBeNews(formVersion: number | null, event: { version: number | null }): boolean {
+  return event.version === null || formVersion === null || event.version > formVersion;
+}
 
 /** Input of a {@link checkRemote} actor. */
 export interface CheckRemoteInput<TRecord> {

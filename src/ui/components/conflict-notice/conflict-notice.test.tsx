@@ -17,6 +17,7 @@ const theirs: Conflict = {
       id: 100,
       at: '2026-11-28T10:00:00.000Z',
       actorName: 'Bruna Souza',
+      actorStaff: false,
       operation: 'role.permissions',
       changes: [{ field: 'permissions', before: '["users"]', after: '["dashboard-report","users"]' }],
     },

@@ -110,7 +110,7 @@ function Change({
     <li className={styles.change}>
       <p className={styles.byline}>
         {t('conflict.byline', {
-          who: change.actorName ?? t('conflict.someone'),
+          who: change.actorName ?? (change.actorStaff ? t('audit.staffActor') : t('conflict.someone')),
           operation: i18n.exists(operationKey) ? t(operationKey as 'audit.none') : change.operation,
         })}{' '}
         · <time dateTime={change.at}>{formatDateTime(change.at, i18n.language)}</time>
