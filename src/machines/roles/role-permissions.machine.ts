@@ -7,6 +7,7 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   mayBeNews,
+  restAuditReader,
   staleOf,
   versionOf,
   watchTarget,
@@ -402,7 +403,7 @@ export const rolePermissionsMachine = setup({
         id: 'checkRemote',
         src: 'checkRemote',
         input: ({ context }) => ({
-          rest: context.rest,
+          audit: restAuditReader(context.rest),
           targetType: 'role' as const,
           targetId: context.roleId,
           version: context.version,

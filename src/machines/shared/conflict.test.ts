@@ -1,9 +1,19 @@
 import { assign, createActor, setup } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { GraphqlError } from '../../api/graphql-client';
-import { fakeServer, flush, json } from '../test-support/fake-fetch';
+import { fakeServer, flush, gqlData, json, operationOf } from '../test-support/fake-fetch';
 import { createAppBus, type BusMessageOf } from './app-bus';
-import { checkRemote, mayBeNews, readChange, staleOf, versionOf, watchTarget, type ConflictEvent } from './conflict';
+import {
+  checkRemote,
+  graphqlAuditReader,
+  mayBeNews,
+  restAuditReader,
+  readChange,
+  staleOf,
+  versionOf,
+  watchTarget,
+  type ConflictEvent,
+} from './conflict';
 
 const change = {
   id: 7,
@@ -119,7 +129,7 @@ describe('checkRemote', () => {
     const fake = fakeServer((r) => (r.path === '/api/audit' ? answer() : json(200, { id: 4, version: current })));
     const actor = createActor(checkRemote<{ id: number; version: number }>(), {
       input: {
-        rest: fake.rest,
+        audit: restAuditReader(fake.rest),
         targetType: 'user',
         targetId: 4,
         version,
@@ -149,5 +159,22 @@ describe('checkRemote', () => {
   it('an audit log the reader may not read still reports the change, without details', async () => {
     const { output } = await run(2, 3, () => json(403, { error: 'forbidden', message: 'no' }));
     expect(output).toMatchObject({ newer: true, changes: [] });
+  });
+});
+
+describe('graphqlAuditReader', () => {
+  it("reads the record's audit page through GraphQL auditRecords, with the target's filters", async () => {
+    const fake = fakeServer(() =>
+      gqlData({ auditRecords: { data: [{ ...change, target_type: 'user' }], next: null } }),
+    );
+    const records = await graphqlAuditReader(fake.execute)(
+      { targetType: 'user', targetId: 4 },
+      new AbortController().signal,
+    );
+    expect(records).toEqual([{ ...change, target_type: 'user' }]);
+    expect(operationOf(fake.seen[0]!)).toEqual({
+      name: 'auditRecords',
+      variables: { targetType: 'user', targetId: 4, limit: 20 },
+    });
   });
 });

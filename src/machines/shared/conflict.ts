@@ -1,7 +1,8 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import { GraphqlError } from '../../api/graphql-client';
-import type { RestClient } from '../../api/rest-client';
+import { GraphqlError, type Execute } from '../../api/graphql-client';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import { AuditRecordsDocument } from '../../generated/graphql';
 import type { AuditTargetType } from '../../domain/audit';
 import type { AppBus } from './app-bus';
 
@@ -145,16 +146,48 @@ export function mayBeNews(formVersion: number | null, event: { version: number |
   return event.version === null || formVersion === null || event.version > formVersion;
 }
 
+/** Reads the latest audit records of one record (raw, newest first), or fails when the reader may not. */
+export type AuditReader = (
+  target: { targetType: AuditTargetType; targetId: number },
+  signal: AbortSignal,
+) => Promise<unknown[]>;
+
+/** The audit records through REST `GET /api/audit?targetType=&targetId=` (forms that speak REST). */
+export const restAuditReader =
+  (rest: RestClient): AuditReader =>
+  async (target, signal) => {
+    const page = unwrap(
+      await rest.GET('/api/audit', {
+        headers: { Accept: 'application/json' },
+        params: { query: { targetType: target.targetType, targetId: target.targetId, limit: 20 } },
+        signal,
+      }),
+    );
+    return isRecord(page) && Array.isArray(page.data) ? (page.data as unknown[]) : [];
+  };
+
+/** The audit records through GraphQL `auditRecords` (forms that speak GraphQL). */
+export const graphqlAuditReader =
+  (execute: Execute): AuditReader =>
+  async (target, signal) =>
+    (
+      await execute(
+        AuditRecordsDocument,
+        { targetType: target.targetType, targetId: target.targetId, limit: 20 },
+        { signal },
+      )
+    ).auditRecords.data;
+
 /** Input of a {@link checkRemote} actor. */
 export interface CheckRemoteInput<TRecord> {
-  rest: RestClient;
   targetType: AuditTargetType;
   targetId: number;
   /** The version the form holds. */
   version: number | null;
-  /** The audit records the events named (the ones to show when the records carry no version). */
+  /** The audit records the events named (the ones shown when the records carry no version). */
   ids: readonly number[];
   load: (signal: AbortSignal) => Promise<TRecord>;
+  audit: AuditReader;
 }
 
 /** What {@link checkRemote} found: the record now, and what changed since the form's version (none: nothing new). */
@@ -167,11 +200,11 @@ export interface RemoteCheck<TRecord> {
 }
 
 /**
- * Whether the form's record changed since the version it holds: reads the record and its latest audit
- * records (`GET /api/audit?targetType=&targetId=`). The form's own save raised its version already, so its
- * own record is never news. Changes are the audit records with `target_version` above the form's version
- * where the server gives it, else the records the events named. An audit log the reader cannot read
- * leaves the notice without details, never without the notice.
+ * Whether the form's record changed since the version it holds: reads the record and, when it did, its
+ * latest audit records. The form's own save raised its version already, so its own record is never news.
+ * Changes are the audit records with `target_version` above the form's version where the server gives it,
+ * else the records the events named. An audit log the reader cannot read leaves the notice without
+ * details, never without the notice.
  */
 export function checkRemote<TRecord>() {
   return fromPromise<RemoteCheck<TRecord>, CheckRemoteInput<TRecord>>(async ({ input, signal }) => {
@@ -181,12 +214,7 @@ export function checkRemote<TRecord>() {
     if (!newer) return { record, version, newer, changes: [] };
     let changes: ConflictChange[] = [];
     try {
-      const page = await input.rest.GET('/api/audit', {
-        headers: { Accept: 'application/json' },
-        params: { query: { targetType: input.targetType, targetId: input.targetId, limit: 20 } },
-        signal,
-      });
-      const data = isRecord(page.data) && Array.isArray(page.data.data) ? (page.data.data as unknown[]) : [];
+      const data = await input.audit({ targetType: input.targetType, targetId: input.targetId }, signal);
       const wanted = data.filter((r) => {
         if (!isRecord(r)) return false;
         const targetVersion = r.target_version;

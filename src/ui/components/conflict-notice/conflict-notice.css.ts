@@ -54,6 +54,9 @@ export const fields = style({
   fontSize: vars.font.size.sm,
 });
 
+/** A term and its value inside the grid of `fields`. */
+export const pair = style({ display: 'contents' });
+
 export const term = style({ margin: 0, fontWeight: vars.font.weight.medium, overflowWrap: 'anywhere' });
 
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });

@@ -49,6 +49,24 @@ function ListChange({
   );
 }
 
+/** One value: by the form's own label where it has one (a role's name for its id), else as the audit log shows it. */
+function Scalar({
+  text,
+  context,
+  itemLabel,
+}: {
+  text: string | null;
+  context: ValueContext;
+  itemLabel: (field: string, item: string) => string;
+}) {
+  const value = readAuditValue(text);
+  if (value.kind === 'text') {
+    const label = itemLabel(context.field, value.text);
+    if (label !== value.text) return <>{label}</>;
+  }
+  return <Value text={text} context={context} />;
+}
+
 /** Each field before → after; a list field as what was added and what was taken away. */
 function Fields({
   fields,
@@ -68,7 +86,7 @@ function Fields({
         const before = readAuditValue(f.before);
         const after = readAuditValue(f.after);
         return (
-          <div key={f.field} style={{ display: 'contents' }}>
+          <div key={f.field} className={styles.pair}>
             <dt className={styles.term}>{fieldLabel(t, exists, f.field)}</dt>
             <dd className={styles.value}>
               {before.kind !== 'text' && before.kind !== 'boolean' && after.kind === 'list' ? (
@@ -80,11 +98,11 @@ function Fields({
                 />
               ) : (
                 <>
-                  <Value text={f.before} context={context} />
+                  <Scalar text={f.before} context={context} itemLabel={itemLabel} />
                   <span className={styles.arrow} aria-label={t('conflict.becomes')}>
                     →
                   </span>
-                  <Value text={f.after} context={context} />
+                  <Scalar text={f.after} context={context} itemLabel={itemLabel} />
                 </>
               )}
             </dd>
