@@ -41,6 +41,7 @@ const USERS: UsersQuery = {
   users: [
     {
       id: 1,
+      version: 1,
       name: 'Ana',
       username: 'ana',
       email: 'ana@example.com',

@@ -18,11 +18,11 @@ const OPERADOR: User = {
   id: 2,
   name: 'Olívia Operadora',
   email: 'operador@demo.local',
-  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-report'] },
+  role: { id: 2, name: 'operador', display_name: 'Operador', version: 1, has_permission_routes: ['dashboard-report'] },
 };
 const ROLES = [
-  { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] },
-  { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-report'] },
+  { id: 1, name: 'administrador', display_name: 'Administrador', version: 1, has_permission_routes: [] },
+  { id: 2, name: 'operador', display_name: 'Operador', version: 1, has_permission_routes: ['dashboard-report'] },
 ];
 
 function api(login: Responder = () => json(200, loginAnswer(ADMIN_USER)), me: User = ADMIN_USER): Responder {
@@ -222,6 +222,7 @@ describe('app shell', () => {
           syncedMessages: 40,
           totalMessages: 100,
           created_at: '2026-01-01T00:00:00Z',
+          version: 1,
         },
         tenantName: 'backoffice',
         sentAt: new Date().toISOString(),

@@ -131,6 +131,11 @@ export interface ServerEventData {
     targetType: AuditTargetType;
     targetId: Id | null;
     targetName: string | null;
+    /**
+     * Extension (docs/lists.md, Versions): the target's version this change produced (the feature set's for
+     * `tenant.feature`); null when it changes no versioned record. Optional: a server without versions omits it.
+     */
+    targetVersion?: number | null;
   };
 }
 

@@ -110,7 +110,7 @@ export type NewUserMutationVariables = Exact<{
 }>;
 
 
-export type NewUserMutation = { newUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
+export type NewUserMutation = { newUser: { id: number, version: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
 export type OnlineUsersQueryVariables = Exact<{
   user_id?: number | null | undefined;
@@ -136,6 +136,7 @@ export type UpdateConnectionMutationVariables = Exact<{
   id: number;
   name?: string | null | undefined;
   activated?: boolean | null | undefined;
+  version?: number | null | undefined;
 }>;
 
 
@@ -145,6 +146,7 @@ export type UpdateDepartmentMutationVariables = Exact<{
   id: number;
   name?: string | null | undefined;
   activated?: boolean | null | undefined;
+  version?: number | null | undefined;
 }>;
 
 
@@ -160,10 +162,11 @@ export type UpdateUserMutationVariables = Exact<{
   user_department_id?: number | null | undefined;
   chosen_instances?: Array<number> | number | null | undefined;
   current_password?: string | null | undefined;
+  version?: number | null | undefined;
 }>;
 
 
-export type UpdateUserMutation = { updateUser: { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
+export type UpdateUserMutation = { updateUser: { id: number, version: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> } };
 
 export type UpdateUserPasswordMutationVariables = Exact<{
   password: string;
@@ -196,12 +199,12 @@ export type UserInstancesQueryVariables = Exact<{
 
 export type UserInstancesQuery = { userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
 
-export type UserRowFragment = { id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
+export type UserRowFragment = { id: number, version: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> };
 
 export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type UsersQuery = { users: Array<{ id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> };
+export type UsersQuery = { users: Array<{ id: number, version: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -304,6 +307,7 @@ fragment UserInstanceLink on UserInstance {
 export const UserRowFragmentDoc = new TypedDocumentString(`
     fragment UserRow on User {
   id
+  version
   name
   username
   email
@@ -560,6 +564,7 @@ fragment UserInstanceLink on UserInstance {
 }
 fragment UserRow on User {
   id
+  version
   name
   username
   email
@@ -616,8 +621,8 @@ export const RolesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<RolesQuery, RolesQueryVariables>;
 export const UpdateConnectionDocument = new TypedDocumentString(`
-    mutation updateConnection($id: Int!, $name: String, $activated: Boolean) {
-  updateConnection(id: $id, name: $name, activated: $activated) {
+    mutation updateConnection($id: Int!, $name: String, $activated: Boolean, $version: Int) {
+  updateConnection(id: $id, name: $name, activated: $activated, version: $version) {
     ...Connection
   }
 }
@@ -632,8 +637,8 @@ export const UpdateConnectionDocument = new TypedDocumentString(`
   last_seen_at
 }`) as unknown as TypedDocumentString<UpdateConnectionMutation, UpdateConnectionMutationVariables>;
 export const UpdateDepartmentDocument = new TypedDocumentString(`
-    mutation updateDepartment($id: Int!, $name: String, $activated: Boolean) {
-  updateDepartment(id: $id, name: $name, activated: $activated) {
+    mutation updateDepartment($id: Int!, $name: String, $activated: Boolean, $version: Int) {
+  updateDepartment(id: $id, name: $name, activated: $activated, version: $version) {
     ...Department
   }
 }
@@ -643,7 +648,7 @@ export const UpdateDepartmentDocument = new TypedDocumentString(`
   activated
 }`) as unknown as TypedDocumentString<UpdateDepartmentMutation, UpdateDepartmentMutationVariables>;
 export const UpdateUserDocument = new TypedDocumentString(`
-    mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String) {
+    mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String, $version: Int) {
   updateUser(
     id: $id
     username: $username
@@ -654,6 +659,7 @@ export const UpdateUserDocument = new TypedDocumentString(`
     user_department_id: $user_department_id
     chosen_instances: $chosen_instances
     current_password: $current_password
+    version: $version
   ) {
     ...UserRow
   }
@@ -676,6 +682,7 @@ fragment UserInstanceLink on UserInstance {
 }
 fragment UserRow on User {
   id
+  version
   name
   username
   email
@@ -848,6 +855,7 @@ fragment UserInstanceLink on UserInstance {
 }
 fragment UserRow on User {
   id
+  version
   name
   username
   email

@@ -1355,6 +1355,10 @@ export interface components {
     schemas: {
         /** @description A database id. */
         Id: number;
+        /** @description The record's version (docs/lists.md, Versions): 1 when created, raised by one with every audited change of the record, whichever protocol or screen makes it. Send it back with a save to refuse the save when someone changed the record since it was read (409 `stale`). */
+        Version: number;
+        /** @description Optional: the `version` of the record as the caller read it. When it is not the record's current version, nothing is written and the answer is 409 with `error: stale`, the current `version` and the audited `changes` made since. Absent: the save proceeds whatever changed meanwhile (last write wins). */
+        SaveVersion: number;
         /**
          * Format: date
          * @description A calendar day, YYYY-MM-DD.
@@ -1388,6 +1392,17 @@ export interface components {
             field: string;
             before: string | null;
             after: string | null;
+        };
+        /** @description One audited change of a record, in a 409 `stale` answer: the audit record's id, when, who (by the audit log's rule for readers who are not back-office staff: when `actor_staff` is true their `actor_name` is null, shown as the provider's team), the operation, the version it produced and each field before and after. */
+        StaleChange: {
+            id: components["schemas"]["Id"];
+            /** Format: date-time */
+            at: string;
+            actor_name: string | null;
+            actor_staff: boolean;
+            operation: components["schemas"]["AuditOperation"];
+            version: components["schemas"]["Version"];
+            changes: components["schemas"]["AuditChange"][];
         };
         /** @description One audit record. The actor is null for the server's own work (the retention purge) and for a denial of an unknown caller; names are as they were when written. A reader who is not back-office staff never sees who of the provider's staff acted: when `actor_staff` is true, `actor_user_id`, `actor_name`, `actor_email`, `actor_tenant_id`, `actor_tenant_name`, `address` and `request_id` are null for such a reader (show the actor as the provider's team, "Equipe do provedor"); staff readers see every field. */
         AuditRecord: {
@@ -1581,10 +1596,14 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it).
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it). `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale";
+            /** @description With `error: stale` only. The record's current version; a save may send it to overwrite what changed. */
+            version?: components["schemas"]["Version"];
+            /** @description With `error: stale` only. The audited changes of the record made after the version the save sent, oldest first; at most the 50 most recent (older ones are in the audit log). Empty when the log keeps none of them (retention) or the sent version is ahead of the record's. */
+            changes?: components["schemas"]["StaleChange"][];
         };
         TooManyRequests: {
             message: string;
@@ -1670,6 +1689,7 @@ export interface components {
         };
         Role: {
             id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
             /** @description Machine name (administrador, operador…). */
             name: string;
             display_name: string;
@@ -1681,11 +1701,13 @@ export interface components {
         };
         RoleRename: {
             display_name: string;
+            version?: components["schemas"]["SaveVersion"];
         };
         Department: {
             id: components["schemas"]["Id"];
             name: string;
             activated: boolean;
+            version: components["schemas"]["Version"];
         };
         DepartmentCreate: {
             /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
@@ -1695,11 +1717,13 @@ export interface components {
             /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
             name?: string;
             activated?: boolean;
+            version?: components["schemas"]["SaveVersion"];
         };
         InstanceRef: {
             id: components["schemas"]["Id"];
             name: string;
             activated: boolean;
+            version: components["schemas"]["Version"];
         };
         UserInstance: {
             id: components["schemas"]["Id"];
@@ -1707,6 +1731,7 @@ export interface components {
         };
         User: {
             id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
             name: string;
             username: string;
             /** Format: email */
@@ -1755,14 +1780,17 @@ export interface components {
             chosen_instances?: components["schemas"]["Id"][];
             /** @description The caller's current password, required when it changes its OWN e-mail (400 on `body/current_password` when missing or wrong; a wrong one counts as a failed sign-in). Ignored otherwise. */
             current_password?: string;
+            version?: components["schemas"]["SaveVersion"];
         };
         UserEmailOnly: {
             email: components["schemas"]["Email"];
             /** @description The caller's current password, required when it changes its OWN e-mail (400 on `body/current_password` when missing or wrong; a wrong one counts as a failed sign-in). Ignored otherwise. */
             current_password?: string;
+            version?: components["schemas"]["SaveVersion"];
         };
         UserNameOnly: {
             name: components["schemas"]["PersonName"];
+            version?: components["schemas"]["SaveVersion"];
         };
         UserBlockPatch: {
             /** @description false unblocks; true blocks and revokes the user's tokens. */
@@ -1829,6 +1857,9 @@ export interface components {
         FeatureOption: string;
         Tenant: {
             id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            /** @description The version of the tenant's feature set (each `Feature.version`), apart from `version`, since the features editor and the tenant form are different forms. */
+            features_version: components["schemas"]["Version"];
             name: components["schemas"]["TenantName"];
             /** @description Masked CNPJ in upper case, `AA.AAA.AAA/AAAA-DD`: 12 letters or digits, then 2 check digits (`11.222.333/0001-81`, `12.ABC.345/01DE-35`). */
             cnpj: string;
@@ -1867,6 +1898,7 @@ export interface components {
             cnpj: string;
             template: string;
             pool: string;
+            version?: components["schemas"]["SaveVersion"];
         };
         TenantPageRequest: {
             /**
@@ -1913,11 +1945,14 @@ export interface components {
             user: number;
             /** @description Ticket limit. */
             ticket: number;
+            version?: components["schemas"]["SaveVersion"];
         };
         Feature: {
             option: components["schemas"]["FeatureOption"];
             enabled: boolean;
             tenantName: components["schemas"]["TenantName"];
+            /** @description The version of the tenant's feature set (`Tenant.features_version`), raised by every change of any of its features. Always in answers; in a save, optional as `SaveVersion` says (409 `stale` when not current). */
+            version?: components["schemas"]["SaveVersion"];
         };
         SyncAnalyticsResult: {
             tenantName: components["schemas"]["TenantName"];
@@ -1977,11 +2012,13 @@ export interface components {
         PermissionUpdate: {
             roleId: components["schemas"]["Id"];
             permissions: components["schemas"]["RouteName"][];
+            version?: components["schemas"]["SaveVersion"];
         };
         /** @enum {string} */
         InstanceStatus: "idle" | "syncing" | "done" | "failed";
         Instance: {
             id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
             name: string;
             activated: boolean;
             tenantName: components["schemas"]["TenantName"];
@@ -2009,6 +2046,7 @@ export interface components {
             activated?: boolean;
             isOfficial?: boolean;
             isUnlimited?: boolean;
+            version?: components["schemas"]["SaveVersion"];
         };
         InstanceSync: {
             id: components["schemas"]["Id"];
@@ -2020,6 +2058,7 @@ export interface components {
         };
         Connection: {
             id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
             tenantName: components["schemas"]["TenantName"];
             instance_id: components["schemas"]["Id"];
             instance_name: string;
@@ -2044,6 +2083,7 @@ export interface components {
             /** @description Trimmed; blank after trimming answers 400; unique in the instance ignoring case. */
             name?: string;
             activated?: boolean;
+            version?: components["schemas"]["SaveVersion"];
         };
         DashboardSummary: {
             startAt: components["schemas"]["IsoDate"];
@@ -2255,7 +2295,7 @@ export interface components {
                 "application/json": components["schemas"]["NotFound"];
             };
         };
-        /** @description The change conflicts with the current state (duplicate name or email, already deleted, sync running…). */
+        /** @description The change conflicts with the current state (duplicate name or email, already deleted, sync running…), or a save's `version` is not the record's current one (`error: stale`, with `version` and `changes`; docs/lists.md, Versions). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2389,6 +2429,7 @@ export interface operations {
                      *       ],
                      *       "user": {
                      *         "id": 1,
+                     *         "version": 1,
                      *         "name": "Ana Administradora",
                      *         "username": "admin",
                      *         "email": "admin@demo.local",
@@ -2403,12 +2444,14 @@ export interface operations {
                      *           "id": 1,
                      *           "name": "administrador",
                      *           "display_name": "Administrador",
+                     *           "version": 1,
                      *           "has_permission_routes": []
                      *         },
                      *         "userDepartment": {
                      *           "id": 1,
                      *           "name": "Atendimento",
-                     *           "activated": true
+                     *           "activated": true,
+                     *           "version": 1
                      *         },
                      *         "userInstances": [
                      *           {
@@ -2416,7 +2459,8 @@ export interface operations {
                      *             "instance": {
                      *               "id": 1,
                      *               "name": "WhatsApp Loja 1",
-                     *               "activated": true
+                     *               "activated": true,
+                     *               "version": 1
                      *             }
                      *           }
                      *         ]
@@ -2503,6 +2547,7 @@ export interface operations {
                      * @example {
                      *       "user": {
                      *         "id": 1,
+                     *         "version": 1,
                      *         "name": "Ana Administradora",
                      *         "username": "admin",
                      *         "email": "admin@demo.local",
@@ -2517,12 +2562,14 @@ export interface operations {
                      *           "id": 1,
                      *           "name": "administrador",
                      *           "display_name": "Administrador",
+                     *           "version": 1,
                      *           "has_permission_routes": []
                      *         },
                      *         "userDepartment": {
                      *           "id": 1,
                      *           "name": "Atendimento",
-                     *           "activated": true
+                     *           "activated": true,
+                     *           "version": 1
                      *         },
                      *         "userInstances": [
                      *           {
@@ -2530,7 +2577,8 @@ export interface operations {
                      *             "instance": {
                      *               "id": 1,
                      *               "name": "WhatsApp Loja 1",
-                     *               "activated": true
+                     *               "activated": true,
+                     *               "version": 1
                      *             }
                      *           }
                      *         ]
@@ -2755,6 +2803,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": 1,
+                     *         "version": 1,
                      *         "name": "Ana Administradora",
                      *         "username": "admin",
                      *         "email": "admin@demo.local",
@@ -2769,12 +2818,14 @@ export interface operations {
                      *           "id": 1,
                      *           "name": "administrador",
                      *           "display_name": "Administrador",
+                     *           "version": 1,
                      *           "has_permission_routes": []
                      *         },
                      *         "userDepartment": {
                      *           "id": 1,
                      *           "name": "Atendimento",
-                     *           "activated": true
+                     *           "activated": true,
+                     *           "version": 1
                      *         },
                      *         "userInstances": [
                      *           {
@@ -2782,7 +2833,8 @@ export interface operations {
                      *             "instance": {
                      *               "id": 1,
                      *               "name": "WhatsApp Loja 1",
-                     *               "activated": true
+                     *               "activated": true,
+                     *               "version": 1
                      *             }
                      *           }
                      *         ]
@@ -2898,6 +2950,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 12,
+                     *       "version": 1,
                      *       "name": "Joana Silva",
                      *       "username": "joana.silva",
                      *       "email": "joana@demo.local",
@@ -2912,6 +2965,7 @@ export interface operations {
                      *         "id": 2,
                      *         "name": "operador",
                      *         "display_name": "Operador",
+                     *         "version": 1,
                      *         "has_permission_routes": [
                      *           "dashboard-report"
                      *         ]
@@ -3683,6 +3737,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 14,
+                     *           "version": 1,
+                     *           "features_version": 1,
                      *           "name": "drogaria-nova",
                      *           "cnpj": "12.ABC.345/01DE-35",
                      *           "features": [
@@ -3699,6 +3755,8 @@ export interface operations {
                      *         },
                      *         {
                      *           "id": 3,
+                     *           "version": 1,
+                     *           "features_version": 1,
                      *           "name": "farmacia-central",
                      *           "cnpj": "11.222.333/0001-81",
                      *           "features": [
@@ -3908,6 +3966,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4397,6 +4456,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4733,6 +4793,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 2,
+                     *       "version": 1,
                      *       "name": "operador",
                      *       "display_name": "Operador",
                      *       "has_permission_routes": [
@@ -4775,6 +4836,7 @@ export interface operations {
                      *         "id": 1,
                      *         "name": "administrador",
                      *         "display_name": "Administrador",
+                     *         "version": 1,
                      *         "has_permission_routes": []
                      *       }
                      *     ]
@@ -4817,6 +4879,7 @@ export interface operations {
                      *       "id": 3,
                      *       "name": "supervisor",
                      *       "display_name": "Supervisor",
+                     *       "version": 1,
                      *       "has_permission_routes": []
                      *     }
                      */
@@ -4855,6 +4918,7 @@ export interface operations {
                      *       "id": 2,
                      *       "name": "operador",
                      *       "display_name": "Operador",
+                     *       "version": 1,
                      *       "has_permission_routes": [
                      *         "dashboard-analytics"
                      *       ]
@@ -4902,6 +4966,7 @@ export interface operations {
                      *       "id": 2,
                      *       "name": "operador",
                      *       "display_name": "Operador de loja",
+                     *       "version": 2,
                      *       "has_permission_routes": [
                      *         "dashboard-analytics"
                      *       ]
@@ -4914,6 +4979,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4981,7 +5047,8 @@ export interface operations {
                      *       {
                      *         "id": 1,
                      *         "name": "Atendimento",
-                     *         "activated": true
+                     *         "activated": true,
+                     *         "version": 1
                      *       }
                      *     ]
                      */
@@ -5029,7 +5096,8 @@ export interface operations {
                      * @example {
                      *       "id": 3,
                      *       "name": "Financeiro",
-                     *       "activated": true
+                     *       "activated": true,
+                     *       "version": 1
                      *     }
                      */
                     "application/json": components["schemas"]["Department"];
@@ -5083,7 +5151,8 @@ export interface operations {
                      * @example {
                      *       "id": 3,
                      *       "name": "Financeiro e cobrança",
-                     *       "activated": false
+                     *       "activated": false,
+                     *       "version": 2
                      *     }
                      */
                     "application/json": components["schemas"]["Department"];
@@ -5121,6 +5190,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": 1,
+                     *         "version": 1,
                      *         "name": "WhatsApp Loja 1",
                      *         "activated": true,
                      *         "tenantName": "farmacia-central",
@@ -5288,6 +5358,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "id": 1,
+                     *         "version": 1,
                      *         "tenantName": "farmacia-central",
                      *         "instance_id": 1,
                      *         "instance_name": "WhatsApp Loja 1",
@@ -5338,6 +5409,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 4,
+                     *       "version": 1,
                      *       "tenantName": "farmacia-central",
                      *       "instance_id": 1,
                      *       "instance_name": "WhatsApp Loja 1",
@@ -5391,6 +5463,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 4,
+                     *       "version": 1,
                      *       "tenantName": "farmacia-central",
                      *       "instance_id": 1,
                      *       "instance_name": "WhatsApp Loja 1",

@@ -117,6 +117,9 @@ function eventDataProblems({ event, data }: Envelope): string[] {
     if (data.targetId !== null && !isId(data.targetId)) problems.push('data.targetId is neither an id nor null');
     if (data.targetName !== null && typeof data.targetName !== 'string')
       problems.push('data.targetName is neither a string nor null');
+    // Extension (docs/lists.md, Versions): optional, as a server without versions omits it.
+    if (data.targetVersion !== undefined && data.targetVersion !== null && !isId(data.targetVersion))
+      problems.push('data.targetVersion is neither a version (a positive integer) nor null');
   }
   return problems;
 }

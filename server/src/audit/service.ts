@@ -153,8 +153,9 @@ export function readAs(reader: Actor, backofficeTenantId: number | undefined, ro
   };
 }
 
-export function toAuditRecord(row: ReadAuditRow): AuditRecordDto {
-  // The writer (./trail.ts) stores only names of src/domain/audit.ts.
+export function toAuditRecord({ target_version: _version, ...row }: ReadAuditRow): AuditRecordDto {
+  // The writer (./trail.ts) stores only names of src/domain/audit.ts. The target's version serves stale
+  // saves (./versions.ts); the contract's record does not carry it.
   return {
     ...row,
     at: row.at.toISOString(),

@@ -3,6 +3,8 @@ import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOpera
 import type { Database } from '../db/schema';
 import type { EventBus, EventTenant } from '../base/events';
 import type { Actor, Origin } from '../access/caller';
+import type { DomainError } from '../base/domain-error';
+import { raiseOrRead, staleError, versionedTarget, VERSIONING, type VersionedTarget } from './versions';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
@@ -37,6 +39,11 @@ export interface AuditEntry {
   /** The tenant the target belongs to (null: shared by every tenant, as roles, or the server's own). */
   tenantId: number | null;
   changes?: readonly AuditChange[];
+  /**
+   * The target's version the change's own statement produced (a save that checked the version it was
+   * sent: ./versions.ts). Absent: the trail raises the version itself, when the operation raises one.
+   */
+  version?: number;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -74,6 +81,8 @@ export interface AuditWritten {
   targetType: (typeof AUDIT_OPERATIONS)[AuditOperation];
   targetId: number | null;
   targetName: string | null;
+  /** The target's version this change produced (./versions.ts); null when it changes no versioned record. */
+  targetVersion: number | null;
   /** Tenants whose connections hear of it: the target's and the actor's (to holders of `audit` only). */
   tenants: EventTenant[];
 }
@@ -84,6 +93,16 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
     if (AUDIT_SECRET_FIELD.test(change.field)) throw new Error(`audit: refusing to record field ${change.field}`);
   const actorId = who.actor?.userId ?? null;
   const actorTenantId = who.actor?.tenantId ?? null;
+  // Every audited change of a versioned record raises its version in the change's transaction
+  // (docs/lists.md, Versions): by the change's own statement when it checked a sent version, else here.
+  const versioning = VERSIONING[entry.operation];
+  const target = versionedTarget(entry.operation, AUDIT_OPERATIONS[entry.operation], entry.target.id);
+  const targetVersion =
+    versioning === null || target === null
+      ? null
+      : versioning === 'raise' && entry.version !== undefined
+        ? entry.version
+        : ((await raiseOrRead(db, target, versioning)) ?? null);
   const row = await db
     .insertInto('audit_log')
     .values({
@@ -101,6 +120,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_id: entry.tenantId,
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
+      target_version: targetVersion,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
@@ -117,6 +137,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
     targetType: AUDIT_OPERATIONS[entry.operation],
     targetId: entry.target.id,
     targetName: entry.target.name,
+    targetVersion,
     tenants: [...tenants.values()],
   };
 }
@@ -132,9 +153,33 @@ export interface AuditTrail {
   transaction<T>(who: AuditWho, work: (trx: Transaction<Database>, record: Recorder) => Promise<T>): Promise<T>;
   /** One record in its own transaction (sign-ins, sign-outs, denials: nothing else to commit with). */
   write(who: AuditWho, entry: AuditEntry): Promise<void>;
+  /**
+   * The refusal of a save that sent version `sent` of `target` while it is at another (./versions.ts
+   * `staleError`), read with `db` (the save's transaction) as `reader` may read the audit log.
+   */
+  stale(db: Db, reader: { originBackoffice: boolean }, target: VersionedTarget, sent: number): Promise<DomainError>;
 }
 
-export function createAuditTrail({ db, events }: { db: Kysely<Database>; events: EventBus }): AuditTrail {
+export function createAuditTrail({
+  db,
+  events,
+  config,
+}: {
+  db: Kysely<Database>;
+  events: EventBus;
+  /** Who is back-office staff, for the stale answer's actors; none: nobody is. */
+  config?: { backofficeTenant: string };
+}): AuditTrail {
+  // The back-office tenant's id never changes once it exists; asked again until it does.
+  let backofficeId: number | undefined;
+  async function backoffice(trx: Db): Promise<number | undefined> {
+    if (config === undefined) return undefined;
+    backofficeId ??= (
+      await trx.selectFrom('tenants').select('id').where('name', '=', config.backofficeTenant).executeTakeFirst()
+    )?.id;
+    return backofficeId;
+  }
+
   function announce(written: readonly AuditWritten[]): void {
     // The socket server sends it only to sockets whose user holds `audit` (contracts/socket.md §5).
     for (const { tenants, ...data } of written)
@@ -154,6 +199,9 @@ export function createAuditTrail({ db, events }: { db: Kysely<Database>; events:
     },
     async write(who, entry) {
       announce([await writeAudit(db, who, entry)]);
+    },
+    async stale(trx, reader, target, sent) {
+      return staleError(trx, reader, await backoffice(trx), target, sent);
     },
   };
 }

@@ -24,6 +24,8 @@ export type DomainErrorKind =
   | 'unknown_reference'
   /** The change conflicts with what is stored: a duplicate, or a state that forbids it. */
   | 'conflict'
+  /** A save sent a version of the record that is not its current one (docs/lists.md, Versions): nothing written. */
+  | 'stale'
   /** A tenant's limit (users) is reached. */
   | 'limit_reached'
   /** Too many failed attempts (sign-in, two-factor codes). */
@@ -64,6 +66,21 @@ export interface DomainErrorDetails {
   code?: ConflictCode;
   /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
   enrolment?: { secret: string; otpauth_uri: string; qr_svg: string };
+  /** `stale`: the record's current version. */
+  version?: number;
+  /** `stale`: the audited changes since the version the save sent, oldest first (contracts/openapi.yaml `StaleChange`). */
+  changes?: readonly StaleChange[];
+}
+
+/** One audited change of a record, as a stale save's answer shows it (contracts/openapi.yaml `StaleChange`). */
+export interface StaleChange {
+  id: number;
+  at: string;
+  actor_name: string | null;
+  actor_staff: boolean;
+  operation: string;
+  version: number;
+  changes: readonly { field: string; before: string | null; after: string | null }[];
 }
 
 export class DomainError extends Error {
@@ -122,6 +139,17 @@ export const conflict = (message: string, field?: string, code?: ConflictCode) =
     ...(field === undefined ? {} : { field }),
     ...(code === undefined ? {} : { code }),
   });
+
+/**
+ * A save that sent `sent` while the record is at `version`: nothing was written; `changes` are the audited
+ * changes since (server/src/audit/versions.ts reads them).
+ */
+export const stale = (sent: number, version: number, changes: readonly StaleChange[]) =>
+  new DomainError(
+    'stale',
+    `This record changed since it was read (version ${sent}); it is now at version ${version}. Reload it, or send version ${version} to overwrite.`,
+    { field: 'version', version, changes },
+  );
 
 /** The kinds of conflict the support desk names (contracts/openapi.yaml `Conflict.error`, docs/support-desk.md). */
 export type ConflictCode =

@@ -43,6 +43,10 @@ export interface TenantsTable {
   ticket_limit: number;
   created_at: CreatedAt;
   deleted_at: Date | null;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
+  /** The feature set's own version (`tenant_features` rows), raised by each change of a feature (migration 0023). */
+  features_version: Generated<number>;
 }
 
 export interface PlansTable {
@@ -68,6 +72,8 @@ export interface RolesTable {
   id: Generated<number>;
   name: string;
   display_name: string;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
 }
 
 export interface PermissionsTable {
@@ -87,6 +93,8 @@ export interface DepartmentsTable {
   tenant_id: number;
   name: string;
   activated: Generated<boolean>;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
 }
 
 export interface UsersTable {
@@ -133,6 +141,8 @@ export interface UsersTable {
   email_reserved: Generated<boolean>;
   /** E-mail, name and username folded for the support desk's search (a generated column of migration 0019). */
   support_search: GeneratedAlways<string>;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
 }
 
 export interface InstancesTable {
@@ -148,6 +158,8 @@ export interface InstancesTable {
   synced_messages: Generated<number>;
   total_messages: number | null;
   created_at: CreatedAt;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
 }
 
 export interface UserInstancesTable {
@@ -166,6 +178,8 @@ export interface ConnectionsTable {
   phone: string | null;
   status: Generated<ConnectionStatus>;
   last_seen_at: Date | null;
+  /** Raised by one with every audited change of the row, in the statement that writes it (migration 0023, docs/lists.md, Versions). */
+  version: Generated<number>;
 }
 
 export interface LoginAttemptsTable {
@@ -356,6 +370,8 @@ export interface AuditLogTable {
   tenant_name: string | null;
   /** `[{ field, before, after }]`, before/after as JSON text (src/domain/audit.ts `AuditChange`). */
   changes: ColumnType<unknown, string, never>;
+  /** The target's version this change produced (the feature set's for `tenant.feature`); null otherwise (migration 0023). */
+  target_version: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export interface Database {

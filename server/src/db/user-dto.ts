@@ -57,13 +57,16 @@ export async function loadUserDtos(
       'u.two_factor_enabled',
       'u.two_factor_enrolment_required',
       'u.origin_backoffice',
+      'u.version',
       't.name as tenant_name',
       'r.id as role_id',
       'r.name as role_name',
       'r.display_name as role_display_name',
+      'r.version as role_version',
       'd.id as department_id',
       'd.name as department_name',
       'd.activated as department_activated',
+      'd.version as department_version',
     ])
     .orderBy('u.name')
     .orderBy('u.id');
@@ -93,6 +96,7 @@ export async function loadUserDtos(
       'i.id as instance_id',
       'i.name as instance_name',
       'i.activated as instance_activated',
+      'i.version as instance_version',
     ])
     .where(
       'ui.user_id',
@@ -104,6 +108,7 @@ export async function loadUserDtos(
 
   return rows.map((r) => ({
     id: r.id,
+    version: r.version,
     name: r.name,
     username: r.username,
     email: r.email,
@@ -118,6 +123,7 @@ export async function loadUserDtos(
       id: r.role_id,
       name: r.role_name,
       display_name: r.role_display_name,
+      version: r.role_version,
       has_permission_routes: routesHeld(
         r.role_name,
         rolePerms.filter((p) => p.role_id === r.role_id).map((p) => p.route_name),
@@ -126,12 +132,22 @@ export async function loadUserDtos(
     userDepartment:
       r.department_id === null
         ? null
-        : { id: r.department_id, name: r.department_name ?? '', activated: r.department_activated ?? false },
+        : {
+            id: r.department_id,
+            name: r.department_name ?? '',
+            activated: r.department_activated ?? false,
+            version: r.department_version ?? 1,
+          },
     userInstances: links
       .filter((l) => l.user_id === r.id)
       .map((l) => ({
         id: l.id,
-        instance: { id: l.instance_id, name: l.instance_name, activated: l.instance_activated },
+        instance: {
+          id: l.instance_id,
+          name: l.instance_name,
+          activated: l.instance_activated,
+          version: l.instance_version,
+        },
       })),
   }));
 }

@@ -99,16 +99,19 @@ describe('departments over REST', () => {
     const renamed = await update(id, { name: 'Entregas e coletas' });
     expect(renamed.statusCode).toBe(200);
     expect(validateResponse('departmentUpdate', 200, renamed.json())).toEqual(ok);
-    expect(renamed.json()).toEqual({ id, name: 'Entregas e coletas', activated: true });
+    // Each change raises the department's version (docs/lists.md, Versions).
+    expect(renamed.json()).toEqual({ id, name: 'Entregas e coletas', activated: true, version: 2 });
     expect((await update(id, { activated: false })).json()).toEqual({
       id,
       name: 'Entregas e coletas',
       activated: false,
+      version: 3,
     });
     expect((await update(id, { name: 'ENTREGAS E COLETAS', activated: true })).json()).toEqual({
       id,
       name: 'ENTREGAS E COLETAS',
       activated: true,
+      version: 4,
     });
   });
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { nextVersion } from '../audit/versions';
 
 /** The departments service's SQL (server/src/departments/service.ts). */
 
@@ -8,7 +9,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 export function tenantDepartments(db: Db, tenantId: number) {
   return db
     .selectFrom('departments')
-    .select(['id', 'name', 'activated'])
+    .select(['id', 'name', 'activated', 'version'])
     .where('tenant_id', '=', tenantId)
     .orderBy('name')
     .orderBy('id')
@@ -41,14 +42,22 @@ export async function departmentNameTaken(db: Db, tenantId: number, name: string
 }
 
 export function insertDepartment(db: Db, values: { tenant_id: number; name: string }) {
-  return db.insertInto('departments').values(values).returning(['id', 'name', 'activated']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('departments')
+    .values(values)
+    .returning(['id', 'name', 'activated', 'version'])
+    .executeTakeFirstOrThrow();
 }
 
-export function updateDepartment(db: Db, id: number, set: { name?: string; activated?: boolean }) {
-  return db
+/**
+ * Changes the department and raises its version in one statement; with `expected`, only while it is at that
+ * version (docs/lists.md, Versions). Undefined when it was not.
+ */
+export function updateDepartment(db: Db, id: number, set: { name?: string; activated?: boolean }, expected?: number) {
+  let query = db
     .updateTable('departments')
-    .set(set)
-    .where('id', '=', id)
-    .returning(['id', 'name', 'activated'])
-    .executeTakeFirstOrThrow();
+    .set({ ...set, version: nextVersion })
+    .where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return query.returning(['id', 'name', 'activated', 'version']).executeTakeFirst();
 }

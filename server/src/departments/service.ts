@@ -35,6 +35,8 @@ function checkName(value: string): string {
 export interface DepartmentChange {
   name?: string;
   activated?: boolean;
+  /** The version the caller read: the change is refused (409 `stale`) unless it is current (docs/lists.md, Versions). */
+  version?: number | null;
 }
 
 const FIELDS = ['name', 'activated'] as const;
@@ -82,12 +84,15 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
         const row = await repo.lockTenantDepartment(trx, tenant.id, id);
         if (!row) throw notFound('Department not found', 'id');
         if (set.name !== undefined) await assertNameFree(trx, tenant, set.name, row.id);
-        const updated = await repo.updateDepartment(trx, row.id, set);
+        const sent = change.version ?? undefined;
+        const updated = await repo.updateDepartment(trx, row.id, set, sent);
+        if (!updated) throw await audit.stale(trx, actor, { type: 'department', id: row.id }, sent ?? 0);
         await record({
           operation: 'department.update',
           target: { id: updated.id, name: updated.name },
           tenantId: tenant.id,
           changes: changesOf(row, updated, FIELDS),
+          version: updated.version,
         });
         return updated;
       });

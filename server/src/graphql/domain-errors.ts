@@ -65,6 +65,17 @@ function graphqlErrorOf(error: DomainError, at?: Pick<GraphQLError, 'nodes' | 'p
       return withField('NOT_FOUND');
     case 'limit_reached':
       return createGraphQLError(error.message, { ...place, extensions: { code: 'USER_LIMIT_REACHED' } });
+    case 'stale':
+      // contracts/schema.graphql, STALE: what REST's 409 `stale` carries (docs/lists.md, Versions).
+      return createGraphQLError(error.message, {
+        ...place,
+        extensions: {
+          code: 'STALE',
+          field: 'version',
+          version: error.details.version,
+          changes: error.details.changes ?? [],
+        },
+      });
     case 'throttled': {
       const retryAfter = error.details.retryAfter ?? 1;
       return createGraphQLError('Too many failed attempts', {

@@ -26,6 +26,7 @@ const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 function toUser(dto: UserDto): GqlUser {
   return {
     id: dto.id,
+    version: dto.version,
     name: dto.name,
     username: dto.username,
     email: dto.email,
@@ -41,14 +42,25 @@ function toUser(dto: UserDto): GqlUser {
       name: dto.role.name,
       display_name: dto.role.display_name,
       has_permission_routes: [...dto.role.has_permission_routes].sort(),
+      version: dto.role.version,
     },
     userDepartment: dto.userDepartment
-      ? { id: dto.userDepartment.id, name: dto.userDepartment.name, activated: dto.userDepartment.activated }
+      ? {
+          id: dto.userDepartment.id,
+          name: dto.userDepartment.name,
+          activated: dto.userDepartment.activated,
+          version: dto.userDepartment.version,
+        }
       : null,
     userInstances: dto.userInstances
       .map((l) => ({
         id: l.id,
-        instance: { id: l.instance.id, name: l.instance.name, activated: l.instance.activated },
+        instance: {
+          id: l.instance.id,
+          name: l.instance.name,
+          activated: l.instance.activated,
+          version: l.instance.version,
+        },
       }))
       .sort(byId),
   };
@@ -64,6 +76,7 @@ const toConnection = (c: ConnectionDto): GqlConnection => ({
   phone: c.phone,
   status: c.status,
   last_seen_at: c.last_seen_at,
+  version: c.version,
 });
 
 const toRole = (role: RoleDto): GqlRole => ({
@@ -71,6 +84,7 @@ const toRole = (role: RoleDto): GqlRole => ({
   name: role.name,
   display_name: role.display_name,
   has_permission_routes: role.has_permission_routes,
+  version: role.version,
 });
 
 /** The services name a target user `id`; some operations call that argument `user_id`. */
@@ -188,6 +202,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         // null: no instances, like an empty list.
         chosen_instances: args.chosen_instances === undefined ? undefined : (args.chosen_instances ?? []),
         current_password: args.current_password,
+        version: args.version,
       };
       return toUser(await users.update(signedIn(ctx), inTenant(ctx), args.id, patch));
     },
@@ -229,6 +244,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
       return departments.update(signedIn(ctx), ctx.tenant, args.id, {
         name: args.name ?? undefined,
         activated: args.activated ?? undefined,
+        version: args.version,
       });
     },
 
@@ -243,6 +259,7 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
         await instances.updateConnection(signedIn(ctx), ctx.tenant, args.id, {
           name: args.name ?? undefined,
           activated: args.activated ?? undefined,
+          version: args.version,
         }),
       );
     },

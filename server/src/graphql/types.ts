@@ -10,7 +10,6 @@ import type {
   UpdateUserPasswordMutation,
   UpdateUserSettingsMutation,
   UserInfosQuery,
-  UserInstancesQuery,
 } from '../../../src/generated/graphql';
 import type { AuditOrigin } from '../audit/trail';
 import type { Actor } from '../access/caller';
@@ -22,12 +21,19 @@ import type { TenantRef } from '../tenants/scope';
  * types); argument types are written out after input coercion (lists are always arrays here).
  */
 
-export type GqlUser = UserInfosQuery['userInfos'];
-export type GqlRole = RolesQuery['roles'][number];
-export type GqlDepartment = DepartmentsQuery['departments'][number];
-export type GqlConnection = ConnectionsQuery['connections'][number];
-export type GqlInstance = InstancesQuery['instances'][number];
-export type GqlUserInstance = UserInstancesQuery['userInstances'][number];
+/** With the record's `version` (docs/lists.md, Versions), which not every operation of the SPA selects. */
+type Versioned<T> = T & { version: number };
+type SessionUser = UserInfosQuery['userInfos'];
+export type GqlRole = Versioned<RolesQuery['roles'][number]>;
+export type GqlDepartment = Versioned<DepartmentsQuery['departments'][number]>;
+export type GqlConnection = Versioned<ConnectionsQuery['connections'][number]>;
+export type GqlInstance = Versioned<InstancesQuery['instances'][number]>;
+export type GqlUserInstance = { id: number; instance: GqlInstance };
+export type GqlUser = Versioned<Omit<SessionUser, 'role' | 'userDepartment' | 'userInstances'>> & {
+  role: Versioned<SessionUser['role']>;
+  userDepartment: Versioned<NonNullable<SessionUser['userDepartment']>> | null;
+  userInstances: GqlUserInstance[];
+};
 export type GqlAuthPayload = UpdateUserPasswordMutation['updateUserPassword'];
 export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 export type GqlLogInPayload = LogInMutation['logIn'];
@@ -120,6 +126,7 @@ export interface MutationArgs {
     user_department_id?: number | null;
     chosen_instances?: number[] | null;
     current_password?: string | null;
+    version?: number | null;
   };
   updateUserPassword: { password: string; current_password?: string | null };
   deleteUser: { id: number };
@@ -133,10 +140,10 @@ export interface MutationArgs {
   };
   createDepartment: { name: string };
   /** `undefined` or null = unchanged. */
-  updateDepartment: { id: number; name?: string | null; activated?: boolean | null };
+  updateDepartment: { id: number; name?: string | null; activated?: boolean | null; version?: number | null };
   createConnection: { instance_id: number; name: string };
   /** `undefined` or null = unchanged. */
-  updateConnection: { id: number; name?: string | null; activated?: boolean | null };
+  updateConnection: { id: number; name?: string | null; activated?: boolean | null; version?: number | null };
 }
 
 export interface MutationResults {

@@ -143,7 +143,8 @@ describe('connections over REST', () => {
 });
 
 describe('connections over GraphQL', () => {
-  const LIST = 'query { connections { id instance_id instance_name name activated phone status last_seen_at } }';
+  const LIST =
+    'query { connections { id instance_id instance_name name activated phone status last_seen_at version } }';
   const CREATE =
     'mutation c($instance_id: Int!, $name: String!) { createConnection(instance_id: $instance_id, name: $name) { id name activated status } }';
   const UPDATE =

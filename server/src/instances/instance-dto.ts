@@ -22,6 +22,7 @@ export function instanceQuery(db: Kysely<Database>) {
       'i.synced_messages',
       'i.total_messages',
       'i.created_at',
+      'i.version',
     ]);
 }
 
@@ -41,6 +42,7 @@ export function instanceDto(row: InstanceRow): InstanceDto {
     syncedMessages: row.synced_messages,
     totalMessages: row.total_messages,
     created_at: row.created_at.toISOString(),
+    version: row.version,
   };
 }
 

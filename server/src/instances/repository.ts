@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { nextVersion } from '../audit/versions';
 import { instanceDto, instanceQuery } from './instance-dto';
 
 /** The instances service's SQL (server/src/instances/service.ts); the sync's is in ./sync.ts. */
@@ -20,7 +21,7 @@ export async function tenantInstances(db: Db, tenantId: number) {
 export async function instanceSummaries(db: Db, tenantId: number, exceptIds: readonly number[]) {
   const rows = await db
     .selectFrom('instances')
-    .select(['id', 'name', 'activated'])
+    .select(['id', 'name', 'activated', 'version'])
     .where('tenant_id', '=', tenantId)
     .orderBy('id')
     .execute();
@@ -85,15 +86,23 @@ export function insertInstance(
   return db.insertInto('instances').values(values).returning(instanceColumns).executeTakeFirstOrThrow();
 }
 
-/** Changes the instance; answers its columns as stored (unchanged when `set` is empty). */
+/**
+ * Changes the instance and raises its version in one statement (docs/lists.md, Versions); with `expected`,
+ * only while it is at that version. Answers its columns as stored, or undefined when the version was not
+ * `expected`.
+ */
 export function updateInstance(
   db: Db,
   id: number,
   set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean },
+  expected?: number,
 ) {
-  if (Object.keys(set).length === 0)
-    return db.selectFrom('instances').select(instanceColumns).where('id', '=', id).executeTakeFirstOrThrow();
-  return db.updateTable('instances').set(set).where('id', '=', id).returning(instanceColumns).executeTakeFirstOrThrow();
+  let query = db
+    .updateTable('instances')
+    .set({ ...set, version: nextVersion })
+    .where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return query.returning([...instanceColumns, 'version']).executeTakeFirst();
 }
 
 /** The tenant's connections with their instance's name, by id. */
@@ -116,6 +125,7 @@ const connectionColumns = [
   'c.phone',
   'c.status',
   'c.last_seen_at',
+  'c.version',
 ] as const;
 
 /** One connection of the tenant with its instance's name, or undefined. */
@@ -165,6 +175,20 @@ export async function insertConnection(
   return (await db.insertInto('connections').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateConnection(db: Db, id: number, set: { name?: string; activated?: boolean }) {
-  await db.updateTable('connections').set(set).where('id', '=', id).execute();
+/**
+ * Changes the connection and raises its version in one statement (docs/lists.md, Versions); with
+ * `expected`, only while it is at that version. Answers the new version, or undefined when it was not.
+ */
+export async function updateConnection(
+  db: Db,
+  id: number,
+  set: { name?: string; activated?: boolean },
+  expected?: number,
+): Promise<number | undefined> {
+  let query = db
+    .updateTable('connections')
+    .set({ ...set, version: nextVersion })
+    .where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return (await query.returning('version').executeTakeFirst())?.version;
 }

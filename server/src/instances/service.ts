@@ -54,11 +54,15 @@ export interface InstanceChange {
   activated?: boolean;
   isOfficial?: boolean;
   isUnlimited?: boolean;
+  /** The version the caller read: the change is refused (409 `stale`) unless it is current (docs/lists.md, Versions). */
+  version?: number | null;
 }
 
 export interface ConnectionChange {
   name?: string;
   activated?: boolean;
+  /** The version the caller read: the change is refused (409 `stale`) unless it is current (docs/lists.md, Versions). */
+  version?: number | null;
 }
 
 export type ConnectionDto = components['schemas']['Connection'];
@@ -74,6 +78,7 @@ function connectionDto(
     phone: string | null;
     status: ConnectionDto['status'];
     last_seen_at: Date | null;
+    version: number;
   },
 ): ConnectionDto {
   return {
@@ -86,6 +91,7 @@ function connectionDto(
     phone: r.phone,
     status: r.status,
     last_seen_at: r.last_seen_at?.toISOString() ?? null,
+    version: r.version,
   };
 }
 
@@ -180,12 +186,15 @@ export function createInstancesService({
         if (change.activated !== undefined) set.activated = change.activated;
         if (change.isOfficial !== undefined) set.is_official = change.isOfficial;
         if (change.isUnlimited !== undefined) set.is_unlimited = change.isUnlimited;
-        const updated = await repo.updateInstance(trx, row.id, set);
+        const sent = change.version ?? undefined;
+        const updated = await repo.updateInstance(trx, row.id, set, sent);
+        if (!updated) throw await audit.stale(trx, actor, { type: 'instance', id: row.id }, sent ?? 0);
         await record({
           operation: 'instance.update',
           target: { id: updated.id, name: updated.name },
           tenantId: tenant.id,
           changes: changesOf(row, updated, INSTANCE_FIELDS),
+          version: updated.version,
         });
         return updated.id;
       });
@@ -278,13 +287,16 @@ export function createInstancesService({
           : undefined;
         if (!row) throw notFound('Connection not found', 'id');
         if (set.name !== undefined) await assertConnectionNameFree(trx, row.instance_id, set.name, row.id);
-        await repo.updateConnection(trx, row.id, set);
+        const sent = change.version ?? undefined;
+        const raised = await repo.updateConnection(trx, row.id, set, sent);
+        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'connection', id: row.id }, sent ?? 0);
         const after = { ...row, ...set };
         await record({
           operation: 'connection.update',
           target: { id: row.id, name: after.name },
           tenantId: tenant.id,
           changes: changesOf(row, after, CONNECTION_FIELDS),
+          version: raised,
         });
         return row.id;
       });

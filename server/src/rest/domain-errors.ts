@@ -71,6 +71,19 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
         },
         headers: {},
       };
+    case 'stale':
+      // contracts/openapi.yaml `Conflict` with `error: stale` (docs/lists.md, Versions).
+      return {
+        status: 409,
+        body: {
+          message: error.message,
+          field: 'version',
+          error: 'stale',
+          version: error.details.version,
+          changes: error.details.changes ?? [],
+        },
+        headers: {},
+      };
     case 'throttled': {
       const retryAfter = error.details.retryAfter ?? 1;
       return {

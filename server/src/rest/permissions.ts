@@ -10,7 +10,7 @@ export function permissionHandlers({ services }: HandlerDeps) {
   const permissionCategories: Handler<'permissionCategories'> = async (request) =>
     roles.permissionCategories(caller(request));
   const permissionUpdate: Handler<'permissionUpdate'> = async (request) =>
-    roles.setPermissions(caller(request), request.body.roleId, request.body.permissions);
+    roles.setPermissions(caller(request), request.body.roleId, request.body.permissions, request.body.version);
   const roleList: Handler<'roleList'> = async (request) => roles.list(caller(request));
   const roleGet: Handler<'roleGet'> = async (request) => roles.get(caller(request), request.params.id);
   const roleCreate: Handler<'roleCreate'> = async (request, reply) => {
@@ -19,7 +19,7 @@ export function permissionHandlers({ services }: HandlerDeps) {
     return created;
   };
   const roleRename: Handler<'roleRename'> = async (request) =>
-    roles.rename(caller(request), request.params.id, request.body.display_name);
+    roles.rename(caller(request), request.params.id, request.body.display_name, request.body.version);
   const roleDelete: Handler<'roleDelete'> = async (request) => {
     await roles.remove(caller(request), request.params.id);
     return { message: 'Deleted' };

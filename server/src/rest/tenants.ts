@@ -23,9 +23,9 @@ export function tenantHandlers({ services }: HandlerDeps) {
     return tenants.features(actor, await tenants.resolve(actor, request.query.tenantName));
   };
   const featureUpdate: Handler<'featureUpdate'> = async (request) => {
-    const { tenantName, option, enabled } = request.body;
+    const { tenantName, option, enabled, version } = request.body;
     const actor = caller(request);
-    return tenants.setFeature(actor, await tenants.resolve(actor, tenantName), option, enabled);
+    return tenants.setFeature(actor, await tenants.resolve(actor, tenantName), option, enabled, version);
   };
 
   return {

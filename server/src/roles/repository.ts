@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { nextVersion } from '../audit/versions';
 export { grantedRoutes } from '../db/user-dto';
 
 /** The roles service's SQL (server/src/roles/service.ts): roles, the permission catalogue, role permissions. */
@@ -7,11 +8,15 @@ export { grantedRoutes } from '../db/user-dto';
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function allRoles(db: Db) {
-  return db.selectFrom('roles').select(['id', 'name', 'display_name']).orderBy('id').execute();
+  return db.selectFrom('roles').select(['id', 'name', 'display_name', 'version']).orderBy('id').execute();
 }
 
 export function findRole(db: Db, id: number) {
-  return db.selectFrom('roles').select(['id', 'name', 'display_name']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('roles')
+    .select(['id', 'name', 'display_name', 'version'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function roleNameTaken(db: Db, name: string): Promise<boolean> {
@@ -22,8 +27,29 @@ export async function insertRole(db: Db, values: { name: string; display_name: s
   return (await db.insertInto('roles').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function renameRole(db: Db, id: number, displayName: string): Promise<void> {
-  await db.updateTable('roles').set({ display_name: displayName }).where('id', '=', id).execute();
+/**
+ * Renames the role and raises its version in one statement; with `expected`, only while the role is at that
+ * version (docs/lists.md, Versions). Answers the new version, or undefined when the version was not `expected`.
+ */
+export async function renameRole(
+  db: Db,
+  id: number,
+  displayName: string,
+  expected?: number,
+): Promise<number | undefined> {
+  let query = db.updateTable('roles').set({ display_name: displayName, version: nextVersion }).where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return (await query.returning('version').executeTakeFirst())?.version;
+}
+
+/**
+ * Raises the role's version, only while it is at `expected` when given: the check and the write of a
+ * permission change in one statement, its rows written after it (./service.ts `setPermissions`).
+ */
+export async function raiseRoleVersion(db: Db, id: number, expected?: number): Promise<number | undefined> {
+  let query = db.updateTable('roles').set({ version: nextVersion }).where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return (await query.returning('version').executeTakeFirst())?.version;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface RoleDto {
   display_name: string;
   /** Ascending by route name, no duplicates; every route of the catalogue for `administrador`. */
   has_permission_routes: string[];
+  /** Raised by every change of the role, its permissions included (docs/lists.md, Versions). */
+  version: number;
 }
 
 function checkDisplayName(value: string): string {
@@ -57,7 +59,7 @@ export function createRolesService({
   events: EventBus;
   audit: AuditTrail;
 }) {
-  async function dto(role: { id: number; name: string; display_name: string }): Promise<RoleDto> {
+  async function dto(role: { id: number; name: string; display_name: string; version: number }): Promise<RoleDto> {
     const routes = await permittedRoutesOf(db, role.id, role.name);
     return { ...role, has_permission_routes: [...new Set(routes)].sort() };
   }
@@ -100,7 +102,8 @@ export function createRolesService({
       return get(id);
     },
 
-    async rename(actor: Actor, id: number, displayName: string): Promise<RoleDto> {
+    /** With `version`, only while the role is at it (409 `stale` otherwise; docs/lists.md, Versions). */
+    async rename(actor: Actor, id: number, displayName: string, version?: number): Promise<RoleDto> {
       const value = checkDisplayName(displayName);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
@@ -109,19 +112,29 @@ export function createRolesService({
         // name swapped with another role's would have a customer's administrador give it unknowingly.
         if (role.name === ADMIN_ROLE && actor.role !== ADMIN_ROLE)
           throw forbidden([], 'only an administrador may rename the administrador role');
-        await repo.renameRole(trx, role.id, value);
+        const raised = await repo.renameRole(trx, role.id, value, version);
+        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: role.id }, version ?? 0);
         await record({
           operation: 'role.rename',
           target: { id: role.id, name: value },
           tenantId: null,
           changes: changesOf(role, { display_name: value }, ['display_name']),
+          version: raised,
         });
       });
       return get(id);
     },
 
-    /** The role's route permissions become exactly `routeNames`; `administrador` always holds all. */
-    async setPermissions(actor: Actor, roleId: number, routeNames: readonly string[]): Promise<RoleDto> {
+    /**
+     * The role's route permissions become exactly `routeNames`; `administrador` always holds all. With
+     * `version`, only while the role is at it (409 `stale` otherwise; docs/lists.md, Versions).
+     */
+    async setPermissions(
+      actor: Actor,
+      roleId: number,
+      routeNames: readonly string[],
+      version?: number,
+    ): Promise<RoleDto> {
       const role = await get(roleId);
       if (holdsEveryRoute(role.name)) throw conflict('The administrador role always holds every permission', 'roleId');
       const rows = await repo.permissionsNamed(db, routeNames);
@@ -132,6 +145,8 @@ export function createRolesService({
         if (!locked) throw notFound('Role not found', 'id');
         const before = (await repo.grantedRoutes(trx, roleId)).sort();
         assertMayEditRole(actor, locked, before, routeNames);
+        const raised = await repo.raiseRoleVersion(trx, roleId, version);
+        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: roleId }, version ?? 0);
         await repo.replaceRolePermissions(
           trx,
           roleId,
@@ -144,6 +159,7 @@ export function createRolesService({
           changes: changesOf({ permissions: before }, { permissions: rows.map((r) => r.route_name).sort() }, [
             'permissions',
           ]),
+          version: raised,
         });
       });
       // After the commit: every signed-in holder reloads its permitted routes (contracts/socket.md §3).

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Plan } from '../db/schema';
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { Database, Plan, TenantsTable } from '../db/schema';
+import { nextVersion } from '../audit/versions';
 import { tenantQuery } from './tenant-dto';
 import { isBroken } from '../base/broken-promises';
 
@@ -108,20 +109,63 @@ export async function tenantNameTakenByOther(db: Db, name: string, id: number): 
   );
 }
 
-export async function updateTenant(
+/**
+ * Writes the tenant's columns and raises its version in one statement; with `expected`, only while the tenant
+ * is at that version (docs/lists.md, Versions). Answers the new version, or undefined when it was not.
+ */
+async function updateVersioned(
+  db: Db,
+  id: number,
+  values: Updateable<TenantsTable>,
+  expected: number | undefined,
+): Promise<number | undefined> {
+  let query = db
+    .updateTable('tenants')
+    .set({ ...values, version: nextVersion })
+    .where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return (await query.returning('version').executeTakeFirst())?.version;
+}
+
+export function updateTenant(
   db: Db,
   id: number,
   values: { name: string; cnpj: string; template: string; pool: string },
-): Promise<void> {
-  await db.updateTable('tenants').set(values).where('id', '=', id).execute();
+  expected?: number,
+): Promise<number | undefined> {
+  return updateVersioned(db, id, values, expected);
 }
 
-export async function setTenantPlan(
+export function setTenantPlan(
   db: Db,
   id: number,
   plan: { plan: Plan; user_limit: number; ticket_limit: number },
-): Promise<void> {
-  await db.updateTable('tenants').set(plan).where('id', '=', id).execute();
+  expected?: number,
+): Promise<number | undefined> {
+  return updateVersioned(db, id, plan, expected);
+}
+
+/**
+ * Raises the version of the tenant's feature set, only while it is at `expected` when given: the check and
+ * the write of a feature change in one statement, its row written after it (./service.ts `setFeature`).
+ */
+export async function raiseFeaturesVersion(db: Db, tenantId: number, expected?: number): Promise<number | undefined> {
+  let query = db
+    .updateTable('tenants')
+    .set({ features_version: sql<number>`features_version + 1` })
+    .where('id', '=', tenantId);
+  if (expected !== undefined) query = query.where('features_version', '=', expected);
+  return (await query.returning('features_version').executeTakeFirst())?.features_version;
+}
+
+/** The version of the tenant's feature set (each `Feature.version`). */
+export async function featuresVersion(db: Db, tenantId: number): Promise<number> {
+  const row = await db
+    .selectFrom('tenants')
+    .select('features_version')
+    .where('id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return row.features_version;
 }
 
 /** Every feature option with the tenant's setting (false when never set), by option. */

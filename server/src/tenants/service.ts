@@ -75,6 +75,8 @@ export interface TenantEdit {
   cnpj: string;
   template: string;
   pool: string;
+  /** The version the caller read: the change is refused (409 `stale`) unless it is current (docs/lists.md, Versions). */
+  version?: number;
 }
 
 export interface TenantPageQuery {
@@ -248,12 +250,15 @@ export function createTenantsService({
         // A clear answer for the common case; the unique index decides races.
         if (await repo.tenantNameTakenByOther(trx, values.name, row.id))
           throw conflict('A tenant with this name already exists', 'name');
-        await repo.updateTenant(trx, row.id, values);
+        const version = await repo.updateTenant(trx, row.id, values, input.version);
+        if (version === undefined)
+          throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, input.version ?? 0);
         await record({
           operation: 'tenant.update',
           target: { id: row.id, name: values.name },
           tenantId: row.id,
           changes: changesOf(row, values, EDIT_FIELDS),
+          version,
         });
         return { id: row.id, renamed: row.name !== values.name };
       });
@@ -309,7 +314,11 @@ export function createTenantsService({
       });
     },
 
-    async setPlan(actor: Actor, input: { id: number; plan: string; user: number; ticket: number }): Promise<TenantDto> {
+    /** With `version`, only while the tenant is at it (409 `stale` otherwise; docs/lists.md, Versions). */
+    async setPlan(
+      actor: Actor,
+      input: { id: number; plan: string; user: number; ticket: number; version?: number },
+    ): Promise<TenantDto> {
       const plan = checkPlan(input.plan);
       const userLimit = checkLimit('user', input.user, 100_000);
       const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
@@ -318,40 +327,50 @@ export function createTenantsService({
         const row = await repo.lockTenant(trx, input.id);
         if (!row) throw notFound('Tenant not found', 'id');
         assertSameTenant(actor, row.id);
-        await repo.setTenantPlan(trx, row.id, values);
+        const version = await repo.setTenantPlan(trx, row.id, values, input.version);
+        if (version === undefined)
+          throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, input.version ?? 0);
         await record({
           operation: 'tenant.plan',
           target: { id: row.id, name: row.name },
           tenantId: row.id,
           changes: changesOf(row, values, PLAN_FIELDS),
+          version,
         });
       });
       return dto(actor, input.id);
     },
 
-    /** Every feature option with the tenant's setting. */
+    /** Every feature option with the tenant's setting, each with the feature set's version. */
     async features(_actor: Actor, tenant: TenantRef) {
-      return (await repo.tenantFeatures(db, tenant.id)).map((r) => ({
-        option: r.option,
-        enabled: r.enabled ?? false,
-        tenantName: tenant.name,
-      }));
+      // The version first: a change between the two reads then makes a save with it stale (409), never lost.
+      const version = await repo.featuresVersion(db, tenant.id);
+      const rows = await repo.tenantFeatures(db, tenant.id);
+      return rows.map((r) => ({ option: r.option, enabled: r.enabled ?? false, tenantName: tenant.name, version }));
     },
 
-    /** Turns one feature option of the tenant on or off; recorded with the option as the field. */
-    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean) {
+    /**
+     * Turns one feature option of the tenant on or off; recorded with the option as the field. With
+     * `version`, only while the feature set is at it (409 `stale` otherwise; docs/lists.md, Versions).
+     */
+    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean, version?: number) {
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
-      await audit.transaction(auditWho(actor), async (trx, record) => {
+      const raised = await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);
+        const next = await repo.raiseFeaturesVersion(trx, tenant.id, version);
+        if (next === undefined)
+          throw await audit.stale(trx, actor, { type: 'tenant', id: tenant.id, features: true }, version ?? 0);
         await repo.setTenantFeature(trx, tenant.id, option, enabled);
         await record({
           operation: 'tenant.feature',
           target: { id: tenant.id, name: tenant.name },
           tenantId: tenant.id,
           changes: changesOf({ [option]: before }, { [option]: enabled }, [option]),
+          version: next,
         });
+        return next;
       });
-      return { option, enabled, tenantName: tenant.name };
+      return { option, enabled, tenantName: tenant.name, version: raised };
     },
   });
 }

@@ -19,6 +19,8 @@ export function tenantQuery(db: Kysely<Database>) {
       't.ticket_limit',
       't.created_at',
       't.deleted_at',
+      't.version',
+      't.features_version',
       sql<
         string[]
       >`coalesce((select array_agg(f.option order by f.option) from tenant_features f where f.tenant_id = t.id and f.enabled), '{}')`.as(
@@ -46,5 +48,7 @@ export function toTenantDto(row: Row): TenantDto {
     users_count: row.users_count,
     created_at: new Date(row.created_at).toISOString(),
     deleted_at: row.deleted_at ? new Date(row.deleted_at).toISOString() : null,
+    version: row.version,
+    features_version: row.features_version,
   };
 }

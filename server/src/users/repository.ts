@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction, type Updateable } 
 import type { RoleGrant } from '../access/escalation';
 import type { Database, UsersTable } from '../db/schema';
 import { permittedRoutesOf } from '../db/user-dto';
+import { nextVersion } from '../audit/versions';
 
 /** The users service's SQL (server/src/users/service.ts): reads and writes of users and their links. */
 
@@ -120,6 +121,24 @@ export async function updateUserRow(db: Db, id: number, set: Updateable<UsersTab
   await db.updateTable('users').set(set).where('id', '=', id).execute();
 }
 
+/**
+ * Writes a change of the user and raises its version in one statement; with `expected`, only while the
+ * user is at that version (docs/lists.md, Versions). Answers the new version, or undefined when it was not.
+ */
+export async function updateUserVersioned(
+  db: Db,
+  id: number,
+  set: Updateable<UsersTable>,
+  expected?: number,
+): Promise<number | undefined> {
+  let query = db
+    .updateTable('users')
+    .set({ ...set, version: nextVersion })
+    .where('id', '=', id);
+  if (expected !== undefined) query = query.where('version', '=', expected);
+  return (await query.returning('version').executeTakeFirst())?.version;
+}
+
 /** Makes the user's instance links exactly `instanceIds`, keeping the links (and their ids) that stay. */
 export async function setInstanceLinks(db: Db, userId: number, instanceIds: readonly number[]): Promise<void> {
   let removal = db.deleteFrom('user_instances').where('user_id', '=', userId);
@@ -197,7 +216,7 @@ export async function instanceLinksOf(db: Db, userId: number) {
   return db
     .selectFrom('user_instances as ui')
     .innerJoin('instances as i', 'i.id', 'ui.instance_id')
-    .select(['ui.id', 'i.id as instance_id', 'i.name', 'i.activated'])
+    .select(['ui.id', 'i.id as instance_id', 'i.name', 'i.activated', 'i.version'])
     .where('ui.user_id', '=', userId)
     .orderBy('ui.id')
     .execute();

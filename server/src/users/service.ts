@@ -87,6 +87,7 @@ async function recordUserChange(
   id: number,
   before: repo.UserAuditState | null,
   deleted = false,
+  version?: number,
 ): Promise<void> {
   const after = deleted ? null : ((await repo.auditStateOf(trx, id)) ?? null);
   const current = after ?? before;
@@ -96,6 +97,7 @@ async function recordUserChange(
     target: { id, name: current.name },
     tenantId: current.tenant_id,
     changes: changesOf(before, after, USER_AUDIT_FIELDS),
+    ...(version === undefined ? {} : { version }),
   });
 }
 
@@ -302,12 +304,16 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         }
         const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
-        await repo.updateUserRow(trx, user.id, set);
+        // The check of a sent version and the write are one statement (docs/lists.md, Versions).
+        const sent = patch.version ?? undefined;
+        const version = await repo.updateUserVersioned(trx, user.id, set, sent);
+        if (version === undefined) throw await audit.stale(trx, actor, { type: 'user', id: user.id }, sent ?? 0);
         // A link mailed to the old address, or asked for before this password, is of no use any more.
         if (password !== undefined || newEmail) await voidResetLinks(trx, user.id);
         if (instances !== undefined) await repo.setInstanceLinks(trx, user.id, instances);
         // One record: a change that sets a password is `user.password` (which fields else changed, too).
-        await recordUserChange(trx, record, password === undefined ? 'user.update' : 'user.password', user.id, before);
+        const operation = password === undefined ? 'user.update' : 'user.password';
+        await recordUserChange(trx, record, operation, user.id, before, false, version);
         return before.role_id;
       });
       // A new password or e-mail ends the user's sessions: every one when someone else changed it, the
@@ -444,7 +450,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     async instanceLinks(actor: Actor, scope: TargetScope, userId: number) {
       const user = await target(actor, scope, userId);
       const rows = await repo.instanceLinksOf(db, user.id);
-      return rows.map((r) => ({ id: r.id, instance: { id: r.instance_id, name: r.name, activated: r.activated } }));
+      return rows.map((r) => ({
+        id: r.id,
+        instance: { id: r.instance_id, name: r.name, activated: r.activated, version: r.version },
+      }));
     },
 
     /** Removes one user–instance link of the tenant. */

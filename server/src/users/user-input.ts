@@ -26,6 +26,8 @@ export interface UserPatch {
   chosen_instances?: readonly number[];
   /** One's own new e-mail is proven with the current password (server/src/auth/current-password.ts). */
   current_password?: string | null;
+  /** The version the caller read: the change is refused (409 `stale`) unless it is current (docs/lists.md, Versions). */
+  version?: number | null;
 }
 
 /** A value the field cannot do without. */

@@ -12,7 +12,7 @@ import { fakeServer, flush, json } from '../test-support/fake-fetch';
 import type { Outcome } from '../shared/outcome';
 import { departmentsMachine, type DepartmentAction, type Department } from './departments.machine';
 
-const department = (id: number, name: string, activated = true): Department => ({ id, name, activated });
+const department = (id: number, name: string, activated = true): Department => ({ id, name, activated, version: 1 });
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 });

@@ -15,6 +15,7 @@ const instance = {
   syncedMessages: 40,
   totalMessages: 100,
   created_at: '2026-01-01T00:00:00Z',
+  version: 1,
 };
 
 describe('activity feed machine', () => {

@@ -248,6 +248,7 @@ describe('rolePermissionsMachine: against the REST contract', () => {
       name: 'administrador',
       display_name: 'Administrador',
       has_permission_routes: ['dashboard-analytics', 'dashboard-report', 'users'],
+      version: 1,
     };
     const t = setup(admin);
     await flush();

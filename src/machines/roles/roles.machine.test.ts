@@ -16,6 +16,7 @@ const role = (id: number, name: string, display_name = name): Role => ({
   name,
   display_name,
   has_permission_routes: [],
+  version: 1,
 });
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');

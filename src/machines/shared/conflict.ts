@@ -133,7 +133,7 @@ export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ inpu
   return input.bus.on('auditRecorded', (message) => {
     if (message.data.targetType !== input.targetType || message.data.targetId !== input.targetId) return;
     // `targetVersion` (contracts/socket.md §3): lets a form skip a change it already holds, its own save's.
-    const version = (message.data as { targetVersion?: unknown }).targetVersion;
+    const version = message.data.targetVersion;
     sendBack({ type: 'conflict.remote', id: message.data.id, version: typeof version === 'number' ? version : null });
   });
 });

@@ -8,8 +8,11 @@ import { reasonKeyOf } from '../shared/request-error';
  * docs/support-desk.md): each says what to do next. A 403 reads through reasonKeyOf (the no-way-up
  * reasons of server/src/access/escalation.ts); anything else by its status.
  */
-/** Every `Conflict.error` of the contract: the record below must name each one (the type checker says so). */
-export type SupportConflict = NonNullable<components['schemas']['Conflict']['error']>;
+/**
+ * Every `Conflict.error` of the contract but `stale`: the record below must name each one (the type checker says
+ * so). The desk's actions send no version (docs/lists.md, Versions), so none is refused as stale.
+ */
+export type SupportConflict = Exclude<NonNullable<components['schemas']['Conflict']['error']>, 'stale'>;
 
 const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
   own_account: 'support.refusals.own_account',

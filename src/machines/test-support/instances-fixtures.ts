@@ -22,6 +22,7 @@ export function instance(id: number, over: Partial<Instance> = {}): Instance {
     syncedMessages: 0,
     totalMessages: null,
     created_at: '2026-01-10T12:00:00.000Z',
+    version: 1,
     ...over,
   };
 }
@@ -38,6 +39,7 @@ export function connection(id: number, instanceId: number, over: Partial<Connect
     phone: '+5511987654321',
     status: 'connected',
     last_seen_at: '2026-11-21T20:00:00.000Z',
+    version: 1,
     ...over,
   };
 }

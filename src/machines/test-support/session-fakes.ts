@@ -14,12 +14,13 @@ export const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 export const USER: User = {
   id: 2,
+  version: 1,
   name: 'Olga Operadora',
   username: 'operador',
   email: 'operador@demo.local',
   image: null,
   isConnected: true,
-  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['users'] },
+  role: { id: 2, name: 'operador', display_name: 'Operador', version: 1, has_permission_routes: ['users'] },
   userDepartment: null,
   userInstances: [],
   blocked: false,

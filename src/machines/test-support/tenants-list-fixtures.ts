@@ -24,6 +24,8 @@ export function tenant(id: number, deleted = false): Tenant {
     deleted_at: deleted ? '2026-11-20T18:30:00Z' : null,
     created_at: '2026-01-10T12:00:00Z',
     users_count: 1,
+    version: 1,
+    features_version: 1,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Role, UserRow } from '../users/users-actors';
 /** A users-list row with plausible values; override what a test cares about. */
 export const userRow = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   id,
+  version: 1,
   name: `User ${id}`,
   username: `user${id}`,
   email: `user${id}@demo.local`,

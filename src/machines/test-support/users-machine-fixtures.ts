@@ -14,7 +14,10 @@ type RestUser = components['schemas']['User'];
 /** `row` as the REST API answers it. */
 export const restUser = (row: UserRow): RestUser => ({
   ...row,
-  role: { ...row.role, has_permission_routes: [] },
+  version: 1,
+  role: { ...row.role, version: 1, has_permission_routes: [] },
+  userDepartment: row.userDepartment && { ...row.userDepartment, version: 1 },
+  userInstances: row.userInstances.map((link) => ({ ...link, instance: { ...link.instance, version: 1 } })),
   tenantName: 'backoffice',
   origin_backoffice: false,
 });

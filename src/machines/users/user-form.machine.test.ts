@@ -335,6 +335,7 @@ describe('userFormMachine: against the GraphQL contract', () => {
     await flush();
     expect(ops().find((op) => op?.name === 'updateUser')?.variables).toEqual({
       id: 3,
+      version: 1,
       username: 'user3',
       name: 'Novo Nome',
       email: 'user3@demo.local',

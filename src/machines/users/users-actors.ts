@@ -45,6 +45,7 @@ export type UserInstanceLink = UserInstanceLinkFragment;
 export function toUserRow(user: RestUser): UserRow {
   return {
     id: user.id,
+    version: user.version,
     name: user.name,
     username: user.username,
     email: user.email,

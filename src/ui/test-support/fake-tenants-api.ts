@@ -25,6 +25,8 @@ export const tenant = (id: number, over: Partial<Tenant> = {}): Tenant => ({
   users_count: 3,
   created_at: `2026-01-${String(10 + (id % 18)).padStart(2, '0')}T12:00:00Z`,
   deleted_at: null,
+  version: 1,
+  features_version: 1,
   ...over,
 });
 

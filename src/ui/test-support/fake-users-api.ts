@@ -31,6 +31,7 @@ export const INSTANCES = [
 
 export const user = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   id,
+  version: 1,
   name: `Pessoa ${id}`,
   username: `pessoa${id}`,
   email: `pessoa${id}@demo.local`,

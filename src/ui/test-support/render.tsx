@@ -25,13 +25,14 @@ export const API_BASE = 'http://api.test';
 
 export const ADMIN_USER: User = {
   id: 1,
+  version: 1,
   name: 'Ana Administradora',
   username: 'ana.administradora',
   email: 'admin@demo.local',
   image: null,
   isConnected: true,
-  role: { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] },
-  userDepartment: { id: 1, name: 'Suporte', activated: true },
+  role: { id: 1, name: 'administrador', display_name: 'Administrador', version: 1, has_permission_routes: [] },
+  userDepartment: { id: 1, name: 'Suporte', activated: true, version: 1 },
   userInstances: [],
   blocked: false,
   twoFactorEnabled: false,

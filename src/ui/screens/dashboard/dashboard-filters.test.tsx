@@ -20,7 +20,13 @@ const OPERADOR: User = {
   ...ADMIN_USER,
   id: 7,
   email: 'operador@farmacia-central.demo.local',
-  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] },
+  role: {
+    id: 2,
+    name: 'operador',
+    display_name: 'Operador',
+    version: 1,
+    has_permission_routes: ['dashboard-analytics'],
+  },
   tenantName: 'farmacia-central',
   origin_backoffice: false,
 };

@@ -30,7 +30,7 @@ function departmentsApi(initial: Department[]) {
       rows.some((d) => d.id !== id && d.name.toLowerCase() === name.trim().toLowerCase());
     if (r.path === '/api/departments' && r.method === 'POST') {
       if (taken(body.name ?? '')) return json(409, { message: 'exists', field: 'name' });
-      const created = { id: rows.length + 10, name: (body.name ?? '').trim(), activated: true };
+      const created = { id: rows.length + 10, name: (body.name ?? '').trim(), activated: true, version: 1 };
       rows.push(created);
       return json(201, created);
     }
@@ -50,7 +50,7 @@ function render(respond: (r: SeenRequest) => Response | Promise<Response>) {
 
 describe('DepartmentsScreen', () => {
   it('lists the departments with their status and creates one from the dialog', async () => {
-    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true, version: 1 }]);
     render(api.respond);
     const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
     expect(within(table).getByRole('row', { name: /Atendimento/ })).toHaveTextContent('Ativo');
@@ -64,7 +64,7 @@ describe('DepartmentsScreen', () => {
   });
 
   it('keeps the dialog open with the reason on a duplicate name, sending nothing', async () => {
-    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true, version: 1 }]);
     render(api.respond);
     await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
     await keys.click(screen.getByRole('button', { name: 'Novo departamento' }));
@@ -79,7 +79,7 @@ describe('DepartmentsScreen', () => {
   });
 
   it('renames and deactivates from the row', async () => {
-    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true }]);
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true, version: 1 }]);
     render(api.respond);
     const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
     await keys.click(within(table).getByRole('button', { name: 'Renomear Atendimento' }));
@@ -94,7 +94,7 @@ describe('DepartmentsScreen', () => {
     await waitFor(() =>
       expect(within(table).getByRole('row', { name: /Atendimento ao cliente/ })).toHaveTextContent('Desativado'),
     );
-    expect(api.rows).toEqual([{ id: 1, name: 'Atendimento ao cliente', activated: false }]);
+    expect(api.rows).toEqual([{ id: 1, name: 'Atendimento ao cliente', activated: false, version: 1 }]);
     expect(toasts()).toContain('Departamento Atendimento ao cliente desativado.');
   });
 });

@@ -178,7 +178,7 @@ const CUSTOMER_ADMIN: User = { ...ADMIN_USER, id: 5, tenantName: 'farmacia-centr
 const STAFF_AGENT: User = {
   ...ADMIN_USER,
   id: 6,
-  role: { id: 4, name: 'suporte', display_name: 'Suporte', has_permission_routes: ['users'] },
+  role: { id: 4, name: 'suporte', display_name: 'Suporte', version: 1, has_permission_routes: ['users'] },
 };
 
 function shellApi(me: User): Responder {

@@ -21,10 +21,11 @@ const ROLES = [
     name: 'administrador',
     display_name: 'Administrador',
     has_permission_routes: ['dashboard-analytics', 'users'],
+    version: 1,
   },
-  { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] },
-  { id: 3, name: 'gestor', display_name: 'Gestor de usuários', has_permission_routes: ['users'] },
-  { id: 4, name: 'atendente', display_name: 'Atendente', has_permission_routes: [] },
+  { id: 2, name: 'operador', display_name: 'Operador', version: 1, has_permission_routes: ['dashboard-analytics'] },
+  { id: 3, name: 'gestor', display_name: 'Gestor de usuários', version: 1, has_permission_routes: ['users'] },
+  { id: 4, name: 'atendente', display_name: 'Atendente', version: 1, has_permission_routes: [] },
 ];
 const roleOf = (id: number) => {
   const { has_permission_routes: _routes, ...role } = ROLES.find((r) => r.id === id)!;

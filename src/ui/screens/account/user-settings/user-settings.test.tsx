@@ -13,7 +13,13 @@ const OPERADOR: User = {
   name: 'Olga Operadora',
   username: 'operador',
   email: 'operador@demo.local',
-  role: { id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: ['dashboard-analytics'] },
+  role: {
+    id: 2,
+    name: 'operador',
+    display_name: 'Operador',
+    version: 1,
+    has_permission_routes: ['dashboard-analytics'],
+  },
   twoFactorEnabled: true,
 };
 

@@ -33,8 +33,15 @@ const operador: Role = {
   name: 'operador',
   display_name: 'Operador',
   has_permission_routes: ['dashboard-analytics'],
+  version: 1,
 };
-const admin: Role = { id: 1, name: 'administrador', display_name: 'Administrador', has_permission_routes: [] };
+const admin: Role = {
+  id: 1,
+  name: 'administrador',
+  display_name: 'Administrador',
+  version: 1,
+  has_permission_routes: [],
+};
 
 let view: RenderedApp | undefined;
 afterEach(() => {
@@ -111,7 +118,7 @@ describe('RolesEditScreen', () => {
     expect(screen.getByRole('progressbar', { name: 'Salvando permissões…' })).toBeInTheDocument();
     expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
     const body = requests.find((r) => r.path === '/api/permission/update')?.body;
-    expect(body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'tenants', 'users'] });
+    expect(body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'tenants', 'users'], version: 1 });
     held.resolve(json(200, { ...operador, has_permission_routes: ['dashboard-analytics', 'tenants', 'users'] }));
     await waitFor(() => expect(toasts()).toEqual([['success', 'Permissões salvas.', undefined]]));
     expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
@@ -227,7 +234,7 @@ describe('RolesEditScreen: who may change what', () => {
   const editor: User = {
     ...ADMIN_USER,
     id: 5,
-    role: { id: 4, name: 'editor', display_name: 'Editor', has_permission_routes: [] },
+    role: { id: 4, name: 'editor', display_name: 'Editor', version: 1, has_permission_routes: [] },
   };
   const editorRoutes = ['users', 'dashboard-analytics', 'roles-list', 'roles-edit'];
 
@@ -260,7 +267,7 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Empresas')).not.toBeChecked();
     await keys.click(box('Painel analítico'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
-    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'] }]));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'], version: 1 }]));
   });
 
   it('a permission the editor lacks that the role holds stays checked and locked: select-all and save leave it', async () => {
@@ -293,7 +300,7 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Empresas')).toBeDisabled();
     await keys.click(box('Painel analítico'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
-    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'] }]));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'], version: 1 }]));
     expect(box('Empresas')).toBeChecked();
   });
 

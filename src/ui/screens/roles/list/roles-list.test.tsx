@@ -14,12 +14,14 @@ const admin: Role = {
   name: 'administrador',
   display_name: 'Administrador',
   has_permission_routes: ['roles-list', 'users'],
+  version: 1,
 };
 const operador: Role = {
   id: 2,
   name: 'operador',
   display_name: 'Operador',
   has_permission_routes: ['dashboard-analytics', 'dashboard-report'],
+  version: 1,
 };
 
 let view: RenderedApp | undefined;
@@ -173,7 +175,7 @@ describe('RolesListScreen', () => {
 
 describe('RolesListScreen: deleting a role', () => {
   it('asks first, says why a refused delete failed and keeps the row; deletes an unused role', async () => {
-    const caixa: Role = { id: 3, name: 'caixa', display_name: 'Caixa', has_permission_routes: [] };
+    const caixa: Role = { id: 3, name: 'caixa', display_name: 'Caixa', version: 1, has_permission_routes: [] };
     render((r) => {
       if (r.path === '/api/roles' && r.method === 'GET') return json(200, [admin, operador, caixa]);
       if (r.path === '/api/roles/2') return json(409, { message: '1 user(s) hold this role', field: 'id' });
