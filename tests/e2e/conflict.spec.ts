@@ -112,17 +112,18 @@ test.describe('conflict notice on the role editor', () => {
     const adminName = (await api.rest<{ user: { name: string } }>('GET', '/api/auth/userInfo')).user.name;
     const role = await createRoleWith(api, 'shared', ['dashboard-analytics']);
     const second = await editorWithoutAudit(api);
-    const users = names.get('users') ?? 'users';
     const report = names.get('dashboard-report') ?? 'dashboard-report';
     const analytics = names.get('dashboard-analytics') ?? 'dashboard-analytics';
+    const rolesList = names.get('roles-list') ?? 'roles-list';
 
     const first = await openEditor(browser, app.origin, app.admin, role.id);
     const other = await openEditor(browser, app.origin, second, role.id);
 
-    // Both open the same version; the first adds `users` and saves.
-    await toggle(first.page, users, true);
-    await toggle(other.page, report, true);
+    // Both open the same version. The second person (who holds each route they change, as the server
+    // requires) adds the roles list and takes the analytics away; the first adds the report and saves.
+    await toggle(other.page, rolesList, true);
     await toggle(other.page, analytics, false);
+    await toggle(first.page, report, true);
     expect(await save(first.page)).toBe(200);
 
     // The second person's save is refused (409 stale): nothing of theirs is written, nothing of the first's lost.
@@ -130,16 +131,16 @@ test.describe('conflict notice on the role editor', () => {
     const shown = notice(other.page);
     await expect(shown).toBeVisible();
     const theirs = shown.getByRole('region', { name: t('conflict.theirs') });
-    await expect(theirs).toContainText(t('conflict.added', { item: users }));
+    await expect(theirs).toContainText(t('conflict.added', { item: report }));
     // Who made it: the first person's name, as the audit log records it.
     await expect(theirs).toContainText(adminName);
     const mine = shown.getByRole('region', { name: t('conflict.mine') });
-    await expect(mine).toContainText(t('conflict.added', { item: report }));
+    await expect(mine).toContainText(t('conflict.added', { item: rolesList }));
     await expect(mine).toContainText(t('conflict.removed', { item: analytics }));
     // The heading takes focus: the keyboard user is at the notice that answers their save.
     await expect(shown.getByRole('heading', { name: t('conflict.title') })).toBeFocused();
     let stored = await api.rest<Role>('GET', `/api/roles/${role.id}`);
-    expect([...stored.has_permission_routes].sort()).toEqual(['dashboard-analytics', 'users']);
+    expect([...stored.has_permission_routes].sort()).toEqual(['dashboard-analytics', 'dashboard-report']);
 
     const serious: string[] = [];
     await shoot(other.page, 'conflict-refused-light', serious);
@@ -152,9 +153,9 @@ test.describe('conflict notice on the role editor', () => {
     expect((await reapplied).status()).toBe(200);
     await expect(notice(other.page)).toHaveCount(0);
     stored = await api.rest<Role>('GET', `/api/roles/${role.id}`);
-    expect([...stored.has_permission_routes].sort()).toEqual(['dashboard-report', 'users']);
-    await expect(other.page.getByRole('checkbox', { name: users, exact: true })).toBeChecked();
+    expect([...stored.has_permission_routes].sort()).toEqual(['dashboard-report', 'roles-list']);
     await expect(other.page.getByRole('checkbox', { name: report, exact: true })).toBeChecked();
+    await expect(other.page.getByRole('checkbox', { name: rolesList, exact: true })).toBeChecked();
     await expect(other.page.getByRole('checkbox', { name: analytics, exact: true })).not.toBeChecked();
     expect(serious).toEqual([]);
     await first.context.close();

@@ -42,6 +42,16 @@ export const column = style({
 
 export const heading = style({ margin: 0, fontSize: vars.font.size.md });
 
+/** The other changes, oldest first: one block each, no markers. */
+export const changes = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.sm,
+  margin: 0,
+  padding: 0,
+  listStyle: 'none',
+});
+
 export const change = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xs, margin: 0 });
 
 export const byline = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });

@@ -185,7 +185,7 @@ export function ConflictNotice({
             {t('conflict.theirs')}
           </h4>
           {conflict.changes.length > 0 ? (
-            <ol className={styles.items}>
+            <ol className={styles.changes}>
               {conflict.changes.map((change) => (
                 <Change key={change.id} change={change} targetType={targetType} itemLabel={itemLabel} />
               ))}
