@@ -78,3 +78,6 @@ export const items = style({ margin: 0, paddingInlineStart: vars.space.md });
 export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, justifyContent: 'flex-end' });
+
+/** Wraps a form's fields while the notice waits for the user's choice: disabled, with no frame of its own. */
+export const heldFields = style({ border: 0, padding: 0, margin: 0, minWidth: 0 });

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { ConflictNotice } from '../../components/conflict-notice/conflict-notice';
+import * as conflictStyles from '../../components/conflict-notice/conflict-notice.css';
 import { Modal } from '../../components/dialog';
 import { ErrorState } from '../../components/error-state';
 import { Form } from '../../components/form';
@@ -134,8 +135,11 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
               if (Object.keys(form.getSnapshot().context.invalid).length > 0) setRefusals((n) => n + 1);
             }}
           >
-            {view === 'full' ? <UserIdentityFields form={form} /> : null}
-            <UserInstancesSection form={form} onRemove={removeLink} />
+            {/* While the notice waits for the choice, the fields hold the values it shows. */}
+            <fieldset className={conflictStyles.heldFields} disabled={Boolean(conflict?.kept && conflictOpen)}>
+              {view === 'full' ? <UserIdentityFields form={form} /> : null}
+              <UserInstancesSection form={form} onRemove={removeLink} />
+            </fieldset>
           </Form>
         </div>
       )}
