@@ -1,4 +1,5 @@
 import type { I18nKey } from '../../domain/i18n-key';
+import type { Conflict, ConflictField } from '../shared/conflict';
 import { changeRefusal, readOnlyReason } from './role-access';
 import type { RolePermissionsContext, RolePermissionsSnapshot } from './role-permissions.machine';
 
@@ -12,6 +13,22 @@ export const selectEditorPhase = (s: RolePermissionsSnapshot): 'loading' | 'fail
   s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready';
 export const selectSaving = (s: RolePermissionsSnapshot) => s.matches('saving');
 export const selectRenaming = (s: RolePermissionsSnapshot) => s.matches('renaming');
+
+/** The open conflict notice (src/machines/shared/conflict.ts), or null. */
+export const selectConflict = (s: RolePermissionsSnapshot): Conflict | null => s.context.conflict;
+/** The notice's choice in flight: reloading to reapply the user's values, or to discard them. */
+export const selectResolving = (s: RolePermissionsSnapshot): 'reapply' | 'discard' | null =>
+  s.matches('reapplying') ? 'reapply' : s.matches('discarding') ? 'discard' : null;
+/** The checklist waits for the user's choice on the notice. */
+export const selectConflictOpen = (s: RolePermissionsSnapshot): boolean =>
+  s.matches('conflict') || s.matches('reapplying') || s.matches('discarding');
+
+/** The user's unsaved values as the notice shows them beside the other change: the permissions, stored and edited. */
+export function selectMine(s: RolePermissionsSnapshot): ConflictField[] {
+  const { saved, draft } = s.context;
+  if (!isDirty(s.context)) return [];
+  return [{ field: 'permissions', before: JSON.stringify(saved), after: JSON.stringify(draft) }];
+}
 
 /**
  * Why the role's permissions are read-only (the administrador role, not staff, the editor's own role),

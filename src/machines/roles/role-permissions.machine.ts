@@ -3,6 +3,18 @@ import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { Subject } from '../../domain/escalation';
 import type { I18nKey } from '../../domain/i18n-key';
+import type { AppBus } from '../shared/app-bus';
+import {
+  checkRemote,
+  mayBeNews,
+  restAuditReader,
+  staleOf,
+  versionOf,
+  watchTarget,
+  type Conflict,
+  type ConflictEvent,
+  type RemoteCheck,
+} from '../shared/conflict';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import { changeRefusal, readOnlyReason, saveRefusal } from './role-access';
@@ -12,7 +24,11 @@ export type PermissionCategory = components['schemas']['PermissionCategory'];
 export {
   isDirty,
   permissionGroups,
+  selectConflict,
+  selectConflictOpen,
   selectEditorPhase,
+  selectMine,
+  selectResolving,
   selectReadOnly,
   selectRenaming,
   selectSaving,
@@ -28,6 +44,8 @@ export interface RolePermissionsInput {
   subject?: Subject | null;
   /** Back-office staff: only they change roles (default false: nothing is offered that the server refuses). */
   staff?: boolean;
+  /** The app bus: a change to the role made elsewhere shows at once (left out: learnt on save). */
+  bus?: AppBus | null;
 }
 
 export interface RolePermissionsContext {
@@ -47,6 +65,13 @@ export interface RolePermissionsContext {
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
   notice: I18nKey | null;
+  bus: AppBus | null;
+  /** The role's version as loaded (sent with a save; src/machines/shared/conflict.ts). */
+  version: number | null;
+  /** The open conflict notice. */
+  conflict: Conflict | null;
+  /** Audit records of this role announced since the last check (`conflict.remote`). */
+  remoteIds: number[];
 }
 
 export type RolePermissionsEvent =
@@ -57,7 +82,8 @@ export type RolePermissionsEvent =
   | { type: 'roles.rename'; displayName: string }
   | { type: 'roles.reload' }
   /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
-  | { type: 'roles.subject'; subject: Subject | null };
+  | { type: 'roles.subject'; subject: Subject | null }
+  | ConflictEvent;
 
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
@@ -84,6 +110,20 @@ export function isEditable(context: Pick<RolePermissionsContext, 'role' | 'saved
 /** The role editor's calls; each ends in an emitted `outcome` (src/machines/shared/outcome.ts). */
 export type RoleEditorAction = 'save' | 'rename';
 
+/** What the user may do to the checklist while it is shown (editing, and while a remote change is checked). */
+const EDITS = {
+  'roles.toggle': { guard: 'knownRoute', actions: 'toggle' },
+  'roles.toggleCategory': { guard: 'knownCategory', actions: 'toggleCategory' },
+  'roles.reset': { actions: 'reset' },
+  'roles.save': { guard: 'canSave', target: '#rolePermissions.saving', actions: 'clearFeedback' },
+  'roles.rename': {
+    guard: 'newName',
+    target: '#rolePermissions.renaming',
+    actions: ['clearFeedback', 'beginRename'],
+  },
+  'roles.reload': '#rolePermissions.loading',
+} as const;
+
 export const rolePermissionsMachine = setup({
   types: {
     input: {} as RolePermissionsInput,
@@ -101,13 +141,25 @@ export const rolePermissionsMachine = setup({
         return { role, categories };
       },
     ),
-    savePermissions: fromPromise<Role, { rest: RestClient; roleId: number; permissions: string[] }>(async ({ input }) =>
+    savePermissions: fromPromise<
+      Role,
+      { rest: RestClient; roleId: number; permissions: string[]; version: number | null }
+    >(async ({ input }) =>
       unwrap(
         await input.rest.POST('/api/permission/update', {
-          body: { roleId: input.roleId, permissions: input.permissions },
+          body: {
+            roleId: input.roleId,
+            permissions: input.permissions,
+            ...(input.version === null ? {} : { version: input.version }),
+          },
         }),
       ),
     ),
+    loadRole: fromPromise<Role, { rest: RestClient; roleId: number }>(async ({ input, signal }) =>
+      unwrap(await input.rest.GET('/api/roles/{id}', { params: { path: { id: input.roleId } }, signal })),
+    ),
+    watchTarget,
+    checkRemote: checkRemote<Role>(),
     renameRole: fromPromise<Role, { rest: RestClient; roleId: number; displayName: string }>(async ({ input }) =>
       unwrap(
         await input.rest.PUT('/api/roles/{id}', {
@@ -131,6 +183,14 @@ export const rolePermissionsMachine = setup({
       return isEditable(context) && context.categories.some((c) => c.category === event.category);
     },
     canSave: ({ context }) => isEditable(context) && dirty(context) && saveRefusal(context, context.draft) === null,
+    stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
+    remotePending: ({ context }) => context.remoteIds.length > 0,
+    news: ({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return mayBeNews(context.version, event);
+    },
+    newerWithEdits: ({ context }, check: RemoteCheck<Role>) => check.newer && dirty(context),
+    newer: (_, check: RemoteCheck<Role>) => check.newer,
     newName: ({ context, event }) => {
       assertEvent(event, 'roles.rename');
       const name = event.displayName.trim();
@@ -140,8 +200,77 @@ export const rolePermissionsMachine = setup({
   actions: {
     loaded: assign((_, params: { role: Role; categories: PermissionCategory[] }) => {
       const saved = sorted(params.role.has_permission_routes);
-      return { role: params.role, categories: params.categories, saved, draft: saved, loadError: null };
+      return {
+        role: params.role,
+        categories: params.categories,
+        saved,
+        draft: saved,
+        loadError: null,
+        version: versionOf(params.role),
+        conflict: null,
+        remoteIds: [],
+      };
     }),
+    noteRemote: assign(({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return { remoteIds: context.remoteIds.includes(event.id) ? context.remoteIds : [...context.remoteIds, event.id] };
+    }),
+    checked: assign({ remoteIds: () => [] }),
+    // Someone else's change: the user's unsaved values stay in `draft` beside it until reapplied or discarded.
+    conflictLive: assign((_, check: RemoteCheck<Role>) => ({
+      conflict: { source: 'live' as const, kept: true, version: check.version, changes: check.changes },
+      remoteIds: [],
+      notice: null,
+      actionError: null,
+    })),
+    // Nothing unsaved: the form shows the current role at once, and says what changed.
+    refreshedLive: assign((_, check: RemoteCheck<Role>) => {
+      const saved = sorted(check.record.has_permission_routes);
+      return {
+        role: check.record,
+        saved,
+        draft: saved,
+        version: check.version,
+        conflict: { source: 'live' as const, kept: false, version: check.version, changes: check.changes },
+        remoteIds: [],
+      };
+    }),
+    conflictSave: assign((_, params: { error: unknown }) => {
+      const stale = staleOf(params.error);
+      return {
+        conflict: {
+          source: 'save' as const,
+          kept: true,
+          version: stale?.version ?? null,
+          changes: stale?.changes ?? [],
+        },
+        actionError: null,
+        fieldErrors: {},
+      };
+    }),
+    dismissConflict: assign({ conflict: null }),
+    // The user's own changes (what they added and took away) laid over the role as it is now.
+    reapplied: assign(({ context }, role: Role) => {
+      const added = context.draft.filter((n) => !context.saved.includes(n));
+      const removed = new Set(context.saved.filter((n) => !context.draft.includes(n)));
+      const saved = sorted(role.has_permission_routes);
+      return {
+        role,
+        saved,
+        draft: sorted([...saved, ...added].filter((n) => !removed.has(n))),
+        version: versionOf(role),
+        conflict: null,
+        remoteIds: [],
+        actionError: null,
+      };
+    }),
+    discarded: assign((_, role: Role) => {
+      const saved = sorted(role.has_permission_routes);
+      return { role, saved, draft: saved, version: versionOf(role), conflict: null, remoteIds: [], actionError: null };
+    }),
+    reloadFailed: assign((_, params: { error: unknown }) => ({
+      actionError: actionError('conflict.errors.reload', params.error),
+    })),
     loadFailed: assign((_, params: { error: unknown }) => ({
       loadError: actionError('roles.errors.load', params.error),
     })),
@@ -176,15 +305,29 @@ export const rolePermissionsMachine = setup({
     clearFeedback: assign({ actionError: null, fieldErrors: () => ({}), notice: null }),
     stored: assign((_, params: { role: Role; notice: I18nKey }) => {
       const saved = sorted(params.role.has_permission_routes);
-      return { role: params.role, saved, draft: saved, renameTo: null, notice: params.notice };
+      return {
+        role: params.role,
+        saved,
+        draft: saved,
+        renameTo: null,
+        notice: params.notice,
+        version: versionOf(params.role),
+        conflict: null,
+      };
     }),
     // The edited checklist is kept: renaming does not touch permissions.
-    renamed: assign((_, role: Role) => ({
-      role,
-      saved: sorted(role.has_permission_routes),
-      renameTo: null,
-      notice: 'roles.notices.renamed' as const,
-    })),
+    // A rename that was the role's only change since the form's version moves the form to the new one;
+    // after anyone else's change the form keeps its version, so its next save shows that change.
+    renamed: assign(({ context }, role: Role) => {
+      const next = versionOf(role);
+      const ownOnly = next !== null && context.version !== null && next === context.version + 1;
+      return {
+        role,
+        ...(ownOnly || next === null ? { version: next, saved: sorted(role.has_permission_routes) } : {}),
+        renameTo: null,
+        notice: 'roles.notices.renamed' as const,
+      };
+    }),
     // A success toasts its notice; a refused save toasts why, a refused rename shows in its dialog.
     report: emit(({ context }, params: { action: RoleEditorAction; notice: I18nKey | null }) => {
       if (params.notice) return succeeded(params.action, { key: params.notice });
@@ -218,9 +361,22 @@ export const rolePermissionsMachine = setup({
     actionError: null,
     fieldErrors: {},
     notice: null,
+    bus: input.bus ?? null,
+    version: null,
+    conflict: null,
+    remoteIds: [],
   }),
   initial: 'loading',
-  on: { 'roles.subject': { actions: 'setSubject' } },
+  invoke: {
+    id: 'watchTarget',
+    src: 'watchTarget',
+    input: ({ context }) => ({ bus: context.bus, targetType: 'role' as const, targetId: context.roleId }),
+  },
+  on: {
+    'roles.subject': { actions: 'setSubject' },
+    // Noted anywhere; checked once the form is editing (src/machines/shared/conflict.ts).
+    'conflict.remote': { guard: 'news', actions: 'noteRemote' },
+  },
   states: {
     loading: {
       tags: ['busy'],
@@ -234,13 +390,84 @@ export const rolePermissionsMachine = setup({
     },
     failed: { on: { 'roles.reload': 'loading' } },
     editing: {
+      always: { guard: 'remotePending', target: 'checking' },
       on: {
-        'roles.toggle': { guard: 'knownRoute', actions: 'toggle' },
-        'roles.toggleCategory': { guard: 'knownCategory', actions: 'toggleCategory' },
-        'roles.reset': { actions: 'reset' },
-        'roles.save': { guard: 'canSave', target: 'saving', actions: 'clearFeedback' },
-        'roles.rename': { guard: 'newName', target: 'renaming', actions: ['clearFeedback', 'beginRename'] },
-        'roles.reload': 'loading',
+        ...EDITS,
+        'conflict.remote': { guard: 'news', target: 'checking', actions: 'noteRemote' },
+        'conflict.dismiss': { actions: 'dismissConflict' },
+      },
+    },
+    // Whether an announced change is one the form has not loaded; the user keeps editing meanwhile.
+    checking: {
+      invoke: {
+        id: 'checkRemote',
+        src: 'checkRemote',
+        input: ({ context }) => ({
+          audit: restAuditReader(context.rest),
+          targetType: 'role' as const,
+          targetId: context.roleId,
+          version: context.version,
+          ids: context.remoteIds,
+          load: (signal: AbortSignal) =>
+            context.rest.GET('/api/roles/{id}', { params: { path: { id: context.roleId } }, signal }).then(unwrap),
+        }),
+        onDone: [
+          {
+            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
+            target: 'conflict',
+            actions: { type: 'conflictLive', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'newer', params: ({ event }) => event.output },
+            target: 'editing',
+            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
+          },
+          { target: 'editing', actions: 'checked' },
+        ],
+        // Not known now: the next save still carries the version, and the server refuses it if stale.
+        onError: { target: 'editing', actions: 'checked' },
+      },
+      on: {
+        ...EDITS,
+        'conflict.remote': { guard: 'news', target: 'checking', reenter: true, actions: 'noteRemote' },
+        'conflict.dismiss': { actions: 'dismissConflict' },
+      },
+    },
+    // The user's unsaved values beside the other person's change: reapply them or discard them.
+    conflict: {
+      on: {
+        'conflict.reapply': { target: 'reapplying', actions: 'clearFeedback' },
+        'conflict.discard': { target: 'discarding', actions: 'clearFeedback' },
+      },
+    },
+    reapplying: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadRole',
+        src: 'loadRole',
+        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
+        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
+        onError: {
+          target: 'conflict',
+          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    // Saved with the new version at once, unless nothing of the user's is left to save.
+    reapplied: {
+      always: [{ guard: 'canSave', target: 'saving' }, { target: 'editing' }],
+    },
+    discarding: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadRole',
+        src: 'loadRole',
+        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
+        onDone: { target: 'editing', actions: { type: 'discarded', params: ({ event }) => event.output } },
+        onError: {
+          target: 'conflict',
+          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     saving: {
@@ -248,7 +475,12 @@ export const rolePermissionsMachine = setup({
       invoke: {
         id: 'savePermissions',
         src: 'savePermissions',
-        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId, permissions: context.draft }),
+        input: ({ context }) => ({
+          rest: context.rest,
+          roleId: context.roleId,
+          permissions: context.draft,
+          version: context.version,
+        }),
         onDone: {
           target: 'editing',
           actions: [
@@ -256,13 +488,20 @@ export const rolePermissionsMachine = setup({
             { type: 'report', params: { action: 'save', notice: 'roles.notices.saved' } },
           ],
         },
-        onError: {
-          target: 'editing',
-          actions: [
-            { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) },
-            { type: 'report', params: { action: 'save', notice: null } },
-          ],
-        },
+        onError: [
+          {
+            guard: 'stale',
+            target: 'conflict',
+            actions: { type: 'conflictSave', params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            target: 'editing',
+            actions: [
+              { type: 'refused', params: ({ event }) => ({ key: 'roles.errors.save', error: event.error }) },
+              { type: 'report', params: { action: 'save', notice: null } },
+            ],
+          },
+        ],
       },
     },
     renaming: {

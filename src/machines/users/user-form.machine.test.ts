@@ -6,6 +6,7 @@ import {
   isOwnRecord,
   passwordProblem,
   selectRoleField,
+  unsavedFields,
   userFormMachine,
   validateUserForm,
   type UserFormEvent,
@@ -19,9 +20,11 @@ import {
   exploreCoverage,
   formatCoverage,
   heldPromise,
+  idleCallback,
   type GraphEvent,
 } from '../test-support/graph-coverage';
-import { fakeServer, flush, gqlData, gqlError, operationOf } from '../test-support/fake-fetch';
+import { fakeServer, flush, gqlData, gqlError, json, operationOf } from '../test-support/fake-fetch';
+import { createAppBus, type BusMessageOf } from '../shared/app-bus';
 import { mergeCoverage } from '../test-support/merge-coverage';
 
 const options: UserFormOptions = {
@@ -42,6 +45,10 @@ describe('userFormMachine: model coverage (create and edit)', () => {
       createUser: heldPromise(),
       updateUser: heldPromise(),
       removeLink: heldPromise(),
+      loadUserRow: heldPromise(),
+      reloadUser: heldPromise(),
+      checkRemote: heldPromise(),
+      watchTarget: idleCallback(),
     },
   });
   type Ev = GraphEvent<typeof userFormMachine>;
@@ -74,7 +81,34 @@ describe('userFormMachine: model coverage (create and edit)', () => {
     ),
     doneEvent('updateUser', userRow(3)),
     errorEvent('updateUser', new GraphqlError(403, [{ message: 'x', extensions: { code: 'FORBIDDEN' } }])),
+    doneEvent('resync', { ...userRow(3), version: 5 }),
+    errorEvent('resync', new Error('offline')),
   ];
+  /** The edited user at version 4 changed elsewhere to version 5 (src/machines/shared/conflict.ts). */
+  const versioned = { ...userRow(3), version: 4 };
+  const theirs = { ...userRow(3, { name: 'Outro Nome' }), version: 5 };
+  const conflicts: Ev[] = [
+    errorEvent(
+      'updateUser',
+      new GraphqlError(200, [{ message: 'stale', extensions: { code: 'STALE', version: 5, changes: [] } }]),
+    ),
+    { type: 'conflict.remote', id: 41, version: null },
+    { type: 'conflict.remote', id: 40, version: 4 },
+    doneEvent('checkRemote', { record: theirs, version: 5, newer: true, changes: [] }),
+    doneEvent('checkRemote', { record: versioned, version: 4, newer: false, changes: [] }),
+    errorEvent('checkRemote', new Error('offline')),
+    { type: 'conflict.reapply' },
+    { type: 'conflict.discard' },
+    { type: 'conflict.dismiss' },
+    doneEvent('reloadUser', { user: theirs, options }),
+    errorEvent('reloadUser', new Error('offline')),
+    { type: 'users.form.role', roleId: 2 },
+    { type: 'users.form.removeLink', linkId: 10 },
+    doneEvent('removeLink'),
+    doneEvent('resync', { ...userRow(3), version: 5 }),
+    errorEvent('resync', new Error('offline')),
+  ];
+  const pick = (...at: number[]): Ev[] => at.map((i) => conflicts[i] as Ev);
   // `valid` reads which fields are refused, `knownLink` the links: both are part of the graph's key.
   const serializeContext = (context: {
     values: Parameters<typeof validateUserForm>[0];
@@ -100,7 +134,48 @@ describe('userFormMachine: model coverage (create and edit)', () => {
       serializeContext,
       simpleScenarios: [{ prefix: [loaded[0] as Ev], events: [...editing.slice(1), ...calls] }],
     });
-    const report = mergeCoverage(create, edit);
+    // A form with one unsaved change (its e-mail made invalid, so the reapplied save is refused locally
+    // too) meets a stale save and a change announced from elsewhere, and both choices.
+    const conflict = await exploreCoverage({
+      machine,
+      input: () => ({ execute: unused.execute, mode: 'edit' as const, user: versioned }),
+      events: [...loaded, ...editing, { type: 'users.form.field', field: 'name', value: '' }, ...conflicts],
+      serializeContext: (context) => [
+        ...serializeContext(context),
+        context.remoteIds.length > 0,
+        context.conflict !== null,
+        context.values.name,
+      ],
+      simpleScenarios: [
+        // A stale save, then each choice.
+        {
+          prefix: [loaded[0] as Ev, { type: 'users.form.field', field: 'name', value: 'Meu Nome' }],
+          events: [{ type: 'users.form.submit' }, ...pick(0, 6, 7, 9, 10)],
+        },
+        // A change announced from elsewhere, with or without the form's own edits.
+        {
+          prefix: [loaded[0] as Ev, { type: 'users.form.field', field: 'name', value: 'Meu Nome' }],
+          events: [{ type: 'users.form.reload' }, ...pick(1, 2, 3, 4, 5, 8)],
+        },
+        { prefix: [loaded[0] as Ev], events: pick(1, 2, 3, 4, 5, 8) },
+        // Invalid values while checking, removing links and taking the version back.
+        {
+          prefix: [loaded[0] as Ev, { type: 'users.form.field', field: 'name', value: '' }],
+          events: [{ type: 'users.form.submit' }, ...pick(1, 2, 4, 11, 12, 13, 14, 15)],
+        },
+        // Reapplied values the local checks refuse go back to the form.
+        {
+          prefix: [
+            loaded[0] as Ev,
+            { type: 'users.form.field', field: 'email', value: 'x' },
+            { type: 'conflict.remote', id: 41, version: null },
+            conflicts[3] as Ev,
+          ],
+          events: pick(6, 9),
+        },
+      ],
+    });
+    const report = mergeCoverage(create, edit, conflict);
     assertFullCoverage(report);
     console.info(`userFormMachine: ${formatCoverage(report)}`);
   });
@@ -260,6 +335,7 @@ describe('userFormMachine: against the GraphQL contract', () => {
     await flush();
     expect(ops().find((op) => op?.name === 'updateUser')?.variables).toEqual({
       id: 3,
+      version: 1,
       username: 'user3',
       name: 'Novo Nome',
       email: 'user3@demo.local',
@@ -381,5 +457,123 @@ describe('userFormMachine: no way up', () => {
     expect(isOwnRecord(created.actor.getSnapshot().context)).toBe(false);
     created.actor.send({ type: 'users.form.field', field: 'email', value: 'nova@demo.local' });
     expect(created.actor.getSnapshot().context.values.email).toBe('nova@demo.local');
+  });
+});
+
+describe('userFormMachine: no lost update (docs/lists.md, Conflict notice)', () => {
+  /** The edited user as a server with versions keeps it: `updateUser` with an old version answers STALE. */
+  function versionedServer() {
+    let user = { ...userRow(3), version: 4 };
+    const changes: unknown[] = [];
+    const updates: Record<string, unknown>[] = [];
+    const fake = fakeServer((request) => {
+      const op = operationOf(request);
+      switch (op?.name) {
+        case 'roles':
+          return gqlData({ roles: roleRows });
+        case 'departments':
+          return gqlData({ departments: [...options.departments, { id: 2, name: 'Vendas', activated: true }] });
+        case 'instances':
+          return gqlData({ instances: options.instances });
+        case 'userInstances':
+          return gqlData({ userInstances: user.userInstances });
+        case 'users':
+          return gqlData({ users: [userRow(1), user] });
+        case 'auditRecords':
+          return gqlData({ auditRecords: { data: [...changes].reverse(), next: null } });
+        case 'updateUser': {
+          updates.push(op.variables);
+          if (op.variables.version !== user.version)
+            return json(200, {
+              data: null,
+              errors: [{ message: 'stale', extensions: { code: 'STALE', version: user.version, changes } }],
+            });
+          user = { ...user, name: String(op.variables.name), version: user.version + 1 };
+          return gqlData({ updateUser: user });
+        }
+      }
+      throw new Error(`unexpected ${op?.name ?? request.path}`);
+    });
+    /** Someone else moves the user to department 2 (version 5). */
+    const otherChanges = () => {
+      user = { ...user, userDepartment: { id: 2, name: 'Vendas', activated: true }, version: user.version + 1 };
+      changes.push({
+        id: 70,
+        at: '2026-11-28T10:00:00.000Z',
+        actor_name: 'Bruna Souza',
+        actor_staff: false,
+        operation: 'user.update',
+        version: user.version,
+        changes: [{ field: 'department_id', before: '1', after: '2' }],
+      });
+    };
+    return { fake, updates, otherChanges, user: () => user };
+  }
+
+  it("a stale save opens the notice with the other change; reapply keeps theirs and the user's, sent with the new version", async () => {
+    const server = versionedServer();
+    const actor = createActor(userFormMachine, {
+      input: { execute: server.fake.execute, mode: 'edit', user: server.user() },
+    }).start();
+    await flush();
+    actor.send({ type: 'users.form.field', field: 'name', value: 'Nome Novo' });
+    server.otherChanges();
+    actor.send({ type: 'users.form.submit' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('conflict');
+    expect(actor.getSnapshot().context.conflict).toMatchObject({
+      source: 'save',
+      kept: true,
+      version: 5,
+      changes: [{ id: 70, actorName: 'Bruna Souza', changes: [{ field: 'department_id', before: '1', after: '2' }] }],
+    });
+    expect(unsavedFields(actor.getSnapshot().context)).toEqual([
+      { field: 'name', before: '"User 3"', after: '"Nome Novo"' },
+    ]);
+    expect(server.updates.at(-1)).toMatchObject({ version: 4, name: 'Nome Novo', user_department_id: 1 });
+    actor.send({ type: 'conflict.reapply' });
+    await flush();
+    // Their department and my name, with version 5: nothing lost.
+    expect(server.updates.at(-1)).toMatchObject({ version: 5, name: 'Nome Novo', user_department_id: 2 });
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(server.user()).toMatchObject({ name: 'Nome Novo', userDepartment: { id: 2 }, version: 6 });
+  });
+
+  it('a change announced while the form holds edits opens the notice at once; discard shows the user as stored', async () => {
+    const server = versionedServer();
+    const bus = createAppBus();
+    const actor = createActor(userFormMachine, {
+      input: { execute: server.fake.execute, mode: 'edit', user: server.user(), bus },
+    }).start();
+    await flush();
+    actor.send({ type: 'users.form.field', field: 'name', value: 'Nome Novo' });
+    server.otherChanges();
+    bus.publish({
+      name: 'auditRecorded',
+      tenantName: 'backoffice',
+      sentAt: '2026-11-28T10:00:00.000Z',
+      data: {
+        id: 70,
+        at: '2026-11-28T10:00:00.000Z',
+        operation: 'user.update',
+        targetType: 'user',
+        targetId: 3,
+        targetName: 'User 3',
+        targetVersion: 5,
+      } as BusMessageOf<'auditRecorded'>['data'],
+    });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('conflict');
+    expect(actor.getSnapshot().context.conflict).toMatchObject({ source: 'live', kept: true, version: 5 });
+    expect(actor.getSnapshot().context.conflict?.changes.map((c) => c.id)).toEqual([70]);
+    actor.send({ type: 'conflict.discard' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context).toMatchObject({
+      version: 5,
+      conflict: null,
+      values: { name: 'User 3', user_department_id: 2 },
+    });
+    expect(server.updates).toEqual([]);
   });
 });

@@ -3,12 +3,27 @@ import type { Execute } from '../../api/graphql-client';
 import type { Subject } from '../../domain/escalation';
 import { passwordStrength, type PasswordScore } from '../../domain/password-strength';
 import type { I18nKey } from '../../domain/i18n-key';
+import type { AppBus } from '../shared/app-bus';
+import {
+  checkRemote,
+  graphqlAuditReader,
+  mayBeNews,
+  staleOf,
+  versionOf,
+  watchTarget,
+  type Conflict,
+  type ConflictEvent,
+  type ConflictField,
+  type RemoteCheck,
+} from '../shared/conflict';
 import { succeeded, type Outcome } from '../shared/outcome';
 import { actionError, refusedFields, type ActionError } from '../shared/request-error';
 import { problemsOf } from './user-form-checks';
 import { isSelf } from './users-access';
 import {
+  loadUserRow,
   userFormActors,
+  type UserFormOptions,
   type Department,
   type InstanceOption,
   type Role,
@@ -17,10 +32,13 @@ import {
   type UserRow,
 } from './users-actors';
 
-/** `subject`: the signed-in user (users-access.ts), null when not known. */
+/**
+ * `subject`: the signed-in user (users-access.ts), null when not known. `bus`: the app bus, for a change
+ * to the edited user made elsewhere (src/machines/shared/conflict.ts); left out, it is learnt on save.
+ */
 export type UserFormInput =
-  | { execute: Execute; subject?: Subject | null; mode: 'create' }
-  | { execute: Execute; subject?: Subject | null; mode: 'edit'; user: UserRow };
+  | { execute: Execute; subject?: Subject | null; bus?: AppBus | null; mode: 'create' }
+  | { execute: Execute; subject?: Subject | null; bus?: AppBus | null; mode: 'edit'; user: UserRow };
 
 export type UserFormField = 'username' | 'name' | 'email' | 'password';
 export { passwordProblem, validateUserForm } from './user-form-checks';
@@ -52,6 +70,14 @@ export interface UserFormContext {
   /** The link whose removal is in flight. */
   removing: number | null;
   saved: UserRow | null;
+  bus: AppBus | null;
+  /** The edited user's version as loaded (sent with the save; src/machines/shared/conflict.ts). */
+  version: number | null;
+  /** The values as loaded: what the user changed is what differs from them. */
+  stored: UserFormValues;
+  conflict: Conflict | null;
+  /** Audit records of the edited user announced since the last check. */
+  remoteIds: number[];
 }
 
 export type UserFormEvent =
@@ -61,7 +87,8 @@ export type UserFormEvent =
   | { type: 'users.form.toggleInstance'; instanceId: number }
   | { type: 'users.form.removeLink'; linkId: number }
   | { type: 'users.form.submit' }
-  | { type: 'users.form.reload' };
+  | { type: 'users.form.reload' }
+  | ConflictEvent;
 
 const emptyValues: UserFormValues = {
   username: '',
@@ -80,6 +107,42 @@ const emptyValues: UserFormValues = {
 export const isOwnRecord = (context: Pick<UserFormContext, 'mode' | 'userId' | 'subject'>): boolean =>
   context.mode === 'edit' && isSelf(context, context.userId);
 
+/** The form's values of a user row as stored (no password). */
+function valuesOf(user: UserRow): UserFormValues {
+  return {
+    username: user.username,
+    name: user.name,
+    email: user.email,
+    password: '',
+    role_id: user.role.id,
+    user_department_id: user.userDepartment?.id ?? null,
+  };
+}
+
+/**
+ * The fields the conflict notice compares, by their audit names (server/src/users/service.ts
+ * `USER_AUDIT_FIELDS`). The password is never shown; it is kept and sent again on reapply.
+ */
+const COMPARED: readonly (readonly [keyof UserFormValues, string])[] = [
+  ['name', 'name'],
+  ['username', 'username'],
+  ['email', 'email'],
+  ['role_id', 'role_id'],
+  ['user_department_id', 'department_id'],
+];
+
+/** The user's unsaved values as the notice shows them: each changed field, stored → edited. */
+export function unsavedFields(context: Pick<UserFormContext, 'values' | 'stored'>): ConflictField[] {
+  return COMPARED.filter(([key]) => context.values[key] !== context.stored[key]).map(([key, field]) => ({
+    field,
+    before: JSON.stringify(context.stored[key]),
+    after: JSON.stringify(context.values[key]),
+  }));
+}
+
+const hasUnsaved = (context: Pick<UserFormContext, 'values' | 'stored' | 'chosen'>) =>
+  unsavedFields(context).length > 0 || context.values.password !== '' || context.chosen.length > 0;
+
 /** The fields of one's own record the users form leaves to the account screen (`/user-settings`). */
 const OWN_ACCOUNT_FIELDS: readonly UserFormField[] = ['email', 'password'];
 
@@ -93,6 +156,29 @@ const OWN_ACCOUNT_FIELDS: readonly UserFormField[] = ['email', 'password'];
  *
  * States: `loading`, `loadFailed`, `ready`, `removingLink`, `creating`, `updating` (tag `busy` while calling), `done`.
  */
+/** What the user may do to the fields while the form is shown (ready, and while a remote change is checked). */
+const EDITS = {
+  'users.form.field': { guard: 'editable', actions: 'setField' },
+  'users.form.role': { actions: 'setRole' },
+  'users.form.department': { actions: 'setDepartment' },
+  'users.form.toggleInstance': { actions: 'toggleInstance' },
+  'users.form.removeLink': { guard: 'knownLink', target: '#userForm.removingLink', actions: 'startRemoval' },
+  'users.form.submit': [
+    { guard: and(['valid', 'creating']), target: '#userForm.creating', actions: 'clearError' },
+    { guard: 'valid', target: '#userForm.updating', actions: 'clearError' },
+    { actions: 'showInvalid' },
+  ],
+} as const;
+
+/** The same while an existing user's form checks a change announced from elsewhere. */
+const EDITS_EXISTING = {
+  ...EDITS,
+  'users.form.submit': [
+    { guard: 'valid', target: '#userForm.updating', actions: 'clearError' },
+    { actions: 'showInvalid' },
+  ],
+} as const;
+
 export const userFormMachine = setup({
   types: {
     input: {} as UserFormInput,
@@ -101,8 +187,16 @@ export const userFormMachine = setup({
     output: {} as UserRow,
     emitted: {} as Outcome<'removeLink'>,
   },
-  actors: userFormActors,
+  actors: { ...userFormActors, watchTarget, checkRemote: checkRemote<UserRow>() },
   guards: {
+    stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
+    remotePending: ({ context }) => context.remoteIds.length > 0,
+    news: ({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return context.mode === 'edit' && mayBeNews(context.version, event);
+    },
+    newerWithEdits: ({ context }, check: RemoteCheck<UserRow>) => check.newer && hasUnsaved(context),
+    newer: (_, check: RemoteCheck<UserRow>) => check.newer,
     valid: ({ context }) => Object.keys(problemsOf(context)).length === 0,
     creating: ({ context }) => context.mode === 'create',
     editable: ({ context, event }) => {
@@ -179,6 +273,80 @@ export const userFormMachine = setup({
       removing: null,
     })),
     clearError: assign({ error: null }),
+    noteRemote: assign(({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return { remoteIds: context.remoteIds.includes(event.id) ? context.remoteIds : [...context.remoteIds, event.id] };
+    }),
+    checked: assign({ remoteIds: () => [] }),
+    conflictLive: assign((_, check: RemoteCheck<UserRow>) => ({
+      conflict: { source: 'live' as const, kept: true, version: check.version, changes: check.changes },
+      remoteIds: [],
+    })),
+    // Nothing unsaved: the form shows the user as stored now, and says what changed.
+    refreshedLive: assign((_, check: RemoteCheck<UserRow>) => ({
+      values: valuesOf(check.record),
+      stored: valuesOf(check.record),
+      storedRoleId: check.record.role.id,
+      version: check.version,
+      conflict: { source: 'live' as const, kept: false, version: check.version, changes: check.changes },
+      remoteIds: [],
+    })),
+    conflictSave: assign((_, params: { error: unknown }) => {
+      const stale = staleOf(params.error);
+      return {
+        conflict: {
+          source: 'save' as const,
+          kept: true,
+          version: stale?.version ?? null,
+          changes: stale?.changes ?? [],
+        },
+        error: null,
+        invalid: {},
+      };
+    }),
+    dismissConflict: assign({ conflict: null }),
+    // The fields the user changed laid over the user as stored now; the typed password and chosen instances kept.
+    reapplied: assign(({ context }, fresh: { user: UserRow; options: UserFormOptions }) => {
+      const now = valuesOf(fresh.user);
+      const values = { ...now, password: context.values.password };
+      for (const [key] of COMPARED)
+        if (context.values[key] !== context.stored[key]) Object.assign(values, { [key]: context.values[key] });
+      const linked = new Set(fresh.options.links.map((link) => link.instance.id));
+      return {
+        ...fresh.options,
+        values,
+        stored: now,
+        storedRoleId: fresh.user.role.id,
+        version: versionOf(fresh.user),
+        chosen: context.chosen.filter((id) => !linked.has(id)),
+        conflict: null,
+        remoteIds: [],
+        error: null,
+      };
+    }),
+    discarded: assign((_, fresh: { user: UserRow; options: UserFormOptions }) => ({
+      ...fresh.options,
+      values: valuesOf(fresh.user),
+      stored: valuesOf(fresh.user),
+      storedRoleId: fresh.user.role.id,
+      version: versionOf(fresh.user),
+      passwordScore: null,
+      chosen: [],
+      invalid: {},
+      conflict: null,
+      remoteIds: [],
+      error: null,
+    })),
+    reloadFailed: assign((_, params: { error: unknown }) => ({
+      error: actionError('conflict.errors.reload', params.error),
+    })),
+    // After removing a link of its own: the user's version moves by that change only, never past anyone else's.
+    resynced: assign(({ context }, user: UserRow) => {
+      const next = versionOf(user);
+      const own =
+        next !== null && context.version !== null && (next === context.version || next === context.version + 1);
+      return own ? { version: next } : {};
+    }),
     saved: assign((_, user: UserRow) => ({ saved: user, error: null })),
   },
 }).createMachine({
@@ -191,16 +359,12 @@ export const userFormMachine = setup({
       userId: user?.id ?? null,
       subject: input.subject ?? null,
       storedRoleId: user?.role.id ?? null,
-      values: user
-        ? {
-            username: user.username,
-            name: user.name,
-            email: user.email,
-            password: '',
-            role_id: user.role.id,
-            user_department_id: user.userDepartment?.id ?? null,
-          }
-        : emptyValues,
+      values: user ? valuesOf(user) : emptyValues,
+      stored: user ? valuesOf(user) : emptyValues,
+      version: versionOf(user),
+      bus: input.mode === 'edit' ? (input.bus ?? null) : null,
+      conflict: null,
+      remoteIds: [],
       passwordScore: null,
       roles: [],
       departments: [],
@@ -215,6 +379,13 @@ export const userFormMachine = setup({
   },
   initial: 'loading',
   output: ({ context }) => context.saved ?? invalidState('done'),
+  invoke: {
+    id: 'watchTarget',
+    src: 'watchTarget',
+    input: ({ context }) => ({ bus: context.bus, targetType: 'user' as const, targetId: context.userId ?? 0 }),
+  },
+  // Noted anywhere; checked once the form is ready (src/machines/shared/conflict.ts).
+  on: { 'conflict.remote': { guard: 'news', actions: 'noteRemote' } },
   states: {
     loading: {
       tags: ['busy'],
@@ -233,17 +404,84 @@ export const userFormMachine = setup({
       on: { 'users.form.reload': 'loading' },
     },
     ready: {
+      always: { guard: 'remotePending', target: 'checking' },
       on: {
-        'users.form.field': { guard: 'editable', actions: 'setField' },
-        'users.form.role': { actions: 'setRole' },
-        'users.form.department': { actions: 'setDepartment' },
-        'users.form.toggleInstance': { actions: 'toggleInstance' },
-        'users.form.removeLink': { guard: 'knownLink', target: 'removingLink', actions: 'startRemoval' },
-        'users.form.submit': [
-          { guard: and(['valid', 'creating']), target: 'creating', actions: 'clearError' },
-          { guard: 'valid', target: 'updating', actions: 'clearError' },
-          { actions: 'showInvalid' },
+        ...EDITS,
+        'conflict.remote': { guard: 'news', target: 'checking', actions: 'noteRemote' },
+      },
+    },
+    // Whether an announced change is one the form has not loaded; the user keeps typing meanwhile.
+    checking: {
+      invoke: {
+        id: 'checkRemote',
+        src: 'checkRemote',
+        input: ({ context }) => ({
+          targetType: 'user' as const,
+          targetId: context.userId ?? 0,
+          version: context.version,
+          ids: context.remoteIds,
+          load: (signal: AbortSignal) => loadUserRow(context.execute, context.userId ?? 0, signal),
+          audit: graphqlAuditReader(context.execute),
+        }),
+        onDone: [
+          {
+            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
+            target: 'conflict',
+            actions: { type: 'conflictLive', params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: 'newer', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: 'checked' },
         ],
+        // Not known now: the save still carries the version, and the server refuses it if stale.
+        onError: { target: 'ready', actions: 'checked' },
+      },
+      on: {
+        ...EDITS_EXISTING,
+        'conflict.remote': { guard: 'news', target: 'checking', reenter: true, actions: 'noteRemote' },
+      },
+    },
+    // The user's unsaved values beside the other person's change: reapply them or discard them.
+    conflict: {
+      on: {
+        'conflict.reapply': { target: 'reapplying', actions: 'clearError' },
+        'conflict.discard': { target: 'discarding', actions: 'clearError' },
+      },
+    },
+    reapplying: {
+      tags: ['busy'],
+      invoke: {
+        id: 'reloadUser',
+        src: 'reloadUser',
+        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('reapplying') }),
+        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
+        onError: {
+          target: 'conflict',
+          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    // Saved with the new version at once when the values pass the checks; otherwise shown to be corrected.
+    reapplied: {
+      always: [
+        { guard: 'valid', target: 'updating' },
+        { target: 'ready', actions: 'showInvalid' },
+      ],
+    },
+    discarding: {
+      tags: ['busy'],
+      invoke: {
+        id: 'reloadUser',
+        src: 'reloadUser',
+        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('discarding') }),
+        onDone: { target: 'ready', actions: { type: 'discarded', params: ({ event }) => event.output } },
+        onError: {
+          target: 'conflict',
+          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     removingLink: {
@@ -255,11 +493,25 @@ export const userFormMachine = setup({
           execute: context.execute,
           linkId: context.removing ?? invalidState('removingLink'),
         }),
-        onDone: { target: 'ready', actions: ['reportRemoved', 'linkRemoved'] },
+        onDone: [
+          { guard: 'creating', target: 'ready', actions: ['reportRemoved', 'linkRemoved'] },
+          { target: 'resyncing', actions: ['reportRemoved', 'linkRemoved'] },
+        ],
         onError: {
           target: 'ready',
           actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.removeLink', error: event.error }) },
         },
+      },
+    },
+    // The removal changed the user: the form takes the version it produced (src/machines/shared/conflict.ts).
+    resyncing: {
+      tags: ['busy'],
+      invoke: {
+        id: 'resync',
+        src: 'loadUserRow',
+        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('resyncing') }),
+        onDone: { target: 'ready', actions: { type: 'resynced', params: ({ event }) => event.output } },
+        onError: 'ready',
       },
     },
     creating: {
@@ -285,12 +537,20 @@ export const userFormMachine = setup({
           id: context.userId ?? invalidState('updating'),
           values: context.values,
           instanceIds: [...context.links.map((link) => link.instance.id), ...context.chosen],
+          version: context.version,
         }),
         onDone: { target: 'done', actions: { type: 'saved', params: ({ event }) => event.output } },
-        onError: {
-          target: 'ready',
-          actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.update', error: event.error }) },
-        },
+        onError: [
+          {
+            guard: 'stale',
+            target: 'conflict',
+            actions: { type: 'conflictSave', params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            target: 'ready',
+            actions: { type: 'refused', params: ({ event }) => ({ key: 'users.errors.update', error: event.error }) },
+          },
+        ],
       },
     },
     done: { type: 'final' },

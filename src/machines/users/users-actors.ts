@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
+import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import {
   DeleteUserDocument,
@@ -192,24 +193,54 @@ export const usersActors = {
   ),
 };
 
+/** The roles, departments and instances the form offers, and the edited user's links. */
+async function loadFormOptions(
+  execute: Execute,
+  userId: number | null,
+  signal?: AbortSignal,
+): Promise<UserFormOptions> {
+  const [roles, departments, links] = await Promise.all([
+    execute(RolesDocument, {}, { signal }).then((r) => r.roles),
+    execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
+    userId === null
+      ? Promise.resolve([])
+      : execute(UserInstancesDocument, { user_id: userId }, { signal }).then((r) => r.userInstances),
+  ]);
+  const { instances } = await execute(
+    InstancesDocument,
+    { remove_ids: links.map((link) => link.instance.id) },
+    { signal },
+  );
+  return { roles, departments, instances, links };
+}
+
+/**
+ * One user's row as stored now, from the GraphQL `users` list (the contract's read of a user for this
+ * screen); a user no longer listed (deleted) fails as not found.
+ */
+export async function loadUserRow(execute: Execute, userId: number, signal?: AbortSignal): Promise<UserRow> {
+  const { users } = await execute(UsersDocument, {}, { signal });
+  const user = users.find((u) => u.id === userId);
+  if (!user) throw new ApiError(404, { message: 'User not found' });
+  return user;
+}
+
 export const userFormActors = {
-  loadFormOptions: fromPromise<UserFormOptions, { execute: Execute; userId: number | null }>(
+  loadUserRow: fromPromise<UserRow, { execute: Execute; userId: number }>(({ input, signal }) =>
+    loadUserRow(input.execute, input.userId, signal),
+  ),
+  /** The user as stored now and the form's choices and links with it (reapply, discard). */
+  reloadUser: fromPromise<{ user: UserRow; options: UserFormOptions }, { execute: Execute; userId: number }>(
     async ({ input, signal }) => {
-      const { execute, userId } = input;
-      const [roles, departments, links] = await Promise.all([
-        execute(RolesDocument, {}, { signal }).then((r) => r.roles),
-        execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
-        userId === null
-          ? Promise.resolve([])
-          : execute(UserInstancesDocument, { user_id: userId }, { signal }).then((r) => r.userInstances),
+      const [user, options] = await Promise.all([
+        loadUserRow(input.execute, input.userId, signal),
+        loadFormOptions(input.execute, input.userId, signal),
       ]);
-      const { instances } = await execute(
-        InstancesDocument,
-        { remove_ids: links.map((link) => link.instance.id) },
-        { signal },
-      );
-      return { roles, departments, instances, links };
+      return { user, options };
     },
+  ),
+  loadFormOptions: fromPromise<UserFormOptions, { execute: Execute; userId: number | null }>(({ input, signal }) =>
+    loadFormOptions(input.execute, input.userId, signal),
   ),
   createUser: fromPromise<UserRow, { execute: Execute; values: UserFormValues; instanceIds: number[] }>(
     async ({ input }) => {
@@ -226,22 +257,25 @@ export const userFormActors = {
       return answer.newUser;
     },
   ),
-  updateUser: fromPromise<UserRow, { execute: Execute; id: number; values: UserFormValues; instanceIds: number[] }>(
-    async ({ input }) => {
-      const { values } = input;
-      const answer = await input.execute(UpdateUserDocument, {
-        id: input.id,
-        username: values.username.trim(),
-        name: values.name.trim(),
-        email: values.email.trim(),
-        role_id: values.role_id,
-        user_department_id: values.user_department_id,
-        // The complete set: links kept plus the instances added in the form.
-        chosen_instances: input.instanceIds,
-      });
-      return answer.updateUser;
-    },
-  ),
+  updateUser: fromPromise<
+    UserRow,
+    { execute: Execute; id: number; values: UserFormValues; instanceIds: number[]; version?: number | null }
+  >(async ({ input }) => {
+    const { values } = input;
+    const answer = await input.execute(UpdateUserDocument, {
+      id: input.id,
+      // The version the form loaded: a change made since is refused as STALE (docs/lists.md, Versions).
+      ...(input.version === null || input.version === undefined ? {} : { version: input.version }),
+      username: values.username.trim(),
+      name: values.name.trim(),
+      email: values.email.trim(),
+      role_id: values.role_id,
+      user_department_id: values.user_department_id,
+      // The complete set: links kept plus the instances added in the form.
+      chosen_instances: input.instanceIds,
+    });
+    return answer.updateUser;
+  }),
   removeLink: fromPromise<void, { execute: Execute; linkId: number }>(async ({ input }) =>
     confirmed(
       (await input.execute(DeleteUserInstanceDocument, { id: input.linkId })).deleteUserInstance,

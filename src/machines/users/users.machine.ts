@@ -13,6 +13,7 @@ import {
   type UsersList,
   PRESENCE_POLL_MS,
 } from './users-actors';
+import type { AppBus } from '../shared/app-bus';
 import { userFormMachine } from './user-form.machine';
 import { actOnRefusalOf, isSelf } from './users-access';
 
@@ -26,6 +27,8 @@ export interface UsersInput {
    * sends `users.subject` when it changes. Null (or left out): not known, nothing is refused here.
    */
   subject?: Subject | null;
+  /** The app bus: the edit form shows a change to its user made elsewhere (src/machines/shared/conflict.ts). */
+  bus?: AppBus | null;
 }
 
 /** The calls the dialog region makes; each failure surfaces `users.errors.<action>`. */
@@ -61,6 +64,7 @@ export type FormView = 'full' | 'instances';
 export interface UsersContext {
   execute: Execute;
   rest: RestClient;
+  bus: AppBus | null;
   presenceIntervalMs: number;
   users: UserRow[];
   /** Every role with its routes, loaded with the list (users-access.ts). */
@@ -373,6 +377,7 @@ export const usersMachine = usersSetup.createMachine({
   context: ({ input }) => ({
     execute: input.execute,
     rest: input.rest,
+    bus: input.bus ?? null,
     presenceIntervalMs: input.presenceIntervalMs ?? PRESENCE_POLL_MS,
     users: [],
     roles: [],
@@ -483,6 +488,7 @@ export const usersMachine = usersSetup.createMachine({
                     ? {
                         execute: context.execute,
                         subject: context.subject,
+                        bus: context.bus,
                         mode: 'edit' as const,
                         user: context.target,
                       }

@@ -35,7 +35,7 @@ const INSTANT_FIELDS = new Set([
   'sessions_revoked_cutoff',
 ]);
 
-interface ValueContext {
+export interface ValueContext {
   t: TFunction;
   exists: (key: string) => boolean;
   language: string;
@@ -53,7 +53,7 @@ function valueText(text: string, { t, exists, language, field, targetType }: Val
 }
 
 /** One before/after value: "—" for none, Sim/Não, a list, or the text (words and instants as shown elsewhere). */
-function Value({ text, context }: { text: string | null; context: ValueContext }) {
+export function Value({ text, context }: { text: string | null; context: ValueContext }) {
   const { t } = context;
   const value = readAuditValue(text);
   switch (value.kind) {
@@ -84,7 +84,7 @@ export interface AuditDetailProps {
 }
 
 /** A field's label (`audit.field.*`), else its name as recorded (a feature option, a field added later). */
-function fieldLabel(t: TFunction, exists: (key: string) => boolean, field: string): string {
+export function fieldLabel(t: TFunction, exists: (key: string) => boolean, field: string): string {
   const key = `audit.field.${field}`;
   return exists(key) ? t(key as 'audit.field.name') : field;
 }

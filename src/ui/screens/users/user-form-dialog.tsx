@@ -2,12 +2,15 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
+import { ConflictNotice } from '../../components/conflict-notice/conflict-notice';
+import * as conflictStyles from '../../components/conflict-notice/conflict-notice.css';
 import { Modal } from '../../components/dialog';
 import { ErrorState } from '../../components/error-state';
 import { Form } from '../../components/form';
 import { Spinner } from '../../components/spinner';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import type { FormView } from '../../../machines/users/users.machine';
+import { unsavedFields } from '../../../machines/users/user-form.machine';
 import { UserIdentityFields, type UserFormRef } from './user-form-fields';
 import { UserInstancesSection } from './user-instances-section';
 import * as styles from './users.css';
@@ -36,6 +39,26 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
   const mode = useSelector(form, (s) => s.context.mode);
   const error = useSelector(form, (s) => s.context.error);
   const [refusals, setRefusals] = useState(0);
+  // The conflict notice (src/machines/shared/conflict.ts): the other person's change beside the unsaved values.
+  const conflict = useSelector(form, (s) => s.context.conflict);
+  const conflictOpen = useSelector(form, (s) => s.matches('conflict') || s.hasTag('busy'));
+  const resolving = useSelector(form, (s) =>
+    s.matches('reapplying') ? 'reapply' : s.matches('discarding') ? 'discard' : null,
+  );
+  const mine = useSelector(
+    form,
+    (s) => unsavedFields(s.context),
+    (a, b) => JSON.stringify(a) === JSON.stringify(b),
+  );
+  const roles = useSelector(form, (s) => s.context.roles);
+  const departments = useSelector(form, (s) => s.context.departments);
+  // A role or department reads by its name, not its id.
+  const valueLabel = (field: string, text: string) =>
+    field === 'role_id'
+      ? (roles.find((r) => String(r.id) === text)?.display_name ?? text)
+      : field === 'department_id'
+        ? (departments.find((d) => String(d.id) === text)?.name ?? text)
+        : text;
 
   // After a refused submit, focus the first field that says why (keyboard and screen-reader users
   // land on the problem instead of hunting for it). After the render that marks the fields.
@@ -68,7 +91,7 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
           <Button variant="secondary" isDisabled={saving} onPress={close}>
             {t('common.cancel')}
           </Button>
-          {status === 'ready' ? (
+          {status === 'ready' && !(conflict?.kept && conflictOpen) ? (
             <Button type="submit" form={formId} isPending={saving} pendingLabel={t('users.form.saving')}>
               {mode === 'create' ? t('users.form.submitCreate') : t('users.form.submitSave')}
             </Button>
@@ -89,6 +112,18 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
         />
       ) : (
         <div ref={bodyRef}>
+          {conflict ? (
+            <ConflictNotice
+              conflict={conflict}
+              mine={mine}
+              targetType="user"
+              itemLabel={valueLabel}
+              resolving={resolving}
+              onReapply={() => form.send({ type: 'conflict.reapply' })}
+              onDiscard={() => form.send({ type: 'conflict.discard' })}
+              onDismiss={() => form.send({ type: 'conflict.dismiss' })}
+            />
+          ) : null}
           <Form
             id={formId}
             validationBehavior="aria"
@@ -100,8 +135,11 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
               if (Object.keys(form.getSnapshot().context.invalid).length > 0) setRefusals((n) => n + 1);
             }}
           >
-            {view === 'full' ? <UserIdentityFields form={form} /> : null}
-            <UserInstancesSection form={form} onRemove={removeLink} />
+            {/* While the notice waits for the choice, the fields hold the values it shows. */}
+            <fieldset className={conflictStyles.heldFields} disabled={Boolean(conflict?.kept && conflictOpen)}>
+              {view === 'full' ? <UserIdentityFields form={form} /> : null}
+              <UserInstancesSection form={form} onRemove={removeLink} />
+            </fieldset>
           </Form>
         </div>
       )}

@@ -142,8 +142,10 @@ describe('UsersScreen: edit and instances', () => {
     await keys.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const variables = requests.map(operationOf).find((op) => op?.name === 'updateUser')?.variables;
+    // The version the form loaded goes with the save (docs/lists.md, Conflict notice).
     expect(variables).toEqual({
       id: 2,
+      version: 1,
       username: 'ana.souza',
       name: 'Ana Lúcia Souza',
       email: 'ana@demo.local',

@@ -52,10 +52,10 @@ const QuickEditDialog = lazyPart(() => import('./quick-edit-dialog').then((m) =>
  */
 export default function UsersScreen() {
   const { t, i18n } = useTranslation();
-  const { clients } = useServices();
+  const { clients, bus } = useServices();
   const subject = useSession(selectSubject, sameSubject);
   const actor = useActorRef(usersMachine, {
-    input: { execute: clients.graphql.execute, rest: clients.rest, subject },
+    input: { execute: clients.graphql.execute, rest: clients.rest, subject, bus },
   });
   // The rules follow the signed-in user's role and routes when they change (a live permission change).
   useEffect(() => actor.send({ type: 'users.subject', subject }), [actor, subject]);

@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 import {
   isDirty,
   rolePermissionsMachine,
+  selectConflict,
+  selectConflictOpen,
   selectEditorPhase,
+  selectMine,
+  selectResolving,
   selectReadOnly,
   selectRenaming,
   selectSaving,
@@ -16,6 +20,7 @@ import { roleRenameProblems } from '../../../../machines/roles/roles.machine';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ConflictNotice } from '../../../components/conflict-notice/conflict-notice';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorState } from '../../../components/error-state';
 import { Stack } from '../../../components/layout';
@@ -36,10 +41,10 @@ const sameGroups = (a: PermissionGroup[], b: PermissionGroup[]) => JSON.stringif
 /** The role editor for one role id (see `RolesEditScreen`). */
 export function RoleEditor({ roleId }: { roleId: number }) {
   const { t } = useTranslation();
-  const { clients } = useServices();
+  const { clients, bus } = useServices();
   const subject = useSession(selectSubject, sameSubject);
   const staff = useSession(selectIsStaff);
-  const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId, subject, staff } });
+  const actor = useActorRef(rolePermissionsMachine, { input: { rest: clients.rest, roleId, subject, staff, bus } });
   // The rules follow the signed-in user's role and routes when they change (a live permission change).
   useEffect(() => actor.send({ type: 'roles.subject', subject }), [actor, subject]);
   const lockedNoticeId = useId();
@@ -51,10 +56,19 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const saving = useSelector(actor, selectSaving);
   const renaming = useSelector(actor, selectRenaming);
   const readOnly = useSelector(actor, selectReadOnly);
+  const conflict = useSelector(actor, selectConflict);
+  const conflictOpen = useSelector(actor, selectConflictOpen);
+  const resolving = useSelector(actor, selectResolving);
+  const mine = useSelector(actor, selectMine, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  const conflictError = useSelector(actor, (s) => (s.matches('conflict') ? s.context.actionError : null));
+  const categories = useSelector(actor, (s) => s.context.categories);
   const editable = role !== null && readOnly === null;
   // Renaming changes no permission: staff may rename any role but the administrador, their own included.
   const renamable = role !== null && staff && !holdsEveryRoute(role.name);
   const guard = useLeaveGuard(dirty && editable);
+  // A permission reads as the checklist names it, not by its route name.
+  const permissionName = (_field: string, routeName: string) =>
+    categories.flatMap((c) => c.permissions).find((p) => p.route_name === routeName)?.display_name ?? routeName;
   const [renameOpen, setRenameOpen] = useState(false);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
 
@@ -109,6 +123,23 @@ export function RoleEditor({ roleId }: { roleId: number }) {
         ) : null}
       </div>
       {readOnly ? <p className={styles.notice}>{t(readOnly)}</p> : null}
+      {conflict ? (
+        <ConflictNotice
+          conflict={conflict}
+          mine={mine}
+          targetType="role"
+          itemLabel={permissionName}
+          resolving={resolving}
+          onReapply={() => actor.send({ type: 'conflict.reapply' })}
+          onDiscard={() => actor.send({ type: 'conflict.discard' })}
+          onDismiss={() => actor.send({ type: 'conflict.dismiss' })}
+        />
+      ) : null}
+      {conflictError ? (
+        <p className={styles.notice} role="alert">
+          {t(conflictError.key)} {t(conflictError.reason)}
+        </p>
+      ) : null}
       {editable && anyLocked ? (
         <p id={lockedNoticeId} className={styles.notice}>
           {t('roles.edit.lockedNotice')}
@@ -119,13 +150,13 @@ export function RoleEditor({ roleId }: { roleId: number }) {
         <PermissionCategory
           key={group.category}
           group={group}
-          isReadOnly={!editable || saving}
+          isReadOnly={!editable || saving || conflictOpen}
           lockedNoticeId={lockedNoticeId}
           onToggle={(routeName) => actor.send({ type: 'roles.toggle', routeName })}
           onToggleAll={(enabled) => actor.send({ type: 'roles.toggleCategory', category: group.category, enabled })}
         />
       ))}
-      {editable ? (
+      {editable && !conflictOpen ? (
         <SaveBar
           dirty={dirty}
           saving={saving}

@@ -118,7 +118,7 @@ describe('RolesEditScreen', () => {
     expect(screen.getByRole('progressbar', { name: 'Salvando permissões…' })).toBeInTheDocument();
     expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
     const body = requests.find((r) => r.path === '/api/permission/update')?.body;
-    expect(body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'tenants', 'users'] });
+    expect(body).toEqual({ roleId: 2, permissions: ['dashboard-analytics', 'tenants', 'users'], version: 1 });
     held.resolve(json(200, { ...operador, has_permission_routes: ['dashboard-analytics', 'tenants', 'users'] }));
     await waitFor(() => expect(toasts()).toEqual([['success', 'Permissões salvas.', undefined]]));
     expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
@@ -267,7 +267,7 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Empresas')).not.toBeChecked();
     await keys.click(box('Painel analítico'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
-    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'] }]));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'], version: 1 }]));
   });
 
   it('a permission the editor lacks that the role holds stays checked and locked: select-all and save leave it', async () => {
@@ -300,7 +300,7 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Empresas')).toBeDisabled();
     await keys.click(box('Painel analítico'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
-    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'] }]));
+    await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'], version: 1 }]));
     expect(box('Empresas')).toBeChecked();
   });
 

@@ -1,0 +1,231 @@
+import { fromCallback, fromPromise } from 'xstate';
+import { ApiError } from '../../api/api-error';
+import { GraphqlError, type Execute } from '../../api/graphql-client';
+import { unwrap, type RestClient } from '../../api/rest-client';
+import { AuditRecordsDocument } from '../../generated/graphql';
+import type { AuditTargetType } from '../../domain/audit';
+import type { AppBus } from './app-bus';
+
+/**
+ * The conflict notice every edit form shares (docs/lists.md, Conflict notice): a form keeps the version it
+ * loaded and sends it; a save the server refuses as stale (REST 409 `stale`, GraphQL `STALE`), or a change
+ * to the form's record made elsewhere while the form is open (the socket's `AuditRecorded`,
+ * contracts/socket.md §3), becomes a {@link Conflict}: who changed what since, beside the user's unsaved
+ * values. The user then reapplies their values over the current record or discards them.
+ *
+ * What a form machine adds, the same in each (src/machines/roles/role-permissions.machine.ts is the first):
+ * - context `version` (as loaded) and `conflict` (null, or the open notice);
+ * - the root invoke of {@link watchTarget} with id `watchTarget`, which sends {@link ConflictEvent}
+ *   `conflict.remote` for the form's own record;
+ * - a state `checking` invoking {@link checkRemote} (id `checkRemote`) on `conflict.remote`: a change the
+ *   form has not loaded opens the notice (`conflict` state) when the form holds unsaved values, and
+ *   reloads the form at once with an informational notice when it holds none;
+ * - a save's error read with {@link staleOf}: stale opens the notice;
+ * - in the `conflict` state, `conflict.reapply` (reload, lay the user's values over the record, save with
+ *   the new version) and `conflict.discard` (reload); `conflict.dismiss` closes an informational notice.
+ */
+
+/** One field of a change: its values as the audit log records them (JSON text, null for none). */
+export interface ConflictField {
+  field: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** One change made since the form's version: the audit record's who, when and what. */
+export interface ConflictChange {
+  id: number;
+  at: string;
+  /** Null where the reader may not see who (the provider's staff, contracts/openapi.yaml `AuditRecord`). */
+  actorName: string | null;
+  /** The provider's staff made it (shown as the provider's team when the name is hidden). */
+  actorStaff: boolean;
+  operation: string;
+  changes: ConflictField[];
+}
+
+/**
+ * The open notice. `source`: the server refused the save (`save`), or a change arrived while the form was
+ * open (`live`). `kept`: the form held unsaved values (reapply or discard); false when it held none and
+ * was reloaded at once (the notice only says what changed). `version`: the record's current version when
+ * known.
+ */
+export interface Conflict {
+  source: 'save' | 'live';
+  kept: boolean;
+  version: number | null;
+  changes: ConflictChange[];
+}
+
+/** The events of the shared fragment. */
+export type ConflictEvent =
+  /** `version`: the version the change produced (the event's `targetVersion`), null when not told. */
+  | { type: 'conflict.remote'; id: number; version: number | null }
+  | { type: 'conflict.reapply' }
+  | { type: 'conflict.discard' }
+  | { type: 'conflict.dismiss' };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function readField(value: unknown): ConflictField | null {
+  if (!isRecord(value) || typeof value.field !== 'string') return null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return { field: value.field, before: text(value.before), after: text(value.after) };
+}
+
+/** One change of a stale answer or an audit record, or null when it does not have the shape. */
+export function readChange(value: unknown): ConflictChange | null {
+  if (!isRecord(value) || typeof value.id !== 'number' || typeof value.at !== 'string') return null;
+  const changes = Array.isArray(value.changes) ? value.changes.map(readField).filter((c) => c !== null) : [];
+  return {
+    id: value.id,
+    at: value.at,
+    actorName: typeof value.actor_name === 'string' ? value.actor_name : null,
+    actorStaff: value.actor_staff === true,
+    operation: typeof value.operation === 'string' ? value.operation : '',
+    changes,
+  };
+}
+
+function readChanges(value: unknown): ConflictChange[] {
+  return Array.isArray(value) ? value.map(readChange).filter((c) => c !== null) : [];
+}
+
+/**
+ * The current version and the changes since the sent one, when `error` is a stale refusal: REST 409
+ * `{ error: 'stale', version, changes }`, GraphQL `STALE` with the same in `extensions`
+ * (docs/lists.md, Versions); null for any other error.
+ */
+export function staleOf(error: unknown): { version: number | null; changes: ConflictChange[] } | null {
+  if (error instanceof GraphqlError) {
+    const item = error.errors.find((e) => e.extensions?.['code'] === 'STALE');
+    if (!item) return null;
+    const version = item.extensions?.['version'];
+    return {
+      version: typeof version === 'number' ? version : null,
+      changes: readChanges(item.extensions?.['changes']),
+    };
+  }
+  if (!(error instanceof ApiError) || error.status !== 409 || !isRecord(error.body)) return null;
+  if (error.body.error !== 'stale') return null;
+  const version = error.body.version;
+  return { version: typeof version === 'number' ? version : null, changes: readChanges(error.body.changes) };
+}
+
+/** A record's version (docs/lists.md, Versions), or null from a server that keeps none. */
+export function versionOf(record: unknown): number | null {
+  return isRecord(record) && typeof record.version === 'number' ? record.version : null;
+}
+
+/** Input of {@link watchTarget}: the bus (absent: nothing is watched) and the form's record. */
+export interface WatchTargetInput {
+  bus: AppBus | null;
+  targetType: AuditTargetType;
+  targetId: number;
+}
+
+/**
+ * Sends `conflict.remote` for each `auditRecorded` about the form's record (contracts/socket.md §3: the
+ * event goes to holders of `audit` only, so a form whose user lacks it learns of a change on save).
+ */
+export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ input, sendBack }) => {
+  if (!input.bus) return undefined;
+  return input.bus.on('auditRecorded', (message) => {
+    if (message.data.targetType !== input.targetType || message.data.targetId !== input.targetId) return;
+    // `targetVersion` (contracts/socket.md §3): lets a form skip a change it already holds, its own save's.
+    const version = message.data.targetVersion;
+    sendBack({ type: 'conflict.remote', id: message.data.id, version: typeof version === 'number' ? version : null });
+  });
+});
+
+/**
+ * Whether an announced change may be one the form has not loaded: not when the event says which version it
+ * produced and the form holds that version or a later one.
+ */
+export function mayBeNews(formVersion: number | null, event: { version: number | null }): boolean {
+  return event.version === null || formVersion === null || event.version > formVersion;
+}
+
+/** Reads the latest audit records of one record (raw, newest first), or fails when the reader may not. */
+export type AuditReader = (
+  target: { targetType: AuditTargetType; targetId: number },
+  signal: AbortSignal,
+) => Promise<unknown[]>;
+
+/** The audit records through REST `GET /api/audit?targetType=&targetId=` (forms that speak REST). */
+export const restAuditReader =
+  (rest: RestClient): AuditReader =>
+  async (target, signal) => {
+    const page = unwrap(
+      await rest.GET('/api/audit', {
+        headers: { Accept: 'application/json' },
+        params: { query: { targetType: target.targetType, targetId: target.targetId, limit: 20 } },
+        signal,
+      }),
+    );
+    return isRecord(page) && Array.isArray(page.data) ? (page.data as unknown[]) : [];
+  };
+
+/** The audit records through GraphQL `auditRecords` (forms that speak GraphQL). */
+export const graphqlAuditReader =
+  (execute: Execute): AuditReader =>
+  async (target, signal) =>
+    (
+      await execute(
+        AuditRecordsDocument,
+        { targetType: target.targetType, targetId: target.targetId, limit: 20 },
+        { signal },
+      )
+    ).auditRecords.data;
+
+/** Input of a {@link checkRemote} actor. */
+export interface CheckRemoteInput<TRecord> {
+  targetType: AuditTargetType;
+  targetId: number;
+  /** The version the form holds. */
+  version: number | null;
+  /** The audit records the events named (the ones shown when the records carry no version). */
+  ids: readonly number[];
+  load: (signal: AbortSignal) => Promise<TRecord>;
+  audit: AuditReader;
+}
+
+/** What {@link checkRemote} found: the record now, and what changed since the form's version (none: nothing new). */
+export interface RemoteCheck<TRecord> {
+  record: TRecord;
+  version: number | null;
+  /** The record's version is above the form's (a server that keeps no versions: never). */
+  newer: boolean;
+  changes: ConflictChange[];
+}
+
+/**
+ * Whether the form's record changed since the version it holds: reads the record and, when it did, its
+ * latest audit records. The form's own save raised its version already, so its own record is never news.
+ * Changes are the audit records with `target_version` above the form's version where the server gives it,
+ * else the records the events named. An audit log the reader cannot read leaves the notice without
+ * details, never without the notice.
+ */
+export function checkRemote<TRecord>() {
+  return fromPromise<RemoteCheck<TRecord>, CheckRemoteInput<TRecord>>(async ({ input, signal }) => {
+    const record = await input.load(signal);
+    const version = versionOf(record);
+    const newer = version !== null && input.version !== null && version > input.version;
+    if (!newer) return { record, version, newer, changes: [] };
+    let changes: ConflictChange[] = [];
+    try {
+      const data = await input.audit({ targetType: input.targetType, targetId: input.targetId }, signal);
+      const wanted = data.filter((r) => {
+        if (!isRecord(r)) return false;
+        const targetVersion = r.target_version;
+        if (typeof targetVersion === 'number' && input.version !== null) return targetVersion > input.version;
+        return typeof r.id === 'number' && input.ids.includes(r.id);
+      });
+      // Oldest first, as a stale answer lists them.
+      changes = readChanges(wanted).sort((a, b) => a.id - b.id);
+    } catch (error) {
+      if (signal.aborted) throw error;
+    }
+    return { record, version, newer, changes };
+  });
+}
