@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AuditChange, AuditOperation } from '../../../src/domain/audit';
 import type { Database } from '../db/schema';
-import { stale, type DomainError, type StaleChange } from '../base/domain-error';
+import { invalid, stale, type DomainError, type StaleChange } from '../base/domain-error';
 
 /**
  * Versions: no lost update (docs/lists.md, Versions; migration 0023).
@@ -72,6 +72,18 @@ export const VERSIONING: Readonly<Record<AuditOperation, Versioning>> = {
   'connection.update': 'raise',
   'audit.purge': null,
 };
+
+/**
+ * The version a save sent, checked as the contracts state it (REST `SaveVersion`: an integer 1–2147483647;
+ * GraphQL's `Int` is wider, so the service refuses the rest as bad input, BAD_USER_INPUT `version`, as REST
+ * does with 400). Null or undefined: none sent.
+ */
+export function sentVersion(value: number | null | undefined): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647)
+    throw invalid('version', 'version must be the version of the record as read (an integer from 1)');
+  return value;
+}
 
 /** A versioned record: the audit log's target type and id; `features` for a tenant's feature set. */
 export interface VersionedTarget {

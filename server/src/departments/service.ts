@@ -7,6 +7,7 @@ import { auditWho } from '../audit/trail';
 import { conflict, invalid, notFound } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
+import { sentVersion } from '../audit/versions';
 
 /**
  * Departments of a tenant (contracts: REST `departmentList`, `departmentCreate`, `departmentUpdate`;
@@ -80,11 +81,11 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
       if (change.name !== undefined) set.name = checkName(change.name);
       if (change.activated !== undefined) set.activated = change.activated;
       if (Object.keys(set).length === 0) throw invalid('name', 'name or activated is required');
+      const sent = sentVersion(change.version);
       return audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await repo.lockTenantDepartment(trx, tenant.id, id);
         if (!row) throw notFound('Department not found', 'id');
         if (set.name !== undefined) await assertNameFree(trx, tenant, set.name, row.id);
-        const sent = change.version ?? undefined;
         const updated = await repo.updateDepartment(trx, row.id, set, sent);
         if (!updated) throw await audit.stale(trx, actor, { type: 'department', id: row.id }, sent ?? 0);
         await record({

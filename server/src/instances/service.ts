@@ -12,6 +12,7 @@ import type { TenantRef } from '../tenants/scope';
 import { instanceDto, instanceQuery, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
 import { claimSync, launchSync } from './sync';
+import { sentVersion } from '../audit/versions';
 
 /**
  * Instances (messaging channels) and connections of a tenant. Names are unique within a tenant,
@@ -175,6 +176,7 @@ export function createInstancesService({
     async update(actor: Actor, tenant: TenantRef, id: number, change: InstanceChange): Promise<InstanceDto> {
       const set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean } = {};
       if (change.name !== undefined) set.name = checkName(change.name);
+      const sent = sentVersion(change.version);
       const instanceId = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await target(trx, tenant, id);
         // Billing flags are the provider's: a customer may send them unchanged (its form shows them), not change them.
@@ -186,7 +188,6 @@ export function createInstancesService({
         if (change.activated !== undefined) set.activated = change.activated;
         if (change.isOfficial !== undefined) set.is_official = change.isOfficial;
         if (change.isUnlimited !== undefined) set.is_unlimited = change.isUnlimited;
-        const sent = change.version ?? undefined;
         const updated = await repo.updateInstance(trx, row.id, set, sent);
         if (!updated) throw await audit.stale(trx, actor, { type: 'instance', id: row.id }, sent ?? 0);
         await record({
@@ -281,13 +282,13 @@ export function createInstancesService({
       if (change.name !== undefined) set.name = checkName(change.name);
       if (change.activated !== undefined) set.activated = change.activated;
       if (Object.keys(set).length === 0) throw invalid('name', 'name or activated is required');
+      const sent = sentVersion(change.version);
       const connectionId = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = (await repo.lockTenantConnection(trx, tenant.id, id))
           ? await repo.findTenantConnection(trx, tenant.id, id)
           : undefined;
         if (!row) throw notFound('Connection not found', 'id');
         if (set.name !== undefined) await assertConnectionNameFree(trx, row.instance_id, set.name, row.id);
-        const sent = change.version ?? undefined;
         const raised = await repo.updateConnection(trx, row.id, set, sent);
         if (raised === undefined) throw await audit.stale(trx, actor, { type: 'connection', id: row.id }, sent ?? 0);
         const after = { ...row, ...set };

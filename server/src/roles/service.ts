@@ -11,6 +11,7 @@ import { conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import { holdsEveryRoute } from '../../../src/domain/route-access';
 import { ADMIN_ROLE, permittedRoutesOf } from '../db/user-dto';
 import * as repo from './repository';
+import { sentVersion } from '../audit/versions';
 import { isBroken } from '../base/broken-promises';
 
 /**
@@ -105,6 +106,7 @@ export function createRolesService({
     /** With `version`, only while the role is at it (409 `stale` otherwise; docs/lists.md, Versions). */
     async rename(actor: Actor, id: number, displayName: string, version?: number): Promise<RoleDto> {
       const value = checkDisplayName(displayName);
+      const sent = sentVersion(version);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const role = await repo.lockRole(trx, id);
         if (!role) throw notFound('Role not found', 'id');
@@ -112,8 +114,8 @@ export function createRolesService({
         // name swapped with another role's would have a customer's administrador give it unknowingly.
         if (role.name === ADMIN_ROLE && actor.role !== ADMIN_ROLE)
           throw forbidden([], 'only an administrador may rename the administrador role');
-        const raised = await repo.renameRole(trx, role.id, value, version);
-        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: role.id }, version ?? 0);
+        const raised = await repo.renameRole(trx, role.id, value, sent);
+        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: role.id }, sent ?? 0);
         await record({
           operation: 'role.rename',
           target: { id: role.id, name: value },
@@ -135,6 +137,7 @@ export function createRolesService({
       routeNames: readonly string[],
       version?: number,
     ): Promise<RoleDto> {
+      const sent = sentVersion(version);
       const role = await get(roleId);
       if (holdsEveryRoute(role.name)) throw conflict('The administrador role always holds every permission', 'roleId');
       const rows = await repo.permissionsNamed(db, routeNames);
@@ -145,8 +148,8 @@ export function createRolesService({
         if (!locked) throw notFound('Role not found', 'id');
         const before = (await repo.grantedRoutes(trx, roleId)).sort();
         assertMayEditRole(actor, locked, before, routeNames);
-        const raised = await repo.raiseRoleVersion(trx, roleId, version);
-        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: roleId }, version ?? 0);
+        const raised = await repo.raiseRoleVersion(trx, roleId, sent);
+        if (raised === undefined) throw await audit.stale(trx, actor, { type: 'role', id: roleId }, sent ?? 0);
         await repo.replaceRolePermissions(
           trx,
           roleId,

@@ -9,6 +9,7 @@ import { auditWho } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
 import { checkAll, conflict, forbidden, invalid, notFound } from '../base/domain-error';
 import * as repo from './repository';
+import { sentVersion } from '../audit/versions';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';
 import { toTenantDto, type TenantDto } from './tenant-dto';
@@ -244,15 +245,15 @@ export function createTenantsService({
           return input.pool;
         },
       });
+      const sent = sentVersion(input.version);
       const updated = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await repo.lockTenant(trx, input.id);
         if (!row) throw notFound('Tenant not found', 'id');
         // A clear answer for the common case; the unique index decides races.
         if (await repo.tenantNameTakenByOther(trx, values.name, row.id))
           throw conflict('A tenant with this name already exists', 'name');
-        const version = await repo.updateTenant(trx, row.id, values, input.version);
-        if (version === undefined)
-          throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, input.version ?? 0);
+        const version = await repo.updateTenant(trx, row.id, values, sent);
+        if (version === undefined) throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, sent ?? 0);
         await record({
           operation: 'tenant.update',
           target: { id: row.id, name: values.name },
@@ -323,13 +324,13 @@ export function createTenantsService({
       const userLimit = checkLimit('user', input.user, 100_000);
       const ticketLimit = checkLimit('ticket', input.ticket, 100_000_000);
       const values = { plan, user_limit: userLimit, ticket_limit: ticketLimit };
+      const sent = sentVersion(input.version);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await repo.lockTenant(trx, input.id);
         if (!row) throw notFound('Tenant not found', 'id');
         assertSameTenant(actor, row.id);
-        const version = await repo.setTenantPlan(trx, row.id, values, input.version);
-        if (version === undefined)
-          throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, input.version ?? 0);
+        const version = await repo.setTenantPlan(trx, row.id, values, sent);
+        if (version === undefined) throw await audit.stale(trx, actor, { type: 'tenant', id: row.id }, sent ?? 0);
         await record({
           operation: 'tenant.plan',
           target: { id: row.id, name: row.name },
@@ -354,12 +355,13 @@ export function createTenantsService({
      * `version`, only while the feature set is at it (409 `stale` otherwise; docs/lists.md, Versions).
      */
     async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean, version?: number) {
+      const sent = sentVersion(version);
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
       const raised = await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);
-        const next = await repo.raiseFeaturesVersion(trx, tenant.id, version);
+        const next = await repo.raiseFeaturesVersion(trx, tenant.id, sent);
         if (next === undefined)
-          throw await audit.stale(trx, actor, { type: 'tenant', id: tenant.id, features: true }, version ?? 0);
+          throw await audit.stale(trx, actor, { type: 'tenant', id: tenant.id, features: true }, sent ?? 0);
         await repo.setTenantFeature(trx, tenant.id, option, enabled);
         await record({
           operation: 'tenant.feature',

@@ -15,30 +15,31 @@ export interface Answer {
 }
 
 export const USER_FIELDS =
-  'id name username email image isConnected blocked twoFactorEnabled twoFactorEnrolmentRequired tenantName origin_backoffice role { id name display_name has_permission_routes } userDepartment { id name activated } userInstances { id instance { id name activated } }';
+  'id version name username email image isConnected blocked twoFactorEnabled twoFactorEnrolmentRequired tenantName origin_backoffice role { id name display_name has_permission_routes version } userDepartment { id name activated version } userInstances { id instance { id name activated version } }';
 
-const CONNECTION_FIELDS = 'id instance_id instance_name name activated phone status last_seen_at';
+const CONNECTION_FIELDS = 'id instance_id instance_name name activated phone status last_seen_at version';
 
 export const DOCS = {
   logIn: `mutation logIn($email: String!, $password: String!) { logIn(email: $email, password: $password) { token expires_in user { ${USER_FIELDS} } } }`,
   refreshToken: 'mutation refreshToken { refreshToken { token expires_in } }',
   newUser: `mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!, $user_department_id: Int, $chosen_instances: [Int!]) {
     newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances) { ${USER_FIELDS} } }`,
-  updateUser: `mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String) {
-    updateUser(id: $id, username: $username, name: $name, image: $image, email: $email, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances, current_password: $current_password) { ${USER_FIELDS} } }`,
+  updateUser: `mutation updateUser($id: Int!, $username: String, $name: String, $image: String, $email: String, $role_id: Int, $user_department_id: Int, $chosen_instances: [Int!], $current_password: String, $version: Int) {
+    updateUser(id: $id, username: $username, name: $name, image: $image, email: $email, role_id: $role_id, user_department_id: $user_department_id, chosen_instances: $chosen_instances, current_password: $current_password, version: $version) { ${USER_FIELDS} } }`,
   updateUserPassword: `mutation updateUserPassword($password: String!, $current_password: String) { updateUserPassword(password: $password, current_password: $current_password) { token expires_in user { ${USER_FIELDS} } } }`,
   deleteUser: 'mutation deleteUser($id: Int!) { deleteUser(id: $id) }',
   updateUserSettings: `mutation updateUserSettings($user_id: Int!, $two_factor_enabled: Boolean, $two_factor_enrolment_required: Boolean) {
     updateUserSettings(user_id: $user_id, two_factor_enabled: $two_factor_enabled, two_factor_enrolment_required: $two_factor_enrolment_required) { user_id two_factor_enabled two_factor_enrolment_required } }`,
   users: `query users { users { ${USER_FIELDS} } }`,
   userInfos: `query userInfos { userInfos { ${USER_FIELDS} } }`,
-  roles: 'query roles { roles { id name display_name has_permission_routes } }',
-  departments: 'query departments { departments { id name activated } }',
-  createDepartment: 'mutation createDepartment($name: String!) { createDepartment(name: $name) { id name activated } }',
+  roles: 'query roles { roles { id name display_name has_permission_routes version } }',
+  departments: 'query departments { departments { id name activated version } }',
+  createDepartment:
+    'mutation createDepartment($name: String!) { createDepartment(name: $name) { id name activated version } }',
   updateDepartment:
-    'mutation updateDepartment($id: Int!, $name: String, $activated: Boolean) { updateDepartment(id: $id, name: $name, activated: $activated) { id name activated } }',
+    'mutation updateDepartment($id: Int!, $name: String, $activated: Boolean, $version: Int) { updateDepartment(id: $id, name: $name, activated: $activated, version: $version) { id name activated version } }',
   createConnection: `mutation createConnection($instance_id: Int!, $name: String!) { createConnection(instance_id: $instance_id, name: $name) { ${CONNECTION_FIELDS} } }`,
-  updateConnection: `mutation updateConnection($id: Int!, $name: String, $activated: Boolean) { updateConnection(id: $id, name: $name, activated: $activated) { ${CONNECTION_FIELDS} } }`,
+  updateConnection: `mutation updateConnection($id: Int!, $name: String, $activated: Boolean, $version: Int) { updateConnection(id: $id, name: $name, activated: $activated, version: $version) { ${CONNECTION_FIELDS} } }`,
 } as const;
 
 export type GraphqlField = keyof typeof DOCS;
@@ -85,7 +86,24 @@ export type Kind = DomainErrorKind | 'unexpected';
 
 export type Outcome =
   | { ok: true; value: unknown; wire: string }
-  | { ok: false; kinds: readonly Kind[]; fields: readonly string[] | null; unauthorized?: unknown; wire: string };
+  | {
+      ok: false;
+      kinds: readonly Kind[];
+      fields: readonly string[] | null;
+      unauthorized?: unknown;
+      /** A stale save's current version and changes since, without the records' ids and instants (./versions.ts). */
+      stale?: unknown;
+      wire: string;
+    };
+
+/** What two stale answers must share: the current version and each change but its record's id and instant. */
+function staleDetail(body: Record<string, unknown>): unknown {
+  const changes = Array.isArray(body.changes) ? (body.changes as unknown[]).filter(isRecord) : [];
+  return {
+    version: body.version,
+    changes: changes.map(({ id: _id, at: _at, ...change }) => change),
+  };
+}
 
 const LOGIN_ERRORS: Readonly<Record<string, DomainErrorKind>> = {
   invalid_credentials: 'invalid_credentials',
@@ -151,6 +169,7 @@ export function restOutcome(answer: Answer, value: (body: unknown) => unknown = 
     case 404:
       return { ok: false, kinds: ['not_found'], fields: null, wire };
     case 409: {
+      if (b.error === 'stale') return { ok: false, kinds: ['stale'], fields: ['version'], stale: staleDetail(b), wire };
       const field = typeof b.field === 'string' ? b.field : null;
       if (field === 'role_id') return { ok: false, kinds: ['limit_reached'], fields: null, wire };
       return { ok: false, kinds: ['conflict'], fields: field === null ? null : [field], wire };
@@ -208,6 +227,8 @@ export function graphqlOutcome(
       };
     case 'USER_LIMIT_REACHED':
       return { ok: false, kinds: ['limit_reached'], fields: null, wire };
+    case 'STALE':
+      return { ok: false, kinds: ['stale'], fields: named, stale: staleDetail(extensions), wire };
     case 'TOO_MANY_REQUESTS':
       return { ok: false, kinds: ['throttled'], fields: null, wire };
     case 'INVALID_CREDENTIALS':
@@ -251,6 +272,8 @@ export function agree(rest: Outcome, graphql: Outcome): { kind: Kind | 'ok' } | 
   ) {
     return { mismatch: `different 401 bodies:${both}` };
   }
+  if (!rest.ok && !graphql.ok && !isDeepStrictEqual(rest.stale, graphql.stale))
+    return { mismatch: `different stale answers (version and changes since):${both}` };
   return { kind };
 }
 

@@ -23,6 +23,8 @@ export type RecordRef = { own: number } | { other: true } | { unknown: true };
 export interface RecordChange {
   name?: string;
   activated?: boolean;
+  /** Sent with the record's version as the twin holds it now, or a past (or, at 1, a future) one: stale (docs/lists.md, Versions). */
+  version?: 'current' | 'stale';
 }
 
 export interface UserFields {

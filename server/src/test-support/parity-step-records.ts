@@ -10,6 +10,7 @@ import {
   type Twin,
 } from './parity';
 import { UNKNOWN_ID, type Model, type RecordChange, type RecordRef, type Step } from './parity-step-data';
+
 import type { Observation } from './parity-step-helpers';
 import { otherTenant } from './parity-step-helpers';
 import { anyPrincipalArb, managerArb } from './parity-step-arbitraries';
@@ -41,6 +42,18 @@ async function resolve(twin: Twin, scope: Scope, tenant: TenantKey, ref: RecordR
   return 'other' in ref ? (ids[0] ?? UNKNOWN_ID) : (ids[ref.own % ids.length] ?? UNKNOWN_ID);
 }
 
+/**
+ * The change as sent: `version` becomes the record's version on this twin (the twins hold the same one), or
+ * one it is not at; an unknown record's is 1.
+ */
+async function sentChange(twin: Twin, scope: 'departments' | 'connections', id: number, change: RecordChange) {
+  const { version, ...rest } = change;
+  if (version === undefined) return rest;
+  const row = await twin.db.selectFrom(scope).select('version').where('id', '=', id).executeTakeFirst();
+  const current = row?.version ?? 1;
+  return { ...rest, version: version === 'current' ? current : current > 1 ? current - 1 : current + 1 };
+}
+
 /** REST's connection carries its tenant's name; GraphQL's does not (it acts on the path's tenant). */
 const connectionValue = (value: unknown) => {
   if (typeof value !== 'object' || value === null) return value;
@@ -70,13 +83,14 @@ export async function runRecordsStep(step: Step, twin: Twin, model: Model): Prom
       const tenant = tenantOf(step.who, step.tenant);
       const auth = twin.auth[step.who];
       const id = await resolve(twin, 'departments', tenant, step.target, model);
+      const change = await sentChange(twin, 'departments', id, step.change);
       if (rest) {
         const query = step.tenant === 'own' ? '' : `?tenantName=${TENANT_NAMES[tenant]}`;
-        return { update: restOutcome(await twin.rest(auth, 'PATCH', `/api/departments/${id}${query}`, step.change)) };
+        return { update: restOutcome(await twin.rest(auth, 'PATCH', `/api/departments/${id}${query}`, change)) };
       }
       return {
         update: graphqlOutcome(
-          await twin.graphql(auth, TENANT_NAMES[tenant], 'updateDepartment', { id, ...step.change }),
+          await twin.graphql(auth, TENANT_NAMES[tenant], 'updateDepartment', { id, ...change }),
           'updateDepartment',
         ),
       };
@@ -103,13 +117,14 @@ export async function runRecordsStep(step: Step, twin: Twin, model: Model): Prom
       const tenant = tenantOf(step.who, step.tenant);
       const auth = twin.auth[step.who];
       const id = await resolve(twin, 'connections', tenant, step.target, model);
+      const change = await sentChange(twin, 'connections', id, step.change);
       if (rest) {
-        const body = { id, tenantName: TENANT_NAMES[tenant], ...step.change };
+        const body = { id, tenantName: TENANT_NAMES[tenant], ...change };
         return { update: restOutcome(await twin.rest(auth, 'POST', '/api/connection/update', body), connectionValue) };
       }
       return {
         update: graphqlOutcome(
-          await twin.graphql(auth, TENANT_NAMES[tenant], 'updateConnection', { id, ...step.change }),
+          await twin.graphql(auth, TENANT_NAMES[tenant], 'updateConnection', { id, ...change }),
           'updateConnection',
         ),
       };
@@ -151,12 +166,25 @@ const recordRef: fc.Arbitrary<RecordRef> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<RecordRef>({ unknown: true }) },
 );
 
+/** Mostly no version (the base API); else the current one or a stale one (docs/lists.md, Versions). */
+const version: fc.Arbitrary<Pick<RecordChange, 'version'>> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.constantFrom<RecordChange['version']>('current', 'stale').map((v) => ({ version: v })) },
+);
 const change = (name: fc.Arbitrary<string>): fc.Arbitrary<RecordChange> =>
-  fc.oneof(
-    { weight: 2, arbitrary: name.map((n) => ({ name: n })) },
-    { weight: 2, arbitrary: fc.boolean().map((activated) => ({ activated })) },
-    { weight: 1, arbitrary: fc.tuple(name, fc.boolean()).map(([n, activated]) => ({ name: n, activated })) },
-  );
+  fc
+    .tuple(
+      fc.oneof(
+        { weight: 2, arbitrary: name.map<RecordChange>((n) => ({ name: n })) },
+        { weight: 2, arbitrary: fc.boolean().map<RecordChange>((activated) => ({ activated })) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(name, fc.boolean()).map<RecordChange>(([n, activated]) => ({ name: n, activated })),
+        },
+      ),
+      version,
+    )
+    .map(([c, v]) => ({ ...c, ...v }));
 
 /** The acting tenant and the names allowed there (see {@link anyName}). */
 const where = fc.oneof(

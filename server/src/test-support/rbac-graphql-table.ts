@@ -89,4 +89,8 @@ export const ISOLATION_TABLE: [
   ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), 'OK'],
   ['createConnection', () => ({ instance_id: ids.bInstance, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['updateConnection', () => ({ id: ids.bConnection, name: 'pwned-AtoB' }), 'NOT_FOUND'],
+  // With a version (docs/lists.md, Versions), B's record is as unknown: no STALE tells its version.
+  ['updateUser', () => ({ id: ids.bUser, name: 'pwned-AtoB', version: 1 }), 'NOT_FOUND'],
+  ['updateDepartment', () => ({ id: ids.bDepartment, name: 'pwned-AtoB', version: 1 }), 'NOT_FOUND'],
+  ['updateConnection', () => ({ id: ids.bConnection, name: 'pwned-AtoB', version: 1 }), 'NOT_FOUND'],
 ];

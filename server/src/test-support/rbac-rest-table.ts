@@ -20,6 +20,8 @@ export const send =
     url: typeof url === 'string' ? url : await url(),
     ...(body ? { body: body(who, n) } : {}),
   });
+/** A version no record is at (contracts/openapi.yaml `SaveVersion`'s maximum). */
+const NEVER = 2_147_483_647;
 export const range = () => `startAt=${today()}&finishAt=${today()}`;
 
 //                     anon malf  exp  rev   op  A→B admin
@@ -510,4 +512,104 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     }),
     AUDIT,
   ],
+  // Versions (docs/lists.md): each save with a version no record is at. The administrator's answer is 409
+  // `stale` with nothing written; everyone else's is the refusal it gets without one, as the version is
+  // compared only after identity, permission and the record's visibility (no version leaks to tenant A).
+  ...(
+    [
+      [
+        'userUpdate',
+        send(
+          'PUT',
+          () => `/api/users/${ids.bUser}`,
+          () => ({ name: 'Bruno Segredo', version: NEVER }),
+        ),
+        404,
+      ],
+      [
+        'roleRename',
+        send(
+          'PUT',
+          () => `/api/roles/${ids.role}`,
+          () => ({ display_name: 'Matrix role', version: NEVER }),
+        ),
+        403,
+      ],
+      [
+        'permissionUpdate',
+        send('POST', '/api/permission/update', () => ({ roleId: ids.role, permissions: [], version: NEVER })),
+        403,
+      ],
+      [
+        'tenantSetPlan',
+        send('POST', '/api/tenant/set-plan', () => ({
+          id: ids.b,
+          plan: 'professional',
+          user: 50,
+          ticket: 1000,
+          version: NEVER,
+        })),
+        403,
+      ],
+      [
+        'tenantUpdate',
+        send('POST', '/api/tenant/update', () => ({
+          id: ids.b,
+          name: 'matrix-b',
+          cnpj: '11.444.777/0001-61',
+          template: 'pharmacy',
+          pool: 'pool-b',
+          version: NEVER,
+        })),
+        403,
+      ],
+      [
+        'featureUpdate',
+        send('POST', '/api/tenant/feature', () => ({
+          option: 'chatbot',
+          enabled: true,
+          tenantName: 'matrix-b',
+          version: NEVER,
+        })),
+        403,
+      ],
+      [
+        'departmentUpdate',
+        send(
+          'PATCH',
+          () => `/api/departments/${ids.bDepartment}?tenantName=matrix-b`,
+          () => ({
+            name: 'Departamento Secreto B',
+            version: NEVER,
+          }),
+        ),
+        403,
+      ],
+      [
+        'instanceUpdate',
+        send('POST', '/api/instance/update', () => ({
+          id: ids.bInstance,
+          tenantName: 'matrix-b',
+          name: 'Instancia Secreta B',
+          version: NEVER,
+        })),
+        403,
+      ],
+      [
+        'connectionUpdate',
+        send('POST', '/api/connection/update', () => ({
+          id: ids.bConnection,
+          tenantName: 'matrix-b',
+          name: 'Conexão Secreta B',
+          version: NEVER,
+        })),
+        403,
+      ],
+    ] as const
+  ).map(([id, build, aToB]): [string, string, Build, Row] => [
+    id,
+    'stale version',
+    build,
+    [401, 401, 401, 401, 403, aToB, 409],
+  ]),
 ];

@@ -268,6 +268,22 @@ const supportRefusals = anyOf(
   ),
 );
 
+/**
+ * A save that sent a version other than the record's current one (docs/lists.md, Versions): 409 `stale`
+ * naming a current version that is not the one sent.
+ */
+const staleVersion: Explain = ({ status, body, input }) => {
+  if (status !== 409) return null;
+  const answer = body as { error?: unknown; version?: unknown };
+  const sent = (input.body as { version?: unknown } | undefined)?.version;
+  return answer.error === 'stale' &&
+    typeof sent === 'number' &&
+    typeof answer.version === 'number' &&
+    answer.version !== sent
+    ? "the version sent is not the record's current one (stale, stated)"
+    : null;
+};
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   supportSearch: ({ status, body, input }) =>
     status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
@@ -300,6 +316,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   userUpdate: anyOf(
     pathUserMissing,
+    staleVersion,
     ownRecordRules,
     statusIs(409, 'duplicate e-mail or username (state)'),
     missingRefs,
@@ -337,9 +354,10 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   tenantDelete: anyOf(tenantByIdMissing, statusIs(409, "already deleted, or the caller's own tenant (state)")),
   tenantRestore: anyOf(tenantByIdMissing, statusIs(409, 'not deleted (state)')),
   tenantPurge: anyOf(tenantByIdMissing, statusIs(409, 'not deleted: deleted first (state)')),
-  tenantSetPlan: tenantByIdMissing,
+  tenantSetPlan: anyOf(tenantByIdMissing, staleVersion),
   tenantUpdate: anyOf(
     tenantByIdMissing,
+    staleVersion,
     statusIs(409, 'another tenant has this name (state)'),
     ({ status, body, input }) =>
       status === 400 &&
@@ -355,7 +373,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   auditList: auditRules,
   featureList: tenantMissing('query'),
-  featureUpdate: anyOf(tenantMissing('body'), ({ status, input }) =>
+  featureUpdate: anyOf(tenantMissing('body'), staleVersion, ({ status, input }) =>
     status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
       ? 'no such feature (state)'
       : null,
@@ -369,12 +387,13 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   dashboardProductivity: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
   permissionByEmail: statusIs(404, 'no user with this e-mail (state)'),
   permissionUpdate: anyOf(
+    staleVersion,
     statusIs(404, 'no such role, or a route name not in the catalogue (state)'),
     statusIs(409, 'the administrador role always holds every permission (stated)'),
   ),
   roleCreate: statusIs(409, 'a role with this name exists (state)'),
   roleGet: statusIs(404, 'no such role (state)'),
-  roleRename: statusIs(404, 'no such role (state)'),
+  roleRename: anyOf(statusIs(404, 'no such role (state)'), staleVersion),
   roleDelete: anyOf(
     statusIs(404, 'no such role (state)'),
     statusIs(409, 'users hold the role, or it is administrador (stated)'),
@@ -387,6 +406,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   departmentUpdate: anyOf(
     tenantMissing('query'),
+    staleVersion,
     statusIs(404, 'no such department in the tenant (state)'),
     statusIs(409, 'a department with this name exists in the tenant (state)'),
     blankName('body/name'),
@@ -399,6 +419,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   instanceUpdate: anyOf(
     tenantMissing('body'),
+    staleVersion,
     statusIs(404, 'no such instance in the tenant (state)'),
     statusIs(409, 'an instance with this name exists (state)'),
     blankName('body/name'),
@@ -435,6 +456,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   connectionUpdate: anyOf(
     tenantMissing('body'),
+    staleVersion,
     statusIs(404, 'no such connection in the tenant (state)'),
     statusIs(409, 'a connection with this name exists in the instance (state)'),
     blankName('body/name'),

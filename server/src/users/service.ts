@@ -29,6 +29,7 @@ import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from 
 import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from '../db/user-dto';
 import { isBroken } from '../base/broken-promises';
+import { sentVersion } from '../audit/versions';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
@@ -269,6 +270,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         image: () => given(patch.image, (v) => (v === null ? null : checkImage(v))),
         password: () => given(patch.password, checkPassword),
         role_id: () => given(patch.role_id, (v) => required(v, 'role_id')),
+        version: () => sentVersion(patch.version),
       });
       const set: Updateable<UsersTable> = {};
       if (checked.username !== undefined) set.username = checked.username;
@@ -305,7 +307,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         const before = await stateIn(trx, user.id);
         await assertUnique(trx, user.tenant_id, { email: set.email, username: set.username }, user.id);
         // The check of a sent version and the write are one statement (docs/lists.md, Versions).
-        const sent = patch.version ?? undefined;
+        const sent = checked.version;
         const version = await repo.updateUserVersioned(trx, user.id, set, sent);
         if (version === undefined) throw await audit.stale(trx, actor, { type: 'user', id: user.id }, sent ?? 0);
         // A link mailed to the old address, or asked for before this password, is of no use any more.
