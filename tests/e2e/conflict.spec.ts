@@ -7,7 +7,7 @@ import { connectionStatus, signIn, type Credentials } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { createRoleWith, createUserWithRole } from './support/users';
+import { createRoleWith, createUser, createUserWithRole } from './support/users';
 
 /**
  * No lost update on the role editor (docs/lists.md, Conflict notice): two people in two browser contexts
@@ -206,4 +206,53 @@ test.describe('conflict notice on the role editor', () => {
       await watcher.context.close();
     });
   }
+});
+
+test.describe('conflict notice on the user form', () => {
+  test("a change to the user saved elsewhere shows in the open edit form at once; reapply keeps theirs and the admin's", async ({
+    page,
+    app,
+  }) => {
+    test.setTimeout(120_000);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const user = await createUser(api, 'conflict', PASSWORD);
+    await signIn(page, app.origin, app.admin, `/users?q=${encodeURIComponent(user.name)}`);
+    await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
+    await page
+      .getByRole('grid', { name: t('users.list.heading') })
+      .getByRole('row', { name: user.name })
+      .getByRole('button', { name: t('users.actions.editNamed', { name: user.name }) })
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('users.form.editTitle', { name: user.name }) });
+    const name = dialog.getByRole('textbox', { name: t('users.form.name'), exact: true });
+    await name.fill(`${user.name} Lima`);
+
+    // Someone else changes the user's e-mail (here through the API, as another administrador would).
+    const email = `novo.${user.email}`;
+    await api.rest('PUT', `/api/users/${user.id}`, { email });
+    const shown = dialog.getByRole('region', { name: t('conflict.title') });
+    await expect(shown).toBeVisible({ timeout: 5000 });
+    await expect(shown.getByRole('region', { name: t('conflict.theirs') })).toContainText(email);
+    await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText(`${user.name} Lima`);
+    // The fields hold the values the notice shows until the choice is made.
+    await expect(name).toBeDisabled();
+    const serious: string[] = [];
+    serious.push(...(await seriousViolations(page)));
+    mkdirSync(SHOTS, { recursive: true });
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: resolve(SHOTS, `conflict-user-form-${viewport.width}x${viewport.height}.png`) });
+    }
+    await page.setViewportSize(VIEWPORTS[0]);
+    expect(serious).toEqual([]);
+
+    await shown.getByRole('button', { name: t('conflict.reapply'), exact: true }).click();
+    // Saved with the new version: the dialog closes on the save, and the row shows both changes.
+    await expect(dialog).toBeHidden();
+    await expect(
+      page.getByRole('grid', { name: t('users.list.heading') }).getByRole('row', { name: `${user.name} Lima` }),
+    ).toContainText(email);
+    const stored = await api.rest<{ id: number; name: string; email: string }[]>('GET', '/api/users');
+    expect(stored.find((u) => u.id === user.id)).toMatchObject({ name: `${user.name} Lima`, email });
+  });
 });

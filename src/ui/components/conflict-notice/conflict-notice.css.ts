@@ -81,3 +81,6 @@ export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.spac
 
 /** Wraps a form's fields while the notice waits for the user's choice: disabled, with no frame of its own. */
 export const heldFields = style({ border: 0, padding: 0, margin: 0, minWidth: 0 });
+
+/** Space under the notice where it stands above a form without a stack's gap (a dialog's body). */
+export const spaced = style({ marginBlockEnd: vars.space.md });

@@ -42,15 +42,15 @@ function render(conflict: Conflict, handlers = { onReapply: vi.fn(), onDiscard: 
 describe('ConflictNotice', () => {
   it("shows who changed what beside the user's values, and offers reapply and discard", async () => {
     const handlers = render(theirs);
-    const notice = screen.getByRole('region', { name: 'Outra pessoa alterou este registro' });
-    const other = within(notice).getByRole('region', { name: 'A alteração da outra pessoa' });
+    const notice = screen.getByRole('region', { name: 'Este registro foi alterado em outro lugar' });
+    const other = within(notice).getByRole('region', { name: 'A alteração feita em outro lugar' });
     expect(other.textContent).toContain('Bruna Souza');
     expect(other.textContent).toContain('Permissões');
     expect(within(other).getByText('+ Relatório (adicionada)')).toBeTruthy();
     const own = within(notice).getByRole('region', { name: 'As suas alterações, não salvas' });
     expect(within(own).getByText('− Usuários (removida)')).toBeTruthy();
     // A refused save moves focus to the notice's heading.
-    expect(document.activeElement?.textContent).toBe('Outra pessoa alterou este registro');
+    expect(document.activeElement?.textContent).toBe('Este registro foi alterado em outro lugar');
     await userEvent.click(screen.getByRole('button', { name: 'Reaplicar as minhas' }));
     await userEvent.click(screen.getByRole('button', { name: 'Descartar as minhas' }));
     expect(handlers.onReapply).toHaveBeenCalledTimes(1);

@@ -113,16 +113,18 @@ export function UserFormDialog({ form, view, userName, onClose }: UserFormDialog
       ) : (
         <div ref={bodyRef}>
           {conflict ? (
-            <ConflictNotice
-              conflict={conflict}
-              mine={mine}
-              targetType="user"
-              itemLabel={valueLabel}
-              resolving={resolving}
-              onReapply={() => form.send({ type: 'conflict.reapply' })}
-              onDiscard={() => form.send({ type: 'conflict.discard' })}
-              onDismiss={() => form.send({ type: 'conflict.dismiss' })}
-            />
+            <div className={conflictStyles.spaced}>
+              <ConflictNotice
+                conflict={conflict}
+                mine={mine}
+                targetType="user"
+                itemLabel={valueLabel}
+                resolving={resolving}
+                onReapply={() => form.send({ type: 'conflict.reapply' })}
+                onDiscard={() => form.send({ type: 'conflict.discard' })}
+                onDismiss={() => form.send({ type: 'conflict.dismiss' })}
+              />
+            </div>
           ) : null}
           <Form
             id={formId}
