@@ -32,6 +32,7 @@ const serverResources = [
   'roles',
   'departments',
   'instances',
+  'undo',
   'reports',
   'health',
 ];

@@ -1315,6 +1315,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a recorded change
+         * @description Puts back the recorded `before` values of the change audit record `id` describes, for 10 minutes after the record (its `undoable_until`), only if the target still holds the record's `after` values (checked under the target's row lock in the undo's transaction). The undo runs through the service of the undone operation with that operation's authorization: whoever may make the change may undo it (another administrador too), nobody else (403 as the operation answers); a record of another tenant is not found (404), as in the audit log. It writes the reversing operation's own records, each with `undo_of` = `id`, so an undo is itself undoable; the answer's `x-audit-record` names the first. Refusals, nothing written: 409 `undo_conflict` with `conflicts` (each field whose value is no longer the recorded one, the value now beside the recorded), `undo_expired`, `already_undone` (of concurrent undos of one record exactly one wins), `not_undoable` (sign-ins, passwords, reset links, purges, disconnections, syncs, creations, a two-factor reset), and the undone operation's own conflicts (a name or e-mail taken since, nobody blocks or deletes itself). Undoable: `user.update`, `user.block`, `user.unblock`, `user.delete` (a restore), `user.restore` (a delete), `user.two-factor` (the requirement to enrol only), `tenant.update`, `tenant.plan`, `tenant.feature`, `tenant.delete`, `tenant.restore`, `role.rename`, `role.permissions`, `department.update`, `instance.update`, `connection.update`.
+         */
+        post: operations["auditUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1413,6 +1436,35 @@ export interface components {
             tenant_id: number | null;
             tenant_name: string | null;
             changes: components["schemas"]["AuditChange"][];
+            /**
+             * Format: date-time
+             * @description Until when `POST /api/audit/{id}/undo` may undo this change (10 minutes after `at`; the instant stays once passed); null when it cannot be undone (its operation has no safe inverse, or it was undone).
+             */
+            undoable_until: string | null;
+            /** @description The record that undid this one; null when not undone. */
+            undone_by: number | null;
+            /** @description The record this one undoes; null for a change that is not an undo. */
+            undo_of: number | null;
+        };
+        AuditUndo: {
+            undone: components["schemas"]["Id"];
+            by: components["schemas"]["Id"];
+        };
+        UndoConflict: {
+            message: string;
+            field?: string;
+            /** @enum {string} */
+            error?: "undo_conflict" | "undo_expired" | "already_undone" | "not_undoable" | "own_account" | "email_taken" | "username_taken" | "user_limit_reached" | "tenant_deleted";
+            conflicts?: {
+                record_id: components["schemas"]["Id"];
+                target_id: number;
+                target_name: string | null;
+                fields: {
+                    field: string;
+                    recorded: string | null;
+                    current: string | null;
+                }[];
+            }[];
         };
         AuditPage: {
             data: components["schemas"]["AuditRecord"][];
@@ -5681,7 +5733,10 @@ export interface operations {
                      *               "before": "5",
                      *               "after": "200"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "undoable_until": "2026-11-25T14:12:11.512Z",
+                     *           "undone_by": null,
+                     *           "undo_of": null
                      *         }
                      *       ],
                      *       "next": "1043"
@@ -5698,6 +5753,53 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undone; `by` is the first reversing record. */
+            200: {
+                headers: {
+                    /** @description The first reversing record (offer to undo the undo). */
+                    "x-audit-record"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "undone": 1043,
+                     *       "by": 1051
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditUndo"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not undone (see the description for each `error`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndoConflict"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

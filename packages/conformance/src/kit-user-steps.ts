@@ -451,7 +451,46 @@ export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTen
     if (!(await findIn(false))) problems.push('a restored tenant is missing from the paginated list');
     if (await findIn(true)) problems.push('a restored tenant is still in the list with only_deleted');
     check('soft delete / restore', 'rest', 200, problems);
+    await undoRestore(c, tenantId, findIn);
   }
+}
+
+/**
+ * Undo on the server (contracts/openapi.yaml `auditUndo`): the restore just made is undone (the tenant is
+ * deleted again), the undo is undone (restored again, as the run leaves it), and the first record,
+ * undone already, is refused (409 `already_undone`).
+ */
+async function undoRestore(
+  c: ConformanceClient,
+  tenantId: number,
+  findIn: (onlyDeleted: boolean) => Promise<Record<string, unknown> | undefined>,
+): Promise<void> {
+  const { rest, http, check } = c;
+  if (!c.inProfile('auditUndo') || !c.inProfile('auditList')) return;
+  const latest = async (operation: string): Promise<Record<string, unknown> | undefined> =>
+    asArray(
+      asRecord(
+        (
+          await http('GET', '/api/audit', {
+            query: { operation, targetType: 'tenant', targetId: tenantId, limit: 1 },
+          })
+        ).json,
+      ).data,
+    ).map(asRecord)[0];
+  const record = await latest('tenant.restore');
+  if (typeof record?.id !== 'number' || typeof record.undoable_until !== 'string') {
+    check('auditUndo', 'rest', 0, ['the restore just made is not in the audit log as undoable']);
+    return;
+  }
+  const problems: string[] = [];
+  const undone = asRecord(await rest('auditUndo', 'POST', `/api/audit/${record.id}/undo`, 200));
+  if (!(await findIn(true))) problems.push('an undone restore left the tenant live');
+  if (typeof undone.by === 'number') {
+    await rest('auditUndo', 'POST', `/api/audit/${undone.by}/undo`, 200, {}, 'auditUndo (the undo undone)');
+    if (!(await findIn(false))) problems.push('an undone undo left the tenant deleted');
+  } else problems.push('auditUndo answered no reversing record');
+  await rest('auditUndo', 'POST', `/api/audit/${record.id}/undo`, 409, {}, 'auditUndo (undone already: 409)');
+  check('undo / undo of the undo', 'rest', 200, problems);
 }
 
 /**

@@ -3,6 +3,7 @@ import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOpera
 import type { Database } from '../db/schema';
 import type { EventBus, EventTenant } from '../base/events';
 import type { Actor, Origin } from '../access/caller';
+import { noteRecords } from '../base/request-records';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
@@ -37,6 +38,8 @@ export interface AuditEntry {
   /** The tenant the target belongs to (null: shared by every tenant, as roles, or the server's own). */
   tenantId: number | null;
   changes?: readonly AuditChange[];
+  /** The record this one undoes (server/src/undo/service.ts; unique, migration 0024). */
+  undoOf?: number;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -101,6 +104,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_id: entry.tenantId,
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
+      undo_of: entry.undoOf ?? null,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
@@ -150,6 +154,8 @@ export function createAuditTrail({ db, events }: { db: Kysely<Database>; events:
         }),
       );
       announce(written);
+      // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts).
+      noteRecords(written.map((w) => w.id));
       return result;
     },
     async write(who, entry) {

@@ -80,6 +80,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   dashboardTimeseries: 'reports.timeseries',
   dashboardProductivity: 'reports.productivity',
   auditList: 'audit.list',
+  auditUndo: 'undo.undo',
   healthLive: null,
   healthReady: 'health.databaseReachable',
 };

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
-import { changesOf, type AuditTrail } from '../audit/trail';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import { voidResetLinks } from '../auth/password-reset';
 import type { Database, Plan } from '../db/schema';
 import type { Actor, Caller } from '../access/caller';
@@ -327,6 +328,107 @@ export function createTenantsService({
         });
       });
       return dto(actor, input.id);
+    },
+
+    /**
+     * Undoes one recorded change of a tenant (server/src/undo/service.ts) in the undo's transaction: the
+     * tenant's row locked, the record's `after` values compared with the tenant's now (any other value:
+     * the mismatches, nothing written), then the `before` values put back with the operation's own writes
+     * and rules (a name another tenant took since is a conflict; nobody deletes its own tenant).
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const row = await repo.lockTenant(trx, step.targetId);
+      if (!row) throw notFound('Tenant not found', 'id');
+      assertSameTenant(actor, row.id);
+      const values = beforeValuesOf(step.changes);
+      const target = { id: row.id, name: row.name };
+      const deleted = row.deleted_at !== null;
+      if (step.operation === 'tenant.delete' || step.operation === 'tenant.restore') {
+        const undoDelete = step.operation === 'tenant.delete';
+        if (deleted !== undoDelete)
+          return {
+            mismatches: [
+              { field: 'deleted_at', recorded: undoDelete ? 'deleted' : null, current: deleted ? 'deleted' : null },
+            ],
+          };
+        if (!undoDelete && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
+        const deletedAt = await repo.setTenantDeleted(trx, row.id, !undoDelete);
+        if (!undoDelete) await voidResetLinks(trx, { tenantId: row.id });
+        await record({
+          operation: undoDelete ? 'tenant.restore' : 'tenant.delete',
+          target,
+          tenantId: row.id,
+          changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: deletedAt }),
+        });
+        return {
+          mismatches: [],
+          ...(undoDelete
+            ? {}
+            : {
+                afterCommit: async () => {
+                  tokens.tenantClosed(row.id, 'deleted');
+                  await tokens.revokeTenant(row.id);
+                },
+              }),
+        };
+      }
+      const current: Record<string, unknown> = { ...row };
+      if (step.operation === 'tenant.feature')
+        for (const change of step.changes)
+          current[change.field] = await repo.lockTenantFeature(trx, row.id, change.field);
+      const mismatches = mismatchesOf(step.changes, current);
+      if (deleted) mismatches.push({ field: 'deleted_at', recorded: null, current: 'deleted' });
+      if (mismatches.length > 0) return { mismatches };
+      switch (step.operation) {
+        case 'tenant.update': {
+          const set = { name: row.name, cnpj: row.cnpj, template: row.template, pool: row.pool };
+          for (const field of EDIT_FIELDS) if (typeof values[field] === 'string') set[field] = values[field];
+          if (await repo.tenantNameTakenByOther(trx, set.name, row.id))
+            throw conflict('A tenant with this name already exists', 'name');
+          await repo.updateTenant(trx, row.id, set);
+          await record({
+            operation: 'tenant.update',
+            target: { id: row.id, name: set.name },
+            tenantId: row.id,
+            changes: changesOf(row, set, EDIT_FIELDS),
+          });
+          return {
+            mismatches: [],
+            ...(set.name !== row.name ? { afterCommit: () => tokens.tenantClosed(row.id, 'renamed') } : {}),
+          };
+        }
+        case 'tenant.plan': {
+          const set = { plan: row.plan, user_limit: row.user_limit, ticket_limit: row.ticket_limit };
+          if (typeof values.plan === 'string') set.plan = checkPlan(values.plan);
+          if (typeof values.user_limit === 'number') set.user_limit = values.user_limit;
+          if (typeof values.ticket_limit === 'number') set.ticket_limit = values.ticket_limit;
+          await repo.setTenantPlan(trx, row.id, set);
+          await record({
+            operation: 'tenant.plan',
+            target,
+            tenantId: row.id,
+            changes: changesOf(row, set, PLAN_FIELDS),
+          });
+          return { mismatches: [] };
+        }
+        case 'tenant.feature': {
+          for (const change of step.changes) {
+            const enabled = values[change.field] === true;
+            await repo.setTenantFeature(trx, row.id, change.field, enabled);
+            await record({
+              operation: 'tenant.feature',
+              target,
+              tenantId: row.id,
+              changes: changesOf({ [change.field]: current[change.field] }, { [change.field]: enabled }, [
+                change.field,
+              ]),
+            });
+          }
+          return { mismatches: [] };
+        }
+        default:
+          throw new Error(`tenants: ${step.operation} is not a tenant operation with an inverse`);
+      }
     },
 
     /** Every feature option with the tenant's setting. */

@@ -1,5 +1,16 @@
 import { TEST_PASSWORD } from './users';
-import { AUDIT_LEAK_OPERATIONS, freshBUser, freshRole, freshTenant, ids, m, today, unique, users } from './rbac-matrix';
+import {
+  AUDIT_LEAK_OPERATIONS,
+  freshBUser,
+  freshRole,
+  freshTenant,
+  ids,
+  m,
+  mint,
+  today,
+  unique,
+  users,
+} from './rbac-matrix';
 import type { Build, Principal, Req, Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -29,6 +40,21 @@ export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a p
 export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
 export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
+
+/** A fresh change of a tenant B user by the staff administrador (a block): its audit record, to undo. */
+async function freshUndoable(): Promise<number> {
+  const id = await freshBUser();
+  const answer = await m.t.app.fastify.inject({
+    method: 'PATCH',
+    url: `/api/users/${id}?tenantName=matrix-b`,
+    headers: { authorization: `Bearer ${await mint(users.admin)}` },
+    payload: { blocked: true },
+  });
+  const record = Number(answer.headers['x-audit-record']);
+  if (answer.statusCode !== 200 || !Number.isInteger(record))
+    throw new Error(`matrix: no record to undo (${answer.body})`);
+  return record;
+}
 
 export const REST_TABLE: [string, string, Build, Row][] = [
   // operationId                       label                              request                                                                                  expected
@@ -509,5 +535,12 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       url: `/api/audit?tenantId=${ids.b}&limit=200&${AUDIT_LEAK_OPERATIONS.map((o) => `operation=${o}`).join('&')}`,
     }),
     AUDIT,
+  ],
+  // Undo (server/src/undo/service.ts): a tenant B user's block; op lacks `users` (403), A does not see B's record (404).
+  [
+    'auditUndo',
+    "a B user's block",
+    async () => ({ method: 'POST', url: `/api/audit/${await freshUndoable()}/undo` }),
+    NOT_VISIBLE,
   ],
 ];

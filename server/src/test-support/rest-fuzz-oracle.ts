@@ -354,6 +354,17 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
   sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   auditList: auditRules,
+  // Undo (server/src/undo/service.ts): a fuzzed id names no record, or one that cannot be undone now.
+  auditUndo: anyOf(
+    async ({ status, input }) =>
+      status === 404 &&
+      !(await run.t.db.selectFrom('audit_log').select('id').where('id', '=', Number(input.path.id)).executeTakeFirst())
+        ? 'no audit record with this id (state)'
+        : null,
+    statusIs(404, "another tenant's record, not visible to the caller (state)"),
+    statusIs(403, 'the undone operation needs a permission the caller lacks (state)'),
+    statusIs(409, 'not undoable, undone already, past its window or changed since (state)'),
+  ),
   featureList: tenantMissing('query'),
   featureUpdate: anyOf(tenantMissing('body'), ({ status, input }) =>
     status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))

@@ -145,6 +145,15 @@ export async function markUserDeleted(db: Db, id: number): Promise<void> {
     .execute();
 }
 
+/** Brings a soft-deleted user back (offline, no links: deleting removed them), as the support desk's restore does. */
+export async function markUserRestored(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ deleted_at: null, email_reserved: false, is_connected: false })
+    .where('id', '=', id)
+    .execute();
+}
+
 /**
  * Locks the user's row for the rest of the transaction, live or soft-deleted; undefined when there is
  * no such row (never was, or purged). Of two racing purges the second waits here, then finds none.

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { AuditOperation } from '../../../src/domain/audit';
 import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import { refreshWindowOver, type TokenService } from '../auth/tokens';
 import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../auth/two-factor';
 import type { ServerConfig } from '../base/config';
@@ -22,6 +23,7 @@ import {
   notFound,
   unauthenticated,
   unknownReference,
+  conflictCode,
 } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
@@ -401,6 +403,118 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         });
       });
       await tokens.revokeUser(user.id);
+    },
+
+    /**
+     * Undoes one recorded change of a user (server/src/undo/service.ts) in the undo's transaction: the
+     * user's row locked, the actor checked as the operation checks it (the user visible in its tenant,
+     * no way up, nobody blocks or deletes itself, a role given only by who holds it), the record's
+     * `after` values compared with the user's now (any other value: the mismatches, nothing written),
+     * then the `before` values put back through the operation's own writes and recorded by `record`.
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const row = await repo.lockUserForPurge(trx, step.targetId);
+      const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
+      if (!row || !visible) throw notFound('User not found', 'id');
+      await actingOn(actor, trx, row.id);
+      const before = await stateIn(trx, row.id);
+      const deleted = row.deleted_at !== null;
+      const values = beforeValuesOf(step.changes);
+      const own = row.id === actor.userId;
+      switch (step.operation) {
+        case 'user.delete': {
+          if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
+          const limit = await repo.lockTenantUserLimit(trx, row.tenant_id);
+          if (await repo.emailTaken(trx, before.email, row.id))
+            throw conflictCode('email_taken', 'Another user now holds this e-mail');
+          if (await repo.usernameTaken(trx, row.tenant_id, before.username, row.id))
+            throw conflictCode('username_taken', 'Another user of the tenant now holds this username');
+          if ((await repo.countLiveUsers(trx, row.tenant_id)) >= limit) throw limitReached(limit);
+          await repo.markUserRestored(trx, row.id);
+          await record({
+            operation: 'user.restore',
+            target: { id: row.id, name: before.name },
+            tenantId: row.tenant_id,
+            changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: null }),
+          });
+          return { mismatches: [] };
+        }
+        case 'user.restore': {
+          if (deleted) return { mismatches: [{ field: 'deleted_at', recorded: null, current: 'deleted' }] };
+          if (own) throw conflict('You cannot delete yourself', 'id');
+          await repo.markUserDeleted(trx, row.id);
+          await voidResetLinks(trx, row.id);
+          await recordUserChange(trx, record, 'user.delete', row.id, before, true);
+          return { mismatches: [], afterCommit: () => tokens.revokeUser(row.id) };
+        }
+        default:
+          break;
+      }
+      const current = { ...before, deleted_at: row.deleted_at };
+      const mismatches = mismatchesOf(step.changes, current);
+      if (deleted) mismatches.push({ field: 'deleted_at', recorded: null, current: 'deleted' });
+      if (mismatches.length > 0) return { mismatches };
+      switch (step.operation) {
+        case 'user.block':
+        case 'user.unblock': {
+          const blocked = values.blocked === true;
+          if (blocked && own) throw conflict('You cannot block yourself', 'id');
+          await repo.updateUserRow(trx, row.id, { blocked });
+          if (blocked) await voidResetLinks(trx, row.id);
+          await recordUserChange(trx, record, blocked ? 'user.block' : 'user.unblock', row.id, before);
+          return { mismatches: [], ...(blocked ? { afterCommit: () => tokens.revokeUser(row.id) } : {}) };
+        }
+        case 'user.two-factor': {
+          const required = values.two_factor_enrolment_required === true;
+          const flags = await twoFactorFlagsOf(trx, row.id);
+          if (!(await repo.setEnrolmentRequired(trx, row.id, required)))
+            throw conflict(
+              'Two-factor is already on for this user: there is nothing to enrol',
+              'two_factor_enrolment_required',
+            );
+          await recordTwoFactorChange(trx, record, row.id, flags);
+          return { mismatches: [], afterCommit: () => tokens.revokeUser(row.id) };
+        }
+        case 'user.update': {
+          const set: Updateable<UsersTable> = {};
+          for (const field of ['name', 'username', 'email', 'image', 'department_id'] as const)
+            if (field in values) (set as Record<string, unknown>)[field] = values[field];
+          let roleChanged = false;
+          if ('role_id' in values && typeof values.role_id === 'number') {
+            assertNotOwnRole(actor, row.id, values.role_id, before.role_id);
+            if (values.role_id !== before.role_id) await grantable(actor, trx, values.role_id);
+            set.role_id = values.role_id;
+            roleChanged = values.role_id !== before.role_id;
+          }
+          if (typeof set.email === 'string' || typeof set.username === 'string')
+            await assertUnique(
+              trx,
+              row.tenant_id,
+              {
+                ...(typeof set.email === 'string' ? { email: set.email } : {}),
+                ...(typeof set.username === 'string' ? { username: set.username } : {}),
+              },
+              row.id,
+            );
+          if (Object.keys(set).length > 0) await repo.updateUserRow(trx, row.id, set);
+          const newEmail = typeof set.email === 'string' && set.email !== before.email;
+          if (newEmail) await voidResetLinks(trx, row.id);
+          if (Array.isArray(values.instances)) await repo.setInstanceLinks(trx, row.id, values.instances as number[]);
+          await recordUserChange(trx, record, 'user.update', row.id, before);
+          return {
+            mismatches: [],
+            afterCommit: async () => {
+              if (newEmail) {
+                if (own) await tokens.revokeOtherFamilies(row.id, actor.claims.fam);
+                else await tokens.revokeUser(row.id);
+              }
+              if (roleChanged) tokens.accessChanged(row.id);
+            },
+          };
+        }
+        default:
+          throw new Error(`users: ${step.operation} is not a user operation with an inverse`);
+      }
     },
 
     /** Presence of the caller (the SPA's `connected` / `disconnected`). */
