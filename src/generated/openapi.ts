@@ -264,6 +264,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block, unblock, require two-factor, end sessions or delete many users (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through the single action (`userSetBlocked`, `userSettingsUpdate` with `two_factor_enrolment_required`, the users list's disconnect, `userDelete`) with its rules and authorization, in its own transaction: one row's refusal or failure leaves the others. A row is `refused` with the single action's reason: `not_found` for an id the caller may not see (another tenant's user answers exactly as an id that does not exist), `forbidden` (who may act on whom, with the reason in `message`), `own_account` (never the caller's own account), `deleted`. `unchanged`: already as asked (nothing written, no record). A real run's first chunk (no `batch_id`) writes the batch's audit record (`user.bulk`, with `action` and `selected` = `total`) and answers its id; later chunks and a retry of the failed rows send it back: only the user who started it, for the same action, within an hour (400 on `batch_id` otherwise). Every changed row's record carries the batch's id.
+         */
+        post: operations["userBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}": {
         parameters: {
             query?: never;
@@ -895,6 +915,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/features/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn one feature on or off across many tenants (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through `featureUpdate`'s rules in its own transaction. An unknown feature answers 404 for the whole request; a row is `refused` with `not_found` (no such tenant) or `deleted` (restore it first), `unchanged` when the feature already is as asked. Batches as `userBulk` (`tenant.feature-bulk`, with `action`, `option`, `enabled` and `selected`).
+         */
+        post: operations["tenantFeatureBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/syncAnalytics": {
         parameters: {
             query?: never;
@@ -1377,7 +1417,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "user.bulk" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "tenant.feature-bulk" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -1902,6 +1942,42 @@ export interface components {
             page: number;
             limit: number;
             last_page: number;
+        };
+        UserBulkRequest: {
+            /** @enum {string} */
+            action: "block" | "unblock" | "require_two_factor" | "end_sessions" | "delete";
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            /** @description How many rows the whole selection has (the batch's record says so); default the ids sent. */
+            total?: number;
+        };
+        TenantFeatureBulkRequest: {
+            option: components["schemas"]["FeatureOption"];
+            enabled: boolean;
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            total?: number;
+        };
+        /** @description The rows of this chunk (a repeated id counts once); a larger selection goes in chunks of one batch. */
+        BulkIds: components["schemas"]["Id"][];
+        BulkAnswer: {
+            /** @description The batch's audit record (null on a dry run); later chunks and retries send it back. */
+            batch_id: number | null;
+            results: components["schemas"]["BulkResult"][];
+        };
+        BulkResult: {
+            id: components["schemas"]["Id"];
+            /** @description Null for a row the caller may not see (`not_found`). */
+            name: string | null;
+            /** @enum {string} */
+            outcome: "change" | "unchanged" | "refused" | "changed" | "failed";
+            /** @description Why a row was refused or failed: the single action's answer (`not_found`, `forbidden`, `own_account`, `deleted`, another `Conflict.error`, `conflict`), or `failed` for a server fault. */
+            reason?: string;
+            message?: string;
         };
         IdRequest: {
             id: components["schemas"]["Id"];
@@ -2928,6 +3004,81 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "block",
+                 *       "ids": [
+                 *         12,
+                 *         13,
+                 *         14,
+                 *         99
+                 *       ],
+                 *       "dry_run": false,
+                 *       "total": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4391,6 +4542,80 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Feature"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    tenantFeatureBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "option": "chatbot",
+                 *       "enabled": true,
+                 *       "ids": [
+                 *         3,
+                 *         4,
+                 *         5
+                 *       ],
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantFeatureBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

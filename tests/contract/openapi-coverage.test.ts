@@ -114,6 +114,9 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/auth/password-reset'],
   ['post', '/api/auth/password-reset/request'],
   ['post', '/api/auth/password-reset/confirm'],
+  // Bulk actions with a dry run (docs/lists.md, Bulk actions).
+  ['post', '/api/users/bulk'],
+  ['post', '/api/tenant/features/bulk'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -541,9 +541,34 @@ async function supportCredentials(c: ConformanceClient, path: string, email: unk
   await rest('supportResetLink', 'POST', `${path}/reset-link`, status.enabled === false ? 503 : 200, { body: {} });
 }
 
+/**
+ * Bulk actions on users (docs/lists.md, Bulk actions) on the live throwaway user: a dry run says the block
+ * would change it and writes nothing; the real run blocks it in a new batch; an unblock puts it back.
+ */
+async function bulkUsers(c: ConformanceClient, userId: number): Promise<void> {
+  const { rest, check } = c;
+  if (!c.inProfile('userBulk')) return;
+  const outcome = (answer: unknown) => asRecord(asArray(asRecord(answer).results)[0]).outcome;
+  const problems: string[] = [];
+  const bulk = (action: string, dry_run: boolean) =>
+    rest('userBulk', 'POST', '/api/users/bulk', 200, { body: { action, ids: [userId], dry_run } });
+  const dry = await bulk('block', true);
+  if (outcome(dry) !== 'change') problems.push(`a dry run of block answered ${String(outcome(dry))}, not change`);
+  if (asRecord(dry).batch_id !== null) problems.push('a dry run answered a batch_id');
+  const blocked = await bulk('block', false);
+  if (outcome(blocked) !== 'changed') problems.push(`block answered ${String(outcome(blocked))}, not changed`);
+  if (typeof asRecord(blocked).batch_id !== 'number') problems.push('a real run answered no batch_id');
+  const again = await bulk('block', true);
+  if (outcome(again) !== 'unchanged') problems.push(`a second block's dry run answered ${String(outcome(again))}`);
+  const unblocked = await bulk('unblock', false);
+  if (outcome(unblocked) !== 'changed') problems.push(`unblock answered ${String(outcome(unblocked))}, not changed`);
+  check('userBulk (dry run, block, unblock)', 'rest', 200, problems);
+}
+
 /** The REST throwaway user goes last, then logout. */
 export async function deleteUserAndLogOut(c: ConformanceClient, userId: number | undefined): Promise<void> {
   const { rest, check, loginToken, expect401, email } = c;
+  if (userId) await bulkUsers(c, userId);
   if (userId) await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200);
   if (userId) await supportDesk(c, userId);
   const session = await loginToken();

@@ -113,6 +113,15 @@ export const POLICIES = {
       selfService: 'confirming its own enrolled two-factor',
       rules: [ACT_ON],
     }),
+    bulk: route(['users'], {
+      rules: [
+        "each row through the single action's method and policy (setBlocked, updateSettings, disconnect, remove)",
+        ACT_ON,
+        'never on its own account (own_account)',
+        "another tenant's user is not found, except for staff",
+        "a batch is continued only by the user who started it, for the same action, within the hour",
+      ],
+    }),
   },
   tenants: {
     resolve: signedIn({ rules: ['another tenant than its own only for staff'] }),
@@ -127,6 +136,13 @@ export const POLICIES = {
     setPlan: staff(['tenants']),
     features: route(['tenants'], { tenantArg: 0 }),
     setFeature: staff(['tenants'], { tenantArg: 0 }),
+    featureBulk: staff(['tenants'], {
+      rules: [
+        "each row through setFeature and its policy",
+        'a deleted tenant is refused (deleted)',
+        "a batch is continued only by the user who started it, for the same action, within the hour",
+      ],
+    }),
   },
   roles: {
     list: route(['roles-list', 'roles-edit', 'users']),

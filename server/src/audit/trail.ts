@@ -101,6 +101,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_id: entry.tenantId,
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
+      batch_id: who.origin.batchId ?? null,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
@@ -121,8 +122,8 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
   };
 }
 
-/** Records to write inside a transaction; what the callback gets. */
-export type Recorder = (entry: AuditEntry) => Promise<void>;
+/** Records to write inside a transaction; what the callback gets. Answers the record's id. */
+export type Recorder = (entry: AuditEntry) => Promise<number>;
 
 export interface AuditTrail {
   /**
@@ -146,7 +147,9 @@ export function createAuditTrail({ db, events }: { db: Kysely<Database>; events:
       const written: AuditWritten[] = [];
       const result = await db.transaction().execute((trx) =>
         work(trx, async (entry) => {
-          written.push(await writeAudit(trx, who, entry));
+          const one = await writeAudit(trx, who, entry);
+          written.push(one);
+          return one.id;
         }),
       );
       announce(written);

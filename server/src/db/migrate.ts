@@ -19,6 +19,7 @@ import * as socketTickets from './migrations/0017-socket-tickets';
 import * as retentionIndexes from './migrations/0018-retention-indexes';
 import * as supportDesk from './migrations/0019-support-desk';
 import * as passwordReset from './migrations/0020-password-reset';
+import * as auditBatches from './migrations/0022-audit-batches';
 import type { Database } from './schema';
 
 /**
@@ -46,6 +47,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018-retention-indexes': retentionIndexes,
   '0019-support-desk': supportDesk,
   '0020-password-reset': passwordReset,
+  '0022-audit-batches': auditBatches,
 };
 
 const provider: MigrationProvider = {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
 import type { UserPatch } from '../users/service';
-import { caller, type Handler, type HandlerDeps, type OperationId } from './types';
+import { caller, recordRowDenials, type Handler, type HandlerDeps, type OperationId } from './types';
 
 /**
  * Permission rules that depend on the body, asked before the body is validated (server/src/app.ts):
@@ -29,7 +29,7 @@ export function bodyPermissionChecks(): Partial<Record<OperationId, (request: Fa
 }
 
 /** REST `/api/users…` and `/api/user-settings/{id}`: parse, call the users service (server/src/users/service.ts), answer. */
-export function userHandlers({ services }: HandlerDeps) {
+export function userHandlers({ services, faults }: HandlerDeps) {
   const { users, tenants } = services;
   /** REST names a user by id alone: any user the caller may see. */
   const anyVisible = { tenantId: null };
@@ -74,6 +74,20 @@ export function userHandlers({ services }: HandlerDeps) {
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
     users.updateSettings(caller(request), anyVisible, request.params.id, request.body);
 
+  const userBulk: Handler<'userBulk'> = async (request) => {
+    const actor = caller(request);
+    const { action, ids, dry_run, batch_id, total } = request.body;
+    const answer = await users.bulk(
+      actor,
+      anyVisible,
+      { action, ids, dryRun: dry_run, batchId: batch_id, total },
+      { fault: faults && ((id) => faults.row('userBulk', request.body, id)), log: request.log },
+    );
+    if (!dry_run)
+      await recordRowDenials(services, actor, 'POST /api/users/bulk', ['users'], answer.results, request.log);
+    return answer;
+  };
+
   return {
     userList,
     userFindByEmail,
@@ -84,5 +98,6 @@ export function userHandlers({ services }: HandlerDeps) {
     userSetBlocked,
     userDelete,
     userSettingsUpdate,
+    userBulk,
   };
 }

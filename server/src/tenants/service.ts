@@ -7,7 +7,18 @@ import type { Actor, Caller } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
-import { checkAll, conflict, forbidden, invalid, notFound } from '../base/domain-error';
+import { checkAll, conflict, conflictCode, forbidden, invalid, notFound } from '../base/domain-error';
+import {
+  assertBatch,
+  checkIds,
+  eachRow,
+  openBatch,
+  rowGate,
+  type BulkAnswer,
+  type BulkLog,
+  type RowFault,
+  type RowMode,
+} from '../bulk/rows';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import { searchTenants, type TenantSortName } from './search';
@@ -87,6 +98,16 @@ export interface TenantPageQuery {
   filter_users?: boolean;
 }
 
+/** A feature turned on or off across tenants (contracts/openapi.yaml `TenantFeatureBulkRequest`). */
+export interface TenantFeatureBulkInput {
+  option: string;
+  enabled: boolean;
+  ids: readonly number[];
+  dryRun: boolean;
+  batchId?: number | undefined;
+  total?: number | undefined;
+}
+
 export function createTenantsService({
   db,
   audit,
@@ -130,7 +151,7 @@ export function createTenantsService({
     return dto(actor, tenantId);
   }
 
-  return guardService('tenants', {
+  const service = guardService('tenants', {
     /**
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
      * else the caller's own (a tenant user naming another tenant is forbidden; an unknown one not found).
@@ -339,10 +360,11 @@ export function createTenantsService({
     },
 
     /** Turns one feature option of the tenant on or off; recorded with the option as the field. */
-    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean) {
+    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean, mode?: RowMode) {
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);
+        rowGate(mode, before === enabled, enabled ? 'The feature is already on' : 'The feature is already off');
         await repo.setTenantFeature(trx, tenant.id, option, enabled);
         await record({
           operation: 'tenant.feature',
@@ -353,7 +375,55 @@ export function createTenantsService({
       });
       return { option, enabled, tenantName: tenant.name };
     },
+
+    /**
+     * A feature turned on or off across tenants (docs/lists.md, Bulk actions): each row through
+     * setFeature with its policy, in its own transaction; an unknown feature refuses the whole request
+     * (404, as the single action); a deleted tenant is refused (`deleted`), an unknown id `not_found`.
+     */
+    async featureBulk(
+      actor: Actor,
+      input: TenantFeatureBulkInput,
+      options: { fault?: RowFault | undefined; log?: BulkLog | undefined } = {},
+    ): Promise<BulkAnswer> {
+      checkIds(input.ids);
+      if (!(await repo.featureOptionExists(db, input.option))) throw notFound('Feature not found', 'option');
+      const kind = {
+        operation: 'tenant.feature-bulk',
+        action: `${input.option}:${input.enabled ? 'on' : 'off'}`,
+      } as const;
+      let batchId: number | null = null;
+      if (input.dryRun) {
+        if (input.batchId !== undefined) await assertBatch(db, actor, kind, input.batchId);
+      } else {
+        batchId = await openBatch({ db, audit }, actor, kind, {
+          batchId: input.batchId,
+          total: input.total ?? input.ids.length,
+          changes: [
+            { field: 'option', value: input.option },
+            { field: 'enabled', value: input.enabled },
+          ],
+        });
+      }
+      const mode: RowMode = input.dryRun ? 'dry-run' : 'run';
+      const rowActor: Actor = batchId === null ? actor : { ...actor, origin: { ...actor.origin, batchId } };
+      const results = await eachRow(input.ids, {
+        dryRun: input.dryRun,
+        fault: options.fault,
+        log: options.log,
+        names: async (ids) => new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r.name])),
+        work: async (id) => {
+          const [row] = await repo.tenantRows(db, [id]);
+          if (!row) throw notFound('Tenant not found', 'id');
+          assertSameTenant(actor, row.id);
+          if (row.deleted_at !== null) throw conflictCode('deleted', 'The tenant is deleted: restore it first');
+          await service.setFeature(rowActor, { id: row.id, name: row.name }, input.option, input.enabled, mode);
+        },
+      });
+      return { batch_id: batchId, results };
+    },
   });
+  return service;
 }
 
 export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -29,6 +29,7 @@ export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a p
 export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
 export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
+export const BULK: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `users`; A's rows of tenant B answer `not_found`, B unchanged
 
 export const REST_TABLE: [string, string, Build, Row][] = [
   // operationId                       label                              request                                                                                  expected
@@ -101,6 +102,28 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     '',
     async () => ({ method: 'POST', url: '/api/users/purge', body: { id: await freshBUser({ deleted: true }) } }),
     STAFF_ONLY,
+  ],
+  // Bulk actions (docs/lists.md): each principal on a fresh user of tenant B; A is answered per row (`not_found`,
+  // no name), which the leak check reads, and tenant B is unchanged after (expectNothingLeaked).
+  [
+    'userBulk',
+    '',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'block', ids: [await freshBUser()], dry_run: false },
+    }),
+    BULK,
+  ],
+  [
+    'userBulk',
+    'dry run',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'delete', ids: [await freshBUser()], dry_run: true },
+    }),
+    BULK,
   ],
   // The support desk (docs/support-desk.md): staff with `users` only; each request on a fresh user of
   // tenant B in the state its action changes, so the administrator's call succeeds.
@@ -293,6 +316,17 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       option: 'chatbot',
       enabled: true,
       tenantName: who === 'admin' ? 'matrix-b' : 'matrix-a',
+    })),
+    STAFF_ONLY,
+  ],
+  [
+    'tenantFeatureBulk',
+    '',
+    send('POST', '/api/tenant/features/bulk', () => ({
+      option: 'chatbot',
+      enabled: true,
+      ids: [ids.b],
+      dry_run: false,
     })),
     STAFF_ONLY,
   ],

@@ -268,7 +268,19 @@ const supportRefusals = anyOf(
   ),
 );
 
+/** A bulk run's `batch_id` that names no batch the caller started for this action within the hour (docs/lists.md). */
+const batchRefused: Explain = ({ status, body }) =>
+  status === 400 && fields(body).length > 0 && fields(body).every((f) => f.endsWith('batch_id'))
+    ? "batch_id is no batch of the caller's for this action, opened within the hour (state)"
+    : null;
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
+  userBulk: batchRefused,
+  tenantFeatureBulk: anyOf(batchRefused, ({ status, input }) =>
+    status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
+      ? 'a feature not in the catalogue (state)'
+      : null,
+  ),
   supportSearch: ({ status, body, input }) =>
     status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
       ? 'blank once control characters and surrounding spaces are taken off (stated)'
