@@ -101,6 +101,11 @@ const EXTENSIONS: [string, string][] = [
   // Removing a soft-deleted user for good (a conformance run's users leave nothing behind).
   ['post', '/api/users/purge'],
   // The support desk (docs/support-desk.md): staff find one person in any tenant and act on them.
+  ['get', '/api/users/page'],
+  ['get', '/api/users/ids'],
+  ['get', '/api/users/export'],
+  ['post', '/api/tenant/ids'],
+  ['get', '/api/tenant/export'],
   ['get', '/api/support/users'],
   ['get', '/api/support/users/{id}'],
   ['post', '/api/support/users/{id}/lift-throttle'],

@@ -172,7 +172,7 @@ async function createTenant(
 
 /** Two throwaway tenants of the run's own (./kit-fixtures.ts removes them): a customer and one to edit. */
 export async function throwawayTenant(c: ConformanceClient, run: RunContext): Promise<RunTenants> {
-  const { rest, check } = c;
+  const { rest, check, csv } = c;
   const { stamp, startAt, finishAt } = run;
   const options = await featureOptions(c);
   const customerName = `conf-${stamp}-c`;
@@ -181,6 +181,18 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
   if (customerId === undefined) throw new Error('the customer tenant could not be created (see tenantCreate)');
   await rest('tenantList', 'GET', '/api/tenant/false', 200);
   await rest('tenantPaginated', 'POST', '/api/tenant/paginated', 200, { body: {} });
+  await rest(
+    'tenantPaginated',
+    'POST',
+    '/api/tenant/paginated',
+    200,
+    {
+      body: { search: customerName, plan: 'starter', feature: options[0] ?? 'chat', deleted: 'all' },
+    },
+    'tenantPaginated (filters)',
+  );
+  await rest('tenantIds', 'POST', '/api/tenant/ids', 200, { body: { search: customerName, deleted: 'live' } });
+  await csv('tenantExport', '/api/tenant/export', { search: customerName, sort_name: 'name', sort_type: 'ASC' });
   const tenantName = `conf-${stamp}`;
   const tenantId = await createTenant(c, run, tenantName, options.slice(0, 1), 'tenantCreate');
   // A live tenant is never purged (contracts/openapi.yaml tenantPurge): delete it first.

@@ -214,7 +214,7 @@ async function restUsersAs(
   me: Record<string, unknown>,
   roleId: number | undefined,
 ): Promise<number | undefined> {
-  const { rest } = c;
+  const { rest, csv, check } = c;
   const { stamp } = run;
   const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
   const anyUserId =
@@ -236,6 +236,20 @@ async function restUsersAs(
   );
   const userId = typeof user.id === 'number' ? user.id : undefined;
   await rest('userFindByEmail', 'POST', '/api/users/email', 200, { body: { email: userEmail } });
+  // The list on the server (docs/lists.md): the new user is found by its e-mail in a page, among the ids and in the export.
+  const listed = asRecord(
+    await rest('userPage', 'GET', '/api/users/page', 200, { query: { q: userEmail, blocked: 'false', limit: '5' } }),
+  );
+  const selected = asRecord(await rest('userIds', 'GET', '/api/users/ids', 200, { query: { q: userEmail } }));
+  if (userId && (listed.data !== undefined || selected.ids !== undefined)) {
+    const inPage = asArray(listed.data).some((u) => asRecord(u).id === userId);
+    const inIds = asArray(selected.ids).includes(userId);
+    check('userPage and userIds (find the new user by its e-mail)', 'rest', 200, [
+      ...(inPage ? [] : ['the user is not in the page']),
+      ...(inIds ? [] : ['the user is not among the ids']),
+    ]);
+  }
+  await csv('userExport', '/api/users/export', { q: userEmail, sort: 'email' });
   if (userId) {
     await rest('userUpdate', 'PUT', `/api/users/${userId}`, 200, { body: { name: 'Conformance User Renamed' } });
     await rest('userSetBlocked', 'PATCH', `/api/users/${userId}`, 200, { body: { blocked: false } });
@@ -298,6 +312,12 @@ async function graphqlOperationsHere(c: ConformanceClient, run: RunContext, role
   await graphql('logIn', { email, password, remember: false }, null);
   await graphql('userInfos', {});
   await graphql('users', {});
+  await graphql('usersPage', {
+    filter: { blocked: false },
+    sort: { field: 'email', direction: 'desc' },
+    page: 1,
+    limit: 5,
+  });
   await graphql('roles', {});
   await graphql('departments', {});
   const gqlInstances = asArray((await graphql('instances', { remove_ids: [] }))?.instances).map(asRecord);

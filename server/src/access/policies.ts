@@ -91,6 +91,9 @@ export const POLICIES = {
   },
   users: {
     list: route(['users'], { tenantArg: 0 }),
+    page: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only'] }),
+    ids: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only', 'at most 100,000 ids'] }),
+    exportCsv: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only'] }),
     me: signedIn(),
     findByEmail: route(['users'], { rules: ['users of other tenants are not found, except for staff'] }),
     isFunctional: signedIn(),
@@ -128,6 +131,8 @@ export const POLICIES = {
     findLive: anyone('the tenant of a GraphQL path is looked up before the caller is known'),
     names: signedIn({ rules: ['its own tenant only, except for staff'] }),
     page: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    ids: route(['tenants'], { rules: ['its own tenant only, except for staff', 'at most 100,000 ids'] }),
+    exportCsv: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
     create: staff(['tenants']),
     update: staff(['tenants']),
     remove: staff(['tenants'], { rules: ['nobody deletes its own tenant'] }),

@@ -1,3 +1,5 @@
+import { exportLanguage } from '../base/csv-stream';
+import { sendCsv } from './csv-http';
 import { caller, recordRowDenials, type Handler, type HandlerDeps } from './types';
 import { isBroken } from '../base/broken-promises';
 
@@ -8,6 +10,15 @@ export function tenantHandlers({ services, faults }: HandlerDeps) {
   const tenantList: Handler<'tenantList'> = async (request) =>
     tenants.names(caller(request), request.params.filterUsers === 'true');
   const tenantPaginated: Handler<'tenantPaginated'> = async (request) => tenants.page(caller(request), request.body);
+  const tenantIds: Handler<'tenantIds'> = async (request) => tenants.ids(caller(request), request.body);
+  const tenantExport: Handler<'tenantExport'> = async (request, reply) => {
+    const lines = await tenants.exportCsv(
+      caller(request),
+      request.query,
+      exportLanguage(request.headers['accept-language']),
+    );
+    await sendCsv(reply, 'empresas.csv', lines);
+  };
   const tenantCreate: Handler<'tenantCreate'> = async (request, reply) => {
     const created = await tenants.create(caller(request), request.body);
     reply.code(isBroken('tenant-create-200') ? 200 : 201);
@@ -51,6 +62,8 @@ export function tenantHandlers({ services, faults }: HandlerDeps) {
   return {
     tenantFeatureBulk,
     tenantPaginated,
+    tenantIds,
+    tenantExport,
     tenantList,
     tenantCreate,
     tenantDelete,

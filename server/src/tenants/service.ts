@@ -21,7 +21,15 @@ import {
 } from '../bulk/rows';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
-import { searchTenants, type TenantSortName } from './search';
+import {
+  searchTenants,
+  tenantExportIds,
+  type TenantCursor,
+  type TenantDeletedFilter,
+  type TenantSortName,
+} from './search';
+import { CSV_BATCH } from '../base/csv';
+import { csvChunks, pagedCsvLines, type ExportLanguage, type FormattedPage } from '../base/csv-stream';
 import { toTenantDto, type TenantDto } from './tenant-dto';
 import { isBroken } from '../base/broken-promises';
 
@@ -88,14 +96,75 @@ export interface TenantEdit {
   pool: string;
 }
 
-export interface TenantPageQuery {
+/** The filters of the tenants list (contracts/openapi.yaml `TenantFilterRequest`, docs/lists.md). */
+export interface TenantFilterQuery {
   search?: string;
   sort_name?: TenantSortName;
   sort_type?: string;
-  pagination_page?: number;
-  pagination_limit?: number;
   only_deleted?: boolean;
   filter_users?: boolean;
+  plan?: string;
+  feature?: string;
+  feature_enabled?: boolean;
+  deleted?: TenantDeletedFilter;
+}
+
+export interface TenantPageQuery extends TenantFilterQuery {
+  pagination_page?: number;
+  pagination_limit?: number;
+}
+
+/** The most ids one "select all N matching" answers (docs/lists.md). */
+export const MAX_SELECTED_TENANTS = 100_000;
+
+const TENANT_HEADINGS: Record<ExportLanguage, readonly string[]> = {
+  'pt-BR': [
+    'id',
+    'nome',
+    'cnpj',
+    'plano',
+    'limite_usuarios',
+    'limite_tickets',
+    'usuarios',
+    'recursos',
+    'modelo',
+    'pool',
+    'criado_em',
+    'excluido_em',
+  ],
+  en: [
+    'id',
+    'name',
+    'cnpj',
+    'plan',
+    'user_limit',
+    'ticket_limit',
+    'users',
+    'features',
+    'template',
+    'pool',
+    'created_at',
+    'deleted_at',
+  ],
+};
+
+/**
+ * The search's parameters from the list's filters. `only_deleted: true` keeps meaning `deleted: only`;
+ * sent with a `deleted` that says otherwise, the request contradicts itself (400 on `deleted`).
+ */
+function filterOf(q: TenantFilterQuery) {
+  if (q.only_deleted === true && q.deleted !== undefined && q.deleted !== 'only')
+    throw invalid('deleted', 'only_deleted: true means deleted: only; send one of the two');
+  if (q.plan !== undefined) checkPlan(q.plan);
+  return {
+    search: q.search ?? '',
+    sort: q.sort_name ?? 'id',
+    direction: (q.sort_type ?? 'DESC').toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const),
+    deleted: q.only_deleted === true ? ('only' as const) : (q.deleted ?? 'live'),
+    filterUsers: q.filter_users ?? false,
+    ...(q.plan === undefined ? {} : { plan: q.plan }),
+    ...(q.feature === undefined ? {} : { feature: { option: q.feature, enabled: q.feature_enabled ?? true } }),
+  };
 }
 
 /** A feature turned on or off across tenants (contracts/openapi.yaml `TenantFeatureBulkRequest`). */
@@ -123,6 +192,18 @@ export function createTenantsService({
     if (!row) throw notFound('Tenant not found', 'id');
     assertSameTenant(actor, row.id);
     return toTenantDto(row);
+  }
+
+  /** A customer tenant's staff see their own tenant only; back-office staff every tenant. */
+  const scopeOf = (actor: Actor) => ({ tenantId: actor.originBackoffice ? null : actor.tenantId });
+
+  /** Tenants as the contract's rows, in the order of `ids`. */
+  async function dtosInOrder(ids: readonly number[]): Promise<TenantDto[]> {
+    const byId = new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toTenantDto(row)] : [];
+    });
   }
 
   async function setDeleted(actor: Actor, id: number, deleted: boolean): Promise<TenantDto> {
@@ -170,34 +251,57 @@ export function createTenantsService({
       return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
     },
 
-    /** One page of the tenants the actor may see, searched and sorted (./search.ts). */
+    /** One page of the tenants the actor may see, searched, filtered and sorted (./search.ts). */
     async page(actor: Actor, q: TenantPageQuery) {
       const page = q.pagination_page ?? 1;
       const limit = q.pagination_limit ?? 4;
-      const { ids, total } = await searchTenants(
-        db,
-        { tenantId: actor.originBackoffice ? null : actor.tenantId },
-        {
-          search: q.search ?? '',
-          sort: q.sort_name ?? 'id',
-          direction: (q.sort_type ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
-          page,
-          limit,
-          onlyDeleted: q.only_deleted ?? false,
-          filterUsers: q.filter_users ?? false,
-        },
-      );
-      const byId = new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r]));
-      return {
-        data: ids.flatMap((id) => {
-          const row = byId.get(id);
-          return row ? [toTenantDto(row)] : [];
-        }),
-        total,
-        page,
-        limit,
-        last_page: Math.max(1, Math.ceil(total / limit)),
+      const { ids, total } = await searchTenants(db, scopeOf(actor), { ...filterOf(q), page, limit });
+      return { data: await dtosInOrder(ids), total, page, limit, last_page: Math.max(1, Math.ceil(total / limit)) };
+    },
+
+    /** Every id of the tenants the actor may see matching the filters, in order; 400 beyond 100,000. */
+    async ids(actor: Actor, q: TenantFilterQuery) {
+      const { ids, total } = await searchTenants(db, scopeOf(actor), {
+        ...filterOf(q),
+        page: 1,
+        limit: MAX_SELECTED_TENANTS,
+      });
+      if (total > MAX_SELECTED_TENANTS)
+        // The body as a whole is at fault, no one field of it (server/src/rest/domain-errors.ts).
+        throw invalid(
+          'body',
+          `${total} tenants match: at most ${MAX_SELECTED_TENANTS} can be selected at once; narrow the filters`,
+        );
+      return { ids, total };
+    },
+
+    /** The tenants the actor may see matching the filters, as CSV lines read in keyset pages as they are sent. */
+    async exportCsv(actor: Actor, q: TenantFilterQuery, language: ExportLanguage) {
+      const params = filterOf(q);
+      const scope = scopeOf(actor);
+      const read = async (cursor: TenantCursor | null): Promise<FormattedPage<TenantCursor>> => {
+        const keys = await tenantExportIds(db, scope, params, cursor, CSV_BATCH);
+        const rows = await dtosInOrder(keys.map((k) => k.id));
+        const last = keys.at(-1);
+        return {
+          chunks: csvChunks(rows, (t) => [
+            t.id,
+            t.name,
+            t.cnpj,
+            t.plan,
+            t.userLimit,
+            t.ticketLimit,
+            t.users_count,
+            t.features.join(' '),
+            t.template,
+            t.pool,
+            new Date(t.created_at),
+            t.deleted_at === null ? null : new Date(t.deleted_at),
+          ]),
+          next: keys.length < CSV_BATCH || last === undefined ? null : { value: last.value, id: last.id },
+        };
       };
+      return pagedCsvLines(TENANT_HEADINGS[language], read);
     },
 
     /** Creates a customer company (back-office work only) with its feature flags; the CNPJ is stored masked, upper-case. */

@@ -64,6 +64,13 @@ export const REST_TABLE: [string, string, Build, Row][] = [
   ['userFindByEmail', '', send('POST', '/api/users/email', () => ({ email: 'matrix-b-user@demo.local' })), NOT_VISIBLE],
   ['userList', 'tenantName=B', get('/api/users?tenantName=matrix-b'), STAFF_ONLY],
   ['userList', 'own tenant', get('/api/users'), [401, 401, 401, 401, 403, 200, 200]],
+  // The list on the server (docs/lists.md): the rows of userList, for a page, every id and the export.
+  ['userPage', 'tenantName=B', get('/api/users/page?tenantName=matrix-b&blocked=false'), STAFF_ONLY],
+  ['userPage', 'own tenant', get('/api/users/page?sort=email'), [401, 401, 401, 401, 403, 200, 200]],
+  ['userIds', 'tenantName=B', get('/api/users/ids?tenantName=matrix-b'), STAFF_ONLY],
+  ['userIds', 'own tenant', get('/api/users/ids?online=false'), [401, 401, 401, 401, 403, 200, 200]],
+  ['userExport', 'tenantName=B', get('/api/users/export?tenantName=matrix-b'), STAFF_ONLY],
+  ['userExport', 'own tenant', get('/api/users/export?q=a'), [401, 401, 401, 401, 403, 200, 200]],
   [
     'userCreate',
     "lands in the caller's tenant",
@@ -218,6 +225,19 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'tenantPaginated',
     'search B',
     send('POST', '/api/tenant/paginated', () => ({ search: 'matrix-b', pagination_limit: 100 })),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  // A sees its own tenant only (server/src/tenants/list-filters.api.test.ts checks what it sees).
+  [
+    'tenantIds',
+    'search B',
+    send('POST', '/api/tenant/ids', () => ({ search: 'matrix-b', deleted: 'all' })),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  [
+    'tenantExport',
+    'search B',
+    get('/api/tenant/export?search=matrix-b&plan=starter'),
     [401, 401, 401, 401, 403, 200, 200],
   ],
   [

@@ -41,6 +41,9 @@ import {
   type RowFault,
   type RowMode,
 } from '../bulk/rows';
+import { userListQueries, type UserListFilter, type UserListSort } from './list';
+import { userExportLines } from './export';
+import type { ExportLanguage } from '../base/csv-stream';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
@@ -211,6 +214,44 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     /** The tenant's live users, by name. */
     async list(_actor: Actor, tenant: TenantRef): Promise<UserDto[]> {
       return loadUserDtos(db, { tenantId: tenant.id });
+    },
+
+    /** One page of the tenant's live users, filtered and sorted (./list.ts), as the contract's `User`. */
+    async page(
+      _actor: Actor,
+      tenant: TenantRef,
+      filter: UserListFilter,
+      order: UserListSort,
+      page: number,
+      limit: number,
+    ) {
+      const queries = userListQueries(db, tenant.id, filter, order);
+      const total = await queries.count();
+      const ids = total === 0 ? [] : await queries.pageIds(page, limit);
+      const byId = new Map((await loadUserDtos(db, { ids, tenantId: tenant.id })).map((u) => [u.id, u]));
+      return {
+        data: ids.flatMap((id) => byId.get(id) ?? []),
+        total,
+        page,
+        limit,
+        last_page: Math.max(1, Math.ceil(total / limit)),
+      };
+    },
+
+    /** Every id of the tenant's live users matching the filter, in order; 400 beyond 100,000. */
+    async ids(_actor: Actor, tenant: TenantRef, filter: UserListFilter, order: UserListSort) {
+      return userListQueries(db, tenant.id, filter, order).allIds();
+    },
+
+    /** The tenant's live users matching the filter, as CSV lines read as they are sent (./export.ts). */
+    async exportCsv(
+      _actor: Actor,
+      tenant: TenantRef,
+      filter: UserListFilter,
+      order: UserListSort,
+      language: ExportLanguage,
+    ) {
+      return userExportLines(db, tenant.id, filter, order, language);
     },
 
     /** The caller itself; a caller whose record vanished mid-request is no longer signed in. */
