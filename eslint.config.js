@@ -26,6 +26,7 @@ const serverResources = [
   'audit',
   'mail',
   'auth',
+  'bulk',
   'tenants',
   'users',
   'support',

@@ -3,7 +3,7 @@
  * table per suite and every budget check, writes `dist/bench/results-<mode>.json`, and exits 1 when a
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
- * Options: `--quick`; `--only bundle,api,graphql,scale,support,sockets,live,page` (comma-separated); `--no-build` (reuse
+ * Options: `--quick`; `--only bundle,api,graphql,scale,support,lists,sockets,live,page` (comma-separated); `--no-build` (reuse
  * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
  * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
  */
@@ -18,13 +18,14 @@ import { serverOnPostgres, stopEverything, type PostgresTarget } from './lib/ser
 import { pageLoadBench, type PageLoadBudgets } from './page-load';
 import { scaleBench } from './scale';
 import { supportSearchBench } from './support-search';
+import { listFiltersBench } from './list-filters';
 import { socketBench } from './sockets';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(`npm run bench [-- options]    npm run bench:quick
   --quick              smaller suites (CI); the page suite is left out unless named in --only
-  --only a,b           only these suites: bundle, api, graphql, scale, support, sockets, live, page
+  --only a,b           only these suites: bundle, api, graphql, scale, support, lists, sockets, live, page
   --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
   process.exit(0);
 }
@@ -38,6 +39,7 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   api: { maxErrors: number };
   scale: { searchP95Ms: number; csvRowsPerSecond: number; csvRssGrowthMB: number };
   support: { searchP95Ms: number };
+  lists: { firstPageP95Ms: number; allIdsP95Ms: number; exportRssGrowthMB: number };
   sockets: { connections: number; broadcastP99Ms: number };
   live: { auditRowShownMs: number; permissionsAppliedMs: number };
   graphql: { chainRefusalP95Ms: number };
@@ -73,6 +75,11 @@ const suites: Suite[] = [
     name: 'support',
     quick: true,
     run: async () => supportSearchBench({ quick, budgets: budgets.support, shared: await sharedServer() }),
+  },
+  {
+    name: 'lists',
+    quick: true,
+    run: async () => listFiltersBench({ quick, budgets: budgets.lists, shared: await sharedServer() }),
   },
   {
     name: 'sockets',

@@ -65,7 +65,7 @@ function searchCases(): SearchCase[] {
 }
 
 /** Streams a GET and counts its lines without keeping the body. */
-function readLines(
+export function readLines(
   url: string,
   headers: Record<string, string>,
   started: number,

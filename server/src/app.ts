@@ -197,7 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? undefined
       : await startEventRelay({ pg: config.databaseListenUrl ?? deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
-  const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
+  const operations = { ...createOperations({ db, config, tokens, events, services, faults }), ...deps.operations };
   const bodyChecks = bodyPermissionChecks();
   // Once the body is parsed, before it is validated: what of the permission depends on the body (403),
   // then text holding U+0000 (server/src/plugins/nul.ts) and a missing body (400). The GraphQL route

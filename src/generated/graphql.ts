@@ -4,6 +4,55 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/**
+ * A sort direction.
+ * Extension: server-side sort of the users list (docs/lists.md).
+ */
+export type SortDirection =
+  | 'asc'
+  | 'desc';
+
+/**
+ * Which users `usersPage` lists: every filter given narrows the list; null or omitted filters match everything.
+ * Extension: server-side filters of the users list (docs/lists.md); as REST `userPage`'s query parameters.
+ */
+export type UserFilter = {
+  /** True: only blocked users; false: only users not blocked. */
+  blocked?: boolean | null | undefined;
+  /** Only users of this department: a department id, or `none` for users without one (BAD_USER_INPUT `department` otherwise). */
+  department?: string | null | undefined;
+  /** True: only connected users (`isConnected`); false: only the others. */
+  online?: boolean | null | undefined;
+  /** Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. At most 254 characters (BAD_USER_INPUT `q`). */
+  q?: string | null | undefined;
+  /** Only users with this role (role id). */
+  role?: number | null | undefined;
+  /** True: only users with two-factor on; false: only users with it off. */
+  twoFactor?: boolean | null | undefined;
+};
+
+/**
+ * How `usersPage` sorts: ties by name then id, in the same direction; `presence` ascending lists online users first.
+ * Extension: server-side sort of the users list (docs/lists.md).
+ */
+export type UserSort = {
+  /** Default `asc`. */
+  direction?: SortDirection | null | undefined;
+  /** Default `name`. */
+  field?: UserSortField | null | undefined;
+};
+
+/**
+ * The column `usersPage` sorts by (role and department by their shown names).
+ * Extension: server-side sort of the users list (docs/lists.md).
+ */
+export type UserSortField =
+  | 'department'
+  | 'email'
+  | 'name'
+  | 'presence'
+  | 'role';
+
 export type AuditRecordsQueryVariables = Exact<{
   from?: string | null | undefined;
   to?: string | null | undefined;
@@ -202,6 +251,16 @@ export type UsersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type UsersQuery = { users: Array<{ id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> };
+
+export type UsersPageQueryVariables = Exact<{
+  filter?: UserFilter | null | undefined;
+  sort?: UserSort | null | undefined;
+  page?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type UsersPageQuery = { usersPage: { total: number, page: number, limit: number, last_page: number, data: Array<{ id: number, name: string, username: string, email: string, image: string | null, isConnected: boolean, blocked: boolean, twoFactorEnabled: boolean, twoFactorEnrolmentRequired: boolean, role: { id: number, name: string, display_name: string }, userDepartment: { id: number, name: string, activated: boolean } | null, userInstances: Array<{ id: number, instance: { id: number, name: string, activated: boolean } }> }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -871,3 +930,53 @@ fragment UserRow on User {
     ...UserInstanceLink
   }
 }`) as unknown as TypedDocumentString<UsersQuery, UsersQueryVariables>;
+export const UsersPageDocument = new TypedDocumentString(`
+    query usersPage($filter: UserFilter, $sort: UserSort, $page: Int, $limit: Int) {
+  usersPage(filter: $filter, sort: $sort, page: $page, limit: $limit) {
+    data {
+      ...UserRow
+    }
+    total
+    page
+    limit
+    last_page
+  }
+}
+    fragment Department on Department {
+  id
+  name
+  activated
+}
+fragment Instance on Instance {
+  id
+  name
+  activated
+}
+fragment UserInstanceLink on UserInstance {
+  id
+  instance {
+    ...Instance
+  }
+}
+fragment UserRow on User {
+  id
+  name
+  username
+  email
+  image
+  isConnected
+  blocked
+  twoFactorEnabled
+  twoFactorEnrolmentRequired
+  role {
+    id
+    name
+    display_name
+  }
+  userDepartment {
+    ...Department
+  }
+  userInstances {
+    ...UserInstanceLink
+  }
+}`) as unknown as TypedDocumentString<UsersPageQuery, UsersPageQueryVariables>;

@@ -227,6 +227,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of the tenant's users, filtered and sorted on the server
+         * @description The users list one page at a time (docs/lists.md, Filters and export). `q` is a substring of the name, e-mail or username compared without case or accents (`%`, `_` and `\` match only themselves); every other filter narrows further; absent filters match everything. Sorted by `sort` in `dir`, ties by name then id in the same direction; `presence` ascending lists online users first. Deleted users never appear.
+         */
+        get: operations["userPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every id of the tenant's users matching the filters ("select all N matching")
+         * @description The filters and sort of `userPage`; answers every matching id in that order and how many there are. At most 100,000: a larger match answers 400 on `query` (the message says how many match; narrow the filters) and no ids.
+         */
+        get: operations["userIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's users matching the filters, as CSV
+         * @description The filters and sort of `userPage`, every matching user streamed as CSV in keyset pages (memory stays flat at any size) with the sheets' rules (UTF-8 with BOM, `;`, CRLF, formula-like cells prefixed with `'`). Columns: name, e-mail, username, role, department, online, blocked, two-factor; headings in pt-BR, or in English when `Accept-Language` prefers `en`.
+         */
+        get: operations["userExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/is-funcional-user": {
         parameters: {
             query?: never;
@@ -258,6 +318,26 @@ export interface paths {
          * @description Removes a user that is already soft-deleted (`userDelete`), with its sessions (token families and socket tickets), two-factor recovery codes and instance links; its sign-in attempts stay, their user link cleared, and the tenant's activity it took part in stays without it. Its e-mail and username stay free. The audit log keeps its records (and records the purge). Only back-office staff whose role is `administrador` may purge (403 with a reason for anyone else); a live user is refused with 409 (delete it first), and so is the caller's own account; an unknown or already purged id is 404.
          */
         post: operations["userPurge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block, unblock, require two-factor, end sessions or delete many users (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through the single action (`userSetBlocked`, `userSettingsUpdate` with `two_factor_enrolment_required`, the users list's disconnect, `userDelete`) with its rules and authorization, in its own transaction: one row's refusal or failure leaves the others. A row is `refused` with the single action's reason: `not_found` for an id the caller may not see (another tenant's user answers exactly as an id that does not exist), `forbidden` (who may act on whom, with the reason in `message`), `own_account` (never the caller's own account), `deleted`. `unchanged`: already as asked (nothing written, no record). A real run's first chunk (no `batch_id`) writes the batch's audit record (`user.bulk`, with `action` and `selected` = `total`) and answers its id; later chunks and a retry of the failed rows send it back: only the user who started it, for the same action, within an hour (400 on `batch_id` otherwise). Every changed row's record carries the batch's id.
+         */
+        post: operations["userBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -675,6 +755,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every id of the tenants matching the filters ("select all N matching")
+         * @description The search, filters and sort of `tenantPaginated` (paging fields are not taken); answers every matching id in that order and how many there are. At most 100,000: a larger match answers 400 on `body` (the message says how many match) and no ids.
+         */
+        post: operations["tenantIds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenants matching the filters, as CSV
+         * @description The search, filters and sort of `tenantPaginated` as query parameters, every matching tenant streamed as CSV in keyset pages with the sheets' rules (UTF-8 with BOM, `;`, CRLF, formula-like cells prefixed with `'`). Headings in pt-BR, or in English when `Accept-Language` prefers `en`.
+         */
+        get: operations["tenantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant": {
         parameters: {
             query?: never;
@@ -889,6 +1009,26 @@ export interface paths {
         put?: never;
         /** Turn one feature on or off for a tenant (one call per feature) */
         post: operations["featureUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tenant/features/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn one feature on or off across many tenants (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through `featureUpdate`'s rules in its own transaction. An unknown feature answers 404 for the whole request; a row is `refused` with `not_found` (no such tenant) or `deleted` (restore it first), `unchanged` when the feature already is as asked. Batches as `userBulk` (`tenant.feature-bulk`, with `action`, `option`, `enabled` and `selected`).
+         */
+        post: operations["tenantFeatureBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1400,7 +1540,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "user.bulk" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "tenant.feature-bulk" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -1947,6 +2087,60 @@ export interface components {
              * @default false
              */
             only_deleted: boolean;
+            /** @description Only tenants on this plan. */
+            plan?: components["schemas"]["Plan"];
+            /** @description Only tenants with this feature on (or off, with `feature_enabled` false); a feature never set counts as off. */
+            feature?: components["schemas"]["FeatureOption"];
+            /** @description With `feature`, `true` (or absent) keeps the tenants with it on, `false` those with it off; ignored without `feature`. */
+            feature_enabled?: boolean;
+            /** @description Which tenants by deletion; `only_deleted` true means `only` (400 on `deleted` when both are sent and disagree). */
+            deleted?: components["schemas"]["TenantDeletedFilter"];
+        };
+        UserPage: {
+            data: components["schemas"]["User"][];
+            total: number;
+            page: number;
+            limit: number;
+            last_page: number;
+        };
+        IdSelection: {
+            ids: components["schemas"]["Id"][];
+            total: number;
+        };
+        /**
+         * @default id
+         * @enum {string}
+         */
+        TenantSortName: "id" | "name" | "cnpj" | "plan" | "userLimit" | "ticketLimit" | "template" | "pool" | "created_at" | "deleted_at";
+        /**
+         * @description `live` (absent: the default, unless `only_deleted` says otherwise): tenants not deleted; `only`: the soft-deleted ones; `all`: both.
+         * @enum {string}
+         */
+        TenantDeletedFilter: "live" | "only" | "all";
+        TenantFilterRequest: {
+            /**
+             * @description Only tenants with at least one user.
+             * @default false
+             */
+            filter_users: boolean;
+            /** @default  */
+            search: string;
+            sort_name?: components["schemas"]["TenantSortName"];
+            /**
+             * @default DESC
+             * @enum {string}
+             */
+            sort_type: "ASC" | "DESC" | "asc" | "desc";
+            /**
+             * @description As `deleted: only`.
+             * @default false
+             */
+            only_deleted: boolean;
+            plan?: components["schemas"]["Plan"];
+            feature?: components["schemas"]["FeatureOption"];
+            /** @description As `TenantPageRequest.feature_enabled`. */
+            feature_enabled?: boolean;
+            deleted?: components["schemas"]["TenantDeletedFilter"];
         };
         TenantPage: {
             data: components["schemas"]["Tenant"][];
@@ -1954,6 +2148,42 @@ export interface components {
             page: number;
             limit: number;
             last_page: number;
+        };
+        UserBulkRequest: {
+            /** @enum {string} */
+            action: "block" | "unblock" | "require_two_factor" | "end_sessions" | "delete";
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            /** @description How many rows the whole selection has (the batch's record says so); default the ids sent. */
+            total?: number;
+        };
+        TenantFeatureBulkRequest: {
+            option: components["schemas"]["FeatureOption"];
+            enabled: boolean;
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            total?: number;
+        };
+        /** @description The rows of this chunk (a repeated id counts once); a larger selection goes in chunks of one batch. */
+        BulkIds: components["schemas"]["Id"][];
+        BulkAnswer: {
+            /** @description The batch's audit record (null on a dry run); later chunks and retries send it back. */
+            batch_id: number | null;
+            results: components["schemas"]["BulkResult"][];
+        };
+        BulkResult: {
+            id: components["schemas"]["Id"];
+            /** @description Null for a row the caller may not see (`not_found`). */
+            name: string | null;
+            /** @enum {string} */
+            outcome: "change" | "unchanged" | "refused" | "changed" | "failed";
+            /** @description Why a row was refused or failed: the single action's answer (`not_found`, `forbidden`, `own_account`, `deleted`, another `Conflict.error`, `conflict`), or `failed` for a server fault. */
+            reason?: string;
+            message?: string;
         };
         IdRequest: {
             id: components["schemas"]["Id"];
@@ -2378,6 +2608,46 @@ export interface components {
          * @example farmacia-central
          */
         TenantNameOptional: components["schemas"]["TenantName"];
+        /**
+         * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
+         * @example joana
+         */
+        UserFilterQ: string;
+        /**
+         * @description Only users with this role (role id).
+         * @example 2
+         */
+        UserFilterRole: components["schemas"]["Id"];
+        /**
+         * @description Only users of this department (department id), or `none` for users without one.
+         * @example none
+         */
+        UserFilterDepartment: string;
+        /**
+         * @description `true`: only blocked users; `false`: only users not blocked; absent: either.
+         * @example true
+         */
+        UserFilterBlocked: boolean;
+        /**
+         * @description `true`: only connected users (`isConnected`); `false`: only the others; absent: either.
+         * @example true
+         */
+        UserFilterOnline: boolean;
+        /**
+         * @description `true`: only users with two-factor on; `false`: only users with it off; absent: either.
+         * @example false
+         */
+        UserFilterTwoFactor: boolean;
+        /**
+         * @description The column to sort by (role and department by their shown names); ties by name then id.
+         * @example name
+         */
+        UserSort: "name" | "email" | "role" | "department" | "presence";
+        /**
+         * @description Sort direction.
+         * @example asc
+         */
+        ListDir: "asc" | "desc";
         /**
          * @description First day, inclusive.
          * @example 2026-11-01
@@ -2896,6 +3166,280 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    userPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
+                 * @example joana
+                 */
+                q?: components["parameters"]["UserFilterQ"];
+                /**
+                 * @description Only users with this role (role id).
+                 * @example 2
+                 */
+                role?: components["parameters"]["UserFilterRole"];
+                /**
+                 * @description Only users of this department (department id), or `none` for users without one.
+                 * @example none
+                 */
+                department?: components["parameters"]["UserFilterDepartment"];
+                /**
+                 * @description `true`: only blocked users; `false`: only users not blocked; absent: either.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["UserFilterBlocked"];
+                /**
+                 * @description `true`: only connected users (`isConnected`); `false`: only the others; absent: either.
+                 * @example true
+                 */
+                online?: components["parameters"]["UserFilterOnline"];
+                /**
+                 * @description `true`: only users with two-factor on; `false`: only users with it off; absent: either.
+                 * @example false
+                 */
+                two_factor?: components["parameters"]["UserFilterTwoFactor"];
+                /**
+                 * @description The column to sort by (role and department by their shown names); ties by name then id.
+                 * @example name
+                 */
+                sort?: components["parameters"]["UserSort"];
+                /**
+                 * @description Sort direction.
+                 * @example asc
+                 */
+                dir?: components["parameters"]["ListDir"];
+                /**
+                 * @description The page, from 1; a page past the last answers an empty `data` with the real `total`.
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Users per page.
+                 * @example 25
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Olívia Operadora",
+                     *           "username": "operador",
+                     *           "email": "operador@demo.local",
+                     *           "image": null,
+                     *           "isConnected": false,
+                     *           "blocked": false,
+                     *           "twoFactorEnabled": false,
+                     *           "twoFactorEnrolmentRequired": false,
+                     *           "tenantName": "farmacia-central",
+                     *           "origin_backoffice": false,
+                     *           "role": {
+                     *             "id": 2,
+                     *             "name": "operador",
+                     *             "display_name": "Operador",
+                     *             "has_permission_routes": [
+                     *               "users"
+                     *             ]
+                     *           },
+                     *           "userDepartment": {
+                     *             "id": 1,
+                     *             "name": "Atendimento",
+                     *             "activated": true
+                     *           },
+                     *           "userInstances": []
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 25,
+                     *       "last_page": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userIds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
+                 * @example joana
+                 */
+                q?: components["parameters"]["UserFilterQ"];
+                /**
+                 * @description Only users with this role (role id).
+                 * @example 2
+                 */
+                role?: components["parameters"]["UserFilterRole"];
+                /**
+                 * @description Only users of this department (department id), or `none` for users without one.
+                 * @example none
+                 */
+                department?: components["parameters"]["UserFilterDepartment"];
+                /**
+                 * @description `true`: only blocked users; `false`: only users not blocked; absent: either.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["UserFilterBlocked"];
+                /**
+                 * @description `true`: only connected users (`isConnected`); `false`: only the others; absent: either.
+                 * @example true
+                 */
+                online?: components["parameters"]["UserFilterOnline"];
+                /**
+                 * @description `true`: only users with two-factor on; `false`: only users with it off; absent: either.
+                 * @example false
+                 */
+                two_factor?: components["parameters"]["UserFilterTwoFactor"];
+                /**
+                 * @description The column to sort by (role and department by their shown names); ties by name then id.
+                 * @example name
+                 */
+                sort?: components["parameters"]["UserSort"];
+                /**
+                 * @description Sort direction.
+                 * @example asc
+                 */
+                dir?: components["parameters"]["ListDir"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching ids, in the asked order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ids": [
+                     *         2,
+                     *         7,
+                     *         11
+                     *       ],
+                     *       "total": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdSelection"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
+                 * @example joana
+                 */
+                q?: components["parameters"]["UserFilterQ"];
+                /**
+                 * @description Only users with this role (role id).
+                 * @example 2
+                 */
+                role?: components["parameters"]["UserFilterRole"];
+                /**
+                 * @description Only users of this department (department id), or `none` for users without one.
+                 * @example none
+                 */
+                department?: components["parameters"]["UserFilterDepartment"];
+                /**
+                 * @description `true`: only blocked users; `false`: only users not blocked; absent: either.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["UserFilterBlocked"];
+                /**
+                 * @description `true`: only connected users (`isConnected`); `false`: only the others; absent: either.
+                 * @example true
+                 */
+                online?: components["parameters"]["UserFilterOnline"];
+                /**
+                 * @description `true`: only users with two-factor on; `false`: only users with it off; absent: either.
+                 * @example false
+                 */
+                two_factor?: components["parameters"]["UserFilterTwoFactor"];
+                /**
+                 * @description The column to sort by (role and department by their shown names); ties by name then id.
+                 * @example name
+                 */
+                sort?: components["parameters"]["UserSort"];
+                /**
+                 * @description Sort direction.
+                 * @example asc
+                 */
+                dir?: components["parameters"]["ListDir"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id;nome;email;usuario;perfil;departamento;online;bloqueado;dois_fatores
+                     *     2;Olívia Operadora;operador@demo.local;operador;Operador;Atendimento;não;não;não
+                     */
+                    "text/csv": components["schemas"]["CsvText"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     userIsFuncionalUser: {
         parameters: {
             query?: never;
@@ -2980,6 +3524,81 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "block",
+                 *       "ids": [
+                 *         12,
+                 *         13,
+                 *         14,
+                 *         99
+                 *       ],
+                 *       "dry_run": false,
+                 *       "total": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3784,6 +4403,104 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    tenantIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "search": "",
+                 *       "plan": "starter",
+                 *       "feature": "chat",
+                 *       "feature_enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantFilterRequest"];
+            };
+        };
+        responses: {
+            /** @description The matching ids, in the asked order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ids": [
+                     *         14,
+                     *         3
+                     *       ],
+                     *       "total": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdSelection"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    tenantExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description As `TenantPageRequest.search`.
+                 * @example farm
+                 */
+                search?: string;
+                /** @example starter */
+                plan?: components["schemas"]["Plan"];
+                /**
+                 * @description With `feature_enabled`, as `TenantPageRequest.feature`.
+                 * @example chat
+                 */
+                feature?: components["schemas"]["FeatureOption"];
+                /** @example true */
+                feature_enabled?: boolean;
+                /** @example live */
+                deleted?: components["schemas"]["TenantDeletedFilter"];
+                /** @example false */
+                filter_users?: boolean;
+                /** @example name */
+                sort_name?: components["schemas"]["TenantSortName"];
+                /** @example ASC */
+                sort_type?: "ASC" | "DESC" | "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id;nome;cnpj;plano;limite_usuarios;limite_tickets;usuarios;recursos;modelo;pool;criado_em;excluido_em
+                     *     3;farmacia-central;11.222.333/0001-81;professional;20;5000;8;campaigns chat;pharmacy;pool-a;2026-01-10 09:00;
+                     */
+                    "text/csv": components["schemas"]["CsvText"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     tenantCreate: {
         parameters: {
             query?: never;
@@ -4443,6 +5160,80 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Feature"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    tenantFeatureBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "option": "chatbot",
+                 *       "enabled": true,
+                 *       "ids": [
+                 *         3,
+                 *         4,
+                 *         5
+                 *       ],
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantFeatureBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

@@ -64,6 +64,7 @@ const EXTENSION_OPERATIONS = {
   updateConnection: 'mutation',
   updateUserSettings: 'mutation',
   auditRecords: 'query',
+  usersPage: 'query',
 } as const;
 
 const REQUIRED: Record<string, 'query' | 'mutation'> = { ...SPEC_OPERATIONS, ...EXTENSION_OPERATIONS };

@@ -102,6 +102,11 @@ const EXTENSIONS: [string, string][] = [
   // Removing a soft-deleted user for good (a conformance run's users leave nothing behind).
   ['post', '/api/users/purge'],
   // The support desk (docs/support-desk.md): staff find one person in any tenant and act on them.
+  ['get', '/api/users/page'],
+  ['get', '/api/users/ids'],
+  ['get', '/api/users/export'],
+  ['post', '/api/tenant/ids'],
+  ['get', '/api/tenant/export'],
   ['get', '/api/support/users'],
   ['get', '/api/support/users/{id}'],
   ['post', '/api/support/users/{id}/lift-throttle'],
@@ -115,6 +120,9 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/auth/password-reset'],
   ['post', '/api/auth/password-reset/request'],
   ['post', '/api/auth/password-reset/confirm'],
+  // Bulk actions with a dry run (docs/lists.md, Bulk actions).
+  ['post', '/api/users/bulk'],
+  ['post', '/api/tenant/features/bulk'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

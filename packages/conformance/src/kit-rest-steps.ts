@@ -172,7 +172,7 @@ async function createTenant(
 
 /** Two throwaway tenants of the run's own (./kit-fixtures.ts removes them): a customer and one to edit. */
 export async function throwawayTenant(c: ConformanceClient, run: RunContext): Promise<RunTenants> {
-  const { rest, check } = c;
+  const { rest, check, csv } = c;
   const { stamp, startAt, finishAt } = run;
   const options = await featureOptions(c);
   const customerName = `conf-${stamp}-c`;
@@ -181,6 +181,18 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
   if (customerId === undefined) throw new Error('the customer tenant could not be created (see tenantCreate)');
   await rest('tenantList', 'GET', '/api/tenant/false', 200);
   await rest('tenantPaginated', 'POST', '/api/tenant/paginated', 200, { body: {} });
+  await rest(
+    'tenantPaginated',
+    'POST',
+    '/api/tenant/paginated',
+    200,
+    {
+      body: { search: customerName, plan: 'starter', feature: options[0] ?? 'chat', deleted: 'all' },
+    },
+    'tenantPaginated (filters)',
+  );
+  await rest('tenantIds', 'POST', '/api/tenant/ids', 200, { body: { search: customerName, deleted: 'live' } });
+  await csv('tenantExport', '/api/tenant/export', { search: customerName, sort_name: 'name', sort_type: 'ASC' });
   const tenantName = `conf-${stamp}`;
   const tenantId = await createTenant(c, run, tenantName, options.slice(0, 1), 'tenantCreate');
   // A live tenant is never purged (contracts/openapi.yaml tenantPurge): delete it first.
@@ -218,6 +230,21 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
       body: { option: off.option, enabled: true, tenantName },
     });
   else check('featureUpdate', 'rest', 0, ['not exercised: the server lists no feature option']);
+  // Bulk (docs/lists.md, Bulk actions): the same option off again across the one tenant, dry run first.
+  if (off && tenantId && c.inProfile('tenantFeatureBulk')) {
+    const body = { option: off.option, enabled: false, ids: [tenantId] };
+    const outcome = (answer: unknown) => asRecord(asArray(asRecord(answer).results)[0]).outcome;
+    const dry = await rest('tenantFeatureBulk', 'POST', '/api/tenant/features/bulk', 200, {
+      body: { ...body, dry_run: true },
+    });
+    const done = await rest('tenantFeatureBulk', 'POST', '/api/tenant/features/bulk', 200, {
+      body: { ...body, dry_run: false },
+    });
+    const problems: string[] = [];
+    if (outcome(dry) !== 'change') problems.push(`the dry run answered ${String(outcome(dry))}, not change`);
+    if (outcome(done) !== 'changed') problems.push(`the run answered ${String(outcome(done))}, not changed`);
+    check('tenantFeatureBulk (dry run, then run)', 'rest', 200, problems);
+  }
   await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
     query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
   });

@@ -214,7 +214,7 @@ async function restUsersAs(
   me: Record<string, unknown>,
   roleId: number | undefined,
 ): Promise<number | undefined> {
-  const { rest } = c;
+  const { rest, csv, check } = c;
   const { stamp } = run;
   const users = asArray(await rest('userList', 'GET', '/api/users', 200)).map(asRecord);
   const anyUserId =
@@ -236,6 +236,20 @@ async function restUsersAs(
   );
   const userId = typeof user.id === 'number' ? user.id : undefined;
   await rest('userFindByEmail', 'POST', '/api/users/email', 200, { body: { email: userEmail } });
+  // The list on the server (docs/lists.md): the new user is found by its e-mail in a page, among the ids and in the export.
+  const listed = asRecord(
+    await rest('userPage', 'GET', '/api/users/page', 200, { query: { q: userEmail, blocked: 'false', limit: '5' } }),
+  );
+  const selected = asRecord(await rest('userIds', 'GET', '/api/users/ids', 200, { query: { q: userEmail } }));
+  if (userId && (listed.data !== undefined || selected.ids !== undefined)) {
+    const inPage = asArray(listed.data).some((u) => asRecord(u).id === userId);
+    const inIds = asArray(selected.ids).includes(userId);
+    check('userPage and userIds (find the new user by its e-mail)', 'rest', 200, [
+      ...(inPage ? [] : ['the user is not in the page']),
+      ...(inIds ? [] : ['the user is not among the ids']),
+    ]);
+  }
+  await csv('userExport', '/api/users/export', { q: userEmail, sort: 'email' });
   if (userId) {
     await rest('userUpdate', 'PUT', `/api/users/${userId}`, 200, { body: { name: 'Conformance User Renamed' } });
     await rest('userSetBlocked', 'PATCH', `/api/users/${userId}`, 200, { body: { blocked: false } });
@@ -298,6 +312,12 @@ async function graphqlOperationsHere(c: ConformanceClient, run: RunContext, role
   await graphql('logIn', { email, password, remember: false }, null);
   await graphql('userInfos', {});
   await graphql('users', {});
+  await graphql('usersPage', {
+    filter: { blocked: false },
+    sort: { field: 'email', direction: 'desc' },
+    page: 1,
+    limit: 5,
+  });
   await graphql('roles', {});
   await graphql('departments', {});
   const gqlInstances = asArray((await graphql('instances', { remove_ids: [] }))?.instances).map(asRecord);
@@ -580,9 +600,34 @@ async function supportCredentials(c: ConformanceClient, path: string, email: unk
   await rest('supportResetLink', 'POST', `${path}/reset-link`, status.enabled === false ? 503 : 200, { body: {} });
 }
 
+/**
+ * Bulk actions on users (docs/lists.md, Bulk actions) on the live throwaway user: a dry run says the block
+ * would change it and writes nothing; the real run blocks it in a new batch; an unblock puts it back.
+ */
+async function bulkUsers(c: ConformanceClient, userId: number): Promise<void> {
+  const { rest, check } = c;
+  if (!c.inProfile('userBulk')) return;
+  const outcome = (answer: unknown) => asRecord(asArray(asRecord(answer).results)[0]).outcome;
+  const problems: string[] = [];
+  const bulk = (action: string, dry_run: boolean) =>
+    rest('userBulk', 'POST', '/api/users/bulk', 200, { body: { action, ids: [userId], dry_run } });
+  const dry = await bulk('block', true);
+  if (outcome(dry) !== 'change') problems.push(`a dry run of block answered ${String(outcome(dry))}, not change`);
+  if (asRecord(dry).batch_id !== null) problems.push('a dry run answered a batch_id');
+  const blocked = await bulk('block', false);
+  if (outcome(blocked) !== 'changed') problems.push(`block answered ${String(outcome(blocked))}, not changed`);
+  if (typeof asRecord(blocked).batch_id !== 'number') problems.push('a real run answered no batch_id');
+  const again = await bulk('block', true);
+  if (outcome(again) !== 'unchanged') problems.push(`a second block's dry run answered ${String(outcome(again))}`);
+  const unblocked = await bulk('unblock', false);
+  if (outcome(unblocked) !== 'changed') problems.push(`unblock answered ${String(outcome(unblocked))}, not changed`);
+  check('userBulk (dry run, block, unblock)', 'rest', 200, problems);
+}
+
 /** The REST throwaway user goes last, then logout. */
 export async function deleteUserAndLogOut(c: ConformanceClient, userId: number | undefined): Promise<void> {
   const { rest, check, loginToken, expect401, email } = c;
+  if (userId) await bulkUsers(c, userId);
   if (userId) await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200);
   if (userId) await supportDesk(c, userId);
   const session = await loginToken();

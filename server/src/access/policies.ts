@@ -93,6 +93,9 @@ export const POLICIES = {
   },
   users: {
     list: route(['users'], { tenantArg: 0 }),
+    page: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only'] }),
+    ids: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only', 'at most 100,000 ids'] }),
+    exportCsv: route(['users'], { tenantArg: 0, rules: ['live users of the named tenant only'] }),
     me: signedIn(),
     findByEmail: route(['users'], { rules: ['users of other tenants are not found, except for staff'] }),
     isFunctional: signedIn(),
@@ -116,12 +119,23 @@ export const POLICIES = {
       rules: [ACT_ON],
     }),
     revert: route(['users'], { rules: [UNDO, ACT_ON, GRANT, 'nobody blocks, deletes or re-roles itself'] }),
+    bulk: route(['users'], {
+      rules: [
+        "each row through the single action's method and policy (setBlocked, updateSettings, disconnect, remove)",
+        ACT_ON,
+        'never on its own account (own_account)',
+        "another tenant's user is not found, except for staff",
+        'a batch is continued only by the user who started it, for the same action, within the hour',
+      ],
+    }),
   },
   tenants: {
     resolve: signedIn({ rules: ['another tenant than its own only for staff'] }),
     findLive: anyone('the tenant of a GraphQL path is looked up before the caller is known'),
     names: signedIn({ rules: ['its own tenant only, except for staff'] }),
     page: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    ids: route(['tenants'], { rules: ['its own tenant only, except for staff', 'at most 100,000 ids'] }),
+    exportCsv: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
     create: staff(['tenants']),
     update: staff(['tenants']),
     remove: staff(['tenants'], { rules: ['nobody deletes its own tenant'] }),
@@ -131,6 +145,13 @@ export const POLICIES = {
     features: route(['tenants'], { tenantArg: 0 }),
     setFeature: staff(['tenants'], { tenantArg: 0 }),
     revert: staff(['tenants'], { rules: [UNDO, 'nobody deletes its own tenant'] }),
+    featureBulk: staff(['tenants'], {
+      rules: [
+        'each row through setFeature and its policy',
+        'a deleted tenant is refused (deleted)',
+        'a batch is continued only by the user who started it, for the same action, within the hour',
+      ],
+    }),
   },
   roles: {
     list: route(['roles-list', 'roles-edit', 'users']),

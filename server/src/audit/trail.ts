@@ -40,6 +40,8 @@ export interface AuditEntry {
   changes?: readonly AuditChange[];
   /** The record this one undoes (server/src/undo/service.ts; unique, migration 0024). */
   undoOf?: number;
+  /** The batch record this row belongs to, when not the caller's (`origin.batchId`): an undone batch's rows. */
+  batchId?: number;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -105,6 +107,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
       undo_of: entry.undoOf ?? null,
+      batch_id: entry.batchId ?? who.origin.batchId ?? null,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
@@ -125,8 +128,8 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
   };
 }
 
-/** Records to write inside a transaction; what the callback gets. */
-export type Recorder = (entry: AuditEntry) => Promise<void>;
+/** Records to write inside a transaction; what the callback gets. Answers the record's id. */
+export type Recorder = (entry: AuditEntry) => Promise<number>;
 
 export interface AuditTrail {
   /**
@@ -150,7 +153,9 @@ export function createAuditTrail({ db, events }: { db: Kysely<Database>; events:
       const written: AuditWritten[] = [];
       const result = await db.transaction().execute((trx) =>
         work(trx, async (entry) => {
-          written.push(await writeAudit(trx, who, entry));
+          const one = await writeAudit(trx, who, entry);
+          written.push(one);
+          return one.id;
         }),
       );
       announce(written);

@@ -19,6 +19,8 @@ import * as socketTickets from './migrations/0017-socket-tickets';
 import * as retentionIndexes from './migrations/0018-retention-indexes';
 import * as supportDesk from './migrations/0019-support-desk';
 import * as passwordReset from './migrations/0020-password-reset';
+import * as listFilters from './migrations/0021-list-filters';
+import * as auditBatches from './migrations/0022-audit-batches';
 import * as auditUndo from './migrations/0024-audit-undo';
 import type { Database } from './schema';
 
@@ -47,6 +49,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018-retention-indexes': retentionIndexes,
   '0019-support-desk': supportDesk,
   '0020-password-reset': passwordReset,
+  '0021-list-filters': listFilters,
+  '0022-audit-batches': auditBatches,
   '0024-audit-undo': auditUndo,
 };
 

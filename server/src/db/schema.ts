@@ -356,6 +356,8 @@ export interface AuditLogTable {
   tenant_name: string | null;
   /** `[{ field, before, after }]`, before/after as JSON text (src/domain/audit.ts `AuditChange`). */
   changes: ColumnType<unknown, string, never>;
+  /** The batch's own record, on each row's record of a bulk run (migration 0022); null otherwise. */
+  batch_id: number | null;
   /** The record this one undoes (migration 0024; unique: a record is undone once). */
   undo_of: ColumnType<number | null, number | null | undefined, never>;
 }

@@ -16,6 +16,7 @@ export const FIELD_OPERATIONS: {
 } = {
   query: {
     users: 'users.list',
+    usersPage: 'users.page',
     userInfos: 'users.me',
     userInstances: 'users.instanceLinks',
     instances: 'instances.summaries',

@@ -1,7 +1,8 @@
 import { anonymous } from '../access/caller';
 import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
-import { DomainError, unauthenticated } from '../base/domain-error';
+import { DomainError, invalid, unauthenticated } from '../base/domain-error';
+import { checkUserFilter } from '../users/list';
 import type { UserPatch } from '../users/service';
 import type { UserDto } from '../db/user-dto';
 import type { GraphqlDeps } from './index';
@@ -92,6 +93,20 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
   const Query: QueryResolvers = {
     async users(_parent, _args, ctx) {
       return (await users.list(signedIn(ctx), ctx.tenant)).map(toUser).sort(byId);
+    },
+
+    /** The same service, filters and order as REST `GET /api/users/page`, on the path's tenant. */
+    async usersPage(_parent, args, ctx) {
+      const page = args.page ?? 1;
+      const limit = args.limit ?? 25;
+      if (!Number.isInteger(page) || page < 1 || page > 1_000_000)
+        throw invalid('page', 'page must be a whole number from 1 to 1000000');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+        throw invalid('limit', 'limit must be a whole number from 1 to 100');
+      const filter = checkUserFilter(args.filter ?? {});
+      const order = { sort: args.sort?.field ?? 'name', dir: args.sort?.direction ?? 'asc' } as const;
+      const answer = await users.page(signedIn(ctx), ctx.tenant, filter, order, page, limit);
+      return { ...answer, data: answer.data.map(toUser) };
     },
 
     async userInfos(_parent, _args, ctx) {

@@ -11,6 +11,7 @@ import type {
   UpdateUserSettingsMutation,
   UserInfosQuery,
   UserInstancesQuery,
+  UsersPageQuery,
 } from '../../../src/generated/graphql';
 import type { AuditOrigin } from '../audit/trail';
 import type { Actor } from '../access/caller';
@@ -33,6 +34,7 @@ export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 export type GqlLogInPayload = LogInMutation['logIn'];
 export type GqlUserSettings = UpdateUserSettingsMutation['updateUserSettings'];
 export type GqlAuditPage = AuditRecordsQuery['auditRecords'];
+export type GqlUserPage = Omit<UsersPageQuery['usersPage'], 'data'> & { data: GqlUser[] };
 
 /** What the route's preHandler resolved, handed to every resolver. */
 export interface GraphqlContext {
@@ -57,6 +59,22 @@ export type NoArgs = Record<string, never>;
 
 export interface QueryArgs {
   users: NoArgs;
+  usersPage: {
+    filter?: {
+      q?: string | null;
+      role?: number | null;
+      department?: string | null;
+      blocked?: boolean | null;
+      online?: boolean | null;
+      twoFactor?: boolean | null;
+    } | null;
+    sort?: {
+      field?: 'name' | 'email' | 'role' | 'department' | 'presence' | null;
+      direction?: 'asc' | 'desc' | null;
+    } | null;
+    page?: number | null;
+    limit?: number | null;
+  };
   userInfos: NoArgs;
   userInstances: { user_id: number };
   instances: { remove_ids?: number[] | null };
@@ -79,6 +97,7 @@ export interface QueryArgs {
 
 export interface QueryResults {
   users: GqlUser[];
+  usersPage: GqlUserPage;
   userInfos: GqlUser;
   userInstances: GqlUserInstance[];
   instances: GqlInstance[];

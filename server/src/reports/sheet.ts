@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import { BOM, CSV_BATCH, csvLine, type Cell } from '../base/csv';
+import { CSV_BATCH, type Cell } from '../base/csv';
+import { CHUNK_CHARS, csvChunks, pagedCsvLines, type FormattedPage } from '../base/csv-stream';
 import type { CsvPage } from './csv-sql';
 import type { DayRange } from './params';
 
@@ -43,19 +44,6 @@ export interface Sheet<Row extends SheetRow, Json> {
 }
 
 /**
- * Text is handed to the socket in pieces of about this many characters: each piece becomes one flat
- * string when it is written, and a string over 128 KB (64 K two-byte characters) goes straight to
- * V8's large-object space, which only a full collection frees.
- */
-const CHUNK_CHARS = 32_768;
-
-/** One keyset page already formatted: its text in pieces, and where the next page starts. */
-interface FormattedPage {
-  chunks: string[];
-  next: Cursor | null;
-}
-
-/**
  * Reads a page and formats it as soon as it arrives, whatever the socket is doing: the row objects
  * (~10× the size of their CSV text) then die within one young-generation cycle. Held until the socket
  * had taken the previous page, they survived it, were promoted, and grew the old generation — and the
@@ -64,7 +52,7 @@ interface FormattedPage {
 async function formattedPage<Row extends SheetRow, Json>(
   sheet: Sheet<Row, Json>,
   cursor: Cursor | null,
-): Promise<FormattedPage> {
+): Promise<FormattedPage<Cursor>> {
   if (sheet.csvPage) {
     const page = await sheet.csvPage(cursor, CSV_BATCH);
     const chunks: string[] = [];
@@ -72,36 +60,16 @@ async function formattedPage<Row extends SheetRow, Json>(
     return { chunks, next: page.count < CSV_BATCH ? null : page.last };
   }
   const rows = await sheet.page(cursor, CSV_BATCH);
-  const chunks: string[] = [];
-  let text = '';
-  for (const row of rows) {
-    text += csvLine(sheet.csv(row));
-    if (text.length >= CHUNK_CHARS) {
-      chunks.push(text);
-      text = '';
-    }
-  }
-  if (text) chunks.push(text);
   const last = rows.at(-1);
-  return { chunks, next: rows.length < CSV_BATCH || last === undefined ? null : { at: last.cursor_at, id: last.id } };
+  return {
+    chunks: csvChunks(rows, (row) => sheet.csv(row)),
+    next: rows.length < CSV_BATCH || last === undefined ? null : { at: last.cursor_at, id: last.id },
+  };
 }
 
-/**
- * Every row as CSV text, in keyset pages of {@link CSV_BATCH}. The next page is requested as soon as
- * the current one is read, so the database reads (and this process formats) page n+1 while the socket
- * drains page n: the two run side by side instead of taking turns. At most two pages of text are held.
- */
-export async function* csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): AsyncGenerator<string> {
-  yield BOM + csvLine(sheet.header);
-  let pending: Promise<FormattedPage> | null = formattedPage(sheet, null);
-  while (pending) {
-    const page: FormattedPage = await pending;
-    pending = page.next ? formattedPage(sheet, page.next) : null;
-    // A failed read must not surface as an unhandled rejection while this page is sent; the await
-    // above rethrows it on the next turn, which ends the response.
-    pending?.catch(() => undefined);
-    for (const chunk of page.chunks) yield chunk;
-  }
+/** Every row of a sheet as CSV text, in keyset pages of {@link CSV_BATCH} ({@link pagedCsvLines}). */
+export function csvLines<Row extends SheetRow, Json>(sheet: Sheet<Row, Json>): AsyncGenerator<string> {
+  return pagedCsvLines<Cursor>(sheet.header, (cursor) => formattedPage(sheet, cursor));
 }
 
 /** The first `limit` rows as the contract's JSON, and how many rows the whole sheet has. */

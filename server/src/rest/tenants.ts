@@ -1,13 +1,24 @@
-import { caller, type Handler, type HandlerDeps } from './types';
+import { exportLanguage } from '../base/csv-stream';
+import { sendCsv } from './csv-http';
+import { caller, recordRowDenials, type Handler, type HandlerDeps } from './types';
 import { isBroken } from '../base/broken-promises';
 
 /** REST `/api/tenant…`: parse, call the tenants service (server/src/tenants/service.ts), answer. */
-export function tenantHandlers({ services }: HandlerDeps) {
+export function tenantHandlers({ services, faults }: HandlerDeps) {
   const { tenants } = services;
 
   const tenantList: Handler<'tenantList'> = async (request) =>
     tenants.names(caller(request), request.params.filterUsers === 'true');
   const tenantPaginated: Handler<'tenantPaginated'> = async (request) => tenants.page(caller(request), request.body);
+  const tenantIds: Handler<'tenantIds'> = async (request) => tenants.ids(caller(request), request.body);
+  const tenantExport: Handler<'tenantExport'> = async (request, reply) => {
+    const lines = await tenants.exportCsv(
+      caller(request),
+      request.query,
+      exportLanguage(request.headers['accept-language']),
+    );
+    await sendCsv(reply, 'empresas.csv', lines);
+  };
   const tenantCreate: Handler<'tenantCreate'> = async (request, reply) => {
     const created = await tenants.create(caller(request), request.body);
     reply.code(isBroken('tenant-create-200') ? 200 : 201);
@@ -28,8 +39,31 @@ export function tenantHandlers({ services }: HandlerDeps) {
     return tenants.setFeature(actor, await tenants.resolve(actor, tenantName), option, enabled);
   };
 
+  const tenantFeatureBulk: Handler<'tenantFeatureBulk'> = async (request) => {
+    const actor = caller(request);
+    const { option, enabled, ids, dry_run, batch_id, total } = request.body;
+    const answer = await tenants.featureBulk(
+      actor,
+      { option, enabled, ids, dryRun: dry_run, batchId: batch_id, total },
+      { fault: faults && ((id) => faults.row('tenantFeatureBulk', request.body, id)), log: request.log },
+    );
+    if (!dry_run)
+      await recordRowDenials(
+        services,
+        actor,
+        'POST /api/tenant/features/bulk',
+        ['tenants'],
+        answer.results,
+        request.log,
+      );
+    return answer;
+  };
+
   return {
+    tenantFeatureBulk,
     tenantPaginated,
+    tenantIds,
+    tenantExport,
     tenantList,
     tenantCreate,
     tenantDelete,

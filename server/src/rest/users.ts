@@ -1,7 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import { assertMayChange, assertMaySetTwoFactor } from '../access/self-service';
 import type { UserPatch } from '../users/service';
-import { caller, type Handler, type HandlerDeps, type OperationId } from './types';
+import { checkUserFilter, type UserListSort } from '../users/list';
+import { exportLanguage } from '../base/csv-stream';
+import { sendCsv } from './csv-http';
+
+/** The filters and order of `userPage`, `userIds` and `userExport` (contracts/openapi.yaml, `UserFilter*`). */
+function listQuery(query: QueryOf<'userIds'>) {
+  const filter = checkUserFilter({
+    q: query.q,
+    role: query.role,
+    department: query.department,
+    blocked: query.blocked,
+    online: query.online,
+    twoFactor: query.two_factor,
+  });
+  const order: UserListSort = { sort: query.sort ?? 'name', dir: query.dir ?? 'asc' };
+  return { filter, order };
+}
+import { caller, recordRowDenials, type Handler, type HandlerDeps, type OperationId, type QueryOf } from './types';
 
 /**
  * Permission rules that depend on the body, asked before the body is validated (server/src/app.ts):
@@ -29,7 +46,7 @@ export function bodyPermissionChecks(): Partial<Record<OperationId, (request: Fa
 }
 
 /** REST `/api/users…` and `/api/user-settings/{id}`: parse, call the users service (server/src/users/service.ts), answer. */
-export function userHandlers({ services }: HandlerDeps) {
+export function userHandlers({ services, faults }: HandlerDeps) {
   const { users, tenants } = services;
   /** REST names a user by id alone: any user the caller may see. */
   const anyVisible = { tenantId: null };
@@ -37,6 +54,33 @@ export function userHandlers({ services }: HandlerDeps) {
   const userList: Handler<'userList'> = async (request) => {
     const actor = caller(request);
     return users.list(actor, await tenants.resolve(actor, request.query.tenantName));
+  };
+
+  const userPage: Handler<'userPage'> = async (request) => {
+    const actor = caller(request);
+    const { filter, order } = listQuery(request.query);
+    const tenant = await tenants.resolve(actor, request.query.tenantName);
+    return users.page(actor, tenant, filter, order, request.query.page ?? 1, request.query.limit ?? 25);
+  };
+
+  const userIds: Handler<'userIds'> = async (request) => {
+    const actor = caller(request);
+    const { filter, order } = listQuery(request.query);
+    return users.ids(actor, await tenants.resolve(actor, request.query.tenantName), filter, order);
+  };
+
+  const userExport: Handler<'userExport'> = async (request, reply) => {
+    const actor = caller(request);
+    const { filter, order } = listQuery(request.query);
+    const tenant = await tenants.resolve(actor, request.query.tenantName);
+    const lines = await users.exportCsv(
+      actor,
+      tenant,
+      filter,
+      order,
+      exportLanguage(request.headers['accept-language']),
+    );
+    await sendCsv(reply, `usuarios-${tenant.name}.csv`, lines);
   };
 
   const userFindByEmail: Handler<'userFindByEmail'> = async (request) =>
@@ -74,8 +118,25 @@ export function userHandlers({ services }: HandlerDeps) {
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
     users.updateSettings(caller(request), anyVisible, request.params.id, request.body);
 
+  const userBulk: Handler<'userBulk'> = async (request) => {
+    const actor = caller(request);
+    const { action, ids, dry_run, batch_id, total } = request.body;
+    const answer = await users.bulk(
+      actor,
+      anyVisible,
+      { action, ids, dryRun: dry_run, batchId: batch_id, total },
+      { fault: faults && ((id) => faults.row('userBulk', request.body, id)), log: request.log },
+    );
+    if (!dry_run)
+      await recordRowDenials(services, actor, 'POST /api/users/bulk', ['users'], answer.results, request.log);
+    return answer;
+  };
+
   return {
     userList,
+    userPage,
+    userIds,
+    userExport,
     userFindByEmail,
     userIsFuncionalUser,
     userCreate,
@@ -84,5 +145,6 @@ export function userHandlers({ services }: HandlerDeps) {
     userSetBlocked,
     userDelete,
     userSettingsUpdate,
+    userBulk,
   };
 }

@@ -242,7 +242,7 @@ describe.each([
             direction: direction === 'ASC' ? 'asc' : 'desc',
             page,
             limit,
-            onlyDeleted: false,
+            deleted: 'live',
             filterUsers: false,
           },
           { commonMatches: 0 },

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { cnpjSearchFragment } from '../../../src/domain/cnpj';
 import type { components } from '../../../src/generated/openapi';
-import type { Database } from '../db/schema';
+import type { Database, Plan } from '../db/schema';
 import { isBroken } from '../base/broken-promises';
 
 /** Which tenants a search covers: one tenant (a customer tenant's staff), or every tenant (`null`, back-office staff). */
@@ -19,11 +19,17 @@ export interface TenantSearchParams {
   /** 1-based. */
   page: number;
   limit: number;
-  /** The soft-deleted tenants instead of the live ones. */
-  onlyDeleted: boolean;
+  /** Which tenants by deletion: the live ones, the soft-deleted ones, or both (docs/lists.md). */
+  deleted: TenantDeletedFilter;
   /** Only tenants with at least one live user. */
   filterUsers: boolean;
+  /** Only tenants on this plan. */
+  plan?: string;
+  /** Only tenants with this feature on (`enabled` true) or off (false; a feature never set is off). */
+  feature?: { option: string; enabled: boolean };
 }
+
+export type TenantDeletedFilter = 'live' | 'only' | 'all';
 
 /** One page of a tenant search: the ids in order, and how many tenants match in all. */
 export interface TenantSearchResult {
@@ -68,6 +74,27 @@ export function maskedFragmentPattern(fragment: string): string {
   return pattern;
 }
 
+/** The tenants a search reads before its text: the scope, deletion, users, plan and feature filters. */
+function scopedTenants(
+  db: Kysely<Database>,
+  scope: TenantSearchScope,
+  params: Omit<TenantSearchParams, 'search' | 'sort' | 'direction' | 'page' | 'limit'>,
+) {
+  let q = db.selectFrom('tenants as t');
+  if (params.deleted === 'live' && !isBroken('deleted-tenant-listed')) q = q.where('t.deleted_at', 'is', null);
+  if (params.deleted === 'only') q = q.where('t.deleted_at', 'is not', null);
+  if (scope.tenantId !== null) q = q.where('t.id', '=', scope.tenantId);
+  if (params.filterUsers)
+    q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
+  if (params.plan !== undefined) q = q.where('t.plan', '=', params.plan as Plan);
+  const feature = params.feature;
+  if (feature !== undefined) {
+    const on = sql<boolean>`exists (select 1 from tenant_features f where f.tenant_id = t.id and f.option = ${feature.option} and f.enabled)`;
+    q = q.where(feature.enabled ? on : sql<boolean>`not ${on}`);
+  }
+  return q;
+}
+
 /**
  * The tenants whose name or CNPJ holds the search (case-insensitive), one page of them in the asked
  * order (ties by id in the same direction), and the count of all of them.
@@ -90,14 +117,7 @@ export async function searchTenants(
   const search = params.search.trim();
   const column = SORT_COLUMNS[params.sort];
 
-  const scoped = () => {
-    let q = db.selectFrom('tenants as t').where('t.deleted_at', params.onlyDeleted ? 'is not' : 'is', null);
-    if (isBroken('deleted-tenant-listed') && !params.onlyDeleted) q = db.selectFrom('tenants as t');
-    if (scope.tenantId !== null) q = q.where('t.id', '=', scope.tenantId);
-    if (params.filterUsers)
-      q = q.where(sql<boolean>`exists (select 1 from users u where u.tenant_id = t.id and u.deleted_at is null)`);
-    return q;
-  };
+  const scoped = () => scopedTenants(db, scope, params);
 
   if (!search) {
     const base = scoped();
@@ -117,7 +137,7 @@ export async function searchTenants(
 
   // Letters and digits only (the common search: a word, a name's number, CNPJ digits, `12abc`): the exact
   // index of migration 0011, which needs no recheck. Soft-deleted tenants are not in it.
-  if (/^[0-9a-z]+$/i.test(search) && !params.onlyDeleted) {
+  if (/^[0-9a-z]+$/i.test(search) && params.deleted === 'live') {
     const lower = search.toLowerCase();
     const upper = cnpjSearchFragment(search);
     // Name and CNPJ words as typed (`search_text`), and the bare CNPJ for a search that reads as part of one.
@@ -213,4 +233,61 @@ export async function searchTenants(
     ])
     .executeTakeFirstOrThrow();
   return { ids: row.ids.map(Number), total: row.total };
+}
+
+/** Where the previous export page ended: its last row's sort value (as text; null for a null one) and id. */
+export interface TenantCursor {
+  value: string | null;
+  id: number;
+}
+
+/**
+ * Up to `limit` tenant ids after `cursor`, in the order of {@link searchTenants} (the export reads every
+ * match in keyset pages: each costs the same however far in). The text matches as the search's general
+ * path does (the name or masked CNPJ holds it; or it reads as part of a CNPJ and the bare CNPJ holds it);
+ * a null sort value (`deleted_at` of a live tenant) sorts where PostgreSQL puts nulls: last ascending.
+ */
+export async function tenantExportIds(
+  db: Kysely<Database>,
+  scope: TenantSearchScope,
+  params: Omit<TenantSearchParams, 'page' | 'limit'>,
+  cursor: TenantCursor | null,
+  limit: number,
+): Promise<{ id: number; value: string | null }[]> {
+  const search = params.search.trim();
+  const column = SORT_COLUMNS[params.sort];
+  const nullable = params.sort === 'deleted_at';
+  // Nulls as +infinity: the order PostgreSQL gives them (last ascending, first descending), and comparable.
+  const key = nullable ? sql`coalesce(${sql.ref(column)}, 'infinity'::timestamptz)` : sql.ref(column);
+  const keyType = sql.raw(
+    params.sort === 'created_at' || nullable
+      ? 'timestamptz'
+      : typeof column === 'string' && ['t.id', 't.user_limit', 't.ticket_limit'].includes(column)
+        ? 'bigint'
+        : 'text',
+  );
+  let q = scopedTenants(db, scope, params);
+  if (search) {
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const fragment = cnpjSearchFragment(search);
+    const byText = /\s/.test(search) ? sql<boolean>`false` : sql<boolean>`t.search_text like lower(${like})`;
+    const byCnpj =
+      fragment === null
+        ? sql<boolean>`false`
+        : sql<boolean>`(t.cnpj_bare like ${`%${fragment.replace(/[./-]/g, '')}%`} and t.cnpj ~ ${maskedFragmentPattern(fragment)})`;
+    q = q.where(sql<boolean>`(${byText} or ${byCnpj})`);
+  }
+  if (cursor) {
+    const value = cursor.value === null ? sql`'infinity'::timestamptz` : sql`${cursor.value}::${keyType}`;
+    q = q.where(
+      sql<boolean>`(${key}, t.id) ${sql.raw(params.direction === 'asc' ? '>' : '<')} (${value}, ${cursor.id})`,
+    );
+  }
+  const rows = await q
+    .select(['t.id', sql<string | null>`${sql.ref(column)}::text`.as('value')])
+    .orderBy(key, params.direction)
+    .orderBy('t.id', params.direction)
+    .limit(limit)
+    .execute();
+  return rows;
 }

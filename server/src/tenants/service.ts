@@ -8,10 +8,29 @@ import type { Actor, Caller } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
-import { checkAll, conflict, forbidden, invalid, notFound } from '../base/domain-error';
+import { checkAll, conflict, conflictCode, forbidden, invalid, notFound } from '../base/domain-error';
+import {
+  assertBatch,
+  checkIds,
+  eachRow,
+  openBatch,
+  rowGate,
+  type BulkAnswer,
+  type BulkLog,
+  type RowFault,
+  type RowMode,
+} from '../bulk/rows';
 import * as repo from './repository';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
-import { searchTenants, type TenantSortName } from './search';
+import {
+  searchTenants,
+  tenantExportIds,
+  type TenantCursor,
+  type TenantDeletedFilter,
+  type TenantSortName,
+} from './search';
+import { CSV_BATCH } from '../base/csv';
+import { csvChunks, pagedCsvLines, type ExportLanguage, type FormattedPage } from '../base/csv-stream';
 import { toTenantDto, type TenantDto } from './tenant-dto';
 import { isBroken } from '../base/broken-promises';
 
@@ -78,14 +97,85 @@ export interface TenantEdit {
   pool: string;
 }
 
-export interface TenantPageQuery {
+/** The filters of the tenants list (contracts/openapi.yaml `TenantFilterRequest`, docs/lists.md). */
+export interface TenantFilterQuery {
   search?: string;
   sort_name?: TenantSortName;
   sort_type?: string;
-  pagination_page?: number;
-  pagination_limit?: number;
   only_deleted?: boolean;
   filter_users?: boolean;
+  plan?: string;
+  feature?: string;
+  feature_enabled?: boolean;
+  deleted?: TenantDeletedFilter;
+}
+
+export interface TenantPageQuery extends TenantFilterQuery {
+  pagination_page?: number;
+  pagination_limit?: number;
+}
+
+/** The most ids one "select all N matching" answers (docs/lists.md). */
+export const MAX_SELECTED_TENANTS = 100_000;
+
+const TENANT_HEADINGS: Record<ExportLanguage, readonly string[]> = {
+  'pt-BR': [
+    'id',
+    'nome',
+    'cnpj',
+    'plano',
+    'limite_usuarios',
+    'limite_tickets',
+    'usuarios',
+    'recursos',
+    'modelo',
+    'pool',
+    'criado_em',
+    'excluido_em',
+  ],
+  en: [
+    'id',
+    'name',
+    'cnpj',
+    'plan',
+    'user_limit',
+    'ticket_limit',
+    'users',
+    'features',
+    'template',
+    'pool',
+    'created_at',
+    'deleted_at',
+  ],
+};
+
+/**
+ * The search's parameters from the list's filters. `only_deleted: true` keeps meaning `deleted: only`;
+ * sent with a `deleted` that says otherwise, the request contradicts itself (400 on `deleted`).
+ */
+function filterOf(q: TenantFilterQuery) {
+  if (q.only_deleted === true && q.deleted !== undefined && q.deleted !== 'only')
+    throw invalid('deleted', 'only_deleted: true means deleted: only; send one of the two');
+  if (q.plan !== undefined) checkPlan(q.plan);
+  return {
+    search: q.search ?? '',
+    sort: q.sort_name ?? 'id',
+    direction: (q.sort_type ?? 'DESC').toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const),
+    deleted: q.only_deleted === true ? ('only' as const) : (q.deleted ?? 'live'),
+    filterUsers: q.filter_users ?? false,
+    ...(q.plan === undefined ? {} : { plan: q.plan }),
+    ...(q.feature === undefined ? {} : { feature: { option: q.feature, enabled: q.feature_enabled ?? true } }),
+  };
+}
+
+/** A feature turned on or off across tenants (contracts/openapi.yaml `TenantFeatureBulkRequest`). */
+export interface TenantFeatureBulkInput {
+  option: string;
+  enabled: boolean;
+  ids: readonly number[];
+  dryRun: boolean;
+  batchId?: number | undefined;
+  total?: number | undefined;
 }
 
 export function createTenantsService({
@@ -103,6 +193,18 @@ export function createTenantsService({
     if (!row) throw notFound('Tenant not found', 'id');
     assertSameTenant(actor, row.id);
     return toTenantDto(row);
+  }
+
+  /** A customer tenant's staff see their own tenant only; back-office staff every tenant. */
+  const scopeOf = (actor: Actor) => ({ tenantId: actor.originBackoffice ? null : actor.tenantId });
+
+  /** Tenants as the contract's rows, in the order of `ids`. */
+  async function dtosInOrder(ids: readonly number[]): Promise<TenantDto[]> {
+    const byId = new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toTenantDto(row)] : [];
+    });
   }
 
   async function setDeleted(actor: Actor, id: number, deleted: boolean): Promise<TenantDto> {
@@ -131,7 +233,7 @@ export function createTenantsService({
     return dto(actor, tenantId);
   }
 
-  return guardService('tenants', {
+  const service = guardService('tenants', {
     /**
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
      * else the caller's own (a tenant user naming another tenant is forbidden; an unknown one not found).
@@ -150,34 +252,57 @@ export function createTenantsService({
       return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
     },
 
-    /** One page of the tenants the actor may see, searched and sorted (./search.ts). */
+    /** One page of the tenants the actor may see, searched, filtered and sorted (./search.ts). */
     async page(actor: Actor, q: TenantPageQuery) {
       const page = q.pagination_page ?? 1;
       const limit = q.pagination_limit ?? 4;
-      const { ids, total } = await searchTenants(
-        db,
-        { tenantId: actor.originBackoffice ? null : actor.tenantId },
-        {
-          search: q.search ?? '',
-          sort: q.sort_name ?? 'id',
-          direction: (q.sort_type ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
-          page,
-          limit,
-          onlyDeleted: q.only_deleted ?? false,
-          filterUsers: q.filter_users ?? false,
-        },
-      );
-      const byId = new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r]));
-      return {
-        data: ids.flatMap((id) => {
-          const row = byId.get(id);
-          return row ? [toTenantDto(row)] : [];
-        }),
-        total,
-        page,
-        limit,
-        last_page: Math.max(1, Math.ceil(total / limit)),
+      const { ids, total } = await searchTenants(db, scopeOf(actor), { ...filterOf(q), page, limit });
+      return { data: await dtosInOrder(ids), total, page, limit, last_page: Math.max(1, Math.ceil(total / limit)) };
+    },
+
+    /** Every id of the tenants the actor may see matching the filters, in order; 400 beyond 100,000. */
+    async ids(actor: Actor, q: TenantFilterQuery) {
+      const { ids, total } = await searchTenants(db, scopeOf(actor), {
+        ...filterOf(q),
+        page: 1,
+        limit: MAX_SELECTED_TENANTS,
+      });
+      if (total > MAX_SELECTED_TENANTS)
+        // The body as a whole is at fault, no one field of it (server/src/rest/domain-errors.ts).
+        throw invalid(
+          'body',
+          `${total} tenants match: at most ${MAX_SELECTED_TENANTS} can be selected at once; narrow the filters`,
+        );
+      return { ids, total };
+    },
+
+    /** The tenants the actor may see matching the filters, as CSV lines read in keyset pages as they are sent. */
+    async exportCsv(actor: Actor, q: TenantFilterQuery, language: ExportLanguage) {
+      const params = filterOf(q);
+      const scope = scopeOf(actor);
+      const read = async (cursor: TenantCursor | null): Promise<FormattedPage<TenantCursor>> => {
+        const keys = await tenantExportIds(db, scope, params, cursor, CSV_BATCH);
+        const rows = await dtosInOrder(keys.map((k) => k.id));
+        const last = keys.at(-1);
+        return {
+          chunks: csvChunks(rows, (t) => [
+            t.id,
+            t.name,
+            t.cnpj,
+            t.plan,
+            t.userLimit,
+            t.ticketLimit,
+            t.users_count,
+            t.features.join(' '),
+            t.template,
+            t.pool,
+            new Date(t.created_at),
+            t.deleted_at === null ? null : new Date(t.deleted_at),
+          ]),
+          next: keys.length < CSV_BATCH || last === undefined ? null : { value: last.value, id: last.id },
+        };
       };
+      return pagedCsvLines(TENANT_HEADINGS[language], read);
     },
 
     /** Creates a customer company (back-office work only) with its feature flags; the CNPJ is stored masked, upper-case. */
@@ -441,10 +566,11 @@ export function createTenantsService({
     },
 
     /** Turns one feature option of the tenant on or off; recorded with the option as the field. */
-    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean) {
+    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean, mode?: RowMode) {
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);
+        rowGate(mode, before === enabled, enabled ? 'The feature is already on' : 'The feature is already off');
         await repo.setTenantFeature(trx, tenant.id, option, enabled);
         await record({
           operation: 'tenant.feature',
@@ -455,7 +581,55 @@ export function createTenantsService({
       });
       return { option, enabled, tenantName: tenant.name };
     },
+
+    /**
+     * A feature turned on or off across tenants (docs/lists.md, Bulk actions): each row through
+     * setFeature with its policy, in its own transaction; an unknown feature refuses the whole request
+     * (404, as the single action); a deleted tenant is refused (`deleted`), an unknown id `not_found`.
+     */
+    async featureBulk(
+      actor: Actor,
+      input: TenantFeatureBulkInput,
+      options: { fault?: RowFault | undefined; log?: BulkLog | undefined } = {},
+    ): Promise<BulkAnswer> {
+      checkIds(input.ids);
+      if (!(await repo.featureOptionExists(db, input.option))) throw notFound('Feature not found', 'option');
+      const kind = {
+        operation: 'tenant.feature-bulk',
+        action: `${input.option}:${input.enabled ? 'on' : 'off'}`,
+      } as const;
+      let batchId: number | null = null;
+      if (input.dryRun) {
+        if (input.batchId !== undefined) await assertBatch(db, actor, kind, input.batchId);
+      } else {
+        batchId = await openBatch({ db, audit }, actor, kind, {
+          batchId: input.batchId,
+          total: input.total ?? input.ids.length,
+          changes: [
+            { field: 'option', value: input.option },
+            { field: 'enabled', value: input.enabled },
+          ],
+        });
+      }
+      const mode: RowMode = input.dryRun ? 'dry-run' : 'run';
+      const rowActor: Actor = batchId === null ? actor : { ...actor, origin: { ...actor.origin, batchId } };
+      const results = await eachRow(input.ids, {
+        dryRun: input.dryRun,
+        fault: options.fault,
+        log: options.log,
+        names: async (ids) => new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r.name])),
+        work: async (id) => {
+          const [row] = await repo.tenantRows(db, [id]);
+          if (!row) throw notFound('Tenant not found', 'id');
+          assertSameTenant(actor, row.id);
+          if (row.deleted_at !== null) throw conflictCode('deleted', 'The tenant is deleted: restore it first');
+          await service.setFeature(rowActor, { id: row.id, name: row.name }, input.option, input.enabled, mode);
+        },
+      });
+      return { batch_id: batchId, results };
+    },
   });
+  return service;
 }
 
 export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -37,6 +37,7 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['updateUserPassword', () => ({ password: 'Changed#Pass-4Q8', current_password: TEST_PASSWORD }), G_SIGNED_IN],
   ['roles', () => ({}), G_USERS],
   ['users', () => ({}), G_USERS],
+  ['usersPage', () => ({ filter: { blocked: false }, sort: { field: 'email' }, limit: 100 }), G_USERS],
   ['userInstances', () => ({ user_id: ids.bUser }), G_USERS],
   [
     'newUser',
@@ -81,6 +82,7 @@ export const ISOLATION_TABLE: [
     'NOT_FOUND',
   ],
   ['users', () => ({}), 'OK'],
+  ['usersPage', () => ({ filter: { q: 'bruno' }, limit: 100 }), 'OK'],
   ['onlineUsers', () => ({ user_id: null, instance_id: ids.bInstance }), 'OK'],
   ['instances', () => ({ remove_ids: [] }), 'OK'],
   ['departments', () => ({}), 'OK'],

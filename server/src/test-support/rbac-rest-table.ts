@@ -40,6 +40,7 @@ export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a p
 export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
 export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
+export const BULK: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `users`; A's rows of tenant B answer `not_found`, B unchanged
 
 /** A fresh change of a tenant B user by the staff administrador (a block): its audit record, to undo. */
 async function freshUndoable(): Promise<number> {
@@ -89,6 +90,13 @@ export const REST_TABLE: [string, string, Build, Row][] = [
   ['userFindByEmail', '', send('POST', '/api/users/email', () => ({ email: 'matrix-b-user@demo.local' })), NOT_VISIBLE],
   ['userList', 'tenantName=B', get('/api/users?tenantName=matrix-b'), STAFF_ONLY],
   ['userList', 'own tenant', get('/api/users'), [401, 401, 401, 401, 403, 200, 200]],
+  // The list on the server (docs/lists.md): the rows of userList, for a page, every id and the export.
+  ['userPage', 'tenantName=B', get('/api/users/page?tenantName=matrix-b&blocked=false'), STAFF_ONLY],
+  ['userPage', 'own tenant', get('/api/users/page?sort=email'), [401, 401, 401, 401, 403, 200, 200]],
+  ['userIds', 'tenantName=B', get('/api/users/ids?tenantName=matrix-b'), STAFF_ONLY],
+  ['userIds', 'own tenant', get('/api/users/ids?online=false'), [401, 401, 401, 401, 403, 200, 200]],
+  ['userExport', 'tenantName=B', get('/api/users/export?tenantName=matrix-b'), STAFF_ONLY],
+  ['userExport', 'own tenant', get('/api/users/export?q=a'), [401, 401, 401, 401, 403, 200, 200]],
   [
     'userCreate',
     "lands in the caller's tenant",
@@ -127,6 +135,28 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     '',
     async () => ({ method: 'POST', url: '/api/users/purge', body: { id: await freshBUser({ deleted: true }) } }),
     STAFF_ONLY,
+  ],
+  // Bulk actions (docs/lists.md): each principal on a fresh user of tenant B; A is answered per row (`not_found`,
+  // no name), which the leak check reads, and tenant B is unchanged after (expectNothingLeaked).
+  [
+    'userBulk',
+    '',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'block', ids: [await freshBUser()], dry_run: false },
+    }),
+    BULK,
+  ],
+  [
+    'userBulk',
+    'dry run',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'delete', ids: [await freshBUser()], dry_run: true },
+    }),
+    BULK,
   ],
   // The support desk (docs/support-desk.md): staff with `users` only; each request on a fresh user of
   // tenant B in the state its action changes, so the administrator's call succeeds.
@@ -221,6 +251,19 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'tenantPaginated',
     'search B',
     send('POST', '/api/tenant/paginated', () => ({ search: 'matrix-b', pagination_limit: 100 })),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  // A sees its own tenant only (server/src/tenants/list-filters.api.test.ts checks what it sees).
+  [
+    'tenantIds',
+    'search B',
+    send('POST', '/api/tenant/ids', () => ({ search: 'matrix-b', deleted: 'all' })),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  [
+    'tenantExport',
+    'search B',
+    get('/api/tenant/export?search=matrix-b&plan=starter'),
     [401, 401, 401, 401, 403, 200, 200],
   ],
   [
@@ -319,6 +362,17 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       option: 'chatbot',
       enabled: true,
       tenantName: who === 'admin' ? 'matrix-b' : 'matrix-a',
+    })),
+    STAFF_ONLY,
+  ],
+  [
+    'tenantFeatureBulk',
+    '',
+    send('POST', '/api/tenant/features/bulk', () => ({
+      option: 'chatbot',
+      enabled: true,
+      ids: [ids.b],
+      dry_run: false,
     })),
     STAFF_ONLY,
   ],

@@ -268,7 +268,19 @@ const supportRefusals = anyOf(
   ),
 );
 
+/** A bulk run's `batch_id` that names no batch the caller started for this action within the hour (docs/lists.md). */
+const batchRefused: Explain = ({ status, body }) =>
+  status === 400 && fields(body).length > 0 && fields(body).every((f) => f.endsWith('batch_id'))
+    ? "batch_id is no batch of the caller's for this action, opened within the hour (state)"
+    : null;
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
+  userBulk: batchRefused,
+  tenantFeatureBulk: anyOf(batchRefused, ({ status, input }) =>
+    status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
+      ? 'a feature not in the catalogue (state)'
+      : null,
+  ),
   supportSearch: ({ status, body, input }) =>
     status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
       ? 'blank once control characters and surrounding spaces are taken off (stated)'
@@ -293,6 +305,24 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   ),
   userFindByEmail: statusIs(404, 'no user with this e-mail (state)'),
   userList: tenantMissing('query'),
+  // The list on the server (docs/lists.md): more than 100,000 matching ids is refused as a whole (stated).
+  userPage: tenantMissing('query'),
+  userIds: anyOf(tenantMissing('query'), ({ status, body }) =>
+    status === 400 && fields(body).every((f) => f === 'query') ? 'more than 100,000 users match (stated)' : null,
+  ),
+  userExport: tenantMissing('query'),
+  tenantPaginated: ({ status, body, input }) =>
+    status === 400 &&
+    fields(body).every((f) => f === 'body/deleted') &&
+    (input.body as { only_deleted?: unknown }).only_deleted === true
+      ? 'only_deleted: true with a deleted other than only (stated)'
+      : null,
+  tenantIds: ({ status, body, input }) =>
+    status === 400 &&
+    fields(body).every((f) => f === 'body/deleted' || f === 'body') &&
+    ((input.body as { only_deleted?: unknown }).only_deleted === true || fields(body).includes('body'))
+      ? 'only_deleted: true with a deleted other than only, or more than 100,000 tenants match (stated)'
+      : null,
   userCreate: anyOf(
     statusIs(409, 'duplicate e-mail or username, or the tenant is at its user limit (state)'),
     missingRefs,

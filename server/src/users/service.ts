@@ -17,13 +17,13 @@ import { voidResetLinks } from '../auth/password-reset';
 import {
   checkAll,
   conflict,
+  conflictCode,
   forbidden,
   invalid,
   limitReached,
   notFound,
   unauthenticated,
   unknownReference,
-  conflictCode,
 } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
 import * as repo from './repository';
@@ -31,6 +31,20 @@ import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from 
 import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from '../db/user-dto';
 import { isBroken } from '../base/broken-promises';
+import {
+  assertBatch,
+  checkIds,
+  eachRow,
+  openBatch,
+  rowGate,
+  type BulkAnswer,
+  type BulkLog,
+  type RowFault,
+  type RowMode,
+} from '../bulk/rows';
+import { userListQueries, type UserListFilter, type UserListSort } from './list';
+import { userExportLines } from './export';
+import type { ExportLanguage } from '../base/csv-stream';
 
 /**
  * Users: every rule about creating, changing, blocking and deleting them, whichever protocol asks
@@ -62,6 +76,18 @@ export interface UsersServiceDeps {
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;
+
+/** What a bulk run does to each user (contracts/openapi.yaml `UserBulkRequest`; docs/lists.md, Bulk actions). */
+export type UserBulkAction = 'block' | 'unblock' | 'require_two_factor' | 'end_sessions' | 'delete';
+
+export interface UserBulkInput {
+  action: UserBulkAction;
+  ids: readonly number[];
+  dryRun: boolean;
+  batchId?: number | undefined;
+  /** How many rows the whole selection has (the batch's record says so); default: these ids. */
+  total?: number | undefined;
+}
 
 /**
  * What the audit log shows of a user's change (docs/product.md, Audit log): never the password, its
@@ -185,10 +211,48 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     }
   }
 
-  return guardService('users', {
+  const service = guardService('users', {
     /** The tenant's live users, by name. */
     async list(_actor: Actor, tenant: TenantRef): Promise<UserDto[]> {
       return loadUserDtos(db, { tenantId: tenant.id });
+    },
+
+    /** One page of the tenant's live users, filtered and sorted (./list.ts), as the contract's `User`. */
+    async page(
+      _actor: Actor,
+      tenant: TenantRef,
+      filter: UserListFilter,
+      order: UserListSort,
+      page: number,
+      limit: number,
+    ) {
+      const queries = userListQueries(db, tenant.id, filter, order);
+      const total = await queries.count();
+      const ids = total === 0 ? [] : await queries.pageIds(page, limit);
+      const byId = new Map((await loadUserDtos(db, { ids, tenantId: tenant.id })).map((u) => [u.id, u]));
+      return {
+        data: ids.flatMap((id) => byId.get(id) ?? []),
+        total,
+        page,
+        limit,
+        last_page: Math.max(1, Math.ceil(total / limit)),
+      };
+    },
+
+    /** Every id of the tenant's live users matching the filter, in order; 400 beyond 100,000. */
+    async ids(_actor: Actor, tenant: TenantRef, filter: UserListFilter, order: UserListSort) {
+      return userListQueries(db, tenant.id, filter, order).allIds();
+    },
+
+    /** The tenant's live users matching the filter, as CSV lines read as they are sent (./export.ts). */
+    async exportCsv(
+      _actor: Actor,
+      tenant: TenantRef,
+      filter: UserListFilter,
+      order: UserListSort,
+      language: ExportLanguage,
+    ) {
+      return userExportLines(db, tenant.id, filter, order, language);
     },
 
     /** The caller itself; a caller whose record vanished mid-request is no longer signed in. */
@@ -324,12 +388,13 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Blocks (ending every session at once) or unblocks a user; nobody blocks itself. */
-    async setBlocked(actor: Actor, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
+    async setBlocked(actor: Actor, scope: TargetScope, id: number, blocked: boolean, mode?: RowMode): Promise<UserDto> {
       const user = await target(actor, scope, id);
       if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        rowGate(mode, before.blocked === blocked, blocked ? 'The user is already blocked' : 'The user is not blocked');
         await repo.updateUserRow(trx, user.id, { blocked });
         // Links asked for before the block stay void after an unblock.
         if (blocked) await voidResetLinks(trx, user.id);
@@ -340,12 +405,15 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Deletes a user (soft: its e-mail becomes free again), ending every session; nobody deletes itself. */
-    async remove(actor: Actor, scope: TargetScope, id: number): Promise<void> {
+    async remove(actor: Actor, scope: TargetScope, id: number, mode?: RowMode): Promise<void> {
       const user = await target(actor, scope, id);
       if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        // Read with the row locked: a bulk run racing another delete of the user finds it done.
+        if (mode !== undefined)
+          rowGate(mode, (await repo.deletedAtOf(trx, user.id)) !== null, 'The user is already deleted');
         await repo.markUserDeleted(trx, user.id);
         // Links asked for before the delete stay void after a restore.
         await voidResetLinks(trx, user.id);
@@ -388,11 +456,19 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
-    async disconnect(actor: Actor, scope: TargetScope, id: number): Promise<void> {
+    async disconnect(actor: Actor, scope: TargetScope, id: number, mode?: RowMode): Promise<void> {
       const user = await target(actor, scope, id);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        if (mode !== undefined) {
+          const longest = Math.max(config.refreshWindow, config.refreshWindowShort);
+          const connected = (await repo.isConnectedOf(trx, user.id)) === true;
+          // Ended with the row locked (and rolled back on a dry run or a no-op), so a bulk run racing
+          // this one finds none left: `unchanged`.
+          const ended = await repo.endLiveSessions(trx, user.id, longest);
+          rowGate(mode, ended === 0 && !connected, 'The user has no live session');
+        }
         await repo.updateUserRow(trx, user.id, { is_connected: false });
         // Every session of the user ends: the record says so, whatever fields changed.
         await record({
@@ -601,6 +677,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       scope: TargetScope,
       id: number,
       patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
+      mode?: RowMode,
     ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
       // The same rule the doors asked before reading the input, asked again here, where the work is done.
       assertMaySetTwoFactor(actor, id, patch);
@@ -612,6 +689,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const stored = await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await twoFactorFlagsOf(trx, user.id);
+        // A bulk run only ever requires enrolment: a user with two-factor on, or already required, is as asked.
+        rowGate(
+          mode,
+          before.two_factor_enabled || before.two_factor_enrolment_required,
+          before.two_factor_enabled ? 'Two-factor is already on for this user' : 'Two-factor is already required',
+        );
         if (patch.two_factor_enabled === true) {
           if (!before.two_factor_enabled) {
             if (isBroken('two-factor-conflict-as-500')) throw new Error('two-factor flags out of step');
@@ -647,5 +730,71 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         two_factor_enrolment_required: stored.two_factor_enrolment_required,
       };
     },
+
+    /**
+     * A bulk action on users (docs/lists.md, Bulk actions): each row through the single action's method
+     * (setBlocked, updateSettings, disconnect, remove) with its policy and rules, in its own transaction.
+     * A user the actor may not see is `not_found` whether or not it exists; its own account is refused
+     * (`own_account`), a deleted user too (`deleted`; for a delete it is as asked). A real run writes the
+     * batch's record first (or continues the batch it names) and each changed row's record names it.
+     */
+    async bulk(
+      actor: Actor,
+      scope: TargetScope,
+      input: UserBulkInput,
+      options: { fault?: RowFault | undefined; log?: BulkLog | undefined } = {},
+    ): Promise<BulkAnswer> {
+      checkIds(input.ids);
+      const kind = { operation: 'user.bulk', action: input.action } as const;
+      let batchId: number | null = null;
+      if (input.dryRun) {
+        if (input.batchId !== undefined) await assertBatch(db, actor, kind, input.batchId);
+      } else {
+        batchId = await openBatch({ db, audit }, actor, kind, {
+          batchId: input.batchId,
+          total: input.total ?? input.ids.length,
+        });
+      }
+      const mode: RowMode = input.dryRun ? 'dry-run' : 'run';
+      const rowActor: Actor = batchId === null ? actor : { ...actor, origin: { ...actor.origin, batchId } };
+      const results = await eachRow(input.ids, {
+        dryRun: input.dryRun,
+        fault: options.fault,
+        log: options.log,
+        names: (ids) => repo.userNames(db, ids),
+        work: async (id) => {
+          const row = await repo.findUserAnyState(db, id);
+          const visible =
+            row !== undefined &&
+            (scope.tenantId !== null
+              ? row.tenant_id === scope.tenantId
+              : actor.originBackoffice || row.tenant_id === actor.tenantId);
+          if (!row || !visible) throw notFound('User not found', 'id');
+          if (row.id === actor.userId)
+            throw conflictCode('own_account', 'This is your own account: a bulk action never acts on it');
+          if (row.deleted_at !== null) {
+            if (input.action === 'delete') throw conflictCode('already', 'The user is already deleted');
+            throw conflictCode('deleted', 'The user is deleted');
+          }
+          switch (input.action) {
+            case 'block':
+            case 'unblock':
+              await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
+              return;
+            case 'require_two_factor':
+              await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
+              return;
+            case 'end_sessions':
+              await service.disconnect(rowActor, scope, id, mode);
+              return;
+            case 'delete':
+              await service.remove(rowActor, scope, id, mode);
+              return;
+          }
+        },
+      });
+      return { batch_id: batchId, results };
+    },
   });
+  return service;
 }

@@ -1,0 +1,181 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema';
+import { invalid } from '../base/domain-error';
+
+/**
+ * The users list filtered and sorted on the server (docs/lists.md, Filters and export): one tenant's live
+ * users, narrowed by the filters, in the asked order with ties by name then id in the same direction.
+ * One query shape serves the page (offset), every id ("select all N matching") and the export (keyset
+ * pages after the last row read), so the three always agree on who matches and in which order.
+ *
+ * Indexes (migration 0021): the tenant's live users by name hold every filtered column, so a filter walks
+ * that index in the answer's order without reading a table row; e-mail and presence have their own.
+ */
+
+export const USER_SORTS = ['name', 'email', 'role', 'department', 'presence'] as const;
+export type UserSortName = (typeof USER_SORTS)[number];
+
+export interface UserListFilter {
+  /** Part of the name, e-mail or username, without case or accents; '' or absent matches every user. */
+  q?: string;
+  role?: number;
+  /** A department id, or `none` for users without one. */
+  department?: number | 'none';
+  blocked?: boolean;
+  online?: boolean;
+  twoFactor?: boolean;
+}
+
+export interface UserListSort {
+  sort: UserSortName;
+  dir: 'asc' | 'desc';
+}
+
+/** The most ids one "select all N matching" answers (docs/lists.md). */
+export const MAX_SELECTED_IDS = 100_000;
+
+/** The longest `q` (contracts/openapi.yaml `UserFilterQ`). */
+const MAX_Q = 254;
+
+/** `%`, `_` and `\` match only themselves in a LIKE pattern (`\` is PostgreSQL's default escape). */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Checks what the contract's schema cannot say the same way in both protocols; answers the filter as the queries read it. */
+export function checkUserFilter(filter: {
+  q?: string | null;
+  role?: number | null;
+  department?: string | number | null;
+  blocked?: boolean | null;
+  online?: boolean | null;
+  twoFactor?: boolean | null;
+}): UserListFilter {
+  const out: UserListFilter = {};
+  if (filter.q != null) {
+    if (filter.q.length > MAX_Q) throw invalid('q', `q must be at most ${MAX_Q} characters`);
+    if (filter.q.trim() !== '') out.q = filter.q.trim();
+  }
+  if (filter.role != null) {
+    if (!Number.isInteger(filter.role) || filter.role < 1) throw invalid('role', 'role must be a role id');
+    out.role = filter.role;
+  }
+  if (filter.department != null) {
+    const text = String(filter.department);
+    if (text === 'none') out.department = 'none';
+    else if (/^[1-9][0-9]{0,8}$/.test(text)) out.department = Number(text);
+    else throw invalid('department', 'department must be a department id or none');
+  }
+  if (filter.blocked != null) out.blocked = filter.blocked;
+  if (filter.online != null) out.online = filter.online;
+  if (filter.twoFactor != null) out.twoFactor = filter.twoFactor;
+  return out;
+}
+
+/** The sort key of a column: role and department by the names the list shows; presence puts online users first. */
+function sortKey(sort: UserSortName): Expression<unknown> {
+  switch (sort) {
+    case 'name':
+      return sql.ref('u.name');
+    case 'email':
+      return sql.ref('u.email');
+    case 'role':
+      return sql`(select r.display_name from roles r where r.id = u.role_id)`;
+    case 'department':
+      return sql`coalesce((select d.name from departments d where d.id = u.department_id), '')`;
+    case 'presence':
+      return sql`(not u.is_connected)`;
+  }
+}
+
+/** The order's columns: the key, then name and id (name alone when the key is the name). */
+function orderColumns(sort: UserSortName): Expression<unknown>[] {
+  return sort === 'name' ? [sql.ref('u.name'), sql.ref('u.id')] : [sortKey(sort), sql.ref('u.name'), sql.ref('u.id')];
+}
+
+/** Where the previous keyset page ended: the values of {@link orderColumns} of its last row. */
+export type UserCursor = readonly unknown[];
+
+export function userListQueries(db: Kysely<Database>, tenantId: number, filter: UserListFilter, order: UserListSort) {
+  const matching = () => {
+    let q = db.selectFrom('users as u').where('u.tenant_id', '=', tenantId).where('u.deleted_at', 'is', null);
+    if (filter.q !== undefined)
+      q = q.where(sql<SqlBool>`u.support_search like '%' || support_fold(${likeLiteral(filter.q)}) || '%'`);
+    if (filter.role !== undefined) q = q.where('u.role_id', '=', filter.role);
+    if (filter.department === 'none') q = q.where('u.department_id', 'is', null);
+    else if (filter.department !== undefined) q = q.where('u.department_id', '=', filter.department);
+    if (filter.blocked !== undefined) q = q.where('u.blocked', '=', filter.blocked);
+    if (filter.online !== undefined) q = q.where('u.is_connected', '=', filter.online);
+    if (filter.twoFactor !== undefined) q = q.where('u.two_factor_enabled', '=', filter.twoFactor);
+    return q;
+  };
+  const columns = orderColumns(order.sort);
+  const dir = sql.raw(order.dir);
+  const orderBy = sql.join(
+    columns.map((c) => sql`${c} ${dir}`),
+    sql`, `,
+  );
+
+  return {
+    async count(): Promise<number> {
+      const { n } = await matching()
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow();
+      return n;
+    },
+    /** One page's ids in order (`page` from 1). */
+    async pageIds(page: number, limit: number): Promise<number[]> {
+      const rows = await matching()
+        .select('u.id')
+        .orderBy(orderBy)
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    /** Every matching id in order; refused (400) beyond {@link MAX_SELECTED_IDS}, before any id is read. */
+    async allIds(): Promise<{ ids: number[]; total: number }> {
+      const total = await this.count();
+      if (total > MAX_SELECTED_IDS)
+        // The query as a whole is at fault, no one parameter of it (REST `query`, server/src/rest/domain-errors.ts).
+        throw invalid(
+          'query',
+          `${total} users match: at most ${MAX_SELECTED_IDS} can be selected at once; narrow the filters`,
+        );
+      const rows = await matching().select('u.id').orderBy(orderBy).limit(MAX_SELECTED_IDS).execute();
+      return { ids: rows.map((r) => r.id), total };
+    },
+    /**
+     * Up to `limit` rows after `cursor` (from the start when null) for the export: the list's columns and
+     * the cursor of each row. Keyset, not offset, so every page costs the same however far in.
+     */
+    async exportPage(cursor: UserCursor | null, limit: number) {
+      let q = matching()
+        .leftJoin('roles as r', 'r.id', 'u.role_id')
+        .leftJoin('departments as d', 'd.id', 'u.department_id')
+        .select([
+          'u.id',
+          'u.name',
+          'u.email',
+          'u.username',
+          'r.display_name as role',
+          'd.name as department',
+          'u.is_connected',
+          'u.blocked',
+          'u.two_factor_enabled',
+        ])
+        .select(sql<unknown[]>`array[${sql.join(columns.map((c) => sql`${c}::text`))}]`.as('cursor'));
+      if (cursor) {
+        const values = columns.map((c, i) => sql`${cursor[i]}::${sql.raw(castOf(order.sort, i))}`);
+        q = q.where(
+          sql<SqlBool>`(${sql.join(columns)}) ${sql.raw(order.dir === 'asc' ? '>' : '<')} (${sql.join(values)})`,
+        );
+      }
+      return q.orderBy(orderBy).limit(limit).execute();
+    },
+  };
+}
+
+/** The SQL type of the cursor's `i`th value (the cursor carries them as text). */
+function castOf(sort: UserSortName, i: number): string {
+  const types = sort === 'name' ? ['text', 'int'] : [sort === 'presence' ? 'boolean' : 'text', 'text', 'int'];
+  return types[i] ?? 'text';
+}
