@@ -153,3 +153,13 @@ export async function undoneByOf(db: Db, ids: readonly number[]): Promise<Map<nu
     .execute();
   return new Map(rows.flatMap((r) => (r.undo_of === null ? [] : [[r.undo_of, r.id] as const])));
 }
+
+/** The rows' records of batch `id` (a bulk run, migration 0022), oldest first. */
+export async function batchRecords(db: Db, id: number): Promise<AuditRow[]> {
+  const rows = await db.selectFrom('audit_log').selectAll().where('batch_id', '=', id).orderBy('id').execute();
+  return rows.map((row) => ({
+    ...row,
+    at: new Date(row.at),
+    changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
+  }));
+}

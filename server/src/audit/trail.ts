@@ -160,7 +160,8 @@ export function createAuditTrail({ db, events }: { db: Kysely<Database>; events:
       );
       announce(written);
       // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts).
-      noteRecords(written.map((w) => w.id));
+      // A bulk run's rows name their batch: the batch is what the toast offers to undo.
+      noteRecords(who.origin.batchId ? [who.origin.batchId] : written.map((w) => w.id));
       return result;
     },
     async write(who, entry) {

@@ -39,8 +39,18 @@ const UNDOABLE: Partial<Record<AuditOperation, readonly string[] | 'any'>> = {
   'connection.update': 'any',
 };
 
+/** A bulk run's own record (docs/lists.md, Bulk actions): undone as one with its rows. */
+export const BATCH_OPERATIONS: ReadonlySet<string> = new Set(['user.bulk', 'tenant.feature-bulk']);
+/** The bulk actions whose rows have a safe inverse (ending sessions has none). */
+const UNDOABLE_USER_BULK = new Set(['block', 'unblock', 'require_two_factor', 'delete'].map((a) => JSON.stringify(a)));
+
 /** Whether a record of `operation` with these changes can be undone (ignoring its age and earlier undos). */
 export function isUndoable(operation: string, changes: readonly AuditChange[]): boolean {
+  if (operation === 'tenant.feature-bulk') return true;
+  if (operation === 'user.bulk')
+    return changes.some(
+      (c) => c.field === 'undo_of' || (c.field === 'action' && c.after !== null && UNDOABLE_USER_BULK.has(c.after)),
+    );
   const fields = UNDOABLE[operation as AuditOperation];
   if (fields === undefined) return false;
   // A change that changed nothing has nothing to undo.

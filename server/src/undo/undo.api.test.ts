@@ -75,14 +75,13 @@ describe.each([
   async function record(id: number): Promise<AuditRecordDto> {
     const row = await t.db
       .selectFrom('audit_log')
-      .select(['target_type', 'target_id'])
+      .select(['operation', 'target_type', 'target_id'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    const response = await send(
-      'GET',
-      `/api/audit?targetType=${row.target_type}&targetId=${row.target_id ?? 0}&limit=200`,
-      staff,
-    );
+    // A batch's record has no target: found by its operation.
+    const filter =
+      row.target_id === null ? `operation=${row.operation}` : `targetType=${row.target_type}&targetId=${row.target_id}`;
+    const response = await send('GET', `/api/audit?${filter}&limit=200`, staff);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<AuditPageDto>();
     expect(validateResponse('auditList', 200, body)).toEqual({ valid: true, errors: [] });
@@ -345,6 +344,44 @@ describe.each([
     expect((await undo(Number(permissions.headers['x-audit-record']))).statusCode).toBe(200);
     const role = await send('GET', `/api/roles/${roleId}`, staff);
     expect(role.json<{ has_permission_routes: string[] }>().has_permission_routes).toEqual(['users']);
+  });
+
+  it('undoes a bulk batch as one: all rows or none, a row changed since refuses the whole batch', async () => {
+    const blocked = async (id: number) =>
+      (await t.db.selectFrom('users').select('blocked').where('id', '=', id).executeTakeFirstOrThrow()).blocked;
+    const bulk = async (ids: number[]) => {
+      const response = await send('POST', '/api/users/bulk', staff, { action: 'block', ids, dry_run: false });
+      expect(response.statusCode, response.body).toBe(200);
+      const batch = response.json<{ batch_id: number }>().batch_id;
+      // The answer names the batch's record, the one the toast offers to undo.
+      expect(Number(response.headers['x-audit-record'])).toBe(batch);
+      return batch;
+    };
+    const [a, b, c] = [await subject(home), await subject(home), await subject(home)];
+    const batch = await bulk([a.id, b.id, c.id]);
+    expect((await record(batch)).undoable_until).not.toBeNull();
+    const undone = await undo(batch);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect([await blocked(a.id), await blocked(b.id), await blocked(c.id)]).toEqual([false, false, false]);
+    // The undo is a batch of its own, undone as one: blocked again.
+    const again = await undo(undone.json<{ by: number }>().by);
+    expect(again.statusCode, again.body).toBe(200);
+    expect([await blocked(a.id), await blocked(b.id), await blocked(c.id)]).toEqual([true, true, true]);
+
+    const [d, e] = [await subject(home), await subject(home)];
+    const second = await bulk([d.id, e.id]);
+    const unblocked = await send('PATCH', `/api/users/${e.id}?tenantName=${home.name}`, otherAdmin, { blocked: false });
+    expect(unblocked.statusCode, unblocked.body).toBe(200);
+    const refused = await undo(second);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(validateResponse('auditUndo', 409, refused.json())).toEqual({ valid: true, errors: [] });
+    expect(refused.json()).toMatchObject({
+      error: 'undo_conflict',
+      conflicts: [{ target_id: e.id, fields: [{ field: 'blocked', recorded: 'true', current: 'false' }] }],
+    });
+    // None: d stays blocked, nothing records an undo of the batch.
+    expect(await blocked(d.id)).toBe(true);
+    expect((await record(second)).undone_by).toBeNull();
   });
 
   describe.runIf(postgres)('concurrency (PostgreSQL)', () => {
