@@ -102,7 +102,7 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
     if ((await undoneBy(db, batch.id)) !== null) throw alreadyUndone();
     if (now() > batch.at.getTime() + UNDO_WINDOW_MS)
       throw conflictCode('undo_expired', 'This change can no longer be undone: the time to undo it has passed');
-    let afters: ((() => Promise<void> | void) | undefined)[] = [];
+    let afters: ((() => Promise<void> | void) | undefined)[];
     try {
       afters = await audit.transaction(auditWho(actor), async (trx, record) => {
         await lockAuditRecord(trx, batch.id);
