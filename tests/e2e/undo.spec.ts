@@ -92,7 +92,9 @@ test.describe('undo', () => {
       await expect(undo).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       await undo.click();
-      await expect(detail.getByRole('status').filter({ hasText: t('undo.detail.undone', { id: '§' }).split('§')[0]! })).toBeVisible();
+      await expect(
+        detail.getByRole('status').filter({ hasText: t('undo.detail.undone', { id: '§' }).split('§')[0]! }),
+      ).toBeVisible();
       await expect(undo).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
       for (const [width, height] of [
@@ -109,9 +111,15 @@ test.describe('undo', () => {
       );
       expect(after.data.find((x) => x.id === tenant.id)).toMatchObject({ plan: 'starter' });
 
-      // A second undo of the same record, from a reload of the detail: the record now says who undid it.
+      // After a reload the list holds the undo too (newest first, itself undoable); the change, below it,
+      // says who undid it and offers nothing more.
       await page.reload();
+      await expect(planRow).toHaveCount(2);
       await planRow.first().getByRole('button').click();
+      await expect(detail).toContainText(t('undo.detail.undoOf', { id: '§' }).split('§')[0]!);
+      await expect(detail.getByRole('button', { name: t('undo.action'), exact: true })).toBeVisible();
+      await detail.getByRole('button', { name: t('common.close'), exact: true }).click();
+      await planRow.last().getByRole('button').click();
       await expect(detail).toContainText(t('undo.detail.undoneBy', { id: '§' }).split('§')[0]!);
       await expect(detail.getByRole('button', { name: t('undo.action'), exact: true })).toHaveCount(0);
     });
