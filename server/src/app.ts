@@ -29,6 +29,7 @@ import { registerMailboxPage } from './mail/mailbox-page';
 import { createValidator, handleError } from './app-validation';
 import { DomainError } from './base/domain-error';
 import { registerBrokenAnswers } from './plugins/broken-answers';
+import { registerAuditRecordHeader } from './plugins/audit-record-header';
 import { isBroken } from './base/broken-promises';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../../contracts/openapi.yaml', import.meta.url));
@@ -175,6 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: fastify.log,
     background,
   });
+  // Before every other request hook, so the whole request runs in its scope of audit records.
+  registerAuditRecordHeader(fastify);
   // Identity and the route's permission come before anything is read from the body (docs/architecture.md:
   // 401 → 403 → 400): onRequest runs before the body is parsed and validated, so a bad token is a 401
   // and a missing permission a 403 whatever the body holds.
@@ -194,7 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? undefined
       : await startEventRelay({ pg: config.databaseListenUrl ?? deps.pg, events, tokens, log: fastify.log });
   if (relay) fastify.addHook('onClose', async () => relay.close());
-  const operations = { ...createOperations({ db, config, tokens, events, services }), ...deps.operations };
+  const operations = { ...createOperations({ db, config, tokens, events, services, faults }), ...deps.operations };
   const bodyChecks = bodyPermissionChecks();
   // Once the body is parsed, before it is validated: what of the permission depends on the body (403),
   // then text holding U+0000 (server/src/plugins/nul.ts) and a missing body (400). The GraphQL route

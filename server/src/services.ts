@@ -15,6 +15,7 @@ import { createRolesService } from './roles/service';
 import { createSupportService } from './support/service';
 import { createTenantsService } from './tenants/service';
 import { createUsersService } from './users/service';
+import { createUndoService } from './undo/service';
 import { createPasswordReset, type ResetLog } from './auth/password-reset';
 import type { Background } from './base/background';
 import { createPasswordResetService } from './auth/password-reset-service';
@@ -48,20 +49,27 @@ export function createServices(serviceDeps: ServiceDeps) {
   // One audit trail for every service: changes and their records commit together (server/src/audit/trail.ts).
   const deps = { ...serviceDeps, audit: createAuditTrail(serviceDeps) };
   const reset = createPasswordReset({ ...deps, mailer: serviceDeps.mailer ?? disabledMailer });
+  const users = createUsersService(deps);
+  const tenants = createTenantsService(deps);
+  const roles = createRolesService(deps);
+  const departments = createDepartmentsService(deps);
+  const instances = createInstancesService(deps);
   return {
     passwordReset: createPasswordResetService(reset),
     supportCredentials: createSupportCredentialsService({ ...deps, reset }),
     auth: createAuthService(deps),
-    users: createUsersService(deps),
-    tenants: createTenantsService(deps),
-    roles: createRolesService(deps),
-    departments: createDepartmentsService(deps),
-    instances: createInstancesService(deps),
+    users,
+    tenants,
+    roles,
+    departments,
+    instances,
     reports: createReportsService(deps),
     health: createHealthService(deps),
     views: createViewsService(deps),
     audit: createAuditService(deps),
     support: createSupportService({ ...deps, reset }),
+    // Undo goes through the service of the undone operation (server/src/undo/service.ts).
+    undo: createUndoService({ ...deps, services: { users, tenants, roles, departments, instances } }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
 import { lookupPublicIp } from '../api/ip-lookup';
 import { lazyRestClient } from '../api/lazy-rest-client';
+import { createRecentAuditRecords, noteAuditRecords, type RecentAuditRecords } from '../api/audit-record-fetch';
 import type { RestClient } from '../api/rest-client';
 import { DEFAULT_TENANT, tenantFromPathname } from '../domain/paths';
 import {
@@ -77,6 +78,8 @@ export interface AppClients {
   graphql: { execute: Execute };
   /** The session-aware fetch, for streams (sheet downloads) the typed clients do not cover. */
   fetch: FetchLike;
+  /** The audit records recent REST answers named, for a change's toast to offer "Desfazer" (absent: no offer). */
+  auditRecords?: RecentAuditRecords;
 }
 
 export interface AppServices {
@@ -175,8 +178,12 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // before the sign-in, which the page fetches it for while idle (`preloadSignIn`); a stored session
   // loads it with its first request (the profile), beside the main layout's chunk.
   const loadRestCode = () => importWithTimeout(() => import('../api/create-rest-client'));
+  // Each REST answer that names its change's audit record notes it, for the change's toast (docs/lists.md, Undo).
+  const auditRecords = createRecentAuditRecords();
   const lazyRest = lazyRestClient(() =>
-    loadRestCode().then(({ createRestClient }) => createRestClient({ baseUrl: apiBase, fetch: counted })),
+    loadRestCode().then(({ createRestClient }) =>
+      createRestClient({ baseUrl: apiBase, fetch: noteAuditRecords(counted, auditRecords) }),
+    ),
   );
   const rest = lazyRest.client;
   const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
@@ -301,7 +308,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
 
   return {
     app,
-    clients: { rest, graphql, fetch: authFetch },
+    clients: { rest, graphql, fetch: authFetch, auditRecords },
     session: sessionActor,
     realtime: realtimeHandle,
     preloadSignIn,

@@ -42,6 +42,8 @@ export const AUDIT_OPERATIONS = {
   'user.throttle-lift': 'user',
   'user.session-end': 'user',
   'user.restore': 'user',
+  // A bulk run's batch (docs/lists.md, Bulk actions): its rows' records carry its id as `batch_id`.
+  'user.bulk': 'user',
   // Tenants.
   'tenant.create': 'tenant',
   'tenant.update': 'tenant',
@@ -50,6 +52,7 @@ export const AUDIT_OPERATIONS = {
   'tenant.purge': 'tenant',
   'tenant.plan': 'tenant',
   'tenant.feature': 'tenant',
+  'tenant.feature-bulk': 'tenant',
   // Roles.
   'role.create': 'role',
   'role.rename': 'role',

@@ -66,7 +66,7 @@ export type AuditRecordsQueryVariables = Exact<{
 }>;
 
 
-export type AuditRecordsQuery = { auditRecords: { next: string | null, data: Array<{ id: number, at: string, actor_user_id: number | null, actor_name: string | null, actor_email: string | null, actor_tenant_id: number | null, actor_tenant_name: string | null, actor_staff: boolean, address: string | null, request_id: string | null, operation: string, target_type: string, target_id: number | null, target_name: string | null, tenant_id: number | null, tenant_name: string | null, changes: Array<{ field: string, before: string | null, after: string | null }> }> } };
+export type AuditRecordsQuery = { auditRecords: { next: string | null, data: Array<{ id: number, at: string, actor_user_id: number | null, actor_name: string | null, actor_email: string | null, actor_tenant_id: number | null, actor_tenant_name: string | null, actor_staff: boolean, address: string | null, request_id: string | null, operation: string, target_type: string, target_id: number | null, target_name: string | null, tenant_id: number | null, tenant_name: string | null, undoable_until: string | null, undone_by: number | null, undo_of: number | null, changes: Array<{ field: string, before: string | null, after: string | null }> }> } };
 
 export type ConnectedMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -438,6 +438,9 @@ export const AuditRecordsDocument = new TypedDocumentString(`
         before
         after
       }
+      undoable_until
+      undone_by
+      undo_of
     }
     next
   }

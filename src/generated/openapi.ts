@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block, unblock, require two-factor, end sessions or delete many users (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through the single action (`userSetBlocked`, `userSettingsUpdate` with `two_factor_enrolment_required`, the users list's disconnect, `userDelete`) with its rules and authorization, in its own transaction: one row's refusal or failure leaves the others. A row is `refused` with the single action's reason: `not_found` for an id the caller may not see (another tenant's user answers exactly as an id that does not exist), `forbidden` (who may act on whom, with the reason in `message`), `own_account` (never the caller's own account), `deleted`. `unchanged`: already as asked (nothing written, no record). A real run's first chunk (no `batch_id`) writes the batch's audit record (`user.bulk`, with `action` and `selected` = `total`) and answers its id; later chunks and a retry of the failed rows send it back: only the user who started it, for the same action, within an hour (400 on `batch_id` otherwise). Every changed row's record carries the batch's id.
+         */
+        post: operations["userBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}": {
         parameters: {
             query?: never;
@@ -995,6 +1015,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenant/features/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn one feature on or off across many tenants (dry run first)
+         * @description docs/lists.md, Bulk actions. Each row runs through `featureUpdate`'s rules in its own transaction. An unknown feature answers 404 for the whole request; a row is `refused` with `not_found` (no such tenant) or `deleted` (restore it first), `unchanged` when the feature already is as asked. Batches as `userBulk` (`tenant.feature-bulk`, with `action`, `option`, `enabled` and `selected`).
+         */
+        post: operations["tenantFeatureBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/syncAnalytics": {
         parameters: {
             query?: never;
@@ -1466,6 +1506,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a recorded change
+         * @description Puts back the recorded `before` values of the change audit record `id` describes, for 10 minutes after the record (its `undoable_until`), only if the target still holds the record's `after` values (checked under the target's row lock in the undo's transaction). The undo runs through the service of the undone operation with that operation's authorization: whoever may make the change may undo it (another administrador too), nobody else (403 as the operation answers); a record of another tenant is not found (404), as in the audit log. It writes the reversing operation's own records, each with `undo_of` = `id`, so an undo is itself undoable; the answer's `x-audit-record` names the first. Refusals, nothing written: 409 `undo_conflict` with `conflicts` (each field whose value is no longer the recorded one, the value now beside the recorded), `undo_expired`, `already_undone` (of concurrent undos of one record exactly one wins), `not_undoable` (sign-ins, passwords, reset links, purges, disconnections, syncs, creations, a two-factor reset), and the undone operation's own conflicts (a name or e-mail taken since, nobody blocks or deletes itself). Undoable: `user.update`, `user.block`, `user.unblock`, `user.delete` (a restore), `user.restore` (a delete), `user.two-factor` (the requirement to enrol only), `tenant.update`, `tenant.plan`, `tenant.feature`, `tenant.delete`, `tenant.restore`, `role.rename`, `role.permissions`, `department.update`, `instance.update`, `connection.update`.
+         */
+        post: operations["auditUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1532,7 +1595,7 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "user.bulk" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "tenant.feature-bulk" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
@@ -1579,6 +1642,35 @@ export interface components {
             tenant_id: number | null;
             tenant_name: string | null;
             changes: components["schemas"]["AuditChange"][];
+            /**
+             * Format: date-time
+             * @description Until when `POST /api/audit/{id}/undo` may undo this change (10 minutes after `at`; the instant stays once passed); null when it cannot be undone (its operation has no safe inverse, or it was undone).
+             */
+            undoable_until: string | null;
+            /** @description The record that undid this one; null when not undone. */
+            undone_by: number | null;
+            /** @description The record this one undoes; null for a change that is not an undo. */
+            undo_of: number | null;
+        };
+        AuditUndo: {
+            undone: components["schemas"]["Id"];
+            by: components["schemas"]["Id"];
+        };
+        UndoConflict: {
+            message: string;
+            field?: string;
+            /** @enum {string} */
+            error?: "undo_conflict" | "undo_expired" | "already_undone" | "not_undoable" | "own_account" | "email_taken" | "username_taken" | "user_limit_reached" | "tenant_deleted";
+            conflicts?: {
+                record_id: components["schemas"]["Id"];
+                target_id: number;
+                target_name: string | null;
+                fields: {
+                    field: string;
+                    recorded: string | null;
+                    current: string | null;
+                }[];
+            }[];
         };
         AuditPage: {
             data: components["schemas"]["AuditRecord"][];
@@ -2177,6 +2269,42 @@ export interface components {
             page: number;
             limit: number;
             last_page: number;
+        };
+        UserBulkRequest: {
+            /** @enum {string} */
+            action: "block" | "unblock" | "require_two_factor" | "end_sessions" | "delete";
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            /** @description How many rows the whole selection has (the batch's record says so); default the ids sent. */
+            total?: number;
+        };
+        TenantFeatureBulkRequest: {
+            option: components["schemas"]["FeatureOption"];
+            enabled: boolean;
+            ids: components["schemas"]["BulkIds"];
+            /** @description true: decide every row, write nothing. */
+            dry_run: boolean;
+            batch_id?: components["schemas"]["Id"];
+            total?: number;
+        };
+        /** @description The rows of this chunk (a repeated id counts once); a larger selection goes in chunks of one batch. */
+        BulkIds: components["schemas"]["Id"][];
+        BulkAnswer: {
+            /** @description The batch's audit record (null on a dry run); later chunks and retries send it back. */
+            batch_id: number | null;
+            results: components["schemas"]["BulkResult"][];
+        };
+        BulkResult: {
+            id: components["schemas"]["Id"];
+            /** @description Null for a row the caller may not see (`not_found`). */
+            name: string | null;
+            /** @enum {string} */
+            outcome: "change" | "unchanged" | "refused" | "changed" | "failed";
+            /** @description Why a row was refused or failed: the single action's answer (`not_found`, `forbidden`, `own_account`, `deleted`, another `Conflict.error`, `conflict`), or `failed` for a server fault. */
+            reason?: string;
+            message?: string;
         };
         IdRequest: {
             id: components["schemas"]["Id"];
@@ -3255,6 +3383,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 2,
+                     *           "version": 3,
                      *           "name": "Olívia Operadora",
                      *           "username": "operador",
                      *           "email": "operador@demo.local",
@@ -3271,12 +3400,14 @@ export interface operations {
                      *             "display_name": "Operador",
                      *             "has_permission_routes": [
                      *               "users"
-                     *             ]
+                     *             ],
+                     *             "version": 1
                      *           },
                      *           "userDepartment": {
                      *             "id": 1,
                      *             "name": "Atendimento",
-                     *             "activated": true
+                     *             "activated": true,
+                     *             "version": 1
                      *           },
                      *           "userInstances": []
                      *         }
@@ -3539,6 +3670,81 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    userBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "block",
+                 *       "ids": [
+                 *         12,
+                 *         13,
+                 *         14,
+                 *         99
+                 *       ],
+                 *       "dry_run": false,
+                 *       "total": 4
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5117,6 +5323,80 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    tenantFeatureBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "option": "chatbot",
+                 *       "enabled": true,
+                 *       "ids": [
+                 *         3,
+                 *         4,
+                 *         5
+                 *       ],
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantFeatureBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per distinct id, in the order sent. Dry run: `change` / `unchanged` / `refused`, nothing written, `batch_id` null. Real run: `changed` / `unchanged` / `refused` / `failed`, with the batch's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "batch_id": 4120,
+                     *       "results": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Joana Silva",
+                     *           "outcome": "changed"
+                     *         },
+                     *         {
+                     *           "id": 13,
+                     *           "name": "Pedro Lima",
+                     *           "outcome": "unchanged"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "name": "Ana Souza",
+                     *           "outcome": "refused",
+                     *           "reason": "forbidden",
+                     *           "message": "only an administrador acts on an administrador"
+                     *         },
+                     *         {
+                     *           "id": 99,
+                     *           "name": null,
+                     *           "outcome": "refused",
+                     *           "reason": "not_found",
+                     *           "message": "Not found"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAnswer"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     tenantSyncAnalytics: {
         parameters: {
             query: {
@@ -6409,7 +6689,10 @@ export interface operations {
                      *               "before": "5",
                      *               "after": "200"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "undoable_until": "2026-11-25T14:12:11.512Z",
+                     *           "undone_by": null,
+                     *           "undo_of": null
                      *         }
                      *       ],
                      *       "next": "1043"
@@ -6628,6 +6911,53 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undone; `by` is the first reversing record. */
+            200: {
+                headers: {
+                    /** @description The first reversing record (offer to undo the undo). */
+                    "x-audit-record"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "undone": 1043,
+                     *       "by": 1051
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditUndo"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not undone (see the description for each `error`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndoConflict"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];

@@ -94,6 +94,7 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/tenant/sheets/login_failures'],
   // The audit log (docs/product.md, Audit log).
   ['get', '/api/audit'],
+  ['post', '/api/audit/{id}/undo'],
   // The socket's single-use ticket (contracts/socket.md §1.1): the token never travels in its URL.
   ['post', '/api/auth/socket-ticket'],
   // Removing a soft-deleted tenant for good (a conformance run leaves nothing behind).
@@ -124,6 +125,9 @@ const EXTENSIONS: [string, string][] = [
   ['post', '/api/views'],
   ['put', '/api/views/{id}'],
   ['delete', '/api/views/{id}'],
+  // Bulk actions with a dry run (docs/lists.md, Bulk actions).
+  ['post', '/api/users/bulk'],
+  ['post', '/api/tenant/features/bulk'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -101,6 +101,9 @@ const PERSON: SupportPerson = supportPerson({
       tenant_id: 2,
       tenant_name: 'farmacia-central',
       changes: [],
+      undoable_until: null,
+      undone_by: null,
+      undo_of: null,
     },
   ],
 });

@@ -230,6 +230,21 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
       body: { option: off.option, enabled: true, tenantName },
     });
   else check('featureUpdate', 'rest', 0, ['not exercised: the server lists no feature option']);
+  // Bulk (docs/lists.md, Bulk actions): the same option off again across the one tenant, dry run first.
+  if (off && tenantId && c.inProfile('tenantFeatureBulk')) {
+    const body = { option: off.option, enabled: false, ids: [tenantId] };
+    const outcome = (answer: unknown) => asRecord(asArray(asRecord(answer).results)[0]).outcome;
+    const dry = await rest('tenantFeatureBulk', 'POST', '/api/tenant/features/bulk', 200, {
+      body: { ...body, dry_run: true },
+    });
+    const done = await rest('tenantFeatureBulk', 'POST', '/api/tenant/features/bulk', 200, {
+      body: { ...body, dry_run: false },
+    });
+    const problems: string[] = [];
+    if (outcome(dry) !== 'change') problems.push(`the dry run answered ${String(outcome(dry))}, not change`);
+    if (outcome(done) !== 'changed') problems.push(`the run answered ${String(outcome(done))}, not changed`);
+    check('tenantFeatureBulk (dry run, then run)', 'rest', 200, problems);
+  }
   await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
     query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
   });

@@ -471,7 +471,46 @@ export async function softDeleteAndRestore(c: ConformanceClient, tenants: RunTen
     if (!(await findIn(false))) problems.push('a restored tenant is missing from the paginated list');
     if (await findIn(true)) problems.push('a restored tenant is still in the list with only_deleted');
     check('soft delete / restore', 'rest', 200, problems);
+    await undoRestore(c, tenantId, findIn);
   }
+}
+
+/**
+ * Undo on the server (contracts/openapi.yaml `auditUndo`): the restore just made is undone (the tenant is
+ * deleted again), the undo is undone (restored again, as the run leaves it), and the first record,
+ * undone already, is refused (409 `already_undone`).
+ */
+async function undoRestore(
+  c: ConformanceClient,
+  tenantId: number,
+  findIn: (onlyDeleted: boolean) => Promise<Record<string, unknown> | undefined>,
+): Promise<void> {
+  const { rest, http, check } = c;
+  if (!c.inProfile('auditUndo') || !c.inProfile('auditList')) return;
+  const latest = async (operation: string): Promise<Record<string, unknown> | undefined> =>
+    asArray(
+      asRecord(
+        (
+          await http('GET', '/api/audit', {
+            query: { operation, targetType: 'tenant', targetId: tenantId, limit: 1 },
+          })
+        ).json,
+      ).data,
+    ).map(asRecord)[0];
+  const record = await latest('tenant.restore');
+  if (typeof record?.id !== 'number' || typeof record.undoable_until !== 'string') {
+    check('auditUndo', 'rest', 0, ['the restore just made is not in the audit log as undoable']);
+    return;
+  }
+  const problems: string[] = [];
+  const undone = asRecord(await rest('auditUndo', 'POST', `/api/audit/${record.id}/undo`, 200));
+  if (!(await findIn(true))) problems.push('an undone restore left the tenant live');
+  if (typeof undone.by === 'number') {
+    await rest('auditUndo', 'POST', `/api/audit/${undone.by}/undo`, 200, {}, 'auditUndo (the undo undone)');
+    if (!(await findIn(false))) problems.push('an undone undo left the tenant deleted');
+  } else problems.push('auditUndo answered no reversing record');
+  await rest('auditUndo', 'POST', `/api/audit/${record.id}/undo`, 409, {}, 'auditUndo (undone already: 409)');
+  check('undo / undo of the undo', 'rest', 200, problems);
 }
 
 /**
@@ -561,9 +600,34 @@ async function supportCredentials(c: ConformanceClient, path: string, email: unk
   await rest('supportResetLink', 'POST', `${path}/reset-link`, status.enabled === false ? 503 : 200, { body: {} });
 }
 
+/**
+ * Bulk actions on users (docs/lists.md, Bulk actions) on the live throwaway user: a dry run says the block
+ * would change it and writes nothing; the real run blocks it in a new batch; an unblock puts it back.
+ */
+async function bulkUsers(c: ConformanceClient, userId: number): Promise<void> {
+  const { rest, check } = c;
+  if (!c.inProfile('userBulk')) return;
+  const outcome = (answer: unknown) => asRecord(asArray(asRecord(answer).results)[0]).outcome;
+  const problems: string[] = [];
+  const bulk = (action: string, dry_run: boolean) =>
+    rest('userBulk', 'POST', '/api/users/bulk', 200, { body: { action, ids: [userId], dry_run } });
+  const dry = await bulk('block', true);
+  if (outcome(dry) !== 'change') problems.push(`a dry run of block answered ${String(outcome(dry))}, not change`);
+  if (asRecord(dry).batch_id !== null) problems.push('a dry run answered a batch_id');
+  const blocked = await bulk('block', false);
+  if (outcome(blocked) !== 'changed') problems.push(`block answered ${String(outcome(blocked))}, not changed`);
+  if (typeof asRecord(blocked).batch_id !== 'number') problems.push('a real run answered no batch_id');
+  const again = await bulk('block', true);
+  if (outcome(again) !== 'unchanged') problems.push(`a second block's dry run answered ${String(outcome(again))}`);
+  const unblocked = await bulk('unblock', false);
+  if (outcome(unblocked) !== 'changed') problems.push(`unblock answered ${String(outcome(unblocked))}, not changed`);
+  check('userBulk (dry run, block, unblock)', 'rest', 200, problems);
+}
+
 /** The REST throwaway user goes last, then logout. */
 export async function deleteUserAndLogOut(c: ConformanceClient, userId: number | undefined): Promise<void> {
   const { rest, check, loginToken, expect401, email } = c;
+  if (userId) await bulkUsers(c, userId);
   if (userId) await rest('userDelete', 'DELETE', `/api/users/${userId}`, 200);
   if (userId) await supportDesk(c, userId);
   const session = await loginToken();

@@ -10,6 +10,11 @@
 export interface Origin {
   requestId: string | null;
   address: string | null;
+  /**
+   * The bulk run a change belongs to (docs/lists.md, Bulk actions): the id of the batch's audit record,
+   * written on each row's record (server/src/audit/trail.ts, `audit_log.batch_id`). Absent outside one.
+   */
+  batchId?: number;
 }
 
 /** The claims of a session token (server/src/auth/tokens.ts; docs/security.md §1). */

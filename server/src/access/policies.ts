@@ -65,6 +65,8 @@ const ACT_ON = 'the caller holds every permission the target user holds; only an
 const NOT_OWN = 'never on its own account';
 /** Giving a role: its permissions are a subset of the caller's (./escalation.ts `assertMayGrant`). */
 const GRANT = "the role's permissions are a subset of the caller's; only an administrador grants administrador";
+/** An undo (server/src/undo/service.ts) puts back a recorded change in the undo's transaction. */
+const UNDO = "undoes a recorded change: the target still holds the record's after values";
 
 export const POLICIES = {
   auth: {
@@ -116,6 +118,16 @@ export const POLICIES = {
       selfService: 'confirming its own enrolled two-factor',
       rules: [ACT_ON],
     }),
+    revert: route(['users'], { rules: [UNDO, ACT_ON, GRANT, 'nobody blocks, deletes or re-roles itself'] }),
+    bulk: route(['users'], {
+      rules: [
+        "each row through the single action's method and policy (setBlocked, updateSettings, disconnect, remove)",
+        ACT_ON,
+        'never on its own account (own_account)',
+        "another tenant's user is not found, except for staff",
+        'a batch is continued only by the user who started it, for the same action, within the hour',
+      ],
+    }),
   },
   tenants: {
     resolve: signedIn({ rules: ['another tenant than its own only for staff'] }),
@@ -132,6 +144,14 @@ export const POLICIES = {
     setPlan: staff(['tenants']),
     features: route(['tenants'], { tenantArg: 0 }),
     setFeature: staff(['tenants'], { tenantArg: 0 }),
+    revert: staff(['tenants'], { rules: [UNDO, 'nobody deletes its own tenant'] }),
+    featureBulk: staff(['tenants'], {
+      rules: [
+        'each row through setFeature and its policy',
+        'a deleted tenant is refused (deleted)',
+        'a batch is continued only by the user who started it, for the same action, within the hour',
+      ],
+    }),
   },
   roles: {
     list: route(['roles-list', 'roles-edit', 'users']),
@@ -149,11 +169,15 @@ export const POLICIES = {
     permissions: route(ROLES_READ),
     permissionCategories: route(ROLES_READ),
     permissionsOf: signedIn({ rules: ["its own permissions; another user's with `users` or `roles-list`"] }),
+    revert: staff(['roles-edit'], {
+      rules: [UNDO, 'as setPermissions and rename: only permissions the caller holds, never its own role'],
+    }),
   },
   departments: {
     list: route(['users'], { tenantArg: 0 }),
     create: route(['users'], { tenantArg: 0 }),
     update: route(['users'], { tenantArg: 0 }),
+    revert: route(['users'], { rules: [UNDO, 'its own tenant only, except for staff'] }),
   },
   instances: {
     list: route(['tenants'], { tenantArg: 0 }),
@@ -164,6 +188,9 @@ export const POLICIES = {
     connections: route(['tenants'], { tenantArg: 0 }),
     createConnection: route(['tenants'], { tenantArg: 0 }),
     updateConnection: route(['tenants'], { tenantArg: 0 }),
+    revert: route(['tenants'], {
+      rules: [UNDO, 'its own tenant only, except for staff', 'billing flags (official, unlimited) only by staff'],
+    }),
   },
   reports: {
     syncAnalytics: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
@@ -198,6 +225,12 @@ export const POLICIES = {
     create: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
     update: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
     remove: signedIn({ rules: ['own views only'] }),
+  },
+  undo: {
+    // Who may make the change may undo it: the service of the undone operation decides (its `revert`).
+    undo: signedIn({
+      rules: ["the undone operation's own policy and rules", "its own tenant's records only, except for staff"],
+    }),
   },
   health: {
     databaseReachable: anyone('readiness probe'),

@@ -339,6 +339,10 @@ describe.each([
         tenant_id: expect.any(Number),
         tenant_name: 'auditoria-mascara',
         changes: [{ field: 'plan', before: '"starter"', after: '"enterprise"' }],
+        // A plan change can be undone for 10 minutes (server/src/audit/undo.ts); nothing undid it.
+        undoable_until: new Date(Date.parse(records.get(scene.staffRecord)?.at ?? '') + 600_000).toISOString(),
+        undone_by: null,
+        undo_of: null,
       });
       // Its own people and the server's own work are shown as they are.
       expect(records.get(scene.ownRecord)).toMatchObject({

@@ -116,3 +116,50 @@ export async function purgedSince(db: Db, since: Date): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** One record by id, its changes parsed; undefined when there is none. */
+export async function auditRecord(db: Db, id: number): Promise<AuditRow | undefined> {
+  const row = await db.selectFrom('audit_log').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined
+    ? undefined
+    : {
+        ...row,
+        at: new Date(row.at),
+        changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
+      };
+}
+
+/**
+ * Locks record `id` for the rest of the transaction (a row lock fires no trigger, so the immutability
+ * trigger of migration 0015 lets it be): concurrent undos of one record run one after the other.
+ */
+export async function lockAuditRecord(trx: Transaction<Database>, id: number): Promise<void> {
+  await trx.selectFrom('audit_log').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+/** The record that undid record `id` (migration 0024 `undo_of`), or null. */
+export async function undoneBy(db: Db, id: number): Promise<number | null> {
+  const row = await db.selectFrom('audit_log').select('id').where('undo_of', '=', id).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** For each of `ids`, the record that undid it, if any. */
+export async function undoneByOf(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'undo_of'])
+    .where('undo_of', 'in', [...ids])
+    .execute();
+  return new Map(rows.flatMap((r) => (r.undo_of === null ? [] : [[r.undo_of, r.id] as const])));
+}
+
+/** The rows' records of batch `id` (a bulk run, migration 0022), oldest first. */
+export async function batchRecords(db: Db, id: number): Promise<AuditRow[]> {
+  const rows = await db.selectFrom('audit_log').selectAll().where('batch_id', '=', id).orderBy('id').execute();
+  return rows.map((row) => ({
+    ...row,
+    at: new Date(row.at),
+    changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
+  }));
+}

@@ -15,7 +15,15 @@ import { guardService } from '../access/guard';
 import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../base/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
-import { auditPage, tenantIdByName, type AuditFilter, type AuditRow, type ReadAuditRow } from './repository';
+import {
+  auditPage,
+  tenantIdByName,
+  undoneByOf,
+  type AuditFilter,
+  type AuditRow,
+  type ReadAuditRow,
+} from './repository';
+import { undoableUntil } from './undo';
 
 /**
  * Reading the audit log (docs/product.md, Audit log): REST `GET /api/audit` (auditList) and GraphQL
@@ -153,11 +161,16 @@ export function readAs(reader: Actor, backofficeTenantId: number | undefined, ro
   };
 }
 
-export function toAuditRecord({ target_version: _version, ...row }: ReadAuditRow): AuditRecordDto {
+export function toAuditRecord(
+  { target_version: _version, ...row }: ReadAuditRow,
+  undoneBy: number | null = null,
+): AuditRecordDto {
   // The writer (./trail.ts) stores only names of src/domain/audit.ts. The target's version serves stale
   // saves (./versions.ts); the contract's record does not carry it.
   return {
     ...row,
+    undoable_until: undoableUntil(row, undoneBy)?.toISOString() ?? null,
+    undone_by: undoneBy,
     at: row.at.toISOString(),
     operation: row.operation as AuditOperation,
     target_type: row.target_type as AuditTargetType,
@@ -192,8 +205,13 @@ export function createAuditService({
       const [rows, staffTenant] = await Promise.all([auditPage(db, filter, after, limit + 1), backoffice()]);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
+      // Which of the page's records were undone, and by which (server/src/undo/service.ts).
+      const undone = await undoneByOf(
+        db,
+        page.map((row) => row.id),
+      );
       return {
-        data: page.map((row) => toAuditRecord(readAs(actor, staffTenant, row))),
+        data: page.map((row) => toAuditRecord(readAs(actor, staffTenant, row), undone.get(row.id) ?? null)),
         next: rows.length > limit && last ? String(last.id) : null,
       };
     },

@@ -5,6 +5,7 @@ import type { EventBus, EventTenant } from '../base/events';
 import type { Actor, Origin } from '../access/caller';
 import type { DomainError } from '../base/domain-error';
 import { raiseOrRead, staleError, versionedTarget, VERSIONING, type VersionedTarget } from './versions';
+import { noteRecords } from '../base/request-records';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
@@ -44,6 +45,10 @@ export interface AuditEntry {
    * sent: ./versions.ts). Absent: the trail raises the version itself, when the operation raises one.
    */
   version?: number;
+  /** The record this one undoes (server/src/undo/service.ts; unique, migration 0024). */
+  undoOf?: number;
+  /** The batch record this row belongs to, when not the caller's (`origin.batchId`): an undone batch's rows. */
+  batchId?: number;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -121,6 +126,8 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       tenant_name: sql<string | null>`(select name from tenants where id = ${entry.tenantId})`,
       changes: JSON.stringify(entry.changes ?? []),
       target_version: targetVersion,
+      undo_of: entry.undoOf ?? null,
+      batch_id: entry.batchId ?? who.origin.batchId ?? null,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();
@@ -142,8 +149,8 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
   };
 }
 
-/** Records to write inside a transaction; what the callback gets. */
-export type Recorder = (entry: AuditEntry) => Promise<void>;
+/** Records to write inside a transaction; what the callback gets. Answers the record's id. */
+export type Recorder = (entry: AuditEntry) => Promise<number>;
 
 export interface AuditTrail {
   /**
@@ -191,10 +198,15 @@ export function createAuditTrail({
       const written: AuditWritten[] = [];
       const result = await db.transaction().execute((trx) =>
         work(trx, async (entry) => {
-          written.push(await writeAudit(trx, who, entry));
+          const one = await writeAudit(trx, who, entry);
+          written.push(one);
+          return one.id;
         }),
       );
       announce(written);
+      // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts).
+      // A bulk run's rows name their batch: the batch is what the toast offers to undo.
+      noteRecords(who.origin.batchId ? [who.origin.batchId] : written.map((w) => w.id));
       return result;
     },
     async write(who, entry) {

@@ -52,6 +52,7 @@ export const VERSIONING: Readonly<Record<AuditOperation, Versioning>> = {
   'user.throttle-lift': null,
   'user.session-end': null,
   'user.restore': 'raise',
+  'user.bulk': null,
   'tenant.create': 'created',
   'tenant.update': 'raise',
   'tenant.delete': 'raise',
@@ -59,6 +60,8 @@ export const VERSIONING: Readonly<Record<AuditOperation, Versioning>> = {
   'tenant.purge': null,
   'tenant.plan': 'raise',
   'tenant.feature': 'raise',
+  // A bulk run's own record (docs/lists.md, Bulk actions): each row's record raises its row's version.
+  'tenant.feature-bulk': null,
   'role.create': 'created',
   'role.rename': 'raise',
   'role.permissions': 'raise',

@@ -64,6 +64,8 @@ export interface DomainErrorDetails {
   limit?: number;
   /** `conflict`: what the conflict is, for operations whose contract names it (contracts/openapi.yaml `Conflict.error`). */
   code?: ConflictCode;
+  /** `conflict` `undo_conflict`: the records whose target changed since, with each field's value now (server/src/undo/service.ts). */
+  undoConflicts?: readonly UndoConflictRow[];
   /** `two_factor_enrolment_required`: the pending secret, its otpauth URI and QR code. */
   enrolment?: { secret: string; otpauth_uri: string; qr_svg: string };
   /** `stale`: the record's current version. */
@@ -165,7 +167,28 @@ export type ConflictCode =
   | 'blocked'
   /** Saved views (docs/lists.md, Views): the caller has a view of this name for the list, or 50 views of it. */
   | 'view_name_taken'
-  | 'view_limit_reached';
+  | 'view_limit_reached'
+  // An undo (docs/lists.md, Undo on the server): the target changed since, the window passed, the record
+  // was undone already, or its operation has no safe inverse.
+  | 'undo_conflict'
+  | 'undo_expired'
+  | 'already_undone'
+  | 'not_undoable';
+
+/** One record of an `undo_conflict`: its target and the fields that hold another value than it left. */
+export interface UndoConflictRow {
+  record_id: number;
+  target_id: number;
+  target_name: string | null;
+  fields: readonly { field: string; recorded: string | null; current: string | null }[];
+}
+
+/** 409 `undo_conflict`: nothing was undone, because these records' targets changed since. */
+export const undoConflict = (rows: readonly UndoConflictRow[]) =>
+  new DomainError('conflict', 'The record changed since this change: nothing was undone', {
+    code: 'undo_conflict',
+    undoConflicts: rows,
+  });
 
 /** A conflict with a code (docs/support-desk.md: `own_account`, …), answered as REST `{ message, error }`. */
 export const conflictCode = (code: ConflictCode, message: string) => new DomainError('conflict', message, { code });

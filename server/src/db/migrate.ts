@@ -20,7 +20,9 @@ import * as retentionIndexes from './migrations/0018-retention-indexes';
 import * as supportDesk from './migrations/0019-support-desk';
 import * as passwordReset from './migrations/0020-password-reset';
 import * as listFilters from './migrations/0021-list-filters';
+import * as auditBatches from './migrations/0022-audit-batches';
 import * as recordVersions from './migrations/0023-record-versions';
+import * as auditUndo from './migrations/0024-audit-undo';
 import * as savedViews from './migrations/0025-saved-views';
 import type { Database } from './schema';
 
@@ -50,7 +52,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019-support-desk': supportDesk,
   '0020-password-reset': passwordReset,
   '0021-list-filters': listFilters,
+  '0022-audit-batches': auditBatches,
   '0023-record-versions': recordVersions,
+  '0024-audit-undo': auditUndo,
   '0025-saved-views': savedViews,
 };
 

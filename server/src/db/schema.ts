@@ -372,6 +372,10 @@ export interface AuditLogTable {
   changes: ColumnType<unknown, string, never>;
   /** The target's version this change produced (the feature set's for `tenant.feature`); null otherwise (migration 0023). */
   target_version: ColumnType<number | null, number | null | undefined, never>;
+  /** The batch's own record, on each row's record of a bulk run (migration 0022); null otherwise. */
+  batch_id: number | null;
+  /** The record this one undoes (migration 0024; unique: a record is undone once). */
+  undo_of: ColumnType<number | null, number | null | undefined, never>;
 }
 
 /** A user's saved view of a list (migration 0025, server/src/views/service.ts). */

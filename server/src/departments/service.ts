@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { changesOf, type AuditTrail } from '../audit/trail';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
@@ -97,6 +98,41 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
         });
         return updated;
       });
+    },
+
+    /**
+     * Undoes a department's recorded change (server/src/undo/service.ts) in the undo's transaction: the
+     * department of the record's tenant (the caller's own, except for staff; else not found) locked, its
+     * values now compared with the record's `after`, then the `before` values put back (a name another
+     * department took since is a conflict).
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const tenantId = step.tenantId;
+      if (tenantId === null || (!actor.originBackoffice && tenantId !== actor.tenantId))
+        throw notFound('Department not found', 'id');
+      const row = await repo.lockTenantDepartment(trx, tenantId, step.targetId);
+      if (!row) throw notFound('Department not found', 'id');
+      const mismatches = mismatchesOf(step.changes, row);
+      if (mismatches.length > 0) return { mismatches };
+      const values = beforeValuesOf(step.changes);
+      const set: { name?: string; activated?: boolean } = {};
+      if (typeof values.name === 'string') {
+        set.name = checkName(values.name);
+        if (await repo.departmentNameTaken(trx, tenantId, set.name, row.id))
+          throw conflict('A department with this name already exists', 'name');
+      }
+      if (typeof values.activated === 'boolean') set.activated = values.activated;
+      const updated = await repo.updateDepartment(trx, row.id, set);
+      if (!updated) throw notFound('Department not found', 'id');
+      await record({
+        operation: 'department.update',
+        target: { id: updated.id, name: updated.name },
+        tenantId,
+        changes: changesOf(row, updated, FIELDS),
+        // The update's own statement raised the version (./repository.ts): the trail must not raise it again.
+        version: updated.version,
+      });
+      return { mismatches: [] };
     },
   });
 }

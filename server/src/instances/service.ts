@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
-import { changesOf, type AuditTrail } from '../audit/trail';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
 import type { Actor } from '../access/caller';
@@ -302,6 +303,72 @@ export function createInstancesService({
         return row.id;
       });
       return connection(tenant, connectionId);
+    },
+
+    /**
+     * Undoes an instance's or a connection's recorded change (server/src/undo/service.ts) in the undo's
+     * transaction: the record of the record's tenant (the caller's own, except for staff; else not found)
+     * locked, its values now compared with the record's `after`, then the `before` values put back with
+     * the operation's rules (billing flags only by staff; a name taken since is a conflict).
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const tenantId = step.tenantId;
+      const missing = step.operation === 'connection.update' ? 'Connection not found' : 'Instance not found';
+      if (tenantId === null || (!actor.originBackoffice && tenantId !== actor.tenantId)) throw notFound(missing, 'id');
+      const values = beforeValuesOf(step.changes);
+      if (step.operation === 'connection.update') {
+        const row = (await repo.lockTenantConnection(trx, tenantId, step.targetId))
+          ? await repo.findTenantConnection(trx, tenantId, step.targetId)
+          : undefined;
+        if (!row) throw notFound(missing, 'id');
+        const mismatches = mismatchesOf(step.changes, row);
+        if (mismatches.length > 0) return { mismatches };
+        const set: { name?: string; activated?: boolean } = {};
+        if (typeof values.name === 'string') {
+          set.name = checkName(values.name);
+          await assertConnectionNameFree(trx, row.instance_id, set.name, row.id);
+        }
+        if (typeof values.activated === 'boolean') set.activated = values.activated;
+        const version = await repo.updateConnection(trx, row.id, set);
+        const after = { ...row, ...set };
+        await record({
+          operation: 'connection.update',
+          target: { id: row.id, name: after.name },
+          tenantId,
+          changes: changesOf(row, after, CONNECTION_FIELDS),
+          // The update's own statement raised the version (./repository.ts): the trail must not raise it again.
+          ...(version === undefined ? {} : { version }),
+        });
+        return { mismatches: [] };
+      }
+      if (step.operation !== 'instance.update')
+        throw new Error(`instances: ${step.operation} is not an instance operation with an inverse`);
+      const row = await repo.lockTenantInstance(trx, tenantId, step.targetId);
+      if (!row) throw notFound(missing, 'id');
+      const mismatches = mismatchesOf(step.changes, row);
+      if (mismatches.length > 0) return { mismatches };
+      const set: { name?: string; activated?: boolean; is_official?: boolean; is_unlimited?: boolean } = {};
+      if (typeof values.name === 'string') {
+        set.name = checkName(values.name);
+        await assertNameFree(trx, { id: tenantId, name: '' }, set.name, row.id);
+      }
+      if (typeof values.activated === 'boolean') set.activated = values.activated;
+      for (const flag of ['is_official', 'is_unlimited'] as const)
+        if (typeof values[flag] === 'boolean') {
+          if (values[flag] !== row[flag] && !actor.originBackoffice) throw billingFlags();
+          set[flag] = values[flag];
+        }
+      const updated = await repo.updateInstance(trx, row.id, set);
+      if (!updated) throw notFound(missing, 'id');
+      await record({
+        operation: 'instance.update',
+        target: { id: updated.id, name: updated.name },
+        tenantId,
+        changes: changesOf(row, updated, INSTANCE_FIELDS),
+        // The update's own statement raised the version (./repository.ts): the trail must not raise it again.
+        version: updated.version,
+      });
+      return { mismatches: [], afterCommit: async () => void (await publish(updated.id)) };
     },
   });
 }

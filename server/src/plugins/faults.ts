@@ -14,6 +14,11 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable';
  * A rule fires for requests of one operation: REST by `operationId` (contracts/openapi.yaml), GraphQL by
  * `operationName`. `match` narrows it to requests whose input (REST: path, query and body merged;
  * GraphQL: variables) has every listed property equal. `times` (default: unlimited) counts firings.
+ *
+ * Bulk operations ({@link ROW_OPERATIONS}) answer for one row too (docs/lists.md, Bulk actions): a rule of
+ * such an operation whose `match` names `id` fires for the row with that id (the request's input with
+ * `id` set to the row's), which then fails (`outcome: failed`) while the other rows run; the request
+ * answers 200. Such a rule never fires for the whole request.
  * The hook runs after validation and authentication, so a faulted request is one the server would have
  * executed. Answers carry `x-fault-injected: <rule id>`.
  */
@@ -51,7 +56,14 @@ export interface FaultInjector {
   add(rules: readonly FaultRule[]): ActiveFault[];
   list(): ActiveFault[];
   clear(): void;
+  /** A rule for one row of a bulk operation: the message the row fails with, or undefined (it runs). */
+  row(operationId: string, input: Record<string, unknown>, id: number): string | undefined;
 }
+
+/** The operations whose rows run one by one, and so take a fault per row (`match: { id }`). */
+export const ROW_OPERATIONS: ReadonlySet<string> = new Set(['userBulk', 'tenantFeatureBulk']);
+
+const isRowRule = (rule: FaultRule) => ROW_OPERATIONS.has(rule.operationId) && rule.match?.id !== undefined;
 
 export function registerFaults(fastify: FastifyInstance, initial: readonly FaultRule[]): FaultInjector {
   let nextId = 1;
@@ -66,14 +78,19 @@ export function registerFaults(fastify: FastifyInstance, initial: readonly Fault
     clear() {
       active = [];
     },
+    row(operationId, input, id) {
+      const rule = take(operationId, { ...input, id }, true);
+      return rule === undefined ? undefined : `Injected fault (HTTP ${rule.status}, rule ${rule.id})`;
+    },
   };
   injector.add(initial);
   fastify.log.warn({ rules: initial.length }, 'FAULT INJECTION IS ON (FAULT_INJECTION=1): test use only');
 
-  function take(operationId: string, input: Record<string, unknown>): ActiveFault | undefined {
+  function take(operationId: string, input: Record<string, unknown>, row = false): ActiveFault | undefined {
     const rule = active.find(
       (r) =>
         r.operationId === operationId &&
+        isRowRule(r) === row &&
         (r.remaining === null || r.remaining > 0) &&
         Object.entries(r.match ?? {}).every(([key, value]) => isDeepStrictEqual(input[key], value)),
     );

@@ -6,12 +6,14 @@ import { caller, type Handler, type HandlerDeps } from './types';
  * or — when the client prefers `text/csv` — every matching record streamed as CSV.
  */
 export function auditHandlers({ services }: HandlerDeps) {
-  const { audit } = services;
+  const { audit, undo } = services;
   const auditList: Handler<'auditList'> = async (request, reply) => {
     if (!prefersCsv(request)) return audit.list(caller(request), request.query);
     const csv = await audit.csv(caller(request), request.query);
     await sendCsv(reply, csv.fileName, csv.lines());
     return undefined;
   };
-  return { auditList };
+  /** Undo a recorded change (server/src/undo/service.ts); `x-audit-record` names the reversing record. */
+  const auditUndo: Handler<'auditUndo'> = async (request) => undo.undo(caller(request), request.params.id);
+  return { auditList, auditUndo };
 }

@@ -68,6 +68,7 @@ export function restAnswerOf(error: DomainError, request: FastifyRequest): RestA
           message: error.message,
           ...(field === undefined ? {} : { field }),
           ...(error.details.code === undefined ? {} : { error: error.details.code }),
+          ...(error.details.undoConflicts === undefined ? {} : { conflicts: error.details.undoConflicts }),
         },
         headers: {},
       };

@@ -37,6 +37,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   supportTemporaryPassword: 'supportCredentials.temporaryPassword',
   supportResetLink: 'supportCredentials.resetLink',
   userSettingsUpdate: 'users.updateSettings',
+  userBulk: 'users.bulk',
   twoFactorStatus: 'auth.twoFactorStatus',
   twoFactorEnrol: 'auth.twoFactorEnrol',
   twoFactorVerify: 'auth.twoFactorVerify',
@@ -58,6 +59,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   sheetLoginFailures: 'reports.loginFailureSheet',
   featureList: 'tenants.features',
   featureUpdate: 'tenants.setFeature',
+  tenantFeatureBulk: 'tenants.featureBulk',
   tenantSyncAnalytics: 'reports.syncAnalytics',
   tenantGenerateCampaignStatusWebhook: 'reports.campaignStatusWebhook',
   dashboardReport: 'reports.loginFailures',
@@ -89,6 +91,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   dashboardTimeseries: 'reports.timeseries',
   dashboardProductivity: 'reports.productivity',
   auditList: 'audit.list',
+  auditUndo: 'undo.undo',
   healthLive: null,
   healthReady: 'health.databaseReachable',
 };

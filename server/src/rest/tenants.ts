@@ -1,10 +1,10 @@
 import { exportLanguage } from '../base/csv-stream';
 import { sendCsv } from './csv-http';
-import { caller, type Handler, type HandlerDeps } from './types';
+import { caller, recordRowDenials, type Handler, type HandlerDeps } from './types';
 import { isBroken } from '../base/broken-promises';
 
 /** REST `/api/tenant…`: parse, call the tenants service (server/src/tenants/service.ts), answer. */
-export function tenantHandlers({ services }: HandlerDeps) {
+export function tenantHandlers({ services, faults }: HandlerDeps) {
   const { tenants } = services;
 
   const tenantList: Handler<'tenantList'> = async (request) =>
@@ -39,7 +39,28 @@ export function tenantHandlers({ services }: HandlerDeps) {
     return tenants.setFeature(actor, await tenants.resolve(actor, tenantName), option, enabled, version);
   };
 
+  const tenantFeatureBulk: Handler<'tenantFeatureBulk'> = async (request) => {
+    const actor = caller(request);
+    const { option, enabled, ids, dry_run, batch_id, total } = request.body;
+    const answer = await tenants.featureBulk(
+      actor,
+      { option, enabled, ids, dryRun: dry_run, batchId: batch_id, total },
+      { fault: faults && ((id) => faults.row('tenantFeatureBulk', request.body, id)), log: request.log },
+    );
+    if (!dry_run)
+      await recordRowDenials(
+        services,
+        actor,
+        'POST /api/tenant/features/bulk',
+        ['tenants'],
+        answer.results,
+        request.log,
+      );
+    return answer;
+  };
+
   return {
+    tenantFeatureBulk,
     tenantPaginated,
     tenantIds,
     tenantExport,

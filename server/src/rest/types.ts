@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { operations } from '../../../src/generated/openapi';
 import type { TokenService } from '../auth/tokens';
@@ -8,6 +8,7 @@ import { unauthorized } from '../base/errors';
 import type { EventBus } from '../base/events';
 import type { Actor } from '../access/caller';
 import type { Services } from '../services';
+import type { FaultInjector } from '../plugins/faults';
 
 export type OperationId = keyof operations;
 
@@ -39,6 +40,8 @@ export interface HandlerDeps {
   events: EventBus;
   /** The domain services (server/src/services.ts), shared with the GraphQL adapter. */
   services: Services;
+  /** The fault injector (server/src/plugins/faults.ts), only with FAULT_INJECTION=1: faults per row of a bulk run. */
+  faults?: FaultInjector | undefined;
 }
 
 export type Handler<Id extends OperationId> = (
@@ -47,6 +50,28 @@ export type Handler<Id extends OperationId> = (
 ) => Promise<OkOf<Id> | void>;
 
 export type Operations = { [Id in OperationId]: Handler<Id> };
+
+/**
+ * A real bulk run's rows refused as `forbidden` are denials like the single action's 403 (server/src/app.ts
+ * records those as `access.denied`): one record per such row, so probing by bulk leaves the same trail.
+ * A dry run writes nothing, denials included: it asks what would happen and attempts nothing.
+ */
+export async function recordRowDenials(
+  services: Services,
+  actor: Actor,
+  operation: string,
+  required: readonly string[],
+  results: readonly { id: number; outcome: string; reason?: string; message?: string }[],
+  log: FastifyBaseLogger,
+): Promise<void> {
+  for (const row of results)
+    if (row.reason === 'forbidden')
+      await services.auth.recordDenial(
+        actor,
+        { operation, required, reason: `row ${row.id}: ${row.message ?? 'Forbidden'}` },
+        log,
+      );
+}
 
 /** The caller of an authenticated operation (the preHandler guarantees it is set). */
 export function caller(request: FastifyRequest): Actor {

@@ -4,7 +4,6 @@ import type { UserPatch } from '../users/service';
 import { checkUserFilter, type UserListSort } from '../users/list';
 import { exportLanguage } from '../base/csv-stream';
 import { sendCsv } from './csv-http';
-import { caller, type Handler, type HandlerDeps, type OperationId, type QueryOf } from './types';
 
 /** The filters and order of `userPage`, `userIds` and `userExport` (contracts/openapi.yaml, `UserFilter*`). */
 function listQuery(query: QueryOf<'userIds'>) {
@@ -19,6 +18,7 @@ function listQuery(query: QueryOf<'userIds'>) {
   const order: UserListSort = { sort: query.sort ?? 'name', dir: query.dir ?? 'asc' };
   return { filter, order };
 }
+import { caller, recordRowDenials, type Handler, type HandlerDeps, type OperationId, type QueryOf } from './types';
 
 /**
  * Permission rules that depend on the body, asked before the body is validated (server/src/app.ts):
@@ -46,7 +46,7 @@ export function bodyPermissionChecks(): Partial<Record<OperationId, (request: Fa
 }
 
 /** REST `/api/users…` and `/api/user-settings/{id}`: parse, call the users service (server/src/users/service.ts), answer. */
-export function userHandlers({ services }: HandlerDeps) {
+export function userHandlers({ services, faults }: HandlerDeps) {
   const { users, tenants } = services;
   /** REST names a user by id alone: any user the caller may see. */
   const anyVisible = { tenantId: null };
@@ -118,6 +118,20 @@ export function userHandlers({ services }: HandlerDeps) {
   const userSettingsUpdate: Handler<'userSettingsUpdate'> = async (request) =>
     users.updateSettings(caller(request), anyVisible, request.params.id, request.body);
 
+  const userBulk: Handler<'userBulk'> = async (request) => {
+    const actor = caller(request);
+    const { action, ids, dry_run, batch_id, total } = request.body;
+    const answer = await users.bulk(
+      actor,
+      anyVisible,
+      { action, ids, dryRun: dry_run, batchId: batch_id, total },
+      { fault: faults && ((id) => faults.row('userBulk', request.body, id)), log: request.log },
+    );
+    if (!dry_run)
+      await recordRowDenials(services, actor, 'POST /api/users/bulk', ['users'], answer.results, request.log);
+    return answer;
+  };
+
   return {
     userList,
     userPage,
@@ -131,5 +145,6 @@ export function userHandlers({ services }: HandlerDeps) {
     userSetBlocked,
     userDelete,
     userSettingsUpdate,
+    userBulk,
   };
 }

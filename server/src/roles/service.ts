@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import { changesOf, type AuditTrail } from '../audit/trail';
+import type { Kysely, Transaction } from 'kysely';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import type { Database } from '../db/schema';
 import type { EventBus } from '../base/events';
 import type { Actor } from '../access/caller';
@@ -168,6 +169,62 @@ export function createRolesService({
       // After the commit: every signed-in holder reloads its permitted routes (contracts/socket.md §3).
       events.publishToEveryTenant('RolePermissionsChanged', { roleId });
       return get(roleId);
+    },
+
+    /**
+     * Undoes a role's recorded rename or permission change (server/src/undo/service.ts) in the undo's
+     * transaction: the role's row locked, its values now compared with the record's `after` (any other
+     * value: the mismatches, nothing written), then the `before` values put back with the operation's
+     * rules (the administrador role renamed only by an administrador; only permissions the caller holds,
+     * never its own role).
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const role = await repo.lockRole(trx, step.targetId);
+      if (!role) throw notFound('Role not found', 'id');
+      const values = beforeValuesOf(step.changes);
+      if (step.operation === 'role.rename') {
+        const mismatches = mismatchesOf(step.changes, role);
+        if (mismatches.length > 0) return { mismatches };
+        if (role.name === ADMIN_ROLE && actor.role !== ADMIN_ROLE)
+          throw forbidden([], 'only an administrador may rename the administrador role');
+        const value = checkDisplayName(String(values.display_name));
+        const version = await repo.renameRole(trx, role.id, value);
+        await record({
+          operation: 'role.rename',
+          target: { id: role.id, name: value },
+          tenantId: null,
+          changes: changesOf(role, { display_name: value }, ['display_name']),
+          // The rename's own statement raised the version (./repository.ts): the trail must not raise it again.
+          ...(version === undefined ? {} : { version }),
+        });
+        return { mismatches: [] };
+      }
+      if (step.operation !== 'role.permissions')
+        throw new Error(`roles: ${step.operation} is not a role operation with an inverse`);
+      if (holdsEveryRoute(role.name)) throw conflict('The administrador role always holds every permission', 'roleId');
+      const before = (await repo.grantedRoutes(trx, role.id)).sort();
+      const mismatches = mismatchesOf(step.changes, { permissions: before });
+      if (mismatches.length > 0) return { mismatches };
+      const wanted = Array.isArray(values.permissions) ? (values.permissions as string[]) : [];
+      const rows = await repo.permissionsNamed(trx, wanted);
+      assertMayEditRole(actor, role, before, wanted);
+      await repo.replaceRolePermissions(
+        trx,
+        role.id,
+        rows.map((r) => r.id),
+      );
+      await record({
+        operation: 'role.permissions',
+        target: { id: role.id, name: role.display_name },
+        tenantId: null,
+        changes: changesOf({ permissions: before }, { permissions: rows.map((r) => r.route_name).sort() }, [
+          'permissions',
+        ]),
+      });
+      return {
+        mismatches: [],
+        afterCommit: () => events.publishToEveryTenant('RolePermissionsChanged', { roleId: role.id }),
+      };
     },
 
     /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { liveSession } from '../users/repository';
 
 /**
  * The support desk's reads and writes (docs/support-desk.md), SQL only; the rules are ./service.ts's.
@@ -192,12 +193,8 @@ export function attemptsOf(db: Db, email: string, limit = 50) {
     .execute();
 }
 
-/**
- * A session is live while it is not revoked and its refresh window is not over; a session from before
- * migration 0019 has no stored window and is taken at the longest one (`longestWindowSeconds`).
- */
-const live = (longestWindowSeconds: number) =>
-  sql<boolean>`revoked_at is null and coalesce(refresh_until, created_at + ${longestWindowSeconds} * interval '1 second') > now()`;
+// A live session: not revoked, its refresh window not over (server/src/users/repository.ts `liveSession`).
+const live = liveSession;
 
 /** The user's live sessions, most recently used first. */
 export function liveSessionsOf(db: Db, userId: number, longestWindowSeconds: number) {

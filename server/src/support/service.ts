@@ -3,7 +3,7 @@ import type { components } from '../../../src/generated/openapi';
 import type { Actor } from '../access/caller';
 import { assertMayActOn } from '../access/escalation';
 import { guardService } from '../access/guard';
-import { tenantIdByName, auditPage } from '../audit/repository';
+import { tenantIdByName, auditPage, undoneByOf } from '../audit/repository';
 import { readAs, toAuditRecord } from '../audit/service';
 import { auditWho, changesOf, type AuditTrail } from '../audit/trail';
 import { retryAfter, type Failures } from '../auth/attempts';
@@ -152,6 +152,11 @@ export function createSupportService({ db, config, tokens, audit, reset }: Suppo
         .executeTakeFirst()
         .then((user) => user?.must_change_password === true),
     ]);
+    // Which records were undone, and by which (server/src/undo/service.ts).
+    const undone = await undoneByOf(
+      db,
+      records.map((r) => r.id),
+    );
     return {
       user: toSupportUser(row),
       mustChangePassword,
@@ -174,7 +179,7 @@ export function createSupportService({ db, config, tokens, audit, reset }: Suppo
         remember: s.remember,
       })),
       // Every reader of the desk is staff: each record whole (server/src/audit/service.ts readAs).
-      audit: records.map((r) => toAuditRecord(readAs(reader, staffTenant, r))),
+      audit: records.map((r) => toAuditRecord(readAs(reader, staffTenant, r), undone.get(r.id) ?? null)),
       resetLinks: { enabled: reset.enabled() },
     };
   }

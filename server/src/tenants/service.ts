@@ -1,13 +1,25 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { cnpjProblem, formatCnpj, type CnpjProblem } from '../../../src/domain/cnpj';
-import { changesOf, type AuditTrail } from '../audit/trail';
+import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import { voidResetLinks } from '../auth/password-reset';
 import type { Database, Plan } from '../db/schema';
 import type { Actor, Caller } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import type { TokenService } from '../auth/tokens';
-import { checkAll, conflict, forbidden, invalid, notFound } from '../base/domain-error';
+import { checkAll, conflict, conflictCode, forbidden, invalid, notFound } from '../base/domain-error';
+import {
+  assertBatch,
+  checkIds,
+  eachRow,
+  openBatch,
+  rowGate,
+  type BulkAnswer,
+  type BulkLog,
+  type RowFault,
+  type RowMode,
+} from '../bulk/rows';
 import * as repo from './repository';
 import { sentVersion } from '../audit/versions';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
@@ -159,6 +171,16 @@ function filterOf(q: TenantFilterQuery) {
   };
 }
 
+/** A feature turned on or off across tenants (contracts/openapi.yaml `TenantFeatureBulkRequest`). */
+export interface TenantFeatureBulkInput {
+  option: string;
+  enabled: boolean;
+  ids: readonly number[];
+  dryRun: boolean;
+  batchId?: number | undefined;
+  total?: number | undefined;
+}
+
 export function createTenantsService({
   db,
   audit,
@@ -214,7 +236,7 @@ export function createTenantsService({
     return dto(actor, tenantId);
   }
 
-  return guardService('tenants', {
+  const service = guardService('tenants', {
     /**
      * The tenant a call acts on: the one named by `tenantName` when the caller is back-office staff,
      * else the caller's own (a tenant user naming another tenant is forbidden; an unknown one not found).
@@ -446,6 +468,110 @@ export function createTenantsService({
       return dto(actor, input.id);
     },
 
+    /**
+     * Undoes one recorded change of a tenant (server/src/undo/service.ts) in the undo's transaction: the
+     * tenant's row locked, the record's `after` values compared with the tenant's now (any other value:
+     * the mismatches, nothing written), then the `before` values put back with the operation's own writes
+     * and rules (a name another tenant took since is a conflict; nobody deletes its own tenant).
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const row = await repo.lockTenant(trx, step.targetId);
+      if (!row) throw notFound('Tenant not found', 'id');
+      assertSameTenant(actor, row.id);
+      const values = beforeValuesOf(step.changes);
+      const target = { id: row.id, name: row.name };
+      const deleted = row.deleted_at !== null;
+      if (step.operation === 'tenant.delete' || step.operation === 'tenant.restore') {
+        const undoDelete = step.operation === 'tenant.delete';
+        if (deleted !== undoDelete)
+          return {
+            mismatches: [
+              { field: 'deleted_at', recorded: undoDelete ? 'deleted' : null, current: deleted ? 'deleted' : null },
+            ],
+          };
+        if (!undoDelete && row.id === actor.tenantId) throw conflict('You cannot delete your own tenant');
+        const deletedAt = await repo.setTenantDeleted(trx, row.id, !undoDelete);
+        if (!undoDelete) await voidResetLinks(trx, { tenantId: row.id });
+        await record({
+          operation: undoDelete ? 'tenant.restore' : 'tenant.delete',
+          target,
+          tenantId: row.id,
+          changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: deletedAt }),
+        });
+        return {
+          mismatches: [],
+          ...(undoDelete
+            ? {}
+            : {
+                afterCommit: async () => {
+                  tokens.tenantClosed(row.id, 'deleted');
+                  await tokens.revokeTenant(row.id);
+                },
+              }),
+        };
+      }
+      const current: Record<string, unknown> = { ...row };
+      if (step.operation === 'tenant.feature')
+        for (const change of step.changes)
+          current[change.field] = await repo.lockTenantFeature(trx, row.id, change.field);
+      const mismatches = mismatchesOf(step.changes, current);
+      if (deleted) mismatches.push({ field: 'deleted_at', recorded: null, current: 'deleted' });
+      if (mismatches.length > 0) return { mismatches };
+      switch (step.operation) {
+        case 'tenant.update': {
+          const set = { name: row.name, cnpj: row.cnpj, template: row.template, pool: row.pool };
+          for (const field of EDIT_FIELDS) if (typeof values[field] === 'string') set[field] = values[field];
+          if (await repo.tenantNameTakenByOther(trx, set.name, row.id))
+            throw conflict('A tenant with this name already exists', 'name');
+          const version = await repo.updateTenant(trx, row.id, set);
+          await record({
+            operation: 'tenant.update',
+            target: { id: row.id, name: set.name },
+            tenantId: row.id,
+            changes: changesOf(row, set, EDIT_FIELDS),
+            // The update's own statement raised the version (./repository.ts): the trail must not raise it again.
+            ...(version === undefined ? {} : { version }),
+          });
+          return {
+            mismatches: [],
+            ...(set.name !== row.name ? { afterCommit: () => tokens.tenantClosed(row.id, 'renamed') } : {}),
+          };
+        }
+        case 'tenant.plan': {
+          const set = { plan: row.plan, user_limit: row.user_limit, ticket_limit: row.ticket_limit };
+          if (typeof values.plan === 'string') set.plan = checkPlan(values.plan);
+          if (typeof values.user_limit === 'number') set.user_limit = values.user_limit;
+          if (typeof values.ticket_limit === 'number') set.ticket_limit = values.ticket_limit;
+          const version = await repo.setTenantPlan(trx, row.id, set);
+          await record({
+            operation: 'tenant.plan',
+            target,
+            tenantId: row.id,
+            changes: changesOf(row, set, PLAN_FIELDS),
+            ...(version === undefined ? {} : { version }),
+          });
+          return { mismatches: [] };
+        }
+        case 'tenant.feature': {
+          for (const change of step.changes) {
+            const enabled = values[change.field] === true;
+            await repo.setTenantFeature(trx, row.id, change.field, enabled);
+            await record({
+              operation: 'tenant.feature',
+              target,
+              tenantId: row.id,
+              changes: changesOf({ [change.field]: current[change.field] }, { [change.field]: enabled }, [
+                change.field,
+              ]),
+            });
+          }
+          return { mismatches: [] };
+        }
+        default:
+          throw new Error(`tenants: ${step.operation} is not a tenant operation with an inverse`);
+      }
+    },
+
     /** Every feature option with the tenant's setting, each with the feature set's version. */
     async features(_actor: Actor, tenant: TenantRef) {
       // The version first: a change between the two reads then makes a save with it stale (409), never lost.
@@ -457,12 +583,21 @@ export function createTenantsService({
     /**
      * Turns one feature option of the tenant on or off; recorded with the option as the field. With
      * `version`, only while the feature set is at it (409 `stale` otherwise; docs/lists.md, Versions).
+     * `mode`: a bulk run's row (../bulk/rows.ts), which refuses or only plans an unchanged row.
      */
-    async setFeature(actor: Actor, tenant: TenantRef, option: string, enabled: boolean, version?: number) {
+    async setFeature(
+      actor: Actor,
+      tenant: TenantRef,
+      option: string,
+      enabled: boolean,
+      version?: number,
+      mode?: RowMode,
+    ) {
       const sent = sentVersion(version);
       if (!(await repo.featureOptionExists(db, option))) throw notFound('Feature not found', 'option');
       const raised = await audit.transaction(auditWho(actor), async (trx, record) => {
         const before = await repo.lockTenantFeature(trx, tenant.id, option);
+        rowGate(mode, before === enabled, enabled ? 'The feature is already on' : 'The feature is already off');
         const next = await repo.raiseFeaturesVersion(trx, tenant.id, sent);
         if (next === undefined)
           throw await audit.stale(trx, actor, { type: 'tenant', id: tenant.id, features: true }, sent ?? 0);
@@ -478,7 +613,62 @@ export function createTenantsService({
       });
       return { option, enabled, tenantName: tenant.name, version: raised };
     },
+
+    /**
+     * A feature turned on or off across tenants (docs/lists.md, Bulk actions): each row through
+     * setFeature with its policy, in its own transaction; an unknown feature refuses the whole request
+     * (404, as the single action); a deleted tenant is refused (`deleted`), an unknown id `not_found`.
+     */
+    async featureBulk(
+      actor: Actor,
+      input: TenantFeatureBulkInput,
+      options: { fault?: RowFault | undefined; log?: BulkLog | undefined } = {},
+    ): Promise<BulkAnswer> {
+      checkIds(input.ids);
+      if (!(await repo.featureOptionExists(db, input.option))) throw notFound('Feature not found', 'option');
+      const kind = {
+        operation: 'tenant.feature-bulk',
+        action: `${input.option}:${input.enabled ? 'on' : 'off'}`,
+      } as const;
+      let batchId: number | null = null;
+      if (input.dryRun) {
+        if (input.batchId !== undefined) await assertBatch(db, actor, kind, input.batchId);
+      } else {
+        batchId = await openBatch({ db, audit }, actor, kind, {
+          batchId: input.batchId,
+          total: input.total ?? input.ids.length,
+          changes: [
+            { field: 'option', value: input.option },
+            { field: 'enabled', value: input.enabled },
+          ],
+        });
+      }
+      const mode: RowMode = input.dryRun ? 'dry-run' : 'run';
+      const rowActor: Actor = batchId === null ? actor : { ...actor, origin: { ...actor.origin, batchId } };
+      const results = await eachRow(input.ids, {
+        dryRun: input.dryRun,
+        fault: options.fault,
+        log: options.log,
+        names: async (ids) => new Map((await repo.tenantRows(db, ids)).map((r) => [r.id, r.name])),
+        work: async (id) => {
+          const [row] = await repo.tenantRows(db, [id]);
+          if (!row) throw notFound('Tenant not found', 'id');
+          assertSameTenant(actor, row.id);
+          if (row.deleted_at !== null) throw conflictCode('deleted', 'The tenant is deleted: restore it first');
+          await service.setFeature(
+            rowActor,
+            { id: row.id, name: row.name },
+            input.option,
+            input.enabled,
+            undefined,
+            mode,
+          );
+        },
+      });
+      return { batch_id: batchId, results };
+    },
   });
+  return service;
 }
 
 export type TenantsService = ReturnType<typeof createTenantsService>;

@@ -1,5 +1,16 @@
 import { TEST_PASSWORD } from './users';
-import { AUDIT_LEAK_OPERATIONS, freshBUser, freshRole, freshTenant, ids, m, today, unique, users } from './rbac-matrix';
+import {
+  AUDIT_LEAK_OPERATIONS,
+  freshBUser,
+  freshRole,
+  freshTenant,
+  ids,
+  m,
+  mint,
+  today,
+  unique,
+  users,
+} from './rbac-matrix';
 import type { Build, Principal, Req, Row } from './rbac-matrix';
 
 // ------------------------------------------------------------------------------------------------------
@@ -31,6 +42,22 @@ export const STAFF_ONLY: Row = [401, 401, 401, 401, 403, 403, 200]; // needs a p
 export const NOT_VISIBLE: Row = [401, 401, 401, 401, 403, 404, 200]; // op lacks the permission; B's record does not exist for A
 export const REPORTS: Row = [401, 401, 401, 401, 200, 403, 200]; // op holds the report permissions; A may not name tenant B
 export const AUDIT: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `audit`; A asking for B's records gets A's own
+export const BULK: Row = [401, 401, 401, 401, 403, 200, 200]; // op lacks `users`; A's rows of tenant B answer `not_found`, B unchanged
+
+/** A fresh change of a tenant B user by the staff administrador (a block): its audit record, to undo. */
+async function freshUndoable(): Promise<number> {
+  const id = await freshBUser();
+  const answer = await m.t.app.fastify.inject({
+    method: 'PATCH',
+    url: `/api/users/${id}?tenantName=matrix-b`,
+    headers: { authorization: `Bearer ${await mint(users.admin)}` },
+    payload: { blocked: true },
+  });
+  const record = Number(answer.headers['x-audit-record']);
+  if (answer.statusCode !== 200 || !Number.isInteger(record))
+    throw new Error(`matrix: no record to undo (${answer.body})`);
+  return record;
+}
 
 /** A saved view of a fresh user of tenant B's, straight in the database: its id. */
 async function freshBView(): Promise<number> {
@@ -127,6 +154,28 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     '',
     async () => ({ method: 'POST', url: '/api/users/purge', body: { id: await freshBUser({ deleted: true }) } }),
     STAFF_ONLY,
+  ],
+  // Bulk actions (docs/lists.md): each principal on a fresh user of tenant B; A is answered per row (`not_found`,
+  // no name), which the leak check reads, and tenant B is unchanged after (expectNothingLeaked).
+  [
+    'userBulk',
+    '',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'block', ids: [await freshBUser()], dry_run: false },
+    }),
+    BULK,
+  ],
+  [
+    'userBulk',
+    'dry run',
+    async () => ({
+      method: 'POST',
+      url: '/api/users/bulk',
+      body: { action: 'delete', ids: [await freshBUser()], dry_run: true },
+    }),
+    BULK,
   ],
   // The support desk (docs/support-desk.md): staff with `users` only; each request on a fresh user of
   // tenant B in the state its action changes, so the administrator's call succeeds.
@@ -332,6 +381,17 @@ export const REST_TABLE: [string, string, Build, Row][] = [
       option: 'chatbot',
       enabled: true,
       tenantName: who === 'admin' ? 'matrix-b' : 'matrix-a',
+    })),
+    STAFF_ONLY,
+  ],
+  [
+    'tenantFeatureBulk',
+    '',
+    send('POST', '/api/tenant/features/bulk', () => ({
+      option: 'chatbot',
+      enabled: true,
+      ids: [ids.b],
+      dry_run: false,
     })),
     STAFF_ONLY,
   ],
@@ -678,4 +738,11 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     build,
     [401, 401, 401, 401, 403, aToB, 409],
   ]),
+  // Undo (server/src/undo/service.ts): a tenant B user's block; op lacks `users` (403), A does not see B's record (404).
+  [
+    'auditUndo',
+    "a B user's block",
+    async () => ({ method: 'POST', url: `/api/audit/${await freshUndoable()}/undo` }),
+    NOT_VISIBLE,
+  ],
 ];

@@ -339,8 +339,19 @@ const viewRules: Explain = async ({ status, body, input }) => {
   const bad = fields(body);
   return bad.length > 0 && bad.every(breaks) ? 'a saved view breaks a rule its contract states (stated)' : null;
 };
+/** A bulk run's `batch_id` that names no batch the caller started for this action within the hour (docs/lists.md). */
+const batchRefused: Explain = ({ status, body }) =>
+  status === 400 && fields(body).length > 0 && fields(body).every((f) => f.endsWith('batch_id'))
+    ? "batch_id is no batch of the caller's for this action, opened within the hour (state)"
+    : null;
 
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
+  userBulk: batchRefused,
+  tenantFeatureBulk: anyOf(batchRefused, ({ status, input }) =>
+    status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))
+      ? 'a feature not in the catalogue (state)'
+      : null,
+  ),
   supportSearch: ({ status, body, input }) =>
     status === 400 && fields(body).every((f) => f === 'query/q') && searchText(String(input.query.q ?? '')) === ''
       ? 'blank once control characters and surrounding spaces are taken off (stated)'
@@ -446,6 +457,17 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
   sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   auditList: auditRules,
+  // Undo (server/src/undo/service.ts): a fuzzed id names no record, or one that cannot be undone now.
+  auditUndo: anyOf(
+    async ({ status, input }) =>
+      status === 404 &&
+      !(await run.t.db.selectFrom('audit_log').select('id').where('id', '=', Number(input.path.id)).executeTakeFirst())
+        ? 'no audit record with this id (state)'
+        : null,
+    statusIs(404, "another tenant's record, not visible to the caller (state)"),
+    statusIs(403, 'the undone operation needs a permission the caller lacks (state)'),
+    statusIs(409, 'not undoable, undone already, past its window or changed since (state)'),
+  ),
   featureList: tenantMissing('query'),
   featureUpdate: anyOf(tenantMissing('body'), staleVersion, ({ status, input }) =>
     status === 404 && !existing.options.includes(String((input.body as { option?: string }).option))

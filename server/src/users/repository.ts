@@ -18,6 +18,54 @@ export function findLiveUser(db: Db, id: number) {
     .executeTakeFirst();
 }
 
+/** A user, live or deleted: id, tenant and when deleted (a bulk run tells a deleted user from an unknown one). */
+export function findUserAnyState(db: Db, id: number) {
+  return db.selectFrom('users').select(['id', 'tenant_id', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** When the user was deleted (null: live; undefined: no such user). */
+export async function deletedAtOf(db: Db, id: number): Promise<Date | null | undefined> {
+  const row = await db.selectFrom('users').select('deleted_at').where('id', '=', id).executeTakeFirst();
+  return row?.deleted_at;
+}
+
+/** Whether the user is marked online (undefined: no such user). */
+export async function isConnectedOf(db: Db, id: number): Promise<boolean | undefined> {
+  const row = await db.selectFrom('users').select('is_connected').where('id', '=', id).executeTakeFirst();
+  return row?.is_connected;
+}
+
+/** The names of these users, by id. */
+export async function userNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * A session is live while it is not revoked and its refresh window is not over; a session from before
+ * migration 0019 has no stored window and is taken at the longest one (`longestWindowSeconds`). The
+ * support desk (server/src/support/repository.ts) and the users list's bulk "end sessions" read the same.
+ */
+export const liveSession = (longestWindowSeconds: number) =>
+  sql<boolean>`revoked_at is null and coalesce(refresh_until, created_at + ${longestWindowSeconds} * interval '1 second') > now()`;
+
+/** Ends the user's live sessions in `trx` (as TokenService does: `revoked_at`); answers how many. */
+export async function endLiveSessions(trx: Transaction<Database>, userId: number, longestWindowSeconds: number) {
+  const ended = await trx
+    .updateTable('token_families')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where(liveSession(longestWindowSeconds))
+    .returning('id')
+    .execute();
+  return ended.length;
+}
+
 /** The live user with this (lower-cased) e-mail, or undefined. */
 export function findLiveUserByEmail(db: Db, email: string) {
   return db
@@ -160,6 +208,15 @@ export async function markUserDeleted(db: Db, id: number): Promise<void> {
   await db
     .updateTable('users')
     .set({ deleted_at: new Date(), is_connected: false, email_reserved: true })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Brings a soft-deleted user back (offline, no links: deleting removed them), as the support desk's restore does. */
+export async function markUserRestored(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ deleted_at: null, email_reserved: false, is_connected: false })
     .where('id', '=', id)
     .execute();
 }

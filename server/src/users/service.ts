@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { AuditOperation } from '../../../src/domain/audit';
 import { changesOf, type AuditTrail, type Recorder } from '../audit/trail';
+import { beforeValuesOf, mismatchesOf, type RevertOutcome, type UndoStep } from '../audit/undo';
 import { refreshWindowOver, type TokenService } from '../auth/tokens';
 import { recordTwoFactorChange, resetTwoFactorIn, twoFactorFlagsOf } from '../auth/two-factor';
 import type { ServerConfig } from '../base/config';
@@ -16,6 +17,7 @@ import { voidResetLinks } from '../auth/password-reset';
 import {
   checkAll,
   conflict,
+  conflictCode,
   forbidden,
   invalid,
   limitReached,
@@ -30,6 +32,17 @@ import { required, type NewUser, type UserPatch } from './user-input';
 import { loadUserDtos, type UserDto } from '../db/user-dto';
 import { isBroken } from '../base/broken-promises';
 import { sentVersion } from '../audit/versions';
+import {
+  assertBatch,
+  checkIds,
+  eachRow,
+  openBatch,
+  rowGate,
+  type BulkAnswer,
+  type BulkLog,
+  type RowFault,
+  type RowMode,
+} from '../bulk/rows';
 import { userListQueries, type UserListFilter, type UserListSort } from './list';
 import { userExportLines } from './export';
 import type { ExportLanguage } from '../base/csv-stream';
@@ -64,6 +77,18 @@ export interface UsersServiceDeps {
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;
+
+/** What a bulk run does to each user (contracts/openapi.yaml `UserBulkRequest`; docs/lists.md, Bulk actions). */
+export type UserBulkAction = 'block' | 'unblock' | 'require_two_factor' | 'end_sessions' | 'delete';
+
+export interface UserBulkInput {
+  action: UserBulkAction;
+  ids: readonly number[];
+  dryRun: boolean;
+  batchId?: number | undefined;
+  /** How many rows the whole selection has (the batch's record says so); default: these ids. */
+  total?: number | undefined;
+}
 
 /**
  * What the audit log shows of a user's change (docs/product.md, Audit log): never the password, its
@@ -189,7 +214,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     }
   }
 
-  return guardService('users', {
+  const service = guardService('users', {
     /** The tenant's live users, by name. */
     async list(_actor: Actor, tenant: TenantRef): Promise<UserDto[]> {
       return loadUserDtos(db, { tenantId: tenant.id });
@@ -371,12 +396,13 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Blocks (ending every session at once) or unblocks a user; nobody blocks itself. */
-    async setBlocked(actor: Actor, scope: TargetScope, id: number, blocked: boolean): Promise<UserDto> {
+    async setBlocked(actor: Actor, scope: TargetScope, id: number, blocked: boolean, mode?: RowMode): Promise<UserDto> {
       const user = await target(actor, scope, id);
       if (blocked && user.id === actor.userId) throw conflict('You cannot block yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        rowGate(mode, before.blocked === blocked, blocked ? 'The user is already blocked' : 'The user is not blocked');
         await repo.updateUserRow(trx, user.id, { blocked });
         // Links asked for before the block stay void after an unblock.
         if (blocked) await voidResetLinks(trx, user.id);
@@ -387,12 +413,15 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Deletes a user (soft: its e-mail becomes free again), ending every session; nobody deletes itself. */
-    async remove(actor: Actor, scope: TargetScope, id: number): Promise<void> {
+    async remove(actor: Actor, scope: TargetScope, id: number, mode?: RowMode): Promise<void> {
       const user = await target(actor, scope, id);
       if (user.id === actor.userId) throw conflict('You cannot delete yourself', 'id');
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        // Read with the row locked: a bulk run racing another delete of the user finds it done.
+        if (mode !== undefined)
+          rowGate(mode, (await repo.deletedAtOf(trx, user.id)) !== null, 'The user is already deleted');
         await repo.markUserDeleted(trx, user.id);
         // Links asked for before the delete stay void after a restore.
         await voidResetLinks(trx, user.id);
@@ -435,11 +464,19 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
     },
 
     /** Marks a user offline and ends every session of it (an administrator's "disconnect"). */
-    async disconnect(actor: Actor, scope: TargetScope, id: number): Promise<void> {
+    async disconnect(actor: Actor, scope: TargetScope, id: number, mode?: RowMode): Promise<void> {
       const user = await target(actor, scope, id);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await stateIn(trx, user.id);
+        if (mode !== undefined) {
+          const longest = Math.max(config.refreshWindow, config.refreshWindowShort);
+          const connected = (await repo.isConnectedOf(trx, user.id)) === true;
+          // Ended with the row locked (and rolled back on a dry run or a no-op), so a bulk run racing
+          // this one finds none left: `unchanged`.
+          const ended = await repo.endLiveSessions(trx, user.id, longest);
+          rowGate(mode, ended === 0 && !connected, 'The user has no live session');
+        }
         await repo.updateUserRow(trx, user.id, { is_connected: false });
         // Every session of the user ends: the record says so, whatever fields changed.
         await record({
@@ -450,6 +487,118 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         });
       });
       await tokens.revokeUser(user.id);
+    },
+
+    /**
+     * Undoes one recorded change of a user (server/src/undo/service.ts) in the undo's transaction: the
+     * user's row locked, the actor checked as the operation checks it (the user visible in its tenant,
+     * no way up, nobody blocks or deletes itself, a role given only by who holds it), the record's
+     * `after` values compared with the user's now (any other value: the mismatches, nothing written),
+     * then the `before` values put back through the operation's own writes and recorded by `record`.
+     */
+    async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      const row = await repo.lockUserForPurge(trx, step.targetId);
+      const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
+      if (!row || !visible) throw notFound('User not found', 'id');
+      await actingOn(actor, trx, row.id);
+      const before = await stateIn(trx, row.id);
+      const deleted = row.deleted_at !== null;
+      const values = beforeValuesOf(step.changes);
+      const own = row.id === actor.userId;
+      switch (step.operation) {
+        case 'user.delete': {
+          if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
+          const limit = await repo.lockTenantUserLimit(trx, row.tenant_id);
+          if (await repo.emailTaken(trx, before.email, row.id))
+            throw conflictCode('email_taken', 'Another user now holds this e-mail');
+          if (await repo.usernameTaken(trx, row.tenant_id, before.username, row.id))
+            throw conflictCode('username_taken', 'Another user of the tenant now holds this username');
+          if ((await repo.countLiveUsers(trx, row.tenant_id)) >= limit) throw limitReached(limit);
+          await repo.markUserRestored(trx, row.id);
+          await record({
+            operation: 'user.restore',
+            target: { id: row.id, name: before.name },
+            tenantId: row.tenant_id,
+            changes: changesOf({ deleted_at: row.deleted_at }, { deleted_at: null }),
+          });
+          return { mismatches: [] };
+        }
+        case 'user.restore': {
+          if (deleted) return { mismatches: [{ field: 'deleted_at', recorded: null, current: 'deleted' }] };
+          if (own) throw conflict('You cannot delete yourself', 'id');
+          await repo.markUserDeleted(trx, row.id);
+          await voidResetLinks(trx, row.id);
+          await recordUserChange(trx, record, 'user.delete', row.id, before, true);
+          return { mismatches: [], afterCommit: () => tokens.revokeUser(row.id) };
+        }
+        default:
+          break;
+      }
+      const current = { ...before, deleted_at: row.deleted_at };
+      const mismatches = mismatchesOf(step.changes, current);
+      if (deleted) mismatches.push({ field: 'deleted_at', recorded: null, current: 'deleted' });
+      if (mismatches.length > 0) return { mismatches };
+      switch (step.operation) {
+        case 'user.block':
+        case 'user.unblock': {
+          const blocked = values.blocked === true;
+          if (blocked && own) throw conflict('You cannot block yourself', 'id');
+          await repo.updateUserRow(trx, row.id, { blocked });
+          if (blocked) await voidResetLinks(trx, row.id);
+          await recordUserChange(trx, record, blocked ? 'user.block' : 'user.unblock', row.id, before);
+          return { mismatches: [], ...(blocked ? { afterCommit: () => tokens.revokeUser(row.id) } : {}) };
+        }
+        case 'user.two-factor': {
+          const required = values.two_factor_enrolment_required === true;
+          const flags = await twoFactorFlagsOf(trx, row.id);
+          if (!(await repo.setEnrolmentRequired(trx, row.id, required)))
+            throw conflict(
+              'Two-factor is already on for this user: there is nothing to enrol',
+              'two_factor_enrolment_required',
+            );
+          await recordTwoFactorChange(trx, record, row.id, flags);
+          return { mismatches: [], afterCommit: () => tokens.revokeUser(row.id) };
+        }
+        case 'user.update': {
+          const set: Updateable<UsersTable> = {};
+          for (const field of ['name', 'username', 'email', 'image', 'department_id'] as const)
+            if (field in values) (set as Record<string, unknown>)[field] = values[field];
+          let roleChanged = false;
+          if ('role_id' in values && typeof values.role_id === 'number') {
+            assertNotOwnRole(actor, row.id, values.role_id, before.role_id);
+            if (values.role_id !== before.role_id) await grantable(actor, trx, values.role_id);
+            set.role_id = values.role_id;
+            roleChanged = values.role_id !== before.role_id;
+          }
+          if (typeof set.email === 'string' || typeof set.username === 'string')
+            await assertUnique(
+              trx,
+              row.tenant_id,
+              {
+                ...(typeof set.email === 'string' ? { email: set.email } : {}),
+                ...(typeof set.username === 'string' ? { username: set.username } : {}),
+              },
+              row.id,
+            );
+          if (Object.keys(set).length > 0) await repo.updateUserRow(trx, row.id, set);
+          const newEmail = typeof set.email === 'string' && set.email !== before.email;
+          if (newEmail) await voidResetLinks(trx, row.id);
+          if (Array.isArray(values.instances)) await repo.setInstanceLinks(trx, row.id, values.instances as number[]);
+          await recordUserChange(trx, record, 'user.update', row.id, before);
+          return {
+            mismatches: [],
+            afterCommit: async () => {
+              if (newEmail) {
+                if (own) await tokens.revokeOtherFamilies(row.id, actor.claims.fam);
+                else await tokens.revokeUser(row.id);
+              }
+              if (roleChanged) tokens.accessChanged(row.id);
+            },
+          };
+        }
+        default:
+          throw new Error(`users: ${step.operation} is not a user operation with an inverse`);
+      }
     },
 
     /** Presence of the caller (the SPA's `connected` / `disconnected`). */
@@ -539,6 +688,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       scope: TargetScope,
       id: number,
       patch: { two_factor_enabled?: boolean; two_factor_enrolment_required?: boolean },
+      mode?: RowMode,
     ): Promise<{ user_id: number; two_factor_enabled: boolean; two_factor_enrolment_required: boolean }> {
       // The same rule the doors asked before reading the input, asked again here, where the work is done.
       assertMaySetTwoFactor(actor, id, patch);
@@ -550,6 +700,12 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const stored = await audit.transaction(auditWho(actor), async (trx, record) => {
         await actingOn(actor, trx, user.id);
         const before = await twoFactorFlagsOf(trx, user.id);
+        // A bulk run only ever requires enrolment: a user with two-factor on, or already required, is as asked.
+        rowGate(
+          mode,
+          before.two_factor_enabled || before.two_factor_enrolment_required,
+          before.two_factor_enabled ? 'Two-factor is already on for this user' : 'Two-factor is already required',
+        );
         if (patch.two_factor_enabled === true) {
           if (!before.two_factor_enabled) {
             if (isBroken('two-factor-conflict-as-500')) throw new Error('two-factor flags out of step');
@@ -585,5 +741,71 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         two_factor_enrolment_required: stored.two_factor_enrolment_required,
       };
     },
+
+    /**
+     * A bulk action on users (docs/lists.md, Bulk actions): each row through the single action's method
+     * (setBlocked, updateSettings, disconnect, remove) with its policy and rules, in its own transaction.
+     * A user the actor may not see is `not_found` whether or not it exists; its own account is refused
+     * (`own_account`), a deleted user too (`deleted`; for a delete it is as asked). A real run writes the
+     * batch's record first (or continues the batch it names) and each changed row's record names it.
+     */
+    async bulk(
+      actor: Actor,
+      scope: TargetScope,
+      input: UserBulkInput,
+      options: { fault?: RowFault | undefined; log?: BulkLog | undefined } = {},
+    ): Promise<BulkAnswer> {
+      checkIds(input.ids);
+      const kind = { operation: 'user.bulk', action: input.action } as const;
+      let batchId: number | null = null;
+      if (input.dryRun) {
+        if (input.batchId !== undefined) await assertBatch(db, actor, kind, input.batchId);
+      } else {
+        batchId = await openBatch({ db, audit }, actor, kind, {
+          batchId: input.batchId,
+          total: input.total ?? input.ids.length,
+        });
+      }
+      const mode: RowMode = input.dryRun ? 'dry-run' : 'run';
+      const rowActor: Actor = batchId === null ? actor : { ...actor, origin: { ...actor.origin, batchId } };
+      const results = await eachRow(input.ids, {
+        dryRun: input.dryRun,
+        fault: options.fault,
+        log: options.log,
+        names: (ids) => repo.userNames(db, ids),
+        work: async (id) => {
+          const row = await repo.findUserAnyState(db, id);
+          const visible =
+            row !== undefined &&
+            (scope.tenantId !== null
+              ? row.tenant_id === scope.tenantId
+              : actor.originBackoffice || row.tenant_id === actor.tenantId);
+          if (!row || !visible) throw notFound('User not found', 'id');
+          if (row.id === actor.userId)
+            throw conflictCode('own_account', 'This is your own account: a bulk action never acts on it');
+          if (row.deleted_at !== null) {
+            if (input.action === 'delete') throw conflictCode('already', 'The user is already deleted');
+            throw conflictCode('deleted', 'The user is deleted');
+          }
+          switch (input.action) {
+            case 'block':
+            case 'unblock':
+              await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
+              return;
+            case 'require_two_factor':
+              await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
+              return;
+            case 'end_sessions':
+              await service.disconnect(rowActor, scope, id, mode);
+              return;
+            case 'delete':
+              await service.remove(rowActor, scope, id, mode);
+              return;
+          }
+        },
+      });
+      return { batch_id: batchId, results };
+    },
   });
+  return service;
 }

@@ -29,6 +29,9 @@ export const auditRecord = (id: number, over: Partial<AuditRecord> = {}): AuditR
     { field: 'plan', before: '"starter"', after: '"enterprise"' },
     { field: 'user_limit', before: '5', after: '200' },
   ],
+  undoable_until: null,
+  undone_by: null,
+  undo_of: null,
   ...over,
 });
 

@@ -10,6 +10,8 @@ export interface ToastContent {
   variant: ToastVariant;
   title: string;
   description?: string;
+  /** One button beside the text ("Desfazer"); pressing it closes the toast. */
+  action?: { label: string; onAction: () => void };
 }
 
 /** A queued toast as regions and tests read it. */

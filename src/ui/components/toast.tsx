@@ -6,7 +6,7 @@ import {
   UNSTABLE_ToastRegion as RACToastRegion,
 } from 'react-aria-components/Toast';
 import { useTranslation } from 'react-i18next';
-import { IconButton } from './button';
+import { Button, IconButton } from './button';
 import { InTopDialogLayer } from './dialog-portal';
 import { AlertIcon, CloseIcon, InfoIcon, SuccessIcon } from './icons';
 import * as styles from './toast.css';
@@ -37,7 +37,7 @@ export function ToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
     <InTopDialogLayer>
       <RACToastRegion queue={real} aria-label={t('ui.toast.region')} className={styles.region}>
         {({ toast }) => {
-          const { variant, title, description } = toast.content;
+          const { variant, title, description, action } = toast.content;
           const Icon = ICONS[variant];
           return (
             <RACToast toast={toast} className={`${styles.toast} ${styles.variant[variant]}`}>
@@ -52,6 +52,18 @@ export function ToastRegion({ queue = appToasts }: { queue?: ToastQueue }) {
                   </Text>
                 ) : null}
               </RACToastContent>
+              {action ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onPress={() => {
+                    real.close(toast.key);
+                    action.onAction();
+                  }}
+                >
+                  {action.label}
+                </Button>
+              ) : null}
               <IconButton
                 label={t('ui.toast.dismiss')}
                 icon={<CloseIcon />}

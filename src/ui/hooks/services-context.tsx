@@ -16,6 +16,11 @@ export function ServicesProvider({ services, children }: { services: AppServices
   return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
 }
 
+/** The app services, or null outside a {@link ServicesProvider} (a view rendered alone in a test). */
+export function useServicesIfProvided(): AppServices | null {
+  return useContext(ServicesContext);
+}
+
 /** The app services; throws outside a {@link ServicesProvider} (a wiring bug, not a state). */
 export function useServices(): AppServices {
   const services = useContext(ServicesContext);

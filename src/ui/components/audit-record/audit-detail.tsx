@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../domain/format';
 import type { AuditRecord } from '../../../machines/audit/audit.machine';
@@ -81,6 +81,8 @@ export interface AuditDetailProps {
   onClose: () => void;
   /** Narrows the list to this record's user or target (the dialog closes). */
   onFilter: (patch: Partial<AuditQuery>) => void;
+  /** What the screen adds below the changes (its undo, src/ui/screens/audit/audit-undo.tsx). */
+  children?: ReactNode;
 }
 
 /** A field's label (`audit.field.*`), else its name as recorded (a feature option, a field added later). */
@@ -94,7 +96,7 @@ export function fieldLabel(t: TFunction, exists: (key: string) => boolean, field
  * target, and a table of each changed field before and after. Escape or its close button closes it and focus
  * returns to the row's button.
  */
-export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
+export function AuditDetail({ record, onClose, onFilter, children }: AuditDetailProps) {
   const { t, i18n } = useTranslation();
   const changesId = useId();
   const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
@@ -182,6 +184,7 @@ export function AuditDetail({ record, onClose, onFilter }: AuditDetailProps) {
               </table>
             )}
           </section>
+          {children}
           {record.actor_user_id !== null || record.target_id !== null ? (
             <div className={styles.detailActions} role="group" aria-label={t('audit.detail.filters')}>
               {record.actor_user_id !== null ? (

@@ -20,6 +20,7 @@ import { useServices, useSession } from '../../hooks/services-context';
 import { useAddressSync } from '../../hooks/use-address-sync';
 import { auditColumns } from '../../components/audit-record/audit-columns';
 import { AuditDetail } from '../../components/audit-record/audit-detail';
+import { AuditUndo } from './audit-undo';
 import { AuditExportButton, AuditExportStatus, useAuditExport } from './audit-export';
 import { AuditFilters } from './audit-filters';
 import * as styles from './audit.css';
@@ -134,7 +135,9 @@ export default function AuditScreen() {
           actor.send({ type: 'audit.draft', patch });
           actor.send({ type: 'audit.apply' });
         }}
-      />
+      >
+        {open ? <AuditUndo key={open.id} record={open} onUndone={() => actor.send({ type: 'audit.reload' })} /> : null}
+      </AuditDetail>
     </div>
   );
 }
