@@ -5,7 +5,7 @@ import { formatDate, formatNumber } from '../../../domain/format';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { TENANT_SORT_NAMES, type TenantSortName } from '../../../domain/tenants-query';
 import { Badge, type Tone } from '../../components/badge';
-import { DataTable, type DataTableColumn, type DataTableStatus } from '../../components/data-table';
+import { DataTable, type DataTableColumn, type DataTableStatus, type Selection } from '../../components/data-table';
 import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
 import * as styles from './tenants.css';
 
@@ -23,6 +23,8 @@ export interface TenantsTableProps {
   emptyState: ReactNode;
   errorState: ReactNode;
   'aria-labelledby': string;
+  /** Staff's selection for bulk actions (docs/lists.md): a labelled checkbox per row and one for the page. */
+  selection?: { selectedKeys: Selection; onSelectionChange: (keys: Selection) => void } | undefined;
 }
 
 function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[] {
@@ -116,6 +118,7 @@ export function TenantsTable({
   actions,
   emptyState,
   errorState,
+  selection,
   ...aria
 }: TenantsTableProps) {
   const columns = useColumns(deleted, narrow);
@@ -133,6 +136,13 @@ export function TenantsTable({
         }}
         emptyState={emptyState}
         errorState={errorState}
+        {...(selection
+          ? {
+              selectionMode: 'multiple' as const,
+              selectedKeys: selection.selectedKeys,
+              onSelectionChange: selection.onSelectionChange,
+            }
+          : {})}
       />
     </TenantRowActionsContext.Provider>
   );

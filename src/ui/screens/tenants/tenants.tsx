@@ -26,6 +26,8 @@ import { TenantsTable } from './tenants-table';
 import * as styles from './tenants.css';
 import { useTenantsAddress } from './use-tenants-address';
 import { useReloadOnFocus } from './use-reload-on-focus';
+import { useListSelection } from '../../components/selection/use-list-selection';
+import { TenantsBulk } from './tenants-bulk';
 
 // The tenant panel (date pickers, multi-select, tabs, number fields) is its own chunk, as are the
 // dialogs (tenant-dialogs.tsx): the list shows without them, and each arrives when first opened.
@@ -93,6 +95,13 @@ export default function TenantsScreen() {
   );
   const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
   const create = () => actor.send({ type: 'tenants.createOpen' });
+  // Bulk actions (docs/lists.md): staff select tenants; a new search, view or order is another list.
+  const pageIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useListSelection(
+    JSON.stringify([query.search, query.deleted, query.sortName, query.sortType]),
+    pageIds,
+    total,
+  );
 
   return (
     <section className={styles.screen} aria-labelledby={headingId}>
@@ -111,6 +120,17 @@ export default function TenantsScreen() {
         searchRef={searchRef}
       />
       {staff ? null : <p className={styles.notice}>{t('tenants.screen.readOnlyNote')}</p>}
+      {staff ? (
+        <TenantsBulk
+          selection={selection}
+          total={total}
+          query={query}
+          onDone={(changed) => {
+            selection.clear();
+            if (changed) actor.send({ type: 'tenants.reload' });
+          }}
+        />
+      ) : null}
       <TenantsTable
         aria-labelledby={headingId}
         rows={rows}
@@ -120,6 +140,7 @@ export default function TenantsScreen() {
         sort={sort}
         onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
         actions={rowActions}
+        selection={staff ? selection : undefined}
         emptyState={
           <TenantsEmptyState
             deleted={query.deleted}

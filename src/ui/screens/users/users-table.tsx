@@ -39,6 +39,8 @@ export interface UsersTableProps extends Pick<
   sort: SortDescriptor;
   onSortChange: (sort: SortDescriptor) => void;
   actions: RowActionsState;
+  /** The selection for bulk actions (docs/lists.md): a labelled checkbox per row and one for the list. */
+  selection?: Pick<DataTableProps<UserRow>, 'selectedKeys' | 'onSelectionChange'> | undefined;
 }
 
 /** The columns, in the order of the viewport: they change only with the language and the breakpoint. */
@@ -102,7 +104,7 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
 }
 
 /** The users list: name, email, role, department, live presence, status and the row actions. */
-export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...props }: UsersTableProps) {
+export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, selection, ...props }: UsersTableProps) {
   const columns = useColumns(actions.narrow);
   // The size of the list is known only when it arrives: fetch the grid's chunk alongside it.
   const loading = props.status === 'loading';
@@ -117,7 +119,8 @@ export function UsersTable({ rows, totalUsers, sort, onSortChange, actions, ...p
           <VirtualizedDataTable {...common} height="max(20rem, calc(100dvh - 16rem))" rowHeight={ROW_HEIGHT} />
         </Suspense>
       ) : (
-        <DataTable {...common} />
+        // A long list is virtualized, without row checkboxes: "select all N matching" in the bar selects it.
+        <DataTable {...common} {...(selection ? { selectionMode: 'multiple' as const, ...selection } : {})} />
       )}
     </RowActionsContext.Provider>
   );

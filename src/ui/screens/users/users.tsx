@@ -33,6 +33,8 @@ import { useNarrow } from './use-narrow';
 import { useRowAction } from './use-row-action';
 import { UsersEmptyState } from './users-empty-state';
 import { UsersTable } from './users-table';
+import { UsersBulk } from './users-bulk';
+import { useListSelection } from '../../components/selection/use-list-selection';
 import * as styles from './users.css';
 
 // The create/edit form (its machine, password and instance pickers) and the quick edits load on first
@@ -104,6 +106,9 @@ export default function UsersScreen() {
   );
   const sort = useMemo(() => ({ column: query.sort, direction: query.dir }), [query.sort, query.dir]);
   const createUser = () => actor.send({ type: 'users.create' });
+  // Bulk actions (docs/lists.md): the selection is of the rows the search shows; a new search clears it.
+  const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useListSelection(deferred.q, rowIds, rowIds.length);
   const close = () => actor.send({ type: 'users.close' });
 
   return (
@@ -129,8 +134,17 @@ export default function UsersScreen() {
           {t('users.actions.create')}
         </Button>
       </div>
+      <UsersBulk
+        selection={selection}
+        matchingIds={rowIds}
+        onDone={(changed) => {
+          selection.clear();
+          if (changed) actor.send({ type: 'users.reload' });
+        }}
+      />
       <UsersTable
         aria-labelledby={headingId}
+        selection={{ selectedKeys: selection.selectedKeys, onSelectionChange: selection.onSelectionChange }}
         rows={rows}
         totalUsers={users.length}
         status={status}
