@@ -97,8 +97,9 @@ export function BulkActionDialog({ rest, overlay, target, selection, actionLabel
   const failures = results.filter((row) => row.outcome === 'failed').length;
   const number = (n: number) => String(n);
 
-  const list = (rows: DryRow[], withReason: boolean) => (
-    <ul className={styles.list}>
+  // A long list scrolls inside the dialog: focusable and named, so the keyboard scrolls it too.
+  const list = (rows: DryRow[], withReason: boolean, label: string) => (
+    <ul className={styles.list} tabIndex={0} aria-label={label}>
       {rows.map((row) => (
         <li key={row.id}>
           {rowName(row, t)}
@@ -139,7 +140,11 @@ export function BulkActionDialog({ rest, overlay, target, selection, actionLabel
                     <h3 className={styles.groupTitle}>
                       {t(`bulkAction.group.${group}`, { n: number(groups[group].length) })}
                     </h3>
-                    {list(groups[group], group === 'refused')}
+                    {list(
+                      groups[group],
+                      group === 'refused',
+                      t(`bulkAction.group.${group}`, { n: number(groups[group].length) }),
+                    )}
                   </section>
                 ) : null,
               )}
@@ -160,7 +165,7 @@ export function BulkActionDialog({ rest, overlay, target, selection, actionLabel
             </p>
           ) : null}
           {state === 'done' ? (
-            <ul className={styles.list}>
+            <ul className={styles.list} tabIndex={0} aria-label={t('bulkAction.title.done', { action: actionLabel })}>
               {results.map((row) => (
                 <li key={row.id}>
                   <span className={styles.status}>
