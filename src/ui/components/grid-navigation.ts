@@ -24,7 +24,8 @@ function controlsIn(cell: Element): HTMLElement[] {
 function isEditable(el: HTMLElement): boolean {
   return (
     el.isContentEditable ||
-    el instanceof HTMLInputElement ||
+    // A checkbox (the selection column's) edits no text: the arrows move on from it.
+    (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(el.type)) ||
     el instanceof HTMLTextAreaElement ||
     el instanceof HTMLSelectElement
   );

@@ -5,7 +5,7 @@ import { formatDate, formatNumber } from '../../../domain/format';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import { TENANT_SORT_NAMES, type TenantSortName } from '../../../domain/tenants-query';
 import { Badge, type Tone } from '../../components/badge';
-import { DataTable, type DataTableColumn, type DataTableStatus } from '../../components/data-table';
+import { DataTable, type DataTableColumn, type DataTableStatus, type Selection } from '../../components/data-table';
 import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
 import * as styles from './tenants.css';
 
@@ -25,6 +25,8 @@ export interface TenantsTableProps {
   'aria-labelledby': string;
   /** Columns the user hid (src/ui/components/views/list-views.tsx); the name and actions always show. */
   hiddenColumns?: readonly string[];
+  /** Staff's selection for bulk actions (docs/lists.md): a labelled checkbox per row and one for the page. */
+  selection?: { selectedKeys: Selection; onSelectionChange: (keys: Selection) => void } | undefined;
 }
 
 const NONE: readonly string[] = [];
@@ -121,6 +123,7 @@ export function TenantsTable({
   emptyState,
   errorState,
   hiddenColumns = NONE,
+  selection,
   ...aria
 }: TenantsTableProps) {
   const all = useColumns(deleted, narrow);
@@ -139,6 +142,13 @@ export function TenantsTable({
         }}
         emptyState={emptyState}
         errorState={errorState}
+        {...(selection
+          ? {
+              selectionMode: 'multiple' as const,
+              selectedKeys: selection.selectedKeys,
+              onSelectionChange: selection.onSelectionChange,
+            }
+          : {})}
       />
     </TenantRowActionsContext.Provider>
   );

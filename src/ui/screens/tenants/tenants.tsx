@@ -29,6 +29,8 @@ import { useTenantsAddress } from './use-tenants-address';
 import { useReloadOnFocus } from './use-reload-on-focus';
 import { useFeatureOptions } from './use-feature-options';
 import { ListExportButton, ListExportStatus, useListExport } from '../../components/reports/list-export';
+import { useListSelection } from '../../components/selection/use-list-selection';
+import { TenantsBulk } from './tenants-bulk';
 
 // The tenant panel (date pickers, multi-select, tabs, number fields) is its own chunk, as are the
 // dialogs (tenant-dialogs.tsx): the list shows without them, and each arrives when first opened.
@@ -101,6 +103,13 @@ export default function TenantsScreen() {
   const create = () => actor.send({ type: 'tenants.createOpen' });
   const featureOptions = useFeatureOptions();
   const exporter = useListExport();
+  // Bulk actions (docs/lists.md): staff select tenants; a new search, view or order is another list.
+  const pageIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useListSelection(
+    JSON.stringify([query.search, query.deleted, query.sortName, query.sortType]),
+    pageIds,
+    total,
+  );
 
   return (
     <section className={styles.screen} aria-labelledby={headingId}>
@@ -130,6 +139,17 @@ export default function TenantsScreen() {
       <ListExportStatus actor={exporter} />
       {staff ? null : <p className={styles.notice}>{t('tenants.screen.readOnlyNote')}</p>}
       <ListViewsBar views={views} />
+      {staff ? (
+        <TenantsBulk
+          selection={selection}
+          total={total}
+          query={query}
+          onDone={(changed) => {
+            selection.clear();
+            if (changed) actor.send({ type: 'tenants.reload' });
+          }}
+        />
+      ) : null}
       <TenantsTable
         aria-labelledby={headingId}
         rows={rows}
@@ -140,6 +160,7 @@ export default function TenantsScreen() {
         sort={sort}
         onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
         actions={rowActions}
+        selection={staff ? selection : undefined}
         emptyState={
           <TenantsEmptyState
             deleted={query.deleted}

@@ -121,7 +121,8 @@ describe('UsersScreen: narrow screens', () => {
     const row = await screen.findByRole('row', { name: /Ana Souza/ });
     expect(within(row).queryByRole('button', { name: 'Editar Ana Souza' })).toBeNull();
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers.slice(0, 3)).toEqual(['Nome', 'Ações', 'Presença']);
+    // The selection's checkbox column comes first (its header is the page's checkbox, named by its label).
+    expect(headers.slice(0, 4)).toEqual(['', 'Nome', 'Ações', 'Presença']);
     await keys.click(within(row).getByRole('button', { name: 'Ações de Ana Souza' }));
     await keys.click(await screen.findByRole('menuitem', { name: 'Editar' }));
     expect(await screen.findByRole('dialog', { name: 'Editar Ana Souza' })).toBeInTheDocument();

@@ -43,6 +43,8 @@ export interface UsersTableProps extends Pick<
   actions: RowActionsState;
   /** Columns the user hid (src/ui/components/views/list-views.tsx); the name and actions always show. */
   hiddenColumns?: readonly string[];
+  /** The selection for bulk actions (docs/lists.md): a labelled checkbox per row and one for the list. */
+  selection?: Pick<DataTableProps<UserRow>, 'selectedKeys' | 'onSelectionChange'> | undefined;
 }
 
 /** The columns, in the order of the viewport: they change only with the language and the breakpoint. */
@@ -113,6 +115,7 @@ export function UsersTable({
   onSortChange,
   actions,
   hiddenColumns = NONE,
+  selection,
   ...props
 }: UsersTableProps) {
   const all = useColumns(actions.narrow);
@@ -130,7 +133,8 @@ export function UsersTable({
           <VirtualizedDataTable {...common} height="max(20rem, calc(100dvh - 16rem))" rowHeight={ROW_HEIGHT} />
         </Suspense>
       ) : (
-        <DataTable {...common} />
+        // A long list is virtualized, without row checkboxes: "select all N matching" in the bar selects it.
+        <DataTable {...common} {...(selection ? { selectionMode: 'multiple' as const, ...selection } : {})} />
       )}
     </RowActionsContext.Provider>
   );

@@ -36,6 +36,8 @@ import { UsersEmptyState } from './users-empty-state';
 import { UsersTable } from './users-table';
 import { UsersFilters } from './users-filters';
 import { ListExportButton, ListExportStatus, useListExport } from '../../components/reports/list-export';
+import { UsersBulk } from './users-bulk';
+import { useListSelection } from '../../components/selection/use-list-selection';
 import * as styles from './users.css';
 
 // The create/edit form (its machine, password and instance pickers) and the quick edits load on first
@@ -110,6 +112,20 @@ export default function UsersScreen() {
   const createUser = () => actor.send({ type: 'users.create' });
   const exporter = useListExport();
   const { tenant } = useServices();
+  // Bulk actions (docs/lists.md): the selection is of the rows the search shows; a new search or filter clears it.
+  const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useListSelection(
+    JSON.stringify([
+      deferred.q,
+      deferred.role,
+      deferred.department,
+      deferred.blocked,
+      deferred.online,
+      deferred.twoFactor,
+    ]),
+    rowIds,
+    rowIds.length,
+  );
   const close = () => actor.send({ type: 'users.close' });
 
   return (
@@ -142,8 +158,17 @@ export default function UsersScreen() {
       <UsersFilters query={query} onChange={setQuery} roles={roles} users={users} />
       <ListExportStatus actor={exporter} />
       <ListViewsBar views={views} />
+      <UsersBulk
+        selection={selection}
+        matchingIds={rowIds}
+        onDone={(changed) => {
+          selection.clear();
+          if (changed) actor.send({ type: 'users.reload' });
+        }}
+      />
       <UsersTable
         aria-labelledby={headingId}
+        selection={{ selectedKeys: selection.selectedKeys, onSelectionChange: selection.onSelectionChange }}
         rows={rows}
         totalUsers={users.length}
         hiddenColumns={views.hidden}

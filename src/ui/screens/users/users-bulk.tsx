@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserBulkAction } from '../../../machines/shared/bulk-action.machine';
+import { Button } from '../../components/button';
+import { BulkActionDialog } from '../../components/selection/bulk-action-dialog';
+import { SelectionBar } from '../../components/selection/selection-bar';
+import type { ListSelectionApi } from '../../components/selection/use-list-selection';
+import { useServices } from '../../hooks/services-context';
+
+const ACTIONS: readonly UserBulkAction[] = ['block', 'unblock', 'require_two_factor', 'end_sessions', 'delete'];
+
+/**
+ * The users list's bulk actions (docs/lists.md, Bulk actions): block, unblock, require two-factor, end
+ * sessions, delete, over the selected users. The list holds every user of the tenant (filtered here),
+ * so "every match" is the ids of the rows shown; the dry run, run and results are BulkActionDialog's.
+ */
+export function UsersBulk({
+  selection,
+  matchingIds,
+  onDone,
+}: {
+  selection: ListSelectionApi;
+  matchingIds: readonly number[];
+  onDone: (changed: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const { clients, overlay } = useServices();
+  const [action, setAction] = useState<UserBulkAction | null>(null);
+  const ids = selection.selection.mode === 'matching' ? matchingIds : [...selection.selection.ids];
+  return (
+    <>
+      <SelectionBar
+        count={selection.count}
+        total={matchingIds.length}
+        allMatching={selection.selection.mode === 'matching'}
+        onSelectMatching={selection.selectMatching}
+        onClear={selection.clear}
+      >
+        {ACTIONS.map((name) => (
+          <Button
+            key={name}
+            size="sm"
+            variant={name === 'delete' ? 'danger' : 'secondary'}
+            onPress={() => setAction(name)}
+          >
+            {t(`bulkAction.users.${name}`)}
+          </Button>
+        ))}
+      </SelectionBar>
+      {action ? (
+        <BulkActionDialog
+          rest={clients.rest}
+          overlay={overlay}
+          target={{ kind: 'users', action }}
+          selection={{ kind: 'ids', ids }}
+          actionLabel={t(`bulkAction.users.${action}`)}
+          onClose={(changed) => {
+            setAction(null);
+            onDone(changed);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

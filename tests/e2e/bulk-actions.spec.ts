@@ -1,0 +1,116 @@
+import type { Page } from '@playwright/test';
+import { addFault, apiLogin, listFaults, type Api } from './support/api';
+import { signIn } from './support/app';
+import { seriousViolations, useTheme } from './support/axe';
+import { expect, test } from './support/fixtures';
+import { t } from './support/i18n';
+import { createTenant, uniquePrefix } from './support/tenants';
+
+/**
+ * Bulk actions (docs/lists.md, Bulk actions), the acceptance of the tenants list: 30 tenants a search
+ * matches (made here through the API), all selected beyond the page, a dry run, a feature turned on with
+ * one tenant failing (a fault injected for its row), that row retried, and all 30 on. The undo of the
+ * batch follows once the undo part is merged.
+ */
+test.use({ bypassCSP: true });
+
+/** Tenant names without digits (the tenant search also matches CNPJ digits): prefix-a … prefix-zd. */
+const suffixes = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i < 26 ? String.fromCharCode(97 + i) : `z${String.fromCharCode(97 + i - 26)}`));
+
+async function thirtyTenants(api: Api, tag: string): Promise<{ prefix: string; ids: number[] }> {
+  const prefix = uniquePrefix(tag);
+  for (const suffix of suffixes(30)) await createTenant(api, `${prefix}-${suffix}`, ['chat']);
+  const { ids } = await api.rest<{ ids: number[] }>('POST', '/api/tenant/ids', { search: prefix });
+  return { prefix, ids };
+}
+
+const chatbotOn = async (api: Api, prefix: string) =>
+  (
+    await api.rest<{ total: number }>('POST', '/api/tenant/ids', {
+      search: prefix,
+      feature: 'chatbot',
+      feature_enabled: true,
+    })
+  ).total;
+
+async function selectAllMatching(page: Page) {
+  await page.getByRole('checkbox', { name: t('ui.table.selectAll') }).check();
+  await expect(page.getByText(t('selection.count', { n: '4' }))).toBeVisible();
+  await page.getByRole('button', { name: t('selection.selectMatching', { n: '30' }) }).click();
+  await expect(page.getByText(t('selection.allMatching', { n: '30' }))).toBeVisible();
+}
+
+test.describe('bulk actions on tenants', () => {
+  test('30 tenants by a search: dry run, a feature on with one failing, its retry, all 30 on', async ({
+    page,
+    app,
+  }) => {
+    test.setTimeout(180_000);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const { prefix, ids } = await thirtyTenants(api, 'bulk');
+    expect(ids).toHaveLength(30);
+    const failing = ids[17] as number;
+    await addFault(app.origin, { operationId: 'tenantFeatureBulk', match: { id: failing }, status: 500, times: 1 });
+
+    await signIn(page, app.origin, app.admin, `/tenants?search=${prefix}`);
+    await expect(page.getByRole('row')).toHaveCount(5);
+    await selectAllMatching(page);
+    await page.getByLabel(t('bulkAction.tenants.chooseFeature')).selectOption('chatbot');
+    let requests = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/tenant/features/bulk') requests += 1;
+    });
+    await page.getByRole('button', { name: t('bulkAction.tenants.featureOn'), exact: true }).click();
+
+    const action = t('bulkAction.tenants.featureOnTitle', { feature: t('features.options.chatbot') });
+    const review = page.getByRole('dialog', { name: t('bulkAction.title.review', { action }) });
+    await expect(review.getByText(t('bulkAction.group.change', { n: '30' }))).toBeVisible();
+    // The dry run wrote nothing.
+    expect(await chatbotOn(api, prefix)).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await review.getByRole('button', { name: t('bulkAction.confirm', { n: '30' }) }).click();
+    const result = page.getByRole('dialog', { name: t('bulkAction.title.done', { action }) });
+    await expect(result.getByText(t('bulk.outcome.partial'))).toBeVisible();
+    await expect(result.getByText(`${t('bulkAction.outcome.failed')}`, { exact: false })).toHaveCount(1);
+    expect(await chatbotOn(api, prefix)).toBe(29);
+    expect((await listFaults(app.origin)).find((f) => f.match?.id === failing)?.fired).toBe(1);
+    // One dry-run request and one run request for 30 rows (chunks of 100).
+    expect(requests).toBe(2);
+
+    await result.getByRole('button', { name: t('bulk.retryFailed') }).click();
+    await expect(result.getByText(t('bulk.outcome.success'))).toBeVisible();
+    expect(await chatbotOn(api, prefix)).toBe(30);
+    await result.getByRole('button', { name: t('bulkAction.close') }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // The selection is cleared once the run is over.
+    await expect(page.getByRole('button', { name: t('selection.clear'), exact: true })).toHaveCount(0);
+    await expect(page.getByText(t('selection.allMatching', { n: '30' }))).toHaveCount(0);
+  });
+
+  for (const theme of ['light', 'dark'] as const)
+    for (const [width, height] of [
+      [1366, 768],
+      [390, 844],
+    ] as const)
+      test(`the selection bar and the review, ${theme} at ${width}: axe clean; screenshots`, async ({
+        page,
+        app,
+      }, info) => {
+        test.setTimeout(120_000);
+        await useTheme(page, theme);
+        await page.setViewportSize({ width, height });
+        const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+        const { prefix } = await thirtyTenants(api, `shot${theme}`);
+        await signIn(page, app.origin, app.admin, `/tenants?search=${prefix}`);
+        await selectAllMatching(page);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.screenshot({ path: info.outputPath(`bulk-bar-${theme}-${width}.png`), fullPage: true });
+        await page.getByRole('button', { name: t('bulkAction.tenants.featureOn'), exact: true }).click();
+        const dialog = page.getByRole('dialog');
+        await expect(dialog.getByRole('button', { name: t('bulkAction.confirm', { n: '30' }) })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.screenshot({ path: info.outputPath(`bulk-review-${theme}-${width}.png`) });
+      });
+});
