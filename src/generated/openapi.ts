@@ -1994,6 +1994,7 @@ export interface components {
             /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
             name: string;
         };
+        /** @description At least one of `name` and `activated` (400 on `body/name` otherwise, also when only `version` comes along). */
         DepartmentUpdate: {
             /** @description Trimmed; blank after trimming answers 400; unique in the tenant ignoring case. */
             name?: string;
@@ -2448,6 +2449,7 @@ export interface components {
             /** @description Trimmed; blank after trimming answers 400; unique in the instance ignoring case. */
             name: string;
         };
+        /** @description At least one of `name` and `activated` (400 on `body/name` otherwise, also when only `version` comes along). */
         ConnectionUpdate: {
             id: components["schemas"]["Id"];
             tenantName: components["schemas"]["TenantName"];

@@ -203,6 +203,17 @@ const blankName =
       ? 'the name is blank after trimming (stated in the contract)'
       : null;
 
+/** A department or connection change naming neither `name` nor `activated` (only `version`): stated in the contract. */
+const nothingToChange: Explain = ({ status, body, input }) => {
+  const asked = (input.body ?? {}) as { name?: unknown; activated?: unknown };
+  return status === 400 &&
+    fields(body).every((f) => f === 'body/name') &&
+    asked.name === undefined &&
+    asked.activated === undefined
+    ? 'neither name nor activated: nothing to change (stated in the contract)'
+    : null;
+};
+
 /**
  * The value rules contracts/openapi.yaml states with `x-rule` on a user's fields: every refused field
  * breaks one — a weak password (src/domain/password-strength.ts, score 50), a blank name, an avatar that is not http(s).
@@ -510,6 +521,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   departmentUpdate: anyOf(
     tenantMissing('query'),
     staleVersion,
+    nothingToChange,
     statusIs(404, 'no such department in the tenant (state)'),
     statusIs(409, 'a department with this name exists in the tenant (state)'),
     blankName('body/name'),
@@ -560,6 +572,7 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   connectionUpdate: anyOf(
     tenantMissing('body'),
     staleVersion,
+    nothingToChange,
     statusIs(404, 'no such connection in the tenant (state)'),
     statusIs(409, 'a connection with this name exists in the instance (state)'),
     blankName('body/name'),
