@@ -1,7 +1,7 @@
 import { anonymous } from '../access/caller';
 import type { ConnectionDto } from '../instances/service';
 import type { RoleDto } from '../roles/service';
-import { DomainError, invalid, unauthenticated } from '../base/domain-error';
+import { checkAll, DomainError, invalid, unauthenticated } from '../base/domain-error';
 import { checkUserFilter } from '../users/list';
 import type { UserPatch } from '../users/service';
 import type { UserDto } from '../db/user-dto';
@@ -111,13 +111,22 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
 
     /** The same service, filters and order as REST `GET /api/users/page`, on the path's tenant. */
     async usersPage(_parent, args, ctx) {
-      const page = args.page ?? 1;
-      const limit = args.limit ?? 25;
-      if (!Number.isInteger(page) || page < 1 || page > 1_000_000)
-        throw invalid('page', 'page must be a whole number from 1 to 1000000');
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-        throw invalid('limit', 'limit must be a whole number from 1 to 100');
-      const filter = checkUserFilter(args.filter ?? {});
+      // Every bad argument at once, as REST's schema refuses them (server/src/test-support/parity-suite.ts).
+      const { filter, page, limit } = checkAll({
+        filter: () => checkUserFilter(args.filter ?? {}),
+        page: () => {
+          const page = args.page ?? 1;
+          if (!Number.isInteger(page) || page < 1 || page > 1_000_000)
+            throw invalid('page', 'page must be a whole number from 1 to 1000000');
+          return page;
+        },
+        limit: () => {
+          const limit = args.limit ?? 25;
+          if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+            throw invalid('limit', 'limit must be a whole number from 1 to 100');
+          return limit;
+        },
+      });
       const order = { sort: args.sort?.field ?? 'name', dir: args.sort?.direction ?? 'asc' } as const;
       const answer = await users.page(signedIn(ctx), ctx.tenant, filter, order, page, limit);
       return { ...answer, data: answer.data.map(toUser) };

@@ -204,6 +204,11 @@ function validVariable(type: TypeNode): unknown {
       return true;
     case 'String':
       return 'x';
+    // The users list's filter and sort (contracts/schema.graphql `usersPage`).
+    case 'UserFilter':
+      return { q: 'x', blocked: false };
+    case 'UserSort':
+      return { field: 'email', direction: 'desc' };
     default:
       throw new Error(`no valid sample for GraphQL type ${type.name.value}: extend validVariable`);
   }

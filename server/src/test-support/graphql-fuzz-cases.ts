@@ -46,10 +46,40 @@ function validValue(type: TypeNode, name: string): fc.Arbitrary<unknown> {
       const named = NAMED_STRINGS[name];
       return nullable(named ? fc.oneof(named, generic) : generic);
     }
+    // The users list's filter and sort (contracts/schema.graphql `usersPage`; docs/lists.md).
+    case 'UserFilter':
+      return nullable(
+        fc.record(
+          {
+            q: validValue(STRING, 'q'),
+            role: validValue(INT, 'role'),
+            department: nullable(fc.oneof(fc.constant('none'), fc.constantFrom(...pools.ids).map(String), fc.string())),
+            blocked: validValue(BOOLEAN, 'blocked'),
+            online: validValue(BOOLEAN, 'online'),
+            twoFactor: validValue(BOOLEAN, 'twoFactor'),
+          },
+          { requiredKeys: [] },
+        ),
+      );
+    case 'UserSort':
+      return nullable(
+        fc.record(
+          {
+            field: nullable(fc.constantFrom('name', 'email', 'role', 'department', 'presence')),
+            direction: nullable(fc.constantFrom('asc', 'desc')),
+          },
+          { requiredKeys: [] },
+        ),
+      );
     default:
       throw new Error(`no generator for GraphQL type ${type.name.value}`);
   }
 }
+
+const named = (value: string): TypeNode => ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value } });
+const STRING = named('String');
+const INT = named('Int');
+const BOOLEAN = named('Boolean');
 
 /** Values the variable's type refuses. */
 function wrongValue(type: TypeNode): fc.Arbitrary<unknown> {

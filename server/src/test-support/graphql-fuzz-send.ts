@@ -1,5 +1,6 @@
 import { validateGraphqlData, type GraphqlOperationFile } from '../../../packages/conformance/src/kit.js';
-import { DOCUMENTED, mint, pools, run } from './graphql-fuzz-state';
+import { isInputObjectType, Kind, type TypeNode } from 'graphql';
+import { DOCUMENTED, mint, pools, run, schema } from './graphql-fuzz-state';
 import { variablesValid } from './graphql-fuzz-cases';
 import type { Case } from './graphql-fuzz-cases';
 
@@ -141,7 +142,14 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
   } else if (status !== 200) {
     problems.push(`valid refused: ${label} → ${status} ${response.body.slice(0, 240)}`);
   } else if (body.errors?.length) {
-    const names = new Set((op.operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
+    // A refusal names a variable, or a field of a variable's input object (usersPage's `filter.q` is `q`,
+    // as REST's query parameter is: contracts/schema.graphql UserFilter).
+    const names = new Set(
+      (op.operation.variableDefinitions ?? []).flatMap((d) => {
+        const type = schema.getType(namedTypeOf(d.type));
+        return [d.variable.name.value, ...(isInputObjectType(type) ? Object.keys(type.getFields()) : [])];
+      }),
+    );
     const documented = DOCUMENTED[op.name] ?? [];
     const bad = (body.errors ?? []).filter(
       (e) =>
@@ -156,4 +164,9 @@ export async function send(op: GraphqlOperationFile, c: Case): Promise<void> {
     if (check.length) problems.push(`data breaks the selection: ${label} → ${check.slice(0, 3).join('; ')}`);
   }
   if (['updateUser', 'deleteUser', 'disconnectUser'].includes(op.name)) await keepCallerIntact();
+}
+
+/** The named type under a variable's list and non-null wrappers. */
+function namedTypeOf(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
 }

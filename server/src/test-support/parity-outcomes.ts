@@ -31,6 +31,8 @@ export const DOCS = {
   updateUserSettings: `mutation updateUserSettings($user_id: Int!, $two_factor_enabled: Boolean, $two_factor_enrolment_required: Boolean) {
     updateUserSettings(user_id: $user_id, two_factor_enabled: $two_factor_enabled, two_factor_enrolment_required: $two_factor_enrolment_required) { user_id two_factor_enabled two_factor_enrolment_required } }`,
   users: `query users { users { ${USER_FIELDS} } }`,
+  usersPage: `query usersPage($filter: UserFilter, $sort: UserSort, $page: Int, $limit: Int) {
+    usersPage(filter: $filter, sort: $sort, page: $page, limit: $limit) { data { ${USER_FIELDS} } total page limit last_page } }`,
   userInfos: `query userInfos { userInfos { ${USER_FIELDS} } }`,
   roles: 'query roles { roles { id name display_name has_permission_routes version } }',
   departments: 'query departments { departments { id name activated version } }',

@@ -230,6 +230,40 @@ export const blockSignInStep: fc.Arbitrary<Step> = fc.record({
   password: fc.constantFrom<SignInPassword>('right', 'right', 'wrong'),
   times: fc.integer({ min: 1, max: 2 }),
 });
+/** A page of the users list: filters (valid and invalid values: a `q` over 254 characters, a limit of 0 or 101). */
+export const pageStep: fc.Arbitrary<Step> = fc
+  .record({
+    op: fc.constant('page' as const),
+    who: anyPrincipalArb,
+    tenant: fc.constantFrom<'own' | 'other'>('own', 'own', 'other'),
+    filter: fc.record(
+      {
+        q: fc.oneof(
+          fc.constantFrom('a', 'Ã', '%', '_', '\\', '@', ' '),
+          fc.string({ maxLength: 6 }),
+          fc.constant('x'.repeat(255)),
+        ),
+        role: fc.constantFrom<RoleRef>('admin', 'operator', 'manager', 'unknown'),
+        blocked: fc.boolean(),
+        online: fc.boolean(),
+        twoFactor: fc.boolean(),
+        department: fc.constant('none' as const),
+      },
+      { requiredKeys: [] },
+    ),
+    sort: fc.constantFrom('name', 'email', 'role', 'department', 'presence'),
+    dir: fc.constantFrom('asc', 'desc'),
+    page: fc.constantFrom(1, 1, 2, 0),
+    limit: fc.constantFrom(1, 2, 25, 100, 0, 101),
+  })
+  .map((step) =>
+    // Another tenant's list is refused before its values are read on GraphQL (the path's tenant) but after
+    // them on REST (the schema first): only valid values there, so both answer the refusal of the tenant.
+    step.tenant === 'other'
+      ? { ...step, page: 1, limit: 25, filter: { ...step.filter, q: step.filter.q?.slice(0, 254) } }
+      : step,
+  );
+
 export const listStep: fc.Arbitrary<Step> = fc.record({
   op: fc.constant('list' as const),
   who: anyPrincipalArb,

@@ -85,6 +85,24 @@ export type Step =
       times: number;
     }
   | { op: 'list'; who: PrincipalName; tenant: 'own' | 'other' }
+  /** One page of the users list, filtered and sorted on the server (REST `userPage` ↔ GraphQL `usersPage`). */
+  | {
+      op: 'page';
+      who: PrincipalName;
+      tenant: 'own' | 'other';
+      filter: {
+        q?: string;
+        role?: RoleRef;
+        blocked?: boolean;
+        online?: boolean;
+        twoFactor?: boolean;
+        department?: 'none';
+      };
+      sort: 'name' | 'email' | 'role' | 'department' | 'presence';
+      dir: 'asc' | 'desc';
+      page: number;
+      limit: number;
+    }
   | { op: 'roles'; who: PrincipalName }
   | { op: 'departments'; who: PrincipalName; tenant: 'own' | 'other' }
   /** Department and connection changes in the caller's own tenant or the other one (./parity-step-records.ts). */

@@ -1,6 +1,7 @@
 import {
   canonicalList,
   canonicalRole,
+  canonicalUser,
   graphqlOutcome,
   HOME,
   PRINCIPAL_USER,
@@ -315,6 +316,47 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
       }
       return {
         list: graphqlOutcome(await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'users'), 'users', userList),
+      };
+    }
+
+    case 'page': {
+      const tenant = step.tenant === 'own' ? HOME[step.who] : otherTenant(step.who);
+      const { filter } = step;
+      const role = filter.role === undefined ? undefined : resolveFields(twins, tenant, { role: filter.role }).role_id;
+      // Order matters here (not a set): the page is compared as answered.
+      const pageValue = (b: unknown) => {
+        const body = b as { data: unknown[]; total: number; page: number; limit: number; last_page: number };
+        return { ...body, data: body.data.map(canonicalUser) };
+      };
+      if (rest) {
+        const params = new URLSearchParams();
+        if (step.tenant === 'other') params.set('tenantName', TENANT_NAMES[tenant]);
+        if (filter.q !== undefined) params.set('q', filter.q);
+        if (role !== undefined) params.set('role', String(role));
+        if (filter.department !== undefined) params.set('department', filter.department);
+        if (filter.blocked !== undefined) params.set('blocked', String(filter.blocked));
+        if (filter.online !== undefined) params.set('online', String(filter.online));
+        if (filter.twoFactor !== undefined) params.set('two_factor', String(filter.twoFactor));
+        params.set('sort', step.sort);
+        params.set('dir', step.dir);
+        params.set('page', String(step.page));
+        params.set('limit', String(step.limit));
+        return {
+          page: restOutcome(await twin.rest(auth(step.who), 'GET', `/api/users/page?${params.toString()}`), pageValue),
+        };
+      }
+      const variables = {
+        filter: { ...filter, ...(role === undefined ? {} : { role }) },
+        sort: { field: step.sort, direction: step.dir },
+        page: step.page,
+        limit: step.limit,
+      };
+      return {
+        page: graphqlOutcome(
+          await twin.graphql(auth(step.who), TENANT_NAMES[tenant], 'usersPage', variables),
+          'usersPage',
+          pageValue,
+        ),
       };
     }
 

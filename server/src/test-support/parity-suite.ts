@@ -8,6 +8,7 @@ import {
   deleteStepSparingVisible,
   departmentsStep,
   listStep,
+  pageStep,
   orderingStep,
   passwordStep,
   plainCreateStep,
@@ -197,6 +198,18 @@ export const CAPABILITIES: readonly Capability[] = [
       ),
     ),
     requires: ['list:ok', 'list:forbidden', 'list:unauthenticated'],
+  },
+  {
+    // docs/lists.md, Filters and export: one page, filtered and sorted, alike in both protocols.
+    name: 'users page',
+    cases: sequence(
+      fc.oneof(
+        { weight: 4, arbitrary: pageStep },
+        { weight: 1, arbitrary: plainCreateStep },
+        { weight: 1, arbitrary: blockStep },
+      ),
+    ),
+    requires: ['page:ok', 'page:invalid', 'page:forbidden', 'page:unauthenticated'],
   },
   { name: 'roles', cases: sequence(rolesStep, 3), requires: ['roles:ok', 'roles:forbidden', 'roles:unauthenticated'] },
   {

@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
-import { invalid } from '../base/domain-error';
+import { checkAll, invalid } from '../base/domain-error';
 
 /**
  * The users list filtered and sorted on the server (docs/lists.md, Filters and export): one tenant's live
@@ -40,7 +40,10 @@ const MAX_Q = 254;
 /** `%`, `_` and `\` match only themselves in a LIKE pattern (`\` is PostgreSQL's default escape). */
 export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Checks what the contract's schema cannot say the same way in both protocols; answers the filter as the queries read it. */
+/**
+ * Checks what the contract's schema cannot say the same way in both protocols, every bad field at once
+ * (as REST's schema answers them); answers the filter as the queries read it.
+ */
 export function checkUserFilter(filter: {
   q?: string | null;
   role?: number | null;
@@ -49,21 +52,29 @@ export function checkUserFilter(filter: {
   online?: boolean | null;
   twoFactor?: boolean | null;
 }): UserListFilter {
+  const checked = checkAll({
+    q: () => {
+      if (filter.q == null) return undefined;
+      if (filter.q.length > MAX_Q) throw invalid('q', `q must be at most ${MAX_Q} characters`);
+      return filter.q.trim() === '' ? undefined : filter.q.trim();
+    },
+    role: () => {
+      if (filter.role == null) return undefined;
+      if (!Number.isInteger(filter.role) || filter.role < 1) throw invalid('role', 'role must be a role id');
+      return filter.role;
+    },
+    department: (): number | 'none' | undefined => {
+      if (filter.department == null) return undefined;
+      const text = String(filter.department);
+      if (text === 'none') return 'none';
+      if (/^[1-9][0-9]{0,8}$/.test(text)) return Number(text);
+      throw invalid('department', 'department must be a department id or none');
+    },
+  });
   const out: UserListFilter = {};
-  if (filter.q != null) {
-    if (filter.q.length > MAX_Q) throw invalid('q', `q must be at most ${MAX_Q} characters`);
-    if (filter.q.trim() !== '') out.q = filter.q.trim();
-  }
-  if (filter.role != null) {
-    if (!Number.isInteger(filter.role) || filter.role < 1) throw invalid('role', 'role must be a role id');
-    out.role = filter.role;
-  }
-  if (filter.department != null) {
-    const text = String(filter.department);
-    if (text === 'none') out.department = 'none';
-    else if (/^[1-9][0-9]{0,8}$/.test(text)) out.department = Number(text);
-    else throw invalid('department', 'department must be a department id or none');
-  }
+  if (checked.q !== undefined) out.q = checked.q;
+  if (checked.role !== undefined) out.role = checked.role;
+  if (checked.department !== undefined) out.department = checked.department;
   if (filter.blocked != null) out.blocked = filter.blocked;
   if (filter.online != null) out.online = filter.online;
   if (filter.twoFactor != null) out.twoFactor = filter.twoFactor;
