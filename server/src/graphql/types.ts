@@ -10,7 +10,6 @@ import type {
   UpdateUserPasswordMutation,
   UpdateUserSettingsMutation,
   UserInfosQuery,
-  UserInstancesQuery,
   UsersPageQuery,
 } from '../../../src/generated/graphql';
 import type { AuditOrigin } from '../audit/trail';
