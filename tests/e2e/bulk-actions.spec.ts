@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { addFault, apiLogin, listFaults, type Api } from './support/api';
-import { signIn } from './support/app';
+import { signIn, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
@@ -9,8 +9,8 @@ import { createTenant, uniquePrefix } from './support/tenants';
 /**
  * Bulk actions (docs/lists.md, Bulk actions), the acceptance of the tenants list: 30 tenants a search
  * matches (made here through the API), all selected beyond the page, a dry run, a feature turned on with
- * one tenant failing (a fault injected for its row), that row retried, and all 30 on. The undo of the
- * batch follows once the undo part is merged.
+ * one tenant failing (a fault injected for its row), that row retried, and all 30 on; then the whole
+ * batch undone as one from its audit record (docs/lists.md, Undo on the server).
  */
 test.use({ bypassCSP: true });
 
@@ -42,7 +42,7 @@ async function selectAllMatching(page: Page) {
 }
 
 test.describe('bulk actions on tenants', () => {
-  test('30 tenants by a search: dry run, a feature on with one failing, its retry, all 30 on', async ({
+  test('30 tenants by a search: dry run, a feature on with one failing, its retry, all 30 on, the batch undone as one', async ({
     page,
     app,
   }) => {
@@ -62,6 +62,13 @@ test.describe('bulk actions on tenants', () => {
       if (new URL(request.url()).pathname === '/api/tenant/features/bulk') requests += 1;
     });
     await page.getByRole('button', { name: t('bulkAction.tenants.featureOn'), exact: true }).click();
+    // The run's answers name their batch's audit record (x-audit-record), the one to undo.
+    const batches = new Set<string>();
+    // A dry run writes nothing, so only the run's answers carry the header.
+    page.on('response', (response) => {
+      const record = response.headers()['x-audit-record'];
+      if (new URL(response.url()).pathname === '/api/tenant/features/bulk' && record) batches.add(record);
+    });
 
     const action = t('bulkAction.tenants.featureOnTitle', { feature: t('features.options.chatbot') });
     const review = page.getByRole('dialog', { name: t('bulkAction.title.review', { action }) });
@@ -87,6 +94,26 @@ test.describe('bulk actions on tenants', () => {
     // The selection is cleared once the run is over.
     await expect(page.getByRole('button', { name: t('selection.clear'), exact: true })).toHaveCount(0);
     await expect(page.getByText(t('selection.allMatching', { n: '30' }))).toHaveCount(0);
+
+    // Undo the whole batch from its audit record: the 30 tenants go back to chatbot off, as one.
+    // The first run and its retry belong to one batch.
+    expect(batches.size).toBe(1);
+    const batch = Number([...batches][0]);
+    await page.goto(`${app.origin}${tenantPath('/audit')}?operation=tenant.feature-bulk`);
+    const rows = page.getByRole('grid', { name: t('audit.tableLabel') }).getByRole('row');
+    await expect(rows.filter({ hasText: t('audit.operation.tenant.feature-bulk') }).first()).toBeVisible();
+    await rows
+      .filter({ hasText: t('audit.operation.tenant.feature-bulk') })
+      .first()
+      .getByRole('button')
+      .click();
+    const detail = page.getByRole('dialog', { name: t('audit.detail.title', { id: String(batch) }) });
+    const undo = detail.getByRole('button', { name: t('undo.action'), exact: true });
+    await undo.click();
+    await expect(
+      detail.getByRole('status').filter({ hasText: t('undo.detail.undone', { id: '§' }).split('§')[0]! }),
+    ).toBeVisible();
+    expect(await chatbotOn(api, prefix)).toBe(0);
   });
 
   for (const theme of ['light', 'dark'] as const)

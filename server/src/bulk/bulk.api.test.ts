@@ -94,7 +94,7 @@ describe.each([
     const json = response.json<Json>();
     const check = validateResponse(operationId, response.statusCode, json);
     expect(check.errors, `${operationId} ${response.statusCode} ${response.body}`).toEqual([]);
-    return { status: response.statusCode, body: json as unknown as Answer & Json };
+    return { status: response.statusCode, body: json as unknown as Answer & Json, headers: response.headers };
   }
   const users = (body: Json, headers = staff) => call('userBulk', body, headers);
   const features = (body: Json, headers = staff) => call('tenantFeatureBulk', body, headers);
@@ -399,6 +399,8 @@ describe.each([
       expect((await recordsOfBatch(batch.id)).map((r) => [r.operation, r.target_id])).toEqual([
         ['tenant.feature', off],
       ]);
+      // The answer names the batch (x-audit-record): what the SPA offers to undo (docs/lists.md, Undo).
+      expect(run.headers['x-audit-record']).toBe(String(batch.id));
       expect(await auditCount()).toBe(before + 2);
     });
 
