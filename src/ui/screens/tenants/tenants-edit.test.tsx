@@ -65,6 +65,8 @@ describe('TenantsScreen: edit', () => {
       cnpj: '12.ABC.345/01DE-35',
       template: 'farmacia',
       pool: 'pool-a',
+      // The version the form loaded (docs/lists.md, Versions).
+      version: 1,
     });
     expect(appToasts.visibleToasts.map(({ content }) => content.title)).toContain('Dados do tenant salvos.');
     expect(await screen.findByRole('row', { name: /drogaria-norte/ })).toBeInTheDocument();
