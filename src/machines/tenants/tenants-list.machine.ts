@@ -13,9 +13,11 @@ import {
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
-  mayBeNews,
+  conflictGuards,
+  liveConflict,
+  notedRemote,
   restAuditReader,
-  staleOf,
+  saveConflict,
   versionOf,
   watchTarget,
   type Conflict,
@@ -183,12 +185,7 @@ export const tenantsListSetup = setup({
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,
-    stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
-    remotePending: ({ context }) => context.remoteIds.length > 0,
-    news: ({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return mayBeNews(context.version, event);
-    },
+    ...conflictGuards,
     newerWithEdits: ({ context }, check: RemoteCheck<Tenant>) => check.newer && unsavedTenantFields(context).length > 0,
     newer: (_, check: RemoteCheck<Tenant>) => check.newer,
     pendingValid: ({ context }) =>
@@ -248,11 +245,11 @@ export const tenantsListSetup = setup({
     }),
     noteRemote: assign(({ context, event }) => {
       assertEvent(event, 'conflict.remote');
-      return { remoteIds: context.remoteIds.includes(event.id) ? context.remoteIds : [...context.remoteIds, event.id] };
+      return { remoteIds: notedRemote(context.remoteIds, event.id) };
     }),
     checked: assign({ remoteIds: () => [] }),
     conflictLive: assign((_, check: RemoteCheck<Tenant>) => ({
-      conflict: { source: 'live' as const, kept: true, version: check.version, changes: formChanges(check.changes) },
+      conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, true),
       remoteIds: [],
     })),
     // Nothing unsaved: the form shows the tenant as stored now, and says what changed.
@@ -261,22 +258,14 @@ export const tenantsListSetup = setup({
       version: check.version,
       draft: null,
       formKey: context.formKey + 1,
-      conflict: { source: 'live' as const, kept: false, version: check.version, changes: formChanges(check.changes) },
+      conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => {
-      const stale = staleOf(params.error);
-      return {
-        conflict: {
-          source: 'save' as const,
-          kept: true,
-          version: stale?.version ?? null,
-          changes: stale?.changes ?? [],
-        },
-        actionError: null,
-        fieldErrors: {},
-      };
-    }),
+    conflictSave: assign((_, params: { error: unknown }) => ({
+      conflict: saveConflict(params.error),
+      actionError: null,
+      fieldErrors: {},
+    })),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the tenant as stored now, saved with its version.
     reapplied: assign(({ context }, fresh: Tenant) => {
