@@ -121,6 +121,7 @@ function EditTenantForm({
               onDraft?.(next);
             }}
             nameHint="tenants.screen.form.editNameHint"
+            isDisabled={conflictOpen === true}
           />
         </div>
         <FormActions>

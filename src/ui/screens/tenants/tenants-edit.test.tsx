@@ -114,8 +114,9 @@ describe('TenantsScreen: edit', () => {
     expect(notice).toHaveTextContent(/Outra Pessoa/);
     expect(notice).toHaveTextContent(/pool-z/);
     expect(notice).toHaveTextContent(/clinica/);
-    // No save is offered while the notice waits for a choice.
+    // No save is offered and the fields are held while the notice waits for a choice.
     expect(within(dialog).queryByRole('button', { name: 'Salvar dados' })).toBeNull();
+    expect(template).toBeDisabled();
     await keys.click(within(notice).getByRole('button', { name: 'Reaplicar as minhas' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(updates(requests)).toEqual([
