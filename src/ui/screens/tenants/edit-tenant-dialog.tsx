@@ -6,6 +6,7 @@ import type { ActionError } from '../../../machines/shared/request-error';
 import type { Tenant, TenantEdit } from '../../../machines/tenants/tenants-actors';
 import { Button } from '../../components/button';
 import { ConflictNotice } from '../../components/conflict-notice/conflict-notice';
+import * as conflictStyles from '../../components/conflict-notice/conflict-notice.css';
 import { Modal } from '../../components/dialog';
 import { Form, FormActions } from '../../components/form';
 import { editProblems } from './tenant-form-checks';
@@ -52,15 +53,17 @@ export function EditTenantDialog(props: EditTenantDialogProps) {
       isPending={isPending}
     >
       {props.conflict ? (
-        <ConflictNotice
-          conflict={props.conflict}
-          mine={props.mine ?? []}
-          targetType="tenant"
-          resolving={props.resolving ?? null}
-          onReapply={() => props.onReapply?.()}
-          onDiscard={() => props.onDiscard?.()}
-          onDismiss={() => props.onDismiss?.()}
-        />
+        <div className={conflictStyles.spaced}>
+          <ConflictNotice
+            conflict={props.conflict}
+            mine={props.mine ?? []}
+            targetType="tenant"
+            resolving={props.resolving ?? null}
+            onReapply={() => props.onReapply?.()}
+            onDiscard={() => props.onDiscard?.()}
+            onDismiss={() => props.onDismiss?.()}
+          />
+        </div>
       ) : null}
       <EditTenantForm key={props.formKey ?? 0} {...props} />
     </Modal>
