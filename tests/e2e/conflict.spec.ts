@@ -7,6 +7,7 @@ import { connectionStatus, signIn, type Credentials } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
+import { createTenant, uniquePrefix } from './support/tenants';
 import { createRoleWith, createUser, createUserWithRole } from './support/users';
 
 /**
@@ -255,4 +256,64 @@ test.describe('conflict notice on the user form', () => {
     const stored = await api.rest<{ id: number; name: string; email: string }[]>('GET', '/api/users');
     expect(stored.find((u) => u.id === user.id)).toMatchObject({ name: `${user.name} Lima`, email });
   });
+});
+
+test.describe('conflict notice on the tenant edit dialog', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`${theme}: a change to the tenant saved elsewhere shows in the open edit dialog at once; reapply keeps theirs and the admin's`, async ({
+      page,
+      app,
+    }) => {
+      test.setTimeout(120_000);
+      const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+      const prefix = uniquePrefix('conflict');
+      const name = await createTenant(api, `${prefix}-a`);
+      const stored = async () =>
+        (
+          await api.rest<{
+            data: { id: number; name: string; cnpj: string; template: string; pool: string; version: number }[];
+          }>('POST', '/api/tenant/paginated', { search: prefix, pagination_limit: 10 })
+        ).data[0]!;
+      const before = await stored();
+      await useTheme(page, theme);
+      await signIn(page, app.origin, app.admin, `/tenants?search=${prefix}`);
+      await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
+      const grid = page.getByRole('grid', { name: t('tenants.screen.heading') });
+      await grid.getByRole('button', { name: t('tenants.screen.actions.more', { name }) }).click();
+      await page.getByRole('menuitem', { name: t('tenants.screen.actions.edit'), exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: t('tenants.screen.form.editTitle', { name }) });
+      const template = dialog.getByRole('textbox', { name: t('tenants.screen.form.template') });
+      await template.fill('clinica');
+
+      // Someone else changes the tenant's pool (here through the API, as another staff member would).
+      await api.rest('POST', '/api/tenant/update', {
+        id: before.id,
+        name: before.name,
+        cnpj: before.cnpj,
+        template: before.template,
+        pool: 'pool-z',
+      });
+      const shown = dialog.getByRole('region', { name: t('conflict.title') });
+      await expect(shown).toBeVisible({ timeout: 5000 });
+      await expect(shown.getByRole('region', { name: t('conflict.theirs') })).toContainText('pool-z');
+      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('clinica');
+      // The fields hold the values the notice shows until the choice is made.
+      await expect(template).toBeDisabled();
+      const serious: string[] = [...(await seriousViolations(page))];
+      mkdirSync(SHOTS, { recursive: true });
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({
+          path: resolve(SHOTS, `conflict-tenant-edit-${theme}-${viewport.width}x${viewport.height}.png`),
+        });
+      }
+      await page.setViewportSize(VIEWPORTS[0]);
+      expect(serious).toEqual([]);
+
+      await shown.getByRole('button', { name: t('conflict.reapply'), exact: true }).click();
+      // Saved with the new version: the dialog closes on the save, and the tenant holds both changes.
+      await expect(dialog).toBeHidden();
+      expect(await stored()).toMatchObject({ template: 'clinica', pool: 'pool-z', version: before.version + 2 });
+    });
+  }
 });

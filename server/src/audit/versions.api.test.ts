@@ -584,6 +584,60 @@ describe.each([
     }
   });
 
+  it('a stale role permissions save is stale before no way up: the editor sees the change it would undo', async () => {
+    const suffix = postgres ? 'pg' : 'pglite';
+    // A staff role editor who lacks `users`; an administrador gives the target role `users` meanwhile.
+    await createTestRole(t.db, `versions-editor-${suffix}`, ['roles-list', 'roles-edit']);
+    const editor = await createTestUser(t.db, {
+      email: `versions-editor-${suffix}@backoffice.test`,
+      tenant: 'backoffice',
+      role: `versions-editor-${suffix}`,
+      originBackoffice: true,
+    });
+    const headers = await issuedBearer(t, editor.id);
+    const target = await createTestRole(t.db, `versions-target-${suffix}`, ['dashboard-analytics']);
+    const loaded = (await inject(headers, 'GET', `/api/roles/${target}`)).body as { version: number };
+    const given = await as().post('/api/permission/update', {
+      roleId: target,
+      permissions: ['dashboard-analytics', 'users'],
+      version: loaded.version,
+    });
+    expect(given.status).toBe(200);
+    // The editor's checklist as loaded would take `users` away: stale, with the administrador's change.
+    const stale = await inject(headers, 'POST', '/api/permission/update', {
+      roleId: target,
+      permissions: ['dashboard-analytics'],
+      version: loaded.version,
+    });
+    expect(stale.status).toBe(409);
+    expect(validateResponse('permissionUpdate', 409, stale.body)).toEqual(OK);
+    const body = stale.body as unknown as StaleBody;
+    expect(body.error).toBe('stale');
+    expect(body.version).toBe(loaded.version + 1);
+    expect(body.changes).toEqual([
+      expect.objectContaining({
+        operation: 'role.permissions',
+        version: loaded.version + 1,
+        changes: [
+          {
+            field: 'permissions',
+            before: JSON.stringify(['dashboard-analytics']),
+            after: JSON.stringify(['dashboard-analytics', 'users']),
+          },
+        ],
+      }),
+    ]);
+    // With the current version the same removal is still no way up (403), and nothing was written.
+    const current = await inject(headers, 'POST', '/api/permission/update', {
+      roleId: target,
+      permissions: ['dashboard-analytics'],
+      version: body.version,
+    });
+    expect(current.status).toBe(403);
+    const now = (await as().get(`/api/roles/${target}`)).body as { version: number; has_permission_routes: string[] };
+    expect(now).toMatchObject({ version: loaded.version + 1, has_permission_routes: ['dashboard-analytics', 'users'] });
+  });
+
   it('a customer reads a stale answer with the provider’s staff as a team, its own colleagues by name', async () => {
     const own = (await inject(customerAdmin, 'POST', '/api/departments', { name: 'Equipe' })).body as {
       id: number;

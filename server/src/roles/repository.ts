@@ -59,7 +59,7 @@ export async function raiseRoleVersion(db: Db, id: number, expected?: number): P
 export function lockRole(trx: Transaction<Database>, id: number) {
   return trx
     .selectFrom('roles')
-    .select(['id', 'name', 'display_name'])
+    .select(['id', 'name', 'display_name', 'version'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();

@@ -147,6 +147,12 @@ export function createRolesService({
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const locked = await repo.lockRole(trx, roleId);
         if (!locked) throw notFound('Role not found', 'id');
+        // Stale before no way up (docs/lists.md, Versions): a checklist loaded before someone else's change
+        // may take away a permission that change added and this editor lacks; the editor must see that
+        // change (409 `stale`), not a refusal of a removal it never meant. The caller reads the role
+        // already (its `roles-edit`), and the row is locked, so the version cannot move before the write.
+        if (sent !== undefined && locked.version !== sent)
+          throw await audit.stale(trx, actor, { type: 'role', id: roleId }, sent);
         const before = (await repo.grantedRoutes(trx, roleId)).sort();
         assertMayEditRole(actor, locked, before, routeNames);
         const raised = await repo.raiseRoleVersion(trx, roleId, sent);

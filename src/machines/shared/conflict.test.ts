@@ -5,7 +5,11 @@ import { fakeServer, flush, gqlData, json, operationOf } from '../test-support/f
 import { createAppBus, type BusMessageOf } from './app-bus';
 import {
   checkRemote,
+  conflictGuards,
   graphqlAuditReader,
+  liveConflict,
+  notedRemote,
+  saveConflict,
   mayBeNews,
   restAuditReader,
   readChange,
@@ -176,5 +180,40 @@ describe('graphqlAuditReader', () => {
       name: 'auditRecords',
       variables: { targetType: 'user', targetId: 4, limit: 20 },
     });
+  });
+});
+
+describe('the shared guards and notices', () => {
+  const staleError = new ApiError(409, {
+    error: 'stale',
+    message: 'x',
+    field: 'version',
+    version: 5,
+    changes: [change],
+  });
+
+  it('stale reads a save error; remotePending the noted records; news a change the form has not loaded', () => {
+    expect(conflictGuards.stale({ event: { type: 'x', error: staleError } })).toBe(true);
+    expect(conflictGuards.stale({ event: { type: 'x', error: new ApiError(409, { message: 'taken' }) } })).toBe(false);
+    expect(conflictGuards.remotePending({ context: { remoteIds: [] } })).toBe(false);
+    expect(conflictGuards.remotePending({ context: { remoteIds: [3] } })).toBe(true);
+    const remote = (version: number | null) => ({ type: 'conflict.remote', id: 1, version });
+    expect(conflictGuards.news({ context: { version: 4 }, event: remote(5) })).toBe(true);
+    expect(conflictGuards.news({ context: { version: 4 }, event: remote(4) })).toBe(false);
+    expect(conflictGuards.news({ context: { version: 4 }, event: remote(null) })).toBe(true);
+    expect(conflictGuards.news({ context: { version: 4 }, event: { type: 'other' } })).toBe(false);
+  });
+
+  it('notes each announced record once, and builds the live and the save notices', () => {
+    expect(notedRemote([1], 2)).toEqual([1, 2]);
+    expect(notedRemote([1, 2], 2)).toEqual([1, 2]);
+    expect(liveConflict({ version: 6, changes: [] }, false)).toEqual({
+      source: 'live',
+      kept: false,
+      version: 6,
+      changes: [],
+    });
+    expect(saveConflict(staleError)).toMatchObject({ source: 'save', kept: true, version: 5, changes: [{ id: 7 }] });
+    expect(saveConflict(new Error('offline'))).toEqual({ source: 'save', kept: true, version: null, changes: [] });
   });
 });

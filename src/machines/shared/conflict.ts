@@ -229,3 +229,33 @@ export function checkRemote<TRecord>() {
     return { record, version, newer, changes };
   });
 }
+
+/**
+ * The guards every form's conflict states repeat (the tenant edit dialog's first,
+ * src/machines/tenants/tenants-list.machine.ts): a save's error is stale; changes announced since the
+ * last check wait; an announced change may be news to the form. Spread into a machine's `guards`.
+ */
+export const conflictGuards = {
+  stale: ({ event }: { event: unknown }) => staleOf((event as { error?: unknown }).error) !== null,
+  remotePending: ({ context }: { context: { remoteIds: readonly number[] } }) => context.remoteIds.length > 0,
+  news: ({ context, event }: { context: { version: number | null }; event: unknown }) => {
+    const remote = event as Partial<Extract<ConflictEvent, { type: 'conflict.remote' }>>;
+    return remote.type === 'conflict.remote' && mayBeNews(context.version, { version: remote.version ?? null });
+  },
+};
+
+/** The audit records announced since the last check, with `id` added once. */
+export function notedRemote(remoteIds: readonly number[], id: number): number[] {
+  return remoteIds.includes(id) ? [...remoteIds] : [...remoteIds, id];
+}
+
+/** The notice of a change announced while the form was open: `kept` when the form held unsaved values. */
+export function liveConflict(check: Pick<RemoteCheck<unknown>, 'version' | 'changes'>, kept: boolean): Conflict {
+  return { source: 'live', kept, version: check.version, changes: check.changes };
+}
+
+/** The notice of a save refused as stale (its version and changes; none when the answer did not say). */
+export function saveConflict(error: unknown): Conflict {
+  const stale = staleOf(error);
+  return { source: 'save', kept: true, version: stale?.version ?? null, changes: stale?.changes ?? [] };
+}

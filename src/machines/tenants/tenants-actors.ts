@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { toPageRequest, type TenantsQuery } from '../../domain/tenants-query';
@@ -14,6 +15,40 @@ export type Plan = components['schemas']['Plan'];
 export interface TenantPageResult {
   seq: number;
   page: TenantPage;
+}
+
+/**
+ * One tenant as stored now. The contract reads tenants only through the paged search (name or CNPJ,
+ * contracts/openapi.yaml `tenantPaginated`), so it searches each of `hints` (the names and CNPJs the form
+ * knows, the other person's new ones included) with deleted tenants too, and keeps the row with the id;
+ * none found: 404.
+ */
+export async function loadTenant(
+  rest: RestClient,
+  id: number,
+  hints: readonly string[],
+  signal?: AbortSignal,
+): Promise<Tenant> {
+  for (const search of new Set(hints.filter((h) => h !== '').map((h) => h.slice(0, 100)))) {
+    const page = unwrap(
+      await rest.POST('/api/tenant/paginated', {
+        body: {
+          search,
+          deleted: 'all',
+          filter_users: false,
+          only_deleted: false,
+          sort_name: 'id',
+          sort_type: 'ASC',
+          pagination_page: 1,
+          pagination_limit: 100,
+        },
+        signal,
+      }),
+    );
+    const found = page.data.find((t) => t.id === id);
+    if (found) return found;
+  }
+  throw new ApiError(404, { message: 'Tenant not found' });
 }
 
 /** The I/O of the tenants list: every call goes through the typed REST client in `input`. */
@@ -35,8 +70,21 @@ export const tenantsActors = {
         }),
       ),
   ),
-  updateTenant: fromPromise<Tenant, { rest: RestClient; id: number; tenant: TenantEdit }>(async ({ input }) =>
-    unwrap(await input.rest.POST('/api/tenant/update', { body: { id: input.id, ...input.tenant } })),
+  updateTenant: fromPromise<Tenant, { rest: RestClient; id: number; tenant: TenantEdit; version?: number | null }>(
+    async ({ input }) =>
+      unwrap(
+        await input.rest.POST('/api/tenant/update', {
+          // The version the form loaded: a change made since is refused as 409 `stale` (docs/lists.md, Versions).
+          body: {
+            id: input.id,
+            ...input.tenant,
+            ...(typeof input.version === 'number' ? { version: input.version } : {}),
+          },
+        }),
+      ),
+  ),
+  loadTenant: fromPromise<Tenant, { rest: RestClient; id: number; hints: readonly string[] }>(({ input, signal }) =>
+    loadTenant(input.rest, input.id, input.hints, signal),
   ),
   deleteTenant: fromPromise<Tenant, { rest: RestClient; id: number }>(async ({ input }) =>
     unwrap(await input.rest.POST('/api/tenant/delete', { body: { id: input.id } })),

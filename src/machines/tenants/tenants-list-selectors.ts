@@ -8,7 +8,13 @@ export const selectListStatus = (s: TenantsListSnapshot): 'error' | 'loading' | 
 export const selectDialog = (s: TenantsListSnapshot): 'create' | 'edit' | 'plan' | 'delete' | null =>
   s.matches({ dialog: 'createForm' }) || s.matches({ dialog: 'creating' })
     ? 'create'
-    : s.matches({ dialog: 'editForm' }) || s.matches({ dialog: 'editing' })
+    : s.matches({ dialog: 'editForm' }) ||
+        s.matches({ dialog: 'editing' }) ||
+        s.matches({ dialog: 'editChecking' }) ||
+        s.matches({ dialog: 'editConflict' }) ||
+        s.matches({ dialog: 'editReapplying' }) ||
+        s.matches({ dialog: 'editReapplied' }) ||
+        s.matches({ dialog: 'editDiscarding' })
       ? 'edit'
       : s.matches({ dialog: 'planForm' }) || s.matches({ dialog: 'settingPlan' })
         ? 'plan'

@@ -229,7 +229,8 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(server.seen.filter((r) => r.path === '/api/tenant/update')).toEqual([]);
     actor.send({ type: 'tenants.edit', tenant: edited });
     await flush();
-    expect(server.seen.find((r) => r.path === '/api/tenant/update')?.body).toEqual({ id: 3, ...edited });
+    // With the version the form loaded (docs/lists.md, Versions).
+    expect(server.seen.find((r) => r.path === '/api/tenant/update')?.body).toEqual({ id: 3, ...edited, version: 1 });
     expect(actor.getSnapshot().matches({ dialog: 'editForm' })).toBe(true);
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'apiErrors.fieldTaken' });
     expect(actor.getSnapshot().context.actionError).toEqual({

@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/api-error';
 import type { TenantPage } from './tenants-actors';
-import { tenantsListMachine } from './tenants-list.machine';
+import { tenantsListMachine, unsavedTenantFields } from './tenants-list.machine';
 import {
   assertFullCoverage,
   doneEvent,
@@ -8,9 +8,11 @@ import {
   exploreCoverage,
   formatCoverage,
   heldPromise,
+  idleCallback,
   type ActorDoneEvent,
 } from '../test-support/graph-coverage';
 import { fakeServer } from '../test-support/fake-fetch';
+import { mergeCoverage } from '../test-support/merge-coverage';
 import { newTenant, page, tenant } from '../test-support/tenants-list-fixtures';
 
 const unusedRest = fakeServer(() => {
@@ -28,6 +30,9 @@ describe('tenantsListMachine: model coverage', () => {
         deleteTenant: heldPromise(),
         restoreTenant: heldPromise(),
         updateTenant: heldPromise(),
+        loadTenant: heldPromise(),
+        checkRemote: heldPromise(),
+        watchTarget: idleCallback(),
       },
     });
     /** Page answers for request `seq` (the machine shows only the latest request's answer). */
@@ -75,6 +80,28 @@ describe('tenantsListMachine: model coverage', () => {
       errorEvent('updateTenant', new ApiError(409, { message: 'exists', field: 'name' })),
       { type: 'tenants.close' },
     ] as const;
+    // The edit form's conflict notice (src/machines/shared/conflict.ts): tenant 1 at version 1 changed
+    // elsewhere to version 2; a stale save, a change announced while editing, and both choices.
+    const theirs = { ...tenant(1), name: 'tenant-outro', version: 2 };
+    const conflictEvents = [
+      { type: 'tenants.editDraft', tenant: edited },
+      errorEvent(
+        'updateTenant',
+        new ApiError(409, { error: 'stale', message: 'stale', field: 'version', version: 2, changes: [] }),
+      ),
+      { type: 'conflict.remote', id: 41, version: null },
+      { type: 'conflict.remote', id: 40, version: 1 },
+      doneEvent('checkRemote', { record: theirs, version: 2, newer: true, changes: [] }),
+      doneEvent('checkRemote', { record: tenant(1), version: 1, newer: false, changes: [] }),
+      errorEvent('checkRemote', new Error('offline')),
+      { type: 'conflict.reapply' },
+      { type: 'conflict.discard' },
+      { type: 'conflict.dismiss' },
+      doneEvent('loadTenant', theirs),
+      errorEvent('loadTenant', new Error('offline')),
+      { type: 'tenants.editDraft', tenant: { ...edited, cnpj: '11.222.333/0001-82' } },
+    ] as const;
+    const pick = (...at: number[]) => at.map((i) => conflictEvents[i]!);
     const report = await exploreCoverage({
       machine,
       input,
@@ -107,7 +134,38 @@ describe('tenantsListMachine: model coverage', () => {
         },
       },
     });
-    assertFullCoverage(report);
-    console.info(`tenantsListMachine: ${formatCoverage(report)}`);
+    // The edit form's conflict notice over the list's first page only: the list's own events would multiply
+    // the graph by the dialog's, and the dialog region never reads the list's state past `listShown`.
+    const conflict = await exploreCoverage({
+      machine,
+      input,
+      events: [answers(1)[0], ...editEvents, ...conflictEvents],
+      simpleScenarios: [
+        // A stale save, then each choice.
+        {
+          prefix: [answers(1)[0], editEvents[0], editEvents[1]],
+          events: [conflictEvents[1], ...pick(7, 8, 9, 10, 11)],
+        },
+        // A change announced from elsewhere, with or without unsaved values.
+        { prefix: [answers(1)[0], editEvents[0]], events: [...pick(0, 2, 3, 4, 5, 6, 9)] },
+        // Reapplied values whose CNPJ the local check refuses go back to the form.
+        {
+          prefix: [answers(1)[0], editEvents[0], conflictEvents[12], conflictEvents[2], conflictEvents[4]],
+          events: pick(7, 10),
+        },
+      ],
+      // The conflict guards read the unsaved values, the announced changes, the notice and the version.
+      serializeContext: (context) => [
+        context.shownSeq > 0,
+        unsavedTenantFields(context).map((f) => f.field),
+        context.pending !== null && 'edit' in context.pending ? context.pending.edit.cnpj : null,
+        context.remoteIds.length > 0,
+        context.conflict !== null,
+        context.version,
+      ],
+    });
+    const merged = mergeCoverage(report, conflict);
+    assertFullCoverage(merged);
+    console.info(`tenantsListMachine: ${formatCoverage(merged)}`);
   });
 });

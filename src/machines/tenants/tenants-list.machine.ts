@@ -10,6 +10,22 @@ import {
   serializeTenantsQuery,
   parseTenantsQuery,
 } from '../../domain/tenants-query';
+import type { AppBus } from '../shared/app-bus';
+import {
+  checkRemote,
+  conflictGuards,
+  liveConflict,
+  notedRemote,
+  restAuditReader,
+  saveConflict,
+  versionOf,
+  watchTarget,
+  type Conflict,
+  type ConflictChange,
+  type ConflictEvent,
+  type ConflictField,
+  type RemoteCheck,
+} from '../shared/conflict';
 import { type Outcome, failed, succeeded } from '../shared/outcome';
 import { type ActionError, actionError, refusedFields } from '../shared/request-error';
 import {
@@ -19,6 +35,7 @@ import {
   type TenantEdit,
   tenantsActors,
   type TenantPageResult,
+  loadTenant,
 } from './tenants-actors';
 import { cnpjProblem, isValidCnpj } from '../../domain/cnpj';
 
@@ -35,6 +52,8 @@ export interface TenantsListInput {
    * (server/src/access/policies.ts `tenants`). Anyone else reads its own tenant. Default false.
    */
   staff?: boolean;
+  /** The app bus: a change to the tenant being edited made elsewhere shows at once (left out: learnt on save). */
+  bus?: AppBus | null;
 }
 
 export interface TenantsListContext {
@@ -60,6 +79,16 @@ export interface TenantsListContext {
   pending: { create: TenantCreate } | { edit: TenantEdit } | { plan: Plan; user: number; ticket: number } | null;
   actionError: ActionError | null;
   fieldErrors: Record<string, I18nKey>;
+  bus: AppBus | null;
+  /** The edited tenant's version as loaded (sent with the save; src/machines/shared/conflict.ts). */
+  version: number | null;
+  /** The edit form's values as typed (`tenants.editDraft`), null while untouched. */
+  draft: TenantEdit | null;
+  conflict: Conflict | null;
+  /** Audit records of the edited tenant announced since the last check. */
+  remoteIds: number[];
+  /** Raised whenever the machine replaces the edit form's values (the dialog starts again from `draft ?? target`). */
+  formKey: number;
 }
 
 export type TenantsListEvent =
@@ -75,7 +104,9 @@ export type TenantsListEvent =
   | { type: 'tenants.delete'; tenant: Tenant }
   | { type: 'tenants.confirm' }
   | { type: 'tenants.restore'; tenant: Tenant }
-  | { type: 'tenants.close' };
+  | { type: 'tenants.editDraft'; tenant: TenantEdit }
+  | { type: 'tenants.close' }
+  | ConflictEvent;
 
 /** The changes the dialog region makes; each ends in an `outcome`. */
 export type TenantAction = 'create' | 'edit' | 'setPlan' | 'delete' | 'restore';
@@ -92,6 +123,42 @@ export function subjectOf(context: TenantsListContext): string | undefined {
   return context.pending && 'create' in context.pending ? context.pending.create.name : undefined;
 }
 
+/** The edit form's fields, by their audit names (server/src/tenants/service.ts `EDIT_FIELDS`). */
+const EDIT_FIELDS = ['name', 'cnpj', 'template', 'pool'] as const;
+
+const editOf = (tenant: Tenant): TenantEdit => ({
+  name: tenant.name,
+  cnpj: tenant.cnpj,
+  template: tenant.template,
+  pool: tenant.pool,
+});
+
+/** The user's unsaved values of the edit form as the conflict notice shows them: each changed field, stored → edited. */
+export function unsavedTenantFields(context: Pick<TenantsListContext, 'target' | 'draft'>): ConflictField[] {
+  const { target, draft } = context;
+  if (!target || !draft) return [];
+  return EDIT_FIELDS.filter((f) => draft[f] !== target[f]).map((field) => ({
+    field,
+    before: JSON.stringify(target[field]),
+    after: JSON.stringify(draft[field]),
+  }));
+}
+
+/** The tenant form's own changes: the feature set is versioned apart (the features editor's). */
+const formChanges = (changes: ConflictChange[]) => changes.filter((c) => c.operation !== 'tenant.feature');
+
+/** The names and CNPJs the tenant may be found by now: as loaded, and as the changes since set them. */
+function tenantHints(context: Pick<TenantsListContext, 'target' | 'conflict'>): string[] {
+  const hints = context.target ? [context.target.name, context.target.cnpj] : [];
+  for (const change of context.conflict?.changes ?? [])
+    for (const field of change.changes)
+      if ((field.field === 'name' || field.field === 'cnpj') && field.after !== null) {
+        const value: unknown = JSON.parse(field.after);
+        if (typeof value === 'string') hints.unshift(value);
+      }
+  return hints;
+}
+
 /** The tenants list machine's types, actors, delays, guards and actions; its chart follows. */
 export const tenantsListSetup = setup({
   types: {
@@ -100,7 +167,7 @@ export const tenantsListSetup = setup({
     events: {} as TenantsListEvent,
     emitted: {} as TenantsListEmitted,
   },
-  actors: tenantsActors,
+  actors: { ...tenantsActors, watchTarget, checkRemote: checkRemote<Tenant>() },
   delays: {
     searchDebounce: ({ context }) => context.debounceMs,
   },
@@ -118,6 +185,11 @@ export const tenantsListSetup = setup({
     upToDate: ({ context }) => context.shownSeq === context.requestSeq && context.listError === null,
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,
+    ...conflictGuards,
+    newerWithEdits: ({ context }, check: RemoteCheck<Tenant>) => check.newer && unsavedTenantFields(context).length > 0,
+    newer: (_, check: RemoteCheck<Tenant>) => check.newer,
+    pendingValid: ({ context }) =>
+      context.pending !== null && 'edit' in context.pending && isValidCnpj(context.pending.edit.cnpj),
     validCnpj: ({ event }) => {
       assertEvent(event, ['tenants.create', 'tenants.edit']);
       return isValidCnpj(event.tenant.cnpj);
@@ -165,21 +237,89 @@ export const tenantsListSetup = setup({
     reloadList: raise({ type: 'tenants.reload' }),
     setTarget: assign(({ event }) => {
       assertEvent(event, ['tenants.editOpen', 'tenants.planOpen', 'tenants.delete', 'tenants.restore']);
-      return { target: event.tenant };
+      return { target: event.tenant, version: versionOf(event.tenant) };
     }),
+    setDraft: assign(({ event }) => {
+      assertEvent(event, 'tenants.editDraft');
+      return { draft: event.tenant };
+    }),
+    noteRemote: assign(({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return { remoteIds: notedRemote(context.remoteIds, event.id) };
+    }),
+    checked: assign({ remoteIds: () => [] }),
+    conflictLive: assign((_, check: RemoteCheck<Tenant>) => ({
+      conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, true),
+      remoteIds: [],
+    })),
+    // Nothing unsaved: the form shows the tenant as stored now, and says what changed.
+    refreshedLive: assign(({ context }, check: RemoteCheck<Tenant>) => ({
+      target: check.record,
+      version: check.version,
+      draft: null,
+      formKey: context.formKey + 1,
+      conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, false),
+      remoteIds: [],
+    })),
+    conflictSave: assign((_, params: { error: unknown }) => ({
+      conflict: saveConflict(params.error),
+      actionError: null,
+      fieldErrors: {},
+    })),
+    dismissConflict: assign({ conflict: null }),
+    // The fields the user changed laid over the tenant as stored now, saved with its version.
+    reapplied: assign(({ context }, fresh: Tenant) => {
+      const values = editOf(fresh);
+      const draft = context.draft;
+      if (draft && context.target)
+        for (const field of EDIT_FIELDS) if (draft[field] !== context.target[field]) values[field] = draft[field];
+      return {
+        target: fresh,
+        version: versionOf(fresh),
+        draft: values,
+        pending: { edit: values },
+        formKey: context.formKey + 1,
+        conflict: null,
+        remoteIds: [],
+        actionError: null,
+      };
+    }),
+    discarded: assign(({ context }, fresh: Tenant) => ({
+      target: fresh,
+      version: versionOf(fresh),
+      draft: null,
+      pending: null,
+      formKey: context.formKey + 1,
+      conflict: null,
+      remoteIds: [],
+      actionError: null,
+      fieldErrors: {},
+    })),
+    reloadFailed: assign((_, params: { error: unknown }) => ({
+      actionError: actionError('conflict.errors.reload', params.error),
+    })),
     setCreate: assign(({ event }) => {
       assertEvent(event, 'tenants.create');
       return { pending: { create: event.tenant } };
     }),
     setEdit: assign(({ event }) => {
       assertEvent(event, 'tenants.edit');
-      return { pending: { edit: event.tenant } };
+      return { pending: { edit: event.tenant }, draft: event.tenant };
     }),
     setPlan: assign(({ event }) => {
       assertEvent(event, 'tenants.setPlan');
       return { pending: { plan: event.plan, user: event.user, ticket: event.ticket } };
     }),
-    clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
+    clearDialog: assign({
+      target: null,
+      pending: null,
+      actionError: null,
+      fieldErrors: () => ({}),
+      version: null,
+      draft: null,
+      conflict: null,
+      remoteIds: () => [],
+    }),
     // Says what is wrong with it (incomplete, a letter in a check digit, wrong check digits…), not just "invalid".
     badCnpj: assign(({ event }) => {
       assertEvent(event, ['tenants.create', 'tenants.edit']);
@@ -218,6 +358,17 @@ function invalidState(state: string): never {
 // region's parallel parent, and with it the open dialog.
 const queryChange = { target: '.loading', actions: ['applyQuery', 'announceQuery'] } as const;
 
+/** The edited tenant's audit events, while its form is open (src/machines/shared/conflict.ts). */
+const watchEdited = {
+  id: 'watchTarget',
+  src: 'watchTarget',
+  input: ({ context }: { context: TenantsListContext }) => ({
+    bus: context.bus,
+    targetType: 'tenant' as const,
+    targetId: context.target?.id ?? 0,
+  }),
+} as const;
+
 /** A finished change: its outcome, the dialog closes, then the list reloads. */
 const changed = (action: TenantAction, notice: I18nKey) => ({
   target: 'idle',
@@ -246,7 +397,8 @@ const refused = (action: TenantAction, key: I18nKey, back: string, toast: boolea
  *
  * `dialog`: create, edit (name, CNPJ, template, pool), set plan, delete (after `tenants.confirm`) and
  * restore, opened while the list is shown, by back-office staff only (input `staff`). States `idle`, `createForm`, `creating`, `editForm`,
- * `editing`, `planForm`, `settingPlan`, `confirmingDelete`,
+ * `editing`, the edit form's conflict notice (`editChecking`, `editConflict`, `editReapplying`, `editReapplied`,
+ * `editDiscarding`; src/machines/shared/conflict.ts), `planForm`, `settingPlan`, `confirmingDelete`,
  * `deleting`, `restoring` (in-flight ones tagged `busy`). A list reload never touches it; each change
  * ends in an emitted `outcome` and raises `tenants.reload` for the list.
  */
@@ -271,6 +423,12 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
       pending: null,
       actionError: null,
       fieldErrors: {},
+      bus: input.bus ?? null,
+      version: null,
+      draft: null,
+      conflict: null,
+      remoteIds: [],
+      formKey: 0,
     };
   },
   type: 'parallel',
@@ -384,23 +542,130 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
           },
         },
         editForm: {
+          invoke: watchEdited,
+          always: { guard: 'remotePending', target: 'editChecking' },
           on: {
             'tenants.edit': [{ guard: 'validCnpj', target: 'editing', actions: 'setEdit' }, { actions: 'badCnpj' }],
+            'tenants.editDraft': { actions: 'setDraft' },
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
+            'conflict.remote': { guard: 'news', target: 'editChecking', actions: 'noteRemote' },
+            'conflict.dismiss': { actions: 'dismissConflict' },
+          },
+        },
+        // Whether an announced change is one the form has not loaded; the user keeps typing meanwhile.
+        editChecking: {
+          invoke: [
+            watchEdited,
+            {
+              id: 'checkRemote',
+              src: 'checkRemote',
+              input: ({ context }) => ({
+                targetType: 'tenant' as const,
+                targetId: context.target?.id ?? invalidState('editChecking'),
+                version: context.version,
+                ids: context.remoteIds,
+                load: (signal: AbortSignal) =>
+                  loadTenant(context.rest, context.target?.id ?? 0, tenantHints(context), signal),
+                audit: restAuditReader(context.rest),
+              }),
+              onDone: [
+                {
+                  guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
+                  target: 'editConflict',
+                  actions: { type: 'conflictLive', params: ({ event }) => event.output },
+                },
+                {
+                  guard: { type: 'newer', params: ({ event }) => event.output },
+                  target: 'editForm',
+                  actions: { type: 'refreshedLive', params: ({ event }) => event.output },
+                },
+                { target: 'editForm', actions: 'checked' },
+              ],
+              // Not known now: the save still carries the version, and the server refuses it if stale.
+              onError: { target: 'editForm', actions: 'checked' },
+            },
+          ],
+          on: {
+            'tenants.edit': [{ guard: 'validCnpj', target: 'editing', actions: 'setEdit' }, { actions: 'badCnpj' }],
+            'tenants.editDraft': { actions: 'setDraft' },
+            'tenants.close': { target: 'idle', actions: 'clearDialog' },
+            'conflict.remote': { guard: 'news', target: 'editChecking', reenter: true, actions: 'noteRemote' },
           },
         },
         editing: {
           tags: ['busy'],
+          // A change announced during the save is checked if the save is refused for another reason.
+          on: { 'conflict.remote': { guard: 'news', actions: 'noteRemote' } },
+          invoke: [
+            watchEdited,
+            {
+              id: 'updateTenant',
+              src: 'updateTenant',
+              input: ({ context }) => ({
+                rest: context.rest,
+                id: context.target?.id ?? invalidState('editing'),
+                tenant: context.pending && 'edit' in context.pending ? context.pending.edit : invalidState('editing'),
+                version: context.version,
+              }),
+              onDone: changed('edit', 'tenants.notices.edited'),
+              onError: [
+                {
+                  guard: 'stale',
+                  target: 'editConflict',
+                  actions: { type: 'conflictSave', params: ({ event }) => ({ error: event.error }) },
+                },
+                refused('edit', 'tenants.errors.edit', 'editForm', false),
+              ],
+            },
+          ],
+        },
+        // The user's unsaved values beside the other person's change: reapply them or discard them.
+        editConflict: {
+          invoke: watchEdited,
+          on: {
+            'conflict.reapply': { target: 'editReapplying' },
+            'conflict.discard': { target: 'editDiscarding' },
+            'tenants.close': { target: 'idle', actions: 'clearDialog' },
+            // Another change while the notice is open: the reapply or discard reads the tenant afresh anyway.
+            'conflict.remote': { guard: 'news', actions: 'noteRemote' },
+          },
+        },
+        editReapplying: {
+          tags: ['busy'],
           invoke: {
-            id: 'updateTenant',
-            src: 'updateTenant',
+            id: 'loadTenant',
+            src: 'loadTenant',
             input: ({ context }) => ({
               rest: context.rest,
-              id: context.target?.id ?? invalidState('editing'),
-              tenant: context.pending && 'edit' in context.pending ? context.pending.edit : invalidState('editing'),
+              id: context.target?.id ?? invalidState('editReapplying'),
+              hints: tenantHints(context),
             }),
-            onDone: changed('edit', 'tenants.notices.edited'),
-            onError: refused('edit', 'tenants.errors.edit', 'editForm', false),
+            onDone: { target: 'editReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
+            onError: {
+              target: 'editConflict',
+              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        // Saved with the new version at once when the CNPJ passes its check; otherwise back to the form.
+        editReapplied: {
+          always: [{ guard: 'pendingValid', target: 'editing' }, { target: 'editForm' }],
+        },
+        editDiscarding: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadTenant',
+            src: 'loadTenant',
+            input: ({ context }) => ({
+              rest: context.rest,
+              id: context.target?.id ?? invalidState('editDiscarding'),
+              hints: tenantHints(context),
+            }),
+            onDone: { target: 'editForm', actions: { type: 'discarded', params: ({ event }) => event.output } },
+            onError: {
+              target: 'editConflict',
+              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         planForm: {

@@ -1,9 +1,12 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { I18nKey } from '../../../domain/i18n-key';
+import type { Conflict, ConflictField } from '../../../machines/shared/conflict';
 import type { ActionError } from '../../../machines/shared/request-error';
 import type { Tenant, TenantEdit } from '../../../machines/tenants/tenants-actors';
 import { Button } from '../../components/button';
+import { ConflictNotice } from '../../components/conflict-notice/conflict-notice';
+import * as conflictStyles from '../../components/conflict-notice/conflict-notice.css';
 import { Modal } from '../../components/dialog';
 import { Form, FormActions } from '../../components/form';
 import { editProblems } from './tenant-form-checks';
@@ -19,6 +22,20 @@ export interface EditTenantDialogProps {
   formError: ActionError | null;
   onSubmit: (tenant: TenantEdit) => void;
   onClose: () => void;
+  /** The form's values as typed, kept by the machine (src/machines/tenants/tenants-list.machine.ts `draft`). */
+  draft?: TenantEdit | null;
+  onDraft?: (tenant: TenantEdit) => void;
+  /** Raised when the machine replaces the values (a reload after a change elsewhere): the form starts again. */
+  formKey?: number;
+  /** The conflict notice (src/machines/shared/conflict.ts), and the user's unsaved values beside it. */
+  conflict?: Conflict | null;
+  mine?: readonly ConflictField[];
+  /** The notice waits for a choice: no save is offered meanwhile. */
+  conflictOpen?: boolean;
+  resolving?: 'reapply' | 'discard' | null;
+  onReapply?: () => void;
+  onDiscard?: () => void;
+  onDismiss?: () => void;
 }
 
 /**
@@ -35,19 +52,45 @@ export function EditTenantDialog(props: EditTenantDialogProps) {
       onClose={onClose}
       isPending={isPending}
     >
-      <EditTenantForm {...props} />
+      {props.conflict ? (
+        <div className={conflictStyles.spaced}>
+          <ConflictNotice
+            conflict={props.conflict}
+            mine={props.mine ?? []}
+            targetType="tenant"
+            resolving={props.resolving ?? null}
+            onReapply={() => props.onReapply?.()}
+            onDiscard={() => props.onDiscard?.()}
+            onDismiss={() => props.onDismiss?.()}
+          />
+        </div>
+      ) : null}
+      <EditTenantForm key={props.formKey ?? 0} {...props} />
     </Modal>
   );
 }
 
-function EditTenantForm({ tenant, isPending, fieldErrors, formError, onSubmit, onClose }: EditTenantDialogProps) {
+function EditTenantForm({
+  tenant,
+  isPending,
+  fieldErrors,
+  formError,
+  onSubmit,
+  onClose,
+  draft,
+  onDraft,
+  conflictOpen,
+}: EditTenantDialogProps) {
   const { t } = useTranslation();
-  const [identity, setIdentity] = useState<TenantIdentity>({
-    name: tenant.name,
-    cnpj: tenant.cnpj,
-    template: tenant.template,
-    pool: tenant.pool,
-  });
+  const [identity, setIdentity] = useState<TenantIdentity>(
+    () =>
+      draft ?? {
+        name: tenant.name,
+        cnpj: tenant.cnpj,
+        template: tenant.template,
+        pool: tenant.pool,
+      },
+  );
   const { errors, refuse, touch } = useFormErrors(fieldErrors);
   const container = useRef<HTMLDivElement>(null);
   useFocusFirstInvalid(container, errors);
@@ -76,18 +119,23 @@ function EditTenantForm({ tenant, isPending, fieldErrors, formError, onSubmit, o
             values={identity}
             onChange={(field, value) => {
               touch(field);
-              setIdentity((current) => ({ ...current, [field]: value }));
+              const next = { ...identity, [field]: value };
+              setIdentity(next);
+              onDraft?.(next);
             }}
             nameHint="tenants.screen.form.editNameHint"
+            isDisabled={conflictOpen === true}
           />
         </div>
         <FormActions>
           <Button variant="secondary" onPress={onClose} isDisabled={isPending}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" isPending={isPending} pendingLabel={t('tenants.screen.form.saving')}>
-            {t('tenants.screen.form.submitEdit')}
-          </Button>
+          {conflictOpen ? null : (
+            <Button type="submit" isPending={isPending} pendingLabel={t('tenants.screen.form.saving')}>
+              {t('tenants.screen.form.submitEdit')}
+            </Button>
+          )}
         </FormActions>
       </Form>
     </div>

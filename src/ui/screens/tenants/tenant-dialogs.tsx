@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
+import { unsavedTenantFields } from '../../../machines/tenants/tenants-list.machine';
 import { selectBusy, selectDialog } from '../../../machines/tenants/tenants-list-selectors';
 import { lazyPart } from '../../components/lazy-with-timeout';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -28,6 +29,25 @@ export function TenantDialogs({ actor }: { actor: ActorRefFrom<typeof tenantsLis
   const actionError = useSelector(actor, (s) => s.context.actionError);
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const close = () => actor.send({ type: 'tenants.close' });
+  // The edit form's conflict notice (src/machines/shared/conflict.ts).
+  const draft = useSelector(actor, (s) => s.context.draft);
+  const formKey = useSelector(actor, (s) => s.context.formKey);
+  const conflict = useSelector(actor, (s) => s.context.conflict);
+  const conflictOpen = useSelector(
+    actor,
+    (s) =>
+      s.matches({ dialog: 'editConflict' }) ||
+      s.matches({ dialog: 'editReapplying' }) ||
+      s.matches({ dialog: 'editDiscarding' }),
+  );
+  const resolving = useSelector(actor, (s) =>
+    s.matches({ dialog: 'editReapplying' }) ? 'reapply' : s.matches({ dialog: 'editDiscarding' }) ? 'discard' : null,
+  );
+  const mine = useSelector(
+    actor,
+    (s) => unsavedTenantFields(s.context),
+    (a, b) => JSON.stringify(a) === JSON.stringify(b),
+  );
   return (
     <>
       <Suspense fallback={<Spinner label={t('common.loading')} />}>
@@ -48,6 +68,16 @@ export function TenantDialogs({ actor }: { actor: ActorRefFrom<typeof tenantsLis
             formError={actionError}
             onSubmit={(tenant) => actor.send({ type: 'tenants.edit', tenant })}
             onClose={close}
+            draft={draft}
+            onDraft={(tenant) => actor.send({ type: 'tenants.editDraft', tenant })}
+            formKey={formKey}
+            conflict={conflict}
+            mine={mine}
+            conflictOpen={conflictOpen}
+            resolving={resolving}
+            onReapply={() => actor.send({ type: 'conflict.reapply' })}
+            onDiscard={() => actor.send({ type: 'conflict.discard' })}
+            onDismiss={() => actor.send({ type: 'conflict.dismiss' })}
           />
         ) : null}
         {dialog === 'plan' && target ? (

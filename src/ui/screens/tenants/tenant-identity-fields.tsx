@@ -16,13 +16,15 @@ export interface TenantIdentityFieldsProps {
   onChange: (field: keyof TenantIdentity, value: string) => void;
   /** The hint under the name: creating and editing say different things about the address. */
   nameHint: I18nKey;
+  /** Held while a conflict notice waits for the user's choice (edit-tenant-dialog.tsx). */
+  isDisabled?: boolean;
 }
 
 /**
  * A tenant's name, CNPJ, template and pool, as the creation and the edit forms ask for them
  * (create-tenant-dialog.tsx, edit-tenant-dialog.tsx): the same labels, hints, mask and the CNPJ check.
  */
-export function TenantIdentityFields({ values, onChange, nameHint }: TenantIdentityFieldsProps) {
+export function TenantIdentityFields({ values, onChange, nameHint, isDisabled = false }: TenantIdentityFieldsProps) {
   const { t } = useTranslation();
   return (
     <>
@@ -33,6 +35,7 @@ export function TenantIdentityFields({ values, onChange, nameHint }: TenantIdent
         value={values.name}
         onChange={(value) => onChange('name', value)}
         isRequired
+        isDisabled={isDisabled}
         autoFocus
         autoComplete="off"
       />
@@ -54,6 +57,7 @@ export function TenantIdentityFields({ values, onChange, nameHint }: TenantIdent
         autoCorrect="off"
         spellCheck="false"
         isRequired
+        isDisabled={isDisabled}
         autoComplete="off"
       />
       <TextField
@@ -63,6 +67,7 @@ export function TenantIdentityFields({ values, onChange, nameHint }: TenantIdent
         value={values.template}
         onChange={(value) => onChange('template', value)}
         isRequired
+        isDisabled={isDisabled}
         autoComplete="off"
       />
       <TextField
@@ -72,6 +77,7 @@ export function TenantIdentityFields({ values, onChange, nameHint }: TenantIdent
         value={values.pool}
         onChange={(value) => onChange('pool', value)}
         isRequired
+        isDisabled={isDisabled}
         autoComplete="off"
       />
     </>

@@ -50,10 +50,10 @@ const NARROW_QUERY = '(max-width: 47.99rem)';
  */
 export default function TenantsScreen() {
   const { t } = useTranslation();
-  const { clients } = useServices();
+  const { clients, bus } = useServices();
   const initialSearch = useSearch();
   const actor = useActorRef(tenantsListMachine, {
-    input: { rest: clients.rest, search: initialSearch, staff: useSession(selectIsStaff) },
+    input: { rest: clients.rest, search: initialSearch, staff: useSession(selectIsStaff), bus },
   });
   const [panel, setPanel] = useTenantsAddress(actor);
   // The open panel is not part of a view (src/ui/screens/tenants/tenants-address.ts).
