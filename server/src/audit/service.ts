@@ -223,7 +223,7 @@ export function createAuditService({
     async csv(actor: Actor, q: AuditQuery): Promise<AuditCsv> {
       const { filter } = auditFilter(actor, { ...q, after: null, limit: null });
       return {
-        // The name the SPA saves it under (src/machines/audit/audit-export.machine.ts), dated in São Paulo.
+        // The name the SPA saves it under (src/machines/shared/list-export.machine.ts), dated in São Paulo.
         fileName: `auditoria-${csvDateTime(new Date()).slice(0, 10)}.csv`,
         async *lines() {
           const staffTenant = await backoffice();

@@ -138,8 +138,8 @@ export type PipeCsvOptions = Pick<StreamSheetOptions, 'openSink' | 'signal' | 'o
  * A CSV answer read as a stream (`Accept: text/csv`, `parseAs: 'stream'`) into a sink, chunk by chunk:
  * the next chunk is read only after the sink took the previous one. `fileName` gets the server's
  * `Content-Disposition`. Resolves with the final progress after `sink.close()`; on any failure or
- * abort the sink is aborted (never closed) and the promise rejects. The sheets and the audit log's
- * export (src/machines/audit/audit-export.machine.ts) both download through it.
+ * abort the sink is aborted (never closed) and the promise rejects. The sheets and the lists' exports
+ * (the audit log's among them: src/machines/shared/list-export.machine.ts) all download through it.
  */
 export async function pipeCsvAnswer(
   result: { data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response },

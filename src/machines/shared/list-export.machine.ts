@@ -12,18 +12,36 @@ import { actionError, type ActionError } from './request-error';
 import { pipeCsvAnswer, type OpenSink, type SheetFile, type SheetProgress } from '../reports/sheet-stream';
 import { userListApiQuery, type UsersQuery } from '../users/users-query';
 import { toExportQuery, type TenantsQuery } from '../../domain/tenants-query';
+import { auditApiQuery, dayBefore, type AuditQuery } from '../audit/audit-query';
+import type { I18nKey } from '../../domain/i18n-key';
 
 /**
  * A list's "Exportar CSV" (docs/lists.md, Filters and export): the list under its filters and sort,
  * streamed by the server (`userExport`, `tenantExport`) into a sink as the sheets download
- * (src/machines/reports/sheet-stream.ts `pipeCsvAnswer`), with progress and cancel.
+ * (src/machines/reports/sheet-stream.ts `pipeCsvAnswer`), with progress and cancel. The audit log's
+ * export is one more list: every record under the applied filters (`GET /api/audit` with
+ * `Accept: text/csv`, the sheets' format: docs/product.md, Sheets and CSV).
  */
 export type ListExportRequest =
-  { list: 'users'; query: UsersQuery; tenantName: string | null } | { list: 'tenants'; query: TenantsQuery };
+  | { list: 'users'; query: UsersQuery; tenantName: string | null }
+  | { list: 'tenants'; query: TenantsQuery }
+  | { list: 'audit'; query: AuditQuery };
 
-/** The file name when the server names none (it does: `usuarios-<tenant>.csv`, `empresas.csv`). */
+/** `auditoria-AAAA-MM-DD.csv`, dated the day of the download. */
+export function auditFileName(now: Date = new Date()): string {
+  return `auditoria-${dayBefore(0, now)}.csv`;
+}
+
+/**
+ * The file name when the server names none (it does: `usuarios-<tenant>.csv`, `empresas.csv`); the
+ * audit log's is always the day of the download here, as the picker offered it.
+ */
 export const listExportFileName = (request: ListExportRequest): string =>
-  request.list === 'users' ? 'usuarios.csv' : 'empresas.csv';
+  request.list === 'users' ? 'usuarios.csv' : request.list === 'tenants' ? 'empresas.csv' : auditFileName();
+
+/** What a failed export is called: the audit log keeps its own message. */
+const failedKey = (request: ListExportRequest | null): I18nKey =>
+  request?.list === 'audit' ? 'audit.errors.export' : 'lists.export.failed';
 
 const FILE_NAME = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i;
 
@@ -33,6 +51,10 @@ export async function streamListCsv(
   options: Parameters<typeof pipeCsvAnswer>[2],
 ): Promise<SheetProgress> {
   const common = { headers: { Accept: 'text/csv' }, parseAs: 'stream' as const, signal: options.signal };
+  if (request.list === 'audit') {
+    const result = await rest.GET('/api/audit', { ...common, params: { query: auditApiQuery(request.query) } });
+    return pipeCsvAnswer(result, () => auditFileName(), options);
+  }
   const result =
     request.list === 'users'
       ? await rest.GET('/api/users/export', {
@@ -120,9 +142,9 @@ export const listExportMachine = setup({
       assertEvent(event, ['export.progress', 'export.finished']);
       return { progress: event.progress };
     }),
-    failed: assign(({ event }) => {
+    failed: assign(({ context, event }) => {
       assertEvent(event, 'export.failed');
-      return { error: actionError('lists.export.failed', event.error) };
+      return { error: actionError(failedKey(context.request), event.error) };
     }),
   },
 }).createMachine({

@@ -21,7 +21,12 @@ import { useAddressSync } from '../../hooks/use-address-sync';
 import { auditColumns } from '../../components/audit-record/audit-columns';
 import { AuditDetail } from '../../components/audit-record/audit-detail';
 import { AuditUndo } from './audit-undo';
-import { AuditExportButton, AuditExportStatus, useAuditExport } from './audit-export';
+import {
+  AUDIT_EXPORT_TEXTS,
+  ListExportButton,
+  ListExportStatus,
+  useListExport,
+} from '../../components/reports/list-export';
 import { AuditFilters } from './audit-filters';
 import * as styles from './audit.css';
 import { ListViewsBar, useListViews } from '../../components/views/list-views';
@@ -39,7 +44,7 @@ export default function AuditScreen() {
   const actor = useActorRef(auditMachine, { input: { rest: clients.rest, bus, search } });
   // Applying filters replaces the query string (a reload keeps them); an address changed elsewhere reloads if it differs.
   useAddressSync(actor, { emitted: 'audit.queryChanged', location: 'audit.location' });
-  const exporter = useAuditExport();
+  const exporter = useListExport();
   const records = useSelector(actor, (s) => s.context.records);
   const query = useSelector(actor, (s) => s.context.query);
   const next = useSelector(actor, (s) => s.context.next);
@@ -78,8 +83,14 @@ export default function AuditScreen() {
   return (
     <div className={reportStyles.screen}>
       <p className={reportStyles.intro}>{t('audit.intro')}</p>
-      <AuditFilters actor={actor} staff={staff} exportButton={<AuditExportButton actor={exporter} query={query} />} />
-      <AuditExportStatus actor={exporter} />
+      <AuditFilters
+        actor={actor}
+        staff={staff}
+        exportButton={
+          <ListExportButton actor={exporter} request={() => ({ list: 'audit', query })} texts={AUDIT_EXPORT_TEXTS} />
+        }
+      />
+      <ListExportStatus actor={exporter} texts={AUDIT_EXPORT_TEXTS} />
       <ListViewsBar views={views} />
       {unseen > 0 ? (
         <div className={styles.notice}>
