@@ -21,7 +21,8 @@ const rowWith = (page: Page, ...texts: string[]): Locator => {
 /** Picks an option of a React Aria select (a button that opens a listbox). */
 async function choose(scope: Page | Locator, page: Page, label: string, option: string) {
   await scope.getByRole('button', { name: new RegExp(escapeRegExp(label)) }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  // The select's own listbox: a native <select> on the screen (the tenants list's filters) has options too.
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
 }
 
 /** A pt-BR spreadsheet's reading of a CSV: `;` between cells, `"` quoting, CRLF between rows. */
