@@ -508,7 +508,11 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       switch (step.operation) {
         case 'user.delete': {
           if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
-          const limit = await repo.lockTenantUserLimit(trx, row.tenant_id);
+          const tenant = await repo.lockTenantForRestore(trx, row.tenant_id);
+          // A live user in a deleted tenant is a state no other path makes (server/src/support/service.ts).
+          if (tenant.deleted)
+            throw conflictCode('tenant_deleted', "The user's tenant is deleted: restore the tenant first");
+          const limit = tenant.user_limit;
           if (await repo.emailTaken(trx, before.email, row.id))
             throw conflictCode('email_taken', 'Another user now holds this e-mail');
           if (await repo.usernameTaken(trx, row.tenant_id, before.username, row.id))

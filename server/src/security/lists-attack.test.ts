@@ -1,0 +1,145 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import { createTestUser, type TestUser } from '../test-support/users';
+
+/**
+ * What a reviewer who did not write them found against the list features on a running server
+ * (docs/lists.md: bulk actions, versions, undo, views, filters and export), on the embedded database and
+ * on PostgreSQL, each as a request that must now be answered the contract's way:
+ *
+ * - the undo of a user's delete restored the user into a tenant deleted since (the support desk's restore
+ *   refuses that: server/src/support/service.ts), leaving a live user in a deleted tenant;
+ * - a later chunk of a bulk run was accepted into a batch already undone, so the batch's undo no longer
+ *   covered every row of its batch.
+ */
+
+type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
+
+function answerOf(response: LightMyRequestResponse): Answer {
+  let body: Record<string, unknown>;
+  try {
+    body = response.json<Record<string, unknown>>();
+  } catch {
+    body = { text: response.body };
+  }
+  return { status: response.statusCode, body, headers: response.headers };
+}
+
+describe.each([
+  ['PGlite', false],
+  ['PostgreSQL', true],
+])('%s: attacks on lists, bulk, versions and undo', (_label, postgres) => {
+  let cluster: ThrowawayPostgres | undefined;
+  let t: TestApp;
+  let staff: { authorization: string };
+  let seq = 0;
+  const tag = postgres ? 'pg' : 'pl';
+
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    headers: { authorization: string },
+    payload?: unknown,
+  ) =>
+    t.app.fastify
+      .inject({
+        method,
+        url,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      })
+      .then(answerOf);
+
+  async function createTenant(name: string) {
+    seq += 1;
+    const digits = String(10_000_000 + seq * 7 + (postgres ? 3 : 0)).slice(-8);
+    return t.db
+      .insertInto('tenants')
+      .values({
+        name,
+        cnpj: `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/0001-${String(seq).padStart(2, '0')}`,
+        template: 't',
+        pool: 'p',
+        plan: 'starter',
+        user_limit: 50,
+        ticket_limit: 10,
+      })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async function subject(tenant: { name: string }, role?: string): Promise<TestUser> {
+    seq += 1;
+    return createTestUser(t.db, {
+      email: `ataque-${seq}-${tag}@lists.local`,
+      tenant: tenant.name,
+      ...(role ? { role } : {}),
+    });
+  }
+
+  const userRow = (id: number) =>
+    t.db
+      .selectFrom('users')
+      .select(['id', 'name', 'blocked', 'deleted_at', 'version'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    if (postgres) cluster = await startThrowawayPostgres();
+    t = await startTestApp({ seed: { days: 1 }, ...(cluster ? { databaseUrl: cluster.url } : {}) });
+    const admin = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'admin@demo.local')
+      .executeTakeFirstOrThrow();
+    staff = await issuedBearer(t, admin.id);
+  }, 240_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.stop();
+  });
+
+  it('the undo of a user delete does not restore the user into a tenant deleted since (409 tenant_deleted)', async () => {
+    const tenant = await createTenant(`ataque-excluida-${tag}`);
+    const user = await subject(tenant);
+    const removed = await send('DELETE', `/api/users/${user.id}?tenantName=${tenant.name}`, staff);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const record = Number(removed.headers['x-audit-record']);
+    expect(record).toBeGreaterThan(0);
+    const closed = await send('POST', '/api/tenant/delete', staff, { id: tenant.id });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+
+    const undo = await send('POST', `/api/audit/${record}/undo`, staff);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(409);
+    expect(undo.body).toMatchObject({ error: 'tenant_deleted' });
+    expect((await userRow(user.id)).deleted_at).not.toBeNull();
+    // Once the tenant is back, the same undo puts the user back.
+    expect((await send('POST', '/api/tenant/restore', staff, { id: tenant.id })).status).toBe(200);
+    const again = await send('POST', `/api/audit/${record}/undo`, staff);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect((await userRow(user.id)).deleted_at).toBeNull();
+  });
+
+  it('a batch undone takes no more chunks (400 batch_id), so its undo covers every row it holds', async () => {
+    const tenant = await createTenant(`ataque-lote-${tag}`);
+    const a = await subject(tenant);
+    const b = await subject(tenant);
+    const bulk = (body: Record<string, unknown>) =>
+      send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, body);
+    const first = await bulk({ action: 'block', ids: [a.id], dry_run: false, total: 2 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const batchId = first.body.batch_id as number;
+    const undone = await send('POST', `/api/audit/${batchId}/undo`, staff);
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    expect((await userRow(a.id)).blocked).toBe(false);
+
+    const late = await bulk({ action: 'block', ids: [b.id], dry_run: false, batch_id: batchId });
+    expect(late.status, JSON.stringify(late.body)).toBe(400);
+    expect(JSON.stringify(late.body)).toContain('batch_id');
+    expect((await userRow(b.id)).blocked).toBe(false);
+    const rows = await t.db.selectFrom('audit_log').select('id').where('batch_id', '=', batchId).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
