@@ -20,6 +20,7 @@ import {
   conflictCode,
   forbidden,
   invalid,
+  isDomainError,
   limitReached,
   notFound,
   unauthenticated,
@@ -787,24 +788,35 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
           if (!row || !visible) throw notFound('User not found', 'id');
           if (row.id === actor.userId)
             throw conflictCode('own_account', 'This is your own account: a bulk action never acts on it');
-          if (row.deleted_at !== null) {
-            if (input.action === 'delete') throw conflictCode('already', 'The user is already deleted');
-            throw conflictCode('deleted', 'The user is deleted');
-          }
-          switch (input.action) {
-            case 'block':
-            case 'unblock':
-              await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
-              return;
-            case 'require_two_factor':
-              await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
-              return;
-            case 'end_sessions':
-              await service.disconnect(rowActor, scope, id, mode);
-              return;
-            case 'delete':
-              await service.remove(rowActor, scope, id, mode);
-              return;
+          const deletedRefusal = () =>
+            input.action === 'delete'
+              ? conflictCode('already', 'The user is already deleted')
+              : conflictCode('deleted', 'The user is deleted');
+          if (row.deleted_at !== null) throw deletedRefusal();
+          try {
+            switch (input.action) {
+              case 'block':
+              case 'unblock':
+                await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
+                return;
+              case 'require_two_factor':
+                await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
+                return;
+              case 'end_sessions':
+                await service.disconnect(rowActor, scope, id, mode);
+                return;
+              case 'delete':
+                await service.remove(rowActor, scope, id, mode);
+                return;
+            }
+          } catch (error) {
+            // The single actions look the user up live: one deleted by a racing run between the read above
+            // and theirs is not "not found" but deleted (for a delete: already as asked).
+            if (isDomainError(error) && error.kind === 'not_found') {
+              const now = await repo.findUserAnyState(db, id);
+              if (now !== undefined && now.deleted_at !== null) throw deletedRefusal();
+            }
+            throw error;
           }
         },
       });
