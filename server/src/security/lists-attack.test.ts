@@ -14,7 +14,9 @@ import { createTestUser, type TestUser } from '../test-support/users';
  *   covered every row of its batch;
  * - on PostgreSQL, identical bulk deletes at once answered some row `refused` `not_found` (a run found it
  *   live, then the delete's own live lookup missed it, deleted by the other run meanwhile) instead of
- *   `unchanged`: the row is deleted, as asked (the flake of server/src/bulk/bulk.api.test.ts's race).
+ *   `unchanged`: the row is deleted, as asked (the flake of server/src/bulk/bulk.api.test.ts's race);
+ * - on PostgreSQL, later chunks of a batch racing the batch's undo committed rows into the batch after the
+ *   undo had read its rows: the batch answered undone while those users stayed blocked.
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -167,6 +169,55 @@ describe.each([
           'unchanged',
           'unchanged',
         ]);
+      }
+    }, 120_000);
+  if (postgres)
+    it('a batch undone while later chunks of it run: every row the batch holds is undone, or the chunk refused', async () => {
+      const tenant = await createTenant(`ataque-desfaz-lote-${tag}`);
+      const bulk = (body: Record<string, unknown>) =>
+        send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, body);
+      for (let round = 0; round < 4; round += 1) {
+        const first = await subject(tenant);
+        const opened = await bulk({ action: 'block', ids: [first.id], dry_run: false, total: 25 });
+        expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+        const batchId = opened.body.batch_id as number;
+        const chunks = await Promise.all(
+          Array.from({ length: 4 }, () => Promise.all(Array.from({ length: 6 }, () => subject(tenant)))),
+        );
+        const answers = await Promise.all([
+          ...chunks.map((users, i) =>
+            // Staggered a little so some chunks start before the undo and some after it.
+            new Promise((resolve) => setTimeout(resolve, i * 5)).then(() =>
+              bulk({ action: 'block', ids: users.map((u) => u.id), dry_run: false, batch_id: batchId }),
+            ),
+          ),
+          send('POST', `/api/audit/${batchId}/undo`, staff),
+        ]);
+        for (const answer of answers) expect([200, 400, 409], JSON.stringify(answer.body)).toContain(answer.status);
+        const undo = answers.at(-1);
+        if (undo?.status !== 200) continue;
+        // The batch is undone: no row it holds may be left as the batch made it.
+        const rows = await t.db
+          .selectFrom('audit_log as r')
+          .leftJoin('audit_log as u', 'u.undo_of', 'r.id')
+          .select(['r.id', 'r.target_id', 'u.id as undone_by'])
+          .where('r.batch_id', '=', batchId)
+          .execute();
+        expect(
+          rows.filter((r) => r.undone_by === null),
+          `batch ${batchId} round ${round}`,
+        ).toEqual([]);
+        const blocked = await t.db
+          .selectFrom('users')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.target_id ?? 0),
+          )
+          .where('blocked', '=', true)
+          .execute();
+        expect(blocked).toEqual([]);
       }
     }, 120_000);
 });
