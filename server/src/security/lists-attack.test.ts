@@ -220,4 +220,55 @@ describe.each([
         expect(blocked).toEqual([]);
       }
     }, 120_000);
+  if (postgres)
+    it('undos of one batch and of its rows at once: one winner per record, the rest 409, no 5xx', async () => {
+      const tenant = await createTenant(`ataque-desfaz-corrida-${tag}`);
+      const users = await Promise.all(Array.from({ length: 5 }, () => subject(tenant)));
+      const run = await send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, {
+        action: 'block',
+        ids: users.map((u) => u.id),
+        dry_run: false,
+      });
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      const batchId = run.body.batch_id as number;
+      const rowRecords = await t.db.selectFrom('audit_log').select('id').where('batch_id', '=', batchId).execute();
+      expect(rowRecords).toHaveLength(5);
+      const answers = await Promise.all([
+        ...Array.from({ length: 6 }, () => send('POST', `/api/audit/${batchId}/undo`, staff)),
+        ...rowRecords.slice(0, 2).map((r) => send('POST', `/api/audit/${r.id}/undo`, staff)),
+      ]);
+      for (const answer of answers) expect([200, 409], JSON.stringify(answer.body)).toContain(answer.status);
+      const batchAnswers = answers.slice(0, 6);
+      const rowAnswers = answers.slice(6);
+      const batchWon = batchAnswers.filter((a) => a.status === 200).length;
+      expect(batchWon).toBeLessThanOrEqual(1);
+      for (const refused of batchAnswers.filter((a) => a.status === 409))
+        expect(['already_undone', 'undo_conflict']).toContain(refused.body.error);
+      const state = await t.db
+        .selectFrom('users')
+        .select(['id', 'blocked'])
+        .where(
+          'id',
+          'in',
+          users.map((u) => u.id),
+        )
+        .orderBy('id')
+        .execute();
+      if (batchWon === 1) {
+        // The batch put every row back; the single undos found their record undone.
+        expect(state.every((u) => !u.blocked)).toBe(true);
+        for (const answer of rowAnswers) expect(answer.body).toMatchObject({ error: 'already_undone' });
+      } else {
+        // A row undone on its own refuses the whole batch: only those rows are back.
+        for (const answer of rowAnswers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        expect(state.filter((u) => !u.blocked)).toHaveLength(2);
+      }
+      // Every record is undone at most once.
+      const undos = await t.db
+        .selectFrom('audit_log')
+        .select('undo_of')
+        .where('undo_of', 'in', [batchId, ...rowRecords.map((r) => r.id)])
+        .execute();
+      expect(new Set(undos.map((u) => u.undo_of)).size).toBe(undos.length);
+    }, 120_000);
 });
