@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
+import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestUser, type TestUser } from '../test-support/users';
 
@@ -271,4 +272,50 @@ describe.each([
         .execute();
       expect(new Set(undos.map((u) => u.undo_of)).size).toBe(undos.length);
     }, 120_000);
+  it('exports hostile names as text: no cell a spreadsheet would run, every name back intact, q matches literally', async () => {
+    const tenant = await createTenant(`ataque-csv-${tag}`);
+    const names = [
+      '=HYPERLINK("http://x","y")',
+      '+55 11 9999',
+      '-2+3',
+      '@SUM(A1)',
+      '\tTab',
+      '\rCR;"aspas"',
+      ' =1+1',
+      '\u200B=1+1',
+      '\u00A0@SUM(1)',
+      '\uFF1DCMD()',
+      'São Paulo 😀 \u05E9\u05DC\u05D5\u05DD',
+      '100%_\\x',
+      'y'.repeat(10_000),
+    ];
+    const created = [];
+    for (const name of names) {
+      seq += 1;
+      created.push(await createTestUser(t.db, { email: `csv-${seq}-${tag}@lists.local`, tenant: tenant.name, name }));
+    }
+    const answer = await t.app.fastify.inject({
+      method: 'GET',
+      url: `/api/users/export?tenantName=${tenant.name}`,
+      headers: staff,
+    });
+    expect(answer.statusCode, answer.body.slice(0, 300)).toBe(200);
+    const [heading, ...rows] = parseCsv(answer.body.replace(/^\uFEFF/, ''));
+    expect(heading?.[1]).toBe('nome');
+    expect(rows).toHaveLength(names.length);
+    for (const row of rows) for (const cell of row) expect(formulaLead(cell), JSON.stringify(cell)).toBeNull();
+    const exported = new Map(rows.map((r) => [Number(r[0]), r[1] ?? '']));
+    for (const [i, user] of created.entries()) {
+      const cell = exported.get(user.id) ?? '';
+      // Nothing dropped: the cell is the name, or `'` and the name.
+      expect([names[i], `'${names[i]}`]).toContain(cell);
+    }
+    const page = async (q: string) =>
+      (await send('GET', `/api/users/page?tenantName=${tenant.name}&q=${encodeURIComponent(q)}&limit=100`, staff)).body
+        .data as { name: string }[];
+    expect((await page('%_')).map((u) => u.name)).toEqual(['100%_\\x']);
+    expect((await page('\\')).map((u) => u.name)).toEqual(['100%_\\x']);
+    const past = await send('GET', `/api/users/page?tenantName=${tenant.name}&page=999&limit=100`, staff);
+    expect(past.body).toMatchObject({ data: [], total: names.length });
+  });
 });
