@@ -318,4 +318,55 @@ describe.each([
     const past = await send('GET', `/api/users/page?tenantName=${tenant.name}&page=999&limit=100`, staff);
     expect(past.body).toMatchObject({ data: [], total: names.length });
   });
+  it('one GraphQL document saving a user twice under aliases with one version: the first wins, the second is STALE', async () => {
+    const tenant = await createTenant(`ataque-alias-${tag}`);
+    const user = await subject(tenant);
+    const { version } = await userRow(user.id);
+    const answer = await send('POST', `/${tenant.name}/graphql`, staff, {
+      query: `mutation { a: updateUser(id: ${user.id}, name: "Primeiro", version: ${version}) { id version } b: updateUser(id: ${user.id}, name: "Segundo", version: ${version}) { id version } }`,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    // `updateUser` is non-null: one field's error nulls the whole `data`, but `a` ran and committed first.
+    expect(answer.body.data).toBeNull();
+    const errors = answer.body.errors as { path: string[]; extensions: { code: string; version: number } }[];
+    expect(errors.map((e) => [e.path.join('.'), e.extensions.code, e.extensions.version])).toEqual([
+      ['b', 'STALE', version + 1],
+    ]);
+    expect(await userRow(user.id)).toMatchObject({ name: 'Primeiro', version: version + 1 });
+  });
+
+  if (postgres)
+    it('REST and GraphQL saves of one user with one version at once: exactly one wins, the rest stale, no 5xx', async () => {
+      const tenant = await createTenant(`ataque-rest-gql-${tag}`);
+      const user = await subject(tenant);
+      const row = await t.db
+        .selectFrom('users')
+        .select(['username', 'email', 'role_id', 'version'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          i % 2 === 0
+            ? send('PUT', `/api/users/${user.id}?tenantName=${tenant.name}`, staff, {
+                username: row.username,
+                email: row.email,
+                role_id: row.role_id,
+                name: `REST ${i}`,
+                version: row.version,
+              }).then((a) => (a.status === 200 ? 'won' : a.status === 409 && a.body.error === 'stale' ? 'stale' : a))
+            : send('POST', `/${tenant.name}/graphql`, staff, {
+                query: `mutation { updateUser(id: ${user.id}, name: "GQL ${i}", version: ${row.version}) { version } }`,
+              }).then((a) => {
+                const code = (a.body.errors as { extensions?: { code?: string } }[] | undefined)?.[0]?.extensions?.code;
+                return a.status === 200 && code === undefined ? 'won' : code === 'STALE' ? 'stale' : a;
+              }),
+        ),
+      );
+      expect(
+        answers.filter((a) => a === 'won'),
+        JSON.stringify(answers),
+      ).toHaveLength(1);
+      expect(answers.filter((a) => a === 'stale')).toHaveLength(7);
+      expect((await userRow(user.id)).version).toBe(row.version + 1);
+    }, 120_000);
 });
