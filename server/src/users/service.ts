@@ -498,6 +498,13 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
      * then the `before` values put back through the operation's own writes and recorded by `record`.
      */
     async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      // A restore locks the tenant before the user, in the order the support desk's restore, a tenant's
+      // deletion and a user's creation lock them (server/src/support/service.ts): the other order deadlocks
+      // with a restore of the same user at the same moment.
+      const restoring =
+        step.operation === 'user.delete' && step.tenantId !== null
+          ? await repo.lockTenantForRestore(trx, step.tenantId)
+          : undefined;
       const row = await repo.lockUserForPurge(trx, step.targetId);
       const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
       if (!row || !visible) throw notFound('User not found', 'id');
@@ -509,7 +516,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       switch (step.operation) {
         case 'user.delete': {
           if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
-          const tenant = await repo.lockTenantForRestore(trx, row.tenant_id);
+          const tenant =
+            restoring !== undefined && step.tenantId === row.tenant_id
+              ? restoring
+              : await repo.lockTenantForRestore(trx, row.tenant_id);
           // A live user in a deleted tenant is a state no other path makes (server/src/support/service.ts).
           if (tenant.deleted)
             throw conflictCode('tenant_deleted', "The user's tenant is deleted: restore the tenant first");
