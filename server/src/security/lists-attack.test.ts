@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { createTestUser, type TestUser } from '../test-support/users';
+import { createTestRole, createTestUser, type TestUser } from '../test-support/users';
+import { ADMIN_ROLE } from '../db/catalog';
 
 /**
  * What a reviewer who did not write them found against the list features on a running server
@@ -390,4 +391,75 @@ describe.each([
         expect((await userRow(user.id)).deleted_at).toBeNull();
       }
     }, 120_000);
+  it('an undo needs what the change needed: users-only on role permissions, a customer on its plan, a non-administrador on an administrador, oneself', async () => {
+    await createTestRole(t.db, `so-usuarios-${tag}`, ['users', 'audit']);
+    const usersOnlyUser = await createTestUser(t.db, {
+      email: `so-usuarios-${tag}@lists.local`,
+      tenant: 'backoffice',
+      role: `so-usuarios-${tag}`,
+    });
+    const usersOnly = await issuedBearer(t, usersOnlyUser.id);
+    const undo = (id: number, who: { authorization: string }) => send('POST', `/api/audit/${id}/undo`, who);
+
+    // A role's permissions (staff with roles-edit only): refused to one holding `users`.
+    const roleId = await createTestRole(t.db, `alvo-papel-${tag}`, ['audit']);
+    const granted = await send('POST', '/api/permission/update', staff, { roleId, permissions: ['audit', 'users'] });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect((await undo(Number(granted.headers['x-audit-record']), usersOnly)).status).toBe(403);
+
+    // A tenant's plan (staff only): refused to the tenant's own administrador.
+    const tenant = await createTenant(`ataque-plano-${tag}`);
+    seq += 1;
+    const customer = await createTestUser(t.db, {
+      email: `cliente-${seq}-${tag}@lists.local`,
+      tenant: tenant.name,
+      role: ADMIN_ROLE,
+      originBackoffice: false,
+    });
+    const plan = await send('POST', '/api/tenant/set-plan', staff, {
+      id: tenant.id,
+      plan: 'enterprise',
+      user: 60,
+      ticket: 100,
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    expect((await undo(Number(plan.headers['x-audit-record']), await issuedBearer(t, customer.id))).status).toBe(403);
+
+    // A change to an administrador: refused to a non-administrador.
+    seq += 1;
+    const admin = await createTestUser(t.db, {
+      email: `admin-${seq}-${tag}@lists.local`,
+      tenant: 'backoffice',
+      role: ADMIN_ROLE,
+    });
+    const row = await t.db
+      .selectFrom('users')
+      .select(['username', 'email', 'role_id', 'name'])
+      .where('id', '=', admin.id)
+      .executeTakeFirstOrThrow();
+    const renamed = await send('PUT', `/api/users/${admin.id}`, staff, { ...row, name: 'Outro Nome' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await undo(Number(renamed.headers['x-audit-record']), usersOnly)).status).toBe(403);
+
+    // Someone else unblocked me: my undo of it would block myself (409), in a batch too (all or none).
+    const blocked = await send('POST', '/api/users/bulk', staff, {
+      action: 'block',
+      ids: [usersOnlyUser.id],
+      dry_run: false,
+    });
+    expect(blocked.status).toBe(200);
+    const unblocked = await send('POST', '/api/users/bulk', staff, {
+      action: 'unblock',
+      ids: [usersOnlyUser.id],
+      dry_run: false,
+    });
+    const mine = await issuedBearer(t, usersOnlyUser.id);
+    const self = await undo(unblocked.body.batch_id as number, mine);
+    expect(self.status, JSON.stringify(self.body)).toBe(409);
+    expect(self.body.message).toBe('You cannot block yourself');
+    expect((await userRow(usersOnlyUser.id)).blocked).toBe(false);
+    expect(
+      (await t.db.selectFrom('roles').select('version').where('id', '=', roleId).executeTakeFirstOrThrow()).version,
+    ).toBe(2);
+  });
 });
