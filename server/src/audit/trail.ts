@@ -3,7 +3,7 @@ import { AUDIT_OPERATIONS, AUDIT_SECRET_FIELD, type AuditChange, type AuditOpera
 import type { Database } from '../db/schema';
 import type { EventBus, EventTenant } from '../base/events';
 import type { Actor, Origin } from '../access/caller';
-import type { DomainError } from '../base/domain-error';
+import { conflictCode, type DomainError } from '../base/domain-error';
 import { raiseOrRead, staleError, versionedTarget, VERSIONING, type VersionedTarget } from './versions';
 import { noteRecords } from '../base/request-records';
 
@@ -98,6 +98,15 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
     if (AUDIT_SECRET_FIELD.test(change.field)) throw new Error(`audit: refusing to record field ${change.field}`);
   const actorId = who.actor?.userId ?? null;
   const actorTenantId = who.actor?.tenantId ?? null;
+  const batchId = entry.batchId ?? who.origin.batchId ?? null;
+  // A bulk row joins its batch only while the batch is not undone (docs/lists.md, Undo on the server): its
+  // record shares the lock the batch's undo takes (server/src/undo/service.ts), so a row committing before
+  // the undo is one the undo reverts, and one after it is refused and rolled back with its change.
+  if (batchId !== null && entry.batchId === undefined && entry.undoOf === undefined) {
+    await db.selectFrom('audit_log').select('id').where('id', '=', batchId).forShare().executeTakeFirst();
+    const undone = await db.selectFrom('audit_log').select('id').where('undo_of', '=', batchId).executeTakeFirst();
+    if (undone !== undefined) throw conflictCode('already_undone', 'This batch was undone: start a new one');
+  }
   // Every audited change of a versioned record raises its version in the change's transaction
   // (docs/lists.md, Versions): by the change's own statement when it checked a sent version, else here.
   const versioning = VERSIONING[entry.operation];
@@ -127,7 +136,7 @@ export async function writeAudit(db: Db, who: AuditWho, entry: AuditEntry): Prom
       changes: JSON.stringify(entry.changes ?? []),
       target_version: targetVersion,
       undo_of: entry.undoOf ?? null,
-      batch_id: entry.batchId ?? who.origin.batchId ?? null,
+      batch_id: batchId,
     })
     .returning(['id', 'at', 'tenant_id', 'tenant_name', 'actor_tenant_id', 'actor_tenant_name'])
     .executeTakeFirstOrThrow();

@@ -153,7 +153,7 @@ export async function openBatch(
   );
 }
 
-/** A batch id sent back by a later chunk: this user's, this action's, opened within the hour. */
+/** A batch id sent back by a later chunk: this user's, this action's, opened within the hour, not undone. */
 export async function assertBatch(db: Kysely<Database>, actor: Actor, kind: BatchKind, batchId: number): Promise<void> {
   const row = await db
     .selectFrom('audit_log')
@@ -163,6 +163,10 @@ export async function assertBatch(db: Kysely<Database>, actor: Actor, kind: Batc
     .where('actor_user_id', '=', actor.userId)
     .where('batch_id', 'is', null)
     .where('at', '>', new Date(Date.now() - BATCH_OPEN_SECONDS * 1000))
+    // An undone batch is closed: a row added after its undo would be one the undo never put back.
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('audit_log as undo').select('undo.id').whereRef('undo.undo_of', '=', 'audit_log.id'))),
+    )
     .executeTakeFirst();
   const changes = (row?.changes ?? []) as { field: string; after: string | null }[];
   const action = changes.find((c) => c.field === 'action')?.after;

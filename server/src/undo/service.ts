@@ -107,6 +107,14 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
       afters = await audit.transaction(auditWho(actor), async (trx, record) => {
         await lockAuditRecord(trx, batch.id);
         if ((await undoneBy(trx, batch.id)) !== null) throw alreadyUndone();
+        // Read again under the batch's lock: a later chunk's rows that committed since the first read are
+        // the batch's too, and none can join it from here on (server/src/audit/trail.ts `writeAudit`).
+        const held = await batchRecords(trx, batch.id);
+        const known = new Set(rows.map((row) => row.id));
+        const more = held.filter((row) => !known.has(row.id));
+        if (more.some((row) => stepOf(row) === null)) throw notUndoable();
+        rows.push(...more);
+        steps.push(...more.map(stepOf));
         for (const row of rows) await lockAuditRecord(trx, row.id);
         const undoBatchId = await record({
           operation: batch.operation as AuditOperation,

@@ -144,6 +144,23 @@ export async function lockTenantUserLimit(trx: Transaction<Database>, tenantId: 
   return row.user_limit;
 }
 
+/**
+ * {@link lockTenantUserLimit} for bringing a deleted user back: also answers whether the tenant is deleted,
+ * since a restore into a deleted tenant is refused (as the support desk's restore refuses it).
+ */
+export async function lockTenantForRestore(
+  trx: Transaction<Database>,
+  tenantId: number,
+): Promise<{ user_limit: number; deleted: boolean }> {
+  const row = await trx
+    .selectFrom('tenants')
+    .select(['user_limit', 'deleted_at'])
+    .where('id', '=', tenantId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return { user_limit: row.user_limit, deleted: row.deleted_at !== null };
+}
+
 export async function countLiveUsers(db: Db, tenantId: number): Promise<number> {
   const { n } = await db
     .selectFrom('users')

@@ -20,6 +20,7 @@ import {
   conflictCode,
   forbidden,
   invalid,
+  isDomainError,
   limitReached,
   notFound,
   unauthenticated,
@@ -497,6 +498,13 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
      * then the `before` values put back through the operation's own writes and recorded by `record`.
      */
     async revert(actor: Actor, trx: Transaction<Database>, record: Recorder, step: UndoStep): Promise<RevertOutcome> {
+      // A restore locks the tenant before the user, in the order the support desk's restore, a tenant's
+      // deletion and a user's creation lock them (server/src/support/service.ts): the other order deadlocks
+      // with a restore of the same user at the same moment.
+      const restoring =
+        step.operation === 'user.delete' && step.tenantId !== null
+          ? await repo.lockTenantForRestore(trx, step.tenantId)
+          : undefined;
       const row = await repo.lockUserForPurge(trx, step.targetId);
       const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
       if (!row || !visible) throw notFound('User not found', 'id');
@@ -508,7 +516,14 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       switch (step.operation) {
         case 'user.delete': {
           if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
-          const limit = await repo.lockTenantUserLimit(trx, row.tenant_id);
+          const tenant =
+            restoring !== undefined && step.tenantId === row.tenant_id
+              ? restoring
+              : await repo.lockTenantForRestore(trx, row.tenant_id);
+          // A live user in a deleted tenant is a state no other path makes (server/src/support/service.ts).
+          if (tenant.deleted)
+            throw conflictCode('tenant_deleted', "The user's tenant is deleted: restore the tenant first");
+          const limit = tenant.user_limit;
           if (await repo.emailTaken(trx, before.email, row.id))
             throw conflictCode('email_taken', 'Another user now holds this e-mail');
           if (await repo.usernameTaken(trx, row.tenant_id, before.username, row.id))
@@ -783,24 +798,35 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
           if (!row || !visible) throw notFound('User not found', 'id');
           if (row.id === actor.userId)
             throw conflictCode('own_account', 'This is your own account: a bulk action never acts on it');
-          if (row.deleted_at !== null) {
-            if (input.action === 'delete') throw conflictCode('already', 'The user is already deleted');
-            throw conflictCode('deleted', 'The user is deleted');
-          }
-          switch (input.action) {
-            case 'block':
-            case 'unblock':
-              await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
-              return;
-            case 'require_two_factor':
-              await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
-              return;
-            case 'end_sessions':
-              await service.disconnect(rowActor, scope, id, mode);
-              return;
-            case 'delete':
-              await service.remove(rowActor, scope, id, mode);
-              return;
+          const deletedRefusal = () =>
+            input.action === 'delete'
+              ? conflictCode('already', 'The user is already deleted')
+              : conflictCode('deleted', 'The user is deleted');
+          if (row.deleted_at !== null) throw deletedRefusal();
+          try {
+            switch (input.action) {
+              case 'block':
+              case 'unblock':
+                await service.setBlocked(rowActor, scope, id, input.action === 'block', mode);
+                return;
+              case 'require_two_factor':
+                await service.updateSettings(rowActor, scope, id, { two_factor_enrolment_required: true }, mode);
+                return;
+              case 'end_sessions':
+                await service.disconnect(rowActor, scope, id, mode);
+                return;
+              case 'delete':
+                await service.remove(rowActor, scope, id, mode);
+                return;
+            }
+          } catch (error) {
+            // The single actions look the user up live: one deleted by a racing run between the read above
+            // and theirs is not "not found" but deleted (for a delete: already as asked).
+            if (isDomainError(error) && error.kind === 'not_found') {
+              const now = await repo.findUserAnyState(db, id);
+              if (now !== undefined && now.deleted_at !== null) throw deletedRefusal();
+            }
+            throw error;
           }
         },
       });
