@@ -100,7 +100,10 @@ test.describe('dialogs', () => {
     // The choice saves: the server has the new plan.
     const again = await openSetPlan(page, name);
     await again.dialog.getByRole('button', { name: new RegExp(escapeRegExp(t('tenants.screen.form.plan'))) }).click();
-    await page.getByRole('option', { name: t('tenants.screen.plans.enterprise'), exact: true }).click();
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: t('tenants.screen.plans.enterprise'), exact: true })
+      .click();
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/tenant/set-plan'));
     await again.dialog.getByRole('button', { name: t('tenants.screen.form.submitPlan'), exact: true }).click();
     expect((await answered).status()).toBe(200);

@@ -29,6 +29,7 @@ const NEUTRAL: Readonly<Record<string, Record<string, unknown>>> = {
   departments: {},
   roles: {},
   users: {},
+  usersPage: { limit: 1 },
   userInfos: {},
   instances: { remove_ids: [] },
   onlineUsers: { user_id: null, instance_id: null },
