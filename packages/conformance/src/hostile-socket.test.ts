@@ -36,32 +36,26 @@ const frame = (n: number): string =>
     }),
   ).toString('base64');
 
-/** CPU time of this thread (Node 24 and 26 have `process.threadCpuUsage`; the installed types predate it). */
-const threadCpu = (previous?: NodeJS.CpuUsage): NodeJS.CpuUsage =>
-  (process as NodeJS.Process & { threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage }).threadCpuUsage(
-    previous,
-  );
-
 describe('the socket probe facing a hostile server', () => {
   it('cuts off a server that floods frames, within the step timeout', async () => {
     const flood = MAX_FRAMES * 5;
     const url = await socketServer((socket) => {
       for (let i = 0; i < flood && socket.readyState === WebSocket.OPEN; i += 1) socket.send(frame(i));
     });
-    const probe = new Probe(openSocket(url, 3_000), 't', 1, 3_000);
-    const cpuBefore = threadCpu();
+    // A step timeout far beyond what the cut-off needs, so that only the cut-off can end the wait: the
+    // wait must end because the kit closed the socket after MAX_FRAMES, not because the step timed out
+    // (without the cut-off, every frame re-scanned every frame so far and the step always timed out).
+    // The proof is the reason, not a clock: CPU or wall time in a worker shared with other test files
+    // (vitest.config.ts, `isolate: false`) counts their leftovers too.
+    const probe = new Probe(openSocket(url, 3_000), 't', 1, 60_000);
     // A waiter that never finds its frame, as a check waiting for an event the server does not send.
-    await expect(probe.event((e) => e.event === 'AuditRecorded', 'an audit event')).rejects.toThrow();
-    // The work the flood cost this process, in CPU time rather than wall time (which other processes on
-    // a busy machine stretch): reading stopped after MAX_FRAMES, so it stays far below the step timeout
-    // (server and probe share this thread; without the cut-off it was the quadratic re-scan of every frame).
-    // This thread's time only: the process's would count the other test files the pool runs beside it.
-    const cpu = threadCpu(cpuBefore);
-    expect((cpu.user + cpu.system) / 1000).toBeLessThan(3_000);
+    await expect(probe.event((e) => e.event === 'AuditRecorded', 'an audit event')).rejects.toThrow(
+      /an audit event: the server closed the socket/,
+    );
     expect(probe.envelopes.length).toBeLessThanOrEqual(MAX_FRAMES);
     expect(probe.frameProblems).toContain(`more than ${MAX_FRAMES} frames: the kit stopped reading this socket`);
     await probe.end();
-  }, 20_000);
+  }, 90_000);
 
   it('closes on a frame larger than it reads, without holding it', async () => {
     const url = await socketServer((socket) => socket.send('A'.repeat(MAX_SERVER_FRAME + 4)));
