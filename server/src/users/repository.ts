@@ -392,7 +392,12 @@ export type UserAuditState = NonNullable<Awaited<ReturnType<typeof auditStateOf>
  * role meanwhile. Undefined when the user does not exist.
  */
 export function lockUserRole(trx: Transaction<Database>, id: number) {
-  return trx.selectFrom('users').select(['id', 'role_id']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('users')
+    .select(['id', 'role_id', 'deleted_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** A role as the access rules see it (server/src/access/escalation.ts `RoleGrant`), or undefined. */

@@ -160,10 +160,18 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
   /**
    * Locks user `id` for the rest of the transaction and checks the actor may act on it: it holds every
    * permission the user's role grants (server/src/access/escalation.ts). Answers the user's role id.
+   * The user must still be live under the lock (a change read it live before the lock, and a racing
+   * delete may have committed since: the change then answers 404, as it would after the delete), unless
+   * `deleted` says a deleted user is the point (an undo's restore).
    */
-  async function actingOn(actor: Actor, trx: Transaction<Database>, id: number): Promise<number> {
+  async function actingOn(
+    actor: Actor,
+    trx: Transaction<Database>,
+    id: number,
+    deleted: 'refused' | 'allowed' = 'refused',
+  ): Promise<number> {
     const locked = await repo.lockUserRole(trx, id);
-    if (!locked) throw notFound('User not found', 'id');
+    if (!locked || (deleted === 'refused' && locked.deleted_at !== null)) throw notFound('User not found', 'id');
     const role = await repo.roleGrant(trx, locked.role_id);
     if (!role) throw new Error(`users: user ${id} points at no role`);
     assertMayActOn(actor, { id, role });
@@ -508,7 +516,7 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const row = await repo.lockUserForPurge(trx, step.targetId);
       const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
       if (!row || !visible) throw notFound('User not found', 'id');
-      await actingOn(actor, trx, row.id);
+      await actingOn(actor, trx, row.id, 'allowed');
       const before = await stateIn(trx, row.id);
       const deleted = row.deleted_at !== null;
       const values = beforeValuesOf(step.changes);

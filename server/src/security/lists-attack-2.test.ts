@@ -1,0 +1,162 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import { createTestUser, type TestUser } from '../test-support/users';
+
+/**
+ * What a second reviewer who did not write them found against the list features on a running server
+ * (docs/lists.md: bulk actions, versions, undo, views, filters and export), after those of
+ * ./lists-attack.test.ts, on the embedded database and on PostgreSQL, each as a request that must now be
+ * answered the contract's way:
+ *
+ * - on PostgreSQL, identical deletes of one user at once all answered 200, each writing a `user.delete`
+ *   record and raising the version (each request found the user live before the row's lock, and the
+ *   lock did not look again), where one after another the second answers 404; and a save racing the
+ *   delete was written to the deleted user, recorded after its `user.delete`;
+ */
+
+type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
+
+function answerOf(response: LightMyRequestResponse): Answer {
+  let body: Record<string, unknown>;
+  try {
+    body = response.json<Record<string, unknown>>();
+  } catch {
+    body = { text: response.body };
+  }
+  return { status: response.statusCode, body, headers: response.headers };
+}
+
+// Every attack here so far is a race, so PostgreSQL's alone (PGlite has one connection: no overlap).
+describe.each([['PostgreSQL', true]])('%s: more attacks on lists, bulk, versions and undo', (_label, postgres) => {
+  let cluster: ThrowawayPostgres | undefined;
+  let t: TestApp;
+  let staff: { authorization: string };
+  let seq = 0;
+  const tag = postgres ? 'pg' : 'pl';
+
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    headers: { authorization: string },
+    payload?: unknown,
+  ) =>
+    t.app.fastify
+      .inject({
+        method,
+        url,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      })
+      .then(answerOf);
+
+  async function createTenant(name: string) {
+    seq += 1;
+    // Unique per test app: eight digits from the sequence (the check digits are not checked).
+    const digits = String(20_000_000 + seq);
+    return t.db
+      .insertInto('tenants')
+      .values({
+        name,
+        cnpj: `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/0001-00`,
+        template: 't',
+        pool: 'p',
+        plan: 'starter',
+        user_limit: 50,
+        ticket_limit: 10,
+      })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async function subject(tenant: { name: string }, role?: string): Promise<TestUser> {
+    seq += 1;
+    return createTestUser(t.db, {
+      email: `ataque2-${seq}-${tag}@lists.local`,
+      tenant: tenant.name,
+      ...(role ? { role } : {}),
+    });
+  }
+
+  const userRecords = (id: number) =>
+    t.db
+      .selectFrom('audit_log')
+      .select(['id', 'operation'])
+      .where('target_type', '=', 'user')
+      .where('target_id', '=', id)
+      .orderBy('id')
+      .execute();
+
+  beforeAll(async () => {
+    if (postgres) cluster = await startThrowawayPostgres();
+    t = await startTestApp({ seed: { days: 1 }, ...(cluster ? { databaseUrl: cluster.url } : {}) });
+    const admin = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'admin@demo.local')
+      .executeTakeFirstOrThrow();
+    staff = await issuedBearer(t, admin.id);
+  }, 240_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.stop();
+  });
+
+  // Concurrency is PostgreSQL's: PGlite has one connection, so requests there never overlap.
+  if (postgres)
+    it('identical deletes of one user at once: one 200, the rest 404, one record, the version raised once', async () => {
+      const tenant = await createTenant(`ataque2-exclui-${tag}`);
+      for (let round = 0; round < 4; round += 1) {
+        const user = await subject(tenant);
+        const before = await t.db
+          .selectFrom('users')
+          .select('version')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, () => send('DELETE', `/api/users/${user.id}?tenantName=${tenant.name}`, staff)),
+        );
+        expect(
+          answers.map((a) => a.status).sort(),
+          `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`,
+        ).toEqual([200, 404, 404, 404, 404, 404]);
+        expect((await userRecords(user.id)).map((r) => r.operation)).toEqual(['user.delete']);
+        const after = await t.db
+          .selectFrom('users')
+          .select(['version', 'deleted_at'])
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        expect(after.deleted_at).not.toBeNull();
+        expect(after.version).toBe(before.version + 1);
+      }
+    }, 120_000);
+
+  if (postgres)
+    it('changes racing a delete of their user: none lands on the deleted user, nor is recorded after its delete', async () => {
+      const tenant = await createTenant(`ataque2-corrida-${tag}`);
+      for (let round = 0; round < 6; round += 1) {
+        const user = await subject(tenant);
+        const row = await t.db
+          .selectFrom('users')
+          .select(['username', 'email', 'role_id'])
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow();
+        const url = `/api/users/${user.id}?tenantName=${tenant.name}`;
+        const answers = await Promise.all([
+          send('PUT', url, staff, { ...row, name: `Renomeado ${round}` }),
+          send('DELETE', url, staff),
+          send('PUT', url, staff, { ...row, name: `Outro ${round}` }),
+          send('DELETE', url, staff),
+        ]);
+        for (const answer of answers) expect([200, 404], JSON.stringify(answer.body)).toContain(answer.status);
+        const records = (await userRecords(user.id)).map((r) => r.operation);
+        // One delete, and nothing after it: a change answered 200 committed before the delete.
+        expect(
+          records.filter((o) => o === 'user.delete'),
+          `round ${round}: ${records.join()}`,
+        ).toHaveLength(1);
+        expect(records.at(-1)).toBe('user.delete');
+      }
+    }, 120_000);
+});
