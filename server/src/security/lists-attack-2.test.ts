@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
-import { createTestUser, type TestUser } from '../test-support/users';
+import { createTestRole, createTestUser, type TestUser } from '../test-support/users';
 
 /**
  * What a second reviewer who did not write them found against the list features on a running server
@@ -13,6 +13,9 @@ import { createTestUser, type TestUser } from '../test-support/users';
  *   record and raising the version (each request found the user live before the row's lock, and the
  *   lock did not look again), where one after another the second answers 404; and a save racing the
  *   delete was written to the deleted user, recorded after its `user.delete`;
+ * - the undo of a batch answered a caller who may make none of its changes (no `users` at all) with
+ *   409 `undo_conflict` naming every row's user, when its rows had been undone one by one: the rows'
+ *   names without the rows' authorization;
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -27,8 +30,10 @@ function answerOf(response: LightMyRequestResponse): Answer {
   return { status: response.statusCode, body, headers: response.headers };
 }
 
-// Every attack here so far is a race, so PostgreSQL's alone (PGlite has one connection: no overlap).
-describe.each([['PostgreSQL', true]])('%s: more attacks on lists, bulk, versions and undo', (_label, postgres) => {
+describe.each([
+  ['PGlite', false],
+  ['PostgreSQL', true],
+])('%s: more attacks on lists, bulk, versions and undo', (_label, postgres) => {
   let cluster: ThrowawayPostgres | undefined;
   let t: TestApp;
   let staff: { authorization: string };
@@ -159,4 +164,41 @@ describe.each([['PostgreSQL', true]])('%s: more attacks on lists, bulk, versions
         expect(records.at(-1)).toBe('user.delete');
       }
     }, 120_000);
+
+  it('the undo of a batch is refused (403) to a caller who may make none of its changes, naming no row', async () => {
+    const tenant = await createTenant(`ataque2-lote-${tag}`);
+    const a = await subject(tenant);
+    const b = await subject(tenant);
+    const run = await send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, {
+      action: 'block',
+      ids: [a.id, b.id],
+      dry_run: false,
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const batchId = run.body.batch_id as number;
+    await createTestRole(t.db, `so-paineis-${tag}`, ['dashboard-analytics']);
+    seq += 1;
+    const outsider = await issuedBearer(
+      t,
+      (
+        await createTestUser(t.db, {
+          email: `paineis-${seq}-${tag}@lists.local`,
+          tenant: 'backoffice',
+          role: `so-paineis-${tag}`,
+        })
+      ).id,
+    );
+    const whole = await send('POST', `/api/audit/${batchId}/undo`, outsider);
+    expect(whole.status, JSON.stringify(whole.body)).toBe(403);
+    // Its rows undone one by one by someone who may: the batch's undo still tells the outsider nothing.
+    const rows = await t.db.selectFrom('audit_log').select('id').where('batch_id', '=', batchId).execute();
+    for (const row of rows) expect((await send('POST', `/api/audit/${row.id}/undo`, staff)).status).toBe(200);
+    const after = await send('POST', `/api/audit/${batchId}/undo`, outsider);
+    expect(after.status, JSON.stringify(after.body)).toBe(403);
+    expect(JSON.stringify(after.body)).not.toContain('ataque2-');
+    // Someone who may make the changes reads the conflict as before.
+    const staffAnswer = await send('POST', `/api/audit/${batchId}/undo`, staff);
+    expect(staffAnswer.status).toBe(409);
+    expect(staffAnswer.body).toMatchObject({ error: 'undo_conflict' });
+  });
 });

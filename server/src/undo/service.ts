@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AuditOperation } from '../../../src/domain/audit';
 import type { Actor } from '../access/caller';
-import { guardService } from '../access/guard';
+import { authorize, guardService } from '../access/guard';
+import { policyOf } from '../access/policies';
 import { auditRecord, batchRecords, lockAuditRecord, undoneBy, type AuditRow } from '../audit/repository';
 import { auditWho, type AuditTrail } from '../audit/trail';
 import { BATCH_OPERATIONS, isUndoable, UNDO_WINDOW_MS, type Revert, type UndoStep } from '../audit/undo';
@@ -102,6 +103,11 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
     if ((await undoneBy(db, batch.id)) !== null) throw alreadyUndone();
     if (now() > batch.at.getTime() + UNDO_WINDOW_MS)
       throw conflictCode('undo_expired', 'This change can no longer be undone: the time to undo it has passed');
+    // Each row's service decides in its `revert`, but a row undone on its own since is never handed to it
+    // and is answered as a conflict naming its target: so the caller must first be one its rows' services
+    // admit (their `revert` policies), or the conflict would name users to a caller who may act on none.
+    for (const service of new Set(steps.flatMap((s) => (s ? [s.service] : []))))
+      authorize(actor, policyOf(`${service}.revert`));
     let afters: ((() => Promise<void> | void) | undefined)[];
     try {
       afters = await audit.transaction(auditWho(actor), async (trx, record) => {
