@@ -6,7 +6,7 @@ import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import { conflict, invalid, notFound } from '../base/domain-error';
-import type { TenantRef } from '../tenants/scope';
+import { lockLiveTenant, type TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { sentVersion } from '../audit/versions';
 
@@ -110,6 +110,7 @@ export function createDepartmentsService({ db, audit }: { db: Kysely<Database>; 
       const tenantId = step.tenantId;
       if (tenantId === null || (!actor.originBackoffice && tenantId !== actor.tenantId))
         throw notFound('Department not found', 'id');
+      await lockLiveTenant(trx, tenantId);
       const row = await repo.lockTenantDepartment(trx, tenantId, step.targetId);
       if (!row) throw notFound('Department not found', 'id');
       const mismatches = mismatchesOf(step.changes, row);

@@ -9,7 +9,7 @@ import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho } from '../audit/trail';
 import { conflict, forbidden, invalid, notFound, unknownReference } from '../base/domain-error';
-import type { TenantRef } from '../tenants/scope';
+import { lockLiveTenant, type TenantRef } from '../tenants/scope';
 import { instanceDto, instanceQuery, type InstanceDto } from './instance-dto';
 import * as repo from './repository';
 import { claimSync, launchSync } from './sync';
@@ -315,6 +315,7 @@ export function createInstancesService({
       const tenantId = step.tenantId;
       const missing = step.operation === 'connection.update' ? 'Connection not found' : 'Instance not found';
       if (tenantId === null || (!actor.originBackoffice && tenantId !== actor.tenantId)) throw notFound(missing, 'id');
+      await lockLiveTenant(trx, tenantId);
       const values = beforeValuesOf(step.changes);
       if (step.operation === 'connection.update') {
         const row = (await repo.lockTenantConnection(trx, tenantId, step.targetId))

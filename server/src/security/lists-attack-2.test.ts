@@ -16,6 +16,8 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  * - the undo of a batch answered a caller who may make none of its changes (no `users` at all) with
  *   409 `undo_conflict` naming every row's user, when its rows had been undone one by one: the rows'
  *   names without the rows' authorization;
+ * - the undo of a department's (or an instance's, or a connection's) change put the value back in a
+ *   tenant deleted since, which the change itself answers 404 (the tenant is not found).
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -200,5 +202,66 @@ describe.each([
     const staffAnswer = await send('POST', `/api/audit/${batchId}/undo`, staff);
     expect(staffAnswer.status).toBe(409);
     expect(staffAnswer.body).toMatchObject({ error: 'undo_conflict' });
+  });
+
+  it("the undo of a department's or an instance's change in a tenant deleted since is refused (409 tenant_deleted)", async () => {
+    const tenant = await createTenant(`ataque2-depto-${tag}`);
+    const created = await send('POST', `/api/departments?tenantName=${tenant.name}`, staff, { name: 'Antes' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const department = created.body.id as number;
+    const renamed = await send('PATCH', `/api/departments/${department}?tenantName=${tenant.name}`, staff, {
+      name: 'Depois',
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const made = await send('POST', '/api/instance', staff, {
+      name: 'Instância antes',
+      tenantName: tenant.name,
+      isOfficial: false,
+      isUnlimited: false,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBeLessThan(300);
+    const instance = await t.db
+      .selectFrom('instances')
+      .select('id')
+      .where('tenant_id', '=', tenant.id)
+      .executeTakeFirstOrThrow();
+    const changed = await send('POST', '/api/instance/update', staff, {
+      id: instance.id,
+      tenantName: tenant.name,
+      name: 'Instância depois',
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const records = [Number(renamed.headers['x-audit-record']), Number(changed.headers['x-audit-record'])];
+    expect((await send('POST', '/api/tenant/delete', staff, { id: tenant.id })).status).toBe(200);
+
+    // The change itself is refused in a deleted tenant: so is its undo, and nothing is written.
+    const direct = await send('PATCH', `/api/departments/${department}?tenantName=${tenant.name}`, staff, {
+      name: 'Direto',
+    });
+    expect(direct.status).toBe(404);
+    for (const record of records) {
+      const undo = await send('POST', `/api/audit/${record}/undo`, staff);
+      expect(undo.status, JSON.stringify(undo.body)).toBe(409);
+      expect(undo.body).toMatchObject({ error: 'tenant_deleted' });
+    }
+    const departmentRow = await t.db
+      .selectFrom('departments')
+      .select(['name', 'version'])
+      .where('id', '=', department)
+      .executeTakeFirstOrThrow();
+    expect(departmentRow).toEqual({ name: 'Depois', version: 2 });
+    const instanceRow = await t.db
+      .selectFrom('instances')
+      .select(['name', 'version'])
+      .where('id', '=', instance.id)
+      .executeTakeFirstOrThrow();
+    expect(instanceRow).toEqual({ name: 'Instância depois', version: 2 });
+
+    // Once the tenant is back, the same undos put the values back.
+    expect((await send('POST', '/api/tenant/restore', staff, { id: tenant.id })).status).toBe(200);
+    for (const record of records) expect((await send('POST', `/api/audit/${record}/undo`, staff)).status).toBe(200);
+    expect(
+      (await t.db.selectFrom('departments').select('name').where('id', '=', department).executeTakeFirstOrThrow()).name,
+    ).toBe('Antes');
   });
 });

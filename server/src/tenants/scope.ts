@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { forbidden, notFound } from '../base/domain-error';
+import { conflictCode, forbidden, notFound } from '../base/domain-error';
 import type { Actor } from '../access/caller';
 
 export interface TenantRef {
@@ -28,4 +28,17 @@ export async function resolveTenant(db: Kysely<Database>, auth: Actor, tenantNam
 /** Guards a record of some tenant (by id) against callers of other tenants. */
 export function assertSameTenant(auth: Actor, tenantId: number): void {
   if (!auth.originBackoffice && auth.tenantId !== tenantId) throw notFound();
+}
+
+/**
+ * Holds tenant `id` live for the rest of the transaction (a share lock: its deletion waits), for an undo
+ * of a change to one of its records (docs/lists.md, Undo on the server): the change itself finds no
+ * deleted tenant (404), so its undo is refused while the tenant is deleted (409 `tenant_deleted`, as the
+ * undo of a user's delete is).
+ */
+export async function lockLiveTenant(trx: Transaction<Database>, id: number): Promise<void> {
+  const row = await trx.selectFrom('tenants').select('deleted_at').where('id', '=', id).forShare().executeTakeFirst();
+  if (!row) throw notFound('Tenant not found', 'id');
+  if (row.deleted_at !== null)
+    throw conflictCode('tenant_deleted', "The record's tenant is deleted: restore the tenant first");
 }
