@@ -205,13 +205,19 @@ export function createAuditTrail({
   return {
     async transaction(who, work) {
       const written: AuditWritten[] = [];
-      const result = await db.transaction().execute((trx) =>
-        work(trx, async (entry) => {
+      const result = await db.transaction().execute(async (trx) => {
+        // A bulk row's transaction takes its batch's share lock before anything else (the row's target
+        // included): the batch's undo locks the batch first and its rows' targets after, so a row that
+        // locked its target first and the batch last waited on the undo while the undo waited on it
+        // (a deadlock: a row failed, or the undo answered 500, server/src/security/lists-attack-2.test.ts).
+        const batchId = who.origin.batchId;
+        if (batchId) await trx.selectFrom('audit_log').select('id').where('id', '=', batchId).forShare().execute();
+        return work(trx, async (entry) => {
           const one = await writeAudit(trx, who, entry);
           written.push(one);
           return one.id;
-        }),
-      );
+        });
+      });
       announce(written);
       // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts).
       // A bulk run's rows name their batch: the batch is what the toast offers to undo.

@@ -17,7 +17,10 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  *   409 `undo_conflict` naming every row's user, when its rows had been undone one by one: the rows'
  *   names without the rows' authorization;
  * - the undo of a department's (or an instance's, or a connection's) change put the value back in a
- *   tenant deleted since, which the change itself answers 404 (the tenant is not found).
+ *   tenant deleted since, which the change itself answers 404 (the tenant is not found);
+ * - on PostgreSQL, a later chunk of a batch naming users already in it (changed back since) racing the
+ *   batch's undo deadlocked: each row locked its user, then the batch; the undo the batch, then the
+ *   rows' users. A row failed, or the undo answered 500.
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -264,4 +267,31 @@ describe.each([
       (await t.db.selectFrom('departments').select('name').where('id', '=', department).executeTakeFirstOrThrow()).name,
     ).toBe('Antes');
   });
+  if (postgres)
+    it("a later chunk naming users already in its batch, racing the batch's undo: no row fails, no 5xx", async () => {
+      const tenant = await createTenant(`ataque2-impasse-${tag}`);
+      const users = await Promise.all(Array.from({ length: 40 }, () => subject(tenant)));
+      const ids = users.map((u) => u.id);
+      const bulk = (body: Record<string, unknown>) =>
+        send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, body);
+      for (let round = 0; round < 5; round += 1) {
+        const first = await bulk({ action: 'block', ids, dry_run: false });
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        const batchId = first.body.batch_id as number;
+        // Changed back since (another batch), so the later chunk changes them again under the first batch.
+        expect((await bulk({ action: 'unblock', ids, dry_run: false })).status).toBe(200);
+        const [chunk, undo] = await Promise.all([
+          bulk({ action: 'block', ids, dry_run: false, batch_id: batchId }),
+          // A little later, so the undo starts while the chunk's rows run.
+          new Promise((resolve) => setTimeout(resolve, 40)).then(() =>
+            send('POST', `/api/audit/${batchId}/undo`, staff),
+          ),
+        ]);
+        expect(chunk.status, JSON.stringify(chunk.body)).toBe(200);
+        const failed = (chunk.body.results as { outcome: string }[]).filter((r) => r.outcome === 'failed');
+        expect(failed, `round ${round}`).toEqual([]);
+        expect([200, 409], `round ${round}: ${JSON.stringify(undo.body)}`).toContain(undo.status);
+        expect((await bulk({ action: 'unblock', ids, dry_run: false })).status).toBe(200);
+      }
+    }, 120_000);
 });
