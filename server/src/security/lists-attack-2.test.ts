@@ -20,7 +20,10 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  *   tenant deleted since, which the change itself answers 404 (the tenant is not found);
  * - on PostgreSQL, a later chunk of a batch naming users already in it (changed back since) racing the
  *   batch's undo deadlocked: each row locked its user, then the batch; the undo the batch, then the
- *   rows' users. A row failed, or the undo answered 500.
+ *   rows' users. A row failed, or the undo answered 500;
+ * - on PostgreSQL, the undos of two batches over the same users, run in opposite orders (block a
+ *   selection, then require two-factor of it listed the other way), at once deadlocked: each undo locked
+ *   the users in its own batch's order, and one answered 500.
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -292,6 +295,32 @@ describe.each([
         expect(failed, `round ${round}`).toEqual([]);
         expect([200, 409], `round ${round}: ${JSON.stringify(undo.body)}`).toContain(undo.status);
         expect((await bulk({ action: 'unblock', ids, dry_run: false })).status).toBe(200);
+      }
+    }, 120_000);
+  if (postgres)
+    it('the undos of two batches over the same users in opposite orders at once: both put back, no 5xx', async () => {
+      const tenant = await createTenant(`ataque2-dois-lotes-${tag}`);
+      const users = await Promise.all(Array.from({ length: 20 }, () => subject(tenant)));
+      const ids = users.map((u) => u.id).sort((a, b) => a - b);
+      const bulk = (body: Record<string, unknown>) =>
+        send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, body);
+      for (let round = 0; round < 3; round += 1) {
+        const blocked = await bulk({ action: 'block', ids, dry_run: false });
+        const required = await bulk({ action: 'require_two_factor', ids: [...ids].reverse(), dry_run: false });
+        expect([blocked.status, required.status]).toEqual([200, 200]);
+        const undos = await Promise.all(
+          [blocked, required].map((run) => send('POST', `/api/audit/${run.body.batch_id as number}/undo`, staff)),
+        );
+        expect(
+          undos.map((u) => u.status),
+          `round ${round}: ${JSON.stringify(undos.map((u) => u.body))}`,
+        ).toEqual([200, 200]);
+        const state = await t.db
+          .selectFrom('users')
+          .select(['blocked', 'two_factor_enrolment_required'])
+          .where('id', 'in', ids)
+          .execute();
+        expect(state.filter((u) => u.blocked || u.two_factor_enrolment_required)).toEqual([]);
       }
     }, 120_000);
 });

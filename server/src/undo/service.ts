@@ -131,7 +131,18 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
         });
         const conflicts: UndoConflictRow[] = [];
         const after: ((() => Promise<void> | void) | undefined)[] = [];
-        for (const [index, row] of rows.entries()) {
+        // Reverted in one order for every batch, by tenant then target (each revert locks its target, a
+        // restore its tenant first): two batch undos whose rows share targets then lock them in the same
+        // order, where the rows' own order (as each batch ran them) deadlocked one against the other.
+        const order = [...rows.keys()].sort(
+          (a, b) =>
+            (rows[a]?.tenant_id ?? 0) - (rows[b]?.tenant_id ?? 0) ||
+            (rows[a]?.target_id ?? 0) - (rows[b]?.target_id ?? 0) ||
+            a - b,
+        );
+        for (const index of order) {
+          const row = rows[index];
+          if (!row) throw notUndoable();
           const { step, service } = steps[index] ?? {};
           if (!step || !service) throw notUndoable();
           const by = await undoneBy(trx, row.id);
@@ -159,7 +170,8 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
             });
           else after.push(outcome.afterCommit);
         }
-        if (conflicts.length > 0) throw undoConflict(conflicts);
+        // Listed in the batch's own order, as its rows ran.
+        if (conflicts.length > 0) throw undoConflict(conflicts.sort((a, b) => a.record_id - b.record_id));
         return after;
       });
     } catch (error) {
