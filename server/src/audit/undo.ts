@@ -74,6 +74,8 @@ export interface UndoStep {
   operation: AuditOperation;
   targetId: number;
   tenantId: number | null;
+  /** The tenant of whoever made the change (a staff member's is the back office's). */
+  actorTenantId: number | null;
   changes: readonly AuditChange[];
 }
 

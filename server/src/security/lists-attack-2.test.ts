@@ -1,3 +1,4 @@
+import { ADMIN_ROLE } from '../db/catalog';
 import type { LightMyRequestResponse } from 'fastify';
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
@@ -23,7 +24,10 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  *   rows' users. A row failed, or the undo answered 500;
  * - on PostgreSQL, the undos of two batches over the same users, run in opposite orders (block a
  *   selection, then require two-factor of it listed the other way), at once deadlocked: each undo locked
- *   the users in its own batch's order, and one answered 500.
+ *   the users in its own batch's order, and one answered 500;
+ * - a customer tenant's administrador restored, by undoing it within 10 minutes, a user the provider's staff
+ *   had deleted: a restore no customer makes directly (the support desk's is staff-only). A customer now
+ *   takes back its own tenant's deletes only.
  */
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
@@ -208,6 +212,44 @@ describe.each([
     const staffAnswer = await send('POST', `/api/audit/${batchId}/undo`, staff);
     expect(staffAnswer.status).toBe(409);
     expect(staffAnswer.body).toMatchObject({ error: 'undo_conflict' });
+  });
+
+  it("a customer's administrador cannot restore, through undo, a user the provider deleted; its own deletes it may take back", async () => {
+    const tenant = await createTenant(`ataque2-restaura-${tag}`);
+    seq += 1;
+    const customer = await issuedBearer(
+      t,
+      (
+        await createTestUser(t.db, {
+          email: `cliente2-${seq}-${tag}@lists.local`,
+          tenant: tenant.name,
+          role: ADMIN_ROLE,
+          originBackoffice: false,
+        })
+      ).id,
+    );
+    const byStaff = await subject(tenant);
+    const byCustomer = await subject(tenant);
+    const staffDelete = await send('DELETE', `/api/users/${byStaff.id}?tenantName=${tenant.name}`, staff);
+    expect(staffDelete.status, JSON.stringify(staffDelete.body)).toBe(200);
+    // The customer sees the provider's delete in its log, and cannot restore the user directly either.
+    const undo = await send('POST', `/api/audit/${Number(staffDelete.headers['x-audit-record'])}/undo`, customer);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(403);
+    const stillDeleted = await t.db
+      .selectFrom('users')
+      .select('deleted_at')
+      .where('id', '=', byStaff.id)
+      .executeTakeFirstOrThrow();
+    expect(stillDeleted.deleted_at).not.toBeNull();
+    // Its own delete, taken back within the window.
+    const ownDelete = await send('DELETE', `/api/users/${byCustomer.id}?tenantName=${tenant.name}`, customer);
+    expect(ownDelete.status, JSON.stringify(ownDelete.body)).toBe(200);
+    const ownUndo = await send('POST', `/api/audit/${Number(ownDelete.headers['x-audit-record'])}/undo`, customer);
+    expect(ownUndo.status, JSON.stringify(ownUndo.body)).toBe(200);
+    // The provider may still take its own delete back.
+    expect((await send('POST', `/api/audit/${Number(staffDelete.headers['x-audit-record'])}/undo`, staff)).status).toBe(
+      200,
+    );
   });
 
   it("the undo of a department's or an instance's change in a tenant deleted since is refused (409 tenant_deleted)", async () => {

@@ -82,6 +82,7 @@ function stepOf(row: AuditRow): { step: UndoStep; service: keyof Reverters } | n
       operation: row.operation as AuditOperation,
       targetId: row.target_id,
       tenantId: row.tenant_id,
+      actorTenantId: row.actor_tenant_id,
       changes: row.changes,
     },
   };
@@ -202,6 +203,7 @@ export function createUndoService({ db, audit, services, now = () => Date.now() 
         operation: row.operation as AuditOperation,
         targetId: row.target_id,
         tenantId: row.tenant_id,
+        actorTenantId: row.actor_tenant_id,
         changes: row.changes,
       };
       let afterCommit: (() => Promise<void> | void) | undefined;

@@ -523,6 +523,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
       const own = row.id === actor.userId;
       switch (step.operation) {
         case 'user.delete': {
+          // The undo of a delete is a restore, which only the provider's staff make directly (the support
+          // desk): a customer tenant takes back its own deletes, never one the provider made.
+          if (!actor.originBackoffice && step.actorTenantId !== actor.tenantId)
+            throw forbidden([], "A user the provider deleted is restored by the provider's support desk");
           if (!deleted) return { mismatches: [{ field: 'deleted_at', recorded: 'deleted', current: null }] };
           const tenant =
             restoring !== undefined && step.tenantId === row.tenant_id
