@@ -5,7 +5,7 @@
 import { createActor } from 'xstate';
 import type { components } from '../../generated/openapi';
 import type { UserRow } from '../users/users-actors';
-import { usersMachine, type UsersEmitted, type UsersEvent } from '../users/users.machine';
+import { usersMachine, type UsersEvent, type UsersOutcome } from '../users/users.machine';
 import { fakeServer, gqlData, operationOf, type SeenRequest } from './fake-fetch';
 import type { Subject } from '../../domain/escalation';
 import { roleRows, userRow } from './user-fixtures';
@@ -56,7 +56,7 @@ export function startUsers(
   const actor = createActor(usersMachine, {
     input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0, searchDelayMs, subject },
   }).start();
-  const outcomes: UsersEmitted[] = [];
+  const outcomes: UsersOutcome[] = [];
   actor.on('outcome', (outcome) => outcomes.push(outcome));
   const send = (event: UsersEvent) => actor.send(event);
   return { fake, actor, send, outcomes, ctx: () => actor.getSnapshot().context };

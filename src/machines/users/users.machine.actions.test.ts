@@ -183,16 +183,20 @@ describe('usersMachine: against the contracts', () => {
 
   it('opens the form as child userForm and puts the saved user in the list', async () => {
     const rows = [userRow(1), two];
-    const t = startUsers((r) => {
-      const op = operationOf(r);
-      if (op?.name === 'roles')
-        return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
-      if (op?.name === 'departments') return gqlData({ departments: [] });
-      if (op?.name === 'instances') return gqlData({ instances: [] });
-      if (op?.name !== 'newUser') return undefined;
-      rows.push(userRow(9));
-      return gqlData({ newUser: userRow(9) });
-    }, null, { rows });
+    const t = startUsers(
+      (r) => {
+        const op = operationOf(r);
+        if (op?.name === 'roles')
+          return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
+        if (op?.name === 'departments') return gqlData({ departments: [] });
+        if (op?.name === 'instances') return gqlData({ instances: [] });
+        if (op?.name !== 'newUser') return undefined;
+        rows.push(userRow(9));
+        return gqlData({ newUser: userRow(9) });
+      },
+      null,
+      { rows },
+    );
     await flush();
     t.send({ type: 'users.create' });
     await flush();

@@ -154,7 +154,12 @@ describe('usersMachine: against the contracts', () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(asked().at(-1)).toMatchObject({ filter: { blocked: true }, page: 2 });
       expect(t.ctx().total).toBe(125);
-      expect(t.ctx().users.map((u) => u.name).slice(0, 2)).toEqual(['Pessoa 201', 'Pessoa 203']);
+      expect(
+        t
+          .ctx()
+          .users.map((u) => u.name)
+          .slice(0, 2),
+      ).toEqual(['Pessoa 201', 'Pessoa 203']);
       // The same query again asks nothing.
       query({});
       expect(t.actor.getSnapshot().hasTag('loading')).toBe(false);
@@ -169,7 +174,11 @@ describe('usersMachine: against the contracts', () => {
       expect(asked()).toHaveLength(before);
       expect(t.actor.getSnapshot().matches({ list: { shown: 'waiting' } })).toBe(true);
       await vi.advanceTimersByTimeAsync(150);
-      expect(asked().slice(before).map((v) => (v.filter as { q: string }).q)).toEqual(['Pessoa 00']);
+      expect(
+        asked()
+          .slice(before)
+          .map((v) => (v.filter as { q: string }).q),
+      ).toEqual(['Pessoa 00']);
       expect(t.ctx().users.map((u) => u.id)).toEqual([1, 3, 5, 7, 9]);
     } finally {
       vi.useRealTimers();
@@ -217,7 +226,12 @@ describe('usersMachine: against the contracts', () => {
     rows.splice(50);
     await flush();
     await flush();
-    expect(t.fake.seen.map(pageAsked).filter((v) => v !== null).map((v) => v.page)).toEqual([1, 2, 1]);
+    expect(
+      t.fake.seen
+        .map(pageAsked)
+        .filter((v) => v !== null)
+        .map((v) => v.page),
+    ).toEqual([1, 2, 1]);
     expect(moved).toEqual([1]);
     expect(t.ctx().query.page).toBe(1);
     expect(t.ctx().users).toHaveLength(50);
@@ -237,6 +251,11 @@ describe('usersMachine: against the contracts', () => {
     t.send({ type: 'users.reload' });
     await flush();
     expect(t.actor.getSnapshot().matches({ list: { shown: 'idle' } })).toBe(true);
-    expect(t.fake.seen.map(pageAsked).filter((v) => v !== null).at(-1)).toMatchObject({ filter: { blocked: true } });
+    expect(
+      t.fake.seen
+        .map(pageAsked)
+        .filter((v) => v !== null)
+        .at(-1),
+    ).toMatchObject({ filter: { blocked: true } });
   });
 });

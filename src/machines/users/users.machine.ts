@@ -134,8 +134,11 @@ export type UsersEvent =
   | { type: 'users.confirm' }
   | { type: 'users.close' };
 
+/** What an action ended in (src/machines/shared/outcome.ts). */
+export type UsersOutcome = Outcome<UserIntent>;
+
 export type UsersEmitted =
-  | Outcome<UserIntent>
+  | UsersOutcome
   /** The page asked for is past the last (users were deleted): the list went to `page`, the last. */
   | { type: 'users.pageMoved'; page: number };
 
@@ -186,13 +189,13 @@ export function intentOf(context: UsersContext, action: UserAction): UserIntent 
 }
 
 /** "Usuário bloqueado — Ana". */
-export function successOf(context: UsersContext, action: UserAction): UsersEmitted {
+export function successOf(context: UsersContext, action: UserAction): UsersOutcome {
   const intent = intentOf(context, action);
   return succeeded(intent, { key: NOTICES[intent] }, context.target?.name);
 }
 
 /** The failure with its reason; a two-factor switch-on refused with 409 says the user has not enrolled. */
-export function failureOf(context: UsersContext, action: UserAction, error: ActionError): UsersEmitted {
+export function failureOf(context: UsersContext, action: UserAction, error: ActionError): UsersOutcome {
   const intent = intentOf(context, action);
   if (SHOWN_IN_DIALOG.includes(intent)) return failed(intent, null);
   const notEnrolled = intent === 'twoFactorOn' && error.reason === 'apiErrors.conflict';

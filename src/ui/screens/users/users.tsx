@@ -6,12 +6,7 @@ import { sameSubject, selectSubject } from '../../../machines/session/access-sel
 import { selectUser } from '../../../machines/session/session-selectors';
 import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
-import {
-  SORT_COLUMNS,
-  userListApiQuery,
-  USERS_PAGE_SIZE,
-  type UsersQuery,
-} from '../../../machines/users/users-query';
+import { SORT_COLUMNS, userListApiQuery, USERS_PAGE_SIZE, type UsersQuery } from '../../../machines/users/users-query';
 import { selectUsersQuery, usersQueryMachine } from '../../../machines/users/users-query.machine';
 import {
   sameConfirm,
