@@ -236,6 +236,13 @@ describe('usersMachine: against the contracts', () => {
     expect(t.ctx().query.page).toBe(1);
     expect(t.ctx().users).toHaveLength(50);
     expect(t.ctx().total).toBe(50);
+    // Nothing matches at all: page 1, where the list says so.
+    t.send({ type: 'users.query', query: { ...DEFAULT_QUERY, q: 'ninguém', page: 3 } });
+    await flush();
+    await flush();
+    expect(moved).toEqual([1, 1]);
+    expect(t.ctx().query).toMatchObject({ q: 'ninguém', page: 1 });
+    expect(t.ctx().total).toBe(0);
   });
 
   it('a page that fails shows the list error; a reload asks again with the roles', async () => {

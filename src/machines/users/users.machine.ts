@@ -251,8 +251,8 @@ export const usersSetup = setup({
       assertEvent(event, 'users.query');
       return onlySearchDiffers(context.query, event.query);
     },
-    // A page past the last with users left (deleted since): ask for the last page instead.
-    pastLast: (_, page: UsersPage) => page.users.length === 0 && page.total > 0 && page.page > page.lastPage,
+    // A page past the last (users deleted since, or an old link): ask for the last page instead.
+    pastLast: (_, page: UsersPage) => page.users.length === 0 && page.page > page.lastPage,
     // The view offers no action on a user the signed-in user may not act on; an event for one anyway changes nothing.
     mayActOn: ({ context, event }) => {
       assertEvent(event, ROW_ACTIONS);
