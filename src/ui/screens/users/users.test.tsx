@@ -131,6 +131,30 @@ describe('UsersScreen: search and sort', () => {
   });
 });
 
+describe('UsersScreen: a page at a time', () => {
+  it('keeps the rows shown and marks the table busy while the next page is asked for; a failure offers a retry', async () => {
+    const api = fakeUsersApi([ana, joao, bia]);
+    render(api);
+    await screen.findByRole('row', { name: /Ana Souza/ });
+    const gate = deferred<void>();
+    api.override.set('usersPage', async () => {
+      await gate.promise;
+      return json(503, { status: 'unavailable', message: 'down' });
+    });
+    await keys.selectOptions(screen.getByRole('combobox', { name: 'Bloqueio' }), 'true');
+    await waitFor(() => expect(grid().closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true'));
+    expect(rowNames()).toEqual(['Ana Souza', 'Beatriz Rocha', 'João Lima']);
+    gate.resolve();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Não foi possível carregar os usuários.');
+    api.override.delete('usersPage');
+    await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    // The retry asks for the query shown: only the blocked.
+    await waitFor(() => expect(rowNames()).toEqual(['João Lima']));
+    expect(screen.getByRole('status')).toHaveTextContent('1 usuário');
+  });
+});
+
 describe('UsersScreen: live presence', () => {
   it('updates a row from the onlineUsers poll, without reloading the list', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
