@@ -66,7 +66,9 @@ test.describe('users', () => {
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     const password = 'Pharm#cy!Blue';
     const user = await createUser(api, 'blk', password);
-    await signIn(page, app.origin, app.admin, '/users');
+    // The user's own search: its row is on the first page however many users the journeys made, and an
+    // address with a list part opens no saved default view (views.spec.ts saves one for this admin).
+    await signIn(page, app.origin, app.admin, `/users?q=${encodeURIComponent(user.email)}`);
     const row = userRow(page, user.name);
     await expect(row).toContainText(t('users.status.active'));
 
@@ -201,5 +203,72 @@ test.describe("users: one's own row", () => {
     await menu.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true }).click();
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/user-settings'));
     await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(t('routes.user-settings'));
+  });
+});
+
+test.describe('users: paged on the server', () => {
+  test('more users than one page: filter by role and blocked, sort, page 2, reload: the same page and rows', async ({
+    page,
+    app,
+  }) => {
+    test.setTimeout(180_000);
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    // A role of this test's own, so the filter isolates its 130 users from every other journey's.
+    const role = await createRoleWith(api, 'paging', []);
+    const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const ids: number[] = [];
+    for (let i = 0; i < 130; i += 1) {
+      const n = String(i).padStart(3, '0');
+      // "Zz…" sorts after the other journeys' users, so an unfiltered first page keeps showing theirs.
+      const { newUser } = await api.graphql<{ newUser: { id: string } }>(
+        'mutation newUser($username: String!, $name: String!, $email: String!, $password: String!, $role_id: Int!) { newUser(username: $username, name: $name, email: $email, password: $password, role_id: $role_id) { id } }',
+        {
+          username: `pg${stamp}${n}`,
+          name: `Zz Paginação ${stamp} ${n}`,
+          email: `pg${stamp}${n}@e2e.local`,
+          password: 'Pharm#cy!Blue',
+          role_id: role.id,
+        },
+        'newUser',
+      );
+      ids.push(Number(newUser.id));
+    }
+    // 110 blocked: two pages of them (100 and 10).
+    for (const id of ids.slice(0, 110)) await api.rest('PATCH', `/api/users/${id}`, { blocked: true });
+
+    await signIn(page, app.origin, app.admin, '/users');
+    const grid = page.getByRole('grid', { name: t('users.list.heading') });
+    await page.getByRole('combobox', { name: t('lists.filters.role') }).selectOption({ label: role.display_name });
+    await page.getByRole('combobox', { name: t('lists.filters.blocked') }).selectOption({
+      label: t('lists.filters.blockedYes'),
+    });
+    await expect(page.getByText(t('users.list.total', { total: '110' }))).toBeVisible();
+    // By e-mail, descending: the last e-mails first.
+    const email = grid.getByRole('columnheader', { name: t('users.columns.email') });
+    await email.click();
+    await expect(email).toHaveAttribute('aria-sort', 'ascending');
+    await email.click();
+    await expect(email).toHaveAttribute('aria-sort', 'descending');
+    await expect(grid.getByRole('rowheader').first()).toHaveText(`Zz Paginação ${stamp} 109`);
+    const pager = page.getByRole('navigation', { name: t('ui.pagination.label') });
+    await pager.getByRole('button', { name: t('ui.pagination.goTo', { page: 2 }) }).click();
+    // Page 2 of 110: the last 10, 009 down to 000.
+    const names = Array.from({ length: 10 }, (_, i) => `Zz Paginação ${stamp} ${String(9 - i).padStart(3, '0')}`);
+    await expect(grid.getByRole('rowheader')).toHaveText(names);
+    await expect(page).toHaveURL(new RegExp(`[?&]page=2(&|$)`));
+    const url = page.url();
+    expect(new URL(url).searchParams.get('role')).toBe(String(role.id));
+    expect(new URL(url).searchParams.get('blocked')).toBe('true');
+    expect(new URL(url).searchParams.get('sort')).toBe('email');
+    expect(new URL(url).searchParams.get('dir')).toBe('desc');
+
+    await page.reload();
+    await expect(grid.getByRole('rowheader')).toHaveText(names);
+    expect(page.url()).toBe(url);
+    await expect(pager.getByRole('button', { name: t('ui.pagination.goTo', { page: 2 }) })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(page.getByText(t('users.list.total', { total: '110' }))).toBeVisible();
   });
 });

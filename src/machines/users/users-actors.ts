@@ -14,6 +14,7 @@ import {
   UpdateUserDocument,
   UserInstancesDocument,
   UsersDocument,
+  UsersPageDocument,
   type DepartmentFragment,
   type InstanceFragment,
   type RolesQuery,
@@ -21,11 +22,12 @@ import {
   type UserRowFragment,
 } from '../../generated/graphql';
 import type { components } from '../../generated/openapi';
+import { usersPageVariables, type UsersQuery } from './users-query';
 
 /**
- * The users screen's I/O. The list is the GraphQL `users` query: the contract names it for this
- * screen (role, department, instances and presence in one call), it is scoped by the tenant in the
- * address like every GraphQL call, and `newUser`/`updateUser` answer rows of the same shape. REST
+ * The users screen's I/O. The list is read one page at a time through GraphQL `usersPage`, filtered,
+ * sorted and paged on the server (docs/lists.md, Filters and export); it is scoped by the tenant in
+ * the address like every GraphQL call, and `newUser`/`updateUser` answer rows of the same shape. REST
  * serves what only REST has: block/unblock, the two-factor setting, and the name-only and email-only
  * PUTs.
  */
@@ -90,10 +92,30 @@ export interface UserFormValues {
  */
 export const PRESENCE_POLL_MS = 15_000;
 
-/** The users list as the screen loads it: the rows and the roles (with their routes) they may hold. */
-export interface UsersList {
+/** One page of the users list as `usersPage` answers it. */
+export interface UsersPage {
   users: UserRow[];
+  /** Users matching the query in all pages. */
+  total: number;
+  /** The page answered, from 1 (a page past the last answers no rows and the real total). */
+  page: number;
+  /** The last page (1 when nothing matches). */
+  lastPage: number;
+}
+
+/**
+ * The users screen's first load: the first page, every role with its routes (which users the signed-in
+ * user may act on, users-access.ts) and the departments the filter offers.
+ */
+export interface UsersList extends UsersPage {
   roles: Role[];
+  departments: Department[];
+}
+
+/** The page of `query` (its search, filters, sort and page), `USERS_PAGE_SIZE` users at most. */
+async function loadUsersPage(execute: Execute, query: UsersQuery, signal?: AbortSignal): Promise<UsersPage> {
+  const { usersPage } = await execute(UsersPageDocument, usersPageVariables(query), { signal });
+  return { users: usersPage.data, total: usersPage.total, page: usersPage.page, lastPage: usersPage.last_page };
 }
 
 /** What the presence watcher sends its parent: the ids online right now. */
@@ -131,17 +153,19 @@ export const usersActors = {
       inFlight?.abort();
     };
   }),
-  /**
-   * The users, and every role with its routes: the screen offers an action on a user only when the
-   * signed-in user holds every route of that user's role (users-access.ts), as the server requires.
-   */
-  loadUsers: fromPromise<UsersList, { execute: Execute }>(async ({ input, signal }) => {
-    const [users, roles] = await Promise.all([
-      input.execute(UsersDocument, {}, { signal }).then((r) => r.users),
+  /** The first page with the roles and departments (see {@link UsersList}). */
+  loadUsers: fromPromise<UsersList, { execute: Execute; query: UsersQuery }>(async ({ input, signal }) => {
+    const [page, roles, departments] = await Promise.all([
+      loadUsersPage(input.execute, input.query, signal),
       input.execute(RolesDocument, {}, { signal }).then((r) => r.roles),
+      input.execute(DepartmentsDocument, {}, { signal }).then((r) => r.departments),
     ]);
-    return { users, roles };
+    return { ...page, roles, departments };
   }),
+  /** Another page, or the same page again (a new query, a reload after an action). */
+  loadUsersPage: fromPromise<UsersPage, { execute: Execute; query: UsersQuery }>(({ input, signal }) =>
+    loadUsersPage(input.execute, input.query, signal),
+  ),
   deleteUser: fromPromise<void, { execute: Execute; id: number }>(async ({ input }) =>
     confirmed((await input.execute(DeleteUserDocument, { id: input.id })).deleteUser, 'deleteUser'),
   ),

@@ -36,6 +36,17 @@ describe('usersQueryMachine', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
   });
 
+  it('goes back to page 1 when the search, a filter or the sort changes; a page change keeps them', () => {
+    const { actor, query } = started('?q=ana&blocked=true&page=3');
+    actor.send({ type: 'usersQuery.change', change: { page: 4 } });
+    expect(query()).toMatchObject({ q: 'ana', blocked: true, page: 4 });
+    actor.send({ type: 'usersQuery.change', change: { q: 'anab' } });
+    expect(query().page).toBe(1);
+    actor.send({ type: 'usersQuery.change', change: { page: 2 } });
+    actor.send({ type: 'usersQuery.change', change: { sort: 'email', dir: 'descending' } });
+    expect(query()).toMatchObject({ q: 'anab', sort: 'email', page: 1 });
+  });
+
   it('follows an address changed from outside, dropping a pending write; its own write coming back changes nothing', () => {
     const { actor, clock, written, query } = started('q=ana');
     actor.send({ type: 'usersQuery.location', search: 'q=ana' });

@@ -21,8 +21,9 @@ export type UsersQueryEvent =
 export type UsersQueryEmitted = { type: 'usersQuery.changed'; search: string };
 
 /**
- * The users table's search and sort (users-query.ts). The query changes at once on each
- * `usersQuery.change` (the table answers every keystroke); after a pause without changes it is
+ * The users table's search, filters, sort and page (users-query.ts). The query changes at once on each
+ * `usersQuery.change` (a change other than the page goes back to page 1; the list machine decides when
+ * to ask the server, users.machine.ts); after a pause without changes it is
  * emitted as `usersQuery.changed` for the address. An address changed from outside
  * (`usersQuery.location`: a link, back/forward, a starred page) replaces the query when it differs,
  * and drops a pending write; the machine's own write coming back changes nothing.
@@ -43,9 +44,11 @@ export const usersQueryMachine = setup({
     },
   },
   actions: {
+    // A new search, filter or sort is another list: it starts at its first page.
     change: assign(({ context, event }) => {
       assertEvent(event, 'usersQuery.change');
-      return { query: { ...context.query, ...event.change } };
+      const page = event.change.page ?? (Object.keys(event.change).length > 0 ? 1 : context.query.page);
+      return { query: { ...context.query, ...event.change, page } };
     }),
     follow: assign(({ event }) => {
       assertEvent(event, 'usersQuery.location');

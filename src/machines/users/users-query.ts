@@ -1,9 +1,8 @@
-import type { UserRow } from './users-actors';
-
 /**
- * The users table's client-side query: search text and sort, mirrored in the address
- * (`?q=ana&sort=email&dir=desc`) so a filtered, sorted list can be bookmarked or shared. Pure, so
- * the 10,000-row path is tested without rendering.
+ * The users table's query: search text, filters, sort and page, mirrored in the address
+ * (`?q=ana&sort=email&dir=desc&page=2`) so a filtered, sorted page can be bookmarked or shared. The
+ * server answers it (GraphQL `usersPage`, docs/lists.md, Filters and export): nothing is filtered or
+ * sorted in the browser.
  */
 
 export const SORT_COLUMNS = ['name', 'email', 'role', 'department', 'presence'] as const;
@@ -112,52 +111,12 @@ export function usersPageVariables(query: UsersQuery) {
   };
 }
 
-/** Lower case without accents, so "joao" finds "João" (pt-BR names). */
-export function searchKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** The same list and page (compared as the address says them). */
+export function sameUsersQuery(a: UsersQuery, b: UsersQuery): boolean {
+  return serializeUsersQuery(a) === serializeUsersQuery(b);
 }
 
-/** A row with its search text computed once per list, not once per keystroke. */
-export interface IndexedUser {
-  row: UserRow;
-  key: string;
-}
-
-export function indexUsers(users: readonly UserRow[]): IndexedUser[] {
-  return users.map((row) => ({ row, key: searchKey(`${row.name}\u0000${row.email}\u0000${row.username}`) }));
-}
-
-const sortValue: Record<SortColumn, (row: UserRow) => string | number> = {
-  name: (row) => row.name,
-  email: (row) => row.email,
-  role: (row) => row.role.display_name,
-  department: (row) => row.userDepartment?.name ?? '',
-  // Online first when ascending: the question an admin usually asks is "who is on now?".
-  presence: (row) => (row.isConnected ? 0 : 1),
-};
-
-/**
- * Rows matching `q` (name, email or username, accent- and case-insensitive) and the filters (as the
- * server's `userPage` reads them, so the list and its export agree), sorted by the column
- * with ties broken by name then id so the order is stable whatever the input order.
- */
-export function queryUsers(index: readonly IndexedUser[], query: UsersQuery, collator: Intl.Collator): UserRow[] {
-  const needle = searchKey(query.q.trim());
-  const matches = index.filter(
-    ({ key, row }) =>
-      (needle === '' || key.includes(needle)) &&
-      (query.role === null || row.role.id === query.role) &&
-      (query.department === null ||
-        (query.department === 'none' ? row.userDepartment === null : row.userDepartment?.id === query.department)) &&
-      (query.blocked === null || row.blocked === query.blocked) &&
-      (query.online === null || row.isConnected === query.online) &&
-      (query.twoFactor === null || row.twoFactorEnabled === query.twoFactor),
-  );
-  const value = sortValue[query.sort];
-  const sign = query.dir === 'descending' ? -1 : 1;
-  const compare = (a: string | number, b: string | number) =>
-    typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
-  return matches
-    .map((entry) => entry.row)
-    .sort((a, b) => sign * compare(value(a), value(b)) || collator.compare(a.name, b.name) || a.id - b.id);
+/** Only the search text differs: the list waits for a pause in typing before it asks (users.machine.ts). */
+export function onlySearchDiffers(a: UsersQuery, b: UsersQuery): boolean {
+  return a.q !== b.q && sameUsersQuery({ ...a, q: '' }, { ...b, q: '' });
 }

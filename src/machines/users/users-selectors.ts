@@ -3,9 +3,15 @@ import type { UserRow } from './users-actors';
 import { USER_ACTION_ERRORS } from './users.machine';
 import type { UsersSnapshot } from './users.machine';
 
-/** The list region as the table shows it. */
+/**
+ * The list region as the table shows it: `loading` both for the first page (a spinner) and while another
+ * page is asked for (the rows shown stay, dimmed, the table `aria-busy`).
+ */
 export const selectListStatus = (s: UsersSnapshot): 'loading' | 'error' | 'ready' =>
-  s.matches({ list: 'loading' }) ? 'loading' : s.matches({ list: 'failed' }) ? 'error' : 'ready';
+  s.matches({ list: 'failed' }) ? 'error' : s.hasTag('loading') ? 'loading' : 'ready';
+
+/** A page is shown (it may be reloading): the total, the pager and "Novo usuário" are offered. */
+export const selectListShown = (s: UsersSnapshot): boolean => s.matches({ list: 'shown' });
 
 /** A call is in flight (the machine takes one at a time). */
 export const selectBusy = (s: UsersSnapshot): boolean => s.hasTag('busy');

@@ -31,7 +31,11 @@ describe('usersMachine: no way up', () => {
       expect(t.ctx().target).toBeNull();
     }
     // Nothing was sent for them: only the list's two reads.
-    expect(t.fake.seen.map((r) => operationOf(r)?.name ?? `${r.method} ${r.path}`)).toEqual(['users', 'roles']);
+    expect(t.fake.seen.map((r) => operationOf(r)?.name ?? `${r.method} ${r.path}`)).toEqual([
+      'usersPage',
+      'roles',
+      'departments',
+    ]);
     // The operador holds only the dashboard, which the supervisor holds too: it may be blocked.
     t.send({ type: 'users.block', user: userRow(2), blocked: true });
     t.send({ type: 'users.confirm' });
@@ -56,7 +60,11 @@ describe('usersMachine: no way up', () => {
       expect(t.actor.getSnapshot().matches({ dialog: 'idle' }), event.type).toBe(true);
       expect(t.ctx().target).toBeNull();
     }
-    expect(t.fake.seen.map((r) => operationOf(r)?.name ?? `${r.method} ${r.path}`)).toEqual(['users', 'roles']);
+    expect(t.fake.seen.map((r) => operationOf(r)?.name ?? `${r.method} ${r.path}`)).toEqual([
+      'usersPage',
+      'roles',
+      'departments',
+    ]);
     // What stays its own to do from the list: its name, and the form (whose e-mail stays as stored).
     t.send({ type: 'users.renameOpen', user: self });
     expect(t.actor.getSnapshot().matches({ dialog: { open: 'renameForm' } })).toBe(true);

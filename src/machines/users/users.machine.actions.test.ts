@@ -7,7 +7,16 @@ import { restUser, startUsers, two } from '../test-support/users-machine-fixture
 
 describe('usersMachine: against the contracts', () => {
   it('deletes only after confirmation (GraphQL deleteUser) and drops the row', async () => {
-    const t = startUsers((r) => (operationOf(r)?.name === 'deleteUser' ? gqlData({ deleteUser: true }) : undefined));
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        if (operationOf(r)?.name !== 'deleteUser') return undefined;
+        rows.splice(1, 1);
+        return gqlData({ deleteUser: true });
+      },
+      null,
+      { rows },
+    );
     await flush();
     t.send({ type: 'users.delete', user: two });
     expect(t.fake.seen.some((r) => operationOf(r)?.name === 'deleteUser')).toBe(false);
@@ -15,6 +24,9 @@ describe('usersMachine: against the contracts', () => {
     await flush();
     expect(t.fake.seen.map(operationOf).find((op) => op?.name === 'deleteUser')?.variables).toEqual({ id: 2 });
     expect(t.ctx().users.map((u) => u.id)).toEqual([1]);
+    // The page is read again after the delete: its rows and total are the server's.
+    expect(t.fake.seen.filter((r) => operationOf(r)?.name === 'usersPage')).toHaveLength(2);
+    expect(t.ctx().total).toBe(1);
     expect(t.outcomes).toEqual([
       {
         type: 'outcome',
@@ -27,12 +39,16 @@ describe('usersMachine: against the contracts', () => {
 
   it('blocks and unblocks with PATCH /api/users/{id}; a failed unblock says so', async () => {
     let status = 200;
-    const t = startUsers((r) =>
-      r.method === 'PATCH' && r.path === '/api/users/2'
-        ? status === 200
-          ? json(200, restUser(userRow(2, { blocked: (r.body as { blocked: boolean }).blocked })))
-          : json(status, { message: 'Not found' })
-        : undefined,
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        if (r.method !== 'PATCH' || r.path !== '/api/users/2') return undefined;
+        if (status !== 200) return json(status, { message: 'Not found' });
+        rows[1] = { ...two, blocked: (r.body as { blocked: boolean }).blocked };
+        return json(200, restUser(rows[1]));
+      },
+      null,
+      { rows },
     );
     await flush();
     t.send({ type: 'users.block', user: two, blocked: true });
@@ -40,13 +56,13 @@ describe('usersMachine: against the contracts', () => {
     expect(t.actor.getSnapshot().matches({ dialog: { open: 'confirmingBlock' } })).toBe(true);
     t.send({ type: 'users.confirm' });
     await flush();
-    expect(t.fake.seen.at(-1)?.body).toEqual({ blocked: true });
+    expect(t.fake.seen.filter((r) => r.method === 'PATCH').at(-1)?.body).toEqual({ blocked: true });
     expect(t.ctx().users.find((u) => u.id === 2)?.blocked).toBe(true);
     expect(t.outcomes.map((o) => [o.action, o.ok])).toEqual([['block', true]]);
     status = 404;
     t.send({ type: 'users.block', user: two, blocked: false });
     await flush();
-    expect(t.fake.seen.at(-1)?.body).toEqual({ blocked: false });
+    expect(t.fake.seen.filter((r) => r.method === 'PATCH').at(-1)?.body).toEqual({ blocked: false });
     expect(t.outcomes.at(-1)).toEqual({
       type: 'outcome',
       action: 'unblock',
@@ -61,20 +77,35 @@ describe('usersMachine: against the contracts', () => {
   });
 
   it('toggles two-factor with PATCH /api/user-settings/{id}', async () => {
-    const t = startUsers((r) =>
-      r.path === '/api/user-settings/2' ? json(200, { user_id: 2, two_factor_enabled: true }) : undefined,
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        if (r.path !== '/api/user-settings/2') return undefined;
+        rows[1] = { ...two, twoFactorEnabled: true };
+        return json(200, { user_id: 2, two_factor_enabled: true });
+      },
+      null,
+      { rows },
     );
     await flush();
     t.send({ type: 'users.twoFactor', user: two, enabled: true });
     await flush();
-    expect(t.fake.seen.at(-1)?.method).toBe('PATCH');
-    expect(t.fake.seen.at(-1)?.body).toEqual({ two_factor_enabled: true });
+    const patch = t.fake.seen.find((r) => r.path === '/api/user-settings/2');
+    expect(patch?.method).toBe('PATCH');
+    expect(patch?.body).toEqual({ two_factor_enabled: true });
     expect(t.ctx().users.find((u) => u.id === 2)?.twoFactorEnabled).toBe(true);
   });
 
   it('disconnects with GraphQL disconnectUser and shows the user offline', async () => {
-    const t = startUsers((r) =>
-      operationOf(r)?.name === 'disconnectUser' ? gqlData({ disconnectUser: true }) : undefined,
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        if (operationOf(r)?.name !== 'disconnectUser') return undefined;
+        rows[1] = { ...two, isConnected: false };
+        return gqlData({ disconnectUser: true });
+      },
+      null,
+      { rows },
     );
     await flush();
     t.send({ type: 'users.disconnect', user: two });
@@ -86,12 +117,16 @@ describe('usersMachine: against the contracts', () => {
   });
 
   it('changes the name alone and the email alone: PUT bodies are exactly {name} and {email}', async () => {
-    let stored = two;
-    const t = startUsers((r) => {
-      if (r.method !== 'PUT') return undefined;
-      stored = { ...stored, ...(r.body as Partial<UserRow>) };
-      return json(200, restUser(stored));
-    });
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        if (r.method !== 'PUT') return undefined;
+        rows[1] = { ...rows[1]!, ...(r.body as Partial<UserRow>) };
+        return json(200, restUser(rows[1]));
+      },
+      null,
+      { rows },
+    );
     await flush();
     t.send({ type: 'users.renameOpen', user: two });
     t.send({ type: 'users.rename', name: '  Nome Novo ' });
@@ -147,15 +182,21 @@ describe('usersMachine: against the contracts', () => {
   });
 
   it('opens the form as child userForm and puts the saved user in the list', async () => {
-    const t = startUsers((r) => {
-      const op = operationOf(r);
-      if (op?.name === 'roles')
-        return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
-      if (op?.name === 'departments') return gqlData({ departments: [] });
-      if (op?.name === 'instances') return gqlData({ instances: [] });
-      if (op?.name === 'newUser') return gqlData({ newUser: userRow(9) });
-      return undefined;
-    });
+    const rows = [userRow(1), two];
+    const t = startUsers(
+      (r) => {
+        const op = operationOf(r);
+        if (op?.name === 'roles')
+          return gqlData({ roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }] });
+        if (op?.name === 'departments') return gqlData({ departments: [] });
+        if (op?.name === 'instances') return gqlData({ instances: [] });
+        if (op?.name !== 'newUser') return undefined;
+        rows.push(userRow(9));
+        return gqlData({ newUser: userRow(9) });
+      },
+      null,
+      { rows },
+    );
     await flush();
     t.send({ type: 'users.create' });
     await flush();

@@ -14,6 +14,7 @@ import {
 } from '../test-support/graph-coverage';
 import { fakeServer } from '../test-support/fake-fetch';
 import { roleRows, userRow } from '../test-support/user-fixtures';
+import { DEFAULT_QUERY, serializeUsersQuery } from './users-query';
 
 const unused = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
@@ -24,6 +25,7 @@ describe('usersMachine: model coverage', () => {
     const machine = usersMachine.provide({
       actors: {
         loadUsers: heldPromise(),
+        loadUsersPage: heldPromise(),
         deleteUser: heldPromise(),
         setBlocked: heldPromise(),
         setTwoFactor: heldPromise(),
@@ -80,9 +82,19 @@ describe('usersMachine: model coverage', () => {
       doneEvent('userForm', userRow(9)),
       { type: 'users.close' },
     ];
+    const page = { users: [userRow(1), user], total: 2, page: 1, lastPage: 1 };
+    // Page 3 of a list whose last page is 1 (users deleted since): the list goes to page 1.
+    const pastLast = { users: [], total: 2, page: 3, lastPage: 1 };
+    const forbidden = new GraphqlError(403, [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN' } }]);
     const list: Ev[] = [
-      doneEvent('loadUsers', { users: [userRow(1), user], roles: roleRows }),
-      errorEvent('loadUsers', new GraphqlError(403, [{ message: 'Forbidden', extensions: { code: 'FORBIDDEN' } }])),
+      doneEvent('loadUsers', { ...page, roles: roleRows, departments: [] }),
+      doneEvent('loadUsers', { ...pastLast, roles: roleRows, departments: [] }),
+      errorEvent('loadUsers', forbidden),
+      { type: 'users.query', query: { ...DEFAULT_QUERY, q: 'ana' } },
+      { type: 'users.query', query: { ...DEFAULT_QUERY, blocked: true } },
+      doneEvent('loadUsersPage', page),
+      doneEvent('loadUsersPage', pastLast),
+      errorEvent('loadUsersPage', forbidden),
       { type: 'users.reload' },
       { type: 'users.presence', userId: 2, isConnected: true },
       { type: 'users.online', ids: [1] },
@@ -91,6 +103,8 @@ describe('usersMachine: model coverage', () => {
     const report = await exploreCoverage({
       machine,
       input: () => ({ execute: unused.execute, rest: unused.rest }),
+      // The query guards compare the event's query with the one shown.
+      serializeContext: (context) => serializeUsersQuery(context.query),
       events: [...list, ...actions],
       simpleScenarios: [
         { events: list },

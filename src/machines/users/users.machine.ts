@@ -1,4 +1,4 @@
-import { assertEvent, assign, emit, setup, stateIn, and, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, raise, setup, stateIn, and, type SnapshotFrom } from 'xstate';
 import type { Execute } from '../../api/graphql-client';
 import type { RestClient } from '../../api/rest-client';
 import type { Subject } from '../../domain/escalation';
@@ -6,13 +6,16 @@ import type { I18nKey } from '../../domain/i18n-key';
 import { failed, succeeded, type Outcome } from '../shared/outcome';
 import { type ActionError, actionError } from '../shared/request-error';
 import {
+  type Department,
   type OnlineEvent,
   type Role,
   type UserRow,
   usersActors,
   type UsersList,
+  type UsersPage,
   PRESENCE_POLL_MS,
 } from './users-actors';
+import { DEFAULT_QUERY, onlySearchDiffers, sameUsersQuery, type UsersQuery } from './users-query';
 import type { AppBus } from '../shared/app-bus';
 import { userFormMachine } from './user-form.machine';
 import { actOnRefusalOf, isSelf } from './users-access';
@@ -29,7 +32,18 @@ export interface UsersInput {
   subject?: Subject | null;
   /** The app bus: the edit form shows a change to its user made elsewhere (src/machines/shared/conflict.ts). */
   bus?: AppBus | null;
+  /** The page to load first (the address's, users-query.ts); default the first page by name. */
+  query?: UsersQuery;
+  /** How long the list waits after the search text changes before it asks; default `SEARCH_DELAY_MS`. */
+  searchDelayMs?: number;
 }
+
+/**
+ * The pause in typing before a changed search is asked for: one request per pause, not per keystroke.
+ * Filters, sort and page ask at once. Shorter than the address's (users-query.machine.ts), which the
+ * browser throttles.
+ */
+export const SEARCH_DELAY_MS = 250;
 
 /** The calls the dialog region makes; each failure surfaces `users.errors.<action>`. */
 export type UserAction =
@@ -66,9 +80,17 @@ export interface UsersContext {
   rest: RestClient;
   bus: AppBus | null;
   presenceIntervalMs: number;
+  searchDelayMs: number;
+  /** The query the list shows or is loading (search, filters, sort, page). */
+  query: UsersQuery;
+  /** The rows of the page shown: at most `USERS_PAGE_SIZE` (users-query.ts). */
   users: UserRow[];
+  /** Users matching the query in all pages, as the last answer said. */
+  total: number;
   /** Every role with its routes, loaded with the list (users-access.ts). */
   roles: Role[];
+  /** The tenant's departments, which the department filter offers. */
+  departments: Department[];
   /** The signed-in user (see {@link UsersInput.subject}). */
   subject: Subject | null;
   /** The list call failed: the list is empty and this says so. */
@@ -91,6 +113,8 @@ export interface UsersContext {
 
 export type UsersEvent =
   | { type: 'users.reload' }
+  /** The query changed (the query machine, users-query.machine.ts): load its page. */
+  | { type: 'users.query'; query: UsersQuery }
   /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
   | { type: 'users.subject'; subject: Subject | null }
   | { type: 'users.presence'; userId: number; isConnected: boolean }
@@ -110,7 +134,13 @@ export type UsersEvent =
   | { type: 'users.confirm' }
   | { type: 'users.close' };
 
-export type UsersEmitted = Outcome<UserIntent>;
+/** What an action ended in (src/machines/shared/outcome.ts). */
+export type UsersOutcome = Outcome<UserIntent>;
+
+export type UsersEmitted =
+  | UsersOutcome
+  /** The page asked for is past the last (users were deleted): the list went to `page`, the last. */
+  | { type: 'users.pageMoved'; page: number };
 
 /** What failed, per action (the reason comes from the error). */
 export const USER_ACTION_ERRORS = {
@@ -159,13 +189,13 @@ export function intentOf(context: UsersContext, action: UserAction): UserIntent 
 }
 
 /** "Usuário bloqueado — Ana". */
-export function successOf(context: UsersContext, action: UserAction): UsersEmitted {
+export function successOf(context: UsersContext, action: UserAction): UsersOutcome {
   const intent = intentOf(context, action);
   return succeeded(intent, { key: NOTICES[intent] }, context.target?.name);
 }
 
 /** The failure with its reason; a two-factor switch-on refused with 409 says the user has not enrolled. */
-export function failureOf(context: UsersContext, action: UserAction, error: ActionError): UsersEmitted {
+export function failureOf(context: UsersContext, action: UserAction, error: ActionError): UsersOutcome {
   const intent = intentOf(context, action);
   if (SHOWN_IN_DIALOG.includes(intent)) return failed(intent, null);
   const notEnrolled = intent === 'twoFactorOn' && error.reason === 'apiErrors.conflict';
@@ -210,8 +240,19 @@ export const usersSetup = setup({
     children: {} as { userForm: 'userForm' },
   },
   actors: { ...usersActors, userForm: userFormMachine },
+  delays: { searchDelay: ({ context }) => context.searchDelayMs },
   guards: {
-    listShown: stateIn({ list: 'ready' }),
+    listShown: stateIn({ list: 'shown' }),
+    queryDiffers: ({ context, event }) => {
+      assertEvent(event, 'users.query');
+      return !sameUsersQuery(context.query, event.query);
+    },
+    onlySearchDiffers: ({ context, event }) => {
+      assertEvent(event, 'users.query');
+      return onlySearchDiffers(context.query, event.query);
+    },
+    // A page past the last (users deleted since, or an old link): ask for the last page instead.
+    pastLast: (_, page: UsersPage) => page.users.length === 0 && page.page > page.lastPage,
     // The view offers no action on a user the signed-in user may not act on; an event for one anyway changes nothing.
     mayActOn: ({ context, event }) => {
       assertEvent(event, ROW_ACTIONS);
@@ -242,7 +283,23 @@ export const usersSetup = setup({
     },
   },
   actions: {
-    storeUsers: assign((_, list: UsersList) => ({ users: list.users, roles: list.roles, listError: null })),
+    storeList: assign((_, list: UsersList) => ({
+      users: list.users,
+      total: list.total,
+      roles: list.roles,
+      departments: list.departments,
+      listError: null,
+    })),
+    storePage: assign((_, page: UsersPage) => ({ users: page.users, total: page.total, listError: null })),
+    setQuery: assign(({ event }) => {
+      assertEvent(event, 'users.query');
+      return { query: event.query };
+    }),
+    toLastPage: assign(({ context }, page: UsersPage) => ({ query: { ...context.query, page: page.lastPage } })),
+    pageMoved: emit(({ context }) => ({ type: 'users.pageMoved' as const, page: context.query.page })),
+    // After an action the page may hold other users (a delete, a block under a `blocked` filter, a new
+    // name under another sort): it is asked for again, its rows shown meanwhile.
+    reloadPage: raise({ type: 'users.reload' }),
     setSubject: assign(({ event }) => {
       assertEvent(event, 'users.subject');
       return { subject: event.subject };
@@ -250,7 +307,7 @@ export const usersSetup = setup({
     // A failed user list is an empty list; the error key makes the failure visible.
     listFailed: assign((_, params: { error: unknown }) => ({
       users: [],
-      roles: [],
+      total: 0,
       listError: actionError('users.errors.load', params.error),
     })),
     presence: assign(({ context, event }) => {
@@ -339,6 +396,7 @@ const answered = (action: UserAction) => ({
   actions: [
     { type: 'succeeded' as const, params: { action } },
     { type: 'replaceRow' as const, params: ({ event }: { event: { output: UserRow } }) => event.output },
+    'reloadPage' as const,
   ],
 });
 /** A refused call: the outcome says why; a quick edit goes `back` to its dialog, the reason on its field. */
@@ -359,9 +417,13 @@ const onUser = and(['listShown', 'mayActOn']);
 /**
  * The users screen: the list and the dialogs as two parallel regions.
  *
- * `list`: the GraphQL `users` list (see users-actors.ts for why); a failed list is empty and carries
- * `listError`. `users.presence` (from the app bus) and `users.online` (the presence poll, run while
- * the list is shown) update `isConnected` whatever the dialogs do. States `loading`, `failed`, `ready`.
+ * `list`: one page of GraphQL `usersPage` for `query` (users-actors.ts), which the view sends as
+ * `users.query` when the admin searches, filters, sorts or pages. `loading` reads the first page with the
+ * roles and departments; `shown` keeps the page's rows while the next is asked for (`waiting` for a pause
+ * in typing a search, `fetching`; both tagged `loading`, the table marks itself busy); a page past the
+ * last goes to the last and emits `users.pageMoved`. A failed list is empty and carries `listError`
+ * (`failed`; `users.reload` retries). `users.presence` and `users.online` (the presence poll, run while
+ * the list is shown) update `isConnected` of the page's rows whatever the dialogs do.
  *
  * `dialog`: what the admin asked for, opened while the list is shown and only on a user the signed-in
  * user may act on (`subject`, `roles`: users-access.ts; the server refuses the rest); never one's own
@@ -369,8 +431,9 @@ const onUser = and(['listShown', 'mayActOn']);
  * wait for the admin (`users.close` closes any): the confirmations of delete, block, disconnect and
  * two-factor off, the name-only and email-only edits, and `form`, the user form (user-form.machine.ts) as
  * child `userForm`. Unblock, two-factor on and requiring (or not) two-factor enrolment run without asking. Each call (tag `busy`) ends in an
- * emitted `outcome` (src/machines/shared/outcome.ts) and its answer lands in the list; a list reload
- * never touches an open dialog.
+ * emitted `outcome` (src/machines/shared/outcome.ts) and its answer lands in the list, which is then asked
+ * for again (the action may have moved users in or out of the page); a list reload never touches an open
+ * dialog.
  */
 export const usersMachine = usersSetup.createMachine({
   id: 'users',
@@ -379,8 +442,12 @@ export const usersMachine = usersSetup.createMachine({
     rest: input.rest,
     bus: input.bus ?? null,
     presenceIntervalMs: input.presenceIntervalMs ?? PRESENCE_POLL_MS,
+    searchDelayMs: input.searchDelayMs ?? SEARCH_DELAY_MS,
+    query: input.query ?? DEFAULT_QUERY,
     users: [],
+    total: 0,
     roles: [],
+    departments: [],
     subject: input.subject ?? null,
     listError: null,
     target: null,
@@ -394,31 +461,95 @@ export const usersMachine = usersSetup.createMachine({
     list: {
       initial: 'loading',
       on: {
-        'users.reload': '.loading',
         'users.presence': { actions: 'presence' },
         'users.online': { actions: 'online' },
       },
       states: {
+        // The first page with the roles and departments; a query change restarts it (the old answer is dropped).
         loading: {
           tags: ['loading'],
+          on: {
+            'users.reload': { target: 'loading', reenter: true },
+            'users.query': { guard: 'queryDiffers', target: 'loading', reenter: true, actions: 'setQuery' },
+          },
           invoke: {
             id: 'loadUsers',
             src: 'loadUsers',
-            input: ({ context }) => ({ execute: context.execute }),
-            onDone: { target: 'ready', actions: { type: 'storeUsers', params: ({ event }) => event.output } },
+            input: ({ context }) => ({ execute: context.execute, query: context.query }),
+            onDone: [
+              {
+                guard: { type: 'pastLast', params: ({ event }) => event.output },
+                target: 'shown.fetching',
+                actions: [
+                  { type: 'storeList', params: ({ event }) => event.output },
+                  { type: 'toLastPage', params: ({ event }) => event.output },
+                  'pageMoved',
+                ],
+              },
+              { target: 'shown', actions: { type: 'storeList', params: ({ event }) => event.output } },
+            ],
             onError: {
               target: 'failed',
               actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
-        failed: {},
-        ready: {
-          // Presence has no socket event (contracts/socket.md): poll it while the list is shown.
+        failed: {
+          on: {
+            'users.reload': 'loading',
+            'users.query': { target: 'loading', actions: 'setQuery' },
+          },
+        },
+        shown: {
+          initial: 'idle',
+          // Presence has no socket event (contracts/socket.md): poll it while the list is shown, whatever
+          // page is being asked for.
           invoke: {
             id: 'watchPresence',
             src: 'watchPresence',
             input: ({ context }) => ({ execute: context.execute, intervalMs: context.presenceIntervalMs }),
+          },
+          on: {
+            // Re-entering `fetching` stops the request out (its signal aborts, its answer is never taken):
+            // an answer for an older query can never replace a newer one.
+            'users.reload': { target: '.fetching', reenter: true },
+            'users.query': [
+              { guard: 'onlySearchDiffers', target: '.waiting', reenter: true, actions: 'setQuery' },
+              { guard: 'queryDiffers', target: '.fetching', reenter: true, actions: 'setQuery' },
+            ],
+          },
+          states: {
+            idle: {},
+            // The search text changed: each keystroke restarts the pause, the rows shown stay (marked busy).
+            waiting: {
+              tags: ['loading'],
+              after: { searchDelay: 'fetching' },
+            },
+            fetching: {
+              tags: ['loading'],
+              invoke: {
+                id: 'loadUsersPage',
+                src: 'loadUsersPage',
+                input: ({ context }) => ({ execute: context.execute, query: context.query }),
+                onDone: [
+                  {
+                    guard: { type: 'pastLast', params: ({ event }) => event.output },
+                    target: 'fetching',
+                    reenter: true,
+                    actions: [
+                      { type: 'storePage', params: ({ event }) => event.output },
+                      { type: 'toLastPage', params: ({ event }) => event.output },
+                      'pageMoved',
+                    ],
+                  },
+                  { target: 'idle', actions: { type: 'storePage', params: ({ event }) => event.output } },
+                ],
+                onError: {
+                  target: '#users.list.failed',
+                  actions: { type: 'listFailed', params: ({ event }) => ({ error: event.error }) },
+                },
+              },
+            },
           },
         },
       },
@@ -506,7 +637,7 @@ export const usersMachine = usersSetup.createMachine({
             input: ({ context }) => ({ execute: context.execute, id: targetId(context) }),
             onDone: {
               target: 'idle',
-              actions: [{ type: 'succeeded', params: { action: 'delete' } }, 'removeTarget'],
+              actions: [{ type: 'succeeded', params: { action: 'delete' } }, 'removeTarget', 'reloadPage'],
             },
             onError: refused('delete'),
           },
@@ -540,6 +671,7 @@ export const usersMachine = usersSetup.createMachine({
               actions: [
                 { type: 'succeeded', params: { action: 'twoFactor' } },
                 { type: 'patchTarget', params: ({ event }) => ({ twoFactorEnabled: event.output }) },
+                'reloadPage',
               ],
             },
             onError: refused('twoFactor'),
@@ -560,6 +692,7 @@ export const usersMachine = usersSetup.createMachine({
               actions: [
                 { type: 'succeeded', params: { action: 'twoFactorRequirement' } },
                 { type: 'patchTarget', params: ({ event }) => ({ twoFactorEnrolmentRequired: event.output }) },
+                'reloadPage',
               ],
             },
             onError: refused('twoFactorRequirement'),
@@ -576,6 +709,7 @@ export const usersMachine = usersSetup.createMachine({
               actions: [
                 { type: 'succeeded', params: { action: 'disconnect' } },
                 { type: 'patchTarget', params: { isConnected: false } },
+                'reloadPage',
               ],
             },
             onError: refused('disconnect'),

@@ -7,10 +7,12 @@ import {
   type SeenRequest,
 } from '../../machines/test-support/fake-fetch';
 import type { UserRow } from '../../machines/users/users-actors';
+import { usersMatching, usersPageOf } from '../../machines/test-support/users-page';
 
 /**
  * A scripted users backend for the screen's tests: answers the GraphQL and REST calls of the
- * users machines from an in-memory list, the way the contract says (409 for a duplicate email and
+ * users machines from an in-memory list (`usersPage` and `userIds` with the server's filters, sort and
+ * paging, src/machines/test-support/users-page.ts), the way the contract says (409 for a duplicate email and
  * for two-factor on without enrolment). `override` answers one call differently (by GraphQL
  * operation name or `METHOD /path`), e.g. to fail it or hold it open.
  */
@@ -79,6 +81,8 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
     switch (name) {
       case 'users':
         return gqlData({ users: api.users });
+      case 'usersPage':
+        return gqlData(usersPageOf(api.users, v));
       case 'onlineUsers':
         return gqlData({ onlineUsers: api.users.filter((u) => u.isConnected) });
       case 'roles':
@@ -144,6 +148,22 @@ export function fakeUsersApi(initial: UserRow[]): FakeUsersApi {
     }
   };
   const rest = (r: SeenRequest): Response => {
+    if (r.method === 'GET' && r.path === '/api/users/ids') {
+      const q = r.query;
+      const flag = (name: string) => (q.has(name) ? q.get(name) === 'true' : null);
+      const ids = usersMatching(api.users, {
+        filter: {
+          q: q.get('q'),
+          role: q.has('role') ? Number(q.get('role')) : null,
+          department: q.get('department'),
+          blocked: flag('blocked'),
+          online: flag('online'),
+          twoFactor: flag('two_factor'),
+        },
+        sort: { field: q.get('sort') as 'name' | null, direction: q.get('dir') === 'desc' ? 'desc' : 'asc' },
+      }).map((u) => u.id);
+      return json(200, { ids });
+    }
     const id = Number(/\/(\d+)$/.exec(r.path)?.[1]);
     const body = r.body as Record<string, unknown>;
     if (r.method === 'PATCH' && r.path.startsWith('/api/users/'))

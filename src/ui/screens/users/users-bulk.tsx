@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserBulkAction } from '../../../machines/shared/bulk-action.machine';
+import type { BulkSelection, UserBulkAction } from '../../../machines/shared/bulk-action.machine';
 import { Button } from '../../components/button';
 import { BulkActionDialog } from '../../components/selection/bulk-action-dialog';
 import { SelectionBar } from '../../components/selection/selection-bar';
@@ -11,27 +11,35 @@ const ACTIONS: readonly UserBulkAction[] = ['block', 'unblock', 'require_two_fac
 
 /**
  * The users list's bulk actions (docs/lists.md, Bulk actions): block, unblock, require two-factor, end
- * sessions, delete, over the selected users. The list holds every user of the tenant (filtered here),
- * so "every match" is the ids of the rows shown; the dry run, run and results are BulkActionDialog's.
+ * sessions, delete, over the selected users: the rows ticked, or every user the search and filters
+ * match on the server (`userIds`, asked when the action starts); the dry run, run and results are
+ * BulkActionDialog's.
  */
 export function UsersBulk({
   selection,
-  matchingIds,
+  matching,
+  total,
   onDone,
 }: {
   selection: ListSelectionApi;
-  matchingIds: readonly number[];
+  /** The list's search, filters and sort as `userIds` takes them (users-query.ts `userListApiQuery`). */
+  matching: Extract<BulkSelection, { list: 'users' }>['query'];
+  /** How many users match, in all pages. */
+  total: number;
   onDone: (changed: boolean) => void;
 }) {
   const { t } = useTranslation();
   const { clients, overlay } = useServices();
   const [action, setAction] = useState<UserBulkAction | null>(null);
-  const ids = selection.selection.mode === 'matching' ? matchingIds : [...selection.selection.ids];
+  const rows: BulkSelection =
+    selection.selection.mode === 'matching'
+      ? { kind: 'matching', list: 'users', query: matching }
+      : { kind: 'ids', ids: [...selection.selection.ids] };
   return (
     <>
       <SelectionBar
         count={selection.count}
-        total={matchingIds.length}
+        total={total}
         allMatching={selection.selection.mode === 'matching'}
         onSelectMatching={selection.selectMatching}
         onClear={selection.clear}
@@ -52,7 +60,7 @@ export function UsersBulk({
           rest={clients.rest}
           overlay={overlay}
           target={{ kind: 'users', action }}
-          selection={{ kind: 'ids', ids }}
+          selection={rows}
           actionLabel={t(`bulkAction.users.${action}`)}
           onClose={(changed) => {
             setAction(null);

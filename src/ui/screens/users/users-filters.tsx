@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { UsersQuery } from '../../../machines/users/users-query';
-import type { Role, UserRow } from '../../../machines/users/users-actors';
+import type { Department, Role } from '../../../machines/users/users-actors';
 import { FilterSelect } from '../../components/filter-select';
 import * as styles from './users.css';
 
@@ -8,8 +8,8 @@ export interface UsersFiltersProps {
   query: UsersQuery;
   onChange: (change: Partial<UsersQuery>) => void;
   roles: readonly Role[];
-  /** The loaded users: the departments they belong to are the ones offered. */
-  users: readonly UserRow[];
+  /** The tenant's departments (GraphQL `departments`, loaded with the list). */
+  departments: readonly Department[];
 }
 
 type Flag = 'blocked' | 'online' | 'twoFactor';
@@ -18,13 +18,13 @@ type Flag = 'blocked' | 'online' | 'twoFactor';
  * The users list's filters (docs/lists.md, Filters and export): role, department (or none), blocked,
  * online and two-factor, each "Todos" by default, kept in the address with the search and sort.
  */
-export function UsersFilters({ query, onChange, roles, users }: UsersFiltersProps) {
+export function UsersFilters({ query, onChange, roles, departments }: UsersFiltersProps) {
   const { t } = useTranslation();
   const any = { value: '', label: t('lists.filters.any') };
-  const departments = new Map<number, string>();
-  for (const user of users) if (user.userDepartment) departments.set(user.userDepartment.id, user.userDepartment.name);
-  if (typeof query.department === 'number' && !departments.has(query.department))
-    departments.set(query.department, `#${query.department}`);
+  const offered = new Map<number, string>(departments.map((department) => [department.id, department.name]));
+  // A department in the address that the tenant does not have (deleted, mistyped) still shows as chosen.
+  if (typeof query.department === 'number' && !offered.has(query.department))
+    offered.set(query.department, `#${query.department}`);
   const flag = (key: Flag, label: string, yes: string, no: string) => (
     <FilterSelect
       label={label}
@@ -47,7 +47,7 @@ export function UsersFilters({ query, onChange, roles, users }: UsersFiltersProp
         options={[
           any,
           { value: 'none', label: t('lists.filters.noDepartment') },
-          ...[...departments]
+          ...[...offered]
             .sort((a, b) => a[1].localeCompare(b[1]))
             .map(([id, name]) => ({ value: String(id), label: name })),
         ]}

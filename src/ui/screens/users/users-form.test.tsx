@@ -114,8 +114,9 @@ describe('UsersScreen: create', () => {
 
   it('shows the options failing to load, and retries', async () => {
     const api = fakeUsersApi([ana]);
-    api.override.set('departments', () => gqlError('FORBIDDEN', undefined, 403));
     await render(api);
+    // The list read the departments for its filter; the form's own read fails.
+    api.override.set('departments', () => gqlError('FORBIDDEN', undefined, 403));
     await keys.click(screen.getByRole('button', { name: 'Novo usuário' }));
     const dialog = await screen.findByRole('dialog', { name: 'Novo usuário' });
     const alert = await within(dialog).findByRole('alert');

@@ -1,43 +1,20 @@
-import { Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import { useMemo } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import type { UserRow } from '../../../machines/users/users-actors';
 import { Badge } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
-import { lazyPart } from '../../components/lazy-with-timeout';
 import { Presence } from '../../components/status-dot';
-import type { VirtualizedDataTableProps } from '../../components/virtualized-table';
 import { RowActionsContext, type RowActionsState } from './row-actions-context';
 import { UserRowActions } from './user-row-actions';
 import * as styles from './users.css';
-
-/**
- * Above this many users the table is virtualized: only the rows in view are in the DOM
- * (`usersListMaxDomRows` in bench/budgets.json: 10,000 users, at most ~150 rows). Decided on the whole list, not the filtered one, so typing a
- * search never swaps the table under the user.
- */
-export const VIRTUALIZE_FROM = 100;
-
-// The windowed grid is a chunk of its own, used only when a tenant has that many users: the list of a
-// smaller tenant paints without it. It is fetched while the list loads (see UsersTable), so a large
-// list does not wait for it after its data arrived.
-const VirtualizedDataTable = lazyPart(() =>
-  import('../../components/virtualized-table').then((m) => ({
-    default: m.VirtualizedDataTable as ComponentType<VirtualizedDataTableProps<UserRow>>,
-  })),
-);
-
-const NONE: readonly string[] = [];
-
-/** Fixed row height of the virtualized table: a small button plus the cell padding. */
-const ROW_HEIGHT = 52;
 
 export interface UsersTableProps extends Pick<
   DataTableProps<UserRow>,
   'status' | 'emptyState' | 'errorState' | 'aria-labelledby'
 > {
+  /** One page from the server (users-query.ts `USERS_PAGE_SIZE`, 100 at most): every row is rendered. */
   rows: readonly UserRow[];
-  totalUsers: number;
   sort: SortDescriptor;
   onSortChange: (sort: SortDescriptor) => void;
   actions: RowActionsState;
@@ -107,10 +84,14 @@ function useColumns(narrow: boolean): DataTableColumn<UserRow>[] {
   }, [t, narrow]);
 }
 
-/** The users list: name, email, role, department, live presence, status and the row actions. */
+const NONE: readonly string[] = [];
+
+/**
+ * The users list: name, email, role, department, live presence, status and the row actions, one page of
+ * at most 100 rows (the server pages, docs/lists.md), so a plain table with a checkbox per row.
+ */
 export function UsersTable({
   rows,
-  totalUsers,
   sort,
   onSortChange,
   actions,
@@ -120,22 +101,16 @@ export function UsersTable({
 }: UsersTableProps) {
   const all = useColumns(actions.narrow);
   const columns = useMemo(() => all.filter((c) => !hiddenColumns.includes(c.id)), [all, hiddenColumns]);
-  // The size of the list is known only when it arrives: fetch the grid's chunk alongside it.
-  const loading = props.status === 'loading';
-  useEffect(() => {
-    if (loading) void VirtualizedDataTable.preload();
-  }, [loading]);
-  const common = { ...props, columns, rows, sortDescriptor: sort, onSortChange };
   return (
     <RowActionsContext.Provider value={actions}>
-      {totalUsers > VIRTUALIZE_FROM ? (
-        <Suspense fallback={<DataTable {...common} rows={[]} status="loading" />}>
-          <VirtualizedDataTable {...common} height="max(20rem, calc(100dvh - 16rem))" rowHeight={ROW_HEIGHT} />
-        </Suspense>
-      ) : (
-        // A long list is virtualized, without row checkboxes: "select all N matching" in the bar selects it.
-        <DataTable {...common} {...(selection ? { selectionMode: 'multiple' as const, ...selection } : {})} />
-      )}
+      <DataTable
+        {...props}
+        columns={columns}
+        rows={rows}
+        sortDescriptor={sort}
+        onSortChange={onSortChange}
+        {...(selection ? { selectionMode: 'multiple' as const, ...selection } : {})}
+      />
     </RowActionsContext.Provider>
   );
 }

@@ -45,9 +45,9 @@ describe('UsersScreen: states', () => {
   it('shows loading, then each user with email, role, department, presence and status', async () => {
     const api = fakeUsersApi([ana, joao, bia]);
     const gate = deferred<void>();
-    api.override.set('users', async (request) => {
+    api.override.set('usersPage', async (request) => {
       await gate.promise;
-      api.override.delete('users');
+      api.override.delete('usersPage');
       return api.respond(request);
     });
     render(api);
@@ -68,7 +68,7 @@ describe('UsersScreen: states', () => {
     expect(
       within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Sem departamento'),
     ).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Mostrando 3 de 3');
+    expect(screen.getByRole('status')).toHaveTextContent('3 usuários');
     // Sorted by name by default, and the header says so.
     expect(rowNames()).toEqual(['Ana Souza', 'Beatriz Rocha', 'João Lima']);
     expect(within(grid()).getByRole('columnheader', { name: /Nome/ })).toHaveAttribute('aria-sort', 'ascending');
@@ -84,12 +84,12 @@ describe('UsersScreen: states', () => {
 
   it('says why the list failed and retries', async () => {
     const api = fakeUsersApi([ana]);
-    api.override.set('users', () => json(503, { status: 'unavailable', message: 'down' }));
+    api.override.set('usersPage', () => json(503, { status: 'unavailable', message: 'down' }));
     render(api);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Não foi possível carregar os usuários.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
-    api.override.delete('users');
+    api.override.delete('usersPage');
     await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByRole('row', { name: /Ana Souza/ })).toBeInTheDocument();
   });
@@ -102,7 +102,7 @@ describe('UsersScreen: search and sort', () => {
     const search = screen.getByRole('searchbox', { name: 'Buscar por nome ou email' });
     await keys.type(search, 'JOAO');
     await waitFor(() => expect(rowNames()).toEqual(['João Lima']));
-    expect(screen.getByRole('status')).toHaveTextContent('Mostrando 1 de 3');
+    expect(screen.getByRole('status')).toHaveTextContent('1 usuário');
     await waitFor(() => expect(location()).toBe('/users?q=JOAO'));
     await keys.clear(search);
     await keys.type(search, 'bia@');
@@ -131,6 +131,30 @@ describe('UsersScreen: search and sort', () => {
   });
 });
 
+describe('UsersScreen: a page at a time', () => {
+  it('keeps the rows shown and marks the table busy while the next page is asked for; a failure offers a retry', async () => {
+    const api = fakeUsersApi([ana, joao, bia]);
+    render(api);
+    await screen.findByRole('row', { name: /Ana Souza/ });
+    const gate = deferred<void>();
+    api.override.set('usersPage', async () => {
+      await gate.promise;
+      return json(503, { status: 'unavailable', message: 'down' });
+    });
+    await keys.selectOptions(screen.getByRole('combobox', { name: 'Bloqueio' }), 'true');
+    await waitFor(() => expect(grid().closest('[aria-busy]')).toHaveAttribute('aria-busy', 'true'));
+    expect(rowNames()).toEqual(['Ana Souza', 'Beatriz Rocha', 'João Lima']);
+    gate.resolve();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Não foi possível carregar os usuários.');
+    api.override.delete('usersPage');
+    await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
+    // The retry asks for the query shown: only the blocked.
+    await waitFor(() => expect(rowNames()).toEqual(['João Lima']));
+    expect(screen.getByRole('status')).toHaveTextContent('1 usuário');
+  });
+});
+
 describe('UsersScreen: live presence', () => {
   it('updates a row from the onlineUsers poll, without reloading the list', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
@@ -144,7 +168,7 @@ describe('UsersScreen: live presence', () => {
       expect(within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Online')).toBeInTheDocument(),
     );
     expect(within(screen.getByRole('row', { name: /Ana Souza/ })).getByText('Offline')).toBeInTheDocument();
-    expect(requests.filter((r) => operationOf(r)?.name === 'users')).toHaveLength(1);
+    expect(requests.filter((r) => operationOf(r)?.name === 'usersPage')).toHaveLength(1);
     expect(requests.filter((r) => operationOf(r)?.name === 'onlineUsers')).toHaveLength(1);
   });
 });

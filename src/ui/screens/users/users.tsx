@@ -1,12 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { sameSubject, selectSubject } from '../../../machines/session/access-selectors';
 import { selectUser } from '../../../machines/session/session-selectors';
 import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
-import { indexUsers, queryUsers, SORT_COLUMNS, type UsersQuery } from '../../../machines/users/users-query';
+import { SORT_COLUMNS, userListApiQuery, USERS_PAGE_SIZE, type UsersQuery } from '../../../machines/users/users-query';
 import { selectUsersQuery, usersQueryMachine } from '../../../machines/users/users-query.machine';
 import {
   sameConfirm,
@@ -14,6 +14,7 @@ import {
   selectBusy,
   selectConfirm,
   selectForm,
+  selectListShown,
   selectListStatus,
   selectQuickEdit,
 } from '../../../machines/users/users-selectors';
@@ -21,6 +22,7 @@ import type { UserRow } from '../../../machines/users/users-actors';
 import { Button } from '../../components/button';
 import { ErrorState } from '../../components/error-state';
 import { PlusIcon } from '../../components/icons';
+import { Pagination } from '../../components/pagination';
 import { lazyPart } from '../../components/lazy-with-timeout';
 import { SearchField } from '../../components/search-field';
 import { Spinner } from '../../components/spinner';
@@ -46,8 +48,8 @@ const UserFormDialog = lazyPart(() => import('./user-form-dialog').then((m) => (
 const QuickEditDialog = lazyPart(() => import('./quick-edit-dialog').then((m) => ({ default: m.QuickEditDialog })));
 
 /**
- * `/users`: every user of the tenant with role, department and live presence; search and sort in
- * the address; create and edit (with password strength and instances), name-only and email-only
+ * `/users`: the tenant's users a page at a time (read from the server, GraphQL `usersPage`) with role,
+ * department and live presence; search, filters, sort and page in the address; create and edit (with password strength and instances), name-only and email-only
  * changes, block/unblock, two-factor, disconnect, the user's instances and delete. Everything below
  * the page title (the shell renders the h1). The users machine owns the dialogs; this view sends
  * what the admin asks for and shows the machine's state.
@@ -56,14 +58,31 @@ export default function UsersScreen() {
   const { t, i18n } = useTranslation();
   const { clients, bus } = useServices();
   const subject = useSession(selectSubject, sameSubject);
+  // Search, filters, sort and page live in their machine, mirrored in the address after a pause in typing.
+  const address = useSearch();
+  const queryActor = useActorRef(usersQueryMachine, { input: { search: address } });
+  useAddressSync(queryActor, { emitted: 'usersQuery.changed', location: 'usersQuery.location' });
+  const query = useSelector(queryActor, selectUsersQuery);
   const actor = useActorRef(usersMachine, {
-    input: { execute: clients.graphql.execute, rest: clients.rest, subject, bus },
+    input: { execute: clients.graphql.execute, rest: clients.rest, subject, bus, query },
   });
+  // The list asks the server for the page of each new query (users.machine.ts debounces a typed search).
+  useEffect(() => actor.send({ type: 'users.query', query }), [actor, query]);
+  // A page past the last (users deleted meanwhile): the list went to the last page; so does the address.
+  useEffect(() => {
+    const subscription = actor.on('users.pageMoved', ({ page }) =>
+      queryActor.send({ type: 'usersQuery.change', change: { page } }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor, queryActor]);
   // The rules follow the signed-in user's role and routes when they change (a live permission change).
   useEffect(() => actor.send({ type: 'users.subject', subject }), [actor, subject]);
-  const users = useSelector(actor, (s) => s.context.users);
+  const rows = useSelector(actor, (s) => s.context.users);
+  const total = useSelector(actor, (s) => s.context.total);
   const roles = useSelector(actor, (s) => s.context.roles);
+  const departments = useSelector(actor, (s) => s.context.departments);
   const status = useSelector(actor, selectListStatus);
+  const shown = useSelector(actor, selectListShown);
   const listError = useSelector(actor, (s) => s.context.listError);
   const busy = useSelector(actor, selectBusy);
   const target = useSelector(actor, (s) => s.context.target);
@@ -73,20 +92,8 @@ export default function UsersScreen() {
   const formView = useSelector(actor, (s) => s.context.formView);
   const selfId = useSession((s) => selectUser(s)?.id ?? null);
   const narrow = useNarrow();
-  // Search and sort live in their machine, mirrored in the address after a pause in typing.
-  const address = useSearch();
-  const queryActor = useActorRef(usersQueryMachine, { input: { search: address } });
-  useAddressSync(queryActor, { emitted: 'usersQuery.changed', location: 'usersQuery.location' });
-  const query = useSelector(queryActor, selectUsersQuery);
   const views = useListViews('users');
   const setQuery = (change: Partial<UsersQuery>) => queryActor.send({ type: 'usersQuery.change', change });
-  const deferred = useDeferredValue(query);
-  const collator = useMemo(
-    () => new Intl.Collator(i18n.language, { sensitivity: 'base', numeric: true }),
-    [i18n.language],
-  );
-  const index = useMemo(() => indexUsers(users), [users]);
-  const rows = useMemo(() => queryUsers(index, deferred, collator), [index, deferred, collator]);
   const searchRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
   const count = new Intl.NumberFormat(i18n.language);
@@ -112,20 +119,21 @@ export default function UsersScreen() {
   const createUser = () => actor.send({ type: 'users.create' });
   const exporter = useListExport();
   const { tenant } = useServices();
-  // Bulk actions (docs/lists.md): the selection is of the rows the search shows; a new search or filter clears it.
+  // Bulk actions (docs/lists.md): rows ticked on any page, or every user the search and filters match
+  // (`userIds` on the server); a new search or filter clears the selection, a new page or sort keeps it.
   const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
   const selection = useListSelection(
-    JSON.stringify([
-      deferred.q,
-      deferred.role,
-      deferred.department,
-      deferred.blocked,
-      deferred.online,
-      deferred.twoFactor,
-    ]),
+    JSON.stringify([query.q, query.role, query.department, query.blocked, query.online, query.twoFactor]),
     rowIds,
-    rowIds.length,
+    total,
   );
+  const filtered =
+    query.q.trim() !== '' ||
+    query.role !== null ||
+    query.department !== null ||
+    query.blocked !== null ||
+    query.online !== null ||
+    query.twoFactor !== null;
   const close = () => actor.send({ type: 'users.close' });
 
   return (
@@ -143,24 +151,23 @@ export default function UsersScreen() {
           />
         </div>
         <p className={styles.summary} role="status">
-          {status === 'ready'
-            ? t('users.list.summary', { shown: count.format(rows.length), total: count.format(users.length) })
-            : null}
+          {shown ? t(total === 1 ? 'users.list.totalOne' : 'users.list.total', { total: count.format(total) }) : null}
         </p>
         <ListExportButton
           actor={exporter}
           request={() => ({ list: 'users', query: queryActor.getSnapshot().context.query, tenantName: tenant() })}
         />
-        <Button icon={<PlusIcon />} onPress={createUser} isDisabled={status !== 'ready' || busy}>
+        <Button icon={<PlusIcon />} onPress={createUser} isDisabled={!shown || busy}>
           {t('users.actions.create')}
         </Button>
       </div>
-      <UsersFilters query={query} onChange={setQuery} roles={roles} users={users} />
+      <UsersFilters query={query} onChange={setQuery} roles={roles} departments={departments} />
       <ListExportStatus actor={exporter} />
       <ListViewsBar views={views} />
       <UsersBulk
         selection={selection}
-        matchingIds={rowIds}
+        matching={userListApiQuery(query)}
+        total={total}
         onDone={(changed) => {
           selection.clear();
           if (changed) actor.send({ type: 'users.reload' });
@@ -170,7 +177,6 @@ export default function UsersScreen() {
         aria-labelledby={headingId}
         selection={{ selectedKeys: selection.selectedKeys, onSelectionChange: selection.onSelectionChange }}
         rows={rows}
-        totalUsers={users.length}
         hiddenColumns={views.hidden}
         status={status}
         sort={sort}
@@ -181,8 +187,8 @@ export default function UsersScreen() {
         actions={rowActions}
         emptyState={
           <UsersEmptyState
-            hasUsers={users.length > 0}
-            query={deferred.q}
+            hasUsers={filtered}
+            query={query.q}
             onClear={() =>
               setQuery({ q: '', role: null, department: null, blocked: null, online: null, twoFactor: null })
             }
@@ -197,6 +203,14 @@ export default function UsersScreen() {
           />
         }
       />
+      {shown && total > USERS_PAGE_SIZE ? (
+        <Pagination
+          page={query.page}
+          pageSize={USERS_PAGE_SIZE}
+          total={total}
+          onPageChange={(page) => setQuery({ page })}
+        />
+      ) : null}
       <Suspense fallback={<Spinner label={t('common.loading')} />}>
         {form ? <UserFormDialog form={form} view={formView} userName={target?.name ?? null} onClose={close} /> : null}
         {quickEdit ? (
