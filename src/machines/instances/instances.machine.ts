@@ -364,7 +364,8 @@ export const instancesMachine = instancesSetup.createMachine({
     {
       id: 'connections',
       src: 'connections',
-      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+      // The bus: its rename dialog hears changes of its connection (src/machines/shared/conflict.ts).
+      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName, bus: context.bus }),
     },
   ],
   states: {
