@@ -517,6 +517,24 @@ describe('featureBulkMachine: versions and the conflict notice', () => {
     expectOverlayRestored(overlay, false);
   });
 
+  it('its own POSTs announced before their answers are not news: the run ends in done, nothing read again', async () => {
+    const { server } = versioned();
+    const bus = createAppBus();
+    const { actor } = start(server, bus);
+    await flush();
+    actor.send({ type: 'features.toggle', option: 'chat' });
+    actor.send({ type: 'features.save' });
+    // The socket can be faster than the POST's answer.
+    announce(bus, 60, 4);
+    expect(actor.getSnapshot().context.remoteIds).toEqual([60]);
+    await flush();
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches('done')).toBe(true);
+    expect(snapshot.context.run.outcome).toBe('success');
+    expect(snapshot.context.remoteIds).toEqual([]);
+    expect(server.seen.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
   it('a stale answer mid-run stops the rest, keeps the saved ones as saved, and reapply saves the rest with the new version', async () => {
     // Someone else turns chat on right after the first POST is saved.
     const { server, posts, state, set } = versioned((saved) => {

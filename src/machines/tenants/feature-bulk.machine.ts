@@ -88,6 +88,8 @@ export interface FeatureBulkContext {
   conflict: Conflict | null;
   /** Audit records announced since the last check. */
   remoteIds: number[];
+  /** The versions those records produced (null: not told), to tell the editor's own POSTs from others' after a save. */
+  remoteVersions: (number | null)[];
   /** The tenant's id, once an event about it told it (its audit records are read by id). */
   tenantId: number | null;
 }
@@ -235,18 +237,31 @@ export const featureBulkMachine = setup({
     }),
     noteRemote: assign(({ context, event }) => {
       assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id), tenantId: event.targetId ?? context.tenantId };
+      return {
+        remoteIds: notedRemote(context.remoteIds, event.id),
+        remoteVersions: [...context.remoteVersions, event.version],
+        tenantId: event.targetId ?? context.tenantId,
+      };
     }),
-    checked: assign({ remoteIds: () => [] }),
+    checked: assign({ remoteIds: () => [], remoteVersions: () => [] }),
+    // After a run: the changes announced during it that the run's own POSTs made (versions it now holds) are not news.
+    forgetOwn: assign(({ context }) =>
+      context.version !== null &&
+      context.remoteVersions.every((v) => v !== null && context.version !== null && v <= context.version)
+        ? { remoteIds: [], remoteVersions: [] }
+        : {},
+    ),
     conflictLive: assign((_, check: RemoteCheck<FeatureSet>) => ({
       conflict: liveConflict({ ...check, changes: featureChanges(check.changes) }, true),
       remoteIds: [],
+      remoteVersions: [],
     })),
     // Nothing unsaved: the editor shows the features as stored now, and says what changed.
     refreshedLive: assign((_, check: RemoteCheck<FeatureSet>) => ({
       ...stored(check.record),
       conflict: liveConflict({ ...check, changes: featureChanges(check.changes) }, false),
       remoteIds: [],
+      remoteVersions: [],
     })),
     // The run stops at the stale answer: the features saved before it stay listed as saved.
     conflictSave: assign(({ context }, params: { error: unknown }) => {
@@ -262,9 +277,14 @@ export const featureBulkMachine = setup({
       const fresh = stored(set);
       const draft = { ...fresh.draft };
       for (const change of changedFeatures(context)) if (change.option in draft) draft[change.option] = change.enabled;
-      return { ...fresh, draft, conflict: null, remoteIds: [] };
+      return { ...fresh, draft, conflict: null, remoteIds: [], remoteVersions: [] };
     }),
-    discarded: assign((_, set: FeatureSet) => ({ ...stored(set), conflict: null, remoteIds: [] })),
+    discarded: assign((_, set: FeatureSet) => ({
+      ...stored(set),
+      conflict: null,
+      remoteIds: [],
+      remoteVersions: [],
+    })),
     reloadFailed: assign((_, params: { error: unknown }) => ({
       error: actionError('conflict.errors.reload', params.error),
     })),
@@ -290,6 +310,7 @@ export const featureBulkMachine = setup({
     version: null,
     conflict: null,
     remoteIds: [],
+    remoteVersions: [],
     tenantId: null,
   }),
   // The tenant's feature changes, by its name (the editor knows no id), while the editor is open.
@@ -387,13 +408,19 @@ export const featureBulkMachine = setup({
             params: ({ event }) => ({ index: event.index, result: event.result }),
           },
         },
-        'bulk.finished': { target: 'done', actions: { type: 'finishRun', params: { cancelled: false } } },
+        'bulk.finished': {
+          target: 'done',
+          actions: [{ type: 'finishRun', params: { cancelled: false } }, 'forgetOwn'],
+        },
         'bulk.stopped': {
           target: 'conflict',
           actions: { type: 'conflictSave', params: ({ event }) => ({ error: event.error }) },
         },
-        'features.cancel': { target: 'done', actions: { type: 'finishRun', params: { cancelled: true } } },
-        // A change announced during the save: checked once the run ends (its own POSTs are not news).
+        'features.cancel': {
+          target: 'done',
+          actions: [{ type: 'finishRun', params: { cancelled: true } }, 'forgetOwn'],
+        },
+        // A change announced during the save: checked once the run ends, unless its own POSTs made it.
         'conflict.remote': { guard: 'news', actions: 'noteRemote' },
       },
     },
