@@ -493,3 +493,79 @@ test.describe('conflict notice on the department form', () => {
     });
   }
 });
+
+test.describe('conflict notice on the instance and connection forms', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`${theme}: a change saved elsewhere shows in the open instance and connection dialogs at once; reapply keeps theirs and the admin's`, async ({
+      page,
+      app,
+    }) => {
+      test.setTimeout(120_000);
+      const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+      const tenant = await createTenant(api, `${uniquePrefix('conflict')}-i`);
+      const instance = await api.rest<{ id: number; name: string }>('POST', '/api/instance', {
+        name: 'WhatsApp Balcão',
+        tenantName: tenant,
+        isOfficial: false,
+        isUnlimited: false,
+      });
+      const connection = await api.rest<{ id: number; name: string }>('POST', '/api/connection', {
+        instance_id: instance.id,
+        name: 'Atendimento 1',
+        tenantName: tenant,
+      });
+      await useTheme(page, theme);
+      await signIn(page, app.origin, app.admin, `/tenants?panel=instances&tenant=${tenant}`);
+      await expect(connectionStatus(page)).toHaveText(t('shell.connection.connected'));
+      const card = page.getByRole('listitem', { name: instance.name });
+      const serious: string[] = [];
+
+      // The instance: the admin renames it while someone else deactivates it.
+      await card.getByRole('button', { name: t('instances.actions.editLabel', { name: instance.name }) }).click();
+      let dialog = page.getByRole('dialog', { name: t('instances.form.updateTitle', { name: instance.name }) });
+      await dialog.getByRole('textbox', { name: t('instances.form.name') }).fill('WhatsApp Balcão 2');
+      await api.rest('POST', '/api/instance/update', { id: instance.id, tenantName: tenant, activated: false });
+      let shown = dialog.getByRole('region', { name: t('conflict.title') });
+      await expect(shown).toBeVisible({ timeout: 5000 });
+      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('WhatsApp Balcão 2');
+      await expect(dialog.getByRole('button', { name: t('instances.form.updateSubmit'), exact: true })).toHaveCount(0);
+      serious.push(...(await shootNotice(page, shown, `conflict-instance-${theme}`)));
+      await shown.getByRole('button', { name: t('conflict.reapply'), exact: true }).click();
+      await expect(dialog).toBeHidden();
+      const instances = await api.rest<{ id: number; name: string; activated: boolean }[]>(
+        'GET',
+        `/api/instance?tenantName=${tenant}`,
+      );
+      expect(instances.find((i) => i.id === instance.id)).toMatchObject({
+        name: 'WhatsApp Balcão 2',
+        activated: false,
+      });
+
+      // The connection: the admin renames it while someone else deactivates it.
+      const list = page.getByRole('list', { name: t('instances.connections.listLabel', { tenant }) });
+      await list
+        .getByRole('listitem')
+        .filter({ hasText: connection.name })
+        .getByRole('button', { name: t('instances.connections.renameLabel', { name: connection.name }) })
+        .click();
+      dialog = page.getByRole('dialog', { name: t('instances.connections.form.renameTitle') });
+      await dialog.getByRole('textbox', { name: t('instances.connections.form.name') }).fill('Balcão principal');
+      await api.rest('POST', '/api/connection/update', { id: connection.id, tenantName: tenant, activated: false });
+      shown = dialog.getByRole('region', { name: t('conflict.title') });
+      await expect(shown).toBeVisible({ timeout: 5000 });
+      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('Balcão principal');
+      serious.push(...(await shootNotice(page, shown, `conflict-connection-${theme}`)));
+      await shown.getByRole('button', { name: t('conflict.reapply'), exact: true }).click();
+      await expect(dialog).toBeHidden();
+      const connections = await api.rest<{ id: number; name: string; activated: boolean }[]>(
+        'GET',
+        `/api/connection?tenantName=${tenant}`,
+      );
+      expect(connections.find((c) => c.id === connection.id)).toMatchObject({
+        name: 'Balcão principal',
+        activated: false,
+      });
+      expect(serious).toEqual([]);
+    });
+  }
+});
