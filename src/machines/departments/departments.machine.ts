@@ -1,4 +1,5 @@
 import { fromPromise, type SnapshotFrom } from 'xstate';
+import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
@@ -24,10 +25,12 @@ const byName = (a: Department, b: Department) => a.name.localeCompare(b.name, 'p
  * tenant's departments, the list is kept in name order.
  *
  * Events: `records.reload`, `records.createOpen` (scope `null`), `records.renameOpen`, `records.close`,
- * `records.submit`, `records.activate`. States: `loading`, `failed`, `ready.idle`, `ready.saving` (tagged `busy`).
+ * `records.submit`, `records.activate`, `records.draft` and the conflict notice's (src/machines/shared/conflict.ts).
+ * States: `loading`, `failed`, `ready.*` (named-records.machine.ts).
  */
 export const departmentsMachine = namedRecordsMachine<Department, null>({
   id: 'departments',
+  targetType: 'department',
   texts: {
     nameRequired: 'departments.errors.nameRequired',
     nameTooLong: 'departments.errors.nameTooLong',
@@ -55,12 +58,25 @@ export const departmentsMachine = namedRecordsMachine<Department, null>({
       ),
       failed: 'departments.errors.load',
     },
+    // The contract reads departments only as the tenant's list.
+    loadOne: async (input, signal) => {
+      const list = unwrap(
+        await input.rest.GET('/api/departments', { params: { query: { tenantName: input.tenantName } }, signal }),
+      );
+      const found = list.find((d) => d.id === input.id);
+      if (!found) throw new ApiError(404, { message: 'Department not found' });
+      return found;
+    },
     save: fromPromise<Department, NamedRecordsInput & { change: RecordChange<null> }>(async ({ input }) => {
       const { change } = input;
       const query = { tenantName: input.tenantName };
       if (change.kind === 'create')
         return unwrap(await input.rest.POST('/api/departments', { params: { query }, body: { name: change.name } }));
-      const body = change.kind === 'rename' ? { name: change.name } : { activated: change.activated };
+      // A rename sends the version its dialog loaded (docs/lists.md, Versions); an activation from the row none.
+      const body =
+        change.kind === 'rename'
+          ? { name: change.name, ...(change.version !== null && { version: change.version }) }
+          : { activated: change.activated };
       return unwrap(
         await input.rest.PATCH('/api/departments/{id}', { params: { path: { id: change.id }, query }, body }),
       );

@@ -1,4 +1,5 @@
 import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { ApiError } from '../../api/api-error';
 import { unwrap } from '../../api/rest-client';
 import {
   namedRecordsMachine,
@@ -29,11 +30,12 @@ export type ConnectionAction = RecordAction;
  * (`records.set`); names are unique among the connections of the same instance.
  *
  * Events: `records.set`, `records.createOpen` (scope: the instance), `records.renameOpen`,
- * `records.close`, `records.submit`, `records.activate`. States: `ready.idle` (a dialog may be open:
- * `dialog`), `ready.saving` (tagged `busy`).
+ * `records.close`, `records.submit`, `records.activate`, `records.draft` and the conflict notice's
+ * (src/machines/shared/conflict.ts). States: `ready.*` (named-records.machine.ts).
  */
 export const connectionsMachine = namedRecordsMachine<Connection, ConnectionScope>({
   id: 'connections',
+  targetType: 'connection',
   texts: {
     nameRequired: 'instances.connections.errors.nameRequired',
     nameTooLong: 'instances.connections.errors.nameTooLong',
@@ -52,6 +54,15 @@ export const connectionsMachine = namedRecordsMachine<Connection, ConnectionScop
   },
   scopeKey: { ofRecord: (connection) => connection.instance_id, ofCreate: (scope) => scope.instanceId },
   calls: {
+    // The contract reads connections only as the tenant's list.
+    loadOne: async (input, signal) => {
+      const list = unwrap(
+        await input.rest.GET('/api/connection', { params: { query: { tenantName: input.tenantName } }, signal }),
+      );
+      const found = list.find((c) => c.id === input.id);
+      if (!found) throw new ApiError(404, { message: 'Connection not found' });
+      return found;
+    },
     save: fromPromise<Connection, NamedRecordsInput & { change: RecordChange<ConnectionScope> }>(async ({ input }) => {
       const { change, tenantName } = input;
       if (change.kind === 'create')
@@ -62,7 +73,13 @@ export const connectionsMachine = namedRecordsMachine<Connection, ConnectionScop
         );
       const body =
         change.kind === 'rename'
-          ? { id: change.id, name: change.name, tenantName }
+          ? // The version its dialog loaded (docs/lists.md, Versions); an activation from the row sends none.
+            {
+              id: change.id,
+              name: change.name,
+              tenantName,
+              ...(change.version !== null && { version: change.version }),
+            }
           : { id: change.id, activated: change.activated, tenantName };
       return unwrap(await input.rest.POST('/api/connection/update', { body }));
     }),

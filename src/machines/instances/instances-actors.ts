@@ -1,5 +1,6 @@
 import type { SocketActor } from '../realtime/socket.machine';
 import { fromCallback, fromPromise } from 'xstate';
+import { ApiError } from '../../api/api-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { AppBus } from '../shared/app-bus';
@@ -25,6 +26,19 @@ export interface TenantChannels {
 /** A live row from the socket (sent back by {@link instancesActors.watchInstances}). */
 export type LiveEvent = { type: 'instances.live'; instance: Instance };
 
+/** One instance of the tenant as stored now, or a 404 when it is gone. */
+export async function readInstance(
+  rest: RestClient,
+  tenantName: string,
+  id: number,
+  signal: AbortSignal,
+): Promise<Instance> {
+  const list = unwrap(await rest.GET('/api/instance', { params: { query: { tenantName } }, signal }));
+  const found = list.find((instance) => instance.id === id);
+  if (!found) throw new ApiError(404, { message: 'Instance not found' });
+  return found;
+}
+
 /** The I/O of the instances panel: every call goes through the typed REST client in `input`. */
 export const instancesActors = {
   loadChannels: fromPromise<TenantChannels, { rest: RestClient; tenantName: string }>(async ({ input, signal }) => {
@@ -43,13 +57,25 @@ export const instancesActors = {
     async ({ input }) =>
       unwrap(await input.rest.POST('/api/instance', { body: { ...input.draft, tenantName: input.tenantName } })),
   ),
-  updateInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; changes: InstanceChanges }>(
-    async ({ input }) =>
-      unwrap(
-        await input.rest.POST('/api/instance/update', {
-          body: { ...input.changes, id: input.id, tenantName: input.tenantName },
-        }),
-      ),
+  /** `version`: the one the dialog loaded (docs/lists.md, Versions); null sends none (last write wins). */
+  updateInstance: fromPromise<
+    Instance,
+    { rest: RestClient; tenantName: string; id: number; changes: InstanceChanges; version: number | null }
+  >(async ({ input }) =>
+    unwrap(
+      await input.rest.POST('/api/instance/update', {
+        body: {
+          ...input.changes,
+          id: input.id,
+          tenantName: input.tenantName,
+          ...(input.version !== null && { version: input.version }),
+        },
+      }),
+    ),
+  ),
+  /** One instance as stored now (the contract reads instances only as the tenant's list); 404 when gone. */
+  loadInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number }>(({ input, signal }) =>
+    readInstance(input.rest, input.tenantName, input.id, signal),
   ),
   syncInstance: fromPromise<Instance, { rest: RestClient; tenantName: string; id: number; sync: SyncRequest }>(
     async ({ input }) =>

@@ -16,7 +16,15 @@ export const selectConnectionsActor = (s: InstancesSnapshot): ConnectionsActor =
 /** Which dialog is open (its call may be running). */
 export const selectDialog = (s: InstancesSnapshot): 'create' | 'update' | 'sync' | null => {
   if (s.matches({ action: { form: 'create' } }) || s.matches({ action: 'creating' })) return 'create';
-  if (s.matches({ action: { form: 'update' } }) || s.matches({ action: 'updating' })) return 'update';
+  if (
+    s.matches({ action: { form: 'update' } }) ||
+    s.matches({ action: { form: 'updateChecking' } }) ||
+    s.matches({ action: { form: 'updateConflict' } }) ||
+    s.matches({ action: 'updating' }) ||
+    s.matches({ action: 'updateReapplying' }) ||
+    s.matches({ action: 'updateDiscarding' })
+  )
+    return 'update';
   if (s.matches({ action: { form: 'sync' } }) || s.matches({ action: 'startingSync' })) return 'sync';
   return null;
 };
@@ -35,3 +43,13 @@ export const selectFeedback = (s: InstancesSnapshot): InstancesFeedback => ({
 /** The compare for {@link selectFeedback}: a new object with the same two references is no change. */
 export const sameFeedback = (a: InstancesFeedback, b: InstancesFeedback) =>
   a.actionError === b.actionError && a.fieldErrors === b.fieldErrors;
+
+/** The edit dialog's conflict notice waits for a choice (the fields are held, no save is offered). */
+export const selectConflictHeld = (s: InstancesSnapshot) =>
+  s.matches({ action: { form: 'updateConflict' } }) ||
+  s.matches({ action: 'updateReapplying' }) ||
+  s.matches({ action: 'updateDiscarding' });
+
+/** The choice in flight in the conflict notice. */
+export const selectResolving = (s: InstancesSnapshot) =>
+  s.matches({ action: 'updateReapplying' }) ? 'reapply' : s.matches({ action: 'updateDiscarding' }) ? 'discard' : null;

@@ -1,7 +1,13 @@
 import { createActor } from 'xstate';
 import { createAppBus } from '../shared/app-bus';
 import { connection, instance, instancesApi, TENANT } from '../test-support/instances-fixtures';
-import { instancesMachine, selectBusy, selectDialog, type InstancesEmitted } from './instances.machine';
+import {
+  instancesMachine,
+  selectBusy,
+  selectDialog,
+  unsavedInstanceFields,
+  type InstancesEmitted,
+} from './instances.machine';
 import { deferred, fakeServer, flush, json, type Responder } from '../test-support/fake-fetch';
 
 /** The machine over the stateful fake and a real app bus, loaded. */
@@ -122,7 +128,7 @@ describe('instancesMachine: update', () => {
     actor.send({ type: 'instances.update', fields: { ...fields, name: 'Balcão', activated: false, isOfficial: true } });
     await flush();
     expect(posts('/api/instance/update').map((r) => r.body)).toEqual([
-      { id: 1, tenantName: TENANT, name: 'Balcão', activated: false, isOfficial: true },
+      { id: 1, tenantName: TENANT, name: 'Balcão', activated: false, isOfficial: true, version: 1 },
     ]);
     expect(context().instances[0]).toMatchObject({ name: 'Balcão', activated: false, isOfficial: true });
     expect(context().connections[0]?.instance_name).toBe('Balcão');
@@ -173,7 +179,9 @@ describe('instancesMachine: billing flags are staff only (server/src/instances/s
     actor.send({ type: 'instances.update', fields: kept });
     await flush();
     // Only what changed is sent: the flags, unchanged, are not.
-    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão' }]);
+    expect(posts('/api/instance/update').map((r) => r.body)).toEqual([
+      { id: 1, tenantName: TENANT, name: 'Balcão', version: 1 },
+    ]);
     expect(selectDialog(actor.getSnapshot())).toBeNull();
   });
 });
@@ -219,5 +227,88 @@ describe('instancesMachine: sync', () => {
       actionError: { key: 'instances.errors.sync', reason: 'instances.errors.syncRunning' },
       fieldErrors: {},
     });
+  });
+});
+
+describe('instancesMachine: the edit dialog’s conflict notice', () => {
+  it('sends the version it opened; a stale answer opens the notice and reapply sends the typed fields with the new one', async () => {
+    let stored = instance(1);
+    const bodies: Record<string, unknown>[] = [];
+    const server = fakeServer((r) => {
+      if (r.method === 'GET' && r.path === '/api/instance') return json(200, [stored]);
+      if (r.method === 'GET' && r.path === '/api/connection') return json(200, []);
+      if (r.path === '/api/audit') return json(200, { data: [], total: 0 });
+      const body = r.body as Record<string, unknown> & { version?: number };
+      bodies.push(body);
+      if (body.version !== stored.version)
+        return json(409, {
+          error: 'stale',
+          message: 'changed since',
+          field: 'version',
+          version: stored.version,
+          changes: [
+            {
+              id: 70,
+              at: '2026-11-28T10:00:00.000Z',
+              actor_name: 'Outra Pessoa',
+              actor_staff: false,
+              operation: 'instance.update',
+              changes: [{ field: 'activated', before: 'true', after: 'false' }],
+            },
+          ],
+        });
+      const { version: _sent, id: _id, tenantName: _tenant, ...changes } = body;
+      stored = { ...stored, ...changes, version: stored.version + 1 } as typeof stored;
+      return json(200, stored);
+    });
+    const actor = createActor(instancesMachine, {
+      input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT, staff: true },
+    }).start();
+    await flush();
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    // Someone else deactivates it meanwhile.
+    stored = { ...stored, activated: false, version: 2 };
+    actor.send({ type: 'instances.update', fields: { ...fields, name: 'Balcão' } });
+    await flush();
+    expect(bodies[0]).toEqual({ id: 1, tenantName: TENANT, name: 'Balcão', version: 1 });
+    let snapshot = actor.getSnapshot();
+    expect(snapshot.matches({ action: { form: 'updateConflict' } })).toBe(true);
+    expect(selectDialog(snapshot)).toBe('update');
+    expect(snapshot.context.conflict?.changes[0]).toMatchObject({ actorName: 'Outra Pessoa' });
+    expect(unsavedInstanceFields(snapshot.context)).toEqual([
+      { field: 'name', before: '"WhatsApp Loja 1"', after: '"Balcão"' },
+    ]);
+    actor.send({ type: 'conflict.reapply' });
+    await flush();
+    // Only the user's field is laid over the instance as stored now: the deactivation stays.
+    expect(bodies[1]).toEqual({ id: 1, tenantName: TENANT, name: 'Balcão', version: 2 });
+    snapshot = actor.getSnapshot();
+    expect(selectDialog(snapshot)).toBeNull();
+    expect(stored).toMatchObject({ name: 'Balcão', activated: false, version: 3 });
+  });
+
+  it('discard reloads the instance as stored now and sends nothing more', async () => {
+    let stored = instance(1);
+    const server = fakeServer((r) => {
+      if (r.method === 'GET' && r.path === '/api/instance') return json(200, [stored]);
+      if (r.method === 'GET' && r.path === '/api/connection') return json(200, []);
+      return json(409, { error: 'stale', message: 'changed since', field: 'version', version: 2, changes: [] });
+    });
+    const actor = createActor(instancesMachine, {
+      input: { rest: server.rest, bus: createAppBus(), tenantName: TENANT, staff: true },
+    }).start();
+    await flush();
+    actor.send({ type: 'instances.updateOpen', id: 1 });
+    stored = { ...stored, name: 'Loja Sul', version: 2 };
+    actor.send({ type: 'instances.update', fields: { ...fields, name: 'Balcão' } });
+    await flush();
+    actor.send({ type: 'conflict.discard' });
+    await flush();
+    const { context } = actor.getSnapshot();
+    expect(actor.getSnapshot().matches({ action: { form: 'update' } })).toBe(true);
+    expect(context.target).toMatchObject({ name: 'Loja Sul', version: 2 });
+    expect(context.version).toBe(2);
+    expect(context.draft).toBeNull();
+    expect(server.seen.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 });

@@ -30,6 +30,9 @@ describe('instancesMachine: model coverage', () => {
         updateInstance: heldPromise(),
         syncInstance: heldPromise(),
         watchInstances: idleCallback(),
+        loadInstance: heldPromise(),
+        checkRemote: heldPromise(),
+        watchTarget: idleCallback(),
       },
     });
     type Ev = GraphEvent<typeof machine>;
@@ -70,6 +73,28 @@ describe('instancesMachine: model coverage', () => {
       errorEvent('syncInstance', new ApiError(409, { message: 'running', field: 'id' })),
       { type: 'instances.close' },
     ];
+    // The edit dialog's conflict notice (src/machines/shared/conflict.ts).
+    const renamed = { ...idle1, name: 'Loja Sul', version: 2 };
+    const stale = { error: 'stale', message: 'changed since', field: 'version', version: 2, changes: [] };
+    const typed: Ev = { type: 'instances.updateDraft', fields: { ...fields, name: 'Loja Centro' } };
+    const conflicts: Ev[] = [
+      typed,
+      // A blank name: the reapply goes back to the dialog.
+      { type: 'instances.updateDraft', fields: { ...fields, name: '' } },
+      errorEvent('updateInstance', new ApiError(409, stale)),
+      { type: 'conflict.remote', id: 41, version: null },
+      // The dialog's own version: not news.
+      { type: 'conflict.remote', id: 42, version: 1 },
+      doneEvent('checkRemote', { record: renamed, version: 2, newer: true, changes: [] }),
+      doneEvent('checkRemote', { record: idle1, version: 1, newer: false, changes: [] }),
+      errorEvent('checkRemote', new TypeError('offline')),
+      { type: 'conflict.reapply' },
+      { type: 'conflict.discard' },
+      { type: 'conflict.dismiss' },
+      doneEvent('loadInstance', renamed),
+      errorEvent('loadInstance', new ApiError(503, null)),
+    ];
+    const opened: Ev[] = [list[0] as Ev, { type: 'instances.updateOpen', id: 1 }];
     const loaded = list[0] as Ev;
     const report = await exploreCoverage({
       machine,
@@ -79,7 +104,7 @@ describe('instancesMachine: model coverage', () => {
       events: (snapshot) => {
         const dialogOpen = !snapshot.matches({ action: 'idle' });
         const listReady = snapshot.matches({ list: { ready: 'watching' } });
-        return [...(dialogOpen ? [] : list), ...(listReady ? dialogs : [])];
+        return [...(dialogOpen ? [] : list), ...(listReady ? [...dialogs, ...conflicts] : [])];
       },
       simpleScenarios: [
         { events: [loaded, list[1] as Ev, list[2] as Ev] },
@@ -88,6 +113,14 @@ describe('instancesMachine: model coverage', () => {
         { prefix: [loaded], events: dialogs.slice(0, 5).concat(dialogs.slice(-1)) },
         { prefix: [loaded], events: dialogs.slice(5, 11).concat(dialogs.slice(-1)) },
         { prefix: [loaded], events: dialogs.slice(11) },
+        // A stale update, then both choices.
+        {
+          prefix: [...opened, typed, { type: 'instances.update', fields: { ...fields, name: 'Loja Centro' } }],
+          events: [conflicts[2] as Ev, conflicts[3] as Ev, conflicts[1] as Ev, ...conflicts.slice(8)],
+        },
+        // A change announced while something is typed, or while nothing is.
+        { prefix: [...opened, typed], events: [...conflicts.slice(3, 8), dialogs[7] as Ev, conflicts[10] as Ev] },
+        { prefix: opened, events: [...conflicts.slice(3, 8), conflicts[10] as Ev] },
       ],
       // Guards read which rows exist and sync, whether an event was heard and the dialog's target;
       // the rows changed during a request decide what its answer leaves.
@@ -96,6 +129,10 @@ describe('instancesMachine: model coverage', () => {
         Object.values(context.recent).map((row) => `${row.id}:${row.status}`),
         context.heardLive,
         context.target?.id ?? null,
+        context.version,
+        context.draft?.name ?? null,
+        context.remoteIds.length > 0,
+        context.conflict !== null,
       ],
     });
     assertFullCoverage(report);

@@ -13,6 +13,7 @@ import {
   type LiveEvent,
   type SyncRequest,
   instancesActors,
+  readInstance,
   type TenantChannels,
 } from './instances-actors';
 import {
@@ -32,6 +33,20 @@ import {
 import type { Outcome } from '../shared/outcome';
 import { type ActionError, actionError, refusedFields } from '../shared/request-error';
 import { ApiError } from '../../api/api-error';
+import {
+  checkRemote,
+  conflictGuards,
+  liveConflict,
+  notedRemote,
+  restAuditReader,
+  saveConflict,
+  versionOf,
+  watchTarget,
+  type Conflict,
+  type ConflictEvent,
+  type ConflictField,
+  type RemoteCheck,
+} from '../shared/conflict';
 
 export type { Connection, Instance, InstanceDraft, SyncRequest } from './instances-actors';
 export type { InstanceFields } from './instances-rows';
@@ -40,8 +55,10 @@ export {
   selectBusy,
   selectDialog,
   selectFeedback,
+  selectConflictHeld,
   selectConnectionsActor,
   selectListStatus,
+  selectResolving,
   type InstancesFeedback,
 } from './instances-selectors';
 
@@ -93,6 +110,15 @@ export interface InstancesContext {
   fieldErrors: Record<string, I18nKey>;
   /** The latest sync milestone for a polite live region; `seq` grows with each one. */
   announcement: (SyncAnnouncement & { seq: number }) | null;
+  /** The edit dialog's instance version as loaded (sent with the update; src/machines/shared/conflict.ts). */
+  version: number | null;
+  /** The edit dialog's values as typed (`instances.updateDraft`), null while untouched. */
+  draft: InstanceFields | null;
+  /** Raised when the machine replaces the dialog's instance (a reload after a change elsewhere). */
+  formKey: number;
+  conflict: Conflict | null;
+  /** Audit records announced since the last check. */
+  remoteIds: number[];
 }
 
 export type InstancesEvent =
@@ -106,7 +132,10 @@ export type InstancesEvent =
   | { type: 'instances.syncOpen'; id: number }
   | { type: 'instances.sync'; daysAgo: number | null; unlimited: boolean }
   | { type: 'instances.close' }
-  | LiveEvent;
+  /** The edit dialog's values as typed. */
+  | { type: 'instances.updateDraft'; fields: InstanceFields }
+  | LiveEvent
+  | ConflictEvent;
 
 /** The calls that end in an emitted `outcome` (src/machines/shared/outcome.ts). */
 export type InstanceAction = 'create' | 'update' | 'sync';
@@ -130,6 +159,32 @@ function activeRenamed(preferences: PreferencesActor | null, rows: readonly Inst
   return { type: 'prefs.instance.set' as const, instance: { id: row.id, name: row.name } };
 }
 
+/** The user's unsaved values of the edit dialog as the conflict notice shows them: each changed field, stored → edited. */
+export function unsavedInstanceFields(context: Pick<InstancesContext, 'target' | 'draft'>): ConflictField[] {
+  const { target, draft } = context;
+  if (!target || !draft) return [];
+  return Object.entries(changesOf(target, draft)).map(([field, value]) => ({
+    field,
+    before: JSON.stringify(target[field as keyof InstanceFields]),
+    after: JSON.stringify(value),
+  }));
+}
+
+/** The dialog's values of an instance as stored. */
+const fieldsOf = (instance: Instance): InstanceFields => ({
+  name: instance.name,
+  activated: instance.activated,
+  isOfficial: instance.isOfficial,
+  isUnlimited: instance.isUnlimited,
+});
+
+/** The answer of `checkRemote` an event carries, if it is that actor's done event. */
+function checkOf(event: { type: string }): RemoteCheck<Instance> | null {
+  return event.type === 'xstate.done.actor.checkRemote'
+    ? (event as unknown as { output: RemoteCheck<Instance> }).output
+    : null;
+}
+
 /** The instances machine's types, actors, delays, guards and actions; its chart follows. */
 export const instancesSetup = setup({
   types: {
@@ -138,7 +193,7 @@ export const instancesSetup = setup({
     events: {} as InstancesEvent,
     emitted: {} as InstancesEmitted,
   },
-  actors: { ...instancesActors, connections: connectionsMachine },
+  actors: { ...instancesActors, connections: connectionsMachine, watchTarget, checkRemote: checkRemote<Instance>() },
   delays: {
     pollInterval: ({ context }) => context.pollMs,
   },
@@ -175,6 +230,17 @@ export const instancesSetup = setup({
     validSync: ({ event }) => {
       assertEvent(event, 'instances.sync');
       return Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0;
+    },
+    ...conflictGuards,
+    // On the check's answer (read from the event: guards with params do not mix with this machine's enqueueActions).
+    newerWithEdits: ({ context, event }) => checkOf(event)?.newer === true && unsavedInstanceFields(context).length > 0,
+    newer: ({ event }) => checkOf(event)?.newer === true,
+    // The reapplied values: something left to send, and it passes the dialog's checks.
+    pendingValid: ({ context }) => {
+      const { draft, target, pending } = context;
+      if (!draft || !target || !pending || !('changes' in pending) || Object.keys(pending.changes).length === 0)
+        return false;
+      return Object.keys(nameProblems(draft.name)).length === 0 && !billingProblem(context.staff, draft, target);
     },
   },
   actions: {
@@ -238,8 +304,67 @@ export const instancesSetup = setup({
     })),
     setTarget: assign(({ context, event }) => {
       assertEvent(event, ['instances.updateOpen', 'instances.syncOpen']);
-      return { target: context.instances.find((row) => row.id === event.id) ?? null };
+      const target = context.instances.find((row) => row.id === event.id) ?? null;
+      return { target, version: versionOf(target) };
     }),
+    setDraft: assign(({ event }) => {
+      assertEvent(event, 'instances.updateDraft');
+      return { draft: event.fields };
+    }),
+    noteRemote: assign(({ context, event }) => {
+      assertEvent(event, 'conflict.remote');
+      return { remoteIds: notedRemote(context.remoteIds, event.id) };
+    }),
+    checked: assign({ remoteIds: () => [] }),
+    conflictLive: assign((_, check: RemoteCheck<Instance>) => ({
+      conflict: liveConflict(check, true),
+      remoteIds: [],
+    })),
+    // Nothing unsaved: the dialog shows the instance as stored now, and says what changed.
+    refreshedLive: assign(({ context }, check: RemoteCheck<Instance>) => ({
+      target: check.record,
+      version: check.version,
+      draft: null,
+      formKey: context.formKey + 1,
+      conflict: liveConflict(check, false),
+      remoteIds: [],
+    })),
+    conflictSave: assign((_, params: { error: unknown }) => ({
+      conflict: saveConflict(params.error),
+      actionError: null,
+      fieldErrors: {},
+    })),
+    dismissConflict: assign({ conflict: null }),
+    // The fields the user changed laid over the instance as stored now, sent with its version.
+    reapplied: assign(({ context }, fresh: Instance) => {
+      const values = fieldsOf(fresh);
+      const mine = context.target && context.draft ? changesOf(context.target, context.draft) : {};
+      const draft: InstanceFields = { ...values, ...mine } as InstanceFields;
+      return {
+        target: fresh,
+        version: versionOf(fresh),
+        draft,
+        pending: { changes: changesOf(fresh, draft) },
+        formKey: context.formKey + 1,
+        conflict: null,
+        remoteIds: [],
+        actionError: null,
+      };
+    }),
+    discarded: assign(({ context }, fresh: Instance) => ({
+      target: fresh,
+      version: versionOf(fresh),
+      draft: null,
+      pending: null,
+      formKey: context.formKey + 1,
+      conflict: null,
+      remoteIds: [],
+      actionError: null,
+      fieldErrors: {},
+    })),
+    reloadFailed: assign((_, params: { error: unknown }) => ({
+      actionError: actionError('conflict.errors.reload', params.error),
+    })),
     pendCreate: assign(({ event }) => {
       assertEvent(event, 'instances.create');
       return {
@@ -251,7 +376,12 @@ export const instancesSetup = setup({
     pendUpdate: assign(({ context, event }) => {
       assertEvent(event, 'instances.update');
       const target = context.target ?? invalidState('form.update');
-      return { pending: { changes: changesOf(target, event.fields) }, actionError: null, fieldErrors: {} };
+      return {
+        pending: { changes: changesOf(target, event.fields) },
+        draft: event.fields,
+        actionError: null,
+        fieldErrors: {},
+      };
     }),
     pendSync: assign(({ event }) => {
       assertEvent(event, 'instances.sync');
@@ -271,7 +401,16 @@ export const instancesSetup = setup({
         actionError: params.refusal?.reason ? { key: params.refusal.key, reason: params.refusal.reason } : null,
       }),
     ),
-    clearDialog: assign({ target: null, pending: null, actionError: null, fieldErrors: () => ({}) }),
+    clearDialog: assign({
+      target: null,
+      pending: null,
+      actionError: null,
+      fieldErrors: () => ({}),
+      version: null,
+      draft: null,
+      conflict: null,
+      remoteIds: () => [],
+    }),
     refused: assign((_, params: { key: I18nKey; error: unknown }) => {
       const error = actionError(params.key, params.error);
       const fields = refusedFields(params.error);
@@ -295,6 +434,20 @@ export const instancesSetup = setup({
     })),
   },
 });
+
+/** What the check of an announced change answers (src/machines/shared/conflict.ts `checkRemote`). */
+type CheckDone = { output: RemoteCheck<Instance> };
+
+/** The edited instance's audit events, while its dialog is open (src/machines/shared/conflict.ts). */
+const watchEdited = {
+  id: 'watchTarget',
+  src: 'watchTarget',
+  input: ({ context }: { context: InstancesContext }) => ({
+    bus: context.bus,
+    targetType: 'instance' as const,
+    targetId: context.target?.id ?? 0,
+  }),
+} as const;
 
 /** A call that answered with the instance: its row is applied, the dialog closed and the outcome emitted. */
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({
@@ -353,6 +506,11 @@ export const instancesMachine = instancesSetup.createMachine({
     actionError: null,
     fieldErrors: {},
     announcement: null,
+    version: null,
+    draft: null,
+    formKey: 0,
+    conflict: null,
+    remoteIds: [],
   }),
   invoke: [
     {
@@ -364,7 +522,8 @@ export const instancesMachine = instancesSetup.createMachine({
     {
       id: 'connections',
       src: 'connections',
-      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
+      // The bus: its rename dialog hears changes of its connection (src/machines/shared/conflict.ts).
+      input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName, bus: context.bus }),
     },
   ],
   states: {
@@ -476,7 +635,12 @@ export const instancesMachine = instancesSetup.createMachine({
               },
             },
             update: {
+              invoke: watchEdited,
+              always: { guard: 'remotePending', target: 'updateChecking' },
               on: {
+                'instances.updateDraft': { actions: 'setDraft' },
+                'conflict.remote': { guard: 'news', target: 'updateChecking', actions: 'noteRemote' },
+                'conflict.dismiss': { actions: 'dismissConflict' },
                 'instances.update': [
                   { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
                   { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
@@ -493,6 +657,70 @@ export const instancesMachine = instancesSetup.createMachine({
                     },
                   },
                 ],
+              },
+            },
+            // Whether an announced change is one the dialog has not loaded; the user keeps typing meanwhile.
+            updateChecking: {
+              invoke: [
+                watchEdited,
+                {
+                  id: 'checkRemote',
+                  src: 'checkRemote',
+                  input: ({ context }) => ({
+                    targetType: 'instance' as const,
+                    targetId: context.target?.id ?? invalidState('form.updateChecking'),
+                    version: context.version,
+                    ids: context.remoteIds,
+                    load: (signal: AbortSignal) =>
+                      readInstance(context.rest, context.tenantName, context.target?.id ?? 0, signal),
+                    audit: restAuditReader(context.rest),
+                  }),
+                  onDone: [
+                    {
+                      guard: 'newerWithEdits',
+                      target: 'updateConflict',
+                      actions: { type: 'conflictLive', params: ({ event }: { event: CheckDone }) => event.output },
+                    },
+                    {
+                      guard: 'newer',
+                      target: 'update',
+                      actions: { type: 'refreshedLive', params: ({ event }: { event: CheckDone }) => event.output },
+                    },
+                    { target: 'update', actions: 'checked' },
+                  ],
+                  // Not known now: the update still carries the version, and the server refuses it if stale.
+                  onError: { target: 'update', actions: 'checked' },
+                },
+              ],
+              on: {
+                'instances.updateDraft': { actions: 'setDraft' },
+                'conflict.remote': { guard: 'news', target: 'updateChecking', reenter: true, actions: 'noteRemote' },
+                'instances.update': [
+                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
+                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
+                  {
+                    actions: {
+                      type: 'refuseLocally',
+                      params: ({ context, event }) => ({
+                        fieldErrors: nameProblems(event.fields.name),
+                        refusal: {
+                          key: 'instances.errors.update',
+                          reason: billingProblem(context.staff, event.fields, context.target),
+                        },
+                      }),
+                    },
+                  },
+                ],
+              },
+            },
+            // The user's unsaved values beside the other person's change: reapply them or discard them.
+            updateConflict: {
+              invoke: watchEdited,
+              on: {
+                'conflict.reapply': { target: '#instances.action.updateReapplying' },
+                'conflict.discard': { target: '#instances.action.updateDiscarding' },
+                // Another change while the notice is open: the reapply or discard reads the instance afresh anyway.
+                'conflict.remote': { guard: 'news', actions: 'noteRemote' },
               },
             },
             sync: {
@@ -526,18 +754,69 @@ export const instancesMachine = instancesSetup.createMachine({
         },
         updating: {
           tags: ['busy'],
+          // A change announced during the update is checked if the update is refused for another reason.
+          on: { 'conflict.remote': { guard: 'news', actions: 'noteRemote' } },
+          invoke: [
+            watchEdited,
+            {
+              id: 'updateInstance',
+              src: 'updateInstance',
+              input: ({ context }) => ({
+                rest: context.rest,
+                tenantName: context.tenantName,
+                id: context.target?.id ?? invalidState('updating'),
+                changes:
+                  context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
+                version: context.version,
+              }),
+              onDone: succeeded('update', 'instances.notices.updated'),
+              onError: [
+                {
+                  guard: 'stale',
+                  target: 'form.updateConflict',
+                  actions: { type: 'conflictSave', params: ({ event }) => ({ error: event.error }) },
+                },
+                refused('instances.errors.update', 'form.update'),
+              ],
+            },
+          ],
+        },
+        updateReapplying: {
+          tags: ['busy'],
           invoke: {
-            id: 'updateInstance',
-            src: 'updateInstance',
+            id: 'loadInstance',
+            src: 'loadInstance',
             input: ({ context }) => ({
               rest: context.rest,
               tenantName: context.tenantName,
-              id: context.target?.id ?? invalidState('updating'),
-              changes:
-                context.pending && 'changes' in context.pending ? context.pending.changes : invalidState('updating'),
+              id: context.target?.id ?? invalidState('updateReapplying'),
             }),
-            onDone: succeeded('update', 'instances.notices.updated'),
-            onError: refused('instances.errors.update', 'form.update'),
+            onDone: { target: 'updateReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
+            onError: {
+              target: 'form.updateConflict',
+              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        // Sent with the new version at once when something is left and it passes the checks; otherwise back to the form.
+        updateReapplied: {
+          always: [{ guard: 'pendingValid', target: 'updating' }, { target: 'form.update' }],
+        },
+        updateDiscarding: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadInstance',
+            src: 'loadInstance',
+            input: ({ context }) => ({
+              rest: context.rest,
+              tenantName: context.tenantName,
+              id: context.target?.id ?? invalidState('updateDiscarding'),
+            }),
+            onDone: { target: 'form.update', actions: { type: 'discarded', params: ({ event }) => event.output } },
+            onError: {
+              target: 'form.updateConflict',
+              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         startingSync: {

@@ -43,7 +43,11 @@ export function featureBulkLive(target: LiveTarget, features: Feature[]): LiveMo
       return [
         {
           type: 'xstate.done.actor.loadFeatures',
-          output: features.map((f) => ({ ...f, enabled: context.saved[f.option] ?? f.enabled })),
+          // The feature set as the editor reads it (feature-bulk.machine.ts `FeatureSet`); the graph keys no version.
+          output: {
+            version: null,
+            features: features.map((f) => ({ ...f, enabled: context.saved[f.option] ?? f.enabled })),
+          },
         },
       ];
     if (snapshot.matches('saving')) {

@@ -6,9 +6,11 @@ import type { I18nKey } from '../../domain/i18n-key';
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
-  mayBeNews,
+  conflictGuards,
+  liveConflict,
+  notedRemote,
   restAuditReader,
-  staleOf,
+  saveConflict,
   versionOf,
   watchTarget,
   type Conflict,
@@ -183,12 +185,7 @@ export const rolePermissionsMachine = setup({
       return isEditable(context) && context.categories.some((c) => c.category === event.category);
     },
     canSave: ({ context }) => isEditable(context) && dirty(context) && saveRefusal(context, context.draft) === null,
-    stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
-    remotePending: ({ context }) => context.remoteIds.length > 0,
-    news: ({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return mayBeNews(context.version, event);
-    },
+    ...conflictGuards,
     newerWithEdits: ({ context }, check: RemoteCheck<Role>) => check.newer && dirty(context),
     newer: (_, check: RemoteCheck<Role>) => check.newer,
     newName: ({ context, event }) => {
@@ -213,12 +210,12 @@ export const rolePermissionsMachine = setup({
     }),
     noteRemote: assign(({ context, event }) => {
       assertEvent(event, 'conflict.remote');
-      return { remoteIds: context.remoteIds.includes(event.id) ? context.remoteIds : [...context.remoteIds, event.id] };
+      return { remoteIds: notedRemote(context.remoteIds, event.id) };
     }),
     checked: assign({ remoteIds: () => [] }),
     // Someone else's change: the user's unsaved values stay in `draft` beside it until reapplied or discarded.
     conflictLive: assign((_, check: RemoteCheck<Role>) => ({
-      conflict: { source: 'live' as const, kept: true, version: check.version, changes: check.changes },
+      conflict: liveConflict(check, true),
       remoteIds: [],
       notice: null,
       actionError: null,
@@ -231,23 +228,15 @@ export const rolePermissionsMachine = setup({
         saved,
         draft: saved,
         version: check.version,
-        conflict: { source: 'live' as const, kept: false, version: check.version, changes: check.changes },
+        conflict: liveConflict(check, false),
         remoteIds: [],
       };
     }),
-    conflictSave: assign((_, params: { error: unknown }) => {
-      const stale = staleOf(params.error);
-      return {
-        conflict: {
-          source: 'save' as const,
-          kept: true,
-          version: stale?.version ?? null,
-          changes: stale?.changes ?? [],
-        },
-        actionError: null,
-        fieldErrors: {},
-      };
-    }),
+    conflictSave: assign((_, params: { error: unknown }) => ({
+      conflict: saveConflict(params.error),
+      actionError: null,
+      fieldErrors: {},
+    })),
     dismissConflict: assign({ conflict: null }),
     // The user's own changes (what they added and took away) laid over the role as it is now.
     reapplied: assign(({ context }, role: Role) => {

@@ -3,6 +3,7 @@ import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import {
   bulkActor,
+  chainedBulkActor,
   emptyRun,
   failedItems,
   finishRun,
@@ -208,5 +209,83 @@ describe('bulkActor and overlayHold', () => {
     expect(calls).toEqual(['suspend']);
     actor.stop();
     expect(calls).toEqual(['suspend', 'resume']);
+  });
+});
+
+describe('chainedBulkActor', () => {
+  /** Runs a chained actor over `items`; `answer` gives each call's answer (or throws) from the version it was sent. */
+  async function chained(
+    items: string[],
+    version: number | null,
+    answer: (item: string, version: number | null) => { item: string; version: number },
+    concurrency = 3,
+  ) {
+    const events: { type: string; index?: number }[] = [];
+    const sent: [string, number | null][] = [];
+    let inFlight = 0;
+    let peak = 0;
+    const logic = chainedBulkActor<object, string, { item: string; version: number }>(
+      async (_, item, sentVersion) => {
+        sent.push([item, sentVersion]);
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 0));
+        inFlight -= 1;
+        return answer(item, sentVersion);
+      },
+      (value) => value.version,
+      (error) => error instanceof ApiError && error.status === 409,
+    );
+    let ended: () => void = () => undefined;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    const parent = createActor(
+      createMachine({
+        invoke: { src: logic, input: { items, concurrency, version } },
+        on: {
+          '*': {
+            actions: ({ event }) => {
+              events.push(event as { type: string; index?: number });
+              if (event.type === 'bulk.finished' || event.type === 'bulk.stopped') ended();
+            },
+          },
+        },
+      }),
+    ).start();
+    // Until the run says it ended (every path sends bulk.finished or bulk.stopped last).
+    await end;
+    parent.stop();
+    return { events: events.map((e) => `${e.type}${e.index === undefined ? '' : `:${e.index}`}`), sent, peak };
+  }
+
+  it('sends one call at a time, each with the version the previous answer carried', async () => {
+    const run = await chained(['a', 'b', 'c'], 3, (item, version) => ({ item, version: (version ?? 0) + 1 }));
+    expect(run.sent).toEqual([
+      ['a', 3],
+      ['b', 4],
+      ['c', 5],
+    ]);
+    expect(run.peak).toBe(1);
+    expect(run.events).toEqual(['bulk.result:0', 'bulk.result:1', 'bulk.result:2', 'bulk.finished']);
+  });
+
+  it('a stopping error ends the run there; another error fails its item and the run goes on with the same version', async () => {
+    const run = await chained(['a', 'b', 'c', 'd'], 3, (item, version) => {
+      if (item === 'b') throw new ApiError(500, null);
+      if (item === 'c') throw new ApiError(409, { error: 'stale' });
+      return { item, version: (version ?? 0) + 1 };
+    });
+    expect(run.sent).toEqual([
+      ['a', 3],
+      ['b', 4],
+      ['c', 4],
+    ]);
+    expect(run.events).toEqual(['bulk.result:0', 'bulk.result:1', 'bulk.stopped:2']);
+  });
+
+  it('without a version nothing chains: the items run concurrency at a time, sending none', async () => {
+    const run = await chained(['a', 'b', 'c'], null, (item) => ({ item, version: 1 }), 2);
+    expect(run.sent.map(([, version]) => version)).toEqual([null, null, null]);
+    expect(run.peak).toBe(2);
+    expect(run.events.at(-1)).toBe('bulk.finished');
   });
 });

@@ -54,9 +54,15 @@ export async function runBulk<T, V>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-/** What a bulk actor sends its parent. `index` is the item's position in the run's `items`. */
+/**
+ * What a bulk actor sends its parent. `index` is the item's position in the run's `items`. `bulk.stopped`
+ * (a {@link chainedBulkActor} only): the item's error stops the run; it and the items after it are not
+ * reported.
+ */
 export type BulkEvent<V> =
-  { type: 'bulk.result'; index: number; result: BulkItemResult<V> } | { type: 'bulk.finished' };
+  | { type: 'bulk.result'; index: number; result: BulkItemResult<V> }
+  | { type: 'bulk.finished' }
+  | { type: 'bulk.stopped'; index: number; error: unknown };
 
 /** Input of every bulk actor: the machine's own fields plus the items and the bound. */
 export type BulkInput<TBase, T> = TBase & { items: readonly T[]; concurrency: number };
@@ -81,6 +87,66 @@ export function bulkActor<TBase, T, V>(work: (input: TBase, item: T, signal: Abo
         signal: controller.signal,
       },
     ).then(() => report({ type: 'bulk.finished' }));
+    return () => {
+      open = false;
+      controller.abort();
+    };
+  });
+}
+
+/** Input of a {@link chainedBulkActor}: a bulk actor's, and the version the first call sends. */
+export type ChainedBulkInput<TBase, T> = BulkInput<TBase, T> & { version: number | null };
+
+/**
+ * A callback actor running the items one at a time, each call sending the version the previous answer
+ * carried (`next` reads it; the first sends `input.version`): a record whose every change raises one
+ * version, saved as several calls (docs/lists.md, Conflict notice: the features editor). Parallel calls
+ * with one version would refuse all but the first as stale. An error `stops` accepts ends the run with
+ * `bulk.stopped` (nothing after it is sent); any other error fails its item and the run goes on with the
+ * same version (a refused call raises none). Without a version (a server that keeps none) nothing
+ * chains: the items run `concurrency` at a time, as {@link bulkActor}'s. Leaving the invoking state or
+ * stopping the machine aborts it.
+ */
+export function chainedBulkActor<TBase, T, V>(
+  work: (input: TBase, item: T, version: number | null, signal: AbortSignal) => Promise<V>,
+  next: (value: V) => number | null,
+  stops: (error: unknown) => boolean,
+) {
+  return fromCallback<EventObject, ChainedBulkInput<TBase, T>>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    let open = true;
+    const report = (event: BulkEvent<V>) => {
+      if (open) sendBack(event);
+    };
+    const run = async () => {
+      if (input.version === null) {
+        await runBulk(
+          input.items,
+          (item, signal) => work(input, item, null, signal),
+          (index, result) => report({ type: 'bulk.result', index, result }),
+          { concurrency: input.concurrency, signal: controller.signal },
+        );
+        report({ type: 'bulk.finished' });
+        return;
+      }
+      let version: number | null = input.version;
+      for (const [index, item] of input.items.entries()) {
+        try {
+          const value = await work(input, item, version, controller.signal);
+          version = next(value) ?? version;
+          report({ type: 'bulk.result', index, result: { status: 'ok', value } });
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          if (stops(error)) {
+            report({ type: 'bulk.stopped', index, error });
+            return;
+          }
+          report({ type: 'bulk.result', index, result: { status: 'failed', reason: reasonKeyOf(error) } });
+        }
+      }
+      report({ type: 'bulk.finished' });
+    };
+    void run();
     return () => {
       open = false;
       controller.abort();

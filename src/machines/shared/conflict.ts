@@ -59,8 +59,11 @@ export interface Conflict {
 
 /** The events of the shared fragment. */
 export type ConflictEvent =
-  /** `version`: the version the change produced (the event's `targetVersion`), null when not told. */
-  | { type: 'conflict.remote'; id: number; version: number | null }
+  /**
+   * `version`: the version the change produced (the event's `targetVersion`), null when not told.
+   * `targetId`: the record's id, for a form that watches its record by name (the features editor).
+   */
+  | { type: 'conflict.remote'; id: number; version: number | null; targetId?: number }
   | { type: 'conflict.reapply' }
   | { type: 'conflict.discard' }
   | { type: 'conflict.dismiss' };
@@ -121,7 +124,12 @@ export function versionOf(record: unknown): number | null {
 export interface WatchTargetInput {
   bus: AppBus | null;
   targetType: AuditTargetType;
-  targetId: number;
+  /** The record's id; null for a form that knows its record by name only (`targetName`). */
+  targetId: number | null;
+  /** The record's name as the events carry it (`targetName`), matched when `targetId` is null. */
+  targetName?: string;
+  /** Only these operations are the form's (a tenant's feature set is versioned apart from the tenant). */
+  operations?: readonly string[];
 }
 
 /**
@@ -131,10 +139,18 @@ export interface WatchTargetInput {
 export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ input, sendBack }) => {
   if (!input.bus) return undefined;
   return input.bus.on('auditRecorded', (message) => {
-    if (message.data.targetType !== input.targetType || message.data.targetId !== input.targetId) return;
+    const { data } = message;
+    if (data.targetType !== input.targetType) return;
+    if (input.targetId !== null ? data.targetId !== input.targetId : data.targetName !== input.targetName) return;
+    if (input.operations && !input.operations.includes(data.operation)) return;
     // `targetVersion` (contracts/socket.md §3): lets a form skip a change it already holds, its own save's.
-    const version = message.data.targetVersion;
-    sendBack({ type: 'conflict.remote', id: message.data.id, version: typeof version === 'number' ? version : null });
+    const version = data.targetVersion;
+    sendBack({
+      type: 'conflict.remote',
+      id: data.id,
+      version: typeof version === 'number' ? version : null,
+      ...(typeof data.targetId === 'number' && { targetId: data.targetId }),
+    });
   });
 });
 

@@ -2,12 +2,14 @@ import fc from 'fast-check';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import type { RestClient } from '../../api/rest-client';
-import { bulkActor } from '../shared/bulk-run';
+import { createAppBus, type BusMessageOf } from '../shared/app-bus';
+import { chainedBulkActor } from '../shared/bulk-run';
 import {
   changedFeatures,
   featureBulkMachine,
   featureProgress,
   featureRows,
+  unsavedFeatures,
   type Feature,
   type FeatureChange,
 } from './feature-bulk.machine';
@@ -21,25 +23,37 @@ import {
   idleCallback,
   type PathStrategy,
 } from '../test-support/graph-coverage';
+import type { GraphEvent, SimpleScenario } from '../test-support/graph-paths';
 import { deferred, fakeServer, flush, json, type Deferred } from '../test-support/fake-fetch';
 import { expectOverlayRestored, fakeOverlay, type FakeOverlay } from '../test-support/fake-overlay';
 
 const tenantName = 'farmacia-central';
 const stored = (option: string, enabled: boolean): Feature => ({ option, enabled, tenantName });
 
+const stale = { error: 'stale', message: 'changed since', field: 'version', version: 4, changes: [] };
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 }).rest;
 
+type Machine = typeof featureBulkMachine;
+
 describe('featureBulkMachine: model coverage', () => {
-  const machine = featureBulkMachine.provide({ actors: { loadFeatures: heldPromise(), saveFeatures: idleCallback() } });
+  const machine = featureBulkMachine.provide({
+    actors: {
+      loadFeatures: heldPromise(),
+      saveFeatures: idleCallback(),
+      checkRemote: heldPromise(),
+      watchTarget: idleCallback(),
+    },
+  });
 
   /** Walks the graph over `features`; the overlay must be held exactly while saving. */
-  function explore(features: Feature[], strategies: PathStrategy[]) {
+  function explore(features: Feature[], strategies: PathStrategy[], simpleScenarios?: SimpleScenario<Machine>[]) {
     const [first, second] = features.map((f) => f.option);
     return exploreCoverage({
       machine,
       strategies,
+      ...(simpleScenarios && { simpleScenarios }),
       input: () => ({ rest: unusedRest, tenantName, overlay: fakeOverlay(), staff: true }),
       events: (snapshot) => {
         const { run } = snapshot.context;
@@ -60,8 +74,10 @@ describe('featureBulkMachine: model coverage', () => {
             : [],
         );
         const allReported = run.entries.length > 0 && run.entries.every((entry) => entry.result !== null);
+        const pending = run.entries.findIndex((entry) => entry.result === null);
+        const newer = { version: 4, features: features.map((f) => ({ ...f, enabled: !f.enabled })) };
         return [
-          doneEvent('loadFeatures', features),
+          doneEvent('loadFeatures', { version: 3, features }),
           errorEvent('loadFeatures', new ApiError(500, null)),
           { type: 'features.reload' },
           { type: 'features.toggle', option: first ?? '' },
@@ -73,13 +89,28 @@ describe('featureBulkMachine: model coverage', () => {
           { type: 'features.dismiss' },
           ...results,
           ...(allReported ? [{ type: 'bulk.finished' as const }] : []),
+          // The conflict notice (src/machines/shared/conflict.ts): a stale answer stops the run.
+          ...(pending >= 0 ? [{ type: 'bulk.stopped' as const, index: pending, error: new ApiError(409, stale) }] : []),
+          { type: 'conflict.remote', id: 41, version: null, targetId: 1 },
+          // The editor's own version: not news.
+          { type: 'conflict.remote', id: 42, version: 3 },
+          doneEvent('checkRemote', { record: newer, version: 4, newer: true, changes: [] }),
+          doneEvent('checkRemote', { record: { version: 3, features }, version: 3, newer: false, changes: [] }),
+          errorEvent('checkRemote', new TypeError('offline')),
+          { type: 'conflict.reapply' },
+          { type: 'conflict.discard' },
+          { type: 'conflict.dismiss' },
+          doneEvent('loadFeatures', newer),
         ];
       },
-      // Guards read the draft, the stored state and the results: all of it is the graph's key.
+      // Guards read the draft, the stored state, the results, the version and the notice: the graph's key.
       serializeContext: (context) => [
         context.draft,
         context.saved,
         context.run.entries.map((entry) => entry.result?.status ?? null),
+        context.version,
+        context.remoteIds.length > 0,
+        context.conflict !== null,
       ],
       onStep: ({ actor, input }) => {
         expectOverlayRestored(input?.overlay as FakeOverlay, actor.getSnapshot().matches('saving'));
@@ -95,7 +126,53 @@ describe('featureBulkMachine: model coverage', () => {
 
   it('shortest, simple and per-edge paths, over one feature, reach every state and transition', async () => {
     // Simple paths never revisit a state, so edges back to one (retry → saving) come from the other two.
-    const report = await explore([stored('chat', true)], ['shortest', 'simple', 'transitions']);
+    const chat = [stored('chat', true)];
+    const ok = { type: 'bulk.result', index: 0, result: { status: 'ok', value: stored('chat', false) } } as const;
+    const failed = { type: 'bulk.result', index: 0, result: { status: 'failed', reason: 'apiErrors.server' } } as const;
+    const edits: GraphEvent<Machine>[] = [
+      { type: 'features.toggle', option: 'chat' },
+      { type: 'features.reset' },
+      { type: 'features.save' },
+    ];
+    const report = await explore(
+      chat,
+      ['shortest', 'simple', 'transitions'],
+      [
+        // The editor and its runs.
+        {
+          events: [
+            doneEvent('loadFeatures', { version: 3, features: chat }),
+            errorEvent('loadFeatures', new ApiError(500, null)),
+            { type: 'features.reload' },
+            ...edits,
+            { type: 'features.cancel' },
+            { type: 'features.retry' },
+            { type: 'features.dismiss' },
+            ok,
+            failed,
+            { type: 'bulk.finished' },
+          ],
+        },
+        // The conflict notice, from the feature ticked: a stale answer, a live change, both choices.
+        {
+          prefix: [
+            doneEvent('loadFeatures', { version: 3, features: chat }),
+            { type: 'features.toggle', option: 'chat' },
+          ],
+          events: [
+            { type: 'features.save' },
+            { type: 'bulk.stopped', index: 0, error: new ApiError(409, stale) },
+            { type: 'conflict.remote', id: 41, version: null, targetId: 1 },
+            doneEvent('checkRemote', { record: { version: 4, features: chat }, version: 4, newer: true, changes: [] }),
+            errorEvent('checkRemote', new TypeError('offline')),
+            { type: 'conflict.reapply' },
+            { type: 'conflict.discard' },
+            { type: 'conflict.dismiss' },
+            doneEvent('loadFeatures', { version: 4, features: chat }),
+          ],
+        },
+      ],
+    );
     assertFullCoverage(report);
     console.info(`featureBulkMachine (all strategies): ${formatCoverage(report)}`);
   });
@@ -279,13 +356,18 @@ describe('featureBulkMachine: the overlay comes back in every outcome', () => {
           const overlay = fakeOverlay();
           const machine = featureBulkMachine.provide({
             actors: {
-              loadFeatures: fromPromise(async () => options.map((option) => stored(option, false))),
-              saveFeatures: bulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(
+              loadFeatures: fromPromise(async () => ({
+                version: null as number | null,
+                features: options.map((option) => stored(option, false)),
+              })),
+              saveFeatures: chainedBulkActor<{ rest: RestClient; tenantName: string }, FeatureChange, Feature>(
                 async (_, change) => {
                   await s.schedule(Promise.resolve(), change.option);
                   if (!outcomes[options.indexOf(change.option)]) throw new ApiError(500, null);
                   return stored(change.option, change.enabled);
                 },
+                () => null,
+                () => false,
               ),
             },
           });
@@ -325,5 +407,217 @@ describe('featureBulkMachine: the overlay comes back in every outcome', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+/**
+ * The features editor's versioned save and conflict notice (docs/lists.md, Conflict notice) against a fake
+ * that keeps the feature set's version as the server does (server/src/tenants/service.ts `setFeature`):
+ * every change raises it, a POST with another version answers 409 `stale` with the changes since.
+ */
+describe('featureBulkMachine: versions and the conflict notice', () => {
+  /** `afterSave`: runs after each POST the fake accepted (another person's change between two of them). */
+  function versioned(afterSave?: (saved: number) => void) {
+    const state: Record<string, boolean> = { campaigns: false, chat: false, chatbot: false };
+    let version = 3;
+    const audit: Record<string, unknown>[] = [];
+    const posts: Record<string, unknown>[] = [];
+    const set = (option: string, enabled: boolean, actor: string) => {
+      const before = state[option];
+      state[option] = enabled;
+      version += 1;
+      audit.push({
+        id: 60 + audit.length,
+        at: '2026-11-28T10:00:00.000Z',
+        actor_name: actor,
+        actor_staff: true,
+        operation: 'tenant.feature',
+        target_type: 'tenant',
+        target_id: 1,
+        target_version: version,
+        changes: [{ field: option, before: JSON.stringify(before), after: JSON.stringify(enabled) }],
+      });
+      return audit.at(-1)?.id as number;
+    };
+    const features = () => Object.entries(state).map(([option, enabled]) => ({ option, enabled, tenantName, version }));
+    const server = fakeServer((r) => {
+      if (r.method === 'GET' && r.path === '/api/tenant/feature') return json(200, features());
+      if (r.path === '/api/audit')
+        return json(200, {
+          data: [
+            // A change of the tenant itself, versioned apart: never the editor's.
+            { ...audit[0], id: 5, operation: 'tenant.update', target_version: 99, changes: [] },
+            ...[...audit].reverse(),
+          ],
+          total: audit.length + 1,
+        });
+      const body = r.body as { option: string; enabled: boolean; version?: number };
+      posts.push(body);
+      if (body.version !== undefined && body.version !== version)
+        return json(409, {
+          error: 'stale',
+          message: 'changed since',
+          field: 'version',
+          version,
+          changes: audit.filter((a) => (a.target_version as number) > (body.version ?? 0)),
+        });
+      set(body.option, body.enabled, 'Eu');
+      const answer = { option: body.option, enabled: body.enabled, tenantName, version };
+      afterSave?.(posts.length);
+      return json(200, answer);
+    });
+    return { server, state, posts, set };
+  }
+
+  function start(server: ReturnType<typeof fakeServer>, bus = createAppBus()) {
+    const overlay = fakeOverlay();
+    const actor = createActor(featureBulkMachine, {
+      input: { rest: server.rest, tenantName, overlay, staff: true, bus },
+    }).start();
+    return { actor, overlay, bus };
+  }
+
+  const announce = (
+    bus: ReturnType<typeof createAppBus>,
+    id: number,
+    targetVersion: number,
+    operation = 'tenant.feature',
+  ) =>
+    bus.publish({
+      name: 'auditRecorded',
+      tenantName,
+      sentAt: '2026-11-28T10:00:00.000Z',
+      data: {
+        id,
+        at: '2026-11-28T10:00:00.000Z',
+        operation,
+        targetType: 'tenant',
+        targetId: 1,
+        targetName: tenantName,
+        targetVersion,
+      } as BusMessageOf<'auditRecorded'>['data'],
+    });
+
+  it('saves one POST at a time, each with the version the previous answer carried', async () => {
+    const { server, posts, state } = versioned();
+    const { actor, overlay } = start(server);
+    await flush();
+    for (const option of ['campaigns', 'chat', 'chatbot']) actor.send({ type: 'features.toggle', option });
+    actor.send({ type: 'features.save' });
+    await flush();
+    expect(posts.map((p) => [p.option, p.version])).toEqual([
+      ['campaigns', 3],
+      ['chat', 4],
+      ['chatbot', 5],
+    ]);
+    expect(actor.getSnapshot().matches('done')).toBe(true);
+    expect(actor.getSnapshot().context.run.outcome).toBe('success');
+    expect(actor.getSnapshot().context.version).toBe(6);
+    expect(state).toEqual({ campaigns: true, chat: true, chatbot: true });
+    expectOverlayRestored(overlay, false);
+  });
+
+  it('its own POSTs announced before their answers are not news: the run ends in done, nothing read again', async () => {
+    const { server } = versioned();
+    const bus = createAppBus();
+    const { actor } = start(server, bus);
+    await flush();
+    actor.send({ type: 'features.toggle', option: 'chat' });
+    actor.send({ type: 'features.save' });
+    // The socket can be faster than the POST's answer.
+    announce(bus, 60, 4);
+    expect(actor.getSnapshot().context.remoteIds).toEqual([60]);
+    await flush();
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches('done')).toBe(true);
+    expect(snapshot.context.run.outcome).toBe('success');
+    expect(snapshot.context.remoteIds).toEqual([]);
+    expect(server.seen.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
+  it('a stale answer mid-run stops the rest, keeps the saved ones as saved, and reapply saves the rest with the new version', async () => {
+    // Someone else turns chat on right after the first POST is saved.
+    const { server, posts, state, set } = versioned((saved) => {
+      if (saved === 1) set('chat', true, 'Outra Pessoa');
+    });
+    const { actor } = start(server);
+    await flush();
+    for (const option of ['campaigns', 'chatbot']) actor.send({ type: 'features.toggle', option });
+    actor.send({ type: 'features.save' });
+    await flush();
+    expect(posts.map((p) => [p.option, p.version])).toEqual([
+      ['campaigns', 3],
+      ['chatbot', 4],
+    ]);
+    let snapshot = actor.getSnapshot();
+    expect(snapshot.matches('conflict')).toBe(true);
+    expect(snapshot.context.conflict).toMatchObject({ source: 'save', kept: true, version: 5 });
+    expect(snapshot.context.conflict?.changes).toEqual([
+      expect.objectContaining({
+        actorName: 'Outra Pessoa',
+        changes: [{ field: 'chat', before: 'false', after: 'true' }],
+      }),
+    ]);
+    // The feature saved before the stale answer shows as saved; the other is still the user's, unsaved.
+    expect(featureRows(snapshot).map((r) => [r.option, r.changed, r.result?.status ?? null])).toEqual([
+      ['campaigns', false, 'ok'],
+      ['chat', false, null],
+      ['chatbot', true, null],
+    ]);
+    expect(unsavedFeatures(snapshot.context)).toEqual([{ field: 'chatbot', before: 'false', after: 'true' }]);
+    actor.send({ type: 'conflict.reapply' });
+    await flush();
+    expect(posts.at(-1)).toMatchObject({ option: 'chatbot', enabled: true, version: 5 });
+    snapshot = actor.getSnapshot();
+    expect(snapshot.matches('done')).toBe(true);
+    // Nothing lost: the other person's change and both of the user's.
+    expect(state).toEqual({ campaigns: true, chat: true, chatbot: true });
+    expect(snapshot.context.saved).toEqual(state);
+  });
+
+  it('discard reloads the features as stored now and sends nothing more', async () => {
+    const { server, posts, set } = versioned();
+    const { actor } = start(server);
+    await flush();
+    set('chat', true, 'Outra Pessoa');
+    actor.send({ type: 'features.toggle', option: 'campaigns' });
+    actor.send({ type: 'features.save' });
+    await flush();
+    expect(actor.getSnapshot().matches('conflict')).toBe(true);
+    actor.send({ type: 'conflict.discard' });
+    await flush();
+    const { context } = actor.getSnapshot();
+    expect(actor.getSnapshot().matches('editing')).toBe(true);
+    expect(context.saved).toEqual({ campaigns: false, chat: true, chatbot: false });
+    expect(changedFeatures(context)).toEqual([]);
+    expect(context.version).toBe(4);
+    expect(posts).toHaveLength(1);
+  });
+
+  it('a feature change announced for the tenant opens the notice at once with unsaved ticks, and reloads without', async () => {
+    const { server, set } = versioned();
+    const bus = createAppBus();
+    const { actor } = start(server, bus);
+    await flush();
+    // A change of the tenant itself (its own version) is not the editor's.
+    const seen = server.seen.length;
+    announce(bus, 90, 12, 'tenant.update');
+    await flush();
+    expect(server.seen).toHaveLength(seen);
+    announce(bus, set('chat', true, 'Outra Pessoa'), 4);
+    await flush();
+    let snapshot = actor.getSnapshot();
+    expect(snapshot.matches('editing')).toBe(true);
+    expect(snapshot.context.conflict).toMatchObject({ source: 'live', kept: false, version: 4 });
+    expect(snapshot.context.conflict?.changes.map((c) => c.operation)).toEqual(['tenant.feature']);
+    expect(snapshot.context.saved).toMatchObject({ chat: true });
+    actor.send({ type: 'conflict.dismiss' });
+    actor.send({ type: 'features.toggle', option: 'campaigns' });
+    announce(bus, set('chatbot', true, 'Outra Pessoa'), 5);
+    await flush();
+    snapshot = actor.getSnapshot();
+    expect(snapshot.matches('conflict')).toBe(true);
+    expect(snapshot.context.conflict).toMatchObject({ source: 'live', kept: true, version: 5 });
+    expect(snapshot.context.conflict?.changes.map((c) => c.changes[0]?.field)).toEqual(['chatbot']);
   });
 });

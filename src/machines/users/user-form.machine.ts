@@ -6,9 +6,11 @@ import type { I18nKey } from '../../domain/i18n-key';
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
+  conflictGuards,
   graphqlAuditReader,
-  mayBeNews,
-  staleOf,
+  liveConflict,
+  notedRemote,
+  saveConflict,
   versionOf,
   watchTarget,
   type Conflict,
@@ -189,12 +191,9 @@ export const userFormMachine = setup({
   },
   actors: { ...userFormActors, watchTarget, checkRemote: checkRemote<UserRow>() },
   guards: {
-    stale: ({ event }) => staleOf((event as { error?: unknown }).error) !== null,
-    remotePending: ({ context }) => context.remoteIds.length > 0,
-    news: ({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return context.mode === 'edit' && mayBeNews(context.version, event);
-    },
+    ...conflictGuards,
+    // Only the edit form has a record whose changes are news.
+    news: (args) => args.context.mode === 'edit' && conflictGuards.news(args),
     newerWithEdits: ({ context }, check: RemoteCheck<UserRow>) => check.newer && hasUnsaved(context),
     newer: (_, check: RemoteCheck<UserRow>) => check.newer,
     valid: ({ context }) => Object.keys(problemsOf(context)).length === 0,
@@ -275,11 +274,11 @@ export const userFormMachine = setup({
     clearError: assign({ error: null }),
     noteRemote: assign(({ context, event }) => {
       assertEvent(event, 'conflict.remote');
-      return { remoteIds: context.remoteIds.includes(event.id) ? context.remoteIds : [...context.remoteIds, event.id] };
+      return { remoteIds: notedRemote(context.remoteIds, event.id) };
     }),
     checked: assign({ remoteIds: () => [] }),
     conflictLive: assign((_, check: RemoteCheck<UserRow>) => ({
-      conflict: { source: 'live' as const, kept: true, version: check.version, changes: check.changes },
+      conflict: liveConflict(check, true),
       remoteIds: [],
     })),
     // Nothing unsaved: the form shows the user as stored now, and says what changed.
@@ -288,22 +287,14 @@ export const userFormMachine = setup({
       stored: valuesOf(check.record),
       storedRoleId: check.record.role.id,
       version: check.version,
-      conflict: { source: 'live' as const, kept: false, version: check.version, changes: check.changes },
+      conflict: liveConflict(check, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => {
-      const stale = staleOf(params.error);
-      return {
-        conflict: {
-          source: 'save' as const,
-          kept: true,
-          version: stale?.version ?? null,
-          changes: stale?.changes ?? [],
-        },
-        error: null,
-        invalid: {},
-      };
-    }),
+    conflictSave: assign((_, params: { error: unknown }) => ({
+      conflict: saveConflict(params.error),
+      error: null,
+      invalid: {},
+    })),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the user as stored now; the typed password and chosen instances kept.
     reapplied: assign(({ context }, fresh: { user: UserRow; options: UserFormOptions }) => {

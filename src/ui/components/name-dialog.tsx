@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { I18nKey } from '../../domain/i18n-key';
 import type { ActionError } from '../../machines/shared/request-error';
@@ -27,6 +27,12 @@ export interface NameDialogProps {
   /** The name the field starts with (a rename's current name). */
   initialName?: string;
   onSubmit: (name: string) => void;
+  /** Each change of the name as typed (the machine keeps it, to know whether anything is unsaved). */
+  onNameChange?: (name: string) => void;
+  /** Shown above the field: the conflict notice (src/ui/components/conflict-notice/). */
+  notice?: ReactNode;
+  /** The notice waits for a choice: the field is read-only and no save is offered. */
+  locked?: boolean;
 }
 
 /**
@@ -34,9 +40,10 @@ export interface NameDialogProps {
  * connection). The field's error is the machine's (a local check or the server's refusal); the dialog
  * stays open on a refusal, and the form's failure says what failed and why.
  */
-export function NameDialog({ isOpen, onClose, isPending, title, ...form }: NameDialogProps) {
+export function NameDialog({ isOpen, onClose, isPending, title, notice, ...form }: NameDialogProps) {
   return (
-    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
+    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size={notice ? 'md' : 'sm'}>
+      {notice}
       <NameForm isPending={isPending} onCancel={onClose} {...form} />
     </Modal>
   );
@@ -51,8 +58,10 @@ function NameForm({
   requiredMessage,
   initialName = '',
   onSubmit,
+  onNameChange,
+  locked = false,
   onCancel,
-}: Omit<NameDialogProps, 'isOpen' | 'onClose' | 'title'> & { onCancel: () => void }) {
+}: Omit<NameDialogProps, 'isOpen' | 'onClose' | 'title' | 'notice'> & { onCancel: () => void }) {
   const { t } = useTranslation();
   const [name, setName] = useState(initialName);
   const nameError = feedback?.fieldErrors['name'];
@@ -69,7 +78,7 @@ function NameForm({
       formError={formError}
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(name);
+        if (!locked) onSubmit(name);
       }}
     >
       <TextField
@@ -80,7 +89,9 @@ function NameForm({
         onChange={(value) => {
           setName(value);
           setEditedAfter(feedback);
+          onNameChange?.(value);
         }}
+        isReadOnly={locked}
         isRequired
         isInvalid={shownError !== null ? true : undefined}
         errorMessage={shownError ?? requiredMessage}
@@ -90,9 +101,11 @@ function NameForm({
         <Button variant="secondary" onPress={onCancel} isDisabled={isPending}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" isPending={isPending}>
-          {submitLabel}
-        </Button>
+        {locked ? null : (
+          <Button type="submit" isPending={isPending}>
+            {submitLabel}
+          </Button>
+        )}
       </FormActions>
     </Form>
   );

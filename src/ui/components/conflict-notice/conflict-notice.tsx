@@ -15,6 +15,8 @@ export interface ConflictNoticeProps {
   targetType: string;
   /** How an item of a list field reads (a permission's display name for its route name); as recorded by default. */
   itemLabel?: (field: string, item: string) => string;
+  /** How a field is named (a feature's name for its option); the audit log's words by default. */
+  fieldName?: (field: string) => string | null;
   /** The choice in flight, if any. */
   resolving?: 'reapply' | 'discard' | null;
   onReapply: () => void;
@@ -72,10 +74,12 @@ function Fields({
   fields,
   targetType,
   itemLabel,
+  fieldName,
 }: {
   fields: readonly ConflictField[];
   targetType: string;
   itemLabel: (field: string, item: string) => string;
+  fieldName?: ((field: string) => string | null) | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const exists = (key: string) => i18n.exists(key);
@@ -87,7 +91,7 @@ function Fields({
         const after = readAuditValue(f.after);
         return (
           <div key={f.field} className={styles.pair}>
-            <dt className={styles.term}>{fieldLabel(t, exists, f.field)}</dt>
+            <dt className={styles.term}>{fieldName?.(f.field) ?? fieldLabel(t, exists, f.field)}</dt>
             <dd className={styles.value}>
               {before.kind !== 'text' && before.kind !== 'boolean' && after.kind === 'list' ? (
                 <ListChange
@@ -117,10 +121,12 @@ function Change({
   change,
   targetType,
   itemLabel,
+  fieldName,
 }: {
   change: ConflictChange;
   targetType: string;
   itemLabel: (field: string, item: string) => string;
+  fieldName?: ((field: string) => string | null) | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const operationKey = `audit.operation.${change.operation}`;
@@ -134,7 +140,7 @@ function Change({
         · <time dateTime={change.at}>{formatDateTime(change.at, i18n.language)}</time>
       </p>
       {change.changes.length > 0 ? (
-        <Fields fields={change.changes} targetType={targetType} itemLabel={itemLabel} />
+        <Fields fields={change.changes} targetType={targetType} itemLabel={itemLabel} fieldName={fieldName} />
       ) : null}
     </li>
   );
@@ -152,6 +158,7 @@ export function ConflictNotice({
   mine,
   targetType,
   itemLabel = (_field, item) => item,
+  fieldName,
   resolving = null,
   onReapply,
   onDiscard,
@@ -187,7 +194,13 @@ export function ConflictNotice({
           {conflict.changes.length > 0 ? (
             <ol className={styles.changes}>
               {conflict.changes.map((change) => (
-                <Change key={change.id} change={change} targetType={targetType} itemLabel={itemLabel} />
+                <Change
+                  key={change.id}
+                  change={change}
+                  targetType={targetType}
+                  itemLabel={itemLabel}
+                  fieldName={fieldName}
+                />
               ))}
             </ol>
           ) : (
@@ -200,7 +213,7 @@ export function ConflictNotice({
               {t('conflict.mine')}
             </h4>
             {mine.length > 0 ? (
-              <Fields fields={mine} targetType={targetType} itemLabel={itemLabel} />
+              <Fields fields={mine} targetType={targetType} itemLabel={itemLabel} fieldName={fieldName} />
             ) : (
               <p className={styles.muted}>{t('conflict.nothingMine')}</p>
             )}

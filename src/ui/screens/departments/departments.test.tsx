@@ -97,4 +97,58 @@ describe('DepartmentsScreen', () => {
     expect(api.rows).toEqual([{ id: 1, name: 'Atendimento ao cliente', activated: false, version: 1 }]);
     expect(toasts()).toContain('Departamento Atendimento ao cliente desativado.');
   });
+
+  it('a stale rename shows the other person’s change beside the typed name; "Reaplicar as minhas" saves it', async () => {
+    const api = departmentsApi([{ id: 1, name: 'Atendimento', activated: true, version: 1 }]);
+    const patches: Record<string, unknown>[] = [];
+    render((r) => {
+      if (r.method !== 'PATCH') return api.respond(r);
+      const body = r.body as { name: string; version?: number };
+      patches.push(body);
+      const row = api.rows[0] as Department;
+      if (body.version !== row.version)
+        return json(409, {
+          error: 'stale',
+          message: 'changed since',
+          field: 'version',
+          version: row.version,
+          changes: [
+            {
+              id: 70,
+              at: '2026-11-28T10:00:00.000Z',
+              actor_name: 'Outra Pessoa',
+              actor_staff: false,
+              operation: 'department.update',
+              changes: [{ field: 'name', before: '"Atendimento"', after: '"Atendimento geral"' }],
+            },
+          ],
+        });
+      Object.assign(row, { name: body.name, version: row.version + 1 });
+      return json(200, row);
+    });
+    const table = await screen.findByRole('grid', { name: 'Departamentos cadastrados' });
+    await keys.click(within(table).getByRole('button', { name: 'Renomear Atendimento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Renomear departamento' });
+    // Someone else renames it meanwhile.
+    Object.assign(api.rows[0] as Department, { name: 'Atendimento geral', version: 2 });
+    const field = within(dialog).getByRole('textbox', { name: /Nome/ });
+    await keys.clear(field);
+    await keys.type(field, 'Recepção');
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar nome' }));
+    const notice = await within(dialog).findByTestId('conflict-notice');
+    expect(within(notice).getByRole('heading', { name: 'Este registro foi alterado em outro lugar' })).toHaveFocus();
+    expect(notice).toHaveTextContent(/Outra Pessoa/);
+    expect(notice).toHaveTextContent(/Atendimento geral/);
+    expect(notice).toHaveTextContent(/Recepção/);
+    // No save is offered and the name is held while the notice waits for a choice.
+    expect(within(dialog).queryByRole('button', { name: 'Salvar nome' })).toBeNull();
+    expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAttribute('readonly');
+    await keys.click(within(notice).getByRole('button', { name: 'Reaplicar as minhas' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(patches).toEqual([
+      { name: 'Recepção', version: 1 },
+      { name: 'Recepção', version: 2 },
+    ]);
+    expect(within(table).getByRole('row', { name: /Recepção/ })).toBeInTheDocument();
+  });
 });

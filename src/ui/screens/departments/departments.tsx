@@ -14,6 +14,7 @@ import { ErrorState } from '../../components/error-state';
 import { PlusIcon } from '../../components/icons';
 import { Inline, Stack } from '../../components/layout';
 import { NameDialog, type NameDialogFeedback } from '../../components/name-dialog';
+import { useRenameConflict } from '../../components/conflict-notice/use-rename-conflict';
 import { useServices } from '../../hooks/services-context';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import * as styles from './departments.css';
@@ -25,8 +26,9 @@ import * as styles from './departments.css';
  */
 export default function DepartmentsScreen() {
   const { t } = useTranslation();
-  const { clients, tenant } = useServices();
-  const actor = useActorRef(departmentsMachine, { input: { rest: clients.rest, tenantName: tenant() } });
+  const { clients, tenant, bus } = useServices();
+  const actor = useActorRef(departmentsMachine, { input: { rest: clients.rest, tenantName: tenant(), bus } });
+  const { formKey, ...conflict } = useRenameConflict(actor, 'department');
   const departments = useSelector(actor, (s) => s.context.records);
   const status = useSelector(actor, selectDepartmentsStatus);
   const listError = useSelector(actor, (s) => s.context.listError);
@@ -118,7 +120,7 @@ export default function DepartmentsScreen() {
         }
       />
       <NameDialog
-        key={renaming ? `rename-${renaming.id}` : 'create'}
+        key={renaming ? `rename-${renaming.id}-${formKey}` : 'create'}
         isOpen={dialog !== null}
         onClose={() => actor.send({ type: 'records.close' })}
         isPending={busy}
@@ -128,8 +130,8 @@ export default function DepartmentsScreen() {
         hint={t('departments.form.nameHint')}
         requiredMessage={t('departments.errors.nameRequired')}
         submitLabel={t(renaming ? 'departments.form.renameSubmit' : 'departments.form.createSubmit')}
-        initialName={renaming?.name ?? ''}
         onSubmit={(name) => actor.send({ type: 'records.submit', name })}
+        {...conflict}
       />
     </Stack>
   );

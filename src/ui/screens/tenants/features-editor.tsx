@@ -4,6 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import {
   featureProgress,
   featureRows,
+  unsavedFeatures,
   type FeatureBulkSnapshot,
   type featureBulkMachine,
 } from '../../../machines/tenants/feature-bulk.machine';
@@ -11,6 +12,8 @@ import type { BulkProgress } from '../../../machines/shared/bulk-run';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Checkbox, CheckboxGroup } from '../../components/checkbox';
+import { ConflictNotice } from '../../components/conflict-notice/conflict-notice';
+import type { ConflictField } from '../../../machines/shared/conflict';
 import { ErrorState } from '../../components/error-state';
 import { Spinner } from '../../components/spinner';
 import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';
@@ -42,7 +45,13 @@ const selectPhase = (s: FeatureBulkSnapshot) =>
         ? 'saving'
         : s.matches('done')
           ? 'done'
-          : 'editing';
+          : s.matches('conflict') || s.matches('reapplying') || s.matches('discarding')
+            ? 'conflict'
+            : 'editing';
+const selectResolving = (s: FeatureBulkSnapshot) =>
+  s.matches('reapplying') ? 'reapply' : s.matches('discarding') ? 'discard' : null;
+const sameFields = (a: readonly ConflictField[], b: readonly ConflictField[]) =>
+  a.length === b.length && a.every((f, i) => f.field === b[i]?.field && f.after === b[i]?.after);
 const sameProgress = (a: BulkProgress, b: BulkProgress) =>
   a.done === b.done && a.failed === b.failed && a.total === b.total;
 
@@ -61,8 +70,13 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
   const outcome = useSelector(actor, (s) => s.context.run.outcome);
   const error = useSelector(actor, (s) => s.context.error);
   const staff = useSelector(actor, (s) => s.context.staff);
+  const conflict = useSelector(actor, (s) => s.context.conflict);
+  const resolving = useSelector(actor, selectResolving);
+  const mine = useSelector(actor, (s) => unsavedFeatures(s.context), sameFields);
   const changes = rows.filter((row) => row.changed).length;
   const saving = phase === 'saving';
+  // The notice waits for a choice: the ticks are held and no save is offered.
+  const held = phase === 'conflict';
 
   if (phase === 'loading') {
     return (
@@ -87,6 +101,23 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
   return (
     <div className={styles.section}>
       <p className={styles.muted}>{t('features.editor.intro')}</p>
+      {conflict ? (
+        <ConflictNotice
+          conflict={conflict}
+          mine={mine}
+          targetType="tenant"
+          fieldName={featureLabel}
+          resolving={resolving}
+          onReapply={() => actor.send({ type: 'conflict.reapply' })}
+          onDiscard={() => actor.send({ type: 'conflict.discard' })}
+          onDismiss={() => actor.send({ type: 'conflict.dismiss' })}
+        />
+      ) : null}
+      {held && error ? (
+        <p className={styles.notice} role="alert">
+          {t('tenants.screen.failure', { what: t(error.key), why: t(error.reason) })}
+        </p>
+      ) : null}
       <CheckboxGroup
         label={t('features.editor.listLabel', { name: tenantName })}
         value={rows.filter((row) => row.enabled).map((row) => row.option)}
@@ -96,7 +127,7 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
             if (enabled !== row.enabled) actor.send({ type: 'features.set', option: row.option, enabled });
           }
         }}
-        isDisabled={saving}
+        isDisabled={saving || held}
       >
         {rows.map((row) => (
           <div key={row.option} className={styles.featureRow}>
@@ -117,38 +148,40 @@ export function FeaturesEditor({ actor, tenantName }: { actor: FeaturesActor; te
       <p className={styles.muted} aria-live="polite">
         {changes > 0 ? t('features.editor.pendingChanges', { count: changes }) : t('features.editor.noChanges')}
       </p>
-      <div className={styles.actions}>
-        {saving ? (
-          <Button variant="secondary" onPress={() => actor.send({ type: 'features.cancel' })}>
-            {t('features.editor.cancel')}
-          </Button>
-        ) : null}
-        {phase === 'done' && progress.failed > 0 ? (
-          <Button onPress={() => actor.send({ type: 'features.retry' })}>
-            {t('features.editor.retry', { count: progress.failed })}
-          </Button>
-        ) : null}
-        {phase === 'done' && progress.failed > 0 ? null : (
+      {held ? null : (
+        <div className={styles.actions}>
+          {saving ? (
+            <Button variant="secondary" onPress={() => actor.send({ type: 'features.cancel' })}>
+              {t('features.editor.cancel')}
+            </Button>
+          ) : null}
+          {phase === 'done' && progress.failed > 0 ? (
+            <Button onPress={() => actor.send({ type: 'features.retry' })}>
+              {t('features.editor.retry', { count: progress.failed })}
+            </Button>
+          ) : null}
+          {phase === 'done' && progress.failed > 0 ? null : (
+            <Button
+              isPending={saving}
+              pendingLabel={t('tenants.screen.form.saving')}
+              isDisabled={changes === 0 && !saving}
+              onPress={() => {
+                if (phase === 'done') actor.send({ type: 'features.dismiss' });
+                actor.send({ type: 'features.save' });
+              }}
+            >
+              {t('features.save')}
+            </Button>
+          )}
           <Button
-            isPending={saving}
-            pendingLabel={t('tenants.screen.form.saving')}
-            isDisabled={changes === 0 && !saving}
-            onPress={() => {
-              if (phase === 'done') actor.send({ type: 'features.dismiss' });
-              actor.send({ type: 'features.save' });
-            }}
+            variant="ghost"
+            isDisabled={changes === 0 || saving}
+            onPress={() => actor.send({ type: 'features.reset' })}
           >
-            {t('features.save')}
+            {t('features.editor.discard')}
           </Button>
-        )}
-        <Button
-          variant="ghost"
-          isDisabled={changes === 0 || saving}
-          onPress={() => actor.send({ type: 'features.reset' })}
-        >
-          {t('features.editor.discard')}
-        </Button>
-      </div>
+        </div>
+      )}
     </div>
   );
 }

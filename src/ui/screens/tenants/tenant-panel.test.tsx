@@ -140,6 +140,73 @@ describe('TenantPanel: features', () => {
   });
 });
 
+describe('TenantPanel: the features editor’s conflict notice', () => {
+  it('a stale answer stops the save, shows the other person’s change beside the unsaved ones, and "Reaplicar as minhas" saves them', async () => {
+    const api = fakeTenantsApi([central]);
+    const flags: Record<string, boolean> = { analytics: false, campaigns: false, chat: true, chatbot: false };
+    let version = 7;
+    const posts: Record<string, unknown>[] = [];
+    const listed = () =>
+      Object.entries(flags).map(([option, enabled]) => ({ option, enabled, tenantName: 'farmacia-central', version }));
+    api.override.set('GET /api/tenant/feature', () => json(200, listed()));
+    api.override.set('POST /api/tenant/feature', (request) => {
+      const body = request.body as { option: string; enabled: boolean; version?: number };
+      posts.push(body);
+      if (body.version !== version)
+        return json(409, {
+          error: 'stale',
+          message: 'changed since',
+          field: 'version',
+          version,
+          changes: [
+            {
+              id: 80,
+              at: '2026-11-28T10:00:00.000Z',
+              actor_name: 'Outra Pessoa',
+              actor_staff: true,
+              operation: 'tenant.feature',
+              changes: [{ field: 'analytics', before: 'false', after: 'true' }],
+            },
+          ],
+        });
+      flags[body.option] = body.enabled;
+      version += 1;
+      // Someone else turns analytics on right after the first feature is saved.
+      if (posts.length === 1) {
+        flags.analytics = true;
+        version += 1;
+      }
+      return json(200, { ...body, tenantName: 'farmacia-central', version: body.version + 1 });
+    });
+    await render(api);
+    const dialog = await openPanel('Funcionalidades');
+    await within(dialog).findByRole('checkbox', { name: 'Chat' });
+    for (const label of ['Campanhas', 'Chatbot'])
+      await keys.click(within(dialog).getByRole('checkbox', { name: label }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
+    const notice = await within(dialog).findByTestId('conflict-notice');
+    expect(within(notice).getByRole('heading', { name: 'Este registro foi alterado em outro lugar' })).toHaveFocus();
+    expect(notice).toHaveTextContent(/Outra Pessoa/);
+    expect(notice).toHaveTextContent(/Análises/);
+    expect(notice).toHaveTextContent(/Chatbot/);
+    // The feature saved before the stale answer shows as saved; the ticks are held and no save is offered.
+    expect(within(featureRow(dialog, 'Campanhas')).getByText('Salva')).toBeInTheDocument();
+    expect(within(dialog).getByRole('checkbox', { name: 'Chatbot' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Salvar alterações' })).toBeNull();
+    await keys.click(within(notice).getByRole('button', { name: 'Reaplicar as minhas' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent('Todas as funcionalidades foram salvas.'),
+    );
+    expect(posts.map((p) => [p.option, p.version])).toEqual([
+      ['campaigns', 7],
+      ['chatbot', 8],
+      ['chatbot', 9],
+    ]);
+    expect(flags).toEqual({ analytics: true, campaigns: true, chat: true, chatbot: true });
+    expect(within(dialog).getByRole('checkbox', { name: 'Análises' })).toBeChecked();
+  });
+});
+
 describe('TenantPanel: webhooks and analytics', () => {
   it('generates webhooks for two types, shows each result, and retries only the failed type', async () => {
     const api = fakeTenantsApi([central]);

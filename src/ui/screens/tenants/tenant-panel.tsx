@@ -30,10 +30,10 @@ export interface TenantPanelProps {
  */
 export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   const { t } = useTranslation();
-  const { clients, overlay, tenant } = useServices();
+  const { clients, overlay, tenant, bus } = useServices();
   const tenantName = panel.tenant ?? tenant();
   const staff = useSession(selectIsStaff);
-  const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay, staff } });
+  const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay, staff, bus } });
   const webhooks = useActorRef(webhookGenerationMachine, {
     input: { rest: clients.rest, tenantName, overlay, startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) },
   });
@@ -42,7 +42,9 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   });
   const saving = useSelector(features, (s) => s.matches('saving'));
   const unsaved = useSelector(features, (s) =>
-    s.matches('editing') || s.matches('done') ? changedFeatures(s.context).length : 0,
+    s.matches('editing') || s.matches('checking') || s.matches('done') || s.matches('conflict')
+      ? changedFeatures(s.context).length
+      : 0,
   );
   const generating = useSelector(webhooks, (s) => s.matches('running'));
   const syncing = useSelector(analytics, (s) => s.matches('syncing'));

@@ -8,6 +8,7 @@ import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
 import { NameDialog } from '../../../components/name-dialog';
+import { useRenameConflict } from '../../../components/conflict-notice/use-rename-conflict';
 import { StatusDot, type StatusDotProps } from '../../../components/status-dot';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
 import * as styles from './instances-panel.css';
@@ -99,9 +100,14 @@ function ConnectionDialog({ actor }: { actor: ConnectionsActor }) {
   const formError = useSelector(actor, (s) => s.context.actionError);
   const renaming = dialog?.kind === 'rename' ? dialog.record : null;
   const feedback = useMemo(() => ({ fieldErrors, formError }), [fieldErrors, formError]);
+  const { formKey, ...conflict } = useRenameConflict(actor, 'connection');
   return (
     <NameDialog
-      key={renaming ? `rename-${renaming.id}` : `create-${dialog?.kind === 'create' ? dialog.scope.instanceId : ''}`}
+      key={
+        renaming
+          ? `rename-${renaming.id}-${formKey}`
+          : `create-${dialog?.kind === 'create' ? dialog.scope.instanceId : ''}`
+      }
       isOpen={dialog !== null}
       onClose={() => actor.send({ type: 'records.close' })}
       isPending={busy}
@@ -115,8 +121,8 @@ function ConnectionDialog({ actor }: { actor: ConnectionsActor }) {
       hint={t('instances.connections.form.nameHint')}
       requiredMessage={t('instances.connections.errors.nameRequired')}
       submitLabel={t(renaming ? 'instances.connections.form.renameSubmit' : 'instances.connections.form.createSubmit')}
-      initialName={renaming?.name ?? ''}
       onSubmit={(name) => actor.send({ type: 'records.submit', name })}
+      {...conflict}
     />
   );
 }

@@ -36,9 +36,10 @@ export function PanelModal({
   isPending,
   onClose,
   children,
-}: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode }) {
+  size = 'sm',
+}: Omit<ShellProps, 'feedback'> & { title: string; children: ReactNode; size?: 'sm' | 'md' }) {
   return (
-    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size="sm">
+    <Modal title={title} isOpen={isOpen} onClose={onClose} isPending={isPending} size={size}>
       {children}
     </Modal>
   );
@@ -51,47 +52,78 @@ type InstanceFormProps = ShellProps & {
   /** Back-office staff: only they change the official and unlimited flags (shown disabled to others, with why). */
   staff: boolean;
   onSubmit: (fields: InstanceFields) => void;
+  /** The edit form's values as typed, kept by the machine (instances.machine.ts `draft`). */
+  draft?: InstanceFields | null;
+  onDraft?: (fields: InstanceFields) => void;
+  /** Raised when the machine replaces the values (a reload after a change elsewhere): the form starts again. */
+  formKey?: number;
+  /** The conflict notice (src/ui/components/conflict-notice/), shown above the fields. */
+  notice?: ReactNode;
+  /** The notice waits for a choice: the fields are held and no save is offered. */
+  locked?: boolean;
 };
 
 /**
  * Create (no `instance`) or edit an instance: name, official and unlimited flags, and, when editing,
  * whether it is activated. The machine sends only what changed.
  */
-export function InstanceFormDialog({ instance, onSubmit, staff, ...shell }: InstanceFormProps) {
+export function InstanceFormDialog({ instance, notice, formKey = 0, ...props }: InstanceFormProps) {
   const { t } = useTranslation();
   const title = instance ? t('instances.form.updateTitle', { name: instance.name }) : t('instances.form.createTitle');
   return (
-    <PanelModal title={title} {...shell}>
-      {/* Keyed by instance so reopening starts from the instance as it is now. */}
-      <InstanceForm key={instance?.id ?? 'new'} instance={instance} staff={staff} onSubmit={onSubmit} {...shell} />
+    <PanelModal
+      title={title}
+      isOpen={props.isOpen}
+      isPending={props.isPending}
+      onClose={props.onClose}
+      size={notice ? 'md' : 'sm'}
+    >
+      {notice}
+      {/* Keyed by instance so reopening starts from the instance as it is now (and again after a reload). */}
+      <InstanceForm key={`${instance?.id ?? 'new'}-${formKey}`} instance={instance} {...props} />
     </PanelModal>
   );
 }
 
-function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose }: InstanceFormProps) {
+function InstanceForm({
+  instance,
+  staff,
+  onSubmit,
+  isPending,
+  feedback,
+  onClose,
+  draft,
+  onDraft,
+  locked = false,
+}: InstanceFormProps) {
   const { t } = useTranslation();
   const billingNoteId = useId();
   // For anyone but staff the flags show what they are and cannot change (the server refuses it).
-  const billing = staff ? {} : { isDisabled: true, 'aria-describedby': billingNoteId };
+  const billing = staff && !locked ? {} : { isDisabled: true, ...(staff ? {} : { 'aria-describedby': billingNoteId }) };
   const [fields, setFields] = useState<InstanceFields>(
-    instance
-      ? {
-          name: instance.name,
-          activated: instance.activated,
-          isOfficial: instance.isOfficial,
-          isUnlimited: instance.isUnlimited,
-        }
-      : BLANK,
+    draft ??
+      (instance
+        ? {
+            name: instance.name,
+            activated: instance.activated,
+            isOfficial: instance.isOfficial,
+            isUnlimited: instance.isUnlimited,
+          }
+        : BLANK),
   );
   const { validationErrors, formError } = useInstanceFeedback(feedback);
-  const set = (change: Partial<InstanceFields>) => setFields((current) => ({ ...current, ...change }));
+  const set = (change: Partial<InstanceFields>) => {
+    const next = { ...fields, ...change };
+    setFields(next);
+    if (instance) onDraft?.(next);
+  };
   return (
     <Form
       formError={formError}
       validationErrors={validationErrors}
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(fields);
+        if (!locked) onSubmit(fields);
       }}
     >
       <TextField
@@ -100,6 +132,7 @@ function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose 
         name="name"
         value={fields.name}
         onChange={(name) => set({ name })}
+        isReadOnly={locked}
         isRequired
         maxLength={80}
         errorMessage={t('instances.errors.name')}
@@ -117,7 +150,7 @@ function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose 
         </p>
       )}
       {instance ? (
-        <Checkbox isSelected={fields.activated} onChange={(activated) => set({ activated })}>
+        <Checkbox isSelected={fields.activated} onChange={(activated) => set({ activated })} isDisabled={locked}>
           {t('instances.form.activated')}
         </Checkbox>
       ) : null}
@@ -125,9 +158,11 @@ function InstanceForm({ instance, staff, onSubmit, isPending, feedback, onClose 
         <Button variant="secondary" onPress={onClose} isDisabled={isPending}>
           {t('common.cancel')}
         </Button>
-        <Button type="submit" isPending={isPending}>
-          {t(instance ? 'instances.form.updateSubmit' : 'instances.form.createSubmit')}
-        </Button>
+        {locked ? null : (
+          <Button type="submit" isPending={isPending}>
+            {t(instance ? 'instances.form.updateSubmit' : 'instances.form.createSubmit')}
+          </Button>
+        )}
       </FormActions>
     </Form>
   );

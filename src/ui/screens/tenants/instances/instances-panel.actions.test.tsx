@@ -86,6 +86,60 @@ describe('InstancesPanel: create and update', () => {
     expect(toasts()).toEqual(['Instância Loja Centro 2 criada.']);
   });
 
+  it('a stale edit shows the other person’s change beside the typed one; "Reaplicar as minhas" saves it over theirs', async () => {
+    const user = setupUser();
+    const state: State = { instances: [instance(1)], connections: [] };
+    const { posts } = render(state, {
+      update: (request) => {
+        const body = request.body as { version?: number; name?: string };
+        const row = state.instances[0] as Instance;
+        if (body.version === row.version) {
+          const updated = { ...row, name: body.name ?? row.name, version: row.version + 1 };
+          state.instances = [updated];
+          return json(200, updated);
+        }
+        return json(409, {
+          error: 'stale',
+          message: 'changed since',
+          field: 'version',
+          version: row.version,
+          changes: [
+            {
+              id: 70,
+              at: '2026-11-28T10:00:00.000Z',
+              actor_name: 'Outra Pessoa',
+              actor_staff: false,
+              operation: 'instance.update',
+              changes: [{ field: 'activated', before: 'true', after: 'false' }],
+            },
+          ],
+        });
+      },
+    });
+    await screen.findByRole('listitem', { name: 'WhatsApp Loja 1' });
+    await user.click(screen.getByRole('button', { name: 'Editar WhatsApp Loja 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar WhatsApp Loja 1' });
+    // Someone else deactivates it meanwhile.
+    state.instances = [{ ...(state.instances[0] as Instance), activated: false, version: 2 }];
+    const name = within(dialog).getByRole('textbox', { name: /^Nome/ });
+    await user.clear(name);
+    await user.type(name, 'Balcão');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
+    const notice = await within(dialog).findByTestId('conflict-notice');
+    expect(within(notice).getByRole('heading', { name: 'Este registro foi alterado em outro lugar' })).toHaveFocus();
+    expect(notice).toHaveTextContent(/Outra Pessoa/);
+    expect(notice).toHaveTextContent(/Balcão/);
+    expect(within(dialog).queryByRole('button', { name: 'Salvar alterações' })).toBeNull();
+    expect(within(dialog).getByRole('textbox', { name: /^Nome/ })).toHaveAttribute('readonly');
+    await user.click(within(notice).getByRole('button', { name: 'Reaplicar as minhas' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts('/api/instance/update')).toEqual([
+      { id: 1, tenantName: TENANT, name: 'Balcão', version: 1 },
+      { id: 1, tenantName: TENANT, name: 'Balcão', version: 2 },
+    ]);
+    expect(state.instances[0]).toMatchObject({ name: 'Balcão', activated: false, version: 3 });
+  });
+
   it('edits an instance: only the changed fields are sent', async () => {
     const user = setupUser();
     const { posts } = render({ instances: [instance(1), instance(2)], connections: [] });
@@ -99,7 +153,9 @@ describe('InstancesPanel: create and update', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: 'Ativada' }));
     await user.click(within(dialog).getByRole('button', { name: 'Salvar alterações' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/instance/update')).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão', activated: false }]);
+    expect(posts('/api/instance/update')).toEqual([
+      { id: 1, tenantName: TENANT, name: 'Balcão', activated: false, version: 1 },
+    ]);
     expect(within(card('Balcão')).getByText('Desativada')).toBeInTheDocument();
     expect(toasts()).toEqual(['Instância Balcão salva.']);
   });

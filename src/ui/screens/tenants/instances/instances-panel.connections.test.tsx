@@ -84,7 +84,7 @@ describe('InstancesPanel: connections', () => {
       expect(within(connectionsList()).getByRole('button', { name: 'Ativar a conexão Balcão 2' })).toBeInTheDocument(),
     );
     expect(posts('/api/connection/update')).toEqual([
-      { tenantName: TENANT, id: 1, name: 'Balcão 2' },
+      { tenantName: TENANT, id: 1, name: 'Balcão 2', version: 1 },
       { tenantName: TENANT, id: 1, activated: false },
     ]);
     expect(state.connections[0]).toMatchObject({ name: 'Balcão 2', activated: false });

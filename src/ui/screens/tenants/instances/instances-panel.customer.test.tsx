@@ -63,6 +63,6 @@ describe('InstancesPanel: a customer administrador and the billing flags', () =>
     await user.type(name, 'Balcão');
     await user.click(within(dialog).getByRole('button', { name: /Salvar/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(posts('/api/instance/update')).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão' }]);
+    expect(posts('/api/instance/update')).toEqual([{ id: 1, tenantName: TENANT, name: 'Balcão', version: 1 }]);
   });
 });

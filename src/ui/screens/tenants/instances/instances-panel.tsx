@@ -8,12 +8,17 @@ import {
   selectBusy,
   selectDialog,
   selectFeedback,
+  selectConflictHeld,
   selectConnectionsActor,
   selectListStatus,
+  selectResolving,
+  unsavedInstanceFields,
   type Instance,
   type InstancesActor,
 } from '../../../../machines/instances/instances.machine';
 import { Button } from '../../../components/button';
+import { ConflictNotice } from '../../../components/conflict-notice/conflict-notice';
+import * as conflictStyles from '../../../components/conflict-notice/conflict-notice.css';
 import { EmptyState } from '../../../components/empty-state';
 import { ErrorState } from '../../../components/error-state';
 import { PlusIcon } from '../../../components/icons';
@@ -67,6 +72,11 @@ function Panel({ tenantName }: { tenantName: string }) {
   const busy = useSelector(actor, selectBusy);
   const target = useSelector(actor, (s) => s.context.target);
   const feedback = useSelector(actor, selectFeedback, sameFeedback);
+  const conflict = useSelector(actor, (s) => s.context.conflict);
+  const draft = useSelector(actor, (s) => s.context.draft);
+  const formKey = useSelector(actor, (s) => s.context.formKey);
+  const held = useSelector(actor, selectConflictHeld);
+  const resolving = useSelector(actor, selectResolving);
   const active = usePreferences((s) => s.context.activeInstance);
   const headingIds = { instances: useId(), connections: useId() };
   useOutcomeToast(actor);
@@ -180,6 +190,25 @@ function Panel({ tenantName }: { tenantName: string }) {
         isPending={busy}
         feedback={feedback}
         onClose={close}
+        draft={dialog === 'update' ? draft : null}
+        onDraft={(fields) => actor.send({ type: 'instances.updateDraft', fields })}
+        formKey={formKey}
+        locked={held}
+        notice={
+          dialog === 'update' && conflict ? (
+            <div className={conflictStyles.spaced}>
+              <ConflictNotice
+                conflict={conflict}
+                mine={target ? unsavedInstanceFields({ target, draft }) : []}
+                targetType="instance"
+                resolving={resolving}
+                onReapply={() => actor.send({ type: 'conflict.reapply' })}
+                onDiscard={() => actor.send({ type: 'conflict.discard' })}
+                onDismiss={() => actor.send({ type: 'conflict.dismiss' })}
+              />
+            </div>
+          ) : null
+        }
         onSubmit={(fields) =>
           dialog === 'update'
             ? actor.send({ type: 'instances.update', fields })
