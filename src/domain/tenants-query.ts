@@ -155,7 +155,9 @@ export function toPageRequest(query: TenantsQuery): TenantPageRequest {
 }
 
 /** The list's filters as the contract's fields (`TenantFilterRequest`), only those set. */
-export function tenantFilters(query: TenantsQuery): Pick<TenantPageRequest, 'plan' | 'feature' | 'feature_enabled'> {
+export function tenantFilters(
+  query: Pick<TenantsQuery, 'plan' | 'feature' | 'featureEnabled'>,
+): Pick<TenantPageRequest, 'plan' | 'feature' | 'feature_enabled'> {
   return {
     ...(query.plan === null ? {} : { plan: query.plan }),
     ...(query.feature === null ? {} : { feature: query.feature, feature_enabled: query.featureEnabled }),
