@@ -1,81 +1,33 @@
 import type pg from 'pg';
 import { check, fixed, percentile, since, type Check, type SuiteResult } from './lib/report';
+import { seededUser, settle, sqlArray, userColumns } from './lib/seed-users';
 import { cpuSeconds, loginOn, serverOnPostgres, withClient, type PostgresTarget } from './lib/servers';
 
 /**
  * The support desk's search at scale on PostgreSQL (docs/support-desk.md; server/src/support/search in
  * server/src/support/repository.ts `searchIds`): 100,000 users (quick: 10,000) over the demo tenants,
- * Brazilian names with accents, e-mails and usernames built from them, one in twenty deleted; then
+ * Brazilian names with accents, e-mails and usernames built from them (bench/lib/seed-users.ts, as the
+ * users list's bench), one in twenty deleted; then
  * `GET /api/support/users?q=` over HTTP, one request at a time, latency measured by the client (auth,
  * validation, the search and its page's details, JSON) → p50/p95 per query and per class (e-mail part,
  * name part, username, no match), the p95 budget on each class.
  */
-const FIRST = [
-  'José',
-  'João',
-  'Maria',
-  'Ana',
-  'Antônio',
-  'Francisco',
-  'Luíza',
-  'Márcia',
-  'Conceição',
-  'Sebastião',
-  'Paulo',
-  'Lúcia',
-  'Raimundo',
-  'Fátima',
-  'Gonçalo',
-  'Inês',
-  'Cláudio',
-  'Débora',
-  'Ênio',
-  'Úrsula',
-];
-const LAST = [
-  'Silva',
-  'Santos',
-  'Oliveira',
-  'Souza',
-  'Conceição',
-  'Araújo',
-  'Gonçalves',
-  'Assunção',
-  'Brandão',
-  'Magalhães',
-  'Simões',
-  'Guimarães',
-  'Falcão',
-  'Estêvão',
-  'Pereira',
-  'Lima',
-  'Carvalho',
-  'Ribeiro',
-  'Almeida',
-  'Nóbrega',
-];
 const DOMAINS = ['gmail.com', 'hotmail.com', 'drogaria-bem-estar.com.br', 'farmaciavida.com.br', 'outlook.com'];
-
-const arrayLiteral = (items: readonly string[]) => `array[${items.map((w) => `'${w}'`).join(',')}]`;
-/** The ASCII form of a name, as people type it into e-mails and usernames. */
-const ascii = (expression: string) => `translate(lower(${expression}), 'áàâãéêíóôõúüç', 'aaaaeeiooouuc')`;
 
 async function seedUsers(client: pg.Client, users: number): Promise<number> {
   const started = Date.now();
   await client.query('begin');
   await client.query(`set local session_replication_role = replica`);
-  const first = `(${arrayLiteral(FIRST)})[1 + g % ${FIRST.length}]`;
-  const last = `(${arrayLiteral(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}]`;
-  const second = `(${arrayLiteral(LAST)})[1 + (g / 7) % ${LAST.length}]`;
+  const user = userColumns('g');
   // Over the demo tenants and roles, round robin; no user limit applies to rows written here.
   await client.query(
     `with t as (select array_agg(id order by id) as ids from tenants),
           r as (select id from roles where name = 'operador')
      insert into users (tenant_id, role_id, name, username, email, password_hash, deleted_at, email_reserved, created_at)
      select t.ids[1 + g % array_length(t.ids, 1)], r.id,
-            ${first} || ' ' || ${second} || ' ' || ${last},
-            left(${ascii(first)} || '.' || ${ascii(last)} || '.' || g, 40),
-            ${ascii(first)} || '.' || ${ascii(last)} || g || '@' || (${arrayLiteral(DOMAINS)})[1 + ((g::bigint * 2654435761) % 1009) % ${DOMAINS.length}],
+            ${user.name},
+            ${user.username},
+            ${user.emailLocal} || '@' || (${sqlArray(DOMAINS)})[1 + ((g::bigint * 2654435761) % 1009) % ${DOMAINS.length}],
             'bench-not-a-hash',
             case when g % 20 = 0 then now() - (g % 300) * interval '1 day' else null end,
             g % 20 = 0,
@@ -84,15 +36,7 @@ async function seedUsers(client: pg.Client, users: number): Promise<number> {
     [users],
   );
   await client.query('commit');
-  // As bench/scale-seed.ts: measure the state a running database is in, with statistics and the
-  // visibility map that autovacuum brings minutes after a bulk load.
-  for (let pass = 0; pass < 3; pass++) {
-    await client.query('vacuum (analyze) users');
-    const { rows } = await client.query<{ pages: number; visible: number }>(
-      `select relpages as pages, relallvisible as visible from pg_class where relname = 'users'`,
-    );
-    if ((rows[0]?.visible ?? 0) >= (rows[0]?.pages ?? 0)) break;
-  }
+  await settle(client);
   return (Date.now() - started) / 1000;
 }
 
@@ -104,16 +48,10 @@ interface SearchCase {
 
 /** What the seed writes for user `g`, to search for users that exist. */
 function seeded(g: number) {
-  const plain = (text: string) =>
-    text
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase();
-  const first = plain(FIRST[g % FIRST.length] ?? '');
-  const last = plain(LAST[Math.floor(g / FIRST.length) % LAST.length] ?? '');
+  const user = seededUser(g);
   return {
-    email: `${first}.${last}${g}@${DOMAINS[Number((BigInt(g) * 2654435761n) % 1009n) % DOMAINS.length]}`,
-    username: `${first}.${last}.${g}`.slice(0, 40),
+    email: `${user.emailLocal}@${DOMAINS[Number((BigInt(g) * 2654435761n) % 1009n) % DOMAINS.length]}`,
+    username: user.username,
   };
 }
 

@@ -6,6 +6,7 @@ import { writeStoredSession, type StoredSession } from '../machines/session/sess
 import { USER } from '../machines/test-support/session-fakes';
 import { fakeServer, flush, gqlData, json, operationOf, type SeenRequest } from '../machines/test-support/fake-fetch';
 import { fakeSockets } from '../machines/test-support/socket-fakes';
+import { DeleteUserDocument, UpdateUserDocument } from '../generated/graphql';
 
 let services: AppServices | undefined;
 afterEach(() => {
@@ -289,5 +290,32 @@ describe('createAppServices: leaving the page', () => {
     expect(sent()).toEqual([]);
     expect(services.session.getSnapshot().hasTag('refreshing')).toBe(false);
     expect(window.localStorage.getItem('accessToken')).toBe('stored-token');
+  });
+});
+
+describe('createAppServices: the audit record a change names (docs/lists.md, Undo on the server)', () => {
+  it("notes `x-audit-record` of a GraphQL change's answer for its toast, as of a REST one", async () => {
+    storeSignedIn();
+    const server = fakeServer((request) => {
+      const operation = operationOf(request)?.name;
+      if (operation === 'updateUser')
+        return json(200, { data: { updateUser: { id: 7 } } }, { 'x-audit-record': '314' });
+      if (operation === 'deleteUser')
+        return json(200, { data: null, errors: [{ message: 'NOT_FOUND', extensions: { code: 'NOT_FOUND' } }] }, {});
+      if (request.path === '/api/auth/userInfo') return json(200, { user: USER, has_permission_routes: [] });
+      return json(200, []);
+    });
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      createSocket: fakeSockets().create,
+    });
+    const { graphql, auditRecords } = services.clients;
+    await graphql.execute(UpdateUserDocument, { id: 7, name: 'Nome Novo' });
+    expect(auditRecords?.take()).toBe(314);
+    expect(auditRecords?.take()).toBeNull();
+    await graphql.execute(DeleteUserDocument, { id: 7 }).catch(() => undefined);
+    expect(auditRecords?.take()).toBeNull();
   });
 });

@@ -178,7 +178,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   // before the sign-in, which the page fetches it for while idle (`preloadSignIn`); a stored session
   // loads it with its first request (the profile), beside the main layout's chunk.
   const loadRestCode = () => importWithTimeout(() => import('../api/create-rest-client'));
-  // Each REST answer that names its change's audit record notes it, for the change's toast (docs/lists.md, Undo).
+  // Each REST or GraphQL answer that names its change's audit record (`x-audit-record`) notes it, for the
+  // change's toast (docs/lists.md, Undo on the server).
   const auditRecords = createRecentAuditRecords();
   const lazyRest = lazyRestClient(() =>
     loadRestCode().then(({ createRestClient }) =>
@@ -186,7 +187,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ),
   );
   const rest = lazyRest.client;
-  const graphql = createGraphqlClient({ url: graphqlUrl, fetch: counted });
+  const graphql = createGraphqlClient({ url: graphqlUrl, fetch: noteAuditRecords(counted, auditRecords) });
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
   // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).

@@ -25,7 +25,7 @@ const queryArb: fc.Arbitrary<TenantsQuery> = fc
     search: fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => Array.from(s).length <= MAX_SEARCH_LENGTH),
     sortName: fc.constantFrom(...TENANT_SORT_NAMES),
     sortType: fc.constantFrom('ASC' as const, 'DESC' as const),
-    deleted: fc.boolean(),
+    deleted: fc.constantFrom('live' as const, 'only' as const, 'all' as const),
     plan: fc.constantFrom(null, ...TENANT_PLANS),
     feature: fc.constantFrom(null, 'chat', 'chatbot', 'webhooks'),
     featureEnabled: fc.boolean(),
@@ -57,7 +57,7 @@ describe('tenants query in the address', () => {
       search: '',
       sortName: 'id',
       sortType: 'DESC',
-      deleted: false,
+      deleted: 'live',
       plan: null,
       feature: null,
       featureEnabled: true,
@@ -73,12 +73,15 @@ describe('tenants query in the address', () => {
       search: 'farmácia',
       sortName: 'name',
       sortType: 'DESC',
-      deleted: true,
+      deleted: 'only',
       plan: null,
       feature: null,
       featureEnabled: true,
     });
     expect(serializeTenantsQuery(query)).toBe('page=2&limit=10&search=farm%C3%A1cia&sort=-name&view=deleted');
+    expect(parseTenantsQuery('view=all').deleted).toBe('all');
+    expect(serializeTenantsQuery({ ...DEFAULT_TENANTS_QUERY, deleted: 'all' })).toBe('view=all');
+    expect(parseTenantsQuery('view=todos').deleted).toBe('live');
     expect(parseTenantsQuery('sort=plan').sortType).toBe('ASC');
     expect(parseTenantsQuery('sort=-password').sortName).toBe('id');
     expect(parseTenantsQuery('page=0&limit=101').page).toBe(1);
@@ -118,7 +121,7 @@ describe('tenants query in the address', () => {
     expect(query).toMatchObject({ plan: 'starter', feature: 'chat', featureEnabled: false });
     expect(serializeTenantsQuery(query)).toBe('plan=starter&feature=chat&feature_enabled=false');
     expect(toPageRequest(query)).toMatchObject({ plan: 'starter', feature: 'chat', feature_enabled: false });
-    expect(toExportQuery({ ...query, deleted: true })).toEqual({
+    expect(toExportQuery({ ...query, deleted: 'only' })).toEqual({
       search: '',
       sort_name: 'id',
       sort_type: 'DESC',
@@ -146,7 +149,7 @@ describe('tenants query in the address', () => {
         search: 'x',
         sortName: 'plan',
         sortType: 'ASC',
-        deleted: true,
+        deleted: 'only',
       }),
     ).toEqual({
       filter_users: false,
@@ -157,6 +160,12 @@ describe('tenants query in the address', () => {
       sort_type: 'ASC',
       only_deleted: true,
     });
+    // The all view: the server's `deleted: all` (only_deleted false, which never contradicts it).
+    expect(toPageRequest({ ...DEFAULT_TENANTS_QUERY, deleted: 'all' })).toMatchObject({
+      only_deleted: false,
+      deleted: 'all',
+    });
+    expect(toExportQuery({ ...DEFAULT_TENANTS_QUERY, deleted: 'all' })).toMatchObject({ deleted: 'all' });
   });
 });
 
@@ -183,13 +192,18 @@ describe('nextQuery', () => {
     });
     expect(nextQuery({ ...base, sortType: 'ASC' }, '', { type: 'tenants.sort', sortName: 'id' }).sortType).toBe('DESC');
     expect(nextQuery(base, '', { type: 'tenants.sort', sortName: 'plan', sortType: 'DESC' }).sortType).toBe('DESC');
-    expect(nextQuery(base, '', { type: 'tenants.view', deleted: true })).toEqual({ ...base, deleted: true, page: 1 });
-    expect(nextQuery(base, '', { type: 'tenants.view', deleted: false })).toEqual(base);
+    expect(nextQuery(base, '', { type: 'tenants.view', deleted: 'only' })).toEqual({
+      ...base,
+      deleted: 'only',
+      page: 1,
+    });
+    expect(nextQuery(base, '', { type: 'tenants.view', deleted: 'all' })).toEqual({ ...base, deleted: 'all', page: 1 });
+    expect(nextQuery(base, '', { type: 'tenants.view', deleted: 'live' })).toEqual(base);
     expect(nextQuery(base, 'farm', { type: 'tenants.page', page: 2 })).toEqual({ ...base, search: 'farm', page: 2 });
-    expect(nextQuery(base, 'farm', { type: 'tenants.view', deleted: true })).toEqual({
+    expect(nextQuery(base, 'farm', { type: 'tenants.view', deleted: 'only' })).toEqual({
       ...base,
       search: 'farm',
-      deleted: true,
+      deleted: 'only',
       page: 1,
     });
   });

@@ -1,7 +1,8 @@
 import type { components } from '../generated/openapi';
 
 /**
- * The tenants list view as it lives in the address (`?page=2&search=farm&sort=-name&view=deleted`),
+ * The tenants list view as it lives in the address (`?page=2&search=farm&sort=-name&view=deleted`;
+ * `view=all` lists live and deleted tenants together, docs/lists.md, Filters and export),
  * so a link or a reload restores it. A pure parse/serialize pair: the machine keeps a
  * {@link TenantsQuery}, the view writes {@link serializeTenantsQuery} into the URL.
  */
@@ -35,8 +36,12 @@ export interface TenantsQuery {
   search: string;
   sortName: TenantSortName;
   sortType: SortDirection;
-  /** The deleted-tenants view (for restore) instead of the active list. */
-  deleted: boolean;
+  /**
+   * Which tenants by deletion, as the server's `deleted` (contracts/openapi.yaml `TenantDeletedFilter`):
+   * `live` the active list, `only` the deleted tenants (for restore), `all` both, deleted rows marked.
+   * Only staff are offered anything but `live`.
+   */
+  deleted: TenantDeleted;
   /** Only tenants on this plan; null: any (docs/lists.md, Filters and export). */
   plan: TenantPlan | null;
   /** Only tenants with this feature on (`featureEnabled`) or off; null: any. */
@@ -45,6 +50,9 @@ export interface TenantsQuery {
 }
 
 export type TenantPlan = NonNullable<TenantPageRequest['plan']>;
+export type TenantDeleted = NonNullable<TenantPageRequest['deleted']>;
+/** The address's `view` of each value but the default (`view=deleted` kept for existing links). */
+const VIEW_OF: Readonly<Record<Exclude<TenantDeleted, 'live'>, string>> = { only: 'deleted', all: 'all' };
 export const TENANT_PLANS = ['starter', 'professional', 'enterprise'] as const satisfies readonly TenantPlan[];
 /** A feature option as the contract allows it (`FeatureOption`). */
 const FEATURE_OPTION = /^[a-z][a-z0-9_-]{1,39}$/;
@@ -56,7 +64,7 @@ export const DEFAULT_TENANTS_QUERY: Readonly<TenantsQuery> = Object.freeze({
   search: '',
   sortName: 'id',
   sortType: 'DESC',
-  deleted: false,
+  deleted: 'live',
   plan: null,
   feature: null,
   featureEnabled: true,
@@ -101,7 +109,7 @@ export function parseTenantsQuery(search: string): TenantsQuery {
     search: clampSearch(params.get('search') ?? DEFAULT_TENANTS_QUERY.search),
     sortName: validSort ? sortName : DEFAULT_TENANTS_QUERY.sortName,
     sortType: validSort ? (descending ? 'DESC' : 'ASC') : DEFAULT_TENANTS_QUERY.sortType,
-    deleted: params.get('view') === 'deleted',
+    deleted: params.get('view') === 'deleted' ? 'only' : params.get('view') === 'all' ? 'all' : 'live',
     plan: (TENANT_PLANS as readonly string[]).includes(params.get('plan') ?? '')
       ? (params.get('plan') as TenantPlan)
       : null,
@@ -122,7 +130,7 @@ export function serializeTenantsQuery(query: TenantsQuery): string {
   if (query.search !== d.search) params.set('search', query.search);
   if (query.sortName !== d.sortName || query.sortType !== d.sortType)
     params.set('sort', `${query.sortType === 'DESC' ? '-' : ''}${query.sortName}`);
-  if (query.deleted) params.set('view', 'deleted');
+  if (query.deleted !== 'live') params.set('view', VIEW_OF[query.deleted]);
   if (query.plan !== null) params.set('plan', query.plan);
   if (query.feature !== null) {
     params.set('feature', query.feature);
@@ -140,13 +148,16 @@ export function toPageRequest(query: TenantsQuery): TenantPageRequest {
     search: query.search,
     sort_name: query.sortName,
     sort_type: query.sortType,
-    only_deleted: query.deleted,
+    only_deleted: query.deleted === 'only',
+    ...(query.deleted === 'all' ? { deleted: 'all' as const } : {}),
     ...tenantFilters(query),
   };
 }
 
 /** The list's filters as the contract's fields (`TenantFilterRequest`), only those set. */
-export function tenantFilters(query: TenantsQuery): Pick<TenantPageRequest, 'plan' | 'feature' | 'feature_enabled'> {
+export function tenantFilters(
+  query: Pick<TenantsQuery, 'plan' | 'feature' | 'featureEnabled'>,
+): Pick<TenantPageRequest, 'plan' | 'feature' | 'feature_enabled'> {
   return {
     ...(query.plan === null ? {} : { plan: query.plan }),
     ...(query.feature === null ? {} : { feature: query.feature, feature_enabled: query.featureEnabled }),
@@ -159,7 +170,7 @@ export function toExportQuery(query: TenantsQuery) {
     search: query.search,
     sort_name: query.sortName,
     sort_type: query.sortType,
-    deleted: query.deleted ? ('only' as const) : ('live' as const),
+    deleted: query.deleted,
     ...tenantFilters(query),
   };
 }
@@ -169,7 +180,7 @@ export type TenantsQueryChange =
   | { type: 'tenants.page'; page: number }
   | { type: 'tenants.limit'; limit: number }
   | { type: 'tenants.sort'; sortName: TenantSortName; sortType?: SortDirection }
-  | { type: 'tenants.view'; deleted: boolean }
+  | { type: 'tenants.view'; deleted: TenantDeleted }
   | { type: 'tenants.filter'; plan?: TenantPlan | null; feature?: string | null; featureEnabled?: boolean }
   | { type: 'tenants.location'; search: string };
 

@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiLogin } from './support/api';
 import { signIn, submitLogin, tenantPath } from './support/app';
+import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { createTenant, uniquePrefix } from './support/tenants';
@@ -11,6 +13,7 @@ const grid = (page: Page) => page.getByRole('grid', { name: t('tenants.screen.he
 /** Tenant names in the order the table shows them (row headers). */
 const shownNames = (page: Page) => grid(page).getByRole('rowheader');
 const query = (page: Page) => new URL(page.url()).searchParams;
+const SHOTS = resolve(import.meta.dirname, '../../screenshots');
 
 test.describe('tenants', () => {
   test('paging, search, sort and the address that restores them', async ({ page, app }) => {
@@ -125,6 +128,60 @@ test.describe('tenants', () => {
     await views.getByText(t('tenants.views.active'), { exact: true }).click();
     await expect(shownNames(page)).toHaveText([name]);
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+  });
+});
+
+test.describe('tenants: the all view (staff)', () => {
+  // axe is injected as a script (tests/e2e/support/axe.ts).
+  test.use({ bypassCSP: true });
+
+  test('the all view lists live and deleted tenants, the deleted marked with their Restaurar, and stays in the address', async ({
+    page,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const prefix = uniquePrefix('all');
+    const live = await createTenant(api, `${prefix}-a`);
+    const gone = await createTenant(api, `${prefix}-b`);
+    const listed = await api.rest<{ data: { id: number; name: string }[] }>('POST', '/api/tenant/paginated', {
+      search: gone,
+      pagination_limit: 10,
+    });
+    const goneId = listed.data.find((x) => x.name === gone)?.id;
+    await api.rest('POST', '/api/tenant/delete', { id: goneId });
+    await signIn(page, app.origin, app.admin, `/tenants?search=${prefix}&sort=name`);
+    await expect(shownNames(page)).toHaveText([live]);
+
+    const views = page.getByRole('radiogroup', { name: t('tenants.screen.viewLabel') });
+    await views.getByText(t('tenants.views.all'), { exact: true }).click();
+    await expect.poll(() => query(page).get('view')).toBe('all');
+    await expect(shownNames(page)).toHaveCount(2);
+    const goneRow = grid(page).getByRole('row').filter({ hasText: gone });
+    await expect(goneRow).toContainText(t('tenants.screen.deletedMark'));
+    await expect(grid(page).getByRole('row').filter({ hasText: live })).not.toContainText(
+      t('tenants.screen.deletedMark'),
+    );
+    for (const theme of ['light', 'dark'] as const) {
+      await useTheme(page, theme);
+      expect(await seriousViolations(page)).toEqual([]);
+      for (const [width, height] of [
+        [1366, 768],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.screenshot({ path: `${SHOTS}/tenants-all-view-${theme}-${width}x${height}.png` });
+      }
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // A reload keeps the view.
+    await page.reload();
+    await expect(shownNames(page)).toHaveCount(2);
+    await goneRow.getByRole('button', { name: t('tenants.screen.actions.restoreNamed', { name: gone }) }).click();
+    await expect(toast(page, t('tenants.notices.restored'))).toBeVisible();
+    // Restored, it stays in the list, no longer marked.
+    await expect(goneRow).not.toContainText(t('tenants.screen.deletedMark'));
+    await expect(shownNames(page)).toHaveCount(2);
+    expect(query(page).get('view')).toBe('all');
   });
 });
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiLogin } from './support/api';
-import { signIn } from './support/app';
+import { signIn, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { escapeRegExp, t } from './support/i18n';
@@ -11,7 +11,7 @@ import { createUser, createUserWithRole } from './support/users';
 
 /**
  * Undo on the server (docs/lists.md, Undo on the server) in Chromium over the real server: a user's block
- * undone from its toast; a tenant's plan change undone from the audit log, after a reload, by another
+ * undone from its toast; a user's edit saved over GraphQL undone from its toast; a tenant's plan change undone from the audit log, after a reload, by another
  * administrador. axe on the toast and on the detail, light and dark; screenshots of the detail's outcome.
  */
 
@@ -61,6 +61,50 @@ test.describe('undo', () => {
       await expect(undone.getByRole('button', { name: t('undo.action'), exact: true })).toBeVisible();
     });
   }
+
+  test('a user edited through the form (GraphQL), undone from the toast; after a reload the audit record says it was undone', async ({
+    page,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const user = await createUser(api, 'undoform', 'Pharm#cy!Blue');
+    await signIn(page, app.origin, app.admin, `/users?q=${encodeURIComponent(user.name)}`);
+    await userRow(page, user.name)
+      .getByRole('button', { name: t('users.actions.editNamed', { name: user.name }) })
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('users.form.editTitle', { name: user.name }) });
+    await dialog.getByRole('textbox', { name: t('users.form.name'), exact: true }).fill(`${user.name} Lima`);
+    // The save goes over GraphQL (src/machines/users/users-actors.ts `updateUser`), whose answer names its record.
+    // (Chromium hands Playwright no body of the client's fetch: the answer is told by its header.)
+    const saved = page.waitForResponse((r) => r.url().endsWith('/graphql') && 'x-audit-record' in r.headers());
+    await dialog.getByRole('button', { name: t('users.form.submitSave'), exact: true }).click();
+    const record = Number((await saved).headers()['x-audit-record']);
+    expect(Number.isInteger(record) && record > 0).toBe(true);
+    const updated = toast(page, t('users.notices.updated'));
+    await expect(updated).toBeVisible();
+    const answered = page.waitForResponse((r) => r.url().endsWith(`/api/audit/${record}/undo`));
+    await updated.getByRole('button', { name: t('undo.action'), exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    await expect(toast(page, t('undo.toast.undone'))).toBeVisible();
+    // The old name is back, on the server and in the list.
+    const users = await api.rest<{ id: number; name: string }[]>('GET', '/api/users');
+    expect(users.find((u) => u.id === user.id)?.name).toBe(user.name);
+    await expect(userRow(page, user.name)).toBeVisible();
+
+    // After a reload the record of the edit says it was undone and offers nothing more.
+    await page.goto(`${app.origin}${tenantPath('/audit?operation=user.update')}`);
+    await page.reload();
+    // Newest first: the undo's record (itself a user.update), then the edit's.
+    const rows = page
+      .getByRole('grid', { name: t('audit.tableLabel') })
+      .getByRole('row')
+      .filter({ hasText: user.name });
+    await expect(rows).toHaveCount(2);
+    await rows.last().getByRole('button').click();
+    const detail = page.getByRole('dialog', { name: detailName });
+    await expect(detail).toContainText(t('undo.detail.undoneBy', { id: '§' }).split('§')[0]!);
+    await expect(detail.getByRole('button', { name: t('undo.action'), exact: true })).toHaveCount(0);
+  });
 
   for (const theme of ['light', 'dark'] as const) {
     test(`${theme}: a tenant's plan changed, reload, undone from the audit log by another administrador`, async ({

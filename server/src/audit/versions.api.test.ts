@@ -414,7 +414,11 @@ describe.each([
       updateUser(id: $id, name: $name, version: $version) { id name version }
     }`;
     const saved = await graphql('backoffice', UPDATE_USER, { id: user.id, name: 'Primeira', version: 1 });
-    expect(saved.body).toEqual({ data: { updateUser: { id: user.id, name: 'Primeira', version: 2 } } });
+    expect(saved.body).toEqual({
+      data: { updateUser: { id: user.id, name: 'Primeira', version: 2 } },
+      // The change's audit record (server/src/graphql/audit-records.ts).
+      extensions: { auditRecords: { updateUser: expect.any(Number) } },
+    });
     const refused = await graphql('backoffice', UPDATE_USER, { id: user.id, name: 'Segunda', version: 1 });
     const errors = refused.body.errors as { extensions: Record<string, unknown> }[];
     expect(errors[0]?.extensions).toMatchObject({ code: 'STALE', field: 'version', version: 2 });

@@ -18,6 +18,8 @@ import { NUL_MESSAGE, nulIn } from '../plugins/nul';
 import type { Services } from '../services';
 import { DomainError } from '../base/domain-error';
 import type { TenantRef } from '../tenants/scope';
+import { AUDIT_RECORD_HEADER } from '../plugins/audit-record-header';
+import { auditRecordHeaderOf, auditRecordsExtension, namingRecords } from './audit-records';
 import { graphiqlPage } from './graphiql';
 import { assertEveryFieldMapped, META_FIELDS, operationOfField } from './field-policies';
 import { givenArguments, readingOf, type OperationKind, type Plan, type RootField } from './request-reading';
@@ -79,7 +81,8 @@ export function buildGraphqlSchema(deps: GraphqlDeps): GraphQLSchema {
     typeDefs,
     resolvers: {
       Query: recordingDenials(Query, 'query', deps.services),
-      Mutation: recordingDenials(Mutation, 'mutation', deps.services),
+      // Each change names the audit record it wrote (./audit-records.ts).
+      Mutation: namingRecords(recordingDenials(Mutation, 'mutation', deps.services)),
     },
   });
 }
@@ -107,7 +110,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
     batching: false,
     logging,
     maskedErrors: { maskError: maskUnexpected, isDev: false },
-    plugins: [contractStatuses, limits, ...(config.production ? [noIntrospection()] : [])],
+    plugins: [contractStatuses, limits, auditRecordsExtension, ...(config.production ? [noIntrospection()] : [])],
   });
 
   const states = new WeakMap<FastifyRequest, GraphqlContext>();
@@ -339,6 +342,9 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
+      // As a REST change's answer (server/src/plugins/audit-record-header.ts), when it is one change's whole answer.
+      const record = auditRecordHeaderOf(request);
+      if (record !== undefined && response.status < 300) reply.header(AUDIT_RECORD_HEADER, String(record));
       reply.status(response.status);
       return reply.send(response.body);
     },

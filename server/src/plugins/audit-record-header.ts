@@ -6,8 +6,8 @@ import { withRequestRecords, type RequestRecords } from '../base/request-records
  * record the request's changes wrote, which the SPA offers to undo in its toast. One place for every
  * operation: each REST request runs in a scope of server/src/base/request-records.ts, the audit trail
  * notes what each committed transaction wrote (server/src/audit/trail.ts), and the header goes on a
- * successful answer that wrote any. GraphQL answers never carry it (bulk, export, views and undo are
- * REST only, docs/lists.md).
+ * successful answer that wrote any. GraphQL answers name theirs per root field, and carry this header
+ * when they are one change's whole answer (server/src/graphql/audit-records.ts).
  */
 export const AUDIT_RECORD_HEADER = 'x-audit-record';
 

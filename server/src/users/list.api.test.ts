@@ -411,6 +411,58 @@ describe.each([
     }
   });
 
+  it('pages the role and department sorts group by group as the joined sort orders them, roles of one name merged', async () => {
+    // Its own tenant: three roles, two of them showing one name, two departments and none, a few deleted.
+    const tenant = await createTenant('lista-grupos', '11.555.999/0001-50');
+    const operator = roles[OPERATOR_ROLE];
+    const twin = await t.db
+      .insertInto('roles')
+      .values({ name: 'operador-gemeo', display_name: operator?.display ?? 'Operador' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const roleIds = [operator?.id ?? 0, roles[ADMIN_ROLE]?.id ?? 0, twin.id];
+    const deps = await t.db
+      .insertInto('departments')
+      .values([
+        { tenant_id: tenant.id, name: 'Vendas' },
+        { tenant_id: tenant.id, name: 'Atendimento' },
+      ])
+      .returning('id')
+      .execute();
+    const names = FIRST.flatMap((f) => LAST.slice(0, 3).map((l) => `${f} ${l}`));
+    for (const [i, name] of names.entries())
+      await t.db
+        .insertInto('users')
+        .values({
+          tenant_id: tenant.id,
+          role_id: roleIds[i % 3] ?? 0,
+          department_id: i % 3 === 1 ? null : (deps[i % 2]?.id ?? null),
+          // Repeated names: the tie-break by id within a group.
+          name: i % 7 === 0 ? 'Nome Repetido' : name,
+          username: `grupo.${i}`,
+          email: `grupo${i}@lista-grupos.local`,
+          password_hash: 'not-a-hash',
+          blocked: i % 4 === 0,
+          deleted_at: i % 10 === 9 ? new Date() : null,
+        })
+        .execute();
+    for (const sort of ['role', 'department'] as const)
+      for (const dir of ['asc', 'desc'] as const)
+        for (const filter of [{}, { blocked: false }, { department: 'none' as const }]) {
+          const label = `${sort} ${dir} ${JSON.stringify(filter)}`;
+          // The reference: every id, read with the joins and sorted by the database (allIds).
+          const { ids: want } = await userListQueries(t.db, tenant.id, filter, { sort, dir }).allIds();
+          expect(want.length, label).toBeGreaterThan(3);
+          const seen: number[] = [];
+          for (let page = 1; page <= Math.ceil(want.length / 3) + 1; page++) {
+            const queries = userListQueries(t.db, tenant.id, filter, { sort, dir });
+            expect(await queries.count(), label).toBe(want.length);
+            seen.push(...(await queries.pageIds(page, 3)));
+          }
+          expect(seen, label).toEqual(want);
+        }
+  });
+
   it("never answers another tenant's users: a customer sees its own, cannot name another tenant, and their department filters nothing in", async () => {
     const own = await page({ tenantName: undefined, limit: 100 }, customerAdmin);
     const ownIds = new Set(

@@ -5,11 +5,15 @@ import { checkAll, invalid } from '../base/domain-error';
 /**
  * The users list filtered and sorted on the server (docs/lists.md, Filters and export): one tenant's live
  * users, narrowed by the filters, in the asked order with ties by name then id in the same direction.
- * One query shape serves the page (offset), every id ("select all N matching") and the export (keyset
- * pages after the last row read), so the three always agree on who matches and in which order.
+ * One filter serves the page (offset), every id ("select all N matching") and the export (keyset
+ * pages after the last row read), so the three always agree on who matches; the order is the joined
+ * sort's (role and department by the names they show), which the page reaches without the join.
  *
  * Indexes (migration 0021): the tenant's live users by name hold every filtered column, so a filter walks
- * that index in the answer's order without reading a table row; e-mail and presence have their own.
+ * that index in the answer's order without reading a table row; e-mail and presence have their own. A page
+ * counts and reads the users alone (no join: the count of 100,000 entries is an index-only scan), and the
+ * role and department sorts walk their groups (below) over `users_list_role_idx` / `_department_idx`
+ * (docs/performance.md, Users list).
  */
 
 export const USER_SORTS = ['name', 'email', 'role', 'department', 'presence'] as const;
@@ -110,14 +114,22 @@ function orderColumns(sort: UserSortName): Expression<unknown>[] {
 /** Where the previous keyset page ended: the values of {@link orderColumns} of its last row. */
 export type UserCursor = readonly unknown[];
 
+/**
+ * A group of the role (department) sort: the roles that show one name (a department, or "no department",
+ * which sorts as the empty name). A page of those sorts walks the groups in name order, reading each
+ * one's users by name from its index (migration 0021 `users_list_role_idx`, `users_list_department_idx`)
+ * and counting only the groups a deep page skips whole, instead of joining and sorting every matching user
+ * for 25 of them (docs/performance.md, Users list sorts).
+ */
+interface SortGroup {
+  /** The role ids (department ids) of the group; `null` stands for "no department". */
+  ids: (number | null)[];
+}
+
 export function userListQueries(db: Kysely<Database>, tenantId: number, filter: UserListFilter, order: UserListSort) {
-  const matching = () => {
-    let q = db
-      .selectFrom('users as u')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .leftJoin('departments as d', 'd.id', 'u.department_id')
-      .where('u.tenant_id', '=', tenantId)
-      .where('u.deleted_at', 'is', null);
+  /** The tenant's live users the filters keep, without the joins: what counting and paging need. */
+  const filtered = () => {
+    let q = db.selectFrom('users as u').where('u.tenant_id', '=', tenantId).where('u.deleted_at', 'is', null);
     if (filter.q !== undefined)
       q = q.where(sql<SqlBool>`u.support_search like '%' || support_fold(${likeLiteral(filter.q)}) || '%'`);
     if (filter.role !== undefined) q = q.where('u.role_id', '=', filter.role);
@@ -128,6 +140,9 @@ export function userListQueries(db: Kysely<Database>, tenantId: number, filter: 
     if (filter.twoFactor !== undefined) q = q.where('u.two_factor_enabled', '=', filter.twoFactor);
     return q;
   };
+  /** The same users with their role and department, for the columns and sorts that read their names. */
+  const matching = () =>
+    filtered().innerJoin('roles as r', 'r.id', 'u.role_id').leftJoin('departments as d', 'd.id', 'u.department_id');
   const columns = orderColumns(order.sort);
   const dir = sql.raw(order.dir);
   const orderBy = sql.join(
@@ -135,22 +150,87 @@ export function userListQueries(db: Kysely<Database>, tenantId: number, filter: 
     sql`, `,
   );
 
+  const grouped = order.sort === 'role' || order.sort === 'department';
+  const groupColumn = order.sort === 'role' ? 'u.role_id' : 'u.department_id';
+  /**
+   * The sort's groups in the answer's order, from the roles (the tenant's departments, and none) — a few
+   * rows, not the users. Ordered by the database, as the joined sort orders them; equal names merged.
+   * The tenant's departments only: a user's department is one of its tenant's (server/src/users/service.ts).
+   */
+  const sortGroups = async (): Promise<SortGroup[]> => {
+    const { rows } =
+      order.sort === 'role'
+        ? await sql<{ id: number; key: string }>`select id, display_name as key from roles order by key ${dir}`.execute(
+            db,
+          )
+        : await sql<{
+            id: number | null;
+            key: string;
+          }>`select id, name as key from departments where tenant_id = ${tenantId}
+            union all select null, '' order by key ${dir}`.execute(db);
+    const groups: { key: string; ids: (number | null)[] }[] = [];
+    for (const row of rows) {
+      const last = groups.at(-1);
+      if (last?.key === row.key) last.ids.push(row.id);
+      else groups.push({ key: row.key, ids: [row.id] });
+    }
+    return groups;
+  };
+  /** The matching users of one group. */
+  const inGroup = (group: SortGroup) => {
+    const ids = group.ids.filter((id): id is number => id !== null);
+    const none = ids.length < group.ids.length;
+    return filtered().where((eb) =>
+      eb.or([
+        ...(ids.length === 1
+          ? [eb(groupColumn, '=', ids[0] ?? 0)]
+          : ids.length > 1
+            ? [eb(groupColumn, 'in', ids)]
+            : []),
+        ...(none ? [eb(groupColumn, 'is', null)] : []),
+      ]),
+    );
+  };
+
   return {
+    /** How many users match: counted without the joins (every user has a role; a department is at most one). */
     async count(): Promise<number> {
-      const { n } = await matching()
+      const { n } = await filtered()
         .select(sql<number>`count(*)::int`.as('n'))
         .executeTakeFirstOrThrow();
       return n;
     },
     /** One page's ids in order (`page` from 1). */
     async pageIds(page: number, limit: number): Promise<number[]> {
-      const rows = await matching()
-        .select('u.id')
-        .orderBy(orderBy)
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute();
-      return rows.map((r) => r.id);
+      let skip = (page - 1) * limit;
+      if (!grouped) {
+        // The sort's columns are the user's own: no join, so the walk of the sort's index reads no other table.
+        const rows = await filtered().select('u.id').orderBy(orderBy).limit(limit).offset(skip).execute();
+        return rows.map((r) => r.id);
+      }
+      const ids: number[] = [];
+      for (const group of await sortGroups()) {
+        if (ids.length === limit) break;
+        if (skip > 0) {
+          // A group the page may start after: counted (its index's range), skipped whole when it ends before.
+          const { n } = await inGroup(group)
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          if (skip >= n) {
+            skip -= n;
+            continue;
+          }
+        }
+        const rows = await inGroup(group)
+          .select('u.id')
+          .orderBy(sql`u.name ${dir}, u.id ${dir}`)
+          .limit(limit - ids.length)
+          .offset(skip)
+          .execute();
+        ids.push(...rows.map((r) => r.id));
+        skip = 0;
+      }
+      return ids;
     },
     /** Every matching id in order; refused (400) beyond {@link MAX_SELECTED_IDS}, before any id is read. */
     async allIds(): Promise<{ ids: number[]; total: number }> {

@@ -116,7 +116,7 @@ describe('listExportMachine', () => {
       plan: 'starter' as const,
       feature: 'chat',
       featureEnabled: false,
-      deleted: true,
+      deleted: 'only' as const,
     };
     actor.send({ type: 'export.start', request: { list: 'tenants', query }, openSink: () => out.sink });
     await vi.waitFor(() => expect(selectListExportOutcome(actor.getSnapshot())).toBe('done'));

@@ -49,12 +49,12 @@ describe('tenantsListMachine: the list and the dialogs are parallel regions', ()
     t.actor.send({ type: 'tenants.createOpen' });
     t.actor.send({ type: 'tenants.create', tenant: { ...newTenant, cnpj: '11.111.111/1111-11' } });
     t.actor.send({ type: 'tenants.reload' });
-    t.actor.send({ type: 'tenants.view', deleted: true });
+    t.actor.send({ type: 'tenants.view', deleted: 'only' });
     await t.answer([]);
     expect(t.snapshot().matches({ dialog: 'createForm' })).toBe(true);
     expect(t.snapshot().context.fieldErrors).toEqual({ cnpj: 'tenants.errors.cnpj.repeated' });
     t.actor.send({ type: 'tenants.close' });
-    t.actor.send({ type: 'tenants.view', deleted: false });
+    t.actor.send({ type: 'tenants.view', deleted: 'live' });
     await t.answer([tenant(1), tenant(3)]);
     t.actor.send({ type: 'tenants.delete', tenant: tenant(1) });
     t.actor.send({ type: 'tenants.limit', limit: 10 });

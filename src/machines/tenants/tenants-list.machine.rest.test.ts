@@ -26,7 +26,7 @@ describe('tenantsListMachine: against the REST contract', () => {
     await flush();
     expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
     actor.send({ type: 'tenants.sort', sortName: 'name' });
-    actor.send({ type: 'tenants.view', deleted: true });
+    actor.send({ type: 'tenants.view', deleted: 'only' });
     expect(written).toEqual(['search=farm&sort=name', 'search=farm&sort=name&view=deleted']);
     expect(actor.getSnapshot().context.queryString).toBe('search=farm&sort=name&view=deleted');
   });
@@ -177,6 +177,37 @@ describe('tenantsListMachine: against the REST contract', () => {
     expect(seen.at(-1)).toMatchObject({ action: 'create', ok: true, toast: { description: 'farmacia-nova' } });
     expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(server.paged()).toHaveLength(2);
+  });
+
+  it('the all view (`view=all`) asks for live and deleted tenants, keeps it in the address, and restores a deleted row', async () => {
+    const server = heldServer((request) => json(200, tenant((request.body as { id: number }).id)));
+    const actor = createActor(tenantsListMachine, {
+      input: { rest: server.rest, staff: true, search: 'search=farm' },
+    });
+    const written: string[] = [];
+    actor.on('tenants.queryChanged', (event) => written.push(event.search));
+    actor.start();
+    await flush();
+    server.pages[0]?.resolve(json(200, page([tenant(3)])));
+    await flush();
+    actor.send({ type: 'tenants.view', deleted: 'all' });
+    expect(written).toEqual(['search=farm&view=all']);
+    await flush();
+    expect(server.paged()[1]?.body).toMatchObject({ search: 'farm', only_deleted: false, deleted: 'all' });
+    server.pages[1]?.resolve(json(200, page([tenant(3), tenant(7, true)])));
+    await flush();
+    // A deleted row of the all view is restored as in the deleted view; an active one is not.
+    actor.send({ type: 'tenants.restore', tenant: tenant(3) });
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
+    actor.send({ type: 'tenants.restore', tenant: tenant(7, true) });
+    await flush();
+    expect(server.seen.find((r) => r.path === '/api/tenant/restore')?.body).toEqual({ id: 7 });
+    await flush();
+    // The reload after the restore stays in the all view.
+    expect(server.paged()[2]?.body).toMatchObject({ deleted: 'all' });
+    expect(actor.getSnapshot().context.queryString).toBe('search=farm&view=all');
+    actor.send({ type: 'tenants.view', deleted: 'live' });
+    expect(written.at(-1)).toBe('search=farm');
   });
 
   it('sets a plan and restores from the deleted view, reloading after each', async () => {

@@ -46,7 +46,7 @@ describe('tenantsListMachine: model coverage', () => {
       { type: 'tenants.page', page: 2 },
       { type: 'tenants.sort', sortName: 'name' },
       { type: 'tenants.limit', limit: 10 },
-      { type: 'tenants.view', deleted: true },
+      { type: 'tenants.view', deleted: 'only' },
       { type: 'tenants.filter', plan: 'starter', feature: 'chat', featureEnabled: false },
       { type: 'tenants.location', search: '?page=2&search=farm' },
       { type: 'tenants.search', text: 'farm' },

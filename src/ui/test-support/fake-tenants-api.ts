@@ -50,7 +50,10 @@ function page(api: FakeTenantsApi, body: TenantPageRequest) {
   const sortName = body.sort_name ?? 'id';
   const direction = (body.sort_type ?? 'DESC').toUpperCase() === 'ASC' ? 1 : -1;
   const rows = api.tenants
-    .filter((t) => (body.only_deleted ? t.deleted_at !== null : t.deleted_at === null))
+    .filter((t) => {
+      const deleted = body.only_deleted ? 'only' : (body.deleted ?? 'live');
+      return deleted === 'all' || (deleted === 'only') === (t.deleted_at !== null);
+    })
     .filter(
       (t) =>
         search === '' ||

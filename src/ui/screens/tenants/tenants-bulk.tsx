@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkSelection, BulkTarget } from '../../../machines/shared/bulk-action.machine';
-import type { TenantsQuery } from '../../../domain/tenants-query';
+import { tenantFilters, type TenantsQuery } from '../../../domain/tenants-query';
 import { Button } from '../../components/button';
 import { BulkActionDialog } from '../../components/selection/bulk-action-dialog';
 import { SelectionBar } from '../../components/selection/selection-bar';
@@ -24,7 +24,7 @@ export function TenantsBulk({
 }: {
   selection: ListSelectionApi;
   total: number;
-  query: Pick<TenantsQuery, 'search' | 'sortName' | 'sortType' | 'deleted'>;
+  query: Pick<TenantsQuery, 'search' | 'sortName' | 'sortType' | 'deleted' | 'plan' | 'feature' | 'featureEnabled'>;
   onDone: (changed: boolean) => void;
 }) {
   const { t } = useTranslation();
@@ -45,7 +45,8 @@ export function TenantsBulk({
             search: query.search,
             sort_name: query.sortName,
             sort_type: query.sortType,
-            only_deleted: query.deleted,
+            deleted: query.deleted,
+            ...tenantFilters(query),
           },
         }
       : { kind: 'ids', ids: [...selection.selection.ids] };

@@ -3,7 +3,7 @@ import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatNumber } from '../../../domain/format';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
-import { TENANT_SORT_NAMES, type TenantSortName } from '../../../domain/tenants-query';
+import { TENANT_SORT_NAMES, type TenantDeleted, type TenantSortName } from '../../../domain/tenants-query';
 import { Badge, type Tone } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableStatus, type Selection } from '../../components/data-table';
 import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
@@ -14,8 +14,12 @@ const PLAN_TONES: Record<Tenant['plan'], Tone> = { starter: 'neutral', professio
 export interface TenantsTableProps {
   rows: readonly Tenant[];
   status: DataTableStatus;
-  /** The deleted-tenants view: "Excluído em" instead of "Criado em", restore instead of the menu. */
-  deleted: boolean;
+  /**
+   * Which tenants the list shows (src/domain/tenants-query.ts): the deleted view has "Excluído em" instead
+   * of "Criado em", the all view both, with a deleted row's name marked; a deleted row offers restore
+   * instead of the menu (./tenant-row-actions.tsx).
+   */
+  deleted: TenantDeleted;
   narrow: boolean;
   sort: SortDescriptor;
   onSort: (sortName: TenantSortName, direction: 'ASC' | 'DESC') => void;
@@ -31,7 +35,7 @@ export interface TenantsTableProps {
 
 const NONE: readonly string[] = [];
 
-function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[] {
+function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Tenant>[] {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(() => {
@@ -40,7 +44,15 @@ function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[
       header: t('tenants.screen.columns.name'),
       isRowHeader: true,
       allowsSorting: true,
-      cell: (row) => <span className={styles.name}>{row.name}</span>,
+      cell: (row) =>
+        deleted === 'all' && row.deleted_at !== null ? (
+          <span className={styles.usage}>
+            <span className={styles.name}>{row.name}</span>
+            <Badge tone="danger">{t('tenants.screen.deletedMark')}</Badge>
+          </span>
+        ) : (
+          <span className={styles.name}>{row.name}</span>
+        ),
     };
     const actions: DataTableColumn<Tenant> = {
       id: 'actions',
@@ -92,19 +104,26 @@ function useColumns(deleted: boolean, narrow: boolean): DataTableColumn<Tenant>[
         cell: (row) => row.template,
       },
       { id: 'pool', header: t('tenants.screen.columns.pool'), allowsSorting: true, cell: (row) => row.pool },
-      deleted
-        ? {
-            id: 'deleted_at',
-            header: t('tenants.screen.columns.deletedAt'),
-            allowsSorting: true,
-            cell: (row) => (row.deleted_at ? formatDate(row.deleted_at, locale) : ''),
-          }
-        : {
-            id: 'created_at',
-            header: t('tenants.screen.columns.createdAt'),
-            allowsSorting: true,
-            cell: (row) => formatDate(row.created_at, locale),
-          },
+      ...(deleted === 'only'
+        ? []
+        : [
+            {
+              id: 'created_at',
+              header: t('tenants.screen.columns.createdAt'),
+              allowsSorting: true,
+              cell: (row: Tenant) => formatDate(row.created_at, locale),
+            },
+          ]),
+      ...(deleted === 'live'
+        ? []
+        : [
+            {
+              id: 'deleted_at',
+              header: t('tenants.screen.columns.deletedAt'),
+              allowsSorting: true,
+              cell: (row: Tenant) => (row.deleted_at ? formatDate(row.deleted_at, locale) : ''),
+            },
+          ]),
     ];
     // On a phone the actions come right after the name, before any sideways scroll.
     return narrow ? [name, actions, ...details] : [name, ...details, actions];

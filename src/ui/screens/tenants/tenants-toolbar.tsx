@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
-import { TENANT_PLANS, type TenantPlan } from '../../../domain/tenants-query';
+import { TENANT_PLANS, type TenantDeleted, type TenantPlan } from '../../../domain/tenants-query';
 import { FilterSelect } from '../../components/filter-select';
 import { useFeatureLabel } from './use-feature-label';
 import { useTranslation } from 'react-i18next';
@@ -13,11 +13,11 @@ import * as styles from './tenants.css';
 export interface TenantsToolbarProps {
   searchText: string;
   onSearch: (text: string) => void;
-  deleted: boolean;
-  onView: (deleted: boolean) => void;
+  deleted: TenantDeleted;
+  onView: (deleted: TenantDeleted) => void;
   onReload: () => void;
   isLoading: boolean;
-  /** Null for anyone but back-office staff: no "Novo tenant", and no deleted view (restoring is staff's). */
+  /** Null for anyone but back-office staff: no "Novo tenant", and no deleted or all view (restoring is staff's). */
   onCreate: (() => void) | null;
   canCreate: boolean;
   searchRef: RefObject<HTMLDivElement | null>;
@@ -31,7 +31,7 @@ export interface TenantsToolbarProps {
 }
 
 /**
- * Search (by name or CNPJ, debounced by the machine), active/deleted view, reload and "Novo tenant".
+ * Search (by name or CNPJ, debounced by the machine), active/deleted/all view, reload and "Novo tenant".
  * Native controls (search-field.tsx, radio-group.tsx, button.tsx): the first
  * screen after sign-in loads no React Aria for its toolbar.
  */
@@ -66,11 +66,12 @@ export function TenantsToolbar({
       {onCreate ? (
         <RadioGroup
           label={t('tenants.screen.viewLabel')}
-          value={deleted ? 'deleted' : 'active'}
-          onChange={(value) => onView(value === 'deleted')}
+          value={deleted}
+          onChange={(value) => onView(value === 'only' || value === 'all' ? value : 'live')}
           options={[
-            { value: 'active', label: t('tenants.views.active') },
-            { value: 'deleted', label: t('tenants.views.deleted') },
+            { value: 'live', label: t('tenants.views.active') },
+            { value: 'only', label: t('tenants.views.deleted') },
+            { value: 'all', label: t('tenants.views.all') },
           ]}
           className={styles.views}
         />
@@ -132,7 +133,7 @@ export function TenantsToolbar({
 }
 
 export interface TenantsEmptyStateProps {
-  deleted: boolean;
+  deleted: TenantDeleted;
   search: string;
   onClear: () => void;
   /** Null for anyone but back-office staff (the empty list then offers nothing to create). */
@@ -155,7 +156,7 @@ export function TenantsEmptyState({ deleted, search, onClear, onCreate }: Tenant
       />
     );
   }
-  if (deleted)
+  if (deleted === 'only')
     return <EmptyState title={t('tenants.screen.empty.deleted')} description={t('tenants.screen.empty.deletedHint')} />;
   return (
     <EmptyState

@@ -103,10 +103,18 @@ export default function TenantsScreen() {
   const create = () => actor.send({ type: 'tenants.createOpen' });
   const featureOptions = useFeatureOptions();
   const exporter = useListExport();
-  // Bulk actions (docs/lists.md): staff select tenants; a new search, view or order is another list.
+  // Bulk actions (docs/lists.md): staff select tenants; a new search, view, filter or order is another list.
   const pageIds = useMemo(() => rows.map((row) => row.id), [rows]);
   const selection = useListSelection(
-    JSON.stringify([query.search, query.deleted, query.sortName, query.sortType]),
+    JSON.stringify([
+      query.search,
+      query.deleted,
+      query.plan,
+      query.feature,
+      query.featureEnabled,
+      query.sortName,
+      query.sortType,
+    ]),
     pageIds,
     total,
   );
