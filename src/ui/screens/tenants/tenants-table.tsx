@@ -16,7 +16,7 @@ export interface TenantsTableProps {
   status: DataTableStatus;
   /**
    * Which tenants the list shows (src/domain/tenants-query.ts): the deleted view has "Excluído em" instead
-   * of "Criado em", the all view both, with a deleted row's name marked; a deleted row offers restore
+   * of "Criado em"; the all view "Criado em", with a deleted row's name marked "Excluído em <date>"; a deleted row offers restore
    * instead of the menu (./tenant-row-actions.tsx).
    */
   deleted: TenantDeleted;
@@ -46,9 +46,9 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
       allowsSorting: true,
       cell: (row) =>
         deleted === 'all' && row.deleted_at !== null ? (
-          <span className={styles.usage}>
+          <span className={styles.markedName}>
             <span className={styles.name}>{row.name}</span>
-            <Badge tone="danger">{t('tenants.screen.deletedMark')}</Badge>
+            <Badge tone="danger">{t('tenants.screen.deletedOn', { date: formatDate(row.deleted_at, locale) })}</Badge>
           </span>
         ) : (
           <span className={styles.name}>{row.name}</span>
@@ -114,7 +114,9 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
               cell: (row: Tenant) => formatDate(row.created_at, locale),
             },
           ]),
-      ...(deleted === 'live'
+      // The all view marks a deleted row's name with its date instead (a column more would push the
+      // actions out of a 1366-wide screen).
+      ...(deleted !== 'only'
         ? []
         : [
             {

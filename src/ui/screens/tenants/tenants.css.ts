@@ -22,6 +22,14 @@ export const name = style({ fontWeight: vars.font.weight.medium, overflowWrap: '
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
+/** A deleted tenant's name in the all view, its "Excluído em" badge below it, both at the start. */
+export const markedName = style({
+  display: 'inline-flex',
+  flexDirection: 'column',
+  alignItems: 'flex-start',
+  gap: vars.space.xs,
+});
+
 /** "6 de 5" and, past the limit, a badge that says so in words. */
 export const usage = style({
   display: 'inline-flex',
