@@ -6,6 +6,7 @@ import type { Actor, Origin } from '../access/caller';
 import { conflictCode, type DomainError } from '../base/domain-error';
 import { raiseOrRead, staleError, versionedTarget, VERSIONING, type VersionedTarget } from './versions';
 import { noteRecords } from '../base/request-records';
+import { isUndoable } from './undo';
 
 /**
  * The audit trail's writer (docs/product.md, Audit log; table `audit_log`, migration 0015).
@@ -205,6 +206,9 @@ export function createAuditTrail({
   return {
     async transaction(who, work) {
       const written: AuditWritten[] = [];
+      // The records the answer may offer to undo (./undo.ts `isUndoable`): a toast never offers "Desfazer"
+      // for a change that has no inverse (a creation, a password, a sign-in).
+      const undoable: number[] = [];
       const result = await db.transaction().execute(async (trx) => {
         // A bulk row's transaction takes its batch's share lock before anything else (the row's target
         // included): the batch's undo locks the batch first and its rows' targets after, so a row that
@@ -215,13 +219,15 @@ export function createAuditTrail({
         return work(trx, async (entry) => {
           const one = await writeAudit(trx, who, entry);
           written.push(one);
+          if (isUndoable(entry.operation, entry.changes ?? [])) undoable.push(one.id);
           return one.id;
         });
       });
       announce(written);
-      // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts).
-      // A bulk run's rows name their batch: the batch is what the toast offers to undo.
-      noteRecords(who.origin.batchId ? [who.origin.batchId] : written.map((w) => w.id));
+      // The answer names them (REST `x-audit-record`, server/src/plugins/audit-record-header.ts), the
+      // ones that can be undone only. A bulk run's rows name their batch: the batch is what the toast
+      // offers to undo.
+      noteRecords(who.origin.batchId ? [who.origin.batchId] : undoable);
       return result;
     },
     async write(who, entry) {
