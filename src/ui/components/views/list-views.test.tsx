@@ -32,7 +32,11 @@ const saved = (id: number, name: string, query: string, columns: string[], isDef
 });
 
 /** `viewsAnswered`: the views are answered once it resolves (a slow `GET /api/views`). */
-function render(views: SavedView[] | 'failing', path = '/users', viewsAnswered: Promise<void> = Promise.resolve()) {
+function render(
+  views: readonly SavedView[] | 'failing',
+  path = '/users',
+  viewsAnswered: Promise<void> = Promise.resolve(),
+) {
   const api = fakeUsersApi([
     user(2, { name: 'Ana Souza', email: 'ana@demo.local' }),
     user(3, { name: 'João Lima', email: 'joao@demo.local' }),
