@@ -21,6 +21,11 @@ export type UserFilter = {
   blocked?: boolean | null | undefined;
   /** Only users of this department: a department id, or `none` for users without one (BAD_USER_INPUT `department` otherwise). */
   department?: string | null | undefined;
+  /**
+   * Only the user with this id (at least 1, BAD_USER_INPUT `id` otherwise); another tenant's user matches nobody.
+   * Extension: reading one user of the list (the user form's reload, docs/lists.md); as REST `userPage`'s `id`.
+   */
+  id?: number | null | undefined;
   /** True: only connected users (`isConnected`); false: only the others. */
   online?: boolean | null | undefined;
   /** Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. At most 254 characters (BAD_USER_INPUT `q`). */

@@ -2745,6 +2745,11 @@ export interface components {
          */
         UserFilterQ: string;
         /**
+         * @description Only the user with this id; another tenant's user matches nobody (an empty page).
+         * @example 2
+         */
+        UserFilterId: components["schemas"]["Id"];
+        /**
          * @description Only users with this role (role id).
          * @example 2
          */
@@ -3318,6 +3323,11 @@ export interface operations {
                  */
                 tenantName?: components["parameters"]["TenantNameOrOwn"];
                 /**
+                 * @description Only the user with this id; another tenant's user matches nobody (an empty page).
+                 * @example 2
+                 */
+                id?: components["parameters"]["UserFilterId"];
+                /**
                  * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
                  * @example joana
                  */
@@ -3439,6 +3449,11 @@ export interface operations {
                  */
                 tenantName?: components["parameters"]["TenantNameOrOwn"];
                 /**
+                 * @description Only the user with this id; another tenant's user matches nobody (an empty page).
+                 * @example 2
+                 */
+                id?: components["parameters"]["UserFilterId"];
+                /**
                  * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
                  * @example joana
                  */
@@ -3519,6 +3534,11 @@ export interface operations {
                  * @example farmacia-central
                  */
                 tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description Only the user with this id; another tenant's user matches nobody (an empty page).
+                 * @example 2
+                 */
+                id?: components["parameters"]["UserFilterId"];
                 /**
                  * @description Part of the name, e-mail or username, without case or accents; `%`, `_` and `\` match only themselves. Empty or absent matches every user.
                  * @example joana

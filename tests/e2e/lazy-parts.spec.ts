@@ -14,6 +14,15 @@ import { t } from './support/i18n';
 test.use({ bypassCSP: true });
 
 /**
+ * The route handler below reads each chunk's body after `route.fetch()`. A chunk still asked for when a test
+ * ends (the panel, once shown, loads more parts) had its handler read a body whose page was closing:
+ * "Response has been disposed". Before the page closes, stop routing and let running handlers finish.
+ */
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'wait' });
+});
+
+/**
  * Holds every async chunk whose code contains `marker` unanswered until `restore()`; passes the others
  * through. Resolves `seen` the first time it holds one.
  */

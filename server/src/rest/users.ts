@@ -8,6 +8,7 @@ import { sendCsv } from './csv-http';
 /** The filters and order of `userPage`, `userIds` and `userExport` (contracts/openapi.yaml, `UserFilter*`). */
 function listQuery(query: QueryOf<'userIds'>) {
   const filter = checkUserFilter({
+    id: query.id,
     q: query.q,
     role: query.role,
     department: query.department,

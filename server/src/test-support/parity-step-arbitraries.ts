@@ -248,6 +248,10 @@ export const pageStep: fc.Arbitrary<Step> = fc
         online: fc.boolean(),
         twoFactor: fc.boolean(),
         department: fc.constant('none' as const),
+        id: fc.oneof(
+          { weight: 4, arbitrary: userRefArb },
+          { weight: 1, arbitrary: fc.constant<{ zero: true }>({ zero: true }) },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -260,7 +264,16 @@ export const pageStep: fc.Arbitrary<Step> = fc
     // Another tenant's list is refused before its values are read on GraphQL (the path's tenant) but after
     // them on REST (the schema first): only valid values there, so both answer the refusal of the tenant.
     step.tenant === 'other'
-      ? { ...step, page: 1, limit: 25, filter: { ...step.filter, q: step.filter.q?.slice(0, 254) } }
+      ? {
+          ...step,
+          page: 1,
+          limit: 25,
+          filter: {
+            ...step.filter,
+            q: step.filter.q?.slice(0, 254),
+            id: step.filter.id && 'zero' in step.filter.id ? undefined : step.filter.id,
+          },
+        }
       : step,
   );
 

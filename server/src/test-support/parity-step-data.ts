@@ -91,6 +91,8 @@ export type Step =
       who: PrincipalName;
       tenant: 'own' | 'other';
       filter: {
+        /** One user by id: a user of either tenant, an unknown id, or 0 (out of range). */
+        id?: UserRef | { zero: true };
         q?: string;
         role?: RoleRef;
         blocked?: boolean;

@@ -321,8 +321,10 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
 
     case 'page': {
       const tenant = step.tenant === 'own' ? HOME[step.who] : otherTenant(step.who);
-      const { filter } = step;
+      const { id: idRef, ...filter } = step.filter;
       const role = filter.role === undefined ? undefined : resolveFields(twins, tenant, { role: filter.role }).role_id;
+      // Any user's id, the caller's tenant or not (another tenant's user is simply not in the page).
+      const id = idRef === undefined ? undefined : 'zero' in idRef ? 0 : model.userId(idRef, step.who);
       // Order matters here (not a set): the page is compared as answered.
       const pageValue = (b: unknown) => {
         const body = b as { data: unknown[]; total: number; page: number; limit: number; last_page: number };
@@ -331,6 +333,7 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
       if (rest) {
         const params = new URLSearchParams();
         if (step.tenant === 'other') params.set('tenantName', TENANT_NAMES[tenant]);
+        if (id !== undefined) params.set('id', String(id));
         if (filter.q !== undefined) params.set('q', filter.q);
         if (role !== undefined) params.set('role', String(role));
         if (filter.department !== undefined) params.set('department', filter.department);
@@ -346,7 +349,7 @@ export async function runUsersStep(step: Step, twin: Twin, model: Model): Promis
         };
       }
       const variables = {
-        filter: { ...filter, ...(role === undefined ? {} : { role }) },
+        filter: { ...filter, ...(role === undefined ? {} : { role }), ...(id === undefined ? {} : { id }) },
         sort: { field: step.sort, direction: step.dir },
         page: step.page,
         limit: step.limit,

@@ -46,6 +46,7 @@ function model(rows: readonly Fixture[], filter: UserListFilter, sort: UserSortN
     .filter(
       (r) =>
         !r.deleted &&
+        (filter.id === undefined || r.id === filter.id) &&
         (q === undefined || [r.email, r.name, r.username].some((t) => fold(t).includes(q))) &&
         (filter.role === undefined || r.roleId === filter.role) &&
         (filter.department === undefined ||
@@ -205,6 +206,7 @@ describe.each([
 
   /** The REST query of a filter. */
   const asQuery = (filter: UserListFilter): Query => ({
+    id: filter.id,
     q: filter.q,
     role: filter.role,
     department: filter.department,
@@ -230,6 +232,9 @@ describe.each([
     ['two-factor off', { twoFactor: false }],
     ['together', { q: 'a', online: false, twoFactor: false, role: roles[OPERATOR_ROLE]?.id ?? 0 }],
     ['nothing matches', { q: 'ninguém-aqui' }],
+    ['id', { id: fixture.find((f) => !f.deleted && f.blocked)?.id ?? 0 }],
+    ['id and a filter it fails', { id: fixture.find((f) => !f.deleted && f.blocked)?.id ?? 0, blocked: false }],
+    ['id of a deleted user', { id: fixture.find((f) => f.deleted)?.id ?? 0 }],
   ];
 
   it('answers each filter, sort and direction as the model says, a page at a time', async () => {
@@ -325,6 +330,8 @@ describe.each([
       { page: 0 },
       { filter: { department: 'x' } },
       { filter: { q: 'x'.repeat(255) } },
+      { filter: { id: 0 } },
+      { filter: { id: -1 } },
     ]) {
       const refused = await t.app.fastify.inject({
         method: 'POST',
@@ -489,9 +496,26 @@ describe.each([
     }
     // B's department named in A's list: nobody of B comes along.
     expect((await page({ department: departmentOfB })).total).toBe(0);
+    // A user of B named by id in A's list, or in the customer's own: not found, an empty page.
+    const ofB = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_id', '=', tenantB.id)
+      .executeTakeFirstOrThrow();
+    expect(await page({ id: ofB.id })).toMatchObject({ data: [], total: 0 });
+    const ofA = fixture.find((f) => !f.deleted)?.id ?? 0;
+    expect(await page({ tenantName: undefined, id: ofA }, customerAdmin)).toMatchObject({ data: [], total: 0 });
+    expect((await page({ tenantName: undefined, id: ofB.id }, customerAdmin)).data.map((u) => u.id)).toEqual([ofB.id]);
+    const gqlById = await t.app.fastify.inject({
+      method: 'POST',
+      url: `/${tenantA.name}/graphql`,
+      headers: { ...staff, 'content-type': 'application/json' },
+      payload: { query: `{ usersPage(filter: { id: ${ofB.id} }) { total data { id } } }` },
+    });
+    expect(gqlById.json()).toEqual({ data: { usersPage: { total: 0, data: [] } } });
     const ids = await get('/api/users/ids', { tenantName: tenantA.name, q: 'a' });
-    const ofA = new Set(fixture.map((f) => f.id));
-    expect(ids.json<{ ids: number[] }>().ids.every((id) => ofA.has(id))).toBe(true);
+    const allOfA = new Set(fixture.map((f) => f.id));
+    expect(ids.json<{ ids: number[] }>().ids.every((id) => allOfA.has(id))).toBe(true);
     // A GraphQL path of another tenant is refused before the document runs.
     const gql = await t.app.fastify.inject({
       method: 'POST',
@@ -512,6 +536,9 @@ describe.each([
       { department: 'vendas' },
       { department: '0' },
       { role: 0 },
+      { id: 0 },
+      { id: 2_147_483_648 },
+      { id: 'um' },
       { blocked: 'talvez' },
       { sort: 'password_hash' },
       { dir: 'sideways' },
@@ -519,6 +546,19 @@ describe.each([
       const response = await get('/api/users/page', { tenantName: tenantA.name, ...query });
       expect(response.statusCode, JSON.stringify(query)).toBe(400);
     }
+    // An id out of range is named: REST `query/id` (its schema), GraphQL `id`.
+    const badId = await get('/api/users/page', { tenantName: tenantA.name, id: 0 });
+    expect(badId.json<{ errors: { field: string }[] }>().errors.map((e) => e.field)).toEqual(['query/id']);
+    const gql = await t.app.fastify.inject({
+      method: 'POST',
+      url: `/${tenantA.name}/graphql`,
+      headers: { ...staff, 'content-type': 'application/json' },
+      payload: { query: '{ usersPage(filter: { id: 0 }) { total } }' },
+    });
+    expect(gql.json<{ errors: { extensions: unknown }[] }>().errors[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'id',
+    });
   });
 
   it('refuses more than 100,000 ids with a clear message, and answers 100,000', async () => {

@@ -20,6 +20,8 @@ export const USER_SORTS = ['name', 'email', 'role', 'department', 'presence'] as
 export type UserSortName = (typeof USER_SORTS)[number];
 
 export interface UserListFilter {
+  /** One user by id (the form's reload of one row); another tenant's id matches nobody. */
+  id?: number;
   /** Part of the name, e-mail or username, without case or accents; '' or absent matches every user. */
   q?: string;
   role?: number;
@@ -41,6 +43,9 @@ export const MAX_SELECTED_IDS = 100_000;
 /** The longest `q` (contracts/openapi.yaml `UserFilterQ`). */
 const MAX_Q = 254;
 
+/** The largest id (contracts/openapi.yaml `Id`). */
+const MAX_ID = 2_147_483_647;
+
 /** `%`, `_` and `\` match only themselves in a LIKE pattern (`\` is PostgreSQL's default escape). */
 export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -49,6 +54,7 @@ export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c)
  * (as REST's schema answers them); answers the filter as the queries read it.
  */
 export function checkUserFilter(filter: {
+  id?: number | null;
   q?: string | null;
   role?: number | null;
   department?: string | number | null;
@@ -57,6 +63,12 @@ export function checkUserFilter(filter: {
   twoFactor?: boolean | null;
 }): UserListFilter {
   const checked = checkAll({
+    id: () => {
+      if (filter.id == null) return undefined;
+      if (!Number.isInteger(filter.id) || filter.id < 1 || filter.id > MAX_ID)
+        throw invalid('id', `id must be a user id (1 to ${MAX_ID})`);
+      return filter.id;
+    },
     q: () => {
       if (filter.q == null) return undefined;
       if (filter.q.length > MAX_Q) throw invalid('q', `q must be at most ${MAX_Q} characters`);
@@ -76,6 +88,7 @@ export function checkUserFilter(filter: {
     },
   });
   const out: UserListFilter = {};
+  if (checked.id !== undefined) out.id = checked.id;
   if (checked.q !== undefined) out.q = checked.q;
   if (checked.role !== undefined) out.role = checked.role;
   if (checked.department !== undefined) out.department = checked.department;
@@ -130,6 +143,7 @@ export function userListQueries(db: Kysely<Database>, tenantId: number, filter: 
   /** The tenant's live users the filters keep, without the joins: what counting and paging need. */
   const filtered = () => {
     let q = db.selectFrom('users as u').where('u.tenant_id', '=', tenantId).where('u.deleted_at', 'is', null);
+    if (filter.id !== undefined) q = q.where('u.id', '=', filter.id);
     if (filter.q !== undefined)
       q = q.where(sql<SqlBool>`u.support_search like '%' || support_fold(${likeLiteral(filter.q)}) || '%'`);
     if (filter.role !== undefined) q = q.where('u.role_id', '=', filter.role);

@@ -42,7 +42,11 @@ export const two = userRow(2, { isConnected: true });
 export function startUsers(
   respond: (request: SeenRequest) => Response | Promise<Response> | undefined = () => undefined,
   subject: Subject | null = null,
-  { rows = [userRow(1), two], searchDelayMs = 0 }: { rows?: UserRow[]; searchDelayMs?: number } = {},
+  {
+    rows = [userRow(1), two],
+    searchDelayMs = 0,
+    awaitStart = false,
+  }: { rows?: UserRow[]; searchDelayMs?: number; awaitStart?: boolean } = {},
 ) {
   const fake = fakeServer((request) => {
     const answer = respond(request);
@@ -54,7 +58,7 @@ export function startUsers(
     throw new Error(`unexpected ${request.method} ${request.path} ${op?.name ?? ''}`);
   });
   const actor = createActor(usersMachine, {
-    input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0, searchDelayMs, subject },
+    input: { execute: fake.execute, rest: fake.rest, presenceIntervalMs: 0, searchDelayMs, subject, awaitStart },
   }).start();
   const outcomes: UsersOutcome[] = [];
   actor.on('outcome', (outcome) => outcomes.push(outcome));

@@ -29,6 +29,7 @@ export function usersMatching(rows: readonly UserRow[], variables: UsersPageQuer
   const department = filter.department ?? null;
   const matches = rows.filter(
     (row) =>
+      (filter.id == null || row.id === filter.id) &&
       (q === null || [row.name, row.email, row.username].some((text) => fold(text).includes(q))) &&
       (filter.role == null || row.role.id === filter.role) &&
       (department === null ||

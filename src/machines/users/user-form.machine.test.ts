@@ -26,6 +26,7 @@ import {
 import { fakeServer, flush, gqlData, gqlError, json, operationOf } from '../test-support/fake-fetch';
 import { createAppBus, type BusMessageOf } from '../shared/app-bus';
 import { mergeCoverage } from '../test-support/merge-coverage';
+import { usersPageOf } from '../test-support/users-page';
 
 const options: UserFormOptions = {
   roles: [{ id: 2, name: 'operador', display_name: 'Operador', has_permission_routes: [] }],
@@ -477,8 +478,8 @@ describe('userFormMachine: no lost update (docs/lists.md, Conflict notice)', () 
           return gqlData({ instances: options.instances });
         case 'userInstances':
           return gqlData({ userInstances: user.userInstances });
-        case 'users':
-          return gqlData({ users: [userRow(1), user] });
+        case 'usersPage':
+          return gqlData(usersPageOf([userRow(1), user], op.variables));
         case 'auditRecords':
           return gqlData({ auditRecords: { data: [...changes].reverse(), next: null } });
         case 'updateUser': {

@@ -13,7 +13,6 @@ import {
   RolesDocument,
   UpdateUserDocument,
   UserInstancesDocument,
-  UsersDocument,
   UsersPageDocument,
   type DepartmentFragment,
   type InstanceFragment,
@@ -239,12 +238,13 @@ async function loadFormOptions(
 }
 
 /**
- * One user's row as stored now, from the GraphQL `users` list (the contract's read of a user for this
- * screen); a user no longer listed (deleted) fails as not found.
+ * One user's row as stored now: `usersPage` narrowed to the id (contracts/schema.graphql `UserFilter.id`,
+ * docs/lists.md), on the address's tenant; a user it does not list (deleted, or of another tenant) fails
+ * as not found.
  */
 export async function loadUserRow(execute: Execute, userId: number, signal?: AbortSignal): Promise<UserRow> {
-  const { users } = await execute(UsersDocument, {}, { signal });
-  const user = users.find((u) => u.id === userId);
+  const { usersPage } = await execute(UsersPageDocument, { filter: { id: userId }, limit: 1 }, { signal });
+  const user = usersPage.data[0];
   if (!user) throw new ApiError(404, { message: 'User not found' });
   return user;
 }

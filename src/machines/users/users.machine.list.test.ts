@@ -39,6 +39,32 @@ describe('usersMachine: against the contracts', () => {
     expect(ko.ctx().listError).toEqual({ key: 'users.errors.load', reason: 'apiErrors.forbidden' });
   });
 
+  it('with awaitStart, asks for nothing until users.start, then for the page it names, once (docs/lists.md, Views)', async () => {
+    const t = startUsers(undefined, null, { awaitStart: true });
+    t.send({ type: 'users.query', query: { ...DEFAULT_QUERY, q: 'antes' } });
+    await flush();
+    expect(t.fake.seen).toEqual([]);
+    expect(t.actor.getSnapshot().hasTag('loading')).toBe(true);
+    const viewQuery: UsersQuery = { ...DEFAULT_QUERY, sort: 'email', dir: 'descending' };
+    t.send({ type: 'users.start', query: viewQuery });
+    // Only the first start counts; the view's query coming back through the address changes nothing.
+    t.send({ type: 'users.start' });
+    t.send({ type: 'users.query', query: viewQuery });
+    await flush();
+    expect(t.fake.seen.map(pageAsked).filter(Boolean)).toEqual([
+      expect.objectContaining({ sort: { field: 'email', direction: 'desc' }, page: 1 }),
+    ]);
+    expect(t.actor.getSnapshot().matches({ list: { shown: 'idle' } })).toBe(true);
+    // Without a query (no default view), the last one the view sent.
+    const plain = startUsers(undefined, null, { awaitStart: true });
+    plain.send({ type: 'users.query', query: { ...DEFAULT_QUERY, q: 'ana' } });
+    plain.send({ type: 'users.start' });
+    await flush();
+    expect(plain.fake.seen.map(pageAsked).filter(Boolean)).toEqual([
+      expect.objectContaining({ filter: expect.objectContaining({ q: 'ana' }) }),
+    ]);
+  });
+
   it('updates presence live from the app bus, whatever it is doing', async () => {
     const t = startUsers((r) => (r.method === 'PATCH' ? new Promise<Response>(() => undefined) : undefined));
     await flush();

@@ -36,6 +36,11 @@ export interface UsersInput {
   query?: UsersQuery;
   /** How long the list waits after the search text changes before it asks; default `SEARCH_DELAY_MS`. */
   searchDelayMs?: number;
+  /**
+   * Load nothing until `users.start`: a bare address, where a saved default view may still replace the
+   * query (docs/lists.md, Views), so the first page asked for is already the view's. Default false.
+   */
+  awaitStart?: boolean;
 }
 
 /**
@@ -81,6 +86,8 @@ export interface UsersContext {
   bus: AppBus | null;
   presenceIntervalMs: number;
   searchDelayMs: number;
+  /** Whether the first load waits for `users.start` (see {@link UsersInput.awaitStart}). */
+  awaitStart: boolean;
   /** The query the list shows or is loading (search, filters, sort, page). */
   query: UsersQuery;
   /** The rows of the page shown: at most `USERS_PAGE_SIZE` (users-query.ts). */
@@ -115,6 +122,11 @@ export type UsersEvent =
   | { type: 'users.reload' }
   /** The query changed (the query machine, users-query.machine.ts): load its page. */
   | { type: 'users.query'; query: UsersQuery }
+  /**
+   * The views are known (src/machines/views/views.machine.ts): load the first page, of `query` when given
+   * (the default view's), else of the last `users.query`. Only the first counts.
+   */
+  | { type: 'users.start'; query?: UsersQuery }
   /** The signed-in user's role or routes changed (a live permission change, a profile reload). */
   | { type: 'users.subject'; subject: Subject | null }
   | { type: 'users.presence'; userId: number; isConnected: boolean }
@@ -243,6 +255,7 @@ export const usersSetup = setup({
   delays: { searchDelay: ({ context }) => context.searchDelayMs },
   guards: {
     listShown: stateIn({ list: 'shown' }),
+    startNow: ({ context }) => !context.awaitStart,
     queryDiffers: ({ context, event }) => {
       assertEvent(event, 'users.query');
       return !sameUsersQuery(context.query, event.query);
@@ -294,6 +307,10 @@ export const usersSetup = setup({
     setQuery: assign(({ event }) => {
       assertEvent(event, 'users.query');
       return { query: event.query };
+    }),
+    startQuery: assign(({ context, event }) => {
+      assertEvent(event, 'users.start');
+      return { query: event.query ?? context.query };
     }),
     toLastPage: assign(({ context }, page: UsersPage) => ({ query: { ...context.query, page: page.lastPage } })),
     pageMoved: emit(({ context }) => ({ type: 'users.pageMoved' as const, page: context.query.page })),
@@ -418,7 +435,8 @@ const onUser = and(['listShown', 'mayActOn']);
  * The users screen: the list and the dialogs as two parallel regions.
  *
  * `list`: one page of GraphQL `usersPage` for `query` (users-actors.ts), which the view sends as
- * `users.query` when the admin searches, filters, sorts or pages. `loading` reads the first page with the
+ * `users.query` when the admin searches, filters, sorts or pages. `awaitingStart` holds the first load, when
+ * `awaitStart`, until `users.start` (the views known: a default view's query comes with it). `loading` reads the first page with the
  * roles and departments; `shown` keeps the page's rows while the next is asked for (`waiting` for a pause
  * in typing a search, `fetching`; both tagged `loading`, the table marks itself busy); a page past the
  * last goes to the last and emits `users.pageMoved`. A failed list is empty and carries `listError`
@@ -443,6 +461,7 @@ export const usersMachine = usersSetup.createMachine({
     bus: input.bus ?? null,
     presenceIntervalMs: input.presenceIntervalMs ?? PRESENCE_POLL_MS,
     searchDelayMs: input.searchDelayMs ?? SEARCH_DELAY_MS,
+    awaitStart: input.awaitStart ?? false,
     query: input.query ?? DEFAULT_QUERY,
     users: [],
     total: 0,
@@ -459,12 +478,22 @@ export const usersMachine = usersSetup.createMachine({
   on: { 'users.subject': { actions: 'setSubject' } },
   states: {
     list: {
-      initial: 'loading',
+      initial: 'awaitingStart',
       on: {
         'users.presence': { actions: 'presence' },
         'users.online': { actions: 'online' },
       },
       states: {
+        // A bare address: the saved default view, once the views are known, may replace the query; the
+        // first page waits for it, so the rows never load by name and then reorder. Otherwise straight on.
+        awaitingStart: {
+          tags: ['loading'],
+          always: { guard: 'startNow', target: 'loading' },
+          on: {
+            'users.query': { actions: 'setQuery' },
+            'users.start': { target: 'loading', actions: 'startQuery' },
+          },
+        },
         // The first page with the roles and departments; a query change restarts it (the old answer is dropped).
         loading: {
           tags: ['loading'],

@@ -96,6 +96,18 @@ describe('Pagination', () => {
     expect(onPageChange).toHaveBeenCalledWith(2);
   });
 
+  it.each([
+    ['pt-BR', '101–200 de 10.000', 'Página 1.000'],
+    ['pt', '101–200 de 10.000', 'Página 1.000'],
+    ['en', '101–200 of 10,000', 'Page 1,000'],
+  ])('writes the numbers as %s does', (language, range, lastPage) => {
+    renderUi(<Pagination page={2} pageSize={100} total={10_000} onPageChange={() => {}} />, { language });
+    expect(screen.getByText(range)).toBeInTheDocument();
+    cleanup();
+    renderUi(<Pagination page={1000} pageSize={10} total={10_000} onPageChange={() => {}} />, { language });
+    expect(screen.getByRole('button', { name: lastPage })).toHaveTextContent(lastPage.split(' ')[1] ?? '');
+  });
+
   it('handles an empty list', () => {
     renderUi(<Paged total={0} />);
     expect(screen.getByText('0–0 de 0')).toBeInTheDocument();

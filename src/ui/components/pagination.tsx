@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as fieldStyles from './field.css';
 import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon } from './icons';
@@ -51,7 +51,9 @@ export function Pagination({
   siblings = 1,
   isDisabled,
 }: PaginationProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // "1–100 de 10.000" in pt-BR and pt, "1–100 of 10,000" in en: numbers as the language writes them.
+  const number = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
   const sizeId = useId();
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
@@ -63,7 +65,7 @@ export function Pagination({
   return (
     <nav aria-label={t('ui.pagination.label')} className={styles.nav}>
       <span className={styles.range} aria-live="polite">
-        {t('ui.pagination.range', { from, to, total })}
+        {t('ui.pagination.range', { from: number.format(from), to: number.format(to), total: number.format(total) })}
       </span>
       <ul className={styles.pages}>
         <li>
@@ -95,13 +97,13 @@ export function Pagination({
               <Button
                 size="sm"
                 variant={p === current ? 'primary' : 'ghost'}
-                aria-label={t('ui.pagination.goTo', { page: p })}
+                aria-label={t('ui.pagination.goTo', { page: number.format(p) })}
                 aria-current={p === current ? 'page' : undefined}
                 isDisabled={isDisabled}
                 className={p === current ? styles.current : undefined}
                 onPress={() => go(p)}
               >
-                {p}
+                {number.format(p)}
               </Button>
             </li>
           ),

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
 import type { SavedView } from '../../../domain/views';
-import { json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
+import { deferred, flush, json, operationOf, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { selectHiddenColumns } from '../../../machines/preferences/preferences.machine';
 import UsersScreen from '../../screens/users/users';
 import { fakeUsersApi, user } from '../../test-support/fake-users-api';
@@ -31,7 +31,12 @@ const saved = (id: number, name: string, query: string, columns: string[], isDef
   updated_at: '2026-11-27T12:00:00.000Z',
 });
 
-function render(views: SavedView[], path = '/users') {
+/** `viewsAnswered`: the views are answered once it resolves (a slow `GET /api/views`). */
+function render(
+  views: readonly SavedView[] | 'failing',
+  path = '/users',
+  viewsAnswered: Promise<void> = Promise.resolve(),
+) {
   const api = fakeUsersApi([
     user(2, { name: 'Ana Souza', email: 'ana@demo.local' }),
     user(3, { name: 'João Lima', email: 'joao@demo.local' }),
@@ -41,7 +46,10 @@ function render(views: SavedView[], path = '/users') {
     path,
     signedIn: {},
     respond: (request) => {
-      if (request.path === '/api/views' && request.method === 'GET') return json(200, { data: views });
+      if (request.path === '/api/views' && request.method === 'GET')
+        return viewsAnswered.then(() =>
+          views === 'failing' ? json(503, { message: 'unavailable' }) : json(200, { data: views }),
+        );
       if (request.path === '/api/views' && request.method === 'POST') {
         posted.push(request);
         const body = request.body as { name: string; state: SavedView['state']; is_default: boolean };
@@ -52,6 +60,13 @@ function render(views: SavedView[], path = '/users') {
   });
   return { posted };
 }
+
+/** The `usersPage` variables asked for, in order. */
+const pagesAsked = () =>
+  (view?.requests ?? []).flatMap((r) => {
+    const op = operationOf(r);
+    return op?.name === 'usersPage' ? [op.variables] : [];
+  });
 
 const headers = () =>
   within(screen.getByRole('grid', { name: 'Lista de usuários' }))
@@ -69,6 +84,40 @@ describe('saved views on the users list', () => {
     await waitFor(() => expect(headers()).not.toContain('Departamento'));
     expect(headers()).not.toContain('Presença');
     expect(screen.getByRole('button', { name: 'Visões: Por e-mail' })).toBeInTheDocument();
+  });
+
+  it("a bare address asks for no page until the views are known, then for the default view's page only", async () => {
+    const views = deferred<void>();
+    render([saved(1, 'Os Lima por e-mail', 'q=lima&sort=email&dir=desc', [], true)], '/users', views.promise);
+    await flush();
+    expect(pagesAsked()).toEqual([]);
+    expect(screen.getByRole('progressbar', { name: 'Carregando registros…' })).toBeInTheDocument();
+    views.resolve();
+    await waitFor(() => expect(view?.location()).toBe('/users?q=lima&sort=email&dir=desc'));
+    await screen.findByRole('row', { name: /João Lima/ });
+    expect(screen.queryByRole('row', { name: /Ana Souza/ })).toBeNull();
+    await flush();
+    // One page asked for, the view's: never the list by name first.
+    expect(pagesAsked()).toEqual([
+      expect.objectContaining({
+        filter: expect.objectContaining({ q: 'lima' }),
+        sort: { field: 'email', direction: 'desc' },
+      }),
+    ]);
+  });
+
+  it('a bare address without a default view, or with the views failing, asks for the first page by name once', async () => {
+    for (const views of [[saved(1, 'Por e-mail', 'sort=email&dir=desc', [])], 'failing'] as const) {
+      render(views);
+      await screen.findByRole('row', { name: /Ana Souza/ });
+      await flush();
+      expect(pagesAsked(), JSON.stringify(views)).toEqual([
+        expect.objectContaining({ sort: { field: 'name', direction: 'asc' }, page: 1 }),
+      ]);
+      expect(view?.location()).toBe('/users');
+      view?.unmount();
+      view = undefined;
+    }
   });
 
   it('leaves a linked address alone, and applies a view chosen from the menu by keyboard', async () => {

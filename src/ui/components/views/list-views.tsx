@@ -94,6 +94,8 @@ export function useListViews(list: ViewList, { omit = [] }: ListViewsOptions = {
   const query = useMemo(() => listPart(search, omit), [search, omitKey]);
   const actor = useActorRef(viewsMachine, { input: { rest: clients.rest, list, search: query } });
   const active = useSelector(actor, selectActiveView);
+  // A bare address until the views are known: a default view may still replace the list's query.
+  const opening = useSelector(actor, (s) => s.context.opensDefault);
   const stored = usePreferences((s) => selectHiddenColumns(s, list));
   // The open view's columns as the user has them now (changed in the chooser, not yet saved).
   const [working, setWorking] = useState<{ id: number; columns: readonly string[] } | null>(null);
@@ -119,7 +121,7 @@ export function useListViews(list: ViewList, { omit = [] }: ListViewsOptions = {
     else preferences.send({ type: 'prefs.columns.set', list, columns });
   };
   const state: ViewState = { query, columns: [...hidden] };
-  return { actor, list, hidden, setHidden, state };
+  return { actor, list, hidden, setHidden, state, opening };
 }
 
 export type ListViews = ReturnType<typeof useListViews>;

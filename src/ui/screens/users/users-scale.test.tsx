@@ -53,7 +53,7 @@ describe('UsersScreen: 10,000 users', () => {
     expect(requests.some((r) => operationOf(r)?.name === 'users')).toBe(false);
     expect(pagesAsked(requests)).toEqual([expect.objectContaining({ page: 1, limit: 100 })]);
     const pager = screen.getByRole('navigation', { name: 'Paginação' });
-    expect(pager).toHaveTextContent('1–100 de 10000');
+    expect(pager).toHaveTextContent('1–100 de 10.000');
     // The last page is the server's page 100.
     await keys.click(within(pager).getByRole('button', { name: 'Última página' }));
     await waitFor(() => expect(within(grid).getAllByRole('rowheader')[0]).toHaveTextContent('Usuário 09901'));

@@ -6,7 +6,13 @@ import { sameSubject, selectSubject } from '../../../machines/session/access-sel
 import { selectUser } from '../../../machines/session/session-selectors';
 import { actOnRefusalOf } from '../../../machines/users/users-access';
 import { usersMachine } from '../../../machines/users/users.machine';
-import { SORT_COLUMNS, userListApiQuery, USERS_PAGE_SIZE, type UsersQuery } from '../../../machines/users/users-query';
+import {
+  parseUsersQuery,
+  SORT_COLUMNS,
+  userListApiQuery,
+  USERS_PAGE_SIZE,
+  type UsersQuery,
+} from '../../../machines/users/users-query';
 import { selectUsersQuery, usersQueryMachine } from '../../../machines/users/users-query.machine';
 import {
   sameConfirm,
@@ -63,11 +69,23 @@ export default function UsersScreen() {
   const queryActor = useActorRef(usersQueryMachine, { input: { search: address } });
   useAddressSync(queryActor, { emitted: 'usersQuery.changed', location: 'usersQuery.location' });
   const query = useSelector(queryActor, selectUsersQuery);
+  const views = useListViews('users');
   const actor = useActorRef(usersMachine, {
-    input: { execute: clients.graphql.execute, rest: clients.rest, subject, bus, query },
+    input: { execute: clients.graphql.execute, rest: clients.rest, subject, bus, query, awaitStart: views.opening },
   });
   // The list asks the server for the page of each new query (users.machine.ts debounces a typed search).
   useEffect(() => actor.send({ type: 'users.query', query }), [actor, query]);
+  // A bare address loads nothing until the views are known (docs/lists.md, Views): the default view's query,
+  // when there is one, is the first page asked for (its address follows); without one, the address's.
+  useEffect(() => {
+    const subscription = views.actor.on('views.apply', ({ view }) =>
+      actor.send({ type: 'users.start', query: parseUsersQuery(view.state.query) }),
+    );
+    return () => subscription.unsubscribe();
+  }, [actor, views.actor]);
+  useEffect(() => {
+    if (!views.opening) actor.send({ type: 'users.start' });
+  }, [actor, views.opening]);
   // A page past the last (users deleted meanwhile): the list went to the last page; so does the address.
   useEffect(() => {
     const subscription = actor.on('users.pageMoved', ({ page }) =>
@@ -92,7 +110,6 @@ export default function UsersScreen() {
   const formView = useSelector(actor, (s) => s.context.formView);
   const selfId = useSession((s) => selectUser(s)?.id ?? null);
   const narrow = useNarrow();
-  const views = useListViews('users');
   const setQuery = (change: Partial<UsersQuery>) => queryActor.send({ type: 'usersQuery.change', change });
   const searchRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
