@@ -14,7 +14,10 @@ import { userListQueries } from '../users/list';
  * - a department-sorted page of a tenant with thousands of departments (a customer's administrador may
  *   create as many as it likes) ran one query per department before its page was full: 5,000 departments
  *   and users without one, sorted descending, took 5,001 queries (1.9 s on PostgreSQL, 20 such pages at
- *   once 15 s, every other request waiting for the pool), where the joined sort is one query.
+ *   once 15 s, every other request waiting for the pool), where the joined sort is one query;
+ * - on PostgreSQL, a tenant's deletion racing the undo of a bulk block of its users deadlocked (the
+ *   deletion answered 500 after the tenant was deleted): the undo locks the users by id, the deletion's
+ *   end of every session updated them all in the table's order.
  *
  * And what held, kept as tests: every page of the role and department sorts equals the joined ORDER BY
  * (roles sharing a display name, names differing in case, accents or a trailing space, no department,
@@ -102,6 +105,45 @@ describe.each([
     await t?.close();
     await cluster?.stop();
   });
+
+  if (postgres)
+    it("a tenant's deletion racing the undo of a bulk block of its users: no 5xx, the tenant deleted and its tokens revoked", async () => {
+      const tenant = await createTenant(`ataque3-fecha-${tag}`);
+      const users: TestUser[] = [];
+      for (let i = 0; i < 8; i += 1) users.push(await subject(tenant));
+      for (let round = 0; round < 8; round += 1) {
+        // Listed last to first: each row's new version lands in the table in that order, so a scan of the
+        // tenant's users meets them in another order than the undo's (by id).
+        const run = await send('POST', `/api/users/bulk?tenantName=${tenant.name}`, staff, {
+          action: 'block',
+          ids: users.map((u) => u.id).reverse(),
+          dry_run: false,
+        });
+        expect(run.status, JSON.stringify(run.body)).toBe(200);
+        const tokenVersions = async () =>
+          (
+            await t.db
+              .selectFrom('users')
+              .select('token_version')
+              .where('tenant_id', '=', tenant.id)
+              .orderBy('id')
+              .execute()
+          ).map((u) => u.token_version);
+        const before = await tokenVersions();
+        const [undo, removed] = await Promise.all([
+          send('POST', `/api/audit/${String(run.body.batch_id)}/undo`, staff),
+          send('POST', '/api/tenant/delete', staff, { id: tenant.id }),
+        ]);
+        expect(removed.status, `round ${round}: ${JSON.stringify(removed.body)}`).toBe(200);
+        expect(undo.status, `round ${round}: ${JSON.stringify(undo.body)}`).toBe(200);
+        const versions = await t.db.selectFrom('users').select('blocked').where('tenant_id', '=', tenant.id).execute();
+        expect(versions.every((u) => !u.blocked)).toBe(true);
+        // Every session of the tenant's users ended: each token version went up.
+        const after = await tokenVersions();
+        expect(after.every((v, i) => v > (before[i] ?? v))).toBe(true);
+        expect((await send('POST', '/api/tenant/restore', staff, { id: tenant.id })).status).toBe(200);
+      }
+    }, 120_000);
 
   it('the role and department sorts (group walk) give every page of the joined ORDER BY, with its total', async () => {
     const tenant = await createTenant(`ataque3-ordem-${tag}`);
