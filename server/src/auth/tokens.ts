@@ -388,6 +388,16 @@ export class TokenService {
    */
   async revokeTenant(tenantId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // The users locked by id first, the order every transaction holding several of them takes (a batch's
+      // undo, server/src/undo/service.ts): the update alone locks them in the table's order, and deadlocked
+      // with an undo of a bulk run over them (the deletion answered 500; server/src/security/lists-attack-3.test.ts).
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
       await trx
         .updateTable('users')
         .set((eb) => ({ token_version: eb('token_version', '+', 1) }))

@@ -132,12 +132,16 @@ export type UserCursor = readonly unknown[];
  * which sorts as the empty name). A page of those sorts walks the groups in name order, reading each
  * one's users by name from its index (migration 0021 `users_list_role_idx`, `users_list_department_idx`)
  * and counting only the groups a deep page skips whole, instead of joining and sorting every matching user
- * for 25 of them (docs/performance.md, Users list sorts).
+ * for 25 of them (docs/performance.md, Users list sorts); beyond {@link WALK_MAX_GROUPS} groups it counts
+ * them all in one grouped read instead.
  */
 interface SortGroup {
   /** The role ids (department ids) of the group; `null` stands for "no department". */
   ids: (number | null)[];
 }
+
+/** The most groups a page walks one query each; beyond, one grouped count first (see `pageIds`). */
+const WALK_MAX_GROUPS = 64;
 
 export function userListQueries(db: Kysely<Database>, tenantId: number, filter: UserListFilter, order: UserListSort) {
   /** The tenant's live users the filters keep, without the joins: what counting and paging need. */
@@ -222,10 +226,32 @@ export function userListQueries(db: Kysely<Database>, tenantId: number, filter: 
         const rows = await filtered().select('u.id').orderBy(orderBy).limit(limit).offset(skip).execute();
         return rows.map((r) => r.id);
       }
+      const groups = await sortGroups();
+      // Past a few dozen groups (a tenant may create thousands of departments, most without a matching user)
+      // the walk's query per group costs more than counting every group's users at once: one grouped read
+      // (28–69 ms at 100,000 users, docs/performance.md), then a query only for the groups the page shows
+      // (server/src/security/lists-attack-3.test.ts).
+      let counts: Map<number | null, number> | undefined;
+      if (groups.length > WALK_MAX_GROUPS) {
+        counts = new Map();
+        for (const row of await filtered()
+          .select([`${groupColumn} as g`, sql<number>`count(*)::int`.as('n')])
+          .groupBy(groupColumn)
+          .execute())
+          counts.set(row.g, row.n);
+      }
       const ids: number[] = [];
-      for (const group of await sortGroups()) {
+      for (const group of groups) {
         if (ids.length === limit) break;
-        if (skip > 0) {
+        const known = counts;
+        if (known) {
+          // Every group's count is known: one the page starts after, or without a matching user, is skipped.
+          const n = group.ids.reduce<number>((sum, id) => sum + (known.get(id) ?? 0), 0);
+          if (skip >= n) {
+            skip -= n;
+            continue;
+          }
+        } else if (skip > 0) {
           // A group the page may start after: counted (its index's range), skipped whole when it ends before.
           const { n } = await inGroup(group)
             .select(sql<number>`count(*)::int`.as('n'))
