@@ -107,7 +107,7 @@ describe.each([
   });
 
   if (postgres)
-    it("a tenant's deletion racing the undo of a bulk block of its users: no 5xx, the tenant deleted and its tokens revoked", async () => {
+    it("a tenant's deletion racing the undo of a bulk block of its users: no 5xx, the undo all or nothing, the tenant deleted and its tokens revoked", async () => {
       const tenant = await createTenant(`ataque3-fecha-${tag}`);
       const users: TestUser[] = [];
       for (let i = 0; i < 8; i += 1) users.push(await subject(tenant));
@@ -135,15 +135,68 @@ describe.each([
           send('POST', '/api/tenant/delete', staff, { id: tenant.id }),
         ]);
         expect(removed.status, `round ${round}: ${JSON.stringify(removed.body)}`).toBe(200);
-        expect(undo.status, `round ${round}: ${JSON.stringify(undo.body)}`).toBe(200);
+        // Whichever commits first: the undo before the deletion puts every row back; after it, the undo is
+        // refused whole (409 tenant_deleted: a deleted tenant's users take no change) and every row stays.
         const versions = await t.db.selectFrom('users').select('blocked').where('tenant_id', '=', tenant.id).execute();
-        expect(versions.every((u) => !u.blocked)).toBe(true);
+        if (undo.status === 200) expect(versions.every((u) => !u.blocked)).toBe(true);
+        else {
+          expect(undo.status, `round ${round}: ${JSON.stringify(undo.body)}`).toBe(409);
+          expect(undo.body).toMatchObject({ error: 'tenant_deleted' });
+          expect(versions.every((u) => u.blocked)).toBe(true);
+        }
         // Every session of the tenant's users ended: each token version went up.
         const after = await tokenVersions();
         expect(after.every((v, i) => v > (before[i] ?? v))).toBe(true);
         expect((await send('POST', '/api/tenant/restore', staff, { id: tenant.id })).status).toBe(200);
+        // A refused undo is taken again once the tenant is back, so the next round blocks unblocked users.
+        if (undo.status !== 200)
+          expect((await send('POST', `/api/audit/${String(run.body.batch_id)}/undo`, staff)).status).toBe(200);
       }
     }, 120_000);
+
+  it("a deleted tenant's users take no change over REST either (as over GraphQL), nor an undo of one", async () => {
+    const tenant = await createTenant(`ataque3-excluida-${tag}`);
+    const user = await subject(tenant);
+    const other = await subject(tenant);
+    const renamed = await send('PUT', `/api/users/${user.id}`, staff, { name: 'Antes da exclusão' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const record = Number(renamed.headers['x-audit-record']);
+    expect((await send('POST', '/api/tenant/delete', staff, { id: tenant.id })).status).toBe(200);
+    const versionBefore = (
+      await t.db.selectFrom('users').select('version').where('id', '=', user.id).executeTakeFirstOrThrow()
+    ).version;
+
+    // REST names no tenant here: the user is not found, as GraphQL finds no deleted tenant on its path.
+    const put = await send('PUT', `/api/users/${user.id}`, staff, { name: 'Depois da exclusão' });
+    expect(put.status, JSON.stringify(put.body)).toBe(404);
+    const gql = await t.app.fastify.inject({
+      method: 'POST',
+      url: `/${tenant.name}/graphql`,
+      headers: staff,
+      payload: { query: `mutation { updateUser(id: ${user.id}, name: "Depois da exclusão") { id } }` },
+    });
+    expect(JSON.stringify(gql.json())).not.toContain('"data":{"updateUser":{');
+    const bulk = await send('POST', '/api/users/bulk', staff, { action: 'block', ids: [other.id], dry_run: false });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    expect(JSON.stringify(bulk.body)).toContain('not_found');
+    // The undo of the change made before the deletion is refused while the tenant is deleted.
+    const undo = await send('POST', `/api/audit/${record}/undo`, staff);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(409);
+    expect(undo.body).toMatchObject({ error: 'tenant_deleted' });
+    const after = await t.db
+      .selectFrom('users')
+      .select(['id', 'name', 'version', 'blocked'])
+      .where('id', 'in', [user.id, other.id])
+      .execute();
+    expect(after.find((row) => row.id === user.id)).toMatchObject({
+      name: 'Antes da exclusão',
+      version: versionBefore,
+    });
+    expect(after.find((row) => row.id === other.id)?.blocked).toBe(false);
+    // Restored, the tenant's users take changes and the undo again.
+    expect((await send('POST', '/api/tenant/restore', staff, { id: tenant.id })).status).toBe(200);
+    expect((await send('POST', `/api/audit/${record}/undo`, staff)).status).toBe(200);
+  });
 
   it('the role and department sorts (group walk) give every page of the joined ORDER BY, with its total', async () => {
     const tenant = await createTenant(`ataque3-ordem-${tag}`);

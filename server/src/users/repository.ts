@@ -9,12 +9,19 @@ import { nextVersion } from '../audit/versions';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A live (not deleted) user's id and tenant, or undefined. */
+/**
+ * A live user of a live tenant: a deleted tenant's users take no change (as its departments and
+ * instances take none), whichever protocol asks (GraphQL finds no deleted tenant on its path; REST's
+ * `PUT /api/users/{id}` and bulk runs name no tenant).
+ */
 export function findLiveUser(db: Db, id: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'tenant_id'])
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
+    .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+    .select(['users.id', 'users.tenant_id'])
+    .where('users.id', '=', id)
+    .where('users.deleted_at', 'is', null)
+    .where('tenants.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 

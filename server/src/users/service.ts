@@ -26,7 +26,7 @@ import {
   unauthenticated,
   unknownReference,
 } from '../base/domain-error';
-import type { TenantRef } from '../tenants/scope';
+import { lockLiveTenant, type TenantRef } from '../tenants/scope';
 import * as repo from './repository';
 import { checkEmail, checkImage, checkName, checkPassword, checkUsername } from './rules';
 import { required, type NewUser, type UserPatch } from './user-input';
@@ -513,6 +513,10 @@ export function createUsersService({ db, config, tokens, audit, hashPassword = a
         step.operation === 'user.delete' && step.tenantId !== null
           ? await repo.lockTenantForRestore(trx, step.tenantId)
           : undefined;
+      // Any other change of a user is refused while the user's tenant is deleted (409 `tenant_deleted`), as
+      // the change itself is (404, ./repository.ts findLiveUser): the tenant share-locked before the user, in
+      // the order a tenant's deletion locks the tenant and then its users.
+      if (step.operation !== 'user.delete' && step.tenantId !== null) await lockLiveTenant(trx, step.tenantId);
       const row = await repo.lockUserForPurge(trx, step.targetId);
       const visible = row !== undefined && (actor.originBackoffice || row.tenant_id === actor.tenantId);
       if (!row || !visible) throw notFound('User not found', 'id');
