@@ -1,10 +1,11 @@
-import { fromCallback, fromPromise } from 'xstate';
+import { assertEvent, fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { GraphqlError, type Execute } from '../../api/graphql-client';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import { AuditRecordsDocument } from '../../generated/graphql';
 import type { AuditTargetType } from '../../domain/audit';
 import type { AppBus } from './app-bus';
+import { actionError } from './request-error';
 
 /**
  * The conflict notice every edit form shares (docs/lists.md, Conflict notice): a form keeps the version it
@@ -274,4 +275,90 @@ export function liveConflict(check: Pick<RemoteCheck<unknown>, 'version' | 'chan
 export function saveConflict(error: unknown): Conflict {
   const stale = staleOf(error);
   return { source: 'save', kept: true, version: stale?.version ?? null, changes: stale?.changes ?? [] };
+}
+
+/** The answer of `checkRemote` (invoked with id `checkRemote`) an event carries, if it is that actor's done event. */
+function remoteCheckOf(event: { type: string }): RemoteCheck<unknown> | null {
+  return event.type === 'xstate.done.actor.checkRemote'
+    ? (event as unknown as { output: RemoteCheck<unknown> }).output
+    : null;
+}
+
+/**
+ * The guards on the answer of `checkRemote`, read from its done event (no params: guards with params do not
+ * mix with the enqueueActions of src/machines/instances/instances.machine.ts): `newer`, the record changed
+ * since the form's version; `newerWithEdits`, and the form holds unsaved values (`unsaved`). Spread into a
+ * machine's `guards`; {@link remoteCheckTransitions} names them.
+ */
+export function remoteCheckGuards<TContext>(unsaved: (context: TContext) => boolean) {
+  return {
+    newerWithEdits: ({ context, event }: { context: TContext; event: { type: string } }) =>
+      remoteCheckOf(event)?.newer === true && unsaved(context),
+    newer: ({ event }: { event: { type: string } }) => remoteCheckOf(event)?.newer === true,
+  };
+}
+
+/**
+ * The answers of a form's `checkRemote` invoke, spread beside its `id`, `src` and `input`: a newer record
+ * beside unsaved values opens the notice (`conflict`, action `conflictLive`); a newer record and nothing
+ * unsaved reloads the form with an informational notice (back to `form`, action `refreshedLive`); nothing
+ * new, or a check that failed, goes back to `form` (action `checked`). Its guards: {@link remoteCheckGuards}.
+ */
+export function remoteCheckTransitions<TRecord>(targets: { conflict: string; form: string }) {
+  const check = ({ event }: { event: { output: RemoteCheck<TRecord> } }) => event.output;
+  return {
+    onDone: [
+      {
+        guard: 'newerWithEdits' as const,
+        target: targets.conflict,
+        actions: { type: 'conflictLive' as const, params: check },
+      },
+      { guard: 'newer' as const, target: targets.form, actions: { type: 'refreshedLive' as const, params: check } },
+      { target: targets.form, actions: 'checked' as const },
+    ],
+    // Not known now: the save still carries the version, and the server refuses it if stale.
+    onError: { target: targets.form, actions: 'checked' as const },
+  };
+}
+
+/**
+ * The answers of the reload a reapply or a discard starts (`conflict.reapply`, `conflict.discard`), spread
+ * beside the reload's `id`, `src` and `input`: the record read goes to the action `reapplied` or
+ * `discarded` (`action`) on the way to `done`; a failed read goes back to the notice (`conflict`, action
+ * `reloadFailed`).
+ */
+export function conflictReloadTransitions<TRecord, TAction extends 'reapplied' | 'discarded'>(
+  action: TAction,
+  targets: { done: string; conflict: string },
+) {
+  return {
+    onDone: {
+      target: targets.done,
+      actions: { type: action, params: ({ event }: { event: { output: TRecord } }) => event.output },
+    },
+    onError: {
+      target: targets.conflict,
+      actions: {
+        type: 'reloadFailed' as const,
+        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+      },
+    },
+  };
+}
+
+/** What `noteRemote` assigns on `conflict.remote`: the announced audit record waits for the next check. */
+export function remoteNoted(context: { remoteIds: readonly number[] }, event: { type: string }) {
+  const remote = event as ConflictEvent;
+  assertEvent(remote, 'conflict.remote');
+  return { remoteIds: notedRemote(context.remoteIds, remote.id) };
+}
+
+/** What `conflictSave` assigns for a save refused as stale, in a form whose errors are `actionError` and `fieldErrors`. */
+export function staleSave(error: unknown) {
+  return { conflict: saveConflict(error), actionError: null, fieldErrors: {} };
+}
+
+/** What `reloadFailed` assigns when the reload of a reapply or a discard failed: the notice stays, saying so. */
+export function reloadFailure(error: unknown) {
+  return { actionError: actionError('conflict.errors.reload', error) };
 }
