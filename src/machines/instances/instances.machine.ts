@@ -36,10 +36,14 @@ import { ApiError } from '../../api/api-error';
 import {
   checkRemote,
   conflictGuards,
+  conflictReloadTransitions,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
+  staleSave,
   versionOf,
   watchTarget,
   type Conflict,
@@ -178,13 +182,6 @@ const fieldsOf = (instance: Instance): InstanceFields => ({
   isUnlimited: instance.isUnlimited,
 });
 
-/** The answer of `checkRemote` an event carries, if it is that actor's done event. */
-function checkOf(event: { type: string }): RemoteCheck<Instance> | null {
-  return event.type === 'xstate.done.actor.checkRemote'
-    ? (event as unknown as { output: RemoteCheck<Instance> }).output
-    : null;
-}
-
 /** The instances machine's types, actors, delays, guards and actions; its chart follows. */
 export const instancesSetup = setup({
   types: {
@@ -232,9 +229,7 @@ export const instancesSetup = setup({
       return Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0;
     },
     ...conflictGuards,
-    // On the check's answer (read from the event: guards with params do not mix with this machine's enqueueActions).
-    newerWithEdits: ({ context, event }) => checkOf(event)?.newer === true && unsavedInstanceFields(context).length > 0,
-    newer: ({ event }) => checkOf(event)?.newer === true,
+    ...remoteCheckGuards((context: InstancesContext) => unsavedInstanceFields(context).length > 0),
     // The reapplied values: something left to send, and it passes the dialog's checks.
     pendingValid: ({ context }) => {
       const { draft, target, pending } = context;
@@ -311,15 +306,9 @@ export const instancesSetup = setup({
       assertEvent(event, 'instances.updateDraft');
       return { draft: event.fields };
     }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
-    conflictLive: assign((_, check: RemoteCheck<Instance>) => ({
-      conflict: liveConflict(check, true),
-      remoteIds: [],
-    })),
+    conflictLive: assign((_, check: RemoteCheck<Instance>) => ({ conflict: liveConflict(check, true), remoteIds: [] })),
     // Nothing unsaved: the dialog shows the instance as stored now, and says what changed.
     refreshedLive: assign(({ context }, check: RemoteCheck<Instance>) => ({
       target: check.record,
@@ -329,11 +318,7 @@ export const instancesSetup = setup({
       conflict: liveConflict(check, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => ({
-      conflict: saveConflict(params.error),
-      actionError: null,
-      fieldErrors: {},
-    })),
+    conflictSave: assign((_, params: { error: unknown }) => staleSave(params.error)),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the instance as stored now, sent with its version.
     reapplied: assign(({ context }, fresh: Instance) => {
@@ -362,9 +347,7 @@ export const instancesSetup = setup({
       actionError: null,
       fieldErrors: {},
     })),
-    reloadFailed: assign((_, params: { error: unknown }) => ({
-      actionError: actionError('conflict.errors.reload', params.error),
-    })),
+    reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
     pendCreate: assign(({ event }) => {
       assertEvent(event, 'instances.create');
       return {
@@ -434,9 +417,6 @@ export const instancesSetup = setup({
     })),
   },
 });
-
-/** What the check of an announced change answers (src/machines/shared/conflict.ts `checkRemote`). */
-type CheckDone = { output: RemoteCheck<Instance> };
 
 /** The edited instance's audit events, while its dialog is open (src/machines/shared/conflict.ts). */
 const watchEdited = {
@@ -675,21 +655,7 @@ export const instancesMachine = instancesSetup.createMachine({
                       readInstance(context.rest, context.tenantName, context.target?.id ?? 0, signal),
                     audit: restAuditReader(context.rest),
                   }),
-                  onDone: [
-                    {
-                      guard: 'newerWithEdits',
-                      target: 'updateConflict',
-                      actions: { type: 'conflictLive', params: ({ event }: { event: CheckDone }) => event.output },
-                    },
-                    {
-                      guard: 'newer',
-                      target: 'update',
-                      actions: { type: 'refreshedLive', params: ({ event }: { event: CheckDone }) => event.output },
-                    },
-                    { target: 'update', actions: 'checked' },
-                  ],
-                  // Not known now: the update still carries the version, and the server refuses it if stale.
-                  onError: { target: 'update', actions: 'checked' },
+                  ...remoteCheckTransitions<Instance>({ conflict: 'updateConflict', form: 'update' }),
                 },
               ],
               on: {
@@ -791,11 +757,10 @@ export const instancesMachine = instancesSetup.createMachine({
               tenantName: context.tenantName,
               id: context.target?.id ?? invalidState('updateReapplying'),
             }),
-            onDone: { target: 'updateReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-            onError: {
-              target: 'form.updateConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
+            ...conflictReloadTransitions<Instance, 'reapplied'>('reapplied', {
+              done: 'updateReapplied',
+              conflict: 'form.updateConflict',
+            }),
           },
         },
         // Sent with the new version at once when something is left and it passes the checks; otherwise back to the form.
@@ -812,11 +777,10 @@ export const instancesMachine = instancesSetup.createMachine({
               tenantName: context.tenantName,
               id: context.target?.id ?? invalidState('updateDiscarding'),
             }),
-            onDone: { target: 'form.update', actions: { type: 'discarded', params: ({ event }) => event.output } },
-            onError: {
-              target: 'form.updateConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
+            ...conflictReloadTransitions<Instance, 'discarded'>('discarded', {
+              done: 'form.update',
+              conflict: 'form.updateConflict',
+            }),
           },
         },
         startingSync: {

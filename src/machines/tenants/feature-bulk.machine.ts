@@ -22,8 +22,11 @@ import {
 import {
   checkRemote,
   conflictGuards,
+  conflictReloadTransitions,
   liveConflict,
   notedRemote,
+  remoteCheckGuards,
+  remoteCheckTransitions,
   restAuditReader,
   saveConflict,
   staleOf,
@@ -208,8 +211,7 @@ export const featureBulkMachine = setup({
     hasChanges: ({ context }) => context.staff && changedFeatures(context).length > 0,
     hasFailures: ({ context }) => context.staff && failedItems(context.run).length > 0,
     ...conflictGuards,
-    newerWithEdits: ({ context }, check: RemoteCheck<FeatureSet>) => check.newer && changedFeatures(context).length > 0,
-    newer: (_, check: RemoteCheck<FeatureSet>) => check.newer,
+    ...remoteCheckGuards((context: FeatureBulkContext) => changedFeatures(context).length > 0),
   },
   actions: {
     storeFeatures: assign((_, set: FeatureSet) => stored(set)),
@@ -364,21 +366,7 @@ export const featureBulkMachine = setup({
           load: (signal: AbortSignal) => readFeatures(context.rest, context.tenantName, signal),
           audit: restAuditReader(context.rest),
         }),
-        onDone: [
-          {
-            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-            target: 'conflict',
-            actions: { type: 'conflictLive', params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: 'newer', params: ({ event }) => event.output },
-            target: 'editing',
-            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-          },
-          { target: 'editing', actions: 'checked' },
-        ],
-        // Not known now: the save still carries the version, and the server refuses it if stale.
-        onError: { target: 'editing', actions: 'checked' },
+        ...remoteCheckTransitions<FeatureSet>({ conflict: 'conflict', form: 'editing' }),
       },
       on: {
         ...editingEvents,
@@ -455,11 +443,7 @@ export const featureBulkMachine = setup({
         id: 'loadFeatures',
         src: 'loadFeatures',
         input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
+        ...conflictReloadTransitions<FeatureSet, 'reapplied'>('reapplied', { done: 'reapplied', conflict: 'conflict' }),
       },
     },
     // Saved with the new version at once when something is left to save (the other person may have made
@@ -473,11 +457,7 @@ export const featureBulkMachine = setup({
         id: 'loadFeatures',
         src: 'loadFeatures',
         input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        onDone: { target: 'editing', actions: { type: 'discarded', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
+        ...conflictReloadTransitions<FeatureSet, 'discarded'>('discarded', { done: 'editing', conflict: 'conflict' }),
       },
     },
   },

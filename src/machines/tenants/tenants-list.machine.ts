@@ -14,10 +14,14 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   conflictGuards,
+  conflictReloadTransitions,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
+  staleSave,
   versionOf,
   watchTarget,
   type Conflict,
@@ -186,8 +190,7 @@ export const tenantsListSetup = setup({
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,
     ...conflictGuards,
-    newerWithEdits: ({ context }, check: RemoteCheck<Tenant>) => check.newer && unsavedTenantFields(context).length > 0,
-    newer: (_, check: RemoteCheck<Tenant>) => check.newer,
+    ...remoteCheckGuards((context: TenantsListContext) => unsavedTenantFields(context).length > 0),
     pendingValid: ({ context }) =>
       context.pending !== null && 'edit' in context.pending && isValidCnpj(context.pending.edit.cnpj),
     validCnpj: ({ event }) => {
@@ -243,10 +246,7 @@ export const tenantsListSetup = setup({
       assertEvent(event, 'tenants.editDraft');
       return { draft: event.tenant };
     }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
     conflictLive: assign((_, check: RemoteCheck<Tenant>) => ({
       conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, true),
@@ -261,11 +261,7 @@ export const tenantsListSetup = setup({
       conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => ({
-      conflict: saveConflict(params.error),
-      actionError: null,
-      fieldErrors: {},
-    })),
+    conflictSave: assign((_, params: { error: unknown }) => staleSave(params.error)),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the tenant as stored now, saved with its version.
     reapplied: assign(({ context }, fresh: Tenant) => {
@@ -295,9 +291,7 @@ export const tenantsListSetup = setup({
       actionError: null,
       fieldErrors: {},
     })),
-    reloadFailed: assign((_, params: { error: unknown }) => ({
-      actionError: actionError('conflict.errors.reload', params.error),
-    })),
+    reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
     setCreate: assign(({ event }) => {
       assertEvent(event, 'tenants.create');
       return { pending: { create: event.tenant } };
@@ -568,21 +562,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
                   loadTenant(context.rest, context.target?.id ?? 0, tenantHints(context), signal),
                 audit: restAuditReader(context.rest),
               }),
-              onDone: [
-                {
-                  guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-                  target: 'editConflict',
-                  actions: { type: 'conflictLive', params: ({ event }) => event.output },
-                },
-                {
-                  guard: { type: 'newer', params: ({ event }) => event.output },
-                  target: 'editForm',
-                  actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-                },
-                { target: 'editForm', actions: 'checked' },
-              ],
-              // Not known now: the save still carries the version, and the server refuses it if stale.
-              onError: { target: 'editForm', actions: 'checked' },
+              ...remoteCheckTransitions<Tenant>({ conflict: 'editConflict', form: 'editForm' }),
             },
           ],
           on: {
@@ -640,11 +620,10 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
               id: context.target?.id ?? invalidState('editReapplying'),
               hints: tenantHints(context),
             }),
-            onDone: { target: 'editReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-            onError: {
-              target: 'editConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
+            ...conflictReloadTransitions<Tenant, 'reapplied'>('reapplied', {
+              done: 'editReapplied',
+              conflict: 'editConflict',
+            }),
           },
         },
         // Saved with the new version at once when the CNPJ passes its check; otherwise back to the form.
@@ -661,11 +640,10 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
               id: context.target?.id ?? invalidState('editDiscarding'),
               hints: tenantHints(context),
             }),
-            onDone: { target: 'editForm', actions: { type: 'discarded', params: ({ event }) => event.output } },
-            onError: {
-              target: 'editConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
+            ...conflictReloadTransitions<Tenant, 'discarded'>('discarded', {
+              done: 'editForm',
+              conflict: 'editConflict',
+            }),
           },
         },
         planForm: {
