@@ -35,10 +35,12 @@ import { type ActionError, actionError, refusedFields } from '../shared/request-
 import { ApiError } from '../../api/api-error';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
   conflictReloadTransitions,
   liveConflict,
   reloadFailure,
+  reloadedTarget,
   remoteCheckGuards,
   remoteCheckTransitions,
   remoteNoted,
@@ -325,26 +327,12 @@ export const instancesSetup = setup({
       const values = fieldsOf(fresh);
       const mine = context.target && context.draft ? changesOf(context.target, context.draft) : {};
       const draft: InstanceFields = { ...values, ...mine } as InstanceFields;
-      return {
-        target: fresh,
-        version: versionOf(fresh),
-        draft,
-        pending: { changes: changesOf(fresh, draft) },
-        formKey: context.formKey + 1,
-        conflict: null,
-        remoteIds: [],
-        actionError: null,
-      };
+      return { ...reloadedTarget(context, fresh), draft, pending: { changes: changesOf(fresh, draft) } };
     }),
     discarded: assign(({ context }, fresh: Instance) => ({
-      target: fresh,
-      version: versionOf(fresh),
+      ...reloadedTarget(context, fresh),
       draft: null,
       pending: null,
-      formKey: context.formKey + 1,
-      conflict: null,
-      remoteIds: [],
-      actionError: null,
       fieldErrors: {},
     })),
     reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
@@ -428,6 +416,18 @@ const watchEdited = {
     targetId: context.target?.id ?? 0,
   }),
 } as const;
+
+/** Reads the edited instance as stored now, for a reapply or a discard (`state`: the state that reads it). */
+const reloadEdited = (state: string) =>
+  ({
+    id: 'loadInstance',
+    src: 'loadInstance',
+    input: ({ context }: { context: InstancesContext }) => ({
+      rest: context.rest,
+      tenantName: context.tenantName,
+      id: context.target?.id ?? invalidState(state),
+    }),
+  }) as const;
 
 /** A call that answered with the instance: its row is applied, the dialog closed and the outcome emitted. */
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({
@@ -682,12 +682,10 @@ export const instancesMachine = instancesSetup.createMachine({
             // The user's unsaved values beside the other person's change: reapply them or discard them.
             updateConflict: {
               invoke: watchEdited,
-              on: {
-                'conflict.reapply': { target: '#instances.action.updateReapplying' },
-                'conflict.discard': { target: '#instances.action.updateDiscarding' },
-                // Another change while the notice is open: the reapply or discard reads the instance afresh anyway.
-                'conflict.remote': { guard: 'news', actions: 'noteRemote' },
-              },
+              on: conflictChoices({
+                reapply: '#instances.action.updateReapplying',
+                discard: '#instances.action.updateDiscarding',
+              }),
             },
             sync: {
               on: {
@@ -750,13 +748,7 @@ export const instancesMachine = instancesSetup.createMachine({
         updateReapplying: {
           tags: ['busy'],
           invoke: {
-            id: 'loadInstance',
-            src: 'loadInstance',
-            input: ({ context }) => ({
-              rest: context.rest,
-              tenantName: context.tenantName,
-              id: context.target?.id ?? invalidState('updateReapplying'),
-            }),
+            ...reloadEdited('updateReapplying'),
             ...conflictReloadTransitions<Instance, 'reapplied'>('reapplied', {
               done: 'updateReapplied',
               conflict: 'form.updateConflict',
@@ -770,13 +762,7 @@ export const instancesMachine = instancesSetup.createMachine({
         updateDiscarding: {
           tags: ['busy'],
           invoke: {
-            id: 'loadInstance',
-            src: 'loadInstance',
-            input: ({ context }) => ({
-              rest: context.rest,
-              tenantName: context.tenantName,
-              id: context.target?.id ?? invalidState('updateDiscarding'),
-            }),
+            ...reloadEdited('updateDiscarding'),
             ...conflictReloadTransitions<Instance, 'discarded'>('discarded', {
               done: 'form.update',
               conflict: 'form.updateConflict',

@@ -346,6 +346,36 @@ export function conflictReloadTransitions<TRecord, TAction extends 'reapplied' |
   };
 }
 
+/**
+ * The `on` of the notice's state in a form that hears changes while it is open (the rename and edit
+ * dialogs, the features editor): `conflict.reapply` and `conflict.discard` go to the states that read the
+ * record again (`reapply`, `discard`).
+ */
+export function conflictChoices(targets: { reapply: string; discard: string }) {
+  return {
+    'conflict.reapply': { target: targets.reapply },
+    'conflict.discard': { target: targets.discard },
+    // Another change while the notice is open: the reapply or discard reads the record afresh anyway.
+    'conflict.remote': { guard: 'news' as const, actions: 'noteRemote' as const },
+  };
+}
+
+/**
+ * What a reapply or a discard assigns from the record read afresh, in an edit dialog that holds it in
+ * `target` and remounts its form by `formKey` (the tenant and instance edit dialogs): its version taken,
+ * the notice closed, the announced changes forgotten, the error cleared.
+ */
+export function reloadedTarget<TRecord>(context: { formKey: number }, fresh: TRecord) {
+  return {
+    target: fresh,
+    version: versionOf(fresh),
+    formKey: context.formKey + 1,
+    conflict: null,
+    remoteIds: [],
+    actionError: null,
+  };
+}
+
 /** What `noteRemote` assigns on `conflict.remote`: the announced audit record waits for the next check. */
 export function remoteNoted(context: { remoteIds: readonly number[] }, event: { type: string }) {
   const remote = event as ConflictEvent;

@@ -7,6 +7,7 @@ import { recordNameProblem, type RecordNameProblem } from '../../domain/record-n
 import type { AppBus } from './app-bus';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
   conflictReloadTransitions,
   liveConflict,
@@ -572,19 +573,14 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
           conflict: {
             invoke: watchRenamed,
             on: {
-              'conflict.reapply': { target: 'reapplying' },
-              'conflict.discard': { target: 'discarding' },
+              ...conflictChoices({ reapply: 'reapplying', discard: 'discarding' }),
               'records.close': { target: 'idle', actions: 'close' },
-              // Another change while the notice is open: the reapply or discard reads the record afresh anyway.
-              'conflict.remote': { guard: 'news', actions: 'noteRemote' },
             },
           },
           reapplying: {
             tags: ['busy'],
             invoke: {
-              id: 'loadRecord',
-              src: 'loadRecord',
-              input: loadRenamed.input,
+              ...loadRenamed,
               ...conflictReloadTransitions<TRecord, 'reapplied'>('reapplied', {
                 done: 'reapplied',
                 conflict: 'conflict',
@@ -601,9 +597,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
           discarding: {
             tags: ['busy'],
             invoke: {
-              id: 'loadRecord',
-              src: 'loadRecord',
-              input: loadRenamed.input,
+              ...loadRenamed,
               ...conflictReloadTransitions<TRecord, 'discarded'>('discarded', {
                 done: 'renaming',
                 conflict: 'conflict',

@@ -21,6 +21,7 @@ import {
 } from '../shared/bulk-run';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
   conflictReloadTransitions,
   liveConflict,
@@ -429,14 +430,7 @@ export const featureBulkMachine = setup({
       },
     },
     // The unsaved features beside the other person's change: reapply them or discard them.
-    conflict: {
-      on: {
-        'conflict.reapply': { target: 'reapplying' },
-        'conflict.discard': { target: 'discarding' },
-        // Another change while the notice is open: the reapply or discard reads the features afresh anyway.
-        'conflict.remote': { guard: 'news', actions: 'noteRemote' },
-      },
-    },
+    conflict: { on: conflictChoices({ reapply: 'reapplying', discard: 'discarding' }) },
     reapplying: {
       tags: ['busy'],
       invoke: {

@@ -13,10 +13,12 @@ import {
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
   conflictReloadTransitions,
   liveConflict,
   reloadFailure,
+  reloadedTarget,
   remoteCheckGuards,
   remoteCheckTransitions,
   remoteNoted,
@@ -269,26 +271,12 @@ export const tenantsListSetup = setup({
       const draft = context.draft;
       if (draft && context.target)
         for (const field of EDIT_FIELDS) if (draft[field] !== context.target[field]) values[field] = draft[field];
-      return {
-        target: fresh,
-        version: versionOf(fresh),
-        draft: values,
-        pending: { edit: values },
-        formKey: context.formKey + 1,
-        conflict: null,
-        remoteIds: [],
-        actionError: null,
-      };
+      return { ...reloadedTarget(context, fresh), draft: values, pending: { edit: values } };
     }),
     discarded: assign(({ context }, fresh: Tenant) => ({
-      target: fresh,
-      version: versionOf(fresh),
+      ...reloadedTarget(context, fresh),
       draft: null,
       pending: null,
-      formKey: context.formKey + 1,
-      conflict: null,
-      remoteIds: [],
-      actionError: null,
       fieldErrors: {},
     })),
     reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
@@ -362,6 +350,18 @@ const watchEdited = {
     targetId: context.target?.id ?? 0,
   }),
 } as const;
+
+/** Reads the edited tenant as stored now, for a reapply or a discard (`state`: the state that reads it). */
+const reloadEdited = (state: string) =>
+  ({
+    id: 'loadTenant',
+    src: 'loadTenant',
+    input: ({ context }: { context: TenantsListContext }) => ({
+      rest: context.rest,
+      id: context.target?.id ?? invalidState(state),
+      hints: tenantHints(context),
+    }),
+  }) as const;
 
 /** A finished change: its outcome, the dialog closes, then the list reloads. */
 const changed = (action: TenantAction, notice: I18nKey) => ({
@@ -603,23 +603,14 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         editConflict: {
           invoke: watchEdited,
           on: {
-            'conflict.reapply': { target: 'editReapplying' },
-            'conflict.discard': { target: 'editDiscarding' },
+            ...conflictChoices({ reapply: 'editReapplying', discard: 'editDiscarding' }),
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
-            // Another change while the notice is open: the reapply or discard reads the tenant afresh anyway.
-            'conflict.remote': { guard: 'news', actions: 'noteRemote' },
           },
         },
         editReapplying: {
           tags: ['busy'],
           invoke: {
-            id: 'loadTenant',
-            src: 'loadTenant',
-            input: ({ context }) => ({
-              rest: context.rest,
-              id: context.target?.id ?? invalidState('editReapplying'),
-              hints: tenantHints(context),
-            }),
+            ...reloadEdited('editReapplying'),
             ...conflictReloadTransitions<Tenant, 'reapplied'>('reapplied', {
               done: 'editReapplied',
               conflict: 'editConflict',
@@ -633,13 +624,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         editDiscarding: {
           tags: ['busy'],
           invoke: {
-            id: 'loadTenant',
-            src: 'loadTenant',
-            input: ({ context }) => ({
-              rest: context.rest,
-              id: context.target?.id ?? invalidState('editDiscarding'),
-              hints: tenantHints(context),
-            }),
+            ...reloadEdited('editDiscarding'),
             ...conflictReloadTransitions<Tenant, 'discarded'>('discarded', {
               done: 'editForm',
               conflict: 'editConflict',
