@@ -37,7 +37,7 @@ import {
   checkRemote,
   conflictChoices,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   liveConflict,
   reloadFailure,
   reloadedTarget,
@@ -655,7 +655,7 @@ export const instancesMachine = instancesSetup.createMachine({
                       readInstance(context.rest, context.tenantName, context.target?.id ?? 0, signal),
                     audit: restAuditReader(context.rest),
                   }),
-                  ...remoteCheckTransitions<Instance>({ conflict: 'updateConflict', form: 'update' }),
+                  ...remoteCheckTransitions({ conflict: 'updateConflict', form: 'update' }),
                 },
               ],
               on: {
@@ -745,30 +745,18 @@ export const instancesMachine = instancesSetup.createMachine({
             },
           ],
         },
-        updateReapplying: {
-          tags: ['busy'],
-          invoke: {
-            ...reloadEdited('updateReapplying'),
-            ...conflictReloadTransitions<Instance, 'reapplied'>('reapplied', {
-              done: 'updateReapplied',
-              conflict: 'form.updateConflict',
-            }),
-          },
-        },
+        updateReapplying: conflictReload(reloadEdited('updateReapplying'), 'reapplied', {
+          done: 'updateReapplied',
+          conflict: 'form.updateConflict',
+        }),
         // Sent with the new version at once when something is left and it passes the checks; otherwise back to the form.
         updateReapplied: {
           always: [{ guard: 'pendingValid', target: 'updating' }, { target: 'form.update' }],
         },
-        updateDiscarding: {
-          tags: ['busy'],
-          invoke: {
-            ...reloadEdited('updateDiscarding'),
-            ...conflictReloadTransitions<Instance, 'discarded'>('discarded', {
-              done: 'form.update',
-              conflict: 'form.updateConflict',
-            }),
-          },
-        },
+        updateDiscarding: conflictReload(reloadEdited('updateDiscarding'), 'discarded', {
+          done: 'form.update',
+          conflict: 'form.updateConflict',
+        }),
         startingSync: {
           tags: ['busy'],
           invoke: {

@@ -7,7 +7,7 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   liveConflict,
   reloadFailure,
   remoteCheckGuards,
@@ -128,6 +128,13 @@ const EDITS = {
     actions: ['clearFeedback', 'beginRename'],
   },
   'roles.reload': '#rolePermissions.loading',
+} as const;
+
+/** Reads the role again for a reapply or a discard (src/machines/shared/conflict.ts `conflictReload`). */
+const reloadRole = {
+  id: 'loadRole',
+  src: 'loadRole',
+  input: ({ context }: { context: RolePermissionsContext }) => ({ rest: context.rest, roleId: context.roleId }),
 } as const;
 
 export const rolePermissionsMachine = setup({
@@ -394,7 +401,7 @@ export const rolePermissionsMachine = setup({
           load: (signal: AbortSignal) =>
             context.rest.GET('/api/roles/{id}', { params: { path: { id: context.roleId } }, signal }).then(unwrap),
         }),
-        ...remoteCheckTransitions<Role>({ conflict: 'conflict', form: 'editing' }),
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'editing' }),
       },
       on: {
         ...EDITS,
@@ -409,28 +416,12 @@ export const rolePermissionsMachine = setup({
         'conflict.discard': { target: 'discarding', actions: 'clearFeedback' },
       },
     },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadRole',
-        src: 'loadRole',
-        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
-        ...conflictReloadTransitions<Role, 'reapplied'>('reapplied', { done: 'reapplied', conflict: 'conflict' }),
-      },
-    },
+    reapplying: conflictReload(reloadRole, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once, unless nothing of the user's is left to save.
     reapplied: {
       always: [{ guard: 'canSave', target: 'saving' }, { target: 'editing' }],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadRole',
-        src: 'loadRole',
-        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
-        ...conflictReloadTransitions<Role, 'discarded'>('discarded', { done: 'editing', conflict: 'conflict' }),
-      },
-    },
+    discarding: conflictReload(reloadRole, 'discarded', { done: 'editing', conflict: 'conflict' }),
     saving: {
       tags: ['busy'],
       invoke: {

@@ -298,22 +298,24 @@ export function remoteCheckGuards<TContext>(unsaved: (context: TContext) => bool
   };
 }
 
+/** The output of the done event a transition answers, as an action's params (any actor's output type). */
+const outputOf = <TEvent extends { output: unknown }>({ event }: { event: TEvent }): TEvent['output'] => event.output;
+
 /**
  * The answers of a form's `checkRemote` invoke, spread beside its `id`, `src` and `input`: a newer record
  * beside unsaved values opens the notice (`conflict`, action `conflictLive`); a newer record and nothing
  * unsaved reloads the form with an informational notice (back to `form`, action `refreshedLive`); nothing
  * new, or a check that failed, goes back to `form` (action `checked`). Its guards: {@link remoteCheckGuards}.
  */
-export function remoteCheckTransitions<TRecord>(targets: { conflict: string; form: string }) {
-  const check = ({ event }: { event: { output: RemoteCheck<TRecord> } }) => event.output;
+export function remoteCheckTransitions(targets: { conflict: string; form: string }) {
   return {
     onDone: [
       {
         guard: 'newerWithEdits' as const,
         target: targets.conflict,
-        actions: { type: 'conflictLive' as const, params: check },
+        actions: { type: 'conflictLive' as const, params: outputOf },
       },
-      { guard: 'newer' as const, target: targets.form, actions: { type: 'refreshedLive' as const, params: check } },
+      { guard: 'newer' as const, target: targets.form, actions: { type: 'refreshedLive' as const, params: outputOf } },
       { target: targets.form, actions: 'checked' as const },
     ],
     // Not known now: the save still carries the version, and the server refuses it if stale.
@@ -322,25 +324,27 @@ export function remoteCheckTransitions<TRecord>(targets: { conflict: string; for
 }
 
 /**
- * The answers of the reload a reapply or a discard starts (`conflict.reapply`, `conflict.discard`), spread
- * beside the reload's `id`, `src` and `input`: the record read goes to the action `reapplied` or
- * `discarded` (`action`) on the way to `done`; a failed read goes back to the notice (`conflict`, action
+ * The state that reads the record again for a reapply or a discard (`conflict.reapply`, `conflict.discard`):
+ * it invokes `reload` (the form's `id`, `src` and `input`); the record read goes to the action `reapplied`
+ * or `discarded` (`action`) on the way to `done`; a failed read goes back to the notice (`conflict`, action
  * `reloadFailed`).
  */
-export function conflictReloadTransitions<TRecord, TAction extends 'reapplied' | 'discarded'>(
+export function conflictReload<TReload extends { id: string; src: string }, TAction extends 'reapplied' | 'discarded'>(
+  reload: TReload,
   action: TAction,
   targets: { done: string; conflict: string },
 ) {
   return {
-    onDone: {
-      target: targets.done,
-      actions: { type: action, params: ({ event }: { event: { output: TRecord } }) => event.output },
-    },
-    onError: {
-      target: targets.conflict,
-      actions: {
-        type: 'reloadFailed' as const,
-        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    tags: ['busy'],
+    invoke: {
+      ...reload,
+      onDone: { target: targets.done, actions: { type: action, params: outputOf } },
+      onError: {
+        target: targets.conflict,
+        actions: {
+          type: 'reloadFailed' as const,
+          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+        },
       },
     },
   };

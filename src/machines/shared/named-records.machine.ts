@@ -9,7 +9,7 @@ import {
   checkRemote,
   conflictChoices,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   liveConflict,
   reloadFailure,
   remoteCheckGuards,
@@ -505,7 +505,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
                     ),
                   audit: restAuditReader(context.rest),
                 }),
-                ...remoteCheckTransitions<TRecord>({ conflict: 'conflict', form: 'renaming' }),
+                ...remoteCheckTransitions({ conflict: 'conflict', form: 'renaming' }),
               },
             ],
             on: {
@@ -577,16 +577,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
               'records.close': { target: 'idle', actions: 'close' },
             },
           },
-          reapplying: {
-            tags: ['busy'],
-            invoke: {
-              ...loadRenamed,
-              ...conflictReloadTransitions<TRecord, 'reapplied'>('reapplied', {
-                done: 'reapplied',
-                conflict: 'conflict',
-              }),
-            },
-          },
+          reapplying: conflictReload(loadRenamed, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
           // Sent with the new version at once when the name passes its checks; otherwise back to the dialog.
           reapplied: {
             always: [
@@ -594,16 +585,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
               { target: 'renaming', actions: 'refusePending' },
             ],
           },
-          discarding: {
-            tags: ['busy'],
-            invoke: {
-              ...loadRenamed,
-              ...conflictReloadTransitions<TRecord, 'discarded'>('discarded', {
-                done: 'renaming',
-                conflict: 'conflict',
-              }),
-            },
-          },
+          discarding: conflictReload(loadRenamed, 'discarded', { done: 'renaming', conflict: 'conflict' }),
         },
       },
     },

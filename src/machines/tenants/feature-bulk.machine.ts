@@ -23,7 +23,7 @@ import {
   checkRemote,
   conflictChoices,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   liveConflict,
   notedRemote,
   remoteCheckGuards,
@@ -176,6 +176,13 @@ const editingEvents = {
   'features.reset': { actions: 'resetDraft' },
   'features.save': { guard: 'hasChanges', target: 'saving', actions: 'startSave' },
   'features.reload': 'loading',
+} as const;
+
+/** Reads the features again for a reapply or a discard (src/machines/shared/conflict.ts `conflictReload`). */
+const reloadFeatures = {
+  id: 'loadFeatures',
+  src: 'loadFeatures',
+  input: ({ context }: { context: FeatureBulkContext }) => ({ rest: context.rest, tenantName: context.tenantName }),
 } as const;
 
 export const featureBulkMachine = setup({
@@ -367,7 +374,7 @@ export const featureBulkMachine = setup({
           load: (signal: AbortSignal) => readFeatures(context.rest, context.tenantName, signal),
           audit: restAuditReader(context.rest),
         }),
-        ...remoteCheckTransitions<FeatureSet>({ conflict: 'conflict', form: 'editing' }),
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'editing' }),
       },
       on: {
         ...editingEvents,
@@ -431,29 +438,13 @@ export const featureBulkMachine = setup({
     },
     // The unsaved features beside the other person's change: reapply them or discard them.
     conflict: { on: conflictChoices({ reapply: 'reapplying', discard: 'discarding' }) },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadFeatures',
-        src: 'loadFeatures',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        ...conflictReloadTransitions<FeatureSet, 'reapplied'>('reapplied', { done: 'reapplied', conflict: 'conflict' }),
-      },
-    },
+    reapplying: conflictReload(reloadFeatures, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once when something is left to save (the other person may have made
     // the same change).
     reapplied: {
       always: [{ guard: 'hasChanges', target: 'saving', actions: 'startSave' }, { target: 'editing' }],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadFeatures',
-        src: 'loadFeatures',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        ...conflictReloadTransitions<FeatureSet, 'discarded'>('discarded', { done: 'editing', conflict: 'conflict' }),
-      },
-    },
+    discarding: conflictReload(reloadFeatures, 'discarded', { done: 'editing', conflict: 'conflict' }),
   },
 });
 

@@ -15,7 +15,7 @@ import {
   checkRemote,
   conflictChoices,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   liveConflict,
   reloadFailure,
   reloadedTarget,
@@ -562,7 +562,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
                   loadTenant(context.rest, context.target?.id ?? 0, tenantHints(context), signal),
                 audit: restAuditReader(context.rest),
               }),
-              ...remoteCheckTransitions<Tenant>({ conflict: 'editConflict', form: 'editForm' }),
+              ...remoteCheckTransitions({ conflict: 'editConflict', form: 'editForm' }),
             },
           ],
           on: {
@@ -607,30 +607,18 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
           },
         },
-        editReapplying: {
-          tags: ['busy'],
-          invoke: {
-            ...reloadEdited('editReapplying'),
-            ...conflictReloadTransitions<Tenant, 'reapplied'>('reapplied', {
-              done: 'editReapplied',
-              conflict: 'editConflict',
-            }),
-          },
-        },
+        editReapplying: conflictReload(reloadEdited('editReapplying'), 'reapplied', {
+          done: 'editReapplied',
+          conflict: 'editConflict',
+        }),
         // Saved with the new version at once when the CNPJ passes its check; otherwise back to the form.
         editReapplied: {
           always: [{ guard: 'pendingValid', target: 'editing' }, { target: 'editForm' }],
         },
-        editDiscarding: {
-          tags: ['busy'],
-          invoke: {
-            ...reloadEdited('editDiscarding'),
-            ...conflictReloadTransitions<Tenant, 'discarded'>('discarded', {
-              done: 'editForm',
-              conflict: 'editConflict',
-            }),
-          },
-        },
+        editDiscarding: conflictReload(reloadEdited('editDiscarding'), 'discarded', {
+          done: 'editForm',
+          conflict: 'editConflict',
+        }),
         planForm: {
           on: {
             'tenants.setPlan': { target: 'settingPlan', actions: 'setPlan' },

@@ -7,7 +7,7 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   conflictGuards,
-  conflictReloadTransitions,
+  conflictReload,
   graphqlAuditReader,
   liveConflict,
   remoteCheckGuards,
@@ -186,6 +186,17 @@ const EDITS_EXISTING = {
     { actions: 'showInvalid' },
   ],
 } as const;
+
+/** Reads the user and the form's options again for a reapply or a discard (`state`: the state that reads them). */
+const reloadUser = (state: string) =>
+  ({
+    id: 'reloadUser',
+    src: 'reloadUser',
+    input: ({ context }: { context: UserFormContext }) => ({
+      execute: context.execute,
+      userId: context.userId ?? invalidState(state),
+    }),
+  }) as const;
 
 export const userFormMachine = setup({
   types: {
@@ -413,7 +424,7 @@ export const userFormMachine = setup({
           load: (signal: AbortSignal) => loadUserRow(context.execute, context.userId ?? 0, signal),
           audit: graphqlAuditReader(context.execute),
         }),
-        ...remoteCheckTransitions<UserRow>({ conflict: 'conflict', form: 'ready' }),
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'ready' }),
       },
       on: {
         ...EDITS_EXISTING,
@@ -427,15 +438,7 @@ export const userFormMachine = setup({
         'conflict.discard': { target: 'discarding', actions: 'clearError' },
       },
     },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'reloadUser',
-        src: 'reloadUser',
-        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('reapplying') }),
-        ...conflictReloadTransitions<Reloaded, 'reapplied'>('reapplied', { done: 'reapplied', conflict: 'conflict' }),
-      },
-    },
+    reapplying: conflictReload(reloadUser('reapplying'), 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once when the values pass the checks; otherwise shown to be corrected.
     reapplied: {
       always: [
@@ -443,15 +446,7 @@ export const userFormMachine = setup({
         { target: 'ready', actions: 'showInvalid' },
       ],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'reloadUser',
-        src: 'reloadUser',
-        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('discarding') }),
-        ...conflictReloadTransitions<Reloaded, 'discarded'>('discarded', { done: 'ready', conflict: 'conflict' }),
-      },
-    },
+    discarding: conflictReload(reloadUser('discarding'), 'discarded', { done: 'ready', conflict: 'conflict' }),
     removingLink: {
       tags: ['busy'],
       invoke: {
