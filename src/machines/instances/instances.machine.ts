@@ -47,6 +47,7 @@ import {
   restAuditReader,
   staleSave,
   versionOf,
+  watchEditedTarget,
   watchTarget,
   type Conflict,
   type ConflictEvent,
@@ -407,15 +408,7 @@ export const instancesSetup = setup({
 });
 
 /** The edited instance's audit events, while its dialog is open (src/machines/shared/conflict.ts). */
-const watchEdited = {
-  id: 'watchTarget',
-  src: 'watchTarget',
-  input: ({ context }: { context: InstancesContext }) => ({
-    bus: context.bus,
-    targetType: 'instance' as const,
-    targetId: context.target?.id ?? 0,
-  }),
-} as const;
+const watchEdited = watchEditedTarget('instance');
 
 /** Reads the edited instance as stored now, for a reapply or a discard (`state`: the state that reads it). */
 const reloadEdited = (state: string) =>

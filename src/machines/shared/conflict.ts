@@ -24,6 +24,10 @@ import { actionError } from './request-error';
  * - a save's error read with {@link staleOf}: stale opens the notice;
  * - in the `conflict` state, `conflict.reapply` (reload, lay the user's values over the record, save with
  *   the new version) and `conflict.discard` (reload); `conflict.dismiss` closes an informational notice.
+ *
+ * The states' transitions and the shared actions' assignments are built here (from
+ * {@link remoteCheckGuards} on); a machine keeps what is its own: which record, how it is read, and what
+ * its `reapplied`, `discarded` and `refreshedLive` actions assign.
  */
 
 /** One field of a change: its values as the audit log records them (JSON text, null for none). */
@@ -154,6 +158,22 @@ export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ inpu
     });
   });
 });
+
+/**
+ * The {@link watchTarget} invoke of an edit dialog that holds its record in `target` (the tenant and
+ * instance edit dialogs): that record's changes, while the dialog is open.
+ */
+export function watchEditedTarget(targetType: AuditTargetType) {
+  return {
+    id: 'watchTarget',
+    src: 'watchTarget',
+    input: ({ context }: { context: { bus: AppBus | null; target: { id: number } | null } }) => ({
+      bus: context.bus,
+      targetType,
+      targetId: context.target?.id ?? 0,
+    }),
+  } as const;
+}
 
 /**
  * Whether an announced change may be one the form has not loaded: not when the event says which version it

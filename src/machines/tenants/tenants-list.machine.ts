@@ -25,6 +25,7 @@ import {
   restAuditReader,
   staleSave,
   versionOf,
+  watchEditedTarget,
   watchTarget,
   type Conflict,
   type ConflictChange,
@@ -341,15 +342,7 @@ function invalidState(state: string): never {
 const queryChange = { target: '.loading', actions: ['applyQuery', 'announceQuery'] } as const;
 
 /** The edited tenant's audit events, while its form is open (src/machines/shared/conflict.ts). */
-const watchEdited = {
-  id: 'watchTarget',
-  src: 'watchTarget',
-  input: ({ context }: { context: TenantsListContext }) => ({
-    bus: context.bus,
-    targetType: 'tenant' as const,
-    targetId: context.target?.id ?? 0,
-  }),
-} as const;
+const watchEdited = watchEditedTarget('tenant');
 
 /** Reads the edited tenant as stored now, for a reapply or a discard (`state`: the state that reads it). */
 const reloadEdited = (state: string) =>
