@@ -410,6 +410,33 @@ export const instancesSetup = setup({
 /** The edited instance's audit events, while its dialog is open (src/machines/shared/conflict.ts). */
 const watchEdited = watchEditedTarget('instance');
 
+/** What the user may do in the update dialog while it is shown (also while a remote change is checked). */
+const UPDATE_EDITS = {
+  'instances.updateDraft': { actions: 'setDraft' },
+  'instances.update': [
+    { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
+    { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
+    {
+      actions: {
+        type: 'refuseLocally',
+        params: ({
+          context,
+          event,
+        }: {
+          context: InstancesContext;
+          event: Extract<InstancesEvent, { type: 'instances.update' }>;
+        }) => ({
+          fieldErrors: nameProblems(event.fields.name),
+          refusal: {
+            key: 'instances.errors.update' as const,
+            reason: billingProblem(context.staff, event.fields, context.target),
+          },
+        }),
+      },
+    },
+  ],
+} as const;
+
 /** Reads the edited instance as stored now, for a reapply or a discard (`state`: the state that reads it). */
 const reloadEdited = (state: string) =>
   ({
@@ -611,25 +638,9 @@ export const instancesMachine = instancesSetup.createMachine({
               invoke: watchEdited,
               always: { guard: 'remotePending', target: 'updateChecking' },
               on: {
-                'instances.updateDraft': { actions: 'setDraft' },
+                ...UPDATE_EDITS,
                 'conflict.remote': { guard: 'news', target: 'updateChecking', actions: 'noteRemote' },
                 'conflict.dismiss': { actions: 'dismissConflict' },
-                'instances.update': [
-                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
-                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
-                  {
-                    actions: {
-                      type: 'refuseLocally',
-                      params: ({ context, event }) => ({
-                        fieldErrors: nameProblems(event.fields.name),
-                        refusal: {
-                          key: 'instances.errors.update',
-                          reason: billingProblem(context.staff, event.fields, context.target),
-                        },
-                      }),
-                    },
-                  },
-                ],
               },
             },
             // Whether an announced change is one the dialog has not loaded; the user keeps typing meanwhile.
@@ -652,24 +663,8 @@ export const instancesMachine = instancesSetup.createMachine({
                 },
               ],
               on: {
-                'instances.updateDraft': { actions: 'setDraft' },
+                ...UPDATE_EDITS,
                 'conflict.remote': { guard: 'news', target: 'updateChecking', reenter: true, actions: 'noteRemote' },
-                'instances.update': [
-                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
-                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
-                  {
-                    actions: {
-                      type: 'refuseLocally',
-                      params: ({ context, event }) => ({
-                        fieldErrors: nameProblems(event.fields.name),
-                        refusal: {
-                          key: 'instances.errors.update',
-                          reason: billingProblem(context.staff, event.fields, context.target),
-                        },
-                      }),
-                    },
-                  },
-                ],
               },
             },
             // The user's unsaved values beside the other person's change: reapply them or discard them.
