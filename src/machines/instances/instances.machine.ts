@@ -35,12 +35,19 @@ import { type ActionError, actionError, refusedFields } from '../shared/request-
 import { ApiError } from '../../api/api-error';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
+  conflictReload,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  reloadedTarget,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
+  staleSave,
   versionOf,
+  watchEditedTarget,
   watchTarget,
   type Conflict,
   type ConflictEvent,
@@ -178,13 +185,6 @@ const fieldsOf = (instance: Instance): InstanceFields => ({
   isUnlimited: instance.isUnlimited,
 });
 
-/** The answer of `checkRemote` an event carries, if it is that actor's done event. */
-function checkOf(event: { type: string }): RemoteCheck<Instance> | null {
-  return event.type === 'xstate.done.actor.checkRemote'
-    ? (event as unknown as { output: RemoteCheck<Instance> }).output
-    : null;
-}
-
 /** The instances machine's types, actors, delays, guards and actions; its chart follows. */
 export const instancesSetup = setup({
   types: {
@@ -232,9 +232,7 @@ export const instancesSetup = setup({
       return Object.keys(syncProblems(event.daysAgo, event.unlimited)).length === 0;
     },
     ...conflictGuards,
-    // On the check's answer (read from the event: guards with params do not mix with this machine's enqueueActions).
-    newerWithEdits: ({ context, event }) => checkOf(event)?.newer === true && unsavedInstanceFields(context).length > 0,
-    newer: ({ event }) => checkOf(event)?.newer === true,
+    ...remoteCheckGuards((context: InstancesContext) => unsavedInstanceFields(context).length > 0),
     // The reapplied values: something left to send, and it passes the dialog's checks.
     pendingValid: ({ context }) => {
       const { draft, target, pending } = context;
@@ -311,15 +309,9 @@ export const instancesSetup = setup({
       assertEvent(event, 'instances.updateDraft');
       return { draft: event.fields };
     }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
-    conflictLive: assign((_, check: RemoteCheck<Instance>) => ({
-      conflict: liveConflict(check, true),
-      remoteIds: [],
-    })),
+    conflictLive: assign((_, check: RemoteCheck<Instance>) => ({ conflict: liveConflict(check, true), remoteIds: [] })),
     // Nothing unsaved: the dialog shows the instance as stored now, and says what changed.
     refreshedLive: assign(({ context }, check: RemoteCheck<Instance>) => ({
       target: check.record,
@@ -329,42 +321,22 @@ export const instancesSetup = setup({
       conflict: liveConflict(check, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => ({
-      conflict: saveConflict(params.error),
-      actionError: null,
-      fieldErrors: {},
-    })),
+    conflictSave: assign((_, params: { error: unknown }) => staleSave(params.error)),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the instance as stored now, sent with its version.
     reapplied: assign(({ context }, fresh: Instance) => {
       const values = fieldsOf(fresh);
       const mine = context.target && context.draft ? changesOf(context.target, context.draft) : {};
       const draft: InstanceFields = { ...values, ...mine } as InstanceFields;
-      return {
-        target: fresh,
-        version: versionOf(fresh),
-        draft,
-        pending: { changes: changesOf(fresh, draft) },
-        formKey: context.formKey + 1,
-        conflict: null,
-        remoteIds: [],
-        actionError: null,
-      };
+      return { ...reloadedTarget(context, fresh), draft, pending: { changes: changesOf(fresh, draft) } };
     }),
     discarded: assign(({ context }, fresh: Instance) => ({
-      target: fresh,
-      version: versionOf(fresh),
+      ...reloadedTarget(context, fresh),
       draft: null,
       pending: null,
-      formKey: context.formKey + 1,
-      conflict: null,
-      remoteIds: [],
-      actionError: null,
       fieldErrors: {},
     })),
-    reloadFailed: assign((_, params: { error: unknown }) => ({
-      actionError: actionError('conflict.errors.reload', params.error),
-    })),
+    reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
     pendCreate: assign(({ event }) => {
       assertEvent(event, 'instances.create');
       return {
@@ -435,19 +407,47 @@ export const instancesSetup = setup({
   },
 });
 
-/** What the check of an announced change answers (src/machines/shared/conflict.ts `checkRemote`). */
-type CheckDone = { output: RemoteCheck<Instance> };
-
 /** The edited instance's audit events, while its dialog is open (src/machines/shared/conflict.ts). */
-const watchEdited = {
-  id: 'watchTarget',
-  src: 'watchTarget',
-  input: ({ context }: { context: InstancesContext }) => ({
-    bus: context.bus,
-    targetType: 'instance' as const,
-    targetId: context.target?.id ?? 0,
-  }),
+const watchEdited = watchEditedTarget('instance');
+
+/** What the user may do in the update dialog while it is shown (also while a remote change is checked). */
+const UPDATE_EDITS = {
+  'instances.updateDraft': { actions: 'setDraft' },
+  'instances.update': [
+    { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
+    { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
+    {
+      actions: {
+        type: 'refuseLocally',
+        params: ({
+          context,
+          event,
+        }: {
+          context: InstancesContext;
+          event: Extract<InstancesEvent, { type: 'instances.update' }>;
+        }) => ({
+          fieldErrors: nameProblems(event.fields.name),
+          refusal: {
+            key: 'instances.errors.update' as const,
+            reason: billingProblem(context.staff, event.fields, context.target),
+          },
+        }),
+      },
+    },
+  ],
 } as const;
+
+/** Reads the edited instance as stored now, for a reapply or a discard (`state`: the state that reads it). */
+const reloadEdited = (state: string) =>
+  ({
+    id: 'loadInstance',
+    src: 'loadInstance',
+    input: ({ context }: { context: InstancesContext }) => ({
+      rest: context.rest,
+      tenantName: context.tenantName,
+      id: context.target?.id ?? invalidState(state),
+    }),
+  }) as const;
 
 /** A call that answered with the instance: its row is applied, the dialog closed and the outcome emitted. */
 const succeeded = (action: InstanceAction, notice: I18nKey) => ({
@@ -638,25 +638,9 @@ export const instancesMachine = instancesSetup.createMachine({
               invoke: watchEdited,
               always: { guard: 'remotePending', target: 'updateChecking' },
               on: {
-                'instances.updateDraft': { actions: 'setDraft' },
+                ...UPDATE_EDITS,
                 'conflict.remote': { guard: 'news', target: 'updateChecking', actions: 'noteRemote' },
                 'conflict.dismiss': { actions: 'dismissConflict' },
-                'instances.update': [
-                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
-                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
-                  {
-                    actions: {
-                      type: 'refuseLocally',
-                      params: ({ context, event }) => ({
-                        fieldErrors: nameProblems(event.fields.name),
-                        refusal: {
-                          key: 'instances.errors.update',
-                          reason: billingProblem(context.staff, event.fields, context.target),
-                        },
-                      }),
-                    },
-                  },
-                ],
               },
             },
             // Whether an announced change is one the dialog has not loaded; the user keeps typing meanwhile.
@@ -675,53 +659,21 @@ export const instancesMachine = instancesSetup.createMachine({
                       readInstance(context.rest, context.tenantName, context.target?.id ?? 0, signal),
                     audit: restAuditReader(context.rest),
                   }),
-                  onDone: [
-                    {
-                      guard: 'newerWithEdits',
-                      target: 'updateConflict',
-                      actions: { type: 'conflictLive', params: ({ event }: { event: CheckDone }) => event.output },
-                    },
-                    {
-                      guard: 'newer',
-                      target: 'update',
-                      actions: { type: 'refreshedLive', params: ({ event }: { event: CheckDone }) => event.output },
-                    },
-                    { target: 'update', actions: 'checked' },
-                  ],
-                  // Not known now: the update still carries the version, and the server refuses it if stale.
-                  onError: { target: 'update', actions: 'checked' },
+                  ...remoteCheckTransitions({ conflict: 'updateConflict', form: 'update' }),
                 },
               ],
               on: {
-                'instances.updateDraft': { actions: 'setDraft' },
+                ...UPDATE_EDITS,
                 'conflict.remote': { guard: 'news', target: 'updateChecking', reenter: true, actions: 'noteRemote' },
-                'instances.update': [
-                  { guard: 'unchanged', target: '#instances.action.idle', actions: 'clearDialog' },
-                  { guard: 'validUpdate', target: '#instances.action.updating', actions: 'pendUpdate' },
-                  {
-                    actions: {
-                      type: 'refuseLocally',
-                      params: ({ context, event }) => ({
-                        fieldErrors: nameProblems(event.fields.name),
-                        refusal: {
-                          key: 'instances.errors.update',
-                          reason: billingProblem(context.staff, event.fields, context.target),
-                        },
-                      }),
-                    },
-                  },
-                ],
               },
             },
             // The user's unsaved values beside the other person's change: reapply them or discard them.
             updateConflict: {
               invoke: watchEdited,
-              on: {
-                'conflict.reapply': { target: '#instances.action.updateReapplying' },
-                'conflict.discard': { target: '#instances.action.updateDiscarding' },
-                // Another change while the notice is open: the reapply or discard reads the instance afresh anyway.
-                'conflict.remote': { guard: 'news', actions: 'noteRemote' },
-              },
+              on: conflictChoices({
+                reapply: '#instances.action.updateReapplying',
+                discard: '#instances.action.updateDiscarding',
+              }),
             },
             sync: {
               on: {
@@ -781,44 +733,18 @@ export const instancesMachine = instancesSetup.createMachine({
             },
           ],
         },
-        updateReapplying: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadInstance',
-            src: 'loadInstance',
-            input: ({ context }) => ({
-              rest: context.rest,
-              tenantName: context.tenantName,
-              id: context.target?.id ?? invalidState('updateReapplying'),
-            }),
-            onDone: { target: 'updateReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-            onError: {
-              target: 'form.updateConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
+        updateReapplying: conflictReload(reloadEdited('updateReapplying'), 'reapplied', {
+          done: 'updateReapplied',
+          conflict: 'form.updateConflict',
+        }),
         // Sent with the new version at once when something is left and it passes the checks; otherwise back to the form.
         updateReapplied: {
           always: [{ guard: 'pendingValid', target: 'updating' }, { target: 'form.update' }],
         },
-        updateDiscarding: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadInstance',
-            src: 'loadInstance',
-            input: ({ context }) => ({
-              rest: context.rest,
-              tenantName: context.tenantName,
-              id: context.target?.id ?? invalidState('updateDiscarding'),
-            }),
-            onDone: { target: 'form.update', actions: { type: 'discarded', params: ({ event }) => event.output } },
-            onError: {
-              target: 'form.updateConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
+        updateDiscarding: conflictReload(reloadEdited('updateDiscarding'), 'discarded', {
+          done: 'form.update',
+          conflict: 'form.updateConflict',
+        }),
         startingSync: {
           tags: ['busy'],
           invoke: {

@@ -7,10 +7,14 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   conflictGuards,
+  conflictReload,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
+  staleSave,
   versionOf,
   watchTarget,
   type Conflict,
@@ -126,6 +130,13 @@ const EDITS = {
   'roles.reload': '#rolePermissions.loading',
 } as const;
 
+/** Reads the role again for a reapply or a discard (src/machines/shared/conflict.ts `conflictReload`). */
+const reloadRole = {
+  id: 'loadRole',
+  src: 'loadRole',
+  input: ({ context }: { context: RolePermissionsContext }) => ({ rest: context.rest, roleId: context.roleId }),
+} as const;
+
 export const rolePermissionsMachine = setup({
   types: {
     input: {} as RolePermissionsInput,
@@ -186,8 +197,7 @@ export const rolePermissionsMachine = setup({
     },
     canSave: ({ context }) => isEditable(context) && dirty(context) && saveRefusal(context, context.draft) === null,
     ...conflictGuards,
-    newerWithEdits: ({ context }, check: RemoteCheck<Role>) => check.newer && dirty(context),
-    newer: (_, check: RemoteCheck<Role>) => check.newer,
+    ...remoteCheckGuards(dirty),
     newName: ({ context, event }) => {
       assertEvent(event, 'roles.rename');
       const name = event.displayName.trim();
@@ -208,10 +218,7 @@ export const rolePermissionsMachine = setup({
         remoteIds: [],
       };
     }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
     // Someone else's change: the user's unsaved values stay in `draft` beside it until reapplied or discarded.
     conflictLive: assign((_, check: RemoteCheck<Role>) => ({
@@ -232,11 +239,7 @@ export const rolePermissionsMachine = setup({
         remoteIds: [],
       };
     }),
-    conflictSave: assign((_, params: { error: unknown }) => ({
-      conflict: saveConflict(params.error),
-      actionError: null,
-      fieldErrors: {},
-    })),
+    conflictSave: assign((_, params: { error: unknown }) => staleSave(params.error)),
     dismissConflict: assign({ conflict: null }),
     // The user's own changes (what they added and took away) laid over the role as it is now.
     reapplied: assign(({ context }, role: Role) => {
@@ -257,9 +260,7 @@ export const rolePermissionsMachine = setup({
       const saved = sorted(role.has_permission_routes);
       return { role, saved, draft: saved, version: versionOf(role), conflict: null, remoteIds: [], actionError: null };
     }),
-    reloadFailed: assign((_, params: { error: unknown }) => ({
-      actionError: actionError('conflict.errors.reload', params.error),
-    })),
+    reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
     loadFailed: assign((_, params: { error: unknown }) => ({
       loadError: actionError('roles.errors.load', params.error),
     })),
@@ -400,21 +401,7 @@ export const rolePermissionsMachine = setup({
           load: (signal: AbortSignal) =>
             context.rest.GET('/api/roles/{id}', { params: { path: { id: context.roleId } }, signal }).then(unwrap),
         }),
-        onDone: [
-          {
-            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-            target: 'conflict',
-            actions: { type: 'conflictLive', params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: 'newer', params: ({ event }) => event.output },
-            target: 'editing',
-            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-          },
-          { target: 'editing', actions: 'checked' },
-        ],
-        // Not known now: the next save still carries the version, and the server refuses it if stale.
-        onError: { target: 'editing', actions: 'checked' },
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'editing' }),
       },
       on: {
         ...EDITS,
@@ -429,36 +416,12 @@ export const rolePermissionsMachine = setup({
         'conflict.discard': { target: 'discarding', actions: 'clearFeedback' },
       },
     },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadRole',
-        src: 'loadRole',
-        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
-        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    reapplying: conflictReload(reloadRole, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once, unless nothing of the user's is left to save.
     reapplied: {
       always: [{ guard: 'canSave', target: 'saving' }, { target: 'editing' }],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadRole',
-        src: 'loadRole',
-        input: ({ context }) => ({ rest: context.rest, roleId: context.roleId }),
-        onDone: { target: 'editing', actions: { type: 'discarded', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    discarding: conflictReload(reloadRole, 'discarded', { done: 'editing', conflict: 'conflict' }),
     saving: {
       tags: ['busy'],
       invoke: {

@@ -1,10 +1,11 @@
-import { fromCallback, fromPromise } from 'xstate';
+import { assertEvent, fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../api/api-error';
 import { GraphqlError, type Execute } from '../../api/graphql-client';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import { AuditRecordsDocument } from '../../generated/graphql';
 import type { AuditTargetType } from '../../domain/audit';
 import type { AppBus } from './app-bus';
+import { actionError } from './request-error';
 
 /**
  * The conflict notice every edit form shares (docs/lists.md, Conflict notice): a form keeps the version it
@@ -23,6 +24,10 @@ import type { AppBus } from './app-bus';
  * - a save's error read with {@link staleOf}: stale opens the notice;
  * - in the `conflict` state, `conflict.reapply` (reload, lay the user's values over the record, save with
  *   the new version) and `conflict.discard` (reload); `conflict.dismiss` closes an informational notice.
+ *
+ * The states' transitions and the shared actions' assignments are built here (from
+ * {@link remoteCheckGuards} on); a machine keeps what is its own: which record, how it is read, and what
+ * its `reapplied`, `discarded` and `refreshedLive` actions assign.
  */
 
 /** One field of a change: its values as the audit log records them (JSON text, null for none). */
@@ -155,6 +160,22 @@ export const watchTarget = fromCallback<ConflictEvent, WatchTargetInput>(({ inpu
 });
 
 /**
+ * The {@link watchTarget} invoke of an edit dialog that holds its record in `target` (the tenant and
+ * instance edit dialogs): that record's changes, while the dialog is open.
+ */
+export function watchEditedTarget(targetType: AuditTargetType) {
+  return {
+    id: 'watchTarget',
+    src: 'watchTarget',
+    input: ({ context }: { context: { bus: AppBus | null; target: { id: number } | null } }) => ({
+      bus: context.bus,
+      targetType,
+      targetId: context.target?.id ?? 0,
+    }),
+  } as const;
+}
+
+/**
  * Whether an announced change may be one the form has not loaded: not when the event says which version it
  * produced and the form holds that version or a later one.
  */
@@ -274,4 +295,124 @@ export function liveConflict(check: Pick<RemoteCheck<unknown>, 'version' | 'chan
 export function saveConflict(error: unknown): Conflict {
   const stale = staleOf(error);
   return { source: 'save', kept: true, version: stale?.version ?? null, changes: stale?.changes ?? [] };
+}
+
+/** The answer of `checkRemote` (invoked with id `checkRemote`) an event carries, if it is that actor's done event. */
+function remoteCheckOf(event: { type: string }): RemoteCheck<unknown> | null {
+  return event.type === 'xstate.done.actor.checkRemote'
+    ? (event as unknown as { output: RemoteCheck<unknown> }).output
+    : null;
+}
+
+/**
+ * The guards on the answer of `checkRemote`, read from its done event (no params: guards with params do not
+ * mix with the enqueueActions of src/machines/instances/instances.machine.ts): `newer`, the record changed
+ * since the form's version; `newerWithEdits`, and the form holds unsaved values (`unsaved`). Spread into a
+ * machine's `guards`; {@link remoteCheckTransitions} names them.
+ */
+export function remoteCheckGuards<TContext>(unsaved: (context: TContext) => boolean) {
+  return {
+    newerWithEdits: ({ context, event }: { context: TContext; event: { type: string } }) =>
+      remoteCheckOf(event)?.newer === true && unsaved(context),
+    newer: ({ event }: { event: { type: string } }) => remoteCheckOf(event)?.newer === true,
+  };
+}
+
+/** The output of the done event a transition answers, as an action's params (any actor's output type). */
+const outputOf = <TEvent extends { output: unknown }>({ event }: { event: TEvent }): TEvent['output'] => event.output;
+
+/**
+ * The answers of a form's `checkRemote` invoke, spread beside its `id`, `src` and `input`: a newer record
+ * beside unsaved values opens the notice (`conflict`, action `conflictLive`); a newer record and nothing
+ * unsaved reloads the form with an informational notice (back to `form`, action `refreshedLive`); nothing
+ * new, or a check that failed, goes back to `form` (action `checked`). Its guards: {@link remoteCheckGuards}.
+ */
+export function remoteCheckTransitions(targets: { conflict: string; form: string }) {
+  return {
+    onDone: [
+      {
+        guard: 'newerWithEdits' as const,
+        target: targets.conflict,
+        actions: { type: 'conflictLive' as const, params: outputOf },
+      },
+      { guard: 'newer' as const, target: targets.form, actions: { type: 'refreshedLive' as const, params: outputOf } },
+      { target: targets.form, actions: 'checked' as const },
+    ],
+    // Not known now: the save still carries the version, and the server refuses it if stale.
+    onError: { target: targets.form, actions: 'checked' as const },
+  };
+}
+
+/**
+ * The state that reads the record again for a reapply or a discard (`conflict.reapply`, `conflict.discard`):
+ * it invokes `reload` (the form's `id`, `src` and `input`); the record read goes to the action `reapplied`
+ * or `discarded` (`action`) on the way to `done`; a failed read goes back to the notice (`conflict`, action
+ * `reloadFailed`).
+ */
+export function conflictReload<TReload extends { id: string; src: string }, TAction extends 'reapplied' | 'discarded'>(
+  reload: TReload,
+  action: TAction,
+  targets: { done: string; conflict: string },
+) {
+  return {
+    tags: ['busy'],
+    invoke: {
+      ...reload,
+      onDone: { target: targets.done, actions: { type: action, params: outputOf } },
+      onError: {
+        target: targets.conflict,
+        actions: {
+          type: 'reloadFailed' as const,
+          params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The `on` of the notice's state in a form that hears changes while it is open (the rename and edit
+ * dialogs, the features editor): `conflict.reapply` and `conflict.discard` go to the states that read the
+ * record again (`reapply`, `discard`).
+ */
+export function conflictChoices(targets: { reapply: string; discard: string }) {
+  return {
+    'conflict.reapply': { target: targets.reapply },
+    'conflict.discard': { target: targets.discard },
+    // Another change while the notice is open: the reapply or discard reads the record afresh anyway.
+    'conflict.remote': { guard: 'news' as const, actions: 'noteRemote' as const },
+  };
+}
+
+/**
+ * What a reapply or a discard assigns from the record read afresh, in an edit dialog that holds it in
+ * `target` and remounts its form by `formKey` (the tenant and instance edit dialogs): its version taken,
+ * the notice closed, the announced changes forgotten, the error cleared.
+ */
+export function reloadedTarget<TRecord>(context: { formKey: number }, fresh: TRecord) {
+  return {
+    target: fresh,
+    version: versionOf(fresh),
+    formKey: context.formKey + 1,
+    conflict: null,
+    remoteIds: [],
+    actionError: null,
+  };
+}
+
+/** What `noteRemote` assigns on `conflict.remote`: the announced audit record waits for the next check. */
+export function remoteNoted(context: { remoteIds: readonly number[] }, event: { type: string }) {
+  const remote = event as ConflictEvent;
+  assertEvent(remote, 'conflict.remote');
+  return { remoteIds: notedRemote(context.remoteIds, remote.id) };
+}
+
+/** What `conflictSave` assigns for a save refused as stale, in a form whose errors are `actionError` and `fieldErrors`. */
+export function staleSave(error: unknown) {
+  return { conflict: saveConflict(error), actionError: null, fieldErrors: {} };
+}
+
+/** What `reloadFailed` assigns when the reload of a reapply or a discard failed: the notice stays, saying so. */
+export function reloadFailure(error: unknown) {
+  return { actionError: actionError('conflict.errors.reload', error) };
 }

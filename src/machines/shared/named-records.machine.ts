@@ -7,12 +7,17 @@ import { recordNameProblem, type RecordNameProblem } from '../../domain/record-n
 import type { AppBus } from './app-bus';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
+  conflictReload,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
   staleOf,
+  staleSave,
   versionOf,
   watchTarget,
   type Conflict,
@@ -269,8 +274,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
       renameStale: ({ context, event }) =>
         context.pending?.kind === 'rename' && staleOf((event as { error?: unknown }).error) !== null,
       renamePending: ({ context }) => context.pending?.kind === 'rename',
-      newerWithEdits: ({ context }, check: RemoteCheck<TRecord>) => check.newer && unsavedName(context).length > 0,
-      newer: (_, check: RemoteCheck<TRecord>) => check.newer,
+      ...remoteCheckGuards((context: Context) => unsavedName(context).length > 0),
       pendingValid: ({ context }) =>
         context.pending?.kind === 'rename' && Object.keys(problemsOf(context, context.pending.name)).length === 0,
     },
@@ -310,10 +314,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
         assertEvent(event, 'records.draft');
         return { draft: event.name };
       }),
-      noteRemote: assign(({ context, event }) => {
-        assertEvent(event, 'conflict.remote');
-        return { remoteIds: notedRemote(context.remoteIds, event.id) };
-      }),
+      noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
       checked: assign({ remoteIds: () => [] }),
       conflictLive: assign((_, check: RemoteCheck<TRecord>) => ({
         conflict: liveConflict(check, true),
@@ -325,11 +326,9 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
         conflict: liveConflict(check, false),
       })),
       conflictSave: assign(({ context }, params: { error: unknown }) => ({
-        conflict: saveConflict(params.error),
+        ...staleSave(params.error),
         // The name sent is what the notice shows as the user's.
         draft: context.pending?.kind === 'rename' ? context.pending.name : context.draft,
-        actionError: null,
-        fieldErrors: {},
       })),
       dismissConflict: assign({ conflict: null }),
       closeRename: assign(({ context }) =>
@@ -349,9 +348,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
       refusePending: assign(({ context }) => ({
         fieldErrors: context.pending?.kind === 'rename' ? problemsOf(context, context.pending.name) : {},
       })),
-      reloadFailed: assign((_, params: { error: unknown }) => ({
-        actionError: actionError('conflict.errors.reload', params.error),
-      })),
+      reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
       refuse: assign(({ context, event }) => {
         assertEvent(event, 'records.submit');
         return { fieldErrors: problemsOf(context, event.name), actionError: null };
@@ -508,21 +505,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
                     ),
                   audit: restAuditReader(context.rest),
                 }),
-                onDone: [
-                  {
-                    guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-                    target: 'conflict',
-                    actions: { type: 'conflictLive', params: ({ event }) => event.output },
-                  },
-                  {
-                    guard: { type: 'newer', params: ({ event }) => event.output },
-                    target: 'renaming',
-                    actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-                  },
-                  { target: 'renaming', actions: 'checked' },
-                ],
-                // Not known now: the rename still carries the version, and the server refuses it if stale.
-                onError: { target: 'renaming', actions: 'checked' },
+                ...remoteCheckTransitions({ conflict: 'conflict', form: 'renaming' }),
               },
             ],
             on: {
@@ -590,26 +573,11 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
           conflict: {
             invoke: watchRenamed,
             on: {
-              'conflict.reapply': { target: 'reapplying' },
-              'conflict.discard': { target: 'discarding' },
+              ...conflictChoices({ reapply: 'reapplying', discard: 'discarding' }),
               'records.close': { target: 'idle', actions: 'close' },
-              // Another change while the notice is open: the reapply or discard reads the record afresh anyway.
-              'conflict.remote': { guard: 'news', actions: 'noteRemote' },
             },
           },
-          reapplying: {
-            tags: ['busy'],
-            invoke: {
-              id: 'loadRecord',
-              src: 'loadRecord',
-              input: loadRenamed.input,
-              onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-              onError: {
-                target: 'conflict',
-                actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-              },
-            },
-          },
+          reapplying: conflictReload(loadRenamed, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
           // Sent with the new version at once when the name passes its checks; otherwise back to the dialog.
           reapplied: {
             always: [
@@ -617,19 +585,7 @@ export function namedRecordsMachine<TRecord extends NamedRecord, TScope>(spec: N
               { target: 'renaming', actions: 'refusePending' },
             ],
           },
-          discarding: {
-            tags: ['busy'],
-            invoke: {
-              id: 'loadRecord',
-              src: 'loadRecord',
-              input: loadRenamed.input,
-              onDone: { target: 'renaming', actions: { type: 'discarded', params: ({ event }) => event.output } },
-              onError: {
-                target: 'conflict',
-                actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-              },
-            },
-          },
+          discarding: conflictReload(loadRenamed, 'discarded', { done: 'renaming', conflict: 'conflict' }),
         },
       },
     },

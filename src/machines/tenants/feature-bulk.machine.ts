@@ -21,9 +21,13 @@ import {
 } from '../shared/bulk-run';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
+  conflictReload,
   liveConflict,
   notedRemote,
+  remoteCheckGuards,
+  remoteCheckTransitions,
   restAuditReader,
   saveConflict,
   staleOf,
@@ -174,6 +178,13 @@ const editingEvents = {
   'features.reload': 'loading',
 } as const;
 
+/** Reads the features again for a reapply or a discard (src/machines/shared/conflict.ts `conflictReload`). */
+const reloadFeatures = {
+  id: 'loadFeatures',
+  src: 'loadFeatures',
+  input: ({ context }: { context: FeatureBulkContext }) => ({ rest: context.rest, tenantName: context.tenantName }),
+} as const;
+
 export const featureBulkMachine = setup({
   types: {
     input: {} as FeatureBulkInput,
@@ -208,8 +219,7 @@ export const featureBulkMachine = setup({
     hasChanges: ({ context }) => context.staff && changedFeatures(context).length > 0,
     hasFailures: ({ context }) => context.staff && failedItems(context.run).length > 0,
     ...conflictGuards,
-    newerWithEdits: ({ context }, check: RemoteCheck<FeatureSet>) => check.newer && changedFeatures(context).length > 0,
-    newer: (_, check: RemoteCheck<FeatureSet>) => check.newer,
+    ...remoteCheckGuards((context: FeatureBulkContext) => changedFeatures(context).length > 0),
   },
   actions: {
     storeFeatures: assign((_, set: FeatureSet) => stored(set)),
@@ -364,21 +374,7 @@ export const featureBulkMachine = setup({
           load: (signal: AbortSignal) => readFeatures(context.rest, context.tenantName, signal),
           audit: restAuditReader(context.rest),
         }),
-        onDone: [
-          {
-            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-            target: 'conflict',
-            actions: { type: 'conflictLive', params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: 'newer', params: ({ event }) => event.output },
-            target: 'editing',
-            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-          },
-          { target: 'editing', actions: 'checked' },
-        ],
-        // Not known now: the save still carries the version, and the server refuses it if stale.
-        onError: { target: 'editing', actions: 'checked' },
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'editing' }),
       },
       on: {
         ...editingEvents,
@@ -441,45 +437,14 @@ export const featureBulkMachine = setup({
       },
     },
     // The unsaved features beside the other person's change: reapply them or discard them.
-    conflict: {
-      on: {
-        'conflict.reapply': { target: 'reapplying' },
-        'conflict.discard': { target: 'discarding' },
-        // Another change while the notice is open: the reapply or discard reads the features afresh anyway.
-        'conflict.remote': { guard: 'news', actions: 'noteRemote' },
-      },
-    },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadFeatures',
-        src: 'loadFeatures',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    conflict: { on: conflictChoices({ reapply: 'reapplying', discard: 'discarding' }) },
+    reapplying: conflictReload(reloadFeatures, 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once when something is left to save (the other person may have made
     // the same change).
     reapplied: {
       always: [{ guard: 'hasChanges', target: 'saving', actions: 'startSave' }, { target: 'editing' }],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadFeatures',
-        src: 'loadFeatures',
-        input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
-        onDone: { target: 'editing', actions: { type: 'discarded', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    discarding: conflictReload(reloadFeatures, 'discarded', { done: 'editing', conflict: 'conflict' }),
   },
 });
 

@@ -13,12 +13,19 @@ import {
 import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
+  conflictChoices,
   conflictGuards,
+  conflictReload,
   liveConflict,
-  notedRemote,
+  reloadFailure,
+  reloadedTarget,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   restAuditReader,
-  saveConflict,
+  staleSave,
   versionOf,
+  watchEditedTarget,
   watchTarget,
   type Conflict,
   type ConflictChange,
@@ -186,8 +193,7 @@ export const tenantsListSetup = setup({
     listShown: stateIn({ list: 'ready' }),
     staff: ({ context }) => context.staff,
     ...conflictGuards,
-    newerWithEdits: ({ context }, check: RemoteCheck<Tenant>) => check.newer && unsavedTenantFields(context).length > 0,
-    newer: (_, check: RemoteCheck<Tenant>) => check.newer,
+    ...remoteCheckGuards((context: TenantsListContext) => unsavedTenantFields(context).length > 0),
     pendingValid: ({ context }) =>
       context.pending !== null && 'edit' in context.pending && isValidCnpj(context.pending.edit.cnpj),
     validCnpj: ({ event }) => {
@@ -243,10 +249,7 @@ export const tenantsListSetup = setup({
       assertEvent(event, 'tenants.editDraft');
       return { draft: event.tenant };
     }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
     conflictLive: assign((_, check: RemoteCheck<Tenant>) => ({
       conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, true),
@@ -261,11 +264,7 @@ export const tenantsListSetup = setup({
       conflict: liveConflict({ ...check, changes: formChanges(check.changes) }, false),
       remoteIds: [],
     })),
-    conflictSave: assign((_, params: { error: unknown }) => ({
-      conflict: saveConflict(params.error),
-      actionError: null,
-      fieldErrors: {},
-    })),
+    conflictSave: assign((_, params: { error: unknown }) => staleSave(params.error)),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the tenant as stored now, saved with its version.
     reapplied: assign(({ context }, fresh: Tenant) => {
@@ -273,31 +272,15 @@ export const tenantsListSetup = setup({
       const draft = context.draft;
       if (draft && context.target)
         for (const field of EDIT_FIELDS) if (draft[field] !== context.target[field]) values[field] = draft[field];
-      return {
-        target: fresh,
-        version: versionOf(fresh),
-        draft: values,
-        pending: { edit: values },
-        formKey: context.formKey + 1,
-        conflict: null,
-        remoteIds: [],
-        actionError: null,
-      };
+      return { ...reloadedTarget(context, fresh), draft: values, pending: { edit: values } };
     }),
     discarded: assign(({ context }, fresh: Tenant) => ({
-      target: fresh,
-      version: versionOf(fresh),
+      ...reloadedTarget(context, fresh),
       draft: null,
       pending: null,
-      formKey: context.formKey + 1,
-      conflict: null,
-      remoteIds: [],
-      actionError: null,
       fieldErrors: {},
     })),
-    reloadFailed: assign((_, params: { error: unknown }) => ({
-      actionError: actionError('conflict.errors.reload', params.error),
-    })),
+    reloadFailed: assign((_, params: { error: unknown }) => reloadFailure(params.error)),
     setCreate: assign(({ event }) => {
       assertEvent(event, 'tenants.create');
       return { pending: { create: event.tenant } };
@@ -359,15 +342,19 @@ function invalidState(state: string): never {
 const queryChange = { target: '.loading', actions: ['applyQuery', 'announceQuery'] } as const;
 
 /** The edited tenant's audit events, while its form is open (src/machines/shared/conflict.ts). */
-const watchEdited = {
-  id: 'watchTarget',
-  src: 'watchTarget',
-  input: ({ context }: { context: TenantsListContext }) => ({
-    bus: context.bus,
-    targetType: 'tenant' as const,
-    targetId: context.target?.id ?? 0,
-  }),
-} as const;
+const watchEdited = watchEditedTarget('tenant');
+
+/** Reads the edited tenant as stored now, for a reapply or a discard (`state`: the state that reads it). */
+const reloadEdited = (state: string) =>
+  ({
+    id: 'loadTenant',
+    src: 'loadTenant',
+    input: ({ context }: { context: TenantsListContext }) => ({
+      rest: context.rest,
+      id: context.target?.id ?? invalidState(state),
+      hints: tenantHints(context),
+    }),
+  }) as const;
 
 /** A finished change: its outcome, the dialog closes, then the list reloads. */
 const changed = (action: TenantAction, notice: I18nKey) => ({
@@ -568,21 +555,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
                   loadTenant(context.rest, context.target?.id ?? 0, tenantHints(context), signal),
                 audit: restAuditReader(context.rest),
               }),
-              onDone: [
-                {
-                  guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-                  target: 'editConflict',
-                  actions: { type: 'conflictLive', params: ({ event }) => event.output },
-                },
-                {
-                  guard: { type: 'newer', params: ({ event }) => event.output },
-                  target: 'editForm',
-                  actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-                },
-                { target: 'editForm', actions: 'checked' },
-              ],
-              // Not known now: the save still carries the version, and the server refuses it if stale.
-              onError: { target: 'editForm', actions: 'checked' },
+              ...remoteCheckTransitions({ conflict: 'editConflict', form: 'editForm' }),
             },
           ],
           on: {
@@ -623,51 +596,22 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
         editConflict: {
           invoke: watchEdited,
           on: {
-            'conflict.reapply': { target: 'editReapplying' },
-            'conflict.discard': { target: 'editDiscarding' },
+            ...conflictChoices({ reapply: 'editReapplying', discard: 'editDiscarding' }),
             'tenants.close': { target: 'idle', actions: 'clearDialog' },
-            // Another change while the notice is open: the reapply or discard reads the tenant afresh anyway.
-            'conflict.remote': { guard: 'news', actions: 'noteRemote' },
           },
         },
-        editReapplying: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadTenant',
-            src: 'loadTenant',
-            input: ({ context }) => ({
-              rest: context.rest,
-              id: context.target?.id ?? invalidState('editReapplying'),
-              hints: tenantHints(context),
-            }),
-            onDone: { target: 'editReapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-            onError: {
-              target: 'editConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
+        editReapplying: conflictReload(reloadEdited('editReapplying'), 'reapplied', {
+          done: 'editReapplied',
+          conflict: 'editConflict',
+        }),
         // Saved with the new version at once when the CNPJ passes its check; otherwise back to the form.
         editReapplied: {
           always: [{ guard: 'pendingValid', target: 'editing' }, { target: 'editForm' }],
         },
-        editDiscarding: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadTenant',
-            src: 'loadTenant',
-            input: ({ context }) => ({
-              rest: context.rest,
-              id: context.target?.id ?? invalidState('editDiscarding'),
-              hints: tenantHints(context),
-            }),
-            onDone: { target: 'editForm', actions: { type: 'discarded', params: ({ event }) => event.output } },
-            onError: {
-              target: 'editConflict',
-              actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
+        editDiscarding: conflictReload(reloadEdited('editDiscarding'), 'discarded', {
+          done: 'editForm',
+          conflict: 'editConflict',
+        }),
         planForm: {
           on: {
             'tenants.setPlan': { target: 'settingPlan', actions: 'setPlan' },

@@ -7,9 +7,12 @@ import type { AppBus } from '../shared/app-bus';
 import {
   checkRemote,
   conflictGuards,
+  conflictReload,
   graphqlAuditReader,
   liveConflict,
-  notedRemote,
+  remoteCheckGuards,
+  remoteCheckTransitions,
+  remoteNoted,
   saveConflict,
   versionOf,
   watchTarget,
@@ -142,6 +145,9 @@ export function unsavedFields(context: Pick<UserFormContext, 'values' | 'stored'
   }));
 }
 
+/** The user and the form's options read again for a reapply or a discard (`reloadUser`). */
+type Reloaded = { user: UserRow; options: UserFormOptions };
+
 const hasUnsaved = (context: Pick<UserFormContext, 'values' | 'stored' | 'chosen'>) =>
   unsavedFields(context).length > 0 || context.values.password !== '' || context.chosen.length > 0;
 
@@ -181,6 +187,17 @@ const EDITS_EXISTING = {
   ],
 } as const;
 
+/** Reads the user and the form's options again for a reapply or a discard (`state`: the state that reads them). */
+const reloadUser = (state: string) =>
+  ({
+    id: 'reloadUser',
+    src: 'reloadUser',
+    input: ({ context }: { context: UserFormContext }) => ({
+      execute: context.execute,
+      userId: context.userId ?? invalidState(state),
+    }),
+  }) as const;
+
 export const userFormMachine = setup({
   types: {
     input: {} as UserFormInput,
@@ -194,8 +211,7 @@ export const userFormMachine = setup({
     ...conflictGuards,
     // Only the edit form has a record whose changes are news.
     news: (args) => args.context.mode === 'edit' && conflictGuards.news(args),
-    newerWithEdits: ({ context }, check: RemoteCheck<UserRow>) => check.newer && hasUnsaved(context),
-    newer: (_, check: RemoteCheck<UserRow>) => check.newer,
+    ...remoteCheckGuards(hasUnsaved),
     valid: ({ context }) => Object.keys(problemsOf(context)).length === 0,
     creating: ({ context }) => context.mode === 'create',
     editable: ({ context, event }) => {
@@ -272,15 +288,9 @@ export const userFormMachine = setup({
       removing: null,
     })),
     clearError: assign({ error: null }),
-    noteRemote: assign(({ context, event }) => {
-      assertEvent(event, 'conflict.remote');
-      return { remoteIds: notedRemote(context.remoteIds, event.id) };
-    }),
+    noteRemote: assign(({ context, event }) => remoteNoted(context, event)),
     checked: assign({ remoteIds: () => [] }),
-    conflictLive: assign((_, check: RemoteCheck<UserRow>) => ({
-      conflict: liveConflict(check, true),
-      remoteIds: [],
-    })),
+    conflictLive: assign((_, check: RemoteCheck<UserRow>) => ({ conflict: liveConflict(check, true), remoteIds: [] })),
     // Nothing unsaved: the form shows the user as stored now, and says what changed.
     refreshedLive: assign((_, check: RemoteCheck<UserRow>) => ({
       values: valuesOf(check.record),
@@ -297,7 +307,7 @@ export const userFormMachine = setup({
     })),
     dismissConflict: assign({ conflict: null }),
     // The fields the user changed laid over the user as stored now; the typed password and chosen instances kept.
-    reapplied: assign(({ context }, fresh: { user: UserRow; options: UserFormOptions }) => {
+    reapplied: assign(({ context }, fresh: Reloaded) => {
       const now = valuesOf(fresh.user);
       const values = { ...now, password: context.values.password };
       for (const [key] of COMPARED)
@@ -315,7 +325,7 @@ export const userFormMachine = setup({
         error: null,
       };
     }),
-    discarded: assign((_, fresh: { user: UserRow; options: UserFormOptions }) => ({
+    discarded: assign((_, fresh: Reloaded) => ({
       ...fresh.options,
       values: valuesOf(fresh.user),
       stored: valuesOf(fresh.user),
@@ -414,21 +424,7 @@ export const userFormMachine = setup({
           load: (signal: AbortSignal) => loadUserRow(context.execute, context.userId ?? 0, signal),
           audit: graphqlAuditReader(context.execute),
         }),
-        onDone: [
-          {
-            guard: { type: 'newerWithEdits', params: ({ event }) => event.output },
-            target: 'conflict',
-            actions: { type: 'conflictLive', params: ({ event }) => event.output },
-          },
-          {
-            guard: { type: 'newer', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'refreshedLive', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: 'checked' },
-        ],
-        // Not known now: the save still carries the version, and the server refuses it if stale.
-        onError: { target: 'ready', actions: 'checked' },
+        ...remoteCheckTransitions({ conflict: 'conflict', form: 'ready' }),
       },
       on: {
         ...EDITS_EXISTING,
@@ -442,19 +438,7 @@ export const userFormMachine = setup({
         'conflict.discard': { target: 'discarding', actions: 'clearError' },
       },
     },
-    reapplying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'reloadUser',
-        src: 'reloadUser',
-        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('reapplying') }),
-        onDone: { target: 'reapplied', actions: { type: 'reapplied', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    reapplying: conflictReload(reloadUser('reapplying'), 'reapplied', { done: 'reapplied', conflict: 'conflict' }),
     // Saved with the new version at once when the values pass the checks; otherwise shown to be corrected.
     reapplied: {
       always: [
@@ -462,19 +446,7 @@ export const userFormMachine = setup({
         { target: 'ready', actions: 'showInvalid' },
       ],
     },
-    discarding: {
-      tags: ['busy'],
-      invoke: {
-        id: 'reloadUser',
-        src: 'reloadUser',
-        input: ({ context }) => ({ execute: context.execute, userId: context.userId ?? invalidState('discarding') }),
-        onDone: { target: 'ready', actions: { type: 'discarded', params: ({ event }) => event.output } },
-        onError: {
-          target: 'conflict',
-          actions: { type: 'reloadFailed', params: ({ event }) => ({ error: event.error }) },
-        },
-      },
-    },
+    discarding: conflictReload(reloadUser('discarding'), 'discarded', { done: 'ready', conflict: 'conflict' }),
     removingLink: {
       tags: ['busy'],
       invoke: {
