@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { LightMyRequestResponse } from 'fastify';
-import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
+import type { TestApp } from '../test-support/app';
+import { startAttackApp, type AttackApp, type Send } from '../test-support/attack-kit';
 import { createTestRole, createTestUser, type TestUser } from '../test-support/users';
 import { userListQueries } from '../users/list';
 
@@ -25,60 +24,19 @@ import { userListQueries } from '../users/list';
  * feature saves at once with one version (one wins, the rest stale) and a burst without (no 5xx).
  */
 
-type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> };
-
-function answerOf(response: LightMyRequestResponse): Answer {
-  let body: Record<string, unknown>;
-  try {
-    body = response.json<Record<string, unknown>>();
-  } catch {
-    body = { text: response.body };
-  }
-  return { status: response.statusCode, body, headers: response.headers };
-}
-
 describe.each([
   ['PGlite', false],
   ['PostgreSQL', true],
 ])('%s: a third attack on lists, undo and audit-record naming', (_label, postgres) => {
-  let cluster: ThrowawayPostgres | undefined;
+  let kit: AttackApp;
   let t: TestApp;
   let staff: { authorization: string };
   let seq = 0;
   const tag = postgres ? 'pg' : 'pl';
 
-  const send = (
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    headers: { authorization: string },
-    payload?: unknown,
-  ) =>
-    t.app.fastify
-      .inject({
-        method,
-        url,
-        headers,
-        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-      })
-      .then(answerOf);
+  const send: Send = (...args) => kit.send(...args);
 
-  async function createTenant(name: string) {
-    seq += 1;
-    const digits = String(30_000_000 + seq);
-    return t.db
-      .insertInto('tenants')
-      .values({
-        name,
-        cnpj: `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/0001-00`,
-        template: 't',
-        pool: 'p',
-        plan: 'starter',
-        user_limit: 500,
-        ticket_limit: 10,
-      })
-      .returning(['id', 'name'])
-      .executeTakeFirstOrThrow();
-  }
+  const createTenant = (name: string) => kit.createTenant(name, 500);
 
   async function subject(tenant: { name: string }, role?: string, name?: string): Promise<TestUser> {
     seq += 1;
@@ -91,19 +49,12 @@ describe.each([
   }
 
   beforeAll(async () => {
-    if (postgres) cluster = await startThrowawayPostgres();
-    t = await startTestApp({ seed: { days: 1 }, ...(cluster ? { databaseUrl: cluster.url } : {}) });
-    const admin = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'admin@demo.local')
-      .executeTakeFirstOrThrow();
-    staff = await issuedBearer(t, admin.id);
+    kit = await startAttackApp(postgres);
+    ({ t, staff } = kit);
   }, 240_000);
 
   afterAll(async () => {
-    await t?.close();
-    await cluster?.stop();
+    await kit?.stop();
   });
 
   if (postgres)
