@@ -1,5 +1,5 @@
 import { assertEvent, assign, emit, setup } from 'xstate';
-import { parseUsersQuery, serializeUsersQuery, type UsersQuery } from './users-query';
+import { parseUsersQuery, sameUsersQuery, serializeUsersQuery, type UsersQuery } from './users-query';
 
 /** How long typing pauses before the address is updated (browsers throttle history writes). */
 export const ADDRESS_DELAY_MS = 300;
@@ -40,7 +40,7 @@ export const usersQueryMachine = setup({
   guards: {
     addressDiffers: ({ context, event }) => {
       assertEvent(event, 'usersQuery.location');
-      return serializeUsersQuery(parseUsersQuery(event.search)) !== serializeUsersQuery(context.query);
+      return !sameUsersQuery(parseUsersQuery(event.search), context.query);
     },
   },
   actions: {
