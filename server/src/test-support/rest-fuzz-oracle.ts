@@ -142,13 +142,19 @@ const anyOf =
     }
     return null;
   };
+/**
+ * No live user with this id in a live tenant: a deleted tenant's users take no change either
+ * (docs/lists.md, "A deleted tenant's users take no change"; server/src/users/repository.ts findLiveUser).
+ */
 async function userIdMissing(id: unknown): Promise<boolean> {
   if (typeof id !== 'number' && typeof id !== 'string') return true;
   const row = await run.t.db
     .selectFrom('users')
-    .select('id')
-    .where('id', '=', Number(id))
-    .where('deleted_at', 'is', null)
+    .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+    .select('users.id')
+    .where('users.id', '=', Number(id))
+    .where('users.deleted_at', 'is', null)
+    .where('tenants.deleted_at', 'is', null)
     .executeTakeFirst();
   return !row;
 }
@@ -192,7 +198,7 @@ const userByIdMissing: Explain = async ({ status, input }) => {
     : 'no user with this id';
 };
 const pathUserMissing: Explain = async ({ status, input }) =>
-  status === 404 && (await userIdMissing(input.path.id)) ? 'no such user' : null;
+  status === 404 && (await userIdMissing(input.path.id)) ? 'no such user (or its tenant is deleted)' : null;
 const blankName =
   (where: string): Explain =>
   ({ status, body, input }) =>
