@@ -20,6 +20,13 @@ export const vars = createThemeContract({
     primary: null,
     primaryHover: null,
     primaryText: null,
+    /**
+     * The primary button's fill, hover and label: a solid, saturated colour in both themes, so it
+     * never reads as a disabled button (which has no fill: button.css.ts).
+     */
+    primaryFill: null,
+    primaryFillHover: null,
+    primaryFillText: null,
     /** Boundaries of controls (inputs, checkboxes): non-text, ≥ 3:1. */
     border: null,
     /** Decorative separators only (cards, table rules); never the only boundary of a control. */
@@ -87,6 +94,9 @@ export const lightColors = {
   primary: '#1d4ed8',
   primaryHover: '#1e40af',
   primaryText: '#ffffff',
+  primaryFill: '#1d4ed8',
+  primaryFillHover: '#1e40af',
+  primaryFillText: '#ffffff',
   border: '#7b8794',
   borderSubtle: '#d9e0e7',
   focus: '#1d4ed8',
@@ -116,6 +126,10 @@ export const darkColors = {
   primary: '#93c5fd',
   primaryHover: '#bfdbfe',
   primaryText: '#0f172a',
+  // The pastel `primary` reads well as text on the dark page but, as a fill, looked like a disabled button.
+  primaryFill: '#2563eb',
+  primaryFillHover: '#1d4ed8',
+  primaryFillText: '#ffffff',
   border: '#64748b',
   borderSubtle: '#334155',
   focus: '#93c5fd',

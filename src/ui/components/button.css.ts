@@ -27,11 +27,20 @@ export const base = style({
   },
 });
 
+/**
+ * A disabled filled button loses its fill (outline and muted label, dimmed by `base`): it can never be
+ * taken for an enabled primary one, whose fill is solid and saturated (theme.css.ts, primaryFill).
+ */
+const unfilled = { backgroundColor: 'transparent', borderColor: vars.color.border, color: vars.color.textMuted };
+
 export const variant = styleVariants({
   primary: {
-    backgroundColor: vars.color.primary,
-    color: vars.color.primaryText,
-    selectors: { '&[data-hovered], &[data-pressed]': { backgroundColor: vars.color.primaryHover } },
+    backgroundColor: vars.color.primaryFill,
+    color: vars.color.primaryFillText,
+    selectors: {
+      '&[data-hovered], &[data-pressed]': { backgroundColor: vars.color.primaryFillHover },
+      '&[data-disabled], &:disabled': unfilled,
+    },
   },
   secondary: {
     backgroundColor: vars.color.background,
@@ -42,7 +51,10 @@ export const variant = styleVariants({
   danger: {
     backgroundColor: vars.color.danger,
     color: vars.color.dangerText,
-    selectors: { '&[data-hovered], &[data-pressed]': { backgroundColor: vars.color.dangerHover } },
+    selectors: {
+      '&[data-hovered], &[data-pressed]': { backgroundColor: vars.color.dangerHover },
+      '&[data-disabled], &:disabled': unfilled,
+    },
   },
   ghost: {
     backgroundColor: 'transparent',

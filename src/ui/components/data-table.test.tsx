@@ -6,6 +6,7 @@ import ptBR from '../../i18n/pt-BR.json';
 import { DataTable, type DataTableColumn } from './data-table';
 import { ErrorState } from './error-state';
 import { renderUi } from '../test-support/test-utils';
+import * as tableStyles from './table.css';
 
 afterEach(cleanup);
 
@@ -135,5 +136,69 @@ describe('DataTable select-all state', () => {
     const [selectAll] = screen.getAllByRole('checkbox') as [HTMLInputElement];
     expect(selectAll.indeterminate).toBe(true);
     expect(selectAll).not.toBeChecked();
+  });
+
+  describe('on a phone (cards below table.css.ts CARD_BREAKPOINT)', () => {
+    interface Department {
+      id: number;
+      name: string;
+      status: string;
+    }
+    const departmentColumns = (onRename: (name: string) => void): DataTableColumn<Department>[] => [
+      { id: 'name', header: 'Nome', isRowHeader: true, cell: (d) => d.name },
+      { id: 'status', header: 'Situação', cell: (d) => d.status },
+      {
+        id: 'actions',
+        header: 'Ações',
+        align: 'end',
+        cell: (d) => (
+          <button type="button" onClick={() => onRename(d.name)}>
+            Renomear {d.name}
+          </button>
+        ),
+      },
+    ];
+    const departments: Department[] = [
+      { id: 1, name: 'Suporte', status: 'Ativo' },
+      { id: 2, name: 'Vendas', status: 'Inativo' },
+    ];
+
+    it('stacks rows as cards by default: each value cell names its column, the actions cell ends the card', () => {
+      renderUi(<DataTable aria-label="Departamentos" columns={departmentColumns(() => {})} rows={departments} />);
+      const grid = screen.getByRole('grid', { name: 'Departamentos' });
+      expect(grid.parentElement).toHaveClass(tableStyles.cardRows);
+      const row = screen.getByRole('row', { name: 'Vendas' });
+      expect(within(row).getByRole('rowheader')).not.toHaveAttribute('data-label');
+      expect(within(row).getByRole('gridcell', { name: 'Inativo' })).toHaveAttribute('data-label', 'Situação');
+      const actions = within(row).getByRole('button', { name: 'Renomear Vendas' }).closest('[role=gridcell]');
+      expect(actions).toHaveAttribute('data-actions', '');
+      expect(actions).not.toHaveAttribute('data-label');
+    });
+
+    it('keeps every row action rendered and reachable in the card layout', async () => {
+      const renamed: string[] = [];
+      const { user } = renderUi(
+        <DataTable aria-label="Departamentos" columns={departmentColumns((n) => renamed.push(n))} rows={departments} />,
+      );
+      for (const d of departments) {
+        const row = screen.getByRole('row', { name: d.name });
+        await user.click(within(row).getByRole('button', { name: `Renomear ${d.name}` }));
+      }
+      expect(renamed).toEqual(['Suporte', 'Vendas']);
+    });
+
+    it('keeps a scrolling table (with the scroll cue) where a screen asks for it', () => {
+      renderUi(
+        <DataTable
+          aria-label="Planilha"
+          narrowLayout="scroll"
+          columns={departmentColumns(() => {})}
+          rows={departments}
+        />,
+      );
+      const wrapper = screen.getByRole('grid', { name: 'Planilha' }).parentElement;
+      expect(wrapper).not.toHaveClass(tableStyles.cardRows);
+      expect(wrapper).toHaveClass(tableStyles.scrollCue);
+    });
   });
 });

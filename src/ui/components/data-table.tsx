@@ -19,6 +19,10 @@ export type Selection = 'all' | Set<Key>;
 
 /** How one column reads and renders a row. */
 export interface DataTableColumn<T> {
+  /**
+   * `actions` names the row's actions column: on a phone it ends the row's card, unlabelled and
+   * never off screen (table.css.ts, cards).
+   */
   id: string;
   /** Header text (translated). */
   header: string;
@@ -56,8 +60,16 @@ export interface DataTableProps<T extends { id: Key }> {
   emptyState?: ReactNode;
   /** Shown when `error`, e.g. `<ErrorState onRetry={…} />`. */
   errorState?: ReactNode;
+  /**
+   * Below table.css.ts's CARD_BREAKPOINT: `cards` (the default) stacks each row as a card with its
+   * actions in view; `scroll` keeps the table, scrolling sideways with a shadow at the edge to scroll to.
+   */
+  narrowLayout?: 'cards' | 'scroll';
   className?: string;
 }
+
+/** The id of a row's actions column (see {@link DataTableColumn.id}). */
+const ACTIONS = 'actions';
 
 const asSelection = (keys: Selection | Iterable<Key> | undefined): Selection =>
   keys === 'all' ? 'all' : new Set(keys ?? []);
@@ -95,6 +107,7 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
     sortDescriptor,
     onSortChange,
     onRowAction,
+    narrowLayout = 'cards',
   } = props;
   const { t } = useTranslation();
   const idPrefix = useId();
@@ -137,7 +150,11 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
 
   // aria-busy on the wrapper: it covers the whole region, header included.
   return (
-    <div className={cx(styles.wrapper, className)} aria-busy={status === 'loading' || undefined} data-grid-scroller="">
+    <div
+      className={cx(styles.wrapper, narrowLayout === 'cards' && styles.cardRows, className)}
+      aria-busy={status === 'loading' || undefined}
+      data-grid-scroller=""
+    >
       <table
         ref={gridRef}
         role="grid"
@@ -249,6 +266,8 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                         scope={column.isRowHeader ? 'row' : undefined}
                         id={i === headerCol ? cellId(row.id, i) : undefined}
                         aria-colindex={i + offset + 1}
+                        data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
+                        data-actions={column.id === ACTIONS ? '' : undefined}
                         tabIndex={focus === i + offset ? 0 : -1}
                         className={cx(
                           styles.cell,

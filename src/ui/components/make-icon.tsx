@@ -1,4 +1,6 @@
 import type { SVGProps } from 'react';
+import { cx } from './class-names';
+import { icon } from './icon.css';
 
 /** Props of every icon: decorative by default, so screen readers read the control's label instead. */
 export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
@@ -8,7 +10,7 @@ export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: num
  * library. Icons are always `aria-hidden`: the control that holds one carries the accessible name.
  */
 export function makeIcon(paths: readonly string[]) {
-  return function Icon({ size = 16, ...props }: IconProps) {
+  return function Icon({ size = 16, className, ...props }: IconProps) {
     return (
       <svg
         width={size}
@@ -21,6 +23,7 @@ export function makeIcon(paths: readonly string[]) {
         strokeLinejoin="round"
         focusable="false"
         {...props}
+        className={cx(icon, className)}
         aria-hidden="true"
       >
         {paths.map((d) => (

@@ -25,7 +25,7 @@ export const buttonState = style({
 });
 
 export const buttonHover = styleVariants({
-  primary: hover(vars.color.primaryHover),
+  primary: hover(vars.color.primaryFillHover),
   secondary: hover(vars.color.surfaceHover),
   danger: hover(vars.color.dangerHover),
   ghost: hover(vars.color.surfaceHover),

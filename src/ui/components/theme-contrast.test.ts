@@ -37,7 +37,8 @@ const TEXT_PAIRS: ReadonlyArray<[Token, Token[]]> = [
   ],
   ['textMuted', ['background', 'surface', 'surfaceRaised', 'surfaceHover', 'selected']],
   ['primary', ['background', 'surface', 'surfaceRaised', 'selected']], // links, checkmarks in options
-  ['primaryText', ['primary', 'primaryHover']], // primary buttons, calendar range ends, focused date segment
+  ['primaryText', ['primary', 'primaryHover']], // calendar range ends, focused date segment, avatar
+  ['primaryFillText', ['primaryFill', 'primaryFillHover']], // primary buttons
   ['dangerText', ['danger', 'dangerHover']], // danger buttons
   ['danger', ['background', 'surface', 'surfaceRaised', 'surfaceHover', 'dangerSurface']], // field errors, danger menu items
   ['success', ['background', 'surface', 'surfaceRaised']], // KPI increase
@@ -51,12 +52,19 @@ const UI_PAIRS: ReadonlyArray<[Token, Token[]]> = [
   ['focus', ['background', 'surface', 'surfaceRaised', 'surfaceHover', 'selected']],
   ['border', ['background', 'surface', 'surfaceRaised']],
   ['primary', ['background', 'surface']], // checked checkbox, switch track, selected tab underline
+  ['primaryFill', ['background']], // the primary button's fill on the page
   ['success', ['background', 'surface', 'successSurface']], // status dots, toast and badge borders
   ['warning', ['background', 'surface', 'warningSurface']],
   ['danger', ['background', 'surface', 'dangerSurface']],
   ['info', ['background', 'surface', 'infoSurface', 'surfaceRaised']],
   ['textMuted', ['background', 'surface']], // neutral (offline) dot
 ];
+
+/** Chroma of a colour: its largest minus its smallest sRGB channel (0 grey … 1 pure hue). */
+function chroma(hex: string): number {
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  return Math.max(...channels) - Math.min(...channels);
+}
 
 function failures(palette: Palette, pairs: ReadonlyArray<[Token, Token[]]>, minimum: number): string[] {
   const out: string[] = [];
@@ -87,6 +95,13 @@ describe.each([
 
   it('meets 3:1 for focus indicators, control borders and state indicators', () => {
     expect(failures(palette, UI_PAIRS, 3)).toEqual([]);
+  });
+
+  // A pastel fill (the dark theme's `primary`, chroma 0.42) read as a disabled button; a disabled one
+  // has no fill at all (button.css.ts), so the enabled fill must be a strong colour.
+  it('fills the primary button with a saturated colour (chroma ≥ 0.5), unlike its pastel text colour', () => {
+    expect(chroma(palette.primaryFill)).toBeGreaterThanOrEqual(0.5);
+    expect(chroma(palette.primaryFillHover)).toBeGreaterThanOrEqual(0.5);
   });
 });
 

@@ -231,7 +231,7 @@ export function VirtualizedDataTable<T extends { id: Key }>(props: VirtualizedDa
         aria-rowcount={count > 0 ? count + 1 : 2}
         aria-colcount={columns.length}
         {...gridProps}
-        className={cx(tableStyles.table, styles.grid)}
+        className={cx(tableStyles.table, tableStyles.scrollCue, styles.grid)}
         style={{ height }}
         onScroll={() => syncRange(true)}
       >

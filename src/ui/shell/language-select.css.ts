@@ -1,5 +1,5 @@
 import { style } from '@vanilla-extract/css';
-import { nativeFocusRingSelectors } from '../components/focus.css';
+import { nativeSelect, nativeSelectIcon } from '../components/native-select.css';
 import { vars } from '../theme.css';
 
 export const wrapper = style({ display: 'inline-flex', alignItems: 'center', gap: vars.space.xs });
@@ -14,16 +14,12 @@ export const label = style({
   whiteSpace: 'nowrap',
 });
 
-export const select = style({
-  minHeight: vars.control.sm,
-  maxWidth: '11rem',
-  padding: `0 ${vars.space.sm}`,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  backgroundColor: vars.color.background,
-  color: vars.color.text,
-  fontSize: vars.font.size.sm,
-  cursor: 'pointer',
-  outline: 'none',
-  selectors: nativeFocusRingSelectors,
-});
+/** The select and its chevron: the shared native select (theme colours in light and dark, not the platform's grey). */
+export const selectBox = style({ position: 'relative', display: 'inline-flex', alignItems: 'center' });
+
+export const select = style([
+  nativeSelect,
+  { minHeight: vars.control.sm, maxWidth: '11rem', fontSize: vars.font.size.sm },
+]);
+
+export const selectIcon = nativeSelectIcon;

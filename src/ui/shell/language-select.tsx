@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/options';
+import { ChevronDownIcon } from '../components/icons';
 import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../hooks/services-context';
 import * as styles from './language-select.css';
@@ -20,19 +21,22 @@ export function LanguageSelect() {
       <label htmlFor={id} className={styles.label}>
         {t('shell.language')}
       </label>
-      <select
-        id={id}
-        className={styles.select}
-        value={locale}
-        disabled={!hydrated}
-        onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}
-      >
-        {SUPPORTED_LOCALES.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {t(`languages.${code}`)}
-          </option>
-        ))}
-      </select>
+      <span className={styles.selectBox}>
+        <select
+          id={id}
+          className={styles.select}
+          value={locale}
+          disabled={!hydrated}
+          onChange={(e) => preferences.send({ type: 'prefs.locale.set', locale: e.target.value as Locale })}
+        >
+          {SUPPORTED_LOCALES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {t(`languages.${code}`)}
+            </option>
+          ))}
+        </select>
+        <ChevronDownIcon className={styles.selectIcon} />
+      </span>
     </span>
   );
 }

@@ -45,6 +45,12 @@ export const avatar = style({
   color: vars.color.primaryText,
   fontSize: vars.font.size.sm,
   fontWeight: 600,
+  flexShrink: 0,
+  // The button's label is one inline span (button.tsx), so its flex gap never reached the name: the
+  // avatar keeps its own distance from it (none where the name is hidden).
+  marginInlineEnd: vars.space.sm,
+  verticalAlign: 'middle',
+  '@media': { [narrow]: { marginInlineEnd: 0 } },
   // The initials are drawn, not text: the button's visible text is then the name alone, which its
   // label ("Menu do usuário: <name>") contains (axe label-content-name-mismatch, WCAG 2.5.3).
   '::before': { content: 'attr(data-initials)' },
