@@ -1,15 +1,20 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
 import { nativeSelect, nativeSelectIcon } from './native-select.css';
+import { touchTargets } from './touch-targets.css';
 
-export const nav = style({
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'center',
-  justifyContent: 'space-between',
-  gap: vars.space.sm,
-  minWidth: 0,
-});
+/** The page buttons and the page-size select are 44 px targets on a phone (./touch-targets.css.ts). */
+export const nav = style([
+  touchTargets,
+  {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: vars.space.sm,
+    minWidth: 0,
+  },
+]);
 
 export const range = style({
   fontSize: vars.font.size.sm,

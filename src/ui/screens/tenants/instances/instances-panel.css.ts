@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { touchTargets } from '../../../components/touch-targets.css';
 import { vars } from '../../../theme.css';
 
 export const panel = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, minWidth: 0 });
@@ -62,7 +63,11 @@ export const badges = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space
 
 export const result = style({ margin: 0, fontSize: vars.font.size.sm, color: vars.color.textMuted });
 
-export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: 'auto' });
+/** An instance's or a connection's buttons: 44 px targets on a phone (components/touch-targets.css.ts). */
+export const actions = style([
+  touchTargets,
+  { display: 'flex', flexWrap: 'wrap', gap: vars.space.xs, marginTop: 'auto' },
+]);
 
 export const connections = style({
   listStyle: 'none',
