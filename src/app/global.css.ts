@@ -20,12 +20,8 @@ globalStyle('body', {
   lineHeight: vars.font.lineHeight.normal,
   color: vars.color.text,
   backgroundColor: vars.color.background,
-  // Words break at hyphenation points (the document's language); a word longer than its line still
-  // wraps instead of widening the page at 390 px, but no longer shrinks a flex row's text to break
-  // "Conexões" in the middle where the row had room (`anywhere` did). Emails and CNPJs that must
-  // break anywhere say so where they are shown.
-  overflowWrap: 'break-word',
-  hyphens: 'auto',
+  // Long words (emails, CNPJs, tenant names) wrap instead of widening the page at 390 px.
+  overflowWrap: 'anywhere',
 });
 
 globalStyle('button, input, select, textarea', { font: 'inherit', color: 'inherit' });
