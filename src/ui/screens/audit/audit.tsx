@@ -111,7 +111,11 @@ export default function AuditScreen() {
         onRowAction={(key) => setOpen((id) => (id === key ? null : Number(key)))}
         renderExpanded={(record) =>
           record.id === open ? (
-            <div id={recordDetailsId(record.id)} className={styles.details}>
+            <section
+              id={recordDetailsId(record.id)}
+              aria-label={t('audit.detail.title', { id: record.id })}
+              className={styles.details}
+            >
               <AuditRecordBody
                 record={record}
                 onFilter={(patch) => {
@@ -122,7 +126,7 @@ export default function AuditScreen() {
               >
                 <AuditUndo record={record} onUndone={() => actor.send({ type: 'audit.reload' })} />
               </AuditRecordBody>
-            </div>
+            </section>
           ) : null
         }
         emptyState={<EmptyState title={t('audit.empty')} description={t('audit.emptyHint')} />}
