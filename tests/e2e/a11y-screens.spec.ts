@@ -307,7 +307,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`audit screen and a record's detail dialog, ${theme}: axe finds no serious or critical violation`, async ({
+  test(`audit screen and a record's details expanded under its row, ${theme}: axe finds no serious or critical violation`, async ({
     page,
     app,
   }) => {
