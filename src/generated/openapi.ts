@@ -1506,6 +1506,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who acted, or what was acted on, by name, among the records the caller may read
+         * @description The audit log's own names, for its "Usuário" and "Alvo" filters (docs/panel.md, Audit log): the actors (`of=actor`) or the targets of one kind (`of=target` with `targetType`) of the records the caller may read in `GET /api/audit`, each with the name (and, for an actor, e-mail and tenant) of its newest record, so a deleted user or tenant is still found, with nothing beyond what its records already show. `q` matches the name or e-mail without case (a target's id too); `id` answers that one only (a filter read from an address). Back-office staff read every record's names; anyone else only their own tenant's records, and never a staff actor (as the list masks them). At most `limit` names, by name.
+         */
+        get: operations["auditNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/{id}/undo": {
         parameters: {
             query?: never;
@@ -1676,6 +1696,17 @@ export interface components {
             data: components["schemas"]["AuditRecord"][];
             /** @description The `after` of the following page; null on the last page. */
             next: string | null;
+        };
+        AuditNames: {
+            data: {
+                id: components["schemas"]["Id"];
+                /** @description The name on the newest record; null when none was recorded. */
+                name: string | null;
+                /** @description An actor's e-mail on its newest record; null for a target. */
+                email: string | null;
+                /** @description The actor's tenant, or the target's record's tenant, on its newest record. */
+                tenant_name: string | null;
+            }[];
         };
         /** @description `;`-separated CSV, UTF-8 with BOM, CRLF line ends, decimal comma, dates in America/Sao_Paulo: opens cleanly in Excel pt-BR. */
         CsvText: string;
@@ -6935,6 +6966,68 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditNames: {
+        parameters: {
+            query: {
+                /**
+                 * @description `actor`: who acted; `target`: what was acted on (with `targetType`).
+                 * @example actor
+                 */
+                of: "actor" | "target";
+                /**
+                 * @description The kind of target (required with `of=target`, 400 otherwise; ignored for actors).
+                 * @example user
+                 */
+                targetType?: components["schemas"]["AuditTargetType"];
+                /**
+                 * @description Text the name or e-mail contains (no case); absent or empty for the first names.
+                 * @example ana
+                 */
+                q?: string;
+                /**
+                 * @description Only this actor's or target's id.
+                 * @example 1
+                 */
+                id?: components["schemas"]["Id"];
+                /**
+                 * @description Names at most.
+                 * @example 20
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching names, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Ana Administradora",
+                     *           "email": "admin@demo.local",
+                     *           "tenant_name": "backoffice"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditNames"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -307,7 +307,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`audit screen and a record's detail dialog, ${theme}: axe finds no serious or critical violation`, async ({
+  test(`audit screen and a record's details expanded under its row, ${theme}: axe finds no serious or critical violation`, async ({
     page,
     app,
   }) => {
@@ -330,7 +330,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     serious.push(...(await seriousViolations(page)).map((v) => `audit: ${v}`));
     await row.getByRole('button').click();
-    const dialog = page.getByRole('dialog', { name: /\d+$/ });
+    const dialog = page.getByRole('region', { name: /\d+$/ });
     await expect(dialog.getByRole('table', { name: t('audit.detail.changesLabel') })).toBeVisible();
     serious.push(...(await seriousViolations(page)).map((v) => `audit detail: ${v}`));
     expect(serious, 'serious or critical axe violations').toEqual([]);

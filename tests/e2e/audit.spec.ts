@@ -89,13 +89,14 @@ test.describe('audit', () => {
     await expect(planRow).toHaveCount(1);
     await expect(planRow).toContainText(`${t('audit.target.tenant')} ${name}`);
     await planRow.getByRole('button').click();
-    const detail = page.getByRole('dialog', { name: detailName });
+    const detail = page.getByRole('region', { name: detailName });
     const diff = detail.getByRole('table', { name: t('audit.detail.changesLabel') });
     await expect(diff.getByRole('row', { name: new RegExp(`^${t('audit.field.plan')}`) }).getByRole('cell')).toHaveText(
       [t('tenants.screen.plans.starter'), t('tenants.screen.plans.enterprise')],
     );
     await expect(detail).toContainText(app.admin.email);
-    await detail.getByRole('button', { name: t('common.close'), exact: true }).click();
+    // Its button folds the details again.
+    await page.getByRole('button', { expanded: true, name: /\d+$/ }).click();
     await expect(detail).toHaveCount(0);
 
     const operation = page.getByRole('combobox', { name: t('audit.filters.operation'), exact: true });
@@ -163,13 +164,11 @@ test.describe('audit', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('pages.notAuthorized.title'));
   });
 
-  test('keyboard only: through the filters to the table, a record opens and closes', async ({ page, app }) => {
+  test('keyboard only: through the filters to the table, a record expands and folds', async ({ page, app }) => {
     await signIn(page, app.origin, app.admin, '/audit');
     await expect(grid(page).getByRole('row').nth(1)).toBeVisible();
     const filters = page.getByRole('form', { name: t('audit.filters.label') });
-    await filters
-      .getByRole('textbox', { name: new RegExp(`^${t('audit.filters.actor').replace(/[()]/g, '\\$&')}`) })
-      .focus();
+    await filters.getByRole('combobox', { name: t('audit.filters.actor'), exact: true }).focus();
     const passed: string[] = [];
     for (let i = 0; i < 30; i += 1) {
       await page.keyboard.press('Tab');
@@ -185,11 +184,63 @@ test.describe('audit', () => {
     for (const field of ['tenant', 'operation', 'targetType', 'apply'] as const)
       expect(passed, `focus went ${passed.join(' → ')}`).toContain(t(`audit.filters.${field}`));
     await page.keyboard.press('Enter');
-    const detail = page.getByRole('dialog', { name: detailName });
+    const detail = page.getByRole('region', { name: detailName });
     await expect(detail).toBeVisible();
     await expect(detail.getByRole('heading', { name: t('audit.detail.changes') })).toBeVisible();
-    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { expanded: true, name: /\d+$/ })).toHaveCount(1);
+    await page.keyboard.press('Enter');
     await expect(detail).toHaveCount(0);
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role=grid]')))).toBe(true);
+  });
+
+  test('who is picked by name; the filter is in the address and survives a reload; a record expands under its one-line row', async ({
+    page,
+    app,
+  }) => {
+    const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+    const name = await createTenant(api, uniquePrefix('auditwho'));
+    await signIn(page, app.origin, app.admin, '/audit');
+    await expect(rowWith(page, name).first()).toBeVisible();
+    const filters = page.getByRole('form', { name: t('audit.filters.label') });
+    const who = filters.getByRole('combobox', { name: t('audit.filters.actor'), exact: true });
+    await who.fill('admin@demo');
+    const option = page.getByRole('option', { name: new RegExp(escapeRegExp(app.admin.email)) });
+    await expect(option).toHaveCount(1);
+    const label = (await option.textContent()) ?? '';
+    await option.click();
+    await expect(who).toHaveValue(label);
+    await filters.getByRole('button', { name: t('audit.filters.apply'), exact: true }).click();
+    await expect(page).toHaveURL(/[?&]actorId=\d+/);
+    const rows = grid(page).locator('tbody > tr[aria-rowindex]');
+    await expect(rowWith(page, name, t('audit.operation.tenant.create'))).toHaveCount(1);
+    await page.reload();
+    await expect(page).toHaveURL(/[?&]actorId=\d+/);
+    await expect(who).toHaveValue(label);
+    const created = rowWith(page, name, t('audit.operation.tenant.create'));
+    await expect(created).toHaveCount(1);
+    // One line each: a row is no taller than two lines of text would make it.
+    const box = await rows.first().boundingBox();
+    expect(box?.height ?? 0).toBeLessThan(56);
+    const toggle = created.getByRole('button', { name: /\d+$/ });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const detail = page.getByRole('region', { name: detailName });
+    await expect(detail).toContainText(app.admin.email);
+    await expect(detail).toContainText(name);
+  });
+
+  test('on a phone the filters fold behind "Filtros" with the count of those applied', async ({ page, app }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, app.origin, app.admin, '/audit?operation=tenant.plan&targetType=tenant');
+    const filters = page.getByRole('form', { name: t('audit.filters.label') });
+    const toggle = page.getByRole('button', { name: t('audit.filters.toggleCount', { count: 2 }), exact: true });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(filters).toBeHidden();
+    await expect(grid(page)).toBeInViewport();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(filters).toBeVisible();
+    await expect(filters.getByRole('combobox', { name: t('audit.filters.target'), exact: true })).toBeVisible();
   });
 });

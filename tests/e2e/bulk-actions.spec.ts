@@ -107,7 +107,7 @@ test.describe('bulk actions on tenants', () => {
       .first()
       .getByRole('button')
       .click();
-    const detail = page.getByRole('dialog', { name: t('audit.detail.title', { id: String(batch) }) });
+    const detail = page.getByRole('region', { name: t('audit.detail.title', { id: String(batch) }) });
     const undo = detail.getByRole('button', { name: t('undo.action'), exact: true });
     await undo.click();
     await expect(

@@ -218,6 +218,9 @@ export const POLICIES = {
   audit: {
     list: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
     csv: route(['audit'], { rules: ["its own tenant's records only, except for staff"] }),
+    names: route(['audit'], {
+      rules: ["its own tenant's records only, except for staff", 'no staff actor for others'],
+    }),
   },
   views: {
     // Saved views (docs/lists.md, Views): the caller's own only; the list's route decided in the method.

@@ -57,6 +57,7 @@ describe('audit records cannot be changed through any operation', () => {
     // the trigger of migration 0015 refuses any UPDATE of a record whatever the operation.
     expect(audit.map(({ method, path }) => `${method} ${path}`)).toEqual([
       'get /api/audit',
+      'get /api/audit/names',
       'post /api/audit/{id}/undo',
     ]);
   });

@@ -163,3 +163,93 @@ export async function batchRecords(db: Db, id: number): Promise<AuditRow[]> {
     changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as AuditChange[],
   }));
 }
+
+/** One actor or target as its newest matching record names it (./service.ts `names`). */
+export interface AuditNameRow {
+  id: number;
+  name: string | null;
+  email: string | null;
+  tenant_name: string | null;
+}
+
+/** What a names read keeps (the caller's scope already applied by ./service.ts). */
+export interface AuditNameFilter {
+  of: 'actor' | 'target';
+  /** With `of: 'target'`. */
+  targetType?: string;
+  /** The records' `tenant_id`. */
+  tenantId?: number;
+  /** The actor's tenant (a reader who is not staff: its own). */
+  actorTenantId?: number;
+  /** Actors of this tenant are left out (the back-office tenant, for a reader who is not staff). */
+  notActorTenantId?: number;
+  /** Contained in the name or e-mail, no case (a target's id when all digits); a LIKE literal is made here. */
+  text?: string;
+  id?: number;
+}
+
+/** Escapes LIKE's `%`, `_` and backslash, so the text matches itself only. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The distinct actors or targets of the records matching `filter`, each named by its newest matching
+ * record, by name then id, at most `limit`. Reads `audit_log` only: a deleted user keeps the names its
+ * records hold, and nothing more.
+ */
+export async function auditNames(db: Db, filter: AuditNameFilter, limit: number): Promise<AuditNameRow[]> {
+  const actor = filter.of === 'actor';
+  let q = db.selectFrom('audit_log');
+  if (filter.tenantId !== undefined) q = q.where('tenant_id', '=', filter.tenantId);
+  if (actor) {
+    q = q.where('actor_user_id', 'is not', null);
+    if (filter.actorTenantId !== undefined) q = q.where('actor_tenant_id', '=', filter.actorTenantId);
+    if (filter.notActorTenantId !== undefined)
+      q = q.where((eb) =>
+        eb.or([eb('actor_tenant_id', 'is', null), eb('actor_tenant_id', '<>', filter.notActorTenantId ?? 0)]),
+      );
+    if (filter.id !== undefined) q = q.where('actor_user_id', '=', filter.id);
+  } else {
+    q = q.where('target_type', '=', filter.targetType ?? '').where('target_id', 'is not', null);
+    if (filter.id !== undefined) q = q.where('target_id', '=', filter.id);
+  }
+  const text = filter.text?.trim();
+  if (text) {
+    const pattern = `%${likeLiteral(text)}%`;
+    q = q.where((eb) =>
+      actor
+        ? eb.or([eb('actor_name', 'ilike', pattern), eb('actor_email', 'ilike', pattern)])
+        : /^\d{1,9}$/.test(text)
+          ? eb.or([eb('target_name', 'ilike', pattern), eb('target_id', '=', Number(text))])
+          : eb('target_name', 'ilike', pattern),
+    );
+  }
+  const newest = actor
+    ? q
+        .select([
+          'actor_user_id as id',
+          'actor_name as name',
+          'actor_email as email',
+          'actor_tenant_name as tenant_name',
+        ])
+        .distinctOn('actor_user_id')
+        .orderBy('actor_user_id')
+        .orderBy('id', 'desc')
+    : q
+        .select(['target_id as id', 'target_name as name', sql<string | null>`null`.as('email'), 'tenant_name'])
+        .distinctOn('target_id')
+        .orderBy('target_id')
+        .orderBy('id', 'desc');
+  const rows = await db
+    .selectFrom(newest.as('n'))
+    .selectAll()
+    .orderBy(sql`lower(n.name)`)
+    .orderBy('n.id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    name: row.name,
+    email: row.email,
+    tenant_name: row.tenant_name,
+  }));
+}

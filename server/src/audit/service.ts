@@ -16,6 +16,7 @@ import { BOM, CSV_BATCH, csvDateTime, csvLine } from '../base/csv';
 import { checkAll, invalid } from '../base/domain-error';
 import { AUDIT_CSV_HEADER, auditCsvLine } from './csv';
 import {
+  auditNames,
   auditPage,
   tenantIdByName,
   undoneByOf,
@@ -177,6 +178,19 @@ export function toAuditRecord(
   };
 }
 
+/** What `names` takes (contracts/openapi.yaml `auditNames`). */
+export interface AuditNamesQuery {
+  of?: string | null;
+  targetType?: string | null;
+  q?: string | null;
+  id?: number | null;
+  limit?: number | null;
+}
+
+export type AuditNamesDto = components['schemas']['AuditNames'];
+
+const NAMES_LIMIT = { default: 20, max: 50 } as const;
+
 /** The audit log as CSV: its file name and every matching record's line, newest first. */
 export interface AuditCsv {
   fileName: string;
@@ -214,6 +228,55 @@ export function createAuditService({
         data: page.map((row) => toAuditRecord(readAs(actor, staffTenant, row), undone.get(row.id) ?? null)),
         next: rows.length > limit && last ? String(last.id) : null,
       };
+    },
+
+    /**
+     * The actors, or the targets of one kind, of the records `actor` may read, by name (the audit
+     * screen's filters by name, docs/panel.md, Audit log). The same scope as `list`: staff every
+     * record; anyone else its own tenant's records and actors of its own tenant only, never a staff
+     * actor (whom `list` masks for them). Names come from the records, so a deleted user or tenant is
+     * found by the name its records hold, and nothing more of it is read.
+     */
+    async names(actor: Actor, q: AuditNamesQuery): Promise<AuditNamesDto> {
+      const v = checkAll({
+        of: () => {
+          if (q.of !== 'actor' && q.of !== 'target') throw invalid('of', 'must be actor or target');
+          return q.of;
+        },
+        targetType: () => {
+          const type = targetType(q.targetType);
+          if (q.of === 'target' && type === undefined) throw invalid('targetType', 'is required with of=target');
+          return type;
+        },
+        q: () => {
+          if (q.q !== undefined && q.q !== null && q.q.length > 100)
+            throw invalid('q', 'must be at most 100 characters');
+          return q.q ?? undefined;
+        },
+        id: () => id('id', q.id),
+        limit: () => {
+          const limit = q.limit ?? NAMES_LIMIT.default;
+          if (!Number.isInteger(limit) || limit < 1 || limit > NAMES_LIMIT.max)
+            throw invalid('limit', `must be between 1 and ${NAMES_LIMIT.max}`);
+          return limit;
+        },
+      });
+      const staff = actor.originBackoffice;
+      const others = staff || v.of !== 'actor' ? undefined : await backoffice();
+      const rows = await auditNames(
+        db,
+        {
+          of: v.of,
+          targetType: v.targetType,
+          tenantId: staff ? undefined : actor.tenantId,
+          actorTenantId: staff || v.of !== 'actor' ? undefined : actor.tenantId,
+          notActorTenantId: others,
+          text: v.q,
+          id: v.id,
+        },
+        v.limit,
+      );
+      return { data: rows };
     },
 
     /**

@@ -15,5 +15,7 @@ export function auditHandlers({ services }: HandlerDeps) {
   };
   /** Undo a recorded change (server/src/undo/service.ts); `x-audit-record` names the reversing record. */
   const auditUndo: Handler<'auditUndo'> = async (request) => undo.undo(caller(request), request.params.id);
-  return { auditList, auditUndo };
+  /** The audit log's actors or targets by name, for its filters. */
+  const auditNames: Handler<'auditNames'> = async (request) => audit.names(caller(request), request.query);
+  return { auditList, auditNames, auditUndo };
 }

@@ -22,7 +22,8 @@ export function restField(request: FastifyRequest, field: string): string {
   if (hasKey(request.body, top)) return `body/${field}`;
   if (hasKey(request.query, top)) return `query/${field}`;
   if (hasKey(request.params, top)) return `path/${field}`;
-  return `body/${field}`;
+  // A field the request leaves out (required by a rule, e.g. auditNames's `targetType`): a GET has no body.
+  return request.method === 'GET' ? `query/${field}` : `body/${field}`;
 }
 
 /**

@@ -91,6 +91,7 @@ export const REST_OPERATIONS: { readonly [Id in OperationId]: OperationName | nu
   dashboardTimeseries: 'reports.timeseries',
   dashboardProductivity: 'reports.productivity',
   auditList: 'audit.list',
+  auditNames: 'audit.names',
   auditUndo: 'undo.undo',
   healthLive: null,
   healthReady: 'health.databaseReachable',

@@ -638,6 +638,8 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     }),
     AUDIT,
   ],
+  // The audit log's names (docs/panel.md, Audit log): tenant A's administrator asking for B's people gets A's own.
+  ['auditNames', 'of=actor', async () => ({ method: 'GET', url: '/api/audit/names?of=actor&limit=50' }), AUDIT],
   // Versions (docs/lists.md): each save with a version no record is at. The administrator's answer is 409
   // `stale` with nothing written; everyone else's is the refusal it gets without one, as the version is
   // compared only after identity, permission and the record's visibility (no version leaks to tenant A).

@@ -474,6 +474,16 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   sheetReasons: rangeRule('startAt', 'finishAt', 'query'),
   sheetLoginFailures: rangeRule('startAt', 'finishAt', 'query'),
   auditList: auditRules,
+  // auditNames's stated rule the schema cannot say: a target's kind with `of=target`.
+  auditNames: ({ status, body, input }) => {
+    const q = input.query as { of?: string; targetType?: string };
+    return status === 400 &&
+      fields(body).every((f) => f === 'query/targetType') &&
+      q.of === 'target' &&
+      q.targetType === undefined
+      ? '`targetType` is required with `of=target` (stated)'
+      : null;
+  },
   // Undo (server/src/undo/service.ts): a fuzzed id names no record, or one that cannot be undone now.
   auditUndo: anyOf(
     async ({ status, input }) =>

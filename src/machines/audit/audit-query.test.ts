@@ -1,4 +1,5 @@
 import {
+  activeAuditFilters,
   auditApiQuery,
   auditEventMatches,
   auditQueryProblem,
@@ -11,6 +12,15 @@ import {
 const now = new Date(2026, 10, 26, 10, 0);
 
 describe('audit query', () => {
+  it('counts the filters that differ from the defaults, the period once', () => {
+    expect(activeAuditFilters(defaultAuditQuery(now), now)).toBe(0);
+    expect(activeAuditFilters(parseAuditQuery('from=2026-11-01&to=2026-11-07', now), now)).toBe(1);
+    expect(activeAuditFilters(parseAuditQuery('actorId=3&targetType=tenant&targetId=2', now), now)).toBe(3);
+    expect(
+      activeAuditFilters(parseAuditQuery('from=2026-11-01&actorId=3&tenantId=2&operation=tenant.plan', now), now),
+    ).toBe(4);
+  });
+
   it('defaults to the last 7 days, today included, everything else open', () => {
     expect(defaultAuditQuery(now)).toEqual({
       from: '2026-11-20',

@@ -149,3 +149,11 @@ export function auditEventMatches(
   if (Number.isFinite(at) && from && to && (at < from.getTime() || at >= to.getTime())) return false;
   return true;
 }
+
+/** How many filters differ from the defaults (the period counts once): the "Filtros (n)" button's count. */
+export function activeAuditFilters(query: AuditQuery, now: Date = new Date()): number {
+  const fallback = defaultAuditQuery(now);
+  const period = query.from !== fallback.from || query.to !== fallback.to ? 1 : 0;
+  const others = [query.actorId, query.tenantId, query.operation, query.targetType, query.targetId];
+  return period + others.filter((value) => value !== null).length;
+}

@@ -39,7 +39,33 @@ export interface FakeAuditApi {
   records: AuditRecord[];
   /** Every `GET /api/audit` seen, in order. */
   seen: SeenRequest[];
+  /** Every `GET /api/audit/names` seen, in order. */
+  names: SeenRequest[];
   respond: (request: SeenRequest) => Response;
+}
+
+/** `GET /api/audit/names` over the records: each actor or target by its newest record, by name. */
+function names(records: readonly AuditRecord[], q: URLSearchParams) {
+  const text = (q.get('q') ?? '').toLowerCase();
+  const id = q.has('id') ? Number(q.get('id')) : null;
+  const found = new Map<
+    number,
+    { id: number; name: string | null; email: string | null; tenant_name: string | null }
+  >();
+  for (const r of [...records].sort((a, b) => b.id - a.id)) {
+    const name =
+      q.get('of') === 'actor'
+        ? r.actor_user_id === null
+          ? null
+          : { id: r.actor_user_id, name: r.actor_name, email: r.actor_email, tenant_name: r.actor_tenant_name }
+        : r.target_type !== q.get('targetType') || r.target_id === null
+          ? null
+          : { id: r.target_id, name: r.target_name, email: null, tenant_name: r.tenant_name };
+    if (!name || found.has(name.id) || (id !== null && name.id !== id)) continue;
+    if (text && !`${name.name ?? ''} ${name.email ?? ''}`.toLowerCase().includes(text)) continue;
+    found.set(name.id, name);
+  }
+  return [...found.values()].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
 }
 
 function matching(records: readonly AuditRecord[], q: URLSearchParams): AuditRecord[] {
@@ -61,7 +87,12 @@ export function fakeAuditApi(initial: AuditRecord[] = []): FakeAuditApi {
   const api: FakeAuditApi = {
     records: [...initial],
     seen: [],
+    names: [],
     respond(request) {
+      if (request.method === 'GET' && request.path === '/api/audit/names') {
+        api.names.push(request);
+        return json(200, { data: names(api.records, request.query) });
+      }
       if (request.method === 'GET' && request.path === '/api/tenant/false')
         return json(200, [
           { id: 1, name: 'backoffice' },

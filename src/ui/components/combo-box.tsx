@@ -21,6 +21,15 @@ export interface ComboBoxProps<T extends SelectOption> {
   onSelectionChange: (key: OptionKey) => void;
   placeholder?: string;
   className?: string;
+  /**
+   * Server-filtered options (the audit filters' names): each keystroke is handed over here and `items`
+   * are shown as given, not filtered again.
+   */
+  onInputChange?: (text: string) => void;
+  /** The chosen option's label when `items` (a search's answer) may not hold it. */
+  selectedLabel?: string;
+  /** Said instead of "no results" while the options are being searched. */
+  pendingText?: string;
 }
 
 /** Lower case without accents, for a "contains" match that ignores both ("sao" finds "São"). */
@@ -45,12 +54,15 @@ export function ComboBox<T extends SelectOption>({
   onSelectionChange,
   placeholder,
   className,
+  onInputChange,
+  selectedLabel: chosenLabel,
+  pendingText,
 }: ComboBoxProps<T>) {
   const { t } = useTranslation();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
-  const selectedLabel = items.find((item) => item.id === selectedKey)?.label ?? '';
+  const selectedLabel = items.find((item) => item.id === selectedKey)?.label ?? chosenLabel ?? '';
   // What was typed since the last choice; null shows the chosen option's label.
   const [typed, setTyped] = useState<string | null>(null);
   // Open: whether the list filters by `typed` or shows everything (opened by arrow or button).
@@ -60,7 +72,9 @@ export function ComboBox<T extends SelectOption>({
   const [byKey, setByKey] = useState(false);
 
   const shown =
-    open === 'filtered' && typed !== null ? items.filter((item) => fold(item.label).includes(fold(typed))) : items;
+    open === 'filtered' && typed !== null && !onInputChange
+      ? items.filter((item) => fold(item.label).includes(fold(typed)))
+      : items;
   const listId = `${id}-list`;
   // Expanded only while a listbox shows; "no results" is a status message beside the field instead.
   const expanded = open !== null && shown.length > 0;
@@ -132,6 +146,7 @@ export function ComboBox<T extends SelectOption>({
             setTyped(event.target.value);
             setOpen('filtered');
             setActive(-1);
+            onInputChange?.(event.target.value);
           }}
           onKeyDown={onKeyDown}
           onBlur={close}
@@ -158,7 +173,7 @@ export function ComboBox<T extends SelectOption>({
         <div className={cx(styles.popover, native.comboPopup)}>
           {shown.length === 0 ? (
             <div role="status" className={styles.empty}>
-              {t('ui.select.noResults')}
+              {pendingText ?? t('ui.select.noResults')}
             </div>
           ) : (
             <div ref={listRef} role="listbox" id={listId} aria-labelledby={`${id}-label`} className={styles.list}>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import { useGridNavigation, type GridKey } from './grid-navigation';
@@ -65,6 +65,11 @@ export interface DataTableProps<T extends { id: Key }> {
    * actions in view; `scroll` keeps the table, scrolling sideways with a shadow at the edge to scroll to.
    */
   narrowLayout?: 'cards' | 'scroll';
+  /**
+   * A row's details, shown in a full-width line under it while this answers something (the audit log's
+   * expanded record); the arrows of the grid pass over it and Tab moves through its controls as on a page.
+   */
+  renderExpanded?: (row: T) => ReactNode;
   className?: string;
 }
 
@@ -108,6 +113,7 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
     onSortChange,
     onRowAction,
     narrowLayout = 'cards',
+    renderExpanded,
   } = props;
   const { t } = useTranslation();
   const idPrefix = useId();
@@ -197,6 +203,8 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                   role="columnheader"
                   scope="col"
                   aria-colindex={i + offset + 1}
+                  data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
+                  data-actions={column.id === ACTIONS ? '' : undefined}
                   {...sortProps}
                   tabIndex={headerTabIndex(i + offset)}
                   style={column.width ? { width: column.width } : undefined}
@@ -213,73 +221,80 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
             {shownRows.map((row, index) => {
               const focus = focusIn(index);
               const rowDisabled = disabled.has(row.id);
+              const expanded = renderExpanded?.(row) ?? null;
               return (
-                <tr
-                  key={row.id}
-                  role="row"
-                  aria-rowindex={index + 2}
-                  aria-selected={multiple ? isSelected(row.id) : undefined}
-                  aria-labelledby={headerCol >= 0 ? cellId(row.id, headerCol) : undefined}
-                  aria-disabled={rowDisabled || undefined}
-                  data-action={onRowAction ? '' : undefined}
-                  tabIndex={focus === null ? 0 : -1}
-                  className={styles.row}
-                  onClick={
-                    onRowAction
-                      ? (event) => {
-                          // A click on a control in the row (a checkbox, a menu) is the control's.
-                          const control = (event.target as Element).closest(
-                            'a, button, input, select, textarea, [role=menu]',
-                          );
-                          if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
-                        }
-                      : undefined
-                  }
-                >
-                  {multiple ? (
-                    <td
-                      role="gridcell"
-                      aria-colindex={1}
-                      tabIndex={focus === 0 ? 0 : -1}
-                      className={cx(styles.cell, styles.selectionCell)}
-                    >
-                      <input
-                        type="checkbox"
-                        id={`${cellId(row.id, -1)}`}
-                        className={styles.checkbox}
-                        aria-label={t('ui.table.selectRow')}
-                        aria-labelledby={
-                          headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined
-                        }
-                        checked={isSelected(row.id)}
-                        disabled={rowDisabled}
-                        onChange={() => toggleRow(row.id)}
-                      />
-                    </td>
-                  ) : null}
-                  {columns.map((column, i) => {
-                    const Cell = column.isRowHeader ? 'th' : 'td';
-                    return (
-                      <Cell
-                        key={column.id}
-                        role={column.isRowHeader ? 'rowheader' : 'gridcell'}
-                        scope={column.isRowHeader ? 'row' : undefined}
-                        id={i === headerCol ? cellId(row.id, i) : undefined}
-                        aria-colindex={i + offset + 1}
-                        data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
-                        data-actions={column.id === ACTIONS ? '' : undefined}
-                        tabIndex={focus === i + offset ? 0 : -1}
-                        className={cx(
-                          styles.cell,
-                          column.isRowHeader && styles.rowHeader,
-                          column.align === 'end' && styles.alignEnd,
-                        )}
+                <Fragment key={row.id}>
+                  <tr
+                    role="row"
+                    aria-rowindex={index + 2}
+                    aria-selected={multiple ? isSelected(row.id) : undefined}
+                    aria-labelledby={headerCol >= 0 ? cellId(row.id, headerCol) : undefined}
+                    aria-disabled={rowDisabled || undefined}
+                    data-action={onRowAction ? '' : undefined}
+                    tabIndex={focus === null ? 0 : -1}
+                    className={styles.row}
+                    onClick={
+                      onRowAction
+                        ? (event) => {
+                            // A click on a control in the row (a checkbox, a menu) is the control's.
+                            const control = (event.target as Element).closest(
+                              'a, button, input, select, textarea, [role=menu]',
+                            );
+                            if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
+                          }
+                        : undefined
+                    }
+                  >
+                    {multiple ? (
+                      <td
+                        role="gridcell"
+                        aria-colindex={1}
+                        tabIndex={focus === 0 ? 0 : -1}
+                        className={cx(styles.cell, styles.selectionCell)}
                       >
-                        {column.cell(row)}
-                      </Cell>
-                    );
-                  })}
-                </tr>
+                        <input
+                          type="checkbox"
+                          id={`${cellId(row.id, -1)}`}
+                          className={styles.checkbox}
+                          aria-label={t('ui.table.selectRow')}
+                          aria-labelledby={
+                            headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined
+                          }
+                          checked={isSelected(row.id)}
+                          disabled={rowDisabled}
+                          onChange={() => toggleRow(row.id)}
+                        />
+                      </td>
+                    ) : null}
+                    {columns.map((column, i) => {
+                      const Cell = column.isRowHeader ? 'th' : 'td';
+                      return (
+                        <Cell
+                          key={column.id}
+                          role={column.isRowHeader ? 'rowheader' : 'gridcell'}
+                          scope={column.isRowHeader ? 'row' : undefined}
+                          id={i === headerCol ? cellId(row.id, i) : undefined}
+                          aria-colindex={i + offset + 1}
+                          tabIndex={focus === i + offset ? 0 : -1}
+                          className={cx(
+                            styles.cell,
+                            column.isRowHeader && styles.rowHeader,
+                            column.align === 'end' && styles.alignEnd,
+                          )}
+                        >
+                          {column.cell(row)}
+                        </Cell>
+                      );
+                    })}
+                  </tr>
+                  {expanded !== null ? (
+                    <tr role="row" data-grid-detail="" className={styles.row}>
+                      <td role="gridcell" colSpan={columnCount} className={styles.cell}>
+                        {expanded}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               );
             })}
           </tbody>

@@ -37,6 +37,8 @@ function isEditable(el: HTMLElement): boolean {
  */
 function locate(grid: HTMLElement, el: Element): (Target & { cell: HTMLElement | null }) | null {
   const row = el.closest<HTMLElement>('[role=row]');
+  // A row's details (DataTable `renderExpanded`) are no cell of the grid.
+  if (row?.hasAttribute('data-grid-detail')) return null;
   if (!row || !grid.contains(row) || row.parentElement?.hasAttribute('data-empty')) return null;
   const cell = el.closest<HTMLElement>('[aria-colindex]');
   const col = cell && row.contains(cell) ? Number(cell.getAttribute('aria-colindex')) - 1 : null;
@@ -158,8 +160,9 @@ export function useGridNavigation<T extends { id: GridKey }>(options: GridNaviga
   const onKeyDownCapture = (event: KeyboardEvent<HTMLElement>) => {
     const grid = event.currentTarget;
     const el = event.target as HTMLElement;
-    // Keys from a row's open menu reach here through React's tree (it is portalled): not ours.
-    if (!grid.contains(el) || event.defaultPrevented) return;
+    // Keys from a row's open menu reach here through React's tree (it is portalled): not ours; nor are
+    // the keys of a row's details (DataTable `renderExpanded`), whose controls Tab moves through as on a page.
+    if (!grid.contains(el) || event.defaultPrevented || el.closest('[data-grid-detail]')) return;
     const at = el === grid ? null : locate(grid, el);
     const inside = at?.area === 'body' && at.cell && el !== at.cell ? controlsIn(at.cell) : [];
     const controlIndex = inside.findIndex((control) => control === el || control.contains(el));

@@ -97,9 +97,7 @@ export function fieldLabel(t: TFunction, exists: (key: string) => boolean, field
  * returns to the row's button.
  */
 export function AuditDetail({ record, onClose, onFilter, children }: AuditDetailProps) {
-  const { t, i18n } = useTranslation();
-  const changesId = useId();
-  const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
+  const { t } = useTranslation();
   return (
     <Modal
       isOpen={record !== null}
@@ -110,101 +108,124 @@ export function AuditDetail({ record, onClose, onFilter, children }: AuditDetail
       title={record ? t('audit.detail.title', { id: record.id }) : ''}
     >
       {record ? (
-        <>
-          <dl className={styles.facts}>
-            <dt className={styles.term}>{t('audit.detail.when')}</dt>
-            <dd className={styles.value}>
-              <time dateTime={record.at}>{formatDateTime(record.at, i18n.language)}</time>
-            </dd>
-            <dt className={styles.term}>{t('audit.detail.who')}</dt>
-            <dd className={styles.value}>
-              {[actorName(t, record), record.actor_email, record.actor_tenant_name].filter(Boolean).join(' · ')}
-            </dd>
-            <dt className={styles.term}>{t('audit.detail.address')}</dt>
-            <dd className={styles.value}>
-              {record.address ? <span className={styles.code}>{record.address}</span> : none}
-            </dd>
-            <dt className={styles.term}>{t('audit.detail.request')}</dt>
-            <dd className={styles.value}>
-              {record.request_id ? <span className={styles.code}>{record.request_id}</span> : none}
-            </dd>
-            <dt className={styles.term}>{t('audit.detail.operation')}</dt>
-            <dd className={styles.value}>{t(`audit.operation.${record.operation}`)}</dd>
-            <dt className={styles.term}>{t('audit.detail.target')}</dt>
-            <dd className={styles.value}>{targetText(t, record)}</dd>
-            <dt className={styles.term}>{t('audit.detail.tenant')}</dt>
-            <dd className={styles.value}>{record.tenant_name ?? none}</dd>
-          </dl>
-          <section className={styles.section} aria-labelledby={changesId}>
-            <h3 id={changesId} className={styles.heading}>
-              {t('audit.detail.changes')}
-            </h3>
-            {record.changes.length === 0 ? (
-              <p className={styles.value}>{t('audit.detail.noChanges')}</p>
-            ) : (
-              <table className={styles.diff}>
-                <caption className={reportStyles.muted}>{t('audit.detail.changesLabel')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={styles.diffCell}>
-                      {t('audit.detail.field')}
-                    </th>
-                    <th scope="col" className={styles.diffCell}>
-                      {t('audit.detail.before')}
-                    </th>
-                    <th scope="col" className={styles.diffCell}>
-                      {t('audit.detail.after')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {record.changes.map((change) => {
-                    const context: ValueContext = {
-                      t,
-                      exists: (key) => i18n.exists(key),
-                      language: i18n.language,
-                      field: change.field,
-                      targetType: record.target_type,
-                    };
-                    return (
-                      <tr key={change.field}>
-                        <th scope="row" className={styles.diffCell}>
-                          {fieldLabel(t, context.exists, change.field)}
-                        </th>
-                        <td className={styles.diffCell}>
-                          <Value text={change.before} context={context} />
-                        </td>
-                        <td className={styles.diffCell}>
-                          <Value text={change.after} context={context} />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            )}
-          </section>
+        <AuditRecordBody record={record} onFilter={onFilter}>
           {children}
-          {record.actor_user_id !== null || record.target_id !== null ? (
-            <div className={styles.detailActions} role="group" aria-label={t('audit.detail.filters')}>
-              {record.actor_user_id !== null ? (
-                <Button variant="secondary" size="sm" onPress={() => onFilter({ actorId: record.actor_user_id })}>
-                  {t('audit.detail.filterActor')}
-                </Button>
-              ) : null}
-              {record.target_id !== null ? (
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  onPress={() => onFilter({ targetType: record.target_type, targetId: record.target_id })}
-                >
-                  {t('audit.detail.filterTarget')}
-                </Button>
-              ) : null}
-            </div>
-          ) : null}
-        </>
+        </AuditRecordBody>
       ) : null}
     </Modal>
+  );
+}
+
+/**
+ * A record's facts, its changes and the "only this user / target" buttons: the dialog's content
+ * ({@link AuditDetail}) and the audit screen's expanded row alike.
+ */
+export function AuditRecordBody({
+  record,
+  onFilter,
+  children,
+}: {
+  record: AuditRecord;
+  onFilter: (patch: Partial<AuditQuery>) => void;
+  children?: ReactNode;
+}) {
+  const { t, i18n } = useTranslation();
+  const changesId = useId();
+  const none = <span className={reportStyles.muted}>{t('audit.none')}</span>;
+  return (
+    <>
+      <dl className={styles.facts}>
+        <dt className={styles.term}>{t('audit.detail.when')}</dt>
+        <dd className={styles.value}>
+          <time dateTime={record.at}>{formatDateTime(record.at, i18n.language)}</time>
+        </dd>
+        <dt className={styles.term}>{t('audit.detail.who')}</dt>
+        <dd className={styles.value}>
+          {[actorName(t, record), record.actor_email, record.actor_tenant_name].filter(Boolean).join(' · ')}
+        </dd>
+        <dt className={styles.term}>{t('audit.detail.address')}</dt>
+        <dd className={styles.value}>
+          {record.address ? <span className={styles.code}>{record.address}</span> : none}
+        </dd>
+        <dt className={styles.term}>{t('audit.detail.request')}</dt>
+        <dd className={styles.value}>
+          {record.request_id ? <span className={styles.code}>{record.request_id}</span> : none}
+        </dd>
+        <dt className={styles.term}>{t('audit.detail.operation')}</dt>
+        <dd className={styles.value}>{t(`audit.operation.${record.operation}`)}</dd>
+        <dt className={styles.term}>{t('audit.detail.target')}</dt>
+        <dd className={styles.value}>{targetText(t, record)}</dd>
+        <dt className={styles.term}>{t('audit.detail.tenant')}</dt>
+        <dd className={styles.value}>{record.tenant_name ?? none}</dd>
+      </dl>
+      <section className={styles.section} aria-labelledby={changesId}>
+        <h3 id={changesId} className={styles.heading}>
+          {t('audit.detail.changes')}
+        </h3>
+        {record.changes.length === 0 ? (
+          <p className={styles.value}>{t('audit.detail.noChanges')}</p>
+        ) : (
+          <table className={styles.diff}>
+            <caption className={reportStyles.muted}>{t('audit.detail.changesLabel')}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={styles.diffCell}>
+                  {t('audit.detail.field')}
+                </th>
+                <th scope="col" className={styles.diffCell}>
+                  {t('audit.detail.before')}
+                </th>
+                <th scope="col" className={styles.diffCell}>
+                  {t('audit.detail.after')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {record.changes.map((change) => {
+                const context: ValueContext = {
+                  t,
+                  exists: (key) => i18n.exists(key),
+                  language: i18n.language,
+                  field: change.field,
+                  targetType: record.target_type,
+                };
+                return (
+                  <tr key={change.field}>
+                    <th scope="row" className={styles.diffCell}>
+                      {fieldLabel(t, context.exists, change.field)}
+                    </th>
+                    <td className={styles.diffCell}>
+                      <Value text={change.before} context={context} />
+                    </td>
+                    <td className={styles.diffCell}>
+                      <Value text={change.after} context={context} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {children}
+      {record.actor_user_id !== null || record.target_id !== null ? (
+        <div className={styles.detailActions} role="group" aria-label={t('audit.detail.filters')}>
+          {record.actor_user_id !== null ? (
+            <Button variant="secondary" size="sm" onPress={() => onFilter({ actorId: record.actor_user_id })}>
+              {t('audit.detail.filterActor')}
+            </Button>
+          ) : null}
+          {record.target_id !== null ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              onPress={() => onFilter({ targetType: record.target_type, targetId: record.target_id })}
+            >
+              {t('audit.detail.filterTarget')}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -30,3 +30,27 @@ export const notice = style({
 export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.font.size.sm });
 
 export const value = style({ margin: 0, minWidth: 0, overflowWrap: 'anywhere' });
+
+/** A row's cell on one line: cut with an ellipsis past its width (the whole text is its title). */
+export const line = style({
+  display: 'block',
+  maxWidth: '16rem',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
+
+export const code = style({ fontFamily: vars.font.mono, fontSize: vars.font.size.sm, maxWidth: '8rem' });
+
+/** A record's expanded details, under its row. */
+export const details = style({ padding: `${vars.space.sm} ${vars.space.md}`, maxWidth: '60rem' });
+
+/** "Filtros (n)": the filters' toggle, on narrow screens only; the filters fold behind it there. */
+export const filtersToggle = style({
+  display: 'none',
+  '@media': { '(max-width: 47.99rem)': { display: 'flex' } },
+});
+
+export const filtersFolded = style({
+  '@media': { '(max-width: 47.99rem)': { display: 'none' } },
+});

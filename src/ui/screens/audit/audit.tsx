@@ -18,8 +18,7 @@ import * as reportStyles from '../../components/reports/report-layout.css';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
 import { useAddressSync } from '../../hooks/use-address-sync';
-import { auditColumns } from '../../components/audit-record/audit-columns';
-import { AuditDetail } from '../../components/audit-record/audit-detail';
+import { AuditRecordBody } from '../../components/audit-record/audit-detail';
 import { AuditUndo } from './audit-undo';
 import {
   AUDIT_EXPORT_TEXTS,
@@ -28,13 +27,15 @@ import {
   useListExport,
 } from '../../components/reports/list-export';
 import { AuditFilters } from './audit-filters';
+import { auditRowColumns, recordDetailsId } from './audit-rows';
 import * as styles from './audit.css';
 import { ListViewsBar, useListViews } from '../../components/views/list-views';
 
 /**
  * `/audit`: the audit log (docs/product.md, Audit log), newest first under the filters of the
- * address, "Carregar mais" for the next page, CSV export of the filters, a record's detail with the
- * before/after of each field, and new records live over the socket (`AuditRecorded`).
+ * address, one line per record, "Carregar mais" for the next page, CSV export of the filters, a record's
+ * details expanded under its row (the before/after of each field, docs/panel.md, Audit log), and new
+ * records live over the socket (`AuditRecorded`).
  */
 export default function AuditScreen() {
   const { t, i18n } = useTranslation();
@@ -55,14 +56,16 @@ export default function AuditScreen() {
   const status = useSelector(actor, selectAuditStatus);
   const loadingMore = useSelector(actor, selectLoadingMore);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const [open, setOpen] = useState<AuditRecord | null>(null);
+  // The record whose details show under its row (one at a time).
+  const [open, setOpen] = useState<number | null>(null);
+  const toggle = (record: AuditRecord) => setOpen((id) => (id === record.id ? null : record.id));
   const endRef = useRef<HTMLParagraphElement>(null);
   const locale = i18n.language;
   const views = useListViews('audit');
   const hidden = views.hidden;
   const columns = useMemo(
-    () => auditColumns(t, locale, setOpen).filter((c) => !hidden.includes(c.id)),
-    [t, locale, hidden],
+    () => auditRowColumns(t, locale, open, toggle).filter((c) => !hidden.includes(c.id)),
+    [t, locale, hidden, open],
   );
 
   // "Carregar mais" reached the end and went away: focus goes to the line that says so.
@@ -105,7 +108,27 @@ export default function AuditScreen() {
         columns={columns}
         rows={records}
         status={status}
-        onRowAction={(key) => setOpen(records.find((r) => r.id === key) ?? null)}
+        onRowAction={(key) => setOpen((id) => (id === key ? null : Number(key)))}
+        renderExpanded={(record) =>
+          record.id === open ? (
+            <section
+              id={recordDetailsId(record.id)}
+              aria-label={t('audit.detail.title', { id: record.id })}
+              className={styles.details}
+            >
+              <AuditRecordBody
+                record={record}
+                onFilter={(patch) => {
+                  setOpen(null);
+                  actor.send({ type: 'audit.draft', patch });
+                  actor.send({ type: 'audit.apply' });
+                }}
+              >
+                <AuditUndo record={record} onUndone={() => actor.send({ type: 'audit.reload' })} />
+              </AuditRecordBody>
+            </section>
+          ) : null
+        }
         emptyState={<EmptyState title={t('audit.empty')} description={t('audit.emptyHint')} />}
         errorState={
           <ErrorState
@@ -138,17 +161,6 @@ export default function AuditScreen() {
       <VisuallyHidden>
         <span role="status">{announcement}</span>
       </VisuallyHidden>
-      <AuditDetail
-        record={open}
-        onClose={() => setOpen(null)}
-        onFilter={(patch) => {
-          setOpen(null);
-          actor.send({ type: 'audit.draft', patch });
-          actor.send({ type: 'audit.apply' });
-        }}
-      >
-        {open ? <AuditUndo key={open.id} record={open} onUndone={() => actor.send({ type: 'audit.reload' })} /> : null}
-      </AuditDetail>
     </div>
   );
 }
