@@ -3,7 +3,8 @@ import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Redirect, Route, Router, useLocation, useSearch } from 'wouter';
 import { DEFAULT_TENANT, matchPath, splitTenantPath, type AppRoute } from '../domain/paths';
 import { selectAllowedRoute, selectGuardRedirect } from '../machines/navigation/route-guard.machine';
-import { usePreferences, useServices } from '../ui/hooks/services-context';
+import { selectAccessSubject } from '../machines/session/session-selectors';
+import { usePreferences, useServices, useSession } from '../ui/hooks/services-context';
 import { BlankLayout } from '../ui/layouts/blank-layout';
 import { ErrorBoundary } from './error-boundary';
 import { LazyMainLayout, SCREENS } from './screens-registry';
@@ -77,8 +78,15 @@ function GuardedRoute() {
   );
 }
 
+/**
+ * The route's chrome: a `page` route (404, 500, not-authorized, coming soon) stays inside the shell
+ * when there is a session, so the user keeps the menu (docs/panel.md, Navigation and pages inside the shell).
+ */
 function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
-  if (route.layout === 'blank') return <BlankLayout route={route}>{children}</BlankLayout>;
+  const signedIn = useSession((s) => selectAccessSubject(s).authenticated);
+  if (route.layout === 'blank' || (route.layout === 'page' && !signedIn)) {
+    return <BlankLayout route={route}>{children}</BlankLayout>;
+  }
   return (
     <Suspense fallback={<PageFallback />}>
       <LazyMainLayout route={route}>{children}</LazyMainLayout>
@@ -89,7 +97,7 @@ function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode 
 function ScreenFor({ route }: { route: AppRoute }) {
   const Screen = SCREENS[route.name];
   return (
-    <ErrorBoundary>
+    <ErrorBoundary headingLevel={route.layout === 'main' ? 2 : 1}>
       <Suspense fallback={<PageFallback />}>
         {/* Inside a <Route> of its table path, so screens read `:params` with wouter's useParams(). */}
         <Route path={route.path}>

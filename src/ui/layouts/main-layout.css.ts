@@ -35,7 +35,7 @@ export const sidebarCollapsed = style({ ...sidebarBase, width: '4.5rem' });
 
 export const brand = style({
   margin: 0,
-  padding: `${vars.space.md}`,
+  padding: `${vars.space.sm} ${vars.space.md}`,
   fontWeight: 700,
   fontSize: vars.font.size.lg,
   whiteSpace: 'nowrap',
