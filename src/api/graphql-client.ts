@@ -93,7 +93,10 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
     );
     if (payload?.errors?.length) {
       const httpStatus = payload.errors[0]?.extensions?.['http'] as { status?: number } | undefined;
-      throw fromAnswer(new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors), response);
+      throw fromAnswer(
+        new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors),
+        response,
+      );
     }
     if (!response.ok) throw fromAnswer(new ApiError(response.status, payload), response);
     if (!payload || payload.data === undefined || payload.data === null)

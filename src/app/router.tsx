@@ -3,8 +3,7 @@ import { Suspense, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Redirect, Route, Router, useLocation, useSearch } from 'wouter';
 import { DEFAULT_TENANT, matchPath, splitTenantPath, type AppRoute } from '../domain/paths';
 import { selectAllowedRoute, selectGuardRedirect } from '../machines/navigation/route-guard.machine';
-import { selectAccessSubject } from '../machines/session/session-selectors';
-import { usePreferences, useServices, useSession } from '../ui/hooks/services-context';
+import { usePreferences, useServices } from '../ui/hooks/services-context';
 import { BlankLayout } from '../ui/layouts/blank-layout';
 import { ErrorBoundary } from './error-boundary';
 import { LazyMainLayout, SCREENS } from './screens-registry';
@@ -83,7 +82,8 @@ function GuardedRoute() {
  * when there is a session, so the user keeps the menu (docs/panel.md, Navigation and pages inside the shell).
  */
 function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
-  const signedIn = useSession((s) => selectAccessSubject(s).authenticated);
+  // The guard holds who is navigating (route.session); reading it keeps the session selectors off the login path.
+  const signedIn = useSelector(useServices().guard, (s) => s.context.subject.authenticated);
   if (route.layout === 'blank' || (route.layout === 'page' && !signedIn)) {
     return <BlankLayout route={route}>{children}</BlankLayout>;
   }

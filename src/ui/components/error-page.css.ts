@@ -23,3 +23,4 @@ export const requestId = style({
   userSelect: 'all',
   overflowWrap: 'anywhere',
 });
+export const people = style({ listStyle: 'none', margin: `${vars.space.xs} 0 0`, padding: 0, color: vars.color.text });

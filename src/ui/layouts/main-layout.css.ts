@@ -30,7 +30,8 @@ const sidebarBase = {
   borderInlineEnd: `1px solid ${vars.color.borderSubtle}`,
 } as const;
 
-export const sidebar = style({ ...sidebarBase, width: '16rem' });
+// Wide enough for every entry's label and badge on one line (docs/panel.md).
+export const sidebar = style({ ...sidebarBase, width: '17rem' });
 export const sidebarCollapsed = style({ ...sidebarBase, width: '4.5rem' });
 
 export const brand = style({

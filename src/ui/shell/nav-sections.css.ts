@@ -28,7 +28,13 @@ export const heading = style({
 export const hiddenHeading = style(visuallyHidden);
 export const hiddenLabel = style(visuallyHidden);
 export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 0 });
-export const label = style({ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+export const label = style({
+  flex: 1,
+  minWidth: 0,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
 export const badge = style({
   flexShrink: 0,
   padding: `0 ${vars.space.xs}`,
@@ -41,6 +47,8 @@ export const badge = style({
 });
 export const link = style({
   display: 'flex',
+  // A grid item grows to its content by default: this keeps long labels to the sidebar's width.
+  minWidth: 0,
   alignItems: 'center',
   gap: vars.space.sm,
   minHeight: '1.875rem',

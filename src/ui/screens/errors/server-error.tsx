@@ -27,8 +27,7 @@ export function ServerErrorContent({ onRetry, requestId = null, level = 1 }: Ser
           <p className={styles.paragraph}>{t('pages.serverError.body')}</p>
           {requestId ? (
             <p className={styles.paragraph}>
-              {t('pages.serverError.requestId')}{' '}
-              <code className={styles.requestId}>{requestId}</code>
+              {t('pages.serverError.requestId')} <code className={styles.requestId}>{requestId}</code>
             </p>
           ) : null}
         </>
