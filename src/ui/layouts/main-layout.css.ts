@@ -31,7 +31,7 @@ const sidebarBase = {
 } as const;
 
 // Wide enough for every entry's label and badge on one line (docs/panel.md).
-export const sidebar = style({ ...sidebarBase, width: '17rem' });
+export const sidebar = style({ ...sidebarBase, width: '18rem' });
 export const sidebarCollapsed = style({ ...sidebarBase, width: '4.5rem' });
 
 export const brand = style({
