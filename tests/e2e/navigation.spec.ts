@@ -99,6 +99,7 @@ test.describe('navigation', () => {
     const role = await createRoleWith(api, 'navusers', ['users']);
     const password = app.admin.password;
     const user = await createUserWithRole(api, 'navusers', password, { id: role.id });
+    await useTheme(page, 'dark');
     await signIn(page, app.origin, { email: user.email, password });
     await page.goto(`${app.origin}${tenantPath('/tenants')}`);
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/pages/not-authorized'));
@@ -108,6 +109,7 @@ test.describe('navigation', () => {
     );
     const grantors = main.getByRole('list', { name: t('pages.notAuthorized.grantors') });
     await expect(grantors.getByRole('link', { name: app.admin.email })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -7,6 +7,7 @@ import { grantorsMachine } from '../../../machines/navigation/grantors.machine';
 import { selectAccessSubject } from '../../../machines/session/session-selectors';
 import { ErrorPage } from '../../components/error-page';
 import * as styles from '../../components/error-page.css';
+import * as linkStyles from '../../components/link.css';
 import { useServices, useSession } from '../../hooks/services-context';
 
 /**
@@ -77,7 +78,11 @@ function Grantors() {
       <ul aria-label={t('pages.notAuthorized.grantors')} className={styles.people}>
         {people.map((person) => (
           <li key={person.id}>
-            {person.name} (<a href={`mailto:${person.email}`}>{person.email}</a>)
+            {person.name} (
+            <a className={linkStyles.link} href={`mailto:${person.email}`}>
+              {person.email}
+            </a>
+            )
           </li>
         ))}
         {total > people.length ? (
