@@ -13,7 +13,13 @@ export const page = style({
 });
 export const code = style({ margin: 0, fontSize: '4rem', fontWeight: 700, lineHeight: 1, color: vars.color.primary });
 export const title = style({ margin: 0, fontSize: vars.font.size.xxl, lineHeight: 1.2 });
-export const body = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.lg });
+export const body = style({
+  margin: 0,
+  display: 'grid',
+  gap: vars.space.sm,
+  color: vars.color.textMuted,
+  fontSize: vars.font.size.lg,
+});
 export const actions = style({ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: vars.space.sm });
 export const paragraph = style({ margin: 0 });
 export const requestId = style({
