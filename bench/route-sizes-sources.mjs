@@ -36,7 +36,9 @@ export function parseRegistry(source) {
 /** Route name → { path, layout } from the route table. */
 export function parseRouteTable(source) {
   const table = new Map();
-  for (const match of source.matchAll(/\{\s*name:\s*'([^']+)',\s*path:\s*'([^']+)',[^}]*?layout:\s*'(main|blank)'/g)) {
+  for (const match of source.matchAll(
+    /\{\s*name:\s*'([^']+)',\s*path:\s*'([^']+)',[^}]*?layout:\s*'(main|blank|page)'/g,
+  )) {
     table.set(match[1], { path: match[2], layout: match[3] });
   }
   return table;

@@ -4,6 +4,8 @@
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** The answer's `x-request-id` (server/src/plugins/security-headers.ts), for the 500 page to quote; null when absent. */
+  requestId: string | null = null;
 
   constructor(
     readonly status: number,
@@ -12,6 +14,19 @@ export class ApiError extends Error {
   ) {
     super(message ?? `HTTP ${status}`);
   }
+}
+
+/** Notes the answer's request id on an error made from it, and returns the error (for `throw`). */
+export function fromAnswer<E extends ApiError>(error: E, response: Response): E {
+  error.requestId = response.headers.get('x-request-id');
+  return error;
+}
+
+/** The request id of the failed call behind an error (itself or its `cause`), or null. */
+export function requestIdOf(error: unknown): string | null {
+  if (error instanceof ApiError) return error.requestId;
+  if (error instanceof Error && error.cause !== undefined) return requestIdOf(error.cause);
+  return null;
 }
 
 /** Field errors of the contract's 400 body, keyed by field (`body/email` → `email`). */

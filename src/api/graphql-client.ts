@@ -1,5 +1,5 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-import { ApiError } from './api-error';
+import { ApiError, fromAnswer } from './api-error';
 import type { FetchLike } from './auth-middleware';
 
 /** One GraphQL error as the server sends it. */
@@ -93,11 +93,14 @@ export function createGraphqlClient(options: GraphqlClientOptions): { execute: E
     );
     if (payload?.errors?.length) {
       const httpStatus = payload.errors[0]?.extensions?.['http'] as { status?: number } | undefined;
-      throw new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors);
+      throw fromAnswer(
+        new GraphqlError(httpStatus?.status ?? (response.ok ? 200 : response.status), payload.errors),
+        response,
+      );
     }
-    if (!response.ok) throw new ApiError(response.status, payload);
+    if (!response.ok) throw fromAnswer(new ApiError(response.status, payload), response);
     if (!payload || payload.data === undefined || payload.data === null)
-      throw new ApiError(response.status, payload, 'Empty GraphQL answer');
+      throw fromAnswer(new ApiError(response.status, payload, 'Empty GraphQL answer'), response);
     return payload.data;
   };
 

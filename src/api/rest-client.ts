@@ -1,6 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/openapi';
-import { ApiError } from './api-error';
+import { ApiError, fromAnswer } from './api-error';
 import type { FetchLike } from './auth-middleware';
 
 /**
@@ -24,5 +24,5 @@ export interface RestClientOptions {
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.ok && result.data !== undefined) return result.data;
   if (result.response.ok) return undefined as T;
-  throw new ApiError(result.response.status, result.error ?? null);
+  throw fromAnswer(new ApiError(result.response.status, result.error ?? null), result.response);
 }

@@ -134,7 +134,7 @@ describe('app shell', () => {
       respond: api(undefined, OPERADOR),
       signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] },
     });
-    await waitFor(() => expect(view?.location()).toBe('/backoffice/pages/not-authorized'));
+    await waitFor(() => expect(view?.location()).toBe('/backoffice/pages/not-authorized?page=roles-list'));
     expect(await screen.findByRole('heading', { level: 1, name: ptBR.pages.notAuthorized.title })).toBeInTheDocument();
   });
 
@@ -151,7 +151,7 @@ describe('app shell', () => {
       signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] },
     });
     const nav = await screen.findByRole('navigation', { name: ptBR.shell.mainNavigation });
-    expect(within(nav).getByRole('link', { name: ptBR.routes['dashboard-report'] })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: ptBR.menu.items.loginFailures })).toBeInTheDocument();
     for (const hidden of [ptBR.routes.users, ptBR.routes['roles-list'], ptBR.routes.tenants])
       expect(within(nav).queryByRole('link', { name: hidden })).toBeNull();
     // Sections without a screen are open to all and go to coming-soon.

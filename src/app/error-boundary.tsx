@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { requestIdOf } from '../api/api-error';
 import { ServerErrorContent } from '../ui/screens/errors/server-error';
 
 interface State {
@@ -14,6 +15,8 @@ interface Props {
    * screen's 500 page).
    */
   chunkFallback?: ReactNode;
+  /** Heading level of the 500 title: 2 under the shell's page header (its h1). Default 1. */
+  headingLevel?: 1 | 2;
 }
 
 /** A dynamic import that failed (bundler's ChunkLoadError) or took longer than its timeout. */
@@ -22,7 +25,8 @@ export const isChunkError = (error: Error): boolean =>
 
 /**
  * The 500 page for a render or chunk-load failure (docs/product.md, Errors): the screen is replaced by the
- * error content with a retry, the address stays (a reload retries the same page), the shell stays.
+ * error content with a retry, a way home and the failed call's request id, the address stays (a
+ * reload retries the same page), the shell stays.
  * With `chunkFallback`, the boundary of one part of a screen instead (see {@link Props.chunkFallback}).
  */
 export class ErrorBoundary extends Component<Props, State> {
@@ -46,6 +50,13 @@ export class ErrorBoundary extends Component<Props, State> {
       return this.props.chunkFallback;
     }
     // React.lazy keeps a failed import: a chunk that did not load needs a page reload to try again.
-    return <ServerErrorContent onRetry={() => (chunk ? window.location.reload() : this.setState({ error: null }))} />;
+    // A failed call's request id (src/api/api-error.ts) is shown for the user to quote (docs/panel.md).
+    return (
+      <ServerErrorContent
+        requestId={requestIdOf(error)}
+        level={this.props.headingLevel ?? 1}
+        onRetry={() => (chunk ? window.location.reload() : this.setState({ error: null }))}
+      />
+    );
   }
 }

@@ -77,8 +77,16 @@ function GuardedRoute() {
   );
 }
 
+/**
+ * The route's chrome: a `page` route (404, 500, not-authorized, coming soon) stays inside the shell
+ * when there is a session, so the user keeps the menu (docs/panel.md, Navigation and pages inside the shell).
+ */
 function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode }) {
-  if (route.layout === 'blank') return <BlankLayout route={route}>{children}</BlankLayout>;
+  // The guard holds who is navigating (route.session); reading it keeps the session selectors off the login path.
+  const signedIn = useSelector(useServices().guard, (s) => s.context.subject.authenticated);
+  if (route.layout === 'blank' || (route.layout === 'page' && !signedIn)) {
+    return <BlankLayout route={route}>{children}</BlankLayout>;
+  }
   return (
     <Suspense fallback={<PageFallback />}>
       <LazyMainLayout route={route}>{children}</LazyMainLayout>
@@ -89,7 +97,7 @@ function RouteFrame({ route, children }: { route: AppRoute; children: ReactNode 
 function ScreenFor({ route }: { route: AppRoute }) {
   const Screen = SCREENS[route.name];
   return (
-    <ErrorBoundary>
+    <ErrorBoundary headingLevel={route.layout === 'main' ? 2 : 1}>
       <Suspense fallback={<PageFallback />}>
         {/* Inside a <Route> of its table path, so screens read `:params` with wouter's useParams(). */}
         <Route path={route.path}>

@@ -7,7 +7,6 @@ import type { MainLayoutProps } from '../ui/layouts/main-layout';
 import LoginScreen from '../ui/screens/login/login';
 
 // Every screen through lazyWithTimeout (src/ui/components/preloadable.tsx): its chunk times out, the router's boundary shows the failure.
-const comingSoon = lazyWithTimeout(() => import('../ui/screens/errors/comingsoon'));
 
 /** Every screen but login, loaded on first visit (the login route carries none of them). */
 export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComponent<object>>> = {
@@ -35,10 +34,18 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComp
   'reset-password': lazyWithTimeout(() =>
     Promise.all([import('../ui/screens/login/reset-password'), ensureAppLocale()]).then(([screen]) => screen),
   ),
-  comingsoon: comingSoon,
-  'error-404': lazyWithTimeout(() => import('../ui/screens/errors/not-found')),
+  // The 404, not-authorized and coming-soon pages speak from the complete messages (their words are
+  // not among the core ones the login carries); the 500 content is in the entry, with its words.
+  comingsoon: lazyWithTimeout(() =>
+    Promise.all([import('../ui/screens/errors/comingsoon'), ensureAppLocale()]).then(([screen]) => screen),
+  ),
+  'error-404': lazyWithTimeout(() =>
+    Promise.all([import('../ui/screens/errors/not-found'), ensureAppLocale()]).then(([screen]) => screen),
+  ),
   'error-500': lazyWithTimeout(() => import('../ui/screens/errors/server-error')),
-  'not-authorized': lazyWithTimeout(() => import('../ui/screens/errors/not-authorized')),
+  'not-authorized': lazyWithTimeout(() =>
+    Promise.all([import('../ui/screens/errors/not-authorized'), ensureAppLocale()]).then(([screen]) => screen),
+  ),
 };
 
 /**

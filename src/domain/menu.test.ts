@@ -1,5 +1,5 @@
 import ptBR from '../i18n/pt-BR.json';
-import { MENU, menuHref, visibleMenu } from './menu';
+import { MENU, menuHref, soonItem, visibleMenu } from './menu';
 import { getRoute, matchPath } from './paths';
 import { canAccess, type AccessSubject } from './route-access';
 
@@ -28,22 +28,37 @@ function lookup(key: string): unknown {
 }
 
 describe('menu', () => {
-  it('has every menu section, in its order', () => {
-    expect(MENU.map((s) => s.id)).toEqual([
-      'dashboard',
-      'report',
-      'dataAnalytics',
-      'targetAudience',
-      'campaigns',
+  it('has every group, in its order, each of two entries or more', () => {
+    expect(MENU.map((s) => s.id)).toEqual(['panels', 'report', 'people', 'administration', 'account', 'outreach']);
+    for (const section of MENU) expect(section.items.length, section.id).toBeGreaterThan(1);
+    expect(MENU.flatMap((s) => s.items.map((i) => i.id))).toEqual([
+      'dashboard-control-panel',
+      'dashboard-maria-panel',
+      'dashboard-analytics',
+      'dashboard-report',
+      'dashboard-report-smart',
+      'dashboard-produtivity-report',
       'users',
       'support',
-      'roles',
-      'instances',
-      'blockedContacts',
       'departments',
+      'roles-list',
+      'tenants',
+      'tenants:instances',
       'audit',
-      'others',
+      'user-settings',
+      'two-factor',
+      'targetAudience',
+      'campaigns',
+      'blockedContacts',
     ]);
+  });
+
+  it('never names a group after its only entry', () => {
+    for (const section of MENU)
+      expect(
+        section.items.map((i) => i.labelKey),
+        section.id,
+      ).not.toEqual([section.labelKey]);
   });
 
   it('labels every section and item with a pt-BR string', () => {
@@ -57,9 +72,17 @@ describe('menu', () => {
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
   });
 
-  it('sends the sections without a screen to the coming-soon page', () => {
-    const soon = MENU.filter((s) => s.items.every((i) => i.route === 'comingsoon')).map((s) => s.id);
-    expect(soon).toEqual(['targetAudience', 'campaigns', 'blockedContacts']);
+  it('sends the sections without a screen to the coming-soon page, badged, and finds them by id', () => {
+    const items = MENU.flatMap((s) => s.items);
+    const soon = items.filter((i) => i.route === 'comingsoon');
+    expect(soon.map((i) => i.id)).toEqual(['targetAudience', 'campaigns', 'blockedContacts']);
+    expect(items.filter((i) => i.soon === true)).toEqual(soon);
+    for (const item of soon) {
+      expect(menuHref(item)).toBe(`/pages/comingsoon?section=${item.id}`);
+      expect(soonItem(item.id)).toBe(item);
+    }
+    expect(soonItem('users')).toBeUndefined();
+    expect(soonItem(null)).toBeUndefined();
   });
 
   it('offers "Atendimento" exactly where the guard lets one in: staff holding `users`', () => {
@@ -101,14 +124,14 @@ describe('menu', () => {
   });
 
   it('opens Departments on its screen, for whoever holds the users permission', () => {
-    const section = MENU.find((s) => s.id === 'departments');
-    expect(section?.items.map((i) => [i.route, menuHref(i)])).toEqual([['departments', '/departments']]);
+    const item = MENU.flatMap((s) => s.items).find((i) => i.id === 'departments');
+    expect(item && [item.route, menuHref(item)]).toEqual(['departments', '/departments']);
     const usersOnly = { authenticated: true, role: 'gerente', permittedRoutes: ['users'] };
     expect(visibleMenu(usersOnly).flatMap((s) => s.items.map((i) => i.route))).toContain('departments');
   });
 
   it('drops sections left empty', () => {
-    expect(visibleMenu(operador).map((s) => s.id)).not.toContain('users');
+    expect(visibleMenu(operador).map((s) => s.id)).not.toContain('people');
     expect(visibleMenu(operador).every((s) => s.items.length > 0)).toBe(true);
   });
 });

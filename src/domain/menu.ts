@@ -5,7 +5,7 @@ import { canAccess, type AccessSubject } from './route-access';
 /**
  * The navigation menu (docs/product.md, Menu), built on the route table so the menu shows exactly
  * what the guard lets the user open. Sections without a screen in this panel open the coming-soon
- * page.
+ * page inside the shell.
  */
 
 export type MenuIcon =
@@ -28,13 +28,16 @@ export type MenuIcon =
 /** One entry: a route of the table (with an optional query), or a section without a screen yet. */
 export interface MenuItem {
   readonly id: string;
-  /** i18n key of the label. */
+  /** i18n key of the label (short enough for one line of the sidebar). */
   readonly labelKey: I18nKey;
   readonly icon: MenuIcon;
   readonly route: RouteName;
   readonly query?: QueryParams;
+  /** A section without a screen yet: badged "Em breve", it opens the coming-soon page naming it. */
+  readonly soon?: boolean;
 }
 
+/** A group of entries under one heading; every group holds at least two entries. */
 export interface MenuSection {
   readonly id: string;
   readonly labelKey: I18nKey;
@@ -47,12 +50,13 @@ const soon = (id: string, labelKey: I18nKey, icon: MenuIcon): MenuItem => ({
   icon,
   route: 'comingsoon',
   query: { section: id },
+  soon: true,
 });
 const page = (
   route: RouteName,
   icon: MenuIcon,
-  query?: QueryParams,
   labelKey: I18nKey = getRoute(route).titleKey,
+  query?: QueryParams,
 ): MenuItem => ({
   id: query ? `${route}:${Object.values(query).join(',')}` : route,
   labelKey,
@@ -61,64 +65,73 @@ const page = (
   ...(query ? { query } : {}),
 });
 
-/** The menu sections, in order (docs/product.md, Menu). */
+/**
+ * The menu groups, in order (docs/product.md, Menu): a heading only where it groups several
+ * entries, labels short enough for one line, the sections not built yet last.
+ */
 export const MENU: readonly MenuSection[] = [
   {
-    id: 'dashboard',
-    labelKey: 'menu.sections.dashboard',
-    items: [page('dashboard-control-panel', 'dashboard'), page('dashboard-maria-panel', 'dashboard')],
+    id: 'panels',
+    labelKey: 'menu.groups.panels',
+    items: [
+      page('dashboard-control-panel', 'dashboard'),
+      page('dashboard-maria-panel', 'dashboard'),
+      page('dashboard-analytics', 'analytics'),
+    ],
   },
   {
     id: 'report',
     labelKey: 'menu.sections.report',
     items: [
-      page('dashboard-report', 'report'),
+      page('dashboard-report', 'report', 'menu.items.loginFailures'),
       page('dashboard-report-smart', 'report'),
-      page('dashboard-produtivity-report', 'report'),
+      page('dashboard-produtivity-report', 'report', 'menu.items.productivity'),
     ],
   },
-  { id: 'dataAnalytics', labelKey: 'menu.sections.dataAnalytics', items: [page('dashboard-analytics', 'analytics')] },
   {
-    id: 'targetAudience',
-    labelKey: 'menu.sections.targetAudience',
-    items: [soon('targetAudience', 'menu.sections.targetAudience', 'audience')],
+    id: 'people',
+    labelKey: 'menu.groups.people',
+    items: [
+      page('users', 'users'),
+      // The support desk: back-office staff with the `users` permission (route-access.ts `canAccess`).
+      page('support', 'support', 'menu.sections.support'),
+      page('departments', 'departments', 'menu.sections.departments'),
+      page('roles-list', 'roles'),
+    ],
   },
   {
-    id: 'campaigns',
-    labelKey: 'menu.sections.campaigns',
-    items: [soon('campaigns', 'menu.sections.campaigns', 'campaign')],
-  },
-  { id: 'users', labelKey: 'menu.sections.users', items: [page('users', 'users')] },
-  // The support desk: back-office staff with the `users` permission (route-access.ts `canAccess`).
-  {
-    id: 'support',
-    labelKey: 'menu.sections.support',
-    items: [page('support', 'support', undefined, 'menu.sections.support')],
-  },
-  { id: 'roles', labelKey: 'menu.sections.roles', items: [page('roles-list', 'roles')] },
-  // Instances and connections are managed per tenant, in the tenants workspace.
-  {
-    id: 'instances',
-    labelKey: 'menu.sections.instances',
-    items: [page('tenants', 'instances', { panel: 'instances' }, 'menu.sections.instances')],
+    id: 'administration',
+    labelKey: 'menu.groups.administration',
+    items: [
+      page('tenants', 'tenants'),
+      // Instances and connections are managed per tenant, in the tenants workspace.
+      page('tenants', 'instances', 'menu.sections.instances', { panel: 'instances' }),
+      page('audit', 'audit', 'menu.sections.audit'),
+    ],
   },
   {
-    id: 'blockedContacts',
-    labelKey: 'menu.sections.blockedContacts',
-    items: [soon('blockedContacts', 'menu.sections.blockedContacts', 'blocked')],
+    id: 'account',
+    labelKey: 'menu.groups.account',
+    items: [
+      page('user-settings', 'settings', 'menu.items.settings'),
+      page('two-factor', 'security', 'menu.items.twoFactor'),
+    ],
   },
   {
-    id: 'departments',
-    labelKey: 'menu.sections.departments',
-    items: [page('departments', 'departments', undefined, 'menu.sections.departments')],
-  },
-  { id: 'audit', labelKey: 'menu.sections.audit', items: [page('audit', 'audit', undefined, 'menu.sections.audit')] },
-  {
-    id: 'others',
-    labelKey: 'menu.sections.others',
-    items: [page('tenants', 'tenants'), page('user-settings', 'settings'), page('two-factor', 'security')],
+    id: 'outreach',
+    labelKey: 'menu.groups.outreach',
+    items: [
+      soon('targetAudience', 'menu.sections.targetAudience', 'audience'),
+      soon('campaigns', 'menu.sections.campaigns', 'campaign'),
+      soon('blockedContacts', 'menu.sections.blockedContacts', 'blocked'),
+    ],
   },
 ];
+
+/** The coming-soon entry with this id (the coming-soon page's `?section=`), or undefined. */
+export function soonItem(id: string | null): MenuItem | undefined {
+  return MENU.flatMap((section) => section.items).find((item) => item.soon === true && item.id === id);
+}
 
 /** The href of an item (tenant-relative). */
 export function menuHref(item: MenuItem): string {

@@ -12,8 +12,12 @@
 /** Access rule (docs/product.md, Roles and route permissions): anyone, per-route permission, or administrators only. */
 export type RouteRule = 'all' | 'check' | 'admin';
 
-/** Page chrome: `main` routes need a session, `blank` routes are open. */
-export type RouteLayout = 'main' | 'blank';
+/**
+ * Page chrome: `main` routes need a session, `blank` routes are open, `page` routes (404, 500,
+ * not-authorized, coming soon) are open too and render inside the signed-in shell when there is a
+ * session, in the blank layout otherwise (docs/panel.md, Navigation and pages inside the shell).
+ */
+export type RouteLayout = 'main' | 'blank' | 'page';
 
 /** Shape every row of {@link routes} satisfies. */
 export interface RouteDefinition {
@@ -123,14 +127,14 @@ export const routes = [
     layout: 'blank',
     titleKey: 'routes.reset-password',
   },
-  { name: 'comingsoon', path: '/pages/comingsoon', rule: 'all', layout: 'blank', titleKey: 'routes.comingsoon' },
-  { name: 'error-404', path: '/pages/error-404', rule: 'all', layout: 'blank', titleKey: 'routes.error-404' },
-  { name: 'error-500', path: '/pages/error-500', rule: 'all', layout: 'blank', titleKey: 'routes.error-500' },
+  { name: 'comingsoon', path: '/pages/comingsoon', rule: 'all', layout: 'page', titleKey: 'routes.comingsoon' },
+  { name: 'error-404', path: '/pages/error-404', rule: 'all', layout: 'page', titleKey: 'routes.error-404' },
+  { name: 'error-500', path: '/pages/error-500', rule: 'all', layout: 'page', titleKey: 'routes.error-500' },
   {
     name: 'not-authorized',
     path: '/pages/not-authorized',
     rule: 'all',
-    layout: 'blank',
+    layout: 'page',
     titleKey: 'routes.not-authorized',
   },
 ] as const satisfies readonly RouteDefinition[];

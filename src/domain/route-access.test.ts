@@ -132,7 +132,7 @@ describe('resolveNavigation — examples', () => {
     ],
     ['anonymous on login', '/login', anonymous, undefined, 'allow:login'],
     ['anonymous on 500', '/pages/error-500', anonymous, undefined, 'allow:error-500'],
-    ['agent without permission', '/tenants', agent, undefined, 'redirect:/pages/not-authorized'],
+    ['agent without permission', '/tenants', agent, undefined, 'redirect:/pages/not-authorized?page=tenants'],
     ['agent with permission', '/users/', agent, undefined, 'allow:users'],
     ['agent on open route', '/two-factor', agent, undefined, 'allow:two-factor'],
     ['admin on role edit', '/roles/edit/9', admin, undefined, 'allow:roles-edit'],

@@ -136,7 +136,8 @@ export function resolveNavigation(
     const to = `${pathnameWithinTenant}${normaliseSearch(search)}`;
     return { kind: 'redirect', to: getHref('login', {}, { to }) };
   }
-  if (!canAccess(route, subject)) return { kind: 'redirect', to: getRoute('not-authorized').path };
+  // `?page=` lets the not-authorized page name the permission this route needs (docs/panel.md).
+  if (!canAccess(route, subject)) return { kind: 'redirect', to: getHref('not-authorized', {}, { page: route.name }) };
   return { kind: 'allow', route, params };
 }
 

@@ -17,7 +17,8 @@ describe('runtime i18n (only what the current route needs)', () => {
     for (const key of [
       'routes.login',
       'routes.error-404',
-      'pages.notFound.title',
+      'pages.serverError.title',
+      'pages.serverError.requestId',
       'shell.toggleTheme',
       'shell.language',
       'languages.en',
@@ -36,6 +37,9 @@ describe('runtime i18n (only what the current route needs)', () => {
       'routes.users',
       'shell.skipToContent',
       'menu.sections.users',
+      // The 404, not-authorized and coming-soon pages load the complete messages (screens-registry.ts).
+      'pages.notFound.title',
+      'pages.notAuthorized.needsPermission',
       'ui.pagination.next',
       'password.strength.label',
       'common.save',

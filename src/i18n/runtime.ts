@@ -7,7 +7,7 @@ import { apiErrors, app, auth, common, languages, pages, routes, session, shell,
 
 /**
  * The app's i18next. The entry chunk carries pt-BR's "core" messages only: what the blank layout's
- * routes (login, two-factor step and "Esqueci minha senha", error and coming-soon pages), the session's notices, the toasts
+ * routes (login, two-factor step and "Esqueci minha senha", the 500 content), the session's notices, the toasts
  * and the page fallback say. A locale's complete messages are a chunk of their own (the `?full` query
  * makes pt-BR's a separate module from the core part), loaded before the main layout renders and when
  * the user picks another language.
@@ -23,7 +23,8 @@ const CORE_PT_BR = {
     reset: { doneTitle: auth.reset.doneTitle, doneBody: auth.reset.doneBody },
   },
   languages,
-  pages,
+  // The 500 content is in the entry (the error boundary); the other pages load the complete messages.
+  pages: { serverError: pages.serverError },
   session,
   common: { loading: common.loading },
   // Document titles of the blank layout's routes (the main layout's arrive with it).

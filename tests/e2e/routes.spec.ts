@@ -17,7 +17,8 @@ async function aRoleId(origin: string, who: { email: string; password: string })
 const documentTitle = (titleKey: string) => `${t(titleKey)} · ${t('app.name')}`;
 
 const mainRoutes = routes.filter((r) => r.layout === 'main');
-const blankRoutes = routes.filter((r) => r.layout === 'blank' && r.name !== 'login');
+// The open pages: `blank` ones and the `page` ones (the shell when signed in, docs/panel.md).
+const blankRoutes = routes.filter((r) => r.layout !== 'main' && r.name !== 'login');
 
 test.describe('routes', () => {
   test('administrador opens every main-layout route and sees its title', async ({ page, app }) => {

@@ -52,7 +52,7 @@ describe('route guard: decisions after every navigation', () => {
       '/login?to=%2Froles%2Fedit%2F7%3Ftab%3Dperms',
     ],
     ['an "all" main route while signed out', anonymous, '/user-settings', '', '/login?to=%2Fuser-settings'],
-    ['a checked route without its permission', operator, '/tenants', '', '/pages/not-authorized'],
+    ['a checked route without its permission', operator, '/tenants', '', '/pages/not-authorized?page=tenants'],
   ])('redirects for %s', (_, subject, pathname, search, to) => {
     const actor = guard(subject);
     actor.send({ type: 'route.navigate', pathname, search });

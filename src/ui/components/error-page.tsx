@@ -9,6 +9,10 @@ export interface ErrorPageProps {
   title: string;
   body: ReactNode;
   action: { label: string } & ({ href: string } | { onPress: () => void });
+  /** A second way on (the 500 page's way home), shown under the first. */
+  secondary?: { label: string; href: string };
+  /** Heading level of the title: 2 where the shell's page header already holds the h1. */
+  level?: 1 | 2;
 }
 
 /**
@@ -16,7 +20,8 @@ export interface ErrorPageProps {
  * on. Plain elements, no React Aria: the 500 content is in the entry (the error boundary), and these
  * pages render in the blank layout, outside the main layout's React Aria providers.
  */
-export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
+export function ErrorPage({ code, title, body, action, secondary, level = 1 }: ErrorPageProps) {
+  const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <section className={styles.page} aria-labelledby="error-page-title">
       {code ? (
@@ -24,10 +29,10 @@ export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
           {code}
         </p>
       ) : null}
-      <h1 id="error-page-title" className={styles.title}>
+      <Heading id="error-page-title" className={styles.title}>
         {title}
-      </h1>
-      <p className={styles.body}>{body}</p>
+      </Heading>
+      <div className={styles.body}>{body}</div>
       <div className={styles.actions}>
         {'href' in action ? (
           <LinkButton href={action.href} variant="primary">
@@ -36,6 +41,11 @@ export function ErrorPage({ code, title, body, action }: ErrorPageProps) {
         ) : (
           <Button onPress={action.onPress}>{action.label}</Button>
         )}
+        {secondary ? (
+          <LinkButton href={secondary.href} variant="ghost">
+            {secondary.label}
+          </LinkButton>
+        ) : null}
       </div>
     </section>
   );

@@ -30,12 +30,13 @@ const sidebarBase = {
   borderInlineEnd: `1px solid ${vars.color.borderSubtle}`,
 } as const;
 
-export const sidebar = style({ ...sidebarBase, width: '16rem' });
+// Wide enough for every entry's label and badge on one line (docs/panel.md).
+export const sidebar = style({ ...sidebarBase, width: '18rem' });
 export const sidebarCollapsed = style({ ...sidebarBase, width: '4.5rem' });
 
 export const brand = style({
   margin: 0,
-  padding: `${vars.space.md}`,
+  padding: `${vars.space.sm} ${vars.space.md}`,
   fontWeight: 700,
   fontSize: vars.font.size.lg,
   whiteSpace: 'nowrap',

@@ -71,7 +71,8 @@ function Shell({ route, children }: MainLayoutProps) {
         {layout === 'horizontal' && !narrow ? <HorizontalMenu /> : null}
         <RequestBar />
         <main id="main" tabIndex={-1} className={navbarWidth === 'boxed' ? styles.mainBoxed : styles.main}>
-          <PageHeader route={route} />
+          {/* A `page` route (404, not-authorized…) titles itself: its h1 says what happened. */}
+          {route.layout === 'page' ? null : <PageHeader route={route} />}
           {children}
         </main>
       </div>

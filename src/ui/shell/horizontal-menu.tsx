@@ -25,7 +25,11 @@ export function HorizontalMenu() {
             aria-current={active ? 'true' : undefined}
             placement="bottom start"
             menuLabel={t(section.labelKey)}
-            items={section.items.map((item) => ({ id: item.id, label: t(item.labelKey), href: menuHref(item) }))}
+            items={section.items.map((item) => ({
+              id: item.id,
+              label: item.soon ? `${t(item.labelKey)} (${t('menu.soon')})` : t(item.labelKey),
+              href: menuHref(item),
+            }))}
           >
             {t(section.labelKey)}
             <ChevronDownIcon />

@@ -40,17 +40,25 @@ export function NavSections({ collapsed = false, onNavigate }: NavSectionsProps)
               const Icon = MENU_ICONS[item.icon];
               const active = isActiveItem(item, path, search);
               const label = t(item.labelKey);
+              const badgeId = item.soon ? `nav-soon-${item.id}` : undefined;
               return (
                 <li key={item.id}>
                   <Link
                     href={menuHref(item)}
                     className={styles.link}
                     aria-current={active ? 'page' : undefined}
-                    title={collapsed ? label : undefined}
+                    aria-describedby={badgeId}
+                    title={collapsed ? (item.soon ? `${label} (${t('menu.soon')})` : label) : undefined}
                     onClick={onNavigate}
                   >
                     <Icon size={18} />
-                    <span className={collapsed ? styles.hiddenLabel : undefined}>{label}</span>
+                    <span className={collapsed ? styles.hiddenLabel : styles.label}>{label}</span>
+                    {/* The badge describes the link (its name stays the section's): not built yet. */}
+                    {item.soon ? (
+                      <span id={badgeId} aria-hidden="true" className={collapsed ? styles.hiddenLabel : styles.badge}>
+                        {t('menu.soon')}
+                      </span>
+                    ) : null}
                   </Link>
                 </li>
               );

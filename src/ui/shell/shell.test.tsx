@@ -71,8 +71,8 @@ describe('shell', () => {
 
     // The horizontal bar: a menu button per section, its pages as links.
     const bar = screen.getByRole('navigation', { name: ptBR.shell.mainNavigation });
-    await user.click(within(bar).getByRole('button', { name: ptBR.menu.sections.roles }));
-    const pages = screen.getByRole('menu', { name: ptBR.menu.sections.roles });
+    await user.click(within(bar).getByRole('button', { name: ptBR.menu.groups.people }));
+    const pages = screen.getByRole('menu', { name: ptBR.menu.groups.people });
     await user.click(within(pages).getByRole('menuitem', { name: ptBR.routes['roles-list'] }));
     await waitFor(() => expect(view?.location()).toBe('/backoffice/roles/list'));
     expect(screen.queryByRole('menu')).toBeNull();

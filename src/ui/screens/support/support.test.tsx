@@ -214,7 +214,7 @@ describe('who may open the desk: the guard and the menu ask the same rule', () =
       respond: shellApi(CUSTOMER_ADMIN),
       signedIn: { user: CUSTOMER_ADMIN, permittedRoutes: ['users'] },
     });
-    await waitFor(() => expect(view?.location()).toBe('/farmacia-central/pages/not-authorized'));
+    await waitFor(() => expect(view?.location()).toBe('/farmacia-central/pages/not-authorized?page=support-person'));
     expect(await screen.findByRole('heading', { level: 1, name: ptBR.pages.notAuthorized.title })).toBeInTheDocument();
     expect(searches()).toHaveLength(0);
   });
