@@ -37,6 +37,7 @@ const serverResources = [
   'reports',
   'health',
   'views',
+  'attention',
 ];
 // Adapters, and the root files (app.ts, main.ts, services.ts…) with them.
 const serverAdapters = ['rest', 'graphql', 'plugins', 'tooling', 'demo-activity'];

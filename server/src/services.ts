@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createAttentionService } from './attention/service';
 import { createAuditService } from './audit/service';
 import { createAuditTrail } from './audit/trail';
 import { createAuthService } from './auth/service';
@@ -67,6 +68,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     health: createHealthService(deps),
     views: createViewsService(deps),
     audit: createAuditService(deps),
+    attention: createAttentionService(deps),
     support: createSupportService({ ...deps, reset }),
     // Undo goes through the service of the undone operation (server/src/undo/service.ts).
     undo: createUndoService({ ...deps, services: { users, tenants, roles, departments, instances } }),

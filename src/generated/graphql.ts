@@ -58,6 +58,13 @@ export type UserSortField =
   | 'presence'
   | 'role';
 
+export type AttentionQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AttentionQuery = { attention: { tenantsOverUserLimit: { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> } | null, failedSyncs: { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> } | null, disconnectedConnections: { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> } | null, lockedAccounts: { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> } | null } };
+
+export type AttentionKindFragment = { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> };
+
 export type AuditRecordsQueryVariables = Exact<{
   from?: string | null | undefined;
   to?: string | null | undefined;
@@ -288,6 +295,20 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const AttentionKindFragmentDoc = new TypedDocumentString(`
+    fragment AttentionKind on AttentionKind {
+  total
+  items {
+    id
+    name
+    tenantName
+    instanceName
+    count
+    limit
+    retryAfter
+  }
+}
+    `, {"fragmentName":"AttentionKind"}) as unknown as TypedDocumentString<AttentionKindFragment, unknown>;
 export const ConnectionFragmentDoc = new TypedDocumentString(`
     fragment Connection on Connection {
   id
@@ -408,6 +429,35 @@ fragment UserInstanceLink on UserInstance {
     ...Instance
   }
 }`, {"fragmentName":"UserRow"}) as unknown as TypedDocumentString<UserRowFragment, unknown>;
+export const AttentionDocument = new TypedDocumentString(`
+    query attention {
+  attention {
+    tenantsOverUserLimit {
+      ...AttentionKind
+    }
+    failedSyncs {
+      ...AttentionKind
+    }
+    disconnectedConnections {
+      ...AttentionKind
+    }
+    lockedAccounts {
+      ...AttentionKind
+    }
+  }
+}
+    fragment AttentionKind on AttentionKind {
+  total
+  items {
+    id
+    name
+    tenantName
+    instanceName
+    count
+    limit
+    retryAfter
+  }
+}`) as unknown as TypedDocumentString<AttentionQuery, AttentionQueryVariables>;
 export const AuditRecordsDocument = new TypedDocumentString(`
     query auditRecords($from: String, $to: String, $actorId: Int, $tenantId: Int, $operation: [String!], $targetType: String, $targetId: Int, $after: String, $limit: Int) {
   auditRecords(

@@ -222,6 +222,17 @@ export const POLICIES = {
       rules: ["its own tenant's records only, except for staff", 'no staff actor for others'],
     }),
   },
+  attention: {
+    // The home (docs/panel.md, Home): each kind decided in the method by the permission that fixes it.
+    list: signedIn({
+      rules: [
+        "its own tenant's items only, except for staff",
+        'tenants over their user limit, failed syncs, disconnected connections: route tenants',
+        'locked accounts: the support desk (staff with users)',
+        'deleted tenants and theirs never',
+      ],
+    }),
+  },
   views: {
     // Saved views (docs/lists.md, Views): the caller's own only; the list's route decided in the method.
     list: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),

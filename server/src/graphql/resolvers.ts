@@ -100,7 +100,7 @@ async function asArgument<T>(field: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolvers; Mutation: MutationResolvers } {
-  const { auth, users, roles, departments, instances, audit } = services;
+  const { auth, users, roles, departments, instances, audit, attention } = services;
   /** GraphQL acts on the path's tenant only. */
   const inTenant = (ctx: GraphqlContext) => ({ tenantId: ctx.tenant.id });
 
@@ -166,6 +166,11 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
     /** The same service, scope and refusals as REST `GET /api/audit`; the caller's tenant decides the scope. */
     async auditRecords(_parent, args, ctx) {
       return audit.list(signedIn(ctx), args);
+    },
+
+    /** What needs attention now (docs/panel.md, Home): the service decides each kind and the scope. */
+    async attention(_parent, _args, ctx) {
+      return attention.list(signedIn(ctx));
     },
   };
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {
+  AttentionQuery,
   AuditRecordsQuery,
   ConnectionsQuery,
   DepartmentsQuery,
@@ -40,6 +41,7 @@ export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 export type GqlLogInPayload = LogInMutation['logIn'];
 export type GqlUserSettings = UpdateUserSettingsMutation['updateUserSettings'];
 export type GqlAuditPage = AuditRecordsQuery['auditRecords'];
+export type GqlAttention = AttentionQuery['attention'];
 export type GqlUserPage = Omit<UsersPageQuery['usersPage'], 'data'> & { data: GqlUser[] };
 
 /** What the route's preHandler resolved, handed to every resolver. */
@@ -99,6 +101,7 @@ export interface QueryArgs {
     after?: string | null;
     limit?: number | null;
   };
+  attention: NoArgs;
 }
 
 export interface QueryResults {
@@ -112,6 +115,7 @@ export interface QueryResults {
   departments: GqlDepartment[];
   connections: GqlConnection[];
   auditRecords: GqlAuditPage;
+  attention: GqlAttention;
 }
 
 export interface MutationArgs {

@@ -26,7 +26,6 @@ const linkBase = {
   outline: 'none',
   selectors: { ...nativeFocusRingSelectors, '&:hover': { backgroundColor: vars.color.surfaceHover } },
 } as const;
-export const link = style({ ...linkBase, padding: vars.space.xs });
 export const star = style({ fill: vars.color.warning, stroke: vars.color.warning });
 export const tiles = style({
   listStyle: 'none',
@@ -43,3 +42,37 @@ export const tile = style({
   textDecoration: 'none',
   minHeight: '3.5rem',
 });
+export const kinds = style({
+  display: 'grid',
+  gap: vars.space.lg,
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 18rem), 1fr))',
+});
+export const kind = style({ display: 'grid', gap: vars.space.xs, alignContent: 'start', minWidth: 0 });
+export const kindTitle = style({
+  display: 'flex',
+  alignItems: 'center',
+  gap: vars.space.sm,
+  margin: 0,
+  fontSize: vars.font.size.md,
+});
+export const count = style({
+  minWidth: '1.5rem',
+  padding: `0 ${vars.space.xs}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.surfaceHover,
+  textAlign: 'center',
+  fontSize: vars.font.size.sm,
+});
+export const items = style({ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: vars.space.xs });
+export const item = style({
+  ...linkBase,
+  flexDirection: 'column',
+  alignItems: 'flex-start',
+  gap: 0,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  border: `1px solid ${vars.color.border}`,
+  textDecoration: 'none',
+});
+export const itemName = style({ fontWeight: vars.font.weight.bold, overflowWrap: 'anywhere' });
+export const detail = style({ color: vars.color.textMuted, fontSize: vars.font.size.sm, overflowWrap: 'anywhere' });
+export const more = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
