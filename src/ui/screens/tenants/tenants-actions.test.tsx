@@ -182,7 +182,9 @@ describe('TenantsScreen: create', () => {
       /Use até 63 letras minúsculas/,
     );
     expect(within(dialog).getByRole('textbox', { name: /CNPJ/ })).toHaveAccessibleDescription(/Preencha este campo\./);
-    expect(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ })).toHaveAccessibleDescription(/Preencha este campo\./);
+    expect(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ })).toHaveAccessibleDescription(
+      /Preencha este campo\./,
+    );
     expect(posts(requests, '/api/tenant')).toEqual([]);
   });
 });
