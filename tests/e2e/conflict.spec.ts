@@ -303,7 +303,7 @@ test.describe('conflict notice on the tenant edit dialog', () => {
       await expect(shown.getByRole('region', { name: t('conflict.theirs') })).toContainText(
         t('tenants.screen.pools.named', { name: 'Z' }),
       );
-      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('clinica');
+      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('Clinica'); // the slug read as words (docs/product.md, Glossary)
       // The fields hold the values the notice shows until the choice is made.
       await expect(template).toBeDisabled();
       const serious: string[] = [...(await seriousViolations(page))];
