@@ -228,7 +228,9 @@ describe('app shell', () => {
         sentAt: new Date().toISOString(),
       });
     });
-    await user.click(await screen.findByRole('button', { name: ptBR.activity.openUnread.replace('{{count}}', '1') }));
+    await user.click(
+      await screen.findByRole('button', { name: ptBR.activity.openUnread_one.replace('{{count}}', '1') }),
+    );
     const feed = await screen.findByRole('dialog', { name: ptBR.activity.title });
     expect(within(feed).getByText(ptBR.activity.events.instanceUpdated)).toBeInTheDocument();
     expect(within(feed).getByText('WhatsApp Loja 1: sincronizando (40%)')).toBeInTheDocument();

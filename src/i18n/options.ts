@@ -1,4 +1,4 @@
-import type { InitOptions } from 'i18next';
+import type { i18n, InitOptions } from 'i18next';
 
 /** Locales the panel ships, in menu order. `pt-BR` is the source of truth for keys. */
 export const SUPPORTED_LOCALES = ['pt-BR', 'pt', 'en'] as const;
@@ -24,4 +24,20 @@ export function baseInitOptions(): InitOptions {
     // Resources are in memory, so initialise synchronously and render translated text on first paint.
     initAsync: false,
   };
+}
+
+/** The part of i18next's plural resolver read here: the rule of a language code. */
+interface PluralRuleSource {
+  getRule(code: string, options?: object): Intl.PluralRules | undefined;
+}
+
+/**
+ * Counts take their plural form from Intl.PluralRules (`_one`/`_other` keys read with `count`).
+ * The panel's `pt` is European Portuguese (languages.pt), but Intl's `pt` is Brazil's rules, where
+ * 0 is "one"; Portugal's (`pt-PT`) make 0 "other" ("0 registos"). Call once, after `init`.
+ */
+export function applyPortugalPluralRules(instance: i18n): void {
+  const resolver = instance.services.pluralResolver as PluralRuleSource;
+  const getRule = resolver.getRule.bind(resolver);
+  resolver.getRule = (code, options) => getRule(code === 'pt' ? 'pt-PT' : code, options);
 }

@@ -1,6 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { baseInitOptions, DEFAULT_LOCALE, isSupportedLocale, type Locale } from './options';
+import { baseInitOptions, DEFAULT_LOCALE, isSupportedLocale, applyPortugalPluralRules, type Locale } from './options';
 // Named imports, read property by property: the bundler keeps only these parts of pt-BR in the entry
 // chunk. Everything else arrives with the main layout, which waits for the complete messages.
 import { apiErrors, app, auth, common, languages, pages, routes, session, shell, ui } from './pt-BR.json';
@@ -86,6 +86,7 @@ export async function createRuntimeI18n(lng: string = DEFAULT_LOCALE): Promise<i
     resources: { [DEFAULT_LOCALE]: { translation: structuredClone(CORE_PT_BR) } },
     lng: DEFAULT_LOCALE,
   });
+  applyPortugalPluralRules(instance);
   if (lng !== DEFAULT_LOCALE) {
     // A locale chunk that fails to load leaves the panel in pt-BR rather than blank.
     await ensureLocale(instance, lng).then(

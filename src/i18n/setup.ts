@@ -1,7 +1,7 @@
 import i18next, { type i18n, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
-import { baseInitOptions, DEFAULT_LOCALE } from './options';
+import { baseInitOptions, DEFAULT_LOCALE, applyPortugalPluralRules } from './options';
 import pt from './pt.json';
 import ptBR from './pt-BR.json';
 
@@ -28,5 +28,6 @@ export function createI18n(lng: string = DEFAULT_LOCALE, options: CreateI18nOpti
   void instance
     .use(initReactI18next)
     .init({ ...baseInitOptions(), resources: options.resources ?? bundledResources, lng });
+  applyPortugalPluralRules(instance);
   return instance;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { getHref } from '../../src/domain/paths';
+import { getHref, routes } from '../../src/domain/paths';
 import { apiLogin, type Api } from './support/api';
 import { connectionStatus, signIn, TENANT, type Credentials } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
@@ -32,13 +32,18 @@ interface Role {
   version?: number;
 }
 
-/** A permission's display name, as the editor labels its checkbox. */
+/** A permission's label, as the editor labels its checkbox: its page's title (docs/product.md, Glossary). */
 async function permissionNames(api: Api): Promise<Map<string, string>> {
   const categories = await api.rest<{ permissions: { route_name: string; display_name: string }[] }[]>(
     'GET',
     '/api/permission/categories',
   );
-  return new Map(categories.flatMap((c) => c.permissions.map((p) => [p.route_name, p.display_name] as const)));
+  const titles = new Map<string, string>(routes.map((route) => [route.name, t(route.titleKey)]));
+  return new Map(
+    categories.flatMap((c) =>
+      c.permissions.map((p) => [p.route_name, titles.get(p.route_name) ?? p.display_name] as const),
+    ),
+  );
 }
 
 /** A staff member of the back office whose role edits roles but does not read the audit log. */
@@ -295,8 +300,10 @@ test.describe('conflict notice on the tenant edit dialog', () => {
       });
       const shown = dialog.getByRole('region', { name: t('conflict.title') });
       await expect(shown).toBeVisible({ timeout: 5000 });
-      await expect(shown.getByRole('region', { name: t('conflict.theirs') })).toContainText('pool-z');
-      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('clinica');
+      await expect(shown.getByRole('region', { name: t('conflict.theirs') })).toContainText(
+        t('tenants.screen.pools.named', { name: 'Z' }),
+      );
+      await expect(shown.getByRole('region', { name: t('conflict.mine') })).toContainText('Clinica'); // the slug read as words (docs/product.md, Glossary)
       // The fields hold the values the notice shows until the choice is made.
       await expect(template).toBeDisabled();
       const serious: string[] = [...(await seriousViolations(page))];

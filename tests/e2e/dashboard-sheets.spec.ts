@@ -16,7 +16,9 @@ import { startServer, type RunningServer } from './support/server';
 test.use({ bypassCSP: true });
 
 const previewCount = () =>
-  new RegExp(escapeRegExp(t('sheets.panel.previewCount', { shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'));
+  new RegExp(
+    escapeRegExp(t('sheets.panel.previewCount', { count: 2, shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'),
+  );
 
 test('a role holding only the control panel and the Maria panel gets the sheets on both', async ({ page, app }) => {
   const api = await apiLogin(app.origin, app.admin.email, app.admin.password);

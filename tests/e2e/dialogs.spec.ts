@@ -41,7 +41,7 @@ test.describe('dialogs', () => {
     // A modal <dialog>: the rest of the page is inert and the page does not scroll.
     expect(await isModalDialog(dialog)).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
-    // A point of the page behind (the "Novo tenant" button) hits the dialog's backdrop, not the button.
+    // A point of the page behind (the "Nova empresa" button) hits the dialog's backdrop, not the button.
     const create = page.getByRole('button', { name: t('tenants.screen.create'), exact: true });
     const box = await create.boundingBox();
     expect(box).not.toBeNull();

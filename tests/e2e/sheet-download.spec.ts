@@ -16,7 +16,7 @@ test('a sheet download completes: the CSV file arrives with its header and data 
   // press whose pointer is released after the button moved away is no press (it only took the focus,
   // seen once on a loaded box): click once the screen has settled, as a person would.
   const previewCount = new RegExp(
-    escapeRegExp(t('sheets.panel.previewCount', { shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'),
+    escapeRegExp(t('sheets.panel.previewCount', { count: 2, shown: '§', total: '§' })).replaceAll('§', '[\\d.]+'),
   );
   await expect(panel.getByText(previewCount)).toBeVisible();
   await page.waitForLoadState('networkidle');

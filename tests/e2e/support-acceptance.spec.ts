@@ -278,7 +278,7 @@ test.describe('support desk acceptance (docs/support-desk.md)', () => {
       await expect(
         page
           .getByRole('alertdialog')
-          .filter({ hasText: t('support.done.resetLink', { minutes: 30 }) })
+          .filter({ hasText: t('support.done.resetLink', { count: 30 }) })
           .first(),
       ).toBeVisible();
       await expect.poll(() => mails().length, { message: 'the reset e-mails at the SMTP receiver' }).toBe(count);

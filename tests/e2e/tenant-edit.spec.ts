@@ -76,6 +76,7 @@ test.describe('tenant edit', () => {
     const after = await stored();
     expect(after).toEqual([expect.objectContaining({ id: before[0]?.id, name: renamed, pool: 'pool-z' })]);
     await expect(row).toContainText(after[0]?.cnpj ?? 'missing');
-    await expect(row).toContainText('pool-z');
+    // The pool by its label, never the raw slug (docs/product.md, Glossary).
+    await expect(row).toContainText(t('tenants.screen.pools.named', { name: 'Z' }));
   });
 });

@@ -156,7 +156,7 @@ test.describe('tenants: the all view (staff)', () => {
     await views.getByText(t('tenants.views.all'), { exact: true }).click();
     await expect.poll(() => query(page).get('view')).toBe('all');
     await expect(shownNames(page)).toHaveCount(2);
-    // "Excluído em <date>" marks a deleted row's name in the all view.
+    // "Excluída em <date>" marks a deleted row's name in the all view.
     const deletedMark = t('tenants.screen.deletedOn', { date: '' }).trim();
     const goneRow = grid(page).getByRole('row').filter({ hasText: gone });
     await expect(goneRow).toContainText(deletedMark);

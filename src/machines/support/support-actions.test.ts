@@ -198,7 +198,7 @@ describe('support actions: what each sends and says', () => {
     actor.send({ type: 'action.start', subject, params: {} });
     await settle();
     expect(server.seen[0]).toMatchObject({ path: '/api/support/users/12/reset-link', body: {} });
-    expect(outcomes(emitted)[0]?.toast?.title).toEqual({ key: 'support.done.resetLink', params: { minutes: 30 } });
+    expect(outcomes(emitted)[0]?.toast?.title).toEqual({ key: 'support.done.resetLink', params: { count: 30 } });
     expect(emitted[1]).toEqual({ type: 'support.stale' });
   });
 

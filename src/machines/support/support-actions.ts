@@ -49,7 +49,7 @@ export const resetLinkMachine = createSupportActionMachine<Record<string, never>
   success: (_params, answer) => ({
     key: 'support.done.resetLink',
     // Minutes left as the server counts them (30 when just sent), never fewer than one.
-    params: { minutes: Math.max(1, Math.round((Date.parse(answer.expires_at) - Date.now()) / 60_000)) },
+    params: { count: Math.max(1, Math.round((Date.parse(answer.expires_at) - Date.now()) / 60_000)) },
   }),
   failure: () => 'support.failed.resetLink',
   // The answer says nothing of the person; the page asks again (a new audit record).

@@ -134,7 +134,7 @@ describe('React Aria overlays inside a Modal (dialog-portal.tsx)', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('listbox')).toBeNull();
     expect(dialog).toBeInTheDocument();
-    expect(trigger).toHaveTextContent('2 selecionado(s)');
+    expect(trigger).toHaveTextContent('2 selecionados');
   });
 
   it("a DateRangePicker's calendar opens inside the dialog's layer and picks a range with clicks", async () => {
@@ -213,7 +213,7 @@ describe('React Aria overlays inside a Modal (dialog-portal.tsx)', () => {
           <ConfirmDialog
             isOpen={confirming}
             onOpenChange={setConfirming}
-            title="Excluir tenant?"
+            title="Excluir empresa?"
             message="Esta ação não pode ser desfeita."
             onConfirm={() => undefined}
           />
@@ -237,20 +237,20 @@ describe('React Aria overlays inside a Modal (dialog-portal.tsx)', () => {
         </>,
       );
       await user.click(screen.getByRole('button', { name: 'Excluir' }));
-      const confirm = screen.getByRole('alertdialog', { name: 'Excluir tenant?' });
+      const confirm = screen.getByRole('alertdialog', { name: 'Excluir empresa?' });
       act(() => {
         showToast(queue, { variant: 'error', title: 'Falha ao excluir' });
       });
       const region = screen.getByRole('region', { name: ptBR.ui.toast.region });
       expect(confirm).toContainElement(region);
       await user.click(within(region).getByRole('button', { name: ptBR.ui.toast.dismiss }));
-      expect(screen.getByRole('alertdialog', { name: 'Excluir tenant?' })).toBeInTheDocument();
+      expect(screen.getByRole('alertdialog', { name: 'Excluir empresa?' })).toBeInTheDocument();
 
       act(() => {
         showToast(queue, { variant: 'error', title: 'Falha de novo' });
       });
       await user.click(within(confirm).getByRole('button', { name: ptBR.common.cancel }));
-      expect(screen.queryByRole('alertdialog', { name: 'Excluir tenant?' })).toBeNull();
+      expect(screen.queryByRole('alertdialog', { name: 'Excluir empresa?' })).toBeNull();
       const after = screen.getByRole('region', { name: ptBR.ui.toast.region });
       if (nested) expect(layerOf(screen.getByRole('dialog', { name: 'Tenant' }))).toContainElement(after);
       else expect(after.closest('dialog')).toBeNull();

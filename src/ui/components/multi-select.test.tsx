@@ -31,7 +31,7 @@ describe('MultiSelect', () => {
     expect(onChange).toHaveBeenLastCalledWith(['sent', 'read']);
     expect(screen.getByRole('listbox')).toBeInTheDocument();
     await user.keyboard('{Escape}');
-    expect(trigger).toHaveTextContent('2 selecionado(s)');
+    expect(trigger).toHaveTextContent('2 selecionados');
   });
 
   it('shows the chosen items as tags that can be removed by their button or Backspace', async () => {

@@ -284,7 +284,7 @@ describe('TextField and PasswordField in a Form (server errors, validation)', ()
     await user.type(email, 'ana');
     expect(email).toHaveAccessibleDescription('Campo obrigatório.');
     await user.tab();
-    expect(email).toHaveAccessibleDescription('Email inválido.');
+    expect(email).toHaveAccessibleDescription('E-mail inválido.');
   });
 
   it('under native validation, shows a `validate` message when the value is committed and does not submit it', async () => {

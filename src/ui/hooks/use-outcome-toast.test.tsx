@@ -57,7 +57,7 @@ describe('useOutcomeToast', () => {
       },
     ]);
     expect(shown()[2]?.description).toContain('farmacia-central');
-    expect(shown()[1]?.title).toBe('Tenant excluído.');
+    expect(shown()[1]?.title).toBe('Empresa excluída.');
     expect(seen.map((o) => o.ok)).toEqual([false, true, true]);
   });
 

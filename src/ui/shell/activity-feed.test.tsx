@@ -40,13 +40,13 @@ describe('ActivityFeed: audit records', () => {
     publish(view, record({}));
     publish(view, record({ id: 2, operation: 'user.block', targetType: 'user', targetId: 7, targetName: null }));
     publish(view, record({ id: 3, operation: 'audit.purge', targetType: 'system', targetId: null, targetName: null }));
-    await keys.click(await screen.findByRole('button', { name: 'Atividade recente: 3 nova(s)' }));
+    await keys.click(await screen.findByRole('button', { name: 'Atividade recente: 3 novas' }));
     const dialog = await screen.findByRole('dialog', { name: 'Atividade recente' });
     const lines = within(dialog).getAllByRole('listitem');
     expect(lines.map((line) => line.textContent)).toEqual([
       expect.stringContaining('Registros de auditoria antigos removidos'),
       expect.stringContaining('Usuário Usuário nº 7 bloqueado'),
-      expect.stringContaining('Plano do tenant farmacia-x alterado'),
+      expect.stringContaining('Plano da empresa farmacia-x alterado'),
     ]);
     expect(lines[2]).toHaveTextContent('Alteração registrada');
   });

@@ -7,6 +7,7 @@ import type { AuditQuery } from '../../../machines/audit/audit-query';
 import { readAuditValue } from '../../../machines/audit/audit-values';
 import { Button } from '../button';
 import { Modal } from '../dialog';
+import { tenantValueLabels } from '../tenant-value-labels';
 import * as reportStyles from '../reports/report-layout.css';
 import { actorName, targetText } from './audit-columns';
 import * as styles from './audit-record.css';
@@ -47,6 +48,8 @@ export interface ValueContext {
 function valueText(text: string, { t, exists, language, field, targetType }: ValueContext): string {
   if (INSTANT_FIELDS.has(field) && /^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text)))
     return formatDateTime(text, language);
+  // A tenant's template and pool by their labels, never the raw slug (docs/product.md, Glossary).
+  if (targetType === 'tenant' && (field === 'template' || field === 'pool')) return tenantValueLabels(t)[field](text);
   const prefix = VALUE_LABELS[field]?.(targetType);
   const key = prefix ? `${prefix}.${text}` : null;
   return key && exists(key) ? t(key as 'audit.none') : text;

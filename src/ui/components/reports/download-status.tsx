@@ -54,6 +54,8 @@ export function DownloadStatus({ actor, expectedRows, fileName, onCancel, onRetr
   // The preview's total sizes the bar; rows added since then turn it back into a plain count.
   const known = expectedRows !== null && expectedRows > 0 && progress.rows <= expectedRows;
   const values = {
+    // The plural form follows the noun's number: the total when known ("1 de 2 linhas"), else the rows so far.
+    count: known ? (expectedRows ?? 0) : progress.rows,
     rows: formatNumber(progress.rows, locale),
     total: formatNumber(expectedRows ?? 0, locale),
     size: formatSize(progress.bytes, locale),

@@ -133,7 +133,7 @@ export function ListExportStatus({
       const outcome = selectListExportOutcome(next);
       if (outcome === 'done') {
         const rows = formatNumber(next.context.progress.rows, locale);
-        showToast(appToasts, { variant: 'success', title: t(texts.done, { rows }) });
+        showToast(appToasts, { variant: 'success', title: t(texts.done, { rows, count: next.context.progress.rows }) });
       } else if (outcome === 'cancelled') {
         showToast(appToasts, { variant: 'info', title: t(texts.cancelled) });
       } else if (next.context.error) {
@@ -153,6 +153,7 @@ export function ListExportStatus({
   const running = snapshot.hasTag('busy');
   const { progress, error } = snapshot.context;
   const valueLabel = t(texts.value, {
+    count: progress.rows,
     rows: formatNumber(progress.rows, locale),
     size: formatSize(progress.bytes, locale),
   });

@@ -71,7 +71,10 @@ export function useSheetDownload(win: PickerWindow & Window = window): SheetDown
       const rows = formatNumber(next.context.progress.rows, i18n.language);
       const outcome = selectDownloadOutcome(next);
       if (outcome === 'done')
-        showToast(appToasts, { variant: 'success', title: t('sheets.panel.progress.done', { rows }) });
+        showToast(appToasts, {
+          variant: 'success',
+          title: t('sheets.panel.progress.done', { rows, count: next.context.progress.rows }),
+        });
       else if (outcome === 'cancelled') showToast(appToasts, { variant: 'info', title: t('sheets.cancelled') });
       else if (next.context.error && next.context.error.reason !== 'apiErrors.cancelled') {
         showToast(appToasts, {

@@ -141,8 +141,8 @@ describe('saved views on the users list', () => {
     const chooser = await screen.findByRole('dialog', { name: 'Colunas visíveis' });
     expect(within(chooser).getByRole('checkbox', { name: 'Nome (sempre visível)' })).toBeDisabled();
     expect(within(chooser).getByRole('checkbox', { name: 'Ações (sempre visível)' })).toBeDisabled();
-    await keys.click(within(chooser).getByRole('checkbox', { name: 'Email' }));
-    await waitFor(() => expect(headers()).not.toContain('Email'));
+    await keys.click(within(chooser).getByRole('checkbox', { name: 'E-mail' }));
+    await waitFor(() => expect(headers()).not.toContain('E-mail'));
     expect(selectHiddenColumns(view!.services.preferences.getSnapshot(), 'users')).toEqual(['email']);
   });
 

@@ -77,11 +77,11 @@ describe('AuditScreen', () => {
     // The e-mail and the actor's tenant are in the details: the row names the tenant once.
     expect(plan).not.toHaveTextContent('admin@demo.local');
     expect(plan).not.toHaveTextContent('backoffice');
-    expect(plan).toHaveTextContent('Plano do tenant alterado');
-    expect(plan).toHaveTextContent('Tenant farmacia-x (nº 2)');
+    expect(plan).toHaveTextContent('Plano da empresa alterado');
+    expect(plan).toHaveTextContent('Empresa farmacia-x (nº 2)');
     expect(plan).toHaveTextContent('203.0.113.7');
     expect(user).toHaveTextContent('Usuário Olívia (nº 7)');
-    expect(screen.getByText('4 registro(s) exibido(s).')).toBeVisible();
+    expect(screen.getByText('4 registros exibidos.')).toBeVisible();
     expect(screen.getByText('Não há mais registros.')).toBeVisible();
   });
 
@@ -111,8 +111,8 @@ describe('AuditScreen', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['Inicial', 'Empresarial']);
-    expect(within(row('Recursos')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
-    expect(within(within(row('Recursos')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(row('Funcionalidades')).getAllByRole('cell')[1]).toHaveTextContent('chatwebhooks');
+    expect(within(within(row('Funcionalidades')).getAllByRole('cell')[1]!).getAllByRole('listitem')).toHaveLength(2);
     expect(
       within(row('Bloqueado'))
         .getAllByRole('cell')
@@ -176,6 +176,14 @@ describe('AuditScreen', () => {
 
   it('names recorded words as the app does elsewhere, by the kind of target; unknown words stay as recorded', async () => {
     const api = fakeAuditApi([
+      auditRecord(9, {
+        operation: 'tenant.update',
+        target_type: 'tenant',
+        changes: [
+          { field: 'template', before: '"padrao"', after: '"rede_sul"' },
+          { field: 'pool', before: '"pool-a"', after: '"pool-b"' },
+        ],
+      }),
       auditRecord(8, {
         operation: 'instance.update',
         target_type: 'instance',
@@ -209,6 +217,11 @@ describe('AuditScreen', () => {
       await keys.keyboard('{Enter}');
       expect(document.querySelector('[aria-expanded="true"]')).toBeNull();
     };
+    // A tenant's template and pool by their labels (docs/product.md, Glossary), never the raw slugs.
+    expect((await cells(9, 'Modelo')).texts).toEqual(['Padrão', 'Rede sul']);
+    await close();
+    expect((await cells(9, 'Grupo de servidores')).texts).toEqual(['Grupo A', 'Grupo B']);
+    await close();
     expect((await cells(8, 'Situação')).texts).toEqual(['Nunca sincronizada', 'Sincronizando']);
     await close();
     expect((await cells(7, 'Situação')).texts).toEqual(['Aguardando leitura do QR code', 'Conectada']);
@@ -316,7 +329,7 @@ describe('AuditScreen', () => {
     act(() => more.focus());
     await keys.keyboard('{Enter}');
     await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(61));
-    expect(screen.getByRole('status')).toHaveTextContent('10 registro(s) carregado(s) no fim da tabela.');
+    expect(screen.getByRole('status')).toHaveTextContent('10 registros carregados no fim da tabela.');
     expect(screen.getByText('Não há mais registros.')).toHaveFocus();
     expect(api.seen[1]!.query.get('after')).toBe('11');
   });
@@ -344,7 +357,7 @@ describe('AuditScreen', () => {
     );
     await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(3));
     expect(within(grid).getAllByRole('row')[1]).toHaveTextContent('Função criada');
-    expect(screen.getByRole('status')).toHaveTextContent('1 registro(s) novo(s) no topo da tabela.');
+    expect(screen.getByRole('status')).toHaveTextContent('1 registro novo no topo da tabela.');
   });
 
   it('a failed read is an error with a retry', async () => {

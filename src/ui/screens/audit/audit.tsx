@@ -141,7 +141,7 @@ export default function AuditScreen() {
       />
       {status === 'ready' && records.length > 0 ? (
         <div className={styles.footer}>
-          <span>{t('audit.shown', { rows: count })}</span>
+          <span>{t('audit.shown', { count: records.length, rows: count })}</span>
           {next !== null ? (
             <Button variant="secondary" onPress={() => actor.send({ type: 'audit.more' })} isPending={loadingMore}>
               {t('audit.more')}

@@ -59,7 +59,7 @@ describe('DashboardScreen: filters', () => {
     expect(summaries(v)).toEqual([`${addDays(today, -29)}..${today} *`]);
     expect(filters().getByRole('button', { name: /Período/ })).toHaveTextContent('Últimos 30 dias');
     expect(filters().queryByRole('group', { name: 'Datas do período' })).toBeNull();
-    expect(screen.getByRole('combobox', { name: 'Tenant' })).toHaveValue('Todos os tenants');
+    expect(screen.getByRole('combobox', { name: 'Empresa' })).toHaveValue('Todas as empresas');
     expect(v.location()).toBe('/dashboard/analytics');
   });
 
@@ -127,14 +127,14 @@ describe('DashboardScreen: filters', () => {
     const v = render(`/dashboard/maria-panel${RANGE}&tenant=drogaria-sul`);
     await screen.findByRole('table', { name: 'Pedidos por dia' });
     expect(summaries(v)).toEqual(['2025-11-01..2025-11-03 drogaria-sul']);
-    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Tenant' })).toHaveValue('drogaria-sul'));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Empresa' })).toHaveValue('drogaria-sul'));
   });
 
   it('others see their own tenant, named, with no tenant picker and no tenantName sent', async () => {
     const v = render(`/dashboard/analytics${RANGE}&tenant=drogaria-sul`, OPERADOR);
     await screen.findByRole('table', { name: 'Pedidos por dia' });
-    expect(screen.getByText('Dados do tenant farmacia-central')).toBeInTheDocument();
-    expect(screen.queryByRole('combobox', { name: 'Tenant' })).toBeNull();
+    expect(screen.getByText('Dados da empresa farmacia-central')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Empresa' })).toBeNull();
     expect(summaries(v)).toEqual(['2025-11-01..2025-11-03 *']);
     expect(v.requests.some((r) => r.path === '/api/tenant/false')).toBe(false);
   });

@@ -107,7 +107,9 @@ describe('DashboardScreen: loading, data, empty, error', () => {
     render({ empty: true });
     expect(await screen.findByText('Nenhum dado no período')).toBeInTheDocument();
     expect(
-      screen.getByText('Não há pedidos nem atendimentos de 01/11/2025 a 03/11/2025. Escolha outro período ou tenant.'),
+      screen.getByText(
+        'Não há pedidos nem atendimentos de 01/11/2025 a 03/11/2025. Escolha outro período ou outra empresa.',
+      ),
     ).toBeInTheDocument();
     expect(kpi('Pedidos')).toHaveTextContent('0');
     // A previous period without figures compares nothing: no change, no note.

@@ -72,7 +72,7 @@ describe('DepartmentsScreen', () => {
     await keys.type(within(dialog).getByRole('textbox', { name: /Nome/ }), 'ATENDIMENTO');
     await keys.click(within(dialog).getByRole('button', { name: 'Criar departamento' }));
     expect(
-      await within(dialog).findByText('Já existe um departamento com este nome neste tenant.'),
+      await within(dialog).findByText('Já existe um departamento com este nome nesta empresa.'),
     ).toBeInTheDocument();
     expect(api.seen.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(api.rows).toHaveLength(1);

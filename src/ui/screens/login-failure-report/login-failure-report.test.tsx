@@ -100,7 +100,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
         .getAllByRole('gridcell')
         .map((c) => c.textContent),
     ).toEqual(['31/10/2026 23:30', '=HYPERLINK("x");ninguem@demo.local', '192.0.2.9', '—']);
-    expect(screen.getByText('2 falha(s) no período.')).toBeInTheDocument();
+    expect(screen.getByText('2 falhas no período.')).toBeInTheDocument();
     // Each address under its own label: the connection's is the address, the browser's is only claimed.
     const grid = screen.getByRole('grid', { name: 'Falhas de login' });
     expect(
@@ -183,7 +183,7 @@ describe('LoginFailureReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       '2026-11-02 09:01;Olívia Operadora;operador@demo.local;203.0.113.7;198.51.100.4',
       `2026-10-31 23:30;;"'=HYPERLINK(""x"");ninguem@demo.local";192.0.2.9;`,
     ]);
-    await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 2 linha(s).']));
+    await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 2 linhas.']));
   });
 
   it('says a report cut at 10.000 rows is cut, with the total, and downloads every row of the same request', async () => {

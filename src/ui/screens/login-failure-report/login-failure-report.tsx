@@ -88,7 +88,7 @@ export default function LoginFailureReportScreen() {
     downloadCsv(loginFailureCsvRows(t, rows), t('reports.screen.loginFailures.fileName', { ...ran.current }));
     showToast(appToasts, {
       variant: 'success',
-      title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }),
+      title: t('reports.screen.exported', { count: rows.length, rows: formatNumber(rows.length, locale) }),
     });
   };
 
@@ -141,7 +141,7 @@ export default function LoginFailureReportScreen() {
       </ReportToolbar>
       {status === 'ready' && rows.length > 0 ? (
         <p className={styles.total}>
-          {t('reports.screen.loginFailures.total', { rows: formatNumber(rows.length, locale) })}
+          {t('reports.screen.loginFailures.total', { count: rows.length, rows: formatNumber(rows.length, locale) })}
         </p>
       ) : null}
       {/* The report stops at LOGIN_FAILURE_REPORT_ROWS (src/domain/report-limits.ts): say so, offer every row. */}

@@ -81,7 +81,7 @@ describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
         .getAllByRole('gridcell')
         .map((c) => c.textContent),
     ).toEqual(['45', '3min 20s', '1h 02min', '40']);
-    expect(screen.getByText('3 atendente(s) no período.')).toBeInTheDocument();
+    expect(screen.getByText('3 atendentes no período.')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: /Atendimentos/ })).toHaveAttribute('aria-sort', 'descending');
   });
 
@@ -126,7 +126,7 @@ describe('ProductivityReportScreen', { timeout: FLOW_TIMEOUT_MS }, () => {
       'Álvaro Souza;45;200,00;3725,25;40',
     ]);
     expect(file.text.endsWith('\r\n')).toBe(true);
-    await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 3 linha(s).']));
+    await waitFor(() => expect(toasts()).toEqual(['CSV exportado: 3 linhas.']));
   });
 
   it('scopes staff to the tenant in the address when it is not their own', async () => {

@@ -68,7 +68,7 @@ export default function ProductivityReportScreen() {
     downloadCsv(productivityCsvRows(t, rows), t('reports.screen.productivity.fileName', { ...ran.current }));
     showToast(appToasts, {
       variant: 'success',
-      title: t('reports.screen.exported', { rows: formatNumber(rows.length, locale) }),
+      title: t('reports.screen.exported', { count: rows.length, rows: formatNumber(rows.length, locale) }),
     });
   };
   const sortDescriptor: SortDescriptor = {
@@ -90,7 +90,7 @@ export default function ProductivityReportScreen() {
       />
       {status === 'ready' && rows.length > 0 ? (
         <p className={styles.total}>
-          {t('reports.screen.productivity.total', { rows: formatNumber(rows.length, locale) })}
+          {t('reports.screen.productivity.total', { count: rows.length, rows: formatNumber(rows.length, locale) })}
         </p>
       ) : null}
       <DataTable

@@ -85,7 +85,7 @@ describe('SupportPersonScreen', () => {
     expect(screen.getByRole('link', { name: ptBR.support.person.back })).toHaveAttribute('href', '/support?q=joana');
     expect(screen.getByText('joana@farmacia.test')).toBeInTheDocument();
     expect(screen.getByText(/volta a ser aceita em 14 min/)).toBeInTheDocument();
-    expect(screen.getByText('5 falha(s) contada(s) na janela.')).toBeInTheDocument();
+    expect(screen.getByText('5 falhas contadas na janela.')).toBeInTheDocument();
 
     const attempts = screen.getByRole('grid', { name: ptBR.support.attempts.tableLabel });
     const rows = within(attempts).getAllByRole('row').slice(1);
@@ -160,7 +160,7 @@ describe('SupportPersonScreen', () => {
     render(person, () => json(200, { sent: true, expires_at: new Date(Date.now() + 30 * 60_000).toISOString() }));
     await keys.click(await screen.findByRole('button', { name: ptBR.support.actions.resetLink }));
     await waitFor(() =>
-      expect(toasts()).toEqual([['success', 'Link de redefinição enviado; vale por 30 minuto(s).', 'Joana Silva']]),
+      expect(toasts()).toEqual([['success', 'Link de redefinição enviado; vale por 30 minutos.', 'Joana Silva']]),
     );
     await waitFor(() => expect(loads()).toHaveLength(2));
   });

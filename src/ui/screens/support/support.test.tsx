@@ -101,7 +101,7 @@ describe('SupportScreen', () => {
       'Excluído em 20/11/2026 12:00',
     ])
       expect(second).toHaveTextContent(text);
-    expect(screen.getByRole('status')).toHaveTextContent('2 pessoa(s) encontrada(s) para “a”.');
+    expect(screen.getByRole('status')).toHaveTextContent('2 pessoas encontradas para “a”.');
   });
 
   it('opens the person page with Enter on a row, remembering the search', async () => {

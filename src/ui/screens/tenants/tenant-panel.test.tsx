@@ -33,7 +33,7 @@ async function render(api: FakeTenantsApi, path = '/tenants') {
 async function openPanel(item: string) {
   await keys.click(screen.getByRole('button', { name: 'Ações de farmacia-central' }));
   await keys.click(await screen.findByRole('menuitem', { name: item }));
-  return screen.findByRole('dialog', { name: 'Tenant farmacia-central' });
+  return screen.findByRole('dialog', { name: 'Empresa farmacia-central' });
 }
 
 const overlayOn = () => selectOverlayEnabled(view!.services.preferences.getSnapshot());
@@ -299,10 +299,10 @@ describe('TenantPanel: instances', () => {
       respond: api.respond,
     });
     const { location } = view;
-    const dialog = await screen.findByRole('dialog', { name: 'Tenant backoffice' });
+    const dialog = await screen.findByRole('dialog', { name: 'Empresa backoffice' });
     expect(within(dialog).getByRole('tab', { name: 'Instâncias' })).toHaveAttribute('aria-selected', 'true');
     expect(within(dialog).getByText('instâncias de backoffice')).toBeInTheDocument();
-    const chooser = within(dialog).getByRole('combobox', { name: 'Tenant' });
+    const chooser = within(dialog).getByRole('combobox', { name: 'Empresa' });
     expect(chooser).toHaveValue('backoffice');
     await keys.click(within(dialog).getByRole('button', { name: /Mostrar opções/ }));
     await keys.click(await screen.findByRole('option', { name: 'drogaria-sul' }));
@@ -315,6 +315,6 @@ describe('TenantPanel: instances', () => {
     const dialog = await openPanel('Instâncias');
     expect(within(dialog).getByText('instâncias de farmacia-central')).toBeInTheDocument();
     expect(location()).toBe('/tenants?panel=instances&tenant=farmacia-central');
-    expect(within(dialog).queryByRole('combobox', { name: 'Tenant' })).toBeNull();
+    expect(within(dialog).queryByRole('combobox', { name: 'Empresa' })).toBeNull();
   });
 });

@@ -48,8 +48,8 @@ describe('TenantsScreen: create', () => {
   it('refuses a CNPJ with wrong check digits on its field, then creates with a good one', async () => {
     const api = fakeTenantsApi([central]);
     const { requests } = await render(api);
-    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await keys.click(screen.getByRole('button', { name: 'Nova empresa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova empresa' });
     await within(dialog).findByRole('checkbox', { name: 'Chatbot' });
     await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'farmacia-do-povo');
     const cnpj = within(dialog).getByRole('textbox', { name: /CNPJ/ });
@@ -60,9 +60,9 @@ describe('TenantsScreen: create', () => {
       /CNPJ inválido: os dígitos verificadores \(os 2 últimos\) não conferem com os 12 primeiros caracteres\./,
     );
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
-    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
+    await fill(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ }), 'pool-a');
     await keys.click(within(dialog).getByRole('checkbox', { name: 'Chatbot' }));
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     expect(cnpj).toHaveAttribute('aria-invalid', 'true');
     expect(cnpj).toHaveFocus();
     expect(posts(requests, '/api/tenant')).toEqual([]);
@@ -70,7 +70,7 @@ describe('TenantsScreen: create', () => {
     await keys.clear(cnpj);
     await keys.paste('11222333000181');
     expect(cnpj).not.toHaveAttribute('aria-invalid');
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(requests, '/api/tenant')).toEqual([
       {
@@ -84,15 +84,15 @@ describe('TenantsScreen: create', () => {
         ticketLimit: 1000,
       },
     ]);
-    expect(toasts()).toContainEqual(['success', 'Tenant criado.', 'farmacia-do-povo']);
+    expect(toasts()).toContainEqual(['success', 'Empresa criada.', 'farmacia-do-povo']);
     expect(await screen.findByRole('row', { name: /farmacia-do-povo/ })).toBeInTheDocument();
   });
 
   it('takes an alphanumeric CNPJ typed in lower case without punctuation: upper-cased and masked as typed', async () => {
     const api = fakeTenantsApi([central]);
     const { requests } = await render(api);
-    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await keys.click(screen.getByRole('button', { name: 'Nova empresa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova empresa' });
     await within(dialog).findByRole('checkbox', { name: 'Chatbot' });
     const cnpj = within(dialog).getByRole('textbox', { name: /CNPJ/ });
     expect(cnpj).toHaveAttribute('placeholder', 'Ex.: 12.ABC.345/01DE-35');
@@ -107,8 +107,8 @@ describe('TenantsScreen: create', () => {
     expect(cnpj).not.toHaveAttribute('aria-invalid');
     await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'drogaria-nova');
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
-    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await fill(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ }), 'pool-a');
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(requests, '/api/tenant')).toEqual([
       {
@@ -134,14 +134,14 @@ describe('TenantsScreen: create', () => {
   ])('says what is wrong with the CNPJ %j', async (typed, message) => {
     const api = fakeTenantsApi([central]);
     const { requests } = await render(api);
-    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await keys.click(screen.getByRole('button', { name: 'Nova empresa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova empresa' });
     await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'drogaria-nova');
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
-    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
+    await fill(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ }), 'pool-a');
     const cnpj = within(dialog).getByRole('textbox', { name: /CNPJ/ });
     await fill(cnpj, typed);
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     expect(cnpj).toHaveAttribute('aria-invalid', 'true');
     expect(cnpj).toHaveAccessibleDescription(message);
     expect(posts(requests, '/api/tenant')).toEqual([]);
@@ -150,22 +150,22 @@ describe('TenantsScreen: create', () => {
   it('shows the server refusals on their fields and keeps what was typed', async () => {
     const api = fakeTenantsApi([central]);
     await render(api);
-    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await keys.click(screen.getByRole('button', { name: 'Nova empresa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova empresa' });
     const name = within(dialog).getByRole('textbox', { name: /Nome/ });
     await fill(name, 'farmacia-central');
     await fill(within(dialog).getByRole('textbox', { name: /CNPJ/ }), '11222333000181');
     await fill(within(dialog).getByRole('textbox', { name: /Modelo/ }), 'farmacia');
-    await fill(within(dialog).getByRole('textbox', { name: /Pool/ }), 'pool-a');
+    await fill(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ }), 'pool-a');
     // Picking a plan suggests its limits.
     await keys.click(within(dialog).getByRole('button', { name: /Plano/ }));
     await keys.click(await screen.findByRole('option', { name: 'Empresarial' }));
     expect(within(dialog).getByRole('textbox', { name: /Limite de usuários/ })).toHaveValue('200');
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
     expect(name).toHaveAccessibleDescription(/Já está em uso\./);
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
-      'Não foi possível criar o tenant. A alteração conflita com o estado atual',
+      'Não foi possível criar a empresa. A alteração conflita com o estado atual',
     );
     expect(name).toHaveFocus();
     expect(name).toHaveValue('farmacia-central');
@@ -174,15 +174,17 @@ describe('TenantsScreen: create', () => {
   it('says which fields are missing or malformed before any call', async () => {
     const api = fakeTenantsApi([central]);
     const { requests } = await render(api);
-    await keys.click(screen.getByRole('button', { name: 'Novo tenant' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Novo tenant' });
+    await keys.click(screen.getByRole('button', { name: 'Nova empresa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova empresa' });
     await fill(within(dialog).getByRole('textbox', { name: /Nome/ }), 'Farmácia X');
-    await keys.click(within(dialog).getByRole('button', { name: 'Criar tenant' }));
+    await keys.click(within(dialog).getByRole('button', { name: 'Criar empresa' }));
     expect(within(dialog).getByRole('textbox', { name: /Nome/ })).toHaveAccessibleDescription(
       /Use até 63 letras minúsculas/,
     );
     expect(within(dialog).getByRole('textbox', { name: /CNPJ/ })).toHaveAccessibleDescription(/Preencha este campo\./);
-    expect(within(dialog).getByRole('textbox', { name: /Pool/ })).toHaveAccessibleDescription(/Preencha este campo\./);
+    expect(within(dialog).getByRole('textbox', { name: /Grupo de servidores/ })).toHaveAccessibleDescription(
+      /Preencha este campo\./,
+    );
     expect(posts(requests, '/api/tenant')).toEqual([]);
   });
 });
@@ -192,8 +194,8 @@ describe('TenantsScreen: delete, restore and plan', () => {
     const api = fakeTenantsApi([central, sul]);
     const { requests, location } = await render(api);
     await pick('farmacia-central', 'Excluir');
-    const confirm = await screen.findByRole('alertdialog', { name: 'Excluir tenant' });
-    expect(confirm).toHaveTextContent('Excluir o tenant farmacia-central? Ele poderá ser restaurado depois.');
+    const confirm = await screen.findByRole('alertdialog', { name: 'Excluir empresa' });
+    expect(confirm).toHaveTextContent('Excluir a empresa farmacia-central? Ela poderá ser restaurada depois.');
     expect(within(confirm).getByRole('button', { name: 'Cancelar' })).toHaveFocus();
     // Cancel first: nothing is sent, and focus is back on the row's menu button.
     await keys.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
@@ -205,17 +207,17 @@ describe('TenantsScreen: delete, restore and plan', () => {
     await keys.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Excluir' }));
     await waitFor(() => expect(screen.queryByRole('row', { name: /farmacia-central/ })).toBeNull());
     expect(posts(requests, '/api/tenant/delete')).toEqual([{ id: 1 }]);
-    expect(toasts()).toContainEqual(['success', 'Tenant excluído.', 'farmacia-central']);
+    expect(toasts()).toContainEqual(['success', 'Empresa excluída.', 'farmacia-central']);
 
-    await keys.click(screen.getByRole('radio', { name: 'Excluídos' }));
+    await keys.click(screen.getByRole('radio', { name: 'Excluídas' }));
     await waitFor(() => expect(location()).toBe('/tenants?view=deleted'));
     const deleted = await screen.findByRole('row', { name: /farmacia-central/ });
     expect(within(deleted).getByText('02/03/2026')).toBeInTheDocument();
     await keys.click(within(deleted).getByRole('button', { name: 'Restaurar farmacia-central' }));
     await waitFor(() => expect(screen.queryByRole('row', { name: /farmacia-central/ })).toBeNull());
     expect(posts(requests, '/api/tenant/restore')).toEqual([{ id: 1 }]);
-    expect(toasts()).toContainEqual(['success', 'Tenant restaurado.', 'farmacia-central']);
-    expect(await screen.findByText('Nenhum tenant excluído')).toBeInTheDocument();
+    expect(toasts()).toContainEqual(['success', 'Empresa restaurada.', 'farmacia-central']);
+    expect(await screen.findByText('Nenhuma empresa excluída')).toBeInTheDocument();
   });
 
   it('says why a delete was refused', async () => {
@@ -227,7 +229,7 @@ describe('TenantsScreen: delete, restore and plan', () => {
     await waitFor(() =>
       expect(toasts()).toContainEqual([
         'error',
-        'Não foi possível excluir o tenant.',
+        'Não foi possível excluir a empresa.',
         'drogaria-sul: A alteração conflita com o estado atual (duplicado ou já alterado).',
       ]),
     );

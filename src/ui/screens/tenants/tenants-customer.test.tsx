@@ -51,7 +51,7 @@ describe('TenantsScreen: a customer administrador reads its plan, limits and fea
         'O plano, os limites e as funcionalidades da sua empresa são definidos pela equipe do provedor. Para mudá-los, fale com o suporte.',
       ),
     ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Novo tenant' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Nova empresa' })).toBeNull();
     expect(screen.queryByRole('radiogroup')).toBeNull();
     await keys.click(within(row).getByRole('button', { name: 'Ações de farmacia-central' }));
     const items = within(await screen.findByRole('menu'))
@@ -64,7 +64,7 @@ describe('TenantsScreen: a customer administrador reads its plan, limits and fea
     const { requests } = await render();
     await keys.click(screen.getByRole('button', { name: 'Ações de farmacia-central' }));
     await keys.click(await screen.findByRole('menuitem', { name: 'Funcionalidades' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Tenant farmacia-central' });
+    const dialog = await screen.findByRole('dialog', { name: 'Empresa farmacia-central' });
     const list = await within(dialog).findByRole('list', { name: 'Funcionalidades de farmacia-central' });
     const states = within(list)
       .getAllByRole('listitem')

@@ -69,7 +69,7 @@ describe('TenantsScreen: edit', () => {
       // The version the form loaded (docs/lists.md, Versions).
       version: 1,
     });
-    expect(appToasts.visibleToasts.map(({ content }) => content.title)).toContain('Dados do tenant salvos.');
+    expect(appToasts.visibleToasts.map(({ content }) => content.title)).toContain('Dados da empresa salvos.');
     expect(await screen.findByRole('row', { name: /drogaria-norte/ })).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ import { TENANT_SORT_NAMES, type TenantDeleted, type TenantSortName } from '../.
 import { Badge, type Tone } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableStatus, type Selection } from '../../components/data-table';
 import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
+import { tenantValueLabels } from '../../components/tenant-value-labels';
 import * as styles from './tenants.css';
 
 const PLAN_TONES: Record<Tenant['plan'], Tone> = { starter: 'neutral', professional: 'info', enterprise: 'success' };
@@ -39,6 +40,7 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(() => {
+    const labels = tenantValueLabels(t);
     const name: DataTableColumn<Tenant> = {
       id: 'name',
       header: t('tenants.screen.columns.name'),
@@ -101,9 +103,14 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
         id: 'template',
         header: t('tenants.screen.columns.template'),
         allowsSorting: true,
-        cell: (row) => row.template,
+        cell: (row) => labels.template(row.template),
       },
-      { id: 'pool', header: t('tenants.screen.columns.pool'), allowsSorting: true, cell: (row) => row.pool },
+      {
+        id: 'pool',
+        header: t('tenants.screen.columns.pool'),
+        allowsSorting: true,
+        cell: (row) => labels.pool(row.pool),
+      },
       ...(deleted === 'only'
         ? []
         : [

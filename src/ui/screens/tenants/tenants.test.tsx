@@ -23,7 +23,7 @@ function render(api: FakeTenantsApi, path = '/tenants') {
   return view;
 }
 
-const grid = () => screen.getByRole('grid', { name: 'Lista de tenants' });
+const grid = () => screen.getByRole('grid', { name: 'Lista de empresas' });
 const rowNames = () =>
   within(grid())
     .queryAllByRole('rowheader')
@@ -80,6 +80,11 @@ describe('TenantsScreen: states', () => {
     expect(within(central).getByText('8 de 200')).toBeInTheDocument();
     expect(within(central).getByText('100.000')).toBeInTheDocument();
     expect(within(central).getByText('11/01/2026')).toBeInTheDocument();
+    // Template and pool by their labels (docs/product.md, Glossary), never the raw slugs.
+    expect(within(central).getByText('Farmácia')).toBeInTheDocument();
+    expect(within(central).getByText('Grupo A')).toBeInTheDocument();
+    expect(within(central).queryByText('farmacia')).toBeNull();
+    expect(within(central).queryByText('pool-a')).toBeNull();
     const botica = screen.getByRole('row', { name: /botica-norte/ });
     expect(within(botica).getByText('Inicial')).toBeInTheDocument();
     expect(within(botica).getByText('6 de 5')).toBeInTheDocument();
@@ -89,12 +94,12 @@ describe('TenantsScreen: states', () => {
 
   it('offers to create the first tenant when there is none, and says when nothing is deleted', async () => {
     render(fakeTenantsApi([]));
-    expect(await screen.findByText('Nenhum tenant cadastrado')).toBeInTheDocument();
-    await keys.click(within(grid()).getByRole('button', { name: 'Novo tenant' }));
-    expect(await screen.findByRole('dialog', { name: 'Novo tenant' })).toBeInTheDocument();
+    expect(await screen.findByText('Nenhuma empresa cadastrada')).toBeInTheDocument();
+    await keys.click(within(grid()).getByRole('button', { name: 'Nova empresa' }));
+    expect(await screen.findByRole('dialog', { name: 'Nova empresa' })).toBeInTheDocument();
     await keys.click(screen.getByRole('button', { name: 'Cancelar' }));
-    await keys.click(screen.getByRole('radio', { name: 'Excluídos' }));
-    expect(await screen.findByText('Nenhum tenant excluído')).toBeInTheDocument();
+    await keys.click(screen.getByRole('radio', { name: 'Excluídas' }));
+    expect(await screen.findByText('Nenhuma empresa excluída')).toBeInTheDocument();
   });
 
   it('says why the list failed and retries', async () => {
@@ -102,7 +107,7 @@ describe('TenantsScreen: states', () => {
     api.override.set('POST /api/tenant/paginated', () => json(503, { status: 'unavailable', message: 'down' }));
     render(api);
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Não foi possível carregar os tenants.');
+    expect(alert).toHaveTextContent('Não foi possível carregar as empresas.');
     expect(alert).toHaveTextContent('Serviço indisponível. Tente mais tarde.');
     api.override.clear();
     await keys.click(within(alert).getByRole('button', { name: 'Tentar novamente' }));
@@ -176,9 +181,9 @@ describe('TenantsScreen: the view lives in the address', () => {
       sort_type: 'DESC',
       only_deleted: true,
     });
-    expect(screen.getByRole('radio', { name: 'Excluídos' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Excluídas' })).toBeChecked();
     expect(within(grid()).getByRole('columnheader', { name: /Nome/ })).toHaveAttribute('aria-sort', 'descending');
-    expect(within(grid()).getByRole('columnheader', { name: /Excluído em/ })).toBeInTheDocument();
+    expect(within(grid()).getByRole('columnheader', { name: /Excluída em/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByText('3–3 de 3')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Restaurar botica-norte' })).toBeInTheDocument();
@@ -194,7 +199,7 @@ describe('TenantsScreen: the view lives in the address', () => {
     });
     await waitFor(() => expect(rowNames()[0]).toBe('nova-farma'));
     api.tenants.push(tenant(9, { name: 'outra-farma' }));
-    await keys.click(screen.getByRole('button', { name: 'Recarregar a lista de tenants' }));
+    await keys.click(screen.getByRole('button', { name: 'Recarregar a lista de empresas' }));
     await waitFor(() => expect(rowNames()[0]).toBe('outra-farma'));
     expect(pages(requests)).toHaveLength(3);
   });

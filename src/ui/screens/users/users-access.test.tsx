@@ -122,14 +122,14 @@ describe('UsersScreen: a users-only manager meets no button the server refuses',
     expect(update.find((body) => body?.operationName === 'updateUser')?.variables?.role_id).toBe(3);
   });
 
-  const ownNote = 'O seu email e a sua senha mudam, com a senha atual, em Configurações do usuário.';
+  const ownNote = 'O seu e-mail e a sua senha mudam, com a senha atual, em Configurações do usuário.';
 
   it('editing itself, the e-mail is disabled and says where it changes, with a link there; the save keeps it', async () => {
     const api = fakeUsersApi([ana, mario]);
     const { requests } = await render(api);
     await keys.click(within(row('Mário Gestor')).getByRole('button', { name: 'Editar Mário Gestor' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar Mário Gestor' });
-    const email = await within(dialog).findByRole('textbox', { name: 'Email' });
+    const email = await within(dialog).findByRole('textbox', { name: 'E-mail' });
     expect(email).toBeDisabled();
     expect(email).toHaveValue('mario@demo.local');
     expect(email).toHaveAccessibleDescription(ownNote);
@@ -167,7 +167,7 @@ describe('UsersScreen: a users-only manager meets no button the server refuses',
     await render(fakeUsersApi([ana, tiago, mario]));
     await keys.click(within(row('Tiago Atendente')).getByRole('button', { name: 'Editar Tiago Atendente' }));
     const dialog = await screen.findByRole('dialog', { name: 'Editar Tiago Atendente' });
-    const email = await within(dialog).findByRole('textbox', { name: 'Email' });
+    const email = await within(dialog).findByRole('textbox', { name: 'E-mail' });
     expect(email).toBeEnabled();
     expect(within(dialog).queryByText(/com a senha atual/)).toBeNull();
     expect(within(dialog).queryByRole('link')).toBeNull();

@@ -46,26 +46,26 @@ describe('UsersScreen: row actions', () => {
     };
     expect(await labels('Ana Souza')).toEqual([
       'Alterar nome',
-      'Alterar email',
+      'Alterar e-mail',
       'Instâncias',
       'Bloquear',
-      'Exigir 2FA',
+      'Exigir dois fatores',
       'Desconectar',
       'Excluir',
     ]);
     expect(await labels('João Lima')).toEqual([
       'Alterar nome',
-      'Alterar email',
+      'Alterar e-mail',
       'Instâncias',
       'Desbloquear',
-      'Redefinir 2FA',
+      'Redefinir dois fatores',
       'Excluir',
     ]);
     // One's own row: no two-factor entries (the two-factor screen's, with a code), and the e-mail leads to
     // the account screen, where it changes with the current password.
     expect(await labels('Ana Administradora')).toEqual([
       'Alterar nome',
-      'Alterar email ou senha nas configurações',
+      'Alterar e-mail ou senha nas configurações',
       'Instâncias',
     ]);
   });
@@ -85,17 +85,17 @@ describe('UsersScreen: row actions', () => {
     };
     // Another user's two-factor is offered as before: a reset when on, lifting a requirement when required.
     for (const [name, entry] of [
-      ['Rui Exigido', 'Cancelar exigência de 2FA'],
-      ['Ana Souza', 'Exigir 2FA'],
+      ['Rui Exigido', 'Deixar de exigir dois fatores'],
+      ['Ana Souza', 'Exigir dois fatores'],
     ] as const) {
       const { found } = await items(name);
       expect(found.map((item) => item.textContent)).toContain(entry);
-      expect(found.map((item) => item.textContent)).toContain('Alterar email');
+      expect(found.map((item) => item.textContent)).toContain('Alterar e-mail');
       await keys.keyboard('{Escape}');
     }
     const { menu, found } = await items('Ana Administradora');
-    expect(found.map((item) => item.textContent)).not.toContain('Redefinir 2FA');
-    const account = within(menu).getByRole('menuitem', { name: 'Alterar email ou senha nas configurações' });
+    expect(found.map((item) => item.textContent)).not.toContain('Redefinir dois fatores');
+    const account = within(menu).getByRole('menuitem', { name: 'Alterar e-mail ou senha nas configurações' });
     expect(account).toHaveAttribute('href', '/user-settings');
     const before = requests.length;
     await keys.click(account);
@@ -185,12 +185,16 @@ describe('UsersScreen: row actions', () => {
   it('requires two-factor enrolment of a user without it, shows it on the row, and cancels the requirement', async () => {
     const api = fakeUsersApi([ana, joao]);
     const { requests } = await render(api);
-    await act('Ana Souza', 'Exigir 2FA');
-    await waitFor(() => expect(within(row('Ana Souza')).getByText('2FA exigida')).toBeInTheDocument());
-    expect(toasts()).toContainEqual(['success', 'A ativação de 2FA será pedida no próximo login', 'Ana Souza']);
-    await act('Ana Souza', 'Cancelar exigência de 2FA');
-    await waitFor(() => expect(within(row('Ana Souza')).queryByText('2FA exigida')).toBeNull());
-    expect(toasts()).toContainEqual(['success', 'Exigência de 2FA cancelada', 'Ana Souza']);
+    await act('Ana Souza', 'Exigir dois fatores');
+    await waitFor(() => expect(within(row('Ana Souza')).getByText('Dois fatores exigidos')).toBeInTheDocument());
+    expect(toasts()).toContainEqual([
+      'success',
+      'A ativação dos dois fatores será pedida no próximo login',
+      'Ana Souza',
+    ]);
+    await act('Ana Souza', 'Deixar de exigir dois fatores');
+    await waitFor(() => expect(within(row('Ana Souza')).queryByText('Dois fatores exigidos')).toBeNull());
+    expect(toasts()).toContainEqual(['success', 'Os dois fatores não são mais exigidos', 'Ana Souza']);
     expect(requests.filter((r) => r.path === '/api/user-settings/2').map((r) => r.body)).toEqual([
       { two_factor_enrolment_required: true },
       { two_factor_enrolment_required: false },
@@ -202,7 +206,7 @@ describe('UsersScreen: row actions', () => {
     await render(api);
     // The list is older than the server: Ana enrolled since it loaded.
     api.users = api.users.map((u) => (u.id === 2 ? { ...u, twoFactorEnabled: true } : u));
-    await act('Ana Souza', 'Exigir 2FA');
+    await act('Ana Souza', 'Exigir dois fatores');
     await waitFor(() =>
       expect(toasts()).toContainEqual([
         'error',
@@ -210,17 +214,17 @@ describe('UsersScreen: row actions', () => {
         expect.any(String),
       ]),
     );
-    expect(within(row('Ana Souza')).queryByText('2FA exigida')).toBeNull();
+    expect(within(row('Ana Souza')).queryByText('Dois fatores exigidos')).toBeNull();
   });
 
   it('resets two-factor (off) only after a confirmation that says what is erased', async () => {
     const api = fakeUsersApi([ana, joao]);
     const { requests } = await render(api);
-    await act('João Lima', 'Redefinir 2FA');
+    await act('João Lima', 'Redefinir dois fatores');
     const dialog = await screen.findByRole('alertdialog', { name: 'Redefinir autenticação em dois fatores' });
     expect(dialog).toHaveTextContent('os códigos de recuperação serão apagados');
-    await keys.click(within(dialog).getByRole('button', { name: 'Redefinir 2FA' }));
-    await waitFor(() => expect(within(row('João Lima')).queryByText('2FA ativa')).toBeNull());
+    await keys.click(within(dialog).getByRole('button', { name: 'Redefinir dois fatores' }));
+    await waitFor(() => expect(within(row('João Lima')).queryByText('Dois fatores ativos')).toBeNull());
     expect(requests.find((r) => r.path === '/api/user-settings/3')?.body).toEqual({ two_factor_enabled: false });
     expect(toasts()).toContainEqual(['success', 'Autenticação em dois fatores redefinida', 'João Lima']);
   });
@@ -264,9 +268,9 @@ describe('UsersScreen: name-only and email-only changes', () => {
   it('changes the email alone: PUT with exactly {email}; a taken email shows on the field', async () => {
     const api = fakeUsersApi([ana, joao]);
     const { requests } = await render(api);
-    await act('Ana Souza', 'Alterar email');
-    const dialog = await screen.findByRole('dialog', { name: 'Alterar email de Ana Souza' });
-    const field = within(dialog).getByRole('textbox', { name: 'Novo email' });
+    await act('Ana Souza', 'Alterar e-mail');
+    const dialog = await screen.findByRole('dialog', { name: 'Alterar e-mail de Ana Souza' });
+    const field = within(dialog).getByRole('textbox', { name: 'Novo e-mail' });
     await keys.clear(field);
     await keys.type(field, 'joao@demo.local{Enter}');
     await waitFor(() => expect(field).toHaveAccessibleDescription('Já está em uso.'));
@@ -280,6 +284,6 @@ describe('UsersScreen: name-only and email-only changes', () => {
       { email: 'joao@demo.local' },
       { email: 'ana.souza@demo.local' },
     ]);
-    expect(toasts()).toContainEqual(['success', 'Email alterado', 'Ana Souza']);
+    expect(toasts()).toContainEqual(['success', 'E-mail alterado', 'Ana Souza']);
   });
 });

@@ -45,7 +45,7 @@ describe('UsersScreen: create', () => {
     await within(dialog).findByRole('textbox', { name: 'Nome' });
     await keys.type(within(dialog).getByRole('textbox', { name: 'Nome' }), 'Bruno Alves');
     await keys.type(within(dialog).getByRole('textbox', { name: 'Nome de usuário' }), 'bruno.alves');
-    await keys.type(within(dialog).getByRole('textbox', { name: 'Email' }), 'bruno@demo.local');
+    await keys.type(within(dialog).getByRole('textbox', { name: 'E-mail' }), 'bruno@demo.local');
     await choose(dialog, /Função/, 'Operador');
     await choose(dialog, /Departamento/, 'Financeiro');
     await keys.click(within(dialog).getByRole('button', { name: /Instâncias/ }));
@@ -96,11 +96,11 @@ describe('UsersScreen: create', () => {
     await keys.click(await within(dialog).findByRole('button', { name: 'Criar usuário' }));
     const name = within(dialog).getByRole('textbox', { name: 'Nome' });
     await waitFor(() => expect(name).toHaveFocus());
-    for (const label of ['Nome', 'Nome de usuário', 'Email'])
+    for (const label of ['Nome', 'Nome de usuário', 'E-mail'])
       expect(within(dialog).getByRole('textbox', { name: label })).toHaveAccessibleDescription('Campo obrigatório.');
     await keys.type(name, 'Bruno Alves');
     await keys.type(within(dialog).getByRole('textbox', { name: 'Nome de usuário' }), 'ana.souza');
-    await keys.type(within(dialog).getByRole('textbox', { name: 'Email' }), 'bruno@demo.local');
+    await keys.type(within(dialog).getByRole('textbox', { name: 'E-mail' }), 'bruno@demo.local');
     await keys.type(within(dialog).getByLabelText(/^Senha/), 'Farmácia#Boa!9');
     await choose(dialog, /Função/, 'Operador');
     await keys.click(within(dialog).getByRole('button', { name: 'Criar usuário' }));

@@ -22,7 +22,7 @@ const render = (users = [user(2, { name: 'Ana Souza' }), user(3, { name: 'Bruno 
 };
 
 /** The list's filters, in the order Tab reaches them after "Novo usuário" (users-filters.tsx). */
-const FILTERS = ['Perfil', 'Departamento', 'Bloqueio', 'Presença', 'Dois fatores'];
+const FILTERS = ['Função', 'Departamento', 'Bloqueio', 'Presença', 'Dois fatores'];
 
 /** Tabs through the filters, each in its turn (the stops between the toolbar and the grid). */
 async function tabThroughFilters() {
@@ -170,8 +170,8 @@ describe('UsersScreen: keyboard alone', () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).getAllByRole('menuitem')[0]).toHaveFocus();
     await keys.keyboard('{ArrowDown}{Enter}');
-    const email = await screen.findByRole('dialog', { name: 'Alterar email de Ana Souza' });
-    expect(within(email).getByRole('textbox', { name: 'Novo email' })).toHaveFocus();
+    const email = await screen.findByRole('dialog', { name: 'Alterar e-mail de Ana Souza' });
+    expect(within(email).getByRole('textbox', { name: 'Novo e-mail' })).toHaveFocus();
     await keys.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(more).toHaveFocus());

@@ -64,7 +64,7 @@ describe('UsersScreen: states', () => {
     expect(within(joaoRow).getByText('Financeiro')).toBeInTheDocument();
     expect(within(joaoRow).getByText('Offline')).toBeInTheDocument();
     expect(within(joaoRow).getByText('Bloqueado')).toBeInTheDocument();
-    expect(within(joaoRow).getByText('2FA ativa')).toBeInTheDocument();
+    expect(within(joaoRow).getByText('Dois fatores ativos')).toBeInTheDocument();
     expect(
       within(screen.getByRole('row', { name: /Beatriz Rocha/ })).getByText('Sem departamento'),
     ).toBeInTheDocument();
@@ -99,7 +99,7 @@ describe('UsersScreen: search and sort', () => {
   it('filters by name or email ignoring accents and case, mirrors it in the address, and can be cleared', async () => {
     const { location } = render(fakeUsersApi([ana, joao, bia]));
     await screen.findByRole('row', { name: /Ana Souza/ });
-    const search = screen.getByRole('searchbox', { name: 'Buscar por nome ou email' });
+    const search = screen.getByRole('searchbox', { name: 'Buscar por nome ou e-mail' });
     await keys.type(search, 'JOAO');
     await waitFor(() => expect(rowNames()).toEqual(['João Lima']));
     expect(screen.getByRole('status')).toHaveTextContent('1 usuário');

@@ -168,7 +168,7 @@ export default function UsersScreen() {
           />
         </div>
         <p className={styles.summary} role="status">
-          {shown ? t(total === 1 ? 'users.list.totalOne' : 'users.list.total', { total: count.format(total) }) : null}
+          {shown ? t('users.list.total', { count: total, total: count.format(total) }) : null}
         </p>
         <ListExportButton
           actor={exporter}

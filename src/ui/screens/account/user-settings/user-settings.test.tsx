@@ -83,11 +83,11 @@ describe('UserSettingsScreen: profile', () => {
   it('refuses an invalid email locally and shows a taken one on the field', async () => {
     const user = setupUser();
     const { requests } = render((r) => (op('updateUser')(r) ? gqlError('BAD_USER_INPUT', 'email') : undefined));
-    const email = screen.getByRole('textbox', { name: 'Email' });
+    const email = screen.getByRole('textbox', { name: 'E-mail' });
     await user.clear(email);
     await user.type(email, 'ana@');
     await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
-    expect(await screen.findByText('Informe um email válido, como nome@empresa.com.br.')).toBeInTheDocument();
+    expect(await screen.findByText('Informe um e-mail válido, como nome@empresa.com.br.')).toBeInTheDocument();
     expect(requests.some(op('updateUser'))).toBe(false);
     await user.type(email, 'demo.local');
     // A new address asks for the current password, and nothing goes out without it.
@@ -96,7 +96,7 @@ describe('UserSettingsScreen: profile', () => {
     expect(requests.some(op('updateUser'))).toBe(false);
     await user.type(screen.getByLabelText('Confirme com sua senha atual'), 'Back#Office!Demo');
     await user.click(screen.getByRole('button', { name: 'Salvar perfil' }));
-    expect(await screen.findByText('Email inválido ou já usado por outra conta.')).toBeInTheDocument();
+    expect(await screen.findByText('E-mail inválido ou já usado por outra conta.')).toBeInTheDocument();
     expect(email).toHaveAttribute('aria-invalid', 'true');
     expect(operationOf(requests.find(op('updateUser'))!)?.variables).toMatchObject({
       email: 'ana@demo.local',
@@ -107,7 +107,7 @@ describe('UserSettingsScreen: profile', () => {
   it('says when the current password given for a new email is wrong', async () => {
     const user = setupUser();
     render((r) => (op('updateUser')(r) ? gqlError('BAD_USER_INPUT', 'current_password') : undefined));
-    const email = screen.getByRole('textbox', { name: 'Email' });
+    const email = screen.getByRole('textbox', { name: 'E-mail' });
     await user.clear(email);
     await user.type(email, 'outra@demo.local');
     await user.type(screen.getByLabelText('Confirme com sua senha atual'), 'Wrong#Pass-1');

@@ -82,6 +82,7 @@ export function SheetTab({
         {preview && status === 'ready' ? (
           <p className={styles.count}>
             {t('sheets.panel.previewCount', {
+              count: preview.total,
               shown: formatNumber(rows.length, locale),
               total: formatNumber(preview.total, locale),
             })}

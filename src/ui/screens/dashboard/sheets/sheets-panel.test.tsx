@@ -128,7 +128,7 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
         .map((c) => c.textContent),
     ).toEqual(['1', '01/11/2026 10:05', 'farmacia-central', '1', 'Entregue', '3', 'R$\u00a0129,90']);
     expect(within(table).getByRole('row', { name: /João Lima/ })).toHaveTextContent('Cancelado');
-    expect(screen.getByText('Prévia: 2 de 1.234 linha(s) do período.')).toBeInTheDocument();
+    expect(screen.getByText('Prévia: 2 de 1.234 linhas do período.')).toBeInTheDocument();
   });
 
   it('says when the period has no rows, and why a preview failed (with a retry)', async () => {
@@ -169,8 +169,8 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
   it('reasons filter by tenant (from the tenant list) and reason', async () => {
     render({ preview: () => json(200, { data: [], total: 0, limit: 20 }) });
     await keys.click(await screen.findByRole('tab', { name: 'Motivos' }));
-    const tenant = await screen.findByRole('combobox', { name: 'Tenant' });
-    expect(tenant).toHaveValue('Todos os tenants');
+    const tenant = await screen.findByRole('combobox', { name: 'Empresa' });
+    expect(tenant).toHaveValue('Todas as empresas');
     await keys.click(tenant);
     await keys.keyboard('{ArrowDown}');
     await keys.click(await screen.findByRole('option', { name: 'farmacia-central' }));
@@ -206,7 +206,7 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     expect(progress()).toHaveAttribute('aria-valuetext', '1 de 2 linhas · 24 bytes');
     csv.push('2;"João\r\nLima"\r\n');
     csv.end();
-    await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 2 linha(s).']));
+    await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 2 linhas.']));
     expect(file).toMatchObject({
       text: '\uFEFFid;cliente\r\n1;Maria\r\n2;"João\r\nLima"\r\n',
       closed: true,
@@ -253,7 +253,7 @@ describe('SheetsPanel', { timeout: FLOW_TIMEOUT_MS }, () => {
     csv.push('\uFEFFid;total\r\n');
     csv.push('1;129,90\r\n');
     csv.end();
-    await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 1 linha(s).']));
+    await waitFor(() => expect(toasts()).toEqual(['Planilha baixada: 1 linha.']));
     const saved = await readCsv(downloads.last());
     expect(saved).toMatchObject({
       name: 'orders-server.csv',

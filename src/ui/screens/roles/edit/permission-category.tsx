@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { I18nKey } from '../../../../domain/i18n-key';
+import { routes } from '../../../../domain/paths';
 import type { PermissionGroup } from '../../../../machines/roles/role-permissions.machine';
 import { Card } from '../../../components/card';
 import { Checkbox, CheckboxGroup } from '../../../components/checkbox';
@@ -23,6 +24,21 @@ export function useCategoryLabel(): (category: string) => string {
   };
 }
 
+/** A permission is a route name (docs/product.md, Roles and route permissions): its label is the page's title. */
+const ROUTE_TITLES: ReadonlyMap<string, string> = new Map(routes.map((route) => [route.name, route.titleKey]));
+
+/**
+ * A permission's label as the menu names its page (docs/product.md, Glossary), never the raw route
+ * name; a route the panel does not know yet keeps the server's display name.
+ */
+export function usePermissionLabel(): (routeName: string, displayName: string) => string {
+  const { t } = useTranslation();
+  return (routeName, displayName) => {
+    const key = ROUTE_TITLES.get(routeName);
+    return key ? t(key as I18nKey) : displayName;
+  };
+}
+
 export interface PermissionCategoryProps {
   group: PermissionGroup;
   isReadOnly: boolean;
@@ -42,6 +58,7 @@ export function PermissionCategory({
 }: PermissionCategoryProps) {
   const { t } = useTranslation();
   const label = useCategoryLabel()(group.category);
+  const permissionLabel = usePermissionLabel();
   const checked = group.permissions.filter((p) => p.checked).map((p) => p.routeName);
   const total = group.permissions.length;
   return (
@@ -75,18 +92,15 @@ export function PermissionCategory({
       >
         <Grid minColumnWidth="15rem" gap="sm">
           {group.permissions.map((permission) => (
-            <span key={permission.routeName} className={styles.permission}>
+            <span key={permission.routeName} className={styles.permission} data-route={permission.routeName}>
               <Checkbox
                 value={permission.routeName}
                 isDisabled={permission.locked !== null}
                 aria-describedby={permission.locked ? lockedNoticeId : undefined}
               >
-                {permission.displayName}
+                {permissionLabel(permission.routeName, permission.displayName)}
               </Checkbox>
-              <span className={permission.locked ? `${styles.routeName} ${styles.routeNameLocked}` : styles.routeName}>
-                {permission.locked ? <LockIcon size={12} className={styles.lockIcon} /> : null}
-                {permission.routeName}
-              </span>
+              {permission.locked ? <LockIcon size={12} className={styles.lockIcon} /> : null}
             </span>
           ))}
         </Grid>

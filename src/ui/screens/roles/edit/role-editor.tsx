@@ -30,7 +30,7 @@ import { sameSubject, selectIsStaff, selectSubject } from '../../../../machines/
 import { useServices, useSession } from '../../../hooks/services-context';
 import { RenameRoleDialog, type DialogFeedback } from '../list/role-dialogs';
 import { useOutcomeToast } from '../../../hooks/use-outcome-toast';
-import { PermissionCategory } from './permission-category';
+import { PermissionCategory, usePermissionLabel } from './permission-category';
 import { RoleNotFound } from './role-not-found';
 import * as styles from './roles-edit.css';
 import { SaveBar } from './save-bar';
@@ -67,8 +67,12 @@ export function RoleEditor({ roleId }: { roleId: number }) {
   const renamable = role !== null && staff && !holdsEveryRoute(role.name);
   const guard = useLeaveGuard(dirty && editable);
   // A permission reads as the checklist names it, not by its route name.
+  const permissionLabel = usePermissionLabel();
   const permissionName = (_field: string, routeName: string) =>
-    categories.flatMap((c) => c.permissions).find((p) => p.route_name === routeName)?.display_name ?? routeName;
+    permissionLabel(
+      routeName,
+      categories.flatMap((c) => c.permissions).find((p) => p.route_name === routeName)?.display_name ?? routeName,
+    );
   const [renameOpen, setRenameOpen] = useState(false);
   const [feedback, setFeedback] = useState<DialogFeedback | null>(null);
 

@@ -43,18 +43,8 @@ export const count = style({
 
 export const categoryTools = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.md });
 
-export const permission = style({ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', minWidth: 0 });
-
-export const routeName = style({
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: vars.space.xs,
-  marginLeft: '1.75rem',
-  fontFamily: vars.font.mono,
-  fontSize: vars.font.size.xs,
-  color: vars.color.textMuted,
-  overflowWrap: 'anywhere',
-});
+/** A permission's box and label, with the lock beside it when the editor cannot add or remove it. */
+export const permission = style({ display: 'flex', alignItems: 'center', gap: vars.space.xs, minWidth: 0 });
 
 export const actionBar = style({
   display: 'flex',
@@ -80,8 +70,5 @@ export const loading = style({ display: 'flex', flexDirection: 'column', gap: va
 /** Stays in view at the bottom of the page while there is something to save. */
 export const sticky = style({ position: 'sticky', bottom: vars.space.sm, zIndex: vars.zIndex.sticky });
 
-/** Beside a permission the editor cannot add (the note above says why), in the gutter under the box. */
-export const lockIcon = style({ flexShrink: 0 });
-
-/** A locked permission's route name: the lock sits in the gutter, so the names stay aligned. */
-export const routeNameLocked = style({ marginLeft: `calc(1.75rem - 12px - ${vars.space.xs})` });
+/** Beside a permission the editor cannot add or remove (the note above says why). */
+export const lockIcon = style({ flexShrink: 0, color: vars.color.textMuted });

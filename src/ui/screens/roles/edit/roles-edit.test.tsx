@@ -98,10 +98,36 @@ describe('RolesEditScreen', () => {
     const gestao = screen.getByRole('region', { name: 'Gestão' });
     expect(within(gestao).getByText('0 de 2')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Painéis' })).getByText('1 de 1')).toBeInTheDocument();
-    expect(box('Painel analítico')).toBeChecked();
+    expect(box('Análises')).toBeChecked();
     expect(box('Usuários')).not.toBeChecked();
     expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
     expect(screen.getByRole('button', { name: 'Salvar permissões' })).toBeDisabled();
+  });
+
+  it('names each permission as the menu names its page, never by its route name (docs/product.md, Glossary)', async () => {
+    const withUnknown: PermissionCategory[] = [
+      ...categories,
+      {
+        category: 'relatorios',
+        permissions: [
+          { id: 9, route_name: 'dashboard-report-smart', display_name: 'Relatório Smart', category: 'relatorios' },
+          { id: 10, route_name: 'report-new', display_name: 'Relatório novo', category: 'relatorios' },
+        ],
+      },
+    ];
+    render('2', operador, (r) => (r.path === '/api/permission/categories' ? json(200, withUnknown) : undefined));
+    await screen.findByRole('heading', { level: 2, name: 'Operador' });
+    // The page titles of src/i18n (routes.*), not the server's display names.
+    expect(box('Análises')).toBeChecked();
+    expect(box('Empresas')).not.toBeChecked();
+    expect(box('Relatório inteligente')).not.toBeChecked();
+    // A route the panel does not know keeps the server's display name.
+    expect(box('Relatório novo')).not.toBeChecked();
+    const main = document.body.textContent ?? '';
+    for (const route of withUnknown.flatMap((c) => c.permissions.map((p) => p.route_name))) {
+      expect(main).not.toContain(route);
+    }
+    expect(main).not.toContain('Smart');
   });
 
   it('toggles one permission and a whole category, saves with a pending state and toasts', async () => {
@@ -130,17 +156,17 @@ describe('RolesEditScreen', () => {
     render('2', operador, (r) =>
       r.path === '/api/permission/update' ? json(403, { message: 'Forbidden' }) : undefined,
     );
-    await user.click(await screen.findByRole('checkbox', { name: 'Painel analítico' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Análises' }));
     await user.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() =>
       expect(toasts()).toEqual([
         ['error', 'Não foi possível salvar as permissões.', 'Você não tem permissão para esta ação.'],
       ]),
     );
-    expect(box('Painel analítico')).not.toBeChecked();
+    expect(box('Análises')).not.toBeChecked();
     expect(screen.getByRole('status')).toHaveTextContent('Há alterações não salvas.');
     await user.click(screen.getByRole('button', { name: 'Descartar alterações' }));
-    expect(box('Painel analítico')).toBeChecked();
+    expect(box('Análises')).toBeChecked();
     expect(screen.getByRole('status')).toHaveTextContent('Nenhuma alteração pendente.');
   });
 
@@ -199,7 +225,7 @@ describe('RolesEditScreen', () => {
     render('1', admin);
     expect(await screen.findByText('A função administrador sempre tem todas as permissões.')).toBeInTheDocument();
     expect(screen.getByText('Somente leitura')).toBeInTheDocument();
-    for (const name of ['Usuários', 'Empresas', 'Painel analítico']) expect(box(name)).toBeChecked();
+    for (const name of ['Usuários', 'Empresas', 'Análises']) expect(box(name)).toBeChecked();
     expect(box('Usuários')).toHaveAttribute('aria-readonly', 'true');
     expect(screen.queryByRole('button', { name: 'Salvar permissões' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Renomear' })).toBeNull();
@@ -239,8 +265,12 @@ describe('RolesEditScreen: who may change what', () => {
   const editorRoutes = ['users', 'dashboard-analytics', 'roles-list', 'roles-edit'];
 
   const note = 'As permissões que você não tem aparecem desativadas: você não pode dá-las a uma função nem tirá-las.';
-  /** The lock drawn beside a permission's route name (permission-category.tsx), beside its box. */
-  const hasLock = (routeName: string) => screen.getByText(routeName).querySelector('svg') !== null;
+  /** The lock drawn beside a permission's box (permission-category.tsx). */
+  const hasLock = (routeName: string) => {
+    const permission = document.querySelector(`[data-route="${routeName}"]`);
+    if (!permission) throw new Error(`no permission ${routeName}`);
+    return permission.querySelector(':scope > svg') !== null;
+  };
 
   it('a permission the editor lacks is disabled with why; one it holds can be added, and taken off', async () => {
     const saved: unknown[] = [];
@@ -265,7 +295,7 @@ describe('RolesEditScreen: who may change what', () => {
     await keys.click(screen.getByRole('checkbox', { name: 'Selecionar todas as permissões de Gestão' }));
     expect(box('Usuários')).toBeChecked();
     expect(box('Empresas')).not.toBeChecked();
-    await keys.click(box('Painel analítico'));
+    await keys.click(box('Análises'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['users'], version: 1 }]));
   });
@@ -298,7 +328,7 @@ describe('RolesEditScreen: who may change what', () => {
     expect(box('Usuários')).not.toBeChecked();
     expect(box('Empresas')).toBeChecked();
     expect(box('Empresas')).toBeDisabled();
-    await keys.click(box('Painel analítico'));
+    await keys.click(box('Análises'));
     await keys.click(screen.getByRole('button', { name: 'Salvar permissões' }));
     await waitFor(() => expect(saved).toEqual([{ roleId: 2, permissions: ['tenants'], version: 1 }]));
     expect(box('Empresas')).toBeChecked();

@@ -33,8 +33,13 @@ function useProgressText(instance: Instance): string {
   const number = (n: number) => formatNumber(n, i18n.language);
   const percent = number(instance.syncProgress);
   return instance.totalMessages === null
-    ? t('instances.progress.valueUnknown', { synced: number(instance.syncedMessages), percent })
+    ? t('instances.progress.valueUnknown', {
+        count: instance.syncedMessages,
+        synced: number(instance.syncedMessages),
+        percent,
+      })
     : t('instances.progress.value', {
+        count: instance.totalMessages,
         synced: number(instance.syncedMessages),
         total: number(instance.totalMessages),
         percent,
@@ -80,7 +85,10 @@ export function InstanceCard({
         />
       ) : instance.status === 'idle' ? null : (
         <p className={styles.result}>
-          {t(instance.status === 'done' ? 'instances.lastResult.done' : 'instances.lastResult.failed', { messages })}
+          {t(instance.status === 'done' ? 'instances.lastResult.done' : 'instances.lastResult.failed', {
+            count: instance.syncedMessages,
+            messages,
+          })}
         </p>
       )}
       <div className={styles.actions}>

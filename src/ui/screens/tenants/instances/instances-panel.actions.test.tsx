@@ -67,7 +67,7 @@ describe('InstancesPanel: create and update', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: 'Oficial (API oficial do WhatsApp)' }));
     await user.click(within(dialog).getByRole('button', { name: 'Criar instância' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-      'Não foi possível criar a instância. Já existe uma instância com este nome neste tenant.',
+      'Não foi possível criar a instância. Já existe uma instância com este nome nesta empresa.',
     );
     expect(within(dialog).getByText('Já está em uso.')).toBeInTheDocument();
     duplicate = false;

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { routes } from '../domain/paths';
+import en from './en.json';
+import pt from './pt.json';
+import ptBR from './pt-BR.json';
+import { createI18n } from './setup';
+
+/**
+ * One vocabulary (docs/product.md, Glossary): the glossary's table is read here, so a word it bans
+ * cannot come back into pt-BR copy unnoticed.
+ */
+
+const locales = { 'pt-BR': ptBR, pt, en } as const;
+
+/** Texts docs/product.md (Errors) fixes word for word, "(s)" and English included. */
+const FIXED = new Set(['auth.login.failed', 'auth.login.noToken']);
+
+/** "Perfil" is the person's own profile (the glossary's Perfil row), never a role. */
+const OWN_PROFILE = /^(shell\.profile|settings\.profile\.|settings\.errors\.profile$|settings\.notices\.profileSaved$)/;
+
+function flatten(value: unknown, prefix = '', out = new Map<string, string>()): Map<string, string> {
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) flatten(child, prefix ? `${prefix}.${key}` : key, out);
+  } else if (typeof value === 'string') {
+    out.set(prefix, value);
+  }
+  return out;
+}
+
+/** The glossary table: each row's pt-BR word and the words pt-BR copy must not use for it. */
+export function readGlossary(markdown: string): { word: string; banned: string[] }[] {
+  const start = markdown.indexOf('\n## Glossary\n');
+  if (start < 0) throw new Error('docs/product.md has no Glossary section');
+  const end = markdown.indexOf('\n## ', start + 1);
+  const rows = markdown
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  return rows.map((cells) => ({
+    word: cells[0] ?? '',
+    banned: [...(cells[4] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? ''),
+  }));
+}
+
+/** A whole word (or phrase), any case: letters, digits and hyphens on either side make another word. */
+function wordPattern(word: string): RegExp {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}-])${escaped}(?![\\p{L}\\p{N}-])`, 'iu');
+}
+
+/** "falha(s)", "registro(s) novo(s)", "operador(es)": a plural written by hand instead of `count`. */
+const HAND_PLURAL = /\p{L}\((?:s|es|as|os)\)/u;
+
+/** Every text of a locale that is not fixed by docs/product.md, with its key. */
+function texts(messages: unknown): [string, string][] {
+  return [...flatten(messages)].filter(([key]) => !FIXED.has(key));
+}
+
+export function vocabularyProblems(messages: unknown, glossary: { word: string; banned: string[] }[]): string[] {
+  const problems: string[] = [];
+  const banned = glossary.flatMap(({ word, banned: words }) =>
+    words.map((w) => ({ word, w, pattern: wordPattern(w) })),
+  );
+  // Route names that read as keys (`dashboard-analytics`, `roles-edit`): a view shows the page title.
+  const routeKeys = routes.map((r) => r.name).filter((name) => name.includes('-'));
+  for (const [key, raw] of texts(messages)) {
+    // Placeholder names (`{{tenant}}`) are code, not copy.
+    const text = raw.replace(/\{\{[^}]*\}\}/g, '{}');
+    if (HAND_PLURAL.test(text)) problems.push(`${key}: "${text}" writes a plural by hand; use _one/_other and count`);
+    for (const { word, w, pattern } of banned) {
+      if (w.toLowerCase() === 'perfil' && OWN_PROFILE.test(key)) continue;
+      if (pattern.test(text)) problems.push(`${key}: "${text}" says "${w}"; the glossary says "${word}"`);
+    }
+    for (const name of routeKeys) {
+      if (wordPattern(name).test(text)) problems.push(`${key}: "${text}" shows the raw route name ${name}`);
+    }
+    if (/^[a-z][\w-]*(\.[\w-]+)+$/.test(text)) problems.push(`${key}: "${text}" reads as a raw i18n key`);
+  }
+  return problems;
+}
+
+const glossary = readGlossary(readFileSync(resolve(import.meta.dirname, '../../docs/product.md'), 'utf8'));
+
+describe('one vocabulary (docs/product.md, Glossary)', () => {
+  it('reads the glossary: a pt-BR word per concept and the words it replaces', () => {
+    const words = glossary.map((row) => row.word);
+    expect(words).toEqual(expect.arrayContaining(['Empresa', 'Função', 'E-mail', 'Relatório inteligente']));
+    const banned = glossary.flatMap((row) => row.banned);
+    expect(banned).toEqual(expect.arrayContaining(['Tenant', 'Email', 'Pool', 'Smart', 'Perfis', 'Rotas']));
+  });
+
+  it('pt-BR copy uses only the glossary words, no hand-written plural and no raw route name', () => {
+    expect(vocabularyProblems(ptBR, glossary)).toEqual([]);
+  });
+
+  it('European Portuguese copy avoids the same words (the glossary gives both Portuguese columns)', () => {
+    expect(vocabularyProblems(pt, glossary)).toEqual([]);
+  });
+
+  it('the check catches each kind of slip', () => {
+    const slips = {
+      menu: { tenants: 'Tenants', roles: 'Perfis' },
+      reports: { total: '{{rows}} falha(s) no período.', attendants: '{{rows}} atendente(s)' },
+      routes: { smart: 'Relatório Smart', allowed: 'Rotas permitidas', raw: 'dashboard-analytics' },
+      users: { email: 'Email', pool: 'Pool', key: 'routes.users' },
+      settings: { profile: { heading: 'Perfil' } },
+    };
+    expect(vocabularyProblems(slips, glossary).map((p) => p.split(':')[0])).toEqual([
+      'menu.tenants',
+      'menu.roles',
+      'reports.total',
+      'reports.attendants',
+      'routes.smart',
+      'routes.allowed',
+      'routes.raw',
+      'users.email',
+      'users.pool',
+      'users.key',
+    ]);
+  });
+
+  it('no locale writes a plural by hand', () => {
+    for (const messages of Object.values(locales)) {
+      const hand = texts(messages).filter(([, text]) => HAND_PLURAL.test(text));
+      expect(hand).toEqual([]);
+    }
+  });
+});
+
+describe('plural forms', () => {
+  it('every _one key has its _other, in every locale', () => {
+    for (const [locale, messages] of Object.entries(locales)) {
+      const keys = new Set(flatten(messages).keys());
+      for (const key of keys) {
+        const base = /^(.*)_(one|other)$/.exec(key)?.[1];
+        if (base) expect([locale, keys.has(`${base}_one`) && keys.has(`${base}_other`)]).toEqual([locale, true]);
+      }
+    }
+  });
+
+  it('follow Intl.PluralRules: pt-BR counts 0 as one, Portugal as other, English as other', () => {
+    const say = (lng: string, count: number) => createI18n(lng).t('audit.unseen', { count });
+    expect(say('pt-BR', 0)).toBe('0 registro novo desde que a lista foi carregada.');
+    expect(say('pt-BR', 1)).toBe('1 registro novo desde que a lista foi carregada.');
+    expect(say('pt-BR', 2)).toBe('2 registros novos desde que a lista foi carregada.');
+    expect(say('pt', 0)).toBe('0 registos novos desde que a lista foi carregada.');
+    expect(say('pt', 1)).toBe('1 registo novo desde que a lista foi carregada.');
+    expect(say('en', 0)).toBe('0 new records since the list was loaded.');
+    expect(say('en', 1)).toBe('1 new record since the list was loaded.');
+  });
+
+  it('a formatted number is shown while count picks the form', () => {
+    const i18n = createI18n();
+    expect(i18n.t('reports.screen.loginFailures.total', { count: 1200, rows: '1.200' })).toBe(
+      '1.200 falhas no período.',
+    );
+    expect(i18n.t('users.list.total', { count: 1, total: '1' })).toBe('1 usuário');
+  });
+});
