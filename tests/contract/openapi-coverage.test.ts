@@ -94,6 +94,7 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/tenant/sheets/login_failures'],
   // The audit log (docs/product.md, Audit log).
   ['get', '/api/audit'],
+  ['get', '/api/audit/names'],
   ['post', '/api/audit/{id}/undo'],
   // The socket's single-use ticket (contracts/socket.md §1.1): the token never travels in its URL.
   ['post', '/api/auth/socket-ticket'],

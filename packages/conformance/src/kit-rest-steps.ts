@@ -390,6 +390,10 @@ export async function sheetsAndDashboards(c: ConformanceClient, run: RunContext,
   // The audit log: a page, and the last hour's records as CSV (the run's own changes, not the whole log).
   await rest('auditList', 'GET', '/api/audit', 200, { query: { limit: 5 } });
   await csv('auditList', '/api/audit', { from: new Date(Date.now() - 3_600_000).toISOString() });
+  // The filters' name pickers: actors by name, and targets of one kind.
+  await rest('auditNames', 'GET', '/api/audit/names', 200, { query: { of: 'actor', q: 'a' } });
+  await rest('auditNames', 'GET', '/api/audit/names', 200, { query: { of: 'target', targetType: 'tenant' } });
+  await rest('auditNames', 'GET', '/api/audit/names', 400, { query: { of: 'target' } });
 }
 
 /**

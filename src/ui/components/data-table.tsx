@@ -203,8 +203,6 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                   role="columnheader"
                   scope="col"
                   aria-colindex={i + offset + 1}
-                  data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
-                  data-actions={column.id === ACTIONS ? '' : undefined}
                   {...sortProps}
                   tabIndex={headerTabIndex(i + offset)}
                   style={column.width ? { width: column.width } : undefined}
@@ -275,6 +273,8 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
                           scope={column.isRowHeader ? 'row' : undefined}
                           id={i === headerCol ? cellId(row.id, i) : undefined}
                           aria-colindex={i + offset + 1}
+                          data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
+                          data-actions={column.id === ACTIONS ? '' : undefined}
                           tabIndex={focus === i + offset ? 0 : -1}
                           className={cx(
                             styles.cell,

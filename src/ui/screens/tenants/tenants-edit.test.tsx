@@ -112,8 +112,10 @@ describe('TenantsScreen: edit', () => {
     const notice = await within(dialog).findByTestId('conflict-notice');
     expect(within(notice).getByRole('heading', { name: 'Este registro foi alterado em outro lugar' })).toHaveFocus();
     expect(notice).toHaveTextContent(/Outra Pessoa/);
-    expect(notice).toHaveTextContent(/pool-z/);
-    expect(notice).toHaveTextContent(/clinica/);
+    // The pool and the template by their labels (docs/product.md, Glossary), never the raw values.
+    expect(notice).toHaveTextContent(/Grupo A→Grupo Z/);
+    expect(notice).toHaveTextContent(/Farmácia→Clinica/);
+    expect(notice).not.toHaveTextContent(/pool-z/);
     // No save is offered and the fields are held while the notice waits for a choice.
     expect(within(dialog).queryByRole('button', { name: 'Salvar dados' })).toBeNull();
     expect(template).toBeDisabled();
