@@ -1,3 +1,6 @@
+import type { KyselyPlugin } from 'kysely';
+import type { Actor } from '../access/caller';
+import { createAttentionService } from '../attention/service';
 import { ADMIN_ROLE } from '../db/catalog';
 import type { TestApp } from '../test-support/app';
 import { issuedBearer } from '../test-support/app';
@@ -374,5 +377,59 @@ describe.each([
     expect(bogus.status).toBe(400);
     const introspect = await graphql(staff, { query: '{ __type(name: "Attention") { fields { name } } }' });
     expect([200, 400]).toContain(introspect.status);
+  });
+
+  it('attention asked under 15 aliases at once reads each kind once, and afresh once answered', async () => {
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const service = createAttentionService({
+      db: t.db.withPlugin(counting),
+      config: {
+        loginMaxFailures: 5,
+        loginMaxFailuresPerAddress: 20,
+        loginMaxFailuresPerAccount: 10,
+        loginBackoffSeconds: 60,
+        loginWindowSeconds: 900,
+      },
+    });
+    // One request's caller, as GraphQL's context holds it for every alias of the document.
+    const actor = {
+      kind: 'user',
+      userId: staffUser,
+      tenantId: backofficeId,
+      tenantName: 'backoffice',
+      roleId: 0,
+      role: ADMIN_ROLE,
+      originBackoffice: true,
+      permissions: new Set(['tenants', 'users']),
+      claims: {},
+      origin: { requestId: null, address: null },
+    } as unknown as Actor;
+    const answers = await Promise.all(Array.from({ length: 15 }, () => service.list(actor)));
+    expect(queries).toBe(4);
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    await service.list(actor);
+    expect(queries).toBe(8);
+    // Through GraphQL: 15 aliases answer alike.
+    const doc = Array.from({ length: 15 }, (_, i) => `a${i}: attention { failedSyncs { total } }`).join(' ');
+    const got = await graphql(staff, { query: `{ ${doc} }` });
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    const data = (got.body as { data: Record<string, unknown> }).data;
+    expect(new Set(Object.values(data).map((v) => JSON.stringify(v))).size).toBe(1);
+  });
+
+  it('a tenant whose limit is 0 (the column allows it) with no user is at its limit', async () => {
+    const empty = await kit.createTenant(`painel-zero-${tag}`, 1);
+    await t.db.updateTable('tenants').set({ user_limit: 0 }).where('id', '=', empty.id).execute();
+    const got = await graphql(staff, { query: `{ attention { tenantsOverUserLimit ${FULL} } }` });
+    const kind = (got.body as { data: { attention: { tenantsOverUserLimit: { items: { name: string }[] } } } }).data
+      .attention.tenantsOverUserLimit;
+    expect(kind.items).toContainEqual(expect.objectContaining({ name: empty.name, count: 0, limit: 0 }));
   });
 });
