@@ -186,6 +186,9 @@ describe.each([
         for (const n of got) expect([adminA.id, a.id]).toContain(n.id);
       }
     }
+    // And the other way: B's administrador reads B's own people only.
+    expect((await all(bearerB, 'of=actor&limit=50')).map((n) => n.id)).toEqual([adminB.id]);
+    expect((await all(bearerB, 'of=target&targetType=user&limit=50')).map((n) => n.name)).toEqual(['Alvo Segredo B']);
     // And by id.
     expect(await all(bearerA, `of=actor&id=${staffUser}`)).toEqual([]);
     expect(await all(bearerA, `of=actor&id=${adminB.id}`)).toEqual([]);
@@ -375,6 +378,23 @@ describe.each([
     expect(two.status).toBe(400);
     const bogus = await graphql(staff, { query: '{ attention { failedSyncs(first: 1000000) { total } } }' });
     expect(bogus.status).toBe(400);
+    const batch = await kit.send(
+      'POST',
+      '/backoffice/graphql',
+      staff,
+      Array.from({ length: 50 }, () => ({ query: '{ attention { failedSyncs { total } } }' })),
+    );
+    expect(batch.status).toBe(400);
+    const get = await kit.send(
+      'GET',
+      `/backoffice/graphql?query=${encodeURIComponent('{ attention { __typename } }')}`,
+      staff,
+    );
+    expect(get.status).toBe(405);
+    const directives = await graphql(staff, {
+      query: `{ attention ${'@include(if: true) '.repeat(100)} { failedSyncs { total } } }`,
+    });
+    expect(directives.status).toBe(400);
     const introspect = await graphql(staff, { query: '{ __type(name: "Attention") { fields { name } } }' });
     expect([200, 400]).toContain(introspect.status);
   });
