@@ -13,6 +13,18 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  * `GET /api/audit/names` (the audit log's filters by name) and GraphQL `attention` (the home), on the
  * embedded database and on PostgreSQL: other principals and tenants, LIKE metacharacters, NUL and
  * non-BMP text, bad parameters, GraphQL document shapes, bursts of identical requests.
+ *
+ * Found and fixed:
+ * - `q` of 51 to 100 non-BMP characters (emoji) was refused as over 100 characters: the service counted
+ *   UTF-16 units where the contract's `maxLength: 100` counts characters;
+ * - `attention` under 15 aliases (the alias limit; each alias costs 1 in the document's cost) ran every
+ *   kind's query 15 times: now asked again while it is read, the same answer;
+ * - a tenant whose user limit is 0 (the column allows it) with no user was not at its limit.
+ *
+ * And what held, kept as tests: a customer's names never hold another tenant's people or staff (LIKE
+ * metacharacters, ids), NUL refused with 400, bad parameters 400 with the contract's shape, deleted,
+ * blocked and deleted-tenant callers 401, 50 requests at once alike, every document shape of `attention`
+ * alike and scoped, batches, GET, directives and cost refused.
  */
 
 type Bearer = { authorization: string };
