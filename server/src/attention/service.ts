@@ -60,7 +60,8 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
     // (server/src/users/repository.ts countLiveUsers): at the limit, no user can be added.
     let query = db
       .selectFrom('tenants as t')
-      .innerJoin('users as u', (join) => join.onRef('u.tenant_id', '=', 't.id').on('u.deleted_at', 'is', null))
+      // A left join: a tenant whose limit is 0 (the column allows it) with no user is at its limit too.
+      .leftJoin('users as u', (join) => join.onRef('u.tenant_id', '=', 't.id').on('u.deleted_at', 'is', null))
       .select([
         't.id',
         't.name',
@@ -182,24 +183,39 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
     };
   }
 
+  /**
+   * The answer being read for one request's caller (a GraphQL document may ask `attention` under up to
+   * 15 aliases, each costing 1 in the limits of server/src/graphql/limits.ts): asked again while it is
+   * read, the same answer, so a document runs each kind's query once. Kept only while in flight.
+   */
+  const reading = new WeakMap<Actor, Promise<Attention>>();
+
+  async function read(actor: Actor): Promise<Attention> {
+    const tenantId = scope(actor);
+    const tenants = holdsAny(actor, ['tenants']);
+    const desk = actor.originBackoffice && holdsAny(actor, ['users']);
+    const [over, syncs, connections, locked] = await Promise.all([
+      tenants ? tenantsOverUserLimit(tenantId) : null,
+      tenants ? failedSyncs(tenantId) : null,
+      tenants ? disconnectedConnections(tenantId) : null,
+      desk ? lockedAccounts() : null,
+    ]);
+    return {
+      tenantsOverUserLimit: over,
+      failedSyncs: syncs,
+      disconnectedConnections: connections,
+      lockedAccounts: locked,
+    };
+  }
+
   return guardService('attention', {
     /** Every kind the caller's permissions cover, in its scope; the others null. */
     async list(actor: Actor): Promise<Attention> {
-      const tenantId = scope(actor);
-      const tenants = holdsAny(actor, ['tenants']);
-      const desk = actor.originBackoffice && holdsAny(actor, ['users']);
-      const [over, syncs, connections, locked] = await Promise.all([
-        tenants ? tenantsOverUserLimit(tenantId) : null,
-        tenants ? failedSyncs(tenantId) : null,
-        tenants ? disconnectedConnections(tenantId) : null,
-        desk ? lockedAccounts() : null,
-      ]);
-      return {
-        tenantsOverUserLimit: over,
-        failedSyncs: syncs,
-        disconnectedConnections: connections,
-        lockedAccounts: locked,
-      };
+      const pending = reading.get(actor);
+      if (pending) return pending;
+      const answer = read(actor).finally(() => reading.delete(actor));
+      reading.set(actor, answer);
+      return answer;
     },
   });
 }

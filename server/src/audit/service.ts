@@ -249,7 +249,8 @@ export function createAuditService({
           return type;
         },
         q: () => {
-          if (q.q !== undefined && q.q !== null && q.q.length > 100)
+          // Characters as the contract's maxLength counts them (code points, not UTF-16 units).
+          if (q.q !== undefined && q.q !== null && [...q.q].length > 100)
             throw invalid('q', 'must be at most 100 characters');
           return q.q ?? undefined;
         },
