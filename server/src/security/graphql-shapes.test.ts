@@ -22,6 +22,7 @@ const NOWHERE = 2_147_483_647;
 
 /** Variables for each operation that change nothing whoever runs it. */
 const NEUTRAL: Readonly<Record<string, Record<string, unknown>>> = {
+  attention: {},
   auditRecords: { limit: 1 },
   connected: {},
   disconnected: {},
