@@ -20,6 +20,8 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['connected', () => ({}), G_SIGNED_IN],
   ['disconnected', () => ({}), G_SIGNED_IN],
   ['userInfos', () => ({}), G_SIGNED_IN],
+  // What needs attention: any signed-in user, each kind null without the permission that fixes it.
+  ['attention', () => ({}), G_SIGNED_IN],
   ['instances', () => ({ remove_ids: [] }), G_SIGNED_IN],
   ['onlineUsers', () => ({ user_id: null, instance_id: null }), G_SIGNED_IN],
   ['departments', () => ({}), G_USERS],
@@ -86,6 +88,7 @@ export const ISOLATION_TABLE: [
   ['onlineUsers', () => ({ user_id: null, instance_id: ids.bInstance }), 'OK'],
   ['instances', () => ({ remove_ids: [] }), 'OK'],
   ['departments', () => ({}), 'OK'],
+  ['attention', () => ({}), 'OK'],
   ['updateDepartment', () => ({ id: ids.bDepartment, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['connections', () => ({}), 'OK'],
   ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), 'OK'],
