@@ -165,4 +165,25 @@ describe('MenuTriggerButton, without links', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
   });
+
+  it('keeps the focus in the open menu when the item holding it leaves (the items follow the width)', async () => {
+    const wide: MenuOption[] = [
+      { id: 'block', label: 'Bloquear' },
+      { id: 'delete', label: 'Excluir' },
+    ];
+    const narrow: MenuOption[] = [{ id: 'edit', label: 'Editar' }, ...wide];
+    const Subject = ({ options }: { options: MenuOption[] }) => (
+      <MenuTriggerButton menuLabel="Ações" items={options}>
+        Ações
+      </MenuTriggerButton>
+    );
+    const { user, rerender } = renderUi(<Subject options={narrow} />);
+    await user.click(screen.getByRole('button', { name: 'Ações' }));
+    // The pointer entered "Editar", which took the focus; then the screen widened and it left the menu.
+    fireEvent.pointerEnter(screen.getByRole('menuitem', { name: 'Editar' }));
+    expect(screen.getByRole('menuitem', { name: 'Editar' })).toHaveFocus();
+    rerender(<Subject options={wide} />);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Bloquear' })).toHaveFocus();
+  });
 });

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { cx } from './class-names';
@@ -119,6 +119,13 @@ export function Menu<T extends MenuOption>({
   onAction,
 }: MenuProps<T>) {
   const typed = useRef({ text: '', at: 0 });
+  const list = useRef<HTMLDivElement>(null);
+  // An open menu keeps the focus: when the item that held it leaves (the items follow the screen's width,
+  // and the pointer focuses the item it enters), the first one takes it instead of the page's body.
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (list.current && (active === null || active === document.body)) enabledItems(list.current)[0]?.focus();
+  }, [items]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     // Keys in an open menu are the menu's, not those of what holds its button (a grid row).
@@ -165,7 +172,7 @@ export function Menu<T extends MenuOption>({
       }}
       onKeyDown={onKeyDown}
     >
-      <div role="menu" id={id} aria-label={label} className={styles.list}>
+      <div ref={list} role="menu" id={id} aria-label={label} className={styles.list}>
         {items.map((item) => {
           const common = {
             role: 'menuitem',
