@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
-import { backoffMs, type ThrottleLimits } from '../auth/attempts';
+import { retryAfter, type ThrottleLimits } from '../auth/attempts';
 import type { Database } from '../db/schema';
 
 /** How many items each kind answers at most (contracts/schema.graphql `AttentionKind`). */
@@ -134,7 +134,7 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
       tenant_name: string;
       failures: number;
       pair_max: number;
-      oldest_pair_ms: number;
+      oldest_pair_ms: number | null;
       newest_ms: number;
       now_ms: number;
     }>`
@@ -161,17 +161,18 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
         from accounts a
         join users u on u.email = a.email and u.deleted_at is null
         join tenants t on t.id = u.tenant_id and t.deleted_at is null`.execute(db);
-    const windowMs = config.loginWindowSeconds * 1000;
+    // The throttle's own rule (server/src/auth/attempts.ts retryAfter), without the address scope.
+    const none = { n: 0, oldest: null, newest: null };
     const locked = rows
       .map((r) => {
-        const untils: number[] = [];
-        if (r.pair_max >= config.loginMaxFailures && r.oldest_pair_ms !== null)
-          untils.push(Number(r.oldest_pair_ms) + windowMs);
-        const backoff = backoffMs(config, r.failures);
-        if (backoff > 0) untils.push(Number(r.newest_ms) + backoff);
-        const until = Math.max(0, ...untils);
-        const wait = until - Number(r.now_ms);
-        return { row: r, retryAfter: wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : null };
+        const now = Number(r.now_ms);
+        const pair = {
+          n: r.pair_max,
+          oldest: r.oldest_pair_ms === null ? null : Number(r.oldest_pair_ms),
+          newest: null,
+        };
+        const account = { n: r.failures, oldest: null, newest: Number(r.newest_ms) };
+        return { row: r, retryAfter: retryAfter(config, { pair, address: none, account }, now) };
       })
       .filter((l): l is { row: (typeof rows)[number]; retryAfter: number } => l.retryAfter !== null)
       .sort((a, b) => b.retryAfter - a.retryAfter || a.row.id - b.row.id);
