@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AuditChange } from '../../../src/domain/audit';
 import type { AuditLogTable, Database } from '../db/schema';
+import { likeLiteral } from '../base/like';
 
 /**
  * The audit log's reads and the retention purge's deletes (table `audit_log`, migration 0015), SQL
@@ -187,9 +188,6 @@ export interface AuditNameFilter {
   text?: string;
   id?: number;
 }
-
-/** Escapes LIKE's `%`, `_` and backslash, so the text matches itself only. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The distinct actors or targets of the records matching `filter`, each named by its newest matching

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { liveSession } from '../users/repository';
+import { likeLiteral } from '../base/like';
 
 /**
  * The support desk's reads and writes (docs/support-desk.md), SQL only; the rules are ./service.ts's.
@@ -54,14 +55,6 @@ export function supportUsers(db: Db, ids: readonly number[]): Promise<SupportUse
     ])
     .where('u.id', 'in', [...ids])
     .execute();
-}
-
-/**
- * Escapes `%`, `_` and the escape character itself, so a search for "50%" or "a_b" matches those
- * characters and nothing else (LIKE's default escape is the backslash).
- */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** How many users, in the answer's order, a search reads before it asks the trigram index instead. */

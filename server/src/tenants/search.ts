@@ -3,6 +3,7 @@ import { cnpjSearchFragment } from '../../../src/domain/cnpj';
 import type { components } from '../../../src/generated/openapi';
 import type { Database, Plan } from '../db/schema';
 import { isBroken } from '../base/broken-promises';
+import { likeLiteral } from '../base/like';
 
 /** Which tenants a search covers: one tenant (a customer tenant's staff), or every tenant (`null`, back-office staff). */
 export interface TenantSearchScope {
@@ -189,7 +190,7 @@ export async function searchTenants(
     return { ids: row.ids.map(Number), total };
   }
 
-  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = `%${likeLiteral(search)}%`;
   const fragment = cnpjSearchFragment(search);
   const branches = [
     // Name and CNPJ are searched through `search_text` (`name || ' ' || lower(cnpj)`, migrations 0007 and
@@ -268,7 +269,7 @@ export async function tenantExportIds(
   );
   let q = scopedTenants(db, scope, params);
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${likeLiteral(search)}%`;
     const fragment = cnpjSearchFragment(search);
     const byText = /\s/.test(search) ? sql<boolean>`false` : sql<boolean>`t.search_text like lower(${like})`;
     const byCnpj =

@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema';
 import { checkAll, invalid } from '../base/domain-error';
+import { likeLiteral } from '../base/like';
 
 /**
  * The users list filtered and sorted on the server (docs/lists.md, Filters and export): one tenant's live
@@ -45,9 +46,6 @@ const MAX_Q = 254;
 
 /** The largest id (contracts/openapi.yaml `Id`). */
 const MAX_ID = 2_147_483_647;
-
-/** `%`, `_` and `\` match only themselves in a LIKE pattern (`\` is PostgreSQL's default escape). */
-export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Checks what the contract's schema cannot say the same way in both protocols, every bad field at once
