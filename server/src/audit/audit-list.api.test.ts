@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AuditOperation } from '../../../src/domain/audit';
 import { ADMIN_ROLE } from '../db/catalog';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { formulaLead, parseCsv } from '../test-support/csv';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
@@ -34,15 +34,7 @@ describe.each([
       .executeTakeFirstOrThrow();
   }
 
-  /** A bearer header for a user, issued directly (this file is about reading the log, not signing in). */
-  async function bearer(email: string): Promise<{ authorization: string }> {
-    const user = await t.db
-      .selectFrom('users')
-      .select(['id', 'token_version'])
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { authorization: `Bearer ${(await t.app.tokens.issue(user.id, user.token_version)).token}` };
-  }
+  const bearer = (email: string) => issuedBearer(t, email);
 
   const url = (query: Record<string, string | number | readonly string[] | undefined>) => {
     const params = new URLSearchParams();

@@ -1,6 +1,6 @@
 import type { AuditOperation } from '../../../src/domain/audit';
 import { ADMIN_ROLE } from '../db/catalog';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestUser } from '../test-support/users';
@@ -33,14 +33,7 @@ describe.each([
       .executeTakeFirstOrThrow();
   }
 
-  async function bearer(email: string): Promise<{ authorization: string }> {
-    const user = await t.db
-      .selectFrom('users')
-      .select(['id', 'token_version'])
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { authorization: `Bearer ${(await t.app.tokens.issue(user.id, user.token_version)).token}` };
-  }
+  const bearer = (email: string) => issuedBearer(t, email);
 
   async function user(email: string, tenant: { id: number; name: string }, name: string) {
     const created = await createTestUser(t.db, { email, tenant: tenant.name, role: ADMIN_ROLE, name });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ADMIN_ROLE } from '../db/catalog';
-import { startTestApp, type TestApp } from '../test-support/app';
+import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestRole, createTestUser } from '../test-support/users';
@@ -23,15 +23,7 @@ describe.each([
   let customerAdmin: { authorization: string };
   let counter = 0;
 
-  /** A bearer header for a user, issued directly (this file is about purging, not signing in). */
-  async function bearer(email: string): Promise<{ authorization: string }> {
-    const user = await t.db
-      .selectFrom('users')
-      .select(['id', 'token_version'])
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return { authorization: `Bearer ${(await t.app.tokens.issue(user.id, user.token_version)).token}` };
-  }
+  const bearer = (email: string) => issuedBearer(t, email);
 
   const purge = (id: number, headers = admin) =>
     t.app.fastify.inject({ method: 'POST', url: '/api/tenant/purge', headers, payload: { id } });

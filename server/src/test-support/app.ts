@@ -55,14 +55,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 /**
- * A bearer header for a user, issued directly at its current token version: for tests about what a
- * signed-in user may do, not about signing in (no throttle, no argon2).
+ * A bearer header for a user (by id, or by e-mail), issued directly at its current token version: for
+ * tests about what a signed-in user may do, not about signing in (no throttle, no argon2).
  */
-export async function issuedBearer(t: TestApp, userId: number): Promise<{ authorization: string }> {
-  const { token_version } = await t.db
+export async function issuedBearer(t: TestApp, user: number | string): Promise<{ authorization: string }> {
+  const { id, token_version } = await t.db
     .selectFrom('users')
-    .select('token_version')
-    .where('id', '=', userId)
+    .select(['id', 'token_version'])
+    .where(typeof user === 'number' ? 'id' : 'email', '=', user)
     .executeTakeFirstOrThrow();
-  return { authorization: `Bearer ${(await t.app.tokens.issue(userId, token_version)).token}` };
+  return { authorization: `Bearer ${(await t.app.tokens.issue(id, token_version)).token}` };
 }
