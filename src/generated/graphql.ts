@@ -65,6 +65,17 @@ export type AttentionQuery = { attention: { tenantsOverUserLimit: { total: numbe
 
 export type AttentionKindFragment = { total: number, items: Array<{ id: number, name: string, tenantName: string, instanceName: string | null, count: number | null, limit: number | null, retryAfter: number | null }> };
 
+export type AuditNamesQueryVariables = Exact<{
+  of: string;
+  targetType?: string | null | undefined;
+  q?: string | null | undefined;
+  id?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type AuditNamesQuery = { auditNames: Array<{ id: number, name: string | null, email: string | null, tenant_name: string | null }> };
+
 export type AuditRecordsQueryVariables = Exact<{
   from?: string | null | undefined;
   to?: string | null | undefined;
@@ -458,6 +469,16 @@ export const AttentionDocument = new TypedDocumentString(`
     retryAfter
   }
 }`) as unknown as TypedDocumentString<AttentionQuery, AttentionQueryVariables>;
+export const AuditNamesDocument = new TypedDocumentString(`
+    query auditNames($of: String!, $targetType: String, $q: String, $id: Int, $limit: Int) {
+  auditNames(of: $of, targetType: $targetType, q: $q, id: $id, limit: $limit) {
+    id
+    name
+    email
+    tenant_name
+  }
+}
+    `) as unknown as TypedDocumentString<AuditNamesQuery, AuditNamesQueryVariables>;
 export const AuditRecordsDocument = new TypedDocumentString(`
     query auditRecords($from: String, $to: String, $actorId: Int, $tenantId: Int, $operation: [String!], $targetType: String, $targetId: Int, $after: String, $limit: Int) {
   auditRecords(

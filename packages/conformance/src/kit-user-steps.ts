@@ -353,6 +353,7 @@ async function graphqlOperationsHere(c: ConformanceClient, run: RunContext, role
     check('updateDepartment', 'graphql', 0, ['not exercised: createDepartment created nothing']);
   await graphql('connections', {});
   await graphql('auditRecords', { limit: 5 });
+  await graphql('auditNames', { of: 'actor', limit: 5 });
   await graphql('attention', {});
   const connection = asRecord(
     (await graphql('createConnection', { instance_id: instanceIds[0] ?? 0, name: `Conformance ${stamp} gql` }))

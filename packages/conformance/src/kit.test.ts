@@ -47,6 +47,7 @@ describe('the contract validators', () => {
     expect(isExtension('roleCreate')).toBe(true);
     expect(isExtension('userCreate')).toBe(false);
     expect(isExtension('auditRecords')).toBe(true);
+    expect(isExtension('auditNames')).toBe(true);
     expect(isExtension('attention')).toBe(true);
     expect(isExtension('users')).toBe(false);
   });

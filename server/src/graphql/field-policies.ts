@@ -25,6 +25,7 @@ export const FIELD_OPERATIONS: {
     departments: 'departments.list',
     connections: 'instances.connections',
     auditRecords: 'audit.list',
+    auditNames: 'audit.names',
     attention: 'attention.list',
   },
   mutation: {

@@ -168,6 +168,11 @@ export function createResolvers({ services }: GraphqlDeps): { Query: QueryResolv
       return audit.list(signedIn(ctx), args);
     },
 
+    /** The same service, scope and refusals as REST `GET /api/audit/names` (its answer's `data`). */
+    async auditNames(_parent, args, ctx) {
+      return (await audit.names(signedIn(ctx), args)).data;
+    },
+
     /** What needs attention now (docs/panel.md, Home): the service decides each kind and the scope. */
     async attention(_parent, _args, ctx) {
       return attention.list(signedIn(ctx));

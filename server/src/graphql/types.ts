@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {
   AttentionQuery,
+  AuditNamesQuery,
   AuditRecordsQuery,
   ConnectionsQuery,
   DepartmentsQuery,
@@ -41,6 +42,7 @@ export type GqlTokenPayload = RefreshTokenMutation['refreshToken'];
 export type GqlLogInPayload = LogInMutation['logIn'];
 export type GqlUserSettings = UpdateUserSettingsMutation['updateUserSettings'];
 export type GqlAuditPage = AuditRecordsQuery['auditRecords'];
+export type GqlAuditName = AuditNamesQuery['auditNames'][number];
 export type GqlAttention = AttentionQuery['attention'];
 export type GqlUserPage = Omit<UsersPageQuery['usersPage'], 'data'> & { data: GqlUser[] };
 
@@ -101,6 +103,13 @@ export interface QueryArgs {
     after?: string | null;
     limit?: number | null;
   };
+  auditNames: {
+    of: string;
+    targetType?: string | null;
+    q?: string | null;
+    id?: number | null;
+    limit?: number | null;
+  };
   attention: NoArgs;
 }
 
@@ -115,6 +124,7 @@ export interface QueryResults {
   departments: GqlDepartment[];
   connections: GqlConnection[];
   auditRecords: GqlAuditPage;
+  auditNames: GqlAuditName[];
   attention: GqlAttention;
 }
 

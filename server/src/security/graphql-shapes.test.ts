@@ -24,6 +24,7 @@ const NOWHERE = 2_147_483_647;
 const NEUTRAL: Readonly<Record<string, Record<string, unknown>>> = {
   attention: {},
   auditRecords: { limit: 1 },
+  auditNames: { of: 'actor', limit: 1 },
   connected: {},
   disconnected: {},
   connections: {},

@@ -30,6 +30,7 @@ const NEEDS_A_ROUTE = new Set([
   'createConnection',
   'updateConnection',
   'auditRecords',
+  'auditNames',
 ]);
 
 type Who = 'no token' | 'bad token' | 'other tenant' | 'no route';

@@ -44,6 +44,7 @@ export const DOCUMENTED: Record<string, string[]> = {
   createConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
   updateConnection: ['BAD_USER_INPUT', 'NOT_FOUND'],
   auditRecords: ['BAD_USER_INPUT'],
+  auditNames: ['BAD_USER_INPUT'],
   usersPage: ['BAD_USER_INPUT'],
 };
 // Every change that takes a `version` (contracts/schema.graphql, "no lost update") documents STALE: the

@@ -29,6 +29,7 @@ export const GRAPHQL_TABLE: [string, () => Record<string, unknown> | Promise<Rec
   ['updateDepartment', () => ({ id: ids.bDepartment, name: 'Departamento Secreto B', activated: true }), G_USERS],
   ['connections', () => ({}), G_TENANTS],
   ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), G_AUDIT],
+  ['auditNames', () => ({ of: 'actor', limit: 50 }), G_AUDIT],
   [
     'createConnection',
     () => ({ instance_id: ids.bInstance, name: `Matrix GraphQL ${Date.now().toString(36)}${m.counter++}` }),
@@ -92,6 +93,8 @@ export const ISOLATION_TABLE: [
   ['updateDepartment', () => ({ id: ids.bDepartment, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['connections', () => ({}), 'OK'],
   ['auditRecords', () => ({ tenantId: ids.b, limit: 200, operation: AUDIT_LEAK_OPERATIONS }), 'OK'],
+  ['auditNames', () => ({ of: 'actor', limit: 50 }), 'OK'],
+  ['auditNames', () => ({ of: 'target', targetType: 'user', limit: 50 }), 'OK'],
   ['createConnection', () => ({ instance_id: ids.bInstance, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   ['updateConnection', () => ({ id: ids.bConnection, name: 'pwned-AtoB' }), 'NOT_FOUND'],
   // With a version (docs/lists.md, Versions), B's record is as unknown: no STALE tells its version.
