@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import lighthouse from 'lighthouse';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import type { Result } from 'lighthouse';
 import { ARGS, CHROMIUM } from './page-load-browser';
 
 export interface LighthouseFigures {
@@ -12,14 +13,36 @@ export interface LighthouseFigures {
 }
 
 /**
- * One Lighthouse run (default config: mobile, simulated throttling, performance only) in a new
- * Chromium with an empty profile; `storage` is put into the origin's localStorage first, from a
- * same-origin JSON response so nothing of the app is loaded or cached before Lighthouse's visit.
+ * What the origin's localStorage holds before Lighthouse's visit; with `signIn`, the panel's sign-in
+ * form is then filled and sent in the same profile, so the session the panel stores is there too.
  */
-export async function lighthouseRun(
+export interface LighthouseStorage {
+  origin: string;
+  entries: Record<string, string>;
+  signIn?: { email: string; password: string };
+}
+
+export interface LighthouseAccessibility {
+  /** The accessibility category's score, 0–100. */
+  score: number;
+  /** Every scored audit that did not pass: `id: title (n elements: selector, …)`. */
+  failing: string[];
+  /** Lighthouse's own version, from its report. */
+  version: string;
+}
+
+/**
+ * One Lighthouse run (default config: mobile, simulated throttling) of the given categories in a new
+ * Chromium with an empty profile; `storage` is put into the origin's localStorage first, from a
+ * same-origin JSON response so nothing of the app is loaded or cached before Lighthouse's visit
+ * (unless it signs in, which loads the app once).
+ */
+async function lighthouseResult(
   url: string,
-  storage?: { origin: string; entries: Record<string, string> },
-): Promise<LighthouseFigures> {
+  categories: string[],
+  storage: LighthouseStorage | undefined,
+  desktop = false,
+): Promise<Result> {
   const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
   const child = spawn(
     CHROMIUM,
@@ -52,23 +75,33 @@ export async function lighthouseRun(
       await page.evaluate((entries) => {
         for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
       }, storage.entries);
+      if (storage.signIn) {
+        await page.goto(`${storage.origin}/backoffice/login`);
+        await page.fill('input[name="email"]', storage.signIn.email);
+        await page.fill('input[name="password"]', storage.signIn.password);
+        await page.click('button[type=submit]');
+        await page.waitForURL((u) => !u.pathname.endsWith('/login'), { timeout: 30_000 });
+        // The session is in localStorage once the panel has left the sign-in page.
+        await page.waitForFunction(() => localStorage.getItem('accessToken') !== null);
+      }
       await page.close();
       await browser.close(); // a browser connected over CDP is only disconnected
     }
-    const result = await lighthouse(url, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-      disableStorageReset: Boolean(storage),
-    });
+    const result = await lighthouse(
+      url,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: categories,
+        disableStorageReset: Boolean(storage),
+      },
+      desktop ? desktopConfig : undefined,
+    );
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
     if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
-    return {
-      performance: (lhr.categories.performance?.score ?? Number.NaN) * 100,
-      interactiveMs: lhr.audits.interactive?.numericValue ?? Number.NaN,
-    };
+    return lhr;
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -78,6 +111,44 @@ export async function lighthouseRun(
     // Chromium's helpers may still be writing the profile for a moment after the browser exits.
     rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
+}
+
+/** Lighthouse's performance category: the score and time to interactive. */
+export async function lighthouseRun(url: string, storage?: LighthouseStorage): Promise<LighthouseFigures> {
+  const lhr = await lighthouseResult(url, ['performance'], storage);
+  return {
+    performance: (lhr.categories.performance?.score ?? Number.NaN) * 100,
+    interactiveMs: lhr.audits.interactive?.numericValue ?? Number.NaN,
+  };
+}
+
+/**
+ * Lighthouse's accessibility category (axe-core; its mobile profile, 412 px wide, or with `desktop` its
+ * desktop one, 1350 px): the score and the scored audits that failed, with the first elements each
+ * names, so a miss says what to fix.
+ * `expectPath` guards against measuring the wrong page: the final URL's path must be it (a signed-out
+ * visitor is sent to the sign-in page, which would score on its own).
+ */
+export async function lighthouseAccessibility(
+  url: string,
+  expectPath: string,
+  storage?: LighthouseStorage,
+  desktop = false,
+): Promise<LighthouseAccessibility> {
+  const lhr = await lighthouseResult(url, ['accessibility'], storage, desktop);
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  if (finalPath !== expectPath) throw new Error(`${url} ended on ${finalPath}, not ${expectPath}`);
+  const failing: string[] = [];
+  for (const ref of lhr.categories.accessibility?.auditRefs ?? []) {
+    const audit = lhr.audits[ref.id];
+    if (!audit || ref.weight === 0 || audit.score === null || audit.score >= 1) continue;
+    const details = audit.details as { items?: { node?: { selector?: string } }[] } | undefined;
+    const nodes = (details?.items ?? []).map((item) => item.node?.selector).filter(Boolean);
+    failing.push(
+      `${audit.id}: ${audit.title}${nodes.length ? ` (${nodes.length}: ${nodes.slice(0, 3).join(', ')})` : ''}`,
+    );
+  }
+  return { score: (lhr.categories.accessibility?.score ?? Number.NaN) * 100, failing, version: lhr.lighthouseVersion };
 }
 
 export function chromiumVersion(): string {

@@ -3,12 +3,14 @@
  * table per suite and every budget check, writes `dist/bench/results-<mode>.json`, and exits 1 when a
  * budget is missed, naming it. Ends with `N passed, N failed` (one per budget check) for `.ci/run`.
  *
- * Options: `--quick`; `--only bundle,api,graphql,scale,support,lists,sockets,live,page` (comma-separated); `--no-build` (reuse
+ * Options: `--quick`; `--only bundle,api,graphql,scale,support,lists,sockets,live,page,a11y` (comma-separated); `--no-build` (reuse
  * dist/ for the bundle and page suites, and the peers' dist/); `--help`. The page suite (with its peers
- * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse).
+ * and Lighthouse) runs in the full bench only, or with `--only page` (with `--quick`: 3 runs, no Lighthouse);
+ * so does the a11y suite (Lighthouse accessibility), also `npm run bench:a11y`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
+import { a11yBench, type A11yBudgets } from './a11y';
 import { apiBench } from './api';
 import { graphqlLimitsBench } from './graphql-limits';
 import { liveBench } from './live';
@@ -25,7 +27,7 @@ const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(`npm run bench [-- options]    npm run bench:quick
   --quick              smaller suites (CI); the page suite is left out unless named in --only
-  --only a,b           only these suites: bundle, api, graphql, scale, support, lists, sockets, live, page
+  --only a,b           only these suites: bundle, api, graphql, scale, support, lists, sockets, live, page, a11y
   --no-build           reuse dist/ (and bench/peers/*/dist) instead of building`);
   process.exit(0);
 }
@@ -43,6 +45,7 @@ const budgets = JSON.parse(readFileSync(new URL('./budgets.json', import.meta.ur
   sockets: { connections: number; broadcastP99Ms: number };
   live: { auditRowShownMs: number; permissionsAppliedMs: number };
   graphql: { chainRefusalP95Ms: number };
+  a11y: A11yBudgets;
 };
 
 /** Quick mode: one PostgreSQL cluster and one seeded server for the api, graphql, scale, sockets and live suites. */
@@ -101,6 +104,11 @@ const suites: Suite[] = [
     quick: false,
     run: () =>
       pageLoadBench({ budgets: budgets.pageLoad, build: build && !ran.has('bundle'), buildPeers: build, quick }),
+  },
+  {
+    name: 'a11y',
+    quick: false,
+    run: () => a11yBench({ budgets: budgets.a11y, build: build && !ran.has('bundle') && !ran.has('page') }),
   },
 ];
 const ran = new Set<string>();

@@ -87,6 +87,30 @@ export function vocabularyProblems(messages: unknown, glossary: { word: string; 
   return problems;
 }
 
+/** Words after a count that do not change with it: prepositions and units ("3 de 10", "5 min", "2 more"). */
+const INVARIANT_AFTER_COUNT = new Set(['de', 'com', 'min', 'of', 'failed', 'more']);
+
+/** A plural form's suffix (i18next's `_one`, `_other`, …). */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * Texts that put `{{count}}` before a word that agrees with it ("{{count}} registros") without being
+ * a plural form: the word is then wrong for one of the counts. A figure after a colon or in
+ * parentheses ("Filtros ({{count}})") needs no forms.
+ */
+export function countProblems(messages: unknown): string[] {
+  const problems: string[] = [];
+  for (const [key, text] of texts(messages)) {
+    if (PLURAL_SUFFIX.test(key)) continue;
+    for (const match of text.matchAll(/\{\{\s*count\s*\}\}\s+(\p{L}+)/gu)) {
+      const word = match[1] ?? '';
+      if (!INVARIANT_AFTER_COUNT.has(word.toLowerCase()))
+        problems.push(`${key}: "${text}" puts {{count}} before "${word}" without _one/_other forms`);
+    }
+  }
+  return problems;
+}
+
 const glossary = readGlossary(readFileSync(resolve(import.meta.dirname, '../../docs/product.md'), 'utf8'));
 
 describe('one vocabulary (docs/product.md, Glossary)', () => {
@@ -136,6 +160,37 @@ describe('one vocabulary (docs/product.md, Glossary)', () => {
 });
 
 describe('plural forms', () => {
+  it('no locale puts a count before a word that agrees with it without plural forms', () => {
+    for (const [locale, messages] of Object.entries(locales))
+      expect([locale, countProblems(messages)]).toEqual([locale, []]);
+  });
+
+  it('the count check catches a count with a noun and passes figures, prepositions and plural forms', () => {
+    const slips = {
+      a: { noun: '{{count}} registros novos', first: 'Mostrando as {{count}} primeiras' },
+      b: { colon: 'Entregas geradas: {{count}}', parens: 'Filtros ({{count}})', of: '{{count}} de {{limit}}' },
+      c: { rows_one: '{{count}} linha', rows_other: '{{count}} linhas', unit: 'Liberada em {{count}} min' },
+    };
+    expect(countProblems(slips).map((p) => p.split(':')[0])).toEqual(['a.noun', 'a.first']);
+  });
+
+  it('counts that were plain numbers before read with count: one and other', () => {
+    const i18n = createI18n();
+    const en = createI18n('en');
+    const sync = (count: number) => ({ count, name: 'Loja', messages: String(count) });
+    expect(i18n.t('instances.live.done', sync(1))).toBe('Sincronização de Loja concluída: 1 mensagem.');
+    expect(i18n.t('instances.live.done', sync(2))).toBe('Sincronização de Loja concluída: 2 mensagens.');
+    expect(en.t('instances.live.done', sync(1))).toBe('Sync of Loja finished: 1 message.');
+    expect(i18n.t('webhooks.generator.progress', { count: 1, done: 0, total: 1 })).toBe('0 de 1 tipo');
+    expect(en.t('webhooks.generator.progress', { count: 3, done: 2, total: 3 })).toBe('2 of 3 types');
+    const partial = (count: number, total: number) => ({ count, failed: count, total });
+    expect(i18n.t('features.editor.outcome.partial', partial(1, 3))).toMatch(/^1 de 3 não foi salva;/);
+    expect(i18n.t('features.editor.outcome.partial', partial(2, 3))).toMatch(/^2 de 3 não foram salvas;/);
+    expect(en.t('features.editor.outcome.partial', partial(1, 3))).toMatch(/^1 of 3 was not saved;/);
+    expect(i18n.t('selection.selectMatching', { count: 1, n: '1' })).toBe('Selecionar o 1 correspondente');
+    expect(en.t('selection.selectMatching', { count: 1200, n: '1,200' })).toBe('Select all 1,200 matching');
+  });
+
   it('every _one key has its _other, in every locale', () => {
     for (const [locale, messages] of Object.entries(locales)) {
       const keys = new Set(flatten(messages).keys());

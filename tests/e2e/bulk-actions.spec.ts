@@ -37,7 +37,7 @@ const chatbotOn = async (api: Api, prefix: string) =>
 async function selectAllMatching(page: Page) {
   await page.getByRole('checkbox', { name: t('ui.table.selectAll') }).check();
   await expect(page.getByText(t('selection.count', { n: '4' }))).toBeVisible();
-  await page.getByRole('button', { name: t('selection.selectMatching', { n: '30' }) }).click();
+  await page.getByRole('button', { name: t('selection.selectMatching', { count: 30, n: '30' }) }).click();
   await expect(page.getByText(t('selection.allMatching', { n: '30' }))).toBeVisible();
 }
 

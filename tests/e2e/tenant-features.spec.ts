@@ -43,7 +43,7 @@ test.describe('tenant features', () => {
     });
     await dialog.getByRole('button', { name: t('features.save'), exact: true }).click();
     await expect(
-      dialog.getByText(t('features.editor.outcome.partial', { failed: 1, total: flips.length })),
+      dialog.getByText(t('features.editor.outcome.partial', { count: 1, failed: 1, total: flips.length })),
     ).toBeVisible();
     await expect(
       dialog.getByText(new RegExp(escapeRegExp(t('features.editor.failed', { reason: '§' })).replace('§', '.+'))),

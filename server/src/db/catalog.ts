@@ -8,16 +8,18 @@ export { ADMIN_ROLE, PERMISSION_ROUTES, type PermissionRoute };
 export type PermissionCategory = 'gestao' | 'dashboard' | 'relatorios';
 
 /**
- * One permission per checked route, with its pt-BR label and role-editor group. Typed by the route
- * table, so adding a checked route to `src/domain/paths.ts` fails the build until it is labelled here.
+ * One permission per checked route, with its pt-BR label (in the glossary's words, docs/product.md)
+ * and role-editor group. Typed by the route table, so adding a checked route to `src/domain/paths.ts`
+ * fails the build until it is labelled here. A label changed here reaches databases seeded before only
+ * through a migration (server/src/db/migrations/0026-permission-names.ts): `ensureRbac` leaves existing rows alone.
  */
 export const PERMISSION_CATALOG: Readonly<
   Record<PermissionRoute, { displayName: string; category: PermissionCategory }>
 > = {
   users: { displayName: 'Usuários', category: 'gestao' },
   tenants: { displayName: 'Empresas', category: 'gestao' },
-  'roles-list': { displayName: 'Perfis: listar', category: 'gestao' },
-  'roles-edit': { displayName: 'Perfis: editar permissões', category: 'gestao' },
+  'roles-list': { displayName: 'Funções: listar', category: 'gestao' },
+  'roles-edit': { displayName: 'Funções: editar permissões', category: 'gestao' },
   audit: { displayName: 'Auditoria', category: 'gestao' },
   'dashboard-analytics': { displayName: 'Painel analítico', category: 'dashboard' },
   'dashboard-control-panel': { displayName: 'Painel de controle', category: 'dashboard' },

@@ -24,6 +24,7 @@ import * as auditBatches from './migrations/0022-audit-batches';
 import * as recordVersions from './migrations/0023-record-versions';
 import * as auditUndo from './migrations/0024-audit-undo';
 import * as savedViews from './migrations/0025-saved-views';
+import * as permissionNames from './migrations/0026-permission-names';
 import type { Database } from './schema';
 
 /**
@@ -56,6 +57,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0023-record-versions': recordVersions,
   '0024-audit-undo': auditUndo,
   '0025-saved-views': savedViews,
+  '0026-permission-names': permissionNames,
 };
 
 const provider: MigrationProvider = {

@@ -73,9 +73,9 @@ describe('the selection column and bar', () => {
     await user.click(screen.getByRole('button', { name: 'run' }));
     expect(ran).toEqual({ mode: 'ids', ids: new Set([1, 4, 5, 6]) });
 
-    await user.click(screen.getByRole('button', { name: text(ptBR.selection.selectMatching, 9) }));
+    await user.click(screen.getByRole('button', { name: text(ptBR.selection.selectMatching_other, 9) }));
     expect(live?.textContent).toBe(text(ptBR.selection.allMatching, 9));
-    expect(screen.queryByRole('button', { name: text(ptBR.selection.selectMatching, 9) })).toBeNull();
+    expect(screen.queryByRole('button', { name: text(ptBR.selection.selectMatching_other, 9) })).toBeNull();
     for (const box of screen.getAllByRole('checkbox')) expect(box).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'run' }));
     expect(ran).toEqual({ mode: 'matching' });

@@ -37,7 +37,7 @@ export function SelectionBar({ count, total, allMatching, onSelectMatching, onCl
         <>
           {!allMatching && total > count ? (
             <Button variant="secondary" size="sm" onPress={onSelectMatching}>
-              {t('selection.selectMatching', { n: number.format(total) })}
+              {t('selection.selectMatching', { count: total, n: number.format(total) })}
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" onPress={onClear}>

@@ -80,11 +80,13 @@ export function RunProgress({
         label={t(outcome === null ? texts.running : texts.finished)}
         value={progress.done}
         maxValue={progress.total}
-        valueLabel={t(texts.progress, { done: progress.done, total: progress.total })}
+        valueLabel={t(texts.progress, { count: progress.total, done: progress.done, total: progress.total })}
         tone={tone}
       />
       <p className={styles.muted} role="status">
-        {outcome === null ? null : t(texts.outcome[outcome], { failed: progress.failed, total: progress.total })}
+        {outcome === null
+          ? null
+          : t(texts.outcome[outcome], { count: progress.failed, failed: progress.failed, total: progress.total })}
       </p>
     </div>
   );

@@ -88,7 +88,7 @@ describe('TenantPanel: features', () => {
 
     await waitFor(() =>
       expect(within(dialog).getByRole('status')).toHaveTextContent(
-        '1 de 3 não foram salvas; as alterações continuam aqui para tentar de novo.',
+        '1 de 3 não foi salva; as alterações continuam aqui para tentar de novo.',
       ),
     );
     expect(progress).toHaveAttribute('aria-valuetext', '3 de 3');

@@ -40,6 +40,7 @@ function SyncAnnouncer({ actor }: { actor: InstancesActor }) {
   const said = useSelector(actor, (s) => s.context.announcement);
   const text = said
     ? t(said.key, {
+        count: said.params.messages,
         name: said.params.name,
         progress: formatNumber(said.params.progress, i18n.language),
         messages: formatNumber(said.params.messages, i18n.language),
