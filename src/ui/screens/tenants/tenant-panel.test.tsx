@@ -230,7 +230,7 @@ describe('TenantPanel: webhooks and analytics', () => {
 
     const results = await within(dialog).findByRole('list', { name: 'Resultado por tipo' });
     await waitFor(() =>
-      expect(within(dialog).getByRole('status')).toHaveTextContent('1 de 2 tipos falharam; tente de novo só esses.'),
+      expect(within(dialog).getByRole('status')).toHaveTextContent('1 de 2 tipos falhou; tente de novo só esse.'),
     );
     expect(
       within(results)
