@@ -153,7 +153,7 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
       )
       select u.id, u.name, t.name as tenant_name, a.failures,
              (select max(p.n) from pairs p where p.email = a.email)::int as pair_max,
-             (extract(epoch from (select min(p.oldest) from pairs p
+             (extract(epoch from (select max(p.oldest) from pairs p
                                    where p.email = a.email and p.n >= ${config.loginMaxFailures})) * 1000)::float8
                as oldest_pair_ms,
              (extract(epoch from a.newest) * 1000)::float8 as newest_ms,
@@ -161,7 +161,9 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
         from accounts a
         join users u on u.email = a.email and u.deleted_at is null
         join tenants t on t.id = u.tenant_id and t.deleted_at is null`.execute(db);
-    // The throttle's own rule (server/src/auth/attempts.ts retryAfter), without the address scope.
+    // The throttle's own rule (server/src/auth/attempts.ts retryAfter), without the address scope. Of the
+    // addresses at the pair limit, the one whose oldest failure is newest refuses longest: its wait, as the
+    // support desk's person page shows it (server/src/support/service.ts, the longest of its addresses).
     const none = { n: 0, oldest: null, newest: null };
     const locked = rows
       .map((r) => {
