@@ -26,7 +26,10 @@ import { createTestRole, createTestUser, TEST_PASSWORD, type TestUser } from '..
  *   see: the service now refuses it as bad input on `q`;
  * - locked accounts showed the shortest wait of the addresses at the per-pair limit, where the throttle
  *   refuses the fresh one for almost the whole window and the support desk's person page (the item's
- *   link) says so: the longest now, and the order follows it.
+ *   link) says so: the longest now, and the order follows it;
+ * - locked accounts listed, to staff holding `users` but not administrador, people the desk then refused
+ *   them (an administrador, a user holding a permission they lack, their own account): now only those
+ *   whose person page opens for the caller.
  *
  * And what held, kept as tests: a customer's names never hold another tenant's people or staff (LIKE
  * metacharacters, ids), NUL refused with 400, bad parameters 400 with the contract's shape, deleted,
@@ -549,28 +552,30 @@ describe.each([
     expect(new Set(burst.map((r) => JSON.stringify(r.body))).size).toBe(1);
   });
 
+  // The app's own limits (its config as the test app loads it).
+  const { loginWindowSeconds: window, loginMaxFailures: max } = loadConfig({});
+
+  /** `n` counted failures of `email` from `address`, `secondsAgo` ago. */
+  async function failures(email: string, n: number, address: string, secondsAgo: number) {
+    const at = new Date(Date.now() - secondsAgo * 1000);
+    await t.db
+      .insertInto('login_attempts')
+      .values(
+        Array.from({ length: n }, () => ({
+          email,
+          ip: null,
+          remote_address: address,
+          address_key: address,
+          user_id: null,
+          success: false,
+          reason: 'wrong_password' as const,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+
   it('locked accounts: the wait is the longest of the locked addresses, as the support desk and the throttle say', async () => {
-    // The app's own limits (its config as the test app loads it).
-    const { loginWindowSeconds: window, loginMaxFailures: max } = loadConfig({});
-    /** `n` counted failures of `email` from `address`, `secondsAgo` ago. */
-    async function failures(email: string, n: number, address: string, secondsAgo: number) {
-      const at = new Date(Date.now() - secondsAgo * 1000);
-      await t.db
-        .insertInto('login_attempts')
-        .values(
-          Array.from({ length: n }, () => ({
-            email,
-            ip: null,
-            remote_address: address,
-            address_key: address,
-            user_id: null,
-            success: false,
-            reason: 'wrong_password' as const,
-            created_at: at,
-          })),
-        )
-        .execute();
-    }
     // Two addresses at the per-pair limit: one whose failures leave the window in a minute, one fresh.
     const two = await createTestUser(t.db, { email: `duas-${tag}@painel.local`, tenant: a.name, name: 'Duas Portas' });
     await failures(two.email, max, '198.51.100.1', window - 60);
@@ -601,5 +606,68 @@ describe.each([
     });
     expect(signIn.statusCode).toBe(429);
     expect(Math.abs(Number(signIn.headers['retry-after']) - wait)).toBeLessThanOrEqual(2);
+  });
+  it("locked accounts: only those the caller may act on, as the support desk's person page lets it", async () => {
+    // A member of staff holding `users` but not administrador: the desk refuses it an administrador, a user
+    // holding a permission it lacks, and its own account (docs/security.md, Who may do what).
+    await createTestRole(t.db, `painel-suporte-${tag}`, ['users']);
+    await createTestRole(t.db, `painel-relatorios-${tag}`, ['users', 'audit']);
+    const desk = await createTestUser(t.db, {
+      email: `suporte-${tag}@painel.local`,
+      tenant: 'backoffice',
+      role: `painel-suporte-${tag}`,
+      name: 'Suporte Limitado',
+    });
+    const deskBearer = await issuedBearer(t, desk.id);
+    const people = {
+      admin: await createTestUser(t.db, {
+        email: `tranc-adm-${tag}@painel.local`,
+        tenant: a.name,
+        role: ADMIN_ROLE,
+        name: 'Trancado Administrador',
+      }),
+      more: await createTestUser(t.db, {
+        email: `tranc-mais-${tag}@painel.local`,
+        tenant: a.name,
+        role: `painel-relatorios-${tag}`,
+        name: 'Trancado Auditoria',
+      }),
+      peer: await createTestUser(t.db, {
+        email: `tranc-par-${tag}@painel.local`,
+        tenant: b.name,
+        role: `painel-suporte-${tag}`,
+        name: 'Trancado Par',
+      }),
+      none: await createTestUser(t.db, {
+        email: `tranc-nada-${tag}@painel.local`,
+        tenant: b.name,
+        role: `painel-nada-${tag}`,
+        name: 'Trancado Nada',
+      }),
+      own: desk,
+    };
+    for (const person of Object.values(people)) await failures(person.email, max, '198.51.100.20', 30);
+
+    const lockedFor = async (bearer: Bearer) => {
+      const got = await graphql(bearer, { query: `{ attention { lockedAccounts ${FULL} } }` });
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      const kind = (got.body as { data: { attention: { lockedAccounts: { total: number; items: { id: number }[] } } } })
+        .data.attention.lockedAccounts;
+      return { total: kind.total, ids: kind.items.map((i) => i.id) };
+    };
+    const mine = Object.values(people).map((p) => p.id);
+    // The administrador of staff acts on every one of them but itself (it is not locked).
+    const all = await lockedFor(staff);
+    for (const id of mine) expect(all.ids, String(id)).toContain(id);
+    // The limited desk: exactly those whose person page opens for it.
+    const limited = await lockedFor(deskBearer);
+    for (const [who, person] of Object.entries(people)) {
+      const page = await kit.send('GET', `/api/support/users/${person.id}`, deskBearer);
+      expect([200, 403, 409], who).toContain(page.status);
+      expect(limited.ids.includes(person.id), `${who}: person page ${page.status}`).toBe(page.status === 200);
+    }
+    expect(limited.ids.filter((id) => mine.includes(id)).sort()).toEqual([people.peer.id, people.none.id].sort());
+    // And the total counts only those.
+    expect(limited.total).toBeLessThan(all.total);
   });
 });
