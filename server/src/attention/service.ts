@@ -2,8 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
+import { actOnRefusal } from '../../../src/domain/escalation';
 import { retryAfter, type ThrottleLimits } from '../auth/attempts';
+import { ADMIN_ROLE } from '../db/catalog';
 import type { Database } from '../db/schema';
+import { roleGrant } from '../users/repository';
 
 /** How many items each kind answers at most (contracts/schema.graphql `AttentionKind`). */
 export const ATTENTION_ITEMS = 10;
@@ -124,13 +127,16 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
    * failures counted in the window from one address at the per-pair limit (refused until the oldest
    * leaves the window, so now), or across addresses past the per-account ceiling with its back-off not
    * yet over. An address's own limit (every e-mail from it) locks an address, not an account: not here.
-   * Read through the counted failures of the window only (login_attempts_account_counted_idx).
+   * Read through the counted failures of the window only (login_attempts_account_counted_idx). Only
+   * those `actor` may act on, as the desk that lifts a throttle decides (server/src/support/service.ts
+   * `mayActOn`: every permission the person holds, an administrador only by one, never its own account).
    */
-  async function lockedAccounts(): Promise<AttentionKind> {
+  async function lockedAccounts(actor: Actor): Promise<AttentionKind> {
     const least = Math.min(config.loginMaxFailures, config.loginMaxFailuresPerAccount);
     const { rows } = await sql<{
       id: number;
       name: string;
+      role_id: number;
       tenant_name: string;
       failures: number;
       pair_max: number;
@@ -151,9 +157,9 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
         select email, count(*)::int as failures, max(created_at) as newest from counted
          group by email having count(*) >= ${least}
       )
-      select u.id, u.name, t.name as tenant_name, a.failures,
+      select u.id, u.name, u.role_id, t.name as tenant_name, a.failures,
              (select max(p.n) from pairs p where p.email = a.email)::int as pair_max,
-             (extract(epoch from (select min(p.oldest) from pairs p
+             (extract(epoch from (select max(p.oldest) from pairs p
                                    where p.email = a.email and p.n >= ${config.loginMaxFailures})) * 1000)::float8
                as oldest_pair_ms,
              (extract(epoch from a.newest) * 1000)::float8 as newest_ms,
@@ -161,7 +167,9 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
         from accounts a
         join users u on u.email = a.email and u.deleted_at is null
         join tenants t on t.id = u.tenant_id and t.deleted_at is null`.execute(db);
-    // The throttle's own rule (server/src/auth/attempts.ts retryAfter), without the address scope.
+    // The throttle's own rule (server/src/auth/attempts.ts retryAfter), without the address scope. Of the
+    // addresses at the pair limit, the one whose oldest failure is newest refuses longest: its wait, as the
+    // support desk's person page shows it (server/src/support/service.ts, the longest of its addresses).
     const none = { n: 0, oldest: null, newest: null };
     const locked = rows
       .map((r) => {
@@ -175,10 +183,23 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
         return { row: r, retryAfter: retryAfter(config, { pair, address: none, account }, now) };
       })
       .filter((l): l is { row: (typeof rows)[number]; retryAfter: number } => l.retryAfter !== null)
+      .filter((l) => l.row.id !== actor.userId)
       .sort((a, b) => b.retryAfter - a.retryAfter || a.row.id - b.row.id);
+    // An administrador acts on anyone; anyone else as the desk decides, each locked person's role read
+    // once as the desk reads it (users/repository.ts roleGrant).
+    const roleIds = actor.role === ADMIN_ROLE ? [] : [...new Set(locked.map(({ row }) => row.role_id))];
+    const grants = new Map(await Promise.all(roleIds.map(async (id) => [id, await roleGrant(db, id)] as const)));
+    const subject = { role: actor.role, routes: actor.permissions, userId: actor.userId, roleId: actor.roleId };
+    const fixable =
+      actor.role === ADMIN_ROLE
+        ? locked
+        : locked.filter(({ row }) => {
+            const role = grants.get(row.role_id);
+            return role !== undefined && actOnRefusal(subject, { userId: row.id, role }) === null;
+          });
     return {
-      total: locked.length,
-      items: locked
+      total: fixable.length,
+      items: fixable
         .slice(0, ATTENTION_ITEMS)
         .map((l) => item({ id: l.row.id, name: l.row.name, tenantName: l.row.tenant_name, retryAfter: l.retryAfter })),
     };
@@ -199,7 +220,7 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
       tenants ? tenantsOverUserLimit(tenantId) : null,
       tenants ? failedSyncs(tenantId) : null,
       tenants ? disconnectedConnections(tenantId) : null,
-      desk ? lockedAccounts() : null,
+      desk ? lockedAccounts(actor) : null,
     ]);
     return {
       tenantsOverUserLimit: over,

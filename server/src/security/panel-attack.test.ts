@@ -1,12 +1,13 @@
 import type { KyselyPlugin } from 'kysely';
 import type { Actor } from '../access/caller';
 import { createAttentionService } from '../attention/service';
+import { loadConfig } from '../base/config';
 import { ADMIN_ROLE } from '../db/catalog';
 import type { TestApp } from '../test-support/app';
 import { issuedBearer } from '../test-support/app';
 import { startAttackApp, type AttackApp, type Answer } from '../test-support/attack-kit';
 import { validateResponse } from '../test-support/contract';
-import { createTestRole, createTestUser, type TestUser } from '../test-support/users';
+import { createTestRole, createTestUser, TEST_PASSWORD, type TestUser } from '../test-support/users';
 
 /**
  * An attack by a reviewer who did not write them on the panel's two new reads (docs/panel.md): REST
@@ -19,7 +20,16 @@ import { createTestRole, createTestUser, type TestUser } from '../test-support/u
  *   UTF-16 units where the contract's `maxLength: 100` counts characters;
  * - `attention` under 15 aliases (the alias limit; each alias costs 1 in the document's cost) ran every
  *   kind's query 15 times: now asked again while it is read, the same answer;
- * - a tenant whose user limit is 0 (the column allows it) with no user was not at its limit.
+ * - a tenant whose user limit is 0 (the column allows it) with no user was not at its limit;
+ * - GraphQL `auditNames` (its second door) answered 500 to a `\u0000` escape in the document's own
+ *   string literal or a variable's default value, which the door's NUL check (on the JSON body) cannot
+ *   see: the service now refuses it as bad input on `q`;
+ * - locked accounts showed the shortest wait of the addresses at the per-pair limit, where the throttle
+ *   refuses the fresh one for almost the whole window and the support desk's person page (the item's
+ *   link) says so: the longest now, and the order follows it;
+ * - locked accounts listed, to staff holding `users` but not administrador, people the desk then refused
+ *   them (an administrador, a user holding a permission they lack, their own account): now only those
+ *   whose person page opens for the caller.
  *
  * And what held, kept as tests: a customer's names never hold another tenant's people or staff (LIKE
  * metacharacters, ids), NUL refused with 400, bad parameters 400 with the contract's shape, deleted,
@@ -463,5 +473,207 @@ describe.each([
     const kind = (got.body as { data: { attention: { tenantsOverUserLimit: { items: { name: string }[] } } } }).data
       .attention.tenantsOverUserLimit;
     expect(kind.items).toContainEqual(expect.objectContaining({ name: empty.name, count: 0, limit: 0 }));
+  });
+  // GraphQL `auditNames` (the second door to the same service) and the locked accounts' wait.
+
+  type GqlError = { message: string; extensions?: { code?: string; field?: string } };
+
+  it('GraphQL auditNames: a NUL written in the document itself is bad input on q, never a 500', async () => {
+    // Variables holding U+0000 are refused by the door before anything runs; a `\u0000` escape inside the
+    // document's own string literal is only seen once the document is parsed, so the service must refuse it.
+    for (const [bearer, path] of [
+      [bearerA, a.name],
+      [staff, 'backoffice'],
+    ] as const) {
+      for (const query of [
+        '{ auditNames(of: "actor", q: "a\\u0000b") { id } }',
+        '{ auditNames(of: "target", targetType: "user", q: "\\u0000") { id } }',
+        // A variable's default value is the document's too.
+        'query N($q: String = "\\u0000") { n: auditNames(of: "actor", q: $q) { id } }',
+      ]) {
+        const got = await graphql(bearer, { query }, path);
+        const body = got.body as { data?: unknown; errors?: GqlError[] };
+        expect(got.status, `${query}: ${JSON.stringify(got.body)}`).toBeLessThan(500);
+        expect(body.errors?.[0]?.extensions, query).toMatchObject({ code: 'BAD_USER_INPUT', field: 'q' });
+      }
+    }
+    // A NUL character itself in the document is the door's to refuse (400), as in variables.
+    const raw = await graphql(bearerA, { query: '{ auditNames(of: "actor", q: "a\u0000b") { id } }' }, a.name);
+    expect(raw.status).toBe(400);
+    // REST refuses the same text before the service (the app's NUL check): 400.
+    expect((await names(bearerA, 'of=actor&q=a%00b')).status).toBe(400);
+  });
+
+  it("GraphQL auditNames: a customer's aliases, fragments and ids never reach another tenant's people or staff", async () => {
+    const fields = 'id name email tenant_name';
+    const terms = ['', '%', '_', '\\\\', 'Segredo', 'B', '@', 'demo', String(adminB.id), String(staffUser)];
+    const doc = [
+      ...terms.map((term, i) => `q${i}: auditNames(of: "actor", q: "${term}", limit: 50) { ...N }`),
+      `u: auditNames(of: "target", targetType: "user", limit: 50) { ... on AuditName { ${fields} } }`,
+      `t: auditNames(of: "target", targetType: "tenant", limit: 50) { ${fields} }`,
+      `s: auditNames(of: "actor", id: ${staffUser}) { ${fields} }`,
+      `b: auditNames(of: "actor", id: ${adminB.id}) { ${fields} }`,
+      `tb: auditNames(of: "target", targetType: "tenant", id: ${b.id}) { ${fields} }`,
+    ].join(' ');
+    const got = await graphql(bearerA, { query: `{ ${doc} } fragment N on AuditName { ${fields} }` }, a.name);
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    const data = (got.body as { data: Record<string, Name[]>; errors?: unknown }).data;
+    expect((got.body as { errors?: unknown }).errors).toBeUndefined();
+    const text = JSON.stringify(data);
+    expect(text).not.toContain('Segredo');
+    expect(text).not.toContain('demo.local');
+    expect(text).not.toContain(b.name);
+    // Actors: A's people only (a refusal earlier in this file is recorded with its A caller as actor).
+    for (const [key, list] of Object.entries(data))
+      for (const n of list)
+        if (key.startsWith('q')) expect(n.tenant_name, `${key} ${JSON.stringify(n)}`).toBe(a.name);
+        else expect([adminA.id, a.id], `${key} ${JSON.stringify(n)}`).toContain(n.id);
+    expect(data.q0?.map((n) => n.id)).toContain(adminA.id);
+    expect([data.s, data.b, data.tb]).toEqual([[], [], []]);
+    // Staff, through the same door, do read B's and staff's names: the scope, not the data, held them back.
+    const all = await graphql(staff, { query: `{ auditNames(of: "actor", q: "Segredo", limit: 50) { ${fields} } }` });
+    expect(JSON.stringify(all.body)).toContain('Bruno Segredo B');
+    // Asked on another tenant's path, or without `audit`, or in one document with `attention`: refused whole.
+    expect((await graphql(bearerA, { query: '{ auditNames(of: "actor") { id } }' }, b.name)).status).toBe(403);
+    const mixed = await graphql(
+      tenantsOnlyA,
+      { query: '{ attention { __typename } auditNames(of: "actor") { id name } }' },
+      a.name,
+    );
+    expect(mixed.status).toBe(403);
+    expect(mixed.body.data ?? null).toBeNull();
+    // 50 identical requests at once through this door: alike, no 5xx.
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        graphql(bearerA, { query: '{ auditNames(of: "actor", q: "%") { id name } }' }, a.name),
+      ),
+    );
+    expect(new Set(burst.map((r) => r.status))).toEqual(new Set([200]));
+    expect(new Set(burst.map((r) => JSON.stringify(r.body))).size).toBe(1);
+  });
+
+  // The app's own limits (its config as the test app loads it).
+  const { loginWindowSeconds: window, loginMaxFailures: max } = loadConfig({});
+
+  /** `n` counted failures of `email` from `address`, `secondsAgo` ago. */
+  async function failures(email: string, n: number, address: string, secondsAgo: number) {
+    const at = new Date(Date.now() - secondsAgo * 1000);
+    await t.db
+      .insertInto('login_attempts')
+      .values(
+        Array.from({ length: n }, () => ({
+          email,
+          ip: null,
+          remote_address: address,
+          address_key: address,
+          user_id: null,
+          success: false,
+          reason: 'wrong_password' as const,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+
+  it('locked accounts: the wait is the longest of the locked addresses, as the support desk and the throttle say', async () => {
+    // Two addresses at the per-pair limit: one whose failures leave the window in a minute, one fresh.
+    const two = await createTestUser(t.db, { email: `duas-${tag}@painel.local`, tenant: a.name, name: 'Duas Portas' });
+    await failures(two.email, max, '198.51.100.1', window - 60);
+    await failures(two.email, max, '198.51.100.2', 5);
+    // One address only, locked for about five minutes.
+    const one = await createTestUser(t.db, { email: `uma-${tag}@painel.local`, tenant: a.name, name: 'Uma Porta' });
+    await failures(one.email, max, '198.51.100.3', window - 300);
+
+    const asked = Date.now();
+    const got = await graphql(staff, { query: `{ attention { lockedAccounts ${FULL} } }` });
+    const items = (
+      got.body as { data: { attention: { lockedAccounts: { items: { id: number; retryAfter: number }[] } } } }
+    ).data.attention.lockedAccounts.items.filter((i) => i.id === two.id || i.id === one.id);
+    // The fresh address refuses `two` for almost the whole window: the longest wait, listed first.
+    expect(items.map((i) => i.id)).toEqual([two.id, one.id]);
+    const wait = items[0]?.retryAfter ?? 0;
+    expect(wait).toBeGreaterThan(window - 60);
+    // The person page the item links to says the same wait.
+    const desk = await kit.send('GET', `/api/support/users/${two.id}`, staff);
+    expect(desk.status, JSON.stringify(desk.body)).toBe(200);
+    const deskWait = (desk.body as { throttle: { retryAfter: number } }).throttle.retryAfter;
+    // Each answer rounds up to a second, and the wait shrinks by the time taken between them.
+    const slack = () => 1 + Math.ceil((Date.now() - asked) / 1000);
+    expect(deskWait).toBeLessThanOrEqual(wait);
+    expect(wait - deskWait).toBeLessThanOrEqual(slack());
+    // And the throttle itself, from the fresh address.
+    const signIn = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.2',
+      payload: { email: two.email, password: TEST_PASSWORD, ip: null },
+    });
+    expect(signIn.statusCode).toBe(429);
+    const refusedFor = Number(signIn.headers['retry-after']);
+    expect(refusedFor).toBeLessThanOrEqual(wait);
+    expect(wait - refusedFor).toBeLessThanOrEqual(slack());
+  });
+  it("locked accounts: only those the caller may act on, as the support desk's person page lets it", async () => {
+    // A member of staff holding `users` but not administrador: the desk refuses it an administrador, a user
+    // holding a permission it lacks, and its own account (docs/security.md, Who may do what).
+    await createTestRole(t.db, `painel-suporte-${tag}`, ['users']);
+    await createTestRole(t.db, `painel-relatorios-${tag}`, ['users', 'audit']);
+    const desk = await createTestUser(t.db, {
+      email: `suporte-${tag}@painel.local`,
+      tenant: 'backoffice',
+      role: `painel-suporte-${tag}`,
+      name: 'Suporte Limitado',
+    });
+    const deskBearer = await issuedBearer(t, desk.id);
+    const people = {
+      admin: await createTestUser(t.db, {
+        email: `tranc-adm-${tag}@painel.local`,
+        tenant: a.name,
+        role: ADMIN_ROLE,
+        name: 'Trancado Administrador',
+      }),
+      more: await createTestUser(t.db, {
+        email: `tranc-mais-${tag}@painel.local`,
+        tenant: a.name,
+        role: `painel-relatorios-${tag}`,
+        name: 'Trancado Auditoria',
+      }),
+      peer: await createTestUser(t.db, {
+        email: `tranc-par-${tag}@painel.local`,
+        tenant: b.name,
+        role: `painel-suporte-${tag}`,
+        name: 'Trancado Par',
+      }),
+      none: await createTestUser(t.db, {
+        email: `tranc-nada-${tag}@painel.local`,
+        tenant: b.name,
+        role: `painel-nada-${tag}`,
+        name: 'Trancado Nada',
+      }),
+      own: desk,
+    };
+    for (const person of Object.values(people)) await failures(person.email, max, '198.51.100.20', 30);
+
+    const lockedFor = async (bearer: Bearer) => {
+      const got = await graphql(bearer, { query: `{ attention { lockedAccounts ${FULL} } }` });
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      const kind = (got.body as { data: { attention: { lockedAccounts: { total: number; items: { id: number }[] } } } })
+        .data.attention.lockedAccounts;
+      return { total: kind.total, ids: kind.items.map((i) => i.id) };
+    };
+    const mine = Object.values(people).map((p) => p.id);
+    // The administrador of staff acts on every one of them but itself (it is not locked).
+    const all = await lockedFor(staff);
+    for (const id of mine) expect(all.ids, String(id)).toContain(id);
+    // The limited desk: exactly those whose person page opens for it.
+    const limited = await lockedFor(deskBearer);
+    for (const [who, person] of Object.entries(people)) {
+      const page = await kit.send('GET', `/api/support/users/${person.id}`, deskBearer);
+      expect([200, 403, 409], who).toContain(page.status);
+      expect(limited.ids.includes(person.id), `${who}: person page ${page.status}`).toBe(page.status === 200);
+    }
+    expect(limited.ids.filter((id) => mine.includes(id)).sort()).toEqual([people.peer.id, people.none.id].sort());
+    // And the total counts only those.
+    expect(limited.total).toBeLessThan(all.total);
   });
 });
