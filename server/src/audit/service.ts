@@ -252,9 +252,6 @@ export function createAuditService({
           // Characters as the contract's maxLength counts them (code points, not UTF-16 units).
           if (q.q !== undefined && q.q !== null && [...q.q].length > 100)
             throw invalid('q', 'must be at most 100 characters');
-          // The database refuses U+0000 in text. REST and GraphQL variables are refused at the door, but a
-          // `\u0000` escape in a GraphQL document's own literal only appears once it is parsed: refused here.
-          if (q.q?.includes('\u0000')) throw invalid('q', 'must not contain NUL characters (U+0000)');
           return q.q ?? undefined;
         },
         id: () => id('id', q.id),

@@ -290,6 +290,7 @@ export function registerGraphql(fastify: FastifyInstance, deps: GraphqlDeps): vo
         .code(400)
         .send(errorsBody(`${nul.part}${nul.where ? `.${nul.where}` : ''} ${NUL_MESSAGE}`, 'BAD_USER_INPUT'));
     }
+    if (reading.nul) return reply.code(400).send({ errors: [reading.nul] });
     // What the guard could not read whole never reaches yoga: it would run what was not checked.
     if (reading.refusal) return reply.code(400).send({ errors: reading.refusal });
     states.set(request, {

@@ -5,9 +5,11 @@
  * is over, the root fields it would run and their arguments, and what the guard cannot read.
  */
 import {
+  BREAK,
   GraphQLError,
   Kind,
   valueFromASTUntyped,
+  visit,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -112,11 +114,12 @@ export interface RequestError {
  *   before anything else, identity included.
  * - `read`: what it needs (`plan`), the root fields it would run (permissions are checked on them),
  *   and `refusal` when the guard cannot read the request whole (400 after identity, the path's tenant
- *   and the permissions of the fields it could read: the request never reaches yoga).
+ *   and the permissions of the fields it could read: the request never reaches yoga); `nul` when a string
+ *   literal of the document holds U+0000 (400 at the same point as a NUL in the JSON body).
  */
 export type Reading =
   | { kind: 'over-limit'; errors: RequestError[] }
-  | { kind: 'read'; plan: Plan; fields: RootField[]; refusal: RequestError[] | null };
+  | { kind: 'read'; plan: Plan; fields: RootField[]; refusal: RequestError[] | null; nul?: RequestError };
 
 const toRequestError = (error: GraphQLError, code: string, limit = false): RequestError => ({
   message: error.message,
@@ -124,7 +127,7 @@ const toRequestError = (error: GraphQLError, code: string, limit = false): Reque
   extensions: { code, ...(limit ? { limit: true as const } : {}) },
 });
 
-const unreadable = (fields: RootField[], refusal: RequestError[]): Reading => ({
+const unreadable = (fields: RootField[], refusal: RequestError[]): Extract<Reading, { kind: 'read' }> => ({
   kind: 'read',
   plan: 'authenticated',
   fields,
@@ -201,6 +204,36 @@ export function readingOf(body: unknown, schema: GraphQLSchema): Reading {
     );
   }
   const { fields, unknown } = read(chosen);
+  const nul = nulLiteral(document);
+  if (nul) return { ...readChosen(chosen, fields, unknown), nul };
+  return readChosen(chosen, fields, unknown);
+}
+
+/**
+ * The first string literal of the document (an argument, a list's item, a variable's default, a directive's
+ * argument) whose value holds U+0000, which only its escape `\u0000` can write: the JSON body's check
+ * (server/src/plugins/nul.ts) never sees it, and PostgreSQL cannot store it (a 500 where a 400 is due).
+ */
+function nulLiteral(document: DocumentNode): RequestError | undefined {
+  let found: RequestError | undefined;
+  visit(document, {
+    StringValue(node) {
+      if (!node.value.includes('\u0000')) return undefined;
+      found = toRequestError(
+        new GraphQLError('A string in the document must not contain NUL characters (U+0000)', { nodes: node }),
+        'BAD_USER_INPUT',
+      );
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+function readChosen(
+  chosen: OperationDefinitionNode,
+  fields: RootField[],
+  unknown: string[],
+): Extract<Reading, { kind: 'read' }> {
   // The schema has no subscription type: such a document is read (its fields' permissions are checked
   // like any) and refused, never passed on to yoga, which would answer 200 with a codeless error.
   if (chosen.operation === 'subscription')

@@ -178,6 +178,35 @@ describe.each([
     });
   });
 
+  it('a \\u0000 escape in a string literal of the document: 400 BAD_USER_INPUT at its place after identity and permissions, never a 5xx', async () => {
+    // The JSON body holds the six characters `\u0000`; only the parsed literal holds U+0000, which the
+    // body's NUL check cannot see and PostgreSQL cannot store.
+    const documents = [
+      '{ usersPage(filter: { q: "a\\u0000" }) { total } }',
+      'mutation { createDepartment(name: "Setor\\u0000") { id } }',
+      'query Q($q: String = "\\u0000") { usersPage(filter: { q: $q }) { total } }',
+      '{ users { id name @include(if: true) } roles { id } u: usersPage(filter: { department: "\\u0000" }) { total } }',
+      'mutation { logIn(email: "admin@demo.local\\u0000", password: "x") { token } }',
+    ];
+    for (const query of documents) {
+      const got = await graphql('backoffice', query, admin);
+      expect(got.status, `${query}: ${JSON.stringify(got.body)}`).toBe(400);
+      expect(codes(got.body), query).toEqual(['BAD_USER_INPUT']);
+      const [error] = got.body.errors as { locations?: { line: number; column: number }[] }[];
+      // At the literal's opening quote (one-line documents: the column is the offset plus one).
+      expect(error?.locations?.[0], query).toEqual({
+        line: 1,
+        column: query.lastIndexOf('"', query.indexOf('\\u0000')) + 1,
+      });
+    }
+    // Identity and the permissions come first, as for a NUL in the body.
+    expect((await graphql('backoffice', documents[1] ?? '')).status).toBe(401);
+    expect(codes((await graphql('backoffice', documents[1] ?? '', operador)).body)).toEqual(['FORBIDDEN']);
+    // The same escape written as text (`\\u0000` in the literal, a backslash then "u0000") is plain text.
+    const text = await graphql('backoffice', '{ usersPage(filter: { q: "a\\\\u0000" }) { total } }', admin);
+    expect(text.status, JSON.stringify(text.body)).toBe(200);
+  });
+
   it('a subscription operation (the schema has none): 400 GRAPHQL_VALIDATION_FAILED after identity, as any document the door cannot read', async () => {
     const signedIn = await graphql('backoffice', 'subscription { __typename }', operador);
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(400);
