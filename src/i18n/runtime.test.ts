@@ -43,6 +43,8 @@ describe('runtime i18n (only what the current route needs)', () => {
       'ui.pagination.next',
       'password.strength.label',
       'common.save',
+      // Screens say the other API errors; the login page only "no network".
+      'apiErrors.conflict',
     ])
       expect(i18n.exists(key)).toBe(false);
   });

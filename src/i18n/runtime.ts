@@ -13,7 +13,9 @@ import { apiErrors, app, auth, common, languages, pages, routes, session, shell,
  * the user picks another language.
  */
 const CORE_PT_BR = {
-  apiErrors,
+  // The login page's own "no network" notice (a part of it that did not load); the other API errors are
+  // said by screens, which come with the complete messages.
+  apiErrors: { network: apiErrors.network },
   app,
   // The new-password step and the reset-password page load the complete messages with their code.
   auth: {
