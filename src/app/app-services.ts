@@ -1,7 +1,6 @@
 import { createActor, fromPromise } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
 import { createGraphqlClient, type Execute } from '../api/graphql-client';
-import { lookupPublicIp } from '../api/ip-lookup';
 import { lazyRestClient } from '../api/lazy-rest-client';
 import { createRecentAuditRecords, noteAuditRecords, type RecentAuditRecords } from '../api/audit-record-fetch';
 import type { RestClient } from '../api/rest-client';
@@ -192,8 +191,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
   // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).
   const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(session, network) });
+  // The lookup's code is a chunk of its own, fetched only where a lookup service is configured; a chunk
+  // that does not arrive is a lookup that failed (null), as the lookup itself never throws.
   const lookupIp = () =>
-    settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network });
+    settings.ipLookupUrl === ''
+      ? Promise.resolve(null)
+      : importWithTimeout(() => import('../api/ip-lookup')).then(
+          ({ lookupPublicIp }) => lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }),
+          () => null,
+        );
   const bus = createAppBus();
   const loadRealtime = () => importWithTimeout(() => import('../machines/realtime/realtime'));
 
