@@ -20,7 +20,9 @@ const CORE_PT_BR = {
   // The new-password step and the reset-password page load the complete messages with their code.
   auth: {
     login: auth.login,
-    twoFactor: auth.twoFactor,
+    // The code step loads the complete messages with its code; its title and the expired enrolment
+    // (said on the e-mail and password form) stay.
+    twoFactor: { title: auth.twoFactor.title, enrolmentExpired: auth.twoFactor.enrolmentExpired },
     forgot: { link: auth.forgot.link, disabled: auth.forgot.disabled },
     reset: { doneTitle: auth.reset.doneTitle, doneBody: auth.reset.doneBody },
   },
