@@ -121,6 +121,9 @@ export default defineConfig(({ command }) => ({
         target: 'web',
         assetPrefix: '/',
         distPath: { root: 'dist/web' },
+        // The entry's runtime names every async chunk's hash (the script and style of each): 8 hex
+        // digits instead of rsbuild's 10 take ~0.2 KB brotli off the login page (docs/performance.md).
+        filenameHash: 'contenthash:8',
       },
       performance: {
         chunkSplit: {

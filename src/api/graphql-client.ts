@@ -1,29 +1,11 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { ApiError, fromAnswer } from './api-error';
 import type { FetchLike } from './auth-middleware';
+import { GraphqlError, type GraphqlErrorItem } from './graphql-error';
 
-/** One GraphQL error as the server sends it. */
-export interface GraphqlErrorItem {
-  message: string;
-  path?: readonly (string | number)[];
-  extensions?: Record<string, unknown>;
-}
-
-/** A GraphQL answer that carried `errors`; `status` mirrors `extensions.http.status` or the HTTP status. */
-export class GraphqlError extends ApiError {
-  constructor(
-    status: number,
-    readonly errors: readonly GraphqlErrorItem[],
-  ) {
-    super(status, { errors }, errors[0]?.message ?? 'GraphQL error');
-  }
-
-  /** The first error's `extensions.code` (FORBIDDEN, BAD_USER_INPUT, …). */
-  get code(): string | undefined {
-    const code = this.errors[0]?.extensions?.['code'];
-    return typeof code === 'string' ? code : undefined;
-  }
-}
+// The error type lives in graphql-error.ts, so code that only tells errors apart (the session on the
+// login page) carries no client: src/app/app-services.ts loads this module as a chunk of its own.
+export { GraphqlError, type GraphqlErrorItem } from './graphql-error';
 
 export interface ExecuteOptions {
   headers?: Record<string, string>;

@@ -113,6 +113,36 @@ describe('createAppServices: the socket side (realtime.ts)', () => {
   });
 });
 
+describe('createAppServices: the public-IP lookup (its code a chunk of its own)', () => {
+  it('sends the configured service’s answer with the login', async () => {
+    const server = fakeServer((request) =>
+      request.path === '/ip'
+        ? json(200, { ip: '203.0.113.7' })
+        : request.path === '/api/auth/login'
+          ? json(401, { message: 'wrong' })
+          : json(404, { message: 'no fake' }),
+    );
+    services = createAppServices({
+      window,
+      fetch: server.fetch,
+      apiBase: 'http://api.test',
+      settings: { ipLookupUrl: 'http://ip.test/ip' },
+      createSocket: fakeSockets().create,
+    });
+    const { session } = services;
+    await waitFor(session, (s) => s.matches({ ip: 'settled' }));
+    session.send({ type: 'session.login', email: USER.email, password: 'Back#Office!Demo' });
+    await waitFor(session, (s) => s.matches({ auth: 'anonymous' }) && s.context.error !== null);
+    expect(server.seen.find((r) => r.path === '/api/auth/login')?.body).toMatchObject({ ip: '203.0.113.7' });
+  });
+
+  it('asks no service when none is configured', async () => {
+    const { services } = start();
+    await waitFor(services.session, (s) => s.matches({ ip: 'settled' }));
+    expect(services.session.getSnapshot().context.ip).toBeNull();
+  });
+});
+
 describe('createAppServices: signed out while the socket side is still loading', () => {
   it('connects nothing once the chunk is in: no ticket asked, no socket opened, no request with the old token', async () => {
     storeSignedIn();

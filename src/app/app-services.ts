@@ -1,7 +1,7 @@
 import { createActor, fromPromise } from 'xstate';
 import type { FetchLike } from '../api/auth-middleware';
-import { createGraphqlClient, type Execute } from '../api/graphql-client';
-import { lookupPublicIp } from '../api/ip-lookup';
+import type { Execute } from '../api/graphql-client';
+import { lazyGraphqlClient } from '../api/lazy-graphql-client';
 import { lazyRestClient } from '../api/lazy-rest-client';
 import { createRecentAuditRecords, noteAuditRecords, type RecentAuditRecords } from '../api/audit-record-fetch';
 import type { RestClient } from '../api/rest-client';
@@ -187,13 +187,27 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     ),
   );
   const rest = lazyRest.client;
-  const graphql = createGraphqlClient({ url: graphqlUrl, fetch: noteAuditRecords(counted, auditRecords) });
+  // The GraphQL client is a chunk of its own too: nothing on the login page calls it before a sign-in
+  // (the page fetches it while idle, `preloadSignIn`); a stored session loads it with its first call.
+  const loadGraphqlCode = () => importWithTimeout(() => import('../api/graphql-client'));
+  const graphqlClient = (fetch: FetchLike) =>
+    lazyGraphqlClient(() =>
+      loadGraphqlCode().then(({ createGraphqlClient }) => createGraphqlClient({ url: graphqlUrl, fetch })),
+    );
+  const graphql = graphqlClient(noteAuditRecords(counted, auditRecords));
   // The refresh call goes over the plain network fetch, so a refresh can never recurse into the seam.
-  const refreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: network });
+  const refreshGraphql = graphqlClient(network);
   // Requests made while the page is being left: never a refresh, never a logout (session-seam.ts).
-  const ifFreshGraphql = createGraphqlClient({ url: graphqlUrl, fetch: freshTokenFetch(session, network) });
+  const ifFreshGraphql = graphqlClient(freshTokenFetch(session, network));
+  // The lookup's code is a chunk of its own, fetched only where a lookup service is configured; a chunk
+  // that does not arrive is a lookup that failed (null), as the lookup itself never throws.
   const lookupIp = () =>
-    settings.ipLookupUrl === '' ? Promise.resolve(null) : lookupPublicIp({ url: settings.ipLookupUrl, fetch: network });
+    settings.ipLookupUrl === ''
+      ? Promise.resolve(null)
+      : importWithTimeout(() => import('../api/ip-lookup')).then(
+          ({ lookupPublicIp }) => lookupPublicIp({ url: settings.ipLookupUrl, fetch: network }),
+          () => null,
+        );
   const bus = createAppBus();
   const loadRealtime = () => importWithTimeout(() => import('../machines/realtime/realtime'));
 
@@ -296,6 +310,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
       realtimeHandle.preload(),
       // The sign-in itself goes out with it; a failure here is met again by that request.
       lazyRest.load().catch(() => undefined),
+      // The socket side's first calls (presence) and the refresh go out with it.
+      ...[graphql, refreshGraphql, ifFreshGraphql].map((client) => client.load().catch(() => undefined)),
       Promise.all([importWithTimeout(() => import('../machines/navigation/route-prefetch')), loadRestCode()]).then(
         ([module, { createRestClient }]) => {
           routePrefetch ??= module.createRoutePrefetch(sessionActor, authFetch, (fetch) =>
@@ -309,7 +325,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
 
   return {
     app,
-    clients: { rest, graphql, fetch: authFetch, auditRecords },
+    clients: { rest, graphql: { execute: graphql.execute }, fetch: authFetch, auditRecords },
     session: sessionActor,
     realtime: realtimeHandle,
     preloadSignIn,

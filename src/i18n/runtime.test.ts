@@ -26,7 +26,7 @@ describe('runtime i18n (only what the current route needs)', () => {
       'ui.toast.region',
       'session.ended.expired',
       'apiErrors.network',
-      'auth.twoFactor.code',
+      'auth.twoFactor.title',
       'common.loading',
     ] as const) {
       expect(i18n.t(key)).toBe(
@@ -43,6 +43,10 @@ describe('runtime i18n (only what the current route needs)', () => {
       'ui.pagination.next',
       'password.strength.label',
       'common.save',
+      // Screens say the other API errors; the login page only "no network".
+      'apiErrors.conflict',
+      // The two-factor code step loads them with its code.
+      'auth.twoFactor.code',
     ])
       expect(i18n.exists(key)).toBe(false);
   });

@@ -13,12 +13,16 @@ import { apiErrors, app, auth, common, languages, pages, routes, session, shell,
  * the user picks another language.
  */
 const CORE_PT_BR = {
-  apiErrors,
+  // The login page's own "no network" notice (a part of it that did not load); the other API errors are
+  // said by screens, which come with the complete messages.
+  apiErrors: { network: apiErrors.network },
   app,
   // The new-password step and the reset-password page load the complete messages with their code.
   auth: {
     login: auth.login,
-    twoFactor: auth.twoFactor,
+    // The code step loads the complete messages with its code; its title and the expired enrolment
+    // (said on the e-mail and password form) stay.
+    twoFactor: { title: auth.twoFactor.title, enrolmentExpired: auth.twoFactor.enrolmentExpired },
     forgot: { link: auth.forgot.link, disabled: auth.forgot.disabled },
     reset: { doneTitle: auth.reset.doneTitle, doneBody: auth.reset.doneBody },
   },

@@ -1,6 +1,7 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import { GraphqlError, type Execute } from '../../api/graphql-client';
+import type { Execute } from '../../api/graphql-client';
+import { GraphqlError } from '../../api/graphql-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import { RefreshTokenDocument } from '../../generated/graphql-session';

@@ -1,6 +1,7 @@
 import { assertEvent, fromCallback, fromPromise } from 'xstate';
 import { ApiError } from '../../api/api-error';
-import { GraphqlError, type Execute } from '../../api/graphql-client';
+import type { Execute } from '../../api/graphql-client';
+import { GraphqlError } from '../../api/graphql-error';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import { AuditRecordsDocument } from '../../generated/graphql';
 import type { AuditTargetType } from '../../domain/audit';

@@ -1,5 +1,5 @@
 import { ApiError, fieldErrors } from '../../api/api-error';
-import { GraphqlError } from '../../api/graphql-client';
+import { GraphqlError } from '../../api/graphql-error';
 import type { I18nKey } from '../../domain/i18n-key';
 
 /**

@@ -1,8 +1,9 @@
 import { makeIcon } from './make-icon';
 
 /**
- * The icons of the native form controls (password reveal, field errors): a module of their own, so
- * the login route carries these three and not the whole set (icons.tsx re-exports them).
+ * The icons of the native form controls (password reveal, field errors, a native select's chevron): a
+ * module of their own, so the login route carries these four and not the whole set (icons.tsx
+ * re-exports them).
  */
 export const EyeIcon = /* @__PURE__ */ makeIcon([
   'M1 12s4-8 11-8 11 8 11 8-4 8-11 8-11-8-11-8z',
@@ -19,3 +20,4 @@ export const AlertIcon = /* @__PURE__ */ makeIcon([
   'M12 9v4',
   'M12 17h.01',
 ]);
+export const ChevronDownIcon = /* @__PURE__ */ makeIcon(['M6 9l6 6 6-6']);

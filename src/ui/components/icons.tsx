@@ -5,9 +5,8 @@ import { makeIcon } from './make-icon';
  * login route needs only those); everything is re-exported here.
  */
 export { makeIcon, type IconProps } from './make-icon';
-export { AlertIcon, EyeIcon, EyeOffIcon } from './form-icons';
+export { AlertIcon, ChevronDownIcon, EyeIcon, EyeOffIcon } from './form-icons';
 
-export const ChevronDownIcon = /* @__PURE__ */ makeIcon(['M6 9l6 6 6-6']);
 export const ChevronUpIcon = /* @__PURE__ */ makeIcon(['M18 15l-6-6-6 6']);
 export const ChevronLeftIcon = /* @__PURE__ */ makeIcon(['M15 18l-6-6 6-6']);
 export const ChevronRightIcon = /* @__PURE__ */ makeIcon(['M9 18l6-6-6-6']);

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES, type Locale } from '../../i18n/options';
-import { ChevronDownIcon } from '../components/icons';
+import { ChevronDownIcon } from '../components/form-icons';
 import { useHydrated } from '../components/use-hydrated';
 import { usePreferences, useServices } from '../hooks/services-context';
 import * as styles from './language-select.css';

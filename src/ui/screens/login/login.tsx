@@ -7,7 +7,6 @@ import type { ForgotActor } from './forgot-step';
 import {
   selectAwaitingCode,
   selectAwaitingNewPassword,
-  selectEnrolment,
   selectEndedNotice,
   selectIsAuthenticated,
   selectIsBusy,
@@ -25,16 +24,8 @@ import { useHydrated } from '../../components/use-hydrated';
 import { guardedLazy, importWithTimeout } from '../../components/preloadable';
 import { ensureAppLocale } from '../../../i18n/runtime';
 import { useServices, useSession } from '../../hooks/services-context';
+import { EnrolmentPartError, EnrolmentParts } from './enrolment-parts';
 import * as styles from './login.css';
-
-// Enrolment at sign-in is rare: its QR code and recovery codes, with the /two-factor screen's messages
-// (the complete locale), load only when a sign-in asks for them, off the login page's budget.
-// The guard's core with this screen's own notice and button: lazyPart's error state (icons, its
-// styles) would weigh on every login page for a part few sign-ins open.
-const EnrolmentParts = guardedLazy(
-  () => Promise.all([import('../../components/two-factor-enrolment'), ensureAppLocale()]).then(([parts]) => parts),
-  (retry) => <EnrolmentPartError onRetry={retry} />,
-);
 
 // A temporary password and a forgotten one are rare too: their steps (and, for the new password, the
 // strength meter and the complete messages) load when asked for.
@@ -46,23 +37,13 @@ const ForgotStep = guardedLazy(
   () => Promise.all([import('./forgot-step'), ensureAppLocale()]).then(([step]) => step),
   (retry) => <EnrolmentPartError onRetry={retry} />,
 );
-
-/**
- * In place of the enrolment parts when their code did not arrive: announced, with a retry. Its words
- * are the login page's own (the core messages, src/i18n/runtime.ts): the complete ones come with the
- * very chunk that failed.
- */
-function EnrolmentPartError({ onRetry }: { onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className={styles.notice} role="alert">
-      <p>{t('apiErrors.network')}</p>
-      <Button variant="secondary" onPress={onRetry}>
-        {t('pages.serverError.action')}
-      </Button>
-    </div>
-  );
-}
+// The code step follows a server's answer that asks for it (two-factor sign-in): its form, with the
+// complete messages (which the page warms while idle, signed-in-preloader.tsx), is fetched as the
+// credentials go out.
+const CodeStep = guardedLazy(
+  () => Promise.all([import('./code-step'), ensureAppLocale()]).then(([step]) => step),
+  (retry) => <EnrolmentPartError onRetry={retry} />,
+);
 
 /**
  * `/login` (docs/product.md, Sessions): e-mail and password, then — when the account has two-factor sign-in —
@@ -138,7 +119,9 @@ export default function LoginScreen() {
           <NewPasswordStep busy={busy} />
         </Suspense>
       ) : twoFactor ? (
-        <CodeStep busy={busy} />
+        <Suspense fallback={t('common.loading')}>
+          <CodeStep busy={busy} />
+        </Suspense>
       ) : forgotOpen ? (
         <Suspense fallback={t('common.loading')}>{forgot ? <ForgotStep forgot={forgot} /> : null}</Suspense>
       ) : (
@@ -237,6 +220,8 @@ function CredentialsStep({
     const password = String(fields.get('password') ?? '');
     const remember = fields.get('remember') !== null;
     session.send({ type: 'session.login', email: email.trim(), password, to, remember });
+    // The server may ask for a code: its step is in by the time the answer is.
+    void CodeStep.preload().catch(() => undefined);
   };
 
   return (
@@ -303,54 +288,5 @@ function ForgotLink({
         {t('auth.forgot.link')}
       </button>
     </div>
-  );
-}
-
-function CodeStep({ busy }: { busy: boolean }) {
-  const { t } = useTranslation();
-  const { session } = useServices();
-  const error = useLoginErrorText();
-  const [code, setCode] = useState('');
-  const enrolment = useSession(selectEnrolment);
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    session.send({ type: 'session.verifyCode', otp: code });
-    setCode('');
-  };
-
-  return (
-    <Form onSubmit={submit} formError={error} aria-labelledby="login-title">
-      {enrolment ? (
-        <Suspense fallback={t('common.loading')}>
-          <EnrolmentParts enrolment={enrolment} isRequired fullWidth />
-        </Suspense>
-      ) : (
-        <p className={styles.hint}>{t('auth.twoFactor.hint')}</p>
-      )}
-      <TextField
-        label={t('auth.twoFactor.code')}
-        name="otp"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        isRequired
-        value={code}
-        onChange={setCode}
-        autoFocus
-      />
-      <FormActions>
-        <Button type="submit" isPending={busy} pendingLabel={t('shell.loading')} fullWidth>
-          {t('auth.twoFactor.submit')}
-        </Button>
-        <Button
-          variant="ghost"
-          fullWidth
-          onPress={() => session.send({ type: 'session.cancelTwoFactor' })}
-          isDisabled={busy}
-        >
-          {t('auth.twoFactor.back')}
-        </Button>
-      </FormActions>
-    </Form>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BulkSelection, BulkTarget } from '../../../machines/shared/bulk-action.machine';
 import { tenantFilters, type TenantsQuery } from '../../../domain/tenants-query';
 import { Button } from '../../components/button';
-import { BulkActionDialog } from '../../components/selection/bulk-action-dialog';
+import { LazyBulkActionDialog, usePreloadBulkActionDialog } from '../../components/selection/lazy-bulk-action-dialog';
 import { SelectionBar } from '../../components/selection/selection-bar';
 import type { ListSelectionApi } from '../../components/selection/use-list-selection';
 import * as selectionStyles from '../../components/selection/selection.css';
@@ -29,6 +29,7 @@ export function TenantsBulk({
 }) {
   const { t } = useTranslation();
   const { clients, overlay } = useServices();
+  usePreloadBulkActionDialog(selection.count > 0);
   const options = useFeatureOptions();
   const label = useFeatureLabel();
   const selectId = useId();
@@ -83,7 +84,7 @@ export function TenantsBulk({
         </Button>
       </SelectionBar>
       {target ? (
-        <BulkActionDialog
+        <LazyBulkActionDialog
           rest={clients.rest}
           overlay={overlay}
           target={target}

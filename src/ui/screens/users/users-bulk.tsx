@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkSelection, UserBulkAction } from '../../../machines/shared/bulk-action.machine';
 import { Button } from '../../components/button';
-import { BulkActionDialog } from '../../components/selection/bulk-action-dialog';
+import { LazyBulkActionDialog, usePreloadBulkActionDialog } from '../../components/selection/lazy-bulk-action-dialog';
 import { SelectionBar } from '../../components/selection/selection-bar';
 import type { ListSelectionApi } from '../../components/selection/use-list-selection';
 import { useServices } from '../../hooks/services-context';
@@ -30,6 +30,7 @@ export function UsersBulk({
 }) {
   const { t } = useTranslation();
   const { clients, overlay } = useServices();
+  usePreloadBulkActionDialog(selection.count > 0);
   const [action, setAction] = useState<UserBulkAction | null>(null);
   const rows: BulkSelection =
     selection.selection.mode === 'matching'
@@ -56,7 +57,7 @@ export function UsersBulk({
         ))}
       </SelectionBar>
       {action ? (
-        <BulkActionDialog
+        <LazyBulkActionDialog
           rest={clients.rest}
           overlay={overlay}
           target={{ kind: 'users', action }}
