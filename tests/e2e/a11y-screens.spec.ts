@@ -360,11 +360,16 @@ for (const theme of ['light', 'dark'] as const) {
     const managerRole = await createRoleWith(api, 'axemgr', ['users', 'roles-list', 'roles-edit'], 'screens');
     const manager = await createUserWithRole(api, 'axemgr', password, { id: managerRole.id }, 'axemgr');
     const serious: string[] = [];
-    // `layer`: an open dialog or menu, shot within the viewport (support/stable-server.ts).
-    const shoot = async (name: string, layer = false) => {
+    // `layer`: an open dialog or menu, shot within the viewport (support/stable-server.ts); `open`: what
+    // opens it again at each width (a menu stays where its button was before the resize).
+    const shoot = async (
+      name: string,
+      { layer = false, open }: { layer?: boolean; open?: () => Promise<void> } = {},
+    ) => {
       serious.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
+        await open?.();
         await stableScreenshot(page, `access-${name}-${theme}-${viewport.width}`, { viewport: layer });
       }
       await page.setViewportSize(VIEWPORTS[0]);
@@ -382,7 +387,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(`${app.origin}${tenantPath(`/tenants?panel=instances&tenant=${tenant}`, tenant)}`);
     await page.getByRole('button', { name: t('instances.actions.editLabel', { name: 'WhatsApp Oficial' }) }).click();
     await expect(page.getByText(t('access.staffBillingFlags'), { exact: true })).toBeVisible();
-    await shoot('instance-form-customer', true);
+    await shoot('instance-form-customer', { layer: true });
     await page.evaluate(() => localStorage.clear());
 
     // A manager holding users and the role editor: an administrador's row locked, a role it cannot fill.
@@ -402,13 +407,21 @@ for (const theme of ['light', 'dark'] as const) {
     const ownForm = page.getByRole('dialog', { name: t('users.form.editTitle', { name: manager.name }) });
     await expect(ownForm.getByRole('textbox', { name: t('users.form.email'), exact: true })).toBeDisabled();
     await expect(ownForm.getByRole('link', { name: t('routes.user-settings') })).toBeVisible();
-    await shoot('users-own-edit', true);
+    await shoot('users-own-edit', { layer: true });
     await page.keyboard.press('Escape');
     await expect(ownForm).toBeHidden();
     // Its own row's menu: no two-factor entry, the e-mail a link to its settings.
-    await page.getByRole('button', { name: t('users.actions.more', { name: manager.name }) }).click();
-    await expect(page.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true })).toBeVisible();
-    await shoot('users-own-menu', true);
+    const ownMenu = async () => {
+      const item = page.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true });
+      if (await item.isVisible()) {
+        await page.keyboard.press('Escape');
+        await expect(item).toBeHidden();
+      }
+      await page.getByRole('button', { name: t('users.actions.more', { name: manager.name }) }).click();
+      await expect(item).toBeVisible();
+    };
+    await ownMenu();
+    await shoot('users-own-menu', { layer: true, open: ownMenu });
     await page.keyboard.press('Escape');
     const operador = (
       await api.graphql<{ roles: { id: string; name: string }[] }>('query roles { roles { id name } }', {}, 'roles')
