@@ -68,7 +68,8 @@ for (const theme of ['light', 'dark'] as const) {
     page,
     stableApp: app,
   }) => {
-    test.setTimeout(240_000);
+    // 1.7–2.8 min on one worker of a shared box: each whole-page shot is taken until two agree, then compared.
+    test.setTimeout(360_000);
     await stablePage(page);
     // The theme preference as the app stores it (preferences.machine.ts), set before each load.
     await page.addInitScript((value) => {
