@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
 import type { Page, Route } from '@playwright/test';
 import config from '../../playwright.config';
 import { cnpjCheckDigits } from '../../src/domain/cnpj';
@@ -10,22 +8,22 @@ import { signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
+import { stablePage, stableScreenshot } from './support/stable-server';
+import { navigateInApp, presenceAnswered, settle } from './support/visual';
 import { createTenant, TEST_TENANT_PREFIX, uniquePrefix } from './support/tenants';
 import { reachEnrolment, sendCode, totpCode, userRequiredToEnrol } from './support/two-factor';
 import { createRoleWith, createUserWithRole } from './support/users';
 
 /**
- * Every screen, light and dark: axe-core (0 serious or critical violations) and screenshots at
- * 1366×768 and 390×844 into `screenshots/` (gitignored; README "Browser tests"). The tests that take
- * screenshots run on a server of their own with the clocks fixed (support/stable-server.ts), so two
- * runs of one build write the same pixels and `node scripts/compare-screens.mjs` compares two builds
- * (docs/architecture.md, "Screenshots").
+ * Every screen, light and dark: axe-core (0 serious or critical violations) and the whole page at
+ * 1366 and 390 px wide compared with its committed baseline (`toHaveScreenshot`, baselines in
+ * tests/e2e/__screenshots__/a11y-screens.spec.ts/). The tests that take screenshots run on a server of
+ * their own with the clocks fixed (support/stable-server.ts), so two runs of one build paint the same
+ * pixels (docs/architecture.md, "Screenshots").
  */
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** A valid CNPJ (check digits from the app's own rule) for the tenant the screenshots show. */
 const SCREENS_CNPJ = `114447770001${cnpjCheckDigits('114447770001')}`;
-const SHOTS = resolve(import.meta.dirname, '../../screenshots');
 const LAUNCH = config.use?.launchOptions ?? {};
 const VIEWPORTS = [
   { width: 1366, height: 768 },
@@ -65,52 +63,13 @@ async function audit(page: Page): Promise<Violation[]> {
   });
 }
 
-async function settle(page: Page): Promise<void> {
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  await networkQuiet(page);
-  // Lazy chunks and data: nothing left loading (busy regions, skeletons announce aria-busy).
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-}
-
-/**
- * Resolves once the page's presence call (`connected`, sent when the signed-in user's socket opens:
- * src/machines/realtime/presence-link.ts) is answered; lists and dashboards read after it count the
- * user as online on every run. Call it before the sign-in, await it after.
- */
-async function presenceAnswered(page: Page): Promise<void> {
-  await page.waitForResponse(
-    async (response) => {
-      if (!response.url().endsWith('/graphql')) return false;
-      // The client sends a Request object whose body the browser does not expose: read the answer.
-      const answer = (await response.json().catch(() => null)) as { data?: { connected?: unknown } } | null;
-      return answer?.data?.connected !== undefined;
-    },
-    { timeout: 30_000 },
-  );
-}
-
-/**
- * Opens `path` in the running app as a link does (wouter follows history.pushState), keeping the page,
- * its session and its socket. A full load would close the socket and open another: whether a screen's
- * list then counts the signed-in user as online depends on which of the old page's `disconnected`, the
- * new page's `connected` and the list's own query the server answers first.
- */
-async function navigateInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`every screen, ${theme}: axe finds no serious or critical violation; screenshots`, async ({
     page,
     stableApp: app,
   }) => {
-    test.setTimeout(240_000);
-    mkdirSync(SHOTS, { recursive: true });
+    // 1.7–2.8 min on one worker of a shared box: each whole-page shot is taken until two agree, then compared.
+    test.setTimeout(360_000);
     await stablePage(page);
     // The theme preference as the app stores it (preferences.machine.ts), set before each load.
     await page.addInitScript((value) => {
@@ -170,10 +129,7 @@ for (const theme of ['light', 'dark'] as const) {
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await settle(page);
-        await stableScreenshot(
-          page,
-          resolve(SHOTS, `${screen.name}-${theme}-${viewport.width}x${viewport.height}.png`),
-        );
+        await stableScreenshot(page, `${screen.name}-${theme}-${viewport.width}`);
       }
     }
     console.log(
@@ -388,7 +344,6 @@ for (const theme of ['light', 'dark'] as const) {
     stableApp: app,
   }) => {
     test.setTimeout(180_000);
-    mkdirSync(SHOTS, { recursive: true });
     await stablePage(page);
     await useTheme(page, theme);
     const password = 'Pharm#cy!Blue';
@@ -406,14 +361,17 @@ for (const theme of ['light', 'dark'] as const) {
     const managerRole = await createRoleWith(api, 'axemgr', ['users', 'roles-list', 'roles-edit'], 'screens');
     const manager = await createUserWithRole(api, 'axemgr', password, { id: managerRole.id }, 'axemgr');
     const serious: string[] = [];
-    const shoot = async (name: string) => {
+    // `layer`: an open dialog or menu, shot within the viewport (support/stable-server.ts); `open`: what
+    // opens it again at each width (a menu stays where its button was before the resize).
+    const shoot = async (
+      name: string,
+      { layer = false, open }: { layer?: boolean; open?: () => Promise<void> } = {},
+    ) => {
       serious.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
-        await stableScreenshot(
-          page,
-          resolve(SHOTS, `access-${name}-${theme}-${viewport.width}x${viewport.height}.png`),
-        );
+        await open?.();
+        await stableScreenshot(page, `access-${name}-${theme}-${viewport.width}`, { viewport: layer });
       }
       await page.setViewportSize(VIEWPORTS[0]);
     };
@@ -430,7 +388,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(`${app.origin}${tenantPath(`/tenants?panel=instances&tenant=${tenant}`, tenant)}`);
     await page.getByRole('button', { name: t('instances.actions.editLabel', { name: 'WhatsApp Oficial' }) }).click();
     await expect(page.getByText(t('access.staffBillingFlags'), { exact: true })).toBeVisible();
-    await shoot('instance-form-customer');
+    await shoot('instance-form-customer', { layer: true });
     await page.evaluate(() => localStorage.clear());
 
     // A manager holding users and the role editor: an administrador's row locked, a role it cannot fill.
@@ -450,13 +408,21 @@ for (const theme of ['light', 'dark'] as const) {
     const ownForm = page.getByRole('dialog', { name: t('users.form.editTitle', { name: manager.name }) });
     await expect(ownForm.getByRole('textbox', { name: t('users.form.email'), exact: true })).toBeDisabled();
     await expect(ownForm.getByRole('link', { name: t('routes.user-settings') })).toBeVisible();
-    await shoot('users-own-edit');
+    await shoot('users-own-edit', { layer: true });
     await page.keyboard.press('Escape');
     await expect(ownForm).toBeHidden();
     // Its own row's menu: no two-factor entry, the e-mail a link to its settings.
-    await page.getByRole('button', { name: t('users.actions.more', { name: manager.name }) }).click();
-    await expect(page.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true })).toBeVisible();
-    await shoot('users-own-menu');
+    const ownMenu = async () => {
+      const item = page.getByRole('menuitem', { name: t('users.actions.ownAccount'), exact: true });
+      if (await item.isVisible()) {
+        await page.keyboard.press('Escape');
+        await expect(item).toBeHidden();
+      }
+      await page.getByRole('button', { name: t('users.actions.more', { name: manager.name }) }).click();
+      await expect(item).toBeVisible();
+    };
+    await ownMenu();
+    await shoot('users-own-menu', { layer: true, open: ownMenu });
     await page.keyboard.press('Escape');
     const operador = (
       await api.graphql<{ roles: { id: string; name: string }[] }>('query roles { roles { id name } }', {}, 'roles')

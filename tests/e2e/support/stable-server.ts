@@ -6,8 +6,8 @@ import { t } from './i18n';
 import { startServer, type RunningServer } from './server';
 
 /**
- * What makes two runs of the screenshot tests (a11y-screens.spec.ts) write the same pixels, so that
- * `node scripts/compare-screens.mjs before/ after/` reports only what a change did
+ * What makes two runs of the screenshot tests (a11y-screens.spec.ts, visual-states.spec.ts) paint the
+ * same pixels, so that their committed baselines (tests/e2e/__screenshots__/) show only what a change did
  * (docs/architecture.md, "Screenshots"):
  * - a server of the test's own: no other test's tenants, users, sign-ins or socket events in view;
  * - its clock and the page's standing still at {@link FIXED_TIME}: the same seeded rows, dates and
@@ -73,15 +73,17 @@ export async function stablePage(page: Page): Promise<void> {
  * No request of the page in flight for half a second. `waitForLoadState('networkidle')` is reached once
  * per page load, so after a navigation inside the app it no longer waits for the new screen's data.
  */
-export async function networkQuiet(page: Page): Promise<void> {
+export async function networkQuiet(page: Page, held: (request: Request) => boolean = () => false): Promise<void> {
   const open = inFlight.get(page);
   if (!open) throw new Error('networkQuiet needs stablePage(page) before the first load');
+  // `held`: requests a test holds on purpose (a loading state) do not count.
+  const pending = () => [...open].filter((request) => !held(request)).length;
   await expect
     .poll(
       async () => {
-        if (open.size > 0) return false;
+        if (pending() > 0) return false;
         await page.waitForTimeout(500);
-        return open.size === 0;
+        return pending() === 0;
       },
       { message: 'no request in flight for 500 ms', timeout: 30_000, intervals: [100] },
     )
@@ -91,13 +93,23 @@ export async function networkQuiet(page: Page): Promise<void> {
 /**
  * Waits for what settles by time rather than by data: the socket connected (signed-in screens show it
  * in the navbar at desktop widths) and the success and info toasts closed (5 s,
- * src/ui/components/toast-queue.ts), then writes the screenshot with animations finished and no caret.
+ * src/ui/components/toast-queue.ts), then compares the whole page with its committed baseline
+ * (`toHaveScreenshot`; options in playwright.config.ts: full page, animations finished, no caret).
+ * `keepToasts` is for the shot of a toast itself. `viewport` shoots only the viewport, for an open dialog
+ * or a toast: both sit in a fixed layer the size of the viewport, which a whole-page shot of a longer
+ * page would show cut off above the rest of the page.
  */
-export async function stableScreenshot(page: Page, path: string): Promise<void> {
+export async function stableScreenshot(
+  page: Page,
+  name: string,
+  { keepToasts = false, viewport = false } = {},
+): Promise<void> {
   const status = connectionStatus(page);
   if (await status.isVisible()) await expect(status).toHaveText(t('shell.connection.connected'));
-  await expect(page.getByRole('region', { name: t('ui.toast.region') }).getByRole('alertdialog')).toHaveCount(0, {
-    timeout: 10_000,
-  });
-  await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+  if (!keepToasts) {
+    await expect(page.getByRole('region', { name: t('ui.toast.region') }).getByRole('alertdialog')).toHaveCount(0, {
+      timeout: 10_000,
+    });
+  }
+  await expect(page).toHaveScreenshot(`${name}.png`, { fullPage: !viewport });
 }
