@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import ptBR from '../../i18n/pt-BR.json';
 import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
-import { Modal, Popover } from './dialog';
+import { Modal, placePopover, Popover } from './dialog';
 import { MenuTriggerButton } from './menu';
 import { RadioGroup } from './radio-group';
 import { renderUi } from '../test-support/test-utils';
@@ -536,5 +536,55 @@ describe('Popover after it closes', () => {
     await nextFrame();
     await nextFrame();
     expect(reads).not.toHaveBeenCalled();
+  });
+});
+
+describe('placePopover', () => {
+  /** A trigger whose box is given, and a popover holding `content` px whose styles cap it at `cap` px. */
+  function geometry({ top, bottom }: { top: number; bottom: number }, content: number, cap = 320) {
+    const trigger = document.createElement('button');
+    trigger.getBoundingClientRect = () => DOMRect.fromRect({ x: 300, y: top, width: 44, height: bottom - top });
+    const popover = document.createElement('div');
+    Object.defineProperty(popover, 'scrollHeight', { get: () => content });
+    Object.defineProperty(popover, 'offsetHeight', {
+      get: () =>
+        Math.min(content, cap, Number.parseFloat(popover.style.getPropertyValue('--popover-available-height'))),
+    });
+    document.body.append(trigger, popover);
+    return { trigger, popover };
+  }
+
+  beforeEach(() => {
+    Object.defineProperty(window, 'innerHeight', { configurable: true, value: 844 });
+  });
+
+  it('opens under its trigger where what it holds fits there', () => {
+    const { trigger, popover } = geometry({ top: 100, bottom: 144 }, 200);
+    placePopover(popover, trigger, 'bottom end');
+    expect(popover.style.top).toBe('148px');
+    expect(popover.dataset.placement).toBe('bottom');
+    expect(popover.style.getPropertyValue('--popover-available-height')).toBe('688px');
+  });
+
+  it('opens over its trigger when it does not fit under it and more of it fits over it (the last card on a phone)', () => {
+    const { trigger, popover } = geometry({ top: 780, bottom: 824 }, 200);
+    placePopover(popover, trigger, 'bottom end');
+    expect(popover.dataset.placement).toBe('top');
+    // Its bottom edge 4 px over the trigger: 780 − 4 − 200.
+    expect(popover.style.top).toBe('576px');
+    expect(popover.style.getPropertyValue('--popover-available-height')).toBe('768px');
+  });
+
+  it('over its trigger, stands on the height its styles cap it at, not on all it holds', () => {
+    const { trigger, popover } = geometry({ top: 780, bottom: 824 }, 900, 320);
+    placePopover(popover, trigger, 'bottom end');
+    expect(popover.style.top).toBe(`${780 - 4 - 320}px`);
+  });
+
+  it('stays under its trigger when there is less room over it', () => {
+    const { trigger, popover } = geometry({ top: 60, bottom: 104 }, 900);
+    placePopover(popover, trigger, 'bottom start');
+    expect(popover.dataset.placement).toBe('bottom');
+    expect(popover.style.top).toBe('108px');
   });
 });

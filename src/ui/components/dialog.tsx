@@ -302,19 +302,28 @@ function OpenModal({
 export type PopoverPlacement = 'bottom start' | 'bottom end';
 
 /**
- * Puts a popover `offset` px under its trigger: fixed coordinates, the trigger's width and the room
- * below as CSS variables.
+ * Puts a popover `offset` px under its trigger, or over it when it fits better there: fixed coordinates,
+ * the trigger's width and the room on the chosen side as CSS variables, the side as `data-placement`.
  */
 export function placePopover(popover: HTMLElement, trigger: Element, placement: PopoverPlacement, offset = 4): void {
   const box = trigger.getBoundingClientRect();
-  const top = box.bottom + offset;
   const rtl = getComputedStyle(trigger).direction === 'rtl';
   const alignLeft = (placement === 'bottom start') !== rtl;
-  popover.style.top = `${top}px`;
+  // Room under and over the trigger, 8 px from the viewport's edge. Under it unless what it holds does
+  // not fit there and more of it fits over it: a row's menu on the last card of a phone's page opens
+  // upwards instead of past the bottom of the screen.
+  const below = window.innerHeight - box.bottom - offset - 8;
+  const above = box.top - offset - 8;
+  const wanted = popover.scrollHeight;
+  const up = wanted > below && above > below;
+  const room = Math.max(up ? above : below, 120);
+  popover.style.setProperty('--popover-available-height', `${room}px`);
+  // Over the trigger, its bottom edge `offset` px above it: its height as its styles cap it (max-height).
+  popover.style.top = up ? `${Math.max(box.top - offset - popover.offsetHeight, 8)}px` : `${box.bottom + offset}px`;
   popover.style.left = alignLeft ? `${Math.max(box.left, 0)}px` : 'auto';
   popover.style.right = alignLeft ? 'auto' : `${Math.max(document.documentElement.clientWidth - box.right, 0)}px`;
   popover.style.setProperty('--trigger-width', `${box.width}px`);
-  popover.style.setProperty('--popover-available-height', `${Math.max(window.innerHeight - top - 8, 120)}px`);
+  popover.dataset.placement = up ? 'top' : 'bottom';
 }
 
 /**
