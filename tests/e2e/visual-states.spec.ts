@@ -3,6 +3,7 @@ import config from '../../playwright.config';
 import { cnpjCheckDigits } from '../../src/domain/cnpj';
 import { apiLogin } from './support/api';
 import { signIn, tenantPath } from './support/app';
+import { seriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
@@ -22,6 +23,8 @@ import { navigateInApp, presenceAnswered, settle } from './support/visual';
 const LAUNCH = config.use?.launchOptions ?? {};
 // Whole tiles re-rastered after a viewport change (as in a11y-screens.spec.ts): no anti-aliasing drift.
 test.use({ launchOptions: { ...LAUNCH, args: [...(LAUNCH.args ?? []), '--disable-partial-raster'] } });
+// The server's CSP forbids injected scripts (script-src 'self'); axe is injected here, after each shot.
+test.use({ bypassCSP: true });
 test.describe.configure({ mode: 'parallel' });
 
 const WIDTHS = [
@@ -101,9 +104,13 @@ function listScreens(emptyTenant: string): ListScreen[] {
   ];
 }
 
+/** Each state's serious or critical axe violations, by shot; the test expects none. */
+const violations = new Map<Page, string[]>();
+
 /**
  * Each width in turn, back to the first. `layer`: a dialog or toast, shot within the viewport;
- * `prepare` runs after each resize (a toast kept open by the pointer).
+ * `prepare` runs after each resize (a toast kept open by the pointer). After each shot, axe on the
+ * state as shot: its serious or critical violations are kept for the test's end.
  */
 async function shootBoth(
   page: Page,
@@ -114,12 +121,15 @@ async function shootBoth(
     await page.setViewportSize(viewport);
     await prepare?.();
     await stableScreenshot(page, `${name}-${viewport.width}`, { keepToasts: prepare !== undefined, viewport: layer });
+    const found = await seriousViolations(page);
+    if (found.length > 0)
+      violations.set(page, [...(violations.get(page) ?? []), ...found.map((v) => `${name}-${viewport.width}: ${v}`)]);
   }
   await page.setViewportSize(WIDTHS[0]);
 }
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`loading, error and empty states of every list, its dialogs and toasts, ${theme}: as the baselines`, async ({
+  test(`loading, error and empty states of every list, its dialogs and toasts, ${theme}: as the baselines, axe clean`, async ({
     page,
     stableApp: app,
   }) => {
@@ -260,5 +270,6 @@ for (const theme of ['light', 'dark'] as const) {
       layer: true,
       prepare: () => deleted.getByText(t('roles.notices.deleted')).hover(),
     });
+    expect(violations.get(page) ?? [], 'axe: serious or critical violations in the states shot').toEqual([]);
   });
 }
