@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Compares two folders of screenshots pixel by pixel (e.g. two copies of `screenshots/` written by
- * tests/e2e/a11y-screens.spec.ts, one before a change and one after) and prints one line per screen and
+ * Compares two folders of screenshots pixel by pixel (e.g. the committed baselines of
+ * tests/e2e/__screenshots__/ on two commits, one before a change and one after) and prints one line per screen and
  * a total. Exits 0 when every screen is pixel-identical and both folders hold the same screens, 1 on
  * any difference, 2 on a usage error.
  *
