@@ -187,7 +187,9 @@ describe('plural forms', () => {
     expect(i18n.t('features.editor.outcome.partial', partial(1, 3))).toMatch(/^1 de 3 não foi salva;/);
     expect(i18n.t('features.editor.outcome.partial', partial(2, 3))).toMatch(/^2 de 3 não foram salvas;/);
     expect(en.t('features.editor.outcome.partial', partial(1, 3))).toMatch(/^1 of 3 was not saved;/);
-    expect(i18n.t('webhooks.generator.outcome.partial', partial(1, 3))).toBe('1 de 3 tipos falhou; tente de novo só esse.');
+    expect(i18n.t('webhooks.generator.outcome.partial', partial(1, 3))).toBe(
+      '1 de 3 tipos falhou; tente de novo só esse.',
+    );
     expect(i18n.t('webhooks.generator.outcome.partial', partial(2, 3))).toMatch(/^2 de 3 tipos falharam;/);
     expect(en.t('webhooks.generator.outcome.partial', partial(1, 3))).toMatch(/retry just that one\.$/);
     expect(i18n.t('selection.selectMatching', { count: 1, n: '1' })).toBe('Selecionar o 1 correspondente');

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import config from '../../playwright.config';
 import { apiLogin } from './support/api';
@@ -13,10 +11,10 @@ import { createUserWithRole } from './support/users';
 /**
  * "Esqueci minha senha", the reset-password page and the new-password step of a sign-in
  * (docs/support-desk.md), light and dark: the real journey through the development server's mailbox
- * (`/dev/mailbox`, where a server without SMTP_URL sends its mail), axe on every state, and screenshots
- * at 1366×768 and 390×844 into `screenshots/` (README, "Browser tests").
+ * (`/dev/mailbox`, where a server without SMTP_URL sends its mail), axe on every state, and each state
+ * at 1366×768 and 390×844 compared with its committed baseline (tests/e2e/__screenshots__/; docs/architecture.md,
+ * "Screenshots").
  */
-const SHOTS = resolve(import.meta.dirname, '../../screenshots');
 const LAUNCH = config.use?.launchOptions ?? {};
 
 // axe is injected, which the server's CSP (script-src 'self') would refuse; whole-tile rasters keep the
@@ -53,7 +51,6 @@ for (const theme of ['light', 'dark'] as const) {
     stableApp: app,
   }) => {
     test.setTimeout(180_000);
-    mkdirSync(SHOTS, { recursive: true });
     await stablePage(page);
     await useTheme(page, theme);
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
@@ -63,7 +60,7 @@ for (const theme of ['light', 'dark'] as const) {
       serious.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
-        await stableScreenshot(page, resolve(SHOTS, `reset-${name}-${theme}-${viewport.width}x${viewport.height}.png`));
+        await stableScreenshot(page, `reset-${name}-${theme}-${viewport.width}`);
       }
       await page.setViewportSize(VIEWPORTS[0]);
     };

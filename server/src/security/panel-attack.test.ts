@@ -495,7 +495,10 @@ describe.each([
         const got = await graphql(bearer, { query }, path);
         const body = got.body as { data?: unknown; errors?: GqlError[] };
         expect(got.status, `${query}: ${JSON.stringify(got.body)}`).toBe(400);
-        expect(body.errors?.map((e) => e.extensions?.code), query).toEqual(['BAD_USER_INPUT']);
+        expect(
+          body.errors?.map((e) => e.extensions?.code),
+          query,
+        ).toEqual(['BAD_USER_INPUT']);
       }
     }
     // A NUL character itself in the document is the door's to refuse (400), as in variables.

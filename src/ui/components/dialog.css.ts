@@ -1,5 +1,6 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { vars } from '../theme.css';
+import { actions as formActions } from './form.css';
 
 /**
  * Every overlay is a `<dialog>` (dialog.tsx); opened with showModal() it sits in the top layer.
@@ -61,6 +62,20 @@ export const title = style({
 
 /** The body scrolls on its own so header and footer stay visible on a 768 px-tall screen. */
 export const body = style({ flex: 1, minHeight: 0, overflowY: 'auto', padding: vars.space.md });
+
+/**
+ * A form's actions at the end of a dialog's body stay in view while the body scrolls (the new company's
+ * form on a phone is taller than the screen), on the dialog's own background. The padding and the
+ * negative margin cancel out: a body that does not scroll lays out as before.
+ */
+globalStyle(`${body} ${formActions}`, {
+  position: 'sticky',
+  bottom: `calc(-1 * ${vars.space.md})`,
+  zIndex: 1,
+  marginBottom: `calc(-1 * ${vars.space.md})`,
+  paddingBottom: vars.space.md,
+  backgroundColor: vars.color.surfaceRaised,
+});
 
 export const footer = style({
   display: 'flex',

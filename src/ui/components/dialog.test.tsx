@@ -545,7 +545,6 @@ describe('placePopover', () => {
     const trigger = document.createElement('button');
     trigger.getBoundingClientRect = () => DOMRect.fromRect({ x: 300, y: top, width: 44, height: bottom - top });
     const popover = document.createElement('div');
-    Object.defineProperty(popover, 'scrollHeight', { get: () => content });
     Object.defineProperty(popover, 'offsetHeight', {
       get: () =>
         Math.min(content, cap, Number.parseFloat(popover.style.getPropertyValue('--popover-available-height'))),
@@ -579,6 +578,13 @@ describe('placePopover', () => {
     const { trigger, popover } = geometry({ top: 780, bottom: 824 }, 900, 320);
     placePopover(popover, trigger, 'bottom end');
     expect(popover.style.top).toBe(`${780 - 4 - 320}px`);
+  });
+
+  it('stays under its trigger where it fits at the height its styles cap it at, though all it holds would not', () => {
+    const { trigger, popover } = geometry({ top: 440, bottom: 484 }, 900, 320);
+    placePopover(popover, trigger, 'bottom end');
+    expect(popover.dataset.placement).toBe('bottom');
+    expect(popover.style.top).toBe('488px');
   });
 
   it('stays under its trigger when there is less room over it', () => {

@@ -309,20 +309,22 @@ export function placePopover(popover: HTMLElement, trigger: Element, placement: 
   const box = trigger.getBoundingClientRect();
   const rtl = getComputedStyle(trigger).direction === 'rtl';
   const alignLeft = (placement === 'bottom start') !== rtl;
-  // Room under and over the trigger, 8 px from the viewport's edge. Under it unless what it holds does
-  // not fit there and more of it fits over it: a row's menu on the last card of a phone's page opens
-  // upwards instead of past the bottom of the screen.
-  const below = window.innerHeight - box.bottom - offset - 8;
-  const above = box.top - offset - 8;
-  const wanted = popover.scrollHeight;
-  const up = wanted > below && above > below;
-  const room = Math.max(up ? above : below, 120);
-  popover.style.setProperty('--popover-available-height', `${room}px`);
-  // Over the trigger, its bottom edge `offset` px above it: its height as its styles cap it (max-height).
-  popover.style.top = up ? `${Math.max(box.top - offset - popover.offsetHeight, 8)}px` : `${box.bottom + offset}px`;
+  // Across first: the width decides how its lines wrap, so how tall it is.
   popover.style.left = alignLeft ? `${Math.max(box.left, 0)}px` : 'auto';
   popover.style.right = alignLeft ? 'auto' : `${Math.max(document.documentElement.clientWidth - box.right, 0)}px`;
   popover.style.setProperty('--trigger-width', `${box.width}px`);
+  // Room under and over the trigger, 8 px from the viewport's edge. Under it unless it would not fit
+  // there at the height its styles give it (max-height) and there is more room over it: a row's menu
+  // on the last card of a phone's page opens upwards instead of past the bottom of the screen.
+  const below = window.innerHeight - box.bottom - offset - 8;
+  const above = box.top - offset - 8;
+  popover.style.setProperty('--popover-available-height', '100000px');
+  const natural = popover.offsetHeight;
+  const up = natural > below && above > below;
+  const room = Math.max(up ? above : below, 120);
+  popover.style.setProperty('--popover-available-height', `${room}px`);
+  // Over the trigger, its bottom edge `offset` px above it.
+  popover.style.top = up ? `${Math.max(box.top - offset - popover.offsetHeight, 8)}px` : `${box.bottom + offset}px`;
   popover.dataset.placement = up ? 'top' : 'bottom';
 }
 
