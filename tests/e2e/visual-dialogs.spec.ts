@@ -1,15 +1,14 @@
-import type { Page } from '@playwright/test';
 import config from '../../playwright.config';
 import { cnpjCheckDigits } from '../../src/domain/cnpj';
 import { apiLogin } from './support/api';
 import { signIn, tenantPath } from './support/app';
-import { seriousViolations } from './support/axe';
+import { useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { stablePage, stableScreenshot } from './support/stable-server';
+import { stablePage } from './support/stable-server';
 import { createTenant, TEST_TENANT_PREFIX } from './support/tenants';
 import { toast } from './support/toast';
-import { navigateInApp, presenceAnswered, settle } from './support/visual';
+import { expectNoViolations, navigateInApp, presenceAnswered, settle, shootBoth } from './support/visual';
 
 /**
  * The dialogs, menus and toasts visual-states.spec.ts does not shoot, light and dark, at 1366 and 390 px
@@ -26,33 +25,8 @@ test.use({ launchOptions: { ...LAUNCH, args: [...(LAUNCH.args ?? []), '--disable
 test.use({ bypassCSP: true });
 test.describe.configure({ mode: 'parallel' });
 
-const WIDTHS = [
-  { width: 1366, height: 768 },
-  { width: 390, height: 844 },
-] as const;
 /** A valid CNPJ (check digits from the app's own rule) for the tenant the shots act on. */
 const VISUAL_CNPJ = `227778880001${cnpjCheckDigits('227778880001')}`;
-
-/** Each state's serious or critical axe violations, by shot; the test expects none. */
-const violations = new Map<Page, string[]>();
-
-/**
- * Each width in turn, back to the first, shot within the viewport (dialogs, menus and toasts sit in a
- * fixed layer the size of the viewport). `prepare` runs after each resize (a toast kept open by the
- * pointer). After each shot, axe on the state as shot: its serious or critical violations are kept
- * for the test's end.
- */
-async function shootBoth(page: Page, name: string, { prepare }: { prepare?: () => Promise<void> } = {}): Promise<void> {
-  for (const viewport of WIDTHS) {
-    await page.setViewportSize(viewport);
-    await prepare?.();
-    await stableScreenshot(page, `${name}-${viewport.width}`, { keepToasts: prepare !== undefined, viewport: true });
-    const found = await seriousViolations(page);
-    if (found.length > 0)
-      violations.set(page, [...(violations.get(page) ?? []), ...found.map((v) => `${name}-${viewport.width}: ${v}`)]);
-  }
-  await page.setViewportSize(WIDTHS[0]);
-}
 
 for (const theme of ['light', 'dark'] as const) {
   test(`create and plan forms, a bulk review, the views and columns menus, the connection form and a user's toast, ${theme}: as the baselines, axe clean`, async ({
@@ -61,11 +35,7 @@ for (const theme of ['light', 'dark'] as const) {
   }) => {
     test.setTimeout(300_000);
     await stablePage(page);
-    // The theme preference as the app stores it (preferences.machine.ts), set before each load.
-    await page.addInitScript((value) => {
-      const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
-      localStorage.setItem('preferences', JSON.stringify({ ...stored, theme: value }));
-    }, theme);
+    await useTheme(page, theme);
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     // The server is this test's own: the same names and CNPJ on every run.
     const tenant = await createTenant(api, `${TEST_TENANT_PREFIX}dialogs`, ['chat'], VISUAL_CNPJ);
@@ -92,11 +62,11 @@ for (const theme of ['light', 'dark'] as const) {
     const userForm = page.getByRole('dialog', { name: t('users.form.createTitle') });
     await expect(userForm).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-user-create-${theme}`);
+    await shootBoth(page, `dialog-user-create-${theme}`, { layer: true });
     await userForm.getByRole('button', { name: t('users.form.submitCreate'), exact: true }).click();
     await expect(userForm.getByText(t('users.form.required')).first()).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-user-create-errors-${theme}`);
+    await shootBoth(page, `dialog-user-create-errors-${theme}`, { layer: true });
     await userForm.getByRole('textbox', { name: t('users.form.name'), exact: true }).fill('Helena Prado');
     await userForm.getByRole('textbox', { name: t('users.form.username'), exact: true }).fill('helena.prado');
     await userForm.getByRole('textbox', { name: t('users.form.email'), exact: true }).fill('helena.prado@visual.local');
@@ -113,6 +83,7 @@ for (const theme of ['light', 'dark'] as const) {
     await settle(page);
     // The pointer on the toast pauses its 5 s timer (React Aria's toast region) for the shots.
     await shootBoth(page, `toast-user-created-${theme}`, {
+      layer: true,
       prepare: () => created.getByText(t('users.notices.created')).hover(),
     });
     await page.mouse.move(0, 0);
@@ -123,14 +94,14 @@ for (const theme of ['light', 'dark'] as const) {
     const viewsMenu = page.getByRole('menu', { name: t('views.menuLabel') });
     await expect(viewsMenu).toBeVisible();
     await settle(page);
-    await shootBoth(page, `menu-views-${theme}`);
+    await shootBoth(page, `menu-views-${theme}`, { layer: true });
     await page.keyboard.press('Escape');
     await expect(viewsMenu).toBeHidden();
     await page.getByRole('button', { name: t('views.columns.button') }).click();
     const chooser = page.getByRole('dialog', { name: t('views.columns.title') });
     await expect(chooser).toBeVisible();
     await settle(page);
-    await shootBoth(page, `menu-columns-${theme}`);
+    await shootBoth(page, `menu-columns-${theme}`, { layer: true });
     await page.keyboard.press('Escape');
     await expect(chooser).toBeHidden();
 
@@ -141,7 +112,7 @@ for (const theme of ['light', 'dark'] as const) {
     const tenantForm = page.getByRole('dialog', { name: t('tenants.screen.form.createTitle') });
     await expect(tenantForm).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-tenant-create-${theme}`);
+    await shootBoth(page, `dialog-tenant-create-${theme}`, { layer: true });
     await page.keyboard.press('Escape');
     await expect(tenantForm).toBeHidden();
 
@@ -151,7 +122,7 @@ for (const theme of ['light', 'dark'] as const) {
     const planForm = page.getByRole('dialog', { name: t('tenants.screen.form.planTitle', { name: tenant }) });
     await expect(planForm).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-tenant-plan-${theme}`);
+    await shootBoth(page, `dialog-tenant-plan-${theme}`, { layer: true });
     await page.keyboard.press('Escape');
     await expect(planForm).toBeHidden();
 
@@ -163,7 +134,7 @@ for (const theme of ['light', 'dark'] as const) {
     const review = page.getByRole('dialog', { name: t('bulkAction.title.review', { action }) });
     await expect(review.getByText(t('bulkAction.group.change', { n: '1' }))).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-bulk-review-${theme}`);
+    await shootBoth(page, `dialog-bulk-review-${theme}`, { layer: true });
     await page.keyboard.press('Escape');
     await expect(review).toBeHidden();
 
@@ -176,7 +147,7 @@ for (const theme of ['light', 'dark'] as const) {
     });
     await expect(connection).toBeVisible();
     await settle(page);
-    await shootBoth(page, `dialog-connection-create-${theme}`);
-    expect(violations.get(page) ?? [], 'axe: serious or critical violations in the states shot').toEqual([]);
+    await shootBoth(page, `dialog-connection-create-${theme}`, { layer: true });
+    expectNoViolations(page);
   });
 }

@@ -1,15 +1,15 @@
-import type { Page, Request, Route } from '@playwright/test';
+import type { Request, Route } from '@playwright/test';
 import config from '../../playwright.config';
 import { cnpjCheckDigits } from '../../src/domain/cnpj';
 import { apiLogin } from './support/api';
 import { signIn, tenantPath } from './support/app';
-import { seriousViolations } from './support/axe';
+import { useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
-import { networkQuiet, stablePage, stableScreenshot } from './support/stable-server';
+import { networkQuiet, stablePage } from './support/stable-server';
 import { createTenant, TEST_TENANT_PREFIX } from './support/tenants';
 import { toast } from './support/toast';
-import { navigateInApp, presenceAnswered, settle } from './support/visual';
+import { expectNoViolations, navigateInApp, presenceAnswered, settle, shootBoth } from './support/visual';
 
 /**
  * The states a screen passes through, light and dark, at 1366 and 390 px wide, compared with committed
@@ -27,10 +27,6 @@ test.use({ launchOptions: { ...LAUNCH, args: [...(LAUNCH.args ?? []), '--disable
 test.use({ bypassCSP: true });
 test.describe.configure({ mode: 'parallel' });
 
-const WIDTHS = [
-  { width: 1366, height: 768 },
-  { width: 390, height: 844 },
-] as const;
 /** The request id the failed answers carry, as the server's x-request-id would. */
 const REQUEST_ID = 'req-visual-0001';
 /** A valid CNPJ (check digits from the app's own rule) for the tenant the edit dialog shows. */
@@ -104,30 +100,6 @@ function listScreens(emptyTenant: string): ListScreen[] {
   ];
 }
 
-/** Each state's serious or critical axe violations, by shot; the test expects none. */
-const violations = new Map<Page, string[]>();
-
-/**
- * Each width in turn, back to the first. `layer`: a dialog or toast, shot within the viewport;
- * `prepare` runs after each resize (a toast kept open by the pointer). After each shot, axe on the
- * state as shot: its serious or critical violations are kept for the test's end.
- */
-async function shootBoth(
-  page: Page,
-  name: string,
-  { layer = false, prepare }: { layer?: boolean; prepare?: () => Promise<void> } = {},
-): Promise<void> {
-  for (const viewport of WIDTHS) {
-    await page.setViewportSize(viewport);
-    await prepare?.();
-    await stableScreenshot(page, `${name}-${viewport.width}`, { keepToasts: prepare !== undefined, viewport: layer });
-    const found = await seriousViolations(page);
-    if (found.length > 0)
-      violations.set(page, [...(violations.get(page) ?? []), ...found.map((v) => `${name}-${viewport.width}: ${v}`)]);
-  }
-  await page.setViewportSize(WIDTHS[0]);
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`loading, error and empty states of every list, its dialogs and toasts, ${theme}: as the baselines, axe clean`, async ({
     page,
@@ -135,11 +107,7 @@ for (const theme of ['light', 'dark'] as const) {
   }) => {
     test.setTimeout(300_000);
     await stablePage(page);
-    // The theme preference as the app stores it (preferences.machine.ts), set before each load.
-    await page.addInitScript((value) => {
-      const stored = JSON.parse(localStorage.getItem('preferences') ?? '{}') as Record<string, unknown>;
-      localStorage.setItem('preferences', JSON.stringify({ ...stored, theme: value }));
-    }, theme);
+    await useTheme(page, theme);
     const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
     // The server is this test's own: the same names and CNPJ on every run.
     const tenant = await createTenant(api, `${TEST_TENANT_PREFIX}visual`, ['chat'], VISUAL_CNPJ);
@@ -270,6 +238,6 @@ for (const theme of ['light', 'dark'] as const) {
       layer: true,
       prepare: () => deleted.getByText(t('roles.notices.deleted')).hover(),
     });
-    expect(violations.get(page) ?? [], 'axe: serious or critical violations in the states shot').toEqual([]);
+    expectNoViolations(page);
   });
 }
