@@ -49,6 +49,11 @@ export function assertMayGrant(actor: Actor, role: RoleGrant): void {
  * actor holds every permission the target holds, and only an administrador acts on an administrador.
  * Acting on oneself is not this rule's (each operation has its own: nobody blocks, deletes or re-roles itself).
  */
+/** Whether `actor` may act on `target` (the rule {@link assertMayActOn} enforces), for lists that show only those. */
+export function mayActOn(actor: Actor, target: TargetUser): boolean {
+  return actOnRefusal(subjectOf(actor), { userId: target.id, role: target.role }) === null;
+}
+
 export function assertMayActOn(actor: Actor, target: TargetUser): void {
   refuse(actOnRefusal(subjectOf(actor), { userId: target.id, role: target.role }), {
     administrador: 'only an administrador may change an administrador',

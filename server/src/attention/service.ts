@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Actor } from '../access/caller';
+import { mayActOn } from '../access/escalation';
 import { guardService } from '../access/guard';
 import { holdsAny } from '../access/permissions';
-import { actOnRefusal } from '../../../src/domain/escalation';
 import { retryAfter, type ThrottleLimits } from '../auth/attempts';
 import { ADMIN_ROLE } from '../db/catalog';
 import type { Database } from '../db/schema';
@@ -189,13 +189,12 @@ export function createAttentionService({ db, config }: { db: Kysely<Database>; c
     // once as the desk reads it (users/repository.ts roleGrant).
     const roleIds = actor.role === ADMIN_ROLE ? [] : [...new Set(locked.map(({ row }) => row.role_id))];
     const grants = new Map(await Promise.all(roleIds.map(async (id) => [id, await roleGrant(db, id)] as const)));
-    const subject = { role: actor.role, routes: actor.permissions, userId: actor.userId, roleId: actor.roleId };
     const fixable =
       actor.role === ADMIN_ROLE
         ? locked
         : locked.filter(({ row }) => {
             const role = grants.get(row.role_id);
-            return role !== undefined && actOnRefusal(subject, { userId: row.id, role }) === null;
+            return role !== undefined && mayActOn(actor, { id: row.id, role });
           });
     return {
       total: fixable.length,

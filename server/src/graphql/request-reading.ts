@@ -17,6 +17,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { NUL_MESSAGE } from '../plugins/nul';
 import { isParseLimit, limitBreaches, parseLimited } from './limits';
 
 export type OperationKind = OperationDefinitionNode['operation'];
@@ -204,9 +205,9 @@ export function readingOf(body: unknown, schema: GraphQLSchema): Reading {
     );
   }
   const { fields, unknown } = read(chosen);
+  const reading = readChosen(chosen, fields, unknown);
   const nul = nulLiteral(document);
-  if (nul) return { ...readChosen(chosen, fields, unknown), nul };
-  return readChosen(chosen, fields, unknown);
+  return nul ? { ...reading, nul } : reading;
 }
 
 /**
@@ -220,7 +221,7 @@ function nulLiteral(document: DocumentNode): RequestError | undefined {
     StringValue(node) {
       if (!node.value.includes('\u0000')) return undefined;
       found = toRequestError(
-        new GraphQLError('A string in the document must not contain NUL characters (U+0000)', { nodes: node }),
+        new GraphQLError(`A string in the document ${NUL_MESSAGE}`, { nodes: node }),
         'BAD_USER_INPUT',
       );
       return BREAK;
