@@ -27,7 +27,7 @@ export function checkRouteSizes(result, budgets) {
   });
   if (budgets.duplicatedModuleKB !== undefined && result.duplicates) {
     checks.push({
-      name: `bundle: modules in more than one chunk (${result.duplicates.count}; source bytes of the extra copies)`,
+      name: 'bundle: modules in more than one chunk (source KB of the copies beyond the first)',
       value: result.duplicates.bytes / KB,
       budget: budgets.duplicatedModuleKB,
       unit: 'KB',
