@@ -133,12 +133,20 @@ export default defineConfig(({ command }) => ({
               // The login page's JavaScript is one file: src/app/main.tsx with React and the other
               // libraries it loads. Each file is compressed on its own, and the same code as three files
               // (React, the other libraries, ours) costs 1.8 KB more brotli (docs/performance.md). The
-              // price: a release that changes only our code is fetched whole again. Libraries that only
-              // lazy chunks use are still split out of them, as before (the default vendor group, async).
+              // price: a release that changes only our code is fetched whole again.
               react: false,
-              defaultVendors: {
-                test: /[\\/]node_modules[\\/]/i,
+              // Lazy chunks: a module two or more of them use goes to a chunk shared by exactly those
+              // (one per set of users, however small), so no module is in two chunks
+              // (`duplicatedModuleKB`, bench/budgets.json) and a route fetches only what it runs; a
+              // module one lazy chunk uses stays in it. rspack's default groups split libraries from
+              // our code and skip shared parts under 20 KB, which left each lazy chunk its own copy
+              // of React Aria's core (docs/performance.md, Bundle).
+              defaultVendors: false,
+              default: false,
+              shared: {
                 chunks: 'async',
+                minChunks: 2,
+                minSize: 0,
                 priority: -10,
                 reuseExistingChunk: true,
               },

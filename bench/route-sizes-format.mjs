@@ -25,6 +25,14 @@ export function checkRouteSizes(result, budgets) {
     budget: budgets.wholeAppGzipKB,
     unit: 'KB',
   });
+  if (budgets.duplicatedModuleKB !== undefined && result.duplicates) {
+    checks.push({
+      name: 'bundle: modules in more than one chunk (source KB of the copies beyond the first)',
+      value: result.duplicates.bytes / KB,
+      budget: budgets.duplicatedModuleKB,
+      unit: 'KB',
+    });
+  }
   if (budgets.loginBrotliKB !== undefined) {
     checks.push({
       name: 'bundle: login JS on the wire before the form is interactive (brotli, as served)',
@@ -91,6 +99,18 @@ export function formatRouteSizes(result, budgets) {
   lines.push(
     `Login JS on the wire before the form is interactive (${eager.files.length} ${eager.files.length === 1 ? 'script' : 'scripts'} ${eager.page ?? 'the page'} loads eagerly): ${kb(eager.js.brotli)} KB br, ${kb(eager.js.gzip)} KB gz, ${kb(eager.js.raw)} KB raw${verdict}`,
   );
+  const dup = result.duplicates;
+  if (dup) {
+    const dupVerdict =
+      budgets?.duplicatedModuleKB === undefined
+        ? ''
+        : ` (budget ≤ ${budgets.duplicatedModuleKB} KB: ${dup.bytes / KB <= budgets.duplicatedModuleKB ? 'ok' : 'OVER'})`;
+    lines.push(
+      `Modules in more than one chunk: ${dup.count}, ${kb(dup.bytes)} KB of source in the copies beyond the first${dupVerdict}`,
+    );
+    for (const m of dup.modules.slice(0, 10))
+      lines.push(`  ${m.name.slice(0, 90).padEnd(90)} ${kb(m.size).padStart(6)} KB × ${m.chunks.length} chunks`);
+  }
   lines.push(
     `Login route files: ${result.entryChunks.map((c) => `${c.files.join(' + ')} ${kb(c.all.gzip)} KB gz`).join('; ')}`,
   );

@@ -25,6 +25,13 @@ export interface Contributor {
   gzipEstimate: number;
   chunks: string[];
 }
+export interface DuplicatedModules {
+  /** Modules found in more than one chunk. */
+  count: number;
+  /** Their source bytes (rspack's module size) × (copies − 1), summed. */
+  bytes: number;
+  modules: { name: string; size: number; chunks: string[] }[];
+}
 export interface RouteSizes {
   rows: RouteRow[];
   whole: RouteRow;
@@ -32,6 +39,8 @@ export interface RouteSizes {
   entryChunks: (Measured & { id: string })[];
   /** The scripts the login page loads eagerly (before its form is interactive), as served. */
   loginEager: Measured & { page: string | null };
+  /** Modules the build put in more than one chunk (bench/route-sizes-duplicates.mjs). */
+  duplicates: DuplicatedModules;
   /** Whether the build wrote `.br`/`.gz` files beside its assets (scripts/precompress.mjs). */
   precompressed: boolean;
 }
@@ -41,10 +50,15 @@ export interface BundleBudgets {
   loginBrotliKB?: number;
   routeExtraGzipKB: number;
   wholeAppGzipKB: number;
+  /** Source KB of the copies of modules in more than one chunk (bench/route-sizes-duplicates.mjs). */
+  duplicatedModuleKB?: number;
 }
 export function parseRegistry(source: string): Map<string, string | null>;
 export function eagerScripts(html: string): string[];
 export function parseRouteTable(source: string): Map<string, { path: string; layout: 'main' | 'blank' }>;
+export function duplicatedModules(stats: {
+  chunks?: { id: string | number; modules?: { name?: string; size?: number; modules?: unknown[] }[] }[];
+}): DuplicatedModules;
 export function computeRouteSizes(options?: { root?: string }): RouteSizes;
 export function checkRouteSizes(
   result: RouteSizes,

@@ -26,7 +26,8 @@
  * - `lazy …` rows: chunks a screen or the shell loads later on demand (charts, a dialog, a language).
  * - `whole app`: every JS and CSS file of the build.
  *
- * Also: the login page's JS on the wire before the form is interactive — the scripts `login.html`
+ * Also: modules in more than one chunk (./route-sizes-duplicates.mjs: count, and the bytes of the
+ * copies beyond the first, against `duplicatedModuleKB`), and the login page's JS on the wire before the form is interactive — the scripts `login.html`
  * loads eagerly (its `<script src>` and script preloads; the form's handlers come with them), brotli
  * as served, against `loginBrotliKB`.
  *
@@ -38,10 +39,12 @@ import { join, relative } from 'node:path';
 import { eagerScripts, fileSizes, measure, precompressed } from './route-sizes-files.mjs';
 import { contributors, parseRegistry, parseRouteTable, resolveRequest } from './route-sizes-sources.mjs';
 import { checkRouteSizes, formatRouteSizes } from './route-sizes-format.mjs';
+import { duplicatedModules } from './route-sizes-duplicates.mjs';
 
 export { eagerScripts } from './route-sizes-files.mjs';
 export { parseRegistry, parseRouteTable } from './route-sizes-sources.mjs';
 export { checkRouteSizes, formatRouteSizes } from './route-sizes-format.mjs';
+export { duplicatedModules } from './route-sizes-duplicates.mjs';
 
 /** Everything the table needs, from the build output. */
 export function computeRouteSizes({ root = process.cwd() } = {}) {
@@ -188,7 +191,15 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
     return { id, files: chunk?.files ?? [], ...measure(webRoot, chunk?.files ?? []) };
   });
 
-  return { rows, whole, loginContributors, entryChunks, loginEager, precompressed: precompressed(webRoot, allFiles) };
+  return {
+    rows,
+    whole,
+    loginContributors,
+    entryChunks,
+    loginEager,
+    duplicates: duplicatedModules(stats),
+    precompressed: precompressed(webRoot, allFiles),
+  };
 }
 
 /** Budget checks (bench/budgets.json `bundle`): one per row that has a budget. */

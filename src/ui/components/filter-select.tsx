@@ -10,21 +10,31 @@ export interface FilterSelectProps {
   options: readonly { value: string; label: string }[];
   value: string;
   onChange: (value: string) => void;
+  /** Help text under the select (as select.tsx's), linked by `aria-describedby`. */
+  description?: string;
   className?: string;
 }
 
 /**
  * A labelled native `<select>` with the fields' look (the chevron of select.tsx): a list's filters whose
  * choices are known and short (the audit log's operation and target type, the users' and tenants'
- * filters), without React Aria's select (the screen's chunk stays small: ./README.md, native first).
+ * filters, the dashboards' period), without React Aria's select (the screen's chunk stays small:
+ * ./README.md, native first).
  */
-export function FilterSelect({ label, options, value, onChange, className }: FilterSelectProps) {
+export function FilterSelect({ label, options, value, onChange, description, className }: FilterSelectProps) {
   const id = useId();
+  const descriptionId = `${id}-description`;
   return (
     <div className={cx(fieldStyles.field, className)}>
       <FieldLabelText htmlFor={id}>{label}</FieldLabelText>
       <span className={styles.selectBox}>
-        <select id={id} className={styles.select} value={value} onChange={(event) => onChange(event.target.value)}>
+        <select
+          id={id}
+          className={styles.select}
+          value={value}
+          aria-describedby={description ? descriptionId : undefined}
+          onChange={(event) => onChange(event.target.value)}
+        >
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -33,6 +43,11 @@ export function FilterSelect({ label, options, value, onChange, className }: Fil
         </select>
         <ChevronDownIcon className={styles.selectIcon} />
       </span>
+      {description ? (
+        <span id={descriptionId} className={fieldStyles.description}>
+          {description}
+        </span>
+      ) : null}
     </div>
   );
 }

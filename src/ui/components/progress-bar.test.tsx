@@ -22,9 +22,19 @@ describe('ProgressBar', () => {
     expect(bar).toHaveTextContent('1 de 2 tipos');
   });
 
+  it('clamps a value beyond its range and fills the track to its share', () => {
+    renderUi(<ProgressBar label="Baixando" value={150} />);
+    const bar = screen.getByRole('progressbar', { name: 'Baixando' });
+    expect(bar).toHaveAttribute('aria-valuenow', '100');
+    expect(bar).toHaveAttribute('aria-valuetext', '100%');
+    expect(bar.querySelector('[style]')).toHaveStyle({ width: '100%' });
+  });
+
   it('is indeterminate without a value', () => {
     renderUi(<ProgressBar label="Sincronizando" isIndeterminate />);
     const bar = screen.getByRole('progressbar', { name: 'Sincronizando' });
     expect(bar).not.toHaveAttribute('aria-valuenow');
+    expect(bar).not.toHaveAttribute('aria-valuetext');
+    expect(bar.querySelector('[style]')).toBeNull();
   });
 });

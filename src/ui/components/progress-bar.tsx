@@ -1,6 +1,5 @@
-import type { ReactNode } from 'react';
-import { Label } from 'react-aria-components/Label';
-import { ProgressBar as RACProgressBar } from 'react-aria-components/ProgressBar';
+import { useId, useMemo, type ReactNode } from 'react';
+import { useLocale } from 'react-aria-components/I18nProvider';
 import { cx } from './class-names';
 import * as styles from './progress-bar.css';
 
@@ -26,12 +25,15 @@ export interface ProgressBarProps {
 }
 
 /**
- * Progress of a bulk operation (features save, webhooks per type, sheet download, instance sync)
- * — RAC `ProgressBar`, role progressbar with `aria-valuenow`/`aria-valuetext`.
+ * Progress of a bulk operation (features save, webhooks per type, sheet download, instance sync):
+ * role progressbar with `aria-valuenow`/`aria-valuetext`, named by its visible label. Without React
+ * Aria (./README.md, native first; it kept the lists' chunks heavy: docs/performance.md, Bundle): the
+ * markup, the clamped value and the percentage formatted in the active locale are those RAC's
+ * `ProgressBar` gave (progress-bar.test.tsx).
  */
 export function ProgressBar({
   label,
-  value,
+  value = 0,
   minValue = 0,
   maxValue = 100,
   isIndeterminate,
@@ -40,29 +42,33 @@ export function ProgressBar({
   tone = 'primary',
   className,
 }: ProgressBarProps) {
+  const { locale } = useLocale();
+  const labelId = useId();
+  const percentFormat = useMemo(() => new Intl.NumberFormat(locale, { style: 'percent' }), [locale]);
+  const clamped = Math.min(Math.max(value, minValue), maxValue);
+  const range = maxValue - minValue;
+  const share = range === 0 ? 0 : (clamped - minValue) / range;
+  const valueText = isIndeterminate ? undefined : (valueLabel ?? percentFormat.format(share));
   return (
-    <RACProgressBar
-      value={value}
-      minValue={minValue}
-      maxValue={maxValue}
-      isIndeterminate={isIndeterminate}
-      valueLabel={valueLabel}
+    <div
       className={cx(styles.root, className)}
+      role="progressbar"
+      aria-labelledby={labelId}
+      aria-valuenow={isIndeterminate ? undefined : clamped}
+      aria-valuemin={minValue}
+      aria-valuemax={maxValue}
+      aria-valuetext={valueText}
     >
-      {({ percentage, valueText }) => (
-        <>
-          <div className={styles.labels}>
-            <Label>{label}</Label>
-            {hideValue || isIndeterminate ? null : <span className={styles.value}>{valueText}</span>}
-          </div>
-          <div className={styles.track}>
-            <div
-              className={cx(styles.fill, styles.tone[tone], isIndeterminate && styles.indeterminate)}
-              style={isIndeterminate ? undefined : { width: `${percentage ?? 0}%` }}
-            />
-          </div>
-        </>
-      )}
-    </RACProgressBar>
+      <div className={styles.labels}>
+        <span id={labelId}>{label}</span>
+        {hideValue || isIndeterminate ? null : <span className={styles.value}>{valueText}</span>}
+      </div>
+      <div className={styles.track}>
+        <div
+          className={cx(styles.fill, styles.tone[tone], isIndeterminate && styles.indeterminate)}
+          style={isIndeterminate ? undefined : { width: `${share * 100}%` }}
+        />
+      </div>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { I18nKey } from '../../../domain/i18n-key';
@@ -7,15 +7,11 @@ import { VIEW_COLUMNS, type SavedView, type ViewList, type ViewState } from '../
 import { selectHiddenColumns } from '../../../machines/preferences/preferences.machine';
 import { selectActiveView, viewsMachine } from '../../../machines/views/views.machine';
 import { Button } from '../button';
-import { Checkbox } from '../checkbox';
 import { ConfirmDialog } from '../confirm-dialog';
-import { Modal, Popover } from '../dialog';
-import { Form, FormActions } from '../form';
+import { lazyPart } from '../lazy-with-timeout';
 import { MenuTriggerButton, type MenuOption } from '../menu';
-import { TextField } from '../text-field';
 import { usePreferences, useServices } from '../../hooks/services-context';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
-import * as popoverStyles from '../popover.css';
 import * as styles from './list-views.css';
 
 /**
@@ -26,6 +22,14 @@ import * as styles from './list-views.css';
  * the table. Without an open view the hidden columns are the user's preferences
  * (src/machines/preferences/preferences.machine.ts `hiddenColumns`).
  */
+
+/*
+ * The save/rename dialog and the chooser's checkboxes are chunks of their own (React Aria's checkbox
+ * with them): the lists' first render does not wait for them (docs/performance.md, Bundle). The
+ * dialog's chunk comes right after the bar renders (it is rendered closed), the chooser's too (preloaded).
+ */
+const ViewFormDialog = lazyPart(() => import('./view-form-dialog'));
+const ColumnChooserPopover = lazyPart(() => import('./column-chooser-popover'));
 
 /** The visible name of each list's columns (the tables' headings). */
 const COLUMN_LABELS: Readonly<Record<ViewList, Readonly<Record<string, I18nKey>>>> = {
@@ -194,24 +198,20 @@ function ViewsMenu({ views }: { views: ListViews }) {
       >
         {active ? t('views.menuActive', { name: active.name }) : t('views.menu')}
       </MenuTriggerButton>
-      <Modal
-        title={renaming ? t('views.form.renameTitle') : t('views.form.saveTitle')}
-        isOpen={dialog?.kind === 'save' || renaming !== undefined}
-        onClose={close}
-        isPending={busy}
-        size="sm"
-      >
-        <ViewForm
-          key={renaming ? `rename-${renaming.id}` : 'save'}
+      <Suspense fallback={null}>
+        <ViewFormDialog
+          formKey={renaming ? `rename-${renaming.id}` : 'save'}
+          title={renaming ? t('views.form.renameTitle') : t('views.form.saveTitle')}
+          isOpen={dialog?.kind === 'save' || renaming !== undefined}
+          onClose={close}
           initialName={renaming?.name ?? ''}
           withDefault={!renaming}
           isPending={busy}
           nameError={nameError ? t(nameError) : null}
           submitLabel={renaming ? t('views.form.renameSubmit') : t('views.form.saveSubmit')}
-          onCancel={close}
           onSubmit={(name, isDefault) => actor.send({ type: 'views.submit', name, state, isDefault })}
         />
-      </Modal>
+      </Suspense>
       <ConfirmDialog
         isOpen={deleting !== undefined}
         onOpenChange={(open) => (open ? undefined : close())}
@@ -223,69 +223,6 @@ function ViewsMenu({ views }: { views: ListViews }) {
         onConfirm={() => actor.send({ type: 'views.confirmDelete' })}
       />
     </>
-  );
-}
-
-function ViewForm({
-  initialName,
-  withDefault,
-  isPending,
-  nameError,
-  submitLabel,
-  onCancel,
-  onSubmit,
-}: {
-  initialName: string;
-  withDefault: boolean;
-  isPending: boolean;
-  nameError: string | null;
-  submitLabel: string;
-  onCancel: () => void;
-  onSubmit: (name: string, isDefault: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const [name, setName] = useState(initialName);
-  const [isDefault, setDefault] = useState(false);
-  // The refusal shows until the name is edited; a new refusal (another text, or the same after an edit) shows again.
-  const [editedSince, setEditedSince] = useState<string | null>(null);
-  const shown = nameError !== null && editedSince !== nameError ? nameError : null;
-  return (
-    <Form
-      onSubmit={(event) => {
-        event.preventDefault();
-        setEditedSince(null);
-        onSubmit(name, isDefault);
-      }}
-    >
-      <TextField
-        label={t('views.form.name')}
-        description={t('views.form.nameHint')}
-        name="name"
-        value={name}
-        maxLength={240}
-        onChange={(value) => {
-          setName(value);
-          setEditedSince(nameError);
-        }}
-        isRequired
-        isInvalid={shown !== null ? true : undefined}
-        errorMessage={shown ?? t('views.errors.nameRequired')}
-        autoFocus
-      />
-      {withDefault ? (
-        <Checkbox isSelected={isDefault} onChange={setDefault}>
-          {t('views.form.makeDefault')}
-        </Checkbox>
-      ) : null}
-      <FormActions>
-        <Button variant="secondary" onPress={onCancel} isDisabled={isPending}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" isPending={isPending}>
-          {submitLabel}
-        </Button>
-      </FormActions>
-    </Form>
   );
 }
 
@@ -305,55 +242,40 @@ export function ColumnChooser({
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
   const { fixed, hideable } = VIEW_COLUMNS[list];
   const labels = COLUMN_LABELS[list];
   const label = (id: string) => (labels[id] ? t(labels[id]) : id);
+  const fixedColumn = (id: string) => ({
+    id,
+    label: t('views.columns.fixed', { name: label(id) }),
+    shown: true,
+    fixed: true,
+  });
+  // The chooser's chunk before it is asked for: opening it then shows it at once.
+  useEffect(() => {
+    void ColumnChooserPopover.preload().catch(() => undefined);
+  }, []);
   return (
     <>
       <Button ref={ref} variant="secondary" aria-haspopup="dialog" aria-expanded={open} onPress={() => setOpen(true)}>
         {t('views.columns.button')}
       </Button>
       {open ? (
-        <Popover
-          triggerRef={ref}
-          className={popoverStyles.popover}
-          aria-labelledby={titleId}
-          onClose={() => setOpen(false)}
-        >
-          <div className={styles.chooser}>
-            <p id={titleId} className={styles.chooserTitle}>
-              {t('views.columns.title')}
-            </p>
-            {fixed
-              .filter((id) => id !== 'actions' && id !== 'details')
-              .map((id) => (
-                <Checkbox key={id} isSelected isDisabled>
-                  {t('views.columns.fixed', { name: label(id) })}
-                </Checkbox>
-              ))}
-            {hideable.map((id) => (
-              <Checkbox
-                key={id}
-                isSelected={!hidden.includes(id)}
-                onChange={(shown) =>
-                  onChange(
-                    shown ? hidden.filter((c) => c !== id) : hideable.filter((c) => c === id || hidden.includes(c)),
-                  )
-                }
-              >
-                {label(id)}
-              </Checkbox>
-            ))}
-            {fixed
-              .filter((id) => id === 'actions' || id === 'details')
-              .map((id) => (
-                <Checkbox key={id} isSelected isDisabled>
-                  {t('views.columns.fixed', { name: label(id) })}
-                </Checkbox>
-              ))}
-          </div>
-        </Popover>
+        <Suspense fallback={null}>
+          <ColumnChooserPopover
+            triggerRef={ref}
+            title={t('views.columns.title')}
+            columns={[
+              ...fixed.filter((id) => id !== 'actions' && id !== 'details').map(fixedColumn),
+              ...hideable.map((id) => ({ id, label: label(id), shown: !hidden.includes(id), fixed: false })),
+              ...fixed.filter((id) => id === 'actions' || id === 'details').map(fixedColumn),
+            ]}
+            onShownChange={(id, shown) =>
+              onChange(shown ? hidden.filter((c) => c !== id) : hideable.filter((c) => c === id || hidden.includes(c)))
+            }
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
       ) : null}
     </>
   );
