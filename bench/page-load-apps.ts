@@ -2,14 +2,12 @@ import { readFileSync } from 'node:fs';
 import { DEMO_PASSWORD } from '../server/src/tooling/seed';
 import { makeTenants, tenantCreateBody, TENANT_COUNT } from './peers/tenants-data.mjs';
 import { json, loginOn, withClient } from './lib/servers';
+import { USERS, type AppKey } from './page-load-plan';
 
 /** The apps the page-load bench (./page-load.ts) compares, and the data it gives the panel's server. */
 
-export const USERS = 10_000;
-export const THROTTLES = [4, 1] as const;
-export const PEERS = ['react-admin', 'refine'] as const;
-
-export type AppKey = (typeof PEERS)[number] | 'ours';
+export { APPS_ORDER, PEERS, THROTTLES, USERS } from './page-load-plan';
+export type { AppKey } from './page-load-plan';
 
 /** One app under test: where it signs in, what it is typed, and what its list's data rows are. */
 export interface App {
@@ -41,8 +39,6 @@ export async function createTenants(base: string): Promise<void> {
     );
   }
 }
-
-export const APPS_ORDER: readonly AppKey[] = ['react-admin', 'refine', 'ours'];
 
 /** 10,000 operators in the back-office tenant, for the panel's users list. */
 export async function seedUsers(url: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -10,6 +10,11 @@ import { ARGS, CHROMIUM } from './page-load-browser';
 export interface LighthouseFigures {
   performance: number;
   interactiveMs: number;
+  /** Total blocking time: the main thread's long tasks past 50 ms each, summed, between FCP and TTI. */
+  totalBlockingMs: number;
+  largestPaintMs: number;
+  /** The long tasks Lighthouse saw (the `long-tasks` audit): `start+duration ms url`, longest first. */
+  longTasks: string[];
 }
 
 /**
@@ -20,6 +25,8 @@ export interface LighthouseStorage {
   origin: string;
   entries: Record<string, string>;
   signIn?: { email: string; password: string };
+  /** Where the page must end (its path), so a signed-out visitor sent to the sign-in page is not measured. */
+  expectPath?: string;
 }
 
 export interface LighthouseAccessibility {
@@ -34,8 +41,10 @@ export interface LighthouseAccessibility {
 /**
  * One Lighthouse run (default config: mobile, simulated throttling) of the given categories in a new
  * Chromium with an empty profile; `storage` is put into the origin's localStorage first, from a
- * same-origin JSON response so nothing of the app is loaded or cached before Lighthouse's visit
- * (unless it signs in, which loads the app once).
+ * same-origin JSON response so nothing of the app is loaded before Lighthouse's visit (unless it signs
+ * in, which loads the app once). Lighthouse keeps storage with `disableStorageReset`, and with it the
+ * HTTP cache: the cache is cleared here (CDP `Network.clearBrowserCache`), so a signed-in visit still
+ * fetches every file, as a first visit does — only localStorage (the preferences, the session) is kept.
  */
 async function lighthouseResult(
   url: string,
@@ -84,6 +93,9 @@ async function lighthouseResult(
         // The session is in localStorage once the panel has left the sign-in page.
         await page.waitForFunction(() => localStorage.getItem('accessToken') !== null);
       }
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
       await page.close();
       await browser.close(); // a browser connected over CDP is only disconnected
     }
@@ -101,6 +113,13 @@ async function lighthouseResult(
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
     if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
+    // BENCH_LIGHTHOUSE_DIR=<dir> keeps every report (JSON) there, to read its audits and trace figures.
+    const keep = process.env.BENCH_LIGHTHOUSE_DIR;
+    if (keep) {
+      mkdirSync(keep, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.json`;
+      writeFileSync(join(keep, name), JSON.stringify(lhr));
+    }
     return lhr;
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
@@ -113,12 +132,26 @@ async function lighthouseResult(
   }
 }
 
-/** Lighthouse's performance category: the score and time to interactive. */
+/** Lighthouse's performance category: the score, time to interactive, total blocking time, LCP and the long tasks. */
 export async function lighthouseRun(url: string, storage?: LighthouseStorage): Promise<LighthouseFigures> {
   const lhr = await lighthouseResult(url, ['performance'], storage);
+  if (storage?.expectPath) {
+    const final = new URL(lhr.finalDisplayedUrl);
+    const path = final.hash.startsWith('#/') ? final.hash.slice(1).split('?')[0] : final.pathname;
+    if (path !== storage.expectPath) throw new Error(`${url} ended on ${path}, not ${storage.expectPath}`);
+  }
+  const details = lhr.audits['long-tasks']?.details as
+    { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined;
+  const longTasks = (details?.items ?? [])
+    .map((t) => ({ url: t.url ?? '', start: t.startTime ?? 0, duration: t.duration ?? 0 }))
+    .sort((a, b) => b.duration - a.duration)
+    .map((t) => `${t.start.toFixed(0)}+${t.duration.toFixed(0)} ms ${t.url.replace(/^https?:\/\/[^/]+/, '')}`);
   return {
     performance: (lhr.categories.performance?.score ?? Number.NaN) * 100,
     interactiveMs: lhr.audits.interactive?.numericValue ?? Number.NaN,
+    totalBlockingMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    largestPaintMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    longTasks,
   };
 }
 

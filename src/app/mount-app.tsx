@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { startTransition, type ReactNode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 
 /**
@@ -6,6 +6,12 @@ import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
  * holds the state it was rendered for) is hydrated when `key` — the app's own state,
  * `prerenderKey` — is that state; otherwise the markup and its theme class on `<html>` go, and
  * the app renders from scratch (another language or theme, a stored session).
+ *
+ * Either way the first render is a transition (`startTransition`): React renders it in slices of a few
+ * milliseconds, yielding to the browser between them, instead of one task as long as the whole tree
+ * takes (a default-priority first render is not sliced) — on a slow phone that task alone was most of
+ * the page's blocking time (docs/performance.md, "Page load against peers"). Typing into the
+ * prerendered fields meanwhile is kept (they are uncontrolled until hydrated, src/ui/screens/login).
  *
  * @returns how the app came up, and its root (for whoever must unmount it: a test)
  */
@@ -16,9 +22,13 @@ export function mountApp(
 ): { how: 'hydrated' | 'rendered'; root: Root } {
   const prerendered = container.dataset.prerendered;
   if (prerendered !== undefined && prerendered === key) {
-    const root = hydrateRoot(container, app, {
-      onRecoverableError: (error) => console.error('the prerendered page did not hydrate; rendered again', error),
+    let root: Root | undefined;
+    startTransition(() => {
+      root = hydrateRoot(container, app, {
+        onRecoverableError: (error) => console.error('the prerendered page did not hydrate; rendered again', error),
+      });
     });
+    if (!root) throw new Error('hydrateRoot returned no root');
     return { how: 'hydrated', root };
   }
   if (prerendered !== undefined) {
@@ -27,6 +37,6 @@ export function mountApp(
     container.ownerDocument.documentElement.removeAttribute('class');
   }
   const root = createRoot(container);
-  root.render(app);
+  startTransition(() => root.render(app));
   return { how: 'rendered', root };
 }

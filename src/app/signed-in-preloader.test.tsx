@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { PreloadableComponent } from '../ui/components/preloadable';
 import { LazyMainLayout, preloadSignedIn, SCREENS } from './screens-registry';
-import { whenIdle } from './signed-in-preloader';
+import { inIdleTurns, whenIdle } from './signed-in-preloader';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -45,6 +45,86 @@ describe('whenIdle', () => {
       whenIdle(cancelled)();
       vi.advanceTimersByTime(250);
       expect(cancelled).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('inIdleTurns', () => {
+  /** requestIdleCallback stubbed: the idle periods come when `idle()` says. */
+  function idleByHand() {
+    const waiting = new Map<number, IdleRequestCallback>();
+    let next = 1;
+    vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback) => {
+      waiting.set(next, callback);
+      return next++;
+    });
+    vi.stubGlobal('cancelIdleCallback', (id: number) => waiting.delete(id));
+    return {
+      pending: () => waiting.size,
+      idle: () => {
+        const callbacks = [...waiting.values()];
+        waiting.clear();
+        for (const callback of callbacks) callback({ didTimeout: false, timeRemaining: () => 10 });
+      },
+    };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('runs each step in an idle period of its own, the next once the one before has settled, a failure included', async () => {
+    const hand = idleByHand();
+    try {
+      const ran: string[] = [];
+      let finishFirst: () => void = () => undefined;
+      const steps = [
+        () => {
+          ran.push('rest');
+          return new Promise<void>((resolve) => (finishFirst = resolve));
+        },
+        () => {
+          ran.push('layout');
+          return Promise.reject(new Error('chunk missing'));
+        },
+        () => {
+          ran.push('toast');
+          return Promise.resolve();
+        },
+      ];
+      inIdleTurns(steps);
+      expect(ran).toEqual([]);
+      hand.idle();
+      expect(ran).toEqual(['rest']);
+      await settle();
+      // Not settled yet: the next step waits, and asks for no idle period.
+      expect(hand.pending()).toBe(0);
+      finishFirst();
+      await settle();
+      expect(ran).toEqual(['rest']);
+      hand.idle();
+      expect(ran).toEqual(['rest', 'layout']);
+      await settle();
+      hand.idle();
+      expect(ran).toEqual(['rest', 'layout', 'toast']);
+      await settle();
+      expect(hand.pending()).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('starts no step once cancelled', async () => {
+    const hand = idleByHand();
+    try {
+      const ran: string[] = [];
+      const cancel = inIdleTurns([() => Promise.resolve(ran.push('first')), () => Promise.resolve(ran.push('second'))]);
+      hand.idle();
+      await settle();
+      cancel();
+      hand.idle();
+      await settle();
+      expect(ran).toEqual(['first']);
+      expect(hand.pending()).toBe(0);
     } finally {
       vi.unstubAllGlobals();
     }
