@@ -95,3 +95,31 @@ describe('the selection column and bar', () => {
     expect(live?.textContent).toBe('');
   });
 });
+
+describe('the selection bar over a bounded count', () => {
+  it.each([
+    [
+      'pt-BR',
+      'Selecionar todos os correspondentes (mais de 1.000)',
+      'Todos os correspondentes selecionados (mais de 1.000)',
+    ],
+    ['en', 'Select all matching (more than 1,000)', 'All matching selected (more than 1,000)'],
+  ])('says "more than" in %s, never "all 1,000"', async (language, offer, chosen) => {
+    function Bar() {
+      const [matching, setMatching] = useState(false);
+      return (
+        <SelectionBar
+          count={matching ? 1000 : 2}
+          total={1000}
+          totalIsLowerBound
+          allMatching={matching}
+          onSelectMatching={() => setMatching(true)}
+          onClear={() => setMatching(false)}
+        />
+      );
+    }
+    const { user } = renderUi(<Bar />, { language });
+    await user.click(screen.getByRole('button', { name: offer }));
+    expect(screen.getByText(chosen)).toBeInTheDocument();
+  });
+});
