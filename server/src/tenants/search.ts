@@ -132,33 +132,27 @@ export async function searchTenants(
   // asked page when that lies further, so a page past the bound still learns whether one follows it.
   // Below the cap the count is exact; without a bound (the ids operation) it always is.
   const cap = options.countBound === undefined ? null : Math.max(options.countBound, page * limit);
-  const countOf = async (q: ReturnType<typeof scoped>): Promise<Omit<TenantSearchResult, 'ids'>> => {
-    if (cap === null) {
-      const { total } = await q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-      return { total, totalIsLowerBound: false };
-    }
-    const { n } = await db
-      .selectFrom(
-        q
-          .select(sql<number>`1`.as('one'))
-          .limit(cap + 1)
-          .as('c'),
-      )
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow();
-    return n > cap ? { total: cap, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
-  };
+  /** The count of `q` as a scalar subquery: exact, or up to one row past the cap. */
+  const countSql = (q: ReturnType<typeof scoped>) =>
+    cap === null
+      ? sql<number>`(${q.select(sql<number>`count(*)::int`.as('n'))})`
+      : sql<number>`(select count(*)::int from (${q.select(sql<number>`1`.as('one')).limit(cap + 1)}) as c)`;
+  const countedOf = (n: number): Omit<TenantSearchResult, 'ids'> =>
+    cap !== null && n > cap ? { total: cap, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
 
+  // Count and page in one statement (one round trip): PostgreSQL runs an uncorrelated subquery only when
+  // the expression that holds it is evaluated, so the CASE below runs one of its two page reads.
   if (!search) {
-    const counted = await countOf(scoped());
-    const rows = await scoped()
+    const page = scoped()
       .select('t.id')
       .orderBy(sql.ref(column), direction)
       .orderBy('t.id', direction)
       .limit(limit)
-      .offset(offset)
-      .execute();
-    return { ids: rows.map((r) => r.id), ...counted };
+      .offset(offset);
+    const row = await db
+      .selectNoFrom([countSql(scoped()).as('n'), sql<number[]>`array(${page})`.as('ids')])
+      .executeTakeFirstOrThrow();
+    return { ids: row.ids.map(Number), ...countedOf(row.n) };
   }
 
   const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
@@ -172,50 +166,67 @@ export async function searchTenants(
     // Name and CNPJ words as typed (`search_text`), and the bare CNPJ for a search that reads as part of one.
     const query = upper === null ? `'${lower}':*` : `'${lower}':* | '${upper}':*`;
     const matching = () => scoped().where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${query}::tsquery`);
-    const counted = await countOf(matching());
-    if (counted.total === 0) return { ids: [], ...counted };
-    const many = counted.totalIsLowerBound || counted.total > (options.commonMatches ?? COMMON_MATCHES);
-    if (many && (params.sort === 'name' || params.sort === 'id') && scope.tenantId === null) {
-      // Many matches: reading each to sort them costs more than walking the list's order on its index
-      // (`tenants_live_name_idx`, migration 0007, index only; by id `tenants_live_idx`, migration 0001) until
-      // the page is full. The walk sees names only, so the tenants matched by their CNPJ alone (few, as a
-      // rule) are looked up apart and merged.
-      const like = `%${lower}%`;
-      const sortKey = params.sort === 'name' ? 't.name' : 't.id';
-      const byName = scoped()
-        .select(['t.id', `${sortKey} as s`])
-        .where('t.name', 'like', like)
-        .orderBy(sortKey, direction)
-        .orderBy('t.id', direction)
-        .limit(offset + limit);
-      const byCnpj = scoped()
-        .select(['t.id', `${sortKey} as s`])
-        .where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${`'${upper ?? lower.toUpperCase()}':*`}::tsquery`)
-        .where('t.name', 'not like', like)
-        .where(upper === null ? sql<boolean>`lower(t.cnpj) like ${like}` : sql<boolean>`true`);
-      const rows = await db
-        // The walk is a subquery of its own: its ORDER BY and LIMIT would otherwise apply to the union.
-        .selectFrom(db.selectFrom(byName.as('n')).select(['n.id', 'n.s']).unionAll(byCnpj).as('u'))
-        .select('u.id')
-        .orderBy('u.s', direction)
-        .orderBy('u.id', direction)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return { ids: rows.map((r) => r.id), ...counted };
+    // Few matches: read them all from the exact index (`m`, materialised: inlined, PostgreSQL may walk an
+    // index testing the lexemes row by row) and sort them.
+    const readAll = sql<
+      number[]
+    >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`;
+    if (!((params.sort === 'name' || params.sort === 'id') && scope.tenantId === null)) {
+      const row = await db
+        .with(
+          (cte) => cte('m').materialized(),
+          () => withSort(matching()),
+        )
+        .selectNoFrom([countSql(matching()).as('n'), readAll.as('ids')])
+        .executeTakeFirstOrThrow();
+      return { ids: row.ids.map(Number), ...countedOf(row.n) };
     }
+    // Many matches (past the bound, or past COMMON_MATCHES when counted exactly): reading each to sort them
+    // costs more than walking the list's order on its index (`tenants_live_name_idx`, migration 0007, index
+    // only; by id `tenants_live_idx`, migration 0001) until the page is full. The walk sees names only, so
+    // the tenants matched by their CNPJ alone (few, as a rule) are looked up apart and merged.
+    const like = `%${lower}%`;
+    const sortKey = params.sort === 'name' ? 't.name' : 't.id';
+    const byName = scoped()
+      .select(['t.id', `${sortKey} as s`])
+      .where('t.name', 'like', like)
+      .orderBy(sortKey, direction)
+      .orderBy('t.id', direction)
+      .limit(offset + limit);
+    const byCnpj = scoped()
+      .select(['t.id', `${sortKey} as s`])
+      .where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${`'${upper ?? lower.toUpperCase()}':*`}::tsquery`)
+      .where('t.name', 'not like', like)
+      .where(upper === null ? sql<boolean>`lower(t.cnpj) like ${like}` : sql<boolean>`true`);
+    const walk = db
+      // The walk is a subquery of its own: its ORDER BY and LIMIT would otherwise apply to the union.
+      .selectFrom(db.selectFrom(byName.as('n')).select(['n.id', 'n.s']).unionAll(byCnpj).as('u'))
+      .select('u.id')
+      .orderBy('u.s', direction)
+      .orderBy('u.id', direction)
+      .limit(limit)
+      .offset(offset);
+    const threshold = options.commonMatches ?? COMMON_MATCHES;
+    const many = cap === null ? sql`c.n > ${threshold}` : sql`(c.n > ${cap} or c.n > ${threshold})`;
     const row = await db
+      // Both materialised: the count once (not once per mention of `c.n`), and the matches only if read.
+      .with(
+        (cte) => cte('c').materialized(),
+        () => db.selectNoFrom(countSql(matching()).as('n')),
+      )
       .with(
         (cte) => cte('m').materialized(),
         () => withSort(matching()),
       )
-      .selectNoFrom(
-        sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`.as(
+      .selectFrom('c')
+      .select([
+        'c.n',
+        sql<number[]>`case when c.n = 0 then '{}'::int[] when ${many} then array(${walk}) else ${readAll} end`.as(
           'ids',
         ),
-      )
+      ])
       .executeTakeFirstOrThrow();
-    return { ids: row.ids.map(Number), ...counted };
+    return { ids: row.ids.map(Number), ...countedOf(row.n) };
   }
 
   const like = `%${likeLiteral(search)}%`;
@@ -263,8 +274,7 @@ export async function searchTenants(
       ),
     ])
     .executeTakeFirstOrThrow();
-  const bounded = cap !== null && row.total > cap;
-  return { ids: row.ids.map(Number), total: bounded ? cap : row.total, totalIsLowerBound: bounded };
+  return { ids: row.ids.map(Number), ...countedOf(row.total) };
 }
 
 /** Where the previous export page ended: its last row's sort value (as text; null for a null one) and id. */
