@@ -98,12 +98,8 @@ describe('the selection column and bar', () => {
 
 describe('the selection bar over a bounded count', () => {
   it.each([
-    [
-      'pt-BR',
-      'Selecionar todos os correspondentes (mais de 1.000)',
-      'Todos os correspondentes selecionados (mais de 1.000)',
-    ],
-    ['en', 'Select all matching (more than 1,000)', 'All matching selected (more than 1,000)'],
+    ['pt-BR', 'Selecionar os mais de 1.000 correspondentes', 'Todos os mais de 1.000 correspondentes selecionados'],
+    ['en', 'Select all 1,000+ matching', 'All 1,000+ matching selected'],
   ])('says "more than" in %s, never "all 1,000"', async (language, offer, chosen) => {
     function Bar() {
       const [matching, setMatching] = useState(false);
