@@ -15,7 +15,8 @@ import { seedScale } from './scale-seed';
  * Scale on PostgreSQL: 100,000 tenants and 1,000,000 orders (quick: a tenth), then
  * - paginated tenant search over HTTP, one request at a time, latency measured by the client
  *   (auth, validation, count and page queries, JSON) → p50/p95 per query and per class of queries
- *   (common word, rare name, CNPJ digits, alphanumeric CNPJ, no match), the p95 budget on each class;
+ *   (common word, rare name, CNPJ digits, alphanumeric CNPJ, no match, no search at all), the p95 budget
+ *   on each class; the count is the list's bounded one (docs/lists.md, Counts), as the SPA asks it;
  * - the orders sheet as CSV over every order: rows/s and the server's RSS growth (VmRSS of the server
  *   process from /proc, sampled every 50 ms; growth = peak during the stream − RSS just before it).
  */
@@ -43,6 +44,11 @@ function searchCases(): SearchCase[] {
       body: page('drogaria', { sort_type: 'DESC' }),
     },
     { kind: 'common word', label: 'name word, ~3% match', body: page('jardim') },
+    {
+      kind: 'common word',
+      label: 'name prefix, ~17% match, default order (id DESC)',
+      body: page('drogaria', { sort_name: 'id', sort_type: 'DESC' }),
+    },
     { kind: 'rare name', label: 'name fragment, few matches', body: page('boa-vista-12') },
     { kind: 'rare name', label: 'one tenant by its number', body: page('98765') },
     { kind: 'cnpj digits', label: 'cnpj digits', body: page('4567') },
@@ -60,6 +66,8 @@ function searchCases(): SearchCase[] {
       label: 'default (id DESC)',
       body: { pagination_page: 1, pagination_limit: 4, search: '', sort_name: 'id', sort_type: 'DESC' },
     },
+    { kind: 'no search', label: 'first page by name', body: page('') },
+    // A deep page skips its offset on the name index (5,000 entries here); deeper pages cost in proportion.
     { kind: 'no search', label: 'page 500 by name', body: page('', { pagination_page: 500 }) },
   ];
 }
@@ -157,8 +165,6 @@ export async function scaleBench(options: {
           `search class: ${kind}, ${samples.length} requests p50 / p95 ms`,
           `${fixed(percentile(samples, 50))} / ${fixed(p95)}`,
         ]);
-        // Listing without a search counts every live tenant: measured, outside this budget.
-        if (kind === 'no search') continue;
         checks.push(
           check(
             `scale: tenant search p95, ${kind} (${counts.tenants.toLocaleString('en')} tenants, PostgreSQL)`,

@@ -46,6 +46,7 @@ const PAGE_REQUEST: components['schemas']['TenantPageRequest'] = {
 const PAGE: components['schemas']['TenantPage'] = {
   data: [],
   total: 0,
+  total_is_lower_bound: false,
   page: 2,
   limit: 4,
   last_page: 1,

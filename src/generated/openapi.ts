@@ -766,7 +766,7 @@ export interface paths {
         put?: never;
         /**
          * Every id of the tenants matching the filters ("select all N matching")
-         * @description The search, filters and sort of `tenantPaginated` (paging fields are not taken); answers every matching id in that order and how many there are. At most 100,000: a larger match answers 400 on `body` (the message says how many match) and no ids.
+         * @description The search, filters and sort of `tenantPaginated` (paging fields are not taken); answers every matching id in that order and how many there are, counted exactly (not bounded as the page's count is). At most 100,000: a larger match answers 400 on `body` (the message says how many match) and no ids.
          */
         post: operations["tenantIds"];
         delete?: never;
@@ -2297,9 +2297,13 @@ export interface components {
         };
         TenantPage: {
             data: components["schemas"]["Tenant"][];
+            /** @description How many tenants match; with `total_is_lower_bound`, that more than this many match. */
             total: number;
+            /** @description true: the count stopped at its bound (1,000 by default, or the end of the asked page when that lies further) and more than `total` tenants match; false: `total` is exact. Counting every match of a common word would read every matching row (docs/lists.md, Counts). */
+            total_is_lower_bound: boolean;
             page: number;
             limit: number;
+            /** @description The last page; with `total_is_lower_bound`, the last page known to exist (the one after the counted matches), and further pages may follow. */
             last_page: number;
         };
         UserBulkRequest: {
@@ -4590,6 +4594,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "total": 13,
+                     *       "total_is_lower_bound": false,
                      *       "page": 1,
                      *       "limit": 4,
                      *       "last_page": 4

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiLogin } from './support/api';
-import { signIn, submitLogin, tenantPath } from './support/app';
+import { credentialsFrom, signIn, submitLogin, tenantPath } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { createTenant, uniquePrefix } from './support/tenants';
 import { toast } from './support/toast';
+import { startServer, type RunningServer } from './support/server';
 import { createUserWithRole } from './support/users';
 
 const grid = (page: Page) => page.getByRole('grid', { name: t('tenants.screen.heading') });
@@ -234,5 +235,42 @@ test.describe("tenants: a customer's own administrador", () => {
     await expect(
       own.rest('POST', '/api/tenant/feature', { tenantName: tenant, option: 'chatbot', enabled: true }),
     ).rejects.toThrow(/HTTP 403/);
+  });
+});
+
+/**
+ * A count that stops at its bound (docs/lists.md, Counts): a server of its own counting up to 5
+ * (`TENANT_COUNT_BOUND`), so a dozen tenants are "more than": the range says "mais de", "next" walks
+ * past the bound, and the last page's count is exact.
+ */
+test.describe('tenants: a bounded count', () => {
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    server = await startServer({ TENANT_COUNT_BOUND: '5' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('"mais de 5" while the count is bounded, forward past it page by page, exact on the last page', async ({
+    page,
+  }) => {
+    const { admin } = credentialsFrom(server.logins, server.password);
+    const api = await apiLogin(server.origin, admin.email, admin.password);
+    const prefix = uniquePrefix('bound');
+    const names: string[] = [];
+    for (let i = 0; i < 10; i += 1) names.push(await createTenant(api, `${prefix}-${String(i).padStart(2, '0')}`));
+
+    await signIn(page, server.origin, admin, `/tenants?search=${prefix}&sort=name`);
+    const nav = page.getByRole('navigation', { name: t('ui.pagination.label') });
+    await expect(shownNames(page)).toHaveText(names.slice(0, 4));
+    await expect(nav).toContainText('1–4 de mais de 5');
+    await nav.getByRole('button', { name: t('ui.pagination.next') }).click();
+    await expect(shownNames(page)).toHaveText(names.slice(4, 8));
+    await expect(nav).toContainText('5–8 de mais de 8');
+    await nav.getByRole('button', { name: t('ui.pagination.next') }).click();
+    await expect(shownNames(page)).toHaveText(names.slice(8));
+    await expect(nav).toContainText('9–10 de 10');
+    await expect(nav.getByRole('button', { name: t('ui.pagination.next') })).toBeDisabled();
   });
 });

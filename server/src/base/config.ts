@@ -102,6 +102,11 @@ export interface ServerConfig {
    */
   loginAttemptsRetentionDays: number;
   /**
+   * TENANT_COUNT_BOUND: the tenants list counts matches up to this many and then answers "more than" it
+   * (docs/lists.md, Counts; default 1000, at least 1). Tests set a small one to reach it with few tenants.
+   */
+  tenantCountBound: number;
+  /**
    * SMTP_URL: where mail goes (nodemailer's `smtp://user:pass@host:587` / `smtps://…`; server/src/mail/).
    * Unset: in development a local receiver on 127.0.0.1 takes the messages (listed at `/dev/mailbox`); in
    * production no mail can be sent and reset links are disabled (docs/support-desk.md).
@@ -275,6 +280,7 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     ipLookupUrl: process.env.IP_LOOKUP_URL ?? 'https://api.ipify.org?format=json',
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
     loginAttemptsRetentionDays: int('LOGIN_ATTEMPTS_RETENTION_DAYS', 90, 1),
+    tenantCountBound: int('TENANT_COUNT_BOUND', 1000, 1),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,

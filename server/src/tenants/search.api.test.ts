@@ -6,7 +6,12 @@ import { searchTenants } from './search';
  * Paginated tenant search (POST /api/tenant/paginated) against a reference computed here: one query
  * for count and page when searching (tenants/search.ts), the same answers as filtering, sorting and
  * slicing every tenant in JavaScript — on PGlite and on PostgreSQL. Numeric and alphanumeric CNPJs.
+ * The app counts up to a bound of 30 (`TENANT_COUNT_BOUND`, docs/lists.md, Counts) so that these few
+ * tenants reach it: above it the answer says "more than" (`total_is_lower_bound`), below it the count is exact.
  */
+
+/** The test app's count bound: below the 60 `busca` tenants, above most searches' matches. */
+const BOUND = 30;
 interface Row {
   id: number;
   name: string;
@@ -76,7 +81,11 @@ describe.each([
 
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
-    t = await startTestApp({ ...(cluster ? { databaseUrl: cluster.url } : {}), seed: { days: 1 } });
+    t = await startTestApp({
+      ...(cluster ? { databaseUrl: cluster.url } : {}),
+      seed: { days: 1 },
+      config: { tenantCountBound: BOUND },
+    });
     admin = await t.auth('admin@demo.local');
     await t.db
       .insertInto('tenants')
@@ -135,10 +144,19 @@ describe.each([
     return response.json<{
       data: { id: number; name: string }[];
       total: number;
+      total_is_lower_bound: boolean;
       page: number;
       limit: number;
       last_page: number;
     }>();
+  }
+
+  /** What a page answers of `total` matches: the count stops at the bound, or at the asked page's end past it. */
+  function counted(total: number, page: number, limit: number) {
+    const cap = Math.max(BOUND, page * limit);
+    const lower = total > cap;
+    const shown = lower ? cap : total;
+    return { total: shown, lower, lastPage: Math.max(1, Math.ceil((lower ? shown + 1 : shown) / limit)) };
   }
 
   function expected(
@@ -223,33 +241,84 @@ describe.each([
     });
     const want = expected(term, sort, dir, page, limit);
     expect(answer.data.map((r) => r.id)).toEqual(want.ids);
-    expect(answer.total).toBe(want.total);
-    expect(answer.last_page).toBe(Math.max(1, Math.ceil(want.total / limit)));
+    const count = counted(want.total, page, limit);
+    expect(answer.total).toBe(count.total);
+    expect(answer.total_is_lower_bound).toBe(count.lower);
+    expect(answer.last_page).toBe(count.lastPage);
   });
 
-  // The name walk for many matches (search.ts, above COMMON_MATCHES) on every letters-and-digits case,
-  // with the threshold at 0 so these few tenants take it.
+  it('counts past the bound as "more than", exactly below it, and every page past it still answers', async () => {
+    const all = expected('busca', 'name', 'ASC', 1, 1000).total;
+    expect(all).toBeGreaterThan(BOUND);
+    // First page: more than the bound; the page after the counted matches is the last one known.
+    const first = await search({ search: 'busca', sort_name: 'name', sort_type: 'ASC', pagination_limit: 10 });
+    expect([first.total, first.total_is_lower_bound, first.last_page]).toEqual([BOUND, true, 4]);
+    // Walking forward page by page reaches every match, and the last page's count is exact.
+    const seen: number[] = [];
+    for (let page = 1; page <= 10; page += 1) {
+      const answer = await search({
+        search: 'busca',
+        sort_name: 'name',
+        sort_type: 'ASC',
+        pagination_page: page,
+        pagination_limit: 10,
+      });
+      seen.push(...answer.data.map((r) => r.id));
+      if (!answer.total_is_lower_bound) {
+        expect(answer.total).toBe(all);
+        expect(answer.last_page).toBe(Math.ceil(all / 10));
+        break;
+      }
+      expect(answer.last_page).toBeGreaterThan(page);
+    }
+    expect(seen).toEqual(expected('busca', 'name', 'ASC', 1, 1000).ids);
+    // No search at all: the same bound.
+    const everyone = await search({ search: '', pagination_limit: 4 });
+    expect([everyone.total, everyone.total_is_lower_bound]).toEqual([BOUND, true]);
+    // A search below the bound: exact.
+    const few = await search({ search: 'letras', pagination_limit: 4 });
+    expect([few.total, few.total_is_lower_bound]).toEqual([expected('letras', 'id', 'DESC', 1, 4).total, false]);
+  });
+
+  it('selects every match with "select all", counted exactly past the bound', async () => {
+    const response = await t.app.fastify.inject({
+      method: 'POST',
+      url: '/api/tenant/ids',
+      headers: admin,
+      payload: { search: 'busca', sort_name: 'name', sort_type: 'ASC' },
+    });
+    expect(response.statusCode).toBe(200);
+    const want = expected('busca', 'name', 'ASC', 1, 1000);
+    expect(want.total).toBeGreaterThan(BOUND);
+    expect(response.json()).toEqual({ ids: want.ids, total: want.total });
+  });
+
+  // The walk of the list's order for many matches (search.ts, above COMMON_MATCHES) on every
+  // letters-and-digits case, by name and by id, with the threshold at 0 so these few tenants take it.
   it.each(cases.filter(([term]) => /^[0-9a-z]+$/i.test(term.trim())))(
-    'name walk: %j sorted by %s %s, page %i of %i',
+    'name and id walk: %j sorted by %s %s, page %i of %i',
     async (term, _sort, _dir, page, limit) => {
-      for (const direction of ['ASC', 'DESC'] as const) {
-        const answer = await searchTenants(
-          t.db,
-          { tenantId: null },
-          {
-            search: term,
-            sort: 'name',
-            direction: direction === 'ASC' ? 'asc' : 'desc',
-            page,
-            limit,
-            deleted: 'live',
-            filterUsers: false,
-          },
-          { commonMatches: 0 },
-        );
-        const want = expected(term, 'name', direction, page, limit);
-        expect(answer.ids).toEqual(want.ids);
-        expect(answer.total).toBe(want.total);
+      for (const sort of ['name', 'id'] as const) {
+        for (const direction of ['ASC', 'DESC'] as const) {
+          const answer = await searchTenants(
+            t.db,
+            { tenantId: null },
+            {
+              search: term,
+              sort,
+              direction: direction === 'ASC' ? 'asc' : 'desc',
+              page,
+              limit,
+              deleted: 'live',
+              filterUsers: false,
+            },
+            { commonMatches: 0 },
+          );
+          const want = expected(term, sort, direction, page, limit);
+          expect(answer.ids).toEqual(want.ids);
+          expect(answer.total).toBe(want.total);
+          expect(answer.totalIsLowerBound).toBe(false);
+        }
       }
     },
   );

@@ -32,17 +32,24 @@ export interface TenantSearchParams {
 
 export type TenantDeletedFilter = 'live' | 'only' | 'all';
 
-/** One page of a tenant search: the ids in order, and how many tenants match in all. */
+/**
+ * One page of a tenant search: the ids in order, and how many tenants match in all — or, when
+ * `totalIsLowerBound`, that more than `total` match (the count stopped at its bound, docs/lists.md).
+ */
 export interface TenantSearchResult {
   ids: number[];
   total: number;
+  totalIsLowerBound: boolean;
 }
 
 /**
  * Above this many matches a page sorted by name walks the names in order instead of reading every
  * match (server/src/tenants/search.ts `searchTenants`); below it reading them is the cheaper.
  */
-export const COMMON_MATCHES = 2_000;
+export const COMMON_MATCHES = 1_000;
+
+/** Where the tenants list stops counting by default (`TENANT_COUNT_BOUND`, docs/lists.md, Counts). */
+export const TENANT_COUNT_BOUND = 1_000;
 
 /** Contract sort names → columns; the enum in the contract is the allow-list. */
 const SORT_COLUMNS: Readonly<Record<TenantSortName, string>> = {
@@ -112,25 +119,40 @@ export async function searchTenants(
   db: Kysely<Database>,
   scope: TenantSearchScope,
   params: TenantSearchParams,
-  options: { commonMatches?: number } = {},
+  options: { commonMatches?: number; countBound?: number } = {},
 ): Promise<TenantSearchResult> {
   const { page, limit, direction } = params;
+  const offset = (page - 1) * limit;
   const search = params.search.trim();
   const column = SORT_COLUMNS[params.sort];
 
   const scoped = () => scopedTenants(db, scope, params);
 
+  // With a bound the count stops after `cap` matches (docs/lists.md, Counts): the bound, or the end of the
+  // asked page when that lies further, so a page past the bound still learns whether one follows it.
+  // Below the cap the count is exact; without a bound (the ids operation) it always is.
+  const cap = options.countBound === undefined ? null : Math.max(options.countBound, page * limit);
+  /** The count of `q` as a scalar subquery: exact, or up to one row past the cap. */
+  const countSql = (q: ReturnType<typeof scoped>) =>
+    cap === null
+      ? sql<number>`(${q.select(sql<number>`count(*)::int`.as('n'))})`
+      : sql<number>`(select count(*)::int from (${q.select(sql<number>`1`.as('one')).limit(cap + 1)}) as c)`;
+  const countedOf = (n: number): Omit<TenantSearchResult, 'ids'> =>
+    cap !== null && n > cap ? { total: cap, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
+
+  // Count and page in one statement (one round trip): PostgreSQL runs an uncorrelated subquery only when
+  // the expression that holds it is evaluated, so the CASE below runs one of its two page reads.
   if (!search) {
-    const base = scoped();
-    const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
-    const rows = await base
+    const page = scoped()
       .select('t.id')
       .orderBy(sql.ref(column), direction)
       .orderBy('t.id', direction)
       .limit(limit)
-      .offset((page - 1) * limit)
-      .execute();
-    return { ids: rows.map((r) => r.id), total };
+      .offset(offset);
+    const row = await db
+      .selectNoFrom([countSql(scoped()).as('n'), sql<number[]>`array(${page})`.as('ids')])
+      .executeTakeFirstOrThrow();
+    return { ids: row.ids.map(Number), ...countedOf(row.n) };
   }
 
   const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
@@ -144,50 +166,67 @@ export async function searchTenants(
     // Name and CNPJ words as typed (`search_text`), and the bare CNPJ for a search that reads as part of one.
     const query = upper === null ? `'${lower}':*` : `'${lower}':* | '${upper}':*`;
     const matching = () => scoped().where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${query}::tsquery`);
-    const { total } = await matching()
-      .select(sql<number>`count(*)::int`.as('total'))
-      .executeTakeFirstOrThrow();
-    if (total === 0) return { ids: [], total };
-    const offset = (page - 1) * limit;
-    if (total > (options.commonMatches ?? COMMON_MATCHES) && params.sort === 'name' && scope.tenantId === null) {
-      // Many matches: reading each to sort them costs more than walking the names in order
-      // (`tenants_live_name_idx`, migration 0007, index only) until the page is full. The walk sees names
-      // only, so the tenants matched by their CNPJ alone (few, as a rule) are looked up apart and merged.
-      const like = `%${lower}%`;
-      const byName = scoped()
-        .select(['t.id', 't.name as s'])
-        .where('t.name', 'like', like)
-        .orderBy('t.name', direction)
-        .orderBy('t.id', direction)
-        .limit(offset + limit);
-      const byCnpj = scoped()
-        .select(['t.id', 't.name as s'])
-        .where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${`'${upper ?? lower.toUpperCase()}':*`}::tsquery`)
-        .where('t.name', 'not like', like)
-        .where(upper === null ? sql<boolean>`lower(t.cnpj) like ${like}` : sql<boolean>`true`);
-      const rows = await db
-        // The walk is a subquery of its own: its ORDER BY and LIMIT would otherwise apply to the union.
-        .selectFrom(db.selectFrom(byName.as('n')).select(['n.id', 'n.s']).unionAll(byCnpj).as('u'))
-        .select('u.id')
-        .orderBy('u.s', direction)
-        .orderBy('u.id', direction)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return { ids: rows.map((r) => r.id), total };
+    // Few matches: read them all from the exact index (`m`, materialised: inlined, PostgreSQL may walk an
+    // index testing the lexemes row by row) and sort them.
+    const readAll = sql<
+      number[]
+    >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`;
+    if (!((params.sort === 'name' || params.sort === 'id') && scope.tenantId === null)) {
+      const row = await db
+        .with(
+          (cte) => cte('m').materialized(),
+          () => withSort(matching()),
+        )
+        .selectNoFrom([countSql(matching()).as('n'), readAll.as('ids')])
+        .executeTakeFirstOrThrow();
+      return { ids: row.ids.map(Number), ...countedOf(row.n) };
     }
+    // Many matches (past the bound, or past COMMON_MATCHES when counted exactly): reading each to sort them
+    // costs more than walking the list's order on its index (`tenants_live_name_idx`, migration 0007, index
+    // only; by id `tenants_live_idx`, migration 0001) until the page is full. The walk sees names only, so
+    // the tenants matched by their CNPJ alone (few, as a rule) are looked up apart and merged.
+    const like = `%${lower}%`;
+    const sortKey = params.sort === 'name' ? 't.name' : 't.id';
+    const byName = scoped()
+      .select(['t.id', `${sortKey} as s`])
+      .where('t.name', 'like', like)
+      .orderBy(sortKey, direction)
+      .orderBy('t.id', direction)
+      .limit(offset + limit);
+    const byCnpj = scoped()
+      .select(['t.id', `${sortKey} as s`])
+      .where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${`'${upper ?? lower.toUpperCase()}':*`}::tsquery`)
+      .where('t.name', 'not like', like)
+      .where(upper === null ? sql<boolean>`lower(t.cnpj) like ${like}` : sql<boolean>`true`);
+    const walk = db
+      // The walk is a subquery of its own: its ORDER BY and LIMIT would otherwise apply to the union.
+      .selectFrom(db.selectFrom(byName.as('n')).select(['n.id', 'n.s']).unionAll(byCnpj).as('u'))
+      .select('u.id')
+      .orderBy('u.s', direction)
+      .orderBy('u.id', direction)
+      .limit(limit)
+      .offset(offset);
+    const threshold = options.commonMatches ?? COMMON_MATCHES;
+    const many = cap === null ? sql`c.n > ${threshold}` : sql`(c.n > ${cap} or c.n > ${threshold})`;
     const row = await db
+      // Both materialised: the count once (not once per mention of `c.n`), and the matches only if read.
+      .with(
+        (cte) => cte('c').materialized(),
+        () => db.selectNoFrom(countSql(matching()).as('n')),
+      )
       .with(
         (cte) => cte('m').materialized(),
         () => withSort(matching()),
       )
-      .selectNoFrom(
-        sql<number[]>`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`.as(
+      .selectFrom('c')
+      .select([
+        'c.n',
+        sql<number[]>`case when c.n = 0 then '{}'::int[] when ${many} then array(${walk}) else ${readAll} end`.as(
           'ids',
         ),
-      )
+      ])
       .executeTakeFirstOrThrow();
-    return { ids: row.ids.map(Number), total };
+    return { ids: row.ids.map(Number), ...countedOf(row.n) };
   }
 
   const like = `%${likeLiteral(search)}%`;
@@ -214,7 +253,7 @@ export async function searchTenants(
   ];
   const [first, ...rest] = branches;
   // A search that no tenant can match (a space, and not part of a CNPJ): no query at all.
-  if (!first) return { ids: [], total: 0 };
+  if (!first) return { ids: [], total: 0, totalIsLowerBound: false };
   const matches = rest.reduce((all, next) => all.union(next), first);
   // One scan of the matches for both the count and the page. Two queries read the trigram matches
   // twice, and the page query often walked the sort column's index instead, filtering row by row
@@ -225,7 +264,9 @@ export async function searchTenants(
       () => matches,
     )
     .selectNoFrom([
-      sql<number>`(select count(*)::int from m)`.as('total'),
+      cap === null
+        ? sql<number>`(select count(*)::int from m)`.as('total')
+        : sql<number>`(select count(*)::int from (select 1 from m limit ${cap + 1}) as c)`.as('total'),
       sql<
         number[]
       >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as(
@@ -233,7 +274,7 @@ export async function searchTenants(
       ),
     ])
     .executeTakeFirstOrThrow();
-  return { ids: row.ids.map(Number), total: row.total };
+  return { ids: row.ids.map(Number), ...countedOf(row.total) };
 }
 
 /** Where the previous export page ended: its last row's sort value (as text; null for a null one) and id. */

@@ -25,11 +25,13 @@ import { sentVersion } from '../audit/versions';
 import { assertSameTenant, resolveTenant, type TenantRef } from './scope';
 import {
   searchTenants,
+  TENANT_COUNT_BOUND,
   tenantExportIds,
   type TenantCursor,
   type TenantDeletedFilter,
   type TenantSortName,
 } from './search';
+import type { ServerConfig } from '../base/config';
 import { CSV_BATCH } from '../base/csv';
 import { csvChunks, pagedCsvLines, type ExportLanguage, type FormattedPage } from '../base/csv-stream';
 import { toTenantDto, type TenantDto } from './tenant-dto';
@@ -185,11 +187,15 @@ export function createTenantsService({
   db,
   audit,
   tokens,
+  config,
 }: {
   db: Kysely<Database>;
   audit: AuditTrail;
   tokens: Pick<TokenService, 'tenantClosed' | 'revokeTenant'>;
+  /** Where the list's count stops (`TENANT_COUNT_BOUND`); default ./search.ts `TENANT_COUNT_BOUND`. */
+  config?: Pick<ServerConfig, 'tenantCountBound'>;
 }) {
+  const countBound = config?.tenantCountBound ?? TENANT_COUNT_BOUND;
   /** The tenant as the contract's `Tenant`, if the actor may see it. */
   async function dto(actor: Actor, id: number): Promise<TenantDto> {
     const [row] = await repo.tenantRows(db, [id]);
@@ -255,15 +261,34 @@ export function createTenantsService({
       return repo.liveTenantNames(db, { tenantId: actor.originBackoffice ? null : actor.tenantId, withUsers });
     },
 
-    /** One page of the tenants the actor may see, searched, filtered and sorted (./search.ts). */
+    /**
+     * One page of the tenants the actor may see, searched, filtered and sorted (./search.ts). The count stops
+     * at the bound (docs/lists.md, Counts): then `total_is_lower_bound` says more than `total` match, and
+     * `last_page` is the last page known to exist, the one after the counted matches.
+     */
     async page(actor: Actor, q: TenantPageQuery) {
       const page = q.pagination_page ?? 1;
       const limit = q.pagination_limit ?? 4;
-      const { ids, total } = await searchTenants(db, scopeOf(actor), { ...filterOf(q), page, limit });
-      return { data: await dtosInOrder(ids), total, page, limit, last_page: Math.max(1, Math.ceil(total / limit)) };
+      const { ids, total, totalIsLowerBound } = await searchTenants(
+        db,
+        scopeOf(actor),
+        { ...filterOf(q), page, limit },
+        { countBound },
+      );
+      return {
+        data: await dtosInOrder(ids),
+        total,
+        total_is_lower_bound: totalIsLowerBound,
+        page,
+        limit,
+        last_page: Math.max(1, Math.ceil((totalIsLowerBound ? total + 1 : total) / limit)),
+      };
     },
 
-    /** Every id of the tenants the actor may see matching the filters, in order; 400 beyond 100,000. */
+    /**
+     * Every id of the tenants the actor may see matching the filters, in order; 400 beyond 100,000. The count
+     * here is exact, never bounded: the answer holds every matching id, or none.
+     */
     async ids(actor: Actor, q: TenantFilterQuery) {
       const { ids, total } = await searchTenants(db, scopeOf(actor), {
         ...filterOf(q),

@@ -127,7 +127,9 @@ describe('tenantsListMachine: against the REST contract', () => {
         toast: { variant: 'success', title: { key: 'tenants.notices.deleted' }, description: 'tenant-5' },
       },
     ]);
-    server.pages[1]?.resolve(json(200, { data: [], total: 4, page: 2, limit: 4, last_page: 1 }));
+    server.pages[1]?.resolve(
+      json(200, { data: [], total: 4, total_is_lower_bound: false, page: 2, limit: 4, last_page: 1 }),
+    );
     await flush();
     expect(server.paged()[2]?.body).toMatchObject({ pagination_page: 1 });
     expect(actor.getSnapshot().context.queryString).toBe('');

@@ -74,6 +74,8 @@ export interface TenantsListContext {
   queryString: string;
   rows: Tenant[];
   total: number;
+  /** More than `total` tenants match: the server's count stopped at its bound (docs/lists.md, Counts). */
+  totalIsLowerBound: boolean;
   lastPage: number;
   /** The latest page request issued; answers to any other are never shown. */
   requestSeq: number;
@@ -228,6 +230,7 @@ export const tenantsListSetup = setup({
     showPage: assign((_, result: TenantPageResult) => ({
       rows: result.page.data,
       total: result.page.total,
+      totalIsLowerBound: result.page.total_is_lower_bound,
       lastPage: result.page.last_page,
       shownSeq: result.seq,
       listError: null,
@@ -402,6 +405,7 @@ export const tenantsListMachine = tenantsListSetup.createMachine({
       queryString: serializeTenantsQuery(query),
       rows: [],
       total: 0,
+      totalIsLowerBound: false,
       lastPage: 1,
       requestSeq: 0,
       shownSeq: 0,

@@ -33,6 +33,7 @@ export function tenant(id: number, deleted = false): Tenant {
 export const page = (data: Tenant[], pageNumber = 1, lastPage = 1): TenantPage => ({
   data,
   total: data.length,
+  total_is_lower_bound: false,
   page: pageNumber,
   limit: 4,
   last_page: lastPage,

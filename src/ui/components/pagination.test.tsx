@@ -108,6 +108,28 @@ describe('Pagination', () => {
     expect(screen.getByRole('button', { name: lastPage })).toHaveTextContent(lastPage.split(' ')[1] ?? '');
   });
 
+  it.each([
+    ['pt-BR', '1–4 de mais de 1.000', '5–8 de mais de 1.000', 'Página 251'],
+    ['pt', '1–4 de mais de 1.000', '5–8 de mais de 1.000', 'Página 251'],
+    ['en', '1–4 of more than 1,000', '5–8 of more than 1,000', 'Page 251'],
+  ])(
+    'says "more than" in %s when the count is a lower bound, and lets the user go forward',
+    async (language, first, second, known) => {
+      function Bounded() {
+        const [page, setPage] = useState(1);
+        return <Pagination page={page} pageSize={4} total={1000} totalIsLowerBound onPageChange={setPage} />;
+      }
+      const { user, i18n } = renderUi(<Bounded />, { language });
+      expect(screen.getByText(first)).toBeInTheDocument();
+      // The page after the counted records is the last one known: reachable, and "next" is on.
+      expect(screen.getByRole('button', { name: known })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: i18n.t('ui.pagination.next') }));
+      expect(screen.getByText(second)).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: known }));
+      expect(screen.getByRole('button', { name: known })).toHaveAttribute('aria-current', 'page');
+    },
+  );
+
   it('handles an empty list', () => {
     renderUi(<Paged total={0} />);
     expect(screen.getByText('0–0 de 0')).toBeInTheDocument();

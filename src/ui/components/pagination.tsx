@@ -12,6 +12,11 @@ export interface PaginationProps {
   pageSize: number;
   /** Total number of records (not pages). */
   total: number;
+  /**
+   * More than `total` records exist (a bounded count, docs/lists.md, Counts): the range says "mais de",
+   * and the pages reach one past the counted records, so the user can always go forward.
+   */
+  totalIsLowerBound?: boolean;
   onPageChange: (page: number) => void;
   /** With it, a page-size select is shown. */
   onPageSizeChange?: (pageSize: number) => void;
@@ -45,6 +50,7 @@ export function Pagination({
   page,
   pageSize,
   total,
+  totalIsLowerBound = false,
   onPageChange,
   onPageSizeChange,
   pageSizeOptions = [4, 10, 25, 50],
@@ -55,17 +61,21 @@ export function Pagination({
   // "1–100 de 10.000" in pt-BR and pt, "1–100 of 10,000" in en: numbers as the language writes them.
   const number = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
   const sizeId = useId();
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const pageCount = Math.max(1, Math.ceil((totalIsLowerBound ? total + 1 : total) / pageSize));
   const current = Math.min(Math.max(1, page), pageCount);
   const from = total === 0 ? 0 : (current - 1) * pageSize + 1;
-  const to = Math.min(total, current * pageSize);
+  const to = totalIsLowerBound ? current * pageSize : Math.min(total, current * pageSize);
   const go = (target: number) => {
     if (target !== current) onPageChange(target);
   };
   return (
     <nav aria-label={t('ui.pagination.label')} className={styles.nav}>
       <span className={styles.range} aria-live="polite">
-        {t('ui.pagination.range', { from: number.format(from), to: number.format(to), total: number.format(total) })}
+        {t(totalIsLowerBound ? 'ui.pagination.rangeMore' : 'ui.pagination.range', {
+          from: number.format(from),
+          to: number.format(to),
+          total: number.format(total),
+        })}
       </span>
       <ul className={styles.pages}>
         <li>

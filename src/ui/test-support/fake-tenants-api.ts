@@ -67,6 +67,7 @@ function page(api: FakeTenantsApi, body: TenantPageRequest) {
   return {
     data: rows.slice((current - 1) * limit, current * limit),
     total: rows.length,
+    total_is_lower_bound: false,
     page: current,
     limit,
     last_page: Math.max(1, Math.ceil(rows.length / limit)),

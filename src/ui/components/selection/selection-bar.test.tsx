@@ -95,3 +95,27 @@ describe('the selection column and bar', () => {
     expect(live?.textContent).toBe('');
   });
 });
+
+describe('the selection bar over a bounded count', () => {
+  it.each([
+    ['pt-BR', 'Selecionar os mais de 1.000 correspondentes', 'Todos os mais de 1.000 correspondentes selecionados'],
+    ['en', 'Select all 1,000+ matching', 'All 1,000+ matching selected'],
+  ])('says "more than" in %s, never "all 1,000"', async (language, offer, chosen) => {
+    function Bar() {
+      const [matching, setMatching] = useState(false);
+      return (
+        <SelectionBar
+          count={matching ? 1000 : 2}
+          total={1000}
+          totalIsLowerBound
+          allMatching={matching}
+          onSelectMatching={() => setMatching(true)}
+          onClear={() => setMatching(false)}
+        />
+      );
+    }
+    const { user } = renderUi(<Bar />, { language });
+    await user.click(screen.getByRole('button', { name: offer }));
+    expect(screen.getByText(chosen)).toBeInTheDocument();
+  });
+});

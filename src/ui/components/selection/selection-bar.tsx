@@ -8,6 +8,8 @@ export interface SelectionBarProps {
   count: number;
   /** Rows the list's filters match. */
   total: number;
+  /** More than `total` rows match (a bounded count, docs/lists.md, Counts): "more than N" is said. */
+  totalIsLowerBound?: boolean;
   /** Every match is selected, beyond the page. */
   allMatching: boolean;
   onSelectMatching: () => void;
@@ -21,7 +23,15 @@ export interface SelectionBarProps {
  * actions). The count is a polite live region, so a screen reader hears each change of the selection;
  * it stays in the page (empty) while nothing is selected, so the first change is announced too.
  */
-export function SelectionBar({ count, total, allMatching, onSelectMatching, onClear, children }: SelectionBarProps) {
+export function SelectionBar({
+  count,
+  total,
+  totalIsLowerBound = false,
+  allMatching,
+  onSelectMatching,
+  onClear,
+  children,
+}: SelectionBarProps) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.language);
   return (
@@ -29,15 +39,19 @@ export function SelectionBar({ count, total, allMatching, onSelectMatching, onCl
       <p className={styles.count} aria-live="polite" aria-atomic="true">
         {count > 0
           ? allMatching
-            ? t('selection.allMatching', { n: number.format(total) })
+            ? totalIsLowerBound
+              ? t('selection.allMatchingMore', { n: number.format(total) })
+              : t('selection.allMatching', { n: number.format(total) })
             : t('selection.count', { n: number.format(count) })
           : ''}
       </p>
       {count > 0 ? (
         <>
-          {!allMatching && total > count ? (
+          {!allMatching && (totalIsLowerBound || total > count) ? (
             <Button variant="secondary" size="sm" onPress={onSelectMatching}>
-              {t('selection.selectMatching', { count: total, n: number.format(total) })}
+              {totalIsLowerBound
+                ? t('selection.selectMatchingMore', { n: number.format(total) })
+                : t('selection.selectMatching', { count: total, n: number.format(total) })}
             </Button>
           ) : null}
           <Button variant="ghost" size="sm" onPress={onClear}>

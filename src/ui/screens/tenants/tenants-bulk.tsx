@@ -19,11 +19,14 @@ import { useFeatureOptions } from './use-feature-options';
 export function TenantsBulk({
   selection,
   total,
+  totalIsLowerBound = false,
   query,
   onDone,
 }: {
   selection: ListSelectionApi;
   total: number;
+  /** More than `total` match (docs/lists.md, Counts); "select all" still selects every match. */
+  totalIsLowerBound?: boolean;
   query: Pick<TenantsQuery, 'search' | 'sortName' | 'sortType' | 'deleted' | 'plan' | 'feature' | 'featureEnabled'>;
   onDone: (changed: boolean) => void;
 }) {
@@ -57,6 +60,7 @@ export function TenantsBulk({
       <SelectionBar
         count={selection.count}
         total={total}
+        totalIsLowerBound={totalIsLowerBound}
         allMatching={selection.selection.mode === 'matching'}
         onSelectMatching={selection.selectMatching}
         onClear={selection.clear}

@@ -60,6 +60,7 @@ export default function TenantsScreen() {
   const views = useListViews('tenants', { omit: TENANT_PANEL_KEYS });
   const rows = useSelector(actor, (s) => s.context.rows);
   const total = useSelector(actor, (s) => s.context.total);
+  const totalIsLowerBound = useSelector(actor, (s) => s.context.totalIsLowerBound);
   const query = useSelector(actor, (s) => s.context.query);
   const searchText = useSelector(actor, (s) => s.context.searchText);
   const status = useSelector(actor, selectListStatus);
@@ -151,6 +152,7 @@ export default function TenantsScreen() {
         <TenantsBulk
           selection={selection}
           total={total}
+          totalIsLowerBound={totalIsLowerBound}
           query={query}
           onDone={(changed) => {
             selection.clear();
@@ -189,6 +191,7 @@ export default function TenantsScreen() {
         page={query.page}
         pageSize={query.limit}
         total={total}
+        totalIsLowerBound={totalIsLowerBound}
         pageSizeOptions={pageSizes}
         onPageChange={(page) => actor.send({ type: 'tenants.page', page })}
         onPageSizeChange={(limit) => actor.send({ type: 'tenants.limit', limit })}
