@@ -121,8 +121,7 @@ export default defineConfig(({ command }) => ({
         target: 'web',
         assetPrefix: '/',
         distPath: { root: 'dist/web' },
-        // The entry's runtime names every async chunk's hash (the script and style of each): 8 hex
-        // digits instead of rsbuild's 10 take ~0.2 KB brotli off the login page (docs/performance.md).
+        // The entry and its style keep a hash of their own; lazy chunks take the build's (`tools` below).
         filenameHash: 'contenthash:8',
       },
       performance: {
@@ -163,6 +162,16 @@ export default defineConfig(({ command }) => ({
           },
         },
         printFileSize: { total: true, detail: true, compressed: true },
+      },
+      // Lazy chunks' files carry the build's hash, not each its own: the entry's runtime then holds no table
+      // of every async script's and style's hash, which had grown with the chunks shared by exactly their
+      // users (above) and put the login page's JS over its budget. The price: a deploy renames every lazy
+      // file, so a returning user fetches again the screens they open (docs/performance.md, Bundle).
+      tools: {
+        rspack: (config) => {
+          config.output = { ...config.output, chunkFilename: 'static/js/async/[name].[fullhash:8].js' };
+        },
+        cssExtract: { pluginOptions: { chunkFilename: 'static/css/async/[name].[fullhash:8].css' } },
       },
     },
     ...(command === 'build'
