@@ -219,6 +219,62 @@ describe.each([
       );
   });
 
+  if (postgres)
+    it('while tenants are created and deleted, every page agrees with its own count (one statement, one snapshot)', async () => {
+      let made = 0;
+      const churn = async () => {
+        for (let i = 0; i < 40; i += 1) {
+          made += 1;
+          const [row] = await t.db
+            .insertInto('tenants')
+            .values({
+              name: `corrida-${String(made).padStart(3, '0')}`,
+              cnpj: `97.${String(made).padStart(3, '0')}.555/0001-00`,
+              template: 'default',
+              pool: 'pool-1',
+              plan: 'starter',
+              user_limit: 10,
+              ticket_limit: 100,
+            })
+            .returning('id')
+            .execute();
+          if (i % 2 === 1 && row)
+            await t.db.updateTable('tenants').set({ deleted_at: new Date() }).where('id', '=', row.id).execute();
+        }
+      };
+      const read = async () => {
+        const problems: string[] = [];
+        for (let i = 0; i < 40; i += 1) {
+          for (const search of ['corrida', 'rrida-0', '']) {
+            const page = 1 + (i % 4);
+            const { status, body } = await list(staff, {
+              search,
+              sort_name: i % 2 ? 'name' : 'id',
+              sort_type: 'ASC',
+              pagination_page: page,
+              pagination_limit: 3,
+            });
+            if (status !== 200) {
+              problems.push(`${search} page ${page}: ${status}`);
+              continue;
+            }
+            // "More than" means the page is full; an exact count says how many rows this page holds.
+            const want = body.total_is_lower_bound ? 3 : Math.min(3, Math.max(0, body.total - (page - 1) * 3));
+            if (body.data.length !== want)
+              problems.push(
+                `${search} page ${page}: ${body.data.length} rows, total ${body.total} ${body.total_is_lower_bound}`,
+              );
+          }
+        }
+        return problems;
+      };
+      const [, ...answers] = await Promise.all([churn(), read(), read()]);
+      // The other tests' reference is the tenants of `beforeAll`.
+      await t.db.deleteFrom('tenants').where('name', 'like', 'corrida-%').execute();
+      expect(made).toBe(40);
+      expect(answers.flat()).toEqual([]);
+    });
+
   it('"select all matching" stays exact past the bound', async () => {
     for (const search of ['', 'ataque', 'que-be']) {
       const response = await t.app.fastify.inject({
