@@ -1,6 +1,7 @@
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestRole, createTestUser } from '../test-support/users';
+import { searchTenants } from '../tenants/search';
 
 /**
  * An attack on the tenants list's bounded count (server/src/tenants/search.ts, docs/lists.md "Counts",
@@ -274,6 +275,25 @@ describe.each([
       expect(made).toBe(40);
       expect(answers.flat()).toEqual([]);
     });
+
+  it('a bound set past what a count can hold (TENANT_COUNT_BOUND=3000000000) still answers every search path, exactly', async () => {
+    for (const countBound of [2 ** 31 - 1, 3_000_000_000, 2 ** 53])
+      for (const search of ['', 'ataque', 'que-be'])
+        for (const sort of ['name', 'id', 'plan'] as const) {
+          const answer = await searchTenants(
+            t.db,
+            { tenantId: null },
+            { search, sort, direction: 'asc', page: 1, limit: 4, deleted: 'live', filterUsers: false },
+            { countBound },
+          );
+          const want = reference(search, sort, 'ASC', 'live');
+          expect([answer.ids, answer.total, answer.totalIsLowerBound], `${countBound} ${search} ${sort}`).toEqual([
+            want.slice(0, 4),
+            want.length,
+            false,
+          ]);
+        }
+  });
 
   it('"select all matching" stays exact past the bound', async () => {
     for (const search of ['', 'ataque', 'que-be']) {
