@@ -161,3 +161,24 @@ test('typing into the prerendered login while its script arrives: the field the 
   await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
   await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
 });
+
+test('two tabs: the prerendered login in one follows a sign-in in the other; the login address reloaded signed in leads into the app', async ({
+  page,
+  app,
+}) => {
+  await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`);
+  const submit = page.getByRole('button', { name: t('auth.login.submit'), exact: true });
+  await expect(submit).toBeEnabled();
+  // Another tab of the same browser signs in.
+  const other = await page.context().newPage();
+  await signIn(other, app.origin, app.admin, '/users');
+  // The login tab takes the session and goes where it was asked to.
+  await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
+  await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
+  // Signed in, the login address (reloaded, or typed) shows no login form: the app takes over.
+  await page.goto(`${app.origin}${tenantPath('/login')}`);
+  await expect(page).toHaveURL((url) => url.pathname !== tenantPath('/login'));
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toHaveCount(0);
+  await other.close();
+});
