@@ -1,8 +1,12 @@
 import type { Page, Route } from '@playwright/test';
-import { pageTitle, signIn, tenantPath } from './support/app';
-import { seriousViolations } from './support/axe';
+import { resolve } from 'node:path';
+import { apiLogin } from './support/api';
+import { credentialsFrom, pageTitle, signIn, tenantPath } from './support/app';
+import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
+import { startServer, type RunningServer } from './support/server';
+import { createTenant, uniquePrefix } from './support/tenants';
 
 /**
  * An attack, as a demanding user in Chromium, on what the bundle round changed: the lists' save-view dialog
@@ -11,6 +15,8 @@ import { t } from './support/i18n';
  * by keyboard, in the address and after a reload.
  */
 test.use({ bypassCSP: true });
+
+const SHOTS = resolve(import.meta.dirname, '../../screenshots');
 
 test.afterEach(async ({ page }) => {
   await page.unrouteAll({ behavior: 'wait' });
@@ -181,4 +187,52 @@ test('two tabs: the prerendered login in one follows a sign-in in the other; the
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toHaveCount(0);
   await other.close();
+});
+
+test.describe('a bounded count by keyboard', () => {
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    server = await startServer({ TENANT_COUNT_BOUND: '5' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const theme of ['light', 'dark'] as const)
+    test(`the last known page, named as such, by keyboard; then the real last page (${theme})`, async ({ page }) => {
+      await useTheme(page, theme);
+      const { admin } = credentialsFrom(server.logins, server.password);
+      const api = await apiLogin(server.origin, admin.email, admin.password);
+      const prefix = uniquePrefix(`kb${theme}`);
+      for (let i = 0; i < 14; i += 1) await createTenant(api, `${prefix}-${String(i).padStart(2, '0')}`);
+      await signIn(page, server.origin, admin, `/tenants?search=${prefix}&sort=name`);
+      const nav = page.getByRole('navigation', { name: t('ui.pagination.label') });
+      await expect(nav).toContainText('1–4 de mais de 5');
+      // No button claims to go to the last page: the one there is goes to the last page known (page 2).
+      await expect(nav.getByRole('button', { name: t('ui.pagination.last'), exact: true })).toHaveCount(0);
+      const lastKnown = nav.getByRole('button', { name: t('ui.pagination.lastKnown') });
+      await lastKnown.focus();
+      await page.keyboard.press('Enter');
+      await expect(nav).toContainText('5–8 de mais de 8');
+      await expect(nav.getByRole('button', { name: t('ui.pagination.goTo', { page: '2' }) })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+      for (const width of [1366, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        await nav.scrollIntoViewIfNeeded();
+        await nav.screenshot({ path: resolve(SHOTS, `round31-pagination-bounded-${theme}-${width}.png`) });
+      }
+      await page.setViewportSize({ width: 1366, height: 768 });
+      // Walking on by keyboard reaches the end, where the count is exact and the button is the last page's again.
+      const next = nav.getByRole('button', { name: t('ui.pagination.next') });
+      await next.focus();
+      await page.keyboard.press('Enter');
+      await expect(nav).toContainText('9–12 de mais de 12');
+      await next.focus();
+      await page.keyboard.press('Enter');
+      await expect(nav).toContainText('13–14 de 14');
+      await expect(nav.getByRole('button', { name: t('ui.pagination.last'), exact: true })).toBeDisabled();
+    });
 });
