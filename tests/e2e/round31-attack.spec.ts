@@ -189,13 +189,34 @@ test('two tabs: the prerendered login in one follows a sign-in in the other; the
   await other.close();
 });
 
-test.describe('a bounded count by keyboard', () => {
+test.describe('a bounded count in the browser', () => {
   let server: RunningServer;
   test.beforeAll(async () => {
     server = await startServer({ TENANT_COUNT_BOUND: '5' });
   });
   test.afterAll(async () => {
     await server?.stop();
+  });
+
+  test('"select the more than 5 matching" selects every match: the dry run reviews all 14, not 5', async ({ page }) => {
+    const { admin } = credentialsFrom(server.logins, server.password);
+    const api = await apiLogin(server.origin, admin.email, admin.password);
+    const prefix = uniquePrefix('sel');
+    for (let i = 0; i < 14; i += 1) await createTenant(api, `${prefix}-${String(i).padStart(2, '0')}`);
+    await signIn(page, server.origin, admin, `/tenants?search=${prefix}&sort=name`);
+    await page.getByRole('checkbox', { name: t('ui.table.selectAll') }).check();
+    await expect(page.getByText(t('selection.count', { n: '4' }))).toBeVisible();
+    await page.getByRole('button', { name: t('selection.selectMatchingMore', { n: '5' }) }).click();
+    await expect(page.getByText(t('selection.allMatchingMore', { n: '5' }))).toBeVisible();
+    await page.getByLabel(t('bulkAction.tenants.chooseFeature')).selectOption('chatbot');
+    await page.getByRole('button', { name: t('bulkAction.tenants.featureOn'), exact: true }).click();
+    const action = t('bulkAction.tenants.featureOnTitle', { feature: t('features.options.chatbot') });
+    const review = page.getByRole('dialog', { name: t('bulkAction.title.review', { action }) });
+    await expect(review).toBeVisible();
+    // Every one of the 14 is in the review, in one group or another.
+    await expect(review.getByRole('listitem')).toHaveCount(14);
+    await review.getByRole('button', { name: t('common.cancel') }).click();
+    await expect(review).toHaveCount(0);
   });
 
   for (const theme of ['light', 'dark'] as const)
