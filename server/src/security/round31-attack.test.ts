@@ -52,6 +52,8 @@ describe.each([
   let customer: { authorization: string };
   let ownId: number;
   let rows: Row[];
+  /** Tenants with a live user. */
+  let withUsers: Set<number>;
 
   beforeAll(async () => {
     if (postgres) cluster = await startThrowawayPostgres();
@@ -88,6 +90,17 @@ describe.each([
     });
     ownId = user.tenantId;
     customer = await issuedBearer(t, user.id);
+    // Users in every other `ataque` tenant of an even number, for the "with users" filter.
+    for (let i = 2; i < 31; i += 2)
+      await createTestUser(t.db, {
+        email: `ataque31-${i}-${postgres ? 'pg' : 'pl'}@cliente.local`,
+        tenant: `ataque-${WORDS[i % 3]}-${String(i).padStart(2, '0')}`,
+      });
+    withUsers = new Set(
+      (await t.db.selectFrom('users').select('tenant_id').where('deleted_at', 'is', null).execute()).map(
+        (u) => u.tenant_id,
+      ),
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -105,12 +118,20 @@ describe.each([
     return { status: response.statusCode, body: response.json<Page>() };
   }
 
-  function reference(search: string, sort: Sort, dir: 'ASC' | 'DESC', deleted: Deleted, plan?: string) {
+  function reference(
+    search: string,
+    sort: Sort,
+    dir: 'ASC' | 'DESC',
+    deleted: Deleted,
+    plan?: string,
+    filterUsers = false,
+  ) {
     const matches = rows.filter(
       (r) =>
         r.name.includes(search) &&
         (deleted === 'all' || r.deleted === (deleted === 'only')) &&
-        (plan === undefined || r.plan === plan),
+        (plan === undefined || r.plan === plan) &&
+        (!filterUsers || withUsers.has(r.id)),
     );
     const sign = dir === 'ASC' ? 1 : -1;
     // Byte order, as the C collation of the test clusters sorts; ties by id in the same direction.
@@ -118,17 +139,19 @@ describe.each([
     return matches.sort((a, b) => sign * (cmp(a[sort], b[sort]) || cmp(a.id, b.id))).map((r) => r.id);
   }
 
-  const combos: [string, Sort, 'ASC' | 'DESC', Deleted, string | undefined][] = [];
+  const combos: [string, Sort, 'ASC' | 'DESC', Deleted, string | undefined, boolean][] = [];
   for (const search of ['', 'ataque', 'que-be'])
     for (const sort of ['id', 'name', 'plan', 'userLimit'] as const)
       for (const dir of ['ASC', 'DESC'] as const)
-        for (const deleted of ['live', 'only', 'all'] as const)
-          for (const plan of [undefined, 'professional']) combos.push([search, sort, dir, deleted, plan]);
+        for (const deleted of ['live', 'only', 'all'] as const) {
+          for (const plan of [undefined, 'professional']) combos.push([search, sort, dir, deleted, plan, false]);
+          if (sort === 'id' || sort === 'name') combos.push([search, sort, dir, deleted, undefined, true]);
+        }
 
   it.each(combos)(
-    'search %j sorted by %s %s, deleted %s, plan %s: every page, its count and its last page as a reference says',
-    async (search, sort, dir, deleted, plan) => {
-      const want = reference(search, sort, dir, deleted, plan);
+    'search %j sorted by %s %s, deleted %s, plan %s, with users %s: every page, its count and its last page as a reference says',
+    async (search, sort, dir, deleted, plan, filterUsers) => {
+      const want = reference(search, sort, dir, deleted, plan, filterUsers);
       const limit = 4;
       const pages = Math.max(1, Math.ceil(want.length / limit));
       for (let page = 1; page <= pages + 1; page += 1) {
@@ -138,6 +161,7 @@ describe.each([
           sort_type: dir,
           deleted,
           ...(plan === undefined ? {} : { plan }),
+          ...(filterUsers ? { filter_users: true } : {}),
           pagination_page: page,
           pagination_limit: limit,
         });
