@@ -219,6 +219,18 @@ test.describe('a bounded count in the browser', () => {
     await expect(review).toHaveCount(0);
   });
 
+  test('an address past the last page lands on the last page, counted exactly', async ({ page }) => {
+    const { admin } = credentialsFrom(server.logins, server.password);
+    const api = await apiLogin(server.origin, admin.email, admin.password);
+    const prefix = uniquePrefix('past');
+    for (let i = 0; i < 9; i += 1) await createTenant(api, `${prefix}-${String(i).padStart(2, '0')}`);
+    await signIn(page, server.origin, admin, `/tenants?search=${prefix}&sort=name&page=99`);
+    const nav = page.getByRole('navigation', { name: t('ui.pagination.label') });
+    await expect(nav).toContainText('9–9 de 9');
+    await expect(page.getByRole('grid').getByRole('rowheader')).toHaveText([`${prefix}-08`]);
+    await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBe('3');
+  });
+
   for (const theme of ['light', 'dark'] as const)
     test(`the last known page, named as such, by keyboard; then the real last page (${theme})`, async ({ page }) => {
       await useTheme(page, theme);
