@@ -48,6 +48,9 @@ export interface TenantSearchResult {
  */
 export const COMMON_MATCHES = 1_000;
 
+/** The largest cap of a bounded count: the cap and one past it fit the int the count is. */
+const MAX_COUNT_CAP = 2 ** 31 - 2;
+
 /** Where the tenants list stops counting by default (`TENANT_COUNT_BOUND`, docs/lists.md, Counts). */
 export const TENANT_COUNT_BOUND = 1_000;
 
@@ -131,7 +134,11 @@ export async function searchTenants(
   // With a bound the count stops after `cap` matches (docs/lists.md, Counts): the bound, or the end of the
   // asked page when that lies further, so a page past the bound still learns whether one follows it.
   // Below the cap the count is exact; without a bound (the ids operation) it always is.
-  const cap = options.countBound === undefined ? null : Math.max(options.countBound, page * limit);
+  // The count is an int (`count(*)::int`) compared with the cap in SQL: a cap past what an int holds
+  // (TENANT_COUNT_BOUND=3000000000, an operator's "always exact") would fail every such search, and counts
+  // exactly anyway, so it stops there.
+  const cap =
+    options.countBound === undefined ? null : Math.min(Math.max(options.countBound, page * limit), MAX_COUNT_CAP);
   /** The count of `q` as a scalar subquery: exact, or up to one row past the cap. */
   const countSql = (q: ReturnType<typeof scoped>) =>
     cap === null

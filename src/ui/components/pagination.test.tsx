@@ -130,6 +130,14 @@ describe('Pagination', () => {
     },
   );
 
+  it('past a bounded count, the button to the last page says it is the last one known, not the last', async () => {
+    const { i18n } = renderUi(
+      <Pagination page={1} pageSize={4} total={1000} totalIsLowerBound onPageChange={() => {}} />,
+    );
+    expect(screen.getByRole('button', { name: i18n.t('ui.pagination.lastKnown') })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: i18n.t('ui.pagination.last') })).toBeNull();
+  });
+
   it('handles an empty list', () => {
     renderUi(<Paged total={0} />);
     expect(screen.getByText('0–0 de 0')).toBeInTheDocument();

@@ -129,7 +129,8 @@ export function Pagination({
         </li>
         <li>
           <IconButton
-            label={t('ui.pagination.last')}
+            // Past a bounded count the page it goes to is the last one known, not the last one (docs/lists.md, Counts).
+            label={t(totalIsLowerBound ? 'ui.pagination.lastKnown' : 'ui.pagination.last')}
             icon={<ChevronsRightIcon />}
             size="sm"
             isDisabled={isDisabled || current === pageCount}

@@ -25,8 +25,10 @@ import * as styles from './list-views.css';
 
 /*
  * The save/rename dialog and the chooser's checkboxes are chunks of their own (React Aria's checkbox
- * with them): the lists' first render does not wait for them (docs/performance.md, Bundle). The
- * dialog's chunk comes right after the bar renders (it is rendered closed), the chooser's too (preloaded).
+ * with them): the lists' first render does not wait for them (docs/performance.md, Bundle). Both chunks
+ * are preloaded once the bar renders, and each part is rendered only while it is open: a chunk that
+ * failed to arrive says so (with its retry) where the user asked for it, never in the bar of a list
+ * whose dialog nobody opened.
  */
 const ViewFormDialog = lazyPart(() => import('./view-form-dialog'));
 const ColumnChooserPopover = lazyPart(() => import('./column-chooser-popover'));
@@ -185,6 +187,11 @@ function ViewsMenu({ views }: { views: ListViews }) {
   const deleting = dialog?.kind === 'delete' ? saved.find((v) => v.id === dialog.id) : undefined;
   const renaming = dialog?.kind === 'rename' ? saved.find((v) => v.id === dialog.id) : undefined;
   const close = () => actor.send({ type: 'views.close' });
+  const formOpen = dialog?.kind === 'save' || renaming !== undefined;
+  // The dialog's chunk before it is asked for: opening it then shows it at once.
+  useEffect(() => {
+    void ViewFormDialog.preload().catch(() => undefined);
+  }, []);
 
   return (
     <>
@@ -198,20 +205,22 @@ function ViewsMenu({ views }: { views: ListViews }) {
       >
         {active ? t('views.menuActive', { name: active.name }) : t('views.menu')}
       </MenuTriggerButton>
-      <Suspense fallback={null}>
-        <ViewFormDialog
-          formKey={renaming ? `rename-${renaming.id}` : 'save'}
-          title={renaming ? t('views.form.renameTitle') : t('views.form.saveTitle')}
-          isOpen={dialog?.kind === 'save' || renaming !== undefined}
-          onClose={close}
-          initialName={renaming?.name ?? ''}
-          withDefault={!renaming}
-          isPending={busy}
-          nameError={nameError ? t(nameError) : null}
-          submitLabel={renaming ? t('views.form.renameSubmit') : t('views.form.saveSubmit')}
-          onSubmit={(name, isDefault) => actor.send({ type: 'views.submit', name, state, isDefault })}
-        />
-      </Suspense>
+      {formOpen ? (
+        <Suspense fallback={null}>
+          <ViewFormDialog
+            formKey={renaming ? `rename-${renaming.id}` : 'save'}
+            title={renaming ? t('views.form.renameTitle') : t('views.form.saveTitle')}
+            isOpen
+            onClose={close}
+            initialName={renaming?.name ?? ''}
+            withDefault={!renaming}
+            isPending={busy}
+            nameError={nameError ? t(nameError) : null}
+            submitLabel={renaming ? t('views.form.renameSubmit') : t('views.form.saveSubmit')}
+            onSubmit={(name, isDefault) => actor.send({ type: 'views.submit', name, state, isDefault })}
+          />
+        </Suspense>
+      ) : null}
       <ConfirmDialog
         isOpen={deleting !== undefined}
         onOpenChange={(open) => (open ? undefined : close())}
