@@ -138,4 +138,23 @@ describe('DashboardScreen: filters', () => {
     expect(summaries(v)).toEqual(['2025-11-01..2025-11-03 *']);
     expect(v.requests.some((r) => r.path === '/api/tenant/false')).toBe(false);
   });
+
+  it('on the 7th of a month, "Este mês" stays "Este mês" (it covers the days of "Últimos 7 dias" too)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-07T15:00:00Z'));
+    try {
+      const user = setupUser();
+      const v = render('/dashboard/analytics');
+      await screen.findByRole('table', { name: 'Pedidos por dia' });
+      const period = filters().getByRole('combobox', { name: 'Período' });
+      await user.selectOptions(period, 'Este mês');
+      await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2026-11-01&to=2026-11-07'));
+      expect(period).toHaveDisplayValue('Este mês');
+      await user.selectOptions(period, 'Últimos 7 dias');
+      expect(period).toHaveDisplayValue('Últimos 7 dias');
+      expect(v.location()).toBe('/dashboard/analytics?from=2026-11-01&to=2026-11-07');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

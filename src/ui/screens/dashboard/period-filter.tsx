@@ -40,7 +40,14 @@ export function PeriodFilter({ actor }: { actor: DashboardActor }) {
   const finishAt = useSelector(actor, (s) => s.context.query.finishAt);
   const today = useSelector(actor, (s) => s.context.defaults.finishAt);
   const [datesOpen, setDatesOpen] = useState(false);
-  const preset = presetOf({ startAt, finishAt }, today);
+  // Two presets can cover the same days (on the 7th, "Este mês" is "Últimos 7 dias"): the one chosen here
+  // is shown while the range is still its; a range from the address shows the first that covers it.
+  const [chosen, setChosen] = useState<PeriodPreset | null>(null);
+  const chosenRange = chosen === null ? null : presetRange(chosen, today);
+  const preset =
+    chosen !== null && chosenRange?.startAt === startAt && chosenRange.finishAt === finishAt
+      ? chosen
+      : presetOf({ startAt, finishAt }, today);
   const custom = datesOpen || preset === null;
   const options = [...PERIOD_PRESETS, CUSTOM].map((id) => ({
     value: id,
@@ -61,6 +68,7 @@ export function PeriodFilter({ actor }: { actor: DashboardActor }) {
         onChange={(key) => {
           if (key === CUSTOM) return setDatesOpen(true);
           setDatesOpen(false);
+          setChosen(key as PeriodPreset);
           actor.send({ type: 'dashboard.range', ...presetRange(key as PeriodPreset, today) });
         }}
       />
