@@ -165,7 +165,8 @@ describe('app shell', () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
     const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
-    await user.selectOptions(screen.getAllByLabelText(ptBR.shell.language)[0] as HTMLElement, 'en');
+    // The navbar's switchers mount after the screen's first paint (src/ui/shell/navbar.tsx).
+    await user.selectOptions((await screen.findAllByLabelText(ptBR.shell.language))[0] as HTMLElement, 'en');
     expect(await screen.findByRole('heading', { level: 1, name: en.routes.home })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     const before = document.documentElement.className;

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { warmFormats } from '../../domain/format';
 import type { AppRoute } from '../../domain/paths';
 import { AriaProviders } from '../components/ui-provider';
 import { usePreferences, useRealtime, useServices } from '../hooks/services-context';
@@ -18,6 +19,10 @@ export interface MainLayoutProps {
   route: AppRoute;
   children: ReactNode;
 }
+
+// The lists' formatters, built as this chunk loads (while the login page is idle, src/app/signed-in-preloader.tsx),
+// in the language the app started in: not in the first list's render (src/domain/format.ts warmFormats).
+if (typeof document !== 'undefined') warmFormats(document.documentElement.lang || undefined);
 
 /** Below this width the menu is a drawer whatever the layout preference. */
 export const NARROW_QUERY = '(max-width: 64rem)';
