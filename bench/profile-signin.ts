@@ -14,7 +14,8 @@ import { freshSchema, startPostgres, startServer, stopServer } from './lib/serve
  * a CPU profile from before the click to the end of the first frame after the 100 rows. Prints, per run:
  * the figures the page suite reads (LCP, form interactive, sign-in → 100 rows, heap after GC), the
  * requests (from the click), the main thread's tasks of 5 ms or more with what filled them, and the
- * functions with the most self time. `--runs N` (1), `--out DIR` writes trace and profile JSON.
+ * functions with the most self time. `--runs N` (1), `--out DIR` writes trace and profile JSON;
+ * `--load`: the sign-in page's load instead, from the navigation to the form's frame.
  *
  *   npm run build && node --import tsx bench/profile-signin.ts --runs 3
  *
@@ -29,6 +30,7 @@ const arg = (name: string, fallback: string) => {
 const RATE = Number(arg('rate', '4'));
 const RUNS = Number(arg('runs', '1'));
 const OUT = arg('out', '');
+const LOAD = process.argv.includes('--load');
 
 const PROBES = (rowsSelector: string) => `
   window.__p = { formAt: 0, rowsAt: 0, clickAt: 0, lcp: 0, firstRowAt: 0, marks: [] };
@@ -171,6 +173,63 @@ async function heapMiB(cdp: CDPSession): Promise<number> {
   return (await cdp.send('Runtime.getHeapUsage')).usedSize / 2 ** 20;
 }
 
+/** A DevTools trace and a CPU profile (200 µs samples) from now until `stop`. */
+async function record(cdp: CDPSession): Promise<{ stop(): Promise<{ events: TraceEvent[]; profile: CpuProfile }> }> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => {
+    events.push(...(e.value as unknown as TraceEvent[]));
+  });
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-devtools.timeline.frame',
+        'blink.user_timing',
+        'loading',
+        'v8.execute',
+        'v8',
+      ],
+    },
+  });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+      const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+      await cdp.send('Tracing.end');
+      await done;
+      return { events, profile };
+    },
+  };
+}
+
+/** The sign-in page alone, traced from the navigation to the submit button's frame (`--load`). */
+async function loadRun(loginUrl: string, rowsSelector: string) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'pt-BR' });
+    const page = await context.newPage();
+    await page.goto('about:blank');
+    await page.waitForTimeout(1500);
+    await page.addInitScript({ content: PROBES(rowsSelector) });
+    const cdp = await context.newCDPSession(page);
+    if (RATE > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
+    const recording = await record(cdp);
+    await page.goto(loginUrl, { waitUntil: 'load' });
+    await page.waitForFunction(() => (window as unknown as { __p: Probe }).__p.formAt > 0, null, { polling: 50 });
+    await page.locator('button[type=submit]:not([disabled])').waitFor();
+    await page.waitForTimeout(300);
+    const { events, profile } = await recording.stop();
+    return { login: await probe(page), events, profile };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function oneRun(loginUrl: string, email: string, password: string, rowsSelector: string, run: number) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
@@ -189,47 +248,21 @@ async function oneRun(loginUrl: string, email: string, password: string, rowsSel
     await page.fill('input[name="email"]', email);
     await page.fill('input[name="password"]', password);
 
-    const events: TraceEvent[] = [];
-    cdp.on('Tracing.dataCollected', (e) => {
-      events.push(...(e.value as unknown as TraceEvent[]));
-    });
-    await cdp.send('Tracing.start', {
-      transferMode: 'ReportEvents',
-      traceConfig: {
-        includedCategories: [
-          'devtools.timeline',
-          'disabled-by-default-devtools.timeline',
-          'disabled-by-default-devtools.timeline.frame',
-          'blink.user_timing',
-          'loading',
-          'v8.execute',
-          'v8',
-        ],
-      },
-    });
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
-    const clickWall = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const recording = await record(cdp);
     await page.click('button[type=submit]');
     await page.waitForFunction(() => (window as unknown as { __p: Probe }).__p.rowsAt > 0, null, {
       polling: 50,
       timeout: 60_000,
     });
     await page.waitForTimeout(300);
-    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
-    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp.send('Tracing.end');
-    await done;
+    const { events, profile } = await recording.stop();
     const after = await probe(page);
     const heap = await heapMiB(cdp);
-    const origin = await page.evaluate(() => performance.timeOrigin);
-    void clickWall;
     if (OUT) {
       writeFileSync(`${OUT}/signin-${run}.trace.json`, JSON.stringify({ traceEvents: events }));
       writeFileSync(`${OUT}/signin-${run}.cpuprofile`, JSON.stringify(profile));
     }
-    return { login, after, heap, events, profile, origin };
+    return { login, after, heap, events, profile };
   } finally {
     await browser.close();
   }
@@ -240,30 +273,43 @@ function report(r: Awaited<ReturnType<typeof oneRun>>, run: number): void {
   console.log(
     `\n=== run ${run} at ${RATE}×: LCP ${login.lcp.toFixed(0)}, form interactive ${login.formAt.toFixed(0)}, sign-in → 100 rows ${(after.rowsAt - after.clickAt).toFixed(0)} ms (first row ${(after.firstRowAt - after.clickAt).toFixed(0)}), heap ${heap.toFixed(2)} MiB`,
   );
-  // The renderer's main thread, and the trace's clock for the page's performance.now(): the click
-  // event (EventDispatch type click) is at clickAt in page time.
-  const main = events.find(
-    (e) =>
-      e.name === 'thread_name' &&
-      e.args?.name === 'CrRendererMain' &&
-      events.some((x) => x.pid === e.pid && x.name === 'EventDispatch'),
+  for (const [label, at] of after.marks) console.log(`  mark ${label}: ${(at - after.clickAt).toFixed(1)} ms`);
+  // The click event (EventDispatch type click) is at clickAt in page time.
+  timeline(
+    events,
+    profile,
+    (e) => e.name === 'EventDispatch' && e.args?.data?.type === 'click',
+    after.rowsAt - after.clickAt,
   );
-  if (!main) {
-    console.log('no renderer main thread in the trace');
+}
+
+function reportLoad(r: Awaited<ReturnType<typeof loadRun>>, run: number): void {
+  const { login, events, profile } = r;
+  console.log(
+    `\n=== load ${run} at ${RATE}×: LCP ${login.lcp.toFixed(0)}, form interactive ${login.formAt.toFixed(0)} (ms from the navigation)`,
+  );
+  timeline(
+    events,
+    profile,
+    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/login'),
+    login.formAt + 50,
+  );
+}
+
+/** Requests, main-thread tasks and self time from the event `anchor` finds, for `spanMs`. */
+function timeline(events: TraceEvent[], profile: CpuProfile, anchor: (e: TraceEvent) => boolean, spanMs: number): void {
+  const start = events.find(anchor);
+  const main = start && events.find((e) => e.name === 'thread_name' && e.pid === start.pid && e.tid === start.tid);
+  if (!start || !main) {
+    console.log('no anchor event in the trace');
     return;
   }
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const click = onMain.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'click');
-  if (!click) {
-    console.log('no click in the trace');
-    return;
-  }
-  const t0 = click.ts; // µs, trace clock
+  const t0 = start.ts; // µs, trace clock
   const rel = (ts: number) => (ts - t0) / 1000;
-  const end = t0 + (after.rowsAt - after.clickAt) * 1000;
-  for (const [label, at] of after.marks) console.log(`  mark ${label}: ${(at - after.clickAt).toFixed(1)} ms`);
+  const end = t0 + spanMs * 1000;
 
-  // Requests from the click on.
+  // Requests from the anchor on.
   const sends = events.filter((e) => e.name === 'ResourceSendRequest' && e.ts >= t0 - 1000);
   const byId = (name: string, id: unknown) => events.find((e) => e.name === name && e.args?.data?.requestId === id);
   console.log('  requests (ms from the click: sent → headers arrived (seen by the page) → finished):');
@@ -375,8 +421,8 @@ async function main(): Promise<void> {
     await createTenants(server.base);
     const ours = benchApps(server.base, '', '').ours;
     for (let run = 1; run <= RUNS; run += 1) {
-      const r = await oneRun(ours.loginUrl, ours.email, ours.password, ours.selectors.rows, run);
-      report(r, run);
+      if (LOAD) reportLoad(await loadRun(ours.loginUrl, ours.selectors.rows), run);
+      else report(await oneRun(ours.loginUrl, ours.email, ours.password, ours.selectors.rows, run), run);
     }
   } finally {
     if (server) await stopServer(server);

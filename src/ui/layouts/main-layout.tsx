@@ -10,6 +10,7 @@ import { Navbar } from '../shell/navbar';
 import { NavSections } from '../shell/nav-sections';
 import { PageHeader } from '../shell/page-header';
 import { RequestBar } from '../shell/request-bar';
+import { useAfterFirstPaint } from '../hooks/use-after-first-paint';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { useOwnTenant } from '../hooks/use-own-tenant';
@@ -51,6 +52,8 @@ function Shell({ route, children }: MainLayoutProps) {
   const { layout, sidebarCollapsed, navbarWidth } = usePreferences((s) => s.context);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The sidebar's sections come after the screen's first paint (its width is fixed: nothing moves).
+  const menu = useAfterFirstPaint();
   useDocumentTitle(route);
 
   const toggleMenu = () =>
@@ -68,7 +71,7 @@ function Shell({ route, children }: MainLayoutProps) {
           className={sidebarCollapsed ? styles.sidebarCollapsed : styles.sidebar}
         >
           <p className={styles.brand}>{sidebarCollapsed ? t('app.short') : t('app.name')}</p>
-          <NavSections collapsed={sidebarCollapsed} />
+          {menu ? <NavSections collapsed={sidebarCollapsed} /> : null}
         </nav>
       ) : null}
       <div className={styles.column}>
