@@ -14,7 +14,7 @@ import { freshSchema, startPostgres, startServer, stopServer } from './lib/serve
  * a CPU profile from before the click to the end of the first frame after the 100 rows. Prints, per run:
  * the figures the page suite reads (LCP, form interactive, sign-in → 100 rows, heap after GC), the
  * requests (from the click), the main thread's tasks of 5 ms or more with what filled them, and the
- * functions with the most self time. `--runs N` (1), `--out DIR` writes trace and profile JSON;
+ * functions with the most self time. `--runs N` (1), `--out DIR` writes trace, profile and a heap snapshot after the list;
  * `--load`: the sign-in page's load instead, from the navigation to the form's frame.
  *
  *   npm run build && node --import tsx bench/profile-signin.ts --runs 3
@@ -167,6 +167,16 @@ function componentTimes(profile: CpuProfile, from: number, to: number): [string,
   return [...total].sort((a, b) => b[1] - a[1]);
 }
 
+/** A heap snapshot (after the GC heapMiB forced), for DevTools' Memory panel. */
+async function heapSnapshot(cdp: CDPSession, file: string): Promise<void> {
+  const chunks: string[] = [];
+  const collect = (e: { chunk: string }) => chunks.push(e.chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', collect);
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', collect);
+  writeFileSync(file, chunks.join(''));
+}
+
 async function heapMiB(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.enable');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -224,6 +234,10 @@ async function loadRun(loginUrl: string, rowsSelector: string) {
     await page.locator('button[type=submit]:not([disabled])').waitFor();
     await page.waitForTimeout(300);
     const { events, profile } = await recording.stop();
+    if (OUT) {
+      writeFileSync(`${OUT}/load.trace.json`, JSON.stringify({ traceEvents: events }));
+      writeFileSync(`${OUT}/load.cpuprofile`, JSON.stringify(profile));
+    }
     return { login: await probe(page), events, profile };
   } finally {
     await browser.close();
@@ -258,6 +272,7 @@ async function oneRun(loginUrl: string, email: string, password: string, rowsSel
     const { events, profile } = await recording.stop();
     const after = await probe(page);
     const heap = await heapMiB(cdp);
+    if (OUT) await heapSnapshot(cdp, `${OUT}/signin-${run}.heapsnapshot`);
     if (OUT) {
       writeFileSync(`${OUT}/signin-${run}.trace.json`, JSON.stringify({ traceEvents: events }));
       writeFileSync(`${OUT}/signin-${run}.cpuprofile`, JSON.stringify(profile));
