@@ -290,11 +290,47 @@ function report(r: Awaited<ReturnType<typeof oneRun>>, run: number): void {
   );
   for (const [label, at] of after.marks) console.log(`  mark ${label}: ${(at - after.clickAt).toFixed(1)} ms`);
   // The click event (EventDispatch type click) is at clickAt in page time.
-  timeline(
-    events,
-    profile,
-    (e) => e.name === 'EventDispatch' && e.args?.data?.type === 'click',
-    after.rowsAt - after.clickAt,
+  const isClick = (e: TraceEvent) => e.name === 'EventDispatch' && e.args?.data?.type === 'click';
+  const rowsInDom = after.marks.find(([label]) => label === '100 rows in DOM')?.[1];
+  if (rowsInDom !== undefined) breakdown(events, isClick, rowsInDom - after.clickAt, after.rowsAt - after.clickAt);
+  timeline(events, profile, isClick, after.rowsAt - after.clickAt);
+}
+
+/**
+ * The sign-in in five parts (ms; the trace's tasks on the main thread): the sign-in answer (its
+ * request finished), the first signed-in render (the first task of 50 ms or more after it), the time
+ * from its end to the rows' render (other answers, their renders, a paint), the rows' render (the
+ * task that put them in the DOM) and their layout and paint (from its end to the frame's end).
+ */
+function breakdown(
+  events: TraceEvent[],
+  anchor: (e: TraceEvent) => boolean,
+  rowsInDomMs: number,
+  rowsAtMs: number,
+): void {
+  const click = events.find(anchor);
+  if (!click) return;
+  const onMain = events.filter(
+    (e) => e.pid === click.pid && e.tid === click.tid && e.name === 'RunTask' && e.ph === 'X',
+  );
+  const login = events.find(
+    (e) =>
+      e.name === 'ResourceSendRequest' &&
+      String(e.args?.data?.url ?? '').endsWith('/api/auth/login') &&
+      e.ts >= click.ts,
+  );
+  const finish =
+    login && events.find((e) => e.name === 'ResourceFinish' && e.args?.data?.requestId === login.args?.data?.requestId);
+  if (!finish) return;
+  const rel = (ts: number) => (ts - click.ts) / 1000;
+  const first = onMain.find((e) => e.ts >= finish.ts && (e.dur ?? 0) >= 50_000);
+  const rowsTs = click.ts + rowsInDomMs * 1000;
+  const rows = onMain.find((e) => e.ts <= rowsTs && e.ts + (e.dur ?? 0) >= rowsTs);
+  if (!first || !rows) return;
+  const firstEnd = rel(first.ts + (first.dur ?? 0));
+  const rowsEnd = rel(rows.ts + (rows.dur ?? 0));
+  console.log(
+    `  breakdown: answer ${rel(finish.ts).toFixed(0)} | first render ${((first.dur ?? 0) / 1000).toFixed(0)} | then ${(rel(rows.ts) - firstEnd).toFixed(0)} | rows ${((rows.dur ?? 0) / 1000).toFixed(0)} | layout and paint ${(rowsAtMs - rowsEnd).toFixed(0)}`,
   );
 }
 
