@@ -300,7 +300,7 @@ function report(r: Awaited<ReturnType<typeof oneRun>>, run: number): void {
  * The sign-in in five parts (ms; the trace's tasks on the main thread): the sign-in answer (its
  * request finished), the first signed-in render (the first task of 50 ms or more after it), the time
  * from its end to the rows' render (other answers, their renders, a paint), the rows' render (the
- * task that put them in the DOM) and their layout and paint (from its end to the frame's end).
+ * longest task after the first render) and their layout and paint (from its end to the frame's end).
  */
 function breakdown(
   events: TraceEvent[],
@@ -324,9 +324,21 @@ function breakdown(
   if (!finish) return;
   const rel = (ts: number) => (ts - click.ts) / 1000;
   const first = onMain.find((e) => e.ts >= finish.ts && (e.dur ?? 0) >= 50_000);
+  if (!first) return;
+  // The rows' render: the last task before the rows' mark in which the probe saw the DOM change (the
+  // page's clock and the trace's click event are a few ms apart, so the mark alone may fall in the
+  // layout task after it).
+  const firstEndTs = first.ts + (first.dur ?? 0);
   const rowsTs = click.ts + rowsInDomMs * 1000;
-  const rows = onMain.find((e) => e.ts <= rowsTs && e.ts + (e.dur ?? 0) >= rowsTs);
-  if (!first || !rows) return;
+  const looks = events.filter(
+    (e) =>
+      e.pid === click.pid && e.tid === click.tid && e.name === 'FunctionCall' && e.args?.data?.functionName === 'look',
+  );
+  const rows = onMain
+    .filter((e) => e.ts >= firstEndTs && e.ts <= rowsTs)
+    .filter((task) => looks.some((l) => l.ts >= task.ts && l.ts <= task.ts + (task.dur ?? 0)))
+    .at(-1);
+  if (!rows) return;
   const firstEnd = rel(first.ts + (first.dur ?? 0));
   const rowsEnd = rel(rows.ts + (rows.dur ?? 0));
   console.log(
