@@ -152,6 +152,7 @@ export default function TenantsScreen() {
           selection={selection}
           total={total}
           query={query}
+          options={featureOptions}
           onDone={(changed) => {
             selection.clear();
             if (changed) actor.send({ type: 'tenants.reload' });
