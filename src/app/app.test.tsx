@@ -151,7 +151,8 @@ describe('app shell', () => {
       signedIn: { user: OPERADOR, permittedRoutes: ['dashboard-report'] },
     });
     const nav = await screen.findByRole('navigation', { name: ptBR.shell.mainNavigation });
-    expect(within(nav).getByRole('link', { name: ptBR.menu.items.loginFailures })).toBeInTheDocument();
+    // The sidebar's sections mount after the screen's first paint (src/ui/layouts/main-layout.tsx).
+    expect(await within(nav).findByRole('link', { name: ptBR.menu.items.loginFailures })).toBeInTheDocument();
     for (const hidden of [ptBR.routes.users, ptBR.routes['roles-list'], ptBR.routes.tenants])
       expect(within(nav).queryByRole('link', { name: hidden })).toBeNull();
     // Sections without a screen are open to all and go to coming-soon.
@@ -165,7 +166,8 @@ describe('app shell', () => {
     view = renderApp({ path: '/', respond: api(), signedIn: {} });
     const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: ptBR.routes.home });
-    await user.selectOptions(screen.getAllByLabelText(ptBR.shell.language)[0] as HTMLElement, 'en');
+    // The navbar's switchers mount after the screen's first paint (src/ui/shell/navbar.tsx).
+    await user.selectOptions((await screen.findAllByLabelText(ptBR.shell.language))[0] as HTMLElement, 'en');
     expect(await screen.findByRole('heading', { level: 1, name: en.routes.home })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     const before = document.documentElement.className;

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { warmFormats } from '../../domain/format';
 import type { AppRoute } from '../../domain/paths';
 import { AriaProviders } from '../components/ui-provider';
 import { usePreferences, useRealtime, useServices } from '../hooks/services-context';
@@ -9,6 +10,7 @@ import { Navbar } from '../shell/navbar';
 import { NavSections } from '../shell/nav-sections';
 import { PageHeader } from '../shell/page-header';
 import { RequestBar } from '../shell/request-bar';
+import { useAfterFirstPaint } from '../hooks/use-after-first-paint';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { useOwnTenant } from '../hooks/use-own-tenant';
@@ -18,6 +20,10 @@ export interface MainLayoutProps {
   route: AppRoute;
   children: ReactNode;
 }
+
+// The lists' formatters, built as this chunk loads (while the login page is idle, src/app/signed-in-preloader.tsx),
+// in the language the app started in: not in the first list's render (src/domain/format.ts warmFormats).
+if (typeof document !== 'undefined') warmFormats(document.documentElement.lang || undefined);
 
 /** Below this width the menu is a drawer whatever the layout preference. */
 export const NARROW_QUERY = '(max-width: 64rem)';
@@ -46,6 +52,8 @@ function Shell({ route, children }: MainLayoutProps) {
   const { layout, sidebarCollapsed, navbarWidth } = usePreferences((s) => s.context);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The sidebar's sections come after the screen's first paint (its width is fixed: nothing moves).
+  const menu = useAfterFirstPaint();
   useDocumentTitle(route);
 
   const toggleMenu = () =>
@@ -63,7 +71,7 @@ function Shell({ route, children }: MainLayoutProps) {
           className={sidebarCollapsed ? styles.sidebarCollapsed : styles.sidebar}
         >
           <p className={styles.brand}>{sidebarCollapsed ? t('app.short') : t('app.name')}</p>
-          <NavSections collapsed={sidebarCollapsed} />
+          {menu ? <NavSections collapsed={sidebarCollapsed} /> : null}
         </nav>
       ) : null}
       <div className={styles.column}>

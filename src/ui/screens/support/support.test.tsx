@@ -201,7 +201,7 @@ describe('who may open the desk: the guard and the menu ask the same rule', () =
     });
     expect(await screen.findByRole('searchbox', { name: ptBR.support.search.label })).toBeInTheDocument();
     const nav = await screen.findByRole('navigation', { name: ptBR.shell.mainNavigation });
-    expect(within(nav).getByRole('link', { name: ptBR.menu.sections.support })).toHaveAttribute(
+    expect(await within(nav).findByRole('link', { name: ptBR.menu.sections.support })).toHaveAttribute(
       'href',
       '/backoffice/support',
     );
@@ -227,7 +227,7 @@ describe('who may open the desk: the guard and the menu ask the same rule', () =
       signedIn: { user: noUsers, permittedRoutes: ['audit'] },
     });
     const nav = await screen.findByRole('navigation', { name: ptBR.shell.mainNavigation });
-    expect(within(nav).getByRole('link', { name: ptBR.menu.sections.audit })).toBeInTheDocument();
+    expect(await within(nav).findByRole('link', { name: ptBR.menu.sections.audit })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: ptBR.menu.sections.support })).toBeNull();
   });
 });

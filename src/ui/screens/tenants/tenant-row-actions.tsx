@@ -1,5 +1,5 @@
+import type { TFunction } from 'i18next';
 import { createContext, useContext } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
 import type { MenuOption } from '../../components/menu';
 import { MenuButton } from '../../components/menu-button';
@@ -33,9 +33,16 @@ export interface TenantRowActionsState {
   onAction: (action: TenantAction, tenant: Tenant) => void;
 }
 
-export const TenantRowActionsContext = createContext<TenantRowActionsState | null>(null);
+/**
+ * What the rows read: the state, and the table's `t` (one `useTranslation` for the table instead of
+ * one per row: each costs a translation function and a wrapper of i18next at mount, a tenth of the
+ * rows' render on the sign-in path, docs/performance.md).
+ */
+export type TenantRowActionsValue = TenantRowActionsState & { t: TFunction };
 
-function useRowActions(): TenantRowActionsState {
+export const TenantRowActionsContext = createContext<TenantRowActionsValue | null>(null);
+
+function useRowActions(): TenantRowActionsValue {
   const state = useContext(TenantRowActionsContext);
   if (!state) throw new Error('TenantRowActions outside <TenantRowActionsContext>');
   return state;
@@ -58,8 +65,7 @@ function MoreIcon() {
  * buttons (the menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
-  const { t } = useTranslation();
-  const { busy, pendingId, staff, onAction } = useRowActions();
+  const { busy, pendingId, staff, onAction, t } = useRowActions();
   const isPending = busy && pendingId === tenant.id;
   const pendingLabel = isPending ? t('common.loading') : undefined;
   // Only staff see deleted tenants (restoring is theirs): a customer's own tenant, deleted, cannot sign in.

@@ -9,7 +9,7 @@ import type { ListSelectionApi } from '../../components/selection/use-list-selec
 import * as selectionStyles from '../../components/selection/selection.css';
 import { useServices } from '../../hooks/services-context';
 import { useFeatureLabel } from './use-feature-label';
-import { useFeatureOptions } from './use-feature-options';
+import type { useFeatureOptions } from './use-feature-options';
 
 /**
  * The tenants list's bulk action (docs/lists.md, Bulk actions), for back-office staff: a feature on or
@@ -21,9 +21,12 @@ export function TenantsBulk({
   total,
   totalIsLowerBound = false,
   query,
+  options,
   onDone,
 }: {
   selection: ListSelectionApi;
+  /** The feature options, as the screen read them once for its filter too (./use-feature-options.ts). */
+  options: ReturnType<typeof useFeatureOptions>;
   total: number;
   /** More than `total` match (docs/lists.md, Counts); "select all" still selects every match. */
   totalIsLowerBound?: boolean;
@@ -33,7 +36,6 @@ export function TenantsBulk({
   const { t } = useTranslation();
   const { clients, overlay } = useServices();
   usePreloadBulkActionDialog(selection.count > 0);
-  const options = useFeatureOptions();
   const label = useFeatureLabel();
   const selectId = useId();
   const [option, setOption] = useState('');

@@ -154,10 +154,12 @@ export function TenantsTable({
   selection,
   ...aria
 }: TenantsTableProps) {
+  const { t } = useTranslation();
   const all = useColumns(deleted, narrow);
   const columns = useMemo(() => all.filter((c) => !hiddenColumns.includes(c.id)), [all, hiddenColumns]);
+  const rowActions = useMemo(() => ({ ...actions, t }), [actions, t]);
   return (
-    <TenantRowActionsContext.Provider value={actions}>
+    <TenantRowActionsContext.Provider value={rowActions}>
       <DataTable
         {...aria}
         columns={columns}

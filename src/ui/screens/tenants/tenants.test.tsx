@@ -92,6 +92,15 @@ describe('TenantsScreen: states', () => {
     expect(within(central).queryByText('acima do limite')).toBeNull();
   });
 
+  it('asks for the feature options once: the filter and the bulk bar share them', async () => {
+    const { requests } = render(seven());
+    const featureReads = () => requests.filter((r) => r.method === 'GET' && r.path === '/api/tenant/feature');
+    await waitFor(() => expect(rowNames()).toHaveLength(4));
+    await waitFor(() => expect(featureReads()).not.toHaveLength(0));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(featureReads()).toHaveLength(1);
+  });
+
   it('offers to create the first tenant when there is none, and says when nothing is deleted', async () => {
     render(fakeTenantsApi([]));
     expect(await screen.findByText('Nenhuma empresa cadastrada')).toBeInTheDocument();

@@ -154,6 +154,7 @@ export default function TenantsScreen() {
           total={total}
           totalIsLowerBound={totalIsLowerBound}
           query={query}
+          options={featureOptions}
           onDone={(changed) => {
             selection.clear();
             if (changed) actor.send({ type: 'tenants.reload' });
