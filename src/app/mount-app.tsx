@@ -1,11 +1,11 @@
-import { startTransition, type ReactNode } from 'react';
+import { startTransition, useInsertionEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 
 /**
  * Starts React in `container`. A prerendered login page (src/app/prerender.tsx; `data-prerendered`
  * holds the state it was rendered for) is hydrated when `key` — the app's own state,
- * `prerenderKey` — is that state; otherwise the markup and its theme class on `<html>` go, and
- * the app renders from scratch (another language or theme, a stored session).
+ * `prerenderKey` — is that state; otherwise the app renders from scratch (another language or theme,
+ * a stored session) and replaces the markup and its theme class on `<html>` when it commits.
  *
  * Either way the first render is a transition (`startTransition`): React renders it in slices of a few
  * milliseconds, yielding to the browser between them, instead of one task as long as the whole tree
@@ -31,12 +31,28 @@ export function mountApp(
     if (!root) throw new Error('hydrateRoot returned no root');
     return { how: 'hydrated', root };
   }
-  if (prerendered !== undefined) {
-    container.replaceChildren();
-    delete container.dataset.prerendered;
-    container.ownerDocument.documentElement.removeAttribute('class');
-  }
   const root = createRoot(container);
-  startTransition(() => root.render(app));
+  if (prerendered === undefined) {
+    startTransition(() => root.render(app));
+    return { how: 'rendered', root };
+  }
+  // The prerendered page stays on screen, inert, while the transition renders (emptied at once, the
+  // page would be blank for as many frames as the render takes); React empties the container when
+  // it commits, and the prerendered theme class goes then, before the app's own is put on.
+  delete container.dataset.prerendered;
+  container.inert = true;
+  startTransition(() => root.render(<ReplacesPrerendered container={container}>{app}</ReplacesPrerendered>));
   return { how: 'rendered', root };
+}
+
+/**
+ * At the app's first commit, before any layout effect (`useThemeClass` puts the chosen theme's class on
+ * `<html>` in one): the prerendered page's theme class goes and its container takes input again.
+ */
+function ReplacesPrerendered({ container, children }: { container: HTMLElement; children: ReactNode }) {
+  useInsertionEffect(() => {
+    container.ownerDocument.documentElement.removeAttribute('class');
+    container.inert = false;
+  }, [container]);
+  return children;
 }

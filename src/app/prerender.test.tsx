@@ -11,7 +11,7 @@ import { renderLoginPage, withPrerenderedPage } from './prerender';
 import { App } from './app';
 import { mountApp } from './mount-app';
 import { decideFirstRoute, prerenderKey } from './prerender-state';
-import { lightTheme } from '../ui/theme.css';
+import { darkTheme, lightTheme } from '../ui/theme.css';
 import ptBR from '../i18n/pt-BR.json';
 
 const INDEX = `<!doctype html>
@@ -146,6 +146,31 @@ describe('the prerendered login page', () => {
     expect(container.dataset.prerendered).toBeUndefined();
     // useThemeClass puts the chosen theme's class back; the prerendered one went with the markup.
     expect(document.documentElement.classList).toContain(lightTheme);
+  });
+
+  it('is replaced, not emptied first: it stays on screen and inert until the app commits, then only the chosen theme is on <html>', async () => {
+    window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ locale: 'en', theme: 'dark' }));
+    const { container } = await loadPrerendered();
+    services = createAppServices({ window });
+    const i18n = await createRuntimeI18n(services.preferences.getSnapshot().context.locale);
+    decideFirstRoute(services, window.location);
+    const key = prerenderKey(services, window.location.pathname);
+    let before: { h1: string | null | undefined; inert: boolean; light: boolean } | undefined;
+    await act(async () => {
+      const app = mountApp(container, <App services={services!} i18n={i18n} />, key);
+      mounted = app.root;
+      // The transition has not rendered yet: the prerendered form is what the visitor sees.
+      before = {
+        h1: container.querySelector('h1')?.textContent,
+        inert: container.inert,
+        light: document.documentElement.classList.contains(lightTheme),
+      };
+    });
+    expect(before).toEqual({ h1: ptBR.auth.login.title, inert: true, light: true });
+    await vi.waitFor(() => expect(container.querySelector('h1')).toHaveTextContent('Log in to the panel'));
+    expect(container.querySelectorAll('h1')).toHaveLength(1);
+    expect(container.inert).toBe(false);
+    expect([...document.documentElement.classList]).toEqual([darkTheme]);
   });
 
   it('has a key only for the state it was rendered in', async () => {
