@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { DataValidateFunction } from 'ajv/dist/types/index.js';
 import addFormats from 'ajv-formats';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { HttpError, unavailable } from './base/errors';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { restAnswerOf } from './rest/domain-errors';
@@ -47,6 +47,56 @@ export function createValidator(coerce: boolean) {
     },
   });
   return ajv;
+}
+
+type TextValidator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode>; items?: SchemaNode };
+
+/** The numeric type of a schema, if it is one (`integer` before `number`). */
+function numericType(schema: SchemaNode | undefined): 'integer' | 'number' | null {
+  const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
+  return types.includes('integer') ? 'integer' : types.includes('number') ? 'number' : null;
+}
+
+const DECIMAL = { integer: /^-?\d+$/, number: /^-?\d+(?:\.\d+)?$/ } as const;
+
+/**
+ * A query or path value read as a number is written in decimal digits: Ajv's coercion takes whatever
+ * JavaScript's `Number()` reads, so `?page=0x10`, `5e0`, `+5` and ` 5` were the page 16 and 5. Checked on the
+ * text before Ajv coerces it; a refusal is the same validation answer as any other wrong type.
+ */
+export function withDecimalNumbers(schema: SchemaNode, validate: TextValidator): TextValidator {
+  const numeric = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+    const own = numericType(property);
+    const items = own === null ? numericType(property.items) : null;
+    const type = own ?? items;
+    return type === null ? [] : [{ name, type }];
+  });
+  if (numeric.length === 0) return validate;
+  const checked: TextValidator = (data) => {
+    const errors: FastifySchemaValidationError[] = [];
+    const values = (data ?? {}) as Record<string, unknown>;
+    for (const { name, type } of numeric) {
+      const value = values[name];
+      const texts = Array.isArray(value) ? value : [value];
+      if (texts.some((text) => typeof text === 'string' && !DECIMAL[type].test(text)))
+        errors.push({
+          instancePath: `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          keyword: 'type',
+          params: { type },
+          message: `must be ${type}`,
+        });
+    }
+    if (errors.length > 0) {
+      checked.errors = errors;
+      return false;
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  };
+  return checked;
 }
 
 function fieldOf(error: NonNullable<FastifyError['validation']>[number], context: string | undefined): string {

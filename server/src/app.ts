@@ -26,7 +26,7 @@ import { bodyPermissionChecks, createOperations, type Operations } from './rest'
 import { createServices } from './services';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerMailboxPage } from './mail/mailbox-page';
-import { createValidator, handleError } from './app-validation';
+import { createValidator, withDecimalNumbers, handleError } from './app-validation';
 import { DomainError } from './base/domain-error';
 import { registerBrokenAnswers } from './plugins/broken-answers';
 import { registerAuditRecordHeader } from './plugins/audit-record-header';
@@ -132,7 +132,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: true,
     forceCloseConnections: false,
   });
-  fastify.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(schema));
+  fastify.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body'
+      ? bodies.compile(schema)
+      : withDecimalNumbers(schema as Parameters<typeof withDecimalNumbers>[0], textParts.compile(schema)),
+  );
   fastify.setErrorHandler(handleError);
   fastify.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   fastify.decorateRequest('auth', null);

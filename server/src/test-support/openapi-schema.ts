@@ -112,6 +112,9 @@ export function wrongValues(schema: Schema, inQuery: boolean): unknown[] {
   if (type === 'integer' || type === 'number') {
     out.push(inQuery ? 'abc' : 'abc', inQuery ? '1e999' : { n: 1 });
     if (type === 'integer') out.push(inQuery ? '1.5' : 1.5);
+    // A number in a query or path is decimal digits (server/src/app-validation.ts withDecimalNumbers):
+    // what `Number()` would also read is refused.
+    if (inQuery) out.push('0x10', '5e0', '+5', ' 5');
     if (s.minimum !== undefined) out.push(s.minimum - 1);
     if (s.maximum !== undefined) out.push(s.maximum + 1);
   } else if (type === 'boolean') {

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { isValidCnpj } from '../../../src/domain/cnpj';
 import { passwordStrength } from '../../../src/domain/password-strength';
 import { searchText } from '../support/service';
-import { OPENAPI_DOCUMENT, type ContractOperation, type Schema } from './openapi-schema';
+import { deref, OPENAPI_DOCUMENT, typeOf, type ContractOperation, type Schema } from './openapi-schema';
 import { existing, run } from './rest-fuzz-state';
 import type { Explain, Input } from './rest-fuzz-state';
 
@@ -46,7 +46,16 @@ export function contractValid(op: ContractOperation, input: Input, rawBody: stri
     }
     if (!textValidator(p.schema)({ v: value })) return false;
   }
-  // Conventions of the contract, in prose: text never holds U+0000.
+  // Conventions of the contract, in prose: a number in a query or path is decimal digits
+  // (server/src/app-validation.ts withDecimalNumbers)...
+  for (const p of op.params) {
+    const value = p.in === 'path' ? input.path[p.name] : input.query[p.name];
+    const own = deref(p.schema);
+    const type = typeOf(own) === 'array' && own.items ? typeOf(deref(own.items)) : typeOf(own);
+    if (value === undefined || (type !== 'integer' && type !== 'number')) continue;
+    if (!(type === 'integer' ? /^-?\d+$/ : /^-?\d+(?:\.\d+)?$/).test(value)) return false;
+  }
+  // ...and text never holds U+0000.
   if (
     Object.values(input.query).some((v) => v.includes('\u0000')) ||
     Object.values(input.path).some((v) => v.includes('\u0000'))
