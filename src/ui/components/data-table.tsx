@@ -1,13 +1,4 @@
-import {
-  memo,
-  useCallback,
-  useDeferredValue,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { memo, useCallback, useDeferredValue, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import { useGridNavigation, type GridKey } from './grid-navigation';

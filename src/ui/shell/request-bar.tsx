@@ -14,9 +14,7 @@ export function RequestBar() {
   const enabled = usePreferences(selectOverlayEnabled);
   return (
     <div className={styles.track}>
-      {pending && enabled ? (
-        <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} />
-      ) : null}
+      {pending && enabled ? <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} /> : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@
  */
 
 /** Stand-ins for a text's values: `t(key, { name: MARKS[0] })` translates it once with them in place. */
-export const MARKS = ['\u0000\u0001\u0000', '\u0000\u0002\u0000'] as const;
+export const MARKS = ['\uE000', '\uE001'] as const;
 
 /**
  * A translated text with MARKS in place of its values (interpolation does not escape them:
@@ -13,13 +13,19 @@ export const MARKS = ['\u0000\u0001\u0000', '\u0000\u0002\u0000'] as const;
  * is `t('k', { name: 'Ana' })`. For texts whose values are printed as given (no plural, no format).
  */
 export function fillable(text: string): (...values: string[]) => string {
-  const parts = text.split(/(\u0000[\u0001\u0002]\u0000)/);
+  // [text, mark index, text, mark index, …, text]
+  const parts: (string | number)[] = [];
+  let rest = text;
+  for (;;) {
+    const at = Math.min(...MARKS.map((mark) => rest.indexOf(mark)).filter((i) => i >= 0));
+    if (!Number.isFinite(at)) break;
+    parts.push(rest.slice(0, at), MARKS.indexOf(rest[at] as (typeof MARKS)[number]));
+    rest = rest.slice(at + 1);
+  }
+  parts.push(rest);
   return (...values) => {
     let out = '';
-    for (const part of parts) {
-      const at = MARKS.indexOf(part as (typeof MARKS)[number]);
-      out += at < 0 ? part : (values[at] ?? '');
-    }
+    for (const part of parts) out += typeof part === 'number' ? (values[part] ?? '') : part;
     return out;
   };
 }

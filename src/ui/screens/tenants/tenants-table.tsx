@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatNumber } from '../../../domain/format';
@@ -143,8 +143,11 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
   }, [t, locale, deleted, narrow]);
 }
 
-/** One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions. */
-export function TenantsTable({
+/**
+ * One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions.
+ * Memoized: the screen keeps its props' identity, so an answer that changes nothing here skips it.
+ */
+export const TenantsTable = memo(function TenantsTable({
   rows,
   status,
   deleted,
@@ -189,4 +192,4 @@ export function TenantsTable({
       />
     </TenantRowActionsContext.Provider>
   );
-}
+});
