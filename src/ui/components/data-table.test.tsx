@@ -122,6 +122,92 @@ describe('DataTable', () => {
   });
 });
 
+describe('DataTable rendering', () => {
+  const many: Tenant[] = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `Tenant ${i + 1}`, userLimit: i }));
+
+  it('renders a row again only when its own row, focus or selection changes, not on a parent render', async () => {
+    const rendered: number[] = [];
+    const counted: DataTableColumn<Tenant>[] = [
+      {
+        id: 'name',
+        header: 'Nome',
+        isRowHeader: true,
+        cell: (row) => {
+          rendered.push(row.id);
+          return row.name;
+        },
+      },
+    ];
+    function Parent() {
+      const [, setTick] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setTick((n) => n + 1)}>
+            Outra resposta
+          </button>
+          <DataTable aria-label="Tenants" columns={counted} rows={tenants} selectionMode="multiple" />
+        </>
+      );
+    }
+    const { user } = renderUi(<Parent />);
+    expect(new Set(rendered)).toEqual(new Set([1, 2, 3]));
+    rendered.length = 0;
+    await user.click(screen.getByRole('button', { name: 'Outra resposta' }));
+    expect(rendered).toEqual([]);
+    // Ticking a row (it takes the focus, then the tick) renders that row and no other.
+    await user.click(within(screen.getByRole('row', { name: 'Drogaria Lua' })).getByRole('checkbox'));
+    expect(new Set(rendered)).toEqual(new Set([3]));
+    expect(within(screen.getByRole('row', { name: 'Drogaria Lua' })).getByRole('checkbox')).toBeChecked();
+  });
+
+  it('paints the first 20 rows of a page arriving in an empty table before rendering the rest', () => {
+    // What the DOM held when each row was rendered: the 21st comes after the first 20 were committed.
+    const seen = new Map<number, number>();
+    const probed: DataTableColumn<Tenant>[] = [
+      {
+        id: 'name',
+        header: 'Nome',
+        isRowHeader: true,
+        cell: (row) => {
+          if (!seen.has(row.id)) seen.set(row.id, document.querySelectorAll('tbody tr[aria-rowindex]').length);
+          return row.name;
+        },
+      },
+    ];
+    const { rerender } = renderUi(<DataTable aria-label="Tenants" columns={probed} rows={[]} status="loading" />);
+    rerender(<DataTable aria-label="Tenants" columns={probed} rows={many} />);
+    const grid = screen.getByRole('grid', { name: 'Tenants' });
+    expect(grid).toHaveAttribute('aria-rowcount', '61');
+    expect(within(grid).getAllByRole('row')).toHaveLength(61);
+    expect(seen.get(1)).toBe(1); // the loading row
+    expect(seen.get(20)).toBe(1);
+    expect(seen.get(21)).toBe(20);
+    expect(seen.get(60)).toBe(20);
+    expect(within(grid).getAllByRole('row').at(-1)).toHaveAttribute('aria-rowindex', '61');
+  });
+
+  it('replaces rows already shown in one render (a new page does not shrink the table first)', () => {
+    const seen = new Map<number, number>();
+    const probed: DataTableColumn<Tenant>[] = [
+      {
+        id: 'name',
+        header: 'Nome',
+        isRowHeader: true,
+        cell: (row) => {
+          if (!seen.has(row.id)) seen.set(row.id, document.querySelectorAll('tbody tr[aria-rowindex]').length);
+          return row.name;
+        },
+      },
+    ];
+    const { rerender } = renderUi(<DataTable aria-label="Tenants" columns={probed} rows={many.slice(0, 30)} />);
+    seen.clear();
+    rerender(<DataTable aria-label="Tenants" columns={probed} rows={many.slice(30)} />);
+    expect(seen.get(31)).toBe(30);
+    expect(seen.get(60)).toBe(30);
+    expect(screen.getAllByRole('row')).toHaveLength(31);
+  });
+});
+
 describe('DataTable select-all state', () => {
   it('shows the header checkbox as mixed while only some rows are selected', () => {
     renderUi(

@@ -1,4 +1,4 @@
-import { Fragment, useId, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useDeferredValue, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cx } from './class-names';
 import { useGridNavigation, type GridKey } from './grid-navigation';
@@ -152,7 +152,21 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
     else next.add(key);
     setSelection(next);
   };
-  const cellId = (key: Key, col: number) => `${idPrefix}-${String(key)}-${col}`;
+  // The rows take callbacks that never change (they read the latest render's), so a row re-renders
+  // only when its own row, columns, focus or selection change.
+  const latest = useRef({ toggleRow, onRowAction });
+  useLayoutEffect(() => {
+    latest.current = { toggleRow, onRowAction };
+  });
+  const onToggle = useCallback((key: Key) => latest.current.toggleRow(key), []);
+  const onRowActionStable = useCallback((key: Key) => latest.current.onRowAction?.(key), []);
+  const selectRowLabel = t('ui.table.selectRow');
+  // Rows arriving in an empty table (the first page after sign-in): the first FIRST_ROWS render and
+  // paint at once, the rest in a transition React slices, so no one task renders a whole page
+  // (docs/performance.md). aria-rowcount counts every row from the start; rows already shown
+  // (another page, a new order) are replaced in one render, so nothing shrinks and grows back.
+  const filled = useDeferredValue(count > 0, false);
+  const renderedRows = filled || count <= FIRST_ROWS ? shownRows : shownRows.slice(0, FIRST_ROWS);
 
   // aria-busy on the wrapper: it covers the whole region, header included.
   return (
@@ -216,87 +230,24 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
         </thead>
         {count > 0 ? (
           <tbody role="rowgroup">
-            {shownRows.map((row, index) => {
-              const focus = focusIn(index);
-              const rowDisabled = disabled.has(row.id);
-              const expanded = renderExpanded?.(row) ?? null;
-              return (
-                <Fragment key={row.id}>
-                  <tr
-                    role="row"
-                    aria-rowindex={index + 2}
-                    aria-selected={multiple ? isSelected(row.id) : undefined}
-                    aria-labelledby={headerCol >= 0 ? cellId(row.id, headerCol) : undefined}
-                    aria-disabled={rowDisabled || undefined}
-                    data-action={onRowAction ? '' : undefined}
-                    tabIndex={focus === null ? 0 : -1}
-                    className={styles.row}
-                    onClick={
-                      onRowAction
-                        ? (event) => {
-                            // A click on a control in the row (a checkbox, a menu) is the control's.
-                            const control = (event.target as Element).closest(
-                              'a, button, input, select, textarea, [role=menu]',
-                            );
-                            if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
-                          }
-                        : undefined
-                    }
-                  >
-                    {multiple ? (
-                      <td
-                        role="gridcell"
-                        aria-colindex={1}
-                        tabIndex={focus === 0 ? 0 : -1}
-                        className={cx(styles.cell, styles.selectionCell)}
-                      >
-                        <input
-                          type="checkbox"
-                          id={`${cellId(row.id, -1)}`}
-                          className={styles.checkbox}
-                          aria-label={t('ui.table.selectRow')}
-                          aria-labelledby={
-                            headerCol >= 0 ? `${cellId(row.id, -1)} ${cellId(row.id, headerCol)}` : undefined
-                          }
-                          checked={isSelected(row.id)}
-                          disabled={rowDisabled}
-                          onChange={() => toggleRow(row.id)}
-                        />
-                      </td>
-                    ) : null}
-                    {columns.map((column, i) => {
-                      const Cell = column.isRowHeader ? 'th' : 'td';
-                      return (
-                        <Cell
-                          key={column.id}
-                          role={column.isRowHeader ? 'rowheader' : 'gridcell'}
-                          scope={column.isRowHeader ? 'row' : undefined}
-                          id={i === headerCol ? cellId(row.id, i) : undefined}
-                          aria-colindex={i + offset + 1}
-                          data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
-                          data-actions={column.id === ACTIONS ? '' : undefined}
-                          tabIndex={focus === i + offset ? 0 : -1}
-                          className={cx(
-                            styles.cell,
-                            column.isRowHeader && styles.rowHeader,
-                            column.align === 'end' && styles.alignEnd,
-                          )}
-                        >
-                          {column.cell(row)}
-                        </Cell>
-                      );
-                    })}
-                  </tr>
-                  {expanded !== null ? (
-                    <tr role="row" data-grid-detail="" className={styles.row}>
-                      <td role="gridcell" colSpan={columnCount} className={styles.cell}>
-                        {expanded}
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              );
-            })}
+            {renderedRows.map((row, index) => (
+              <DataTableRow
+                key={row.id}
+                row={row}
+                index={index}
+                columns={columns}
+                offset={offset}
+                headerCol={headerCol}
+                idPrefix={idPrefix}
+                focus={focusIn(index)}
+                selected={multiple ? isSelected(row.id) : undefined}
+                disabled={disabled.has(row.id)}
+                selectRowLabel={selectRowLabel}
+                onToggle={onToggle}
+                onRowAction={onRowAction ? onRowActionStable : undefined}
+                renderExpanded={renderExpanded}
+              />
+            ))}
           </tbody>
         ) : (
           <tbody role="rowgroup" data-empty="">
@@ -312,3 +263,120 @@ export function DataTable<T extends { id: Key }>(props: DataTableProps<T>) {
     </div>
   );
 }
+
+/** How many rows an empty table renders at once when a page arrives; the rest follow in a transition. */
+const FIRST_ROWS = 20;
+
+const cellIdOf = (idPrefix: string, key: Key, col: number) => `${idPrefix}-${String(key)}-${col}`;
+
+interface DataTableRowProps<T extends { id: Key }> {
+  row: T;
+  index: number;
+  columns: readonly DataTableColumn<T>[];
+  /** 1 with the selection column, else 0. */
+  offset: number;
+  headerCol: number;
+  idPrefix: string;
+  /** grid-navigation.ts `focusIn` for this row. */
+  focus: number | null | undefined;
+  /** Whether it is ticked; undefined without selection. */
+  selected: boolean | undefined;
+  disabled: boolean;
+  selectRowLabel: string;
+  onToggle: (key: Key) => void;
+  onRowAction: ((key: Key) => void) | undefined;
+  renderExpanded: ((row: T) => ReactNode) | undefined;
+}
+
+/** One body row (and its details line); memoized: another row's change or a parent's render skips it. */
+const DataTableRow = memo(function DataTableRow<T extends { id: Key }>({
+  row,
+  index,
+  columns,
+  offset,
+  headerCol,
+  idPrefix,
+  focus,
+  selected,
+  disabled,
+  selectRowLabel,
+  onToggle,
+  onRowAction,
+  renderExpanded,
+}: DataTableRowProps<T>) {
+  const multiple = selected !== undefined;
+  const expanded = renderExpanded?.(row) ?? null;
+  const cellId = (col: number) => cellIdOf(idPrefix, row.id, col);
+  return (
+    <>
+      <tr
+        role="row"
+        aria-rowindex={index + 2}
+        aria-selected={selected}
+        aria-labelledby={headerCol >= 0 ? cellId(headerCol) : undefined}
+        aria-disabled={disabled || undefined}
+        data-action={onRowAction ? '' : undefined}
+        tabIndex={focus === null ? 0 : -1}
+        className={styles.row}
+        onClick={
+          onRowAction
+            ? (event) => {
+                // A click on a control in the row (a checkbox, a menu) is the control's.
+                const control = (event.target as Element).closest('a, button, input, select, textarea, [role=menu]');
+                if (!control || !event.currentTarget.contains(control)) onRowAction(row.id);
+              }
+            : undefined
+        }
+      >
+        {multiple ? (
+          <td
+            role="gridcell"
+            aria-colindex={1}
+            tabIndex={focus === 0 ? 0 : -1}
+            className={cx(styles.cell, styles.selectionCell)}
+          >
+            <input
+              type="checkbox"
+              id={cellId(-1)}
+              className={styles.checkbox}
+              aria-label={selectRowLabel}
+              aria-labelledby={headerCol >= 0 ? `${cellId(-1)} ${cellId(headerCol)}` : undefined}
+              checked={selected}
+              disabled={disabled}
+              onChange={() => onToggle(row.id)}
+            />
+          </td>
+        ) : null}
+        {columns.map((column, i) => {
+          const Cell = column.isRowHeader ? 'th' : 'td';
+          return (
+            <Cell
+              key={column.id}
+              role={column.isRowHeader ? 'rowheader' : 'gridcell'}
+              scope={column.isRowHeader ? 'row' : undefined}
+              id={i === headerCol ? cellId(i) : undefined}
+              aria-colindex={i + offset + 1}
+              data-label={column.isRowHeader || column.id === ACTIONS ? undefined : column.header}
+              data-actions={column.id === ACTIONS ? '' : undefined}
+              tabIndex={focus === i + offset ? 0 : -1}
+              className={cx(
+                styles.cell,
+                column.isRowHeader && styles.rowHeader,
+                column.align === 'end' && styles.alignEnd,
+              )}
+            >
+              {column.cell(row)}
+            </Cell>
+          );
+        })}
+      </tr>
+      {expanded !== null ? (
+        <tr role="row" data-grid-detail="" className={styles.row}>
+          <td role="gridcell" colSpan={columns.length + offset} className={styles.cell}>
+            {expanded}
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}) as <T extends { id: Key }>(props: DataTableRowProps<T> & { key?: Key }) => ReactNode;

@@ -12,9 +12,11 @@ import { VisuallyHidden } from './visually-hidden';
  * a table shows for its status, sortable column headers, and what it shows in place of rows.
  */
 
+const NO_ROWS: readonly never[] = [];
+
 /** The rows a table shows: none on error, none while a first load runs (existing rows stay, dimmed, on a reload). */
 export function rowsToShow<T>(status: DataTableStatus, rows: readonly T[]): readonly T[] {
-  return status === 'error' || (status === 'loading' && rows.length === 0) ? [] : rows;
+  return status === 'error' || (status === 'loading' && rows.length === 0) ? NO_ROWS : rows;
 }
 
 /** A sortable column's icon: the direction it is sorted in, or the neutral "sortable" arrows. */

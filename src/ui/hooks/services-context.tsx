@@ -57,8 +57,10 @@ export function useSocket<T>(selector: (snapshot: SocketSnapshot) => T, compare?
   return useSelector(useRealtime().socket, selector, compare);
 }
 
-/** Requests in flight through the typed clients (drives the global loading indicator). */
-export function usePendingRequests(): number {
+/** Whether requests are in flight through the typed clients (drives the global loading indicator). */
+export function useRequestsPending(): boolean {
   const { activity } = useServices();
-  return useSyncExternalStore(activity.subscribe, activity.pending, activity.pending);
+  // A boolean, not the count: the request bar renders when requests start or all end, not on each one.
+  const anyPending = () => activity.pending() > 0;
+  return useSyncExternalStore(activity.subscribe, anyPending, anyPending);
 }

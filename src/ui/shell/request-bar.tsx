@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { selectOverlayEnabled } from '../../machines/preferences/preferences.machine';
-import { usePendingRequests, usePreferences } from '../hooks/services-context';
+import { usePreferences, useRequestsPending } from '../hooks/services-context';
 import * as styles from './request-bar.css';
 
 /**
@@ -10,13 +10,11 @@ import * as styles from './request-bar.css';
  */
 export function RequestBar() {
   const { t } = useTranslation();
-  const pending = usePendingRequests();
+  const pending = useRequestsPending();
   const enabled = usePreferences(selectOverlayEnabled);
   return (
     <div className={styles.track}>
-      {pending > 0 && enabled ? (
-        <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} />
-      ) : null}
+      {pending && enabled ? <div className={styles.bar} role="progressbar" aria-label={t('shell.loading')} /> : null}
     </div>
   );
 }

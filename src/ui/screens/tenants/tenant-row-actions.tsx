@@ -38,7 +38,11 @@ export interface TenantRowActionsState {
  * one per row: each costs a translation function and a wrapper of i18next at mount, a tenth of the
  * rows' render on the sign-in path, docs/performance.md).
  */
-export type TenantRowActionsValue = TenantRowActionsState & { t: TFunction };
+export type TenantRowActionsValue = TenantRowActionsState & {
+  t: TFunction;
+  /** "Ações de <name>", translated once for the table (./row-labels.ts). */
+  moreLabel: (name: string) => string;
+};
 
 export const TenantRowActionsContext = createContext<TenantRowActionsValue | null>(null);
 
@@ -65,7 +69,7 @@ function MoreIcon() {
  * buttons (the menu mounts only while it is open): a page of 100 rows stays light.
  */
 export function TenantRowActions({ tenant }: { tenant: Tenant }) {
-  const { busy, pendingId, staff, onAction, t } = useRowActions();
+  const { busy, pendingId, staff, onAction, t, moreLabel } = useRowActions();
   const isPending = busy && pendingId === tenant.id;
   const pendingLabel = isPending ? t('common.loading') : undefined;
   // Only staff see deleted tenants (restoring is theirs): a customer's own tenant, deleted, cannot sign in.
@@ -86,7 +90,7 @@ export function TenantRowActions({ tenant }: { tenant: Tenant }) {
   }
   return (
     <MenuButton
-      label={t('tenants.screen.actions.more', { name: tenant.name })}
+      label={moreLabel(tenant.name)}
       icon={<MoreIcon />}
       size="sm"
       isPending={isPending}

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { SortDescriptor } from 'react-aria-components/Table';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatNumber } from '../../../domain/format';
@@ -8,6 +8,7 @@ import { Badge, type Tone } from '../../components/badge';
 import { DataTable, type DataTableColumn, type DataTableStatus, type Selection } from '../../components/data-table';
 import { TenantRowActions, TenantRowActionsContext, type TenantRowActionsState } from './tenant-row-actions';
 import { tenantValueLabels } from '../../components/tenant-value-labels';
+import { fillable, MARKS, remembered } from './row-labels';
 import * as styles from './tenants.css';
 
 const PLAN_TONES: Record<Tenant['plan'], Tone> = { starter: 'neutral', professional: 'info', enterprise: 'success' };
@@ -41,6 +42,12 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
   const locale = i18n.language;
   return useMemo(() => {
     const labels = tenantValueLabels(t);
+    // Translated once for the page, not per row (./row-labels.ts).
+    const template = remembered(labels.template);
+    const pool = remembered(labels.pool);
+    const plan = remembered((value: Tenant['plan']) => t(`tenants.screen.plans.${value}`));
+    const usage = fillable(t('tenants.screen.usage', { used: MARKS[0], limit: MARKS[1] }));
+    const overLimit = t('tenants.screen.overLimit');
     const name: DataTableColumn<Tenant> = {
       id: 'name',
       header: t('tenants.screen.columns.name'),
@@ -73,7 +80,7 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
         id: 'plan',
         header: t('tenants.screen.columns.plan'),
         allowsSorting: true,
-        cell: (row) => <Badge tone={PLAN_TONES[row.plan]}>{t(`tenants.screen.plans.${row.plan}`)}</Badge>,
+        cell: (row) => <Badge tone={PLAN_TONES[row.plan]}>{plan(row.plan)}</Badge>,
       },
       {
         id: 'userLimit',
@@ -83,12 +90,9 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
         cell: (row) => (
           <span className={styles.usage}>
             <span className={styles.nowrap}>
-              {t('tenants.screen.usage', {
-                used: formatNumber(row.users_count, locale),
-                limit: formatNumber(row.userLimit, locale),
-              })}
+              {usage(formatNumber(row.users_count, locale), formatNumber(row.userLimit, locale))}
             </span>
-            {row.users_count > row.userLimit ? <Badge tone="warning">{t('tenants.screen.overLimit')}</Badge> : null}
+            {row.users_count > row.userLimit ? <Badge tone="warning">{overLimit}</Badge> : null}
           </span>
         ),
       },
@@ -103,13 +107,13 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
         id: 'template',
         header: t('tenants.screen.columns.template'),
         allowsSorting: true,
-        cell: (row) => labels.template(row.template),
+        cell: (row) => template(row.template),
       },
       {
         id: 'pool',
         header: t('tenants.screen.columns.pool'),
         allowsSorting: true,
-        cell: (row) => labels.pool(row.pool),
+        cell: (row) => pool(row.pool),
       },
       ...(deleted === 'only'
         ? []
@@ -139,8 +143,11 @@ function useColumns(deleted: TenantDeleted, narrow: boolean): DataTableColumn<Te
   }, [t, locale, deleted, narrow]);
 }
 
-/** One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions. */
-export function TenantsTable({
+/**
+ * One page of tenants: name, CNPJ, plan, users against the limit, limits, template, pool, dates, actions.
+ * Memoized: the screen keeps its props' identity, so an answer that changes nothing here skips it.
+ */
+export const TenantsTable = memo(function TenantsTable({
   rows,
   status,
   deleted,
@@ -157,7 +164,10 @@ export function TenantsTable({
   const { t } = useTranslation();
   const all = useColumns(deleted, narrow);
   const columns = useMemo(() => all.filter((c) => !hiddenColumns.includes(c.id)), [all, hiddenColumns]);
-  const rowActions = useMemo(() => ({ ...actions, t }), [actions, t]);
+  const rowActions = useMemo(
+    () => ({ ...actions, t, moreLabel: fillable(t('tenants.screen.actions.more', { name: MARKS[0] })) }),
+    [actions, t],
+  );
   return (
     <TenantRowActionsContext.Provider value={rowActions}>
       <DataTable
@@ -182,4 +192,4 @@ export function TenantsTable({
       />
     </TenantRowActionsContext.Provider>
   );
-}
+});

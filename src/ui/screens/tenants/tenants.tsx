@@ -11,6 +11,7 @@ import {
 } from '../../../machines/tenants/tenants-list-selectors';
 import { selectIsStaff } from '../../../machines/session/access-selectors';
 import type { Tenant } from '../../../machines/tenants/tenants-actors';
+import type { TenantSortName } from '../../../domain/tenants-query';
 import { ErrorState } from '../../components/error-state';
 import { lazyPart } from '../../components/lazy-with-timeout';
 import { Spinner } from '../../components/spinner';
@@ -101,7 +102,7 @@ export default function TenantsScreen() {
     [query.sortName, query.sortType],
   );
   const pageSizes = PAGE_SIZES.includes(query.limit) ? PAGE_SIZES : [...PAGE_SIZES, query.limit].sort((a, b) => a - b);
-  const create = () => actor.send({ type: 'tenants.createOpen' });
+  const create = useCallback(() => actor.send({ type: 'tenants.createOpen' }), [actor]);
   const featureOptions = useFeatureOptions();
   const exporter = useListExport();
   // Bulk actions (docs/lists.md): staff select tenants; a new search, view, filter or order is another list.
@@ -118,6 +119,38 @@ export default function TenantsScreen() {
     ]),
     pageIds,
     total,
+  );
+  // The table's props keep their identity while an unrelated answer (views, feature options)
+  // re-renders the screen: the table is memoized and skips that render (docs/performance.md).
+  const { selectedKeys, onSelectionChange } = selection;
+  const tableSelection = useMemo(
+    () => (staff ? { selectedKeys, onSelectionChange } : undefined),
+    [staff, selectedKeys, onSelectionChange],
+  );
+  const onSort = useCallback(
+    (sortName: TenantSortName, sortType: 'ASC' | 'DESC') => actor.send({ type: 'tenants.sort', sortName, sortType }),
+    [actor],
+  );
+  const emptyState = useMemo(
+    () => (
+      <TenantsEmptyState
+        deleted={query.deleted}
+        search={query.search}
+        onClear={() => actor.send({ type: 'tenants.search', text: '' })}
+        onCreate={staff ? create : null}
+      />
+    ),
+    [actor, query.deleted, query.search, staff, create],
+  );
+  const errorState = useMemo(
+    () => (
+      <ErrorState
+        title={listError ? t(listError.key) : undefined}
+        description={listError ? t(listError.reason) : undefined}
+        onRetry={() => actor.send({ type: 'tenants.reload' })}
+      />
+    ),
+    [actor, listError, t],
   );
 
   return (
@@ -169,24 +202,11 @@ export default function TenantsScreen() {
         narrow={narrow}
         hiddenColumns={views.hidden}
         sort={sort}
-        onSort={(sortName, sortType) => actor.send({ type: 'tenants.sort', sortName, sortType })}
+        onSort={onSort}
         actions={rowActions}
-        selection={staff ? selection : undefined}
-        emptyState={
-          <TenantsEmptyState
-            deleted={query.deleted}
-            search={query.search}
-            onClear={() => actor.send({ type: 'tenants.search', text: '' })}
-            onCreate={staff ? create : null}
-          />
-        }
-        errorState={
-          <ErrorState
-            title={listError ? t(listError.key) : undefined}
-            description={listError ? t(listError.reason) : undefined}
-            onRetry={() => actor.send({ type: 'tenants.reload' })}
-          />
-        }
+        selection={tableSelection}
+        emptyState={emptyState}
+        errorState={errorState}
       />
       <Pagination
         page={query.page}

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useSearch } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { tenantsListMachine } from '../../../machines/tenants/tenants-list.machine';
@@ -17,5 +18,8 @@ export function useTenantsAddress(actor: TenantsActor): [PanelAddress | null, (p
     location: 'tenants.location',
     merge: withListQuery,
   });
-  return [parsePanel(search), (panel) => write((current) => withPanel(current, panel))];
+  // One setter for the screen's life: the rows' actions take it through their context, which must
+  // not change when an unrelated answer re-renders the screen (docs/performance.md).
+  const setPanel = useCallback((panel: PanelAddress | null) => write((current) => withPanel(current, panel)), [write]);
+  return [parsePanel(search), setPanel];
 }
