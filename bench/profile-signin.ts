@@ -218,16 +218,22 @@ async function record(cdp: CDPSession): Promise<{ stop(): Promise<{ events: Trac
 }
 
 /** The sign-in page alone, traced from the navigation to the submit button's frame (`--load`). */
-async function loadRun(loginUrl: string, rowsSelector: string) {
+/** A new browser with a probed, throttled blank page (idle 1.5 s first, as the page suite does). */
+async function probedPage(rowsSelector: string) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'pt-BR' });
+  const page = await context.newPage();
+  await page.goto('about:blank');
+  await page.waitForTimeout(1500);
+  await page.addInitScript({ content: PROBES(rowsSelector) });
+  const cdp = await context.newCDPSession(page);
+  if (RATE > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
+  return { browser, page, cdp };
+}
+
+async function loadRun(loginUrl: string, rowsSelector: string) {
+  const { browser, page, cdp } = await probedPage(rowsSelector);
   try {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'pt-BR' });
-    const page = await context.newPage();
-    await page.goto('about:blank');
-    await page.waitForTimeout(1500);
-    await page.addInitScript({ content: PROBES(rowsSelector) });
-    const cdp = await context.newCDPSession(page);
-    if (RATE > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
     const recording = await record(cdp);
     await page.goto(loginUrl, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { __p: Probe }).__p.formAt > 0, null, { polling: 50 });
@@ -245,15 +251,8 @@ async function loadRun(loginUrl: string, rowsSelector: string) {
 }
 
 async function oneRun(loginUrl: string, email: string, password: string, rowsSelector: string, run: number) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const { browser, page, cdp } = await probedPage(rowsSelector);
   try {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'pt-BR' });
-    const page = await context.newPage();
-    await page.goto('about:blank');
-    await page.waitForTimeout(1500);
-    await page.addInitScript({ content: PROBES(rowsSelector) });
-    const cdp = await context.newCDPSession(page);
-    if (RATE > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
     await page.goto(loginUrl, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { __p: Probe }).__p.formAt > 0, null, { polling: 50 });
     await page.locator('button[type=submit]:not([disabled])').waitFor();
