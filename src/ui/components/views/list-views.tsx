@@ -26,12 +26,35 @@ import * as styles from './list-views.css';
 /*
  * The save/rename dialog and the chooser's checkboxes are chunks of their own (React Aria's checkbox
  * with them): the lists' first render does not wait for them (docs/performance.md, Bundle). Both chunks
- * are preloaded once the bar renders, and each part is rendered only while it is open: a chunk that
+ * are preloaded when the pointer or the focus reaches their button, else a few seconds after the bar
+ * renders, when the main thread is idle: fetched and run at once, they competed with the first page's
+ * answers and rows after a sign-in (docs/performance.md, Sign-in → 100 rows and the form, profiled).
+ * Each part is rendered only while it is open: a chunk that
  * failed to arrive says so (with its retry) where the user asked for it, never in the bar of a list
  * whose dialog nobody opened.
  */
 const ViewFormDialog = lazyPart(() => import('./view-form-dialog'));
 const ColumnChooserPopover = lazyPart(() => import('./column-chooser-popover'));
+
+const preloadForm = () => void ViewFormDialog.preload().catch(() => undefined);
+const preloadChooser = () => void ColumnChooserPopover.preload().catch(() => undefined);
+/** How long after the bar renders its parts are fetched if nobody reached for them. */
+const LATE_PRELOAD_MS = 3000;
+
+/** `preload` once the main thread is idle, {@link LATE_PRELOAD_MS} after the first render. */
+function useLatePreload(preload: () => void) {
+  useEffect(() => {
+    let idle = 0;
+    const timer = window.setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(preload);
+      else preload();
+    }, LATE_PRELOAD_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (idle) window.cancelIdleCallback(idle);
+    };
+  }, [preload]);
+}
 
 /** The visible name of each list's columns (the tables' headings). */
 const COLUMN_LABELS: Readonly<Record<ViewList, Readonly<Record<string, I18nKey>>>> = {
@@ -189,9 +212,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
   const close = () => actor.send({ type: 'views.close' });
   const formOpen = dialog?.kind === 'save' || renaming !== undefined;
   // The dialog's chunk before it is asked for: opening it then shows it at once.
-  useEffect(() => {
-    void ViewFormDialog.preload().catch(() => undefined);
-  }, []);
+  useLatePreload(preloadForm);
 
   return (
     <>
@@ -202,6 +223,8 @@ function ViewsMenu({ views }: { views: ListViews }) {
         onAction={onAction}
         isPending={loading || busy}
         pendingLabel={t('views.menu')}
+        onPointerEnter={preloadForm}
+        onFocus={preloadForm}
       >
         {active ? t('views.menuActive', { name: active.name }) : t('views.menu')}
       </MenuTriggerButton>
@@ -261,12 +284,18 @@ export function ColumnChooser({
     fixed: true,
   });
   // The chooser's chunk before it is asked for: opening it then shows it at once.
-  useEffect(() => {
-    void ColumnChooserPopover.preload().catch(() => undefined);
-  }, []);
+  useLatePreload(preloadChooser);
   return (
     <>
-      <Button ref={ref} variant="secondary" aria-haspopup="dialog" aria-expanded={open} onPress={() => setOpen(true)}>
+      <Button
+        ref={ref}
+        variant="secondary"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPress={() => setOpen(true)}
+        onPointerEnter={preloadChooser}
+        onFocus={preloadChooser}
+      >
         {t('views.columns.button')}
       </Button>
       {open ? (
