@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { tenantPath } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
