@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import type { I18nKey } from '../../../domain/i18n-key';
@@ -54,6 +54,18 @@ function useLatePreload(preload: () => void) {
       if (idle) window.cancelIdleCallback(idle);
     };
   }, [preload]);
+}
+
+/**
+ * A part's fallback while its chunk is on its way: the button that opened it shows it pending (a named
+ * spinner and `aria-busy`, src/ui/components/button.tsx), rather than being "expanded" with nothing shown.
+ */
+function PartPending({ onPending }: { onPending: (pending: boolean) => void }) {
+  useLayoutEffect(() => {
+    onPending(true);
+    return () => onPending(false);
+  }, [onPending]);
+  return null;
 }
 
 /** The visible name of each list's columns (the tables' headings). */
@@ -211,6 +223,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
   const renaming = dialog?.kind === 'rename' ? saved.find((v) => v.id === dialog.id) : undefined;
   const close = () => actor.send({ type: 'views.close' });
   const formOpen = dialog?.kind === 'save' || renaming !== undefined;
+  const [formArriving, setFormArriving] = useState(false);
   // The dialog's chunk before it is asked for: opening it then shows it at once.
   useLatePreload(preloadForm);
 
@@ -221,7 +234,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
         items={items}
         menuLabel={t('views.menuLabel')}
         onAction={onAction}
-        isPending={loading || busy}
+        isPending={loading || busy || formArriving}
         pendingLabel={t('views.menu')}
         onPointerEnter={preloadForm}
         onFocus={preloadForm}
@@ -229,7 +242,7 @@ function ViewsMenu({ views }: { views: ListViews }) {
         {active ? t('views.menuActive', { name: active.name }) : t('views.menu')}
       </MenuTriggerButton>
       {formOpen ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<PartPending onPending={setFormArriving} />}>
           <ViewFormDialog
             formKey={renaming ? `rename-${renaming.id}` : 'save'}
             title={renaming ? t('views.form.renameTitle') : t('views.form.saveTitle')}
@@ -273,6 +286,7 @@ export function ColumnChooser({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const [arriving, setArriving] = useState(false);
   const ref = useRef<HTMLButtonElement>(null);
   const { fixed, hideable } = VIEW_COLUMNS[list];
   const labels = COLUMN_LABELS[list];
@@ -291,7 +305,9 @@ export function ColumnChooser({
         ref={ref}
         variant="secondary"
         aria-haspopup="dialog"
-        aria-expanded={open}
+        aria-expanded={open && !arriving}
+        isPending={arriving}
+        pendingLabel={t('shell.loading')}
         onPress={() => setOpen(true)}
         onPointerEnter={preloadChooser}
         onFocus={preloadChooser}
@@ -299,7 +315,7 @@ export function ColumnChooser({
         {t('views.columns.button')}
       </Button>
       {open ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<PartPending onPending={setArriving} />}>
           <ColumnChooserPopover
             triggerRef={ref}
             title={t('views.columns.title')}
