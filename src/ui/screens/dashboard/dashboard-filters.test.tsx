@@ -139,6 +139,30 @@ describe('DashboardScreen: filters', () => {
     expect(v.requests.some((r) => r.path === '/api/tenant/false')).toBe(false);
   });
 
+  it('on the 7th, "Este mês" chosen again after dates typed by hand is "Este mês", not "Últimos 7 dias"', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-07T15:00:00Z'));
+    try {
+      const user = setupUser();
+      const v = render('/dashboard/analytics');
+      await screen.findByRole('table', { name: 'Pedidos por dia' });
+      const period = filters().getByRole('combobox', { name: 'Período' });
+      await user.selectOptions(period, 'Este mês');
+      await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2026-11-01&to=2026-11-07'));
+      await user.selectOptions(period, 'Personalizado');
+      const [startDay] = await filters().findAllByRole('spinbutton', { name: /dia, Data inicial/ });
+      await user.click(startDay!);
+      await user.keyboard('02');
+      await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2026-11-02&to=2026-11-07'));
+      expect(period).toHaveDisplayValue('Personalizado');
+      await user.selectOptions(period, 'Este mês');
+      await waitFor(() => expect(v.location()).toBe('/dashboard/analytics?from=2026-11-01&to=2026-11-07'));
+      expect(period).toHaveDisplayValue('Este mês');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('on the 7th of a month, "Este mês" stays "Este mês" (it covers the days of "Últimos 7 dias" too)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-07T15:00:00Z'));
