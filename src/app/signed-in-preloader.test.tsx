@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import type { PreloadableComponent } from '../ui/components/preloadable';
 import { LazyMainLayout, preloadSignedIn, SCREENS } from './screens-registry';
-import { inIdleTurns, whenIdle } from './signed-in-preloader';
+import { whenIdle } from '../ui/hooks/when-idle';
+import { inIdleTurns } from './signed-in-preloader';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -4,16 +4,7 @@ import { safeRedirectTarget } from '../domain/route-access';
 import { preloadToastRegion } from '../ui/components/lazy-toast-region';
 import { preloadSignedIn } from './screens-registry';
 import { useServices } from '../ui/hooks/services-context';
-
-/** Runs `task` when the main thread is next idle (at the latest after `timeoutMs`); returns a cancel. */
-export function whenIdle(task: () => void, timeoutMs = 2000): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: timeoutMs });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 200);
-  return () => window.clearTimeout(id);
-}
+import { whenIdle } from '../ui/hooks/when-idle';
 
 /**
  * Runs `steps` one after the other, each in an idle period of its own once the one before has settled

@@ -1,4 +1,5 @@
 import { startTransition, useEffect, useState } from 'react';
+import { whenIdle } from './when-idle';
 
 /**
  * False on the first render, true once the main thread has been idle after it (at the latest after
@@ -11,13 +12,7 @@ export function useAfterFirstPaint(timeoutMs = 1000): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     if (ready) return;
-    const show = () => startTransition(() => setReady(true));
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(show, { timeout: timeoutMs });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = window.setTimeout(show, 0);
-    return () => window.clearTimeout(id);
+    return whenIdle(() => startTransition(() => setReady(true)), timeoutMs, 0);
   }, [ready, timeoutMs]);
   return ready;
 }

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../confirm-dialog';
 import { lazyPart } from '../lazy-with-timeout';
 import { MenuTriggerButton, type MenuOption } from '../menu';
 import { usePreferences, useServices } from '../../hooks/services-context';
+import { whenIdle } from '../../hooks/when-idle';
 import { useOutcomeToast } from '../../hooks/use-outcome-toast';
 import * as styles from './list-views.css';
 
@@ -44,14 +45,13 @@ const LATE_PRELOAD_MS = 3000;
 /** `preload` once the main thread is idle, {@link LATE_PRELOAD_MS} after the first render. */
 function useLatePreload(preload: () => void) {
   useEffect(() => {
-    let idle = 0;
+    let cancelIdle: () => void = () => undefined;
     const timer = window.setTimeout(() => {
-      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(preload);
-      else preload();
+      cancelIdle = whenIdle(preload, undefined, 0);
     }, LATE_PRELOAD_MS);
     return () => {
       window.clearTimeout(timer);
-      if (idle) window.cancelIdleCallback(idle);
+      cancelIdle();
     };
   }, [preload]);
 }
