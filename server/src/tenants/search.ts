@@ -164,6 +164,10 @@ export async function searchTenants(
 
   const withSort = (q: ReturnType<typeof scoped>) => q.select(['t.id', sql.ref(column).as('s')]);
   const dir = sql.raw(direction);
+  /** The page's ids out of the matches `m` (a CTE of id and sort value `s`), sorted. */
+  const readAll = sql<
+    number[]
+  >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`;
 
   // Letters and digits only (the common search: a word, a name's number, CNPJ digits, `12abc`): the exact
   // index of migration 0011, which needs no recheck. Soft-deleted tenants are not in it.
@@ -175,9 +179,6 @@ export async function searchTenants(
     const matching = () => scoped().where(sql<boolean>`tenant_search_lexemes(t.name, t.cnpj) @@ ${query}::tsquery`);
     // Few matches: read them all from the exact index (`m`, materialised: inlined, PostgreSQL may walk an
     // index testing the lexemes row by row) and sort them.
-    const readAll = sql<
-      number[]
-    >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${offset})`;
     if (!((params.sort === 'name' || params.sort === 'id') && scope.tenantId === null)) {
       const row = await db
         .with(
@@ -274,11 +275,7 @@ export async function searchTenants(
       cap === null
         ? sql<number>`(select count(*)::int from m)`.as('total')
         : sql<number>`(select count(*)::int from (select 1 from m limit ${cap + 1}) as c)`.as('total'),
-      sql<
-        number[]
-      >`array(select m.id from m order by m.s ${dir}, m.id ${dir} limit ${limit} offset ${(page - 1) * limit})`.as(
-        'ids',
-      ),
+      readAll.as('ids'),
     ])
     .executeTakeFirstOrThrow();
   return { ids: row.ids.map(Number), ...countedOf(row.total) };
