@@ -33,6 +33,7 @@ const serverResources = [
   'roles',
   'departments',
   'instances',
+  'webhooks',
   'undo',
   'reports',
   'health',

@@ -13,6 +13,8 @@ export const AUDIT_TARGET_TYPES = [
   'department',
   'instance',
   'connection',
+  'webhook_endpoint',
+  'webhook_run',
   'session',
   'system',
 ] as const;
@@ -67,6 +69,13 @@ export const AUDIT_OPERATIONS = {
   'instance.sync': 'instance',
   'connection.create': 'connection',
   'connection.update': 'connection',
+  // Campaign-status webhooks (docs/webhooks.md).
+  'webhook.endpoint-create': 'webhook_endpoint',
+  'webhook.endpoint-update': 'webhook_endpoint',
+  'webhook.endpoint-rotate': 'webhook_endpoint',
+  'webhook.endpoint-delete': 'webhook_endpoint',
+  'webhook.generate': 'webhook_run',
+  'webhook.redeliver': 'webhook_run',
   // The server's own work.
   'audit.purge': 'system',
 } as const satisfies Record<string, AuditTargetType>;

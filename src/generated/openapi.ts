@@ -1062,10 +1062,219 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Generate campaign-status webhook deliveries for one status type (one call per selected type) */
+        /**
+         * Generate campaign-status webhook deliveries for one status type (one call per selected type)
+         * @description Starts a run (docs/webhooks.md): one delivery per campaign message of the tenant that reached status `type` within the range (days in São Paulo time) and per active endpoint of the tenant receiving `type`, sent in the background, signed, retried (docs/webhooks.md, Retries); its progress goes out on the socket (`WebhookRunProgress`, contracts/socket.md). No active endpoint receiving `type` answers 409 `webhook_no_endpoint` and starts nothing. Audited (`webhook.generate`).
+         */
         get: operations["tenantGenerateCampaignStatusWebhook"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's webhook endpoints
+         * @description The endpoints that receive a tenant's campaign-status webhooks (docs/webhooks.md), oldest first, deleted ones left out. Back-office staff name any live tenant; a tenant's own `administrador` only its own (403 otherwise, whatever `tenantName` says). Signing secrets are never listed: only their last four characters.
+         */
+        get: operations["webhookEndpointList"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description A new endpoint of the tenant, active, with a new signing secret shown in this answer only (docs/webhooks.md, Signatures). `url`: an absolute `https` address of at most 2,048 characters, without user name, password or fragment, whose host is not a loopback, private, link-local, shared or reserved address nor `localhost` (400 on `url`; the host's addresses are checked again at every send, docs/webhooks.md, Addresses). The same address twice in one tenant answers 409 `webhook_endpoint_taken`; at most 10 endpoints per tenant (409 `webhook_endpoint_limit`). Audited (`webhook.endpoint-create`, the secret never recorded).
+         */
+        post: operations["webhookEndpointCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a webhook endpoint (address, types, description) or pause and resume it
+         * @description Any of `url`, `types`, `description` and `active` (at least one, 400 otherwise), with the rules of `webhookEndpointCreate`. A paused endpoint (`active: false`) receives nothing: deliveries waiting for it stay waiting and are sent once it is resumed. `version` as elsewhere (409 `stale`). Another tenant's endpoint, a deleted one or a missing one answers 404. Audited (`webhook.endpoint-update`).
+         */
+        put: operations["webhookEndpointUpdate"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description The endpoint stops receiving at once: its deliveries not yet sent are cancelled; its history stays readable. Another tenant's endpoint, a deleted one or a missing one answers 404. Audited (`webhook.endpoint-delete`).
+         */
+        delete: operations["webhookEndpointDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret
+         * @description A new secret, shown in this answer only; the previous one stays valid until `previous_secret_expires_at` (24 hours by default, `WEBHOOK_SECRET_GRACE_HOURS`): until then every delivery carries a signature with each (docs/webhooks.md, Signatures). A rotation within the grace period replaces the older secret. `version` as elsewhere (409 `stale`). Audited (`webhook.endpoint-rotate`, no secret recorded).
+         */
+        post: operations["webhookEndpointRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's webhook runs, newest first
+         * @description One run per generation of one status type (`tenantGenerateCampaignStatusWebhook`), with its deliveries counted by state. Newest first; `next` is the cursor of the following page. Who may read: as `webhookEndpointList`.
+         */
+        get: operations["webhookRunList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One webhook run and its progress
+         * @description The run with its deliveries counted by state (as the socket's `WebhookRunProgress` carries it, contracts/socket.md). Another tenant's run, or a missing one, answers 404.
+         */
+        get: operations["webhookRunGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/runs/{id}/redeliver-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every failed delivery of a run again
+         * @description Every delivery of the run whose state is `failed` is queued again (state `pending`, a new series of attempts, the same idempotency key). Deliveries to a paused or deleted endpoint are left as they are and counted in `skipped`. No failed delivery answers 200 with `requeued: 0`. Audited (`webhook.redeliver`).
+         */
+        post: operations["webhookRunRedeliverFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's webhook deliveries, newest first, filtered
+         * @description Every delivery (one campaign message's status to one endpoint) with its last attempt. Filters: the run, the endpoint, the state and the status type; absent filters match everything. Newest first; `next` is the cursor of the following page. Who may read: as `webhookEndpointList`; a run or endpoint of another tenant matches nothing.
+         */
+        get: operations["webhookDeliveryList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One webhook delivery, its body and every attempt
+         * @description The delivery, the JSON body it sends and every attempt, oldest first: when, how long, the status code or the error, and the first 1,024 bytes of the answer. Another tenant's delivery, or a missing one, answers 404.
+         */
+        get: operations["webhookDeliveryGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again
+         * @description Queues the delivery again (state `pending`, a new series of attempts, the same idempotency key), whatever its state but `pending` or `sending` (409 `webhook_delivery_in_progress`). Its endpoint deleted: 409 `webhook_endpoint_deleted`; paused: 409 `webhook_endpoint_paused` (resume it first). Audited (`webhook.redeliver`).
+         */
+        post: operations["webhookDeliveryRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1615,12 +1824,12 @@ export interface components {
          * @description A recorded operation (src/domain/audit.ts `AUDIT_OPERATIONS`).
          * @enum {string}
          */
-        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "user.bulk" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "tenant.feature-bulk" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "audit.purge";
+        AuditOperation: "session.sign-in" | "session.sign-out" | "session.refresh-reuse" | "access.denied" | "user.create" | "user.update" | "user.block" | "user.unblock" | "user.delete" | "user.purge" | "user.password" | "user.reset-link" | "user.disconnect" | "user.instance-unlink" | "user.two-factor" | "user.throttle-lift" | "user.session-end" | "user.restore" | "user.bulk" | "tenant.create" | "tenant.update" | "tenant.delete" | "tenant.restore" | "tenant.purge" | "tenant.plan" | "tenant.feature" | "tenant.feature-bulk" | "role.create" | "role.rename" | "role.permissions" | "role.delete" | "department.create" | "department.update" | "instance.create" | "instance.update" | "instance.sync" | "connection.create" | "connection.update" | "webhook.endpoint-create" | "webhook.endpoint-update" | "webhook.endpoint-rotate" | "webhook.endpoint-delete" | "webhook.generate" | "webhook.redeliver" | "audit.purge";
         /**
          * @description What a record acts on; `session` for sign-ins, sign-outs, reuse and denials, `system` for the server's own work.
          * @enum {string}
          */
-        AuditTargetType: "user" | "tenant" | "role" | "department" | "instance" | "connection" | "session" | "system";
+        AuditTargetType: "user" | "tenant" | "role" | "department" | "instance" | "connection" | "webhook_endpoint" | "webhook_run" | "session" | "system";
         /** @description One changed field, its values as JSON text; null where the field had no value (a creation's `before`). Passwords, secrets and tokens are never recorded. */
         AuditChange: {
             field: string;
@@ -2379,9 +2588,169 @@ export interface components {
             type: components["schemas"]["CampaignStatusType"];
             startAt: components["schemas"]["IsoDate"];
             finishAt: components["schemas"]["IsoDate"];
-            /** @description Webhook deliveries recorded for this type. */
+            /** @description Deliveries queued for this type: messages times active endpoints receiving it. */
             deliveries: number;
+            /** @description The run's id (`webhookRunGet`). */
             deliveryId: components["schemas"]["Id"];
+        };
+        WebhookEndpoint: {
+            id: components["schemas"]["Id"];
+            tenantName: components["schemas"]["TenantName"];
+            /** @description The absolute https address deliveries are posted to. */
+            url: string;
+            /** @description The status types this endpoint receives. */
+            types: components["schemas"]["CampaignStatusType"][];
+            /** @description Free text for staff; empty when none. */
+            description: string;
+            /** @description false: paused, receives nothing until resumed. */
+            active: boolean;
+            /** @description `…` and the last four characters of the current signing secret, to tell secrets apart. */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when deliveries are also signed with the previous secret; null otherwise.
+             */
+            previous_secret_expires_at: string | null;
+            version: components["schemas"]["Version"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret; not retrievable afterwards. */
+            secret: string;
+        };
+        WebhookEndpointCreate: {
+            /** @description The tenant (back-office staff); absent means the caller's own. */
+            tenantName?: components["schemas"]["TenantName"];
+            url: string;
+            types: components["schemas"]["CampaignStatusType"][];
+            description?: string;
+        };
+        WebhookEndpointChange: {
+            url?: string;
+            types?: components["schemas"]["CampaignStatusType"][];
+            description?: string;
+            active?: boolean;
+            version?: components["schemas"]["SaveVersion"];
+        };
+        WebhookSecretRotation: {
+            version?: components["schemas"]["SaveVersion"];
+        };
+        WebhookRun: {
+            id: components["schemas"]["Id"];
+            tenantName: components["schemas"]["TenantName"];
+            type: components["schemas"]["CampaignStatusType"];
+            startAt: components["schemas"]["IsoDate"];
+            finishAt: components["schemas"]["IsoDate"];
+            /** @description Deliveries the run queued (messages times endpoints). */
+            total: number;
+            /** @description Deliveries not yet settled: waiting, being sent or waiting for a retry. */
+            pending: number;
+            succeeded: number;
+            /** @description Deliveries that gave up (a 4xx answer, a refused address, or every attempt failed). */
+            failed: number;
+            /** @description Deliveries whose endpoint was deleted before they were sent. */
+            cancelled: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Who generated it; null when that user was purged. */
+            created_by: components["schemas"]["WebhookActor"] | null;
+            /**
+             * Format: date-time
+             * @description When its last pending delivery settled; null while any is pending.
+             */
+            finished_at: string | null;
+        };
+        WebhookActor: {
+            id: components["schemas"]["Id"];
+            name: string;
+        };
+        WebhookRunPage: {
+            data: components["schemas"]["WebhookRun"][];
+            /** @description The cursor of the following page; null on the last. */
+            next: string | null;
+        };
+        /**
+         * @description `pending`: waiting for its first attempt or a retry (`next_attempt_at`); `sending`: an attempt is under way; `succeeded`: a 2xx answer; `failed`: gave up (a 4xx answer other than 429, a refused address or redirect, or every attempt failed); `cancelled`: its endpoint was deleted before it was sent.
+         * @enum {string}
+         */
+        WebhookDeliveryState: "pending" | "sending" | "succeeded" | "failed" | "cancelled";
+        WebhookDelivery: {
+            id: components["schemas"]["Id"];
+            run_id: components["schemas"]["Id"];
+            endpoint: components["schemas"]["WebhookDeliveryEndpoint"];
+            type: components["schemas"]["CampaignStatusType"];
+            message_id: components["schemas"]["Id"];
+            /**
+             * Format: uuid
+             * @description The `Webhook-Id` header and the body's `id`, the same on every attempt and redelivery.
+             */
+            idempotency_key: string;
+            state: components["schemas"]["WebhookDeliveryState"];
+            /** @description Attempts made so far, redeliveries included. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while pending; null otherwise.
+             */
+            next_attempt_at: string | null;
+            /** @description The last attempt's HTTP status; null without an answer. */
+            last_status_code: number | null;
+            last_error: components["schemas"]["WebhookAttemptError"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it succeeded, failed or was cancelled.
+             */
+            completed_at: string | null;
+        };
+        WebhookDeliveryEndpoint: {
+            id: components["schemas"]["Id"];
+            url: string;
+            deleted: boolean;
+        };
+        /**
+         * @description Why an attempt did not succeed: no answer within the timeout; the connection failed (DNS, refused, reset, TLS); the host resolved to an address that is not public (docs/webhooks.md, Addresses); a 3xx answer (redirects are not followed); another non-2xx status; 429.
+         * @enum {string}
+         */
+        WebhookAttemptError: "timeout" | "connection" | "address_refused" | "redirect" | "http_status" | "too_many_requests";
+        WebhookAttempt: {
+            number: number;
+            /** Format: date-time */
+            started_at: string;
+            duration_ms: number;
+            status_code: number | null;
+            error: components["schemas"]["WebhookAttemptError"] | null;
+            /** @description The first 1,024 bytes of the answer's body, as UTF-8 (invalid sequences replaced); empty without one. */
+            response_excerpt: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt was scheduled; null when this was the last.
+             */
+            retry_at: string | null;
+        };
+        WebhookDeliveryDetail: {
+            delivery: components["schemas"]["WebhookDelivery"];
+            /** @description The JSON text posted (docs/webhooks.md, Body). */
+            body: string;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description The cursor of the following page; null on the last. */
+            next: string | null;
+        };
+        WebhookRedeliveryResult: {
+            requeued: number;
+            /** @description Failed deliveries left as they are because their endpoint is paused or deleted. */
+            skipped: number;
         };
         DashboardReportRequest: {
             start_at: components["schemas"]["IsoDate"];
@@ -2762,6 +3131,16 @@ export interface components {
     parameters: {
         /** @example 2 */
         IdPath: components["schemas"]["Id"];
+        /**
+         * @description The `next` of the previous page; absent for the first page. A cursor that is not one answers 400 on `after`.
+         * @example 1042
+         */
+        WebhookAfter: string;
+        /**
+         * @description Records per page.
+         * @example 50
+         */
+        WebhookLimit: number;
         /** @example farmacia-central */
         TenantNameRequired: components["schemas"]["TenantName"];
         /**
@@ -5551,6 +5930,443 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, at most 10. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "tenantName": "farmacia-central",
+                     *           "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *           "types": [
+                     *             "sent",
+                     *             "delivered"
+                     *           ],
+                     *           "description": "ERP da loja",
+                     *           "active": true,
+                     *           "secret_hint": "…Q2x9",
+                     *           "previous_secret_expires_at": null,
+                     *           "version": 1,
+                     *           "created_at": "2026-11-27T12:04:55.000Z",
+                     *           "updated_at": "2026-11-27T12:04:55.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tenantName": "farmacia-central",
+                 *       "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                 *       "types": [
+                 *         "sent",
+                 *         "delivered"
+                 *       ],
+                 *       "description": "ERP da loja"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing secret (never shown again). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false,
+                 *       "version": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointChange"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its new signing secret (never shown again). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookRunList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description The `next` of the previous page; absent for the first page. A cursor that is not one answers 400 on `after`.
+                 * @example 1042
+                 */
+                after?: components["parameters"]["WebhookAfter"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["WebhookLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRunPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookRunGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRun"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookRunRedeliverFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many deliveries were queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 3,
+                     *       "skipped": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRedeliveryResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookDeliveryList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant whose records to list (back-office staff may name any; others only their own, else 403); absent means the caller's own tenant.
+                 * @example farmacia-central
+                 */
+                tenantName?: components["parameters"]["TenantNameOrOwn"];
+                /**
+                 * @description Only the deliveries of this run.
+                 * @example 345
+                 */
+                runId?: components["schemas"]["Id"];
+                /**
+                 * @description Only the deliveries to this endpoint.
+                 * @example 3
+                 */
+                endpointId?: components["schemas"]["Id"];
+                /**
+                 * @description Only deliveries in this state.
+                 * @example failed
+                 */
+                state?: components["schemas"]["WebhookDeliveryState"];
+                /**
+                 * @description Only deliveries of this status type.
+                 * @example delivered
+                 */
+                type?: components["schemas"]["CampaignStatusType"];
+                /**
+                 * @description The `next` of the previous page; absent for the first page. A cursor that is not one answers 400 on `after`.
+                 * @example 1042
+                 */
+                after?: components["parameters"]["WebhookAfter"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["WebhookLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookDeliveryGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookDeliveryRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

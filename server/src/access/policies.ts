@@ -67,6 +67,10 @@ const NOT_OWN = 'never on its own account';
 const GRANT = "the role's permissions are a subset of the caller's; only an administrador grants administrador";
 /** An undo (server/src/undo/service.ts) puts back a recorded change in the undo's transaction. */
 const UNDO = "undoes a recorded change: the target still holds the record's after values";
+/** Webhooks (docs/webhooks.md): a tenant's endpoints, runs and deliveries. */
+const WEBHOOK_TENANT = 'a live tenant; its own only and as an administrador, except for staff';
+/** Where a webhook may be sent (docs/webhooks.md, Addresses). */
+const WEBHOOK_URL = 'an https address whose host is public, checked again at every send';
 
 export const POLICIES = {
   auth: {
@@ -239,6 +243,22 @@ export const POLICIES = {
     create: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
     update: signedIn({ rules: ['own views only', "the list's route permission (users, tenants, audit)"] }),
     remove: signedIn({ rules: ['own views only'] }),
+  },
+  webhookEndpoints: {
+    // Campaign-status webhooks (docs/webhooks.md): staff for any live tenant, a tenant's administrador for its own.
+    list: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    create: route(['tenants'], { rules: [WEBHOOK_TENANT, WEBHOOK_URL] }),
+    update: route(['tenants'], { rules: [WEBHOOK_TENANT, WEBHOOK_URL] }),
+    rotateSecret: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    remove: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+  },
+  webhooks: {
+    runs: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    run: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    deliveries: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    delivery: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
+    redeliver: route(['tenants'], { rules: [WEBHOOK_TENANT, 'a live, active endpoint only'] }),
+    redeliverFailed: route(['tenants'], { rules: [WEBHOOK_TENANT, 'live, active endpoints only'] }),
   },
   undo: {
     // Who may make the change may undo it: the service of the undone operation decides (its `revert`).

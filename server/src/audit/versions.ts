@@ -6,7 +6,7 @@ import { invalid, stale, type DomainError, type StaleChange } from '../base/doma
 /**
  * Versions: no lost update (docs/lists.md, Versions; migration 0023).
  *
- * A versioned record (a user, role, tenant, department, instance or connection; a tenant's feature set
+ * A versioned record (a user, role, tenant, department, instance, connection or webhook endpoint; a tenant's feature set
  * apart) is at version 1 when created and goes up by one with every audited change of it. The audit
  * trail (./trail.ts) keeps this true on every path: a record of an operation that {@link VERSIONING}
  * says raises the version carries the version the change produced (`audit_log.target_version`), which is
@@ -73,6 +73,13 @@ export const VERSIONING: Readonly<Record<AuditOperation, Versioning>> = {
   'instance.sync': null,
   'connection.create': 'created',
   'connection.update': 'raise',
+  'webhook.endpoint-create': 'created',
+  'webhook.endpoint-update': 'raise',
+  'webhook.endpoint-rotate': 'raise',
+  'webhook.endpoint-delete': 'raise',
+  // A run's records: the run has no form, its deliveries move on without records.
+  'webhook.generate': null,
+  'webhook.redeliver': null,
   'audit.purge': null,
 };
 
@@ -90,7 +97,7 @@ export function sentVersion(value: number | null | undefined): number | undefine
 
 /** A versioned record: the audit log's target type and id; `features` for a tenant's feature set. */
 export interface VersionedTarget {
-  type: 'user' | 'role' | 'tenant' | 'department' | 'instance' | 'connection';
+  type: 'user' | 'role' | 'tenant' | 'department' | 'instance' | 'connection' | 'webhook_endpoint';
   id: number;
   features?: boolean;
 }
@@ -104,6 +111,7 @@ const TABLES = {
   department: 'departments',
   instance: 'instances',
   connection: 'connections',
+  webhook_endpoint: 'webhook_endpoints',
 } as const;
 
 /** The SQL of `version + 1`, for a change's own update (`set({ …, version: nextVersion })`). */

@@ -87,9 +87,42 @@ export class TotpSecretCipher {
 
   /** The stored form of `secret` for `column` of user `userId`; a fresh random IV every time. */
   encrypt(userId: number, column: TotpSecretColumn, secret: string): string {
+    return this.seal(this.aad(this.keyId, userId, column), secret);
+  }
+
+  /**
+   * The stored form of another server-read secret (a webhook endpoint's signing secret,
+   * server/src/webhooks/secrets.ts), bound to `context` (its table and row, e.g. `webhook_endpoints:12`):
+   * the same scheme, key and stored form as a TOTP secret, so the key's handling covers both.
+   */
+  encryptFor(context: string, secret: string): string {
+    return this.seal(Buffer.from(`${SCHEME}:${this.keyId}:${context}`, 'utf8'), secret);
+  }
+
+  /** The secret `encryptFor(context, …)` stored, or null when it does not open (another key, another row, altered). */
+  decryptFor(context: string, stored: string): string | null {
+    const parts = stored.split(':');
+    const [scheme, keyId, ivText, sealedText] = parts;
+    if (parts.length !== 4 || scheme !== SCHEME || keyId !== this.keyId || !ivText || !sealedText) return null;
+    const iv = Buffer.from(ivText, 'base64url');
+    const sealed = Buffer.from(sealedText, 'base64url');
+    if (iv.length !== IV_BYTES || sealed.length <= TAG_BYTES) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.from(`${SCHEME}:${keyId}:${context}`, 'utf8'));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
+    } catch {
+      return null;
+    }
+  }
+
+  private seal(aad: Buffer, secret: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(this.aad(this.keyId, userId, column));
+    cipher.setAAD(aad);
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${SCHEME}:${this.keyId}:${iv.toString('base64url')}:${sealed.toString('base64url')}`;
   }

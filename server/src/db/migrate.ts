@@ -25,6 +25,7 @@ import * as recordVersions from './migrations/0023-record-versions';
 import * as auditUndo from './migrations/0024-audit-undo';
 import * as savedViews from './migrations/0025-saved-views';
 import * as permissionNames from './migrations/0026-permission-names';
+import * as webhooks from './migrations/0027-webhooks';
 import type { Database } from './schema';
 
 /**
@@ -58,6 +59,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0024-audit-undo': auditUndo,
   '0025-saved-views': savedViews,
   '0026-permission-names': permissionNames,
+  '0027-webhooks': webhooks,
 };
 
 const provider: MigrationProvider = {

@@ -277,15 +277,86 @@ export interface ServerSecretsTable {
   created_at: CreatedAt;
 }
 
-export interface WebhookDeliveriesTable {
+/** One generation of one status type for a tenant (migrations 0003, 0027; docs/webhooks.md). */
+export interface WebhookRunsTable {
   id: Generated<number>;
   tenant_id: number;
   type: CampaignStatusType;
   start_at: Day;
   finish_at: Day;
-  deliveries: Generated<number>;
+  total: Generated<number>;
   created_by: number | null;
   created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+export interface CampaignMessagesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  campaign: string;
+  recipient: string;
+  created_at: CreatedAt;
+}
+
+export interface CampaignMessageStatusesTable {
+  message_id: number;
+  tenant_id: number;
+  status: CampaignStatusType;
+  at: Date;
+}
+
+/** Where a tenant's webhooks go; secrets encrypted by the server (migration 0027). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  url: string;
+  url_key: string;
+  types: CampaignStatusType[];
+  description: Generated<string>;
+  active: Generated<boolean>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  version: Generated<number>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  deleted_at: Date | null;
+}
+
+export type WebhookDeliveryState = 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled';
+export type WebhookAttemptError =
+  'timeout' | 'connection' | 'address_refused' | 'redirect' | 'http_status' | 'too_many_requests';
+
+/** The delivery queue and its history (migration 0027; docs/webhooks.md). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  run_id: number;
+  tenant_id: number;
+  endpoint_id: number;
+  message_id: number;
+  type: CampaignStatusType;
+  idempotency_key: string;
+  body: string;
+  state: Generated<WebhookDeliveryState>;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  locked_until: Date | null;
+  last_status_code: number | null;
+  last_error: WebhookAttemptError | null;
+  created_at: CreatedAt;
+  completed_at: Date | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: number;
+  number: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: WebhookAttemptError | null;
+  response_excerpt: Generated<string>;
+  retry_at: Date | null;
 }
 
 export interface AnalyticsDailyTable {
@@ -413,7 +484,12 @@ export interface Database {
   password_reset_requests: PasswordResetRequestsTable;
   server_secrets: ServerSecretsTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  webhook_runs: WebhookRunsTable;
+  campaign_messages: CampaignMessagesTable;
+  campaign_message_statuses: CampaignMessageStatusesTable;
+  webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   analytics_daily: AnalyticsDailyTable;
   orders: OrdersTable;
   attendances: AttendancesTable;

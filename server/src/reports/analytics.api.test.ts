@@ -66,7 +66,7 @@ describe('tenant analytics', () => {
     const body = response.json<{ deliveries: number; deliveryId: number }>();
     expect(validateResponse('tenantGenerateCampaignStatusWebhook', 200, body)).toEqual(ok);
     const row = await t.db
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_runs')
       .selectAll()
       .where('id', '=', body.deliveryId)
       .executeTakeFirstOrThrow();
@@ -75,7 +75,7 @@ describe('tenant analytics', () => {
       type: 'delivered',
       start_at: startAt,
       finish_at: finishAt,
-      deliveries: body.deliveries,
+      total: body.deliveries,
     });
     expect(body.deliveries).toBeGreaterThan(0);
   });

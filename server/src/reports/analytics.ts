@@ -108,13 +108,13 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
         .where(withinDays('created_at', range))
         .executeTakeFirstOrThrow();
       const delivery = await db
-        .insertInto('webhook_deliveries')
+        .insertInto('webhook_runs')
         .values({
           tenant_id: tenant.id,
           type: q.type,
           start_at: range.start,
           finish_at: range.finish,
-          deliveries: n,
+          total: n,
           created_by: actor.userId,
         })
         .returning('id')
