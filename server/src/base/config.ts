@@ -106,6 +106,8 @@ export interface ServerConfig {
    * (docs/lists.md, Counts; default 1000, at least 1). Tests set a small one to reach it with few tenants.
    */
   tenantCountBound: number;
+  /** Campaign-status webhooks (docs/webhooks.md; docs/operations.md, Webhooks). */
+  webhooks: WebhookSettings;
   /**
    * SMTP_URL: where mail goes (nodemailer's `smtp://user:pass@host:587` / `smtps://…`; server/src/mail/).
    * Unset: in development a local receiver on 127.0.0.1 takes the messages (listed at `/dev/mailbox`); in
@@ -281,8 +283,54 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1),
     loginAttemptsRetentionDays: int('LOGIN_ATTEMPTS_RETENTION_DAYS', 90, 1),
     tenantCountBound: int('TENANT_COUNT_BOUND', 1000, 1),
+    webhooks: webhookSettings(production),
     faultInjection,
     faults: faultInjection ? parseFaultRules(process.env.FAULTS) : [],
     ...overrides,
+  };
+}
+
+/** The webhook settings (docs/webhooks.md; docs/operations.md, Webhooks). */
+export interface WebhookSettings {
+  /** WEBHOOK_WORKER: this process sends deliveries (default on; several processes may). */
+  worker: boolean;
+  /** WEBHOOK_TIMEOUT_MS: an attempt without a complete answer by then fails as `timeout` (default 10,000). */
+  timeoutMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS: attempts of a delivery before it fails for good (default 8). */
+  maxAttempts: number;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry's ceiling, doubled per attempt, with full jitter (default 30,000). */
+  retryBaseMs: number;
+  /** WEBHOOK_RETRY_MAX_MS: no retry waits longer, `Retry-After` included (default 1 hour). */
+  retryMaxMs: number;
+  /** WEBHOOK_CONCURRENCY: deliveries one process sends at once (default 4). */
+  concurrency: number;
+  /** WEBHOOK_POLL_MS: how often an idle worker looks for due deliveries (default 1,000). */
+  pollMs: number;
+  /** WEBHOOK_SECRET_GRACE_HOURS: how long a rotated-out secret still signs (default 24). */
+  secretGraceHours: number;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK: development and tests only, refused with NODE_ENV=production: endpoints may be
+   * `http` and on a loopback address (127.0.0.0/8, ::1, `localhost`). Private and other non-public
+   * addresses stay refused.
+   */
+  allowLoopback: boolean;
+}
+
+function webhookSettings(production: boolean): WebhookSettings {
+  const allowLoopback = bool('WEBHOOK_ALLOW_LOOPBACK', false);
+  if (allowLoopback && production)
+    throw new Error(
+      'WEBHOOK_ALLOW_LOOPBACK=1 is refused with NODE_ENV=production: it is for development and tests only',
+    );
+  return {
+    worker: bool('WEBHOOK_WORKER', true),
+    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 8, 1),
+    retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 30_000, 1),
+    retryMaxMs: int('WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
+    concurrency: int('WEBHOOK_CONCURRENCY', 4, 1),
+    pollMs: int('WEBHOOK_POLL_MS', 1_000, 10),
+    secretGraceHours: int('WEBHOOK_SECRET_GRACE_HOURS', 24, 0),
+    allowLoopback,
   };
 }
