@@ -137,6 +137,11 @@ export interface ServerEventData {
      */
     targetVersion?: number | null;
   };
+  /**
+   * Extension (contracts/socket.md §3; docs/webhooks.md): a webhook run's deliveries moved on; the REST
+   * `WebhookRun` itself. To the run's tenant's connections and back-office staff's, roles holding `tenants`.
+   */
+  WebhookRunProgress: components['schemas']['WebhookRun'];
 }
 
 /** Event names exactly as the server sends them. */
@@ -165,4 +170,5 @@ export const SERVER_EVENT_NAMES = [
   'ChatTicketClosed',
   'RolePermissionsChanged',
   'AuditRecorded',
+  'WebhookRunProgress',
 ] as const satisfies readonly ServerEventName[];
