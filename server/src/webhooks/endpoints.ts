@@ -141,8 +141,7 @@ function checkActive(value: unknown): boolean {
   return value;
 }
 
-const taken = () =>
-  conflict('This tenant already has an endpoint with this address', 'url', 'webhook_endpoint_taken');
+const taken = () => conflict('This tenant already has an endpoint with this address', 'url', 'webhook_endpoint_taken');
 const endpointNotFound = () => notFound('Webhook endpoint not found', 'id');
 const tenantNotFound = () => notFound('Tenant not found', 'tenantName');
 
@@ -241,10 +240,7 @@ export function createWebhookEndpointsService({
     },
 
     /** A new, active endpoint of the tenant and its signing secret, answered this once. */
-    async create(
-      actor: Actor,
-      input: WebhookEndpointInput,
-    ): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
+    async create(actor: Actor, input: WebhookEndpointInput): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
       assertMayManage(actor);
       const tenantId = await tenantOf(actor, input.tenantName);
       const values = checkAll({
@@ -364,7 +360,12 @@ export function createWebhookEndpointsService({
         const after = await repo.endpointById(trx, row.id);
         if (!after) throw endpointNotFound();
         // No changes recorded: every field a rotation changes is a secret (src/domain/audit.ts AUDIT_SECRET_FIELD).
-        await record({ operation: 'webhook.endpoint-rotate', target: targetOf(after), tenantId: row.tenant_id, version });
+        await record({
+          operation: 'webhook.endpoint-rotate',
+          target: targetOf(after),
+          tenantId: row.tenant_id,
+          version,
+        });
         return toDto(after, at);
       });
       return { endpoint, secret };
