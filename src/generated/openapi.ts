@@ -6016,6 +6016,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "tenantName": "farmacia-central",
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "types": [
+                     *           "sent",
+                     *           "delivered"
+                     *         ],
+                     *         "description": "ERP da loja",
+                     *         "active": true,
+                     *         "secret_hint": "…Q2x9",
+                     *         "previous_secret_expires_at": null,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-27T12:04:55.000Z",
+                     *         "updated_at": "2026-11-27T12:04:55.000Z"
+                     *       },
+                     *       "secret": "whsec_3kTq9vJm2xWbR7nLpZs4YcHd8uFgE1aKo6iVtN0Q2x9"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -6057,6 +6078,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "tenantName": "farmacia-central",
+                     *       "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *       "types": [
+                     *         "sent",
+                     *         "delivered"
+                     *       ],
+                     *       "description": "ERP da loja",
+                     *       "active": false,
+                     *       "secret_hint": "…Q2x9",
+                     *       "previous_secret_expires_at": null,
+                     *       "version": 2,
+                     *       "created_at": "2026-11-27T12:04:55.000Z",
+                     *       "updated_at": "2026-11-28T09:30:12.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -6132,6 +6171,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "tenantName": "farmacia-central",
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "types": [
+                     *           "sent",
+                     *           "delivered"
+                     *         ],
+                     *         "description": "ERP da loja",
+                     *         "active": true,
+                     *         "secret_hint": "…Wm5r",
+                     *         "previous_secret_expires_at": "2026-11-29T10:15:00.000Z",
+                     *         "version": 3,
+                     *         "created_at": "2026-11-27T12:04:55.000Z",
+                     *         "updated_at": "2026-11-28T10:15:00.000Z"
+                     *       },
+                     *       "secret": "whsec_8pLr2NcXv5QeT9yHb3KsJ6dAf1gUo4iZmwBqEt0Wm5r"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
