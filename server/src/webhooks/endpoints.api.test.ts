@@ -7,7 +7,14 @@ import { auditMark, auditSince, changesMap, wholeLogText } from '../test-support
 import { validateResponse } from '../test-support/contract';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../test-support/postgres';
 import { createTestRole, createTestUser } from '../test-support/users';
-import { checkWebhookUrl, WEBHOOK_ENDPOINTS_PER_TENANT, type WebhookEndpointDto } from './endpoints';
+import { NO_ORIGIN, type Actor } from '../access/caller';
+import { createAuditTrail } from '../audit/trail';
+import {
+  checkWebhookUrl,
+  createWebhookEndpointsService,
+  WEBHOOK_ENDPOINTS_PER_TENANT,
+  type WebhookEndpointDto,
+} from './endpoints';
 import { openWebhookSecret, signingSecrets, WEBHOOK_SECRET_PATTERN, webhookSecretHint } from './secrets';
 
 // Webhook endpoints (docs/webhooks.md; contracts/openapi.yaml webhookEndpointList, webhookEndpointCreate,
@@ -582,6 +589,59 @@ describe.each([
       // Listed with the new hint only.
       const listed = await call(staff, 'GET', '/api/webhooks/endpoints?tenantName=wh-cliente');
       for (const secret of [first, second, third]) expect(listed.body).not.toContain(secret.slice(-20));
+    });
+  });
+
+  describe('the clock of a rotation (the service with a fixed now)', () => {
+    it('keeps the previous secret until now + the grace hours, shows no expired grace, keeps none with no grace', async () => {
+      await newTenant('wh-relogio');
+      const staffUser = await t.db
+        .selectFrom('users')
+        .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+        .innerJoin('roles', 'roles.id', 'users.role_id')
+        .select(['users.id', 'users.tenant_id', 'tenants.name as tenant', 'users.role_id', 'roles.name as role'])
+        .where('users.email', '=', 'admin@demo.local')
+        .executeTakeFirstOrThrow();
+      const actor: Actor = {
+        kind: 'user',
+        userId: staffUser.id,
+        tenantId: staffUser.tenant_id,
+        tenantName: staffUser.tenant,
+        roleId: staffUser.role_id,
+        role: staffUser.role,
+        originBackoffice: true,
+        permissions: new Set(['tenants']),
+        claims: { sub: String(staffUser.id), fam: 'f', jti: 'j', tv: 0, rxp: 0, iat: 0, exp: 0 },
+        origin: NO_ORIGIN,
+      };
+      let at = new Date('2030-01-01T00:00:00.000Z');
+      const service = (hours: number) =>
+        createWebhookEndpointsService({
+          db: t.db,
+          config: { webhooks: { ...loadConfig().webhooks, secretGraceHours: hours } },
+          audit: createAuditTrail({ db: t.db, events: t.app.events }),
+          now: () => at,
+        });
+      const row = (id: number) =>
+        t.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+      const { endpoint, secret: first } = await service(2).create(actor, {
+        tenantName: 'wh-relogio',
+        url: `https://${host()}/`,
+        types: ['sent'],
+      });
+      const { endpoint: rotated, secret: second } = await service(2).rotateSecret(actor, endpoint.id);
+      expect(rotated.previous_secret_expires_at).toBe('2030-01-01T02:00:00.000Z');
+      const stored = await row(endpoint.id);
+      expect(signingSecrets(t.db, stored, new Date('2030-01-01T01:59:59.999Z'))).toEqual([second, first]);
+      expect(signingSecrets(t.db, stored, new Date('2030-01-01T02:00:00.000Z'))).toEqual([second]);
+      at = new Date('2030-01-01T02:00:00.000Z');
+      expect((await service(2).list(actor, 'wh-relogio'))[0]).toMatchObject({ previous_secret_expires_at: null });
+
+      const { endpoint: none, secret: third } = await service(0).rotateSecret(actor, endpoint.id);
+      expect(none.previous_secret_expires_at).toBeNull();
+      expect(await row(endpoint.id)).toMatchObject({ previous_secret: null, previous_secret_expires_at: null });
+      expect(signingSecrets(t.db, await row(endpoint.id), at)).toEqual([third]);
     });
   });
 
