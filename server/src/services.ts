@@ -23,6 +23,7 @@ import { createPasswordResetService } from './auth/password-reset-service';
 import { disabledMailer, type Mailer } from './mail/mailer';
 import { createSupportCredentialsService } from './support/credentials';
 import { createViewsService } from './views/service';
+import { createWebhookEndpointsService } from './webhooks/endpoints';
 
 /**
  * The domain services, one per resource, built once per app and shared by both protocol adapters
@@ -67,6 +68,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     reports: createReportsService(deps),
     health: createHealthService(deps),
     views: createViewsService(deps),
+    webhookEndpoints: createWebhookEndpointsService(deps),
     audit: createAuditService(deps),
     attention: createAttentionService(deps),
     support: createSupportService({ ...deps, reset }),

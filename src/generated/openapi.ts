@@ -2079,10 +2079,10 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`. `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`; for webhook endpoints (extension, docs/webhooks.md), `webhook_endpoint_taken` (the tenant has an endpoint at this address) and `webhook_endpoint_limit` (the tenant has 10 endpoints). `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached" | "webhook_endpoint_taken" | "webhook_endpoint_limit";
             /** @description With `error: stale` only. The record's current version; a save may send it to overwrite what changed. */
             version?: components["schemas"]["Version"];
             /** @description With `error: stale` only. The audited changes of the record made after the version the save sent, oldest first; at most the 50 most recent (older ones are in the audit log). Empty when the log keeps none of them (retention) or the sent version is ahead of the record's. */
@@ -6016,6 +6016,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "tenantName": "farmacia-central",
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "types": [
+                     *           "sent",
+                     *           "delivered"
+                     *         ],
+                     *         "description": "ERP da loja",
+                     *         "active": true,
+                     *         "secret_hint": "…Q2x9",
+                     *         "previous_secret_expires_at": null,
+                     *         "version": 1,
+                     *         "created_at": "2026-11-27T12:04:55.000Z",
+                     *         "updated_at": "2026-11-27T12:04:55.000Z"
+                     *       },
+                     *       "secret": "whsec_3kTq9vJm2xWbR7nLpZs4YcHd8uFgE1aKo6iVtN0Q2x9"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -6057,6 +6078,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "tenantName": "farmacia-central",
+                     *       "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *       "types": [
+                     *         "sent",
+                     *         "delivered"
+                     *       ],
+                     *       "description": "ERP da loja",
+                     *       "active": false,
+                     *       "secret_hint": "…Q2x9",
+                     *       "previous_secret_expires_at": null,
+                     *       "version": 2,
+                     *       "created_at": "2026-11-27T12:04:55.000Z",
+                     *       "updated_at": "2026-11-28T09:30:12.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -6132,6 +6171,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "tenantName": "farmacia-central",
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "types": [
+                     *           "sent",
+                     *           "delivered"
+                     *         ],
+                     *         "description": "ERP da loja",
+                     *         "active": true,
+                     *         "secret_hint": "…Wm5r",
+                     *         "previous_secret_expires_at": "2026-11-29T10:15:00.000Z",
+                     *         "version": 3,
+                     *         "created_at": "2026-11-27T12:04:55.000Z",
+                     *         "updated_at": "2026-11-28T10:15:00.000Z"
+                     *       },
+                     *       "secret": "whsec_8pLr2NcXv5QeT9yHb3KsJ6dAf1gUo4iZmwBqEt0Wm5r"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };

@@ -129,6 +129,12 @@ const EXTENSIONS: [string, string][] = [
   // Bulk actions with a dry run (docs/lists.md, Bulk actions).
   ['post', '/api/users/bulk'],
   ['post', '/api/tenant/features/bulk'],
+  // Where a tenant's campaign-status webhooks go (docs/webhooks.md).
+  ['get', '/api/webhooks/endpoints'],
+  ['post', '/api/webhooks/endpoints'],
+  ['put', '/api/webhooks/endpoints/{id}'],
+  ['delete', '/api/webhooks/endpoints/{id}'],
+  ['post', '/api/webhooks/endpoints/{id}/rotate-secret'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

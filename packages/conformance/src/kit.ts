@@ -11,6 +11,7 @@ import {
 } from './kit-rest-steps.js';
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
 import { savedViews } from './kit-view-steps.js';
+import { webhookEndpoints } from './kit-webhook-endpoint-steps.js';
 import { socketChecks } from './checks-socket.js';
 import { cleanUp, noFixtures } from './kit-fixtures.js';
 import { liveMachines } from './kit-machines.js';
@@ -115,6 +116,13 @@ export const GROUPS: Group[] = [
     description: "saved views of a list: the caller's own, default, name conflict, hidden columns, delete",
     needs: [],
     run: (c, run) => savedViews(c, run),
+  },
+  {
+    name: 'webhook-endpoints',
+    description:
+      "a tenant's webhook endpoints: secret once, duplicate and private address refused, pause, rotate, delete",
+    needs: ['tenants'],
+    run: (c, run, state) => webhookEndpoints(c, run, need(state.tenants, 'the throwaway tenant')),
   },
   {
     name: 'graphql',

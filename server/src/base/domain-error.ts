@@ -168,6 +168,9 @@ export type ConflictCode =
   /** Saved views (docs/lists.md, Views): the caller has a view of this name for the list, or 50 views of it. */
   | 'view_name_taken'
   | 'view_limit_reached'
+  /** Webhook endpoints (docs/webhooks.md): the tenant has an endpoint at this address, or 10 endpoints. */
+  | 'webhook_endpoint_taken'
+  | 'webhook_endpoint_limit'
   // An undo (docs/lists.md, Undo on the server): the target changed since, the window passed, the record
   // was undone already, or its operation has no safe inverse.
   | 'undo_conflict'

@@ -1,3 +1,7 @@
+import { sql } from 'kysely';
+import type { CampaignStatusType } from '../db/schema';
+import { nextEndpointId } from '../webhooks/endpoints-repository';
+import { newWebhookSecret, sealWebhookSecret } from '../webhooks/secrets';
 import { TEST_PASSWORD } from './users';
 import {
   AUDIT_LEAK_OPERATIONS,
@@ -74,6 +78,37 @@ async function freshBView(): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * A live webhook endpoint of tenant B's, straight in the database (its secret sealed as the service seals
+ * it): its id. B's earlier live endpoints are deleted first, so the calls that make endpoints never meet the
+ * limit of 10 (server/src/webhooks/endpoints.ts).
+ */
+async function freshBEndpoint(): Promise<number> {
+  await clearBEndpoints();
+  m.counter += 1;
+  const id = await nextEndpointId(m.t.db);
+  await m.t.db
+    .insertInto('webhook_endpoints')
+    .values({
+      id,
+      tenant_id: ids.b,
+      url: `https://matrix-b-${m.counter}.example.com/webhooks`,
+      url_key: `https://matrix-b-${m.counter}.example.com/webhooks`,
+      types: sql<CampaignStatusType[]>`array['delivered']::text[]`,
+      secret: sealWebhookSecret(m.t.db, id, newWebhookSecret()),
+    })
+    .execute();
+  return id;
+}
+async function clearBEndpoints(): Promise<void> {
+  await m.t.db
+    .updateTable('webhook_endpoints')
+    .set({ deleted_at: new Date() })
+    .where('tenant_id', '=', ids.b)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export const REST_TABLE: [string, string, Build, Row][] = [
@@ -528,6 +563,48 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     "B's user's view",
     async () => ({ method: 'DELETE', url: `/api/views/${await freshBView()}` }),
     [401, 401, 401, 401, 404, 404, 404],
+  ],
+  // Webhook endpoints (docs/webhooks.md): staff for any tenant, a tenant's administrador for its own only
+  // (op holds no `tenants`; A naming B is refused, B's endpoint is unknown to A).
+  ['webhookEndpointList', 'tenantName=B', get('/api/webhooks/endpoints?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'webhookEndpointCreate',
+    'tenantName=B',
+    async (who, n) => {
+      await clearBEndpoints();
+      return {
+        method: 'POST',
+        url: '/api/webhooks/endpoints',
+        body: {
+          tenantName: 'matrix-b',
+          url: `https://matrix-${unique(who, n)}.example.com/webhooks`,
+          types: ['sent', 'delivered'],
+        },
+      };
+    },
+    [401, 401, 401, 401, 403, 403, 201],
+  ],
+  [
+    'webhookEndpointUpdate',
+    "B's endpoint",
+    async (who) => ({
+      method: 'PUT',
+      url: `/api/webhooks/endpoints/${await freshBEndpoint()}`,
+      body: { description: `pwned-${who}`, active: false },
+    }),
+    NOT_VISIBLE,
+  ],
+  [
+    'webhookEndpointRotateSecret',
+    "B's endpoint",
+    async () => ({ method: 'POST', url: `/api/webhooks/endpoints/${await freshBEndpoint()}/rotate-secret`, body: {} }),
+    NOT_VISIBLE,
+  ],
+  [
+    'webhookEndpointDelete',
+    "B's endpoint",
+    async () => ({ method: 'DELETE', url: `/api/webhooks/endpoints/${await freshBEndpoint()}` }),
+    NOT_VISIBLE,
   ],
   ['instanceList', '', get('/api/instance?tenantName=matrix-b'), STAFF_ONLY],
   [

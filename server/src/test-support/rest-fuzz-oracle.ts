@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { isValidCnpj } from '../../../src/domain/cnpj';
 import { passwordStrength } from '../../../src/domain/password-strength';
 import { searchText } from '../support/service';
+import { hostRefusal } from '../webhooks/addresses';
 import { deref, OPENAPI_DOCUMENT, typeOf, type ContractOperation, type Schema } from './openapi-schema';
 import { existing, run } from './rest-fuzz-state';
 import type { Explain, Input } from './rest-fuzz-state';
@@ -371,6 +372,78 @@ const batchRefused: Explain = ({ status, body }) =>
     ? "batch_id is no batch of the caller's for this action, opened within the hour (state)"
     : null;
 
+/**
+ * Webhook endpoints' stated rules the schema cannot say (contracts/openapi.yaml `webhookEndpointCreate`,
+ * `webhookEndpointUpdate`): every refused field breaks one, checked here apart from the service
+ * (server/src/webhooks/endpoints.ts) — an address that is not an absolute `https` URL once trimmed, holds a
+ * user name, password, fragment or control character, or names a host that is not public
+ * (server/src/webhooks/addresses.ts `hostRefusal`); a description longer than 200 characters once trimmed or
+ * holding control characters; a change that names none of url, types, description and active.
+ */
+// eslint-disable-next-line no-control-regex -- the rule is about control characters
+const WEBHOOK_CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+function webhookUrlBroken(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const text = value.trim();
+  if (!text || text.length > 2048 || WEBHOOK_CONTROL.test(text)) return true;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return true;
+  }
+  return (
+    url.protocol !== 'https:' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.href.includes('#') ||
+    url.href.length > 2048 ||
+    hostRefusal(url.hostname, { allowLoopback: false }) !== null
+  );
+}
+const webhookEndpointRules =
+  (change: boolean): Explain =>
+  ({ status, body, input }) => {
+    if (status !== 400) return null;
+    const values = (input.body ?? {}) as Record<string, unknown>;
+    const breaks = (field: string): boolean => {
+      if (field === 'body/url')
+        return (
+          (change && ['url', 'types', 'description', 'active'].every((key) => values[key] === undefined)) ||
+          webhookUrlBroken(values.url)
+        );
+      if (field === 'body/description') {
+        if (typeof values.description !== 'string') return false;
+        const description = values.description.trim();
+        return [...description].length > 200 || WEBHOOK_CONTROL.test(description);
+      }
+      return false;
+    };
+    const bad = fields(body);
+    return bad.length > 0 && bad.every(breaks) ? 'a webhook endpoint breaks a rule its contract states (stated)' : null;
+  };
+/** No live endpoint of a live tenant with this id (a deleted one, or a deleted tenant's, is unknown: 404). */
+const webhookEndpointMissing: Explain = async ({ status, input }) => {
+  if (status !== 404) return null;
+  const id = Number(input.path.id);
+  if (!Number.isInteger(id) || id < 1 || id > 2 ** 31 - 1) return 'no such webhook endpoint (state)';
+  const row = await run.t.db
+    .selectFrom('webhook_endpoints')
+    .innerJoin('tenants', 'tenants.id', 'webhook_endpoints.tenant_id')
+    .select('webhook_endpoints.id')
+    .where('webhook_endpoints.id', '=', id)
+    .where('webhook_endpoints.deleted_at', 'is', null)
+    .where('tenants.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? null : 'no such live webhook endpoint of a live tenant (state)';
+};
+const webhookEndpointConflict: Explain = ({ status, body }) => {
+  const code = (body as { error?: unknown }).error;
+  return status === 409 && (code === 'webhook_endpoint_taken' || code === 'webhook_endpoint_limit')
+    ? 'the tenant has an endpoint at this address, or 10 endpoints (state)'
+    : null;
+};
+
 export const ACCEPTABLE: Partial<Record<string, Explain>> = {
   userBulk: batchRefused,
   tenantFeatureBulk: anyOf(batchRefused, ({ status, input }) =>
@@ -537,6 +610,16 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
     statusIs(409, 'a view of this name the caller has for the list (state)'),
   ),
   viewDelete: statusIs(404, "no such view of the caller's (state)"),
+  webhookEndpointList: tenantMissing('query'),
+  webhookEndpointCreate: anyOf(tenantMissing('body'), webhookEndpointRules(false), webhookEndpointConflict),
+  webhookEndpointUpdate: anyOf(
+    webhookEndpointMissing,
+    webhookEndpointRules(true),
+    webhookEndpointConflict,
+    staleVersion,
+  ),
+  webhookEndpointRotateSecret: anyOf(webhookEndpointMissing, staleVersion),
+  webhookEndpointDelete: webhookEndpointMissing,
   departmentList: tenantMissing('query'),
   departmentCreate: anyOf(
     tenantMissing('query'),
