@@ -223,6 +223,7 @@ export const webhookEndpointsMachine = setup({
     loading: {
       tags: ['busy'],
       invoke: {
+        id: 'loadEndpoints',
         src: 'loadEndpoints',
         input: ({ context }) => ({ rest: context.rest, tenantName: context.tenantName }),
         onDone: { target: 'idle', actions: assign({ endpoints: ({ event }) => event.output, loadError: null }) },
@@ -271,6 +272,7 @@ export const webhookEndpointsMachine = setup({
     saving: {
       tags: ['busy'],
       invoke: {
+        id: 'saveEndpoint',
         src: 'saveEndpoint',
         input: ({ context }) => {
           const form = context.form!;
@@ -326,6 +328,7 @@ export const webhookEndpointsMachine = setup({
     acting: {
       tags: ['busy'],
       invoke: {
+        id: 'runAction',
         src: 'runAction',
         input: ({ context }) => ({ rest: context.rest, action: context.action! }),
         onDone: [
