@@ -259,7 +259,7 @@ export const webhookHistoryMachine = setup({
         // Another tenant, or filters from a link or back/forward: everything is read again.
         'history.location': {
           guard: 'otherQuery',
-          target: '.loading',
+          target: ['#webhookHistory.list.loading', '#webhookHistory.detail.closed'],
           actions: ['takeLocation', assign({ notice: null, actionError: null, detail: null })],
         },
         'history.filter': { target: '.refreshing', actions: ['applyFilter', 'emitQuery'] },
@@ -270,6 +270,7 @@ export const webhookHistoryMachine = setup({
         loading: {
           tags: ['busy'],
           invoke: {
+            id: 'loadAll',
             src: 'loadAll',
             input: ({ context }) => ({ rest: context.rest, tenantName: tenantOf(context), query: context.query }),
             onDone: {
@@ -315,6 +316,7 @@ export const webhookHistoryMachine = setup({
         refreshing: {
           tags: ['busy'],
           invoke: {
+            id: 'loadDeliveries',
             src: 'loadDeliveries',
             input: ({ context }) => ({
               rest: context.rest,
@@ -340,6 +342,7 @@ export const webhookHistoryMachine = setup({
         moreRuns: {
           tags: ['busy'],
           invoke: {
+            id: 'moreRuns',
             src: 'loadRuns',
             input: ({ context }) => ({ rest: context.rest, tenantName: tenantOf(context), after: context.runsNext }),
             onDone: {
@@ -359,6 +362,7 @@ export const webhookHistoryMachine = setup({
         moreDeliveries: {
           tags: ['busy'],
           invoke: {
+            id: 'moreDeliveries',
             src: 'loadDeliveries',
             input: ({ context }) => ({
               rest: context.rest,
@@ -386,6 +390,7 @@ export const webhookHistoryMachine = setup({
         redelivering: {
           tags: ['busy'],
           invoke: {
+            id: 'redeliver',
             src: 'redeliver',
             input: ({ context }) => ({
               rest: context.rest,
@@ -416,6 +421,7 @@ export const webhookHistoryMachine = setup({
         redeliveringRun: {
           tags: ['busy'],
           invoke: {
+            id: 'redeliverRun',
             src: 'redeliverRun',
             input: ({ context }) => ({
               rest: context.rest,
@@ -462,19 +468,20 @@ export const webhookHistoryMachine = setup({
         },
         loading: {
           invoke: {
+            id: 'loadDetail',
             src: 'loadDetail',
-            input: ({ context }) => ({ rest: context.rest, id: context.detail!.id }),
+            input: ({ context }) => ({ rest: context.rest, id: context.detail?.id ?? 0 }),
             onDone: {
               target: 'open',
               actions: assign(({ context, event }) => ({
-                detail: { id: context.detail!.id, data: event.output, error: null },
+                detail: { id: context.detail?.id ?? 0, data: event.output, error: null },
               })),
             },
             onError: {
               target: 'open',
               actions: assign(({ context, event }) => ({
                 detail: {
-                  id: context.detail!.id,
+                  id: context.detail?.id ?? 0,
                   data: null,
                   error: actionError('webhooks.history.errors.detail', event.error),
                 },
