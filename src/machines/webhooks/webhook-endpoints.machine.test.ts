@@ -7,6 +7,7 @@ import {
   errorEvent,
   exploreCoverage,
   formatCoverage,
+  type GraphEvent,
   heldPromise,
 } from '../test-support/graph-coverage';
 import type { WebhookEndpoint } from './webhook-endpoint-checks';
@@ -43,7 +44,7 @@ describe('webhookEndpointsMachine: model coverage', () => {
       machine,
       strategies: ['shortest', 'transitions'],
       input: () => ({ rest: unusedRest, tenantName }),
-      events: (snapshot) => [
+      events: (snapshot): GraphEvent<typeof machine>[] => [
         doneEvent('loadEndpoints', [endpoint(1)]),
         errorEvent('loadEndpoints', new ApiError(503, null)),
         { type: 'endpoints.reload' },

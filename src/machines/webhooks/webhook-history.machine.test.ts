@@ -8,6 +8,7 @@ import {
   errorEvent,
   exploreCoverage,
   formatCoverage,
+  type GraphEvent,
   heldPromise,
   idleCallback,
 } from '../test-support/graph-coverage';
@@ -71,7 +72,7 @@ describe('webhookHistoryMachine: model coverage', () => {
       machine,
       strategies: ['shortest', 'transitions'],
       input: () => ({ rest: unusedRest, search: `tenant=${tenantName}`, defaultTenant: 'backoffice' }),
-      events: (snapshot) => {
+      events: (snapshot): GraphEvent<typeof machine>[] => {
         const list = typeof snapshot.value === 'object' ? (snapshot.value as { list: string }).list : '';
         return [
           { type: 'history.location', search: `tenant=${tenantName}&state=failed` },
