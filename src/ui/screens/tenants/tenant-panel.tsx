@@ -17,6 +17,7 @@ import { PANEL_TABS, type PanelAddress } from './tenants-address';
 import { TenantChooser } from './tenant-chooser';
 import { WebhooksGenerator } from './webhooks-generator';
 import { WebhookEndpointsSlot } from './webhook-endpoints-slot';
+import * as styles from './tenants.css';
 
 export interface TenantPanelProps {
   panel: PanelAddress;
@@ -95,8 +96,10 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
           <FeaturesEditor actor={features} tenantName={tenantName} />
         </TabPanel>
         <TabPanel id="webhooks">
-          <WebhookEndpointsSlot tenantName={tenantName} />
-          <WebhooksGenerator actor={webhooks} tenantName={tenantName} />
+          <div className={styles.tabStack}>
+            <WebhookEndpointsSlot tenantName={tenantName} />
+            <WebhooksGenerator actor={webhooks} tenantName={tenantName} />
+          </div>
         </TabPanel>
         <TabPanel id="analytics">
           <AnalyticsSync actor={analytics} />

@@ -147,3 +147,6 @@ export const runLine = style({
   gap: vars.space.xs,
   minWidth: 0,
 });
+
+/** The Webhooks tab: the endpoints, then the generator, apart. */
+export const tabStack = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xl, minWidth: 0 });

@@ -91,6 +91,7 @@ export function WebhooksGenerator({ actor, tenantName }: { actor: WebhooksActor;
 
   return (
     <div className={styles.section}>
+      <h3 className={styles.sectionTitle}>{t('webhooks.title')}</h3>
       <p className={styles.muted}>{t('webhooks.generator.intro')}</p>
       <div className={styles.fields}>
         <MultiSelect

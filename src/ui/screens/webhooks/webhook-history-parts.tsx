@@ -77,11 +77,11 @@ export function DeliveryDetail({ detail }: { detail: WebhookDeliveryDetail }) {
   return (
     <>
       <p className={styles.muted}>{t('webhooks.history.detail.key', { key: delivery.idempotency_key })}</p>
-      <h4 className={styles.heading}>{t('webhooks.history.detail.body')}</h4>
+      <h3 className={styles.heading}>{t('webhooks.history.detail.body')}</h3>
       <pre className={styles.pre} tabIndex={0}>
         {pretty(detail.body)}
       </pre>
-      <h4 className={styles.heading}>{t('webhooks.history.detail.attempts', { count: detail.attempts.length })}</h4>
+      <h3 className={styles.heading}>{t('webhooks.history.detail.attempts', { count: detail.attempts.length })}</h3>
       {detail.attempts.length === 0 ? (
         <p className={styles.muted}>{t('webhooks.history.detail.noAttempts')}</p>
       ) : (

@@ -7,13 +7,6 @@ export const heading = style({ margin: 0, fontSize: vars.font.size.md, fontWeigh
 
 export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.font.size.sm });
 
-export const url = style({
-  margin: 0,
-  fontFamily: vars.font.mono,
-  fontSize: vars.font.size.sm,
-  overflowWrap: 'anywhere',
-});
-
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, alignItems: 'center' });
 
 export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.font.size.sm });
@@ -77,6 +70,8 @@ export const pre = style({
 });
 
 export const detail = style({
+  // Under a row that stacks as a card at 390 px (whose cells end-align their values): read as a page.
+  textAlign: 'start',
   display: 'flex',
   flexDirection: 'column',
   gap: vars.space.md,
@@ -97,3 +92,13 @@ export const attempts = style({
 export const footer = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space.md });
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
+
+/** An endpoint's address in a cell: wraps anywhere rather than widening the table. */
+export const address = style({
+  fontFamily: vars.font.mono,
+  fontSize: vars.font.size.sm,
+  whiteSpace: 'normal',
+  overflowWrap: 'anywhere',
+  minWidth: '12rem',
+  display: 'inline-block',
+});

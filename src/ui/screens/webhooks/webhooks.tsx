@@ -123,7 +123,7 @@ function deliveryColumns(
       id: 'endpoint',
       header: t('webhooks.history.columns.endpoint'),
       cell: (d) => (
-        <span className={styles.url}>
+        <span className={styles.address}>
           {d.endpoint.url}
           {d.endpoint.deleted ? ` (${t('webhooks.history.endpointDeleted')})` : ''}
         </span>
@@ -158,7 +158,7 @@ function deliveryColumns(
             aria-expanded={openId === d.id}
             onPress={() => actor.send({ type: 'history.open', id: d.id })}
           >
-            {openId === d.id ? t('webhooks.history.hideDetail') : t('webhooks.history.showDetail')}
+            {t('webhooks.history.showDetail')}
           </Button>
           {d.state === 'failed' || d.state === 'succeeded' ? (
             <Button
