@@ -2,13 +2,9 @@ import { cnpjSearchFragment, formatCnpj, isValidCnpj, normalizeCnpj } from '../.
 import { json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
 import type { Tenant, TenantCreate } from '../../machines/tenants/tenants-actors';
 import type { TenantPageRequest } from '../../domain/tenants-query';
-import type { components } from '../../generated/openapi';
-import { isObviouslyPrivateHost } from '../../machines/webhooks/webhook-endpoint-checks';
-
-type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
-type WebhookRun = components['schemas']['WebhookRun'];
-type WebhookDelivery = components['schemas']['WebhookDelivery'];
-type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
+import { isObviouslyPrivateHost, type WebhookEndpoint } from '../../machines/webhooks/webhook-endpoint-checks';
+import type { WebhookDelivery, WebhookDeliveryDetail } from '../../machines/webhooks/webhook-history.machine';
+import type { WebhookRun } from '../../machines/webhooks/webhook-runs-live';
 
 /** The webhook part of the fake (contracts/openapi.yaml, tag `webhooks`). */
 export interface FakeWebhooks {

@@ -1,13 +1,14 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from '@testing-library/react';
-import type { components } from '../../../generated/openapi';
+import type { WebhookDeliveryDetail } from '../../../machines/webhooks/webhook-history.machine';
+import type { WebhookRun } from '../../../machines/webhooks/webhook-runs-live';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
 import { fakeTenantsApi, tenant, webhookEndpoint, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
 import { setupUser } from '../../test-support/user-event';
 import WebhooksScreen from './webhooks';
 
-type Run = components['schemas']['WebhookRun'];
-type Detail = components['schemas']['WebhookDeliveryDetail'];
+type Run = WebhookRun;
+type Detail = WebhookDeliveryDetail;
 
 const keys = setupUser();
 vi.setConfig({ testTimeout: 30_000 });
