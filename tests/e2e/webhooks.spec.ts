@@ -150,7 +150,14 @@ test.describe('campaign-status webhooks', () => {
       await expect
         .poll(() => receiver.received.filter((r) => r.id === refusedId && r.status === 200).length, { timeout: 60_000 })
         .toBe(1);
-      await expect(page.getByRole('listitem').filter({ hasText: t('webhooks.run.failed', { n: 0 }) })).toBeVisible({
+      // The run's counters follow (the socket's WebhookRunProgress): nothing failed any more.
+      const runItem = page
+        .getByRole('list', { name: t('webhooks.history.runsTitle') })
+        .getByRole('listitem')
+        .filter({
+          hasText: `#${runId} ·`,
+        });
+      await expect(runItem.getByText(t('webhooks.run.failed', { n: 0 }), { exact: true })).toBeVisible({
         timeout: 30_000,
       });
 
