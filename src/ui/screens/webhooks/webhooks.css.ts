@@ -99,6 +99,6 @@ export const address = style({
   fontSize: vars.font.size.sm,
   whiteSpace: 'normal',
   overflowWrap: 'anywhere',
-  minWidth: '12rem',
   display: 'inline-block',
+  minWidth: '8rem',
 });
