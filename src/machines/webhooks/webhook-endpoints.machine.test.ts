@@ -11,7 +11,7 @@ import {
   heldPromise,
 } from '../test-support/graph-coverage';
 import type { WebhookEndpoint } from './webhook-endpoint-checks';
-import { webhookEndpointsMachine } from './webhook-endpoints.machine';
+import { unsavedEndpointFields, webhookEndpointsMachine } from './webhook-endpoints.machine';
 
 const tenantName = 'farmacia-central';
 const SECRET = `whsec_${'a'.repeat(43)}`;
@@ -80,7 +80,7 @@ describe('webhookEndpointsMachine: model coverage', () => {
         context.endpoints.map((e) => e.id),
         context.form?.id ?? 'none',
         Object.keys(context.errors),
-        context.stale !== null,
+        context.conflict !== null,
         context.action?.kind ?? null,
         context.secret !== null,
       ],
@@ -171,7 +171,10 @@ describe('webhookEndpointsMachine: against the REST contract', () => {
     actor.send({ type: 'endpoints.submit' });
     await flush();
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.stale).toEqual({ version: 4 });
+    expect(actor.getSnapshot().context.conflict).toEqual({ source: 'save', kept: true, version: 4, changes: [] });
+    expect(unsavedEndpointFields(actor.getSnapshot().context)).toEqual([
+      { field: 'description', before: '""', after: '"ERP"' },
+    ]);
     actor.send({ type: 'endpoints.overwrite' });
     await flush();
     expect(puts).toEqual([

@@ -2,7 +2,7 @@ import { assertEvent, assign, fromPromise, setup, type SnapshotFrom } from 'xsta
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import type { I18nKey } from '../../domain/i18n-key';
-import { staleOf } from '../shared/conflict';
+import { saveConflict, staleOf, type Conflict, type ConflictField } from '../shared/conflict';
 import { actionError, reasonKeyOf, type ActionError } from '../shared/request-error';
 import {
   endpointProblems,
@@ -39,8 +39,11 @@ export interface WebhookEndpointsContext extends WebhookEndpointsInput {
   form: EndpointForm | null;
   /** Refusals beside the form's fields (client checks and the server's answers). */
   errors: Partial<Record<EndpointField, I18nKey>>;
-  /** The save was refused as stale: the endpoint's current version, to save over it. */
-  stale: { version: number | null } | null;
+  /**
+   * The save was refused as stale (docs/lists.md, Conflict notice): who changed what since, and the
+   * endpoint's current version to save the user's values over it.
+   */
+  conflict: Conflict | null;
   action: EndpointAction | null;
   /** Why the last card action failed (shown on that card). */
   actionError: { id: number; error: ActionError } | null;
@@ -81,6 +84,21 @@ interface SaveInput {
 }
 
 /** What an edit changes: only the fields that differ from the endpoint as loaded (at least one). */
+/**
+ * The user's unsaved values as the conflict notice shows them beside the other change (stored → edited,
+ * as the audit log writes values: JSON text).
+ */
+export function unsavedEndpointFields(context: Pick<WebhookEndpointsContext, 'form' | 'endpoints'>): ConflictField[] {
+  const form = context.form;
+  const before = form ? context.endpoints.find((e) => e.id === form.id) : undefined;
+  if (!form || !before) return [];
+  return Object.entries(changedFields(form, before)).map(([field, value]) => ({
+    field,
+    before: JSON.stringify(before[field as keyof WebhookEndpoint]),
+    after: JSON.stringify(value),
+  }));
+}
+
 function changedFields(form: EndpointForm, before: WebhookEndpoint) {
   const change: { url?: string; types?: CampaignStatusType[]; description?: string } = {};
   if (form.url.trim() !== before.url) change.url = form.url.trim();
@@ -184,14 +202,14 @@ export const webhookEndpointsMachine = setup({
     staleSave: ({ event }) => 'error' in event && staleOf(event.error) !== null,
   },
   actions: {
-    openBlank: assign({ form: () => ({ ...BLANK, types: [], id: null, version: 0 }), errors: {}, stale: null }),
+    openBlank: assign({ form: () => ({ ...BLANK, types: [], id: null, version: 0 }), errors: {}, conflict: null }),
     openEdit: assign(({ context, event }) => {
       assertEvent(event, 'endpoints.edit');
       const e = context.endpoints.find((x) => x.id === event.id)!;
       return {
         form: { id: e.id, url: e.url, types: orderedTypes(e.types), description: e.description, version: e.version },
         errors: {},
-        stale: null,
+        conflict: null,
       };
     }),
     change: assign(({ context, event }) => {
@@ -203,7 +221,7 @@ export const webhookEndpointsMachine = setup({
       return { form: { ...context.form, ...event.patch }, errors };
     }),
     refuse: assign(({ context }) => ({ errors: context.form ? endpointProblems(context.form) : {} })),
-    closeForm: assign({ form: null, errors: {}, stale: null }),
+    closeForm: assign({ form: null, errors: {}, conflict: null }),
   },
 }).createMachine({
   id: 'webhookEndpoints',
@@ -213,7 +231,7 @@ export const webhookEndpointsMachine = setup({
     loadError: null,
     form: null,
     errors: {},
-    stale: null,
+    conflict: null,
     action: null,
     actionError: null,
     secret: null,
@@ -264,7 +282,7 @@ export const webhookEndpointsMachine = setup({
       on: {
         'endpoints.change': { actions: 'change' },
         'endpoints.submit': [{ guard: 'formValid', target: 'saving' }, { actions: 'refuse' }],
-        'endpoints.overwrite': { guard: ({ context }) => context.stale !== null, target: 'saving' },
+        'endpoints.overwrite': { guard: ({ context }) => context.conflict !== null, target: 'saving' },
         'endpoints.discard': { target: 'loading', actions: 'closeForm' },
         'endpoints.cancel': { target: 'idle', actions: 'closeForm' },
       },
@@ -280,7 +298,7 @@ export const webhookEndpointsMachine = setup({
             rest: context.rest,
             tenantName: context.tenantName,
             form,
-            version: context.stale ? context.stale.version : form.version,
+            version: context.conflict ? context.conflict.version : form.version,
             before: context.endpoints.find((e) => e.id === form.id) ?? null,
           };
         },
@@ -308,7 +326,7 @@ export const webhookEndpointsMachine = setup({
           {
             guard: 'staleSave',
             target: 'editing',
-            actions: assign(({ event }) => ({ stale: { version: staleOf(event.error)!.version }, errors: {} })),
+            actions: assign(({ event }) => ({ conflict: saveConflict(event.error), errors: {} })),
           },
           {
             target: 'editing',

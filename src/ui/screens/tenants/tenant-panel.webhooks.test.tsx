@@ -145,7 +145,7 @@ describe('TenantPanel: webhook endpoints', () => {
     expect(api.webhooks.endpoints).toEqual([]);
   });
 
-  it('an edit refused as stale offers to save over the other change', async () => {
+  it('an edit refused as stale shows the conflict notice and "Reaplicar as minhas" saves over the other change', async () => {
     const api = fakeTenantsApi([central]);
     api.webhooks.endpoints = [webhookEndpoint(1)];
     const dialog = await openWebhooks(api);
@@ -156,9 +156,14 @@ describe('TenantPanel: webhook endpoints', () => {
     await keys.type(within(form).getByRole('textbox', { name: /Descrição/ }), 'ERP da loja');
     await keys.click(within(form).getByRole('button', { name: 'Salvar' }));
     expect(
-      await within(form).findByText('Este endpoint foi alterado por outra pessoa depois que você o abriu.'),
+      await within(form).findByText(
+        'Suas alterações não foram salvas: o registro mudou desde que você o abriu. Nada foi perdido: escolha o que fazer com elas.',
+      ),
     ).toBeInTheDocument();
-    await keys.click(within(form).getByRole('button', { name: 'Salvar por cima' }));
+    // The notice lists the unsaved value beside the other change, as every edit form's does.
+    expect(within(form).getByText('ERP da loja')).toBeInTheDocument();
+    expect(within(form).getByText('Descrição (opcional)', { selector: 'dt' })).toBeInTheDocument();
+    await keys.click(within(form).getByRole('button', { name: 'Reaplicar as minhas' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Editar endpoint' })).not.toBeInTheDocument());
     expect(api.webhooks.endpoints[0]).toMatchObject({ description: 'ERP da loja', version: 4 });
     const puts = view!.requests.filter((r) => r.method === 'PUT').map((r) => r.body);

@@ -11,7 +11,13 @@ import {
   type CampaignStatusType,
   type WebhookEndpoint,
 } from '../../../../machines/webhooks/webhook-endpoint-checks';
-import { orderedTypes, webhookEndpointsMachine } from '../../../../machines/webhooks/webhook-endpoints.machine';
+import {
+  orderedTypes,
+  unsavedEndpointFields,
+  webhookEndpointsMachine,
+} from '../../../../machines/webhooks/webhook-endpoints.machine';
+import type { ConflictField } from '../../../../machines/shared/conflict';
+import { ConflictNotice } from '../../../components/conflict-notice/conflict-notice';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -72,12 +78,28 @@ function TypeChecks({
   );
 }
 
+/** The form's words for the fields a conflict notice lists. */
+const FIELD_NAMES: Partial<
+  Record<
+    string,
+    'webhooks.endpoints.form.url' | 'webhooks.endpoints.form.types' | 'webhooks.endpoints.form.description'
+  >
+> = {
+  url: 'webhooks.endpoints.form.url',
+  types: 'webhooks.endpoints.form.types',
+  description: 'webhooks.endpoints.form.description',
+};
+
+const sameFields = (a: readonly ConflictField[], b: readonly ConflictField[]) =>
+  a.length === b.length && a.every((f, i) => f.field === b[i]?.field && f.after === b[i]?.after);
+
 /** Add or change an endpoint: address, types, description; a stale save offers to save over or drop. */
 function EndpointFormDialog({ actor }: { actor: EndpointsActor }) {
   const { t } = useTranslation();
   const form = useSelector(actor, (s) => s.context.form);
   const errors = useSelector(actor, (s) => s.context.errors);
-  const stale = useSelector(actor, (s) => s.context.stale);
+  const conflict = useSelector(actor, (s) => s.context.conflict);
+  const mine = useSelector(actor, (s) => unsavedEndpointFields(s.context), sameFields);
   const saving = useSelector(actor, (s) => s.matches('saving'));
   const open = useSelector(actor, (s) => s.matches('editing') || s.matches('saving'));
   if (!form) return null;
@@ -102,16 +124,18 @@ function EndpointFormDialog({ actor }: { actor: EndpointsActor }) {
           actor.send({ type: 'endpoints.submit' });
         }}
       >
-        {stale ? (
-          <div className={styles.notice} role="alert">
-            <span>{t('webhooks.endpoints.stale.message')}</span>
-            <Button size="sm" onPress={() => actor.send({ type: 'endpoints.overwrite' })} isPending={saving}>
-              {t('webhooks.endpoints.stale.overwrite')}
-            </Button>
-            <Button size="sm" variant="secondary" onPress={() => actor.send({ type: 'endpoints.discard' })}>
-              {t('webhooks.endpoints.stale.discard')}
-            </Button>
-          </div>
+        {conflict ? (
+          <ConflictNotice
+            conflict={conflict}
+            mine={mine}
+            targetType="webhook_endpoint"
+            fieldName={(field) => (FIELD_NAMES[field] ? t(FIELD_NAMES[field]) : null)}
+            itemLabel={(field, item) => (field === 'types' ? t(`webhooks.types.${item as CampaignStatusType}`) : item)}
+            resolving={saving ? 'reapply' : null}
+            onReapply={() => actor.send({ type: 'endpoints.overwrite' })}
+            onDiscard={() => actor.send({ type: 'endpoints.discard' })}
+            onDismiss={() => actor.send({ type: 'endpoints.discard' })}
+          />
         ) : null}
         <TextField
           label={t('webhooks.endpoints.form.url')}
@@ -147,7 +171,7 @@ function EndpointFormDialog({ actor }: { actor: EndpointsActor }) {
           <Button variant="secondary" onPress={() => actor.send({ type: 'endpoints.cancel' })} isDisabled={saving}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" isPending={saving} pendingLabel={t('common.loading')} isDisabled={stale !== null}>
+          <Button type="submit" isPending={saving} pendingLabel={t('common.loading')} isDisabled={conflict !== null}>
             {creating ? t('webhooks.endpoints.form.create') : t('webhooks.endpoints.form.save')}
           </Button>
         </FormActions>
