@@ -288,3 +288,22 @@ describe('webhookHistoryMachine: against the REST contract', () => {
     expect(actor.getSnapshot().context.detail).toBeNull();
   });
 });
+
+describe('webhookHistoryMachine: a filter before the first answer', () => {
+  it('reads everything again with it, runs included', async () => {
+    const seen: string[] = [];
+    const server = fakeServer((request) => {
+      seen.push(`${request.path}?${request.query.toString()}`);
+      if (request.path === '/api/webhooks/endpoints') return json(200, { data: [] });
+      return json(200, { data: [], next: null });
+    });
+    const actor = createActor(webhookHistoryMachine, {
+      input: { rest: server.rest, search: 'tenant=farmacia-central', defaultTenant: 'backoffice' },
+    }).start();
+    actor.send({ type: 'history.filter', patch: { state: 'failed' } });
+    await flush();
+    expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
+    expect(seen.filter((s) => s.startsWith('/api/webhooks/runs?'))).toHaveLength(2);
+    expect(seen.filter((s) => s.startsWith('/api/webhooks/deliveries?')).at(-1)).toContain('state=failed');
+  });
+});

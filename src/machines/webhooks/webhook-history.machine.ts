@@ -269,6 +269,8 @@ export const webhookHistoryMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
+          // A filter chosen before the first answer: everything is read again with it (the runs too).
+          on: { 'history.filter': { target: 'loading', reenter: true, actions: ['applyFilter', 'emitQuery'] } },
           invoke: {
             id: 'loadAll',
             src: 'loadAll',
@@ -292,7 +294,12 @@ export const webhookHistoryMachine = setup({
             },
           },
         },
-        failed: { on: { 'history.reload': 'loading' } },
+        failed: {
+          on: {
+            'history.reload': 'loading',
+            'history.filter': { target: 'loading', actions: ['applyFilter', 'emitQuery'] },
+          },
+        },
         ready: {
           on: {
             'history.reload': 'loading',
