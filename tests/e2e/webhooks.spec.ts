@@ -120,6 +120,11 @@ test.describe('campaign-status webhooks', () => {
       await page.keyboard.press('Escape');
       await dialog.getByRole('button', { name: t('webhooks.generate'), exact: true }).click();
       const results = dialog.getByRole('list', { name: t('webhooks.generator.resultsLabel') });
+      // The demo data's campaign messages (docs/webhooks.md) must hold some of this type in the last week.
+      await expect(
+        results.getByText(new RegExp(t('webhooks.generator.deliveries', { count: 2 }).replace('2', '[1-9]\\d*'))),
+        'the demo tenant has delivered campaign messages in the last 7 days',
+      ).toBeVisible();
       const history = results.getByRole('link', { name: t('webhooks.run.history') });
       await expect(history).toBeVisible();
       const runId = Number(new URL(String(await history.getAttribute('href')), app.origin).searchParams.get('run'));
