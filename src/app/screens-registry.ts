@@ -19,6 +19,7 @@ export const SCREENS: Readonly<Record<RouteName, ComponentType | PreloadableComp
   'roles-edit': lazyWithTimeout(() => import('../ui/screens/roles/edit/roles-edit')),
   departments: lazyWithTimeout(() => import('../ui/screens/departments/departments')),
   audit: lazyWithTimeout(() => import('../ui/screens/audit/audit')),
+  webhooks: lazyWithTimeout(() => import('../ui/screens/webhooks/webhooks')),
   support: lazyWithTimeout(() => import('../ui/screens/support/support')),
   'support-person': lazyWithTimeout(() => import('../ui/screens/support/support-person')),
   'dashboard-analytics': lazyWithTimeout(() => import('../ui/screens/dashboard/dashboard')),

@@ -30,6 +30,7 @@ const EXPECTED: readonly [string, string, string, string][] = [
   ['roles-edit', '/roles/edit/:id', 'check', 'main'],
   ['departments', '/departments', 'check', 'main'],
   ['audit', '/audit', 'check', 'main'],
+  ['webhooks', '/webhooks', 'check', 'main'],
   ['support', '/support', 'check', 'main'],
   ['support-person', '/support/users/:id', 'check', 'main'],
   ['dashboard-analytics', '/dashboard/analytics', 'check', 'main'],

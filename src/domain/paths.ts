@@ -57,6 +57,15 @@ export const routes = [
     permission: 'users',
   },
   { name: 'audit', path: '/audit', rule: 'check', layout: 'main', titleKey: 'routes.audit' },
+  // A tenant's webhook history (docs/webhooks.md): reached from the tenant panel, guarded as its operations are.
+  {
+    name: 'webhooks',
+    path: '/webhooks',
+    rule: 'check',
+    layout: 'main',
+    titleKey: 'routes.webhooks',
+    permission: 'tenants',
+  },
   // The support desk (docs/support-desk.md): the `users` permission, as its operations declare, and staff only.
   {
     name: 'support',

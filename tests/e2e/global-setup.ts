@@ -28,7 +28,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_WEB_ROOT = snapshot;
 
   const started = Date.now();
-  const server = await startServer({ FAULT_INJECTION: '1' });
+  // Webhooks (tests/e2e/webhooks.spec.ts): receivers on 127.0.0.1, over http, and retries in a moment
+  // rather than 30 s (docs/webhooks.md; development and tests only, refused in production).
+  const server = await startServer({ FAULT_INJECTION: '1', WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_RETRY_BASE_MS: '500' });
   console.log(`[e2e] reference server ${server.origin} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.env.E2E_ORIGIN = server.origin;
   process.env.E2E_LOGINS = JSON.stringify(server.logins);

@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/api-error';
 import { GraphqlError } from '../../api/graphql-client';
-import { actionError, reasonKeyOf, refusedFields } from './request-error';
+import { actionError, conflictCodeOf, reasonKeyOf, refusedFields } from './request-error';
 
 describe('request errors as i18n keys', () => {
   it('names the reason by GraphQL code, HTTP status, network failure or abort', () => {
@@ -23,6 +23,25 @@ describe('request errors as i18n keys', () => {
       key: 'users.errors.delete',
       reason: 'apiErrors.notFound',
     });
+  });
+
+  it.each([
+    ['webhook_endpoint_taken', 'webhooks.refusals.endpointTaken'],
+    ['webhook_endpoint_limit', 'webhooks.refusals.endpointLimit'],
+    ['webhook_endpoint_paused', 'webhooks.refusals.endpointPaused'],
+    ['webhook_endpoint_deleted', 'webhooks.refusals.endpointDeleted'],
+    ['webhook_no_endpoint', 'webhooks.refusals.noEndpoint'],
+    ['webhook_delivery_in_progress', 'webhooks.refusals.deliveryInProgress'],
+    ['email_taken', 'apiErrors.conflict'],
+  ])('reads a 409 `%s` by its code', (code, key) => {
+    expect(reasonKeyOf(new ApiError(409, { message: 'no', error: code }))).toBe(key);
+    expect(conflictCodeOf(new ApiError(409, { message: 'no', error: code }))).toBe(code);
+  });
+
+  it('a 409 without a code, or another status with one, reads as before', () => {
+    expect(conflictCodeOf(new ApiError(409, { message: 'no' }))).toBeNull();
+    expect(conflictCodeOf(new ApiError(400, { error: 'webhook_endpoint_taken' }))).toBeNull();
+    expect(reasonKeyOf(new ApiError(400, { error: 'webhook_endpoint_taken' }))).toBe('apiErrors.validation');
   });
 
   it('reads a 403 by its reason (REST `reason`, GraphQL FORBIDDEN message), else the generic refusal', () => {

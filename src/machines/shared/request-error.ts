@@ -59,6 +59,26 @@ export function forbiddenReasonKey(text: unknown): I18nKey {
   return FORBIDDEN_REASONS.find(([phrase]) => text.includes(phrase))?.[1] ?? 'apiErrors.forbidden';
 }
 
+/**
+ * The 409 refusals whose `error` code says what to do next (contracts/openapi.yaml, tag `webhooks`): each
+ * has its own words instead of the generic conflict.
+ */
+const CONFLICT_REASONS: Readonly<Record<string, I18nKey>> = {
+  webhook_endpoint_taken: 'webhooks.refusals.endpointTaken',
+  webhook_endpoint_limit: 'webhooks.refusals.endpointLimit',
+  webhook_endpoint_paused: 'webhooks.refusals.endpointPaused',
+  webhook_endpoint_deleted: 'webhooks.refusals.endpointDeleted',
+  webhook_no_endpoint: 'webhooks.refusals.noEndpoint',
+  webhook_delivery_in_progress: 'webhooks.refusals.deliveryInProgress',
+};
+
+/** A REST 409's `error` code (contracts/openapi.yaml `Conflict.error`), or null. */
+export function conflictCodeOf(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const body = error.body as { error?: unknown } | null;
+  return body !== null && typeof body === 'object' && typeof body.error === 'string' ? body.error : null;
+}
+
 function restReason(body: unknown): unknown {
   return body !== null && typeof body === 'object' ? (body as { reason?: unknown }).reason : undefined;
 }
@@ -77,6 +97,11 @@ export function reasonKeyOf(error: unknown): I18nKey {
   }
   if (error instanceof ApiError && error.status === 403 && !(error instanceof GraphqlError))
     return forbiddenReasonKey(restReason(error.body));
+  if (error instanceof ApiError && error.status === 409) {
+    const code = conflictCodeOf(error);
+    const byCode = code === null ? undefined : CONFLICT_REASONS[code];
+    if (byCode) return byCode;
+  }
   if (error instanceof ApiError)
     return STATUS_REASONS[error.status] ?? (error.status >= 500 ? 'apiErrors.server' : 'apiErrors.unknown');
   // fetch rejects with a TypeError when the network is down or the host unreachable.

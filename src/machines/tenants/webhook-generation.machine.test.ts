@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { createActor } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
+import { createAppBus } from '../shared/app-bus';
+import type { SocketActor } from '../realtime/socket.machine';
 import { ApiError } from '../../api/api-error';
 import type { RestClient } from '../../api/rest-client';
 import { bulkActor } from '../shared/bulk-run';
@@ -16,10 +18,12 @@ import {
   webhookGenerationMachine,
   webhookProgress,
   webhookRequestProblem,
+  startedRunIds,
   type CampaignStatusType,
   type WebhookGenerationResult,
   type WebhookRequest,
 } from './webhook-generation.machine';
+import type { WebhookRun } from '../webhooks/webhook-runs-live';
 
 const tenantName = 'farmacia-central';
 const range = { startAt: '2026-11-01', finishAt: '2026-11-07' };
@@ -30,12 +34,28 @@ const answer = (type: CampaignStatusType, deliveries = 3): WebhookGenerationResu
   deliveries,
   deliveryId: 7,
 });
+const runOf = (id: number, pending: number): WebhookRun => ({
+  id,
+  tenantName,
+  type: 'sent',
+  ...range,
+  total: 3,
+  pending,
+  succeeded: 3 - pending,
+  failed: 0,
+  cancelled: 0,
+  created_at: '2026-11-08T12:00:00.000Z',
+  created_by: { id: 1, name: 'Ana' },
+  finished_at: pending === 0 ? '2026-11-08T12:01:00.000Z' : null,
+});
 const unusedRest = fakeServer(() => {
   throw new Error('the graph walk must not reach the network');
 }).rest;
 
 describe('webhookGenerationMachine: model coverage', () => {
-  const machine = webhookGenerationMachine.provide({ actors: { generateWebhooks: idleCallback() } });
+  const machine = webhookGenerationMachine.provide({
+    actors: { generateWebhooks: idleCallback(), watchRuns: idleCallback(), runReader: idleCallback() },
+  });
 
   function explore(types: CampaignStatusType[], strategies: PathStrategy[]) {
     return exploreCoverage({
@@ -61,7 +81,15 @@ describe('webhookGenerationMachine: model coverage', () => {
             : [],
         );
         const allReported = run.entries.length > 0 && run.entries.every((entry) => entry.result !== null);
+        const started = run.entries.some((entry) => entry.result?.status === 'ok');
         return [
+          ...(started
+            ? [
+                { type: 'runs.progress' as const, run: runOf(7, 1) },
+                { type: 'runs.answer' as const, run: runOf(7, 0), seq: 0 },
+                { type: 'runs.reconnected' as const },
+              ]
+            : []),
           ...types.map((webhookType) => ({ type: 'webhooks.toggleType' as const, webhookType })),
           { type: 'webhooks.range', ...range },
           { type: 'webhooks.generate' },
@@ -77,6 +105,7 @@ describe('webhookGenerationMachine: model coverage', () => {
         context.startAt,
         context.invalid,
         context.run.entries.map((entry) => entry.result?.status ?? null),
+        Object.values(context.live.runs).map((r) => r.pending),
       ],
       onStep: ({ actor, input }) => {
         expectOverlayRestored(input?.overlay as FakeOverlay, actor.getSnapshot().matches('running'));
@@ -101,6 +130,8 @@ describe('webhookGenerationMachine: against the REST contract', () => {
   function setup(respond?: (type: CampaignStatusType) => Response) {
     const held: Deferred<Response>[] = [];
     const server = fakeServer((request) => {
+      if (request.path.startsWith('/api/webhooks/runs/'))
+        return json(200, runOf(Number(request.path.split('/').pop()), 2));
       const type = request.query.get('type') as CampaignStatusType;
       if (respond) return respond(type);
       const d = deferred<Response>();
@@ -111,7 +142,8 @@ describe('webhookGenerationMachine: against the REST contract', () => {
     const actor = createActor(webhookGenerationMachine, {
       input: { rest: server.rest, tenantName, overlay, concurrency: 2, ...range },
     }).start();
-    return { server, actor, overlay, held };
+    const generations = () => server.seen.filter((r) => r.path === '/api/tenant/generate-campaign-status-webhook');
+    return { server, actor, overlay, held, generations };
   }
 
   it('refuses to generate without a type or with a reversed range, with a reason key', () => {
@@ -158,7 +190,7 @@ describe('webhookGenerationMachine: against the REST contract', () => {
 
   it('lists failed types and retries only those; all failing is the error outcome', async () => {
     let failing = new Set<CampaignStatusType>(['read', 'delivered']);
-    const { actor, server, overlay } = setup((type) =>
+    const { actor, generations, overlay } = setup((type) =>
       failing.has(type) ? json(500, { message: 'boom' }) : json(200, answer(type)),
     );
     for (const webhookType of ['delivered', 'read', 'sent'] as const)
@@ -169,12 +201,20 @@ describe('webhookGenerationMachine: against the REST contract', () => {
     failing = new Set(['read', 'delivered']);
     actor.send({ type: 'webhooks.retry' });
     await flush();
-    expect(server.seen.slice(3).map((r) => r.query.get('type'))).toEqual(['delivered', 'read']);
+    expect(
+      generations()
+        .slice(3)
+        .map((r) => r.query.get('type')),
+    ).toEqual(['delivered', 'read']);
     expect(actor.getSnapshot().context.run.outcome).toBe('error');
     failing = new Set();
     actor.send({ type: 'webhooks.retry' });
     await flush();
-    expect(server.seen.slice(5).map((r) => r.query.get('type'))).toEqual(['delivered', 'read']);
+    expect(
+      generations()
+        .slice(5)
+        .map((r) => r.query.get('type')),
+    ).toEqual(['delivered', 'read']);
     expect(actor.getSnapshot().context.run.outcome).toBe('success');
     expect(actor.getSnapshot().can({ type: 'webhooks.retry' })).toBe(false);
     expect(overlay.calls).toEqual(['suspend', 'resume', 'suspend', 'resume', 'suspend', 'resume']);
@@ -195,6 +235,79 @@ describe('webhookGenerationMachine: against the REST contract', () => {
     actor.send({ type: 'webhooks.dismiss' });
     expect(actor.getSnapshot().value).toBe('editing');
     expect(actor.getSnapshot().context.run.entries).toEqual([]);
+  });
+});
+
+describe('webhookGenerationMachine: the runs it started, live', () => {
+  function setup() {
+    const bus = createAppBus();
+    const reads: Deferred<Response>[] = [];
+    const server = fakeServer((request) => {
+      if (request.path.startsWith('/api/webhooks/runs/')) {
+        const d = deferred<Response>();
+        reads.push(d);
+        return d.promise;
+      }
+      const type = request.query.get('type') as CampaignStatusType;
+      if (type === 'read') return json(409, { message: 'no endpoint', error: 'webhook_no_endpoint' });
+      return json(200, { ...answer(type), deliveryId: type === 'sent' ? 7 : 8 });
+    });
+    const socket = createActor(fromCallback(() => undefined)) as unknown as SocketActor;
+    const listeners: (() => void)[] = [];
+    (socket as unknown as { on: unknown }).on = (_: string, handler: () => void) => {
+      listeners.push(handler);
+      return { unsubscribe: () => undefined };
+    };
+    const actor = createActor(webhookGenerationMachine, {
+      input: { rest: server.rest, tenantName, overlay: fakeOverlay(), bus, socket, ...range },
+    }).start();
+    const publish = (run: WebhookRun, tenant = tenantName) =>
+      bus.publish({ name: 'webhookRunProgress', data: run, tenantName: tenant, sentAt: '2026-11-08T12:00:00Z' });
+    const runReads = () => server.seen.filter((r) => r.path.startsWith('/api/webhooks/runs/')).map((r) => r.path);
+    return { actor, publish, reads, runReads, reconnect: () => listeners.forEach((l) => l()) };
+  }
+
+  it("reads each started run once generated, takes the socket's news over an older read, and says why a type found no endpoint", async () => {
+    const { actor, publish, reads, runReads } = setup();
+    for (const webhookType of ['sent', 'delivered', 'read'] as const)
+      actor.send({ type: 'webhooks.toggleType', webhookType });
+    actor.send({ type: 'webhooks.generate' });
+    await flush();
+    await flush();
+    expect(actor.getSnapshot().value).toBe('done');
+    const reasons = actor
+      .getSnapshot()
+      .context.run.entries.map((e) => (e.result?.status === 'failed' ? e.result.reason : 'ok'));
+    expect(reasons).toEqual(['ok', 'ok', 'webhooks.refusals.noEndpoint']);
+    expect(startedRunIds(actor.getSnapshot().context)).toEqual([7, 8]);
+    expect(runReads()).toEqual(['/api/webhooks/runs/7', '/api/webhooks/runs/8']);
+    // News of run 7 arrives while its read is out: the read's older answer is dropped.
+    publish(runOf(7, 1));
+    publish({ ...runOf(99, 1) });
+    // Another tenant's run with the same id (the envelope is the connection's; the run names its tenant).
+    publish({ ...runOf(7, 0), tenantName: 'another-tenant' });
+    reads[0]?.resolve(json(200, runOf(7, 3)));
+    reads[1]?.resolve(json(200, { ...runOf(8, 2), id: 8 }));
+    await flush();
+    const live = actor.getSnapshot().context.live.runs;
+    expect(live[7]?.pending).toBe(1);
+    expect(live[8]?.pending).toBe(2);
+    expect(live[99]).toBeUndefined();
+  });
+
+  it('after a reconnect reads again only the runs not known to have finished', async () => {
+    const { actor, publish, reads, runReads, reconnect } = setup();
+    for (const webhookType of ['sent', 'delivered'] as const) actor.send({ type: 'webhooks.toggleType', webhookType });
+    actor.send({ type: 'webhooks.generate' });
+    await flush();
+    await flush();
+    for (const read of reads) read.resolve(json(200, runOf(7, 3)));
+    await flush();
+    publish(runOf(7, 0));
+    publish({ ...runOf(8, 1), id: 8 });
+    reconnect();
+    await flush();
+    expect(runReads()).toEqual(['/api/webhooks/runs/7', '/api/webhooks/runs/8', '/api/webhooks/runs/8']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
 import { unwrap, type RestClient } from '../../api/rest-client';
 import type { components } from '../../generated/openapi';
 import {
@@ -21,6 +21,19 @@ import {
 } from '../shared/bulk-run';
 import { isValidRange } from '../../domain/date-range';
 import type { I18nKey } from '../../domain/i18n-key';
+import type { AppBus } from '../shared/app-bus';
+import type { SocketActor } from '../realtime/socket.machine';
+import {
+  emptyLiveRuns,
+  liveProgress,
+  liveRead,
+  runOpen,
+  runReader,
+  watchRuns,
+  type LiveRuns,
+  type RunReadAnswer,
+  type RunsLiveEvent,
+} from '../webhooks/webhook-runs-live';
 
 export type CampaignStatusType = components['schemas']['CampaignStatusType'];
 export type WebhookGenerationResult = components['schemas']['WebhookGenerationResult'];
@@ -49,6 +62,10 @@ export interface WebhookGenerationInput {
   /** Initial range, `YYYY-MM-DD` (the view usually passes today). */
   startAt?: string;
   finishAt?: string;
+  /** Where runs' progress arrives (`webhookRunProgress`); absent: the runs are read once, when generated. */
+  bus?: AppBus | null;
+  /** Its reconnects make the runs be read again (contracts/socket.md: events are not replayed). */
+  socket?: SocketActor | null;
 }
 
 export interface WebhookGenerationContext {
@@ -62,6 +79,10 @@ export interface WebhookGenerationContext {
   run: BulkRun<WebhookRequest, WebhookGenerationResult>;
   /** Why `webhooks.generate` was refused: no type selected, or a bad range. */
   invalid: I18nKey | null;
+  bus: AppBus | null;
+  socket: SocketActor | null;
+  /** The runs the generation started, as last read or told by the socket (docs/webhooks.md). */
+  live: LiveRuns;
 }
 
 export type WebhookGenerationEvent =
@@ -71,7 +92,14 @@ export type WebhookGenerationEvent =
   | { type: 'webhooks.cancel' }
   | { type: 'webhooks.retry' }
   | { type: 'webhooks.dismiss' }
-  | BulkEvent<WebhookGenerationResult>;
+  | BulkEvent<WebhookGenerationResult>
+  | RunsLiveEvent
+  | RunReadAnswer;
+
+/** The runs the current generation started (one per type that succeeded). */
+export function startedRunIds(context: Pick<WebhookGenerationContext, 'run'>): number[] {
+  return context.run.entries.flatMap((entry) => (entry.result?.status === 'ok' ? [entry.result.value.deliveryId] : []));
+}
 
 /** Why the current selection cannot be generated, or null when it can. */
 export function webhookRequestProblem(
@@ -113,6 +141,8 @@ export const webhookGenerationMachine = setup({
         ),
     ),
     overlayHold,
+    watchRuns,
+    runReader,
   },
   guards: {
     canGenerate: ({ context }) => webhookRequestProblem(context) === null,
@@ -147,7 +177,23 @@ export const webhookGenerationMachine = setup({
     finishRun: assign(({ context }, params: { cancelled: boolean }) => ({
       run: finishRun(context.run, params.cancelled),
     })),
-    clearRun: assign({ run: () => emptyRun<WebhookRequest, WebhookGenerationResult>() }),
+    clearRun: assign({ run: () => emptyRun<WebhookRequest, WebhookGenerationResult>(), live: emptyLiveRuns }),
+    applyProgress: assign(({ context, event }) => {
+      assertEvent(event, 'runs.progress');
+      return startedRunIds(context).includes(event.run.id) ? { live: liveProgress(context.live, event.run) } : {};
+    }),
+    applyRead: assign(({ context, event }) => {
+      assertEvent(event, 'runs.answer');
+      return { live: liveRead(context.live, event.run, event.seq) };
+    }),
+    // Every started run not known to have finished is read (after a generation, and after a reconnect).
+    readRuns: enqueueActions(({ context, enqueue }) => {
+      for (const id of startedRunIds(context)) {
+        const known = context.live.runs[id];
+        if (known && !runOpen(known)) continue;
+        enqueue.sendTo('runReader', { type: 'runs.read', id, seq: context.live.seq[id] ?? 0 });
+      }
+    }),
   },
 }).createMachine({
   id: 'webhookGeneration',
@@ -161,7 +207,23 @@ export const webhookGenerationMachine = setup({
     finishAt: input.finishAt ?? input.startAt ?? '',
     run: emptyRun(),
     invalid: null,
+    bus: input.bus ?? null,
+    socket: input.socket ?? null,
+    live: emptyLiveRuns(),
   }),
+  invoke: [
+    {
+      id: 'watchRuns',
+      src: 'watchRuns',
+      input: ({ context }) => ({ bus: context.bus, socket: context.socket, tenantName: context.tenantName }),
+    },
+    { id: 'runReader', src: 'runReader', input: ({ context }) => ({ rest: context.rest }) },
+  ],
+  on: {
+    'runs.progress': { actions: 'applyProgress' },
+    'runs.answer': { actions: 'applyRead' },
+    'runs.reconnected': { actions: 'readRuns' },
+  },
   initial: 'editing',
   states: {
     editing: {
@@ -178,6 +240,7 @@ export const webhookGenerationMachine = setup({
       'webhooks.cancel'
     >({ worker: 'generateWebhooks', cancel: 'webhooks.cancel' }),
     done: {
+      entry: 'readRuns',
       on: {
         ...bulkDoneTransitions({
           running: 'running',

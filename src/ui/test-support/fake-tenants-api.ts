@@ -2,6 +2,35 @@ import { cnpjSearchFragment, formatCnpj, isValidCnpj, normalizeCnpj } from '../.
 import { json, type Responder, type SeenRequest } from '../../machines/test-support/fake-fetch';
 import type { Tenant, TenantCreate } from '../../machines/tenants/tenants-actors';
 import type { TenantPageRequest } from '../../domain/tenants-query';
+import { isObviouslyPrivateHost, type WebhookEndpoint } from '../../machines/webhooks/webhook-endpoint-checks';
+import type { WebhookDelivery, WebhookDeliveryDetail } from '../../machines/webhooks/webhook-history.machine';
+import type { WebhookRun } from '../../machines/webhooks/webhook-runs-live';
+
+/** The webhook part of the fake (contracts/openapi.yaml, tag `webhooks`). */
+export interface FakeWebhooks {
+  endpoints: WebhookEndpoint[];
+  runs: WebhookRun[];
+  deliveries: WebhookDeliveryDetail[];
+  /** Messages per generated type (each queues one delivery per active endpoint receiving it). */
+  messages: number;
+}
+
+export const FAKE_SECRET = `whsec_${'Q'.repeat(39)}Q2x9`;
+
+export const webhookEndpoint = (id: number, over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
+  id,
+  tenantName: 'farmacia-central',
+  url: `https://erp.farmacia-central.com.br/hook/${id}`,
+  types: ['sent', 'delivered', 'read'],
+  description: '',
+  active: true,
+  secret_hint: '…Q2x9',
+  previous_secret_expires_at: null,
+  version: 1,
+  created_at: '2026-11-27T12:00:00.000Z',
+  updated_at: '2026-11-27T12:00:00.000Z',
+  ...over,
+});
 
 /**
  * A scripted tenants backend for the screen's tests: answers every tenants call of the contract from
@@ -38,6 +67,7 @@ export interface FakeTenantsApi {
   /** Feature state by tenant name. */
   features: Map<string, Record<string, boolean>>;
   override: Map<string, Override>;
+  webhooks: FakeWebhooks;
 }
 
 const compare = (a: unknown, b: unknown) =>
@@ -79,6 +109,7 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
     tenants: initial.map((t) => ({ ...t })),
     features: new Map(),
     override: new Map(),
+    webhooks: { endpoints: [], runs: [], deliveries: [], messages: 12 },
     respond: () => json(500, {}),
   };
   let nextId = 1000;
@@ -98,6 +129,8 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
     const overridden = await api.override.get(key)?.(request);
     if (overridden) return overridden;
     const body = (request.body ?? {}) as Record<string, unknown>;
+    const webhookAnswer = webhooks(api, request.method, request.path, request.query, body);
+    if (webhookAnswer) return webhookAnswer;
     switch (key) {
       case 'POST /api/tenant/paginated':
         return json(200, page(api, body as TenantPageRequest));
@@ -168,13 +201,36 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
       }
       case 'GET /api/tenant/generate-campaign-status-webhook': {
         const q = Object.fromEntries(request.query);
+        const type = q['type'] as WebhookRun['type'];
+        const receiving = api.webhooks.endpoints.filter(
+          (e) => e.tenantName === q['tenantName'] && e.active && e.types.includes(type),
+        );
+        if (receiving.length === 0)
+          return json(409, { message: 'No active endpoint receives this type', error: 'webhook_no_endpoint' });
+        const total = api.webhooks.messages * receiving.length;
+        const run: WebhookRun = {
+          id: 345 + api.webhooks.runs.length,
+          tenantName: String(q['tenantName']),
+          type,
+          startAt: String(q['startAt']),
+          finishAt: String(q['finishAt']),
+          total,
+          pending: total,
+          succeeded: 0,
+          failed: 0,
+          cancelled: 0,
+          created_at: '2026-11-28T12:00:00.000Z',
+          created_by: { id: 1, name: 'Ana' },
+          finished_at: null,
+        };
+        api.webhooks.runs.unshift(run);
         return json(200, {
           tenantName: q['tenantName'],
-          type: q['type'],
+          type,
           startAt: q['startAt'],
           finishAt: q['finishAt'],
-          deliveries: 12,
-          deliveryId: 345,
+          deliveries: total,
+          deliveryId: run.id,
         });
       }
       case 'GET /api/tenant/syncAnalytics': {
@@ -200,4 +256,122 @@ export function fakeTenantsApi(initial: Tenant[]): FakeTenantsApi {
     }
   };
   return api;
+}
+
+const validation = (field: string, message: string) =>
+  json(400, { message: 'Validation failed', errors: [{ field: `body/${field}`, message }] });
+
+/** What the server refuses of an address (docs/webhooks.md, Addresses), roughly. */
+function refusedUrl(url: unknown): string | null {
+  if (typeof url !== 'string') return 'required';
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:') return 'must be https';
+    if (isObviouslyPrivateHost(parsed.hostname)) return 'the host is not a public address';
+    return null;
+  } catch {
+    return 'not an absolute address';
+  }
+}
+
+/** The `webhooks` operations, or undefined for any other call. */
+function webhooks(
+  api: FakeTenantsApi,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: Record<string, unknown>,
+): Response | undefined {
+  const w = api.webhooks;
+  const live = (id: number) => w.endpoints.find((e) => e.id === id);
+  const stale = (endpoint: WebhookEndpoint) =>
+    typeof body['version'] === 'number' && body['version'] !== endpoint.version
+      ? json(409, { message: 'Changed since', error: 'stale', version: endpoint.version, changes: [] })
+      : undefined;
+  const page = <T>(data: T[]) => json(200, { data, next: null });
+  if (method === 'GET' && path === '/api/webhooks/endpoints')
+    return json(200, { data: w.endpoints.filter((e) => e.tenantName === query.get('tenantName')) });
+  if (method === 'POST' && path === '/api/webhooks/endpoints') {
+    const tenantName = String(body['tenantName'] ?? 'backoffice');
+    const refused = refusedUrl(body['url']);
+    if (refused) return validation('url', refused);
+    if (w.endpoints.some((e) => e.tenantName === tenantName && e.url === body['url']))
+      return json(409, { message: 'This address is already registered', error: 'webhook_endpoint_taken' });
+    if (w.endpoints.filter((e) => e.tenantName === tenantName).length >= 10)
+      return json(409, { message: 'At most 10 endpoints', error: 'webhook_endpoint_limit' });
+    const endpoint = webhookEndpoint(Math.max(0, ...w.endpoints.map((e) => e.id)) + 1, {
+      tenantName,
+      url: String(body['url']),
+      types: body['types'] as WebhookEndpoint['types'],
+      description: String(body['description'] ?? ''),
+    });
+    w.endpoints.push(endpoint);
+    return json(201, { endpoint, secret: FAKE_SECRET });
+  }
+  const one = /^\/api\/webhooks\/endpoints\/(\d+)(\/rotate-secret)?$/.exec(path);
+  if (one) {
+    const endpoint = live(Number(one[1]));
+    if (!endpoint) return json(404, { message: 'Not found' });
+    if (method === 'DELETE') {
+      w.endpoints = w.endpoints.filter((e) => e !== endpoint);
+      return json(200, { message: 'Deleted' });
+    }
+    const refusedStale = stale(endpoint);
+    if (refusedStale) return refusedStale;
+    if (method === 'POST' && one[2]) {
+      Object.assign(endpoint, {
+        version: endpoint.version + 1,
+        previous_secret_expires_at: '2026-11-29T15:00:00.000Z',
+      });
+      return json(200, { endpoint, secret: FAKE_SECRET.replace('Q2x9', 'R3y0') });
+    }
+    if (method === 'PUT') {
+      if ('url' in body) {
+        const refused = refusedUrl(body['url']);
+        if (refused) return validation('url', refused);
+      }
+      const { version: _version, ...change } = body;
+      Object.assign(endpoint, change, { version: endpoint.version + 1 });
+      return json(200, endpoint);
+    }
+  }
+  if (method === 'GET' && path === '/api/webhooks/runs')
+    return page(w.runs.filter((r) => r.tenantName === query.get('tenantName')));
+  const run = /^\/api\/webhooks\/runs\/(\d+)(\/redeliver-failed)?$/.exec(path);
+  if (run) {
+    const found = w.runs.find((r) => r.id === Number(run[1]));
+    if (!found) return json(404, { message: 'Not found' });
+    if (method === 'GET') return json(200, found);
+    const failed = w.deliveries.filter((d) => d.delivery.run_id === found.id && d.delivery.state === 'failed');
+    let requeued = 0;
+    for (const d of failed) {
+      if (live(d.delivery.endpoint.id)?.active !== true) continue;
+      d.delivery.state = 'pending';
+      requeued += 1;
+    }
+    return json(200, { requeued, skipped: failed.length - requeued });
+  }
+  if (method === 'GET' && path === '/api/webhooks/deliveries') {
+    const matches = (d: WebhookDelivery) =>
+      (!query.get('runId') || d.run_id === Number(query.get('runId'))) &&
+      (!query.get('endpointId') || d.endpoint.id === Number(query.get('endpointId'))) &&
+      (!query.get('state') || d.state === query.get('state')) &&
+      (!query.get('type') || d.type === query.get('type'));
+    return page(w.deliveries.map((d) => d.delivery).filter(matches));
+  }
+  const delivery = /^\/api\/webhooks\/deliveries\/(\d+)(\/redeliver)?$/.exec(path);
+  if (delivery) {
+    const found = w.deliveries.find((d) => d.delivery.id === Number(delivery[1]));
+    if (!found) return json(404, { message: 'Not found' });
+    if (method === 'GET') return json(200, found);
+    const state = found.delivery.state;
+    if (state === 'pending' || state === 'sending')
+      return json(409, { message: 'In progress', error: 'webhook_delivery_in_progress' });
+    const endpoint = live(found.delivery.endpoint.id);
+    if (!endpoint) return json(409, { message: 'Deleted endpoint', error: 'webhook_endpoint_deleted' });
+    if (!endpoint.active) return json(409, { message: 'Paused endpoint', error: 'webhook_endpoint_paused' });
+    found.delivery = { ...found.delivery, state: 'pending', next_attempt_at: '2026-11-28T12:10:00.000Z' };
+    return json(200, found.delivery);
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@ import { selectOverlayEnabled } from '../../../machines/preferences/preferences.
 import { deferred, json, type SeenRequest } from '../../../machines/test-support/fake-fetch';
 import { appToasts } from '../../components/toast-queue';
 import { renderWithServices, type RenderedApp } from '../../test-support/render';
-import { fakeTenantsApi, tenant, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
+import { fakeTenantsApi, tenant, webhookEndpoint, type FakeTenantsApi } from '../../test-support/fake-tenants-api';
 import { isoDaysAgo } from '../../components/range-field';
 import { FLOW_TIMEOUT_MS, keys } from '../../test-support/tenants-user-event';
 import TenantsScreen from './tenants';
@@ -210,6 +210,7 @@ describe('TenantPanel: the features editor’s conflict notice', () => {
 describe('TenantPanel: webhooks and analytics', () => {
   it('generates webhooks for two types, shows each result, and retries only the failed type', async () => {
     const api = fakeTenantsApi([central]);
+    api.webhooks.endpoints = [webhookEndpoint(1)];
     let readFailures = 1;
     api.override.set('GET /api/tenant/generate-campaign-status-webhook', (request) => {
       if (request.query.get('type') !== 'read' || readFailures === 0) return undefined;
@@ -236,7 +237,10 @@ describe('TenantPanel: webhooks and analytics', () => {
       within(results)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['EnviadaEntregas geradas: 12', 'LidaFalhou: Serviço indisponível. Tente mais tarde.']);
+    ).toEqual([
+      expect.stringMatching(/^EnviadaEntregas geradas: 12.*Ver no histórico$/),
+      'LidaFalhou: Serviço indisponível. Tente mais tarde.',
+    ]);
     expect(within(dialog).getByRole('progressbar', { name: 'Resultado da geração' })).toHaveAttribute(
       'aria-valuetext',
       '2 de 2 tipos',

@@ -16,6 +16,8 @@ import { isoDaysAgo } from '../../components/range-field';
 import { PANEL_TABS, type PanelAddress } from './tenants-address';
 import { TenantChooser } from './tenant-chooser';
 import { WebhooksGenerator } from './webhooks-generator';
+import { WebhookEndpointsSlot } from './webhook-endpoints-slot';
+import * as styles from './tenants.css';
 
 export interface TenantPanelProps {
   panel: PanelAddress;
@@ -30,12 +32,20 @@ export interface TenantPanelProps {
  */
 export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
   const { t } = useTranslation();
-  const { clients, overlay, tenant, bus } = useServices();
+  const { clients, overlay, tenant, bus, realtime } = useServices();
   const tenantName = panel.tenant ?? tenant();
   const staff = useSession(selectIsStaff);
   const features = useActorRef(featureBulkMachine, { input: { rest: clients.rest, tenantName, overlay, staff, bus } });
   const webhooks = useActorRef(webhookGenerationMachine, {
-    input: { rest: clients.rest, tenantName, overlay, startAt: isoDaysAgo(6), finishAt: isoDaysAgo(0) },
+    input: {
+      rest: clients.rest,
+      tenantName,
+      overlay,
+      startAt: isoDaysAgo(6),
+      finishAt: isoDaysAgo(0),
+      bus,
+      socket: realtime.current()?.socket ?? null,
+    },
   });
   const analytics = useActorRef(syncAnalyticsMachine, {
     input: { rest: clients.rest, tenantName, fromDate: isoDaysAgo(29), toDate: isoDaysAgo(0) },
@@ -86,7 +96,10 @@ export function TenantPanel({ panel, onNavigate }: TenantPanelProps) {
           <FeaturesEditor actor={features} tenantName={tenantName} />
         </TabPanel>
         <TabPanel id="webhooks">
-          <WebhooksGenerator actor={webhooks} />
+          <div className={styles.tabStack}>
+            <WebhookEndpointsSlot tenantName={tenantName} />
+            <WebhooksGenerator actor={webhooks} tenantName={tenantName} />
+          </div>
         </TabPanel>
         <TabPanel id="analytics">
           <AnalyticsSync actor={analytics} />

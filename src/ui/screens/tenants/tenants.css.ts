@@ -138,3 +138,15 @@ export const loading = style({
 export const ok = style({ color: vars.color.success, flexShrink: 0 });
 
 export const failed = style({ color: vars.color.danger, flexShrink: 0 });
+
+/** A generated run's live counters and history link, on a line of their own under the type's result. */
+export const runLine = style({
+  flexBasis: '100%',
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space.xs,
+  minWidth: 0,
+});
+
+/** The Webhooks tab: the endpoints, then the generator, apart. */
+export const tabStack = style({ display: 'flex', flexDirection: 'column', gap: vars.space.xl, minWidth: 0 });

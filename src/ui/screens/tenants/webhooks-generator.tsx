@@ -8,7 +8,11 @@ import {
   type WebhookGenerationSnapshot,
   type webhookGenerationMachine,
 } from '../../../machines/tenants/webhook-generation.machine';
+import { historyHref } from '../../../machines/webhooks/webhook-history-query';
+import type { WebhookRun } from '../../../machines/webhooks/webhook-runs-live';
 import { Button } from '../../components/button';
+import { Link } from '../../components/link';
+import { ProgressBar } from '../../components/progress-bar';
 import { MultiSelect } from '../../components/multi-select';
 import { RangeField } from '../../components/range-field';
 import { ItemResult, RunProgress, type BulkTexts } from './bulk-result';
@@ -35,11 +39,40 @@ const selectPhase = (s: WebhookGenerationSnapshot) =>
 const sameProgress = (a: BulkProgress, b: BulkProgress) =>
   a.done === b.done && a.failed === b.failed && a.total === b.total;
 
+/** A run's counters as they arrive (the socket's `WebhookRunProgress`, docs/webhooks.md), and its history. */
+function RunLine({ run, runId, tenantName }: { run: WebhookRun | undefined; runId: number; tenantName: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className={styles.runLine}>
+      {run ? (
+        <>
+          <ProgressBar
+            label={t('webhooks.run.progressLabel', { id: runId })}
+            value={run.total - run.pending}
+            maxValue={Math.max(1, run.total)}
+            valueLabel={t('webhooks.run.settled', { done: run.total - run.pending, total: run.total })}
+          />
+          <p className={styles.muted}>
+            {t('webhooks.run.counters', {
+              succeeded: run.succeeded,
+              failed: run.failed,
+              pending: run.pending,
+              cancelled: run.cancelled,
+            })}
+            {run.finished_at ? ` ${t('webhooks.run.finished')}` : ''}
+          </p>
+        </>
+      ) : null}
+      <Link href={historyHref(tenantName, { run: runId })}>{t('webhooks.run.history')}</Link>
+    </div>
+  );
+}
+
 /**
  * Campaign-status webhooks for one tenant: the status types (multi-select) and the period, then one
  * call per type with progress, each type's deliveries or failure, and a retry of only the failed types.
  */
-export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
+export function WebhooksGenerator({ actor, tenantName }: { actor: WebhooksActor; tenantName: string }) {
   const { t } = useTranslation();
   const phase = useSelector(actor, selectPhase);
   const selected = useSelector(actor, (s) => s.context.selected);
@@ -49,11 +82,16 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
   const entries = useSelector(actor, (s) => s.context.run.entries);
   const outcome = useSelector(actor, (s) => s.context.run.outcome);
   const progress = useSelector(actor, webhookProgress, sameProgress);
+  const liveRuns = useSelector(actor, (s) => s.context.live.runs);
+  const noEndpoint = entries.some(
+    (entry) => entry.result?.status === 'failed' && entry.result.reason === 'webhooks.refusals.noEndpoint',
+  );
   const running = phase === 'running';
   const typeItems = CAMPAIGN_STATUS_TYPES.map((type) => ({ id: type, label: t(`webhooks.types.${type}`) }));
 
   return (
     <div className={styles.section}>
+      <h3 className={styles.sectionTitle}>{t('webhooks.title')}</h3>
       <p className={styles.muted}>{t('webhooks.generator.intro')}</p>
       <div className={styles.fields}>
         <MultiSelect
@@ -91,9 +129,21 @@ export function WebhooksGenerator({ actor }: { actor: WebhooksActor }) {
                 okText={(value) => t('webhooks.generator.deliveries', { count: value.deliveries })}
                 texts={TEXTS}
               />
+              {entry.result?.status === 'ok' ? (
+                <RunLine
+                  run={liveRuns[entry.result.value.deliveryId]}
+                  runId={entry.result.value.deliveryId}
+                  tenantName={tenantName}
+                />
+              ) : null}
             </li>
           ))}
         </ul>
+      ) : null}
+      {noEndpoint ? (
+        <p className={styles.notice} role="note">
+          {t('webhooks.generator.noEndpointHint')}
+        </p>
       ) : null}
       <div className={styles.actions}>
         {running ? (
