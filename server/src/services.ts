@@ -23,6 +23,8 @@ import { createPasswordResetService } from './auth/password-reset-service';
 import { disabledMailer, type Mailer } from './mail/mailer';
 import { createSupportCredentialsService } from './support/credentials';
 import { createViewsService } from './views/service';
+import { createWebhooksService } from './webhooks/service';
+import type { WebhookProgress } from './webhooks/progress';
 
 /**
  * The domain services, one per resource, built once per app and shared by both protocol adapters
@@ -44,6 +46,8 @@ export interface ServiceDeps {
   log?: ResetLog;
   /** Work done after an answer (server/src/base/background.ts), which the server waits for when it closes. */
   background?: Background;
+  /** Where webhook run progress is told (server/src/webhooks/progress.ts); none: not told. */
+  webhookProgress?: WebhookProgress;
 }
 
 export function createServices(serviceDeps: ServiceDeps) {
@@ -65,6 +69,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     departments,
     instances,
     reports: createReportsService(deps),
+    webhooks: createWebhooksService({ ...deps, progress: serviceDeps.webhookProgress }),
     health: createHealthService(deps),
     views: createViewsService(deps),
     audit: createAuditService(deps),

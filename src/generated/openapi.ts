@@ -2079,10 +2079,10 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`. `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`. `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since. Webhooks (extension, docs/webhooks.md): `webhook_no_endpoint` (no active endpoint receives the type), `webhook_endpoint_taken`, `webhook_endpoint_limit`, `webhook_delivery_in_progress`, `webhook_endpoint_deleted`, `webhook_endpoint_paused`.
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached" | "webhook_no_endpoint" | "webhook_endpoint_taken" | "webhook_endpoint_limit" | "webhook_delivery_in_progress" | "webhook_endpoint_deleted" | "webhook_endpoint_paused";
             /** @description With `error: stale` only. The record's current version; a save may send it to overwrite what changed. */
             version?: components["schemas"]["Version"];
             /** @description With `error: stale` only. The audited changes of the record made after the version the save sent, oldest first; at most the 50 most recent (older ones are in the audit log). Empty when the log keeps none of them (retention) or the sent version is ahead of the record's. */
@@ -5930,6 +5930,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

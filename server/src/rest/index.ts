@@ -12,6 +12,7 @@ import { tenantHandlers } from './tenants';
 import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
 import { viewHandlers } from './views';
+import { webhookHandlers } from './webhooks';
 import type { HandlerDeps, Operations } from './types';
 
 export type { Operations } from './types';
@@ -35,5 +36,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...supportHandlers(deps),
     ...supportCredentialHandlers(deps),
     ...viewHandlers(deps),
+    ...webhookHandlers(deps),
   };
 }

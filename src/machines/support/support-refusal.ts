@@ -9,13 +9,14 @@ import { reasonKeyOf } from '../shared/request-error';
  * reasons of server/src/access/escalation.ts); anything else by its status.
  */
 /**
- * Every `Conflict.error` of the contract but `stale` and the saved views' (src/machines/views/ reads those): the
+ * Every `Conflict.error` of the contract but `stale`, the saved views' (src/machines/views/ reads those) and the
+ * webhooks' (`webhook_…`, the webhook screens read those): the
  * record below must name each one (the type checker says so). The desk's actions send no version
  * (docs/lists.md, Versions), so none is refused as stale.
  */
 export type SupportConflict = Exclude<
   NonNullable<components['schemas']['Conflict']['error']>,
-  'stale' | 'view_name_taken' | 'view_limit_reached'
+  'stale' | 'view_name_taken' | 'view_limit_reached' | `webhook_${string}`
 >;
 
 const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
