@@ -129,6 +129,13 @@ const EXTENSIONS: [string, string][] = [
   // Bulk actions with a dry run (docs/lists.md, Bulk actions).
   ['post', '/api/users/bulk'],
   ['post', '/api/tenant/features/bulk'],
+  // Campaign-status webhooks (docs/webhooks.md): runs, deliveries and redelivery.
+  ['get', '/api/webhooks/runs'],
+  ['get', '/api/webhooks/runs/{id}'],
+  ['post', '/api/webhooks/runs/{id}/redeliver-failed'],
+  ['get', '/api/webhooks/deliveries'],
+  ['get', '/api/webhooks/deliveries/{id}'],
+  ['post', '/api/webhooks/deliveries/{id}/redeliver'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));
