@@ -96,7 +96,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let abandoned = false;
-  let running = false;
+  let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let lastUpkeep = Number.NEGATIVE_INFINITY;
@@ -264,13 +264,23 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     timer.unref();
   }
 
-  async function tick(): Promise<void> {
-    if (stopped) return;
+  /** Claims while there is room and due work; one pass at a time (a call during a pass asks for another). */
+  function tick(): Promise<void> {
+    if (stopped) return Promise.resolve();
     if (running) {
       again = true;
-      return;
+      return running;
     }
-    running = true;
+    running = pass().finally(() => {
+      running = undefined;
+      // Asked again after the pass's last look: another pass, else the next poll.
+      if (again && !stopped) void tick();
+      else schedule();
+    });
+    return running;
+  }
+
+  async function pass(): Promise<void> {
     try {
       do {
         again = false;
@@ -282,7 +292,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         const free = settings.concurrency - inFlight.size;
         if (free <= 0 || stopped) break;
         const { rows, lease } = await claim(free, at);
-        if (stopped && !abandoned) {
+        if (abandoned) break;
+        if (stopped) {
           // Claimed while stopping: handed back at once rather than left to their lease.
           for (const row of rows)
             await db
@@ -293,15 +304,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
               .execute();
           break;
         }
-        if (abandoned) break;
         for (const row of rows) launch(row, lease);
         if (rows.length === free) again = true;
       } while (again && !stopped);
     } catch (error) {
-      if (!stopped) options.log?.error({ err: error }, 'webhook worker: claiming failed');
-    } finally {
-      running = false;
-      schedule();
+      if (!abandoned) options.log?.error({ err: error }, 'webhook worker: claiming failed');
     }
   }
 
@@ -316,7 +323,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       stopped = true;
       unsubscribe?.();
       clearTimeout(timer);
-      while (running) await new Promise((resolve) => setTimeout(resolve, 5));
+      await running;
       await Promise.all([...inFlight]);
     },
     abandon() {
