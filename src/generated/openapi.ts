@@ -6177,6 +6177,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 345,
+                     *           "tenantName": "farmacia-central",
+                     *           "type": "delivered",
+                     *           "startAt": "2026-11-01",
+                     *           "finishAt": "2026-11-07",
+                     *           "total": 12,
+                     *           "pending": 2,
+                     *           "succeeded": 9,
+                     *           "failed": 1,
+                     *           "cancelled": 0,
+                     *           "created_at": "2026-11-08T12:00:00.000Z",
+                     *           "created_by": {
+                     *             "id": 2,
+                     *             "name": "Ana Administradora"
+                     *           },
+                     *           "finished_at": null
+                     *         }
+                     *       ],
+                     *       "next": "345"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRunPage"];
                 };
             };
@@ -6205,6 +6230,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 345,
+                     *       "tenantName": "farmacia-central",
+                     *       "type": "delivered",
+                     *       "startAt": "2026-11-01",
+                     *       "finishAt": "2026-11-07",
+                     *       "total": 12,
+                     *       "pending": 2,
+                     *       "succeeded": 9,
+                     *       "failed": 1,
+                     *       "cancelled": 0,
+                     *       "created_at": "2026-11-08T12:00:00.000Z",
+                     *       "created_by": {
+                     *         "id": 2,
+                     *         "name": "Ana Administradora"
+                     *       },
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRun"];
                 };
             };
@@ -6302,6 +6347,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 9001,
+                     *           "run_id": 345,
+                     *           "endpoint": {
+                     *             "id": 3,
+                     *             "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *             "deleted": false
+                     *           },
+                     *           "type": "delivered",
+                     *           "message_id": 52011,
+                     *           "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *           "state": "failed",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": null,
+                     *           "last_status_code": 400,
+                     *           "last_error": "http_status",
+                     *           "created_at": "2026-11-08T12:00:00.000Z",
+                     *           "completed_at": "2026-11-08T12:00:01.120Z"
+                     *         }
+                     *       ],
+                     *       "next": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -6330,6 +6401,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": 9001,
+                     *         "run_id": 345,
+                     *         "endpoint": {
+                     *           "id": 3,
+                     *           "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *           "deleted": false
+                     *         },
+                     *         "type": "delivered",
+                     *         "message_id": 52011,
+                     *         "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *         "state": "failed",
+                     *         "attempts": 1,
+                     *         "next_attempt_at": null,
+                     *         "last_status_code": 400,
+                     *         "last_error": "http_status",
+                     *         "created_at": "2026-11-08T12:00:00.000Z",
+                     *         "completed_at": "2026-11-08T12:00:01.120Z"
+                     *       },
+                     *       "body": "{\"id\":\"0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21\",\"type\":\"campaign.message.delivered\",\"created_at\":\"2026-11-08T12:00:00.000Z\",\"tenant\":\"farmacia-central\",\"data\":{\"message_id\":52011,\"campaign\":\"Black Friday\",\"recipient\":\"+55 11 9****-1234\",\"status\":\"delivered\",\"status_at\":\"2026-11-03T14:21:07.000Z\"}}",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "started_at": "2026-11-08T12:00:01.000Z",
+                     *           "duration_ms": 120,
+                     *           "status_code": 400,
+                     *           "error": "http_status",
+                     *           "response_excerpt": "{\"error\":\"unknown campaign\"}",
+                     *           "retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
@@ -6358,6 +6464,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 9001,
+                     *       "run_id": 345,
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "deleted": false
+                     *       },
+                     *       "type": "delivered",
+                     *       "message_id": 52011,
+                     *       "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *       "state": "pending",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": "2026-11-08T12:05:00.000Z",
+                     *       "last_status_code": 400,
+                     *       "last_error": "http_status",
+                     *       "created_at": "2026-11-08T12:00:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
