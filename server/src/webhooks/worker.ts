@@ -138,7 +138,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         select q.id from webhook_deliveries q
         join webhook_endpoints e on e.id = q.endpoint_id
         where q.state = 'pending' and q.next_attempt_at <= ${at} and e.active and e.deleted_at is null
-        order by q.next_attempt_at, q.id
+        order by q.next_attempt_at
         limit ${limit}
         for update of q skip locked
       )
