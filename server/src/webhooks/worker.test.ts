@@ -340,6 +340,35 @@ describe.each([
     expect((await deliveriesOf(runId))[0]).toMatchObject({ state: 'failed', attempts: 4, last_error: 'connection' });
     const run = await t.app.fastify.inject({ url: `/api/webhooks/runs/${String(runId)}`, headers: admin });
     expect(run.json()).toMatchObject({ failed: 1, pending: 0 });
+
+    // Sent again (the receiver back at a new address): a new series, retried again, the count going on.
+    await t.db
+      .updateTable('webhook_endpoints')
+      .set({ url: receiver.url })
+      .where('id', '=', delivery!.endpoint_id)
+      .execute();
+    receiver.plan({ status: 503 });
+    const again = await t.app.fastify.inject({
+      method: 'POST',
+      url: `/api/webhooks/deliveries/${String(delivery!.id)}/redeliver`,
+      headers: admin,
+    });
+    expect(again.statusCode).toBe(200);
+    // Queued at the database's now(), in microseconds: the clock just past it.
+    const queuedAt = await t.db
+      .selectFrom('webhook_deliveries')
+      .select('next_attempt_at')
+      .where('id', '=', delivery!.id)
+      .executeTakeFirstOrThrow();
+    clock.set(queuedAt.next_attempt_at!.getTime() + 1);
+    worker.nudge();
+    await until(async () => (await attemptsOf(delivery!.id)).length === 5, 10_000, 'attempt 5');
+    await until(async () => (await deliveriesOf(runId))[0]!.state === 'pending', 10_000, 'the retry of attempt 5');
+    clock.set((await deliveriesOf(runId))[0]!.next_attempt_at!.getTime());
+    worker.nudge();
+    await until(() => finished(runId), 10_000, 'the run to finish again');
+    expect((await deliveriesOf(runId))[0]).toMatchObject({ state: 'succeeded', attempts: 6 });
+    expect(receiver.arrivals.map((a) => a.attempt)).toEqual([5, 6]);
   });
 
   it('refuses private, link-local and loopback addresses at send time, and names resolving to them', async () => {

@@ -166,6 +166,21 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     return Number(done.numUpdatedRows) > 0;
   }
 
+  /**
+   * The attempts made before this delivery's current series (a redelivery starts a new one, the count going
+   * on): the number of its last attempt that ended a series (no retry set) before attempt `current`, or 0.
+   */
+  async function seriesStart(deliveryId: number, current: number): Promise<number> {
+    const row = await db
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.max<number>('number').as('n'))
+      .where('delivery_id', '=', deliveryId)
+      .where('number', '<', current)
+      .where('retry_at', 'is', null)
+      .executeTakeFirst();
+    return row?.n ?? 0;
+  }
+
   async function attempt(row: Claimed, lease: Date): Promise<void> {
     const endpoint = await db
       .selectFrom('webhook_endpoints')
@@ -194,7 +209,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
           });
     if (abandoned) return;
     const settledAt = now();
-    const retry = endpoint.deleted_at === null && isRetried(result) && row.attempts < settings.maxAttempts;
+    const retry =
+      endpoint.deleted_at === null &&
+      isRetried(result) &&
+      row.attempts - (await seriesStart(row.id, row.attempts)) < settings.maxAttempts;
     const retryAt = retry
       ? new Date(
           settledAt.getTime() +
