@@ -24,6 +24,7 @@ import { registerSocket, type SocketServer } from './plugins/socket';
 import { registerMetrics } from './plugins/metrics';
 import { bodyPermissionChecks, createOperations, type Operations } from './rest';
 import { createServices } from './services';
+import { createWebhookProgress, type WebhookProgress } from './webhooks/progress';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerMailboxPage } from './mail/mailbox-page';
 import { createValidator, withDecimalNumbers, handleError } from './app-validation';
@@ -70,6 +71,8 @@ export interface App {
   faults?: FaultInjector;
   /** Work requests started and did not wait for (./base/background.ts); closing waits for it. */
   background: Background;
+  /** Webhook run progress on the socket (./webhooks/progress.ts), shared with this process's worker. */
+  webhookProgress: WebhookProgress;
 }
 
 /** A request id worth keeping: 1–128 letters, digits and `-_.:@/+=`, nothing that could forge a log line. */
@@ -168,8 +171,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Development only: what the local receiver got (never with NODE_ENV=production, ./mail/mailer.ts).
   if (mailer.mailbox && !config.production) registerMailboxPage(fastify, mailer.mailbox);
+  const webhookProgress = createWebhookProgress({
+    db,
+    events,
+    backofficeTenant: config.backofficeTenant,
+    log: fastify.log,
+  });
+  fastify.addHook('onClose', async () => webhookProgress.flush());
   // The domain services (server/src/services.ts): every operation checks its own policy (server/src/access/).
   const services = createServices({
+    webhookProgress,
     db,
     config,
     tokens,
@@ -280,5 +291,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (closing) setImmediate(() => fastify.server.closeIdleConnections());
   });
 
-  return { fastify, tokens, events, sockets, relay, faults, background };
+  return { fastify, tokens, events, sockets, relay, faults, background, webhookProgress };
 }

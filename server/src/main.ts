@@ -7,6 +7,7 @@ import { startDemoActivity } from './demo-activity/simulator';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './tooling/seed';
 import { processLog } from './base/log';
 import { serveSpa } from './plugins/static';
+import { startWebhookWorker } from './webhooks/worker';
 
 /** The start banner for the person who ran `npm start` (server/src/base/log.ts): text on stdout, not a log line. */
 function banner(line: string): void {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemo(database.db);
     if (seeded) banner(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  const { fastify, events, sockets } = await buildApp({ db: database.db, config, pg: database.pg });
+  const { fastify, events, sockets, webhookProgress } = await buildApp({ db: database.db, config, pg: database.pg });
   if (config.demoActivity) {
     const activity = await startDemoActivity({
       db: database.db,
@@ -50,6 +51,18 @@ async function main(): Promise<void> {
     log: fastify.log,
   });
   fastify.addHook('onClose', () => auditPurge.stop());
+  // The webhook worker (docs/webhooks.md, docs/operations.md, Webhooks): every process may run one; closing
+  // waits for the attempts under way to be recorded, before the database closes.
+  if (config.webhooks.worker) {
+    const webhooks = startWebhookWorker({
+      db: database.db,
+      settings: config.webhooks,
+      progress: webhookProgress,
+      events,
+      log: fastify.log,
+    });
+    fastify.addHook('onClose', () => webhooks.stop());
+  }
   await serveSpa(fastify, {
     webRoot: config.webRoot,
     backofficeTenant: config.backofficeTenant,

@@ -24,6 +24,8 @@ import { disabledMailer, type Mailer } from './mail/mailer';
 import { createSupportCredentialsService } from './support/credentials';
 import { createViewsService } from './views/service';
 import { createWebhookEndpointsService } from './webhooks/endpoints';
+import { createWebhooksService } from './webhooks/service';
+import type { WebhookProgress } from './webhooks/progress';
 
 /**
  * The domain services, one per resource, built once per app and shared by both protocol adapters
@@ -45,6 +47,8 @@ export interface ServiceDeps {
   log?: ResetLog;
   /** Work done after an answer (server/src/base/background.ts), which the server waits for when it closes. */
   background?: Background;
+  /** Where webhook run progress is told (server/src/webhooks/progress.ts); none: not told. */
+  webhookProgress?: WebhookProgress;
 }
 
 export function createServices(serviceDeps: ServiceDeps) {
@@ -66,6 +70,7 @@ export function createServices(serviceDeps: ServiceDeps) {
     departments,
     instances,
     reports: createReportsService(deps),
+    webhooks: createWebhooksService({ ...deps, progress: serviceDeps.webhookProgress }),
     health: createHealthService(deps),
     views: createViewsService(deps),
     webhookEndpoints: createWebhookEndpointsService(deps),

@@ -2079,10 +2079,10 @@ export interface components {
             message: string;
             field?: string;
             /**
-             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`; for webhook endpoints (extension, docs/webhooks.md), `webhook_endpoint_taken` (the tenant has an endpoint at this address) and `webhook_endpoint_limit` (the tenant has 10 endpoints). `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since.
+             * @description What the conflict is, for the support desk's operations (docs/support-desk.md): `own_account` (the desk is not for one's own account), `not_throttled`, `already` (nothing would change), `deleted` (the person is deleted: restore first), `not_deleted`, `email_taken`, `username_taken`, `tenant_deleted`, `user_limit_reached` (restoring would pass the tenant's user limit), `blocked` (a reset link for a blocked person, who could not use it); for saved views, `view_name_taken` and `view_limit_reached`; for webhook endpoints (extension, docs/webhooks.md), `webhook_endpoint_taken` (the tenant has an endpoint at this address) and `webhook_endpoint_limit` (the tenant has 10 endpoints). `stale` (extension, docs/lists.md, Versions): a save sent a `version` that is not the record's current one; nothing was written; `version` and `changes` say what changed since. Webhooks (extension, docs/webhooks.md): `webhook_no_endpoint` (no active endpoint receives the type), `webhook_endpoint_taken`, `webhook_endpoint_limit`, `webhook_delivery_in_progress`, `webhook_endpoint_deleted`, `webhook_endpoint_paused`.
              * @enum {string}
              */
-            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached" | "webhook_endpoint_taken" | "webhook_endpoint_limit";
+            error?: "own_account" | "not_throttled" | "already" | "deleted" | "not_deleted" | "email_taken" | "username_taken" | "tenant_deleted" | "user_limit_reached" | "blocked" | "stale" | "view_name_taken" | "view_limit_reached" | "webhook_no_endpoint" | "webhook_endpoint_taken" | "webhook_endpoint_limit" | "webhook_delivery_in_progress" | "webhook_endpoint_deleted" | "webhook_endpoint_paused";
             /** @description With `error: stale` only. The record's current version; a save may send it to overwrite what changed. */
             version?: components["schemas"]["Version"];
             /** @description With `error: stale` only. The audited changes of the record made after the version the save sent, oldest first; at most the 50 most recent (older ones are in the audit log). Empty when the log keeps none of them (retention) or the sent version is ahead of the record's. */
@@ -5930,6 +5930,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6236,6 +6237,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 345,
+                     *           "tenantName": "farmacia-central",
+                     *           "type": "delivered",
+                     *           "startAt": "2026-11-01",
+                     *           "finishAt": "2026-11-07",
+                     *           "total": 12,
+                     *           "pending": 2,
+                     *           "succeeded": 9,
+                     *           "failed": 1,
+                     *           "cancelled": 0,
+                     *           "created_at": "2026-11-08T12:00:00.000Z",
+                     *           "created_by": {
+                     *             "id": 2,
+                     *             "name": "Ana Administradora"
+                     *           },
+                     *           "finished_at": null
+                     *         }
+                     *       ],
+                     *       "next": "345"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRunPage"];
                 };
             };
@@ -6264,6 +6290,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 345,
+                     *       "tenantName": "farmacia-central",
+                     *       "type": "delivered",
+                     *       "startAt": "2026-11-01",
+                     *       "finishAt": "2026-11-07",
+                     *       "total": 12,
+                     *       "pending": 2,
+                     *       "succeeded": 9,
+                     *       "failed": 1,
+                     *       "cancelled": 0,
+                     *       "created_at": "2026-11-08T12:00:00.000Z",
+                     *       "created_by": {
+                     *         "id": 2,
+                     *         "name": "Ana Administradora"
+                     *       },
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRun"];
                 };
             };
@@ -6361,6 +6407,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 9001,
+                     *           "run_id": 345,
+                     *           "endpoint": {
+                     *             "id": 3,
+                     *             "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *             "deleted": false
+                     *           },
+                     *           "type": "delivered",
+                     *           "message_id": 52011,
+                     *           "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *           "state": "failed",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": null,
+                     *           "last_status_code": 400,
+                     *           "last_error": "http_status",
+                     *           "created_at": "2026-11-08T12:00:00.000Z",
+                     *           "completed_at": "2026-11-08T12:00:01.120Z"
+                     *         }
+                     *       ],
+                     *       "next": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -6389,6 +6461,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": 9001,
+                     *         "run_id": 345,
+                     *         "endpoint": {
+                     *           "id": 3,
+                     *           "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *           "deleted": false
+                     *         },
+                     *         "type": "delivered",
+                     *         "message_id": 52011,
+                     *         "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *         "state": "failed",
+                     *         "attempts": 1,
+                     *         "next_attempt_at": null,
+                     *         "last_status_code": 400,
+                     *         "last_error": "http_status",
+                     *         "created_at": "2026-11-08T12:00:00.000Z",
+                     *         "completed_at": "2026-11-08T12:00:01.120Z"
+                     *       },
+                     *       "body": "{\"id\":\"0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21\",\"type\":\"campaign.message.delivered\",\"created_at\":\"2026-11-08T12:00:00.000Z\",\"tenant\":\"farmacia-central\",\"data\":{\"message_id\":52011,\"campaign\":\"Black Friday\",\"recipient\":\"+55 11 9****-1234\",\"status\":\"delivered\",\"status_at\":\"2026-11-03T14:21:07.000Z\"}}",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "started_at": "2026-11-08T12:00:01.000Z",
+                     *           "duration_ms": 120,
+                     *           "status_code": 400,
+                     *           "error": "http_status",
+                     *           "response_excerpt": "{\"error\":\"unknown campaign\"}",
+                     *           "retry_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
@@ -6417,6 +6524,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 9001,
+                     *       "run_id": 345,
+                     *       "endpoint": {
+                     *         "id": 3,
+                     *         "url": "https://erp.farmacia-central.com.br/webhooks/painel",
+                     *         "deleted": false
+                     *       },
+                     *       "type": "delivered",
+                     *       "message_id": 52011,
+                     *       "idempotency_key": "0b6f6a1e-4a52-4c1e-9a57-2f0c3f1e8d21",
+                     *       "state": "pending",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": "2026-11-08T12:05:00.000Z",
+                     *       "last_status_code": 400,
+                     *       "last_error": "http_status",
+                     *       "created_at": "2026-11-08T12:00:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };

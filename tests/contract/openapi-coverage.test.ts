@@ -135,6 +135,13 @@ const EXTENSIONS: [string, string][] = [
   ['put', '/api/webhooks/endpoints/{id}'],
   ['delete', '/api/webhooks/endpoints/{id}'],
   ['post', '/api/webhooks/endpoints/{id}/rotate-secret'],
+  // Campaign-status webhooks (docs/webhooks.md): runs, deliveries and redelivery.
+  ['get', '/api/webhooks/runs'],
+  ['get', '/api/webhooks/runs/{id}'],
+  ['post', '/api/webhooks/runs/{id}/redeliver-failed'],
+  ['get', '/api/webhooks/deliveries'],
+  ['get', '/api/webhooks/deliveries/{id}'],
+  ['post', '/api/webhooks/deliveries/{id}/redeliver'],
 ];
 
 const routeNames = new Set<string>(routes.map((r) => r.name));

@@ -248,9 +248,7 @@ export async function throwawayTenant(c: ConformanceClient, run: RunContext): Pr
   await rest('tenantSyncAnalytics', 'GET', '/api/tenant/syncAnalytics', 200, {
     query: { tenantName, fromDate: startAt, toDate: finishAt, forceUpdate: true },
   });
-  await rest('tenantGenerateCampaignStatusWebhook', 'GET', '/api/tenant/generate-campaign-status-webhook', 200, {
-    query: { tenantName, startAt, finishAt, type: 'delivered' },
-  });
+  // Campaign-status webhooks: ./kit-webhook-steps.ts.
   return { customerName, customerId, tenantName, tenantId };
 }
 

@@ -12,6 +12,7 @@ import {
 import type { RunContext, RunTenants } from './kit-rest-steps.js';
 import { savedViews } from './kit-view-steps.js';
 import { webhookEndpoints } from './kit-webhook-endpoint-steps.js';
+import { webhooks } from './kit-webhook-steps.js';
 import { socketChecks } from './checks-socket.js';
 import { cleanUp, noFixtures } from './kit-fixtures.js';
 import { liveMachines } from './kit-machines.js';
@@ -93,6 +94,13 @@ export const GROUPS: Group[] = [
     description: 'sheets (JSON and CSV) and dashboards',
     needs: ['tenants'],
     run: (c, run, state) => sheetsAndDashboards(c, run, need(state.tenants, 'the throwaway tenant')),
+  },
+  {
+    name: 'webhooks',
+    description:
+      'campaign-status webhooks: generation refused without an endpoint, then a run, its history, redelivery',
+    needs: ['tenants'],
+    run: (c, run, state) => webhooks(c, run, need(state.tenants, 'the throwaway tenant')),
   },
   {
     name: 'roles',

@@ -176,7 +176,15 @@ export type ConflictCode =
   | 'undo_conflict'
   | 'undo_expired'
   | 'already_undone'
-  | 'not_undoable';
+  | 'not_undoable'
+  // Webhooks (docs/webhooks.md): no active endpoint for a generation's type; an endpoint's address taken or
+  // the tenant's limit reached; a redelivery of a delivery in progress, or to a deleted or paused endpoint.
+  | 'webhook_no_endpoint'
+  | 'webhook_endpoint_taken'
+  | 'webhook_endpoint_limit'
+  | 'webhook_delivery_in_progress'
+  | 'webhook_endpoint_deleted'
+  | 'webhook_endpoint_paused';
 
 /** One record of an `undo_conflict`: its target and the fields that hold another value than it left. */
 export interface UndoConflictRow {

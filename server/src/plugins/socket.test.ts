@@ -315,6 +315,35 @@ describe('socket /ws on one process', () => {
       adminSocket.close();
       operadorSocket.close();
     });
+
+    it('sends WebhookRunProgress to a holder of `tenants` and not to an operador', async () => {
+      const operador = await sessionOf(t, 'operador@demo.local');
+      const adminSocket = await connect(admin, 'backoffice');
+      const operadorSocket = await connect(operador, 'backoffice');
+      const adminGot = record(adminSocket);
+      const operadorGot = record(operadorSocket);
+      t.app.events.publish(backoffice, 'WebhookRunProgress', {
+        id: 1,
+        tenantName: 'farmacia-central',
+        type: 'delivered',
+        startAt: '2026-11-01',
+        finishAt: '2026-11-01',
+        total: 2,
+        pending: 1,
+        succeeded: 1,
+        failed: 0,
+        cancelled: 0,
+        created_at: '2026-11-01T12:00:00.000Z',
+        created_by: null,
+        finished_at: null,
+      });
+      t.app.events.publish(backoffice, 'CampaignUpdated', MARKER);
+      await until(() => adminGot.includes('campaignUpdated') && operadorGot.includes('campaignUpdated'), 'the marker');
+      expect(adminGot).toEqual(['webhookRunProgress', 'campaignUpdated']);
+      expect(operadorGot).toEqual(['campaignUpdated']);
+      adminSocket.close();
+      operadorSocket.close();
+    });
   });
 
   it('filters an event sent right after a role change with the new permissions, not the old', async () => {

@@ -41,7 +41,10 @@ export const CLOSE = {
 type Close = { code: number; reason: string };
 
 /** Events only some users may receive: the route permission their role must hold (§5 Fan-out). */
-const EVENT_PERMISSION: Partial<Record<ServerEventName, string>> = { AuditRecorded: 'audit' };
+const EVENT_PERMISSION: Partial<Record<ServerEventName, string>> = {
+  AuditRecorded: 'audit',
+  WebhookRunProgress: 'tenants',
+};
 
 /** How often due sessions are re-checked (tests pass less). */
 const SWEEP_MS = 1000;

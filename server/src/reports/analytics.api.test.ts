@@ -3,6 +3,7 @@ import { saoPauloDay } from '../db/analytics';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { validateResponse } from '../test-support/contract';
 import { parseCsv } from '../test-support/csv';
+import { insertEndpoint, insertMessages } from '../test-support/webhooks';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -57,7 +58,59 @@ describe('tenant analytics', () => {
     expect(reversed.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('query/toDate');
   });
 
-  it('generates a campaign-status webhook delivery counted from the tenant orders', async () => {
+  it('answers 409 webhook_no_endpoint and writes nothing when no active endpoint receives the type', async () => {
+    const runs = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('webhook_runs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await runs();
+    // A paused endpoint, and an active one for another type, receive nothing of `read`.
+    await insertEndpoint(t.db, {
+      tenantId: tenant.id,
+      url: 'https://erp.example.com/a',
+      types: ['read'],
+      active: false,
+    });
+    await insertEndpoint(t.db, { tenantId: tenant.id, url: 'https://erp.example.com/b', types: ['sent'] });
+    const response = await t.app.fastify.inject({
+      url: `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: tenant.name, startAt, finishAt, type: 'read' })}`,
+      headers: admin,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(validateResponse('tenantGenerateCampaignStatusWebhook', 409, response.json())).toEqual(ok);
+    expect(response.json()).toMatchObject({ error: 'webhook_no_endpoint' });
+    expect(await runs()).toBe(before);
+  });
+
+  it('queues one delivery per campaign message that reached the type in the range, per active endpoint', async () => {
+    const endpoints = [
+      await insertEndpoint(t.db, { tenantId: tenant.id, url: 'https://erp.example.com/c', types: ['delivered'] }),
+      await insertEndpoint(t.db, {
+        tenantId: tenant.id,
+        url: 'https://erp.example.com/d',
+        types: ['delivered', 'read'],
+      }),
+    ];
+    // Inside the range (its first and last São Paulo day), and just outside it.
+    const inside = [
+      ...(await insertMessages(t.db, { tenantId: tenant.id, count: 2, at: new Date(`${startAt}T03:00:00Z`) })),
+      ...(await insertMessages(t.db, { tenantId: tenant.id, count: 1, at: new Date(`${finishAt}T23:59:00-03:00`) })),
+    ];
+    await insertMessages(t.db, { tenantId: tenant.id, count: 1, at: new Date(`${startAt}T02:59:59Z`) });
+    await insertMessages(t.db, { tenantId: tenant.id, count: 1, at: new Date(`${startAt}T12:00:00Z`), status: 'read' });
+    const expected = await t.db
+      .selectFrom('campaign_message_statuses')
+      .select('message_id')
+      .where('tenant_id', '=', tenant.id)
+      .where('status', '=', 'delivered')
+      .where('at', '>=', new Date(`${startAt}T03:00:00Z`))
+      .execute();
+    expect(expected.map((r) => r.message_id)).toEqual(expect.arrayContaining(inside));
     const response = await t.app.fastify.inject({
       url: `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: tenant.name, startAt, finishAt, type: 'delivered' })}`,
       headers: admin,
@@ -65,19 +118,53 @@ describe('tenant analytics', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json<{ deliveries: number; deliveryId: number }>();
     expect(validateResponse('tenantGenerateCampaignStatusWebhook', 200, body)).toEqual(ok);
-    const row = await t.db
+    expect(body.deliveries).toBe(expected.length * endpoints.length);
+    const run = await t.db
       .selectFrom('webhook_runs')
       .selectAll()
       .where('id', '=', body.deliveryId)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({
-      tenant_id: tenant.id,
-      type: 'delivered',
-      start_at: startAt,
-      finish_at: finishAt,
-      total: body.deliveries,
+    expect(run).toMatchObject({ tenant_id: tenant.id, type: 'delivered', start_at: startAt, finish_at: finishAt });
+    expect(run.total).toBe(body.deliveries);
+    expect(run.finished_at).toBeNull();
+    const deliveries = await t.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('run_id', '=', body.deliveryId)
+      .execute();
+    expect(deliveries).toHaveLength(body.deliveries);
+    expect(new Set(deliveries.map((d) => d.idempotency_key)).size).toBe(deliveries.length);
+    expect(new Set(deliveries.map((d) => `${d.message_id}:${d.endpoint_id}`)).size).toBe(deliveries.length);
+    for (const d of deliveries) {
+      expect(d).toMatchObject({ state: 'pending', attempts: 0, type: 'delivered', completed_at: null });
+      const json = JSON.parse(d.body) as { id: string; data: { message_id: number; status_at: string } };
+      expect(json.id).toBe(d.idempotency_key);
+      expect(json.data.message_id).toBe(d.message_id);
+      expect(json.data.status_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }
+    const record = await t.db
+      .selectFrom('audit_log')
+      .select(['target_type', 'target_id', 'tenant_id'])
+      .where('operation', '=', 'webhook.generate')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ target_type: 'webhook_run', target_id: body.deliveryId, tenant_id: tenant.id });
+  });
+
+  it('finishes a run without messages at once', async () => {
+    const response = await t.app.fastify.inject({
+      url: `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: tenant.name, startAt: '2020-01-01', finishAt: '2020-01-02', type: 'delivered' })}`,
+      headers: admin,
     });
-    expect(body.deliveries).toBeGreaterThan(0);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ deliveries: number; deliveryId: number }>();
+    expect(body.deliveries).toBe(0);
+    const run = await t.db
+      .selectFrom('webhook_runs')
+      .selectAll()
+      .where('id', '=', body.deliveryId)
+      .executeTakeFirstOrThrow();
+    expect(run.finished_at).not.toBeNull();
   });
 
   it('gives operador 403 on tenant analytics', async () => {

@@ -1,9 +1,12 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { recomputeAnalytics } from '../db/analytics';
-import type { Database } from '../db/schema';
+import type { CampaignStatusType, Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
+import { auditWho, changesOf, type AuditTrail } from '../audit/trail';
+import { generateRun } from '../webhooks/generate';
+import type { WebhookProgress } from '../webhooks/progress';
 import { BOM, csvLine, decimal } from '../base/csv';
 import { loginFailuresQuery } from './sheets';
 import { LOGIN_FAILURE_REPORT_ROWS } from '../../../src/domain/report-limits';
@@ -64,13 +67,21 @@ async function productivityRows(db: Kysely<Database>, scope: ReportScope, range:
 
 export type Metric = 'orders' | 'revenue' | 'attendances' | 'tickets';
 export type Interval = keyof typeof INTERVAL_UNITS;
-export type CampaignStatusType = 'sent' | 'delivered' | 'read' | 'failed' | 'replied';
+export type { CampaignStatusType } from '../db/schema';
 
 /**
  * Dashboards, reports and analytics (contracts/openapi.yaml tags `dashboard` and `tenants`): every
  * number the screens show, computed here whichever protocol asks.
  */
-export function createAnalytics({ db }: { db: Kysely<Database> }) {
+export function createAnalytics({
+  db,
+  audit,
+  webhookProgress,
+}: {
+  db: Kysely<Database>;
+  audit: AuditTrail;
+  webhookProgress?: WebhookProgress | undefined;
+}) {
   return {
     /** Recomputes the tenant's daily aggregates over the range; without `force`, days aggregated after they ended are kept. */
     async syncAnalytics(
@@ -92,40 +103,46 @@ export function createAnalytics({ db }: { db: Kysely<Database> }) {
       };
     },
 
-    /** Records a campaign-status webhook generation for the tenant and range. */
+    /**
+     * A webhook run for the tenant, range and type (docs/webhooks.md; server/src/webhooks/generate.ts): its
+     * deliveries queued in the transaction of its audit record, then sent by the webhook workers.
+     */
     async campaignStatusWebhook(
       actor: Actor,
       q: { tenantName?: string; startAt: string; finishAt: string; type: CampaignStatusType },
     ) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const tenant = await resolveTenant(db, actor, q.tenantName);
-      // The reference server holds no campaign messages; each order of the tenant in the range stands in
-      // for one campaign message, so `deliveries` is a real, reproducible count whatever the status type.
-      const { n } = await db
-        .selectFrom('orders')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('tenant_id', '=', tenant.id)
-        .where(withinDays('created_at', range))
-        .executeTakeFirstOrThrow();
-      const delivery = await db
-        .insertInto('webhook_runs')
-        .values({
-          tenant_id: tenant.id,
+      const run = await audit.transaction(auditWho(actor), async (trx, record) => {
+        const generated = await generateRun(trx, {
+          tenantId: tenant.id,
           type: q.type,
-          start_at: range.start,
-          finish_at: range.finish,
-          total: n,
-          created_by: actor.userId,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+          start: range.start,
+          finish: range.finish,
+          createdBy: actor.userId,
+        });
+        await record({
+          operation: 'webhook.generate',
+          target: { id: generated.runId, name: null },
+          tenantId: tenant.id,
+          changes: changesOf(null, {
+            type: q.type,
+            start_at: range.start,
+            finish_at: range.finish,
+            total: generated.deliveries,
+          }),
+        });
+        return generated;
+      });
+      // The run's first progress event; any process's worker hearing it starts sending (server/src/webhooks/worker.ts).
+      webhookProgress?.changed(run.runId);
       return {
         tenantName: tenant.name,
         type: q.type,
         startAt: range.start,
         finishAt: range.finish,
-        deliveries: n,
-        deliveryId: delivery.id,
+        deliveries: run.deliveries,
+        deliveryId: run.runId,
       };
     },
 

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
+import type { AuditTrail } from '../audit/trail';
+import type { WebhookProgress } from '../webhooks/progress';
 import { createAnalytics, loginFailureScope } from './analytics';
 import { dayRange, reportScope, reportScopeById } from './params';
 import { csvLines, sheetFileName, sheetPreview, type Sheet, type SheetRow } from './sheet';
@@ -39,9 +41,17 @@ function answer<Row extends SheetRow, Json>(
  * Reports: the sheets (orders, attendances, instance logs, reasons, login failures: a bounded JSON preview or
  * every row streamed as CSV in constant memory), dashboards and analytics (./analytics.ts).
  */
-export function createReportsService({ db }: { db: Kysely<Database> }) {
+export function createReportsService({
+  db,
+  audit,
+  webhookProgress,
+}: {
+  db: Kysely<Database>;
+  audit: AuditTrail;
+  webhookProgress?: WebhookProgress;
+}) {
   return guardService('reports', {
-    ...createAnalytics({ db }),
+    ...createAnalytics({ db, audit, webhookProgress }),
 
     async orders(actor: Actor, q: SheetQuery & { tenantName?: string }) {
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');

@@ -13,6 +13,7 @@ import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
 import { viewHandlers } from './views';
 import { webhookEndpointHandlers } from './webhook-endpoints';
+import { webhookHandlers } from './webhooks';
 import type { HandlerDeps, Operations } from './types';
 
 export type { Operations } from './types';
@@ -37,5 +38,6 @@ export function createOperations(deps: HandlerDeps): Partial<Operations> {
     ...supportCredentialHandlers(deps),
     ...viewHandlers(deps),
     ...webhookEndpointHandlers(deps),
+    ...webhookHandlers(deps),
   };
 }

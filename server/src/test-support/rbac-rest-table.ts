@@ -111,6 +111,55 @@ async function clearBEndpoints(): Promise<void> {
     .execute();
 }
 
+/**
+ * A fresh webhook run of tenant B with one failed delivery, straight in the database (no worker runs in
+ * the matrix; the endpoint's secret is never opened): the run's and the delivery's ids.
+ */
+async function freshBWebhook(): Promise<{ run: number; delivery: number }> {
+  // B's earlier endpoints go first, as for freshBEndpoint: the endpoint rows never meet the limit of 10.
+  await clearBEndpoints();
+  m.counter += 1;
+  const db = m.t.db;
+  const endpoint = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      tenant_id: ids.b,
+      url: `https://erp-${m.counter}.matrix-b.example/hooks`,
+      url_key: `https://erp-${m.counter}.matrix-b.example/hooks`,
+      types: ['delivered'],
+      secret: 'unused',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const message = await db
+    .insertInto('campaign_messages')
+    .values({ tenant_id: ids.b, campaign: 'Campanha B', recipient: '+5511987650000' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const run = await db
+    .insertInto('webhook_runs')
+    .values({ tenant_id: ids.b, type: 'delivered', start_at: today(), finish_at: today(), total: 1 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const delivery = await db
+    .insertInto('webhook_deliveries')
+    .values({
+      run_id: run.id,
+      tenant_id: ids.b,
+      endpoint_id: endpoint.id,
+      message_id: message.id,
+      type: 'delivered',
+      idempotency_key: crypto.randomUUID(),
+      body: '{}',
+      state: 'failed',
+      attempts: 1,
+      completed_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { run: run.id, delivery: delivery.id };
+}
+
 export const REST_TABLE: [string, string, Build, Row][] = [
   // operationId                       label                              request                                                                                  expected
   ['healthLive', '', get('/healthz'), PUBLIC],
@@ -443,7 +492,43 @@ export const REST_TABLE: [string, string, Build, Row][] = [
     'tenantGenerateCampaignStatusWebhook',
     '',
     get(`/api/tenant/generate-campaign-status-webhook?tenantName=matrix-b&STARTFINISH&type=delivered`),
-    STAFF_ONLY,
+    // Staff pass the access checks and meet the rule: tenant B has no webhook endpoint (409 webhook_no_endpoint).
+    [401, 401, 401, 401, 403, 403, 409],
+  ],
+  // Webhook history and redelivery (docs/webhooks.md): `tenants`, which op lacks; a tenant's administrador
+  // reads its own; tenant B's runs and deliveries do not exist for A.
+  ['webhookRunList', 'tenantName=B', get('/api/webhooks/runs?tenantName=matrix-b'), STAFF_ONLY],
+  ['webhookRunList', 'own tenant', get('/api/webhooks/runs'), [401, 401, 401, 401, 403, 200, 200]],
+  [
+    'webhookRunGet',
+    "B's run",
+    async () => ({ method: 'GET', url: `/api/webhooks/runs/${(await freshBWebhook()).run}` }),
+    NOT_VISIBLE,
+  ],
+  [
+    'webhookRunRedeliverFailed',
+    "B's run",
+    async () => ({ method: 'POST', url: `/api/webhooks/runs/${(await freshBWebhook()).run}/redeliver-failed` }),
+    NOT_VISIBLE,
+  ],
+  ['webhookDeliveryList', 'tenantName=B', get('/api/webhooks/deliveries?tenantName=matrix-b'), STAFF_ONLY],
+  [
+    'webhookDeliveryList',
+    'own tenant',
+    get('/api/webhooks/deliveries?state=failed'),
+    [401, 401, 401, 401, 403, 200, 200],
+  ],
+  [
+    'webhookDeliveryGet',
+    "B's delivery",
+    async () => ({ method: 'GET', url: `/api/webhooks/deliveries/${(await freshBWebhook()).delivery}` }),
+    NOT_VISIBLE,
+  ],
+  [
+    'webhookDeliveryRedeliver',
+    "B's delivery",
+    async () => ({ method: 'POST', url: `/api/webhooks/deliveries/${(await freshBWebhook()).delivery}/redeliver` }),
+    NOT_VISIBLE,
   ],
   [
     'dashboardReport',

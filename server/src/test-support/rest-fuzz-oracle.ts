@@ -113,6 +113,13 @@ const auditRules: Explain = ({ status, body, input }) => {
     ? '`to` not after `from`, or `after` not a cursor (stated)'
     : null;
 };
+/** A webhook page's `after` that is not a cursor the list hands out (a record id in decimal). */
+const webhookCursor: Explain = ({ status, body, input }) => {
+  if (status !== 400) return null;
+  const after = (input.query as { after?: string }).after;
+  const broken = after !== undefined && (!/^[1-9][0-9]{0,9}$/.test(after) || Number(after) > 2 ** 31 - 1);
+  return broken && fields(body).every((f) => f === 'query/after') ? '`after` is not a cursor (stated)' : null;
+};
 const tenantMissing =
   (where: 'query' | 'body', key = 'tenantName'): Explain =>
   async ({ status, input }) => {
@@ -584,7 +591,21 @@ export const ACCEPTABLE: Partial<Record<string, Explain>> = {
       : null,
   ),
   tenantSyncAnalytics: anyOf(rangeRule('fromDate', 'toDate', 'query'), tenantMissing('query')),
-  tenantGenerateCampaignStatusWebhook: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),
+  tenantGenerateCampaignStatusWebhook: anyOf(
+    rangeRule('startAt', 'finishAt', 'query'),
+    tenantMissing('query'),
+    statusIs(409, 'no active endpoint of the tenant receives the type (state)'),
+  ),
+  // Webhook history and redelivery (docs/webhooks.md): pages as the audit log's; fuzzed ids name nothing.
+  webhookRunList: anyOf(webhookCursor, tenantMissing('query')),
+  webhookDeliveryList: anyOf(webhookCursor, tenantMissing('query')),
+  webhookRunGet: statusIs(404, "no such run of the caller's tenant (state)"),
+  webhookRunRedeliverFailed: statusIs(404, "no such run of the caller's tenant (state)"),
+  webhookDeliveryGet: statusIs(404, "no such delivery of the caller's tenant (state)"),
+  webhookDeliveryRedeliver: anyOf(
+    statusIs(404, "no such delivery of the caller's tenant (state)"),
+    statusIs(409, 'the delivery is in progress, or its endpoint is paused or deleted (state)'),
+  ),
   dashboardReport: rangeRule('start_at', 'finish_at', 'body'),
   dashboardReportUsers: tenantMissing('query'),
   dashboardSummary: anyOf(rangeRule('startAt', 'finishAt', 'query'), tenantMissing('query')),

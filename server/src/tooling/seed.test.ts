@@ -5,6 +5,7 @@ import { PERMISSION_ROUTES } from '../db/catalog';
 import type { OpenDatabase } from '../db/connect';
 import { verifyPassword } from '../db/password';
 import { DEMO_PASSWORD, seedDemo, type SeedSummary } from './seed';
+import { MAX_CAMPAIGN_MESSAGES } from './seed-campaigns';
 import { openTestDatabase } from '../test-support/database';
 
 const ENGINES = ['pglite://memory', ...(process.env.TEST_DATABASE_URL ? [process.env.TEST_DATABASE_URL] : [])];
@@ -42,6 +43,40 @@ describe.each(ENGINES)('demo seed on %s', (url) => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(features.n).toBe(tenants.length * 7);
+  });
+
+  it('gives every customer tenant campaign messages whose statuses follow one another, none after now', async () => {
+    const perTenant = await database.db
+      .selectFrom('campaign_messages as m')
+      .innerJoin('tenants as t', 't.id', 'm.tenant_id')
+      .select(['t.name', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('t.name')
+      .execute();
+    expect(summary?.campaignMessages).toBe(perTenant.reduce((sum, r) => sum + Number(r.n), 0));
+    expect(perTenant.map((r) => r.name)).not.toContain('backoffice');
+    expect(perTenant.length).toBeGreaterThanOrEqual(12);
+    expect(perTenant.every((r) => Number(r.n) > 0 && Number(r.n) <= MAX_CAMPAIGN_MESSAGES)).toBe(true);
+    const statuses = await database.db
+      .selectFrom('campaign_message_statuses as s')
+      .innerJoin('campaign_messages as m', 'm.id', 's.message_id')
+      .select(['s.message_id', 's.status', 's.at', 's.tenant_id', 'm.tenant_id as message_tenant'])
+      .orderBy('s.message_id')
+      .orderBy('s.at')
+      .execute();
+    const byMessage = new Map<number, { status: string; at: Date }[]>();
+    for (const row of statuses) {
+      expect(row.tenant_id).toBe(row.message_tenant);
+      expect(row.at.getTime()).toBeLessThanOrEqual(NOW.getTime());
+      byMessage.set(row.message_id, [...(byMessage.get(row.message_id) ?? []), row]);
+    }
+    const orders = new Set<string>();
+    for (const list of byMessage.values()) {
+      for (let i = 1; i < list.length; i += 1) expect(list[i]!.at > list[i - 1]!.at).toBe(true);
+      orders.add(list.map((r) => r.status).join('>'));
+    }
+    // Every progression the demo tells, and no other (a message sent moments before `now` may have no second status).
+    const told = ['sent>delivered', 'sent>delivered>read', 'sent>delivered>read>replied', 'sent>failed'];
+    expect([...orders].filter((o) => o !== 'sent').sort()).toEqual(told);
   });
 
   it('registers the newest customer tenants with alphanumeric CNPJs, masked in upper case and valid', async () => {

@@ -3,6 +3,7 @@ import { recomputeAnalytics, saoPauloDay } from '../db/analytics';
 import { hashPassword } from '../db/password';
 import type { Database } from '../db/schema';
 import { seedLoginFailures, seedTenantActivity } from './seed-activity';
+import { seedCampaignMessages } from './seed-campaigns';
 import { DEMO_PASSWORD, seedOrganisation } from './seed-org';
 import { Rng } from '../db/seed-random';
 
@@ -13,7 +14,7 @@ export interface SeedOptions {
   now?: Date;
   /** PRNG seed: same seed and same `now` → same data. */
   seed?: number;
-  /** Days of orders, attendances, logs and reasons, ending at `now` (default 90). */
+  /** Days of orders, attendances, logs, reasons and campaign messages, ending at `now` (default 90). */
   days?: number;
   /** Name of the staff home tenant (default `backoffice`). */
   backofficeTenant?: string;
@@ -27,6 +28,8 @@ export interface SeedSummary {
   instanceLogs: number;
   attendanceReasons: number;
   loginAttempts: number;
+  /** Campaign messages, each with its statuses (./seed-campaigns.ts). */
+  campaignMessages: number;
   analyticsDays: number;
   durationMs: number;
 }
@@ -79,6 +82,12 @@ export async function seedDemo(db: Kysely<Database>, options: SeedOptions = {}):
         reasons.map((r) => r.id),
         activity,
       );
+    const campaignMessages = await seedCampaignMessages(trx, tenants, {
+      now,
+      days,
+      seed: options.seed ?? DEFAULT_SEED,
+      backofficeTenant: options.backofficeTenant ?? 'backoffice',
+    });
     const users = await trx.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
     await seedLoginFailures(trx, users, activity);
 
@@ -105,6 +114,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedOptions = {}):
       instanceLogs: await count('instance_logs'),
       attendanceReasons: await count('attendance_reasons'),
       loginAttempts: await count('login_attempts'),
+      campaignMessages,
       analyticsDays,
       durationMs: Date.now() - started,
     };

@@ -10,13 +10,13 @@ import { reasonKeyOf } from '../shared/request-error';
  */
 /**
  * Every `Conflict.error` of the contract but `stale`, the saved views' (src/machines/views/ reads those) and the
- * webhook endpoints' (docs/webhooks.md): the
+ * webhooks' (`webhook_…`, the webhook screens read those): the
  * record below must name each one (the type checker says so). The desk's actions send no version
  * (docs/lists.md, Versions), so none is refused as stale.
  */
 export type SupportConflict = Exclude<
   NonNullable<components['schemas']['Conflict']['error']>,
-  'stale' | 'view_name_taken' | 'view_limit_reached' | 'webhook_endpoint_taken' | 'webhook_endpoint_limit'
+  'stale' | 'view_name_taken' | 'view_limit_reached' | `webhook_${string}`
 >;
 
 const CONFLICT_KEYS: Readonly<Record<SupportConflict, I18nKey>> = {
