@@ -2628,12 +2628,12 @@ export interface components {
         WebhookEndpointCreate: {
             /** @description The tenant (back-office staff); absent means the caller's own. */
             tenantName?: components["schemas"]["TenantName"];
-            url: string;
+            url: components["schemas"]["WebhookUrl"];
             types: components["schemas"]["CampaignStatusType"][];
             description?: string;
         };
         WebhookEndpointChange: {
-            url?: string;
+            url?: components["schemas"]["WebhookUrl"];
             types?: components["schemas"]["CampaignStatusType"][];
             description?: string;
             active?: boolean;
@@ -2667,6 +2667,10 @@ export interface components {
              */
             finished_at: string | null;
         };
+        /** @description Where deliveries are posted: an absolute `https` address without user name, password or fragment, whose host is public (docs/webhooks.md, Addresses). */
+        WebhookUrl: string;
+        /** @description Where a webhook history page starts - the `next` of the page before it, as the server handed it out. */
+        WebhookCursor: string;
         WebhookActor: {
             id: components["schemas"]["Id"];
             name: string;
@@ -3135,7 +3139,7 @@ export interface components {
          * @description The `next` of the previous page; absent for the first page. A cursor that is not one answers 400 on `after`.
          * @example 1042
          */
-        WebhookAfter: string;
+        WebhookAfter: components["schemas"]["WebhookCursor"];
         /**
          * @description Records per page.
          * @example 50

@@ -50,12 +50,33 @@ function hints(): Hints {
     TenantName: fc.constantFrom(...existing.tenants),
     Email: fc.constantFrom(...existing.emails),
     FeatureOption: fc.constantFrom(...existing.options),
+    WebhookCursor: fc.constantFrom(...existing.cursors),
+    // Addresses the endpoints' rules accept most of the time (a new one each), else any text.
+    WebhookUrl: fc.oneof(
+      { weight: 3, arbitrary: fc.nat({ max: 1_000_000 }).map((n) => `https://erp-${String(n)}.example.com/hooks`) },
+      { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
+    ),
     RouteName: fc.constantFrom(...PERMISSION_ROUTES),
   };
 }
 
+/**
+ * Operations whose path id names a webhook record: their ids come from that table's records (the shared
+ * pool's small ids are mostly other tables', so these would answer 404 to nearly every valid request).
+ */
+const WEBHOOK_PATH_IDS: Partial<Record<string, keyof typeof existing.webhookIds>> = {
+  webhookEndpointUpdate: 'endpoints',
+  webhookEndpointDelete: 'endpoints',
+  webhookEndpointRotateSecret: 'endpoints',
+  webhookRunGet: 'runs',
+  webhookRunRedeliverFailed: 'runs',
+  webhookDeliveryGet: 'deliveries',
+  webhookDeliveryRedeliver: 'deliveries',
+};
+
 export function requestArbitrary(op: ContractOperation, valid: boolean): fc.Arbitrary<Request> {
-  const h = hints();
+  const table = WEBHOOK_PATH_IDS[op.operationId];
+  const h = table ? { ...hints(), Id: fc.constantFrom(...existing.webhookIds[table]) } : hints();
   const text = (schema: Schema) => validArbitrary(schema, h).map((v) => String(v));
   const pathArb = fc.record(
     Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, text(p.schema)])),

@@ -47,4 +47,8 @@ export const existing = {
   emails: [] as string[],
   ids: [] as number[],
   options: [] as string[],
+  /** The webhook records' ids by table, for the operations whose path names one (./rest-fuzz-requests.ts). */
+  webhookIds: { endpoints: [] as number[], runs: [] as number[], deliveries: [] as number[] },
+  /** Cursors the webhook history hands out (`next`): record ids in decimal. */
+  cursors: [] as string[],
 };
