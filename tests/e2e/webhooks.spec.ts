@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { apiLogin } from './support/api';
 import { signIn } from './support/app';
 import { seriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
@@ -12,7 +13,9 @@ import { t } from './support/i18n';
  * pointing at a receiver this spec starts on 127.0.0.1 (the shared server runs with
  * WEBHOOK_ALLOW_LOOPBACK=1 and a short WEBHOOK_RETRY_BASE_MS, tests/e2e/global-setup.ts), generate for a
  * range, watch the run's progress, see one failed delivery with its status code, redeliver it and see it
- * succeed; the receiver checked every signature and got each success exactly once.
+ * succeed; the receiver checked every signature and got each success exactly once. The tenant's
+ * deliveries are all this spec's: no other spec registers an endpoint in farmacia-central
+ * (tests/e2e/tenant-features.spec.ts generates in another tenant).
  */
 
 const TENANT = 'farmacia-central';
@@ -174,6 +177,15 @@ test.describe('campaign-status webhooks', () => {
       expect([...taken.values()].filter((n) => n !== 1)).toEqual([]);
       expect(receiver.received.filter((r) => r.status === REFUSED).map((r) => r.id)).toEqual([refusedId]);
     } finally {
+      // Its endpoint goes (what still waits for it is cancelled): a later run of this spec on the same
+      // server would otherwise queue deliveries to a receiver that is gone, and its run never finish.
+      const api = await apiLogin(app.origin, app.admin.email, app.admin.password);
+      const { data } = await api.rest<{ data: { id: number; url: string }[] }>(
+        'GET',
+        `/api/webhooks/endpoints?tenantName=${TENANT}`,
+      );
+      for (const endpoint of data.filter((e) => e.url === receiver.url))
+        await api.rest('DELETE', `/api/webhooks/endpoints/${String(endpoint.id)}`);
       await receiver.stop();
     }
   });

@@ -23,7 +23,8 @@ export async function apiLogin(origin: string, email: string, password: string, 
     async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
       const res = await fetch(`${origin}${path}`, {
         method,
-        headers,
+        // No content type without a body: the server refuses an empty JSON body (a DELETE's).
+        headers: body === undefined ? { authorization: headers.authorization } : headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.text();
