@@ -24,6 +24,9 @@ export interface EndpointFields {
 /** The fields a refusal is shown beside; `form` is the form as a whole. */
 export type EndpointField = 'url' | 'types' | 'description' | 'form';
 
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /**
@@ -62,12 +65,16 @@ export function urlProblem(url: string): I18nKey | null {
   const text = url.trim();
   if (text === '') return 'webhooks.endpoints.errors.urlRequired';
   if (text.length > WEBHOOK_URL_MAX) return 'webhooks.endpoints.errors.urlTooLong';
+  // The URL parser drops tabs and line breaks; the server refuses an address holding any control character.
+  if (CONTROL.test(text)) return 'webhooks.endpoints.errors.urlInvalid';
   let parsed: URL;
   try {
     parsed = new URL(text);
   } catch {
     return 'webhooks.endpoints.errors.urlInvalid';
   }
+  // The server counts the address as the parser writes it too (`%` escapes, punycode).
+  if (parsed.href.length > WEBHOOK_URL_MAX) return 'webhooks.endpoints.errors.urlTooLong';
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'webhooks.endpoints.errors.urlNotHttps';
   if (parsed.username !== '' || parsed.password !== '' || text.includes('#'))
     return 'webhooks.endpoints.errors.urlInvalid';
