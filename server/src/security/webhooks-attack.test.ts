@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Actor } from '../access/caller';
 import { NO_ORIGIN } from '../access/caller';
 import { loadConfig, type WebhookSettings } from '../base/config';
+import { DomainError } from '../base/domain-error';
 import type { PanelEvent } from '../base/events';
 import { saoPauloDay } from '../db/analytics';
 import { issuedBearer, startTestApp, type TestApp } from '../test-support/app';
@@ -23,6 +24,9 @@ import { EXCERPT_BYTES, sendAttempt } from '../webhooks/send';
 import { signatureHeader } from '../webhooks/signature';
 import { newWebhookSecret } from '../webhooks/secrets';
 import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
+import { createWebhookEndpointsService } from '../webhooks/endpoints';
+import { createWebhooksService } from '../webhooks/service';
+import { createAuditTrail } from '../audit/trail';
 import { serverUrlProblem, urlProblem } from '../../../src/machines/webhooks/webhook-endpoint-checks';
 
 /**
@@ -306,7 +310,10 @@ describe('webhook sends: the guard at send time and hostile receivers', () => {
 
   it.each([
     ['slowloris headers', (socket: Socket) => trickle(socket, 'HTTP/1.1 200 OK\r\nx-a: ')],
-    ['a never-ending body', (socket: Socket) => trickle(socket, 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n')],
+    [
+      'a never-ending body',
+      (socket: Socket) => trickle(socket, 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n'),
+    ],
     ['silence', () => undefined],
   ])('%s: the attempt ends at the timeout', async (_what, behave) => {
     const { url, server } = await rawReceiver((socket) => {
@@ -385,12 +392,566 @@ describe('webhook signatures: the snippet in docs/webhooks.md', () => {
     const ts = 1_800_000_000;
     const header = signatureHeader([secret], ts, body);
     expect(verify({ 'webhook-signature': header }, `${body} `, secret, ts)).toBe(false);
-    expect(verify({ 'webhook-signature': header.replace(`t=${String(ts)}`, `t=${String(ts + 1)}`) }, body, secret, ts)).toBe(
-      false,
-    );
+    expect(
+      verify({ 'webhook-signature': header.replace(`t=${String(ts)}`, `t=${String(ts + 1)}`) }, body, secret, ts),
+    ).toBe(false);
     expect(verify({ 'webhook-signature': header.replace(/v1=./, 'v1=0') }, body, secret, ts)).toBe(false);
     expect(verify({ 'webhook-signature': header }, body, secret, ts + 301)).toBe(false);
     for (const junk of ['', 't=', 'v1=', `t=${String(ts)}`, `t=${String(ts)},v1=zz`, `t=1e3,v1=${'0'.repeat(64)}`])
       expect(verify({ 'webhook-signature': junk }, body, secret, ts)).toBe(false);
   });
 });
+
+const qs = (query: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+
+describe.each([
+  ['PGlite', false],
+  ['PostgreSQL', true],
+])('webhooks attacked on %s', (_label, postgres) => {
+  let cluster: ThrowawayPostgres | undefined;
+  let t: TestApp;
+  let settings: WebhookSettings;
+  let staff: { authorization: string };
+  let staffNoTenants: { authorization: string };
+  let adminA: { authorization: string };
+  let operatorA: { authorization: string };
+  let a: { id: number; name: string };
+  let b: { id: number; name: string };
+  let receiver: WebhookReceiver;
+  let day = 0;
+  const workers: WebhookWorker[] = [];
+  const anonymous = { authorization: '' };
+
+  beforeAll(async () => {
+    if (postgres) cluster = await startThrowawayPostgres();
+    settings = {
+      ...loadConfig().webhooks,
+      worker: false,
+      allowLoopback: true,
+      timeoutMs: 1_000,
+      retryBaseMs: 60_000,
+      retryMaxMs: 60_000,
+      maxAttempts: 2,
+      pollMs: 50,
+    };
+    t = await startTestApp({
+      ...(cluster ? { databaseUrl: cluster.url } : {}),
+      seed: { days: 1 },
+      config: { webhooks: settings },
+    });
+    staff = await t.auth('admin@demo.local');
+    const tenants = await t.db
+      .selectFrom('tenants')
+      .select(['id', 'name'])
+      .where('deleted_at', 'is', null)
+      .where('name', '!=', 'backoffice')
+      .orderBy('id')
+      .limit(2)
+      .execute();
+    [a, b] = [tenants[0]!, tenants[1]!];
+    await createTestRole(t.db, 'wh-ataque-sem-tenants', ['users']);
+    await createTestRole(t.db, 'wh-ataque-com-tenants', ['tenants']);
+    const user = async (email: string, tenant: string, role: string) =>
+      issuedBearer(t, (await createTestUser(t.db, { email, tenant, role })).id);
+    staffNoTenants = await user('wh.sem@backoffice.local', 'backoffice', 'wh-ataque-sem-tenants');
+    adminA = await user('wh.admin@a.local', a.name, 'administrador');
+    operatorA = await user('wh.operador@a.local', a.name, 'wh-ataque-com-tenants');
+  }, 240_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.stop();
+  });
+
+  beforeEach(async () => {
+    receiver = await startWebhookReceiver();
+    await t.db
+      .updateTable('webhook_endpoints')
+      .set({ deleted_at: new Date() })
+      .where('deleted_at', 'is', null)
+      .execute();
+    day += 1;
+  });
+
+  afterEach(async () => {
+    for (const worker of workers.splice(0)) await worker.stop();
+    await receiver.close();
+  });
+
+  const startWorker = () => {
+    const worker = startWebhookWorker({ db: t.db, settings, progress: t.app.webhookProgress });
+    workers.push(worker);
+    return worker;
+  };
+
+  const send = async (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    as: { authorization: string },
+    payload?: object,
+  ) => {
+    const response = await t.app.fastify.inject({
+      method,
+      url,
+      headers: as.authorization ? as : {},
+      ...(payload ? { payload } : {}),
+    });
+    let body: unknown = null;
+    try {
+      body = response.json();
+    } catch {
+      body = response.body;
+    }
+    return { status: response.statusCode, body, text: response.body };
+  };
+
+  const testDay = () => {
+    const at = new Date(Date.now() - (20 + day) * 86_400_000);
+    const date = saoPauloDay(at);
+    return { at: new Date(`${date}T15:00:00Z`), date };
+  };
+
+  /** A run of `messages` messages of `tenant` to one endpoint at the receiver (or `url`). */
+  async function run(tenant: { id: number; name: string }, messages: number, url = receiver.url) {
+    const { at, date } = testDay();
+    const endpoint = await insertEndpoint(t.db, { tenantId: tenant.id, url: `${url}?${tenant.name}` });
+    receiver.secrets = [endpoint.secret];
+    await insertMessages(t.db, { tenantId: tenant.id, count: messages, at, campaign: 'Promoção 🎄 "Natal"' });
+    const generated = await send(
+      'GET',
+      `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: tenant.name, startAt: date, finishAt: date, type: 'delivered' })}`,
+      staff,
+    );
+    expect(generated.status).toBe(200);
+    const runId = (generated.body as { deliveryId: number }).deliveryId;
+    const deliveries = await t.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'state', 'idempotency_key'])
+      .where('run_id', '=', runId)
+      .orderBy('id')
+      .execute();
+    return { runId, endpoint, deliveries, date };
+  }
+
+  const finished = async (runId: number) =>
+    (await t.db.selectFrom('webhook_runs').select('finished_at').where('id', '=', runId).executeTakeFirstOrThrow())
+      .finished_at !== null;
+
+  const snapshot = async (tenantId: number) => ({
+    endpoints: await t.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .execute(),
+    deliveries: await t.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .orderBy('id')
+      .execute(),
+  });
+
+  /** Every webhook operation on the records of `tenant` (its endpoint, run and delivery). */
+  const operations = (tenant: string, ids: { endpoint: number; run: number; delivery: number }) =>
+    [
+      ['GET', `/api/webhooks/endpoints?${qs({ tenantName: tenant })}`],
+      [
+        'POST',
+        '/api/webhooks/endpoints',
+        { tenantName: tenant, url: 'https://hooks.ataque.example/x', types: ['sent'] },
+      ],
+      ['PUT', `/api/webhooks/endpoints/${String(ids.endpoint)}`, { description: 'tomada', active: false }],
+      ['POST', `/api/webhooks/endpoints/${String(ids.endpoint)}/rotate-secret`, {}],
+      ['DELETE', `/api/webhooks/endpoints/${String(ids.endpoint)}`],
+      ['GET', `/api/webhooks/runs?${qs({ tenantName: tenant })}`],
+      ['GET', `/api/webhooks/runs/${String(ids.run)}`],
+      ['POST', `/api/webhooks/runs/${String(ids.run)}/redeliver-failed`, {}],
+      ['GET', `/api/webhooks/deliveries?${qs({ tenantName: tenant })}`],
+      ['GET', `/api/webhooks/deliveries/${String(ids.delivery)}`],
+      ['POST', `/api/webhooks/deliveries/${String(ids.delivery)}/redeliver`, {}],
+      [
+        'GET',
+        `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: tenant, startAt: '2026-01-01', finishAt: '2026-01-01', type: 'delivered' })}`,
+      ],
+    ] as const;
+
+  it("nobody but staff with `tenants` and the tenant's administrador reaches a tenant's webhooks", async () => {
+    const ofB = await run(b, 1);
+    await t.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'failed', next_attempt_at: null, completed_at: new Date() })
+      .where('run_id', '=', ofB.runId)
+      .execute();
+    const ids = { endpoint: ofB.endpoint.id, run: ofB.runId, delivery: ofB.deliveries[0]!.id };
+    const before = await snapshot(b.id);
+    const refusals: string[] = [];
+    for (const [who, as, allowed] of [
+      ['anonymous', anonymous, [401]],
+      ['staff without tenants', staffNoTenants, [403]],
+      ["A's operador with tenants", operatorA, [403]],
+      ["A's administrador on B", adminA, [403, 404]],
+    ] as const) {
+      for (const [method, url, payload] of operations(b.name, ids)) {
+        // A tenant's user names no tenant in the generation but its own: B named is 403, not a run of A.
+        const answer = await send(method, url, as, payload);
+        if (!(allowed as readonly number[]).includes(answer.status))
+          refusals.push(`${who} ${method} ${url}: ${String(answer.status)} ${answer.text.slice(0, 120)}`);
+      }
+    }
+    expect(refusals).toEqual([]);
+    expect(await snapshot(b.id)).toEqual(before);
+    expect(receiver.arrivals).toHaveLength(0);
+  });
+
+  it("another tenant's run or endpoint in a filter matches nothing; a tenant's user cannot list another's", async () => {
+    const ofA = await run(a, 1);
+    const ofB = await run(b, 2);
+    for (const [as, tenantName] of [
+      [adminA, undefined],
+      [adminA, a.name],
+      [staff, a.name],
+    ] as const) {
+      for (const filter of [{ runId: ofB.runId }, { endpointId: ofB.endpoint.id }]) {
+        const answer = await send(
+          'GET',
+          `/api/webhooks/deliveries?${qs({ ...(tenantName ? { tenantName } : {}), ...filter })}`,
+          as,
+        );
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual({ data: [], next: null });
+      }
+      const runs = await send('GET', `/api/webhooks/runs?${qs(tenantName ? { tenantName } : {})}`, as);
+      expect((runs.body as { data: { id: number }[] }).data.map((r) => r.id)).not.toContain(ofB.runId);
+    }
+    const own = await send('GET', `/api/webhooks/deliveries?${qs({ runId: ofA.runId })}`, adminA);
+    expect((own.body as { data: unknown[] }).data).toHaveLength(1);
+    expect(validateResponse('webhookDeliveryList', 200, own.body)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('a signing secret is answered once: never in lists, audit records, socket events, errors or another answer', async () => {
+    const events: PanelEvent[] = [];
+    const unsubscribe = t.app.events.subscribe((event) => void events.push(event));
+    try {
+      const created = await send('POST', '/api/webhooks/endpoints', staff, {
+        tenantName: a.name,
+        url: `https://hooks-${String(day)}.segredo.example/x`,
+        types: ['delivered'],
+      });
+      expect(created.status).toBe(201);
+      expect(validateResponse('webhookEndpointCreate', 201, created.body)).toEqual({ valid: true, errors: [] });
+      const { endpoint, secret } = created.body as { endpoint: { id: number; version: number }; secret: string };
+      const rotated = await send('POST', `/api/webhooks/endpoints/${String(endpoint.id)}/rotate-secret`, adminA, {});
+      expect(rotated.status).toBe(200);
+      const second = (rotated.body as { secret: string }).secret;
+      const updated = await send('PUT', `/api/webhooks/endpoints/${String(endpoint.id)}`, adminA, {
+        description: 'x',
+        version: 1,
+      });
+      const answers = [
+        updated.text,
+        (await send('GET', `/api/webhooks/endpoints?${qs({ tenantName: a.name })}`, staff)).text,
+        (await send('GET', '/api/webhooks/endpoints', adminA)).text,
+        (await send('GET', `/api/audit?${qs({ tenantName: a.name })}`, staff)).text,
+        (await send('PUT', `/api/webhooks/endpoints/${String(endpoint.id)}`, adminA, { url: 'https://10.0.0.1/' }))
+          .text,
+        JSON.stringify(events),
+        JSON.stringify(await t.db.selectFrom('audit_log').selectAll().execute()),
+        JSON.stringify(await t.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).execute()),
+      ];
+      for (const text of answers) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(second);
+        // Not even the part after the prefix, nor as base64 of its bytes.
+        expect(text).not.toContain(secret.slice(6, 30));
+      }
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("a deleted tenant's endpoints receive nothing, even what was queued before; restored, they do", async () => {
+    const doomed = await t.db
+      .insertInto('tenants')
+      .values({
+        name: `wh-apagado-${String(day)}`,
+        cnpj: `77.777.77${String(day)}/0001-00`,
+        template: 't',
+        pool: 'p',
+        plan: 'starter',
+        user_limit: 5,
+        ticket_limit: 5,
+      })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+    const gone = await run(doomed, 2);
+    const live = await run(a, 1);
+    await t.db.updateTable('tenants').set({ deleted_at: new Date() }).where('id', '=', doomed.id).execute();
+    startWorker();
+    await until(() => finished(live.runId), 15_000, "the live tenant's run");
+    // The live tenant's delivery was due with (after) the deleted one's: if those were sent, they were sent by now.
+    expect(receiver.arrivals.map((arrival) => arrival.id)).toEqual(live.deliveries.map((d) => d.idempotency_key));
+    const rows = await t.db
+      .selectFrom('webhook_deliveries')
+      .select(['state', 'attempts'])
+      .where('run_id', '=', gone.runId)
+      .execute();
+    expect(rows).toEqual([
+      { state: 'pending', attempts: 0 },
+      { state: 'pending', attempts: 0 },
+    ]);
+    // A deleted tenant's administrador, forged: nothing of its webhooks is reachable.
+    const adminC = await createTestUser(t.db, {
+      email: `wh.c${String(day)}@c.local`,
+      tenant: doomed.name,
+      role: 'administrador',
+    });
+    const actor = await actorOf(adminC.id);
+    const services = servicesOf();
+    const outcomes = await Promise.all([
+      services.endpoints.list(actor).then(() => 200, statusOf),
+      services.endpoints.update(actor, gone.endpoint.id, { active: false }).then(() => 200, statusOf),
+      services.endpoints.rotateSecret(actor, gone.endpoint.id).then(() => 200, statusOf),
+      services.endpoints.remove(actor, gone.endpoint.id).then(() => 200, statusOf),
+      services.webhooks.runs(actor, {}).then(() => 200, statusOf),
+      services.webhooks.run(actor, gone.runId).then(() => 200, statusOf),
+      services.webhooks.delivery(actor, gone.deliveries[0]!.id).then(() => 200, statusOf),
+      services.webhooks.redeliver(actor, gone.deliveries[0]!.id).then(() => 200, statusOf),
+      services.webhooks.redeliverFailed(actor, gone.runId).then(() => 200, statusOf),
+    ]);
+    // Through the door too: its bearer opens nothing of the deleted tenant's webhooks.
+    const bearerC = await issuedBearer(t, adminC.id);
+    for (const [method, url, payload] of operations(doomed.name, {
+      endpoint: gone.endpoint.id,
+      run: gone.runId,
+      delivery: gone.deliveries[0]!.id,
+    })) {
+      const answer = await send(method, url, bearerC, payload);
+      expect([method, url, [401, 403, 404].includes(answer.status)]).toEqual([method, url, true]);
+    }
+    const names = [
+      'list',
+      'update',
+      'rotateSecret',
+      'remove',
+      'runs',
+      'run',
+      'delivery',
+      'redeliver',
+      'redeliverFailed',
+    ];
+    expect(names.filter((_, i) => outcomes[i] !== 404 && outcomes[i] !== 403)).toEqual([]);
+    // Restored: what waited is sent.
+    await t.db.updateTable('tenants').set({ deleted_at: null }).where('id', '=', doomed.id).execute();
+    workers[0]!.nudge();
+    await until(() => finished(gone.runId), 15_000, 'the restored tenant’s run');
+    expect(receiver.keys()).toEqual(new Set([...live.deliveries, ...gone.deliveries].map((d) => d.idempotency_key)));
+  });
+
+  it('a paused endpoint receives nothing and cannot be redelivered to; an address changed to a private one is refused', async () => {
+    const { runId, endpoint, deliveries } = await run(a, 1);
+    const paused = await send('PUT', `/api/webhooks/endpoints/${String(endpoint.id)}`, staff, { active: false });
+    expect(paused.status).toBe(200);
+    for (const url of [
+      'https://169.254.169.254/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://10.0.0.1/',
+      'https://0.0.0.0/',
+    ])
+      expect((await send('PUT', `/api/webhooks/endpoints/${String(endpoint.id)}`, staff, { url })).status).toBe(400);
+    const worker = startWorker();
+    await t.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'failed', next_attempt_at: null, completed_at: new Date() })
+      .where('run_id', '=', runId)
+      .execute();
+    const redelivered = await send(
+      'POST',
+      `/api/webhooks/deliveries/${String(deliveries[0]!.id)}/redeliver`,
+      staff,
+      {},
+    );
+    expect(redelivered.status).toBe(409);
+    const all = await send('POST', `/api/webhooks/runs/${String(runId)}/redeliver-failed`, staff, {});
+    expect(all.body).toEqual({ requeued: 0, skipped: 1 });
+    worker.nudge();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.arrivals).toHaveLength(0);
+    const row = await t.db
+      .selectFrom('webhook_endpoints')
+      .select('url')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(row.url).toContain('127.0.0.1');
+  });
+
+  it('every webhook answer matches the contract, the socket event matches WebhookRun', async () => {
+    const events: PanelEvent[] = [];
+    const unsubscribe = t.app.events.subscribe(
+      (event) => void (event.event === 'WebhookRunProgress' && events.push(event)),
+    );
+    try {
+      receiver.plan({ status: 500, body: '\u00ff'.repeat(700) });
+      const { runId, endpoint, deliveries } = await run(a, 2);
+      startWorker();
+      await until(
+        async () =>
+          (
+            await t.db
+              .selectFrom('webhook_attempts')
+              .select('delivery_id')
+              .where(
+                'delivery_id',
+                'in',
+                deliveries.map((d) => d.id),
+              )
+              .execute()
+          ).length >= 2,
+        15_000,
+        'two attempts',
+      );
+      const checks: [string, string][] = [
+        ['webhookEndpointList', `/api/webhooks/endpoints?${qs({ tenantName: a.name })}`],
+        ['webhookRunList', `/api/webhooks/runs?${qs({ tenantName: a.name, limit: 1 })}`],
+        ['webhookRunGet', `/api/webhooks/runs/${String(runId)}`],
+        [
+          'webhookDeliveryList',
+          `/api/webhooks/deliveries?${qs({ tenantName: a.name, runId, endpointId: endpoint.id })}`,
+        ],
+        ['webhookDeliveryGet', `/api/webhooks/deliveries/${String(deliveries[0]!.id)}`],
+        ['webhookDeliveryGet', `/api/webhooks/deliveries/${String(deliveries[1]!.id)}`],
+      ];
+      for (const [operation, url] of checks) {
+        const answer = await send('GET', url, staff);
+        expect([operation, answer.status]).toEqual([operation, 200]);
+        expect([operation, validateResponse(operation, 200, answer.body)]).toEqual([
+          operation,
+          { valid: true, errors: [] },
+        ]);
+      }
+      for (const event of events)
+        expect(validateResponse('webhookRunGet', 200, event.data)).toEqual({ valid: true, errors: [] });
+      expect(events.length).toBeGreaterThan(0);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  /** The services of the app's database, built as server/src/services.ts builds them. */
+  function servicesOf() {
+    const audit = createAuditTrail({ db: t.db, events: t.app.events });
+    return {
+      endpoints: createWebhookEndpointsService({ db: t.db, config: { webhooks: settings }, audit }),
+      webhooks: createWebhooksService({ db: t.db, audit }),
+    };
+  }
+
+  async function actorOf(userId: number): Promise<Actor> {
+    const row = await t.db
+      .selectFrom('users')
+      .innerJoin('tenants', 'tenants.id', 'users.tenant_id')
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .select([
+        'users.id',
+        'users.tenant_id',
+        'tenants.name as tenant',
+        'users.role_id',
+        'roles.name as role',
+        'users.origin_backoffice',
+      ])
+      .where('users.id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      kind: 'user',
+      userId: row.id,
+      tenantId: row.tenant_id,
+      tenantName: row.tenant,
+      roleId: row.role_id,
+      role: row.role,
+      originBackoffice: row.origin_backoffice,
+      permissions: new Set(['tenants']),
+      claims: { sub: String(row.id), fam: 'f', jti: 'j', tv: 0, rxp: 0, iat: 0, exp: 0 },
+      origin: NO_ORIGIN,
+    };
+  }
+
+  if (postgres)
+    describe('at once, on PostgreSQL', () => {
+      const N = 8;
+      const statuses = (answers: { status: number }[]) => answers.map((x) => x.status).sort();
+
+      it('identical creates, rotations, deletions, redeliveries: one winner each, no 5xx', async () => {
+        const url = `https://hooks-${String(day)}.corrida.example/x`;
+        const creates = await Promise.all(
+          Array.from({ length: N }, () =>
+            send('POST', '/api/webhooks/endpoints', staff, { tenantName: a.name, url, types: ['delivered'] }),
+          ),
+        );
+        expect(statuses(creates)).toEqual([201, ...Array<number>(N - 1).fill(409)]);
+        const id = (creates.find((x) => x.status === 201)!.body as { endpoint: { id: number } }).endpoint.id;
+        const rotations = await Promise.all(
+          Array.from({ length: N }, () =>
+            send('POST', `/api/webhooks/endpoints/${String(id)}/rotate-secret`, staff, { version: 1 }),
+          ),
+        );
+        expect(statuses(rotations)).toEqual([200, ...Array<number>(N - 1).fill(409)]);
+        const deletions = await Promise.all(
+          Array.from({ length: N }, () => send('DELETE', `/api/webhooks/endpoints/${String(id)}`, staff)),
+        );
+        expect(statuses(deletions).filter((s) => s !== 404)).toHaveLength(1);
+        expect(statuses(deletions).every((s) => s < 300 || s === 404)).toBe(true);
+
+        const { runId, deliveries } = await run(a, 3);
+        await t.db
+          .updateTable('webhook_deliveries')
+          .set({ state: 'failed', next_attempt_at: null, completed_at: new Date() })
+          .where('run_id', '=', runId)
+          .execute();
+        const one = await Promise.all(
+          Array.from({ length: N }, () =>
+            send('POST', `/api/webhooks/deliveries/${String(deliveries[0]!.id)}/redeliver`, staff, {}),
+          ),
+        );
+        expect(statuses(one)).toEqual([200, ...Array<number>(N - 1).fill(409)]);
+        const every = await Promise.all(
+          Array.from({ length: N }, () =>
+            send('POST', `/api/webhooks/runs/${String(runId)}/redeliver-failed`, staff, {}),
+          ),
+        );
+        expect(every.every((x) => x.status === 200)).toBe(true);
+        expect(every.reduce((sum, x) => sum + (x.body as { requeued: number }).requeued, 0)).toBe(2);
+        const generations = await Promise.all(
+          Array.from({ length: N }, () =>
+            send(
+              'GET',
+              `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: a.name, startAt: testDay().date, finishAt: testDay().date, type: 'delivered' })}`,
+              staff,
+            ),
+          ),
+        );
+        expect(generations.every((x) => x.status === 200)).toBe(true);
+      });
+
+      it('two workers on one database send each delivery once; the counters add up', async () => {
+        const { runId, deliveries } = await run(a, 40);
+        startWorker();
+        startWorker();
+        await until(() => finished(runId), 30_000, 'the run to finish');
+        expect(receiver.arrivals).toHaveLength(deliveries.length);
+        expect(receiver.keys()).toEqual(new Set(deliveries.map((d) => d.idempotency_key)));
+        expect(receiver.arrivals.every((arrival) => arrival.verified[0] === true)).toBe(true);
+        const got = (await send('GET', `/api/webhooks/runs/${String(runId)}`, staff)).body as Record<string, number>;
+        expect(got.total).toBe(got.pending! + got.succeeded! + got.failed! + got.cancelled!);
+        expect(got).toMatchObject({ total: 40, succeeded: 40 });
+      });
+    });
+});
+
+/** A service's refusal as its REST status (server/src/rest/domain-errors.ts); anything else 500. */
+const statusOf = (error: unknown) =>
+  error instanceof DomainError
+    ? (({ forbidden: 403, not_found: 404, invalid: 400, conflict: 409, stale: 409 } as Record<string, number>)[
+        error.kind
+      ] ?? 500)
+    : 500;
