@@ -27,7 +27,11 @@ import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
 import { createWebhookEndpointsService } from '../webhooks/endpoints';
 import { createWebhooksService } from '../webhooks/service';
 import { createAuditTrail } from '../audit/trail';
-import { serverUrlProblem, urlProblem } from '../../../src/machines/webhooks/webhook-endpoint-checks';
+import {
+  descriptionProblem,
+  serverUrlProblem,
+  urlProblem,
+} from '../../../src/machines/webhooks/webhook-endpoint-checks';
 
 /**
  * An attack on the campaign-status webhooks (docs/webhooks.md): every way to make the server call a
@@ -38,6 +42,15 @@ import { serverUrlProblem, urlProblem } from '../../../src/machines/webhooks/web
 
 const PRODUCTION = { allowLoopback: false };
 const DEVELOPMENT = { allowLoopback: true };
+
+const refused = (work: () => unknown) => {
+  try {
+    work();
+    return false;
+  } catch {
+    return true;
+  }
+};
 
 const refusedUrl = (url: string, rules = PRODUCTION) => {
   try {
@@ -166,6 +179,10 @@ describe('webhook addresses: SPA, registration and send refuse every non-public 
     expect(() => checkWebhookDescription('a\u202eb\u0085')).toThrow();
     expect(checkWebhookDescription('🎉'.repeat(200))).toHaveLength(400);
     expect(() => checkWebhookDescription('🎉'.repeat(201))).toThrow();
+    // The SPA's rule is the server's: neither accepts what the other refuses.
+    for (const text of ['🎉'.repeat(200), '🎉'.repeat(201), ` ${'a'.repeat(200)} `, 'a\tb', 'a\u0085b', 'ok'])
+      expect([text, descriptionProblem(text) === null]).toEqual([text, !refused(() => checkWebhookDescription(text))]);
+    expect(descriptionProblem('a\tb')).toBe('webhooks.endpoints.errors.descriptionInvalid');
   });
 });
 
