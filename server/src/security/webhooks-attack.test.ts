@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,30 +27,16 @@ import { startWebhookWorker, type WebhookWorker } from '../webhooks/worker';
 import { createWebhookEndpointsService } from '../webhooks/endpoints';
 import { createWebhooksService } from '../webhooks/service';
 import { createAuditTrail } from '../audit/trail';
-import {
-  descriptionProblem,
-  serverUrlProblem,
-  urlProblem,
-} from '../../../src/machines/webhooks/webhook-endpoint-checks';
 
 /**
  * An attack on the campaign-status webhooks (docs/webhooks.md): every way to make the server call a
  * non-public address, who may touch whose endpoints, runs and deliveries, deleted and paused endpoints and
  * tenants, concurrency on PostgreSQL, hostile receivers, the documented verification snippet, and the
- * seams between the SPA's address rule, the server's and the contract. Each test fails if its hole is there.
+ * seams between the server and the contract (the SPA's rules against the server's: tests/unit/webhooks-attack-seams.test.ts). Each test fails if its hole is there.
  */
 
 const PRODUCTION = { allowLoopback: false };
 const DEVELOPMENT = { allowLoopback: true };
-
-const refused = (work: () => unknown) => {
-  try {
-    work();
-    return false;
-  } catch {
-    return true;
-  }
-};
 
 const refusedUrl = (url: string, rules = PRODUCTION) => {
   try {
@@ -123,7 +109,7 @@ const PRIVATE_SPELLINGS = [
   `https://a.example/${'a'.repeat(2048)}`,
 ];
 
-describe('webhook addresses: SPA, registration and send refuse every non-public spelling', () => {
+describe('webhook addresses: registration and send refuse every non-public spelling', () => {
   it.each(PRIVATE_SPELLINGS)('registration refuses %s', (url) => {
     expect(refusedUrl(url)).toBe(true);
   });
@@ -154,35 +140,11 @@ describe('webhook addresses: SPA, registration and send refuse every non-public 
     expect(key('https://hooks.exampl%65.com/painel')).toBe(key('https://hooks.example.com/painel'));
   });
 
-  it('the SPA never accepts what the server refuses for a reason other than https or a public host', () => {
-    // The SPA leaves https and public hosts to the server; anything else it lets through is a seam.
-    for (const url of PRIVATE_SPELLINGS) {
-      const spa = urlProblem(url);
-      const server = refusedUrl(url, DEVELOPMENT);
-      if (spa === null && server) {
-        const parsed = new URL(url.trim());
-        const hostOrScheme = parsed.protocol !== 'https:' || refusedUrl(`https://${parsed.host}/`, PRODUCTION);
-        expect([url, hostOrScheme]).toEqual([url, true]);
-      }
-    }
-    // A control character: the SPA's URL parser drops it, the server refuses the address as written.
-    expect(urlProblem('https://pub\tlic.example/')).toBe('webhooks.endpoints.errors.urlInvalid');
-    expect(serverUrlProblem('https://pub\tlic.example/')).toBe('webhooks.endpoints.errors.urlInvalid');
-    // Within 2,048 characters as typed, longer once the parser escapes it: too long on both sides.
-    const escaped = `https://a.example/${'é'.repeat(1000)}`;
-    expect(refusedUrl(escaped, PRODUCTION)).toBe(true);
-    expect(urlProblem(escaped)).toBe('webhooks.endpoints.errors.urlTooLong');
-  });
-
   it('descriptions: control characters and more than 200 characters refused, astral characters counted once', () => {
     expect(() => checkWebhookDescription('a\u0000b')).toThrow();
     expect(() => checkWebhookDescription('a\u202eb\u0085')).toThrow();
     expect(checkWebhookDescription('🎉'.repeat(200))).toHaveLength(400);
     expect(() => checkWebhookDescription('🎉'.repeat(201))).toThrow();
-    // The SPA's rule is the server's: neither accepts what the other refuses.
-    for (const text of ['🎉'.repeat(200), '🎉'.repeat(201), ` ${'a'.repeat(200)} `, 'a\tb', 'a\u0085b', 'ok'])
-      expect([text, descriptionProblem(text) === null]).toEqual([text, !refused(() => checkWebhookDescription(text))]);
-    expect(descriptionProblem('a\tb')).toBe('webhooks.endpoints.errors.descriptionInvalid');
   });
 });
 
@@ -338,11 +300,11 @@ describe('webhook sends: the guard at send time and hostile receivers', () => {
       socket.once('data', () => behave(socket));
     });
     try {
-      const started = Date.now();
       const result = await sendAttempt({ url, body: '{}', headers, timeoutMs: 600, rules: DEVELOPMENT });
-      expect(Date.now() - started).toBeLessThan(600 + 1_500);
       expect(Buffer.byteLength(result.excerpt)).toBeLessThanOrEqual(EXCERPT_BYTES);
-      if (_what !== 'a never-ending body') expect(result.error).toBe('timeout');
+      // Only the timer ends these (the test's own timeout fails it otherwise); a 2xx whose body never ends is
+      // no complete answer either (docs/webhooks.md, Retries): a timeout, retried.
+      expect(result).toMatchObject({ statusCode: null, error: 'timeout' });
     } finally {
       await closeNet(server);
     }
@@ -412,7 +374,14 @@ describe('webhook signatures: the snippet in docs/webhooks.md', () => {
     expect(
       verify({ 'webhook-signature': header.replace(`t=${String(ts)}`, `t=${String(ts + 1)}`) }, body, secret, ts),
     ).toBe(false);
-    expect(verify({ 'webhook-signature': header.replace(/v1=./, 'v1=0') }, body, secret, ts)).toBe(false);
+    expect(
+      verify(
+        { 'webhook-signature': header.replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`) },
+        body,
+        secret,
+        ts,
+      ),
+    ).toBe(false);
     expect(verify({ 'webhook-signature': header }, body, secret, ts + 301)).toBe(false);
     for (const junk of ['', 't=', 'v1=', `t=${String(ts)}`, `t=${String(ts)},v1=zz`, `t=1e3,v1=${'0'.repeat(64)}`])
       expect(verify({ 'webhook-signature': junk }, body, secret, ts)).toBe(false);
@@ -514,7 +483,7 @@ describe.each([
       headers: as.authorization ? as : {},
       ...(payload ? { payload } : {}),
     });
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = response.json();
     } catch {
@@ -630,7 +599,7 @@ describe.each([
       [adminA, a.name],
       [staff, a.name],
     ] as const) {
-      for (const filter of [{ runId: ofB.runId }, { endpointId: ofB.endpoint.id }]) {
+      for (const filter of [{ runId: ofB.runId }, { endpointId: ofB.endpoint.id }] as Record<string, number>[]) {
         const answer = await send(
           'GET',
           `/api/webhooks/deliveries?${qs({ ...(tenantName ? { tenantName } : {}), ...filter })}`,
@@ -853,6 +822,55 @@ describe.each([
     } finally {
       unsubscribe();
     }
+  });
+
+  it('hostile bodies: huge, repeated, wrongly typed or control-laden fields are refused without a 5xx or a row', async () => {
+    const count = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('webhook_endpoints')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('tenant_id', '=', a.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const url = `https://hooks-${String(day)}.hostil.example/x`;
+    const bodies: object[] = [
+      { tenantName: a.name, url, types: Array<string>(10_000).fill('sent') },
+      { tenantName: a.name, url, types: ['sent', 'sent'] },
+      { tenantName: a.name, url, types: ['SENT'] },
+      { tenantName: a.name, url, types: [] },
+      { tenantName: a.name, url, types: 'sent' },
+      { tenantName: a.name, url, types: [{ toString: 'sent' }] },
+      { tenantName: a.name, url, types: ['sent'], description: 'a'.repeat(1_000_000) },
+      { tenantName: a.name, url, types: ['sent'], description: 'a\u0000b' },
+      { tenantName: a.name, url, types: ['sent'], description: 'linha\nquebrada' },
+      { tenantName: a.name, url, types: ['sent'], description: 42 },
+      { tenantName: a.name, url: `${url}/${'a'.repeat(100_000)}`, types: ['sent'] },
+      { tenantName: a.name, url: `${url}\u0000`, types: ['sent'] },
+      { tenantName: a.name, url: `${url}/\u009b`, types: ['sent'] },
+      { tenantName: a.name, url: ['https://hooks.example/'], types: ['sent'] },
+      { tenantName: { name: a.name }, url, types: ['sent'] },
+      { tenantName: 'x'.repeat(10_000), url, types: ['sent'] },
+      { tenantName: a.name, url, types: ['sent'], secret: 'whsec_escolhido-pelo-atacante' },
+      { tenantName: a.name, url, types: ['sent'], active: false, id: 1, tenant_id: b.id },
+    ];
+    const answers: number[] = [];
+    for (const body of bodies) answers.push((await send('POST', '/api/webhooks/endpoints', staff, body)).status);
+    expect(answers.filter((status) => status >= 500)).toEqual([]);
+    expect(bodies.filter((_, i) => answers[i]! < 300)).toEqual([]);
+    expect(await count()).toBe(before);
+    // A Unicode host, path and description are taken, and the answer still matches the contract.
+    const idn = await send('POST', '/api/webhooks/endpoints', staff, {
+      tenantName: a.name,
+      url: `https://ganchos-${String(day)}.farmácia.example/🎉`,
+      types: ['sent'],
+      description: 'Farmácia Ünïcode 🎉 ‮',
+    });
+    expect(idn.status).toBe(201);
+    expect(validateResponse('webhookEndpointCreate', 201, idn.body)).toEqual({ valid: true, errors: [] });
   });
 
   /** The services of the app's database, built as server/src/services.ts builds them. */
