@@ -5,7 +5,10 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import { decodeServerFrame } from '../../../src/domain/socket-codec';
+import { admitted, openSocket, socketQuery, socketTicket } from '../test-support/socket-client';
 import type { Actor } from '../access/caller';
 import { NO_ORIGIN } from '../access/caller';
 import { loadConfig, type WebhookSettings } from '../base/config';
@@ -388,6 +391,19 @@ describe('webhook signatures: the snippet in docs/webhooks.md', () => {
   });
 });
 
+/** A marker event after the ones under test: every socket has seen what came before it. */
+const MARKER = {
+  campaignId: 2,
+  name: 'Natal',
+  status: 'running',
+  total: 10,
+  sent: 1,
+  delivered: 0,
+  read: 0,
+  failed: 0,
+  replied: 0,
+} as const;
+
 const qs = (query: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
 
@@ -443,6 +459,7 @@ describe.each([
     staffNoTenants = await user('wh.sem@backoffice.local', 'backoffice', 'wh-ataque-sem-tenants');
     adminA = await user('wh.admin@a.local', a.name, 'administrador');
     operatorA = await user('wh.operador@a.local', a.name, 'wh-ataque-com-tenants');
+    await t.app.fastify.listen({ host: '127.0.0.1', port: 0 });
   }, 240_000);
 
   afterAll(async () => {
@@ -871,6 +888,47 @@ describe.each([
     });
     expect(idn.status).toBe(201);
     expect(validateResponse('webhookEndpointCreate', 201, idn.body)).toEqual({ valid: true, errors: [] });
+  });
+
+  it("a run's progress on the socket reaches the tenant's administrador and staff, not an operador holding `tenants`", async () => {
+    const base = `ws://127.0.0.1:${String((t.app.fastify.server.address() as AddressInfo).port)}/ws`;
+    const connect = async (as: { authorization: string }, tenantName: string) => {
+      const me = await t.app.fastify.inject({ method: 'GET', url: '/api/auth/userInfo', headers: as });
+      const userId = me.json<{ user: { id: number } }>().user.id;
+      const ws = await openSocket(base, socketQuery(tenantName, userId, await socketTicket(t.app, as.authorization)));
+      await admitted(ws, tenantName, userId);
+      const names: string[] = [];
+      ws.on('message', (raw) => {
+        const decoded = decodeServerFrame(String(raw));
+        if (decoded.ok) names.push(decoded.event.name);
+      });
+      return { ws, names };
+    };
+    const sockets = {
+      admin: await connect(adminA, a.name),
+      operator: await connect(operatorA, a.name),
+      staffOnA: await connect(staff, a.name),
+      staffNoTenants: await connect(staffNoTenants, 'backoffice'),
+    };
+    try {
+      const { runId } = await run(a, 1);
+      t.app.webhookProgress.changed(runId);
+      await t.app.webhookProgress.flush();
+      t.app.events.publishToEveryTenant('CampaignUpdated', MARKER);
+      await until(
+        () => Object.values(sockets).every((socket) => socket.names.includes('campaignUpdated')),
+        10_000,
+        'the marker on every socket',
+      );
+      expect(sockets.admin.names).toContain('webhookRunProgress');
+      expect(sockets.staffOnA.names).toContain('webhookRunProgress');
+      expect(sockets.operator.names).not.toContain('webhookRunProgress');
+      expect(sockets.staffNoTenants.names).not.toContain('webhookRunProgress');
+      // The REST door agrees: the operador may not read the run the socket would have told it about.
+      expect((await send('GET', `/api/webhooks/runs/${String(runId)}`, operatorA)).status).toBe(403);
+    } finally {
+      for (const socket of Object.values(sockets)) socket.ws.close();
+    }
   });
 
   /** The services of the app's database, built as server/src/services.ts builds them. */
