@@ -204,6 +204,26 @@ describe('webhook sends: the guard at send time and hostile receivers', () => {
     expect(calls).toBe(1);
   });
 
+  it('a name answering a mapped, unspecified or metadata address is refused, even in development', async () => {
+    for (const address of [
+      { address: '::ffff:127.0.0.1', family: 6 },
+      { address: '::ffff:169.254.169.254', family: 6 },
+      { address: '169.254.169.254', family: 4 },
+      { address: '0.0.0.0', family: 4 },
+      { address: '::', family: 6 },
+      { address: 'fe80::1', family: 6 },
+      { address: '64:ff9b::a9fe:a9fe', family: 6 },
+      { address: 'not-an-address', family: 4 },
+    ]) {
+      const lookup = guardedLookup(DEVELOPMENT, (_host, cb) => cb(null, [address]));
+      const error = await new Promise<unknown>((resolve) => lookup('evil.example', { all: true }, (e) => resolve(e)));
+      expect([address.address, (error as { code?: string } | null)?.code]).toEqual([
+        address.address,
+        'WEBHOOK_ADDRESS_REFUSED',
+      ]);
+    }
+  });
+
   it('DNS rebinding: the connection goes to the address checked, never to a second answer', async () => {
     const receiver = await startWebhookReceiver();
     try {
@@ -557,6 +577,22 @@ describe.each([
   });
 
   /** Every webhook operation on the records of `tenant` (its endpoint, run and delivery). */
+  /** The operations of {@link operations}, in its order. */
+  const OPERATION_IDS = [
+    'webhookEndpointList',
+    'webhookEndpointCreate',
+    'webhookEndpointUpdate',
+    'webhookEndpointRotateSecret',
+    'webhookEndpointDelete',
+    'webhookRunList',
+    'webhookRunGet',
+    'webhookRunRedeliverFailed',
+    'webhookDeliveryList',
+    'webhookDeliveryGet',
+    'webhookDeliveryRedeliver',
+    'tenantGenerateCampaignStatusWebhook',
+  ];
+
   const operations = (tenant: string, ids: { endpoint: number; run: number; delivery: number }) =>
     [
       ['GET', `/api/webhooks/endpoints?${qs({ tenantName: tenant })}`],
@@ -590,6 +626,7 @@ describe.each([
     const ids = { endpoint: ofB.endpoint.id, run: ofB.runId, delivery: ofB.deliveries[0]!.id };
     const before = await snapshot(b.id);
     const refusals: string[] = [];
+    let index = 0;
     for (const [who, as, allowed] of [
       ['anonymous', anonymous, [401]],
       ['staff without tenants', staffNoTenants, [403]],
@@ -601,7 +638,12 @@ describe.each([
         const answer = await send(method, url, as, payload);
         if (!(allowed as readonly number[]).includes(answer.status))
           refusals.push(`${who} ${method} ${url}: ${String(answer.status)} ${answer.text.slice(0, 120)}`);
+        // Every refusal as the contract words it.
+        const checked = validateResponse(OPERATION_IDS[index]!, answer.status, answer.body);
+        if (!checked.valid) refusals.push(`${who} ${method} ${url}: ${JSON.stringify(checked.errors).slice(0, 200)}`);
+        index += 1;
       }
+      index = 0;
     }
     expect(refusals).toEqual([]);
     expect(await snapshot(b.id)).toEqual(before);
