@@ -186,8 +186,19 @@ describe('webhook sends: the guard at send time and hostile receivers', () => {
       const result = await sendAttempt({ url, body: '{}', headers, timeoutMs: 500, rules: PRODUCTION, resolve });
       expect([url, result.error]).toEqual([url, 'address_refused']);
     }
-    // Names are resolved once, every answer checked: `localhost` never reaches DNS.
-    expect(resolved.every((host) => !host.endsWith('localhost'))).toBe(true);
+    // A scheme other than https (an endpoint registered with http in development, the server now without
+    // the setting) never leaves either, whatever its host.
+    for (const url of [
+      'http://public.example/',
+      'ftp://public.example/',
+      'ws://public.example/',
+      'file:///etc/passwd',
+    ]) {
+      const result = await sendAttempt({ url, body: '{}', headers, timeoutMs: 500, rules: PRODUCTION, resolve });
+      expect([url, result.error]).toEqual([url, 'address_refused']);
+    }
+    // Nothing above asked DNS: IP literals and `localhost` are refused as written, other schemes before.
+    expect(resolved).toEqual([]);
   });
 
   it('a name resolving to a private address among public ones is refused; resolved once per attempt', async () => {
