@@ -79,6 +79,9 @@ const PRIVATE_SPELLINGS = [
   'https://localhost/',
   'https://LOCALHOST/',
   'https://localhost./',
+  'https://localhost../', // two trailing dots (only one was dropped: DNS then answered for it)
+  'https://a.localhost../',
+  'https://127.0.0.1../',
   'https://localhost%2e/',
   'https://ｌｏｃａｌｈｏｓｔ/',
   'https://api.localhost/',
@@ -197,8 +200,10 @@ describe('webhook sends: the guard at send time and hostile receivers', () => {
       const result = await sendAttempt({ url, body: '{}', headers, timeoutMs: 500, rules: PRODUCTION, resolve });
       expect([url, result.error]).toEqual([url, 'address_refused']);
     }
-    // Nothing above asked DNS: IP literals and `localhost` are refused as written, other schemes before.
-    expect(resolved).toEqual([]);
+    // Nothing above asked DNS, IP literals and `localhost` refused as written, other schemes before; but for
+    // hosts with two final dots, which the send-time check (./addresses.ts `bareHost`) takes for names: they
+    // are resolved, and the loopback answer refused (registration refuses them as written).
+    expect(resolved).toEqual(['localhost.', 'a.localhost.', '127.0.0.1.']);
   });
 
   it('a name resolving to a private address among public ones is refused; resolved once per attempt', async () => {
