@@ -45,6 +45,13 @@ const EVENT_PERMISSION: Partial<Record<ServerEventName, string>> = {
   AuditRecorded: 'audit',
   WebhookRunProgress: 'tenants',
 };
+/**
+ * Events a tenant's own user receives only in this role (back-office staff need only the permission): as the
+ * REST operations behind them decide (server/src/webhooks/service.ts `WEBHOOK_TENANT_ROLE`).
+ */
+const EVENT_TENANT_ROLE: Partial<Record<ServerEventName, string>> = {
+  WebhookRunProgress: 'administrador',
+};
 
 /** How often due sessions are re-checked (tests pass less). */
 const SWEEP_MS = 1000;
@@ -67,6 +74,8 @@ interface Client {
   userId: number;
   /** The user's role at admission: a role change closes the socket (§5.1), so it never goes stale. */
   roleId: number;
+  /** Back-office staff (a user of the back-office tenant, whichever tenant it watches). */
+  originBackoffice: boolean;
   /** The session it was opened in (the ticket's): logging that session out closes it. */
   session: SocketSession;
   /** When its session is checked next (ms since the epoch): first when the token's life ends. */
@@ -141,6 +150,10 @@ function rolePermissions(db: Kysely<Database>) {
     holds(roleId: number, permission: string): boolean {
       const entry = roles.get(roleId);
       return entry !== undefined && holdsAny(entry, [permission]);
+    },
+    /** The role's machine name, or undefined while it is not known. */
+    nameOf(roleId: number): string | undefined {
+      return roles.get(roleId)?.role;
     },
     /** Reads the roles in use that are unknown (a read failed) or were read over a minute ago; forgets the others. */
     async refresh(inUse: ReadonlySet<number>, now: number): Promise<void> {
@@ -257,6 +270,7 @@ export function registerSocket(
       tenantName: tenant.name,
       userId,
       roleId: state.roleId,
+      originBackoffice: state.originBackoffice,
       session,
       checkAt: Math.min(session.tokenExpiresAt, session.refreshUntil),
     };
@@ -394,11 +408,13 @@ export function registerSocket(
 
   const broadcast = (event: PanelEvent, tenantName: string, sockets: ReadonlySet<Client>) => {
     const permission = EVENT_PERMISSION[event.event];
+    const tenantRole = EVENT_TENANT_ROLE[event.event];
     // Encoded to bytes once and sent as a text frame to each socket: a string would be converted
     // again for every one of them (10,000 sockets on one tenant in bench/sockets.ts).
     const frame = Buffer.from(serverFrame(event.event, event.data, tenantName, event.sentAt), 'utf8');
     for (const client of sockets) {
       if (permission !== undefined && !roles.holds(client.roleId, permission)) continue;
+      if (tenantRole !== undefined && !client.originBackoffice && roles.nameOf(client.roleId) !== tenantRole) continue;
       if (client.socket.readyState === WebSocket.OPEN) client.socket.send(frame, { binary: false });
     }
   };

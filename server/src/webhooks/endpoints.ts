@@ -99,6 +99,8 @@ export function checkWebhookUrl(value: unknown, rules: { allowLoopback: boolean 
   if (parsed.username !== '' || parsed.password !== '')
     throw invalid('url', 'must not contain a user name or password');
   if (parsed.hash !== '' || parsed.href.includes('#')) throw invalid('url', 'must not have a fragment (#…)');
+  // `host.` is `host` (an absolute DNS name): one key for both, so neither spelling duplicates the other.
+  if (parsed.hostname.endsWith('.')) parsed.hostname = parsed.hostname.replace(/\.+$/, '');
   if (parsed.hostname === '') throw invalid('url', 'must name a host');
   if (hostRefusal(parsed.hostname, rules) !== null)
     throw invalid(

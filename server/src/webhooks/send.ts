@@ -36,9 +36,22 @@ export interface AttemptResult {
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** The excerpt as text: UTF-8 with invalid sequences replaced, and no NUL (a PostgreSQL `text` holds none). */
+/**
+ * The excerpt as text: UTF-8 with invalid sequences replaced, and no NUL (a PostgreSQL `text` holds none);
+ * at most {@link EXCERPT_BYTES} bytes once written as UTF-8, as the answer's bytes read.
+ */
 export function excerptText(bytes: Buffer): string {
-  return decoder.decode(bytes.subarray(0, EXCERPT_BYTES)).replaceAll('\u0000', '\uFFFD');
+  const text = decoder.decode(bytes.subarray(0, EXCERPT_BYTES)).replaceAll('\u0000', '\uFFFD');
+  if (Buffer.byteLength(text) <= EXCERPT_BYTES) return text;
+  // A replacement character is three bytes for one or two read: cut at a character, within the bytes kept.
+  let size = 0;
+  let end = 0;
+  for (const char of text) {
+    size += Buffer.byteLength(char);
+    if (size > EXCERPT_BYTES) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
 
 /** `Retry-After` as milliseconds from `nowMs`: delta-seconds or an HTTP date; null when it is neither. */

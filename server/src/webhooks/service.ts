@@ -139,7 +139,10 @@ export function createWebhooksService({
   /** The tenant a list is about: the caller's own, or (staff) the named live one. */
   async function tenantOf(actor: Actor, tenantName: string | null | undefined): Promise<TenantRef> {
     assertRole(actor);
-    return resolveTenant(db, actor, tenantName);
+    const tenant = await resolveTenant(db, actor, tenantName);
+    // The caller's own tenant is not looked up by resolveTenant: a deleted one's history is not found either.
+    await visibleTenant(actor, tenant.id);
+    return tenant;
   }
 
   /** A record of a live tenant the caller may see, or 404. */

@@ -12,7 +12,7 @@ import type { WebhookProgress } from './progress';
  * The delivery worker (docs/webhooks.md, Retries; docs/operations.md, Webhooks). The queue is
  * `webhook_deliveries` in the database, so any number of processes may each run one:
  *
- * - claim: due `pending` rows of active, live endpoints, `FOR UPDATE SKIP LOCKED`, become `sending` with a
+ * - claim: due `pending` rows of active, live endpoints of live tenants, `FOR UPDATE SKIP LOCKED`, become `sending` with a
  *   lease (`locked_until`, the attempt's timeout and {@link LEASE_MARGIN_MS}) and their attempt counted;
  *   a row whose lease ran out (its process died mid-send) goes back to `pending`, and is sent again with the
  *   same idempotency key (a receiver drops the repeat);
@@ -21,7 +21,8 @@ import type { WebhookProgress } from './progress';
  *   lease is still this worker's, so a row reclaimed meanwhile is not settled twice;
  * - a run whose last delivery settled gets `finished_at`; its progress goes out on the socket (./progress.ts).
  *
- * Paused endpoints' deliveries stay pending (not claimed); a deleted endpoint's are cancelled.
+ * Paused endpoints' deliveries stay pending (not claimed), and so do a deleted tenant's (sent if it is
+ * restored); a deleted endpoint's are cancelled.
  */
 
 /** Added to the attempt's timeout for a lease: the time a live worker needs to record its outcome. */
@@ -137,7 +138,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       where d.state = 'pending' and d.id in (
         select q.id from webhook_deliveries q
         join webhook_endpoints e on e.id = q.endpoint_id
+        join tenants t on t.id = q.tenant_id
         where q.state = 'pending' and q.next_attempt_at <= ${at} and e.active and e.deleted_at is null
+          and t.deleted_at is null
         order by q.next_attempt_at
         limit ${limit}
         for update of q skip locked

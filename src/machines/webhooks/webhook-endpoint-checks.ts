@@ -24,6 +24,9 @@ export interface EndpointFields {
 /** The fields a refusal is shown beside; `form` is the form as a whole. */
 export type EndpointField = 'url' | 'types' | 'description' | 'form';
 
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /**
@@ -62,12 +65,16 @@ export function urlProblem(url: string): I18nKey | null {
   const text = url.trim();
   if (text === '') return 'webhooks.endpoints.errors.urlRequired';
   if (text.length > WEBHOOK_URL_MAX) return 'webhooks.endpoints.errors.urlTooLong';
+  // The URL parser drops tabs and line breaks; the server refuses an address holding any control character.
+  if (CONTROL.test(text)) return 'webhooks.endpoints.errors.urlInvalid';
   let parsed: URL;
   try {
     parsed = new URL(text);
   } catch {
     return 'webhooks.endpoints.errors.urlInvalid';
   }
+  // The server counts the address as the parser writes it too (`%` escapes, punycode).
+  if (parsed.href.length > WEBHOOK_URL_MAX) return 'webhooks.endpoints.errors.urlTooLong';
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'webhooks.endpoints.errors.urlNotHttps';
   if (parsed.username !== '' || parsed.password !== '' || text.includes('#'))
     return 'webhooks.endpoints.errors.urlInvalid';
@@ -87,14 +94,26 @@ export function serverUrlProblem(url: string): I18nKey {
   return 'webhooks.endpoints.errors.urlNotPublic';
 }
 
+/**
+ * What is wrong with a description, or null: the server's rule (server/src/webhooks/endpoints.ts
+ * `checkWebhookDescription`): trimmed, at most 200 characters counted as code points (an emoji is one),
+ * no control characters.
+ */
+export function descriptionProblem(description: string): I18nKey | null {
+  const text = description.trim();
+  if ([...text].length > WEBHOOK_DESCRIPTION_MAX) return 'webhooks.endpoints.errors.descriptionTooLong';
+  if (CONTROL.test(text)) return 'webhooks.endpoints.errors.descriptionInvalid';
+  return null;
+}
+
 /** Every problem of the form before it is sent, by field (empty when it may be sent). */
 export function endpointProblems(fields: EndpointFields): Partial<Record<EndpointField, I18nKey>> {
   const out: Partial<Record<EndpointField, I18nKey>> = {};
   const url = urlProblem(fields.url);
   if (url) out.url = url;
   if (fields.types.length === 0) out.types = 'webhooks.endpoints.errors.typesRequired';
-  if (fields.description.length > WEBHOOK_DESCRIPTION_MAX)
-    out.description = 'webhooks.endpoints.errors.descriptionTooLong';
+  const description = descriptionProblem(fields.description);
+  if (description) out.description = description;
   return out;
 }
 
@@ -117,7 +136,8 @@ export function endpointRefusal(
     if ('url' in refused) out.url = serverUrlProblem(fields.url);
     if ('types' in refused || Object.keys(refused).some((f) => f.startsWith('types/')))
       out.types = 'webhooks.endpoints.errors.typesRequired';
-    if ('description' in refused) out.description = 'webhooks.endpoints.errors.descriptionTooLong';
+    if ('description' in refused)
+      out.description = descriptionProblem(fields.description) ?? 'webhooks.endpoints.errors.descriptionTooLong';
     if (Object.keys(out).length > 0) return out;
   }
   return { form: reason };

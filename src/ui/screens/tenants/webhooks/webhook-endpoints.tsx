@@ -5,7 +5,6 @@ import type { ActorRefFrom } from 'xstate';
 import { formatDateTime } from '../../../../domain/format';
 import { historyHref } from '../../../../machines/webhooks/webhook-history-query';
 import {
-  WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_TYPES,
   WEBHOOK_URL_MAX,
   type CampaignStatusType,
@@ -161,7 +160,6 @@ function EndpointFormDialog({ actor }: { actor: EndpointsActor }) {
           label={t('webhooks.endpoints.form.description')}
           name="description"
           value={form.description}
-          maxLength={WEBHOOK_DESCRIPTION_MAX}
           isDisabled={saving}
           isInvalid={Boolean(errors.description)}
           errorMessage={text('description') ?? undefined}
