@@ -152,7 +152,9 @@ for (const theme of ['light', 'dark'] as const) {
     const serious: string[] = [];
     await signIn(page, app.origin, app.admin, '/support');
 
-    // The box has focus: typing searches, Enter on a row opens the person.
+    // The box has focus: typing searches, Enter on a row opens the person. Typed once it has it (keys
+    // pressed while the screen's chunk still loads go to the page before it: the run under load lost "jo").
+    await expect(page.getByRole('searchbox', { name: t('support.search.label') })).toBeFocused();
     await page.keyboard.type('jo');
     const grid = page.getByRole('grid', { name: t('support.search.tableLabel') });
     await expect(grid.getByRole('row')).toHaveCount(3);

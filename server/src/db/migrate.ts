@@ -26,6 +26,7 @@ import * as auditUndo from './migrations/0024-audit-undo';
 import * as savedViews from './migrations/0025-saved-views';
 import * as permissionNames from './migrations/0026-permission-names';
 import * as webhooks from './migrations/0027-webhooks';
+import * as webhookRunsBefore from './migrations/0028-webhook-runs-before';
 import type { Database } from './schema';
 
 /**
@@ -60,6 +61,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0025-saved-views': savedViews,
   '0026-permission-names': permissionNames,
   '0027-webhooks': webhooks,
+  '0028-webhook-runs-before': webhookRunsBefore,
 };
 
 const provider: MigrationProvider = {

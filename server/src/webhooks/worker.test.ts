@@ -433,4 +433,26 @@ describe.each([
     const run = await t.app.fastify.inject({ url: `/api/webhooks/runs/${String(runId)}`, headers: admin });
     expect(run.json()).toMatchObject({ total: 3, succeeded: 2, cancelled: 1, pending: 0 });
   });
+
+  it('never sends a delivery unsigned: a secret that does not open leaves it waiting, no attempt counted', async () => {
+    const { runId, endpoint } = await oneRun(1);
+    // A value sealed for another endpoint's row does not open for this one (server/src/webhooks/secrets.ts).
+    const other = await insertEndpoint(t.db, { tenantId: tenant.id, url: `${receiver.url}/other` });
+    const sealed = await t.db
+      .selectFrom('webhook_endpoints')
+      .select('secret')
+      .where('id', '=', other.id)
+      .executeTakeFirstOrThrow();
+    await t.db.updateTable('webhook_endpoints').set({ secret: sealed.secret }).where('id', '=', endpoint.id).execute();
+    start();
+    await until(
+      async () => ((await deliveriesOf(runId))[0]?.next_attempt_at?.getTime() ?? 0) > Date.now() + 30_000,
+      10_000,
+      'the delivery put back to wait',
+    );
+    const [delivery] = await deliveriesOf(runId);
+    expect(delivery).toMatchObject({ state: 'pending', attempts: 0, last_status_code: null });
+    expect(await attemptsOf(delivery!.id)).toEqual([]);
+    expect(receiver.arrivals).toEqual([]);
+  });
 });

@@ -192,6 +192,29 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       .executeTakeFirstOrThrow();
     const startedAt = now();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const secrets = endpoint.deleted_at === null ? signingSecrets(db, endpoint, startedAt) : [];
+    if (endpoint.deleted_at === null && secrets.length === 0) {
+      // No secret opens (the server's key is not the one it was sealed under: docs/security.md): nothing
+      // unsigned ever leaves. The delivery waits, not counted as an attempt, until the key is set right.
+      if (abandoned) return;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({
+          state: 'pending',
+          next_attempt_at: new Date(startedAt.getTime() + settings.retryMaxMs),
+          locked_until: null,
+          attempts: sql<number>`attempts - 1`,
+        })
+        .where('id', '=', row.id)
+        .where('state', '=', 'sending')
+        .where('locked_until', '=', lease)
+        .execute();
+      options.log?.error(
+        { endpointId: endpoint.id, deliveryId: row.id },
+        "webhook endpoint's signing secret does not open under the configured key: its deliveries wait, unsent",
+      );
+      return;
+    }
     const result: AttemptResult =
       endpoint.deleted_at !== null
         ? { statusCode: null, error: null, excerpt: '', durationMs: 0, retryAfterMs: null }
@@ -206,7 +229,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
               'User-Agent': WEBHOOK_USER_AGENT,
               'Webhook-Id': row.idempotency_key,
               'Webhook-Timestamp': String(timestamp),
-              'Webhook-Signature': signatureHeader(signingSecrets(db, endpoint, startedAt), timestamp, row.body),
+              'Webhook-Signature': signatureHeader(secrets, timestamp, row.body),
               'Webhook-Attempt': String(row.attempts),
             },
           });
