@@ -1,9 +1,6 @@
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../components/lazy-with-timeout';
-import { Spinner } from '../../components/spinner';
-import { ErrorBoundary } from '../../../app/error-boundary';
-import * as styles from './tenants.css';
+import { PartSlot } from './part-slot';
 
 // Its own chunk (./webhooks/): loaded when the Webhooks tab opens.
 const WebhookEndpoints = lazyPart(() => import('./webhooks/webhook-endpoints'));
@@ -12,17 +9,8 @@ const WebhookEndpoints = lazyPart(() => import('./webhooks/webhook-endpoints'));
 export function WebhookEndpointsSlot({ tenantName }: { tenantName: string }) {
   const { t } = useTranslation();
   return (
-    <ErrorBoundary>
-      <Suspense
-        fallback={
-          <div className={styles.loading}>
-            <Spinner label={t('webhooks.endpoints.loading')} />
-            <span aria-hidden="true">{t('webhooks.endpoints.loading')}</span>
-          </div>
-        }
-      >
-        <WebhookEndpoints tenantName={tenantName} />
-      </Suspense>
-    </ErrorBoundary>
+    <PartSlot loading={t('webhooks.endpoints.loading')}>
+      <WebhookEndpoints tenantName={tenantName} />
+    </PartSlot>
   );
 }

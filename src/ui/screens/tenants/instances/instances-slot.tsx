@@ -1,9 +1,6 @@
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../../../components/lazy-with-timeout';
-import { Spinner } from '../../../components/spinner';
-import { ErrorBoundary } from '../../../../app/error-boundary';
-import * as styles from '../tenants.css';
+import { PartSlot } from '../part-slot';
 
 // Its own chunk, built by the instances workspace: loaded when the tab opens.
 const InstancesPanel = lazyPart(() => import('./instances-panel'));
@@ -12,17 +9,8 @@ const InstancesPanel = lazyPart(() => import('./instances-panel'));
 export function InstancesSlot({ tenantName }: { tenantName: string }) {
   const { t } = useTranslation();
   return (
-    <ErrorBoundary>
-      <Suspense
-        fallback={
-          <div className={styles.loading}>
-            <Spinner label={t('tenants.panel.instancesLoading')} />
-            <span aria-hidden="true">{t('tenants.panel.instancesLoading')}</span>
-          </div>
-        }
-      >
-        <InstancesPanel tenantName={tenantName} />
-      </Suspense>
-    </ErrorBoundary>
+    <PartSlot loading={t('tenants.panel.instancesLoading')}>
+      <InstancesPanel tenantName={tenantName} />
+    </PartSlot>
   );
 }
