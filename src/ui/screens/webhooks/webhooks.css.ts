@@ -93,6 +93,9 @@ export const footer = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'ce
 
 export const nowrap = style({ whiteSpace: 'nowrap' });
 
+/** A last answer in words ("Falha de conexão (DNS, recusa ou TLS)"): wraps between words rather than widening the table. */
+export const answer = style({ whiteSpace: 'normal', display: 'inline-block', minWidth: '9rem', maxWidth: '14rem' });
+
 /** An endpoint's address in a cell: wraps anywhere rather than widening the table. */
 export const address = style({
   fontFamily: vars.font.mono,

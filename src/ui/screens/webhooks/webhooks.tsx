@@ -133,7 +133,12 @@ function deliveryColumns(
     {
       id: 'last',
       header: t('webhooks.history.columns.last'),
-      cell: (d) => (d.attempts === 0 ? '—' : outcomeText(t, d.last_status_code, d.last_error)),
+      cell: (d) =>
+        d.attempts === 0 ? (
+          '—'
+        ) : (
+          <span className={styles.answer}>{outcomeText(t, d.last_status_code, d.last_error)}</span>
+        ),
     },
     {
       id: 'next',
