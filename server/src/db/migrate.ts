@@ -27,6 +27,7 @@ import * as savedViews from './migrations/0025-saved-views';
 import * as permissionNames from './migrations/0026-permission-names';
 import * as webhooks from './migrations/0027-webhooks';
 import * as webhookRunsBefore from './migrations/0028-webhook-runs-before';
+import * as webhookParked from './migrations/0029-webhook-parked';
 import type { Database } from './schema';
 
 /**
@@ -62,6 +63,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0026-permission-names': permissionNames,
   '0027-webhooks': webhooks,
   '0028-webhook-runs-before': webhookRunsBefore,
+  '0029-webhook-parked': webhookParked,
 };
 
 const provider: MigrationProvider = {

@@ -342,6 +342,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: Date | null;
   locked_until: Date | null;
+  /** Waiting while its endpoint is paused: out of the due index (migration 0029). */
+  parked: Generated<boolean>;
   last_status_code: number | null;
   last_error: WebhookAttemptError | null;
   created_at: CreatedAt;

@@ -159,6 +159,20 @@ export async function updateEndpoint(
   return (await query.returning('version').executeTakeFirst())?.version;
 }
 
+/**
+ * The endpoint's waiting deliveries parked (paused) or back in the queue (resumed): a parked delivery is
+ * out of the worker's due index (migration 0029). `sending` ones are left to the worker.
+ */
+export async function parkPendingDeliveries(db: Db, endpointId: number, parked: boolean): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ parked })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .where('parked', '!=', parked)
+    .execute();
+}
+
 /** Every delivery of the endpoint still waiting to be sent becomes `cancelled`; `sending` ones are left to the worker. */
 export async function cancelPendingDeliveries(db: Db, endpointId: number): Promise<number> {
   const result = await db

@@ -316,6 +316,7 @@ export function createWebhookEndpointsService({
           const version = await repo.updateEndpoint(trx, row.id, values, sent);
           if (version === undefined)
             throw await audit.stale(trx, actor, { type: 'webhook_endpoint', id: row.id }, sent ?? 0);
+          if (set.active !== undefined) await repo.parkPendingDeliveries(trx, row.id, !set.active);
           const after = await repo.endpointById(trx, row.id);
           if (!after) throw endpointNotFound();
           await record({

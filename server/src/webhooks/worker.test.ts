@@ -455,4 +455,25 @@ describe.each([
     expect(await attemptsOf(delivery!.id)).toEqual([]);
     expect(receiver.arrivals).toEqual([]);
   });
+
+  it("parks a paused endpoint's waiting deliveries out of the queue and sends them once resumed (REST pause and resume)", async () => {
+    const { runId, endpoint } = await oneRun(2);
+    const put = (active: boolean) =>
+      t.app.fastify.inject({
+        method: 'PUT',
+        url: `/api/webhooks/endpoints/${String(endpoint.id)}`,
+        headers: admin,
+        payload: { active },
+      });
+    expect((await put(false)).statusCode).toBe(200);
+    expect((await deliveriesOf(runId)).map((d) => [d.state, d.parked])).toEqual([
+      ['pending', true],
+      ['pending', true],
+    ]);
+    expect((await put(true)).statusCode).toBe(200);
+    expect((await deliveriesOf(runId)).map((d) => d.parked)).toEqual([false, false]);
+    start();
+    await until(() => finished(runId), 10_000, 'the run to finish once resumed');
+    expect(new Set(receiver.arrivals.map((a) => a.id)).size).toBe(2);
+  });
 });

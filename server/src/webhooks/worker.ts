@@ -139,7 +139,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         select q.id from webhook_deliveries q
         join webhook_endpoints e on e.id = q.endpoint_id
         join tenants t on t.id = q.tenant_id
-        where q.state = 'pending' and q.next_attempt_at <= ${at} and e.active and e.deleted_at is null
+        where q.state = 'pending' and not q.parked and q.next_attempt_at <= ${at} and e.active and e.deleted_at is null
           and t.deleted_at is null
         order by q.next_attempt_at
         limit ${limit}
