@@ -1064,7 +1064,7 @@ export interface paths {
         };
         /**
          * Generate campaign-status webhook deliveries for one status type (one call per selected type)
-         * @description Starts a run (docs/webhooks.md): one delivery per campaign message of the tenant that reached status `type` within the range (days in São Paulo time) and per active endpoint of the tenant receiving `type`, sent in the background, signed, retried (docs/webhooks.md, Retries); its progress goes out on the socket (`WebhookRunProgress`, contracts/socket.md). No active endpoint receiving `type` answers 409 `webhook_no_endpoint` and starts nothing. Audited (`webhook.generate`).
+         * @description Starts a run (docs/webhooks.md): one delivery per campaign message of the tenant that reached status `type` within the range (days in São Paulo time) and per active endpoint of the tenant receiving `type`, sent in the background, signed, retried (docs/webhooks.md, Retries); its progress goes out on the socket (`WebhookRunProgress`, contracts/socket.md). No active endpoint receiving `type` answers 409 `webhook_no_endpoint` and starts nothing. A tenant's own user generates only as its `administrador` (403 otherwise), as for every webhook operation. Audited (`webhook.generate`).
          */
         get: operations["tenantGenerateCampaignStatusWebhook"];
         put?: never;

@@ -198,7 +198,7 @@ export const POLICIES = {
   },
   reports: {
     syncAnalytics: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
-    campaignStatusWebhook: route(['tenants'], { rules: ['its own tenant only, except for staff'] }),
+    campaignStatusWebhook: route(['tenants'], { rules: [WEBHOOK_TENANT] }),
     loginFailures: route(LOGIN_REPORTS, { rules: ["its own tenant's users only, except for staff"] }),
     loginFailureSheet: route(LOGIN_REPORTS, { rules: ["its own tenant's users only, except for staff"] }),
     summary: route(DASHBOARDS, { rules: ['its own tenant only, except for staff'] }),

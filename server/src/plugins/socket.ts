@@ -14,6 +14,7 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import type { EventBus, PanelEvent } from '../base/events';
 import { permittedRoutesOf } from '../db/user-dto';
 import { isBroken } from '../base/broken-promises';
+import { WEBHOOK_TENANT_ROLE } from '../webhooks/who';
 
 /** contracts/socket.md §5: the reference server side of the protocol. */
 const MAX_CLIENT_FRAME = 4096;
@@ -47,10 +48,10 @@ const EVENT_PERMISSION: Partial<Record<ServerEventName, string>> = {
 };
 /**
  * Events a tenant's own user receives only in this role (back-office staff need only the permission): as the
- * REST operations behind them decide (server/src/webhooks/service.ts `WEBHOOK_TENANT_ROLE`).
+ * REST operations behind them decide (server/src/webhooks/who.ts `WEBHOOK_TENANT_ROLE`).
  */
 const EVENT_TENANT_ROLE: Partial<Record<ServerEventName, string>> = {
-  WebhookRunProgress: 'administrador',
+  WebhookRunProgress: WEBHOOK_TENANT_ROLE,
 };
 
 /** How often due sessions are re-checked (tests pass less). */

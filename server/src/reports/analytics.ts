@@ -6,6 +6,7 @@ import type { Actor } from '../access/caller';
 import { resolveTenant } from '../tenants/scope';
 import { auditWho, changesOf, type AuditTrail } from '../audit/trail';
 import { generateRun } from '../webhooks/generate';
+import { assertWebhookRole } from '../webhooks/who';
 import type { WebhookProgress } from '../webhooks/progress';
 import { BOM, csvLine, decimal } from '../base/csv';
 import { loginFailuresQuery } from './sheets';
@@ -111,6 +112,8 @@ export function createAnalytics({
       actor: Actor,
       q: { tenantName?: string; startAt: string; finishAt: string; type: CampaignStatusType },
     ) {
+      // Who may: as for the rest of the webhooks (server/src/webhooks/who.ts), a tenant's user as administrador.
+      assertWebhookRole(actor);
       const range = dayRange(q.startAt, q.finishAt, 'finishAt');
       const tenant = await resolveTenant(db, actor, q.tenantName);
       const run = await audit.transaction(auditWho(actor), async (trx, record) => {

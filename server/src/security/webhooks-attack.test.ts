@@ -989,6 +989,31 @@ describe.each([
     }
   });
 
+  it("a tenant's operador holding `tenants` starts no run of its own tenant: generating is the administrador's too (403)", async () => {
+    const { at, date } = testDay();
+    await insertEndpoint(t.db, { tenantId: a.id, url: `${receiver.url}?operador` });
+    await insertMessages(t.db, { tenantId: a.id, count: 1, at });
+    const runs = async () =>
+      (await t.db.selectFrom('webhook_runs').select('id').where('tenant_id', '=', a.id).execute()).length;
+    const before = await runs();
+    const generate = (as: { authorization: string }) =>
+      send(
+        'GET',
+        `/api/tenant/generate-campaign-status-webhook?${qs({ tenantName: a.name, startAt: date, finishAt: date, type: 'delivered' })}`,
+        as,
+      );
+    const refused = await generate(operatorA);
+    expect(refused.status, refused.text).toBe(403);
+    expect(validateResponse('tenantGenerateCampaignStatusWebhook', 403, refused.body)).toEqual({
+      valid: true,
+      errors: [],
+    });
+    expect(await runs()).toBe(before);
+    // The tenant's administrador may.
+    expect((await generate(adminA)).status).toBe(200);
+    expect(await runs()).toBe(before + 1);
+  });
+
   /** The services of the app's database, built as server/src/services.ts builds them. */
   function servicesOf() {
     const audit = createAuditTrail({ db: t.db, events: t.app.events });

@@ -7,6 +7,7 @@ import type { ServerConfig } from '../base/config';
 import { checkAll, conflict, forbidden, invalid, isUniqueViolation, notFound } from '../base/domain-error';
 import type { CampaignStatusType, Database } from '../db/schema';
 import { hostRefusal } from './addresses';
+import { assertWebhookRole } from './who';
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret, webhookSecretHint } from './secrets';
 import * as repo from './endpoints-repository';
 
@@ -157,12 +158,6 @@ async function addressing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Only back-office staff and a tenant's `administrador` manage webhook endpoints. */
-function assertMayManage(actor: Actor): void {
-  if (!actor.originBackoffice && actor.role !== 'administrador')
-    throw forbidden([], "only back-office staff or the tenant's administrador manage its webhook endpoints");
-}
-
 export function createWebhookEndpointsService({
   db,
   config,
@@ -235,7 +230,7 @@ export function createWebhookEndpointsService({
   return guardService('webhookEndpoints', {
     /** The tenant's live endpoints, oldest first; secrets as hints only. */
     async list(actor: Actor, tenantName?: unknown): Promise<WebhookEndpointDto[]> {
-      assertMayManage(actor);
+      assertWebhookRole(actor);
       const tenantId = await tenantOf(actor, tenantName);
       const at = now();
       return (await repo.liveEndpoints(db, tenantId)).map((row) => toDto(row, at));
@@ -243,7 +238,7 @@ export function createWebhookEndpointsService({
 
     /** A new, active endpoint of the tenant and its signing secret, answered this once. */
     async create(actor: Actor, input: WebhookEndpointInput): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
-      assertMayManage(actor);
+      assertWebhookRole(actor);
       const tenantId = await tenantOf(actor, input.tenantName);
       const values = checkAll({
         address: () => checkWebhookUrl(input.url, rules),
@@ -288,7 +283,7 @@ export function createWebhookEndpointsService({
 
     /** Changes the address, types or description, or pauses (`active: false`) and resumes the endpoint. */
     async update(actor: Actor, id: number, change: WebhookEndpointChange): Promise<WebhookEndpointDto> {
-      assertMayManage(actor);
+      assertWebhookRole(actor);
       const sent = sentVersion(change.version);
       const set = checkAll({
         address: () => (change.url === undefined ? undefined : checkWebhookUrl(change.url, rules)),
@@ -340,7 +335,7 @@ export function createWebhookEndpointsService({
       id: number,
       input: { version?: number | null } = {},
     ): Promise<{ endpoint: WebhookEndpointDto; secret: string }> {
-      assertMayManage(actor);
+      assertWebhookRole(actor);
       const sent = sentVersion(input.version);
       const secret = newWebhookSecret();
       const endpoint = await audit.transaction(auditWho(actor), async (trx, record) => {
@@ -379,7 +374,7 @@ export function createWebhookEndpointsService({
      * waiting to be sent, in one transaction; one being sent is left to the worker to settle.
      */
     async remove(actor: Actor, id: number): Promise<void> {
-      assertMayManage(actor);
+      assertWebhookRole(actor);
       await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await lockVisible(trx, actor, id);
         const version = await repo.updateEndpoint(trx, row.id, { deleted_at: now() });

@@ -4,9 +4,10 @@ import type { CampaignStatusType, Database, WebhookDeliveryState } from '../db/s
 import type { Actor } from '../access/caller';
 import { guardService } from '../access/guard';
 import { auditWho, changesOf, type AuditTrail } from '../audit/trail';
-import { checkAll, conflictCode, forbidden, invalid, notFound } from '../base/domain-error';
+import { checkAll, conflictCode, invalid, notFound } from '../base/domain-error';
 import { resolveTenant, type TenantRef } from '../tenants/scope';
 import { readRuns, type WebhookProgress } from './progress';
+import { assertWebhookRole } from './who';
 
 /**
  * A tenant's webhook history and redelivery (docs/webhooks.md; contracts/openapi.yaml tag `webhooks`):
@@ -20,7 +21,7 @@ type WebhookDeliveryDto = components['schemas']['WebhookDelivery'];
 type WebhookAttemptDto = components['schemas']['WebhookAttempt'];
 
 /** The role a tenant's own user needs (back-office staff need only the route permission). */
-export const WEBHOOK_TENANT_ROLE = 'administrador';
+export { WEBHOOK_TENANT_ROLE } from './who';
 
 const PAGE = { default: 50, max: 200 } as const;
 const MAX_ID = 2_147_483_647;
@@ -68,12 +69,6 @@ function oneOf<T extends string>(
   if (value === undefined || value === null) return undefined;
   if (!(allowed as readonly string[]).includes(value)) throw invalid(field, `must be one of ${allowed.join(', ')}`);
   return value as T;
-}
-
-/** A tenant's own users read and resend its webhooks only as administrador (docs/webhooks.md). */
-function assertRole(actor: Actor): void {
-  if (!actor.originBackoffice && actor.role !== WEBHOOK_TENANT_ROLE)
-    throw forbidden([], 'only an administrador of the tenant, or back-office staff, may do this');
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -138,7 +133,7 @@ export function createWebhooksService({
 }) {
   /** The tenant a list is about: the caller's own, or (staff) the named live one. */
   async function tenantOf(actor: Actor, tenantName: string | null | undefined): Promise<TenantRef> {
-    assertRole(actor);
+    assertWebhookRole(actor);
     const tenant = await resolveTenant(db, actor, tenantName);
     // The caller's own tenant is not looked up by resolveTenant: a deleted one's history is not found either.
     await visibleTenant(actor, tenant.id);
@@ -185,7 +180,7 @@ export function createWebhooksService({
 
     /** One run and its counters. */
     async run(actor: Actor, id: number) {
-      assertRole(actor);
+      assertWebhookRole(actor);
       const found = (await readRuns(db, [id])).get(id);
       await visibleTenant(actor, found?.tenantId);
       return found!.run;
@@ -222,7 +217,7 @@ export function createWebhooksService({
 
     /** One delivery, its body and every attempt, oldest first. */
     async delivery(actor: Actor, id: number) {
-      assertRole(actor);
+      assertWebhookRole(actor);
       const row = await deliveriesQuery(db).select('d.body').where('d.id', '=', id).executeTakeFirst();
       await visibleTenant(actor, row?.tenant_id);
       const attempts = await db
@@ -248,7 +243,7 @@ export function createWebhooksService({
 
     /** Queues one delivery again: a new series of attempts, the same idempotency key and body. */
     async redeliver(actor: Actor, id: number) {
-      assertRole(actor);
+      assertWebhookRole(actor);
       const result = await audit.transaction(auditWho(actor), async (trx, record) => {
         const row = await deliveriesQuery(trx).where('d.id', '=', id).forUpdate('d').executeTakeFirst();
         if (!row || (!actor.originBackoffice && actor.tenantId !== row.tenant_id)) throw notFound();
@@ -285,7 +280,7 @@ export function createWebhooksService({
 
     /** Queues every failed delivery of a run again, but those to a paused or deleted endpoint. */
     async redeliverFailed(actor: Actor, runId: number) {
-      assertRole(actor);
+      assertWebhookRole(actor);
       const result = await audit.transaction(auditWho(actor), async (trx, record) => {
         const run = await trx
           .selectFrom('webhook_runs as r')
