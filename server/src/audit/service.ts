@@ -1,3 +1,4 @@
+import { optionalId, pageCursor, pageLimit } from '../base/page-params';
 import type { Kysely } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -59,13 +60,10 @@ export type AuditRecordDto = components['schemas']['AuditRecord'];
 
 export type AuditPageDto = components['schemas']['AuditPage'];
 
-const MAX_ID = 2_147_483_647;
 /** The contract's `maxItems` of `operation`. */
 const MAX_OPERATIONS = 50;
 const OPERATIONS = new Set<string>(AUDIT_OPERATION_NAMES);
 const TARGET_TYPES = new Set<string>(AUDIT_TARGET_TYPES);
-/** The cursor is a record id in decimal, as `next` hands it out. */
-const CURSOR = /^[1-9][0-9]{0,9}$/;
 const dateTime = fullFormats['date-time'] as { validate: (value: string) => boolean };
 
 /** An instant as the contracts' `date-time` (RFC 3339, the same check REST's validator applies). */
@@ -74,25 +72,6 @@ function instant(field: string, value: string | null | undefined): Date | undefi
   const ms = dateTime.validate(value) ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) throw invalid(field, 'must be a date-time (RFC 3339), e.g. 2026-11-01T03:00:00Z');
   return new Date(ms);
-}
-
-function id(field: string, value: number | null | undefined): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw invalid(field, 'must be a record id (1 or more)');
-  return value;
-}
-
-function cursor(value: string | null | undefined): number | null {
-  if (value === undefined || value === null) return null;
-  if (!CURSOR.test(value) || Number(value) > MAX_ID) throw invalid('after', 'is not a cursor this list handed out');
-  return Number(value);
-}
-
-function pageLimit(value: number | null | undefined): number {
-  if (value === undefined || value === null) return AUDIT_PAGE_LIMIT.default;
-  if (!Number.isInteger(value) || value < 1 || value > AUDIT_PAGE_LIMIT.max)
-    throw invalid('limit', `must be between 1 and ${AUDIT_PAGE_LIMIT.max}`);
-  return value;
 }
 
 function operations(value: readonly string[] | null | undefined): readonly string[] | undefined {
@@ -119,13 +98,13 @@ export function auditFilter(actor: Actor, q: AuditQuery): { filter: AuditFilter;
       if (to && to.getTime() <= from) throw invalid('to', 'must be after `from`');
       return to;
     },
-    actorId: () => id('actorId', q.actorId),
-    tenantId: () => id('tenantId', q.tenantId),
+    actorId: () => optionalId('actorId', q.actorId),
+    tenantId: () => optionalId('tenantId', q.tenantId),
     operations: () => operations(q.operation),
     targetType: () => targetType(q.targetType),
-    targetId: () => id('targetId', q.targetId),
-    after: () => cursor(q.after),
-    limit: () => pageLimit(q.limit),
+    targetId: () => optionalId('targetId', q.targetId),
+    after: () => pageCursor(q.after),
+    limit: () => pageLimit(q.limit, AUDIT_PAGE_LIMIT),
   });
   const filter: AuditFilter = {
     from: v.from,
@@ -254,7 +233,7 @@ export function createAuditService({
             throw invalid('q', 'must be at most 100 characters');
           return q.q ?? undefined;
         },
-        id: () => id('id', q.id),
+        id: () => optionalId('id', q.id),
         limit: () => {
           const limit = q.limit ?? NAMES_LIMIT.default;
           if (!Number.isInteger(limit) || limit < 1 || limit > NAMES_LIMIT.max)

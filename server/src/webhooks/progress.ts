@@ -14,7 +14,8 @@ export type WebhookRunDto = components['schemas']['WebhookRun'];
 
 export const PROGRESS_INTERVAL_MS = 500;
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/** An instant of a row as the contract's `date-time`, null kept. */
+export const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The runs by id, with their counters, tenants and authors (missing ids are left out). */
 export async function readRuns(
@@ -69,7 +70,7 @@ export async function readRuns(
       cancelled,
       created_at: new Date(r.created_at).toISOString(),
       created_by: r.userId === null || r.userName === null ? null : { id: r.userId, name: r.userName },
-      finished_at: iso(r.finished_at),
+      finished_at: isoOrNull(r.finished_at),
     };
     runs.set(r.id, { run, tenantId: r.tenant_id });
   }

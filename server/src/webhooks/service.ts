@@ -1,3 +1,4 @@
+import { optionalId, pageCursor, pageLimit } from '../base/page-params';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { components } from '../../../src/generated/openapi';
 import type { CampaignStatusType, Database, WebhookDeliveryState } from '../db/schema';
@@ -6,7 +7,7 @@ import { guardService } from '../access/guard';
 import { auditWho, changesOf, type AuditTrail } from '../audit/trail';
 import { checkAll, conflictCode, invalid, notFound } from '../base/domain-error';
 import { resolveTenant, type TenantRef } from '../tenants/scope';
-import { readRuns, type WebhookProgress } from './progress';
+import { isoOrNull, readRuns, type WebhookProgress } from './progress';
 import { assertWebhookRole } from './who';
 
 /**
@@ -24,8 +25,6 @@ type WebhookAttemptDto = components['schemas']['WebhookAttempt'];
 export { WEBHOOK_TENANT_ROLE } from './who';
 
 const PAGE = { default: 50, max: 200 } as const;
-const MAX_ID = 2_147_483_647;
-const CURSOR = /^[1-9][0-9]{0,9}$/;
 const STATES: readonly WebhookDeliveryState[] = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'];
 const TYPES: readonly CampaignStatusType[] = ['sent', 'delivered', 'read', 'failed', 'replied'];
 
@@ -42,25 +41,6 @@ export interface DeliveryQuery extends PageQuery {
   type?: string | null;
 }
 
-function cursor(value: string | null | undefined): number | null {
-  if (value === undefined || value === null) return null;
-  if (!CURSOR.test(value) || Number(value) > MAX_ID) throw invalid('after', 'is not a cursor this list handed out');
-  return Number(value);
-}
-
-function pageLimit(value: number | null | undefined): number {
-  if (value === undefined || value === null) return PAGE.default;
-  if (!Number.isInteger(value) || value < 1 || value > PAGE.max)
-    throw invalid('limit', `must be between 1 and ${String(PAGE.max)}`);
-  return value;
-}
-
-function optionalId(field: string, value: number | null | undefined): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw invalid(field, 'must be a record id (1 or more)');
-  return value;
-}
-
 function oneOf<T extends string>(
   field: string,
   value: string | null | undefined,
@@ -70,8 +50,6 @@ function oneOf<T extends string>(
   if (!(allowed as readonly string[]).includes(value)) throw invalid(field, `must be one of ${allowed.join(', ')}`);
   return value as T;
 }
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -113,11 +91,11 @@ function deliveryDto(r: DeliveryRow): WebhookDeliveryDto {
     idempotency_key: r.idempotency_key,
     state: r.state,
     attempts: r.attempts,
-    next_attempt_at: iso(r.next_attempt_at),
+    next_attempt_at: isoOrNull(r.next_attempt_at),
     last_status_code: r.last_status_code,
     last_error: r.last_error,
     created_at: new Date(r.created_at).toISOString(),
-    completed_at: iso(r.completed_at),
+    completed_at: isoOrNull(r.completed_at),
   };
 }
 
@@ -157,7 +135,7 @@ export function createWebhooksService({
   return guardService('webhooks', {
     /** A tenant's runs, newest first. */
     async runs(actor: Actor, q: PageQuery) {
-      const v = checkAll({ after: () => cursor(q.after), limit: () => pageLimit(q.limit) });
+      const v = checkAll({ after: () => pageCursor(q.after), limit: () => pageLimit(q.limit, PAGE) });
       const tenant = await tenantOf(actor, q.tenantName);
       let query = db
         .selectFrom('webhook_runs')
@@ -189,8 +167,8 @@ export function createWebhooksService({
     /** A tenant's deliveries, newest first, filtered by run, endpoint, state and type. */
     async deliveries(actor: Actor, q: DeliveryQuery) {
       const v = checkAll({
-        after: () => cursor(q.after),
-        limit: () => pageLimit(q.limit),
+        after: () => pageCursor(q.after),
+        limit: () => pageLimit(q.limit, PAGE),
         runId: () => optionalId('runId', q.runId),
         endpointId: () => optionalId('endpointId', q.endpointId),
         state: () => oneOf('state', q.state, STATES),
@@ -236,7 +214,7 @@ export function createWebhooksService({
           status_code: a.status_code,
           error: a.error,
           response_excerpt: a.response_excerpt,
-          retry_at: iso(a.retry_at),
+          retry_at: isoOrNull(a.retry_at),
         })),
       };
     },
