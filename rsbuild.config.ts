@@ -47,9 +47,15 @@ const chunkGraphStats = {
 /**
  * After a production build: renders the login page with the build's own code (the `prerender`
  * environment, src/app/prerender.tsx: the same modules, so the same vanilla-extract class names) into
- * `dist/web/login.html`, which the server sends for `/{tenant}/login` (its largest contentful paint: docs/performance.md).
+ * `dist/web/login.html` and `login-no-mail.html`, one of which the server sends for `/{tenant}/login` (its largest
+ * contentful paint: docs/performance.md).
  */
 const PRERENDER_ROOT = resolve('dist/prerender');
+/** The link to reset a password, or its "no mail" notice (src/app/prerender-state.ts `LoginMailVariant`). */
+const PRERENDERED_LOGIN_PAGES = [
+  ['mail', 'login.html'],
+  ['no-mail', 'login-no-mail.html'],
+] as const;
 const prerenderLoginPage: RsbuildPlugin = {
   name: 'prerender-login-page',
   setup(api) {
@@ -60,11 +66,9 @@ const prerenderLoginPage: RsbuildPlugin = {
       const module = (await import(
         `${pathToFileURL(resolve(PRERENDER_ROOT, 'prerender.js')).href}?build=${Date.now()}`
       )) as typeof Prerender;
-      const page = await module.renderLoginPage();
-      writeFileSync(
-        resolve(web, 'login.html'),
-        module.withPrerenderedPage(readFileSync(resolve(web, 'index.html'), 'utf8'), page),
-      );
+      const index = readFileSync(resolve(web, 'index.html'), 'utf8');
+      for (const [variant, file] of PRERENDERED_LOGIN_PAGES)
+        writeFileSync(resolve(web, file), module.withPrerenderedPage(index, await module.renderLoginPage(variant)));
     });
   },
 };

@@ -73,6 +73,8 @@ export interface App {
   background: Background;
   /** Webhook run progress on the socket (./webhooks/progress.ts), shared with this process's worker. */
   webhookProgress: WebhookProgress;
+  /** How mail goes out; `enabled` false when reset links cannot be sent (the SPA's settings say so). */
+  mailer: Mailer;
 }
 
 /** A request id worth keeping: 1–128 letters, digits and `-_.:@/+=`, nothing that could forge a log line. */
@@ -291,5 +293,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (closing) setImmediate(() => fastify.server.closeIdleConnections());
   });
 
-  return { fastify, tokens, events, sockets, relay, faults, background, webhookProgress };
+  return { fastify, tokens, events, sockets, relay, faults, background, webhookProgress, mailer };
 }

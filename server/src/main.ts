@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemo(database.db);
     if (seeded) banner(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  const { fastify, events, sockets, webhookProgress } = await buildApp({ db: database.db, config, pg: database.pg });
+  const { fastify, events, sockets, webhookProgress, mailer } = await buildApp({ db: database.db, config, pg: database.pg });
   if (config.demoActivity) {
     const activity = await startDemoActivity({
       db: database.db,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   await serveSpa(fastify, {
     webRoot: config.webRoot,
     backofficeTenant: config.backofficeTenant,
-    settings: { socketUrl: config.socketUrl, ipLookupUrl: config.ipLookupUrl },
+    settings: { socketUrl: config.socketUrl, ipLookupUrl: config.ipLookupUrl, passwordResetMail: mailer.enabled },
   });
   await fastify.listen({ host: config.host, port: config.port });
 

@@ -44,9 +44,15 @@ export interface AppSettings {
   socketUrl: string;
   /** Public-IP service (docs/product.md, Sessions); empty disables the lookup (login then sends ip: null). */
   ipLookupUrl: string;
+  /**
+   * Whether the server can e-mail password-reset links (`GET /api/auth/password-reset`'s answer, told in the
+   * page so the login page shows "Esqueci minha senha" as it will stay, from its first paint); null when the
+   * page does not say (the development server), and the login page asks.
+   */
+  passwordResetMail: boolean | null;
 }
 
-export const DEFAULT_SETTINGS: AppSettings = { socketUrl: '/ws', ipLookupUrl: '' };
+export const DEFAULT_SETTINGS: AppSettings = { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail: null };
 
 /** The socket and the activity feed, started once a user has signed in. */
 export interface RealtimeServices {
@@ -134,6 +140,7 @@ export function readSettings(document: Pick<Document, 'querySelector'>): AppSett
       socketUrl:
         typeof parsed.socketUrl === 'string' && parsed.socketUrl !== '' ? parsed.socketUrl : DEFAULT_SETTINGS.socketUrl,
       ipLookupUrl: typeof parsed.ipLookupUrl === 'string' ? parsed.ipLookupUrl : DEFAULT_SETTINGS.ipLookupUrl,
+      passwordResetMail: typeof parsed.passwordResetMail === 'boolean' ? parsed.passwordResetMail : null,
     };
   } catch {
     return DEFAULT_SETTINGS;

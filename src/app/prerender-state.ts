@@ -5,7 +5,7 @@ import type { AppServices } from './app-services';
 
 /**
  * The build renders the login page ahead of time (src/app/prerender.tsx) for the state a first visit
- * is in: signed out, nothing to tell, pt-BR, light theme. The server sends that page for
+ * is in: signed out, nothing to tell, pt-BR, light theme, with or without reset mail ({@link LoginMailVariant}). The server sends that page for
  * `/{tenant}/login` (server/src/plugins/static.ts) with this key on `#root`; the SPA hydrates it
  * only when its own state gives the same key, and otherwise renders from scratch (another
  * language or theme, a stored session, another route).
@@ -14,13 +14,25 @@ import type { AppServices } from './app-services';
  * @param pathname - the full browser pathname (`/{tenant}/login`)
  * @returns the key of the page the app would render now, or null when it is not the prerendered one
  */
-export function prerenderKey(services: Pick<AppServices, 'session' | 'preferences'>, pathname: string): string | null {
+export function prerenderKey(
+  services: Pick<AppServices, 'session' | 'preferences' | 'settings'>,
+  pathname: string,
+): string | null {
   if (matchPath(splitTenantPath(pathname).rest)?.route.name !== 'login') return null;
   if (!selectPristineSignedOut(services.session.getSnapshot())) return null;
   const { locale, theme } = services.preferences.getSnapshot().context;
   if (locale !== DEFAULT_LOCALE || theme !== 'light') return null;
-  return `login ${locale} ${theme}`;
+  return `login ${locale} ${theme} ${loginMailVariant(services.settings)}`;
 }
+
+/**
+ * The two prerendered login pages: with the "Esqueci minha senha" link (`mail`), and with it disabled and
+ * its reason under it (`no-mail`), for a server that cannot send reset links; the server sends the one
+ * its settings match (server/src/plugins/static.ts). A page that does not say is the link's.
+ */
+export type LoginMailVariant = 'mail' | 'no-mail';
+export const loginMailVariant = (settings: Pick<AppServices['settings'], 'passwordResetMail'>): LoginMailVariant =>
+  settings.passwordResetMail === false ? 'no-mail' : 'mail';
 
 /**
  * Tells the route guard where the app is before the first render, so that render already shows

@@ -3,14 +3,14 @@ import { act, cleanup } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { StrictMode } from 'react';
 import { createRuntimeI18n } from '../i18n/runtime';
-import { createAppServices, type AppServices } from './app-services';
+import { createAppServices, type AppServices, type AppServicesOptions } from './app-services';
 import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
 import { writeStoredSession } from '../machines/session/session-storage';
 import { USER } from '../machines/test-support/session-fakes';
 import { renderLoginPage, withPrerenderedPage } from './prerender';
 import { App } from './app';
 import { mountApp } from './mount-app';
-import { decideFirstRoute, prerenderKey } from './prerender-state';
+import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
 import { darkTheme, lightTheme } from '../ui/theme.css';
 import ptBR from '../i18n/pt-BR.json';
 
@@ -40,8 +40,8 @@ afterEach(() => {
 });
 
 /** Puts the prerendered page in the document, as the server sends it for `/backoffice/login`. */
-async function loadPrerendered(path = '/backoffice/login') {
-  const page = await renderLoginPage();
+async function loadPrerendered(path = '/backoffice/login', variant: LoginMailVariant = 'mail') {
+  const page = await renderLoginPage(variant);
   window.history.replaceState(null, '', path);
   document.documentElement.className = page.htmlClass;
   document.body.innerHTML = `<div id="root" data-prerendered="${page.key}">${page.markup}</div>`;
@@ -51,8 +51,8 @@ async function loadPrerendered(path = '/backoffice/login') {
 }
 
 /** What src/app/main.tsx does, on this document. */
-async function start(container: HTMLElement) {
-  services = createAppServices({ window });
+async function start(container: HTMLElement, options: Partial<AppServicesOptions> = {}) {
+  services = createAppServices({ window, ...options });
   const i18n = await createRuntimeI18n(services.preferences.getSnapshot().context.locale);
   decideFirstRoute(services, window.location);
   const key = prerenderKey(services, window.location.pathname);
@@ -74,7 +74,7 @@ async function start(container: HTMLElement) {
 describe('the prerendered login page', () => {
   it('is the login form in pt-BR, its fields open to typing and every other control disabled until hydrated, with no inline style or script', async () => {
     const page = await renderLoginPage();
-    expect(page.key).toBe('login pt-BR light');
+    expect(page.key).toBe('login pt-BR light mail');
     expect(page.lang).toBe('pt-BR');
     expect(page.title).toBe(`${ptBR.routes.login} · ${ptBR.app.name}`);
     const root = document.createElement('div');
@@ -93,7 +93,7 @@ describe('the prerendered login page', () => {
     expect(html).toContain(`<html lang="pt-BR" class="${lightTheme}">`);
     expect(html).toContain('<meta name="color-scheme" content="light" />');
     expect(html).toContain(`<title>${page.title}</title>`);
-    expect(html).toContain(`<div id="root" data-prerendered="login pt-BR light">${page.markup}</div>`);
+    expect(html).toContain(`<div id="root" data-prerendered="login pt-BR light mail">${page.markup}</div>`);
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(() => withPrerenderedPage('<html><body></body></html>', page)).toThrow(/index.html has no/);
   });
@@ -109,8 +109,42 @@ describe('the prerendered login page', () => {
     await vi.waitFor(() => expect(email).toBeEnabled());
     expect(document.activeElement).toBe(email);
     for (const control of container.querySelectorAll('input, select, button')) expect(control).toBeEnabled();
-    expect(container.dataset.prerendered).toBe('login pt-BR light');
+    expect(container.dataset.prerendered).toBe('login pt-BR light mail');
     expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('for a server without reset mail, shows the forgot link off with its reason from the first paint, hydrates, and asks nothing', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const { page, container } = await loadPrerendered('/backoffice/login', 'no-mail');
+    expect(page.key).toBe('login pt-BR light no-mail');
+    const forgot = [...container.querySelectorAll('button')].find((b) => b.textContent === ptBR.auth.forgot.link);
+    const hint = container.querySelector(`#${CSS.escape(forgot?.getAttribute('aria-describedby') ?? '-')}`);
+    expect(forgot).toBeDisabled();
+    expect(hint).toHaveTextContent(ptBR.auth.forgot.disabled);
+    const requests: string[] = [];
+    const fetch = (request: Request) => {
+      requests.push(new URL(request.url, 'http://panel.test').pathname);
+      return new Promise<Response>(() => undefined);
+    };
+    expect(await start(container, { settings: { passwordResetMail: false }, fetch })).toBe('hydrated');
+    await vi.waitFor(() => expect(container.querySelector('button[type=submit]')).toBeEnabled());
+    // The same nodes, still off and still saying why; the status is not asked (the page said it).
+    expect([...container.querySelectorAll('button')].find((b) => b.textContent === ptBR.auth.forgot.link)).toBe(forgot);
+    expect(forgot).toBeDisabled();
+    expect(hint?.isConnected).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests.filter((path) => path.includes('password-reset'))).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("is dropped when the server cannot send mail but the page sent was the link's: rendered from scratch, the link off", async () => {
+    const { container } = await loadPrerendered('/backoffice/login', 'mail');
+    expect(await start(container, { settings: { passwordResetMail: false } })).not.toBe('hydrated');
+    await vi.waitFor(() =>
+      expect(
+        [...container.querySelectorAll('button')].find((b) => b.textContent === ptBR.auth.forgot.link),
+      ).toBeDisabled(),
+    );
   });
 
   it('keeps what was typed before the script ran, and focus where the user put it', async () => {
@@ -175,9 +209,12 @@ describe('the prerendered login page', () => {
 
   it('has a key only for the state it was rendered in', async () => {
     services = createAppServices({ window });
-    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR light');
-    expect(prerenderKey(services, '/farmacia/login/')).toBe('login pt-BR light');
+    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR light mail');
+    expect(prerenderKey(services, '/farmacia/login/')).toBe('login pt-BR light mail');
     expect(prerenderKey(services, '/backoffice/tenants')).toBeNull();
+    services.stop();
+    services = createAppServices({ window, settings: { passwordResetMail: false } });
+    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR light no-mail');
     expect(prerenderKey(services, '/')).toBeNull();
     services.preferences.send({ type: 'prefs.theme.set', theme: 'dark' });
     expect(prerenderKey(services, '/backoffice/login')).toBeNull();

@@ -6,7 +6,7 @@ import { createRuntimeI18n } from '../i18n/runtime';
 import { createAppServices } from './app-services';
 import { App } from './app';
 import { lightTheme } from '../ui/theme.css';
-import { decideFirstRoute, prerenderKey } from './prerender-state';
+import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
 import { documentTitle } from '../ui/hooks/use-document-title';
 
 /**
@@ -42,10 +42,11 @@ function buildTimeWindow(pathname: string): Window & typeof globalThis {
   return window as unknown as Window & typeof globalThis;
 }
 
-export async function renderLoginPage(): Promise<PrerenderedPage> {
+/** The login page as a first visit sees it, for a server that can send reset links (`mail`) or not. */
+export async function renderLoginPage(variant: LoginMailVariant = 'mail'): Promise<PrerenderedPage> {
   const pathname = withTenant(DEFAULT_TENANT, getRoute('login').path);
   const window = buildTimeWindow(pathname);
-  const services = createAppServices({ window });
+  const services = createAppServices({ window, settings: { passwordResetMail: variant === 'mail' } });
   try {
     const key = prerenderKey(services, pathname);
     if (key === null) throw new Error('a first visit to the login page is not in the prerendered state');

@@ -1,6 +1,7 @@
 import { tenantPath, pageTitle, submitLogin } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
+import { startServer, type RunningServer } from './support/server';
 
 /**
  * The login page's largest contentful paint (docs/performance.md): the server sends `/{tenant}/login` with the form already rendered at build
@@ -11,7 +12,7 @@ test.describe('prerendered login page', () => {
   test('the login page arrives rendered, the others do not', async ({ page, app }) => {
     const login = await page.request.get(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`);
     const html = await login.text();
-    expect(html).toContain('data-prerendered="login pt-BR light"');
+    expect(html).toContain('data-prerendered="login pt-BR light mail"');
     expect(html).toContain(t('auth.login.title'));
     expect(html).not.toMatch(/\sstyle=/);
     for (const path of ['/', '/tenants', '/users']) {
@@ -75,7 +76,7 @@ test.describe('prerendered login page', () => {
     const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
     await expect(email).toBeEnabled();
     await expect(email).toBeFocused();
-    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login pt-BR light');
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login pt-BR light mail');
     await submitLogin(page, app.admin);
     await expect(page).toHaveURL((url) => url.pathname === tenantPath('/tenants'));
     await expect(pageTitle(page)).toHaveText(t('routes.tenants'));
@@ -92,5 +93,54 @@ test.describe('prerendered login page', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     expect(await page.evaluate(() => document.documentElement.classList.length)).toBe(1);
     expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('dark');
+  });
+});
+
+test.describe('prerendered login page, on a server that cannot send mail', () => {
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    // As in production without SMTP_URL (docs/support-desk.md): reset links are disabled.
+    server = await startServer({
+      NODE_ENV: 'production',
+      SEED_DEMO: '1',
+      WEBHOOK_ALLOW_LOOPBACK: '',
+      FAULT_INJECTION: '',
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('says why "Esqueci minha senha" is off before any script ran, hydrates that page, and asks nothing', async ({
+    page,
+  }) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/password-reset')) asked.push(request.url());
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/static/js/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.origin}${tenantPath('/login')}`, { waitUntil: 'commit' });
+    const forgot = page.getByRole('button', { name: t('auth.forgot.link'), exact: true });
+    await expect(forgot).toBeDisabled();
+    await expect(forgot).toHaveAccessibleDescription(t('auth.forgot.disabled'));
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login pt-BR light no-mail');
+    release();
+    const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
+    await expect(email).toBeFocused();
+    await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toBeEnabled();
+    await expect(forgot).toBeDisabled();
+    await expect(forgot).toHaveAccessibleDescription(t('auth.forgot.disabled'));
+    await page.waitForTimeout(500);
+    expect(asked).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -11,9 +11,10 @@ describe('SPA index with runtime settings', () => {
     const html = withSettings('<html><head><title>x</title></head><body></body></html>', {
       socketUrl: '/ws',
       ipLookupUrl: 'https://ip.example/?a=1&b="2"',
+      passwordResetMail: true,
     });
     expect(html).toContain(
-      '<meta name="panel-settings" content="{&quot;socketUrl&quot;:&quot;/ws&quot;,&quot;ipLookupUrl&quot;:&quot;https://ip.example/?a=1&amp;b=\\&quot;2\\&quot;&quot;}" /></head>',
+      '<meta name="panel-settings" content="{&quot;socketUrl&quot;:&quot;/ws&quot;,&quot;ipLookupUrl&quot;:&quot;https://ip.example/?a=1&amp;b=\\&quot;2\\&quot;&quot;,&quot;passwordResetMail&quot;:true}" /></head>',
     );
     expect(html).not.toContain('<script');
   });
@@ -27,7 +28,7 @@ describe('SPA index with runtime settings', () => {
       await serveSpa(t.app.fastify, {
         webRoot,
         backofficeTenant: 'backoffice',
-        settings: { socketUrl: '/ws', ipLookupUrl: 'https://api.ipify.org?format=json' },
+        settings: { socketUrl: '/ws', ipLookupUrl: 'https://api.ipify.org?format=json', passwordResetMail: true },
       });
       const page = await t.app.fastify.inject({ method: 'GET', url: '/farmacia-central/users?x=1' });
       expect(page.statusCode).toBe(200);
@@ -54,7 +55,7 @@ describe('SPA index with runtime settings', () => {
       await serveSpa(t.app.fastify, {
         webRoot,
         backofficeTenant: 'backoffice',
-        settings: { socketUrl: '/ws', ipLookupUrl: '' },
+        settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail: true },
       });
       for (const url of ['/backoffice/login', '/farmacia-central/login?to=%2Ftenants', '/backoffice/login/']) {
         const page = await t.app.fastify.inject({ method: 'GET', url });
@@ -82,6 +83,33 @@ describe('SPA index with runtime settings', () => {
     }
   }, 60_000);
 
+  it('serves login-no-mail.html, whose forgot link says why it is off, when the server cannot send reset links', async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
+    mkdirSync(join(webRoot, 'static'));
+    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const page = (key: string) =>
+      `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`;
+    writeFileSync(join(webRoot, 'login.html'), page('login pt-BR light mail'));
+    writeFileSync(join(webRoot, 'login-no-mail.html'), page('login pt-BR light no-mail'));
+    for (const passwordResetMail of [true, false]) {
+      const t = await startTestApp();
+      try {
+        await serveSpa(t.app.fastify, {
+          webRoot,
+          backofficeTenant: 'backoffice',
+          settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail },
+        });
+        const login = await t.app.fastify.inject({ method: 'GET', url: '/backoffice/login' });
+        expect(login.body).toContain(`data-prerendered="login pt-BR light ${passwordResetMail ? 'mail' : 'no-mail'}"`);
+        expect(login.body).toContain(`&quot;passwordResetMail&quot;:${passwordResetMail}`);
+        const other = await t.app.fastify.inject({ method: 'GET', url: '/backoffice/tenants' });
+        expect(other.body).toContain('<div id="root"></div>');
+      } finally {
+        await t.close();
+      }
+    }
+  }, 60_000);
+
   it('serves index.html for the login page too when the build has no login.html', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));
@@ -91,7 +119,7 @@ describe('SPA index with runtime settings', () => {
       await serveSpa(t.app.fastify, {
         webRoot,
         backofficeTenant: 'backoffice',
-        settings: { socketUrl: '/ws', ipLookupUrl: '' },
+        settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail: true },
       });
       const page = await t.app.fastify.inject({ method: 'GET', url: '/backoffice/login' });
       expect(page.statusCode).toBe(200);
@@ -150,7 +178,7 @@ describe('compressed SPA files', () => {
     await serveSpa(t.app.fastify, {
       webRoot,
       backofficeTenant: 'backoffice',
-      settings: { socketUrl: '/ws', ipLookupUrl: '' },
+      settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail: true },
     });
   }, 180_000);
   afterAll(async () => t.close());

@@ -11,8 +11,9 @@ import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 /**
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
  * (history mode; wouter's base is the first segment) but the login page's, which gets
- * `login.html` when the build has one: the same page with the login form already rendered
- * (src/app/prerender.tsx), so it paints before any script runs. Only there: a signed-in user
+ * `login.html` (or `login-no-mail.html`, for a server that cannot send reset links) when the build has it:
+ * the same page with the login form already rendered (src/app/prerender.tsx), so it paints before any
+ * script runs. Only there: a signed-in user
  * reloading any other page must not see a login form flash by. `/` goes to the back-office tenant.
  *
  * Compression (docs/performance.md, "Compression"): the assets are sent as the brotli or gzip file the
@@ -28,6 +29,8 @@ export const STATIC_PREFIX = '/static/';
 export interface SpaSettings {
   socketUrl: string;
   ipLookupUrl: string;
+  /** Whether reset links can be e-mailed; the login page is prerendered for either (src/app/prerender-state.ts). */
+  passwordResetMail: boolean;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function serveSpa(
   const indexPath = resolve(root, 'index.html');
   const hasBuild = existsSync(indexPath);
   const indexHtml = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
-  const loginPath = resolve(root, 'login.html');
+  const loginPath = resolve(root, options.settings.passwordResetMail ? 'login.html' : 'login-no-mail.html');
   const index = compressPage(indexHtml);
   const login =
     hasBuild && existsSync(loginPath)

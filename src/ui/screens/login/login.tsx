@@ -138,10 +138,12 @@ const selectForgotFormShown = (snapshot: ForgotPasswordSnapshot) =>
 /**
  * "Esqueci minha senha" (./forgot-password.ts): its machine and the status it asks for load once the
  * page is up, off the login page's first download. `ensureForgot` starts it at once when the link is
- * used before that.
+ * used before that. Not at all when the page says the server cannot send reset links (the link is
+ * disabled from the first paint, src/app/app-services.ts `passwordResetMail`).
  */
 function useForgotPassword(): { forgot: ForgotActor | null; ensureForgot: () => Promise<ForgotActor> } {
-  const { clients } = useServices();
+  const { clients, settings } = useServices();
+  const noMail = settings.passwordResetMail === false;
   const [forgot, setForgot] = useState<ForgotActor | null>(null);
   const started = useRef<Promise<ForgotActor> | null>(null);
   const ensureForgot = useCallback(() => {
@@ -160,13 +162,14 @@ function useForgotPassword(): { forgot: ForgotActor | null; ensureForgot: () => 
     return started.current;
   }, [clients.rest]);
   useEffect(() => {
+    if (noMail) return;
     const timer = setTimeout(() => void ensureForgot().catch(() => undefined), 0);
     return () => {
       clearTimeout(timer);
       void started.current?.then((actor) => actor.stop()).catch(() => undefined);
       started.current = null;
     };
-  }, [ensureForgot]);
+  }, [ensureForgot, noMail]);
   return { forgot, ensureForgot };
 }
 
@@ -262,7 +265,8 @@ function ForgotLink({
   ensureForgot: () => Promise<ForgotActor>;
 }) {
   const { t } = useTranslation();
-  const disabled = useForgotState(forgot, (s) => s.matches('disabled'), false);
+  const { settings } = useServices();
+  const disabled = useForgotState(forgot, (s) => s.matches('disabled'), false) || settings.passwordResetMail === false;
   const hintId = useId();
   // Inert until hydrated on the prerendered page, as every control there: nothing would listen to it.
   const hydrated = useHydrated();
