@@ -42,11 +42,10 @@ const probes = (selectors: App['selectors'], rows: number) => `
     if (!firstSeen && document.querySelector(S.rows)) { firstSeen = true; afterFrame((t) => { b.firstRowAt = t; }); }
     if (firstSeen && !rowsSeen && document.querySelectorAll(S.rows).length >= S.count) { rowsSeen = true; afterFrame((t) => { b.rowsAt = t; }); }
   };
-  const watch = () => {
-    new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'class', 'style', 'hidden'] });
-    look();
-  };
-  if (document.documentElement) watch(); else document.addEventListener('DOMContentLoaded', watch);
+  // The document itself, at once: this script runs before <html> exists, and waiting for DOMContentLoaded saw
+  // a field that was in the page (prerendered, taking typing) only after the deferred scripts had run.
+  new MutationObserver(look).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'class', 'style', 'hidden'] });
+  look();
   document.addEventListener('click', (event) => {
     const target = event.target;
     if (target instanceof Element && target.closest(S.submit)) window.__bench.clickAt = event.timeStamp;

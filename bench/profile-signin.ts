@@ -43,8 +43,10 @@ const PROBES = (rowsSelector: string) => `
     if (!first && document.querySelector(${JSON.stringify(rowsSelector)})) { first = true; p.marks.push(['first row in DOM', performance.now()]); afterFrame((t) => { p.firstRowAt = t; }); }
     if (first && !rows && document.querySelectorAll(${JSON.stringify(rowsSelector)}).length >= ${TENANT_COUNT}) { rows = true; p.marks.push(['100 rows in DOM', performance.now()]); afterFrame((t) => { p.rowsAt = t; }); }
   };
-  const watch = () => { new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] }); look(); };
-  if (document.documentElement) watch(); else document.addEventListener('DOMContentLoaded', watch);
+  // The document itself, at once: the init script runs before <html> exists, and waiting for DOMContentLoaded
+  // would see a prerendered field only after the deferred scripts ran (bench/page-load-browser.ts).
+  new MutationObserver(look).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  look();
   document.addEventListener('click', (e) => { if (e.target instanceof Element && e.target.closest('button[type=submit]')) window.__p.clickAt = e.timeStamp; }, true);
 `;
 
