@@ -47,15 +47,11 @@ const chunkGraphStats = {
 /**
  * After a production build: renders the login page with the build's own code (the `prerender`
  * environment, src/app/prerender.tsx: the same modules, so the same vanilla-extract class names) into
- * `dist/web/login.html` and `login-no-mail.html`, one of which the server sends for `/{tenant}/login` (its largest
- * contentful paint: docs/performance.md).
+ * `dist/web/login.<locale>.<theme>.<mail|no-mail>.html` (each language and theme, with and without reset mail:
+ * src/domain/look-cookie.ts), one of which the server sends for `/{tenant}/login` (its largest contentful paint:
+ * docs/performance.md).
  */
 const PRERENDER_ROOT = resolve('dist/prerender');
-/** The link to reset a password, or its "no mail" notice (src/app/prerender-state.ts `LoginMailVariant`). */
-const PRERENDERED_LOGIN_PAGES = [
-  ['mail', 'login.html'],
-  ['no-mail', 'login-no-mail.html'],
-] as const;
 const prerenderLoginPage: RsbuildPlugin = {
   name: 'prerender-login-page',
   setup(api) {
@@ -67,8 +63,11 @@ const prerenderLoginPage: RsbuildPlugin = {
         `${pathToFileURL(resolve(PRERENDER_ROOT, 'prerender.js')).href}?build=${Date.now()}`
       )) as typeof Prerender;
       const index = readFileSync(resolve(web, 'index.html'), 'utf8');
-      for (const [variant, file] of PRERENDERED_LOGIN_PAGES)
-        writeFileSync(resolve(web, file), module.withPrerenderedPage(index, await module.renderLoginPage(variant)));
+      for (const { file, variant, look } of module.loginPages())
+        writeFileSync(
+          resolve(web, file),
+          module.withPrerenderedPage(index, await module.renderLoginPage(variant, look)),
+        );
     });
   },
 };

@@ -64,7 +64,7 @@ async function servedSizes(sizes: RouteSizes): Promise<{ rows: Map<string, Serve
       let got = cache.get(file);
       if (!got) {
         // The pages are sent under a tenant's paths, the assets under /static/.
-        const path = file === 'login.html' ? '/backoffice/login' : file === 'index.html' ? '/backoffice/' : `/${file}`;
+        const path = /^login\./.test(file) ? '/backoffice/login' : file === 'index.html' ? '/backoffice/' : `/${file}`;
         const br = await wireBytes(server.base, path, 'br, gzip');
         const gz = await wireBytes(server.base, path, 'gzip');
         if (br.status !== 200 || gz.status !== 200) throw new Error(`${path}: ${br.status}/${gz.status}`);

@@ -24,6 +24,8 @@ export interface LighthouseFigures {
 export interface LighthouseStorage {
   origin: string;
   entries: Record<string, string>;
+  /** Cookies of the origin, as the app leaves them (the look cookie: src/domain/look-cookie.ts). */
+  cookies?: Record<string, string>;
   signIn?: { email: string; password: string };
   /** Where the page must end (its path), so a signed-out visitor sent to the sign-in page is not measured. */
   expectPath?: string;
@@ -84,6 +86,9 @@ async function lighthouseResult(
       await page.evaluate((entries) => {
         for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
       }, storage.entries);
+      await context.addCookies(
+        Object.entries(storage.cookies ?? {}).map(([name, value]) => ({ name, value, url: storage.origin })),
+      );
       if (storage.signIn) {
         await page.goto(`${storage.origin}/backoffice/login`);
         await page.fill('input[name="email"]', storage.signIn.email);

@@ -1,3 +1,4 @@
+import { LOOK_COOKIE } from '../src/domain/look-cookie';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { DEMO_PASSWORD } from '../server/src/tooling/seed';
@@ -105,7 +106,12 @@ export async function pageLoadBench(options: {
       {
         slot: 'ours login en dark',
         url: `${server.base}/backoffice/login`,
-        storage: { origin: server.base, entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) } },
+        // A returning visitor who chose them: the preferences, and the look cookie the panel keeps with them.
+        storage: {
+          origin: server.base,
+          entries: { preferences: JSON.stringify({ theme: 'dark', locale: 'en' }) },
+          cookies: { [LOOK_COOKIE]: 'en.dark' },
+        },
       },
       {
         // A real sign-in through the server in the same profile first: the session the panel stores.

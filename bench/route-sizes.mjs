@@ -15,7 +15,7 @@
  * an asset without one goes out raw, and counts raw. bench/bundle.ts fetches the same files from a
  * started server to check these figures against the bytes really sent.
  * - `login (initial)`: every file the entry loads (the HTML's scripts and styles) plus the login page
- *   (`login.html`, compressed by the server at start, counted here without the ~100-byte settings
+ *   (`login.pt-BR.light.mail.html`, a first visit's, compressed by the server at start, counted here without the ~100-byte settings
  *   meta it adds).
  * - `(main layout)`: the lazily loaded layout, the complete pt-BR messages, the socket side the
  *   layout waits for (src/machines/realtime/realtime.ts, loaded at sign-in) and the typed REST client
@@ -27,7 +27,7 @@
  * - `whole app`: every JS and CSS file of the build.
  *
  * Also: modules in more than one chunk (./route-sizes-duplicates.mjs: count, and the bytes of the
- * copies beyond the first, against `duplicatedModuleKB`), and the login page's JS on the wire before the form is interactive — the scripts `login.html`
+ * copies beyond the first, against `duplicatedModuleKB`), and the login page's JS on the wire before the form is interactive — the scripts `login.pt-BR.light.mail.html`
  * loads eagerly (its `<script src>` and script preloads; the form's handlers come with them), brotli
  * as served, against `loginBrotliKB`.
  *
@@ -89,7 +89,8 @@ export function computeRouteSizes({ root = process.cwd() } = {}) {
 
   const rows = [];
   const entryFiles = filesOf(entryIds);
-  const page = ['login.html', 'index.html'].find((name) => existsSync(join(webRoot, name)));
+  // A first visit's login page (src/domain/look-cookie.ts `loginPageFile`); the shell in a build without it.
+  const page = ['login.pt-BR.light.mail.html', 'index.html'].find((name) => existsSync(join(webRoot, name)));
   const html = page ? [page] : [];
   rows.push({
     kind: 'initial',

@@ -249,6 +249,16 @@ export function createAppServices(options: AppServicesOptions): AppServices {
   const sessionActor = systemActor(app.system, 'session');
   const preferences = systemActor(app.system, 'preferences');
   const guard = systemActor(app.system, 'routeGuard');
+  // The chosen language and theme in a cookie too, for the login page the server sends (./look-cookie-keeper.ts).
+  let stopped = false;
+  let stopLook = () => undefined as void;
+  if (window.document)
+    void importWithTimeout(() => import('./look-cookie-keeper')).then(
+      ({ keepLookCookie }) => {
+        if (!stopped) stopLook = keepLookCookie(preferences, window.document, window.location.protocol === 'https:');
+      },
+      () => undefined,
+    );
 
   // The same object while one realtime side runs, so views and `use` see a stable value.
   const started = new WeakMap<object, RealtimeServices>();
@@ -344,6 +354,8 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     settings,
     tenant,
     stop() {
+      stopped = true;
+      stopLook();
       routePrefetch?.stop();
       app.stop();
     },

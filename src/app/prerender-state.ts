@@ -1,14 +1,14 @@
 import { matchPath, splitTenantPath } from '../domain/paths';
-import { DEFAULT_LOCALE } from '../i18n/options';
 import { selectPristineSignedOut } from '../machines/session/session-selectors';
 import type { AppServices } from './app-services';
 
 /**
- * The build renders the login page ahead of time (src/app/prerender.tsx) for the state a first visit
- * is in: signed out, nothing to tell, pt-BR, light theme, with or without reset mail ({@link LoginMailVariant}). The server sends that page for
- * `/{tenant}/login` (server/src/plugins/static.ts) with this key on `#root`; the SPA hydrates it
- * only when its own state gives the same key, and otherwise renders from scratch (another
- * language or theme, a stored session, another route).
+ * The build renders the login page ahead of time (src/app/prerender.tsx) for the state a visit is in:
+ * signed out, nothing to tell, in each language and theme, with or without reset mail
+ * ({@link LoginMailVariant}). The server sends one for `/{tenant}/login` (server/src/plugins/static.ts):
+ * the language and theme its look cookie names (src/domain/look-cookie.ts; none: pt-BR, light), with this
+ * key on `#root`; the SPA hydrates it only when its own state gives the same key, and otherwise renders
+ * from scratch (a cookie that disagrees with the stored preferences, a stored session, another route).
  *
  * @param services - the app services, before the first render
  * @param pathname - the full browser pathname (`/{tenant}/login`)
@@ -21,7 +21,6 @@ export function prerenderKey(
   if (matchPath(splitTenantPath(pathname).rest)?.route.name !== 'login') return null;
   if (!selectPristineSignedOut(services.session.getSnapshot())) return null;
   const { locale, theme } = services.preferences.getSnapshot().context;
-  if (locale !== DEFAULT_LOCALE || theme !== 'light') return null;
   return `login ${locale} ${theme} ${loginMailVariant(services.settings)}`;
 }
 

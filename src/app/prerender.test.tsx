@@ -37,6 +37,7 @@ afterEach(() => {
   window.localStorage.clear();
   document.documentElement.removeAttribute('class');
   document.body.innerHTML = '';
+  document.cookie = 'panel_look=; Path=/; Max-Age=0';
 });
 
 /** Puts the prerendered page in the document, as the server sends it for `/backoffice/login`. */
@@ -147,6 +148,34 @@ describe('the prerendered login page', () => {
     );
   });
 
+  it('for a returning English dark-theme visitor, is their page: English, dark, hydrated, and their look kept in the cookie', async () => {
+    const errors = vi.spyOn(console, 'error');
+    window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ locale: 'en', theme: 'dark' }));
+    const page = await renderLoginPage('mail', { locale: 'en', theme: 'dark' });
+    expect(page.key).toBe('login en dark mail');
+    expect([page.lang, page.htmlClass, page.colorScheme]).toEqual(['en', darkTheme, 'dark']);
+    expect(withPrerenderedPage(INDEX, page)).toContain('<meta name="color-scheme" content="dark" />');
+    window.history.replaceState(null, '', '/backoffice/login');
+    document.documentElement.className = page.htmlClass;
+    document.body.innerHTML = `<div id="root" data-prerendered="${page.key}">${page.markup}</div>`;
+    const container = document.getElementById('root')!;
+    const heading = container.querySelector('h1');
+    expect(heading).toHaveTextContent('Log in to the panel');
+    expect(await start(container)).toBe('hydrated');
+    expect(container.querySelector('h1')).toBe(heading);
+    await vi.waitFor(() => expect(document.cookie).toContain('panel_look=en.dark'));
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('writes the look cookie at start and when the language or theme changes', async () => {
+    services = createAppServices({ window });
+    await vi.waitFor(() => expect(document.cookie).toContain('panel_look=pt-BR.light'));
+    services.preferences.send({ type: 'prefs.locale.set', locale: 'pt' });
+    expect(document.cookie).toContain('panel_look=pt.light');
+    services.preferences.send({ type: 'prefs.theme.toggle' });
+    expect(document.cookie).toContain('panel_look=pt.dark');
+  });
+
   it('keeps what was typed before the script ran, and focus where the user put it', async () => {
     const errors = vi.spyOn(console, 'error');
     const { container } = await loadPrerendered('/backoffice/login?to=%2Ftenants');
@@ -217,10 +246,10 @@ describe('the prerendered login page', () => {
     expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR light no-mail');
     expect(prerenderKey(services, '/')).toBeNull();
     services.preferences.send({ type: 'prefs.theme.set', theme: 'dark' });
-    expect(prerenderKey(services, '/backoffice/login')).toBeNull();
+    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt-BR dark no-mail');
     services.preferences.send({ type: 'prefs.theme.set', theme: 'light' });
     services.preferences.send({ type: 'prefs.locale.set', locale: 'pt' });
-    expect(prerenderKey(services, '/backoffice/login')).toBeNull();
+    expect(prerenderKey(services, '/backoffice/login')).toBe('login pt light no-mail');
   });
 
   it('has no key with a stored session (the login page only redirects then)', () => {

@@ -5,13 +5,15 @@ import { DEFAULT_TENANT, getRoute, withTenant } from '../domain/paths';
 import { createRuntimeI18n } from '../i18n/runtime';
 import { createAppServices } from './app-services';
 import { App } from './app';
-import { lightTheme } from '../ui/theme.css';
+import { darkTheme, lightTheme } from '../ui/theme.css';
+import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
+import { everyLook, loginPageFile, type Look } from '../domain/look-cookie';
 import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
 import { documentTitle } from '../ui/hooks/use-document-title';
 
 /**
  * The build-time render of the login page (for its largest contentful paint; docs/performance.md), run by rsbuild.config.ts after a
- * production build. Its markup goes into `dist/web/login.html`, which the server sends for
+ * production build. Its markup goes into `dist/web/login.<locale>.<theme>.<mail>.html` (src/domain/look-cookie.ts), one of which the server sends for
  * `/{tenant}/login`; src/app/main.tsx hydrates it when the app's state has the same
  * {@link prerenderKey}. The page shows at once, before any script ran; its controls are disabled
  * until hydrated (useHydrated).
@@ -27,30 +29,45 @@ export interface PrerenderedPage {
   lang: string;
   /** The theme class `<html>` carries (useThemeClass puts it there in the browser). */
   htmlClass: string;
+  /** `<meta name="color-scheme">`: the theme's. */
+  colorScheme: 'light' | 'dark';
 }
 
-/** A window for the build: a first visit's address, no storage, no events, no network. */
-function buildTimeWindow(pathname: string): Window & typeof globalThis {
+/** A window for the build: a visit's address, the look's preferences stored, no events, no network. */
+function buildTimeWindow(pathname: string, look: Look): Window & typeof globalThis {
   const noNetwork = () => Promise.reject(new Error('no network while prerendering'));
+  const stored = new Map([[PREFERENCES_KEY, JSON.stringify(look)]]);
+  const localStorage = {
+    getItem: (key: string) => stored.get(key) ?? null,
+    setItem: (key: string, value: string) => void stored.set(key, value),
+    removeItem: (key: string) => void stored.delete(key),
+  };
   const window = {
-    location: { pathname, search: '' },
+    location: { pathname, search: '', protocol: 'https:' },
+    localStorage,
     addEventListener: () => undefined,
     removeEventListener: () => undefined,
     fetch: noNetwork,
   };
-  // Only these members are read while the login page renders: storage falls back to memory.
+  // Only these members are read while the login page renders.
   return window as unknown as Window & typeof globalThis;
 }
 
-/** The login page as a first visit sees it, for a server that can send reset links (`mail`) or not. */
-export async function renderLoginPage(variant: LoginMailVariant = 'mail'): Promise<PrerenderedPage> {
+/**
+ * The login page as a signed-out visit in `look` sees it (a first visit: pt-BR, light), for a server that
+ * can send reset links (`mail`) or not.
+ */
+export async function renderLoginPage(
+  variant: LoginMailVariant = 'mail',
+  look: Look = { locale: 'pt-BR', theme: 'light' },
+): Promise<PrerenderedPage> {
   const pathname = withTenant(DEFAULT_TENANT, getRoute('login').path);
-  const window = buildTimeWindow(pathname);
+  const window = buildTimeWindow(pathname, look);
   const services = createAppServices({ window, settings: { passwordResetMail: variant === 'mail' } });
   try {
     const key = prerenderKey(services, pathname);
     if (key === null) throw new Error('a first visit to the login page is not in the prerendered state');
-    const i18n = await createRuntimeI18n();
+    const i18n = await createRuntimeI18n(look.locale);
     decideFirstRoute(services, window.location);
     const markup = renderToString(
       <StrictMode>
@@ -62,7 +79,8 @@ export async function renderLoginPage(variant: LoginMailVariant = 'mail'): Promi
       key,
       title: documentTitle(i18n.t, getRoute('login')),
       lang: i18n.language,
-      htmlClass: lightTheme,
+      htmlClass: look.theme === 'dark' ? darkTheme : lightTheme,
+      colorScheme: look.theme,
     };
   } finally {
     services.stop();
@@ -88,7 +106,7 @@ export function withPrerenderedPage(indexHtml: string, page: PrerenderedPage): s
   html = replaceOnce(
     html,
     /<meta name="color-scheme" content="[^"]*"\s*\/?>/,
-    `<meta name="color-scheme" content="light" />`,
+    `<meta name="color-scheme" content="${page.colorScheme}" />`,
   );
   html = replaceOnce(html, /<title>[^<]*<\/title>/, `<title>${escapeHtmlText(page.title)}</title>`);
   html = replaceOnce(
@@ -97,4 +115,11 @@ export function withPrerenderedPage(indexHtml: string, page: PrerenderedPage): s
     `<div id="root" data-prerendered="${escapeHtmlText(page.key)}">${page.markup}</div>`,
   );
   return html;
+}
+
+/** Every page the build writes into `dist/web` beside index.html: each look, with and without reset mail. */
+export function loginPages(): { file: string; variant: LoginMailVariant; look: Look }[] {
+  return (['mail', 'no-mail'] as const).flatMap((variant) =>
+    everyLook().map((look) => ({ file: loginPageFile(look, variant), variant, look })),
+  );
 }

@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from './support/server';
 
 /**
  * The login page's largest contentful paint (docs/performance.md): the server sends `/{tenant}/login` with the form already rendered at build
- * time (dist/web/login.html), and the SPA hydrates it. Only the login page: any other address gets
+ * time (dist/web/login.<locale>.<theme>.<mail>.html, the visitor's look: src/domain/look-cookie.ts), and the SPA hydrates it. Only the login page: any other address gets
  * the empty shell, so a signed-in reload never flashes a login form.
  */
 test.describe('prerendered login page', () => {
@@ -83,16 +83,44 @@ test.describe('prerendered login page', () => {
     expect(problems).toEqual([]);
   });
 
-  test('a visitor who chose English and the dark theme gets them, not the prerendered page', async ({ page, app }) => {
+  test('a visitor who chose English and the dark theme gets their page prerendered: English and dark before any script ran, then hydrated', async ({
+    page,
+    app,
+  }) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
     await page.goto(`${app.origin}${tenantPath('/login')}`);
     await page.getByRole('combobox', { name: t('shell.language') }).selectOption('en');
     await page.getByRole('button', { name: 'Toggle theme' }).click();
-    await page.reload();
+    await expect
+      .poll(async () => (await page.context().cookies()).find((c) => c.name === 'panel_look')?.value)
+      .toBe('en.dark');
+    // The next visit: the scripts held back, the page is already the visitor's.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/static/js/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in to the panel');
-    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login en dark mail');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.locator('meta[name="color-scheme"]')).toHaveAttribute('content', 'dark');
+    // The dark theme's page background, painted before any script ran.
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
+    expect(r + g + b, background).toBeLessThan(3 * 96);
+    await page.screenshot({ path: test.info().outputPath('en-dark-before-scripts.png') });
+    release();
+    await expect(page.getByRole('textbox', { name: 'Email', exact: true })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeEnabled();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in to the panel');
     expect(await page.evaluate(() => document.documentElement.classList.length)).toBe(1);
     expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('dark');
+    expect(problems).toEqual([]);
   });
 });
 

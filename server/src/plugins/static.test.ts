@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompressDir } from '../../../scripts/precompress.mjs';
 import { startTestApp, type TestApp } from '../test-support/app';
 import { compressPage, isLoginPath, matchesEtag, serveSpa, withSettings } from './static';
+import { everyLook, loginPageFile, LOOK_COOKIE } from '../../../src/domain/look-cookie';
 
 describe('SPA index with runtime settings', () => {
   it('injects the settings as an escaped meta, never as script', () => {
@@ -42,12 +43,12 @@ describe('SPA index with runtime settings', () => {
     }
   }, 60_000);
 
-  it('serves the prerendered login.html for the login page only, with the settings', async () => {
+  it('serves the prerendered login page for the login page only, with the settings', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
     writeFileSync(
-      join(webRoot, 'login.html'),
+      join(webRoot, 'login.pt-BR.light.mail.html'),
       '<html><head></head><body><div id="root" data-prerendered="login pt-BR light"><form></form></div></body></html>',
     );
     const t = await startTestApp();
@@ -83,14 +84,15 @@ describe('SPA index with runtime settings', () => {
     }
   }, 60_000);
 
-  it('serves login-no-mail.html, whose forgot link says why it is off, when the server cannot send reset links', async () => {
+  it('serves the no-mail page, whose forgot link says why it is off, when the server cannot send reset links', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
     const page = (key: string) =>
       `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`;
-    writeFileSync(join(webRoot, 'login.html'), page('login pt-BR light mail'));
-    writeFileSync(join(webRoot, 'login-no-mail.html'), page('login pt-BR light no-mail'));
+    for (const look of everyLook())
+      for (const mail of ['mail', 'no-mail'] as const)
+        writeFileSync(join(webRoot, loginPageFile(look, mail)), page(`login ${look.locale} ${look.theme} ${mail}`));
     for (const passwordResetMail of [true, false]) {
       const t = await startTestApp();
       try {
@@ -110,7 +112,51 @@ describe('SPA index with runtime settings', () => {
     }
   }, 60_000);
 
-  it('serves index.html for the login page too when the build has no login.html', async () => {
+  it("serves the login page in the look the visitor's cookie names, pt-BR light without one or with a bad one", async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
+    mkdirSync(join(webRoot, 'static'));
+    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const page = (key: string) =>
+      `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`;
+    for (const look of everyLook())
+      writeFileSync(join(webRoot, loginPageFile(look, 'mail')), page(`${look.locale} ${look.theme}`));
+    const t = await startTestApp();
+    try {
+      await serveSpa(t.app.fastify, {
+        webRoot,
+        backofficeTenant: 'backoffice',
+        settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail: true },
+      });
+      const key = async (cookie?: string) => {
+        const answer = await t.app.fastify.inject({
+          method: 'GET',
+          url: '/backoffice/login',
+          headers: cookie === undefined ? {} : { cookie },
+        });
+        expect(answer.headers.vary).toBe('accept-encoding, cookie');
+        return /data-prerendered="([^"]*)"/.exec(answer.body)?.[1];
+      };
+      expect(await key()).toBe('pt-BR light');
+      for (const look of everyLook())
+        expect(await key(`other=1; ${LOOK_COOKIE}=${look.locale}.${look.theme}; x=y`)).toBe(
+          `${look.locale} ${look.theme}`,
+        );
+      for (const bad of ['en', 'en.dark.x', 'fr.dark', 'en.blue', '', '../en.dark', 'EN.DARK'])
+        expect(await key(`${LOOK_COOKIE}=${bad}`), bad).toBe('pt-BR light');
+      // Another page never varies with the cookie, nor is it a login form.
+      const other = await t.app.fastify.inject({
+        method: 'GET',
+        url: '/backoffice/tenants',
+        headers: { cookie: `${LOOK_COOKIE}=en.dark` },
+      });
+      expect(other.headers.vary).toBe('accept-encoding');
+      expect(other.body).toContain('<div id="root"></div>');
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('serves index.html for the login page too when the build has no prerendered login page', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));
     writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
@@ -169,7 +215,7 @@ describe('compressed SPA files', () => {
       join(webRoot, 'index.html'),
       '<!doctype html><html><head><title>Painel</title><script defer src="/static/js/app.js"></script></head><body><div id="root"></div></body></html>',
     );
-    writeFileSync(join(webRoot, 'login.html'), loginHtml);
+    writeFileSync(join(webRoot, 'login.pt-BR.light.mail.html'), loginHtml);
     const done = await precompressDir(join(webRoot, 'static'));
     expect(done.map((d) => d.file.slice(webRoot.length))).toEqual(['/static/css/app.css', '/static/js/app.js']);
     // Written after the build's step: no compressed files beside it.

@@ -6,14 +6,18 @@ import { resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { escapeHtmlText } from '../../../src/domain/html';
 import { matchPath } from '../../../src/domain/paths';
+import { everyLook, loginPageFile, lookFromCookies, type Look } from '../../../src/domain/look-cookie';
+
+/** A visit without the look cookie: the panel's defaults (src/machines/preferences/preferences.machine.ts). */
+const FIRST_VISIT_LOOK: Look = { locale: 'pt-BR', theme: 'light' };
 import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 
 /**
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
  * (history mode; wouter's base is the first segment) but the login page's, which gets
- * `login.html` (or `login-no-mail.html`, for a server that cannot send reset links) when the build has it:
- * the same page with the login form already rendered (src/app/prerender.tsx), so it paints before any
- * script runs. Only there: a signed-in user
+ * the login page prerendered (src/app/prerender.tsx) in the language and theme of the visitor's look
+ * cookie (src/domain/look-cookie.ts; pt-BR, light without it), with the link to reset a password or,
+ * for a server that cannot send mail, its notice: the form paints before any script runs. Only there: a signed-in user
  * reloading any other page must not see a login form flash by. `/` goes to the back-office tenant.
  *
  * Compression (docs/performance.md, "Compression"): the assets are sent as the brotli or gzip file the
@@ -90,12 +94,27 @@ export async function serveSpa(
   const indexPath = resolve(root, 'index.html');
   const hasBuild = existsSync(indexPath);
   const indexHtml = hasBuild ? withSettings(readFileSync(indexPath, 'utf8'), options.settings) : '';
-  const loginPath = resolve(root, options.settings.passwordResetMail ? 'login.html' : 'login-no-mail.html');
   const index = compressPage(indexHtml);
-  const login =
-    hasBuild && existsSync(loginPath)
-      ? compressPage(withSettings(readFileSync(loginPath, 'utf8'), options.settings))
-      : index;
+  // The login page in each look the build prerendered it in, for this server's mail (src/domain/look-cookie.ts).
+  const mail = options.settings.passwordResetMail ? 'mail' : 'no-mail';
+  const logins = new Map<string, CompressedPage>();
+  for (const look of everyLook()) {
+    const path = resolve(root, loginPageFile(look, mail));
+    if (hasBuild && existsSync(path))
+      logins.set(
+        `${look.locale}.${look.theme}`,
+        compressPage(withSettings(readFileSync(path, 'utf8'), options.settings)),
+      );
+  }
+  /** The visitor's look's page; a first visit's (pt-BR, light) without the cookie; the shell without a build's pages. */
+  const loginPage = (cookies: string | undefined): CompressedPage => {
+    const look = lookFromCookies(cookies) ?? FIRST_VISIT_LOOK;
+    return (
+      logins.get(`${look.locale}.${look.theme}`) ??
+      logins.get(`${FIRST_VISIT_LOOK.locale}.${FIRST_VISIT_LOOK.theme}`) ??
+      index
+    );
+  };
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: resolve(root, 'static'),
@@ -116,10 +135,14 @@ export async function serveSpa(
     if (!hasBuild)
       return reply.code(503).send({ status: 'unavailable', message: 'The SPA is not built: run `npm run build`.' });
     const rest = `/${(request.params as { '*': string })['*']}`;
-    const page = isLoginPath(rest) ? login : index;
+    const login = isLoginPath(rest);
+    const page = login ? loginPage(request.headers.cookie) : index;
     const encoding = preferredEncoding(request.headers['accept-encoding'], page.encodings);
     const etag = page.etags[encoding] ?? page.etags.identity;
-    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', etag);
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', login ? 'accept-encoding, cookie' : 'accept-encoding')
+      .header('etag', etag);
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply.type('text/html; charset=utf-8').send(page.bodies[encoding] ?? page.bodies.identity);
