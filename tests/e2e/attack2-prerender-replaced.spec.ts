@@ -5,7 +5,7 @@ import { t } from './support/i18n';
 
 /**
  * An attack on the prerendered login page another visitor's state drops (src/app/mount-app.tsx): it stays on
- * screen, inert, until the app's first commit. An English, dark visitor: while inert the old form takes no focus,
+ * screen, inert, until the app's first commit. An English, dark visitor whose look cookie is gone: while inert the old form takes no focus,
  * after the commit the container takes input, the e-mail field has the focus and `<html>` holds the dark theme's
  * class alone.
  */
@@ -14,6 +14,10 @@ test.describe('a prerendered login page the visitor state replaces', () => {
     await page.goto(`${origin}${tenantPath('/login')}`);
     await page.getByRole('combobox', { name: t('shell.language') }).selectOption('en');
     await page.getByRole('button', { name: 'Toggle theme' }).click();
+    // The page the server sends follows the look cookie (src/domain/look-cookie.ts): without it (cleared, or
+    // never written: another browser profile's storage), the pt-BR light page comes and must be replaced.
+    await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === 'panel_look')).toBe(true);
+    await page.context().clearCookies({ name: 'panel_look' });
   }
 
   test('is inert while the app renders, then the e-mail field has the focus and only the dark class is on <html>', async ({
