@@ -24,7 +24,11 @@ async function main(): Promise<void> {
     const seeded = await seedDemo(database.db);
     if (seeded) banner(`Seeded demo data in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  const { fastify, events, sockets, webhookProgress, mailer } = await buildApp({ db: database.db, config, pg: database.pg });
+  const { fastify, events, sockets, webhookProgress, mailer } = await buildApp({
+    db: database.db,
+    config,
+    pg: database.pg,
+  });
   if (config.demoActivity) {
     const activity = await startDemoActivity({
       db: database.db,
