@@ -409,6 +409,30 @@ describe('AuditScreen', () => {
     expect(bodyRowIds(grid)).toEqual(['4', '3', '2', '1']);
   });
 
+  it('by keyboard: focus in the table holds new records, leaving it shows them', async () => {
+    const api = fakeAuditApi([auditRecord(1), auditRecord(2)]);
+    const app = render(api);
+    const grid = await table();
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['2', '1']));
+    act(() => grid.focus());
+    expect(grid.contains(document.activeElement)).toBe(true);
+    api.records.push(auditRecord(3));
+    announce(app, 3);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    expect(bodyRowIds(grid)).toEqual(['2', '1']);
+    // Tab leaves the grid (one tab stop) and the list: the record comes in.
+    await keys.tab();
+    expect(grid.contains(document.activeElement)).toBe(false);
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['3', '2', '1']));
+    // Back in: the next one waits again.
+    await keys.tab({ shift: true });
+    expect(grid.contains(document.activeElement)).toBe(true);
+    api.records.push(auditRecord(4));
+    announce(app, 4);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    expect(bodyRowIds(grid)).toEqual(['3', '2', '1']);
+  });
+
   it('a record expanded keeps new records back until it is folded and the user has left the list', async () => {
     const api = fakeAuditApi([auditRecord(1), auditRecord(2)]);
     const app = render(api);

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef, useState, type FocusEvent, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useReducer, useRef, useState, type FocusEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { formatNumber } from '../../../domain/format';
@@ -45,8 +45,10 @@ function useEngagement(
   onChange: (engaged: boolean) => void,
 ) {
   const [pointer, setPointer] = useState(false);
-  const [focus, setFocus] = useState(false);
   const [scrolled, setScrolled] = useState(false);
+  // Focus in the area: a ref set by focus and blur (moves inside the area render nothing), `touch` renders.
+  const focus = useRef(false);
+  const [, touch] = useReducer((n: number) => n + 1, 0);
   // The native enter and leave of the area itself (React's are made from over/out and their related target).
   useEffect(() => {
     const el = area.current;
@@ -70,18 +72,24 @@ function useEngagement(
     return () => observer.disconnect();
   }, [top]);
   const told = useRef(false);
-  // After every render: a focused control the render removed (rows replaced, the notice gone) fires no blur.
   useEffect(() => {
-    const engaged =
-      pointer || scrolled || expanded || (focus && Boolean(area.current?.contains(document.activeElement)));
+    // After every render: a focused control the render removed (rows replaced, the notice gone) fires no blur.
+    if (focus.current && !area.current?.contains(document.activeElement)) focus.current = false;
+    const engaged = pointer || scrolled || expanded || focus.current;
     if (engaged === told.current) return;
     told.current = engaged;
     onChange(engaged);
   });
   return {
-    onFocus: () => setFocus(true),
+    onFocus: () => {
+      if (focus.current) return;
+      focus.current = true;
+      touch();
+    },
     onBlur: (event: FocusEvent<HTMLDivElement>) => {
-      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocus(false);
+      if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+      focus.current = false;
+      touch();
     },
   };
 }
