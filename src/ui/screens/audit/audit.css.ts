@@ -38,6 +38,12 @@ export const held = style({
   fontSize: vars.font.size.sm,
 });
 
+/** The arrow before the count; on a phone its room goes to the words (the line is narrow there). */
+export const heldIcon = style({
+  flexShrink: 0,
+  '@media': { '(max-width: 47.99rem)': { display: 'none' } },
+});
+
 export const heldCount = style({
   display: 'inline-flex',
   alignItems: 'center',

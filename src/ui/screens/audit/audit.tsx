@@ -178,7 +178,7 @@ export default function AuditScreen() {
             {unseen > 0 ? (
               <>
                 <span id={heldId} className={styles.heldCount}>
-                  <ArrowUpIcon />
+                  <ArrowUpIcon className={styles.heldIcon} />
                   {t('audit.held', { count: unseen })}
                 </span>
                 <Button variant="secondary" size="sm" aria-describedby={heldId} onPress={showNew}>
