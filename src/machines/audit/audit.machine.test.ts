@@ -184,7 +184,7 @@ describe('auditMachine', () => {
     expect(api.seen).toHaveLength(3);
   });
 
-  it('with later pages shown, new records are counted for the notice; "show new" goes back to the first page', async () => {
+  it('with later pages shown, a new record is read but held: the notice counts it, "show new" shows it without a read', async () => {
     const run = start(records(1, 60));
     running = run.actor;
     await ready(run.actor);
@@ -192,17 +192,147 @@ describe('auditMachine', () => {
     await vi.waitFor(() => expect(run.actor.getSnapshot().context.pages).toBe(2));
     run.api.records.push(auditRecord(61));
     recorded(run.bus, { id: 61 });
+    // An event whose record the filters' read does not bring (another actor, say) adds nothing.
     recorded(run.bus, { id: 62 });
-    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
-    expect(run.api.seen).toHaveLength(2);
-    expect(run.actor.getSnapshot().context.unseen).toBe(2);
+    // One read at once, one for the rest of the burst after the spacing.
+    await vi.waitFor(() => expect(run.api.seen).toHaveLength(4), { timeout: 5000 });
+    await ready(run.actor);
+    let context = run.actor.getSnapshot().context;
+    expect(context.unseen).toBe(1);
+    expect(context.records).toHaveLength(60);
+    expect(context.records[0]!.id).toBe(60);
+    // Leaving the list does not show it: later pages are shown.
+    run.actor.send({ type: 'audit.engage' });
+    run.actor.send({ type: 'audit.release' });
     expect(run.actor.getSnapshot().context.records).toHaveLength(60);
     run.actor.send({ type: 'audit.showNew' });
-    await ready(run.actor);
-    const context = run.actor.getSnapshot().context;
+    context = run.actor.getSnapshot().context;
+    expect(run.api.seen).toHaveLength(4);
     expect(context.unseen).toBe(0);
+    expect(context.pending).toBeNull();
     expect(context.pages).toBe(1);
-    expect(context.records[0]!.id).toBe(61);
+    expect(context.next).toBe('12');
+    expect(context.records.map((r) => r.id).slice(0, 2)).toEqual([61, 60]);
+    expect(context.records).toHaveLength(50);
+    expect(context.added).toMatchObject({ kind: 'live', count: 1 });
+  });
+
+  /** The rows' ids, newest first. */
+  const ids = (actor: ReturnType<typeof start>['actor']) => actor.getSnapshot().context.records.map((r) => r.id);
+
+  /**
+   * The state model: engaged or not × the first page alone or later pages too, a record arriving;
+   * then the engagement ending, then "show new".
+   */
+  describe.each([
+    { engaged: false, later: false, moves: true, onRelease: true },
+    { engaged: true, later: false, moves: false, onRelease: true },
+    { engaged: false, later: true, moves: false, onRelease: false },
+    { engaged: true, later: true, moves: false, onRelease: false },
+  ])('engaged $engaged, later pages $later', ({ engaged, later, moves, onRelease }) => {
+    const then = moves
+      ? ''
+      : onRelease
+        ? '; leaving the list shows it'
+        : '; leaving the list keeps it, "show new" shows it';
+    it(`a new record ${moves ? 'moves the rows' : 'waits behind the notice'}${then}`, async () => {
+      const run = start(records(1, 60));
+      running = run.actor;
+      await ready(run.actor);
+      if (later) {
+        run.actor.send({ type: 'audit.more' });
+        await vi.waitFor(() => expect(run.actor.getSnapshot().context.pages).toBe(2));
+      }
+      if (engaged) run.actor.send({ type: 'audit.engage' });
+      const before = ids(run.actor);
+      run.api.records.push(auditRecord(61), auditRecord(62));
+      recorded(run.bus, { id: 61 });
+      recorded(run.bus, { id: 62 });
+      await vi.waitFor(() => expect(run.api.seen).toHaveLength(later ? 4 : 3), { timeout: 5000 });
+      await ready(run.actor);
+      await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
+      // The burst cost one read at once and one after the spacing, held or not.
+      expect(run.api.seen).toHaveLength(later ? 4 : 3);
+      const context = run.actor.getSnapshot().context;
+      if (moves) {
+        expect(ids(run.actor).slice(0, 3)).toEqual([62, 61, 60]);
+        expect(context).toMatchObject({ unseen: 0, pending: null });
+        return;
+      }
+      expect(ids(run.actor)).toEqual(before);
+      expect(context.unseen).toBe(2);
+      expect(context.pending?.data[0]?.id).toBe(62);
+      if (engaged) run.actor.send({ type: 'audit.release' });
+      if (onRelease) {
+        expect(ids(run.actor).slice(0, 3)).toEqual([62, 61, 60]);
+        expect(run.actor.getSnapshot().context).toMatchObject({ unseen: 0, pending: null });
+        return;
+      }
+      expect(ids(run.actor)).toEqual(before);
+      run.actor.send({ type: 'audit.showNew' });
+      expect(ids(run.actor).slice(0, 3)).toEqual([62, 61, 60]);
+      expect(run.actor.getSnapshot().context).toMatchObject({ unseen: 0, pending: null, pages: 1 });
+      expect(run.api.seen).toHaveLength(4);
+    });
+  });
+
+  it('held records add up; "show new" shows them without a read, and the next record is held again while engaged', async () => {
+    const run = start(records(1, 3));
+    running = run.actor;
+    await ready(run.actor);
+    run.actor.send({ type: 'audit.engage' });
+    run.api.records.push(auditRecord(4));
+    recorded(run.bus, { id: 4 });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.unseen).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
+    run.api.records.push(auditRecord(5));
+    recorded(run.bus, { id: 5 });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.unseen).toBe(2));
+    expect(ids(run.actor)).toEqual([3, 2, 1]);
+    const reads = run.api.seen.length;
+    run.actor.send({ type: 'audit.showNew' });
+    expect(ids(run.actor)).toEqual([5, 4, 3, 2, 1]);
+    expect(run.api.seen).toHaveLength(reads);
+    expect(run.actor.getSnapshot().context.added).toMatchObject({ kind: 'live', count: 2 });
+    await new Promise((resolve) => setTimeout(resolve, LIVE_SPACING_MS + 50));
+    run.api.records.push(auditRecord(6));
+    recorded(run.bus, { id: 6 });
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.unseen).toBe(1));
+    expect(ids(run.actor)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('a live read that started before the user engaged is held when it answers', async () => {
+    const api = fakeAuditApi(records(1, 2));
+    let release: (() => void) | null = null;
+    const run = start([], '', async (request) => {
+      const answer = api.respond(request);
+      if (api.seen.length > 1) await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    });
+    running = run.actor;
+    await ready(run.actor);
+    api.records.push(auditRecord(3));
+    recorded(run.bus, { id: 3 });
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    run.actor.send({ type: 'audit.engage' });
+    (release as unknown as () => void)();
+    await vi.waitFor(() => expect(run.actor.getSnapshot().context.unseen).toBe(1));
+    expect(run.actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
+    expect(ids(run.actor)).toEqual([2, 1]);
+    run.actor.send({ type: 'audit.release' });
+    expect(ids(run.actor)).toEqual([3, 2, 1]);
+  });
+
+  it('a read that brings nothing new while held leaves no notice', async () => {
+    const run = start(records(1, 2));
+    running = run.actor;
+    await ready(run.actor);
+    run.actor.send({ type: 'audit.engage' });
+    // Announced, but the filters' read does not bring it (another actor's record, say).
+    recorded(run.bus, { id: 7 });
+    await vi.waitFor(() => expect(run.api.seen).toHaveLength(2));
+    await ready(run.actor);
+    expect(run.actor.getSnapshot().context).toMatchObject({ unseen: 0, pending: null });
   });
 
   it('a failed read is the error state with its reason; retry and a failed "more" keep what was shown', async () => {
@@ -244,6 +374,7 @@ describe('auditMachine: model coverage', () => {
         next: c.next !== null,
         draftValid: auditQueryProblem(c.draft) === null,
         operation: c.query.operation,
+        pending: c.pending !== null,
       }),
       events: [
         doneEvent('loadFirst', { data: [auditRecord(2)], next: '2' }),
@@ -259,6 +390,8 @@ describe('auditMachine: model coverage', () => {
         { type: 'audit.more' },
         { type: 'audit.reload' },
         { type: 'audit.showNew' },
+        { type: 'audit.engage' },
+        { type: 'audit.release' },
         { type: 'audit.recorded', operation: 'tenant.plan', ...recorded },
         { type: 'audit.recorded', operation: 'user.create', ...recorded },
       ],

@@ -5,7 +5,6 @@ import {
   emit,
   fromCallback,
   fromPromise,
-  not,
   raise,
   setup,
   stateIn,
@@ -55,11 +54,16 @@ export interface AuditContext {
   records: AuditRecord[];
   /** The cursor of the page after the rows shown; null at the end. */
   next: string | null;
-  /** Pages shown: 1 is the first page only (live records then refresh it in place). */
+  /** Pages shown: 1 is the first page only (live records then refresh it in place unless it is held). */
   pages: number;
   error: ActionError | null;
   moreError: ActionError | null;
-  /** Records announced live while later pages were shown (the "new records" notice). */
+  /**
+   * The last live read of the first page while it was held (the user engaged with the list, or later
+   * pages shown): shown by `audit.showNew`, or when the engagement ends with only the first page shown.
+   */
+  pending: AuditPage | null;
+  /** The records of `pending` not shown (the "new records" notice); 0 without `pending`. */
   unseen: number;
   /** What the last load added, for the screen readers' announcement; `seq` changes on each. */
   added: { kind: 'first' | 'more' | 'live'; count: number; seq: number } | null;
@@ -72,6 +76,9 @@ export type AuditEvent =
   | { type: 'audit.more' }
   | { type: 'audit.reload' }
   | { type: 'audit.showNew' }
+  /** The user engages with the list (pointer or focus in it, a record expanded, scrolled into it) or stops. */
+  | { type: 'audit.engage' }
+  | { type: 'audit.release' }
   | { type: 'audit.recorded'; at: string; operation: string; targetType: string; targetId: number | null }
   | { type: 'audit.refresh' };
 
@@ -108,21 +115,41 @@ const watchAudit = fromCallback<AuditEvent, { bus: AppBus }>(({ input, sendBack 
 
 const nextSeq = (context: AuditContext) => (context.added?.seq ?? 0) + 1;
 
+/** How many of `page`'s records are not among `records` (the ones a live read brings). */
+const freshCount = (records: readonly AuditRecord[], page: AuditPage) => {
+  const known = new Set(records.map((r) => r.id));
+  return page.data.filter((r) => !known.has(r.id)).length;
+};
+
+/** `page` as the rows shown: the first page only, its new records announced. */
+const showLive = (context: AuditContext, page: AuditPage) => ({
+  records: page.data,
+  next: page.next,
+  pages: 1,
+  error: null,
+  moreError: null,
+  pending: null,
+  unseen: 0,
+  added: { kind: 'live' as const, count: freshCount(context.records, page), seq: nextSeq(context) },
+});
+
 /**
  * The Auditoria screen (`/audit`, docs/product.md, Audit log): records newest first under the filters
  * of the address (`GET /api/audit`), paged by cursor ("Carregar mais" appends the page after `next`).
  * Filters are edited in `draft` (`audit.draft`) and applied with `audit.apply` (refused with `invalid`
  * when the period is reversed or a target id has no type), which emits `audit.queryChanged` for the
  * address; an address change (`audit.location`) reloads when it differs. Live: an `auditRecorded`
- * the filters can match reads the first page again at once when only the first page is shown, and
- * records arriving within {@link LIVE_SPACING_MS} of that read are read together after it; a record
- * arriving while a read runs reads again when it ends (never cancelling it, so a steady stream still
- * shows). With later pages shown it counts `unseen` instead, and `audit.showNew` goes back to the
- * first page.
+ * the filters can match reads the first page again at once, and records arriving within
+ * {@link LIVE_SPACING_MS} of that read are read together after it; a record arriving while a read
+ * runs reads again when it ends (never cancelling it, so a steady stream still shows). The page read
+ * replaces the rows only when the first page alone is shown and the user is not engaged with the list
+ * (`audit.engage` / `audit.release`, sent by the screen); otherwise it is held as `pending`, its new
+ * records counted in `unseen` (the notice), and shown by `audit.showNew`, or by `audit.release` when
+ * only the first page is shown (docs/product.md, Audit log, Live).
  *
- * Regions: `list` (`loading`, `ready`, `loadingMore`, `refreshing`, `failed`; `loading` and `refreshing`
- * are `current`, or `stale` once a record came during their read; tag `busy` while a page loads) and
- * `live` (`idle`, `spacing` (`clear`, `owed`)).
+ * Regions: `list` (`loading`, `ready`, `loadingMore`, `refreshing`, `failed`; `loading`, `loadingMore`
+ * and `refreshing` are `current`, or `stale` once a record came during their read; tag `busy` while a
+ * page loads), `live` (`idle`, `spacing` (`clear`, `owed`)) and `attention` (`free`, `engaged`).
  */
 export const auditMachine = setup({
   types: {
@@ -141,7 +168,11 @@ export const auditMachine = setup({
     },
     hasNext: ({ context }) => context.next !== null,
     onFirstPage: ({ context }) => context.pages <= 1,
+    hasPending: ({ context }) => context.pending !== null,
+    /** A live read may replace the rows: the first page alone is shown and the user is not engaged. */
+    showsLive: and(['onFirstPage', stateIn({ attention: 'free' })]),
     loadStale: stateIn({ list: { loading: 'stale' } }),
+    moreStale: stateIn({ list: { loadingMore: 'stale' } }),
     refreshStale: stateIn({ list: { refreshing: 'stale' } }),
     liveOwed: stateIn({ live: { spacing: 'owed' } }),
     matches: ({ context, event }) => {
@@ -155,7 +186,7 @@ export const auditMachine = setup({
       return { draft: { ...context.draft, ...event.patch }, invalid: null };
     }),
     refuseDraft: assign(({ context }) => ({ invalid: auditQueryProblem(context.draft) })),
-    applyDraft: assign(({ context }) => ({ query: context.draft, unseen: 0 })),
+    applyDraft: assign(({ context }) => ({ query: context.draft, pending: null, unseen: 0 })),
     announceQuery: emit(({ context }) => ({
       type: 'audit.queryChanged' as const,
       search: serializeAuditQuery(context.query),
@@ -163,7 +194,7 @@ export const auditMachine = setup({
     applyLocation: assign(({ event }) => {
       assertEvent(event, 'audit.location');
       const query = parseAuditQuery(event.search);
-      return { query, draft: query, invalid: null, unseen: 0 };
+      return { query, draft: query, invalid: null, pending: null, unseen: 0 };
     }),
     storeFirst: assign(({ context }, page: PageOutput) => ({
       records: page.data,
@@ -171,23 +202,17 @@ export const auditMachine = setup({
       pages: 1,
       error: null,
       moreError: null,
+      pending: null,
       unseen: 0,
       added: { kind: 'first' as const, count: page.data.length, seq: nextSeq(context) },
     })),
-    storeLive: assign(({ context }, page: PageOutput) => {
-      const known = new Set(context.records.map((r) => r.id));
-      return {
-        records: page.data,
-        next: page.next,
-        pages: 1,
-        error: null,
-        added: {
-          kind: 'live' as const,
-          count: page.data.filter((r) => !known.has(r.id)).length,
-          seq: nextSeq(context),
-        },
-      };
+    storeLive: assign(({ context }, page: PageOutput) => showLive(context, page)),
+    /** The rows stay: the page waits behind the notice (nothing new in it: nothing waits). */
+    holdLive: assign(({ context }, page: PageOutput) => {
+      const unseen = freshCount(context.records, page);
+      return { pending: unseen > 0 ? page : null, unseen };
     }),
+    showPending: assign(({ context }) => (context.pending ? showLive(context, context.pending) : {})),
     appendPage: assign(({ context }, page: PageOutput) => {
       const known = new Set(context.records.map((r) => r.id));
       const fresh = page.data.filter((r) => !known.has(r.id));
@@ -203,12 +228,13 @@ export const auditMachine = setup({
       records: [],
       next: null,
       pages: 1,
+      pending: null,
+      unseen: 0,
       error: actionError('audit.errors.load', params.error),
     })),
     moreFailed: assign((_, params: { error: unknown }) => ({
       moreError: actionError('audit.errors.more', params.error),
     })),
-    countUnseen: assign(({ context }) => ({ unseen: context.unseen + 1 })),
   },
 }).createMachine({
   id: 'audit',
@@ -225,6 +251,7 @@ export const auditMachine = setup({
       pages: 1,
       error: null,
       moreError: null,
+      pending: null,
       unseen: 0,
       added: null,
     };
@@ -242,6 +269,7 @@ export const auditMachine = setup({
         ],
         'audit.location': { guard: 'locationChanged', target: '.loading', actions: 'applyLocation' },
         'audit.reload': '.loading',
+        // Nothing held (or "more" being read): the first page is read again.
         'audit.showNew': '.loading',
       },
       states: {
@@ -272,25 +300,43 @@ export const auditMachine = setup({
           },
         },
         ready: {
+          // Nothing holds the rows any more: the held page is shown (the user left the list, or a read failed).
+          always: { guard: and(['showsLive', 'hasPending']), actions: 'showPending' },
           on: {
             'audit.more': { guard: 'hasNext', target: 'loadingMore' },
-            'audit.refresh': { guard: 'onFirstPage', target: 'refreshing' },
+            'audit.refresh': 'refreshing',
+            'audit.showNew': { guard: 'hasPending', actions: 'showPending' },
           },
         },
         loadingMore: {
           tags: ['busy'],
+          initial: 'current',
           invoke: {
             id: 'loadMore',
             src: 'loadPage',
             input: ({ context }) => ({ rest: context.rest, query: context.query, after: context.next }),
-            onDone: { target: 'ready', actions: { type: 'appendPage', params: ({ event }) => event.output } },
-            onError: {
-              target: 'ready',
-              actions: { type: 'moreFailed', params: ({ event }) => ({ error: event.error }) },
-            },
+            // A record came during this read: the first page is read when it ends (and held: later pages are shown).
+            onDone: [
+              {
+                guard: 'moreStale',
+                target: 'refreshing',
+                actions: { type: 'appendPage', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'appendPage', params: ({ event }) => event.output } },
+            ],
+            onError: [
+              {
+                guard: 'moreStale',
+                target: 'refreshing',
+                actions: { type: 'moreFailed', params: ({ event }) => ({ error: event.error }) },
+              },
+              { target: 'ready', actions: { type: 'moreFailed', params: ({ event }) => ({ error: event.error }) } },
+            ],
           },
-          // Later pages are being shown: the new record waits behind the notice.
-          on: { 'audit.refresh': { actions: 'countUnseen' } },
+          states: {
+            current: { on: { 'audit.refresh': 'stale' } },
+            stale: {},
+          },
         },
         refreshing: {
           initial: 'current',
@@ -298,19 +344,32 @@ export const auditMachine = setup({
             id: 'loadLive',
             src: 'loadPage',
             input: ({ context }) => ({ rest: context.rest, query: context.query, after: null }),
+            // A record committed while this read ran may be missed by it: use this page, read again.
+            // The page replaces the rows only while nothing holds them; else it waits behind the notice.
             onDone: [
-              // A record committed while this read ran may be missed by it: show this page, read again.
               {
-                guard: 'refreshStale',
+                guard: and(['refreshStale', 'showsLive']),
                 target: 'refreshing',
                 reenter: true,
                 actions: { type: 'storeLive', params: ({ event }) => event.output },
               },
-              { target: 'ready', actions: { type: 'storeLive', params: ({ event }) => event.output } },
+              {
+                guard: 'refreshStale',
+                target: 'refreshing',
+                reenter: true,
+                actions: { type: 'holdLive', params: ({ event }) => event.output },
+              },
+              {
+                guard: 'showsLive',
+                target: 'ready',
+                actions: { type: 'storeLive', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'holdLive', params: ({ event }) => event.output } },
             ],
             // The rows shown stay; the next record or a reload tries again.
             onError: 'ready',
           },
+          on: { 'audit.showNew': { guard: 'hasPending', actions: 'showPending' } },
           states: {
             current: { on: { 'audit.refresh': 'stale' } },
             stale: {},
@@ -323,12 +382,7 @@ export const auditMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          on: {
-            'audit.recorded': [
-              { guard: and(['matches', 'onFirstPage']), target: 'spacing', actions: raise({ type: 'audit.refresh' }) },
-              { guard: 'matches', actions: 'countUnseen' },
-            ],
-          },
+          on: { 'audit.recorded': { guard: 'matches', target: 'spacing', actions: raise({ type: 'audit.refresh' }) } },
         },
         // A read just started: records of the same burst wait for the one read at the end of the spacing.
         spacing: {
@@ -340,19 +394,19 @@ export const auditMachine = setup({
             ],
           },
           states: {
-            clear: {
-              on: {
-                'audit.recorded': [
-                  { guard: and(['matches', 'onFirstPage']), target: 'owed' },
-                  { guard: 'matches', actions: 'countUnseen' },
-                ],
-              },
-            },
-            owed: {
-              on: { 'audit.recorded': { guard: and(['matches', not('onFirstPage')]), actions: 'countUnseen' } },
-            },
+            clear: { on: { 'audit.recorded': { guard: 'matches', target: 'owed' } } },
+            owed: {},
           },
         },
+      },
+    },
+    // Whether the user is engaged with the list (the screen says: pointer or focus in it, a record
+    // expanded, scrolled past its top); while engaged, live reads wait behind the notice.
+    attention: {
+      initial: 'free',
+      states: {
+        free: { on: { 'audit.engage': 'engaged' } },
+        engaged: { on: { 'audit.release': 'free' } },
       },
     },
   },

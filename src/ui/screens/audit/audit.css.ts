@@ -6,7 +6,7 @@ import { vars } from '../../theme.css';
 /** The id filters are short numbers: narrower than the period and the selects. */
 export const idField = style({ flex: '0 1 10rem', minWidth: 0 });
 
-/** "Carregar mais" / the end of the list, and the live notice. */
+/** "Carregar mais" / the end of the list. */
 export const footer = style({
   display: 'flex',
   flexWrap: 'wrap',
@@ -16,15 +16,41 @@ export const footer = style({
   fontSize: vars.font.size.sm,
 });
 
-export const notice = style({
+/**
+ * The list the user may be engaged with (audit.tsx, useEngaged): the line above the table, the table
+ * and its footer, spaced as the screen spaces its parts.
+ */
+export const area = style({ display: 'flex', flexDirection: 'column', gap: vars.space.lg, minWidth: 0 });
+
+/**
+ * The line above the table: the live notice at its start, the views and columns at its end. It never
+ * wraps, so the notice coming or going never changes its height (nor moves the rows below).
+ */
+export const toolbar = style({ display: 'flex', alignItems: 'center', gap: vars.space.sm, minWidth: 0 });
+
+/** The live notice: the count of the records held and the button that shows them. */
+export const held = style({
   display: 'flex',
-  flexWrap: 'wrap',
   alignItems: 'center',
   gap: vars.space.sm,
-  padding: vars.space.sm,
-  border: `1px solid ${vars.color.borderSubtle}`,
-  borderRadius: vars.radius.md,
+  flex: '1 1 0',
+  minWidth: 0,
   fontSize: vars.font.size.sm,
+});
+
+/** The arrow before the count; on a phone its room goes to the words (the line is narrow there). */
+export const heldIcon = style({
+  flexShrink: 0,
+  '@media': { '(max-width: 47.99rem)': { display: 'none' } },
+});
+
+export const heldCount = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: vars.space.xs,
+  minWidth: 0,
+  color: vars.color.text,
+  lineHeight: vars.font.lineHeight.tight,
 });
 
 export const error = style({ margin: 0, color: vars.color.danger, fontSize: vars.font.size.sm });

@@ -360,6 +360,100 @@ describe('AuditScreen', () => {
     expect(screen.getByRole('status')).toHaveTextContent('1 registro novo no topo da tabela.');
   });
 
+  /** The socket announces record `id` (a tenant's plan, as `auditRecord` makes it). */
+  const announce = (app: RenderedApp, id: number) =>
+    act(() =>
+      app.services.bus.publish({
+        name: 'auditRecorded',
+        tenantName: 'backoffice',
+        sentAt: new Date().toISOString(),
+        data: {
+          id,
+          at: new Date().toISOString(),
+          operation: 'tenant.plan',
+          targetType: 'tenant',
+          targetId: 2,
+          targetName: 'farmacia-x',
+        },
+      }),
+    );
+  const bodyRowIds = (grid: HTMLElement) =>
+    within(grid)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => /nº (\d+)/.exec(within(row).getByRole('button').getAttribute('aria-label') ?? '')?.[1]);
+
+  it('while the pointer is on a row, new records wait behind the notice; "Mostrar" shows them', async () => {
+    const api = fakeAuditApi([auditRecord(1), auditRecord(2)]);
+    const app = render(api);
+    const grid = await table();
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['2', '1']));
+    const pointed = screen.getByRole('button', { name: 'Ver detalhes do registro nº 2' });
+    await keys.hover(pointed);
+    api.records.push(auditRecord(3), auditRecord(4));
+    announce(app, 3);
+    announce(app, 4);
+    const show = await screen.findByRole('button', { name: 'Mostrar', description: '2 novos registros' });
+    expect(screen.getByRole('status')).toHaveTextContent('2 registros novos desde que a lista foi carregada.');
+    expect(bodyRowIds(grid)).toEqual(['2', '1']);
+    await keys.click(show);
+    expect(bodyRowIds(grid)).toEqual(['4', '3', '2', '1']);
+    expect(screen.queryByRole('button', { name: 'Mostrar' })).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('2 registros novos no topo da tabela.');
+    // The button went with the notice: focus is in the table, so what comes next waits again.
+    expect(grid.contains(document.activeElement)).toBe(true);
+    await keys.unhover(grid);
+    api.records.push(auditRecord(5));
+    announce(app, 5);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    expect(bodyRowIds(grid)).toEqual(['4', '3', '2', '1']);
+  });
+
+  it('by keyboard: focus in the table holds new records, leaving it shows them', async () => {
+    const api = fakeAuditApi([auditRecord(1), auditRecord(2)]);
+    const app = render(api);
+    const grid = await table();
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['2', '1']));
+    act(() => grid.focus());
+    expect(grid.contains(document.activeElement)).toBe(true);
+    api.records.push(auditRecord(3));
+    announce(app, 3);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    expect(bodyRowIds(grid)).toEqual(['2', '1']);
+    // Tab leaves the grid (one tab stop) and the list: the record comes in.
+    await keys.tab();
+    expect(grid.contains(document.activeElement)).toBe(false);
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['3', '2', '1']));
+    // Back in: the next one waits again.
+    await keys.tab({ shift: true });
+    expect(grid.contains(document.activeElement)).toBe(true);
+    api.records.push(auditRecord(4));
+    announce(app, 4);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    expect(bodyRowIds(grid)).toEqual(['3', '2', '1']);
+  });
+
+  it('a record expanded keeps new records back until it is folded and the user has left the list', async () => {
+    const api = fakeAuditApi([auditRecord(1), auditRecord(2)]);
+    const app = render(api);
+    const grid = await table();
+    await expand(1);
+    api.records.push(auditRecord(3));
+    announce(app, 3);
+    expect(await screen.findByText('1 novo registro')).toBeVisible();
+    await keys.unhover(grid);
+    const toggle = screen.getByRole('button', { name: 'Ver detalhes do registro nº 1' });
+    // Folded by keyboard: focus stays on its button, in the list.
+    await keys.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bodyRowIds(grid)).toEqual(['2', '1']);
+    // Out of the list (a click on the screen's intro): the rows take the record in.
+    await keys.click(screen.getByText(/Quem alterou o quê/));
+    await waitFor(() => expect(bodyRowIds(grid)).toEqual(['3', '2', '1']));
+    expect(screen.queryByText('1 novo registro')).toBeNull();
+  });
+
   it('a failed read is an error with a retry', async () => {
     const api = fakeAuditApi([auditRecord(1)]);
     let fail = true;

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useReducer, useRef, useState, type FocusEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { formatNumber } from '../../../domain/format';
@@ -14,6 +14,7 @@ import { Button } from '../../components/button';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
+import { ArrowUpIcon } from '../../components/icons';
 import * as reportStyles from '../../components/reports/report-layout.css';
 import { VisuallyHidden } from '../../components/visually-hidden';
 import { useServices, useSession } from '../../hooks/services-context';
@@ -32,10 +33,74 @@ import * as styles from './audit.css';
 import { ListViewsBar, useListViews } from '../../components/views/list-views';
 
 /**
+ * Whether the user is engaged with the list inside `area` (docs/product.md, Audit log, Live): the
+ * pointer over it, focus in it, a record expanded, or the page scrolled past its top (`top`, the line
+ * above the table, out of view above). Live records then wait behind the notice instead of moving the
+ * rows being read or pointed at. `onChange` hears each change (after the render that made it).
+ */
+function useEngagement(
+  area: RefObject<HTMLDivElement | null>,
+  top: RefObject<HTMLDivElement | null>,
+  expanded: boolean,
+  onChange: (engaged: boolean) => void,
+) {
+  const [pointer, setPointer] = useState(false);
+  const [scrolled, setScrolled] = useState(false);
+  // Focus in the area: a ref set by focus and blur (moves inside the area render nothing), `touch` renders.
+  const focus = useRef(false);
+  const [, touch] = useReducer((n: number) => n + 1, 0);
+  // The native enter and leave of the area itself (React's are made from over/out and their related target).
+  useEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    const enter = () => setPointer(true);
+    const leave = () => setPointer(false);
+    el.addEventListener('pointerenter', enter);
+    el.addEventListener('pointerleave', leave);
+    return () => {
+      el.removeEventListener('pointerenter', enter);
+      el.removeEventListener('pointerleave', leave);
+    };
+  }, [area]);
+  useEffect(() => {
+    const line = top.current;
+    if (!line || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry) setScrolled(!entry.isIntersecting && entry.boundingClientRect.bottom <= (entry.rootBounds?.top ?? 0));
+    });
+    observer.observe(line);
+    return () => observer.disconnect();
+  }, [top]);
+  const told = useRef(false);
+  useEffect(() => {
+    // After every render: a focused control the render removed (rows replaced, the notice gone) fires no blur.
+    if (focus.current && !area.current?.contains(document.activeElement)) focus.current = false;
+    const engaged = pointer || scrolled || expanded || focus.current;
+    if (engaged === told.current) return;
+    told.current = engaged;
+    onChange(engaged);
+  });
+  return {
+    onFocus: () => {
+      if (focus.current) return;
+      focus.current = true;
+      touch();
+    },
+    onBlur: (event: FocusEvent<HTMLDivElement>) => {
+      if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+      focus.current = false;
+      touch();
+    },
+  };
+}
+
+/**
  * `/audit`: the audit log (docs/product.md, Audit log), newest first under the filters of the
  * address, one line per record, "Carregar mais" for the next page, CSV export of the filters, a record's
  * details expanded under its row (the before/after of each field, docs/panel.md, Audit log), and new
- * records live over the socket (`AuditRecorded`).
+ * records live over the socket (`AuditRecorded`): at the top at once while the user is not engaged
+ * with the list ({@link useEngagement}), else counted in a notice above the table, in a line that is
+ * there anyway (the views and columns), so that neither the records nor the notice move the rows.
  */
 export default function AuditScreen() {
   const { t, i18n } = useTranslation();
@@ -60,6 +125,19 @@ export default function AuditScreen() {
   const [open, setOpen] = useState<number | null>(null);
   const toggle = (record: AuditRecord) => setOpen((id) => (id === record.id ? null : record.id));
   const endRef = useRef<HTMLParagraphElement>(null);
+  const areaRef = useRef<HTMLDivElement>(null);
+  const topRef = useRef<HTMLDivElement>(null);
+  const heldId = useId();
+  // A record expanded in a page no longer shown ("show new" went back to the first) holds nothing.
+  const expanded = open !== null && records.some((r) => r.id === open);
+  const handlers = useEngagement(areaRef, topRef, expanded, (engaged) =>
+    actor.send({ type: engaged ? 'audit.engage' : 'audit.release' }),
+  );
+  const showNew = () => {
+    actor.send({ type: 'audit.showNew' });
+    // The button goes with the notice: focus goes to the table (its remembered row, else the first).
+    areaRef.current?.querySelector<HTMLElement>('[role=grid]')?.focus();
+  };
   const locale = i18n.language;
   const views = useListViews('audit');
   const hidden = views.hidden;
@@ -94,70 +172,79 @@ export default function AuditScreen() {
         }
       />
       <ListExportStatus actor={exporter} texts={AUDIT_EXPORT_TEXTS} />
-      <ListViewsBar views={views} />
-      {unseen > 0 ? (
-        <div className={styles.notice}>
-          <span>{t('audit.unseen', { count: unseen })}</span>
-          <Button variant="secondary" size="sm" onPress={() => actor.send({ type: 'audit.showNew' })}>
-            {t('audit.showNew')}
-          </Button>
+      <div ref={areaRef} className={styles.area} {...handlers}>
+        <div ref={topRef} className={styles.toolbar}>
+          <div className={styles.held}>
+            {unseen > 0 ? (
+              <>
+                <span id={heldId} className={styles.heldCount}>
+                  <ArrowUpIcon className={styles.heldIcon} />
+                  {t('audit.held', { count: unseen })}
+                </span>
+                <Button variant="secondary" size="sm" aria-describedby={heldId} onPress={showNew}>
+                  {t('audit.showNew')}
+                </Button>
+              </>
+            ) : null}
+          </div>
+          <ListViewsBar views={views} />
         </div>
-      ) : null}
-      <DataTable
-        aria-label={t('audit.tableLabel')}
-        columns={columns}
-        rows={records}
-        status={status}
-        onRowAction={(key) => setOpen((id) => (id === key ? null : Number(key)))}
-        renderExpanded={(record) =>
-          record.id === open ? (
-            <section
-              id={recordDetailsId(record.id)}
-              aria-label={t('audit.detail.title', { id: record.id })}
-              className={styles.details}
-            >
-              <AuditRecordBody
-                record={record}
-                onFilter={(patch) => {
-                  setOpen(null);
-                  actor.send({ type: 'audit.draft', patch });
-                  actor.send({ type: 'audit.apply' });
-                }}
+        <DataTable
+          aria-label={t('audit.tableLabel')}
+          columns={columns}
+          rows={records}
+          status={status}
+          onRowAction={(key) => setOpen((id) => (id === key ? null : Number(key)))}
+          renderExpanded={(record) =>
+            record.id === open ? (
+              <section
+                id={recordDetailsId(record.id)}
+                aria-label={t('audit.detail.title', { id: record.id })}
+                className={styles.details}
               >
-                <AuditUndo record={record} onUndone={() => actor.send({ type: 'audit.reload' })} />
-              </AuditRecordBody>
-            </section>
-          ) : null
-        }
-        emptyState={<EmptyState title={t('audit.empty')} description={t('audit.emptyHint')} />}
-        errorState={
-          <ErrorState
-            title={error ? t(error.key) : undefined}
-            description={error ? t(error.reason) : undefined}
-            onRetry={() => actor.send({ type: 'audit.reload' })}
-            isRetrying={busy}
-          />
-        }
-      />
-      {status === 'ready' && records.length > 0 ? (
-        <div className={styles.footer}>
-          <span>{t('audit.shown', { count: records.length, rows: count })}</span>
-          {next !== null ? (
-            <Button variant="secondary" onPress={() => actor.send({ type: 'audit.more' })} isPending={loadingMore}>
-              {t('audit.more')}
-            </Button>
-          ) : (
-            <p ref={endRef} tabIndex={-1} className={styles.value}>
-              {t('audit.end')}
-            </p>
-          )}
-          {moreError ? (
-            <p className={styles.error} role="alert">
-              {t(moreError.key)} {t(moreError.reason)}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+                <AuditRecordBody
+                  record={record}
+                  onFilter={(patch) => {
+                    setOpen(null);
+                    actor.send({ type: 'audit.draft', patch });
+                    actor.send({ type: 'audit.apply' });
+                  }}
+                >
+                  <AuditUndo record={record} onUndone={() => actor.send({ type: 'audit.reload' })} />
+                </AuditRecordBody>
+              </section>
+            ) : null
+          }
+          emptyState={<EmptyState title={t('audit.empty')} description={t('audit.emptyHint')} />}
+          errorState={
+            <ErrorState
+              title={error ? t(error.key) : undefined}
+              description={error ? t(error.reason) : undefined}
+              onRetry={() => actor.send({ type: 'audit.reload' })}
+              isRetrying={busy}
+            />
+          }
+        />
+        {status === 'ready' && records.length > 0 ? (
+          <div className={styles.footer}>
+            <span>{t('audit.shown', { count: records.length, rows: count })}</span>
+            {next !== null ? (
+              <Button variant="secondary" onPress={() => actor.send({ type: 'audit.more' })} isPending={loadingMore}>
+                {t('audit.more')}
+              </Button>
+            ) : (
+              <p ref={endRef} tabIndex={-1} className={styles.value}>
+                {t('audit.end')}
+              </p>
+            )}
+            {moreError ? (
+              <p className={styles.error} role="alert">
+                {t(moreError.key)} {t(moreError.reason)}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
       <VisuallyHidden>
         <span role="status">{announcement}</span>
       </VisuallyHidden>
