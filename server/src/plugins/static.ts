@@ -7,10 +7,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { escapeHtmlText } from '../../../src/domain/html';
 import { matchPath } from '../../../src/domain/paths';
 import { everyLook, loginPageFile, lookFromCookies, type Look } from '../../../src/domain/look-cookie';
+import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 
 /** A visit without the look cookie: the panel's defaults (src/machines/preferences/preferences.machine.ts). */
 const FIRST_VISIT_LOOK: Look = { locale: 'pt-BR', theme: 'light' };
-import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 
 /**
  * The built SPA: hashed assets under `/static/`, and `index.html` for every `/{tenant}/…` path
