@@ -4,7 +4,8 @@ import type { Root } from 'react-dom/client';
 import { StrictMode } from 'react';
 import { createRuntimeI18n } from '../i18n/runtime';
 import { createAppServices, type AppServices, type AppServicesOptions } from './app-services';
-import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
+import { PREFERENCES_KEY, readPreferences } from '../machines/preferences/preferences.machine';
+import { FIRST_VISIT_LOOK } from '../domain/look-cookie';
 import { writeStoredSession } from '../machines/session/session-storage';
 import { USER } from '../machines/test-support/session-fakes';
 import { loginPages, renderLoginPage, withPrerenderedPage } from './prerender';
@@ -165,6 +166,12 @@ describe('the prerendered login page', () => {
     expect(container.querySelector('h1')).toBe(heading);
     await vi.waitFor(() => expect(document.cookie).toContain('panel_look=en.dark'));
     expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("is rendered first, and sent without a cookie, in a first visit's preferences (or every first visit replaces it)", async () => {
+    const { locale, theme } = readPreferences(null);
+    expect(FIRST_VISIT_LOOK).toEqual({ locale, theme });
+    expect((await renderLoginPage()).key).toBe(`login ${locale} ${theme} mail`);
   });
 
   it('hydrates in every look and mail variant the build writes, with no console error and the same nodes', async () => {

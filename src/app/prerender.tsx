@@ -7,7 +7,7 @@ import { createAppServices } from './app-services';
 import { App } from './app';
 import { darkTheme, lightTheme } from '../ui/theme.css';
 import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
-import { everyLook, loginPageFile, type Look } from '../domain/look-cookie';
+import { everyLook, FIRST_VISIT_LOOK, loginPageFile, type Look } from '../domain/look-cookie';
 import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
 import { documentTitle } from '../ui/hooks/use-document-title';
 
@@ -59,7 +59,7 @@ function buildTimeWindow(pathname: string, look: Look): Window & typeof globalTh
  */
 export async function renderLoginPage(
   variant: LoginMailVariant = 'mail',
-  look: Look = { locale: 'pt-BR', theme: 'light' },
+  look: Look = FIRST_VISIT_LOOK,
 ): Promise<PrerenderedPage> {
   const pathname = withTenant(DEFAULT_TENANT, getRoute('login').path);
   const window = buildTimeWindow(pathname, look);
