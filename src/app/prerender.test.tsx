@@ -177,7 +177,9 @@ describe('the prerendered login page', () => {
   it('hydrates in every look and mail variant the build writes, with no console error and the same nodes', async () => {
     for (const { variant, look } of loginPages()) {
       const errors = vi.spyOn(console, 'error');
-      window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify(look));
+      // A returning visitor has more than the look stored: none of it is on the login page.
+      const stored = { ...look, layout: 'horizontal', navbarWidth: 'boxed', sidebarCollapsed: true };
+      window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify(stored));
       const page = await renderLoginPage(variant, look);
       window.history.replaceState(null, '', '/backoffice/login');
       document.documentElement.className = page.htmlClass;
