@@ -45,9 +45,13 @@ test.describe('prerendered login page, odd browsers', () => {
       });
     });
     await page.context().addCookies([{ name: 'panel_look', value: 'en.dark', url: app.origin }]);
+    // The page the server sends with that cookie is the English dark one.
+    const sent = await page.request.get(`${app.origin}${tenantPath('/login')}`);
+    expect(await sent.text()).toContain('data-prerendered="login en dark mail"');
     await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('auth.login.title'));
     await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+    await expect(page).toHaveTitle(`${t('routes.login')} · ${t('app.name')}`);
     expect(await page.evaluate(() => document.documentElement.classList.length)).toBe(1);
     expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toBe('light');
     await expect
