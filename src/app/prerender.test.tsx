@@ -4,10 +4,11 @@ import type { Root } from 'react-dom/client';
 import { StrictMode } from 'react';
 import { createRuntimeI18n } from '../i18n/runtime';
 import { createAppServices, type AppServices, type AppServicesOptions } from './app-services';
-import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
+import { PREFERENCES_KEY, readPreferences } from '../machines/preferences/preferences.machine';
+import { FIRST_VISIT_LOOK } from '../domain/look-cookie';
 import { writeStoredSession } from '../machines/session/session-storage';
 import { USER } from '../machines/test-support/session-fakes';
-import { renderLoginPage, withPrerenderedPage } from './prerender';
+import { loginPages, renderLoginPage, withPrerenderedPage } from './prerender';
 import { App } from './app';
 import { mountApp } from './mount-app';
 import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
@@ -166,6 +167,38 @@ describe('the prerendered login page', () => {
     await vi.waitFor(() => expect(document.cookie).toContain('panel_look=en.dark'));
     expect(errors).not.toHaveBeenCalled();
   });
+
+  it("is rendered first, and sent without a cookie, in a first visit's preferences (or every first visit replaces it)", async () => {
+    const { locale, theme } = readPreferences(null);
+    expect(FIRST_VISIT_LOOK).toEqual({ locale, theme });
+    expect((await renderLoginPage()).key).toBe(`login ${locale} ${theme} mail`);
+  });
+
+  it('hydrates in every look and mail variant the build writes, with no console error and the same nodes', async () => {
+    for (const { variant, look } of loginPages()) {
+      const errors = vi.spyOn(console, 'error');
+      // A returning visitor has more than the look stored: none of it is on the login page.
+      const stored = { ...look, layout: 'horizontal', navbarWidth: 'boxed', sidebarCollapsed: true };
+      window.localStorage.setItem(PREFERENCES_KEY, JSON.stringify(stored));
+      const page = await renderLoginPage(variant, look);
+      window.history.replaceState(null, '', '/backoffice/login');
+      document.documentElement.className = page.htmlClass;
+      document.body.innerHTML = `<div id="root" data-prerendered="${page.key}">${page.markup}</div>`;
+      const container = document.getElementById('root')!;
+      const heading = container.querySelector('h1');
+      const how = await start(container, { settings: { passwordResetMail: variant === 'mail' } });
+      expect(how, page.key).toBe('hydrated');
+      await vi.waitFor(() => expect(container.querySelector('button[type=submit]'), page.key).toBeEnabled());
+      expect(container.querySelector('h1'), page.key).toBe(heading);
+      expect(errors, page.key).not.toHaveBeenCalled();
+      errors.mockRestore();
+      act(() => mounted?.unmount());
+      mounted = undefined;
+      services?.stop();
+      services = undefined;
+      window.localStorage.clear();
+    }
+  }, 60_000);
 
   it('writes the look cookie at start and when the language or theme changes', async () => {
     services = createAppServices({ window });

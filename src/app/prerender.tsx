@@ -7,7 +7,8 @@ import { createAppServices } from './app-services';
 import { App } from './app';
 import { darkTheme, lightTheme } from '../ui/theme.css';
 import { PREFERENCES_KEY } from '../machines/preferences/preferences.machine';
-import { everyLook, loginPageFile, type Look } from '../domain/look-cookie';
+import { memoryStorage } from '../machines/session/session-storage';
+import { everyLook, FIRST_VISIT_LOOK, loginPageFile, type Look } from '../domain/look-cookie';
 import { decideFirstRoute, prerenderKey, type LoginMailVariant } from './prerender-state';
 import { documentTitle } from '../ui/hooks/use-document-title';
 
@@ -36,15 +37,9 @@ export interface PrerenderedPage {
 /** A window for the build: a visit's address, the look's preferences stored, no events, no network. */
 function buildTimeWindow(pathname: string, look: Look): Window & typeof globalThis {
   const noNetwork = () => Promise.reject(new Error('no network while prerendering'));
-  const stored = new Map([[PREFERENCES_KEY, JSON.stringify(look)]]);
-  const localStorage = {
-    getItem: (key: string) => stored.get(key) ?? null,
-    setItem: (key: string, value: string) => void stored.set(key, value),
-    removeItem: (key: string) => void stored.delete(key),
-  };
   const window = {
     location: { pathname, search: '', protocol: 'https:' },
-    localStorage,
+    localStorage: memoryStorage({ [PREFERENCES_KEY]: JSON.stringify(look) }),
     addEventListener: () => undefined,
     removeEventListener: () => undefined,
     fetch: noNetwork,
@@ -59,7 +54,7 @@ function buildTimeWindow(pathname: string, look: Look): Window & typeof globalTh
  */
 export async function renderLoginPage(
   variant: LoginMailVariant = 'mail',
-  look: Look = { locale: 'pt-BR', theme: 'light' },
+  look: Look = FIRST_VISIT_LOOK,
 ): Promise<PrerenderedPage> {
   const pathname = withTenant(DEFAULT_TENANT, getRoute('login').path);
   const window = buildTimeWindow(pathname, look);

@@ -17,8 +17,9 @@ function safeStorage(): Storage | null {
 /** Starts the app in `root` (src/app/main.tsx decides when). */
 export function start(root: HTMLElement): void {
   const services = createAppServices({ window, settings: readSettings(document) });
-  // The first render already speaks the stored language (the prerendered login page is pt-BR: an
-  // English visitor gets a render from scratch, see mountApp).
+  // The first render already speaks the stored language (the server sent the login page prerendered in
+  // the look cookie's language and theme, src/domain/look-cookie.ts: hydrated when they are the stored
+  // ones, rendered from scratch otherwise, see mountApp).
   void createRuntimeI18n(readPreferences(safeStorage()).locale).then((i18n) => {
     document.documentElement.lang = i18n.language;
     decideFirstRoute(services, window.location);

@@ -1,4 +1,4 @@
-import { SUPPORTED_LOCALES, type Locale } from '../i18n/options';
+import { DEFAULT_LOCALE, SUPPORTED_LOCALES, type Locale } from '../i18n/options';
 
 /**
  * The language and theme a visitor chose, also kept in a cookie (the preferences themselves live in
@@ -16,6 +16,12 @@ export interface Look {
 }
 
 export const LOOK_THEMES: readonly LookTheme[] = ['light', 'dark'];
+
+/**
+ * A visit without the cookie: the preferences' defaults (src/machines/preferences/preferences.machine.ts
+ * `DEFAULT_PREFERENCES`), the page the server sends it and the one the build renders first.
+ */
+export const FIRST_VISIT_LOOK: Readonly<Look> = { locale: DEFAULT_LOCALE, theme: 'light' };
 
 /** The `Set-Cookie`-style string `document.cookie` takes: a year, the whole site, first-party only. */
 export function lookCookie(look: Look, secure: boolean): string {

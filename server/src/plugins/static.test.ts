@@ -156,6 +156,62 @@ describe('SPA index with runtime settings', () => {
     }
   }, 60_000);
 
+  it("answers 304 only to the ETag of the page the visitor's cookie names, never another look's or mail's", async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
+    mkdirSync(join(webRoot, 'static'));
+    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    for (const look of everyLook())
+      for (const mail of ['mail', 'no-mail'] as const)
+        writeFileSync(
+          join(webRoot, loginPageFile(look, mail)),
+          `<html><head></head><body><div id="root" data-prerendered="${look.locale} ${look.theme} ${mail}"></div></body></html>`,
+        );
+    const etags = new Map<string, string>();
+    for (const passwordResetMail of [true, false]) {
+      const t = await startTestApp();
+      try {
+        await serveSpa(t.app.fastify, {
+          webRoot,
+          backofficeTenant: 'backoffice',
+          settings: { socketUrl: '/ws', ipLookupUrl: '', passwordResetMail },
+        });
+        const get = (headers: Record<string, string>) =>
+          t.app.fastify.inject({ method: 'GET', url: '/backoffice/login', headers });
+        for (const look of everyLook())
+          for (const encoding of ['identity', 'gzip', 'br']) {
+            const cookie = `${LOOK_COOKIE}=${look.locale}.${look.theme}`;
+            const answer = await get({ cookie, 'accept-encoding': encoding });
+            expect(answer.statusCode).toBe(200);
+            etags.set(`${cookie} ${encoding} ${passwordResetMail}`, String(answer.headers.etag));
+            expect(
+              (await get({ cookie, 'accept-encoding': encoding, 'if-none-match': String(answer.headers.etag) }))
+                .statusCode,
+            ).toBe(304);
+          }
+        // Every other page's ETag, sent with this cookie and encoding, gets this page in full.
+        for (const [key, etag] of etags) {
+          const [cookie = '', encoding = '', mail] = key.split(' ');
+          if (mail !== String(passwordResetMail)) continue;
+          for (const [otherKey, other] of etags) {
+            if (otherKey === key || other === etag) continue;
+            const answer = await get({ cookie, 'accept-encoding': encoding, 'if-none-match': other });
+            expect(answer.statusCode, `${key} with ${otherKey}'s ETag`).toBe(200);
+          }
+        }
+      } finally {
+        await t.close();
+      }
+    }
+    // The twelve pages (6 looks × 2 mails) share no ETag, whatever the encoding.
+    const pageOf = (key: string) =>
+      key
+        .split(' ')
+        .filter((_, i) => i !== 1)
+        .join(' ');
+    for (const [key, etag] of etags)
+      for (const [otherKey, other] of etags) if (pageOf(key) !== pageOf(otherKey)) expect(other, key).not.toBe(etag);
+  }, 60_000);
+
   it('serves index.html for the login page too when the build has no prerendered login page', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
     mkdirSync(join(webRoot, 'static'));

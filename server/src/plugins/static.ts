@@ -6,10 +6,7 @@ import { resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { escapeHtmlText } from '../../../src/domain/html';
 import { matchPath } from '../../../src/domain/paths';
-import { everyLook, loginPageFile, lookFromCookies, type Look } from '../../../src/domain/look-cookie';
-
-/** A visit without the look cookie: the panel's defaults (src/machines/preferences/preferences.machine.ts). */
-const FIRST_VISIT_LOOK: Look = { locale: 'pt-BR', theme: 'light' };
+import { everyLook, FIRST_VISIT_LOOK, loginPageFile, lookFromCookies } from '../../../src/domain/look-cookie';
 import { ENCODINGS, preferredEncoding, type Encoding } from './compression';
 
 /**
