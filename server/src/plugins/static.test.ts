@@ -7,6 +7,19 @@ import { startTestApp, type TestApp } from '../test-support/app';
 import { compressPage, isLoginPath, matchesEtag, serveSpa, withSettings } from './static';
 import { everyLook, loginPageFile, LOOK_COOKIE } from '../../../src/domain/look-cookie';
 
+/** A built SPA's web root: the empty shell, and each `file` a prerendered page whose `#root` carries `key`. */
+function webRootWith(pages: Record<string, string> = {}): string {
+  const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
+  mkdirSync(join(webRoot, 'static'));
+  writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+  for (const [file, key] of Object.entries(pages))
+    writeFileSync(
+      join(webRoot, file),
+      `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`,
+    );
+  return webRoot;
+}
+
 describe('SPA index with runtime settings', () => {
   it('injects the settings as an escaped meta, never as script', () => {
     const html = withSettings('<html><head><title>x</title></head><body></body></html>', {
@@ -21,9 +34,7 @@ describe('SPA index with runtime settings', () => {
   });
 
   it('serves index.html under every tenant path with the settings, and allows the IP service in connect-src', async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const webRoot = webRootWith();
     const t = await startTestApp({ config: { ipLookupUrl: 'https://api.ipify.org?format=json' } });
     try {
       await serveSpa(t.app.fastify, {
@@ -44,9 +55,7 @@ describe('SPA index with runtime settings', () => {
   }, 60_000);
 
   it('serves the prerendered login page for the login page only, with the settings', async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const webRoot = webRootWith();
     writeFileSync(
       join(webRoot, 'login.pt-BR.light.mail.html'),
       '<html><head></head><body><div id="root" data-prerendered="login pt-BR light"><form></form></div></body></html>',
@@ -85,14 +94,16 @@ describe('SPA index with runtime settings', () => {
   }, 60_000);
 
   it('serves the no-mail page, whose forgot link says why it is off, when the server cannot send reset links', async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
-    const page = (key: string) =>
-      `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`;
-    for (const look of everyLook())
-      for (const mail of ['mail', 'no-mail'] as const)
-        writeFileSync(join(webRoot, loginPageFile(look, mail)), page(`login ${look.locale} ${look.theme} ${mail}`));
+    const webRoot = webRootWith(
+      Object.fromEntries(
+        everyLook().flatMap((look) =>
+          (['mail', 'no-mail'] as const).map((mail) => [
+            loginPageFile(look, mail),
+            `login ${look.locale} ${look.theme} ${mail}`,
+          ]),
+        ),
+      ),
+    );
     for (const passwordResetMail of [true, false]) {
       const t = await startTestApp();
       try {
@@ -113,13 +124,9 @@ describe('SPA index with runtime settings', () => {
   }, 60_000);
 
   it("serves the login page in the look the visitor's cookie names, pt-BR light without one or with a bad one", async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
-    const page = (key: string) =>
-      `<html><head></head><body><div id="root" data-prerendered="${key}"></div></body></html>`;
-    for (const look of everyLook())
-      writeFileSync(join(webRoot, loginPageFile(look, 'mail')), page(`${look.locale} ${look.theme}`));
+    const webRoot = webRootWith(
+      Object.fromEntries(everyLook().map((look) => [loginPageFile(look, 'mail'), `${look.locale} ${look.theme}`])),
+    );
     const t = await startTestApp();
     try {
       await serveSpa(t.app.fastify, {
@@ -157,9 +164,7 @@ describe('SPA index with runtime settings', () => {
   }, 60_000);
 
   it("answers 304 only to the ETag of the page the visitor's cookie names, never another look's or mail's", async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const webRoot = webRootWith();
     for (const look of everyLook())
       for (const mail of ['mail', 'no-mail'] as const)
         writeFileSync(
@@ -213,9 +218,7 @@ describe('SPA index with runtime settings', () => {
   }, 60_000);
 
   it('serves index.html for the login page too when the build has no prerendered login page', async () => {
-    const webRoot = mkdtempSync(join(tmpdir(), 'spa-'));
-    mkdirSync(join(webRoot, 'static'));
-    writeFileSync(join(webRoot, 'index.html'), '<html><head></head><body><div id="root"></div></body></html>');
+    const webRoot = webRootWith();
     const t = await startTestApp();
     try {
       await serveSpa(t.app.fastify, {

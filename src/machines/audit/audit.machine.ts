@@ -121,8 +121,8 @@ const freshCount = (records: readonly AuditRecord[], page: AuditPage) => {
   return page.data.filter((r) => !known.has(r.id)).length;
 };
 
-/** `page` as the rows shown: the first page only, its new records announced. */
-const showLive = (context: AuditContext, page: AuditPage) => ({
+/** `page` as the rows shown: the first page only, nothing held. */
+const firstPageShown = (page: AuditPage) => ({
   records: page.data,
   next: page.next,
   pages: 1,
@@ -130,6 +130,11 @@ const showLive = (context: AuditContext, page: AuditPage) => ({
   moreError: null,
   pending: null,
   unseen: 0,
+});
+
+/** `page` as the rows shown: the first page only, its new records announced. */
+const showLive = (context: AuditContext, page: AuditPage) => ({
+  ...firstPageShown(page),
   added: { kind: 'live' as const, count: freshCount(context.records, page), seq: nextSeq(context) },
 });
 
@@ -197,13 +202,7 @@ export const auditMachine = setup({
       return { query, draft: query, invalid: null, pending: null, unseen: 0 };
     }),
     storeFirst: assign(({ context }, page: PageOutput) => ({
-      records: page.data,
-      next: page.next,
-      pages: 1,
-      error: null,
-      moreError: null,
-      pending: null,
-      unseen: 0,
+      ...firstPageShown(page),
       added: { kind: 'first' as const, count: page.data.length, seq: nextSeq(context) },
     })),
     storeLive: assign(({ context }, page: PageOutput) => showLive(context, page)),
