@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { tenantPath } from './support/app';
+import { tenantPath, holdScripts } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 
@@ -64,12 +64,7 @@ test.describe('a prerendered login page the visitor state replaces', () => {
     app,
   }) => {
     await englishDark(page, app.origin);
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/static\/js\/.*\.js$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.reload({ waitUntil: 'commit' });
     const old = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
     await old.click();

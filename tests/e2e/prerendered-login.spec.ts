@@ -1,4 +1,4 @@
-import { tenantPath, pageTitle, submitLogin } from './support/app';
+import { tenantPath, pageTitle, submitLogin, holdScripts } from './support/app';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
 import { startServer, type RunningServer } from './support/server';
@@ -47,12 +47,7 @@ test.describe('prerendered login page', () => {
 
   test('what is typed before the script has run is kept and signs in', async ({ page, app }) => {
     // Hold the scripts back until the form has been filled, as on a slow network.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/static/js/**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`, { waitUntil: 'commit' });
     const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
     const submit = page.getByRole('button', { name: t('auth.login.submit'), exact: true });
@@ -98,12 +93,7 @@ test.describe('prerendered login page', () => {
       .poll(async () => (await page.context().cookies()).find((c) => c.name === 'panel_look')?.value)
       .toBe('en.dark');
     // The next visit: the scripts held back, the page is already the visitor's.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/static/js/**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.reload({ waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in to the panel');
     await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'login en dark mail');
@@ -150,12 +140,7 @@ test.describe('prerendered login page, on a server that cannot send mail', () =>
     page.on('request', (request) => {
       if (request.url().includes('/api/auth/password-reset')) asked.push(request.url());
     });
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/static/js/**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto(`${server.origin}${tenantPath('/login')}`, { waitUntil: 'commit' });
     const forgot = page.getByRole('button', { name: t('auth.forgot.link'), exact: true });
     await expect(forgot).toBeDisabled();

@@ -1,7 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { resolve } from 'node:path';
 import { apiLogin } from './support/api';
-import { credentialsFrom, pageTitle, signIn, tenantPath } from './support/app';
+import { credentialsFrom, pageTitle, signIn, tenantPath, holdScripts } from './support/app';
 import { seriousViolations, useTheme } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { t } from './support/i18n';
@@ -143,12 +143,7 @@ test('typing into the prerendered login while its script arrives: the field the 
 }) => {
   // The scripts held back until the user is mid-password, as on a slow network; the first render is a
   // transition now (src/app/mount-app.tsx), so hydration ends while the user types.
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/static/js/**', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto(`${app.origin}${tenantPath('/login')}?to=%2Ftenants`, { waitUntil: 'commit' });
   const email = page.getByRole('textbox', { name: t('auth.login.email'), exact: true });
   const password = page.getByRole('textbox', { name: t('auth.login.password'), exact: true });

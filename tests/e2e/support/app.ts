@@ -64,3 +64,17 @@ export function connectionStatus(page: Page) {
 export function pageTitle(page: Page) {
   return page.getByRole('main').getByRole('heading', { level: 1 });
 }
+
+/**
+ * Holds the SPA's scripts back (as a slow network would) until the returned function is called: what a
+ * prerendered page does before any script ran.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/static/js/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
