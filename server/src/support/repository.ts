@@ -248,8 +248,8 @@ export async function usernameHeldByAnother(db: Db, id: number, tenantId: number
 
 /**
  * The tenant's deletion time (null: live) and its user limit, the tenant row locked as user creation locks
- * it (`FOR NO KEY UPDATE`: a foreign key's check of a user being changed goes through, server/src/users/repository.ts
- * `lockTenantUserLimit`).
+ * it (`FOR NO KEY UPDATE`: the foreign key's check of a user being changed meanwhile goes through;
+ * server/src/users/repository.ts `lockTenantUserLimit`).
  */
 export function lockTenant(trx: Transaction<Database>, tenantId: number) {
   return trx
