@@ -246,12 +246,16 @@ export async function usernameHeldByAnother(db: Db, id: number, tenantId: number
   return row !== undefined;
 }
 
-/** The tenant's deletion time (null: live) and its user limit, the tenant row locked (as user creation locks it). */
+/**
+ * The tenant's deletion time (null: live) and its user limit, the tenant row locked as user creation locks
+ * it (`FOR NO KEY UPDATE`: the foreign key's check of a user being changed meanwhile goes through;
+ * server/src/users/repository.ts `lockTenantUserLimit`).
+ */
 export function lockTenant(trx: Transaction<Database>, tenantId: number) {
   return trx
     .selectFrom('tenants')
     .select(['deleted_at', 'user_limit'])
     .where('id', '=', tenantId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
 }

@@ -140,20 +140,29 @@ export async function instancesInTenant(db: Db, tenantId: number, ids: readonly 
  * Locks the tenant's row for the rest of the transaction and answers its user limit: creations in
  * one tenant then run one after the other, so counting live users and inserting one cannot
  * interleave with another creation (the limit holds under concurrent requests).
+ *
+ * `FOR NO KEY UPDATE`, never `FOR UPDATE`, as every lock a user's creation or restore takes on its tenant
+ * (server/src/support/repository.ts `lockTenant` too): it excludes another creation or restore, the
+ * tenant's deletion and its feature changes, but not the `FOR KEY SHARE` lock of a foreign key's check.
+ * PostgreSQL checks `users.tenant_id` again when a transaction updates a user's row it has already
+ * written (a delete, a block or a two-factor change, whose record then raises the version): under `FOR
+ * UPDATE` that change, holding its user, waited for the tenant while a restore holding the tenant waited
+ * for the user, a deadlock (docs/lists.md, Undo on the server; server/src/security/restore-locks.test.ts).
  */
 export async function lockTenantUserLimit(trx: Transaction<Database>, tenantId: number): Promise<number> {
   const row = await trx
     .selectFrom('tenants')
     .select('user_limit')
     .where('id', '=', tenantId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   return row.user_limit;
 }
 
 /**
- * {@link lockTenantUserLimit} for bringing a deleted user back: also answers whether the tenant is deleted,
- * since a restore into a deleted tenant is refused (as the support desk's restore refuses it).
+ * {@link lockTenantUserLimit} for bringing a deleted user back, in the same mode: also answers whether the
+ * tenant is deleted, since a restore into a deleted tenant is refused (as the support desk's restore
+ * refuses it).
  */
 export async function lockTenantForRestore(
   trx: Transaction<Database>,
@@ -163,7 +172,7 @@ export async function lockTenantForRestore(
     .selectFrom('tenants')
     .select(['user_limit', 'deleted_at'])
     .where('id', '=', tenantId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   return { user_limit: row.user_limit, deleted: row.deleted_at !== null };
 }
